@@ -1,0 +1,1 @@
+"""Everything that knows Ansible: loading, resolution, tag selection. Imports nothing from playbook_ls."""

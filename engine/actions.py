@@ -1,0 +1,122 @@
+"""Which module a task calls and with which arguments (ansible's ``ModuleArgsParser``).
+
+Handles every form ansible accepts: ``module: {k: v}``, free-form ``module: k=v words``,
+``action: module k=v``, ``local_action:``, ``args:``, FQCN and short names. A module name
+is never looked up in installed collections: any key that is not a keyword is the action.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Any
+
+from engine.keywords import HANDLER_KEYWORDS, RAW_PARAMS_ACTIONS
+
+# Keys ModuleArgsParser never takes for a module name.
+_NOT_ACTIONS = HANDLER_KEYWORDS | {"local_action", "static", "async_val", "loop_with"}
+_FREEFORM = RAW_PARAMS_ACTIONS | {
+    f"{prefix}{name}"
+    for prefix in ("", "ansible.builtin.", "ansible.legacy.")
+    for name in ("include_tasks", "import_tasks", "include_vars", "meta", "set_fact", "group_by", "add_host",
+                 "win_command", "win_shell")
+}
+_RAW_ARG_KEYS = frozenset(
+    {"creates", "removes", "chdir", "executable", "warn", "stdin", "stdin_add_newline", "strip_empty_ends",
+     "argv", "expand_argument_vars", "cmd"}
+)
+
+
+class ActionError(ValueError):
+    """The task's action cannot be determined; the message is ansible's wording."""
+
+
+@dataclass(slots=True)
+class ParsedAction:
+    action: str
+    args: dict[str, Any]
+    key: str  # the task key the action came from ("action", "local_action" or the module name)
+    delegate_to: str | None = None
+
+
+def _split_args(text: str) -> list[str]:
+    try:
+        lexer = shlex.shlex(text, posix=False)
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        return list(lexer)
+    except ValueError:
+        return text.split()
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def parse_kv(text: str, check_raw: bool) -> dict[str, Any]:
+    """``key=value`` pairs; with ``check_raw`` the other words become ``_raw_params``."""
+    args: dict[str, Any] = {}
+    raw: list[str] = []
+    for token in _split_args(text):
+        key, sep, value = token.partition("=")
+        if sep and key and key.replace("_", "").isalnum() and (not check_raw or key in _RAW_ARG_KEYS):
+            args[key] = _unquote(value)
+        else:
+            raw.append(token)
+    if raw:
+        args["_raw_params"] = " ".join(raw)
+    return args
+
+
+def _normalize(action: str, thing: Any) -> dict[str, Any]:
+    if isinstance(thing, dict):
+        return dict(thing)
+    if thing is None:
+        return {}
+    if isinstance(thing, str):
+        if action in _FREEFORM:
+            return parse_kv(thing, check_raw=action in RAW_PARAMS_ACTIONS) if "=" in thing else {"_raw_params": thing}
+        return parse_kv(thing, check_raw=False)
+    return {"_raw_params": thing}
+
+
+def _old_style(thing: Any) -> tuple[str, dict[str, Any]]:
+    """``action: module args`` or ``action: {module: x, ...}``."""
+    if isinstance(thing, dict):
+        args = dict(thing)
+        action = args.pop("module", None)
+        if not isinstance(action, str):
+            raise ActionError("no module/action detected in task.")
+        return action, args
+    if isinstance(thing, str) and thing.strip():
+        action, _, rest = thing.strip().partition(" ")
+        return action, _normalize(action, rest.strip()) if rest.strip() else {}
+    raise ActionError("no module/action detected in task.")
+
+
+def parse_action(task: dict[str, Any]) -> ParsedAction:
+    """Find the action of a task mapping the way ansible does; raise :class:`ActionError`."""
+    found: ParsedAction | None = None
+    delegate_to = task.get("delegate_to")
+    for key in ("action", "local_action"):
+        if key in task:
+            if found is not None:
+                raise ActionError("action and local_action are mutually exclusive")
+            action, args = _old_style(task[key])
+            found = ParsedAction(action, args, key, "localhost" if key == "local_action" else delegate_to)
+    for key, value in task.items():
+        if not isinstance(key, str) or key in _NOT_ACTIONS or key.startswith("with_"):
+            continue
+        if found is not None:
+            raise ActionError(f"conflicting action statements: {found.action}, {key}")
+        found = ParsedAction(key, _normalize(key, value), key, delegate_to)
+    if found is None:
+        raise ActionError("no module/action detected in task.")
+    extra = task.get("args")
+    if isinstance(extra, dict):
+        found.args = {**extra, **found.args}
+    if isinstance(found.args.get("args"), dict):
+        found.args.update(found.args.pop("args"))
+    return found

@@ -1,0 +1,76 @@
+"""The slice of ansible configuration that changes what a playbook resolves to.
+
+Read the way ansible-core reads it: ``ANSIBLE_CONFIG``, then ``./ansible.cfg``, then
+``~/.ansible.cfg``, then ``/etc/ansible/ansible.cfg`` (first found wins); environment
+variables override the file. Relative ``roles_path`` entries in the file are relative to
+the file's directory.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+from dataclasses import dataclass, field
+
+
+def _split_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _expand_paths(value: str, relative_to: str) -> list[str]:
+    paths = []
+    for item in value.split(os.pathsep):
+        item = os.path.expanduser(os.path.expandvars(item.strip()))
+        if item:
+            paths.append(os.path.normpath(os.path.join(relative_to, item)))
+    return paths
+
+
+def find_config_file(cwd: str | None = None) -> str | None:
+    cwd = cwd or os.getcwd()
+    env = os.environ.get("ANSIBLE_CONFIG")
+    candidates = []
+    if env is not None:
+        env = os.path.abspath(os.path.expanduser(env))
+        candidates.append(os.path.join(env, "ansible.cfg") if os.path.isdir(env) else env)
+    try:
+        if not os.stat(cwd).st_mode & 0o002:  # ansible skips a world-writable cwd
+            candidates.append(os.path.join(cwd, "ansible.cfg"))
+    except OSError:
+        pass
+    candidates += [os.path.expanduser("~/.ansible.cfg"), "/etc/ansible/ansible.cfg"]
+    return next((path for path in candidates if os.path.isfile(path)), None)
+
+
+@dataclass
+class AnsibleConfig:
+    path: str | None = None
+    roles_path: list[str] = field(default_factory=list)
+    run_tags: list[str] = field(default_factory=list)
+    skip_tags: list[str] = field(default_factory=list)
+
+    @classmethod
+    def load(cls, cwd: str | None = None) -> AnsibleConfig:
+        cwd = os.path.abspath(cwd or os.getcwd())
+        path = find_config_file(cwd)
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        if path:
+            try:
+                parser.read(path, encoding="utf-8")
+            except (configparser.Error, OSError, UnicodeDecodeError):
+                parser = configparser.ConfigParser(interpolation=None)
+        home = os.path.expanduser(os.environ.get("ANSIBLE_HOME", "~/.ansible"))
+        default_roles = f"{home}/roles:/usr/share/ansible/roles:/etc/ansible/roles"
+        config = cls(path=path)
+        if "ANSIBLE_ROLES_PATH" in os.environ:
+            config.roles_path = _expand_paths(os.environ["ANSIBLE_ROLES_PATH"], cwd)
+        elif parser.has_option("defaults", "roles_path"):
+            config.roles_path = _expand_paths(parser.get("defaults", "roles_path"), os.path.dirname(path or cwd))
+        else:
+            config.roles_path = _expand_paths(default_roles, cwd)
+        for attr, env, key in (("run_tags", "ANSIBLE_RUN_TAGS", "run"), ("skip_tags", "ANSIBLE_SKIP_TAGS", "skip")):
+            if env in os.environ:
+                setattr(config, attr, _split_list(os.environ[env]))
+            elif parser.has_option("tags", key):
+                setattr(config, attr, _split_list(parser.get("tags", key)))
+        return config

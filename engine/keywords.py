@@ -1,0 +1,105 @@
+"""Playbook keywords: which object accepts which, and how each one inherits.
+
+This is the single declaration of inheritance, mirroring ansible-core 2.19's
+``FieldAttribute`` (inherited) / ``NonInheritableFieldAttribute`` (not inherited) and the
+``extend`` / ``prepend`` flags. ``tests/engine/test_keywords.py`` checks it against
+ansible-core's classes when ansible-core is installed.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Merge(Enum):
+    REPLACE = "replace"  # the nearest level that sets it wins
+    EXTEND = "extend"  # values from every level are merged (tags)
+    PREPEND = "prepend"  # merged, outer levels first (when, environment, module_defaults)
+
+
+# Inherited keywords and how values from several levels combine.
+INHERITED: dict[str, Merge] = {
+    "any_errors_fatal": Merge.REPLACE,
+    "become": Merge.REPLACE,
+    "become_exe": Merge.REPLACE,
+    "become_flags": Merge.REPLACE,
+    "become_method": Merge.REPLACE,
+    "become_user": Merge.REPLACE,
+    "check_mode": Merge.REPLACE,
+    "collections": Merge.REPLACE,
+    "connection": Merge.REPLACE,
+    "debugger": Merge.REPLACE,
+    "delegate_facts": Merge.REPLACE,
+    "delegate_to": Merge.REPLACE,
+    "diff": Merge.REPLACE,
+    "environment": Merge.PREPEND,
+    "ignore_errors": Merge.REPLACE,
+    "ignore_unreachable": Merge.REPLACE,
+    "module_defaults": Merge.PREPEND,
+    "no_log": Merge.REPLACE,
+    "notify": Merge.REPLACE,
+    "port": Merge.REPLACE,
+    "remote_user": Merge.REPLACE,
+    "run_once": Merge.REPLACE,
+    "tags": Merge.EXTEND,
+    "throttle": Merge.REPLACE,
+    "timeout": Merge.REPLACE,
+    "when": Merge.PREPEND,
+}
+
+_COMMON = frozenset(
+    {
+        "any_errors_fatal", "become", "become_exe", "become_flags", "become_method", "become_user",
+        "check_mode", "connection", "debugger", "diff", "environment", "ignore_errors",
+        "ignore_unreachable", "module_defaults", "name", "no_log", "port", "remote_user",
+        "run_once", "tags", "throttle", "timeout", "vars",
+    }
+)
+
+PLAY_KEYWORDS = _COMMON | {
+    "collections", "fact_path", "force_handlers", "gather_facts", "gather_subset", "gather_timeout",
+    "handlers", "hosts", "max_fail_percentage", "order", "post_tasks", "pre_tasks", "roles",
+    "serial", "strategy", "tasks", "vars_files", "vars_prompt",
+}
+
+BLOCK_KEYWORDS = _COMMON | {
+    "always", "block", "collections", "delegate_facts", "delegate_to", "notify", "rescue", "when",
+}
+
+TASK_KEYWORDS = _COMMON | {
+    "action", "args", "async", "changed_when", "collections", "delay", "delegate_facts",
+    "delegate_to", "failed_when", "local_action", "loop", "loop_control", "notify", "poll",
+    "register", "retries", "until", "when",
+}
+
+HANDLER_KEYWORDS = TASK_KEYWORDS | {"listen"}
+
+# The keys a ``roles:`` entry (or a meta dependency) understands; anything else is a role param.
+ROLE_ENTRY_KEYWORDS = _COMMON | {"collections", "delegate_facts", "delegate_to", "role", "when"}
+
+IMPORT_PLAYBOOK_KEYWORDS = (_COMMON - {"name"}) | {"import_playbook", "name", "when"}
+
+INCLUDE_ROLE_ARGS = frozenset(
+    {"allow_duplicates", "apply", "defaults_from", "handlers_from", "name", "public", "role",
+     "rolespec_validate", "tasks_from", "vars_from"}
+)
+INCLUDE_TASKS_ARGS = frozenset({"apply", "file", "_raw_params"})
+
+
+def _family(*names: str) -> frozenset[str]:
+    return frozenset(n for name in names for n in (name, f"ansible.builtin.{name}", f"ansible.legacy.{name}"))
+
+
+IMPORT_TASKS = _family("import_tasks")
+INCLUDE_TASKS = _family("include_tasks")
+IMPORT_ROLE = _family("import_role")
+INCLUDE_ROLE = _family("include_role")
+IMPORT_PLAYBOOK = _family("import_playbook")
+META = _family("meta")
+RAW_PARAMS_ACTIONS = _family("command", "raw", "script", "shell")
+# Keys that are always taken as the action even when unknown (ansible's BUILTIN_TASKS).
+BUILTIN_ACTIONS = IMPORT_TASKS | INCLUDE_TASKS | IMPORT_ROLE | INCLUDE_ROLE | META
+
+
+def is_task_keyword(key: str, handler: bool = False) -> bool:
+    return key in (HANDLER_KEYWORDS if handler else TASK_KEYWORDS) or key.startswith("with_")

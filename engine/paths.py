@@ -1,0 +1,131 @@
+"""File and role lookup, ported from ansible-core's DataLoader and RoleDefinition.
+
+The search orders matter: they decide which file an ``import_tasks: x.yml`` reaches and
+therefore which tasks are listed. Kept side-effect free (existence checks only).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+RE_TASKS = re.compile(r"(?:^|/)+tasks/?$")
+YAML_EXTENSIONS = (".yml", ".yaml", ".json")
+
+
+def unfrack(path: str) -> str:
+    """ansible's ``unfrackpath(follow=False)``: expand ``~`` and variables, make absolute, normalise."""
+    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
+
+
+def path_dwim(basedir: str, given: str) -> str:
+    given = given.strip("'\"") if len(given) > 1 and given[0] == given[-1] and given[0] in "'\"" else given
+    if given.startswith(("/", "~")):
+        return unfrack(given)
+    return unfrack(os.path.join(basedir, given))
+
+
+def _is_role(path: str) -> bool:
+    """ansible's imperfect role detection (``DataLoader._is_role``)."""
+    upath = unfrack(path)
+    parent = os.path.dirname(path)
+    untasked = [os.path.join(path, name) for name in ("main.yml", "main.yaml", "main")]
+    tasked = [
+        os.path.join(base, sub, name)
+        for base in (upath, parent)
+        for sub in ("tasks", "meta")
+        for name in ("main.yml", "main.yaml", "main")
+    ]
+    return bool(RE_TASKS.search(path) and any(map(os.path.exists, untasked))) or any(map(os.path.exists, tasked))
+
+
+def path_dwim_relative(loader_basedir: str, path: str, dirname: str, source: str, is_role: bool = False) -> str:
+    """``DataLoader.path_dwim_relative``: the first existing candidate, else the last tried."""
+    if source.startswith(("/", "~")):
+        return unfrack(source)
+    search = [os.path.join(path, dirname, source)]
+    basedir = unfrack(path)
+    if not is_role:
+        is_role = _is_role(path)
+    if is_role and RE_TASKS.search(path):
+        basedir = unfrack(os.path.dirname(path))
+    search.append(unfrack(os.path.join(basedir, dirname, source)))
+    if is_role and not source.endswith(dirname):
+        search.append(unfrack(os.path.join(basedir, "tasks", source)))
+    search.append(unfrack(os.path.join(dirname, source)))
+    search.append(unfrack(os.path.join(basedir, source)))
+    search.append(path_dwim(loader_basedir, os.path.join(dirname, source)))
+    search.append(path_dwim(loader_basedir, source))
+    for candidate in search:
+        if os.path.exists(candidate):
+            return candidate
+    return search[-1]
+
+
+def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str | None, bool]:
+    """Find ``tasks/main.yml`` (or ``tasks/<main>``) like ``Role._load_role_yaml``.
+
+    Returns ``(path, missing_requested)``: ``missing_requested`` is true when ``main`` was
+    asked for explicitly (``tasks_from``) and nothing matched, which ansible treats as an error.
+    """
+    directory = os.path.join(role_path, subdir)
+    if not os.path.isdir(directory):
+        return None, main is not None
+    if main is None:
+        name, extensions = "main", [*YAML_EXTENSIONS, ""]
+    else:
+        name, extensions = main, ["", *YAML_EXTENSIONS]
+    base = os.path.join(directory, name)
+    for ext in extensions:
+        candidate = base + ext
+        if os.path.exists(candidate):
+            if os.path.isdir(candidate):
+                continue
+            return candidate, False
+    return None, main is not None
+
+
+_FQCR_PART = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def is_collection_role(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) >= 3 and all(_FQCR_PART.match(part) for part in parts)
+
+
+def collection_paths(basedir: str) -> list[str]:
+    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH") or os.environ.get("ANSIBLE_COLLECTIONS_PATHS")
+    home = os.path.expanduser(os.environ.get("ANSIBLE_HOME", "~/.ansible"))
+    paths = [os.path.join(basedir, "collections")]
+    raw = configured or f"{home}/collections:/usr/share/ansible/collections"
+    return paths + [unfrack(p) for p in raw.split(os.pathsep) if p]
+
+
+def find_collection_role(name: str, basedir: str) -> str | None:
+    namespace, collection, *rest = name.split(".")
+    for root in collection_paths(basedir):
+        candidate = os.path.join(root, "ansible_collections", namespace, collection, "roles", ".".join(rest))
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def role_search_paths(basedir: str, roles_path: list[str], role_basedir: str | None) -> list[str]:
+    paths = [os.path.join(basedir, "roles"), *roles_path]
+    if role_basedir:
+        paths.append(role_basedir)
+    paths.append(basedir)
+    return paths
+
+
+def find_role(name: str, basedir: str, roles_path: list[str], role_basedir: str | None) -> tuple[str | None, list[str]]:
+    """Locate a role directory as ``RoleDefinition._load_role_path`` does; also return what was searched."""
+    searched = role_search_paths(basedir, roles_path, role_basedir)
+    for path in searched:
+        candidate = unfrack(os.path.join(path, name))
+        if os.path.exists(candidate):
+            return os.path.realpath(candidate), searched
+    candidate = unfrack(name)
+    if os.path.exists(candidate):
+        return os.path.realpath(candidate), searched
+    return None, searched

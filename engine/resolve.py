@@ -1,0 +1,472 @@
+"""Static resolution of playbooks: plays, roles, imports and blocks into the :mod:`engine.model`.
+
+Follows ansible-core's loading (``Playbook``, ``Play``, ``helpers.load_list_of_*``,
+``Role.compile``, ``IncludeRole.get_block_list``, ``PlaybookInclude``) closely enough that
+the listing is identical, while recording for every task the frames it inherits from.
+Nothing here executes code from the repository; templating is sandboxed and static.
+Problems are collected as values on the resulting :class:`~engine.model.Playbook`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engine import keywords as kw
+from engine.actions import ActionError, parse_action
+from engine.config import AnsibleConfig
+from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task
+from engine.paths import find_role_file, path_dwim, path_dwim_relative
+from engine.roles import RoleLoader
+from engine.source import SourceCache, Span, YMap, YSeq
+from engine.templating import Unresolved, is_template, render
+
+# ansible-playbook's exit codes for the errors we reproduce.
+EXIT_ERROR = 1
+EXIT_PARSER_ERROR = 4
+MAX_DEPTH = 64
+_SECTIONS = ("pre_tasks", "tasks", "post_tasks", "handlers")
+
+
+@dataclass(frozen=True, slots=True)
+class Ctx:
+    """Where a task list is being loaded: its inherited frames, role, variables and includes."""
+
+    chain: tuple[Frame, ...]
+    basedir: str
+    variables: Mapping[str, Any]
+    role: RoleInstance | None = None
+    handler: bool = False
+    dynamic: bool = False
+    # (raw import path, or role path) of the enclosing imports/includes, innermost last
+    includes: tuple[tuple[str, str], ...] = ()
+    files: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+
+    def push(self, frame: Frame | None, **changes: Any) -> Ctx:
+        chain = self.chain + (frame,) if frame is not None else self.chain
+        return replace(self, chain=chain, **changes)
+
+
+def load_tags(value: Any) -> list[Any]:
+    """``Taggable._load_tags``: a list stays, a string is split on commas."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return list(value)
+    if isinstance(value, str):
+        return [item.strip() for item in value.split(",")]
+    raise TypeError("tags must be specified as a list")
+
+
+def _flatten(values: list[Any]) -> list[Any]:
+    flat: list[Any] = []
+    for value in values:
+        flat.extend(value if isinstance(value, list) else [value])
+    return flat
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+@dataclass
+class Resolver:
+    """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
+
+    sources: SourceCache = field(default_factory=SourceCache)
+    config: AnsibleConfig = field(default_factory=AnsibleConfig)
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.roles = RoleLoader(self)
+
+    # -- problems ---------------------------------------------------------------------------
+    def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
+                exit_code: int = EXIT_PARSER_ERROR) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code))
+
+    def load_yaml(self, path: str, span: Span | None) -> Any:
+        loaded = self.sources.load(path)
+        if loaded.error is not None:
+            code = "yaml-syntax" if os.path.exists(path) else "unresolved-import"
+            self.problem(code, loaded.error.message, loaded.error.span,
+                         "Fix the YAML so that it parses." if code == "yaml-syntax" else "")
+            return None
+        return loaded.data
+
+    # -- playbooks --------------------------------------------------------------------------
+    def load_playbook(self, path: str) -> Playbook:
+        self.problems = []
+        book = Playbook(path)
+        book.plays = self._playbook_plays(path, (), (), {}, None)
+        book.problems = self.problems
+        return book
+
+    def _playbook_plays(self, path: str, outer: tuple[Frame, ...], stack: tuple[str, ...],
+                        outer_vars: dict[str, Any], span: Span | None) -> list[Play]:
+        real = os.path.realpath(path)
+        if real in stack:
+            self.problem("import-cycle", f"import_playbook cycle: {path} imports itself again", span,
+                         "Remove one of the import_playbook statements that form the cycle.")
+            return []
+        if len(stack) > MAX_DEPTH:
+            self.problem("import-cycle", "import_playbook nested too deeply", span)
+            return []
+        data = self.load_yaml(path, span)
+        if data is None:
+            return []
+        if not isinstance(data, list):
+            self.problem("invalid-structure", "A playbook must be a list of plays", getattr(data, "span", span),
+                         "Start the file with '- hosts: ...'.")
+            return []
+        basedir = os.path.dirname(os.path.abspath(path))
+        plays: list[Play] = []
+        for index, entry in enumerate(data):
+            entry_span = data.item_spans[index] if isinstance(data, YSeq) else span
+            if not isinstance(entry, dict):
+                self.problem("invalid-structure", "A playbook entry must be a mapping (a play or an import_playbook)",
+                             entry_span)
+                continue
+            import_key = next((k for k in entry if k in kw.IMPORT_PLAYBOOK), None)
+            if import_key is not None:
+                plays += self._import_playbook(entry, import_key, basedir, outer, stack + (real,), outer_vars)
+            else:
+                play = self._play(entry, path, basedir, outer, outer_vars)
+                if play is not None:
+                    plays.append(play)
+        return plays
+
+    def _import_playbook(self, entry: YMap, key: str, basedir: str, outer: tuple[Frame, ...],
+                         stack: tuple[str, ...], outer_vars: dict[str, Any]) -> list[Play]:
+        self._check_keys(entry, kw.IMPORT_PLAYBOOK_KEYWORDS | {key}, "PlaybookInclude")
+        frame = self._frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
+        variables = {**outer_vars, **_dict(entry.get("vars")), **self.extra_vars}
+        target = self._render(entry[key], variables, entry.value_spans.get(key))
+        if not isinstance(target, str):
+            return []
+        path = target if os.path.isabs(target) else os.path.join(basedir, target)
+        if not os.path.exists(path):
+            self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
+                         entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
+            return []
+        play_vars = {**outer_vars, **_dict(entry.get("vars"))}
+        return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key))
+
+    # -- plays ------------------------------------------------------------------------------
+    def _play(self, ds: YMap, path: str, basedir: str, outer: tuple[Frame, ...],
+              outer_vars: dict[str, Any]) -> Play | None:
+        if not self._check_keys(ds, kw.PLAY_KEYWORDS | {"user"}, "Play"):
+            return None
+        variables = {**outer_vars, **_dict(ds.get("vars"))}
+        variables.update(self._vars_files(ds, basedir, variables))
+        variables.update(self.extra_vars)
+        hosts = self._render(ds.get("hosts"), variables, ds.value_spans.get("hosts"))
+        if "hosts" not in ds or not hosts:
+            self.problem("invalid-structure", "the field 'hosts' is required but was not set" if "hosts" not in ds
+                         else "Hosts list cannot be empty. Please check your playbook", ds.span,
+                         "Add 'hosts: <pattern>' to the play.")
+            return None
+        host_list = [str(h) for h in _as_list(hosts)]
+        name = self._render(ds.get("name"), variables, ds.value_spans.get("name"))
+        name = str(name) if name else ",".join(host_list)
+        frame = self._frame("play", f'play "{name}"', ds, variables)
+        header_tags = list(dict.fromkeys(frame.tags + [t for f in outer for t in f.tags]))
+        play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
+                    tags=header_tags, vars=variables, data=ds)
+        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=variables)
+        play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
+        play.roles = self._play_roles(ds, ctx)
+        play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
+        play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
+        handler_ctx = replace(ctx, handler=True)
+        play.handlers = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
+        for role_blocks in self.roles.handler_blocks:
+            play.handlers += role_blocks
+        self.roles.handler_blocks = []
+        return play
+
+    def _play_roles(self, ds: YMap, ctx: Ctx) -> list[Block]:
+        entries = ds.get("roles")
+        if entries is None:
+            return []
+        if not isinstance(entries, list):
+            self.problem("invalid-structure", "'roles' must be a list", ds.value_spans.get("roles"))
+            return []
+        blocks: list[Block] = []
+        for index, entry in enumerate(entries):
+            span = entries.item_spans[index] if isinstance(entries, YSeq) else None
+            blocks += self.roles.from_entry(entry, span, ctx, via="roles")
+        return blocks
+
+    def _vars_files(self, ds: YMap, basedir: str, variables: dict[str, Any]) -> dict[str, Any]:
+        loaded: dict[str, Any] = {}
+        for item in _as_list(ds.get("vars_files")):
+            for candidate in _as_list(item):  # a nested list means "first one found"
+                try:
+                    name = render(candidate, variables)
+                except Unresolved:
+                    continue
+                path = path_dwim(basedir, str(name))
+                if os.path.isfile(path):
+                    loaded.update(_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
+                    break
+        return loaded
+
+    # -- frames and keywords ----------------------------------------------------------------
+    def _check_keys(self, ds: YMap, allowed: frozenset[str] | set[str], what: str) -> bool:
+        for key in ds:
+            if key not in allowed:
+                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a {what}",
+                             ds.key_spans.get(key, ds.span), "Check the spelling, or move it where it belongs.")
+                return False
+        return True
+
+    def _frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
+               exclude: frozenset[str] = frozenset()) -> Frame:
+        """A frame holding the inheritable keywords (and vars) that ``ds`` sets itself."""
+        frame = Frame(kind, label, getattr(ds, "span", None))
+        spans = getattr(ds, "value_spans", {})
+        for key, value in ds.items():
+            if key in exclude or not (key in kw.INHERITED or key == "vars"):
+                continue
+            if key == "tags":
+                try:
+                    value = [str(t) if isinstance(t, str) else t for t in _flatten(render(load_tags(value), variables))]
+                except TypeError:
+                    self.problem("invalid-structure", "tags must be specified as a list", spans.get(key))
+                    value = []
+                except Unresolved as exc:
+                    self.problem("unresolved-template", f"cannot resolve tags statically: {exc}", spans.get(key),
+                                 "Define the variable in play vars or pass it with -e.", fatal=False)
+                    value = load_tags(value)
+            elif key == "when":
+                value = _as_list(value)
+            frame.keywords[key] = value
+            if key in spans:
+                frame.keyword_spans[key] = spans[key]
+        return frame
+
+    def _render(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any:
+        if not is_template(value) and not isinstance(value, list):
+            return value
+        try:
+            return render(value, variables)
+        except Unresolved as exc:
+            self.problem("unresolved-template", f"cannot resolve {value!r} statically: {exc}", span,
+                         "Define the variable in play vars, vars_files or pass it with -e.", exit_code=EXIT_ERROR)
+            return None
+
+    # -- blocks and tasks -------------------------------------------------------------------
+    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]:
+        """``load_list_of_blocks``: consecutive bare tasks share one implicit block."""
+        if ds is None:
+            return []
+        if not isinstance(ds, list):
+            self.problem("invalid-structure", "a task list must be a list of tasks", getattr(ds, "span", span),
+                         "Make it a YAML list: each task starts with '- '.")
+            return []
+        blocks: list[Block] = []
+        pending: list[Any] = []
+        pending_spans: list[Span | None] = []
+
+        def flush() -> None:
+            if pending:
+                items = YSeq()
+                items.extend(pending)
+                items.item_spans = list(pending_spans)  # type: ignore[arg-type]
+                block = Block(Frame("block", "implicit block", pending_spans[0]), implicit=True)
+                block.block = self.load_tasks(items, ctx, span)
+                blocks.append(block)
+                pending.clear()
+                pending_spans.clear()
+
+        for index, item in enumerate(ds):
+            item_span = ds.item_spans[index] if isinstance(ds, YSeq) else span
+            if isinstance(item, dict) and "block" in item:
+                flush()
+                blocks.append(self.load_block(item, ctx))
+            elif item is not None:
+                pending.append(item)
+                pending_spans.append(item_span)
+        flush()
+        return blocks
+
+    def load_block(self, ds: YMap, ctx: Ctx) -> Block:
+        if ctx.handler:
+            self.problem("invalid-structure", "Using a block as a handler is not supported.", ds.span)
+        self._check_keys(ds, kw.BLOCK_KEYWORDS, "Block")
+        label = f'block "{ds["name"]}"' if ds.get("name") else "block"
+        frame = self._frame("block", label, ds, ctx.variables)
+        inner = ctx.push(frame)
+        block = Block(frame)
+        for section in ("block", "rescue", "always"):
+            setattr(block, section, self.load_tasks(ds.get(section), inner, ds.value_spans.get(section)))
+        return block
+
+    def load_tasks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block | Task]:
+        """``load_list_of_tasks``: imports are expanded in place, includes stay single tasks."""
+        if ds is None:
+            return []
+        if not isinstance(ds, list):
+            self.problem("invalid-structure", "a task list must be a list of tasks", getattr(ds, "span", span),
+                         "Make it a YAML list: each task starts with '- '.")
+            return []
+        result: list[Block | Task] = []
+        for index, item in enumerate(ds):
+            item_span = ds.item_spans[index] if isinstance(ds, YSeq) and index < len(ds.item_spans) else span
+            if not isinstance(item, dict):
+                self.problem("invalid-structure", "a task must be a mapping", item_span,
+                             "Write the task as 'name: ...' plus a module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                continue
+            if "block" in item:
+                result.append(self.load_block(item, ctx))
+                continue
+            try:
+                parsed = parse_action(item)
+            except ActionError as exc:
+                self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
+                             "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                continue
+            action = parsed.action
+            if action in kw.IMPORT_TASKS:
+                result += self._import_tasks(item, parsed.args, action, ctx)
+            elif action in kw.IMPORT_ROLE or action in kw.INCLUDE_ROLE:
+                result += self.roles.from_task(item, parsed.args, action, ctx)
+            else:
+                result.append(self.task(item, action, parsed.args, ctx))
+        return result
+
+    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx, exclude: frozenset[str] = frozenset()) -> Task:
+        allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
+        for key in ds:
+            if isinstance(key, str) and key not in allowed and key != action and not key.startswith("with_") \
+                    and key != "local_action":
+                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task",
+                             ds.key_spans.get(key), fatal=False)
+        name = ds.get("name")
+        label = f'task "{name}"' if name else f"task {action}"
+        frame = self._frame("task", label, ds, ctx.variables, exclude)
+        task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
+                    role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
+        if action in kw.INCLUDE_TASKS:
+            self._include_tasks(task, ds, ctx)
+        return task
+
+    # -- imports ----------------------------------------------------------------------------
+    def find_task_file(self, target: str, ctx: Ctx) -> str:
+        """The relative-path search of ``load_list_of_tasks`` for ``import_tasks`` / ``include_tasks``."""
+        subdir = "handlers" if ctx.handler else "tasks"
+        cumulative: str | None = None
+        for raw, role_path in reversed(ctx.includes):
+            parent_dir = role_path if role_path else os.path.dirname(raw)
+            if cumulative is None:
+                cumulative = parent_dir
+            elif not os.path.isabs(cumulative):
+                cumulative = os.path.join(parent_dir, cumulative)
+            if ctx.role is not None and ctx.role.path:
+                candidate = path_dwim_relative(ctx.basedir, os.path.join(ctx.role.path, subdir, cumulative), subdir,
+                                               target)
+            else:
+                candidate = path_dwim_relative(ctx.basedir, ctx.basedir, cumulative, target)
+            if os.path.exists(candidate):
+                return candidate
+        if ctx.role is not None and ctx.role.path:
+            return path_dwim_relative(ctx.basedir, ctx.role.path, subdir, target)
+        return path_dwim(ctx.basedir, target)
+
+    def _include_target(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> str | None:
+        raw = args.get("_raw_params", args.get("file"))
+        if not isinstance(raw, str) or not raw:
+            self.problem("invalid-task", f"No file specified for {action}", ds.span,
+                         f"Give the file to {action}, e.g. '{action}: setup.yml'.")
+            return None
+        return raw
+
+    def _import_tasks(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> list[Block | Task]:
+        raw = self._include_target(ds, args, action, ctx)
+        if raw is None:
+            return []
+        if "loop" in ds or any(str(k).startswith("with_") for k in ds):
+            self.problem("invalid-task", "You cannot use loops on 'import_tasks' statements. You should use "
+                         "'include_tasks' instead.", ds.span)
+            return []
+        if args.get("apply"):
+            self.problem("invalid-task", f"Invalid options for {action}: apply", ds.span,
+                         "'apply' only works with include_tasks; tags and when on an import already apply to "
+                         "the imported tasks.")
+            return []
+        span = ds.value_spans.get(action) if isinstance(ds, YMap) else None
+        target = self._render(raw, ctx.variables, span)
+        if not isinstance(target, str):
+            return []
+        path = self.find_task_file(target, ctx)
+        if not os.path.isfile(path):
+            self.problem("unresolved-import", f"Could not find or access '{target}'", span,
+                         f"Looked for {path}; check the file name and its location.", exit_code=EXIT_ERROR)
+            return []
+        if os.path.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+            self.problem("import-cycle", f"import cycle: {target} is already being imported", span,
+                         "Remove the import that closes the cycle.")
+            return []
+        frame = self._frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
+        data = self.load_yaml(path, span)
+        if not data:
+            return []
+        if not isinstance(data, list):
+            self.problem("invalid-structure", "included task files must contain a list of tasks",
+                         getattr(data, "span", None), "Make the file a YAML list of tasks.")
+            return []
+        inner = ctx.push(frame, includes=ctx.includes + ((target, ""),), files=ctx.files + (os.path.realpath(path),))
+        blocks = self.load_blocks(data, inner, getattr(data, "span", None))
+        if ctx.handler:  # ansible flattens imported handler blocks
+            return [item for block in blocks for item in block.block]
+        return list(blocks)
+
+    def _include_tasks(self, task: Task, ds: YMap, ctx: Ctx) -> None:
+        raw = self._include_target(ds, task.args, task.action, ctx)
+        if raw is None:
+            return
+        task.include_target = raw
+        apply = task.args.get("apply")
+        task.apply = dict(apply) if isinstance(apply, dict) else None
+        try:
+            target = render(raw, ctx.variables)
+        except Unresolved:
+            return  # a run-time value: the include stays unresolved, as in ansible's listing
+        path = self.find_task_file(str(target), ctx)
+        if not os.path.isfile(path) or os.path.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+            return
+        task.include_resolved = path
+        data = self.sources.load(path).data
+        if not isinstance(data, list):
+            return
+        # Included tasks inherit from the include's parent, not from the include itself.
+        apply_frame = self._frame("apply", f"apply of {task.action} {raw}", task.apply, ctx.variables) \
+            if task.apply else None
+        inner = ctx.push(apply_frame, dynamic=True, includes=ctx.includes + ((str(target), ""),),
+                         files=ctx.files + (os.path.realpath(path),))
+        problems_before = len(self.problems)
+        task.children = self.load_blocks(data, inner, getattr(data, "span", None))
+        for found in self.problems[problems_before:]:
+            found.fatal = False  # ansible only meets these at run time
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):  # ansible accepts a list of mappings for vars
+        merged: dict[str, Any] = {}
+        for item in value:
+            if isinstance(item, dict):
+                merged.update(item)
+        return merged
+    return {}
+
+
+__all__ = ["Ctx", "Resolver", "find_role_file", "load_tags"]

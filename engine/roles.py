@@ -1,0 +1,242 @@
+"""Roles: ``roles:`` entries, meta dependencies, ``import_role`` and ``include_role``.
+
+Mirrors ``RoleDefinition`` (lookup), ``Role.load``/``Role.compile`` (dependencies first, then
+the role's own blocks; the argument-spec validation task prepended) and
+``IncludeRole.get_block_list``. Every use of a role is compiled separately, so the same
+task file reached from two places yields two tasks with different inherited frames.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from engine import keywords as kw
+from engine.model import Block, Frame, RoleInstance, Task
+from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
+from engine.source import Span, YMap, YSeq
+
+if TYPE_CHECKING:
+    from engine.resolve import Ctx, Resolver
+
+EXIT_ERROR = 1
+_FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
+
+
+class RoleLoader:
+    def __init__(self, resolver: Resolver) -> None:
+        self.resolver = resolver
+        self.handler_blocks: list[list[Block]] = []
+
+    # -- entry points -----------------------------------------------------------------------
+    def from_entry(self, entry: Any, span: Span | None, ctx: Ctx, via: str,
+                   parent: RoleInstance | None = None) -> list[Block]:
+        """A ``roles:`` entry or a meta dependency: string, or mapping with role/name."""
+        r = self.resolver
+        if isinstance(entry, int):
+            entry = str(entry)
+        if isinstance(entry, str):
+            if "," in entry:
+                r.problem("invalid-role", f"Invalid old style role requirement: {entry}", span, exit_code=EXIT_ERROR)
+                return []
+            ds: dict[str, Any] = YMap(span)
+            ds["role"] = entry
+        elif isinstance(entry, dict):
+            ds = entry
+        else:
+            r.problem("invalid-role", "Invalid role definition.", span)
+            return []
+        name = ds.get("role", ds.get("name"))
+        if not name or not isinstance(name, str):
+            r.problem("invalid-role", "role definitions must contain a role name", getattr(ds, "span", span),
+                      "Add 'role: <name>' to the entry.", exit_code=EXIT_ERROR)
+            return []
+        name_span = getattr(ds, "value_spans", {}).get("role" if "role" in ds else "name", span)
+        name = r._render(name, ctx.variables, name_span)
+        if not isinstance(name, str):
+            return []
+        label = "dependency" if via == "dependency" else "roles: entry"
+        frame = r._frame(via, f'{label} "{name}"', ds, ctx.variables, exclude=frozenset({"name"}))
+        frame.span = getattr(ds, "span", span)
+        params = {k: v for k, v in ds.items() if k not in kw.ROLE_ENTRY_KEYWORDS}
+        role_basedir = os.path.dirname(parent.path) if parent and parent.path else None
+        instance = self._locate(name, name_span, ctx, via, role_basedir)
+        if instance is None:
+            return []
+        instance.params, instance.parent = params, parent
+        return self.compile(instance, frame, ctx)
+
+    def from_task(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> list[Block | Task]:
+        """``import_role`` expands in place; ``include_role`` stays one (dynamic) task."""
+        r = self.resolver
+        name = args.get("name", args.get("role"))
+        if name is None:
+            r.problem("invalid-task", f"'name' is a required field for {action}.", ds.span,
+                      f"Add 'name: <role>' under {action}.")
+            return []
+        bad = sorted(set(args) - kw.INCLUDE_ROLE_ARGS)
+        if bad:
+            r.problem("invalid-task", f"Invalid options for {action}: {','.join(bad)}", ds.span)
+            return []
+        static = action in kw.IMPORT_ROLE
+        if static and args.get("apply"):
+            r.problem("invalid-task", f"Invalid options for {action}: apply", ds.span,
+                      "'apply' only works with include_role.")
+            return []
+        if static and ("loop" in ds or any(str(k).startswith("with_") for k in ds)):
+            r.problem("invalid-task", "You cannot use loops on 'import_role' statements. You should use "
+                      "'include_role' instead.", ds.span)
+            return []
+        from_files = {sub: str(args[key]) for key, sub in _FROM_ARGS.items() if key in args}
+        span = ds.value_spans.get(action)
+        if not static:
+            task = r.task(ds, action, args, ctx)
+            task.include_target = str(name)
+            task.apply = dict(args["apply"]) if isinstance(args.get("apply"), dict) else None
+            self._include_role_children(task, str(name), from_files, ctx)
+            return [task]
+        name = r._render(name, ctx.variables, span)
+        if not isinstance(name, str):
+            return []
+        frame = r._frame("import_role", f"import_role {name}", ds, ctx.variables)
+        instance = self._locate(name, span, ctx, "import_role", None)
+        if instance is None:
+            return []
+        instance.from_files, instance.parent = from_files, ctx.role
+        instance.allow_duplicates = bool(args.get("allow_duplicates", True))
+        validate = args.get("rolespec_validate", True)
+        return list(self.compile(instance, frame, ctx, validate=bool(validate)))
+
+    # -- lookup and compile -----------------------------------------------------------------
+    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None) -> RoleInstance | None:
+        r = self.resolver
+        if is_collection_role(name):
+            path = find_collection_role(name, ctx.basedir)
+            if path is None:
+                r.problem("unresolved-role", f"the role '{name}' was not found in the installed collections", span,
+                          "Install the collection (ansible-galaxy collection install) or check the name.",
+                          exit_code=EXIT_ERROR)
+                return None
+            return RoleInstance(name, path, via, span, external=True)
+        path, searched = find_role(name, ctx.basedir, r.config.roles_path, role_basedir)
+        if path is None:
+            r.problem("unresolved-role", f"the role '{name}' was not found in {':'.join(searched)}", span,
+                      "Create the role there, fix its name, or add its directory to roles_path.",
+                      exit_code=EXIT_ERROR)
+            return None
+        display = os.path.basename(name) if not any(
+            os.path.exists(os.path.join(p, name)) for p in searched) else name
+        return RoleInstance(display, path, via, span)
+
+    def _meta(self, instance: RoleInstance) -> dict[str, Any]:
+        path, _ = find_role_file(instance.path or "", "meta", None)
+        if path is None:
+            return {}
+        data = self.resolver.load_yaml(path, instance.span)
+        return data if isinstance(data, dict) else {}
+
+    def _argument_specs(self, instance: RoleInstance, meta: dict[str, Any]) -> dict[str, Any]:
+        base = os.path.join(instance.path or "", "meta", "argument_specs")
+        for ext in (".yml", ".yaml", ".json"):
+            if os.path.exists(base + ext):
+                data = self.resolver.load_yaml(base + ext, instance.span)
+                specs = data.get("argument_specs") if isinstance(data, dict) else None
+                return specs if isinstance(specs, dict) else {}
+        specs = meta.get("argument_specs")
+        return specs if isinstance(specs, dict) else {}
+
+    def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
+        variables = dict(ctx.variables)
+        for sub in ("defaults", "vars"):
+            path, _ = find_role_file(instance.path or "", sub, instance.from_files.get(sub))
+            data = self.resolver.sources.load(path).data if path else None
+            if isinstance(data, dict):
+                variables.update(data)
+        variables.update(instance.params)
+        variables.update(self.resolver.extra_vars)
+        return variables
+
+    def compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool = True) -> list[Block]:
+        """``Role.compile``: the dependencies' blocks, then the role's own."""
+        r = self.resolver
+        assert instance.path is not None
+        if instance.path in ctx.roles or len(ctx.roles) > 32:
+            r.problem("import-cycle", "A recursion loop was detected with the roles specified. Make sure child roles "
+                      f"do not have dependencies on parent roles (role '{instance.name}')", instance.span,
+                      "Remove the dependency that leads back to a role already in the chain.")
+            return []
+        meta = self._meta(instance)
+        if "allow_duplicates" in meta and instance.via != "import_role":
+            instance.allow_duplicates = bool(meta["allow_duplicates"])
+        role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (instance.path,),
+                            variables=self._role_vars(instance, ctx))
+        blocks: list[Block] = []
+        deps = meta.get("dependencies") or []
+        if isinstance(deps, list):
+            for index, dep in enumerate(deps):
+                dep_span = deps.item_spans[index] if isinstance(deps, YSeq) else instance.span
+                blocks += self.from_entry(dep, dep_span, role_ctx, via="dependency", parent=instance)
+        if instance.external and not os.path.isdir(os.path.join(instance.path, "tasks")):
+            return blocks
+        task_data = self._task_data(instance, "tasks", validate, meta)
+        if task_data:
+            blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
+        handler_data = self._task_data(instance, "handlers", False, meta)
+        if handler_data and not ctx.dynamic:
+            self.handler_blocks.append(r.load_blocks(handler_data, ctx_handler(role_ctx), None))
+        return blocks
+
+    def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:
+        r = self.resolver
+        requested = instance.from_files.get(sub)
+        path, missing = find_role_file(instance.path or "", sub, requested)
+        data = r.load_yaml(path, instance.span) if path else None
+        if missing:
+            r.problem("unresolved-import", f"Could not find specified file in role: {sub}/{requested}",
+                      instance.span, f"Check that {sub}/{requested}.yml exists in role '{instance.name}'.")
+            return None
+        if data is not None and not isinstance(data, list):
+            r.problem("invalid-structure", f"The {sub}/main.yml file for role {instance.name!r} must contain a list "
+                      "of tasks.", getattr(data, "span", instance.span))
+            return None
+        if sub == "tasks" and validate:
+            specs = self._argument_specs(instance, meta)
+            entrypoint = requested or "main"
+            spec = specs.get(entrypoint)
+            if spec:
+                name = f"Validating arguments against arg spec '{entrypoint}'"
+                if isinstance(spec, dict) and "short_description" in spec:
+                    name += f" - {spec['short_description']}"
+                validation = YMap(instance.span)
+                validation.update(action="ansible.builtin.validate_argument_spec", name=name, tags=["always"])
+                prepended = YSeq(getattr(data, "span", None))
+                prepended.append(validation)
+                prepended.item_spans.append(instance.span)  # type: ignore[arg-type]
+                for index, item in enumerate(data or []):
+                    prepended.append(item)
+                    prepended.item_spans.append(data.item_spans[index] if isinstance(data, YSeq) else None)
+                return prepended
+        return data
+
+    def _include_role_children(self, task: Task, name: str, from_files: dict[str, str], ctx: Ctx) -> None:
+        """What ``include_role`` would load at run time, when its name is static."""
+        r = self.resolver
+        if any("{{" in value for value in (name, *from_files.values())):
+            return
+        problems_before = len(r.problems)
+        instance = self._locate(name, task.span, ctx, "include_role", None)
+        if instance is not None:
+            instance.from_files, instance.parent = from_files, ctx.role
+            task.include_resolved = instance.path
+            apply = r._frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
+                if task.apply else Frame("include_role", f"include_role {name}", task.span)
+            dynamic_ctx = ctx.push(None, dynamic=True)
+            task.children = self.compile(instance, apply, dynamic_ctx)
+        for found in r.problems[problems_before:]:
+            found.fatal = False  # ansible meets include problems only at run time
+
+
+def ctx_handler(ctx: Ctx) -> Ctx:
+    from dataclasses import replace
+
+    return replace(ctx, handler=True)

@@ -1,0 +1,82 @@
+"""The ``playbook-ls`` command line.
+
+``list-tasks`` and ``list-tags`` print what ``ansible-playbook --list-tasks`` /
+``--list-tags`` print, computed statically (nothing from the repository is executed).
+Heavy imports happen inside the commands to keep start-up lean.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from playbook_ls import __version__
+
+EXAMPLES = """\
+examples:
+  playbook-ls list-tasks site.yml -i inventory.ini
+  playbook-ls list-tasks site.yml --tags deploy --skip-tags never
+  playbook-ls list-tags site.yml
+  playbook-ls list-tasks site.yml --format json
+"""
+
+
+def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> None:
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("playbooks", nargs="+", metavar="PLAYBOOK")
+    parser.add_argument("-i", "--inventory", action="append", default=[], metavar="INVENTORY",
+                        help="inventory host list (a,b,) or file; repeatable")
+    parser.add_argument("-t", "--tags", action="append", default=[], help="only tasks tagged with these (repeatable)")
+    parser.add_argument("--skip-tags", action="append", default=[], help="skip tasks tagged with these (repeatable)")
+    parser.add_argument("-l", "--limit", default=None, help="further limit hosts to a pattern")
+    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
+                        help="extra variables as key=value, YAML/JSON, or @file")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=_run_listing, mode=name)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="playbook-ls",
+        description="Effective tags and when for Ansible playbooks: listings identical to ansible-playbook, "
+                    "computed statically.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"playbook-ls {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_listing(sub, "list-tasks", "list the tasks a run would execute, like ansible-playbook --list-tasks")
+    _add_listing(sub, "list-tags", "list the tags of the tasks a run would execute, like ansible-playbook --list-tags")
+    return parser
+
+
+def _run_listing(args: argparse.Namespace) -> int:
+    from playbook_ls.listing import run_listing
+
+    return run_listing(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.handler(args))
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("playbook-ls: interrupted", file=sys.stderr)
+        return 130
+
+
+def dump_json(data: object) -> str:
+    return json.dumps(data, indent=2, sort_keys=False, default=str)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

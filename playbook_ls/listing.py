@@ -1,0 +1,120 @@
+"""``list-tasks`` / ``list-tags``: resolve the playbooks and print ansible-playbook's listing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from engine.config import AnsibleConfig
+from engine.inventory import load_inventory
+from engine.model import Frame, Play, Playbook, Problem, Task
+from engine.resolve import EXIT_ERROR, Resolver
+from engine.source import SourceCache, Span
+from engine.tags import Selection, render_listing, selected_tasks
+
+
+def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
+    """``-e`` values: ``@file``, YAML/JSON text, or ``key=value`` words."""
+    from engine.actions import parse_kv
+    from engine.source import parse_text
+
+    result: dict[str, Any] = {}
+    for value in values:
+        if value.startswith("@"):
+            loaded = cache.load(value[1:])
+            if loaded.error:
+                return result, str(loaded.error)
+            data = loaded.data
+        elif value.lstrip().startswith(("{", "[")):
+            loaded = parse_text(value, "<extra vars>")
+            if loaded.error:
+                return result, f"invalid extra vars {value!r}: {loaded.error.message}"
+            data = loaded.data
+        else:
+            data = parse_kv(value, check_raw=False)
+            data.pop("_raw_params", None)
+        if isinstance(data, dict):
+            result.update(data)
+    return result, None
+
+
+def _error(message: str, code: int) -> int:
+    print(f"playbook-ls: error: {message}", file=sys.stderr)
+    return code
+
+
+def _report(problem: Problem) -> None:
+    print(f"playbook-ls: error: {problem}", file=sys.stderr)
+
+
+def run_listing(args: argparse.Namespace) -> int:
+    cache = SourceCache()
+    config = AnsibleConfig.load()
+    extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
+    if problem:
+        return _error(problem, 5)
+    for path in args.playbooks:
+        if not os.path.exists(path):
+            return _error(f"the playbook: {path} could not be found", EXIT_ERROR)
+        if not os.path.isfile(path):
+            return _error(f"the playbook: {path} does not appear to be a file", EXIT_ERROR)
+    if args.limit:
+        inventory = load_inventory(args.inventory, cache)
+        if not inventory.match(args.limit):
+            return _error("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.",
+                          EXIT_ERROR)
+    resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars)
+    books: list[Playbook] = []
+    for path in args.playbooks:
+        book = resolver.load_playbook(path)
+        fatal = book.fatal_problems()
+        if fatal:
+            _report(fatal[0])
+            return fatal[0].exit_code
+        books.append(book)
+    selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags)
+    if args.format == "json":
+        print(json.dumps(listing_data(books, selection), indent=2, default=str))
+    else:
+        sys.stdout.write(render_listing(books, selection, args.mode == "list-tasks", args.mode == "list-tags"))
+    return 0
+
+
+def span_data(span: Span | None) -> dict[str, Any] | None:
+    if span is None:
+        return None
+    return {"file": span.file, "line": span.line + 1, "column": span.col + 1,
+            "end_line": span.end_line + 1, "end_column": span.end_col + 1}
+
+
+def frame_data(frame: Frame) -> dict[str, Any]:
+    return {"kind": frame.kind, "label": frame.label, "span": span_data(frame.span)}
+
+
+def task_data(task: Task) -> dict[str, Any]:
+    return {
+        "name": task.display_name(),
+        "action": task.action,
+        "span": span_data(task.span),
+        "tags": sorted({str(t) for t in task.tag_set()}),
+        "tag_origins": [{"tag": s.value, "from": frame_data(s.frame), "span": span_data(s.span)}
+                        for s in task.effective_tags()],
+        "when": [{"condition": s.value, "from": frame_data(s.frame)} for s in task.effective_when()],
+        "chain": [frame_data(frame) for frame in task.chain],
+    }
+
+
+def play_data(play: Play, selection: Selection) -> dict[str, Any]:
+    return {"name": play.name, "hosts": play.hosts, "tags": play.tags, "span": span_data(play.span),
+            "tasks": [task_data(task) for task in selected_tasks(play, selection)]}
+
+
+def listing_data(books: list[Playbook], selection: Selection) -> dict[str, Any]:
+    return {
+        "selection": {"tags": sorted(selection.only_tags), "skip_tags": sorted(selection.skip_tags)},
+        "playbooks": [{"path": book.path, "plays": [play_data(play, selection) for play in book.plays]}
+                      for book in books],
+    }
