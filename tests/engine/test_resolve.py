@@ -1,0 +1,120 @@
+"""The static resolver: provenance of inherited keywords, and every error path as a value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.resolve import Resolver
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance" / "playbook.yml"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root / "site.yml"
+
+
+def load(root: Path, files: dict[str, str]):
+    return Resolver().load_playbook(str(write(root, files)))
+
+
+def test_same_file_through_two_paths_gives_two_contexts() -> None:
+    book = Resolver().load_playbook(str(EXAMPLE))
+    assert not book.problems
+    subs = [t for t in book.plays[0].all_tasks() if t.name == "other_sub"]
+    assert [sorted(t.tag_set()) for t in subs] == [["__play", "__role2"], ["__other", "__play"]]
+    origin = {s.value: s.frame.kind for s in subs[0].effective_tags()}
+    assert origin == {"__play": "play", "__role2": "roles"}
+    assert subs[1].chain[1].kind == "import_role" and subs[1].chain[-2].kind == "import_tasks"
+
+
+def test_tag_origin_points_at_the_tags_value() -> None:
+    book = Resolver().load_playbook(str(EXAMPLE))
+    task2 = next(t for t in book.plays[0].all_tasks() if t.name == "task2")
+    role_tag = next(s for s in task2.effective_tags() if s.value == "__role1")
+    assert role_tag.span is not None and (role_tag.span.line, role_tag.span.col) == (15, 12)
+    assert task2.display_name() == "sample : task2"
+
+
+def test_when_is_prepended_outer_first(tmp_path: Path) -> None:
+    book = load(tmp_path, {
+        "site.yml": "- hosts: all\n  roles:\n    - role: r\n      when: outer\n",
+        "roles/r/tasks/main.yml": "- block:\n    - debug: msg=x\n      when: inner\n  when: middle\n",
+    })
+    [task] = book.plays[0].all_tasks()
+    assert [s.value for s in task.effective_when()] == ["outer", "middle", "inner"]
+
+
+def test_replace_keywords_take_the_nearest(tmp_path: Path) -> None:
+    book = load(tmp_path, {"site.yml": "- hosts: all\n  become: true\n  tasks:\n    - block:\n"
+                                       "        - debug: msg=x\n      become: false\n"})
+    [task] = book.plays[0].all_tasks()
+    value = task.effective("become")
+    assert value.value is False and value.frame.kind == "block"
+
+
+def test_dependencies_inherit_the_parent_entry(tmp_path: Path) -> None:
+    book = load(tmp_path, {
+        "site.yml": "- hosts: all\n  roles:\n    - {role: app, tags: [app]}\n",
+        "roles/app/meta/main.yml": "dependencies:\n  - {role: common, tags: [base]}\n",
+        "roles/app/tasks/main.yml": "- debug: msg=app\n",
+        "roles/common/tasks/main.yml": "- name: c\n  debug: msg=common\n",
+    })
+    tasks = list(book.plays[0].all_tasks())
+    assert [t.display_name() for t in tasks] == ["common : c", "debug"]
+    assert tasks[0].tag_set() == {"app", "base"} and tasks[1].tag_set() == {"app"}
+
+
+def test_include_keeps_its_own_tags_to_itself(tmp_path: Path) -> None:
+    book = load(tmp_path, {
+        "site.yml": "- hosts: all\n  tags: p\n  tasks:\n    - include_tasks: {file: inc.yml, apply: {tags: [applied]}}\n"
+                    "      tags: [inc]\n",
+        "inc.yml": "- debug: msg=x\n",
+    })
+    [include] = book.plays[0].all_tasks()
+    [child] = [t for b in include.children for t in b.tasks()]
+    assert include.tag_set() == {"p", "inc"} and child.dynamic
+    assert child.tag_set() == {"p", "applied"}
+
+
+@pytest.mark.parametrize(
+    ("files", "code", "where"),
+    [
+        ({"site.yml": "- hosts: all\n  roles: [missing]\n"}, "unresolved-role", ("site.yml", 1)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - import_tasks: nope.yml\n"}, "unresolved-import", ("site.yml", 2)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - debug: msg=x\n   oops: 1\n"}, "yaml-syntax", ("site.yml", 3)),
+        ({"site.yml": "- hosts: all\n  taks: []\n"}, "unknown-keyword", ("site.yml", 1)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - import_tasks: a.yml\n",
+          "a.yml": "- import_tasks: b.yml\n", "b.yml": "- import_tasks: a.yml\n"}, "import-cycle", ("b.yml", 0)),
+        ({"site.yml": "- import_playbook: site.yml\n"}, "import-cycle", ("site.yml", 0)),
+        ({"site.yml": "- hosts: all\n  roles: [a]\n", "roles/a/meta/main.yml": "dependencies: [b]\n",
+          "roles/b/meta/main.yml": "dependencies: [a]\n"}, "import-cycle", ("main.yml", 0)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - import_tasks: t.yml\n", "t.yml": "name: not a list\n"},
+         "invalid-structure", ("t.yml", 0)),
+        ({"site.yml": "hosts: all\n"}, "invalid-structure", ("site.yml", 0)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - name: no module\n"}, "invalid-task", ("site.yml", 2)),
+        ({"site.yml": "- tasks: []\n"}, "invalid-structure", ("site.yml", 0)),
+        ({"site.yml": "- hosts: all\n  tasks:\n    - import_role: {name: r, tasks_from: nope}\n",
+          "roles/r/tasks/main.yml": "- debug:\n"}, "unresolved-import", ("site.yml", 2)),
+    ],
+)
+def test_errors_are_positioned_problems(tmp_path: Path, files: dict[str, str], code: str,
+                                        where: tuple[str, int]) -> None:
+    book = load(tmp_path, files)
+    problem = book.fatal_problems()[0]
+    assert problem.code == code
+    assert problem.span is not None and problem.span.file.endswith(where[0]) and problem.span.line == where[1]
+    assert str(problem).startswith(problem.span.file)
+
+
+def test_deep_nesting_is_reported_not_a_recursion_error(tmp_path: Path) -> None:
+    files = {"site.yml": "- hosts: all\n  tasks:\n    - import_tasks: t0.yml\n"}
+    files.update({f"t{i}.yml": f"- import_tasks: t{i + 1}.yml\n" for i in range(200)})
+    files["t200.yml"] = "- debug: msg=end\n"
+    book = load(tmp_path, files)
+    assert any(p.code == "import-cycle" for p in book.problems)

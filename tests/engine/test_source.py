@@ -1,0 +1,78 @@
+"""The positioned loader: spans, Ansible YAML specifics, and errors as values."""
+
+from __future__ import annotations
+
+import math
+
+from engine.source import SourceCache, UnsafeText, VaultText, YMap, YSeq, parse_text
+
+PLAYBOOK = """\
+- hosts: web
+  tags: [deploy, db]
+  tasks:
+    - name: wipe
+      command: rm -rf /tmp/x chdir=/tmp
+      tags: never
+"""
+
+
+def test_every_value_keeps_its_position() -> None:
+    play = parse_text(PLAYBOOK, "site.yml").data[0]
+    assert isinstance(play, YMap)
+    assert (play.span.line, play.span.col) == (0, 2)
+    tags = play.value_spans["tags"]
+    assert (tags.line, tags.col, tags.end_line, tags.end_col) == (1, 8, 1, 20)
+    assert play.key_spans["tags"].col == 2
+    task = play["tasks"][0]
+    assert (task.span.line, task.span.col) == (3, 6)
+    assert (task.value_spans["tags"].line, task.value_spans["tags"].col) == (5, 12)
+    assert isinstance(play["tags"], YSeq) and play["tags"].item_spans[1].col == 17
+
+
+def test_yaml_1_1_scalars_like_ansible() -> None:
+    data = parse_text("a: yes\nb: off\nc: 010\nd: 0x1f\ne: 1_000\nf: .inf\ng: ~\nh: 'yes'\ni: 1:30\n", "f").data
+    assert data == {"a": True, "b": False, "c": 8, "d": 31, "e": 1000, "f": math.inf, "g": None, "h": "yes",
+                    "i": 90}
+
+
+def test_vault_and_unsafe_tags_load() -> None:
+    data = parse_text("secret: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  6162\nraw: !unsafe '{{ x }}'\n", "f").data
+    assert isinstance(data["secret"], VaultText) and data["secret"].startswith("$ANSIBLE_VAULT")
+    assert isinstance(data["raw"], UnsafeText) and data["raw"] == "{{ x }}"
+
+
+def test_anchors_aliases_and_merge_keys() -> None:
+    data = parse_text("base: &b {become: true, tags: [x]}\ntask:\n  <<: *b\n  tags: [y]\n", "f").data
+    assert data["task"] == {"tags": ["y"], "become": True}
+
+
+def test_syntax_error_is_a_positioned_value() -> None:
+    loaded = parse_text("- hosts: all\n  tasks:\n    - debug: msg=hi\n   bad: indent\n", "broken.yml")
+    assert loaded.data is None and loaded.error is not None
+    assert (loaded.error.span.file, loaded.error.span.line) == ("broken.yml", 3)
+    assert str(loaded.error).startswith("broken.yml:4:")
+
+
+def test_unclosed_flow_and_tabs_do_not_raise() -> None:
+    for text in ("a: [1, 2\n", "a:\n\t- b\n", "{{ x }}: y\n", "- [\n", "*undefined\n", "a: !!binary xx\n"):
+        parse_text(text, "x.yml")  # must not raise
+
+
+def test_empty_document_is_none() -> None:
+    assert parse_text("", "e.yml").data is None
+    assert parse_text("# only a comment\n", "e.yml").data is None
+
+
+def test_cache_reuses_parse_and_sees_changes(tmp_path) -> None:
+    path = tmp_path / "a.yml"
+    path.write_text("- a\n")
+    cache = SourceCache()
+    first = cache.load(str(path))
+    assert cache.load(str(path)) is first
+    cache.overlay[str(path)] = "- b\n"
+    assert cache.load(str(path)).data == ["b"]
+
+
+def test_missing_file_is_an_error_value(tmp_path) -> None:
+    loaded = SourceCache().load(str(tmp_path / "nope.yml"))
+    assert loaded.error is not None and "cannot read file" in loaded.error.message

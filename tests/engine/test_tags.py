@@ -1,0 +1,59 @@
+"""Tag selection: ansible-core's evaluate_tags, checked against ansible-core itself."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.tags import Selection, should_run
+
+POOL = ["a", "b", "always", "never", "all", "tagged", "untagged"]
+tag_sets = st.sets(st.sampled_from(POOL[:4] + ["c"]), max_size=4)
+selections = st.tuples(st.lists(st.sampled_from(POOL), max_size=3), st.lists(st.sampled_from(POOL), max_size=3))
+
+
+@pytest.mark.parametrize(
+    ("tags", "only", "skip", "expected"),
+    [
+        (set(), [], [], True),  # untagged, default run
+        ({"never"}, [], [], False),  # never stays out of a default run
+        ({"never", "x"}, ["x"], [], True),  # ... but any other selected tag brings it back
+        ({"never"}, ["never"], [], True),
+        ({"never", "x"}, ["x"], ["never"], False),  # only --skip-tags never keeps it out for sure
+        ({"always"}, ["x"], [], True),
+        ({"always"}, [], ["always"], False),
+        ({"always"}, [], ["all"], True),  # skipping all spares always ...
+        ({"always"}, [], ["all", "always"], False),  # ... unless always is skipped too
+        ({"x"}, ["tagged"], [], True),
+        (set(), ["tagged"], [], False),
+        (set(), ["untagged"], [], True),
+        ({"never", "always"}, [], [], True),
+    ],
+)
+def test_evaluate_tags_rules(tags: set[str], only: list[str], skip: list[str], expected: bool) -> None:
+    assert should_run(tags, Selection.from_options(only, skip)) is expected
+
+
+def test_options_are_repeatable_and_comma_separated() -> None:
+    selection = Selection.from_options(["a,b", "c"], ["d, e"])
+    assert selection.only_tags == {"a", "b", "c"} and selection.skip_tags == {"d", "e"}
+    assert Selection.from_options([], []).only_tags == {"all"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(tags=tag_sets, selection=selections)
+def test_matches_ansible_core(tags: set[str], selection: tuple[list[str], list[str]]) -> None:
+    taggable = pytest.importorskip("ansible.playbook.taggable")
+
+    class Probe(taggable.Taggable):
+        _parent = None
+        _loader = None
+
+        def get_play(self) -> None:
+            return None
+
+    probe = Probe()
+    probe._tags = sorted(tags)
+    ours = Selection.from_options(*selection)
+    assert should_run(tags, ours) == probe.evaluate_tags(set(ours.only_tags), set(ours.skip_tags), {})
