@@ -8,6 +8,21 @@ from __future__ import annotations
 
 import os
 import re
+from functools import cache, lru_cache
+
+# File-system questions are asked many times over for the same paths while resolving a
+# repository; they are memoised for one resolution (see clear_cache).
+exists = lru_cache(maxsize=None)(os.path.exists)
+isfile = lru_cache(maxsize=None)(os.path.isfile)
+isdir = lru_cache(maxsize=None)(os.path.isdir)
+realpath = lru_cache(maxsize=None)(os.path.realpath)
+
+
+def clear_cache() -> None:
+    """Forget memoised file-system answers (call when files may have changed)."""
+    for cached in (exists, isfile, isdir, realpath, _is_role):
+        cached.cache_clear()
+
 
 RE_TASKS = re.compile(r"(?:^|/)+tasks/?$")
 YAML_EXTENSIONS = (".yml", ".yaml", ".json")
@@ -25,6 +40,7 @@ def path_dwim(basedir: str, given: str) -> str:
     return unfrack(os.path.join(basedir, given))
 
 
+@cache
 def _is_role(path: str) -> bool:
     """ansible's imperfect role detection (``DataLoader._is_role``)."""
     upath = unfrack(path)
@@ -36,7 +52,7 @@ def _is_role(path: str) -> bool:
         for sub in ("tasks", "meta")
         for name in ("main.yml", "main.yaml", "main")
     ]
-    return bool(RE_TASKS.search(path) and any(map(os.path.exists, untasked))) or any(map(os.path.exists, tasked))
+    return bool(RE_TASKS.search(path) and any(map(exists, untasked))) or any(map(exists, tasked))
 
 
 def path_dwim_relative(loader_basedir: str, path: str, dirname: str, source: str, is_role: bool = False) -> str:
@@ -57,7 +73,7 @@ def path_dwim_relative(loader_basedir: str, path: str, dirname: str, source: str
     search.append(path_dwim(loader_basedir, os.path.join(dirname, source)))
     search.append(path_dwim(loader_basedir, source))
     for candidate in search:
-        if os.path.exists(candidate):
+        if exists(candidate):
             return candidate
     return search[-1]
 
@@ -69,7 +85,7 @@ def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str |
     asked for explicitly (``tasks_from``) and nothing matched, which ansible treats as an error.
     """
     directory = os.path.join(role_path, subdir)
-    if not os.path.isdir(directory):
+    if not isdir(directory):
         return None, main is not None
     if main is None:
         name, extensions = "main", [*YAML_EXTENSIONS, ""]
@@ -78,8 +94,8 @@ def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str |
     base = os.path.join(directory, name)
     for ext in extensions:
         candidate = base + ext
-        if os.path.exists(candidate):
-            if os.path.isdir(candidate):
+        if exists(candidate):
+            if isdir(candidate):
                 continue
             return candidate, False
     return None, main is not None
@@ -105,7 +121,7 @@ def find_collection_role(name: str, basedir: str) -> str | None:
     namespace, collection, *rest = name.split(".")
     for root in collection_paths(basedir):
         candidate = os.path.join(root, "ansible_collections", namespace, collection, "roles", ".".join(rest))
-        if os.path.isdir(candidate):
+        if isdir(candidate):
             return candidate
     return None
 
@@ -123,9 +139,9 @@ def find_role(name: str, basedir: str, roles_path: list[str], role_basedir: str 
     searched = role_search_paths(basedir, roles_path, role_basedir)
     for path in searched:
         candidate = unfrack(os.path.join(path, name))
-        if os.path.exists(candidate):
-            return os.path.realpath(candidate), searched
+        if exists(candidate):
+            return realpath(candidate), searched
     candidate = unfrack(name)
-    if os.path.exists(candidate):
-        return os.path.realpath(candidate), searched
+    if exists(candidate):
+        return realpath(candidate), searched
     return None, searched

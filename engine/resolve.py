@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine import keywords as kw
+from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.config import AnsibleConfig
 from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task
@@ -94,7 +95,7 @@ class Resolver:
     def load_yaml(self, path: str, span: Span | None) -> Any:
         loaded = self.sources.load(path)
         if loaded.error is not None:
-            code = "yaml-syntax" if os.path.exists(path) else "unresolved-import"
+            code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
             self.problem(code, loaded.error.message, loaded.error.span,
                          "Fix the YAML so that it parses." if code == "yaml-syntax" else "")
             return None
@@ -103,6 +104,7 @@ class Resolver:
     # -- playbooks --------------------------------------------------------------------------
     def load_playbook(self, path: str) -> Playbook:
         self.problems = []
+        paths.clear_cache()
         book = Playbook(path)
         book.plays = self._playbook_plays(path, (), (), {}, None)
         book.problems = self.problems
@@ -110,7 +112,7 @@ class Resolver:
 
     def _playbook_plays(self, path: str, outer: tuple[Frame, ...], stack: tuple[str, ...],
                         outer_vars: dict[str, Any], span: Span | None) -> list[Play]:
-        real = os.path.realpath(path)
+        real = paths.realpath(path)
         if real in stack:
             self.problem("import-cycle", f"import_playbook cycle: {path} imports itself again", span,
                          "Remove one of the import_playbook statements that form the cycle.")
@@ -151,7 +153,7 @@ class Resolver:
         if not isinstance(target, str):
             return []
         path = target if os.path.isabs(target) else os.path.join(basedir, target)
-        if not os.path.exists(path):
+        if not paths.exists(path):
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
@@ -164,6 +166,9 @@ class Resolver:
         if not self._check_keys(ds, kw.PLAY_KEYWORDS | {"user"}, "Play"):
             return None
         variables = {**outer_vars, **_dict(ds.get("vars"))}
+        for prompt in _as_list(ds.get("vars_prompt")):  # listing uses the prompt's default
+            if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
+                variables.setdefault(prompt["name"], prompt.get("default"))
         variables.update(self._vars_files(ds, basedir, variables))
         variables.update(self.extra_vars)
         hosts = self._render(ds.get("hosts"), variables, ds.value_spans.get("hosts"))
@@ -213,7 +218,7 @@ class Resolver:
                 except Unresolved:
                     continue
                 path = path_dwim(basedir, str(name))
-                if os.path.isfile(path):
+                if paths.isfile(path):
                     loaded.update(_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
                     break
         return loaded
@@ -342,7 +347,7 @@ class Resolver:
                 result.append(self.task(item, action, parsed.args, ctx))
         return result
 
-    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx, exclude: frozenset[str] = frozenset()) -> Task:
+    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task:
         allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
         for key in ds:
             if isinstance(key, str) and key not in allowed and key != action and not key.startswith("with_") \
@@ -351,7 +356,7 @@ class Resolver:
                              ds.key_spans.get(key), fatal=False)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
-        frame = self._frame("task", label, ds, ctx.variables, exclude)
+        frame = self._frame("task", label, ds, ctx.variables)
         task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
                     role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
         if action in kw.INCLUDE_TASKS:
@@ -374,7 +379,7 @@ class Resolver:
                                                target)
             else:
                 candidate = path_dwim_relative(ctx.basedir, ctx.basedir, cumulative, target)
-            if os.path.exists(candidate):
+            if paths.exists(candidate):
                 return candidate
         if ctx.role is not None and ctx.role.path:
             return path_dwim_relative(ctx.basedir, ctx.role.path, subdir, target)
@@ -406,11 +411,11 @@ class Resolver:
         if not isinstance(target, str):
             return []
         path = self.find_task_file(target, ctx)
-        if not os.path.isfile(path):
+        if not paths.isfile(path):
             self.problem("unresolved-import", f"Could not find or access '{target}'", span,
                          f"Looked for {path}; check the file name and its location.", exit_code=EXIT_ERROR)
             return []
-        if os.path.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+        if paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
             self.problem("import-cycle", f"import cycle: {target} is already being imported", span,
                          "Remove the import that closes the cycle.")
             return []
@@ -422,7 +427,7 @@ class Resolver:
             self.problem("invalid-structure", "included task files must contain a list of tasks",
                          getattr(data, "span", None), "Make the file a YAML list of tasks.")
             return []
-        inner = ctx.push(frame, includes=ctx.includes + ((target, ""),), files=ctx.files + (os.path.realpath(path),))
+        inner = ctx.push(frame, includes=ctx.includes + ((target, ""),), files=ctx.files + (paths.realpath(path),))
         blocks = self.load_blocks(data, inner, getattr(data, "span", None))
         if ctx.handler:  # ansible flattens imported handler blocks
             return [item for block in blocks for item in block.block]
@@ -440,7 +445,7 @@ class Resolver:
         except Unresolved:
             return  # a run-time value: the include stays unresolved, as in ansible's listing
         path = self.find_task_file(str(target), ctx)
-        if not os.path.isfile(path) or os.path.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+        if not paths.isfile(path) or paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
             return
         task.include_resolved = path
         data = self.sources.load(path).data
@@ -450,7 +455,7 @@ class Resolver:
         apply_frame = self._frame("apply", f"apply of {task.action} {raw}", task.apply, ctx.variables) \
             if task.apply else None
         inner = ctx.push(apply_frame, dynamic=True, includes=ctx.includes + ((str(target), ""),),
-                         files=ctx.files + (os.path.realpath(path),))
+                         files=ctx.files + (paths.realpath(path),))
         problems_before = len(self.problems)
         task.children = self.load_blocks(data, inner, getattr(data, "span", None))
         for found in self.problems[problems_before:]:

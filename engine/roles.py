@@ -12,6 +12,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
+from engine import paths
 from engine.model import Block, Frame, RoleInstance, Task
 from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
 from engine.source import Span, YMap, YSeq
@@ -108,7 +109,8 @@ class RoleLoader:
         return list(self.compile(instance, frame, ctx, validate=bool(validate)))
 
     # -- lookup and compile -----------------------------------------------------------------
-    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None) -> RoleInstance | None:
+    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str,
+                role_basedir: str | None) -> RoleInstance | None:
         r = self.resolver
         if is_collection_role(name):
             path = find_collection_role(name, ctx.basedir)
@@ -125,7 +127,7 @@ class RoleLoader:
                       exit_code=EXIT_ERROR)
             return None
         display = os.path.basename(name) if not any(
-            os.path.exists(os.path.join(p, name)) for p in searched) else name
+            paths.exists(os.path.join(p, name)) for p in searched) else name
         return RoleInstance(display, path, via, span)
 
     def _meta(self, instance: RoleInstance) -> dict[str, Any]:
@@ -138,7 +140,7 @@ class RoleLoader:
     def _argument_specs(self, instance: RoleInstance, meta: dict[str, Any]) -> dict[str, Any]:
         base = os.path.join(instance.path or "", "meta", "argument_specs")
         for ext in (".yml", ".yaml", ".json"):
-            if os.path.exists(base + ext):
+            if paths.exists(base + ext):
                 data = self.resolver.load_yaml(base + ext, instance.span)
                 specs = data.get("argument_specs") if isinstance(data, dict) else None
                 return specs if isinstance(specs, dict) else {}
@@ -176,7 +178,7 @@ class RoleLoader:
             for index, dep in enumerate(deps):
                 dep_span = deps.item_spans[index] if isinstance(deps, YSeq) else instance.span
                 blocks += self.from_entry(dep, dep_span, role_ctx, via="dependency", parent=instance)
-        if instance.external and not os.path.isdir(os.path.join(instance.path, "tasks")):
+        if instance.external and not paths.isdir(os.path.join(instance.path, "tasks")):
             return blocks
         task_data = self._task_data(instance, "tasks", validate, meta)
         if task_data:

@@ -248,7 +248,8 @@ class _Constructor:
         return self.mapping(node)
 
     def scalar(self, node: ScalarNode) -> Any:
-        tag = node.tag
+        ctag = node.ctag  # reading .tag would build a new string for every scalar
+        tag = ctag.suffix if ctag.handle is None else str(ctag)
         value = node.value
         if tag == _PLAIN:
             return _plain_scalar(value)
@@ -274,7 +275,7 @@ class _Constructor:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
         for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and key_node.value == "<<" and key_node.tag == _PLAIN:
+            if isinstance(key_node, ScalarNode) and key_node.value == "<<" and key_node.ctag.suffix == _PLAIN:
                 self._merge(result, value_node)
                 continue
             key = self.build(key_node)

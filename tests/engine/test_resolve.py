@@ -72,7 +72,8 @@ def test_dependencies_inherit_the_parent_entry(tmp_path: Path) -> None:
 
 def test_include_keeps_its_own_tags_to_itself(tmp_path: Path) -> None:
     book = load(tmp_path, {
-        "site.yml": "- hosts: all\n  tags: p\n  tasks:\n    - include_tasks: {file: inc.yml, apply: {tags: [applied]}}\n"
+        "site.yml": "- hosts: all\n  tags: p\n  tasks:\n"
+                    "    - include_tasks: {file: inc.yml, apply: {tags: [applied]}}\n"
                     "      tags: [inc]\n",
         "inc.yml": "- debug: msg=x\n",
     })
