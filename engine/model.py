@@ -42,10 +42,19 @@ class Frame:
     span: Span | None
     keywords: dict[str, Any] = field(default_factory=dict)
     keyword_spans: dict[str, Span] = field(default_factory=dict)
+    # ``tags`` after templating with the play's variables (None: not templated yet), or the
+    # problem that stopped templating them; ansible evaluates selections on templated tags.
+    tag_values: list[Any] | None = None
+    tag_error: Problem | None = None
+
+    @property
+    def raw_tags(self) -> list[Any]:
+        """The tags as written (split on commas), which ansible prints in play headers."""
+        return self.keywords.get("tags") or []
 
     @property
     def tags(self) -> list[Any]:
-        return self.keywords.get("tags") or []
+        return self.tag_values if self.tag_values is not None else self.raw_tags
 
     @property
     def when(self) -> list[Any]:
@@ -124,6 +133,18 @@ class Task:
     def tag_set(self) -> set[Any]:
         return {tag for frame in self.chain for tag in frame.tags}
 
+    def selection_tags(self) -> set[Any] | frozenset[str]:
+        """What ``evaluate_tags`` compares: ``{"untagged"}`` only when no level writes any tag.
+
+        Tags that template to nothing leave an empty set, which is neither tagged nor untagged.
+        """
+        if not any(frame.raw_tags for frame in self.chain):
+            return UNTAGGED
+        return self.tag_set()
+
+    def tag_error(self) -> Problem | None:
+        return next((frame.tag_error for frame in self.chain if frame.tag_error), None)
+
     def effective_when(self) -> list[Sourced]:
         return [Sourced(cond, frame) for frame in self.chain for cond in frame.when]
 
@@ -141,6 +162,7 @@ class Task:
         return None
 
 
+UNTAGGED = frozenset({"untagged"})
 INCLUDE_ROLE_ACTIONS = frozenset({"include_role", "ansible.builtin.include_role", "ansible.legacy.include_role"})
 
 
@@ -177,7 +199,7 @@ class Play:
     frame: Frame
     playbook: str
     basedir: str
-    tags: list[Any]  # play tags as ansible prints them in the play header
+    tags: list[Any]  # play tags as written (ansible prints them untemplated in the play header)
     vars: dict[str, Any] = field(default_factory=dict)
     pre_tasks: list[Block] = field(default_factory=list)
     roles: list[Block] = field(default_factory=list)  # compiled role blocks, in ansible's order

@@ -22,7 +22,7 @@ from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Ta
 from engine.paths import find_role_file, path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
 from engine.source import SourceCache, Span, YMap, YSeq
-from engine.templating import Unresolved, is_template, render
+from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
@@ -47,14 +47,16 @@ class Ctx:
     roles: tuple[str, ...] = ()
 
     def push(self, frame: Frame | None, **changes: Any) -> Ctx:
+        """A context one level down; the frame's ``vars`` become visible to static templating."""
         chain = self.chain + (frame,) if frame is not None else self.chain
+        if frame is not None and isinstance(frame.keywords.get("vars"), dict) and "variables" not in changes:
+            changes["variables"] = with_vars(self.variables, frame.keywords["vars"])
         return replace(self, chain=chain, **changes)
+
 
 
 def load_tags(value: Any) -> list[Any]:
     """``Taggable._load_tags``: a list stays, a string is split on commas."""
-    if value is None:
-        return []
     if isinstance(value, list):
         return list(value)
     if isinstance(value, str):
@@ -148,7 +150,7 @@ class Resolver:
                          stack: tuple[str, ...], outer_vars: dict[str, Any]) -> list[Play]:
         self._check_keys(entry, kw.IMPORT_PLAYBOOK_KEYWORDS | {key}, "PlaybookInclude")
         frame = self._frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
-        variables = {**outer_vars, **_dict(entry.get("vars")), **self.extra_vars}
+        variables = {**outer_vars, **as_dict(entry.get("vars")), **self.extra_vars}
         target = self._render(entry[key], variables, entry.value_spans.get(key))
         if not isinstance(target, str):
             return []
@@ -157,7 +159,7 @@ class Resolver:
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
-        play_vars = {**outer_vars, **_dict(entry.get("vars"))}
+        play_vars = {**outer_vars, **as_dict(entry.get("vars"))}
         return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key))
 
     # -- plays ------------------------------------------------------------------------------
@@ -165,26 +167,34 @@ class Resolver:
               outer_vars: dict[str, Any]) -> Play | None:
         if not self._check_keys(ds, kw.PLAY_KEYWORDS | {"user"}, "Play"):
             return None
-        variables = {**outer_vars, **_dict(ds.get("vars"))}
-        for prompt in _as_list(ds.get("vars_prompt")):  # listing uses the prompt's default
-            if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
-                variables.setdefault(prompt["name"], prompt.get("default"))
-        variables.update(self._vars_files(ds, basedir, variables))
-        variables.update(self.extra_vars)
-        hosts = self._render(ds.get("hosts"), variables, ds.value_spans.get("hosts"))
-        if "hosts" not in ds or not hosts:
+        if "hosts" not in ds or ds["hosts"] in (None, "", []):
             self.problem("invalid-structure", "the field 'hosts' is required but was not set" if "hosts" not in ds
                          else "Hosts list cannot be empty. Please check your playbook", ds.span,
                          "Add 'hosts: <pattern>' to the play.")
             return None
+        variables = {**outer_vars, **as_dict(ds.get("vars"))}
+        variables.update(self._vars_files(ds, basedir, variables))
+        variables.update(self.extra_vars)
+        # vars_prompt is answered after loading (listing takes each default), so static imports
+        # do not see it but the play name, hosts and tags do.
+        display_vars = {"playbook_dir": basedir, **variables}
+        for prompt in _as_list(ds.get("vars_prompt")):
+            if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
+                display_vars.setdefault(prompt["name"], prompt.get("default"))
+        display_vars = resolve_variables({**display_vars, **self.extra_vars})
+        raw_hosts = ds["hosts"]
+        hosts = self._render(raw_hosts, display_vars, ds.value_spans.get("hosts"))
         host_list = [str(h) for h in _as_list(hosts)]
-        name = self._render(ds.get("name"), variables, ds.value_spans.get("name"))
-        name = str(name) if name else ",".join(host_list)
+        # ansible names an unnamed play after its hosts before templating, then templates the name
+        name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
+        name = self._render(name, display_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
+        name = "" if name is None else str(name)
         frame = self._frame("play", f'play "{name}"', ds, variables)
-        header_tags = list(dict.fromkeys(frame.tags + [t for f in outer for t in f.tags]))
+        header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
         play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
-        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=variables)
+        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=resolve_variables(variables))
+        self.roles.loaded_vars = []
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
         play.roles = self._play_roles(ds, ctx)
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
@@ -194,7 +204,47 @@ class Resolver:
         for role_blocks in self.roles.handler_blocks:
             play.handlers += role_blocks
         self.roles.handler_blocks = []
+        self._template_tags(play, display_vars)
         return play
+
+    def _template_tags(self, play: Play, display_vars: dict[str, Any]) -> None:
+        """Template every frame's tags with the play-wide variables ansible uses when filtering.
+
+        Those are ``VariableManager.get_vars(play=play)``: every role's defaults, the play's
+        vars, vars_files and vars_prompt defaults, every role's vars, extra vars, magic vars.
+        """
+        tag_vars: dict[str, Any] = {}
+        for defaults, _ in self.roles.loaded_vars:
+            tag_vars.update(defaults)
+        tag_vars.update(display_vars)
+        for _, role_vars in self.roles.loaded_vars:
+            tag_vars.update(role_vars)
+        tag_vars.update(self.extra_vars)
+        tag_vars.update(ansible_play_name=play.name, playbook_dir=play.basedir)
+        tag_vars = resolve_variables(tag_vars)
+        seen: set[int] = set()
+        for task in play.all_tasks():
+            for frame in task.chain:
+                if id(frame) not in seen:
+                    seen.add(id(frame))
+                    self._template_frame_tags(frame, tag_vars)
+            for child in (t for block in task.children for t in block.tasks()):
+                for frame in child.chain:
+                    if id(frame) not in seen:
+                        seen.add(id(frame))
+                        self._template_frame_tags(frame, tag_vars)
+
+    def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
+        raw = frame.raw_tags
+        if not any(is_template(tag) for tag in raw):
+            return
+        try:
+            frame.tag_values = [t for t in _flatten(render(raw, variables)) if t is not None]
+        except Unresolved as exc:
+            frame.tag_error = Problem("unresolved-template", f"cannot template tags {raw!r}: {exc}",
+                                      frame.keyword_spans.get("tags", frame.span),
+                                      "Define the variable in play vars, vars_files or role vars, or pass it with -e.",
+                                      exit_code=EXIT_ERROR)
 
     def _play_roles(self, ds: YMap, ctx: Ctx) -> list[Block]:
         entries = ds.get("roles")
@@ -219,7 +269,7 @@ class Resolver:
                     continue
                 path = path_dwim(basedir, str(name))
                 if paths.isfile(path):
-                    loaded.update(_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
+                    loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
                     break
         return loaded
 
@@ -242,14 +292,11 @@ class Resolver:
                 continue
             if key == "tags":
                 try:
-                    value = [str(t) if isinstance(t, str) else t for t in _flatten(render(load_tags(value), variables))]
+                    value = _flatten(load_tags(value))
                 except TypeError:
-                    self.problem("invalid-structure", "tags must be specified as a list", spans.get(key))
+                    self.problem("invalid-structure", "tags must be specified as a list", spans.get(key, frame.span),
+                                 "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR)
                     value = []
-                except Unresolved as exc:
-                    self.problem("unresolved-template", f"cannot resolve tags statically: {exc}", spans.get(key),
-                                 "Define the variable in play vars or pass it with -e.", fatal=False)
-                    value = load_tags(value)
             elif key == "when":
                 value = _as_list(value)
             frame.keywords[key] = value
@@ -264,7 +311,7 @@ class Resolver:
             return render(value, variables)
         except Unresolved as exc:
             self.problem("unresolved-template", f"cannot resolve {value!r} statically: {exc}", span,
-                         "Define the variable in play vars, vars_files or pass it with -e.", exit_code=EXIT_ERROR)
+                         "Define the variable in play vars, vars_files or pass it with -e.")
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------
@@ -407,7 +454,7 @@ class Resolver:
                          "the imported tasks.")
             return []
         span = ds.value_spans.get(action) if isinstance(ds, YMap) else None
-        target = self._render(raw, ctx.variables, span)
+        target = self._render(raw, with_vars(ctx.variables, ds.get("vars")), span)
         if not isinstance(target, str):
             return []
         path = self.find_task_file(target, ctx)
@@ -460,18 +507,6 @@ class Resolver:
         task.children = self.load_blocks(data, inner, getattr(data, "span", None))
         for found in self.problems[problems_before:]:
             found.fatal = False  # ansible only meets these at run time
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    if isinstance(value, dict):
-        return dict(value)
-    if isinstance(value, list):  # ansible accepts a list of mappings for vars
-        merged: dict[str, Any] = {}
-        for item in value:
-            if isinstance(item, dict):
-                merged.update(item)
-        return merged
-    return {}
 
 
 __all__ = ["Ctx", "Resolver", "find_role_file", "load_tags"]

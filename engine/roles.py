@@ -16,6 +16,7 @@ from engine import paths
 from engine.model import Block, Frame, RoleInstance, Task
 from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
 from engine.source import Span, YMap, YSeq
+from engine.templating import resolve_variables, with_vars
 
 if TYPE_CHECKING:
     from engine.resolve import Ctx, Resolver
@@ -28,6 +29,8 @@ class RoleLoader:
     def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
         self.handler_blocks: list[list[Block]] = []
+        # (defaults, vars) of every role loaded in the current play, for play-wide templating
+        self.loaded_vars: list[tuple[dict[str, Any], dict[str, Any]]] = []
 
     # -- entry points -----------------------------------------------------------------------
     def from_entry(self, entry: Any, span: Span | None, ctx: Ctx, via: str,
@@ -96,7 +99,7 @@ class RoleLoader:
             task.apply = dict(args["apply"]) if isinstance(args.get("apply"), dict) else None
             self._include_role_children(task, str(name), from_files, ctx)
             return [task]
-        name = r._render(name, ctx.variables, span)
+        name = r._render(name, with_vars(ctx.variables, ds.get("vars")), span)
         if not isinstance(name, str):
             return []
         frame = r._frame("import_role", f"import_role {name}", ds, ctx.variables)
@@ -148,15 +151,15 @@ class RoleLoader:
         return specs if isinstance(specs, dict) else {}
 
     def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
-        variables = dict(ctx.variables)
+        loaded: list[dict[str, Any]] = []
         for sub in ("defaults", "vars"):
             path, _ = find_role_file(instance.path or "", sub, instance.from_files.get(sub))
             data = self.resolver.sources.load(path).data if path else None
-            if isinstance(data, dict):
-                variables.update(data)
-        variables.update(instance.params)
-        variables.update(self.resolver.extra_vars)
-        return variables
+            loaded.append(dict(data) if isinstance(data, dict) else {})
+        self.loaded_vars.append((loaded[0], loaded[1]))
+        variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
+        variables.update(role_name=instance.name, role_path=instance.path, ansible_role_name=instance.name)
+        return resolve_variables(variables)
 
     def compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool = True) -> list[Block]:
         """``Role.compile``: the dependencies' blocks, then the role's own."""
@@ -171,7 +174,7 @@ class RoleLoader:
         if "allow_duplicates" in meta and instance.via != "import_role":
             instance.allow_duplicates = bool(meta["allow_duplicates"])
         role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (instance.path,),
-                            variables=self._role_vars(instance, ctx))
+                            variables=with_vars(self._role_vars(instance, ctx), entry.keywords.get("vars")))
         blocks: list[Block] = []
         deps = meta.get("dependencies") or []
         if isinstance(deps, list):

@@ -11,9 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.keywords import META
-from engine.model import Block, Play, Playbook, Task
-
-UNTAGGED = frozenset({"untagged"})
+from engine.model import UNTAGGED, Block, Play, Playbook, Problem, Task
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,8 +20,17 @@ class Selection:
     skip_tags: frozenset[str]
 
     @classmethod
-    def from_options(cls, tags: Iterable[str] = (), skip_tags: Iterable[str] = ()) -> Selection:
-        """Build from repeated / comma-separated ``--tags`` and ``--skip-tags`` values."""
+    def from_options(cls, tags: Iterable[str] = (), skip_tags: Iterable[str] = (),
+                     listing_tags: bool = False) -> Selection:
+        """Build from repeated / comma-separated ``--tags`` and ``--skip-tags`` values.
+
+        As in ansible's CLI: items are stripped but empty ones are kept (``--tags ''`` selects
+        the empty tag), no ``--tags`` means ``all``, and ``--list-tags`` without any tag option
+        lists ``never`` tasks too.
+        """
+        tags, skip_tags = list(tags), list(skip_tags)
+        if listing_tags and not (tags or skip_tags):
+            tags = ["never", "all"]
         only = frozenset(_split(tags)) or frozenset({"all"})
         return cls(only, frozenset(_split(skip_tags)))
 
@@ -31,14 +38,11 @@ class Selection:
 def _split(values: Iterable[str]) -> Iterator[str]:
     for value in values:
         for item in value.split(","):
-            item = item.strip()
-            if item:
-                yield item
+            yield item.strip()
 
 
 def should_run(tags: set[object] | frozenset[object], selection: Selection) -> bool:
-    """``Taggable.evaluate_tags`` on a task's effective tags (an empty set means untagged)."""
-    tags = tags or UNTAGGED
+    """``Taggable.evaluate_tags`` on a task's :meth:`~engine.model.Task.selection_tags`."""
     only_tags, skip_tags = selection.only_tags, selection.skip_tags
     run = True
     if only_tags:
@@ -67,47 +71,77 @@ def _listed(task: Task) -> bool:
     return not (task.implicit and task.action in META)
 
 
+def _main_list(block: Block) -> Iterator[Task]:
+    """``--list-tasks`` walks only a block's main list (not rescue/always), nested blocks included."""
+    for item in block.block:
+        if isinstance(item, Block):
+            yield from _main_list(item)
+        elif _listed(item):
+            yield item
+
+
 def selected_tasks(play: Play, selection: Selection) -> list[Task]:
     """The tasks ``--list-tasks`` shows: main block lists only, after tag filtering."""
-
-    def walk(block: Block) -> Iterator[Task]:
-        for item in block.block:
-            if isinstance(item, Block):
-                yield from walk(item)
-            elif _listed(item) and should_run(item.tag_set(), selection):
-                yield item
-
-    return [task for block in play.compile() for task in walk(block)]
+    return [task for block in play.compile() for task in _main_list(block)
+            if should_run(task.selection_tags(), selection)]
 
 
-def _sorted_tags(tags: Iterable[object]) -> list[object]:
+class ListingAborted(Exception):
+    """ansible-playbook stops part-way through the listing; ``output`` is what it printed."""
+
+    def __init__(self, output: str, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.output = output
+        self.problem = problem
+
+
+def _joined(tags: Iterable[object], separator: str, where: Play | Task, output: list[str]) -> str:
+    """ansible joins tags as strings; a YAML integer tag makes it crash (exit 250)."""
+    values = list(tags)
+    bad = next((tag for tag in values if not isinstance(tag, str)), None)
+    if bad is not None:
+        span = where.span
+        problem = Problem("integer-tag", f"tag {bad!r} is not a string: ansible-playbook crashes listing it",
+                          span, f"Quote the tag: '{bad}'.", exit_code=250)
+        raise ListingAborted("".join(output), problem)
+    return separator.join(values)  # type: ignore[arg-type]
+
+
+def _sorted(tags: set[object]) -> list[object]:
     try:
         return sorted(tags)  # type: ignore[type-var]
-    except TypeError:  # ansible would fail on mixed int/str tags; keep going with a stable order
-        return sorted(tags, key=str)
-
-
-def _play_header(index: int, play: Play) -> str:
-    return f"\n  play #{index + 1} ({','.join(play.hosts)}): {play.name}\tTAGS: [{','.join(map(str, play.tags))}]"
+    except TypeError:
+        return list(tags)  # mixed types: _joined reports the crash ansible would have
 
 
 def render_listing(playbooks: Iterable[Playbook], selection: Selection, list_tasks: bool, list_tags: bool) -> str:
-    """The exact stdout of ``ansible-playbook --list-tasks`` and/or ``--list-tags``."""
+    """The exact stdout of ``ansible-playbook --list-tasks`` and/or ``--list-tags``.
+
+    Raises :class:`ListingAborted` where ansible-playbook would stop part-way (a tag that
+    cannot be templated, an integer tag), carrying what ansible had printed by then.
+    """
     out: list[str] = []
     for book in playbooks:
         out.append(f"\nplaybook: {book.path}\n")
         for index, play in enumerate(book.plays):
-            out.append(_play_header(index, play) + "\n")
+            header = _joined(play.tags, ",", play, out)
+            out.append(f"\n  play #{index + 1} ({','.join(play.hosts)}): {play.name}\tTAGS: [{header}]\n")
             play_tags = set(play.tags)
             text = "    tasks:\n" if list_tasks else ""
             all_tags: set[object] = set()
-            for task in selected_tasks(play, selection):
-                tags = task.tag_set()
-                all_tags.update(tags)
-                if list_tasks:
-                    shown = ", ".join(map(str, _sorted_tags(play_tags | tags)))
-                    text += f"      {task.display_name()}\tTAGS: [{shown}]\n"
+            for block in play.compile():
+                for task in block.tasks():  # ansible templates tags while filtering each block
+                    if task.tag_error() is not None:
+                        raise ListingAborted("".join(out), task.tag_error())  # type: ignore[arg-type]
+                for task in _main_list(block):
+                    if not should_run(task.selection_tags(), selection):
+                        continue
+                    tags = task.tag_set()
+                    all_tags.update(tags)
+                    if list_tasks:
+                        shown = _joined(_sorted(play_tags | tags), ", ", task, out)
+                        text += f"      {task.display_name()}\tTAGS: [{shown}]\n"
             if list_tags:
-                text += f"      TASK TAGS: [{', '.join(map(str, _sorted_tags(play_tags | all_tags)))}]\n"
+                text += f"      TASK TAGS: [{_joined(_sorted(play_tags | all_tags), ', ', play, out)}]\n"
             out.append(text)
     return "".join(out)

@@ -51,26 +51,47 @@ def render(value: Any, variables: Mapping[str, Any]) -> Any:
     """Template ``value`` like ansible does; raise :class:`Unresolved` when it cannot be known.
 
     A string that is exactly one ``{{ expression }}`` keeps the expression's native type, so
-    ``tags: "{{ my_tags }}"`` may become a list, as in ansible.
+    ``tags: "{{ my_tags }}"`` may become a list (or ``None``), as in ansible. Text that is not a
+    valid template is returned unchanged, as ansible does.
     """
     if isinstance(value, list):
         return [render(item, variables) for item in value]
     if not is_template(value):
         return value
-    from jinja2 import TemplateError
+    from jinja2 import TemplateError, TemplateSyntaxError, Undefined
     from jinja2.exceptions import SecurityError
 
     env = _environment()
     text = value.strip()
     try:
         if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
-            result = env.compile_expression(text[2:-2])(**variables)
-            if result is None:
-                raise Unresolved(value)
-            return result
-        return env.from_string(value).render(**variables)
+            result = env.compile_expression(text[2:-2], undefined_to_none=False)(**variables)
+            if isinstance(result, Undefined):
+                result._fail_with_undefined_error()
+        else:
+            result = env.from_string(value).render(**variables)
+    except TemplateSyntaxError:
+        return value
     except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise Unresolved(str(exc)) from exc
+    if is_template(result) and result != value:  # ansible templates variable values recursively
+        return render(result, variables)
+    return result
+
+
+def resolve_variables(variables: Mapping[str, Any], rounds: int = 3) -> dict[str, Any]:
+    """Template variable values that refer to other variables, the way lazy templating sees them."""
+    resolved = dict(variables)
+    for _ in range(rounds):
+        changed = False
+        for key, value in resolved.items():
+            if is_template(value):
+                rendered = render_or(value, resolved)
+                if rendered != value:
+                    resolved[key], changed = rendered, True
+        if not changed:
+            break
+    return resolved
 
 
 def render_or(value: Any, variables: Mapping[str, Any], default: Any = _UNRESOLVED) -> Any:
@@ -79,3 +100,21 @@ def render_or(value: Any, variables: Mapping[str, Any], default: Any = _UNRESOLV
         return render(value, variables)
     except Unresolved:
         return value if default is _UNRESOLVED else default
+
+
+def as_dict(value: Any) -> dict[str, Any]:
+    """A ``vars`` value as a dict; ansible also accepts a list of mappings."""
+    if isinstance(value, dict):
+        return dict(value)
+    if isinstance(value, list):
+        merged: dict[str, Any] = {}
+        for item in value:
+            if isinstance(item, dict):
+                merged.update(item)
+        return merged
+    return {}
+
+
+def with_vars(variables: Mapping[str, Any], more: Any) -> dict[str, Any]:
+    """``variables`` plus a level's own ``vars``, resolved against each other."""
+    return resolve_variables({**variables, **as_dict(more)}) if more else dict(variables)

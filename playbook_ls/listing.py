@@ -13,7 +13,7 @@ from engine.inventory import load_inventory
 from engine.model import Frame, Play, Playbook, Problem, Task
 from engine.resolve import EXIT_ERROR, Resolver
 from engine.source import SourceCache, Span
-from engine.tags import Selection, render_listing, selected_tasks
+from engine.tags import ListingAborted, Selection, render_listing, selected_tasks
 
 
 def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
@@ -75,11 +75,17 @@ def run_listing(args: argparse.Namespace) -> int:
             _report(fatal[0])
             return fatal[0].exit_code
         books.append(book)
-    selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags)
+    selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags,
+                                       listing_tags=args.mode == "list-tags")
     if args.format == "json":
         print(json.dumps(listing_data(books, selection), indent=2, default=str))
-    else:
+        return 0
+    try:
         sys.stdout.write(render_listing(books, selection, args.mode == "list-tasks", args.mode == "list-tags"))
+    except ListingAborted as aborted:
+        sys.stdout.write(aborted.output)  # what ansible-playbook prints before it stops
+        _report(aborted.problem)
+        return aborted.problem.exit_code
     return 0
 
 

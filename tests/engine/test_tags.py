@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.model import UNTAGGED
 from engine.tags import Selection, should_run
 
 POOL = ["a", "b", "always", "never", "all", "tagged", "untagged"]
@@ -32,13 +33,15 @@ selections = st.tuples(st.lists(st.sampled_from(POOL), max_size=3), st.lists(st.
     ],
 )
 def test_evaluate_tags_rules(tags: set[str], only: list[str], skip: list[str], expected: bool) -> None:
-    assert should_run(tags, Selection.from_options(only, skip)) is expected
+    assert should_run(tags or UNTAGGED, Selection.from_options(only, skip)) is expected
 
 
 def test_options_are_repeatable_and_comma_separated() -> None:
     selection = Selection.from_options(["a,b", "c"], ["d, e"])
     assert selection.only_tags == {"a", "b", "c"} and selection.skip_tags == {"d", "e"}
     assert Selection.from_options([], []).only_tags == {"all"}
+    assert Selection.from_options([""], []).only_tags == {""}
+    assert Selection.from_options([], [], listing_tags=True).only_tags == {"never", "all"}
 
 
 @settings(max_examples=400, deadline=None)
@@ -56,4 +59,4 @@ def test_matches_ansible_core(tags: set[str], selection: tuple[list[str], list[s
     probe = Probe()
     probe._tags = sorted(tags)
     ours = Selection.from_options(*selection)
-    assert should_run(tags, ours) == probe.evaluate_tags(set(ours.only_tags), set(ours.skip_tags), {})
+    assert should_run(tags or UNTAGGED, ours) == probe.evaluate_tags(set(ours.only_tags), set(ours.skip_tags), {})
