@@ -85,11 +85,17 @@ class RoleInstance:
     from_files: dict[str, str] = field(default_factory=dict)
     allow_duplicates: bool = False
     parent: RoleInstance | None = None
-    external: bool = False  # a collection role we do not look into
+    external: bool = False  # found in an installed collection
+    entry: Frame | None = None  # the roles: entry / dependency / import_role that brought it in
+    # An earlier use of the same role that ansible will have run already: this one's tasks are
+    # skipped at run time (they are still listed), unless allow_duplicates.
+    duplicate_of: RoleInstance | None = None
 
-    def identity(self, entry: Frame | None) -> tuple[Any, ...]:
+    def identity(self) -> tuple[Any, ...]:
         """What ansible compares to decide a role already ran (``Role._get_hash_dict``)."""
-        keywords = entry.keywords if entry else {}
+        keywords = self.entry.keywords if self.entry else {}
+        if self.via in ("import_role", "include_role"):  # the role itself gets only the vars
+            keywords = {"vars": keywords.get("vars")}
         return (
             self.name, self.path, repr(sorted(self.params.items(), key=str)), repr(keywords.get("when")),
             repr(keywords.get("tags")), repr(sorted(self.from_files.items())), repr(keywords.get("vars")),

@@ -205,6 +205,7 @@ class Resolver:
             play.handlers += role_blocks
         self.roles.handler_blocks = []
         self._template_tags(play, display_vars)
+        mark_duplicate_roles(play)
         return play
 
     def _template_tags(self, play: Play, display_vars: dict[str, Any]) -> None:
@@ -487,12 +488,19 @@ class Resolver:
         task.include_target = raw
         apply = task.args.get("apply")
         task.apply = dict(apply) if isinstance(apply, dict) else None
+        span = ds.value_spans.get(task.action) if isinstance(ds, YMap) else task.span
         try:
             target = render(raw, ctx.variables)
-        except Unresolved:
-            return  # a run-time value: the include stays unresolved, as in ansible's listing
+        except Unresolved as exc:  # a run-time value: fine for ansible, but we cannot follow it
+            self.problem("unresolved-include", f"{task.action} {raw!r} depends on run-time values ({exc})", span,
+                         "Its tasks are not analysed; use a static file name to have them checked.", fatal=False)
+            return
         path = self.find_task_file(str(target), ctx)
-        if not paths.isfile(path) or paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+        if not paths.isfile(path):
+            self.problem("unresolved-include", f"{task.action}: could not find '{target}'", span,
+                         f"Looked for {path}; ansible fails when the task runs.", fatal=False)
+            return
+        if paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
             return
         task.include_resolved = path
         data = self.sources.load(path).data
@@ -507,6 +515,21 @@ class Resolver:
         task.children = self.load_blocks(data, inner, getattr(data, "span", None))
         for found in self.problems[problems_before:]:
             found.fatal = False  # ansible only meets these at run time
+
+
+def mark_duplicate_roles(play: Play) -> None:
+    """Set ``duplicate_of`` on role uses that ansible skips because an equal role already ran."""
+    first: dict[tuple[Any, ...], RoleInstance] = {}
+    seen: set[int] = set()
+    for task in (t for block in play.compile() for t in block.tasks()):
+        role = task.role
+        if role is None or id(role) in seen:
+            continue
+        seen.add(id(role))
+        key = role.identity()
+        if key in first and not role.allow_duplicates:
+            role.duplicate_of = first[key]
+        first.setdefault(key, role)
 
 
 __all__ = ["Ctx", "Resolver", "find_role_file", "load_tags"]

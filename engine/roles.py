@@ -170,6 +170,7 @@ class RoleLoader:
                       f"do not have dependencies on parent roles (role '{instance.name}')", instance.span,
                       "Remove the dependency that leads back to a role already in the chain.")
             return []
+        instance.entry = entry
         meta = self._meta(instance)
         if "allow_duplicates" in meta and instance.via != "import_role":
             instance.allow_duplicates = bool(meta["allow_duplicates"])

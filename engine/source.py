@@ -357,3 +357,25 @@ class SourceCache:
         if path not in self.overlay:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)
         return loaded
+
+
+def load_round_trip(text: str) -> Any:
+    """Load with ruamel.yaml's round-trip loader, which keeps comments and formatting.
+
+    Much slower than :func:`parse_text`; meant only for edits that must be written back
+    without losing comments (code actions, fixes). Raises ruamel's YAMLError on bad input.
+    """
+    from ruamel.yaml import YAML
+
+    return YAML(typ="rt").load(text)
+
+
+def dump_round_trip(data: Any) -> str:
+    """Write back what :func:`load_round_trip` loaded, comments included."""
+    from ruamel.yaml import YAML
+
+    stream = io.StringIO()
+    yaml = YAML(typ="rt")
+    yaml.preserve_quotes = True
+    yaml.dump(data, stream)
+    return stream.getvalue()

@@ -119,3 +119,15 @@ def test_deep_nesting_is_reported_not_a_recursion_error(tmp_path: Path) -> None:
     files["t200.yml"] = "- debug: msg=end\n"
     book = load(tmp_path, files)
     assert any(p.code == "import-cycle" for p in book.problems)
+
+
+def test_duplicate_roles_are_marked_unless_allowed(tmp_path: Path) -> None:
+    book = load(tmp_path, {
+        "site.yml": "- hosts: all\n  roles: [r, r, {role: r, tags: [x]}, d, d]\n",
+        "roles/r/tasks/main.yml": "- debug: msg=r\n",
+        "roles/d/tasks/main.yml": "- debug: msg=d\n",
+        "roles/d/meta/main.yml": "allow_duplicates: true\n",
+    })
+    roles = [t.role for t in book.plays[0].all_tasks()]
+    assert [r.duplicate_of is not None for r in roles] == [False, True, False, False, False]
+    assert roles[1].duplicate_of is roles[0]

@@ -76,3 +76,12 @@ def test_cache_reuses_parse_and_sees_changes(tmp_path) -> None:
 def test_missing_file_is_an_error_value(tmp_path) -> None:
     loaded = SourceCache().load(str(tmp_path / "nope.yml"))
     assert loaded.error is not None and "cannot read file" in loaded.error.message
+
+
+def test_round_trip_keeps_comments_for_edits() -> None:
+    from engine.source import dump_round_trip, load_round_trip
+
+    text = "- hosts: web  # the web tier\n  tags: [deploy]\n"
+    data = load_round_trip(text)
+    data[0]["tags"].append("never")
+    assert dump_round_trip(data) == "- hosts: web  # the web tier\n  tags: [deploy, never]\n"
