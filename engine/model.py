@@ -139,17 +139,19 @@ class Task:
     def tag_set(self) -> set[Any]:
         return {tag for frame in self.chain for tag in frame.tags}
 
-    def selection_tags(self) -> set[Any] | frozenset[str]:
-        """What ``evaluate_tags`` compares: ``{"untagged"}`` only when no level writes any tag.
+    def dependency_parent_entries(self) -> list[Frame]:
+        """Entry frames of the roles this task's role is a dependency of.
 
-        Tags that template to nothing leave an empty set, which is neither tagged nor untagged.
+        ansible templates tags only on the task, its parents, their roles and the play
+        (``Taggable._get_all_taggable_objects``), not on a dependency's parent roles.
         """
-        if not any(frame.raw_tags for frame in self.chain):
-            return UNTAGGED
-        return self.tag_set()
-
-    def tag_error(self) -> Problem | None:
-        return next((frame.tag_error for frame in self.chain if frame.tag_error), None)
+        hidden: list[Frame] = []
+        role = self.role
+        while role is not None and role.via == "dependency" and role.parent is not None:
+            role = role.parent
+            if role.entry is not None and role.via in ("roles", "dependency"):
+                hidden.append(role.entry)  # an import_role's frame is a parent block: not hidden
+        return hidden
 
     def effective_when(self) -> list[Sourced]:
         return [Sourced(cond, frame) for frame in self.chain for cond in frame.when]

@@ -165,7 +165,9 @@ class RoleLoader:
         """``Role.compile``: the dependencies' blocks, then the role's own."""
         r = self.resolver
         assert instance.path is not None
-        if instance.path in ctx.roles or len(ctx.roles) > 32:
+        # a role may import its own other task files; only the same entry point again is a loop
+        key = f"{instance.path}:{instance.from_files.get('tasks', 'main')}"
+        if key in ctx.roles or len(ctx.roles) > 32:
             r.problem("import-cycle", "A recursion loop was detected with the roles specified. Make sure child roles "
                       f"do not have dependencies on parent roles (role '{instance.name}')", instance.span,
                       "Remove the dependency that leads back to a role already in the chain.")
@@ -174,7 +176,7 @@ class RoleLoader:
         meta = self._meta(instance)
         if "allow_duplicates" in meta and instance.via != "import_role":
             instance.allow_duplicates = bool(meta["allow_duplicates"])
-        role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (instance.path,),
+        role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (key,),
                             variables=with_vars(self._role_vars(instance, ctx), entry.keywords.get("vars")))
         blocks: list[Block] = []
         deps = meta.get("dependencies") or []

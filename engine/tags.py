@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from engine.keywords import META
-from engine.model import UNTAGGED, Block, Play, Playbook, Problem, Task
+from engine.model import UNTAGGED, Block, Frame, Play, Playbook, Problem, Task
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +43,7 @@ def _split(values: Iterable[str]) -> Iterator[str]:
 
 
 def should_run(tags: set[object] | frozenset[object], selection: Selection) -> bool:
-    """``Taggable.evaluate_tags`` on a task's :meth:`~engine.model.Task.selection_tags`."""
+    """``Taggable.evaluate_tags`` on the tags :class:`TagEvaluator` computed for a task."""
     only_tags, skip_tags = selection.only_tags, selection.skip_tags
     run = True
     if only_tags:
@@ -80,10 +81,59 @@ def _main_list(block: Block) -> Iterator[Task]:
             yield item
 
 
+class TagEvaluator:
+    """The tags ansible evaluates for each task of one play, in the order it filters them.
+
+    ansible templates tags in place while filtering: a task's evaluation templates the tags
+    of the task, its parents, their roles and the play, and later tasks see those templated
+    values. Tags only reachable through a dependency's parent role stay as written until
+    that role's own tasks template them. Reproducing this state reproduces ansible's
+    selections and printed tags exactly.
+    """
+
+    def __init__(self) -> None:
+        self._templated: set[int] = set()
+
+    def _current(self, frame: Frame) -> list[Any]:
+        return frame.tags if id(frame) in self._templated else frame.raw_tags
+
+    def evaluate(self, task: Task) -> set[Any] | frozenset[str]:
+        """The tag set ``evaluate_tags`` compares; raises :class:`TagTemplateError`."""
+        if not any(self._current(frame) for frame in task.chain):
+            return UNTAGGED
+        hidden = {id(frame) for frame in task.dependency_parent_entries()}
+        for frame in task.chain:
+            if id(frame) not in hidden and id(frame) not in self._templated:
+                if frame.tag_error is not None:
+                    raise TagTemplateError(frame.tag_error)
+                self._templated.add(id(frame))
+        return {tag for frame in task.chain for tag in self._current(frame)}
+
+
+class TagTemplateError(Exception):
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _evaluated(evaluator: TagEvaluator, block: Block) -> dict[int, set[Any] | frozenset[str]]:
+    """Evaluate every task of a top-level block (main, rescue, always) like ``filter_tagged_tasks``."""
+    return {id(task): evaluator.evaluate(task) for task in block.tasks()}
+
+
 def selected_tasks(play: Play, selection: Selection) -> list[Task]:
-    """The tasks ``--list-tasks`` shows: main block lists only, after tag filtering."""
-    return [task for block in play.compile() for task in _main_list(block)
-            if should_run(task.selection_tags(), selection)]
+    """The tasks ``--list-tasks`` shows: main block lists only, after tag filtering.
+
+    Tasks whose tags cannot be templated are left out (the listing reports the error).
+    """
+    evaluator, selected = TagEvaluator(), []
+    for block in play.compile():
+        try:
+            tags = _evaluated(evaluator, block)
+        except TagTemplateError:
+            return selected
+        selected += [task for task in _main_list(block) if should_run(tags[id(task)], selection)]
+    return selected
 
 
 class ListingAborted(Exception):
@@ -129,14 +179,17 @@ def render_listing(playbooks: Iterable[Playbook], selection: Selection, list_tas
             play_tags = set(play.tags)
             text = "    tasks:\n" if list_tasks else ""
             all_tags: set[object] = set()
+            evaluator = TagEvaluator()
             for block in play.compile():
-                for task in block.tasks():  # ansible templates tags while filtering each block
-                    if task.tag_error() is not None:
-                        raise ListingAborted("".join(out), task.tag_error())  # type: ignore[arg-type]
+                try:
+                    evaluated = _evaluated(evaluator, block)
+                except TagTemplateError as exc:
+                    raise ListingAborted("".join(out), exc.problem) from None
                 for task in _main_list(block):
-                    if not should_run(task.selection_tags(), selection):
+                    tags = evaluated[id(task)]
+                    if not should_run(tags, selection):
                         continue
-                    tags = task.tag_set()
+                    tags = tags - UNTAGGED if tags is UNTAGGED else tags
                     all_tags.update(tags)
                     if list_tasks:
                         shown = _joined(_sorted(play_tags | tags), ", ", task, out)
