@@ -82,7 +82,7 @@ class Resolver:
     """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
 
     sources: SourceCache = field(default_factory=SourceCache)
-    config: AnsibleConfig = field(default_factory=AnsibleConfig)
+    config: AnsibleConfig = field(default_factory=AnsibleConfig.load)
     extra_vars: dict[str, Any] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
@@ -392,7 +392,10 @@ class Resolver:
             elif action in kw.IMPORT_ROLE or action in kw.INCLUDE_ROLE:
                 result += self.roles.from_task(item, parsed.args, action, ctx)
             else:
-                result.append(self.task(item, action, parsed.args, ctx))
+                task = self.task(item, action, parsed.args, ctx)
+                if parsed.key == "local_action":
+                    task.frame.keywords["delegate_to"] = parsed.delegate_to
+                result.append(task)
         return result
 
     def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task:
