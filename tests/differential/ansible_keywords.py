@@ -1,6 +1,6 @@
 """Print, as JSON, the inherited keyword values ansible-core computes for each listed task.
 
-Run by test_keywords.py in a subprocess (ansible-core keeps global state):
+Run by test_inherited_keywords.py in a subprocess (ansible-core keeps global state):
 ``python ansible_keywords.py INVENTORY PLAYBOOK...`` from the scenario directory.
 """
 
