@@ -8,8 +8,10 @@ is never looked up in installed collections: any key that is not a keyword is th
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from engine.keywords import HANDLER_KEYWORDS, RAW_PARAMS_ACTIONS
 
@@ -31,12 +33,14 @@ class ActionError(ValueError):
     """The task's action cannot be determined; the message is ansible's wording."""
 
 
-@dataclass(slots=True)
 class ParsedAction:
-    action: str
-    args: dict[str, Any]
-    key: str  # the task key the action came from ("action", "local_action" or the module name)
-    delegate_to: str | None = None
+    """A task's action and arguments; ``key`` is the task key it came from ("action",
+    "local_action" or the module name)."""
+
+    __slots__ = ("action", "args", "key", "delegate_to")
+
+    def __init__(self, action: str, args: dict[str, Any], key: str, delegate_to: str | None = None) -> None:
+        self.action, self.args, self.key, self.delegate_to = action, args, key, delegate_to
 
 
 def _split_args(text: str) -> list[str]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import configparser
 import os
-from dataclasses import dataclass, field
 
 
 def _split_list(value: str) -> list[str]:
@@ -42,12 +41,14 @@ def find_config_file(cwd: str | None = None) -> str | None:
     return next((path for path in candidates if os.path.isfile(path)), None)
 
 
-@dataclass
 class AnsibleConfig:
-    path: str | None = None
-    roles_path: list[str] = field(default_factory=list)
-    run_tags: list[str] = field(default_factory=list)
-    skip_tags: list[str] = field(default_factory=list)
+    """``roles_path`` and the ``[tags]`` defaults, from the config file ``path`` and the environment."""
+
+    def __init__(self, path: str | None = None, roles_path: list[str] | None = None) -> None:
+        self.path = path
+        self.roles_path: list[str] = roles_path or []
+        self.run_tags: list[str] = []
+        self.skip_tags: list[str] = []
 
     @classmethod
     def load(cls, cwd: str | None = None) -> AnsibleConfig:

@@ -8,17 +8,17 @@ ansible-core's classes when ansible-core is installed.
 
 from __future__ import annotations
 
-from enum import Enum
 
+class Merge:
+    """How values from several levels combine."""
 
-class Merge(Enum):
     REPLACE = "replace"  # the nearest level that sets it wins
     EXTEND = "extend"  # values from every level are merged (tags)
     PREPEND = "prepend"  # merged, outer levels first (when, environment, module_defaults)
 
 
 # Inherited keywords and how values from several levels combine.
-INHERITED: dict[str, Merge] = {
+INHERITED: dict[str, str] = {
     "any_errors_fatal": Merge.REPLACE,
     "become": Merge.REPLACE,
     "become_exe": Merge.REPLACE,

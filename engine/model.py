@@ -9,23 +9,31 @@ provenance. A task file reached through two paths yields two task objects with t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from engine.keywords import INHERITED, Merge
 from engine.source import Span
 
 
-@dataclass(slots=True)
 class Problem:
-    """Something wrong in the input, with where it is and what to do about it."""
+    """Something wrong in the input, with where it is and what to do about it.
 
-    code: str  # e.g. "yaml-syntax", "unresolved-import", "import-cycle", "unknown-keyword"
-    message: str
-    span: Span | None
-    hint: str = ""
-    fatal: bool = True  # ansible-playbook itself would refuse to run
-    exit_code: int = 4  # what ansible-playbook exits with on this error
+    ``code`` names the kind ("yaml-syntax", "unresolved-import", "import-cycle", ...);
+    ``fatal`` means ansible-playbook itself would refuse to run, exiting with ``exit_code``.
+    """
+
+    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code")
+
+    def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
+                 exit_code: int = 4) -> None:
+        self.code, self.message, self.span, self.hint = code, message, span, hint
+        self.fatal, self.exit_code = fatal, exit_code
+
+    def __repr__(self) -> str:
+        return f"Problem({self.code!r}, {str(self)!r})"
 
     def __str__(self) -> str:
         where = self.span.human() if self.span else "<unknown>"
@@ -33,19 +41,26 @@ class Problem:
         return f"{text}. {self.hint}" if self.hint else text
 
 
-@dataclass(slots=True)
 class Frame:
-    """One level a task inherits from: a play, a ``roles:`` entry, an import, a block, the task."""
+    """One level a task inherits from: a play, a ``roles:`` entry, an import, a block, the task.
 
-    kind: str
-    label: str
-    span: Span | None
-    keywords: dict[str, Any] = field(default_factory=dict)
-    keyword_spans: dict[str, Span] = field(default_factory=dict)
-    # ``tags`` after templating with the play's variables (None: not templated yet), or the
-    # problem that stopped templating them; ansible evaluates selections on templated tags.
-    tag_values: list[Any] | None = None
-    tag_error: Problem | None = None
+    ``keywords`` holds the inheritable keywords the level sets itself, ``keyword_spans`` where.
+    ``tag_values`` are the tags after templating with the play's variables (None: not
+    templated), ``tag_error`` the problem that stopped templating them; ansible selects on
+    templated tags.
+    """
+
+    __slots__ = ("kind", "label", "span", "keywords", "keyword_spans", "tag_values", "tag_error")
+
+    def __init__(self, kind: str, label: str, span: Span | None) -> None:
+        self.kind, self.label, self.span = kind, label, span
+        self.keywords: dict[str, Any] = {}
+        self.keyword_spans: dict[str, Span] = {}
+        self.tag_values: list[Any] | None = None
+        self.tag_error: Problem | None = None
+
+    def __repr__(self) -> str:
+        return f"Frame({self.kind!r}, {self.label!r})"
 
     @property
     def raw_tags(self) -> list[Any]:
@@ -61,8 +76,7 @@ class Frame:
         return self.keywords.get("when") or []
 
 
-@dataclass(slots=True)
-class Sourced:
+class Sourced(NamedTuple):
     """A value with the frame it comes from."""
 
     value: Any
@@ -73,23 +87,29 @@ class Sourced:
         return self.frame.keyword_spans.get("tags") or self.frame.span
 
 
-@dataclass(slots=True)
 class RoleInstance:
-    """One use of a role: from ``roles:``, a meta dependency, ``import_role`` or ``include_role``."""
+    """One use of a role: from ``roles:``, a meta dependency, ``import_role`` or ``include_role``.
 
-    name: str
-    path: str | None
-    via: str  # "roles", "dependency", "import_role", "include_role"
-    span: Span | None
-    params: dict[str, Any] = field(default_factory=dict)
-    from_files: dict[str, str] = field(default_factory=dict)
-    allow_duplicates: bool = False
-    parent: RoleInstance | None = None
-    external: bool = False  # found in an installed collection
-    entry: Frame | None = None  # the roles: entry / dependency / import_role that brought it in
-    # An earlier use of the same role that ansible will have run already: this one's tasks are
-    # skipped at run time (they are still listed), unless allow_duplicates.
-    duplicate_of: RoleInstance | None = None
+    ``via`` says which; ``entry`` is the frame that brought it in; ``external`` marks a role
+    found in an installed collection. ``duplicate_of`` is an earlier use of the same role that
+    ansible will have run already: this one's tasks are skipped at run time (they are still
+    listed), unless ``allow_duplicates``.
+    """
+
+    __slots__ = ("name", "path", "via", "span", "params", "from_files", "allow_duplicates", "parent",
+                 "external", "entry", "duplicate_of")
+
+    def __init__(self, name: str, path: str | None, via: str, span: Span | None, external: bool = False) -> None:
+        self.name, self.path, self.via, self.span, self.external = name, path, via, span, external
+        self.params: dict[str, Any] = {}
+        self.from_files: dict[str, str] = {}
+        self.allow_duplicates = False
+        self.parent: RoleInstance | None = None
+        self.entry: Frame | None = None
+        self.duplicate_of: RoleInstance | None = None
+
+    def __repr__(self) -> str:
+        return f"RoleInstance({self.name!r}, via={self.via!r})"
 
     def identity(self) -> tuple[Any, ...]:
         """What ansible compares to decide a role already ran (``Role._get_hash_dict``)."""
@@ -103,22 +123,28 @@ class RoleInstance:
         )
 
 
-@dataclass(slots=True)
 class Task:
-    name: str | None
-    action: str
-    args: dict[str, Any]
-    span: Span | None
-    chain: list[Frame]
-    role: RoleInstance | None = None
-    handler: bool = False
-    implicit: bool = False
-    dynamic: bool = False  # loaded through include_* (not part of the static listing)
-    include_target: str | None = None  # include_* / import_* file or role, as written
-    include_resolved: str | None = None
-    apply: dict[str, Any] | None = None
-    children: list[Block] = field(default_factory=list)  # what an include_* would load
-    data: Any = None
+    """A task (or handler) in one context. ``dynamic`` tasks were loaded through ``include_*``
+    and are not part of the static listing; an include's ``children`` are what it would load,
+    ``include_target`` the file or role as written and ``include_resolved`` where it was found.
+    """
+
+    __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
+                 "include_target", "include_resolved", "apply", "children", "data")
+
+    def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
+                 role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
+                 data: Any = None) -> None:
+        self.name, self.action, self.args, self.span, self.chain = name, action, args, span, chain
+        self.role, self.handler, self.dynamic, self.data = role, handler, dynamic, data
+        self.implicit = False
+        self.include_target: str | None = None
+        self.include_resolved: str | None = None
+        self.apply: dict[str, Any] | None = None
+        self.children: list[Block] = []
+
+    def __repr__(self) -> str:
+        return f"Task({self.display_name()!r})"
 
     @property
     def frame(self) -> Frame:
@@ -162,7 +188,7 @@ class Task:
         if merge is None:
             value = self.frame.keywords.get(keyword)
             return None if value is None else Sourced(value, self.frame)
-        if merge is not Merge.REPLACE:
+        if merge != Merge.REPLACE:
             return [Sourced(v, f) for f in self.chain for v in _as_list(f.keywords.get(keyword))]
         for frame in reversed(self.chain):
             if keyword in frame.keywords:
@@ -180,15 +206,16 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-@dataclass(slots=True)
 class Block:
     """A block; bare tasks in a list are gathered into implicit blocks, as ansible does."""
 
-    frame: Frame
-    block: list[Block | Task] = field(default_factory=list)
-    rescue: list[Block | Task] = field(default_factory=list)
-    always: list[Block | Task] = field(default_factory=list)
-    implicit: bool = False
+    __slots__ = ("frame", "block", "rescue", "always", "implicit")
+
+    def __init__(self, frame: Frame, implicit: bool = False) -> None:
+        self.frame, self.implicit = frame, implicit
+        self.block: list[Block | Task] = []
+        self.rescue: list[Block | Task] = []
+        self.always: list[Block | Task] = []
 
     def tasks(self) -> Iterator[Task]:
         for section in (self.block, self.rescue, self.always):
@@ -199,22 +226,23 @@ class Block:
                     yield item
 
 
-@dataclass(slots=True)
 class Play:
-    name: str
-    hosts: list[str]
-    span: Span | None
-    frame: Frame
-    playbook: str
-    basedir: str
-    tags: list[Any]  # play tags as written (ansible prints them untemplated in the play header)
-    vars: dict[str, Any] = field(default_factory=dict)
-    pre_tasks: list[Block] = field(default_factory=list)
-    roles: list[Block] = field(default_factory=list)  # compiled role blocks, in ansible's order
-    tasks: list[Block] = field(default_factory=list)
-    post_tasks: list[Block] = field(default_factory=list)
-    handlers: list[Block] = field(default_factory=list)
-    data: Any = None
+    """A play. ``tags`` are the play's tags as written (ansible prints them untemplated in the
+    play header); ``roles`` holds the compiled blocks of its ``roles:`` section.
+    """
+
+    __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
+                 "tasks", "post_tasks", "handlers", "data")
+
+    def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
+                 tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
+        self.name, self.hosts, self.span, self.frame = name, hosts, span, frame
+        self.playbook, self.basedir, self.tags, self.vars, self.data = playbook, basedir, tags, vars, data
+        self.pre_tasks: list[Block] = []
+        self.roles: list[Block] = []
+        self.tasks: list[Block] = []
+        self.post_tasks: list[Block] = []
+        self.handlers: list[Block] = []
 
     def compile(self) -> list[Block]:
         """The play's blocks in execution order (ansible's ``Play.compile`` minus flush blocks)."""
@@ -225,11 +253,13 @@ class Play:
             yield from block.tasks()
 
 
-@dataclass(slots=True)
 class Playbook:
-    path: str
-    plays: list[Play] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
+    __slots__ = ("path", "plays", "problems")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.plays: list[Play] = []
+        self.problems: list[Problem] = []
 
     def fatal_problems(self) -> list[Problem]:
         return [p for p in self.problems if p.fatal]

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from engine import keywords as kw
 from engine import paths
@@ -31,8 +33,7 @@ MAX_DEPTH = 64
 _SECTIONS = ("pre_tasks", "tasks", "post_tasks", "handlers")
 
 
-@dataclass(frozen=True, slots=True)
-class Ctx:
+class Ctx(NamedTuple):
     """Where a task list is being loaded: its inherited frames, role, variables and includes."""
 
     chain: tuple[Frame, ...]
@@ -51,7 +52,7 @@ class Ctx:
         chain = self.chain + (frame,) if frame is not None else self.chain
         if frame is not None and isinstance(frame.keywords.get("vars"), dict) and "variables" not in changes:
             changes["variables"] = with_vars(self.variables, frame.keywords["vars"])
-        return replace(self, chain=chain, **changes)
+        return self._replace(chain=chain, **changes)
 
 
 
@@ -77,16 +78,15 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-@dataclass
 class Resolver:
     """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
 
-    sources: SourceCache = field(default_factory=SourceCache)
-    config: AnsibleConfig = field(default_factory=AnsibleConfig.load)
-    extra_vars: dict[str, Any] = field(default_factory=dict)
-    problems: list[Problem] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
+    def __init__(self, sources: SourceCache | None = None, config: AnsibleConfig | None = None,
+                 extra_vars: dict[str, Any] | None = None) -> None:
+        self.sources = sources or SourceCache()
+        self.config = config or AnsibleConfig.load()
+        self.extra_vars: dict[str, Any] = extra_vars or {}
+        self.problems: list[Problem] = []
         self.roles = RoleLoader(self)
 
     # -- problems ---------------------------------------------------------------------------
@@ -199,7 +199,7 @@ class Resolver:
         play.roles = self._play_roles(ds, ctx)
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
         play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
-        handler_ctx = replace(ctx, handler=True)
+        handler_ctx = ctx._replace(handler=True)
         play.handlers = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
         for role_blocks in self.roles.handler_blocks:
             play.handlers += role_blocks

@@ -9,7 +9,7 @@ task file reached from two places yields two tasks with different inherited fram
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine import keywords as kw
 from engine import paths
@@ -19,6 +19,8 @@ from engine.source import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from engine.resolve import Ctx, Resolver
 
 EXIT_ERROR = 1
@@ -245,6 +247,4 @@ class RoleLoader:
 
 
 def ctx_handler(ctx: Ctx) -> Ctx:
-    from dataclasses import replace
-
-    return replace(ctx, handler=True)
+    return ctx._replace(handler=True)

@@ -12,12 +12,13 @@ file, line and column; nothing raised by the YAML library escapes.
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -35,8 +36,7 @@ except ImportError:  # pragma: no cover - pure-Python fallback
     FAST_PARSER = False
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A source range. ``line`` and ``col`` are 0-based and count code points."""
 
     file: str
@@ -81,8 +81,7 @@ class UnsafeText(str):
     """An ``!unsafe`` value: never templated."""
 
 
-@dataclass(frozen=True, slots=True)
-class YamlProblem:
+class YamlProblem(NamedTuple):
     message: str
     span: Span
 
@@ -90,8 +89,9 @@ class YamlProblem:
         return f"{self.span.human()}: {self.message}"
 
 
-@dataclass(slots=True)
-class Loaded:
+class Loaded(NamedTuple):
+    """A parsed file: its data, or the error that stopped parsing."""
+
     path: str
     data: Any = None
     error: YamlProblem | None = None
@@ -319,13 +319,13 @@ def parse_text(text: str, file: str) -> Loaded:
 
 
 class SourceCache:
-    """Parsed files keyed by content hash, so unchanged files are parsed once.
+    """Parsed files keyed by path and content, so unchanged files are parsed once.
 
     ``overlay`` holds unsaved editor buffers, which win over the disk.
     """
 
     def __init__(self) -> None:
-        self._by_hash: dict[bytes, Loaded] = {}
+        self._by_content: dict[tuple[str, str], Loaded] = {}
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
         self.overlay: dict[str, str] = {}
 
@@ -349,11 +349,10 @@ class SourceCache:
             text = self.read_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc}", Span(path, 0, 0, 0, 0)))
-        digest = hashlib.blake2b(f"{path}\0{text}".encode(), digest_size=16).digest()
-        loaded = self._by_hash.get(digest)
+        loaded = self._by_content.get((path, text))
         if loaded is None:
             loaded = parse_text(text, path)
-            self._by_hash[digest] = loaded
+            self._by_content[(path, text)] = loaded
         if path not in self.overlay:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)
         return loaded

@@ -8,15 +8,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from engine.keywords import META
 from engine.model import UNTAGGED, Block, Frame, Play, Playbook, Problem, Task
 
 
-@dataclass(frozen=True, slots=True)
-class Selection:
+class Selection(NamedTuple):
     only_tags: frozenset[str]
     skip_tags: frozenset[str]
 

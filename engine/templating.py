@@ -9,10 +9,12 @@ resolved statically" rather than an error.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _UNRESOLVED = object()
 
@@ -31,6 +33,12 @@ def _to_bool(value: Any) -> bool:
     return bool(value)
 
 
+def _to_json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
 @cache
 def _environment() -> Any:
     from jinja2 import StrictUndefined
@@ -39,7 +47,7 @@ def _environment() -> Any:
     env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
     env.filters.update(
         bool=_to_bool,
-        to_json=json.dumps,
+        to_json=_to_json,
         string=str,
         basename=lambda p: str(p).rsplit("/", 1)[-1],
         mandatory=lambda v: v,

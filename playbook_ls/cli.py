@@ -8,7 +8,6 @@ Heavy imports happen inside the commands to keep start-up lean.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 
@@ -72,10 +71,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("playbook-ls: interrupted", file=sys.stderr)
         return 130
-
-
-def dump_json(data: object) -> str:
-    return json.dumps(data, indent=2, sort_keys=False, default=str)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 from engine.config import AnsibleConfig
-from engine.inventory import load_inventory
 from engine.model import Frame, Play, Playbook, Problem, Task
 from engine.resolve import EXIT_ERROR, Resolver
 from engine.source import SourceCache, Span
@@ -62,6 +63,8 @@ def run_listing(args: argparse.Namespace) -> int:
         if not os.path.isfile(path):
             return _error(f"the playbook: {path} does not appear to be a file", EXIT_ERROR)
     if args.limit:
+        from engine.inventory import load_inventory
+
         inventory = load_inventory(args.inventory, cache)
         if not inventory.match(args.limit):
             return _error("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.",
@@ -78,6 +81,8 @@ def run_listing(args: argparse.Namespace) -> int:
     selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags,
                                        listing_tags=args.mode == "list-tags")
     if args.format == "json":
+        import json
+
         print(json.dumps(listing_data(books, selection), indent=2, default=str))
         return 0
     try:
