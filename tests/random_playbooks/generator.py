@@ -77,7 +77,7 @@ class Generator:
         return self.rng.random() < p
 
     def tags(self) -> str | list[str]:
-        if self.chance(0.08):
+        if self.chance(0.12):
             return "{{ tg }}"  # every play defines tg
         picked = self.rng.sample(TAG_POOL, self.rng.choice((1, 1, 1, 2, 2, 3)))
         form = self.rng.random()
