@@ -13,7 +13,8 @@ import os
 
 
 def _split_list(value: str) -> list[str]:
-    return [item.strip() for item in value.split(",") if item.strip()]
+    """ansible's ``list`` config type: comma-separated, stripped, empty items kept."""
+    return [item.strip() for item in value.split(",")]
 
 
 def _expand_paths(value: str, relative_to: str) -> list[str]:

@@ -166,18 +166,16 @@ class Task:
         return {tag for frame in self.chain for tag in frame.tags}
 
     def dependency_parent_entries(self) -> list[Frame]:
-        """Entry frames of the roles this task's role is a dependency of.
+        """``roles:``/dependency entries reached only through a role's dependency chain.
 
         ansible templates tags only on the task, its parents, their roles and the play
-        (``Taggable._get_all_taggable_objects``), not on a dependency's parent roles.
+        (``Taggable._get_all_taggable_objects``). A role entry directly followed by another
+        role entry in the chain has no block of its own among the task's parents: it is one
+        of those dependency-chain roles, whose tags are left as they are.
         """
-        hidden: list[Frame] = []
-        role = self.role
-        while role is not None and role.via == "dependency" and role.parent is not None:
-            role = role.parent
-            if role.entry is not None and role.via in ("roles", "dependency"):
-                hidden.append(role.entry)  # an import_role's frame is a parent block: not hidden
-        return hidden
+        chain = self.chain
+        return [frame for frame, below in zip(chain, chain[1:], strict=False)
+                if frame.kind in ROLE_ENTRY_KINDS and below.kind in ROLE_ENTRY_KINDS]
 
     def effective_when(self) -> list[Sourced]:
         return [Sourced(cond, frame) for frame in self.chain for cond in frame.when]
@@ -197,6 +195,7 @@ class Task:
 
 
 UNTAGGED = frozenset({"untagged"})
+ROLE_ENTRY_KINDS = frozenset({"roles", "dependency"})
 INCLUDE_ROLE_ACTIONS = frozenset({"include_role", "ansible.builtin.include_role", "ansible.legacy.include_role"})
 
 
@@ -232,7 +231,7 @@ class Play:
     """
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
-                 "tasks", "post_tasks", "handlers", "data")
+                 "tasks", "post_tasks", "handlers", "data", "flush")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -243,14 +242,18 @@ class Play:
         self.tasks: list[Block] = []
         self.post_tasks: list[Block] = []
         self.handlers: list[Block] = []
+        self.flush: Block | None = None  # the implicit flush_handlers block between sections
 
     def compile(self) -> list[Block]:
-        """The play's blocks in execution order (ansible's ``Play.compile`` minus flush blocks)."""
-        return [*self.pre_tasks, *self.roles, *self.tasks, *self.post_tasks]
+        """The play's blocks in execution order, implicit flush_handlers blocks included
+        (``Play.compile``)."""
+        flush = [self.flush] if self.flush is not None else []
+        return [*self.pre_tasks, *flush, *self.roles, *self.tasks, *flush, *self.post_tasks, *flush]
 
     def all_tasks(self) -> Iterator[Task]:
+        """Every task and handler written in the playbook (implicit meta tasks left out)."""
         for block in (*self.compile(), *self.handlers):
-            yield from block.tasks()
+            yield from (task for task in block.tasks() if not task.implicit)
 
 
 class Playbook:
@@ -263,3 +266,17 @@ class Playbook:
 
     def fatal_problems(self) -> list[Problem]:
         return [p for p in self.problems if p.fatal]
+
+
+def implicit_meta_block(chain: tuple[Frame, ...], what: str, role: RoleInstance | None = None) -> Block:
+    """The implicit ``meta`` tasks ansible adds (flush_handlers, role_complete), tagged always.
+
+    They are never listed, but filtering them templates inherited tags like any task.
+    """
+    frame = Frame("implicit", f"implicit meta: {what}", None)
+    frame.keywords["tags"] = ["always"]
+    task = Task(None, "meta", {"_raw_params": what}, None, [*chain, frame], role=role)
+    task.implicit = True
+    block = Block(Frame("block", "implicit block", None), implicit=True)
+    block.block.append(task)
+    return block

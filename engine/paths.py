@@ -85,8 +85,8 @@ def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str |
     asked for explicitly (``tasks_from``) and nothing matched, which ansible treats as an error.
     """
     directory = os.path.join(role_path, subdir)
-    if not isdir(directory):
-        return None, main is not None
+    if not isdir(directory):  # ansible looks for tasks_from only inside an existing tasks/
+        return None, False
     if main is None:
         name, extensions = "main", [*YAML_EXTENSIONS, ""]
     else:

@@ -20,7 +20,7 @@ from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.config import AnsibleConfig
-from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task
+from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role_file, path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
 from engine.source import SourceCache, Span, YMap, YSeq
@@ -29,6 +29,7 @@ from engine.templating import Unresolved, as_dict, is_template, render, resolve_
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
+EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
 MAX_DEPTH = 64
 _SECTIONS = ("pre_tasks", "tasks", "post_tasks", "handlers")
 
@@ -117,7 +118,7 @@ class Resolver:
         real = paths.realpath(path)
         if real in stack:
             self.problem("import-cycle", f"import_playbook cycle: {path} imports itself again", span,
-                         "Remove one of the import_playbook statements that form the cycle.")
+                         "Remove one of the import_playbook statements that form the cycle.", exit_code=EXIT_CRASH)
             return []
         if len(stack) > MAX_DEPTH:
             self.problem("import-cycle", "import_playbook nested too deeply", span)
@@ -194,6 +195,7 @@ class Resolver:
         play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
         ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=resolve_variables(variables))
+        play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
         self.roles.loaded_vars = []
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
         play.roles = self._play_roles(ds, ctx)
@@ -468,7 +470,7 @@ class Resolver:
             return []
         if paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
             self.problem("import-cycle", f"import cycle: {target} is already being imported", span,
-                         "Remove the import that closes the cycle.")
+                         "Remove the import that closes the cycle.", exit_code=EXIT_CRASH)
             return []
         frame = self._frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
         data = self.load_yaml(path, span)

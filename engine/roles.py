@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from engine import keywords as kw
 from engine import paths
-from engine.model import Block, Frame, RoleInstance, Task
+from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
 from engine.source import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
@@ -172,7 +172,7 @@ class RoleLoader:
         if key in ctx.roles or len(ctx.roles) > 32:
             r.problem("import-cycle", "A recursion loop was detected with the roles specified. Make sure child roles "
                       f"do not have dependencies on parent roles (role '{instance.name}')", instance.span,
-                      "Remove the dependency that leads back to a role already in the chain.")
+                      "Remove the dependency that leads back to a role already in the chain.", exit_code=EXIT_ERROR)
             return []
         instance.entry = entry
         meta = self._meta(instance)
@@ -191,6 +191,7 @@ class RoleLoader:
         task_data = self._task_data(instance, "tasks", validate, meta)
         if task_data:
             blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
+        blocks.append(implicit_meta_block(role_ctx.chain, "role_complete", instance))
         handler_data = self._task_data(instance, "handlers", False, meta)
         if handler_data and not ctx.dynamic:
             self.handler_blocks.append(r.load_blocks(handler_data, ctx_handler(role_ctx), None))

@@ -108,6 +108,10 @@ class TagEvaluator:
                 if frame.tag_error is not None:
                     raise TagTemplateError(frame.tag_error)
                 self._templated.add(id(frame))
+        return self.current_tags(task)
+
+    def current_tags(self, task: Task) -> set[Any]:
+        """``task.tags`` as ansible reads them now: templated where templating has happened."""
         return {tag for frame in task.chain for tag in self._current(frame)}
 
 
@@ -187,10 +191,10 @@ def render_listing(playbooks: Iterable[Playbook], selection: Selection, list_tas
                 except TagTemplateError as exc:
                     raise ListingAborted("".join(out), exc.problem) from None
                 for task in _main_list(block):
-                    tags = evaluated[id(task)]
-                    if not should_run(tags, selection):
+                    if not should_run(evaluated[id(task)], selection):
                         continue
-                    tags = tags - UNTAGGED if tags is UNTAGGED else tags
+                    # printed after the whole block was filtered, so with the tags as they are now
+                    tags = evaluator.current_tags(task)
                     all_tags.update(tags)
                     if list_tasks:
                         shown = _joined(_sorted(play_tags | tags), ", ", task, out)
