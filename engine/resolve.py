@@ -226,16 +226,12 @@ class Resolver:
         tag_vars.update(ansible_play_name=play.name, playbook_dir=play.basedir)
         tag_vars = resolve_variables(tag_vars)
         seen: set[int] = set()
-        for task in play.all_tasks():
-            for frame in task.chain:
-                if id(frame) not in seen:
-                    seen.add(id(frame))
-                    self._template_frame_tags(frame, tag_vars)
-            for child in (t for block in task.children for t in block.tasks()):
-                for frame in child.chain:
-                    if id(frame) not in seen:
-                        seen.add(id(frame))
-                        self._template_frame_tags(frame, tag_vars)
+        tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
+        included = [child for task in tasks for block in task.children for child in block.tasks()]
+        for frame in (frame for task in (*tasks, *included) for frame in task.chain):
+            if id(frame) not in seen:
+                seen.add(id(frame))
+                self._template_frame_tags(frame, tag_vars)
 
     def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
         raw = frame.raw_tags
