@@ -56,7 +56,7 @@ def _main(block):
     for item in block.block:
         if isinstance(item, Block):
             yield from _main(item)
-        else:
+        elif not item.implicit:
             yield item
 
 
