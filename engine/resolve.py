@@ -21,7 +21,7 @@ from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.config import AnsibleConfig
 from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task, implicit_meta_block
-from engine.paths import find_role_file, path_dwim, path_dwim_relative
+from engine.paths import path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
 from engine.source import SourceCache, Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
@@ -31,7 +31,6 @@ EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
 EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
 MAX_DEPTH = 64
-_SECTIONS = ("pre_tasks", "tasks", "post_tasks", "handlers")
 
 
 class Ctx(NamedTuple):
@@ -43,8 +42,8 @@ class Ctx(NamedTuple):
     role: RoleInstance | None = None
     handler: bool = False
     dynamic: bool = False
-    # (raw import path, or role path) of the enclosing imports/includes, innermost last
-    includes: tuple[tuple[str, str], ...] = ()
+    # templated paths of the enclosing imports/includes within the current role, innermost last
+    includes: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
 
@@ -314,13 +313,16 @@ class Resolver:
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------
-    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]:
-        """``load_list_of_blocks``: consecutive bare tasks share one implicit block."""
-        if ds is None:
-            return []
-        if not isinstance(ds, list):
+    def _is_task_list(self, ds: Any, span: Span | None) -> bool:
+        """True for a list; reports anything else but ``None`` (an empty section)."""
+        if ds is not None and not isinstance(ds, list):
             self.problem("invalid-structure", "a task list must be a list of tasks", getattr(ds, "span", span),
                          "Make it a YAML list: each task starts with '- '.")
+        return isinstance(ds, list)
+
+    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]:
+        """``load_list_of_blocks``: consecutive bare tasks share one implicit block."""
+        if not self._is_task_list(ds, span):
             return []
         blocks: list[Block] = []
         pending: list[Any] = []
@@ -362,11 +364,7 @@ class Resolver:
 
     def load_tasks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block | Task]:
         """``load_list_of_tasks``: imports are expanded in place, includes stay single tasks."""
-        if ds is None:
-            return []
-        if not isinstance(ds, list):
-            self.problem("invalid-structure", "a task list must be a list of tasks", getattr(ds, "span", span),
-                         "Make it a YAML list: each task starts with '- '.")
+        if not self._is_task_list(ds, span):
             return []
         result: list[Block | Task] = []
         for index, item in enumerate(ds):
@@ -417,8 +415,8 @@ class Resolver:
         """The relative-path search of ``load_list_of_tasks`` for ``import_tasks`` / ``include_tasks``."""
         subdir = "handlers" if ctx.handler else "tasks"
         cumulative: str | None = None
-        for raw, role_path in reversed(ctx.includes):
-            parent_dir = role_path if role_path else os.path.dirname(raw)
+        for include in reversed(ctx.includes):
+            parent_dir = os.path.dirname(include)
             if cumulative is None:
                 cumulative = parent_dir
             elif not os.path.isabs(cumulative):
@@ -434,7 +432,7 @@ class Resolver:
             return path_dwim_relative(ctx.basedir, ctx.role.path, subdir, target)
         return path_dwim(ctx.basedir, target)
 
-    def _include_target(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> str | None:
+    def _include_target(self, ds: YMap, args: dict[str, Any], action: str) -> str | None:
         raw = args.get("_raw_params", args.get("file"))
         if not isinstance(raw, str) or not raw:
             self.problem("invalid-task", f"No file specified for {action}", ds.span,
@@ -443,7 +441,7 @@ class Resolver:
         return raw
 
     def _import_tasks(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> list[Block | Task]:
-        raw = self._include_target(ds, args, action, ctx)
+        raw = self._include_target(ds, args, action)
         if raw is None:
             return []
         if "loop" in ds or any(str(k).startswith("with_") for k in ds):
@@ -476,14 +474,14 @@ class Resolver:
             self.problem("invalid-structure", "included task files must contain a list of tasks",
                          getattr(data, "span", None), "Make the file a YAML list of tasks.")
             return []
-        inner = ctx.push(frame, includes=ctx.includes + ((target, ""),), files=ctx.files + (paths.realpath(path),))
+        inner = ctx.push(frame, includes=(*ctx.includes, target), files=ctx.files + (paths.realpath(path),))
         blocks = self.load_blocks(data, inner, getattr(data, "span", None))
         if ctx.handler:  # ansible flattens imported handler blocks
             return [item for block in blocks for item in block.block]
         return list(blocks)
 
     def _include_tasks(self, task: Task, ds: YMap, ctx: Ctx) -> None:
-        raw = self._include_target(ds, task.args, task.action, ctx)
+        raw = self._include_target(ds, task.args, task.action)
         if raw is None:
             return
         task.include_target = raw
@@ -510,7 +508,7 @@ class Resolver:
         # Included tasks inherit from the include's parent, not from the include itself.
         apply_frame = self._frame("apply", f"apply of {task.action} {raw}", task.apply, ctx.variables) \
             if task.apply else None
-        inner = ctx.push(apply_frame, dynamic=True, includes=ctx.includes + ((str(target), ""),),
+        inner = ctx.push(apply_frame, dynamic=True, includes=(*ctx.includes, str(target)),
                          files=ctx.files + (paths.realpath(path),))
         problems_before = len(self.problems)
         task.children = self.load_blocks(data, inner, getattr(data, "span", None))
@@ -533,4 +531,4 @@ def mark_duplicate_roles(play: Play) -> None:
         first.setdefault(key, role)
 
 
-__all__ = ["Ctx", "Resolver", "find_role_file", "load_tags"]
+__all__ = ["Ctx", "Resolver", "load_tags"]

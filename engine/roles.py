@@ -192,9 +192,10 @@ class RoleLoader:
         if task_data:
             blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
         blocks.append(implicit_meta_block(role_ctx.chain, "role_complete", instance))
-        handler_data = self._task_data(instance, "handlers", False, meta)
-        if handler_data and not ctx.dynamic:
-            self.handler_blocks.append(r.load_blocks(handler_data, ctx_handler(role_ctx), None))
+        if not ctx.dynamic:  # an include_role's handlers only exist at run time
+            handler_data = self._task_data(instance, "handlers", False, meta)
+            if handler_data:
+                self.handler_blocks.append(r.load_blocks(handler_data, role_ctx._replace(handler=True), None))
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:
@@ -245,7 +246,3 @@ class RoleLoader:
             task.children = self.compile(instance, apply, dynamic_ctx)
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
-
-
-def ctx_handler(ctx: Ctx) -> Ctx:
-    return ctx._replace(handler=True)
