@@ -8,6 +8,8 @@ ansible-core's classes when ansible-core is installed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class Merge:
     """How values from several levels combine."""
@@ -103,3 +105,34 @@ BUILTIN_ACTIONS = IMPORT_TASKS | INCLUDE_TASKS | IMPORT_ROLE | INCLUDE_ROLE | ME
 
 def is_task_keyword(key: str, handler: bool = False) -> bool:
     return key in (HANDLER_KEYWORDS if handler else TASK_KEYWORDS) or key.startswith("with_")
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """``; did you mean 'x'?`` for the closest candidate, or an empty string."""
+    import difflib
+
+    close = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.7)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def closest_keyword(word: str, keywords: Iterable[str]) -> str | None:
+    """A keyword ``word`` is a likely typo of: one edit away (two for longer words), counting a
+    swap of neighbours as one edit. Stricter than :func:`did_you_mean`, because a miss here
+    would relabel a real module name ('debug' is not a typo of 'debugger')."""
+    limit = 1 if len(word) <= 5 else 2
+    best = min(((_edit_distance(word, k), k) for k in keywords if abs(len(k) - len(word)) <= limit), default=None)
+    return best[1] if best and best[0] <= limit else None
+
+
+def _edit_distance(a: str, b: str) -> int:
+    """Optimal string alignment distance (Levenshtein plus adjacent transpositions)."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        row = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            row[j] = min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                row[j] = min(row[j], prev2[j - 2] + 1)
+        prev2, prev = prev, row
+    return prev[-1]

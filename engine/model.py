@@ -38,7 +38,14 @@ class Problem:
     def __str__(self) -> str:
         where = self.span.human() if self.span else "<unknown>"
         text = f"{where}: {self.message}"
-        return f"{text}. {self.hint}" if self.hint else text
+        return join_sentences(text, self.hint)
+
+
+def join_sentences(first: str, second: str) -> str:
+    """Two sentences as one message, without doubling the full stop."""
+    if not second:
+        return first
+    return f"{first} {second}" if first.endswith((".", "?", "!", ":")) else f"{first}. {second}"
 
 
 class Frame:

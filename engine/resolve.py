@@ -23,7 +23,7 @@ from engine.config import AnsibleConfig
 from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task, implicit_meta_block
 from engine.paths import path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
-from engine.source import SourceCache, Span, YMap, YSeq
+from engine.source import SourceCache, Span, YamlProblem, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
 
 # ansible-playbook's exit codes for the errors we reproduce.
@@ -99,7 +99,7 @@ class Resolver:
         if loaded.error is not None:
             code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
             self.problem(code, loaded.error.message, loaded.error.span,
-                         "Fix the YAML so that it parses." if code == "yaml-syntax" else "")
+                         YamlProblem.HINT if code == "yaml-syntax" else "")
             return None
         return loaded.data
 
@@ -275,8 +275,9 @@ class Resolver:
     def _check_keys(self, ds: YMap, allowed: frozenset[str] | set[str], what: str) -> bool:
         for key in ds:
             if key not in allowed:
-                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a {what}",
-                             ds.key_spans.get(key, ds.span), "Check the spelling, or move it where it belongs.")
+                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a {what}"
+                             f"{kw.did_you_mean(str(key), allowed)}", ds.key_spans.get(key, ds.span),
+                             "Check the spelling, or move it where it belongs.")
                 return False
         return True
 
@@ -379,8 +380,9 @@ class Resolver:
             try:
                 parsed = parse_action(item)
             except ActionError as exc:
-                self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
-                             "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                if not self._misspelt_keywords(item, ctx):
+                    self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
+                                 "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
                 continue
             action = parsed.action
             if action in kw.IMPORT_TASKS:
@@ -394,13 +396,29 @@ class Resolver:
                 result.append(task)
         return result
 
+    def _misspelt_keywords(self, ds: Any, ctx: Ctx) -> bool:
+        """Report keys that ansible took for a second module but that look like a misspelt
+        keyword ("conflicting action statements: debug, tag"). True if there were any."""
+        allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
+        found = False
+        for key in ds:
+            if isinstance(key, str) and key not in allowed and "." not in key:
+                keyword = kw.closest_keyword(key, allowed)
+                if keyword:
+                    found = True
+                    self.problem("unknown-keyword",
+                                 f"'{key}' is not a valid attribute for a Task; did you mean '{keyword}'?",
+                                 getattr(ds, "key_spans", {}).get(key), "ansible-playbook takes it for a second "
+                                 "module and stops with 'conflicting action statements'.")
+        return found
+
     def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task:
         allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
         for key in ds:
             if isinstance(key, str) and key not in allowed and key != action and not key.startswith("with_") \
                     and key != "local_action":
-                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task",
-                             ds.key_spans.get(key), fatal=False)
+                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task"
+                             f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
         frame = self._frame("task", label, ds, ctx.variables)
@@ -491,7 +509,7 @@ class Resolver:
         try:
             target = render(raw, ctx.variables)
         except Unresolved as exc:  # a run-time value: fine for ansible, but we cannot follow it
-            self.problem("unresolved-include", f"{task.action} {raw!r} depends on run-time values ({exc})", span,
+            self.problem("dynamic-include", f"{task.action} {raw!r} depends on run-time values ({exc})", span,
                          "Its tasks are not analysed; use a static file name to have them checked.", fatal=False)
             return
         path = self.find_task_file(str(target), ctx)

@@ -234,6 +234,8 @@ class RoleLoader:
         """What ``include_role`` would load at run time, when its name is static."""
         r = self.resolver
         if any("{{" in value for value in (name, *from_files.values())):
+            r.problem("dynamic-include", f"include_role {name!r} depends on run-time values", task.span,
+                      "Its tasks are not analysed; use a static role name to have them checked.", fatal=False)
             return
         problems_before = len(r.problems)
         instance = self._locate(name, task.span, ctx, "include_role", None)

@@ -85,6 +85,8 @@ class YamlProblem(NamedTuple):
     message: str
     span: Span
 
+    HINT = "Fix the YAML so that it parses."
+
     def __str__(self) -> str:
         return f"{self.span.human()}: {self.message}"
 
@@ -328,6 +330,8 @@ class SourceCache:
         self._by_content: dict[tuple[str, str], Loaded] = {}
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
         self.overlay: dict[str, str] = {}
+        self.requested: list[str] = []  # every path asked for, so callers can tell what a result read
+        self.parsed = 0  # how many times a text was actually parsed
 
     def read_text(self, path: str) -> str:
         if path in self.overlay:
@@ -337,6 +341,7 @@ class SourceCache:
 
     def load(self, path: str) -> Loaded:
         """Load ``path``. Missing or unreadable files come back as errors too."""
+        self.requested.append(path)
         if path not in self.overlay:
             try:
                 stat = os.stat(path)
@@ -352,6 +357,7 @@ class SourceCache:
         loaded = self._by_content.get((path, text))
         if loaded is None:
             loaded = parse_text(text, path)
+            self.parsed += 1
             self._by_content[(path, text)] = loaded
         if path not in self.overlay:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from playbook_ls import __version__
+from playbook_ls.check.command import add_parser as add_check_parser
 
 EXAMPLES = """\
 examples:
@@ -19,6 +20,7 @@ examples:
   playbook-ls list-tasks site.yml --tags deploy --skip-tags never
   playbook-ls list-tags site.yml
   playbook-ls list-tasks site.yml --format json
+  playbook-ls check .
 """
 
 
@@ -49,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_listing(sub, "list-tasks", "list the tasks a run would execute, like ansible-playbook --list-tasks")
     _add_listing(sub, "list-tags", "list the tags of the tasks a run would execute, like ansible-playbook --list-tags")
+    add_check_parser(sub)
     return parser
 
 

@@ -1,0 +1,142 @@
+"""Launch profiles: named launches with AWX job-template fields.
+
+A profile names a playbook, inventory, job_type (run|check), job_tags, skip_tags, limit,
+diff_mode, verbosity, forks and extra_vars, which of them may be prompted at launch
+(``ask_*_on_launch``) and an optional survey. This module only reads and validates them;
+every value keeps the span it was written at so findings can point at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.keywords import did_you_mean
+from engine.source import Span
+
+ASK_FIELDS = {
+    "ask_tags_on_launch": "job_tags",
+    "ask_skip_tags_on_launch": "skip_tags",
+    "ask_limit_on_launch": "limit",
+    "ask_variables_on_launch": "extra_vars",
+    "ask_job_type_on_launch": "job_type",
+    "ask_diff_mode_on_launch": "diff_mode",
+    "ask_verbosity_on_launch": "verbosity",
+    "ask_inventory_on_launch": "inventory",
+}
+SURVEY_TYPES = frozenset({"text", "textarea", "password", "integer", "float", "multiplechoice", "multiselect"})
+SURVEY_KEYS = frozenset({"variable", "type", "required", "default", "choices", "min", "max", "question_name",
+                         "question_description"})
+JOB_TYPES = ("run", "check")
+
+
+class ProfileError(ValueError):
+    """A profile field has the wrong type or value; ``span`` says where."""
+
+    def __init__(self, message: str, span: Span | None) -> None:
+        super().__init__(message)
+        self.message, self.span = message, span
+
+
+def split_tags(value: Any) -> list[str]:
+    """``job_tags`` / ``skip_tags`` as AWX and ansible take them: comma-separated, stripped."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else str(value).split(",")
+    return [str(item).strip() for item in items if str(item).strip()]
+
+
+class LaunchProfile:
+    """One named launch. ``spans`` maps each field to where it is written."""
+
+    __slots__ = ("name", "span", "spans", "playbook", "inventory", "job_type", "job_tags", "skip_tags", "limit",
+                 "diff_mode", "verbosity", "forks", "extra_vars", "ask", "survey", "source")
+
+    def __init__(self, name: str, span: Span | None = None) -> None:
+        self.name, self.span = name, span
+        self.spans: dict[str, Span] = {}
+        self.playbook: str | None = None
+        self.inventory: str | None = None
+        self.job_type = "run"
+        self.job_tags: list[str] = []
+        self.skip_tags: list[str] = []
+        self.limit: str | None = None
+        self.diff_mode = False
+        self.verbosity = 0
+        self.forks = 5
+        self.extra_vars: dict[str, Any] = {}
+        self.ask: dict[str, bool] = dict.fromkeys(ASK_FIELDS, False)
+        self.survey: list[dict[str, Any]] = []
+        self.source: str | None = None  # the config file, for resolving relative paths
+
+    def __repr__(self) -> str:
+        return f"LaunchProfile({self.name!r})"
+
+    def field_span(self, field: str) -> Span | None:
+        return self.spans.get(field, self.span)
+
+    @classmethod
+    def parse(cls, name: str, data: Mapping[str, Any], locate: Callable[[str], Span | None],
+              span: Span | None = None) -> LaunchProfile:
+        """Read one profile; ``locate(field)`` gives a field's span. Raises :class:`ProfileError`."""
+        profile = cls(name, span)
+        for key, value in data.items():
+            field = str(key).replace("-", "_")
+            where = locate(str(key)) or span
+            if where is not None:
+                profile.spans[field] = where
+            _set_field(profile, field, value, where)
+        return profile
+
+
+def _expect(ok: bool, message: str, span: Span | None) -> None:
+    if not ok:
+        raise ProfileError(message, span)
+
+
+def _set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None) -> None:
+    what = f"profile '{profile.name}': {field}"
+    if value is None:
+        raise ProfileError(f"{what} is null; give a value or remove the line", span)
+    if field in ("playbook", "inventory", "limit"):
+        _expect(isinstance(value, str) and value != "", f"{what} must be a non-empty string", span)
+        setattr(profile, field, value)
+    elif field in ("job_tags", "skip_tags"):
+        _expect(isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)),
+                f"{what} must be a comma-separated string or a list of strings", span)
+        setattr(profile, field, split_tags(value))
+    elif field == "job_type":
+        _expect(value in JOB_TYPES, f"{what} must be 'run' or 'check', not {value!r}", span)
+        profile.job_type = value
+    elif field == "diff_mode" or field in ASK_FIELDS:
+        _expect(isinstance(value, bool), f"{what} must be true or false", span)
+        if field == "diff_mode":
+            profile.diff_mode = value
+        else:
+            profile.ask[field] = value
+    elif field in ("verbosity", "forks"):
+        _expect(isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+                f"{what} must be a whole number, 0 or more", span)
+        _expect(field != "verbosity" or value <= 5, f"{what} must be between 0 and 5", span)
+        setattr(profile, field, value)
+    elif field == "extra_vars":
+        _expect(isinstance(value, Mapping), f"{what} must be a mapping of variable names to values", span)
+        profile.extra_vars = dict(value)
+    elif field == "survey":
+        _expect(isinstance(value, list), f"{what} must be a list of questions", span)
+        profile.survey = [_survey_question(what, item, span) for item in value]
+    else:
+        known = sorted(["playbook", "inventory", "job_type", "job_tags", "skip_tags", "limit", "diff_mode",
+                        "verbosity", "forks", "extra_vars", "survey", *ASK_FIELDS])
+        raise ProfileError(f"profile '{profile.name}': unknown field '{field}'{did_you_mean(field, known)}", span)
+
+
+def _survey_question(what: str, item: Any, span: Span | None) -> dict[str, Any]:
+    where = getattr(item, "span", None) or span
+    _expect(isinstance(item, Mapping), f"{what}: each question must be a mapping", where)
+    unknown = sorted(set(map(str, item)) - SURVEY_KEYS)
+    _expect(not unknown, f"{what}: unknown survey key '{unknown[0] if unknown else ''}'", where)
+    _expect(isinstance(item.get("variable"), str), f"{what}: every question needs a 'variable' name", where)
+    _expect(item.get("type", "text") in SURVEY_TYPES,
+            f"{what}: survey type must be one of {', '.join(sorted(SURVEY_TYPES))}", where)
+    return dict(item)

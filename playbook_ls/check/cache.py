@@ -1,0 +1,77 @@
+"""The persistent cache of ``playbook-ls check``: results keyed by file content hashes.
+
+One file per checked project in the user cache directory. It maps each YAML file's content
+hash to what discovery learnt from it (playbook or not, its syntax error), and each unit
+(a playbook, or a role no playbook uses) to its findings, its tags and the hashes of every
+file it read. A unit whose files all hash the same is not resolved again, so a second run
+on an unchanged repository parses no YAML. Any change to the settings, ansible.cfg, the
+environment or the set of files invalidates everything; a damaged cache is ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from typing import Any
+
+FORMAT = 1
+
+
+def cache_dir() -> str:
+    override = os.environ.get("PLAYBOOK_LS_CACHE_DIR")
+    if override:
+        return override
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "playbook-ls")
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+class CheckCache:
+    """``files``: content hash -> discovery facts; ``units``: unit key -> cached result."""
+
+    def __init__(self, path: str | None, fingerprint: str) -> None:
+        self.path, self.fingerprint = path, fingerprint
+        self.files: dict[str, Any] = {}
+        self.units: dict[str, Any] = {}
+        self.file_set = ""
+        self.dirty = False
+
+    @classmethod
+    def open(cls, key: str, fingerprint: str, enabled: bool = True) -> CheckCache:
+        if not enabled:
+            return cls(None, fingerprint)
+        path = os.path.join(cache_dir(), hashlib.sha1(key.encode()).hexdigest() + ".pickle")
+        cache = cls(path, fingerprint)
+        try:
+            with open(path, "rb") as handle:
+                stored = pickle.load(handle)
+            if stored.get("format") == FORMAT and stored.get("fingerprint") == fingerprint:
+                cache.files, cache.units, cache.file_set = stored["files"], stored["units"], stored["file_set"]
+        except Exception:  # noqa: BLE001 - a missing or damaged cache is simply rebuilt
+            pass
+        return cache
+
+    def save(self) -> None:
+        if self.path is None or not self.dirty:
+            return
+        data = {"format": FORMAT, "fingerprint": self.fingerprint, "files": self.files, "units": self.units,
+                "file_set": self.file_set}
+        try:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=os.path.dirname(self.path), suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, self.path)
+        except OSError:
+            pass  # a read-only cache directory must not fail the check

@@ -1,0 +1,73 @@
+"""The ``check`` subcommand: settings from the config file and the command line, then output."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from playbook_ls.check.formats import FORMATS
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    help_text = "lint playbooks and roles for tag and when traps; exit 1 on findings at or above the fail level"
+    parser = sub.add_parser("check", help=help_text, description=help_text,
+                            formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""\
+examples:
+  playbook-ls check                     check the current directory
+  playbook-ls check site.yml roles/     check these files and directories
+  playbook-ls check --format sarif > playbook-ls.sarif
+  playbook-ls check --select PLS101,PLS107 --fail-level error
+
+exit status: 0 no findings at or above the fail level, 1 findings, 2 usage or config error.
+Silence one line with '# noqa: PLS101' (or a bare '# noqa').""")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text)")
+    parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to use")
+    parser.add_argument("--select", action="append", default=[], metavar="CODES",
+                        help="only these rules (codes, prefixes such as PLS1, or names); comma-separated")
+    parser.add_argument("--ignore", action="append", default=[], metavar="CODES", help="skip these rules")
+    parser.add_argument("--fail-level", choices=("info", "warning", "error"), default=None,
+                        help="lowest severity that makes the exit status 1 (default: warning)")
+    parser.add_argument("--statistics", action="store_true", help="print how many findings each rule has")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from playbook_ls import rules
+    from playbook_ls.check.formats import render
+    from playbook_ls.check.runner import run_check
+    from playbook_ls.config import ConfigError, load_settings
+
+    paths = args.paths or ["."]
+    missing = [path for path in paths if not os.path.exists(path)]
+    if missing:
+        print(f"playbook-ls: error: no such file or directory: {missing[0]}", file=sys.stderr)
+        return 2
+    try:
+        settings = load_settings(args.config, paths[0])
+    except ConfigError as exc:
+        print(f"playbook-ls: config error: {exc}", file=sys.stderr)
+        return 2
+    for option, target in (("select", "select"), ("ignore", "ignore")):
+        items = [item.strip() for value in getattr(args, option) for item in value.split(",") if item.strip()]
+        codes = []
+        for item in items:
+            matched = rules.matching(item)
+            if not matched:
+                print(f"playbook-ls: error: --{option}: no rule matches '{item}'", file=sys.stderr)
+                return 2
+            codes += matched
+        if codes and target == "select":
+            settings.select = list(dict.fromkeys(codes))
+        elif codes:
+            settings.ignore |= set(codes)
+    fail_level = args.fail_level or settings.fail_level
+    result = run_check(paths, settings, use_cache=not args.no_cache)
+    for error in result.internal_errors:
+        print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    sys.stdout.write(render(result, args.format or "text", colour=colour, statistics=args.statistics))
+    return 1 if result.failed(fail_level) else 0

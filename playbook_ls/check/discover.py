@@ -1,0 +1,100 @@
+"""Which files under the checked paths are playbooks, roles, or other YAML.
+
+Detection is by content: a YAML file whose top level is a list of mappings with at least one
+play (``hosts:``) or ``import_playbook`` is a playbook. A role is a directory with
+``tasks/main.yml`` that sits in a ``roles/`` directory or has ``meta/main.yml``. Files inside
+a role are never taken for playbooks. Hidden directories and virtualenvs are skipped, as are
+a role's ``templates/`` and ``files/`` (Jinja2 and arbitrary files, not YAML to check).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from engine.keywords import IMPORT_PLAYBOOK
+
+YAML_SUFFIXES = (".yml", ".yaml")
+SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
+ROLE_DATA_DIRS = frozenset({"templates", "files"})
+PLAY_KEYS = frozenset({"hosts", *IMPORT_PLAYBOOK})
+
+
+def yaml_files(paths: Iterable[str], exclude: list[str], root: str) -> list[str]:
+    """Absolute paths of the YAML files under ``paths``, sorted, minus ``exclude`` globs
+    (matched against the path relative to ``root``, ``**`` spanning directories)."""
+    patterns = [_glob_regex(pattern) for pattern in exclude]
+    found: set[str] = set()
+    for path in paths:
+        path = os.path.abspath(path)
+        if os.path.isfile(path):
+            found.add(path)
+        else:
+            found.update(_walk(path))
+    return sorted(p for p in found if not _excluded(p, root, patterns))
+
+
+def _walk(directory: str) -> Iterator[str]:
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        name = entry.name
+        if entry.is_dir(follow_symlinks=False):
+            if name.startswith(".") or name in SKIPPED_DIRS or name.endswith(".egg-info"):
+                continue
+            if name in ROLE_DATA_DIRS and is_role_dir(directory):
+                continue
+            yield from _walk(entry.path)
+        elif name.endswith(YAML_SUFFIXES) and entry.is_file():
+            yield entry.path
+
+
+def _excluded(path: str, root: str, patterns: list[re.Pattern[str]]) -> bool:
+    relative = os.path.relpath(path, root).replace(os.sep, "/")
+    return any(p.match(relative) or p.match(os.path.basename(path)) for p in patterns)
+
+
+def matches(path: str, root: str, globs: list[str]) -> bool:
+    return _excluded(path, root, [_glob_regex(g) for g in globs])
+
+
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """A glob where ``**/`` matches any number of directories and ``*`` stays in one."""
+    pattern = pattern.strip().rstrip("/")
+    parts = re.split(r"(\*\*/?)", pattern)
+    regex = "".join("(?:.*/)?" if part in ("**/", "**") else fnmatch.translate(part)[4:-3] for part in parts)
+    return re.compile(f"(?s:{regex})(?:/.*)?\\Z")
+
+
+def is_role_dir(directory: str) -> bool:
+    tasks = os.path.join(directory, "tasks")
+    if not (os.path.isfile(os.path.join(tasks, "main.yml")) or os.path.isfile(os.path.join(tasks, "main.yaml"))):
+        return False
+    return os.path.basename(os.path.dirname(directory)) == "roles" or any(
+        os.path.isfile(os.path.join(directory, "meta", name)) for name in ("main.yml", "main.yaml"))
+
+
+def role_of(path: str) -> str | None:
+    """The role directory a file belongs to, if any (nearest first)."""
+    directory = os.path.dirname(path)
+    for _ in range(4):  # role files sit at most a few levels below the role directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        if is_role_dir(parent) and os.path.basename(directory) in ROLE_SUBDIRS:
+            return parent
+        directory = parent
+    return None
+
+
+ROLE_SUBDIRS = frozenset({"tasks", "handlers", "meta", "defaults", "vars", "library", "tests", "molecule"})
+
+
+def looks_like_playbook(data: Any) -> bool:
+    return isinstance(data, list) and any(
+        isinstance(item, dict) and not PLAY_KEYS.isdisjoint(item) for item in data)

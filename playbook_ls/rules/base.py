@@ -1,0 +1,236 @@
+"""What every rule shares: findings, severities, the contexts rules read, and task walking.
+
+A rule module declares ``CODE``, ``NAME``, ``SEVERITY``, ``SCOPE`` ("playbook" or "project"),
+optionally ``OPTIONS`` (name -> default), and ``check(ctx)`` yielding :class:`Finding`.
+Rules never filter themselves: the runner applies select/ignore, severities and ``# noqa``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.model import Block, Frame, Play, Playbook, Task
+from engine.source import Span
+
+if TYPE_CHECKING:
+    from engine.launch import LaunchProfile
+
+
+class Severity:
+    """Levels in increasing order of gravity; the fail level is compared with :func:`rank`."""
+
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+    ALL = ("info", "warning", "error")
+
+    @staticmethod
+    def rank(level: str) -> int:
+        return Severity.ALL.index(level)
+
+
+class Related(NamedTuple):
+    """Another place that explains a finding, e.g. where an inherited tag is written."""
+
+    span: Span
+    message: str
+
+
+class Finding:
+    """One problem a rule found. ``span`` is 0-based; the runner sets ``code`` and ``severity``."""
+
+    __slots__ = ("code", "message", "span", "related", "severity", "name")
+
+    def __init__(self, message: str, span: Span | None, related: Iterable[Related] = (), code: str = "",
+                 severity: str = "", name: str = "") -> None:
+        self.message, self.span, self.related = message, span, list(related)
+        self.code, self.severity, self.name = code, severity, name
+
+    def __repr__(self) -> str:
+        where = self.span.human() if self.span else "<project>"
+        return f"Finding({self.code} {where}: {self.message})"
+
+    def key(self) -> tuple[Any, ...]:
+        """Identity used to drop the same finding reached from two playbooks."""
+        return (self.code, self.span, self.message)
+
+    def sort_key(self) -> tuple[Any, ...]:
+        span = self.span or Span("", 0, 0, 0, 0)
+        return (span.file, span.line, span.col, self.code, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code, "name": self.name, "severity": self.severity, "message": self.message,
+            "span": list(self.span) if self.span else None,
+            "related": [[*r.span, r.message] for r in self.related],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Finding:
+        span = Span(*data["span"]) if data["span"] else None
+        related = [Related(Span(*r[:5]), r[5]) for r in data["related"]]
+        return cls(data["message"], span, related, data["code"], data["severity"], data["name"])
+
+
+class PlaybookContext:
+    """What a playbook-scoped rule sees: one resolved playbook and the launch profiles."""
+
+    def __init__(self, playbook: Playbook, profiles: list[LaunchProfile], options: dict[str, Any]) -> None:
+        self.playbook, self.profiles, self.options = playbook, profiles, options
+
+    def tasks(self) -> Iterator[tuple[Play, Task]]:
+        """Every task and handler in execution order, included files' tasks too, once per context."""
+        for play in self.playbook.plays:
+            for block in (*play.compile(), *play.handlers):
+                for task in walk_block(block):
+                    yield play, task
+
+    def applies_to(self, profile: LaunchProfile) -> bool:
+        """Whether a profile launches this playbook (a profile naming no playbook launches any)."""
+        target = profile_playbook(profile)
+        return target is None or target == _real(self.playbook.path)
+
+    def problems(self, *codes: str) -> Iterator[Any]:
+        return (p for p in self.playbook.problems if p.code in codes)
+
+
+class ProjectContext:
+    """What a project-scoped rule sees: every tag in use, the profiles, ansible.cfg defaults."""
+
+    def __init__(self, tags: dict[str, Span | None], profiles: list[LaunchProfile], options: dict[str, Any],
+                 config_skip_tags: list[str], config_path: str | None, playbooks: dict[str, set[str]]) -> None:
+        self.tags, self.profiles, self.options = tags, profiles, options
+        self.config_skip_tags, self.config_path = config_skip_tags, config_path
+        self.playbooks = playbooks  # real playbook path -> tags its tasks carry
+
+    def profile_tags(self, profile: LaunchProfile) -> set[str]:
+        """The tags a profile can select: its playbook's, or every checked playbook's."""
+        target = profile_playbook(profile)
+        if target is not None and target in self.playbooks:
+            return self.playbooks[target]
+        return set(self.tags)
+
+
+def profile_playbook(profile: LaunchProfile) -> str | None:
+    """The real path of a profile's playbook, relative to the file that defines the profile."""
+    if profile.playbook is None:
+        return None
+    import os
+
+    base = os.path.dirname(profile.source) if profile.source else os.getcwd()
+    return _real(os.path.join(base, profile.playbook))
+
+
+def _real(path: str) -> str:
+    import os
+
+    return os.path.realpath(path)
+
+
+def walk_block(block: Block) -> Iterator[Task]:
+    """Tasks of a block in order, descending into what includes would load."""
+    for section in (block.block, block.rescue, block.always):
+        for item in section:
+            if isinstance(item, Block):
+                yield from walk_block(item)
+                continue
+            if item.implicit:
+                continue
+            yield item
+            for child in item.children:
+                yield from walk_block(child)
+
+
+def task_anchor(task: Task) -> Span | None:
+    """Where to point at a task: its ``name`` value, else its first key, else the whole task."""
+    data = task.data
+    spans = getattr(data, "value_spans", None)
+    if spans and "name" in spans:
+        return spans["name"]
+    keys = getattr(data, "key_spans", None)
+    if keys:
+        return next(iter(keys.values()))
+    return task.span
+
+
+def keyword_span(frame: Frame, keyword: str) -> Span | None:
+    return frame.keyword_spans.get(keyword) or frame.span
+
+
+def where(span: Span | None) -> str:
+    """``file:line`` for messages, the file shortened to its path relative to the cwd."""
+    if span is None:
+        return "<unknown>"
+    return f"{display_path(span.file)}:{span.line + 1}"
+
+
+def display_path(path: str) -> str:
+    import os
+
+    if not os.path.isabs(path):
+        return path
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def describe_frame(frame: Frame) -> str:
+    """A short phrase naming a level, e.g. 'the roles: entry "sample"' or 'the play "web"'."""
+    kind = frame.kind
+    if kind in ("play", "block", "task"):
+        return f"the {frame.label}"
+    return f"the {frame.label}" if frame.label.startswith(kind) else f"the {kind} {frame.label}"
+
+
+def context_path(task: Task) -> str:
+    """The chain that reaches a task, outermost first, e.g. 'play "web" > roles: entry "db"'."""
+    return " > ".join(f.label for f in task.chain[:-1] if f.kind != "block" or f.keywords)
+
+
+def quote_list(items: Iterable[Any]) -> str:
+    return ", ".join(f"'{item}'" for item in items)
+
+
+SPECIAL_TAGS = frozenset({"all", "always", "never", "tagged", "untagged"})
+
+
+class NeverExposure(NamedTuple):
+    """How a ``never`` task can still be selected: ``never`` is written at ``never_frame``;
+    ``inherited`` maps each tag set above that level to the frames it comes from, and
+    ``own`` holds the tags written at or below it (the task's intended opt-in tags)."""
+
+    never_frame: Frame
+    inherited: dict[str, list[Frame]]
+    own: frozenset[Any]
+
+
+def never_exposure(task: Task) -> NeverExposure | None:
+    """None unless the task is tagged ``never`` (at any level)."""
+    chain = task.chain
+    index = next((i for i, frame in enumerate(chain) if "never" in frame.tags), None)
+    if index is None:
+        return None
+    inherited: dict[str, list[Frame]] = {}
+    for frame in chain[:index]:
+        for tag in frame.tags:
+            if isinstance(tag, str) and tag not in SPECIAL_TAGS:
+                inherited.setdefault(tag, []).append(frame)
+    own = frozenset(tag for frame in chain[index:] for tag in frame.tags)
+    return NeverExposure(chain[index], inherited, own)
+
+
+def tag_origins(tag: str, frames: list[Frame]) -> str:
+    """"'web' (the play "site", site.yml:3)" for a message."""
+    places = "; ".join(f"{describe_frame(f)}, {where(keyword_span(f, 'tags'))}" for f in frames)
+    return f"'{tag}' ({places})"
+
+
+def problem_findings(ctx: PlaybookContext, *codes: str) -> Iterator[Finding]:
+    """Findings for the resolver's own problems of the given kinds."""
+    from engine.model import join_sentences
+
+    for problem in ctx.problems(*codes):
+        yield Finding(join_sentences(problem.message, problem.hint), problem.span)

@@ -1,0 +1,97 @@
+"""include-tags-not-inherited
+
+## What it does
+Checks for `include_tasks` / `include_role` with `tags:` (and, with the `when` option, a
+`when:`) but no `apply:` carrying them.
+
+## Why is this bad?
+An include is dynamic: its own tags select the include task itself but are not passed to the
+tasks it loads. `--tags setup` runs the include, then skips every included task that is not
+itself tagged `setup` (or `always`), so nothing happens. Tags on an `import_*` do reach the
+imported tasks, which is why the two are easily confused. A tag that every included task
+carries anyway is not reported; `tags: always` on an include (the documented way to make
+the include itself always run) is not reported either.
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Set up the app
+      ansible.builtin.include_tasks: setup.yml
+      tags: setup
+```
+```yaml title="setup.yml"
+- name: Install packages
+  ansible.builtin.package:
+    name: app
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Set up the app
+      ansible.builtin.include_tasks:
+        file: setup.yml
+        apply:
+          tags: setup
+      tags: setup
+```
+```yaml title="setup.yml"
+- name: Install packages
+  ansible.builtin.package:
+    name: app
+```
+or use `ansible.builtin.import_tasks`, whose tags reach the imported tasks.
+
+## Options
+- `when` (default `false`): also report a `when:` on an include without `apply:`. The
+  include's condition is checked once, when the include runs, and the included tasks do
+  not re-check it; that is usually what people want, hence off by default.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine import keywords as kw
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, keyword_span, quote_list, walk_block
+
+CODE = "PLS103"
+NAME = "include-tags-not-inherited"
+SEVERITY = Severity.WARNING
+SCOPE = "playbook"
+OPTIONS = {"when": False}
+
+_INCLUDES = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    for _play, task in ctx.tasks():
+        if task.action not in _INCLUDES:
+            continue
+        frame, apply = task.frame, task.apply or {}
+        loaded = [child for block in task.children for child in walk_block(block)]
+        known = task.include_resolved is not None
+        missing = [tag for tag in frame.tags if tag not in ("always", "never") and not _reaches_all(tag, loaded, known)]
+        if missing and "tags" not in apply:
+            verb = "selects" if len(missing) == 1 else "select"
+            yield Finding(
+                f"tags {quote_list(missing)} on this {_short(task.action)} {verb} the include itself but are not "
+                f"passed to the tasks it loads, so --tags {missing[0]} runs none of them; add "
+                f"'apply: {{tags: [{', '.join(map(str, missing))}]}}' or use an import",
+                keyword_span(frame, "tags"))
+        if ctx.options.get("when") and frame.when and "when" not in apply:
+            yield Finding(
+                f"the when on this {_short(task.action)} is checked once, when the include runs; the tasks it "
+                "loads do not re-check it. Add 'apply: {when: ...}' if they must",
+                keyword_span(frame, "when"))
+
+
+def _reaches_all(tag: object, loaded: list, known: bool) -> bool:
+    """True when every task the include loads carries ``tag`` by itself (or via ``apply``)."""
+    return known and bool(loaded) and all(tag in child.tag_set() for child in loaded)
+
+
+def _short(action: str) -> str:
+    return action.rsplit(".", 1)[-1]

@@ -1,0 +1,144 @@
+"""when-changed-inside
+
+## What it does
+Checks for a role, import or block applied with `when:` whose condition tests a variable
+that a task inside it assigns with `set_fact` or `register` while later tasks inside it
+still follow.
+
+## Why is this bad?
+An inherited `when` is not checked once at the entrance: ansible copies it onto every task
+and re-evaluates it for each one. When a task inside changes a variable the condition
+tests, the condition can flip half-way and the remaining tasks are skipped silently (or
+start running). In the example, the tasks after `Disable the feature` are skipped.
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  vars:
+    feature: true
+  tasks:
+    - when: feature | bool
+      block:
+        - name: Configure the feature
+          ansible.builtin.debug:
+            msg: configuring
+        - name: Disable the feature
+          ansible.builtin.set_fact:
+            feature: false
+        - name: Restart the service
+          ansible.builtin.debug:
+            msg: restarting
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  vars:
+    feature: true
+  tasks:
+    - name: Remember the decision before the block
+      ansible.builtin.set_fact:
+        feature_enabled: "{{ feature | bool }}"
+    - when: feature_enabled
+      block:
+        - name: Configure the feature
+          ansible.builtin.debug:
+            msg: configuring
+        - name: Disable the feature
+          ansible.builtin.set_fact:
+            feature: false
+        - name: Restart the service
+          ansible.builtin.debug:
+            msg: restarting
+```
+An `include_role` / `include_tasks` checks its own `when` once, which is another way out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from typing import Any
+
+from engine.model import Frame, Task
+from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity, describe_frame, keyword_span, where
+from playbook_ls.rules.base import task_anchor as anchor
+
+CODE = "PLS104"
+NAME = "when-changed-inside"
+SEVERITY = Severity.WARNING
+SCOPE = "playbook"
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    for play in ctx.playbook.plays:
+        tasks = [task for p, task in ctx.tasks() if p is play and not task.handler]
+        for index, task in enumerate(tasks):
+            assigned = assigned_variables(task)
+            if not assigned:
+                continue
+            for frame in task.chain[:-1]:
+                tested = assigned & condition_variables(frame)
+                if not tested:
+                    continue
+                later = sum(1 for other in tasks[index + 1:] if any(f is frame for f in other.chain))
+                if later:
+                    yield _finding(task, frame, sorted(tested), later)
+
+
+def _finding(task: Task, frame: Frame, variables: list[str], later: int) -> Finding:
+    names = ", ".join(f"'{v}'" for v in variables)
+    span = keyword_span(frame, "when")
+    message = (f"'{task.display_name()}' assigns {names}, which the when inherited from {describe_frame(frame)} "
+               f"({where(span)}) tests; it is re-checked for each of the {later} task{'s' if later > 1 else ''} "
+               "after this one, which are skipped if it turns false. Decide the condition before entering, "
+               "or use an include whose when is checked once")
+    return Finding(message, anchor(task), [Related(span, "this condition is re-evaluated for every task")] if span
+                   else [])
+
+
+def assigned_variables(task: Task) -> set[str]:
+    """Variables a task sets for the tasks after it: set_fact keys, register, include_vars name."""
+    names: set[str] = set()
+    short = task.action.rsplit(".", 1)[-1]
+    if short == "set_fact":
+        names |= {str(k) for k in task.args if k not in ("cacheable", "_raw_params")}
+        raw = task.args.get("_raw_params")
+        if isinstance(raw, str):
+            names |= {part.split("=", 1)[0] for part in raw.split() if "=" in part}
+    elif short == "include_vars" and isinstance(task.args.get("name"), str):
+        names.add(task.args["name"])
+    register = task.data.get("register") if isinstance(task.data, dict) else None
+    if isinstance(register, str):
+        names.add(register)
+    return names
+
+
+def condition_variables(frame: Frame) -> set[str]:
+    found: set[str] = set()
+    for condition in frame.when:
+        if isinstance(condition, str):
+            found |= _variables(condition)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _variables(condition: str) -> frozenset[str]:
+    from jinja2 import meta
+    from jinja2.exceptions import TemplateSyntaxError
+
+    text = condition.strip()
+    if text.startswith("{{") and text.endswith("}}"):
+        text = text[2:-2]
+    try:
+        ast = _environment().parse(f"{{% if {text} %}}{{% endif %}}")
+    except TemplateSyntaxError:
+        return frozenset()
+    return frozenset(meta.find_undeclared_variables(ast))
+
+
+@lru_cache(maxsize=1)
+def _environment() -> Any:
+    from jinja2.sandbox import SandboxedEnvironment
+
+    return SandboxedEnvironment()

@@ -1,0 +1,42 @@
+"""yaml-syntax
+
+## What it does
+Checks that every playbook, task file, role file and other YAML file under the checked paths
+parses, and reports where it stops parsing.
+
+## Why is this bad?
+ansible-playbook cannot load a file that does not parse, and nothing in it can be analysed.
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Greet
+      ansible.builtin.debug:
+        msg: "hello
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Greet
+      ansible.builtin.debug:
+        msg: "hello"
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, problem_findings
+
+CODE = "PLS111"
+NAME = "yaml-syntax"
+SEVERITY = Severity.ERROR
+SCOPE = "playbook"
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    yield from problem_findings(ctx, "yaml-syntax")

@@ -1,0 +1,46 @@
+"""unknown-keyword
+
+## What it does
+Checks for keys that are not keywords of the play, block, task or handler they are on, and
+suggests the keyword that was probably meant (`tag` for `tags`, `whne` for `when`).
+
+## Why is this bad?
+On a play or block, ansible-playbook refuses an unknown key. On a task, it takes a misspelt
+keyword for a second module and stops with "conflicting action statements"; the intent
+(a tag, a condition) is lost either way.
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Deploy
+      ansible.builtin.debug:
+        msg: deploying
+      tag: deploy
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Deploy
+      ansible.builtin.debug:
+        msg: deploying
+      tags: deploy
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, problem_findings
+
+CODE = "PLS112"
+NAME = "unknown-keyword"
+SEVERITY = Severity.ERROR
+SCOPE = "playbook"
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    yield from problem_findings(ctx, "unknown-keyword")

@@ -1,0 +1,50 @@
+"""invalid-playbook
+
+## What it does
+Checks for structure that ansible-playbook refuses to load: a task that is not a mapping or
+has no module (or two), `apply` on an import, a loop on `import_tasks` / `import_role`, a
+play without `hosts`, a role entry without a name, tags that are not a list or string.
+
+## Why is this bad?
+ansible-playbook stops before running anything (or, inside an include, fails the play when
+it gets there).
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - ansible.builtin.import_tasks: setup.yml
+      loop: [1, 2]
+```
+```yaml title="setup.yml"
+- ansible.builtin.debug:
+    msg: "{{ item }}"
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - ansible.builtin.include_tasks: setup.yml
+      loop: [1, 2]
+```
+```yaml title="setup.yml"
+- ansible.builtin.debug:
+    msg: "{{ item }}"
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, problem_findings
+
+CODE = "PLS113"
+NAME = "invalid-playbook"
+SEVERITY = Severity.ERROR
+SCOPE = "playbook"
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    yield from problem_findings(ctx, "invalid-structure", "invalid-task", "invalid-role")

@@ -1,0 +1,45 @@
+"""dynamic-include
+
+## What it does
+Reports `include_tasks` / `include_role` whose file or role name depends on values only
+known at run time (facts, registered results, inventory variables).
+
+## Why is this bad?
+It is not wrong, but nobody can tell before the run which tasks it loads or which tags and
+conditions they get: playbook-ls leaves those tasks out of every other check and of hovers.
+This is informational, so it does not fail `check` at the default fail level.
+
+## Example
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - ansible.builtin.include_tasks: "setup-{{ ansible_facts.os_family }}.yml"
+```
+
+Use instead:
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - ansible.builtin.include_tasks: setup-Debian.yml
+      when: ansible_facts.os_family == "Debian"
+```
+```yaml title="setup-Debian.yml"
+- ansible.builtin.debug:
+    msg: apt
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, problem_findings
+
+CODE = "PLS116"
+NAME = "dynamic-include"
+SEVERITY = Severity.INFO
+SCOPE = "playbook"
+
+
+def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    yield from problem_findings(ctx, "dynamic-include")
