@@ -42,7 +42,6 @@ from collections.abc import Iterator
 
 from engine.model import Task
 from engine.source import Span
-
 from playbook_ls.rules.base import (
     Finding,
     PlaybookContext,
