@@ -115,7 +115,7 @@ def render_sarif(result: CheckResult) -> str:
     for code in codes:
         module = rules.RULES[code]
         doc = (module.__doc__ or "").strip()
-        summary = _first_paragraph(doc)
+        summary = first_paragraph(doc)
         descriptors.append({
             "id": code, "name": module.NAME,
             "shortDescription": {"text": summary},
@@ -156,7 +156,7 @@ def _directory_uri(path: str) -> str:
     return uri if uri.endswith("/") else uri + "/"
 
 
-def _first_paragraph(doc: str) -> str:
+def first_paragraph(doc: str) -> str:
     """The rule's 'What it does' paragraph, on one line."""
     marker = "## What it does"
     text = doc.split(marker, 1)[1] if marker in doc else doc

@@ -89,9 +89,10 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
 def _finding(task: Task, frame: Frame, variables: list[str], later: int) -> Finding:
     names = ", ".join(f"'{v}'" for v in variables)
     span = keyword_span(frame, "when")
+    later_tasks = "the task after this one" if later == 1 else f"each of the {later} tasks after this one"
     message = (f"'{task.display_name()}' assigns {names}, which the when inherited from {describe_frame(frame)} "
-               f"({where(span)}) tests; it is re-checked for each of the {later} task{'s' if later > 1 else ''} "
-               "after this one, which are skipped if it turns false. Decide the condition before entering, "
+               f"({where(span)}) tests; it is re-checked for {later_tasks}, which "
+               f"{'is' if later == 1 else 'are'} skipped if it turns false. Decide the condition before entering, "
                "or use an include whose when is checked once")
     return Finding(message, anchor(task), [Related(span, "this condition is re-evaluated for every task")] if span
                    else [])

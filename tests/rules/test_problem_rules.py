@@ -1,0 +1,99 @@
+"""Rules that report what stops ansible-playbook from loading a playbook (PLS109-PLS113),
+and PLS115-PLS117."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ruletest import check, positions
+
+
+def test_missing_role_lists_the_paths_searched(repo: Path) -> None:
+    found = check(repo, {"site.yml": "- hosts: all\n  roles:\n    - nosuchrole\n"}, "PLS109")
+    assert positions(found) == [("site.yml", 2, 6)]
+    assert "the role 'nosuchrole' was not found in" in found[0].message
+    assert str(repo / "roles") in found[0].message
+
+
+def test_missing_import_and_include(repo: Path) -> None:
+    found = check(repo, {"site.yml": """
+        - hosts: all
+          tasks:
+            - import_tasks: missing.yml
+        - import_playbook: gone.yml
+        """}, "PLS109")
+    assert positions(found) == [("site.yml", 2, 20), ("site.yml", 3, 19)]
+
+
+def test_import_cycle(repo: Path) -> None:
+    found = check(repo, {
+        "site.yml": "- hosts: all\n  tasks:\n    - import_tasks: a.yml\n",
+        "a.yml": "- import_tasks: b.yml\n",
+        "b.yml": "- import_tasks: a.yml\n",
+    }, "PLS110")
+    assert len(found) == 1 and "import cycle" in found[0].message
+
+
+def test_yaml_syntax_in_playbook_and_unreached_file(repo: Path) -> None:
+    found = check(repo, {
+        "site.yml": "- hosts: all\n  tasks:\n    - debug:\n        msg: \"open\n",
+        "notes/other.yml": "key: [unclosed\n",
+    }, "PLS111")
+    assert [p[0] for p in positions(found)] == ["notes/other.yml", "site.yml"]
+    assert all(f.message.endswith("Fix the YAML so that it parses.") for f in found)
+
+
+def test_unknown_keywords_with_suggestions(repo: Path) -> None:
+    found = check(repo, {"site.yml": """
+        - hosts: all
+          become_usr: root
+          tasks:
+            - debug: msg=x
+              tag: x
+            - block:
+                - debug: msg=y
+              rescu:
+                - debug: msg=z
+        """}, "PLS112")
+    messages = [f.message for f in found]
+    assert positions(found)[0] == ("site.yml", 1, 2)
+    assert "did you mean 'become_user'?" in messages[0]
+
+
+def test_task_keyword_typo_is_not_confused_with_a_module(repo: Path) -> None:
+    found = check(repo, {"site.yml": "- hosts: all\n  tasks:\n    - debug: msg=x\n      whne: x\n"}, "PLS112")
+    assert positions(found) == [("site.yml", 3, 6)]
+    assert "'whne' is not a valid attribute for a Task; did you mean 'when'?" in found[0].message
+
+
+def test_invalid_playbook_structure(repo: Path) -> None:
+    found = check(repo, {
+        "site.yml": "- hosts: all\n  tasks:\n    - import_tasks: t.yml\n      loop: [1]\n    - 42\n",
+        "t.yml": "- debug: msg=x\n",
+    }, "PLS113")
+    assert [p[1] for p in positions(found)] == [2, 4]
+
+
+def test_unresolved_template_and_dynamic_include(repo: Path) -> None:
+    files = {"site.yml": """
+        - hosts: all
+          tasks:
+            - import_tasks: "{{ undefined_var }}.yml"
+            - include_tasks: "{{ ansible_facts.os_family }}.yml"
+        """}
+    assert positions(check(repo, files, "PLS115")) == [("site.yml", 2, 20)]
+    assert positions(check(repo, {}, "PLS116")) == [("site.yml", 3, 21)]
+
+
+def test_duplicate_role_is_skipped_but_dependencies_are_not_reported(repo: Path) -> None:
+    found = check(repo, {
+        "site.yml": "- hosts: all\n  roles:\n    - common\n    - app\n    - web\n    - common\n",
+        "roles/common/tasks/main.yml": "- debug: msg=common\n",
+        "roles/app/meta/main.yml": "dependencies: [base]\n",
+        "roles/app/tasks/main.yml": "- debug: msg=app\n",
+        "roles/web/meta/main.yml": "dependencies: [base]\n",
+        "roles/web/tasks/main.yml": "- debug: msg=web\n",
+        "roles/base/tasks/main.yml": "- debug: msg=base\n",
+    }, "PLS117")
+    assert positions(found) == [("site.yml", 5, 6)]
+    assert "site.yml:3" in found[0].message
