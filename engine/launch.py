@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.keywords import did_you_mean
-from engine.source import Span
+from engine.span import Span
 
 ASK_FIELDS = {
     "ask_tags_on_launch": "job_tags",

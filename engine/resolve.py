@@ -20,10 +20,20 @@ from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.config import AnsibleConfig
-from engine.model import Block, Frame, Play, Playbook, Problem, RoleInstance, Task, implicit_meta_block
+from engine.model import (
+    YAML_SYNTAX_HINT,
+    Block,
+    Frame,
+    Play,
+    Playbook,
+    Problem,
+    RoleInstance,
+    Task,
+    implicit_meta_block,
+)
 from engine.paths import path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
-from engine.source import SourceCache, Span, YamlProblem, YMap, YSeq
+from engine.source import SourceCache, Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
 
 # ansible-playbook's exit codes for the errors we reproduce.
@@ -87,6 +97,7 @@ class Resolver:
         self.config = config or AnsibleConfig.load()
         self.extra_vars: dict[str, Any] = extra_vars or {}
         self.problems: list[Problem] = []
+        self.imported: list[tuple[str, bool]] = []
         self.roles = RoleLoader(self)
 
     # -- problems ---------------------------------------------------------------------------
@@ -99,15 +110,19 @@ class Resolver:
         if loaded.error is not None:
             code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
             self.problem(code, loaded.error.message, loaded.error.span,
-                         YamlProblem.HINT if code == "yaml-syntax" else "")
+                         YAML_SYNTAX_HINT if code == "yaml-syntax" else "")
             return None
         return loaded.data
 
     # -- playbooks --------------------------------------------------------------------------
-    def load_playbook(self, path: str) -> Playbook:
+    def load_playbook(self, path: str, refresh: bool = True) -> Playbook:
+        """Load and resolve a playbook. ``refresh=False`` keeps the memoised file-system
+        answers of earlier loads, for callers that load many playbooks of an unchanging tree."""
         self.problems = []
-        paths.clear_cache()
+        if refresh:
+            paths.clear_cache()
         book = Playbook(path)
+        self.imported = book.imported
         book.plays = self._playbook_plays(path, (), (), {}, None)
         book.problems = self.problems
         return book
@@ -159,6 +174,8 @@ class Resolver:
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
+        plain = not frame.keywords and not any(f.keywords for f in outer)
+        self.imported.append((paths.realpath(path), plain))
         play_vars = {**outer_vars, **as_dict(entry.get("vars"))}
         return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key))
 

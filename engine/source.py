@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from engine.span import Span
+
 try:  # pragma: no cover - exercised implicitly
     from ruamel.yaml.cyaml import CParser as _Parser
 
@@ -34,20 +36,6 @@ except ImportError:  # pragma: no cover - pure-Python fallback
     from ruamel.yaml.scanner import Scanner as _Scanner
 
     FAST_PARSER = False
-
-
-class Span(NamedTuple):
-    """A source range. ``line`` and ``col`` are 0-based and count code points."""
-
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-    def human(self) -> str:
-        """``file:line:col`` with 1-based numbers, the way editors and compilers print it."""
-        return f"{self.file}:{self.line + 1}:{self.col + 1}"
 
 
 class YMap(dict):
@@ -84,8 +72,6 @@ class UnsafeText(str):
 class YamlProblem(NamedTuple):
     message: str
     span: Span
-
-    HINT = "Fix the YAML so that it parses."
 
     def __str__(self) -> str:
         return f"{self.span.human()}: {self.message}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.keywords import did_you_mean
 from engine.launch import LaunchProfile, ProfileError
-from engine.source import Span, YMap, parse_text
+from engine.span import Span
 from playbook_ls import rules
 from playbook_ls.rules.base import Severity
 
@@ -112,6 +112,8 @@ Locator = Callable[[tuple[str, ...]], Span | None]
 
 
 def _read_yaml(text: str, path: str) -> tuple[Mapping[str, Any], Locator]:
+    from engine.source import YMap, parse_text
+
     loaded = parse_text(text, path)
     if loaded.error is not None:
         raise ConfigError(loaded.error.message, loaded.error.span)

@@ -17,7 +17,7 @@ import sys
 import tempfile
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> str:

@@ -13,8 +13,10 @@ import fnmatch
 import os
 import re
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
+from engine import paths
 from engine.keywords import IMPORT_PLAYBOOK
 
 YAML_SUFFIXES = (".yml", ".yaml")
@@ -71,12 +73,13 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(f"(?s:{regex})(?:/.*)?\\Z")
 
 
+@cache
 def is_role_dir(directory: str) -> bool:
     tasks = os.path.join(directory, "tasks")
-    if not (os.path.isfile(os.path.join(tasks, "main.yml")) or os.path.isfile(os.path.join(tasks, "main.yaml"))):
+    if not (paths.isfile(os.path.join(tasks, "main.yml")) or paths.isfile(os.path.join(tasks, "main.yaml"))):
         return False
     return os.path.basename(os.path.dirname(directory)) == "roles" or any(
-        os.path.isfile(os.path.join(directory, "meta", name)) for name in ("main.yml", "main.yaml"))
+        paths.isfile(os.path.join(directory, "meta", name)) for name in ("main.yml", "main.yaml"))
 
 
 def role_of(path: str) -> str | None:
@@ -98,3 +101,8 @@ ROLE_SUBDIRS = frozenset({"tasks", "handlers", "meta", "defaults", "vars", "libr
 def looks_like_playbook(data: Any) -> bool:
     return isinstance(data, list) and any(
         isinstance(item, dict) and not PLAY_KEYS.isdisjoint(item) for item in data)
+
+
+def imports_playbooks(data: Any) -> bool:
+    return isinstance(data, list) and any(
+        isinstance(item, dict) and not IMPORT_PLAYBOOK.isdisjoint(item) for item in data)

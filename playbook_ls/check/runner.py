@@ -12,15 +12,15 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from engine import paths as fs
 from engine.config import AnsibleConfig
-from engine.model import join_sentences
-from engine.resolve import Resolver
-from engine.source import SourceCache, Span, YamlProblem
+from engine.model import YAML_SYNTAX_HINT, join_sentences
+from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, content_hash
 from playbook_ls.config import Settings
-from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext, Severity
+from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext, Severity, profile_playbook
 
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
@@ -45,11 +45,12 @@ class CheckResult:
 class UnitResult:
     """What checking one playbook (or one role no playbook uses) produced; cached as is."""
 
-    __slots__ = ("findings", "tags", "roles", "deps")
+    __slots__ = ("findings", "tags", "roles", "deps", "covered")
 
     def __init__(self, findings: list[dict[str, Any]], tags: set[str], roles: set[str],
-                 deps: dict[str, str | None]) -> None:
+                 deps: dict[str, str | None], covered: set[str]) -> None:
         self.findings, self.tags, self.roles, self.deps = findings, tags, roles, deps
+        self.covered = covered  # playbooks this one imports plainly: checking them alone adds nothing
 
 
 class Checker:
@@ -60,7 +61,7 @@ class Checker:
                                    *(os.path.join(settings.root, p) for p in settings.roles_path)]
         self.use_cache = use_cache
         self.enabled = settings.enabled()
-        self.sources = SourceCache()
+        self._sources: Any = None
         self.hashes: dict[str, str | None] = {}
         self.texts: dict[str, bytes] = {}
         self.lines: dict[str, list[str]] = {}
@@ -69,6 +70,7 @@ class Checker:
     # -- entry point ------------------------------------------------------------------------
     def run(self, paths: list[str]) -> CheckResult:
         settings = self.settings
+        fs.clear_cache()  # the tree is taken as unchanging from here on
         files = discover.yaml_files(paths, settings.exclude, settings.root)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
         file_set = content_hash("\n".join(files).encode())
@@ -81,12 +83,19 @@ class Checker:
         found: list[Finding] = []
         tags_by_playbook: dict[str, set[str]] = {}
         reached: set[str] = set()
-        for path in playbooks:
+        covered: set[str] = set()
+        named = {target for profile in settings.profiles if (target := profile_playbook(profile))}
+        # Importers first: a playbook they import plainly (and no profile names) is checked with them.
+        for path in sorted(playbooks, key=lambda p: not facts[p]["imports"]):
+            real = fs.realpath(path)
+            if real in covered and real not in named:
+                continue
             unit = self._unit(cache, f"playbook:{path}", lambda p=path: self._check_playbook(p))
-            tags_by_playbook[os.path.realpath(path)] = unit.tags
+            tags_by_playbook[real] = unit.tags
             reached |= unit.roles
+            covered |= unit.covered
             found += map(Finding.from_dict, unit.findings)
-        lone_roles = sorted(role for role in roles if os.path.realpath(role) not in reached)
+        lone_roles = sorted(role for role in roles if fs.realpath(role) not in reached)
         all_tags = set().union(*tags_by_playbook.values()) if tags_by_playbook else set()
         for role in lone_roles:
             unit = self._unit(cache, f"role:{role}", lambda r=role: self._check_role(r))
@@ -97,7 +106,7 @@ class Checker:
         cache.save()
         result = self.result
         result.files, result.playbooks, result.roles = len(files), len(playbooks), len(roles)
-        result.parsed = self.sources.parsed
+        result.parsed = self._sources.parsed if self._sources else 0
         result.findings = sorted(self._settle(found), key=Finding.sort_key)
         return result
 
@@ -106,6 +115,15 @@ class Checker:
         config_hash = self._hash(config) if config else None
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         return repr((__version__, self.settings.fingerprint(), config, config_hash, environment, sys.version_info[:2]))
+
+    @property
+    def sources(self) -> Any:
+        """The YAML cache, created (and ruamel.yaml imported) only when something must be parsed."""
+        if self._sources is None:
+            from engine.source import SourceCache
+
+            self._sources = SourceCache()
+        return self._sources
 
     # -- files ------------------------------------------------------------------------------
     def _hash(self, path: str) -> str | None:
@@ -126,6 +144,7 @@ class Checker:
             loaded = self.sources.load(path)
             error = loaded.error
             facts = {"playbook": discover.looks_like_playbook(loaded.data),
+                     "imports": discover.imports_playbooks(loaded.data),
                      "error": (error.message, tuple(error.span)[1:]) if error else None}
             if digest:
                 cache.files[digest], cache.dirty = facts, True
@@ -135,7 +154,7 @@ class Checker:
         for path, fact in facts.items():
             if fact["error"]:
                 message, position = fact["error"]
-                finding = Finding(join_sentences(message, YamlProblem.HINT), Span(path, *position))
+                finding = Finding(join_sentences(message, YAML_SYNTAX_HINT), Span(path, *position))
                 yield self._stamp(finding, rules.pls111_yaml_syntax)
 
     # -- units ------------------------------------------------------------------------------
@@ -149,13 +168,19 @@ class Checker:
 
     def _check_playbook(self, path: str) -> UnitResult:
         self.sources.requested.clear()
-        book = Resolver(self.sources, self.ansible).load_playbook(path)
-        findings = list(self._playbook_findings(book))
-        tasks = [task for _play, task in PlaybookContext(book, [], {}).tasks() if not task.handler]
-        tags = {tag for task in tasks for frame in task.chain for tag in frame.tags if isinstance(tag, str)}
-        roles = {os.path.realpath(task.role.path) for task in tasks if task.role is not None and task.role.path}
+        from engine.resolve import Resolver
+
+        book = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
+        context = PlaybookContext(book, self.settings.profiles, {})
+        findings = list(self._playbook_findings(context))
+        tasks = [task for _play, task in context.tasks() if not task.handler]
+        frames = {id(frame): frame for task in tasks for frame in task.chain}
+        tags = {tag for frame in frames.values() for tag in frame.tags if isinstance(tag, str)}
+        roles = {fs.realpath(role.path) for role in {id(t.role): t.role for t in tasks if t.role}.values()
+                 if role.path}
         deps = {p: self._hash(p) for p in set(self.sources.requested) if p not in self.sources.overlay}
-        return UnitResult([f.to_dict() for f in findings], tags, roles, deps)
+        covered = {path for path, plain in book.imported if plain}
+        return UnitResult([f.to_dict() for f in findings], tags, roles, deps, covered)
 
     def _check_role(self, role: str) -> UnitResult:
         """A role no playbook uses, checked as the only role of a play of its own."""
@@ -172,13 +197,11 @@ class Checker:
         unit.findings = [f for f in unit.findings if not f["span"] or f["span"][0] != synthetic]
         return unit
 
-    def _playbook_findings(self, book: Any) -> Iterator[Finding]:
+    def _playbook_findings(self, context: PlaybookContext) -> Iterator[Finding]:
         for code in self.enabled:
             module = rules.RULES[code]
-            if module.SCOPE != "playbook":
-                continue
-            context = PlaybookContext(book, self.settings.profiles, self.settings.options_for(code))
-            yield from self._guarded(module, context)
+            if module.SCOPE == "playbook":
+                yield from self._guarded(module, context.with_options(self.settings.options_for(code)))
 
     def _project_findings(self, tags: set[str], by_playbook: dict[str, set[str]]) -> Iterator[Finding]:
         for code in self.enabled:

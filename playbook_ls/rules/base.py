@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.model import Block, Frame, Play, Playbook, Task
-from engine.source import Span
+from engine.span import Span
 
 if TYPE_CHECKING:
     from engine.launch import LaunchProfile
@@ -76,15 +76,21 @@ class Finding:
 class PlaybookContext:
     """What a playbook-scoped rule sees: one resolved playbook and the launch profiles."""
 
-    def __init__(self, playbook: Playbook, profiles: list[LaunchProfile], options: dict[str, Any]) -> None:
+    def __init__(self, playbook: Playbook, profiles: list[LaunchProfile], options: dict[str, Any],
+                 tasks: list[tuple[Play, Task]] | None = None) -> None:
         self.playbook, self.profiles, self.options = playbook, profiles, options
+        self._tasks = tasks
 
-    def tasks(self) -> Iterator[tuple[Play, Task]]:
+    def with_options(self, options: dict[str, Any]) -> PlaybookContext:
+        """The same playbook for another rule: the task walk is shared, the options are not."""
+        return PlaybookContext(self.playbook, self.profiles, options, self.tasks())
+
+    def tasks(self) -> list[tuple[Play, Task]]:
         """Every task and handler in execution order, included files' tasks too, once per context."""
-        for play in self.playbook.plays:
-            for block in (*play.compile(), *play.handlers):
-                for task in walk_block(block):
-                    yield play, task
+        if self._tasks is None:
+            self._tasks = [(play, task) for play in self.playbook.plays
+                           for block in (*play.compile(), *play.handlers) for task in walk_block(block)]
+        return self._tasks
 
     def applies_to(self, profile: LaunchProfile) -> bool:
         """Whether a profile launches this playbook (a profile naming no playbook launches any)."""

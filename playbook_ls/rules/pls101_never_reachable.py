@@ -41,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.model import Task
-from engine.source import Span
+from engine.span import Span
 from playbook_ls.rules.base import (
     Finding,
     PlaybookContext,

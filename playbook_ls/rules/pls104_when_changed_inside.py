@@ -56,6 +56,7 @@ An `include_role` / `include_tasks` checks its own `when` once, which is another
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
@@ -71,17 +72,27 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    for play in ctx.playbook.plays:
-        tasks = [task for p, task in ctx.tasks() if p is play and not task.handler]
+    by_play: dict[int, list[Task]] = {}
+    for play, task in ctx.tasks():
+        if not task.handler:
+            by_play.setdefault(id(play), []).append(task)
+    for tasks in by_play.values():
+        # where each conditional level's tasks sit in the play, to count those after a task
+        positions: dict[int, list[int]] = {}
+        for index, task in enumerate(tasks):
+            for frame in task.chain[:-1]:
+                if frame.when:
+                    positions.setdefault(id(frame), []).append(index)
         for index, task in enumerate(tasks):
             assigned = assigned_variables(task)
             if not assigned:
                 continue
             for frame in task.chain[:-1]:
-                tested = assigned & condition_variables(frame)
+                tested = assigned & condition_variables(frame) if frame.when else set()
                 if not tested:
                     continue
-                later = sum(1 for other in tasks[index + 1:] if any(f is frame for f in other.chain))
+                under = positions[id(frame)]
+                later = len(under) - bisect_right(under, index)
                 if later:
                     yield _finding(task, frame, sorted(tested), later)
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from engine.source import Span
+from engine.span import Span
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity
 
 CODE = "PLS105"

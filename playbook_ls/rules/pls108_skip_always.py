@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.source import Span
+from engine.span import Span
 from playbook_ls.rules.base import Finding, ProjectContext, Severity
 
 CODE = "PLS108"
