@@ -266,17 +266,12 @@ class Play:
 
 
 class Playbook:
-    """A playbook file and what it runs. ``imported`` lists the real paths of the playbooks it
-    imports, each with whether the import is plain (no tags, when or vars on it or above it),
-    i.e. whether the imported playbook runs here exactly as it would on its own."""
-
-    __slots__ = ("path", "plays", "problems", "imported")
+    __slots__ = ("path", "plays", "problems")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.plays: list[Play] = []
         self.problems: list[Problem] = []
-        self.imported: list[tuple[str, bool]] = []
 
     def fatal_problems(self) -> list[Problem]:
         return [p for p in self.problems if p.fatal]

@@ -97,7 +97,6 @@ class Resolver:
         self.config = config or AnsibleConfig.load()
         self.extra_vars: dict[str, Any] = extra_vars or {}
         self.problems: list[Problem] = []
-        self.imported: list[tuple[str, bool]] = []
         self.roles = RoleLoader(self)
 
     # -- problems ---------------------------------------------------------------------------
@@ -122,7 +121,6 @@ class Resolver:
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
-        self.imported = book.imported
         book.plays = self._playbook_plays(path, (), (), {}, None)
         book.problems = self.problems
         return book
@@ -174,8 +172,6 @@ class Resolver:
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
-        plain = not frame.keywords and not any(f.keywords for f in outer)
-        self.imported.append((paths.realpath(path), plain))
         play_vars = {**outer_vars, **as_dict(entry.get("vars"))}
         return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key))
 

@@ -32,6 +32,8 @@ Silence one line with '# noqa: PLS101' (or a bare '# noqa').""")
     parser.add_argument("--statistics", action="store_true", help="print how many findings each rule has")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
+                        help="processes to resolve playbooks with (default: up to 2, as many as there are cores)")
     parser.set_defaults(handler=run)
 
 
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
         elif codes:
             settings.ignore |= set(codes)
     fail_level = args.fail_level or settings.fail_level
-    result = run_check(paths, settings, use_cache=not args.no_cache)
+    jobs = args.jobs if args.jobs > 0 else min(2, os.cpu_count() or 1)
+    result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
     for error in result.internal_errors:
         print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)

@@ -103,6 +103,16 @@ def looks_like_playbook(data: Any) -> bool:
         isinstance(item, dict) and not PLAY_KEYS.isdisjoint(item) for item in data)
 
 
-def imports_playbooks(data: Any) -> bool:
-    return isinstance(data, list) and any(
-        isinstance(item, dict) and not IMPORT_PLAYBOOK.isdisjoint(item) for item in data)
+def plain_imports(data: Any) -> list[str]:
+    """Static targets of ``import_playbook`` entries that carry no tags, when or vars: the
+    imported playbook then runs exactly as it does on its own."""
+    if not isinstance(data, list):
+        return []
+    targets = []
+    for item in data:
+        if not isinstance(item, dict):
+            continue
+        key = next((k for k in item if k in IMPORT_PLAYBOOK), None)
+        if key is not None and set(item) <= {key, "name"} and isinstance(item[key], str) and "{{" not in item[key]:
+            targets.append(item[key])
+    return targets

@@ -7,9 +7,8 @@ rendered in a sandbox for display only, inventories and vault files are not open
 from __future__ import annotations
 
 import os
-import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from engine import paths as fs
@@ -20,11 +19,11 @@ from playbook_ls import __version__, rules
 from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, content_hash
 from playbook_ls.config import Settings
-from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext, Severity, profile_playbook
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, profile_playbook
+from playbook_ls.rules.ruleset import RuleSet, playbook_summary
 
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*))?", re.IGNORECASE)
 
 
 class CheckResult:
@@ -45,22 +44,22 @@ class CheckResult:
 class UnitResult:
     """What checking one playbook (or one role no playbook uses) produced; cached as is."""
 
-    __slots__ = ("findings", "tags", "roles", "deps", "covered")
+    __slots__ = ("findings", "tags", "roles", "deps", "errors")
 
     def __init__(self, findings: list[dict[str, Any]], tags: set[str], roles: set[str],
-                 deps: dict[str, str | None], covered: set[str]) -> None:
+                 deps: dict[str, str | None], errors: list[str]) -> None:
         self.findings, self.tags, self.roles, self.deps = findings, tags, roles, deps
-        self.covered = covered  # playbooks this one imports plainly: checking them alone adds nothing
+        self.errors = errors  # rules that crashed on this unit
 
 
 class Checker:
-    def __init__(self, settings: Settings, use_cache: bool = True) -> None:
-        self.settings = settings
+    def __init__(self, settings: Settings, use_cache: bool = True, jobs: int = 1) -> None:
+        self.settings, self.jobs = settings, jobs
         self.ansible = AnsibleConfig.load(settings.root)
         self.ansible.roles_path = [*self.ansible.roles_path,
                                    *(os.path.join(settings.root, p) for p in settings.roles_path)]
         self.use_cache = use_cache
-        self.enabled = settings.enabled()
+        self.rules = RuleSet(settings, self.ansible.skip_tags, self.ansible.path)
         self._sources: Any = None
         self.hashes: dict[str, str | None] = {}
         self.texts: dict[str, bytes] = {}
@@ -80,34 +79,28 @@ class Checker:
         roles = {role for path in files if (role := discover.role_of(path))}
         playbooks = [path for path in files if not discover.role_of(path) and (
             facts[path]["playbook"] or discover.matches(path, settings.root, settings.include))]
-        found: list[Finding] = []
-        tags_by_playbook: dict[str, set[str]] = {}
-        reached: set[str] = set()
-        covered: set[str] = set()
         named = {target for profile in settings.profiles if (target := profile_playbook(profile))}
-        # Importers first: a playbook they import plainly (and no profile names) is checked with them.
-        for path in sorted(playbooks, key=lambda p: not facts[p]["imports"]):
-            real = fs.realpath(path)
-            if real in covered and real not in named:
-                continue
-            unit = self._unit(cache, f"playbook:{path}", lambda p=path: self._check_playbook(p))
-            tags_by_playbook[real] = unit.tags
-            reached |= unit.roles
-            covered |= unit.covered
-            found += map(Finding.from_dict, unit.findings)
+        covered = {fs.realpath(os.path.join(os.path.dirname(importer), target))
+                   for importer in playbooks for target in facts[importer]["plain_imports"]}
+        # A playbook imported plainly (no tags, when or vars on the import) by another one runs
+        # there exactly as on its own: it is checked only there, unless a profile names it.
+        playbooks = [p for p in playbooks if fs.realpath(p) not in covered or fs.realpath(p) in named]
+        units = self._units(cache, {f"playbook:{p}": (self._check_playbook, p) for p in playbooks})
+        tags_by_playbook = {fs.realpath(key.split(":", 1)[1]): unit.tags for key, unit in units.items()}
+        reached = set().union(*(unit.roles for unit in units.values()))
         lone_roles = sorted(role for role in roles if fs.realpath(role) not in reached)
-        all_tags = set().union(*tags_by_playbook.values()) if tags_by_playbook else set()
-        for role in lone_roles:
-            unit = self._unit(cache, f"role:{role}", lambda r=role: self._check_role(r))
-            all_tags |= unit.tags
-            found += map(Finding.from_dict, unit.findings)
+        units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
+        found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
+        all_tags = set().union(*(unit.tags for unit in units.values()))
         found += self._syntax_findings(facts)
-        found += self._project_findings(all_tags, tags_by_playbook)
+        found += self.rules.project_findings(all_tags, tags_by_playbook)
         cache.save()
         result = self.result
         result.files, result.playbooks, result.roles = len(files), len(playbooks), len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
-        result.findings = sorted(self._settle(found), key=Finding.sort_key)
+        result.findings = sorted(self.rules.settle(found, self._line), key=Finding.sort_key)
+        if self.jobs == 1:
+            result.internal_errors += self.rules.errors
         return result
 
     def _fingerprint(self) -> str:
@@ -144,7 +137,7 @@ class Checker:
             loaded = self.sources.load(path)
             error = loaded.error
             facts = {"playbook": discover.looks_like_playbook(loaded.data),
-                     "imports": discover.imports_playbooks(loaded.data),
+                     "plain_imports": discover.plain_imports(loaded.data),
                      "error": (error.message, tuple(error.span)[1:]) if error else None}
             if digest:
                 cache.files[digest], cache.dirty = facts, True
@@ -155,32 +148,45 @@ class Checker:
             if fact["error"]:
                 message, position = fact["error"]
                 finding = Finding(join_sentences(message, YAML_SYNTAX_HINT), Span(path, *position))
-                yield self._stamp(finding, rules.pls111_yaml_syntax)
+                yield self.rules.stamp(finding, rules.pls111_yaml_syntax)
 
     # -- units ------------------------------------------------------------------------------
-    def _unit(self, cache: CheckCache, key: str, compute: Any) -> UnitResult:
-        unit = cache.units.get(key)
-        if unit is not None and all(self._hash(path) == digest for path, digest in unit.deps.items()):
-            return unit
-        unit = compute()
-        cache.units[key], cache.dirty = unit, True
-        return unit
+    def _units(self, cache: CheckCache, wanted: dict[str, tuple[Any, str]]) -> dict[str, UnitResult]:
+        """Results for ``{key: (check, path)}``: cached ones whose files are unchanged, the others
+        computed, on both cores when there are several (the parsed files are inherited)."""
+        results: dict[str, UnitResult] = {}
+        todo = []
+        for key, (compute, path) in wanted.items():
+            unit = cache.units.get(key)
+            if unit is not None and all(self._hash(p) == digest for p, digest in unit.deps.items()):
+                results[key] = unit
+            else:
+                todo.append((key, compute, path))
+        if self.jobs > 1 and len(todo) > 1:
+            computed = _in_parallel(self, [(compute.__name__, path) for _key, compute, path in todo], self.jobs)
+        else:
+            computed = [compute(path) for _key, compute, path in todo]
+        for (key, _compute, _path), unit in zip(todo, computed, strict=True):
+            results[key] = unit
+            if unit.errors:  # a crashed rule's result is not worth keeping
+                if self.jobs > 1:
+                    self.result.internal_errors += unit.errors
+            else:
+                cache.units[key], cache.dirty = unit, True
+        return {key: results[key] for key in wanted}
 
     def _check_playbook(self, path: str) -> UnitResult:
         self.sources.requested.clear()
+        errors_before = len(self.rules.errors)
         from engine.resolve import Resolver
 
         book = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
         context = PlaybookContext(book, self.settings.profiles, {})
-        findings = list(self._playbook_findings(context))
-        tasks = [task for _play, task in context.tasks() if not task.handler]
-        frames = {id(frame): frame for task in tasks for frame in task.chain}
-        tags = {tag for frame in frames.values() for tag in frame.tags if isinstance(tag, str)}
-        roles = {fs.realpath(role.path) for role in {id(t.role): t.role for t in tasks if t.role}.values()
-                 if role.path}
+        findings = list(self.rules.playbook_findings(context))
+        tags, roles = playbook_summary(context)
         deps = {p: self._hash(p) for p in set(self.sources.requested) if p not in self.sources.overlay}
-        covered = {path for path, plain in book.imported if plain}
-        return UnitResult([f.to_dict() for f in findings], tags, roles, deps, covered)
+        errors = self.rules.errors[errors_before:]
+        return UnitResult([f.to_dict() for f in findings], tags, roles, deps, errors)
 
     def _check_role(self, role: str) -> UnitResult:
         """A role no playbook uses, checked as the only role of a play of its own."""
@@ -197,61 +203,6 @@ class Checker:
         unit.findings = [f for f in unit.findings if not f["span"] or f["span"][0] != synthetic]
         return unit
 
-    def _playbook_findings(self, context: PlaybookContext) -> Iterator[Finding]:
-        for code in self.enabled:
-            module = rules.RULES[code]
-            if module.SCOPE == "playbook":
-                yield from self._guarded(module, context.with_options(self.settings.options_for(code)))
-
-    def _project_findings(self, tags: set[str], by_playbook: dict[str, set[str]]) -> Iterator[Finding]:
-        for code in self.enabled:
-            module = rules.RULES[code]
-            if module.SCOPE == "project":
-                context = ProjectContext(dict.fromkeys(tags), self.settings.profiles, self.settings.options_for(code),
-                                         self.ansible.skip_tags, self.ansible.path, by_playbook)
-                yield from self._guarded(module, context)
-
-    def _guarded(self, module: Any, context: Any) -> Iterator[Finding]:
-        """Run one rule; a crash in a rule is reported and never stops the others."""
-        try:
-            found = list(module.check(context))
-        except Exception as exc:  # noqa: BLE001 - one broken rule must not stop the check
-            self.result.internal_errors.append(f"{module.CODE} crashed: {type(exc).__name__}: {exc}")
-            return
-        for finding in found:
-            yield self._stamp(finding, module)
-
-    def _stamp(self, finding: Finding, module: Any) -> Finding:
-        finding.code, finding.name = module.CODE, module.NAME
-        finding.severity = self.settings.severity_of(module.CODE)
-        return finding
-
-    # -- settings and noqa ------------------------------------------------------------------
-    def _settle(self, found: Iterable[Finding]) -> Iterator[Finding]:
-        enabled = set(self.enabled)
-        seen: set[tuple[Any, ...]] = set()
-        for finding in found:
-            if finding.code not in enabled or finding.key() in seen:
-                continue
-            seen.add(finding.key())
-            finding.severity = self.settings.severity_of(finding.code)
-            if not self._silenced(finding):
-                yield finding
-
-    def _silenced(self, finding: Finding) -> bool:
-        span = finding.span
-        if span is None:
-            return False
-        line = self._line(span.file, span.line)
-        match = _NOQA.search(line) if "noqa" in line.lower() else None
-        if match is None:
-            return False
-        codes = match["codes"]
-        if not codes:
-            return True
-        names = {c.strip().upper() for c in codes.split(",")} | {c.strip() for c in codes.split(",")}
-        return finding.code in names or finding.name in names
-
     def _line(self, path: str, number: int) -> str:
         lines = self.lines.get(path)
         if lines is None:
@@ -261,5 +212,29 @@ class Checker:
         return lines[number] if 0 <= number < len(lines) else ""
 
 
-def run_check(paths: list[str], settings: Settings, use_cache: bool = True) -> CheckResult:
-    return Checker(settings, use_cache).run(paths)
+def run_check(paths: list[str], settings: Settings, use_cache: bool = True, jobs: int = 1) -> CheckResult:
+    """Check ``paths``. ``jobs`` > 1 resolves playbooks in that many processes (where fork is
+    available); the language server keeps the default."""
+    return Checker(settings, use_cache, jobs).run(paths)
+
+
+_WORKER: Checker | None = None
+
+
+def _in_parallel(checker: Checker, work: list[tuple[str, str]], jobs: int) -> list[UnitResult]:
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return [getattr(checker, method)(path) for method, path in work]
+    global _WORKER
+    _WORKER = checker  # forked workers inherit it, with every file parsed so far
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            return pool.starmap(_work, work, chunksize=1)
+    finally:
+        _WORKER = None
+
+
+def _work(method: str, path: str) -> UnitResult:
+    assert _WORKER is not None
+    return getattr(_WORKER, method)(path)

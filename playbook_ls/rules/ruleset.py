@@ -1,0 +1,92 @@
+"""The enabled rules with their settings, shared by ``check`` and the language server.
+
+Runs each rule guarded (a crash is recorded, never propagated), stamps findings with code,
+name and severity, and settles them: drops disabled codes and duplicates (the same finding
+reached from two playbooks) and applies ``# noqa``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from playbook_ls import rules
+from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
+
+if TYPE_CHECKING:
+    from playbook_ls.config import Settings
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*))?", re.IGNORECASE)
+
+
+class RuleSet:
+    def __init__(self, settings: Settings, config_skip_tags: list[str], config_path: str | None) -> None:
+        self.settings = settings
+        self.enabled = settings.enabled()
+        self.config_skip_tags, self.config_path = config_skip_tags, config_path
+        self.errors: list[str] = []
+
+    def playbook_findings(self, context: PlaybookContext) -> Iterator[Finding]:
+        for code in self.enabled:
+            module = rules.RULES[code]
+            if module.SCOPE == "playbook":
+                yield from self._guarded(module, context.with_options(self.settings.options_for(code)))
+
+    def project_findings(self, tags: set[str], by_playbook: dict[str, set[str]]) -> Iterator[Finding]:
+        for code in self.enabled:
+            module = rules.RULES[code]
+            if module.SCOPE == "project":
+                context = ProjectContext(dict.fromkeys(tags), self.settings.profiles, self.settings.options_for(code),
+                                         self.config_skip_tags, self.config_path, by_playbook)
+                yield from self._guarded(module, context)
+
+    def _guarded(self, module: Any, context: Any) -> Iterator[Finding]:
+        try:
+            found = list(module.check(context))
+        except Exception as exc:  # noqa: BLE001 - one broken rule must not stop the others
+            self.errors.append(f"{module.CODE} crashed: {type(exc).__name__}: {exc}")
+            return
+        for finding in found:
+            yield self.stamp(finding, module)
+
+    def stamp(self, finding: Finding, module: Any) -> Finding:
+        finding.code, finding.name = module.CODE, module.NAME
+        finding.severity = self.settings.severity_of(module.CODE)
+        return finding
+
+    def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str]) -> Iterator[Finding]:
+        """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line."""
+        enabled = set(self.enabled)
+        seen: set[tuple[Any, ...]] = set()
+        for finding in found:
+            if finding.code not in enabled or finding.key() in seen:
+                continue
+            seen.add(finding.key())
+            finding.severity = self.settings.severity_of(finding.code)
+            if finding.span is None or not silenced(finding, line_of(finding.span.file, finding.span.line)):
+                yield finding
+
+
+def silenced(finding: Finding, line: str) -> bool:
+    """Whether ``line`` carries a ``# noqa`` (bare, or naming the finding's code or rule name)."""
+    match = _NOQA.search(line) if "noqa" in line.lower() else None
+    if match is None:
+        return False
+    codes = match["codes"]
+    if not codes:
+        return True
+    names = {c.strip() for c in codes.split(",")}
+    return finding.code in {n.upper() for n in names} or finding.name in names
+
+
+def playbook_summary(context: PlaybookContext) -> tuple[set[str], set[str]]:
+    """The tags the playbook's tasks carry and the real paths of the roles it uses."""
+    from engine import paths
+
+    tasks = [task for _play, task in context.tasks() if not task.handler]
+    frames = {id(frame): frame for task in tasks for frame in task.chain}
+    tags = {tag for frame in frames.values() for tag in frame.tags if isinstance(tag, str)}
+    roles = {paths.realpath(role.path) for role in {id(t.role): t.role for t in tasks if t.role}.values()
+             if role.path}
+    return tags, roles
