@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_listing(sub, "list-tasks", "list the tasks a run would execute, like ansible-playbook --list-tasks")
     _add_listing(sub, "list-tags", "list the tags of the tasks a run would execute, like ansible-playbook --list-tags")
     add_check_parser(sub)
+    serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
+                           description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).")
+    serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
+    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead")
+    serve.set_defaults(handler=_run_serve)
     return parser
 
 
@@ -59,6 +64,12 @@ def _run_listing(args: argparse.Namespace) -> int:
     from playbook_ls.listing import run_listing
 
     return run_listing(args)
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from playbook_ls.server import serve
+
+    return serve(args.tcp)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -116,3 +116,14 @@ def plain_imports(data: Any) -> list[str]:
         if key is not None and set(item) <= {key, "name"} and isinstance(item[key], str) and "{{" not in item[key]:
             targets.append(item[key])
     return targets
+
+
+def role_playbook_path(role: str) -> str:
+    """Where the play that checks a role no playbook uses pretends to live (never written)."""
+    return os.path.join(os.path.dirname(role), f".playbook-ls-check-{os.path.basename(role)}.yml")
+
+
+def role_playbook_text(role: str) -> str:
+    import json
+
+    return f"- hosts: all\n  gather_facts: false\n  roles:\n    - role: {json.dumps(role)}\n"

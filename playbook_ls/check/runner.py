@@ -190,12 +190,8 @@ class Checker:
 
     def _check_role(self, role: str) -> UnitResult:
         """A role no playbook uses, checked as the only role of a play of its own."""
-        import json
-
-        parent = os.path.dirname(role)
-        synthetic = os.path.join(parent, f".playbook-ls-check-{os.path.basename(role)}.yml")
-        self.sources.overlay[synthetic] = (
-            f"- hosts: all\n  gather_facts: false\n  roles:\n    - role: {json.dumps(role)}\n")
+        synthetic = discover.role_playbook_path(role)
+        self.sources.overlay[synthetic] = discover.role_playbook_text(role)
         try:
             unit = self._check_playbook(synthetic)
         finally:

@@ -1,0 +1,140 @@
+"""Hover text for a task or a play: effective tags and ``when`` with where each comes from,
+inherited keywords, and whether the default run and each launch profile run it. One section
+per context that reaches the line. Pure functions over the workspace model; Markdown out.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from engine.keywords import INHERITED, Merge
+from engine.model import UNTAGGED, Frame, Task
+from engine.tags import Selection, should_run
+from playbook_ls.rules.base import display_path, never_exposure, where
+
+if TYPE_CHECKING:
+    from playbook_ls.workspace import Book, Reach, WorkspaceIndex
+
+MAX_CONTEXTS = 6
+# Inherited keywords worth showing when a level above the task sets them.
+SHOWN_KEYWORDS = tuple(k for k, merge in INHERITED.items() if merge == Merge.REPLACE and k not in ("collections",))
+
+
+def hover_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
+    reaches = index.at(path, line)
+    if not reaches:
+        return None
+    if reaches[0].task is None:
+        return _play_markdown(index, reaches)
+    sections = []
+    seen: set[str] = set()
+    for reach in reaches:
+        section = task_section(index, reach)
+        if section not in seen:
+            seen.add(section)
+            sections.append(section)
+    task = reaches[0].task
+    assert task is not None
+    head = f"**{task.display_name()}** · `{task.action}`"
+    if len(sections) > 1:
+        head += f"\n\nReached from {len(sections)} contexts; tags and conditions differ between them."
+    shown = sections[:MAX_CONTEXTS]
+    if len(sections) > MAX_CONTEXTS:
+        shown.append(f"… and {len(sections) - MAX_CONTEXTS} more contexts")
+    return "\n\n---\n\n".join([head, *shown])
+
+
+def context_label(reach: Reach) -> str:
+    """'site.yml › play "web" › roles: entry "db"' — how the task is reached."""
+    book = reach.book
+    start = f"role {os.path.basename(reach.task.role.path)} (used by no playbook)" if book.synthetic and \
+        reach.task and reach.task.role and reach.task.role.path else f"`{display_path(book.path)}`"
+    chain = reach.task.chain[:-1] if reach.task else []
+    levels = [f.label for f in chain if f.kind != "block" or f.keywords]
+    return " › ".join([start, *levels])
+
+
+def _origin(frame: Frame, task: Task) -> str:
+    if frame is task.frame:
+        return "this task"
+    return f"{frame.label} ({where(frame.keyword_spans.get('tags') or frame.span)})"
+
+
+def task_section(index: WorkspaceIndex, reach: Reach) -> str:
+    task = reach.task
+    assert task is not None
+    lines = [f"**via** {context_label(reach)}"]
+    lines.append(_tags_line(task))
+    when = [(cond, frame) for frame in task.chain for cond in frame.when]
+    if when:
+        lines.append("**when** (all must hold, outermost first):")
+        lines += [f"- `{cond}` — {_origin_kw(frame, task, 'when')}" for cond, frame in when]
+    inherited = [(key, frame) for key in SHOWN_KEYWORDS
+                 for frame in [next((f for f in reversed(task.chain) if key in f.keywords), None)]
+                 if frame is not None and frame is not task.frame]
+    if inherited:
+        lines.append("**inherited:** " + " · ".join(
+            f"`{key}: {frame.keywords[key]}` from {_origin_kw(frame, task, key)}" for key, frame in inherited))
+    lines.append(run_summary(index, reach.book, task))
+    return "\n\n".join(lines)
+
+
+def _origin_kw(frame: Frame, task: Task, keyword: str) -> str:
+    if frame is task.frame:
+        return "this task"
+    return f"{frame.label} ({where(frame.keyword_spans.get(keyword) or frame.span)})"
+
+
+def _tags_line(task: Task) -> str:
+    own = [tag for tag in task.frame.tags]
+    inherited = [(tag, frame) for frame in task.chain[:-1] for tag in frame.tags]
+    if not own and not inherited:
+        return "**tags:** none (selected by `--tags untagged`, `all`)"
+    parts = [f"`{tag}` (this task)" for tag in own]
+    parts += [f"`{tag}` ← {_origin(frame, task)}" for tag, frame in inherited]
+    return "**tags:** " + " · ".join(parts)
+
+
+def run_summary(index: WorkspaceIndex, book: Book, task: Task) -> str:
+    """Whether the default run and each launch profile for this playbook run the task."""
+    if task.handler:
+        return "**runs:** when notified (handlers are not selected by tags)"
+    tags = task.tag_set() or UNTAGGED
+    default = Selection.from_options(index.ansible.run_tags, index.ansible.skip_tags)
+    parts = [f"default run: {_verdict(tags, default)}"]
+    for profile in index.profiles_for(book):
+        selection = Selection.from_options(profile.job_tags, profile.skip_tags)
+        verdict = _verdict(tags, selection)
+        exposure = never_exposure(task)
+        if exposure and should_run(tags, selection) and not should_run(exposure.own, selection):
+            verdict += " ⚠ through an inherited tag, although it is tagged `never`"
+        parts.append(f"profile `{profile.name}`: {verdict}")
+    return "**runs:** " + " · ".join(parts)
+
+
+def _verdict(tags: set[object] | frozenset[object], selection: Selection) -> str:
+    if should_run(tags, selection):
+        if "always" in tags and "always" not in selection.skip_tags:
+            return "runs (`always`)"
+        chosen = sorted(str(t) for t in tags if t in selection.only_tags)
+        return f"runs (selected by `{'`, `'.join(chosen)}`)" if chosen else "runs"
+    if selection.skip_tags & tags or ("all" in selection.skip_tags):
+        skipped = sorted(str(t) for t in tags if t in selection.skip_tags) or ["all"]
+        return f"skipped (`--skip-tags {','.join(skipped)}`)"
+    if "never" in tags:
+        return "skipped (`never`)"
+    return "skipped (no selected tag)"
+
+
+def _play_markdown(index: WorkspaceIndex, reaches: list[Reach]) -> str:
+    play = reaches[0].play
+    tasks = sum(1 for r in index.reaches(play.span.file) if r.task is not None and r.play is play) if play.span else 0
+    tags = ", ".join(f"`{t}`" for t in play.frame.tags) or "none"
+    books = sorted({display_path(r.book.path) for r in reaches})
+    lines = [f"**play** {play.name or ', '.join(play.hosts)} · hosts `{', '.join(play.hosts)}`",
+             f"**tags:** {tags} (every task of the play inherits them)",
+             f"**playbooks:** {', '.join(books)}"]
+    if tasks:
+        lines.append(f"{tasks} tasks written in this file")
+    return "\n\n".join(lines)

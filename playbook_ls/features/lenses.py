@@ -1,0 +1,116 @@
+"""Code lenses and the data behind the ``playbook-ls.*`` commands (pure functions)."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from engine.tags import Selection, render_listing, selected_tasks
+from playbook_ls.features.hover import context_label
+from playbook_ls.rules.base import display_path, where
+
+if TYPE_CHECKING:
+    from engine.span import Span
+    from playbook_ls.workspace import Reach, WorkspaceIndex
+
+LIST_TASKS = "playbook-ls.listTasks"
+SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
+COMMANDS = (LIST_TASKS, SHOW_EFFECTIVE_TAGS)
+
+
+class Lens:
+    """A lens without LSP types: where, the title, and the command with its arguments."""
+
+    __slots__ = ("span", "title", "command", "arguments")
+
+    def __init__(self, span: Span, title: str, command: str, arguments: list[Any]) -> None:
+        self.span, self.title, self.command, self.arguments = span, title, command, arguments
+
+
+def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
+    """Above each play: its tags and 'List tasks'; above each task: its effective tags."""
+    result: list[Lens] = []
+    by_line: dict[int, list[Reach]] = {}
+    for reach in index.reaches(path):
+        span = reach.task.span if reach.task else reach.play.span
+        if span is not None:
+            by_line.setdefault(span.line, []).append(reach)
+    for line in sorted(by_line):
+        reaches = by_line[line]
+        first = reaches[0]
+        span = (first.task or first.play).span
+        assert span is not None
+        head = span._replace(end_line=span.line, end_col=span.col)
+        contexts = len({id(r.book) for r in reaches}) if first.task is None else len(reaches)
+        more = f" (+{contexts - 1} contexts)" if contexts > 1 else ""
+        if first.task is None:
+            tags = ", ".join(map(str, first.play.frame.tags)) or "none"
+            result.append(Lens(head, f"play tags: {tags}{more}", SHOW_EFFECTIVE_TAGS, [path, line]))
+            result.append(Lens(head, "List tasks", LIST_TASKS, [{"path": path, "line": line}]))
+        else:
+            task = first.task
+            own = ", ".join(map(str, task.frame.tags))
+            inherited = ", ".join(dict.fromkeys(str(t) for f in task.chain[:-1] for t in f.tags))
+            title = " · ".join(part for part in (f"tags: {own}" if own else "", f"inherited: {inherited}"
+                                                if inherited else "") if part) or "untagged"
+            result.append(Lens(head, f"{title}{more}", SHOW_EFFECTIVE_TAGS, [path, line]))
+            if task.tag_set():
+                selection = ",".join(sorted(str(t) for t in task.tag_set() if t not in ("always", "never")))
+                if selection:
+                    result.append(Lens(head, f"List tasks for --tags {selection}", LIST_TASKS,
+                                       [{"path": path, "line": line, "tags": selection}]))
+    return result
+
+
+def effective_tags(index: WorkspaceIndex, path: str, line: int) -> list[dict[str, Any]]:
+    """Every context of what is at ``line``: its tags with origins and its when chain."""
+    result = []
+    for reach in index.at(path, line):
+        if reach.task is None:
+            result.append({"playbook": reach.book.path, "play": reach.play.name,
+                           "tags": [{"tag": t, "from": "play"} for t in reach.play.frame.tags]})
+            continue
+        task = reach.task
+        result.append({
+            "playbook": reach.book.path,
+            "context": context_label(reach),
+            "task": task.display_name(),
+            "tags": [{"tag": tag, "from": frame.label, "at": where(frame.keyword_spans.get("tags") or frame.span)}
+                     for frame in task.chain for tag in frame.tags],
+            "when": [{"condition": cond, "from": frame.label} for frame in task.chain for cond in frame.when],
+        })
+    return result
+
+
+def list_tasks(index: WorkspaceIndex, args: dict[str, Any]) -> dict[str, Any]:
+    """What ``ansible-playbook --list-tasks`` would print for a play (or every play of the
+    playbooks reaching ``path``) under the given tags; the listing text plus structured data."""
+    path, line = args.get("path", ""), args.get("line")
+    tags = [args["tags"]] if args.get("tags") else list(index.ansible.run_tags)
+    skip = [args["skip_tags"]] if args.get("skip_tags") else list(index.ansible.skip_tags)
+    selection = Selection.from_options(tags, skip)
+    reaches = index.at(path, line) if line is not None else index.reaches(path)
+    books = list({id(r.book): r.book for r in reaches}.values()) or [
+        b for b in index.books.values() if os.path.realpath(b.path) == os.path.realpath(path)]
+    plays_wanted = {id(r.play) for r in reaches if r.task is None}
+    listings = []
+    for book in books:
+        plays = [p for p in book.playbook.plays if not plays_wanted or id(p) in plays_wanted]
+        try:
+            text = render_listing([_only(book.playbook, plays)], selection, True, False)
+        except Exception as exc:  # noqa: BLE001 - the listing stops where ansible would
+            text = getattr(exc, "output", "") or f"cannot list: {exc}"
+        tasks = [{"play": play.name, "task": task.display_name(),
+                  "path": display_path(task.span.file) if task.span else None,
+                  "line": task.span.line if task.span else None}
+                 for play in plays for task in selected_tasks(play, selection)]
+        listings.append({"playbook": book.path, "text": text, "tasks": tasks})
+    return {"tags": tags, "skip_tags": skip, "listings": listings}
+
+
+def _only(playbook: Any, plays: list[Any]) -> Any:
+    from engine.model import Playbook
+
+    subset = Playbook(playbook.path)
+    subset.plays, subset.problems = plays, []
+    return subset

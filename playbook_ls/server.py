@@ -1,0 +1,310 @@
+"""The language server: LSP requests mapped onto :class:`~playbook_ls.workspace.WorkspaceIndex`.
+
+Only glue lives here. Indexing and re-resolving run in one background thread (``Refresher``),
+so initialize answers at once and requests are served from the last complete index. Every
+handler is guarded: an exception is logged and answered with nothing, never fatal.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from playbook_ls import __version__
+from playbook_ls.features import hover, lenses
+from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri_to_path
+from playbook_ls.features.diagnostics import to_diagnostic
+from playbook_ls.workspace import WorkspaceIndex
+
+log = logging.getLogger("playbook-ls")
+F = TypeVar("F", bound=Callable[..., Any])
+DEBOUNCE_SECONDS = 0.03
+PROGRESS_TOKEN = "playbook-ls-index"
+
+
+class PlaybookServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(name="playbook-ls", version=__version__)
+        self.index: WorkspaceIndex | None = None
+        self.ready = threading.Event()
+        self.refresher = Refresher(self)
+        self.published: dict[str, tuple[Any, ...]] = {}
+        self.loop: Any = None
+        self.options: dict[str, Any] = {}
+        self.progress = False  # whether the client accepted our progress token
+
+    @property
+    def encoding(self) -> str:
+        return str(self.workspace.position_encoding or "utf-16")
+
+    def lines(self, path: str) -> list[str]:
+        return self.index.text(path).splitlines() if self.index else []
+
+    def send(self, method: Callable[..., Any], *args: Any) -> None:
+        """Send from the background thread through the event loop, so writes never interleave."""
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(method, *args)
+        else:
+            method(*args)
+
+    def publish_diagnostics(self) -> None:
+        index = self.index
+        if index is None:
+            return
+        docs = rule_docs_uri()
+        current = set(index.findings)
+        for path in current | set(self.published):
+            findings = index.findings_for(path)
+            key = tuple((f.code, f.span, f.message) for f in findings)
+            if self.published.get(path) == key:
+                continue
+            diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings]
+            if findings:
+                self.published[path] = key
+            else:
+                self.published.pop(path, None)
+            params = types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
+            self.send(self.text_document_publish_diagnostics, params)
+
+
+class Refresher(threading.Thread):
+    """Runs the initial index and every re-resolve, one at a time, coalescing bursts of edits."""
+
+    def __init__(self, server: PlaybookServer) -> None:
+        super().__init__(name="playbook-ls-refresher", daemon=True)
+        self.server = server
+        self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def run(self) -> None:
+        while True:
+            kind, payload = self.jobs.get()
+            jobs = [(kind, payload)]
+            threading.Event().wait(DEBOUNCE_SECONDS)
+            while not self.jobs.empty():
+                jobs.append(self.jobs.get_nowait())
+            try:
+                self._do(jobs)
+            except Exception:  # noqa: BLE001 - the server outlives any input
+                log.exception("refresh failed")
+
+    def _do(self, jobs: list[tuple[str, Any]]) -> None:
+        server, index = self.server, self.server.index
+        if index is None:
+            return
+        if any(kind == "index" for kind, _ in jobs):
+            self._index(index)
+            server.ready.set()
+        else:
+            edited = {p for kind, p in jobs if kind == "edit"}
+            on_disk = {p for kind, p in jobs if kind == "disk"}
+            if on_disk:
+                index.refresh(edited | on_disk, on_disk=True)
+            elif edited:
+                index.refresh(edited)
+        for error in index.internal_errors:
+            log.error("%s", error)
+        server.publish_diagnostics()
+
+    def _index(self, index: WorkspaceIndex) -> None:
+        server = self.server
+        if not server.progress:
+            index.index()
+            return
+        progress = server.work_done_progress
+        server.send(progress.begin, PROGRESS_TOKEN,
+                    types.WorkDoneProgressBegin(title="playbook-ls: indexing", percentage=0))
+
+        def report(done: int, total: int) -> None:
+            server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
+                message=f"{done}/{total} playbooks", percentage=int(100 * done / max(total, 1))))
+
+        index.index(report)
+        server.send(progress.end, PROGRESS_TOKEN, types.WorkDoneProgressEnd(
+            message=f"{len(index.books)} playbooks and roles"))
+
+
+def guarded(default: Any = None) -> Callable[[F], F]:
+    """Log a handler's exception and answer ``default``: one broken feature never kills the server."""
+
+    def wrap(handler: F) -> F:
+        @functools.wraps(handler)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return handler(*args, **kwargs)
+            except Exception:  # noqa: BLE001
+                log.exception("%s failed", handler.__name__)
+                return default
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
+@functools.cache
+def rule_docs_uri() -> str | None:
+    """A file URI of the rule pages, written once per version to the user cache directory."""
+    from playbook_ls import rules
+    from playbook_ls.check.cache import cache_dir
+    from playbook_ls.rules.docs import render_page
+
+    target = os.path.join(cache_dir(), "docs", __version__)
+    try:
+        os.makedirs(target, exist_ok=True)
+        for code, module in rules.RULES.items():
+            page = os.path.join(target, f"{code}.md")
+            if not os.path.exists(page):
+                with open(page, "w", encoding="utf-8") as handle:
+                    handle.write(render_page(module))
+    except OSError:
+        return None
+    return path_to_uri(target)
+
+
+def create_server() -> PlaybookServer:
+    server = PlaybookServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: PlaybookServer, params: types.InitializeParams) -> None:
+        root = uri_to_path(params.root_uri) if params.root_uri else (params.root_path or os.getcwd())
+        if params.workspace_folders:
+            root = uri_to_path(params.workspace_folders[0].uri)
+        ls.options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        try:
+            os.chdir(root)  # messages name files relative to the workspace
+        except OSError:
+            pass
+        ls.index = WorkspaceIndex(root)
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: PlaybookServer, params: types.InitializedParams) -> None:
+        import asyncio
+
+        ls.loop = asyncio.get_running_loop()
+        window = ls.client_capabilities.window
+        if window is not None and window.work_done_progress:
+            try:
+                await ls.work_done_progress.create_async(PROGRESS_TOKEN)
+                ls.progress = True
+            except Exception:  # noqa: BLE001 - progress is a nicety; index anyway
+                log.warning("the client refused a progress token")
+        if not ls.refresher.is_alive():
+            ls.refresher.start()
+        ls.refresher.jobs.put(("index", None))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded()
+    def did_open(ls: PlaybookServer, params: types.DidOpenTextDocumentParams) -> None:
+        _edited(ls, params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded()
+    def did_change(ls: PlaybookServer, params: types.DidChangeTextDocumentParams) -> None:
+        _edited(ls, params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded()
+    def did_close(ls: PlaybookServer, params: types.DidCloseTextDocumentParams) -> None:
+        if ls.index is not None:
+            path = uri_to_path(params.text_document.uri)
+            ls.index.set_document(path, None)
+            ls.refresher.jobs.put(("edit", path))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    @guarded()
+    def did_save(ls: PlaybookServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.refresher.jobs.put(("disk", uri_to_path(params.text_document.uri)))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded()
+    def did_change_watched(ls: PlaybookServer, params: types.DidChangeWatchedFilesParams) -> None:
+        for change in params.changes:
+            ls.refresher.jobs.put(("disk", uri_to_path(change.uri)))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
+    def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
+        if ls.index is None:
+            return None
+        text = hover.hover_markdown(ls.index, uri_to_path(params.text_document.uri), params.position.line)
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    @guarded(default=[])
+    def on_code_lens(ls: PlaybookServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if ls.index is None:
+            return []
+        path = uri_to_path(params.text_document.uri)
+        lines = ls.lines(path)
+        return [types.CodeLens(range=lsp_range(lens.span, lines, ls.encoding),
+                               command=types.Command(title=lens.title, command=lens.command,
+                                                     arguments=lens.arguments))
+                for lens in lenses.lenses(ls.index, path)]
+
+    @server.command(lenses.LIST_TASKS)
+    @guarded()
+    def list_tasks(ls: PlaybookServer, args: Any) -> Any:
+        request = _command_args(args)
+        return lenses.list_tasks(ls.index, request) if ls.index else None
+
+    @server.command(lenses.SHOW_EFFECTIVE_TAGS)
+    @guarded()
+    def show_effective_tags(ls: PlaybookServer, args: Any) -> Any:
+        request = _command_args(args)
+        if ls.index is None:
+            return None
+        return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
+
+    return server
+
+
+def _command_args(args: Any) -> dict[str, Any]:
+    """Commands take ``{path|uri, line, tags, skip_tags}`` or ``[path, line]``."""
+    if isinstance(args, list) and len(args) == 1 and isinstance(args[0], dict):
+        request = dict(args[0])
+    elif isinstance(args, list):
+        request = dict(zip(("path", "line"), args, strict=False))
+    else:
+        request = dict(args or {})
+    if "uri" in request:
+        request["path"] = uri_to_path(request.pop("uri"))
+    elif isinstance(request.get("path"), str) and request["path"].startswith("file:"):
+        request["path"] = uri_to_path(request["path"])
+    return request
+
+
+def _edited(ls: PlaybookServer, uri: str) -> None:
+    if ls.index is None:
+        return
+    path = uri_to_path(uri)
+    document = ls.workspace.get_text_document(uri)
+    ls.index.set_document(path, document.source)
+    ls.refresher.jobs.put(("edit", path))
+
+
+def position_column(ls: PlaybookServer, path: str, position: types.Position) -> int:
+    """The code-point column of an LSP position."""
+    lines = ls.lines(path)
+    line = lines[position.line] if 0 <= position.line < len(lines) else ""
+    return from_units(line, position.character, ls.encoding)
+
+
+def serve(tcp: str | None = None) -> int:
+    logging.basicConfig(level=os.environ.get("PLAYBOOK_LS_LOG", "WARNING").upper(),
+                        format="playbook-ls %(levelname)s %(message)s")  # stderr: stdout is the protocol
+    server = create_server()
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0

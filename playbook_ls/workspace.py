@@ -1,0 +1,230 @@
+"""The language server's model of a workspace: every playbook resolved, and reverse maps.
+
+No LSP types in here. Paths are absolute file-system paths. ``set_document`` puts an
+editor's unsaved text in front of the disk; ``refresh`` re-parses what changed and
+re-resolves only the playbooks that read a changed file. Queries read the last complete
+state: a refresh builds new maps and swaps them in at the end, so a file that is broken
+mid-edit leaves the previous answers in place until it parses again.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from engine import paths as fs
+from engine.config import AnsibleConfig
+from engine.model import YAML_SYNTAX_HINT, Play, Playbook, Task, join_sentences
+from engine.resolve import Resolver
+from engine.source import SourceCache
+from engine.span import Span
+from playbook_ls import rules
+from playbook_ls.check import discover
+from playbook_ls.config import Settings, load_settings
+from playbook_ls.rules.base import Finding, PlaybookContext, profile_playbook
+from playbook_ls.rules.ruleset import RuleSet, playbook_summary
+
+
+class Book:
+    """One resolved playbook (or a role no playbook uses, in a play of its own)."""
+
+    __slots__ = ("path", "playbook", "context", "deps", "findings", "tags", "roles", "synthetic")
+
+    def __init__(self, path: str, playbook: Playbook, context: PlaybookContext, deps: set[str],
+                 findings: list[Finding], synthetic: bool) -> None:
+        self.path, self.playbook, self.context, self.deps = path, playbook, context, deps
+        self.findings, self.synthetic = findings, synthetic
+        self.tags, self.roles = playbook_summary(context)
+
+    def __repr__(self) -> str:
+        return f"Book({self.path!r})"
+
+
+class Reach:
+    """A task (or play) as reached from one book: the answer to "what is at this line?"."""
+
+    __slots__ = ("book", "task", "play")
+
+    def __init__(self, book: Book, task: Task | None, play: Play) -> None:
+        self.book, self.task, self.play = book, task, play
+
+
+class WorkspaceIndex:
+    def __init__(self, root: str | None = None, settings: Settings | None = None) -> None:
+        self.lock = threading.RLock()
+        self.sources = SourceCache()
+        self.books: dict[str, Book] = {}
+        self.files: list[str] = []
+        self.errors: dict[str, Finding] = {}  # YAML syntax errors of files no playbook reads
+        self.by_file: dict[str, list[Reach]] = {}
+        self.tag_index: dict[str, list[Reach]] = {}
+        self.findings: dict[str, list[Finding]] = {}
+        self.internal_errors: list[str] = []
+        self.configure(root or os.getcwd(), settings)
+
+    # -- configuration ----------------------------------------------------------------------
+    def configure(self, root: str, settings: Settings | None = None) -> None:
+        self.root = os.path.abspath(root)
+        self.settings = settings or load_settings(None, self.root)
+        self.ansible = AnsibleConfig.load(self.root)
+        self.ansible.roles_path = [*self.ansible.roles_path,
+                                   *(os.path.join(self.settings.root, p) for p in self.settings.roles_path)]
+        self.rules = RuleSet(self.settings, self.ansible.skip_tags, self.ansible.path)
+
+    # -- documents --------------------------------------------------------------------------
+    def set_document(self, path: str, text: str | None) -> None:
+        """Unsaved editor text for ``path`` (None: back to the disk)."""
+        with self.lock:
+            if text is None:
+                self.sources.overlay.pop(path, None)
+            else:
+                self.sources.overlay[path] = text
+
+    def text(self, path: str) -> str:
+        try:
+            return self.sources.read_text(path)
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    # -- indexing ---------------------------------------------------------------------------
+    def index(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Discover and resolve everything under the root."""
+        with self.lock:
+            fs.clear_cache()
+            self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            playbooks = self._playbooks()
+            books: dict[str, Book] = {}
+            for number, path in enumerate(playbooks):
+                books[path] = self._resolve(path)
+                if progress:
+                    progress(number + 1, len(playbooks))
+            self._finish(books, None)
+
+    def refresh(self, changed: Iterable[str], on_disk: bool = False) -> None:
+        """Take changed files into account: re-resolve only the books that read one of them.
+        ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
+        with self.lock:
+            changed = {fs.realpath(path) if on_disk else os.path.realpath(path) for path in changed}
+            if on_disk:
+                fs.clear_cache()
+                self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            books = {}
+            for path in self._playbooks():
+                book = self.books.get(path)
+                if book is None or not book.deps.isdisjoint(changed):
+                    book = self._resolve(path)
+                books[path] = book
+            self._finish(books, changed)
+
+    def _playbooks(self) -> list[str]:
+        result = []
+        for path in self.files:
+            if discover.role_of(path):
+                continue
+            loaded = self.sources.load(path)
+            if discover.looks_like_playbook(loaded.data) or discover.matches(path, self.settings.root,
+                                                                             self.settings.include):
+                result.append(path)
+        return result
+
+    def _resolve(self, path: str, synthetic: bool = False) -> Book:
+        self.sources.requested.clear()
+        playbook = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
+        context = PlaybookContext(playbook, self.settings.profiles, {})
+        findings = list(self.rules.playbook_findings(context))
+        if synthetic:
+            findings = [f for f in findings if not f.span or f.span.file != path]
+        deps = {os.path.realpath(p) for p in self.sources.requested}
+        return Book(path, playbook, context, deps, findings, synthetic)
+
+    def _lone_role(self, role: str) -> Book:
+        synthetic = discover.role_playbook_path(role)
+        self.sources.overlay[synthetic] = discover.role_playbook_text(role)
+        try:
+            return self._resolve(synthetic, synthetic=True)
+        finally:
+            del self.sources.overlay[synthetic]
+
+    def _finish(self, books: dict[str, Book], changed: set[str] | None) -> None:
+        """Add books for unused roles, rebuild the reverse maps and findings, swap them in."""
+        reached = set().union(*(book.roles for book in books.values()))
+        for role in sorted({r for path in self.files if (r := discover.role_of(path))}):
+            if fs.realpath(role) not in reached:
+                key = discover.role_playbook_path(role)
+                old = self.books.get(key)
+                fresh = old is not None and changed is not None and old.deps.isdisjoint(changed)
+                books[key] = old if fresh else self._lone_role(role)  # type: ignore[assignment]
+        by_file: dict[str, list[Reach]] = {}
+        tag_index: dict[str, list[Reach]] = {}
+        for book in books.values():
+            for play, task in book.context.tasks():
+                reach = Reach(book, task, play)
+                if task.span is not None:
+                    by_file.setdefault(os.path.realpath(task.span.file), []).append(reach)
+                for tag in task.tag_set():
+                    if isinstance(tag, str):
+                        tag_index.setdefault(tag, []).append(reach)
+            for play in book.playbook.plays:
+                if play.span is not None:
+                    by_file.setdefault(os.path.realpath(play.span.file), []).append(Reach(book, None, play))
+        self.books, self.by_file, self.tag_index = books, by_file, tag_index
+        self.findings = self._findings()
+        self.internal_errors = list(self.rules.errors)
+
+    def _findings(self) -> dict[str, list[Finding]]:
+        found = [finding for book in self.books.values() for finding in book.findings]
+        for path in self.files:
+            error = self.sources.load(path).error
+            if error is not None:
+                finding = Finding(join_sentences(error.message, YAML_SYNTAX_HINT), error.span)
+                found.append(self.rules.stamp(finding, rules.pls111_yaml_syntax))
+        tags = set().union(*(book.tags for book in self.books.values())) if self.books else set()
+        by_playbook = {fs.realpath(book.path): book.tags for book in self.books.values() if not book.synthetic}
+        found += self.rules.project_findings(tags, by_playbook)
+        by_file: dict[str, list[Finding]] = {}
+        for finding in self.rules.settle(found, self._line):
+            if finding.span is not None:
+                by_file.setdefault(os.path.realpath(finding.span.file), []).append(finding)
+        for findings in by_file.values():
+            findings.sort(key=Finding.sort_key)
+        return by_file
+
+    def _line(self, path: str, number: int) -> str:
+        lines = self.text(path).splitlines()
+        return lines[number] if 0 <= number < len(lines) else ""
+
+    # -- queries ----------------------------------------------------------------------------
+    def reaches(self, path: str) -> list[Reach]:
+        return self.by_file.get(os.path.realpath(path), [])
+
+    def at(self, path: str, line: int) -> list[Reach]:
+        """What is at ``line`` (0-based) of ``path``, in every context: the innermost tasks
+        whose lines contain it, else the plays."""
+        candidates = [r for r in self.reaches(path) if r.task is not None and _covers(r.task.span, line)]
+        if candidates:
+            innermost = min(candidates, key=lambda r: _size(r.task.span))  # type: ignore[union-attr]
+            return [r for r in candidates if r.task.span == innermost.task.span]  # type: ignore[union-attr]
+        return [r for r in self.reaches(path) if r.task is None and _covers(r.play.span, line)]
+
+    def findings_for(self, path: str) -> list[Finding]:
+        return self.findings.get(os.path.realpath(path), [])
+
+    def known_files(self) -> set[str]:
+        return set(self.findings) | set(self.by_file)
+
+    def profiles_for(self, book: Book) -> list[Any]:
+        target = fs.realpath(book.path)
+        return [p for p in self.settings.profiles if profile_playbook(p) in (None, target)]
+
+
+def _covers(span: Span | None, line: int) -> bool:
+    if span is None:
+        return False
+    end = span.end_line if span.end_col > 0 or span.end_line == span.line else span.end_line - 1
+    return span.line <= line <= end
+
+
+def _size(span: Span | None) -> int:
+    return (span.end_line - span.line) if span else 1 << 30

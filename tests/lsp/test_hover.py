@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+
+async def hover(client: LanguageClient, path: Path, line: int, character: int = 6) -> str | None:
+    for _ in range(100):  # the index is built in the background after initialize
+        result = await client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            position=types.Position(line=line, character=character)))
+        if result is not None:
+            return result.contents.value  # type: ignore[union-attr]
+        await asyncio.sleep(0.05)
+    return None
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_each_context_of_a_shared_file(client: LanguageClient, workspace: Path) -> None:
+    text = await hover(client, workspace / "roles/other/tasks/other_sub.yml", 1)
+    assert text is not None
+    assert "Reached from 2 contexts" in text
+    assert '`__role2` ← roles: entry "other" (playbook.yml:19)' in text
+    assert "`__other` ← import_role other (playbook.yml:9)" in text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_never_task_says_why_it_is_skipped(client: LanguageClient, workspace: Path) -> None:
+    text = await hover(client, workspace / "roles/sample/tasks/main.yml", 8)
+    assert text is not None
+    assert "**sample : task2**" in text
+    assert "`never` (this task)" in text and '`__role1` ← roles: entry "sample" (playbook.yml:16)' in text
+    assert "default run: skipped (`never`)" in text
