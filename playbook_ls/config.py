@@ -28,7 +28,11 @@ class ConfigError(ValueError):
         self.message, self.span = message, span
 
     def __str__(self) -> str:
-        return f"{self.span.human()}: {self.message}" if self.span else self.message
+        if self.span is None:
+            return self.message
+        from playbook_ls.rules.base import display_path
+
+        return f"{self.span._replace(file=display_path(self.span.file)).human()}: {self.message}"
 
 
 class Settings:

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
     for error in result.internal_errors:
         print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
-    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    # NO_COLOR counts when set to a non-empty value (https://no-color.org).
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     sys.stdout.write(render(result, args.format or "text", colour=colour, statistics=args.statistics))
     return 1 if result.failed(fail_level) else 0

@@ -9,7 +9,6 @@ a role's ``templates/`` and ``files/`` (Jinja2 and arbitrary files, not YAML to 
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -66,11 +65,27 @@ def matches(path: str, root: str, globs: list[str]) -> bool:
 
 
 def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A glob where ``**/`` matches any number of directories and ``*`` stays in one."""
+    """A glob where ``*`` and ``?`` stay within one directory, ``**`` spans any number of
+    them (``a/**``, ``**/b``, ``a/**/b``), and a pattern naming a directory covers its files."""
     pattern = pattern.strip().rstrip("/")
-    parts = re.split(r"(\*\*/?)", pattern)
-    regex = "".join("(?:.*/)?" if part in ("**/", "**") else fnmatch.translate(part)[4:-3] for part in parts)
-    return re.compile(f"(?s:{regex})(?:/.*)?\\Z")
+    regex, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            regex, i = regex + "(?:.*/)?", i + 3
+        elif pattern.startswith("**", i):
+            regex, i = regex + ".*", i + 2
+        elif pattern[i] == "*":
+            regex, i = regex + "[^/]*", i + 1
+        elif pattern[i] == "?":
+            regex, i = regex + "[^/]", i + 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1:end]
+            regex += "[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]"
+            i = end + 1
+        else:
+            regex, i = regex + re.escape(pattern[i]), i + 1
+    return re.compile(f"{regex}(?:/.*)?\\Z", re.DOTALL)
 
 
 @cache
@@ -124,6 +139,7 @@ def role_playbook_path(role: str) -> str:
 
 
 def role_playbook_text(role: str) -> str:
+    """A play using the role by name: the play sits next to the role, where ansible looks too."""
     import json
 
-    return f"- hosts: all\n  gather_facts: false\n  roles:\n    - role: {json.dumps(role)}\n"
+    return f"- hosts: all\n  gather_facts: false\n  roles:\n    - role: {json.dumps(os.path.basename(role))}\n"

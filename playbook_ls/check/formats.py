@@ -43,19 +43,24 @@ def render_text(result: CheckResult, colour: bool = False) -> str:
         if colour:
             path = f"{_BOLD}{path}{_RESET}"
             code = f"{_COLOURS[finding.severity]}{code}{_RESET}"
-        lines.append(f"{path}:{line}:{col}: {code} {finding.message}")
+        where = f"{path}:{line}:{col}: " if finding.span is not None else ""  # a finding about no file
+        lines.append(f"{where}{code} {finding.message}")
     lines.append(_summary(result))
     return "\n".join(lines) + "\n"
 
 
+def _plural(count: int, word: str) -> str:
+    """``1 file``, ``2 files``; ``info`` is uncountable."""
+    return f"{count} {word}{'s' if count != 1 and word != 'info' else ''}"
+
+
 def _summary(result: CheckResult) -> str:
     if not result.findings:
-        return f"All checks passed ({result.playbooks} playbooks, {result.files} files)."
+        return f"All checks passed ({_plural(result.playbooks, 'playbook')}, {_plural(result.files, 'file')})."
     counts = Counter(f.severity for f in result.findings)
-    parts = [f"{counts[level]} {level}{'s' if counts[level] > 1 and level != 'info' else ''}"
-             for level in ("error", "warning", "info") if counts[level]]
-    total = len(result.findings)
-    return f"Found {total} finding{'s' if total > 1 else ''} ({', '.join(parts)}) in {result.files} files."
+    parts = [_plural(counts[level], level) for level in ("error", "warning", "info") if counts[level]]
+    total = _plural(len(result.findings), "finding")
+    return f"Found {total} ({', '.join(parts)}) in {_plural(result.files, 'file')}."
 
 
 def render_statistics(result: CheckResult, fmt: str) -> str:

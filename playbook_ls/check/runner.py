@@ -84,6 +84,7 @@ class Checker:
                    for importer in playbooks for target in facts[importer]["plain_imports"]}
         # A playbook imported plainly (no tags, when or vars on the import) by another one runs
         # there exactly as on its own: it is checked only there, unless a profile names it.
+        found_playbooks = len(playbooks)
         playbooks = [p for p in playbooks if fs.realpath(p) not in covered or fs.realpath(p) in named]
         units = self._units(cache, {f"playbook:{p}": (self._check_playbook, p) for p in playbooks})
         tags_by_playbook = {fs.realpath(key.split(":", 1)[1]): unit.tags for key, unit in units.items()}
@@ -96,7 +97,7 @@ class Checker:
         found += self.rules.project_findings(all_tags, tags_by_playbook)
         cache.save()
         result = self.result
-        result.files, result.playbooks, result.roles = len(files), len(playbooks), len(roles)
+        result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
         result.findings = sorted(self.rules.settle(found, self._line), key=Finding.sort_key)
         if self.jobs == 1:
@@ -107,7 +108,9 @@ class Checker:
         config = self.ansible.path
         config_hash = self._hash(config) if config else None
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
-        return repr((__version__, self.settings.fingerprint(), config, config_hash, environment, sys.version_info[:2]))
+        settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
+        return repr((__version__, self.settings.fingerprint(), settings_hash, config, config_hash, environment,
+                     sys.version_info[:2]))
 
     @property
     def sources(self) -> Any:
@@ -171,7 +174,8 @@ class Checker:
             if unit.errors:  # a crashed rule's result is not worth keeping
                 if self.jobs > 1:
                     self.result.internal_errors += unit.errors
-            else:
+            elif not any(f["code"] == rules.pls109_unresolved_import.CODE for f in unit.findings):
+                # A missing file may appear anywhere on a search path: such results are not kept.
                 cache.units[key], cache.dirty = unit, True
         return {key: results[key] for key in wanted}
 

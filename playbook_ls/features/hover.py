@@ -24,7 +24,7 @@ SHOWN_KEYWORDS = tuple(k for k, merge in INHERITED.items() if merge == Merge.REP
 def hover_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
     reaches = index.at(path, line)
     if not reaches:
-        return None
+        return unreached_markdown(index, path, line)
     if reaches[0].task is None:
         return _play_markdown(index, reaches)
     sections = []
@@ -138,3 +138,44 @@ def _play_markdown(index: WorkspaceIndex, reaches: list[Reach]) -> str:
     if tasks:
         lines.append(f"{tasks} tasks written in this file")
     return "\n\n".join(lines)
+
+
+def unreached_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
+    """A task in a file no playbook reaches: what it says itself, and that nothing reaches it."""
+    data = index.sources.load(path).data
+    if not isinstance(data, list) or index.reaches(path):
+        return None
+    item = _item_at(data, line)
+    if not isinstance(item, dict):
+        return None
+    from engine.resolve import load_tags
+
+    try:
+        tags = [str(t) for t in load_tags(item.get("tags"))]
+    except TypeError:
+        tags = []
+    name = item.get("name") or next((str(k) for k in item if k not in ("tags", "when", "name")), "task")
+    when = item.get("when")
+    lines = [f"**{name}**",
+             "Not reached from any playbook in the workspace: only its own tags and conditions are known.",
+             "**tags:** " + (", ".join(f"`{t}`" for t in tags) if tags else "none")]
+    if when:
+        conditions = when if isinstance(when, list) else [when]
+        lines.append("**when:** " + " and ".join(f"`{c}`" for c in conditions))
+    return "\n\n".join(lines)
+
+
+def _item_at(sequence: list, line: int) -> object:
+    """The innermost list item (a task, or a task inside a block) whose lines contain ``line``."""
+    spans = getattr(sequence, "item_spans", [])
+    for item, span in zip(sequence, spans, strict=False):
+        if span is not None and span.line <= line < max(span.end_line, span.line + 1):
+            if isinstance(item, dict):
+                for section in ("block", "rescue", "always"):
+                    inner = item.get(section)
+                    if isinstance(inner, list):
+                        found = _item_at(inner, line)
+                        if found is not None:
+                            return found
+            return item
+    return None

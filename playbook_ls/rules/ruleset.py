@@ -17,7 +17,7 @@ from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:\s*,\s*[\w-]+)*))?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IGNORECASE)
 
 
 class RuleSet:
@@ -76,8 +76,8 @@ def silenced(finding: Finding, line: str) -> bool:
     codes = match["codes"]
     if not codes:
         return True
-    names = {c.strip() for c in codes.split(",")}
-    return finding.code in {n.upper() for n in names} or finding.name in names
+    names = {name.lower() for name in re.split(r"[\s,]+", codes) if name}
+    return finding.code.lower() in names or finding.name.lower() in names
 
 
 def playbook_summary(context: PlaybookContext) -> tuple[set[str], set[str]]:

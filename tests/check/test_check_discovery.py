@@ -1,0 +1,75 @@
+"""What ``playbook-ls check`` looks at: playbooks by content, roles, lone roles, skipped directories."""
+
+from __future__ import annotations
+
+import json
+
+from playbook_ls.check.runner import run_check
+from playbook_ls.config import load_settings
+
+TAGGED_TASK = "- name: t\n  ansible.builtin.debug:\n    msg: x\n  tags: all\n"  # PLS114 at line 4
+
+
+def findings(cli, *argv: str) -> list[tuple[str, str, int]]:
+    _rc, out, _ = cli("check", "--format", "json", *argv)
+    return [(f["path"], f["code"], f["line"]) for f in json.loads(out)["findings"]]
+
+
+def test_counts_and_what_is_a_playbook(write) -> None:
+    root = write({
+        "site.yml": "- hosts: all\n  roles: [web]\n",
+        "all.yml": "- import_playbook: site.yml\n",
+        "vars.yml": "a: 1\n",
+        "tasks.yaml": TAGGED_TASK,
+        "roles/web/tasks/main.yml": TAGGED_TASK,
+        "roles/web/templates/x.yml": "{{ not yaml: [\n",
+        "roles/lone/tasks/main.yml": TAGGED_TASK,
+        ".hidden/x.yml": "{{ not yaml: [\n",
+        "venv/x.yml": "{{ not yaml: [\n",
+        "notes.txt": "not yaml: [\n",
+    })
+    result = run_check(["."], load_settings(None, "."), use_cache=False)
+    assert (result.files, result.roles) == (6, 2)
+    assert sorted({(f.code, str(f.span.file).removeprefix(str(root) + "/")) for f in result.findings}) == [
+        ("PLS114", "roles/lone/tasks/main.yml"), ("PLS114", "roles/web/tasks/main.yml")]
+
+
+def test_playbook_count_includes_plainly_imported_playbooks(write, cli) -> None:
+    write({"site.yml": "- hosts: all\n  tasks: []\n", "all.yml": "- import_playbook: site.yml\n"})
+    assert run_check(["."], load_settings(None, "."), use_cache=False).playbooks == 2
+    assert cli("check")[1] == "All checks passed (2 playbooks, 2 files).\n"
+
+
+def test_a_role_used_by_a_playbook_is_reported_once(write, cli) -> None:
+    write({"site.yml": "- hosts: all\n  roles: [web]\n", "other.yml": "- hosts: all\n  roles: [web]\n",
+           "roles/web/tasks/main.yml": TAGGED_TASK})
+    assert findings(cli) == [("roles/web/tasks/main.yml", "PLS114", 4)]
+
+
+def test_a_plainly_imported_playbook_is_reported_once(write, cli) -> None:
+    write({"site.yml": "- import_playbook: web.yml\n- import_playbook: web.yml\n  tags: extra\n",
+           "web.yml": "- hosts: all\n  tasks:\n" + "".join(f"    {line}\n" for line in TAGGED_TASK.splitlines())})
+    assert findings(cli) == [("web.yml", "PLS114", 6)]
+
+
+def test_checking_one_file_or_one_directory(write, cli) -> None:
+    write({"a/site.yml": "- hosts: all\n  tasks:\n    - ansible.builtin.import_tasks: ../tasks.yml\n",
+           "tasks.yml": TAGGED_TASK, "b/site.yml": "- hosts: all\n  tasks:\n    - ansible.builtin.debug:\n"
+                                                   "        msg: x\n      tag: x\n"})
+    assert findings(cli, "a/site.yml") == [("tasks.yml", "PLS114", 4)]
+    assert findings(cli, "b") == [("b/site.yml", "PLS112", 5)]
+    assert findings(cli, "a", "b/site.yml") == [("b/site.yml", "PLS112", 5), ("tasks.yml", "PLS114", 4)]
+
+
+def test_lone_roles_are_named_by_their_name(write, cli) -> None:
+    write({
+        "roles/lone/tasks/main.yml": "- block:\n    - name: Reset\n      ansible.builtin.debug:\n          msg: x\n"
+                                     "      tags: never\n  tags: maint\n"
+                                     "- ansible.builtin.import_role:\n    name: dep\n",
+        "roles/dep/tasks/main.yml": "- name: d\n  ansible.builtin.debug:\n    msg: d\n  tags: [never, always]\n",
+    })
+    _rc, out, _ = cli("check", "--format", "json")
+    data = json.loads(out)["findings"]
+    assert [(f["path"], f["code"]) for f in data] == [
+        ("roles/dep/tasks/main.yml", "PLS102"), ("roles/lone/tasks/main.yml", "PLS101")]
+    assert data[1]["message"].startswith("'lone : Reset' is tagged 'never'")

@@ -1,0 +1,95 @@
+"""``# noqa`` comments silence findings on their own line only, for the codes or names they list."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+# One task on one line with two findings: PLS114 ('all' as a tag) and PLS105 ('{{ }}' in when).
+TWO_FINDINGS = '- {{name: t, ansible.builtin.debug: {{msg: x}}, tags: all, when: "{{{{ x }}}}"}}  {comment}\n'
+
+
+def findings(cli, *argv: str) -> list[tuple[str, int]]:
+    _rc, out, _ = cli("check", "--format", "json", *argv)
+    return [(f["code"], f["line"]) for f in json.loads(out)["findings"]]
+
+
+def playbook(comment: str) -> str:
+    task = TWO_FINDINGS.format(comment=comment)
+    return f"- hosts: all\n  tasks:\n    {task}"
+
+
+def test_without_noqa_both_findings_are_reported(write, cli) -> None:
+    write({"site.yml": playbook("# a comment")})
+    assert findings(cli) == [("PLS114", 3), ("PLS105", 3)]  # by column
+
+
+@pytest.mark.parametrize(("comment", "left"), [
+    ("# noqa", []),
+    ("#noqa", []),
+    ("# NOQA", []),
+    ("# noqa: PLS114", ["PLS105"]),
+    ("# noqa:PLS114", ["PLS105"]),
+    ("# noqa: pls114", ["PLS105"]),
+    ("# NoQA: Pls114", ["PLS105"]),
+    ("# noqa: reserved-tag-name", ["PLS105"]),
+    ("# noqa: when-with-jinja-delimiters", ["PLS114"]),
+    ("# noqa: PLS105, PLS114", []),
+    ("# noqa:PLS105,PLS114", []),
+    ("# noqa: PLS105,reserved-tag-name", []),
+    ("# noqa: PLS101", ["PLS105", "PLS114"]),
+    ("# noqa: PLS101, PLS102", ["PLS105", "PLS114"]),
+    ("# noqa: never-reachable-by-inherited-tag", ["PLS105", "PLS114"]),
+    ("# noqa: PLS11", ["PLS105", "PLS114"]),  # a prefix is not a code
+    ("# noqa: PLS1140", ["PLS105", "PLS114"]),
+    ("# noqa: PLS114 -- 'all' is intended here", ["PLS105"]),
+    ("# this line is fine, noqa", ["PLS105", "PLS114"]),
+])
+def test_noqa_forms(write, cli, comment: str, left: list[str]) -> None:
+    write({"site.yml": playbook(comment)})
+    assert sorted(findings(cli)) == [(code, 3) for code in left]
+
+
+def test_noqa_silences_only_its_own_line(write, cli) -> None:
+    write({"site.yml": """
+        - hosts: all
+          tasks:
+            - name: first  # noqa
+              ansible.builtin.debug:
+                msg: x
+              tags: all
+            - name: second
+              ansible.builtin.debug:
+                msg: x
+              tags: all  # noqa: PLS114
+            - name: third
+              ansible.builtin.debug:
+                msg: x
+              tags: all
+            # noqa: PLS114
+        """})
+    assert findings(cli) == [("PLS114", 6), ("PLS114", 14)]
+
+
+def test_noqa_in_a_task_file_and_on_a_profile_line(write, cli) -> None:
+    write({
+        "site.yml": "- hosts: all\n  tasks:\n    - ansible.builtin.import_tasks: tasks.yml\n",
+        "tasks.yml": "- ansible.builtin.debug:\n    msg: x\n  tags: [all]  # noqa: PLS114\n"
+                     "- ansible.builtin.debug:\n    msg: y\n  tags: [all, deploy]\n",
+        ".playbook-ls.yml": "profiles:\n  a:\n    job_tags: deplyo  # noqa: PLS106\n  b:\n    job_tags: deplyo\n",
+    })
+    _rc, out, _ = cli("check", "--format", "json")
+    got = [(f["path"], f["code"], f["line"]) for f in json.loads(out)["findings"]]
+    assert got == [(".playbook-ls.yml", "PLS106", 5), ("tasks.yml", "PLS114", 6)]
+
+
+def test_noqa_is_applied_to_cached_results_too(write, cli) -> None:
+    write({"site.yml": playbook("# noqa: PLS114")})
+    first = findings(cli)
+    assert first == findings(cli) == [("PLS105", 3)]
+
+
+def test_noqa_with_space_separated_codes(write, cli) -> None:
+    write({"site.yml": playbook("# noqa: PLS105 PLS114")})
+    assert findings(cli) == []
