@@ -13,7 +13,7 @@ import os
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -23,6 +23,9 @@ from playbook_ls.features import hover, lenses
 from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri_to_path
 from playbook_ls.features.diagnostics import to_diagnostic
 from playbook_ls.workspace import WorkspaceIndex
+
+if TYPE_CHECKING:
+    from playbook_ls.config import Settings
 
 log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -181,7 +184,18 @@ def create_server() -> PlaybookServer:
             os.chdir(root)  # messages name files relative to the workspace
         except OSError:
             pass
-        ls.index = WorkspaceIndex(root)
+        ls.index = WorkspaceIndex(root, _settings(ls, root, ls.options))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    @guarded()
+    def did_change_configuration(ls: PlaybookServer, params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings if isinstance(params.settings, dict) else {}
+        options = settings.get("playbook-ls", settings)
+        if ls.index is None or not isinstance(options, dict):
+            return
+        ls.options = options
+        ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
+        ls.refresher.jobs.put(("index", None))
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: PlaybookServer, params: types.InitializedParams) -> None:
@@ -231,7 +245,7 @@ def create_server() -> PlaybookServer:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
-        if ls.index is None:
+        if ls.index is None or not ls.ready.is_set():
             return None
         text = hover.hover_markdown(ls.index, uri_to_path(params.text_document.uri), params.position.line)
         if text is None:
@@ -265,6 +279,32 @@ def create_server() -> PlaybookServer:
         return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
 
     return server
+
+
+def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Settings:
+    """The project's settings file, overridden by the client's: ``config`` (a settings file to
+    use), ``select``, ``ignore``, ``rolesPath``. A bad value is shown to the user, then ignored."""
+    from playbook_ls import rules
+    from playbook_ls.config import ConfigError, Settings, load_settings
+
+    try:
+        settings = load_settings(options.get("config") or None, root)
+    except ConfigError as exc:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
+                                                       message=f"playbook-ls settings: {exc}"))
+        settings = Settings(root)
+    for key in ("select", "ignore"):
+        values = options.get(key)
+        if isinstance(values, list):
+            codes = [code for value in values if isinstance(value, str) for code in rules.matching(value)]
+            if key == "select" and codes:
+                settings.select = codes
+            elif key == "ignore":
+                settings.ignore |= set(codes)
+    roles_path = options.get("rolesPath", options.get("roles_path"))
+    if isinstance(roles_path, list):
+        settings.roles_path += [str(p) for p in roles_path]
+    return settings
 
 
 def _command_args(args: Any) -> dict[str, Any]:

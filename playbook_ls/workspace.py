@@ -113,12 +113,17 @@ class WorkspaceIndex:
             books = {}
             for path in self._playbooks():
                 book = self.books.get(path)
+                if book is not None and self.sources.load(path).error is not None:
+                    books[path] = book  # broken mid-edit: keep the last good state
+                    continue
                 if book is None or not book.deps.isdisjoint(changed):
                     book = self._resolve(path)
                 books[path] = book
             self._finish(books, changed)
 
     def _playbooks(self) -> list[str]:
+        """Playbooks among the files. A playbook that stops parsing mid-edit stays one, so its
+        last good resolution keeps serving hovers and its tasks' diagnostics."""
         result = []
         for path in self.files:
             if discover.role_of(path):
@@ -126,6 +131,8 @@ class WorkspaceIndex:
             loaded = self.sources.load(path)
             if discover.looks_like_playbook(loaded.data) or discover.matches(path, self.settings.root,
                                                                              self.settings.include):
+                result.append(path)
+            elif loaded.error is not None and path in self.books:
                 result.append(path)
         return result
 
