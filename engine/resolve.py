@@ -517,7 +517,7 @@ class Resolver:
             return
         task.include_target = raw
         apply = task.args.get("apply")
-        task.apply = dict(apply) if isinstance(apply, dict) else None
+        task.apply = apply if isinstance(apply, dict) else None  # a YMap: keeps the positions
         span = ds.value_spans.get(task.action) if isinstance(ds, YMap) else task.span
         try:
             target = render(raw, ctx.variables)

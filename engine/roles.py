@@ -98,7 +98,7 @@ class RoleLoader:
         if not static:
             task = r.task(ds, action, args, ctx)
             task.include_target = str(name)
-            task.apply = dict(args["apply"]) if isinstance(args.get("apply"), dict) else None
+            task.apply = args["apply"] if isinstance(args.get("apply"), dict) else None  # keeps positions
             self._include_role_children(task, str(name), from_files, ctx)
             return [task]
         name = r._render(name, with_vars(ctx.variables, ds.get("vars")), span)

@@ -15,6 +15,9 @@ from __future__ import annotations
 import io
 import os
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -316,8 +319,18 @@ class SourceCache:
         self._by_content: dict[tuple[str, str], Loaded] = {}
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
         self.overlay: dict[str, str] = {}
-        self.requested: list[str] = []  # every path asked for, so callers can tell what a result read
+        self._tracking = threading.local()
         self.parsed = 0  # how many times a text was actually parsed
+
+    @contextmanager
+    def tracking(self) -> Iterator[list[str]]:
+        """Record the paths this thread loads meanwhile (what a resolution depends on);
+        loads from other threads, such as editor requests, are not recorded."""
+        self._tracking.paths = paths = []
+        try:
+            yield paths
+        finally:
+            self._tracking.paths = None
 
     def read_text(self, path: str) -> str:
         if path in self.overlay:
@@ -327,7 +340,9 @@ class SourceCache:
 
     def load(self, path: str) -> Loaded:
         """Load ``path``. Missing or unreadable files come back as errors too."""
-        self.requested.append(path)
+        tracked = getattr(self._tracking, "paths", None)
+        if tracked is not None:
+            tracked.append(path)
         if path not in self.overlay:
             try:
                 stat = os.stat(path)

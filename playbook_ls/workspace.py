@@ -93,6 +93,7 @@ class WorkspaceIndex:
         """Discover and resolve everything under the root."""
         with self.lock:
             fs.clear_cache()
+            discover.is_role_dir.cache_clear()
             self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
             playbooks = self._playbooks()
             books: dict[str, Book] = {}
@@ -109,6 +110,7 @@ class WorkspaceIndex:
             changed = {fs.realpath(path) if on_disk else os.path.realpath(path) for path in changed}
             if on_disk:
                 fs.clear_cache()
+                discover.is_role_dir.cache_clear()  # a role may have been created or removed
                 self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
             books = {}
             for path in self._playbooks():
@@ -137,13 +139,13 @@ class WorkspaceIndex:
         return result
 
     def _resolve(self, path: str, synthetic: bool = False) -> Book:
-        self.sources.requested.clear()
-        playbook = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
+        with self.sources.tracking() as read:
+            playbook = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
         context = PlaybookContext(playbook, self.settings.profiles, {})
         findings = list(self.rules.playbook_findings(context))
         if synthetic:
             findings = [f for f in findings if not f.span or f.span.file != path]
-        deps = {os.path.realpath(p) for p in self.sources.requested}
+        deps = {os.path.realpath(p) for p in read}
         return Book(path, playbook, context, deps, findings, synthetic)
 
     def _lone_role(self, role: str) -> Book:

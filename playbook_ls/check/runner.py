@@ -180,15 +180,15 @@ class Checker:
         return {key: results[key] for key in wanted}
 
     def _check_playbook(self, path: str) -> UnitResult:
-        self.sources.requested.clear()
         errors_before = len(self.rules.errors)
         from engine.resolve import Resolver
 
-        book = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
+        with self.sources.tracking() as read:
+            book = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
         context = PlaybookContext(book, self.settings.profiles, {})
         findings = list(self.rules.playbook_findings(context))
         tags, roles = playbook_summary(context)
-        deps = {p: self._hash(p) for p in set(self.sources.requested) if p not in self.sources.overlay}
+        deps = {p: self._hash(p) for p in set(read) if p not in self.sources.overlay}
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in findings], tags, roles, deps, errors)
 

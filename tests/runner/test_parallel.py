@@ -24,7 +24,7 @@ def test_two_jobs_match_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     shutil.copytree(ROOT / "examples" / "tag-inheritance", repo)
     for name in ("web", "db", "site"):
         (repo / f"{name}.yml").write_text(
-            "- hosts: all\n  tags: [%s]\n  roles:\n    - role: sample\n      tags: __x\n    - other\n" % name)
+            f"- hosts: all\n  tags: [{name}]\n  roles:\n    - role: sample\n      tags: __x\n    - other\n")
     (repo / "all.yml").write_text("- import_playbook: web.yml\n- import_playbook: db.yml\n  tags: nightly\n")
     monkeypatch.chdir(repo)
     one = _findings(repo, 1)
