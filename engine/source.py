@@ -27,6 +27,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.span import Span
+from engine.values import UnsafeText, VaultText
 
 try:  # pragma: no cover - exercised implicitly
     from ruamel.yaml.cyaml import CParser as _Parser
@@ -62,14 +63,6 @@ class YSeq(list):
         super().__init__()
         self.span = span
         self.item_spans: list[Span] = []
-
-
-class VaultText(str):
-    """An ``!vault`` value. It stays encrypted: playbook-ls never decrypts anything."""
-
-
-class UnsafeText(str):
-    """An ``!unsafe`` value: never templated."""
 
 
 class YamlProblem(NamedTuple):

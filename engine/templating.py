@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.values import UnsafeText
+
 if TYPE_CHECKING:
     from typing import Any
 
@@ -39,12 +41,43 @@ def _to_json(value: Any) -> str:
     return json.dumps(value)
 
 
+MAX_RANGE = 1000  # items a range() may produce while rendering statically
+MAX_SIZE = 100_000  # length of a string or list built by `*`
+MAX_EXPONENT = 64
+
+
+def _bounded_range(*args: int) -> range:
+    from jinja2.exceptions import SecurityError
+
+    result = range(*args)
+    if len(result) > MAX_RANGE:
+        raise SecurityError(f"range() of more than {MAX_RANGE} items is not evaluated statically")
+    return result
+
+
 @cache
 def _environment() -> Any:
     from jinja2 import StrictUndefined
+    from jinja2.exceptions import SecurityError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False)
+    class BoundedEnvironment(ImmutableSandboxedEnvironment):
+        """The sandbox, plus limits on what a hostile template can make it compute: templates
+        are rendered while a repository is opened, so they must not hang or exhaust memory."""
+
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
+                raise SecurityError("exponent too large to evaluate statically")
+            if operator == "*":
+                for seq, times in ((left, right), (right, left)):
+                    if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
+                        raise SecurityError("result too large to evaluate statically")
+            return super().call_binop(context, operator, left, right)
+
+    env = BoundedEnvironment(undefined=StrictUndefined, autoescape=False)
+    env.globals["range"] = _bounded_range
     env.filters.update(
         bool=_to_bool,
         to_json=_to_json,
@@ -64,7 +97,7 @@ def render(value: Any, variables: Mapping[str, Any]) -> Any:
     """
     if isinstance(value, list):
         return [render(item, variables) for item in value]
-    if not is_template(value):
+    if not is_template(value) or isinstance(value, UnsafeText):  # !unsafe is never templated
         return value
     from jinja2 import TemplateError, TemplateSyntaxError, Undefined
     from jinja2.exceptions import SecurityError

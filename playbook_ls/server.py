@@ -22,6 +22,8 @@ from playbook_ls import __version__
 from playbook_ls.features import hover, lenses
 from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri_to_path
 from playbook_ls.features.diagnostics import to_diagnostic
+from playbook_ls.features.token_hover import token_hover
+from playbook_ls.features.yamltext import split_lines
 from playbook_ls.workspace import WorkspaceIndex
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ class PlaybookServer(LanguageServer):
         return str(self.workspace.position_encoding or "utf-16")
 
     def lines(self, path: str) -> list[str]:
-        return self.index.text(path).splitlines() if self.index else []
+        return split_lines(self.index.text(path)) if self.index else []
 
     def send(self, method: Callable[..., Any], *args: Any) -> None:
         """Send from the background thread through the event loop, so writes never interleave."""
@@ -247,7 +249,9 @@ def create_server() -> PlaybookServer:
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
         if ls.index is None or not ls.ready.is_set():
             return None
-        text = hover.hover_markdown(ls.index, uri_to_path(params.text_document.uri), params.position.line)
+        path, line = uri_to_path(params.text_document.uri), params.position.line
+        text = token_hover(ls.index, path, line, position_column(ls, path, params.position)) \
+            or hover.hover_markdown(ls.index, path, line)
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -278,6 +282,10 @@ def create_server() -> PlaybookServer:
             return None
         return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
 
+    from playbook_ls.handlers_editing import register as register_editing
+    register_editing(server)
+    from playbook_ls.handlers_navigation import register as register_navigation
+    register_navigation(server)
     return server
 
 

@@ -6,18 +6,21 @@ hash to what discovery learnt from it (playbook or not, its syntax error), and e
 file it read. A unit whose files all hash the same is not resolved again, so a second run
 on an unchanged repository parses no YAML. Any change to the settings, ansible.cfg, the
 environment or the set of files invalidates everything; a damaged cache is ignored.
+
+The cache is plain JSON: loading it can never run code, even if someone plants a cache file
+where the cache directory points (it may be set to a path inside a checked repository).
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 import sys
 import tempfile
 from typing import Any
 
-FORMAT = 2
+FORMAT = 3
 
 
 def cache_dir() -> str:
@@ -38,7 +41,8 @@ def content_hash(data: bytes) -> str:
 
 
 class CheckCache:
-    """``files``: content hash -> discovery facts; ``units``: unit key -> cached result."""
+    """``files``: content hash -> discovery facts; ``units``: unit key -> a unit's result as
+    plain JSON data (see ``UnitResult.to_json``)."""
 
     def __init__(self, path: str | None, fingerprint: str) -> None:
         self.path, self.fingerprint = path, fingerprint
@@ -51,15 +55,17 @@ class CheckCache:
     def open(cls, key: str, fingerprint: str, enabled: bool = True) -> CheckCache:
         if not enabled:
             return cls(None, fingerprint)
-        path = os.path.join(cache_dir(), hashlib.sha1(key.encode()).hexdigest() + ".pickle")
+        path = os.path.join(cache_dir(), hashlib.sha1(key.encode()).hexdigest() + ".json")
         cache = cls(path, fingerprint)
         try:
-            with open(path, "rb") as handle:
-                stored = pickle.load(handle)
+            with open(path, encoding="utf-8") as handle:
+                stored = json.load(handle)
             if stored.get("format") == FORMAT and stored.get("fingerprint") == fingerprint:
-                cache.files, cache.units, cache.file_set = stored["files"], stored["units"], stored["file_set"]
-        except Exception:  # noqa: BLE001 - a missing or damaged cache is simply rebuilt
-            pass
+                files, units, file_set = stored["files"], stored["units"], stored["file_set"]
+                if isinstance(files, dict) and isinstance(units, dict) and isinstance(file_set, str):
+                    cache.files, cache.units, cache.file_set = files, units, file_set
+        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            pass  # a missing or damaged cache is simply rebuilt
         return cache
 
     def save(self) -> None:
@@ -70,8 +76,8 @@ class CheckCache:
         try:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=os.path.dirname(self.path), suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(data, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, separators=(",", ":"))
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only cache directory must not fail the check

@@ -51,6 +51,13 @@ class UnitResult:
         self.findings, self.tags, self.roles, self.deps = findings, tags, roles, deps
         self.errors = errors  # rules that crashed on this unit
 
+    def to_json(self) -> dict[str, Any]:
+        return {"findings": self.findings, "tags": sorted(self.tags), "roles": sorted(self.roles), "deps": self.deps}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> UnitResult:
+        return cls(data["findings"], set(data["tags"]), set(data["roles"]), dict(data["deps"]), [])
+
 
 class Checker:
     def __init__(self, settings: Settings, use_cache: bool = True, jobs: int = 1) -> None:
@@ -141,7 +148,7 @@ class Checker:
             error = loaded.error
             facts = {"playbook": discover.looks_like_playbook(loaded.data),
                      "plain_imports": discover.plain_imports(loaded.data),
-                     "error": (error.message, tuple(error.span)[1:]) if error else None}
+                     "error": [error.message, list(error.span)[1:]] if error else None}
             if digest:
                 cache.files[digest], cache.dirty = facts, True
         return facts
@@ -160,7 +167,7 @@ class Checker:
         results: dict[str, UnitResult] = {}
         todo = []
         for key, (compute, path) in wanted.items():
-            unit = cache.units.get(key)
+            unit = _cached_unit(cache.units.get(key))
             if unit is not None and all(self._hash(p) == digest for p, digest in unit.deps.items()):
                 results[key] = unit
             else:
@@ -176,7 +183,7 @@ class Checker:
                     self.result.internal_errors += unit.errors
             elif not any(f["code"] == rules.pls109_unresolved_import.CODE for f in unit.findings):
                 # A missing file may appear anywhere on a search path: such results are not kept.
-                cache.units[key], cache.dirty = unit, True
+                cache.units[key], cache.dirty = unit.to_json(), True
         return {key: results[key] for key in wanted}
 
     def _check_playbook(self, path: str) -> UnitResult:
@@ -210,6 +217,13 @@ class Checker:
                 self._hash(path)
             lines = self.lines[path] = self.texts.get(path, b"").decode("utf-8", "replace").splitlines()
         return lines[number] if 0 <= number < len(lines) else ""
+
+
+def _cached_unit(data: Any) -> UnitResult | None:
+    try:
+        return UnitResult.from_json(data) if data is not None else None
+    except (TypeError, KeyError, ValueError):
+        return None  # written by another version, or damaged
 
 
 def run_check(paths: list[str], settings: Settings, use_cache: bool = True, jobs: int = 1) -> CheckResult:

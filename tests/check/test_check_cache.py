@@ -154,11 +154,12 @@ def test_no_cache_does_not_read_a_warm_cache(golden_repo: Path, parses) -> None:
 
 @pytest.mark.parametrize("damage", [
     lambda data: b"",
-    lambda data: b"not a pickle at all",
+    lambda data: b"not json at all",
     lambda data: data[: len(data) // 2],
     lambda data: data[:-1] + b"\xff",
-    lambda data: __import__("pickle").dumps(["a list, not a dict"]),
-    lambda data: __import__("pickle").dumps({"format": -1}),
+    lambda data: b'["a list, not a dict"]',
+    lambda data: b'{"format": -1}',
+    lambda data: data.replace(b'"units":{', b'"units":{"playbook:x":[1],', 1),
 ])
 def test_a_corrupted_cache_file_is_ignored(golden_repo: Path, cli, cache_dir: Path,
                                            damage: Callable[[bytes], bytes]) -> None:

@@ -1,0 +1,40 @@
+"""Folding ranges: plays, blocks, tasks and every other multi-line collection (pure function).
+
+Read from the file's own parse, like the outline. A client that receives ranges from a
+server stops folding by indentation, so nested mappings (``vars:``, module arguments) fold
+too, not only the task structure.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.source import YMap, YSeq
+from playbook_ls.features import yamlnav as yn
+
+if TYPE_CHECKING:
+    from playbook_ls.workspace import WorkspaceIndex
+
+
+def folding_ranges(index: WorkspaceIndex, path: str) -> list[tuple[int, int]] | None:
+    """``(start_line, end_line)`` pairs, 0-based, sorted; None when the file does not parse
+    (the client then keeps folding by indentation)."""
+    loaded = index.sources.load(path)
+    if loaded.error is not None:
+        return None
+    lines = index.text(path).splitlines()
+    ranges: dict[int, int] = {}
+    _collect(loaded.data, lines, ranges)
+    return sorted((start, end) for start, end in ranges.items() if end > start)
+
+
+def _collect(node: Any, lines: list[str], ranges: dict[int, int]) -> None:
+    for _key, value, key_span, value_span in yn.children(node):
+        if value_span is None or not isinstance(value, YMap | YSeq):
+            continue
+        end = yn.extent(value, value_span, lines).end_line
+        # a mapping entry folds from its key (``tasks:``), a list item from its first line
+        start = key_span.line if key_span is not None else value_span.line
+        if end > start:
+            ranges[start] = max(ranges.get(start, start), end)
+        _collect(value, lines, ranges)

@@ -1,0 +1,242 @@
+"""What is at a position of a parsed YAML file, and how far a node really reaches.
+
+Navigation works on the parsed YAML of the file being edited (``SourceCache.load``, which
+sees unsaved buffers), not on the resolved model: the model may be stale mid-edit, and
+files that no playbook reaches have no model at all. The model is consulted afterwards,
+to follow what was found here.
+
+Spans are compared by position only: the same file may be named by different strings
+(symlinks, relative roots) in the model and in a fresh parse.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from engine import keywords as kw
+from engine.source import YMap, YSeq
+from engine.span import Span
+
+# What a position can name.
+TAG = "tag"
+ROLE = "role"
+TASK_FILE = "task_file"  # import_tasks / include_tasks target
+PLAYBOOK = "playbook"  # import_playbook target
+ROLE_FILE = "role_file"  # tasks_from / vars_from / defaults_from / handlers_from
+NOTIFY = "notify"
+
+ROLE_ACTIONS = kw.IMPORT_ROLE | kw.INCLUDE_ROLE
+TASK_FILE_ACTIONS = kw.IMPORT_TASKS | kw.INCLUDE_TASKS
+FROM_KEYS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
+Step = tuple[Any, Any]  # (container, key or index) on the way from the root to a scalar
+
+
+class Hit(NamedTuple):
+    """The scalar at a position: the containers above it, its value and span."""
+
+    trail: tuple[Step, ...]
+    value: Any
+    span: Span
+    is_key: bool
+
+
+class Target(NamedTuple):
+    """A navigable name at a position. ``owner`` is the mapping that holds it (the task for
+    tags, notify and task files; the argument mapping for role files; the entry or argument
+    mapping for a role, None for a bare ``roles:`` string); ``sub`` is the role subdirectory
+    a role file is looked up in."""
+
+    kind: str
+    text: str
+    span: Span
+    owner: Any = None
+    sub: str = ""
+
+
+def pos(span: Span) -> tuple[int, int, int, int]:
+    return span.line, span.col, span.end_line, span.end_col
+
+
+def contains(span: Span, line: int, col: int) -> bool:
+    return (span.line, span.col) <= (line, col) <= (span.end_line, span.end_col)
+
+
+def encloses(outer: Span, inner: Span) -> bool:
+    return (outer.line, outer.col) <= (inner.line, inner.col) and \
+        (inner.end_line, inner.end_col) <= (outer.end_line, outer.end_col)
+
+
+def children(node: Any) -> list[tuple[Any, Any, Span | None, Span | None]]:
+    """(key or index, value, key span, value span) of a mapping's entries or a sequence's items."""
+    if isinstance(node, YMap):
+        return [(key, value, node.key_spans.get(key), node.value_spans.get(key)) for key, value in node.items()]
+    if isinstance(node, YSeq):
+        return [(index, value, None, node.item_spans[index] if index < len(node.item_spans) else None)
+                for index, value in enumerate(node)]
+    return []
+
+
+def locate(node: Any, line: int, col: int, trail: tuple[Step, ...] = ()) -> Hit | None:
+    """The scalar (key or value) whose span contains the position, with the path to it."""
+    for key, value, key_span, value_span in children(node):
+        step = trail + ((node, key),)
+        if key_span is not None and contains(key_span, line, col):
+            return Hit(step, key, key_span, True)
+        if value_span is None or not contains(value_span, line, col):
+            continue
+        if isinstance(value, YMap | YSeq):
+            # a block collection's span runs on to the next token, so a neighbour may also
+            # "contain" the position; keep looking when this one holds nothing there
+            found = locate(value, line, col, step)
+            if found is not None:
+                return found
+        else:
+            return Hit(step, value, value_span, False)
+    return None
+
+
+def node_at_span(node: Any, target: Span) -> Any:
+    """The value (container or scalar) written exactly at ``target``; None if there is none."""
+    if isinstance(node, YMap | YSeq) and node.span is not None and pos(node.span) == pos(target):
+        return node
+    for _key, value, _key_span, value_span in children(node):
+        if value_span is None:
+            continue
+        if pos(value_span) == pos(target):
+            return value
+        if isinstance(value, YMap | YSeq) and encloses(value_span, target):
+            found = node_at_span(value, target)
+            if found is not None:
+                return found
+    return None
+
+
+def unquoted(span: Span, lines: list[str]) -> Span:
+    """A one-line quoted scalar's span without its quotes, so editors mark just the name."""
+    if span.line == span.end_line and 0 <= span.line < len(lines):
+        raw = lines[span.line][span.col:span.end_col]
+        if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+            return span._replace(col=span.col + 1, end_col=span.end_col - 1)
+    return span
+
+
+def scalar_parts(value: Any, span: Span, lines: list[str]) -> list[tuple[str, Span]]:
+    """A ``tags: a, b`` string split as ansible splits it, each part with its own span.
+    Where the text cannot be matched up (escapes, multi-line scalars) the whole span is used."""
+    text = str(value)
+    whole = [(text.strip(), span)]
+    if span.line != span.end_line or not 0 <= span.line < len(lines) or "," not in text:
+        return whole
+    raw = lines[span.line][span.col:span.end_col]
+    parts: list[tuple[str, Span]] = []
+    start = 0
+    for part in text.split(","):
+        item = part.strip()
+        if not item:
+            continue
+        found = raw.find(item, start)
+        if found < 0:
+            return whole
+        column = span.col + found
+        parts.append((item, Span(span.file, span.line, column, span.line, column + len(item))))
+        start = found + len(item)
+    return parts or whole
+
+
+def extent(node: Any, span: Span, lines: list[str]) -> Span:
+    """``span`` ending where the node's text ends. A block collection's span runs on over
+    blank lines and comments to the next token; those belong to what follows."""
+    floor = _content_end(node, span, lines)
+    line, col = span.end_line, span.end_col
+    while line > max(floor, span.line):
+        text = lines[line][:col] if line < len(lines) else ""
+        if text.strip() and not text.lstrip().startswith("#"):
+            break
+        line -= 1
+        col = len(lines[line]) if line < len(lines) else 0
+    text = lines[line][:col] if 0 <= line < len(lines) else ""
+    col = len(text.rstrip()) if line > span.line else max(len(text.rstrip()), span.col)
+    return Span(span.file, span.line, span.col, line, col)
+
+
+def _content_end(node: Any, span: Span, lines: list[str]) -> int:
+    """The last line that holds the node's own content (its last value, recursively)."""
+    inner = [(value, value_span) for _k, value, _ks, value_span in children(node)
+             if value_span is not None and encloses(span, value_span)]
+    if inner:
+        value, value_span = max(inner, key=lambda item: (item[1].end_line, item[1].end_col))
+        return _content_end(value, value_span, lines)
+    if span.end_col == 0 and span.end_line > span.line:
+        return span.end_line - 1  # a block scalar ends at the start of the next line
+    return span.end_line
+
+
+# -- classification -----------------------------------------------------------------------
+
+def classify(data: Any, lines: list[str], line: int, col: int) -> Target | None:
+    """The navigable name at a position: a tag, a role name, an import/include target, a
+    role file or a notified handler name. None for anything else."""
+    hit = locate(data, line, col)
+    if hit is None or hit.is_key or hit.value is None or isinstance(hit.value, bool):
+        return None
+    trail = hit.trail
+    parent, key = trail[-1]
+    text = str(hit.value)
+    if isinstance(parent, YSeq):
+        if len(trail) < 2:
+            return None
+        owner, owner_key, depth = trail[-2][0], trail[-2][1], len(trail) - 2
+    else:
+        owner, owner_key, depth = parent, key, len(trail) - 1
+    if owner_key in ("tags", "notify") and _is_level(trail, depth):
+        if owner_key == "notify":
+            return Target(NOTIFY, text.strip(), hit.span, owner)
+        for tag, span in scalar_parts(hit.value, hit.span, lines):
+            if contains(span, line, col) or span == hit.span:
+                return Target(TAG, tag, span, owner)
+        return None
+    if isinstance(parent, YSeq) and _is_role_list(trail, depth):
+        return Target(ROLE, text, hit.span, None)
+    if isinstance(parent, YMap):
+        return _in_mapping(trail, parent, key, text, hit.span)
+    return None
+
+
+def _in_mapping(trail: tuple[Step, ...], parent: YMap, key: Any, text: str, span: Span) -> Target | None:
+    above = trail[-2] if len(trail) >= 2 else None
+    if key in ("role", "name") and (key == "role" or "role" not in parent):
+        # a roles: / dependencies: entry written as a mapping
+        if above is not None and isinstance(above[0], YSeq) and _is_role_list(trail[:-1], len(trail) - 3):
+            return Target(ROLE, text, span, parent)
+    if above is not None and isinstance(above[0], YMap) and above[1] in ROLE_ACTIONS:
+        if key == ("name" if "name" in parent else "role"):
+            return Target(ROLE, text, span, parent)
+        if key in FROM_KEYS:
+            return Target(ROLE_FILE, text, span, parent, FROM_KEYS[key])
+    if above is not None and isinstance(above[0], YMap) and above[1] in TASK_FILE_ACTIONS and \
+            key in ("file", "_raw_params"):
+        return Target(TASK_FILE, text, span, above[0])
+    if key in TASK_FILE_ACTIONS and _is_level(trail, len(trail) - 1):
+        return Target(TASK_FILE, text, span, parent)
+    if key in kw.IMPORT_PLAYBOOK and len(trail) == 2 and isinstance(trail[0][0], YSeq):
+        return Target(PLAYBOOK, text, span, parent)
+    return None
+
+
+def _is_level(trail: tuple[Step, ...], depth: int) -> bool:
+    """Whether the mapping at ``trail[depth]`` is a play, block, task or role entry (an item
+    of a list) or an ``apply:`` — and not, say, a module's ``tags:`` argument."""
+    if depth < 1:
+        return False
+    container, key = trail[depth - 1]
+    return isinstance(container, YSeq) or key == "apply"
+
+
+def _is_role_list(trail: tuple[Step, ...], depth: int) -> bool:
+    """Whether ``trail[depth]`` is a play's ``roles:`` or a role meta's ``dependencies:``."""
+    if depth < 0:
+        return False
+    key = trail[depth][1]
+    if key == "roles":
+        return depth == 1 and isinstance(trail[0][0], YSeq)  # a play: an item of the top-level list
+    return key == "dependencies" and depth == 0

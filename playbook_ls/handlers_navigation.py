@@ -1,0 +1,117 @@
+"""LSP glue for navigation and editing help: definition, references, document and workspace
+symbols, folding ranges and inlay hints. The answers come from the pure functions in
+:mod:`playbook_ls.features`; here they are only converted to LSP types (UTF-16 or the
+negotiated encoding) and registered on the server.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from lsprotocol import types
+
+from engine.span import Span
+from playbook_ls.features import folding, inlay, navigation, symbols
+from playbook_ls.features.convert import lsp_range, path_to_uri, to_units, uri_to_path
+from playbook_ls.server import PlaybookServer, guarded, position_column
+
+SYMBOL_KINDS = {
+    symbols.PLAY: types.SymbolKind.Module,
+    symbols.IMPORT: types.SymbolKind.File,
+    symbols.SECTION: types.SymbolKind.Namespace,
+    symbols.BLOCK: types.SymbolKind.Struct,
+    symbols.TASK: types.SymbolKind.Function,
+    symbols.HANDLER: types.SymbolKind.Event,
+    symbols.ROLE: types.SymbolKind.Package,
+    symbols.TAG: types.SymbolKind.Constant,
+}
+
+
+class Lines:
+    """Each file's lines read once per request, for converting spans to LSP ranges."""
+
+    def __init__(self, ls: PlaybookServer) -> None:
+        self.ls = ls
+        self.cache: dict[str, list[str]] = {}
+
+    def range(self, span: Span) -> types.Range:
+        lines = self.cache.get(span.file)
+        if lines is None:
+            lines = self.cache[span.file] = self.ls.lines(span.file)
+        return lsp_range(span, lines, self.ls.encoding)
+
+    def locations(self, spans: Iterable[Span]) -> list[types.Location]:
+        return [types.Location(uri=path_to_uri(span.file), range=self.range(span)) for span in spans]
+
+
+def register(server: PlaybookServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    @guarded()
+    def on_definition(ls: PlaybookServer, params: types.DefinitionParams) -> list[types.Location] | None:
+        if ls.index is None:
+            return None
+        path = uri_to_path(params.text_document.uri)
+        column = position_column(ls, path, params.position)
+        found = navigation.definition(ls.index, path, params.position.line, column)
+        return Lines(ls).locations(found) or None
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    @guarded()
+    def on_references(ls: PlaybookServer, params: types.ReferenceParams) -> list[types.Location] | None:
+        if ls.index is None:
+            return None
+        path = uri_to_path(params.text_document.uri)
+        column = position_column(ls, path, params.position)
+        found = navigation.references(ls.index, path, params.position.line, column)
+        return Lines(ls).locations(found) or None
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    @guarded(default=[])
+    def on_document_symbol(ls: PlaybookServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
+        if ls.index is None:
+            return []
+        lines = Lines(ls)
+
+        def convert(entry: symbols.Outline) -> types.DocumentSymbol:
+            return types.DocumentSymbol(
+                name=entry.name or "?", detail=entry.detail or None, kind=SYMBOL_KINDS[entry.kind],
+                range=lines.range(entry.span), selection_range=lines.range(entry.selection),
+                children=[convert(child) for child in entry.children])
+
+        return [convert(entry) for entry in symbols.document_symbols(ls.index, uri_to_path(params.text_document.uri))]
+
+    @server.feature(types.WORKSPACE_SYMBOL)
+    @guarded(default=[])
+    def on_workspace_symbol(ls: PlaybookServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
+        if ls.index is None:
+            return []
+        lines = Lines(ls)
+        return [types.WorkspaceSymbol(
+                    name=found.name, kind=SYMBOL_KINDS[found.kind], container_name=found.container or None,
+                    location=types.Location(uri=path_to_uri(found.span.file), range=lines.range(found.span)))
+                for found in symbols.workspace_symbols(ls.index, params.query)]
+
+    @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+    @guarded()
+    def on_folding_range(ls: PlaybookServer, params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+        if ls.index is None:
+            return None
+        ranges = folding.folding_ranges(ls.index, uri_to_path(params.text_document.uri))
+        if ranges is None:
+            return None
+        # lines only: clients may announce lineFoldingOnly, and lines are all that is folded here
+        return [types.FoldingRange(start_line=start, end_line=end) for start, end in ranges]
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    @guarded(default=[])
+    def on_inlay_hint(ls: PlaybookServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        if ls.index is None:
+            return []
+        path = uri_to_path(params.text_document.uri)
+        lines = ls.lines(path)
+        found = inlay.inherited_tag_hints(ls.index, path, params.range.start.line, params.range.end.line)
+        return [types.InlayHint(
+                    position=types.Position(line=hint.line, character=to_units(lines[hint.line], hint.col,
+                                                                               ls.encoding)),
+                    label=hint.label, tooltip=hint.tooltip)
+                for hint in found if hint.line < len(lines)]
