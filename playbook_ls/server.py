@@ -24,10 +24,10 @@ from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri
 from playbook_ls.features.diagnostics import to_diagnostic
 from playbook_ls.features.token_hover import token_hover
 from playbook_ls.features.yamltext import split_lines
-from playbook_ls.workspace import WorkspaceIndex
 
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
+    from playbook_ls.workspace import WorkspaceIndex
 
 log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,6 +44,7 @@ class PlaybookServer(LanguageServer):
         self.published: dict[str, tuple[Any, ...]] = {}
         self.loop: Any = None
         self.options: dict[str, Any] = {}
+        self.root = os.getcwd()
         self.progress = False  # whether the client accepted our progress token
 
     @property
@@ -101,9 +102,15 @@ class Refresher(threading.Thread):
                 log.exception("refresh failed")
 
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
-        server, index = self.server, self.server.index
-        if index is None:
-            return
+        server = self.server
+        if server.index is None:
+            from playbook_ls.workspace import WorkspaceIndex
+
+            index = WorkspaceIndex(server.root, _settings(server, server.root, server.options))
+            for uri, document in list(server.workspace.text_documents.items()):  # opened meanwhile
+                index.set_document(uri_to_path(uri), document.source)
+            server.index = index
+        index = server.index
         if any(kind == "index" for kind, _ in jobs):
             self._index(index)
             server.ready.set()
@@ -186,6 +193,9 @@ def create_server() -> PlaybookServer:
             os.chdir(root)  # messages name files relative to the workspace
         except OSError:
             pass
+        ls.root = root
+        from playbook_ls.workspace import WorkspaceIndex  # the index is empty until the background run
+
         ls.index = WorkspaceIndex(root, _settings(ls, root, ls.options))
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -193,10 +203,11 @@ def create_server() -> PlaybookServer:
     def did_change_configuration(ls: PlaybookServer, params: types.DidChangeConfigurationParams) -> None:
         settings = params.settings if isinstance(params.settings, dict) else {}
         options = settings.get("playbook-ls", settings)
-        if ls.index is None or not isinstance(options, dict):
+        if not isinstance(options, dict):
             return
         ls.options = options
-        ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
+        if ls.index is not None:
+            ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
         ls.refresher.jobs.put(("index", None))
 
     @server.feature(types.INITIALIZED)
@@ -228,10 +239,10 @@ def create_server() -> PlaybookServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     @guarded()
     def did_close(ls: PlaybookServer, params: types.DidCloseTextDocumentParams) -> None:
+        path = uri_to_path(params.text_document.uri)
         if ls.index is not None:
-            path = uri_to_path(params.text_document.uri)
             ls.index.set_document(path, None)
-            ls.refresher.jobs.put(("edit", path))
+        ls.refresher.jobs.put(("edit", path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded()
@@ -331,11 +342,9 @@ def _command_args(args: Any) -> dict[str, Any]:
 
 
 def _edited(ls: PlaybookServer, uri: str) -> None:
-    if ls.index is None:
-        return
     path = uri_to_path(uri)
-    document = ls.workspace.get_text_document(uri)
-    ls.index.set_document(path, document.source)
+    if ls.index is not None:  # otherwise the index takes the open documents when it is created
+        ls.index.set_document(path, ls.workspace.get_text_document(uri).source)
     ls.refresher.jobs.put(("edit", path))
 
 
