@@ -62,6 +62,7 @@ class WorkspaceIndex:
         self.tag_index: dict[str, list[Reach]] = {}
         self.findings: dict[str, list[Finding]] = {}
         self.internal_errors: list[str] = []
+        self._real: dict[str, str] = {}
         self.configure(root or os.getcwd(), settings)
 
     # -- configuration ----------------------------------------------------------------------
@@ -93,6 +94,7 @@ class WorkspaceIndex:
         """Discover and resolve everything under the root."""
         with self.lock:
             fs.clear_cache()
+            self._real.clear()
             discover.is_role_dir.cache_clear()
             self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
             playbooks = self._playbooks()
@@ -107,7 +109,9 @@ class WorkspaceIndex:
         """Take changed files into account: re-resolve only the books that read one of them.
         ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
         with self.lock:
-            changed = {fs.realpath(path) if on_disk else os.path.realpath(path) for path in changed}
+            if on_disk:
+                self._real.clear()
+            changed = {self.real(path) for path in changed}
             if on_disk:
                 fs.clear_cache()
                 discover.is_role_dir.cache_clear()  # a role may have been created or removed
@@ -145,7 +149,7 @@ class WorkspaceIndex:
         findings = list(self.rules.playbook_findings(context))
         if synthetic:
             findings = [f for f in findings if not f.span or f.span.file != path]
-        deps = {os.path.realpath(p) for p in read}
+        deps = {self.real(p) for p in read}
         return Book(path, playbook, context, deps, findings, synthetic)
 
     def _lone_role(self, role: str) -> Book:
@@ -171,13 +175,13 @@ class WorkspaceIndex:
             for play, task in book.context.tasks():
                 reach = Reach(book, task, play)
                 if task.span is not None:
-                    by_file.setdefault(os.path.realpath(task.span.file), []).append(reach)
+                    by_file.setdefault(self.real(task.span.file), []).append(reach)
                 for tag in task.tag_set():
                     if isinstance(tag, str):
                         tag_index.setdefault(tag, []).append(reach)
             for play in book.playbook.plays:
                 if play.span is not None:
-                    by_file.setdefault(os.path.realpath(play.span.file), []).append(Reach(book, None, play))
+                    by_file.setdefault(self.real(play.span.file), []).append(Reach(book, None, play))
         self.books, self.by_file, self.tag_index = books, by_file, tag_index
         self.findings = self._findings()
         self.internal_errors = list(self.rules.errors)
@@ -195,7 +199,7 @@ class WorkspaceIndex:
         by_file: dict[str, list[Finding]] = {}
         for finding in self.rules.settle(found, self._line):
             if finding.span is not None:
-                by_file.setdefault(os.path.realpath(finding.span.file), []).append(finding)
+                by_file.setdefault(self.real(finding.span.file), []).append(finding)
         for findings in by_file.values():
             findings.sort(key=Finding.sort_key)
         return by_file
@@ -205,8 +209,15 @@ class WorkspaceIndex:
         return lines[number] if 0 <= number < len(lines) else ""
 
     # -- queries ----------------------------------------------------------------------------
+    def real(self, path: str) -> str:
+        """``os.path.realpath``, memoised until files change on disk (it costs a stat per component)."""
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = os.path.realpath(path)
+        return found
+
     def reaches(self, path: str) -> list[Reach]:
-        return self.by_file.get(os.path.realpath(path), [])
+        return self.by_file.get(self.real(path), [])
 
     def at(self, path: str, line: int) -> list[Reach]:
         """What is at ``line`` (0-based) of ``path``, in every context: the innermost tasks
@@ -218,7 +229,7 @@ class WorkspaceIndex:
         return [r for r in self.reaches(path) if r.task is None and _covers(r.play.span, line)]
 
     def findings_for(self, path: str) -> list[Finding]:
-        return self.findings.get(os.path.realpath(path), [])
+        return self.findings.get(self.real(path), [])
 
     def known_files(self) -> set[str]:
         return set(self.findings) | set(self.by_file)

@@ -202,7 +202,7 @@ def top_kind(index: WorkspaceIndex | None, path: str, doc: Doc) -> str:
         return "handler" if parts[-2] == "handlers" else "task"
     if index is not None:
         books = index.books
-        book = books.get(os.path.abspath(path)) or books.get(os.path.realpath(path))  # keyed by absolute path
+        book = books.get(os.path.abspath(path)) or books.get(index.real(path))  # keyed by absolute path
         if book is not None and not book.synthetic:
             return "play"
         tasks = [r.task for r in index.reaches(path) if r.task is not None]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
@@ -91,7 +90,7 @@ def list_tasks(index: WorkspaceIndex, args: dict[str, Any]) -> dict[str, Any]:
     selection = Selection.from_options(tags, skip)
     reaches = index.at(path, line) if line is not None else index.reaches(path)
     books = list({id(r.book): r.book for r in reaches}.values()) or [
-        b for b in index.books.values() if os.path.realpath(b.path) == os.path.realpath(path)]
+        b for b in index.books.values() if index.real(b.path) == index.real(path)]
     plays_wanted = {id(r.play) for r in reaches if r.task is None}
     listings = []
     for book in books:

@@ -124,7 +124,7 @@ def _task_list(tasks: list[Task]) -> str:
 # -- roles -----------------------------------------------------------------------------------
 def _relevant_books(index: WorkspaceIndex, path: str) -> list[Book]:
     """The books that read ``path``; all of them when none does (the file is not reached)."""
-    real = os.path.realpath(path)
+    real = index.real(path)
     books = list(index.books.values())
     reading = [b for b in books if real in b.deps]
     return reading or books
@@ -158,11 +158,11 @@ def role_markdown(index: WorkspaceIndex, path: str, token: Token) -> str | None:
             "from here (no indexed playbook uses this line)"
     role_path = chosen[0].path or ""
     same = [r for r in uses if r.path == role_path]
-    real_role = os.path.realpath(role_path) + os.sep
+    real_role = index.real(role_path) + os.sep
     tasks = [r.task for r in distinct_tasks([reach for reaches in list(index.by_file.values()) for reach in reaches
                                              if reach.task is not None and reach.task.role is not None
                                              and reach.task.role.path == role_path], handlers=True)
-             if r.task is not None and r.task.span and os.path.realpath(r.task.span.file).startswith(real_role)]
+             if r.task is not None and r.task.span and index.real(r.task.span.file).startswith(real_role)]
     handlers = sum(1 for t in tasks if t.handler)
     counted = plural(len(tasks) - handlers, "task") + (f", {plural(handlers, 'handler')}" if handlers else "")
     spans = {(_entry_span(r) or r.span, _via(r)) for r in same}
@@ -244,7 +244,7 @@ def handler_markdown(index: WorkspaceIndex, path: str, name: str) -> str | None:
     for book in _relevant_books(index, path):
         for _play, task in book.context.tasks():
             if task.handler and task.span is not None and name in _handler_names(task):
-                found.setdefault((os.path.realpath(task.span.file), task.span.line), task)
+                found.setdefault((index.real(task.span.file), task.span.line), task)
     if not found:
         return f"**handler `{name}`** — no handler of that name (or `listen` topic) in the plays that reach " \
                "this file"
