@@ -1,11 +1,13 @@
 """Deterministic generator of a realistic Ansible repository, for benchmarks.
 
-Usage: python bench/gen_repo.py OUTDIR [--roles 100] [--seed 1] [--force]
+Usage: python bench/gen_repo.py OUTDIR [--roles 100] [--seed 1] [--extras] [--force]
 
 Roles have tasks/ (main.yml importing other files, some in subdirectories), handlers/,
 defaults/ and meta/ (dependencies form a DAG); playbooks use pre_tasks/roles/tasks/post_tasks,
 blocks with rescue/always, tags (including always and never), import_role/include_role and
-import_tasks/include_tasks; site.yml imports every playbook.
+import_tasks/include_tasks; site.yml imports every playbook. With --extras it also writes files
+that hold no tasks, as real repositories do: each role's vars/main.yml and meta/argument_specs.yml,
+group_vars/, host_vars/ and a YAML inventory. The other files are the same with or without it.
 """
 
 from __future__ import annotations
@@ -87,6 +89,7 @@ RESCUE: Task = {"name": "Report $c failure",
                 "@debug": {"msg": "{{ ansible_failed_result | default('failed') }}"}}  # fmt: skip
 ALWAYS: Task = {"name": "Clean up $c temp files", "@file": {"path": "/tmp/$c.tmp", "state": "absent"}}
 NOTIFYING = ("@copy", "@template", "@lineinfile")
+NETWORKS = ["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10"]  # for --extras
 
 
 # --- minimal YAML emitter (block style, as Ansible content is written by hand) ---------------------
@@ -97,6 +100,8 @@ _RESERVED = {"yes", "no", "true", "false", "on", "off", "null", "y", "n"}
 
 
 def _scalar(v: Any) -> str:
+    if v is None:
+        return "null"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -300,14 +305,84 @@ class Gen:
             del play["name"]
         return play
 
+    # --- files without tasks (--extras); drawn after everything else, so the rest stays the same ---
+
+    def argument_specs(self, r: Role, defaults: dict[str, Any]) -> dict[str, Any]:
+        kinds = {bool: "bool", int: "int", list: "list", str: "str"}
+        options: dict[str, Any] = {}
+        for var, value in defaults.items():
+            what = var.removeprefix(f"{r.name}_").replace("_", " ")
+            description = [f"The {what} setting of {r.comp}.",
+                           f"Override it in group_vars or host_vars to change how {r.comp} is set up."]  # fmt: skip
+            option: Task = {"type": kinds[type(value)], "required": False, "default": value, "description": description}
+            if isinstance(value, list):
+                option["elements"] = "str"
+            options[var] = option
+        options[f"{r.name}_log_level"] = {"type": "str", "default": "info", "choices": ["debug", "info", "warn"],
+                                          "description": f"How much {r.comp} logs."}  # fmt: skip
+        main = {"short_description": f"Install and configure {r.comp}",
+                "description": [f"Installs {r.comp}, writes its configuration and keeps its service running.",
+                                "Every variable has a default; none is required."],
+                "author": ["platform-team"], "options": options}  # fmt: skip
+        return {"argument_specs": {"main": main}}
+
+    def role_vars(self, r: Role) -> dict[str, Any]:
+        rng, v, c = self.rng, r.name, r.comp
+        pkg = c.replace("_", "-")
+        return {
+            f"{v}_os_packages": {"Debian": [pkg, f"{pkg}-common", f"lib{pkg}-dev"], "RedHat": [pkg, f"{pkg}-libs"]},
+            f"{v}_settings": {"max_connections": rng.choice([128, 256, 512, 1024]), "listen": "0.0.0.0",
+                              "log_level": f"{{{{ {v}_log_level | default('info') }}}}",
+                              "timeout": rng.choice([10, 30, 60]), "workers": rng.randint(1, 16)},
+            f"{v}_directories": [{"path": f"/var/lib/{c}", "mode": "0750"}, {"path": f"/var/log/{c}", "mode": "0755"},
+                                 {"path": f"{{{{ {v}_config_dir }}}}/conf.d", "mode": "0755"}],
+            f"{v}_environment": {f"{c.upper()}_HOME": f"/opt/{c}", f"{c.upper()}_CONF": f"/etc/{c}/main.conf"},
+            f"{v}_limits": {"nofile": rng.choice([4096, 65536]), "nproc": rng.choice([2048, 4096]),
+                            "memlock": "unlimited"},
+            f"{v}_firewall_rules": [{"port": f"{{{{ {v}_port }}}}", "proto": "tcp", "source": src,
+                                     "comment": f"{c} from {src}"} for src in rng.sample(NETWORKS, rng.randint(1, 3))],
+        }  # fmt: skip
+
+    def host_vars(self, host: str, n: int) -> dict[str, Any]:
+        picked = self.rng.sample(self.roles, min(len(self.roles), self.rng.randint(1, 3)))
+        return {"ansible_host": f"10.{n // 250 % 250}.{n % 250}.{self.rng.randint(2, 250)}",
+                "host_role": host.rsplit("-", 1)[0], **{f"{r.name}_port": 9000 + n for r in picked},
+                **{f"{r.name}_enabled": self.rng.random() < 0.8 for r in picked}}  # fmt: skip
+
+    def extras(self, files: dict[str, Any], books: list[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for r in self.roles:
+            out[f"roles/{r.name}/vars/main.yml"] = self.role_vars(r)
+            defaults = files[f"roles/{r.name}/defaults/main.yml"]
+            out[f"roles/{r.name}/meta/argument_specs.yml"] = self.argument_specs(r, defaults)
+        groups = sorted(books)  # the play of each playbook targets the group of its name, or all
+        hosts = [f"{groups[i % len(groups)]}-{i // len(groups) + 1:02d}" for i in range(len(self.roles))]
+        out["group_vars/all.yml"] = {"ntp_servers": ["0.pool.ntp.org", "1.pool.ntp.org"],
+                                     "dns_servers": ["10.0.0.2", "10.0.0.3"], "deploy_user": "deploy",
+                                     "admin_users": [{"name": f"admin{i}", "shell": "/bin/bash",
+                                                      "groups": ["sudo", "adm"]} for i in range(4)]}  # fmt: skip
+        for group in groups:
+            picked = self.rng.sample(self.roles, min(len(self.roles), 3))
+            out[f"group_vars/{group}.yml"] = {
+                f"{r.name}_{k}": val
+                for r in picked
+                for k, val in [("enabled", True), ("manage_config", self.rng.random() < 0.7),
+                               ("port", 7000 + self.rng.randrange(999))]
+            }  # fmt: skip
+        for n, host in enumerate(hosts):
+            out[f"host_vars/{host}.yml"] = self.host_vars(host, n)
+        members = {g: {"hosts": {h: None for h in hosts if h.rsplit("-", 1)[0] == g}} for g in groups}
+        out["inventory/hosts.yml"] = {"all": {"children": members}}
+        return out
+
 
 def count_tasks(tasks: list[Task]) -> int:
     sections = ("block", "rescue", "always")
     return sum(count_tasks([x for s in sections for x in t.get(s, [])]) if "block" in t else 1 for t in tasks)
 
 
-def generate(outdir: Path, n_roles: int = 100, seed: int = 1) -> dict[str, int]:
-    """Write the repository into outdir; return its size figures."""
+def generate(outdir: Path, n_roles: int = 100, seed: int = 1, extras: bool = False) -> dict[str, int]:
+    """Write the repository into outdir; return its size figures. ``extras`` adds files without tasks."""
     g = Gen(seed)
     combos = [f"{a}_{c}" for a in AREAS for c in COMPONENTS]
     names = g.rng.sample(combos, min(n_roles, len(combos)))
@@ -331,6 +406,8 @@ def generate(outdir: Path, n_roles: int = 100, seed: int = 1) -> dict[str, int]:
         plays += mine
     no_special = {t: w for t, w in TAGS.items() if t not in ("always", "never")}
     files["site.yml"] = [{"import_playbook": f"{b}.yml", **g.tags(0.2, no_special)} for b in books]
+    if extras:
+        files |= g.extras(files, books)
 
     total_bytes = 0
     for rel, doc in files.items():
@@ -344,6 +421,7 @@ def generate(outdir: Path, n_roles: int = 100, seed: int = 1) -> dict[str, int]:
         "task files": len(task_files),
         "tasks": sum(map(count_tasks, task_files + play_tasks)),
         "playbooks (+ site.yml)": len(books),
+        "YAML files": len(files),
         "YAML bytes": total_bytes,
     }
 
@@ -353,13 +431,14 @@ def main() -> None:
     ap.add_argument("outdir", type=Path)
     ap.add_argument("--roles", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--extras", action="store_true", help="also write files without tasks (see above)")
     ap.add_argument("--force", action="store_true", help="delete OUTDIR first if it is not empty")
     args = ap.parse_args()
     if args.outdir.exists() and any(args.outdir.iterdir()):
         if not args.force:
             sys.exit(f"{args.outdir} is not empty (use --force to replace it)")
         shutil.rmtree(args.outdir)
-    for k, v in generate(args.outdir, args.roles, args.seed).items():
+    for k, v in generate(args.outdir, args.roles, args.seed, args.extras).items():
         print(f"{k}: {v}")
 
 

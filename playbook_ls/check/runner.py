@@ -240,13 +240,17 @@ def _in_parallel(checker: Checker, work: list[tuple[str, str]], jobs: int) -> li
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return [getattr(checker, method)(path) for method, path in work]
+    import gc
+
     global _WORKER
     _WORKER = checker  # forked workers inherit it, with every file parsed so far
+    gc.freeze()  # so the workers' collections do not touch, and thereby copy, the inherited objects
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             return pool.starmap(_work, work, chunksize=1)
     finally:
         _WORKER = None
+        gc.unfreeze()
 
 
 def _work(method: str, path: str) -> UnitResult:

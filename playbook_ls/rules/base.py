@@ -141,11 +141,18 @@ def walk_block(block: Block) -> Iterator[Task]:
             if isinstance(item, Block):
                 yield from walk_block(item)
                 continue
-            if item.implicit:
+            if item.implicit or is_generated(item):
                 continue
             yield item
             for child in item.children:
                 yield from walk_block(child)
+
+
+def is_generated(task: Task) -> bool:
+    """A task ansible adds that is written nowhere, such as a role's argument-spec validation
+    (tagged ``always``): nothing to report on or point at. Parsed mappings always know where
+    their keys are; generated ones do not."""
+    return getattr(task.data, "key_spans", None) == {}
 
 
 def task_anchor(task: Task) -> Span | None:
