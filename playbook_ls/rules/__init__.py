@@ -6,49 +6,31 @@ is its documentation, rendered to docs/rules/ by ``scripts/gen_rule_docs.py``.
 
 from __future__ import annotations
 
+from importlib import import_module
 from types import ModuleType
 
-from playbook_ls.rules import (
-    pls101_never_reachable,
-    pls102_never_with_always,
-    pls103_include_tags_not_inherited,
-    pls104_when_changed_inside,
-    pls105_when_with_jinja_delimiters,
-    pls106_unknown_tag,
-    pls107_profile_runs_never_task,
-    pls108_skip_always,
-    pls109_unresolved_import,
-    pls110_import_cycle,
-    pls111_yaml_syntax,
-    pls112_unknown_keyword,
-    pls113_invalid_playbook,
-    pls114_reserved_tag_name,
-    pls115_unresolved_template,
-    pls116_dynamic_include,
-    pls117_duplicate_role_skipped,
+# The registry: one module per rule, in code order.
+_MODULES = (
+    "pls101_never_reachable",
+    "pls102_never_with_always",
+    "pls103_include_tags_not_inherited",
+    "pls104_when_changed_inside",
+    "pls105_when_with_jinja_delimiters",
+    "pls106_unknown_tag",
+    "pls107_profile_runs_never_task",
+    "pls108_skip_always",
+    "pls109_unresolved_import",
+    "pls110_import_cycle",
+    "pls111_yaml_syntax",
+    "pls112_unknown_keyword",
+    "pls113_invalid_playbook",
+    "pls114_reserved_tag_name",
+    "pls115_unresolved_template",
+    "pls116_dynamic_include",
+    "pls117_duplicate_role_skipped",
 )
-
 RULES: dict[str, ModuleType] = {
-    module.CODE: module
-    for module in (
-        pls101_never_reachable,
-        pls102_never_with_always,
-        pls103_include_tags_not_inherited,
-        pls104_when_changed_inside,
-        pls105_when_with_jinja_delimiters,
-        pls106_unknown_tag,
-        pls107_profile_runs_never_task,
-        pls108_skip_always,
-        pls109_unresolved_import,
-        pls110_import_cycle,
-        pls111_yaml_syntax,
-        pls112_unknown_keyword,
-        pls113_invalid_playbook,
-        pls114_reserved_tag_name,
-        pls115_unresolved_template,
-        pls116_dynamic_include,
-        pls117_duplicate_role_skipped,
-    )
+    module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)
 }
 BY_NAME: dict[str, ModuleType] = {module.NAME: module for module in RULES.values()}
 
