@@ -140,7 +140,9 @@ class WorkspaceIndex:
                 result.append(path)
             elif loaded.error is not None and path in self.books:
                 result.append(path)
-        return result
+        named = {target for profile in self.settings.profiles if (target := profile_playbook(profile))}
+        return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
+                                             named)
 
     def _resolve(self, path: str, synthetic: bool = False) -> Book:
         with self.sources.tracking() as read:

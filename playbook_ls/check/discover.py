@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -143,3 +143,12 @@ def role_playbook_text(role: str) -> str:
     import json
 
     return f"- hosts: all\n  gather_facts: false\n  roles:\n    - role: {json.dumps(os.path.basename(role))}\n"
+
+
+def standalone_playbooks(playbooks: list[str], imports_of: Callable[[str], list[str]], keep: set[str]) -> list[str]:
+    """The playbooks worth resolving on their own. One that another imports plainly (no tags,
+    when or vars on the import) runs there exactly as on its own, so it is resolved only
+    there, unless it is in ``keep`` (real paths, e.g. those a launch profile names)."""
+    covered = {paths.realpath(os.path.join(os.path.dirname(importer), target))
+               for importer in playbooks for target in imports_of(importer)}
+    return [p for p in playbooks if paths.realpath(p) not in covered or paths.realpath(p) in keep]

@@ -87,12 +87,8 @@ class Checker:
         playbooks = [path for path in files if not discover.role_of(path) and (
             facts[path]["playbook"] or discover.matches(path, settings.root, settings.include))]
         named = {target for profile in settings.profiles if (target := profile_playbook(profile))}
-        covered = {fs.realpath(os.path.join(os.path.dirname(importer), target))
-                   for importer in playbooks for target in facts[importer]["plain_imports"]}
-        # A playbook imported plainly (no tags, when or vars on the import) by another one runs
-        # there exactly as on its own: it is checked only there, unless a profile names it.
         found_playbooks = len(playbooks)
-        playbooks = [p for p in playbooks if fs.realpath(p) not in covered or fs.realpath(p) in named]
+        playbooks = discover.standalone_playbooks(playbooks, lambda p: facts[p]["plain_imports"], named)
         units = self._units(cache, {f"playbook:{p}": (self._check_playbook, p) for p in playbooks})
         tags_by_playbook = {fs.realpath(key.split(":", 1)[1]): unit.tags for key, unit in units.items()}
         reached = set().union(*(unit.roles for unit in units.values()))
