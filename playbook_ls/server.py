@@ -33,6 +33,7 @@ log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
 PROGRESS_TOKEN = "playbook-ls-index"
+SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playbook-ls.yaml")
 
 
 class PlaybookServer(LanguageServer):
@@ -222,6 +223,7 @@ def create_server() -> PlaybookServer:
                 ls.progress = True
             except Exception:  # noqa: BLE001 - progress is a nicety; index anyway
                 log.warning("the client refused a progress token")
+        await _watch_files(ls)
         if not ls.refresher.is_alive():
             ls.refresher.start()
         ls.refresher.jobs.put(("index", None))
@@ -252,8 +254,13 @@ def create_server() -> PlaybookServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded()
     def did_change_watched(ls: PlaybookServer, params: types.DidChangeWatchedFilesParams) -> None:
-        for change in params.changes:
-            ls.refresher.jobs.put(("disk", uri_to_path(change.uri)))
+        changed = [uri_to_path(change.uri) for change in params.changes]
+        if any(os.path.basename(path) in SETTINGS_FILES for path in changed) and ls.index is not None:
+            ls.index.configure(ls.index.root, _settings(ls, ls.index.root, ls.options))
+            ls.refresher.jobs.put(("index", None))
+            return
+        for path in changed:
+            ls.refresher.jobs.put(("disk", path))
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
@@ -324,6 +331,23 @@ def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Setting
     if isinstance(roles_path, list):
         settings.roles_path += [str(p) for p in roles_path]
     return settings
+
+
+async def _watch_files(ls: PlaybookServer) -> None:
+    """Ask the client to report YAML and settings files changing on disk (git checkouts,
+    generators, other editors), when it can register watchers dynamically."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    patterns = ["**/*.yml", "**/*.yaml", *(f"**/{name}" for name in SETTINGS_FILES)]
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns])
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+            id="playbook-ls-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+    except Exception:  # noqa: BLE001 - without watchers, saves in the editor still refresh
+        log.warning("the client refused to watch files")
 
 
 def _command_args(args: Any) -> dict[str, Any]:

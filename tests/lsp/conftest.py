@@ -26,6 +26,10 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]),
 )
 async def client(lsp_client: LanguageClient, workspace: Path):
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        lsp_client.registrations = [r.method for r in params.registrations]  # type: ignore[attr-defined]
+
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
         root_uri=workspace.as_uri(),

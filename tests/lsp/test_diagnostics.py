@@ -55,3 +55,14 @@ async def test_diagnostics_follow_the_buffer(client: LanguageClient, workspace: 
     await diagnostics_for(client, uri, lambda d: len(d) == 0)
     # the role's findings survive all of it
     assert len(client.diagnostics[(workspace / "roles/sample/tasks/main.yml").as_uri()]) == 2
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_files_changed_on_disk_are_taken_in(client: LanguageClient, workspace: Path) -> None:
+    uri = (workspace / "roles/other/tasks/main.yml").as_uri()
+    path = workspace / "roles/other/tasks/main.yml"
+    path.write_text(path.read_text() + "- name: gated\n  debug: msg=x\n  when: \"{{ flag }}\"\n")
+    client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+        changes=[types.FileEvent(uri=uri, type=types.FileChangeType.Changed)]))
+    found = await diagnostics_for(client, uri, lambda d: any(x.code == "PLS105" for x in d))
+    assert {x.range.start.line for x in found if x.code == "PLS105"} == {10}
