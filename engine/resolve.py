@@ -82,6 +82,14 @@ def _flatten(values: list[Any]) -> list[Any]:
     return flat
 
 
+def _hashable(tag: Any) -> bool:
+    try:
+        hash(tag)
+    except TypeError:
+        return False
+    return True
+
+
 def _as_list(value: Any) -> list[Any]:
     if value is None:
         return []
@@ -309,6 +317,10 @@ class Resolver:
                     self.problem("invalid-structure", "tags must be specified as a list", spans.get(key, frame.span),
                                  "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR)
                     value = []
+                if not all(map(_hashable, value)):  # a mapping or a nested list: ansible crashes on it
+                    self.problem("invalid-structure", "a tag must be a word, not a mapping or a list",
+                                 spans.get(key, frame.span), "Write each tag as a plain word.", exit_code=EXIT_ERROR)
+                    value = [tag for tag in value if _hashable(tag)]
             elif key == "when":
                 value = _as_list(value)
             frame.keywords[key] = value

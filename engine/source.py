@@ -207,10 +207,19 @@ else:  # pragma: no cover
         return _Composer(io.StringIO(text)).get_single_node()
 
 
+MAX_EXPANDED_NODES = 2_000_000  # values, with aliases expanded: far beyond any real playbook
+
+
+class _AliasBomb(Exception):
+    """Aliases expand to more than MAX_EXPANDED_NODES values."""
+
+
 class _Constructor:
     def __init__(self, file: str) -> None:
         self.file = file
         self.memo: dict[int, Any] = {}
+        self.sizes: dict[int, int] = {}  # node -> how many nodes it stands for, aliases expanded
+        self.expanded = 0
 
     def span(self, node: Node) -> Span:
         start, end = node.start_mark, node.end_mark
@@ -219,17 +228,28 @@ class _Constructor:
     def build(self, node: Node) -> Any:
         known = self.memo.get(id(node))
         if known is not None:
+            # An alias shares the value, but whoever walks it walks the expansion: count that,
+            # so that an alias bomb is refused here instead of hanging whoever formats it.
+            self.expanded += self.sizes.get(id(node), 1)
+            if self.expanded > MAX_EXPANDED_NODES:
+                raise _AliasBomb
             return known
         if isinstance(node, ScalarNode):
+            self.expanded += 1
             return self.scalar(node)
+        before = self.expanded
         if isinstance(node, SequenceNode):
             seq = YSeq(self.span(node))
             self.memo[id(node)] = seq
             for item in node.value:
                 seq.append(self.build(item))
                 seq.item_spans.append(self.span(item))
-            return seq
-        return self.mapping(node)
+            result: Any = seq
+        else:
+            result = self.mapping(node)
+        self.expanded += 1
+        self.sizes[id(node)] = self.expanded - before
+        return result
 
     def scalar(self, node: ScalarNode) -> Any:
         ctag = node.ctag  # reading .tag would build a new string for every scalar
@@ -283,8 +303,36 @@ class _Constructor:
                     result.value_spans[key] = source.value_spans[key]
 
 
+MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
+
+
+def _too_deep(text: str) -> Span | None:
+    """Where nesting passes MAX_NESTING, if it does. The C composer recurses once per level and
+    would overflow the stack (a crash, not an exception) on a few ten thousand levels, which
+    an editor buffer can hold. Cheap unless the text has that many brackets or dashes."""
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        for offset, char in enumerate(text):
+            if char in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    line = text.count("\n", 0, offset)
+                    return Span("", line, offset - (text.rfind("\n", 0, offset) + 1), line, 0)
+            elif char in "]}" and depth:
+                depth -= 1
+    if text.count("- ") > MAX_NESTING:
+        for number, line in enumerate(text.splitlines()):
+            if line.count("- ") > MAX_NESTING:  # compact nested sequences: "- - - - x"
+                return Span("", number, 0, number, 0)
+    return None
+
+
 def parse_text(text: str, file: str) -> Loaded:
     """Parse YAML text; a syntax error comes back as ``Loaded.error`` with its position."""
+    deep = _too_deep(text)
+    if deep is not None:
+        return Loaded(file, error=YamlProblem(f"YAML nested more than {MAX_NESTING} levels deep",
+                                              deep._replace(file=file, end_line=deep.line, end_col=deep.col)))
     try:
         node = _compose(text)
     except MarkedYAMLError as exc:
@@ -300,6 +348,9 @@ def parse_text(text: str, file: str) -> Loaded:
         return Loaded(file, data=_Constructor(file).build(node))
     except RecursionError:
         return Loaded(file, error=YamlProblem("YAML nested too deeply", Span(file, 0, 0, 0, 0)))
+    except _AliasBomb:
+        return Loaded(file, error=YamlProblem(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values",
+                                              Span(file, 0, 0, 0, 0)))
 
 
 class SourceCache:
@@ -309,7 +360,7 @@ class SourceCache:
     """
 
     def __init__(self) -> None:
-        self._by_content: dict[tuple[str, str], Loaded] = {}
+        self._by_content: dict[str, tuple[str, Loaded]] = {}  # path -> its last parsed text (one each)
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
         self.overlay: dict[str, str] = {}
         self._tracking = threading.local()
@@ -348,11 +399,13 @@ class SourceCache:
             text = self.read_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc}", Span(path, 0, 0, 0, 0)))
-        loaded = self._by_content.get((path, text))
-        if loaded is None:
+        known = self._by_content.get(path)
+        if known is not None and known[0] == text:
+            loaded = known[1]
+        else:
             loaded = parse_text(text, path)
             self.parsed += 1
-            self._by_content[(path, text)] = loaded
+            self._by_content[path] = (text, loaded)
         if path not in self.overlay:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)
         return loaded

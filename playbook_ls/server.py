@@ -242,9 +242,8 @@ def create_server() -> PlaybookServer:
     @guarded()
     def did_close(ls: PlaybookServer, params: types.DidCloseTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
-        if ls.index is not None:
-            ls.index.set_document(path, None)
-        ls.refresher.jobs.put(("edit", path))
+        if ls.index is None or ls.index.set_document(path, None):
+            ls.refresher.jobs.put(("edit", path))
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     @guarded()
@@ -367,8 +366,8 @@ def _command_args(args: Any) -> dict[str, Any]:
 
 def _edited(ls: PlaybookServer, uri: str) -> None:
     path = uri_to_path(uri)
-    if ls.index is not None:  # otherwise the index takes the open documents when it is created
-        ls.index.set_document(path, ls.workspace.get_text_document(uri).source)
+    if ls.index is not None and not ls.index.set_document(path, ls.workspace.get_text_document(uri).source):
+        return  # e.g. a file opened as it is on disk: nothing to re-resolve
     ls.refresher.jobs.put(("edit", path))
 
 

@@ -75,13 +75,16 @@ class WorkspaceIndex:
         self.rules = RuleSet(self.settings, self.ansible.skip_tags, self.ansible.path)
 
     # -- documents --------------------------------------------------------------------------
-    def set_document(self, path: str, text: str | None) -> None:
-        """Unsaved editor text for ``path`` (None: back to the disk)."""
+    def set_document(self, path: str, text: str | None) -> bool:
+        """Unsaved editor text for ``path`` (None: back to the disk). Returns whether what the
+        index reads for ``path`` changed (opening a file unchanged changes nothing)."""
         with self.lock:
+            before = self.text(path)
             if text is None:
                 self.sources.overlay.pop(path, None)
             else:
                 self.sources.overlay[path] = text
+            return self.text(path) != before
 
     def text(self, path: str) -> str:
         try:
