@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.source import SourceCache
+
 from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
@@ -33,7 +35,7 @@ from engine.model import (
 )
 from engine.paths import path_dwim, path_dwim_relative
 from engine.roles import RoleLoader
-from engine.source import SourceCache, Span, YMap, YSeq
+from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
 
 # ansible-playbook's exit codes for the errors we reproduce.
@@ -101,7 +103,11 @@ class Resolver:
 
     def __init__(self, sources: SourceCache | None = None, config: AnsibleConfig | None = None,
                  extra_vars: dict[str, Any] | None = None) -> None:
-        self.sources = sources or SourceCache()
+        if sources is None:
+            from engine.source import SourceCache
+
+            sources = SourceCache()
+        self.sources = sources
         self.config = config or AnsibleConfig.load()
         self.extra_vars: dict[str, Any] = extra_vars or {}
         self.problems: list[Problem] = []

@@ -15,7 +15,7 @@ from engine import keywords as kw
 from engine import paths
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
-from engine.source import Span, YMap, YSeq
+from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
 if TYPE_CHECKING:

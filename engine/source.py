@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from engine.span import Span
+from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
 try:  # pragma: no cover - exercised implicitly
@@ -40,29 +40,6 @@ except ImportError:  # pragma: no cover - pure-Python fallback
     from ruamel.yaml.scanner import Scanner as _Scanner
 
     FAST_PARSER = False
-
-
-class YMap(dict):
-    """A mapping that remembers its own span and the span of each key and value."""
-
-    __slots__ = ("span", "key_spans", "value_spans")
-
-    def __init__(self, span: Span | None = None) -> None:
-        super().__init__()
-        self.span = span
-        self.key_spans: dict[Any, Span] = {}
-        self.value_spans: dict[Any, Span] = {}
-
-
-class YSeq(list):
-    """A sequence that remembers its own span and the span of each item."""
-
-    __slots__ = ("span", "item_spans")
-
-    def __init__(self, span: Span | None = None) -> None:
-        super().__init__()
-        self.span = span
-        self.item_spans: list[Span] = []
 
 
 class YamlProblem(NamedTuple):

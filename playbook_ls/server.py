@@ -19,10 +19,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from playbook_ls import __version__
-from playbook_ls.features import hover, lenses
+from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri_to_path
-from playbook_ls.features.diagnostics import to_diagnostic
-from playbook_ls.features.token_hover import token_hover
 from playbook_ls.features.yamltext import split_lines
 
 if TYPE_CHECKING:
@@ -66,6 +64,8 @@ class PlaybookServer(LanguageServer):
         index = self.index
         if index is None:
             return
+        from playbook_ls.features.diagnostics import to_diagnostic
+
         docs = rule_docs_uri()
         current = set(index.findings)
         for path in current | set(self.published):
@@ -266,6 +266,9 @@ def create_server() -> PlaybookServer:
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
         if ls.index is None or not ls.ready.is_set():
             return None
+        from playbook_ls.features import hover
+        from playbook_ls.features.token_hover import token_hover
+
         path, line = uri_to_path(params.text_document.uri), params.position.line
         text = token_hover(ls.index, path, line, position_column(ls, path, params.position)) \
             or hover.hover_markdown(ls.index, path, line)
@@ -278,6 +281,8 @@ def create_server() -> PlaybookServer:
     def on_code_lens(ls: PlaybookServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         if ls.index is None:
             return []
+        from playbook_ls.features import lenses
+
         path = uri_to_path(params.text_document.uri)
         lines = ls.lines(path)
         return [types.CodeLens(range=lsp_range(lens.span, lines, ls.encoding),
@@ -285,15 +290,19 @@ def create_server() -> PlaybookServer:
                                                      arguments=lens.arguments))
                 for lens in lenses.lenses(ls.index, path)]
 
-    @server.command(lenses.LIST_TASKS)
+    @server.command(LIST_TASKS)
     @guarded()
     def list_tasks(ls: PlaybookServer, args: Any) -> Any:
+        from playbook_ls.features import lenses
+
         request = _command_args(args)
         return lenses.list_tasks(ls.index, request) if ls.index else None
 
-    @server.command(lenses.SHOW_EFFECTIVE_TAGS)
+    @server.command(SHOW_EFFECTIVE_TAGS)
     @guarded()
     def show_effective_tags(ls: PlaybookServer, args: Any) -> Any:
+        from playbook_ls.features import lenses
+
         request = _command_args(args)
         if ls.index is None:
             return None

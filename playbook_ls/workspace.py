@@ -17,8 +17,6 @@ from typing import Any
 from engine import paths as fs
 from engine.config import AnsibleConfig
 from engine.model import YAML_SYNTAX_HINT, Play, Playbook, Task, join_sentences
-from engine.resolve import Resolver
-from engine.source import SourceCache
 from engine.span import Span
 from playbook_ls import rules
 from playbook_ls.check import discover
@@ -54,7 +52,7 @@ class Reach:
 class WorkspaceIndex:
     def __init__(self, root: str | None = None, settings: Settings | None = None) -> None:
         self.lock = threading.RLock()
-        self.sources = SourceCache()
+        self._sources: Any = None
         self.books: dict[str, Book] = {}
         self.files: list[str] = []
         self.errors: dict[str, Finding] = {}  # YAML syntax errors of files no playbook reads
@@ -64,6 +62,18 @@ class WorkspaceIndex:
         self.internal_errors: list[str] = []
         self._real: dict[str, str] = {}
         self.configure(root or os.getcwd(), settings)
+
+    @property
+    def sources(self) -> Any:
+        """The parsed files (a SourceCache), made on first use: creating the index while the
+        server answers initialize must not import the YAML library."""
+        if self._sources is None:
+            from engine.source import SourceCache
+
+            with self.lock:
+                if self._sources is None:
+                    self._sources = SourceCache()
+        return self._sources
 
     # -- configuration ----------------------------------------------------------------------
     def configure(self, root: str, settings: Settings | None = None) -> None:
@@ -148,6 +158,8 @@ class WorkspaceIndex:
                                              named)
 
     def _resolve(self, path: str, synthetic: bool = False) -> Book:
+        from engine.resolve import Resolver
+
         with self.sources.tracking() as read:
             playbook = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
         context = PlaybookContext(playbook, self.settings.profiles, {})

@@ -15,7 +15,6 @@ from playbook_ls import __version__, rules
 from playbook_ls.check.runner import CheckResult
 from playbook_ls.rules.base import Finding, display_path
 
-FORMATS = ("text", "json", "sarif", "github")
 _COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 _BOLD, _RESET = "\033[1m", "\033[0m"
 

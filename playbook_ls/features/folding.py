@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.source import YMap, YSeq
+from engine.span import YMap, YSeq
 from playbook_ls.features import yamlnav as yn
 
 if TYPE_CHECKING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
+from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, where
 
@@ -12,9 +13,6 @@ if TYPE_CHECKING:
     from engine.span import Span
     from playbook_ls.workspace import Reach, WorkspaceIndex
 
-LIST_TASKS = "playbook-ls.listTasks"
-SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
-COMMANDS = (LIST_TASKS, SHOW_EFFECTIVE_TAGS)
 
 
 class Lens:

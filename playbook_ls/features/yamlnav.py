@@ -14,8 +14,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from engine import keywords as kw
-from engine.source import YMap, YSeq
-from engine.span import Span
+from engine.span import Span, YMap, YSeq
 
 # What a position can name.
 TAG = "tag"
