@@ -139,7 +139,7 @@ class Task:
     """
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
-                 "include_target", "include_resolved", "apply", "children", "data")
+                 "include_target", "include_resolved", "apply", "children", "data", "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -151,6 +151,7 @@ class Task:
         self.include_resolved: str | None = None
         self.apply: dict[str, Any] | None = None
         self.children: list[Block] = []
+        self._tag_cache: frozenset[Any] | None = None
 
     def __repr__(self) -> str:
         return f"Task({self.display_name()!r})"
@@ -171,8 +172,12 @@ class Task:
         """Every tag that reaches the task, with the frame it comes from, outermost first."""
         return [Sourced(tag, frame) for frame in self.chain for tag in frame.tags]
 
-    def tag_set(self) -> set[Any]:
-        return {tag for frame in self.chain for tag in frame.tags}
+    def tag_set(self) -> frozenset[Any]:
+        """The effective tags as a set. Computed once: a task's chain does not change after the
+        resolver has built and templated it."""
+        if self._tag_cache is None:
+            self._tag_cache = frozenset(tag for frame in self.chain for tag in frame.tags)
+        return self._tag_cache
 
     def dependency_parent_entries(self) -> list[Frame]:
         """``roles:``/dependency entries reached only through a role's dependency chain.
