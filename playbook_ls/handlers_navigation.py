@@ -6,7 +6,7 @@ negotiated encoding) and registered on the server.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from lsprotocol import types
 
@@ -44,26 +44,26 @@ class Lines:
         return [types.Location(uri=path_to_uri(span.file), range=self.range(span)) for span in spans]
 
 
+def _locations_at(ls: PlaybookServer, params: types.TextDocumentPositionParams,
+                  find: Callable[..., Iterable[Span]]) -> list[types.Location] | None:
+    """Locations ``find(index, path, line, column)`` gives for the requested position."""
+    if ls.index is None:
+        return None
+    path = uri_to_path(params.text_document.uri)
+    column = position_column(ls, path, params.position)
+    return Lines(ls).locations(find(ls.index, path, params.position.line, column)) or None
+
+
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     def on_definition(ls: PlaybookServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        if ls.index is None:
-            return None
-        path = uri_to_path(params.text_document.uri)
-        column = position_column(ls, path, params.position)
-        found = navigation.definition(ls.index, path, params.position.line, column)
-        return Lines(ls).locations(found) or None
+        return _locations_at(ls, params, navigation.definition)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded()
     def on_references(ls: PlaybookServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        if ls.index is None:
-            return None
-        path = uri_to_path(params.text_document.uri)
-        column = position_column(ls, path, params.position)
-        found = navigation.references(ls.index, path, params.position.line, column)
-        return Lines(ls).locations(found) or None
+        return _locations_at(ls, params, navigation.references)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(default=[])
