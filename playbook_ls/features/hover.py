@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from engine.keywords import INHERITED, Merge
 from engine.model import UNTAGGED, Frame, Task
+from engine.span import Span
 from engine.tags import Selection, should_run
 from playbook_ls.rules.base import display_path, never_exposure, where
 
@@ -23,6 +24,10 @@ SHOWN_KEYWORDS = tuple(k for k, merge in INHERITED.items() if merge == Merge.REP
 
 def hover_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
     reaches = index.at(path, line)
+    if not reaches or reaches[0].task is None:
+        block = block_markdown(index, path, line)
+        if block is not None:
+            return block
     if not reaches:
         return unreached_markdown(index, path, line)
     if reaches[0].task is None:
@@ -179,3 +184,46 @@ def _item_at(sequence: list, line: int) -> object:
                             return found
             return item
     return None
+
+
+def block_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
+    """On a block's own lines (its header, keywords): the tags and conditions it passes on to
+    its tasks, one section per context."""
+    real = index.real(path)
+    found: dict[int, tuple[Frame, Reach]] = {}  # innermost block at the line, per context
+    counts: dict[str, int] = {}
+    for reach in index.reaches(path):
+        chain = reach.task.chain if reach.task else []
+        blocks = [f for f in chain if f.kind == "block" and f.label != "implicit block" and f.span is not None
+                  and index.real(f.span.file) == real and _within(f.span, line)]
+        if blocks:
+            frame = min(blocks, key=lambda f: f.span.end_line - f.span.line)  # type: ignore[union-attr]
+            found.setdefault(id(frame), (frame, reach))
+            counts[frame.label] = counts.get(frame.label, 0) + 1
+    if not found:
+        return None
+    sections = [_block_section(frame, reach) for frame, reach in found.values()]
+    first = next(iter(found.values()))[0]
+    head = f"**{first.label}** · {counts[first.label] // len(found)} tasks"
+    return "\n\n---\n\n".join([head, *dict.fromkeys(sections)])
+
+
+def _within(span: Span, line: int) -> bool:
+    return span.line <= line < max(span.end_line, span.line + 1)
+
+
+def _block_section(block: Frame, reach: Reach) -> str:
+    task = reach.task
+    assert task is not None
+    above = task.chain[:task.chain.index(block) + 1]
+
+    def origin(frame: Frame, keyword: str) -> str:
+        return "this block" if frame is block else _origin_kw(frame, task, keyword)
+
+    tags = [f"`{tag}` ← {origin(frame, 'tags')}" for frame in above for tag in frame.tags]
+    lines = [f"**via** {context_label(reach).rsplit(' › ', 1)[0]}",
+             "**tags passed to its tasks:** " + (" · ".join(tags) if tags else "none")]
+    conditions = [f"- `{cond}` — {origin(frame, 'when')}" for frame in above for cond in frame.when]
+    if conditions:
+        lines += ["**when** (re-evaluated for each of its tasks):", *conditions]
+    return "\n\n".join(lines)
