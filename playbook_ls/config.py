@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine.keywords import did_you_mean
@@ -53,6 +53,17 @@ class Settings:
     def enabled(self) -> list[str]:
         """The rules to run: selected and not ignored (ignore wins)."""
         return [code for code in self.select if code not in self.ignore]
+
+    def choose(self, select: Sequence[str] = (), ignore: Sequence[str] = ()) -> list[str]:
+        """Override the selection from the command line or an editor: ``select`` (codes,
+        prefixes or rule names) replaces it when it matches anything, ``ignore`` adds to what
+        is ignored. Returns the items no rule matches, for the caller to report."""
+        unknown = [item for item in (*select, *ignore) if not rules.matching(item)]
+        chosen = [code for item in select for code in rules.matching(item)]
+        if chosen:
+            self.select = list(dict.fromkeys(chosen))
+        self.ignore |= {code for item in ignore for code in rules.matching(item)}
+        return unknown
 
     def severity_of(self, code: str) -> str:
         return self.severity.get(code, rules.RULES[code].SEVERITY)

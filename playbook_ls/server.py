@@ -318,7 +318,6 @@ def create_server() -> PlaybookServer:
 def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Settings:
     """The project's settings file, overridden by the client's: ``config`` (a settings file to
     use), ``select``, ``ignore``, ``rolesPath``. A bad value is shown to the user, then ignored."""
-    from playbook_ls import rules
     from playbook_ls.config import ConfigError, Settings, load_settings
 
     try:
@@ -330,11 +329,7 @@ def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Setting
     for key in ("select", "ignore"):
         values = options.get(key)
         if isinstance(values, list):
-            codes = [code for value in values if isinstance(value, str) for code in rules.matching(value)]
-            if key == "select" and codes:
-                settings.select = codes
-            elif key == "ignore":
-                settings.ignore |= set(codes)
+            settings.choose(**{key: [value for value in values if isinstance(value, str)]})
     roles_path = options.get("rolesPath", options.get("roles_path"))
     if isinstance(roles_path, list):
         settings.roles_path += [str(p) for p in roles_path]

@@ -38,7 +38,6 @@ Silence one line with '# noqa: PLS101' (or a bare '# noqa').""")
 
 
 def run(args: argparse.Namespace) -> int:
-    from playbook_ls import rules
     from playbook_ls.check.formats import render
     from playbook_ls.check.runner import run_check
     from playbook_ls.config import ConfigError, load_settings
@@ -53,19 +52,12 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"playbook-ls: config error: {exc}", file=sys.stderr)
         return 2
-    for option, target in (("select", "select"), ("ignore", "ignore")):
+    for option in ("select", "ignore"):
         items = [item.strip() for value in getattr(args, option) for item in value.split(",") if item.strip()]
-        codes = []
-        for item in items:
-            matched = rules.matching(item)
-            if not matched:
-                print(f"playbook-ls: error: --{option}: no rule matches '{item}'", file=sys.stderr)
-                return 2
-            codes += matched
-        if codes and target == "select":
-            settings.select = list(dict.fromkeys(codes))
-        elif codes:
-            settings.ignore |= set(codes)
+        unknown = settings.choose(**{option: items})
+        if unknown:
+            print(f"playbook-ls: error: --{option}: no rule matches '{unknown[0]}'", file=sys.stderr)
+            return 2
     fail_level = args.fail_level or settings.fail_level
     tune_gc()
     jobs = args.jobs if args.jobs > 0 else min(2, os.cpu_count() or 1)
