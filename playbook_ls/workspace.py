@@ -16,9 +16,8 @@ from typing import Any
 
 from engine import paths as fs
 from engine.config import AnsibleConfig
-from engine.model import YAML_SYNTAX_HINT, Play, Playbook, Task, join_sentences
+from engine.model import Play, Playbook, Task
 from engine.span import Span
-from playbook_ls import rules
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
 from playbook_ls.rules.base import Finding, PlaybookContext, profile_playbook
@@ -208,8 +207,7 @@ class WorkspaceIndex:
         for path in self.files:
             error = self.sources.load(path).error
             if error is not None:
-                finding = Finding(join_sentences(error.message, YAML_SYNTAX_HINT), error.span)
-                found.append(self.rules.stamp(finding, rules.pls111_yaml_syntax))
+                found.append(self.rules.syntax_error(error.message, error.span))
         tags = set().union(*(book.tags for book in self.books.values())) if self.books else set()
         by_playbook = {fs.realpath(book.path): book.tags for book in self.books.values() if not book.synthetic}
         found += self.rules.project_findings(tags, by_playbook)
@@ -247,9 +245,6 @@ class WorkspaceIndex:
 
     def findings_for(self, path: str) -> list[Finding]:
         return self.findings.get(self.real(path), [])
-
-    def known_files(self) -> set[str]:
-        return set(self.findings) | set(self.by_file)
 
     def profiles_for(self, book: Book) -> list[Any]:
         target = fs.realpath(book.path)

@@ -13,7 +13,6 @@ from typing import Any
 
 from engine import paths as fs
 from engine.config import AnsibleConfig
-from engine.model import YAML_SYNTAX_HINT, join_sentences
 from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
@@ -153,8 +152,7 @@ class Checker:
         for path, fact in facts.items():
             if fact["error"]:
                 message, position = fact["error"]
-                finding = Finding(join_sentences(message, YAML_SYNTAX_HINT), Span(path, *position))
-                yield self.rules.stamp(finding, rules.pls111_yaml_syntax)
+                yield self.rules.syntax_error(message, Span(path, *position))
 
     # -- units ------------------------------------------------------------------------------
     def _units(self, cache: CheckCache, wanted: dict[str, tuple[Any, str]]) -> dict[str, UnitResult]:

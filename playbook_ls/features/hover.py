@@ -12,7 +12,7 @@ from engine.keywords import INHERITED, Merge
 from engine.model import UNTAGGED, Frame, Task
 from engine.span import Span
 from engine.tags import Selection, should_run
-from playbook_ls.rules.base import display_path, never_exposure, where
+from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
 
 if TYPE_CHECKING:
     from playbook_ls.workspace import Book, Reach, WorkspaceIndex
@@ -60,12 +60,6 @@ def context_label(reach: Reach) -> str:
     return " › ".join([start, *levels])
 
 
-def _origin(frame: Frame, task: Task) -> str:
-    if frame is task.frame:
-        return "this task"
-    return f"{frame.label} ({where(frame.keyword_spans.get('tags') or frame.span)})"
-
-
 def task_section(index: WorkspaceIndex, reach: Reach) -> str:
     task = reach.task
     assert task is not None
@@ -88,16 +82,16 @@ def task_section(index: WorkspaceIndex, reach: Reach) -> str:
 def _origin_kw(frame: Frame, task: Task, keyword: str) -> str:
     if frame is task.frame:
         return "this task"
-    return f"{frame.label} ({where(frame.keyword_spans.get(keyword) or frame.span)})"
+    return f"{frame.label} ({where(keyword_span(frame, keyword))})"
 
 
 def _tags_line(task: Task) -> str:
-    own = [tag for tag in task.frame.tags]
+    own = list(task.frame.tags)
     inherited = [(tag, frame) for frame in task.chain[:-1] for tag in frame.tags]
     if not own and not inherited:
         return "**tags:** none (selected by `--tags untagged`, `all`)"
     parts = [f"`{tag}` (this task)" for tag in own]
-    parts += [f"`{tag}` ← {_origin(frame, task)}" for tag, frame in inherited]
+    parts += [f"`{tag}` ← {_origin_kw(frame, task, 'tags')}" for tag, frame in inherited]
     return "**tags:** " + " · ".join(parts)
 
 
@@ -108,10 +102,10 @@ def run_summary(index: WorkspaceIndex, book: Book, task: Task) -> str:
     tags = task.tag_set() or UNTAGGED
     default = Selection.from_options(index.ansible.run_tags, index.ansible.skip_tags)
     parts = [f"default run: {_verdict(tags, default)}"]
+    exposure = never_exposure(task)
     for profile in index.profiles_for(book):
         selection = Selection.from_options(profile.job_tags, profile.skip_tags)
         verdict = _verdict(tags, selection)
-        exposure = never_exposure(task)
         if exposure and should_run(tags, selection) and not should_run(exposure.own, selection):
             verdict += " ⚠ through an inherited tag, although it is tagged `never`"
         parts.append(f"profile `{profile.name}`: {verdict}")

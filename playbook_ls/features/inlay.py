@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.model import Task
-from playbook_ls.rules.base import where
+from playbook_ls.rules.base import keyword_span, where
 
 if TYPE_CHECKING:
     from playbook_ls.workspace import WorkspaceIndex
@@ -53,7 +53,7 @@ def inherited_tag_hints(index: WorkspaceIndex, path: str, first_line: int, last_
         for each in tasks:
             for frame in each.chain[:-1]:
                 for tag in frame.tags:
-                    span = frame.keyword_spans.get("tags") or frame.span
+                    span = keyword_span(frame, "tags")
                     place = f"{frame.label} ({where(span)})" if span is not None else frame.label
                     origins.setdefault(str(tag), [])
                     if place not in origins[str(tag)]:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from engine.tags import Selection, render_listing, selected_tasks
 from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.hover import context_label
-from playbook_ls.rules.base import display_path, where
+from playbook_ls.rules.base import display_path, keyword_span, where
 
 if TYPE_CHECKING:
     from engine.span import Span
@@ -72,7 +72,7 @@ def effective_tags(index: WorkspaceIndex, path: str, line: int) -> list[dict[str
             "playbook": reach.book.path,
             "context": context_label(reach),
             "task": task.display_name(),
-            "tags": [{"tag": tag, "from": frame.label, "at": where(frame.keyword_spans.get("tags") or frame.span)}
+            "tags": [{"tag": tag, "from": frame.label, "at": where(keyword_span(frame, "tags"))}
                      for frame in task.chain for tag in frame.tags],
             "when": [{"condition": cond, "from": frame.label} for frame in task.chain for cond in frame.when],
         })

@@ -198,11 +198,6 @@ def describe_frame(frame: Frame) -> str:
     return f"the {frame.label}" if frame.label.startswith(kind) else f"the {kind} {frame.label}"
 
 
-def context_path(task: Task) -> str:
-    """The chain that reaches a task, outermost first, e.g. 'play "web" > roles: entry "db"'."""
-    return " > ".join(f.label for f in task.chain[:-1] if f.kind != "block" or f.keywords)
-
-
 def quote_list(items: Iterable[Any]) -> str:
     return ", ".join(f"'{item}'" for item in items)
 

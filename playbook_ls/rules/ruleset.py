@@ -15,6 +15,7 @@ from playbook_ls import rules
 from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
 
 if TYPE_CHECKING:
+    from engine.span import Span
     from playbook_ls.config import Settings
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IGNORECASE)
@@ -54,6 +55,12 @@ class RuleSet:
         finding.code, finding.name = module.CODE, module.NAME
         finding.severity = self.settings.severity_of(module.CODE)
         return finding
+
+    def syntax_error(self, message: str, span: Span) -> Finding:
+        """The PLS111 finding for a file that does not parse, worded as the resolver words it."""
+        from engine.model import YAML_SYNTAX_HINT, join_sentences
+
+        return self.stamp(Finding(join_sentences(message, YAML_SYNTAX_HINT), span), rules.pls111_yaml_syntax)
 
     def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str]) -> Iterator[Finding]:
         """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line."""
