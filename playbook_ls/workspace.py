@@ -21,19 +21,23 @@ from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
 from playbook_ls.rules.base import Finding, PlaybookContext, profile_playbook
-from playbook_ls.rules.ruleset import RuleSet, playbook_summary
+from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
 
 class Book:
     """One resolved playbook (or a role no playbook uses, in a play of its own)."""
 
-    __slots__ = ("path", "playbook", "context", "deps", "findings", "tags", "roles", "synthetic")
+    __slots__ = ("path", "context", "deps", "findings", "tags", "roles", "synthetic")
 
-    def __init__(self, path: str, playbook: Playbook, context: PlaybookContext, deps: set[str],
-                 findings: list[Finding], synthetic: bool) -> None:
-        self.path, self.playbook, self.context, self.deps = path, playbook, context, deps
+    def __init__(self, path: str, context: PlaybookContext, deps: set[str], findings: list[Finding],
+                 synthetic: bool) -> None:
+        self.path, self.context, self.deps = path, context, deps
         self.findings, self.synthetic = findings, synthetic
         self.tags, self.roles = playbook_summary(context)
+
+    @property
+    def playbook(self) -> Playbook:
+        return self.context.playbook
 
     def __repr__(self) -> str:
         return f"Book({self.path!r})"
@@ -156,25 +160,16 @@ class WorkspaceIndex:
         return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
                                              named)
 
-    def _resolve(self, path: str, synthetic: bool = False) -> Book:
-        from engine.resolve import Resolver
-
-        with self.sources.tracking() as read:
-            playbook = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
-        context = PlaybookContext(playbook, self.settings.profiles, {})
-        findings = list(self.rules.playbook_findings(context))
-        if synthetic:
-            findings = [f for f in findings if not f.span or f.span.file != path]
-        deps = {self.real(p) for p in read}
-        return Book(path, playbook, context, deps, findings, synthetic)
+    def _resolve(self, path: str) -> Book:
+        return self._book(path, self.rules.check_playbook(self.sources, self.ansible, path), synthetic=False)
 
     def _lone_role(self, role: str) -> Book:
-        synthetic = discover.role_playbook_path(role)
-        self.sources.overlay[synthetic] = discover.role_playbook_text(role)
-        try:
-            return self._resolve(synthetic, synthetic=True)
-        finally:
-            del self.sources.overlay[synthetic]
+        checked = self.rules.check_lone_role(self.sources, self.ansible, role)
+        return self._book(discover.role_playbook_path(role), checked, synthetic=True)
+
+    def _book(self, path: str, checked: Checked, synthetic: bool) -> Book:
+        deps = {self.real(p) for p in checked.read}
+        return Book(path, checked.context, deps, checked.findings, synthetic)
 
     def _finish(self, books: dict[str, Book], changed: set[str] | None) -> None:
         """Add books for unused roles, rebuild the reverse maps and findings, swap them in."""

@@ -18,8 +18,8 @@ from playbook_ls import __version__, rules
 from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, content_hash
 from playbook_ls.config import Settings
-from playbook_ls.rules.base import Finding, PlaybookContext, Severity, profile_playbook
-from playbook_ls.rules.ruleset import RuleSet, playbook_summary
+from playbook_ls.rules.base import Finding, Severity, profile_playbook
+from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
@@ -182,27 +182,17 @@ class Checker:
 
     def _check_playbook(self, path: str) -> UnitResult:
         errors_before = len(self.rules.errors)
-        from engine.resolve import Resolver
-
-        with self.sources.tracking() as read:
-            book = Resolver(self.sources, self.ansible).load_playbook(path, refresh=False)
-        context = PlaybookContext(book, self.settings.profiles, {})
-        findings = list(self.rules.playbook_findings(context))
-        tags, roles = playbook_summary(context)
-        deps = {p: self._hash(p) for p in set(read) if p not in self.sources.overlay}
-        errors = self.rules.errors[errors_before:]
-        return UnitResult([f.to_dict() for f in findings], tags, roles, deps, errors)
+        return self._unit_result(self.rules.check_playbook(self.sources, self.ansible, path), errors_before)
 
     def _check_role(self, role: str) -> UnitResult:
-        """A role no playbook uses, checked as the only role of a play of its own."""
-        synthetic = discover.role_playbook_path(role)
-        self.sources.overlay[synthetic] = discover.role_playbook_text(role)
-        try:
-            unit = self._check_playbook(synthetic)
-        finally:
-            del self.sources.overlay[synthetic]
-        unit.findings = [f for f in unit.findings if not f["span"] or f["span"][0] != synthetic]
-        return unit
+        errors_before = len(self.rules.errors)
+        return self._unit_result(self.rules.check_lone_role(self.sources, self.ansible, role), errors_before)
+
+    def _unit_result(self, checked: Checked, errors_before: int) -> UnitResult:
+        tags, roles = playbook_summary(checked.context)
+        deps = {p: self._hash(p) for p in set(checked.read) if p not in self.sources.overlay}
+        errors = self.rules.errors[errors_before:]
+        return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, errors)
 
     def _line(self, path: str, number: int) -> str:
         lines = self.lines.get(path)

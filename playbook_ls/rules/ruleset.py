@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from playbook_ls import rules
 from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
@@ -21,12 +21,42 @@ if TYPE_CHECKING:
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IGNORECASE)
 
 
+class Checked(NamedTuple):
+    """One resolved playbook with its findings, and every file the resolution read."""
+
+    context: PlaybookContext
+    findings: list[Finding]
+    read: list[str]
+
+
 class RuleSet:
     def __init__(self, settings: Settings, config_skip_tags: list[str], config_path: str | None) -> None:
         self.settings = settings
         self.enabled = settings.enabled()
         self.config_skip_tags, self.config_path = config_skip_tags, config_path
         self.errors: list[str] = []
+
+    def check_playbook(self, sources: Any, ansible: Any, path: str) -> Checked:
+        """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it."""
+        from engine.resolve import Resolver
+
+        with sources.tracking() as read:
+            playbook = Resolver(sources, ansible).load_playbook(path, refresh=False)
+        context = PlaybookContext(playbook, self.settings.profiles, {})
+        return Checked(context, list(self.playbook_findings(context)), read)
+
+    def check_lone_role(self, sources: Any, ansible: Any, role: str) -> Checked:
+        """A role no playbook uses, checked as the only role of a play that exists only in memory."""
+        from playbook_ls.check import discover
+
+        synthetic = discover.role_playbook_path(role)
+        sources.overlay[synthetic] = discover.role_playbook_text(role)
+        try:
+            checked = self.check_playbook(sources, ansible, synthetic)
+        finally:
+            del sources.overlay[synthetic]
+        return checked._replace(findings=[f for f in checked.findings if not f.span or f.span.file != synthetic],
+                                read=[p for p in checked.read if p != synthetic])
 
     def playbook_findings(self, context: PlaybookContext) -> Iterator[Finding]:
         for code in self.enabled:
