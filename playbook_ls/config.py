@@ -65,6 +65,12 @@ class Settings:
         self.ignore |= {code for item in ignore for code in rules.matching(item)}
         return unknown
 
+    def profile_playbooks(self) -> set[str]:
+        """Real paths of the playbooks the launch profiles name."""
+        from playbook_ls.rules.base import profile_playbook
+
+        return {target for profile in self.profiles if (target := profile_playbook(profile))}
+
     def severity_of(self, code: str) -> str:
         return self.severity.get(code, rules.RULES[code].SEVERITY)
 

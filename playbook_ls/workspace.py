@@ -20,7 +20,7 @@ from engine.model import Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
-from playbook_ls.rules.base import Finding, PlaybookContext, profile_playbook
+from playbook_ls.rules.base import Finding, PlaybookContext
 from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
 
@@ -156,9 +156,8 @@ class WorkspaceIndex:
                 result.append(path)
             elif loaded.error is not None and path in self.books:
                 result.append(path)
-        named = {target for profile in self.settings.profiles if (target := profile_playbook(profile))}
         return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
-                                             named)
+                                             self.settings.profile_playbooks())
 
     def _resolve(self, path: str) -> Book:
         return self._book(path, self.rules.check_playbook(self.sources, self.ansible, path), synthetic=False)
@@ -242,8 +241,7 @@ class WorkspaceIndex:
         return self.findings.get(self.real(path), [])
 
     def profiles_for(self, book: Book) -> list[Any]:
-        target = fs.realpath(book.path)
-        return [p for p in self.settings.profiles if profile_playbook(p) in (None, target)]
+        return [profile for profile in self.settings.profiles if book.context.applies_to(profile)]
 
 
 def _covers(span: Span | None, line: int) -> bool:

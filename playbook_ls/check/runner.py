@@ -18,7 +18,7 @@ from playbook_ls import __version__, rules
 from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, content_hash
 from playbook_ls.config import Settings
-from playbook_ls.rules.base import Finding, Severity, profile_playbook
+from playbook_ls.rules.base import Finding, Severity
 from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
@@ -85,9 +85,9 @@ class Checker:
         roles = {role for path in files if (role := discover.role_of(path))}
         playbooks = [path for path in files if not discover.role_of(path) and (
             facts[path]["playbook"] or discover.matches(path, settings.root, settings.include))]
-        named = {target for profile in settings.profiles if (target := profile_playbook(profile))}
         found_playbooks = len(playbooks)
-        playbooks = discover.standalone_playbooks(playbooks, lambda p: facts[p]["plain_imports"], named)
+        playbooks = discover.standalone_playbooks(playbooks, lambda p: facts[p]["plain_imports"],
+                                                 settings.profile_playbooks())
         units = self._units(cache, {f"playbook:{p}": (self._check_playbook, p) for p in playbooks})
         tags_by_playbook = {fs.realpath(key.split(":", 1)[1]): unit.tags for key, unit in units.items()}
         reached = set().union(*(unit.roles for unit in units.values()))
