@@ -206,16 +206,19 @@ class WorkspaceIndex:
         by_playbook = {fs.realpath(book.path): book.tags for book in self.books.values() if not book.synthetic}
         found += self.rules.project_findings(tags, by_playbook)
         by_file: dict[str, list[Finding]] = {}
-        for finding in self.rules.settle(found, self._line):
+        lines: dict[str, list[str]] = {}  # each file split once, however many findings it has
+
+        def line_of(path: str, number: int) -> str:
+            if path not in lines:
+                lines[path] = self.text(path).splitlines()
+            return lines[path][number] if 0 <= number < len(lines[path]) else ""
+
+        for finding in self.rules.settle(found, line_of):
             if finding.span is not None:
                 by_file.setdefault(self.real(finding.span.file), []).append(finding)
         for findings in by_file.values():
             findings.sort(key=Finding.sort_key)
         return by_file
-
-    def _line(self, path: str, number: int) -> str:
-        lines = self.text(path).splitlines()
-        return lines[number] if 0 <= number < len(lines) else ""
 
     # -- queries ----------------------------------------------------------------------------
     def real(self, path: str) -> str:

@@ -64,6 +64,7 @@ def matches(path: str, root: str, globs: list[str]) -> bool:
     return _excluded(path, root, [_glob_regex(g) for g in globs])
 
 
+@cache
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     """A glob where ``*`` and ``?`` stay within one directory, ``**`` spans any number of
     them (``a/**``, ``**/b``, ``a/**/b``), and a pattern naming a directory covers its files."""
