@@ -385,9 +385,6 @@ def position_column(ls: PlaybookServer, path: str, position: types.Position) -> 
 def serve(tcp: str | None = None) -> int:
     logging.basicConfig(level=os.environ.get("PLAYBOOK_LS_LOG", "WARNING").upper(),
                         format="playbook-ls %(levelname)s %(message)s")  # stderr: stdout is the protocol
-    from playbook_ls.check.command import tune_gc
-
-    tune_gc()
     server = create_server()
     if tcp:
         host, _, port = tcp.rpartition(":")
