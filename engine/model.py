@@ -242,10 +242,16 @@ class Block:
 class Play:
     """A play. ``tags`` are the play's tags as written (ansible prints them untemplated in the
     play header); ``roles`` holds the compiled blocks of its ``roles:`` section.
+
+    ``position`` says where the play sits: (playbook, entry index) for each import_playbook
+    that leads to it, then its own. ``reads`` are the files resolving it read (the playbooks
+    on that way included) and ``problems`` those met meanwhile: a play whose reads are
+    unchanged resolves to the same play again, which lets an editor re-resolve only the plays
+    an edit touches.
     """
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
-                 "tasks", "post_tasks", "handlers", "data", "flush")
+                 "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -257,6 +263,9 @@ class Play:
         self.post_tasks: list[Block] = []
         self.handlers: list[Block] = []
         self.flush: Block | None = None  # the implicit flush_handlers block between sections
+        self.position: tuple[tuple[str, int], ...] = ()
+        self.reads: frozenset[str] = frozenset()
+        self.problems: list[Problem] = []
 
     def compile(self) -> list[Block]:
         """The play's blocks in execution order, implicit flush_handlers blocks included

@@ -10,7 +10,7 @@ Problems are collected as values on the resulting :class:`~engine.model.Playbook
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -43,6 +43,9 @@ EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
 EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
 MAX_DEPTH = 64
+
+
+Reuse = Callable[[tuple[tuple[str, int], ...]], Play | None]
 
 
 class Ctx(NamedTuple):
@@ -111,6 +114,7 @@ class Resolver:
         self.config = config or AnsibleConfig.load()
         self.extra_vars: dict[str, Any] = extra_vars or {}
         self.problems: list[Problem] = []
+        self.reuse: Reuse | None = None
         self.roles = RoleLoader(self)
 
     # -- problems ---------------------------------------------------------------------------
@@ -128,19 +132,23 @@ class Resolver:
         return loaded.data
 
     # -- playbooks --------------------------------------------------------------------------
-    def load_playbook(self, path: str, refresh: bool = True) -> Playbook:
+    def load_playbook(self, path: str, refresh: bool = True, reuse: Reuse | None = None) -> Playbook:
         """Load and resolve a playbook. ``refresh=False`` keeps the memoised file-system
-        answers of earlier loads, for callers that load many playbooks of an unchanging tree."""
+        answers of earlier loads, for callers that load many playbooks of an unchanging tree.
+        ``reuse`` maps a play's position to an earlier resolution of it that is still valid
+        (none of its reads changed), which is then taken as it is."""
         self.problems = []
+        self.reuse = reuse
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
-        book.plays = self._playbook_plays(path, (), (), {}, None)
+        book.plays = self._playbook_plays(path, (), (), {}, None, ())
         book.problems = self.problems
         return book
 
     def _playbook_plays(self, path: str, outer: tuple[Frame, ...], stack: tuple[str, ...],
-                        outer_vars: dict[str, Any], span: Span | None) -> list[Play]:
+                        outer_vars: dict[str, Any], span: Span | None,
+                        position: tuple[tuple[str, int], ...]) -> list[Play]:
         real = paths.realpath(path)
         if real in stack:
             self.problem("import-cycle", f"import_playbook cycle: {path} imports itself again", span,
@@ -165,16 +173,34 @@ class Resolver:
                              entry_span)
                 continue
             import_key = next((k for k in entry if k in kw.IMPORT_PLAYBOOK), None)
+            where = position + ((real, index),)
             if import_key is not None:
-                plays += self._import_playbook(entry, import_key, basedir, outer, stack + (real,), outer_vars)
+                plays += self._import_playbook(entry, import_key, basedir, outer, stack + (real,), outer_vars, where)
             else:
-                play = self._play(entry, path, basedir, outer, outer_vars)
+                play = self._tracked_play(entry, path, basedir, outer, outer_vars, where)
                 if play is not None:
                     plays.append(play)
         return plays
 
+    def _tracked_play(self, ds: YMap, path: str, basedir: str, outer: tuple[Frame, ...],
+                      outer_vars: dict[str, Any], position: tuple[tuple[str, int], ...]) -> Play | None:
+        """``_play``, or the earlier resolution ``reuse`` offers, recording reads and problems."""
+        earlier = self.reuse(position) if self.reuse is not None else None
+        if earlier is not None:
+            self.problems += earlier.problems
+            return earlier
+        first_problem = len(self.problems)
+        with self.sources.tracking() as read:
+            play = self._play(ds, path, basedir, outer, outer_vars)
+        if play is not None:
+            play.position = position
+            play.reads = frozenset(read).union(real for real, _index in position)
+            play.problems = self.problems[first_problem:]
+        return play
+
     def _import_playbook(self, entry: YMap, key: str, basedir: str, outer: tuple[Frame, ...],
-                         stack: tuple[str, ...], outer_vars: dict[str, Any]) -> list[Play]:
+                         stack: tuple[str, ...], outer_vars: dict[str, Any],
+                         position: tuple[tuple[str, int], ...]) -> list[Play]:
         self._check_keys(entry, kw.IMPORT_PLAYBOOK_KEYWORDS | {key}, "PlaybookInclude")
         frame = self._frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
         variables = {**outer_vars, **as_dict(entry.get("vars")), **self.extra_vars}
@@ -187,7 +213,7 @@ class Resolver:
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
         play_vars = {**outer_vars, **as_dict(entry.get("vars"))}
-        return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key))
+        return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key), position)
 
     # -- plays ------------------------------------------------------------------------------
     def _play(self, ds: YMap, path: str, basedir: str, outer: tuple[Frame, ...],

@@ -346,12 +346,17 @@ class SourceCache:
     @contextmanager
     def tracking(self) -> Iterator[list[str]]:
         """Record the paths this thread loads meanwhile (what a resolution depends on);
-        loads from other threads, such as editor requests, are not recorded."""
-        self._tracking.paths = paths = []
+        loads from other threads, such as editor requests, are not recorded. Nests: a load
+        is recorded by every enclosing ``tracking`` (a playbook's and its play's)."""
+        stack = getattr(self._tracking, "stack", None)
+        if stack is None:
+            stack = self._tracking.stack = []
+        paths: list[str] = []
+        stack.append(paths)
         try:
             yield paths
         finally:
-            self._tracking.paths = None
+            stack.pop()
 
     def read_text(self, path: str) -> str:
         if path in self.overlay:
@@ -361,8 +366,7 @@ class SourceCache:
 
     def load(self, path: str) -> Loaded:
         """Load ``path``. Missing or unreadable files come back as errors too."""
-        tracked = getattr(self._tracking, "paths", None)
-        if tracked is not None:
+        for tracked in getattr(self._tracking, "stack", ()):
             tracked.append(path)
         if path not in self.overlay:
             try:

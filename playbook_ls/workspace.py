@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import paths as fs
 from engine.config import AnsibleConfig
@@ -20,20 +20,46 @@ from engine.model import Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
-from playbook_ls.rules.base import Finding, PlaybookContext
-from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
+from playbook_ls.rules.base import Finding, PlaybookContext, play_tasks
+from playbook_ls.rules.ruleset import Checked, RuleSet, play_summary
+
+
+class PlayDigest:
+    """What the index keeps about one play of a book: its tasks by file and by tag, and the
+    tags and roles they carry. Made once per resolved play and kept while the play is reused."""
+
+    __slots__ = ("play", "files", "tags", "tag_names", "roles")
+
+    def __init__(self, play: Play, tasks: list[Task], real: Callable[[str], str]) -> None:
+        self.play = play
+        self.files: dict[str, list[Task | None]] = {}
+        self.tags: dict[str, list[Task]] = {}
+        for task in tasks:
+            if task.span is not None:
+                self.files.setdefault(real(task.span.file), []).append(task)
+            for tag in task.tag_set():
+                if isinstance(tag, str):
+                    self.tags.setdefault(tag, []).append(task)
+        if play.span is not None:
+            self.files.setdefault(real(play.span.file), []).append(None)  # the play itself
+        self.tag_names, self.roles = play_summary(tasks)
 
 
 class Book:
     """One resolved playbook (or a role no playbook uses, in a play of its own)."""
 
-    __slots__ = ("path", "context", "deps", "findings", "tags", "roles", "synthetic")
+    __slots__ = ("path", "checked", "deps", "findings", "digests", "tags", "roles", "synthetic")
 
-    def __init__(self, path: str, context: PlaybookContext, deps: set[str], findings: list[Finding],
+    def __init__(self, path: str, checked: Checked, deps: set[str], digests: list[PlayDigest],
                  synthetic: bool) -> None:
-        self.path, self.context, self.deps = path, context, deps
-        self.findings, self.synthetic = findings, synthetic
-        self.tags, self.roles = playbook_summary(context)
+        self.path, self.checked, self.deps, self.digests = path, checked, deps, digests
+        self.findings, self.synthetic = checked.findings, synthetic
+        self.tags: set[str] = set().union(*(digest.tag_names for digest in digests))
+        self.roles: set[str] = set().union(*(digest.roles for digest in digests))
+
+    @property
+    def context(self) -> PlaybookContext:
+        return self.checked.context
 
     @property
     def playbook(self) -> Playbook:
@@ -41,6 +67,14 @@ class Book:
 
     def __repr__(self) -> str:
         return f"Book({self.path!r})"
+
+
+class Scanned(NamedTuple):
+    """What a file is, as far as finding playbooks goes."""
+
+    role: str | None  # the role directory it belongs to
+    candidate: bool  # a playbook, by content or by the ``include`` setting
+    error: Any  # its YAML syntax error (a YamlProblem), if any
 
 
 class Reach:
@@ -59,10 +93,12 @@ class WorkspaceIndex:
         self.books: dict[str, Book] = {}
         self.files: list[str] = []
         self.errors: dict[str, Finding] = {}  # YAML syntax errors of files no playbook reads
-        self.by_file: dict[str, list[Reach]] = {}
-        self.tag_index: dict[str, list[Reach]] = {}
+        # real path -> the plays with tasks in it; tag -> the plays with tasks carrying it
+        self.file_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
+        self.tag_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         self.findings: dict[str, list[Finding]] = {}
         self.internal_errors: list[str] = []
+        self.scanned: dict[str, Scanned] = {}
         self._real: dict[str, str] = {}
         self.configure(root or os.getcwd(), settings)
 
@@ -113,6 +149,7 @@ class WorkspaceIndex:
             self._real.clear()
             discover.is_role_dir.cache_clear()
             self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            self._scan(None)
             playbooks = self._playbooks()
             books: dict[str, Book] = {}
             for number, path in enumerate(playbooks):
@@ -132,6 +169,7 @@ class WorkspaceIndex:
                 fs.clear_cache()
                 discover.is_role_dir.cache_clear()  # a role may have been created or removed
                 self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            self._scan(None if on_disk else changed)
             books = {}
             for path in self._playbooks():
                 book = self.books.get(path)
@@ -139,69 +177,77 @@ class WorkspaceIndex:
                     books[path] = book  # broken mid-edit: keep the last good state
                     continue
                 if book is None or not book.deps.isdisjoint(changed):
-                    book = self._resolve(path)
+                    book = self._resolve(path, None if on_disk or book is None else changed)
                 books[path] = book
             self._finish(books, changed)
+
+    def _scan(self, changed: set[str] | None) -> None:
+        """Classify the files (role file, playbook candidate, syntax error): all of them, or
+        with ``changed`` (real paths edited in buffers) only those, the others being as before."""
+        if changed is None:
+            self.scanned = {}
+        for path in self.files:
+            if changed is not None and path in self.scanned and self.real(path) not in changed:
+                continue
+            role = discover.role_of(path)
+            loaded = self.sources.load(path)
+            candidate = role is None and (discover.looks_like_playbook(loaded.data)
+                                          or discover.matches(path, self.settings.root, self.settings.include))
+            self.scanned[path] = Scanned(role, candidate, loaded.error)
 
     def _playbooks(self) -> list[str]:
         """Playbooks among the files. A playbook that stops parsing mid-edit stays one, so its
         last good resolution keeps serving hovers and its tasks' diagnostics."""
-        result = []
-        for path in self.files:
-            if discover.role_of(path):
-                continue
-            loaded = self.sources.load(path)
-            if discover.looks_like_playbook(loaded.data) or discover.matches(path, self.settings.root,
-                                                                             self.settings.include):
-                result.append(path)
-            elif loaded.error is not None and path in self.books:
-                result.append(path)
+        result = [path for path in self.files if (scan := self.scanned[path]).candidate
+                  or (scan.role is None and scan.error is not None and path in self.books)]
         return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
                                              self.settings.profile_playbooks())
 
-    def _resolve(self, path: str) -> Book:
-        return self._book(path, self.rules.check_playbook(self.sources, self.ansible, path), synthetic=False)
+    def _resolve(self, path: str, changed: set[str] | None = None) -> Book:
+        """Resolve and check a playbook; with ``changed``, re-resolve only the plays that read
+        a changed file and take the others over from the last resolution."""
+        previous = self.books.get(path) if changed is not None else None
+        stale = (lambda reads: any(self.real(p) in changed for p in reads)) if changed is not None else None
+        checked = self.rules.check_playbook(self.sources, self.ansible, path, previous and previous.checked, stale)
+        return self._book(path, checked, previous, synthetic=False)
 
     def _lone_role(self, role: str) -> Book:
         checked = self.rules.check_lone_role(self.sources, self.ansible, role)
-        return self._book(discover.role_playbook_path(role), checked, synthetic=True)
+        return self._book(discover.role_playbook_path(role), checked, None, synthetic=True)
 
-    def _book(self, path: str, checked: Checked, synthetic: bool) -> Book:
+    def _book(self, path: str, checked: Checked, previous: Book | None, synthetic: bool) -> Book:
         deps = {self.real(p) for p in checked.read}
-        return Book(path, checked.context, deps, checked.findings, synthetic)
+        kept = {id(digest.play): digest for digest in previous.digests} if previous is not None else {}
+        digests = [kept.get(id(play)) or PlayDigest(play, play_tasks(play), self.real)
+                   for play in checked.context.playbook.plays]
+        return Book(path, checked, deps, digests, synthetic)
 
     def _finish(self, books: dict[str, Book], changed: set[str] | None) -> None:
         """Add books for unused roles, rebuild the reverse maps and findings, swap them in."""
         reached = set().union(*(book.roles for book in books.values()))
-        for role in sorted({r for path in self.files if (r := discover.role_of(path))}):
+        for role in sorted({scan.role for scan in self.scanned.values() if scan.role}):
             if fs.realpath(role) not in reached:
                 key = discover.role_playbook_path(role)
                 old = self.books.get(key)
                 fresh = old is not None and changed is not None and old.deps.isdisjoint(changed)
                 books[key] = old if fresh else self._lone_role(role)  # type: ignore[assignment]
-        by_file: dict[str, list[Reach]] = {}
-        tag_index: dict[str, list[Reach]] = {}
+        file_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
+        tag_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         for book in books.values():
-            for play, task in book.context.tasks():
-                reach = Reach(book, task, play)
-                if task.span is not None:
-                    by_file.setdefault(self.real(task.span.file), []).append(reach)
-                for tag in task.tag_set():
-                    if isinstance(tag, str):
-                        tag_index.setdefault(tag, []).append(reach)
-            for play in book.playbook.plays:
-                if play.span is not None:
-                    by_file.setdefault(self.real(play.span.file), []).append(Reach(book, None, play))
-        self.books, self.by_file, self.tag_index = books, by_file, tag_index
+            for digest in book.digests:
+                for path in digest.files:
+                    file_map.setdefault(path, []).append((book, digest))
+                for tag in digest.tags:
+                    tag_map.setdefault(tag, []).append((book, digest))
+        self.books, self.file_map, self.tag_map = books, file_map, tag_map
         self.findings = self._findings()
         self.internal_errors = list(self.rules.errors)
 
     def _findings(self) -> dict[str, list[Finding]]:
         found = [finding for book in self.books.values() for finding in book.findings]
-        for path in self.files:
-            error = self.sources.load(path).error
-            if error is not None:
-                found.append(self.rules.syntax_error(error.message, error.span))
+        for scan in self.scanned.values():
+            if scan.error is not None:
+                found.append(self.rules.syntax_error(scan.error.message, scan.error.span))
         tags = set().union(*(book.tags for book in self.books.values())) if self.books else set()
         by_playbook = {fs.realpath(book.path): book.tags for book in self.books.values() if not book.synthetic}
         found += self.rules.project_findings(tags, by_playbook)
@@ -229,7 +275,15 @@ class WorkspaceIndex:
         return found
 
     def reaches(self, path: str) -> list[Reach]:
-        return self.by_file.get(self.real(path), [])
+        """The tasks and plays written in ``path``, once per context that reaches them."""
+        real = self.real(path)
+        return [Reach(book, task, digest.play) for book, digest in self.file_map.get(real, ())
+                for task in digest.files[real]]
+
+    def tagged(self, tag: str) -> list[Reach]:
+        """The tasks carrying ``tag`` effectively (own or inherited), once per context."""
+        return [Reach(book, task, digest.play) for book, digest in self.tag_map.get(tag, ())
+                for task in digest.tags[tag]]
 
     def at(self, path: str, line: int) -> list[Reach]:
         """What is at ``line`` (0-based) of ``path``, in every context: the innermost tasks

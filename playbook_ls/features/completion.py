@@ -151,12 +151,12 @@ _counted: list[tuple[object, dict[str, int]]] = []  # (the tag index counted, it
 def tag_counts(index: WorkspaceIndex) -> dict[str, int]:
     """How many distinct tasks carry each tag effectively (a task reached twice counts once).
     Kept until the index swaps in a new tag map: completion asks for it on every keystroke."""
-    tag_index = index.tag_index
-    if _counted and _counted[0][0] is tag_index:
+    tag_map = index.tag_map
+    if _counted and _counted[0][0] is tag_map:
         return _counted[0][1]
     real: dict[str, str] = {}
-    counts = {tag: len(distinct_tasks(reaches, real=real)) for tag, reaches in list(tag_index.items())}
-    _counted[:] = [(tag_index, counts)]
+    counts = {tag: len(distinct_tasks(index.tagged(tag), real=real)) for tag in list(tag_map)}
+    _counted[:] = [(tag_map, counts)]
     return counts
 
 

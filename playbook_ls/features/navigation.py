@@ -346,7 +346,7 @@ def tag_references(index: WorkspaceIndex, tag: str) -> list[Span]:
     """Every task carrying ``tag`` effectively (at its name), then every place it is written."""
     tasks: list[Span] = []
     frames: dict[int, Any] = {}
-    for reach in index.tag_index.get(tag, []):
+    for reach in index.tagged(tag):
         task = reach.task
         if task is None or _synthetic(reach.book, task.span):
             continue

@@ -176,7 +176,7 @@ def workspace_symbols(index: WorkspaceIndex, query: str, limit: int = WORKSPACE_
     """Roles, tags and tasks whose name contains ``query`` (case-insensitive), at most ``limit``."""
     needle = query.strip().lower()
     found = [item for item in _roles_found(index) if needle in item.name.lower()]
-    found += [_tag_found(index, tag) for tag in sorted(index.tag_index) if needle in tag.lower()]
+    found += [_tag_found(index, tag) for tag in sorted(index.tag_map) if needle in tag.lower()]
     found += [item for item in _tasks_found(index) if needle in item.name.lower()]
     return [item for item in found if item is not None][:limit]
 
@@ -193,7 +193,7 @@ def _roles_found(index: WorkspaceIndex) -> list[Found]:
 
 def _tag_found(index: WorkspaceIndex, tag: str) -> Found | None:
     """A tag, at the first place it is written."""
-    for reach in index.tag_index.get(tag, []):
+    for reach in index.tagged(tag):
         if reach.task is None:
             continue
         for frame in reach.task.chain:

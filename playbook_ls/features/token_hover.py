@@ -105,7 +105,7 @@ def _is_role_name(token: Token) -> bool:
 def tag_markdown(index: WorkspaceIndex, tag: str) -> str | None:
     if not tag or "{{" in tag:
         return None
-    tasks = distinct_tasks(index.tag_index.get(tag, []))
+    tasks = distinct_tasks(index.tagged(tag))
     special = {"always": " Special: the task runs even when other tags are selected, unless skipped by name.",
                "never": " Special: the task runs only when one of its other tags (or `never`) is selected."}
     head = f"**tag `{tag}`** — carried by {plural(len(tasks), 'task')} (own or inherited).{special.get(tag, '')}"
@@ -159,10 +159,9 @@ def role_markdown(index: WorkspaceIndex, path: str, token: Token) -> str | None:
     role_path = chosen[0].path or ""
     same = [r for r in uses if r.path == role_path]
     real_role = index.real(role_path) + os.sep
-    tasks = [r.task for r in distinct_tasks([reach for reaches in list(index.by_file.values()) for reach in reaches
-                                             if reach.task is not None and reach.task.role is not None
-                                             and reach.task.role.path == role_path], handlers=True)
-             if r.task is not None and r.task.span and index.real(r.task.span.file).startswith(real_role)]
+    in_role = [reach for file in list(index.file_map) if file.startswith(real_role) for reach in index.reaches(file)
+               if reach.task is not None and reach.task.role is not None and reach.task.role.path == role_path]
+    tasks = [r.task for r in distinct_tasks(in_role, handlers=True) if r.task is not None]
     handlers = sum(1 for t in tasks if t.handler)
     counted = plural(len(tasks) - handlers, "task") + (f", {plural(handlers, 'handler')}" if handlers else "")
     spans = {(_entry_span(r) or r.span, _via(r)) for r in same}

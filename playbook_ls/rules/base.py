@@ -88,8 +88,7 @@ class PlaybookContext:
     def tasks(self) -> list[tuple[Play, Task]]:
         """Every task and handler in execution order, included files' tasks too, once per context."""
         if self._tasks is None:
-            self._tasks = [(play, task) for play in self.playbook.plays
-                           for block in (*play.compile(), *play.handlers) for task in walk_block(block)]
+            self._tasks = [(play, task) for play in self.playbook.plays for task in play_tasks(play)]
         return self._tasks
 
     def applies_to(self, profile: LaunchProfile) -> bool:
@@ -132,6 +131,11 @@ def _real(path: str) -> str:
     import os
 
     return os.path.realpath(path)
+
+
+def play_tasks(play: Play) -> list[Task]:
+    """A play's tasks and handlers in execution order, included files' tasks too."""
+    return [task for block in (*play.compile(), *play.handlers) for task in walk_block(block)]
 
 
 def walk_block(block: Block) -> Iterator[Task]:

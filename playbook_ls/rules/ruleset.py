@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.model import Play, Playbook
 from playbook_ls import rules
 from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
 
@@ -22,11 +23,16 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IG
 
 
 class Checked(NamedTuple):
-    """One resolved playbook with its findings, and every file the resolution read."""
+    """One resolved playbook with its findings, and every file the resolution read.
+
+    ``by_play`` holds each play's own findings (keyed by the play's id; the plays are alive
+    as long as ``context`` is), so a later check can take them over for the plays it reuses.
+    """
 
     context: PlaybookContext
     findings: list[Finding]
     read: list[str]
+    by_play: dict[int, list[Finding]]
 
 
 class RuleSet:
@@ -36,14 +42,43 @@ class RuleSet:
         self.config_skip_tags, self.config_path = config_skip_tags, config_path
         self.errors: list[str] = []
 
-    def check_playbook(self, sources: Any, ansible: Any, path: str) -> Checked:
-        """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it."""
+    def check_playbook(self, sources: Any, ansible: Any, path: str, previous: Checked | None = None,
+                       stale: Callable[[frozenset[str]], bool] | None = None) -> Checked:
+        """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it,
+        play by play. With ``previous`` (an earlier check of the same playbook) and ``stale``
+        (whether any of these files changed since), the plays whose reads did not change are
+        taken over with their findings instead of being resolved and checked again."""
         from engine.resolve import Resolver
 
+        reuse = None
+        if previous is not None and stale is not None:
+            earlier = {play.position: play for play in previous.context.playbook.plays}
+
+            def reuse(position: tuple[tuple[str, int], ...]) -> Play | None:
+                play = earlier.get(position)
+                return play if play is not None and not stale(play.reads) else None
+
+        errors_before = len(self.errors)
         with sources.tracking() as read:
-            playbook = Resolver(sources, ansible).load_playbook(path, refresh=False)
-        context = PlaybookContext(playbook, self.settings.profiles, {})
-        return Checked(context, list(self.playbook_findings(context)), read)
+            playbook = Resolver(sources, ansible).load_playbook(path, refresh=False, reuse=reuse)
+        read += [p for play in playbook.plays for p in play.reads]
+        taken_over = previous.by_play if previous is not None else {}
+        by_play = {id(play): taken_over[id(play)] if id(play) in taken_over else self._play_findings(playbook, play)
+                   for play in playbook.plays}
+        in_plays = {id(problem) for play in playbook.plays for problem in play.problems}
+        outside = Playbook(playbook.path)
+        outside.problems = [problem for problem in playbook.problems if id(problem) not in in_plays]
+        findings = [f for play in playbook.plays for f in by_play[id(play)]]
+        findings += self.playbook_findings(PlaybookContext(outside, self.settings.profiles, {}))
+        # a rule that crashes does so on every play: say it once per playbook
+        self.errors[errors_before:] = dict.fromkeys(self.errors[errors_before:])
+        return Checked(PlaybookContext(playbook, self.settings.profiles, {}), findings, read, by_play)
+
+    def _play_findings(self, playbook: Playbook, play: Play) -> list[Finding]:
+        """The findings of one play, with the problems met while resolving it."""
+        alone = Playbook(playbook.path)
+        alone.plays, alone.problems = [play], play.problems
+        return list(self.playbook_findings(PlaybookContext(alone, self.settings.profiles, {})))
 
     def check_lone_role(self, sources: Any, ansible: Any, role: str) -> Checked:
         """A role no playbook uses, checked as the only role of a play that exists only in memory."""
@@ -55,8 +90,11 @@ class RuleSet:
             checked = self.check_playbook(sources, ansible, synthetic)
         finally:
             del sources.overlay[synthetic]
-        return checked._replace(findings=[f for f in checked.findings if not f.span or f.span.file != synthetic],
-                                read=[p for p in checked.read if p != synthetic])
+        def real(findings: list[Finding]) -> list[Finding]:
+            return [f for f in findings if not f.span or f.span.file != synthetic]
+
+        return checked._replace(findings=real(checked.findings), read=[p for p in checked.read if p != synthetic],
+                                by_play={key: real(found) for key, found in checked.by_play.items()})
 
     def playbook_findings(self, context: PlaybookContext) -> Iterator[Finding]:
         for code in self.enabled:
@@ -119,9 +157,15 @@ def silenced(finding: Finding, line: str) -> bool:
 
 def playbook_summary(context: PlaybookContext) -> tuple[set[str], set[str]]:
     """The tags the playbook's tasks carry and the real paths of the roles it uses."""
+    return play_summary([task for _play, task in context.tasks()])
+
+
+def play_summary(tasks: list[Any]) -> tuple[set[str], set[str]]:
+    """The tags these tasks carry (handlers left out: tags do not select them) and the real
+    paths of the roles they come from."""
     from engine import paths
 
-    tasks = [task for _play, task in context.tasks() if not task.handler]
+    tasks = [task for task in tasks if not task.handler]
     frames = {id(frame): frame for task in tasks for frame in task.chain}
     tags = {tag for frame in frames.values() for tag in frame.tags if isinstance(tag, str)}
     roles = {paths.realpath(role.path) for role in {id(t.role): t.role for t in tasks if t.role}.values()
