@@ -23,13 +23,14 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from typing import Any
 
+from ruamel.yaml import nodes as _ruamel_nodes
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
 try:  # pragma: no cover - exercised implicitly
+    import _ruamel_yaml
     from ruamel.yaml.cyaml import CParser as _Parser
 
     FAST_PARSER = True
@@ -138,6 +139,51 @@ def _plain_scalar(text: str) -> Any:
     return text
 
 
+ScalarNode, SequenceNode, MappingNode = _ruamel_nodes.ScalarNode, _ruamel_nodes.SequenceNode, _ruamel_nodes.MappingNode
+Node = _ruamel_nodes.Node
+
+if FAST_PARSER:
+    # The C composer looks these names up in its module each time it makes a node. ruamel's own
+    # __init__ makes a Tag object per node, a third of the composing time; these keep the tag
+    # string itself in ``ctag`` (ruamel's ``.tag`` property gives it back unchanged). They are
+    # put in place only while this module composes (ruamel's resolvers recognise node kinds by
+    # identity, so its own C loader needs its classes back).
+
+    class _FastScalarNode(ScalarNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark, self.style = tag, value, start_mark, end_mark, style
+            self.comment = self.anchor = None
+
+    class _FastSequenceNode(SequenceNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark = tag, value, start_mark, end_mark
+            self.flow_style = self.comment = self.anchor = None
+
+    class _FastMappingNode(MappingNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark = tag, value, start_mark, end_mark
+            self.flow_style = self.comment = self.anchor = self.merge = None
+
+    _FAST_NODES = (_FastScalarNode, _FastSequenceNode, _FastMappingNode)
+    _COMPOSING = threading.Lock()
+
+
+def _tag(node: Any) -> str:
+    ctag = node.ctag  # reading .tag would build a new string for every scalar
+    if type(ctag) is str:
+        return ctag
+    return ctag.suffix if ctag.handle is None else str(ctag)  # type: ignore[no-any-return]
+
+
 class _ResolverMixin:
     """Tags every implicit plain scalar as ``!plain``: we resolve those ourselves, lazily."""
 
@@ -148,11 +194,9 @@ class _ResolverMixin:
         pass
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        if kind is ScalarNode and implicit[0]:
-            return _PLAIN
-        if kind is ScalarNode:
-            return _STR
-        if kind is SequenceNode:
+        if issubclass(kind, ScalarNode):
+            return _PLAIN if implicit[0] else _STR
+        if issubclass(kind, SequenceNode):
             return "tag:yaml.org,2002:seq"
         return "tag:yaml.org,2002:map"
 
@@ -165,7 +209,13 @@ if FAST_PARSER:
             self._parser = self._composer = self
 
     def _compose(text: str) -> Node | None:
-        return _Composer(io.StringIO(text)).get_single_node()
+        with _COMPOSING:
+            saved = _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode
+            _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode = _FAST_NODES
+            try:
+                return _Composer(io.StringIO(text)).get_single_node()
+            finally:
+                _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode = saved
 
 else:  # pragma: no cover
 
@@ -229,8 +279,7 @@ class _Constructor:
         return result
 
     def scalar(self, node: ScalarNode) -> Any:
-        ctag = node.ctag  # reading .tag would build a new string for every scalar
-        tag = ctag.suffix if ctag.handle is None else str(ctag)
+        tag = _tag(node)
         value = node.value
         if tag == _PLAIN:
             return _plain_scalar(value)
@@ -256,7 +305,7 @@ class _Constructor:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
         for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and key_node.value == "<<" and key_node.ctag.suffix == _PLAIN:
+            if isinstance(key_node, ScalarNode) and key_node.value == "<<" and _tag(key_node) == _PLAIN:
                 self._merge(result, value_node)
                 continue
             key = self.build(key_node)

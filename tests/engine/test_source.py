@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from engine.source import SourceCache, UnsafeText, VaultText, YMap, YSeq, parse_text
 
 PLAYBOOK = """\
@@ -85,3 +87,24 @@ def test_round_trip_keeps_comments_for_edits() -> None:
     data = load_round_trip(text)
     data[0]["tags"].append("never")
     assert dump_round_trip(data) == "- hosts: web  # the web tier\n  tags: [deploy, never]\n"
+
+
+def test_ruamel_c_loader_still_works_after_our_parsing() -> None:
+    """Our lighter node classes are lent to the C composer only while we compose."""
+    pytest.importorskip("_ruamel_yaml")
+    from ruamel.yaml import YAML
+
+    assert parse_text("a: [1, {b: 2}]\n", "x.yml").data == {"a": [1, {"b": 2}]}
+    assert YAML(typ="safe").load("a: [1, {b: 2}]\n") == {"a": [1, {"b": 2}]}
+
+
+def test_nested_tracking_records_in_every_level(tmp_path) -> None:
+    one, two = tmp_path / "one.yml", tmp_path / "two.yml"
+    one.write_text("a: 1\n")
+    two.write_text("b: 2\n")
+    cache = SourceCache()
+    with cache.tracking() as outer:
+        cache.load(str(one))
+        with cache.tracking() as inner:
+            cache.load(str(two))
+    assert (outer, inner) == ([str(one), str(two)], [str(two)])
