@@ -88,7 +88,7 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
             if not assigned:
                 continue
             for frame in task.chain[:-1]:
-                tested = assigned & condition_variables(frame) if frame.when else set()
+                tested = assigned & condition_variables(frame) if _mentions(frame, assigned) else set()
                 if not tested:
                     continue
                 under = positions[id(frame)]
@@ -124,6 +124,11 @@ def assigned_variables(task: Task) -> set[str]:
     if isinstance(register, str):
         names.add(register)
     return names
+
+
+def _mentions(frame: Frame, names: set[str]) -> bool:
+    """Whether a condition's text contains one of the names at all: parsing it is dearer."""
+    return any(isinstance(c, str) and any(name in c for name in names) for c in frame.when)
 
 
 def condition_variables(frame: Frame) -> set[str]:
