@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from functools import cache, lru_cache
 
 # File-system questions are asked many times over for the same paths while resolving a
@@ -20,7 +21,7 @@ realpath = lru_cache(maxsize=None)(os.path.realpath)
 
 def clear_cache() -> None:
     """Forget memoised file-system answers (call when files may have changed)."""
-    for cached in (exists, isfile, isdir, realpath, _is_role):
+    for cached in (exists, isfile, isdir, realpath, _is_role, path_dwim_relative):
         cached.cache_clear()
 
 
@@ -55,27 +56,33 @@ def _is_role(path: str) -> bool:
     return bool(RE_TASKS.search(path) and any(map(exists, untasked))) or any(map(exists, tasked))
 
 
+@cache
 def path_dwim_relative(loader_basedir: str, path: str, dirname: str, source: str, is_role: bool = False) -> str:
     """``DataLoader.path_dwim_relative``: the first existing candidate, else the last tried."""
     if source.startswith(("/", "~")):
         return unfrack(source)
-    search = [os.path.join(path, dirname, source)]
+    candidate = ""
+    for candidate in _dwim_candidates(loader_basedir, path, dirname, source, is_role):
+        if exists(candidate):
+            return candidate
+    return candidate
+
+
+def _dwim_candidates(loader_basedir: str, path: str, dirname: str, source: str, is_role: bool) -> Iterator[str]:
+    """``path_dwim_relative``'s search order, made only as far as it is needed."""
+    yield os.path.join(path, dirname, source)
     basedir = unfrack(path)
     if not is_role:
         is_role = _is_role(path)
     if is_role and RE_TASKS.search(path):
         basedir = unfrack(os.path.dirname(path))
-    search.append(unfrack(os.path.join(basedir, dirname, source)))
+    yield unfrack(os.path.join(basedir, dirname, source))
     if is_role and not source.endswith(dirname):
-        search.append(unfrack(os.path.join(basedir, "tasks", source)))
-    search.append(unfrack(os.path.join(dirname, source)))
-    search.append(unfrack(os.path.join(basedir, source)))
-    search.append(path_dwim(loader_basedir, os.path.join(dirname, source)))
-    search.append(path_dwim(loader_basedir, source))
-    for candidate in search:
-        if exists(candidate):
-            return candidate
-    return search[-1]
+        yield unfrack(os.path.join(basedir, "tasks", source))
+    yield unfrack(os.path.join(dirname, source))
+    yield unfrack(os.path.join(basedir, source))
+    yield path_dwim(loader_basedir, os.path.join(dirname, source))
+    yield path_dwim(loader_basedir, source)
 
 
 def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str | None, bool]:
