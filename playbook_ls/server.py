@@ -114,7 +114,6 @@ class Refresher(threading.Thread):
         index = server.index
         if any(kind == "index" for kind, _ in jobs):
             self._index(index)
-            server.ready.set()
         else:
             edited = {p for kind, p in jobs if kind == "edit"}
             on_disk = {p for kind, p in jobs if kind == "disk"}
@@ -129,7 +128,9 @@ class Refresher(threading.Thread):
     def _index(self, index: WorkspaceIndex) -> None:
         server = self.server
         if not server.progress:
-            index.index()
+            index.index(check=False)
+            server.ready.set()
+            index.check()
             return
         progress = server.work_done_progress
         server.send(progress.begin, PROGRESS_TOKEN,
@@ -139,9 +140,11 @@ class Refresher(threading.Thread):
             server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
                 message=f"{done}/{total} playbooks", percentage=int(100 * done / max(total, 1))))
 
-        index.index(report)
+        index.index(report, check=False)
+        server.ready.set()
         server.send(progress.end, PROGRESS_TOKEN, types.WorkDoneProgressEnd(
             message=f"{len(index.books)} playbooks and roles"))
+        index.check()  # queries are answered meanwhile; the diagnostics follow
 
 
 def guarded(default: Any = None) -> Callable[[F], F]:

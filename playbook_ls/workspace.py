@@ -142,8 +142,9 @@ class WorkspaceIndex:
             return ""
 
     # -- indexing ---------------------------------------------------------------------------
-    def index(self, progress: Callable[[int, int], None] | None = None) -> None:
-        """Discover and resolve everything under the root."""
+    def index(self, progress: Callable[[int, int], None] | None = None, check: bool = True) -> None:
+        """Discover and resolve everything under the root. With ``check=False`` the playbooks'
+        rules are left for :meth:`check`, so that queries can be answered sooner."""
         with self.lock:
             fs.clear_cache()
             self._real.clear()
@@ -153,7 +154,7 @@ class WorkspaceIndex:
             playbooks = self._playbooks()
             books: dict[str, Book] = {}
             for number, path in enumerate(playbooks):
-                books[path] = self._resolve(path)
+                books[path] = self._resolve(path, rules=check)
                 if progress:
                     progress(number + 1, len(playbooks))
             self._finish(books, None)
@@ -203,12 +204,23 @@ class WorkspaceIndex:
         return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
                                              self.settings.profile_playbooks())
 
-    def _resolve(self, path: str, changed: set[str] | None = None) -> Book:
+    def check(self) -> None:
+        """Run the rules on the playbooks :meth:`index` only resolved, and swap the findings in."""
+        with self.lock:
+            for book in self.books.values():
+                if not book.checked.complete:
+                    book.checked = self.rules.complete(book.checked)
+                    book.findings = book.checked.findings
+            self.findings = self._findings()
+            self.internal_errors = list(self.rules.errors)
+
+    def _resolve(self, path: str, changed: set[str] | None = None, rules: bool = True) -> Book:
         """Resolve and check a playbook; with ``changed``, re-resolve only the plays that read
         a changed file and take the others over from the last resolution."""
         previous = self.books.get(path) if changed is not None else None
         stale = (lambda reads: any(self.real(p) in changed for p in reads)) if changed is not None else None
-        checked = self.rules.check_playbook(self.sources, self.ansible, path, previous and previous.checked, stale)
+        checked = self.rules.check_playbook(self.sources, self.ansible, path, previous and previous.checked, stale,
+                                            rules)
         return self._book(path, checked, previous, synthetic=False)
 
     def _lone_role(self, role: str) -> Book:

@@ -33,6 +33,7 @@ class Checked(NamedTuple):
     findings: list[Finding]
     read: list[str]
     by_play: dict[int, list[Finding]]
+    complete: bool = True  # False: resolved only, the rules are still to run (see RuleSet.complete)
 
 
 class RuleSet:
@@ -43,11 +44,12 @@ class RuleSet:
         self.errors: list[str] = []
 
     def check_playbook(self, sources: Any, ansible: Any, path: str, previous: Checked | None = None,
-                       stale: Callable[[frozenset[str]], bool] | None = None) -> Checked:
+                       stale: Callable[[frozenset[str]], bool] | None = None, rules: bool = True) -> Checked:
         """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it,
         play by play. With ``previous`` (an earlier check of the same playbook) and ``stale``
         (whether any of these files changed since), the plays whose reads did not change are
-        taken over with their findings instead of being resolved and checked again."""
+        taken over with their findings instead of being resolved and checked again. With
+        ``rules=False`` it only resolves; :meth:`complete` runs the rules later."""
         from engine.resolve import Resolver
 
         reuse = None
@@ -58,11 +60,23 @@ class RuleSet:
                 play = earlier.get(position)
                 return play if play is not None and not stale(play.reads) else None
 
-        errors_before = len(self.errors)
         with sources.tracking() as read:
             playbook = Resolver(sources, ansible).load_playbook(path, refresh=False, reuse=reuse)
         read += [p for play in playbook.plays for p in play.reads]
-        taken_over = previous.by_play if previous is not None else {}
+        context = PlaybookContext(playbook, self.settings.profiles, {})
+        resolved = Checked(context, [], read, {}, complete=False)
+        if not rules:
+            return resolved
+        return self.complete(resolved, previous.by_play if previous is not None else {})
+
+    def complete(self, checked: Checked, taken_over: dict[int, list[Finding]] | None = None) -> Checked:
+        """Run the rules on a playbook resolved with ``rules=False`` (or take the findings of
+        plays over from ``taken_over``, an earlier ``by_play``)."""
+        if checked.complete:
+            return checked
+        taken_over = taken_over or {}
+        playbook = checked.context.playbook
+        errors_before = len(self.errors)
         by_play = {id(play): taken_over[id(play)] if id(play) in taken_over else self._play_findings(playbook, play)
                    for play in playbook.plays}
         in_plays = {id(problem) for play in playbook.plays for problem in play.problems}
@@ -72,7 +86,7 @@ class RuleSet:
         findings += self.playbook_findings(PlaybookContext(outside, self.settings.profiles, {}))
         # a rule that crashes does so on every play: say it once per playbook
         self.errors[errors_before:] = dict.fromkeys(self.errors[errors_before:])
-        return Checked(PlaybookContext(playbook, self.settings.profiles, {}), findings, read, by_play)
+        return checked._replace(findings=findings, by_play=by_play, complete=True)
 
     def _play_findings(self, playbook: Playbook, play: Play) -> list[Finding]:
         """The findings of one play, with the problems met while resolving it."""

@@ -125,3 +125,16 @@ def test_random_edits_end_where_a_full_index_ends(tmp_path: Path, seed: int) -> 
         index.set_document(path, overlay[path])
         index.refresh([path])
     assert snapshot(index) == snapshot(fresh(tmp_path, overlay))
+
+
+def test_rules_run_after_the_index_when_asked_to(repo: Path) -> None:
+    """The server answers queries once playbooks are resolved and runs the rules afterwards:
+    the end state is the same as indexing and checking in one go."""
+    role_file = repo / "roles/one/tasks/main.yml"
+    role_file.write_text(TASK.format(name="one task") + BAD_WHEN)
+    index = WorkspaceIndex(str(repo))
+    index.index(check=False)
+    assert index.reaches(str(role_file)) and not index.findings_for(str(role_file))
+    index.check()
+    assert [f.code for f in index.findings_for(str(role_file))] == ["PLS105"]
+    assert snapshot(index) == snapshot(fresh(repo, {}))
