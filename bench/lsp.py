@@ -760,6 +760,28 @@ def table(results: dict[str, Figures]) -> str:
     return "\n".join(lines)
 
 
+def interpreter_of(argv: list[str]) -> str:
+    """The Python that runs a command: its script's shebang, else this one."""
+    try:
+        with open(shutil.which(argv[0]) or argv[0], "rb") as script:
+            first = script.readline().decode(errors="replace")
+    except OSError:
+        return sys.executable
+    return first[2:].strip().split()[0] if first.startswith("#!") and "python" in first else sys.executable
+
+
+def import_floor(server: Server, repeats: int = 3) -> float:
+    """Seconds to start the server's Python and import pygls and lsprotocol, nothing else (best
+    of ``repeats``): what answering initialize costs a pygls server before any code of its own."""
+    argv = [interpreter_of(server.argv), "-c", "import lsprotocol.types, pygls.lsp.server"]
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(argv, check=False, capture_output=True, env={**os.environ, **server.env})
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
 def verdict(label: str, value: float, limit: float, unit: str) -> str:
     ok = None if value != value else value < limit
     state = "SKIP" if ok is None else "PASS" if ok else "FAIL"
@@ -819,11 +841,16 @@ async def amain(args: argparse.Namespace) -> None:
         if not args.skip_large:
             trees.append(("large", ensure_repo(args.workdir, args.large_roles, args.seed).resolve()))
     verdicts = []
+    pls = next((s for s in found if s.is_pls), None)
+    floor = import_floor(pls) if pls is not None else float("nan")
     with tempfile.TemporaryDirectory(prefix="playbook-ls-lsp-bench-") as cache:
         for label, tree in trees:
             results = await bench_tree(label, tree, found, args, Path(cache))
             if "playbook-ls" in results:
                 verdicts += targets(label, results["playbook-ls"])
+                init = results["playbook-ls"].init
+                verdicts.append(f"  [INFO] {label}: initialize = {fmt(floor)} s importing pygls + lsprotocol alone "
+                                f"(same interpreter, best of 3) + {fmt(init - floor)} s of playbook-ls")
     if verdicts:
         print("\nplaybook-ls targets:")
         print("\n".join(verdicts))

@@ -94,7 +94,8 @@ class Refresher(threading.Thread):
         while True:
             kind, payload = self.jobs.get()
             jobs = [(kind, payload)]
-            threading.Event().wait(DEBOUNCE_SECONDS)
+            if kind != "index":  # the first index starts at once; edits come in bursts
+                threading.Event().wait(DEBOUNCE_SECONDS)
             while not self.jobs.empty():
                 jobs.append(self.jobs.get_nowait())
             try:
