@@ -20,6 +20,11 @@ from engine.span import Span
 YAML_SYNTAX_HINT = "Fix the YAML so that it parses."
 
 
+# Frame kinds of the static imports written in a task list: they pass keywords on to the
+# tasks they bring in, but are no tasks themselves.
+STATIC_IMPORTS = frozenset({"import_tasks", "import_role"})
+
+
 class Problem:
     """Something wrong in the input, with where it is and what to do about it.
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from engine import paths as fs
 from engine.config import AnsibleConfig
-from engine.model import Play, Playbook, Task
+from engine.model import STATIC_IMPORTS, Frame, Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
@@ -28,13 +28,19 @@ class PlayDigest:
     """What the index keeps about one play of a book: its tasks by file and by tag, and the
     tags and roles they carry. Made once per resolved play and kept while the play is reused."""
 
-    __slots__ = ("play", "files", "tags", "tag_names", "roles")
+    __slots__ = ("play", "files", "tags", "tag_names", "roles", "imports")
 
     def __init__(self, play: Play, tasks: list[Task], real: Callable[[str], str]) -> None:
         self.play = play
         self.files: dict[str, list[Task | None]] = {}
         self.tags: dict[str, list[Task]] = {}
+        # real path -> the static imports written there, each with the tasks it brings in
+        self.imports: dict[str, dict[int, tuple[Frame, list[Task]]]] = {}
         for task in tasks:
+            for frame in task.chain:
+                if frame.kind in STATIC_IMPORTS and frame.span is not None:
+                    entry = self.imports.setdefault(real(frame.span.file), {}).setdefault(id(frame), (frame, []))
+                    entry[1].append(task)
             if task.span is not None:
                 self.files.setdefault(real(task.span.file), []).append(task)
             for tag in task.tag_set():
@@ -96,6 +102,7 @@ class WorkspaceIndex:
         # real path -> the plays with tasks in it; tag -> the plays with tasks carrying it
         self.file_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         self.tag_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
+        self.import_map: dict[str, list[tuple[Book, PlayDigest]]] = {}  # real path -> plays importing there
         self.findings: dict[str, list[Finding]] = {}
         self.internal_errors: list[str] = []
         self.scanned: dict[str, Scanned] = {}
@@ -245,13 +252,16 @@ class WorkspaceIndex:
                 books[key] = old if fresh else self._lone_role(role)  # type: ignore[assignment]
         file_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         tag_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
+        import_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         for book in books.values():
             for digest in book.digests:
                 for path in digest.files:
                     file_map.setdefault(path, []).append((book, digest))
+                for path in digest.imports:
+                    import_map.setdefault(path, []).append((book, digest))
                 for tag in digest.tags:
                     tag_map.setdefault(tag, []).append((book, digest))
-        self.books, self.file_map, self.tag_map = books, file_map, tag_map
+        self.books, self.file_map, self.tag_map, self.import_map = books, file_map, tag_map, import_map
         self.findings = self._findings()
         self.internal_errors = list(self.rules.errors)
 
@@ -291,6 +301,13 @@ class WorkspaceIndex:
         real = self.real(path)
         return [Reach(book, task, digest.play) for book, digest in self.file_map.get(real, ())
                 for task in digest.files[real]]
+
+    def imports_in(self, path: str) -> list[tuple[Frame, list[Reach]]]:
+        """The static imports (import_tasks, import_role) written in ``path``, each with the
+        tasks it brings in, once per context that reaches it."""
+        real = self.real(path)
+        return [(frame, [Reach(book, task, digest.play) for task in tasks])
+                for book, digest in self.import_map.get(real, ()) for frame, tasks in digest.imports[real].values()]
 
     def tagged(self, tag: str) -> list[Reach]:
         """The tasks carrying ``tag`` effectively (own or inherited), once per context."""

@@ -9,7 +9,7 @@ import os
 from typing import TYPE_CHECKING
 
 from engine.keywords import INHERITED, Merge
-from engine.model import UNTAGGED, Frame, Task
+from engine.model import STATIC_IMPORTS, UNTAGGED, Frame, Task
 from engine.span import Span
 from engine.tags import Selection, should_run
 from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
@@ -181,25 +181,36 @@ def _item_at(sequence: list, line: int) -> object:
 
 
 def block_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
-    """On a block's own lines (its header, keywords): the tags and conditions it passes on to
-    its tasks, one section per context."""
+    """On a block's own lines (its header, keywords), or on a static import (import_tasks,
+    import_role): the tags and conditions it passes on to its tasks, one section per context."""
     real = index.real(path)
-    found: dict[int, tuple[Frame, Reach]] = {}  # innermost block at the line, per context
-    counts: dict[str, int] = {}
-    for reach in index.reaches(path):
+    found: dict[int, tuple[Frame, Reach]] = {}  # innermost block or import at the line, per context
+    counts: dict[int, int] = {}  # tasks under each
+    imported = [reach for _frame, reaches in index.imports_in(path) for reach in reaches]
+    for reach in [*index.reaches(path), *imported]:
         chain = reach.task.chain if reach.task else []
-        blocks = [f for f in chain if f.kind == "block" and f.label != "implicit block" and f.span is not None
-                  and index.real(f.span.file) == real and _within(f.span, line)]
-        if blocks:
-            frame = min(blocks, key=lambda f: f.span.end_line - f.span.line)  # type: ignore[union-attr]
+        levels = [f for f in chain if _passes_on(f) and f.span is not None and index.real(f.span.file) == real
+                  and _within(f.span, line)]
+        if levels:
+            frame = min(levels, key=lambda f: f.span.end_line - f.span.line)  # type: ignore[union-attr]
             found.setdefault(id(frame), (frame, reach))
-            counts[frame.label] = counts.get(frame.label, 0) + 1
+            counts[id(frame)] = counts.get(id(frame), 0) + 1
     if not found:
         return None
+    # each context's innermost level at the line; the same level in every context
+    size = min(frame.span.end_line - frame.span.line for frame, _ in found.values())  # type: ignore[union-attr]
+    found = {key: item for key, item in found.items()
+             if item[0].span.end_line - item[0].span.line == size}  # type: ignore[union-attr]
     sections = [_block_section(frame, reach) for frame, reach in found.values()]
     first = next(iter(found.values()))[0]
-    head = f"**{first.label}** · {counts[first.label] // len(found)} tasks"
+    count = counts[id(first)]
+    head = f"**{first.label}** · {count} task{'' if count == 1 else 's'}"
     return "\n\n---\n\n".join([head, *dict.fromkeys(sections)])
+
+
+def _passes_on(frame: Frame) -> bool:
+    """A level written in a file that hands tags and conditions to tasks below it."""
+    return (frame.kind == "block" and frame.label != "implicit block") or frame.kind in STATIC_IMPORTS
 
 
 def _within(span: Span, line: int) -> bool:
@@ -212,7 +223,8 @@ def _block_section(block: Frame, reach: Reach) -> str:
     above = task.chain[:task.chain.index(block) + 1]
 
     def origin(frame: Frame, keyword: str) -> str:
-        return "this block" if frame is block else _origin_kw(frame, task, keyword)
+        return f"this {'block' if block.kind == 'block' else 'import'}" if frame is block \
+            else _origin_kw(frame, task, keyword)
 
     tags = [f"`{tag}` ← {origin(frame, 'tags')}" for frame in above for tag in frame.tags]
     lines = [f"**via** {context_label(reach).rsplit(' › ', 1)[0]}",

@@ -35,3 +35,37 @@ def test_block_header_hover(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     # a task inside the block still gets the task hover, the play line the play hover
     assert hover_markdown(index, path, 7).startswith("**debug** · `debug`")  # type: ignore[union-attr]
     assert hover_markdown(index, path, 0).startswith("**play** all")  # type: ignore[union-attr]
+
+
+IMPORTS = """\
+- hosts: all
+  tasks:
+    - name: group
+      tags: [grp]
+      block:
+        - import_tasks: inc.yml
+          tags: [imp]
+          when: ready
+        - import_role:
+            name: r
+"""
+
+
+def test_static_import_hover(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an import_tasks / import_role entry: what it passes on to the tasks it brings in."""
+    (tmp_path / "site.yml").write_text(IMPORTS)
+    (tmp_path / "inc.yml").write_text("- debug: msg=a\n- debug: msg=b\n")
+    (tmp_path / "roles/r/tasks").mkdir(parents=True)
+    (tmp_path / "roles/r/tasks/main.yml").write_text("- debug: msg=c\n")
+    monkeypatch.chdir(tmp_path)
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    path = str(tmp_path / "site.yml")
+    text = hover_markdown(index, path, 5)
+    assert text is not None and text.startswith("**import_tasks inc.yml** · 2 tasks"), text
+    assert "`grp` ← block \"group\" (site.yml:4) · `imp` ← this import" in text
+    assert "- `ready` — this import" in text
+    role = hover_markdown(index, path, 9)
+    assert role is not None and role.startswith("**import_role r** · 1 task"), role
+    # the block's own header still gets the block hover
+    assert hover_markdown(index, path, 2).startswith('**block "group"**')  # type: ignore[union-attr]
