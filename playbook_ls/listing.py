@@ -63,10 +63,15 @@ def run_listing(args: argparse.Namespace) -> int:
         if not os.path.isfile(path):
             return _error(f"the playbook: {path} does not appear to be a file", EXIT_ERROR)
     if args.limit:
-        from engine.inventory import load_inventory
+        from engine.inventory.manager import load_inventory
+        from engine.inventory.patterns import HostPatternError, select_hosts
 
-        inventory = load_inventory(args.inventory, cache)
-        if not inventory.match(args.limit):
+        inventory = load_inventory(args.inventory, cache)  # scripts are not run: static analysis
+        try:
+            limited = select_hosts(inventory.data, "all", args.limit)
+        except HostPatternError as problem:
+            return _error(str(problem), EXIT_ERROR)
+        if not limited:
             return _error("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.",
                           EXIT_ERROR)
     resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars)

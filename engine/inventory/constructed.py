@@ -1,0 +1,388 @@
+"""The ``constructed`` inventory plugin: variables and groups computed with Jinja2 from the inventory.
+
+A port of ansible-core 2.19's ``plugins/inventory/constructed.py`` and the ``Constructable``
+mixin (``_compose``, ``_set_composite_vars``, ``_add_host_to_composed_groups``,
+``_add_host_to_keyed_groups``). Hosts are processed in inventory order; for each host the
+``compose`` entries are set first, then the ``groups`` conditionals and ``keyed_groups`` are
+evaluated against its variables re-read after composing. Group names are sanitised like
+ansible's plugins do (``to_safe_group_name`` with ``force``). With ``strict: false`` an entry
+whose expression fails is skipped; with ``strict: true`` it stops the source with an error.
+
+Expressions run in the project's bounded Jinja2 sandbox (:mod:`engine.templating`) with the
+jinja2 built-in filters plus the few ansible filters below, so an unknown filter fails the
+expression, as in ansible. This module is only called by the inventory loader on explicit
+commands; importing it runs nothing.
+
+Extra filters: ``regex_replace``, ``regex_search``, ``ternary``, ``split`` (and the project's
+``bool``, ``to_json``, ``basename``, ``mandatory``); extra tests: ``match``, ``search``, ``regex``.
+Not supported: the fact cache (ansible only reads it when a persistent cache is configured).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.inventory.data import InventoryError, to_safe_group_name
+from engine.templating import is_template
+from engine.values import UnsafeText
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host, InventoryData
+    from engine.inventory.manager import Inventory
+
+EMPTY_KEY_VALUES = (None, "")
+"""Keyed-group values that ``default_value`` / ``trailing_separator`` apply to (ansible's ``should_default_value``)."""
+
+
+class ConstructedError(InventoryError):
+    """A ``constructed`` source that ansible refuses to apply."""
+
+
+def _sanitize_group_name(name: str) -> str:
+    """ansible's inventory plugins always replace invalid characters (``force=True, silent=True``)."""
+    return to_safe_group_name(name, force=True, silent=True)
+
+
+class ExpressionSyntaxError(ValueError):
+    """An expression Jinja2 cannot compile (bad syntax, unknown filter or test)."""
+
+
+# --- Jinja ---------------------------------------------------------------------------------
+
+def _regex_flags(ignorecase: bool, multiline: bool) -> int:
+    return (re.I if ignorecase else 0) | (re.M if multiline else 0)
+
+
+def _regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ignorecase: bool = False,
+                   multiline: bool = False, count: int = 0) -> str:
+    return re.compile(pattern, _regex_flags(ignorecase, multiline)).sub(replacement, str(value), count=count)
+
+
+def _regex_search(value: Any, pattern: str, ignorecase: bool = False, multiline: bool = False) -> str | None:
+    match = re.compile(pattern, _regex_flags(ignorecase, multiline)).search(str(value))
+    return match.group() if match else None
+
+
+def _ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
+    if value is None and none_val is not None:
+        return none_val
+    return true_val if value else false_val
+
+
+def _split(value: Any, separator: str | None = None, maxsplit: int = -1) -> list[str]:
+    return str(value).split(separator, maxsplit)
+
+
+def _regex_test(finder: str) -> Any:
+    def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False) -> bool:
+        compiled = re.compile(pattern, _regex_flags(ignorecase, multiline))
+        return bool(getattr(compiled, finder)(str(value)))
+
+    return test
+
+
+def _escaping_lexer(environment: Any) -> Any:
+    """A lexer that doubles backslashes in string constants, as ansible does for expressions
+    (``escape_backslashes``): ``regex_replace('\\.', '_')`` means the regex ``\\.``."""
+    from jinja2.lexer import TOKEN_STRING, Lexer
+
+    class EscapingLexer(Lexer):
+        def tokeniter(self, *args: Any, **kwargs: Any) -> Any:
+            for token in super().tokeniter(*args, **kwargs):
+                if token[1] == TOKEN_STRING:
+                    token = token[0], token[1], token[2].replace("\\", "\\\\")
+                yield token
+
+    return EscapingLexer(environment)
+
+
+@cache
+def _environments() -> tuple[Any, Any]:
+    """The sandbox with constructed's filters: (for expressions, for conditionals and templates)."""
+    from engine.templating import _environment
+
+    base = _environment()
+
+    def extended(environment_class: type) -> Any:
+        environment = environment_class(undefined=base.undefined, autoescape=False)
+        environment.globals.update(base.globals)
+        environment.filters = {**base.filters, "regex_replace": _regex_replace, "regex_search": _regex_search,
+                               "ternary": _ternary, "split": _split}
+        environment.tests = {**base.tests, "match": _regex_test("match"), "search": _regex_test("search"),
+                             "regex": _regex_test("search")}
+        return environment
+
+    class ExpressionEnvironment(type(base)):  # type: ignore[misc]
+        @property
+        def lexer(self) -> Any:
+            if "_escaping_lexer" not in self.__dict__:
+                self.__dict__["_escaping_lexer"] = _escaping_lexer(self)
+            return self.__dict__["_escaping_lexer"]
+
+    return extended(ExpressionEnvironment), extended(type(base))
+
+
+MAX_TEMPLATE_DEPTH = 20
+"""How deep variables may refer to templated variables before we call it a loop."""
+
+
+class LazyVariables(Mapping[str, Any]):
+    """Variables as a template sees them: a value that is itself a template (``a: "{{ b + 1 }}"``,
+    also inside lists and dicts) is rendered when read, as ansible's lazy templating does.
+    Results of ``compose`` are :class:`UnsafeText` and, as in ansible, never templated again."""
+
+    def __init__(self, variables: Mapping[str, Any], templar: ConstructedTemplar, depth: int = 0) -> None:
+        self._variables = variables
+        self._templar = templar
+        self._depth = depth
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._variables:
+            return self._resolve(self._variables[key])
+        return _environments()[1].globals[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._variables or key in _environments()[1].globals
+
+    def __iter__(self) -> Any:
+        return iter(self._variables)
+
+    def __len__(self) -> int:
+        return len(self._variables)
+
+    def _resolve(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self._resolve(item) for item in value]
+        if isinstance(value, dict):
+            return {key: self._resolve(item) for key, item in value.items()}
+        if not is_template(value) or isinstance(value, UnsafeText):
+            return value
+        if self._depth >= MAX_TEMPLATE_DEPTH:
+            raise RecursionError(f"recursive loop detected in template: {value}")
+        return self._templar.template(value, LazyVariables(self._variables, self._templar, self._depth + 1))
+
+
+class ConstructedTemplar:
+    """Evaluates constructed's expressions and conditionals like ansible's templar does."""
+
+    def evaluate_expression(self, expression: Any, variables: Mapping[str, Any]) -> Any:
+        """A bare Jinja2 expression (``var1 + var2``), with its native result."""
+        if not isinstance(expression, str):
+            raise TypeError(f"Expressions must be {str!r}, got {type(expression)!r}.")
+        return self._evaluate(_environments()[0], expression, variables)
+
+    def evaluate_conditional(self, conditional: Any, variables: Mapping[str, Any]) -> bool:
+        """A conditional: an expression (or a whole ``{{ }}`` template naming one) that must give a boolean."""
+        if conditional is None or (isinstance(conditional, str) and not conditional.strip()):
+            return False
+        if type(conditional) is bool:
+            return conditional
+        if not isinstance(conditional, str):
+            raise TypeError("Conditional expressions must be strings.")
+        result = expression = conditional.strip()
+        if expression.startswith(("{{", "{%")) and expression.endswith(("}}", "%}")):
+            result = expression = self.template(expression, variables)
+        if isinstance(expression, str):
+            result = self._evaluate(_environments()[1], expression, variables)
+        if isinstance(result, bool):
+            return result
+        raise TypeError(f"Conditional result ({bool(result)}) was derived from value of type "
+                        f"{type(result).__name__!r}. Conditionals must have a boolean result.")
+
+    def template(self, value: Any, variables: Mapping[str, Any]) -> Any:
+        """A value that may contain ``{{ }}``; a single ``{{ expression }}`` keeps its native type."""
+        if not is_template(value):
+            return value
+        text = value.strip()
+        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
+            return self._evaluate(_environments()[1], text[2:-2], variables)
+        template = _environments()[1].from_string(value)
+        return "".join(template.root_render_func(template.new_context(self._lazy(variables), shared=True)))
+
+    def _lazy(self, variables: Mapping[str, Any]) -> LazyVariables:
+        return variables if isinstance(variables, LazyVariables) else LazyVariables(variables, self)
+
+    def _evaluate(self, environment: Any, expression: str, variables: Mapping[str, Any]) -> Any:
+        from jinja2 import TemplateSyntaxError, Undefined
+
+        try:
+            with warnings.catch_warnings():  # Jinja warns about escapes like '\\.' that ansible accepts silently
+                warnings.simplefilter("ignore", DeprecationWarning)
+                compiled = environment.compile_expression(expression, undefined_to_none=False)
+        except TemplateSyntaxError as exc:  # includes unknown filters and tests, worded like ansible
+            raise ExpressionSyntaxError(f"Syntax error in expression: {exc.message}") from None
+        # like jinja's TemplateExpression.__call__, but over lazily templated variables
+        template = compiled._template
+        context = template.new_context(self._lazy(variables), shared=True)
+        for _ in template.root_render_func(context):
+            pass
+        result = context.vars["result"]
+        if isinstance(result, Undefined):
+            result._fail_with_undefined_error()
+        return result
+
+
+# --- the plugin ----------------------------------------------------------------------------
+
+class ConstructedSource:
+    """One ``constructed`` configuration applied to an inventory."""
+
+    def __init__(self, inventory: InventoryData, config: Mapping[str, Any], context: Inventory | None = None,
+                 extra_vars: Mapping[str, Any] | None = None) -> None:
+        self.inventory = inventory
+        self.config = config
+        self.context = context
+        self.strict = bool(config.get("strict", False))
+        self.use_vars_plugins = bool(config.get("use_vars_plugins", False))
+        self.leading_separator = config.get("leading_separator", True)
+        self.extra_vars = dict(extra_vars or {}) if config.get("use_extra_vars", False) else {}
+        self.templar = ConstructedTemplar()
+        if self.use_vars_plugins and (context is None or not hasattr(context, "vars_files")):
+            raise ConstructedError("use_vars_plugins needs the inventory's host_vars/group_vars, which are not "
+                                   "available here")
+
+    def apply(self) -> None:
+        for name, host in list(self.inventory.hosts.items()):
+            self.set_composite_vars(host)
+            variables = self.host_variables(host)  # re-read: compose may have added some
+            self.add_to_composed_groups(name, variables)
+            self.add_to_keyed_groups(name, variables)
+
+    def host_variables(self, host: Host) -> dict[str, Any]:
+        """What the expressions see: the host's groups' vars (by depth, priority, name), then its own."""
+        from engine.inventory.manager import sort_groups
+
+        group_vars: dict[str, Any] = {}
+        for group in sort_groups(host.get_groups()):
+            group_vars |= group.get_vars()
+        host_vars = host.get_vars()
+        if self.use_vars_plugins and self.context is not None:
+            group_vars |= self.context.vars_files.variables(host.get_groups())
+            host_vars |= self.context.vars_files.variables([host])
+        return group_vars | host_vars
+
+    def _compose(self, expression: Any, variables: dict[str, Any]) -> Any:
+        return self.templar.evaluate_expression(expression, variables | self.extra_vars)
+
+    def set_composite_vars(self, host: Host) -> None:
+        compose = self.config.get("compose")
+        if not compose or not isinstance(compose, dict):
+            return
+        variables = self.host_variables(host)
+        for varname, expression in compose.items():
+            try:
+                composite = self._compose(expression, variables)
+            except Exception as exc:  # any failure of the expression: skipped unless strict, as ansible
+                if self.strict:
+                    raise ConstructedError(f"Could not set {varname} for host {host.name}: {exc}") from None
+                continue
+            if isinstance(composite, str):
+                composite = UnsafeText(composite)  # a result is data, not a template to render again
+            self.inventory.set_variable(host.name, varname, composite)
+
+    def add_to_composed_groups(self, host: str, variables: dict[str, Any]) -> None:
+        groups = self.config.get("groups")
+        if not groups or not isinstance(groups, dict):
+            return
+        for raw_name, conditional in groups.items():
+            group_name = _sanitize_group_name(raw_name)
+            try:
+                result = self.templar.evaluate_conditional(conditional, variables)
+            except Exception as exc:
+                if self.strict:
+                    raise ConstructedError(f"Could not add host {host} to group {group_name}: {exc}") from None
+                continue
+            if result:
+                self.inventory.add_child(self.inventory.add_group(group_name), host)
+
+    def add_to_keyed_groups(self, host: str, variables: dict[str, Any]) -> None:
+        keys = self.config.get("keyed_groups")
+        if not keys or not isinstance(keys, list):
+            return
+        for keyed in keys:
+            if not keyed or not isinstance(keyed, dict):
+                raise ConstructedError(f"Invalid keyed group entry, it must be a dictionary: {keyed} ")
+            self._add_to_keyed_group(host, keyed, variables)
+
+    def _add_to_keyed_group(self, host: str, keyed: dict[str, Any], variables: dict[str, Any]) -> None:
+        try:
+            key = self._compose(keyed.get("key"), variables)
+        except Exception as exc:
+            if self.strict:
+                raise ConstructedError(f"Could not generate group for host {host} from {keyed.get('key')} entry: "
+                                       f"{exc}") from None
+            return
+        default_value = keyed.get("default_value")
+        trailing_separator = keyed.get("trailing_separator")
+        if trailing_separator is not None and default_value is not None:
+            raise ConstructedError("parameters are mutually exclusive for keyed groups: "
+                                   "default_value|trailing_separator")
+        use_default = key in EMPTY_KEY_VALUES and default_value is not None
+        if not (key or use_default):
+            # an empty list or mapping is a valid key that simply makes no group
+            if self.strict and key not in ([], {}):
+                raise ConstructedError(f"No key or key resulted empty for {keyed.get('key')} in host {host}, "
+                                       "invalid entry")
+            return
+        prefix = keyed.get("prefix", "")
+        separator = keyed.get("separator", "_")
+        try:
+            parent_name = self.templar.template(keyed.get("parent_group"), variables)
+        except Exception as exc:
+            if self.strict:
+                raise ConstructedError(f"Could not generate parent group {keyed.get('parent_group')!r} for group "
+                                       f"{key!r}: {exc}") from None
+            return
+        if prefix == "" and self.leading_separator is False:
+            separator_after_prefix = ""
+        else:
+            separator_after_prefix = separator
+        for bare_name in _bare_group_names(key, use_default, default_value, separator, trailing_separator):
+            group = self.inventory.add_group(_sanitize_group_name(f"{prefix}{separator_after_prefix}{bare_name}"))
+            self.inventory.add_host(host, group)
+            if parent_name:
+                parent = _sanitize_group_name(parent_name)
+                self.inventory.add_group(parent)
+                self.inventory.add_child(parent, group)
+
+
+def _bare_group_names(key: Any, use_default: bool, default_value: Any, separator: str,
+                      trailing_separator: bool | None) -> list[Any]:
+    """The group names a keyed group's value gives, before the prefix (ansible's rules per value type)."""
+    if use_default:
+        return [default_value]
+    if isinstance(key, str):
+        return [key]
+    if isinstance(key, list):
+        return [default_value if name in EMPTY_KEY_VALUES and default_value is not None else name for name in key]
+    if isinstance(key, Mapping):
+        names = []
+        for name, value in key.items():
+            bare = f"{name}{separator}{value}"
+            if value in EMPTY_KEY_VALUES:
+                if default_value is not None:
+                    bare = f"{name}{separator}{default_value}"
+                elif trailing_separator is False:
+                    bare = name
+            names.append(bare)
+        return names
+    raise ConstructedError(f"Invalid group name format, expected a string or a list of them or dictionary, "
+                           f"got: {type(key)}")
+
+
+def parse_constructed(inventory: InventoryData, path: str, config: Mapping[str, Any],
+                      context: Inventory | None = None, extra_vars: Mapping[str, Any] | None = None) -> None:
+    """Apply the ``constructed`` configuration read from ``path`` to ``inventory``.
+
+    ``context`` gives the host_vars/group_vars files (for ``use_vars_plugins``); ``extra_vars``
+    are used when the configuration sets ``use_extra_vars``. Raises :class:`ConstructedError`
+    naming ``path`` when ansible would fail the source; changes already made stay, as in ansible.
+    """
+    try:
+        ConstructedSource(inventory, config, context, extra_vars).apply()
+    except InventoryError as exc:
+        raise ConstructedError(f"Failed to parse {path!r}: {exc}") from None

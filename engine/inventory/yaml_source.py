@@ -1,0 +1,86 @@
+"""YAML inventory files: a port of ansible-core's ``yaml`` inventory plugin.
+
+``group: {hosts: {name: {vars}}, children: {group: ...}, vars: {...}}`` from the top, where a
+null section is skipped, a string section means one entry, and host keys may carry ranges
+and ports (``web[01:03]:2222``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+from engine.inventory.addresses import expand_hostpattern
+from engine.inventory.data import InventoryData, InventoryError
+
+SECTIONS = ("vars", "children", "hosts")
+
+
+def _type_name(value: Any) -> str:
+    """How ansible words a type in these messages (``<class 'list'>``)."""
+    return str(type(value)).replace("engine.span.YSeq", "list").replace("engine.span.YMap", "dict")
+
+
+def parse_yaml_inventory(inventory: InventoryData, data: Any) -> None:
+    """Add a loaded YAML inventory to ``inventory``; raises :class:`InventoryError` worded as ansible's."""
+    if not data:
+        raise InventoryError("Parsed empty YAML file")
+    if not isinstance(data, MutableMapping):
+        raise InventoryError("YAML inventory has invalid structure, it should be a dictionary, got: "
+                             f"{_type_name(data)}")
+    if data.get("plugin"):
+        raise InventoryError("Plugin configuration YAML file, not YAML inventory")
+    for group_name in data:
+        _parse_group(inventory, group_name, data[group_name])
+
+
+def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
+    if not isinstance(group_data, (MutableMapping, type(None))):
+        inventory.warn(f"Skipping '{group}' as this is not a valid group definition")
+        return group
+    try:
+        group = inventory.add_group(group)
+    except InventoryError as exc:
+        raise InventoryError(f"Unable to add group {group}: {exc}") from exc
+    if group_data is None:
+        return group
+    for section in SECTIONS:
+        if section in group_data:
+            if isinstance(group_data[section], str):
+                group_data[section] = {group_data[section]: None}
+            if not isinstance(group_data[section], (MutableMapping, type(None))):
+                raise InventoryError(f'Invalid "{section}" entry for "{group}" group, requires a dictionary, found '
+                                     f'"{_type_name(group_data[section])}" instead.')
+    for key in group_data:
+        value = group_data[key]
+        if not isinstance(value, (MutableMapping, type(None))):
+            inventory.warn(f"Skipping key ({key}) in group ({group}) as it is not a mapping, it is a "
+                           f"{_type_name(value)}")
+            continue
+        if value is None:
+            continue
+        if key == "vars":
+            for var in value:
+                inventory.set_variable(group, var, value[var])
+        elif key == "children":
+            for subgroup in value:
+                subgroup = _parse_group(inventory, subgroup, value[subgroup])
+                inventory.add_child(group, subgroup)
+        elif key == "hosts":
+            for host_pattern in value:
+                try:
+                    hosts, port = expand_hostpattern(host_pattern)
+                except TypeError:
+                    raise InventoryError(f"Host pattern {host_pattern} must be a string. Enclose integers/floats in "
+                                         "quotation marks.") from None
+                variables = value[host_pattern] or {}
+                if not isinstance(variables, MutableMapping):
+                    raise InventoryError(f"Invalid data from file, expected dictionary and got:\n\n{variables}")
+                for host in hosts:
+                    inventory.add_host(host, group=group, port=port)
+                    for var in variables:
+                        inventory.set_variable(host, var, variables[var])
+        else:
+            inventory.warn(f'Skipping unexpected key ({key}) in group ({group}), only "vars", "children" and "hosts" '
+                           "are valid")
+    return group

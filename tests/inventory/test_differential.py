@@ -1,0 +1,37 @@
+"""``playbook-ls inventory`` against recorded ``ansible-inventory`` output, byte for byte."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from inventory_cases import ansible_inventory, load_cases, read_expected, run_ansible, run_ours
+
+CASES = load_cases()
+CALLS = [(case, name, args) for case in CASES for name, args in case.invocations().items()]
+IDS = [f"{case.name}:{name}" for case, name, _ in CALLS]
+
+
+def test_enough_cases() -> None:
+    assert len(CASES) >= 25
+
+
+@pytest.mark.parametrize(("case", "name", "args"), CALLS, ids=IDS)
+def test_same_as_ansible_inventory(case, name, args) -> None:
+    expected = read_expected(case)[name]
+    ours = run_ours(case, args)
+    if name in ("list",) or name.startswith("host-"):
+        assert json.loads(ours.stdout) == json.loads(expected.stdout)
+    assert ours.stdout == expected.stdout
+    assert ours.exit_code == expected.exit_code
+    assert ours.warnings == expected.warnings
+
+
+@pytest.mark.ansible
+@pytest.mark.skipif(ansible_inventory() is None, reason="ansible-inventory not installed")
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_recordings_match_ansible(case) -> None:
+    """The recorded files are what ansible-inventory prints today (re-record with inventory_cases.py)."""
+    expected = read_expected(case)
+    for name, args in case.invocations().items():
+        assert run_ansible(case, args) == expected[name], name
