@@ -28,6 +28,10 @@ SURVEY_TYPES = frozenset({"text", "textarea", "password", "integer", "float", "m
 SURVEY_KEYS = frozenset({"variable", "type", "required", "default", "choices", "min", "max", "question_name",
                          "question_description"})
 JOB_TYPES = ("run", "check")
+# The ansible-core release whose behaviour playbook-ls follows; ``ansible_version`` is built from it.
+ANSIBLE_CORE_VERSION = "2.19.14"
+PROFILE_FIELDS = ("playbook", "inventory", "job_type", "job_tags", "skip_tags", "limit", "diff_mode", "verbosity",
+                  "forks", "extra_vars", "survey", *ASK_FIELDS)
 
 
 class ProfileError(ValueError):
@@ -85,7 +89,7 @@ class LaunchProfile:
             where = locate(str(key)) or span
             if where is not None:
                 profile.spans[field] = where
-            _set_field(profile, field, value, where)
+            set_field(profile, field, value, where)
         return profile
 
 
@@ -94,8 +98,9 @@ def _expect(ok: bool, message: str, span: Span | None) -> None:
         raise ProfileError(message, span)
 
 
-def _set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None) -> None:
-    what = f"profile '{profile.name}': {field}"
+def set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None, what: str | None = None) -> None:
+    """Validate ``value`` and store it on ``profile``; ``what`` names the field in messages."""
+    what = what or f"profile '{profile.name}': {field}"
     if value is None:
         raise ProfileError(f"{what} is null; give a value or remove the line", span)
     if field in ("playbook", "inventory", "limit"):
@@ -125,9 +130,10 @@ def _set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None
     elif field == "survey":
         _expect(isinstance(value, list), f"{what} must be a list of questions", span)
         profile.survey = [_survey_question(what, item, span) for item in value]
+        for item, question in zip(value, profile.survey, strict=True):
+            profile.spans[f"survey.{question['variable']}"] = getattr(item, "span", None) or span
     else:
-        known = sorted(["playbook", "inventory", "job_type", "job_tags", "skip_tags", "limit", "diff_mode",
-                        "verbosity", "forks", "extra_vars", "survey", *ASK_FIELDS])
+        known = sorted(PROFILE_FIELDS)
         raise ProfileError(f"profile '{profile.name}': unknown field '{field}'{did_you_mean(field, known)}", span)
 
 
@@ -139,4 +145,21 @@ def _survey_question(what: str, item: Any, span: Span | None) -> dict[str, Any]:
     _expect(isinstance(item.get("variable"), str), f"{what}: every question needs a 'variable' name", where)
     _expect(item.get("type", "text") in SURVEY_TYPES,
             f"{what}: survey type must be one of {', '.join(sorted(SURVEY_TYPES))}", where)
+    name = f"{what}: question '{item['variable']}'"
+    _expect(isinstance(item.get("required", False), bool), f"{name}: required must be true or false", where)
+    for bound in ("min", "max"):
+        value = item.get(bound)
+        _expect(value in (None, "") or (isinstance(value, (int, float)) and not isinstance(value, bool)),
+                f"{name}: {bound} must be a number", where)
+    if item.get("type") in ("multiplechoice", "multiselect"):
+        _expect(bool(survey_choices(item)), f"{name}: a {item['type']} question needs 'choices' (a list, or "
+                "one choice per line)", where)
     return dict(item)
+
+
+def survey_choices(question: Mapping[str, Any]) -> list[Any]:
+    """A question's choices as AWX reads them: a list, or a string with one choice per line."""
+    choices = question.get("choices")
+    if isinstance(choices, str):
+        return [choice for choice in choices.splitlines() if choice.strip() != ""]
+    return list(choices) if isinstance(choices, list) else []

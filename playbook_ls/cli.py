@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 from playbook_ls import __version__
 from playbook_ls.check.command import add_parser as add_check_parser
+from playbook_ls.inventory_cmd import add_parser as add_inventory_parser
+from playbook_ls.launch_cmd import add_parser as add_launch_parser
 
 EXAMPLES = """\
 examples:
@@ -52,6 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_listing(sub, "list-tasks", "list the tasks a run would execute, like ansible-playbook --list-tasks")
     _add_listing(sub, "list-tags", "list the tags of the tasks a run would execute, like ansible-playbook --list-tags")
     add_check_parser(sub)
+    add_launch_parser(sub)
+    add_inventory_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).")
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")

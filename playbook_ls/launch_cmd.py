@@ -1,0 +1,281 @@
+"""``playbook-ls launch PROFILE --show``: what launching a profile would do, without running it.
+
+The launch follows AWX's prompting rules (:mod:`engine.launching`); the plan reuses the
+``list-tasks`` resolution and tag selection, and the inventory loader for the hosts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.keywords import did_you_mean
+from engine.launch import LaunchProfile
+from engine.launching import Launch, LaunchProblem, option_vars, resolve_launch
+from engine.span import Span
+
+EXIT_LAUNCH_ERROR = 2
+EXAMPLES = """\
+examples:
+  playbook-ls launch nightly --show
+  playbook-ls launch nightly --tags deploy --limit web1 --check --show
+  playbook-ls launch nightly -e '{"replicas": 3}' --show --format json
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("launch", help="show what launching a profile would run (AWX prompting rules)",
+                            description="Resolve a launch profile with launch-time overrides, as AWX launches a "
+                                        "job template, and show the job: fields, ignored fields, option "
+                                        "variables, and per play the hosts and tasks. Nothing is run.",
+                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("profile", metavar="PROFILE", help="a profile from the playbook-ls settings")
+    parser.add_argument("-t", "--tags", action="append", default=None, help="job_tags (repeatable, comma-separated)")
+    parser.add_argument("--skip-tags", action="append", default=None, help="skip_tags (repeatable, comma-separated)")
+    parser.add_argument("-l", "--limit", default=None, help="limit: a host pattern")
+    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
+                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    parser.add_argument("-C", "--check", action="store_true", help="job_type: check")
+    parser.add_argument("-D", "--diff", action="store_true", help="diff_mode: true")
+    parser.add_argument("-v", "--verbose", action="count", default=None, help="verbosity (-v to -vvvvv)")
+    parser.add_argument("-i", "--inventory", default=None, help="inventory: a file, directory or host list (a,b,)")
+    parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to read profiles from")
+    parser.add_argument("--show", action="store_true", required=True,
+                        help="print the resolved launch (required: launch never runs anything)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=run)
+
+
+def overrides_from(args: argparse.Namespace, extra_vars: dict[str, Any] | None) -> dict[str, Any]:
+    """The AWX launch fields the command line gives; flags left out are not overrides."""
+    given: dict[str, Any] = {}
+    if args.tags is not None:
+        given["job_tags"] = ",".join(args.tags)
+    if args.skip_tags is not None:
+        given["skip_tags"] = ",".join(args.skip_tags)
+    if args.limit is not None:
+        given["limit"] = args.limit
+    if args.check:
+        given["job_type"] = "check"
+    if args.diff:
+        given["diff_mode"] = True
+    if args.verbose is not None:
+        given["verbosity"] = args.verbose
+    if args.inventory is not None:
+        given["inventory"] = args.inventory
+    if extra_vars is not None:
+        given["extra_vars"] = extra_vars
+    return given
+
+
+def _fail(message: str, span: Span | None = None) -> int:
+    from playbook_ls.rules.base import display_path
+
+    where = f"{span._replace(file=display_path(span.file)).human()}: " if span else ""
+    print(f"playbook-ls: error: {where}{message}", file=sys.stderr)
+    return EXIT_LAUNCH_ERROR
+
+
+def find_profile(profiles: list[LaunchProfile], name: str) -> LaunchProfile | None:
+    return next((profile for profile in profiles if profile.name == name), None)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.source import SourceCache
+    from playbook_ls.config import ConfigError, load_settings
+    from playbook_ls.listing import parse_extra_vars
+
+    try:
+        settings = load_settings(args.config, ".")
+    except ConfigError as exc:
+        return _fail(str(exc))
+    profile = find_profile(settings.profiles, args.profile)
+    if profile is None:
+        names = [p.name for p in settings.profiles]
+        known = f"; the profiles are: {', '.join(names)}" if names else "; define it under 'profiles' in " \
+            ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
+        return _fail(f"no launch profile '{args.profile}'{did_you_mean(args.profile, names) or known}")
+    cache = SourceCache()
+    extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
+    if problem:
+        return _fail(f"--extra-vars: {problem}")
+    launch = resolve_launch(profile, overrides_from(args, extra_vars))
+    if not launch.ok:
+        return _report_errors(launch, args.format)
+    if profile.playbook is None:
+        return _fail(f"profile '{profile.name}' names no playbook; add 'playbook: <file>'", profile.span)
+    plan = build_plan(launch, cache)
+    if plan.problem is not None:
+        return _fail(plan.problem.message, plan.problem.span)
+    cwd = os.getcwd()
+    if args.format == "json":
+        print(json.dumps(launch_data(launch, plan, cwd), indent=2, default=str))
+    else:
+        sys.stdout.write(render_launch(launch, plan, cwd))
+    return 0
+
+
+def _report_errors(launch: Launch, output: str) -> int:
+    from playbook_ls.rules.base import display_path
+
+    if output == "json":
+        print(json.dumps({"profile": launch.profile.name, "errors": [_problem_data(p) for p in launch.errors],
+                          "ignored_fields": launch.ignored_fields}, indent=2, default=str))
+    else:
+        lines = [f"playbook-ls: error: launch '{launch.profile.name}' cannot start "
+                 f"({len(launch.errors)} problem{'s' if len(launch.errors) != 1 else ''}):"]
+        lines += [f"  {problem.human(display_path)}" for problem in launch.errors]
+        if any("expected to be an integer" in p.message or "a numeric type" in p.message for p in launch.errors):
+            lines.append("  hint: -e key=value gives strings; give numbers as YAML/JSON, e.g. -e '{\"count\": 3}'")
+        print("\n".join(lines), file=sys.stderr)
+    return EXIT_LAUNCH_ERROR
+
+
+def _problem_data(problem: LaunchProblem) -> dict[str, Any]:
+    from playbook_ls.listing import span_data
+    from playbook_ls.rules.base import display_path
+
+    span = problem.span._replace(file=display_path(problem.span.file)) if problem.span else None
+    return {"field": problem.field, "message": problem.message, "span": span_data(span)}
+
+
+# -- the plan -------------------------------------------------------------------------------
+
+
+@dataclass
+class PlayPlan:
+    index: int
+    name: str
+    pattern: list[str]
+    hosts: list[str] | None  # None: the pattern could not be resolved (see ``note``)
+    note: str | None
+    tasks: list[Any]
+    play: Any
+
+
+@dataclass
+class Plan:
+    playbook: str
+    inventory_notes: list[str] = field(default_factory=list)
+    plays: list[PlayPlan] = field(default_factory=list)
+    problem: Any = None
+
+
+def build_plan(launch: Launch, cache: Any) -> Plan:
+    """Per play: the hosts it targets and the tasks the launch's tag selection runs."""
+    from engine.config import AnsibleConfig
+    from engine.resolve import Resolver
+    from engine.tags import Selection, selected_tasks
+    from playbook_ls.rules.base import display_path, profile_playbook
+
+    path = display_path(profile_playbook(launch.profile) or "")
+    plan = Plan(path)
+    if not os.path.isfile(path):
+        plan.problem = LaunchProblem("playbook", f"the playbook {path} could not be found",
+                                     launch.profile.spans.get("playbook"))
+        return plan
+    book = Resolver(sources=cache, config=AnsibleConfig.load(), extra_vars=launch.extra_vars).load_playbook(path)
+    fatal = book.fatal_problems()
+    if fatal:
+        plan.problem = LaunchProblem("playbook", str(fatal[0]), None)
+        return plan
+    selection = Selection.from_options(launch.job_tags, launch.skip_tags)
+    targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"])
+    plan.inventory_notes = list(targets.notes)
+    for index, play in enumerate(book.plays):
+        hosts, note = targets.select(play.hosts, launch.limit)
+        plan.plays.append(PlayPlan(index + 1, play.name, list(play.hosts), hosts, note,
+                                   selected_tasks(play, selection), play))
+    return plan
+
+
+class HostTargets:
+    """The one place that talks to the inventory loader (``engine.inventory``).
+
+    ``launch`` is an explicit command, so inventory scripts may run. When the loader is not
+    available, plays show their host pattern unresolved, with a note saying why.
+    """
+
+    def __init__(self, inventory: Any, notes: list[str]) -> None:
+        self.inventory, self.notes = inventory, notes
+
+    @classmethod
+    def load(cls, sources: list[str]) -> HostTargets:
+        from engine.inventory.manager import load_inventory
+
+        try:
+            inventory = load_inventory(sources, dynamic=True)  # launch is an explicit request
+        except Exception as exc:  # noqa: BLE001 - any loader failure is shown; the plan still lists tasks
+            return cls(None, [f"hosts are not resolved: {exc}"])
+        return cls(inventory.data, [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)])
+
+    def select(self, pattern: list[str], limit: str | None) -> tuple[list[str] | None, str | None]:
+        if self.inventory is None:
+            return None, "hosts not resolved"
+        if any("{{" in part for part in pattern):
+            return None, "the host pattern is templated; it is resolved only when the play runs"
+        from engine.inventory.patterns import HostPatternError, select_hosts
+
+        try:
+            hosts = select_hosts(self.inventory, pattern, limit or None, basedir=os.getcwd())
+        except HostPatternError as exc:
+            return None, str(exc)
+        return [host.get_name() for host in hosts], None
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, default=str)
+
+
+def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
+    from playbook_ls.rules.base import display_path
+
+    span = launch.profile.span
+    where = f" ({span._replace(file=display_path(span.file)).human()})" if span else ""
+    out = [f"launch: {launch.profile.name}{where}\n", "fields:\n"]
+    out += [f"  {name}: {_json(value)}\n" for name, value in launch.fields().items()]
+    out.append("prompted:" + (" none\n" if not launch.prompted else "\n"))
+    out += [f"  {name}: {_json(value)}\n" for name, value in launch.prompted.items()]
+    out.append("ignored_fields:" + (" none\n" if not launch.ignored_fields else "\n"))
+    out += [f"  {name}: {_json(value)}\n" for name, value in launch.ignored_fields.items()]
+    out.append("option variables:\n")
+    out += [f"  {name}: {_json(value)}\n" for name, value in option_vars(launch, cwd).items()]
+    out.append(f"plan: {plan.playbook}\n")
+    out += [f"  note: {note}\n" for note in plan.inventory_notes]
+    for play in plan.plays:
+        out.append(f"  play #{play.index} ({','.join(play.pattern)}): {play.name}\n")
+        if play.hosts is None:
+            out.append(f"    hosts: {','.join(play.pattern)} ({play.note})\n")
+        else:
+            out.append(f"    hosts ({len(play.hosts)}): {', '.join(play.hosts) or 'none'}\n")
+        out.append("    tasks:" + (" none\n" if not play.tasks else "\n"))
+        for task in play.tasks:
+            tags = sorted({str(tag) for tag in task.tag_set()} | {str(tag) for tag in play.play.tags})
+            out.append(f"      {task.display_name()}\tTAGS: [{', '.join(tags)}]\n")
+    return "".join(out)
+
+
+def launch_data(launch: Launch, plan: Plan, cwd: str) -> dict[str, Any]:
+    from playbook_ls.listing import task_data
+
+    return {
+        "profile": launch.profile.name,
+        "fields": launch.fields(),
+        "prompted": launch.prompted,
+        "ignored_fields": launch.ignored_fields,
+        "errors": [],
+        "option_vars": option_vars(launch, cwd),
+        "plan": {
+            "playbook": plan.playbook,
+            "notes": plan.inventory_notes,
+            "plays": [{"name": play.name, "hosts_pattern": play.pattern, "hosts": play.hosts, "note": play.note,
+                       "tasks": [task_data(task) for task in play.tasks]} for play in plan.plays],
+        },
+    }
