@@ -8,15 +8,14 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ansible_tools import find_tool
 from ruamel.yaml import YAML
 
 HERE = Path(__file__).resolve().parent
@@ -107,9 +106,7 @@ def _environment(scenario: Scenario, home: str) -> dict[str, str]:
 
 
 def ansible_playbook() -> str | None:
-    """The ansible-playbook next to the running interpreter (same venv), else the one on PATH."""
-    beside = Path(sys.executable).parent / "ansible-playbook"
-    return str(beside) if beside.is_file() else shutil.which("ansible-playbook")
+    return find_tool("ansible-playbook")
 
 
 def run_ansible(scenario: Scenario, mode: str, argv: list[str]) -> Result:

@@ -12,14 +12,13 @@ import io
 import os
 import re
 import shlex
-import shutil
 import subprocess
-import sys
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from ansible_tools import find_tool
 from generator import PLAYBOOK, generate
 
 MODES = ("list-tasks", "list-tags")
@@ -31,8 +30,7 @@ Result = tuple[str, int, str]  # (stdout, rc, stderr)
 
 
 def find_ansible() -> str | None:
-    beside = Path(sys.executable).parent / "ansible-playbook"
-    return shutil.which("ansible-playbook") or (str(beside) if beside.is_file() else None)
+    return find_tool("ansible-playbook")
 
 
 def normalise(stdout: str) -> str:
