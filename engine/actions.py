@@ -7,12 +7,12 @@ is never looked up in installed collections: any key that is not a keyword is th
 
 from __future__ import annotations
 
-import shlex
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
 
+from engine import splitter
 from engine.keywords import HANDLER_KEYWORDS, RAW_PARAMS_ACTIONS
 
 # Keys ModuleArgsParser never takes for a module name.
@@ -43,35 +43,12 @@ class ParsedAction:
         self.action, self.args, self.key, self.delegate_to = action, args, key, delegate_to
 
 
-def _split_args(text: str) -> list[str]:
-    try:
-        lexer = shlex.shlex(text, posix=False)
-        lexer.whitespace_split = True
-        lexer.commenters = ""
-        return list(lexer)
-    except ValueError:
-        return text.split()
-
-
-def _unquote(value: str) -> str:
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
-
-
 def parse_kv(text: str, check_raw: bool) -> dict[str, Any]:
     """``key=value`` pairs; with ``check_raw`` the other words become ``_raw_params``."""
-    args: dict[str, Any] = {}
-    raw: list[str] = []
-    for token in _split_args(text):
-        key, sep, value = token.partition("=")
-        if sep and key and key.replace("_", "").isalnum() and (not check_raw or key in _RAW_ARG_KEYS):
-            args[key] = _unquote(value)
-        else:
-            raw.append(token)
-    if raw:
-        args["_raw_params"] = " ".join(raw)
-    return args
+    try:
+        return splitter.parse_kv(text, _RAW_ARG_KEYS if check_raw else None)
+    except splitter.SplitError as exc:
+        raise ActionError(str(exc)) from None
 
 
 def _normalize(action: str, thing: Any) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from engine.tags import ListingAborted, Selection, render_listing, selected_task
 
 def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
     """``-e`` values: ``@file``, YAML/JSON text, or ``key=value`` words."""
-    from engine.actions import parse_kv
+    from engine.actions import ActionError, parse_kv
     from engine.source import parse_text
 
     result: dict[str, Any] = {}
@@ -35,7 +35,10 @@ def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, A
                 return result, f"invalid extra vars {value!r}: {loaded.error.message}"
             data = loaded.data
         else:
-            data = parse_kv(value, check_raw=False)
+            try:
+                data = parse_kv(value, check_raw=False)
+            except ActionError as exc:
+                return result, f"invalid extra vars {value!r}: {exc}"
             data.pop("_raw_params", None)
         if isinstance(data, dict):
             result.update(data)
