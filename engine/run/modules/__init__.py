@@ -1,0 +1,64 @@
+"""The bundled engine's modules: one file per ansible module, each a function
+``run(args, ctx) -> result dict`` that returns what ansible's module (plus its action
+plugin, where it has one) returns as seen from a playbook, in check and diff mode too."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class ModuleContext:
+    """What a module may know about the task it runs for."""
+
+    check_mode: bool
+    diff: bool
+    task_vars: dict[str, Any]
+    search_paths: list[str]
+    """Directories to look a copy/template ``src`` up in, in ansible's order (role dir, then
+    playbook dir); the module appends ``files/`` or ``templates/`` itself."""
+    render: Callable[[str], str]
+    evaluate: Callable[[str], bool]
+
+
+class ModuleError(Exception):
+    """The module's arguments are wrong; the message is worded like ansible's."""
+
+
+ModuleFunction = Callable[[dict[str, Any], ModuleContext], dict[str, Any]]
+
+# short name -> submodule defining ``run``; imported lazily so nothing runs at import.
+_SUBMODULES: dict[str, str] = {
+    "debug": "debug",
+    "assert": "assert_",
+    "fail": "fail",
+    "ping": "ping",
+    "command": "command",
+    "shell": "shell",
+    "copy": "copy",
+    "template": "template",
+    "file": "file",
+    "lineinfile": "lineinfile",
+    "stat": "stat",
+}
+
+MODULE_NAMES: frozenset[str] = frozenset(_SUBMODULES)
+
+_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
+
+
+def get_module(action: str) -> ModuleFunction | None:
+    """The module function for ``action`` ('copy', 'ansible.builtin.copy',
+    'ansible.legacy.copy'); None for a module the bundled engine does not have."""
+    name = action
+    for prefix in _PREFIXES:
+        if name.startswith(prefix):
+            name = name[len(prefix) :]
+            break
+    submodule = _SUBMODULES.get(name)
+    if submodule is None:
+        return None
+    return importlib.import_module(f"{__name__}.{submodule}").run

@@ -1,0 +1,93 @@
+"""Argument validation worded like ansible's AnsibleModule / validate_argument_spec."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.run.modules import ModuleError
+
+_TRUE = {"yes", "on", "1", "true", "y", "t"}
+_FALSE = {"no", "off", "0", "false", "n", "f", ""}
+
+
+@dataclass(frozen=True)
+class Arg:
+    type: str = "str"  # str | bool | int | list | path | raw
+    default: Any = None
+    required: bool = False
+    choices: tuple[Any, ...] | None = None
+    aliases: tuple[str, ...] = ()
+
+
+def _convert(name: str, value: Any, kind: str) -> Any:
+    if value is None or kind == "raw":
+        return value
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ModuleError(
+            f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to bool: "
+            f"The value '{value}' is not a valid boolean.  Valid booleans include: "
+            "'0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
+        )
+    if kind == "int":
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise ModuleError(
+                f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to int: "
+                f"<class '{type(value).__name__}'> cannot be converted to an int"
+            ) from None
+    if kind == "list":
+        if isinstance(value, list):
+            return [str(item) for item in value]
+        return [part.strip() for part in str(value).split(",")]
+    text = value if isinstance(value, str) else str(value)
+    if kind == "path":
+        import os
+
+        return os.path.expanduser(os.path.expandvars(text))
+    return text
+
+
+def validate(
+    module: str, args: dict[str, Any], spec: dict[str, Arg], mutually_exclusive: tuple[tuple[str, ...], ...] = ()
+) -> dict[str, Any]:
+    """``args`` checked against ``spec`` and converted, with defaults filled in and aliases resolved
+    to the canonical name; raise :class:`ModuleError` with ansible's message otherwise."""
+    names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
+    unknown = sorted(key for key in args if key not in names)
+    if unknown:
+        supported = ", ".join(
+            sorted(f"{name} ({', '.join(arg.aliases)})" if arg.aliases else name for name, arg in spec.items())
+        )
+        raise ModuleError(
+            f"Unsupported parameters for ({module}) module: {', '.join(unknown)}. "
+            f"Supported parameters include: {supported}."
+        )
+    for group in mutually_exclusive:
+        given = [name for name in group if args.get(name) is not None]
+        if len(given) > 1:
+            raise ModuleError(f"parameters are mutually exclusive: {'|'.join(group)}")
+    params: dict[str, Any] = {}
+    for key, value in args.items():
+        params[names[key]] = value
+    missing = sorted(name for name, arg in spec.items() if arg.required and params.get(name) is None)
+    if missing:
+        raise ModuleError(f"missing required arguments: {', '.join(missing)}")
+    for name, arg in spec.items():
+        value = params.get(name)
+        if value is None:
+            params[name] = arg.default
+            continue
+        value = _convert(name, value, arg.type)
+        if arg.choices is not None and value not in arg.choices:
+            raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
+        params[name] = value
+    return params

@@ -1,0 +1,116 @@
+"""Putting bytes at a destination the way copy's (and template's) action plugin does:
+compare checksums, report a content diff, write nothing in check mode, back up the old
+file, apply the mode, and otherwise fall back to the file module's attribute handling."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+from typing import Any
+
+from engine.run.modules import ModuleContext
+from engine.run.modules import file as file_module
+from engine.run.modules._files import backup, check_ownership, checksum, path_facts, set_mode, write_atomically
+
+MAX_FILE_SIZE_FOR_DIFF = 104448  # ansible's default MAX_FILE_SIZE_FOR_DIFF
+
+
+def _sha1(data: bytes) -> str:
+    return hashlib.sha1(data).hexdigest()
+
+
+def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, Any]:
+    """ansible's _get_diff_data for a file about to be replaced by ``data``."""
+    diff: dict[str, Any] = {}
+    if not os.path.exists(dest_file):
+        diff["before"] = ""
+    else:
+        with open(dest_file, "rb") as handle:
+            before = handle.read()
+        if b"\x00" in before[:8192]:
+            diff["dst_binary"] = 1
+        elif len(before) > MAX_FILE_SIZE_FOR_DIFF:
+            diff["dst_larger"] = MAX_FILE_SIZE_FOR_DIFF
+        else:
+            diff["before_header"], diff["before"] = dest_file, before.decode("utf-8", "replace")
+    if len(data) > MAX_FILE_SIZE_FOR_DIFF:
+        diff["src_larger"] = MAX_FILE_SIZE_FOR_DIFF
+    elif b"\x00" in data:
+        diff["src_binary"] = 1
+    else:
+        diff["after_header"], diff["after"] = after_header, data.decode("utf-8", "replace")
+    return diff
+
+
+def validation_failure(command: str, data: bytes, dest_file: str) -> dict[str, Any] | None:
+    """Run ``validate`` (which names the candidate file as %s); a failure result, or None."""
+    if "%s" not in command:
+        return {"failed": True, "msg": f"validate must contain %s: {command}"}
+    handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        done = subprocess.run(command % candidate, shell=True, capture_output=True, text=True, check=False)
+    finally:
+        os.unlink(candidate)
+    if done.returncode != 0:
+        return {
+            "failed": True,
+            "msg": "failed to validate",
+            "exit_status": done.returncode,
+            "stdout": done.stdout,
+            "stderr": done.stderr,
+        }
+    return None
+
+
+def put(
+    data: bytes,
+    dest: str,
+    basename: str,
+    after_header: str,
+    params: dict[str, Any],
+    ctx: ModuleContext,
+    is_content: bool,
+) -> dict[str, Any] | None:
+    """Put ``data`` at ``dest`` (a directory when it ends with '/' or is one, then ``basename`` in
+    it). None when the file exists and ``force`` is off, as ansible's action plugin does."""
+    dest_file = os.path.join(dest, basename) if dest.endswith("/") else dest
+    if os.path.isdir(dest_file):
+        if is_content:
+            return {"failed": True, "msg": "can not use content with a dir as dest"}
+        dest_file = os.path.join(dest_file, basename)
+    if os.path.exists(dest_file) and not params["force"]:
+        return None
+    check_ownership(dest_file, params.get("owner"), params.get("group"))
+    result: dict[str, Any] = {"diff": []}
+    new_checksum = _sha1(data)
+    if not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum:
+        if ctx.diff:
+            result["diff"].append(content_diff(dest_file, data, dest_file if is_content else after_header))
+        if ctx.check_mode:
+            result["changed"] = True
+            return result
+        if params.get("validate"):
+            failure = validation_failure(params["validate"], data, dest_file)
+            if failure:
+                return failure
+        if params["backup"] and os.path.exists(dest_file):
+            result["backup_file"] = backup(dest_file)
+        os.makedirs(os.path.dirname(dest_file) or ".", exist_ok=True)
+        write_atomically(dest_file, data)
+        set_mode(dest_file, params["mode"], False, None)
+        result.update(
+            changed=True, dest=dest_file, src=after_header, checksum=new_checksum, md5sum=hashlib.md5(data).hexdigest()
+        )
+        return path_facts(result)
+    # same content: only attributes may change, through the file module
+    file_args = {"path": dest_file, "state": "file", "mode": params["mode"]}
+    attributes = file_module.run(file_args, ctx)
+    if not ctx.diff:
+        attributes.pop("diff", None)
+    result.update(attributes)
+    result.update(dest=dest, checksum=new_checksum)
+    return result

@@ -1,0 +1,44 @@
+"""assert: every ``that`` condition must hold; the first false one fails the task."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules._args import Arg, validate
+
+SPEC = {
+    "fail_msg": Arg(type="raw", default="Assertion failed", aliases=("msg",)),
+    "success_msg": Arg(type="raw", default="All assertions passed"),
+    "quiet": Arg(type="bool", default=False),
+    "that": Arg(type="raw", required=True),
+}
+
+
+def _str_or_list_of_str(name: str, value: Any) -> None:
+    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
+        return
+    raise ModuleError(
+        f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to "
+        "str_or_list_of_str: a string or list of strings is required"
+    )
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("assert", args, SPEC)
+    for name in ("fail_msg", "success_msg"):
+        _str_or_list_of_str(name, params[name])
+    that = params["that"]
+    conditions = [that] if isinstance(that, str) else that
+    if not isinstance(conditions, list):
+        raise ModuleError(f"argument 'that' is of type {type(that).__name__} and we were unable to convert to list")
+    for condition in conditions:
+        if not ctx.evaluate(str(condition)):
+            return {
+                "changed": False,
+                "failed": True,
+                "evaluated_to": False,
+                "assertion": condition,
+                "msg": params["fail_msg"],
+            }
+    return {"changed": False, "msg": params["success_msg"]}

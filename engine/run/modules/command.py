@@ -1,0 +1,111 @@
+"""command (and, with ``uses_shell``, shell): runs a program; ``creates``/``removes`` make it
+idempotent, and in check mode it only reports what it would do."""
+
+from __future__ import annotations
+
+import datetime
+import glob
+import os
+import shlex
+import subprocess
+from typing import Any
+
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules._args import Arg, validate
+
+SPEC = {
+    "_raw_params": Arg(),
+    "_uses_shell": Arg(type="bool", default=False),
+    "cmd": Arg(),
+    "argv": Arg(type="list"),
+    "chdir": Arg(type="path"),
+    "executable": Arg(),
+    "expand_argument_vars": Arg(type="bool", default=True),
+    "creates": Arg(type="path"),
+    "removes": Arg(type="path"),
+    "stdin": Arg(),
+    "stdin_add_newline": Arg(type="bool", default=True),
+    "strip_empty_ends": Arg(type="bool", default=True),
+}
+_MODULE_NAME = "ansible.legacy.command"  # shell runs through command's module, so errors name it
+
+
+def _with_lines(result: dict[str, Any]) -> dict[str, Any]:
+    # the action plugin adds these for every module that returns stdout/stderr
+    result["stdout_lines"] = result["stdout"].splitlines()
+    result["stderr_lines"] = result["stderr"].splitlines()
+    return result
+
+
+def _skip_reason(creates: str | None, removes: str | None, verb: str, chdir: str | None) -> tuple[str, str] | None:
+    # ansible's module has already changed into chdir when it globs
+    if creates and glob.glob(creates, root_dir=chdir):
+        return f"{verb} not run command since '{creates}' exists", f"skipped, since {creates} exists"
+    if removes and not glob.glob(removes, root_dir=chdir):
+        return f"{verb} not run command since '{removes}' does not exist", f"skipped, since {removes} does not exist"
+    return None
+
+
+def execute(args: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[str, Any]:
+    params = validate(_MODULE_NAME, args, SPEC)
+    given = [name for name in ("_raw_params", "cmd", "argv") if params[name]]
+    if not given:
+        raise ModuleError("one of the following is required: _raw_params, cmd, argv")
+    if len(given) > 1:
+        raise ModuleError("parameters are mutually exclusive: _raw_params|cmd|argv")
+    text = params["_raw_params"] or params["cmd"]
+    command: str | list[str] = (text if uses_shell else shlex.split(text)) if text else params["argv"]
+    result: dict[str, Any] = {
+        "changed": False,
+        "stdout": "",
+        "stderr": "",
+        "rc": None,
+        "cmd": command,
+        "start": None,
+        "end": None,
+        "delta": None,
+        "msg": "",
+    }
+    chdir = params["chdir"]
+    if chdir and not os.path.isdir(chdir):
+        return _with_lines({**result, "failed": True, "msg": "Unable to change directory before execution."})
+    skip = _skip_reason(params["creates"], params["removes"], "Would" if ctx.check_mode else "Did", chdir)
+    if skip:
+        result["msg"], result["stdout"] = skip
+        result["rc"] = 0
+        return _with_lines(result)
+    result["changed"] = True
+    if ctx.check_mode:
+        result.update(rc=0, msg="Command would have run if not in check mode")
+        if params["creates"] is None and params["removes"] is None:
+            result.update(skipped=True, changed=False)  # skipped and changed are mutually exclusive
+        return _with_lines(result)
+    stdin = params["stdin"]
+    if stdin is not None and params["stdin_add_newline"]:
+        stdin += "\n"
+    start = datetime.datetime.now()
+    if uses_shell:
+        argv: list[str] = [params["executable"] or "/bin/sh", "-c", command]  # type: ignore[list-item]
+    else:
+        argv = [os.path.expanduser(os.path.expandvars(a)) if params["expand_argument_vars"] else a for a in command]
+    try:
+        completed = subprocess.run(
+            argv, cwd=chdir or None, input=stdin, capture_output=True, text=True, errors="surrogateescape", check=False
+        )
+        rc, stdout, stderr = completed.returncode, completed.stdout, completed.stderr
+    except OSError as exc:
+        rc, stdout, stderr = 2, "", ""
+        result.update(failed=True, msg=f"[Errno {exc.errno}] {exc.strerror}: {exc.filename!r}".replace('"', "'"))
+    end = datetime.datetime.now()
+    if params["strip_empty_ends"]:
+        stdout, stderr = stdout.rstrip("\r\n"), stderr.rstrip("\r\n")
+    result.update(rc=rc, stdout=stdout, stderr=stderr, start=str(start), end=str(end), delta=str(end - start))
+    if rc != 0 and not result.get("failed"):
+        result.update(failed=True, msg="non-zero return code")
+    return _with_lines(result)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    if "_uses_shell" in args:
+        raise ModuleError(f"Unsupported parameters for ({_MODULE_NAME}) module: _uses_shell")
+    return execute(args, ctx, uses_shell=False)

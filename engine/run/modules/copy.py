@@ -1,0 +1,121 @@
+"""copy: put ``content`` or a controller-side ``src`` file or directory tree at ``dest``.
+A ``src`` directory without a trailing slash is copied as itself into ``dest``; with one,
+only its contents are."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import file as file_module
+from engine.run.modules._args import Arg, validate
+from engine.run.modules._content import put
+from engine.run.modules._sources import find_source
+
+SPEC = {
+    "src": Arg(type="path"),
+    "content": Arg(type="raw"),
+    "dest": Arg(type="path"),
+    "backup": Arg(type="bool", default=False),
+    "force": Arg(type="bool", default=True, aliases=("thirsty",)),
+    "mode": Arg(type="raw"),
+    "directory_mode": Arg(type="raw"),
+    "remote_src": Arg(type="bool", default=False),
+    "local_follow": Arg(type="bool", default=True),
+    "checksum": Arg(),
+    "follow": Arg(type="bool", default=False),
+    "validate": Arg(),
+    "decrypt": Arg(type="bool", default=True),
+    "owner": Arg(),
+    "group": Arg(),
+    "seuser": Arg(),
+    "serole": Arg(),
+    "selevel": Arg(),
+    "setype": Arg(),
+    "attributes": Arg(aliases=("attr",)),
+    "unsafe_writes": Arg(type="bool", default=False),
+}
+
+
+def _argument_error(params: dict[str, Any]) -> str | None:
+    if not params["src"] and params["content"] is None:
+        return "src (or content) is required"
+    if not params["dest"]:
+        return "dest is required"
+    if params["src"] and params["content"] is not None:
+        return "src and content are mutually exclusive"
+    if params["content"] is not None and params["dest"].endswith("/"):
+        return "can not use content with a dir as dest"
+    return None
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _walk(source: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """(file path, path relative to the copy root) pairs and relative directories, sorted."""
+    as_itself = not source.endswith("/")
+    root = source.rstrip("/")
+    prefix = os.path.basename(root) if as_itself else ""
+    files: list[tuple[str, str]] = []
+    directories: list[str] = [prefix] if prefix else []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
+        dirnames.sort()
+        relative = os.path.relpath(dirpath, root)
+        base = os.path.normpath(os.path.join(prefix, relative)) if relative != "." else prefix
+        directories.extend(os.path.join(base, name) for name in dirnames)
+        files.extend((os.path.join(dirpath, name), os.path.join(base, name)) for name in sorted(filenames))
+    return files, directories
+
+
+def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    dest = dest if dest.endswith("/") else dest + "/"
+    files, directories = _walk(source)
+    changed = False
+    for relative in directories:
+        result = file_module.run(
+            {"path": os.path.join(dest, relative), "state": "directory", "mode": params["directory_mode"]}, ctx
+        )
+        if result.get("failed"):
+            return result
+        changed = changed or result["changed"]
+    for full, relative in files:
+        if ctx.check_mode and not os.path.isdir(os.path.join(dest, os.path.dirname(relative))):
+            changed = True  # its directory would have been created first
+            continue
+        result = put(_read(full), dest, relative, full, params, ctx, is_content=False)
+        if result is None:
+            continue
+        if result.get("failed"):
+            return result
+        changed = changed or result["changed"]
+    return {"changed": changed, "dest": dest, "src": source}
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("copy", args, SPEC)
+    error = _argument_error(params)
+    if error:
+        return {"changed": False, "failed": True, "msg": error}
+    dest, content = params["dest"], params["content"]
+    if content is not None:
+        text = json.dumps(content) if isinstance(content, dict | list) else str(content)
+        result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True)
+        return {"changed": False, "dest": dest, "src": None} if result is None else result
+    src = params["src"]
+    try:
+        source = src if params["remote_src"] else find_source(src, "files", ctx.search_paths)
+    except ModuleError as exc:
+        return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
+    if src.endswith("/") and not source.endswith("/"):
+        source += "/"
+    if os.path.isdir(source):
+        return _copy_tree(source, dest, params, ctx)
+    if params["mode"] == "preserve":
+        params = {**params, "mode": f"0{os.stat(source).st_mode & 0o7777:03o}"}
+    result = put(_read(source), dest, os.path.basename(source), source, params, ctx, is_content=False)
+    return {"changed": False, "dest": dest, "src": source} if result is None else result

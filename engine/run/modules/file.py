@@ -1,0 +1,202 @@
+"""file: make a path a file, directory, symlink, hard link, touched file or absent, and give
+it a mode. Results and the ``{"before": {...}, "after": {...}}`` diff follow ansible's module."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from typing import Any
+
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules._args import Arg, validate
+from engine.run.modules._files import check_ownership, default_file_mode, octal, path_facts, set_mode
+
+STATES = ("absent", "directory", "file", "hard", "link", "touch")
+SPEC = {
+    "path": Arg(type="path", required=True, aliases=("dest", "name")),
+    "state": Arg(choices=STATES),
+    "src": Arg(type="path"),
+    "force": Arg(type="bool", default=False),
+    "follow": Arg(type="bool", default=True),
+    "recurse": Arg(type="bool", default=False),
+    "modification_time": Arg(),
+    "modification_time_format": Arg(default="%Y%m%d%H%M.%S"),
+    "access_time": Arg(),
+    "access_time_format": Arg(default="%Y%m%d%H%M.%S"),
+    "mode": Arg(type="raw"),
+    "owner": Arg(),
+    "group": Arg(),
+    "seuser": Arg(),
+    "serole": Arg(),
+    "selevel": Arg(),
+    "setype": Arg(),
+    "attributes": Arg(aliases=("attr",)),
+    "unsafe_writes": Arg(type="bool", default=False),
+    "_original_basename": Arg(),
+    "_diff_peek": Arg(),
+}
+
+
+def current_state(path: str) -> str:
+    if not os.path.lexists(path):
+        return "absent"
+    if os.path.islink(path):
+        return "link"
+    if os.path.isdir(path):
+        return "directory"
+    return "hard" if os.stat(path).st_nlink > 1 else "file"
+
+
+def _initial_diff(path: str, state: str, previous: str) -> dict[str, Any]:
+    diff: dict[str, Any] = {"before": {"path": path}, "after": {"path": path}}
+    if previous != state:
+        diff["before"]["state"], diff["after"]["state"] = previous, state
+        if state == "absent" and previous == "directory":
+            walked = [(root, dirs, files) for root, dirs, files in os.walk(path)]
+            diff["before"]["path_content"] = {
+                "directories": [os.path.join(root, d) for root, dirs, _ in walked for d in dirs],
+                "files": [os.path.join(root, f) for root, _, files in walked for f in files],
+            }
+    return diff
+
+
+def _finish(result: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    if ctx.diff:
+        result["diff"] = diff
+    return path_facts(result)
+
+
+def _ensure_absent(path: str, previous: str, diff: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    if previous == "absent":
+        return {"changed": False, "path": path, "state": "absent"}
+    if not ctx.check_mode:
+        if previous == "directory":
+            shutil.rmtree(path)
+        else:
+            os.unlink(path)
+    result = {"changed": True, "path": path, "state": "absent"}
+    if ctx.diff:
+        result["diff"] = diff
+    return path_facts(result)  # in check mode the path is still there, and ansible says so
+
+
+def _ensure_file(
+    path: str, previous: str, params: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext
+) -> dict[str, Any]:
+    if previous == "absent":
+        return {
+            "changed": False,
+            "failed": True,
+            "msg": f"file ({path}) is absent, cannot continue",
+            "path": path,
+            "state": "absent",
+        }
+    if previous not in ("file", "hard", "link"):
+        return path_facts(
+            {"changed": False, "failed": True, "path": path, "msg": f"file ({path}) is {previous}, cannot continue"}
+        )
+    changed = set_mode(path, params["mode"], ctx.check_mode, diff)
+    return _finish({"changed": changed, "path": path}, diff, ctx)
+
+
+def _ensure_directory(
+    path: str, previous: str, params: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext
+) -> dict[str, Any]:
+    if previous == "absent":
+        if ctx.check_mode:
+            return {"changed": True, "diff": diff, "path": path} if ctx.diff else {"changed": True, "path": path}
+        missing = []
+        current = path
+        while current and not os.path.lexists(current):
+            missing.append(current)
+            current = os.path.dirname(current)
+        for directory in reversed(missing):  # ansible gives every directory it creates the mode
+            os.mkdir(directory)
+            set_mode(directory, params["mode"], False, diff)
+        return _finish({"changed": True, "path": path}, diff, ctx)
+    if previous != "directory":
+        return path_facts(
+            {"changed": False, "failed": True, "path": path, "msg": f"{path} already exists as a {previous}"}
+        )
+    changed = set_mode(path, params["mode"], ctx.check_mode, diff)
+    return _finish({"changed": changed, "path": path}, diff, ctx)
+
+
+def _ensure_touched(
+    path: str, previous: str, params: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext
+) -> dict[str, Any]:
+    if ctx.check_mode:
+        return {"changed": True, "dest": path}
+    if previous == "absent":
+        diff["before"]["mode"] = octal(default_file_mode())
+        open(path, "ab").close()
+    now = time.time()
+    diff["before"].update(atime=os.stat(path).st_atime, mtime=os.stat(path).st_mtime)
+    os.utime(path, (now, now))
+    set_mode(path, params["mode"], False, diff)
+    diff["after"].update(atime=now, mtime=now)
+    return _finish({"changed": True, "dest": path}, diff, ctx)
+
+
+def _ensure_link(
+    path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any], ctx: ModuleContext
+) -> dict[str, Any]:
+    src = params["src"]
+    if src is None:
+        raise ModuleError(f"src is required for creating new {'symlinks' if state == 'link' else 'hard links'}")
+    if state == "link":
+        unchanged = previous == "link" and os.readlink(path) == src
+    else:
+        target = src if os.path.isabs(src) else os.path.join(os.path.dirname(path), src)
+        unchanged = previous in ("hard", "file") and os.path.exists(target) and os.path.samefile(path, target)
+    if not unchanged and previous not in ("absent", "link", "hard") and not params["force"]:
+        kind = "symlink" if state == "link" else "hard link"
+        return path_facts(
+            {
+                "changed": False,
+                "failed": True,
+                "path": path,
+                "msg": f"refusing to convert from {previous} to {kind} for {path}",
+            }
+        )
+    if previous == "directory" and not unchanged:
+        return path_facts(
+            {
+                "changed": False,
+                "failed": True,
+                "path": path,
+                "msg": f"the directory {path} is not empty, refusing to convert it",
+            }
+        )
+    if not unchanged and not ctx.check_mode:
+        if previous != "absent":
+            os.unlink(path)
+        if state == "link":
+            os.symlink(src, path)
+        else:
+            os.link(src if os.path.isabs(src) else os.path.join(os.path.dirname(path), src), path)
+    result: dict[str, Any] = {"changed": not unchanged, "dest": path, "src": src}
+    if not unchanged and ctx.check_mode:
+        return result
+    return _finish(result, diff, ctx) if not unchanged else path_facts(result)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("file", args, SPEC)
+    path = params["path"]
+    previous = current_state(path)
+    state = params["state"] or (previous if previous != "absent" else "directory" if params["recurse"] else "file")
+    if state in ("link", "hard") and params["src"] is None and previous == state:
+        state = previous  # an existing link may be re-asserted without src
+    check_ownership(path, params["owner"], params["group"])
+    diff = _initial_diff(path, state, previous)
+    if state == "absent":
+        return _ensure_absent(path, previous, diff, ctx)
+    if state == "file":
+        return _ensure_file(path, previous, params, diff, ctx)
+    if state == "directory":
+        return _ensure_directory(path, previous, params, diff, ctx)
+    if state == "touch":
+        return _ensure_touched(path, previous, params, diff, ctx)
+    return _ensure_link(path, previous, params, state, diff, ctx)

@@ -1,0 +1,65 @@
+"""template: render a controller-side Jinja2 file with the task's variables, then put it at
+``dest`` exactly as copy would."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules._args import Arg, validate
+from engine.run.modules._content import put
+from engine.run.modules._sources import find_source
+
+SPEC = {
+    "src": Arg(type="path", required=True),
+    "dest": Arg(type="path", required=True),
+    "backup": Arg(type="bool", default=False),
+    "force": Arg(type="bool", default=True),
+    "mode": Arg(type="raw"),
+    "follow": Arg(type="bool", default=False),
+    "validate": Arg(),
+    "newline_sequence": Arg(default="\n", choices=("\n", "\r", "\r\n")),
+    "block_start_string": Arg(),
+    "block_end_string": Arg(),
+    "variable_start_string": Arg(),
+    "variable_end_string": Arg(),
+    "comment_start_string": Arg(),
+    "comment_end_string": Arg(),
+    "trim_blocks": Arg(type="bool", default=True),
+    "lstrip_blocks": Arg(type="bool", default=False),
+    "output_encoding": Arg(default="utf-8"),
+    "owner": Arg(),
+    "group": Arg(),
+    "seuser": Arg(),
+    "serole": Arg(),
+    "selevel": Arg(),
+    "setype": Arg(),
+    "attributes": Arg(aliases=("attr",)),
+    "unsafe_writes": Arg(type="bool", default=False),
+}
+_UNSUPPORTED_SYNTAX = (
+    "block_start_string",
+    "block_end_string",
+    "variable_start_string",
+    "variable_end_string",
+    "comment_start_string",
+    "comment_end_string",
+)
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("template", args, SPEC)
+    custom = [name for name in _UNSUPPORTED_SYNTAX if params[name] is not None]
+    if custom:  # the executor's templar has one syntax; refuse rather than render wrongly
+        raise ModuleError(f"the bundled engine does not support {', '.join(custom)} for template")
+    try:
+        source = find_source(params["src"], "templates", ctx.search_paths)
+    except ModuleError as exc:
+        return {"changed": False, "failed": True, "msg": str(exc)}
+    with open(source, encoding="utf-8") as handle:
+        text = str(ctx.render(handle.read()))  # a file that is one expression may render to a non-string
+    if params["newline_sequence"] != "\n":
+        text = text.replace("\n", params["newline_sequence"])
+    data = text.encode(params["output_encoding"])
+    result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False)
+    return {"changed": False, "dest": params["dest"], "src": source} if result is None else result

@@ -1,0 +1,68 @@
+"""Runs a recorded case through the bundled module, in a scratch directory laid out like
+the one ansible saw, and shapes the outcome like the recording."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from module_cases import TEMPLATE_VARS, Case, lay_out, normalise, snapshot, substitute
+
+from engine.run.modules import ModuleContext, ModuleError, get_module
+
+_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+
+
+def context(search_root: Path, check: bool = False, diff: bool = False) -> ModuleContext:
+    def render(text: str) -> Any:
+        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+            value = _ENV.compile_expression(text[2:-2], undefined_to_none=False)(**TEMPLATE_VARS)
+            if isinstance(value, jinja2.Undefined):
+                value._fail_with_undefined_error()
+            return value
+        return _ENV.from_string(text).render(**TEMPLATE_VARS)
+
+    def evaluate(condition: str) -> bool:
+        return bool(_ENV.compile_expression(condition)(**TEMPLATE_VARS))
+
+    return ModuleContext(
+        check_mode=check,
+        diff=diff,
+        task_vars=dict(TEMPLATE_VARS),
+        search_paths=[str(search_root)],
+        render=render,
+        evaluate=evaluate,
+    )
+
+
+def status(result: dict[str, Any]) -> str:
+    return "failed" if result.get("failed") else "skipped" if result.get("skipped") else "ok"
+
+
+def run_case(case: Case, root: Path) -> dict[str, Any]:
+    """{"result": ..., "disk": ...} for ``case`` run in ``root / case.id``."""
+    directory = root / case.id
+    lay_out(directory, case.setup)
+    module = get_module(case.module)
+    assert module is not None, case.module
+    try:
+        result = module(substitute(case.args, str(directory)), context(root, case.check, case.diff))
+    except ModuleError as exc:
+        result = {"failed": True, "msg": str(exc)}
+    shaped = {key: value for key, value in result.items() if key not in ("failed", "skipped")}
+    shaped.setdefault("changed", False)
+    shaped["_status"] = status(result)
+    return {"result": normalise(shaped, str(directory)), "disk": snapshot(directory)}
+
+
+def align_uploaded(ours: Any, recorded: Any) -> Any:
+    """Where ansible reports its temporary upload path, ours reports the real source; treat as equal."""
+    if isinstance(ours, dict) and isinstance(recorded, dict):
+        return {
+            key: "<UPLOADED>" if recorded.get(key) == "<UPLOADED>" else align_uploaded(value, recorded.get(key))
+            for key, value in ours.items()
+        }
+    if isinstance(ours, list) and isinstance(recorded, list):
+        return [align_uploaded(a, b) for a, b in zip(ours, recorded, strict=False)] + ours[len(recorded) :]
+    return ours
