@@ -15,6 +15,7 @@ from playbook_ls import __version__
 from playbook_ls.check.command import add_parser as add_check_parser
 from playbook_ls.inventory_cmd import add_parser as add_inventory_parser
 from playbook_ls.launch_cmd import add_parser as add_launch_parser
+from playbook_ls.run_cmd import add_parser as add_run_parser
 
 EXAMPLES = """\
 examples:
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_parser(sub)
     add_launch_parser(sub)
     add_inventory_parser(sub)
+    add_run_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).")
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")

@@ -1,0 +1,207 @@
+"""What a run shows: text like ansible's default stdout callback, the recap, the JSON record.
+
+The counters follow ``AggregateStats`` as the strategy feeds it: ``ok`` counts changed results
+too, an ignored failure is ``ok`` + ``ignored``, a failure that a rescue section catches is
+``rescued`` (not ``failed``), a loop counts once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+COLUMNS = 79  # ansible's width when stdout is not a terminal
+DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
+HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
+                 "ansible_index_var", "ansible_loop")
+COUNTERS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
+
+
+def banner(text: str) -> str:
+    text = text.strip()
+    return f"\n{text} {'*' * max(3, COLUMNS - len(text))}"
+
+
+@dataclass
+class HostStats:
+    ok: int = 0
+    changed: int = 0
+    unreachable: int = 0
+    failed: int = 0
+    skipped: int = 0
+    rescued: int = 0
+    ignored: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in COUNTERS}
+
+
+@dataclass
+class TaskRecord:
+    task: str
+    host: str
+    status: str
+
+
+@dataclass
+class Outcome:
+    """How the strategy judged one task result for one host."""
+
+    status: str  # ok | changed | skipped | failed | unreachable
+    ignored: bool = False
+    rescued: bool = False
+
+
+def dump(result: dict[str, Any], action: str, verbose_always: bool, top_level: bool = True) -> str:
+    """``_dump_results`` after ``_clean_results``: internal keys gone, JSON sorted."""
+    shown = {k: v for k, v in result.items() if not k.startswith("_ansible")
+             and k not in ("invocation", "diff", "exception", "warnings", "deprecations")}
+    if top_level:
+        for key in ("failed", "skipped"):
+            shown.pop(key, None)
+    if action in DEBUG_ACTIONS:
+        if "msg" in shown:
+            shown = {"msg": shown["msg"]}
+        else:
+            for key in HIDE_IN_DEBUG:
+                shown.pop(key, None)
+    return json.dumps(shown, indent=4 if verbose_always else None, ensure_ascii=False, sort_keys=True, default=str)
+
+
+@dataclass
+class Callback:
+    """Prints ansible's default output to ``out`` and keeps the stats and the task record."""
+
+    out: TextIO
+    verbosity: int = 0
+    show_diff: bool = False
+    stats: dict[str, HostStats] = field(default_factory=dict)
+    records: list[TaskRecord] = field(default_factory=list)
+
+    def _print(self, text: str) -> None:
+        self.out.write(text + "\n")
+
+    def host(self, name: str) -> HostStats:
+        return self.stats.setdefault(name, HostStats())
+
+    def play_start(self, name: str) -> None:
+        self._print(banner(f"PLAY [{name}]"))
+
+    def task_start(self, title: str, handler: bool) -> None:
+        self._print(banner(f"{'RUNNING HANDLER' if handler else 'TASK'} [{title}]"))
+
+    def no_more_hosts(self) -> None:
+        self._print(banner("NO MORE HOSTS LEFT"))
+
+    def included(self, path: str, hosts: list[str], label: Any = None) -> None:
+        self._print(f"included: {path} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
+
+    def warning(self, message: str) -> None:
+        self._print(f"[WARNING]: {message}")
+
+    def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
+               is_loop: bool, is_include: bool = False) -> None:
+        """Print one task result for one host, count it and record it."""
+        self.records.append(TaskRecord(title, host, outcome.status))
+        stats = self.host(host)
+        self._count(stats, outcome)
+        verbose = action in DEBUG_ACTIONS or self.verbosity > 0
+        if self.show_diff:
+            self._print_diffs(result)
+        if is_include and outcome.status in ("ok", "changed"):
+            return
+        if is_loop and isinstance(result.get("results"), list):
+            for item in result["results"]:
+                self._item(host, action, item, verbose)
+            if outcome.status == "skipped":
+                self._print(f"skipping: [{host}]")
+        elif outcome.status == "skipped":
+            self._print(f"skipping: [{host}]" + (f" => {dump(result, action, True)}" if self.verbosity else ""))
+        elif outcome.status == "unreachable":
+            self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, False)}")
+        elif outcome.status == "failed":
+            self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, False)}")
+        else:
+            line = f"{outcome.status}: [{host}]"
+            self._print(line + (f" => {dump(result, action, True)}" if verbose else ""))
+        if outcome.status == "failed" and outcome.ignored:
+            self._print("...ignoring")
+
+    def _item(self, host: str, action: str, item: dict[str, Any], verbose: bool) -> None:
+        label = item.get("_ansible_item_label", item.get("item"))
+        if item.get("skipped"):
+            self._print(f"skipping: [{host}] => (item={label}) ")
+        elif item.get("failed"):
+            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, False, top_level=False)}")
+        else:
+            status = "changed" if item.get("changed") else "ok"
+            tail = f" => {dump(item, action, True, top_level=False)}" if verbose else ""
+            self._print(f"{status}: [{host}] => (item={label}){tail}")
+
+    def _print_diffs(self, result: dict[str, Any]) -> None:
+        results = result.get("results") if isinstance(result.get("results"), list) else [result]
+        for each in results:
+            diff = each.get("diff") if isinstance(each, dict) else None
+            if diff and each.get("changed"):
+                self._print(render_diff(diff).rstrip("\n"))
+
+    @staticmethod
+    def _count(stats: HostStats, outcome: Outcome) -> None:
+        if outcome.status == "skipped":
+            stats.skipped += 1
+        elif outcome.status == "unreachable":
+            stats.unreachable += 1
+        elif outcome.status == "failed":
+            if outcome.ignored:
+                stats.ok += 1
+                stats.ignored += 1
+            elif outcome.rescued:
+                stats.rescued += 1
+            else:
+                stats.failed += 1
+        else:
+            stats.ok += 1
+            if outcome.status == "changed":
+                stats.changed += 1
+
+    def recap(self) -> None:
+        self._print(banner("PLAY RECAP"))
+        for name in sorted(self.stats):
+            s = self.stats[name]
+            counts = " ".join(f"{label}={str(value):<4}" for label, value in zip(
+                ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored"),
+                (s.ok, s.changed, s.unreachable, s.failed, s.skipped, s.rescued, s.ignored), strict=True))
+            self._print(f"{name:<26} : {counts}")
+        self._print("")
+
+    def as_json(self) -> dict[str, Any]:
+        return {"recap": {name: stats.as_dict() for name, stats in sorted(self.stats.items())},
+                "tasks": [{"task": r.task, "host": r.host, "status": r.status} for r in self.records]}
+
+
+def render_diff(diff: Any) -> str:
+    """A module's ``diff`` as unified text, like the default callback's ``_get_diff``."""
+    import difflib
+
+    out: list[str] = []
+    for each in diff if isinstance(diff, list) else [diff]:
+        if not isinstance(each, dict):
+            continue
+        if "before_header" in each or "before" in each:
+            before, after = each.get("before", ""), each.get("after", "")
+            if isinstance(before, str) and isinstance(after, str):
+                lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True),
+                                             fromfile=f"before: {each.get('before_header', '')}".rstrip(": "),
+                                             tofile=f"after: {each.get('after_header', '')}".rstrip(": "))
+                out.append("".join(lines))
+            else:
+                out.append(f"--- before\n+++ after\n-{json.dumps(before, sort_keys=True)}\n"
+                           f"+{json.dumps(after, sort_keys=True)}\n")
+        if each.get("prepared"):
+            out.append(str(each["prepared"]))
+    return "\n".join(out)
+
+
+Printer = Callable[[str], None]

@@ -1,0 +1,355 @@
+"""Phase 2 of a run: execute a :class:`~engine.run.plan.Plan` on the local machine.
+
+The linear strategy, one host after the other per task (forks 1): each host walks its blocks
+in a generator that reacts to results (rescue after a failure, always in any case, included
+tasks in place), and the strategy advances hosts in lockstep on the same task. Only local
+connections are made; any other host is unreachable, never pretended to.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import keywords as kw
+from engine.inventory.data import Host
+from engine.model import Block, Task
+from engine.run.callback import Callback, Outcome
+from engine.run.handlers import Handlers
+from engine.run.includes import IncludeLoader
+from engine.run.plan import Plan, PlayPlan
+from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.templar import Templar, TemplateFailure
+from engine.run.variables import PlayContext, VariableManager
+
+EXIT_OK, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 2, 4
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
+VALIDATE_SPEC = kw._family("validate_argument_spec")
+
+
+@dataclass
+class HostRun:
+    """One host's progress through the current play."""
+
+    host: Host
+    ended: bool = False
+    failed: bool = False
+    rescue_depth: list[bool] = field(default_factory=list)
+
+
+@dataclass
+class Step:
+    """What a host's program asks the strategy to do next, and what it got back."""
+
+    task: Task
+    outcome: Outcome | None = None
+    blocks: list[Block] = field(default_factory=list)
+
+
+Program = Generator[Task, Step, bool]
+
+
+class Executor:
+    def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
+        from engine.source import SourceCache
+
+        if modules is None:
+            from engine.run.modules import get_module as modules
+        self.plan, self.callback, self.modules = plan, callback, modules
+        self.options = plan.options
+        self.variables = VariableManager(plan.inventory, plan.options, SourceCache())
+        self.includes = IncludeLoader(self.variables.cache)
+        self.failed_hosts: set[str] = set()
+        self.unreachable_hosts: set[str] = set()
+
+    def run(self) -> int:
+        for play_plan in self.plan.plays:
+            if not self._run_play(play_plan):
+                break
+        self.callback.recap()
+        if self.unreachable_hosts:
+            return EXIT_UNREACHABLE
+        return EXIT_FAILED_HOSTS if self.failed_hosts else EXIT_OK
+
+    # -- plays --------------------------------------------------------------------------------
+    def _run_play(self, play_plan: PlayPlan) -> bool:
+        """Run one play; False when every host failed and the playbook stops."""
+        play = play_plan.play
+        self.callback.play_start(play.name)
+        hosts = [h for h in play_plan.hosts if h.name not in self.failed_hosts | self.unreachable_hosts]
+        if not hosts:
+            self.callback._print("skipping: no hosts matched")
+            return True
+        roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+        self.context = PlayContext(play, [h.name for h in hosts], [h.name for h in hosts], roles)  # type: ignore[misc]
+        self.selected = play_plan.selected_ids()
+        self.handlers = Handlers(play.handlers)
+        self.runs = {h.name: HostRun(h) for h in hosts}
+        programs = {h.name: self._program(self.runs[h.name], play.compile()) for h in hosts}
+        pending = {name: next(program, None) for name, program in programs.items()}
+        while True:
+            active = [n for n in self.context.hosts_all if pending.get(n) is not None]
+            if not active:
+                break
+            task = pending[active[0]]
+            assert task is not None
+            group = [n for n in active if pending[n] is task]
+            steps = self._run_task_for(task, group)
+            for name in group:
+                pending[name] = self._advance(programs[name], steps[name])
+        if not self.context.hosts_left and self.failed_hosts:
+            self.callback.no_more_hosts()
+            return False
+        return True
+
+    def _advance(self, program: Program, step: Step) -> Task | None:
+        try:
+            return program.send(step)
+        except StopIteration:
+            return None
+
+    def _finish_host(self, run: HostRun, failed: bool) -> None:
+        run.ended = True
+        if run.host.name in self.context.hosts_left:
+            self.context.hosts_left.remove(run.host.name)
+        if failed:
+            run.failed = True
+            self.failed_hosts.add(run.host.name)
+
+    # -- the per-host program: blocks with rescue and always ----------------------------------
+    def _program(self, run: HostRun, blocks: list[Block]) -> Program:
+        for block in blocks:
+            failed = yield from self._block(run, block)
+            if failed or run.ended:
+                if failed and not run.ended:
+                    self._finish_host(run, True)
+                return failed
+        self._finish_host(run, False)
+        return False
+
+    def _block(self, run: HostRun, block: Block) -> Program:
+        has_rescue = any(self._selectable(t) for t in _section_tasks(block.rescue))
+        run.rescue_depth.append(has_rescue)
+        failed = yield from self._section(run, block.block)
+        run.rescue_depth.pop()
+        if failed and has_rescue and not run.ended:
+            run.rescue_depth.append(False)
+            failed = yield from self._section(run, block.rescue)
+            run.rescue_depth.pop()
+        if not run.ended or failed:
+            run.rescue_depth.append(False)
+            always_failed = yield from self._section(run, block.always)
+            run.rescue_depth.pop()
+            failed = failed or always_failed
+        return failed
+
+    def _section(self, run: HostRun, items: list[Block | Task]) -> Program:
+        for item in items:
+            if isinstance(item, Block):
+                failed = yield from self._block(run, item)
+            elif not self._selectable(item):
+                continue
+            else:
+                step = yield item
+                failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
+                    and not step.outcome.ignored
+                for included in step.blocks:
+                    if failed or run.ended:
+                        break
+                    failed = yield from self._block(run, included)
+            if failed or run.ended:
+                return failed
+        return False
+
+    def _selectable(self, task: Task) -> bool:
+        if not task.dynamic:
+            return id(task) in self.selected
+        from engine.tags import should_run
+
+        return should_run(task.tag_set(), self.options.selection())
+
+    # -- one task on a group of hosts ---------------------------------------------------------
+    def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Step]:
+        title = self._title(task)
+        steps: dict[str, Step] = {}
+        is_meta = task.action in META
+        if not is_meta:
+            self.callback.task_start(title, handler=False)
+        for name in names:
+            steps[name] = self._run_on_host(task, self.runs[name], title)
+        if is_meta and task.args.get("_raw_params") == "flush_handlers":
+            self._flush_handlers([n for n in names if not self.runs[n].ended])
+        fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
+                 and not steps[n].outcome.ignored and not steps[n].outcome.rescued]
+        if fatal and self._any_errors_fatal(task):
+            for run in self.runs.values():
+                if not run.ended:
+                    self._finish_host(run, run.host.name in fatal)
+        return steps
+
+    def _any_errors_fatal(self, task: Task) -> bool:
+        value = keyword(task, "any_errors_fatal")
+        return bool(value) if value is not None else False
+
+    def _title(self, task: Task) -> str:
+        if task.name:
+            name = str(task.name)
+            try:
+                name = str(Templar(self.options.extra_vars | self.context.play.vars).template(name))
+            except TemplateFailure:
+                pass
+            return f"{task.role.name} : {name}" if task.role and task.action not in kw.INCLUDE_ROLE else name
+        return task.action
+
+    def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False) -> Step:
+        step = Step(task)
+        host = run.host
+        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        templar = Templar(variables)
+        if task.action in META:
+            self._meta(task, run, templar)
+            return step
+        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
+            return step  # ansible runs an equal role once; its tasks are not even announced
+        if not self._is_local(host, task, templar):
+            result = {"unreachable": True, "changed": False,
+                      "msg": f"playbook-ls's engine only runs on the local machine; '{host.name}' is not local. "
+                             "Run with --engine ansible to reach it."}
+            step.outcome = Outcome("unreachable")
+            self.callback.result(title, host.name, task.action, result, step.outcome, False)
+            self.unreachable_hosts.add(host.name)
+            self._finish_host(run, False)
+            return step
+        result = run_with_loop(task, templar, lambda scope: self._action(task, run, scope, step))
+        step.outcome = self._judge(task, run, result, templar)
+        register = task.data.get("register") if isinstance(task.data, Mapping) else None
+        if isinstance(register, str):
+            self.variables.state(host.name).nonpersistent[register] = registered(result)
+        if step.outcome.status == "changed":
+            self.handlers.notify(task, host.name, templar)
+        self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
+                             and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE)
+        for included in self.includes.announce:
+            self.callback.included(included, [host.name])
+        self.includes.announce.clear()
+        return step
+
+    def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
+        if result.get("failed"):
+            try:
+                ignored = truth(keyword(task, "ignore_errors"), templar)
+            except TemplateFailure:
+                ignored = False
+            return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth))
+        if result.get("skipped"):
+            return Outcome("skipped")
+        return Outcome("changed" if result.get("changed") else "ok")
+
+    def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
+        if host.name in LOCAL_NAMES:
+            return True
+        try:
+            connection = keyword(task, "connection") or templar.variables.get("ansible_connection")
+            connection = templar.template(connection)
+        except TemplateFailure:
+            return False
+        return connection in ("local", "ansible.builtin.local")
+
+    # -- actions ------------------------------------------------------------------------------
+    def _action(self, task: Task, run: HostRun, templar: Templar, step: Step) -> dict[str, Any]:
+        action = task.action
+        if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+            try:
+                blocks, result = self.includes.load(task, templar, self.context.play)
+            except TemplateFailure as exc:
+                return failed_result(str(exc))
+            step.blocks += blocks
+            return result
+        try:
+            args = templar.template(dict(task.args))
+        except TemplateFailure as exc:
+            return failed_result(f"Error while templating the arguments: {exc}")
+        state = self.variables.state(run.host.name)
+        if action in SET_FACT:
+            cacheable = bool(truth(args.pop("cacheable", False), templar))
+            facts = {k: v for k, v in args.items() if k != "_raw_params"}
+            state.nonpersistent.update(facts)
+            if cacheable:
+                state.facts.update(facts)
+            return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
+        if action in INCLUDE_VARS:
+            return self.includes.include_vars(task, args, state, self.context.play.basedir)
+        if action in VALIDATE_SPEC:
+            return {"changed": False, "msg": "The arg spec validation passed"}
+        return self._module(task, args, templar)
+
+    def _module(self, task: Task, args: dict[str, Any], templar: Templar) -> dict[str, Any]:
+        from engine.run.modules import ModuleContext, ModuleError
+
+        module = self.modules(task.action)
+        if module is None:
+            return failed_result(f"playbook-ls's engine has no module '{task.action}'; "
+                                 "run with --engine ansible to use ansible-playbook")
+        check = keyword(task, "check_mode")
+        diff = keyword(task, "diff")
+        search = [task.role.path] if task.role is not None and task.role.path else []
+        if task.span is not None:
+            search.append(os.path.dirname(task.span.file))
+        search.append(self.context.play.basedir)
+        context = ModuleContext(
+            check_mode=truth(check, templar) if check is not None else self.options.check,
+            diff=truth(diff, templar) if diff is not None else self.options.diff,
+            task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(search)),
+            render=lambda text: str(templar.template(text)), evaluate=templar.evaluate)
+        try:
+            result = dict(module(args, context))
+        except ModuleError as exc:
+            return failed_result(str(exc))
+        except TemplateFailure as exc:
+            return failed_result(str(exc))
+        if isinstance(result.get("ansible_facts"), dict):
+            self.variables.state(templar.variables["inventory_hostname"]).facts.update(result["ansible_facts"])
+        return result
+
+    def _meta(self, task: Task, run: HostRun, templar: Templar) -> None:
+        what = task.args.get("_raw_params")
+        try:
+            if task.effective_when() and not all(templar.evaluate(s.value) for s in task.effective_when()):
+                return
+        except TemplateFailure:
+            return
+        if what == "end_host":
+            self._finish_host(run, False)
+        elif what == "end_play":
+            for other in self.runs.values():
+                if not other.ended:
+                    self._finish_host(other, False)
+        elif what == "clear_facts":
+            state = self.variables.state(run.host.name)
+            state.facts.clear()
+            state.nonpersistent.clear()
+
+    # -- handlers -----------------------------------------------------------------------------
+    def _flush_handlers(self, names: list[str]) -> None:
+        for handler, hosts in self.handlers.due(names):
+            self.callback.task_start(self._title(handler), handler=True)
+            for name in hosts:
+                run = self.runs[name]
+                if run.ended:
+                    continue
+                step = self._run_on_host(handler, run, self._title(handler), handler=True)
+                if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
+                    self._finish_host(run, True)
+
+
+def _has_loop(task: Task) -> bool:
+    from engine.run.task_runner import loop_of
+
+    return loop_of(task) is not None
+
+
+def _section_tasks(items: list[Block | Task]) -> list[Task]:
+    return [t for item in items for t in (item.tasks() if isinstance(item, Block) else [item])]

@@ -1,0 +1,54 @@
+"""Handlers: notified by changed results, run at flush points in definition order.
+
+A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic
+it ``listen``s to; it runs once per flush for every host that notified it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from engine.model import Block, Task
+from engine.run.task_runner import keyword
+from engine.run.templar import Templar, TemplateFailure
+
+
+class Handlers:
+    def __init__(self, blocks: list[Block]) -> None:
+        self.tasks: list[Task] = [task for block in blocks for task in block.tasks() if not task.implicit]
+        self.notified: dict[int, list[str]] = {}
+        self.unknown: list[str] = []
+
+    def _matches(self, handler: Task, name: str) -> bool:
+        names = {str(handler.name)} if handler.name else set()
+        if handler.name and handler.role is not None:
+            names.add(f"{handler.role.name} : {handler.name}")
+        listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
+        names.update(str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else []))
+        return name in names
+
+    def notify(self, task: Task, host: str, templar: Templar) -> None:
+        """Record the notifications of ``task``'s changed result on ``host``."""
+        value = keyword(task, "notify")
+        for raw in value if isinstance(value, list) else [value] if value else []:
+            try:
+                name = str(templar.template(raw))
+            except TemplateFailure:
+                name = str(raw)
+            found = [h for h in self.tasks if self._matches(h, name)]
+            if not found and name not in self.unknown:
+                self.unknown.append(name)
+            for handler in found:
+                hosts = self.notified.setdefault(id(handler), [])
+                if host not in hosts:
+                    hosts.append(host)
+
+    def due(self, hosts: list[str]) -> Iterator[tuple[Task, list[str]]]:
+        """Each notified handler with the hosts (of ``hosts``) to run it on, in definition
+        order; a notification made while flushing reaches the handlers after the current one."""
+        for handler in self.tasks:
+            notified = self.notified.get(id(handler), [])
+            now = [h for h in hosts if h in notified]
+            if now:
+                self.notified[id(handler)] = [h for h in notified if h not in now]
+                yield handler, now

@@ -1,0 +1,173 @@
+"""Phase 1 of a run: what would run where, computed without touching any host.
+
+As in pyinfra, planning is separate from executing: :func:`make_plan` resolves the playbook,
+reads the inventory, selects each play's hosts (the play's ``hosts:`` within ``--limit``)
+and its tasks (tag selection exactly as ``ansible-playbook`` does it, ``never`` and
+``always`` included), and finds every module the bundled engine lacks, before anything runs.
+``playbook-ls run --dry`` prints the plan and stops there.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import keywords as kw
+from engine.model import Block, Play, Playbook, Problem, Task
+from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+    from engine.inventory.manager import Inventory
+    from engine.source import SourceCache
+
+# Actions the executor itself carries out (ansible's action plugins that act on the run).
+ENGINE_ACTIONS = kw._family("set_fact", "include_vars", "meta", "include_tasks", "include_role",
+                            "import_tasks", "import_role", "validate_argument_spec", "add_host", "group_by")
+EXIT_ERROR = 1
+EXIT_NO_HOSTS = 0
+
+
+@dataclass
+class RunOptions:
+    """One launch: what ``ansible-playbook`` would be given on its command line."""
+
+    playbook: str
+    inventory: list[str]
+    limit: str | None = None
+    tags: list[str] = field(default_factory=list)
+    skip_tags: list[str] = field(default_factory=list)
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    check: bool = False
+    diff: bool = False
+    verbosity: int = 0
+    forks: int = 5
+    option_vars: dict[str, Any] = field(default_factory=dict)
+    """The ``ansible_*`` option variables (engine.launching.option_vars)."""
+
+    def selection(self) -> Selection:
+        return Selection.from_options(self.tags, self.skip_tags)
+
+
+@dataclass
+class PlayPlan:
+    """One play: its hosts in inventory order and its selected tasks in execution order
+    (block, rescue and always sections included; handlers are not filtered by tags)."""
+
+    play: Play
+    hosts: list[Host]
+    tasks: list[Task]
+
+    def selected_ids(self) -> frozenset[int]:
+        return frozenset(id(task) for task in self.tasks)
+
+
+@dataclass
+class Plan:
+    options: RunOptions
+    playbook: Playbook
+    inventory: Inventory
+    plays: list[PlayPlan]
+    unknown_modules: list[Task] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+class PlanError(Exception):
+    """The launch cannot be planned; ``exit_code`` is what ansible-playbook would exit with."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def make_plan(options: RunOptions, cache: SourceCache | None = None,
+              has_module: Callable[[str], bool] | None = None) -> Plan:
+    """Resolve the launch into a :class:`Plan`. Reads files only; raises :class:`PlanError`."""
+    from engine.config import AnsibleConfig
+    from engine.inventory.manager import load_inventory
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.resolve import Resolver
+    from engine.source import SourceCache
+
+    cache = cache or SourceCache()
+    if not os.path.isfile(options.playbook):
+        raise PlanError(f"the playbook: {options.playbook} could not be found")
+    inventory = load_inventory(options.inventory, cache, dynamic=True)
+    resolver = Resolver(sources=cache, config=AnsibleConfig.load(), extra_vars=options.extra_vars)
+    book = resolver.load_playbook(options.playbook)
+    fatal = book.fatal_problems()
+    if fatal:
+        raise PlanError(str(fatal[0]), fatal[0].exit_code)
+    selection = options.selection()
+    plays: list[PlayPlan] = []
+    warnings = list(inventory.warnings)
+    for play in book.plays:
+        try:
+            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=warnings)
+        except HostPatternError as exc:
+            raise PlanError(str(exc)) from None
+        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection)))
+    plan = Plan(options, book, inventory, plays, warnings=warnings)
+    if has_module is not None:
+        plan.unknown_modules = [task for task in _every_task(book) if not _known(task.action, has_module)]
+    return plan
+
+
+def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
+    """The tasks of ``play`` a run executes, in order, after tag filtering: every section of
+    every block, as ansible's ``filter_tagged_tasks`` keeps them. Raises PlanError when tags
+    cannot be templated, where ansible-playbook stops too."""
+    evaluator = TagEvaluator()
+    selected: list[Task] = []
+    for block in play.compile():
+        for task in block.tasks():
+            try:
+                tags = evaluator.evaluate(task)
+            except TagTemplateError as exc:
+                raise PlanError(str(exc.problem), exc.problem.exit_code) from None
+            if should_run(tags, selection):
+                selected.append(task)
+    return selected
+
+
+def _known(action: str, has_module: Callable[[str], bool]) -> bool:
+    return action in ENGINE_ACTIONS or has_module(action)
+
+
+def _every_task(book: Playbook) -> Iterator[Task]:
+    """Every task a run may reach, the statically known children of includes included."""
+    def walk(blocks: list[Block]) -> Iterator[Task]:
+        for block in blocks:
+            for task in block.tasks():
+                yield task
+                yield from walk(task.children)
+
+    for play in book.plays:
+        yield from walk([*play.compile(), *play.handlers])
+
+
+def unknown_module_problems(plan: Plan) -> list[Problem]:
+    return [Problem("unknown-module", f"playbook-ls's engine has no module '{task.action}'", task.span,
+                    "Run with --engine ansible to use ansible-playbook.") for task in plan.unknown_modules]
+
+
+def render_plan(plan: Plan) -> str:
+    """The plan as text, for ``run --dry``: per play its hosts and its tasks with their tags."""
+    lines = [f"playbook: {plan.playbook.path}"]
+    options = plan.options
+    mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
+    if mode:
+        lines.append(f"mode: {', '.join(mode)}")
+    for index, play_plan in enumerate(plan.plays, 1):
+        play = play_plan.play
+        hosts = ", ".join(h.name for h in play_plan.hosts) or "(no hosts matched)"
+        lines += ["", f"play #{index} ({','.join(play.hosts)}): {play.name}", f"  hosts: {hosts}", "  tasks:"]
+        for task in play_plan.tasks:
+            if task.implicit:
+                continue
+            tags = ", ".join(sorted(str(t) for t in task.tag_set()))
+            where = f"  ({task.span.human()})" if task.span else ""
+            lines.append(f"    {task.display_name()}\tTAGS: [{tags}]{where}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,163 @@
+"""Running one task on one host: ``when``, loops, the action, failed_when/changed_when, register.
+
+Follows ``TaskExecutor``: the whole inherited ``when`` chain is evaluated for every run (and
+for every loop item), a loop's results are gathered into ansible's aggregate result, and
+``register`` stores what the playbook sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.model import Task
+from engine.run.templar import Templar, TemplateFailure, to_bool
+
+LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
+ModuleLookup = Callable[[str], Any]
+
+
+def keyword(task: Task, name: str) -> Any:
+    """The effective (inherited) value of a replace-merged keyword, or None."""
+    sourced = task.effective(name)
+    return getattr(sourced, "value", None)
+
+
+def conditions(task: Task) -> list[Any]:
+    return [s.value for s in task.effective_when()]
+
+
+def loop_of(task: Task) -> tuple[str, Any] | None:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    for key in data:
+        if key in LOOP_KEYS or (isinstance(key, str) and key.startswith("with_")):
+            return key, data[key]
+    return None
+
+
+def loop_items(kind: str, raw: Any, templar: Templar) -> list[Any]:
+    value = templar.template(raw)
+    if kind == "loop" or kind == "with_list":
+        if not isinstance(value, list):
+            raise TemplateFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {value}. "
+                                  "Hint: If you passed a list/dict of just one element, try adding wantlist=True "
+                                  "to your lookup invocation or use q/query instead of lookup.")
+        return value
+    if kind == "with_items":
+        items = value if isinstance(value, list) else [value]
+        flat: list[Any] = []
+        for item in items:
+            flat.extend(item if isinstance(item, list) else [item])
+        return flat
+    if kind == "with_dict":
+        if not isinstance(value, Mapping):
+            raise TemplateFailure("with_dict expects a dict")
+        return [{"key": k, "value": v} for k, v in value.items()]
+    raise TemplateFailure(f"playbook-ls's engine has no lookup '{kind[5:]}'; run with --engine ansible")
+
+
+def skipped_result(condition: Any) -> dict[str, Any]:
+    return {"changed": False, "skipped": True, "skip_reason": "Conditional result was False",
+            "false_condition": condition}
+
+
+def failed_result(message: str) -> dict[str, Any]:
+    return {"failed": True, "msg": message, "changed": False}
+
+
+def false_condition(task: Task, templar: Templar) -> Any:
+    """The first condition of the chain that is false, or None when all hold."""
+    for condition in conditions(task):
+        if not templar.evaluate(condition):
+            return condition
+    return None
+
+
+def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
+    """``changed_when`` / ``failed_when``, with the registered name bound to the result."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    register = data.get("register")
+    scope = templar.child({register: result} if isinstance(register, str) else {}).child(result)
+    if "changed_when" in data:
+        whens = data["changed_when"] if isinstance(data["changed_when"], list) else [data["changed_when"]]
+        result["changed"] = all(scope.evaluate(c) for c in whens)
+    if "failed_when" in data:
+        whens = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
+        failed = all(scope.evaluate(c) for c in whens)
+        result["failed_when_result"] = failed
+        result["failed"] = failed
+
+
+def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """A loop's results as one result, as ``TaskExecutor._run_loop`` and ``_execute`` build it."""
+    if not results:
+        return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
+    result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results}
+    if any(r.get("failed") for r in results):
+        result.update(failed=True, msg="One or more items failed")
+    elif all(r.get("skipped") for r in results):
+        result.update(skipped=True, msg="All items skipped")
+    else:
+        result["msg"] = "All items completed"
+    return result
+
+
+def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
+    """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain."""
+    loop = loop_of(task)
+    try:
+        if loop is None:
+            condition = false_condition(task, templar)
+            if condition is not None:
+                return skipped_result(condition)
+            result = run_once(templar)
+            apply_result_conditions(task, result, templar)
+            return result
+        items = loop_items(loop[0], loop[1], templar)
+    except TemplateFailure as exc:
+        return failed_result(str(exc))
+    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None
+    control = control if isinstance(control, Mapping) else {}
+    loop_var = str(control.get("loop_var", "item"))
+    index_var = control.get("index_var")
+    results = []
+    for index, item in enumerate(items):
+        scope = {loop_var: item, "ansible_loop_var": loop_var}
+        if index_var:
+            scope[str(index_var)] = index
+        item_templar = templar.child(scope)
+        try:
+            condition = false_condition(task, item_templar)
+            if condition is not None:
+                item_result = skipped_result(condition)
+            else:
+                item_result = run_once(item_templar)
+                apply_result_conditions(task, item_result, item_templar)
+            label = item_templar.template(control["label"]) if "label" in control else item
+        except TemplateFailure as exc:
+            item_result, label = failed_result(str(exc)), item
+        item_result.update({loop_var: item, "ansible_loop_var": loop_var})
+        if index_var:
+            item_result.update({str(index_var): index, "ansible_index_var": str(index_var)})
+        if "label" in control:
+            item_result["_ansible_item_label"] = label
+        results.append(item_result)
+    return aggregate(results)
+
+
+def registered(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``register`` stores: the result without internal keys."""
+    def clean(value: Any) -> Any:
+        if isinstance(value, Mapping):
+            return {k: clean(v) for k, v in value.items() if not str(k).startswith("_ansible")}
+        if isinstance(value, list):
+            return [clean(v) for v in value]
+        return value
+
+    return clean(result)
+
+
+def truth(value: Any, templar: Templar, default: bool = False) -> bool:
+    if value is None:
+        return default
+    return to_bool(templar.template(value))

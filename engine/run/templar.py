@@ -1,0 +1,375 @@
+"""Run-time templating: one sandboxed, bounded Jinja2 environment, built once per process.
+
+Differs from :mod:`engine.templating` (static, for display) in what a run needs: native
+types (``"{{ 3 }}"`` is the integer 3, as in ansible 2.19), lazily templated variables
+(a variable whose value is a template is rendered when a template reads it), conditionals
+that must come out boolean, and the filters and tests playbooks commonly use.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
+from itertools import chain, islice
+from typing import Any
+
+from engine.templating import MAX_EXPONENT, MAX_SIZE, _bounded_range
+from engine.values import UnsafeText
+
+
+class TemplateFailure(Exception):
+    """A template could not be rendered; the message is what ansible would report."""
+
+
+# -- filters -------------------------------------------------------------------------------
+def to_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value.strip().lower() in ("yes", "on", "1", "true", "y", "t")
+    return value in (1, 1.0)
+
+
+def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for item in dicts:
+        for mapping in (item if isinstance(item, list) else [item]):
+            result = _merge_dicts(result, mapping, recursive, list_merge)
+    return result
+
+
+def _merge_dicts(base: dict[str, Any], more: Mapping[str, Any], recursive: bool, list_merge: str) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in more.items():
+        old = merged.get(key)
+        if recursive and isinstance(old, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge_dicts(dict(old), value, recursive, list_merge)
+        elif isinstance(old, list) and isinstance(value, list) and list_merge in ("append", "prepend"):
+            merged[key] = old + value if list_merge == "append" else value + old
+        else:
+            merged[key] = value
+    return merged
+
+
+def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
+    if not isinstance(value, Mapping):
+        raise TemplateFailure(f"dict2items requires a dictionary, got {type(value).__name__} instead.")
+    return [{key_name: k, value_name: v} for k, v in value.items()]
+
+
+def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_name: str = "value") -> dict[str, Any]:
+    return {item[key_name]: item[value_name] for item in value}
+
+
+def _mandatory(value: Any, msg: str | None = None) -> Any:
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        raise TemplateFailure(msg or f"Mandatory variable {value._undefined_name!r} not defined.")
+    return value
+
+
+def _ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
+    if value is None and none_val is not None:
+        return none_val
+    return true_val if value else false_val
+
+
+def _regex_replace(value: Any, pattern: str, replacement: str = "", ignorecase: bool = False,
+                   multiline: bool = False, count: int = 0) -> str:
+    flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
+    return re.sub(pattern, replacement, str(value), count=count, flags=flags)
+
+
+def _regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
+    flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
+    match = re.search(pattern, str(value), flags)
+    if match is None:
+        return None
+    if not groups:
+        return match.group()
+    picked = [match.group(int(g[1:])) if g.startswith("\\") else match.group(g[2:-1] if g.startswith("?P<") else g)
+              for g in groups]
+    return picked
+
+
+def _to_yaml(value: Any, **_: Any) -> str:
+    import io
+
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    stream = io.StringIO()
+    yaml.dump(value, stream)
+    return stream.getvalue()
+
+
+def _from_yaml(value: str) -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=True).load(value)
+
+
+def _unique(value: Any) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def _flatten(value: Any, levels: int | None = None) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if isinstance(item, list) and (levels is None or levels > 0):
+            result.extend(_flatten(item, None if levels is None else levels - 1))
+        elif item is not None:
+            result.append(item)
+    return result
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "bool": to_bool,
+    "to_json": lambda v, **kw: json.dumps(v, **kw),
+    "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
+    "from_json": lambda v: json.loads(v),
+    "to_yaml": _to_yaml,
+    "to_nice_yaml": _to_yaml,
+    "from_yaml": _from_yaml,
+    "regex_replace": _regex_replace,
+    "regex_search": _regex_search,
+    "combine": _combine,
+    "dict2items": _dict2items,
+    "items2dict": _items2dict,
+    "mandatory": _mandatory,
+    "ternary": _ternary,
+    "basename": lambda p: os.path.basename(str(p)),
+    "dirname": lambda p: os.path.dirname(str(p)),
+    "unique": _unique,
+    "flatten": _flatten,
+    "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
+    "quote": lambda v: __import__("shlex").quote(str(v)),
+    "type_debug": lambda v: type(v).__name__,
+}
+
+
+# -- tests -----------------------------------------------------------------------------------
+def _result_failed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'failed' test expects a dictionary")
+    return bool(result.get("failed", False))
+
+
+def _result_changed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'changed' test expects a dictionary")
+    if "changed" not in result and isinstance(result.get("results"), list):
+        return any(isinstance(r, Mapping) and r.get("changed") for r in result["results"])
+    return bool(result.get("changed", False))
+
+
+def _result_skipped(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'skipped' test expects a dictionary")
+    return bool(result.get("skipped", False))
+
+
+TESTS: dict[str, Callable[..., bool]] = {
+    "failed": _result_failed,
+    "failure": _result_failed,
+    "succeeded": lambda r: not _result_failed(r),
+    "success": lambda r: not _result_failed(r),
+    "successful": lambda r: not _result_failed(r),
+    "changed": _result_changed,
+    "change": _result_changed,
+    "skipped": _result_skipped,
+    "skip": _result_skipped,
+    "match": lambda v, pattern, ignorecase=False, multiline=False: re.match(
+        pattern, str(v), (re.I if ignorecase else 0) | (re.M if multiline else 0)) is not None,
+    "search": lambda v, pattern, ignorecase=False, multiline=False: re.search(
+        pattern, str(v), (re.I if ignorecase else 0) | (re.M if multiline else 0)) is not None,
+    "regex": lambda v, pattern: re.search(pattern, str(v)) is not None,
+    "truthy": lambda v: bool(v),
+    "falsy": lambda v: not bool(v),
+    "subset": lambda a, b: set(a) <= set(b),
+    "superset": lambda a, b: set(a) >= set(b),
+    "contains": lambda seq, item: item in seq,
+    "abs": lambda p: os.path.isabs(str(p)),
+}
+
+
+def _native_concat(values: Iterator[Any]) -> Any:
+    """A template that is one expression keeps its value's type; anything else is text."""
+    head = list(islice(values, 2))
+    if not head:
+        return ""
+    if len(head) == 1:
+        return head[0]
+    return "".join(str(v) for v in chain(head, values))
+
+
+@cache
+def environment() -> Any:
+    """The run-time environment: sandboxed, bounded, native types. Built once."""
+    from jinja2 import StrictUndefined
+    from jinja2.exceptions import SecurityError
+    from jinja2.nativetypes import NativeCodeGenerator
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    class RuntimeEnvironment(ImmutableSandboxedEnvironment):
+        code_generator_class = NativeCodeGenerator
+        concat = staticmethod(_native_concat)  # type: ignore[assignment]
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
+                raise SecurityError("exponent too large")
+            if operator == "*":
+                for seq, times in ((left, right), (right, left)):
+                    if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
+                        raise SecurityError("result too large")
+            return super().call_binop(context, operator, left, right)
+
+    env = RuntimeEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    env.globals["range"] = _bounded_range
+    env.filters.update(FILTERS)
+    env.filters["d"] = env.filters["default"]
+    env.tests.update(TESTS)
+    return env
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and not isinstance(value, UnsafeText) and ("{{" in value or "{%" in value)
+
+
+class LazyVariables(Mapping[str, Any]):
+    """Variables whose template values are rendered when first read, as ansible's lazy
+    templating does; a variable that refers to itself is reported instead of looping."""
+
+    def __init__(self, raw: Mapping[str, Any], templar: Templar) -> None:
+        self._raw, self._templar = raw, templar
+        self._done: dict[str, Any] = {}
+        self._busy: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._done:
+            return self._done[key]
+        value = self._raw[key]
+        if key in self._busy:
+            raise TemplateFailure(f"Recursive loop detected in template for variable {key!r}")
+        self._busy.add(key)
+        try:
+            value = self._templar.template(value)
+        finally:
+            self._busy.discard(key)
+        self._done[key] = value
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+class Templar:
+    """Templates values and evaluates conditionals against one set of variables."""
+
+    def __init__(self, variables: Mapping[str, Any]) -> None:
+        self.raw = variables
+        self.variables = LazyVariables(variables, self)
+
+    def child(self, more: Mapping[str, Any]) -> Templar:
+        """A templar that also sees ``more`` (a loop item, say), taking precedence."""
+        return Templar(_Layered(more, self.raw))
+
+    def template(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self._render(value) if is_template(value) else value
+        if isinstance(value, list):
+            return [self.template(v) for v in value]
+        if isinstance(value, dict):
+            return {self.template(k): self.template(v) for k, v in value.items()}
+        return value
+
+    def _render(self, text: str, expression: bool = False) -> Any:
+        from jinja2 import TemplateError, Undefined
+        from jinja2.exceptions import SecurityError
+
+        env = environment()
+        try:
+            template = env.from_string("{{ " + text + " }}" if expression else text)
+            context = template.new_context(_Globals(self.variables, env.globals), shared=True)
+            result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+            if isinstance(result, Undefined):
+                result._fail_with_undefined_error()
+        except TemplateFailure:
+            raise
+        except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
+                KeyError, IndexError) as exc:
+            raise TemplateFailure(_message(exc, text)) from exc
+        return result
+
+    def evaluate(self, conditional: Any) -> bool:
+        """ansible 2.19's ``evaluate_conditional``: a bare expression (or one wholly wrapped
+        in ``{{ }}``) that must come out boolean."""
+        if isinstance(conditional, bool):
+            return conditional
+        if not isinstance(conditional, str):
+            raise TemplateFailure("Conditional expressions must be strings.")
+        text = conditional.strip()
+        if not text:
+            raise TemplateFailure("Empty conditional expressions are not allowed.")
+        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+            text = text[2:-2].strip()
+        try:
+            result = self._render(text, expression=True)
+        except TemplateFailure as exc:
+            raise TemplateFailure(f"Error while evaluating conditional: {exc}") from exc
+        if isinstance(result, bool):
+            return result
+        raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
+                              f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+
+
+def _type_name(value: Any) -> str:
+    return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
+        type(value), type(value).__name__)
+
+
+def _message(exc: Exception, text: str) -> str:
+    return str(exc) if str(exc) else f"{type(exc).__name__} while templating {text!r}"
+
+
+class _Layered(Mapping[str, Any]):
+    """``front`` over ``back`` without copying either."""
+
+    def __init__(self, front: Mapping[str, Any], back: Mapping[str, Any]) -> None:
+        self._front, self._back = front, back
+
+    def __getitem__(self, key: str) -> Any:
+        return self._front[key] if key in self._front else self._back[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._front or key in self._back
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._front
+        yield from (k for k in self._back if k not in self._front)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Globals(_Layered):
+    """Variables first, then the environment's globals (``range``...), for a shared context."""
+
+
+__all__ = ["LazyVariables", "Templar", "TemplateFailure", "environment", "to_bool"]

@@ -1,0 +1,168 @@
+"""The variables a task sees, merged in ansible's precedence (``VariableManager.get_vars``).
+
+Lowest to highest: every role's defaults in the play, the task's role defaults, inventory
+group and host variables, facts, play ``vars`` and ``vars_files``, every role's vars, the
+task's role vars, role entry / block / import / task ``vars`` (outermost first),
+``include_vars``, ``set_fact`` and ``register``, role params and include params, extra
+vars, then the magic variables.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.paths import find_role_file
+from engine.templating import as_dict
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+    from engine.inventory.manager import Inventory
+    from engine.model import Play, RoleInstance, Task
+    from engine.run.plan import RunOptions
+    from engine.source import SourceCache
+
+OMIT = "__omit_place_holder__playbook_ls"
+
+
+@dataclass
+class HostState:
+    """What a run has learnt about one host: facts, non-persistent facts, included vars."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    nonpersistent: dict[str, Any] = field(default_factory=dict)
+    included: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PlayContext:
+    """The play being run: its hosts (all, and those still running) and the roles it uses."""
+
+    play: Play
+    hosts_all: list[str]
+    hosts_left: list[str]
+    roles: list[RoleInstance]
+
+
+class VariableManager:
+    def __init__(self, inventory: Inventory, options: RunOptions, cache: SourceCache) -> None:
+        self.inventory, self.options, self.cache = inventory, options, cache
+        self.hosts: dict[str, HostState] = {}
+        self._role_files: dict[tuple[str, str | None, str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
+
+    def state(self, host: str) -> HostState:
+        return self.hosts.setdefault(host, HostState())
+
+    # -- role files -------------------------------------------------------------------------
+    def role_files(self, role: RoleInstance) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(defaults, vars) of a role, read once per role file set."""
+        key = (role.path or "", role.from_files.get("defaults"), role.from_files.get("vars"))
+        if key not in self._role_files:
+            loaded: list[dict[str, Any]] = []
+            for sub in ("defaults", "vars"):
+                path, _ = find_role_file(role.path or "", sub, role.from_files.get(sub))
+                data = self.cache.load(path).data if path else None
+                loaded.append(dict(data) if isinstance(data, dict) else {})
+            self._role_files[key] = (loaded[0], loaded[1])
+        return self._role_files[key]
+
+    # -- merged views -----------------------------------------------------------------------
+    def host_vars(self, host: Host) -> dict[str, Any]:
+        """Inventory variables, then facts: what every task on the host starts from."""
+        state = self.state(host.name)
+        result = self.inventory.host_variables(host) | host.get_magic_vars()
+        result |= state.facts
+        result["ansible_facts"] = dict(state.facts)
+        return result
+
+    def task_vars(self, context: PlayContext, host: Host, task: Task | None,
+                  include_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        play = context.play
+        role = task.role if task is not None else None
+        result: dict[str, Any] = {}
+        for used in context.roles:
+            result |= self.role_files(used)[0]
+        for ancestor in _role_lineage(role):
+            result |= self.role_files(ancestor)[0]
+        result |= self.host_vars(host)
+        result |= play.vars  # play vars and vars_files, as the resolver merged them
+        for used in context.roles:
+            result |= self.role_files(used)[1]
+        for ancestor in _role_lineage(role):
+            result |= self.role_files(ancestor)[1]
+        if task is not None:
+            below_play = False
+            for frame in task.chain:
+                if below_play:
+                    result |= as_dict(frame.keywords.get("vars"))
+                below_play = below_play or frame.kind == "play"
+        state = self.state(host.name)
+        result |= state.included
+        result |= state.nonpersistent
+        for ancestor in _role_lineage(role):
+            result |= ancestor.params
+        result |= include_params or {}
+        result |= self.options.extra_vars
+        result |= self.magic_vars(context, host, role)
+        return result
+
+    def magic_vars(self, context: PlayContext, host: Host, role: RoleInstance | None) -> dict[str, Any]:
+        play = context.play
+        data = self.inventory.data
+        magic: dict[str, Any] = {
+            "inventory_hostname": host.name,
+            "inventory_hostname_short": host.get_magic_vars()["inventory_hostname_short"],
+            "group_names": host.get_magic_vars()["group_names"],
+            "groups": data.get_groups_dict(),
+            "hostvars": HostVars(self, context),
+            "play_hosts": list(context.hosts_left),
+            "ansible_play_hosts": list(context.hosts_left),
+            "ansible_play_batch": list(context.hosts_left),
+            "ansible_play_hosts_all": list(context.hosts_all),
+            "ansible_play_name": play.name,
+            "ansible_play_role_names": sorted({r.name for r in context.roles}),
+            "playbook_dir": os.path.abspath(play.basedir),
+            "omit": OMIT,
+            "inventory_dir": None,
+            "inventory_file": None,
+            **self.options.option_vars,
+        }
+        if self.inventory.sources and "," not in self.inventory.sources[0]:
+            source = os.path.abspath(self.inventory.sources[0])
+            magic["inventory_file"] = source
+            magic["inventory_dir"] = source if os.path.isdir(source) else os.path.dirname(source)
+        if role is not None:
+            magic.update(role_name=role.name, ansible_role_name=role.name, role_path=role.path)
+        return magic
+
+
+def _role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
+    """The role and the roles that pulled it in as a dependency, outermost first."""
+    lineage: list[RoleInstance] = []
+    while role is not None:
+        lineage.insert(0, role)
+        role = role.parent if role.via == "dependency" else None
+    return lineage
+
+
+class HostVars(Mapping[str, Any]):
+    """``hostvars``: every inventory host's variables, computed when asked for."""
+
+    def __init__(self, manager: VariableManager, context: PlayContext) -> None:
+        self._manager, self._context = manager, context
+
+    def __getitem__(self, name: str) -> Any:
+        host = self._manager.inventory.data.get_host(name)
+        if host is None:
+            raise KeyError(name)
+        state = self._manager.state(name)
+        result = self._manager.host_vars(host) | self._context.play.vars | state.included | state.nonpersistent
+        return result | self._manager.options.extra_vars | {"inventory_hostname": name}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._manager.inventory.data.hosts)
+
+    def __len__(self) -> int:
+        return len(self._manager.inventory.data.hosts)

@@ -1,0 +1,165 @@
+"""``playbook-ls run``: plan a launch, then execute it with the bundled engine (or hand it to
+ansible-playbook with ``--engine ansible``). ``--dry`` prints the plan and runs nothing."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+EXIT_ERROR = 1
+EXIT_USAGE = 5
+
+EXAMPLES = """\
+examples:
+  playbook-ls run site.yml -i localhost, --check --diff
+  playbook-ls run site.yml -i inventory.ini --tags deploy --dry
+  playbook-ls run site.yml -i localhost, --json
+  playbook-ls run --profile nightly
+  playbook-ls run site.yml -i prod.ini --engine ansible
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("run", help="run a playbook on this machine with the bundled engine",
+                            description="Plan and run a playbook like ansible-playbook, on the local machine only.",
+                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("playbook", nargs="?", metavar="PLAYBOOK")
+    parser.add_argument("-i", "--inventory", default=None, help="inventory file, directory or host list (a,b,)")
+    parser.add_argument("-C", "--check", action="store_true", help="check mode: change nothing")
+    parser.add_argument("-D", "--diff", action="store_true", help="show the differences modules make")
+    parser.add_argument("-t", "--tags", action="append", default=None, help="only tasks tagged with these")
+    parser.add_argument("--skip-tags", action="append", default=None, help="skip tasks tagged with these")
+    parser.add_argument("-l", "--limit", default=None, help="further limit hosts to a pattern")
+    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
+                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    parser.add_argument("--profile", metavar="NAME", help="a launch profile; the other flags override it")
+    parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
+    parser.add_argument("--dry", action="store_true", help="print the plan (hosts x tasks) and run nothing")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout, the log on stderr")
+    parser.add_argument("--engine", choices=("bundled", "ansible"), default="bundled")
+    parser.add_argument("-v", "--verbose", action="count", default=None, help="more output (-v to -vvvv)")
+    parser.set_defaults(handler=run)
+
+
+def _fail(message: str, code: int = EXIT_ERROR) -> int:
+    print(f"playbook-ls: error: {message}", file=sys.stderr)
+    return code
+
+
+def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
+    """The resolved launch (a profile with the flags as overrides, or the flags alone)."""
+    from engine.launch import LaunchProfile
+    from engine.launching import resolve_launch
+    from playbook_ls.launch_cmd import find_profile, overrides_from
+    from playbook_ls.listing import parse_extra_vars
+
+    extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
+    if problem:
+        return None, f"--extra-vars: {problem}"
+    if args.profile:
+        from playbook_ls.config import ConfigError, load_settings
+
+        try:
+            settings = load_settings(args.config, ".")
+        except ConfigError as exc:
+            return None, str(exc)
+        profile = find_profile(settings.profiles, args.profile)
+        if profile is None:
+            return None, f"no launch profile '{args.profile}'"
+        launch = resolve_launch(profile, overrides_from(args, extra_vars))
+    else:
+        profile = LaunchProfile("command line")
+        profile.playbook, profile.inventory, profile.limit = args.playbook, args.inventory, args.limit
+        profile.job_type = "check" if args.check else "run"
+        profile.job_tags = [t for v in args.tags or [] for t in v.split(",")]
+        profile.skip_tags = [t for v in args.skip_tags or [] for t in v.split(",")]
+        profile.diff_mode, profile.verbosity = args.diff, args.verbose or 0
+        launch = resolve_launch(profile, {"extra_vars": extra_vars} if extra_vars else {})
+    if not launch.ok:
+        return None, "; ".join(problem.human() for problem in launch.errors)
+    return launch, None
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.launching import inventory_sources, option_vars
+    from engine.run.plan import PlanError, RunOptions, make_plan, render_plan, unknown_module_problems
+    from engine.source import SourceCache
+
+    cache = SourceCache()
+    launch, problem = _launch(args, cache)
+    if problem:
+        return _fail(problem, EXIT_USAGE)
+    playbook = args.playbook or launch.profile.playbook
+    if not playbook:
+        return _fail("give a PLAYBOOK or a --profile that names one", EXIT_USAGE)
+    if args.profile and launch.profile.source and not args.playbook:
+        playbook = os.path.join(os.path.dirname(launch.profile.source), playbook)
+    cwd = os.getcwd()
+    options = RunOptions(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
+                         tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
+                         check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
+                         forks=launch.forks, option_vars=option_vars(launch, cwd))
+    if args.engine == "ansible":
+        return _hand_to_ansible(options)
+    from engine.run.modules import get_module
+
+    try:
+        plan = make_plan(options, cache, has_module=lambda action: get_module(action) is not None)
+    except PlanError as exc:
+        return _fail(str(exc), exc.exit_code)
+    if args.dry:
+        sys.stdout.write(render_plan(plan))
+        for task_problem in unknown_module_problems(plan):
+            print(f"playbook-ls: warning: {task_problem}", file=sys.stderr)
+        return 0
+    unknown = unknown_module_problems(plan)
+    if unknown:
+        for task_problem in unknown:
+            print(f"playbook-ls: error: {task_problem}", file=sys.stderr)
+        return EXIT_ERROR
+    from engine.run.callback import Callback
+    from engine.run.executor import Executor
+
+    callback = Callback(sys.stderr if args.json else sys.stdout, options.verbosity, options.diff)
+    for warning in plan.warnings:
+        callback.warning(warning)
+    code = Executor(plan, callback).run()
+    if args.json:
+        print(json.dumps(callback.as_json()))
+    return code
+
+
+def ansible_command(options: Any, executable: str) -> list[str]:
+    """The ansible-playbook command line equivalent to ``options``."""
+    command = [executable, options.playbook]
+    for source in options.inventory:
+        command += ["-i", source]
+    if options.check:
+        command.append("--check")
+    if options.diff:
+        command.append("--diff")
+    if options.tags:
+        command += ["--tags", ",".join(options.tags)]
+    if options.skip_tags:
+        command += ["--skip-tags", ",".join(options.skip_tags)]
+    if options.limit:
+        command += ["--limit", options.limit]
+    if options.extra_vars:
+        command += ["-e", json.dumps(options.extra_vars)]
+    if options.verbosity:
+        command.append("-" + "v" * options.verbosity)
+    return command
+
+
+def _hand_to_ansible(options: Any) -> int:
+    beside = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
+    executable = beside if os.path.isfile(beside) else shutil.which("ansible-playbook")
+    if executable is None:
+        return _fail("--engine ansible needs ansible-playbook, which is not installed; "
+                     "install ansible-core (pip install ansible-core) or use the bundled engine")
+    return subprocess.call(ansible_command(options, executable))
