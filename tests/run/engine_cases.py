@@ -1,0 +1,411 @@
+"""Differential cases for the bundled engine (`playbook-ls run`) against `ansible-playbook -c local`.
+
+Every directory under ``scenarios/`` is one scenario: a ``site.yml`` (plus whatever it needs) and
+an optional ``case.json``::
+
+    {"description": "...", "args": ["--tags", "x"], "inventory": "hosts.ini",
+     "modes": ["run", "check", "check_diff"], "check_writes": false}
+
+``args`` are passed to both tools; ``inventory`` is a file of the scenario (default: the host list
+``localhost,``); ``modes`` default to ``run`` and ``check``; ``check_writes`` says that a task
+forces ``check_mode: false``, so that ``--check`` may change files.
+
+Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
+the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
+scratch directory afterwards, as changes to the fresh copy (paths, types, modes, small text
+contents, symlink targets; removed paths as null; the scratch path is replaced by ``<SCRATCH>``).
+ansible-playbook's side is produced by the test-only stdout callback in ``callback_plugins/`` and
+stored in ``scenarios/NAME/expected.json``.
+
+Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
+
+    python tests/run/engine_cases.py [NAME...]          # rewrite expected.json
+    python tests/run/engine_cases.py --verify [NAME...] # re-run ansible, compare with the recordings
+    python tests/run/engine_cases.py --engine [NAME...] # run playbook-ls run, compare with the recordings
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import hashlib
+import json
+import os
+import re
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":  # run as a script: make `import ansible_tools` work
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ansible_tools import find_tool  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SCENARIOS_DIR = HERE / "scenarios"
+CALLBACK_DIR = HERE / "callback_plugins"
+MODE_ARGS: dict[str, list[str]] = {
+    "run": [],
+    "check": ["--check"],
+    "check_diff": ["--check", "--diff"],
+    "diff": ["--diff"],
+}
+DEFAULT_MODES = ("run", "check")
+SCRATCH = "<SCRATCH>"
+MAX_CONTENT = 4096  # text files up to this size are recorded verbatim, larger or binary ones by hash
+TIMEOUT = 180
+WORKERS = 2
+UMASK = 0o022
+# copy/lineinfile backups are named FILE.PID.YYYY-MM-DD@HH:MM:SS~
+_BACKUP = re.compile(r"\.\d+\.\d{4}-\d{2}-\d{2}@\d{2}:\d{2}:\d{2}~$")
+
+Outcome = dict[str, Any]  # {"argv", "rc", "recap", "tasks", "files"}
+Files = dict[str, dict[str, str | int]]
+Changes = dict[str, dict[str, str | int] | None]  # path -> new entry, or None when removed
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    path: Path
+    description: str = ""
+    args: list[str] = field(default_factory=list)
+    inventory: str = "localhost,"
+    modes: tuple[str, ...] = DEFAULT_MODES
+    check_writes: bool = False
+
+    @property
+    def expected_file(self) -> Path:
+        return self.path / "expected.json"
+
+    def load_expected(self) -> dict[str, Any]:
+        return json.loads(self.expected_file.read_text()) if self.expected_file.exists() else {}
+
+    def argv(self, mode: str) -> list[str]:
+        """The arguments both tools get after the command name: playbook, inventory, flags."""
+        return ["site.yml", "-i", self.inventory, *MODE_ARGS[mode], *self.args]
+
+
+def load_scenarios(names: Iterable[str] | None = None) -> list[Scenario]:
+    wanted = set(names or ())
+    scenarios = []
+    for site in sorted(SCENARIOS_DIR.glob("*/site.yml")):
+        path = site.parent
+        if wanted and path.name not in wanted:
+            continue
+        case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
+        unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes"}
+        if unknown:
+            raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
+        modes = tuple(case.get("modes", DEFAULT_MODES))
+        if bad := [m for m in modes if m not in MODE_ARGS]:
+            raise ValueError(f"{path / 'case.json'}: unknown modes {bad}")
+        scenarios.append(
+            Scenario(
+                name=path.name,
+                path=path,
+                description=case.get("description", ""),
+                args=list(case.get("args", [])),
+                inventory=case.get("inventory", "localhost,"),
+                modes=modes,
+                check_writes=bool(case.get("check_writes", False)),
+            )
+        )
+    return scenarios
+
+
+def case_ids(scenarios: Iterable[Scenario]) -> list[tuple[Scenario, str]]:
+    return [(s, m) for s in scenarios for m in s.modes]
+
+
+# --------------------------------------------------------------------------- scratch and files
+
+
+def prepare_scratch(scenario: Scenario, dest: Path) -> Path:
+    """Copy the scenario (without the test's own files) to ``dest/work`` with fixed modes."""
+    work = dest / "work"
+    shutil.copytree(scenario.path, work, ignore=shutil.ignore_patterns("expected.json", "case.json"), symlinks=True)
+    for dirpath, _dirnames, filenames in os.walk(work):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            p = Path(dirpath) / name
+            if not p.is_symlink():
+                p.chmod(0o644)
+    return work
+
+
+def normalise(text: str, scratch: Path) -> str:
+    for form in {str(scratch.resolve()), str(scratch)}:
+        text = text.replace(form, SCRATCH)
+    return text
+
+
+def snapshot(root: Path) -> Files:
+    """Every path below ``root``: type, mode and content (or hash) of files, link targets."""
+    files: Files = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(dirnames + filenames):
+            p = Path(dirpath) / name
+            rel = _BACKUP.sub(".BACKUP~", p.relative_to(root).as_posix())
+            st = p.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                files[rel] = {"type": "link", "target": normalise(os.readlink(p), root)}
+            elif stat.S_ISDIR(st.st_mode):
+                files[rel] = {"type": "dir", "mode": f"{stat.S_IMODE(st.st_mode):04o}"}
+            else:
+                entry: dict[str, str | int] = {"type": "file", "mode": f"{stat.S_IMODE(st.st_mode):04o}"}
+                data = p.read_bytes()
+                try:
+                    text = data.decode()
+                except UnicodeDecodeError:
+                    text = None
+                if text is not None and len(data) <= MAX_CONTENT:
+                    entry["content"] = normalise(text, root)
+                else:
+                    entry["size"] = len(data)
+                    entry["sha256"] = hashlib.sha256(data).hexdigest()
+                files[rel] = entry
+        # a symlink to a directory is listed, not followed (os.walk does not follow links)
+    return files
+
+
+def changes(before: Files, after: Files) -> Changes:
+    """What a run did to the scratch copy: new or modified entries, and None for removed ones.
+    Both tools start from the same copy, so equal changes mean equal resulting trees."""
+    out: Changes = {path: entry for path, entry in after.items() if before.get(path) != entry}
+    out.update({path: None for path in before if path not in after})
+    return out
+
+
+# --------------------------------------------------------------------------- running the tools
+
+
+def _clean_env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PLAYBOOK_LS"))}
+    env.update(HOME=str(home), LANG="C.UTF-8", LC_ALL="C.UTF-8", ANSIBLE_NOCOLOR="1", PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPATH", None)
+    return env
+
+
+def ansible_env(tmp: Path) -> dict[str, str]:
+    home = tmp / "home"
+    env = _clean_env(home)
+    env.update(
+        ANSIBLE_HOME=str(home / ".ansible"),
+        ANSIBLE_LOCAL_TEMP=str(tmp / "ltmp"),
+        ANSIBLE_REMOTE_TEMP=str(tmp / "rtmp"),
+        ANSIBLE_CALLBACK_PLUGINS=str(CALLBACK_DIR),
+        ANSIBLE_STDOUT_CALLBACK="pls_json",
+        ANSIBLE_PYTHON_INTERPRETER=sys.executable,
+        ANSIBLE_FORKS="1",
+        ANSIBLE_LOCALHOST_WARNING="False",
+        ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
+        ANSIBLE_RETRY_FILES_ENABLED="False",
+        ANSIBLE_DEPRECATION_WARNINGS="False",
+        ANSIBLE_HOST_KEY_CHECKING="False",
+    )
+    return env
+
+
+def engine_command() -> tuple[list[str], dict[str, str]]:
+    """How to start playbook-ls: $PLAYBOOK_LS, else this checkout's package with this Python."""
+    if cmd := os.environ.get("PLAYBOOK_LS"):
+        return shlex.split(cmd), {}
+    return [sys.executable, "-m", "playbook_ls"], {"PYTHONPATH": str(ROOT)}
+
+
+def ansible_argv(scenario: Scenario, mode: str) -> list[str]:
+    tool = find_tool("ansible-playbook")
+    if tool is None:
+        raise RuntimeError("ansible-playbook not found beside this Python nor on PATH")
+    return [tool, "-c", "local", *scenario.argv(mode)]
+
+
+def engine_argv(scenario: Scenario, mode: str, command: list[str] | None = None) -> list[str]:
+    return [*(command or engine_command()[0]), "run", *scenario.argv(mode), "--json"]
+
+
+def _set_umask() -> None:
+    os.umask(UMASK)
+
+
+def _execute(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        preexec_fn=_set_umask,  # noqa: PLW1509 - single-threaded child setup, as the modes are recorded
+    )
+
+
+def _parse_ansible_json(stdout: str) -> dict[str, Any] | None:
+    for line in reversed(stdout.splitlines()):
+        if line.startswith('{"recap"'):
+            return json.loads(line)
+    return None
+
+
+@dataclass
+class Run:
+    outcome: Outcome
+    stdout: str
+    stderr: str
+    error: str | None = None  # why the output could not be read
+
+
+def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
+    """Run ``tool`` ("ansible" or "engine") on a fresh scratch copy of the scenario."""
+    with tempfile.TemporaryDirectory(prefix=f"pls-run-{scenario.name}-") as tmpdir:
+        tmp = Path(tmpdir)
+        work = prepare_scratch(scenario, tmp)
+        before = snapshot(work)
+        if tool == "ansible":
+            argv = ansible_argv(scenario, mode)
+            env = ansible_env(tmp)
+        else:
+            command, extra = engine_command()
+            argv = engine_argv(scenario, mode, command)
+            env = {**_clean_env(tmp / "home"), **extra}
+        (tmp / "home").mkdir(exist_ok=True)
+        proc = _execute(argv, work, env)
+        error = None
+        data: dict[str, Any] | None
+        if tool == "ansible":
+            data = _parse_ansible_json(proc.stdout)
+            if data is None:
+                error = "no JSON line from the pls_json callback on stdout"
+        else:
+            try:
+                data = json.loads(proc.stdout)
+            except json.JSONDecodeError as e:
+                data, error = None, f"stdout is not one JSON object: {e}"
+        data = data or {}
+        outcome: Outcome = {
+            "argv": scenario.argv(mode),
+            "rc": proc.returncode,
+            "recap": data.get("recap"),
+            "tasks": data.get("tasks"),
+            "files": changes(before, snapshot(work)),
+        }
+        return Run(outcome, normalise(proc.stdout, work), normalise(proc.stderr, work), error)
+
+
+# --------------------------------------------------------------------------- comparing
+
+
+def per_host(tasks: list[dict[str, str]] | None) -> dict[str, list[str]]:
+    """Task results per host in order: the order between hosts of one task is not compared."""
+    out: dict[str, list[str]] = {}
+    for t in tasks or []:
+        out.setdefault(t.get("host", "?"), []).append(f"{t.get('task')} => {t.get('status')}")
+    return out
+
+
+def _dump(value: Any) -> list[str]:
+    return json.dumps(value, indent=1, sort_keys=True).splitlines()
+
+
+def _diff(what: str, expected: Any, actual: Any) -> str:
+    lines = difflib.unified_diff(_dump(expected), _dump(actual), "ansible-playbook", "playbook-ls", n=2, lineterm="")
+    return f"{what} differ:\n" + "\n".join(f"    {line}" for line in lines)
+
+
+def compare(expected: Outcome, actual: Outcome) -> list[str]:
+    """Human-readable differences between two outcomes (empty: they match)."""
+    problems = []
+    if expected["rc"] != actual["rc"]:
+        problems.append(f"exit code: ansible-playbook {expected['rc']}, playbook-ls {actual['rc']}")
+    if expected["recap"] != actual["recap"]:
+        problems.append(_diff("recap", expected["recap"], actual["recap"]))
+    if per_host(expected["tasks"]) != per_host(actual["tasks"]):
+        problems.append(_diff("task results", per_host(expected["tasks"]), per_host(actual["tasks"])))
+    if expected["files"] != actual["files"]:
+        problems.append(_diff("files", expected["files"], actual["files"]))
+    return problems
+
+
+def check_mode_problems(scenario: Scenario, mode: str, run: Run) -> list[str]:
+    """In check mode nothing on disk may change (unless the scenario forces check_mode: false)."""
+    if not mode.startswith("check") or scenario.check_writes or not run.outcome["files"]:
+        return []
+    return [_diff("check mode changed files", {}, run.outcome["files"])]
+
+
+def describe(scenario: Scenario, mode: str, run: Run, problems: list[str]) -> str:
+    tail = "\n".join(run.stderr.strip().splitlines()[-15:])
+    head = f"{scenario.name} [{mode}]: {' '.join(run.outcome['argv'])}"
+    return "\n".join([head, *(f"  {p}" for p in problems), f"  {run.error or ''}", "  stderr (end):", tail])
+
+
+# --------------------------------------------------------------------------- recording
+
+
+def record(scenario: Scenario) -> dict[str, Any]:
+    cases: dict[str, Outcome] = {}
+    for mode in scenario.modes:
+        run = run_case(scenario, mode, "ansible")
+        if run.error:
+            raise RuntimeError(describe(scenario, mode, run, [run.error]) + "\nstdout:\n" + run.stdout[-2000:])
+        if problems := check_mode_problems(scenario, mode, run):
+            raise RuntimeError(describe(scenario, mode, run, problems))
+        cases[mode] = run.outcome
+    return {"description": scenario.description, "cases": cases}
+
+
+def parallel(fn: Callable[[Any], Any], items: list[Any], workers: int = WORKERS) -> list[Any]:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(fn, items))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--verify", action="store_true", help="re-run ansible and compare with the recordings")
+    group.add_argument("--engine", action="store_true", help="run playbook-ls and compare with the recordings")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="scenario directory names (default: all)")
+    args = parser.parse_args(argv)
+    scenarios = load_scenarios(args.names)
+    if unknown := set(args.names) - {s.name for s in scenarios}:
+        parser.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
+    start = time.monotonic()
+    if not (args.verify or args.engine):
+        recorded = parallel(record, scenarios)
+        for scenario, data in zip(scenarios, recorded, strict=True):
+            scenario.expected_file.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            rcs = ", ".join(f"{m} rc={c['rc']}" for m, c in data["cases"].items())
+            print(f"recorded {scenario.name}: {rcs}")
+        print(f"{len(scenarios)} scenarios in {time.monotonic() - start:.1f}s")
+        return 0
+    tool = "ansible" if args.verify else "engine"
+    cases = case_ids(scenarios)
+    runs = parallel(lambda c: run_case(c[0], c[1], tool), cases)
+    failed = 0
+    for (scenario, mode), run in zip(cases, runs, strict=True):
+        expected = scenario.load_expected().get("cases", {}).get(mode)
+        problems = ["not recorded"] if expected is None else compare(expected, run.outcome)
+        problems += check_mode_problems(scenario, mode, run) + ([run.error] if run.error else [])
+        failed += bool(problems)
+        print(f"{'MATCH ' if not problems else 'DIFFER'} {scenario.name} [{mode}]")
+        if problems:
+            print(describe(scenario, mode, run, problems))
+    print(f"{len(cases) - failed}/{len(cases)} cases match ({time.monotonic() - start:.1f}s)")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,85 @@
+"""The recordings of tests/run/scenarios: complete, self-consistent, and (with ansible) still true."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from ansible_tools import find_tool
+from engine_cases import (
+    SCRATCH,
+    Scenario,
+    case_ids,
+    check_mode_problems,
+    compare,
+    describe,
+    load_scenarios,
+    parallel,
+    run_case,
+)
+
+SCENARIOS = load_scenarios()
+
+
+def test_enough_scenarios() -> None:
+    assert len(SCENARIOS) >= 30
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_recording_is_complete(scenario: Scenario) -> None:
+    data = scenario.load_expected()
+    assert data, f"no expected.json: python tests/run/engine_cases.py {scenario.name}"
+    assert set(data["cases"]) == set(scenario.modes), "modes changed: re-record"
+    for mode, case in data["cases"].items():
+        assert case["argv"] == scenario.argv(mode), "arguments changed: re-record"
+        assert isinstance(case["rc"], int)
+        assert case["recap"], "no recap: was the pls_json callback used?"
+        tasks = case["tasks"]
+        assert {t["status"] for t in tasks} <= {"ok", "changed", "skipped", "failed", "unreachable"}
+        for host, counts in case["recap"].items():
+            mine = [t["status"] for t in tasks if t["host"] == host]
+            # every counted failure (ignored and rescued ones too) is one task result of the host; a
+            # failed command that ran also counts as changed
+            assert counts["failed"] + counts["ignored"] + counts["rescued"] == mine.count("failed")
+            assert mine.count("changed") <= counts["changed"] <= mine.count("changed") + mine.count("failed")
+            assert counts["skipped"] <= mine.count("skipped")  # a skipped meta task is not counted
+        if mode.startswith("check") and not scenario.check_writes:
+            assert case["files"] == {}, "ansible changed files in check mode"
+        assert "/" + "tmp" not in json.dumps(case), "an absolute scratch path was not normalised"
+
+
+def test_when_quiz_of_the_blog() -> None:
+    (quiz,) = [s for s in SCENARIOS if s.name == "when_quiz_blog"]
+    recap = quiz.load_expected()["cases"]["run"]["recap"]["localhost"]
+    assert (recap["ok"], recap["skipped"]) == (2, 3)
+
+
+def test_compare_notices_every_kind_of_difference() -> None:
+    case = SCENARIOS[0].load_expected()["cases"]["run"]
+    assert compare(case, copy.deepcopy(case)) == []
+    for mutate in (
+        lambda c: c.update(rc=c["rc"] + 1),
+        lambda c: next(iter(c["recap"].values())).update(ok=99),
+        lambda c: c["tasks"][0].update(status="skipped" if c["tasks"][0]["status"] != "skipped" else "ok"),
+        lambda c: c["tasks"].pop(),
+        lambda c: c["files"].update({"extra.txt": {"type": "file", "mode": "0644", "content": SCRATCH}}),
+    ):
+        other = copy.deepcopy(case)
+        mutate(other)
+        assert compare(case, other), "a difference went unnoticed"
+
+
+@pytest.mark.ansible
+def test_recordings_match_ansible_playbook() -> None:
+    if find_tool("ansible-playbook") is None:
+        pytest.skip("ansible-playbook is not installed")
+    cases = case_ids(SCENARIOS)
+    runs = parallel(lambda c: run_case(c[0], c[1], "ansible"), cases)
+    failures = []
+    for (scenario, mode), run in zip(cases, runs, strict=True):
+        problems = ([run.error] if run.error else []) + check_mode_problems(scenario, mode, run)
+        problems += compare(scenario.load_expected()["cases"][mode], run.outcome)
+        if problems:
+            failures.append(describe(scenario, mode, run, problems))
+    assert not failures, "\n\n".join(failures)
