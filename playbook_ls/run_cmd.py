@@ -79,7 +79,10 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
         profile.job_tags = [t for v in args.tags or [] for t in v.split(",")]
         profile.skip_tags = [t for v in args.skip_tags or [] for t in v.split(",")]
         profile.diff_mode, profile.verbosity = args.diff, args.verbose or 0
-        launch = resolve_launch(profile, {"extra_vars": extra_vars} if extra_vars else {})
+        # the command line's own -e values are the job's variables, not launch-time prompts
+        # (which AWX's rules would drop, as nothing here asks for variables on launch)
+        profile.extra_vars = dict(extra_vars or {})
+        launch = resolve_launch(profile, {})
     if not launch.ok:
         return None, "; ".join(problem.human() for problem in launch.errors)
     return launch, None

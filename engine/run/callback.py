@@ -1,8 +1,8 @@
 """What a run shows: text like ansible's default stdout callback, the recap, the JSON record.
 
 The counters follow ``AggregateStats`` as the strategy feeds it: ``ok`` counts changed results
-too, an ignored failure is ``ok`` + ``ignored``, a failure that a rescue section catches is
-``rescued`` (not ``failed``), a loop counts once.
+too, an ignored failure is ``ok`` + ``ignored`` (+ ``changed`` when its result is), a failure
+that a rescue section catches is ``rescued`` (not ``failed``), a loop counts once.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class Outcome:
     status: str  # ok | changed | skipped | failed | unreachable
     ignored: bool = False
     rescued: bool = False
+    changed: bool = False  # a failed result can be changed too; an ignored one counts as such
+    oks: int = 1  # an include counts ok once per file it included: a looped one once per item
 
 
 def dump(result: dict[str, Any], action: str, verbose_always: bool, top_level: bool = True) -> str:
@@ -102,11 +104,12 @@ class Callback:
         self._print(f"[WARNING]: {message}")
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
-               is_loop: bool, is_include: bool = False) -> None:
-        """Print one task result for one host, count it and record it."""
+               is_loop: bool, is_include: bool = False, counted: bool = True) -> None:
+        """Print one task result for one host, count it (unless the strategy does not, as for a
+        skipped meta task) and record it."""
         self.records.append(TaskRecord(title, host, outcome.status))
-        stats = self.host(host)
-        self._count(stats, outcome)
+        if counted:
+            self._count(self.host(host), outcome)
         verbose = action in DEBUG_ACTIONS or self.verbosity > 0
         if self.show_diff:
             self._print_diffs(result)
@@ -157,12 +160,13 @@ class Callback:
             if outcome.ignored:
                 stats.ok += 1
                 stats.ignored += 1
+                stats.changed += outcome.changed
             elif outcome.rescued:
                 stats.rescued += 1
             else:
                 stats.failed += 1
         else:
-            stats.ok += 1
+            stats.ok += outcome.oks
             if outcome.status == "changed":
                 stats.changed += 1
 

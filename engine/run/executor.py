@@ -28,6 +28,7 @@ EXIT_OK, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 2, 4
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC = kw._family("validate_argument_spec")
+NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
 @dataclass
@@ -47,6 +48,7 @@ class Step:
     task: Task
     outcome: Outcome | None = None
     blocks: list[Block] = field(default_factory=list)
+    meta_skipped: bool = False
 
 
 Program = Generator[Task, Step, bool]
@@ -64,6 +66,7 @@ class Executor:
         self.includes = IncludeLoader(self.variables.cache)
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
+        self.break_playbook = False
 
     def run(self) -> int:
         for play_plan in self.plan.plays:
@@ -84,7 +87,8 @@ class Executor:
             self.callback._print("skipping: no hosts matched")
             return True
         roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
-        self.context = PlayContext(play, [h.name for h in hosts], [h.name for h in hosts], roles)  # type: ignore[misc]
+        # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
+        self.context = PlayContext(play, [h.name for h in play_plan.hosts], [h.name for h in hosts], roles)  # type: ignore[misc]
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
         self.runs = {h.name: HostRun(h) for h in hosts}
@@ -100,7 +104,10 @@ class Executor:
             steps = self._run_task_for(task, group)
             for name in group:
                 pending[name] = self._advance(programs[name], steps[name])
-        if not self.context.hosts_left and self.failed_hosts:
+        # PlaybookExecutor ends the playbook when any_errors_fatal broke the play, or when as many
+        # hosts failed in this play as its batch has (hosts failed earlier are in the batch too)
+        newly_failed = sum(run.failed or name in self.unreachable_hosts for name, run in self.runs.items())
+        if self.break_playbook or newly_failed == len(play_plan.hosts):
             self.callback.no_more_hosts()
             return False
         return True
@@ -179,15 +186,20 @@ class Executor:
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
+            if is_meta and not task.implicit:  # _execute_meta announces the task for each host
+                self.callback.task_start(title, handler=False)
             steps[name] = self._run_on_host(task, self.runs[name], title)
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
-            self._flush_handlers([n for n in names if not self.runs[n].ended])
+            self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored and not steps[n].outcome.rescued]
         if fatal and self._any_errors_fatal(task):
+            # the linear strategy marks every host still running failed (not counted in the
+            # recap) and breaks the play, which ends the playbook
             for run in self.runs.values():
                 if not run.ended:
-                    self._finish_host(run, run.host.name in fatal)
+                    self._finish_host(run, True)
+            self.break_playbook = True
         return steps
 
     def _any_errors_fatal(self, task: Task) -> bool:
@@ -202,7 +214,10 @@ class Executor:
             except TemplateFailure:
                 pass
             return f"{task.role.name} : {name}" if task.role and task.action not in kw.INCLUDE_ROLE else name
-        return task.action
+        # Task.get_name / IncludeRole.get_name for a task without a name
+        if task.action in kw.INCLUDE_ROLE:
+            return f"{task.action} : {task.args.get('name')}"
+        return f"{task.role.name} : {task.action}" if task.role else task.action
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False) -> Step:
         step = Step(task)
@@ -210,7 +225,12 @@ class Executor:
         variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
         templar = Templar(variables)
         if task.action in META:
-            self._meta(task, run, templar)
+            step.meta_skipped = not self._meta(task, run, templar)
+            if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result
+                result = {"skipped": True, "skip_reason": f"{task.args.get('_raw_params')} conditional evaluated "
+                                                          "to False", "msg": task.args.get("_raw_params")}
+                self.callback.result(title, host.name, task.action, result, Outcome("skipped"), False,
+                                     counted=False)
             return step
         if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
             return step  # ansible runs an equal role once; its tasks are not even announced
@@ -225,6 +245,11 @@ class Executor:
             return step
         result = run_with_loop(task, templar, lambda scope: self._action(task, run, scope, step))
         step.outcome = self._judge(task, run, result, templar)
+        if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
+            step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
+        if step.outcome.rescued:  # the strategy hands the failure to the rescue section
+            self.variables.state(host.name).nonpersistent.update(
+                ansible_failed_task=_serialize(task), ansible_failed_result=registered(result))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):
             self.variables.state(host.name).nonpersistent[register] = registered(result)
@@ -243,7 +268,8 @@ class Executor:
                 ignored = truth(keyword(task, "ignore_errors"), templar)
             except TemplateFailure:
                 ignored = False
-            return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth))
+            return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth),
+                           changed=bool(result.get("changed")))
         if result.get("skipped"):
             return Outcome("skipped")
         return Outcome("changed" if result.get("changed") else "ok")
@@ -303,7 +329,7 @@ class Executor:
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
             task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(search)),
-            render=lambda text: str(templar.template(text)), evaluate=templar.evaluate)
+            render=templar.render_text, evaluate=templar.evaluate)
         try:
             result = dict(module(args, context))
         except ModuleError as exc:
@@ -314,13 +340,15 @@ class Executor:
             self.variables.state(templar.variables["inventory_hostname"]).facts.update(result["ansible_facts"])
         return result
 
-    def _meta(self, task: Task, run: HostRun, templar: Templar) -> None:
+    def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:
+        """Do what a meta task says for this host; False when its ``when`` skipped it."""
         what = task.args.get("_raw_params")
-        try:
-            if task.effective_when() and not all(templar.evaluate(s.value) for s in task.effective_when()):
-                return
-        except TemplateFailure:
-            return
+        if what not in NO_CONDITIONAL_META and not task.implicit:  # these ignore when (ansible warns)
+            try:
+                if task.effective_when() and not all(templar.evaluate(s.value) for s in task.effective_when()):
+                    return False
+            except TemplateFailure:
+                return False
         if what == "end_host":
             self._finish_host(run, False)
         elif what == "end_play":
@@ -331,6 +359,7 @@ class Executor:
             state = self.variables.state(run.host.name)
             state.facts.clear()
             state.nonpersistent.clear()
+        return True
 
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
@@ -353,3 +382,12 @@ def _has_loop(task: Task) -> bool:
 
 def _section_tasks(items: list[Block | Task]) -> list[Task]:
     return [t for item in items for t in (item.tasks() if isinstance(item, Block) else [item])]
+
+
+def _serialize(task: Task) -> dict[str, Any]:
+    """The part of ``Task.serialize()`` a rescue section reads from ``ansible_failed_task``: the
+    task's own keywords as written (the name unprefixed, as the attribute is), action and arguments."""
+    data = dict(task.data) if isinstance(task.data, Mapping) else {}
+    data.pop(task.action, None)  # the module key; its arguments are under "args"
+    return {**data, "name": task.name or "", "action": task.action,
+            "args": dict(task.args)}

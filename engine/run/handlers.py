@@ -19,13 +19,35 @@ class Handlers:
         self.notified: dict[int, list[str]] = {}
         self.unknown: list[str] = []
 
-    def _matches(self, handler: Task, name: str) -> bool:
-        names = {str(handler.name)} if handler.name else set()
-        if handler.name and handler.role is not None:
+    @staticmethod
+    def _names(handler: Task) -> set[str]:
+        if not handler.name:
+            return set()
+        names = {str(handler.name)}
+        if handler.role is not None:
             names.add(f"{handler.role.name} : {handler.name}")
+        return names
+
+    @staticmethod
+    def _listens(handler: Task) -> list[str]:
         listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
-        names.update(str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else []))
-        return name in names
+        return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+
+    def _search(self, notification: str) -> list[Task]:
+        """``StrategyBase.search_handlers_by_notification``: by name only the last handler loaded
+        with that name (a role in ``roles:`` and imported again has its handlers twice), then every
+        handler listening to the topic, one per handler name."""
+        handlers = list(reversed(self.tasks))
+        found = [next((h for h in handlers if notification in self._names(h)), None)]
+        seen: set[str] = set()
+        for handler in handlers:
+            if notification in self._listens(handler):
+                if handler.name and str(handler.name) in seen:
+                    continue
+                if handler.name:
+                    seen.add(str(handler.name))
+                found.append(handler)
+        return [h for h in found if h is not None]
 
     def notify(self, task: Task, host: str, templar: Templar) -> None:
         """Record the notifications of ``task``'s changed result on ``host``."""
@@ -35,7 +57,7 @@ class Handlers:
                 name = str(templar.template(raw))
             except TemplateFailure:
                 name = str(raw)
-            found = [h for h in self.tasks if self._matches(h, name)]
+            found = self._search(name)
             if not found and name not in self.unknown:
                 self.unknown.append(name)
             for handler in found:

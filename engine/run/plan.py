@@ -10,12 +10,13 @@ and its tasks (tag selection exactly as ``ansible-playbook`` does it, ``never`` 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine.model import Block, Play, Playbook, Problem, Task
+from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
 
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ class Plan:
     inventory: Inventory
     plays: list[PlayPlan]
     unknown_modules: list[Task] = field(default_factory=list)
+    unsupported: list[tuple[str, Span | None]] = field(default_factory=list)
+    """Keywords the engine would have to ignore, and where (see unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -112,7 +115,42 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
     plan = Plan(options, book, inventory, plays, warnings=warnings)
     if has_module is not None:
         plan.unknown_modules = [task for task in _every_task(book) if not _known(task.action, has_module)]
+        plan.unsupported = unsupported_keywords(book)
     return plan
+
+
+# Keywords the bundled engine does not implement: running as if they were absent would be wrong
+# (another host, another user, retries, a batch size...), so a run refuses them up front.
+UNSUPPORTED_KEYWORDS = frozenset({
+    "delegate_to", "delegate_facts", "run_once", "until", "retries", "delay", "async", "poll", "serial",
+    "environment", "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
+})
+LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
+
+
+def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:
+    """Each (keyword, where) the engine would have to ignore, once per place it is written: on a
+    play, block, role entry or task (inherited or not), or ``connection`` other than local."""
+    found: dict[tuple[str, str], tuple[str, Span | None]] = {}
+
+    def note(keyword: str, span: Span | None, owner: object) -> None:
+        found.setdefault((keyword, span.human() if span else f"#{id(owner)}"), (keyword, span))
+
+    for play in book.plays:
+        data = play.data if isinstance(play.data, Mapping) else {}
+        for keyword in data:
+            if keyword in UNSUPPORTED_KEYWORDS:
+                note(keyword, play.frame.keyword_spans.get(keyword) or play.span, play)
+    for task in _every_task(book):
+        for frame in task.chain:
+            for keyword, value in frame.keywords.items():
+                if keyword in UNSUPPORTED_KEYWORDS or (keyword == "connection" and value not in LOCAL_CONNECTIONS):
+                    note(keyword, frame.keyword_spans.get(keyword) or frame.span, frame)
+        data = task.data if isinstance(task.data, Mapping) else {}
+        for keyword in data:  # task-only keywords (until, retries, async...) are not inherited
+            if keyword in UNSUPPORTED_KEYWORDS:
+                note(keyword, task.span, task)
+    return list(found.values())
 
 
 def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
@@ -149,8 +187,12 @@ def _every_task(book: Playbook) -> Iterator[Task]:
 
 
 def unknown_module_problems(plan: Plan) -> list[Problem]:
-    return [Problem("unknown-module", f"playbook-ls's engine has no module '{task.action}'", task.span,
-                    "Run with --engine ansible to use ansible-playbook.") for task in plan.unknown_modules]
+    """What stops a run with the bundled engine: modules it lacks, keywords it does not implement."""
+    hint = "Run with --engine ansible to use ansible-playbook."
+    return [Problem("unknown-module", f"playbook-ls's engine has no module '{task.action}'", task.span, hint)
+            for task in plan.unknown_modules] + [
+        Problem("unsupported-keyword", f"playbook-ls's engine does not implement '{keyword}'", span, hint)
+        for keyword, span in plan.unsupported]
 
 
 def render_plan(plan: Plan) -> str:

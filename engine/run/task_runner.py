@@ -74,18 +74,31 @@ def false_condition(task: Task, templar: Templar) -> Any:
 
 
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
-    """``changed_when`` / ``failed_when``, with the registered name bound to the result."""
+    """What ``TaskExecutor._execute`` does to an action's result: default ``failed`` (from a
+    non-zero ``rc``) and ``changed``, then ``changed_when`` / ``failed_when`` with the registered
+    name bound to the result, unless the action skipped itself (a command in check mode)."""
+    if "failed" not in result:
+        result["failed"] = "rc" in result and result["rc"] not in (0, "0")
+    result.setdefault("changed", False)
+    if "skipped" in result:
+        return
     data = task.data if isinstance(task.data, Mapping) else {}
     register = data.get("register")
     scope = templar.child({register: result} if isinstance(register, str) else {}).child(result)
-    if "changed_when" in data:
-        whens = data["changed_when"] if isinstance(data["changed_when"], list) else [data["changed_when"]]
-        result["changed"] = all(scope.evaluate(c) for c in whens)
-    if "failed_when" in data:
-        whens = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
-        failed = all(scope.evaluate(c) for c in whens)
-        result["failed_when_result"] = failed
-        result["failed"] = failed
+    condname = "changed"
+    try:
+        if data.get("changed_when") is not None and data["changed_when"] != []:
+            whens = data["changed_when"] if isinstance(data["changed_when"], list) else [data["changed_when"]]
+            result["changed"] = all(scope.evaluate(c) for c in whens)
+        condname = "failed"
+        if data.get("failed_when") not in (None, [], ""):
+            whens = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
+            failed = all(scope.evaluate(c) for c in whens)
+            result["failed_when_result"] = failed
+            result["failed"] = failed
+    except TemplateFailure as exc:  # ansible fails the task and keeps the error beside the result
+        result["failed"] = True
+        result[f"{condname}_when_result"] = str(exc)
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -120,9 +133,11 @@ def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], di
     control = control if isinstance(control, Mapping) else {}
     loop_var = str(control.get("loop_var", "item"))
     index_var = control.get("index_var")
+    register = task.data.get("register") if isinstance(task.data, Mapping) else None
+    carried: dict[str, Any] = {}  # what earlier items left in ansible's shared task_vars
     results = []
     for index, item in enumerate(items):
-        scope = {loop_var: item, "ansible_loop_var": loop_var}
+        scope = {**carried, loop_var: item, "ansible_loop_var": loop_var}
         if index_var:
             scope[str(index_var)] = index
         item_templar = templar.child(scope)
@@ -142,6 +157,12 @@ def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], di
         if "label" in control:
             item_result["_ansible_item_label"] = label
         results.append(item_result)
+        # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
+        # registered result, so the next item sees them
+        if isinstance(item_result.get("ansible_facts"), Mapping):
+            carried.update(item_result["ansible_facts"])
+        if isinstance(register, str):
+            carried[register] = item_result
     return aggregate(results)
 
 

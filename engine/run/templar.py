@@ -203,19 +203,30 @@ TESTS: dict[str, Callable[..., bool]] = {
 
 
 def _native_concat(values: Iterator[Any]) -> Any:
-    """A template that is one expression keeps its value's type; anything else is text."""
-    head = list(islice(values, 2))
+    """ansible 2.19's ``AnsibleEnvironment.concat``: None nodes are dropped (no literal "None"),
+    a template with no node is None, one node keeps its value's type; anything else is text."""
+    present = (v for v in values if v is not None)
+    head = list(islice(present, 2))
     if not head:
-        return ""
+        return None
     if len(head) == 1:
         return head[0]
-    return "".join(str(v) for v in chain(head, values))
+    return "".join(str(v) for v in chain(head, present))
+
+
+def _count_newlines_from_end(text: str) -> int:
+    return len(text) - len(text.rstrip("\n"))
+
+
+# The block-syntax options ansible's template action passes as overrides; any other string is
+# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off).
+TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence"})
 
 
 @cache
 def environment() -> Any:
     """The run-time environment: sandboxed, bounded, native types. Built once."""
-    from jinja2 import StrictUndefined
+    from jinja2 import StrictUndefined, pass_context
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -234,12 +245,24 @@ def environment() -> Any:
                         raise SecurityError("result too large")
             return super().call_binop(context, operator, left, right)
 
-    env = RuntimeEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True)
+    # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
+    # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
+    env = RuntimeEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True,
+                             keep_trailing_newline=False)
+    # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
+    # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
+    env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
     env.filters.update(FILTERS)
     env.filters["d"] = env.filters["default"]
     env.tests.update(TESTS)
     return env
+
+
+@cache
+def _overlay(overrides: tuple[tuple[str, Any], ...]) -> Any:
+    """The run-time environment with the template action's block options; one per combination."""
+    return environment().overlay(**dict(overrides))
 
 
 def is_template(value: Any) -> bool:
@@ -299,11 +322,19 @@ class Templar:
             return {self.template(k): self.template(v) for k, v in value.items()}
         return value
 
-    def _render(self, text: str, expression: bool = False) -> Any:
+    def render_text(self, text: str, **overrides: Any) -> Any:
+        """A whole text (a template file), rendered as ansible's template action renders it with
+        ``overrides`` (trim_blocks, lstrip_blocks, newline_sequence) in force."""
+        unknown = set(overrides) - TEMPLATE_OVERRIDES
+        if unknown:
+            raise TypeError(f"unsupported template overrides: {', '.join(sorted(unknown))}")
+        return self._render(text, overrides=tuple(sorted(overrides.items())))
+
+    def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, Undefined
         from jinja2.exceptions import SecurityError
 
-        env = environment()
+        env = _overlay(overrides) if overrides else environment()
         try:
             template = env.from_string("{{ " + text + " }}" if expression else text)
             context = template.new_context(_Globals(self.variables, env.globals), shared=True)
@@ -315,6 +346,12 @@ class Templar:
         except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
                 KeyError, IndexError) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
+        if not expression and isinstance(result, str):
+            # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
+            # only to text; "{{ true }}\n" stays the boolean True, as ansible 2.19 renders it.
+            missing = _count_newlines_from_end(text) - _count_newlines_from_end(result)
+            if missing > 0:
+                result += dict(overrides).get("newline_sequence", "\n") * missing
         return result
 
     def evaluate(self, conditional: Any) -> bool:

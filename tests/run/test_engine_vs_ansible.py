@@ -20,26 +20,6 @@ except ImportError as e:  # only a missing engine skips; any other error is a fa
 # Cases (SCENARIO-MODE) where playbook-ls does not behave like ansible-playbook yet, with what differs.
 # Strict xfail: a fix makes the case XPASS, which fails the run until its name is removed here.
 KNOWN_DIFFERENT: dict[str, str] = {
-    "assert_pass-run": "assert rejects a bare boolean `that: true`",
-    "assert_pass-check": "assert rejects a bare boolean `that: true`",
-    "block_rescue_always-run": "ansible_failed_task is undefined in rescue",
-    "command_failed-run": "a command that ran and failed is not counted as changed",
-    "command_failed-check": "a command skipped in check mode registers no rc/failed keys",
-    "copy_module-run": "content '{{ expr }}\\n' keeps the newline; ansible 2.19 renders the single expression natively",
-    "failed_changed_when-run": "a command that ran and failed is not counted as changed",
-    "failing_host-run": "a host that failed in play 1 takes the survivor out of play 2 too",
-    "failing_host-check": "a host that failed in play 1 takes the survivor out of play 2 too",
-    "import_static-run": "a role's handler runs twice when the role is both in roles: and import_role",
-    "import_static-check": "a role's handler runs twice when the role is both in roles: and import_role",
-    "include_dynamic-run": "an unnamed task of an included role is named 'debug', ansible says 'greeter : debug'",
-    "include_dynamic-check": "an unnamed task of an included role is named 'debug', ansible says 'greeter : debug'",
-    "loops_register-run": "set_fact in a loop does not see the previous item's fact",
-    "meta_end_host-run": "a meta task skipped by when is not reported",
-    "meta_end_host-check": "a meta task skipped by when is not reported",
-    "meta_end_play-run": "a meta task skipped by when is not reported",
-    "meta_end_play-check": "a meta task skipped by when is not reported",
-    "template_module-run": "template does not trim block lines (trim_blocks)",
-    "var_precedence-run": "extra vars do not beat set_fact; -e @file is not loaded",
 }
 
 CASES = case_ids(load_scenarios())

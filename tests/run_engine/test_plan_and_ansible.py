@@ -8,7 +8,7 @@ from ansible_tools import find_tool
 from helpers import write
 from test_execute import QUIZ, SAMPLE
 
-from engine.run.plan import RunOptions, make_plan, render_plan
+from engine.run.plan import RunOptions, make_plan, render_plan, unknown_module_problems
 
 TAGGED = """
 - hosts: all
@@ -28,6 +28,36 @@ def test_plan_hosts_limit_and_tags(tmp_path: Path) -> None:
     assert [h.name for h in play.hosts] == ["web1", "web2"]
     assert [t.display_name() for t in play.tasks if not t.implicit] == ["two"]
     assert "two\tTAGS: [b, never]" in render_plan(plan)
+
+
+UNSUPPORTED = """
+- hosts: all
+  gather_facts: false
+  serial: 1
+  tasks:
+    - name: retried
+      command: "true"
+      until: false
+    - block:
+        - {name: elevated, debug: {msg: x}}
+      become: true
+    - {name: local is fine, debug: {msg: y}, connection: local}
+    - {name: ssh is not, debug: {msg: y}, connection: ssh}
+"""
+
+
+def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path) -> None:
+    write(tmp_path, {"site.yml": UNSUPPORTED})
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                     has_module=lambda action: True)
+    problems = unknown_module_problems(plan)
+    refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
+    assert {keyword for keyword, _ in refused} == {"serial", "until", "become", "connection"}
+    assert len(problems) == len(refused) == 4
+    assert all("--engine ansible" in str(p) and p.span is not None for p in problems)
+    lines = (tmp_path / "site.yml").read_text().splitlines()
+    # the block's keyword, reported once, on its own (0-based) line
+    assert ("become", lines.index("      become: true")) in refused
 
 
 @pytest.mark.ansible

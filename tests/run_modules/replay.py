@@ -6,33 +6,21 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import jinja2
 from module_cases import TEMPLATE_VARS, Case, lay_out, normalise, snapshot, substitute
 
 from engine.run.modules import ModuleContext, ModuleError, get_module
-
-_ENV = jinja2.Environment(undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+from engine.run.templar import Templar
 
 
 def context(search_root: Path, check: bool = False, diff: bool = False) -> ModuleContext:
-    def render(text: str) -> Any:
-        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
-            value = _ENV.compile_expression(text[2:-2], undefined_to_none=False)(**TEMPLATE_VARS)
-            if isinstance(value, jinja2.Undefined):
-                value._fail_with_undefined_error()
-            return value
-        return _ENV.from_string(text).render(**TEMPLATE_VARS)
-
-    def evaluate(condition: str) -> bool:
-        return bool(_ENV.compile_expression(condition)(**TEMPLATE_VARS))
-
+    templar = Templar(TEMPLATE_VARS)  # the executor's templar, so templates render as in a run
     return ModuleContext(
         check_mode=check,
         diff=diff,
         task_vars=dict(TEMPLATE_VARS),
         search_paths=[str(search_root)],
-        render=render,
-        evaluate=evaluate,
+        render=templar.render_text,
+        evaluate=templar.evaluate,
     )
 
 

@@ -20,8 +20,10 @@ class ModuleContext:
     search_paths: list[str]
     """Directories to look a copy/template ``src`` up in, in ansible's order (role dir, then
     playbook dir); the module appends ``files/`` or ``templates/`` itself."""
-    render: Callable[[str], str]
-    evaluate: Callable[[str], bool]
+    render: Callable[..., Any]
+    """``render(text, **overrides)``: the task's templar on ``text``; overrides are the template
+    action's trim_blocks, lstrip_blocks and newline_sequence."""
+    evaluate: Callable[[Any], bool]
 
 
 class ModuleError(Exception):

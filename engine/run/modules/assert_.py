@@ -29,11 +29,11 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     for name in ("fail_msg", "success_msg"):
         _str_or_list_of_str(name, params[name])
     that = params["that"]
-    conditions = [that] if isinstance(that, str) else that
-    if not isinstance(conditions, list):
-        raise ModuleError(f"argument 'that' is of type {type(that).__name__} and we were unable to convert to list")
+    # ansible's _check_type_list_strict: anything not a list is a one-item list, and each item goes
+    # to evaluate_conditional as it is (a bare boolean is a valid conditional; a number is not)
+    conditions = that if isinstance(that, list) else [that]
     for condition in conditions:
-        if not ctx.evaluate(str(condition)):
+        if not ctx.evaluate(condition):
             return {
                 "changed": False,
                 "failed": True,

@@ -57,9 +57,10 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
     with open(source, encoding="utf-8") as handle:
-        text = str(ctx.render(handle.read()))  # a file that is one expression may render to a non-string
-    if params["newline_sequence"] != "\n":
-        text = text.replace("\n", params["newline_sequence"])
+        rendered = ctx.render(handle.read(), trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
+                              newline_sequence=params["newline_sequence"])
+    # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
+    text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False)
     return {"changed": False, "dest": params["dest"], "src": source} if result is None else result
