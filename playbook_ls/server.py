@@ -45,6 +45,9 @@ class PlaybookServer(LanguageServer):
         self.options: dict[str, Any] = {}
         self.root = os.getcwd()
         self.progress = False  # whether the client accepted our progress token
+        self.run_job: Any = None  # the checkTasks/runTasks run in progress (handlers_running)
+        self.run_hints: dict[str, list[types.Diagnostic]] = {}  # real path -> the last run's outcomes
+        self.publishing = threading.Lock()  # the refresher and the runs both publish
 
     @property
     def encoding(self) -> str:
@@ -60,21 +63,38 @@ class PlaybookServer(LanguageServer):
         else:
             method(*args)
 
+    def set_run_hints(self, hints: dict[str, list[types.Diagnostic]]) -> None:
+        """Replace the last run's outcomes (real path -> Hint diagnostics) and publish."""
+        self.run_hints = hints
+        self.publish_diagnostics()
+
+    def clear_run_hints(self, path: str) -> None:
+        """An edit of ``path`` makes its run outcomes stale."""
+        if self.run_hints.pop(os.path.realpath(path), None) is not None:
+            self.publish_diagnostics()
+
     def publish_diagnostics(self) -> None:
         index = self.index
         if index is None:
             return
+        with self.publishing:
+            self._publish(index)
+
+    def _publish(self, index: WorkspaceIndex) -> None:
         from playbook_ls.features.diagnostics import to_diagnostic
 
         docs = rule_docs_uri()
-        current = set(index.findings)
+        hints = self.run_hints
+        current = set(index.findings) | set(hints)
         for path in current | set(self.published):
             findings = index.findings_for(path)
-            key = tuple((f.code, f.span, f.message) for f in findings)
+            extra = hints.get(path, [])
+            key = (tuple((f.code, f.span, f.message) for f in findings),
+                   tuple((d.range.start.line, d.message) for d in extra))
             if self.published.get(path) == key:
                 continue
-            diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings]
-            if findings:
+            diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings] + extra
+            if diagnostics:
                 self.published[path] = key
             else:
                 self.published.pop(path, None)
@@ -240,6 +260,7 @@ def create_server() -> PlaybookServer:
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
     def did_change(ls: PlaybookServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.clear_run_hints(uri_to_path(params.text_document.uri))
         _edited(ls, params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -316,6 +337,8 @@ def create_server() -> PlaybookServer:
     register_editing(server)
     from playbook_ls.handlers_navigation import register as register_navigation
     register_navigation(server)
+    from playbook_ls.handlers_running import register as register_running
+    register_running(server)
     return server
 
 

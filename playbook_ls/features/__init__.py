@@ -3,3 +3,7 @@
 # The commands the code lenses call; any client may call them with workspace/executeCommand.
 LIST_TASKS = "playbook-ls.listTasks"
 SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
+# Run the tasks a lens names with the bundled engine: check mode (changes nothing), or for real
+# after the user confirms. Arguments: {playbook, play?, tags?, skip_tags?, profile?, inventory?}.
+CHECK_TASKS = "playbook-ls.checkTasks"
+RUN_TASKS = "playbook-ls.runTasks"

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
-from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
+from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, keyword_span, where
 
 if TYPE_CHECKING:
     from engine.span import Span
     from playbook_ls.workspace import Reach, WorkspaceIndex
-
 
 
 class Lens:
@@ -25,7 +24,8 @@ class Lens:
 
 
 def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
-    """Above each play: its tags and 'List tasks'; above each task: its effective tags."""
+    """Above each play: its tags, 'List tasks', '▶ Check' and '▶ Run'; above each task: its
+    effective tags, and the listing, check and run of the tag selection that reaches it."""
     result: list[Lens] = []
     by_line: dict[int, list[Reach]] = {}
     for reach in index.reaches(path):
@@ -44,6 +44,7 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
             tags = ", ".join(map(str, first.play.frame.tags)) or "none"
             result.append(Lens(head, f"play tags: {tags}{more}", SHOW_EFFECTIVE_TAGS, [path, line]))
             result.append(Lens(head, "List tasks", LIST_TASKS, [{"path": path, "line": line}]))
+            result += run_lenses(head, first, None)
         else:
             task = first.task
             own = ", ".join(map(str, task.frame.tags))
@@ -56,7 +57,41 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
                 if selection:
                     result.append(Lens(head, f"List tasks for --tags {selection}", LIST_TASKS,
                                        [{"path": path, "line": line, "tags": selection}]))
+            result += run_lenses(head, first, run_selection(task))
     return result
+
+
+def run_selection(task: Any) -> str | None:
+    """The ``--tags`` value that reaches ``task``: its effective tags (``always`` and ``never``
+    aside, as for 'List tasks'), ``never`` for a task only ``never`` would select, and None
+    for a task only a run of its whole play reaches (untagged, or only ``always``)."""
+    tags = task.tag_set()
+    selection = ",".join(sorted(str(t) for t in tags if t not in ("always", "never")))
+    if selection:
+        return selection
+    return "never" if "never" in tags else None
+
+
+def run_lenses(head: Span, reach: Reach, tags: str | None) -> list[Lens]:
+    """'▶ Check' then '▶ Run' for the tasks of ``reach``'s play that ``tags`` selects (the
+    whole play without tags). Only for a playbook a run can start from: a role no playbook
+    uses, or a playbook the engine cannot load, has none."""
+    book = reach.book
+    if book.synthetic or book.playbook.fatal_problems():
+        return []
+    plays = book.playbook.plays
+    number = next((i for i, play in enumerate(plays) if play is reach.play), None)
+    if number is None:
+        return []
+    arguments: dict[str, Any] = {"playbook": book.path, "play": number}
+    play_span = reach.play.span
+    if play_span is not None:
+        arguments["play_at"] = [play_span.file, play_span.line]
+    if tags:
+        arguments["tags"] = tags
+    what = f"--tags {tags}" if tags else "play"
+    return [Lens(head, f"▶ Check {what}", CHECK_TASKS, [dict(arguments)]),
+            Lens(head, f"▶ Run {what}", RUN_TASKS, [dict(arguments)])]
 
 
 def effective_tags(index: WorkspaceIndex, path: str, line: int) -> list[dict[str, Any]]:

@@ -1,0 +1,162 @@
+"""The data side of the ``playbook-ls.checkTasks`` / ``playbook-ls.runTasks`` commands.
+
+Pure functions: the command's arguments as a :class:`RunRequest`, the worker's command line
+(:mod:`playbook_ls.features.run_worker` does the run, in its own process), the confirmation
+question, the progress text, and the per-task outcomes as hints on the tasks' lines. The LSP
+side (the process, progress, cancelling, diagnostics) is in :mod:`playbook_ls.handlers_running`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from playbook_ls.features.convert import uri_to_path
+
+SOURCE = "playbook-ls run"
+WORKER = "playbook_ls.features.run_worker"
+RUN, CANCEL = "Run", "Cancel"
+
+
+@dataclass
+class RunRequest:
+    """What to run: a playbook (or a launch profile's), optionally one play of it (0-based,
+    or the play written at ``play_at`` = [file, line]), a tag selection, an inventory."""
+
+    playbook: str | None
+    check: bool = True
+    play: int | None = None
+    play_at: list[Any] | None = None
+    tags: list[str] = field(default_factory=list)
+    skip_tags: list[str] = field(default_factory=list)
+    profile: str | None = None
+    inventory: str | None = None
+    limit: str | None = None
+
+    @classmethod
+    def parse(cls, arguments: Any, check: bool, root: str) -> RunRequest:
+        """The command's arguments (``[{playbook, play?, tags?, skip_tags?, profile?,
+        inventory?}]`` or that object alone); raises ValueError saying what is wrong."""
+        if isinstance(arguments, (list, tuple)):
+            if len(arguments) != 1:
+                raise ValueError("expected one argument: {playbook, play?, tags?, skip_tags?, profile?, inventory?}")
+            arguments = arguments[0]
+        if not isinstance(arguments, dict):
+            raise ValueError("the argument must be an object {playbook, play?, tags?, skip_tags?, profile?, "
+                             "inventory?}")
+        playbook = arguments.get("playbook") or arguments.get("uri") or arguments.get("path")
+        if playbook is not None and not isinstance(playbook, str):
+            raise ValueError("'playbook' must be a path or a file URI")
+        if playbook is None and not arguments.get("profile"):
+            raise ValueError("give a 'playbook' or a launch 'profile' that names one")
+        if playbook is not None:
+            playbook = os.path.join(root, uri_to_path(playbook) if playbook.startswith("file:") else playbook)
+        play = arguments.get("play")
+        if play is not None and (not isinstance(play, int) or isinstance(play, bool) or play < 0):
+            raise ValueError("'play' must be a play's number in the playbook, from 0")
+        play_at = arguments.get("play_at")
+        if play_at is not None and not (isinstance(play_at, list) and len(play_at) == 2
+                                        and isinstance(play_at[0], str) and isinstance(play_at[1], int)):
+            raise ValueError("'play_at' must be [file, line]")
+        strings = {}
+        for name in ("profile", "inventory", "limit"):
+            value = arguments.get(name)
+            if value is not None and not isinstance(value, str):
+                raise ValueError(f"'{name}' must be a string")
+            strings[name] = value or None
+        return cls(playbook, check, play, play_at, _tags(arguments.get("tags"), "tags"),
+                   _tags(arguments.get("skip_tags"), "skip_tags"), **strings)
+
+    def worker_request(self, mode: str, config: str | None = None) -> dict[str, Any]:
+        return {"mode": mode, "playbook": self.playbook, "check": self.check, "play": self.play,
+                "play_at": self.play_at, "tags": self.tags, "skip_tags": self.skip_tags,
+                "profile": self.profile, "inventory": self.inventory, "limit": self.limit, "config": config}
+
+    def command(self, python: str, mode: str, config: str | None = None) -> list[str]:
+        """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``."""
+        return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config))]
+
+    def describe(self) -> str:
+        what = f"--tags {','.join(self.tags)}" if self.tags else "all tasks"
+        if self.skip_tags:
+            what += f" --skip-tags {','.join(self.skip_tags)}"
+        play = f", play #{self.play + 1}" if self.play is not None else ""
+        name = os.path.basename(self.playbook) if self.playbook else f"profile {self.profile}"
+        return f"{'Check' if self.check else 'Run'} {name}{play}: {what}"
+
+
+def _tags(value: Any, name: str) -> list[str]:
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"'{name}' must be a string (a,b) or a list of strings")
+    return [tag.strip() for each in value for tag in each.split(",") if tag.strip()]
+
+
+def confirmation(plan: dict[str, Any]) -> str:
+    """The question asked before a real run, from the worker's ``plan`` event."""
+    count = int(plan.get("tasks") or 0)
+    hosts = ", ".join(plan.get("hosts") or []) or "no hosts"
+    plays = ", ".join(str(p) for p in plan.get("plays") or [])
+    return f"Run {count} task{'s' if count != 1 else ''} on {hosts} for real? ({plays})"
+
+
+def progress_message(done: int, total: int, title: str) -> tuple[str, int | None]:
+    """The text and percentage of a progress report when task ``done`` of ``total`` starts."""
+    percentage = min(99, int(100 * (done - 1) / total)) if total > 0 else None
+    return (f"{done}/{total} {title}" if total > 0 else title), percentage
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One task's outcome on one host, where the task is written (0-based, code points)."""
+
+    path: str
+    line: int
+    col: int
+    message: str
+    status: str
+
+
+def outcome_message(event: dict[str, Any], check: bool) -> str:
+    status, host = str(event.get("status")), str(event.get("host"))
+    message = f"{status} on {host}"
+    if event.get("msg") and status in ("failed", "unreachable"):
+        message += f": {event['msg']}"
+    if event.get("ignored"):
+        message += " (ignored)"
+    return message + (" (check mode)" if check and status == "changed" else "")
+
+
+def hints(results: list[dict[str, Any]], check: bool) -> dict[str, list[Hint]]:
+    """The worker's ``result`` events as hints by real path; results without a place are left out."""
+    found: dict[str, list[Hint]] = {}
+    for event in results:
+        file, line = event.get("file"), event.get("line")
+        if not isinstance(file, str) or not isinstance(line, int):
+            continue
+        path = os.path.realpath(file)
+        hint = Hint(path, line, int(event.get("col") or 0), outcome_message(event, check), str(event.get("status")))
+        if hint not in found.get(path, []):
+            found.setdefault(path, []).append(hint)
+    return found
+
+
+def summary(request: RunRequest, results: list[dict[str, Any]], end: dict[str, Any] | None,
+            error: str | None, cancelled: bool, exit_code: int | None) -> dict[str, Any]:
+    """The command's result: what ran, the recap per host, the exit code, each task's outcome."""
+    result: dict[str, Any] = {
+        "playbook": request.playbook, "check": request.check, "tags": request.tags, "skip_tags": request.skip_tags,
+        "play": request.play, "cancelled": cancelled,
+        "exit_code": end.get("exit_code") if end else exit_code,
+        "recap": end.get("recap", {}) if end else {},
+        "tasks": [{key: event.get(key) for key in ("task", "host", "status", "msg", "file", "line")}
+                  for event in results],
+    }
+    if error:
+        result["error"] = error
+    return result

@@ -1,0 +1,241 @@
+"""End to end: the ▶ Check / ▶ Run lenses and the playbook-ls.checkTasks / runTasks commands.
+
+Each test has its own server on its own tmp_path workspace, with a local playbook whose tasks
+write only inside tmp_path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from waiting import doc, until
+
+PLAYBOOK = """\
+- name: files
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: say hello
+      debug:
+        msg: hello
+    - name: write the file
+      copy:
+        content: "written\\n"
+        dest: "{{ playbook_dir }}/out.txt"
+      tags: [files]
+
+- name: slow
+  hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: nap
+      command: sleep 5
+      tags: [slow]
+"""
+SOURCE = "playbook-ls run"
+CHECK, RUN = "playbook-ls.checkTasks", "playbook-ls.runTasks"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    (tmp_path / "site.yml").write_text(PLAYBOOK)
+    role = tmp_path / "roles" / "unused" / "tasks"
+    role.mkdir(parents=True)
+    (role / "main.yml").write_text("- name: lonely\n  debug:\n    msg: hi\n  tags: [lone]\n")
+    return tmp_path
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]))
+async def client(lsp_client: LanguageClient, workspace: Path):
+    lsp_client.answer = None  # type: ignore[attr-defined] - what the "user" picks
+    lsp_client.asked = []  # type: ignore[attr-defined]
+
+    @lsp_client.feature(types.WINDOW_SHOW_MESSAGE_REQUEST)
+    def ask(params: types.ShowMessageRequestParams) -> types.MessageActionItem | None:
+        lsp_client.asked.append(params)  # type: ignore[attr-defined]
+        answer = lsp_client.answer  # type: ignore[attr-defined]
+        return types.MessageActionItem(title=answer) if answer else None
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        return None
+
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
+        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def lenses(client: LanguageClient, path: Path) -> list[types.CodeLens]:
+    return await until(lambda: client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=doc(path))), lambda found: bool(found)) or []
+
+
+async def execute(client: LanguageClient, command: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=command, arguments=[arguments]))
+    assert isinstance(result, dict), result
+    return result
+
+
+def run_hints(client: LanguageClient, path: Path) -> list[tuple[int, str]]:
+    return sorted((d.range.start.line, d.message) for d in client.diagnostics.get(path.as_uri(), [])
+                  if d.source == SOURCE and d.severity == types.DiagnosticSeverity.Hint)
+
+
+async def wait_hints(client: LanguageClient, path: Path, ready: Any = bool) -> list[tuple[int, str]]:
+    for _ in range(100):
+        found = run_hints(client, path)
+        if ready(found):
+            return found
+        await asyncio.sleep(0.05)
+    return run_hints(client, path)
+
+
+def logged(client: LanguageClient) -> str:
+    return "\n".join(m.message for m in client.log_messages)
+
+
+@pytest.mark.asyncio
+async def test_check_and_run_lenses_above_plays_and_tasks(client: LanguageClient, workspace: Path) -> None:
+    found = await lenses(client, workspace / "site.yml")
+    by_line: dict[int, list[str]] = {}
+    for lens in found:
+        assert lens.command is not None
+        by_line.setdefault(lens.range.start.line, []).append(lens.command.title)
+    runs = {line: [t for t in titles if t.startswith("▶")] for line, titles in by_line.items()}
+    assert runs[0] == ["▶ Check play", "▶ Run play"]
+    assert runs[13] == ["▶ Check play", "▶ Run play"]
+    assert runs[7] == ["▶ Check --tags files", "▶ Run --tags files"]
+    assert runs[4] == ["▶ Check play", "▶ Run play"]  # untagged: only its play's run reaches it
+    write = next(lens for lens in found if lens.range.start.line == 7 and lens.command.title == "▶ Run --tags files")
+    assert write.command.command == RUN
+    [arguments] = write.command.arguments
+    assert (arguments["playbook"], arguments["play"], arguments["tags"]) == (str(workspace / "site.yml"), 0, "files")
+    # a role no playbook uses cannot be run: its lenses have no ▶
+    lone = await lenses(client, workspace / "roles/unused/tasks/main.yml")
+    assert lone and not [lens for lens in lone if lens.command.title.startswith("▶")]
+
+
+@pytest.mark.asyncio
+async def test_check_changes_nothing_and_reports_outcomes(client: LanguageClient, workspace: Path) -> None:
+    site = workspace / "site.yml"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=site.as_uri(), language_id="ansible", version=1, text=PLAYBOOK)))
+    result = await execute(client, CHECK, playbook=site.as_uri(), play=0)
+    assert result["exit_code"] == 0 and result["check"] is True and not result["cancelled"]
+    assert result["recap"]["localhost"]["changed"] == 1
+    assert not (workspace / "out.txt").exists()
+    assert not client.asked  # a check asks nothing
+    assert await wait_hints(client, site) == [(4, "ok on localhost"), (7, "changed on localhost (check mode)")]
+    assert "TASK [write the file]" in logged(client)
+    [reports] = [r for token, r in client.progress_reports.items() if str(token).startswith("playbook-ls-run")]
+    assert isinstance(reports[0], types.WorkDoneProgressBegin) and isinstance(reports[-1], types.WorkDoneProgressEnd)
+    assert [r.message for r in reports[1:-1]] == ["1/2 say hello", "2/2 write the file"]
+    # an edit of the file clears its outcomes
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=site.as_uri(), version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=PLAYBOOK + "\n")]))
+    assert await wait_hints(client, site, lambda found: not found) == []
+
+
+@pytest.mark.asyncio
+async def test_check_of_a_task_runs_only_its_tag_selection(client: LanguageClient, workspace: Path) -> None:
+    result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
+    assert [(t["task"], t["status"]) for t in result["tasks"]] == [("write the file", "changed")]
+    assert not (workspace / "out.txt").exists()
+
+
+@pytest.mark.asyncio
+async def test_run_asks_first_and_cancel_runs_nothing(client: LanguageClient, workspace: Path) -> None:
+    client.answer = "Cancel"  # type: ignore[attr-defined]
+    result = await execute(client, RUN, playbook=str(workspace / "site.yml"), play=0)
+    [asked] = client.asked  # type: ignore[attr-defined]
+    assert asked.message.startswith("Run 2 tasks on localhost for real?")
+    assert [a.title for a in asked.actions or []] == ["Run", "Cancel"]
+    assert result["cancelled"] is True and result["tasks"] == []
+    assert not (workspace / "out.txt").exists()
+    assert "TASK [" not in logged(client)
+
+
+@pytest.mark.asyncio
+async def test_run_confirmed_writes_the_file(client: LanguageClient, workspace: Path) -> None:
+    client.answer = "Run"  # type: ignore[attr-defined]
+    site = workspace / "site.yml"
+    result = await execute(client, RUN, playbook=str(site), play=0)
+    assert result["exit_code"] == 0 and result["check"] is False
+    assert (workspace / "out.txt").read_text() == "written\n"
+    assert await wait_hints(client, site) == [(4, "ok on localhost"), (7, "changed on localhost")]
+    # the next run replaces the outcomes: the file is there now, so nothing changes
+    result = await execute(client, RUN, playbook=str(site), play=0, tags="files")
+    assert [t["status"] for t in result["tasks"]] == ["ok"]
+    assert await wait_hints(client, site, lambda found: len(found) == 1) == [(7, "ok on localhost")]
+
+
+@pytest.mark.asyncio
+async def test_cancelling_the_progress_stops_the_run(client: LanguageClient, workspace: Path) -> None:
+    client.answer = "Run"  # type: ignore[attr-defined]
+    started = time.monotonic()
+    running = asyncio.ensure_future(execute(client, RUN, playbook=str(workspace / "site.yml"), play=1))
+
+    def napping() -> Any:
+        return next((token for token, reports in client.progress_reports.items()
+                     if str(token).startswith("playbook-ls-run")
+                     and any("nap" in (getattr(r, "message", None) or "") for r in reports)), None)
+
+    for _ in range(200):
+        if napping() is not None or running.done():
+            break
+        await asyncio.sleep(0.02)
+    token = napping()
+    assert token is not None
+    client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    result = await asyncio.wait_for(running, 10)
+    assert result["cancelled"] is True
+    assert time.monotonic() - started < 4  # the task sleeps 5 s
+    assert client.progress_reports[token][-1].message == "cancelled"
+    # the server is alive and runs again
+    result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
+    assert result["exit_code"] == 0
+
+
+@pytest.mark.asyncio
+async def test_an_invalid_playbook_is_a_message_not_a_dead_server(client: LanguageClient, workspace: Path) -> None:
+    (workspace / "broken.yml").write_text("- hosts: localhost\n  tasks:\n    - name: x\n      debug: [unclosed\n")
+    result = await execute(client, CHECK, playbook=str(workspace / "broken.yml"))
+    assert result["error"] and result["exit_code"] != 0
+    errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
+    assert errors and "broken.yml" in errors[-1]
+    result = await execute(client, CHECK, playbook=str(workspace / "missing.yml"))
+    assert "could not be found" in result["error"]
+    result = await execute(client, CHECK)  # no playbook at all
+    assert "playbook" in result["error"]
+    assert not (workspace / "out.txt").exists()
+    result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0)
+    assert result["exit_code"] == 0 and "error" not in result
+
+
+@pytest.mark.asyncio
+async def test_a_launch_profile_runs_through_resolve_launch(client: LanguageClient, workspace: Path) -> None:
+    (workspace / ".playbook-ls.yml").write_text(
+        "profiles:\n  local:\n    playbook: site.yml\n    inventory: 'localhost,'\n    job_type: run\n"
+        "    job_tags: files\n")
+    result = await execute(client, CHECK, profile="local")  # check wins over the profile's job_type
+    assert result["check"] is True and [(t["task"], t["status"]) for t in result["tasks"]] == [
+        ("write the file", "changed")]
+    assert not (workspace / "out.txt").exists()
+    client.answer = "Run"  # type: ignore[attr-defined]
+    result = await execute(client, RUN, profile="local")
+    assert client.asked[0].message.startswith("Run 1 task on localhost for real?")  # type: ignore[attr-defined]
+    assert result["exit_code"] == 0 and (workspace / "out.txt").read_text() == "written\n"
+    result = await execute(client, CHECK, profile="nope")
+    assert "no launch profile 'nope'" in result["error"]
