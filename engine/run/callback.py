@@ -110,7 +110,8 @@ class Callback:
         self.records.append(TaskRecord(title, host, outcome.status))
         if counted:
             self._count(self.host(host), outcome)
-        verbose = action in DEBUG_ACTIONS or self.verbosity > 0
+        # the gather_facts action sets _ansible_verbose_override: -v does not dump every fact
+        verbose = (action in DEBUG_ACTIONS or self.verbosity > 0) and "_ansible_verbose_override" not in result
         if self.show_diff:
             self._print_diffs(result)
         if is_include and outcome.status in ("ok", "changed"):

@@ -15,8 +15,9 @@ from typing import Any
 
 from engine import keywords as kw
 from engine.inventory.data import Host
-from engine.model import Block, Task
+from engine.model import Block, Play, Task
 from engine.run.callback import Callback, Outcome
+from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
 from engine.run.plan import Plan, PlayPlan
@@ -67,6 +68,7 @@ class Executor:
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
         self.break_playbook = False
+        self.gathering = gathering_policy()
 
     def run(self) -> int:
         for play_plan in self.plan.plays:
@@ -92,7 +94,9 @@ class Executor:
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
         self.runs = {h.name: HostRun(h) for h in hosts}
-        programs = {h.name: self._program(self.runs[h.name], play.compile()) for h in hosts}
+        setup = self._setup_block(play)
+        programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *play.compile()])
+                    for h in hosts}
         pending = {name: next(program, None) for name, program in programs.items()}
         while True:
             active = [n for n in self.context.hosts_all if pending.get(n) is not None]
@@ -111,6 +115,30 @@ class Executor:
             self.callback.no_more_hosts()
             return False
         return True
+
+    def _setup_block(self, play: Play) -> dict[str, list[Block]]:
+        """The implicit "Gathering Facts" block for each host that gathers at the start of ``play``
+        (none when tag selection leaves the task out, as ``filter_tagged_tasks`` does)."""
+        from engine.tags import TagEvaluator, TagTemplateError, should_run
+
+        block = gather_block(play)
+        task = block.block[0]
+        assert isinstance(task, Task)
+        try:
+            if not should_run(TagEvaluator().evaluate(task), self.options.selection()):
+                return {}
+        except TagTemplateError:
+            return {}  # the play's own tasks met the same error while planning
+        self.selected |= {id(task)}
+        templar = Templar(self.options.extra_vars | play.vars)
+        wanted: dict[str, list[Block]] = {}
+        for name in self.runs:
+            try:
+                if gathers(play, self.gathering, self.variables.state(name).gathered, templar):
+                    wanted[name] = [block]
+            except TemplateFailure:
+                wanted[name] = [block]  # ansible fails the play on this; gathering is the nearer guess
+        return wanted
 
     def _advance(self, program: Program, step: Step) -> Task | None:
         try:
@@ -337,7 +365,10 @@ class Executor:
         except TemplateFailure as exc:
             return failed_result(str(exc))
         if isinstance(result.get("ansible_facts"), dict):
-            self.variables.state(templar.variables["inventory_hostname"]).facts.update(result["ansible_facts"])
+            state = self.variables.state(templar.variables["inventory_hostname"])
+            # the gather_facts action's marker, which ``gathering = smart`` looks for
+            state.gathered = bool(result["ansible_facts"].pop("_ansible_facts_gathered", False)) or state.gathered
+            state.facts.update(result["ansible_facts"])
         return result
 
     def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:

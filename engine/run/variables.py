@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.paths import find_role_file
+from engine.run.gathering import inject_facts_as_vars
 from engine.templating import as_dict
 
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ class HostState:
     facts: dict[str, Any] = field(default_factory=dict)
     nonpersistent: dict[str, Any] = field(default_factory=dict)
     included: dict[str, Any] = field(default_factory=dict)
+    gathered: bool = False
+    """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
 
 
 @dataclass
@@ -50,6 +53,7 @@ class VariableManager:
     def __init__(self, inventory: Inventory, options: RunOptions, cache: SourceCache) -> None:
         self.inventory, self.options, self.cache = inventory, options, cache
         self.hosts: dict[str, HostState] = {}
+        self.inject_facts = inject_facts_as_vars()
         self._role_files: dict[tuple[str, str | None, str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
 
     def state(self, host: str) -> HostState:
@@ -73,8 +77,9 @@ class VariableManager:
         """Inventory variables, then facts: what every task on the host starts from."""
         state = self.state(host.name)
         result = self.inventory.host_variables(host) | host.get_magic_vars()
-        result |= state.facts
-        result["ansible_facts"] = dict(state.facts)
+        if self.inject_facts:  # INJECT_FACTS_AS_VARS: facts as top-level variables, as named
+            result |= state.facts
+        result["ansible_facts"] = namespace_facts(state.facts)
         return result
 
     def task_vars(self, context: PlayContext, host: Host, task: Task | None,
@@ -136,6 +141,12 @@ class VariableManager:
         if role is not None:
             magic.update(role_name=role.name, ansible_role_name=role.name, role_path=role.path)
         return magic
+
+
+def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
+    return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
+            for key, value in facts.items()}
 
 
 def _role_lineage(role: RoleInstance | None) -> list[RoleInstance]:

@@ -45,6 +45,8 @@ _SUBMODULES: dict[str, str] = {
     "file": "file",
     "lineinfile": "lineinfile",
     "stat": "stat",
+    "setup": "setup",
+    "gather_facts": "setup:gather_facts",  # the action plugin around setup
 }
 
 MODULE_NAMES: frozenset[str] = frozenset(_SUBMODULES)
@@ -63,4 +65,5 @@ def get_module(action: str) -> ModuleFunction | None:
     submodule = _SUBMODULES.get(name)
     if submodule is None:
         return None
-    return importlib.import_module(f"{__name__}.{submodule}").run
+    submodule, _, function = submodule.partition(":")
+    return getattr(importlib.import_module(f"{__name__}.{submodule}"), function or "run")

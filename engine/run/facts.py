@@ -1,0 +1,303 @@
+"""Facts about the local machine, gathered with the Python standard library.
+
+A documented subset of what ansible's ``setup`` module collects, with ansible's names and
+shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
+the same name that needs no external command. Not gathered: network (interfaces, default_ipv4),
+virtualization, dmi, devices, mounts, selinux/apparmor, service_mgr, pkg_mgr, lsb, dns, caps,
+ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
+"""
+
+from __future__ import annotations
+
+import configparser
+import datetime
+import getpass
+import json
+import os
+import platform
+import pwd
+import re
+import socket
+import stat
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+# ansible's distribution.py OS_FAMILY_MAP: the family of each distribution name
+OS_FAMILY_MAP = {
+    "RedHat": ["RedHat", "RHEL", "Fedora", "CentOS", "Scientific", "SLC", "Ascendos", "CloudLinux", "PSBM",
+               "OracleLinux", "OVS", "OEL", "Amazon", "Amzn", "Virtuozzo", "XenServer", "Alibaba", "EulerOS",
+               "openEuler", "AlmaLinux", "Rocky", "TencentOS", "EuroLinux", "Kylin Linux Advanced Server", "MIRACLE"],
+    "Debian": ["Debian", "Ubuntu", "Raspbian", "Neon", "KDE neon", "Linux Mint", "SteamOS", "Devuan", "Kali",
+               "Cumulus Linux", "Pop!_OS", "Parrot", "Pardus GNU/Linux", "Uos", "Deepin", "OSMC",
+               "Linux Mint Debian Edition"],
+    "Suse": ["SuSE", "SLES", "SLED", "openSUSE", "openSUSE Tumbleweed", "SLES_SAP", "SUSE_LINUX", "openSUSE Leap",
+             "ALP-Dolomite", "SL-Micro", "openSUSE MicroOS"],
+    "Archlinux": ["Archlinux", "Antergos", "Manjaro"],
+    "Mandrake": ["Mandrake", "Mandriva"],
+    "Solaris": ["Solaris", "Nexenta", "OmniOS", "OpenIndiana", "SmartOS"],
+    "Slackware": ["Slackware"], "Altlinux": ["Altlinux"], "SMGL": ["SMGL"], "Gentoo": ["Gentoo", "Funtoo"],
+    "Alpine": ["Alpine"], "AIX": ["AIX"], "HP-UX": ["HPUX"], "Darwin": ["MacOSX"], "FreeBSD": ["FreeBSD", "TrueOS"],
+    "ClearLinux": ["Clear Linux OS", "Clear Linux Mix"],
+    "DragonFly": ["DragonflyBSD", "DragonFlyBSD", "Gentoo/DragonflyBSD", "Gentoo/DragonFlyBSD"], "NetBSD": ["NetBSD"],
+}
+OS_FAMILY = {name: family for family, names in OS_FAMILY_MAP.items() for name in names}
+# os-release IDs whose distribution file ansible parses into another spelling than ID.capitalize()
+_DIST_NAMES = {"rhel": "RedHat", "centos": "CentOS", "amzn": "Amazon", "arch": "Archlinux", "ol": "OracleLinux",
+               "almalinux": "AlmaLinux", "opensuse-leap": "openSUSE Leap", "opensuse-tumbleweed": "openSUSE Tumbleweed",
+               "sles": "SLES", "linuxmint": "Linux Mint", "clear-linux-os": "Clear Linux OS"}
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def os_release() -> dict[str, str]:
+    """/etc/os-release (or /usr/lib/os-release) as KEY -> unquoted value."""
+    text = _read("/etc/os-release") or _read("/usr/lib/os-release") or ""
+    info: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.strip().partition("=")
+        if sep and key and not key.startswith("#"):
+            info[key] = value.strip().strip("\"'")
+    return info
+
+
+def platform_facts() -> dict[str, Any]:
+    node = platform.node()
+    fqdn = socket.getfqdn()
+    machine = platform.machine()
+    bits = platform.architecture()[0].replace("bit", "")
+    facts: dict[str, Any] = {
+        "system": platform.system(), "kernel": platform.release(), "kernel_version": platform.version(),
+        "machine": machine, "python_version": platform.python_version(), "fqdn": fqdn,
+        "hostname": node.split(".")[0], "nodename": node, "domain": ".".join(fqdn.split(".")[1:]),
+        "userspace_bits": bits, "architecture": machine,
+    }
+    if machine == "x86_64" and bits in ("64", "32"):
+        facts["userspace_architecture"] = "x86_64" if bits == "64" else "i386"
+    machine_id = _read("/var/lib/dbus/machine-id") or _read("/etc/machine-id")
+    if machine_id and machine_id.strip():
+        facts["machine_id"] = machine_id.strip().splitlines()[0]
+    return facts
+
+
+def distribution_facts() -> dict[str, Any]:
+    """ansible's guess from the ``distro`` library (os-release), then what its Debian file parser
+    adds; other distribution files (RedHat's, SUSE's...) are not parsed."""
+    system = platform.system()
+    if system != "Linux":
+        name = "MacOSX" if system == "Darwin" else system
+        return {"distribution": name, "distribution_release": platform.release(),
+                "distribution_version": platform.version(), "os_family": OS_FAMILY.get(name, name)}
+    info = os_release()
+    ident = info.get("ID", "").lower()
+    name = _DIST_NAMES.get(ident) or ident.capitalize() or "OtherLinux"
+    version = info.get("VERSION_ID", "")
+    if ident == "debian":
+        # Debian's os-release has no minor version; distro's "best" version takes /etc/debian_version's
+        match = re.match(r"(\d+(?:\.\d+)+)\s*$", _read("/etc/debian_version") or "")
+        if match and match.group(1).startswith(version.split(".")[0]):
+            version = match.group(1)
+    elif ident == "centos":
+        version = ".".join(version.split(".")[:2])
+    codename = info.get("VERSION_CODENAME") or info.get("UBUNTU_CODENAME")
+    if not codename:
+        match = re.search(r"\(([^)]+)\)", info.get("VERSION", ""))
+        codename = match.group(1) if match else None
+    facts: dict[str, Any] = {
+        "distribution": name, "distribution_version": version or "NA",
+        "distribution_release": codename if codename is not None else "NA",
+    }
+    facts["distribution_major_version"] = facts["distribution_version"].split(".")[0] or "NA"
+    if ident == "debian":
+        facts["distribution_file_variety"] = "Debian"
+        facts["distribution_file_path"] = "/etc/os-release"
+        minor = re.search(r"(\d+)\.(\d+)", _read("/etc/debian_version") or "")
+        if minor:
+            facts["distribution_minor_version"] = minor.group(2)
+    facts["os_family"] = OS_FAMILY.get(name, name)
+    return facts
+
+
+def python_facts() -> dict[str, Any]:
+    info = sys.version_info
+    return {"python": {
+        "version": {"major": info[0], "minor": info[1], "micro": info[2], "releaselevel": info[3], "serial": info[4]},
+        "version_info": list(info), "executable": sys.executable, "has_sslcontext": True,
+        "type": sys.implementation.name,
+    }}
+
+
+def user_facts() -> dict[str, Any]:
+    user = getpass.getuser()
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        entry = pwd.getpwuid(os.getuid())
+    return {"user_id": user, "user_uid": entry.pw_uid, "user_gid": entry.pw_gid, "user_gecos": entry.pw_gecos,
+            "user_dir": entry.pw_dir, "user_shell": entry.pw_shell, "real_user_id": os.getuid(),
+            "effective_user_id": os.geteuid(), "real_group_id": os.getgid(),
+            "effective_group_id": os.getgid()}  # sic: ansible reports getgid() for both
+
+
+def env_facts() -> dict[str, Any]:
+    return {"env": dict(os.environ)}
+
+
+def date_time_facts() -> dict[str, Any]:
+    epoch = time.time()
+    now = datetime.datetime.fromtimestamp(epoch)
+    utc = datetime.datetime.fromtimestamp(epoch, tz=datetime.UTC)
+    return {"date_time": {
+        "year": now.strftime("%Y"), "month": now.strftime("%m"), "weekday": now.strftime("%A"),
+        "weekday_number": now.strftime("%w"), "weeknumber": now.strftime("%W"), "day": now.strftime("%d"),
+        "hour": now.strftime("%H"), "minute": now.strftime("%M"), "second": now.strftime("%S"),
+        "epoch": str(int(epoch)), "epoch_int": str(int(epoch)), "date": now.strftime("%Y-%m-%d"),
+        "time": now.strftime("%H:%M:%S"), "iso8601_micro": utc.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "iso8601": utc.strftime("%Y-%m-%dT%H:%M:%SZ"), "iso8601_basic": now.strftime("%Y%m%dT%H%M%S%f"),
+        "iso8601_basic_short": now.strftime("%Y%m%dT%H%M%S"), "tz": time.strftime("%Z"),
+        "tz_dst": time.tzname[1], "tz_offset": time.strftime("%z"),
+    }}
+
+
+def local_facts(fact_path: str) -> dict[str, Any]:
+    """``ansible_local``: each ``*.fact`` file in ``fact_path``, JSON or INI, run when executable
+    (as ansible's local collector does); an unreadable one becomes an error string like ansible's."""
+    local: dict[str, Any] = {}
+    if not os.path.isdir(fact_path):
+        return {"local": local}
+    for name in sorted(os.listdir(fact_path)):
+        path = os.path.join(fact_path, name)
+        if not name.endswith(".fact") or not os.path.isfile(path):
+            continue
+        key = name[: -len(".fact")]
+        if os.stat(path).st_mode & stat.S_IXUSR:
+            try:
+                text = subprocess.run([path], capture_output=True, text=True, timeout=30, check=False).stdout
+            except (OSError, subprocess.SubprocessError) as exc:
+                local[key] = f"error loading facts as JSON or ini - please check content: {path} ({exc})"
+                continue
+        else:
+            text = _read(path) or ""
+        try:
+            local[key] = json.loads(text)
+            continue
+        except ValueError:
+            pass
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string(text)
+            local[key] = {section: dict(parser.items(section)) for section in parser.sections()}
+        except configparser.Error:
+            local[key] = f"error loading facts as JSON or ini - please check content: {path}"
+    return {"local": local}
+
+
+def hardware_facts() -> dict[str, Any]:
+    """Processor counts from /proc/cpuinfo (ansible's Linux algorithm, without its Xen and s390x
+    branches) and the *_mb memory facts from /proc/meminfo."""
+    facts: dict[str, Any] = {}
+    cpuinfo = _read("/proc/cpuinfo")
+    if cpuinfo is not None:
+        facts |= _cpu_facts(cpuinfo)
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        key, _, value = line.partition(":")
+        if key in ("MemTotal", "SwapTotal", "MemFree", "SwapFree"):
+            facts[f"{key.lower()}_mb"] = int(value.strip().split(" ")[0]) // 1024
+    return facts
+
+
+def _cpu_facts(cpuinfo: str) -> dict[str, Any]:
+    count = vendor = model = processors = 0
+    physid = coreid = "0"
+    sockets: dict[str, int] = {}
+    cores: dict[str, int] = {}
+    names: list[str] = []
+    for line in cpuinfo.splitlines():
+        key, _, val = (part.strip() for part in line.partition(":"))
+        if key in ("model name", "Processor", "vendor_id", "cpu", "Vendor", "processor"):
+            names.append(val)
+            vendor += key == "vendor_id"
+            model += key == "model name"
+            processors += key == "processor"
+            count += 1
+        elif key == "physical id":
+            physid = val
+            sockets.setdefault(physid, 1)
+        elif key == "core id":
+            coreid = val
+            if coreid not in sockets:  # sic: ansible tests sockets here, not cores
+                cores[coreid] = 1
+        elif key == "cpu cores":
+            sockets[physid] = int(val)
+        elif key == "siblings":
+            cores[coreid] = int(val)
+    if vendor and vendor == model:
+        count = vendor
+    if platform.machine().startswith(("armv", "aarch", "ppc")):
+        count = processors
+    facts: dict[str, Any] = {"processor": names, "processor_count": len(sockets) if sockets else count}
+    per_socket = list(sockets.values())
+    facts["processor_cores"] = per_socket[0] if per_socket and per_socket[0] else 1
+    siblings = list(cores.values())
+    facts["processor_threads_per_core"] = round((siblings[0] if siblings else 1) / facts["processor_cores"])
+    facts["processor_vcpus"] = facts["processor_threads_per_core"] * facts["processor_count"] * facts["processor_cores"]
+    try:
+        facts["processor_nproc"] = len(os.sched_getaffinity(0))
+    except AttributeError:
+        facts["processor_nproc"] = processors
+    return facts
+
+
+# What each gather_subset name collects here. ansible's minimal subset always runs; the names
+# ansible knows but this engine cannot gather are accepted and collect nothing.
+MINIMAL = frozenset({"apparmor", "caps", "cmdline", "date_time", "distribution", "dns", "env", "fips", "local",
+                     "lsb", "pkg_mgr", "platform", "python", "selinux", "service_mgr", "ssh_pub_keys", "user"})
+VALID = MINIMAL | frozenset({"hardware", "network", "virtual", "facter", "ohai", "chroot", "devices", "dmi",
+                             "mounts", "interfaces", "loadavg", "os_release", "systemd", "iscsi", "nvme", "fc_wwn"})
+COLLECTORS: dict[str, Callable[[], dict[str, Any]]] = {
+    "platform": platform_facts, "distribution": distribution_facts, "python": python_facts, "user": user_facts,
+    "env": env_facts, "date_time": date_time_facts, "hardware": hardware_facts,
+}
+
+
+def subset_names(gather_subset: list[str]) -> set[str]:
+    """ansible's ``get_collector_names``; raises ValueError on a name ansible would refuse."""
+    added, excluded, explicit = set(MINIMAL), set(), set()
+    for subset in gather_subset:
+        if subset == "min":
+            added |= MINIMAL
+        elif subset == "all":
+            added |= VALID
+        elif subset == "!min":
+            excluded |= MINIMAL
+        elif subset == "!all":
+            excluded |= VALID - MINIMAL
+        elif subset.startswith("!"):
+            excluded.add(subset[1:])
+        elif subset not in VALID:
+            raise ValueError(f"Bad subset '{subset}' given to Ansible. gather_subset options allowed: all, "
+                             + ", ".join(sorted(VALID)))
+        else:
+            explicit.add(subset)
+            added.add(subset)
+    return added - (excluded - explicit)
+
+
+def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
+    """The facts of ``gather_subset``, unprefixed, collector by collector."""
+    names = subset_names(gather_subset)
+    facts: dict[str, Any] = {}
+    for name, collect in COLLECTORS.items():
+        if name in names:
+            facts |= collect()
+    if "local" in names:
+        facts |= local_facts(fact_path)
+    return facts

@@ -1,0 +1,55 @@
+"""setup (and the gather_facts action around it): facts about the LOCAL machine.
+
+The facts are those of :mod:`engine.run.facts`, prefixed ``ansible_`` like ansible's
+``PrefixFactNamespace``; ``filter`` keeps the keys matching its globs (a glob is tried with the
+prefix too, as ``AnsibleFactCollector._filter`` does). The gather_facts action marks the host's
+facts as gathered (for ``gathering = smart``) and hides the facts from ``-v`` output.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from typing import Any
+
+from engine.run import facts
+from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules._args import Arg, validate
+
+SPEC = {
+    "gather_subset": Arg(type="list", default=["all"]),
+    "gather_timeout": Arg(type="int", default=10),  # every collector here is fast: nothing to time out
+    "filter": Arg(type="list", default=[]),
+    "fact_path": Arg(type="path", default="/etc/ansible/facts.d"),
+}
+
+
+def _keep(key: str, patterns: list[str]) -> bool:
+    if not patterns or patterns == ["*"]:
+        return True
+    for pattern in patterns:
+        if not pattern or fnmatch.fnmatch(key, pattern):
+            return True
+        if not pattern.startswith(("ansible_", "facter", "ohai")) and fnmatch.fnmatch(key, f"ansible_{pattern}"):
+            return True
+    return False
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("setup", args, SPEC)
+    subset = params["gather_subset"] or ["all"]
+    try:
+        gathered = facts.gather(subset, params["fact_path"])
+    except ValueError as exc:
+        raise ModuleError(str(exc)) from None
+    found = {f"ansible_{key}": value for key, value in gathered.items()}
+    found |= {"gather_subset": subset, "module_setup": True}  # ansible's metadata collector, unprefixed
+    return {"changed": False, "ansible_facts": {k: v for k, v in found.items() if _keep(k, params["filter"])}}
+
+
+def gather_facts(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    """The gather_facts action with ansible's default FACTS_MODULES (smart: setup on Linux)."""
+    args = {k: v for k, v in args.items() if k != "parallel"}
+    result = run(args, ctx)
+    result["ansible_facts"]["_ansible_facts_gathered"] = True
+    result["_ansible_verbose_override"] = True
+    return result

@@ -1,0 +1,108 @@
+"""Fact gathering: the implicit "Gathering Facts" task, the setup module, and real ansible's values."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from ansible_tools import find_tool
+from helpers import run_playbook
+
+from engine.run.facts import subset_names
+from engine.run.modules import ModuleError, get_module
+from engine.run.variables import namespace_facts
+
+PLAY = """\
+- hosts: localhost
+  {extra}
+  tasks:
+    - name: show
+      debug:
+        msg: "{{{{ ansible_facts['system'] }}}}"
+"""
+STABLE = ("hostname", "nodename", "fqdn", "domain", "system", "kernel", "machine", "architecture", "os_family",
+          "distribution", "distribution_version", "distribution_major_version", "distribution_release", "python",
+          "python_version", "user_id", "user_uid", "user_gid", "user_dir", "user_shell", "processor_vcpus",
+          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local")
+
+
+def _tasks(data: dict) -> list[tuple[str, str]]:
+    return [(t["task"], t["status"]) for t in data["tasks"]]
+
+
+def test_default_play_gathers_and_counts(tmp_path: Path) -> None:
+    code, out, data = run_playbook(tmp_path, PLAY.format(extra=""))
+    assert code == 0 and "TASK [Gathering Facts]" in out
+    assert _tasks(data) == [("Gathering Facts", "ok"), ("show", "ok")]
+    assert data["recap"]["localhost"]["ok"] == 2
+
+
+def test_gather_facts_false_gathers_nothing(tmp_path: Path) -> None:
+    code, out, data = run_playbook(tmp_path, PLAY.format(extra="gather_facts: false"))
+    assert code == 2 and "Gathering Facts" not in out  # ansible_facts['system'] is undefined
+    assert _tasks(data) == [("show", "failed")]
+
+
+def test_skip_tags_always_skips_gathering(tmp_path: Path) -> None:
+    _, _, data = run_playbook(tmp_path, PLAY.format(extra=""), skip_tags=["always"])
+    assert _tasks(data)[0] == ("show", "failed")
+
+
+def test_check_mode_gathers_too(tmp_path: Path) -> None:
+    _, _, data = run_playbook(tmp_path, PLAY.format(extra=""), check=True)
+    assert _tasks(data) == [("Gathering Facts", "ok"), ("show", "ok")]
+
+
+@pytest.mark.parametrize(("policy", "setting", "expected"), [
+    ("explicit", "", 0), ("explicit", "gather_facts: true", 2), ("smart", "", 1), ("implicit", "", 2)])
+def test_gathering_policy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, policy: str, setting: str,
+                          expected: int) -> None:
+    monkeypatch.setenv("ANSIBLE_GATHERING", policy)
+    two_plays = PLAY.format(extra=setting) + PLAY.format(extra=setting)
+    _, _, data = run_playbook(tmp_path, two_plays)
+    assert [t for t, _ in _tasks(data)].count("Gathering Facts") == expected  # smart gathers once a run
+
+
+def test_verbose_does_not_dump_gathered_facts(tmp_path: Path) -> None:
+    _, out, _ = run_playbook(tmp_path, PLAY.format(extra=""), verbosity=1)
+    assert "ok: [localhost]\n" in out and "ansible_kernel" not in out
+
+
+def test_subsets_and_filter() -> None:
+    assert "hardware" not in subset_names(["!all"]) and "platform" in subset_names(["!all"])
+    assert "platform" not in subset_names(["!all", "!min"])
+    assert "platform" in subset_names(["!all", "!min", "platform"])
+    with pytest.raises(ValueError, match="Bad subset 'nope'"):
+        subset_names(["nope"])
+    setup = get_module("ansible.builtin.setup")
+    facts = setup({"filter": "system,ansible_kernel"}, None)["ansible_facts"]  # type: ignore[arg-type]
+    assert sorted(facts) == ["ansible_kernel", "ansible_system"]
+    with pytest.raises(ModuleError):
+        setup({"gather_subset": "nope"}, None)  # type: ignore[arg-type]
+
+
+def test_namespace_facts_strips_the_prefix_but_of_ansible_local() -> None:
+    assert namespace_facts({"ansible_system": "Linux", "ansible_local": {}, "mine": 1}) == \
+        {"system": "Linux", "ansible_local": {}, "mine": 1}
+
+
+@pytest.mark.ansible
+def test_facts_equal_real_ansible(tmp_path: Path) -> None:
+    tool = find_tool("ansible")
+    if tool is None:
+        pytest.skip("ansible not installed")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANSIBLE_")}
+    env.update(ANSIBLE_PYTHON_INTERPRETER=sys.executable, ANSIBLE_HOME=str(tmp_path / "home"),
+               ANSIBLE_LOCAL_TEMP=str(tmp_path / "tmp"), ANSIBLE_LOCALHOST_WARNING="False")
+    proc = subprocess.run([tool, "localhost", "-i", "localhost,", "-c", "local", "-m", "setup"], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    theirs = json.loads(proc.stdout[proc.stdout.index("{"):])["ansible_facts"]
+    ours = get_module("setup")({}, None)["ansible_facts"]  # type: ignore[arg-type]
+    for key in STABLE:
+        assert ours.get(f"ansible_{key}") == theirs.get(f"ansible_{key}"), key
+    assert set(ours["ansible_date_time"]) == set(theirs["ansible_date_time"])
+    assert ours["gather_subset"] == theirs["gather_subset"] and ours["module_setup"] is True
