@@ -67,7 +67,9 @@ def find_executable(name: str) -> str | None:
     return str(local) if os.access(local, os.X_OK) else shutil.which(name)
 
 
-def tools() -> list[Tool]:
+def both_commands() -> tuple[str, list[str], dict[str, str]]:
+    """ansible-playbook, and how to start playbook-ls (with the environment that needs): $PLAYBOOK_LS,
+    else the installed command, else the package of this checkout."""
     ansible = find_executable("ansible-playbook")
     if ansible is None:
         sys.exit("ansible-playbook not found next to this Python nor on PATH: install ansible-core 2.19")
@@ -79,6 +81,11 @@ def tools() -> list[Tool]:
     else:  # not installed: run the package from this checkout
         pls = [sys.executable, "-m", "playbook_ls"]
         pls_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return ansible, pls, pls_env
+
+
+def tools() -> list[Tool]:
+    ansible, pls, pls_env = both_commands()
     return [
         Tool("ansible-playbook", lambda pb: [ansible, "-i", INVENTORY, pb, "--list-tasks"]),
         Tool("playbook-ls", lambda pb: [*pls, "list-tasks", "-i", INVENTORY, pb], pls_env),

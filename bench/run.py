@@ -17,16 +17,16 @@ import argparse
 import hashlib
 import os
 import re
-import shlex
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+
+from list_tasks import Tool, both_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 INVENTORY = "localhost,"
@@ -39,13 +39,6 @@ _RECAP = re.compile(
 
 
 @dataclass(frozen=True)
-class Tool:
-    name: str
-    argv: Callable[[str], list[str]]  # playbook path -> command line
-    env: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class Run:
     wall: float
     cpu: float
@@ -55,24 +48,8 @@ class Run:
     log: str
 
 
-def find_executable(name: str) -> str | None:
-    """The one next to this interpreter (same virtualenv) first, then the one on PATH."""
-    local = Path(sys.executable).parent / name
-    return str(local) if os.access(local, os.X_OK) else shutil.which(name)
-
-
 def tools(scratch_home: Path) -> list[Tool]:
-    ansible = find_executable("ansible-playbook")
-    if ansible is None:
-        sys.exit("ansible-playbook not found next to this Python nor on PATH: install ansible-core 2.19")
-    pls_env: dict[str, str] = {}
-    if "PLAYBOOK_LS" in os.environ:
-        pls = shlex.split(os.environ["PLAYBOOK_LS"])
-    elif exe := find_executable("playbook-ls"):
-        pls = [exe]
-    else:  # not installed: run the package from this checkout
-        pls = [sys.executable, "-m", "playbook_ls"]
-        pls_env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    ansible, pls, pls_env = both_commands()
     ansible_env = {
         "ANSIBLE_NOCOLOR": "1",
         "ANSIBLE_LOCALHOST_WARNING": "False",

@@ -20,6 +20,19 @@ class Arg:
     aliases: tuple[str, ...] = ()
 
 
+# The arguments every module that writes a file takes (ansible's FILE_COMMON_ARGUMENTS).
+FILE_COMMON_ARGS: dict[str, Arg] = {
+    "owner": Arg(),
+    "group": Arg(),
+    "seuser": Arg(),
+    "serole": Arg(),
+    "selevel": Arg(),
+    "setype": Arg(),
+    "attributes": Arg(aliases=("attr",)),
+    "unsafe_writes": Arg(type="bool", default=False),
+}
+
+
 def _convert(name: str, value: Any, kind: str) -> Any:
     if value is None or kind == "raw":
         return value

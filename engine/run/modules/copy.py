@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules import file as file_module
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
 from engine.run.modules._sources import find_source
 
@@ -28,14 +28,7 @@ SPEC = {
     "follow": Arg(type="bool", default=False),
     "validate": Arg(),
     "decrypt": Arg(type="bool", default=True),
-    "owner": Arg(),
-    "group": Arg(),
-    "seuser": Arg(),
-    "serole": Arg(),
-    "selevel": Arg(),
-    "setype": Arg(),
-    "attributes": Arg(aliases=("attr",)),
-    "unsafe_writes": Arg(type="bool", default=False),
+    **FILE_COMMON_ARGS,
 }
 
 

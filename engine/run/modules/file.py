@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import check_ownership, default_file_mode, octal, path_facts, set_mode
 
 STATES = ("absent", "directory", "file", "hard", "link", "touch")
@@ -25,14 +25,7 @@ SPEC = {
     "access_time": Arg(),
     "access_time_format": Arg(default="%Y%m%d%H%M.%S"),
     "mode": Arg(type="raw"),
-    "owner": Arg(),
-    "group": Arg(),
-    "seuser": Arg(),
-    "serole": Arg(),
-    "selevel": Arg(),
-    "setype": Arg(),
-    "attributes": Arg(aliases=("attr",)),
-    "unsafe_writes": Arg(type="bool", default=False),
+    **FILE_COMMON_ARGS,
     "_original_basename": Arg(),
     "_diff_peek": Arg(),
 }

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import validation_failure
 from engine.run.modules._files import backup, check_ownership, set_mode, write_atomically
 
@@ -26,14 +26,7 @@ SPEC = {
     "firstmatch": Arg(type="bool", default=False),
     "validate": Arg(),
     "mode": Arg(type="raw"),
-    "owner": Arg(),
-    "group": Arg(),
-    "seuser": Arg(),
-    "serole": Arg(),
-    "selevel": Arg(),
-    "setype": Arg(),
-    "attributes": Arg(aliases=("attr",)),
-    "unsafe_writes": Arg(type="bool", default=False),
+    **FILE_COMMON_ARGS,
 }
 _EXCLUSIVE = (("insertbefore", "insertafter"), ("regexp", "search_string"), ("backrefs", "search_string"))
 _SEP = os.linesep.encode()

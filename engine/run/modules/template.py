@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
 from engine.run.modules._sources import find_source
 
@@ -28,14 +28,7 @@ SPEC = {
     "trim_blocks": Arg(type="bool", default=True),
     "lstrip_blocks": Arg(type="bool", default=False),
     "output_encoding": Arg(default="utf-8"),
-    "owner": Arg(),
-    "group": Arg(),
-    "seuser": Arg(),
-    "serole": Arg(),
-    "selevel": Arg(),
-    "setype": Arg(),
-    "attributes": Arg(aliases=("attr",)),
-    "unsafe_writes": Arg(type="bool", default=False),
+    **FILE_COMMON_ARGS,
 }
 _UNSUPPORTED_SYNTAX = (
     "block_start_string",
