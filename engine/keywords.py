@@ -9,6 +9,7 @@ ansible-core's classes when ansible-core is installed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 
 class Merge:
@@ -119,7 +120,20 @@ def closest_keyword(word: str, keywords: Iterable[str]) -> str | None:
     """A keyword ``word`` is a likely typo of: one edit away (two for longer words), counting a
     swap of neighbours as one edit. Stricter than :func:`did_you_mean`, because a miss here
     would relabel a real module name ('debug' is not a typo of 'debugger')."""
+    if isinstance(keywords, frozenset):
+        return _closest_memo(word, keywords)  # the same keys come back for every task
+    return _closest(word, keywords)
+
+
+@lru_cache(maxsize=4096)
+def _closest_memo(word: str, keywords: frozenset[str]) -> str | None:
+    return _closest(word, keywords)
+
+
+def _closest(word: str, keywords: Iterable[str]) -> str | None:
     limit = 1 if len(word) <= 5 else 2
+    if len(word) > 64:  # no keyword is that long: a pasted blob, not a typo
+        return None
     best = min(((_edit_distance(word, k), k) for k in keywords if abs(len(k) - len(word)) <= limit), default=None)
     return best[1] if best and best[0] <= limit else None
 

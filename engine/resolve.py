@@ -43,6 +43,14 @@ EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
 EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
 MAX_DEPTH = 64
+# Task-list entries one playbook may expand to. Real repositories stay far below (15,000 tasks in
+# all is a large one); an editor buffer can multiply two huge files into millions, which would
+# keep the resolution busy for minutes.
+MAX_ENTRIES = 250_000
+
+
+class _TooLarge(Exception):
+    """The playbook expands to more than MAX_ENTRIES task-list entries."""
 
 
 Reuse = Callable[[tuple[tuple[str, int], ...]], Play | None]
@@ -115,6 +123,7 @@ class Resolver:
         self.extra_vars: dict[str, Any] = extra_vars or {}
         self.problems: list[Problem] = []
         self.reuse: Reuse | None = None
+        self.entries = 0  # task-list entries expanded by the current load_playbook
         self.roles = RoleLoader(self)
 
     # -- problems ---------------------------------------------------------------------------
@@ -139,10 +148,17 @@ class Resolver:
         (none of its reads changed), which is then taken as it is."""
         self.problems = []
         self.reuse = reuse
+        self.entries = 0
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
-        book.plays = self._playbook_plays(path, (), (), {}, None, ())
+        try:
+            book.plays = self._playbook_plays(path, (), (), {}, None, ())
+        except _TooLarge:
+            self.problem("invalid-structure", f"{path} expands to more than {MAX_ENTRIES:,} tasks; playbook-ls "
+                         "stopped resolving it", Span(path, 0, 0, 0, 0),
+                         "Check the imports: a task file imported from many places, or a very long one, "
+                         "multiplies the tasks.")
         book.problems = self.problems
         return book
 
@@ -425,6 +441,9 @@ class Resolver:
         if not self._is_task_list(ds, span):
             return []
         result: list[Block | Task] = []
+        self.entries += len(ds)
+        if self.entries > MAX_ENTRIES:
+            raise _TooLarge
         for index, item in enumerate(ds):
             item_span = ds.item_spans[index] if isinstance(ds, YSeq) and index < len(ds.item_spans) else span
             if not isinstance(item, dict):

@@ -131,3 +131,24 @@ def test_duplicate_roles_are_marked_unless_allowed(tmp_path: Path) -> None:
     roles = [t.role for t in book.plays[0].all_tasks()]
     assert [r.duplicate_of is not None for r in roles] == [False, True, False, False, False]
     assert roles[1].duplicate_of is roles[0]
+
+
+def test_a_playbook_that_expands_too_far_is_stopped_with_a_problem(tmp_path, monkeypatch) -> None:
+    """An editor buffer can multiply two huge files into millions of tasks: resolution stops."""
+    import engine.resolve as resolve_module
+    from engine.resolve import Resolver
+
+    monkeypatch.setattr(resolve_module, "MAX_ENTRIES", 50)
+    (tmp_path / "many.yml").write_text("- debug: msg=x\n" * 10)
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks:\n" + "    - import_tasks: many.yml\n" * 10)
+    book = Resolver().load_playbook(str(tmp_path / "site.yml"))
+    assert book.plays == []
+    assert [p.code for p in book.problems] == ["invalid-structure"]
+    assert "expands to more than 50 tasks" in book.problems[0].message
+
+
+def test_closest_keyword_memo_gives_the_same_answers() -> None:
+    from engine.keywords import TASK_KEYWORDS, closest_keyword
+
+    assert closest_keyword("whne", TASK_KEYWORDS) == closest_keyword("whne", set(TASK_KEYWORDS)) == "when"
+    assert closest_keyword("x" * 100, TASK_KEYWORDS) is None
