@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from check import ensure_repo
+from check import ensure_repo, tree_stats
 
 try:
     import psutil  # type: ignore[import-untyped]
@@ -393,34 +393,12 @@ def servers(args: argparse.Namespace) -> tuple[list[Server], list[str]]:
 # --- trees and what is asked of them -----------------------------------------------------------------
 
 
-def _tasks_in(items: object) -> int:
-    if not isinstance(items, list):
-        return 0
-    blocks = [t for t in items if isinstance(t, dict) and "block" in t]
-    plain = sum(1 for t in items if isinstance(t, dict) and "block" not in t)
-    return plain + sum(_tasks_in(b.get(s)) for b in blocks for s in ("block", "rescue", "always"))
-
-
 def count_tasks(tree: Path) -> int | None:
-    """Tasks as gen_repo (and bench/check.py) counts them: entries of files under a tasks/ directory and
-    of plays' pre_tasks, tasks and post_tasks; a block by its content; handlers not at all."""
+    """Tasks as gen_repo (and bench/check.py) counts them; None without PyYAML (ansible-core brings it)."""
     try:
-        import yaml  # PyYAML comes with ansible-core
+        return tree_stats(tree)["tasks"]
     except ImportError:
         return None
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    tasks = 0
-    for path in tree.rglob("*.yml"):
-        try:
-            doc = yaml.load(path.read_bytes(), Loader=loader)  # noqa: S506 - a safe loader
-        except yaml.YAMLError:
-            continue
-        if "tasks" in path.relative_to(tree).parts[:-1]:
-            tasks += _tasks_in(doc)
-        elif isinstance(doc, list):
-            plays = [p for p in doc if isinstance(p, dict) and "hosts" in p]
-            tasks += sum(_tasks_in(p.get(s)) for p in plays for s in ("pre_tasks", "tasks", "post_tasks"))
-    return tasks
 
 
 def task_files(tree: Path) -> list[Path]:

@@ -55,6 +55,18 @@ def _bounded_range(*args: int) -> range:
     return result
 
 
+def binop_over_limit(operator: str, left: Any, right: Any) -> str | None:
+    """Why ``left operator right`` is refused (an exponent or a repeated sequence too large to
+    compute safely), or None. Every sandbox that evaluates repository templates applies it."""
+    if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
+        return "exponent too large"
+    if operator == "*":
+        for seq, times in ((left, right), (right, left)):
+            if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
+                return "result too large"
+    return None
+
+
 @cache
 def _environment() -> Any:
     from jinja2 import StrictUndefined
@@ -68,12 +80,9 @@ def _environment() -> Any:
         intercepted_binops = frozenset({"*", "**"})
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
-                raise SecurityError("exponent too large to evaluate statically")
-            if operator == "*":
-                for seq, times in ((left, right), (right, left)):
-                    if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
-                        raise SecurityError("result too large to evaluate statically")
+            refused = binop_over_limit(operator, left, right)
+            if refused:
+                raise SecurityError(f"{refused} to evaluate statically")
             return super().call_binop(context, operator, left, right)
 
     env = BoundedEnvironment(undefined=StrictUndefined, autoescape=False)

@@ -20,13 +20,13 @@ Not supported: the fact cache (ansible only reads it when a persistent cache is 
 
 from __future__ import annotations
 
-import re
 import warnings
 from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.data import InventoryError, to_safe_group_name
+from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.templating import is_template
 from engine.values import UnsafeText
 
@@ -53,36 +53,8 @@ class ExpressionSyntaxError(ValueError):
 
 # --- Jinja ---------------------------------------------------------------------------------
 
-def _regex_flags(ignorecase: bool, multiline: bool) -> int:
-    return (re.I if ignorecase else 0) | (re.M if multiline else 0)
-
-
-def _regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ignorecase: bool = False,
-                   multiline: bool = False, count: int = 0) -> str:
-    return re.compile(pattern, _regex_flags(ignorecase, multiline)).sub(replacement, str(value), count=count)
-
-
-def _regex_search(value: Any, pattern: str, ignorecase: bool = False, multiline: bool = False) -> str | None:
-    match = re.compile(pattern, _regex_flags(ignorecase, multiline)).search(str(value))
-    return match.group() if match else None
-
-
-def _ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
-    if value is None and none_val is not None:
-        return none_val
-    return true_val if value else false_val
-
-
 def _split(value: Any, separator: str | None = None, maxsplit: int = -1) -> list[str]:
     return str(value).split(separator, maxsplit)
-
-
-def _regex_test(finder: str) -> Any:
-    def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False) -> bool:
-        compiled = re.compile(pattern, _regex_flags(ignorecase, multiline))
-        return bool(getattr(compiled, finder)(str(value)))
-
-    return test
 
 
 def _escaping_lexer(environment: Any) -> Any:
@@ -110,10 +82,10 @@ def _environments() -> tuple[Any, Any]:
     def extended(environment_class: type) -> Any:
         environment = environment_class(undefined=base.undefined, autoescape=False)
         environment.globals.update(base.globals)
-        environment.filters = {**base.filters, "regex_replace": _regex_replace, "regex_search": _regex_search,
-                               "ternary": _ternary, "split": _split}
-        environment.tests = {**base.tests, "match": _regex_test("match"), "search": _regex_test("search"),
-                             "regex": _regex_test("search")}
+        environment.filters = {**base.filters, "regex_replace": regex_replace, "regex_search": regex_search,
+                               "ternary": ternary, "split": _split}
+        environment.tests = {**base.tests, "match": regex_test("match"), "search": regex_test("search"),
+                             "regex": regex_test("search")}
         return environment
 
     class ExpressionEnvironment(type(base)):  # type: ignore[misc]

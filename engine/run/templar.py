@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from itertools import chain, islice
 from typing import Any
 
-from engine.templating import MAX_EXPONENT, MAX_SIZE, _bounded_range
+from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
+from engine.templating import _bounded_range, binop_over_limit
 from engine.values import UnsafeText
 
 
@@ -72,30 +72,6 @@ def _mandatory(value: Any, msg: str | None = None) -> Any:
     return value
 
 
-def _ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
-    if value is None and none_val is not None:
-        return none_val
-    return true_val if value else false_val
-
-
-def _regex_replace(value: Any, pattern: str, replacement: str = "", ignorecase: bool = False,
-                   multiline: bool = False, count: int = 0) -> str:
-    flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
-    return re.sub(pattern, replacement, str(value), count=count, flags=flags)
-
-
-def _regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
-    flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
-    match = re.search(pattern, str(value), flags)
-    if match is None:
-        return None
-    if not groups:
-        return match.group()
-    picked = [match.group(int(g[1:])) if g.startswith("\\") else match.group(g[2:-1] if g.startswith("?P<") else g)
-              for g in groups]
-    return picked
-
-
 def _to_yaml(value: Any, **_: Any) -> str:
     import io
 
@@ -140,13 +116,13 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "to_yaml": _to_yaml,
     "to_nice_yaml": _to_yaml,
     "from_yaml": _from_yaml,
-    "regex_replace": _regex_replace,
-    "regex_search": _regex_search,
+    "regex_replace": regex_replace,
+    "regex_search": regex_search,
     "combine": _combine,
     "dict2items": _dict2items,
     "items2dict": _items2dict,
     "mandatory": _mandatory,
-    "ternary": _ternary,
+    "ternary": ternary,
     "basename": lambda p: os.path.basename(str(p)),
     "dirname": lambda p: os.path.dirname(str(p)),
     "unique": _unique,
@@ -188,11 +164,9 @@ TESTS: dict[str, Callable[..., bool]] = {
     "change": _result_changed,
     "skipped": _result_skipped,
     "skip": _result_skipped,
-    "match": lambda v, pattern, ignorecase=False, multiline=False: re.match(
-        pattern, str(v), (re.I if ignorecase else 0) | (re.M if multiline else 0)) is not None,
-    "search": lambda v, pattern, ignorecase=False, multiline=False: re.search(
-        pattern, str(v), (re.I if ignorecase else 0) | (re.M if multiline else 0)) is not None,
-    "regex": lambda v, pattern: re.search(pattern, str(v)) is not None,
+    "match": regex_test("match"),
+    "search": regex_test("search"),
+    "regex": regex_test("search"),
     "truthy": lambda v: bool(v),
     "falsy": lambda v: not bool(v),
     "subset": lambda a, b: set(a) <= set(b),
@@ -237,12 +211,9 @@ def environment() -> Any:
         intercepted_binops = frozenset({"*", "**"})
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
-                raise SecurityError("exponent too large")
-            if operator == "*":
-                for seq, times in ((left, right), (right, left)):
-                    if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
-                        raise SecurityError("result too large")
+            refused = binop_over_limit(operator, left, right)
+            if refused:
+                raise SecurityError(refused)
             return super().call_binop(context, operator, left, right)
 
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
