@@ -8,6 +8,7 @@ every value keeps the span it was written at so findings can point at it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -75,6 +76,12 @@ class LaunchProfile:
 
     def __repr__(self) -> str:
         return f"LaunchProfile({self.name!r})"
+
+    def playbook_path(self) -> str | None:
+        """The playbook, relative to the config file that defines the profile (if any)."""
+        if self.playbook is None or not self.source:
+            return self.playbook
+        return os.path.join(os.path.dirname(self.source), self.playbook)
 
     def field_span(self, field: str) -> Span | None:
         return self.spans.get(field, self.span)

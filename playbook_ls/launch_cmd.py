@@ -84,21 +84,32 @@ def find_profile(profiles: list[LaunchProfile], name: str) -> LaunchProfile | No
     return next((profile for profile in profiles if profile.name == name), None)
 
 
-def run(args: argparse.Namespace) -> int:
-    from engine.source import SourceCache
+def named_profile(config: str | None, name: str) -> LaunchProfile:
+    """The launch profile ``name`` from the settings (``config``, else found from the current
+    directory). Raises ValueError with what to do when the settings are wrong or lack it."""
     from playbook_ls.config import ConfigError, load_settings
-    from playbook_ls.listing import parse_extra_vars
 
     try:
-        settings = load_settings(args.config, ".")
+        settings = load_settings(config, ".")
     except ConfigError as exc:
-        return _fail(str(exc))
-    profile = find_profile(settings.profiles, args.profile)
+        raise ValueError(str(exc)) from None
+    profile = find_profile(settings.profiles, name)
     if profile is None:
         names = [p.name for p in settings.profiles]
         known = f"; the profiles are: {', '.join(names)}" if names else "; define it under 'profiles' in " \
             ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
-        return _fail(f"no launch profile '{args.profile}'{did_you_mean(args.profile, names) or known}")
+        raise ValueError(f"no launch profile '{name}'{did_you_mean(name, names) or known}")
+    return profile
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.source import SourceCache
+    from playbook_ls.listing import parse_extra_vars
+
+    try:
+        profile = named_profile(args.config, args.profile)
+    except ValueError as exc:
+        return _fail(str(exc))
     cache = SourceCache()
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
     if problem:

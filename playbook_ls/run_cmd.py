@@ -55,22 +55,17 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
     """The resolved launch (a profile with the flags as overrides, or the flags alone)."""
     from engine.launch import LaunchProfile
     from engine.launching import resolve_launch
-    from playbook_ls.launch_cmd import find_profile, overrides_from
+    from playbook_ls.launch_cmd import named_profile, overrides_from
     from playbook_ls.listing import parse_extra_vars
 
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
     if problem:
         return None, f"--extra-vars: {problem}"
     if args.profile:
-        from playbook_ls.config import ConfigError, load_settings
-
         try:
-            settings = load_settings(args.config, ".")
-        except ConfigError as exc:
+            profile = named_profile(args.config, args.profile)
+        except ValueError as exc:
             return None, str(exc)
-        profile = find_profile(settings.profiles, args.profile)
-        if profile is None:
-            return None, f"no launch profile '{args.profile}'"
         launch = resolve_launch(profile, overrides_from(args, extra_vars))
     else:
         profile = LaunchProfile("command line")
@@ -89,7 +84,6 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.launching import inventory_sources, option_vars
     from engine.run.plan import PlanError, RunOptions, make_plan, render_plan, unknown_module_problems
     from engine.source import SourceCache
 
@@ -97,16 +91,10 @@ def run(args: argparse.Namespace) -> int:
     launch, problem = _launch(args, cache)
     if problem:
         return _fail(problem, EXIT_USAGE)
-    playbook = args.playbook or launch.profile.playbook
+    playbook = args.playbook or launch.profile.playbook_path()
     if not playbook:
         return _fail("give a PLAYBOOK or a --profile that names one", EXIT_USAGE)
-    if args.profile and launch.profile.source and not args.playbook:
-        playbook = os.path.join(os.path.dirname(launch.profile.source), playbook)
-    cwd = os.getcwd()
-    options = RunOptions(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
-                         tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
-                         check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
-                         forks=launch.forks, option_vars=option_vars(launch, cwd))
+    options = RunOptions.from_launch(launch, playbook, os.getcwd())
     if args.engine == "ansible":
         return _hand_to_ansible(options)
     from engine.run.modules import get_module

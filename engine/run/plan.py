@@ -22,6 +22,7 @@ from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
 if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
+    from engine.launching import Launch
     from engine.source import SourceCache
 
 # Actions the executor itself carries out (ansible's action plugins that act on the run).
@@ -50,6 +51,16 @@ class RunOptions:
 
     def selection(self) -> Selection:
         return Selection.from_options(self.tags, self.skip_tags)
+
+    @classmethod
+    def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
+        """What a resolved launch gives ansible-playbook; relative inventories resolve from ``cwd``."""
+        from engine.launching import inventory_sources, option_vars
+
+        return cls(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
+                   tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
+                   check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
+                   forks=launch.forks, option_vars=option_vars(launch, cwd))
 
 
 @dataclass

@@ -61,7 +61,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
     """The engine's RunOptions for ``request`` and the warnings about it; raises ValueError
     with a message for the user when the launch is not possible."""
     from engine.launch import LaunchProfile
-    from engine.launching import inventory_sources, option_vars, resolve_launch
+    from engine.launching import resolve_launch
     from engine.run.plan import RunOptions
 
     warnings: list[str] = []
@@ -69,17 +69,9 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
     check = bool(request.get("check", True))
     playbook = request.get("playbook")
     if request.get("profile"):
-        from playbook_ls.config import ConfigError, load_settings
-        from playbook_ls.launch_cmd import find_profile
+        from playbook_ls.launch_cmd import named_profile
 
-        try:
-            settings = load_settings(request.get("config") or None, ".")
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from None
-        profile = find_profile(settings.profiles, request["profile"])
-        if profile is None:
-            names = ", ".join(p.name for p in settings.profiles) or "none are defined"
-            raise ValueError(f"no launch profile '{request['profile']}' (profiles: {names})")
+        profile = named_profile(request.get("config") or None, request["profile"])
         overrides: dict[str, Any] = {}
         if tags:
             overrides["job_tags"] = ",".join(tags)
@@ -96,8 +88,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
                 continue  # check mode is enforced below whatever the profile says
             warnings.append(f"launch profile '{profile.name}' does not prompt for {name}; its own value is used")
         if not playbook and profile.playbook:
-            playbook = profile.playbook if not profile.source else \
-                os.path.join(os.path.dirname(profile.source), profile.playbook)
+            playbook = profile.playbook_path()
     else:
         profile = LaunchProfile("editor")
         profile.playbook, profile.inventory, profile.limit = playbook, request.get("inventory"), request.get("limit")
@@ -108,13 +99,9 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
         raise ValueError("; ".join(problem.human() for problem in launch.errors))
     if not playbook:
         raise ValueError("no playbook given (and the launch profile names none)")
-    cwd = os.getcwd()
-    options = RunOptions(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
-                         tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
-                         check=launch.check_mode or check, diff=launch.diff_mode, verbosity=launch.verbosity,
-                         forks=launch.forks, option_vars=option_vars(launch, cwd))
-    if options.check and not launch.check_mode:
-        options.option_vars["ansible_check_mode"] = True
+    options = RunOptions.from_launch(launch, playbook, os.getcwd())
+    if check and not launch.check_mode:  # the Check lens stays a check whatever the profile says
+        options.check = options.option_vars["ansible_check_mode"] = True
     return options, warnings
 
 

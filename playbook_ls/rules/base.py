@@ -119,12 +119,8 @@ class ProjectContext:
 
 def profile_playbook(profile: LaunchProfile) -> str | None:
     """The real path of a profile's playbook, relative to the file that defines the profile."""
-    if profile.playbook is None:
-        return None
-    import os
-
-    base = os.path.dirname(profile.source) if profile.source else os.getcwd()
-    return _real(os.path.join(base, profile.playbook))
+    path = profile.playbook_path()
+    return _real(path) if path is not None else None
 
 
 def _real(path: str) -> str:
