@@ -15,6 +15,7 @@ from functools import cache
 from itertools import chain, islice
 from typing import Any
 
+from engine import templating
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.templating import _bounded_range, binop_over_limit
 from engine.values import UnsafeText
@@ -237,7 +238,8 @@ def _overlay(overrides: tuple[tuple[str, Any], ...]) -> Any:
 
 
 def is_template(value: Any) -> bool:
-    return isinstance(value, str) and not isinstance(value, UnsafeText) and ("{{" in value or "{%" in value)
+    """A string to render: it has Jinja2 markup and is not marked ``!unsafe``."""
+    return templating.is_template(value) and not isinstance(value, UnsafeText)
 
 
 class LazyVariables(Mapping[str, Any]):
