@@ -24,9 +24,9 @@ from typing import Any
 
 from lsprotocol import types
 
-from playbook_ls.features import CHECK_TASKS, RUN_TASKS
+from playbook_ls.features import CHECK_TASKS, LIST_PROFILES, RUN_OUTPUT, RUN_TASKS
 from playbook_ls.features import running as features
-from playbook_ls.server import PlaybookServer, guarded
+from playbook_ls.server import PlaybookServer, guarded, profiles_file_option
 
 log = logging.getLogger("playbook-ls")
 KILL_AFTER = 2.0  # seconds between SIGTERM and SIGKILL when a run is cancelled
@@ -67,7 +67,12 @@ def _signal(process: asyncio.subprocess.Process, number: int) -> None:
 
 
 def _log(ls: PlaybookServer, text: str, kind: types.MessageType = types.MessageType.Log) -> None:
-    ls.window_log_message(types.LogMessageParams(type=kind, message=text))
+    """A line of the run's output: a log message, or ``playbook-ls/runOutput`` for a client that
+    asked for it (and shows runs in a place of their own)."""
+    if ls.run_output == "notification":
+        ls.protocol.notify(RUN_OUTPUT, {"text": text})
+    else:
+        ls.window_log_message(types.LogMessageParams(type=kind, message=text))
 
 
 def _show(ls: PlaybookServer, text: str, kind: types.MessageType) -> None:
@@ -77,7 +82,8 @@ def _show(ls: PlaybookServer, text: str, kind: types.MessageType) -> None:
 async def _worker(ls: PlaybookServer, job: RunJob, request: features.RunRequest, mode: str,
                   on_event: Any) -> int:
     """Run the worker in ``mode``, handing each JSON event to ``on_event``; its exit code."""
-    command = request.command(sys.executable, mode, ls.options.get("config") or None)
+    command = request.command(sys.executable, mode, ls.options.get("config") or None,
+                              profiles_file_option(ls.root, ls.options))
     job.process = process = await asyncio.create_subprocess_exec(
         *command, cwd=ls.root, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE, start_new_session=True, limit=STREAM_LIMIT)
@@ -139,9 +145,32 @@ def _publish_hints(ls: PlaybookServer, found: dict[str, list[features.Hint]]) ->
     ls.set_run_hints(hints)
 
 
+def _at_position(ls: PlaybookServer, arguments: list[Any]) -> list[Any]:
+    """``{uri or path, line}`` without a playbook means "the task set at this line": what the
+    '▶ Check' / '▶ Run' lens there runs (plus the caller's profile, inventory, limit)."""
+    given = arguments[0] if len(arguments) == 1 and isinstance(arguments[0], dict) else None
+    if given is None or "line" not in given or given.get("playbook"):
+        return arguments
+    from playbook_ls.features.convert import uri_to_path
+    from playbook_ls.features.lenses import run_arguments_at
+
+    where, line = given.get("uri") or given.get("path"), given.get("line")
+    if not isinstance(where, str) or not isinstance(line, int) or isinstance(line, bool):
+        raise ValueError("'line' needs a 'uri' or 'path' and must be a 0-based line number")
+    path = os.path.join(ls.root, uri_to_path(where) if where.startswith("file:") else where)
+    found = run_arguments_at(ls.index, path, line) if ls.index is not None else None
+    if found is None:
+        raise ValueError(f"{os.path.relpath(path, ls.root)}:{line + 1}: no task or play there that a playbook "
+                         "of the workspace runs; put the cursor on a task or play of an indexed playbook")
+    extra = {k: v for k, v in given.items() if k in ("profile", "inventory", "limit", "skip_tags")}
+    return [{**found, **extra}]
+
+
 async def run_tasks(ls: PlaybookServer, arguments: Any, check: bool) -> dict[str, Any]:
+    if not ls.ready.is_set():  # the task set at a position needs the index
+        await asyncio.to_thread(ls.ready.wait, 60)
     try:
-        request = features.RunRequest.parse(arguments, check, ls.root)
+        request = features.RunRequest.parse(_at_position(ls, list(arguments)), check, ls.root)
     except ValueError as exc:
         _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
         return {"error": str(exc), "cancelled": False, "exit_code": None}
@@ -167,7 +196,8 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
             message = f"{request.describe()}: no task to run (no task selected, or no host matched)"
             _show(ls, f"playbook-ls: {message}", types.MessageType.Info)
             return features.summary(request, [], None, message, False, None)
-        if not plan.get("check") and not await _confirm(ls, plan):  # a profile may insist on check mode
+        asks = ls.options.get("confirmRun", True) is not False
+        if not plan.get("check") and asks and not await _confirm(ls, plan):  # a profile may insist on check
             _log(ls, f"playbook-ls: {request.describe()}: not run (the user cancelled)")
             return features.summary(request, [], None, None, True, None)
     ls.set_run_hints({})  # the last run's outcomes go with the next run
@@ -240,6 +270,12 @@ def register(server: PlaybookServer) -> None:
     @server.command(RUN_TASKS)
     async def run_tasks_command(ls: PlaybookServer, *arguments: Any) -> Any:
         return await _guarded_run(ls, arguments, False)
+
+    @server.command(LIST_PROFILES)
+    @guarded({"profiles": [], "error": "the launch profiles could not be listed (see the server log)"})
+    def list_profiles(ls: PlaybookServer, *arguments: Any) -> dict[str, Any]:
+        profiles = ls.index.settings.profiles if ls.index is not None else []
+        return {"profiles": features.profile_summaries(profiles), "error": ls.settings_problem}
 
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     @guarded()

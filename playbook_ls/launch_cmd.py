@@ -84,20 +84,21 @@ def find_profile(profiles: list[LaunchProfile], name: str) -> LaunchProfile | No
     return next((profile for profile in profiles if profile.name == name), None)
 
 
-def named_profile(config: str | None, name: str) -> LaunchProfile:
+def named_profile(config: str | None, name: str, profiles_file: str | None = None) -> LaunchProfile:
     """The launch profile ``name`` from the settings (``config``, else found from the current
-    directory). Raises ValueError with what to do when the settings are wrong or lack it."""
+    directory), or from ``profiles_file`` when given (it replaces the settings' profiles).
+    Raises ValueError with what to do when the settings are wrong or lack it."""
     from playbook_ls.config import ConfigError, load_settings
 
     try:
-        settings = load_settings(config, ".")
+        settings = load_settings(profiles_file or config, ".")
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
     profile = find_profile(settings.profiles, name)
     if profile is None:
         names = [p.name for p in settings.profiles]
-        known = f"; the profiles are: {', '.join(names)}" if names else "; define it under 'profiles' in " \
-            ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
+        where = profiles_file or ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
+        known = f"; the profiles are: {', '.join(names)}" if names else f"; define it under 'profiles' in {where}"
         raise ValueError(f"no launch profile '{name}'{did_you_mean(name, names) or known}")
     return profile
 

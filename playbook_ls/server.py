@@ -43,6 +43,8 @@ class PlaybookServer(LanguageServer):
         self.published: dict[str, tuple[Any, ...]] = {}
         self.loop: Any = None
         self.options: dict[str, Any] = {}
+        self.settings_problem: str | None = None  # why the settings file could not be used
+        self.run_output = "log"  # or "notification": a run's output as playbook-ls/runOutput
         self.root = os.getcwd()
         self.progress = False  # whether the client accepted our progress token
         self.run_job: Any = None  # the checkTasks/runTasks run in progress (handlers_running)
@@ -214,6 +216,7 @@ def create_server() -> PlaybookServer:
         if params.workspace_folders:
             root = uri_to_path(params.workspace_folders[0].uri)
         ls.options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        ls.run_output = str(ls.options.get("runOutput") or "log")
         try:
             os.chdir(root)  # messages name files relative to the workspace
         except OSError:
@@ -231,6 +234,7 @@ def create_server() -> PlaybookServer:
         if not isinstance(options, dict):
             return
         ls.options = options
+        ls.run_output = str(options.get("runOutput") or ls.run_output)
         if ls.index is not None:
             ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
         ls.refresher.jobs.put(("index", None))
@@ -342,17 +346,32 @@ def create_server() -> PlaybookServer:
     return server
 
 
+def profiles_file_option(root: str, options: dict[str, Any]) -> str | None:
+    """The client's ``profilesFile``, relative to the workspace root, or None."""
+    value = options.get("profilesFile")
+    return os.path.join(root, os.path.expanduser(value)) if isinstance(value, str) and value else None
+
+
 def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Settings:
     """The project's settings file, overridden by the client's: ``config`` (a settings file to
-    use), ``select``, ``ignore``, ``rolesPath``. A bad value is shown to the user, then ignored."""
+    use), ``profilesFile`` (a file whose ``profiles`` replace the settings'), ``select``,
+    ``ignore``, ``rolesPath``. A bad value is shown to the user, then ignored."""
     from playbook_ls.config import ConfigError, Settings, load_settings
 
+    ls.settings_problem = None
     try:
         settings = load_settings(options.get("config") or None, root)
     except ConfigError as exc:
-        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error,
-                                                       message=f"playbook-ls settings: {exc}"))
+        ls.settings_problem = f"playbook-ls settings: {exc}"
         settings = Settings(root)
+    profiles_file = profiles_file_option(root, options)
+    if profiles_file:
+        try:
+            settings.profiles = load_settings(profiles_file).profiles
+        except ConfigError as exc:
+            ls.settings_problem = f"playbook-ls profiles file: {exc}"
+    if ls.settings_problem:
+        ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=ls.settings_problem))
     for key in ("select", "ignore"):
         values = options.get(key)
         if isinstance(values, list):

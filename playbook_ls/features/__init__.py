@@ -7,3 +7,9 @@ SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
 # after the user confirms. Arguments: {playbook, play?, tags?, skip_tags?, profile?, inventory?}.
 CHECK_TASKS = "playbook-ls.checkTasks"
 RUN_TASKS = "playbook-ls.runTasks"
+# The launch profiles the settings define (no arguments): {profiles: [{name, playbook, ...}], error}.
+LIST_PROFILES = "playbook-ls.listProfiles"
+# Sent instead of window/logMessage for a run's output when the client asked for it with the
+# initialization option ``runOutput: "notification"`` (the VS Code extension shows it in its
+# own output channel): {text}.
+RUN_OUTPUT = "playbook-ls/runOutput"

@@ -74,24 +74,43 @@ def run_selection(task: Any) -> str | None:
 
 def run_lenses(head: Span, reach: Reach, tags: str | None) -> list[Lens]:
     """'▶ Check' then '▶ Run' for the tasks of ``reach``'s play that ``tags`` selects (the
-    whole play without tags). Only for a playbook a run can start from: a role no playbook
-    uses, or a playbook the engine cannot load, has none."""
+    whole play without tags)."""
+    arguments = run_arguments(reach, tags)
+    if arguments is None:
+        return []
+    what = f"--tags {tags}" if tags else "play"
+    return [Lens(head, f"▶ Check {what}", CHECK_TASKS, [dict(arguments)]),
+            Lens(head, f"▶ Run {what}", RUN_TASKS, [dict(arguments)])]
+
+
+def run_arguments(reach: Reach, tags: str | None) -> dict[str, Any] | None:
+    """The arguments of ``playbook-ls.checkTasks`` / ``runTasks`` that run the tasks of
+    ``reach``'s play that ``tags`` selects. Only for a playbook a run can start from: a role no
+    playbook uses, or a playbook the engine cannot load, has none."""
     book = reach.book
     if book.synthetic or book.playbook.fatal_problems():
-        return []
+        return None
     plays = book.playbook.plays
     number = next((i for i, play in enumerate(plays) if play is reach.play), None)
     if number is None:
-        return []
+        return None
     arguments: dict[str, Any] = {"playbook": book.path, "play": number}
     play_span = reach.play.span
     if play_span is not None:
         arguments["play_at"] = [play_span.file, play_span.line]
     if tags:
         arguments["tags"] = tags
-    what = f"--tags {tags}" if tags else "play"
-    return [Lens(head, f"▶ Check {what}", CHECK_TASKS, [dict(arguments)]),
-            Lens(head, f"▶ Run {what}", RUN_TASKS, [dict(arguments)])]
+    return arguments
+
+
+def run_arguments_at(index: WorkspaceIndex, path: str, line: int) -> dict[str, Any] | None:
+    """What the '▶ Check' / '▶ Run' lens of the task or play at ``line`` runs (its first
+    context that a run can start from), for clients that run "the task set at the cursor"."""
+    for reach in index.at(path, line):
+        arguments = run_arguments(reach, run_selection(reach.task) if reach.task is not None else None)
+        if arguments is not None:
+            return arguments
+    return None
 
 
 def effective_tags(index: WorkspaceIndex, path: str, line: int) -> list[dict[str, Any]]:

@@ -71,7 +71,8 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
     if request.get("profile"):
         from playbook_ls.launch_cmd import named_profile
 
-        profile = named_profile(request.get("config") or None, request["profile"])
+        profile = named_profile(request.get("config") or None, request["profile"],
+                                request.get("profiles_file") or None)
         overrides: dict[str, Any] = {}
         if tags:
             overrides["job_tags"] = ",".join(tags)

@@ -69,14 +69,18 @@ class RunRequest:
         return cls(playbook, check, play, play_at, _tags(arguments.get("tags"), "tags"),
                    _tags(arguments.get("skip_tags"), "skip_tags"), **strings)
 
-    def worker_request(self, mode: str, config: str | None = None) -> dict[str, Any]:
+    def worker_request(self, mode: str, config: str | None = None,
+                       profiles_file: str | None = None) -> dict[str, Any]:
         return {"mode": mode, "playbook": self.playbook, "check": self.check, "play": self.play,
                 "play_at": self.play_at, "tags": self.tags, "skip_tags": self.skip_tags,
-                "profile": self.profile, "inventory": self.inventory, "limit": self.limit, "config": config}
+                "profile": self.profile, "inventory": self.inventory, "limit": self.limit, "config": config,
+                "profiles_file": profiles_file}
 
-    def command(self, python: str, mode: str, config: str | None = None) -> list[str]:
-        """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``."""
-        return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config))]
+    def command(self, python: str, mode: str, config: str | None = None,
+                profiles_file: str | None = None) -> list[str]:
+        """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``;
+        ``config`` and ``profiles_file`` say where the launch profiles are."""
+        return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
 
     def describe(self) -> str:
         what = f"--tags {','.join(self.tags)}" if self.tags else "all tasks"
@@ -85,6 +89,13 @@ class RunRequest:
         play = f", play #{self.play + 1}" if self.play is not None else ""
         name = os.path.basename(self.playbook) if self.playbook else f"profile {self.profile}"
         return f"{'Check' if self.check else 'Run'} {name}{play}: {what}"
+
+
+def profile_summaries(profiles: list[Any]) -> list[dict[str, Any]]:
+    """The launch profiles as ``playbook-ls.listProfiles`` returns them, for a client's picker."""
+    return [{"name": p.name, "playbook": p.playbook_path(), "job_type": p.job_type, "inventory": p.inventory,
+             "limit": p.limit, "job_tags": list(p.job_tags), "skip_tags": list(p.skip_tags), "source": p.source}
+            for p in profiles]
 
 
 def _tags(value: Any, name: str) -> list[str]:

@@ -239,3 +239,63 @@ async def test_a_launch_profile_runs_through_resolve_launch(client: LanguageClie
     assert result["exit_code"] == 0 and (workspace / "out.txt").read_text() == "written\n"
     result = await execute(client, CHECK, profile="nope")
     assert "no launch profile 'nope'" in result["error"]
+
+
+def configure(client: LanguageClient, **options: Any) -> None:
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"playbook-ls": options}))
+
+
+@pytest.mark.asyncio
+async def test_the_task_set_at_a_position_is_what_its_lens_runs(client: LanguageClient, workspace: Path) -> None:
+    site = workspace / "site.yml"
+    result = await execute(client, CHECK, uri=site.as_uri(), line=9)  # inside "write the file"
+    assert (result["tags"], [(t["task"], t["status"]) for t in result["tasks"]]) == (
+        ["files"], [("write the file", "changed")])
+    result = await execute(client, CHECK, path="site.yml", line=1)  # on the first play: all of it
+    assert [t["task"] for t in result["tasks"]] == ["say hello", "write the file"]
+    result = await execute(client, CHECK, path="roles/unused/tasks/main.yml", line=0)
+    assert result["error"].startswith("roles/unused/tasks/main.yml:1: no task or play there")
+    assert not (workspace / "out.txt").exists()
+
+
+@pytest.mark.asyncio
+async def test_confirm_run_false_runs_without_asking(client: LanguageClient, workspace: Path) -> None:
+    configure(client, confirmRun=False)
+    result = await execute(client, RUN, path="site.yml", line=7)
+    assert result["exit_code"] == 0 and not client.asked  # type: ignore[attr-defined]
+    assert (workspace / "out.txt").read_text() == "written\n"
+
+
+@pytest.mark.asyncio
+async def test_run_output_as_notifications_when_asked(client: LanguageClient, workspace: Path) -> None:
+    outputs: list[str] = []
+    client.feature("playbook-ls/runOutput")(lambda params: outputs.append(params.text))
+    configure(client, runOutput="notification")
+    await execute(client, CHECK, playbook="site.yml", play=0)
+    text = "\n".join(outputs)
+    assert "TASK [write the file]" in text and "PLAY RECAP" in text
+    assert "TASK [write the file]" not in logged(client)  # not also as log messages
+
+
+@pytest.mark.asyncio
+async def test_launch_profiles_are_listed_from_the_settings_or_a_profiles_file(
+        client: LanguageClient, workspace: Path) -> None:
+    (workspace / ".playbook-ls.yml").write_text(
+        "profiles:\n  local:\n    playbook: site.yml\n    inventory: 'localhost,'\n    job_tags: files\n")
+    (workspace / "launch").mkdir()
+    (workspace / "launch" / "profiles.yml").write_text(
+        "profiles:\n  elsewhere:\n    playbook: ../site.yml\n    inventory: 'localhost,'\n    job_type: check\n")
+    configure(client)
+    listed = await until(lambda: execute(client, "playbook-ls.listProfiles"), lambda found: found["profiles"])
+    assert listed["error"] is None
+    [local] = listed["profiles"]
+    assert (local["name"], local["playbook"], local["job_tags"]) == ("local", str(workspace / "site.yml"), ["files"])
+    configure(client, profilesFile="launch/profiles.yml")
+    listed = await until(lambda: execute(client, "playbook-ls.listProfiles"),
+                         lambda found: [p["name"] for p in found["profiles"]] == ["elsewhere"])
+    assert listed["profiles"][0]["job_type"] == "check"
+    result = await execute(client, CHECK, profile="elsewhere")  # the run finds it in the same file
+    assert result["exit_code"] == 0, result
+    configure(client, profilesFile="launch/missing.yml")
+    listed = await until(lambda: execute(client, "playbook-ls.listProfiles"), lambda found: found["error"])
+    assert "profiles file" in listed["error"] and "missing.yml" in listed["error"]
