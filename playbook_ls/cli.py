@@ -17,18 +17,37 @@ from playbook_ls.inventory_cmd import add_parser as add_inventory_parser
 from playbook_ls.launch_cmd import add_parser as add_launch_parser
 from playbook_ls.run_cmd import add_parser as add_run_parser
 
-EXAMPLES = """\
+LISTING_EXAMPLES = """\
 examples:
   playbook-ls list-tasks site.yml -i inventory.ini
   playbook-ls list-tasks site.yml --tags deploy --skip-tags never
   playbook-ls list-tags site.yml
   playbook-ls list-tasks site.yml --format json
-  playbook-ls check .
+"""
+EXAMPLES = """\
+examples:
+  playbook-ls list-tasks site.yml --tags deploy    the tasks --tags deploy runs, as ansible-playbook lists them
+  playbook-ls list-tags site.yml                   the tags of those tasks
+  playbook-ls check                                lint the current directory (text, json, sarif, github)
+  playbook-ls inventory -i hosts.ini --graph       the inventory as ansible-inventory shows it
+  playbook-ls launch nightly --show                what launching the profile 'nightly' would run
+  playbook-ls run site.yml -i localhost, --check   run with the bundled engine, changing nothing
+  playbook-ls serve                                the language server, for editors
+
+'playbook-ls COMMAND --help' describes a command and its options.
+"""
+SERVE_EXAMPLES = """\
+examples:
+  playbook-ls serve                     LSP over stdin/stdout, as editors start it
+  playbook-ls serve --tcp 127.0.0.1:2087
+  PLAYBOOK_LS_LOG=info playbook-ls serve 2>server.log
+
+Editor set-up (VS Code, Neovim, Helix, Emacs): see docs/editors.md.
 """
 
 
 def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> None:
-    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=EXAMPLES,
+    parser = sub.add_parser(name, help=help_text, description=help_text, epilog=LISTING_EXAMPLES,
                             formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("playbooks", nargs="+", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="INVENTORY",
@@ -59,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_inventory_parser(sub)
     add_run_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
-                           description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).")
+                           description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
+                           epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead")
     serve.set_defaults(handler=_run_serve)

@@ -20,9 +20,19 @@ EXIT_OPTIONS = 5
 """ansible's exit code for bad options (``AnsibleOptionsError``)."""
 
 
+EXAMPLES = """\
+examples:
+  playbook-ls inventory -i inventory.ini --graph
+  playbook-ls inventory -i inventory/ --list
+  playbook-ls inventory -i inventory.ini --host web1
+  playbook-ls inventory -i inventory.ini --list-hosts 'web:&prod'
+"""
+
+
 def add_parser(sub: argparse._SubParsersAction) -> None:
     help_text = "show the inventory like ansible-inventory (--list, --graph, --host) or ansible --list-hosts"
-    parser = sub.add_parser("inventory", help=help_text, description=help_text + ". Runs inventory scripts.")
+    parser = sub.add_parser("inventory", help=help_text, description=help_text + ". Runs inventory scripts.",
+                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="SOURCE",
                         help="inventory host list (a,b,), file, directory or script; repeatable")
     parser.add_argument("--list", action="store_true", help="print the whole inventory as JSON")
