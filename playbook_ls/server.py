@@ -42,7 +42,8 @@ class PlaybookServer(LanguageServer):
         self.refresher = Refresher(self)
         self.published: dict[str, tuple[Any, ...]] = {}
         self.loop: Any = None
-        self.options: dict[str, Any] = {}
+        self.options: dict[str, Any] = {}  # the initialization options, then our section of the settings over them
+        self.init_options: dict[str, Any] = {}
         self.settings_problem: str | None = None  # why the settings file could not be used
         self.run_output = "log"  # or "notification": a run's output as playbook-ls/runOutput
         self.root = os.getcwd()
@@ -216,6 +217,7 @@ def create_server() -> PlaybookServer:
         if params.workspace_folders:
             root = uri_to_path(params.workspace_folders[0].uri)
         ls.options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        ls.init_options = dict(ls.options)
         ls.run_output = str(ls.options.get("runOutput") or "log")
         try:
             os.chdir(root)  # messages name files relative to the workspace
@@ -229,12 +231,15 @@ def create_server() -> PlaybookServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()
     def did_change_configuration(ls: PlaybookServer, params: types.DidChangeConfigurationParams) -> None:
+        # Only our section counts, over the initialization options: clients such as eglot send
+        # their whole (often empty) configuration right after connecting.
         settings = params.settings if isinstance(params.settings, dict) else {}
-        options = settings.get("playbook-ls", settings)
-        if not isinstance(options, dict):
+        section = settings.get("playbook-ls")
+        if not isinstance(section, dict):
             return
+        options = {**ls.init_options, **section}
         ls.options = options
-        ls.run_output = str(options.get("runOutput") or ls.run_output)
+        ls.run_output = str(options.get("runOutput") or "log")
         if ls.index is not None:
             ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
         ls.refresher.jobs.put(("index", None))
