@@ -81,6 +81,7 @@ class Scanned(NamedTuple):
     role: str | None  # the role directory it belongs to
     candidate: bool  # a playbook, by content or by the ``include`` setting
     error: Any  # its YAML syntax error (a YamlProblem), if any
+    reported: bool = True  # whether that error is shown (not for YAML that is not Ansible's)
 
 
 class Reach:
@@ -201,7 +202,10 @@ class WorkspaceIndex:
             loaded = self.sources.load(path)
             candidate = role is None and (discover.looks_like_playbook(loaded.data)
                                           or discover.matches(path, self.settings.root, self.settings.include))
-            self.scanned[path] = Scanned(role, candidate, loaded.error)
+            reported = loaded.error is None or discover.syntax_error_matters(
+                path, self.settings.root, role is not None, discover.ansible_text(self.text(path)),
+                self.settings.include)
+            self.scanned[path] = Scanned(role, candidate, loaded.error, reported)
 
     def _playbooks(self) -> list[str]:
         """Playbooks among the files. A playbook that stops parsing mid-edit stays one, so its
@@ -268,7 +272,7 @@ class WorkspaceIndex:
     def _findings(self) -> dict[str, list[Finding]]:
         found = [finding for book in self.books.values() for finding in book.findings]
         for scan in self.scanned.values():
-            if scan.error is not None:
+            if scan.error is not None and scan.reported:
                 found.append(self.rules.syntax_error(scan.error.message, scan.error.span))
         tags = set().union(*(book.tags for book in self.books.values())) if self.books else set()
         by_playbook = {fs.realpath(book.path): book.tags for book in self.books.values() if not book.synthetic}

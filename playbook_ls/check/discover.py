@@ -114,6 +114,35 @@ def role_of(path: str) -> str | None:
 ROLE_SUBDIRS = frozenset({"tasks", "handlers", "meta", "defaults", "vars", "library", "tests", "molecule"})
 
 
+# Where a file that does not parse is still taken for Ansible content (its YAML error is then
+# reported): a role's files, the usual Ansible directories, the usual playbook names.
+ANSIBLE_DIRS = frozenset({"roles", "tasks", "handlers", "playbooks", "group_vars", "host_vars", "vars", "defaults",
+                          "meta", "inventory", "inventories"})
+PLAYBOOK_NAME = re.compile(r"(site|main|playbook[\w.-]*)\.ya?ml")
+ANSIBLE_KEY = re.compile(
+    r"^[ \t]*(?:-[ \t]+)?(?:hosts|(?:ansible\.builtin\.)?import_playbook|pre_tasks|post_tasks|tasks|handlers|roles|"
+    r"(?:ansible\.builtin\.)?(?:import|include)_(?:tasks|role)|block)[ \t]*:", re.MULTILINE)
+KUBERNETES_KEYS = (re.compile(r"^apiVersion:", re.MULTILINE), re.compile(r"^kind:", re.MULTILINE))
+
+
+def ansible_text(text: str) -> bool:
+    """Whether YAML text that may not parse reads like Ansible: a play, task or role keyword
+    starts a line, and it is not a Kubernetes manifest (whose Ingress rules have ``- hosts:``)."""
+    if all(key.search(text) for key in KUBERNETES_KEYS):
+        return False
+    return ANSIBLE_KEY.search(text) is not None
+
+
+def syntax_error_matters(path: str, root: str, in_role: bool, reads_like_ansible: bool, include: list[str]) -> bool:
+    """Whether a YAML syntax error in ``path`` is reported (PLS111). A repository also holds YAML
+    that is not Ansible's (Kubernetes manifests with several documents, Helm templates, CI
+    workflows); errors there are none of playbook-ls's business."""
+    if in_role or reads_like_ansible or PLAYBOOK_NAME.fullmatch(os.path.basename(path)):
+        return True
+    parts = os.path.relpath(path, root).replace(os.sep, "/").split("/")[:-1]
+    return not ANSIBLE_DIRS.isdisjoint(parts) or (bool(include) and matches(path, root, include))
+
+
 def looks_like_playbook(data: Any) -> bool:
     return isinstance(data, list) and any(
         isinstance(item, dict) and not PLAY_KEYS.isdisjoint(item) for item in data)

@@ -143,14 +143,19 @@ class Checker:
             error = loaded.error
             facts = {"playbook": discover.looks_like_playbook(loaded.data),
                      "plain_imports": discover.plain_imports(loaded.data),
-                     "error": [error.message, list(error.span)[1:]] if error else None}
+                     "error": [error.message, list(error.span)[1:]] if error else None,
+                     "ansible_text": bool(error) and discover.ansible_text(
+                         self.texts.get(path, b"").decode("utf-8", "replace"))}
             if digest:
                 cache.files[digest], cache.dirty = facts, True
         return facts
 
     def _syntax_findings(self, facts: dict[str, dict[str, Any]]) -> Iterator[Finding]:
+        settings = self.settings
         for path, fact in facts.items():
-            if fact["error"]:
+            if fact["error"] and discover.syntax_error_matters(
+                    path, settings.root, discover.role_of(path) is not None, fact.get("ansible_text", True),
+                    settings.include):
                 message, position = fact["error"]
                 yield self.rules.syntax_error(message, Span(path, *position))
 

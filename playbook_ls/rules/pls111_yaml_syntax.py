@@ -1,8 +1,14 @@
 """yaml-syntax
 
 ## What it does
-Checks that every playbook, task file, role file and other YAML file under the checked paths
-parses, and reports where it stops parsing.
+Checks that every playbook, task file, role file and other Ansible YAML file under the checked
+paths parses, and reports where it stops parsing. A file that does not parse counts as Ansible's
+when it belongs to a role, sits in an Ansible directory (`roles/`, `tasks/`, `handlers/`,
+`playbooks/`, `group_vars/`, `host_vars/`, `vars/`, `defaults/`, `meta/`, `inventory/`), has a
+playbook's name (`site.yml`, `main.yml`, `playbook*.yml`), matches the `include` setting, or has
+a line that starts with a play, task or role keyword (`hosts:`, `tasks:`, `import_playbook:`,
+`block:`, ...). Other YAML of the repository (Kubernetes manifests with several documents, Helm
+templates, Compose files) is not Ansible's and is left alone.
 
 ## Why is this bad?
 ansible-playbook cannot load a file that does not parse, and nothing in it can be analysed.

@@ -73,3 +73,35 @@ def test_lone_roles_are_named_by_their_name(write, cli) -> None:
     assert [(f["path"], f["code"]) for f in data] == [
         ("roles/dep/tasks/main.yml", "PLS102"), ("roles/lone/tasks/main.yml", "PLS101")]
     assert data[1]["message"].startswith("'lone : Reset' is tagged 'never'")
+
+
+FOREIGN_AND_BROKEN = {
+    # not Ansible's: no finding however broken
+    "k8s/app.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Pod\n",
+    "k8s/ingress.yaml": "apiVersion: v1\nkind: Ingress\nspec:\n  tls:\n    - hosts: [a]\n---\nkind: x\n",
+    "chart/templates/deploy.yaml": "{{- if .Values.enabled }}\nkind: Deployment\n{{- end }}\n",
+    "compose.yml": "services:\n  web:\n    image: [\n",
+    # Ansible's, by what the text says, where the file is, or its name
+    "deploy.yml": "- hosts: all\n  tasks:\n    - debug:\n        msg: \"oops\n",
+    "group_vars/all.yml": "a: [\n",
+    "site.yml": "{{ not yaml: [\n",
+    "roles/web/tasks/main.yml": "- name: t\n  debug: [\n",
+}
+REPORTED = ["deploy.yml", "group_vars/all.yml", "roles/web/tasks/main.yml", "site.yml"]
+
+
+def test_yaml_errors_are_reported_only_in_ansible_files(write) -> None:
+    root = write(FOREIGN_AND_BROKEN)
+    result = run_check(["."], load_settings(None, "."), use_cache=False)
+    assert sorted(str(f.span.file).removeprefix(str(root) + "/") for f in result.findings
+                  if f.code == "PLS111") == REPORTED
+
+
+def test_the_editor_reports_the_same_yaml_errors(write) -> None:
+    from playbook_ls.workspace import WorkspaceIndex
+
+    root = write(FOREIGN_AND_BROKEN)
+    index = WorkspaceIndex(str(root))
+    index.index()
+    assert sorted(str(f.span.file).removeprefix(str(root) + "/") for findings in index.findings.values()
+                  for f in findings if f.code == "PLS111") == REPORTED
