@@ -326,18 +326,18 @@ def create_server() -> PlaybookServer:
 
     @server.command(LIST_TASKS)
     @guarded()
-    def list_tasks(ls: PlaybookServer, args: Any) -> Any:
+    def list_tasks(ls: PlaybookServer, *args: Any) -> Any:
         from playbook_ls.features import lenses
 
-        request = _command_args(args)
+        request = _command_args(list(args))
         return lenses.list_tasks(ls.index, request) if ls.index else None
 
     @server.command(SHOW_EFFECTIVE_TAGS)
     @guarded()
-    def show_effective_tags(ls: PlaybookServer, args: Any) -> Any:
+    def show_effective_tags(ls: PlaybookServer, *args: Any) -> Any:
         from playbook_ls.features import lenses
 
-        request = _command_args(args)
+        request = _command_args(list(args))
         if ls.index is None:
             return None
         return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
