@@ -195,11 +195,11 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
         if not plan.get("tasks"):
             message = f"{request.describe()}: no task to run (no task selected, or no host matched)"
             _show(ls, f"playbook-ls: {message}", types.MessageType.Info)
-            return features.summary(request, [], None, message, False, None)
+            return features.summary(request, [], None, message, False, None, plan)
         asks = ls.options.get("confirmRun", True) is not False
         if not plan.get("check") and asks and not await _confirm(ls, plan):  # a profile may insist on check
             _log(ls, f"playbook-ls: {request.describe()}: not run (the user cancelled)")
-            return features.summary(request, [], None, None, True, None)
+            return features.summary(request, [], None, None, True, None, plan)
     ls.set_run_hints({})  # the last run's outcomes go with the next run
     progress = await _begin_progress(ls, job, request)
     results: list[dict[str, Any]] = []
@@ -212,6 +212,7 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
             _log(ls, str(event.get("text", "")).lstrip("\n"))
         elif kind == "plan":
             state["total"] = int(event.get("tasks") or 0)  # a task starts once for all its hosts
+            state["plan"] = event
         elif kind == "task":
             state["done"] += 1
             if progress:
@@ -245,7 +246,7 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
     _log(ls, f"playbook-ls: {request.describe()}: {outcome}", types.MessageType.Info)
     if error:
         _show(ls, f"playbook-ls: {error}", types.MessageType.Error)
-    return features.summary(request, results, state.get("end"), error, job.cancelled, code)
+    return features.summary(request, results, state.get("end"), error, job.cancelled, code, state.get("plan"))
 
 
 async def _begin_progress(ls: PlaybookServer, job: RunJob, request: features.RunRequest) -> bool:

@@ -6,7 +6,8 @@
 inventory), keeps only the play the request names, then, in ``run`` mode, executes the plan
 with the bundled engine. It writes one JSON event per line on stdout:
 
-- ``{"event": "plan", "playbook", "check", "plays", "hosts", "tasks", "warnings"}`` first;
+- ``{"event": "plan", "playbook", "check", "tags", "skip_tags", "plays", "hosts", "tasks", "warnings"}``
+  first (what the launch really runs: a launch profile may override the request);
 - ``{"event": "log", "text"}`` for each piece of the run's text output (ansible's format);
 - ``{"event": "task", "title", "handler"}`` when a task starts;
 - ``{"event": "result", "task", "host", "status", "ignored", "msg", "file", "line", "col"}``
@@ -127,8 +128,9 @@ def restrict_to_play(plan: Any, request: dict[str, Any]) -> None:
 def plan_summary(plan: Any) -> dict[str, Any]:
     hosts = list(dict.fromkeys(h.name for p in plan.plays for h in p.hosts))
     tasks = sum(len([t for t in p.tasks if not t.implicit]) for p in plan.plays if p.hosts)
-    return {"playbook": plan.options.playbook, "check": plan.options.check,
-            "plays": [p.play.name for p in plan.plays], "hosts": hosts, "tasks": tasks,
+    return {"playbook": plan.options.playbook, "check": plan.options.check, "tags": list(plan.options.tags),
+            "skip_tags": list(plan.options.skip_tags), "plays": [p.play.name for p in plan.plays], "hosts": hosts,
+            "tasks": tasks,
             "warnings": list(plan.warnings)}
 
 

@@ -158,10 +158,15 @@ def hints(results: list[dict[str, Any]], check: bool) -> dict[str, list[Hint]]:
 
 
 def summary(request: RunRequest, results: list[dict[str, Any]], end: dict[str, Any] | None,
-            error: str | None, cancelled: bool, exit_code: int | None) -> dict[str, Any]:
-    """The command's result: what ran, the recap per host, the exit code, each task's outcome."""
+            error: str | None, cancelled: bool, exit_code: int | None,
+            plan: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The command's result: what ran (as the worker planned it, when it got that far: a launch
+    profile may change the playbook, the tags and the mode), the recap per host, the exit code,
+    each task's outcome."""
+    ran = plan or {}
     result: dict[str, Any] = {
-        "playbook": request.playbook, "check": request.check, "tags": request.tags, "skip_tags": request.skip_tags,
+        "playbook": ran.get("playbook") or request.playbook, "check": ran.get("check", request.check),
+        "tags": ran.get("tags", request.tags), "skip_tags": ran.get("skip_tags", request.skip_tags),
         "play": request.play, "cancelled": cancelled,
         "exit_code": end.get("exit_code") if end else exit_code,
         "recap": end.get("recap", {}) if end else {},

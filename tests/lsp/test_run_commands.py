@@ -299,3 +299,14 @@ async def test_launch_profiles_are_listed_from_the_settings_or_a_profiles_file(
     configure(client, profilesFile="launch/missing.yml")
     listed = await until(lambda: execute(client, "playbook-ls.listProfiles"), lambda found: found["error"])
     assert "profiles file" in listed["error"] and "missing.yml" in listed["error"]
+
+
+@pytest.mark.asyncio
+async def test_the_result_says_what_the_launch_really_ran(client: LanguageClient, workspace: Path) -> None:
+    (workspace / ".playbook-ls.yml").write_text(
+        "profiles:\n  careful:\n    playbook: site.yml\n    inventory: 'localhost,'\n    job_type: check\n"
+        "    job_tags: files\n")
+    # the profile prompts for neither the tags nor the mode: its own are used, and reported
+    result = await execute(client, RUN, profile="careful", tags="slow")
+    assert (result["check"], result["tags"], result["playbook"]) == (True, ["files"], str(workspace / "site.yml"))
+    assert not client.asked and not (workspace / "out.txt").exists()  # type: ignore[attr-defined]
