@@ -1,0 +1,47 @@
+import { strict as assert } from "node:assert";
+import { describe, it } from "node:test";
+import { configurationParams, serverOptions } from "../settings";
+
+function getter(values: Record<string, unknown>) {
+  return (key: string) => values[key];
+}
+
+describe("serverOptions", () => {
+  it("sends the defaults with runOutput: notification", () => {
+    assert.deepEqual(serverOptions(getter({ config: "", profilesFile: "", select: [], ignore: [], rolesPath: [], confirmRun: true })), {
+      select: [], ignore: [], rolesPath: [], confirmRun: true, runOutput: "notification",
+    });
+  });
+
+  it("forwards the settings, expanding paths", () => {
+    const expand = (value: string) => value.replace("${workspaceFolder}", "/src/infra").replace(/^~/, "/home/ann");
+    const options = serverOptions(getter({
+      config: "${workspaceFolder}/ci/playbook-ls.yml",
+      profilesFile: "~/profiles.yml",
+      select: ["PLS1", " never-reselected ", 3, ""],
+      ignore: ["PLS101"],
+      rolesPath: ["~/roles", "shared/roles"],
+      confirmRun: false,
+      server: { path: "/usr/bin/playbook-ls" },
+    }), expand);
+    assert.deepEqual(options, {
+      config: "/src/infra/ci/playbook-ls.yml",
+      profilesFile: "/home/ann/profiles.yml",
+      select: ["PLS1", "never-reselected"],
+      ignore: ["PLS101"],
+      rolesPath: ["/home/ann/roles", "shared/roles"],
+      confirmRun: false,
+      runOutput: "notification",
+    });
+  });
+
+  it("keeps confirmRun on unless it is false", () => {
+    assert.equal(serverOptions(getter({})).confirmRun, true);
+    assert.equal(serverOptions(getter({ confirmRun: "no" })).confirmRun, true);
+  });
+
+  it("wraps them for workspace/didChangeConfiguration", () => {
+    const options = serverOptions(getter({ select: ["PLS1"] }));
+    assert.deepEqual(configurationParams(options), { settings: { "playbook-ls": options } });
+  });
+});
