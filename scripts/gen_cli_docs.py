@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playbook_ls.cli import build_parser  # noqa: E402
+from scripts.generated import sync  # noqa: E402
 
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "cli.md"
@@ -229,17 +230,9 @@ def main(argv: list[str]) -> int:
     result, problems = pages()
     for problem in problems:
         print(problem, file=sys.stderr)
-    stale = [path for path, text in result.items() if path.read_text(encoding="utf-8") != text]
-    if "--check" in argv:
-        for path in stale:
-            print(f"{path.relative_to(ROOT)} is out of date: run python scripts/gen_cli_docs.py", file=sys.stderr)
-        return 1 if stale or problems else 0
-    if problems:
-        return 1
-    for path in stale:
-        path.write_text(result[path], encoding="utf-8")
-    print(f"{len(result)} pages with generated command-line reference, {len(stale)} changed")
-    return 0
+    code = sync(result, argv if not problems else [*argv, "--check"], "gen_cli_docs.py",
+                "pages with generated command-line reference")
+    return 1 if problems else code
 
 
 if __name__ == "__main__":

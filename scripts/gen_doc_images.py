@@ -33,6 +33,8 @@ from xml.sax.saxutils import escape as _xml_escape
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.generated import sync  # noqa: E402
+
 EXAMPLE = ROOT / "examples" / "tag-inheritance"
 IMAGES = ROOT / "docs" / "images"
 FONT = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'DejaVu Sans Mono', 'Liberation Mono', monospace"
@@ -638,18 +640,7 @@ def images() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    rendered = images()
-    stale = [path for path, text in rendered.items()
-             if not path.exists() or path.read_text(encoding="utf-8") != text]
-    if "--check" in argv:
-        for path in stale:
-            print(f"{path.relative_to(ROOT)} is out of date: run python scripts/gen_doc_images.py", file=sys.stderr)
-        return 1 if stale else 0
-    IMAGES.mkdir(parents=True, exist_ok=True)
-    for path in stale:
-        path.write_text(rendered[path], encoding="utf-8")
-    print(f"{len(rendered)} images, {len(stale)} changed")
-    return 0
+    return sync(images(), argv, "gen_doc_images.py", "images")
 
 
 if __name__ == "__main__":

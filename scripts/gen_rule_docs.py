@@ -13,6 +13,7 @@ sys.path.insert(0, str(ROOT))
 
 from playbook_ls import rules  # noqa: E402
 from playbook_ls.rules.docs import render_index, render_page  # noqa: E402
+from scripts.generated import sync  # noqa: E402
 
 
 def pages() -> dict[Path, str]:
@@ -23,16 +24,7 @@ def pages() -> dict[Path, str]:
 
 
 def main(argv: list[str]) -> int:
-    stale = [path for path, text in pages().items() if not path.exists() or path.read_text() != text]
-    if "--check" in argv:
-        for path in stale:
-            print(f"{path.relative_to(ROOT)} is out of date: run python scripts/gen_rule_docs.py", file=sys.stderr)
-        return 1 if stale else 0
-    for path, text in pages().items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    print(f"wrote {len(pages())} pages, {len(stale)} changed")
-    return 0
+    return sync(pages(), argv, "gen_rule_docs.py", "rule pages")
 
 
 if __name__ == "__main__":
