@@ -87,9 +87,9 @@ export function fileUriToPath(uri: string): string {
 }
 
 /**
- * A lens's `showEffectiveTags` arguments `[path, line]` as one object, `[{path, line}]`: the
- * server (pygls) maps each argument to a parameter of its handler, which takes one. The same
- * request either way; anything else is returned as it is.
+ * A lens's `showEffectiveTags` arguments `[path, line]` as one object, `[{path, line}]`: the same
+ * request, in the form every playbook-ls server accepts (before 0.1.0 was finished, the server's
+ * handler took a single parameter and pygls rejected two). Anything else is returned as it is.
  */
 export function singleArgument(command: string, args: unknown[]): unknown[] {
   if (command !== SERVER.showEffectiveTags || args.length !== 2) return args;

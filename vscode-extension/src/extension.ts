@@ -423,7 +423,7 @@ class Controller implements vscode.Disposable {
   private async showEffectiveTags(): Promise<void> {
     const at = this.position();
     if (!at) return;
-    // `[{path, line}]` rather than `[path, line]`: pygls maps each argument to a handler parameter
+    // `[{path, line}]`: the form every server build accepts (see singleArgument)
     const result = await this.execute<EffectiveTagsEntry[] | null>(SERVER.showEffectiveTags,
       [{ path: at.document.uri.fsPath, line: at.line }]);
     if (result === undefined) return;
