@@ -85,15 +85,3 @@ export function fileUriToPath(uri: string): string {
   if (/^\/[a-zA-Z]:/.test(path)) path = path.slice(1);
   return path;
 }
-
-/**
- * A lens's `showEffectiveTags` arguments `[path, line]` as one object, `[{path, line}]`: the same
- * request, in the form every playbook-ls server accepts (before 0.1.0 was finished, the server's
- * handler took a single parameter and pygls rejected two). Anything else is returned as it is.
- */
-export function singleArgument(command: string, args: unknown[]): unknown[] {
-  if (command !== SERVER.showEffectiveTags || args.length !== 2) return args;
-  const [path, line] = args;
-  if (typeof path !== "string" || typeof line !== "number") return args;
-  return [{ path, line }];
-}

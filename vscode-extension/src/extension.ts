@@ -21,7 +21,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import {
-  COMMANDS, RUN_OUTPUT_NOTIFICATION, SERVER, isRunCommand, positionArgs, requestPosition, singleArgument, withProfile,
+  COMMANDS, RUN_OUTPUT_NOTIFICATION, SERVER, isRunCommand, positionArgs, requestPosition, withProfile,
 } from "./commands";
 import { isAnsibleDocument, isForeignYaml, pathVerdict } from "./detection";
 import {
@@ -306,7 +306,7 @@ class Controller implements vscode.Disposable {
             async (withArgs) => next(command, withArgs));
         }
         if (command !== SERVER.listTasks && command !== SERVER.showEffectiveTags) return next(command, args);
-        const result: unknown = await next(command, singleArgument(command, args));
+        const result: unknown = await next(command, args);
         if (result === undefined) return result; // failed: the client has said so
         const at = requestPosition(args);
         const origin = at.path ? `${this.display(at.path)}${at.line !== undefined ? `:${at.line + 1}` : ""}` : "the lens";
@@ -423,7 +423,6 @@ class Controller implements vscode.Disposable {
   private async showEffectiveTags(): Promise<void> {
     const at = this.position();
     if (!at) return;
-    // `[{path, line}]`: the form every server build accepts (see singleArgument)
     const result = await this.execute<EffectiveTagsEntry[] | null>(SERVER.showEffectiveTags,
       [{ path: at.document.uri.fsPath, line: at.line }]);
     if (result === undefined) return;

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { SERVER, fileUriToPath, isRunCommand, positionArgs, requestPosition, singleArgument, withProfile } from "../commands";
+import { SERVER, fileUriToPath, isRunCommand, positionArgs, requestPosition, withProfile } from "../commands";
 
 describe("withProfile", () => {
   const lens = [{ playbook: "/src/site.yml", play: 0, tags: "web", play_at: ["/src/site.yml", 3] }];
@@ -56,20 +56,5 @@ describe("commands", () => {
   it("turns file URIs into paths", () => {
     assert.equal(fileUriToPath("file:///c%3A/infra/site.yml"), "c:/infra/site.yml");
     assert.equal(fileUriToPath("file:///home/ann/a%23b.yml"), "/home/ann/a#b.yml");
-  });
-});
-
-describe("singleArgument", () => {
-  it("sends a lens's [path, line] as one object", () => {
-    assert.deepEqual(singleArgument(SERVER.showEffectiveTags, ["/src/site.yml", 3]), [{ path: "/src/site.yml", line: 3 }]);
-  });
-
-  it("leaves other arguments and commands alone", () => {
-    const one = [{ path: "/src/site.yml", line: 3 }];
-    assert.equal(singleArgument(SERVER.showEffectiveTags, one), one);
-    const odd = [3, "/src/site.yml"];
-    assert.equal(singleArgument(SERVER.showEffectiveTags, odd), odd);
-    const pair = ["/src/site.yml", 3];
-    assert.equal(singleArgument(SERVER.listTasks, pair), pair);
   });
 });
