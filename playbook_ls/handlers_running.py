@@ -151,13 +151,12 @@ def _at_position(ls: PlaybookServer, arguments: list[Any]) -> list[Any]:
     given = arguments[0] if len(arguments) == 1 and isinstance(arguments[0], dict) else None
     if given is None or "line" not in given or given.get("playbook"):
         return arguments
-    from playbook_ls.features.convert import uri_to_path
     from playbook_ls.features.lenses import run_arguments_at
 
     where, line = given.get("uri") or given.get("path"), given.get("line")
     if not isinstance(where, str) or not isinstance(line, int) or isinstance(line, bool):
         raise ValueError("'line' needs a 'uri' or 'path' and must be a 0-based line number")
-    path = os.path.join(ls.root, uri_to_path(where) if where.startswith("file:") else where)
+    path = features.request_path(where, ls.root)
     found = run_arguments_at(ls.index, path, line) if ls.index is not None else None
     if found is None:
         raise ValueError(f"{os.path.relpath(path, ls.root)}:{line + 1}: no task or play there that a playbook "

@@ -45,12 +45,16 @@ class PlaybookServer(LanguageServer):
         self.options: dict[str, Any] = {}  # the initialization options, then our section of the settings over them
         self.init_options: dict[str, Any] = {}
         self.settings_problem: str | None = None  # why the settings file could not be used
-        self.run_output = "log"  # or "notification": a run's output as playbook-ls/runOutput
         self.root = os.getcwd()
         self.progress = False  # whether the client accepted our progress token
         self.run_job: Any = None  # the checkTasks/runTasks run in progress (handlers_running)
         self.run_hints: dict[str, list[types.Diagnostic]] = {}  # real path -> the last run's outcomes
         self.publishing = threading.Lock()  # the refresher and the runs both publish
+
+    @property
+    def run_output(self) -> str:
+        """``notification``: a run's output goes out as playbook-ls/runOutput; else as log messages."""
+        return str(self.options.get("runOutput") or "log")
 
     @property
     def encoding(self) -> str:
@@ -218,7 +222,6 @@ def create_server() -> PlaybookServer:
             root = uri_to_path(params.workspace_folders[0].uri)
         ls.options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
         ls.init_options = dict(ls.options)
-        ls.run_output = str(ls.options.get("runOutput") or "log")
         try:
             os.chdir(root)  # messages name files relative to the workspace
         except OSError:
@@ -239,7 +242,6 @@ def create_server() -> PlaybookServer:
             return
         options = {**ls.init_options, **section}
         ls.options = options
-        ls.run_output = str(options.get("runOutput") or "log")
         if ls.index is not None:
             ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
         ls.refresher.jobs.put(("index", None))

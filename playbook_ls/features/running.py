@@ -52,7 +52,7 @@ class RunRequest:
         if playbook is None and not arguments.get("profile"):
             raise ValueError("give a 'playbook' or a launch 'profile' that names one")
         if playbook is not None:
-            playbook = os.path.join(root, uri_to_path(playbook) if playbook.startswith("file:") else playbook)
+            playbook = request_path(playbook, root)
         play = arguments.get("play")
         if play is not None and (not isinstance(play, int) or isinstance(play, bool) or play < 0):
             raise ValueError("'play' must be a play's number in the playbook, from 0")
@@ -96,6 +96,11 @@ def profile_summaries(profiles: list[Any]) -> list[dict[str, Any]]:
     return [{"name": p.name, "playbook": p.playbook_path(), "job_type": p.job_type, "inventory": p.inventory,
              "limit": p.limit, "job_tags": list(p.job_tags), "skip_tags": list(p.skip_tags), "source": p.source}
             for p in profiles]
+
+
+def request_path(value: str, root: str) -> str:
+    """A command's file argument (a file URI, or a path relative to the workspace root) as a path."""
+    return os.path.join(root, uri_to_path(value) if value.startswith("file:") else value)
 
 
 def _tags(value: Any, name: str) -> list[str]:
