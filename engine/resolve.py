@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
@@ -22,6 +22,7 @@ from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.config import AnsibleConfig
+from engine.loading import Ctx
 from engine.model import (
     YAML_SYNTAX_HINT,
     Block,
@@ -54,29 +55,6 @@ class _TooLarge(Exception):
 
 
 Reuse = Callable[[tuple[tuple[str, int], ...]], Play | None]
-
-
-class Ctx(NamedTuple):
-    """Where a task list is being loaded: its inherited frames, role, variables and includes."""
-
-    chain: tuple[Frame, ...]
-    basedir: str
-    variables: Mapping[str, Any]
-    role: RoleInstance | None = None
-    handler: bool = False
-    dynamic: bool = False
-    # templated paths of the enclosing imports/includes within the current role, innermost last
-    includes: tuple[str, ...] = ()
-    files: tuple[str, ...] = ()
-    roles: tuple[str, ...] = ()
-
-    def push(self, frame: Frame | None, **changes: Any) -> Ctx:
-        """A context one level down; the frame's ``vars`` become visible to static templating."""
-        chain = self.chain + (frame,) if frame is not None else self.chain
-        if frame is not None and isinstance(frame.keywords.get("vars"), dict) and "variables" not in changes:
-            changes["variables"] = with_vars(self.variables, frame.keywords["vars"])
-        return self._replace(chain=chain, **changes)
-
 
 
 def load_tags(value: Any) -> list[Any]:
@@ -218,9 +196,9 @@ class Resolver:
                          stack: tuple[str, ...], outer_vars: dict[str, Any],
                          position: tuple[tuple[str, int], ...]) -> list[Play]:
         self._check_keys(entry, kw.IMPORT_PLAYBOOK_KEYWORDS | {key}, "PlaybookInclude")
-        frame = self._frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
+        frame = self.frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
         variables = {**outer_vars, **as_dict(entry.get("vars")), **self.extra_vars}
-        target = self._render(entry[key], variables, entry.value_spans.get(key))
+        target = self.render_static(entry[key], variables, entry.value_spans.get(key))
         if not isinstance(target, str):
             return []
         path = target if os.path.isabs(target) else os.path.join(basedir, target)
@@ -252,13 +230,13 @@ class Resolver:
                 display_vars.setdefault(prompt["name"], prompt.get("default"))
         display_vars = resolve_variables({**display_vars, **self.extra_vars})
         raw_hosts = ds["hosts"]
-        hosts = self._render(raw_hosts, display_vars, ds.value_spans.get("hosts"))
+        hosts = self.render_static(raw_hosts, display_vars, ds.value_spans.get("hosts"))
         host_list = [str(h) for h in _as_list(hosts)]
         # ansible names an unnamed play after its hosts before templating, then templates the name
         name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
-        name = self._render(name, display_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
+        name = self.render_static(name, display_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
         name = "" if name is None else str(name)
-        frame = self._frame("play", f'play "{name}"', ds, variables)
+        frame = self.frame("play", f'play "{name}"', ds, variables)
         header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
         play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
@@ -350,7 +328,7 @@ class Resolver:
                 return False
         return True
 
-    def _frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
+    def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
                exclude: frozenset[str] = frozenset()) -> Frame:
         """A frame holding the inheritable keywords (and vars) that ``ds`` sets itself."""
         frame = Frame(kind, label, getattr(ds, "span", None))
@@ -376,7 +354,7 @@ class Resolver:
                 frame.keyword_spans[key] = spans[key]
         return frame
 
-    def _render(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any:
+    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any:
         if not is_template(value) and not isinstance(value, list):
             return value
         try:
@@ -429,7 +407,7 @@ class Resolver:
             self.problem("invalid-structure", "Using a block as a handler is not supported.", ds.span)
         self._check_keys(ds, kw.BLOCK_KEYWORDS, "Block")
         label = f'block "{ds["name"]}"' if ds.get("name") else "block"
-        frame = self._frame("block", label, ds, ctx.variables)
+        frame = self.frame("block", label, ds, ctx.variables)
         inner = ctx.push(frame)
         block = Block(frame)
         for section in ("block", "rescue", "always"):
@@ -497,7 +475,7 @@ class Resolver:
                              f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
-        frame = self._frame("task", label, ds, ctx.variables)
+        frame = self.frame("task", label, ds, ctx.variables)
         task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
                     role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
         if action in kw.INCLUDE_TASKS:
@@ -548,7 +526,7 @@ class Resolver:
                          "the imported tasks.")
             return []
         span = ds.value_spans.get(action) if isinstance(ds, YMap) else None
-        target = self._render(raw, with_vars(ctx.variables, ds.get("vars")), span)
+        target = self.render_static(raw, with_vars(ctx.variables, ds.get("vars")), span)
         if not isinstance(target, str):
             return []
         path = self.find_task_file(target, ctx)
@@ -560,7 +538,7 @@ class Resolver:
             self.problem("import-cycle", f"import cycle: {target} is already being imported", span,
                          "Remove the import that closes the cycle.", exit_code=EXIT_CRASH)
             return []
-        frame = self._frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
+        frame = self.frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
         data = self.load_yaml(path, span)
         if not data:
             return []
@@ -600,7 +578,7 @@ class Resolver:
         if not isinstance(data, list):
             return
         # Included tasks inherit from the include's parent, not from the include itself.
-        apply_frame = self._frame("apply", f"apply of {task.action} {raw}", task.apply, ctx.variables) \
+        apply_frame = self.frame("apply", f"apply of {task.action} {raw}", task.apply, ctx.variables) \
             if task.apply else None
         inner = ctx.push(apply_frame, dynamic=True, includes=(*ctx.includes, str(target)),
                          files=ctx.files + (paths.realpath(path),))

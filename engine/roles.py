@@ -9,7 +9,8 @@ task file reached from two places yields two tasks with different inherited fram
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
 from engine import paths
@@ -19,16 +20,36 @@ from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
 if TYPE_CHECKING:
-    from typing import Any
-
-    from engine.resolve import Ctx, Resolver
+    from engine.loading import Ctx
+    from engine.source import SourceCache
 
 EXIT_ERROR = 1
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+class TaskLoader(Protocol):
+    """What the role loader needs from the resolver that owns it (``engine.resolve.Resolver``)."""
+
+    sources: SourceCache
+    extra_vars: dict[str, Any]
+
+    def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
+                exit_code: int = ...) -> None: ...
+
+    def load_yaml(self, path: str, span: Span | None) -> Any: ...
+
+    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]: ...
+
+    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task: ...
+
+    def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
+              exclude: frozenset[str] = frozenset()) -> Frame: ...
+
+    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any: ...
+
+
 class RoleLoader:
-    def __init__(self, resolver: Resolver) -> None:
+    def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
         self.handler_blocks: list[list[Block]] = []
         # (defaults, vars) of every role loaded in the current play, for play-wide templating
@@ -58,11 +79,11 @@ class RoleLoader:
                       "Add 'role: <name>' to the entry.", exit_code=EXIT_ERROR)
             return []
         name_span = getattr(ds, "value_spans", {}).get("role" if "role" in ds else "name", span)
-        name = r._render(name, ctx.variables, name_span)
+        name = r.render_static(name, ctx.variables, name_span)
         if not isinstance(name, str):
             return []
         label = "dependency" if via == "dependency" else "roles: entry"
-        frame = r._frame(via, f'{label} "{name}"', ds, ctx.variables, exclude=frozenset({"name"}))
+        frame = r.frame(via, f'{label} "{name}"', ds, ctx.variables, exclude=frozenset({"name"}))
         frame.span = getattr(ds, "span", span)
         params = {k: v for k, v in ds.items() if k not in kw.ROLE_ENTRY_KEYWORDS}
         role_basedir = os.path.dirname(parent.path) if parent and parent.path else None
@@ -101,10 +122,10 @@ class RoleLoader:
             task.apply = args["apply"] if isinstance(args.get("apply"), dict) else None  # keeps positions
             self._include_role_children(task, str(name), from_files, ctx)
             return [task]
-        name = r._render(name, with_vars(ctx.variables, ds.get("vars")), span)
+        name = r.render_static(name, with_vars(ctx.variables, ds.get("vars")), span)
         if not isinstance(name, str):
             return []
-        frame = r._frame("import_role", f"import_role {name}", ds, ctx.variables)
+        frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
         instance = self._locate(name, span, ctx, "import_role", None)
         if instance is None:
             return []
@@ -242,7 +263,7 @@ class RoleLoader:
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
             task.include_resolved = instance.path
-            apply = r._frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
+            apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
             dynamic_ctx = ctx.push(None, dynamic=True)
             task.children = self.compile(instance, apply, dynamic_ctx)

@@ -1,5 +1,5 @@
 import sys
 
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 sys.exit(main())

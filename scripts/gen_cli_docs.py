@@ -12,7 +12,7 @@ A page asks for generated text with a pair of markers; the script replaces what 
 
 docs/cli.md must hold a ``cli`` block for the program and for every command, so that the
 reference lists every command and every option; the script fails when one is missing.
-Everything comes from ``playbook_ls.cli.build_parser()``, rendered without argparse's help
+Everything comes from ``playbook_ls.cli.main.build_parser()``, rendered without argparse's help
 formatter (whose output depends on the terminal width and the Python version).
 """
 
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from playbook_ls.cli import build_parser  # noqa: E402
+from playbook_ls.cli.main import build_parser  # noqa: E402
 from scripts.generated import sync  # noqa: E402
 
 DOCS = ROOT / "docs"

@@ -199,7 +199,7 @@ def example_tasks() -> list[dict[str, Any]]:
     from engine.config import AnsibleConfig
     from engine.resolve import Resolver
     from engine.source import SourceCache
-    from playbook_ls.listing import task_data
+    from playbook_ls.cli.listing import task_data
     from playbook_ls.rules.base import display_path
 
     with contextlib.chdir(EXAMPLE):
@@ -451,7 +451,7 @@ def hover_blocks(markdown: str) -> list[tuple[str, list[Run]]]:
 def editor_image() -> str:
     from playbook_ls.features.hover import hover_markdown
     from playbook_ls.features.inlay import inherited_tag_hints
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
     relative = "roles/sample/tasks/main.yml"
     with contextlib.chdir(EXAMPLE):
@@ -570,7 +570,7 @@ def ansi_runs(line: str) -> list[Run]:
 
 
 def terminal_image() -> str:
-    from playbook_ls.cli import main
+    from playbook_ls.cli.main import main
 
     # --no-cache, --color always and -j 1 only make the picture reproducible; it shows the plain command
     shown = "playbook-ls check examples/tag-inheritance"

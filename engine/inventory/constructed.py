@@ -25,14 +25,14 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from engine.inventory.data import InventoryError, to_safe_group_name
+from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.templating import is_template
 from engine.values import UnsafeText
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
-    from engine.inventory.manager import Inventory
+    from engine.inventory.vars_files import VarsFiles
 
 EMPTY_KEY_VALUES = (None, "")
 """Keyed-group values that ``default_value`` / ``trailing_separator`` apply to (ansible's ``should_default_value``)."""
@@ -203,17 +203,17 @@ class ConstructedTemplar:
 class ConstructedSource:
     """One ``constructed`` configuration applied to an inventory."""
 
-    def __init__(self, inventory: InventoryData, config: Mapping[str, Any], context: Inventory | None = None,
+    def __init__(self, inventory: InventoryData, config: Mapping[str, Any], vars_files: VarsFiles | None = None,
                  extra_vars: Mapping[str, Any] | None = None) -> None:
         self.inventory = inventory
         self.config = config
-        self.context = context
+        self.vars_files = vars_files
         self.strict = bool(config.get("strict", False))
         self.use_vars_plugins = bool(config.get("use_vars_plugins", False))
         self.leading_separator = config.get("leading_separator", True)
         self.extra_vars = dict(extra_vars or {}) if config.get("use_extra_vars", False) else {}
         self.templar = ConstructedTemplar()
-        if self.use_vars_plugins and (context is None or not hasattr(context, "vars_files")):
+        if self.use_vars_plugins and vars_files is None:
             raise ConstructedError("use_vars_plugins needs the inventory's host_vars/group_vars, which are not "
                                    "available here")
 
@@ -226,15 +226,13 @@ class ConstructedSource:
 
     def host_variables(self, host: Host) -> dict[str, Any]:
         """What the expressions see: the host's groups' vars (by depth, priority, name), then its own."""
-        from engine.inventory.manager import sort_groups
-
         group_vars: dict[str, Any] = {}
         for group in sort_groups(host.get_groups()):
             group_vars |= group.get_vars()
         host_vars = host.get_vars()
-        if self.use_vars_plugins and self.context is not None:
-            group_vars |= self.context.vars_files.variables(host.get_groups())
-            host_vars |= self.context.vars_files.variables([host])
+        if self.use_vars_plugins and self.vars_files is not None:
+            group_vars |= self.vars_files.variables(host.get_groups())
+            host_vars |= self.vars_files.variables([host])
         return group_vars | host_vars
 
     def _compose(self, expression: Any, variables: dict[str, Any]) -> Any:
@@ -347,14 +345,14 @@ def _bare_group_names(key: Any, use_default: bool, default_value: Any, separator
 
 
 def parse_constructed(inventory: InventoryData, path: str, config: Mapping[str, Any],
-                      context: Inventory | None = None, extra_vars: Mapping[str, Any] | None = None) -> None:
+                      vars_files: VarsFiles | None = None, extra_vars: Mapping[str, Any] | None = None) -> None:
     """Apply the ``constructed`` configuration read from ``path`` to ``inventory``.
 
-    ``context`` gives the host_vars/group_vars files (for ``use_vars_plugins``); ``extra_vars``
+    ``vars_files`` gives the host_vars/group_vars files (for ``use_vars_plugins``); ``extra_vars``
     are used when the configuration sets ``use_extra_vars``. Raises :class:`ConstructedError`
     naming ``path`` when ansible would fail the source; changes already made stay, as in ansible.
     """
     try:
-        ConstructedSource(inventory, config, context, extra_vars).apply()
+        ConstructedSource(inventory, config, vars_files, extra_vars).apply()
     except InventoryError as exc:
         raise ConstructedError(f"Failed to parse {path!r}: {exc}") from None

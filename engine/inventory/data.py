@@ -266,6 +266,11 @@ class Host:
         return self.vars | self.get_magic_vars()
 
 
+def sort_groups(groups: list[Group]) -> list[Group]:
+    """ansible's ``sort_groups``: the order group variables are merged in (later wins)."""
+    return sorted(groups, key=lambda g: (g.depth, g.priority, g.name))
+
+
 class InventoryData:
     """Hosts and groups, with the relationships ansible guarantees (ansible's ``InventoryData``)."""
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.inventory.data import Group, Host, InventoryData, InventoryError
+from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
 from engine.inventory.vars_files import YAML_FILENAME_EXTENSIONS, VarsFiles
@@ -91,11 +91,6 @@ class Inventory:
         result |= host.get_vars()
         result |= self.vars_files.variables([host])
         return _without_internal(result)
-
-
-def sort_groups(groups: list[Group]) -> list[Group]:
-    """ansible's ``sort_groups``: the order group variables are merged in (later wins)."""
-    return sorted(groups, key=lambda g: (g.depth, g.priority, g.name))
 
 
 def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
@@ -191,7 +186,7 @@ class _SourceReader:
             return
         from engine.inventory.constructed import parse_constructed
 
-        parse_constructed(self.data, source, config, self.inventory)
+        parse_constructed(self.data, source, config, self.inventory.vars_files)
 
     def _yaml(self, source: str) -> None:
         parse_yaml_inventory(self.data, self._load_yaml(source))

@@ -36,7 +36,7 @@ class IncludeLoader:
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
-        from engine.resolve import Ctx
+        from engine.loading import Ctx
 
         params = dict(self.params.get(id(task), {}))
         params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
@@ -58,7 +58,7 @@ class IncludeLoader:
         apply = task.args.get("apply")
         if not isinstance(apply, dict):
             return None
-        return self.resolver._frame("apply", f"apply of {task.action}", apply, variables)
+        return self.resolver.frame("apply", f"apply of {task.action}", apply, variables)
 
     def _problems(self, before: int) -> None:
         fatal = [p for p in self.resolver.problems[before:] if p.fatal]

@@ -28,7 +28,7 @@ from playbook_ls.features import module_data
 from playbook_ls.features.yamltext import Doc, context, top_kind_from_text
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import Reach, WorkspaceIndex
+    from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 # Tags written on tasks that mean something to ansible itself.
 SPECIAL_TAGS = {"always": "special: runs unless skipped by name", "never": "special: runs only when selected by name"}

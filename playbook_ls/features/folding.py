@@ -13,7 +13,7 @@ from engine.span import YMap, YSeq
 from playbook_ls.features import yamlnav as yn
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 
 def folding_ranges(index: WorkspaceIndex, path: str) -> list[tuple[int, int]] | None:

@@ -15,7 +15,7 @@ from engine.tags import Selection, should_run
 from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import Book, Reach, WorkspaceIndex
+    from playbook_ls.features.workspace import Book, Reach, WorkspaceIndex
 
 MAX_CONTEXTS = 6
 # Inherited keywords worth showing when a level above the task sets them.

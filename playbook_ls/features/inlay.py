@@ -14,7 +14,7 @@ from engine.model import Task
 from playbook_ls.rules.base import keyword_span, where
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 PREFIX = " ⟵ inherited: "
 

@@ -11,7 +11,7 @@ from playbook_ls.rules.base import display_path, keyword_span, where
 
 if TYPE_CHECKING:
     from engine.span import Span
-    from playbook_ls.workspace import Reach, WorkspaceIndex
+    from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 
 class Lens:

@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine import paths as fs
+from engine.loading import Ctx
 from engine.model import Block, Play, RoleInstance, Task
 from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
-from engine.resolve import Ctx, Resolver
+from engine.resolve import Resolver
 from engine.span import Span
 from engine.templating import Unresolved, is_template, render
 from playbook_ls.check import discover
@@ -28,7 +29,7 @@ from playbook_ls.features import yamlnav as yn
 from playbook_ls.rules.base import task_anchor
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import Book, WorkspaceIndex
+    from playbook_ls.features.workspace import Book, WorkspaceIndex
 
 ROLE_ENTRY_SUBDIRS = ("tasks", "meta", "handlers", "defaults", "vars")
 

@@ -70,7 +70,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
     check = bool(request.get("check", True))
     playbook = request.get("playbook")
     if request.get("profile"):
-        from playbook_ls.launch_cmd import named_profile
+        from playbook_ls.cli.launch import named_profile
 
         profile = named_profile(request.get("config") or None, request["profile"],
                                 request.get("profiles_file") or None)

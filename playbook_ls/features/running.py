@@ -3,7 +3,7 @@
 Pure functions: the command's arguments as a :class:`RunRequest`, the worker's command line
 (:mod:`playbook_ls.features.run_worker` does the run, in its own process), the confirmation
 question, the progress text, and the per-task outcomes as hints on the tasks' lines. The LSP
-side (the process, progress, cancelling, diagnostics) is in :mod:`playbook_ls.handlers_running`.
+side (the process, progress, cancelling, diagnostics) is in :mod:`playbook_ls.lsp.running`.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from playbook_ls.features.navigation import role_entry_file, written_tag_spans
 from playbook_ls.rules.base import display_path, task_anchor
 
 if TYPE_CHECKING:
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 # Symbol kinds, mapped to LSP kinds by the glue.
 PLAY, IMPORT, SECTION, BLOCK, TASK, HANDLER, ROLE, TAG = (

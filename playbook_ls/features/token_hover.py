@@ -20,7 +20,7 @@ from playbook_ls.rules.base import display_path, where
 
 if TYPE_CHECKING:
     from engine.span import Span
-    from playbook_ls.workspace import Book, WorkspaceIndex
+    from playbook_ls.features.workspace import Book, WorkspaceIndex
 
 MAX_LISTED = 10
 IMPORT_KEYS = kw.IMPORT_TASKS | kw.INCLUDE_TASKS | kw.IMPORT_PLAYBOOK

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from playbook_ls.check.runner import ENVIRONMENT
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 CliResult = tuple[int, str, str]
 

@@ -98,7 +98,7 @@ def test_yaml_errors_are_reported_only_in_ansible_files(write) -> None:
 
 
 def test_the_editor_reports_the_same_yaml_errors(write) -> None:
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
     root = write(FOREIGN_AND_BROKEN)
     index = WorkspaceIndex(str(root))

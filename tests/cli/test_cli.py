@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
 

@@ -122,7 +122,7 @@ def run_ansible(scenario: Scenario, mode: str, argv: list[str]) -> Result:
 
 
 def run_ours(scenario: Scenario, mode: str, argv: list[str]) -> Result:
-    from playbook_ls.cli import main
+    from playbook_ls.cli.main import main
 
     saved_env, saved_cwd, out = dict(os.environ), os.getcwd(), io.StringIO()
     with tempfile.TemporaryDirectory(prefix="pbls-diff-") as home:

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "editors.md"
-SETTINGS_READERS = [ROOT / "playbook_ls" / "server.py", *sorted((ROOT / "playbook_ls").glob("handlers_*.py"))]
+SETTINGS_READERS = sorted((ROOT / "playbook_ls" / "lsp").glob("*.py"))
 # Read by a loop over the key names rather than by `options.get("...")`.
 LOOPED_KEYS = {"select", "ignore"}
 PARSE_LUA = ("lua local chunk, err = loadfile(os.getenv('PLAYBOOK_LS_SNIPPET'))"

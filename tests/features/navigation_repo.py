@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.workspace import WorkspaceIndex
+from playbook_ls.features.workspace import WorkspaceIndex
 
 FILES = {
     "site.yml": """\

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from playbook_ls.features.hover import hover_markdown
-from playbook_ls.workspace import WorkspaceIndex
+from playbook_ls.features.workspace import WorkspaceIndex
 
 SITE = """\
 - hosts: all

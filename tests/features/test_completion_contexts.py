@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playbook_ls.features.completion import Completion, complete
-from playbook_ls.workspace import WorkspaceIndex
+from playbook_ls.features.workspace import WorkspaceIndex
 
 
 @pytest.fixture(scope="module")

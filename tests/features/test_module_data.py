@@ -49,7 +49,7 @@ def test_data_is_small_and_covers_the_builtin_modules() -> None:
 def test_the_server_loads_the_data_lazily_and_never_imports_ansible() -> None:
     script = """
 import sys
-from playbook_ls.server import create_server
+from playbook_ls.lsp.setup import create_server
 from playbook_ls.features import completion, module_data, token_hover
 create_server()
 assert module_data._data.cache_info().currsize == 0, "modules.json read at start-up"

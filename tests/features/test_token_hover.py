@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from playbook_ls.features.token_hover import token_at, token_hover
+from playbook_ls.features.workspace import WorkspaceIndex
 from playbook_ls.features.yamltext import Doc
-from playbook_ls.workspace import WorkspaceIndex
 
 
 @pytest.fixture(scope="module")

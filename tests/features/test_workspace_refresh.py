@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from playbook_ls.workspace import WorkspaceIndex
+from playbook_ls.features.workspace import WorkspaceIndex
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "random_playbooks"))
 from generator import generate  # noqa: E402

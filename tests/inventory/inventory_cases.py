@@ -78,7 +78,7 @@ def run_ansible(case: Case, args: list[str]) -> Outcome:
 
 
 def run_ours(case: Case, args: list[str]) -> Outcome:
-    from playbook_ls.cli import main
+    from playbook_ls.cli.main import main
 
     sources = [arg for source in case.sources for arg in ("-i", source)]
     out, err = io.StringIO(), io.StringIO()

@@ -23,7 +23,7 @@ from ansible_tools import find_tool
 from engine.inventory.constructed import ConstructedError, ConstructedTemplar, parse_constructed
 from engine.inventory.data import InventoryData
 from engine.inventory.manager import Inventory, load_inventory
-from playbook_ls.inventory_cmd import list_inventory
+from playbook_ls.cli.inventory import list_inventory
 
 FIXTURES = Path(__file__).parent / "fixtures" / "constructed"
 CASES = sorted(p.name for p in FIXTURES.iterdir() if (p / "constructed.yml").exists())

@@ -10,7 +10,7 @@ import pytest
 from engine.inventory.ini import IniError, parse_ini
 from engine.inventory.manager import load_inventory
 from engine.inventory.script import ScriptError, ScriptRunner, parse_script
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

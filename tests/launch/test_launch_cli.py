@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 UPDATE = os.environ.get("PLAYBOOK_LS_UPDATE_GOLDEN") == "1"  # re-write the goldens instead of comparing

@@ -122,7 +122,7 @@ async def test_nothing_in_plain_values(client: LanguageClient, workspace: Path) 
 
 
 def test_completion_is_advertised_with_trigger_characters_and_resolve() -> None:
-    from playbook_ls.server import create_server
+    from playbook_ls.lsp.setup import create_server
 
     features = create_server().protocol.fm
     options = features.feature_options[types.TEXT_DOCUMENT_COMPLETION]

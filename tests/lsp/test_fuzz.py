@@ -51,7 +51,7 @@ log = os.open(os.environ["PLAYBOOK_LS_FUZZ_LOG"], os.O_WRONLY | os.O_CREAT | os.
 os.dup2(log, 2)
 sys.stderr = os.fdopen(2, "w", buffering=1)
 faulthandler.enable()
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 sys.exit(main(["serve"]))
 """
 SERVER_ENV = {"PLAYBOOK_LS_FUZZ_LOG": str(LOG), "PLAYBOOK_LS_FUZZ_MEMORY": str(MEMORY_LIMIT)}

@@ -10,7 +10,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 from waiting import doc, until
 
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 
 TASK2_LINE = 6  # 0-based: the file starts with ---
 

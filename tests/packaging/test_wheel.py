@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.cli import build_parser
+from playbook_ls.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,7 +38,7 @@ def test_the_wheel_holds_the_packages_and_nothing_else(wheel: zipfile.ZipFile) -
     assert "playbook_ls/data/modules.json" in names
     assert f"{dist_info}/licenses/LICENSE" in names
     entry_points = wheel.read(f"{dist_info}/entry_points.txt").decode()
-    assert "playbook-ls = playbook_ls.cli:main" in entry_points
+    assert "playbook-ls = playbook_ls.cli.main:main" in entry_points
     # every module of the source tree is in the wheel
     sources = {p.relative_to(ROOT).as_posix() for package in ("engine", "playbook_ls")
                for p in (ROOT / package).rglob("*.py")}

@@ -53,7 +53,7 @@ def run_ansible(exe: str, repo: Path, mode: str, selection: list[str], env: dict
 
 
 def run_ours(repo: Path, mode: str, selection: list[str]) -> Result:
-    from playbook_ls.cli import main
+    from playbook_ls.cli.main import main
 
     out, err, cwd = io.StringIO(), io.StringIO(), os.getcwd()
     try:

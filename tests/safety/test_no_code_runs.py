@@ -246,7 +246,7 @@ def unsandboxed():
 
 assert hasattr(templating, "_environment"), "engine.templating._environment is gone: update this control"
 templating._environment = unsandboxed
-from playbook_ls.cli import main
+from playbook_ls.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

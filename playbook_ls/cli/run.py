@@ -55,8 +55,8 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
     """The resolved launch (a profile with the flags as overrides, or the flags alone)."""
     from engine.launch import LaunchProfile
     from engine.launching import resolve_launch
-    from playbook_ls.launch_cmd import named_profile, overrides_from
-    from playbook_ls.listing import parse_extra_vars
+    from playbook_ls.cli.launch import named_profile, overrides_from
+    from playbook_ls.cli.listing import parse_extra_vars
 
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
     if problem:

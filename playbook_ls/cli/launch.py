@@ -105,7 +105,7 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
 
 def run(args: argparse.Namespace) -> int:
     from engine.source import SourceCache
-    from playbook_ls.listing import parse_extra_vars
+    from playbook_ls.cli.listing import parse_extra_vars
 
     try:
         profile = named_profile(args.config, args.profile)
@@ -148,7 +148,7 @@ def _report_errors(launch: Launch, output: str) -> int:
 
 
 def _problem_data(problem: LaunchProblem) -> dict[str, Any]:
-    from playbook_ls.listing import span_data
+    from playbook_ls.cli.listing import span_data
     from playbook_ls.rules.base import display_path
 
     span = problem.span._replace(file=display_path(problem.span.file)) if problem.span else None
@@ -275,7 +275,7 @@ def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
 
 
 def launch_data(launch: Launch, plan: Plan, cwd: str) -> dict[str, Any]:
-    from playbook_ls.listing import task_data
+    from playbook_ls.cli.listing import task_data
 
     return {
         "profile": launch.profile.name,

@@ -1,4 +1,4 @@
-"""LSP glue for navigation and editing help: definition, references, document and workspace
+"""LSP glue for reading and navigating: hover, definition, references, document and workspace
 symbols, folding ranges and inlay hints. The answers come from the pure functions in
 :mod:`playbook_ls.features`; here they are only converted to LSP types (UTF-16 or the
 negotiated encoding) and registered on the server.
@@ -13,7 +13,7 @@ from lsprotocol import types
 from engine.span import Span
 from playbook_ls.features import folding, inlay, navigation, symbols
 from playbook_ls.features.convert import lsp_range, path_to_uri, to_units, uri_to_path
-from playbook_ls.server import PlaybookServer, guarded, position_column
+from playbook_ls.lsp.server import PlaybookServer, guarded, position_column
 
 SYMBOL_KINDS = {
     symbols.PLAY: types.SymbolKind.Module,
@@ -55,6 +55,21 @@ def _locations_at(ls: PlaybookServer, params: types.TextDocumentPositionParams,
 
 
 def register(server: PlaybookServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    @guarded()
+    def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
+        if ls.index is None or not ls.ready.is_set():
+            return None
+        from playbook_ls.features import hover
+        from playbook_ls.features.token_hover import token_hover
+
+        path, line = uri_to_path(params.text_document.uri), params.position.line
+        text = token_hover(ls.index, path, line, position_column(ls, path, params.position)) \
+            or hover.hover_markdown(ls.index, path, line)
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     def on_definition(ls: PlaybookServer, params: types.DefinitionParams) -> list[types.Location] | None:

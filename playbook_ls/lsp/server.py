@@ -1,8 +1,11 @@
-"""The language server: LSP requests mapped onto :class:`~playbook_ls.workspace.WorkspaceIndex`.
+"""The language server's state: the workspace index, the background refresher and the helpers
+every handler group shares (:func:`guarded`, positions, the client's settings).
 
-Only glue lives here. Indexing and re-resolving run in one background thread (``Refresher``),
-so initialize answers at once and requests are served from the last complete index. Every
-handler is guarded: an exception is logged and answered with nothing, never fatal.
+Handlers live in their own modules (:mod:`.documents`, :mod:`.navigation`, :mod:`.lenses`,
+:mod:`.editing`, :mod:`.running`) and are registered by :mod:`.setup`; this module imports none
+of them. Indexing and re-resolving run in one background thread (``Refresher``), so initialize
+answers at once and requests are served from the last complete index. Every handler is
+guarded: an exception is logged and answered with nothing, never fatal.
 """
 
 from __future__ import annotations
@@ -19,13 +22,12 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from playbook_ls import __version__
-from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
-from playbook_ls.features.convert import from_units, lsp_range, path_to_uri, uri_to_path
+from playbook_ls.features.convert import from_units, path_to_uri, uri_to_path
 from playbook_ls.features.yamltext import split_lines
 
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
-    from playbook_ls.workspace import WorkspaceIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -47,7 +49,7 @@ class PlaybookServer(LanguageServer):
         self.settings_problem: str | None = None  # why the settings file could not be used
         self.root = os.getcwd()
         self.progress = False  # whether the client accepted our progress token
-        self.run_job: Any = None  # the checkTasks/runTasks run in progress (handlers_running)
+        self.run_job: Any = None  # the checkTasks/runTasks run in progress (lsp.running)
         self.run_hints: dict[str, list[types.Diagnostic]] = {}  # real path -> the last run's outcomes
         self.publishing = threading.Lock()  # the refresher and the runs both publish
 
@@ -133,9 +135,9 @@ class Refresher(threading.Thread):
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
         server = self.server
         if server.index is None:
-            from playbook_ls.workspace import WorkspaceIndex
+            from playbook_ls.features.workspace import WorkspaceIndex
 
-            index = WorkspaceIndex(server.root, _settings(server, server.root, server.options))
+            index = WorkspaceIndex(server.root, client_settings(server, server.root, server.options))
             for uri, document in list(server.workspace.text_documents.items()):  # opened meanwhile
                 index.set_document(uri_to_path(uri), document.source)
             server.index = index
@@ -212,154 +214,13 @@ def rule_docs_uri() -> str | None:
     return path_to_uri(target)
 
 
-def create_server() -> PlaybookServer:
-    server = PlaybookServer()
-
-    @server.feature(types.INITIALIZE)
-    def initialize(ls: PlaybookServer, params: types.InitializeParams) -> None:
-        root = uri_to_path(params.root_uri) if params.root_uri else (params.root_path or os.getcwd())
-        if params.workspace_folders:
-            root = uri_to_path(params.workspace_folders[0].uri)
-        ls.options = params.initialization_options if isinstance(params.initialization_options, dict) else {}
-        ls.init_options = dict(ls.options)
-        try:
-            os.chdir(root)  # messages name files relative to the workspace
-        except OSError:
-            pass
-        ls.root = root
-        from playbook_ls.workspace import WorkspaceIndex  # the index is empty until the background run
-
-        ls.index = WorkspaceIndex(root, _settings(ls, root, ls.options))
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    @guarded()
-    def did_change_configuration(ls: PlaybookServer, params: types.DidChangeConfigurationParams) -> None:
-        # Only our section counts, over the initialization options: clients such as eglot send
-        # their whole (often empty) configuration right after connecting.
-        settings = params.settings if isinstance(params.settings, dict) else {}
-        section = settings.get("playbook-ls")
-        if not isinstance(section, dict):
-            return
-        options = {**ls.init_options, **section}
-        ls.options = options
-        if ls.index is not None:
-            ls.index.configure(ls.index.root, _settings(ls, ls.index.root, options))
-        ls.refresher.jobs.put(("index", None))
-
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: PlaybookServer, params: types.InitializedParams) -> None:
-        import asyncio
-
-        ls.loop = asyncio.get_running_loop()
-        window = ls.client_capabilities.window
-        if window is not None and window.work_done_progress:
-            try:
-                await ls.work_done_progress.create_async(PROGRESS_TOKEN)
-                ls.progress = True
-            except Exception:  # noqa: BLE001 - progress is a nicety; index anyway
-                log.warning("the client refused a progress token")
-        await _watch_files(ls)
-        if not ls.refresher.is_alive():
-            ls.refresher.start()
-        ls.refresher.jobs.put(("index", None))
-
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    @guarded()
-    def did_open(ls: PlaybookServer, params: types.DidOpenTextDocumentParams) -> None:
-        _edited(ls, params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    @guarded()
-    def did_change(ls: PlaybookServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.clear_run_hints(uri_to_path(params.text_document.uri))
-        _edited(ls, params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    @guarded()
-    def did_close(ls: PlaybookServer, params: types.DidCloseTextDocumentParams) -> None:
-        path = uri_to_path(params.text_document.uri)
-        if ls.index is None or ls.index.set_document(path, None):
-            ls.refresher.jobs.put(("edit", path))
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    @guarded()
-    def did_save(ls: PlaybookServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.refresher.jobs.put(("disk", uri_to_path(params.text_document.uri)))
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    @guarded()
-    def did_change_watched(ls: PlaybookServer, params: types.DidChangeWatchedFilesParams) -> None:
-        changed = [uri_to_path(change.uri) for change in params.changes]
-        if any(os.path.basename(path) in SETTINGS_FILES for path in changed) and ls.index is not None:
-            ls.index.configure(ls.index.root, _settings(ls, ls.index.root, ls.options))
-            ls.refresher.jobs.put(("index", None))
-            return
-        for path in changed:
-            ls.refresher.jobs.put(("disk", path))
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @guarded()
-    def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
-        if ls.index is None or not ls.ready.is_set():
-            return None
-        from playbook_ls.features import hover
-        from playbook_ls.features.token_hover import token_hover
-
-        path, line = uri_to_path(params.text_document.uri), params.position.line
-        text = token_hover(ls.index, path, line, position_column(ls, path, params.position)) \
-            or hover.hover_markdown(ls.index, path, line)
-        if text is None:
-            return None
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
-
-    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    @guarded(default=[])
-    def on_code_lens(ls: PlaybookServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        if ls.index is None:
-            return []
-        from playbook_ls.features import lenses
-
-        path = uri_to_path(params.text_document.uri)
-        lines = ls.lines(path)
-        return [types.CodeLens(range=lsp_range(lens.span, lines, ls.encoding),
-                               command=types.Command(title=lens.title, command=lens.command,
-                                                     arguments=lens.arguments))
-                for lens in lenses.lenses(ls.index, path)]
-
-    @server.command(LIST_TASKS)
-    @guarded()
-    def list_tasks(ls: PlaybookServer, *args: Any) -> Any:
-        from playbook_ls.features import lenses
-
-        request = _command_args(list(args))
-        return lenses.list_tasks(ls.index, request) if ls.index else None
-
-    @server.command(SHOW_EFFECTIVE_TAGS)
-    @guarded()
-    def show_effective_tags(ls: PlaybookServer, *args: Any) -> Any:
-        from playbook_ls.features import lenses
-
-        request = _command_args(list(args))
-        if ls.index is None:
-            return None
-        return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
-
-    from playbook_ls.handlers_editing import register as register_editing
-    register_editing(server)
-    from playbook_ls.handlers_navigation import register as register_navigation
-    register_navigation(server)
-    from playbook_ls.handlers_running import register as register_running
-    register_running(server)
-    return server
-
-
 def profiles_file_option(root: str, options: dict[str, Any]) -> str | None:
     """The client's ``profilesFile``, relative to the workspace root, or None."""
     value = options.get("profilesFile")
     return os.path.join(root, os.path.expanduser(value)) if isinstance(value, str) and value else None
 
 
-def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Settings:
+def client_settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Settings:
     """The project's settings file, overridden by the client's: ``config`` (a settings file to
     use), ``profilesFile`` (a file whose ``profiles`` replace the settings'), ``select``,
     ``ignore``, ``rolesPath``. A bad value is shown to the user, then ignored."""
@@ -389,24 +250,7 @@ def _settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> Setting
     return settings
 
 
-async def _watch_files(ls: PlaybookServer) -> None:
-    """Ask the client to report YAML and settings files changing on disk (git checkouts,
-    generators, other editors), when it can register watchers dynamically."""
-    workspace = ls.client_capabilities.workspace
-    watched = workspace.did_change_watched_files if workspace else None
-    if watched is None or not watched.dynamic_registration:
-        return
-    patterns = ["**/*.yml", "**/*.yaml", *(f"**/{name}" for name in SETTINGS_FILES)]
-    options = types.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in patterns])
-    try:
-        await ls.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
-            id="playbook-ls-watch", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
-    except Exception:  # noqa: BLE001 - without watchers, saves in the editor still refresh
-        log.warning("the client refused to watch files")
-
-
-def _command_args(args: Any) -> dict[str, Any]:
+def command_args(args: Any) -> dict[str, Any]:
     """Commands take ``{path|uri, line, tags, skip_tags}`` or ``[path, line]``."""
     if isinstance(args, list) and len(args) == 1 and isinstance(args[0], dict):
         request = dict(args[0])
@@ -421,7 +265,7 @@ def _command_args(args: Any) -> dict[str, Any]:
     return request
 
 
-def _edited(ls: PlaybookServer, uri: str) -> None:
+def edited(ls: PlaybookServer, uri: str) -> None:
     path = uri_to_path(uri)
     if ls.index is not None and not ls.index.set_document(path, ls.workspace.get_text_document(uri).source):
         return  # e.g. a file opened as it is on disk: nothing to re-resolve
@@ -433,15 +277,3 @@ def position_column(ls: PlaybookServer, path: str, position: types.Position) -> 
     lines = ls.lines(path)
     line = lines[position.line] if 0 <= position.line < len(lines) else ""
     return from_units(line, position.character, ls.encoding)
-
-
-def serve(tcp: str | None = None) -> int:
-    logging.basicConfig(level=os.environ.get("PLAYBOOK_LS_LOG", "WARNING").upper(),
-                        format="playbook-ls %(levelname)s %(message)s")  # stderr: stdout is the protocol
-    server = create_server()
-    if tcp:
-        host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io()
-    return 0

@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from playbook_ls import __version__
-from playbook_ls.check.command import add_parser as add_check_parser
-from playbook_ls.inventory_cmd import add_parser as add_inventory_parser
-from playbook_ls.launch_cmd import add_parser as add_launch_parser
-from playbook_ls.run_cmd import add_parser as add_run_parser
+from playbook_ls.cli.check import add_parser as add_check_parser
+from playbook_ls.cli.inventory import add_parser as add_inventory_parser
+from playbook_ls.cli.launch import add_parser as add_launch_parser
+from playbook_ls.cli.run import add_parser as add_run_parser
 
 LISTING_EXAMPLES = """\
 examples:
@@ -87,13 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_listing(args: argparse.Namespace) -> int:
-    from playbook_ls.listing import run_listing
+    from playbook_ls.cli.listing import run_listing
 
     return run_listing(args)
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from playbook_ls.server import serve
+    from playbook_ls.lsp.setup import serve
 
     return serve(args.tcp)
 

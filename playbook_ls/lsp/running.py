@@ -26,7 +26,7 @@ from lsprotocol import types
 
 from playbook_ls.features import CHECK_TASKS, LIST_PROFILES, RUN_OUTPUT, RUN_TASKS
 from playbook_ls.features import running as features
-from playbook_ls.server import PlaybookServer, guarded, profiles_file_option
+from playbook_ls.lsp.server import PlaybookServer, guarded, profiles_file_option
 
 log = logging.getLogger("playbook-ls")
 KILL_AFTER = 2.0  # seconds between SIGTERM and SIGKILL when a run is cancelled

@@ -13,7 +13,7 @@ from lsprotocol import types
 from playbook_ls.features import completion
 from playbook_ls.features.convert import from_units, to_units, uri_to_path
 from playbook_ls.features.yamltext import split_lines
-from playbook_ls.server import PlaybookServer, guarded
+from playbook_ls.lsp.server import PlaybookServer, guarded
 
 TRIGGER_CHARACTERS = [",", "[", " ", ":"]
 KINDS = {

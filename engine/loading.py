@@ -1,0 +1,31 @@
+"""Where a task list is being loaded: the context the resolver and the role loader pass down."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from engine.model import Frame, RoleInstance
+from engine.templating import with_vars
+
+
+class Ctx(NamedTuple):
+    """Where a task list is being loaded: its inherited frames, role, variables and includes."""
+
+    chain: tuple[Frame, ...]
+    basedir: str
+    variables: Mapping[str, Any]
+    role: RoleInstance | None = None
+    handler: bool = False
+    dynamic: bool = False
+    # templated paths of the enclosing imports/includes within the current role, innermost last
+    includes: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
+
+    def push(self, frame: Frame | None, **changes: Any) -> Ctx:
+        """A context one level down; the frame's ``vars`` become visible to static templating."""
+        chain = self.chain + (frame,) if frame is not None else self.chain
+        if frame is not None and isinstance(frame.keywords.get("vars"), dict) and "variables" not in changes:
+            changes["variables"] = with_vars(self.variables, frame.keywords["vars"])
+        return self._replace(chain=chain, **changes)

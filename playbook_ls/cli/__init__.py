@@ -1,0 +1,1 @@
+"""The command line: one module per command, wired into one parser by :mod:`playbook_ls.cli.main`."""

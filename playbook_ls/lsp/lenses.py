@@ -1,0 +1,49 @@
+"""LSP glue for the code lenses and the commands they carry (listing tasks, effective tags).
+
+The lenses themselves come from :mod:`playbook_ls.features.lenses`; the run lenses' commands
+are handled in :mod:`playbook_ls.lsp.running`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types
+
+from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
+from playbook_ls.features.convert import lsp_range, uri_to_path
+from playbook_ls.lsp.server import PlaybookServer, command_args, guarded
+
+
+def register(server: PlaybookServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    @guarded(default=[])
+    def on_code_lens(ls: PlaybookServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if ls.index is None:
+            return []
+        from playbook_ls.features import lenses
+
+        path = uri_to_path(params.text_document.uri)
+        lines = ls.lines(path)
+        return [types.CodeLens(range=lsp_range(lens.span, lines, ls.encoding),
+                               command=types.Command(title=lens.title, command=lens.command,
+                                                     arguments=lens.arguments))
+                for lens in lenses.lenses(ls.index, path)]
+
+    @server.command(LIST_TASKS)
+    @guarded()
+    def list_tasks(ls: PlaybookServer, *args: Any) -> Any:
+        from playbook_ls.features import lenses
+
+        request = command_args(list(args))
+        return lenses.list_tasks(ls.index, request) if ls.index else None
+
+    @server.command(SHOW_EFFECTIVE_TAGS)
+    @guarded()
+    def show_effective_tags(ls: PlaybookServer, *args: Any) -> Any:
+        from playbook_ls.features import lenses
+
+        request = command_args(list(args))
+        if ls.index is None:
+            return None
+        return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))

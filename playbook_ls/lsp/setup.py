@@ -1,0 +1,32 @@
+"""Builds the language server: the state in :mod:`playbook_ls.lsp.server`, then every handler
+group registered on it. Nothing imports this module back, so each arrow points one way.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+from playbook_ls.lsp import documents, editing, lenses, navigation, running
+from playbook_ls.lsp.server import PlaybookServer
+
+HANDLER_GROUPS = (documents, navigation, lenses, editing, running)
+
+
+def create_server() -> PlaybookServer:
+    server = PlaybookServer()
+    for group in HANDLER_GROUPS:
+        group.register(server)
+    return server
+
+
+def serve(tcp: str | None = None) -> int:
+    logging.basicConfig(level=os.environ.get("PLAYBOOK_LS_LOG", "WARNING").upper(),
+                        format="playbook-ls %(levelname)s %(message)s")  # stderr: stdout is the protocol
+    server = create_server()
+    if tcp:
+        host, _, port = tcp.rpartition(":")
+        server.start_tcp(host or "127.0.0.1", int(port))
+    else:
+        server.start_io()
+    return 0
