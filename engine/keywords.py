@@ -87,6 +87,13 @@ INCLUDE_ROLE_ARGS = frozenset(
      "rolespec_validate", "tasks_from", "vars_from"}
 )
 INCLUDE_TASKS_ARGS = frozenset({"apply", "file", "_raw_params"})
+# The only keywords ``include_tasks`` / ``include_role`` take (``TaskInclude.VALID_INCLUDE_KEYWORDS``;
+# ``HandlerTaskInclude`` adds ``listen``). ``action``, ``args`` and ``loop_with`` are what the task's
+# own module key and ``with_*`` become.
+VALID_INCLUDE_KEYWORDS = frozenset(
+    {"action", "args", "collections", "debugger", "ignore_errors", "loop", "loop_control", "loop_with", "name",
+     "no_log", "register", "run_once", "tags", "timeout", "vars", "when"}
+)
 
 
 def _family(*names: str) -> frozenset[str]:
@@ -99,6 +106,8 @@ IMPORT_ROLE = _family("import_role")
 INCLUDE_ROLE = _family("include_role")
 IMPORT_PLAYBOOK = _family("import_playbook")
 META = _family("meta")
+# Removed from ansible-core (a tombstone in its plugin routing): loading one fails the playbook.
+REMOVED_ACTIONS = _family("include")
 RAW_PARAMS_ACTIONS = _family("command", "raw", "script", "shell")
 # Keys that are always taken as the action even when unknown (ansible's BUILTIN_TASKS).
 BUILTIN_ACTIONS = IMPORT_TASKS | INCLUDE_TASKS | IMPORT_ROLE | INCLUDE_ROLE | META

@@ -50,6 +50,22 @@ MAX_DEPTH = 64
 MAX_ENTRIES = 250_000
 
 
+# The class ansible names in "Vars in a <class> must be specified as a dictionary.", by frame kind.
+_VARS_OWNERS = {"play": "Play", "block": "Block", "apply": "Block", "import_playbook": "PlaybookInclude",
+                "import_tasks": "TaskInclude", "import_role": "IncludeRole", "roles": "RoleInclude",
+                "dependency": "RoleInclude"}
+# Names a variable cannot have beside non-identifiers (ansible's ``_jinja_bits.JINJA_KEYWORDS``).
+JINJA_KEYWORDS = frozenset({"False", "None", "True", "false", "none", "not", "true"})
+
+
+def _task_class(action: str, handler: bool) -> str:
+    if action in kw.INCLUDE_ROLE:
+        return "IncludeRole"
+    if action in kw.INCLUDE_TASKS:
+        return "HandlerTaskInclude" if handler else "TaskInclude"
+    return "Handler" if handler else "Task"
+
+
 class _TooLarge(Exception):
     """The playbook expands to more than MAX_ENTRIES task-list entries."""
 
@@ -329,12 +345,15 @@ class Resolver:
         return True
 
     def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
-               exclude: frozenset[str] = frozenset()) -> Frame:
+              exclude: frozenset[str] = frozenset(), owner: str | None = None) -> Frame:
         """A frame holding the inheritable keywords (and vars) that ``ds`` sets itself."""
         frame = Frame(kind, label, getattr(ds, "span", None))
         spans = getattr(ds, "value_spans", {})
         for key, value in ds.items():
             if key in exclude or not (key in kw.INHERITED or key == "vars"):
+                continue
+            if key == "vars" and not self._valid_vars(value, owner or _VARS_OWNERS.get(kind, "Task"),
+                                                      spans.get(key, frame.span)):
                 continue
             if key == "tags":
                 try:
@@ -354,14 +373,34 @@ class Resolver:
                 frame.keyword_spans[key] = spans[key]
         return frame
 
-    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any:
+    def _valid_vars(self, value: Any, owner: str, span: Span | None) -> bool:
+        """``Base._load_vars``: a mapping of valid variable names (or nothing)."""
+        if value is None:
+            return True
+        if not isinstance(value, dict):
+            self.problem("invalid-structure", f"Vars in a {owner} must be specified as a dictionary.", span,
+                         "Write 'vars:' as a mapping, 'name: value' on each line (not a list).")
+            return False
+        for name in value:
+            if not (isinstance(name, str) and name.isidentifier() and name.isascii()
+                    and name not in JINJA_KEYWORDS):
+                self.problem("invalid-structure", f"Invalid variable name {str(name)!r}.", span,
+                             "Variable names must start with a letter or underscore and contain only letters, "
+                             "numbers and underscores.", exit_code=EXIT_ERROR)
+                return False
+        return True
+
+    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
+                      exit_code: int = EXIT_PARSER_ERROR) -> Any:
+        """``value`` templated now; ``exit_code`` is ansible's when that fails (1 where its
+        ``AnsibleUndefinedVariable`` is not turned into a parser error, as for role names)."""
         if not is_template(value) and not isinstance(value, list):
             return value
         try:
             return render(value, variables)
         except Unresolved as exc:
             self.problem("unresolved-template", f"cannot resolve {value!r} statically: {exc}", span,
-                         "Define the variable in play vars, vars_files or pass it with -e.")
+                         "Define the variable in play vars, vars_files or pass it with -e.", exit_code=exit_code)
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------
@@ -403,8 +442,6 @@ class Resolver:
         return blocks
 
     def load_block(self, ds: YMap, ctx: Ctx) -> Block:
-        if ctx.handler:
-            self.problem("invalid-structure", "Using a block as a handler is not supported.", ds.span)
         self._check_keys(ds, kw.BLOCK_KEYWORDS, "Block")
         label = f'block "{ds["name"]}"' if ds.get("name") else "block"
         frame = self.frame("block", label, ds, ctx.variables)
@@ -429,6 +466,10 @@ class Resolver:
                              "Write the task as 'name: ...' plus a module, e.g. 'ansible.builtin.debug: msg=hi'.")
                 continue
             if "block" in item:
+                if ctx.handler:  # a block in a handler block: load_list_of_tasks(use_handlers=True)
+                    self.problem("invalid-structure", "Using a block as a handler is not supported.",
+                                 getattr(item, "span", item_span), "Put the handlers of a block directly in it.")
+                    continue
                 result.append(self.load_block(item, ctx))
                 continue
             try:
@@ -473,14 +514,39 @@ class Resolver:
                     and key != "local_action":
                 self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task"
                              f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
+        if action in kw.REMOVED_ACTIONS:
+            self.problem("invalid-task", "The 'ansible.builtin.include' action plugin has been removed. Use "
+                         "include_tasks or import_tasks instead.", getattr(ds, "span", None),
+                         "Write 'include_tasks:' (loaded at run time) or 'import_tasks:' (loaded now).",
+                         exit_code=EXIT_ERROR)
+        elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
+            self._check_include_keywords(ds, action, ctx)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
-        frame = self.frame("task", label, ds, ctx.variables)
+        frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
         task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
                     role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task
+
+    def _check_include_keywords(self, ds: YMap, action: str, ctx: Ctx) -> None:
+        """``TaskInclude.preprocess_data``: a dynamic include takes only a few keywords."""
+        if action in kw.INCLUDE_ROLE:
+            owner, valid = "IncludeRole", kw.VALID_INCLUDE_KEYWORDS
+        elif ctx.handler:
+            owner, valid = "HandlerTaskInclude", kw.VALID_INCLUDE_KEYWORDS | {"listen"}
+        else:
+            owner, valid = "TaskInclude", kw.VALID_INCLUDE_KEYWORDS
+        for key in ds:
+            if key == action or not isinstance(key, str) or key.startswith("with_") or key in valid:
+                continue
+            if key == "local_action":
+                key = "delegate_to"  # what local_action becomes
+            self.problem("invalid-task", f"'{key}' is not a valid attribute for a {owner}",
+                         getattr(ds, "span", None),
+                         f"{action} takes only {', '.join(sorted(valid - {'action', 'args', 'loop_with'}))}; "
+                         "put the other keywords on the included tasks or in 'apply:'.")
 
     # -- imports ----------------------------------------------------------------------------
     def find_task_file(self, target: str, ctx: Ctx) -> str:

@@ -43,9 +43,10 @@ class TaskLoader(Protocol):
     def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task: ...
 
     def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
-              exclude: frozenset[str] = frozenset()) -> Frame: ...
+              exclude: frozenset[str] = frozenset(), owner: str | None = None) -> Frame: ...
 
-    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None) -> Any: ...
+    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
+                      exit_code: int = ...) -> Any: ...
 
 
 class RoleLoader:
@@ -79,7 +80,7 @@ class RoleLoader:
                       "Add 'role: <name>' to the entry.", exit_code=EXIT_ERROR)
             return []
         name_span = getattr(ds, "value_spans", {}).get("role" if "role" in ds else "name", span)
-        name = r.render_static(name, ctx.variables, name_span)
+        name = r.render_static(name, ctx.variables, name_span, exit_code=EXIT_ERROR)
         if not isinstance(name, str):
             return []
         label = "dependency" if via == "dependency" else "roles: entry"
@@ -122,7 +123,7 @@ class RoleLoader:
             task.apply = args["apply"] if isinstance(args.get("apply"), dict) else None  # keeps positions
             self._include_role_children(task, str(name), from_files, ctx)
             return [task]
-        name = r.render_static(name, with_vars(ctx.variables, ds.get("vars")), span)
+        name = r.render_static(name, with_vars(ctx.variables, ds.get("vars")), span, exit_code=EXIT_ERROR)
         if not isinstance(name, str):
             return []
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)

@@ -3,7 +3,11 @@
 ## What it does
 Checks for structure that ansible-playbook refuses to load: a task that is not a mapping or
 has no module (or two), `apply` on an import, a loop on `import_tasks` / `import_role`, a
-play without `hosts`, a role entry without a name, tags that are not a list or string.
+play without `hosts`, a role entry without a name, tags that are not a list or string,
+`vars` that are not a mapping or name an invalid variable, a block inside a handler block,
+a keyword that `include_tasks` / `include_role` do not take (`become`, `delegate_to`,
+`environment`, ...: put them in `apply:` or on the included tasks), and the removed
+`include:` action.
 
 ## Why is this bad?
 ansible-playbook stops before running anything (or, inside an include, fails the play when

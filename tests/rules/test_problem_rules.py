@@ -98,3 +98,21 @@ def test_duplicate_role_is_skipped_but_dependencies_are_not_reported(repo: Path)
     }, "PLS117")
     assert positions(found) == [("site.yml", 5, 6)]
     assert "site.yml:3" in found[0].message
+
+
+def test_every_problem_the_engine_reports_has_a_rule() -> None:
+    """A problem code no rule reports would be silently dropped by check and the editor."""
+    import pathlib
+    import re
+
+    from playbook_ls import rules
+
+    root = pathlib.Path(__file__).resolve().parents[2]
+    emitted = {code for path in (root / "engine").rglob("*.py")
+               for code in re.findall(r'problem\(\s*"([a-z-]+)"', path.read_text(encoding="utf-8"))}
+    reported = {code for path in (root / "playbook_ls" / "rules").glob("pls*.py")
+                for call in re.findall(r"problem_findings\(ctx((?:, \"[a-z-]+\")+)\)", path.read_text(encoding="utf-8"))
+                for code in re.findall(r'"([a-z-]+)"', call)}
+    assert rules.RULES
+    assert emitted, "the pattern no longer finds the engine's problems"
+    assert emitted - reported == set()
