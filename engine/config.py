@@ -26,6 +26,11 @@ def _expand_paths(value: str, relative_to: str) -> list[str]:
     return paths
 
 
+def _boolean(value: str) -> bool:
+    """ansible's ``boolean`` config type (``convert_bool.boolean`` with strict=False)."""
+    return value.strip().lower() in {"y", "yes", "on", "1", "true", "t"}
+
+
 def find_config_file(cwd: str | None = None) -> str | None:
     cwd = cwd or os.getcwd()
     env = os.environ.get("ANSIBLE_CONFIG")
@@ -43,11 +48,14 @@ def find_config_file(cwd: str | None = None) -> str | None:
 
 
 class AnsibleConfig:
-    """``roles_path`` and the ``[tags]`` defaults, from the config file ``path`` and the environment."""
+    """``roles_path``, ``collections_path``, ``collections_scan_sys_path`` and the ``[tags]``
+    defaults, from the config file ``path`` and the environment."""
 
     def __init__(self, path: str | None = None, roles_path: list[str] | None = None) -> None:
         self.path = path
         self.roles_path: list[str] = roles_path or []
+        self.collections_path: list[str] = []
+        self.collections_scan_sys_path = True
         self.run_tags: list[str] = []
         self.skip_tags: list[str] = []
 
@@ -70,6 +78,18 @@ class AnsibleConfig:
             config.roles_path = _expand_paths(parser.get("defaults", "roles_path"), os.path.dirname(path or cwd))
         else:
             config.roles_path = _expand_paths(default_roles, cwd)
+        if "ANSIBLE_COLLECTIONS_PATH" in os.environ:
+            config.collections_path = _expand_paths(os.environ["ANSIBLE_COLLECTIONS_PATH"], cwd)
+        elif parser.has_option("defaults", "collections_path"):
+            config.collections_path = _expand_paths(parser.get("defaults", "collections_path"),
+                                                    os.path.dirname(path or cwd))
+        else:
+            config.collections_path = _expand_paths(f"{home}/collections:/usr/share/ansible/collections", cwd)
+        scan = os.environ.get("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH")
+        if scan is None and parser.has_option("defaults", "collections_scan_sys_path"):
+            scan = parser.get("defaults", "collections_scan_sys_path")
+        if scan is not None:
+            config.collections_scan_sys_path = _boolean(scan)
         for attr, env, key in (("run_tags", "ANSIBLE_RUN_TAGS", "run"), ("skip_tags", "ANSIBLE_SKIP_TAGS", "skip")):
             if env in os.environ:
                 setattr(config, attr, _split_list(os.environ[env]))

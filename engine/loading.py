@@ -22,6 +22,8 @@ class Ctx(NamedTuple):
     includes: tuple[str, ...] = ()
     files: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
+    # the collections a short role name is looked up in (``collections:`` of the play, task or role)
+    collections: tuple[str, ...] = ()
 
     def push(self, frame: Frame | None, **changes: Any) -> Ctx:
         """A context one level down; the frame's ``vars`` become visible to static templating."""

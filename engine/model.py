@@ -105,16 +105,18 @@ class RoleInstance:
     """One use of a role: from ``roles:``, a meta dependency, ``import_role`` or ``include_role``.
 
     ``via`` says which; ``entry`` is the frame that brought it in; ``external`` marks a role
-    found in an installed collection. ``duplicate_of`` is an earlier use of the same role that
+    found in an installed collection, ``collection`` names it. ``duplicate_of`` is an earlier use of the same role that
     ansible will have run already: this one's tasks are skipped at run time (they are still
     listed), unless ``allow_duplicates``.
     """
 
     __slots__ = ("name", "path", "via", "span", "params", "from_files", "allow_duplicates", "parent",
-                 "external", "entry", "duplicate_of")
+                 "external", "entry", "duplicate_of", "collection")
 
-    def __init__(self, name: str, path: str | None, via: str, span: Span | None, external: bool = False) -> None:
+    def __init__(self, name: str, path: str | None, via: str, span: Span | None, external: bool = False,
+                 collection: str | None = None) -> None:
         self.name, self.path, self.via, self.span, self.external = name, path, via, span, external
+        self.collection = collection  # the collection that holds the role; its name is then fully qualified
         self.params: dict[str, Any] = {}
         self.from_files: dict[str, str] = {}
         self.allow_duplicates = False

@@ -108,31 +108,6 @@ def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str |
     return None, main is not None
 
 
-_FQCR_PART = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def is_collection_role(name: str) -> bool:
-    parts = name.split(".")
-    return len(parts) >= 3 and all(_FQCR_PART.match(part) for part in parts)
-
-
-def collection_paths(basedir: str) -> list[str]:
-    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH") or os.environ.get("ANSIBLE_COLLECTIONS_PATHS")
-    home = os.path.expanduser(os.environ.get("ANSIBLE_HOME", "~/.ansible"))
-    paths = [os.path.join(basedir, "collections")]
-    raw = configured or f"{home}/collections:/usr/share/ansible/collections"
-    return paths + [unfrack(p) for p in raw.split(os.pathsep) if p]
-
-
-def find_collection_role(name: str, basedir: str) -> str | None:
-    namespace, collection, *rest = name.split(".")
-    for root in collection_paths(basedir):
-        candidate = os.path.join(root, "ansible_collections", namespace, collection, "roles", ".".join(rest))
-        if isdir(candidate):
-            return candidate
-    return None
-
-
 def role_search_paths(basedir: str, roles_path: list[str], role_basedir: str | None) -> list[str]:
     paths = [os.path.join(basedir, "roles"), *roles_path]
     if role_basedir:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
+from engine.collection_search import CollectionFinder, collection_roots, ensure_default
 from engine.config import AnsibleConfig
 from engine.loading import Ctx
 from engine.model import (
@@ -56,6 +57,13 @@ _VARS_OWNERS = {"play": "Play", "block": "Block", "apply": "Block", "import_play
                 "dependency": "RoleInclude"}
 # Names a variable cannot have beside non-identifiers (ansible's ``_jinja_bits.JINJA_KEYWORDS``).
 JINJA_KEYWORDS = frozenset({"False", "None", "True", "false", "none", "not", "true"})
+
+
+def _collection_list(value: Any) -> list[str]:
+    """A ``collections:`` keyword's value as the list of names ansible validates it to."""
+    if isinstance(value, str):
+        return [value]
+    return [str(item) for item in value] if isinstance(value, list) else []
 
 
 def _task_class(action: str, handler: bool) -> str:
@@ -119,6 +127,12 @@ class Resolver:
         self.reuse: Reuse | None = None
         self.entries = 0  # task-list entries expanded by the current load_playbook
         self.roles = RoleLoader(self)
+        # the directories of the playbooks given on the command line, whose collections/ ansible
+        # searches first; by default the directory of the playbook being loaded
+        self.playbook_dirs: list[str] | None = None
+        self.collections = CollectionFinder([])
+        self.default_collection: str | None = None  # set by loading a playbook of a collection
+        self._finders: dict[tuple[str, ...], CollectionFinder] = {}
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
@@ -146,6 +160,8 @@ class Resolver:
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
+        self.collections = self.finder(self.playbook_dirs or [os.path.dirname(os.path.abspath(path))])
+        self.default_collection = self.collections.collection_of(path)
         try:
             book.plays = self._playbook_plays(path, (), (), {}, None, ())
         except _TooLarge:
@@ -155,6 +171,14 @@ class Resolver:
                          "multiplies the tasks.")
         book.problems = self.problems
         return book
+
+    def finder(self, playbook_dirs: list[str]) -> CollectionFinder:
+        """The collections seen when ``playbook_dirs`` are the command line's playbooks' directories."""
+        key = tuple(playbook_dirs)
+        if key not in self._finders:
+            roots = collection_roots(playbook_dirs, self.config.collections_path, self.config.collections_scan_sys_path)
+            self._finders[key] = CollectionFinder(roots)
+        return self._finders[key]
 
     def _playbook_plays(self, path: str, outer: tuple[Frame, ...], stack: tuple[str, ...],
                         outer_vars: dict[str, Any], span: Span | None,
@@ -217,7 +241,12 @@ class Resolver:
         target = self.render_static(entry[key], variables, entry.value_spans.get(key))
         if not isinstance(target, str):
             return []
-        path = target if os.path.isabs(target) else os.path.join(basedir, target)
+        in_collection = self.collections.find_playbook(target)
+        if in_collection is not None:
+            path, self.default_collection = in_collection  # ansible keeps it for what loads after, too
+        else:
+            path = target if os.path.isabs(target) else os.path.join(basedir, target)
+            self.default_collection = self.collections.collection_of(path) or self.default_collection
         if not paths.exists(path):
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
@@ -256,7 +285,8 @@ class Resolver:
         header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
         play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
-        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=resolve_variables(variables))
+        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=resolve_variables(variables),
+                  collections=ensure_default(_collection_list(ds.get("collections")), self.default_collection))
         play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
         self.roles.loaded_vars = []
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
@@ -446,6 +476,8 @@ class Resolver:
         label = f'block "{ds["name"]}"' if ds.get("name") else "block"
         frame = self.frame("block", label, ds, ctx.variables)
         inner = ctx.push(frame)
+        if "collections" in ds:
+            inner = inner._replace(collections=ensure_default(_collection_list(ds["collections"])))
         block = Block(frame)
         for section in ("block", "rescue", "always"):
             setattr(block, section, self.load_tasks(ds.get(section), inner, ds.value_spans.get(section)))

@@ -14,12 +14,15 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
 from engine import paths
+from engine.collection_search import ensure_default, is_fqcr
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
-from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
+from engine.paths import find_role, find_role_file
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
 if TYPE_CHECKING:
+    from engine.collection_search import CollectionFinder
+    from engine.config import AnsibleConfig
     from engine.loading import Ctx
     from engine.source import SourceCache
 
@@ -31,7 +34,10 @@ class TaskLoader(Protocol):
     """What the role loader needs from the resolver that owns it (``engine.resolve.Resolver``)."""
 
     sources: SourceCache
+    config: AnsibleConfig
     extra_vars: dict[str, Any]
+    collections: CollectionFinder
+    default_collection: str | None
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                 exit_code: int = ...) -> None: ...
@@ -88,7 +94,7 @@ class RoleLoader:
         frame.span = getattr(ds, "span", span)
         params = {k: v for k, v in ds.items() if k not in kw.ROLE_ENTRY_KEYWORDS}
         role_basedir = os.path.dirname(parent.path) if parent and parent.path else None
-        instance = self._locate(name, name_span, ctx, via, role_basedir)
+        instance = self._locate(name, name_span, ctx, via, role_basedir, ctx.collections)
         if instance is None:
             return []
         instance.params, instance.parent = params, parent
@@ -127,7 +133,7 @@ class RoleLoader:
         if not isinstance(name, str):
             return []
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
-        instance = self._locate(name, span, ctx, "import_role", None)
+        instance = self._locate(name, span, ctx, "import_role", None, _task_collections(ds, ctx))
         if instance is None:
             return []
         instance.from_files, instance.parent = from_files, ctx.role
@@ -136,26 +142,47 @@ class RoleLoader:
         return list(self.compile(instance, frame, ctx, validate=bool(validate)))
 
     # -- lookup and compile -----------------------------------------------------------------
-    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str,
-                role_basedir: str | None) -> RoleInstance | None:
+    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None,
+                collections: tuple[str, ...]) -> RoleInstance | None:
+        """``RoleDefinition._load_role_path``: in the collections searched first, then roles_path."""
         r = self.resolver
-        if is_collection_role(name):
-            path = find_collection_role(name, ctx.basedir)
-            if path is None:
-                r.problem("unresolved-role", f"the role '{name}' was not found in the installed collections", span,
-                          "Install the collection (ansible-galaxy collection install) or check the name.",
-                          exit_code=EXIT_ERROR)
-                return None
-            return RoleInstance(name, path, via, span, external=True)
+        if collections or is_fqcr(name):
+            found = r.collections.find_role(name, collections)
+            if found is not None:
+                role, path, collection = found
+                return RoleInstance(f"{collection}.{role}", path, via, span, external=True, collection=collection)
         path, searched = find_role(name, ctx.basedir, r.config.roles_path, role_basedir)
         if path is None:
-            r.problem("unresolved-role", f"the role '{name}' was not found in {':'.join(searched)}", span,
-                      "Create the role there, fix its name, or add its directory to roles_path.",
-                      exit_code=EXIT_ERROR)
+            hint = ("Install the collection (ansible-galaxy collection install), check its collections_path, "
+                    "or check the name." if is_fqcr(name) else
+                    "Create the role there, fix its name, or add its directory to roles_path.")
+            r.problem("unresolved-role", f"the role '{name}' was not found in {':'.join([*collections, *searched])}",
+                      span, hint, exit_code=EXIT_ERROR)
             return None
         display = os.path.basename(name) if not any(
             paths.exists(os.path.join(p, name)) for p in searched) else name
         return RoleInstance(display, path, via, span)
+
+    def _dependency_collections(self, owner: RoleInstance) -> tuple[str, ...]:
+        """``RoleMetadata._load_dependencies``: the owner's collection first, then the default
+        collection, then ``ansible.legacy`` (the owner's own ``collections`` are not set yet)."""
+        found = [owner.collection] if owner.collection else []
+        default = self.resolver.default_collection
+        if default and default not in found:
+            found.append(default)
+        return (*found, "ansible.legacy")
+
+    def _role_collections(self, instance: RoleInstance, meta: dict[str, Any]) -> tuple[str, ...]:
+        """``Role._load_role_data``: what a short name in the role's own tasks is looked up in."""
+        default = instance.collection or self.resolver.default_collection
+        found = [default] if default else []
+        listed = meta.get("collections")
+        for name in [listed] if isinstance(listed, str) else listed if isinstance(listed, list) else []:
+            if str(name) not in found:
+                found.append(str(name))
+        if found and "ansible.builtin" not in found and "ansible.legacy" not in found:
+            found.append("ansible.builtin" if instance.collection else "ansible.legacy")
+        return tuple(found)
 
     def _meta(self, instance: RoleInstance) -> dict[str, Any]:
         path, _ = find_role_file(instance.path or "", "meta", None)
@@ -182,7 +209,8 @@ class RoleLoader:
             loaded.append(dict(data) if isinstance(data, dict) else {})
         self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
-        variables.update(role_name=instance.name, role_path=instance.path, ansible_role_name=instance.name)
+        short_name = instance.name.rpartition(".")[2] if instance.collection else instance.name
+        variables.update(role_name=short_name, role_path=instance.path, ansible_role_name=instance.name)
         return resolve_variables(variables)
 
     def compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool = True) -> list[Block]:
@@ -205,9 +233,11 @@ class RoleLoader:
         blocks: list[Block] = []
         deps = meta.get("dependencies") or []
         if isinstance(deps, list):
+            deps_ctx = role_ctx._replace(collections=self._dependency_collections(instance))
             for index, dep in enumerate(deps):
                 dep_span = deps.item_spans[index] if isinstance(deps, YSeq) else instance.span
-                blocks += self.from_entry(dep, dep_span, role_ctx, via="dependency", parent=instance)
+                blocks += self.from_entry(dep, dep_span, deps_ctx, via="dependency", parent=instance)
+        role_ctx = role_ctx._replace(collections=self._role_collections(instance, meta))
         if instance.external and not paths.isdir(os.path.join(instance.path, "tasks")):
             return blocks
         task_data = self._task_data(instance, "tasks", validate, meta)
@@ -260,7 +290,8 @@ class RoleLoader:
                       "Its tasks are not analysed; use a static role name to have them checked.", fatal=False)
             return
         problems_before = len(r.problems)
-        instance = self._locate(name, task.span, ctx, "include_role", None)
+        instance = self._locate(name, task.span, ctx, "include_role", None,
+                                _task_collections(task.data if isinstance(task.data, dict) else {}, ctx))
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
             task.include_resolved = instance.path
@@ -270,3 +301,12 @@ class RoleLoader:
             task.children = self.compile(instance, apply, dynamic_ctx)
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
+
+
+def _task_collections(ds: Any, ctx: Ctx) -> tuple[str, ...]:
+    """``Task.preprocess_data``: the task's own ``collections:``, else the inherited list."""
+    listed = ds.get("collections") if isinstance(ds, dict) else None
+    if listed is None:
+        return ctx.collections
+    names = [listed] if isinstance(listed, str) else [str(n) for n in listed] if isinstance(listed, list) else []
+    return ensure_default(names)

@@ -60,11 +60,25 @@ def run_listing(args: argparse.Namespace) -> int:
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
         return _error(problem, 5)
+    resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars)
+    # ansible-playbook looks a name up as a collection playbook (ns.coll.name) first, in the
+    # configured collections only; a file's directory then offers its collections/ to all
+    in_collections = resolver.finder([])
+    playbooks: list[str] = []
+    playbook_dirs: list[str] = []
     for path in args.playbooks:
+        found = in_collections.find_playbook(path)
+        if found is not None:
+            playbooks.append(found[0])
+            continue
         if not os.path.exists(path):
             return _error(f"the playbook: {path} could not be found", EXIT_ERROR)
         if not os.path.isfile(path):
             return _error(f"the playbook: {path} does not appear to be a file", EXIT_ERROR)
+        playbooks.append(path)
+        if in_collections.collection_of(path) is None:
+            playbook_dirs.append(os.path.dirname(os.path.abspath(path)))
+    resolver.playbook_dirs = list(dict.fromkeys(playbook_dirs))
     if args.limit:
         from engine.inventory.manager import load_inventory
         from engine.inventory.patterns import HostPatternError, select_hosts
@@ -77,9 +91,8 @@ def run_listing(args: argparse.Namespace) -> int:
         if not limited:
             return _error("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.",
                           EXIT_ERROR)
-    resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars)
     books: list[Playbook] = []
-    for path in args.playbooks:
+    for path in playbooks:
         book = resolver.load_playbook(path)
         fatal = book.fatal_problems()
         if fatal:

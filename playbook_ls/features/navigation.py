@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine import paths as fs
+from engine.collection_search import CollectionFinder, collection_roots, is_fqcr
 from engine.loading import Ctx
 from engine.model import Block, Play, RoleInstance, Task
-from engine.paths import find_collection_role, find_role, find_role_file, is_collection_role
+from engine.paths import find_role, find_role_file
 from engine.resolve import Resolver
 from engine.span import Span
 from engine.templating import Unresolved, is_template, render
@@ -168,8 +169,12 @@ def _searched_roles(index: WorkspaceIndex, path: str, name: str) -> list[str]:
         bases.append(os.path.dirname(os.path.abspath(path)))
     bases.append(index.root)
     for base in dict.fromkeys(bases):
-        if is_collection_role(name):
-            found = find_collection_role(name, base)
+        if is_fqcr(name):
+            config = index.ansible
+            roots = collection_roots([base], config.collections_path, config.collections_scan_sys_path)
+            finder = CollectionFinder(roots)
+            hit = finder.find_role(name, ())
+            found = hit[1] if hit else None
         else:
             found, _searched = find_role(name, base, index.ansible.roles_path, role_basedir)
         if found:

@@ -25,6 +25,12 @@ def main(inventory: str, playbooks: list[str]) -> None:
     from ansible.vars.manager import VariableManager
 
     init_plugin_loader([])
+    import os
+
+    from ansible.utils.collection_loader import AnsibleCollectionConfig
+
+    # as ansible-playbook does: collections/ next to the playbooks are searched first
+    AnsibleCollectionConfig.playbook_paths = [os.path.dirname(os.path.abspath(p)) for p in playbooks]
 
     context.CLIARGS = ImmutableDict(tags=["all"], skip_tags=[], listtasks=True, listtags=False, syntax=False)
     loader = DataLoader()
