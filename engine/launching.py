@@ -24,7 +24,6 @@ from typing import Any
 
 from engine.keywords import did_you_mean
 from engine.launch import (
-    ANSIBLE_CORE_VERSION,
     ASK_FIELDS,
     LaunchProfile,
     ProfileError,
@@ -32,12 +31,12 @@ from engine.launch import (
     split_tags,
     survey_choices,
 )
+from engine.magic import DEFAULT_HOST_LIST, RunOptions
 from engine.span import Span
 
 # How AWX shows a password it will not print.
 ENCRYPTED = "$encrypted$"
 # Where ansible-playbook looks when no inventory is given and ansible.cfg sets none.
-DEFAULT_HOST_LIST = "/etc/ansible/hosts"
 # Prompt fields an AWX job template has but a profile cannot enable: always ignored.
 AWX_ONLY_PROMPTS = ("scm_branch", "credentials", "execution_environment", "labels", "forks", "job_slice_count",
                     "timeout", "instance_groups")
@@ -252,37 +251,12 @@ def inventory_sources(launch: Launch, cwd: str) -> list[str]:
     return [os.path.normpath(os.path.join(base, os.path.expanduser(os.path.expandvars(launch.inventory))))]
 
 
-def version_info(version: str = ANSIBLE_CORE_VERSION) -> dict[str, Any]:
-    """``ansible_version``, built as ansible's ``CLI.version_info`` builds it."""
-    full = version.split()[0]
-    parts: list[Any] = []
-    for part in full.split("."):
-        try:
-            parts.append(int(part or 0))
-        except ValueError:
-            parts.append(part)
-    parts += [0] * (3 - len(parts))
-    return {"string": version.strip(), "full": full, "major": parts[0], "minor": parts[1], "revision": parts[2]}
-
-
 def option_vars(launch: Launch, cwd: str) -> dict[str, Any]:
-    """The variables ansible-core's ``load_options_vars`` sets for this launch, in its order.
+    """The variables ansible-core's ``load_options_vars`` sets for this launch (engine.magic).
 
-    AWX passes ``--limit`` / ``--tags`` / ``--skip-tags`` only when they are non-empty, so
-    ``ansible_limit`` is absent without a limit and ``ansible_run_tags`` is ``['all']``
-    without tags. ansible de-duplicates tags through a set, so its order is arbitrary; ours
-    is sorted. Survey passwords are hidden.
+    AWX passes ``--limit`` / ``--tags`` / ``--skip-tags`` only when they are non-empty. Survey
+    passwords are hidden.
     """
-    result: dict[str, Any] = {
-        "ansible_version": version_info(),
-        "ansible_check_mode": launch.check_mode,
-        "ansible_diff_mode": launch.diff_mode,
-        "ansible_forks": launch.forks,
-        "ansible_inventory_sources": inventory_sources(launch, cwd),
-        "ansible_skip_tags": sorted(set(launch.skip_tags)),
-    }
-    if launch.limit:
-        result["ansible_limit"] = launch.limit
-    result["ansible_run_tags"] = sorted(set(launch.job_tags)) or ["all"]
-    result["ansible_verbosity"] = launch.verbosity
-    return result
+    return RunOptions(inventory_sources=inventory_sources(launch, cwd), tags=launch.job_tags,
+                      skip_tags=launch.skip_tags, limit=launch.limit or None, check=launch.check_mode,
+                      diff=launch.diff_mode, forks=launch.forks, verbosity=launch.verbosity).variables()

@@ -24,6 +24,7 @@ from engine.actions import ActionError, parse_action
 from engine.collection_search import CollectionFinder, collection_roots, ensure_default
 from engine.config import AnsibleConfig
 from engine.loading import Ctx
+from engine.magic import load_time_variables
 from engine.model import (
     YAML_SYNTAX_HINT,
     Block,
@@ -115,7 +116,7 @@ class Resolver:
     """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
 
     def __init__(self, sources: SourceCache | None = None, config: AnsibleConfig | None = None,
-                 extra_vars: dict[str, Any] | None = None) -> None:
+                 extra_vars: dict[str, Any] | None = None, magic: dict[str, Any] | None = None) -> None:
         if sources is None:
             from engine.source import SourceCache
 
@@ -123,6 +124,8 @@ class Resolver:
         self.sources = sources
         self.config = config or AnsibleConfig.load()
         self.extra_vars: dict[str, Any] = extra_vars or {}
+        # the magic variables defined while loading (engine.magic), over every other variable
+        self.magic = magic if magic is not None else load_time_variables(config_file=self.config.path)
         self.problems: list[Problem] = []
         self.reuse: Reuse | None = None
         self.entries = 0  # task-list entries expanded by the current load_playbook
@@ -171,6 +174,10 @@ class Resolver:
                          "multiplies the tasks.")
         book.problems = self.problems
         return book
+
+    def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]:
+        """``variables`` under the magic ones, as ``VariableManager.get_vars`` combines them last."""
+        return {**variables, **self.magic, "playbook_dir": os.path.abspath(basedir)}
 
     def finder(self, playbook_dirs: list[str]) -> CollectionFinder:
         """The collections seen when ``playbook_dirs`` are the command line's playbooks' directories."""
@@ -237,7 +244,7 @@ class Resolver:
                          position: tuple[tuple[str, int], ...]) -> list[Play]:
         self._check_keys(entry, kw.IMPORT_PLAYBOOK_KEYWORDS | {key}, "PlaybookInclude")
         frame = self.frame("import_playbook", f"import_playbook {entry[key]}", entry, {**outer_vars})
-        variables = {**outer_vars, **as_dict(entry.get("vars")), **self.extra_vars}
+        variables = self.with_magic({**outer_vars, **as_dict(entry.get("vars")), **self.extra_vars}, basedir)
         target = self.render_static(entry[key], variables, entry.value_spans.get(key))
         if not isinstance(target, str):
             return []
@@ -265,15 +272,15 @@ class Resolver:
                          "Add 'hosts: <pattern>' to the play.")
             return None
         variables = {**outer_vars, **as_dict(ds.get("vars"))}
-        variables.update(self._vars_files(ds, basedir, variables))
+        variables.update(self._vars_files(ds, basedir, self.with_magic(variables, basedir)))
         variables.update(self.extra_vars)
         # vars_prompt is answered after loading (listing takes each default), so static imports
         # do not see it but the play name, hosts and tags do.
-        display_vars = {"playbook_dir": basedir, **variables}
+        display_vars = dict(variables)
         for prompt in _as_list(ds.get("vars_prompt")):
             if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
                 display_vars.setdefault(prompt["name"], prompt.get("default"))
-        display_vars = resolve_variables({**display_vars, **self.extra_vars})
+        display_vars = resolve_variables(self.with_magic({**display_vars, **self.extra_vars}, basedir))
         raw_hosts = ds["hosts"]
         hosts = self.render_static(raw_hosts, display_vars, ds.value_spans.get("hosts"))
         host_list = [str(h) for h in _as_list(hosts)]
@@ -285,7 +292,8 @@ class Resolver:
         header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
         play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
-        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=resolve_variables(variables),
+        static_vars = resolve_variables(self.with_magic(variables, basedir))
+        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
                   collections=ensure_default(_collection_list(ds.get("collections")), self.default_collection))
         play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
         self.roles.loaded_vars = []
@@ -315,7 +323,8 @@ class Resolver:
         for _, role_vars in self.roles.loaded_vars:
             tag_vars.update(role_vars)
         tag_vars.update(self.extra_vars)
-        tag_vars.update(ansible_play_name=play.name, playbook_dir=play.basedir)
+        tag_vars = self.with_magic(tag_vars, play.basedir)
+        tag_vars.update(ansible_play_name=play.name)
         tag_vars = resolve_variables(tag_vars)
         seen: set[int] = set()
         tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]

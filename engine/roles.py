@@ -54,6 +54,8 @@ class TaskLoader(Protocol):
     def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
                       exit_code: int = ...) -> Any: ...
 
+    def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]: ...
+
 
 class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
@@ -209,6 +211,7 @@ class RoleLoader:
             loaded.append(dict(data) if isinstance(data, dict) else {})
         self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
+        variables = self.resolver.with_magic(variables, ctx.basedir)
         short_name = instance.name.rpartition(".")[2] if instance.collection else instance.name
         variables.update(role_name=short_name, role_path=instance.path, ansible_role_name=instance.name)
         return resolve_variables(variables)

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 from engine.config import AnsibleConfig
+from engine.magic import RunOptions, command_line_sources, load_time_variables
 from engine.model import Frame, Play, Playbook, Problem, Task
 from engine.resolve import EXIT_ERROR, Resolver
 from engine.source import SourceCache, Span
@@ -79,11 +80,16 @@ def run_listing(args: argparse.Namespace) -> int:
         if in_collections.collection_of(path) is None:
             playbook_dirs.append(os.path.dirname(os.path.abspath(path)))
     resolver.playbook_dirs = list(dict.fromkeys(playbook_dirs))
+    from engine.inventory.manager import load_inventory
+
+    inventory = load_inventory(args.inventory, cache)  # scripts are not run: static analysis
+    options = RunOptions(inventory_sources=command_line_sources(args.inventory), tags=args.tags or config.run_tags,
+                         skip_tags=args.skip_tags or config.skip_tags, limit=args.limit,
+                         list_tags=args.mode == "list-tags")
+    resolver.magic = load_time_variables(options, inventory.data.get_groups_dict(), config.path)
     if args.limit:
-        from engine.inventory.manager import load_inventory
         from engine.inventory.patterns import HostPatternError, select_hosts
 
-        inventory = load_inventory(args.inventory, cache)  # scripts are not run: static analysis
         try:
             limited = select_hosts(inventory.data, "all", args.limit)
         except HostPatternError as problem:
