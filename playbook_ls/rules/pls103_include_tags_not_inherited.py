@@ -78,8 +78,8 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
             verb = "selects" if len(missing) == 1 else "select"
             yield Finding(
                 f"tags {quote_list(missing)} on this {_short(task.action)} {verb} the include itself but are not "
-                f"passed to the tasks it loads, so --tags {missing[0]} runs none of them; add "
-                f"'apply: {{tags: [{', '.join(map(str, missing))}]}}' or use an import",
+                f"passed to the tasks it loads, so --tags {missing[0]} runs {_which_run(missing[0], loaded, known)}; "
+                f"add 'apply: {{tags: [{', '.join(map(str, missing))}]}}' or use an import",
                 keyword_span(frame, "tags"))
         if ctx.options.get("when") and frame.when and "when" not in apply:
             yield Finding(
@@ -91,6 +91,17 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
 def _reaches_all(tag: object, loaded: list, known: bool) -> bool:
     """True when every task the include loads carries ``tag`` by itself (or via ``apply``)."""
     return known and bool(loaded) and all(tag in child.tag_set() for child in loaded)
+
+
+def _which_run(tag: object, loaded: list, known: bool) -> str:
+    """Which loaded tasks ``--tags tag`` still runs: those tagged with it by themselves, or ``always``."""
+    if not known or not loaded:
+        return "none of them"
+    running = [child for child in loaded if tag in child.tag_set() or "always" in child.tag_set()]
+    if not running:
+        return "none of them"
+    names = quote_list([child.display_name() for child in running[:3]]) + (", ..." if len(running) > 3 else "")
+    return f"only {len(running)} of its {len(loaded)} tasks ({names}), tagged themselves"
 
 
 def _short(action: str) -> str:

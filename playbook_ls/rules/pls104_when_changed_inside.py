@@ -52,6 +52,10 @@ Use instead:
             msg: restarting
 ```
 An `include_role` / `include_tasks` checks its own `when` once, which is another way out.
+
+A `set_fact` that gives every variable the condition tests a literal with which the condition
+still holds (setting again the value the block was entered with) cannot flip it and is not
+reported.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
                 continue
             for frame in task.chain[:-1]:
                 tested = assigned & condition_variables(frame) if _mentions(frame, assigned) else set()
-                if not tested:
+                if not tested or _still_true(frame, task, tested):
                     continue
                 under = positions[id(frame)]
                 later = len(under) - bisect_right(under, index)
@@ -124,6 +128,46 @@ def assigned_variables(task: Task) -> set[str]:
     if isinstance(register, str):
         names.add(register)
     return names
+
+
+def _still_true(frame: Frame, task: Task, tested: set[str]) -> bool:
+    """Whether the condition is certainly still true after the task: it sets every tested
+    variable to a literal with which each condition that uses them holds (re-setting the value
+    the block was entered with, say). Anything unknown counts as a possible flip."""
+    from engine.templating import Unresolved, is_template, render
+
+    values = _literal_facts(task)
+    if not tested <= values.keys():
+        return False
+    for condition in frame.when:
+        if not isinstance(condition, str) or not (_variables(condition) & tested):
+            continue
+        if not _variables(condition) <= values.keys():
+            return False
+        text = condition.strip()
+        text = text[2:-2] if text.startswith("{{") and text.endswith("}}") else text
+        try:
+            if render("{{ (" + text + ") }}", values) is not True:
+                return False
+        except Unresolved:
+            return False
+    return not any(is_template(value) for value in values.values())
+
+
+def _literal_facts(task: Task) -> dict[str, Any]:
+    """What a set_fact assigns, by name (register and include_vars values are not known)."""
+    if task.action.rsplit(".", 1)[-1] != "set_fact":
+        return {}
+    values = {str(k): v for k, v in task.args.items() if k not in ("cacheable", "_raw_params")}
+    raw = task.args.get("_raw_params")
+    if isinstance(raw, str):
+        from engine.splitter import parse_kv
+
+        values.update({str(k): v for k, v in parse_kv(raw).items() if k != "_raw_params"})
+    register = task.data.get("register") if isinstance(task.data, dict) else None
+    if isinstance(register, str):
+        values.pop(register, None)  # the registered result replaces the fact
+    return values
 
 
 def _mentions(frame: Frame, names: set[str]) -> bool:

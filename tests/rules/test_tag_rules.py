@@ -129,6 +129,27 @@ def test_include_tags_not_inherited(repo: Path) -> None:
     assert "apply: {tags: [setup]}" in found[0].message
 
 
+def test_include_tags_message_names_the_tasks_that_still_run(repo: Path) -> None:
+    files = {
+        "playbook.yml": "- hosts: all\n  tasks:\n    - include_tasks: part.yml\n      tags: setup\n",
+        "part.yml": """
+            - name: untagged
+              debug: msg=a
+            - name: own tag
+              debug: msg=b
+              tags: setup
+            - name: always
+              debug: msg=c
+              tags: always
+            """,
+    }
+    found = check(repo, files, "PLS103")
+    assert len(found) == 1
+    assert "--tags setup runs only 2 of its 3 tasks ('own tag', 'always'), tagged themselves" in found[0].message
+    files["part.yml"] = "- name: untagged\n  debug: msg=a\n"
+    assert "--tags setup runs none of them" in check(repo, files, "PLS103")[0].message
+
+
 def test_include_when_reported_only_with_the_option(repo: Path) -> None:
     files = {
         "playbook.yml": "- hosts: all\n  tasks:\n    - include_tasks: setup.yml\n      when: go\n",

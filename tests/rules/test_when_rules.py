@@ -43,7 +43,9 @@ SEED_QUIZ = {
 
 def test_seed_quiz_set_fact_flips_the_role_condition(repo: Path) -> None:
     found = check(repo, SEED_QUIZ, "PLS104")
-    assert positions(found) == [("roles/sample/tasks/main.yml", 3, 8), ("roles/sample/tasks/main.yml", 9, 8)]
+    # 'set cond2 to true' (line 9) is not reported: when it runs the condition holds, and cond2: 1
+    # keeps it true
+    assert positions(found) == [("roles/sample/tasks/main.yml", 3, 8)]
     first = found[0].message
     assert "'sample : set cond2 to false' assigns 'cond2'" in first
     assert 'the roles: entry "sample" (playbook.yml:9)' in first
@@ -77,6 +79,42 @@ def test_register_inside_a_block(repo: Path) -> None:
                 - debug: msg=next
         """}, "PLS104")
     assert positions(found) == [("playbook.yml", 4, 10)]
+
+
+def test_resetting_the_value_the_condition_holds_for_is_not_reported(repo: Path) -> None:
+    playbook = """
+        - hosts: all
+          tasks:
+            - when: mode == 'fast' and not (done | bool)
+              block:
+                - set_fact:
+                    mode: fast
+                    done: {done}
+                - debug: msg=next
+        """
+    assert check(repo, {"playbook.yml": playbook.format(done="false")}, "PLS104") == []
+    # the same task setting a value that turns the condition false is reported
+    flipped = check(repo, {"playbook.yml": playbook.format(done="true")}, "PLS104")
+    assert positions(flipped) == [("playbook.yml", 4, 10)]
+    assert check(repo, {"playbook.yml": """
+        - hosts: all
+          tasks:
+            - when: mode == 'fast'
+              block:
+                - set_fact: mode=fast
+                - debug: msg=next
+        """}, "PLS104") == []
+    # a template or a variable the rule cannot see keeps the finding
+    found = check(repo, {"playbook.yml": """
+        - hosts: all
+          tasks:
+            - when: mode == wanted
+              block:
+                - set_fact:
+                    mode: fast
+                - debug: msg=next
+        """}, "PLS104")
+    assert len(found) == 1
 
 
 def test_include_condition_is_checked_once(repo: Path) -> None:
