@@ -125,21 +125,44 @@ ANSIBLE_KEY = re.compile(
 KUBERNETES_KEYS = (re.compile(r"^apiVersion:", re.MULTILINE), re.compile(r"^kind:", re.MULTILINE))
 
 
-def ansible_text(text: str) -> bool:
+INI_SECTION = re.compile(r"^\[[^\]\s]+\][ \t]*(?:[#;].*)?$")
+YAML_MAPPING_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)?[^\s#=\[][^=]*?:(?:[ \t]|$)")
+# Role directories ansible never reads as YAML: their files are copied or templated as they are.
+ROLE_DATA_DIRS = frozenset({"files", "templates"})
+
+
+def ini_inventory_text(text: str) -> bool:
+    """Whether text is an INI inventory (``[group]`` headers, ``host key=value`` lines), which
+    ansible's ini plugin reads whatever the file's extension: it is no YAML to report."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith(("#", ";"))]
+    return bool(lines) and INI_SECTION.match(lines[0]) is not None and not any(
+        YAML_MAPPING_LINE.match(line) for line in lines)
+
+
+def ansible_text(text: str) -> bool | None:
     """Whether YAML text that may not parse reads like Ansible: a play, task or role keyword
-    starts a line, and it is not a Kubernetes manifest (whose Ingress rules have ``- hosts:``)."""
+    starts a line, and it is not a Kubernetes manifest (whose Ingress rules have ``- hosts:``).
+    None when it is no YAML at all but an INI inventory."""
+    if ini_inventory_text(text):
+        return None
     if all(key.search(text) for key in KUBERNETES_KEYS):
         return False
     return ANSIBLE_KEY.search(text) is not None
 
 
-def syntax_error_matters(path: str, root: str, in_role: bool, reads_like_ansible: bool, include: list[str]) -> bool:
+def syntax_error_matters(path: str, root: str, in_role: bool, reads_like_ansible: bool | None,
+                         include: list[str]) -> bool:
     """Whether a YAML syntax error in ``path`` is reported (PLS111). A repository also holds YAML
     that is not Ansible's (Kubernetes manifests with several documents, Helm templates, CI
-    workflows); errors there are none of playbook-ls's business."""
+    workflows, examples in a role's files/), and INI inventories named .yml; errors there are
+    none of playbook-ls's business. ``reads_like_ansible`` is :func:`ansible_text`'s answer."""
+    if reads_like_ansible is None:
+        return False
+    parts = os.path.relpath(path, root).replace(os.sep, "/").split("/")[:-1]
+    if "roles" in parts and not ROLE_DATA_DIRS.isdisjoint(parts[parts.index("roles"):]):
+        return reads_like_ansible
     if in_role or reads_like_ansible or PLAYBOOK_NAME.fullmatch(os.path.basename(path)):
         return True
-    parts = os.path.relpath(path, root).replace(os.sep, "/").split("/")[:-1]
     return not ANSIBLE_DIRS.isdisjoint(parts) or (bool(include) and matches(path, root, include))
 
 

@@ -8,7 +8,9 @@ when it belongs to a role, sits in an Ansible directory (`roles/`, `tasks/`, `ha
 playbook's name (`site.yml`, `main.yml`, `playbook*.yml`), matches the `include` setting, or has
 a line that starts with a play, task or role keyword (`hosts:`, `tasks:`, `import_playbook:`,
 `block:`, ...). Other YAML of the repository (Kubernetes manifests with several documents, Helm
-templates, Compose files) is not Ansible's and is left alone.
+templates, Compose files) is not Ansible's and is left alone, and so are a role's `files/` and
+`templates/` (copied or templated as they are, unless the text reads like tasks) and INI
+inventories whose name ends in `.yml` (ansible's ini plugin reads them whatever their name).
 
 ## Why is this bad?
 ansible-playbook cannot load a file that does not parse, and nothing in it can be analysed.

@@ -81,6 +81,10 @@ FOREIGN_AND_BROKEN = {
     "k8s/ingress.yaml": "apiVersion: v1\nkind: Ingress\nspec:\n  tls:\n    - hosts: [a]\n---\nkind: x\n",
     "chart/templates/deploy.yaml": "{{- if .Values.enabled }}\nkind: Deployment\n{{- end }}\n",
     "compose.yml": "services:\n  web:\n    image: [\n",
+    "inventory/hosts.yml": "# an INI inventory, read by ansible's ini plugin whatever its name\n[web]\n"
+                           "w1 ansible_host=10.0.0.1\n\n[web:vars]\nhttp_port=80\n",
+    "roles/web/files/example.yml": "kind: ConfigMap\n---\nkind: Secret\n",
+    "roles/web/templates/config.yml": "{% for x in items %}\n- {{ x }}: [\n{% endfor %}\n",
     # Ansible's, by what the text says, where the file is, or its name
     "deploy.yml": "- hosts: all\n  tasks:\n    - debug:\n        msg: \"oops\n",
     "group_vars/all.yml": "a: [\n",
