@@ -51,7 +51,9 @@ def _site_packages_of(executable: str) -> tuple[str, ...]:
     """The site-packages of the virtualenv or prefix an ``ansible-playbook`` script belongs to,
     read off the file system (the script is not run)."""
     prefix = os.path.dirname(os.path.dirname(os.path.realpath(executable)))
-    return tuple(sorted(glob.glob(os.path.join(prefix, "lib", "python3*", "site-packages"))))
+    found = [path for pattern in ("python3*/site-packages", "python3*/dist-packages")
+             for path in sorted(glob.glob(os.path.join(prefix, "lib", pattern)))]
+    return tuple(found)
 
 
 def python_paths() -> list[str]:

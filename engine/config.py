@@ -56,6 +56,8 @@ class AnsibleConfig:
         self.roles_path: list[str] = roles_path or []
         self.collections_path: list[str] = []
         self.collections_scan_sys_path = True
+        self.library: list[str] = []  # module paths searched for short module names
+        self.action_plugins: list[str] = []
         self.run_tags: list[str] = []
         self.skip_tags: list[str] = []
 
@@ -72,19 +74,23 @@ class AnsibleConfig:
         home = os.path.expanduser(os.environ.get("ANSIBLE_HOME", "~/.ansible"))
         default_roles = f"{home}/roles:/usr/share/ansible/roles:/etc/ansible/roles"
         config = cls(path=path)
-        if "ANSIBLE_ROLES_PATH" in os.environ:
-            config.roles_path = _expand_paths(os.environ["ANSIBLE_ROLES_PATH"], cwd)
-        elif parser.has_option("defaults", "roles_path"):
-            config.roles_path = _expand_paths(parser.get("defaults", "roles_path"), os.path.dirname(path or cwd))
-        else:
-            config.roles_path = _expand_paths(default_roles, cwd)
-        if "ANSIBLE_COLLECTIONS_PATH" in os.environ:
-            config.collections_path = _expand_paths(os.environ["ANSIBLE_COLLECTIONS_PATH"], cwd)
-        elif parser.has_option("defaults", "collections_path"):
-            config.collections_path = _expand_paths(parser.get("defaults", "collections_path"),
-                                                    os.path.dirname(path or cwd))
-        else:
-            config.collections_path = _expand_paths(f"{home}/collections:/usr/share/ansible/collections", cwd)
+
+        def pathspec(env: str, key: str, default: str) -> list[str]:
+            """A ``pathspec`` setting: the environment (relative to cwd), else the file (relative
+            to its directory), else the default."""
+            if env in os.environ:
+                return _expand_paths(os.environ[env], cwd)
+            if parser.has_option("defaults", key):
+                return _expand_paths(parser.get("defaults", key), os.path.dirname(path or cwd))
+            return _expand_paths(default, cwd)
+
+        config.roles_path = pathspec("ANSIBLE_ROLES_PATH", "roles_path", default_roles)
+        config.collections_path = pathspec("ANSIBLE_COLLECTIONS_PATH", "collections_path",
+                                           f"{home}/collections:/usr/share/ansible/collections")
+        config.library = pathspec("ANSIBLE_LIBRARY", "library",
+                                  f"{home}/plugins/modules:/usr/share/ansible/plugins/modules")
+        config.action_plugins = pathspec("ANSIBLE_ACTION_PLUGINS", "action_plugins",
+                                         f"{home}/plugins/action:/usr/share/ansible/plugins/action")
         scan = os.environ.get("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH")
         if scan is None and parser.has_option("defaults", "collections_scan_sys_path"):
             scan = parser.get("defaults", "collections_scan_sys_path")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
+from engine.collection_search import ensure_default
 from engine.model import Frame, RoleInstance
 from engine.templating import with_vars
 
@@ -31,3 +32,12 @@ class Ctx(NamedTuple):
         if frame is not None and isinstance(frame.keywords.get("vars"), dict) and "variables" not in changes:
             changes["variables"] = with_vars(self.variables, frame.keywords["vars"])
         return self._replace(chain=chain, **changes)
+
+
+def task_collections(ds: Any, ctx: Ctx) -> tuple[str, ...]:
+    """``Task.preprocess_data``: the task's own ``collections:``, else the inherited list."""
+    listed = ds.get("collections") if isinstance(ds, dict) else None
+    if listed is None:
+        return ctx.collections
+    names = [listed] if isinstance(listed, str) else [str(n) for n in listed] if isinstance(listed, list) else []
+    return ensure_default(names)

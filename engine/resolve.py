@@ -23,7 +23,7 @@ from engine import paths
 from engine.actions import ActionError, parse_action
 from engine.collection_search import CollectionFinder, collection_roots, ensure_default
 from engine.config import AnsibleConfig
-from engine.loading import Ctx
+from engine.loading import Ctx, task_collections
 from engine.magic import load_time_variables
 from engine.model import (
     YAML_SYNTAX_HINT,
@@ -37,6 +37,7 @@ from engine.model import (
     implicit_meta_block,
 )
 from engine.paths import path_dwim, path_dwim_relative
+from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
@@ -136,6 +137,10 @@ class Resolver:
         self.collections = CollectionFinder([])
         self.default_collection: str | None = None  # set by loading a playbook of a collection
         self._finders: dict[tuple[str, ...], CollectionFinder] = {}
+        self.plugins: PluginNames | None = None  # module and action names, per load_playbook
+        # module keys met in the current play, checked once its roles' library/ dirs are known
+        self._module_keys: list[tuple[str, tuple[str, ...], Span | None, bool]] = []
+        self.unchecked_modules = False  # a name could not be checked: no ansible-core installed
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
@@ -163,8 +168,12 @@ class Resolver:
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
-        self.collections = self.finder(self.playbook_dirs or [os.path.dirname(os.path.abspath(path))])
+        playbook_dirs = self.playbook_dirs or [os.path.dirname(os.path.abspath(path))]
+        self.collections = self.finder(playbook_dirs)
         self.default_collection = self.collections.collection_of(path)
+        self.plugins = plugin_names_for(self.collections, self.config.library, self.config.action_plugins)
+        for directory in playbook_dirs:
+            self.plugins.add_plugin_dirs(directory)
         try:
             book.plays = self._playbook_plays(path, (), (), {}, None, ())
         except _TooLarge:
@@ -308,7 +317,29 @@ class Resolver:
         self.roles.handler_blocks = []
         self._template_tags(play, display_vars)
         mark_duplicate_roles(play)
+        self._check_module_keys()
         return play
+
+    def _check_module_keys(self) -> None:
+        """``ModuleArgsParser.parse`` with action validation: every module key must name a
+        module or action plugin ansible can find."""
+        pending, self._module_keys = self._module_keys, []
+        if self.plugins is None:
+            return
+        for name, collections, span, fatal in pending:
+            try:
+                found = self.plugins.resolves(name, collections)
+            except PluginRemoved as removed:
+                self.problem("invalid-task", str(removed), span, "Use the module that replaces it.", fatal=fatal,
+                             exit_code=EXIT_ERROR)
+                continue
+            if found is None:
+                self.unchecked_modules = True
+            elif not found:
+                self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
+                             "misspelling, missing collection, or incorrect module path.", span,
+                             "Check the module's name, install the collection that provides it, or add the "
+                             "directory that holds it to the library setting.", fatal=fatal)
 
     def _template_tags(self, play: Play, display_vars: dict[str, Any]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering.
@@ -521,6 +552,9 @@ class Resolver:
                                  "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
                 continue
             action = parsed.action
+            if parsed.key == action:  # only a module key is looked up while loading, not action:
+                self._module_keys.append((action, task_collections(item, ctx), getattr(item, "span", item_span),
+                                          not ctx.dynamic))
             if action in kw.IMPORT_TASKS:
                 result += self._import_tasks(item, parsed.args, action, ctx)
             elif action in kw.IMPORT_ROLE or action in kw.INCLUDE_ROLE:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
 from engine import paths
-from engine.collection_search import ensure_default, is_fqcr
+from engine.collection_search import is_fqcr
+from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
 from engine.span import Span, YMap, YSeq
@@ -23,7 +24,7 @@ from engine.templating import resolve_variables, with_vars
 if TYPE_CHECKING:
     from engine.collection_search import CollectionFinder
     from engine.config import AnsibleConfig
-    from engine.loading import Ctx
+    from engine.plugin_names import PluginNames
     from engine.source import SourceCache
 
 EXIT_ERROR = 1
@@ -38,6 +39,7 @@ class TaskLoader(Protocol):
     extra_vars: dict[str, Any]
     collections: CollectionFinder
     default_collection: str | None
+    plugins: PluginNames | None
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                 exit_code: int = ...) -> None: ...
@@ -135,7 +137,7 @@ class RoleLoader:
         if not isinstance(name, str):
             return []
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
-        instance = self._locate(name, span, ctx, "import_role", None, _task_collections(ds, ctx))
+        instance = self._locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
         if instance is None:
             return []
         instance.from_files, instance.parent = from_files, ctx.role
@@ -228,6 +230,8 @@ class RoleLoader:
                       "Remove the dependency that leads back to a role already in the chain.", exit_code=EXIT_ERROR)
             return []
         instance.entry = entry
+        if instance.collection is None and r.plugins is not None:  # a legacy role's library/ serves everyone after
+            r.plugins.add_plugin_dirs(instance.path)
         meta = self._meta(instance)
         if "allow_duplicates" in meta and instance.via != "import_role":
             instance.allow_duplicates = bool(meta["allow_duplicates"])
@@ -294,7 +298,7 @@ class RoleLoader:
             return
         problems_before = len(r.problems)
         instance = self._locate(name, task.span, ctx, "include_role", None,
-                                _task_collections(task.data if isinstance(task.data, dict) else {}, ctx))
+                                task_collections(task.data if isinstance(task.data, dict) else {}, ctx))
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
             task.include_resolved = instance.path
@@ -304,12 +308,3 @@ class RoleLoader:
             task.children = self.compile(instance, apply, dynamic_ctx)
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
-
-
-def _task_collections(ds: Any, ctx: Ctx) -> tuple[str, ...]:
-    """``Task.preprocess_data``: the task's own ``collections:``, else the inherited list."""
-    listed = ds.get("collections") if isinstance(ds, dict) else None
-    if listed is None:
-        return ctx.collections
-    names = [listed] if isinstance(listed, str) else [str(n) for n in listed] if isinstance(listed, list) else []
-    return ensure_default(names)

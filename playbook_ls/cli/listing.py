@@ -105,6 +105,9 @@ def run_listing(args: argparse.Namespace) -> int:
             _report(fatal[0])
             return fatal[0].exit_code
         books.append(book)
+    if resolver.unchecked_modules:
+        print("playbook-ls: note: module names were not checked: no ansible-core was found beside playbook-ls or "
+              "on PATH (install ansible-core, or put ansible-playbook on PATH)", file=sys.stderr)
     selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags,
                                        listing_tags=args.mode == "list-tags")
     if args.format == "json":

@@ -99,3 +99,52 @@ def test_a_collection_playbook_named_on_the_command_line(tmp_path: Path, monkeyp
     assert "ns.col.r1 : r1 task" in out  # the playbook's collection is the default for its short role names
     assert main(["list-tasks", "-i", "localhost,", "ns.col.nope"]) == 1
     assert "the playbook: ns.col.nope could not be found" in capsys.readouterr().err
+
+
+def test_module_names_resolve_as_ansible_looks_them_up(tmp_path: Path) -> None:
+    from engine.plugin_names import AnsibleCore, PluginNames, PluginRemoved, find_ansible_core
+
+    core = find_ansible_core()
+    if core is None:
+        pytest.skip("needs ansible-core's module list")
+    directory = _collection(tmp_path, "ns.col")
+    (directory / "plugins" / "modules").mkdir(parents=True)
+    (directory / "plugins" / "modules" / "real.py").write_text("")
+    (directory / "plugins" / "modules" / "notes.txt").write_text("")  # ignored extension
+    (directory / "meta").mkdir()
+    (directory / "meta" / "runtime.yml").write_text(
+        "plugin_routing:\n  modules:\n    old:\n      redirect: ns.col.real\n"
+        "    gone:\n      tombstone: {removal_version: '2.0.0', warning_text: Use ns.col.real.}\n")
+    names = PluginNames(core, CollectionFinder(collection_roots([], [str(tmp_path)], scan_sys_path=False)))
+    assert names.resolves("ns.col.real", ()) is True
+    assert names.resolves("real", ("ns.col", "ansible.legacy")) is True
+    assert names.resolves("ns.col.old", ()) is True  # followed to ns.col.real
+    assert names.resolves("ns.col.notes", ()) is False
+    assert names.resolves("real", ()) is False  # no collection list: legacy lookup only
+    assert names.resolves("debug", ()) is True and names.resolves("ansible.legacy.debug", ()) is True
+    assert names.resolves("ansible.builtin.gather_facts", ()) is True  # an action plugin
+    assert names.resolves("other.col.x", ()) is False  # not installed
+    with pytest.raises(PluginRemoved, match="'ns.col.gone' action plugin has been removed. Use ns.col.real."):
+        names.resolves("ns.col.gone", ())
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "custom").write_text("#!/bin/sh\n")
+    names.add_plugin_dirs(str(tmp_path))  # a playbook's or legacy role's library/ is not there yet
+    assert names.resolves("custom", ()) is False
+    names.module_paths.append(str(tmp_path / "lib"))
+    assert names.resolves("custom", ()) is True
+    unknown = PluginNames(None, names.collections)
+    assert unknown.resolves("anything", ()) is None and unknown.resolves("import_tasks", ()) is True
+    assert isinstance(core, AnsibleCore)
+
+
+def test_listing_says_once_that_module_names_were_not_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    from engine import plugin_names
+
+    monkeypatch.setattr(plugin_names, "find_ansible_core", lambda: None)
+    monkeypatch.setattr(plugin_names.plugin_names_for, "__defaults__", (plugin_names.find_ansible_core,))
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  tasks:\n    - nosuch: {}\n    - other: {}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["list-tasks", "-i", "localhost,", "site.yml"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("module names were not checked") == 1

@@ -1,0 +1,198 @@
+"""Whether a task's module or action name resolves, as ansible-playbook decides while loading.
+
+ansible refuses a task whose module key names no module or action plugin ("couldn't resolve
+module/action"). This ports that lookup (``ModuleArgsParser.parse`` with action validation,
+``PluginLoader._resolve_plugin_step``, ``_find_plugin_legacy``, plugin routing) over the file
+system only: the plugins' code is never imported or run. The answer needs ansible-core's own
+module list and routing table; where no ansible-core is installed, :class:`PluginNames` answers
+``None`` (not known) for every name, and the caller says so once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from engine import paths
+from engine.collection_search import SYNTHETIC, CollectionFinder, python_paths
+
+# What ansible takes as the task's action without looking it up (``BUILTIN_TASKS``).
+ALWAYS_VALID = frozenset(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")
+                         for name in ("meta", "include_tasks", "include_role", "import_tasks", "import_role"))
+IGNORED_EXTENSIONS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst", ".yaml", ".yml", ".ini")
+MAX_REDIRECTS = 20
+
+
+class PluginRemoved(Exception):
+    """A name whose routing says it was removed (a tombstone)."""
+
+
+@dataclass(frozen=True)
+class AnsibleCore:
+    """The installed ansible-core's module and action directories and routing table."""
+
+    package: str  # .../site-packages/ansible
+
+    @property
+    def module_dir(self) -> str:
+        return os.path.join(self.package, "modules")
+
+    @property
+    def action_dir(self) -> str:
+        return os.path.join(self.package, "plugins", "action")
+
+    def routing(self) -> dict[str, Any]:
+        return _load_routing(os.path.join(self.package, "config", "ansible_builtin_runtime.yml"))
+
+
+@cache
+def find_ansible_core() -> AnsibleCore | None:
+    """ansible-core beside playbook-ls or beside the ``ansible-playbook`` on PATH, if any."""
+    for path in python_paths():
+        package = os.path.join(path, "ansible")
+        if os.path.isdir(os.path.join(package, "modules")) and \
+                os.path.isfile(os.path.join(package, "config", "ansible_builtin_runtime.yml")):
+            return AnsibleCore(package)
+    return None
+
+
+@cache
+def _load_routing(path: str) -> dict[str, Any]:
+    """``plugin_routing`` of a runtime.yml (ansible-core's or a collection's ``meta/runtime.yml``)."""
+    from ruamel.yaml import YAML
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = YAML(typ="safe").load(handle)
+    except (OSError, ValueError, Exception):  # noqa: BLE001 - a broken runtime.yml routes nothing
+        return {}
+    routing = data.get("plugin_routing") if isinstance(data, dict) else None
+    return routing if isinstance(routing, dict) else {}
+
+
+@cache
+def _plugin_files(directory: str, python_only: bool) -> frozenset[str]:
+    """The plugin names a directory offers: module files of any extension, action plugins in .py."""
+    names: set[str] = set()
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return frozenset()
+    for entry in entries:
+        if entry == "__init__.py" or entry.endswith(IGNORED_EXTENSIONS) or entry.startswith("."):
+            continue
+        if not os.path.isfile(os.path.join(directory, entry)):
+            continue
+        base, extension = os.path.splitext(entry)
+        if python_only and extension != ".py":
+            continue
+        names.update({base, entry})
+    return frozenset(names)
+
+
+@dataclass
+class PluginNames:
+    """Looks module and action names up for one playbook's resolution."""
+
+    core: AnsibleCore | None
+    collections: CollectionFinder
+    module_paths: list[str] = field(default_factory=list)  # library: configured, then beside playbooks/roles
+    action_paths: list[str] = field(default_factory=list)
+
+    def add_plugin_dirs(self, directory: str) -> None:
+        """``add_all_plugin_dirs``: a playbook's or a legacy role's ``library/`` and ``action_plugins/``."""
+        for sub, found in (("library", self.module_paths), ("action_plugins", self.action_paths)):
+            candidate = os.path.join(directory, sub)
+            if candidate not in found and paths.isdir(candidate):
+                found.append(candidate)
+
+    def resolves(self, name: str, collection_list: Sequence[str]) -> bool | None:
+        """True when ansible finds a module or an action plugin for ``name``, False when it does
+        not, None when that cannot be known here. Raises :class:`PluginRemoved` for a tombstone."""
+        if name in ALWAYS_VALID:
+            return True
+        if self.core is None:
+            return None
+        found = [self._resolve(name, collection_list, kind) for kind in ("modules", "action")]
+        if True in found:
+            return True
+        return None if None in found else False
+
+    def _resolve(self, name: str, collection_list: Sequence[str], kind: str, depth: int = 0) -> bool | None:
+        if depth > MAX_REDIRECTS:
+            return None
+        fqcr = name.count(".") >= 2
+        if fqcr or collection_list:
+            candidates = [name] if "." in name or not collection_list else [f"{c}.{name}" for c in collection_list]
+            for candidate in candidates:
+                if candidate.startswith("ansible.legacy."):
+                    found = self._legacy(candidate.removeprefix("ansible.legacy."), kind, depth)
+                else:
+                    found = self._in_collection(candidate, kind, depth)
+                if found is not False:
+                    return found
+            return False
+        return self._legacy(name, kind, depth)
+
+    def _legacy(self, name: str, kind: str, depth: int) -> bool | None:
+        """Configured and adjacent plugin directories, ansible-core's own, then builtin routing."""
+        assert self.core is not None
+        directories = (self.module_paths + [self.core.module_dir] if kind == "modules"
+                       else self.action_paths + [self.core.action_dir])
+        if any(name in _plugin_files(d, kind == "action") or f"_{name}" in _plugin_files(d, kind == "action")
+               for d in directories):
+            return True
+        if "." not in name:  # last chance: a redirect of ansible.builtin
+            return self._in_collection(f"ansible.builtin.{name}", kind, depth)
+        return False
+
+    def _in_collection(self, fqcn: str, kind: str, depth: int) -> bool | None:
+        collection, _, resource = fqcn.rpartition(".")
+        namespace, _, rest = collection.partition(".")
+        collection_name, _, subdirs = rest.partition(".")
+        collection = f"{namespace}.{collection_name}"
+        if collection == "ansible.builtin":
+            assert self.core is not None
+            directory = self.core.module_dir if kind == "modules" else self.core.action_dir
+            if resource in _plugin_files(directory, kind == "action"):
+                return True  # ansible-core routes none of its own modules elsewhere: spare reading the table
+            routing = self.core.routing()
+        elif collection in SYNTHETIC:
+            return False
+        else:
+            root = self.collections.collection_dir(collection)
+            if root is None:
+                return False
+            directory = os.path.join(root, "plugins", kind, *(subdirs.split(".") if subdirs else []))
+            routing = _load_routing(os.path.join(root, "meta", "runtime.yml"))
+        entry = _routing_entry(routing, kind, f"{subdirs}.{resource}" if subdirs else resource)
+        if isinstance(entry, dict):
+            if "tombstone" in entry:
+                raise PluginRemoved(_removal_message(fqcn, entry["tombstone"]))
+            redirect = entry.get("redirect")
+            if isinstance(redirect, str) and redirect:
+                return self._resolve(redirect, (), kind, depth + 1)
+        return resource in _plugin_files(directory, kind == "action")
+
+
+def _routing_entry(routing: dict[str, Any], kind: str, name: str) -> Any:
+    section = routing.get(kind)
+    return section.get(name) if isinstance(section, dict) else None
+
+
+def _removal_message(fqcn: str, tombstone: Any) -> str:
+    details = tombstone if isinstance(tombstone, dict) else {}
+    text = f"The {fqcn!r} action plugin has been removed."
+    warning = details.get("warning_text")
+    return f"{text} {warning}" if isinstance(warning, str) else text
+
+
+def plugin_names_for(collections: CollectionFinder, module_paths: Iterable[str], action_paths: Iterable[str],
+                     core_finder: Callable[[], AnsibleCore | None] = find_ansible_core) -> PluginNames:
+    names = PluginNames(core_finder(), collections)
+    names.module_paths += [p for p in module_paths if paths.isdir(p)]
+    names.action_paths += [p for p in action_paths if paths.isdir(p)]
+    return names
