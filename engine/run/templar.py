@@ -16,6 +16,7 @@ from itertools import chain, islice
 from typing import Any
 
 from engine import templating
+from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.templating import _bounded_range, binop_over_limit
 from engine.values import UnsafeText
@@ -26,14 +27,6 @@ class TemplateFailure(Exception):
 
 
 # -- filters -------------------------------------------------------------------------------
-def to_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        return value.strip().lower() in ("yes", "on", "1", "true", "y", "t")
-    return value in (1, 1.0)
-
-
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
     result: dict[str, Any] = {}
     for item in dicts:
@@ -110,7 +103,7 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
-    "bool": to_bool,
+    "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
     "from_json": lambda v: json.loads(v),
@@ -382,4 +375,4 @@ class _Globals(_Layered):
     """Variables first, then the environment's globals (``range``...), for a shared context."""
 
 
-__all__ = ["LazyVariables", "Templar", "TemplateFailure", "environment", "to_bool"]
+__all__ = ["LazyVariables", "Templar", "TemplateFailure", "environment"]
