@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING
 
+from engine.booleans import bool_filter
 from engine.values import UnsafeText
 
 if TYPE_CHECKING:
@@ -27,12 +28,6 @@ class Unresolved(Exception):
 
 def is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
-
-
-def _to_bool(value: Any) -> bool:
-    if isinstance(value, str):
-        return value.strip().lower() in ("yes", "on", "1", "true", "y", "t")
-    return bool(value)
 
 
 def _to_json(value: Any) -> str:
@@ -88,7 +83,7 @@ def _environment() -> Any:
     env = BoundedEnvironment(undefined=StrictUndefined, autoescape=False)
     env.globals["range"] = _bounded_range
     env.filters.update(
-        bool=_to_bool,
+        bool=bool_filter,
         to_json=_to_json,
         string=str,
         basename=lambda p: str(p).rsplit("/", 1)[-1],

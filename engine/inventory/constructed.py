@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
+from engine.lazy import Layered, LazyVariables
 from engine.templating import is_template
 from engine.values import UnsafeText
 
@@ -98,46 +99,6 @@ def _environments() -> tuple[Any, Any]:
     return extended(ExpressionEnvironment), extended(type(base))
 
 
-MAX_TEMPLATE_DEPTH = 20
-"""How deep variables may refer to templated variables before we call it a loop."""
-
-
-class LazyVariables(Mapping[str, Any]):
-    """Variables as a template sees them: a value that is itself a template (``a: "{{ b + 1 }}"``,
-    also inside lists and dicts) is rendered when read, as ansible's lazy templating does.
-    Results of ``compose`` are :class:`UnsafeText` and, as in ansible, never templated again."""
-
-    def __init__(self, variables: Mapping[str, Any], templar: ConstructedTemplar, depth: int = 0) -> None:
-        self._variables = variables
-        self._templar = templar
-        self._depth = depth
-
-    def __getitem__(self, key: str) -> Any:
-        if key in self._variables:
-            return self._resolve(self._variables[key])
-        return _environments()[1].globals[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._variables or key in _environments()[1].globals
-
-    def __iter__(self) -> Any:
-        return iter(self._variables)
-
-    def __len__(self) -> int:
-        return len(self._variables)
-
-    def _resolve(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return [self._resolve(item) for item in value]
-        if isinstance(value, dict):
-            return {key: self._resolve(item) for key, item in value.items()}
-        if not is_template(value) or isinstance(value, UnsafeText):
-            return value
-        if self._depth >= MAX_TEMPLATE_DEPTH:
-            raise RecursionError(f"recursive loop detected in template: {value}")
-        return self._templar.template(value, LazyVariables(self._variables, self._templar, self._depth + 1))
-
-
 class ConstructedTemplar:
     """Evaluates constructed's expressions and conditionals like ansible's templar does."""
 
@@ -173,10 +134,26 @@ class ConstructedTemplar:
         if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
             return self._evaluate(_environments()[1], text[2:-2], variables)
         template = _environments()[1].from_string(value)
-        return "".join(template.root_render_func(template.new_context(self._lazy(variables), shared=True)))
+        return "".join(template.root_render_func(self._context(template, variables)))
 
-    def _lazy(self, variables: Mapping[str, Any]) -> LazyVariables:
-        return variables if isinstance(variables, LazyVariables) else LazyVariables(variables, self)
+    def _context(self, template: Any, variables: Mapping[str, Any]) -> Any:
+        """A context over ``variables`` lazily templated, as ansible's templar gives a template
+        (one for a whole evaluation: nested renders reuse it), with the environment's globals."""
+        if not isinstance(variables, LazyVariables):
+            lazy = LazyVariables(variables, lambda value: self._render_value(value, lazy))
+            variables = lazy
+        return template.new_context(Layered(variables, template.environment.globals), shared=True)
+
+    def _render_value(self, value: Any, variables: LazyVariables) -> Any:
+        """A variable's value with the templates in it (also inside lists and dicts) rendered.
+        Results of ``compose`` are :class:`UnsafeText` and, as in ansible, never templated again."""
+        if isinstance(value, list):
+            return [self._render_value(item, variables) for item in value]
+        if isinstance(value, dict):
+            return {key: self._render_value(item, variables) for key, item in value.items()}
+        if isinstance(value, UnsafeText):
+            return value
+        return self.template(value, variables)
 
     def _evaluate(self, environment: Any, expression: str, variables: Mapping[str, Any]) -> Any:
         from jinja2 import TemplateSyntaxError, Undefined
@@ -189,7 +166,7 @@ class ConstructedTemplar:
             raise ExpressionSyntaxError(f"Syntax error in expression: {exc.message}") from None
         # like jinja's TemplateExpression.__call__, but over lazily templated variables
         template = compiled._template
-        context = template.new_context(self._lazy(variables), shared=True)
+        context = self._context(template, variables)
         for _ in template.root_render_func(context):
             pass
         result = context.vars["result"]

@@ -16,12 +16,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from engine.booleans import boolean
 from engine.model import Block, Frame, Play, Task
 
 GATHER_TASK_NAME = "Gathering Facts"
 GATHER_OPTIONS = ("gather_subset", "gather_timeout", "fact_path")
 POLICIES = ("implicit", "explicit", "smart")
-_TRUE = frozenset({"yes", "on", "1", "true", "y", "t"})
 
 
 def _config_value(env: str, section: str, key: str) -> str | None:
@@ -50,14 +50,7 @@ def gathering_policy() -> str:
 def inject_facts_as_vars() -> bool:
     """INJECT_FACTS_AS_VARS (default true): facts also become top-level ``ansible_*`` variables."""
     value = _config_value("ANSIBLE_INJECT_FACT_VARS", "defaults", "inject_facts_as_vars")
-    return True if value is None else value.strip().lower() in _TRUE
-
-
-def boolean(value: Any) -> bool:
-    """ansible's ``boolean(value, strict=False)``."""
-    if isinstance(value, bool):
-        return value
-    return str(value).strip().lower() in _TRUE
+    return True if value is None else boolean(value)
 
 
 def gather_block(play: Play) -> Block:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.booleans import boolean
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure, to_bool
+from engine.run.templar import Templar, TemplateFailure
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 ModuleLookup = Callable[[str], Any]
@@ -181,4 +182,4 @@ def registered(result: Mapping[str, Any]) -> dict[str, Any]:
 def truth(value: Any, templar: Templar, default: bool = False) -> bool:
     if value is None:
         return default
-    return to_bool(templar.template(value))
+    return boolean(templar.template(value))  # a keyword's value, read as ansible reads keywords

@@ -16,7 +16,9 @@ from itertools import chain, islice
 from typing import Any
 
 from engine import templating
+from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
+from engine.lazy import Layered, LazyVariables
 from engine.templating import _bounded_range, binop_over_limit
 from engine.values import UnsafeText
 
@@ -26,14 +28,6 @@ class TemplateFailure(Exception):
 
 
 # -- filters -------------------------------------------------------------------------------
-def to_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        return value.strip().lower() in ("yes", "on", "1", "true", "y", "t")
-    return value in (1, 1.0)
-
-
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
     result: dict[str, Any] = {}
     for item in dicts:
@@ -110,7 +104,7 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
-    "bool": to_bool,
+    "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
     "from_json": lambda v: json.loads(v),
@@ -242,49 +236,16 @@ def is_template(value: Any) -> bool:
     return templating.is_template(value) and not isinstance(value, UnsafeText)
 
 
-class LazyVariables(Mapping[str, Any]):
-    """Variables whose template values are rendered when first read, as ansible's lazy
-    templating does; a variable that refers to itself is reported instead of looping."""
-
-    def __init__(self, raw: Mapping[str, Any], templar: Templar) -> None:
-        self._raw, self._templar = raw, templar
-        self._done: dict[str, Any] = {}
-        self._busy: set[str] = set()
-
-    def __getitem__(self, key: str) -> Any:
-        if key in self._done:
-            return self._done[key]
-        value = self._raw[key]
-        if key in self._busy:
-            raise TemplateFailure(f"Recursive loop detected in template for variable {key!r}")
-        self._busy.add(key)
-        try:
-            value = self._templar.template(value)
-        finally:
-            self._busy.discard(key)
-        self._done[key] = value
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._raw
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._raw)
-
-    def __len__(self) -> int:
-        return len(self._raw)
-
-
 class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
     def __init__(self, variables: Mapping[str, Any]) -> None:
         self.raw = variables
-        self.variables = LazyVariables(variables, self)
+        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure)
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
-        return Templar(_Layered(more, self.raw))
+        return Templar(Layered(more, self.raw))
 
     def template(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -310,7 +271,7 @@ class Templar:
         env = _overlay(overrides) if overrides else environment()
         try:
             template = env.from_string("{{ " + text + " }}" if expression else text)
-            context = template.new_context(_Globals(self.variables, env.globals), shared=True)
+            context = template.new_context(Layered(self.variables, env.globals), shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
@@ -358,28 +319,4 @@ def _message(exc: Exception, text: str) -> str:
     return str(exc) if str(exc) else f"{type(exc).__name__} while templating {text!r}"
 
 
-class _Layered(Mapping[str, Any]):
-    """``front`` over ``back`` without copying either."""
-
-    def __init__(self, front: Mapping[str, Any], back: Mapping[str, Any]) -> None:
-        self._front, self._back = front, back
-
-    def __getitem__(self, key: str) -> Any:
-        return self._front[key] if key in self._front else self._back[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._front or key in self._back
-
-    def __iter__(self) -> Iterator[str]:
-        yield from self._front
-        yield from (k for k in self._back if k not in self._front)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-class _Globals(_Layered):
-    """Variables first, then the environment's globals (``range``...), for a shared context."""
-
-
-__all__ = ["LazyVariables", "Templar", "TemplateFailure", "environment", "to_bool"]
+__all__ = ["Templar", "TemplateFailure", "environment"]

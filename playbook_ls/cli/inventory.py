@@ -12,6 +12,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from playbook_ls.cli.options import add_selection_options
+
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
     from engine.inventory.data import Group, Host
     from engine.inventory.manager import Inventory
@@ -40,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--graph", action="store_true", help="print the group tree (from the GROUP argument, or all)")
     parser.add_argument("--list-hosts", metavar="PATTERN", help="print the hosts a pattern selects")
     parser.add_argument("--vars", action="store_true", dest="show_vars", help="with --graph: show variables")
-    parser.add_argument("-l", "--limit", default=None, help="further limit the hosts to a pattern")
+    add_selection_options(parser, tags=False, extra_vars=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("group", nargs="?", default="all", metavar="GROUP", help="the group --graph starts at")
     parser.set_defaults(handler=run_inventory)

@@ -17,6 +17,7 @@ from engine.keywords import did_you_mean
 from engine.launch import LaunchProfile
 from engine.launching import Launch, LaunchProblem, option_vars, resolve_launch
 from engine.span import Span
+from playbook_ls.cli.options import add_selection_options
 
 EXIT_LAUNCH_ERROR = 2
 EXAMPLES = """\
@@ -34,11 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                         "variables, and per play the hosts and tasks. Nothing is run.",
                             epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("profile", metavar="PROFILE", help="a profile from the playbook-ls settings")
-    parser.add_argument("-t", "--tags", action="append", default=None, help="job_tags (repeatable, comma-separated)")
-    parser.add_argument("--skip-tags", action="append", default=None, help="skip_tags (repeatable, comma-separated)")
-    parser.add_argument("-l", "--limit", default=None, help="limit: a host pattern")
-    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
-                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    add_selection_options(parser, launch_fields=True)
     parser.add_argument("-C", "--check", action="store_true", help="job_type: check")
     parser.add_argument("-D", "--diff", action="store_true", help="diff_mode: true")
     parser.add_argument("-v", "--verbose", action="count", default=None, help="verbosity (-v to -vvvvv)")

@@ -15,6 +15,7 @@ from playbook_ls import __version__
 from playbook_ls.cli.check import add_parser as add_check_parser
 from playbook_ls.cli.inventory import add_parser as add_inventory_parser
 from playbook_ls.cli.launch import add_parser as add_launch_parser
+from playbook_ls.cli.options import add_selection_options
 from playbook_ls.cli.run import add_parser as add_run_parser
 
 LISTING_EXAMPLES = """\
@@ -52,11 +53,7 @@ def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> 
     parser.add_argument("playbooks", nargs="+", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="INVENTORY",
                         help="inventory host list (a,b,) or file; repeatable")
-    parser.add_argument("-t", "--tags", action="append", default=[], help="only tasks tagged with these (repeatable)")
-    parser.add_argument("--skip-tags", action="append", default=[], help="skip tasks tagged with these (repeatable)")
-    parser.add_argument("-l", "--limit", default=None, help="further limit hosts to a pattern")
-    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
-                        help="extra variables as key=value, YAML/JSON, or @file")
+    add_selection_options(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=_run_listing, mode=name)
 

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from typing import Any
 
+from playbook_ls.cli.options import add_selection_options
+
 EXIT_ERROR = 1
 EXIT_USAGE = 5
 
@@ -32,11 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--inventory", default=None, help="inventory file, directory or host list (a,b,)")
     parser.add_argument("-C", "--check", action="store_true", help="check mode: change nothing")
     parser.add_argument("-D", "--diff", action="store_true", help="show the differences modules make")
-    parser.add_argument("-t", "--tags", action="append", default=None, help="only tasks tagged with these")
-    parser.add_argument("--skip-tags", action="append", default=None, help="skip tasks tagged with these")
-    parser.add_argument("-l", "--limit", default=None, help="further limit hosts to a pattern")
-    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
-                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    add_selection_options(parser)
     parser.add_argument("--profile", metavar="NAME", help="a launch profile; the other flags override it")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
     parser.add_argument("--dry", action="store_true", help="print the plan (hosts x tasks) and run nothing")

@@ -24,7 +24,7 @@ from engine.keywords import (
     ROLE_ENTRY_KEYWORDS,
     TASK_KEYWORDS,
 )
-from playbook_ls.features import module_data
+from playbook_ls.features import cursor, module_data
 from playbook_ls.features.yamltext import Doc, context, top_kind_from_text
 
 if TYPE_CHECKING:
@@ -197,18 +197,7 @@ def tags_in_text(text: str) -> set[str]:
 # -- keys ------------------------------------------------------------------------------------
 def top_kind(index: WorkspaceIndex | None, path: str, doc: Doc) -> str:
     """What the items of a top-level sequence are in this file: play, task or handler."""
-    parts = os.path.normpath(path).split(os.sep)
-    if len(parts) > 1 and parts[-2] in ("handlers", "tasks"):
-        return "handler" if parts[-2] == "handlers" else "task"
-    if index is not None:
-        books = index.books
-        book = books.get(os.path.abspath(path)) or books.get(index.real(path))  # keyed by absolute path
-        if book is not None and not book.synthetic:
-            return "play"
-        tasks = [r.task for r in index.reaches(path) if r.task is not None]
-        if tasks:
-            return "handler" if all(t.handler for t in tasks) else "task"
-    return top_kind_from_text(doc) or "task"
+    return cursor.top_kind(index, path, top_kind_from_text(doc))
 
 
 def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col: int,

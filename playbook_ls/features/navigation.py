@@ -26,6 +26,7 @@ from engine.resolve import Resolver
 from engine.span import Span
 from engine.templating import Unresolved, is_template, render
 from playbook_ls.check import discover
+from playbook_ls.features import cursor
 from playbook_ls.features import yamlnav as yn
 from playbook_ls.rules.base import task_anchor
 
@@ -40,22 +41,23 @@ def target_at(index: WorkspaceIndex, path: str, line: int, col: int) -> yn.Targe
     data = index.sources.load(path).data
     if data is None:
         return None
-    return yn.classify(data, index.text(path).splitlines(), line, col)
+    top = cursor.top_kind(index, path, yn.top_kind_from_data(data))
+    return yn.classify(data, index.text(path).splitlines(), line, col, top)
 
 
 def definition(index: WorkspaceIndex, path: str, line: int, col: int) -> list[Span]:
     target = target_at(index, path, line, col)
     if target is None:
         return []
-    if target.kind == yn.ROLE:
+    if target.kind == cursor.ROLE:
         found = [role_entry_file(role) for role in role_dirs(index, path, target.text, target.span)]
-    elif target.kind == yn.ROLE_FILE:
+    elif target.kind == cursor.ROLE_FILE:
         found = _role_file(index, path, target)
-    elif target.kind == yn.TASK_FILE:
+    elif target.kind == cursor.TASK_FILE:
         found = _task_file(index, path, target)
-    elif target.kind == yn.PLAYBOOK:
+    elif target.kind == cursor.PLAYBOOK:
         found = [_playbook_file(path, target.text)]
-    elif target.kind == yn.NOTIFY:
+    elif target.kind == cursor.NOTIFY:
         return _tidy(index, handlers_for(index, path, target.text))
     else:
         return []
@@ -66,9 +68,9 @@ def references(index: WorkspaceIndex, path: str, line: int, col: int) -> list[Sp
     target = target_at(index, path, line, col)
     if target is None:
         return []
-    if target.kind == yn.TAG:
+    if target.kind == cursor.TAG:
         return _tidy(index, tag_references(index, target.text))
-    if target.kind == yn.ROLE:
+    if target.kind == cursor.ROLE:
         roles = {fs.realpath(role) for role in role_dirs(index, path, target.text, target.span)}
         return _tidy(index, role_uses(index, roles)) if roles else []
     return []
@@ -225,7 +227,7 @@ def _role_name_span(index: WorkspaceIndex, role: RoleInstance) -> Span:
         return role.span
     node = yn.node_at_span(index.sources.load(role.span.file).data, role.span)
     if isinstance(node, dict):
-        action = next((key for key in node if key in yn.ROLE_ACTIONS and isinstance(node[key], dict)), None)
+        action = next((key for key in node if key in cursor.ROLE_ACTIONS and isinstance(node[key], dict)), None)
         args = node[action] if action else node
         for key in ("name", "role"):
             span = getattr(args, "value_spans", {}).get(key)
@@ -238,7 +240,7 @@ def _role_name_span(index: WorkspaceIndex, role: RoleInstance) -> Span:
 
 def _task_file(index: WorkspaceIndex, path: str, target: yn.Target) -> list[str | None]:
     task_span = target.owner.span
-    action = next((key for key in target.owner if key in yn.TASK_FILE_ACTIONS), "")
+    action = next((key for key in target.owner if key in cursor.TASK_FILE_ACTIONS), "")
     found: dict[str, None] = {}
     for book in books_reading(index, path):
         for _play, task, includer in every_task(book):

@@ -15,6 +15,7 @@ from engine import paths as fs
 from engine.actions import ActionError, parse_action
 from engine.span import Span
 from playbook_ls.check import discover
+from playbook_ls.features import cursor
 from playbook_ls.features import yamlnav as yn
 from playbook_ls.features.navigation import role_entry_file, written_tag_spans
 from playbook_ls.rules.base import display_path, task_anchor
@@ -142,7 +143,7 @@ def _tasks(items: Any, lines: list[str], kind: str) -> list[Outline]:
             result.append(Outline(name, _tags_detail(item), BLOCK, whole, _selection(item, whole), children))
             continue
         action = _action(item)
-        target = item.get(action) if action in yn.TASK_FILE_ACTIONS | yn.ROLE_ACTIONS else None
+        target = item.get(action) if action in cursor.TASK_FILE_ACTIONS | cursor.ROLE_ACTIONS else None
         if isinstance(target, dict):
             target = target.get("name", target.get("role", target.get("file", target.get("_raw_params"))))
         what = f"{action} {target}" if isinstance(target, str) else action

@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import keywords as kw
 from engine.model import RoleInstance, Task
-from playbook_ls.features import module_data
-from playbook_ls.features.completion import distinct_tasks, plural, top_kind
-from playbook_ls.features.yamltext import TOP, Context, Doc, Piece, context, pieces
+from playbook_ls.features import cursor, module_data
+from playbook_ls.features.completion import distinct_tasks, plural
+from playbook_ls.features.cursor import Context
+from playbook_ls.features.yamltext import TOP, Doc, Piece, context, pieces, top_kind_from_text
 from playbook_ls.rules.base import display_path, where
 
 if TYPE_CHECKING:
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from playbook_ls.features.workspace import Book, WorkspaceIndex
 
 MAX_LISTED = 10
-IMPORT_KEYS = kw.IMPORT_TASKS | kw.INCLUDE_TASKS | kw.IMPORT_PLAYBOOK
 _UNRESOLVED = ("unresolved-import", "unresolved-include", "unresolved-role", "dynamic-include")
 
 
@@ -41,23 +41,19 @@ class Token(NamedTuple):
 def token_hover(index: WorkspaceIndex, path: str, line: int, column: int) -> str | None:
     """Markdown for the token at ``line``/``column`` (code points) of ``path``, or None."""
     doc = Doc(index.text(path))
-    token = token_at(doc, line, column, top_kind(index, path, doc))
+    token = token_at(doc, line, column, cursor.top_kind(index, path, top_kind_from_text(doc)))
     if token is None:
         return None
-    ctx = token.ctx
-    in_task = ctx.kind == "task"
-    if token.kind == "key":
-        return module_data.module_markdown(token.text) if in_task and token.text == ctx.module else None
-    if token.key == "tags":
+    kind = cursor.name_kind(token.ctx, token.key, is_key=token.kind == "key", item=token.kind == "item")
+    if kind == cursor.MODULE:
+        return module_data.module_markdown(token.text if token.kind == "key" else token.text.split(" ", 1)[0])
+    if kind == cursor.TAG:
         return tag_markdown(index, token.text)
-    if token.key in ("action", "local_action") and in_task and token.kind == "value":
-        return module_data.module_markdown(token.text.split(" ", 1)[0])
-    if _is_role_name(token):
+    if kind == cursor.ROLE:
         return role_markdown(index, path, token)
-    if (token.key in IMPORT_KEYS and ctx.kind in ("task", "play")) or (token.key == "file" and ctx.kind == "args"
-                                                  and ctx.module in kw.IMPORT_TASKS | kw.INCLUDE_TASKS):
+    if kind in (cursor.TASK_FILE, cursor.PLAYBOOK):
         return import_markdown(index, path, token)
-    if token.key == "notify" and in_task:
+    if kind == cursor.NOTIFY:
         return handler_markdown(index, path, token.text)
     return None
 
@@ -89,16 +85,6 @@ def token_at(doc: Doc, line: int, column: int, top: str) -> Token | None:
 
 def _piece_at(found: list[Piece], column: int) -> Piece | None:
     return next((p for p in found if p.start <= column < p.end or (column == p.end and p.text)), None)
-
-
-def _is_role_name(token: Token) -> bool:
-    ctx = token.ctx
-    if token.kind == "item" and token.key in ("roles", "dependencies"):
-        return True
-    if token.kind == "value" and ctx.kind == "role_entry" and token.key in ("role", "name"):
-        return "role" not in ctx.keys or token.key == "role"
-    return token.kind == "value" and ctx.kind == "args" and token.key in ("name", "role") and \
-        (ctx.module or "") in kw.IMPORT_ROLE | kw.INCLUDE_ROLE
 
 
 # -- tags ------------------------------------------------------------------------------------

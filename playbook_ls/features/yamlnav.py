@@ -13,20 +13,21 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from engine import keywords as kw
 from engine.span import Span, YMap, YSeq
+from playbook_ls.features.cursor import (
+    FROM_KEYS,
+    NOTIFY,
+    ROLE,
+    ROLE_FILE,
+    TAG,
+    TASK_FILE,
+    Context,
+    item_context,
+    name_kind,
+    nested_context,
+    play_keys,
+)
 
-# What a position can name.
-TAG = "tag"
-ROLE = "role"
-TASK_FILE = "task_file"  # import_tasks / include_tasks target
-PLAYBOOK = "playbook"  # import_playbook target
-ROLE_FILE = "role_file"  # tasks_from / vars_from / defaults_from / handlers_from
-NOTIFY = "notify"
-
-ROLE_ACTIONS = kw.IMPORT_ROLE | kw.INCLUDE_ROLE
-TASK_FILE_ACTIONS = kw.IMPORT_TASKS | kw.INCLUDE_TASKS
-FROM_KEYS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 Step = tuple[Any, Any]  # (container, key or index) on the way from the root to a scalar
 
 
@@ -172,70 +173,64 @@ def _content_end(node: Any, span: Span, lines: list[str]) -> int:
 
 # -- classification -----------------------------------------------------------------------
 
-def classify(data: Any, lines: list[str], line: int, col: int) -> Target | None:
-    """The navigable name at a position: a tag, a role name, an import/include target, a
-    role file or a notified handler name. None for anything else."""
+def classify(data: Any, lines: list[str], line: int, col: int, top: str | None = None) -> Target | None:
+    """The navigable name at a position: a tag, a role name, an import/include target, a role
+    file, a notified handler name or a module. None for anything else. ``top`` is what the
+    document's top-level items are (play, task, handler); guessed from ``data`` when not given."""
     hit = locate(data, line, col)
-    if hit is None or hit.is_key or hit.value is None or isinstance(hit.value, bool):
+    if hit is None or hit.value is None or isinstance(hit.value, bool):
         return None
     trail = hit.trail
     parent, key = trail[-1]
-    text = str(hit.value)
-    if isinstance(parent, YSeq):
-        if len(trail) < 2:
+    item = isinstance(parent, YSeq)
+    if item:
+        if len(trail) < 2 or not isinstance(trail[-2][0], YMap):
             return None
-        owner, owner_key, depth = trail[-2][0], trail[-2][1], len(trail) - 2
-    else:
-        owner, owner_key, depth = parent, key, len(trail) - 1
-    if owner_key in ("tags", "notify") and _is_level(trail, depth):
-        if owner_key == "notify":
-            return Target(NOTIFY, text.strip(), hit.span, owner)
+        key = trail[-2][1]
+    if not isinstance(key, str):
+        return None
+    depth = len(trail) - (2 if item else 1)
+    ctx = context(trail, depth, top or top_kind_from_data(data))
+    kind = name_kind(ctx, key, is_key=hit.is_key, item=item)
+    text = str(hit.value)
+    owner = trail[depth][0]
+    if kind == TAG:
         for tag, span in scalar_parts(hit.value, hit.span, lines):
             if contains(span, line, col) or span == hit.span:
                 return Target(TAG, tag, span, owner)
         return None
-    if isinstance(parent, YSeq) and _is_role_list(trail, depth):
-        return Target(ROLE, text, hit.span, None)
-    if isinstance(parent, YMap):
-        return _in_mapping(trail, parent, key, text, hit.span)
-    return None
+    if kind == NOTIFY:
+        return Target(NOTIFY, text.strip(), hit.span, owner)
+    if kind == ROLE:
+        return Target(ROLE, text, hit.span, None if item else owner)
+    if kind == ROLE_FILE:
+        return Target(ROLE_FILE, text, hit.span, owner, FROM_KEYS[key])
+    if kind == TASK_FILE and ctx.kind == "args":
+        return Target(TASK_FILE, text, hit.span, trail[depth - 1][0])  # the task, not its arguments
+    return Target(kind, text, hit.span, owner) if kind is not None else None
 
 
-def _in_mapping(trail: tuple[Step, ...], parent: YMap, key: Any, text: str, span: Span) -> Target | None:
-    above = trail[-2] if len(trail) >= 2 else None
-    if key in ("role", "name") and (key == "role" or "role" not in parent):
-        # a roles: / dependencies: entry written as a mapping
-        if above is not None and isinstance(above[0], YSeq) and _is_role_list(trail[:-1], len(trail) - 3):
-            return Target(ROLE, text, span, parent)
-    if above is not None and isinstance(above[0], YMap) and above[1] in ROLE_ACTIONS:
-        if key == ("name" if "name" in parent else "role"):
-            return Target(ROLE, text, span, parent)
-        if key in FROM_KEYS:
-            return Target(ROLE_FILE, text, span, parent, FROM_KEYS[key])
-    if above is not None and isinstance(above[0], YMap) and above[1] in TASK_FILE_ACTIONS and \
-            key in ("file", "_raw_params"):
-        return Target(TASK_FILE, text, span, above[0])
-    if key in TASK_FILE_ACTIONS and _is_level(trail, len(trail) - 1):
-        return Target(TASK_FILE, text, span, parent)
-    if key in kw.IMPORT_PLAYBOOK and len(trail) == 2 and isinstance(trail[0][0], YSeq):
-        return Target(PLAYBOOK, text, span, parent)
-    return None
+def context(trail: tuple[Step, ...], depth: int, top: str) -> Context:
+    """The context of the mapping ``trail[depth][0]``, by the rules every reader shares."""
+    mapping = trail[depth][0]
+    if depth == 0:
+        return Context("top", mapping)
 
+    def action_text(key: str) -> str:
+        return str(mapping[key])
 
-def _is_level(trail: tuple[Step, ...], depth: int) -> bool:
-    """Whether the mapping at ``trail[depth]`` is a play, block, task or role entry (an item
-    of a list) or an ``apply:`` — and not, say, a module's ``tags:`` argument."""
-    if depth < 1:
-        return False
     container, key = trail[depth - 1]
-    return isinstance(container, YSeq) or key == "apply"
+    if isinstance(container, YSeq):
+        if depth == 1:
+            return item_context(mapping, None, top, lambda: Context("other", {}), action_text)
+        owner_key = trail[depth - 2][1]
+        return item_context(mapping, owner_key if isinstance(owner_key, str) else "", top,
+                            lambda: context(trail, depth - 2, top), action_text)
+    return nested_context(mapping, str(key), lambda: context(trail, depth - 1, top))
 
 
-def _is_role_list(trail: tuple[Step, ...], depth: int) -> bool:
-    """Whether ``trail[depth]`` is a play's ``roles:`` or a role meta's ``dependencies:``."""
-    if depth < 0:
-        return False
-    key = trail[depth][1]
-    if key == "roles":
-        return depth == 1 and isinstance(trail[0][0], YSeq)  # a play: an item of the top-level list
-    return key == "dependencies" and depth == 0
+def top_kind_from_data(data: Any) -> str:
+    """'play' when a top-level item has a key only plays have, else 'task'."""
+    if isinstance(data, YSeq) and any(isinstance(item, YMap) and play_keys(item) for item in data):
+        return "play"
+    return "task"

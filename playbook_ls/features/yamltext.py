@@ -14,14 +14,11 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from engine.keywords import HANDLER_KEYWORDS
+from playbook_ls.features.cursor import Context, item_context, nested_context, play_keys
 
 # A mapping key: double-quoted, single-quoted or plain (not starting with an indicator), then ':'.
 _KEY = re.compile(r"""(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'"""
                   r"""|([^\s#'"\[\]{},&*!|>%@`-][^#]*?|-[^\s#][^#]*?))\s*:(?=\s|$)""")
-TASK_SECTIONS = frozenset({"tasks", "pre_tasks", "post_tasks"})
-BLOCK_SECTIONS = frozenset({"block", "rescue", "always"})
-ROLE_LISTS = frozenset({"roles", "dependencies"})
 _EOL = re.compile(r"\r\n|\r|\n")
 TOP = -1  # sequence_parent: the sequence is the document itself
 
@@ -178,22 +175,6 @@ class Doc:
         return TOP if dash == 0 else None
 
 
-class Context(NamedTuple):
-    """What mapping a key at some column is in. ``kind``: play, task, block, role_entry, args
-    (``module``'s options), top (a top-level mapping), scalar (inside a block scalar), other."""
-
-    kind: str
-    keys: dict[str, int]
-    module: str | None = None
-    handler: bool = False
-
-
-def module_key(keys: dict[str, int] | list[str]) -> str | None:
-    """The key of a task mapping that names its module (what ``ModuleArgsParser`` takes)."""
-    return next((k for k in keys if k not in HANDLER_KEYWORDS and k not in ("local_action", "static")
-                 and not k.startswith("with_")), None)
-
-
 def context(doc: Doc, line: int, col: int, top: str, skip: int = -1, depth: int = 0) -> Context:
     """The context of a key at ``col`` on ``line``. ``top`` is what a top-level sequence item
     is in this file ("play", "task" or "handler"); ``skip`` a line whose key is being typed."""
@@ -201,21 +182,19 @@ def context(doc: Doc, line: int, col: int, top: str, skip: int = -1, depth: int 
     keys = doc.mapping_keys(start, col, skip)
     if depth > 64:
         return Context("other", keys)
+
+    def action_text(key: str) -> str:
+        return doc.lines[keys[key]].value
+
     if dash is not None:
         owner = doc.sequence_parent(start, dash)
         if owner is None:
             return Context("other", keys)
         if owner == TOP:
-            return _task_or_block(doc, keys, top == "handler", "play" if top == "play" else "task")
-        owner_key = doc.lines[owner].key or ""
-        if owner_key in TASK_SECTIONS or owner_key == "handlers":
-            return _task_or_block(doc, keys, owner_key == "handlers")
-        if owner_key in BLOCK_SECTIONS:
-            outer = context(doc, owner, doc.lines[owner].key_col, top, depth=depth + 1)
-            return _task_or_block(doc, keys, outer.handler) if outer.kind == "block" else Context("other", keys)
-        if owner_key in ROLE_LISTS:
-            return Context("role_entry", keys)
-        return Context("other", keys)
+            return item_context(keys, None, top, lambda: Context("other", {}), action_text)
+        above = doc.lines[owner]
+        return item_context(keys, above.key or "", top,
+                            lambda: context(doc, owner, above.key_col, top, depth=depth + 1), action_text)
     if parent is None:
         return Context("top", keys)
     above = doc.lines[parent]
@@ -223,32 +202,10 @@ def context(doc: Doc, line: int, col: int, top: str, skip: int = -1, depth: int 
         return Context("scalar", keys)
     if above.key is None or above.value:
         return Context("other", keys)
-    outer = context(doc, parent, above.key_col, top, depth=depth + 1)
-    if outer.kind == "task" and (above.key == "args" or above.key == outer.module):
-        return Context("args", keys, outer.module, outer.handler)
-    return Context("other", keys)
-
-
-def _task_or_block(doc: Doc, keys: dict[str, int], handler: bool, kind: str = "task") -> Context:
-    if kind == "play":
-        return Context("play", keys)
-    if not BLOCK_SECTIONS.isdisjoint(keys):
-        return Context("block", keys, None, handler)
-    module = module_key(keys)
-    if module is None:
-        for key in ("action", "local_action"):
-            if key in keys:  # ``action: copy src=a dest=b``: the module is the first word
-                module = doc.lines[keys[key]].value.split(" ", 1)[0] or None
-    return Context("task", keys, module, handler)
+    return nested_context(keys, above.key, lambda: context(doc, parent, above.key_col, top, depth=depth + 1))
 
 
 def top_kind_from_text(doc: Doc) -> str | None:
     """'play' when a top-level item has a key only plays have."""
-    for line in doc.lines:
-        if line.key in PLAY_ONLY and line.key_col == 2 and line.indent <= 2:
-            return "play"
-    return None
-
-
-PLAY_ONLY = frozenset({"hosts", "import_playbook", "ansible.builtin.import_playbook", "roles", "tasks",
-                       "pre_tasks", "post_tasks", "handlers", "gather_facts", "vars_files"})
+    found = [line.key for line in doc.lines if line.key is not None and line.key_col == 2 and line.indent <= 2]
+    return "play" if play_keys(found) else None

@@ -1,0 +1,78 @@
+"""Variables as ansible's lazy templating shows them to a template, for every templar that
+renders with variables (the run-time templar, the ``constructed`` inventory plugin).
+
+ansible-core 2.19 renders a variable whose value is a template when a template reads it, once:
+the rendered value replaces the template for later reads. A value that, while it is being
+rendered, needs itself (``a: "{{ a }}"``, ``a: "{{ b }}"`` with ``b: "{{ a }}"``) is a loop and an
+error, even behind ``default`` or ``is defined``; ansible finds it when Python's recursion limit
+is hit, we find it at the second read. How deep distinct variables refer to each other is not
+limited. Where we differ: a list or dict value is rendered whole when it is read, where ansible
+renders its items one by one as they are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+
+class TemplateLoop(Exception):
+    """A variable's value needs itself to be rendered."""
+
+
+class LazyVariables(Mapping[str, Any]):
+    """``raw`` variables, each passed through ``render`` (with this mapping as what it sees) on
+    its first read; a read of a variable during its own rendering raises ``loop_error``."""
+
+    def __init__(self, raw: Mapping[str, Any], render: Callable[[Any], Any],
+                 loop_error: Callable[[str], Exception] = TemplateLoop) -> None:
+        self._raw, self._render, self._loop_error = raw, render, loop_error
+        self._done: dict[str, Any] = {}
+        self._busy: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        if key in self._done:
+            return self._done[key]
+        value = self._raw[key]
+        if key in self._busy:
+            raise self._loop_error(f"Recursive loop detected in template for variable {key!r}")
+        self._busy.add(key)
+        try:
+            value = self._render(value)
+        finally:
+            self._busy.discard(key)
+        self._done[key] = value
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+class Layered(Mapping[str, Any]):
+    """``front`` over ``back`` without copying either (a loop item over the task's variables,
+    variables over the environment's globals in a shared Jinja context)."""
+
+    def __init__(self, front: Mapping[str, Any], back: Mapping[str, Any]) -> None:
+        self._front, self._back = front, back
+
+    def __getitem__(self, key: str) -> Any:
+        return self._front[key] if key in self._front else self._back[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._front or key in self._back
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._front
+        yield from (k for k in self._back if k not in self._front)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+__all__ = ["Layered", "LazyVariables", "TemplateLoop"]
