@@ -360,8 +360,10 @@ class Resolver:
         try:
             return render(value, variables)
         except Unresolved as exc:
-            self.problem("unresolved-template", f"cannot resolve {value!r} statically: {exc}", span,
-                         "Define the variable in play vars, vars_files or pass it with -e.")
+            shown = repr(value) if len(repr(value)) <= 200 else f"{repr(value)[:200]}..."
+            hint = "Simplify the template, or compute the value outside ansible and pass it with -e." \
+                if exc.too_large else "Define the variable in play vars, vars_files or pass it with -e."
+            self.problem("unresolved-template", f"cannot resolve {shown} statically: {exc}", span, hint)
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------

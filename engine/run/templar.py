@@ -17,7 +17,8 @@ from typing import Any
 
 from engine import templating
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
-from engine.templating import _bounded_range, binop_over_limit
+from engine.template_bounds import binop_over_limit
+from engine.template_bounds import bounded_range as _bounded_range
 from engine.values import UnsafeText
 
 
