@@ -74,6 +74,10 @@ def evaluation() -> Iterator[Budget]:
         _current.reset(token)
 
 
+def static_evaluation_in_progress() -> bool:
+    return _current.get() is not None
+
+
 def spend(operations: int = 1) -> None:
     budget = _current.get()
     if budget is not None:

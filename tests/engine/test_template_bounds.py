@@ -93,3 +93,13 @@ def test_a_too_large_import_path_is_a_positioned_problem(tmp_path: Path) -> None
     assert "too large to evaluate statically" in problem.message and "Simplify" in problem.hint
     assert problem.span is not None and (problem.span.line, problem.span.col) == (4, 20)  # 0-based: line 5
     assert [t.name for t in book.plays[0].all_tasks()] == [None]  # the play is still resolved
+
+
+def test_regex_replace_is_bounded_while_evaluating_statically_only() -> None:
+    from engine.jinja_filters import regex_replace
+    from engine.template_bounds import TooLarge, evaluation
+
+    with evaluation(), pytest.raises(TooLarge):
+        regex_replace("x" * 90_000, "", "y" * 90_000)
+    assert regex_replace("a-b", "-", "_") == "a_b"
+    assert len(regex_replace("x" * 200_000, "x", "yy")) == 400_000  # a run may rewrite a large file
