@@ -127,6 +127,7 @@ class Resolver:
         self.problems = []
         self.reuse = reuse
         self.entries = 0
+        self.roles.uses = 0
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
