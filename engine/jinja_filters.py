@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from engine.template_bounds import static_evaluation_in_progress
+
 
 def _flags(ignorecase: bool, multiline: bool) -> int:
     return (re.I if ignorecase else 0) | (re.M if multiline else 0)
@@ -14,7 +16,25 @@ def _flags(ignorecase: bool, multiline: bool) -> int:
 
 def regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ignorecase: bool = False,
                   multiline: bool = False, count: int = 0) -> str:
-    return re.compile(pattern, _flags(ignorecase, multiline)).sub(replacement, str(value), count=count)
+    regex, text = re.compile(pattern, _flags(ignorecase, multiline)), str(value)
+    if static_evaluation_in_progress():  # a run may legitimately rewrite a large file's content
+        _refuse_large_replacement(regex, text, replacement, count)
+    return regex.sub(replacement, text, count=count)
+
+
+def _refuse_large_replacement(regex: re.Pattern[str], text: str, replacement: str, count: int) -> None:
+    """Refuse a substitution whose result would exceed the templating size limit, before making it:
+    an empty pattern over a long string with a long replacement multiplies the two."""
+    from engine.template_bounds import MAX_SIZE, TooLarge
+
+    references = len(re.findall(r"\\(?:\d|g<)", replacement))
+    size = len(text)
+    for found, match in enumerate(regex.finditer(text), start=1):
+        size += len(replacement) + references * (match.end() - match.start())
+        if size > MAX_SIZE:
+            raise TooLarge(f"regex_replace would make more than {MAX_SIZE:,} characters")
+        if found == count:
+            break
 
 
 def regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:

@@ -165,6 +165,7 @@ class Resolver:
         self.problems = []
         self.reuse = reuse
         self.entries = 0
+        self.roles.uses = 0
         if refresh:
             paths.clear_cache()
         book = Playbook(path)
@@ -469,8 +470,11 @@ class Resolver:
         try:
             return render(value, variables)
         except Unresolved as exc:
-            self.problem("unresolved-template", f"cannot resolve {value!r} statically: {exc}", span,
-                         "Define the variable in play vars, vars_files or pass it with -e.", exit_code=exit_code)
+            shown = repr(value) if len(repr(value)) <= 200 else f"{repr(value)[:200]}..."
+            hint = "Simplify the template, or compute the value outside ansible and pass it with -e." \
+                if exc.too_large else "Define the variable in play vars, vars_files or pass it with -e."
+            self.problem("unresolved-template", f"cannot resolve {shown} statically: {exc}", span, hint,
+                         exit_code=exit_code)
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     from engine.source import SourceCache
 
 EXIT_ERROR = 1
+# Role uses (roles: entries, dependencies, imports and includes) one playbook may expand to.
+# ansible compiles every use separately, so roles that each depend twice on the next double
+# the count at every level: 25 of them make 33 million (ansible-playbook needs minutes for
+# 8,000). Large real repositories stay in the low thousands.
+MAX_ROLE_USES = 10_000
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
@@ -65,6 +70,18 @@ class RoleLoader:
         self.handler_blocks: list[list[Block]] = []
         # (defaults, vars) of every role loaded in the current play, for play-wide templating
         self.loaded_vars: list[tuple[dict[str, Any], dict[str, Any]]] = []
+        self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
+
+    def _over_budget(self, instance: RoleInstance) -> bool:
+        """Count one more role use; past the limit, report the first use cut and refuse it."""
+        self.uses += 1
+        if self.uses == MAX_ROLE_USES + 1:
+            self.resolver.problem(
+                "invalid-structure", f"the roles' dependencies expand to more than {MAX_ROLE_USES:,} role uses; "
+                f"playbook-ls stopped expanding them here (role '{instance.name}'), so the listing is incomplete",
+                instance.span, "Each use of a role compiles its dependencies again: a role listed twice in "
+                "'dependencies', at several levels, multiplies them. List each dependency once.")
+        return self.uses > MAX_ROLE_USES
 
     # -- entry points -----------------------------------------------------------------------
     def from_entry(self, entry: Any, span: Span | None, ctx: Ctx, via: str,
@@ -228,6 +245,8 @@ class RoleLoader:
             r.problem("import-cycle", "A recursion loop was detected with the roles specified. Make sure child roles "
                       f"do not have dependencies on parent roles (role '{instance.name}')", instance.span,
                       "Remove the dependency that leads back to a role already in the chain.", exit_code=EXIT_ERROR)
+            return []
+        if self._over_budget(instance):
             return []
         instance.entry = entry
         if instance.collection is None and r.plugins is not None:  # a legacy role's library/ serves everyone after

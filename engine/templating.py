@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.booleans import bool_filter
+from engine.template_bounds import TooLarge, bounded_environment_class, evaluation
 from engine.values import UnsafeText
 
 if TYPE_CHECKING:
@@ -23,7 +24,11 @@ _UNRESOLVED = object()
 
 
 class Unresolved(Exception):
-    """The value depends on something only known at run time."""
+    """The value depends on something only known at run time, or is too large to evaluate statically."""
+
+    def __init__(self, message: str, too_large: bool = False) -> None:
+        super().__init__(message)
+        self.too_large = too_large
 
 
 def is_template(value: Any) -> bool:
@@ -36,52 +41,12 @@ def _to_json(value: Any) -> str:
     return json.dumps(value)
 
 
-MAX_RANGE = 1000  # items a range() may produce while rendering statically
-MAX_SIZE = 100_000  # length of a string or list built by `*`
-MAX_EXPONENT = 64
-
-
-def _bounded_range(*args: int) -> range:
-    from jinja2.exceptions import SecurityError
-
-    result = range(*args)
-    if len(result) > MAX_RANGE:
-        raise SecurityError(f"range() of more than {MAX_RANGE} items is not evaluated statically")
-    return result
-
-
-def binop_over_limit(operator: str, left: Any, right: Any) -> str | None:
-    """Why ``left operator right`` is refused (an exponent or a repeated sequence too large to
-    compute safely), or None. Every sandbox that evaluates repository templates applies it."""
-    if operator == "**" and isinstance(right, int | float) and abs(right) > MAX_EXPONENT:
-        return "exponent too large"
-    if operator == "*":
-        for seq, times in ((left, right), (right, left)):
-            if isinstance(seq, str | list | tuple) and isinstance(times, int) and len(seq) * times > MAX_SIZE:
-                return "result too large"
-    return None
-
-
 @cache
 def _environment() -> Any:
     from jinja2 import StrictUndefined
-    from jinja2.exceptions import SecurityError
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    class BoundedEnvironment(ImmutableSandboxedEnvironment):
-        """The sandbox, plus limits on what a hostile template can make it compute: templates
-        are rendered while a repository is opened, so they must not hang or exhaust memory."""
-
-        intercepted_binops = frozenset({"*", "**"})
-
-        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            refused = binop_over_limit(operator, left, right)
-            if refused:
-                raise SecurityError(f"{refused} to evaluate statically")
-            return super().call_binop(context, operator, left, right)
-
-    env = BoundedEnvironment(undefined=StrictUndefined, autoescape=False)
-    env.globals["range"] = _bounded_range
+    env = bounded_environment_class(ImmutableSandboxedEnvironment)(undefined=StrictUndefined, autoescape=False)
     env.filters.update(
         bool=bool_filter,
         to_json=_to_json,
@@ -89,7 +54,13 @@ def _environment() -> Any:
         basename=lambda p: str(p).rsplit("/", 1)[-1],
         mandatory=lambda v: v,
     )
+    env.bound_filters()
     return env
+
+
+MAX_RENDER_DEPTH = 20  # variables whose values are templates referring to further templated variables
+_TOO_LARGE_MEMORY = 1024
+_too_large: dict[str, str] = {}  # template text -> why it was too large, so it is not retried at every use
 
 
 def render(value: Any, variables: Mapping[str, Any]) -> Any:
@@ -97,15 +68,25 @@ def render(value: Any, variables: Mapping[str, Any]) -> Any:
 
     A string that is exactly one ``{{ expression }}`` keeps the expression's native type, so
     ``tags: "{{ my_tags }}"`` may become a list (or ``None``), as in ansible. Text that is not a
-    valid template is returned unchanged, as ansible does.
+    valid template is returned unchanged, as ansible does. An evaluation that would build too
+    large a value, take too long or nest too deep is refused (``Unresolved.too_large``).
     """
+    with evaluation():
+        return _render(value, variables, 0)
+
+
+def _render(value: Any, variables: Mapping[str, Any], depth: int) -> Any:
     if isinstance(value, list):
-        return [render(item, variables) for item in value]
+        return [_render(item, variables, depth) for item in value]
     if not is_template(value) or isinstance(value, UnsafeText):  # !unsafe is never templated
         return value
     from jinja2 import TemplateError, TemplateSyntaxError, Undefined
     from jinja2.exceptions import SecurityError
 
+    if value in _too_large:
+        raise Unresolved(_too_large[value], too_large=True)
+    if depth > MAX_RENDER_DEPTH:
+        raise Unresolved(f"variables refer to templated variables more than {MAX_RENDER_DEPTH} levels deep")
     env = _environment()
     text = value.strip()
     try:
@@ -117,10 +98,16 @@ def render(value: Any, variables: Mapping[str, Any]) -> Any:
             result = env.from_string(value).render(**variables)
     except TemplateSyntaxError:
         return value
+    except (TooLarge, RecursionError, MemoryError) as exc:
+        why = str(exc) if isinstance(exc, TooLarge) else str(TooLarge("nested too deeply"))
+        if len(_too_large) >= _TOO_LARGE_MEMORY:
+            _too_large.clear()
+        _too_large[value] = why
+        raise Unresolved(why, too_large=True) from exc
     except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise Unresolved(str(exc)) from exc
     if is_template(result) and result != value:  # ansible templates variable values recursively
-        return render(result, variables)
+        return _render(result, variables, depth + 1)
     return result
 
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
+from engine.template_bounds import bounded_concat, evaluation
 from engine.templating import is_template
 from engine.values import UnsafeText
 
@@ -133,8 +134,9 @@ class ConstructedTemplar:
         text = value.strip()
         if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
             return self._evaluate(_environments()[1], text[2:-2], variables)
-        template = _environments()[1].from_string(value)
-        return "".join(template.root_render_func(self._context(template, variables)))
+        with evaluation():
+            template = _environments()[1].from_string(value)
+            return bounded_concat(template.root_render_func(self._context(template, variables)))
 
     def _context(self, template: Any, variables: Mapping[str, Any]) -> Any:
         """A context over ``variables`` lazily templated, as ansible's templar gives a template
@@ -166,9 +168,10 @@ class ConstructedTemplar:
             raise ExpressionSyntaxError(f"Syntax error in expression: {exc.message}") from None
         # like jinja's TemplateExpression.__call__, but over lazily templated variables
         template = compiled._template
-        context = self._context(template, variables)
-        for _ in template.root_render_func(context):
-            pass
+        with evaluation():
+            context = self._context(template, variables)
+            for _ in template.root_render_func(context):
+                pass
         result = context.vars["result"]
         if isinstance(result, Undefined):
             result._fail_with_undefined_error()

@@ -19,7 +19,8 @@ from engine import templating
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.templating import _bounded_range, binop_over_limit
+from engine.template_bounds import binop_over_limit
+from engine.template_bounds import bounded_range as _bounded_range
 from engine.values import UnsafeText
 
 

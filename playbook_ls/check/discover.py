@@ -201,7 +201,32 @@ def role_playbook_text(role: str) -> str:
 def standalone_playbooks(playbooks: list[str], imports_of: Callable[[str], list[str]], keep: set[str]) -> list[str]:
     """The playbooks worth resolving on their own. One that another imports plainly (no tags,
     when or vars on the import) runs there exactly as on its own, so it is resolved only
-    there, unless it is in ``keep`` (real paths, e.g. those a launch profile names)."""
-    covered = {paths.realpath(os.path.join(os.path.dirname(importer), target))
-               for importer in playbooks for target in imports_of(importer)}
-    return [p for p in playbooks if paths.realpath(p) not in covered or paths.realpath(p) in keep]
+    there, unless it is in ``keep`` (real paths, e.g. those a launch profile names).
+
+    "There" must itself be resolved: a playbook that imports itself, or playbooks that import
+    each other, are imported but reachable from no playbook resolved on its own. The first of
+    each such group is resolved on its own, which reports the cycle and checks the rest."""
+    real = {p: paths.realpath(p) for p in playbooks}
+    imported: dict[str, list[str]] = {
+        real[p]: [paths.realpath(os.path.join(os.path.dirname(p), target)) for target in imports_of(p)]
+        for p in playbooks}
+    covered = {target for targets in imported.values() for target in targets}
+    chosen = [p for p in playbooks if real[p] not in covered or real[p] in keep]
+    reached: set[str] = set()
+
+    def reach(start: str) -> None:
+        pending = [start]
+        while pending:
+            current = pending.pop()
+            if current not in reached:
+                reached.add(current)
+                pending.extend(imported.get(current, ()))
+
+    for playbook in chosen:
+        reach(real[playbook])
+    for playbook in playbooks:
+        if real[playbook] not in reached:
+            chosen.append(playbook)
+            reach(real[playbook])
+    resolved = set(chosen)
+    return [p for p in playbooks if p in resolved]

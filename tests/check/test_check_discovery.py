@@ -109,3 +109,19 @@ def test_the_editor_reports_the_same_yaml_errors(write) -> None:
     index.index()
     assert sorted(str(f.span.file).removeprefix(str(root) + "/") for findings in index.findings.values()
                   for f in findings if f.code == "PLS111") == REPORTED
+
+
+def test_a_playbook_that_imports_itself_is_checked_and_the_cycle_reported(write, cli) -> None:
+    write({"site.yml": "- import_playbook: site.yml\n- hosts: all\n  tasks:\n"
+                       + "".join(f"    {line}\n" for line in TAGGED_TASK.splitlines())})
+    rc, _, _ = cli("check")
+    assert rc == 1
+    assert findings(cli) == [("site.yml", "PLS110", 1), ("site.yml", "PLS114", 7)]
+
+
+def test_playbooks_that_import_each_other_are_checked_and_the_cycle_reported(write, cli) -> None:
+    write({"a.yml": "- import_playbook: b.yml\n- hosts: all\n  tasks:\n"
+                    + "".join(f"    {line}\n" for line in TAGGED_TASK.splitlines()),
+           "b.yml": "- import_playbook: a.yml\n- hosts: all\n  tasks: []\n",
+           "c.yml": "- import_playbook: c2.yml\n", "c2.yml": "- import_playbook: c.yml\n"})
+    assert findings(cli) == [("a.yml", "PLS114", 7), ("b.yml", "PLS110", 1), ("c2.yml", "PLS110", 1)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -152,3 +153,31 @@ def test_closest_keyword_memo_gives_the_same_answers() -> None:
 
     assert closest_keyword("whne", TASK_KEYWORDS) == closest_keyword("whne", set(TASK_KEYWORDS)) == "when"
     assert closest_keyword("x" * 100, TASK_KEYWORDS) is None
+
+
+def _doubling_dependencies(levels: int) -> dict[str, str]:
+    """Roles r1..r<levels>, each depending twice on the next: 2**levels - 1 role uses in ansible."""
+    files = {"site.yml": "- hosts: all\n  roles: [r1]\n"}
+    for level in range(1, levels + 1):
+        files[f"roles/r{level}/tasks/main.yml"] = f"- debug: msg=r{level}\n"
+        if level < levels:
+            files[f"roles/r{level}/meta/main.yml"] = f"dependencies:\n  - r{level + 1}\n  - r{level + 1}\n"
+    return files
+
+
+def test_role_dependency_fan_out_is_listed_in_full_like_ansible(tmp_path: Path) -> None:
+    book = load(tmp_path, _doubling_dependencies(8))
+    assert not book.problems
+    assert len(list(book.plays[0].all_tasks())) == 2**8 - 1  # ansible lists every use; only a run skips duplicates
+
+
+def test_exponential_role_dependencies_are_cut_and_reported(tmp_path: Path) -> None:
+    from engine.roles import MAX_ROLE_USES
+
+    started = time.monotonic()
+    book = load(tmp_path, _doubling_dependencies(25))  # 33 million uses: hours without the limit
+    assert time.monotonic() - started < 60
+    [problem] = book.problems
+    assert problem.code == "invalid-structure" and f"{MAX_ROLE_USES:,} role uses" in problem.message
+    assert problem.span is not None and problem.span.file.endswith("meta/main.yml") and problem.span.line == 1
+    assert len(list(book.plays[0].all_tasks())) == MAX_ROLE_USES  # one task per role use that was kept

@@ -138,3 +138,12 @@ def test_rules_run_after_the_index_when_asked_to(repo: Path) -> None:
     index.check()
     assert [f.code for f in index.findings_for(str(role_file))] == ["PLS105"]
     assert snapshot(index) == snapshot(fresh(repo, {}))
+
+
+def test_a_playbook_that_imports_itself_shows_its_cycle_and_its_tasks(tmp_path: Path) -> None:
+    (tmp_path / "site.yml").write_text("- import_playbook: site.yml\n- hosts: all\n  tasks:\n"
+                                       "    - name: t\n      ansible.builtin.debug:\n        msg: x\n")
+    index = fresh(tmp_path, {})
+    site = str(tmp_path / "site.yml")
+    assert [finding.code for finding in index.findings_for(site)] == ["PLS110"]
+    assert [reach.task.name for reach in index.reaches(site) if reach.task] == ["t"]
