@@ -241,6 +241,22 @@ class _AliasBomb(Exception):
     """Aliases expand to more than MAX_EXPANDED_NODES values."""
 
 
+class _BadScalar(Exception):
+    """A scalar its tag (or its look) cannot be converted from: ``!!int foo``, a 5,000-digit integer."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+# PyYAML's SafeConstructor.timestamp_regexp: an explicit !!timestamp must match it.
+_TIMESTAMP = re.compile(
+    r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)"
+    r"(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])"
+    r"(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)"
+    r"(?::(?P<tz_minute>[0-9][0-9]))?))?)?$")
+
+
 class _Constructor:
     def __init__(self, file: str) -> None:
         self.file = file
@@ -279,6 +295,13 @@ class _Constructor:
         return result
 
     def scalar(self, node: ScalarNode) -> Any:
+        """The scalar's value; one PyYAML (ansible's parser) cannot convert fails as there."""
+        try:
+            return self._scalar(node)
+        except (ValueError, KeyError, AttributeError) as exc:
+            raise _BadScalar(str(exc), self.span(node)) from exc
+
+    def _scalar(self, node: ScalarNode) -> Any:
         tag = _tag(node)
         value = node.value
         if tag == _PLAIN:
@@ -296,9 +319,11 @@ class _Constructor:
             if kind == "float":
                 return _float_value(value)
             if kind == "bool":
-                return _BOOL.get(value, bool(value))
+                return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
             if kind == "null":
                 return None
+            if kind == "timestamp" and not _TIMESTAMP.match(value):
+                raise AttributeError("'NoneType' object has no attribute 'groupdict'")
         return value
 
     def mapping(self, node: MappingNode) -> YMap:
@@ -309,8 +334,8 @@ class _Constructor:
                 self._merge(result, value_node)
                 continue
             key = self.build(key_node)
-            if isinstance(key, list | dict):
-                key = str(key)
+            if isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
+                raise _BadScalar("While constructing a mapping found unhashable key.", self.span(key_node))
             result[key] = self.build(value_node)
             result.key_spans[key] = self.span(key_node)
             result.value_spans[key] = self.span(value_node)
@@ -332,10 +357,18 @@ class _Constructor:
 MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
 
 
+_BLOCK_PREFIX = re.compile(r"[ \t]*(?:[-?:](?:[ \t]+|$))*")
+
+
 def _too_deep(text: str) -> Span | None:
     """Where nesting passes MAX_NESTING, if it does. The C composer recurses once per level and
     would overflow the stack (a crash, not an exception) on a few ten thousand levels, which
-    an editor buffer can hold. Cheap unless the text has that many brackets or dashes."""
+    an editor buffer can hold.
+
+    Every way YAML nests is bounded by one of two measures. Flow collections by the open ``[``
+    and ``{``. Block collections (indentation, and compact ``- - x``, ``? ? x``, ``- ? : x`` on one
+    line) by the column where a line's content starts, since each level's content starts further
+    right: only a line longer than MAX_NESTING can pass the limit, so this is cheap."""
     if text.count("[") + text.count("{") > MAX_NESTING:
         depth = 0
         for offset, char in enumerate(text):
@@ -346,10 +379,12 @@ def _too_deep(text: str) -> Span | None:
                     return Span("", line, offset - (text.rfind("\n", 0, offset) + 1), line, 0)
             elif char in "]}" and depth:
                 depth -= 1
-    if text.count("- ") > MAX_NESTING:
+    if len(text) > MAX_NESTING:
         for number, line in enumerate(text.splitlines()):
-            if line.count("- ") > MAX_NESTING:  # compact nested sequences: "- - - - x"
-                return Span("", number, 0, number, 0)
+            if len(line) > MAX_NESTING:
+                column = _BLOCK_PREFIX.match(line).end()  # type: ignore[union-attr]
+                if column > MAX_NESTING:
+                    return Span("", number, MAX_NESTING, number, 0)
     return None
 
 
@@ -374,6 +409,8 @@ def parse_text(text: str, file: str) -> Loaded:
         return Loaded(file, data=_Constructor(file).build(node))
     except RecursionError:
         return Loaded(file, error=YamlProblem("YAML nested too deeply", Span(file, 0, 0, 0, 0)))
+    except _BadScalar as bad:
+        return Loaded(file, error=YamlProblem(f"YAML parsing failed: {bad}", bad.span))
     except _AliasBomb:
         return Loaded(file, error=YamlProblem(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values",
                                               Span(file, 0, 0, 0, 0)))

@@ -75,9 +75,15 @@ def render(value: Any, variables: Mapping[str, Any]) -> Any:
         return _render(value, variables, 0)
 
 
-def _render(value: Any, variables: Mapping[str, Any], depth: int) -> Any:
+MAX_LIST_NESTING = 100  # lists in lists: a recursive YAML alias (&a [*a]) is endless
+
+
+def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int = 0) -> Any:
     if isinstance(value, list):
-        return [_render(item, variables, depth) for item in value]
+        if nesting > MAX_LIST_NESTING:
+            raise Unresolved("Recursive loop detected in template: lists nested more than "
+                             f"{MAX_LIST_NESTING} levels deep (a YAML alias inside itself?)")
+        return [_render(item, variables, depth, nesting + 1) for item in value]
     if not is_template(value) or isinstance(value, UnsafeText):  # !unsafe is never templated
         return value
     from jinja2 import TemplateError, TemplateSyntaxError, Undefined
