@@ -364,6 +364,8 @@ class Executor:
             return failed_result(str(exc))
         except TemplateFailure as exc:
             return failed_result(str(exc))
+        except Exception as exc:  # noqa: BLE001 - a module that raises fails its task, as in ansible
+            return failed_result(f"Task failed: Module failed: {exc}")
         if isinstance(result.get("ansible_facts"), dict):
             state = self.variables.state(templar.variables["inventory_hostname"])
             # the gather_facts action's marker, which ``gathering = smart`` looks for

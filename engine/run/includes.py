@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
+
+
 class IncludeLoader:
     def __init__(self, cache: SourceCache) -> None:
         from engine.config import AnsibleConfig
@@ -32,12 +35,18 @@ class IncludeLoader:
         self.params: dict[int, dict[str, Any]] = {}
         """Include params (the include's ``vars``, its loop variable) of every included task."""
         self.announce: list[str] = []
+        self.depth: dict[int, int] = {}  # how many includes deep each included task is
         self._loaded: dict[tuple[Any, ...], list[Block]] = {}
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
         from engine.loading import Ctx
 
+        depth = self.depth.get(id(task), 0)
+        if depth >= MAX_INCLUDE_DEPTH:
+            # ansible recurses until Python gives up (exit 250, no recap); here the include fails
+            raise TemplateFailure(f"{task.action} nested {depth} levels deep: does a file include itself? "
+                                  "playbook-ls's engine stops here")
         params = dict(self.params.get(id(task), {}))
         params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
         loop_var = templar.raw.get("ansible_loop_var")
@@ -52,6 +61,7 @@ class IncludeLoader:
         for block in blocks:
             for child in block.tasks():
                 self.params[id(child)] = params
+                self.depth[id(child)] = depth + 1
         return blocks, result
 
     def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:

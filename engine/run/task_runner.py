@@ -117,7 +117,18 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
-    """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain."""
+    """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain.
+    Whatever goes wrong inside (a filter that raises, a module's own bug) fails the task with a
+    message, as ansible fails it; the run goes on."""
+    try:
+        return _run_with_loop(task, templar, run_once)
+    except (TemplateFailure, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # noqa: BLE001
+        return failed_result(f"Task failed: {exc}")
+
+
+def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
     loop = loop_of(task)
     try:
         if loop is None:

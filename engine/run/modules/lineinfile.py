@@ -85,6 +85,8 @@ def _insert(lines: list[bytes], line: bytes, params: dict[str, Any], insert_at: 
 
 
 def _present(path: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    if params["regexp"] is not None:
+        re.compile(params["regexp"].encode())  # as ansible's module, before reading: a bad one fails the task
     diff = _content_diff(path)
     if not os.path.exists(path):
         if not params["create"]:
