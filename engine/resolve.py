@@ -151,8 +151,9 @@ class Resolver:
         loaded = self.sources.load(path)
         if loaded.error is not None:
             code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
+            unreadable = loaded.error.message.startswith("cannot read file")
             self.problem(code, loaded.error.message, loaded.error.span,
-                         YAML_SYNTAX_HINT if code == "yaml-syntax" else "")
+                         YAML_SYNTAX_HINT if code == "yaml-syntax" and not unreadable else "")
             return None
         return loaded.data
 

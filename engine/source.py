@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 from ruamel.yaml import nodes as _ruamel_nodes
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from engine import files
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
@@ -447,8 +448,7 @@ class SourceCache:
     def read_text(self, path: str) -> str:
         if path in self.overlay:
             return self.overlay[path]
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return files.read_text(path)
 
     def load(self, path: str) -> Loaded:
         """Load ``path``. Missing or unreadable files come back as errors too."""
@@ -464,8 +464,13 @@ class SourceCache:
                 return cached[2]
         try:
             text = self.read_text(path)
-        except (OSError, UnicodeDecodeError) as exc:
+        except files.UnreadableFile as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc}", Span(path, 0, 0, 0, 0)))
+        except UnicodeDecodeError as exc:
+            return Loaded(path, error=YamlProblem(f"cannot read file: it is not UTF-8 text (byte {exc.start})",
+                                                  Span(path, 0, 0, 0, 0)))
+        except OSError as exc:
+            return Loaded(path, error=YamlProblem(f"cannot read file: {exc.strerror or exc}", Span(path, 0, 0, 0, 0)))
         known = self._by_content.get(path)
         if known is not None and known[0] == text:
             loaded = known[1]

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engine import files
 from engine.keywords import did_you_mean
 from engine.launch import LaunchProfile, ProfileError
 from engine.span import Span
@@ -103,8 +104,7 @@ def find_config(start: str) -> str | None:
 
 def _has_tool_table(path: str) -> bool:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return re.search(r"^\[tool\.playbook-ls[\].]", handle.read(), re.MULTILINE) is not None
+        return re.search(r"^\[tool\.playbook-ls[\].]", files.read_text(path), re.MULTILINE) is not None
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -116,8 +116,7 @@ def load_settings(path: str | None, start: str = ".") -> Settings:
         return Settings(os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or "."))
     path = os.path.abspath(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = files.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read the config file {path}: {exc}", None) from None
     settings = Settings(os.path.dirname(path), path)

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import files
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
@@ -195,11 +196,10 @@ class _SourceReader:
         try:
             text = self.inventory.cache.read_text(source)
         except UnicodeDecodeError:
-            with open(source, "rb") as handle:
-                text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
-                                 for line in handle.read().splitlines())
+            text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
+                             for line in files.read_bytes(source).splitlines())
         except OSError as exc:
-            raise InventoryError(f"cannot read {source}: {exc.strerror}") from None
+            raise InventoryError(f"cannot read {source}: {exc.strerror or exc}") from None
         parse_ini(self.data, text)
 
 

@@ -23,6 +23,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from engine import files
 from engine.inventory.data import LOCALHOST
 
 if TYPE_CHECKING:
@@ -114,8 +115,11 @@ def read_limit(limit: str | list[str], basedir: str | None = None) -> list[str]:
                                    "after '@', one per line")
         if not os.path.isfile(path):
             raise HostPatternError(f'Limit starting with "@" must be a file, not a directory: {item[1:]}')
-        with open(path, encoding="utf-8", errors="surrogateescape") as handle:
-            results.extend(line.strip() for line in handle.read().split("\n"))
+        try:
+            text = files.read_text(path, errors="surrogateescape")
+        except OSError as exc:
+            raise HostPatternError(f"cannot read limit file {item[1:]}: {exc.strerror or exc}") from None
+        results.extend(line.strip() for line in text.split("\n"))
     return results
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from engine import files
 from engine import paths as fs
 from engine.config import AnsibleConfig
 from engine.span import Span
@@ -127,8 +128,7 @@ class Checker:
     def _hash(self, path: str) -> str | None:
         if path not in self.hashes:
             try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
+                data = files.read_bytes(path)
                 self.texts[path] = data
                 self.hashes[path] = content_hash(data)
             except OSError:

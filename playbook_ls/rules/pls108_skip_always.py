@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from engine import files
 from engine.span import Span
 from playbook_ls.rules.base import Finding, ProjectContext, Severity
 
@@ -68,8 +69,7 @@ def check(ctx: ProjectContext) -> Iterator[Finding]:
 def _config_line(path: str) -> Span:
     """Where ansible.cfg's ``[tags] skip`` line is (its first line if it cannot be found)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+        lines = files.read_text(path).splitlines()
     except (OSError, UnicodeDecodeError):
         return Span(path, 0, 0, 0, 0)
     section = ""
