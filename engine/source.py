@@ -471,15 +471,19 @@ class SourceCache:
                                                   Span(path, 0, 0, 0, 0)))
         except OSError as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc.strerror or exc}", Span(path, 0, 0, 0, 0)))
-        known = self._by_content.get(path)
-        if known is not None and known[0] == text:
-            loaded = known[1]
-        else:
-            loaded = parse_text(text, path)
-            self.parsed += 1
-            self._by_content[path] = (text, loaded)
+        loaded = self.parse(path, text)
         if path not in self.overlay:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)
+        return loaded
+
+    def parse(self, path: str, text: str) -> Loaded:
+        """``text`` parsed as the content of ``path``; the last parse of each path is reused."""
+        known = self._by_content.get(path)
+        if known is not None and known[0] == text:
+            return known[1]
+        loaded = parse_text(text, path)
+        self.parsed += 1
+        self._by_content[path] = (text, loaded)
         return loaded
 
 

@@ -17,11 +17,12 @@ from engine.span import Span
 def to_units(line: str, column: int, encoding: str = "utf-16") -> int:
     """A code-point column of ``line`` in the client's units."""
     prefix = line[:column]
+    # surrogatepass: a lone surrogate (typed or pasted into a buffer) counts as one unit, not an error
     if encoding == "utf-8":
-        return len(prefix.encode("utf-8"))
+        return len(prefix.encode("utf-8", "surrogatepass"))
     if encoding == "utf-32":
         return len(prefix)
-    return len(prefix.encode("utf-16-le")) // 2
+    return len(prefix.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def from_units(line: str, units: int, encoding: str = "utf-16") -> int:
@@ -32,7 +33,7 @@ def from_units(line: str, units: int, encoding: str = "utf-16") -> int:
     for index, char in enumerate(line):
         if count >= units:
             return index
-        count += len(char.encode("utf-8")) if encoding == "utf-8" else (2 if ord(char) > 0xFFFF else 1)
+        count += len(char.encode("utf-8", "surrogatepass")) if encoding == "utf-8" else (2 if ord(char) > 0xFFFF else 1)
     return len(line)
 
 

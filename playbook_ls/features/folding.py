@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 def folding_ranges(index: WorkspaceIndex, path: str) -> list[tuple[int, int]] | None:
     """``(start_line, end_line)`` pairs, 0-based, sorted; None when the file does not parse
     (the client then keeps folding by indentation)."""
-    loaded = index.sources.load(path)
+    loaded = index.load(path)
     if loaded.error is not None:
         return None
     lines = index.text(path).splitlines()

@@ -141,7 +141,7 @@ def _play_markdown(index: WorkspaceIndex, reaches: list[Reach]) -> str:
 
 def unreached_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:
     """A task in a file no playbook reaches: what it says itself, and that nothing reaches it."""
-    data = index.sources.load(path).data
+    data = index.load(path).data
     if not isinstance(data, list) or index.reaches(path):
         return None
     item = _item_at(data, line)

@@ -38,7 +38,7 @@ ROLE_ENTRY_SUBDIRS = ("tasks", "meta", "handlers", "defaults", "vars")
 
 def target_at(index: WorkspaceIndex, path: str, line: int, col: int) -> yn.Target | None:
     """The navigable name at a (0-based, code-point) position of ``path``."""
-    data = index.sources.load(path).data
+    data = index.load(path).data
     if data is None:
         return None
     top = cursor.top_kind(index, path, yn.top_kind_from_data(data))
@@ -225,7 +225,7 @@ def _role_name_span(index: WorkspaceIndex, role: RoleInstance) -> Span:
     assert role.span is not None
     if role.via not in ("import_role", "include_role"):
         return role.span
-    node = yn.node_at_span(index.sources.load(role.span.file).data, role.span)
+    node = yn.node_at_span(index.load(role.span.file).data, role.span)
     if isinstance(node, dict):
         action = next((key for key in node if key in cursor.ROLE_ACTIONS and isinstance(node[key], dict)), None)
         args = node[action] if action else node
@@ -334,7 +334,7 @@ def _role_handlers(index: WorkspaceIndex, path: str, name: str) -> list[Span]:
     """For a role file no play reaches: the handlers of its own role, read from the file."""
     role = discover.role_of(path)
     handlers = find_role_file(role, "handlers", None)[0] if role else None
-    data = index.sources.load(handlers).data if handlers else None
+    data = index.load(handlers).data if handlers else None
     found: list[Span] = []
     for item in data if isinstance(data, list) else []:
         if not isinstance(item, dict):
@@ -399,7 +399,7 @@ def _apply_tag_spans(index: WorkspaceIndex, tag: str) -> list[Span]:
 def written_tag_spans(index: WorkspaceIndex, value_span: Span, tag: str) -> list[Span]:
     """Where ``tag`` is written in a ``tags:`` value: the list item or the part of a comma
     string that names it; the whole value when it is templated."""
-    data = index.sources.load(value_span.file).data
+    data = index.load(value_span.file).data
     node = yn.node_at_span(data, value_span) if data is not None else None
     found: list[Span] = []
     lines = index.text(value_span.file).splitlines()

@@ -55,7 +55,7 @@ class Found(NamedTuple):
 def document_symbols(index: WorkspaceIndex, path: str) -> list[Outline]:
     """Plays > sections > blocks > tasks for a playbook; blocks and tasks for a task file;
     the dependencies of a role's meta/main.yml."""
-    data = index.sources.load(path).data
+    data = index.load(path).data
     lines = index.text(path).splitlines()
     if isinstance(data, dict) and isinstance(data.get("dependencies"), list):
         return _roles(data["dependencies"], lines)

@@ -93,9 +93,14 @@ class Reach:
         self.book, self.task, self.play = book, task, play
 
 
+_NO_EDIT = object()
+
+
 class WorkspaceIndex:
     def __init__(self, root: str | None = None, settings: Settings | None = None) -> None:
         self.lock = threading.RLock()
+        self._edits_lock = threading.Lock()  # held only to swap texts, never while resolving
+        self._pending: dict[str, str | None] = {}  # editor texts not yet taken in by a refresh
         self._sources: Any = None
         self.books: dict[str, Book] = {}
         self.files: list[str] = []
@@ -134,26 +139,61 @@ class WorkspaceIndex:
     # -- documents --------------------------------------------------------------------------
     def set_document(self, path: str, text: str | None) -> bool:
         """Unsaved editor text for ``path`` (None: back to the disk). Returns whether what the
-        index reads for ``path`` changed (opening a file unchanged changes nothing)."""
-        with self.lock:
-            before = self.text(path)
+        index reads for ``path`` changed (opening a file unchanged changes nothing).
+
+        Never waits for a refresh in progress: the text is kept aside under a short lock and
+        taken in by the next :meth:`refresh` (or :meth:`index`), so an editor's didChange is
+        read at once however long resolving takes."""
+        with self._edits_lock:
+            before = self._pending[path] if path in self._pending else self.sources.overlay.get(path)
+            if before is None:
+                before = self._disk_text(path)
+            self._pending[path] = text
+        after = text if text is not None else self._disk_text(path)
+        return after != before
+
+    def _disk_text(self, path: str) -> str:
+        from engine import files
+
+        try:
+            return files.read_text(path)
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+    def _take_edits(self) -> set[str]:
+        """Move the editor texts set meanwhile into the sources; the paths whose text changed."""
+        with self._edits_lock:
+            pending, self._pending = self._pending, {}
+        for path, text in pending.items():
             if text is None:
                 self.sources.overlay.pop(path, None)
             else:
                 self.sources.overlay[path] = text
-            return self.text(path) != before
+        return set(pending)
 
     def text(self, path: str) -> str:
+        """What the editor has for ``path`` now: its buffer (even one no refresh has taken in
+        yet), else the file on disk."""
+        with self._edits_lock:
+            pending = self._pending.get(path, _NO_EDIT)
+        if pending is not _NO_EDIT:
+            return pending if pending is not None else self._disk_text(path)
         try:
             return self.sources.read_text(path)
         except (OSError, UnicodeDecodeError):
             return ""
+
+    def load(self, path: str) -> Any:
+        """The parse of :meth:`text` (an ``engine.source.Loaded``), for features that read the
+        current buffer's structure."""
+        return self.sources.parse(path, self.text(path))
 
     # -- indexing ---------------------------------------------------------------------------
     def index(self, progress: Callable[[int, int], None] | None = None, check: bool = True) -> None:
         """Discover and resolve everything under the root. With ``check=False`` the playbooks'
         rules are left for :meth:`check`, so that queries can be answered sooner."""
         with self.lock:
+            self._take_edits()
             fs.clear_cache()
             self._real.clear()
             discover.is_role_dir.cache_clear()
@@ -162,7 +202,9 @@ class WorkspaceIndex:
             playbooks = self._playbooks()
             books: dict[str, Book] = {}
             for number, path in enumerate(playbooks):
-                books[path] = self._resolve(path, rules=check)
+                book = self._guarded_resolve(path, rules=check)
+                if book is not None:
+                    books[path] = book
                 if progress:
                     progress(number + 1, len(playbooks))
             self._finish(books, None)
@@ -171,6 +213,7 @@ class WorkspaceIndex:
         """Take changed files into account: re-resolve only the books that read one of them.
         ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
         with self.lock:
+            changed = set(changed) | self._take_edits()
             if on_disk:
                 self._real.clear()
             changed = {self.real(path) for path in changed}
@@ -186,8 +229,9 @@ class WorkspaceIndex:
                     books[path] = book  # broken mid-edit: keep the last good state
                     continue
                 if book is None or not book.deps.isdisjoint(changed):
-                    book = self._resolve(path, None if on_disk or book is None else changed)
-                books[path] = book
+                    book = self._guarded_resolve(path, None if on_disk or book is None else changed) or book
+                if book is not None:
+                    books[path] = book
             self._finish(books, changed)
 
     def _scan(self, changed: set[str] | None) -> None:
@@ -224,6 +268,17 @@ class WorkspaceIndex:
                     book.findings = book.checked.findings
             self.findings = self._findings()
             self.internal_errors = list(self.rules.errors)
+
+    def _guarded_resolve(self, path: str, changed: set[str] | None = None, rules: bool = True) -> Book | None:
+        """:meth:`_resolve`, or None (and an internal error) when it fails: one playbook that
+        trips a bug never takes the others' results with it."""
+        try:
+            return self._resolve(path, changed, rules)
+        except Exception as exc:  # noqa: BLE001
+            import traceback
+
+            self.rules.errors.append(f"resolving {path} failed: {exc!r}\n{traceback.format_exc()}")
+            return None
 
     def _resolve(self, path: str, changed: set[str] | None = None, rules: bool = True) -> Book:
         """Resolve and check a playbook; with ``changed``, re-resolve only the plays that read

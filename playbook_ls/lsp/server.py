@@ -90,25 +90,31 @@ class PlaybookServer(LanguageServer):
             self._publish(index)
 
     def _publish(self, index: WorkspaceIndex) -> None:
-        from playbook_ls.features.diagnostics import to_diagnostic
-
         docs = rule_docs_uri()
         hints = self.run_hints
         current = set(index.findings) | set(hints)
         for path in current | set(self.published):
-            findings = index.findings_for(path)
-            extra = hints.get(path, [])
-            key = (tuple((f.code, f.span, f.message) for f in findings),
-                   tuple((d.range.start.line, d.message) for d in extra))
-            if self.published.get(path) == key:
-                continue
-            diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings] + extra
-            if diagnostics:
-                self.published[path] = key
-            else:
-                self.published.pop(path, None)
-            params = types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
-            self.send(self.text_document_publish_diagnostics, params)
+            try:
+                self._publish_file(index, path, hints.get(path, []), docs)
+            except Exception:  # noqa: BLE001 - one file's diagnostics never stop another's
+                log.exception("publishing the diagnostics of %s failed", path)
+
+    def _publish_file(self, index: WorkspaceIndex, path: str, extra: list[types.Diagnostic],
+                      docs: str | None) -> None:
+        from playbook_ls.features.diagnostics import to_diagnostic
+
+        findings = index.findings_for(path)
+        key = (tuple((f.code, f.span, f.message) for f in findings),
+               tuple((d.range.start.line, d.message) for d in extra))
+        if self.published.get(path) == key:
+            return
+        diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings] + extra
+        if diagnostics:
+            self.published[path] = key
+        else:
+            self.published.pop(path, None)
+        params = types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
+        self.send(self.text_document_publish_diagnostics, params)
 
 
 class Refresher(threading.Thread):
@@ -118,6 +124,7 @@ class Refresher(threading.Thread):
         super().__init__(name="playbook-ls-refresher", daemon=True)
         self.server = server
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.failed: list[tuple[str, Any]] = []  # the jobs of a refresh that failed
 
     def run(self) -> None:
         while True:
@@ -127,10 +134,13 @@ class Refresher(threading.Thread):
                 threading.Event().wait(DEBOUNCE_SECONDS)
             while not self.jobs.empty():
                 jobs.append(self.jobs.get_nowait())
+            jobs, self.failed = self.failed + jobs, []
             try:
                 self._do(jobs)
             except Exception:  # noqa: BLE001 - the server outlives any input
                 log.exception("refresh failed")
+                # kept for the next refresh, so that the files they change are re-resolved then
+                self.failed = [job for job in jobs if job[0] != "index"][-1000:]
 
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
         server = self.server

@@ -86,7 +86,7 @@ def test_the_buffer_decides_what_is_under_the_cursor(repo: Repo) -> None:
     path = repo.path("tasks/more.yml")
     repo.index.set_document(path, "- name: more\n  debug: msg=m\n  notify: reload things\n")
     try:
-        assert yamlnav.classify(repo.index.sources.load(path).data, [], 2, 12).kind == yamlnav.NOTIFY
+        assert yamlnav.classify(repo.index.load(path).data, [], 2, 12).kind == yamlnav.NOTIFY
         found = repo.where(definition(repo.index, path, 2, 12))
         assert found == [("web.yml", 30, "reload things")]
     finally:
