@@ -82,6 +82,8 @@ def _show(ls: PlaybookServer, text: str, kind: types.MessageType) -> None:
 async def _worker(ls: PlaybookServer, job: RunJob, request: features.RunRequest, mode: str,
                   on_event: Any) -> int:
     """Run the worker in ``mode``, handing each JSON event to ``on_event``; its exit code."""
+    if job.cancelled:  # cancelled while planning or asking: start nothing more
+        return -1
     command = request.command(sys.executable, mode, ls.options.get("config") or None,
                               profiles_file_option(ls.root, ls.options))
     job.process = process = await asyncio.create_subprocess_exec(
@@ -276,6 +278,18 @@ def register(server: PlaybookServer) -> None:
     def list_profiles(ls: PlaybookServer, *arguments: Any) -> dict[str, Any]:
         profiles = ls.index.settings.profiles if ls.index is not None else []
         return {"profiles": features.profile_summaries(profiles), "error": ls.settings_problem}
+
+    @server.feature(types.SHUTDOWN)
+    async def shutdown(ls: PlaybookServer, *arguments: Any) -> None:
+        """A run in progress stops before the server answers shutdown."""
+        job = ls.run_job
+        if job is not None:
+            job.cancel()
+            if job.process is not None:
+                try:
+                    await asyncio.wait_for(job.process.wait(), KILL_AFTER + 1)
+                except (TimeoutError, ProcessLookupError):
+                    pass
 
     @server.feature(types.WINDOW_WORK_DONE_PROGRESS_CANCEL)
     @guarded()

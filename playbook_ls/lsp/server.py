@@ -38,7 +38,9 @@ SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playboo
 
 class PlaybookServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__(name="playbook-ls", version=__version__)
+        from playbook_ls.lsp.protocol import PlaybookProtocol
+
+        super().__init__(name="playbook-ls", version=__version__, protocol_cls=PlaybookProtocol)
         self.index: WorkspaceIndex | None = None
         self.ready = threading.Event()
         self.refresher = Refresher(self)

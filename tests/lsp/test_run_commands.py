@@ -310,3 +310,43 @@ async def test_the_result_says_what_the_launch_really_ran(client: LanguageClient
     result = await execute(client, RUN, profile="careful", tags="slow")
     assert (result["check"], result["tags"], result["playbook"]) == (True, ["files"], str(workspace / "site.yml"))
     assert not client.asked and not (workspace / "out.txt").exists()  # type: ignore[attr-defined]
+
+
+MARKER_PLAYBOOK = """\
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: nap then mark
+      shell: sleep 3 && touch {marker}
+"""
+
+
+@pytest.mark.asyncio
+async def test_cancel_request_of_the_command_stops_a_real_run(client: LanguageClient, workspace: Path) -> None:
+    """$/cancelRequest of the executeCommand itself (not only the progress) kills the worker."""
+    marker = workspace / "marker"
+    (workspace / "mark.yml").write_text(MARKER_PLAYBOOK.format(marker=marker))
+    client.answer = "Run"  # type: ignore[attr-defined]
+    await lenses(client, workspace / "mark.yml")  # indexed
+    msg_id = "run-to-cancel"
+    request = asyncio.ensure_future(client.protocol.send_request_async(
+        types.WORKSPACE_EXECUTE_COMMAND, types.ExecuteCommandParams(
+            command=RUN, arguments=[{"playbook": str(workspace / "mark.yml"), "play": 0}]), msg_id=msg_id))
+
+    def napping() -> bool:
+        return any(str(token).startswith("playbook-ls-run") and any(
+            "nap" in (getattr(r, "message", None) or "") for r in reports)
+            for token, reports in client.progress_reports.items())
+
+    for _ in range(300):
+        if napping() or request.done():
+            break
+        await asyncio.sleep(0.02)
+    assert napping()
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
+    with pytest.raises(Exception, match="(?i)cancel"):
+        await asyncio.wait_for(request, 10)
+    await asyncio.sleep(4.5)  # the task would have written the marker by now
+    assert not marker.exists(), "the run went on after the cancel"
+    result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
+    assert result["exit_code"] == 0  # and the server runs again
