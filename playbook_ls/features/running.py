@@ -20,6 +20,10 @@ WORKER = "playbook_ls.features.run_worker"
 RUN, CANCEL = "Run", "Cancel"
 
 
+class BadArguments(ValueError):
+    """Command arguments of the wrong shape: a client's mistake, answered InvalidParams."""
+
+
 @dataclass
 class RunRequest:
     """What to run: a playbook (or a launch profile's), optionally one play of it (0-based,
@@ -38,33 +42,34 @@ class RunRequest:
     @classmethod
     def parse(cls, arguments: Any, check: bool, root: str) -> RunRequest:
         """The command's arguments (``[{playbook, play?, tags?, skip_tags?, profile?,
-        inventory?}]`` or that object alone); raises ValueError saying what is wrong."""
+        inventory?}]`` or that object alone); raises :class:`BadArguments` for arguments of the wrong
+        shape and ValueError for what is missing, each saying what is wrong."""
         if isinstance(arguments, (list, tuple)):
             if len(arguments) != 1:
-                raise ValueError("expected one argument: {playbook, play?, tags?, skip_tags?, profile?, inventory?}")
+                raise BadArguments("expected one argument: {playbook, play?, tags?, skip_tags?, profile?, inventory?}")
             arguments = arguments[0]
         if not isinstance(arguments, dict):
-            raise ValueError("the argument must be an object {playbook, play?, tags?, skip_tags?, profile?, "
+            raise BadArguments("the argument must be an object {playbook, play?, tags?, skip_tags?, profile?, "
                              "inventory?}")
         playbook = arguments.get("playbook") or arguments.get("uri") or arguments.get("path")
         if playbook is not None and not isinstance(playbook, str):
-            raise ValueError("'playbook' must be a path or a file URI")
+            raise BadArguments("'playbook' must be a path or a file URI")
         if playbook is None and not arguments.get("profile"):
             raise ValueError("give a 'playbook' or a launch 'profile' that names one")
         if playbook is not None:
             playbook = request_path(playbook, root)
         play = arguments.get("play")
         if play is not None and (not isinstance(play, int) or isinstance(play, bool) or play < 0):
-            raise ValueError("'play' must be a play's number in the playbook, from 0")
+            raise BadArguments("'play' must be a play's number in the playbook, from 0")
         play_at = arguments.get("play_at")
         if play_at is not None and not (isinstance(play_at, list) and len(play_at) == 2
                                         and isinstance(play_at[0], str) and isinstance(play_at[1], int)):
-            raise ValueError("'play_at' must be [file, line]")
+            raise BadArguments("'play_at' must be [file, line]")
         strings = {}
         for name in ("profile", "inventory", "limit"):
             value = arguments.get(name)
             if value is not None and not isinstance(value, str):
-                raise ValueError(f"'{name}' must be a string")
+                raise BadArguments(f"'{name}' must be a string")
             strings[name] = value or None
         return cls(playbook, check, play, play_at, _tags(arguments.get("tags"), "tags"),
                    _tags(arguments.get("skip_tags"), "skip_tags"), **strings)
@@ -109,7 +114,7 @@ def _tags(value: Any, name: str) -> list[str]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"'{name}' must be a string (a,b) or a list of strings")
+        raise BadArguments(f"'{name}' must be a string (a,b) or a list of strings")
     return [tag.strip() for each in value for tag in each.split(",") if tag.strip()]
 
 

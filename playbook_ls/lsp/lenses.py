@@ -46,4 +46,4 @@ def register(server: PlaybookServer) -> None:
         request = command_args(list(args))
         if ls.index is None:
             return None
-        return lenses.effective_tags(ls.index, request.get("path", ""), int(request.get("line", 0)))
+        return lenses.effective_tags(ls.index, request.get("path", ""), request.get("line") or 0)

@@ -23,10 +23,11 @@ import sys
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 
 from playbook_ls.features import CHECK_TASKS, LIST_PROFILES, RUN_OUTPUT, RUN_TASKS
 from playbook_ls.features import running as features
-from playbook_ls.lsp.server import PlaybookServer, guarded, profiles_file_option
+from playbook_ls.lsp.server import PlaybookServer, guarded, invalid_params, profiles_file_option
 
 log = logging.getLogger("playbook-ls")
 KILL_AFTER = 2.0  # seconds between SIGTERM and SIGKILL when a run is cancelled
@@ -171,7 +172,14 @@ async def run_tasks(ls: PlaybookServer, arguments: Any, check: bool) -> dict[str
     if not ls.ready.is_set():  # the task set at a position needs the index
         await asyncio.to_thread(ls.ready.wait, 60)
     try:
-        request = features.RunRequest.parse(_at_position(ls, list(arguments)), check, ls.root)
+        arguments = _at_position(ls, list(arguments))
+    except ValueError as exc:  # nothing a playbook runs at that position
+        _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
+        return {"error": str(exc), "cancelled": False, "exit_code": None}
+    try:
+        request = features.RunRequest.parse(arguments, check, ls.root)
+    except features.BadArguments as exc:  # the client's mistake, not the user's
+        raise invalid_params(f"{CHECK_TASKS if check else RUN_TASKS}: {exc}") from None
     except ValueError as exc:
         _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
         return {"error": str(exc), "cancelled": False, "exit_code": None}
@@ -305,6 +313,11 @@ async def _guarded_run(ls: PlaybookServer, arguments: Any, check: bool) -> Any:
         return await run_tasks(ls, list(arguments), check)
     except asyncio.CancelledError:
         raise  # $/cancelRequest: run_tasks has killed the worker on its way out
+    except JsonRpcException:
+        raise
+    except (TypeError, KeyError, AttributeError) as exc:  # arguments of the wrong shape
+        raise invalid_params(f"the arguments of {CHECK_TASKS if check else RUN_TASKS} must be one object "
+                             f"{{playbook, play, task, tags, ...}} or {{uri|path, line}}: {exc}") from None
     except Exception as exc:  # noqa: BLE001 - the server outlives any run
         log.exception("%s failed", RUN_TASKS if not check else CHECK_TASKS)
         _show(ls, f"playbook-ls: the run failed: {exc}", types.MessageType.Error)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from playbook_ls import __version__
@@ -197,6 +198,8 @@ def guarded(default: Any = None) -> Callable[[F], F]:
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 return handler(*args, **kwargs)
+            except JsonRpcException:
+                raise  # an answer meant for the client (InvalidParams, say), not a failure
             except Exception:  # noqa: BLE001
                 log.exception("%s failed", handler.__name__)
                 return default
@@ -263,18 +266,34 @@ def client_settings(ls: PlaybookServer, root: str, options: dict[str, Any]) -> S
 
 
 def command_args(args: Any) -> dict[str, Any]:
-    """Commands take ``{path|uri, line, tags, skip_tags}`` or ``[path, line]``."""
+    """Commands take ``{path|uri, line, tags, skip_tags}`` or ``[path, line]``. Anything else
+    is answered ``InvalidParams`` with what is expected."""
     if isinstance(args, list) and len(args) == 1 and isinstance(args[0], dict):
         request = dict(args[0])
-    elif isinstance(args, list):
+    elif isinstance(args, list) and len(args) <= 2 and all(isinstance(a, str | int) for a in args):
         request = dict(zip(("path", "line"), args, strict=False))
+    elif isinstance(args, dict):
+        request = dict(args)
     else:
-        request = dict(args or {})
+        raise invalid_params("the arguments must be [path, line] or one object {path|uri, line, tags, skip_tags}")
+    for key, kind in (("path", str), ("uri", str), ("tags", str), ("skip_tags", str)):
+        if key in request and request[key] is not None and not isinstance(request[key], kind):
+            raise invalid_params(f"'{key}' must be a string, not {type(request[key]).__name__}")
+    line = request.get("line")
+    if line is not None and (isinstance(line, bool) or not isinstance(line, int) or line < 0):
+        raise invalid_params(f"'line' must be a line number from 0, not {line!r}")
     if "uri" in request:
         request["path"] = uri_to_path(request.pop("uri"))
     elif isinstance(request.get("path"), str) and request["path"].startswith("file:"):
         request["path"] = uri_to_path(request["path"])
     return request
+
+
+def invalid_params(message: str) -> Exception:
+    """The error a handler raises for arguments it cannot take: the client gets InvalidParams."""
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    return JsonRpcInvalidParams(message)
 
 
 def edited(ls: PlaybookServer, uri: str) -> None:

@@ -52,3 +52,19 @@ async def test_the_listing_lens_prints_what_list_tasks_prints(client: LanguageCl
     main(["list-tasks", "playbook.yml", "--tags", "__play,__role1,__tag2"])
     expected = capsys.readouterr().out
     assert one["text"].strip().splitlines()[1:] == expected.strip().splitlines()[1:]  # the playbook line aside
+
+
+@pytest.mark.asyncio(loop_scope="module")
+@pytest.mark.parametrize(("command", "arguments"), [
+    ("playbook-ls.showEffectiveTags", [{"path": "x.yml", "line": "seven"}]),
+    ("playbook-ls.showEffectiveTags", [["nested"], 3, 4]),
+    ("playbook-ls.listTasks", [{"uri": 42}]),
+    ("playbook-ls.listTasks", [{"path": "x.yml", "line": -1}]),
+    ("playbook-ls.runTasks", [5]),
+    ("playbook-ls.checkTasks", [["not", "an", "object"]]),
+])
+async def test_malformed_command_arguments_are_invalid_params(client: LanguageClient, command: str,
+                                                              arguments: list[object]) -> None:
+    with pytest.raises(Exception, match="must be|expected") as raised:
+        await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=arguments))
+    assert getattr(raised.value, "code", -32602) == -32602  # InvalidParams
