@@ -233,6 +233,8 @@ class Outcome:
 _QUOTED = re.compile(r"(?<!\w)'[^']*'|\"[^\"]*\"|`[^`]*`")
 _PATH = re.compile(r"(?<![\w.])(?:/|\./|\.\./)[^\s:,;)]*")
 _NUMBER = re.compile(r"\d+")
+_FILE = re.compile(r"[\w./-]+\.ya?ml\b")
+_UNDEFINED = re.compile(r"'(\w+)' is undefined")
 
 
 def first_error_line(stderr: str) -> str:
@@ -250,7 +252,10 @@ def first_error_line(stderr: str) -> str:
 
 def normalise(line: str) -> str:
     """The line with what varies between playbooks (quoted names, paths, numbers) replaced, to group by cause."""
-    line = _QUOTED.sub("'…'", line)
+    undefined = _UNDEFINED.findall(line)  # which variable is missing tells causes apart: keep its name
+    line = _QUOTED.sub("'…'", _FILE.sub("FILE", line))
+    for name in undefined:
+        line = line.replace("'…' is undefined", f"{name!r} is undefined", 1)
     line = re.sub(r"PATH(?::PATH)+", "PATH", _PATH.sub("PATH", line))  # a search path is one path
     return _NUMBER.sub("N", line)[:160]
 
@@ -287,9 +292,9 @@ def compare(ansible: dict[Mode, Outcome], ours: dict[Mode, Outcome]) -> Verdict:
             cause = ("rc=0", f"rc=0: listing differs in {mode.kind}")
             detail = first_difference(expected.stdout, actual.stdout)
         else:
-            cause = (f"rc={expected.rc}: {normalise(first_error_line(expected.stderr))}",
-                     f"rc={actual.rc}: {normalise(first_error_line(actual.stderr))}")
-            detail = f"{first_error_line(expected.stderr)[:200]} | {first_error_line(actual.stderr)[:200]}"
+            why = [first_error_line(o.stderr) if o.rc else "" for o in (expected, actual)]  # rc 0: warnings only
+            cause = (f"rc={expected.rc}: {normalise(why[0])}", f"rc={actual.rc}: {normalise(why[1])}")
+            detail = f"{why[0][:200]} | {why[1][:200]}"
         if listed:
             status = "differs"
         else:

@@ -109,7 +109,7 @@ def test_refusals_are_grouped_by_the_normalised_first_error_line() -> None:
     refused = {TASKS: outcome(1, "", "playbook-ls: error: site.yml:3:7: no role 'db' in /x/roles\n"), TAGS: outcome()}
     verdict = realworld.compare(ansible, refused)
     assert verdict.status == "refuse-rc-differs"
-    assert verdict.cause[1] == "rc=1: playbook-ls: error: site.yml:N:N: no role '…' in PATH"
+    assert verdict.cause[1] == "rc=1: playbook-ls: error: FILE:N:N: no role '…' in PATH"
     # the same exit code and stdout is the same outcome, whatever either says on stderr
     assert realworld.compare(ansible, {**refused, TASKS: outcome(4, "", "x")}).first_mode == "tags"
     assert realworld.compare(ansible, {TASKS: ansible[TASKS], TAGS: ansible[TAGS]}).status == "both-refuse"
@@ -121,6 +121,14 @@ def test_a_traceback_is_found_and_named_by_its_exception() -> None:
     assert verdict.traceback
     assert verdict.cause[1] == "rc=1: KeyError: '…'"
     assert realworld.normalise("couldn't resolve module/action 'ec2'") == "couldn't resolve module/action '…'"
+    assert (realworld.normalise("pb/site.yml:7:13: cannot resolve '{{ playbook_dir }}': 'playbook_dir' is undefined")
+            == "FILE:N:N: cannot resolve '…': 'playbook_dir' is undefined")
+
+
+def test_warnings_of_a_successful_run_are_no_cause() -> None:
+    warned = outcome(stderr="[DEPRECATION WARNING]: x\nAlternatives: Set the 'ansible_managed' variable\n")
+    verdict = realworld.compare({TASKS: warned}, {TASKS: outcome(4, "", "playbook-ls: error: no")})
+    assert verdict.cause == ("rc=0: ", "rc=4: playbook-ls: error: no")
 
 
 @pytest.mark.parametrize("limit, expected", [(0, 10), (3, 3), (20, 10)])
