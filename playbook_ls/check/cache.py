@@ -55,7 +55,7 @@ class CheckCache:
     def open(cls, key: str, fingerprint: str, enabled: bool = True) -> CheckCache:
         if not enabled:
             return cls(None, fingerprint)
-        path = os.path.join(cache_dir(), hashlib.sha1(key.encode()).hexdigest() + ".json")
+        path = os.path.join(cache_dir(), hashlib.sha1(key.encode("utf-8", "surrogateescape")).hexdigest() + ".json")
         cache = cls(path, fingerprint)
         try:
             with open(path, encoding="utf-8") as handle:

@@ -51,8 +51,16 @@ def _walk(directory: str) -> Iterator[str]:
             if name in ROLE_DATA_DIRS and is_role_dir(directory):
                 continue
             yield from _walk(entry.path)
-        elif name.endswith(YAML_SUFFIXES) and entry.is_file():
+        elif name.endswith(YAML_SUFFIXES) and _is_file(entry):
             yield entry.path
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    """A regular file, through symlinks; a symlink loop or a dangling link is none."""
+    try:
+        return entry.is_file()
+    except OSError:  # ELOOP: a -> b -> a
+        return False
 
 
 def _excluded(path: str, root: str, patterns: list[re.Pattern[str]]) -> bool:
@@ -127,9 +135,6 @@ KUBERNETES_KEYS = (re.compile(r"^apiVersion:", re.MULTILINE), re.compile(r"^kind
 
 INI_SECTION = re.compile(r"^\[[^\]\s]+\][ \t]*(?:[#;].*)?$")
 YAML_MAPPING_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)?[^\s#=\[][^=]*?:(?:[ \t]|$)")
-# Role directories ansible never reads as YAML: their files are copied or templated as they are.
-ROLE_DATA_DIRS = frozenset({"files", "templates"})
-
 
 def ini_inventory_text(text: str) -> bool:
     """Whether text is an INI inventory (``[group]`` headers, ``host key=value`` lines), which

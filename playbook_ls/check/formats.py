@@ -96,7 +96,8 @@ def render_json(result: CheckResult) -> str:
 def _uri(path: str) -> str:
     from urllib.parse import quote
 
-    return quote(path.replace(os.sep, "/")) if not os.path.isabs(path) else "file://" + quote(path)
+    raw = os.fsencode(path)  # the file name's own bytes, percent-encoded, even when they are not UTF-8
+    return quote(raw.replace(os.sep.encode(), b"/")) if not os.path.isabs(path) else "file://" + quote(raw)
 
 
 def _sarif_location(span: Any) -> dict[str, Any]:

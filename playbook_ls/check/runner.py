@@ -79,7 +79,7 @@ class Checker:
         fs.clear_cache()  # the tree is taken as unchanging from here on
         files = discover.yaml_files(paths, settings.exclude, settings.root)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
-        file_set = content_hash("\n".join(files).encode())
+        file_set = content_hash("\n".join(files).encode("utf-8", "surrogateescape"))  # names need not be UTF-8
         if cache.file_set != file_set:
             cache.units, cache.file_set, cache.dirty = {}, file_set, True
         facts = {path: self._file_facts(path, cache) for path in files}

@@ -111,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     tune_gc()
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 prints as \xff, not a crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         return int(args.handler(args))
     except BrokenPipeError:
