@@ -250,10 +250,31 @@ def bombs(doc: str) -> st.SearchStrategy[Buffer]:
     return st.builds(make, st.integers(2, 9), places)
 
 
+def hostile(doc: str) -> st.SearchStrategy[Buffer]:
+    """Shapes that once crashed or hung the server: nested complex keys (a C stack overflow),
+    scalars PyYAML cannot convert (a ValueError out of the loader), recursive aliases (a
+    RecursionError in templating), templates that would build gigabytes."""
+    depth = st.integers(20, 40_000)
+    shapes = st.one_of(
+        st.builds(lambda d, k: Buffer(k * d + "x\n", f"{k.strip() or 'indent'} nested {d} deep"), depth,
+                  st.sampled_from(["? ", "- ? ", ": ", "? - "])),
+        st.builds(lambda v: Buffer(f"- hosts: all\n  vars:\n    a: {v}\n  tasks: []\n", f"scalar {v[:20]}"),
+                  st.sampled_from(["!!int foo", "!!int 0x", "!!float bar", "9" * 5000, "!!bool maybe",
+                                   "!!timestamp soon"])),
+        st.just(Buffer("- hosts: all\n  tasks:\n    - import_role:\n        name: &a [*a]\n"
+                       "    - debug: {msg: &m [*m]}\n      when: &w [*w]\n", "recursive aliases")),
+        st.builds(lambda t: Buffer(f"- hosts: all\n  tasks:\n    - import_tasks: \"{{{{ {t} }}}}\"\n", f"template {t}"),
+                  st.sampled_from(["'x' | center(10**9)", "'%09999999d' | format(1)",
+                                   "('ab' * 1000) | replace('a', 'a' * 1000)", "range(10**6) | map('string') | join",
+                                   "'a' | wordwrap(1) | indent(10**8)"])),
+    )
+    return shapes
+
+
 def buffers(doc: str) -> st.SearchStrategy[Buffer]:
     small = st.one_of(truncated(), with_tabs(), garbage(), st.text(max_size=400), st.text(any_char, max_size=200),
                       cycles(doc)).map(Buffer)
-    return st.one_of(small, huge(), deep(), bombs(doc))
+    return st.one_of(small, huge(), deep(), bombs(doc), hostile(doc))
 
 
 @st.composite
@@ -408,7 +429,8 @@ async def sentinel_published(client: LanguageClient, root: Path) -> None:
 
 
 @pytest.mark.asyncio(loop_scope="module")
-@settings(max_examples=30, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@settings(max_examples=int(os.environ.get("PLAYBOOK_LS_FUZZ_CASES", "30")), deadline=None, derandomize=not
+          os.environ.get("PLAYBOOK_LS_FUZZ_CASES"), phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example])
 @given(steps=edits())
 # Inputs that broke the server once: a C stack overflow (SIGSEGV) in the YAML composer, a refresh that
@@ -416,6 +438,8 @@ async def sentinel_published(client: LanguageClient, root: Path) -> None:
 @example(steps=[(PLAYBOOK, Buffer(deep_text("flow sequence", 100_000), "flow sequence nested 100000 deep"), 0, 0)])
 @example(steps=[(PLAYBOOK, Buffer("- hosts: all\n  tasks:\n    - debug: msg=x\n      tags: [{a: 1}]\n"), 1, 4)])
 @example(steps=[(PLAYBOOK, Buffer(bomb(9, "tags"), "alias bomb 9**9 at tags"), 0, 2)])
+@example(steps=[(PLAYBOOK, Buffer("? " * 30_000 + "x\n", "complex keys nested 30000 deep"), 0, 0)])
+@example(steps=[(PLAYBOOK, Buffer("- hosts: all\n  vars:\n    a: !!int foo\n  tasks: []\n", "!!int foo"), 2, 8)])
 async def test_random_buffers_never_break_the_server(client: LanguageClient, workspace: Path,
                                                       steps: list[tuple[str, Buffer, int, int]]) -> None:
     if State.dead:  # not a skip: hypothesis would report the skip instead of the failure
