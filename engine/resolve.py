@@ -47,6 +47,9 @@ EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
 EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
 MAX_DEPTH = 64
+# import_tasks within import_tasks: ansible-core 2.19 lists a chain of 138 from a play's tasks and
+# dies of Python's RecursionError (exit 250) on 139 and more, with the default recursion limit
+MAX_IMPORT_DEPTH = 139
 # Task-list entries one playbook may expand to. Real repositories stay far below (15,000 tasks in
 # all is a large one); an editor buffer can multiply two huge files into millions, which would
 # keep the resolution busy for minutes.
@@ -680,9 +683,15 @@ class Resolver:
             self.problem("unresolved-import", f"Could not find or access '{target}'", span,
                          f"Looked for {path}; check the file name and its location.", exit_code=EXIT_ERROR)
             return []
-        if paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+        if paths.realpath(path) in ctx.files:
             self.problem("import-cycle", f"import cycle: {target} is already being imported", span,
                          "Remove the import that closes the cycle.", exit_code=EXIT_CRASH)
+            return []
+        if len(ctx.files) >= MAX_IMPORT_DEPTH:
+            self.problem("import-depth", f"import_tasks nested more than {MAX_IMPORT_DEPTH} levels deep: "
+                         "ansible-playbook stops here with a RecursionError (exit 250)", span,
+                         "Import the files from fewer levels: a chain of imports can usually be a list.",
+                         exit_code=EXIT_CRASH)
             return []
         frame = self.frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
         data = self.load_yaml(path, span)
@@ -717,7 +726,7 @@ class Resolver:
             self.problem("unresolved-include", f"{task.action}: could not find '{target}'", span,
                          f"Looked for {path}; ansible fails when the task runs.", fatal=False)
             return
-        if paths.realpath(path) in ctx.files or len(ctx.files) > MAX_DEPTH:
+        if paths.realpath(path) in ctx.files or len(ctx.files) >= MAX_IMPORT_DEPTH:
             return
         task.include_resolved = path
         data = self.sources.load(path).data

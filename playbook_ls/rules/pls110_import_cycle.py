@@ -2,7 +2,9 @@
 
 ## What it does
 Checks for files that import themselves, directly or through other files
-(`import_playbook`, `import_tasks`, `include_tasks`), and roles that depend on themselves.
+(`import_playbook`, `import_tasks`, `include_tasks`), and roles that depend on themselves; and
+for `import_tasks` chains deeper than ansible-playbook can follow (139 levels: it stops with a
+RecursionError).
 
 ## Why is this bad?
 ansible-playbook recurses until it gives up, or loops at run time; the playbook cannot run.
@@ -50,4 +52,4 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    yield from problem_findings(ctx, "import-cycle")
+    yield from problem_findings(ctx, "import-cycle", "import-depth")
