@@ -249,6 +249,12 @@ class RoleLoader:
         if self._over_budget(instance):
             return []
         instance.entry = entry
+        unreadable = [sub for sub in (".", *_ROLE_FILE_DIRS) if _unreadable(os.path.join(instance.path, sub))]
+        if unreadable:  # ansible sees nothing there either and runs an empty role: say why it is empty
+            where = "the role directory" if "." in unreadable else ", ".join(f"{sub}/" for sub in unreadable)
+            r.problem("unresolved-role", f"cannot read {where} of role '{instance.name}' ({instance.path}): "
+                      "permission denied", instance.span, "Let the user running playbook-ls and ansible read it.",
+                      fatal=False)
         if instance.collection is None and r.plugins is not None:  # a legacy role's library/ serves everyone after
             r.plugins.add_plugin_dirs(instance.path)
         meta = self._meta(instance)
@@ -327,3 +333,11 @@ class RoleLoader:
             task.children = self.compile(instance, apply, dynamic_ctx)
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
+
+
+_ROLE_FILE_DIRS = ("tasks", "handlers", "meta", "defaults", "vars")
+
+
+def _unreadable(directory: str) -> bool:
+    """A directory that exists but cannot be listed or entered."""
+    return os.path.isdir(directory) and not os.access(directory, os.R_OK | os.X_OK)

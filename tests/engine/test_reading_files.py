@@ -49,3 +49,17 @@ def test_a_role_whose_files_are_a_fifo_and_dev_zero_does_not_hang_the_commands(
     assert "roles/x/tasks/main.yml is not a regular file (a character device)" in capsys.readouterr().err
     assert main(["check", "."]) == 1
     assert "not a regular file" in capsys.readouterr().out
+
+
+def test_an_unreadable_role_directory_is_reported_not_taken_for_an_empty_role(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "roles/locked/tasks").mkdir(parents=True)
+    (tmp_path / "roles/locked/tasks/main.yml").write_text("- debug: msg=hidden\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  roles: [locked]\n")
+    locked = str(tmp_path / "roles/locked/tasks")
+    real_access = os.access
+    # tests run as root, which chmod cannot lock out: the permission is refused here instead
+    monkeypatch.setattr(os, "access", lambda path, mode: False if str(path) == locked else real_access(path, mode))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", ".", "--no-cache"]) == 1
+    assert "cannot read tasks/ of role 'locked'" in capsys.readouterr().out
