@@ -133,3 +133,31 @@ def test_a_client_that_stops_reading_ends_the_server(root: Path) -> None:
         if client.process.poll() is None:
             client.process.kill()
     assert os.path.exists(root)
+
+
+def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
+    import socket
+
+    with socket.socket() as probe:  # a free port on the loopback
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], cwd=root, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server never listened")
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}}).encode()
+        connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        connection.recv(65536)
+        connection.close()  # the client goes away without shutdown
+        assert server.wait(10) is not None
+    finally:
+        if server.poll() is None:
+            server.kill()
