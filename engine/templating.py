@@ -14,6 +14,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from engine.booleans import bool_filter
+from engine.jinja_filters import regex_replace, regex_search, ternary
 from engine.template_bounds import TooLarge, bounded_environment_class, evaluation
 from engine.values import UnsafeText
 
@@ -53,6 +54,10 @@ def _environment() -> Any:
         string=str,
         basename=lambda p: str(p).rsplit("/", 1)[-1],
         mandatory=lambda v: v,
+        # ansible's pure filters, which play hosts and names use (``| ternary('a', 'b')``)
+        ternary=ternary,
+        regex_replace=regex_replace,
+        regex_search=regex_search,
     )
     env.bound_filters()
     return env
