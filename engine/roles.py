@@ -115,7 +115,7 @@ class RoleLoader:
         frame.span = getattr(ds, "span", span)
         params = {k: v for k, v in ds.items() if k not in kw.ROLE_ENTRY_KEYWORDS}
         role_basedir = os.path.dirname(parent.path) if parent and parent.path else None
-        instance = self._locate(name, name_span, ctx, via, role_basedir, ctx.collections)
+        instance = self.locate(name, name_span, ctx, via, role_basedir, ctx.collections)
         if instance is None:
             return []
         instance.params, instance.parent = params, parent
@@ -154,7 +154,7 @@ class RoleLoader:
         if not isinstance(name, str):
             return []
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
-        instance = self._locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
+        instance = self.locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
         if instance is None:
             return []
         instance.from_files, instance.parent = from_files, ctx.role
@@ -163,7 +163,7 @@ class RoleLoader:
         return list(self.compile(instance, frame, ctx, validate=bool(validate)))
 
     # -- lookup and compile -----------------------------------------------------------------
-    def _locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None,
+    def locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None,
                 collections: tuple[str, ...]) -> RoleInstance | None:
         """``RoleDefinition._load_role_path``: in the collections searched first, then roles_path."""
         r = self.resolver
@@ -322,7 +322,7 @@ class RoleLoader:
                       "Its tasks are not analysed; use a static role name to have them checked.", fatal=False)
             return
         problems_before = len(r.problems)
-        instance = self._locate(name, task.span, ctx, "include_role", None,
+        instance = self.locate(name, task.span, ctx, "include_role", None,
                                 task_collections(task.data if isinstance(task.data, dict) else {}, ctx))
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role

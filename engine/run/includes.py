@@ -117,7 +117,8 @@ class IncludeLoader:
         key = (id(task), str(name), repr(sorted(args.items(), key=str)), repr(sorted(params.items(), key=str)))
         if key not in self._loaded:
             before = len(self.resolver.problems)
-            instance = self.resolver.roles._locate(str(name), task.span, ctx, "include_role", None)
+            instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,
+                                                  _collections_of(task, self.resolver.default_collection))
             self._problems(before)
             if instance is None:
                 raise TemplateFailure(f"the role '{name}' was not found")
@@ -155,3 +156,17 @@ class IncludeLoader:
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
         state.included.update(facts)
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+
+
+def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ...]:
+    """The collections a run-time ``include_role`` looks its name up in: the nearest
+    ``collections:`` keyword of the task's chain, or its role's own collection."""
+    from engine.collection_search import ensure_default
+
+    for frame in reversed(task.chain):
+        listed = frame.keywords.get("collections")
+        if listed is not None:
+            return ensure_default([listed] if isinstance(listed, str) else [str(c) for c in listed or []])
+    if task.role is not None and task.role.collection:
+        return (task.role.collection, "ansible.builtin")
+    return ensure_default([], default_collection)
