@@ -160,12 +160,14 @@ def extent(node: Any, span: Span, lines: list[str]) -> Span:
 
 
 def _content_end(node: Any, span: Span, lines: list[str]) -> int:
-    """The last line that holds the node's own content (its last value, recursively)."""
-    inner = [(value, value_span) for _k, value, _ks, value_span in children(node)
-             if value_span is not None and encloses(span, value_span)]
-    if inner:
-        value, value_span = max(inner, key=lambda item: (item[1].end_line, item[1].end_col))
-        return _content_end(value, value_span, lines)
+    """The last line that holds the node's own content (its last value, all the way down; a
+    loop, not recursion: a buffer may nest a thousand levels)."""
+    while True:
+        inner = [(value, value_span) for _k, value, _ks, value_span in children(node)
+                 if value_span is not None and encloses(span, value_span)]
+        if not inner:
+            break
+        node, span = max(inner, key=lambda item: (item[1].end_line, item[1].end_col))
     if span.end_col == 0 and span.end_line > span.line:
         return span.end_line - 1  # a block scalar ends at the start of the next line
     return span.end_line
