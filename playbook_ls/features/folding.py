@@ -30,10 +30,12 @@ def folding_ranges(index: WorkspaceIndex, path: str) -> list[tuple[int, int]] | 
 
 def _collect(node: Any, lines: list[str], ranges: dict[int, int]) -> None:
     pending = [node]  # a stack, not recursion: a buffer may nest a thousand levels
+    seen = {id(node)}  # and an alias inside itself (&a [*a]) is walked once
     while pending:
         for _key, value, key_span, value_span in yn.children(pending.pop()):
-            if value_span is None or not isinstance(value, YMap | YSeq):
+            if value_span is None or not isinstance(value, YMap | YSeq) or id(value) in seen:
                 continue
+            seen.add(id(value))
             end = yn.extent(value, value_span, lines).end_line
             # a mapping entry folds from its key (``tasks:``), a list item from its first line
             start = key_span.line if key_span is not None else value_span.line

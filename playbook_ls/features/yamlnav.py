@@ -77,21 +77,30 @@ def children(node: Any) -> list[tuple[Any, Any, Span | None, Span | None]]:
 
 
 def locate(node: Any, line: int, col: int, trail: tuple[Step, ...] = ()) -> Hit | None:
-    """The scalar (key or value) whose span contains the position, with the path to it."""
-    for key, value, key_span, value_span in children(node):
-        step = trail + ((node, key),)
-        if key_span is not None and contains(key_span, line, col):
-            return Hit(step, key, key_span, True)
-        if value_span is None or not contains(value_span, line, col):
-            continue
-        if isinstance(value, YMap | YSeq):
+    """The scalar (key or value) whose span contains the position, with the path to it.
+
+    Depth first in document order, with a stack rather than recursion (a buffer may nest a
+    thousand levels), and each collection entered once (an alias inside itself, ``&a [*a]``)."""
+    stack = [(iter(children(node)), node, trail)]
+    seen = {id(node)}
+    while stack:
+        items, current, path = stack[-1]
+        for key, value, key_span, value_span in items:
+            step = path + ((current, key),)
+            if key_span is not None and contains(key_span, line, col):
+                return Hit(step, key, key_span, True)
+            if value_span is None or not contains(value_span, line, col):
+                continue
+            if not isinstance(value, YMap | YSeq):
+                return Hit(step, value, value_span, False)
             # a block collection's span runs on to the next token, so a neighbour may also
-            # "contain" the position; keep looking when this one holds nothing there
-            found = locate(value, line, col, step)
-            if found is not None:
-                return found
+            # "contain" the position: when this one holds nothing there, the search goes on
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.append((iter(children(value)), value, step))
+                break
         else:
-            return Hit(step, value, value_span, False)
+            stack.pop()
     return None
 
 
@@ -99,15 +108,17 @@ def node_at_span(node: Any, target: Span) -> Any:
     """The value (container or scalar) written exactly at ``target``; None if there is none."""
     if isinstance(node, YMap | YSeq) and node.span is not None and pos(node.span) == pos(target):
         return node
-    for _key, value, _key_span, value_span in children(node):
-        if value_span is None:
-            continue
-        if pos(value_span) == pos(target):
-            return value
-        if isinstance(value, YMap | YSeq) and encloses(value_span, target):
-            found = node_at_span(value, target)
-            if found is not None:
-                return found
+    pending, seen = [node], {id(node)}
+    while pending:
+        current = pending.pop(0)
+        for _key, value, _key_span, value_span in children(current):
+            if value_span is None:
+                continue
+            if pos(value_span) == pos(target):
+                return value
+            if isinstance(value, YMap | YSeq) and encloses(value_span, target) and id(value) not in seen:
+                seen.add(id(value))
+                pending.append(value)
     return None
 
 
@@ -162,7 +173,9 @@ def extent(node: Any, span: Span, lines: list[str]) -> Span:
 def _content_end(node: Any, span: Span, lines: list[str]) -> int:
     """The last line that holds the node's own content (its last value, all the way down; a
     loop, not recursion: a buffer may nest a thousand levels)."""
-    while True:
+    seen: set[tuple[int, Span]] = set()  # an alias inside itself (&a [*a]) must not loop
+    while (id(node), span) not in seen:
+        seen.add((id(node), span))
         inner = [(value, value_span) for _k, value, _ks, value_span in children(node)
                  if value_span is not None and encloses(span, value_span)]
         if not inner:
