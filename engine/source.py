@@ -195,9 +195,10 @@ class _ResolverMixin:
         pass
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        if issubclass(kind, ScalarNode):
+        # By the kind's name, not its class: PyYAML's composer (see _compose_as_ansible) asks too.
+        if kind.id == "scalar":
             return _PLAIN if implicit[0] else _STR
-        if issubclass(kind, SequenceNode):
+        if kind.id == "sequence":
             return "tag:yaml.org,2002:seq"
         return "tag:yaml.org,2002:map"
 
@@ -233,6 +234,52 @@ else:  # pragma: no cover
 
     def _compose(text: str) -> Node | None:
         return _Composer(io.StringIO(text)).get_single_node()
+
+
+try:
+    import yaml as _pyyaml
+except ImportError:  # pragma: no cover - PyYAML is a dependency; without it the C composer decides alone
+    _pyyaml = None
+
+
+def _compose_as_ansible(text: str) -> Node | None:
+    """Compose with PyYAML, the parser ansible-core uses (its C loader when present, as ansible).
+
+    Only asked when ruamel's C composer refuses a text: the libyaml bundled with ruamel.yaml.clib
+    (0.1.7) refuses plain scalars that later libyaml releases, PyYAML's wheels and so ansible
+    accept, such as ``[role::web]`` or ``[a?b]`` in flow collections. PyYAML's nodes are copied into
+    ruamel's, which is what the constructor knows, sharing the copy of a node that aliases share.
+    """
+    assert _pyyaml is not None
+    base = getattr(_pyyaml, "CSafeLoader", _pyyaml.SafeLoader)
+    loader = type("_AnsibleComposer", (_ResolverMixin, base), {})(text)
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()
+    if root is None:
+        return None
+    kinds = {"scalar": ScalarNode, "sequence": SequenceNode, "mapping": MappingNode}
+    copies: dict[int, Node] = {}
+
+    def copy(node: Any) -> Node:
+        known = copies.get(id(node))
+        if known is not None:
+            return known
+        kind = kinds[node.id]
+        if node.id == "scalar":
+            result = kind(node.tag, node.value, node.start_mark, node.end_mark, node.style)
+            copies[id(node)] = result
+            return result
+        result = kind(node.tag, [], node.start_mark, node.end_mark)
+        copies[id(node)] = result
+        if node.id == "sequence":
+            result.value.extend(copy(item) for item in node.value)
+        else:
+            result.value.extend((copy(key), copy(value)) for key, value in node.value)
+        return result
+
+    return copy(root)
 
 
 MAX_EXPANDED_NODES = 2_000_000  # values, with aliases expanded: far beyond any real playbook
@@ -389,6 +436,14 @@ def _too_deep(text: str) -> Span | None:
     return None
 
 
+def _syntax_problem(exc: Any, file: str) -> YamlProblem:
+    """A YAML library's positioned error (ruamel's or PyYAML's, which have the same shape)."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line, mark.column) if mark is not None else (0, 0)
+    message = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
+    return YamlProblem(message, Span(file, line, col, line, col))
+
+
 def parse_text(text: str, file: str) -> Loaded:
     """Parse YAML text; a syntax error comes back as ``Loaded.error`` with its position."""
     deep = _too_deep(text)
@@ -398,10 +453,14 @@ def parse_text(text: str, file: str) -> Loaded:
     try:
         node = _compose(text)
     except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line, mark.column) if mark is not None else (0, 0)
-        message = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
-        return Loaded(file, error=YamlProblem(message, Span(file, line, col, line, col)))
+        if _pyyaml is None:
+            return Loaded(file, error=_syntax_problem(exc, file))
+        try:  # ansible's parser has the last word on what is valid YAML
+            node = _compose_as_ansible(text)
+        except _pyyaml.MarkedYAMLError as pyyaml_exc:
+            return Loaded(file, error=_syntax_problem(pyyaml_exc, file))
+        except (_pyyaml.YAMLError, ValueError, RecursionError) as pyyaml_exc:
+            return Loaded(file, error=YamlProblem(f"invalid YAML: {pyyaml_exc}", Span(file, 0, 0, 0, 0)))
     except (YAMLError, ValueError, RecursionError) as exc:
         return Loaded(file, error=YamlProblem(f"invalid YAML: {exc}", Span(file, 0, 0, 0, 0)))
     if node is None:

@@ -108,3 +108,29 @@ def test_nested_tracking_records_in_every_level(tmp_path) -> None:
         with cache.tracking() as inner:
             cache.load(str(two))
     assert (outer, inner) == ([str(one), str(two)], [str(two)])
+
+
+# Texts the libyaml of ruamel.yaml.clib (0.1.7) refuses and PyYAML's libyaml (0.2.x, what
+# ansible-core parses with) accepts: ansible's parser decides.
+@pytest.mark.parametrize(("text", "value"), [
+    ("tags: [role::web]\n", {"tags": ["role::web"]}),
+    ("a: {b: c::d}\n", {"a": {"b": "c::d"}}),
+    ("a: [x?y, 'q']\n", {"a": ["x?y", "q"]}),
+])
+def test_what_ansibles_parser_accepts_loads(text: str, value: object) -> None:
+    loaded = parse_text(text, "f.yml")
+    assert loaded.error is None and loaded.data == value
+
+
+def test_fallback_parse_keeps_positions_aliases_and_yaml_1_1() -> None:
+    loaded = parse_text("base: &b {become: yes}\ntask:\n  <<: *b\n  tags: [a::b, '010']\n  n: 010\n", "f.yml")
+    task = loaded.data["task"]
+    assert task == {"become": True, "tags": ["a::b", "010"], "n": 8}
+    assert (task.value_spans["tags"].line, task.value_spans["tags"].col) == (3, 8)
+    assert task["tags"].item_spans[0].col == 9
+
+
+def test_invalid_for_both_parsers_reports_ansibles_error_with_position() -> None:
+    loaded = parse_text("- hosts: all\n  tags: [role::web\n", "bad.yml")
+    assert loaded.data is None and loaded.error is not None
+    assert loaded.error.span.line == 2 and "flow sequence" in loaded.error.message
