@@ -102,3 +102,67 @@ class AnsibleConfig:
             elif parser.has_option("tags", key):
                 setattr(config, attr, _split_list(parser.get("tags", key)))
         return config
+
+
+class ProjectConfigs:
+    """The ansible.cfg each file of a tree is resolved with, for the editor and ``check``.
+
+    ansible reads the ``ansible.cfg`` of the directory it is run from, so a repository holding
+    several projects (each with its own ansible.cfg, roles and collections) is run from each
+    project's directory. A file is therefore resolved with the configuration of the nearest
+    directory, from its own up to ``root``, that holds an ``ansible.cfg``; without one, with the
+    configuration found from ``root`` (``~/.ansible.cfg``, ...). ``ANSIBLE_CONFIG`` wins for every
+    file, as it does in ansible. ``extra_roles_path`` (playbook-ls's own setting) is appended to
+    every configuration's ``roles_path``.
+    """
+
+    def __init__(self, root: str, extra_roles_path: list[str] | None = None) -> None:
+        self.root = os.path.abspath(root)
+        self.extra_roles_path = list(extra_roles_path or ())
+        self._by_dir: dict[str, AnsibleConfig] = {}
+        self._project_dir: dict[str, str] = {}
+        self.default = self._load(self.root)
+
+    def _load(self, directory: str) -> AnsibleConfig:
+        config = self._by_dir.get(directory)
+        if config is None:
+            config = AnsibleConfig.load(directory)
+            config.roles_path = [*config.roles_path, *self.extra_roles_path]
+            self._by_dir[directory] = config
+        return config
+
+    def _directories(self, path: str) -> list[str]:
+        """``path``'s directory and its parents up to ``root`` (none when outside it)."""
+        directory = os.path.dirname(os.path.abspath(path))
+        if os.path.commonpath([directory, self.root]) != self.root:
+            return []
+        chain = [directory]
+        while directory != self.root:
+            directory = os.path.dirname(directory)
+            chain.append(directory)
+        return chain
+
+    def candidates(self, path: str) -> list[str]:
+        """Every ``ansible.cfg`` that would decide ``path``'s configuration if it existed (a
+        cache of results depends on them, present or not)."""
+        if "ANSIBLE_CONFIG" in os.environ:
+            return []
+        return [os.path.join(directory, "ansible.cfg") for directory in self._directories(path)]
+
+    def project_dir(self, path: str) -> str:
+        """The directory ansible would be run from for ``path``: the nearest one with an
+        ansible.cfg, else ``root``."""
+        directory = os.path.dirname(os.path.abspath(path))
+        known = self._project_dir.get(directory)
+        if known is None:
+            known = self.root
+            if "ANSIBLE_CONFIG" not in os.environ:
+                for candidate in self._directories(path):
+                    if os.path.isfile(os.path.join(candidate, "ansible.cfg")):
+                        known = candidate
+                        break
+            self._project_dir[directory] = known
+        return known
+
+    def for_path(self, path: str) -> AnsibleConfig:
+        return self._load(self.project_dir(path))

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import files
 from engine import paths as fs
-from engine.config import AnsibleConfig
+from engine.config import ProjectConfigs
 from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
@@ -62,9 +62,8 @@ class UnitResult:
 class Checker:
     def __init__(self, settings: Settings, use_cache: bool = True, jobs: int = 1) -> None:
         self.settings, self.jobs = settings, jobs
-        self.ansible = AnsibleConfig.load(settings.root)
-        self.ansible.roles_path = [*self.ansible.roles_path,
-                                   *(os.path.join(settings.root, p) for p in settings.roles_path)]
+        self.configs = ProjectConfigs(settings.root, [os.path.join(settings.root, p) for p in settings.roles_path])
+        self.ansible = self.configs.default
         self.use_cache = use_cache
         self.rules = RuleSet(settings, self.ansible.skip_tags, self.ansible.path)
         self._sources: Any = None
@@ -187,15 +186,19 @@ class Checker:
 
     def _check_playbook(self, path: str) -> UnitResult:
         errors_before = len(self.rules.errors)
-        return self._unit_result(self.rules.check_playbook(self.sources, self.ansible, path), errors_before)
+        checked = self.rules.check_playbook(self.sources, self.configs.for_path(path), path)
+        return self._unit_result(checked, errors_before, self.configs.candidates(path))
 
     def _check_role(self, role: str) -> UnitResult:
         errors_before = len(self.rules.errors)
-        return self._unit_result(self.rules.check_lone_role(self.sources, self.ansible, role), errors_before)
+        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role)
+        return self._unit_result(checked, errors_before, self.configs.candidates(role))
 
-    def _unit_result(self, checked: Checked, errors_before: int) -> UnitResult:
+    def _unit_result(self, checked: Checked, errors_before: int, configs: list[str]) -> UnitResult:
+        """``configs``: the ansible.cfg files that decided (or, created, would decide) the
+        configuration the unit was resolved with; a change to any of them invalidates it."""
         tags, roles = playbook_summary(checked.context)
-        deps = {p: self._hash(p) for p in set(checked.read) if p not in self.sources.overlay}
+        deps = {p: self._hash(p) for p in {*checked.read, *configs} if p not in self.sources.overlay}
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, errors)
 

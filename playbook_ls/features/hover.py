@@ -100,7 +100,8 @@ def run_summary(index: WorkspaceIndex, book: Book, task: Task) -> str:
     if task.handler:
         return "**runs:** when notified (handlers are not selected by tags)"
     tags = task.tag_set() or UNTAGGED
-    default = Selection.from_options(index.ansible.run_tags, index.ansible.skip_tags)
+    config = index.configs.for_path(book.path)
+    default = Selection.from_options(config.run_tags, config.skip_tags)
     parts = [f"default run: {_verdict(tags, default)}"]
     exposure = never_exposure(task)
     for profile in index.profiles_for(book):

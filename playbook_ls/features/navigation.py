@@ -170,15 +170,15 @@ def _searched_roles(index: WorkspaceIndex, path: str, name: str) -> list[str]:
     if not own_role:
         bases.append(os.path.dirname(os.path.abspath(path)))
     bases.append(index.root)
+    config = index.configs.for_path(path)
     for base in dict.fromkeys(bases):
         if is_fqcr(name):
-            config = index.ansible
             roots = collection_roots([base], config.collections_path, config.collections_scan_sys_path)
             finder = CollectionFinder(roots)
             hit = finder.find_role(name, ())
             found = hit[1] if hit else None
         else:
-            found, _searched = find_role(name, base, index.ansible.roles_path, role_basedir)
+            found, _searched = find_role(name, base, config.roles_path, role_basedir)
         if found:
             return [found]
     # last resort, for files no playbook reaches: a role directory of that name in the workspace
@@ -288,7 +288,7 @@ def _searched_task_file(index: WorkspaceIndex, path: str, raw: str) -> str | Non
     playbook = any(_same_file(play.playbook, path) for play in plays)
     includes = () if playbook else (os.path.relpath(os.path.abspath(path), top),)
     ctx = Ctx(chain=(), basedir=basedir, variables={}, role=role, handler=handler, includes=includes)
-    found = Resolver(index.sources, index.ansible).find_task_file(target, ctx)
+    found = Resolver(index.sources, index.configs.for_path(path)).find_task_file(target, ctx)
     return found if os.path.isfile(found) else None
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from engine import paths as fs
-from engine.config import AnsibleConfig
+from engine.config import ProjectConfigs
 from engine.model import STATIC_IMPORTS, Frame, Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
@@ -131,9 +131,9 @@ class WorkspaceIndex:
     def configure(self, root: str, settings: Settings | None = None) -> None:
         self.root = os.path.abspath(root)
         self.settings = settings or load_settings(None, self.root)
-        self.ansible = AnsibleConfig.load(self.root)
-        self.ansible.roles_path = [*self.ansible.roles_path,
-                                   *(os.path.join(self.settings.root, p) for p in self.settings.roles_path)]
+        self.configs = ProjectConfigs(self.root, [os.path.join(self.settings.root, p)
+                                                  for p in self.settings.roles_path])
+        self.ansible = self.configs.default
         self.rules = RuleSet(self.settings, self.ansible.skip_tags, self.ansible.path)
 
     # -- documents --------------------------------------------------------------------------
@@ -285,12 +285,12 @@ class WorkspaceIndex:
         a changed file and take the others over from the last resolution."""
         previous = self.books.get(path) if changed is not None else None
         stale = (lambda reads: any(self.real(p) in changed for p in reads)) if changed is not None else None
-        checked = self.rules.check_playbook(self.sources, self.ansible, path, previous and previous.checked, stale,
-                                            rules)
+        checked = self.rules.check_playbook(self.sources, self.configs.for_path(path), path,
+                                            previous and previous.checked, stale, rules)
         return self._book(path, checked, previous, synthetic=False)
 
     def _lone_role(self, role: str) -> Book:
-        checked = self.rules.check_lone_role(self.sources, self.ansible, role)
+        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role)
         return self._book(discover.role_playbook_path(role), checked, None, synthetic=True)
 
     def _book(self, path: str, checked: Checked, previous: Book | None, synthetic: bool) -> Book:

@@ -250,3 +250,28 @@ def test_creating_a_missing_role_outside_the_checked_paths_invalidates(tmp_path:
     fresh = [code for *_rest, code in summary(check(use_cache=False))]
     assert fresh == ["PLS114"]
     assert [code for *_rest, code in summary(check())] == fresh
+
+
+MONOREPO = {
+    # two projects, each run from its own directory with its own roles_path, both using 'common'
+    "web/ansible.cfg": "[defaults]\nroles_path = ./vendor\n",
+    "web/site.yml": "- hosts: all\n  roles:\n    - common\n",
+    "web/vendor/common/tasks/main.yml": "- ansible.builtin.debug:\n    msg: web\n  tags: all\n",
+    "db/ansible.cfg": "[defaults]\nroles_path = ./galaxy\n",
+    "db/playbooks/site.yml": "- hosts: all\n  roles:\n    - common\n",
+    "db/galaxy/common/tasks/main.yml": "- ansible.builtin.debug:\n    msg: db\n\n  tags: all\n",
+}
+
+
+def test_each_project_of_a_monorepo_resolves_with_its_own_ansible_cfg(write) -> None:
+    write(MONOREPO)
+    assert summary(check()) == [("db/galaxy/common/tasks/main.yml", 4, "PLS114"),
+                                ("web/vendor/common/tasks/main.yml", 3, "PLS114")]
+
+
+def test_creating_a_projects_ansible_cfg_invalidates_the_cache(write) -> None:
+    write({name: text for name, text in MONOREPO.items() if name != "web/ansible.cfg"})
+    assert ("web/site.yml", 3, "PLS109") in summary(check())
+    write({"web/ansible.cfg": MONOREPO["web/ansible.cfg"]})
+    assert ("web/vendor/common/tasks/main.yml", 3, "PLS114") in summary(check())
+    assert not [f for f in summary(check()) if f[2] == "PLS109"]
