@@ -46,10 +46,15 @@ from engine.templating import Unresolved, as_dict, is_template, render, resolve_
 EXIT_ERROR = 1
 EXIT_PARSER_ERROR = 4
 EXIT_CRASH = 250  # ansible-playbook hits RecursionError on import cycles and reports a crash
-MAX_DEPTH = 64
+# import_playbook within import_playbook: ansible-core 2.19 (Python's default recursion limit)
+# lists a chain of 321; a play in the 322nd to 324th imported file crashes it (RecursionError,
+# exit 250), and loading the 325th fails as "YAML parsing failed" (exit 4).
+PLAYBOOK_IMPORT_CRASH_DEPTH = 322
+PLAYBOOK_IMPORT_PARSE_DEPTH = 325
 # import_tasks within import_tasks: ansible-core 2.19 lists a chain of 138 from a play's tasks and
 # dies of Python's RecursionError (exit 250) on 139 and more, with the default recursion limit
 MAX_IMPORT_DEPTH = 139
+_FLATTEN_HINT = "Import the deepest playbooks directly from a playbook nearer the top."
 # Task-list entries one playbook may expand to. Real repositories stay far below (15,000 tasks in
 # all is a large one); an editor buffer can multiply two huge files into millions, which would
 # keep the resolution busy for minutes.
@@ -209,8 +214,10 @@ class Resolver:
             self.problem("import-cycle", f"import_playbook cycle: {path} imports itself again", span,
                          "Remove one of the import_playbook statements that form the cycle.", exit_code=EXIT_CRASH)
             return []
-        if len(stack) > MAX_DEPTH:
-            self.problem("import-cycle", "import_playbook nested too deeply", span)
+        if len(stack) >= PLAYBOOK_IMPORT_PARSE_DEPTH:
+            self.problem("import-depth", f"YAML parsing failed: import_playbook nested more than "
+                         f"{PLAYBOOK_IMPORT_PARSE_DEPTH - 1} levels deep exceeds ansible-playbook's recursion limit",
+                         span, _FLATTEN_HINT)
             return []
         data = self.load_yaml(path, span)
         if data is None:
@@ -231,6 +238,10 @@ class Resolver:
             where = position + ((real, index),)
             if import_key is not None:
                 plays += self._import_playbook(entry, import_key, basedir, outer, stack + (real,), outer_vars, where)
+            elif len(stack) >= PLAYBOOK_IMPORT_CRASH_DEPTH:
+                self.problem("import-depth", f"a play imported {len(stack)} levels deep exceeds ansible-playbook's "
+                             f"recursion limit ({PLAYBOOK_IMPORT_CRASH_DEPTH - 1} levels): it crashes",
+                             entry_span, _FLATTEN_HINT, exit_code=EXIT_CRASH)
             else:
                 play = self._tracked_play(entry, path, basedir, outer, outer_vars, where)
                 if play is not None:
