@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.launch import ANSIBLE_CORE_VERSION
+from engine.values import OMIT
 
 DEFAULT_HOST_LIST = "/etc/ansible/hosts"
 DEFAULT_FORKS = 5
@@ -88,6 +89,7 @@ def load_time_variables(options: RunOptions | None = None, groups: Mapping[str, 
         "ansible_playbook_python": sys.executable,
         "ansible_config_file": config_file,
         "groups": dict(groups) if groups is not None else {"all": [], "ungrouped": []},
+        "omit": OMIT,
     }
     variables.update((options or RunOptions()).variables())
     return variables

@@ -41,6 +41,7 @@ from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
+from engine.values import OMIT
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
@@ -308,7 +309,7 @@ class Resolver:
         display_vars = resolve_variables(self.with_magic({**display_vars, **self.extra_vars}, basedir))
         raw_hosts = ds["hosts"]
         hosts = self.render_static(raw_hosts, display_vars, ds.value_spans.get("hosts"))
-        host_list = [str(h) for h in _as_list(hosts)]
+        host_list = [] if hosts is OMIT else [str(h) for h in _as_list(hosts)]
         # ansible names an unnamed play after its hosts before templating, then templates the name
         name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
         name = self.render_static(name, display_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, ternary
 from engine.template_bounds import TooLarge, bounded_environment_class, evaluation
-from engine.values import UnsafeText
+from engine.values import OMIT, UnsafeText
 
 if TYPE_CHECKING:
     from typing import Any
@@ -88,7 +88,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         if nesting > MAX_LIST_NESTING:
             raise Unresolved("Recursive loop detected in template: lists nested more than "
                              f"{MAX_LIST_NESTING} levels deep (a YAML alias inside itself?)")
-        return [_render(item, variables, depth, nesting + 1) for item in value]
+        rendered = (_render(item, variables, depth, nesting + 1) for item in value)
+        return [item for item in rendered if item is not OMIT]
     if not is_template(value) or isinstance(value, UnsafeText):  # !unsafe is never templated
         return value
     from jinja2 import TemplateError, TemplateSyntaxError, Undefined
@@ -119,6 +120,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         raise Unresolved(str(exc)) from exc
     if is_template(result) and result != value:  # ansible templates variable values recursively
         return _render(result, variables, depth + 1)
+    if isinstance(result, list):
+        return [item for item in result if item is not OMIT]
     return result
 
 

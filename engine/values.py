@@ -1,5 +1,5 @@
-"""Marked string values from YAML tags. Apart from the loader so that templating can
-recognise them without importing ruamel.yaml."""
+"""Marked string values from YAML tags, and ansible's ``omit``. Apart from the loader so that
+templating can recognise them without importing ruamel.yaml."""
 
 
 class VaultText(str):
@@ -10,4 +10,20 @@ class UnsafeText(str):
     """An ``!unsafe`` value: never templated."""
 
 
-__all__ = ["UnsafeText", "VaultText"]
+class _Omit:
+    """ansible's ``omit`` while it loads a playbook (2.19's ``Omit`` sentinel): a field templated
+    to it is left unset (a play's hosts become an empty list, its name empty), an item of a list
+    templated to it is dropped, and in a string it is empty (``"x{{ omit }}"`` is ``x``)."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        return "omit"
+
+
+OMIT = _Omit()
+
+__all__ = ["OMIT", "UnsafeText", "VaultText"]
