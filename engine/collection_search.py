@@ -19,7 +19,7 @@ import os
 import re
 import shutil
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
 
 from engine import paths
@@ -84,10 +84,16 @@ def collection_roots(playbook_dirs: Iterable[str], configured: Iterable[str], sc
 
 
 class CollectionFinder:
-    """Looks names up in the installed collections of one ansible configuration."""
+    """Looks names up in the installed collections of one ansible configuration.
 
-    def __init__(self, roots: Sequence[str]) -> None:
+    ``sources`` maps ``namespace.collection`` to the directory of a collection's source (its
+    ``galaxy.yml``) in the repository being edited or checked: there, as in ansible-lint, the
+    collection under edit is the one names resolve to, before any installed copy. ansible itself
+    only knows installed collections, so the command line never passes any."""
+
+    def __init__(self, roots: Sequence[str], sources: Mapping[str, str] | None = None) -> None:
         self.roots = list(roots)
+        self.sources = dict(sources or {})
 
     def collection_dir(self, name: str) -> str | None:
         """The directory of ``namespace.collection``: the first root that has it (a Python
@@ -95,6 +101,8 @@ class CollectionFinder:
         namespace, _, collection = name.partition(".")
         if not namespace or not collection or "." in collection:
             return None
+        if name in self.sources:
+            return self.sources[name]
         for root in self.roots:
             candidate = os.path.join(root, "ansible_collections", namespace, collection)
             if paths.isdir(candidate):
@@ -153,8 +161,13 @@ class CollectionFinder:
 
     def collection_of(self, path: str) -> str | None:
         """``_get_collection_name_from_path``: the collection a file belongs to, when it lies in
-        the installed copy of that collection (not in one an earlier root hides)."""
-        parts = os.path.abspath(path).split(os.sep)
+        the installed copy of that collection (not in one an earlier root hides), or in the source
+        of a collection under edit."""
+        path = os.path.abspath(path)
+        for name, directory in self.sources.items():
+            if path.startswith(directory + os.sep):
+                return name
+        parts = path.split(os.sep)
         if parts.count("ansible_collections") != 1:
             return None
         at = parts.index("ansible_collections")
@@ -164,3 +177,21 @@ class CollectionFinder:
         installed = self.collection_dir(name)
         prefix = os.sep.join(parts[: at + 3])
         return name if installed and os.path.abspath(installed) == prefix else None
+
+
+def collection_sources(galaxy_files: Iterable[str], read_data: Callable[[str], object]) -> dict[str, str]:
+    """``namespace.collection`` -> directory for each ``galaxy.yml`` (read with ``read_data``)
+    that names a valid collection; the outermost wins when two declare the same name. A
+    ``galaxy.yml`` inside an installed tree (``ansible_collections/``) is left to the roots."""
+    found: dict[str, str] = {}
+    for path in sorted(galaxy_files, key=lambda p: (p.count(os.sep), p)):
+        if "ansible_collections" in os.path.abspath(path).split(os.sep):
+            continue
+        data = read_data(path)
+        if not isinstance(data, dict):
+            continue
+        namespace, name = data.get("namespace"), data.get("name")
+        if isinstance(namespace, str) and isinstance(name, str) and \
+                re.fullmatch(r"\w+", namespace) and re.fullmatch(r"\w+", name):
+            found.setdefault(f"{namespace}.{name}", os.path.dirname(os.path.abspath(path)))
+    return found

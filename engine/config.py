@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import configparser
 import os
+from collections.abc import Callable, Iterable
 
 
 def _split_list(value: str) -> list[str]:
@@ -60,6 +61,9 @@ class AnsibleConfig:
         self.action_plugins: list[str] = []
         self.run_tags: list[str] = []
         self.skip_tags: list[str] = []
+        # collections whose source is in the repository being edited or checked (ns.name -> dir);
+        # the command line, like ansible, leaves this empty
+        self.collection_sources: dict[str, str] = {}
 
     @classmethod
     def load(cls, cwd: str | None = None) -> AnsibleConfig:
@@ -119,6 +123,7 @@ class ProjectConfigs:
     def __init__(self, root: str, extra_roles_path: list[str] | None = None) -> None:
         self.root = os.path.abspath(root)
         self.extra_roles_path = list(extra_roles_path or ())
+        self.collection_sources: dict[str, str] = {}
         self._by_dir: dict[str, AnsibleConfig] = {}
         self._project_dir: dict[str, str] = {}
         self.default = self._load(self.root)
@@ -128,8 +133,31 @@ class ProjectConfigs:
         if config is None:
             config = AnsibleConfig.load(directory)
             config.roles_path = [*config.roles_path, *self.extra_roles_path]
+            config.collection_sources = self.collection_sources
             self._by_dir[directory] = config
         return config
+
+    def find_collection_sources(self, files: Iterable[str], read_data: Callable[[str], object],
+                                checked: Iterable[str] = ()) -> None:
+        """Take the collections whose source lies among ``files`` (their ``galaxy.yml``, read with
+        ``read_data``), or holds one of the ``checked`` paths (a ``galaxy.yml`` in a directory
+        above it, the nearest), for every configuration, loaded or to come."""
+        from engine.collection_search import collection_sources
+
+        galaxy = {f for f in files if os.path.basename(f) == "galaxy.yml"}
+        for path in checked:
+            directory = os.path.abspath(path)
+            while True:
+                if os.path.isfile(os.path.join(directory, "galaxy.yml")):
+                    galaxy.add(os.path.join(directory, "galaxy.yml"))
+                    break
+                parent = os.path.dirname(directory)
+                if parent == directory:
+                    break
+                directory = parent
+        found = collection_sources(galaxy, read_data)
+        self.collection_sources.clear()
+        self.collection_sources.update(found)
 
     def _directories(self, path: str) -> list[str]:
         """``path``'s directory and its parents up to ``root`` (none when outside it)."""

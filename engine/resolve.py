@@ -204,7 +204,7 @@ class Resolver:
         key = tuple(playbook_dirs)
         if key not in self._finders:
             roots = collection_roots(playbook_dirs, self.config.collections_path, self.config.collections_scan_sys_path)
-            self._finders[key] = CollectionFinder(roots)
+            self._finders[key] = CollectionFinder(roots, self.config.collection_sources)
         return self._finders[key]
 
     def _playbook_plays(self, path: str, outer: tuple[Frame, ...], stack: tuple[str, ...],

@@ -77,6 +77,7 @@ class Checker:
         settings = self.settings
         fs.clear_cache()  # the tree is taken as unchanging from here on
         files = discover.yaml_files(paths, settings.exclude, settings.root)
+        self.configs.find_collection_sources(files, lambda path: self.sources.load(path).data, paths)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
         file_set = content_hash("\n".join(files).encode("utf-8", "surrogateescape"))  # names need not be UTF-8
         if cache.file_set != file_set:
@@ -112,7 +113,7 @@ class Checker:
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
         return repr((__version__, self.settings.fingerprint(), settings_hash, config, config_hash, environment,
-                     sys.version_info[:2]))
+                     sys.version_info[:2], sorted(self.configs.collection_sources.items())))
 
     @property
     def sources(self) -> Any:

@@ -174,7 +174,7 @@ def _searched_roles(index: WorkspaceIndex, path: str, name: str) -> list[str]:
     for base in dict.fromkeys(bases):
         if is_fqcr(name):
             roots = collection_roots([base], config.collections_path, config.collections_scan_sys_path)
-            finder = CollectionFinder(roots)
+            finder = CollectionFinder(roots, config.collection_sources)
             hit = finder.find_role(name, ())
             found = hit[1] if hit else None
         else:

@@ -198,6 +198,7 @@ class WorkspaceIndex:
             self._real.clear()
             discover.is_role_dir.cache_clear()
             self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
             self._scan(None)
             playbooks = self._playbooks()
             books: dict[str, Book] = {}

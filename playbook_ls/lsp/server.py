@@ -34,7 +34,9 @@ log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
 PROGRESS_TOKEN = "playbook-ls-index"
-SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playbook-ls.yaml")
+# a change to one of these re-reads the configuration and indexes everything again (galaxy.yml:
+# which collection a directory's source is)
+SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playbook-ls.yaml", "galaxy.yml")
 
 
 class PlaybookServer(LanguageServer):
