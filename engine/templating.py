@@ -9,17 +9,15 @@ resolved statically" rather than an error.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, ternary
+from engine.lazy import Layered, LazyVariables
 from engine.template_bounds import TooLarge, bounded_environment_class, evaluation
 from engine.values import OMIT, UnsafeText
-
-if TYPE_CHECKING:
-    from typing import Any
 
 _UNRESOLVED = object()
 
@@ -99,23 +97,29 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         raise Unresolved(_too_large[value], too_large=True)
     if depth > MAX_RENDER_DEPTH:
         raise Unresolved(f"variables refer to templated variables more than {MAX_RENDER_DEPTH} levels deep")
-    env = _environment()
-    text = value.strip()
     try:
-        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
-            result = env.compile_expression(text[2:-2], undefined_to_none=False)(**variables)
-            if isinstance(result, Undefined):
-                result._fail_with_undefined_error()
+        compiled = _compiled(value)
+        key, held = compiled.key(value, variables)
+        if key in _results:
+            result = _results[key][0]
+            if isinstance(result, Unresolved):
+                raise Unresolved(str(result))
+            result = _copied(result)
         else:
-            result = env.from_string(value).render(**variables)
+            try:
+                result = compiled.evaluate(variables)
+                if isinstance(result, Undefined):
+                    result._fail_with_undefined_error()
+            except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+                _remember(key, Unresolved(str(exc)), held)
+                raise
+            _remember(key, _copied(result), held)
+    except Unresolved:
+        raise
     except TemplateSyntaxError:
         return value
     except (TooLarge, RecursionError, MemoryError) as exc:
-        why = str(exc) if isinstance(exc, TooLarge) else str(TooLarge("nested too deeply"))
-        if len(_too_large) >= _TOO_LARGE_MEMORY:
-            _too_large.clear()
-        _too_large[value] = why
-        raise Unresolved(why, too_large=True) from exc
+        raise _remember_too_large(value, exc) from exc
     except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise Unresolved(str(exc)) from exc
     if is_template(result) and result != value:  # ansible templates variable values recursively
@@ -125,19 +129,164 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
     return result
 
 
-def resolve_variables(variables: Mapping[str, Any], rounds: int = 3) -> dict[str, Any]:
-    """Template variable values that refer to other variables, the way lazy templating sees them."""
-    resolved = dict(variables)
-    for _ in range(rounds):
-        changed = False
-        for key, value in resolved.items():
-            if is_template(value):
-                rendered = render_or(value, resolved)
-                if rendered != value:
-                    resolved[key], changed = rendered, True
-        if not changed:
-            break
-    return resolved
+def _remember_too_large(value: str, exc: BaseException) -> Unresolved:
+    why = str(exc) if isinstance(exc, TooLarge) else str(TooLarge("nested too deeply"))
+    if len(_too_large) >= _TOO_LARGE_MEMORY:
+        _too_large.clear()
+    _too_large[value] = why
+    return Unresolved(why, too_large=True)
+
+
+class _Compiled:
+    """A template compiled once, with the names it reads: its result depends only on their values.
+
+    The same role defaults and tags are templated in every play that reaches them, with mostly
+    the same values; compiling, and evaluating again, cost far more than looking the result up."""
+
+    def __init__(self, template: Any, names: frozenset[str], expression: bool) -> None:
+        self._template = template
+        self.names = tuple(sorted(names))
+        self.expression = expression  # exactly one ``{{ expression }}``: keeps its native type
+
+    def evaluate(self, variables: Mapping[str, Any]) -> Any:
+        """``Template.render`` / ``TemplateExpression.__call__``, reading names from
+        ``variables`` as the template asks for them rather than copying them all first: a
+        :class:`LazyVars` then templates only the values this template reads."""
+        from jinja2.utils import consume
+
+        template = self._template
+        context = template.new_context(Layered(variables, template.globals), shared=True)
+        if self.expression:
+            consume(template.root_render_func(context))
+            return context.vars["result"]
+        return template.environment.concat(template.root_render_func(context))
+
+    def key(self, text: str, variables: Mapping[str, Any]) -> tuple[tuple[Any, ...], list[Any]]:
+        """What the result of ``text`` (this template's source) depends on: the values of the names
+        it reads, scalars by value and anything else by identity (so a role's defaults are the same
+        input in every play that reaches them, without comparing them), and those objects, which
+        the remembered result keeps alive so that their identities are not reused."""
+        held: list[Any] = []
+        frozen = []
+        for name in self.names:
+            value = variables.get(name, _MISSING)
+            if value is None or value is _MISSING or type(value) in _SCALARS:
+                frozen.append((type(value), value))  # bool vs int, UnsafeText and omit vs str
+            else:
+                frozen.append(id(value))
+                held.append(value)
+        return (text, tuple(frozen)), held
+
+
+_MISSING = object()
+_SCALARS = frozenset({str, int, float, bool, UnsafeText})
+
+
+_COMPILED_MEMORY = 8192
+_compiled_templates: dict[str, Any] = {}
+_RESULTS_MEMORY = 65536
+_results: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+
+
+def _copied(value: Any) -> Any:
+    """A remembered result's new lists and dicts, new again, so that no caller changes what is
+    remembered (the file's own lists and mappings, with their positions, are passed as they are)."""
+    if type(value) is list:
+        return [_copied(item) for item in value]
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    return value
+
+
+def _remember(key: tuple[Any, ...], result: Any, held: list[Any]) -> None:
+    if len(_results) >= _RESULTS_MEMORY:
+        _results.clear()
+    _results[key] = (result, held)
+
+
+def _compiled(value: str) -> Any:
+    """``value`` compiled once: the same role defaults and tags are templated in every play that
+    reaches them, and compiling costs far more than rendering. Syntax errors are remembered too."""
+    from jinja2 import TemplateSyntaxError
+
+    compiled = _compiled_templates.get(value)
+    if compiled is None:
+        from jinja2 import nodes
+
+        env = _environment()
+        text = value.strip()
+        try:
+            tree = env.parse(value)
+            # every name read, a loop's or a {% set %}'s included: more than it depends on is safe
+            names = frozenset(node.name for node in tree.find_all(nodes.Name) if node.ctx == "load")
+            if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
+                expression = env.compile_expression(text[2:-2], undefined_to_none=False)
+                compiled = _Compiled(expression._template, names, True)
+            else:
+                compiled = _Compiled(env.from_string(tree), names, False)
+        except TemplateSyntaxError as exc:
+            compiled = exc
+        if len(_compiled_templates) >= _COMPILED_MEMORY:
+            _compiled_templates.clear()
+        _compiled_templates[value] = compiled
+    if isinstance(compiled, TemplateSyntaxError):
+        raise compiled
+    return compiled
+
+
+class _Stored(Mapping[str, Any]):
+    """A :class:`LazyVars`' values as written."""
+
+    def __init__(self, variables: LazyVars) -> None:
+        self._variables = variables
+
+    def __getitem__(self, name: str) -> Any:
+        return dict.__getitem__(self._variables, name)
+
+    def __contains__(self, name: object) -> bool:
+        return dict.__contains__(self._variables, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return dict.__iter__(self._variables)
+
+    def __len__(self) -> int:
+        return dict.__len__(self._variables)
+
+
+class LazyVars(dict):  # type: ignore[type-arg]
+    """Variables whose templated values are templated when read, once, against the others, as
+    ansible's lazy templating does (:mod:`engine.lazy`): a role's hundreds of defaults cost nothing
+    until a role name, an import path, a tag or a condition reads one.
+
+    The dict holds the values as written: copying it (``{**v}``, ``dict(v)``, ``update``) copies
+    those, and whoever resolves the copy templates them in its own scope. Reading (``v[name]``,
+    ``get``, ``items``, ``values``) gives the templated value, or the value as written when it
+    cannot be known statically (a name only known at run time, or a value that needs itself).
+    """
+
+    def __init__(self, variables: Mapping[str, Any]) -> None:
+        super().__init__(variables)
+        self._lazy = LazyVariables(_Stored(self), self._templated, Unresolved)
+
+    def _templated(self, value: Any) -> Any:
+        return render_or(value, self) if is_template(value) else value
+
+    def __getitem__(self, name: str) -> Any:
+        return self._lazy[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._lazy[name] if dict.__contains__(self, name) else default
+
+    def values(self) -> Any:
+        return [self._lazy[name] for name in self]
+
+    def items(self) -> Any:
+        return [(name, self._lazy[name]) for name in self]
+
+
+def resolve_variables(variables: Mapping[str, Any]) -> LazyVars:
+    """Variables whose values that refer to other variables are templated when read."""
+    return LazyVars(variables)
 
 
 def render_or(value: Any, variables: Mapping[str, Any], default: Any = _UNRESOLVED) -> Any:

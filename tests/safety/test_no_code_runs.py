@@ -246,6 +246,14 @@ def unsandboxed():
 
 assert hasattr(templating, "_environment"), "engine.templating._environment is gone: update this control"
 templating._environment = unsandboxed
+
+# playbook-ls templates a variable only when something reads it; read them all, so that every
+# variable trap is one playbook-ls would template were it read
+lazy_init = templating.LazyVars.__init__
+def read_all(self, variables):
+    lazy_init(self, variables)
+    self.items()
+templating.LazyVars.__init__ = read_all
 from playbook_ls.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """

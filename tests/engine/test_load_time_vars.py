@@ -1,0 +1,66 @@
+"""Variables seen while loading a playbook (role names, import paths, tags): templated when read,
+as ansible's lazy templating does, and only then."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import templating
+from engine.templating import LazyVars, Unresolved, render, resolve_variables
+
+
+def test_a_deep_chain_of_references_resolves() -> None:
+    variables = {f"v{i}": "{{ v" + str(i + 1) + " }}" for i in range(40)}
+    variables["v40"] = "web"
+    assert render("{{ v0 }}-role", resolve_variables(variables)) == "web-role"
+
+
+def test_a_value_that_needs_itself_is_left_as_written() -> None:
+    lazy = resolve_variables({"a": "{{ b }}", "b": "{{ a }}", "c": "{{ c }}x", "d": 1})
+    assert lazy["c"] == "{{ c }}x"
+    assert lazy["a"] in ("{{ a }}", "{{ b }}")
+    with pytest.raises(Unresolved):
+        render("{{ c }}", lazy)
+    assert lazy["d"] == 1
+
+
+def test_only_the_values_read_are_templated(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered: list[str] = []
+    original = templating._render
+
+    def counting(value, variables, depth, nesting=0):  # type: ignore[no-untyped-def]
+        if isinstance(value, str):
+            rendered.append(value)
+        return original(value, variables, depth, nesting)
+
+    monkeypatch.setattr(templating, "_render", counting)
+    lazy = resolve_variables({"used": "{{ base }}/tasks", "base": "roles", "unused": "{{ 1 / 0 }}"})
+    assert render("{{ used }}.yml", lazy) == "roles/tasks.yml"
+    assert "{{ 1 / 0 }}" not in rendered
+    assert lazy.get("missing", "default") == "default"
+    assert dict(lazy.items())["used"] == "roles/tasks"
+
+
+def test_a_copy_holds_values_as_written_and_resolves_in_its_own_scope() -> None:
+    play = resolve_variables({"path": "{{ where }}/main.yml", "where": "play"})
+    assert play["path"] == "play/main.yml"
+    role = resolve_variables({**play, "where": "role"})
+    assert isinstance(role, LazyVars)
+    assert role["path"] == "role/main.yml"
+    assert play["path"] == "play/main.yml"
+
+
+def test_a_remembered_result_is_not_shared_with_its_callers() -> None:
+    variables = {"items": [1, 2]}
+    first = render("{{ items + [3] }}", variables)
+    first.append("changed")
+    assert render("{{ items + [3] }}", variables) == [1, 2, 3]
+
+
+def test_a_remembered_result_depends_on_the_values_read() -> None:
+    assert render("{{ name | upper }}", {"name": "a"}) == "A"
+    assert render("{{ name | upper }}", {"name": "b"}) == "B"
+    assert render("{{ flag }}", {"flag": True}) is True
+    assert render("{{ flag }}", {"flag": 1}) == 1
+    with pytest.raises(Unresolved, match="'name' is undefined"):
+        render("{{ name | upper }}", {})
