@@ -62,11 +62,12 @@ def find_ansible_core() -> AnsibleCore | None:
 @cache
 def _load_routing(path: str) -> dict[str, Any]:
     """``plugin_routing`` of a runtime.yml (ansible-core's or a collection's ``meta/runtime.yml``)."""
-    from ruamel.yaml import YAML
+    import yaml  # PyYAML's C loader: ansible-core's runtime.yml has thousands of entries
 
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         with open(path, encoding="utf-8") as handle:
-            data = YAML(typ="safe").load(handle)
+            data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
     except (OSError, ValueError, Exception):  # noqa: BLE001 - a broken runtime.yml routes nothing
         return {}
     routing = data.get("plugin_routing") if isinstance(data, dict) else None

@@ -171,7 +171,7 @@ class Checker:
                 results[key] = unit
             else:
                 todo.append((key, compute, path))
-        if self.jobs > 1 and len(todo) > 1:
+        if self.jobs > 1 and len(todo) >= MIN_PARALLEL_UNITS:
             computed = _in_parallel(self, [(compute.__name__, path) for _key, compute, path in todo], self.jobs)
         else:
             computed = [compute(path) for _key, compute, path in todo]
@@ -226,6 +226,9 @@ def run_check(paths: list[str], settings: Settings, use_cache: bool = True, jobs
 
 
 _WORKER: Checker | None = None
+# Starting the worker processes costs about as much as resolving a dozen playbooks: a warm run
+# that re-checks only the few units a cache cannot keep (an unresolved import) does them here.
+MIN_PARALLEL_UNITS = 16
 
 
 def _in_parallel(checker: Checker, work: list[tuple[str, str]], jobs: int) -> list[UnitResult]:
