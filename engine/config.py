@@ -11,6 +11,10 @@ from __future__ import annotations
 import configparser
 import os
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")
+DEFAULT_HOST_LIST = "/etc/ansible/hosts"
 
 
 def _split_list(value: str) -> list[str]:
@@ -25,6 +29,24 @@ def _expand_paths(value: str, relative_to: str) -> list[str]:
         if item:
             paths.append(os.path.normpath(os.path.join(relative_to, item)))
     return paths
+
+
+def _unquote(value: str) -> str:
+    """ansible's ``unquote``: one pair of matching quotes around the whole value goes."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _split_unquoted(value: str) -> list[str]:
+    """ansible's ``list`` config type as ``ensure_type`` reads it: each item stripped and unquoted."""
+    return [_unquote(item.strip()) for item in value.split(",")]
+
+
+def _resolve_path(value: str, relative_to: str) -> str:
+    """ansible's ``resolve_path`` (``unfrackpath`` without following links)."""
+    value = os.path.expanduser(os.path.expandvars(value.replace("{{CWD}}", os.getcwd())))
+    return os.path.normpath(os.path.join(relative_to, value))
 
 
 def _boolean(value: str) -> bool:
@@ -48,6 +70,79 @@ def find_config_file(cwd: str | None = None) -> str | None:
     return next((path for path in candidates if os.path.isfile(path)), None)
 
 
+@dataclass
+class InventorySettings:
+    """The settings that change how ansible reads an inventory (``[defaults]``/``[inventory]``
+    in ansible.cfg, each overridden by its ``ANSIBLE_*`` environment variable)."""
+
+    sources: list[str] = field(default_factory=lambda: [DEFAULT_HOST_LIST])
+    """``DEFAULT_HOST_LIST``: the sources read when there is no ``-i``."""
+    enabled_plugins: list[str] = field(default_factory=lambda: ["host_list", "script", "auto", "yaml", "ini", "toml"])
+    unparsed_is_failed: bool = False
+    unparsed_warning: bool = True
+    any_unparsed_is_failed: bool = False
+    ignore_extensions: list[str] = field(default_factory=lambda: [*REJECT_EXTS, ".orig", ".cfg", ".retry"])
+    ignore_patterns: list[str] = field(default_factory=list)
+    host_pattern_mismatch: str = "warning"
+    playbook_dir: str | None = None
+    """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
+    export: bool = False
+    """``INVENTORY_EXPORT``: the default of ``--export``."""
+
+
+class _SettingReader:
+    """One setting as ansible's config manager finds it: the first environment variable set,
+    else the last of its ini keys present in the file."""
+
+    def __init__(self, parser: configparser.ConfigParser, path: str | None, cwd: str) -> None:
+        self.parser, self.path, self.cwd = parser, path, cwd
+
+    def raw(self, env: str, *ini: tuple[str, str]) -> tuple[str | None, str]:
+        """The value and the directory relative paths in it are resolved from."""
+        if env in os.environ:
+            return os.environ[env], self.cwd
+        value = None
+        for section, key in ini:
+            if self.parser.has_option(section, key):
+                value = _unquote(self.parser.get(section, key))
+        return value, os.path.dirname(self.path or self.cwd)
+
+    def boolean(self, default: bool, env: str, *ini: tuple[str, str]) -> bool:
+        value, _ = self.raw(env, *ini)
+        return default if value is None else _boolean(value)
+
+    def list(self, default: list[str], env: str, *ini: tuple[str, str]) -> list[str]:
+        value, _ = self.raw(env, *ini)
+        return list(default) if value is None else _split_unquoted(value)
+
+    def inventory(self) -> InventorySettings:
+        settings = InventorySettings()
+        sources, relative_to = self.raw("ANSIBLE_INVENTORY", ("defaults", "inventory"))
+        if sources:  # pathlist: every item is a path, even in "a,b," (ansible resolves host lists too)
+            settings.sources = [_resolve_path(item.strip(), relative_to) for item in sources.split(",")]
+        settings.enabled_plugins = self.list(settings.enabled_plugins, "ANSIBLE_INVENTORY_ENABLED",
+                                             ("inventory", "enable_plugins"))
+        settings.unparsed_is_failed = self.boolean(False, "ANSIBLE_INVENTORY_UNPARSED_FAILED",
+                                                   ("inventory", "unparsed_is_failed"))
+        settings.unparsed_warning = self.boolean(True, "ANSIBLE_INVENTORY_UNPARSED_WARNING",
+                                                 ("inventory", "inventory_unparsed_warning"))
+        settings.any_unparsed_is_failed = self.boolean(False, "ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED",
+                                                       ("inventory", "any_unparsed_is_failed"))
+        settings.ignore_extensions = self.list(settings.ignore_extensions, "ANSIBLE_INVENTORY_IGNORE",
+                                               ("defaults", "inventory_ignore_extensions"),
+                                               ("inventory", "ignore_extensions"))
+        settings.ignore_patterns = self.list([], "ANSIBLE_INVENTORY_IGNORE_REGEX",
+                                             ("defaults", "inventory_ignore_patterns"),
+                                             ("inventory", "ignore_patterns"))
+        mismatch, _ = self.raw("ANSIBLE_HOST_PATTERN_MISMATCH", ("inventory", "host_pattern_mismatch"))
+        settings.host_pattern_mismatch = mismatch if mismatch is not None else "warning"
+        playbook_dir, relative_to = self.raw("ANSIBLE_PLAYBOOK_DIR", ("defaults", "playbook_dir"))
+        if playbook_dir:
+            settings.playbook_dir = _resolve_path(playbook_dir, relative_to)
+        settings.export = self.boolean(False, "ANSIBLE_INVENTORY_EXPORT", ("inventory", "export"))
+        return settings
+
+
 class AnsibleConfig:
     """``roles_path``, ``collections_path``, ``collections_scan_sys_path`` and the ``[tags]``
     defaults, from the config file ``path`` and the environment."""
@@ -64,6 +159,7 @@ class AnsibleConfig:
         # collections whose source is in the repository being edited or checked (ns.name -> dir);
         # the command line, like ansible, leaves this empty
         self.collection_sources: dict[str, str] = {}
+        self.inventory = InventorySettings()
 
     @classmethod
     def load(cls, cwd: str | None = None) -> AnsibleConfig:
@@ -105,6 +201,7 @@ class AnsibleConfig:
                 setattr(config, attr, _split_list(os.environ[env]))
             elif parser.has_option("tags", key):
                 setattr(config, attr, _split_list(parser.get("tags", key)))
+        config.inventory = _SettingReader(parser, path, cwd).inventory()
         return config
 
 

@@ -1,10 +1,12 @@
 """Reading inventory sources in ansible's order: ansible-core's ``InventoryManager.parse_sources``.
 
-Each ``-i`` source is tried, in order, by the inventory plugins ansible enables by default
-(``host_list``, ``script``, ``auto``, ``yaml``, ``ini``; ``toml`` is not supported here): the
-first that accepts the source and parses it wins; when all fail, their errors become warnings
-and the source is reported as not parsed, as ansible does. A directory is read entry by entry
-(sorted, skipping hidden files, ``group_vars``/``host_vars`` and ansible's ignored extensions).
+Each ``-i`` source is tried, in order, by the enabled inventory plugins (ansible.cfg's
+``[inventory] enable_plugins``; by default ``host_list``, ``script``, ``auto``, ``yaml``, ``ini``;
+other plugins, ``toml`` among them, are not supported here): the first that accepts the source
+and parses it wins; when all fail, their errors become warnings and the source is reported as
+not parsed, or the load stops (``any_unparsed_is_failed``, ``unparsed_is_failed``), as in
+ansible. A directory is read entry by entry (sorted, skipping hidden files,
+``group_vars``/``host_vars`` and the configured ignored extensions and patterns).
 
 What makes an inventory dynamic runs only when the caller passes ``dynamic=True`` (the
 ``inventory``, ``launch`` and ``run`` commands): executable scripts, and the templates of the
@@ -20,18 +22,25 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import files
+from engine.config import DEFAULT_HOST_LIST, InventorySettings
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
-from engine.inventory.vars_files import YAML_FILENAME_EXTENSIONS, VarsFiles
+from engine.inventory.vars_files import (
+    YAML_FILENAME_EXTENSIONS,
+    VarsFiles,
+    playbook_vars_directories,
+    source_directories,
+)
 from engine.inventory.yaml_source import parse_yaml_inventory
 from engine.source import SourceCache
 
-REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")
-INVENTORY_IGNORE_EXTS = (*REJECT_EXTS, ".orig", ".cfg", ".retry")
-IGNORED = re.compile("|".join([r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$",
-                               *(re.escape(ext) + "$" for ext in INVENTORY_IGNORE_EXTS)]))
-"""Directory entries ansible never reads as inventory."""
+IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
+"""Directory entries ansible never reads as inventory, whatever the settings."""
+SUPPORTED_PLUGINS = ("host_list", "script", "auto", "yaml", "ini")
+BUILTIN_PLUGINS = frozenset((*SUPPORTED_PLUGINS, "advanced_host_list", "constructed", "generator", "toml"))
+"""ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
+to load here, as a plugin from a collection that is not installed does in ansible."""
 
 CONSTRUCTED_NAMES = ("constructed", "ansible.builtin.constructed")
 INTERNAL_STATIC_VARS = frozenset((
@@ -58,7 +67,13 @@ class SourceFailure:
 
 @dataclass
 class Inventory:
-    """The result of reading inventory sources: the graph plus what happened on the way."""
+    """The result of reading inventory sources: the graph plus what happened on the way.
+
+    Vars files come from two places, as in ansible: beside each inventory source
+    (``vars_files``) and in the playbook directory (``play_vars_files``), which is
+    ``playbook_dir`` when one was given (``--playbook-dir``, or the playbook being run) and
+    otherwise ``working_dir``, the directory ansible-inventory runs in.
+    """
 
     data: InventoryData
     sources: list[str]
@@ -67,31 +82,88 @@ class Inventory:
     failures: list[SourceFailure] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     parsed: bool = False
+    report: list[SourceFailure | str] = field(default_factory=list)
+    """The failures and warnings in the order ansible displays them (source by source)."""
+    plugin_warnings: list[str] = field(default_factory=list)
+    """Enabled plugin names that are not plugins: ansible warns about them before anything else."""
+    playbook_dir: str | None = None
+    working_dir: str = field(default_factory=os.getcwd)
 
     def __post_init__(self) -> None:
-        self.vars_files = VarsFiles(self.sources, self.cache)
+        self.vars_files = VarsFiles(source_directories(self.sources), self.cache)
+        self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache)
+
+    def add_warning(self, message: str) -> None:
+        self.warnings.append(message)
+        self.report.append(message)
+
+    def _given_play_vars(self, entities: list[Host | Group]) -> dict[str, Any]:
+        """ansible-inventory reads the playbook directory's vars for groups and for ``--export``
+        only when a playbook directory was given, not the working directory it falls back to."""
+        return self.play_vars_files.variables(entities) if self.playbook_dir else {}
 
     def group_variables(self, group: Group) -> dict[str, Any]:
-        """What ``ansible-inventory --graph --vars`` shows for a group: its own vars, then its vars files."""
-        result = group.get_vars() | self.vars_files.variables([group])
+        """What ``ansible-inventory --graph --vars`` shows for a group: its own vars, then its vars
+        files beside the sources, then those of a given playbook directory."""
+        result = group.get_vars() | self.vars_files.variables([group]) | self._given_play_vars([group])
         if group.priority != 1:
             result["ansible_group_priority"] = group.priority
         return _without_internal(result)
 
-    def host_variables(self, host: Host) -> dict[str, Any]:
+    def host_variables(self, host: Host, export: bool = False) -> dict[str, Any]:
         """A host's variables as ``ansible-inventory --host``/``--list`` print them (ansible's
-        ``VariableManager.get_vars`` precedence, without a play): ``all``'s vars, the groups' vars
-        (by depth, priority, name), ``all``'s then the groups' vars files, the host's own, its file."""
+        ``VariableManager.get_vars`` precedence, without a play, with the default
+        ``VARIABLE_PRECEDENCE``): ``all``'s vars, the groups' vars (by depth, priority, name),
+        ``all``'s vars files (sources', then the playbook directory's), the groups' vars files
+        (the same way), the host's own, its files (the same way).
+
+        ``export`` (``--export``): the host's own vars and its files only, as ansible exports them."""
+        if export:
+            result = host.get_vars() | self.vars_files.variables([host]) | self._given_play_vars([host])
+            return _without_internal(result)
         all_group = self.data.groups["all"]
-        groups = sort_groups([g for g in host.get_groups() if g.name != "all"])
-        result: dict[str, Any] = all_group.get_vars()
+        groups: list[Host | Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
+        result = all_group.get_vars()
         for group in groups:
             result |= group.get_vars()
-        result |= self.vars_files.variables([all_group])
-        result |= self.vars_files.variables(groups)
+        for entities in ([all_group], groups):
+            result |= self.vars_files.variables(entities)
+            result |= self.play_vars_files.variables(entities)
         result |= host.get_vars()
         result |= self.vars_files.variables([host])
+        result |= self.play_vars_files.variables([host])
         return _without_internal(result)
+
+
+class InventoryAborted(Exception):
+    """ansible stopped reading the inventory with this error (exit code 1); ``inventory`` holds
+    what was read and warned about until then."""
+
+    def __init__(self, message: str, inventory: Inventory) -> None:
+        super().__init__(message)
+        self.inventory = inventory
+
+
+def ignored_entries(settings: InventorySettings) -> re.Pattern[str]:
+    """The directory entries not read as inventory: ansible's ``IGNORED`` from the settings."""
+    return re.compile("|".join([*IGNORED_ALWAYS, *settings.ignore_patterns,
+                                *(re.escape(ext) + "$" for ext in settings.ignore_extensions)]))
+
+
+def enabled_plugins(settings: InventorySettings) -> tuple[list[tuple[str, str]], list[str]]:
+    """The enabled plugins this reader implements, in order, as (implementation, the name ansible
+    reports failures with: the short name, or the module path for ``ansible.builtin.*``), and
+    the warnings for names that are not plugins."""
+    plugins: list[tuple[str, str]] = []
+    warnings: list[str] = []
+    for name in settings.enabled_plugins:
+        short = name.removeprefix("ansible.builtin.")
+        if short not in BUILTIN_PLUGINS:
+            warnings.append(f"Failed to load inventory plugin, skipping {name}")
+        elif short in SUPPORTED_PLUGINS:
+            shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
+            plugins.append((short, shown))
+    return plugins, warnings
 
 
 def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
@@ -99,23 +171,32 @@ def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
 
 
 class _SourceReader:
-    def __init__(self, inventory: Inventory, dynamic: bool, runner: ScriptRunner) -> None:
+    def __init__(self, inventory: Inventory, dynamic: bool, runner: ScriptRunner,
+                 settings: InventorySettings) -> None:
         self.inventory = inventory
         self.data = inventory.data
         self.dynamic = dynamic
         self.runner = runner
+        self.settings = settings
+        self.ignored = ignored_entries(settings)
+        self.plugins, self.plugin_warnings = enabled_plugins(settings)
 
     def parse_source(self, source: str) -> bool:
         if os.path.isdir(source):
             parsed = False
             for name in sorted(os.listdir(source)):
-                if not IGNORED.search(name):
+                if not self.ignored.search(name):
                     parsed = self.parse_source(os.path.join(source, name)) or parsed
             return parsed
+        if len(self.plugin_warnings) == len(self.settings.enabled_plugins):  # not one name is a plugin
+            raise InventoryAborted("No inventory plugins available to generate inventory, make sure you have at "
+                                   "least one enabled.", self.inventory)
         self.data.current_source = source
         failures: list[SourceFailure] = []
         parsed = False
-        for plugin, wants, parse in self._plugins(source):
+        available = self._plugins(source)
+        for name, plugin in self.plugins:
+            wants, parse = available[name]
             if not wants:
                 continue
             try:
@@ -132,22 +213,28 @@ class _SourceReader:
         self.data.current_source = None
         if parsed:
             self.data.processed_sources.append(source)
-        elif not (self.inventory.notes and self.inventory.notes[-1].endswith(f"{source} not run")):
+        elif self.inventory.notes and self.inventory.notes[-1].endswith(f"{source} not run"):
+            pass  # a script not run on purpose is not a failure
+        elif source != DEFAULT_HOST_LIST or os.path.exists(source):  # a missing default is no news
             self.inventory.failures.extend(failures)
-            self.inventory.warnings.append(f"Unable to parse {source} as an inventory source")
+            self.inventory.report.extend(failures)
+            if self.settings.any_unparsed_is_failed:
+                raise InventoryAborted(f"Completely failed to parse inventory source {source}", self.inventory)
+            self.inventory.add_warning(f"Unable to parse {source} as an inventory source")
         return parsed
 
-    def _plugins(self, source: str) -> list[tuple[str, bool, Any]]:
+    def _plugins(self, source: str) -> dict[str, tuple[bool, Any]]:
+        """Each implemented plugin: whether it accepts ``source`` (its ``verify_file``) and its parser."""
         exists = os.path.exists(source)
         readable = exists and os.access(source, os.R_OK)
         ext = os.path.splitext(source)[1]
-        return [
-            ("host_list", not exists and "," in source, lambda: self._host_list(source)),
-            ("script", readable and is_script(source), lambda: self._script(source)),
-            ("auto", readable and source.endswith((".yml", ".yaml")), lambda: self._auto(source)),
-            ("yaml", readable and (not ext or ext in YAML_FILENAME_EXTENSIONS), lambda: self._yaml(source)),
-            ("ini", readable and ext != ".toml", lambda: self._ini(source)),
-        ]
+        return {
+            "host_list": (not exists and "," in source, lambda: self._host_list(source)),
+            "script": (readable and is_script(source), lambda: self._script(source)),
+            "auto": (readable and source.endswith((".yml", ".yaml")), lambda: self._auto(source)),
+            "yaml": (readable and (not ext or ext in YAML_FILENAME_EXTENSIONS), lambda: self._yaml(source)),
+            "ini": (readable and ext != ".toml", lambda: self._ini(source)),
+        }
 
     def _host_list(self, source: str) -> None:
         from engine.inventory.host_list import parse_host_list
@@ -209,14 +296,21 @@ def _located(exc: InventoryError, source: str) -> str:
 
 
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
-                   runner: ScriptRunner | None = None) -> Inventory:
+                   runner: ScriptRunner | None = None, playbook_dir: str | None = None,
+                   settings: InventorySettings | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
     Executable scripts and ``constructed`` configurations run only with ``dynamic=True``;
     otherwise each adds the note ``dynamic inventory: <path> not run`` and nothing else.
+    ``playbook_dir`` is ``--playbook-dir`` or the directory of the playbook being run: its
+    ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
+    the defaults when not given) choose the plugins, the ignored directory entries and when a
+    source that cannot be parsed stops the load: then :class:`InventoryAborted` is raised.
     """
-    inventory = Inventory(InventoryData(), list(sources), cache or SourceCache())
-    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner())
+    settings = settings or InventorySettings()
+    inventory = Inventory(InventoryData(), list(sources), cache or SourceCache(), playbook_dir=playbook_dir)
+    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings)
+    inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
         if not source:
             continue
@@ -225,6 +319,8 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
         inventory.parsed = reader.parse_source(source) or inventory.parsed
     if inventory.parsed:
         inventory.data.reconcile_inventory()
-    else:
-        inventory.warnings.append("No inventory was parsed, only implicit localhost is available")
+    elif settings.unparsed_is_failed:
+        raise InventoryAborted("No inventory was parsed, please check your configuration and options.", inventory)
+    elif settings.unparsed_warning:
+        inventory.add_warning("No inventory was parsed, only implicit localhost is available")
     return inventory

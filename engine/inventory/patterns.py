@@ -126,9 +126,11 @@ def read_limit(limit: str | list[str], basedir: str | None = None) -> list[str]:
 class HostSelector:
     """Evaluates patterns against one inventory, caching each single pattern like ansible does."""
 
-    def __init__(self, inventory: InventoryData, warnings: list[str] | None = None) -> None:
+    def __init__(self, inventory: InventoryData, warnings: list[str] | None = None,
+                 mismatch: str = "warning") -> None:
         self.inventory = inventory
         self.warnings = warnings if warnings is not None else []
+        self.mismatch = mismatch  # ansible's HOST_PATTERN_MISMATCH: warning, error or ignore
         self._pattern_cache: dict[str, list[Host]] = {}
 
     def evaluate(self, patterns: list[str]) -> list[Host]:
@@ -192,7 +194,11 @@ class HostSelector:
             if implicit:
                 results.append(implicit)
         if not results and not matching_groups and pattern != "all":
-            self.warnings.append(f"Could not match supplied host pattern, ignoring: {pattern}")
+            message = f"Could not match supplied host pattern, ignoring: {pattern}"
+            if self.mismatch == "warning":
+                self.warnings.append(message)
+            elif self.mismatch == "error":
+                raise HostPatternError(message)
         return results
 
 
@@ -232,18 +238,21 @@ def _deduplicated(hosts: list[Host]) -> list[Host]:
 
 
 def select_hosts(inventory: InventoryData, pattern: str | list[str], limit: str | list[str] | None = None,
-                 basedir: str | None = None, warnings: list[str] | None = None) -> list[Host]:
+                 basedir: str | None = None, warnings: list[str] | None = None,
+                 mismatch: str = "warning") -> list[Host]:
     """The hosts a play with ``hosts: pattern`` runs on under ``--limit limit``, in ansible's order.
 
     ``basedir`` is where ``@file`` limits are looked up (the working directory by default).
-    Warnings ansible would display (unmatched patterns) are appended to ``warnings``.
-    Raises :class:`HostPatternError` for an invalid regex, a subscript out of range, or a
-    missing limit file.
+    Warnings ansible would display (unmatched patterns) are appended to ``warnings``; with
+    ``mismatch`` (ansible's ``host_pattern_mismatch``) ``"ignore"`` they are not, with ``"error"``
+    an unmatched pattern raises.
+    Raises :class:`HostPatternError` for an invalid regex, a subscript out of range, a
+    missing limit file, or an unmatched pattern under ``mismatch="error"``.
     """
     pattern_list = list(pattern) if isinstance(pattern, list) else [pattern]
     if not pattern_list:
         return []
-    selector = HostSelector(inventory, warnings)
+    selector = HostSelector(inventory, warnings, mismatch)
     hosts = selector.evaluate(split_host_pattern(pattern))
     subset = read_limit(limit, basedir) if limit is not None else []
     if subset:  # an empty limit restricts nothing, as in ansible

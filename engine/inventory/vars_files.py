@@ -1,10 +1,13 @@
-"""``group_vars/`` and ``host_vars/`` next to inventory sources: ansible's ``host_group_vars`` vars plugin.
+"""``group_vars/`` and ``host_vars/`` next to inventory sources and in the playbook directory:
+ansible's ``host_group_vars`` vars plugin.
 
 For every source that is a path (host lists are skipped) the directory is the source itself or
-the file's directory. In ``<dir>/group_vars`` (or ``host_vars``) the files for an entity named
-NAME are ``NAME``, else ``NAME.yml``, ``NAME.yaml``, ``NAME.json`` (the first that exists); when
-that is a directory, every file in it (sorted, recursively, hidden and ``~`` files skipped,
-only those extensions or none) is read in order and merged, later files winning.
+the file's directory; the playbook directory is one more such directory, read by its own
+:class:`VarsFiles` because ansible merges it at its own precedence. In ``<dir>/group_vars``
+(or ``host_vars``) the files for an entity named NAME are ``NAME``, else ``NAME.yml``,
+``NAME.yaml``, ``NAME.json`` (the first that exists); when that is a directory, every file in
+it (sorted, recursively, hidden and ``~`` files skipped, only those extensions or none) is read
+in order and merged, later files winning.
 """
 
 from __future__ import annotations
@@ -28,6 +31,16 @@ def source_directories(sources: Iterable[str]) -> list[str]:
         path = source if os.path.isdir(source) else os.path.dirname(source)
         dirs.append(os.path.realpath(path or os.getcwd()))
     return dirs
+
+
+def playbook_vars_directories(basedir: str) -> list[str]:
+    """The directory whose vars files apply as the playbook's (ansible's ``basedir``): ``basedir``
+    itself, or the directory of a file; none when it does not exist."""
+    if os.path.isdir(basedir):
+        return [os.path.realpath(basedir)]
+    if os.path.isfile(basedir):
+        return [os.path.realpath(os.path.dirname(basedir))]
+    return []
 
 
 def find_vars_files(path: str, name: str) -> list[str]:
@@ -55,10 +68,11 @@ def _dir_vars_files(path: str) -> list[str]:
 
 
 class VarsFiles:
-    """Reads the vars files of hosts and groups for a list of inventory sources."""
+    """Reads the vars files of hosts and groups from ``group_vars``/``host_vars`` in ``directories``
+    (real paths, in order, later winning)."""
 
-    def __init__(self, sources: list[str], cache: SourceCache) -> None:
-        self.directories = source_directories(sources)
+    def __init__(self, directories: list[str], cache: SourceCache) -> None:
+        self.directories = directories
         self.cache = cache
         self.warnings: list[str] = []
 

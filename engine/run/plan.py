@@ -100,7 +100,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
               has_module: Callable[[str], bool] | None = None) -> Plan:
     """Resolve the launch into a :class:`Plan`. Reads files only; raises :class:`PlanError`."""
     from engine.config import AnsibleConfig
-    from engine.inventory.manager import load_inventory
+    from engine.inventory.manager import InventoryAborted, load_inventory
     from engine.inventory.patterns import HostPatternError, select_hosts
     from engine.resolve import Resolver
     from engine.source import SourceCache
@@ -108,8 +108,15 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
     cache = cache or SourceCache()
     if not os.path.isfile(options.playbook):
         raise PlanError(f"the playbook: {options.playbook} could not be found")
-    inventory = load_inventory(options.inventory, cache, dynamic=True)
-    resolver = Resolver(sources=cache, config=AnsibleConfig.load(), extra_vars=options.extra_vars)
+    config = AnsibleConfig.load()
+    # ansible-playbook's playbook directory is the playbook's: its group_vars/host_vars apply too
+    playbook_dir = os.path.dirname(os.path.abspath(options.playbook))
+    try:
+        inventory = load_inventory(options.inventory, cache, dynamic=True, playbook_dir=playbook_dir,
+                                   settings=config.inventory)
+    except InventoryAborted as aborted:
+        raise PlanError(str(aborted)) from None
+    resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars)
     book = resolver.load_playbook(options.playbook)
     fatal = book.fatal_problems()
     if fatal:
@@ -119,7 +126,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
     warnings = list(inventory.warnings)
     for play in book.plays:
         try:
-            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=warnings)
+            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=warnings,
+                                 mismatch=config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
         plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection)))

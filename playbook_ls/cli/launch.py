@@ -11,13 +11,16 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.keywords import did_you_mean
 from engine.launch import LaunchProfile
 from engine.launching import Launch, LaunchProblem, option_vars, resolve_launch
 from engine.span import Span
 from playbook_ls.cli.options import add_selection_options
+
+if TYPE_CHECKING:
+    from engine.config import InventorySettings
 
 EXIT_LAUNCH_ERROR = 2
 EXAMPLES = """\
@@ -187,13 +190,14 @@ def build_plan(launch: Launch, cache: Any) -> Plan:
         plan.problem = LaunchProblem("playbook", f"the playbook {path} could not be found",
                                      launch.profile.spans.get("playbook"))
         return plan
-    book = Resolver(sources=cache, config=AnsibleConfig.load(), extra_vars=launch.extra_vars).load_playbook(path)
+    config = AnsibleConfig.load()
+    book = Resolver(sources=cache, config=config, extra_vars=launch.extra_vars).load_playbook(path)
     fatal = book.fatal_problems()
     if fatal:
         plan.problem = LaunchProblem("playbook", str(fatal[0]), None)
         return plan
     selection = Selection.from_options(launch.job_tags, launch.skip_tags)
-    targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"])
+    targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"], config.inventory)
     plan.inventory_notes = list(targets.notes)
     for index, play in enumerate(book.plays):
         hosts, note = targets.select(play.hosts, launch.limit)
@@ -209,18 +213,20 @@ class HostTargets:
     available, plays show their host pattern unresolved, with a note saying why.
     """
 
-    def __init__(self, inventory: Any, notes: list[str]) -> None:
-        self.inventory, self.notes = inventory, notes
+    def __init__(self, inventory: Any, notes: list[str], mismatch: str = "warning") -> None:
+        self.inventory, self.notes, self.mismatch = inventory, notes, mismatch
 
     @classmethod
-    def load(cls, sources: list[str]) -> HostTargets:
+    def load(cls, sources: list[str], settings: InventorySettings) -> HostTargets:
+        """``settings``: ansible.cfg's inventory settings (plugins, failures, pattern mismatch)."""
         from engine.inventory.manager import load_inventory
 
         try:
-            inventory = load_inventory(sources, dynamic=True)  # launch is an explicit request
+            inventory = load_inventory(sources, dynamic=True, settings=settings)  # launch is an explicit request
         except Exception as exc:  # noqa: BLE001 - any loader failure is shown; the plan still lists tasks
             return cls(None, [f"hosts are not resolved: {exc}"])
-        return cls(inventory.data, [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)])
+        return cls(inventory.data, [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)],
+                   settings.host_pattern_mismatch)
 
     def select(self, pattern: list[str], limit: str | None) -> tuple[list[str] | None, str | None]:
         if self.inventory is None:
@@ -230,7 +236,7 @@ class HostTargets:
         from engine.inventory.patterns import HostPatternError, select_hosts
 
         try:
-            hosts = select_hosts(self.inventory, pattern, limit or None, basedir=os.getcwd())
+            hosts = select_hosts(self.inventory, pattern, limit or None, basedir=os.getcwd(), mismatch=self.mismatch)
         except HostPatternError as exc:
             return None, str(exc)
         return [host.get_name() for host in hosts], None

@@ -80,9 +80,13 @@ def run_listing(args: argparse.Namespace) -> int:
         if in_collections.collection_of(path) is None:
             playbook_dirs.append(os.path.dirname(os.path.abspath(path)))
     resolver.playbook_dirs = list(dict.fromkeys(playbook_dirs))
-    from engine.inventory.manager import load_inventory
+    from engine.inventory.manager import InventoryAborted, load_inventory
 
-    inventory = load_inventory(args.inventory, cache)  # scripts are not run: static analysis
+    try:  # scripts are not run: static analysis; ansible.cfg's plugins and failure settings apply
+        inventory = load_inventory(args.inventory, cache, settings=config.inventory,
+                                   playbook_dir=playbook_dirs[0] if playbook_dirs else None)
+    except InventoryAborted as aborted:
+        return _error(str(aborted), EXIT_ERROR)
     options = RunOptions(inventory_sources=command_line_sources(args.inventory), tags=args.tags or config.run_tags,
                          skip_tags=args.skip_tags or config.skip_tags, limit=args.limit,
                          list_tags=args.mode == "list-tags")
@@ -91,7 +95,8 @@ def run_listing(args: argparse.Namespace) -> int:
         from engine.inventory.patterns import HostPatternError, select_hosts
 
         try:
-            limited = select_hosts(inventory.data, "all", args.limit)
+            limited = select_hosts(inventory.data, "all", args.limit,
+                                   mismatch=config.inventory.host_pattern_mismatch)
         except HostPatternError as problem:
             return _error(str(problem), EXIT_ERROR)
         if not limited:
