@@ -8,14 +8,15 @@ the inventory of exactly these sources.
 from __future__ import annotations
 
 import argparse
-import json
+import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from playbook_ls.cli.inventory_output import dump, graph, list_inventory, yaml_inventory
 from playbook_ls.cli.options import add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
-    from engine.inventory.data import Group, Host
+    from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
 
 EXIT_OPTIONS = 5
@@ -26,6 +27,8 @@ EXAMPLES = """\
 examples:
   playbook-ls inventory -i inventory.ini --graph
   playbook-ls inventory -i inventory/ --list
+  playbook-ls inventory -i inventory/ --list --yaml --export
+  playbook-ls inventory -i inventory/hosts --playbook-dir . --host web1
   playbook-ls inventory -i inventory.ini --host web1
   playbook-ls inventory -i inventory.ini --list-hosts 'web:&prod'
 """
@@ -42,6 +45,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--graph", action="store_true", help="print the group tree (from the GROUP argument, or all)")
     parser.add_argument("--list-hosts", metavar="PATTERN", help="print the hosts a pattern selects")
     parser.add_argument("--vars", action="store_true", dest="show_vars", help="with --graph: show variables")
+    parser.add_argument("-y", "--yaml", action="store_true", help="--list and --host as YAML instead of JSON")
+    parser.add_argument("--export", action="store_true", default=None,
+                        help="--list: each group's own variables under 'vars', each host's own under hostvars "
+                             "(default: ansible.cfg's [inventory] export)")
+    parser.add_argument("--playbook-dir", metavar="DIR", default=None,
+                        help="read group_vars/ and host_vars/ here too, above those beside the sources (default: "
+                             "ansible.cfg's playbook_dir; for host variables, the current directory)")
     add_selection_options(parser, tags=False, extra_vars=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("group", nargs="?", default="all", metavar="GROUP", help="the group --graph starts at")
@@ -63,26 +73,38 @@ def run_inventory(args: argparse.Namespace) -> int:
         return _fail("No action selected, at least one of --host, --graph or --list needs to be specified.")
     if sum(actions) > 1:
         return _fail("Conflicting options used, only one of --host, --graph or --list can be used at the same time.")
-    from engine.inventory.manager import load_inventory
+    from engine.config import AnsibleConfig
+    from engine.inventory.manager import InventoryAborted, load_inventory
 
-    inventory = load_inventory(args.inventory or ["/etc/ansible/hosts"], dynamic=True)
+    settings = AnsibleConfig.load().inventory
+    # -i values are made absolute as ansible does; ansible.cfg's are already resolved
+    sources = [_absolute(source) for source in args.inventory] or settings.sources
+    playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)
+    export = settings.export if args.export is None else args.export
+    try:
+        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings)
+    except InventoryAborted as aborted:
+        report_problems(aborted.inventory)
+        return _fail(str(aborted), 1)
     report_problems(inventory)
+    mismatch = settings.host_pattern_mismatch
     try:
         if args.list_hosts is not None:
-            return _list_hosts(inventory, args.list_hosts, args.limit)
+            return _list_hosts(inventory, args.list_hosts, args.limit, mismatch)
         if args.host is not None:
-            hosts = _select(inventory, args.host)
+            hosts = _select(inventory, args.host, mismatch=mismatch)
             if len(hosts) != 1:
                 return _fail("You must pass a single valid host to --host parameter")
-            text = dump(inventory.host_variables(hosts[0]))
+            text = dump(inventory.host_variables(hosts[0], export), args.yaml)
         elif args.graph:
             start = inventory.data.groups.get(args.group)
             if start is None:
                 return _fail("Pattern must be valid group name when using --graph")
-            text = "\n".join(graph(inventory, start, args.show_vars))
+            text = "\n".join(graph(inventory, start, args.show_vars, export))
         else:
-            available = _select(inventory, "all", args.limit)
-            text = dump(list_inventory(inventory, available))
+            available = _select(inventory, "all", args.limit, mismatch)
+            shape = yaml_inventory if args.yaml else list_inventory
+            text = dump(shape(inventory, available, export), args.yaml)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
         return _fail(str(exc), 1)
     if args.output:
@@ -92,36 +114,57 @@ def run_inventory(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _fail(f"Unable to write to destination file {args.output!r}: {exc.strerror}", 1)
     else:
-        print(text)
+        print(text, end="" if text.endswith("\n") else "\n")  # as ansible's display: one newline at the end
     return 0
+
+
+def _absolute(source: str) -> str:
+    """ansible's ``unfrackpath(follow=False)`` for a ``-i`` value that is not a host list."""
+    if "," in source:
+        return source
+    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(source))))
+
+
+def _playbook_dir(value: str | None) -> str | None:
+    """``--playbook-dir`` as ansible reads it (links resolved); a path that is not a directory
+    gets ansible's warning and loads nothing."""
+    if not value:
+        return None
+    path = os.path.realpath(os.path.expanduser(os.path.expandvars(value)))
+    if not os.path.isdir(path):
+        _warn(f"Ignoring invalid path provided to plugin path: '{path}' is not a directory")
+    return path
 
 
 def report_problems(inventory: Inventory) -> None:
     """Warnings on standard error, worded as ansible words them."""
+    for message in inventory.plugin_warnings:
+        _warn(message)
     for message in inventory.data.warnings:
         _warn(message)
-    for failure in inventory.failures:
-        _warn(f"Failed to parse inventory with {failure.plugin!r} plugin: {failure.message}")
-        if failure.detail:
-            print(f"Standard error from inventory script:\n{failure.detail}", file=sys.stderr, end="")
-    for message in inventory.warnings:
-        _warn(message)
+    for entry in inventory.report:
+        if isinstance(entry, str):
+            _warn(entry)
+            continue
+        _warn(f"Failed to parse inventory with {entry.plugin!r} plugin: {entry.message}")
+        if entry.detail:
+            print(f"Standard error from inventory script:\n{entry.detail}", file=sys.stderr, end="")
     for note in inventory.notes:
         _warn(note)
 
 
-def _select(inventory: Inventory, pattern: str, limit: str | None = None) -> list[Host]:
+def _select(inventory: Inventory, pattern: str, limit: str | None = None, mismatch: str = "warning") -> list[Host]:
     from engine.inventory.patterns import select_hosts
 
     warnings: list[str] = []
-    hosts = select_hosts(inventory.data, pattern, limit, warnings=warnings)
+    hosts = select_hosts(inventory.data, pattern, limit, warnings=warnings, mismatch=mismatch)
     for message in dict.fromkeys(warnings):
         _warn(message)
     return hosts
 
 
-def _list_hosts(inventory: Inventory, pattern: str, limit: str | None) -> int:
-    hosts = _select(inventory, pattern, limit)
+def _list_hosts(inventory: Inventory, pattern: str, limit: str | None, mismatch: str) -> int:
+    hosts = _select(inventory, pattern, limit, mismatch)
     if not hosts:
         _warn("No hosts matched, nothing to do")
     print(f"  hosts ({len(hosts)}):")
@@ -130,63 +173,4 @@ def _list_hosts(inventory: Inventory, pattern: str, limit: str | None) -> int:
     return 0
 
 
-def dump(data: Any) -> str:
-    """ansible-inventory's JSON: sorted keys, four-space indent."""
-    return json.dumps(data, sort_keys=True, indent=4, default=str)
-
-
-def list_inventory(inventory: Inventory, available: list[Host]) -> dict[str, Any]:
-    """``--list``: every group reachable from ``all`` (hosts, children; empty keys and groups left
-    out), then ``_meta.hostvars`` for hosts that have variables."""
-    names = frozenset(h.name for h in available)
-    seen: set[str] = set()
-
-    def format_group(group: Group) -> dict[str, Any]:
-        entry: dict[str, Any] = {}
-        results = {group.name: entry}
-        if group.name != "all":
-            entry["hosts"] = [h.name for h in group.hosts if h.name in names]
-        entry["children"] = []
-        for sub in group.child_groups:
-            entry["children"].append(sub.name)
-            if sub.name not in seen:
-                results.update(format_group(sub))
-                seen.add(sub.name)
-        for key in ("hosts", "vars", "children"):
-            if key in entry and not entry[key]:
-                del entry[key]
-        if not entry:
-            del results[group.name]
-        return results
-
-    results = format_group(inventory.data.groups["all"])
-    hostvars = {}
-    for host in available:
-        variables = inventory.host_variables(host)
-        if variables:
-            hostvars[host.name] = variables
-    results["_meta"] = {"hostvars": hostvars, "profile": "inventory_legacy"}
-    return results
-
-
-def _graph_name(name: str, depth: int = 0) -> str:
-    return "  |" * depth + "--" + name if depth else name
-
-
-def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
-    return [_graph_name(f"{{{name} = {value}}}", depth) for name, value in sorted(variables.items())]
-
-
-def graph(inventory: Inventory, group: Group, show_vars: bool, depth: int = 0) -> list[str]:
-    """``--graph``: the group tree, children before hosts, ``--vars`` as ``{name = value}`` lines."""
-    lines = [_graph_name(f"@{group.name}:", depth)]
-    for kid in group.child_groups:
-        lines.extend(graph(inventory, kid, show_vars, depth + 1))
-    if group.name != "all":
-        for host in group.hosts:
-            lines.append(_graph_name(host.name, depth + 1))
-            if show_vars:
-                lines.extend(_show_vars(inventory.host_variables(host), depth + 2))
-    if show_vars:
-        lines.extend(_show_vars(inventory.group_variables(group), depth + 1))
-    return lines
+__all__ = ["add_parser", "dump", "graph", "list_inventory", "run_inventory", "yaml_inventory"]

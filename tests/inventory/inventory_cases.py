@@ -1,6 +1,11 @@
 """Differential cases for ``playbook-ls inventory``: each directory under ``fixtures/`` holds
 inventory files, a ``case.json`` (``sources``, ``hosts`` for ``--host``, ``graph_groups``) and
 ``expected/``: what ansible-inventory printed, run from the case directory with relative paths.
+
+Optional ``case.json`` keys: ``args`` (added to every call, e.g. ``--playbook-dir``), ``env``
+(``ANSIBLE_*`` variables set for the call), ``cwd`` (a sub-directory to run from) and ``calls``
+(more outputs: name -> arguments after the sources). An ``ansible.cfg`` in the directory run
+from is read by both tools.
 """
 
 from __future__ import annotations
@@ -18,7 +23,10 @@ from pathlib import Path
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PLACEHOLDER = "<case>"
 _KEPT_WARNINGS = re.compile(r"^\[WARNING\]: (Unable to parse .*|No inventory was parsed.*|"
-                            r"Failed to parse inventory with '\w+' plugin)")
+                            r"Failed to parse inventory with '[\w.]+' plugin|Failed to load inventory plugin.*|"
+                            r"Could not match supplied host pattern.*|Ignoring invalid path provided to plugin path.*)"
+                            r"|^\[ERROR\]: (Completely failed to parse inventory source .*|No inventory was parsed.*|"
+                            r"No inventory plugins available.*|Could not match supplied host pattern.*)")
 
 
 @dataclass(frozen=True)
@@ -28,20 +36,34 @@ class Case:
     sources: list[str]
     hosts: list[str]
     graph_groups: list[str]
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    cwd: str = ""
+    calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    @property
+    def run_dir(self) -> Path:
+        return self.path / self.cwd
 
     def invocations(self) -> dict[str, list[str]]:
         """Output name -> ansible-inventory arguments after the ``-i`` sources."""
         calls = {"list": ["--list"], "graph": ["--graph"], "graph-vars": ["--graph", "--vars"]}
         calls.update({f"graph-{group}": ["--graph", "--vars", group] for group in self.graph_groups})
         calls.update({f"host-{host}": ["--host", host] for host in self.hosts})
-        return calls
+        calls.update({name: list(args) for name, args in self.calls})
+        return {name: [*args, *self.args] for name, args in calls.items()}
+
+    def command_line(self, args: list[str]) -> list[str]:
+        return [*(arg for source in self.sources for arg in ("-i", source)), *args]
 
 
 def load_cases() -> list[Case]:
     cases = []
     for path in sorted(p for p in FIXTURES.iterdir() if (p / "case.json").is_file()):
         data = json.loads((path / "case.json").read_text())
-        cases.append(Case(path.name, path, data["sources"], data["hosts"], data["graph_groups"]))
+        cases.append(Case(path.name, path, data["sources"], data["hosts"], data["graph_groups"],
+                          tuple(data.get("args", ())), tuple(sorted(data.get("env", {}).items())),
+                          data.get("cwd", ""), tuple((k, tuple(v)) for k, v in data.get("calls", {}).items())))
     return cases
 
 
@@ -68,27 +90,38 @@ def ansible_inventory() -> str | None:
     return find_tool("ansible-inventory")
 
 
+def _clean_environment_of(environment: dict[str, str]) -> dict[str, str]:
+    """No ``ANSIBLE_*`` setting of the machine's leaks into a case: only the case's own."""
+    return {k: v for k, v in environment.items() if not k.startswith("ANSIBLE_")}
+
+
+def _clean_environment() -> dict[str, str]:
+    return _clean_environment_of(dict(os.environ))
+
+
 def run_ansible(case: Case, args: list[str]) -> Outcome:
     exe = ansible_inventory() or "ansible-inventory"
-    sources = [arg for source in case.sources for arg in ("-i", source)]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANSIBLE_")} | {"ANSIBLE_NOCOLOR": "1"}
-    done = subprocess.run([exe, *sources, *args], cwd=case.path, capture_output=True, text=True, env=env,
-                          timeout=120, check=False)
+    env = _clean_environment() | {"ANSIBLE_NOCOLOR": "1"} | dict(case.env)
+    done = subprocess.run([exe, *case.command_line(args)], cwd=case.run_dir, capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
     return Outcome(normalise(done.stdout, case), done.returncode, kept_warnings(normalise(done.stderr, case)))
 
 
 def run_ours(case: Case, args: list[str]) -> Outcome:
     from playbook_ls.cli.main import main
 
-    sources = [arg for source in case.sources for arg in ("-i", source)]
     out, err = io.StringIO(), io.StringIO()
-    previous = os.getcwd()
-    os.chdir(case.path)
+    previous, previous_env = os.getcwd(), dict(os.environ)
+    os.chdir(case.run_dir)
+    os.environ.clear()
+    os.environ.update(_clean_environment_of(previous_env) | dict(case.env))
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            code = main(["inventory", *sources, *args])
+            code = main(["inventory", *case.command_line(args)])
     finally:
         os.chdir(previous)
+        os.environ.clear()
+        os.environ.update(previous_env)
     return Outcome(normalise(out.getvalue(), case), code, kept_warnings(normalise(err.getvalue(), case)))
 
 
@@ -108,8 +141,11 @@ def write_expected(case: Case, outcomes: dict[str, Outcome]) -> None:
     (expected / "outcomes.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
 
 
-if __name__ == "__main__":  # record: python tests/inventory/inventory_cases.py
+if __name__ == "__main__":  # record: python tests/inventory/inventory_cases.py [CASE ...] (all by default)
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    chosen = set(sys.argv[1:])
     for found in load_cases():
+        if chosen and found.name not in chosen:
+            continue
         write_expected(found, {name: run_ansible(found, args) for name, args in found.invocations().items()})
         print("recorded", found.name)

@@ -20,7 +20,7 @@ def test_enough_cases() -> None:
 def test_same_as_ansible_inventory(case, name, args) -> None:
     expected = read_expected(case)[name]
     ours = run_ours(case, args)
-    if name in ("list",) or name.startswith("host-"):
+    if (name in ("list",) or name.startswith("host-")) and expected.exit_code == 0 and "--yaml" not in args:
         assert json.loads(ours.stdout) == json.loads(expected.stdout)
     assert ours.stdout == expected.stdout
     assert ours.exit_code == expected.exit_code

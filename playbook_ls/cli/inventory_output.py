@@ -1,0 +1,140 @@
+"""What ``playbook-ls inventory`` prints, shaped as ansible-inventory shapes it: ``--list`` as
+JSON or YAML (``--yaml``), optionally ``--export``-ed, and ``--graph``."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Group, Host
+    from engine.inventory.manager import Inventory
+
+
+def dump(data: Any, as_yaml: bool = False) -> str:
+    """ansible-inventory's JSON (sorted keys, four-space indent) or, with ``as_yaml``, its YAML
+    (PyYAML block style, sorted keys, unicode kept)."""
+    if as_yaml:
+        import yaml
+
+        return yaml.dump(data, Dumper=_plain_dumper(), default_flow_style=False, allow_unicode=True)
+    return json.dumps(data, sort_keys=True, indent=4, default=str, ensure_ascii=False)
+
+
+def _plain_dumper() -> type:
+    """A safe dumper that writes the engine's value types (subclasses of str, dict, list; anything
+    else as its text) as the plain values ansible's dumper writes for them."""
+    import yaml
+
+    class PlainDumper(yaml.SafeDumper):
+        pass
+
+    PlainDumper.add_multi_representer(str, lambda dumper, value: dumper.represent_str(str(value)))
+    PlainDumper.add_multi_representer(dict, lambda dumper, value: dumper.represent_dict(dict(value)))
+    PlainDumper.add_multi_representer(list, lambda dumper, value: dumper.represent_list(list(value)))
+    PlainDumper.add_multi_representer(object, lambda dumper, value: dumper.represent_str(str(value)))
+    return PlainDumper
+
+
+def _without_empty(entry: dict[str, Any]) -> None:
+    for key in ("hosts", "vars", "children"):
+        if key in entry and not entry[key]:
+            del entry[key]
+
+
+def list_inventory(inventory: Inventory, available: list[Host], export: bool = False) -> dict[str, Any]:
+    """``--list``: every group reachable from ``all`` (hosts, children, with ``export`` its own
+    vars; empty keys and groups left out), then ``_meta.hostvars`` for hosts that have variables."""
+    names = frozenset(h.name for h in available)
+    seen: set[str] = set()
+
+    def format_group(group: Group) -> dict[str, Any]:
+        entry: dict[str, Any] = {}
+        results = {group.name: entry}
+        if group.name != "all":
+            entry["hosts"] = [h.name for h in group.hosts if h.name in names]
+        entry["children"] = []
+        for sub in group.child_groups:
+            entry["children"].append(sub.name)
+            if sub.name not in seen:
+                results.update(format_group(sub))
+                seen.add(sub.name)
+        if export:
+            entry["vars"] = inventory.group_variables(group)
+        _without_empty(entry)
+        if not entry:
+            del results[group.name]
+        return results
+
+    results = format_group(inventory.data.groups["all"])
+    hostvars = {}
+    for host in available:
+        variables = inventory.host_variables(host, export)
+        if variables:
+            hostvars[host.name] = variables
+    results["_meta"] = {"hostvars": hostvars, "profile": "inventory_legacy"}
+    return results
+
+
+def yaml_inventory(inventory: Inventory, available: list[Host], export: bool = False) -> dict[str, Any]:
+    """``--list --yaml``: the group tree nested (a group seen before is an empty mapping), each
+    host's variables under the first group that lists it, with ``export`` each group's vars."""
+    names = frozenset(h.name for h in available)
+    seen_hosts: set[str] = set()
+    seen_groups: set[str] = set()
+
+    def format_group(group: Group) -> dict[str, Any]:
+        entry: dict[str, Any] = {"children": {}}
+        results = {group.name: entry}
+        for sub in group.child_groups:
+            if sub.name == "all":
+                continue
+            if sub.name in seen_groups:
+                entry["children"][sub.name] = {}
+            else:
+                entry["children"].update(format_group(sub))
+                seen_groups.add(sub.name)
+        entry["hosts"] = {}
+        if group.name != "all":
+            for host in group.hosts:
+                if host.name not in names:
+                    continue  # outside --limit
+                variables: dict[str, Any] = {}
+                if host.name not in seen_hosts:  # a host's variables are written once
+                    seen_hosts.add(host.name)
+                    variables = inventory.host_variables(host, export)
+                entry["hosts"][host.name] = variables
+        if export:
+            group_vars = inventory.group_variables(group)
+            if group_vars:
+                entry["vars"] = group_vars
+        _without_empty(entry)
+        if not entry:
+            del results[group.name]
+        return results
+
+    return format_group(inventory.data.groups["all"])
+
+
+def _graph_name(name: str, depth: int = 0) -> str:
+    return "  |" * depth + "--" + name if depth else name
+
+
+def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
+    return [_graph_name(f"{{{name} = {value}}}", depth) for name, value in sorted(variables.items())]
+
+
+def graph(inventory: Inventory, group: Group, show_vars: bool, export: bool = False, depth: int = 0) -> list[str]:
+    """``--graph``: the group tree, children before hosts, ``--vars`` as ``{name = value}`` lines
+    (a host's own and its files' only, with ``export``, as ansible-inventory shows them)."""
+    lines = [_graph_name(f"@{group.name}:", depth)]
+    for kid in group.child_groups:
+        lines.extend(graph(inventory, kid, show_vars, export, depth + 1))
+    if group.name != "all":
+        for host in group.hosts:
+            lines.append(_graph_name(host.name, depth + 1))
+            if show_vars:
+                lines.extend(_show_vars(inventory.host_variables(host, export), depth + 2))
+    if show_vars:
+        lines.extend(_show_vars(inventory.group_variables(group), depth + 1))
+    return lines
