@@ -40,7 +40,7 @@ from engine.paths import path_dwim, path_dwim_relative
 from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
-from engine.templating import Unresolved, as_dict, is_template, render, resolve_variables, with_vars
+from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
 from engine.values import OMIT
 
 # ansible-playbook's exit codes for the errors we reproduce.
@@ -306,17 +306,14 @@ class Resolver:
         for prompt in _as_list(ds.get("vars_prompt")):
             if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
                 display_vars.setdefault(prompt["name"], prompt.get("default"))
-        display_vars = resolve_variables(self.with_magic({**display_vars, **self.extra_vars}, basedir))
+        display_vars = {**display_vars, **self.extra_vars}
         raw_hosts = ds["hosts"]
-        hosts = self.render_static(raw_hosts, display_vars, ds.value_spans.get("hosts"))
-        host_list = [] if hosts is OMIT else [str(h) for h in _as_list(hosts)]
         # ansible names an unnamed play after its hosts before templating, then templates the name
-        name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
-        name = self.render_static(name, display_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
-        name = "" if name is None else str(name)
-        frame = self.frame("play", f'play "{name}"', ds, variables)
+        raw_name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
+        early_vars = resolve_variables(self.with_magic(display_vars, basedir))
+        frame = self.frame("play", f'play "{render_or(raw_name, early_vars)}"', ds, variables)
         header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
-        play = Play(name=name, hosts=host_list, span=ds.span, frame=frame, playbook=path, basedir=basedir,
+        play = Play(name="", hosts=[], span=ds.span, frame=frame, playbook=path, basedir=basedir,
                     tags=header_tags, vars=variables, data=ds)
         static_vars = resolve_variables(self.with_magic(variables, basedir))
         ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
@@ -332,7 +329,15 @@ class Resolver:
         for role_blocks in self.roles.handler_blocks:
             play.handlers += role_blocks
         self.roles.handler_blocks = []
-        self._template_tags(play, display_vars)
+        play_vars = self._play_wide_vars(play, display_vars)
+        # templated once the play is loaded, with every role's defaults (those of import_role too),
+        # as PlaybookExecutor's post_validate does
+        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"))
+        play.hosts = [] if hosts is OMIT else [str(h) for h in _as_list(hosts)]
+        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
+        play.name = "" if name is None else str(name)
+        frame.label = f'play "{play.name}"'
+        self._template_tags(play, resolve_variables({**play_vars, "ansible_play_name": play.name}))
         mark_duplicate_roles(play)
         self._check_module_keys()
         return play
@@ -358,22 +363,21 @@ class Resolver:
                              "Check the module's name, install the collection that provides it, or add the "
                              "directory that holds it to the library setting.", fatal=fatal)
 
-    def _template_tags(self, play: Play, display_vars: dict[str, Any]) -> None:
-        """Template every frame's tags with the play-wide variables ansible uses when filtering.
-
-        Those are ``VariableManager.get_vars(play=play)``: every role's defaults, the play's
-        vars, vars_files and vars_prompt defaults, every role's vars, extra vars, magic vars.
-        """
-        tag_vars: dict[str, Any] = {}
+    def _play_wide_vars(self, play: Play, display_vars: dict[str, Any]) -> dict[str, Any]:
+        """``VariableManager.get_vars(play=play)`` once the play is loaded, with which ansible
+        templates its hosts, its name and every tag: every role's defaults, the play's vars,
+        vars_files and vars_prompt defaults, every role's vars, extra vars, magic vars."""
+        play_vars: dict[str, Any] = {}
         for defaults, _ in self.roles.loaded_vars:
-            tag_vars.update(defaults)
-        tag_vars.update(display_vars)
+            play_vars.update(defaults)
+        play_vars.update(display_vars)
         for _, role_vars in self.roles.loaded_vars:
-            tag_vars.update(role_vars)
-        tag_vars.update(self.extra_vars)
-        tag_vars = self.with_magic(tag_vars, play.basedir)
-        tag_vars.update(ansible_play_name=play.name)
-        tag_vars = resolve_variables(tag_vars)
+            play_vars.update(role_vars)
+        play_vars.update(self.extra_vars)
+        return resolve_variables(self.with_magic(play_vars, play.basedir))
+
+    def _template_tags(self, play: Play, tag_vars: Mapping[str, Any]) -> None:
+        """Template every frame's tags with the play-wide variables ansible uses when filtering."""
         seen: set[int] = set()
         tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
         included = [child for task in tasks for block in task.children for child in block.tasks()]
