@@ -88,6 +88,10 @@ class InventorySettings:
     """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
     export: bool = False
     """``INVENTORY_EXPORT``: the default of ``--export``."""
+    collections_path: list[str] = field(default_factory=list)
+    collections_scan_sys_path: bool = True
+    """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
+    as ansible's plugin loader looks: only to tell "installed" from "unknown", never to run it."""
 
 
 class _SettingReader:
@@ -202,6 +206,8 @@ class AnsibleConfig:
             elif parser.has_option("tags", key):
                 setattr(config, attr, _split_list(parser.get("tags", key)))
         config.inventory = _SettingReader(parser, path, cwd).inventory()
+        config.inventory.collections_path = config.collections_path
+        config.inventory.collections_scan_sys_path = config.collections_scan_sys_path
         return config
 
 

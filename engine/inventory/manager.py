@@ -1,12 +1,13 @@
 """Reading inventory sources in ansible's order: ansible-core's ``InventoryManager.parse_sources``.
 
 Each ``-i`` source is tried, in order, by the enabled inventory plugins (ansible.cfg's
-``[inventory] enable_plugins``; by default ``host_list``, ``script``, ``auto``, ``yaml``, ``ini``;
-other plugins, ``toml`` among them, are not supported here): the first that accepts the source
-and parses it wins; when all fail, their errors become warnings and the source is reported as
-not parsed, or the load stops (``any_unparsed_is_failed``, ``unparsed_is_failed``), as in
-ansible. A directory is read entry by entry (sorted, skipping hidden files,
-``group_vars``/``host_vars`` and the configured ignored extensions and patterns).
+``[inventory] enable_plugins``; by default ``host_list``, ``script``, ``auto``, ``yaml``, ``ini``,
+``toml``; ``advanced_host_list`` when enabled; ``generator`` and collections' plugins are not run
+here): the first that accepts the source and parses it wins; when all fail, their errors
+become warnings and the source is reported as not parsed, or the load stops
+(``any_unparsed_is_failed``, ``unparsed_is_failed``), as in ansible. A directory is read entry
+by entry (sorted, skipping hidden files, ``group_vars``/``host_vars`` and the configured ignored
+extensions and patterns).
 
 What makes an inventory dynamic runs only when the caller passes ``dynamic=True`` (the
 ``inventory``, ``launch`` and ``run`` commands): executable scripts, and the templates of the
@@ -37,8 +38,8 @@ from engine.source import SourceCache
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""
-SUPPORTED_PLUGINS = ("host_list", "script", "auto", "yaml", "ini")
-BUILTIN_PLUGINS = frozenset((*SUPPORTED_PLUGINS, "advanced_host_list", "constructed", "generator", "toml"))
+SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml")
+BUILTIN_PLUGINS = frozenset((*SUPPORTED_PLUGINS, "constructed", "generator"))
 """ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
 to load here, as a plugin from a collection that is not installed does in ansible."""
 
@@ -234,12 +235,14 @@ class _SourceReader:
             "auto": (readable and source.endswith((".yml", ".yaml")), lambda: self._auto(source)),
             "yaml": (readable and (not ext or ext in YAML_FILENAME_EXTENSIONS), lambda: self._yaml(source)),
             "ini": (readable and ext != ".toml", lambda: self._ini(source)),
+            "advanced_host_list": (not exists and "," in source, lambda: self._host_list(source, expand_ranges=True)),
+            "toml": (readable and ext == ".toml", lambda: self._toml(source)),
         }
 
-    def _host_list(self, source: str) -> None:
+    def _host_list(self, source: str, expand_ranges: bool = False) -> None:
         from engine.inventory.host_list import parse_host_list
 
-        parse_host_list(self.data, source)
+        parse_host_list(self.data, source, expand_ranges)
 
     def _script(self, source: str) -> bool:
         if not self.dynamic:
@@ -254,15 +257,35 @@ class _SourceReader:
             raise InventoryError(f"YAML parsing failed: {loaded.error}")
         return loaded.data
 
-    def _auto(self, source: str) -> None:
+    def _auto(self, source: str) -> bool | None:
+        """The ``auto`` plugin: the configuration's ``plugin:`` names the plugin that reads it."""
+        from engine.inventory.plugins import find_plugin, not_run_message
+
         config = self._load_yaml(source)
         plugin_name = config.get("plugin") if isinstance(config, dict) else None
         if not plugin_name:
             raise InventoryError(f"no root 'plugin' key found, '{source}' is not a valid YAML inventory plugin "
                                  "config file")
-        if plugin_name not in CONSTRUCTED_NAMES:
+        plugin = find_plugin(str(plugin_name), BUILTIN_PLUGINS, self.settings)
+        if plugin.load_warning:
+            self.inventory.add_warning(plugin.load_warning)
+        if plugin.kind == "unknown":
             raise InventoryError(f"inventory config '{source}' specifies unknown plugin '{plugin_name}'")
-        self._constructed(source, config)
+        if plugin.kind == "installed":
+            raise InventoryError(not_run_message(plugin.name, source))
+        if plugin.name == "constructed":
+            self._constructed(source, config)
+            return None
+        if plugin.name == "auto":  # ansible's auto plugin calls itself until Python's stack runs out
+            raise InventoryError("YAML parsing failed: maximum recursion depth exceeded while calling a Python object")
+        if plugin.name == "generator":
+            raise InventoryError(f"inventory plugin '{plugin_name}' is not supported by playbook-ls: read '{source}' "
+                                 "with ansible-inventory")
+        verified, parse = self._plugins(source)[plugin.name]
+        if not verified:
+            raise InventoryError(f"inventory source '{source}' could not be verified by inventory plugin "
+                                 f"'{plugin_name}'")
+        return parse()
 
     def _constructed(self, source: str, config: dict[str, Any]) -> None:
         """The single place the ``constructed`` plugin is called from."""
@@ -276,17 +299,26 @@ class _SourceReader:
 
         parse_constructed(self.data, source, config, self.inventory.vars_files)
 
+    def _toml(self, source: str) -> None:
+        from engine.inventory.toml_source import parse_toml_inventory
+
+        parse_toml_inventory(self.data, self._read_text(source), source)
+
     def _yaml(self, source: str) -> None:
         parse_yaml_inventory(self.data, self._load_yaml(source))
 
-    def _ini(self, source: str) -> None:
+    def _read_text(self, source: str) -> str:
         try:
-            text = self.inventory.cache.read_text(source)
-        except UnicodeDecodeError:
-            text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
-                             for line in files.read_bytes(source).splitlines())
+            return self.inventory.cache.read_text(source)
         except OSError as exc:
             raise InventoryError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+    def _ini(self, source: str) -> None:
+        try:
+            text = self._read_text(source)
+        except UnicodeDecodeError:  # ansible's ini plugin skips undecodable comment lines
+            text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
+                             for line in files.read_bytes(source).splitlines())
         parse_ini(self.data, text)
 
 

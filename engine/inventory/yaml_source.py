@@ -34,6 +34,17 @@ def parse_yaml_inventory(inventory: InventoryData, data: Any) -> None:
         _parse_group(inventory, group_name, data[group_name])
 
 
+def populate_host_vars(inventory: InventoryData, hosts: list[str], variables: Any, group: str,
+                       port: int | None) -> None:
+    """ansible's ``_populate_host_vars`` (file plugins): each host into ``group``, with ``variables``."""
+    if not isinstance(variables, MutableMapping):
+        raise InventoryError(f"Invalid data from file, expected dictionary and got:\n\n{variables}")
+    for host in hosts:
+        inventory.add_host(host, group=group, port=port)
+        for var in variables:
+            inventory.set_variable(host, var, variables[var])
+
+
 def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
     if not isinstance(group_data, (MutableMapping, type(None))):
         inventory.warn(f"Skipping '{group}' as this is not a valid group definition")
@@ -73,13 +84,7 @@ def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
                 except TypeError:
                     raise InventoryError(f"Host pattern {host_pattern} must be a string. Enclose integers/floats in "
                                          "quotation marks.") from None
-                variables = value[host_pattern] or {}
-                if not isinstance(variables, MutableMapping):
-                    raise InventoryError(f"Invalid data from file, expected dictionary and got:\n\n{variables}")
-                for host in hosts:
-                    inventory.add_host(host, group=group, port=port)
-                    for var in variables:
-                        inventory.set_variable(host, var, variables[var])
+                populate_host_vars(inventory, hosts, value[host_pattern] or {}, group, port)
         else:
             inventory.warn(f'Skipping unexpected key ({key}) in group ({group}), only "vars", "children" and "hosts" '
                            "are valid")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,9 @@ def _settings(tmp_path: Path, text: str) -> InventorySettings:
 
 def test_defaults_without_a_file(tmp_path: Path) -> None:
     settings = AnsibleConfig.load(str(tmp_path)).inventory
-    assert settings == InventorySettings()
+    # the collection path comes from AnsibleConfig's own defaults (the user's home)
+    assert dataclasses.replace(settings, collections_path=[]) == InventorySettings()
+    assert settings.collections_path == AnsibleConfig.load(str(tmp_path)).collections_path
     assert settings.sources == ["/etc/ansible/hosts"]
 
 
