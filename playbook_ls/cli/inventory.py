@@ -12,7 +12,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from playbook_ls.cli.inventory_output import dump, graph, list_inventory, yaml_inventory
+from playbook_ls.cli.inventory_output import OutputError, dump, graph, list_inventory, toml_inventory, yaml_inventory
 from playbook_ls.cli.options import add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
@@ -46,6 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--list-hosts", metavar="PATTERN", help="print the hosts a pattern selects")
     parser.add_argument("--vars", action="store_true", dest="show_vars", help="with --graph: show variables")
     parser.add_argument("-y", "--yaml", action="store_true", help="--list and --host as YAML instead of JSON")
+    parser.add_argument("--toml", action="store_true",
+                        help="--list and --host as TOML (needs the tomli-w library, as ansible-inventory does)")
     parser.add_argument("--export", action="store_true", default=None,
                         help="--list: each group's own variables under 'vars', each host's own under hostvars "
                              "(default: ansible.cfg's [inventory] export)")
@@ -95,7 +97,7 @@ def run_inventory(args: argparse.Namespace) -> int:
             hosts = _select(inventory, args.host, mismatch=mismatch)
             if len(hosts) != 1:
                 return _fail("You must pass a single valid host to --host parameter")
-            text = dump(inventory.host_variables(hosts[0], export), args.yaml)
+            text = dump(inventory.host_variables(hosts[0], export), args.yaml, args.toml)
         elif args.graph:
             start = inventory.data.groups.get(args.group)
             if start is None:
@@ -103,8 +105,10 @@ def run_inventory(args: argparse.Namespace) -> int:
             text = "\n".join(graph(inventory, start, args.show_vars, export))
         else:
             available = _select(inventory, "all", args.limit, mismatch)
-            shape = yaml_inventory if args.yaml else list_inventory
-            text = dump(shape(inventory, available, export), args.yaml)
+            shape = yaml_inventory if args.yaml else toml_inventory if args.toml else list_inventory
+            text = dump(shape(inventory, available, export), args.yaml, args.toml)
+    except OutputError as exc:
+        return _fail(str(exc), 1)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
         return _fail(str(exc), 1)
     if args.output:

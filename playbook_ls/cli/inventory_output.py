@@ -3,32 +3,72 @@ JSON or YAML (``--yaml``), optionally ``--export``-ed, and ``--graph``."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from typing import TYPE_CHECKING, Any
+
+from engine.values import VaultText
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
     from engine.inventory.manager import Inventory
 
 
-def dump(data: Any, as_yaml: bool = False) -> str:
-    """ansible-inventory's JSON (sorted keys, four-space indent) or, with ``as_yaml``, its YAML
-    (PyYAML block style, sorted keys, unicode kept)."""
+class OutputError(Exception):
+    """What ansible-inventory stops with while writing its output (exit code 1)."""
+
+
+TOML_LIBRARY_MISSING = 'The Python library "tomli-w" is required when using the TOML output format.'
+
+
+def dump(data: Any, as_yaml: bool = False, as_toml: bool = False) -> str:
+    """ansible-inventory's JSON (sorted keys, four-space indent, vaulted values as
+    ``{"__ansible_vault": ciphertext}``, dates in ISO format) or, with ``as_yaml``, its YAML
+    (PyYAML block style, sorted keys, unicode kept, ``!vault`` kept), or with ``as_toml`` its TOML."""
     if as_yaml:
         import yaml
 
         return yaml.dump(data, Dumper=_plain_dumper(), default_flow_style=False, allow_unicode=True)
-    return json.dumps(data, sort_keys=True, indent=4, default=str, ensure_ascii=False)
+    if as_toml:
+        try:
+            import tomli_w
+        except ImportError:  # ansible-inventory needs the same library and stops the same way
+            raise OutputError(TOML_LIBRARY_MISSING) from None
+        return tomli_w.dumps(data)
+    return json.dumps(_json_ready(data), sort_keys=True, indent=4, default=_json_default, ensure_ascii=False)
+
+
+def _json_ready(value: Any) -> Any:
+    """``value`` with each vaulted string as the object ansible's legacy encoder writes for it:
+    the ciphertext, never decrypted."""
+    if isinstance(value, VaultText):
+        return {"__ansible_vault": str(value)}
+    if isinstance(value, dict):
+        return {key: _json_ready(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(item) for item in value]
+    return value
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (datetime.date, datetime.time)):  # TOML dates: ansible writes them in ISO format
+        return value.isoformat()
+    return str(value)
 
 
 def _plain_dumper() -> type:
     """A safe dumper that writes the engine's value types (subclasses of str, dict, list; anything
-    else as its text) as the plain values ansible's dumper writes for them."""
+    else as its text) as the plain values ansible's dumper writes for them: ``!vault`` values as
+    ansible's literal block. ansible copies mappings and lists into each host's variables but
+    shares a vaulted value's object, so only those get anchors (``&id001``) when repeated."""
     import yaml
 
     class PlainDumper(yaml.SafeDumper):
-        pass
+        def ignore_aliases(self, data: Any) -> bool:
+            return not isinstance(data, VaultText)
 
+    PlainDumper.add_representer(
+        VaultText, lambda dumper, value: dumper.represent_scalar("!vault", str(value), style="|"))
     PlainDumper.add_multi_representer(str, lambda dumper, value: dumper.represent_str(str(value)))
     PlainDumper.add_multi_representer(dict, lambda dumper, value: dumper.represent_dict(dict(value)))
     PlainDumper.add_multi_representer(list, lambda dumper, value: dumper.represent_list(list(value)))
@@ -116,11 +156,52 @@ def yaml_inventory(inventory: Inventory, available: list[Host], export: bool = F
     return format_group(inventory.data.groups["all"])
 
 
+def toml_inventory(inventory: Inventory, available: list[Host], export: bool = False) -> dict[str, Any]:
+    """``--list --toml``: every group at the top level (children by name, ``ungrouped`` only when
+    it has hosts), each host's variables under the first group that lists it, as ansible's
+    ``toml_inventory``."""
+    names = frozenset(h.name for h in available)
+    seen_hosts: set[str] = set()
+    top = inventory.data.groups["all"]
+    has_ungrouped = any(g.hosts for g in top.child_groups if g.name == "ungrouped")
+
+    def format_group(group: Group) -> dict[str, Any]:
+        entry: dict[str, Any] = {"children": []}
+        results = {group.name: entry}
+        for sub in group.child_groups:
+            if sub.name == "ungrouped" and not has_ungrouped:
+                continue
+            if group.name != "all":
+                entry["children"].append(sub.name)
+            results.update(format_group(sub))
+        if group.name != "all":
+            for host in group.hosts:
+                if host.name not in names:
+                    continue
+                variables: dict[str, Any] = {}
+                if host.name not in seen_hosts:
+                    seen_hosts.add(host.name)
+                    variables = inventory.host_variables(host, export)
+                entry.setdefault("hosts", {})[host.name] = variables
+        if export:
+            entry["vars"] = inventory.group_variables(group)
+        _without_empty(entry)
+        if not entry:
+            del results[group.name]
+        return results
+
+    return format_group(top)
+
+
 def _graph_name(name: str, depth: int = 0) -> str:
     return "  |" * depth + "--" + name if depth else name
 
 
 def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
+    """``{name = value}`` lines; a vaulted value would be decrypted to be shown, which ansible
+    cannot do without a vault secret and playbook-ls never does."""
+    if any(isinstance(value, VaultText) for value in variables.values()):
+        raise OutputError("Attempting to decrypt but no vault secrets found.")
     return [_graph_name(f"{{{name} = {value}}}", depth) for name, value in sorted(variables.items())]
 
 

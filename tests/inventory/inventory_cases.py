@@ -24,9 +24,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 PLACEHOLDER = "<case>"
 _KEPT_WARNINGS = re.compile(r"^\[WARNING\]: (Unable to parse .*|No inventory was parsed.*|"
                             r"Failed to parse inventory with '[\w.]+' plugin|Failed to load inventory plugin.*|"
-                            r"Could not match supplied host pattern.*|Ignoring invalid path provided to plugin path.*)"
+                            r"Could not match supplied host pattern.*|Ignoring invalid path provided to plugin path.*|"
+                            r"Error loading plugin .*)"
                             r"|^\[ERROR\]: (Completely failed to parse inventory source .*|No inventory was parsed.*|"
-                            r"No inventory plugins available.*|Could not match supplied host pattern.*)")
+                            r"No inventory plugins available.*|Could not match supplied host pattern.*|"
+                            r"The Python library \"tomli-w\" is required.*|"
+                            r"Attempting to decrypt but no vault secrets found\.)")
 
 
 @dataclass(frozen=True)
