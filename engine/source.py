@@ -476,6 +476,19 @@ def parse_text(text: str, file: str) -> Loaded:
                                               Span(file, 0, 0, 0, 0)))
 
 
+def _not_utf8(path: str, exc: UnicodeDecodeError) -> YamlProblem:
+    """Where the first byte that is not UTF-8 is, in words a person can act on."""
+    data = exc.object if isinstance(exc.object, bytes) else b""
+    before = data[:exc.start]
+    line = before.count(b"\n")
+    column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace"))  # valid up to exc.start
+    byte = f"0x{data[exc.start]:02x}" if exc.start < len(data) else "a byte"
+    what = "a binary file" if b"\0" in data[:8192] else "not UTF-8 text"
+    return YamlProblem(f"cannot read file: it is {what} ({byte} at line {line + 1}, column {column + 1} is not "
+                       "UTF-8); save it as UTF-8, or exclude it if it is not Ansible's",
+                       Span(path, line, column, line, column + 1))
+
+
 class SourceCache:
     """Parsed files keyed by path and content, so unchanged files are parsed once.
 
@@ -526,8 +539,7 @@ class SourceCache:
         except files.UnreadableFile as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc}", Span(path, 0, 0, 0, 0)))
         except UnicodeDecodeError as exc:
-            return Loaded(path, error=YamlProblem(f"cannot read file: it is not UTF-8 text (byte {exc.start})",
-                                                  Span(path, 0, 0, 0, 0)))
+            return Loaded(path, error=_not_utf8(path, exc))
         except OSError as exc:
             return Loaded(path, error=YamlProblem(f"cannot read file: {exc.strerror or exc}", Span(path, 0, 0, 0, 0)))
         loaded = self.parse(path, text)

@@ -36,6 +36,9 @@ class ConfigError(ValueError):
         return f"{self.span._replace(file=display_path(self.span.file)).human()}: {self.message}"
 
 
+ALWAYS_SELECTED = ("PLS111",)  # yaml-syntax
+
+
 class Settings:
     """Parsed settings with their defaults. ``root`` is the directory of the config file."""
 
@@ -52,8 +55,11 @@ class Settings:
         self.options: dict[str, dict[str, Any]] = {}
 
     def enabled(self) -> list[str]:
-        """The rules to run: selected and not ignored (ignore wins)."""
-        return [code for code in self.select if code not in self.ignore]
+        """The rules to run: selected and not ignored (ignore wins). A file that cannot be loaded
+        is reported whatever is selected, as ruff reports syntax errors: a selection must not
+        make a broken file pass; only ignoring PLS111 by name silences it."""
+        selected = dict.fromkeys([*self.select, *ALWAYS_SELECTED])
+        return [code for code in selected if code not in self.ignore]
 
     def choose(self, select: Sequence[str] = (), ignore: Sequence[str] = ()) -> list[str]:
         """Override the selection from the command line or an editor: ``select`` (codes,

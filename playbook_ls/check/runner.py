@@ -96,7 +96,8 @@ class Checker:
         units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
         found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
         all_tags = set().union(*(unit.tags for unit in units.values()))
-        found += self._syntax_findings(facts)
+        named = {os.path.abspath(path) for path in paths if os.path.isfile(path)}
+        found += self._syntax_findings(facts, named)
         found += self.rules.project_findings(all_tags, tags_by_playbook)
         cache.save()
         result = self.result
@@ -150,12 +151,13 @@ class Checker:
                 cache.files[digest], cache.dirty = facts, True
         return facts
 
-    def _syntax_findings(self, facts: dict[str, dict[str, Any]]) -> Iterator[Finding]:
+    def _syntax_findings(self, facts: dict[str, dict[str, Any]], named: set[str]) -> Iterator[Finding]:
+        """PLS111 for the files that do not load: Ansible's, and any file named on the command line."""
         settings = self.settings
         for path, fact in facts.items():
-            if fact["error"] and discover.syntax_error_matters(
+            if fact["error"] and (os.path.abspath(path) in named or discover.syntax_error_matters(
                     path, settings.root, discover.role_of(path) is not None, fact.get("ansible_text", True),
-                    settings.include):
+                    settings.include)):
                 message, position = fact["error"]
                 yield self.rules.syntax_error(message, Span(path, *position))
 

@@ -63,6 +63,12 @@ def run(args: argparse.Namespace) -> int:
     result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
     for error in result.internal_errors:
         print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
+    if not (result.playbooks or result.roles or result.findings):
+        # passing would tell a CI job that checked the wrong directory that all is well
+        print(f"playbook-ls: error: no playbook or role found in {', '.join(paths)} ({result.files} YAML "
+              f"file{'s' if result.files != 1 else ''} looked at). Pass the directory or files that hold your "
+              "playbooks, or name them with the include setting.", file=sys.stderr)
+        return 2
     # NO_COLOR counts when set to a non-empty value (https://no-color.org).
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     sys.stdout.write(render(result, args.format or "text", colour=colour, statistics=args.statistics))

@@ -11,6 +11,11 @@ a line that starts with a play, task or role keyword (`hosts:`, `tasks:`, `impor
 templates, Compose files) is not Ansible's and is left alone, and so are a role's `files/` and
 `templates/` (copied or templated as they are, unless the text reads like tasks) and INI
 inventories whose name ends in `.yml` (ansible's ini plugin reads them whatever their name).
+A file named on the command line is always reported when it cannot be read or parsed (a binary
+or non-UTF-8 file: where the first byte that is not UTF-8 is).
+
+A file that does not load is reported whatever rules are selected, as ruff reports syntax errors:
+`select = ["PLS101"]` does not make a broken file pass; only ignoring PLS111 by name does.
 
 ## Why is this bad?
 ansible-playbook cannot load a file that does not parse, and nothing in it can be analysed.

@@ -142,7 +142,9 @@ class RuleSet:
         """The PLS111 finding for a file that does not parse, worded as the resolver words it."""
         from engine.model import YAML_SYNTAX_HINT, join_sentences
 
-        return self.stamp(Finding(join_sentences(message, YAML_SYNTAX_HINT), span), rules.pls111_yaml_syntax)
+        # a file that cannot be read says what to do itself (save it as UTF-8, exclude it)
+        hint = "" if message.startswith("cannot read file") else YAML_SYNTAX_HINT
+        return self.stamp(Finding(join_sentences(message, hint), span), rules.pls111_yaml_syntax)
 
     def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str]) -> Iterator[Finding]:
         """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line."""
