@@ -79,15 +79,17 @@ def test_random_module_arguments_in_check_mode_never_write_nor_raise(tmp_path_fa
 
     here = "{{ playbook_dir }}/"
     values = st.one_of(st.sampled_from([f"{here}exists.txt", f"{here}missing.txt", f"{here}dir",
-                                        f"{here}missing/deep.txt", "exists.txt", "missing.txt", "", "(", "0644",
+                                        f"{here}missing/deep.txt", f"{here}exists.txt/below", f"{here}dir/",
+                                        f"{here}missing/", "exists.txt", "missing.txt", "", "(", "0644",
                                         "preserve", "u+x", "yes", "no", "absent", "present", "touch", "directory",
                                         "link", "hard", "{{ nope }}", "a\u0000b"]),
                        st.booleans(), st.integers(-1, 5000), st.none())
     modules = ["copy", "file", "lineinfile", "template", "stat", "command", "shell", "debug", "assert", "fail"]
     options = ["path", "dest", "src", "content", "regexp", "line", "state", "mode", "create", "backup", "force",
-               "follow", "recurse", "msg", "that", "creates", "removes", "chdir", "_raw_params", "insertafter"]
+               "follow", "recurse", "msg", "that", "creates", "removes", "chdir", "_raw_params", "insertafter",
+               "remote_src", "directory_mode", "validate"]
 
-    @settings(max_examples=40, deadline=None, derandomize=True,
+    @settings(max_examples=80, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
     @given(module=st.sampled_from(modules), args=st.dictionaries(st.sampled_from(options), values, max_size=5))
     def check(module: str, args: dict) -> None:
@@ -109,3 +111,44 @@ def test_random_module_arguments_in_check_mode_never_write_nor_raise(tmp_path_fa
         assert _snapshot(root) == before, f"{module} {args} wrote in check mode"
 
     check()
+
+
+MISSING = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - copy: {src: "{{ playbook_dir }}/made.txt", dest: "{{ playbook_dir }}/out", remote_src: true, mode: preserve}
+      ignore_errors: true
+    - file: {src: "{{ playbook_dir }}/made.txt", dest: "{{ playbook_dir }}/hard", state: hard}
+      ignore_errors: true
+    - file: {src: made.txt, dest: "{{ playbook_dir }}/link", state: link}
+      ignore_errors: true
+    - template: {src: "{{ playbook_dir }}/adir", dest: "{{ playbook_dir }}/out"}
+      ignore_errors: true
+    - copy: {content: x, dest: "{{ playbook_dir }}/exists.txt/below"}
+      ignore_errors: true
+    - copy: {content: x, dest: "{{ playbook_dir }}/nodir/out"}
+      ignore_errors: true
+    - file: {path: "{{ playbook_dir }}/nodir/out", state: touch}
+      ignore_errors: true
+"""
+
+
+def test_missing_files_fail_with_ansibles_messages(tmp_path: Path) -> None:
+    """The messages of ansible-playbook -c local 2.19 (scenario missing_files records the statuses)."""
+    (tmp_path / "adir").mkdir()
+    code, out, _ = run_playbook(tmp_path, MISSING, files={"exists.txt": "x\n"})
+    root = str(tmp_path)
+    assert code == 0 and "Traceback" not in out
+    for message in (
+        f'"msg": "Source {root}/made.txt not found"',
+        f'"dest": "{root}/hard", "msg": "src does not exist", "src": "{root}/made.txt"',
+        f'"msg": "src file does not exist, use \'force=yes\' if you really want to create the link: {root}/made.txt"',
+        f'"msg": "Task failed: An error occurred while trying to read the file \'{root}/adir\': [Errno 21]',
+        f'"msg": "Task failed: Failed to get information on remote file ({root}/exists.txt/below): Not a directory"',
+        f'"msg": "Destination directory {root}/nodir does not exist"',
+        '"msg": "Error, could not touch target."',
+    ):
+        assert message in out
+    assert "Module failed" not in out
+    assert sorted(os.listdir(tmp_path)) == ["adir", "exists.txt", "site.yml"]

@@ -12,7 +12,15 @@ from typing import Any
 
 from engine.run.modules import ModuleContext
 from engine.run.modules import file as file_module
-from engine.run.modules._files import backup, check_ownership, checksum, path_facts, set_mode, write_atomically
+from engine.run.modules._files import (
+    backup,
+    check_ownership,
+    checksum,
+    path_facts,
+    remote_stat_failure,
+    set_mode,
+    write_atomically,
+)
 
 MAX_FILE_SIZE_FOR_DIFF = 104448  # ansible's default MAX_FILE_SIZE_FOR_DIFF
 
@@ -78,10 +86,14 @@ def put(
     """Put ``data`` at ``dest`` (a directory when it ends with '/' or is one, then ``basename`` in
     it). None when the file exists and ``force`` is off, as ansible's action plugin does."""
     dest_file = os.path.join(dest, basename) if dest.endswith("/") else dest
+    if failure := remote_stat_failure(dest_file):
+        return failure
     if os.path.isdir(dest_file):
         if is_content:
             return {"failed": True, "msg": "can not use content with a dir as dest"}
         dest_file = os.path.join(dest_file, basename)
+        if failure := remote_stat_failure(dest_file):
+            return failure
     if os.path.exists(dest_file) and not params["force"]:
         return None
     check_ownership(dest_file, params.get("owner"), params.get("group"))
@@ -93,13 +105,18 @@ def put(
         if ctx.check_mode:
             result["changed"] = True
             return result
+        directory = os.path.dirname(dest_file) or "."
+        if not os.path.isdir(directory):
+            if not dest.endswith("/"):  # the copy module creates a missing directory for 'dest/' only
+                return {"changed": False, "failed": True, "checksum": new_checksum,
+                        "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
+            os.makedirs(directory)
         if params.get("validate"):
             failure = validation_failure(params["validate"], data, dest_file)
             if failure:
                 return failure
         if params["backup"] and os.path.exists(dest_file):
             result["backup_file"] = backup(dest_file)
-        os.makedirs(os.path.dirname(dest_file) or ".", exist_ok=True)
         write_atomically(dest_file, data)
         set_mode(dest_file, params["mode"], False, None)
         result.update(

@@ -192,3 +192,17 @@ def write_atomically(path: str, data: bytes) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def remote_stat_failure(path: str) -> dict[str, Any] | None:
+    """The failure of ansible's action plugins when their remote ``stat`` of ``path`` fails for
+    another reason than a missing path (a component that is a file: "Not a directory"); None when
+    the path can be looked at. The action raises, hence ansible's "Task failed: " prefix."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return {"changed": False, "failed": True,
+                "msg": f"Task failed: Failed to get information on remote file ({path}): {exc.strerror}"}
+    return None

@@ -12,6 +12,7 @@ from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
+from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import find_source
 
 SPEC = {
@@ -68,6 +69,11 @@ def _walk(source: str) -> tuple[list[tuple[str, str]], list[str]]:
 def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     dest = dest if dest.endswith("/") else dest + "/"
     files, directories = _walk(source)
+    # ansible copies the files first, each after a remote stat of its destination, and fails at the
+    # first one it cannot stat (a file where the tree needs a directory) before creating anything
+    for _full, relative in files:
+        if failure := remote_stat_failure(os.path.join(dest, relative)):
+            return failure
     changed = False
     for relative in directories:
         result = file_module.run(
@@ -97,13 +103,22 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     dest, content = params["dest"], params["content"]
     if content is not None:
         text = json.dumps(content) if isinstance(content, dict | list) else str(content)
+        if params["mode"] == "preserve":  # ansible preserves the mode of the temporary file (mkstemp's)
+            params = {**params, "mode": "0600"}
         result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True)
         return {"changed": False, "dest": dest, "src": None} if result is None else result
     src = params["src"]
-    try:
-        source = src if params["remote_src"] else find_source(src, "files", ctx.search_paths)
-    except ModuleError as exc:
-        return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
+    if params["remote_src"]:  # the copy module itself looks at the source, and says so
+        if not os.path.exists(src):
+            return {"changed": False, "failed": True, "msg": f"Source {src} not found"}
+        if not os.access(src, os.R_OK):
+            return {"changed": False, "failed": True, "msg": f"Source {src} not readable"}
+        source = src
+    else:
+        try:
+            source = find_source(src, "files", ctx.search_paths)
+        except ModuleError as exc:
+            return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
     if src.endswith("/") and not source.endswith("/"):
         source += "/"
     if os.path.isdir(source):

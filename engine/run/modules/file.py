@@ -123,7 +123,10 @@ def _ensure_touched(
         return {"changed": True, "dest": path}
     if previous == "absent":
         diff["before"]["mode"] = octal(default_file_mode())
-        open(path, "ab").close()
+        try:
+            open(path, "ab").close()
+        except OSError:
+            return {"changed": False, "failed": True, "msg": "Error, could not touch target.", "path": path}
     now = time.time()
     diff["before"].update(atime=os.stat(path).st_atime, mtime=os.stat(path).st_mtime)
     os.utime(path, (now, now))
@@ -132,17 +135,33 @@ def _ensure_touched(
     return _finish({"changed": True, "dest": path}, diff, ctx)
 
 
+def _missing_link_source(path: str, src: str, state: str, force: bool) -> dict[str, Any] | None:
+    """ansible's refusal to link to a source that does not exist: a symlink's source is looked up
+    from the link's directory and may be forced, a hard link's must exist."""
+    if state == "hard":
+        if os.path.exists(src):
+            return None
+        return {"changed": False, "failed": True, "msg": "src does not exist", "dest": path, "src": src}
+    link_directory = path if os.path.isdir(path) and not os.path.islink(path) else os.path.dirname(path)
+    absolute_src = os.path.join(link_directory, src)
+    if force or os.path.exists(absolute_src):
+        return None
+    return {"changed": False, "failed": True, "path": path, "src": src,
+            "msg": f"src file does not exist, use 'force=yes' if you really want to create the link: {absolute_src}"}
+
+
 def _ensure_link(
     path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any], ctx: ModuleContext
 ) -> dict[str, Any]:
     src = params["src"]
     if src is None:
         raise ModuleError(f"src is required for creating new {'symlinks' if state == 'link' else 'hard links'}")
+    if failure := _missing_link_source(path, src, state, params["force"]):
+        return failure
     if state == "link":
         unchanged = previous == "link" and os.readlink(path) == src
-    else:
-        target = src if os.path.isabs(src) else os.path.join(os.path.dirname(path), src)
-        unchanged = previous in ("hard", "file") and os.path.exists(target) and os.path.samefile(path, target)
+    else:  # a hard link's src is a path as given (from the working directory), not from path's directory
+        unchanged = previous in ("hard", "file") and os.path.samefile(path, src)
     if not unchanged and previous not in ("absent", "link", "hard") and not params["force"]:
         kind = "symlink" if state == "link" else "hard link"
         return path_facts(
@@ -168,7 +187,7 @@ def _ensure_link(
         if state == "link":
             os.symlink(src, path)
         else:
-            os.link(src if os.path.isabs(src) else os.path.join(os.path.dirname(path), src), path)
+            os.link(src, path)
     result: dict[str, Any] = {"changed": not unchanged, "dest": path, "src": src}
     if not unchanged and ctx.check_mode:
         return result

@@ -49,9 +49,14 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         source = find_source(params["src"], "templates", ctx.search_paths)
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
-    with open(source, encoding="utf-8") as handle:
-        rendered = ctx.render(handle.read(), trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
-                              newline_sequence=params["newline_sequence"])
+    try:
+        with open(source, encoding="utf-8") as handle:
+            source_text = handle.read()
+    except OSError as exc:  # ansible's DataLoader words it so, and the action fails
+        return {"changed": False, "failed": True,
+                "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
+    rendered = ctx.render(source_text, trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
+                          newline_sequence=params["newline_sequence"])
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
