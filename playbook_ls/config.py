@@ -20,7 +20,8 @@ from playbook_ls import rules
 from playbook_ls.rules.base import Severity
 
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
-KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules")
+KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
+        "per_file_ignores")
 
 
 class ConfigError(ValueError):
@@ -53,6 +54,8 @@ class Settings:
         self.fail_level = Severity.WARNING
         self.profiles: list[LaunchProfile] = []
         self.options: dict[str, dict[str, Any]] = {}
+        self.per_file_ignores: list[tuple[str, set[str]]] = []  # (glob, codes), as ruff's
+        self.baseline: Any = None  # check.baseline.Baseline: the accepted findings, if any
 
     def enabled(self) -> list[str]:
         """The rules to run: selected and not ignored (ignore wins). A file that cannot be loaded
@@ -78,6 +81,14 @@ class Settings:
 
         return {target for profile in self.profiles if (target := profile_playbook(profile))}
 
+    def accepts(self, finding: Any) -> bool:
+        """Whether ``finding`` is silenced by ``per-file-ignores`` or accepted in the ignore file."""
+        span = finding.span
+        if span is not None and any(finding.code in codes and discover_matches(span.file, self.root, glob)
+                                    for glob, codes in self.per_file_ignores):
+            return True
+        return self.baseline is not None and self.baseline.covers(finding)
+
     def severity_of(self, code: str) -> str:
         return self.severity.get(code, rules.RULES[code].SEVERITY)
 
@@ -90,6 +101,12 @@ class Settings:
         profiles = [(p.name, p.playbook, p.job_tags, p.skip_tags, p.source) for p in self.profiles]
         return repr((self.enabled(), sorted(self.severity.items()), self.exclude, self.include, self.roles_path,
                      profiles, sorted((k, sorted(v.items())) for k, v in self.options.items())))
+
+
+def discover_matches(path: str, root: str, glob: str) -> bool:
+    from playbook_ls.check.discover import matches
+
+    return matches(path, root, [glob])
 
 
 def find_config(start: str) -> str | None:
@@ -116,8 +133,22 @@ def _has_tool_table(path: str) -> bool:
 
 
 def load_settings(path: str | None, start: str = ".") -> Settings:
-    """Read settings from ``path`` (or the one found from ``start``); defaults if there is none."""
-    path = path or find_config(start)
+    """Read settings from ``path`` (or the one found from ``start``); defaults if there is none.
+    The accepted findings come from the ignore file beside the settings file, or, without one,
+    the nearest one from ``start`` up."""
+    from playbook_ls.check.baseline import Baseline, BaselineError, find_ignore_file
+
+    settings = _read_settings(path or find_config(start), start)
+    directory = settings.root if settings.path else find_ignore_file(start)
+    if directory is not None:
+        try:
+            settings.baseline = Baseline.load(directory)
+        except BaselineError as exc:
+            raise ConfigError(exc.message, exc.span) from None
+    return settings
+
+
+def _read_settings(path: str | None, start: str) -> Settings:
     if path is None:
         return Settings(os.path.abspath(start if os.path.isdir(start) else os.path.dirname(start) or "."))
     path = os.path.abspath(path)
@@ -230,6 +261,12 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
                 settings.select = list(dict.fromkeys(codes))
             else:
                 settings.ignore |= set(codes)
+        elif key == "per_file_ignores":
+            for glob, codes in _table(value, raw_key, span).items():
+                where = locate((str(raw_key), str(glob))) or span
+                chosen = {code for item in _strings(codes, f"{raw_key}.{glob}", where)
+                          for code in _rule_codes(item, raw_key, where)}
+                settings.per_file_ignores.append((str(glob), chosen))
         elif key in ("exclude", "include", "roles_path"):
             setattr(settings, key, _strings(value, raw_key, span))
         elif key == "fail_level":

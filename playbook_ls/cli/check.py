@@ -19,8 +19,9 @@ examples:
   playbook-ls check --format sarif > playbook-ls.sarif
   playbook-ls check --select PLS101,PLS107 --fail-level error
 
-exit status: 0 no findings at or above the fail level, 1 findings, 2 usage or config error.
-Silence one line with '# noqa: PLS101' (or a bare '# noqa').""")
+exit status: 0 no findings at or above the fail level, 1 findings, 2 usage or config error
+(or no playbook or role found). Silence one line with '# noqa: PLS101' (or a bare '# noqa');
+accept today's findings with --generate-ignore and fail only on new ones.""")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to use")
@@ -30,6 +31,12 @@ Silence one line with '# noqa: PLS101' (or a bare '# noqa').""")
     parser.add_argument("--fail-level", choices=("info", "warning", "error"), default=None,
                         help="lowest severity that makes the exit status 1 (default: warning)")
     parser.add_argument("--statistics", action="store_true", help="print how many findings each rule has")
+    parser.add_argument("--output-file", metavar="FILE", help="write the report to FILE instead of standard output")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="exit 0 even when there are findings (2 still means a usage or config error)")
+    parser.add_argument("--generate-ignore", action="store_true",
+                        help="accept every current finding: write them to .playbook-ls-ignore, so that later "
+                             "checks report only new ones")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
@@ -60,7 +67,17 @@ def run(args: argparse.Namespace) -> int:
             return 2
     fail_level = args.fail_level or settings.fail_level
     jobs = args.jobs if args.jobs > 0 else min(2, os.cpu_count() or 1)
+    baseline = settings.baseline
+    if args.generate_ignore:
+        from playbook_ls.check.baseline import Baseline
+
+        settings.baseline = None  # every finding there is now, those accepted before included
     result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
+    if args.generate_ignore:
+        written, count = (baseline or Baseline(settings.root)).write(result.findings)
+        print(f"playbook-ls: accepted {count} finding{'s' if count != 1 else ''} (file and rule) in {written}; "
+              "check now reports only new ones", file=sys.stderr)
+        return 0
     for error in result.internal_errors:
         print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
     if not (result.playbooks or result.roles or result.findings):
@@ -71,5 +88,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     # NO_COLOR counts when set to a non-empty value (https://no-color.org).
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    sys.stdout.write(render(result, args.format or "text", colour=colour, statistics=args.statistics))
-    return 1 if result.failed(fail_level) else 0
+    report = render(result, args.format or "text", colour=colour and not args.output_file,
+                    statistics=args.statistics)
+    if args.output_file:
+        try:
+            with open(args.output_file, "w", encoding="utf-8") as handle:
+                handle.write(report)
+        except OSError as exc:
+            print(f"playbook-ls: error: cannot write {args.output_file}: {exc.strerror}", file=sys.stderr)
+            return 2
+    else:
+        sys.stdout.write(report)
+    return 1 if result.failed(fail_level) and not args.exit_zero else 0

@@ -147,7 +147,8 @@ class RuleSet:
         return self.stamp(Finding(join_sentences(message, hint), span), rules.pls111_yaml_syntax)
 
     def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str]) -> Iterator[Finding]:
-        """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line."""
+        """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line, by
+        ``per-file-ignores`` or by the ignore file."""
         enabled = set(self.enabled)
         seen: set[tuple[Any, ...]] = set()
         for finding in found:
@@ -155,8 +156,10 @@ class RuleSet:
                 continue
             seen.add(finding.key())
             finding.severity = self.settings.severity_of(finding.code)
-            if finding.span is None or not silenced(finding, line_of(finding.span.file, finding.span.line)):
-                yield finding
+            if finding.span is not None and (self.settings.accepts(finding) or
+                                             silenced(finding, line_of(finding.span.file, finding.span.line))):
+                continue
+            yield finding
 
 
 def silenced(finding: Finding, line: str) -> bool:
