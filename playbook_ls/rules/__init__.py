@@ -28,6 +28,7 @@ _MODULES = (
     "pls115_unresolved_template",
     "pls116_dynamic_include",
     "pls117_duplicate_role_skipped",
+    "pls118_unused_noqa",
 )
 RULES: dict[str, ModuleType] = {
     module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)

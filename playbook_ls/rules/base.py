@@ -1,6 +1,7 @@
 """What every rule shares: findings, severities, the contexts rules read, and task walking.
 
-A rule module declares ``CODE``, ``NAME``, ``SEVERITY``, ``SCOPE`` ("playbook" or "project"),
+A rule module declares ``CODE``, ``NAME``, ``SEVERITY``, ``SCOPE`` ("playbook", "project", or
+"noqa": the ``# noqa`` comments once every other finding is settled),
 optionally ``OPTIONS`` (name -> default), and ``check(ctx)`` yielding :class:`Finding`.
 Rules never filter themselves: the runner applies select/ignore, severities and ``# noqa``.
 """
@@ -242,3 +243,20 @@ def problem_findings(ctx: PlaybookContext, *codes: str) -> Iterator[Finding]:
 
     for problem in ctx.problems(*codes):
         yield Finding(join_sentences(problem.message, problem.hint), problem.span)
+
+
+class NoqaComment(NamedTuple):
+    """A ``# noqa: CODES`` comment: where it is, the names it lists as written, and the codes of
+    the findings it silenced."""
+
+    span: Span
+    names: list[str]
+    used: set[str]
+
+
+class NoqaContext(NamedTuple):
+    """What a rule about ``# noqa`` comments sees: every such comment of the checked files, and
+    the rules that ran (a comment for a rule that did not run is not unused)."""
+
+    comments: list[NoqaComment]
+    enabled: set[str]

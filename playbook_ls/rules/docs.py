@@ -22,6 +22,10 @@ class CodeBlock(NamedTuple):
     body: str
 
 
+SCOPES = {"playbook": "each playbook", "project": "the whole project",
+          "noqa": "the `# noqa` comments of the checked files (`check`)"}
+
+
 def missing_sections(module: ModuleType) -> list[str]:
     doc = module.__doc__ or ""
     return [heading for heading in (*REQUIRED, "Use instead:") if heading not in doc]
@@ -52,7 +56,7 @@ def render_page(module: ModuleType) -> str:
         f"# {module.NAME} ({module.CODE})",
         "",
         f"Default severity: **{module.SEVERITY}**. "
-        f"Scope: {'each playbook' if module.SCOPE == 'playbook' else 'the whole project'}.",
+        f"Scope: {SCOPES[module.SCOPE]}.",
         "",
         body,
         "",

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.model import Play, Playbook
+from engine.model import Play, Playbook, Span
 from playbook_ls import rules
-from playbook_ls.rules.base import Finding, PlaybookContext, ProjectContext
+from playbook_ls.rules.base import Finding, NoqaComment, NoqaContext, PlaybookContext, ProjectContext
 
 if TYPE_CHECKING:
     from engine.span import Span
@@ -42,6 +42,8 @@ class RuleSet:
         self.enabled = settings.enabled()
         self.config_skip_tags, self.config_path = config_skip_tags, config_path
         self.errors: list[str] = []
+        # (file, 0-based line) of each # noqa that silenced a finding -> the codes it silenced
+        self.noqa_used: dict[tuple[str, int], set[str]] = {}
 
     def check_playbook(self, sources: Any, ansible: Any, path: str, previous: Checked | None = None,
                        stale: Callable[[frozenset[str]], bool] | None = None, rules: bool = True) -> Checked:
@@ -156,10 +158,57 @@ class RuleSet:
                 continue
             seen.add(finding.key())
             finding.severity = self.settings.severity_of(finding.code)
-            if finding.span is not None and (self.settings.accepts(finding) or
-                                             silenced(finding, line_of(finding.span.file, finding.span.line))):
+            if finding.span is not None and self.settings.accepts(finding):
                 continue
+            if finding.span is not None:
+                used = next((number for number, line in noqa_lines(finding.span, line_of)
+                             if silenced(finding, line)), None)
+                if used is not None:
+                    self.noqa_used.setdefault((finding.span.file, used), set()).add(finding.code)
+                    continue
             yield finding
+
+    def noqa_findings(self, comments: Iterable[NoqaComment]) -> Iterator[Finding]:
+        """Findings about the ``# noqa`` comments themselves (after :meth:`settle` has used them)."""
+        for code in self.enabled:
+            module = rules.RULES[code]
+            if module.SCOPE == "noqa":
+                yield from self._guarded(module, NoqaContext(list(comments), set(self.enabled)))
+
+
+MAX_TASK_LINES = 500  # how far up the first line of the enclosing task is looked for
+
+
+def noqa_lines(span: Span, line_of: Callable[[str, int], str]) -> Iterator[tuple[int, str]]:
+    """The lines whose ``# noqa`` covers a finding at ``span``: its own, then the first line of the
+    list item it is in (``- name: ...`` of its task, or of its play), so that one comment there
+    covers the whole task, wherever in it the finding points."""
+    line = line_of(span.file, span.line)
+    yield span.line, line
+    if line.lstrip(" ").startswith("- "):
+        return  # the finding is on an item's first line: the task's, already looked at
+    indent = len(line) - len(line.lstrip(" "))
+    for number in range(span.line - 1, max(-1, span.line - MAX_TASK_LINES), -1):
+        above = line_of(span.file, number)
+        stripped = above.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        above_indent = len(above) - len(stripped)
+        if above_indent < indent and stripped.startswith("- "):
+            yield number, above
+            return
+        if above_indent == 0:
+            return
+
+
+def noqa_comments(path: str, text: str, used: dict[tuple[str, int], set[str]]) -> Iterator[NoqaComment]:
+    """The ``# noqa: CODES`` comments of a file, each with the codes it silenced."""
+    for number, line in enumerate(text.splitlines()):
+        match = _NOQA.search(line) if "noqa" in line.lower() else None
+        if match and match["codes"]:
+            names = [name for name in re.split(r"[\s,]+", match["codes"]) if name]
+            yield NoqaComment(Span(path, number, match.start(), number, match.end()), names,
+                              used.get((path, number), set()))
 
 
 def silenced(finding: Finding, line: str) -> bool:

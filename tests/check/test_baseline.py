@@ -54,3 +54,26 @@ def test_exit_zero_and_output_file(write: Callable[..., Path], cli) -> None:
     assert (code, out) == (0, "")
     assert '"PLS101"' in (root / "report.json").read_text()
     assert cli("check", ".", "--no-cache", "--output-file", str(root / "missing" / "r.txt"))[0] == 2
+
+
+def test_noqa_on_a_tasks_first_line_covers_the_whole_task(write: Callable[..., Path], cli) -> None:
+    site = SITE.replace("    - name: first\n", "    - name: first  # noqa: PLS101\n") + NEW_TASK
+    write({"site.yml": site})
+    code, out, _ = cli("check", ".", "--no-cache")
+    assert code == 1 and out.startswith("site.yml:11:14: PLS101 'second'")  # the next task is not covered
+    assert "'first'" not in out
+
+
+def test_a_noqa_that_silences_nothing_or_names_no_rule_is_reported(write: Callable[..., Path], cli) -> None:
+    site = ("- hosts: all\n  tags: [deploy]\n  tasks:\n    - name: clean  # noqa: PLS101 name[missing]\n"
+            "      ansible.builtin.debug:\n        msg: x\n"
+            "    - name: used  # noqa: PLS101\n      ansible.builtin.debug:\n        msg: y\n      tags: [never]\n"
+            "    - name: typo\n      ansible.builtin.debug:  # noqa: PLS9999\n        msg: z\n")
+    write({"site.yml": site})
+    code, out, _ = cli("check", ".", "--no-cache")
+    lines = out.splitlines()[:-1]
+    assert [line.split(": ", 1)[0] for line in lines] == ["site.yml:4:20", "site.yml:12:31"], out
+    assert "PLS118 '# noqa: PLS101' silences nothing here: PLS101 (never-reachable-by-inherited-tag)" in lines[0]
+    assert "PLS118 '# noqa: PLS9999' names no playbook-ls rule" in lines[1]
+    code, out, _ = cli("check", ".", "--no-cache", "--select", "PLS118")  # PLS101 did not run: not unused
+    assert [line.split(": ", 1)[0] for line in out.splitlines()[:-1]] == ["site.yml:12:31"], out
