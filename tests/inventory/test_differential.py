@@ -1,4 +1,5 @@
-"""``playbook-ls inventory`` against recorded ``ansible-inventory`` output, byte for byte."""
+"""``playbook-ls inventory`` (and ``list-tasks``'s host checks) against recorded ``ansible-inventory``,
+``ansible --list-hosts`` and ``ansible-playbook --list-tasks`` output, byte for byte."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from inventory_cases import ansible_inventory, load_cases, read_expected, run_ansible, run_ours
 
 CASES = load_cases()
-CALLS = [(case, name, args) for case in CASES for name, args in case.invocations().items()]
+CALLS = [(case, name, call) for case in CASES for name, call in case.invocations().items()]
 IDS = [f"{case.name}:{name}" for case, name, _ in CALLS]
 
 
@@ -16,11 +17,11 @@ def test_enough_cases() -> None:
     assert len(CASES) >= 25
 
 
-@pytest.mark.parametrize(("case", "name", "args"), CALLS, ids=IDS)
-def test_same_as_ansible_inventory(case, name, args) -> None:
+@pytest.mark.parametrize(("case", "name", "call"), CALLS, ids=IDS)
+def test_same_as_ansible_inventory(case, name, call) -> None:
     expected = read_expected(case)[name]
-    ours = run_ours(case, args)
-    if (name in ("list",) or name.startswith("host-")) and expected.exit_code == 0 and "--yaml" not in args:
+    ours = run_ours(case, call)
+    if (name in ("list",) or name.startswith("host-")) and expected.exit_code == 0 and "--yaml" not in call.args:
         assert json.loads(ours.stdout) == json.loads(expected.stdout)
     assert ours.stdout == expected.stdout
     assert ours.exit_code == expected.exit_code
@@ -33,5 +34,5 @@ def test_same_as_ansible_inventory(case, name, args) -> None:
 def test_recordings_match_ansible(case) -> None:
     """The recorded files are what ansible-inventory prints today (re-record with inventory_cases.py)."""
     expected = read_expected(case)
-    for name, args in case.invocations().items():
-        assert run_ansible(case, args) == expected[name], name
+    for name, call in case.invocations().items():
+        assert run_ansible(case, call) == expected[name], name
