@@ -84,6 +84,8 @@ class InventorySettings:
     ignore_extensions: list[str] = field(default_factory=lambda: [*REJECT_EXTS, ".orig", ".cfg", ".retry"])
     ignore_patterns: list[str] = field(default_factory=list)
     host_pattern_mismatch: str = "warning"
+    localhost_warning: bool = True
+    """``LOCALHOST_WARNING``: warn when the inventory has no hosts (only the implicit localhost)."""
     playbook_dir: str | None = None
     """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
     export: bool = False
@@ -100,6 +102,7 @@ class _SettingReader:
 
     def __init__(self, parser: configparser.ConfigParser, path: str | None, cwd: str) -> None:
         self.parser, self.path, self.cwd = parser, path, cwd
+        self.errors: list[str] = []
 
     def raw(self, env: str, *ini: tuple[str, str]) -> tuple[str | None, str]:
         """The value and the directory relative paths in it are resolved from."""
@@ -118,6 +121,17 @@ class _SettingReader:
     def list(self, default: list[str], env: str, *ini: tuple[str, str]) -> list[str]:
         value, _ = self.raw(env, *ini)
         return list(default) if value is None else _split_unquoted(value)
+
+    def choice(self, default: str, choices: tuple[str, ...], name: str, env: str, *ini: tuple[str, str]) -> str:
+        """A setting with ``choices``: a value outside them is ansible's start-up error (kept in
+        ``errors``; the default is used meanwhile)."""
+        value, _ = self.raw(env, *ini)
+        if value is None:
+            return default
+        if value not in choices:
+            self.errors.append(f"Invalid value {value!r} for config {name!r}. Valid values are: {', '.join(choices)}")
+            return default
+        return value
 
     def inventory(self) -> InventorySettings:
         settings = InventorySettings()
@@ -138,8 +152,10 @@ class _SettingReader:
         settings.ignore_patterns = self.list([], "ANSIBLE_INVENTORY_IGNORE_REGEX",
                                              ("defaults", "inventory_ignore_patterns"),
                                              ("inventory", "ignore_patterns"))
-        mismatch, _ = self.raw("ANSIBLE_HOST_PATTERN_MISMATCH", ("inventory", "host_pattern_mismatch"))
-        settings.host_pattern_mismatch = mismatch if mismatch is not None else "warning"
+        settings.host_pattern_mismatch = self.choice("warning", ("error", "warning", "ignore"), "HOST_PATTERN_MISMATCH",
+                                                     "ANSIBLE_HOST_PATTERN_MISMATCH",
+                                                     ("inventory", "host_pattern_mismatch"))
+        settings.localhost_warning = self.boolean(True, "ANSIBLE_LOCALHOST_WARNING", ("defaults", "localhost_warning"))
         playbook_dir, relative_to = self.raw("ANSIBLE_PLAYBOOK_DIR", ("defaults", "playbook_dir"))
         if playbook_dir:
             settings.playbook_dir = _resolve_path(playbook_dir, relative_to)
@@ -164,6 +180,8 @@ class AnsibleConfig:
         # the command line, like ansible, leaves this empty
         self.collection_sources: dict[str, str] = {}
         self.inventory = InventorySettings()
+        self.errors: list[str] = []
+        """Values ansible refuses when it starts (every command then stops with exit code 5)."""
 
     @classmethod
     def load(cls, cwd: str | None = None) -> AnsibleConfig:
@@ -205,7 +223,9 @@ class AnsibleConfig:
                 setattr(config, attr, _split_list(os.environ[env]))
             elif parser.has_option("tags", key):
                 setattr(config, attr, _split_list(parser.get("tags", key)))
-        config.inventory = _SettingReader(parser, path, cwd).inventory()
+        reader = _SettingReader(parser, path, cwd)
+        config.inventory = reader.inventory()
+        config.errors = reader.errors
         config.inventory.collections_path = config.collections_path
         config.inventory.collections_scan_sys_path = config.collections_scan_sys_path
         return config

@@ -31,12 +31,11 @@ from engine.launch import (
     split_tags,
     survey_choices,
 )
-from engine.magic import DEFAULT_HOST_LIST, RunOptions
+from engine.magic import RunOptions
 from engine.span import Span
 
 # How AWX shows a password it will not print.
 ENCRYPTED = "$encrypted$"
-# Where ansible-playbook looks when no inventory is given and ansible.cfg sets none.
 # Prompt fields an AWX job template has but a profile cannot enable: always ignored.
 AWX_ONLY_PROMPTS = ("scm_branch", "credentials", "execution_environment", "labels", "forks", "job_slice_count",
                     "timeout", "instance_groups")
@@ -241,9 +240,13 @@ def survey_problems(question: Mapping[str, Any], data: Mapping[str, Any]) -> lis
 def inventory_sources(launch: Launch, cwd: str) -> list[str]:
     """``ansible_inventory_sources``: a profile's inventory is relative to its config file, a
     launch's to ``cwd``; paths are made absolute as ansible-playbook does, host lists
-    (anything with a comma) are kept as written."""
+    (anything with a comma) are kept as written. Without an inventory, ansible-playbook's
+    default: ansible.cfg's ``[defaults] inventory`` or ``ANSIBLE_INVENTORY``, else
+    ``/etc/ansible/hosts``."""
     if launch.inventory is None:
-        return [DEFAULT_HOST_LIST]
+        from engine.config import AnsibleConfig
+
+        return list(AnsibleConfig.load(cwd).inventory.sources)
     if "," in launch.inventory:
         return [launch.inventory]
     from_profile = "inventory" not in launch.prompted and launch.profile.source

@@ -15,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.config import DEFAULT_HOST_LIST
 from engine.launch import ANSIBLE_CORE_VERSION
 from engine.values import OMIT
 
-DEFAULT_HOST_LIST = "/etc/ansible/hosts"
 DEFAULT_FORKS = 5
 
 
@@ -35,12 +35,14 @@ def version_info(version: str = ANSIBLE_CORE_VERSION) -> dict[str, Any]:
     return {"string": version.strip(), "full": full, "major": parts[0], "minor": parts[1], "revision": parts[2]}
 
 
-def command_line_sources(given: Sequence[str]) -> list[str]:
-    """``-i`` values as ansible-playbook keeps them: paths made absolute, host lists (with a
-    comma) as written, ``/etc/ansible/hosts`` when there are none."""
+def command_line_sources(given: Sequence[str], default: Sequence[str] = (DEFAULT_HOST_LIST,)) -> list[str]:
+    """``-i`` values as ansible keeps them (``unfrackpath`` without following links): paths made
+    absolute, host lists (with a comma) as written. Without ``-i``, ``default``: ansible.cfg's
+    ``[defaults] inventory`` or ``ANSIBLE_INVENTORY`` (already resolved), else ``/etc/ansible/hosts``."""
     if not given:
-        return [DEFAULT_HOST_LIST]
-    return [source if "," in source else os.path.abspath(os.path.expanduser(source)) for source in given]
+        return list(default)
+    return [source if "," in source else os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(
+        source)))) for source in given]
 
 
 @dataclass

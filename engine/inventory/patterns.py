@@ -58,6 +58,10 @@ GLOB_OR_REGEX_MARKS = (".", "?", "*", "[")
 
 Subscript = tuple[int, int | None]
 
+NO_HOSTS_TO_TARGET = "Specified inventory, host pattern and/or --limit leaves us with no hosts to target."
+EMPTY_INVENTORY_WARNING = ("provided hosts list is empty, only localhost is available. Note that the implicit "
+                           "localhost does not match 'all'")
+
 
 class HostPatternError(ValueError):
     """A pattern or limit ansible refuses (ansible raises ``AnsibleError`` with this meaning)."""
@@ -162,8 +166,7 @@ class HostSelector:
             try:
                 hosts = _apply_subscript(hosts, subscript)
             except IndexError:
-                raise HostPatternError(f"No hosts matched the subscripted pattern '{pattern}': the index is "
-                                       f"beyond the {len(hosts)} host(s) the pattern matches") from None
+                raise HostPatternError(f"No hosts matched the subscripted pattern '{pattern}'") from None
             self._pattern_cache[pattern] = hosts
         return self._pattern_cache[pattern]
 
@@ -259,3 +262,27 @@ def select_hosts(inventory: InventoryData, pattern: str | list[str], limit: str 
         allowed = {id(h) for h in selector.evaluate(subset)}
         hosts = [h for h in hosts if id(h) in allowed]
     return _deduplicated(hosts)
+
+
+def hosts_to_target(inventory: InventoryData, pattern: str = "all", limit: str | None = None,
+                    warnings: list[str] | None = None, mismatch: str = "warning",
+                    localhost_warning: bool = True, basedir: str | None = None) -> list[Host]:
+    """The hosts a command targets, checked as ansible's ``CLI.get_host_list`` checks them (the
+    ad-hoc command's pattern, or ``all`` for ansible-playbook, under ``--limit``).
+
+    An inventory without hosts only warns (``localhost_warning``, ansible's ``LOCALHOST_WARNING``,
+    unless the pattern names localhost) and may select nothing; otherwise selecting nothing raises
+    :class:`HostPatternError` with ansible's "leaves us with no hosts" message. Pattern errors
+    (a subscript out of range, a mismatch under ``mismatch="error"``) raise as in :func:`select_hosts`.
+    """
+    warnings = warnings if warnings is not None else []
+    empty_inventory = not select_hosts(inventory, "all")  # 'all' never warns
+    if empty_inventory and localhost_warning and pattern not in LOCALHOST:
+        warnings.append(EMPTY_INVENTORY_WARNING)
+    hosts = select_hosts(inventory, pattern, limit, basedir, warnings, mismatch)
+    if not hosts and pattern in LOCALHOST:  # ansible's list_hosts: the implicit localhost, limit or not
+        implicit = inventory.get_host(pattern)
+        hosts = [implicit] if implicit else []
+    if not hosts and not empty_inventory:
+        raise HostPatternError(NO_HOSTS_TO_TARGET)
+    return hosts

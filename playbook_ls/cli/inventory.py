@@ -16,6 +16,7 @@ from playbook_ls.cli.inventory_output import OutputError, dump, graph, list_inve
 from playbook_ls.cli.options import add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
+    from engine.config import InventorySettings
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
 
@@ -77,10 +78,14 @@ def run_inventory(args: argparse.Namespace) -> int:
         return _fail("Conflicting options used, only one of --host, --graph or --list can be used at the same time.")
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
+    from engine.magic import command_line_sources
 
-    settings = AnsibleConfig.load().inventory
-    # -i values are made absolute as ansible does; ansible.cfg's are already resolved
-    sources = [_absolute(source) for source in args.inventory] or settings.sources
+    config = AnsibleConfig.load()
+    if config.errors:  # ansible refuses such a value before it reads anything
+        print(f"ERROR: {config.errors[0]}", file=sys.stderr)
+        return EXIT_OPTIONS
+    settings = config.inventory
+    sources = command_line_sources(args.inventory, settings.sources)
     playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)
     export = settings.export if args.export is None else args.export
     try:
@@ -92,7 +97,7 @@ def run_inventory(args: argparse.Namespace) -> int:
     mismatch = settings.host_pattern_mismatch
     try:
         if args.list_hosts is not None:
-            return _list_hosts(inventory, args.list_hosts, args.limit, mismatch)
+            return _list_hosts(inventory, args.list_hosts, args.limit, settings)
         if args.host is not None:
             hosts = _select(inventory, args.host, mismatch=mismatch)
             if len(hosts) != 1:
@@ -120,13 +125,6 @@ def run_inventory(args: argparse.Namespace) -> int:
     else:
         print(text, end="" if text.endswith("\n") else "\n")  # as ansible's display: one newline at the end
     return 0
-
-
-def _absolute(source: str) -> str:
-    """ansible's ``unfrackpath(follow=False)`` for a ``-i`` value that is not a host list."""
-    if "," in source:
-        return source
-    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(source))))
 
 
 def _playbook_dir(value: str | None) -> str | None:
@@ -161,20 +159,38 @@ def _select(inventory: Inventory, pattern: str, limit: str | None = None, mismat
     from engine.inventory.patterns import select_hosts
 
     warnings: list[str] = []
-    hosts = select_hosts(inventory.data, pattern, limit, warnings=warnings, mismatch=mismatch)
-    for message in dict.fromkeys(warnings):
-        _warn(message)
-    return hosts
+    try:
+        return select_hosts(inventory.data, pattern, limit, warnings=warnings, mismatch=mismatch)
+    finally:
+        _warn_once(warnings)
 
 
-def _list_hosts(inventory: Inventory, pattern: str, limit: str | None, mismatch: str) -> int:
-    hosts = _select(inventory, pattern, limit, mismatch)
-    if not hosts:
-        _warn("No hosts matched, nothing to do")
+def _list_hosts(inventory: Inventory, pattern: str, limit: str | None, settings: InventorySettings) -> int:
+    """``ansible PATTERN --list-hosts [--limit LIMIT]``: a pattern that selects nothing (or fails, a
+    subscript out of range) only warns, unless there is a limit: then it is an error (exit 1)."""
+    from engine.inventory.patterns import HostPatternError, hosts_to_target
+
+    warnings: list[str] = []
+    try:
+        hosts = hosts_to_target(inventory.data, pattern, limit, warnings, settings.host_pattern_mismatch,
+                                settings.localhost_warning)
+    except HostPatternError as problem:
+        if limit:
+            _warn_once(warnings)
+            return _fail(str(problem), 1)
+        hosts = []
+        warnings.append("No hosts matched, nothing to do")
+    _warn_once(warnings)
     print(f"  hosts ({len(hosts)}):")
     for host in hosts:
         print(f"    {host.name}")
     return 0
+
+
+def _warn_once(warnings: list[str]) -> None:
+    """ansible's display shows a repeated warning once."""
+    for message in dict.fromkeys(warnings):
+        _warn(message)
 
 
 __all__ = ["add_parser", "dump", "graph", "list_inventory", "run_inventory", "yaml_inventory"]

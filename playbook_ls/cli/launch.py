@@ -191,6 +191,9 @@ def build_plan(launch: Launch, cache: Any) -> Plan:
                                      launch.profile.spans.get("playbook"))
         return plan
     config = AnsibleConfig.load()
+    if config.errors:  # a value ansible refuses: the job would not start
+        plan.problem = LaunchProblem("inventory", config.errors[0])
+        return plan
     book = Resolver(sources=cache, config=config, extra_vars=launch.extra_vars).load_playbook(path)
     fatal = book.fatal_problems()
     if fatal:

@@ -10,12 +10,18 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.config import InventorySettings
+    from engine.inventory.data import InventoryData
+
 from engine.config import AnsibleConfig
 from engine.magic import RunOptions, command_line_sources, load_time_variables
 from engine.model import Frame, Play, Playbook, Problem, Task
 from engine.resolve import EXIT_ERROR, Resolver
 from engine.source import SourceCache, Span
 from engine.tags import ListingAborted, Selection, render_listing, selected_tasks
+
+EXIT_OPTIONS = 5
+"""ansible's exit code for a configuration value it refuses (``AnsibleOptionsError``)."""
 
 
 def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
@@ -58,6 +64,8 @@ def _report(problem: Problem) -> None:
 def run_listing(args: argparse.Namespace) -> int:
     cache = SourceCache()
     config = AnsibleConfig.load()
+    if config.errors:  # ansible-playbook refuses such a value before it reads anything
+        return _error(config.errors[0], EXIT_OPTIONS)
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
         return _error(problem, 5)
@@ -82,26 +90,20 @@ def run_listing(args: argparse.Namespace) -> int:
     resolver.playbook_dirs = list(dict.fromkeys(playbook_dirs))
     from engine.inventory.manager import InventoryAborted, load_inventory
 
+    sources = command_line_sources(args.inventory, config.inventory.sources)
     try:  # scripts are not run: static analysis; ansible.cfg's plugins and failure settings apply
-        inventory = load_inventory(args.inventory, cache, settings=config.inventory,
+        inventory = load_inventory(sources, cache, settings=config.inventory,
                                    playbook_dir=playbook_dirs[0] if playbook_dirs else None)
     except InventoryAborted as aborted:
         return _error(str(aborted), EXIT_ERROR)
-    options = RunOptions(inventory_sources=command_line_sources(args.inventory), tags=args.tags or config.run_tags,
+    options = RunOptions(inventory_sources=sources, tags=args.tags or config.run_tags,
                          skip_tags=args.skip_tags or config.skip_tags, limit=args.limit,
                          list_tags=args.mode == "list-tags")
     resolver.magic = load_time_variables(options, inventory.data.get_groups_dict(), config.path)
-    if args.limit:
-        from engine.inventory.patterns import HostPatternError, select_hosts
-
-        try:
-            limited = select_hosts(inventory.data, "all", args.limit,
-                                   mismatch=config.inventory.host_pattern_mismatch)
-        except HostPatternError as problem:
-            return _error(str(problem), EXIT_ERROR)
-        if not limited:
-            return _error("Specified inventory, host pattern and/or --limit leaves us with no hosts to target.",
-                          EXIT_ERROR)
+    # with a dynamic source not run, the hosts are unknown: nothing to check them against
+    targets = None if inventory.notes else _Targets(inventory.data, args.limit, config.inventory)
+    if targets is not None and (problem := targets.check_limit()):
+        return _error(problem, EXIT_ERROR)
     books: list[Playbook] = []
     for path in playbooks:
         book = resolver.load_playbook(path)
@@ -110,6 +112,8 @@ def run_listing(args: argparse.Namespace) -> int:
             _report(fatal[0])
             return fatal[0].exit_code
         books.append(book)
+    if targets is not None and (problem := targets.check_plays(books)):
+        return _error(problem, EXIT_ERROR)
     if resolver.unchecked_modules:
         print("playbook-ls: note: module names were not checked: no ansible-core was found beside playbook-ls or "
               "on PATH (install ansible-core, or put ansible-playbook on PATH)", file=sys.stderr)
@@ -127,6 +131,53 @@ def run_listing(args: argparse.Namespace) -> int:
         _report(aborted.problem)
         return aborted.problem.exit_code
     return 0
+
+
+class _Targets:
+    """The host checks ansible-playbook makes before it lists anything: ``--limit`` as
+    ``CLI.get_host_list`` checks it, then each play's ``hosts:`` as its magic variables evaluate
+    them. Warnings are printed as they come, each once, as ansible's display does."""
+
+    def __init__(self, inventory: InventoryData, limit: str | None, settings: InventorySettings) -> None:
+        self.inventory, self.limit, self.settings = inventory, limit, settings
+        self.warnings: list[str] = []
+        self._shown: set[str] = set()
+
+    def _show_warnings(self) -> None:
+        for message in self.warnings:
+            if message not in self._shown:
+                self._shown.add(message)
+                print(f"playbook-ls: warning: {message}", file=sys.stderr)
+
+    def check_limit(self) -> str | None:
+        """The error that stops ansible-playbook (a limit selecting no host), if any."""
+        from engine.inventory.patterns import HostPatternError, hosts_to_target
+
+        try:
+            hosts_to_target(self.inventory, "all", self.limit, self.warnings, self.settings.host_pattern_mismatch,
+                            self.settings.localhost_warning)
+        except HostPatternError as problem:
+            return str(problem)
+        finally:
+            self._show_warnings()
+        return None
+
+    def check_plays(self, books: list[Playbook]) -> str | None:
+        """A play's pattern that fails (a subscript out of range, a mismatch under
+        ``host_pattern_mismatch = error``) stops ansible-playbook before it lists anything; one
+        that matches nothing warns. A templated pattern is evaluated as ``all``, as ansible does."""
+        from engine.inventory.patterns import HostPatternError, select_hosts
+
+        for play in (play for book in books for play in book.plays):
+            pattern = play.hosts if play.hosts and not any("{{" in part for part in play.hosts) else "all"
+            try:
+                select_hosts(self.inventory, pattern, self.limit, warnings=self.warnings,
+                             mismatch=self.settings.host_pattern_mismatch)
+            except HostPatternError as problem:
+                return str(problem)
+            finally:
+                self._show_warnings()
+        return None
 
 
 def span_data(span: Span | None) -> dict[str, Any] | None:

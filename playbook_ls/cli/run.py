@@ -82,9 +82,13 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.config import AnsibleConfig
     from engine.run.plan import PlanError, RunOptions, make_plan, render_plan, unknown_module_problems
     from engine.source import SourceCache
 
+    config = AnsibleConfig.load()
+    if config.errors:  # ansible-playbook refuses such a value before it reads anything
+        return _fail(config.errors[0], EXIT_USAGE)
     cache = SourceCache()
     launch, problem = _launch(args, cache)
     if problem:
@@ -101,6 +105,9 @@ def run(args: argparse.Namespace) -> int:
         plan = make_plan(options, cache, has_module=lambda action: get_module(action) is not None)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
+    no_targets = _no_hosts_to_target(plan.inventory.data, options.limit, config.inventory)
+    if no_targets:
+        return _fail(no_targets)
     if args.dry:
         sys.stdout.write(render_plan(plan))
         for task_problem in unknown_module_problems(plan):
@@ -121,6 +128,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(callback.as_json()))
     return code
+
+
+def _no_hosts_to_target(inventory: Any, limit: str | None, settings: Any) -> str | None:
+    """ansible-playbook's check that ``--limit`` leaves a host to run on (``CLI.get_host_list``);
+    the plan has already warned about each pattern that matched nothing."""
+    from engine.inventory.patterns import HostPatternError, hosts_to_target
+
+    try:
+        hosts_to_target(inventory, "all", limit, mismatch=settings.host_pattern_mismatch,
+                        localhost_warning=settings.localhost_warning)
+    except HostPatternError as problem:
+        return str(problem)
+    return None
 
 
 def ansible_command(options: Any, executable: str) -> list[str]:

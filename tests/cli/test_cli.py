@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -71,3 +72,53 @@ def test_version_and_help_run_as_a_module() -> None:
     helptext = subprocess.run([sys.executable, "-m", "playbook_ls", "list-tasks", "--help"], capture_output=True,
                               text=True)
     assert "examples:" in helptext.stdout
+
+
+def _project_with_cfg_inventory(tmp_path: Path) -> Path:
+    """ansible.cfg names the inventory; no -i is given, as ansible-playbook users often do."""
+    (tmp_path / "ansible.cfg").write_text("[defaults]\ninventory = hosts.ini\n")
+    (tmp_path / "hosts.ini").write_text("[web]\nweb1 ansible_connection=local\n")
+    (tmp_path / "site.yml").write_text("- hosts: web\n  name: \"{{ ansible_inventory_sources }} {{ groups.web }}\"\n"
+                                       "  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
+    return tmp_path
+
+
+def test_playbook_commands_without_i_read_the_configured_inventory(capsys, tmp_path, monkeypatch) -> None:
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    monkeypatch.chdir(_project_with_cfg_inventory(tmp_path))
+    rc, out, _ = run(capsys, "list-tasks", "site.yml", "--limit", "web1")
+    assert rc == 0 and f"['{tmp_path / 'hosts.ini'}'] ['web1']" in out
+    from engine.launch import LaunchProfile
+    from engine.launching import option_vars, resolve_launch
+
+    launch = resolve_launch(LaunchProfile("command line"), {})
+    assert option_vars(launch, str(tmp_path))["ansible_inventory_sources"] == [str(tmp_path / "hosts.ini")]
+    monkeypatch.setenv("ANSIBLE_INVENTORY", "other.ini,hosts.ini")
+    assert option_vars(launch, str(tmp_path))["ansible_inventory_sources"] == [
+        str(tmp_path / "other.ini"), str(tmp_path / "hosts.ini")]
+    monkeypatch.delenv("ANSIBLE_INVENTORY")
+    (tmp_path / "plain.yml").write_text("- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
+    rc, out, _ = run(capsys, "run", "plain.yml", "--dry")
+    assert rc == 0 and "hosts: web1" in out
+
+
+@pytest.mark.parametrize("argv", [["list-tasks", "site.yml"], ["run", "site.yml", "--dry"],
+                                  ["inventory", "--list"]])
+def test_an_invalid_host_pattern_mismatch_stops_with_ansibles_error(capsys, tmp_path, monkeypatch,
+                                                                    argv: list[str]) -> None:
+    monkeypatch.chdir(_project_with_cfg_inventory(tmp_path))
+    monkeypatch.setenv("ANSIBLE_HOST_PATTERN_MISMATCH", "bogus")
+    rc, out, err = run(capsys, *argv)
+    message = "Invalid value 'bogus' for config 'HOST_PATTERN_MISMATCH'. Valid values are: error, warning, ignore"
+    prefix = "ERROR: " if argv[0] == "inventory" else "playbook-ls: error: "  # inventory prints as ansible does
+    assert (rc, out, err) == (5, "", f"{prefix}{message}\n")
+
+
+def test_run_stops_when_the_limit_leaves_no_host(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(_project_with_cfg_inventory(tmp_path))
+    (tmp_path / "plain.yml").write_text("- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
+    rc, out, err = run(capsys, "run", "plain.yml", "--dry", "--limit", "nomatch")
+    assert (rc, out) == (1, "")
+    assert err.endswith("playbook-ls: error: Specified inventory, host pattern and/or --limit leaves us with no hosts "
+                        "to target.\n")

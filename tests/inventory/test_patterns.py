@@ -21,7 +21,14 @@ from ansible_tools import find_tool
 
 from engine.inventory.data import InventoryData
 from engine.inventory.manager import load_inventory
-from engine.inventory.patterns import HostPatternError, order_patterns, select_hosts, split_host_pattern
+from engine.inventory.patterns import (
+    EMPTY_INVENTORY_WARNING,
+    HostPatternError,
+    hosts_to_target,
+    order_patterns,
+    select_hosts,
+    split_host_pattern,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "patterns"
 CASES_FILE = FIXTURES / "cases.json"
@@ -135,3 +142,41 @@ def test_recorded_cases_match_real_ansible() -> None:
         CASES_FILE.write_text(json.dumps(updated, indent=1) + "\n")
     differences = [(_case_id(c), c["expected"], r) for c, r in zip(CASES, recorded, strict=True) if c["expected"] != r]
     assert differences == []
+
+
+# --- the hosts a command targets (ansible's CLI.get_host_list) ------------------------------
+
+def _web_inventory() -> InventoryData:
+    inventory = InventoryData()
+    inventory.add_group("web")
+    for name in ("web1", "web2", "web3"):
+        inventory.add_host(name, "web")
+    inventory.reconcile_inventory()
+    return inventory
+
+
+@pytest.mark.parametrize(("pattern", "limit", "error"), [
+    ("all", "web[10]", "No hosts matched the subscripted pattern 'web[10]'"),
+    ("all", "web[5:20]", NO_HOSTS_ERROR),  # a slice past the end is empty, not an error
+    ("all", "nomatch", NO_HOSTS_ERROR),
+    ("web[10]", None, "No hosts matched the subscripted pattern 'web[10]'"),
+])
+def test_targets_fail_as_ansible_when_nothing_is_selected(pattern: str, limit: str | None, error: str) -> None:
+    with pytest.raises(HostPatternError) as raised:
+        hosts_to_target(_web_inventory(), pattern, limit)
+    assert str(raised.value) == error
+
+
+def test_targets_of_an_empty_inventory_only_warn() -> None:
+    warnings: list[str] = []
+    assert hosts_to_target(InventoryData(), "all", "nomatch", warnings) == []
+    assert warnings == [EMPTY_INVENTORY_WARNING, "Could not match supplied host pattern, ignoring: nomatch"]
+    quiet: list[str] = []
+    assert hosts_to_target(InventoryData(), "all", None, quiet, localhost_warning=False) == []
+    assert quiet == []
+
+
+def test_targets_keep_the_implicit_localhost_a_limit_leaves_out() -> None:
+    warnings: list[str] = []
+    hosts = hosts_to_target(_web_inventory(), "localhost", "web1", warnings)
+    assert [h.name for h in hosts] == ["localhost"] and warnings == []

@@ -88,3 +88,25 @@ def test_playbook_dir_vars_precedence(tmp_path: Path) -> None:
     assert inventory.host_variables(host) == {"a": "inv_web", "b": "pb_web", "c": "pb_all", "h": "pb"}
     assert inventory.host_variables(host, export=True) == {"h": "pb"}
     assert inventory.group_variables(inventory.data.groups["web"]) == {"a": "inv_web", "b": "pb_web"}
+
+
+@pytest.mark.parametrize(("text", "env", "shown"), [
+    ("[inventory]\nhost_pattern_mismatch = Error\n", None, "'Error'"),
+    ("[inventory]\nhost_pattern_mismatch = error\n", " error", "' error'"),  # the environment is not stripped
+    ("", "", "''"),
+])
+def test_an_invalid_host_pattern_mismatch_is_ansibles_start_up_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str, env: str | None, shown: str) -> None:
+    if env is not None:
+        monkeypatch.setenv("ANSIBLE_HOST_PATTERN_MISMATCH", env)
+    (tmp_path / "ansible.cfg").write_text(text)
+    config = AnsibleConfig.load(str(tmp_path))
+    assert config.errors == [f"Invalid value {shown} for config 'HOST_PATTERN_MISMATCH'. "
+                             "Valid values are: error, warning, ignore"]
+    assert config.inventory.host_pattern_mismatch == "warning"
+
+
+def test_localhost_warning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _settings(tmp_path, "[defaults]\nlocalhost_warning = no\n").localhost_warning is False
+    monkeypatch.setenv("ANSIBLE_LOCALHOST_WARNING", "true")
+    assert _settings(tmp_path, "[defaults]\nlocalhost_warning = no\n").localhost_warning is True

@@ -133,6 +133,15 @@ def test_missing_playbook(repo: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert err == "playbook-ls: error: .playbook-ls.yml:3:5: the playbook site.yml could not be found\n"
 
 
+def test_an_invalid_host_pattern_mismatch_stops_the_launch(repo: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_HOST_PATTERN_MISMATCH", "bogus")
+    code, _, err = run(repo, capsys, "nightly", "--show", "-e", "token=x")
+    assert code == 2
+    assert err == ("playbook-ls: error: Invalid value 'bogus' for config 'HOST_PATTERN_MISMATCH'. "
+                   "Valid values are: error, warning, ignore\n")
+
+
 def test_show_is_required(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["launch", "nightly"])
