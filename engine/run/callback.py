@@ -56,20 +56,29 @@ class Outcome:
     oks: int = 1  # an include counts ok once per file it included: a looped one once per item
 
 
-def dump(result: dict[str, Any], action: str, verbose_always: bool, top_level: bool = True) -> str:
-    """``_dump_results`` after ``_clean_results``: internal keys gone, JSON sorted."""
+def verbose_always(result: dict[str, Any], action: str) -> bool:
+    """Whether the action asked the callback to show its result (``_ansible_verbose_always``):
+    debug does once it ran (a debug task that fails, fails before), assert unless quiet (the
+    engine's assert sets the key)."""
+    if result.get("_ansible_verbose_always"):
+        return True
+    return action in DEBUG_ACTIONS and not result.get("skipped") and not result.get("failed")
+
+
+def dump(result: dict[str, Any], action: str, verbosity: int) -> str:
+    """``_dump_results`` after ``_clean_results``: internal keys gone (and ``failed``/``skipped``,
+    which the callback's copy of a result, an item's too, leaves out), JSON sorted, indented when
+    the action asks for it (debug, assert) or from -vvv on."""
     shown = {k: v for k, v in result.items() if not k.startswith("_ansible")
-             and k not in ("invocation", "diff", "exception", "warnings", "deprecations")}
-    if top_level:
-        for key in ("failed", "skipped"):
-            shown.pop(key, None)
+             and k not in ("invocation", "diff", "exception", "warnings", "deprecations", "failed", "skipped")}
+    indent = 4 if verbose_always(result, action) or verbosity > 2 else None
     if action in DEBUG_ACTIONS:
         if "msg" in shown:
             shown = {"msg": shown["msg"]}
         else:
             for key in HIDE_IN_DEBUG:
                 shown.pop(key, None)
-    return json.dumps(shown, indent=4 if verbose_always else None, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(shown, indent=indent, ensure_ascii=False, sort_keys=True, default=str)
 
 
 @dataclass
@@ -110,38 +119,44 @@ class Callback:
         self.records.append(TaskRecord(title, host, outcome.status))
         if counted:
             self._count(self.host(host), outcome)
-        # the gather_facts action sets _ansible_verbose_override: -v does not dump every fact
-        verbose = (action in DEBUG_ACTIONS or self.verbosity > 0) and "_ansible_verbose_override" not in result
         if self.show_diff:
             self._print_diffs(result)
         if is_include and outcome.status in ("ok", "changed"):
             return
         if is_loop and isinstance(result.get("results"), list):
             for item in result["results"]:
-                self._item(host, action, item, verbose)
+                self._item(host, action, item)
             if outcome.status == "skipped":
                 self._print(f"skipping: [{host}]")
         elif outcome.status == "skipped":
-            self._print(f"skipping: [{host}]" + (f" => {dump(result, action, True)}" if self.verbosity else ""))
+            shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
+            self._print(f"skipping: [{host}]{shown}")
         elif outcome.status == "unreachable":
-            self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, False)}")
+            self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
         elif outcome.status == "failed":
-            self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, False)}")
+            self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
         else:
-            line = f"{outcome.status}: [{host}]"
-            self._print(line + (f" => {dump(result, action, True)}" if verbose else ""))
+            shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
+            self._print(f"{outcome.status}: [{host}]{shown}")
         if outcome.status == "failed" and outcome.ignored:
             self._print("...ignoring")
 
-    def _item(self, host: str, action: str, item: dict[str, Any], verbose: bool) -> None:
+    def _is_verbose(self, result: dict[str, Any], action: str) -> bool:
+        """``_run_is_verbose``: shown from -v on or when the action asks; the gather_facts action
+        sets _ansible_verbose_override, so that -v does not dump every fact."""
+        wanted = self.verbosity > 0 or verbose_always(result, action)
+        return wanted and "_ansible_verbose_override" not in result
+
+    def _item(self, host: str, action: str, item: dict[str, Any]) -> None:
         label = item.get("_ansible_item_label", item.get("item"))
         if item.get("skipped"):
-            self._print(f"skipping: [{host}] => (item={label}) ")
+            shown = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
+            self._print(f"skipping: [{host}] => (item={label}) {shown}")
         elif item.get("failed"):
-            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, False, top_level=False)}")
+            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
         else:
             status = "changed" if item.get("changed") else "ok"
-            tail = f" => {dump(item, action, True, top_level=False)}" if verbose else ""
+            tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"{status}: [{host}] => (item={label}){tail}")
 
     def _print_diffs(self, result: dict[str, Any]) -> None:

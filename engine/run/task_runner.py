@@ -7,11 +7,13 @@ for every loop item), a loop's results are gathered into ansible's aggregate res
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.booleans import boolean
 from engine.model import Task
+from engine.run.loop_control import LoopControl
 from engine.run.templar import Templar, TemplateFailure
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
@@ -141,17 +143,17 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         items = loop_items(loop[0], loop[1], templar)
     except TemplateFailure as exc:
         return failed_result(str(exc))
-    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None
-    control = control if isinstance(control, Mapping) else {}
-    loop_var = str(control.get("loop_var", "item"))
-    index_var = control.get("index_var")
+    try:
+        control = LoopControl.of(task, templar)
+    except (TemplateFailure, ValueError) as exc:
+        return failed_result(f"Invalid loop_control: {exc}")
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     carried: dict[str, Any] = {}  # what earlier items left in ansible's shared task_vars
     results = []
-    for index, item in enumerate(items):
-        scope = {**carried, loop_var: item, "ansible_loop_var": loop_var}
-        if index_var:
-            scope[str(index_var)] = index
+    for index in range(len(items)):
+        scope = {**carried, **control.item_vars(items, index)}
+        if control.pause and index > 0:
+            time.sleep(control.pause)
         item_templar = templar.child(scope)
         try:
             condition = false_condition(task, item_templar)
@@ -160,14 +162,16 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             else:
                 item_result = run_once(item_templar)
                 apply_result_conditions(task, item_result, item_templar)
-            label = item_templar.template(control["label"]) if "label" in control else item
         except TemplateFailure as exc:
-            item_result, label = failed_result(str(exc)), item
-        item_result.update({loop_var: item, "ansible_loop_var": loop_var})
-        if index_var:
-            item_result.update({str(index_var): index, "ansible_index_var": str(index_var)})
-        if "label" in control:
-            item_result["_ansible_item_label"] = label
+            item_result = failed_result(str(exc))
+        item_result.update(control.result_keys(scope))
+        if isinstance(register, str):  # ansible registers each item's result before the label
+            scope[register] = item_result
+        if control.label is not None:
+            try:
+                item_result["_ansible_item_label"] = templar.child(scope).template(control.label)
+            except TemplateFailure as exc:
+                item_result.update(failed=True, msg=f"Failed to template loop_control.label: {exc}")
         results.append(item_result)
         # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
         # registered result, so the next item sees them
@@ -175,6 +179,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             carried.update(item_result["ansible_facts"])
         if isinstance(register, str):
             carried[register] = item_result
+        if control.break_when and all(templar.child({**scope, **carried}).evaluate(c) for c in control.break_when):
+            break
     return aggregate(results)
 
 

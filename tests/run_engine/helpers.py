@@ -27,6 +27,6 @@ def run_playbook(root: Path, playbook: str, files: dict[str, str] | None = None,
                              **options)
     plan = make_plan(run_options)
     out = io.StringIO()
-    callback = Callback(out, 0, run_options.diff)
+    callback = Callback(out, run_options.verbosity, run_options.diff)
     code = Executor(plan, callback, modules).run()
     return code, out.getvalue(), json.loads(json.dumps(callback.as_json()))

@@ -38,7 +38,9 @@ def run_case(case: Case, root: Path) -> dict[str, Any]:
         result = module(substitute(case.args, str(directory)), context(root, case.check, case.diff))
     except ModuleError as exc:
         result = {"failed": True, "msg": str(exc)}
-    shaped = {key: value for key, value in result.items() if key not in ("failed", "skipped")}
+    # the recording callback sees results without the internal keys meant for the stdout callback
+    shaped = {key: value for key, value in result.items()
+              if key not in ("failed", "skipped") and not key.startswith("_ansible")}
     shaped.setdefault("changed", False)
     shaped["_status"] = status(result)
     return {"result": normalise(shaped, str(directory)), "disk": snapshot(directory)}

@@ -32,6 +32,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # ansible's _check_type_list_strict: anything not a list is a one-item list, and each item goes
     # to evaluate_conditional as it is (a bare boolean is a valid conditional; a number is not)
     conditions = that if isinstance(that, list) else [that]
+    # the assert action asks the callback to show (indented) what it did, unless quiet
+    shown = {} if params["quiet"] else {"_ansible_verbose_always": True}
     for condition in conditions:
         if not ctx.evaluate(condition):
             return {
@@ -40,5 +42,6 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                 "evaluated_to": False,
                 "assertion": condition,
                 "msg": params["fail_msg"],
+                **shown,
             }
-    return {"changed": False, "msg": params["success_msg"]}
+    return {"changed": False, "msg": params["success_msg"], **shown}
