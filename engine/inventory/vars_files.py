@@ -69,22 +69,34 @@ def _dir_vars_files(path: str) -> list[str]:
 
 class VarsFiles:
     """Reads the vars files of hosts and groups from ``group_vars``/``host_vars`` in ``directories``
-    (real paths, in order, later winning)."""
+    (real paths, in order, later winning).
+
+    Each entity's files are looked for and read once, as ansible's vars plugin and loader cache
+    them for the whole command: a 5,000-host ``--list`` asks for ``all``'s and each group's
+    variables once per host."""
 
     def __init__(self, directories: list[str], cache: SourceCache) -> None:
         self.directories = directories
         self.cache = cache
         self.warnings: list[str] = []
+        self._files: dict[tuple[str, str], list[str]] = {}
+        self._variables: dict[tuple[str, str], dict[str, Any]] = {}
 
     def files_for(self, entity: Host | Group) -> list[str]:
         subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
-        if entity.name.startswith(os.path.sep):
+        key = (subdir, entity.name)
+        if key not in self._files:
+            self._files[key] = self._find_files(subdir, entity.name)
+        return self._files[key]
+
+    def _find_files(self, subdir: str, name: str) -> list[str]:
+        if name.startswith(os.path.sep):
             return []
         files: list[str] = []
         for directory in self.directories:
             opath = os.path.join(directory, subdir)
             if os.path.isdir(opath):
-                files.extend(find_vars_files(opath, entity.name))
+                files.extend(find_vars_files(opath, name))
             elif os.path.exists(opath):
                 warning = f"Found {subdir} that is not a directory, skipping: {opath}"
                 if warning not in self.warnings:
@@ -96,14 +108,22 @@ class VarsFiles:
         naming the file and position for a file that is not YAML or not a mapping."""
         data: dict[str, Any] = {}
         for entity in entities:
-            for path in self.files_for(entity):
-                loaded = self.cache.load(path)
-                if loaded.error:
-                    raise InventoryError(f"{loaded.error}: fix the YAML in this vars file")
-                if not loaded.data:
-                    continue
-                if not isinstance(loaded.data, dict):
-                    raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
-                                         "variables must be a mapping")
-                data = data | loaded.data
+            key = ("host_vars" if isinstance(entity, Host) else "group_vars", entity.name)
+            if key not in self._variables:
+                self._variables[key] = self._read(self.files_for(entity))
+            data = data | self._variables[key]
+        return data
+
+    def _read(self, paths: list[str]) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        for path in paths:
+            loaded = self.cache.load(path)
+            if loaded.error:
+                raise InventoryError(f"{loaded.error}: fix the YAML in this vars file")
+            if not loaded.data:
+                continue
+            if not isinstance(loaded.data, dict):
+                raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
+                                     "variables must be a mapping")
+            data = data | loaded.data
         return data

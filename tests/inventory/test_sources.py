@@ -75,3 +75,20 @@ def test_list_hosts_prints_ansible_header(capsys: pytest.CaptureFixture[str]) ->
 def test_conflicting_actions_exit_like_ansible(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["inventory", "-i", "a,b", "--list", "--graph"]) == 5
     assert "Conflicting options used" in capsys.readouterr().err
+
+
+def test_vars_files_are_looked_for_and_read_once_per_entity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As ansible's vars plugin caches them: --list of many hosts asks for each group's files per host."""
+    (tmp_path / "hosts.ini").write_text("[web]\nw1\nw2\nw3\n")
+    (tmp_path / "group_vars").mkdir()
+    (tmp_path / "group_vars" / "web.yml").write_text("port: 80\n")
+    (tmp_path / "host_vars").mkdir()
+    (tmp_path / "host_vars" / "w2.yml").write_text("port: 81\n")
+    inventory = load_inventory([str(tmp_path / "hosts.ini")])
+    loads: list[str] = []
+    original = inventory.cache.load
+    monkeypatch.setattr(inventory.cache, "load", lambda path: loads.append(path) or original(path))
+    ports = [inventory.host_variables(host)["port"] for host in inventory.data.groups["web"].hosts]
+    ports += [inventory.host_variables(host)["port"] for host in inventory.data.groups["web"].hosts]
+    assert ports == [80, 81, 80] * 2
+    assert sorted(loads) == sorted([str(tmp_path / "group_vars" / "web.yml"), str(tmp_path / "host_vars" / "w2.yml")])
