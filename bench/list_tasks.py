@@ -115,13 +115,13 @@ def run_once(tool: Tool, inp: Input) -> Run:
         return Run(wall, cpu, usage.ru_maxrss, proc.returncode, out.read(), err.read())
 
 
-def diff_summary(expected: bytes, actual: bytes, limit: int = 20) -> str:
+def diff_summary(expected: bytes, actual: bytes, limit: int = 20,
+                 labels: tuple[str, str] = ("ansible-playbook", "playbook-ls")) -> str:
     diff = list(
         difflib.unified_diff(
             expected.decode(errors="replace").splitlines(),
             actual.decode(errors="replace").splitlines(),
-            "ansible-playbook",
-            "playbook-ls",
+            *labels,
             n=0,
             lineterm="",
         )
