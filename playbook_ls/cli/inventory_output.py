@@ -76,6 +76,18 @@ def _plain_dumper() -> type:
     return PlainDumper
 
 
+def _finished(results: dict[str, Any], name: str, entry: dict[str, Any], group_vars: dict[str, Any] | None,
+              ) -> dict[str, Any]:
+    """A group's entry completed as ansible-inventory completes it: its variables when exporting,
+    no empty keys, and no entry at all when nothing is left."""
+    if group_vars is not None:
+        entry["vars"] = group_vars
+    _without_empty(entry)
+    if not entry:
+        del results[name]
+    return results
+
+
 def _without_empty(entry: dict[str, Any]) -> None:
     for key in ("hosts", "vars", "children"):
         if key in entry and not entry[key]:
@@ -99,12 +111,7 @@ def list_inventory(inventory: Inventory, available: list[Host], export: bool = F
             if sub.name not in seen:
                 results.update(format_group(sub))
                 seen.add(sub.name)
-        if export:
-            entry["vars"] = inventory.group_variables(group)
-        _without_empty(entry)
-        if not entry:
-            del results[group.name]
-        return results
+        return _finished(results, group.name, entry, inventory.group_variables(group) if export else None)
 
     results = format_group(inventory.data.groups["all"])
     hostvars = {}
@@ -183,12 +190,7 @@ def toml_inventory(inventory: Inventory, available: list[Host], export: bool = F
                     seen_hosts.add(host.name)
                     variables = inventory.host_variables(host, export)
                 entry.setdefault("hosts", {})[host.name] = variables
-        if export:
-            entry["vars"] = inventory.group_variables(group)
-        _without_empty(entry)
-        if not entry:
-            del results[group.name]
-        return results
+        return _finished(results, group.name, entry, inventory.group_variables(group) if export else None)
 
     return format_group(top)
 
