@@ -70,6 +70,11 @@ def find_config_file(cwd: str | None = None) -> str | None:
     return next((path for path in candidates if os.path.isfile(path)), None)
 
 
+HASH_BEHAVIOUR_CHOICES = ("replace", "merge")
+TRANSFORM_INVALID_GROUP_CHARS_CHOICES = ("always", "never", "ignore", "silently")
+"""In ansible's order (its error for another value lists them so)."""
+
+
 @dataclass
 class InventorySettings:
     """The settings that change how ansible reads an inventory (``[defaults]``/``[inventory]``
@@ -90,6 +95,11 @@ class InventorySettings:
     """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
     export: bool = False
     """``INVENTORY_EXPORT``: the default of ``--export``."""
+    hash_behaviour: str = "replace"
+    """``DEFAULT_HASH_BEHAVIOUR``: ``merge`` merges dictionaries defined at several levels."""
+    transform_invalid_group_chars: str = "never"
+    """``TRANSFORM_INVALID_GROUP_CHARS`` (``force_valid_group_names``): keep (``never``,
+    ``ignore``) or replace (``always``, ``silently``) invalid characters in group names."""
     collections_path: list[str] = field(default_factory=list)
     collections_scan_sys_path: bool = True
     """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
@@ -160,6 +170,11 @@ class _SettingReader:
         if playbook_dir:
             settings.playbook_dir = _resolve_path(playbook_dir, relative_to)
         settings.export = self.boolean(False, "ANSIBLE_INVENTORY_EXPORT", ("inventory", "export"))
+        settings.hash_behaviour = self.choice("replace", HASH_BEHAVIOUR_CHOICES, "DEFAULT_HASH_BEHAVIOUR",
+                                              "ANSIBLE_HASH_BEHAVIOUR", ("defaults", "hash_behaviour"))
+        settings.transform_invalid_group_chars = self.choice(
+            "never", TRANSFORM_INVALID_GROUP_CHARS_CHOICES, "TRANSFORM_INVALID_GROUP_CHARS",
+            "ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS", ("defaults", "force_valid_group_names"))
         return settings
 
 

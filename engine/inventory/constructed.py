@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
@@ -206,17 +207,19 @@ class ConstructedSource:
 
     def host_variables(self, host: Host) -> dict[str, Any]:
         """What the expressions see: the host's groups' vars (by depth, priority, name), then its own."""
+        merge = self.inventory.merge_hashes
         group_vars: dict[str, Any] = {}
         for group in sort_groups(host.get_groups()):
-            group_vars |= group.get_vars()
+            group_vars = combine_vars(group_vars, group.get_vars(), merge)
         host_vars = host.get_vars()
         if self.use_vars_plugins and self.vars_files is not None:
-            group_vars |= self.vars_files.variables(host.get_groups())
-            host_vars |= self.vars_files.variables([host])
-        return group_vars | host_vars
+            group_vars = combine_vars(group_vars, self.vars_files.variables(host.get_groups()), merge)
+            host_vars = combine_vars(host_vars, self.vars_files.variables([host]), merge)
+        return combine_vars(group_vars, host_vars, merge)
 
     def _compose(self, expression: Any, variables: dict[str, Any]) -> Any:
-        return self.templar.evaluate_expression(expression, variables | self.extra_vars)
+        return self.templar.evaluate_expression(expression,
+                                                combine_vars(variables, self.extra_vars, self.inventory.merge_hashes))
 
     def set_composite_vars(self, host: Host) -> None:
         compose = self.config.get("compose")

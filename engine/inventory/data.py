@@ -18,6 +18,7 @@ from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from engine.inventory.addresses import PATTERNS
+from engine.inventory.combine import combine_vars
 
 LOCALHOST = ("127.0.0.1", "localhost", "::1")
 """Names that mean the control node (ansible's ``C.LOCALHOST``)."""
@@ -25,39 +26,37 @@ LOCALHOST = ("127.0.0.1", "localhost", "::1")
 INVALID_VARIABLE_NAMES = re.compile(r"^[\d\W]|[^\w]")
 """ansible's ``C.INVALID_VARIABLE_NAMES``: what makes a group name not a valid identifier."""
 
-TRANSFORM_INVALID_GROUP_CHARS = "never"
-"""ansible 2.19's default for ``TRANSFORM_INVALID_GROUP_CHARS``: warn, do not rename."""
-
-
 class InventoryError(Exception):
     """A violated inventory rule (ansible raises ``AnsibleError`` with the same message)."""
 
 
 def to_safe_group_name(name: str, replacer: str = "_", force: bool = False, silent: bool = False,
-                       warnings: list[str] | None = None) -> str:
+                       warnings: list[str] | None = None, transform: str = "never") -> str:
     """Replace the characters that are invalid in a variable name, as ansible's function does.
 
-    With the default setting (``never``) names are kept and a warning is recorded; ``force``
-    (used by ``constructed``) replaces them anyway. Warnings go to ``warnings`` when given.
-    """
+    ``transform`` is the ``TRANSFORM_INVALID_GROUP_CHARS`` setting: ``never`` keeps such names
+    and warns, ``ignore`` keeps them silently, ``always`` replaces and warns, ``silently``
+    replaces without a word; ``force`` (used by ``constructed``) replaces whatever the setting.
+    Warnings go to ``warnings`` when given."""
     warn = ""
     if name and INVALID_VARIABLE_NAMES.findall(name):
-        if TRANSFORM_INVALID_GROUP_CHARS not in ("never", "ignore") or force:
+        if transform not in ("never", "ignore") or force:
             name = INVALID_VARIABLE_NAMES.sub(replacer, name)
-            if not (silent or TRANSFORM_INVALID_GROUP_CHARS == "silently"):
+            if not (silent or transform == "silently"):
                 warn = ("Invalid characters were found in group names and automatically replaced, "
                         "use -vvvv to see details")
-        elif TRANSFORM_INVALID_GROUP_CHARS == "never":
+        elif transform == "never":
             warn = "Invalid characters were found in group names but not replaced, use -vvvv to see details"
     if warn and warnings is not None:
         warnings.append(warn)
     return name
 
 
-def _merged(current: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """``set_variable``'s update; with ansible's default ``hash_behaviour=replace`` a new value replaces."""
+def _with_variable(current: dict[str, Any], key: str, value: Any, merge: bool) -> dict[str, Any]:
+    """``set_variable``'s update: a dictionary given for a variable that holds one is combined with
+    it (so merged with ``hash_behaviour = merge``), anything else replaces the value."""
     if key in current and isinstance(current[key], MutableMapping) and isinstance(value, Mapping):
-        return current | {key: value}
+        return combine_vars(current, {key: value}, merge)
     current[key] = value
     return current
 
@@ -65,9 +64,12 @@ def _merged(current: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 class Group:
     """A group of hosts (ansible's ``Group``)."""
 
-    def __init__(self, name: str, warnings: list[str] | None = None) -> None:
+    def __init__(self, name: str, warnings: list[str] | None = None, merge_hashes: bool = False,
+                 transform_invalid_chars: str = "never") -> None:
         self.depth: int = 0
-        self.name: str = to_safe_group_name(name, warnings=warnings)
+        self.name: str = to_safe_group_name(name, warnings=warnings, transform=transform_invalid_chars)
+        self.merge_hashes = merge_hashes
+        """``hash_behaviour = merge``: dictionaries set twice for a variable are merged."""
         self.hosts: list[Host] = []
         self._host_names: set[str] = set()
         self.vars: dict[str, Any] = {}
@@ -170,7 +172,7 @@ class Group:
         if key == "ansible_group_priority":
             self.set_priority(int(value))
         else:
-            self.vars = _merged(self.vars, key, value)
+            self.vars = _with_variable(self.vars, key, value, self.merge_hashes)
 
     def clear_hosts_cache(self) -> None:
         self._hosts_cache = None
@@ -206,8 +208,10 @@ class Group:
 class Host:
     """A single host (ansible's ``Host``)."""
 
-    def __init__(self, name: str, port: int | str | None = None) -> None:
+    def __init__(self, name: str, port: int | str | None = None, merge_hashes: bool = False) -> None:
         self.vars: dict[str, Any] = {}
+        self.merge_hashes = merge_hashes
+        """``hash_behaviour = merge``: dictionaries set twice for a variable are merged."""
         self.groups: list[Group] = []
         self.name: str = name
         self.address: str = name
@@ -249,7 +253,7 @@ class Host:
         return True
 
     def set_variable(self, key: str, value: Any) -> None:
-        self.vars = _merged(self.vars, key, value)
+        self.vars = _with_variable(self.vars, key, value, self.merge_hashes)
 
     def get_groups(self) -> list[Group]:
         return self.groups
@@ -263,7 +267,7 @@ class Host:
         }
 
     def get_vars(self) -> dict[str, Any]:
-        return self.vars | self.get_magic_vars()
+        return combine_vars(self.vars, self.get_magic_vars(), self.merge_hashes)
 
 
 def sort_groups(groups: list[Group]) -> list[Group]:
@@ -272,9 +276,15 @@ def sort_groups(groups: list[Group]) -> list[Group]:
 
 
 class InventoryData:
-    """Hosts and groups, with the relationships ansible guarantees (ansible's ``InventoryData``)."""
+    """Hosts and groups, with the relationships ansible guarantees (ansible's ``InventoryData``).
 
-    def __init__(self) -> None:
+    ``merge_hashes`` is ``hash_behaviour = merge`` and ``transform_invalid_group_chars`` the
+    ``force_valid_group_names`` setting: ansible reads both globally, here the inventory carries
+    them to its groups and hosts so two inventories with different settings can coexist."""
+
+    def __init__(self, merge_hashes: bool = False, transform_invalid_group_chars: str = "never") -> None:
+        self.merge_hashes = merge_hashes
+        self.transform_invalid_group_chars = transform_invalid_group_chars
         self.groups: dict[str, Group] = {}
         self.hosts: dict[str, Host] = {}
         self._groups_dict_cache: dict[str, list[str]] = {}
@@ -294,7 +304,7 @@ class InventoryData:
     def _create_implicit_localhost(self, pattern: str) -> Host:
         if self.localhost:
             return self.localhost
-        host = Host(pattern)
+        host = Host(pattern, merge_hashes=self.merge_hashes)
         host.address = "127.0.0.1"
         host.implicit = True
         host.set_variable("ansible_python_interpreter", sys.executable or "/usr/bin/python")
@@ -317,7 +327,7 @@ class InventoryData:
                 if not mygroups or (len(mygroups) == 1 and self.groups["all"] in mygroups):
                     self.add_child("ungrouped", host.name)
             if host.implicit:
-                host.vars = self.groups["all"].get_vars() | host.vars
+                host.vars = combine_vars(self.groups["all"].get_vars(), host.vars, self.merge_hashes)
         for conflict in [name for name in self.groups if name in self.hosts]:
             self.warn(f"Found both group and host with same name: {conflict}")
         self._groups_dict_cache = {}
@@ -336,7 +346,8 @@ class InventoryData:
         if not isinstance(group, str):
             raise InventoryError(f"Invalid group name supplied, expected a string but got {type(group)} for {group}")
         if group not in self.groups:
-            new = Group(group, warnings=self.warnings)
+            new = Group(group, warnings=self.warnings, merge_hashes=self.merge_hashes,
+                        transform_invalid_chars=self.transform_invalid_group_chars)
             self.warnings[:] = list(dict.fromkeys(self.warnings))
             group = new.name
             if group not in self.groups:
@@ -363,7 +374,7 @@ class InventoryData:
                 raise InventoryError(f"Could not find group {group} in inventory")
             target = self.groups[group]
         if host not in self.hosts:
-            new = Host(host, port)
+            new = Host(host, port, merge_hashes=self.merge_hashes)
             self.hosts[host] = new
             source = self.current_source  # the first source a host appears in
             self.set_variable(host, "inventory_file", source or None)

@@ -81,7 +81,8 @@ class _IniReader:
                 continue
             match = _SECTION.match(line)
             if match:
-                groupname = to_safe_group_name(match.group(1), warnings=inventory.warnings)
+                groupname = to_safe_group_name(match.group(1), warnings=inventory.warnings,
+                                               transform=inventory.transform_invalid_group_chars)
                 state = match.group(2) or "hosts"
                 if state not in ("hosts", "children", "vars"):
                     self.fail(f"Section [{':'.join(g for g in match.groups() if g)}] has unknown type: {state}")

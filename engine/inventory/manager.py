@@ -24,6 +24,7 @@ from typing import Any
 
 from engine import files
 from engine.config import DEFAULT_HOST_LIST, InventorySettings
+from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
@@ -91,8 +92,10 @@ class Inventory:
     working_dir: str = field(default_factory=os.getcwd)
 
     def __post_init__(self) -> None:
-        self.vars_files = VarsFiles(source_directories(self.sources), self.cache)
-        self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache)
+        merge = self.data.merge_hashes
+        self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge)
+        self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache,
+                                         merge)
 
     def add_warning(self, message: str) -> None:
         self.warnings.append(message)
@@ -106,7 +109,7 @@ class Inventory:
     def group_variables(self, group: Group) -> dict[str, Any]:
         """What ``ansible-inventory --graph --vars`` shows for a group: its own vars, then its vars
         files beside the sources, then those of a given playbook directory."""
-        result = group.get_vars() | self.vars_files.variables([group]) | self._given_play_vars([group])
+        result = self._combined(group.get_vars(), self.vars_files.variables([group]), self._given_play_vars([group]))
         if group.priority != 1:
             result["ansible_group_priority"] = group.priority
         return _without_internal(result)
@@ -120,20 +123,27 @@ class Inventory:
 
         ``export`` (``--export``): the host's own vars and its files only, as ansible exports them."""
         if export:
-            result = host.get_vars() | self.vars_files.variables([host]) | self._given_play_vars([host])
+            result = self._combined(host.get_vars(), self.vars_files.variables([host]), self._given_play_vars([host]))
             return _without_internal(result)
         all_group = self.data.groups["all"]
         groups: list[Host | Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
-        result = all_group.get_vars()
-        for group in groups:
-            result |= group.get_vars()
-        for entities in ([all_group], groups):
-            result |= self.vars_files.variables(entities)
-            result |= self.play_vars_files.variables(entities)
-        result |= host.get_vars()
-        result |= self.vars_files.variables([host])
-        result |= self.play_vars_files.variables([host])
+        # the groups' own vars are combined together first (ansible's get_group_vars), then into
+        # the result: with hash_behaviour=merge that grouping can change the outcome
+        groups_inventory = self._combined(*(group.get_vars() for group in groups))
+        result = self._combined(
+            all_group.get_vars(), groups_inventory,
+            self.vars_files.variables([all_group]), self.play_vars_files.variables([all_group]),
+            self.vars_files.variables(groups), self.play_vars_files.variables(groups),
+            host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]))
         return _without_internal(result)
+
+    def _combined(self, *layers: dict[str, Any]) -> dict[str, Any]:
+        """``layers`` combined in order (later wins) as ``hash_behaviour`` says, each into the
+        result of the ones before, as ansible's variable manager folds them."""
+        result: dict[str, Any] = {}
+        for layer in layers:
+            result = combine_vars(result, layer, self.data.merge_hashes)
+        return result
 
 
 class InventoryAborted(Exception):
@@ -340,7 +350,9 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     source that cannot be parsed stops the load: then :class:`InventoryAborted` is raised.
     """
     settings = settings or InventorySettings()
-    inventory = Inventory(InventoryData(), list(sources), cache or SourceCache(), playbook_dir=playbook_dir)
+    data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
+                         transform_invalid_group_chars=settings.transform_invalid_group_chars)
+    inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir)
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:

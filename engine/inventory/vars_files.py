@@ -7,7 +7,7 @@ the file's directory; the playbook directory is one more such directory, read by
 (or ``host_vars``) the files for an entity named NAME are ``NAME``, else ``NAME.yml``,
 ``NAME.yaml``, ``NAME.json`` (the first that exists); when that is a directory, every file in
 it (sorted, recursively, hidden and ``~`` files skipped, only those extensions or none) is read
-in order and merged, later files winning.
+in order and combined, later files winning (merged recursively with ``hash_behaviour = merge``).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable
 from typing import Any
 
+from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryError
 from engine.source import SourceCache
 
@@ -69,61 +70,67 @@ def _dir_vars_files(path: str) -> list[str]:
 
 class VarsFiles:
     """Reads the vars files of hosts and groups from ``group_vars``/``host_vars`` in ``directories``
-    (real paths, in order, later winning).
+    (real paths, in order, later winning), combining them as ``merge_hashes`` (``hash_behaviour``)
+    says.
 
     Each entity's files are looked for and read once, as ansible's vars plugin and loader cache
     them for the whole command: a 5,000-host ``--list`` asks for ``all``'s and each group's
     variables once per host."""
 
-    def __init__(self, directories: list[str], cache: SourceCache) -> None:
+    def __init__(self, directories: list[str], cache: SourceCache, merge_hashes: bool = False) -> None:
         self.directories = directories
         self.cache = cache
+        self.merge_hashes = merge_hashes
         self.warnings: list[str] = []
-        self._files: dict[tuple[str, str], list[str]] = {}
-        self._variables: dict[tuple[str, str], dict[str, Any]] = {}
+        self._contents: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
 
-    def files_for(self, entity: Host | Group) -> list[str]:
+    def _entity_files(self, directory: str, entity: Host | Group) -> list[dict[str, Any]]:
+        """The variables of each non-empty file defining ``entity`` in ``directory``'s
+        ``host_vars``/``group_vars``."""
         subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
-        key = (subdir, entity.name)
-        if key not in self._files:
-            self._files[key] = self._find_files(subdir, entity.name)
-        return self._files[key]
+        key = (directory, subdir, entity.name)
+        if key not in self._contents:
+            self._contents[key] = [data for path in self._find_files(directory, subdir, entity.name)
+                                   if (data := self._read(path))]
+        return self._contents[key]
 
-    def _find_files(self, subdir: str, name: str) -> list[str]:
+    def _find_files(self, directory: str, subdir: str, name: str) -> list[str]:
         if name.startswith(os.path.sep):
             return []
-        files: list[str] = []
-        for directory in self.directories:
-            opath = os.path.join(directory, subdir)
-            if os.path.isdir(opath):
-                files.extend(find_vars_files(opath, name))
-            elif os.path.exists(opath):
-                warning = f"Found {subdir} that is not a directory, skipping: {opath}"
-                if warning not in self.warnings:
-                    self.warnings.append(warning)
-        return files
+        opath = os.path.join(directory, subdir)
+        if os.path.isdir(opath):
+            return find_vars_files(opath, name)
+        if os.path.exists(opath):
+            warning = f"Found {subdir} that is not a directory, skipping: {opath}"
+            if warning not in self.warnings:
+                self.warnings.append(warning)
+        return []
 
     def variables(self, entities: Iterable[Host | Group]) -> dict[str, Any]:
-        """The merged variables of ``entities`` (in order, later wins); raises :class:`InventoryError`
-        naming the file and position for a file that is not YAML or not a mapping."""
+        """The combined variables of ``entities`` (in order, later wins); raises :class:`InventoryError`
+        naming the file and position for a file that is not YAML or not a mapping.
+
+        Grouped as ansible's ``host_group_vars`` plugin combines them, which matters for
+        ``hash_behaviour = merge``: directory by directory, each directory's files of all the
+        entities (entity by entity, file by file) folded into one, then that into the result."""
+        entities = list(entities)
         data: dict[str, Any] = {}
-        for entity in entities:
-            key = ("host_vars" if isinstance(entity, Host) else "group_vars", entity.name)
-            if key not in self._variables:
-                self._variables[key] = self._read(self.files_for(entity))
-            data = data | self._variables[key]
+        for directory in self.directories:
+            from_directory: dict[str, Any] = {}
+            for entity in entities:
+                for variables in self._entity_files(directory, entity):
+                    from_directory = combine_vars(from_directory, variables, self.merge_hashes)
+            if from_directory:
+                data = combine_vars(data, from_directory, self.merge_hashes)
         return data
 
-    def _read(self, paths: list[str]) -> dict[str, Any]:
-        data: dict[str, Any] = {}
-        for path in paths:
-            loaded = self.cache.load(path)
-            if loaded.error:
-                raise InventoryError(f"{loaded.error}: fix the YAML in this vars file")
-            if not loaded.data:
-                continue
-            if not isinstance(loaded.data, dict):
-                raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
-                                     "variables must be a mapping")
-            data = data | loaded.data
-        return data
+    def _read(self, path: str) -> dict[str, Any]:
+        loaded = self.cache.load(path)
+        if loaded.error:
+            raise InventoryError(f"{loaded.error}: fix the YAML in this vars file")
+        if not loaded.data:
+            return {}
+        if not isinstance(loaded.data, dict):
+            raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
+                                 "variables must be a mapping")
+        return loaded.data
