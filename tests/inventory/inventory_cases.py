@@ -34,7 +34,7 @@ _TARGET_LINES = (r"^\[WARNING\]: (No hosts matched, nothing to do|provided hosts
 _KEPT_WARNINGS = re.compile(r"^\[WARNING\]: (Unable to parse .*|No inventory was parsed.*|"
                             r"Failed to parse inventory with '[\w.]+' plugin|Failed to load inventory plugin.*|"
                             r"Could not match supplied host pattern.*|Ignoring invalid path provided to plugin path.*|"
-                            r"Error loading plugin .*)"
+                            r"Error loading plugin .*|Invalid characters were found in group names.*)"
                             r"|^\[ERROR\]: (Completely failed to parse inventory source .*|No inventory was parsed.*|"
                             r"No inventory plugins available.*|Could not match supplied host pattern.*|"
                             r"The Python library \"tomli-w\" is required.*|"
