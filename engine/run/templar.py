@@ -19,6 +19,7 @@ from engine import templating
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
+from engine.run import path_and_set_filters
 from engine.template_bounds import binop_over_limit
 from engine.template_bounds import bounded_range as _bounded_range
 from engine.values import UnsafeText
@@ -220,9 +221,9 @@ def environment() -> Any:
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
-    env.filters.update(FILTERS)
+    env.filters.update(FILTERS, **path_and_set_filters.FILTERS)
     env.filters["d"] = env.filters["default"]
-    env.tests.update(TESTS)
+    env.tests.update(TESTS, **path_and_set_filters.TESTS)
     return env
 
 
