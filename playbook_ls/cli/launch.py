@@ -1,4 +1,4 @@
-"""``playbook-ls launch PROFILE --show``: what launching a profile would do, without running it.
+"""``playbook-ls launch PROFILE``: what launching a profile would do, without running it.
 
 The launch follows AWX's prompting rules (:mod:`engine.launching`); the plan reuses the
 ``list-tasks`` resolution and tag selection, and the inventory loader for the hosts.
@@ -25,9 +25,11 @@ if TYPE_CHECKING:
 EXIT_LAUNCH_ERROR = 2
 EXAMPLES = """\
 examples:
-  playbook-ls launch nightly --show
-  playbook-ls launch nightly --tags deploy --limit web1 --check --show
-  playbook-ls launch nightly -e '{"replicas": 3}' --show --format json
+  playbook-ls launch nightly
+  playbook-ls launch nightly --tags deploy --limit web1 --check
+  playbook-ls launch nightly -e '{"replicas": 3}' --format json
+
+To run a profile: playbook-ls run --profile NAME.
 """
 
 
@@ -44,8 +46,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=None, help="verbosity (-v to -vvvvv)")
     parser.add_argument("-i", "--inventory", default=None, help="inventory: a file, directory or host list (a,b,)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to read profiles from")
-    parser.add_argument("--show", action="store_true", required=True,
-                        help="print the resolved launch (required: launch never runs anything)")
+    # showing is what launch does (running is `run --profile`); --show is accepted as before
+    parser.add_argument("--show", action="store_true", help="print the resolved launch (the default)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
 

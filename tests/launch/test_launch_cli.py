@@ -1,4 +1,4 @@
-"""``playbook-ls launch PROFILE --show``: text and JSON output (goldens) and error texts."""
+"""``playbook-ls launch PROFILE``: text and JSON output (goldens) and error texts."""
 
 from __future__ import annotations
 
@@ -142,11 +142,10 @@ def test_an_invalid_host_pattern_mismatch_stops_the_launch(repo: Path, capsys: p
                    "Valid values are: error, warning, ignore\n")
 
 
-def test_show_is_required(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exited:
-        main(["launch", "nightly"])
-    assert exited.value.code == 2
-    assert "the following arguments are required: --show" in capsys.readouterr().err
+def test_showing_is_the_default(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shown = run(repo, capsys, "nightly", "--show", "-e", "token=abc")
+    assert shown[0] == 0 and "launch: nightly" in shown[1]
+    assert run(repo, capsys, "nightly", "-e", "token=abc") == shown
 
 
 def test_settings_are_unchanged_by_the_docs_example() -> None:
