@@ -90,6 +90,7 @@ class Callback:
     show_diff: bool = False
     stats: dict[str, HostStats] = field(default_factory=dict)
     records: list[TaskRecord] = field(default_factory=list)
+    warned: set[str] = field(default_factory=set)
 
     def _print(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -110,6 +111,10 @@ class Callback:
         self._print(f"included: {path} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
 
     def warning(self, message: str) -> None:
+        """Print a warning once per run: ansible's Display drops a warning it already showed."""
+        if message in self.warned:
+            return
+        self.warned.add(message)
         self._print(f"[WARNING]: {message}")
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,

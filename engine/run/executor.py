@@ -17,6 +17,7 @@ from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
 from engine.run.callback import Callback, Outcome
+from engine.run.environment import task_environment
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
@@ -315,6 +316,10 @@ class Executor:
     # -- actions ------------------------------------------------------------------------------
     def _action(self, task: Task, run: HostRun, templar: Templar, step: Step) -> dict[str, Any]:
         action = task.action
+        try:  # ansible's post_validate templates the keyword for every task it executes, includes too
+            environment = task_environment(task, templar, self.callback.warning)
+        except TemplateFailure as exc:
+            return failed_result(str(exc))
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
@@ -338,9 +343,10 @@ class Executor:
             return self.includes.include_vars(task, args, state, self.context.play.basedir)
         if action in VALIDATE_SPEC:
             return {"changed": False, "msg": "The arg spec validation passed"}
-        return self._module(task, args, templar)
+        return self._module(task, args, templar, environment)
 
-    def _module(self, task: Task, args: dict[str, Any], templar: Templar) -> dict[str, Any]:
+    def _module(self, task: Task, args: dict[str, Any], templar: Templar,
+                environment: dict[str, str]) -> dict[str, Any]:
         from engine.run.modules import ModuleContext, ModuleError
 
         module = self.modules(task.action)
@@ -357,7 +363,7 @@ class Executor:
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
             task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(search)),
-            render=templar.render_text, evaluate=templar.evaluate)
+            render=templar.render_text, evaluate=templar.evaluate, environment=environment)
         try:
             result = dict(module(args, context))
         except ModuleError as exc:

@@ -142,7 +142,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 # (another host, another user, retries, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
     "delegate_to", "delegate_facts", "run_once", "until", "retries", "delay", "async", "poll", "serial",
-    "environment", "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
+    "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
 })
 LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -24,6 +24,8 @@ class ModuleContext:
     """``render(text, **overrides)``: the task's templar on ``text``; overrides are the template
     action's trim_blocks, lstrip_blocks and newline_sequence."""
     evaluate: Callable[[Any], bool]
+    environment: dict[str, str] = field(default_factory=dict)
+    """What the task's ``environment`` keyword adds to the environment of the programs it runs."""
 
 
 class ModuleError(Exception):

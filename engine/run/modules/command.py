@@ -10,6 +10,7 @@ import shlex
 import subprocess
 from typing import Any
 
+from engine.run.environment import expand_user, expand_variables
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import Arg, validate
 
@@ -86,11 +87,15 @@ def execute(args: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[
     start = datetime.datetime.now()
     if uses_shell:
         argv: list[str] = [params["executable"] or "/bin/sh", "-c", command]  # type: ignore[list-item]
-    else:
-        argv = [os.path.expanduser(os.path.expandvars(a)) if params["expand_argument_vars"] else a for a in command]
+    # ansible's module process runs with the task's environment, so it expands against that too
+    environment = {**os.environ, **ctx.environment}
+    if not uses_shell:
+        argv = [expand_user(expand_variables(a, environment), environment) if params["expand_argument_vars"] else a
+                for a in command]
     try:
         completed = subprocess.run(
-            argv, cwd=chdir or None, input=stdin, capture_output=True, text=True, errors="surrogateescape", check=False
+            argv, cwd=chdir or None, input=stdin, capture_output=True, text=True, errors="surrogateescape",
+            check=False, env=environment if ctx.environment else None,
         )
         rc, stdout, stderr = completed.returncode, completed.stdout, completed.stderr
     except OSError as exc:

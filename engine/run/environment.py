@@ -1,0 +1,78 @@
+"""The ``environment`` keyword: what a task adds to the environment of the programs it runs.
+
+ansible's ``environment`` is a list keyword that extends outer-first (play, role, block, task):
+``Task._post_validate_environment`` templates each dictionary value by value (an omitted value
+drops its key) and a non-dictionary entry as a whole, which must then be a dictionary (else a
+warning, and the entry is skipped). Later entries override earlier ones. The module process gets
+each value as text (``env_prefix`` quotes ``str(value)``), so ``3`` arrives as ``"3"`` and
+``true`` as ``"True"``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.model import Task
+from engine.run.templar import Templar, TemplateFailure
+from engine.run.variables import OMIT
+
+# posixpath.expandvars' pattern: $NAME or ${NAME}
+_VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)
+
+
+def raw_environment(task: Task) -> list[Any]:
+    """The environment entries that reach ``task``, outermost first, as written."""
+    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
+
+
+def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) -> dict[str, str]:
+    """The variables ``task`` sets for its programs. Raises TemplateFailure worded as ansible's
+    task failure when an entry cannot be templated; ``warn`` gets ansible's warning for an entry
+    that is not a dictionary."""
+    entries = raw_environment(task)
+    merged: dict[str, Any] = {}
+    try:
+        for entry in entries:
+            if isinstance(entry, Mapping):
+                for key, value in entry.items():
+                    rendered = templar.template(value)
+                    if rendered != OMIT:
+                        merged[key] = rendered
+                continue
+            rendered = templar.template(entry)
+            if isinstance(rendered, Mapping):
+                merged.update(rendered)
+            elif rendered != OMIT:
+                warn(f"could not parse environment value, skipping: {entries!r}")
+    except TemplateFailure as exc:
+        raise TemplateFailure(f"Task failed: Error processing keyword 'environment': {exc}") from exc
+    return {str(key): str(value) for key, value in merged.items()}
+
+
+def expand_variables(text: str, environment: Mapping[str, str]) -> str:
+    """``os.path.expandvars`` against ``environment`` (the module process's own environment,
+    which has the task's variables): unknown names are left as written."""
+    if "$" not in text:
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name.startswith("{") and name.endswith("}"):
+            name = name[1:-1]
+        return environment.get(name, match.group(0))
+
+    return _VARIABLE.sub(replace, text)
+
+
+def expand_user(text: str, environment: Mapping[str, str]) -> str:
+    """``os.path.expanduser`` for the current user, with ``HOME`` read from ``environment``."""
+    import os
+
+    if text != "~" and not text.startswith("~/"):
+        return os.path.expanduser(text)
+    home = environment.get("HOME")
+    if home is None:
+        return os.path.expanduser(text)
+    return (home.rstrip("/") + text[1:]) or "/"
