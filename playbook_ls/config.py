@@ -21,7 +21,7 @@ from playbook_ls.rules.base import Severity
 
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
 KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
-        "per_file_ignores")
+        "per_file_ignores", "respect_gitignore")
 
 
 class ConfigError(ValueError):
@@ -49,6 +49,7 @@ class Settings:
         self.ignore: set[str] = set()
         self.severity: dict[str, str] = {}
         self.exclude: list[str] = []
+        self.respect_gitignore = True  # skip what .gitignore and .git/info/exclude ignore, as ruff
         self.include: list[str] = []
         self.roles_path: list[str] = []
         self.fail_level = Severity.WARNING
@@ -99,7 +100,8 @@ class Settings:
     def fingerprint(self) -> str:
         """What the cache must be invalidated on."""
         profiles = [(p.name, p.playbook, p.job_tags, p.skip_tags, p.source) for p in self.profiles]
-        return repr((self.enabled(), sorted(self.severity.items()), self.exclude, self.include, self.roles_path,
+        return repr((self.enabled(), sorted(self.severity.items()), self.exclude, self.respect_gitignore,
+                     self.include, self.roles_path,
                      profiles, sorted((k, sorted(v.items())) for k, v in self.options.items())))
 
 
@@ -271,6 +273,10 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
             setattr(settings, key, _strings(value, raw_key, span))
         elif key == "fail_level":
             settings.fail_level = _level(value, raw_key, span)
+        elif key == "respect_gitignore":
+            if not isinstance(value, bool):
+                raise ConfigError(f"'{raw_key}' must be true or false", span)
+            settings.respect_gitignore = value
         elif key == "severity":
             for code, level in _table(value, raw_key, span).items():
                 where = locate((str(raw_key), str(code))) or span

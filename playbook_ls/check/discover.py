@@ -5,6 +5,7 @@ play (``hosts:``) or ``import_playbook`` is a playbook. A role is a directory wi
 ``tasks/main.yml`` that sits in a ``roles/`` directory or has ``meta/main.yml``. Files inside
 a role are never taken for playbooks. Hidden directories and virtualenvs are skipped, as are
 a role's ``templates/`` and ``files/`` (Jinja2 and arbitrary files, not YAML to check).
+Files git ignores are skipped too (see :mod:`playbook_ls.check.gitignore`), unless named.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from engine import paths
 from engine.keywords import IMPORT_PLAYBOOK
+from playbook_ls.check.gitignore import GitIgnore
 
 YAML_SUFFIXES = (".yml", ".yaml")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
@@ -24,21 +26,25 @@ ROLE_DATA_DIRS = frozenset({"templates", "files"})
 PLAY_KEYS = frozenset({"hosts", *IMPORT_PLAYBOOK})
 
 
-def yaml_files(paths: Iterable[str], exclude: list[str], root: str) -> list[str]:
+def yaml_files(paths: Iterable[str], exclude: list[str], root: str, respect_gitignore: bool = True) -> list[str]:
     """Absolute paths of the YAML files under ``paths``, sorted, minus ``exclude`` globs
-    (matched against the path relative to ``root``, ``**`` spanning directories)."""
+    (matched against the path relative to ``root``, ``**`` spanning directories) and, with
+    ``respect_gitignore``, minus what git ignores below a named directory. A named directory
+    is walked even when ignored, and a named file is kept even when ignored, as ruff does:
+    naming it is asking for it."""
     patterns = [_glob_regex(pattern) for pattern in exclude]
+    gitignore = GitIgnore() if respect_gitignore else None
     found: set[str] = set()
     for path in paths:
         path = os.path.abspath(path)
         if os.path.isfile(path):
             found.add(path)
         else:
-            found.update(_walk(path))
+            found.update(_walk(path, gitignore))
     return sorted(p for p in found if not _excluded(p, root, patterns))
 
 
-def _walk(directory: str) -> Iterator[str]:
+def _walk(directory: str, gitignore: GitIgnore | None) -> Iterator[str]:
     try:
         entries = list(os.scandir(directory))
     except OSError:
@@ -50,9 +56,13 @@ def _walk(directory: str) -> Iterator[str]:
                 continue
             if name in ROLE_DATA_DIRS and is_role_dir(directory):
                 continue
-            yield from _walk(entry.path)
+            # pruned, not filtered: git never re-includes anything inside an ignored directory
+            if gitignore is not None and gitignore.ignored(entry.path, is_dir=True):
+                continue
+            yield from _walk(entry.path, gitignore)
         elif name.endswith(YAML_SUFFIXES) and _is_file(entry):
-            yield entry.path
+            if gitignore is None or not gitignore.ignored(entry.path, is_dir=False):
+                yield entry.path
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:

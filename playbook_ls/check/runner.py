@@ -76,7 +76,7 @@ class Checker:
     def run(self, paths: list[str]) -> CheckResult:
         settings = self.settings
         fs.clear_cache()  # the tree is taken as unchanging from here on
-        files = discover.yaml_files(paths, settings.exclude, settings.root)
+        files = discover.yaml_files(paths, settings.exclude, settings.root, settings.respect_gitignore)
         self.configs.find_collection_sources(files, lambda path: self.sources.load(path).data, paths)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
         file_set = content_hash("\n".join(files).encode("utf-8", "surrogateescape"))  # names need not be UTF-8

@@ -197,7 +197,7 @@ class WorkspaceIndex:
             fs.clear_cache()
             self._real.clear()
             discover.is_role_dir.cache_clear()
-            self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+            self.files = self._discover()
             self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
             self._scan(None)
             playbooks = self._playbooks()
@@ -221,7 +221,7 @@ class WorkspaceIndex:
             if on_disk:
                 fs.clear_cache()
                 discover.is_role_dir.cache_clear()  # a role may have been created or removed
-                self.files = discover.yaml_files([self.root], self.settings.exclude, self.settings.root)
+                self.files = self._discover()
             self._scan(None if on_disk else changed)
             books = {}
             for path in self._playbooks():
@@ -234,6 +234,11 @@ class WorkspaceIndex:
                 if book is not None:
                     books[path] = book
             self._finish(books, changed)
+
+    def _discover(self) -> list[str]:
+        """The YAML files under the root, as ``check`` finds them (settings' excludes, .gitignore)."""
+        settings = self.settings
+        return discover.yaml_files([self.root], settings.exclude, settings.root, settings.respect_gitignore)
 
     def _scan(self, changed: set[str] | None) -> None:
         """Classify the files (role file, playbook candidate, syntax error): all of them, or

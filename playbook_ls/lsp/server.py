@@ -35,8 +35,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
 PROGRESS_TOKEN = "playbook-ls-index"
 # a change to one of these re-reads the configuration and indexes everything again (galaxy.yml:
-# which collection a directory's source is)
-SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playbook-ls.yaml", "galaxy.yml")
+# which collection a directory's source is; .gitignore: which files are indexed at all)
+SETTINGS_FILES = ("ansible.cfg", "pyproject.toml", ".playbook-ls.yml", ".playbook-ls.yaml", "galaxy.yml", ".gitignore")
 
 
 class PlaybookServer(LanguageServer):
