@@ -20,7 +20,7 @@ from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, content_hash
 from playbook_ls.config import Settings
 from playbook_ls.rules.base import Finding, Severity
-from playbook_ls.rules.ruleset import Checked, RuleSet, noqa_comments, playbook_summary
+from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
@@ -103,12 +103,9 @@ class Checker:
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
-        settled = list(self.rules.settle(found, self._line))
-        comments = [comment for path in files if b"noqa" in self.texts.get(path, b"").lower()
-                    for comment in noqa_comments(path, self.texts[path].decode("utf-8", "replace"),
-                                                 self.rules.noqa_used)]
-        settled += self.rules.settle(self.rules.noqa_findings(comments), self._line)
-        result.findings = sorted(settled, key=Finding.sort_key)
+        texts = [(path, self.texts[path].decode("utf-8", "replace")) for path in files
+                 if b"noqa" in self.texts.get(path, b"").lower()]
+        result.findings = sorted(self.rules.settle_with_noqa(found, self._line, texts), key=Finding.sort_key)
         if self.jobs == 1:
             result.internal_errors += self.rules.errors
         return result

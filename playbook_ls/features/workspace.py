@@ -346,12 +346,21 @@ class WorkspaceIndex:
                 lines[path] = self.text(path).splitlines()
             return lines[path][number] if 0 <= number < len(lines[path]) else ""
 
-        for finding in self.rules.settle(found, line_of):
+        for finding in self.rules.settle_with_noqa(found, line_of, self._noqa_texts(), self.real):
             if finding.span is not None:
                 by_file.setdefault(self.real(finding.span.file), []).append(finding)
         for findings in by_file.values():
             findings.sort(key=Finding.sort_key)
         return by_file
+
+    def _noqa_texts(self) -> list[tuple[str, str]]:
+        """The open files whose ``# noqa`` comments are checked (PLS118), with their text. Only
+        open ones: the others would be read from disk on every refresh. None until every
+        playbook's rules have run: before, each comment would look unused."""
+        if not all(book.checked.complete for book in self.books.values()):
+            return []
+        open_files = {self.real(path) for path in self.sources.overlay}
+        return [(path, self.text(path)) for path in self.files if self.real(path) in open_files]
 
     # -- queries ----------------------------------------------------------------------------
     def real(self, path: str) -> str:

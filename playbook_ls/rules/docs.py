@@ -23,7 +23,7 @@ class CodeBlock(NamedTuple):
 
 
 SCOPES = {"playbook": "each playbook", "project": "the whole project",
-          "noqa": "the `# noqa` comments of the checked files (`check`)"}
+          "noqa": "the `# noqa` comments of the checked files (`check`) and of the files open in the editor"}
 
 
 def missing_sections(module: ModuleType) -> list[str]:

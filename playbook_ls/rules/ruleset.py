@@ -168,6 +168,23 @@ class RuleSet:
                     continue
             yield finding
 
+    def settle_with_noqa(self, found: Iterable[Finding], line_of: Callable[[str, int], str],
+                         texts: Iterable[tuple[str, str]], same_file: Callable[[str], str] = str) -> list[Finding]:
+        """:meth:`settle` every finding of the project, then add the findings about the ``# noqa``
+        comments of ``texts`` ((path, text) pairs), settled too. Only after settling everything
+        is it known which comments silenced something, so this is the one place both ``check``
+        and the editor get PLS118 from. ``same_file`` maps a path to the form that identifies a
+        file (the editor's buffer paths and the findings' paths may differ by symlinks)."""
+        self.noqa_used = {}
+        settled = list(self.settle(found, line_of))
+        used: dict[tuple[str, int], set[str]] = {}
+        for (path, line), codes in self.noqa_used.items():
+            used.setdefault((same_file(path), line), set()).update(codes)
+        comments = [comment for path, text in texts if "noqa" in text.lower()
+                    for comment in noqa_comments(same_file(path), text, used)]
+        settled += self.settle(self.noqa_findings(comments), line_of)
+        return settled
+
     def noqa_findings(self, comments: Iterable[NoqaComment]) -> Iterator[Finding]:
         """Findings about the ``# noqa`` comments themselves (after :meth:`settle` has used them)."""
         for code in self.enabled:
