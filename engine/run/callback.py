@@ -16,6 +16,7 @@ COLUMNS = 79  # ansible's width when stdout is not a terminal
 DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
 HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
                  "ansible_index_var", "ansible_loop")
+RETRIED = "_ansible_retried"  # engine.run.retries.RETRIED: the attempts a result was retried after
 COUNTERS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
 
 
@@ -65,14 +66,14 @@ def verbose_always(result: dict[str, Any], action: str) -> bool:
     return action in DEBUG_ACTIONS and not result.get("skipped") and not result.get("failed")
 
 
-def dump(result: dict[str, Any], action: str, verbosity: int) -> str:
+def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True) -> str:
     """``_dump_results`` after ``_clean_results``: internal keys gone (and ``failed``/``skipped``,
     which the callback's copy of a result, an item's too, leaves out), JSON sorted, indented when
     the action asks for it (debug, assert) or from -vvv on."""
     shown = {k: v for k, v in result.items() if not k.startswith("_ansible")
              and k not in ("invocation", "diff", "exception", "warnings", "deprecations", "failed", "skipped")}
     indent = 4 if verbose_always(result, action) or verbosity > 2 else None
-    if action in DEBUG_ACTIONS:
+    if action in DEBUG_ACTIONS and clean:  # _clean_results; a retry line dumps the result as it is
         if "msg" in shown:
             shown = {"msg": shown["msg"]}
         else:
@@ -91,6 +92,7 @@ class Callback:
     stats: dict[str, HostStats] = field(default_factory=dict)
     records: list[TaskRecord] = field(default_factory=list)
     warned: set[str] = field(default_factory=set)
+    _retry_name: str = ""
 
     def _print(self, text: str) -> None:
         self.out.write(text + "\n")
@@ -118,9 +120,10 @@ class Callback:
         self._print(f"[WARNING]: {message}")
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
-               is_loop: bool, is_include: bool = False, counted: bool = True) -> None:
+               is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "") -> None:
         """Print one task result for one host, count it (unless the strategy does not, as for a
-        skipped meta task) and record it."""
+        skipped meta task) and record it; ``retry_name`` names the task in retry lines."""
+        self._retry_name = retry_name or title
         self.records.append(TaskRecord(title, host, outcome.status))
         if counted:
             self._count(self.host(host), outcome)
@@ -130,6 +133,7 @@ class Callback:
             return
         if is_loop and isinstance(result.get("results"), list):
             for item in result["results"]:
+                self._retries(host, item)
                 self._item(host, action, item)
             if outcome.status == "skipped":
                 self._print(f"skipping: [{host}]")
@@ -139,12 +143,25 @@ class Callback:
         elif outcome.status == "unreachable":
             self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
         elif outcome.status == "failed":
+            self._retries(host, result)
             self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
         else:
+            self._retries(host, result)
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
             self._print(f"{outcome.status}: [{host}]{shown}")
         if outcome.status == "failed" and outcome.ignored:
             self._print("...ignoring")
+
+    def _retries(self, host: str, result: dict[str, Any]) -> None:
+        """``v2_runner_retry`` for each attempt the result was retried after: the line, with the
+        attempt's result from -vvv on or when the action asks to be shown."""
+        for retried in result.get(RETRIED) or []:
+            left = retried["retries"] - retried["attempts"]
+            message = f"FAILED - RETRYING: [{host}]: {self._retry_name} ({left} retries left)."
+            if (self.verbosity > 2 or retried.get("_ansible_verbose_always")) \
+                    and "_ansible_verbose_override" not in retried:
+                message += "Result was: " + dump(retried, "", self.verbosity, clean=False)
+            self._print(message)
 
     def _is_verbose(self, result: dict[str, Any], action: str) -> bool:
         """``_run_is_verbose``: shown from -v on or when the action asks; the gather_facts action

@@ -285,7 +285,8 @@ class Executor:
         if step.outcome.status == "changed":
             self.handlers.notify(task, host.name, templar)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
-                             and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE)
+                             and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
+                             retry_name=_plain_name(task, title))
         for included in self.includes.announce:
             self.callback.included(included, [host.name])
         self.includes.announce.clear()
@@ -411,6 +412,13 @@ class Executor:
                 step = self._run_on_host(handler, run, self._title(handler), handler=True)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
+
+
+def _plain_name(task: Task, title: str) -> str:
+    """The task's name as a retry line shows it (``CallbackTaskResult.task_name``): a named role
+    task without its role prefix, an unnamed one as its banner names it."""
+    prefix = f"{task.role.name} : " if task.role is not None else ""
+    return title[len(prefix):] if task.name and prefix and title.startswith(prefix) else title
 
 
 def _has_loop(task: Task) -> bool:

@@ -139,9 +139,9 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 
 
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
-# (another host, another user, retries, a batch size...), so a run refuses them up front.
+# (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "delegate_to", "delegate_facts", "run_once", "until", "retries", "delay", "async", "poll", "serial",
+    "delegate_to", "delegate_facts", "run_once", "async", "poll", "serial",
     "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
 })
 LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})

@@ -14,6 +14,7 @@ from typing import Any
 from engine.booleans import boolean
 from engine.model import Task
 from engine.run.loop_control import LoopControl
+from engine.run.retries import run_attempts
 from engine.run.templar import Templar, TemplateFailure
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
@@ -86,8 +87,7 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     if "skipped" in result:
         return
     data = task.data if isinstance(task.data, Mapping) else {}
-    register = data.get("register")
-    scope = templar.child({register: result} if isinstance(register, str) else {}).child(result)
+    scope = result_scope(task, result, templar)
     condname = "changed"
     try:
         if data.get("changed_when") is not None and data["changed_when"] != []:
@@ -102,6 +102,18 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     except TemplateFailure as exc:  # ansible fails the task and keeps the error beside the result
         result["failed"] = True
         result[f"{condname}_when_result"] = str(exc)
+
+
+def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templar:
+    """What changed_when, failed_when and until see: the result under the registered name."""
+    register = task.data.get("register") if isinstance(task.data, Mapping) else None
+    return templar.child({register: result} if isinstance(register, str) else {}).child(result)
+
+
+def attempt(task: Task, templar: Templar, action: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
+    """One run of the task (one loop item) with its until/retries attempts and result conditions."""
+    return run_attempts(task, templar, action, apply_result_conditions,
+                        lambda result: result_scope(task, result, templar))
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
@@ -119,7 +131,8 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
-    """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain.
+    """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
+    and retried as ``until``/``retries`` say.
     Whatever goes wrong inside (a filter that raises, a module's own bug) fails the task with a
     message, as ansible fails it; the run goes on."""
     try:
@@ -137,9 +150,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             condition = false_condition(task, templar)
             if condition is not None:
                 return skipped_result(condition)
-            result = run_once(templar)
-            apply_result_conditions(task, result, templar)
-            return result
+            return attempt(task, templar, run_once)
         items = loop_items(loop[0], loop[1], templar)
     except TemplateFailure as exc:
         return failed_result(str(exc))
@@ -160,8 +171,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             if condition is not None:
                 item_result = skipped_result(condition)
             else:
-                item_result = run_once(item_templar)
-                apply_result_conditions(task, item_result, item_templar)
+                item_result = attempt(task, item_templar, run_once)
         except TemplateFailure as exc:
             item_result = failed_result(str(exc))
         item_result.update(control.result_keys(scope))

@@ -45,3 +45,50 @@ def test_command_expansion_reads_the_task_environment() -> None:
     assert expand_variables("$NAME-${NAME}-$MISSING", environment) == "x-x-$MISSING"
     assert expand_user("~/file", environment) == "/home/someone/file"
     assert expand_user("~", environment) == "/home/someone"
+
+
+UNTIL = """
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: counts
+      shell: n=$(cat count 2>/dev/null || echo 0); echo $((n+1)) > count; echo $((n+1))
+      args: {chdir: "{{ playbook_dir }}"}
+      register: counted
+      until: counted.stdout == "2"
+      retries: 3
+      delay: 0
+    - name: never
+      debug: {msg: "{{ item }}"}
+      until: false
+      retries: 1
+      delay: 0
+      loop: [a]
+      register: never
+      ignore_errors: true
+    - debug: {msg: "{{ counted.attempts }} {{ never.results[0].attempts }} {{ counted.retries is defined }}"}
+"""
+
+
+def test_until_retries_with_attempts_and_retry_lines(tmp_path: Path) -> None:
+    code, out, _ = run_playbook(tmp_path, UNTIL)
+    assert code == 0
+    assert "FAILED - RETRYING: [localhost]: counts (3 retries left).\nchanged: [localhost]\n" in out
+    # debug asks to be shown, so its retried attempt is dumped too; the item line comes after
+    assert ('FAILED - RETRYING: [localhost]: never (1 retries left).Result was: {\n    "attempts": 1,\n'
+            '    "changed": false,\n    "msg": "a",\n    "retries": 2\n}\nfailed: [localhost] (item=a) => {\n'
+            '    "msg": "a"\n}\n') in out
+    assert '"msg": "2 1 False"' in out
+
+
+def test_retries_without_until_retry_a_failing_task(tmp_path: Path) -> None:
+    playbook = """
+    - hosts: localhost
+      gather_facts: false
+      tasks:
+        - {name: fails, command: "false", retries: 2, delay: 0, ignore_errors: true, register: failing}
+        - {name: shown, debug: {msg: "{{ failing.attempts }}"}}
+    """
+    _, out, _ = run_playbook(tmp_path, playbook)
+    assert out.count("FAILED - RETRYING: [localhost]: fails") == 2
+    assert '"msg": 2' in out

@@ -32,6 +32,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("debug", args, SPEC, mutually_exclusive=(("msg", "var"),))
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
+    # ansible's debug action asks the callback to show every result it returns
     if params["var"]:
-        return {"changed": False, params["var"]: _evaluate(params["var"], ctx)}
-    return {"changed": False, "msg": params["msg"]}
+        return {"changed": False, params["var"]: _evaluate(params["var"], ctx), "_ansible_verbose_always": True}
+    return {"changed": False, "msg": params["msg"], "_ansible_verbose_always": True}

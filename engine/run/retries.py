@@ -1,0 +1,85 @@
+"""``until`` / ``retries`` / ``delay``: the attempt loop of ``TaskExecutor._execute``.
+
+ansible runs the action ``1 + retries`` times at most (``retries`` defaults to 3 when only
+``until`` is set; ``retries`` alone retries until the task stops failing). Every attempt's result
+gets ``attempts``; one that will be retried gets ``retries`` (the total number of runs) and is
+shown by the callback's "FAILED - RETRYING" line before ``delay`` seconds of sleep (default 5,
+negative means 1). When no attempt satisfies ``until``, the last result fails with ``attempts``
+set to one less than the runs made, as ansible 2.19 reports it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.model import Task
+from engine.run.templar import Templar, TemplateFailure
+
+DEFAULT_RETRIES = 3
+DEFAULT_DELAY = 5
+Action = Callable[[Templar], dict[str, Any]]
+Conditions = Callable[[Task, dict[str, Any], Templar], None]
+RETRIED = "_ansible_retried"
+"""Where the final result keeps copies of the results that were retried, for the callback to
+show before it (an item's before its item line, as ansible's streamed results come)."""
+
+
+def _task_data(task: Task) -> Mapping[str, Any]:
+    return task.data if isinstance(task.data, Mapping) else {}
+
+
+def attempt_plan(task: Task, templar: Templar) -> tuple[int, float, list[Any]]:
+    """(runs at most, seconds between runs, until conditions) for ``task``; one run without
+    either keyword. Raises TemplateFailure for a value that is not a number."""
+    data = _task_data(task)
+    until = data.get("until")
+    conditions = [] if until in (None, "", []) else until if isinstance(until, list) else [until]
+    retries = data.get("retries")
+    runs = 1
+    if retries is not None:
+        runs += max(0, _number(templar, retries, "retries", int))
+    elif conditions:
+        runs += DEFAULT_RETRIES
+    delay = _number(templar, data.get("delay", DEFAULT_DELAY), "delay", float)
+    return runs, (1.0 if delay < 0 else delay), conditions
+
+
+def _number(templar: Templar, value: Any, name: str, kind: type[int] | type[float]) -> Any:
+    rendered = templar.template(value)
+    try:
+        return kind(rendered)
+    except (TypeError, ValueError):
+        raise TemplateFailure(f"The field '{name}' has an invalid value, which includes an undefined variable "
+                              f"or is not a number: {rendered!r}") from None
+
+
+def run_attempts(task: Task, templar: Templar, action: Action, apply_conditions: Conditions,
+                 scope_of: Callable[[dict[str, Any]], Templar]) -> dict[str, Any]:
+    """The task's result after its attempts: ``action`` then ``apply_conditions`` (failed,
+    changed, changed_when, failed_when) per attempt, ``until`` judged in ``scope_of(result)``
+    (the registered name bound); the retried results are kept under :data:`RETRIED`."""
+    runs, delay, until = attempt_plan(task, templar)
+    if runs == 1:
+        result = action(templar)
+        apply_conditions(task, result, templar)
+        return result
+    result: dict[str, Any] = {}
+    retried: list[dict[str, Any]] = []
+    for attempt in range(1, runs + 1):
+        result = action(templar)
+        result["attempts"] = attempt  # before changed_when/failed_when, which may read it
+        apply_conditions(task, result, templar)
+        scope = scope_of(result)
+        done = all(scope.evaluate(c) for c in until) if until else not result.get("failed")
+        if done:
+            break
+        if attempt < runs:
+            result["retries"] = runs
+            retried.append(dict(result))
+            time.sleep(delay)
+    else:
+        result.update(attempts=runs - 1, failed=True)
+    result[RETRIED] = retried
+    return result
