@@ -143,7 +143,18 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 UNSUPPORTED_KEYWORDS = frozenset({
     "delegate_to", "delegate_facts", "run_once", "async", "poll", "serial",
     "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
+    "no_log", "debugger",
 })
+# values of those keywords that change nothing the engine does: it never prints censored output
+# differently when no_log is off, and never starts a debugger
+HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
+    "no_log": (False, "false", "False", "no", "off"),
+    "debugger": ("never",),
+}
+
+
+def _unsupported(keyword: str, value: object) -> bool:
+    return keyword in UNSUPPORTED_KEYWORDS and value not in HARMLESS_VALUES.get(keyword, ())
 LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
 
 
@@ -157,17 +168,19 @@ def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:
 
     for play in book.plays:
         data = play.data if isinstance(play.data, Mapping) else {}
-        for keyword in data:
-            if keyword in UNSUPPORTED_KEYWORDS:
+        for keyword, value in data.items():
+            if _unsupported(keyword, value):
                 note(keyword, play.frame.keyword_spans.get(keyword) or play.span, play)
     for task in _every_task(book):
+        inherited = set()
         for frame in task.chain:
+            inherited |= set(frame.keywords)
             for keyword, value in frame.keywords.items():
-                if keyword in UNSUPPORTED_KEYWORDS or (keyword == "connection" and value not in LOCAL_CONNECTIONS):
+                if _unsupported(keyword, value) or (keyword == "connection" and value not in LOCAL_CONNECTIONS):
                     note(keyword, frame.keyword_spans.get(keyword) or frame.span, frame)
         data = task.data if isinstance(task.data, Mapping) else {}
-        for keyword in data:  # task-only keywords (until, retries, async...) are not inherited
-            if keyword in UNSUPPORTED_KEYWORDS:
+        for keyword, value in data.items():  # task-only keywords (until, retries, async...) are not inherited
+            if keyword not in inherited and _unsupported(keyword, value):
                 note(keyword, task.span, task)
     return list(found.values())
 

@@ -92,3 +92,19 @@ def test_retries_without_until_retry_a_failing_task(tmp_path: Path) -> None:
     _, out, _ = run_playbook(tmp_path, playbook)
     assert out.count("FAILED - RETRYING: [localhost]: fails") == 2
     assert '"msg": 2' in out
+
+
+def test_no_log_and_debugger_are_refused_unless_harmless(tmp_path) -> None:
+    """The engine does not censor results: a run must not print what ansible would hide."""
+    from engine.resolve import Resolver
+    from engine.run.plan import unsupported_keywords
+    from engine.source import SourceCache
+
+    (tmp_path / "site.yml").write_text(
+        "- hosts: localhost\n  gather_facts: false\n  no_log: false\n  tasks:\n"
+        "    - debug: msg=secret\n      no_log: true\n"
+        "    - debug: msg=ok\n      no_log: false\n      debugger: never\n"
+        "    - debug: msg=dbg\n      debugger: on_failed\n")
+    book = Resolver(SourceCache()).load_playbook(str(tmp_path / "site.yml"))
+    found = [(keyword, span.line + 1 if span else None) for keyword, span in unsupported_keywords(book)]
+    assert found == [("no_log", 6), ("debugger", 11)]
