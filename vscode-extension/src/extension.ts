@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
-import { basename } from "node:path";
+import { basename, join } from "node:path";
 import * as vscode from "vscode";
 import {
   DidChangeConfigurationNotification,
@@ -61,6 +61,16 @@ function isAnsible(document: vscode.TextDocument): boolean {
   return isAnsibleDocument(vscode.workspace.asRelativePath(document.uri, false), document.getText());
 }
 
+/** The playbook-ls wheel `npm run package` put in the extension (`server/`), if any. */
+function bundledWheel(extensionDir: string): string | undefined {
+  try {
+    const wheel = fs.readdirSync(join(extensionDir, "server")).find((name) => name.endsWith(".whl"));
+    return wheel ? join(extensionDir, "server", wheel) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function fileHost(context: vscode.ExtensionContext): Host {
   const windows = process.platform === "win32";
   return {
@@ -71,6 +81,7 @@ function fileHost(context: vscode.ExtensionContext): Host {
       .filter((folder) => folder.uri.scheme === "file").map((folder) => folder.uri.fsPath),
     extensionDir: context.extensionPath,
     trusted: vscode.workspace.isTrusted,
+    bundledWheel: bundledWheel(context.extensionPath),
     isExecutable(path: string): boolean {
       try {
         if (!fs.statSync(path).isFile()) return false;

@@ -4,7 +4,9 @@
  */
 import * as nodePath from "node:path";
 
-export const INSTALL_COMMAND = "pipx install playbook-ls";
+/** Where playbook-ls is installed from when the extension carries no wheel: its repository
+ * (the one package.json names), not a package name nobody has published. */
+export const SOURCE = "git+https://github.com/playbook-ls/playbook-ls";
 export const VENV_NAMES = [".venv", "venv", "env"];
 
 export interface ServerSettings {
@@ -24,6 +26,8 @@ export interface Host {
   extensionDir: string;
   /** Whether the workspace is trusted: only then are its virtualenvs used. */
   trusted: boolean;
+  /** The playbook-ls wheel the extension ships (`server/*.whl`), if any: what install commands install. */
+  bundledWheel?: string;
   /** An existing file that can be executed. */
   isExecutable(path: string): boolean;
   isDirectory(path: string): boolean;
@@ -217,21 +221,31 @@ function quote(value: string, platform: string): string {
   return platform === "win32" ? `"${value}"` : `'${value.replace(/'/g, "'\\''")}'`;
 }
 
+/** What to install: the wheel the extension ships, else the repository's source. */
+function installSource(host: Host): string {
+  return host.bundledWheel ? quote(host.bundledWheel, host.platform) : SOURCE;
+}
+
+/** `pipx install` for the user: playbook-ls gets a virtualenv of its own. */
+export function pipxCommand(host: Host): string {
+  return `pipx install ${installSource(host)}`;
+}
+
 /** `pip install` into the workspace's virtualenv when there is one, else `pipx install`. */
 export function installCommand(host: Host): string {
   const venv = workspaceVenv(host);
   if (venv) {
     const python = pathApi(host.platform).join(venv, ...venvPython(host.platform));
-    return `${quote(python, host.platform)} -m pip install playbook-ls`;
+    return `${quote(python, host.platform)} -m pip install ${installSource(host)}`;
   }
-  return INSTALL_COMMAND;
+  return pipxCommand(host);
 }
 
 function missingMessage(host: Host): string {
   const venv = workspaceVenv(host);
   const where = venv
-    ? `"${installCommand(host)}" (into the workspace's virtualenv) or "${INSTALL_COMMAND}"`
-    : `"${INSTALL_COMMAND}" (or "pip install playbook-ls" into the workspace's .venv)`;
+    ? `"${installCommand(host)}" (into the workspace's virtualenv) or "${pipxCommand(host)}"`
+    : `"${pipxCommand(host)}" (or "python -m pip install ${installSource(host)}" into the workspace's .venv)`;
   return `playbook-ls: the language server was not found. Install it with ${where}, or set playbook-ls.server.path.`;
 }
 

@@ -90,25 +90,34 @@ describe("resolveServer", () => {
     assert.match(missing.kind === "missing" ? missing.message : "", /server\.python/);
   });
 
-  it("explains how to install when nothing is found", () => {
+  it("explains how to install when nothing is found, from the repository without a shipped wheel", () => {
     const missing = resolveServer(none, host([]));
     assert.equal(missing.kind, "missing");
     if (missing.kind !== "missing") return;
-    assert.match(missing.message, /pipx install playbook-ls/);
-    assert.match(missing.message, /pip install playbook-ls/);
+    assert.match(missing.message, /pipx install git\+https:\/\/github\.com\/playbook-ls\/playbook-ls/);
+    assert.match(missing.message, /python -m pip install git\+https/);
     assert.match(missing.message, /playbook-ls\.server\.path/);
-    assert.equal(missing.installCommand, "pipx install playbook-ls");
+    assert.equal(missing.installCommand, "pipx install git+https://github.com/playbook-ls/playbook-ls");
+    assert.doesNotMatch(missing.message, /install playbook-ls\b/);  // no unpublished package name
     assert.deepEqual(missing.tried, ["/src/infra/.venv/bin/playbook-ls", "/src/infra/venv/bin/playbook-ls",
       "/src/infra/env/bin/playbook-ls", "PATH", "/home/ann/.local/bin/playbook-ls"]);
   });
 
+  it("installs the wheel the extension ships when there is one", () => {
+    const wheel = "/ext/playbook-ls/server/playbook_ls-0.1.0-py3-none-any.whl";
+    assert.equal(installCommand(host([], { bundledWheel: wheel })), `pipx install ${wheel}`);
+    assert.equal(installCommand(host(["/src/infra/.venv/bin/python"], { bundledWheel: wheel })),
+      `/src/infra/.venv/bin/python -m pip install ${wheel}`);
+    assert.equal(installCommand(host([], { bundledWheel: "/my ext/server/p.whl" })), "pipx install '/my ext/server/p.whl'");
+  });
+
   it("offers pip into the workspace's virtualenv when there is one", () => {
     const withVenv = host(["/src/infra/.venv/bin/python"]);
-    assert.equal(installCommand(withVenv), "/src/infra/.venv/bin/python -m pip install playbook-ls");
+    assert.equal(installCommand(withVenv), "/src/infra/.venv/bin/python -m pip install git+https://github.com/playbook-ls/playbook-ls");
     const missing = resolveServer(none, withVenv);
-    assert.match(missing.kind === "missing" ? missing.message : "", /\.venv\/bin\/python -m pip install playbook-ls/);
+    assert.match(missing.kind === "missing" ? missing.message : "", /\.venv\/bin\/python -m pip install git\+https/);
     const spaced = host(["/src/my infra/.venv/bin/python"], { workspaceFolders: ["/src/my infra"] });
-    assert.equal(installCommand(spaced), "'/src/my infra/.venv/bin/python' -m pip install playbook-ls");
+    assert.equal(installCommand(spaced), "'/src/my infra/.venv/bin/python' -m pip install git+https://github.com/playbook-ls/playbook-ls");
   });
 });
 
