@@ -45,7 +45,7 @@ def _slug(heading: str) -> str:
 
 def test_lua_configurations_parse(tmp_path: Path, nvim: str) -> None:
     blocks = _blocks("lua")
-    assert len(blocks) == 3, "Neovim 0.11+, nvim-lspconfig, Neovim 0.8-0.10"
+    assert len(blocks) == 4, "Neovim 0.11+, nvim-lspconfig, Neovim 0.8-0.10, Neovim 0.7"
     env = {**os.environ, "PLAYBOOK_LS_SNIPPET": "",
            **{f"XDG_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")}}
     for number, code in enumerate(blocks):
@@ -58,7 +58,9 @@ def test_lua_configurations_parse(tmp_path: Path, nvim: str) -> None:
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, f"{done.stderr}\n{code}"
     assert 'vim.lsp.enable("playbook_ls")' in blocks[0]
-    assert all('["playbook-ls"] = {' in code for code in blocks), "settings are nested under the server's name"
+    # settings are nested under the server's name; Neovim 0.7 sends none, only init_options (flat)
+    assert all('["playbook-ls"] = {' in code for code in blocks[:3]), "settings are nested under the server's name"
+    assert "init_options = { select" in blocks[3] and "settings" not in blocks[3]
 
 
 def test_helix_configuration_starts_the_server_for_yaml() -> None:
