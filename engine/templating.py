@@ -114,8 +114,6 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
                 _remember(key, Unresolved(str(exc)), held)
                 raise
             _remember(key, _copied(result), held)
-    except Unresolved:
-        raise
     except TemplateSyntaxError:
         return value
     except (TooLarge, RecursionError, MemoryError) as exc:

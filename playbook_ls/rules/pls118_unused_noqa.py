@@ -49,7 +49,7 @@ _OUR_CODE = re.compile(r"PLS\d+", re.IGNORECASE)
 def check(ctx: NoqaContext) -> Iterator[Finding]:
     for comment in ctx.comments:
         for name in comment.names:
-            rule = rules.RULES.get(name.upper()) or rules.BY_NAME.get(name.lower())
+            rule = rules.lookup(name.lower())  # matched as silencing matches them: any case
             if rule is None:
                 if _OUR_CODE.fullmatch(name):
                     yield Finding(f"'# noqa: {name}' names no playbook-ls rule; use a code such as PLS101 "

@@ -11,12 +11,12 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.model import Play, Playbook, Span
+from engine.model import Play, Playbook
+from engine.span import Span
 from playbook_ls import rules
 from playbook_ls.rules.base import Finding, NoqaComment, NoqaContext, PlaybookContext, ProjectContext
 
 if TYPE_CHECKING:
-    from engine.span import Span
     from playbook_ls.config import Settings
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IGNORECASE)
@@ -158,9 +158,9 @@ class RuleSet:
                 continue
             seen.add(finding.key())
             finding.severity = self.settings.severity_of(finding.code)
-            if finding.span is not None and self.settings.accepts(finding):
-                continue
             if finding.span is not None:
+                if self.settings.accepts(finding):
+                    continue
                 used = next((number for number, line in noqa_lines(finding.span, line_of)
                              if silenced(finding, line)), None)
                 if used is not None:
@@ -221,23 +221,28 @@ def noqa_lines(span: Span, line_of: Callable[[str, int], str]) -> Iterator[tuple
 def noqa_comments(path: str, text: str, used: dict[tuple[str, int], set[str]]) -> Iterator[NoqaComment]:
     """The ``# noqa: CODES`` comments of a file, each with the codes it silenced."""
     for number, line in enumerate(text.splitlines()):
-        match = _NOQA.search(line) if "noqa" in line.lower() else None
-        if match and match["codes"]:
-            names = [name for name in re.split(r"[\s,]+", match["codes"]) if name]
+        found = _noqa(line)
+        if found is not None and found[1]:
+            match, names = found
             yield NoqaComment(Span(path, number, match.start(), number, match.end()), names,
                               used.get((path, number), set()))
 
 
-def silenced(finding: Finding, line: str) -> bool:
-    """Whether ``line`` carries a ``# noqa`` (bare, or naming the finding's code or rule name)."""
+def _noqa(line: str) -> tuple[re.Match[str], list[str]] | None:
+    """The ``# noqa`` on ``line`` and the names it lists as written (none: a bare ``# noqa``)."""
     match = _NOQA.search(line) if "noqa" in line.lower() else None
     if match is None:
+        return None
+    return match, [name for name in re.split(r"[\s,]+", match["codes"] or "") if name]
+
+
+def silenced(finding: Finding, line: str) -> bool:
+    """Whether ``line`` carries a ``# noqa`` (bare, or naming the finding's code or rule name)."""
+    found = _noqa(line)
+    if found is None:
         return False
-    codes = match["codes"]
-    if not codes:
-        return True
-    names = {name.lower() for name in re.split(r"[\s,]+", codes) if name}
-    return finding.code.lower() in names or finding.name.lower() in names
+    names = {name.lower() for name in found[1]}
+    return not names or finding.code.lower() in names or finding.name.lower() in names
 
 
 def playbook_summary(context: PlaybookContext) -> tuple[set[str], set[str]]:
