@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 FORMATS = ("text", "json", "sarif", "github")  # playbook_ls.check.formats renders each
 
@@ -18,6 +20,8 @@ examples:
   playbook-ls check site.yml roles/     check these files and directories
   playbook-ls check --format sarif > playbook-ls.sarif
   playbook-ls check --select PLS101,PLS107 --fail-level error
+  playbook-ls check --diff              show what --fix would change, change nothing
+  playbook-ls check --fix               apply the safe fixes, then report what is left
 
 exit status: 0 no findings at or above the fail level, 1 findings, 2 usage or config error
 (or no playbook or role found). Silence one line with '# noqa: PLS101' (or a bare '# noqa');
@@ -37,6 +41,12 @@ accept today's findings with --generate-ignore and fail only on new ones.""")
     parser.add_argument("--generate-ignore", action="store_true",
                         help="accept every current finding: write them to .playbook-ls-ignore, so that later "
                              "checks report only new ones")
+    parser.add_argument("--fix", action="store_true",
+                        help="apply the safe fixes (editing only the text they must: comments and layout stay), "
+                             "then report the findings left")
+    parser.add_argument("--diff", action="store_true",
+                        help="print the safe fixes as a unified diff and write nothing (also with --fix); "
+                             "exit 1 if there is anything to fix")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
@@ -68,11 +78,20 @@ def run(args: argparse.Namespace) -> int:
     fail_level = args.fail_level or settings.fail_level
     jobs = args.jobs if args.jobs > 0 else min(2, os.cpu_count() or 1)
     baseline = settings.baseline
+    if args.generate_ignore and (args.fix or args.diff):
+        print("playbook-ls: error: --generate-ignore cannot be combined with --fix or --diff", file=sys.stderr)
+        return 2
+    if args.diff:
+        return show_diff(run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs), paths, settings)
     if args.generate_ignore:
         from playbook_ls.check.baseline import Baseline
 
         settings.baseline = None  # every finding there is now, those accepted before included
     result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
+    fixed = 0
+    if args.fix:
+        result, fixed = apply_fixes(result, paths, settings, lambda: run_check(
+            paths, settings, use_cache=not args.no_cache, jobs=jobs))
     if args.generate_ignore:
         written, count = (baseline or Baseline(settings.root)).write(result.findings)
         print(f"playbook-ls: accepted {count} finding{'s' if count != 1 else ''} (file and rule) in {written}; "
@@ -99,4 +118,38 @@ def run(args: argparse.Namespace) -> int:
             return 2
     else:
         sys.stdout.write(report)
+    if args.fix:
+        left = len(result.findings)
+        print(f"playbook-ls: fixed {fixed} finding{'s' if fixed != 1 else ''} ({left} remaining)", file=sys.stderr)
     return 1 if result.failed(fail_level) and not args.exit_zero else 0
+
+
+def show_diff(result: Any, paths: list[str], settings: Any) -> int:
+    """``--diff``: the safe fixes as a unified diff on standard output; nothing is written."""
+    from playbook_ls.fixes import apply as fixing
+
+    planned = fixing.plan(result.findings, fixing.editable(paths, settings.root))
+    sys.stdout.write(fixing.unified_diff(planned))
+    sys.stdout.flush()
+    count = sum(len(fixed.fixed) for fixed in planned)
+    print(f"playbook-ls: would fix {count} finding{'s' if count != 1 else ''} in {len(planned)} "
+          f"file{'s' if len(planned) != 1 else ''} (more may follow once these are fixed)" if count
+          else "playbook-ls: nothing to fix", file=sys.stderr)
+    return 1 if count else 0
+
+
+def apply_fixes(result: Any, paths: list[str], settings: Any, check_again: Callable[[], Any]) -> tuple[Any, int]:
+    """``--fix``: write the safe fixes and check again, until nothing more is fixed; the last
+    check's result (the findings left) and how many findings were fixed."""
+    from playbook_ls.fixes import apply as fixing
+
+    fixed = 0
+    may_edit = fixing.editable(paths, settings.root)
+    for _ in range(fixing.PASSES):
+        planned = fixing.plan(result.findings, may_edit)
+        if not planned:
+            break
+        fixing.write(planned)
+        fixed += sum(len(each.fixed) for each in planned)
+        result = check_again()
+    return result, fixed
