@@ -4,6 +4,7 @@ plugin, where it has one) returns as seen from a playbook, in check and diff mod
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -47,6 +48,15 @@ _SUBMODULES: dict[str, str] = {
     "file": "file",
     "lineinfile": "lineinfile",
     "stat": "stat",
+    "blockinfile": "blockinfile",
+    "replace": "replace",
+    "find": "find",
+    "tempfile": "tempfile",
+    "slurp": "slurp",
+    "pause": "pause",
+    "wait_for": "wait_for",
+    "ini_file": "ini_file",  # ansible-core routes ini_file to the collection's module
+    "community.general.ini_file": "ini_file",
     "setup": "setup",
     "gather_facts": "setup:gather_facts",  # the action plugin around setup
 }
@@ -68,4 +78,8 @@ def get_module(action: str) -> ModuleFunction | None:
     if submodule is None:
         return None
     submodule, _, function = submodule.partition(":")
-    return getattr(importlib.import_module(f"{__name__}.{submodule}"), function or "run")
+    implementation = importlib.import_module(f"{__name__}.{submodule}")
+    found = getattr(implementation, function or "run")
+    if getattr(implementation, "NAMED", False):  # its messages name the action as the task wrote it
+        return functools.partial(found, action=action)
+    return found

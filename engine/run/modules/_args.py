@@ -104,3 +104,8 @@ def validate(
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
         params[name] = value
     return params
+
+
+def check_mode_unsupported(module: str) -> dict[str, Any]:
+    """What AnsibleModule answers in check mode for a module without ``supports_check_mode``."""
+    return {"changed": False, "skipped": True, "msg": f"remote module ({module}) does not support check mode"}

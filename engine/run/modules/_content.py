@@ -74,6 +74,20 @@ def validation_failure(command: str, data: bytes, dest_file: str) -> dict[str, A
     return None
 
 
+def write_validated(path: str, data: bytes, validate: str | None) -> dict[str, Any] | None:
+    """The edit modules' ``write_changes``: run ``validate`` on the new content, then replace the
+    real file behind ``path``; the failure result when validation fails, else None."""
+    if validate:
+        failure = validation_failure(validate, data, path)
+        if failure:
+            if "exit_status" not in failure:
+                return {"changed": False, "failed": True, "msg": failure["msg"]}
+            return {"changed": False, "failed": True,
+                    "msg": f"failed to validate: rc:{failure['exit_status']} error:{failure['stderr']}"}
+    write_atomically(os.path.realpath(path), data)
+    return None
+
+
 def put(
     data: bytes,
     dest: str,

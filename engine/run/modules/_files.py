@@ -206,3 +206,18 @@ def remote_stat_failure(path: str) -> dict[str, Any] | None:
         return {"changed": False, "failed": True,
                 "msg": f"Task failed: Failed to get information on remote file ({path}): {exc.strerror}"}
     return None
+
+
+def file_attributes(path: str, params: dict[str, Any], check_mode: bool, changed: bool, msg: str,
+                    diff: dict[str, Any] | None = None) -> tuple[str, bool]:
+    """The modules' ``check_file_attrs``: apply the file arguments (the mode; owner and group were
+    checked before) and add ansible's words to ``msg`` when they changed something."""
+    if set_mode(path, params.get("mode"), check_mode, diff):
+        msg = (msg + " and " if changed else msg) + "ownership, perms or SE linux context changed"
+        changed = True
+    return msg, changed
+
+
+def symbolic_mode(mode: str, current: int, is_dir: bool) -> int:
+    """The bits a symbolic ``mode`` (u+x,g=r...) makes of ``current``."""
+    return _apply_symbolic(mode, current, is_dir)

@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import validation_failure
-from engine.run.modules._files import backup, check_ownership, set_mode, write_atomically
+from engine.run.modules._content import write_validated
+from engine.run.modules._files import backup, check_ownership, file_attributes
 
 SPEC = {
     "path": Arg(type="path", required=True, aliases=("dest", "destfile", "name")),
@@ -156,24 +156,14 @@ def _finish(
 ) -> dict[str, Any]:
     backup_file = ""
     if changed and not ctx.check_mode:
-        data = b"".join(lines)
-        if params["validate"]:
-            failure = validation_failure(params["validate"], data, path)
-            if failure:
-                return {
-                    "changed": False,
-                    "failed": True,
-                    "msg": f"failed to validate: rc:{failure['exit_status']} error:{failure['stderr']}",
-                }
         if params["backup"] and os.path.exists(path):
             backup_file = backup(path)
-        write_atomically(os.path.realpath(path), data)
+        if failure := write_validated(path, b"".join(lines), params["validate"]):
+            return failure
     if ctx.check_mode and not os.path.exists(path):
         return {"changed": changed, "msg": msg, "backup": backup_file, "diff": diff, **extra}
     attribute_diff: dict[str, Any] = {}
-    if set_mode(path, params["mode"], ctx.check_mode, attribute_diff):
-        msg = (msg + " and " if changed else msg) + "ownership, perms or SE linux context changed"
-        changed = True
+    msg, changed = file_attributes(path, params, ctx.check_mode, changed, msg, attribute_diff)
     attribute_diff.update(before_header=f"{path} (file attributes)", after_header=f"{path} (file attributes)")
     return {"changed": changed, "msg": msg, "backup": backup_file, "diff": [diff, attribute_diff], **extra}
 

@@ -1,0 +1,42 @@
+"""pause: ansible's action plugin as it runs without a terminal on stdin (the bundled engine
+never prompts): ``seconds``/``minutes`` sleep (at least one second), a prompt without them is
+not waited for, with ansible's warning."""
+
+from __future__ import annotations
+
+import datetime
+import time
+from typing import Any
+
+from engine.run.modules import ModuleContext
+from engine.run.modules._args import Arg, validate
+
+SPEC = {
+    "echo": Arg(type="bool", default=True),
+    "minutes": Arg(type="int"),
+    "seconds": Arg(type="int"),
+    "prompt": Arg(),
+}
+
+
+def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    params = validate("pause", args, SPEC, mutually_exclusive=(("minutes", "seconds"),))
+    result: dict[str, Any] = {"changed": False, "rc": 0, "stderr": "", "stdout": "", "start": None, "stop": None,
+                              "delta": None, "echo": params["echo"]}
+    unit, seconds = "minutes", None
+    if params["minutes"] is not None:
+        seconds = params["minutes"] * 60
+    elif params["seconds"] is not None:
+        seconds, unit = params["seconds"], "seconds"
+    start = time.time()
+    result["start"] = str(datetime.datetime.now())
+    if seconds is None:
+        result["warnings"] = ["Not waiting for response to prompt as stdin is not interactive"]
+    else:
+        time.sleep(max(seconds, 1))
+    duration = time.time() - start
+    result["stop"] = str(datetime.datetime.now())
+    result["delta"] = int(duration)
+    result["stdout"] = f"Paused for {round(duration / 60.0 if unit == 'minutes' else duration, 2)} {unit}"
+    result["user_input"] = ""
+    return result
