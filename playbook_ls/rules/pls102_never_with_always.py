@@ -27,6 +27,10 @@ Use instead:
       ansible.builtin.command: rm -rf /var/cache/app
       tags: [never, wipe-cache]
 ```
+
+## Fix
+None: dropping `never` or dropping `always` change what runs in opposite ways, and only the
+author knows which was meant. The editor offers `# noqa: PLS102`.
 """
 
 from __future__ import annotations

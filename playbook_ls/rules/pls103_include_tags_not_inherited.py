@@ -48,6 +48,14 @@ or use `ansible.builtin.import_tasks`, whose tags reach the imported tasks.
 - `when` (default `false`): also report a `when:` on an include without `apply:`. The
   include's condition is checked once, when the include runs, and the included tasks do
   not re-check it; that is usually what people want, hence off by default.
+
+## Fix
+`check --fix` and the editor add `apply: {tags: [...]}` with the tags that do not reach the
+included tasks, under the include's arguments: `include_tasks: setup.yml` becomes a mapping
+with `file: setup.yml` and `apply:`, a block mapping gets `apply:` after its last argument, a
+flow mapping gets `, apply: {tags: [...]}`. Nothing else in the file changes. An include that
+has `apply:` or `args:` already is left to you. For a `when` finding the editor offers
+`apply: {when: ...}` (not applied by `--fix`: re-checking the condition per task changes what runs).
 """
 
 from __future__ import annotations

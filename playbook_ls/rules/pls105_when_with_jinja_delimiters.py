@@ -29,6 +29,12 @@ Use instead:
         msg: deploying
       when: deploy_enabled | bool
 ```
+
+## Fix
+`check --fix` and the editor write the condition without the delimiters, unquoted when it
+reads back the same (`when: "{{ a == 'b' }}"` becomes `when: a == 'b'`), else double-quoted;
+the rest of the line, comment included, stays. A condition that is more than one `{{ }}`
+is left to you.
 """
 
 from __future__ import annotations

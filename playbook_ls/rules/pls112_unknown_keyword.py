@@ -28,6 +28,10 @@ Use instead:
         msg: deploying
       tags: deploy
 ```
+
+## Fix
+`check --fix` and the editor rename the key to the keyword suggested, when there is one and
+the mapping does not have that keyword already.
 """
 
 from __future__ import annotations

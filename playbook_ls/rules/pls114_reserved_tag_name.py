@@ -30,6 +30,11 @@ Use instead:
         msg: report
       tags: always
 ```
+
+## Fix
+Offered in the editor only, never applied by `check --fix`: replace `all` with `always`, or
+remove the tag. `always` runs the task under any `--tags`, which `all` did not; removing the
+tag changes what `--tags tagged` / `untagged` select; which one is meant is the author's call.
 """
 
 from __future__ import annotations

@@ -37,6 +37,10 @@ Use instead:
 - ansible.builtin.debug:
     msg: common
 ```
+
+## Fix
+None: passing other parameters (to run the role twice) and removing the second listing (it
+never ran) are opposite corrections. The editor offers `# noqa: PLS117`.
 """
 
 from __future__ import annotations

@@ -28,6 +28,10 @@ Use instead:
       ansible.builtin.debug:
         msg: report
 ```
+
+## Fix
+`check --fix` and the editor remove the code from the comment, or the whole `# noqa` when it
+was its only code (words after the codes keep the comment as it is).
 """
 
 from __future__ import annotations
