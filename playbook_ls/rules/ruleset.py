@@ -19,7 +19,8 @@ from playbook_ls.rules.base import Finding, NoqaComment, NoqaContext, PlaybookCo
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w-]+(?:[\s,]+[\w-]+)*))?", re.IGNORECASE)
+# a name may be ansible-lint's, with brackets: "# noqa: name[missing] PLS105" names PLS105 too
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w\[\]-]+(?:[\s,]+[\w\[\]-]+)*))?", re.IGNORECASE)
 
 
 class Checked(NamedTuple):

@@ -203,3 +203,11 @@ def test_scalar_reads_back_as_the_string(text: str) -> None:
     from engine.source import parse_text
 
     assert parse_text(f"k: {scalar(text)}\nl: [{scalar(text)}]\n", "t").data == {"k": text, "l": [text]}
+
+
+def test_noqa_after_an_ansible_lint_code_with_brackets(repo: Path) -> None:
+    text = "- hosts: all\n  tasks:\n    - debug: {msg: go}\n      when: '{{ x }}'  # noqa: jinja[spacing]\n"
+    after = fixed(repo, text, "PLS105", "Silence PLS105 with '# noqa: PLS105' on this")
+    assert after == text.replace("jinja[spacing]", "jinja[spacing] PLS105")
+    (repo / "site.yml").write_text(after)
+    assert not _findings(repo, "PLS105")  # silenced: a bracketed name does not end the list
