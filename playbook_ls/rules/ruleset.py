@@ -19,7 +19,7 @@ from playbook_ls.rules.base import Finding, NoqaComment, NoqaContext, PlaybookCo
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
 
-# a name may be ansible-lint's, with brackets: "# noqa: name[missing] PLS105" names PLS105 too
+# a name may be ansible-lint's, with brackets (noqa: name[missing] PLS105 names PLS105 too)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[\w\[\]-]+(?:[\s,]+[\w\[\]-]+)*))?", re.IGNORECASE)
 
 
