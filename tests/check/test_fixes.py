@@ -211,3 +211,12 @@ def test_noqa_after_an_ansible_lint_code_with_brackets(repo: Path) -> None:
     assert after == text.replace("jinja[spacing]", "jinja[spacing] PLS105")
     (repo / "site.yml").write_text(after)
     assert not _findings(repo, "PLS105")  # silenced: a bracketed name does not end the list
+
+
+def test_pls103_when_is_offered_not_applied(repo: Path) -> None:
+    (repo / ".playbook-ls.yml").write_text("rules:\n  PLS103:\n    when: true\n")
+    text = "- hosts: all\n  tasks:\n    - include_tasks: {file: setup.yml}  # flow\n      when: x is defined   # c\n"
+    after = fixed(repo, text, "PLS103", "Add 'apply: {when")
+    assert after == text.replace("{file: setup.yml}", "{file: setup.yml, apply: {when: x is defined}}")
+    found = _findings(repo, "PLS103")
+    assert not any(fix.safe for fix in fixes_for(found[0], text))
