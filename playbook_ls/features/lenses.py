@@ -166,3 +166,40 @@ def _only(playbook: Any, plays: list[Any]) -> Any:
     subset = Playbook(playbook.path)
     subset.plays, subset.problems = plays, []
     return subset
+
+
+def effective_tags_text(entries: list[dict[str, Any]]) -> str:
+    """:func:`effective_tags` as text, for clients that show a command's result as a document."""
+    if not entries:
+        return "No task or play of a playbook of the workspace is at this line.\n"
+    lines: list[str] = []
+    for entry in entries:
+        if "task" not in entry:
+            tags = ", ".join(t["tag"] for t in entry["tags"]) or "(none)"
+            lines += [f"play {entry['play']} in {display_path(entry['playbook'])}", f"  tags: {tags}", ""]
+            continue
+        lines.append(f"task {entry['task']}")
+        lines.append(f"  context: {entry['context'].replace('`', '')}")
+        if entry["tags"]:
+            lines.append("  tags:")
+            lines += [f"    {t['tag']}  (from {t['from']}{', ' + t['at'] if t.get('at') else ''})"
+                      for t in entry["tags"]]
+        else:
+            lines.append("  tags: (none: runs when no --tags is given, or with --tags all/untagged)")
+        if entry["when"]:
+            lines.append("  when:")
+            lines += [f"    {w['condition']}  (from {w['from']})" for w in entry["when"]]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def list_tasks_text(result: dict[str, Any]) -> str:
+    """:func:`list_tasks` as text: each playbook's listing as ansible-playbook prints it."""
+    selection = " ".join([*(f"--tags {t}" for t in result["tags"]), *(f"--skip-tags {t}" for t in result["skip_tags"])])
+    head = f"# ansible-playbook --list-tasks {selection}".rstrip()
+    parts = [head]
+    for listing in result["listings"]:
+        parts.append(listing["text"].rstrip("\n"))
+    if not result["listings"]:
+        parts.append("No playbook of the workspace reaches this file.")
+    return "\n\n".join(parts) + "\n"

@@ -6,12 +6,14 @@ are handled in :mod:`playbook_ls.lsp.running`.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from lsprotocol import types
 
 from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.convert import lsp_range, uri_to_path
+from playbook_ls.lsp.presenting import present
 from playbook_ls.lsp.server import PlaybookServer, command_args, guarded
 
 
@@ -36,7 +38,12 @@ def register(server: PlaybookServer) -> None:
         from playbook_ls.features import lenses
 
         request = command_args(list(args))
-        return lenses.list_tasks(ls.index, request) if ls.index else None
+        if ls.index is None:
+            return None
+        result = lenses.list_tasks(ls.index, request)
+        name = os.path.basename(request.get("path", "")) or "workspace"
+        present(ls, f"list-tasks-{name}", f"playbook-ls: tasks of {name}", lenses.list_tasks_text(result))
+        return result
 
     @server.command(SHOW_EFFECTIVE_TAGS)
     @guarded()
@@ -46,4 +53,10 @@ def register(server: PlaybookServer) -> None:
         request = command_args(list(args))
         if ls.index is None:
             return None
-        return lenses.effective_tags(ls.index, request.get("path", ""), request.get("line") or 0)
+        path = request.get("path", "")
+        line = request.get("line") or 0
+        result = lenses.effective_tags(ls.index, path, line)
+        name = f"{os.path.basename(path)}-{line + 1}"
+        present(ls, f"tags-{name}", f"playbook-ls: effective tags at {os.path.basename(path)}:{line + 1}",
+                lenses.effective_tags_text(result))
+        return result

@@ -27,6 +27,7 @@ from pygls.exceptions import JsonRpcException
 
 from playbook_ls.features import CHECK_TASKS, LIST_PROFILES, RUN_OUTPUT, RUN_TASKS
 from playbook_ls.features import running as features
+from playbook_ls.lsp.presenting import present
 from playbook_ls.lsp.server import PlaybookServer, guarded, invalid_params, profiles_file_option
 
 log = logging.getLogger("playbook-ls")
@@ -213,12 +214,15 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
     progress = await _begin_progress(ls, job, request)
     results: list[dict[str, Any]] = []
     state: dict[str, Any] = {"total": 0, "done": 0}
+    transcript: list[str] = []  # the output, shown as a whole at the end in clients that log it away
     _log(ls, f"playbook-ls: {request.describe()}", types.MessageType.Info)
 
     def on_event(event: dict[str, Any]) -> None:
         kind = event.get("event")
         if kind == "log":
-            _log(ls, str(event.get("text", "")).lstrip("\n"))
+            text = str(event.get("text", "")).lstrip("\n")
+            transcript.append(text)
+            _log(ls, text)
         elif kind == "plan":
             state["total"] = int(event.get("tasks") or 0)  # a task starts once for all its hosts
             state["plan"] = event
@@ -255,6 +259,10 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
     _log(ls, f"playbook-ls: {request.describe()}: {outcome}", types.MessageType.Info)
     if error:
         _show(ls, f"playbook-ls: {error}", types.MessageType.Error)
+    if ls.run_output != "notification" and transcript:  # a log message is where most clients hide it
+        name = f"{'check' if request.check else 'run'}-{os.path.basename(request.playbook or request.profile or '')}"
+        present(ls, name, f"playbook-ls: {request.describe()}: {outcome}",
+                "\n".join([*transcript, f"playbook-ls: {request.describe()}: {outcome}"]) + "\n", keep="tail")
     return features.summary(request, results, state.get("end"), error, job.cancelled, code, state.get("plan"))
 
 

@@ -1,5 +1,6 @@
 """docs/editors.md's Neovim configurations, as written there, run in a real headless Neovim on
-the bundled example: the server starts, the buffer is attached and PLS101 arrives."""
+the bundled example: the server starts, the buffer is attached, PLS101 arrives, the hover shows
+a task's inherited tags and a lens's result is shown to the user."""
 
 from __future__ import annotations
 
@@ -15,12 +16,48 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tag-inheritance"
-WAIT = """lua
-local ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 100)
-local codes = {}
-for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(codes, d.code) end
+# What a user does once the buffer is open: wait for the diagnostics, hover task2, click its
+# "List tasks" lens (picked from the lenses of its line as vim.ui.select would offer them), and see
+# the listing: as a message where the client cannot open documents (0.7), as a document otherwise.
+SESSION = """
+local out = {}
+local shown = {}
+local show_message = vim.lsp.handlers['window/showMessage']
+vim.lsp.handlers['window/showMessage'] = function(err, result, ctx, config)
+  table.insert(shown, result.message)
+  return show_message(err, result, ctx, config)
+end
+out.ok = vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 100)
+out.codes = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out.codes, d.code) end
+out.version = vim.version().minor
+local source = vim.api.nvim_get_current_buf()
+vim.api.nvim_win_set_cursor(0, { 7, 10 })
+local answers = vim.lsp.buf_request_sync(0, 'textDocument/hover', vim.lsp.util.make_position_params(), 20000) or {}
+for _, answer in pairs(answers) do
+  if answer.result then out.hover = answer.result.contents.value or answer.result.contents end
+end
+vim.lsp.codelens.refresh()
+vim.wait(20000, function() return #vim.lsp.codelens.get(source) > 0 end, 100)
+vim.ui.select = function(items, opts, on_choice)
+  for i, item in ipairs(items) do
+    if opts.format_item(item):find('^List tasks') then return on_choice(item, i) end
+  end
+end
+vim.lsp.codelens.run()
+vim.wait(20000, function()
+  for _, message in ipairs(shown) do
+    if message:find('tasks of') then out.lens = message return true end
+  end
+  if vim.api.nvim_get_current_buf() ~= source then
+    out.lens = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), string.char(10))
+    out.document = vim.api.nvim_buf_get_name(0)
+    return true
+  end
+  return false
+end, 100)
 local f = io.open(os.getenv('SNIPPET_OUT'), 'w')
-f:write(vim.json.encode({ ok = ok, codes = codes, version = vim.version().minor }))
+f:write(vim.json.encode(out))
 f:close()
 vim.cmd('qa!')
 """
@@ -52,12 +89,14 @@ def test_the_documented_configuration_runs(tmp_path: Path, nvim: str, playbook_l
         cwd = workspace / "roles"
     init = tmp_path / "init.lua"
     init.write_text(_snippet(heading))
+    session = tmp_path / "session.lua"
+    session.write_text(SESSION)
     out = tmp_path / "out.json"
     env = {**os.environ, "SNIPPET_OUT": str(out),
            "PATH": f"{Path(playbook_ls).parent}{os.pathsep}{os.environ.get('PATH', '')}",
            **{f"XDG_{kind}_HOME": str(tmp_path / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")}}
     command = [nvim, "--headless", "-n", "-i", "NONE", "-u", str(init), str(workspace / "roles/sample/tasks/main.yml"),
-               "-c", WAIT.replace("\n", " ")]
+               "-c", f"luafile {session}"]
     proc = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
@@ -74,3 +113,8 @@ def test_the_documented_configuration_runs(tmp_path: Path, nvim: str, playbook_l
     assert out.is_file(), f"nvim wrote nothing\nstdout: {stdout}\nstderr: {stderr}"
     result = json.loads(out.read_text())
     assert result["ok"] and "PLS101" in result["codes"], (result, stderr)
+    assert "__role1" in result.get("hover", ""), (result, stderr)  # task2's inherited tag, on hover
+    lens = result.get("lens", "")
+    assert "--list-tasks --tags __play,__role1,__tag2" in lens and "sample : task2" in lens, (result, stderr)
+    if result["version"] >= 8:  # Neovim 0.8+ opens documents: the listing is one, outside the project
+        assert result["document"].endswith("list-tasks-main.yml.txt") and str(workspace) not in result["document"]

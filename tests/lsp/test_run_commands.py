@@ -138,6 +138,10 @@ async def test_check_changes_nothing_and_reports_outcomes(client: LanguageClient
     assert not client.asked  # a check asks nothing
     assert await wait_hints(client, site) == [(4, "ok on localhost"), (7, "changed on localhost (check mode)")]
     assert "TASK [write the file]" in logged(client)
+    # a log message is where most clients hide it: the whole output is also shown as a document
+    [shown] = [d for d in client.shown_documents if d.uri.endswith("/check-site.yml.txt")]
+    output = Path(shown.uri.removeprefix("file://")).read_text()
+    assert "TASK [write the file]" in output and "PLAY RECAP" in output and output.endswith("exit code 0\n")
     [reports] = [r for token, r in client.progress_reports.items() if str(token).startswith("playbook-ls-run")]
     assert isinstance(reports[0], types.WorkDoneProgressBegin) and isinstance(reports[-1], types.WorkDoneProgressEnd)
     assert [r.message for r in reports[1:-1]] == ["1/2 say hello", "2/2 write the file"]

@@ -15,6 +15,8 @@ export interface ServerOptions {
   confirmRun: boolean;
   /** Always "notification": a run's output comes as `playbook-ls/runOutput` notifications. */
   runOutput: "notification";
+  /** Always "return": the extension shows the lens commands' results itself. */
+  commandResults: "return";
 }
 
 /** Reads one setting of the `playbook-ls` section (VS Code's `WorkspaceConfiguration.get`). */
@@ -40,6 +42,7 @@ export function serverOptions(get: Getter, expand: (value: string) => string = (
     rolesPath: strings(get("rolesPath")).map(expand),
     confirmRun: get("confirmRun") !== false,
     runOutput: "notification",
+    commandResults: "return",
   };
   const config = text(get("config"));
   if (config) options.config = expand(config);

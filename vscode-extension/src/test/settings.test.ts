@@ -9,7 +9,7 @@ function getter(values: Record<string, unknown>) {
 describe("serverOptions", () => {
   it("sends the defaults with runOutput: notification", () => {
     assert.deepEqual(serverOptions(getter({ config: "", profilesFile: "", select: [], ignore: [], rolesPath: [], confirmRun: true })), {
-      select: [], ignore: [], rolesPath: [], confirmRun: true, runOutput: "notification",
+      select: [], ignore: [], rolesPath: [], confirmRun: true, runOutput: "notification", commandResults: "return",
     });
   });
 
@@ -31,7 +31,7 @@ describe("serverOptions", () => {
       ignore: ["PLS101"],
       rolesPath: ["/home/ann/roles", "shared/roles"],
       confirmRun: false,
-      runOutput: "notification",
+      runOutput: "notification", commandResults: "return",
     });
   });
 
