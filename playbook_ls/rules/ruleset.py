@@ -194,6 +194,8 @@ class RuleSet:
                 yield from self._guarded(module, NoqaContext(list(comments), set(self.enabled)))
 
 
+# the first line of a list item that is a mapping: "- name: x", "- 'quoted key': x"
+_MAPPING_ITEM = re.compile(r"""-\s+(?:[^\s#'"\[{][^#]*?|'[^']*'|"[^"]*"):(?:\s|$)""")
 MAX_TASK_LINES = 500  # how far up the first line of the enclosing task is looked for
 
 
@@ -203,8 +205,9 @@ def noqa_lines(span: Span, line_of: Callable[[str, int], str]) -> Iterator[tuple
     covers the whole task, wherever in it the finding points."""
     line = line_of(span.file, span.line)
     yield span.line, line
-    if line.lstrip(" ").startswith("- "):
+    if _MAPPING_ITEM.match(line.lstrip(" ")):
         return  # the finding is on an item's first line: the task's, already looked at
+    # (an item of a list of tags or conditions, "- configure", is not: its task is further up)
     indent = len(line) - len(line.lstrip(" "))
     for number in range(span.line - 1, max(-1, span.line - MAX_TASK_LINES), -1):
         above = line_of(span.file, number)

@@ -220,3 +220,13 @@ def test_pls103_when_is_offered_not_applied(repo: Path) -> None:
     assert after == text.replace("{file: setup.yml}", "{file: setup.yml, apply: {when: x is defined}}")
     found = _findings(repo, "PLS103")
     assert not any(fix.safe for fix in fixes_for(found[0], text))
+
+
+def test_noqa_on_the_task_line_covers_a_finding_on_a_block_list_item(repo: Path) -> None:
+    text = ("- hosts: all\n  tasks:\n    - name: Configure\n      include_tasks: setup.yml\n"
+            "      tags:\n        - configure\n")
+    after = fixed(repo, text, "PLS103", "Silence PLS103 with '# noqa: PLS103' on line 3")
+    assert after == text.replace("- name: Configure\n", "- name: Configure  # noqa: PLS103\n")
+    (repo / "site.yml").write_text(after)
+    result = run_check([str(repo)], load_settings(None, str(repo)), use_cache=False)
+    assert not result.findings  # silenced, and so the comment is not reported as unused (PLS118)
