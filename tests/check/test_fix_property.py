@@ -133,3 +133,25 @@ def test_any_fix_edits_only_its_range_and_removes_its_finding(repo: Path, seed: 
             tried += 1
         site.write_text(text)
     assert tried or not findings
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 3))
+def test_fix_applies_every_safe_fix_and_keeps_every_comment(repo: Path, seed: int) -> None:
+    from playbook_ls.fixes import apply as fixing
+    from playbook_ls.fixes import fixable
+
+    text = Gen(seed).playbook()
+    (repo / "setup.yml").write_text(SETUP)
+    site = repo / "site.yml"
+    site.write_text(text)
+    findings = _check(repo)
+    for _ in range(fixing.PASSES):
+        planned = fixing.plan(findings, fixing.editable([str(repo)], str(repo)))
+        if not planned:
+            break
+        fixing.write(planned)
+        findings = _check(repo)
+    assert not [f for f in findings if f.code in fixable() | {"PLS111"}], (seed, site.read_text())
+    after = site.read_text()
+    comments = [line.split("#", 1)[1] for line in text.split("\n") if "#" in line and "noqa" not in line]
+    assert all(comment in after for comment in comments), seed
