@@ -8,7 +8,7 @@ that a rescue section catches is ``rescued`` (not ``failed``), a loop counts onc
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -17,7 +17,25 @@ DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.deb
 HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
                  "ansible_index_var", "ansible_loop")
 RETRIED = "_ansible_retried"  # engine.run.retries.RETRIED: the attempts a result was retried after
+CENSORED_ITEM, NO_LOG = "(censored due to no_log)", "_ansible_no_log"  # engine.run.censoring
 COUNTERS = ("ok", "changed", "unreachable", "failed", "skipped", "rescued", "ignored")
+
+
+def host_label(host: str, result: dict[str, Any], delegated: str | None = None) -> str:
+    """``CallbackBase.host_label``: the host, and the host the task was delegated to (and its
+    address, when it has another), as in ``ok: [web1 -> localhost]``."""
+    delegated_vars = result.get("_ansible_delegated_vars")
+    if isinstance(delegated_vars, dict):
+        delegated = delegated_vars.get("ansible_delegated_host", delegated)
+    else:
+        delegated_vars = {}
+    label = host
+    if delegated and delegated != host:
+        label += f" -> {delegated}"
+        address = delegated_vars.get("ansible_host", delegated)
+        if address != delegated:
+            label += f"({address})"
+    return label
 
 
 def banner(text: str) -> str:
@@ -63,6 +81,8 @@ def verbose_always(result: dict[str, Any], action: str) -> bool:
     engine's assert sets the key)."""
     if result.get("_ansible_verbose_always"):
         return True
+    if "censored" in result:  # a no_log result keeps none of what asked to show it
+        return False
     return action in DEBUG_ACTIONS and not result.get("skipped") and not result.get("failed")
 
 
@@ -120,21 +140,29 @@ class Callback:
         self._print(f"[WARNING]: {message}")
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
-               is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "") -> None:
+               is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "",
+               delegated: str | None = None, no_log: bool = False) -> None:
         """Print one task result for one host, count it (unless the strategy does not, as for a
-        skipped meta task) and record it; ``retry_name`` names the task in retry lines."""
+        skipped meta task) and record it; ``retry_name`` names the task in retry lines,
+        ``delegated`` the host the task was delegated to, ``no_log`` censors what is shown."""
+        from engine.run.censoring import censored_for_callback
+
         self._retry_name = retry_name or title
         self.records.append(TaskRecord(title, host, outcome.status))
         if counted:
             self._count(self.host(host), outcome)
+        if no_log:
+            result = censored_for_callback(result)
+        task_host, host = host, host_label(host, result, delegated)
         if self.show_diff:
             self._print_diffs(result)
         if is_include and outcome.status in ("ok", "changed"):
             return
         if is_loop and isinstance(result.get("results"), list):
             for item in result["results"]:
-                self._retries(host, item)
-                self._item(host, action, item)
+                item_host = host_label(task_host, item, delegated) if isinstance(item, dict) else host
+                self._retries(item_host, item)
+                self._item(item_host, action, item)
             if outcome.status == "skipped":
                 self._print(f"skipping: [{host}]")
         elif outcome.status == "skipped":
@@ -170,7 +198,7 @@ class Callback:
         return wanted and "_ansible_verbose_override" not in result
 
     def _item(self, host: str, action: str, item: dict[str, Any]) -> None:
-        label = item.get("_ansible_item_label", item.get("item"))
+        label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", item.get("item"))
         if item.get("skipped"):
             shown = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"skipping: [{host}] => (item={label}) {shown}")
@@ -186,7 +214,9 @@ class Callback:
         for each in results:
             diff = each.get("diff") if isinstance(each, dict) else None
             if diff and each.get("changed"):
-                self._print(render_diff(diff).rstrip("\n"))
+                text = render_diff(diff)
+                if text:  # Display.display adds no newline to text that ends with one
+                    self.out.write(text if text.endswith("\n") else text + "\n")
 
     @staticmethod
     def _count(stats: HostStats, outcome: Outcome) -> None:
@@ -224,26 +254,43 @@ class Callback:
 
 
 def render_diff(diff: Any) -> str:
-    """A module's ``diff`` as unified text, like the default callback's ``_get_diff``."""
+    """A module's ``diff`` as the default callback's ``_get_diff`` writes it: skipped-diff notes,
+    dictionaries serialised as indented JSON, unified diffs with ``\\ No newline at end of file``
+    marks, each followed by an empty line, and ``prepared`` text as it is."""
     import difflib
 
     out: list[str] = []
     for each in diff if isinstance(diff, list) else [diff]:
         if not isinstance(each, dict):
             continue
-        if "before_header" in each or "before" in each:
-            before, after = each.get("before", ""), each.get("after", "")
-            if isinstance(before, str) and isinstance(after, str):
-                lines = difflib.unified_diff(before.splitlines(True), after.splitlines(True),
-                                             fromfile=f"before: {each.get('before_header', '')}".rstrip(": "),
-                                             tofile=f"after: {each.get('after_header', '')}".rstrip(": "))
-                out.append("".join(lines))
-            else:
-                out.append(f"--- before\n+++ after\n-{json.dumps(before, sort_keys=True)}\n"
-                           f"+{json.dumps(after, sort_keys=True)}\n")
-        if each.get("prepared"):
+        for key, note in (("dst_binary", "diff skipped: destination file appears to be binary\n"),
+                          ("src_binary", "diff skipped: source file appears to be binary\n")):
+            if key in each:
+                out.append(note)
+        for key, side in (("dst_larger", "destination"), ("src_larger", "source")):
+            if key in each:
+                out.append(f"diff skipped: {side} file size is greater than {each[key]}\n")
+        if "before" in each and "after" in each:
+            texts = []
+            for side in ("before", "after"):
+                value = each[side]
+                if isinstance(value, Mapping):
+                    value = json.dumps(value, sort_keys=True, indent=4, separators=(",", ": ")) + "\n"
+                texts.append("" if value is None else str(value))
+            before_lines, after_lines = texts[0].splitlines(True), texts[1].splitlines(True)
+            for lines in (before_lines, after_lines):
+                if lines and not lines[-1].endswith("\n"):
+                    lines[-1] += "\n\\ No newline at end of file\n"
+            header = {side: f"{side}: {each[side + '_header']}" if side + "_header" in each else side
+                      for side in ("before", "after")}
+            lines = list(difflib.unified_diff(before_lines, after_lines, fromfile=header["before"],
+                                              tofile=header["after"], fromfiledate="", tofiledate=""))
+            out += lines
+            if lines:
+                out.append("\n")
+        if "prepared" in each:
             out.append(str(each["prepared"]))
-    return "\n".join(out)
+    return "".join(out)
 
 
 Printer = Callable[[str], None]
