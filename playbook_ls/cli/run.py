@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 from typing import Any
@@ -39,7 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
     parser.add_argument("--dry", action="store_true", help="print the plan (hosts x tasks) and run nothing")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout, the log on stderr")
-    parser.add_argument("--engine", choices=("bundled", "ansible"), default="bundled")
+    parser.add_argument("--engine", choices=("bundled", "ansible", "auto"), default="bundled",
+                        help="bundled (default), ansible (hand the run to ansible-playbook), or auto: the bundled "
+                             "engine when it supports every selected task and host, else ansible-playbook")
     parser.add_argument("-v", "--verbose", action="count", default=None, help="more output (-v to -vvvv)")
     parser.set_defaults(handler=run)
 
@@ -114,6 +115,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"playbook-ls: warning: {task_problem}", file=sys.stderr)
         return 0
     unknown = unknown_module_problems(plan)
+    if args.engine == "auto":
+        from playbook_ls.features.ansible_runs import choose_engine, remote_hosts
+
+        engine, reason = choose_engine("auto", [str(p) for p in unknown], remote_hosts(plan))
+        if engine == "ansible":
+            print(f"playbook-ls: running with ansible-playbook: {reason}", file=sys.stderr)
+            return _hand_to_ansible(options)
     if unknown:
         for task_problem in unknown:
             print(f"playbook-ls: error: {task_problem}", file=sys.stderr)
@@ -143,31 +151,10 @@ def _no_hosts_to_target(inventory: Any, limit: str | None, settings: Any) -> str
     return None
 
 
-def ansible_command(options: Any, executable: str) -> list[str]:
-    """The ansible-playbook command line equivalent to ``options``."""
-    command = [executable, options.playbook]
-    for source in options.inventory:
-        command += ["-i", source]
-    if options.check:
-        command.append("--check")
-    if options.diff:
-        command.append("--diff")
-    if options.tags:
-        command += ["--tags", ",".join(options.tags)]
-    if options.skip_tags:
-        command += ["--skip-tags", ",".join(options.skip_tags)]
-    if options.limit:
-        command += ["--limit", options.limit]
-    if options.extra_vars:
-        command += ["-e", json.dumps(options.extra_vars)]
-    if options.verbosity:
-        command.append("-" + "v" * options.verbosity)
-    return command
-
-
 def _hand_to_ansible(options: Any) -> int:
-    beside = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
-    executable = beside if os.path.isfile(beside) else shutil.which("ansible-playbook")
+    from playbook_ls.features.ansible_runs import ansible_command, find_ansible_playbook
+
+    executable = find_ansible_playbook()
     if executable is None:
         return _fail("--engine ansible needs ansible-playbook, which is not installed; "
                      "install ansible-core (pip install ansible-core) or use the bundled engine")

@@ -24,9 +24,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import traceback
 from typing import Any, TextIO
+
+from playbook_ls.features import ansible_runs
 
 EXIT_ERROR = 1
 EXIT_USAGE = 5
@@ -79,7 +82,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
             overrides["job_tags"] = ",".join(tags)
         if skip_tags:
             overrides["skip_tags"] = ",".join(skip_tags)
-        for name in ("inventory", "limit"):
+        for name in ("inventory", "limit", "extra_vars"):
             if request.get(name):
                 overrides[name] = request[name]
         if check:
@@ -96,6 +99,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
         profile.playbook, profile.inventory, profile.limit = playbook, request.get("inventory"), request.get("limit")
         profile.job_type = "check" if check else "run"
         profile.job_tags, profile.skip_tags = tags, skip_tags
+        profile.extra_vars = dict(request.get("extra_vars") or {})
         launch = resolve_launch(profile, {})
     if not launch.ok:
         raise ValueError("; ".join(problem.human() for problem in launch.errors))
@@ -203,6 +207,7 @@ def _main(request: dict[str, Any], events: Events) -> int:
         options, warnings = launch_options(request, cache)
         plan = make_plan(options, cache, has_module=lambda action: get_module(action) is not None)
         planned = {id(t) for p in plan.plays for t in p.tasks}
+        play_count = len(plan.plays)
         restrict_to_play(plan, request)
     except PlanError as exc:
         events.emit("error", message=str(exc), exit_code=exc.exit_code)
@@ -219,13 +224,39 @@ def _main(request: dict[str, Any], events: Events) -> int:
     unknown = [str(problem) for problem in unknown_module_problems(plan)
                if not (problem.code == "unknown-module" and problem.span in left_out)
                and not (problem.code == "unsupported-keyword" and in_play is not None and problem.span not in in_play)]
-    events.emit("plan", **plan_summary(plan))
+    engine, reason = ansible_runs.choose_engine(str(request.get("engine") or "auto"), unknown,
+                                                ansible_runs.remote_hosts(plan))
+    if engine == "ansible":
+        return _through_ansible(plan, options, request, events, reason, play_count)
+    events.emit("plan", **plan_summary(plan), engine=engine, reason=reason)
     if unknown:
         events.emit("error", message="; ".join(unknown), exit_code=EXIT_ERROR)
         return EXIT_ERROR
     if request.get("mode") == "plan":
         return 0
     return execute(plan, events)
+
+
+def _through_ansible(plan: Any, options: Any, request: dict[str, Any], events: Events, reason: str,
+                     play_count: int) -> int:
+    """The run handed to ansible-playbook, with the exact selection where ansible's options can
+    say it, and what will differ where they cannot (said in the plan, before anything runs)."""
+    executable = ansible_runs.find_ansible_playbook()
+    kept = plan.plays[0].play.name if len(plan.plays) == 1 and (request.get("play") is not None
+                                                                 or request.get("play_at")) else None
+    summary = {**plan_summary(plan), "engine": "ansible", "reason": reason,
+               "differences": ansible_runs.differences(play_count, kept, options.playbook)}
+    if executable is None:
+        events.emit("plan", **summary)
+        events.emit("error", message=f"this run needs ansible-playbook ({reason}), which is not installed: "
+                    "install ansible-core in playbook-ls's environment or on PATH", exit_code=EXIT_ERROR)
+        return EXIT_ERROR
+    command = ansible_runs.ansible_command(options, executable)
+    events.emit("plan", **summary, command=command)
+    if request.get("mode") == "plan":
+        return 0
+    events.emit("log", text="$ " + " ".join(shlex.quote(part) for part in command))
+    return ansible_runs.run_ansible(command, events.emit, bool(options.check))
 
 
 def _unsupported_in(plan: Any) -> set[Any] | None:

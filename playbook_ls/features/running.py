@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from playbook_ls.features.ansible_runs import ENGINES
 from playbook_ls.features.convert import uri_to_path
 
 SOURCE = "playbook-ls run"
@@ -38,6 +39,8 @@ class RunRequest:
     profile: str | None = None
     inventory: str | None = None
     limit: str | None = None
+    engine: str | None = None
+    extra_vars: dict[str, Any] | None = None
 
     @classmethod
     def parse(cls, arguments: Any, check: bool, root: str) -> RunRequest:
@@ -66,26 +69,40 @@ class RunRequest:
                                         and isinstance(play_at[0], str) and isinstance(play_at[1], int)):
             raise BadArguments("'play_at' must be [file, line]")
         strings = {}
-        for name in ("profile", "inventory", "limit"):
+        for name in ("profile", "inventory", "limit", "engine"):
             value = arguments.get(name)
             if value is not None and not isinstance(value, str):
                 raise BadArguments(f"'{name}' must be a string")
             strings[name] = value or None
+        if strings["engine"] is not None and strings["engine"] not in ENGINES:
+            raise BadArguments(f"'engine' must be one of {', '.join(ENGINES)}")
+        extra_vars = arguments.get("extra_vars")
+        if extra_vars is not None and not isinstance(extra_vars, dict):
+            raise BadArguments("'extra_vars' must be an object of variables")
         return cls(playbook, check, play, play_at, _tags(arguments.get("tags"), "tags"),
-                   _tags(arguments.get("skip_tags"), "skip_tags"), **strings)
+                   _tags(arguments.get("skip_tags"), "skip_tags"), extra_vars=extra_vars or None, **strings)
 
     def worker_request(self, mode: str, config: str | None = None,
                        profiles_file: str | None = None) -> dict[str, Any]:
         return {"mode": mode, "playbook": self.playbook, "check": self.check, "play": self.play,
                 "play_at": self.play_at, "tags": self.tags, "skip_tags": self.skip_tags,
                 "profile": self.profile, "inventory": self.inventory, "limit": self.limit, "config": config,
-                "profiles_file": profiles_file}
+                "profiles_file": profiles_file, "engine": self.engine, "extra_vars": self.extra_vars}
 
     def command(self, python: str, mode: str, config: str | None = None,
                 profiles_file: str | None = None) -> list[str]:
         """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``;
         ``config`` and ``profiles_file`` say where the launch profiles are."""
         return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
+
+    def with_defaults(self, settings: dict[str, Any]) -> RunRequest:
+        """The request with the client's run settings (``engine``, ``inventory``, ``limit``,
+        ``extraVars``) where the request itself says nothing."""
+        extra = settings.get("extraVars")
+        return replace(self, engine=self.engine or _setting(settings, "engine", ENGINES),
+                       inventory=self.inventory or _setting(settings, "inventory"),
+                       limit=self.limit or _setting(settings, "limit"),
+                       extra_vars=self.extra_vars or (dict(extra) if isinstance(extra, dict) and extra else None))
 
     def describe(self) -> str:
         what = f"--tags {','.join(self.tags)}" if self.tags else "all tasks"
@@ -94,6 +111,13 @@ class RunRequest:
         play = f", play #{self.play + 1}" if self.play is not None else ""
         name = os.path.basename(self.playbook) if self.playbook else f"profile {self.profile}"
         return f"{'Check' if self.check else 'Run'} {name}{play}: {what}"
+
+
+def _setting(settings: dict[str, Any], name: str, allowed: tuple[str, ...] | None = None) -> str | None:
+    value = settings.get(name)
+    if not isinstance(value, str) or not value.strip() or (allowed and value not in allowed):
+        return None
+    return value.strip()
 
 
 def profile_summaries(profiles: list[Any]) -> list[dict[str, Any]]:
@@ -123,7 +147,12 @@ def confirmation(plan: dict[str, Any]) -> str:
     count = int(plan.get("tasks") or 0)
     hosts = ", ".join(plan.get("hosts") or []) or "no hosts"
     plays = ", ".join(str(p) for p in plan.get("plays") or [])
-    return f"Run {count} task{'s' if count != 1 else ''} on {hosts} for real? ({plays})"
+    question = f"Run {count} task{'s' if count != 1 else ''} on {hosts} for real? ({plays})"
+    if plan.get("engine") == "ansible":
+        question += f" With ansible-playbook: {plan.get('reason')}."
+        for difference in plan.get("differences") or []:
+            question += f" Note: {difference}."
+    return question
 
 
 def progress_message(done: int, total: int, title: str) -> tuple[str, int | None]:
@@ -177,7 +206,7 @@ def summary(request: RunRequest, results: list[dict[str, Any]], end: dict[str, A
     result: dict[str, Any] = {
         "playbook": ran.get("playbook") or request.playbook, "check": ran.get("check", request.check),
         "tags": ran.get("tags", request.tags), "skip_tags": ran.get("skip_tags", request.skip_tags),
-        "play": request.play, "cancelled": cancelled,
+        "play": request.play, "cancelled": cancelled, "engine": ran.get("engine"),
         "exit_code": end.get("exit_code") if end else exit_code,
         "recap": end.get("recap", {}) if end else {},
         "tasks": [{key: event.get(key) for key in ("task", "host", "status", "msg", "file", "line")}

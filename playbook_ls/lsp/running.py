@@ -178,7 +178,7 @@ async def run_tasks(ls: PlaybookServer, arguments: Any, check: bool) -> dict[str
         _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
         return {"error": str(exc), "cancelled": False, "exit_code": None}
     try:
-        request = features.RunRequest.parse(arguments, check, ls.root)
+        request = features.RunRequest.parse(arguments, check, ls.root).with_defaults(ls.options)
     except features.BadArguments as exc:  # the client's mistake, not the user's
         raise invalid_params(f"{CHECK_TASKS if check else RUN_TASKS}: {exc}") from None
     except ValueError as exc:
@@ -226,6 +226,12 @@ async def _run(ls: PlaybookServer, job: RunJob, request: features.RunRequest) ->
         elif kind == "plan":
             state["total"] = int(event.get("tasks") or 0)  # a task starts once for all its hosts
             state["plan"] = event
+            if event.get("engine") == "ansible":
+                _log(ls, f"playbook-ls: with ansible-playbook: {event.get('reason')}", types.MessageType.Info)
+                for difference in event.get("differences") or []:
+                    _log(ls, f"playbook-ls: note: {difference}", types.MessageType.Warning)
+                    if request.check:  # a real run said so in its question already
+                        _show(ls, f"playbook-ls: {difference}", types.MessageType.Warning)
         elif kind == "task":
             state["done"] += 1
             if progress:

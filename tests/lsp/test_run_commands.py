@@ -354,3 +354,76 @@ async def test_cancel_request_of_the_command_stops_a_real_run(client: LanguageCl
     assert not marker.exists(), "the run went on after the cancel"
     result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
     assert result["exit_code"] == 0  # and the server runs again
+
+
+NEEDS_ANSIBLE = """\
+- name: accounts
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: look root up
+      ansible.builtin.getent:
+        database: passwd
+        key: root
+      tags: [lookup]
+    - name: say which
+      debug:
+        msg: "{{ 'root' in ansible_facts.getent_passwd | default({}) }}"
+      tags: [lookup]
+
+- name: other
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: elsewhere
+      debug:
+        msg: other play
+"""
+
+
+def _with_ansible(workspace: Path) -> Path:
+    from playbook_ls.features.ansible_runs import find_ansible_playbook
+
+    if find_ansible_playbook() is None:
+        pytest.skip("ansible-playbook is not installed (the test extra installs ansible-core)")
+    (workspace / "accounts.yml").write_text(NEEDS_ANSIBLE)
+    inventory = workspace / "hosts.ini"
+    inventory.write_text(f"localhost ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+    return inventory
+
+
+@pytest.mark.asyncio
+async def test_a_module_the_engine_lacks_is_run_by_ansible_playbook(client: LanguageClient, workspace: Path) -> None:
+    inventory = _with_ansible(workspace)
+    playbook = workspace / "accounts.yml"
+    result = await execute(client, CHECK, playbook=str(playbook), play=0, tags="lookup", inventory=str(inventory))
+    assert result["engine"] == "ansible" and result["exit_code"] == 0, (result, logged(client))
+    assert [(t["task"], t["status"], t["line"]) for t in result["tasks"]] == [
+        ("look root up", "ok", 4), ("say which", "ok", 9)]
+    output = logged(client)
+    assert "--check --tags lookup" in output and "TASK [look root up]" in output and "PLAY RECAP" in output
+    assert "has no module 'ansible.builtin.getent'" in output  # why ansible-playbook runs it
+    # ansible cannot run one play: said before it runs, as a warning the user sees
+    assert any("the other play of accounts.yml runs too" in m.message for m in client.messages)
+    assert await wait_hints(client, playbook) == [(4, "ok on localhost"), (9, "ok on localhost")]
+    reports = next(r for token, r in client.progress_reports.items() if str(token).startswith("playbook-ls-run"))
+    assert [r.message for r in reports[1:-1]][:2] == ["1/2 look root up", "2/2 say which"]
+
+
+@pytest.mark.asyncio
+async def test_a_real_run_with_ansible_playbook_says_so_before(client: LanguageClient, workspace: Path) -> None:
+    inventory = _with_ansible(workspace)
+    client.answer = "Cancel"  # type: ignore[attr-defined]
+    result = await execute(client, RUN, playbook=str(workspace / "accounts.yml"), play=0, inventory=str(inventory))
+    [asked] = client.asked  # type: ignore[attr-defined]
+    assert "With ansible-playbook: " in asked.message and "has no module 'ansible.builtin.getent'" in asked.message
+    assert "the other play of accounts.yml runs too" in asked.message
+    assert result["cancelled"] is True and result["tasks"] == []
+
+
+@pytest.mark.asyncio
+async def test_the_bundled_engine_can_be_insisted_on(client: LanguageClient, workspace: Path) -> None:
+    inventory = _with_ansible(workspace)
+    result = await execute(client, CHECK, playbook=str(workspace / "accounts.yml"), play=0, inventory=str(inventory),
+                           engine="bundled")
+    assert result["engine"] == "bundled" and "has no module 'ansible.builtin.getent'" in result["error"]
