@@ -13,6 +13,10 @@ export interface ServerOptions {
   ignore: string[];
   rolesPath: string[];
   confirmRun: boolean;
+  engine?: "auto" | "bundled" | "ansible";
+  inventory?: string;
+  limit?: string;
+  extraVars?: Record<string, unknown>;
   /** Always "notification": a run's output comes as `playbook-ls/runOutput` notifications. */
   runOutput: "notification";
   /** Always "return": the extension shows the lens commands' results itself. */
@@ -48,6 +52,16 @@ export function serverOptions(get: Getter, expand: (value: string) => string = (
   if (config) options.config = expand(config);
   const profilesFile = text(get("profilesFile"));
   if (profilesFile) options.profilesFile = expand(profilesFile);
+  const engine = text(get("engine"));
+  if (engine === "auto" || engine === "bundled" || engine === "ansible") options.engine = engine;
+  const inventory = text(get("inventory"));
+  if (inventory) options.inventory = expand(inventory);
+  const limit = text(get("limit"));
+  if (limit) options.limit = limit;
+  const extraVars = get("extraVars");
+  if (extraVars && typeof extraVars === "object" && !Array.isArray(extraVars) && Object.keys(extraVars).length) {
+    options.extraVars = extraVars as Record<string, unknown>;
+  }
   return options;
 }
 

@@ -35,6 +35,19 @@ describe("serverOptions", () => {
     });
   });
 
+  it("passes the run settings: engine, inventory, limit, extra variables", () => {
+    const options = serverOptions(getter({ engine: "ansible", inventory: "~/hosts.ini", limit: "web*",
+      extraVars: { version: 2 } }), (value) => value.replace(/^~/, "/home/ann"));
+    assert.equal(options.engine, "ansible");
+    assert.equal(options.inventory, "/home/ann/hosts.ini");
+    assert.equal(options.limit, "web*");
+    assert.deepEqual(options.extraVars, { version: 2 });
+    const none = serverOptions(getter({ engine: "warp", extraVars: [], limit: " " }));
+    assert.equal(none.engine, undefined);
+    assert.equal(none.extraVars, undefined);
+    assert.equal(none.limit, undefined);
+  });
+
   it("keeps confirmRun on unless it is false", () => {
     assert.equal(serverOptions(getter({})).confirmRun, true);
     assert.equal(serverOptions(getter({ confirmRun: "no" })).confirmRun, true);
