@@ -110,6 +110,10 @@ class TagEvaluator:
                 self._templated.add(id(frame))
         return self.current_tags(task)
 
+    def frame_tags(self, frame: Frame) -> list[Any]:
+        """One level's tags as ansible reads them now (templated once a task below was evaluated)."""
+        return self._current(frame)
+
     def current_tags(self, task: Task) -> set[Any]:
         """``task.tags`` as ansible reads them now: templated where templating has happened."""
         return {tag for frame in task.chain for tag in self._current(frame)}

@@ -392,6 +392,10 @@ class WorkspaceIndex:
         """What is at ``line`` (0-based) of ``path``, in every context: the innermost tasks
         whose lines contain it, else the plays."""
         candidates = [r for r in self.reaches(path) if r.task is not None and _covers(r.task.span, line)]
+        if any(r.task.span.line == line for r in candidates):  # type: ignore[union-attr]
+            # a task's span ends where the next item's '- ' starts: that line is the next task's
+            candidates = [r for r in candidates if r.task.span.line == line  # type: ignore[union-attr]
+                          or r.task.span.end_line != line]  # type: ignore[union-attr]
         if candidates:
             innermost = min(candidates, key=lambda r: _size(r.task.span))  # type: ignore[union-attr]
             return [r for r in candidates if r.task.span == innermost.task.span]  # type: ignore[union-attr]
