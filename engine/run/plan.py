@@ -97,8 +97,10 @@ class PlanError(Exception):
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None,
-              has_module: Callable[[str], bool] | None = None) -> Plan:
-    """Resolve the launch into a :class:`Plan`. Reads files only; raises :class:`PlanError`."""
+              has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True) -> Plan:
+    """Resolve the launch into a :class:`Plan`. Reads files only, except inventory scripts and
+    ``constructed`` sources when ``dynamic_inventory`` (a run needs its real hosts; showing
+    variables runs nothing); raises :class:`PlanError`."""
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
     from engine.inventory.patterns import HostPatternError, select_hosts
@@ -112,7 +114,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
     # ansible-playbook's playbook directory is the playbook's: its group_vars/host_vars apply too
     playbook_dir = os.path.dirname(os.path.abspath(options.playbook))
     try:
-        inventory = load_inventory(options.inventory, cache, dynamic=True, playbook_dir=playbook_dir,
+        inventory = load_inventory(options.inventory, cache, dynamic=dynamic_inventory, playbook_dir=playbook_dir,
                                    settings=config.inventory)
     except InventoryAborted as aborted:
         raise PlanError(str(aborted)) from None

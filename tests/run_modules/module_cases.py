@@ -19,6 +19,8 @@ TEMPLATE_VARS = {"greeting": "hello", "items": ["a", "b"], "ansible_verbosity": 
 _VOLATILE = {
     "start",
     "end",
+    "stop",
+    "elapsed",
     "delta",
     "mtime",
     "atime",
@@ -117,12 +119,14 @@ def normalise(value: Any, root: str) -> Any:
     if isinstance(value, dict):
         out: dict[str, Any] = {}
         for key, item in value.items():
+            if key == "files" and isinstance(item, list):  # find lists in the file system's order
+                item = sorted(item, key=lambda found: str(found.get("path")) if isinstance(found, dict) else "")
             if key in _VOLATILE:
                 out[key] = "<VOLATILE>" if item is not None else None
             elif key in ("uid", "gid", "owner", "group") and item in me:
                 out[key] = "<ME>"
-            else:
-                out[key] = normalise(item, root)
+            else:  # paths are keys too (find's skipped_paths)
+                out[key.replace(root, PLACEHOLDER) if isinstance(key, str) else key] = normalise(item, root)
         return out
     if isinstance(value, list):
         return [normalise(item, root) for item in value]

@@ -101,7 +101,7 @@ def test_unknown_argument_names_the_supported_ones(tmp_path: Path) -> None:
     with pytest.raises(
         ModuleError,
         match=r"Unsupported parameters for \(file\) module: bogus\. Supported parameters "
-        r"include: _diff_peek, .*path \(dest, name\)",
+        r"include: _diff_peek, .*path, .*unsafe_writes \(attr, dest, name\)\.$",  # ansible's arg_spec wording
     ):
         _run("file", {"path": str(tmp_path), "bogus": 1}, tmp_path)
 

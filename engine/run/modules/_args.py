@@ -77,9 +77,11 @@ def validate(
     names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
     unknown = sorted(key for key in args if key not in names)
     if unknown:
-        supported = ", ".join(
-            sorted(f"{name} ({', '.join(arg.aliases)})" if arg.aliases else name for name, arg in spec.items())
-        )
+        # ansible's arg_spec: the names, then every alias in one parenthesis
+        supported = ", ".join(sorted(spec))
+        aliases = sorted(alias for arg in spec.values() for alias in arg.aliases)
+        if aliases:
+            supported += f" ({', '.join(aliases)})"
         raise ModuleError(
             f"Unsupported parameters for ({module}) module: {', '.join(unknown)}. "
             f"Supported parameters include: {supported}."
