@@ -106,6 +106,13 @@ class VarsFiles:
                 self.warnings.append(warning)
         return []
 
+    def files_of(self, entity: Host | Group) -> list[tuple[str, dict[str, Any]]]:
+        """(path, variables) of each non-empty file defining ``entity``, directory by directory,
+        in the order they are combined: where each value of :meth:`variables` comes from."""
+        subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
+        return [(path, data) for directory in self.directories
+                for path in self._find_files(directory, subdir, entity.name) if (data := self._read(path))]
+
     def variables(self, entities: Iterable[Host | Group]) -> dict[str, Any]:
         """The combined variables of ``entities`` (in order, later wins); raises :class:`InventoryError`
         naming the file and position for a file that is not YAML or not a mapping.

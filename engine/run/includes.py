@@ -130,20 +130,11 @@ class IncludeLoader:
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}
 
     def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str) -> dict[str, Any]:
-        from engine import paths
-
         target = args.get("_raw_params", args.get("file"))
         if not isinstance(target, str):
             return {"failed": True, "changed": False,
                     "msg": "playbook-ls's engine supports include_vars with a file only; run with --engine ansible"}
-        candidates = [target] if os.path.isabs(target) else []
-        if task.role is not None and task.role.path:
-            candidates.append(os.path.join(task.role.path, "vars", target))
-        if task.span is not None:
-            candidates.append(os.path.join(os.path.dirname(task.span.file), "vars", target))
-            candidates.append(os.path.join(os.path.dirname(task.span.file), target))
-        candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
-        path = next((c for c in candidates if paths.isfile(c)), None)
+        path = include_vars_path(task, target, basedir)
         if path is None:
             return {"failed": True, "changed": False, "msg": f"Could not find or access '{target}'"}
         loaded = self.resolver.sources.load(path)
@@ -156,6 +147,21 @@ class IncludeLoader:
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
         state.included.update(facts)
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+
+
+def include_vars_path(task: Task, target: str, basedir: str) -> str | None:
+    """The file ``include_vars: TARGET`` reads: the role's ``vars/``, then beside the task's
+    file (its ``vars/``, then itself), then the playbook directory's (the same way)."""
+    from engine import paths
+
+    candidates = [target] if os.path.isabs(target) else []
+    if task.role is not None and task.role.path:
+        candidates.append(os.path.join(task.role.path, "vars", target))
+    if task.span is not None:
+        candidates.append(os.path.join(os.path.dirname(task.span.file), "vars", target))
+        candidates.append(os.path.join(os.path.dirname(task.span.file), target))
+    candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
+    return next((c for c in candidates if paths.isfile(c)), None)
 
 
 def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ...]:

@@ -17,6 +17,8 @@ from playbook_ls.cli.inventory import add_parser as add_inventory_parser
 from playbook_ls.cli.launch import add_parser as add_launch_parser
 from playbook_ls.cli.options import add_selection_options
 from playbook_ls.cli.run import add_parser as add_run_parser
+from playbook_ls.cli.why import add_parser as add_why_parser
+from playbook_ls.cli.vars import add_parser as add_vars_parser
 
 LISTING_EXAMPLES = """\
 examples:
@@ -33,6 +35,7 @@ examples:
   playbook-ls inventory -i hosts.ini --graph       the inventory as ansible-inventory shows it
   playbook-ls launch nightly --show                what launching the profile 'nightly' would run
   playbook-ls run site.yml -i localhost, --check   run with the bundled engine, changing nothing
+  playbook-ls why roles/web/tasks/main.yml:12 --tags deploy   why that task runs or not, step by step
   playbook-ls serve                                the language server, for editors
 
 'playbook-ls COMMAND --help' describes a command and its options.
@@ -74,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_launch_parser(sub)
     add_inventory_parser(sub)
     add_run_parser(sub)
+    add_why_parser(sub)
+    add_vars_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
                            epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,7 +111,11 @@ def tune_gc() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if rest:  # `vars PLAYBOOK -i INV --host H NAME...`: names after the options are names too
+        if getattr(args, "command", None) != "vars" or any(item.startswith("-") for item in rest):
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        args.names = [*args.names, *rest]
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

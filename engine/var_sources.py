@@ -1,0 +1,318 @@
+"""Where each variable a task sees comes from: the definitions at every precedence level, in
+ansible's order (``VariableManager.get_vars``), for one task in one play context on one host.
+
+The value itself is what the run's :class:`engine.run.variables.VariableManager` merges (so a
+value shown here and a value the bundled engine uses are the same computation); this module
+adds the provenance: each level as a :class:`Layer` with the file and line of every name it
+sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
+``set_fact``, ``register``) are layers marked ``runtime``, built from the tasks the run reaches
+before this one, so they are "at run time, if reached", never invented values.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.inventory.data import Group, Host, sort_groups
+from engine.paths import find_role_file
+from engine.span import YMap
+
+if TYPE_CHECKING:
+    from engine.model import RoleInstance, Task
+    from engine.run.variables import PlayContext, VariableManager
+
+# ansible's documented precedence, lowest first (the names playbook-ls shows)
+LEVELS = (
+    "role defaults",
+    "inventory group vars",
+    "inventory group_vars/all",
+    "playbook group_vars/all",
+    "inventory group_vars/*",
+    "playbook group_vars/*",
+    "inventory host vars",
+    "inventory host_vars/*",
+    "playbook host_vars/*",
+    "host facts",
+    "play vars",
+    "play vars_prompt",
+    "play vars_files",
+    "role vars",
+    "block vars",
+    "task vars",
+    "include_vars",
+    "set_fact / register",
+    "role params",
+    "include params",
+    "extra vars",
+    "magic variables",
+)
+LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
+SET_FACT = frozenset({"set_fact", "ansible.builtin.set_fact", "ansible.legacy.set_fact"})
+INCLUDE_VARS = frozenset({"include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars"})
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One precedence level's contribution: ``values`` set by ``label`` (in ``path``), lines per name."""
+
+    level: str
+    label: str
+    values: Mapping[str, Any]
+    path: str | None = None
+    lines: Mapping[str, int] = field(default_factory=dict)
+    runtime: bool = False
+    """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    value: Any
+    level: str
+    label: str
+    path: str | None
+    line: int | None
+    runtime: bool
+
+
+def _lines(values: Any) -> dict[str, int]:
+    spans = getattr(values, "key_spans", None) or {}
+    return {str(name): span.line for name, span in spans.items()}
+
+
+def _layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
+           line: int | None = None) -> Layer | None:
+    """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
+    if not isinstance(values, Mapping) or not values:
+        return None
+    lines = _lines(values)
+    if line is not None:
+        lines = {str(name): lines.get(str(name), line) for name in values}
+    return Layer(level, label, values, path, lines, runtime)
+
+
+def _role_file_layer(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> Layer | None:
+    path, _ = find_role_file(role.path or "", sub, role.from_files.get(sub))
+    if not path:
+        return None
+    data = manager.cache.load(path).data
+    return _layer(level, f"role '{role.name}' {sub}", data, path)
+
+
+def _role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
+    lineage: list[RoleInstance] = []
+    while role is not None:
+        lineage.insert(0, role)
+        role = role.parent if role.via == "dependency" else None
+    return lineage
+
+
+def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:
+    """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order."""
+    inventory = manager.inventory
+    sources = ", ".join(inventory.sources) or None
+    all_group = inventory.data.groups["all"]
+    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
+    layers: list[Layer | None] = [_layer("inventory group vars", "group 'all' in the inventory", all_group.get_vars(),
+                                         sources)]
+    layers += [_layer("inventory group vars", f"group '{g.name}' in the inventory", g.get_vars(), sources)
+               for g in groups]
+
+    def files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
+        return [_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
+                for entity in entities for path, data in vars_files.files_of(entity)]
+
+    play_files = inventory.play_vars_files
+    layers += files(inventory.vars_files, [all_group], "inventory group_vars/all")
+    layers += files(play_files, [all_group], "playbook group_vars/all")
+    layers += files(inventory.vars_files, groups, "inventory group_vars/*")
+    layers += files(play_files, groups, "playbook group_vars/*")
+    layers.append(_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources))
+    layers += files(inventory.vars_files, [host], "inventory host_vars/*")
+    layers += files(play_files, [host], "playbook host_vars/*")
+    return [layer for layer in layers if layer is not None]
+
+
+def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapping[str, Any]) -> list[Layer]:
+    """Play ``vars``, ``vars_prompt`` (as prompted: the default, when it has one) and the
+    ``vars_files`` found, as written in the play."""
+    play = context.play
+    data = play.data if isinstance(play.data, Mapping) else {}
+    path = play.span.file if play.span else None
+    layers = [_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path)]
+    prompts = YMap()
+    for prompt in data.get("vars_prompt") or []:
+        if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
+            prompts[prompt["name"]] = prompt.get("default")
+            span = getattr(prompt, "span", None)
+            if span is not None:
+                prompts.key_spans[prompt["name"]] = span
+    layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
+                         runtime=True))
+    for found in vars_files_found(manager, play, extra_vars):
+        layers.append(_layer("play vars_files", f"play '{play.name}' vars_files",
+                             manager.cache.load(found).data, found))
+    return [layer for layer in layers if layer is not None]
+
+
+def vars_files_found(manager: VariableManager, play: Any, variables: Mapping[str, Any]) -> list[str]:
+    """The vars_files a play reads: each entry's first file that exists (a list entry is "first
+    found"), names templated with the play's vars and the extra vars."""
+    from engine.paths import path_dwim
+    from engine.templating import Unresolved, render
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    known = {**(data.get("vars") or {}), **variables, "playbook_dir": os.path.abspath(play.basedir)}
+    found: list[str] = []
+    entries = data.get("vars_files") or []
+    for entry in entries if isinstance(entries, list) else [entries]:
+        for candidate in entry if isinstance(entry, list) else [entry]:
+            try:
+                name = render(candidate, known)
+            except Unresolved:
+                continue
+            path = path_dwim(play.basedir, str(name))
+            if os.path.isfile(path):
+                found.append(path)
+                break
+    return found
+
+
+def chain_layers(task: Task) -> list[Layer]:
+    """``vars`` of the levels between the play and the task (role entries, blocks, imports,
+    includes), outermost first, then the task's own."""
+    layers: list[Layer | None] = []
+    below_play = False
+    for frame in task.chain:
+        if below_play:
+            level = "task vars" if frame is task.chain[-1] else "block vars"
+            values = frame.keywords.get("vars")
+            path = (frame.keyword_spans.get("vars") or frame.span).file if (frame.keyword_spans.get("vars")
+                                                                            or frame.span) else None
+            layers.append(_layer(level, f"{frame.label} vars", values, path))
+        below_play = below_play or frame.kind == "play"
+    return [layer for layer in layers if layer is not None]
+
+
+def runtime_layers(manager: VariableManager, earlier: Iterable[Task], basedir: str) -> list[Layer]:
+    """What tasks the run reaches before this one set: ``include_vars`` (files named statically),
+    then ``set_fact`` and ``register`` (ansible keeps those two above include_vars whatever their
+    order), each "at run time, if reached"."""
+    included: list[Layer | None] = []
+    facts: list[Layer | None] = []
+    for task in earlier:
+        where = task.span.file if task.span else None
+        label = f"task '{task.display_name()}'"
+        args = task.args if isinstance(task.args, Mapping) else {}
+        if task.action in SET_FACT:
+            values = YMap()
+            for name, value in args.items():
+                if name != "cacheable":
+                    values[name] = value
+                    if task.span is not None:
+                        values.key_spans[name] = task.span
+            facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
+        elif task.action in INCLUDE_VARS:
+            included.append(_include_vars_layer(manager, task, label, basedir))
+        register = task.data.get("register") if isinstance(task.data, Mapping) else None
+        if isinstance(register, str) and register:
+            values = YMap()
+            values[register] = RUNTIME_RESULT
+            if task.span is not None:
+                values.key_spans[register] = task.span
+            facts.append(_layer("set_fact / register", f"register in {label}", values, where, runtime=True))
+    return [layer for layer in (*included, *facts) if layer is not None]
+
+
+class _RuntimeResult:
+    """The value of a registered variable: the task's result, known only when it runs."""
+
+    def __repr__(self) -> str:
+        return "<the task's result at run time>"
+
+
+RUNTIME_RESULT = _RuntimeResult()
+
+
+def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedir: str) -> Layer | None:
+    from engine.run.includes import include_vars_path
+
+    args = task.args if isinstance(task.args, Mapping) else {}
+    target = args.get("_raw_params", args.get("file"))
+    if not isinstance(target, str) or "{{" in target:
+        return None
+    path = include_vars_path(task, target, basedir)
+    if path is None:
+        return None
+    data = manager.cache.load(path).data
+    if args.get("name") and isinstance(data, Mapping):
+        wrapped = YMap()
+        wrapped[str(args["name"])] = dict(data)
+        data = wrapped
+    return _layer("include_vars", f"include_vars in {label}", data, path, runtime=True)
+
+
+def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstance | None, sub: str,
+                level: str) -> list[Layer]:
+    """Every role's ``sub`` file (defaults or vars) in the play, then the task's role's lineage."""
+    layers = [_role_file_layer(manager, used, sub, level) for used in context.roles]
+    layers += [_role_file_layer(manager, ancestor, sub, level) for ancestor in _role_lineage(role)]
+    return [layer for layer in layers if layer is not None]
+
+
+def task_layers(manager: VariableManager, context: PlayContext, host: Host, task: Task | None,
+                earlier: Iterable[Task] = (), gathers_facts: bool = True) -> list[Layer]:
+    """Every level's definitions for ``task`` on ``host``, lowest precedence first."""
+    role = task.role if task is not None else None
+    extra = manager.options.extra_vars
+    layers = role_layers(manager, context, role, "defaults", "role defaults")
+    layers += inventory_layers(manager, host)
+    if gathers_facts:
+        layers.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
+                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
+    layers += play_layers(manager, context, extra)
+    layers += role_layers(manager, context, role, "vars", "role vars")
+    if task is not None:
+        layers += chain_layers(task)
+    layers += runtime_layers(manager, earlier, context.play.basedir)
+    for ancestor in _role_lineage(role):
+        span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
+        layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
+                       span.file if span else None, line=span.line if span else None)
+        if layer is not None:
+            layers.append(layer)
+    extra_layer = _layer("extra vars", "extra vars (-e)", extra)
+    if extra_layer is not None:
+        layers.append(extra_layer)
+    return layers
+
+
+def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
+    """The layers merged as ansible's ``combine_vars`` merges levels: later wins, dictionaries
+    merged recursively with ``hash_behaviour = merge``."""
+    from engine.inventory.combine import combine_vars
+
+    result: dict[str, Any] = {}
+    for layer in layers:
+        result = combine_vars(result, dict(layer.values), merge_hashes) if merge_hashes else result | dict(layer.values)
+    return result
+
+
+def definitions(layers: Iterable[Layer]) -> dict[str, list[Definition]]:
+    """Each name's definitions, the winning (highest precedence) one first. A file merged twice
+    at the same level (a role's defaults, once as a role of the play and once as the task's
+    role) is one definition, at its higher place."""
+    found: dict[str, list[Definition]] = {}
+    for layer in layers:
+        for name, value in layer.values.items():
+            definition = Definition(str(name), value, layer.level, layer.label, layer.path,
+                                    layer.lines.get(str(name)), layer.runtime)
+            same = found.setdefault(str(name), [])
+            same[:] = [d for d in same if (d.level, d.path, d.line) != (definition.level, definition.path,
+                                                                          definition.line) or d.path is None]
+            same.insert(0, definition)
+    return found
+

@@ -1,0 +1,175 @@
+"""``playbook-ls vars``: the variables a task sees on a host, each with its value and where it
+was set, the winning definition first. Reads files only: no inventory script, lookup or vault
+is run to show a value; what only the run can know is said, not guessed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+
+EXAMPLES = """\
+examples:
+  playbook-ls vars site.yml -i inventory.ini --host web1
+  playbook-ls vars site.yml -i inventory.ini --host web1 --task roles/app/tasks/main.yml:12 app_port
+  playbook-ls vars site.yml -i inventory.ini --host web1 -e version=2 --format json
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("vars", help="show the variables a task sees on a host, with where each comes from",
+                            description="The variables a task sees on a host: value and definitions, the winning "
+                                        "one first, in ansible's precedence.",
+                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("playbook", metavar="PLAYBOOK")
+    parser.add_argument("names", nargs="*", metavar="NAME", help="only these variables (default: all but magic ones)")
+    parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
+    parser.add_argument("--host", required=True, help="the inventory host")
+    parser.add_argument("--task", metavar="FILE:LINE",
+                        help="the task written at this line (default: the first task of each play)")
+    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
+                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=run)
+
+
+def _fail(message: str, code: int = EXIT_ERROR) -> int:
+    print(f"playbook-ls: error: {message}", file=sys.stderr)
+    return code
+
+
+def _task_arg(value: str) -> tuple[str, int] | None:
+    path, _, line = value.rpartition(":")
+    if not path or not line.isdigit() or int(line) < 1:
+        return None
+    return path, int(line) - 1
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.run.plan import PlanError, RunOptions, make_plan
+    from engine.source import SourceCache
+    from engine.var_report import find_task, tasks_in_order, variables_at
+    from playbook_ls.cli.listing import parse_extra_vars
+
+    cache = SourceCache()
+    extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else ({}, None)
+    if problem:
+        return _fail(f"--extra-vars: {problem}", EXIT_USAGE)
+    where = _task_arg(args.task) if args.task else None
+    if args.task and where is None:
+        return _fail(f"--task {args.task}: give FILE:LINE with a line number from 1", EXIT_USAGE)
+    options = RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}))
+    try:
+        plan = make_plan(options, cache, dynamic_inventory=False)
+    except PlanError as exc:
+        return _fail(str(exc), exc.exit_code)
+    contexts = []
+    for play_plan in plan.plays:
+        host = next((h for h in play_plan.hosts if h.name == args.host), None)
+        if host is None:
+            continue
+        if where is not None:
+            task = find_task(play_plan.play, where[0], where[1])
+            if task is None:
+                continue
+        else:
+            task = next(tasks_in_order(play_plan.play), None)
+        contexts.append(variables_at(plan, play_plan, host, task, args.names or None))
+    if not contexts:
+        if plan.inventory.data.get_host(args.host) is None:
+            return _fail(f"no host '{args.host}' in the inventory; give one of its hosts with --host "
+                         "(playbook-ls inventory --list shows them)", EXIT_USAGE)
+        what = f"no task at {args.task} in a play" if where else "no play"
+        return _fail(f"{what} of {args.playbook} runs on '{args.host}'; check the task's line and the play's hosts",
+                     EXIT_USAGE)
+    if args.format == "json":
+        print(json.dumps([as_json(c, bool(args.names)) for c in contexts], indent=2, default=_json_default))
+    else:
+        sys.stdout.write("\n".join(as_text(c, bool(args.names)) for c in contexts))
+    return 0
+
+
+def _relative(path: str | None) -> str | None:
+    if path is None:
+        return None
+    relative = os.path.relpath(path)
+    return path if relative.startswith(".." + os.sep + "..") else relative
+
+
+def _source(definition: Any, with_value: bool) -> dict[str, Any]:
+    found = {"path": _relative(definition.path), "line": definition.line + 1 if definition.line is not None else None,
+             "level": definition.level, "label": definition.label}
+    if definition.runtime:
+        found["runtime"] = True
+    if with_value:
+        found["value"] = _plain(definition.value)
+    return found
+
+
+def _plain(value: Any) -> Any:
+    from engine.var_sources import RUNTIME_RESULT
+
+    return None if value is RUNTIME_RESULT else value
+
+
+def _shown(context: Any, named: bool) -> list[Any]:
+    return [v for v in context.variables.values() if named or not v.magic]
+
+
+def as_json(context: Any, named: bool = False) -> dict[str, Any]:
+    """One context as the documented JSON object."""
+    task = context.task
+    variables: dict[str, Any] = {}
+    for resolved in _shown(context, named):
+        entry: dict[str, Any] = {"value": _plain(resolved.value)}
+        if resolved.unknown:
+            entry["unknown"] = resolved.unknown
+        if resolved.template is not None:
+            entry["template"] = resolved.template
+        if resolved.definitions:
+            entry["source"] = _source(resolved.definitions[0], False)
+            entry["overrides"] = [_source(d, True) for d in resolved.definitions[1:]]
+        variables[resolved.name] = entry
+    return {"host": context.host.name, "play": context.play.name,
+            "task": {"name": task.display_name(), "path": _relative(task.span.file) if task.span else None,
+                     "line": task.span.line + 1 if task.span else None} if task is not None else None,
+            "variables": variables}
+
+
+def as_text(context: Any, named: bool = False) -> str:
+    task = context.task
+    where = f" ({_relative(task.span.file)}:{task.span.line + 1})" if task is not None and task.span else ""
+    lines = [f"host {context.host.name} · play {context.play.name} · task "
+             f"{task.display_name() if task is not None else '(none)'}{where}"]
+    for resolved in sorted(_shown(context, named), key=lambda r: r.name):
+        if resolved.unknown and not resolved.definitions:
+            lines.append(f"  {resolved.name}: (undefined: {resolved.unknown})")
+            continue
+        value = f"(unknown: {resolved.unknown})" if resolved.unknown else _short(resolved.value)
+        if resolved.template is not None and not resolved.unknown:
+            value += f"   ← {_short(resolved.template)}"
+        lines.append(f"  {resolved.name} = {value}")
+        for index, definition in enumerate(resolved.definitions):
+            mark = "set by" if index == 0 else "overrides"
+            at = f" {_relative(definition.path)}" if definition.path else ""
+            at += f":{definition.line + 1}" if definition.path and definition.line is not None else ""
+            runtime = ", at run time if reached" if definition.runtime else ""
+            shown = "" if index == 0 else f" = {_short(_plain(definition.value))}"
+            lines.append(f"      {mark} {definition.level}: {definition.label}{at}{runtime}{shown}")
+    return "\n".join(lines) + "\n"
+
+
+def _short(value: Any, limit: int = 100) -> str:
+    text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    return str(value)

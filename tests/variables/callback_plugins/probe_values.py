@@ -1,0 +1,49 @@
+"""Test-only ansible callback: what each ``probe`` task's ``msg`` is on each host.
+
+Loaded by tests/variables/var_cases.py with ANSIBLE_CALLBACKS_ENABLED; writes
+``{"FILE:LINE": {HOST: msg}}`` (FILE relative to the scenario, LINE 1-based, where the task is
+written) to the file named by PROBE_VALUES_OUT at the end of the run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from ansible.plugins.callback import CallbackBase
+
+DOCUMENTATION = """
+    name: probe_values
+    type: notification
+    short_description: the msg of probe tasks per host (test only)
+    description:
+      - Records the msg of every task whose name starts with probe.
+"""
+
+
+class CallbackModule(CallbackBase):
+    CALLBACK_VERSION = 2.0
+    CALLBACK_TYPE = "notification"
+    CALLBACK_NAME = "probe_values"
+    CALLBACK_NEEDS_ENABLED = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.values: dict[str, dict[str, Any]] = {}
+
+    def v2_runner_on_ok(self, result: Any) -> None:
+        task = getattr(result, "task", None) or result._task
+        if not str(task.name or "").startswith("probe"):
+            return
+        host = (getattr(result, "host", None) or result._host).get_name()
+        data = getattr(result, "result", None)
+        data = data if isinstance(data, dict) else result._result
+        path, _, line = task.get_path().rpartition(":")
+        where = f"{os.path.relpath(path, os.environ['PROBE_ROOT'])}:{line}"
+        self.values.setdefault(where, {})[host] = json.loads(json.dumps(data.get("msg"), default=str))
+
+    def v2_playbook_on_stats(self, stats: Any) -> None:
+        with open(os.environ["PROBE_VALUES_OUT"], "w", encoding="utf-8") as out:
+            json.dump(self.values, out, indent=2, sort_keys=True)
+            out.write("\n")
