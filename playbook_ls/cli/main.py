@@ -17,8 +17,8 @@ from playbook_ls.cli.inventory import add_parser as add_inventory_parser
 from playbook_ls.cli.launch import add_parser as add_launch_parser
 from playbook_ls.cli.options import add_selection_options
 from playbook_ls.cli.run import add_parser as add_run_parser
-from playbook_ls.cli.why import add_parser as add_why_parser
 from playbook_ls.cli.vars import add_parser as add_vars_parser
+from playbook_ls.cli.why import add_parser as add_why_parser
 
 LISTING_EXAMPLES = """\
 examples:
