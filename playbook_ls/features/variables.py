@@ -1,0 +1,250 @@
+"""Variables in the editor: the name under the cursor (in ``{{ }}`` or a ``when``-like
+condition), its value on the hosts of each play that reaches the task, where it was set and
+what that overrides (hover), and where it is defined (go to definition). Pure functions over
+the workspace index and :mod:`engine.var_report`; nothing is run to show a value.
+
+The hosts come from the inventory the runs use (the ``inventory`` setting, else ansible.cfg's),
+read without running scripts; at most ``MAX_HOSTS`` hosts per play are looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from playbook_ls.rules.base import display_path
+
+if TYPE_CHECKING:
+    from engine.span import Span
+    from engine.var_report import Resolved
+    from playbook_ls.features.workspace import Reach, WorkspaceIndex
+
+MAX_HOSTS = 30
+INVENTORY_TTL = 2.0  # seconds an inventory read is reused (hovers come in bursts; edits are seen after this)
+CONDITION_KEYS = frozenset({"when", "failed_when", "changed_when", "until", "that"})
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+JINJA_WORDS = frozenset({
+    "and", "or", "not", "in", "is", "if", "else", "elif", "for", "endfor", "endif", "true", "false", "none",
+    "True", "False", "None", "defined", "undefined", "set", "endset", "block", "endblock", "loop", "range",
+    "lookup", "query", "q", "item", "omit",
+})
+
+
+@dataclass(frozen=True)
+class VariableAt:
+    name: str
+    line: int
+    start: int
+    end: int
+
+
+def variable_at(text: str, line: int, column: int) -> VariableAt | None:
+    """The variable name at ``column`` of ``line``: inside ``{{ }}``/``{% %}``, or in the value
+    of a condition key (``when``, ``failed_when``, ``changed_when``, ``until``, ``that``) or one of
+    its list items. Attributes (``x.name``), filters (``| default``), tests (``is defined``) and
+    strings are not variables."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return None
+    current = lines[line]
+    match = next((m for m in NAME.finditer(current) if m.start() <= column <= m.end()), None)
+    if match is None or match.group() in JINJA_WORDS:
+        return None
+    before = current[: match.start()].rstrip()
+    if before.endswith((".", "|")) or re.search(r"\bis\s+(not\s+)?$", before):
+        return None
+    if _in_quotes_inside_template(current, match.start()):
+        return None
+    if _inside_template(current, match.start()) or _in_condition(lines, line, match.start()):
+        return VariableAt(match.group(), line, match.start(), match.end())
+    return None
+
+
+def _inside_template(line: str, column: int) -> bool:
+    opened = max(line.rfind("{{", 0, column), line.rfind("{%", 0, column))
+    if opened < 0:
+        return False
+    closed = max(line.rfind("}}", 0, column), line.rfind("%}", 0, column))
+    return closed < opened
+
+
+def _in_quotes_inside_template(line: str, column: int) -> bool:
+    opened = max(line.rfind("{{", 0, column), line.rfind("{%", 0, column))
+    segment = line[opened + 2: column] if opened >= 0 else ""
+    return opened >= 0 and (segment.count("'") % 2 == 1 or segment.count('"') % 2 == 1)
+
+
+def _in_condition(lines: list[str], line: int, column: int) -> bool:
+    current = lines[line]
+    key = re.match(r"\s*(?:-\s+)?([A-Za-z_]+):\s*", current)
+    if key and key.end() <= column:
+        return key.group(1) in CONDITION_KEYS
+    if not re.match(r"\s*-\s+", current):
+        return False
+    indent = len(current) - len(current.lstrip())
+    for above in range(line - 1, -1, -1):
+        text = lines[above]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        above_indent = len(text) - len(text.lstrip())
+        if above_indent < indent or (above_indent == indent and not text.lstrip().startswith("-")):
+            owner = re.match(r"\s*(?:-\s+)?([A-Za-z_]+):\s*$", text)
+            return bool(owner and owner.group(1) in CONDITION_KEYS)
+    return False
+
+
+@dataclass
+class HostGroup:
+    """Hosts on which the variable has the same value from the same definition."""
+
+    hosts: list[str]
+    resolved: Resolved
+
+
+@dataclass
+class ContextValues:
+    reach: Reach
+    groups: list[HostGroup]
+    hosts_total: int
+
+
+_inventories: dict[tuple[Any, ...], tuple[float, Any]] = {}
+
+
+def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> Any:
+    from engine.inventory.manager import load_inventory
+
+    config = index.configs.for_path(path)
+    chosen = [os.path.join(index.root, s) if not os.path.isabs(s) and "," not in s else s
+              for s in sources] if sources else list(config.inventory.sources)
+    key = (id(index), tuple(chosen), id(config))
+    now = time.monotonic()
+    cached = _inventories.get(key)
+    if cached is not None and now - cached[0] < INVENTORY_TTL:
+        return cached[1]
+    inventory = load_inventory(chosen, index.sources, dynamic=False, playbook_dir=None,
+                               settings=config.inventory)
+    _inventories.clear()  # one workspace, one inventory at a time
+    _inventories[key] = (now, inventory)
+    return inventory
+
+
+def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
+                       inventory: list[str] | None = None) -> list[ContextValues]:
+    """The variable's value on the hosts of each context reaching the task at ``line``."""
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.run.plan import PlayPlan, RunOptions
+    from engine.var_report import variables_at
+
+    found = []
+    for reach in index.at(path, line):
+        play = reach.play
+        base = _inventory(index, path, inventory)
+        inv = _for_playbook(base, os.path.dirname(os.path.abspath(reach.book.path)))
+        try:
+            hosts = select_hosts(inv.data, play.hosts, None, warnings=[])
+        except HostPatternError:
+            hosts = []
+        if not hosts:
+            hosts = [inv.data.get_host("localhost") or _implicit_localhost(inv)]
+        plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
+        play_plan = PlayPlan(play, hosts, [])
+        groups: dict[tuple[str, Any], HostGroup] = {}
+        for host in hosts[:MAX_HOSTS]:
+            resolved = variables_at(plan, play_plan, host, reach.task, [name]).variables[name]  # type: ignore[arg-type]
+            winner = resolved.definitions[0] if resolved.definitions else None
+            key = (repr(resolved.value) + str(resolved.unknown),
+                   (winner.level, winner.path, winner.line) if winner else None)
+            groups.setdefault(key, HostGroup([], resolved)).hosts.append(host.name)  # type: ignore[arg-type]
+        found.append(ContextValues(reach, list(groups.values()), len(hosts)))
+    return found
+
+
+def _for_playbook(inventory: Any, playbook_dir: str) -> Any:
+    """The inventory with the playbook's directory for its group_vars/host_vars."""
+    from engine.inventory.manager import Inventory
+
+    if inventory.playbook_dir == playbook_dir:
+        return inventory
+    return Inventory(inventory.data, inventory.sources, inventory.cache, playbook_dir=playbook_dir)
+
+
+def _implicit_localhost(inventory: Any) -> Any:
+    from engine.inventory.data import Host
+
+    return Host("localhost")
+
+
+def _value_text(resolved: Resolved) -> str:
+    import json
+
+    if resolved.unknown and not resolved.definitions:
+        return "undefined"
+    if resolved.unknown:
+        return f"unknown before the run ({resolved.unknown})"
+    text = json.dumps(resolved.value, default=str, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:119] + "…"
+
+
+def _where(definition: Any) -> str:
+    if definition.path is None:
+        return definition.label
+    line = f":{definition.line + 1}" if definition.line is not None else ""
+    return f"{definition.label}, `{display_path(definition.path)}{line}`"
+
+
+def hover_markdown(index: WorkspaceIndex, path: str, line: int, column: int,
+                   inventory: list[str] | None = None) -> str | None:
+    """Markdown for the variable at ``line``/``column``, or None when there is none."""
+    from playbook_ls.features.hover import context_label
+
+    found = variable_at(index.text(path), line, column)
+    if found is None:
+        return None
+    contexts = values_in_contexts(index, path, line, found.name, inventory)
+    if not contexts:
+        return None
+    parts = [f"**`{found.name}`**"]
+    for context in contexts:
+        if len(contexts) > 1:
+            parts.append(f"In {context_label(context.reach)}:")
+        for group in context.groups:
+            hosts = ", ".join(group.hosts)
+            resolved = group.resolved
+            lines = [f"- `{_value_text(resolved)}` on {hosts}"]
+            for position, definition in enumerate(resolved.definitions[:6]):
+                verb = "set by" if position == 0 else "overrides"
+                runtime = " (at run time, if reached)" if definition.runtime else ""
+                lines.append(f"  - {verb} {definition.level}: {_where(definition)}{runtime}")
+            if resolved.template is not None and not resolved.unknown:
+                lines.append(f"  - from the template `{resolved.template}`")
+            parts.append("\n".join(lines))
+        if context.hosts_total > MAX_HOSTS:
+            parts.append(f"(the first {MAX_HOSTS} of {context.hosts_total} hosts)")
+    return "\n\n".join(parts)
+
+
+def definitions(index: WorkspaceIndex, path: str, line: int, column: int,
+                inventory: list[str] | None = None) -> list[Span]:
+    """Every definition of the variable at the cursor in every context, the winning ones first."""
+    from engine.span import Span
+
+    found = variable_at(index.text(path), line, column)
+    if found is None:
+        return []
+    spans: list[Span] = []
+    later: list[Span] = []
+    for context in values_in_contexts(index, path, line, found.name, inventory):
+        for group in context.groups:
+            for position, definition in enumerate(group.resolved.definitions):
+                if definition.path is None:
+                    continue
+                span = Span(definition.path, definition.line or 0, 0, definition.line or 0, 0)
+                target = spans if position == 0 else later
+                if span not in spans and span not in later:
+                    target.append(span)
+    return spans + later
