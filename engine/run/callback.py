@@ -160,14 +160,16 @@ class Callback:
             return
         if is_loop and isinstance(result.get("results"), list):
             for item in result["results"]:
-                item_host = host_label(task_host, item, delegated) if isinstance(item, dict) else host
+                # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
+                item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
+                    and not item.get("skipped") else task_host
                 self._retries(item_host, item)
                 self._item(item_host, action, item)
             if outcome.status == "skipped":
-                self._print(f"skipping: [{host}]")
+                self._print(f"skipping: [{task_host}]")
         elif outcome.status == "skipped":
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
-            self._print(f"skipping: [{host}]{shown}")
+            self._print(f"skipping: [{task_host}]{shown}")
         elif outcome.status == "unreachable":
             self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
         elif outcome.status == "failed":

@@ -17,16 +17,27 @@ from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
 from engine.run.callback import Callback, Outcome
+from engine.run.censoring import no_log
+from engine.run.delegation import (
+    DELEGATED,
+    DelegationError,
+    delegate_facts,
+    delegate_to,
+    delegated_vars,
+    find_host,
+    is_local,
+)
 from engine.run.environment import task_environment
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
 from engine.run.plan import Plan, PlayPlan
+from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.templar import Templar, TemplateFailure
 from engine.run.variables import PlayContext, VariableManager
 
-EXIT_OK, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 2, 4
+EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC = kw._family("validate_argument_spec")
@@ -69,6 +80,11 @@ class Executor:
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
         self.break_playbook = False
+        self.error = False
+        self.max_fail: float | None = None
+        self.batch_size = 0
+        self.fact_hosts: list[str] | None = None
+        """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
 
     def run(self) -> int:
@@ -76,25 +92,54 @@ class Executor:
             if not self._run_play(play_plan):
                 break
         self.callback.recap()
+        if self.error:
+            return EXIT_ERROR
         if self.unreachable_hosts:
             return EXIT_UNREACHABLE
         return EXIT_FAILED_HOSTS if self.failed_hosts else EXIT_OK
 
     # -- plays --------------------------------------------------------------------------------
     def _run_play(self, play_plan: PlayPlan) -> bool:
-        """Run one play; False when every host failed and the playbook stops."""
+        """Run one play, batch after batch (``serial``); False when the playbook stops."""
+        from engine.run.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
+
+        play = play_plan.play
+        templar = Templar(self.options.extra_vars | play.vars)
+        try:
+            batches = serialized_batches(play_plan.hosts, serial_of(play, templar))
+            self.max_fail = max_fail_percentage(play, templar)
+        except BatchError as exc:
+            self.callback._print(f"[ERROR]: {exc}")
+            self.error = True
+            return False
+        if not batches:
+            self.callback.play_start(play.name)
+            self.callback._print("skipping: no hosts matched")
+            return True
+        for batch in batches:
+            if not self._run_batch(play_plan, batch, single=len(batches) == 1):
+                return False
+        return True
+
+    def _run_batch(self, play_plan: PlayPlan, batch: list[Host], single: bool) -> bool:
+        """Run the play on one batch of its hosts; False when the playbook stops."""
         play = play_plan.play
         self.callback.play_start(play.name)
-        hosts = [h for h in play_plan.hosts if h.name not in self.failed_hosts | self.unreachable_hosts]
+        gone = self.failed_hosts | self.unreachable_hosts
+        hosts = [h for h in batch if h.name not in gone]
         if not hosts:
-            self.callback._print("skipping: no hosts matched")
+            if single:
+                self.callback._print("skipping: no hosts matched")
             return True
         roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
         # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
-        self.context = PlayContext(play, [h.name for h in play_plan.hosts], [h.name for h in hosts], roles)  # type: ignore[misc]
+        self.context = PlayContext(play, [h.name for h in play_plan.hosts],  # type: ignore[misc]
+                                   [h.name for h in play_plan.hosts if h.name not in gone], roles,
+                                   batch=None if single else [h.name for h in batch])
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
         self.runs = {h.name: HostRun(h) for h in hosts}
+        self.batch_size = len(batch)
         setup = self._setup_block(play)
         programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *play.compile()])
                     for h in hosts}
@@ -109,12 +154,28 @@ class Executor:
             steps = self._run_task_for(task, group)
             for name in group:
                 pending[name] = self._advance(programs[name], steps[name])
-        # PlaybookExecutor ends the playbook when any_errors_fatal broke the play, or when as many
-        # hosts failed in this play as its batch has (hosts failed earlier are in the batch too)
+            if self._too_many_failed(group):
+                return False
+        # PlaybookExecutor ends the playbook when as many hosts failed in this batch as it has
+        # (hosts failed earlier are in the batch too)
         newly_failed = sum(run.failed or name in self.unreachable_hosts for name, run in self.runs.items())
-        if self.break_playbook or newly_failed == len(play_plan.hosts):
-            self.callback.no_more_hosts()
+        return not (self.break_playbook or newly_failed == len(batch))
+
+    def _too_many_failed(self, left: list[str]) -> bool:
+        """The linear strategy's ``max_fail_percentage`` check after a task: when more of the
+        batch failed than allowed, every host left fails and the playbook stops."""
+        from engine.run.batches import too_many_failed
+
+        failed = sum(run.failed for run in self.runs.values())
+        if not too_many_failed(failed, self.batch_size, self.max_fail):
             return False
+        for run in self.runs.values():
+            if not run.ended:
+                self._finish_host(run, True)
+        self.callback.no_more_hosts()
+        if sum(run.failed for run in self.runs.values()) >= len(left):  # "all hosts have failed and the
+            # running result is not ok"
+            self.callback.no_more_hosts()
         return True
 
     def _setup_block(self, play: Play) -> dict[str, list[Block]]:
@@ -212,12 +273,18 @@ class Executor:
         title = self._title(task)
         steps: dict[str, Step] = {}
         is_meta = task.action in META
+        once = not is_meta and bool(names) and self._run_once(task, names[0])
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
             if is_meta and not task.implicit:  # _execute_meta announces the task for each host
                 self.callback.task_start(title, handler=False)
-            steps[name] = self._run_on_host(task, self.runs[name], title)
+            if once and name != names[0]:  # the strategy sends the task to the first host only
+                steps[name] = Step(task)
+                continue
+            steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
+        if once:
+            self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
             self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
@@ -230,6 +297,24 @@ class Executor:
                     self._finish_host(run, True)
             self.break_playbook = True
         return steps
+
+    def _run_once(self, task: Task, first: str) -> bool:
+        from engine.run.run_once import run_once
+
+        if keyword(task, "run_once") is None:
+            return False
+        variables = self.variables.task_vars(self.context, self.runs[first].host, task,
+                                             self.includes.params.get(id(task)))
+        return run_once(task, Templar(variables))
+
+    def _fail_batch_after_once(self, first: str, step: Step) -> None:
+        """A run_once task that failed (not ignored) fails every host of the batch: the one that
+        ran it as any failure does (its rescue still runs), the others uncounted."""
+        if step.outcome is None or step.outcome.status != "failed" or step.outcome.ignored:
+            return
+        for run in self.runs.values():
+            if run.host.name != first and not run.ended:
+                self._finish_host(run, True)
 
     def _any_errors_fatal(self, task: Task) -> bool:
         value = keyword(task, "any_errors_fatal")
@@ -248,7 +333,7 @@ class Executor:
             return f"{task.action} : {task.args.get('name')}"
         return f"{task.role.name} : {task.action}" if task.role else task.action
 
-    def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False) -> Step:
+    def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
         host = run.host
         variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
@@ -263,16 +348,21 @@ class Executor:
             return step
         if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
             return step  # ansible runs an equal role once; its tasks are not even announced
-        if not self._is_local(host, task, templar):
+        hidden = no_log(task, templar)
+        delegation = self._delegation(task, templar)
+        target = delegation[0] if delegation and not delegation[2] else None
+        if not (self._delegate_is_local(target) if target else self._is_local(host, task, templar)):
             result = {"unreachable": True, "changed": False,
-                      "msg": f"playbook-ls's engine only runs on the local machine; '{host.name}' is not local. "
-                             "Run with --engine ansible to reach it."}
+                      "msg": f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
+                             "local. Run with --engine ansible to reach it."}
             step.outcome = Outcome("unreachable")
-            self.callback.result(title, host.name, task.action, result, step.outcome, False)
+            self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
+                                 no_log=hidden)
             self.unreachable_hosts.add(host.name)
             self._finish_host(run, False)
             return step
-        result = run_with_loop(task, templar, lambda scope: self._action(task, run, scope, step))
+        result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
+                                                                                    delegation, once))
         step.outcome = self._judge(task, run, result, templar)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
@@ -280,17 +370,66 @@ class Executor:
             self.variables.state(host.name).nonpersistent.update(
                 ansible_failed_task=_serialize(task), ansible_failed_result=registered(result))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
-        if isinstance(register, str):
-            self.variables.state(host.name).nonpersistent[register] = registered(result)
+        if isinstance(register, str):  # run_once registers the result on every host of the batch
+            for name in task_hosts(host.name, once, self.context.batch or self.context.hosts_all,
+                                   self.unreachable_hosts):
+                self.variables.state(name).nonpersistent[register] = registered(result)
         if step.outcome.status == "changed":
             self.handlers.notify(task, host.name, templar)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title))
+                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden)
         for included in self.includes.announce:
             self.callback.included(included, [host.name])
         self.includes.announce.clear()
         return step
+
+    def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
+        """(delegated host, error, per item) for a delegated task: the host templated with the
+        host's variables, or per loop item when it needs the item; None when not delegated."""
+        if keyword(task, "delegate_to") is None:
+            return None
+        try:
+            name = delegate_to(task, templar)
+        except DelegationError as exc:
+            return "", str(exc), False
+        except TemplateFailure as exc:
+            return ("", None, True) if _has_loop(task) else ("", str(exc), False)
+        return (name, None, False) if name else None
+
+    def _delegate_is_local(self, name: str) -> bool:
+        return is_local(name, self._delegate_vars(name), None)
+
+    def _delegate_vars(self, name: str) -> dict[str, Any]:
+        host = find_host(self.plan.inventory.data, name)
+        return dict(self.variables.inventory.host_variables(host)) if host is not None else {}
+
+    def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
+                          delegation: tuple[str, str | None, bool] | None, once: bool) -> dict[str, Any]:
+        """The action, run for ``run``'s host on the delegated one: facts go to the delegated
+        host with ``delegate_facts``, to the whole batch with ``run_once``."""
+        name = None
+        if delegation is not None:
+            name, error, per_item = delegation
+            if per_item:
+                try:
+                    name = delegate_to(task, templar)
+                except (TemplateFailure, DelegationError) as exc:
+                    return failed_result(str(exc))
+                if name and not self._delegate_is_local(name):
+                    return failed_result(f"playbook-ls's engine only runs on the local machine; '{name}' is not "
+                                         "local. Run with --engine ansible to reach it.")
+            elif error is not None:
+                return failed_result(error)
+        if name and delegate_facts(task, templar):
+            self.fact_hosts = [name]
+        else:
+            self.fact_hosts = task_hosts(run.host.name, once, self.context.batch or self.context.hosts_all,
+                                         self.unreachable_hosts)
+        result = self._action(task, run, templar, step)
+        if name:
+            result[DELEGATED] = delegated_vars(name, self._delegate_vars(name))
+        return result
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
         if result.get("failed"):
@@ -336,12 +475,17 @@ class Executor:
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: v for k, v in args.items() if k != "_raw_params"}
-            state.nonpersistent.update(facts)
-            if cacheable:
-                state.facts.update(facts)
+            for target in self.fact_hosts or [run.host.name]:
+                self.variables.state(target).nonpersistent.update(facts)
+                if cacheable:
+                    self.variables.state(target).facts.update(facts)
             return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
         if action in INCLUDE_VARS:
-            return self.includes.include_vars(task, args, state, self.context.play.basedir)
+            result = self.includes.include_vars(task, args, state, self.context.play.basedir)
+            for target in self.fact_hosts or []:
+                if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
+                    self.variables.state(target).included.update(result["ansible_facts"])
+            return result
         if action in VALIDATE_SPEC:
             return {"changed": False, "msg": "The arg spec validation passed"}
         return self._module(task, args, templar, environment)
@@ -374,10 +518,12 @@ class Executor:
         except Exception as exc:  # noqa: BLE001 - a module that raises fails its task, as in ansible
             return failed_result(f"Task failed: Module failed: {exc}")
         if isinstance(result.get("ansible_facts"), dict):
-            state = self.variables.state(templar.variables["inventory_hostname"])
-            # the gather_facts action's marker, which ``gathering = smart`` looks for
-            state.gathered = bool(result["ansible_facts"].pop("_ansible_facts_gathered", False)) or state.gathered
-            state.facts.update(result["ansible_facts"])
+            gathered = bool(result["ansible_facts"].pop("_ansible_facts_gathered", False))
+            for target in self.fact_hosts or [templar.variables["inventory_hostname"]]:
+                state = self.variables.state(target)
+                # the gather_facts action's marker, which ``gathering = smart`` looks for
+                state.gathered = gathered or state.gathered
+                state.facts.update(result["ansible_facts"])
         return result
 
     def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:

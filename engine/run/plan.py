@@ -143,15 +143,15 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
 # (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "delegate_to", "delegate_facts", "run_once", "async", "poll", "serial",
-    "become", "become_user", "become_method", "become_flags", "become_exe", "throttle",
-    "no_log", "debugger",
+    "async", "poll",
+    "become", "become_user", "become_method", "become_flags", "become_exe",
+    "debugger", "strategy",
 })
-# values of those keywords that change nothing the engine does: it never prints censored output
-# differently when no_log is off, and never starts a debugger
+# values of those keywords that change nothing the engine does: it never starts a debugger, and
+# its strategy is the linear one
 HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
-    "no_log": (False, "false", "False", "no", "off"),
     "debugger": ("never",),
+    "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear"),
 }
 
 

@@ -47,6 +47,12 @@ class PlayContext:
     hosts_all: list[str]
     hosts_left: list[str]
     roles: list[RoleInstance]
+    batch: list[str] | None = None
+    """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
+
+    def batch_left(self) -> list[str]:
+        """``ansible_play_batch``: the batch's hosts still running."""
+        return [h for h in self.hosts_left if self.batch is None or h in self.batch]
 
 
 class VariableManager:
@@ -122,9 +128,9 @@ class VariableManager:
             "group_names": host.get_magic_vars()["group_names"],
             "groups": data.get_groups_dict(),
             "hostvars": HostVars(self, context),
-            "play_hosts": list(context.hosts_left),
+            "play_hosts": context.batch_left(),
             "ansible_play_hosts": list(context.hosts_left),
-            "ansible_play_batch": list(context.hosts_left),
+            "ansible_play_batch": context.batch_left(),
             "ansible_play_hosts_all": list(context.hosts_all),
             "ansible_play_name": play.name,
             "ansible_play_role_names": sorted({r.name for r in context.roles}),

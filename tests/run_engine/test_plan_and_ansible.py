@@ -33,7 +33,7 @@ def test_plan_hosts_limit_and_tags(tmp_path: Path) -> None:
 UNSUPPORTED = """
 - hosts: all
   gather_facts: false
-  serial: 1
+  debugger: on_failed
   tasks:
     - name: retried
       command: "true"
@@ -52,7 +52,7 @@ def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path) 
                      has_module=lambda action: True)
     problems = unknown_module_problems(plan)
     refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
-    assert {keyword for keyword, _ in refused} == {"serial", "async", "become", "connection"}
+    assert {keyword for keyword, _ in refused} == {"debugger", "async", "become", "connection"}
     assert len(problems) == len(refused) == 4
     assert all("--engine ansible" in str(p) and p.span is not None for p in problems)
     lines = (tmp_path / "site.yml").read_text().splitlines()

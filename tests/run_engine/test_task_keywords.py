@@ -94,8 +94,8 @@ def test_retries_without_until_retry_a_failing_task(tmp_path: Path) -> None:
     assert '"msg": 2' in out
 
 
-def test_no_log_and_debugger_are_refused_unless_harmless(tmp_path) -> None:
-    """The engine does not censor results: a run must not print what ansible would hide."""
+def test_debugger_is_refused_unless_never_and_no_log_is_run(tmp_path) -> None:
+    """The engine starts no debugger; it censors no_log results as ansible does."""
     from engine.resolve import Resolver
     from engine.run.plan import unsupported_keywords
     from engine.source import SourceCache
@@ -107,4 +107,4 @@ def test_no_log_and_debugger_are_refused_unless_harmless(tmp_path) -> None:
         "    - debug: msg=dbg\n      debugger: on_failed\n")
     book = Resolver(SourceCache()).load_playbook(str(tmp_path / "site.yml"))
     found = [(keyword, span.line + 1 if span else None) for keyword, span in unsupported_keywords(book)]
-    assert found == [("no_log", 6), ("debugger", 11)]
+    assert found == [("debugger", 11)]

@@ -1,0 +1,62 @@
+"""``no_log``: what the callback shows of a result the task asked to hide.
+
+As ``_BaseTaskResult.as_callback_task_result`` does it: the callback gets a censored copy (a
+few keys kept, ``censored`` added), a loop keeps its shape with every item censored and labelled
+"(censored due to no_log)"; ``register`` still stores the whole result, as ansible's does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.model import Task
+from engine.run.templar import Templar, TemplateFailure
+
+CENSORED = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
+CENSORED_ITEM = "(censored due to no_log)"
+PRESERVE = ("attempts", "changed", "retries", "_ansible_no_log", "exception", "warnings", "deprecations")
+SUB_PRESERVE = {"_ansible_delegated_vars": ("ansible_host", "ansible_port", "ansible_user", "ansible_connection",
+                                            "ansible_delegated_host")}
+NO_LOG = "_ansible_no_log"
+
+
+def no_log(task: Task, templar: Templar) -> bool:
+    """The task's effective ``no_log``, templated; a value that cannot be read masks the output,
+    as ``update_result_no_log`` falls back to."""
+    from engine.booleans import boolean
+    from engine.run.task_runner import keyword
+
+    value = keyword(task, "no_log")
+    if value is None:
+        return False
+    try:
+        return boolean(templar.template(value))
+    except (TemplateFailure, TypeError, ValueError):
+        return True
+
+
+def censor_result(result: Mapping[str, Any]) -> dict[str, Any]:
+    """``censor_result``: the preserved keys and the ``censored`` message (and what the callback
+    needs to show delegation)."""
+    censored = {key: result[key] for key in PRESERVE if key in result}
+    censored["censored"] = CENSORED
+    for sub, keys in SUB_PRESERVE.items():
+        if isinstance(result.get(sub), Mapping):
+            censored[sub] = {k: v for k, v in result[sub].items() if k in keys}
+    return censored
+
+
+def censored_for_callback(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What the callback is given of a ``no_log`` result: censored, a loop's items too."""
+    censored = censor_result(result)
+    if isinstance(result.get("results"), list):
+        censored["results"] = [{**censor_result(item), **_status(item), NO_LOG: True}
+                               if isinstance(item, Mapping) else item for item in result["results"]]
+    return censored | _status(result)
+
+
+def _status(result: Mapping[str, Any]) -> dict[str, Any]:
+    """``failed``/``skipped``: ansible's callback learns them from the event, this one from the
+    result (its dump leaves them out, as ansible's does)."""
+    return {key: result[key] for key in ("failed", "skipped") if key in result}

@@ -1,0 +1,78 @@
+"""``delegate_to``, ``delegate_facts`` and ``local_action``: a task run for one host on another.
+
+As ``TaskExecutor._calculate_delegate_to`` does it: the keyword is templated with the task's
+variables (per loop item), the delegated host is looked up in the inventory (by name, then by
+address; ``localhost`` and its aliases give the implicit localhost) and the result carries
+``_ansible_delegated_vars``, from which the callback shows ``ok: [web1 -> localhost]``. The
+engine runs only on the local machine, so the delegated host must be local: a localhost name,
+or an inventory host whose connection is ``local``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.model import Task
+from engine.run.templar import Templar, TemplateFailure
+from engine.run.variables import OMIT
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host, InventoryData
+
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
+DELEGATED = "_ansible_delegated_vars"
+
+
+class DelegationError(Exception):
+    """The task cannot be delegated as written: it fails with this message."""
+
+
+def delegate_to(task: Task, templar: Templar) -> str | None:
+    """The templated ``delegate_to`` of ``task`` (``local_action`` sets it to localhost), or None."""
+    from engine.run.task_runner import keyword
+
+    raw = keyword(task, "delegate_to")
+    if raw is None:
+        return None
+    value = templar.template(raw)
+    if value == OMIT:
+        return None
+    if not value:
+        raise DelegationError(f'Empty hostname produced from delegate_to: "{raw}"')
+    return str(value)
+
+
+def delegate_facts(task: Task, templar: Templar) -> bool:
+    from engine.run.task_runner import keyword, truth
+
+    try:
+        return truth(keyword(task, "delegate_facts"), templar)
+    except (TemplateFailure, TypeError, ValueError):
+        return False
+
+
+def find_host(inventory: InventoryData, name: str) -> Host | None:
+    """``get_delegated_vars_and_hostname``'s lookup: by name, then by address."""
+    host = inventory.get_host(name)
+    if host is None:
+        host = next((h for h in inventory.hosts.values() if getattr(h, "address", None) == name), None)
+    return host
+
+
+def is_local(name: str, host_vars: dict[str, Any], connection: Any) -> bool:
+    """Whether running "on" the delegated host means running here."""
+    if connection is not None:
+        return str(connection) in LOCAL_CONNECTIONS
+    if name in LOCAL_NAMES:
+        return True
+    return str(host_vars.get("ansible_connection")) in LOCAL_CONNECTIONS
+
+
+def delegated_vars(name: str, host_vars: dict[str, Any]) -> dict[str, Any]:
+    """What the result carries about the delegation (``_ansible_delegated_vars``)."""
+    found = {"ansible_delegated_host": name}
+    for key in ("ansible_host", "ansible_port", "ansible_user", "ansible_connection"):
+        if key in host_vars:
+            found[key] = host_vars[key]
+    return found
