@@ -13,3 +13,8 @@ LIST_PROFILES = "playbook-ls.listProfiles"
 # initialization option ``runOutput: "notification"`` (the VS Code extension shows it in its
 # own output channel): {text}.
 RUN_OUTPUT = "playbook-ls/runOutput"
+# The selection preview: {tags?, skip_tags?, profile?} (null clears) greys out the tasks it would
+# not run and adds a section to the hover; the server then sends {label, tags, skip_tags,
+# profile, notes} (label null: no preview) as SELECTION_CHANGED.
+SET_SELECTION = "playbook-ls.setSelection"
+SELECTION_CHANGED = "playbook-ls/selection"

@@ -12,12 +12,12 @@ conditions are named, never evaluated. Pure functions, no LSP types.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.model import UNTAGGED, Block, Frame, Play, Task
 from engine.tags import Selection, TagEvaluator, TagTemplateError
-from playbook_ls.rules.base import display_path, keyword_span, where
+from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
 
 if TYPE_CHECKING:
     from engine.launch import LaunchProfile
@@ -71,6 +71,37 @@ def make_preview(tags: Iterable[str] | None, skip_tags: Iterable[str] | None,
         skip_tags = defaults[1] if skip_tags is None else skip_tags
     given = tuple(_split(tags)), tuple(_split(skip_tags))
     return Preview(given[0], given[1], profile, Selection.from_options(given[0], given[1]), tuple(notes))
+
+
+def preview_from_request(request: Mapping[str, Any], profiles: list[LaunchProfile],
+                         defaults: tuple[Iterable[str], Iterable[str]] = ((), ())) -> Preview:
+    """``{tags?, skip_tags?, profile?}`` as an editor sends it (tags: "a,b" or a list). Raises
+    ValueError saying what is wrong (a value of the wrong type, an unknown profile)."""
+    unknown = sorted(set(request) - {"tags", "skip_tags", "skipTags", "profile"})
+    if unknown:
+        raise ValueError(f"unknown key '{unknown[0]}': the selection takes tags, skip_tags and profile")
+    values = {key: _tag_option(request.get(key, request.get(alias)), key)
+              for key, alias in (("tags", "tags"), ("skip_tags", "skipTags"))}
+    name = request.get("profile")
+    profile = None
+    if name is not None:
+        if not isinstance(name, str):
+            raise ValueError(f"'profile' must be a profile's name, not {type(name).__name__}")
+        profile = next((p for p in profiles if p.name == name), None)
+        if profile is None:
+            known = ", ".join(p.name for p in profiles) or "none defined"
+            raise ValueError(f"no launch profile '{name}' (the profiles: {known})")
+    return make_preview(values["tags"], values["skip_tags"], profile, defaults)
+
+
+def _tag_option(value: Any, name: str) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    raise ValueError(f"'{name}' must be a string (a,b) or a list of strings")
 
 
 def _split(values: Iterable[str]) -> list[str]:
@@ -136,6 +167,8 @@ def decide(tags: set[object] | frozenset[object], selection: Selection) -> Decis
             steps.append(f"--skip-tags: skipped: {rule}")
     elif skip:
         steps.append("--skip-tags: not looked at (the task is not selected)")
+    else:
+        steps.append("--skip-tags: none given")
     return Decision(runs, rule, steps)
 
 
@@ -190,7 +223,14 @@ def play_verdicts(play: Play, selection: Selection) -> dict[int, Verdict]:
                 if task.implicit:
                     continue
                 tags = [(tag, frame) for frame in task.chain for tag in evaluator.frame_tags(frame)]
-                verdict = Verdict(task, tags, compared, decide(compared, selection), gates, problem)
+                decision = decide(compared, selection)
+                exposure = never_exposure(task)
+                if exposure is not None and decision.runs and not decide(exposure.own, selection).runs:
+                    through = ", ".join(f"`{tag}`" for tag in sorted(exposure.inherited, key=str)
+                                        if tag in selection.only_tags)
+                    decision.steps.append(f"note: tagged `never` at {exposure.never_frame.label}, it runs only "
+                                          f"through {through or 'a tag'} inherited from above (see PLS107)")
+                verdict = Verdict(task, tags, compared, decision, gates, problem)
                 verdicts[id(task)] = verdict
                 if task.children:
                     visit(task.children, (*gates, verdict))
@@ -224,11 +264,15 @@ class Explanation(NamedTuple):
         if self.handler:
             return "a handler: tags do not select handlers, it runs when notified"
         assert self.verdict is not None
-        return self.verdict.rule
+        rule = self.verdict.rule
+        if self.verdict.runs and self.verdict.gates:
+            loaders = ", ".join(f"{gate.task.action} at {where(gate.task.span)}" for gate in self.verdict.gates)
+            rule += f"; its file is loaded at run time by {loaders}, which runs"
+        return rule
 
     @property
     def conditional(self) -> bool:
-        return self.verdict is not None and self.runs and bool(self.verdict.conditions or self.verdict.gates)
+        return self.verdict is not None and self.runs and bool(self.verdict.conditions)
 
     @property
     def summary(self) -> str:

@@ -11,6 +11,7 @@ import os
 from lsprotocol import types
 
 from playbook_ls.features.convert import uri_to_path
+from playbook_ls.lsp import selection
 from playbook_ls.lsp.server import (
     PROGRESS_TOKEN,
     SETTINGS_FILES,
@@ -54,6 +55,7 @@ def register(server: PlaybookServer) -> None:
         ls.options = options
         if ls.index is not None:
             ls.index.configure(ls.index.root, client_settings(ls, ls.index.root, options))
+        selection.take_option(ls, section)
         ls.refresher.jobs.put(("index", None))
 
     @server.feature(types.INITIALIZED)
@@ -69,6 +71,7 @@ def register(server: PlaybookServer) -> None:
             except Exception:  # noqa: BLE001 - progress is a nicety; index anyway
                 log.warning("the client refused a progress token")
         await _watch_files(ls)
+        selection.take_option(ls, ls.init_options)
         if not ls.refresher.is_alive():
             ls.refresher.start()
         ls.refresher.jobs.put(("index", None))

@@ -6,6 +6,7 @@ negotiated encoding) and registered on the server.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 
 from lsprotocol import types
@@ -15,6 +16,7 @@ from playbook_ls.features import folding, inlay, navigation, symbols
 from playbook_ls.features.convert import lsp_range, path_to_uri, to_units, uri_to_path
 from playbook_ls.lsp.server import PlaybookServer, guarded, position_column
 
+log = logging.getLogger("playbook-ls")
 SYMBOL_KINDS = {
     symbols.PLAY: types.SymbolKind.Module,
     symbols.IMPORT: types.SymbolKind.File,
@@ -54,6 +56,21 @@ def _locations_at(ls: PlaybookServer, params: types.TextDocumentPositionParams,
     return Lines(ls).locations(find(ls.index, path, params.position.line, column)) or None
 
 
+def _selection_section(ls: PlaybookServer, path: str, line: int) -> str | None:
+    """With a preview selection: whether it runs the task at ``line``, and why. A failure here
+    leaves the rest of the hover as it is."""
+    preview = ls.selection
+    if preview is None or ls.index is None:
+        return None
+    try:
+        from playbook_ls.features import selection
+
+        return selection.hover_section(selection.explain(ls.index, path, line, preview), preview)
+    except Exception:  # noqa: BLE001
+        log.exception("the hover's selection section failed")
+        return None
+
+
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
@@ -68,6 +85,9 @@ def register(server: PlaybookServer) -> None:
             or hover.hover_markdown(ls.index, path, line)
         if text is None:
             return None
+        section = _selection_section(ls, path, line)
+        if section:
+            text += "\n\n---\n\n" + section
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)

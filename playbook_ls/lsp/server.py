@@ -23,7 +23,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 
 from playbook_ls import __version__
-from playbook_ls.features.convert import from_units, path_to_uri, uri_to_path
+from playbook_ls.features.convert import from_units, path_to_uri, to_units, uri_to_path
 from playbook_ls.features.yamltext import split_lines
 
 if TYPE_CHECKING:
@@ -57,6 +57,9 @@ class PlaybookServer(LanguageServer):
         self.run_job: Any = None  # the checkTasks/runTasks run in progress (lsp.running)
         self.run_hints: dict[str, list[types.Diagnostic]] = {}  # real path -> the last run's outcomes
         self.publishing = threading.Lock()  # the refresher and the runs both publish
+        self.selection_request: dict[str, Any] | None = None  # playbook-ls.setSelection / previewSelection
+        self.selection: Any = None  # that request as a features.selection.Preview, None: no preview
+        self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None
 
     @property
     def run_output(self) -> str:
@@ -97,12 +100,39 @@ class PlaybookServer(LanguageServer):
     def _publish(self, index: WorkspaceIndex) -> None:
         docs = rule_docs_uri()
         hints = self.run_hints
-        current = set(index.findings) | set(hints)
+        unselected = self._selection_hints(index)
+        current = set(index.findings) | set(hints) | set(unselected)
         for path in current | set(self.published):
             try:
-                self._publish_file(index, path, hints.get(path, []), docs)
+                self._publish_file(index, path, hints.get(path, []) + unselected.get(path, []), docs)
             except Exception:  # noqa: BLE001 - one file's diagnostics never stop another's
                 log.exception("publishing the diagnostics of %s failed", path)
+
+    def _selection_hints(self, index: WorkspaceIndex) -> dict[str, list[types.Diagnostic]]:
+        """Real path -> an Unnecessary hint over each task the preview selection runs in no
+        context; computed once per index state and selection."""
+        preview = self.selection
+        if preview is None:
+            return {}
+        cached = self._unselected
+        if cached is not None and cached[0] is index.books and cached[1] is preview:
+            return cached[2]
+        try:
+            from playbook_ls.features.convert import lsp_range
+            from playbook_ls.features.selection import unselected
+
+            hints: dict[str, list[types.Diagnostic]] = {}
+            for path, spans in unselected(index, preview).items():
+                lines = self.lines(path)
+                hints[path] = [types.Diagnostic(
+                    range=_trimmed(lsp_range(span, lines, self.encoding), lines, self.encoding),
+                    message=f"not run by {preview.label}: {why}", severity=types.DiagnosticSeverity.Hint,
+                    tags=[types.DiagnosticTag.Unnecessary], source="playbook-ls selection") for span, why in spans]
+        except Exception:  # noqa: BLE001 - the preview is a nicety: the findings are published anyway
+            log.exception("the selection preview failed")
+            hints = {}
+        self._unselected = (index.books, preview, hints)
+        return hints
 
     def _publish_file(self, index: WorkspaceIndex, path: str, extra: list[types.Diagnostic],
                       docs: str | None) -> None:
@@ -120,6 +150,19 @@ class PlaybookServer(LanguageServer):
             self.published.pop(path, None)
         params = types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
         self.send(self.text_document_publish_diagnostics, params)
+
+
+def _trimmed(span: types.Range, lines: list[str], encoding: str) -> types.Range:
+    """``span`` without the indentation of the line it ends on (a task ends where the next
+    item's '- ' starts) and the blank lines before it."""
+    end = span.end
+    while end.line > span.start.line:
+        text = lines[end.line] if end.line < len(lines) else ""
+        if text[:end.character].strip():
+            break
+        previous = lines[end.line - 1] if end.line - 1 < len(lines) else ""
+        end = types.Position(line=end.line - 1, character=to_units(previous, len(previous), encoding))
+    return types.Range(start=span.start, end=end)
 
 
 class Refresher(threading.Thread):

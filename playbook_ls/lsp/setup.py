@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 import os
 
-from playbook_ls.lsp import actions, documents, editing, lenses, navigation, running
+from playbook_ls.lsp import actions, documents, editing, lenses, navigation, running, selection
 from playbook_ls.lsp.server import PlaybookServer
 
-HANDLER_GROUPS = (documents, navigation, lenses, editing, running, actions)
+HANDLER_GROUPS = (documents, navigation, lenses, editing, running, actions, selection)
 
 
 def create_server() -> PlaybookServer:

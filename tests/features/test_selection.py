@@ -169,7 +169,8 @@ def test_why_explains_each_context_step_by_step(index: WorkspaceIndex, workspace
     assert not first.runs and "include_tasks that loads it (site.yml:34) does not run" not in first.because
     assert first.because == "none of its tags is in `--tags deploy`"  # the include runs; its tasks lack 'deploy'
     assert first.verdict is not None and [g.task.name for g in first.verdict.gates] == ["include without apply"]
-    assert second.runs and second.summary == "runs if its conditions hold"  # loaded at run time
+    assert second.runs and second.summary == "runs"
+    assert second.because.endswith("its file is loaded at run time by include_tasks at site.yml:36, which runs")
     assert [tag for tag, _frame in second.verdict.tags] == ["deploy"]  # type: ignore[union-attr]
     [conditional] = explain(index, str(workspace / "site.yml"), _line("name: conditional"), preview)
     assert conditional.summary == "runs if its conditions hold"
