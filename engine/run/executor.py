@@ -31,6 +31,7 @@ from engine.run.environment import task_environment
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
+from engine.run.inventory_changes import ADD_HOST, CHANGES_INVENTORY, change_inventory
 from engine.run.plan import Plan, PlayPlan
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -104,6 +105,8 @@ class Executor:
         from engine.run.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
+        if play_plan.dynamic and not self._select_hosts(play_plan):
+            return False
         templar = Templar(self.options.extra_vars | play.vars)
         try:
             batches = serialized_batches(play_plan.hosts, serial_of(play, templar))
@@ -119,6 +122,23 @@ class Executor:
         for batch in batches:
             if not self._run_batch(play_plan, batch, single=len(batches) == 1):
                 return False
+        return True
+
+    def _select_hosts(self, play_plan: PlayPlan) -> bool:
+        """The play's hosts from the inventory as earlier plays left it (add_host, group_by),
+        with ansible's warnings for a pattern that matches nothing; False on an error."""
+        from engine.inventory.patterns import HostPatternError, select_hosts
+
+        warnings: list[str] = []
+        try:
+            play_plan.hosts = select_hosts(self.plan.inventory.data, play_plan.play.hosts, self.options.limit,
+                                           warnings=warnings, mismatch=self.plan.host_pattern_mismatch)
+        except HostPatternError as exc:
+            self.callback._print(f"[ERROR]: {exc}")
+            self.error = True
+            return False
+        for warning in warnings:
+            self.callback.warning(warning)
         return True
 
     def _run_batch(self, play_plan: PlayPlan, batch: list[Host], single: bool) -> bool:
@@ -274,16 +294,17 @@ class Executor:
         steps: dict[str, Step] = {}
         is_meta = task.action in META
         once = not is_meta and bool(names) and self._run_once(task, names[0])
+        bypass = once or task.action in ADD_HOST  # BYPASS_HOST_LOOP: the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
             if is_meta and not task.implicit:  # _execute_meta announces the task for each host
                 self.callback.task_start(title, handler=False)
-            if once and name != names[0]:  # the strategy sends the task to the first host only
+            if bypass and name != names[0]:  # the strategy sends the task to the first host only
                 steps[name] = Step(task)
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
-        if once:
+        if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
             self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
@@ -486,6 +507,8 @@ class Executor:
                 if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
                     self.variables.state(target).included.update(result["ansible_facts"])
             return result
+        if action in CHANGES_INVENTORY:
+            return change_inventory(self.plan.inventory.data, action, args, run.host.name)
         if action in VALIDATE_SPEC:
             return {"changed": False, "msg": "The arg spec validation passed"}
         return self._module(task, args, templar, environment)

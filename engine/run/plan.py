@@ -71,6 +71,9 @@ class PlayPlan:
     play: Play
     hosts: list[Host]
     tasks: list[Task]
+    dynamic: bool = False
+    """An earlier play may change the inventory (add_host, group_by): the run selects the hosts
+    again when the play starts, and warns then about a pattern that matches nothing."""
 
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
@@ -86,6 +89,7 @@ class Plan:
     unsupported: list[tuple[str, Span | None]] = field(default_factory=list)
     """Keywords the engine would have to ignore, and where (see unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)
+    host_pattern_mismatch: str = "warning"
 
 
 class PlanError(Exception):
@@ -126,14 +130,17 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
     selection = options.selection()
     plays: list[PlayPlan] = []
     warnings = list(inventory.warnings)
+    dynamic = False
     for play in book.plays:
-        try:
-            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=warnings,
-                                 mismatch=config.inventory.host_pattern_mismatch)
+        try:  # a play after one that changes the inventory is warned about when it starts
+            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=[] if dynamic else warnings,
+                                 mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
-        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection)))
-    plan = Plan(options, book, inventory, plays, warnings=warnings)
+        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection), dynamic=dynamic))
+        dynamic = dynamic or _changes_inventory(play)
+    plan = Plan(options, book, inventory, plays, warnings=warnings,
+                host_pattern_mismatch=config.inventory.host_pattern_mismatch)
     if has_module is not None:
         plan.unknown_modules = [task for task in _every_task(book) if not _known(task.action, has_module)]
         plan.unsupported = unsupported_keywords(book)
@@ -204,20 +211,31 @@ def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
     return selected
 
 
+def _changes_inventory(play: Play) -> bool:
+    """Whether the play has an add_host or group_by task (statically known)."""
+    from engine.run.inventory_changes import CHANGES_INVENTORY
+
+    return any(task.action in CHANGES_INVENTORY for task in _play_tasks(play))
+
+
 def _known(action: str, has_module: Callable[[str], bool]) -> bool:
     return action in ENGINE_ACTIONS or has_module(action)
 
 
 def _every_task(book: Playbook) -> Iterator[Task]:
     """Every task a run may reach, the statically known children of includes included."""
+    for play in book.plays:
+        yield from _play_tasks(play)
+
+
+def _play_tasks(play: Play) -> Iterator[Task]:
     def walk(blocks: list[Block]) -> Iterator[Task]:
         for block in blocks:
             for task in block.tasks():
                 yield task
                 yield from walk(task.children)
 
-    for play in book.plays:
-        yield from walk([*play.compile(), *play.handlers])
+    yield from walk([*play.compile(), *play.handlers])
 
 
 def unknown_module_problems(plan: Plan) -> list[Problem]:

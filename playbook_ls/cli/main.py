@@ -17,6 +17,7 @@ from playbook_ls.cli.inventory import add_parser as add_inventory_parser
 from playbook_ls.cli.launch import add_parser as add_launch_parser
 from playbook_ls.cli.options import add_selection_options
 from playbook_ls.cli.run import add_parser as add_run_parser
+from playbook_ls.cli.vars import add_parser as add_vars_parser
 from playbook_ls.cli.why import add_parser as add_why_parser
 
 LISTING_EXAMPLES = """\
@@ -77,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_inventory_parser(sub)
     add_run_parser(sub)
     add_why_parser(sub)
+    add_vars_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
                            epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -109,7 +111,11 @@ def tune_gc() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, rest = parser.parse_known_args(argv)
+    if rest:  # `vars PLAYBOOK -i INV --host H NAME...`: names after the options are names too
+        if getattr(args, "command", None) != "vars" or any(item.startswith("-") for item in rest):
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+        args.names = [*args.names, *rest]
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

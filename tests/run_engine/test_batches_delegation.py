@@ -163,3 +163,42 @@ def test_host_label_and_censoring_helpers() -> None:
     censored = censored_for_callback({"changed": True, "stdout": "pw", "results": [{"item": "pw"}]})
     assert censored["censored"] == CENSORED and "stdout" not in censored
     assert censored["results"][0] == {"censored": CENSORED, "_ansible_no_log": True}
+
+
+def test_add_host_and_group_by_change_later_plays(tmp_path: Path) -> None:
+    code, out, record = run(tmp_path, """
+        - hosts: web
+          gather_facts: false
+          tasks:
+            - name: add
+              add_host: {name: new1, groups: fresh, ansible_connection: local}
+            - name: add again
+              add_host: name=new1 groups=fresh
+            - name: group
+              group_by: {key: "g_{{ inventory_hostname }}"}
+        - hosts: fresh:g_h2
+          gather_facts: false
+          tasks:
+            - debug: msg="{{ groups['fresh'] }}"
+        - hosts: nothere
+          gather_facts: false
+          tasks:
+            - debug: msg=x
+        """)
+    assert code == 0
+    assert "TASK [add] ****" in out and "changed: [h1]\n\nTASK [add again]" in out
+    assert "ok: [h1]\n\nTASK [group]" in out
+    assert [t["host"] for t in record["tasks"] if t["task"] == "debug"] == ["new1", "h2"]
+    assert ("[WARNING]: Could not match supplied host pattern, ignoring: nothere\n\nPLAY [nothere] ****" in out)
+    assert "skipping: no hosts matched" in out
+
+
+def test_add_host_without_a_name_fails_as_the_action_does(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, """
+        - hosts: web
+          gather_facts: false
+          tasks:
+            - add_host: {groups: fresh}
+        """)
+    assert code == 2
+    assert "name, host or hostname needs to be provided" in out
