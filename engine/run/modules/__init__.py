@@ -55,6 +55,8 @@ _SUBMODULES: dict[str, str] = {
     "slurp": "slurp",
     "pause": "pause",
     "wait_for": "wait_for",
+    "raw": "raw",
+    "script": "script",
     "ini_file": "ini_file",  # ansible-core routes ini_file to the collection's module
     "community.general.ini_file": "ini_file",
     "setup": "setup",
@@ -65,16 +67,48 @@ MODULE_NAMES: frozenset[str] = frozenset(_SUBMODULES)
 
 _PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 
+# Modules that change the system itself (packages, services, accounts, mounts, the kernel...): the
+# bundled engine runs unprivileged on the machine it is started on and does not implement them, so
+# a run that uses one is refused before anything runs.
+SYSTEM_MODULES: frozenset[str] = frozenset({
+    "package", "apt", "apt_key", "apt_repository", "deb822_repository", "dnf", "dnf5", "yum", "yum_repository",
+    "rpm_key", "pip", "service", "systemd", "systemd_service", "sysvinit",
+    "user", "group", "mount", "ansible.posix.mount", "cron", "reboot", "hostname", "sysctl", "ansible.posix.sysctl",
+    "iptables", "authorized_key", "ansible.posix.authorized_key", "selinux", "ansible.posix.selinux",
+    "seboolean", "ansible.posix.seboolean", "firewalld", "ansible.posix.firewalld", "community.general.ufw", "ufw",
+    "community.general.timezone", "timezone", "community.general.modprobe", "modprobe", "community.general.pam_limits",
+    "pam_limits", "community.general.alternatives", "alternatives", "community.general.locale_gen", "locale_gen",
+    "community.general.snap", "snap", "community.general.npm", "npm", "community.general.pacman", "pacman",
+    "community.general.zypper", "zypper", "community.general.apk", "apk", "community.general.homebrew", "homebrew",
+    "debconf", "community.general.filesystem", "filesystem", "community.general.lvg", "lvg",
+    "community.general.parted", "parted", "community.general.kernel_blacklist", "kernel_blacklist",
+})
+
+
+def _short(action: str) -> str:
+    for prefix in _PREFIXES:
+        if action.startswith(prefix):
+            return action[len(prefix) :]
+    return action
+
+
+def changes_the_system(action: str) -> bool:
+    """Whether ``action`` is a module that changes the system itself, which the engine refuses."""
+    return _short(action) in SYSTEM_MODULES
+
+
+def missing_module_message(action: str) -> str:
+    """Why the bundled engine cannot run ``action`` (it has no module of that name)."""
+    if changes_the_system(action):
+        return (f"'{action}' changes the system (packages, services, users, mounts...), which playbook-ls's "
+                "engine does not do")
+    return f"playbook-ls's engine has no module '{action}'"
+
 
 def get_module(action: str) -> ModuleFunction | None:
     """The module function for ``action`` ('copy', 'ansible.builtin.copy',
     'ansible.legacy.copy'); None for a module the bundled engine does not have."""
-    name = action
-    for prefix in _PREFIXES:
-        if name.startswith(prefix):
-            name = name[len(prefix) :]
-            break
-    submodule = _SUBMODULES.get(name)
+    submodule = _SUBMODULES.get(_short(action))
     if submodule is None:
         return None
     submodule, _, function = submodule.partition(":")
