@@ -1,0 +1,3 @@
+#!/bin/sh
+echo failing
+exit 3

@@ -1,0 +1,5 @@
+#!/bin/sh
+echo "args: $*"
+echo "in: $(basename "$(pwd)")"
+echo "env: ${GREETING:-unset}"
+echo to-stderr >&2
