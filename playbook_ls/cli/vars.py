@@ -26,7 +26,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             description="The variables a task sees on a host: value and definitions, the winning "
                                         "one first, in ansible's precedence.",
                             epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("playbook", metavar="PLAYBOOK")
+    parser.add_argument("playbook", metavar="PLAYBOOK", help="the playbook whose tasks are looked at")
     parser.add_argument("names", nargs="*", metavar="NAME", help="only these variables (default: all but magic ones)")
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
     parser.add_argument("--host", required=True, help="the inventory host")

@@ -29,6 +29,8 @@ _MODULES = (
     "pls116_dynamic_include",
     "pls117_duplicate_role_skipped",
     "pls118_unused_noqa",
+    "pls119_role_vars_override",
+    "pls120_dead_role_default",
 )
 RULES: dict[str, ModuleType] = {
     module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)

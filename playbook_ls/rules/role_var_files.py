@@ -1,0 +1,79 @@
+"""What the variable rules read: a role's ``defaults/`` and ``vars/`` files and the variables a
+play sets, each name with where it is written. Files are read through one cache that re-reads
+a file when it changes on disk."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from engine.span import Span
+
+if TYPE_CHECKING:
+    from engine.model import Play, RoleInstance
+    from engine.source import SourceCache
+
+
+@cache
+def _sources() -> SourceCache:
+    from engine.source import SourceCache
+
+    return SourceCache()
+
+
+def named_spans(path: str | None) -> dict[str, tuple[Any, Span | None]]:
+    """``name -> (value, span of the name)`` of a YAML mapping file ({} when unreadable)."""
+    if not path:
+        return {}
+    data = _sources().load(path).data
+    if not isinstance(data, Mapping):
+        return {}
+    spans = getattr(data, "key_spans", {})
+    return {str(name): (value, spans.get(name)) for name, value in data.items()}
+
+
+def role_file(role: RoleInstance, sub: str) -> str | None:
+    """The role's ``defaults`` or ``vars`` file ansible reads (``vars_from``/``defaults_from`` too)."""
+    from engine.paths import find_role_file
+
+    if not role.path:
+        return None
+    found, _ = find_role_file(role.path, sub, role.from_files.get(sub))
+    return found
+
+
+def roles_of(play: Play) -> Iterator[RoleInstance]:
+    """Each role instance the play's tasks come from (the statically known tasks of includes
+    too), once, with the roles that pulled it in."""
+    from engine.var_report import tasks_in_order
+
+    seen: set[int] = set()
+    for task in tasks_in_order(play):
+        role = task.role
+        while role is not None and id(role) not in seen:
+            seen.add(id(role))
+            yield role
+            role = role.parent
+
+
+def play_definitions(play: Play) -> Iterator[tuple[str, str, Span | None]]:
+    """``(name, where, span)`` of every variable the play sets in ``vars`` and in the
+    ``vars_files`` it names statically."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    variables = data.get("vars")
+    if isinstance(variables, Mapping):
+        spans = getattr(variables, "key_spans", {})
+        for name in variables:
+            yield str(name), "play vars", spans.get(name)
+    entries = data.get("vars_files") or []
+    for entry in entries if isinstance(entries, list) else [entries]:
+        for candidate in entry if isinstance(entry, list) else [entry]:
+            if not isinstance(candidate, str) or "{{" in candidate:
+                continue
+            path = candidate if os.path.isabs(candidate) else os.path.join(play.basedir, candidate)
+            if os.path.isfile(path):
+                for name, (_value, span) in named_spans(path).items():
+                    yield name, "vars_files", span
+                break
