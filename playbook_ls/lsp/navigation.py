@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from lsprotocol import types
 
@@ -71,6 +72,23 @@ def _selection_section(ls: PlaybookServer, path: str, line: int) -> str | None:
         return None
 
 
+def _run_inventory(ls: PlaybookServer) -> list[str] | None:
+    """The ``inventory`` setting (the runs' default), which variable values are shown for."""
+    value = ls.options.get("inventory")
+    return [value] if isinstance(value, str) and value.strip() else None
+
+
+def _variable_hover(ls: PlaybookServer, path: str, line: int, column: int) -> str | None:
+    """The variable hover, guarded on its own: a failure there leaves the other hovers working."""
+    from playbook_ls.features import variables
+
+    try:
+        return variables.hover_markdown(ls.index, path, line, column, _run_inventory(ls))  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 - one broken feature never takes the others with it
+        log.exception("the variable hover failed")
+        return None
+
+
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
@@ -81,7 +99,8 @@ def register(server: PlaybookServer) -> None:
         from playbook_ls.features.token_hover import token_hover
 
         path, line = uri_to_path(params.text_document.uri), params.position.line
-        text = token_hover(ls.index, path, line, position_column(ls, path, params.position)) \
+        column = position_column(ls, path, params.position)
+        text = _variable_hover(ls, path, line, column) or token_hover(ls.index, path, line, column) \
             or hover.hover_markdown(ls.index, path, line)
         if text is None:
             return None
@@ -93,7 +112,14 @@ def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     @guarded()
     def on_definition(ls: PlaybookServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        return _locations_at(ls, params, navigation.definition)
+        from playbook_ls.features import variables
+
+        def definition(index: Any, path: str, line: int, column: int) -> list[Span]:
+            if variables.variable_at(index.text(path), line, column) is not None:
+                return variables.definitions(index, path, line, column, _run_inventory(ls))
+            return navigation.definition(index, path, line, column)
+
+        return _locations_at(ls, params, definition)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded()

@@ -1,0 +1,72 @@
+"""Hover and go to definition on a variable, over LSP: its value on the play's hosts (from the
+``inventory`` setting), where it is set and what it overrides; every definition, winner first."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from waiting import doc, until
+
+SCENARIO = Path(__file__).resolve().parents[1] / "variables" / "scenarios" / "play_roles_tasks"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("vars") / "ws"
+    shutil.copytree(SCENARIO, root)
+    return root
+
+
+@pytest_lsp.fixture(scope="module",
+                    config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]))
+async def client(lsp_client: LanguageClient, workspace: Path):
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register_capability(params: types.RegistrationParams) -> None:
+        return None
+
+    await lsp_client.initialize_session(types.InitializeParams(
+        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
+        initialization_options={"inventory": "hosts.ini"},
+        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def hover(client: LanguageClient, path: Path, line: int, character: int) -> str:
+    found = await until(lambda: client.text_document_hover_async(types.HoverParams(
+        text_document=doc(path), position=types.Position(line=line, character=character))),
+        lambda answer: answer is not None)
+    assert found is not None
+    return found.contents.value  # type: ignore[union-attr]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_shows_the_value_and_what_it_overrides(client: LanguageClient, workspace: Path) -> None:
+    text = await hover(client, workspace / "roles/app/tasks/main.yml", 9, 20)  # param: "{{ param }}"
+    assert text.startswith("**`param`**")
+    assert '`"role params"` on web1, web2' in text
+    assert "set by role params: role 'app' params" in text and "site.yml:11" in text
+    assert "overrides role defaults: role 'app' defaults" in text and "roles/app/defaults/main.yml:4" in text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_says_what_only_the_run_knows(client: LanguageClient, workspace: Path) -> None:
+    site = workspace / "site.yml"
+    lines = site.read_text().splitlines()
+    line = next(i for i, text in enumerate(lines) if "fact_var: " in text and "{{" in text)
+    text = await hover(client, site, line, lines[line].index("{{ fact_var") + 4)
+    assert '`"set_fact"` on web1, web2' in text and "(at run time, if reached)" in text
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_definition_lists_every_definition_winner_first(client: LanguageClient, workspace: Path) -> None:
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc(workspace / "roles/app/tasks/main.yml"), position=types.Position(line=9, character=20)))
+    assert [(Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
+            for loc in found or []] == [("site.yml", 10), ("roles/app/defaults/main.yml", 3)]
