@@ -20,6 +20,7 @@ export const COMMANDS = {
   checkTaskSet: "playbookLs.checkTaskSet",
   runTaskSet: "playbookLs.runTaskSet",
   chooseProfile: "playbookLs.chooseProfile",
+  previewSelection: "playbookLs.previewSelection",
   restartServer: "playbookLs.restartServer",
   showOutput: "playbookLs.showOutput",
   showRunOutput: "playbookLs.showRunOutput",

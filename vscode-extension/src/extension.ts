@@ -28,6 +28,10 @@ import {
   EffectiveTagsEntry, ListProfilesResult, ListTasksResult, RunResult, nothingReached, profileItems, profileLabel,
   profileTooltip, renderEffectiveTags, renderListings, runSummary,
 } from "./render";
+import {
+  SELECTION_NOTIFICATION, SET_SELECTION, SelectionRequest, itemRequest, selectionItems, selectionLabel, selectionStatus,
+  tagsRequest,
+} from "./selection";
 import { Found, Host, Resolution, describe, expandVariables, resolveServer } from "./serverCommand";
 import { SECTION, ServerOptions, configurationParams, serverOptions } from "./settings";
 import { VirtualDocuments } from "./views";
@@ -113,6 +117,9 @@ class Controller implements vscode.Disposable {
   private readonly output: vscode.OutputChannel;
   private readonly runs: vscode.OutputChannel;
   private readonly status: vscode.StatusBarItem;
+  /** The selection preview's label (from the server's playbook-ls/selection), and its status item. */
+  private selection: string | null = null;
+  private readonly selectionItem: vscode.StatusBarItem;
   private readonly views: VirtualDocuments;
   private readonly disposables: vscode.Disposable[] = [];
   private stateListener: vscode.Disposable | undefined;
@@ -123,8 +130,11 @@ class Controller implements vscode.Disposable {
     this.status = vscode.window.createStatusBarItem("playbookLs.profile", vscode.StatusBarAlignment.Left, 50);
     this.status.name = "playbook-ls launch profile";
     this.status.command = COMMANDS.chooseProfile;
+    this.selectionItem = vscode.window.createStatusBarItem("playbookLs.selection", vscode.StatusBarAlignment.Left, 49);
+    this.selectionItem.name = "playbook-ls selection preview";
+    this.selectionItem.command = COMMANDS.previewSelection;
     this.views = new VirtualDocuments(() => vscode.workspace.workspaceFolders?.[0]?.uri);
-    this.disposables.push(this.output, this.runs, this.status, this.views);
+    this.disposables.push(this.output, this.runs, this.status, this.selectionItem, this.views);
     this.updateStatus();
   }
 
@@ -137,6 +147,7 @@ class Controller implements vscode.Disposable {
       command(COMMANDS.checkTaskSet, () => this.runTaskSet(true)),
       command(COMMANDS.runTaskSet, () => this.runTaskSet(false)),
       command(COMMANDS.chooseProfile, () => this.chooseProfile()),
+      command(COMMANDS.previewSelection, () => this.previewSelection()),
       command(COMMANDS.restartServer, () => this.restart(true)),
       command(COMMANDS.showOutput, async () => this.output.show(true)),
       command(COMMANDS.showRunOutput, async () => this.runs.show(true)),
@@ -180,6 +191,14 @@ class Controller implements vscode.Disposable {
     this.status.tooltip = profileTooltip(this.profile);
     if (this.client?.state === State.Running) this.status.show();
     else this.status.hide();
+    const preview = this.client?.state === State.Running ? selectionStatus(this.selection) : undefined;
+    if (preview) {
+      this.selectionItem.text = preview.text;
+      this.selectionItem.tooltip = preview.tooltip;
+      this.selectionItem.show();
+    } else {
+      this.selectionItem.hide();
+    }
   }
 
   // -- the client ----------------------------------------------------------------------------
@@ -253,6 +272,10 @@ class Controller implements vscode.Disposable {
     const client = new LanguageClient("playbook-ls", "playbook-ls", serverProcess, options);
     client.onNotification(RUN_OUTPUT_NOTIFICATION, (params: { text?: unknown }) => {
       if (typeof params?.text === "string") this.runs.appendLine(params.text);
+    });
+    client.onNotification(SELECTION_NOTIFICATION, (params: unknown) => {
+      this.selection = selectionLabel(params);
+      this.updateStatus();
     });
     return client;
   }
@@ -551,6 +574,33 @@ class Controller implements vscode.Disposable {
     if (!picked) return;
     await this.context.workspaceState.update(PROFILE_KEY, picked.profile);
     this.updateStatus();
+  }
+
+  /** "Preview a selection": tags typed in or a launch profile, sent as playbook-ls.setSelection. */
+  private async previewSelection(): Promise<void> {
+    const client = await this.start();
+    if (!client) return;
+    let result: ListProfilesResult | null = null;
+    try {
+      result = (await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER.listProfiles, arguments: [] })) as ListProfilesResult | null;
+    } catch (error) {
+      this.output.appendLine(`${SERVER.listProfiles}: ${errorText(error)}`);
+    }
+    const picked = await vscode.window.showQuickPick(selectionItems(result, this.selection), {
+      title: "playbook-ls: preview a selection (the tasks it does not run are greyed out)",
+      matchOnDescription: true,
+      matchOnDetail: true,
+    });
+    if (!picked) return;
+    let request: SelectionRequest | null = itemRequest(picked);
+    if (picked.choice === "tags") {
+      const tags = await vscode.window.showInputBox({ title: "--tags (comma-separated; empty: all)", placeHolder: "deploy,web" });
+      if (tags === undefined) return;
+      const skip = await vscode.window.showInputBox({ title: "--skip-tags (comma-separated; empty: none)", placeHolder: "never" });
+      if (skip === undefined) return;
+      request = tagsRequest(tags, skip);
+    }
+    await client.sendRequest(ExecuteCommandRequest.type, { command: SET_SELECTION, arguments: [request] });
   }
 
   dispose(): void {

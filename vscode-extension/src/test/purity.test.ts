@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 
 // The modules under test run without VS Code: none of them may load `vscode`.
-const PURE = ["commands", "detection", "render", "serverCommand", "settings"];
+const PURE = ["commands", "detection", "render", "selection", "serverCommand", "settings"];
 
 describe("pure modules", () => {
   for (const name of PURE) {
