@@ -10,6 +10,7 @@ module list and routing table; where no ansible-core is installed, :class:`Plugi
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -61,8 +62,53 @@ def find_ansible_core() -> AnsibleCore | None:
 
 @cache
 def _load_routing(path: str) -> dict[str, Any]:
-    """``plugin_routing`` of a runtime.yml (ansible-core's or a collection's ``meta/runtime.yml``)."""
-    import yaml  # PyYAML's C loader: ansible-core's runtime.yml has thousands of entries
+    """``plugin_routing`` of a runtime.yml (ansible-core's or a collection's ``meta/runtime.yml``).
+    A large one (ansible-core's has thousands of entries, 0.2 s to parse) is kept as JSON in the
+    user's cache directory, keyed by its path, size and modification time."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return {}
+    cached = _routing_cache_file(path, stat) if stat.st_size > LARGE_RUNTIME else None
+    if cached is not None:
+        try:
+            with open(cached, encoding="utf-8") as handle:
+                routing = json.load(handle)
+            if isinstance(routing, dict):
+                return routing
+        except (OSError, ValueError):
+            pass
+    routing = _parse_routing(path)
+    if cached is not None and routing:
+        _write_quietly(cached, json.dumps(routing))
+    return routing
+
+
+LARGE_RUNTIME = 64 * 1024
+
+
+def _routing_cache_file(path: str, stat: os.stat_result) -> str:
+    import hashlib
+
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = hashlib.sha1(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
+    return os.path.join(base, "playbook-ls", "routing", f"{key}.json")
+
+
+def _write_quietly(target: str, text: str) -> None:
+    """Write ``target`` atomically; a cache that cannot be written is only slower."""
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        temporary = f"{target}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, target)
+    except OSError:
+        pass
+
+
+def _parse_routing(path: str) -> dict[str, Any]:
+    import yaml  # PyYAML's C loader
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
