@@ -263,7 +263,8 @@ class Explanation(NamedTuple):
             return "the profile launches another playbook, which does not reach it here"
         if self.handler:
             return "a handler: tags do not select handlers, it runs when notified"
-        assert self.verdict is not None
+        if self.verdict is None:
+            return "not among the tasks its play runs through tags (its verdict is unknown)"
         rule = self.verdict.rule
         if self.verdict.runs and self.verdict.gates:
             loaders = ", ".join(f"{gate.task.action} at {where(gate.task.span)}" for gate in self.verdict.gates)

@@ -24,6 +24,10 @@ SITE = """\
     - name: include
       include_tasks: inc.yml
       tags: deploy
+  handlers:
+    - name: restart
+      debug: {msg: x}
+      tags: never
 """
 INC = """\
 - name: included
@@ -68,6 +72,12 @@ def test_json_of_a_task_an_include_loads(workspace: Path, capsys: pytest.Capture
     assert context["because"] == "none of its tags is in --tags deploy"  # the include's tags are not inherited
     code, out, _ = run(capsys, "why", "inc.yml:1", "--format", "json")
     assert json.loads(out)["contexts"][0]["verdict"] == "runs if its conditions hold"
+
+
+def test_a_handler_is_not_selected_by_tags(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "why", "site.yml:13", "--tags", "deploy")
+    assert code == 0
+    assert out.rstrip().endswith("verdict: runs: a handler: tags do not select handlers, it runs when notified")
 
 
 @pytest.mark.parametrize(("location", "message"), [
