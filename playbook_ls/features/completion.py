@@ -58,14 +58,22 @@ class Completion(NamedTuple):
     items: list[Item]
 
 
-def complete(index: WorkspaceIndex | None, path: str, line: int, column: int, text: str | None = None
-             ) -> Completion | None:
-    """What to offer at ``line``/``column`` (code points) of ``path`` whose text is ``text``."""
+def complete(index: WorkspaceIndex | None, path: str, line: int, column: int, text: str | None = None,
+             inventory: list[str] | None = None) -> Completion | None:
+    """What to offer at ``line``/``column`` (code points) of ``path`` whose text is ``text``;
+    ``inventory``: where the hosts of variable values come from (default: ansible.cfg's)."""
     if text is None:
         text = index.text(path) if index is not None else ""
     doc = Doc(text)
     if not 0 <= line < len(doc.raw):
         return None
+    if index is not None:
+        from playbook_ls.features import variables
+
+        found = variables.completion(index, path, line, column, text, inventory)
+        if found is not None:
+            start, names = found
+            return Completion(start, [Item(name, "variable", detail, name, sort) for name, detail, sort in names])
     before = doc.raw[line][:column].ljust(column)  # a client may put the cursor past the end of a blank line
     after = doc.raw[line][column:]
     tags = _tags_value(doc, line, before)

@@ -248,3 +248,54 @@ def definitions(index: WorkspaceIndex, path: str, line: int, column: int,
                 if span not in spans and span not in later:
                     target.append(span)
     return spans + later
+
+
+def completion(index: WorkspaceIndex, path: str, line: int, column: int, text: str,
+               inventory: list[str] | None = None) -> tuple[int, list[tuple[str, str, str]]] | None:
+    """Variable names for the word before ``column`` inside ``{{ }}``/``{% %}`` or a condition:
+    ``(start column, [(name, detail, sort key)])`` with the value on the first host of the first
+    play reaching the task, or None when the cursor is not where a variable is written."""
+    lines = text.splitlines()
+    if not 0 <= line < len(lines):
+        return None
+    current = lines[line]
+    start = column
+    while start > 0 and (current[start - 1].isalnum() or current[start - 1] == "_"):
+        start -= 1
+    before = current[:start].rstrip()
+    if before.endswith((".", "|")) or re.search(r"\bis\s+(not\s+)?$", before):
+        return None
+    if _in_quotes_inside_template(current, start) or not (_inside_template(current, start)
+                                                         or _in_condition(lines, line, start)):
+        return None
+    contexts = values_for_completion(index, path, line, inventory)
+    if contexts is None:
+        return None
+    items = []
+    for resolved in contexts.values():
+        winner = resolved.definitions[0] if resolved.definitions else None
+        detail = f"{_value_text(resolved)}" + (f" · {winner.level}" if winner is not None else "")
+        items.append((resolved.name, detail, ("z" if resolved.magic else "a") + resolved.name))
+    return start, items
+
+
+def values_for_completion(index: WorkspaceIndex, path: str, line: int,
+                          inventory: list[str] | None = None) -> dict[str, Resolved] | None:
+    """Every variable visible at the task at ``line`` on the first host of its first context."""
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.run.plan import PlayPlan, RunOptions
+    from engine.var_report import variables_at
+
+    reaches = index.at(path, line)
+    if not reaches:
+        return None
+    reach = reaches[0]
+    inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
+    try:
+        hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
+    except HostPatternError:
+        hosts = []
+    host = hosts[0] if hosts else (inv.data.get_host("localhost") or _implicit_localhost(inv))
+    plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
+    report = variables_at(plan, PlayPlan(reach.play, hosts or [host], []), host, reach.task)  # type: ignore[arg-type]
+    return report.variables

@@ -21,6 +21,7 @@ KINDS = {
     "keyword": types.CompletionItemKind.Keyword,
     "module": types.CompletionItemKind.Module,
     "option": types.CompletionItemKind.Field,
+    "variable": types.CompletionItemKind.Variable,
 }
 
 
@@ -50,7 +51,9 @@ def register(server: PlaybookServer) -> None:
         number = params.position.line
         line_text = lines[number] if 0 <= number < len(lines) else ""
         column = from_units(line_text, params.position.character, ls.encoding)
-        found = completion.complete(ls.index, path, number, column, text)
+        inventory = ls.options.get("inventory")
+        found = completion.complete(ls.index, path, number, column, text,
+                                    [inventory] if isinstance(inventory, str) and inventory.strip() else None)
         if found is None or not found.items:
             return None
         items = to_lsp(found, number, line_text, params.position.character, ls.encoding)

@@ -70,3 +70,21 @@ async def test_definition_lists_every_definition_winner_first(client: LanguageCl
         text_document=doc(workspace / "roles/app/tasks/main.yml"), position=types.Position(line=9, character=20)))
     assert [(Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
             for loc in found or []] == [("site.yml", 10), ("roles/app/defaults/main.yml", 3)]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_completion_offers_the_variables_with_their_values(client: LanguageClient, workspace: Path) -> None:
+    path = workspace / "roles/app/tasks/main.yml"
+    text = path.read_text().replace('param: "{{ param }}"', 'param: "{{ pa }}"')
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=path.as_uri(), language_id="ansible", version=1, text=text)))
+    line = text.splitlines().index('      param: "{{ pa }}"')
+    found = await client.text_document_completion_async(types.CompletionParams(
+        text_document=doc(path), position=types.Position(line=line, character=len('      param: "{{ pa'))))
+    assert found is not None
+    items = {item.label: item for item in (found.items if isinstance(found, types.CompletionList) else found)}
+    assert items["param"].kind == types.CompletionItemKind.Variable
+    assert items["param"].detail == '"role params" · role params'
+    assert items["d_shared"].detail == '"role app defaults" · role defaults'
+    assert items["param"].text_edit.range.start.character == len('      param: "{{ ')  # type: ignore[union-attr]
+    assert items["inventory_hostname"].sort_text > items["param"].sort_text  # magic ones last
