@@ -164,17 +164,19 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
     from hypothesis import strategies as st
 
     modules = ["blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script",
-               "community.general.ini_file"]
+               "community.general.ini_file", "get_url", "uri"]
     options = ["path", "dest", "block", "marker", "insertafter", "insertbefore", "create", "backup", "state", "mode",
                "regexp", "replace", "after", "before", "validate", "paths", "patterns", "recurse", "prefix",
                "suffix", "src", "search_regex", "timeout", "_raw_params", "cmd", "creates", "removes", "chdir",
-               "section", "option", "value", "values", "exclusive", "allow_no_value", "follow"]
+               "section", "option", "value", "values", "exclusive", "allow_no_value", "follow", "url", "checksum"]
 
     def values(root: Path) -> Any:
         return st.one_of(st.sampled_from([f"{root}/exists.txt", f"{root}/missing.txt", f"{root}/dir",
                                           f"{root}/missing/deep.txt", f"{root}/exists.txt/below", "exists.txt",
                                           "make.sh", "", "(", "^o", "0644", "u+x", "yes", "no", "absent", "present",
-                                          "directory", "file", "s", "a/b", "%s", "a\u0000b"]),
+                                          "directory", "file", "s", "a/b", "%s", "a\u0000b",
+                                          f"file://{root}/exists.txt", f"file://{root}/missing.txt",
+                                          "sha1:0123", f"sha1:file://{root}/exists.txt"]),
                          st.booleans(), st.integers(-1, 3), st.none(), st.lists(st.sampled_from(["a", "o"])))
 
     root = tmp_path_factory.mktemp("fuzz")
@@ -197,3 +199,72 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
         assert _snapshot(root) == before, f"{module} {args} wrote in check mode"
 
     check()
+
+
+@pytest.fixture
+def http_root(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A loopback HTTP server (the standard library's) serving a directory."""
+    import functools
+    import http.server
+
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "a.txt").write_text("hello from http\n")
+    (served / "data.json").write_text('{"a": 1, "b": [true, null]}')
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", tmp_path
+    server.shutdown()
+    server.server_close()
+
+
+def test_get_url_over_http_then_not_modified(http_root: tuple[str, Path]) -> None:
+    """The values ansible-playbook -c local gave against the same server (by hand)."""
+    base, root = http_root
+    get_url = get_module("get_url")
+    dest = root / "a.txt"
+    first = get_url({"url": f"{base}/a.txt", "dest": str(dest), "mode": "0600"}, _context(root))
+    assert (first["changed"], first["msg"], first["status_code"], first["mode"]) == (True, "OK (16 bytes)", 200, "0600")
+    assert first["checksum_src"] == "77bf8a08070bd04e1fc50da6673bb0031772c71b" and first["checksum_dest"] is None
+    assert first["md5sum"] == "12823156f9fa3a23a174a035d9091924" and dest.read_text() == "hello from http\n"
+    again = get_url({"url": f"{base}/a.txt", "dest": str(dest)}, _context(root))
+    assert (again["changed"], again["msg"], again["status_code"]) == (False, "HTTP Error 304: Not Modified", 304)
+    missing = get_url({"url": f"{base}/nope", "dest": str(root / "nope")}, _context(root))
+    assert missing["failed"] and (missing["msg"], missing["status_code"], missing["response"]) == (
+        "Request failed", 404, "HTTP Error 404: File not found")
+
+
+def test_get_url_in_check_mode_only_asks(http_root: tuple[str, Path]) -> None:
+    base, root = http_root
+    result = get_module("get_url")({"url": f"{base}/a.txt", "dest": str(root / "new.txt")}, _context(root, True))
+    assert result["changed"] and result["msg"] == "OK (16 bytes)" and not (root / "new.txt").exists()
+    assert result["checksum_src"] == "da39a3ee5e6b4b0d3255bfef95601890afd80709"  # a HEAD answer has no body
+
+
+def test_uri_json_status_and_dest(http_root: tuple[str, Path]) -> None:
+    base, root = http_root
+    uri = get_module("uri")
+    answer = uri({"url": f"{base}/data.json"}, _context(root))
+    assert answer["json"] == {"a": 1, "b": [True, None]} and answer["status"] == 200
+    assert (answer["content_type"], answer["redirected"], answer["msg"]) == ("application/json", False, "OK (27 bytes)")
+    assert "content" not in answer
+    text = uri({"url": f"{base}/a.txt", "return_content": True}, _context(root))
+    assert text["content"] == "hello from http\n" and "json" not in text
+    missing = uri({"url": f"{base}/missing"}, _context(root))
+    assert missing["failed"] and missing["msg"] == "Status code was 404 and not [200]: HTTP Error 404: File not found"
+    allowed = uri({"url": f"{base}/missing", "status_code": [200, 404]}, _context(root))
+    assert not allowed.get("failed") and allowed["body"].startswith("<!DOCTYPE HTML>")
+    (root / "out").mkdir()
+    stored = uri({"url": f"{base}/a.txt", "dest": str(root / "out") + "/"}, _context(root))
+    assert stored["changed"] and stored["path"] == str(root / "out" / "a.txt")
+    assert (root / "out" / "a.txt").read_text() == "hello from http\n"
+
+
+def test_uri_is_skipped_in_check_mode(http_root: tuple[str, Path]) -> None:
+    base, root = http_root
+    result = get_module("ansible.builtin.uri")({"url": f"{base}/a.txt"}, _context(root, True))
+    assert result == {"changed": False, "skipped": True,
+                      "msg": "This action (ansible.builtin.uri) does not support check mode."}

@@ -57,6 +57,8 @@ _SUBMODULES: dict[str, str] = {
     "wait_for": "wait_for",
     "raw": "raw",
     "script": "script",
+    "get_url": "get_url",
+    "uri": "uri",
     "ini_file": "ini_file",  # ansible-core routes ini_file to the collection's module
     "community.general.ini_file": "ini_file",
     "setup": "setup",
