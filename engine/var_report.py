@@ -47,6 +47,8 @@ class TaskVariables:
     task: Task | None
     host: Host
     variables: dict[str, Resolved] = field(default_factory=dict)
+    templar: Any = None
+    """The run's templar over these variables (no lookups): renders other templates of the task."""
 
 
 def tasks_in_order(play: Play) -> Iterator[Task]:
@@ -81,12 +83,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.run.variables import PlayContext, VariableManager
 
     play = play_plan.play
-    cache = plan.cache if hasattr(plan, "cache") else None
-    if cache is None:
-        from engine.source import SourceCache
-
-        cache = SourceCache()
-    manager = VariableManager(plan.inventory, plan.options, cache)
+    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
     hosts = [h.name for h in play_plan.hosts]
     context = PlayContext(play, hosts, hosts, roles)
@@ -102,7 +99,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.run.templar import Templar, TemplateFailure, is_template
 
     templar = Templar(raw)
-    result = TaskVariables(play, task, host)
+    result = TaskVariables(play, task, host, templar=templar)
     wanted = names if names is not None else list(found)
     for name in wanted:
         defs = found.get(name, [])

@@ -299,3 +299,66 @@ def values_for_completion(index: WorkspaceIndex, path: str, line: int,
     plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
     report = variables_at(plan, PlayPlan(reach.play, hosts or [host], []), host, reach.task)  # type: ignore[arg-type]
     return report.variables
+
+
+@dataclass(frozen=True)
+class ValueHint:
+    line: int
+    col: int
+    label: str
+    tooltip: str
+
+
+def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: int,
+                inventory: list[str] | None = None) -> list[ValueHint]:
+    """After each templated module argument of the tasks in ``first_line..last_line``: its value
+    where it is static (the same on every host looked at, in the first context reaching the
+    task), e.g. ``dest: "{{ app_dir }}/app.conf"  = "/opt/app/app.conf"``."""
+    import json
+    from collections.abc import Mapping
+
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.run.plan import PlayPlan, RunOptions
+    from engine.run.templar import TemplateFailure, is_template
+    from engine.var_report import variables_at
+
+    lines = index.text(path).splitlines()
+    hints: list[ValueHint] = []
+    seen: set[Any] = set()
+    for reach in index.reaches(path):
+        task = reach.task
+        if task is None or task.implicit or task.span is None or task.span in seen:
+            continue
+        if task.span.end_line < first_line or task.span.line > last_line:
+            continue
+        seen.add(task.span)
+        templated = [(value, spans.get(name)) for key, args in (task.data or {}).items()
+                     if isinstance(args, Mapping) and key not in ("vars", "when", "loop_control")
+                     for spans in [getattr(args, "value_spans", {})]
+                     for name, value in args.items() if is_template(value)]
+        if not templated:
+            continue
+        inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
+        try:
+            hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])[:MAX_HOSTS]
+        except HostPatternError:
+            hosts = []
+        hosts = hosts or [inv.data.get_host("localhost") or _implicit_localhost(inv)]
+        plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
+        templars = [variables_at(plan, PlayPlan(reach.play, hosts, []), host, task, []).templar  # type: ignore[arg-type]
+                    for host in hosts[:3]]
+        for value, span in templated:
+            if span is None or not first_line <= span.end_line <= last_line or span.end_line >= len(lines):
+                continue
+            try:
+                results = {json.dumps(t.template(value), default=str, ensure_ascii=False) for t in templars}
+            except (TemplateFailure, RecursionError, TypeError, ValueError):
+                continue
+            if len(results) != 1:
+                continue
+            shown = results.pop()
+            shown = shown if len(shown) <= 60 else shown[:59] + "…"
+            hosts_text = ", ".join(h.name for h in hosts[:3]) + (" …" if len(hosts) > 3 else "")
+            hints.append(ValueHint(span.end_line, len(lines[span.end_line]), f"  = {shown}",
+                                   f"{value} on {hosts_text}"))
+    return sorted(hints, key=lambda h: (h.line, h.col))

@@ -89,6 +89,17 @@ def _variable_hover(ls: PlaybookServer, path: str, line: int, column: int) -> st
         return None
 
 
+def _value_hints(ls: PlaybookServer, path: str, first: int, last: int) -> list[Any]:
+    """The resolved values of templated arguments, guarded on their own."""
+    from playbook_ls.features import variables
+
+    try:
+        return list(variables.value_hints(ls.index, path, first, last, _run_inventory(ls)))  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 - the tag hints stay when the value hints fail
+        log.exception("the value inlay hints failed")
+        return []
+
+
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @guarded()
@@ -170,7 +181,8 @@ def register(server: PlaybookServer) -> None:
             return []
         path = uri_to_path(params.text_document.uri)
         lines = ls.lines(path)
-        found = inlay.inherited_tag_hints(ls.index, path, params.range.start.line, params.range.end.line)
+        found: list[Any] = inlay.inherited_tag_hints(ls.index, path, params.range.start.line, params.range.end.line)
+        found += _value_hints(ls, path, params.range.start.line, params.range.end.line)
         return [types.InlayHint(
                     position=types.Position(line=hint.line, character=to_units(lines[hint.line], hint.col,
                                                                                ls.encoding)),

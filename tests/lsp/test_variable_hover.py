@@ -88,3 +88,27 @@ async def test_completion_offers_the_variables_with_their_values(client: Languag
     assert items["d_shared"].detail == '"role app defaults" · role defaults'
     assert items["param"].text_edit.range.start.character == len('      param: "{{ ')  # type: ignore[union-attr]
     assert items["inventory_hostname"].sort_text > items["param"].sort_text  # magic ones last
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_inlay_hints_show_static_values_of_templated_arguments(client: LanguageClient, workspace: Path) -> None:
+    path = workspace / "roles/base/tasks/main.yml"
+    found = await until(lambda: client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=doc(path), range=types.Range(start=types.Position(line=0, character=0),
+                                                   end=types.Position(line=20, character=0)))), bool)
+    labels = {hint.position.line: hint.label for hint in found or []}
+    assert labels == {}, labels  # msg is a mapping of templates, not a template: nothing to show
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_inlay_hint_for_a_templated_argument(client: LanguageClient, workspace: Path) -> None:
+    path = workspace / "roles/other/tasks/main.yml"
+    text = "- name: other says hello\n  ansible.builtin.debug:\n    msg: \"{{ o_default }} and {{ o_var }}\"\n"
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=path.as_uri(), language_id="ansible", version=1, text=text)))
+    found = await until(lambda: client.text_document_inlay_hint_async(types.InlayHintParams(
+        text_document=doc(path), range=types.Range(start=types.Position(line=0, character=0),
+                                                   end=types.Position(line=3, character=0)))),
+        lambda hints: bool(hints) and any(h.position.line == 2 for h in hints))
+    [hint] = [h for h in found or [] if h.position.line == 2]
+    assert hint.label == '  = "role other defaults and role other vars"'
