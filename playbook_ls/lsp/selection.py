@@ -58,8 +58,8 @@ def take_option(ls: PlaybookServer, options: dict[str, Any]) -> None:
     """The ``previewSelection`` setting, when ``options`` (the initialization options, or a
     configuration change's section) have it, replaces the preview; else the selection chosen
     is rebuilt against the settings (its profile may have changed). A value that cannot be
-    used is logged and leaves no preview."""
-    request = options[OPTION] if OPTION in options else ls.selection_request
+    used is logged and leaves no preview. Never raises: the index is started after it."""
+    request = options.get(OPTION) if OPTION in options else ls.selection_request
     if request is not None and not isinstance(request, dict):
         log.warning("%s must be an object {tags?, skip_tags?, profile?} or null", OPTION)
         request = None
@@ -68,4 +68,10 @@ def take_option(ls: PlaybookServer, options: dict[str, Any]) -> None:
     except ValueError as exc:
         log.warning("%s: %s", OPTION, exc)
         choose(ls, None)
-    announce(ls)
+    except Exception:  # noqa: BLE001 - the preview is a nicety, the server goes on without it
+        log.exception("the %s setting could not be applied", OPTION)
+        ls.selection_request, ls.selection = None, None
+    try:
+        announce(ls)
+    except Exception:  # noqa: BLE001
+        log.exception("announcing the selection failed")
