@@ -362,3 +362,53 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
             hints.append(ValueHint(span.end_line, len(lines[span.end_line]), f"  = {shown}",
                                    f"{value} on {hosts_text}"))
     return sorted(hints, key=lambda h: (h.line, h.col))
+
+
+VARS_DIRS = ("group_vars", "host_vars", "defaults", "vars")
+
+
+def references(index: WorkspaceIndex, path: str, line: int, column: int) -> list[Span]:
+    """Every use of the variable at the cursor (in templates and conditions) and every place
+    that sets it (a top-level key of a vars file, a key under ``vars:`` or ``set_fact:``, a
+    ``register:``), across the workspace's files."""
+    from engine.span import Span
+
+    found = variable_at(index.text(path), line, column)
+    if found is None:
+        return []
+    name = found.name
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    setting = re.compile(rf"^(\s*)(?:-\s+)?{re.escape(name)}\s*:")
+    spans: list[Span] = []
+    for file in index.files:
+        text = index.text(file)
+        if name not in text:
+            continue
+        lines = text.splitlines()
+        in_vars_file = any(part in VARS_DIRS for part in os.path.normpath(file).split(os.sep)[:-1])
+        for number, current in enumerate(lines):
+            for match in word.finditer(current):
+                if variable_at(text, number, match.start()) is not None:
+                    spans.append(Span(file, number, match.start(), number, match.end()))
+            key = setting.match(current)
+            if key and (in_vars_file and not key.group(1) or _under_setter(lines, number, len(key.group(1)))):
+                start = current.index(name)
+                spans.append(Span(file, number, start, number, start + len(name)))
+            elif re.match(rf"\s*(?:-\s+)?register:\s*['\"]?{re.escape(name)}['\"]?\s*$", current):
+                start = current.rindex(name)
+                spans.append(Span(file, number, start, number, start + len(name)))
+    return sorted(set(spans))
+
+
+def _under_setter(lines: list[str], line: int, indent: int) -> bool:
+    """Whether the key at ``indent`` of ``line`` is directly under ``vars:``, ``set_fact:`` or
+    a module's ``include_vars``-like mapping (the nearest less indented key)."""
+    for above in range(line - 1, -1, -1):
+        text = lines[above]
+        if not text.strip() or text.lstrip().startswith("#"):
+            continue
+        above_indent = len(text) - len(text.lstrip(" -"))
+        if above_indent < indent:
+            return bool(re.match(r"\s*(?:-\s+)?(vars|set_fact|ansible\.builtin\.set_fact|ansible\.legacy\.set_fact)"
+                                 r":\s*$", text))
+    return False

@@ -135,7 +135,14 @@ def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     @guarded()
     def on_references(ls: PlaybookServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        return _locations_at(ls, params, navigation.references)
+        from playbook_ls.features import variables
+
+        def references(index: Any, path: str, line: int, column: int) -> list[Span]:
+            if variables.variable_at(index.text(path), line, column) is not None:
+                return variables.references(index, path, line, column)
+            return navigation.references(index, path, line, column)
+
+        return _locations_at(ls, params, references)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     @guarded(default=[])

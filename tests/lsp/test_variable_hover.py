@@ -112,3 +112,14 @@ async def test_inlay_hint_for_a_templated_argument(client: LanguageClient, works
         lambda hints: bool(hints) and any(h.position.line == 2 for h in hints))
     [hint] = [h for h in found or [] if h.position.line == 2]
     assert hint.label == '  = "role other defaults and role other vars"'
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_references_are_every_use_and_every_setting(client: LanguageClient, workspace: Path) -> None:
+    found = await client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(workspace / "roles/app/tasks/main.yml"), position=types.Position(line=4, character=20),
+        context=types.ReferenceContext(include_declaration=True)))
+    assert sorted((Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
+                  for loc in found or []) == [
+        ("roles/app/defaults/main.yml", 1), ("roles/app/tasks/main.yml", 4), ("roles/base/defaults/main.yml", 1),
+        ("roles/base/tasks/main.yml", 4)]
