@@ -8,6 +8,7 @@ ran (the ``TASK [...]`` lines, in order, an included file's tasks once per inclu
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -98,6 +99,42 @@ RAN: dict[str, list[str]] = {
 }
 
 
+ROLE_TASKS = """\
+- name: role untagged
+  debug: {msg: x}
+- name: role other
+  debug: {msg: x}
+  tags: other
+"""
+ROLES = """\
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: include role plain
+      include_role:
+        name: r
+      tags: deploy
+    - name: include role apply
+      include_role:
+        name: r
+        apply:
+          tags: deploy
+      tags: deploy
+    - name: import role
+      import_role:
+        name: r
+      tags: deploy
+"""
+ROLE = ["r : role untagged", "r : role other"]
+RAN_ROLES: dict[str, list[str]] = {  # ansible-playbook -i localhost, -c local roles.yml ...
+    "": ["include role plain", *ROLE, "include role apply", *ROLE, *ROLE],
+    "--tags deploy": ["include role plain", "include role apply", *ROLE, *ROLE],
+    "--tags other": ["r : role other"],
+    "--skip-tags deploy": [],
+    "--tags tagged": ["include role plain", "r : role other", "include role apply", *ROLE, *ROLE],
+}
+
+
 def _line(needle: str, text: str = SITE) -> int:
     return next(number for number, line in enumerate(text.splitlines()) if needle in line)
 
@@ -114,6 +151,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("selection")
     (root / "site.yml").write_text(SITE)
     (root / "inc.yml").write_text(INC)
+    (root / "roles.yml").write_text(ROLES)
+    (root / "roles" / "r" / "tasks").mkdir(parents=True)
+    (root / "roles" / "r" / "tasks" / "main.yml").write_text(ROLE_TASKS)
     return root
 
 
@@ -133,12 +173,22 @@ def test_the_tasks_run_are_those_ansible_runs(index: WorkspaceIndex, workspace: 
     assert ran == RAN[selection]
 
 
+@pytest.mark.parametrize("selection", list(RAN_ROLES))
+def test_include_role_and_import_role_as_ansible_runs_them(index: WorkspaceIndex, workspace: Path,
+                                                          selection: str) -> None:
+    [play] = index.books[str(workspace / "roles.yml")].playbook.plays
+    verdicts = play_verdicts(play, make_preview(*_options(selection)).selection).values()
+    assert [verdict.task.display_name() for verdict in verdicts if verdict.runs] == RAN_ROLES[selection]
+
+
 @pytest.mark.parametrize("selection", list(RAN))
 def test_greyed_tasks_are_those_run_in_no_context(index: WorkspaceIndex, workspace: Path, selection: str) -> None:
     greyed = unselected(index, make_preview(*_options(selection)))
     names = {str(workspace / "site.yml"): SITE, str(workspace / "inc.yml"): INC}
     found = set()
     for path, spans in greyed.items():
+        if path not in names:
+            continue  # roles.yml: test_include_role_and_import_role_as_ansible_runs_them
         lines = names[path].splitlines()
         found |= {lines[span.line].split("name: ", 1)[1] for span, _why in spans}
     written = {line.split("name: ", 1)[1] for text in names.values() for line in text.splitlines() if "name: " in line}
@@ -179,13 +229,39 @@ def test_why_explains_each_context_step_by_step(index: WorkspaceIndex, workspace
     assert skipped.summary == "does not run" and skipped.because == "`--skip-tags never` names `never`"
 
 
-@pytest.mark.parametrize("selection", list(RAN))
-def test_the_recording_is_what_ansible_runs(workspace: Path, selection: str) -> None:
+def test_a_profile_runs_only_its_playbook(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    example = tmp_path / "launch-profile"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples" / "launch-profile", example)
+    (example / "other.yml").write_text("- hosts: web\n  tags: deploy\n  tasks:\n    - name: elsewhere\n"
+                                       "      debug: {msg: x}\n")
+    monkeypatch.chdir(example)
+    index = WorkspaceIndex(str(example))
+    index.index(check=False)
+    [nightly] = index.settings.profiles
+    preview = make_preview(None, None, nightly)
+    assert preview.label == "profile nightly: --tags deploy"
+    site = str(example / "site.yml")
+    greyed = [(span.line, why) for span, why in unselected(index, preview)[site]]
+    # the second play has no 'deploy'; the never task runs through the play's inherited 'deploy'
+    assert greyed == [(_line("- name: Report the database role", (example / "site.yml").read_text()),
+                       "none of its tags is in --tags deploy")]
+    assert unselected(index, preview)[str(example / "other.yml")] == [
+        (index.at(str(example / "other.yml"), 3)[0].task.span, "its playbook is not the profile's")]  # type: ignore[union-attr]
+    [elsewhere] = explain(index, str(example / "other.yml"), 3, preview)
+    assert elsewhere.outside and elsewhere.summary == "does not run"
+    [drop] = explain(index, site, 9, preview)
+    assert drop.runs and any(step.startswith("note: tagged `never`") for step in drop.verdict.decision.steps)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("playbook", "selection"), [*(("site.yml", s) for s in RAN),
+                                                     *(("roles.yml", s) for s in RAN_ROLES)])
+def test_the_recording_is_what_ansible_runs(workspace: Path, playbook: str, selection: str) -> None:
     tool = find_tool("ansible-playbook")
     if tool is None:
         pytest.skip("ansible-playbook not installed")
-    output = subprocess.run([tool, "-i", "localhost,", "-c", "local", "site.yml", *selection.split()],
+    output = subprocess.run([tool, "-i", "localhost,", "-c", "local", playbook, *selection.split()],
                             cwd=workspace, capture_output=True, text=True, timeout=120,
                             env={"ANSIBLE_NOCOLOR": "1", "PATH": str(Path(tool).parent) + ":/usr/bin:/bin",
                                  "HOME": str(workspace)}).stdout
-    assert re.findall(r"TASK \[([^\]]*)\]", output) == RAN[selection]
+    expected = RAN[selection] if playbook == "site.yml" else RAN_ROLES[selection]
+    assert re.findall(r"TASK \[([^\]]*)\]", output) == expected
