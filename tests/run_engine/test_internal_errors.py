@@ -85,7 +85,8 @@ def test_random_module_arguments_in_check_mode_never_write_nor_raise(tmp_path_fa
                                         "link", "hard", "{{ nope }}", "a\u0000b"]),
                        st.booleans(), st.integers(-1, 5000), st.none())
     modules = ["copy", "file", "lineinfile", "template", "stat", "command", "shell", "debug", "assert", "fail",
-               "blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script", "get_url", "uri"]
+               "blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script", "get_url", "uri",
+               "unarchive"]
     options = ["path", "dest", "src", "content", "regexp", "line", "state", "mode", "create", "backup", "force",
                "follow", "recurse", "msg", "that", "creates", "removes", "chdir", "_raw_params", "insertafter",
                "remote_src", "directory_mode", "validate", "block", "marker", "replace", "after", "before",

@@ -6,6 +6,7 @@ scenarios under tests/run/scenarios."""
 from __future__ import annotations
 
 import socket
+import tarfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -164,11 +165,12 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
     from hypothesis import strategies as st
 
     modules = ["blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script",
-               "community.general.ini_file", "get_url", "uri"]
+               "community.general.ini_file", "get_url", "uri", "unarchive"]
     options = ["path", "dest", "block", "marker", "insertafter", "insertbefore", "create", "backup", "state", "mode",
                "regexp", "replace", "after", "before", "validate", "paths", "patterns", "recurse", "prefix",
                "suffix", "src", "search_regex", "timeout", "_raw_params", "cmd", "creates", "removes", "chdir",
-               "section", "option", "value", "values", "exclusive", "allow_no_value", "follow", "url", "checksum"]
+               "section", "option", "value", "values", "exclusive", "allow_no_value", "follow", "url", "checksum",
+               "remote_src", "list_files", "exclude"]
 
     def values(root: Path) -> Any:
         return st.one_of(st.sampled_from([f"{root}/exists.txt", f"{root}/missing.txt", f"{root}/dir",
@@ -176,7 +178,8 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
                                           "make.sh", "", "(", "^o", "0644", "u+x", "yes", "no", "absent", "present",
                                           "directory", "file", "s", "a/b", "%s", "a\u0000b",
                                           f"file://{root}/exists.txt", f"file://{root}/missing.txt",
-                                          "sha1:0123", f"sha1:file://{root}/exists.txt"]),
+                                          "sha1:0123", f"sha1:file://{root}/exists.txt", "t.tgz",
+                                          f"{root}/files/t.tgz"]),
                          st.booleans(), st.integers(-1, 3), st.none(), st.lists(st.sampled_from(["a", "o"])))
 
     root = tmp_path_factory.mktemp("fuzz")
@@ -191,6 +194,8 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
         (root / "dir").mkdir()
         (root / "files").mkdir()
         (root / "files" / "make.sh").write_text(f"#!/bin/sh\ntouch {root}/made\n")
+        with tarfile.open(root / "files" / "t.tgz", "w:gz") as archive:
+            archive.add(root / "exists.txt", arcname="member.txt")
         before = _snapshot(root)
         try:
             get_module(module)(dict(args), _context(root, check=True))
