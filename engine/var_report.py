@@ -64,6 +64,24 @@ def tasks_in_order(play: Play) -> Iterator[Task]:
     yield from walk(play.compile())
 
 
+def includers_of(play: Play, task: Task | None) -> list[Task]:
+    """The include tasks that load ``task`` (statically known children), outermost first."""
+    if task is None:
+        return []
+
+    def search(blocks: list[Any], outer: list[Task]) -> list[Task] | None:
+        for block in blocks:
+            for candidate in block.tasks():
+                if candidate is task:
+                    return outer
+                found = search(candidate.children, [*outer, candidate]) if candidate.children else None
+                if found is not None:
+                    return found
+        return None
+
+    return search(play.compile(), []) or []
+
+
 def find_task(play: Play, path: str, line: int) -> Task | None:
     """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task)."""
     real = os.path.realpath(path)
@@ -89,7 +107,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     context = PlayContext(play, hosts, hosts, roles)
     earlier = _before(play, task)
     gathers = _gathers_facts(play)
-    layers = task_layers(manager, context, host, task, earlier, gathers)
+    layers = task_layers(manager, context, host, task, earlier, gathers, includers_of(play, task))
     magic = manager.magic_vars(context, host, task.role if task is not None else None)
     layers.append(Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"}))
     found = definitions(layers)

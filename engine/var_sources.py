@@ -136,13 +136,14 @@ def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
-def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapping[str, Any]) -> list[Layer]:
-    """Play ``vars``, ``vars_prompt`` (as prompted: the default, when it has one) and the
-    ``vars_files`` found, as written in the play."""
+def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapping[str, Any],
+                imports: list[Layer] = ()) -> list[Layer]:  # type: ignore[assignment]
+    """Play ``vars`` (then the ``import_playbook`` vars ``imports``, merged over them),
+    ``vars_prompt`` (as prompted: the default, when it has one) and the ``vars_files`` found."""
     play = context.play
     data = play.data if isinstance(play.data, Mapping) else {}
     path = play.span.file if play.span else None
-    layers = [_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path)]
+    layers = [_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path), *imports]
     prompts = YMap()
     for prompt in data.get("vars_prompt") or []:
         if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
@@ -181,19 +182,47 @@ def vars_files_found(manager: VariableManager, play: Any, variables: Mapping[str
     return found
 
 
-def chain_layers(task: Task) -> list[Layer]:
+def _frame_path(frame: Any) -> str | None:
+    span = frame.keyword_spans.get("vars") or frame.span
+    return span.file if span else None
+
+
+def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
     """``vars`` of the levels between the play and the task (role entries, blocks, imports,
-    includes), outermost first, then the task's own."""
-    layers: list[Layer | None] = []
-    below_play = False
+    and for a task an include loaded, the include task and the levels around it), outermost
+    first, then the task's own."""
+    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)]
+    layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
+                     frame.keywords.get("vars"), _frame_path(frame)) for frame in frames]
+    return [layer for layer in layers if layer is not None]
+
+
+def _below_play(chain: list[Any]) -> list[Any]:
+    for index, frame in enumerate(chain):
+        if frame.kind == "play":
+            return chain[index + 1:]
+    return list(chain)
+
+
+def import_playbook_layers(task: Task | None) -> list[Layer]:
+    """``vars`` of the ``import_playbook`` entries that brought the play in: ansible merges them
+    over the play's own vars (``PlaybookInclude``: ``entry.vars | new_obj.vars``)."""
+    if task is None:
+        return []
+    outer = []
     for frame in task.chain:
-        if below_play:
-            level = "task vars" if frame is task.chain[-1] else "block vars"
-            values = frame.keywords.get("vars")
-            path = (frame.keyword_spans.get("vars") or frame.span).file if (frame.keyword_spans.get("vars")
-                                                                            or frame.span) else None
-            layers.append(_layer(level, f"{frame.label} vars", values, path))
-        below_play = below_play or frame.kind == "play"
+        if frame.kind == "play":
+            break
+        outer.append(frame)
+    layers = [_layer("play vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
+              for frame in reversed(outer)]  # the nearest import is merged first, the outermost last
+    return [layer for layer in layers if layer is not None]
+
+
+def include_params_layers(includers: list[Task]) -> list[Layer]:
+    """An include's ``vars`` are also its params to the tasks it loads, above set_fact."""
+    layers = [_layer("include params", f"{include.chain[-1].label} params", include.chain[-1].keywords.get("vars"),
+                     _frame_path(include.chain[-1])) for include in includers]
     return [layer for layer in layers if layer is not None]
 
 
@@ -264,8 +293,10 @@ def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstan
 
 
 def task_layers(manager: VariableManager, context: PlayContext, host: Host, task: Task | None,
-                earlier: Iterable[Task] = (), gathers_facts: bool = True) -> list[Layer]:
-    """Every level's definitions for ``task`` on ``host``, lowest precedence first."""
+                earlier: Iterable[Task] = (), gathers_facts: bool = True,
+                includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
+    """Every level's definitions for ``task`` on ``host``, lowest precedence first; ``includers``:
+    the include tasks that load it, outermost first."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
     layers = role_layers(manager, context, role, "defaults", "role defaults")
@@ -273,10 +304,10 @@ def task_layers(manager: VariableManager, context: PlayContext, host: Host, task
     if gathers_facts:
         layers.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
                             {"ansible_facts": RUNTIME_RESULT}, runtime=True))
-    layers += play_layers(manager, context, extra)
+    layers += play_layers(manager, context, extra, import_playbook_layers(task))
     layers += role_layers(manager, context, role, "vars", "role vars")
     if task is not None:
-        layers += chain_layers(task)
+        layers += chain_layers(task, includers)
     layers += runtime_layers(manager, earlier, context.play.basedir)
     for ancestor in _role_lineage(role):
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
@@ -284,6 +315,7 @@ def task_layers(manager: VariableManager, context: PlayContext, host: Host, task
                        span.file if span else None, line=span.line if span else None)
         if layer is not None:
             layers.append(layer)
+    layers += include_params_layers(list(includers))
     extra_layer = _layer("extra vars", "extra vars (-e)", extra)
     if extra_layer is not None:
         layers.append(extra_layer)
