@@ -16,6 +16,7 @@ from typing import Any
 from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
+from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log
 from engine.run.delegation import (
@@ -511,6 +512,12 @@ class Executor:
             return change_inventory(self.plan.inventory.data, action, args, run.host.name)
         if action in VALIDATE_SPEC:
             return {"changed": False, "msg": "The arg spec validation passed"}
+        try:
+            user = become_user(task, templar)
+        except TemplateFailure as exc:
+            return failed_result(str(exc))
+        if needs_sudo(user, action):  # the plan refused the keywords when sudo is there (engine.run.become)
+            return become_failure(str(user))
         return self._module(task, args, templar, environment)
 
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
@@ -574,11 +581,11 @@ class Executor:
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
             self.callback.task_start(self._title(handler), handler=True)
-            for name in hosts:
+            hosts = [name for name in hosts if not self.runs[name].ended]
+            once = bool(hosts) and self._run_once(handler, hosts[0])
+            for name in hosts[:1] if once else hosts:  # a run_once handler runs for the first host
                 run = self.runs[name]
-                if run.ended:
-                    continue
-                step = self._run_on_host(handler, run, self._title(handler), handler=True)
+                step = self._run_on_host(handler, run, self._title(handler), handler=True, once=once)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
 

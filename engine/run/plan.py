@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
-from engine.model import Block, Play, Playbook, Problem, Task
+from engine.model import Block, Play, Playbook, Problem, Sourced, Task
+from engine.run.become import become_refusal
 from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
 
@@ -150,14 +151,13 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
 # (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "async", "poll",
-    "become", "become_user", "become_method", "become_flags", "become_exe",
-    "debugger", "strategy",
+    "async", "poll", "become_method", "become_flags", "become_exe", "debugger", "strategy",
 })
-# values of those keywords that change nothing the engine does: it never starts a debugger, and
-# its strategy is the linear one
+# values of those keywords that change nothing the engine does: it never starts a debugger, its
+# strategy is the linear one, and become goes through sudo (engine.run.become)
 HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
     "debugger": ("never",),
+    "become_method": ("sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"),
     "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear"),
 }
 
@@ -191,6 +191,10 @@ def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:
         for keyword, value in data.items():  # task-only keywords (until, retries, async...) are not inherited
             if keyword not in inherited and _unsupported(keyword, value):
                 note(keyword, task.span, task)
+        become = task.effective("become")
+        user = task.effective("become_user")
+        if isinstance(become, Sourced) and become_refusal(become.value, getattr(user, "value", None)):
+            note("become", become.frame.keyword_spans.get("become") or become.frame.span, become.frame)
     return list(found.values())
 
 

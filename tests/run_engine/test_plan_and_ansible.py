@@ -41,12 +41,17 @@ UNSUPPORTED = """
     - block:
         - {name: elevated, debug: {msg: x}}
       become: true
+      become_user: pls-someone-else
     - {name: local is fine, debug: {msg: y}, connection: local}
     - {name: ssh is not, debug: {msg: y}, connection: ssh}
 """
 
 
-def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path) -> None:
+def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.run.become
+
+    monkeypatch.setattr(engine.run.become, "sudo_available", lambda: True)  # become to another user: refused
     write(tmp_path, {"site.yml": UNSUPPORTED})
     plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
                      has_module=lambda action: True)
