@@ -154,16 +154,19 @@ class Callback:
         if no_log:
             result = censored_for_callback(result)
         task_host, host = host, host_label(host, result, delegated)
-        if self.show_diff:
+        items = is_loop and isinstance(result.get("results"), list)
+        if self.show_diff and not items:
             self._print_diffs(result)
         if is_include and outcome.status in ("ok", "changed"):
             return
-        if is_loop and isinstance(result.get("results"), list):
+        if items:
             for item in result["results"]:
                 # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
                     and not item.get("skipped") else task_host
                 self._retries(item_host, item)
+                if self.show_diff and isinstance(item, dict):  # each item's diff comes with its result
+                    self._print_diffs(item)
                 self._item(item_host, action, item)
             if outcome.status == "skipped":
                 self._print(f"skipping: [{task_host}]")
