@@ -152,6 +152,11 @@ class Controller implements vscode.Disposable {
       command(COMMANDS.showOutput, async () => this.output.show(true)),
       command(COMMANDS.showRunOutput, async () => this.runs.show(true)),
       vscode.workspace.onDidOpenTextDocument((document) => this.maybeStart(document)),
+      // a YAML document written into an Ansible one before any server ran (once a client runs,
+      // its didChange middleware opens such a document on the server)
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (event.contentChanges.length > 0) this.maybeStart(event.document);
+      }),
       vscode.window.onDidChangeActiveTextEditor((editor) => this.updateContext(editor)),
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(`${SECTION}.server`)) void this.restart(false);
@@ -171,7 +176,9 @@ class Controller implements vscode.Disposable {
   }
 
   private maybeStart(document: vscode.TextDocument): void {
-    if (!this.client && !this.starting && !this.gaveUp && isAnsible(document)) void this.start();
+    if (this.client || this.starting || this.gaveUp || !isAnsible(document)) return;
+    void this.start();
+    if (vscode.window.activeTextEditor?.document === document) this.updateContext(vscode.window.activeTextEditor);
   }
 
   private updateContext(editor: vscode.TextEditor | undefined): void {
