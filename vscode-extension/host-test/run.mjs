@@ -53,9 +53,15 @@ cpSync(join(here, "yaml-language"), join(plugins, "yaml-language"), { recursive:
 // a fresh workspace and user configuration
 const workspace = mkdtempSync(join(tmpdir(), "pls-host-workspace-"));
 cpSync(join(repository, "examples", "tag-inheritance"), workspace, { recursive: true });
+// YAML that is not Ansible yet: the scenario writes a play into it
+writeFileSync(join(workspace, "notes.yml"), "title: notes\n");
 const config = mkdtempSync(join(tmpdir(), "pls-host-config-"));
-// no workspace trust prompt: the workspace is trusted, as after answering it
-writeFileSync(join(config, "settings.json"), JSON.stringify({ "security.workspace.trust.enabled": false }, null, 2));
+// no workspace trust prompt: the workspace is trusted, as after answering it; no auto-indent, so
+// that text typed by the scenario lands as it is written
+writeFileSync(join(config, "settings.json"), JSON.stringify({
+  "security.workspace.trust.enabled": false,
+  "editor.autoIndent": "none",
+}, null, 2));
 
 const port = await new Promise((done) => {
   const probe = createServer().listen(0, "127.0.0.1", () => {

@@ -72,13 +72,32 @@ export async function scenario({ url, out, chromium }) {
   await page.waitForSelector("#theia-app-shell", { timeout: 60000 });
   await page.waitForSelector(".theia-preload", { state: "detached", timeout: 60000 }).catch(() => undefined);
 
-  await step("open roles/sample/tasks/main.yml (quick open)", null, async () => {
+  const quickOpen = async (path, line) => {
     await page.keyboard.press("Control+p");
     await page.locator(".quick-input-widget input").waitFor({ timeout: 10000 });
-    await page.keyboard.type("roles/sample/tasks/main.yml");
-    await page.locator(".quick-input-widget .monaco-list-row", { hasText: "main.yml" }).first().waitFor({ timeout: 10000 });
+    await page.keyboard.type(path);
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: path.split("/").pop() }).first().waitFor({ timeout: 10000 });
     await page.keyboard.press("Enter");
-    await editorLine("name: task1").first().waitFor({ timeout: 20000 });
+    await editorLine(line).first().waitFor({ timeout: 20000 });
+  };
+
+  // the first document is YAML but not Ansible: the extension activates (onLanguage:yaml) and
+  // starts no server until the document becomes a playbook
+  await step("a YAML file written into a playbook starts the server", "00-notes", async () => {
+    await quickOpen("notes.yml", "title: notes");
+    await page.waitForTimeout(3000);
+    const before = await page.locator(".codelens-decoration").count();
+    await editorLine("title: notes").first().click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.insertText("- hosts: localhost\n  tasks:\n    - name: from notes\n      debug: msg=hi\n");
+    await page.keyboard.press("Control+s");
+    await page.locator(".codelens-decoration", { hasText: "List tasks" }).first().waitFor({ timeout: 60000 });
+    const lenses = (await texts(".codelens-decoration")).map((lens) => lens.replace(/\s*\n\s*/g, " "));
+    return [before === 0, `lenses before: ${before}; after: ${lenses.join(" ## ")}`];
+  });
+
+  await step("open roles/sample/tasks/main.yml (quick open)", null, async () => {
+    await quickOpen("roles/sample/tasks/main.yml", "name: task1");
     return [true, await page.locator("#status-bar-editor-status-language").innerText()];
   });
 
