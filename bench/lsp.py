@@ -58,6 +58,8 @@ async def bench_tree(label: str, tree: Path, found: list[Server], args: argparse
             runs[server.name].append(result)
             print(f"  run {i + 1} {server.name:<24} init {fmt(result.init)} s, ready {fmt(result.ready)} s, "
                   f"hover p95 {fmt(percentile(result.hovers, 0.95) * 1e3, 2)} ms, "
+                  f"variable hover p95 {fmt(percentile(result.variable_hovers, 0.95) * 1e3, 2)} ms "
+                  f"({result.variable_hovers_answered}/{len(result.variable_hovers)} answered), "
                   f"diag {fmt(median(result.diagnostics) * 1e3, 1)} ms, RSS {result.rss_kb / 1024:.0f} MB "
                   f"(load average before: {load})", flush=True)
             for error in result.errors:

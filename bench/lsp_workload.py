@@ -23,6 +23,7 @@ PEER_DIAGNOSTICS_TIMEOUT = 3.0
 PLS_DIAGNOSTICS_TIMEOUT = 20.0
 EDIT_TASK = '- name: Bench edit\n  ansible.builtin.debug:\n    msg: bench\n  when: "{{ x }}"\n'
 TASK_NAME = re.compile(r"^(\s*)- name:")
+VARIABLE = re.compile(r"\{\{\s*([A-Za-z_]\w*)")
 IMPORT_LINE = re.compile(r"import_tasks:\s*(\S+\.yml)\s*$", re.MULTILINE)
 
 
@@ -55,6 +56,7 @@ class Plan:
     hovers: list[Target]  # the `name` keys of tasks
     module_hovers: list[Target]  # the module keys of the same tasks
     files: list[Path]  # opened before hovering
+    variable_hovers: list[Target] = field(default_factory=list)  # variables in {{ }} of the same files
 
 
 TASK_KEYWORDS = set("""name when tags register loop loop_control notify become become_user changed_when failed_when
@@ -122,8 +124,12 @@ def make_plan(tree: Path, hovers: int, seed: int) -> Plan:
         chosen.append(rng.choice(entries[rng.choice([p for p in files if entries[p]])]))
     chosen = chosen[:hovers]
     rng.shuffle(chosen)
+    variables = [Target(path, number, m.start(1) + 1) for path in files
+                 for number, line in enumerate(path.read_text().splitlines())
+                 for m in VARIABLE.finditer(line)]
+    variables = rng.sample(variables, min(len(variables), hovers))
     return Plan(deep, deep_path.read_text(), [n for n, _ in chosen], [m for _, m in chosen if m],
-                [deep_path, *files])
+                [deep_path, *files], variables)
 
 
 # --- one session ---------------------------------------------------------------------------------------
@@ -140,6 +146,8 @@ class Session:
     hovers_answered: int = 0
     module_hovers: list[float] = field(default_factory=list)
     module_hovers_answered: int = 0
+    variable_hovers: list[float] = field(default_factory=list)
+    variable_hovers_answered: int = 0
     diagnostics: list[float] = field(default_factory=list)  # s each
     diagnostics_how: str = ""
     rss_kb: int = 0
@@ -225,6 +233,11 @@ async def session(server: Server, tree: Path, plan: Plan, args: argparse.Namespa
             result = await client.request("textDocument/hover", hover_params(target))
             out.module_hovers.append(time.perf_counter() - t0)
             out.module_hovers_answered += bool(result)
+        for target in plan.variable_hovers:
+            t0 = time.perf_counter()
+            result = await client.request("textDocument/hover", hover_params(target))
+            out.variable_hovers.append(time.perf_counter() - t0)
+            out.variable_hovers_answered += bool(result)
 
         out.diagnostics_how = "PLS105 published" if server.is_pls else "first publishDiagnostics for the file"
         await edits(client, server, plan, args.edits, out)

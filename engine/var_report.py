@@ -12,11 +12,20 @@ instead of guessing.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.var_sources import RUNTIME_RESULT, Definition, Layer, definitions, fold, task_layers
+from engine.var_sources import (
+    RUNTIME_RESULT,
+    Definition,
+    Layer,
+    definitions,
+    fold,
+    host_independent_layers,
+    inventory_layers,
+)
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
@@ -95,29 +104,98 @@ def find_task(play: Play, path: str, line: int) -> Task | None:
     return best
 
 
-def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 names: list[str] | None = None) -> TaskVariables:
-    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's)."""
+SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
+_scopes: dict[tuple[int, int, int], tuple[float, Any, Any]] = {}
+
+
+@dataclass
+class _Scope:
+    """What a task's variables are on any host: computed once, then per host only the
+    inventory's levels and the magic variables."""
+
+    manager: Any
+    context: Any
+    below: list[Layer]
+    above: list[Layer]
+
+
+def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
     from engine.run.variables import PlayContext, VariableManager
 
+    key = (id(play_plan.play), id(task), id(plan.inventory))
+    now = time.monotonic()
+    cached = _scopes.get(key)
+    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is play_plan.play:
+        return cached[2]
     play = play_plan.play
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
     hosts = [h.name for h in play_plan.hosts]
     context = PlayContext(play, hosts, hosts, roles)
-    earlier = _before(play, task)
-    gathers = _gathers_facts(play)
-    layers = task_layers(manager, context, host, task, earlier, gathers, includers_of(play, task))
-    magic = manager.magic_vars(context, host, task.role if task is not None else None)
-    layers.append(Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"}))
-    found = definitions(layers)
-    raw = fold(layers, plan.inventory.data.merge_hashes)
-    raw["hostvars"] = magic["hostvars"]
-    raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in raw.items()}
+    below, above = host_independent_layers(manager, context, task, _before(play, task), _gathers_facts(play),
+                                           includers_of(play, task))
+    scope = _Scope(manager, context, below, above)
+    if len(_scopes) > 256:
+        _scopes.clear()
+    _scopes[key] = (now, play, scope)
+    return scope
+
+
+class _RawVariables(Mapping[str, Any]):
+    """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
+    a hover reads a handful of the thousands of names a task sees. Values only the run knows
+    read as None."""
+
+    def __init__(self, layers: list[Layer], extra: Mapping[str, Any]) -> None:
+        self._maps = [extra, *(layer.values for layer in reversed(layers))]
+
+    def __getitem__(self, name: str) -> Any:
+        for values in self._maps:
+            if name in values:
+                value = values[name]
+                return None if value is RUNTIME_RESULT else value
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({name: None for values in self._maps for name in values})
+
+    def __len__(self) -> int:
+        return len(set().union(*self._maps))
+
+
+_host_layers: dict[tuple[int, str], tuple[Any, list[Layer]]] = {}
+
+
+def _inventory_layers(manager: Any, host: Host) -> list[Layer]:
+    """A host's inventory levels, once per inventory read (they do not depend on the task)."""
+    key = (id(manager.inventory), host.name)
+    found = _host_layers.get(key)
+    if found is None or found[0] is not manager.inventory:
+        if len(_host_layers) > 4096:
+            _host_layers.clear()
+        found = _host_layers[key] = (manager.inventory, inventory_layers(manager, host))
+    return found[1]
+
+
+def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                 names: list[str] | None = None) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's)."""
+    scope = _scope(plan, play_plan, task)
+    magic = scope.manager.magic_vars(scope.context, host, task.role if task is not None else None)
+    layers = [*scope.below, *_inventory_layers(scope.manager, host), *scope.above,
+              Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})]
+    found = definitions(layers, names)
+    raw: Mapping[str, Any]
+    if plan.inventory.data.merge_hashes:
+        folded = fold(layers, True)
+        folded["hostvars"] = magic["hostvars"]
+        raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
+    else:
+        raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
     from engine.run.templar import Templar, TemplateFailure, is_template
 
     templar = Templar(raw)
-    result = TaskVariables(play, task, host, templar=templar)
+    result = TaskVariables(play_plan.play, task, host, templar=templar)
     wanted = names if names is not None else list(found)
     for name in wanted:
         defs = found.get(name, [])
@@ -140,8 +218,6 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
-            if winner.runtime and resolved.unknown is None:
-                resolved.unknown = None  # known, but only if the run reaches the task: said by the definition
         result.variables[name] = resolved
     return result
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.data import Group, Host, sort_groups
@@ -62,9 +62,15 @@ class Layer:
     label: str
     values: Mapping[str, Any]
     path: str | None = None
-    lines: Mapping[str, int] = field(default_factory=dict)
+    default_line: int | None = None
+    """The line of names whose own line is not known (a role entry's parameters)."""
     runtime: bool = False
     """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
+
+    def line(self, name: str) -> int | None:
+        """Where ``name`` is written in ``path`` (0-based), when known."""
+        span = getattr(self.values, "key_spans", {}).get(name)
+        return span.line if span is not None else self.default_line
 
 
 @dataclass(frozen=True)
@@ -78,20 +84,12 @@ class Definition:
     runtime: bool
 
 
-def _lines(values: Any) -> dict[str, int]:
-    spans = getattr(values, "key_spans", None) or {}
-    return {str(name): span.line for name, span in spans.items()}
-
-
 def _layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
            line: int | None = None) -> Layer | None:
     """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
     if not isinstance(values, Mapping) or not values:
         return None
-    lines = _lines(values)
-    if line is not None:
-        lines = {str(name): lines.get(str(name), line) for name in values}
-    return Layer(level, label, values, path, lines, runtime)
+    return Layer(level, label, values, path, line, runtime)
 
 
 def _role_file_layer(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> Layer | None:
@@ -297,29 +295,39 @@ def task_layers(manager: VariableManager, context: PlayContext, host: Host, task
                 includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
     """Every level's definitions for ``task`` on ``host``, lowest precedence first; ``includers``:
     the include tasks that load it, outermost first."""
+    below, above = host_independent_layers(manager, context, task, earlier, gathers_facts, includers)
+    return [*below, *inventory_layers(manager, host), *above]
+
+
+def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,
+                            earlier: Iterable[Task] = (), gathers_facts: bool = True,
+                            includers: list[Task] = ()  # type: ignore[assignment]
+                            ) -> tuple[list[Layer], list[Layer]]:
+    """The levels below the inventory's (role defaults) and above them (facts and up), which are
+    the same on every host: computed once for a task, whatever the number of hosts."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
-    layers = role_layers(manager, context, role, "defaults", "role defaults")
-    layers += inventory_layers(manager, host)
+    below = role_layers(manager, context, role, "defaults", "role defaults")
+    above: list[Layer] = []
     if gathers_facts:
-        layers.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
-                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
-    layers += play_layers(manager, context, extra, import_playbook_layers(task))
-    layers += role_layers(manager, context, role, "vars", "role vars")
+        above.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
+                           {"ansible_facts": RUNTIME_RESULT}, runtime=True))
+    above += play_layers(manager, context, extra, import_playbook_layers(task))
+    above += role_layers(manager, context, role, "vars", "role vars")
     if task is not None:
-        layers += chain_layers(task, includers)
-    layers += runtime_layers(manager, earlier, context.play.basedir)
+        above += chain_layers(task, includers)
+    above += runtime_layers(manager, earlier, context.play.basedir)
     for ancestor in _role_lineage(role):
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
         layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
                        span.file if span else None, line=span.line if span else None)
         if layer is not None:
-            layers.append(layer)
-    layers += include_params_layers(list(includers))
+            above.append(layer)
+    above += include_params_layers(list(includers))
     extra_layer = _layer("extra vars", "extra vars (-e)", extra)
     if extra_layer is not None:
-        layers.append(extra_layer)
-    return layers
+        above.append(extra_layer)
+    return below, above
 
 
 def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
@@ -333,15 +341,18 @@ def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
     return result
 
 
-def definitions(layers: Iterable[Layer]) -> dict[str, list[Definition]]:
-    """Each name's definitions, the winning (highest precedence) one first. A file merged twice
-    at the same level (a role's defaults, once as a role of the play and once as the task's
-    role) is one definition, at its higher place."""
+def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> dict[str, list[Definition]]:
+    """Each name's definitions (of ``names`` only, when given), the winning (highest precedence)
+    one first. A file merged twice at the same level (a role's defaults, once as a role of the
+    play and once as the task's role) is one definition, at its higher place."""
     found: dict[str, list[Definition]] = {}
+    wanted = set(names) if names is not None else None
     for layer in layers:
-        for name, value in layer.values.items():
+        items = layer.values.items() if wanted is None else \
+            [(name, layer.values[name]) for name in wanted if name in layer.values]
+        for name, value in items:
             definition = Definition(str(name), value, layer.level, layer.label, layer.path,
-                                    layer.lines.get(str(name)), layer.runtime)
+                                    layer.line(str(name)), layer.runtime)
             same = found.setdefault(str(name), [])
             same[:] = [d for d in same if (d.level, d.path, d.line) != (definition.level, definition.path,
                                                                           definition.line) or d.path is None]

@@ -83,6 +83,7 @@ class VarsFiles:
         self.merge_hashes = merge_hashes
         self.warnings: list[str] = []
         self._contents: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        self._files: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
 
     def _entity_files(self, directory: str, entity: Host | Group) -> list[dict[str, Any]]:
         """The variables of each non-empty file defining ``entity`` in ``directory``'s
@@ -110,8 +111,12 @@ class VarsFiles:
         """(path, variables) of each non-empty file defining ``entity``, directory by directory,
         in the order they are combined: where each value of :meth:`variables` comes from."""
         subdir = "host_vars" if isinstance(entity, Host) else "group_vars"
-        return [(path, data) for directory in self.directories
-                for path in self._find_files(directory, subdir, entity.name) if (data := self._read(path))]
+        key = (subdir, entity.name)
+        if key not in self._files:
+            self._files[key] = [(path, data) for directory in self.directories
+                                for path in self._find_files(directory, subdir, entity.name)
+                                if (data := self._read(path))]
+        return self._files[key]
 
     def variables(self, entities: Iterable[Host | Group]) -> dict[str, Any]:
         """The combined variables of ``entities`` (in order, later wins); raises :class:`InventoryError`

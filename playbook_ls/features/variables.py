@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 MAX_HOSTS = 30
-INVENTORY_TTL = 2.0  # seconds an inventory read is reused (hovers come in bursts; edits are seen after this)
+INVENTORY_TTL = 2.0  # seconds before the inventory's files are looked at again for changes
 CONDITION_KEYS = frozenset({"when", "failed_when", "changed_when", "until", "that"})
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 JINJA_WORDS = frozenset({
@@ -112,10 +112,35 @@ class ContextValues:
     hosts_total: int
 
 
-_inventories: dict[tuple[Any, ...], tuple[float, Any]] = {}
+_inventories: dict[tuple[Any, ...], tuple[float, tuple[Any, ...], Any]] = {}
+
+
+def _signature(paths: list[str]) -> tuple[Any, ...]:
+    """What changes when an inventory source or a vars file beside it changes: the modification
+    times and sizes of the sources and of everything under them and their group_vars/host_vars."""
+    found: list[Any] = []
+    for source in paths:
+        if "," in source and not os.path.exists(source):
+            continue
+        base = source if os.path.isdir(source) else os.path.dirname(source) or "."
+        for directory in (source, os.path.join(base, "group_vars"), os.path.join(base, "host_vars")):
+            if not os.path.exists(directory):
+                continue
+            walk = os.walk(directory) if os.path.isdir(directory) else [(os.path.dirname(directory), [],
+                                                                       [os.path.basename(directory)])]
+            for folder, _dirs, files in walk:
+                for name in files:
+                    try:
+                        stat = os.stat(os.path.join(folder, name))
+                    except OSError:
+                        continue
+                    found.append((folder, name, stat.st_mtime_ns, stat.st_size))
+    return tuple(sorted(found))
 
 
 def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> Any:
+    """The inventory values are shown for, read without running scripts; read again only when
+    one of its files changed (looked at once every ``INVENTORY_TTL`` seconds at most)."""
     from engine.inventory.manager import load_inventory
 
     config = index.configs.for_path(path)
@@ -125,11 +150,15 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
     now = time.monotonic()
     cached = _inventories.get(key)
     if cached is not None and now - cached[0] < INVENTORY_TTL:
-        return cached[1]
+        return cached[2]
+    signature = _signature(chosen)
+    if cached is not None and cached[1] == signature:
+        _inventories[key] = (now, signature, cached[2])
+        return cached[2]
     inventory = load_inventory(chosen, index.sources, dynamic=False, playbook_dir=None,
                                settings=config.inventory)
     _inventories.clear()  # one workspace, one inventory at a time
-    _inventories[key] = (now, inventory)
+    _inventories[key] = (now, signature, inventory)
     return inventory
 
 
@@ -164,13 +193,24 @@ def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
     return found
 
 
+_per_playbook_dir: dict[tuple[int, str], Any] = {}
+
+
 def _for_playbook(inventory: Any, playbook_dir: str) -> Any:
-    """The inventory with the playbook's directory for its group_vars/host_vars."""
+    """The inventory with the playbook's directory for its group_vars/host_vars (one per
+    directory and inventory read, so that their files are read once)."""
     from engine.inventory.manager import Inventory
 
     if inventory.playbook_dir == playbook_dir:
         return inventory
-    return Inventory(inventory.data, inventory.sources, inventory.cache, playbook_dir=playbook_dir)
+    key = (id(inventory), playbook_dir)
+    found = _per_playbook_dir.get(key)
+    if found is None or found[0] is not inventory:
+        if len(_per_playbook_dir) > 64 or any(base is not inventory for base, _ in _per_playbook_dir.values()):
+            _per_playbook_dir.clear()
+        found = _per_playbook_dir[key] = (inventory, Inventory(inventory.data, inventory.sources, inventory.cache,
+                                                               playbook_dir=playbook_dir))
+    return found[1]
 
 
 def _implicit_localhost(inventory: Any) -> Any:
