@@ -8,7 +8,6 @@ that a rescue section catches is ``rescued`` (not ``failed``), a loop counts onc
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -131,8 +130,7 @@ class Callback:
         self._print(banner("NO MORE HOSTS LEFT"))
 
     def included(self, path: str, hosts: list[str], label: Any = None) -> None:
-        # the included file's absolute path, as ansible's IncludedFile names it
-        self._print(f"included: {os.path.abspath(path)} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
+        self._print(f"included: {path} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
 
     def warning(self, message: str) -> None:
         """Print a warning once per run: ansible's Display drops a warning it already showed."""
@@ -157,8 +155,12 @@ class Callback:
             result = censored_for_callback(result)
         task_host, host = host, host_label(host, result, delegated)
         items = is_loop and isinstance(result.get("results"), list)
+        if not items:
+            self._displayed(result)
         if self.show_diff and not items:
             self._print_diffs(result)
+        if not items:
+            self._module_warnings(result)
         if is_include and outcome.status in ("ok", "changed"):
             return
         if items:
@@ -167,13 +169,15 @@ class Callback:
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
                     and not item.get("skipped") else task_host
                 self._retries(item_host, item)
+                if isinstance(item, dict):
+                    self._displayed(item)
                 if self.show_diff and isinstance(item, dict):  # each item's diff comes with its result
                     self._print_diffs(item)
+                if isinstance(item, dict):
+                    self._module_warnings(item)
                 self._item(item_host, action, item)
-            if outcome.status == "skipped":  # v2_runner_on_skipped, after its items
-                rest = {k: v for k, v in result.items() if k != "results"}
-                shown = f" => {dump(rest, action, self.verbosity)}" if self._is_verbose(rest, action) else ""
-                self._print(f"skipping: [{task_host}]{shown}")
+            if outcome.status == "skipped":
+                self._print(f"skipping: [{task_host}]")
         elif outcome.status == "skipped":
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
             self._print(f"skipping: [{task_host}]{shown}")
@@ -217,6 +221,20 @@ class Callback:
             status = "changed" if item.get("changed") else "ok"
             tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"{status}: [{host}] => (item={label}){tail}")
+
+    def _displayed(self, result: dict[str, Any]) -> None:
+        """Lines an action displays while it runs (pause's "Pausing for N seconds"), which a
+        module hands over under ``_ansible_display``."""
+        lines = result.get("_ansible_display")
+        for line in lines if isinstance(lines, list) else []:
+            self._print(str(line))
+
+    def _module_warnings(self, result: dict[str, Any]) -> None:
+        """The warnings a module returned, as ``_handle_warnings_and_exception`` shows them just
+        before the result's line (after its diff)."""
+        warnings = result.get("warnings")
+        for warning in warnings if isinstance(warnings, list) else []:
+            self.warning(str(warning).rstrip("\n"))
 
     def _print_diffs(self, result: dict[str, Any]) -> None:
         results = result.get("results") if isinstance(result.get("results"), list) else [result]

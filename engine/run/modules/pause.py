@@ -1,7 +1,7 @@
 """pause: ansible's action plugin as it runs without a terminal on stdin (the bundled engine
 never prompts): ``seconds``/``minutes`` sleep (at least one second), a prompt without them is
-not waited for, with ansible's warning."""
-
+not waited for, with ansible's warning. Like ansible's action (BYPASS_HOST_LOOP) it should pause
+once for all the hosts of a task; the executor runs it per host for now."""
 from __future__ import annotations
 
 import datetime
@@ -11,6 +11,7 @@ from typing import Any
 from engine.run.modules import ModuleContext
 from engine.run.modules._args import Arg, validate
 
+BYPASS_HOST_LOOP = True
 SPEC = {
     "echo": Arg(type="bool", default=True),
     "minutes": Arg(type="int"),
@@ -33,7 +34,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if seconds is None:
         result["warnings"] = ["Not waiting for response to prompt as stdin is not interactive"]
     else:
-        time.sleep(max(seconds, 1))
+        seconds = max(seconds, 1)
+        # what the action displays while it waits (the callback prints it before the result)
+        result["_ansible_display"] = [f"Pausing for {seconds} seconds"]
+        if params["prompt"]:
+            result["_ansible_display"].append("(ctrl+C then 'C' = continue early, ctrl+C then 'A' = abort)\r")
+        time.sleep(seconds)
     duration = time.time() - start
     result["stop"] = str(datetime.datetime.now())
     result["delta"] = int(duration)
