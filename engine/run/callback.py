@@ -8,6 +8,7 @@ that a rescue section catches is ``rescued`` (not ``failed``), a loop counts onc
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -130,7 +131,8 @@ class Callback:
         self._print(banner("NO MORE HOSTS LEFT"))
 
     def included(self, path: str, hosts: list[str], label: Any = None) -> None:
-        self._print(f"included: {path} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
+        # the included file's absolute path, as ansible's IncludedFile names it
+        self._print(f"included: {os.path.abspath(path)} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
 
     def warning(self, message: str) -> None:
         """Print a warning once per run: ansible's Display drops a warning it already showed."""
@@ -176,8 +178,10 @@ class Callback:
                 if isinstance(item, dict):
                     self._module_warnings(item)
                 self._item(item_host, action, item)
-            if outcome.status == "skipped":
-                self._print(f"skipping: [{task_host}]")
+            if outcome.status == "skipped":  # v2_runner_on_skipped, after its items
+                rest = {k: v for k, v in result.items() if k != "results"}
+                shown = f" => {dump(rest, action, self.verbosity)}" if self._is_verbose(rest, action) else ""
+                self._print(f"skipping: [{task_host}]{shown}")
         elif outcome.status == "skipped":
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
             self._print(f"skipping: [{task_host}]{shown}")
