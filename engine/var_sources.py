@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.data import Group, Host, sort_groups
 from engine.paths import find_role_file
+from engine.run.variables import role_lineage as _role_lineage
 from engine.span import YMap
 
 if TYPE_CHECKING:
@@ -98,14 +99,6 @@ def _role_file_layer(manager: VariableManager, role: RoleInstance, sub: str, lev
         return None
     data = manager.cache.load(path).data
     return _layer(level, f"role '{role.name}' {sub}", data, path)
-
-
-def _role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
-    lineage: list[RoleInstance] = []
-    while role is not None:
-        lineage.insert(0, role)
-        role = role.parent if role.via == "dependency" else None
-    return lineage
 
 
 def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:

@@ -95,13 +95,13 @@ class VariableManager:
         result: dict[str, Any] = {}
         for used in context.roles:
             result |= self.role_files(used)[0]
-        for ancestor in _role_lineage(role):
+        for ancestor in role_lineage(role):
             result |= self.role_files(ancestor)[0]
         result |= self.host_vars(host)
         result |= play.vars  # play vars and vars_files, as the resolver merged them
         for used in context.roles:
             result |= self.role_files(used)[1]
-        for ancestor in _role_lineage(role):
+        for ancestor in role_lineage(role):
             result |= self.role_files(ancestor)[1]
         if task is not None:
             below_play = False
@@ -112,7 +112,7 @@ class VariableManager:
         state = self.state(host.name)
         result |= state.included
         result |= state.nonpersistent
-        for ancestor in _role_lineage(role):
+        for ancestor in role_lineage(role):
             result |= ancestor.params
         result |= include_params or {}
         result |= self.options.extra_vars
@@ -155,7 +155,7 @@ def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
             for key, value in facts.items()}
 
 
-def _role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
+def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
     """The role and the roles that pulled it in as a dependency, outermost first."""
     lineage: list[RoleInstance] = []
     while role is not None:

@@ -48,6 +48,8 @@ def _where(task: Any) -> tuple[str | None, int | None]:
 
 
 def _message(data: dict[str, Any]) -> str:
+    # the run worker's failure_message, repeated: this file runs inside ansible-playbook's own
+    # Python, which need not have playbook-ls installed
     message = str(data.get("msg") or "failed")
     stderr = data.get("stderr")
     if isinstance(stderr, str) and stderr.strip():
