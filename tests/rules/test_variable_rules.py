@@ -56,3 +56,30 @@ def test_a_default_the_roles_own_vars_replace(repo: Path) -> None:
     assert positions(found) == [("roles/app/defaults/main.yml", 0, 0)]  # once, whichever playbooks use it
     assert "the default of 'app_port' is never used" in found[0].message
     assert "roles/app/vars/main.yml:1" in found[0].message
+
+
+def test_a_fact_the_profiles_extra_vars_hide(repo: Path) -> None:
+    found = check(repo, {
+        "site.yml": """
+            - hosts: all
+              tasks:
+                - name: pick
+                  set_fact:
+                    release: "2.1"
+                    other: 1
+                - name: look
+                  command: "true"
+                  register: release
+            """,
+        "other.yml": "- hosts: all\n  tasks:\n    - set_fact: {release: 3}\n",
+        ".playbook-ls.yml": """
+            profiles:
+              deploy:
+                playbook: site.yml
+                extra_vars: {release: "2.0"}
+              plain:
+                playbook: site.yml
+            """}, "PLS121")
+    assert positions(found) == [("site.yml", 2, 6), ("site.yml", 6, 6)]  # not other.yml: the profile runs site.yml
+    assert "'release' set here by set_fact is never seen when launched with profile 'deploy'" in found[0].message
+    assert "by register" in found[1].message
