@@ -33,6 +33,7 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import ADD_HOST, CHANGES_INVENTORY, change_inventory
+from engine.run.lookups import task_context
 from engine.run.plan import Plan, PlayPlan
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -359,7 +360,9 @@ class Executor:
         step = Step(task)
         host = run.host
         variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
-        templar = Templar(variables)
+        templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
+                                                          task.span.file if task.span is not None else None,
+                                                          self.context.play.basedir, task.action))
         if task.action in META:
             step.meta_skipped = not self._meta(task, run, templar)
             if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result

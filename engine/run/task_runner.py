@@ -40,24 +40,39 @@ def loop_of(task: Task) -> tuple[str, Any] | None:
 
 
 def loop_items(kind: str, raw: Any, templar: Templar) -> list[Any]:
-    value = templar.template(raw)
-    if kind == "loop" or kind == "with_list":
+    """``TaskExecutor._get_loop_items``: ``loop`` must template to a list; ``with_<name>`` runs the
+    lookup ``name`` on its (templated) terms with wantlist."""
+    if kind == "loop":
+        value = templar.template(raw)
         if not isinstance(value, list):
-            raise TemplateFailure(f"Invalid data passed to 'loop', it requires a list, got this instead: {value}. "
-                                  "Hint: If you passed a list/dict of just one element, try adding wantlist=True "
-                                  "to your lookup invocation or use q/query instead of lookup.")
+            raise TemplateFailure(f"The `loop` value must resolve to a 'list', not {_native_type_name(value)!r}.")
         return value
-    if kind == "with_items":
-        items = value if isinstance(value, list) else [value]
-        flat: list[Any] = []
-        for item in items:
-            flat.extend(item if isinstance(item, list) else [item])
-        return flat
-    if kind == "with_dict":
-        if not isinstance(value, Mapping):
-            raise TemplateFailure("with_dict expects a dict")
-        return [{"key": k, "value": v} for k, v in value.items()]
-    raise TemplateFailure(f"playbook-ls's engine has no lookup '{kind[5:]}'; run with --engine ansible")
+    if kind == "with_first_found" and isinstance(raw, list):  # undefined terms are left out
+        terms: Any = [term for term in (_defined(templar, term) for term in raw) if term is not _UNDEFINED]
+    else:
+        terms = templar.template(raw.strip() if isinstance(raw, str) else raw)
+    items = templar.run_lookup(kind[len("with_"):], terms if isinstance(terms, list) else [terms], wantlist=True)
+    return list(items) if isinstance(items, (list, tuple)) else [items]
+
+
+_UNDEFINED = object()
+
+
+def _defined(templar: Templar, term: Any) -> Any:
+    from jinja2.exceptions import UndefinedError
+
+    try:
+        return templar.template(term)
+    except TemplateFailure as exc:
+        if isinstance(exc.__cause__, UndefinedError):
+            return _UNDEFINED
+        raise
+
+
+def _native_type_name(value: Any) -> str:
+    if value is None:
+        return "NoneType"
+    return {dict: "dict", str: "str", int: "int", float: "float", bool: "bool"}.get(type(value), type(value).__name__)
 
 
 def skipped_result(condition: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from itertools import chain, islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import templating
 from engine.booleans import bool_filter
@@ -23,6 +23,9 @@ from engine.run import path_and_set_filters
 from engine.template_bounds import binop_over_limit
 from engine.template_bounds import bounded_range as _bounded_range
 from engine.values import UnsafeText
+
+if TYPE_CHECKING:
+    from engine.run.lookups import LookupContext
 
 
 class TemplateFailure(Exception):
@@ -241,13 +244,35 @@ def is_template(value: Any) -> bool:
 class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
-    def __init__(self, variables: Mapping[str, Any]) -> None:
+    def __init__(self, variables: Mapping[str, Any], lookups: LookupContext | None = None) -> None:
+        """``lookups``: where the run's lookups look files up; without it (the default, and what
+        the editor's static reports use) ``lookup``/``query``/``q`` are undefined and no lookup
+        ever runs (no pipe, no password file)."""
         self.raw = variables
+        self.lookups = lookups
         self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure)
+        self._globals: Mapping[str, Any] | None = None
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
-        return Templar(Layered(more, self.raw))
+        return Templar(Layered(more, self.raw), self.lookups)
+
+    def _scope(self, env: Any) -> Mapping[str, Any]:
+        if self.lookups is None:
+            return Layered(self.variables, env.globals)
+        if self._globals is None:
+            from engine.run.lookups import template_globals
+
+            self._globals = Layered(template_globals(self, self.lookups), env.globals)
+        return Layered(self.variables, self._globals)
+
+    def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
+        """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
+        from engine.run.lookups import invoke
+
+        if self.lookups is None:
+            raise TemplateFailure(f"lookups are not enabled here; cannot run the lookup {name!r}")
+        return invoke(self, self.lookups, name, terms, kwargs, invoked_as_with=True)
 
     def template(self, value: Any) -> Any:
         if isinstance(value, str):
@@ -273,7 +298,7 @@ class Templar:
         env = _overlay(overrides) if overrides else environment()
         try:
             template = env.from_string("{{ " + text + " }}" if expression else text)
-            context = template.new_context(Layered(self.variables, env.globals), shared=True)
+            context = template.new_context(self._scope(env), shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
