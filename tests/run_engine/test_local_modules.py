@@ -165,12 +165,12 @@ def test_random_arguments_in_check_mode_never_write(tmp_path_factory: pytest.Tem
     from hypothesis import strategies as st
 
     modules = ["blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script",
-               "community.general.ini_file", "get_url", "uri", "unarchive"]
+               "community.general.ini_file", "get_url", "uri", "unarchive", "git"]
     options = ["path", "dest", "block", "marker", "insertafter", "insertbefore", "create", "backup", "state", "mode",
                "regexp", "replace", "after", "before", "validate", "paths", "patterns", "recurse", "prefix",
                "suffix", "src", "search_regex", "timeout", "_raw_params", "cmd", "creates", "removes", "chdir",
                "section", "option", "value", "values", "exclusive", "allow_no_value", "follow", "url", "checksum",
-               "remote_src", "list_files", "exclude"]
+               "remote_src", "list_files", "exclude", "repo", "version", "clone", "update"]
 
     def values(root: Path) -> Any:
         return st.one_of(st.sampled_from([f"{root}/exists.txt", f"{root}/missing.txt", f"{root}/dir",

@@ -60,6 +60,7 @@ _SUBMODULES: dict[str, str] = {
     "get_url": "get_url",
     "uri": "uri",
     "unarchive": "unarchive",
+    "git": "git",
     "ini_file": "ini_file",  # ansible-core routes ini_file to the collection's module
     "community.general.ini_file": "ini_file",
     "setup": "setup",
