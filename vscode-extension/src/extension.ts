@@ -38,6 +38,8 @@ import { VirtualDocuments } from "./views";
 
 const PROFILE_KEY = "playbookLs.profile";
 const ANSIBLE_CONTEXT = "playbookLs.ansibleDocument";
+/** The commands that open Manage Workspace Trust: VS Code's, then Theia's. */
+const TRUST_COMMANDS = ["workbench.trust.manage", "workspace:manageTrust"];
 
 let controller: Controller | undefined;
 
@@ -503,7 +505,7 @@ class Controller implements vscode.Disposable {
       const choice = await vscode.window.showWarningMessage(
         `playbook-ls: ${check ? "a check" : "a run"} executes the playbook's code: trust this workspace first.`,
         "Manage Workspace Trust");
-      if (choice) await vscode.commands.executeCommand("workbench.trust.manage");
+      if (choice) await this.manageTrust();
       return undefined;
     }
     await this.saveAnsibleDocuments();
@@ -549,6 +551,14 @@ class Controller implements vscode.Disposable {
         break;
     }
     return result;
+  }
+
+  /** VS Code's Manage Workspace Trust, or the host's own (Theia's is `workspace:manageTrust`). */
+  private async manageTrust(): Promise<void> {
+    const commands = await vscode.commands.getCommands(true);
+    const manage = TRUST_COMMANDS.find((id) => commands.includes(id));
+    if (manage) await vscode.commands.executeCommand(manage);
+    else void vscode.window.showInformationMessage("playbook-ls: trust the workspace with your editor's Manage Workspace Trust command.");
   }
 
   /** A run reads the files from disk: save the modified Ansible documents first (as tasks do). */
