@@ -56,10 +56,10 @@ cpSync(join(repository, "examples", "tag-inheritance"), workspace, { recursive: 
 // YAML that is not Ansible yet: the scenario writes a play into it
 writeFileSync(join(workspace, "notes.yml"), "title: notes\n");
 const config = mkdtempSync(join(tmpdir(), "pls-host-config-"));
-// no workspace trust prompt: the workspace is trusted, as after answering it; no auto-indent, so
-// that text typed by the scenario lands as it is written
+// workspace trust asked (the scenario answers no, then trusts it from Restricted Mode); no
+// auto-indent, so that text typed by the scenario lands as it is written
 writeFileSync(join(config, "settings.json"), JSON.stringify({
-  "security.workspace.trust.enabled": false,
+  "security.workspace.trust.enabled": true,
   "editor.autoIndent": "none",
 }, null, 2));
 

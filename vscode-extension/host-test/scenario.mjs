@@ -72,6 +72,12 @@ export async function scenario({ url, out, chromium }) {
   await page.waitForSelector("#theia-app-shell", { timeout: 60000 });
   await page.waitForSelector(".theia-preload", { state: "detached", timeout: 60000 }).catch(() => undefined);
 
+  await step("workspace trust: answered no, Restricted Mode", null, async () => {
+    await page.locator(".dialogOverlay button", { hasText: "No, I don't trust" }).click({ timeout: 30000 });
+    await page.locator("#theia-statusBar", { hasText: "Restricted Mode" }).waitFor({ timeout: 10000 });
+    return [true, "status bar: Restricted Mode"];
+  });
+
   const quickOpen = async (path, line) => {
     await page.keyboard.press("Control+p");
     await page.locator(".quick-input-widget input").waitFor({ timeout: 10000 });
@@ -172,7 +178,25 @@ export async function scenario({ url, out, chromium }) {
     return [/Ln 14\b/.test(cursor), `cursor: ${cursor}`];
   });
 
-  await step("lens: ▶ Check writes the playbook-ls runs channel", "07-check", async () => {
+  await step("Restricted Mode: ▶ Check refused, then Manage Workspace Trust › Trust", "07-trust", async () => {
+    await tab("main.yml").click();
+    await page.locator(".codelens-decoration a", { hasText: "Check" }).first().click();
+    const refusal = page.locator(".theia-notification-list-item:visible", { hasText: "trust this workspace first" }).first();
+    await refusal.waitFor({ timeout: 20000 });
+    const said = flat(await refusal.innerText());
+    await refusal.locator("button", { hasText: "Manage Workspace Trust" }).click();
+    const trust = page.locator(".quick-input-widget .monaco-list-row", { hasText: /^Trust/ }).first();
+    await trust.waitFor({ timeout: 10000 });
+    const choices = flat((await texts(".quick-input-widget .monaco-list-row")).join(" | "));
+    await trust.click();
+    await page.locator("#theia-statusBar", { hasText: "Restricted Mode" }).waitFor({ state: "detached", timeout: 10000 });
+    // the extension restarts the server on onDidGrantWorkspaceTrust: the lenses come back
+    await page.waitForTimeout(2000);
+    await page.locator(".codelens-decoration a", { hasText: "Check" }).first().waitFor({ timeout: 30000 });
+    return [true, `"${said}"; Manage Workspace Trust offered: ${choices}`];
+  });
+
+  await step("lens: ▶ Check writes the playbook-ls runs channel", "08-check", async () => {
     await tab("main.yml").click();
     await page.locator(".codelens-decoration a", { hasText: "Check" }).first().click();
     await page.locator(".theia-notification-message", { hasText: "check of" }).first().waitFor({ timeout: 60000 });
@@ -182,7 +206,7 @@ export async function scenario({ url, out, chromium }) {
       `channel "${selector}", ends: ${flat(channel).slice(-250)}; notifications: ${await notifications()}`];
   });
 
-  await step("lens: ▶ Run asks first, then runs", "08-run", async () => {
+  await step("lens: ▶ Run asks first, then runs", "09-run", async () => {
     await tab("main.yml").click();
     await page.locator(".codelens-decoration a", { hasText: "Run" }).first().click();
     const ask = page.locator(".theia-notification-list-item:visible", { has: page.locator("button") })
@@ -195,7 +219,7 @@ export async function scenario({ url, out, chromium }) {
     return [/PLAY RECAP/.test(channel), `asked "${question}"; notifications: ${await notifications()}`];
   });
 
-  await step("palette: playbook-ls: Show server output", "09-server-output", async () => {
+  await step("palette: playbook-ls: Show server output", "10-server-output", async () => {
     await palette("playbook-ls: Show server output");
     await page.waitForTimeout(1500);
     const channel = (await texts("#outputView")).join("\n");
@@ -203,7 +227,7 @@ export async function scenario({ url, out, chromium }) {
     return [selector.trim() === "playbook-ls" && /Starting /.test(channel), `channel "${selector}": ${flat(channel)}`];
   });
 
-  await step("status item: Choose launch profile", "10-profile", async () => {
+  await step("status item: Choose launch profile", "11-profile", async () => {
     await page.locator("#status-bar-playbookLs\\.profile").click();
     await page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: 10000 });
     await page.waitForTimeout(500);
@@ -213,7 +237,7 @@ export async function scenario({ url, out, chromium }) {
     return [/No profile/.test(items), `${title}: ${flat(items)}`];
   });
 
-  await step("palette: playbook-ls: Restart server", "11-restart", async () => {
+  await step("palette: playbook-ls: Restart server", "12-restart", async () => {
     await palette("playbook-ls: Restart server");
     await page.locator("#theia-statusBar", { hasText: "server restarted" }).waitFor({ timeout: 30000 });
     return [true, "status bar: playbook-ls: server restarted"];
