@@ -58,10 +58,11 @@ writeFileSync(join(workspace, "notes.yml"), "title: notes\n");
 const config = mkdtempSync(join(tmpdir(), "pls-host-config-"));
 // workspace trust asked (the scenario answers no, then trusts it from Restricted Mode); no
 // auto-indent, so that text typed by the scenario lands as it is written
-writeFileSync(join(config, "settings.json"), JSON.stringify({
-  "security.workspace.trust.enabled": true,
-  "editor.autoIndent": "none",
-}, null, 2));
+const userSettings = { "security.workspace.trust.enabled": true, "editor.autoIndent": "none" };
+/** Writes the user settings: these and `extra` (the scenario changes playbook-ls's settings). */
+const writeSettings = (extra = {}) =>
+  writeFileSync(join(config, "settings.json"), JSON.stringify({ ...userSettings, ...extra }, null, 2));
+writeSettings();
 
 const port = await new Promise((done) => {
   const probe = createServer().listen(0, "127.0.0.1", () => {
@@ -107,7 +108,7 @@ console.log(`host listening on ${url} after ${elapsed()} (workspace ${workspace}
 
 let failed = 1;
 try {
-  failed = await scenario({ url, out, chromium });
+  failed = await scenario({ url, out, chromium, writeSettings });
 } catch (error) {
   console.error(error);
 } finally {

@@ -5,7 +5,7 @@
 import { chromium as playwright } from "playwright-core";
 
 /** Runs the steps against the Theia at `url`; returns the number of failed steps. */
-export async function scenario({ url, out, chromium }) {
+export async function scenario({ url, out, chromium, writeSettings }) {
   const started = Date.now();
   let failed = 0;
   const browser = await playwright.launch({ executablePath: chromium, headless: true });
@@ -146,6 +146,16 @@ export async function scenario({ url, out, chromium }) {
     await page.waitForTimeout(1000);
     const problems = (await texts("#problems")).join("\n");
     return [/PLS101/.test(problems), flat(problems)];
+  });
+
+  await step("a settings change reaches the server: playbook-ls.ignore [PLS101], then none", "03b-settings", async () => {
+    const squiggles = () => page.locator(".theia-editor .squiggly-warning").count();
+    const before = await squiggles();
+    writeSettings({ "playbook-ls.ignore": ["PLS101"] });
+    await page.waitForFunction(() => document.querySelectorAll(".theia-editor .squiggly-warning").length === 0, null, { timeout: 20000 });
+    writeSettings();
+    await page.locator(".theia-editor .squiggly-warning").first().waitFor({ timeout: 20000 });
+    return [before > 0, `squiggles: ${before}, 0 with the ignore, ${await squiggles()} without`];
   });
 
   await step("palette: playbook-ls: Show effective tags (cursor on task2)", "04-effective-tags", async () => {
