@@ -13,14 +13,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.keywords import did_you_mean
-from engine.launch import LaunchProfile
-from engine.launching import Launch, LaunchProblem, option_vars, resolve_launch
-from engine.span import Span
 from playbook_ls.cli.options import add_selection_options
 
 if TYPE_CHECKING:
     from engine.config import InventorySettings
+    from engine.launch import LaunchProfile
+    from engine.launching import Launch, LaunchProblem
+    from engine.span import Span
 
 EXIT_LAUNCH_ERROR = 2
 EXAMPLES = """\
@@ -90,6 +89,7 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
     """The launch profile ``name`` from the settings (``config``, else found from the current
     directory), or from ``profiles_file`` when given (it replaces the settings' profiles).
     Raises ValueError with what to do when the settings are wrong or lack it."""
+    from engine.keywords import did_you_mean
     from playbook_ls.config import ConfigError, load_settings
 
     try:
@@ -106,6 +106,7 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.launching import resolve_launch
     from engine.source import SourceCache
     from playbook_ls.cli.listing import parse_extra_vars
 
@@ -182,6 +183,7 @@ class Plan:
 def build_plan(launch: Launch, cache: Any) -> Plan:
     """Per play: the hosts it targets and the tasks the launch's tag selection runs."""
     from engine.config import AnsibleConfig
+    from engine.launching import LaunchProblem, option_vars
     from engine.resolve import Resolver
     from engine.tags import Selection, selected_tasks
     from playbook_ls.rules.base import display_path, profile_playbook
@@ -255,6 +257,7 @@ def _json(value: Any) -> str:
 
 
 def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
+    from engine.launching import option_vars
     from playbook_ls.rules.base import display_path
 
     span = launch.profile.span
@@ -283,6 +286,7 @@ def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
 
 
 def launch_data(launch: Launch, plan: Plan, cwd: str) -> dict[str, Any]:
+    from engine.launching import option_vars
     from playbook_ls.cli.listing import task_data
 
     return {
