@@ -132,7 +132,8 @@ class Callback:
 
     def included(self, path: str, hosts: list[str], label: Any = None) -> None:
         # the included file's absolute path, as ansible's IncludedFile names it
-        self._print(f"included: {os.path.abspath(path)} for {', '.join(hosts)}" + (f" => (item={label})" if label is not None else ""))
+        self._print(f"included: {os.path.abspath(path)} for {', '.join(hosts)}"
+                    + (f" => (item={label})" if label is not None else ""))
 
     def warning(self, message: str) -> None:
         """Print a warning once per run: ansible's Display drops a warning it already showed."""

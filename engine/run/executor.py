@@ -16,6 +16,7 @@ from typing import Any
 from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
+from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log
@@ -86,6 +87,7 @@ class Executor:
         self.error = False
         self.max_fail: float | None = None
         self.batch_size = 0
+        self.jobs = Jobs()
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -497,6 +499,16 @@ class Executor:
         except TemplateFailure as exc:
             return failed_result(f"Error while templating the arguments: {exc}")
         state = self.variables.state(run.host.name)
+        try:
+            data = task.data if isinstance(task.data, Mapping) else {}  # task-only keywords
+            seconds, interval = async_settings(templar.template(data.get("async")),
+                                               templar.template(data.get("poll")))
+        except (TemplateFailure, AsyncError) as exc:
+            return failed_result(str(exc))
+        if seconds > 0 and action in NO_ASYNC:  # ActionBase.run, before the action does anything
+            return {"failed": True, "msg": f"This action ({action}) does not support async."}
+        if action in ASYNC_STATUS:
+            return self._async_status(args, templar.variables.get("ansible_async_dir"))
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: v for k, v in args.items() if k != "_raw_params"}
@@ -521,7 +533,37 @@ class Executor:
             return failed_result(str(exc))
         if needs_sudo(user, action):  # the plan refused the keywords when sudo is there (engine.run.become)
             return become_failure(str(user))
+        if seconds > 0:
+            return self._run_async(task, args, templar, environment, run.host.name, seconds, interval)
         return self._module(task, args, templar, environment)
+
+    def _run_async(self, task: Task, args: dict[str, Any], templar: Templar, environment: dict[str, str],
+                   host: str, seconds: int, interval: int) -> dict[str, Any]:
+        """The module in the background (engine.run.async_jobs): polled to its end, or left running."""
+        async_dir = templar.variables.get("ansible_async_dir")
+        answer = self.jobs.start(lambda: self._module(task, args, templar, environment), async_dir)
+        if interval <= 0:
+            return answer
+        lines: list[str] = []  # shown before the result (or the item) they belong to
+        result = self.jobs.poll(answer, seconds, interval, lambda status: lines.append(
+            f"ASYNC POLL on {host}: jid={status.get('ansible_job_id')} started={status.get('started')} "
+            f"finished={status.get('finished')}"), async_dir)
+        jid = result.get("ansible_job_id") or (result.get("async_result") or {}).get("ansible_job_id")
+        lines.append(f"ASYNC {'FAILED' if result.get('failed') else 'OK'} on {host}: jid={jid}")
+        return {**result, "_ansible_display": lines}
+
+    def _async_status(self, args: dict[str, Any], async_dir: Any) -> dict[str, Any]:
+        """``async_status``: a job of this run, by ``jid``."""
+        unknown = sorted(set(args) - {"jid", "mode", "_raw_params"})
+        if unknown:
+            return failed_result(f"Unsupported parameters for (async_status) module: {', '.join(unknown)}. "
+                                 "Supported parameters include: jid, mode.")
+        if args.get("jid") in (None, ""):
+            return failed_result("missing required arguments: jid")
+        mode = args.get("mode") or "status"
+        if mode not in ("status", "cleanup"):
+            return failed_result(f"value of mode must be one of: status, cleanup, got: {mode}")
+        return self.jobs.status(str(args["jid"]), str(mode), async_dir)
 
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
                 environment: dict[str, str]) -> dict[str, Any]:

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 # Actions the executor itself carries out (ansible's action plugins that act on the run).
 ENGINE_ACTIONS = kw._family("set_fact", "include_vars", "meta", "include_tasks", "include_role",
-                            "import_tasks", "import_role", "validate_argument_spec", "add_host", "group_by")
+                            "import_tasks", "import_role", "validate_argument_spec", "add_host", "group_by",
+                            "async_status")
 EXIT_ERROR = 1
 EXIT_NO_HOSTS = 0
 
@@ -151,7 +152,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
 # (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "async", "poll", "become_method", "become_flags", "become_exe", "debugger", "strategy",
+    "become_method", "become_flags", "become_exe", "debugger", "strategy",
 })
 # values of those keywords that change nothing the engine does: it never starts a debugger, its
 # strategy is the linear one, and become goes through sudo (engine.run.become)

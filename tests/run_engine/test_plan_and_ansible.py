@@ -37,7 +37,7 @@ UNSUPPORTED = """
   tasks:
     - name: retried
       command: "true"
-      async: 10
+      become_method: su
     - block:
         - {name: elevated, debug: {msg: x}}
       become: true
@@ -57,7 +57,7 @@ def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path,
                      has_module=lambda action: True)
     problems = unknown_module_problems(plan)
     refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
-    assert {keyword for keyword, _ in refused} == {"debugger", "async", "become", "connection"}
+    assert {keyword for keyword, _ in refused} == {"debugger", "become_method", "become", "connection"}
     assert len(problems) == len(refused) == 4
     assert all("--engine ansible" in str(p) and p.span is not None for p in problems)
     lines = (tmp_path / "site.yml").read_text().splitlines()
