@@ -126,6 +126,39 @@ class Jobs:
         return status
 
 
+    def run(self, module: Callable[[], dict[str, Any]], host: str, seconds: int, interval: int,
+            async_dir: Any = None) -> dict[str, Any]:
+        """A task's module with ``async``: polled to its end (its ASYNC lines handed to the
+        callback under ``_ansible_display``, shown before the result or item line), or left running."""
+        answer = self.start(module, async_dir)
+        if interval <= 0:
+            return answer
+        lines: list[str] = []
+        result = self.poll(answer, seconds, interval, lambda status: lines.append(
+            f"ASYNC POLL on {host}: jid={status.get('ansible_job_id')} started={status.get('started')} "
+            f"finished={status.get('finished')}"), async_dir)
+        jid = result.get("ansible_job_id") or (result.get("async_result") or {}).get("ansible_job_id")
+        lines.append(f"ASYNC {'FAILED' if result.get('failed') else 'OK'} on {host}: jid={jid}")
+        return {**result, "_ansible_display": lines}
+
+    def status_action(self, args: Mapping[str, Any], async_dir: Any = None) -> dict[str, Any]:
+        """The ``async_status`` task: its arguments checked, then :meth:`status`."""
+        unknown = sorted(set(args) - {"jid", "mode", "_raw_params"})
+        if unknown:
+            return _failed(f"Unsupported parameters for (async_status) module: {', '.join(unknown)}. "
+                           "Supported parameters include: jid, mode.")
+        if args.get("jid") in (None, ""):
+            return _failed("missing required arguments: jid")
+        mode = args.get("mode") or "status"
+        if mode not in ("status", "cleanup"):
+            return _failed(f"value of mode must be one of: status, cleanup, got: {mode}")
+        return self.status(str(args["jid"]), str(mode), async_dir)
+
+
+def _failed(message: str) -> dict[str, Any]:
+    return {"failed": True, "msg": message, "changed": False}
+
+
 def async_settings(task_async: Any, task_poll: Any) -> tuple[int, int]:
     """(async seconds, poll seconds) from the templated keywords."""
     try:

@@ -18,6 +18,7 @@ from engine.run.variables import OMIT
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
+    from engine.inventory.manager import Inventory
 
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
@@ -76,3 +77,25 @@ def delegated_vars(name: str, host_vars: dict[str, Any]) -> dict[str, Any]:
         if key in host_vars:
             found[key] = host_vars[key]
     return found
+
+
+def delegation_of(task: Task, templar: Templar, has_loop: bool) -> tuple[str, str | None, bool] | None:
+    """(delegated host, error, per item) for a delegated task: the host templated with the
+    host's variables, or per loop item when it needs the item; None when not delegated."""
+    from engine.run.task_runner import keyword
+
+    if keyword(task, "delegate_to") is None:
+        return None
+    try:
+        name = delegate_to(task, templar)
+    except DelegationError as exc:
+        return "", str(exc), False
+    except TemplateFailure as exc:
+        return ("", None, True) if has_loop else ("", str(exc), False)
+    return (name, None, False) if name else None
+
+
+def delegate_host_vars(inventory: Inventory, name: str) -> dict[str, Any]:
+    """The delegated host's inventory variables (none for a host the inventory lacks)."""
+    host = find_host(inventory.data, name)
+    return dict(inventory.host_variables(host)) if host is not None else {}

@@ -24,9 +24,10 @@ from engine.run.delegation import (
     DELEGATED,
     DelegationError,
     delegate_facts,
+    delegate_host_vars,
     delegate_to,
     delegated_vars,
-    find_host,
+    delegation_of,
     is_local,
 )
 from engine.run.environment import task_environment
@@ -412,24 +413,13 @@ class Executor:
         return step
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
-        """(delegated host, error, per item) for a delegated task: the host templated with the
-        host's variables, or per loop item when it needs the item; None when not delegated."""
-        if keyword(task, "delegate_to") is None:
-            return None
-        try:
-            name = delegate_to(task, templar)
-        except DelegationError as exc:
-            return "", str(exc), False
-        except TemplateFailure as exc:
-            return ("", None, True) if _has_loop(task) else ("", str(exc), False)
-        return (name, None, False) if name else None
+        return delegation_of(task, templar, _has_loop(task))
 
     def _delegate_is_local(self, name: str) -> bool:
         return is_local(name, self._delegate_vars(name), None)
 
     def _delegate_vars(self, name: str) -> dict[str, Any]:
-        host = find_host(self.plan.inventory.data, name)
-        return dict(self.variables.inventory.host_variables(host)) if host is not None else {}
+        return delegate_host_vars(self.variables.inventory, name)
 
     def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
                           delegation: tuple[str, str | None, bool] | None, once: bool) -> dict[str, Any]:
@@ -508,7 +498,7 @@ class Executor:
         if seconds > 0 and action in NO_ASYNC:  # ActionBase.run, before the action does anything
             return {"failed": True, "msg": f"This action ({action}) does not support async."}
         if action in ASYNC_STATUS:
-            return self._async_status(args, templar.variables.get("ansible_async_dir"))
+            return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"))
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: v for k, v in args.items() if k != "_raw_params"}
@@ -534,36 +524,9 @@ class Executor:
         if needs_sudo(user, action):  # the plan refused the keywords when sudo is there (engine.run.become)
             return become_failure(str(user))
         if seconds > 0:
-            return self._run_async(task, args, templar, environment, run.host.name, seconds, interval)
+            return self.jobs.run(lambda: self._module(task, args, templar, environment), run.host.name,
+                                 seconds, interval, templar.variables.get("ansible_async_dir"))
         return self._module(task, args, templar, environment)
-
-    def _run_async(self, task: Task, args: dict[str, Any], templar: Templar, environment: dict[str, str],
-                   host: str, seconds: int, interval: int) -> dict[str, Any]:
-        """The module in the background (engine.run.async_jobs): polled to its end, or left running."""
-        async_dir = templar.variables.get("ansible_async_dir")
-        answer = self.jobs.start(lambda: self._module(task, args, templar, environment), async_dir)
-        if interval <= 0:
-            return answer
-        lines: list[str] = []  # shown before the result (or the item) they belong to
-        result = self.jobs.poll(answer, seconds, interval, lambda status: lines.append(
-            f"ASYNC POLL on {host}: jid={status.get('ansible_job_id')} started={status.get('started')} "
-            f"finished={status.get('finished')}"), async_dir)
-        jid = result.get("ansible_job_id") or (result.get("async_result") or {}).get("ansible_job_id")
-        lines.append(f"ASYNC {'FAILED' if result.get('failed') else 'OK'} on {host}: jid={jid}")
-        return {**result, "_ansible_display": lines}
-
-    def _async_status(self, args: dict[str, Any], async_dir: Any) -> dict[str, Any]:
-        """``async_status``: a job of this run, by ``jid``."""
-        unknown = sorted(set(args) - {"jid", "mode", "_raw_params"})
-        if unknown:
-            return failed_result(f"Unsupported parameters for (async_status) module: {', '.join(unknown)}. "
-                                 "Supported parameters include: jid, mode.")
-        if args.get("jid") in (None, ""):
-            return failed_result("missing required arguments: jid")
-        mode = args.get("mode") or "status"
-        if mode not in ("status", "cleanup"):
-            return failed_result(f"value of mode must be one of: status, cleanup, got: {mode}")
-        return self.jobs.status(str(args["jid"]), str(mode), async_dir)
 
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
                 environment: dict[str, str]) -> dict[str, Any]:
