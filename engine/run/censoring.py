@@ -19,6 +19,7 @@ PRESERVE = ("attempts", "changed", "retries", "_ansible_no_log", "exception", "w
 SUB_PRESERVE = {"_ansible_delegated_vars": ("ansible_host", "ansible_port", "ansible_user", "ansible_connection",
                                             "ansible_delegated_host")}
 NO_LOG = "_ansible_no_log"
+RETRIED = "_ansible_retried"  # engine.run.retries.RETRIED
 
 
 def no_log(task: Task, templar: Templar) -> bool:
@@ -41,6 +42,8 @@ def censor_result(result: Mapping[str, Any]) -> dict[str, Any]:
     needs to show delegation)."""
     censored = {key: result[key] for key in PRESERVE if key in result}
     censored["censored"] = CENSORED
+    if isinstance(result.get(RETRIED), list):  # v2_runner_retry still reports each retry, censored
+        censored[RETRIED] = [censor_result(r) if isinstance(r, Mapping) else r for r in result[RETRIED]]
     for sub, keys in SUB_PRESERVE.items():
         if isinstance(result.get(sub), Mapping):
             censored[sub] = {k: v for k, v in result[sub].items() if k in keys}

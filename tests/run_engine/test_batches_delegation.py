@@ -202,3 +202,22 @@ def test_add_host_without_a_name_fails_as_the_action_does(tmp_path: Path) -> Non
         """)
     assert code == 2
     assert "name, host or hostname needs to be provided" in out
+
+
+def test_no_log_keeps_the_retry_lines(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, """
+        - hosts: h1
+          gather_facts: false
+          tasks:
+            - name: retried
+              command: /bin/false
+              register: r
+              until: r.rc == 0
+              retries: 1
+              delay: 0
+              no_log: true
+              ignore_errors: true
+        """)
+    assert code == 0
+    assert "FAILED - RETRYING: [h1]: retried (1 retries left).\nfatal: [h1]: FAILED! => {\"attempts\"" in out
+    assert "secret" not in out and '"censored": "the output has been hidden' in out
