@@ -365,7 +365,8 @@ class Executor:
         variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
         templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                           task.span.file if task.span is not None else None,
-                                                          self.context.play.basedir, task.action))
+                                                          self.context.play.basedir, task.action,
+                                                          self.callback.warning))
         if task.action in META:
             step.meta_skipped = not self._meta(task, run, templar)
             if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result

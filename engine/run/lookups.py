@@ -45,6 +45,8 @@ class LookupContext:
     in_role: bool = False
     action: str = ""
     """The task's action, which ``with_first_found`` looks at to choose files/, templates/ or vars/."""
+    warn: Callable[[str], None] | None = None
+    """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
 
 
 @dataclass
@@ -55,13 +57,14 @@ class Call:
     invoked_as_with: bool = False
 
 
-def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "") -> LookupContext:
+def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
+                 warn: Callable[[str], None] | None = None) -> LookupContext:
     """``Task.get_search_path`` (the role's path, then the task file's directory) and the basedir."""
     paths = [role_path] if role_path else []
     if task_file:
         paths.append(os.path.dirname(task_file))
     return LookupContext(basedir=basedir, search_paths=list(dict.fromkeys(paths)), in_role=bool(role_path),
-                         action=action)
+                         action=action, warn=warn)
 
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
@@ -640,9 +643,11 @@ def invoke(templar: Templar, context: LookupContext, name: str, terms: list[Any]
     except TemplateFailure:
         raise
     except Exception as exc:  # noqa: BLE001 - any error of the plugin is the lookup's failure
+        message = str(exc) if isinstance(exc, LookupFailure) else f"{type(exc).__name__}: {exc}"
         if errors not in ("warn", "ignore"):
-            message = str(exc) if isinstance(exc, LookupFailure) else f"{type(exc).__name__}: {exc}"
             raise TemplateFailure(f"The lookup plugin {name!r} failed: {message}") from exc
+        if errors == "warn" and context.warn is not None:
+            context.warn(f"An error occurred while running the lookup plugin {name!r}: {message}")
         return [] if wantlist else None
     if not wantlist and result:
         if len(result) == 1:

@@ -301,3 +301,17 @@ def test_with_lookup_in_a_playbook(tmp_path: Path) -> None:
 def test_lookup_context_defaults() -> None:
     context = LookupContext(basedir="/x")
     assert context.search_paths == [] and not context.in_role
+
+
+def test_errors_warn_prints_ansibles_warning(tmp_path: Path) -> None:
+    playbook = """
+    - hosts: localhost
+      gather_facts: false
+      tasks:
+        - debug:
+            msg: "{{ lookup('file', 'nope.txt', errors='warn') }}"
+    """
+    code, out, _ = run_playbook(tmp_path, playbook)
+    assert code == 0
+    assert ("[WARNING]: An error occurred while running the lookup plugin 'file': Unable to access the file "
+            "'nope.txt': File not found. Use -vvvvv to see paths searched.") in out
