@@ -53,7 +53,7 @@ export async function scenario({ url, out, chromium, writeSettings }) {
     await page.locator(".quick-input-widget .monaco-list-row", { hasText: command }).first().waitFor({ timeout: 10000 });
     await page.keyboard.press("Enter");
   };
-  /** One step: `body` returns [ok, what was seen]; a thrown error fails it. */
+  /** One step: `body` returns [ok, what was seen]; a thrown error fails it. Returns ok. */
   const step = async (name, screenshot, body) => {
     let ok = false;
     let seen;
@@ -66,25 +66,47 @@ export async function scenario({ url, out, chromium, writeSettings }) {
     if (!ok) failed++;
     const time = ((Date.now() - started) / 1000).toFixed(1);
     console.log(`${ok ? "PASS" : "FAIL"} ${name} [${time}s]${seen ? `: ${String(seen).slice(0, 700)}` : ""}`);
+    return ok;
+  };
+  /** The steps after a failed one of these would only time out: stop there. */
+  const stop = async () => {
+    await browser.close();
+    console.log("FAIL: the remaining steps need the one above: stopped");
+    return failed;
   };
 
   await page.goto(url);
   await page.waitForSelector("#theia-app-shell", { timeout: 60000 });
   await page.waitForSelector(".theia-preload", { state: "detached", timeout: 60000 }).catch(() => undefined);
 
-  await step("workspace trust: answered no, Restricted Mode", null, async () => {
+  const answered = await step("workspace trust: answered no, Restricted Mode", null, async () => {
     await page.locator(".dialogOverlay button", { hasText: "No, I don't trust" }).click({ timeout: 30000 });
     await page.locator("#theia-statusBar", { hasText: "Restricted Mode" }).waitFor({ timeout: 10000 });
     return [true, "status bar: Restricted Mode"];
   });
+  if (!answered) return stop();
 
+  /** Opens `path` with quick open (Ctrl+P) and waits for its `line`; tries again when the
+   * search's rows were not the final ones yet. */
   const quickOpen = async (path, line) => {
-    await page.keyboard.press("Control+p");
-    await page.locator(".quick-input-widget input").waitFor({ timeout: 10000 });
-    await page.keyboard.type(path);
-    await page.locator(".quick-input-widget .monaco-list-row", { hasText: path.split("/").pop() }).first().waitFor({ timeout: 10000 });
-    await page.keyboard.press("Enter");
-    await editorLine(line).first().waitFor({ timeout: 20000 });
+    const parts = path.split("/");
+    const name = parts.pop();
+    for (let attempt = 0; ; attempt++) {
+      await page.keyboard.press("Escape");
+      await page.keyboard.press("Control+p");
+      const input = page.locator(".quick-input-widget input");
+      await input.waitFor({ timeout: 10000 });
+      await input.fill(path);
+      let row = page.locator(".quick-input-widget .monaco-list-row", { hasText: name });
+      if (parts.length > 0) row = row.filter({ hasText: parts.join("/") });
+      try {
+        await row.first().click({ timeout: 10000 });
+        await editorLine(line).first().waitFor({ timeout: 10000 });
+        return;
+      } catch (error) {
+        if (attempt === 2) throw error;
+      }
+    }
   };
 
   // the first document is YAML but not Ansible: the extension activates (onLanguage:yaml) and
@@ -102,10 +124,11 @@ export async function scenario({ url, out, chromium, writeSettings }) {
     return [before === 0, `lenses before: ${before}; after: ${lenses.join(" ## ")}`];
   });
 
-  await step("open roles/sample/tasks/main.yml (quick open)", null, async () => {
+  const opened = await step("open roles/sample/tasks/main.yml (quick open)", "01-main", async () => {
     await quickOpen("roles/sample/tasks/main.yml", "name: task1");
     return [true, await page.locator("#status-bar-editor-status-language").innerText()];
   });
+  if (!opened) return stop();
 
   await step("the server starts: diagnostics and the profile status item", "01-editor", async () => {
     await page.waitForSelector(".squiggly-warning", { timeout: 60000 });
