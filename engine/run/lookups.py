@@ -129,11 +129,12 @@ def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[An
     ret = []
     for term in terms:
         path = find_file(call.context, "files", term)
-        if not path or os.path.isdir(path):
-            cause = "File not found. Use -vvvvv to see paths searched." if not path else \
-                f"The file '{path}' is a directory."
-            raise LookupFailure(f"Unable to access the file {term!r}: {cause}")
-        contents = _read_text(path)
+        try:
+            if not path:
+                raise LookupFailure("File not found. Use -vvvvv to see paths searched.")
+            contents = _read_text(path)
+        except LookupFailure as exc:
+            raise LookupFailure(f"Unable to access the file {term!r}: {exc}") from exc
         if _bool_option(opts["lstrip"]):
             contents = contents.lstrip()
         if _bool_option(opts["rstrip"]):
@@ -292,7 +293,7 @@ _SHORTCUT = re.compile("^(" + _NUM + "-)?" + _NUM + "(/" + _NUM + ")?" + "(:(.+)
 _FIELDS = ("start", "end", "stride", "count", "format")
 
 
-def _integer(name: str, value: Any) -> int:
+def _integer(name: str, value: Any, plugin: str = "sequence") -> int:
     if isinstance(value, int):
         return int(value)
     try:
@@ -301,8 +302,8 @@ def _integer(name: str, value: Any) -> int:
             return int(number)
     except (DecimalException, ValueError):
         pass
-    raise LookupFailure(f"Invalid type for configuration option 'lookup_sequence: {name}': "
-                        f"Could not convert to integer: {value!r}")
+    raise LookupFailure(f"Config {name!r} for {plugin!r} lookup plugin from 'Direct' has an invalid value: "
+                        f"Invalid value provided for 'integer': {value!r}")
 
 
 def lookup_sequence(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
@@ -512,7 +513,7 @@ def lookup_config(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[
         if raw is None:
             value = default
         elif kind == "integer":
-            value = _integer(term, raw)
+            value = _integer(term, raw, "config")
         elif kind == "boolean":
             value = _bool_option(raw)
         else:
@@ -552,7 +553,7 @@ def lookup_password(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
             parts.extend(c for c in chars.replace(",,", ",").split(",") if c)
             chars = parts
         candidates = "".join(str(getattr(string, str(spec), spec)) for spec in chars).replace('"', "").replace("'", "")
-        length = _integer("length", opts["length"])
+        length = _integer("length", opts["length"], "password")
         path = relpath if relpath.startswith(("/", "~")) else os.path.join(call.context.basedir, relpath)
         path = _unfrack(path)
         content = None

@@ -315,3 +315,15 @@ def test_errors_warn_prints_ansibles_warning(tmp_path: Path) -> None:
     assert code == 0
     assert ("[WARNING]: An error occurred while running the lookup plugin 'file': Unable to access the file "
             "'nope.txt': File not found. Use -vvvvv to see paths searched.") in out
+
+
+def test_messages_of_unreadable_files_and_bad_numbers(tree: Path) -> None:
+    t = templar(tree)
+    (tree / "files/adir").mkdir()
+    with pytest.raises(TemplateFailure, match=r"The lookup plugin 'file' failed: Unable to access the file 'adir': "
+                                              r"An error occurred while trying to read the file '.*/files/adir': "
+                                              r"\[Errno 21\] Is a directory"):
+        ev(t, "lookup('file', 'adir')")
+    with pytest.raises(TemplateFailure, match="Config 'end' for 'sequence' lookup plugin from 'Direct' has an invalid "
+                                              "value: Invalid value provided for 'integer': '0x10'"):
+        ev(t, "lookup('sequence', 'end=0x10')")
