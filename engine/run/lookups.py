@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.run.templar import Templar
 
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.run.templar's name for it
+
 
 class LookupFailure(Exception):
     """What the plugin raises (AnsibleError); ``invoke`` words it as ansible does."""
@@ -666,7 +668,13 @@ def template_globals(templar: Templar, context: LookupContext) -> dict[str, Call
     def query(name: str, *terms: Any, **kwargs: Any) -> Any:
         return invoke(templar, context, name, list(terms), {**kwargs, "wantlist": True})
 
-    return {"lookup": lookup, "query": query, "q": query}
+    def constant_template(text: str) -> Any:
+        if context.warn is not None:
+            context.warn("Jinja constant strings should not contain embedded templates. This feature will be "
+                         "disabled by default in ansible-core 2.23.")
+        return templar.template(text)
+
+    return {"lookup": lookup, "query": query, "q": query, CONSTANT_TEMPLATE: constant_template}
 
 
 __all__ = ["LOOKUPS", "LookupContext", "LookupFailure", "invoke", "task_context", "template_globals"]

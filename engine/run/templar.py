@@ -216,6 +216,9 @@ def environment() -> Any:
                 raise SecurityError(refused)
             return super().call_binop(context, operator, left, right)
 
+        def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
+            return _mark_constant_lookup_terms(super()._parse(source, name, filename))
+
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
     # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
     env = RuntimeEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True,
@@ -224,10 +227,37 @@ def environment() -> Any:
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
+    env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update(FILTERS, **path_and_set_filters.FILTERS)
     env.filters["d"] = env.filters["default"]
     env.tests.update(TESTS, **path_and_set_filters.TESTS)
     return env
+
+
+# ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
+# '{{ role_path }}/x')``), with a deprecation warning: such constants are wrapped at compile time in
+# a call to this global, which the run's lookup globals define (elsewhere it gives the text back).
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"
+LOOKUP_NAMES = frozenset({"lookup", "query", "q"})
+
+
+def _mark_constant_lookup_terms(tree: Any) -> Any:
+    from jinja2 import nodes
+
+    def wrap(node: Any) -> Any:
+        if isinstance(node, nodes.Const) and isinstance(node.value, str) and is_template(node.value):
+            return nodes.Call(nodes.Name(CONSTANT_TEMPLATE, "load"), [node], [], None, None, lineno=node.lineno)
+        if isinstance(node, (nodes.List, nodes.Tuple)):
+            node.items = [wrap(item) for item in node.items]
+        elif isinstance(node, nodes.Dict):
+            for pair in node.items:
+                pair.value = wrap(pair.value)
+        return node
+
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_NAMES and call.args:
+            call.args = [call.args[0], *(wrap(arg) for arg in call.args[1:])]
+    return tree
 
 
 @cache

@@ -327,3 +327,21 @@ def test_messages_of_unreadable_files_and_bad_numbers(tree: Path) -> None:
     with pytest.raises(TemplateFailure, match="Config 'end' for 'sequence' lookup plugin from 'Direct' has an invalid "
                                               "value: Invalid value provided for 'integer': '0x10'"):
         ev(t, "lookup('sequence', 'end=0x10')")
+
+
+def test_constant_terms_with_embedded_templates_are_templated(tree: Path) -> None:
+    """ansible 2.19 still templates a constant term such as '{{ role_path }}/x' (with a deprecation
+    warning), but not a variable's value: only literal strings of the expression."""
+    warnings: list[str] = []
+    context = LookupContext(basedir=str(tree), search_paths=[str(tree)], warn=warnings.append)
+    t = Templar({"name": "greeting", "raw": "{{ name }}"}, lookups=context)
+    assert ev(t, "lookup('file', '{{ name }}.txt')") == "hello"
+    assert ev(t, "query('items', ['{{ 1 + 1 }}', 'x'])") == [2, "x"]
+    assert warnings and warnings[0].startswith("Jinja constant strings should not contain embedded templates.")
+    from engine.values import UnsafeText
+
+    unsafe = Templar({"raw": UnsafeText("{{ 1 + 1 }}")}, lookups=context)
+    assert ev(unsafe, "lookup('items', [raw])") == "{{ 1 + 1 }}"
+    # without lookups the constant is left alone and no lookup runs
+    with pytest.raises(TemplateFailure):
+        ev(Templar({"name": "greeting"}), "lookup('file', '{{ name }}.txt')")
