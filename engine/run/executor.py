@@ -87,6 +87,7 @@ class Executor:
         self.break_playbook = False
         self.error = False
         self.max_fail: float | None = None
+        self.end_play = False
         self.batch_size = 0
         self.jobs = Jobs()
         self.fact_hosts: list[str] | None = None
@@ -124,9 +125,12 @@ class Executor:
             self.callback.play_start(play.name)
             self.callback._print("skipping: no hosts matched")
             return True
+        self.end_play = False
         for batch in batches:
             if not self._run_batch(play_plan, batch, single=len(batches) == 1):
                 return False
+            if self.end_play:  # AnsibleEndPlay: the play's later batches do not run
+                break
         return True
 
     def _select_hosts(self, play_plan: PlayPlan) -> bool:
@@ -577,6 +581,7 @@ class Executor:
         if what == "end_host":
             self._finish_host(run, False)
         elif what == "end_play":
+            self.end_play = True
             for other in self.runs.values():
                 if not other.ended:
                     self._finish_host(other, False)
