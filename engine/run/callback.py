@@ -8,7 +8,6 @@ that a rescue section catches is ``rescued`` (not ``failed``), a loop counts onc
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
@@ -131,8 +130,8 @@ class Callback:
         self._print(banner("NO MORE HOSTS LEFT"))
 
     def included(self, path: str, hosts: list[str], label: Any = None) -> None:
-        # the included file's absolute path, as ansible's IncludedFile names it
-        self._print(f"included: {os.path.abspath(path)} for {', '.join(hosts)}"
+        # an included file by its absolute path, a role by its name, as IncludedFile names them
+        self._print(f"included: {path} for {', '.join(hosts)}"
                     + (f" => (item={label})" if label is not None else ""))
 
     def warning(self, message: str) -> None:

@@ -90,6 +90,8 @@ class Executor:
         self.end_play = False
         self.batch_size = 0
         self.jobs = Jobs()
+        self.included_items: list[tuple[str, dict[str, Any]]] = []
+        self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -313,6 +315,7 @@ class Executor:
                 steps[name] = Step(task)
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
+        self._announce_includes()
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
@@ -412,10 +415,47 @@ class Executor:
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=_plain_name(task, title), delegated=target, no_log=hidden)
-        for included in self.includes.announce:
-            self.callback.included(included, [host.name])
-        self.includes.announce.clear()
+        self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
+        self.included_items.clear()
         return step
+
+    @staticmethod
+    def _include_vars(task: Task, templar: Templar) -> dict[str, Any]:
+        """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
+        label them: the loop var and the item's label (``loop_control.label``, else the item)."""
+        variables = templar.variables
+        loop_var = variables.get("ansible_loop_var")
+        if not loop_var or loop_var not in variables:
+            return {}
+        label: Any = variables[loop_var]
+        control = keyword(task, "loop_control")
+        if isinstance(control, Mapping) and control.get("label") is not None:
+            try:
+                label = templar.template(control["label"])
+            except TemplateFailure:
+                pass
+        return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
+
+    def _announce_includes(self) -> None:
+        """``v2_playbook_on_include`` once the task ran on every host: the included files as
+        ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
+        line and its hosts; a host that includes the same again starts another)."""
+        files: list[tuple[str, dict[str, Any], list[str]]] = []
+        for host, path, special in self.pending_includes:
+            start = 0
+            while True:
+                match = next((i for i in range(start, len(files)) if files[i][:2] == (path, special)), None)
+                if match is None:
+                    files.append((path, special, [host]))
+                    break
+                if host not in files[match][2]:
+                    files[match][2].append(host)
+                    break
+                start = match + 1
+        self.pending_includes.clear()
+        for path, special, hosts in files:
+            label = special.get("_ansible_item_label", special.get("item"))
+            self.callback.included(path, hosts, label if label else None)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
@@ -488,6 +528,11 @@ class Executor:
             except TemplateFailure as exc:
                 return failed_result(str(exc))
             step.blocks += blocks
+            files = [os.path.abspath(path) for path in self.includes.announce]
+            if action in kw.INCLUDE_ROLE and not result.get("failed"):
+                files.append(str(result.get("include")))  # a role is named
+            self.included_items += [(path, self._include_vars(task, templar)) for path in files]
+            self.includes.announce.clear()
             return result
         try:
             args = templar.template(dict(task.args))
@@ -602,6 +647,7 @@ class Executor:
                 step = self._run_on_host(handler, run, self._title(handler), handler=True, once=once)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
+            self._announce_includes()
 
 
 def _plain_name(task: Task, title: str) -> str:

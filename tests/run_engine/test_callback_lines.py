@@ -29,3 +29,23 @@ def test_included_files_are_named_by_absolute_path_and_skipped_loops_dumped_unde
             'skipping: [localhost] => {"msg": "All items skipped"}\n') in out
     assert ('skipping: [localhost] => {"censored": "the output has been hidden due to the fact that '
             "'no_log: true' was specified for this result\"}\n") in out
+
+
+def test_included_files_are_grouped_by_file_and_item_across_hosts(tmp_path: Path) -> None:
+    (tmp_path / "hosts.ini").write_text("h1\nh2\n\n[all:vars]\nansible_connection=local\n")
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: all
+          gather_facts: false
+          tasks:
+            - include_tasks: inc.yml
+            - include_tasks: inc.yml
+              loop: [a, a]
+              loop_control: {loop_var: letter}
+            - include_role: {name: greeter}
+        """, files={"inc.yml": "- debug: msg=in\n", "roles/greeter/tasks/main.yml": "- debug: msg=hi\n"},
+        inventory=[str(tmp_path / "hosts.ini")])
+    assert code == 0
+    inc = tmp_path / "inc.yml"
+    assert f"\nincluded: {inc} for h1, h2\n" in out
+    assert out.count(f"included: {inc} for h1, h2 => (item=a)\n") == 2
+    assert "included: greeter for h1, h2\n" in out
