@@ -25,6 +25,7 @@ from engine.var_sources import (
     fold,
     host_independent_layers,
     inventory_layers,
+    task_runtime_layers,
 )
 
 if TYPE_CHECKING:
@@ -73,24 +74,6 @@ def tasks_in_order(play: Play) -> Iterator[Task]:
     yield from walk(play.compile())
 
 
-def includers_of(play: Play, task: Task | None) -> list[Task]:
-    """The include tasks that load ``task`` (statically known children), outermost first."""
-    if task is None:
-        return []
-
-    def search(blocks: list[Any], outer: list[Task]) -> list[Task] | None:
-        for block in blocks:
-            for candidate in block.tasks():
-                if candidate is task:
-                    return outer
-                found = search(candidate.children, [*outer, candidate]) if candidate.children else None
-                if found is not None:
-                    return found
-        return None
-
-    return search(play.compile(), []) or []
-
-
 def find_task(play: Play, path: str, line: int) -> Task | None:
     """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task)."""
     real = os.path.realpath(path)
@@ -117,6 +100,16 @@ class _Scope:
     context: Any
     below: list[Layer]
     above: list[Layer]
+    magic: dict[str, Any] | None = None
+    """The magic variables of the first host asked for; other hosts differ only by their names."""
+
+    def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
+        if self.magic is None:
+            self.magic = self.manager.magic_vars(self.context, host, task.role if task is not None else None)
+            return self.magic
+        own = host.get_magic_vars()
+        return {**self.magic, "inventory_hostname": host.name,
+                "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"]}
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
@@ -129,13 +122,14 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
         return cached[2]
     play = play_plan.play
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
-    roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+    order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
-    context = PlayContext(play, hosts, hosts, roles)
-    below, above = host_independent_layers(manager, context, task, _before(play, task), _gathers_facts(play),
-                                           includers_of(play, task))
+    context = PlayContext(play, hosts, hosts, order.roles)
+    runtime = order.runtime_before(manager, task)
+    below, above = host_independent_layers(manager, context, task, runtime, _gathers_facts(play),
+                                           order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above)
-    if len(_scopes) > 256:
+    if len(_scopes) > 4096:
         _scopes.clear()
     _scopes[key] = (now, play, scope)
     return scope
@@ -181,7 +175,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  names: list[str] | None = None) -> TaskVariables:
     """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's)."""
     scope = _scope(plan, play_plan, task)
-    magic = scope.manager.magic_vars(scope.context, host, task.role if task is not None else None)
+    magic = scope.magic_for(host, task)
     layers = [*scope.below, *_inventory_layers(scope.manager, host), *scope.above,
               Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})]
     found = definitions(layers, names)
@@ -232,15 +226,61 @@ def _has_template(value: Any) -> bool:
     return is_template(value)
 
 
-def _before(play: Play, task: Task | None) -> list[Task]:
-    if task is None:
-        return []
-    earlier = []
-    for candidate in tasks_in_order(play):
-        if candidate is task:
-            break
-        earlier.append(candidate)
-    return earlier
+class _PlayOrder:
+    """A play's tasks in run order, each one's position and includers, and what each sets at run
+    time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
+    before it again)."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.tasks: list[Task] = []
+        self.position: dict[int, int] = {}
+        self.includers: dict[int, list[Task]] = {}
+        self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
+
+        def walk(blocks: list[Any], outer: list[Task]) -> None:
+            for block in blocks:
+                for task in block.tasks():
+                    if not task.implicit:
+                        self.position[id(task)] = len(self.tasks)
+                        self.tasks.append(task)
+                    self.includers[id(task)] = outer
+                    if task.children:
+                        walk(task.children, [*outer, task])
+
+        walk(play.compile(), [])
+        # the roles the run's executor sees in the play: those of the compiled blocks' tasks
+        self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+
+    def runtime_before(self, manager: Any, task: Task | None) -> list[Layer]:
+        """The include_vars, set_fact and register layers of the tasks before ``task``."""
+        if task is None or id(task) not in self.position:
+            return []
+        entries = []
+        for earlier in self.tasks[: self.position[id(task)]]:
+            found = self._runtime.get(id(earlier))
+            if found is None:
+                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir)
+            entries.append(found)
+        return [*(included for included, _ in entries if included is not None),
+                *(layer for _, facts in entries for layer in facts)]
+
+
+_orders: dict[int, tuple[float, _PlayOrder]] = {}
+
+
+def _play_order(play: Play) -> _PlayOrder:
+    """The play's order, kept as long as the play is the same object (an edit that changes the
+    play resolves it again, as a new object)."""
+    now = time.monotonic()
+    cached = _orders.get(id(play))
+    if cached is not None and cached[1].play is play:
+        return cached[1]
+    if len(_orders) > 4096:
+        _orders.clear()
+    order = _PlayOrder(play)
+    _orders[id(play)] = (now, order)
+    return order
 
 
 def _gathers_facts(play: Play) -> bool:

@@ -12,6 +12,7 @@ before this one, so they are "at run time, if reached", never invented values.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -93,12 +94,24 @@ def _layer(level: str, label: str, values: Any, path: str | None = None, runtime
     return Layer(level, label, values, path, line, runtime)
 
 
+ROLE_FILE_TTL = 2.0  # seconds a role's defaults/vars layer is reused before its file is looked at again
+_role_files: dict[tuple[Any, ...], tuple[float, Layer | None]] = {}
+
+
 def _role_file_layer(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> Layer | None:
+    """A role's defaults or vars file as a layer (reused for a moment: a play's every task reads
+    the defaults of every role of the play)."""
+    key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
+    now = time.monotonic()
+    cached = _role_files.get(key)
+    if cached is not None and now - cached[0] < ROLE_FILE_TTL:
+        return cached[1]
     path, _ = find_role_file(role.path or "", sub, role.from_files.get(sub))
-    if not path:
-        return None
-    data = manager.cache.load(path).data
-    return _layer(level, f"role '{role.name}' {sub}", data, path)
+    layer = _layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path) if path else None
+    if len(_role_files) > 4096:
+        _role_files.clear()
+    _role_files[key] = (now, layer)
+    return layer
 
 
 def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:
@@ -221,30 +234,37 @@ def runtime_layers(manager: VariableManager, earlier: Iterable[Task], basedir: s
     """What tasks the run reaches before this one set: ``include_vars`` (files named statically),
     then ``set_fact`` and ``register`` (ansible keeps those two above include_vars whatever their
     order), each "at run time, if reached"."""
-    included: list[Layer | None] = []
+    entries = [task_runtime_layers(manager, task, basedir) for task in earlier]
+    return [*(layer for included, _ in entries if included is not None for layer in [included]),
+            *(layer for _, facts in entries for layer in facts)]
+
+
+def task_runtime_layers(manager: VariableManager, task: Task, basedir: str) -> tuple[Layer | None, list[Layer]]:
+    """What one task sets when the run reaches it: its include_vars layer, its set_fact and
+    register layers."""
+    where = task.span.file if task.span else None
+    label = f"task '{task.display_name()}'"
+    args = task.args if isinstance(task.args, Mapping) else {}
+    included: Layer | None = None
     facts: list[Layer | None] = []
-    for task in earlier:
-        where = task.span.file if task.span else None
-        label = f"task '{task.display_name()}'"
-        args = task.args if isinstance(task.args, Mapping) else {}
-        if task.action in SET_FACT:
-            values = YMap()
-            for name, value in args.items():
-                if name != "cacheable":
-                    values[name] = value
-                    if task.span is not None:
-                        values.key_spans[name] = task.span
-            facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
-        elif task.action in INCLUDE_VARS:
-            included.append(_include_vars_layer(manager, task, label, basedir))
-        register = task.data.get("register") if isinstance(task.data, Mapping) else None
-        if isinstance(register, str) and register:
-            values = YMap()
-            values[register] = RUNTIME_RESULT
-            if task.span is not None:
-                values.key_spans[register] = task.span
-            facts.append(_layer("set_fact / register", f"register in {label}", values, where, runtime=True))
-    return [layer for layer in (*included, *facts) if layer is not None]
+    if task.action in SET_FACT:
+        values = YMap()
+        for name, value in args.items():
+            if name != "cacheable":
+                values[name] = value
+                if task.span is not None:
+                    values.key_spans[name] = task.span
+        facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
+    elif task.action in INCLUDE_VARS:
+        included = _include_vars_layer(manager, task, label, basedir)
+    register = task.data.get("register") if isinstance(task.data, Mapping) else None
+    if isinstance(register, str) and register:
+        values = YMap()
+        values[register] = RUNTIME_RESULT
+        if task.span is not None:
+            values.key_spans[register] = task.span
+        facts.append(_layer("set_fact / register", f"register in {label}", values, where, runtime=True))
+    return included, [layer for layer in facts if layer is not None]
 
 
 class _RuntimeResult:
@@ -288,16 +308,18 @@ def task_layers(manager: VariableManager, context: PlayContext, host: Host, task
                 includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
     """Every level's definitions for ``task`` on ``host``, lowest precedence first; ``includers``:
     the include tasks that load it, outermost first."""
-    below, above = host_independent_layers(manager, context, task, earlier, gathers_facts, includers)
+    runtime = runtime_layers(manager, earlier, context.play.basedir)
+    below, above = host_independent_layers(manager, context, task, runtime, gathers_facts, includers)
     return [*below, *inventory_layers(manager, host), *above]
 
 
 def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,
-                            earlier: Iterable[Task] = (), gathers_facts: bool = True,
+                            runtime: list[Layer], gathers_facts: bool = True,
                             includers: list[Task] = ()  # type: ignore[assignment]
                             ) -> tuple[list[Layer], list[Layer]]:
     """The levels below the inventory's (role defaults) and above them (facts and up), which are
-    the same on every host: computed once for a task, whatever the number of hosts."""
+    the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
+    what earlier tasks set (:func:`runtime_layers`)."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
     below = role_layers(manager, context, role, "defaults", "role defaults")
@@ -309,7 +331,7 @@ def host_independent_layers(manager: VariableManager, context: PlayContext, task
     above += role_layers(manager, context, role, "vars", "role vars")
     if task is not None:
         above += chain_layers(task, includers)
-    above += runtime_layers(manager, earlier, context.play.basedir)
+    above += runtime
     for ancestor in _role_lineage(role):
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
         layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
