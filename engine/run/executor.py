@@ -584,8 +584,10 @@ class Executor:
 
         module = self.modules(task.action)
         if module is None:
-            return failed_result(f"playbook-ls's engine has no module '{task.action}'; "
-                                 "run with --engine ansible to use ansible-playbook")
+            from engine.run.modules import missing_module_message
+
+            return failed_result(f"{missing_module_message(task.action)}; run with --engine ansible to use "
+                                 "ansible-playbook")
         check = keyword(task, "check_mode")
         diff = keyword(task, "diff")
         search = [task.role.path] if task.role is not None and task.role.path else []

@@ -245,8 +245,10 @@ def _play_tasks(play: Play) -> Iterator[Task]:
 
 def unknown_module_problems(plan: Plan) -> list[Problem]:
     """What stops a run with the bundled engine: modules it lacks, keywords it does not implement."""
+    from engine.run.modules import missing_module_message
+
     hint = "Run with --engine ansible to use ansible-playbook."
-    return [Problem("unknown-module", f"playbook-ls's engine has no module '{task.action}'", task.span, hint)
+    return [Problem("unknown-module", missing_module_message(task.action), task.span, hint)
             for task in plan.unknown_modules] + [
         Problem("unsupported-keyword", f"playbook-ls's engine does not implement '{keyword}'", span, hint)
         for keyword, span in plan.unsupported]

@@ -56,23 +56,36 @@ def ansible_command(options: Any, executable: str) -> list[str]:
 
 
 def remote_hosts(plan: Any) -> list[str]:
-    """The planned hosts the bundled engine cannot reach: neither a local name nor on the local
-    connection (the play's ``connection`` keyword or the inventory's ``ansible_connection``)."""
+    """The hosts the bundled engine cannot reach: planned hosts and hosts a selected task is
+    delegated to (``delegate_to``; a templated name counts, as it is not known to be local) that
+    are neither a local name nor on the local connection (the play's ``connection`` keyword or
+    the inventory's ``ansible_connection``)."""
     found: dict[str, None] = {}
     for play_plan in plan.plays:
         data = play_plan.play.data if isinstance(play_plan.play.data, dict) else {}
         if str(data.get("connection")) in LOCAL_CONNECTIONS:
             continue
         for host in play_plan.hosts:
-            if host.name in LOCAL_NAMES:
-                continue
-            try:
-                connection = plan.inventory.host_variables(host).get("ansible_connection")
-            except Exception:  # noqa: BLE001 - a host whose variables cannot be read is not known local
-                connection = None
-            if str(connection) not in LOCAL_CONNECTIONS:
+            if not _is_local(plan, host.name):
                 found[host.name] = None
+        for task in play_plan.tasks:
+            delegated = task.data.get("delegate_to") if isinstance(task.data, dict) else None
+            if delegated is not None and not _is_local(plan, str(delegated)):
+                found[str(delegated)] = None
     return list(found)
+
+
+def _is_local(plan: Any, name: str) -> bool:
+    if name in LOCAL_NAMES:
+        return True
+    host = plan.inventory.data.get_host(name) if "{{" not in name else None
+    if host is None:
+        return False
+    try:
+        connection = plan.inventory.host_variables(host).get("ansible_connection")
+    except Exception:  # noqa: BLE001 - a host whose variables cannot be read is not known local
+        connection = None
+    return str(connection) in LOCAL_CONNECTIONS
 
 
 def choose_engine(requested: str, problems: list[str], remote: list[str]) -> tuple[str, str]:

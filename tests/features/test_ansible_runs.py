@@ -91,3 +91,15 @@ def test_run_engine_auto_hands_a_module_the_engine_lacks_to_ansible(tmp_path: Pa
     bundled = subprocess.run([sys.executable, "-m", "playbook_ls", "run", "site.yml", "-i", "hosts.ini", "--check"],
                              cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert bundled.returncode == 1 and "no module 'ansible.builtin.getent'" in bundled.stderr
+
+
+def test_a_task_delegated_to_a_remote_host_needs_ansible(tmp_path: Path) -> None:
+    (tmp_path / "site.yml").write_text(
+        "- hosts: localhost\n  gather_facts: false\n  tasks:\n"
+        "    - {name: here, debug: {msg: x}, delegate_to: box}\n"
+        "    - {name: there, debug: {msg: x}, delegate_to: db1}\n"
+        "    - {name: templated, debug: {msg: x}, delegate_to: '{{ target }}'}\n"
+        "    - {name: loopback, debug: {msg: x}, delegate_to: 127.0.0.1}\n")
+    (tmp_path / "hosts.ini").write_text("localhost ansible_connection=local\nbox ansible_connection=local\ndb1\n")
+    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "hosts.ini")]))
+    assert remote_hosts(plan) == ["db1", "{{ target }}"]
