@@ -221,7 +221,22 @@ def environment() -> Any:
 
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
     # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
-    env = RuntimeEnvironment(undefined=StrictUndefined, autoescape=False, trim_blocks=True,
+    class ChainedUndefined(StrictUndefined):
+        """ansible's undefined: an attribute or item of it is itself (so ``x.a.b | default('d')``
+        and ``x['a'] is defined`` work and ``x.a ~ 'z'`` fails with "'x' is undefined"), anything
+        else fails as StrictUndefined does."""
+
+        __slots__ = ()
+
+        def __getattr__(self, name: str) -> Any:
+            if name[:2] == "__":
+                raise AttributeError(name)
+            return self
+
+        def __getitem__(self, name: Any) -> Any:
+            return self
+
+    env = RuntimeEnvironment(undefined=ChainedUndefined, autoescape=False, trim_blocks=True,
                              keep_trailing_newline=False)
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3

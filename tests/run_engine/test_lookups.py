@@ -345,3 +345,15 @@ def test_constant_terms_with_embedded_templates_are_templated(tree: Path) -> Non
     # without lookups the constant is left alone and no lookup runs
     with pytest.raises(TemplateFailure):
         ev(Templar({"name": "greeting"}), "lookup('file', '{{ name }}.txt')")
+
+
+def test_an_undefined_variable_chains_as_in_ansible() -> None:
+    """ansible 2.19: ``x.a.b | default('d')`` is 'd', ``x['a'] is defined`` is false, and using
+    the chain fails with "'x' is undefined" (checked with ansible-playbook)."""
+    from engine.run.templar import Templar, TemplateFailure
+
+    templar = Templar({})
+    assert templar.template("{{ x.a.b | default('d') }}") == "d"
+    assert templar.template("{{ x['a'] is defined }}") is False
+    with pytest.raises(TemplateFailure, match="'x' is undefined"):
+        templar.template("{{ x.a ~ 'z' }}")
