@@ -187,6 +187,8 @@ class Callback:
             self._print(f"skipping: [{task_host}]{shown}")
         elif outcome.status == "unreachable":
             self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
+            if outcome.ignored:
+                self._print("...ignoring")
         elif outcome.status == "failed":
             self._retries(host, result)
             self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
@@ -253,6 +255,9 @@ class Callback:
     def _count(stats: HostStats, outcome: Outcome) -> None:
         if outcome.status == "skipped":
             stats.skipped += 1
+        elif outcome.status == "unreachable" and outcome.ignored:
+            stats.ok += 1
+            stats.ignored += 1
         elif outcome.status == "unreachable":
             stats.unreachable += 1
         elif outcome.status == "failed":

@@ -46,6 +46,10 @@ EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC = kw._family("validate_argument_spec")
+# actions ansible carries out on the controller without opening the host's connection: they work
+# for a host the engine cannot reach, as they do for one ansible cannot
+CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
+    kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
@@ -387,15 +391,18 @@ class Executor:
         hidden = no_log(task, templar)
         delegation = self._delegation(task, templar)
         target = delegation[0] if delegation and not delegation[2] else None
-        if not (self._delegate_is_local(target) if target else self._is_local(host, task, templar)):
+        reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
+        if not reachable and task.action not in CONTROLLER_ACTIONS:
             result = {"unreachable": True, "changed": False,
                       "msg": f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
                              "local. Run with --engine ansible to reach it."}
-            step.outcome = Outcome("unreachable")
+            ignored = truth(keyword(task, "ignore_unreachable"), templar)
+            step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
                                  no_log=hidden)
-            self.unreachable_hosts.add(host.name)
-            self._finish_host(run, False)
+            if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
+                self.unreachable_hosts.add(host.name)
+                self._finish_host(run, False)
             return step
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once))

@@ -151,8 +151,12 @@ def test_a_delegate_that_is_not_local_is_unreachable(tmp_path: Path) -> None:
           tasks:
             - debug: msg=x
               delegate_to: far.example.org
+            - ping:
+              delegate_to: far.example.org
         """)
     assert code == 4
+    # debug runs on the controller, as in ansible, which opens no connection for it
+    assert "ok: [h1 -> far.example.org] => {" in out
     assert "fatal: [h1 -> far.example.org]: UNREACHABLE!" in out
 
 
