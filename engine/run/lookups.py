@@ -24,10 +24,10 @@ import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, DecimalException
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from engine.run.templar import Templar
+# the task's templar (engine.run.templar.Templar, which imports this module): named, not imported
+Templar = Any
 
 CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.run.templar's name for it
 
@@ -256,7 +256,7 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
 
 
 def lookup_vars(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from engine.run.templar import TemplateFailure
+    from engine.run.template_errors import TemplateFailure
 
     opts = _options(kwargs, {"default": None}, "vars")
     variables = call.templar.variables
@@ -613,7 +613,7 @@ REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
 
 
 def resolve(name: str) -> LookupFunction:
-    from engine.run.templar import TemplateFailure
+    from engine.run.template_errors import TemplateFailure
 
     short = name
     for prefix in _PREFIXES:
@@ -631,7 +631,7 @@ def invoke(templar: Templar, context: LookupContext, name: str, terms: list[Any]
     """``_invoke_lookup``: run the plugin, handle ``errors`` and shape the result for ``wantlist``."""
     from jinja2 import Undefined
 
-    from engine.run.templar import TemplateFailure
+    from engine.run.template_errors import TemplateFailure
 
     function = resolve(name)
     if function is not lookup_first_found:  # first_found accepts undefined terms (with_: drops them)

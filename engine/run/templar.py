@@ -20,16 +20,13 @@ from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
 from engine.run import path_and_set_filters
+from engine.run.template_errors import TemplateFailure
 from engine.template_bounds import binop_over_limit
 from engine.template_bounds import bounded_range as _bounded_range
 from engine.values import UnsafeText
 
 if TYPE_CHECKING:
     from engine.run.lookups import LookupContext
-
-
-class TemplateFailure(Exception):
-    """A template could not be rendered; the message is what ansible would report."""
 
 
 # -- filters -------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ examples:
   playbook-ls launch nightly --show                what launching the profile 'nightly' would run
   playbook-ls run site.yml -i localhost, --check   run with the bundled engine, changing nothing
   playbook-ls why roles/web/tasks/main.yml:12 --tags deploy   why that task runs or not, step by step
+  playbook-ls vars site.yml -i hosts.ini --host web1 app_port   its value on web1, and where it is set
   playbook-ls serve                                the language server, for editors
 
 'playbook-ls COMMAND --help' describes a command and its options.
