@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
     from engine.inventory.manager import Inventory
 
-LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
 DELEGATED = "_ansible_delegated_vars"
 
 
@@ -59,15 +57,6 @@ def find_host(inventory: InventoryData, name: str) -> Host | None:
     if host is None:
         host = next((h for h in inventory.hosts.values() if getattr(h, "address", None) == name), None)
     return host
-
-
-def is_local(name: str, host_vars: dict[str, Any], connection: Any) -> bool:
-    """Whether running "on" the delegated host means running here."""
-    if connection is not None:
-        return str(connection) in LOCAL_CONNECTIONS
-    if name in LOCAL_NAMES:
-        return True
-    return str(host_vars.get("ansible_connection")) in LOCAL_CONNECTIONS
 
 
 def delegated_vars(name: str, host_vars: dict[str, Any]) -> dict[str, Any]:

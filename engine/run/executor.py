@@ -28,13 +28,13 @@ from engine.run.delegation import (
     delegate_to,
     delegated_vars,
     delegation_of,
-    is_local,
 )
 from engine.run.environment import task_environment
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import ADD_HOST, CHANGES_INVENTORY, change_inventory
+from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lookups import task_context
 from engine.run.plan import Plan, PlayPlan
 from engine.run.run_once import task_hosts
@@ -43,7 +43,6 @@ from engine.run.templar import Templar, TemplateFailure
 from engine.run.variables import PlayContext, VariableManager
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
-LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC = kw._family("validate_argument_spec")
 # actions ansible carries out on the controller without opening the host's connection: they work

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine import keywords as kw
 from engine.model import Block, Play, Playbook, Problem, Sourced, Task
 from engine.run.become import become_refusal
+from engine.run.local import LOCAL_CONNECTIONS
 from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
 
@@ -165,7 +166,6 @@ HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
 
 def _unsupported(keyword: str, value: object) -> bool:
     return keyword in UNSUPPORTED_KEYWORDS and value not in HARMLESS_VALUES.get(keyword, ())
-LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
 
 
 def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:

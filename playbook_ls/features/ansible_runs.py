@@ -19,12 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.run.local import LOCAL_CONNECTIONS, LOCAL_NAMES, is_local
+
 ENGINES = ("auto", "bundled", "ansible")
 MARKER = "\x1e"  # what the callback plugin's event lines start with
 CALLBACK = "playbook_ls_events"
 CALLBACK_DIR = Path(__file__).resolve().parent.parent / "data" / "ansible_callback"
-LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-LOCAL_CONNECTIONS = frozenset({"local", "ansible.builtin.local", "ansible.legacy.local"})
 
 
 def find_ansible_playbook() -> str | None:
@@ -82,10 +82,9 @@ def _is_local(plan: Any, name: str) -> bool:
     if host is None:
         return False
     try:
-        connection = plan.inventory.host_variables(host).get("ansible_connection")
+        return is_local(name, plan.inventory.host_variables(host))
     except Exception:  # noqa: BLE001 - a host whose variables cannot be read is not known local
-        connection = None
-    return str(connection) in LOCAL_CONNECTIONS
+        return False
 
 
 def choose_engine(requested: str, problems: list[str], remote: list[str]) -> tuple[str, str]:
