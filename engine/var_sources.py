@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import keywords as kw
 from engine.inventory.data import Group, Host, sort_groups
 from engine.paths import find_role_file
 from engine.run.variables import role_lineage as _role_lineage
@@ -52,8 +53,8 @@ LEVELS = (
     "magic variables",
 )
 LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
-SET_FACT = frozenset({"set_fact", "ansible.builtin.set_fact", "ansible.legacy.set_fact"})
-INCLUDE_VARS = frozenset({"include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars"})
+SET_FACT = kw._family("set_fact")
+INCLUDE_VARS = kw._family("include_vars")
 
 
 @dataclass(frozen=True)
@@ -230,15 +231,6 @@ def include_params_layers(includers: list[Task]) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
-def runtime_layers(manager: VariableManager, earlier: Iterable[Task], basedir: str) -> list[Layer]:
-    """What tasks the run reaches before this one set: ``include_vars`` (files named statically),
-    then ``set_fact`` and ``register`` (ansible keeps those two above include_vars whatever their
-    order), each "at run time, if reached"."""
-    entries = [task_runtime_layers(manager, task, basedir) for task in earlier]
-    return [*(layer for included, _ in entries if included is not None for layer in [included]),
-            *(layer for _, facts in entries for layer in facts)]
-
-
 def task_runtime_layers(manager: VariableManager, task: Task, basedir: str) -> tuple[Layer | None, list[Layer]]:
     """What one task sets when the run reaches it: its include_vars layer, its set_fact and
     register layers."""
@@ -303,23 +295,13 @@ def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstan
     return [layer for layer in layers if layer is not None]
 
 
-def task_layers(manager: VariableManager, context: PlayContext, host: Host, task: Task | None,
-                earlier: Iterable[Task] = (), gathers_facts: bool = True,
-                includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
-    """Every level's definitions for ``task`` on ``host``, lowest precedence first; ``includers``:
-    the include tasks that load it, outermost first."""
-    runtime = runtime_layers(manager, earlier, context.play.basedir)
-    below, above = host_independent_layers(manager, context, task, runtime, gathers_facts, includers)
-    return [*below, *inventory_layers(manager, host), *above]
-
-
 def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,
                             runtime: list[Layer], gathers_facts: bool = True,
                             includers: list[Task] = ()  # type: ignore[assignment]
                             ) -> tuple[list[Layer], list[Layer]]:
     """The levels below the inventory's (role defaults) and above them (facts and up), which are
     the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
-    what earlier tasks set (:func:`runtime_layers`)."""
+    what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first)."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
     below = role_layers(manager, context, role, "defaults", "role defaults")
