@@ -162,34 +162,40 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
     return inventory
 
 
+def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list[str] | None) -> tuple[Any, Any]:
+    """The plan and the play's plan a variable report needs for ``reach``: the inventory read
+    for the playbook's directory, and the play's hosts in it (the implicit localhost when its
+    pattern matches none)."""
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.run.plan import PlayPlan, RunOptions
+
+    inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
+    try:
+        hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
+    except HostPatternError:
+        hosts = []
+    if not hosts:
+        hosts = [inv.data.get_host("localhost") or _implicit_localhost()]
+    plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
+    return plan, PlayPlan(reach.play, hosts, [])
+
+
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
                        inventory: list[str] | None = None) -> list[ContextValues]:
     """The variable's value on the hosts of each context reaching the task at ``line``."""
-    from engine.inventory.patterns import HostPatternError, select_hosts
-    from engine.run.plan import PlayPlan, RunOptions
     from engine.var_report import variables_at
 
     found = []
     for reach in index.at(path, line):
-        play = reach.play
-        base = _inventory(index, path, inventory)
-        inv = _for_playbook(base, os.path.dirname(os.path.abspath(reach.book.path)))
-        try:
-            hosts = select_hosts(inv.data, play.hosts, None, warnings=[])
-        except HostPatternError:
-            hosts = []
-        if not hosts:
-            hosts = [inv.data.get_host("localhost") or _implicit_localhost(inv)]
-        plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
-        play_plan = PlayPlan(play, hosts, [])
+        plan, play_plan = play_context(index, path, reach, inventory)
         groups: dict[tuple[str, Any], HostGroup] = {}
-        for host in hosts[:MAX_HOSTS]:
-            resolved = variables_at(plan, play_plan, host, reach.task, [name]).variables[name]  # type: ignore[arg-type]
+        for host in play_plan.hosts[:MAX_HOSTS]:
+            resolved = variables_at(plan, play_plan, host, reach.task, [name]).variables[name]
             winner = resolved.definitions[0] if resolved.definitions else None
             key = (repr(resolved.value) + str(resolved.unknown),
                    (winner.level, winner.path, winner.line) if winner else None)
-            groups.setdefault(key, HostGroup([], resolved)).hosts.append(host.name)  # type: ignore[arg-type]
-        found.append(ContextValues(reach, list(groups.values()), len(hosts)))
+            groups.setdefault(key, HostGroup([], resolved)).hosts.append(host.name)
+        found.append(ContextValues(reach, list(groups.values()), len(play_plan.hosts)))
     return found
 
 
@@ -213,7 +219,7 @@ def _for_playbook(inventory: Any, playbook_dir: str) -> Any:
     return found[1]
 
 
-def _implicit_localhost(inventory: Any) -> Any:
+def _implicit_localhost() -> Any:
     from engine.inventory.data import Host
 
     return Host("localhost")
@@ -322,23 +328,13 @@ def completion(index: WorkspaceIndex, path: str, line: int, column: int, text: s
 def values_for_completion(index: WorkspaceIndex, path: str, line: int,
                           inventory: list[str] | None = None) -> dict[str, Resolved] | None:
     """Every variable visible at the task at ``line`` on the first host of its first context."""
-    from engine.inventory.patterns import HostPatternError, select_hosts
-    from engine.run.plan import PlayPlan, RunOptions
     from engine.var_report import variables_at
 
     reaches = index.at(path, line)
     if not reaches:
         return None
-    reach = reaches[0]
-    inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
-    try:
-        hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
-    except HostPatternError:
-        hosts = []
-    host = hosts[0] if hosts else (inv.data.get_host("localhost") or _implicit_localhost(inv))
-    plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
-    report = variables_at(plan, PlayPlan(reach.play, hosts or [host], []), host, reach.task)  # type: ignore[arg-type]
-    return report.variables
+    plan, play_plan = play_context(index, path, reaches[0], inventory)
+    return variables_at(plan, play_plan, play_plan.hosts[0], reaches[0].task).variables
 
 
 @dataclass(frozen=True)
@@ -357,8 +353,6 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     import json
     from collections.abc import Mapping
 
-    from engine.inventory.patterns import HostPatternError, select_hosts
-    from engine.run.plan import PlayPlan, RunOptions
     from engine.run.templar import TemplateFailure, is_template
     from engine.var_report import variables_at
 
@@ -378,15 +372,9 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
                      for name, value in args.items() if is_template(value)]
         if not templated:
             continue
-        inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
-        try:
-            hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])[:MAX_HOSTS]
-        except HostPatternError:
-            hosts = []
-        hosts = hosts or [inv.data.get_host("localhost") or _implicit_localhost(inv)]
-        plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
-        templars = [variables_at(plan, PlayPlan(reach.play, hosts, []), host, task, []).templar  # type: ignore[arg-type]
-                    for host in hosts[:3]]
+        plan, play_plan = play_context(index, path, reach, inventory)
+        hosts = play_plan.hosts
+        templars = [variables_at(plan, play_plan, host, task, []).templar for host in hosts[:3]]
         for value, span in templated:
             if span is None or not first_line <= span.end_line <= last_line or span.end_line >= len(lines):
                 continue
