@@ -122,6 +122,24 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
+def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
+    """The files a play's ``vars_files`` reads: each entry's first file that exists (a nested
+    list means "first one found"), names templated with ``variables``; a name that cannot be
+    templated with them is passed over."""
+    found: list[str] = []
+    for item in _as_list(entries):
+        for candidate in _as_list(item):
+            try:
+                name = render(candidate, variables)
+            except Unresolved:
+                continue
+            path = path_dwim(basedir, str(name))
+            if paths.isfile(path):
+                found.append(path)
+                break
+    return found
+
+
 class Resolver:
     """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
 
@@ -413,16 +431,8 @@ class Resolver:
 
     def _vars_files(self, ds: YMap, basedir: str, variables: dict[str, Any]) -> dict[str, Any]:
         loaded: dict[str, Any] = {}
-        for item in _as_list(ds.get("vars_files")):
-            for candidate in _as_list(item):  # a nested list means "first one found"
-                try:
-                    name = render(candidate, variables)
-                except Unresolved:
-                    continue
-                path = path_dwim(basedir, str(name))
-                if paths.isfile(path):
-                    loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
-                    break
+        for path in vars_files_found(ds.get("vars_files"), basedir, variables):
+            loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
         return loaded
 
     # -- frames and keywords ----------------------------------------------------------------

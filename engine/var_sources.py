@@ -158,33 +158,13 @@ def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapp
                 prompts.key_spans[prompt["name"]] = span
     layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
                          runtime=True))
-    for found in vars_files_found(manager, play, extra_vars):
+    from engine.resolve import vars_files_found
+
+    known = {**(data.get("vars") or {}), **extra_vars, "playbook_dir": os.path.abspath(play.basedir)}
+    for found in vars_files_found(data.get("vars_files"), play.basedir, known):
         layers.append(_layer("play vars_files", f"play '{play.name}' vars_files",
                              manager.cache.load(found).data, found))
     return [layer for layer in layers if layer is not None]
-
-
-def vars_files_found(manager: VariableManager, play: Any, variables: Mapping[str, Any]) -> list[str]:
-    """The vars_files a play reads: each entry's first file that exists (a list entry is "first
-    found"), names templated with the play's vars and the extra vars."""
-    from engine.paths import path_dwim
-    from engine.templating import Unresolved, render
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    known = {**(data.get("vars") or {}), **variables, "playbook_dir": os.path.abspath(play.basedir)}
-    found: list[str] = []
-    entries = data.get("vars_files") or []
-    for entry in entries if isinstance(entries, list) else [entries]:
-        for candidate in entry if isinstance(entry, list) else [entry]:
-            try:
-                name = render(candidate, known)
-            except Unresolved:
-                continue
-            path = path_dwim(play.basedir, str(name))
-            if os.path.isfile(path):
-                found.append(path)
-                break
-    return found
 
 
 def _frame_path(frame: Any) -> str | None:

@@ -4,7 +4,6 @@ a file when it changes on disk."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -67,13 +66,8 @@ def play_definitions(play: Play) -> Iterator[tuple[str, str, Span | None]]:
         spans = getattr(variables, "key_spans", {})
         for name in variables:
             yield str(name), "play vars", spans.get(name)
-    entries = data.get("vars_files") or []
-    for entry in entries if isinstance(entries, list) else [entries]:
-        for candidate in entry if isinstance(entry, list) else [entry]:
-            if not isinstance(candidate, str) or "{{" in candidate:
-                continue
-            path = candidate if os.path.isabs(candidate) else os.path.join(play.basedir, candidate)
-            if os.path.isfile(path):
-                for name, (_value, span) in named_spans(path).items():
-                    yield name, "vars_files", span
-                break
+    from engine.resolve import vars_files_found
+
+    for path in vars_files_found(data.get("vars_files"), play.basedir, {}):  # names written as they are
+        for name, (_value, span) in named_spans(path).items():
+            yield name, "vars_files", span
