@@ -90,9 +90,10 @@ LARGE_RUNTIME = 64 * 1024
 def _routing_cache_file(path: str, stat: os.stat_result) -> str:
     import hashlib
 
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    from engine.user_cache import cache_dir
+
     key = hashlib.sha1(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
-    return os.path.join(base, "playbook-ls", "routing", f"{key}.json")
+    return os.path.join(cache_dir(), "routing", f"{key}.json")
 
 
 def _write_quietly(target: str, text: str) -> None:

@@ -16,24 +16,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sys
 import tempfile
 from typing import Any
 
+from engine.user_cache import cache_dir
+
 FORMAT = 3
-
-
-def cache_dir() -> str:
-    override = os.environ.get("PLAYBOOK_LS_CACHE_DIR")
-    if override:
-        return override
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
-    elif sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Caches")
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    return os.path.join(base, "playbook-ls")
 
 
 def content_hash(data: bytes) -> str:

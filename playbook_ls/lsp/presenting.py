@@ -32,12 +32,13 @@ def client_shows_results(ls: PlaybookServer) -> bool:
 
 
 def results_dir() -> Path:
-    """Where result documents go: ``$XDG_CACHE_HOME/playbook-ls/results`` (``~/.cache`` when
-    unset), or the temporary directory when that cannot be created."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """Where result documents go: ``results`` in playbook-ls's cache directory (``cache_dir``),
+    or the temporary directory when that cannot be created."""
+    from engine.user_cache import cache_dir
+
     user = os.getuid() if hasattr(os, "getuid") else 0
     fallback = Path(tempfile.gettempdir()) / f"playbook-ls-results-{user}"
-    for directory in (Path(base) / "playbook-ls" / "results", fallback):
+    for directory in (Path(cache_dir()) / "results", fallback):
         try:
             directory.mkdir(parents=True, exist_ok=True)
             return directory

@@ -257,8 +257,8 @@ def guarded(default: Any = None) -> Callable[[F], F]:
 @functools.cache
 def rule_docs_uri() -> str | None:
     """A file URI of the rule pages, written once per version to the user cache directory."""
+    from engine.user_cache import cache_dir
     from playbook_ls import rules
-    from playbook_ls.check.cache import cache_dir
     from playbook_ls.rules.docs import render_page
 
     target = os.path.join(cache_dir(), "docs", __version__)

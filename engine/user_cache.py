@@ -1,0 +1,21 @@
+"""Where playbook-ls keeps what it may recompute: the user's cache directory, never a project's."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def cache_dir() -> str:
+    """``PLAYBOOK_LS_CACHE_DIR``, else the platform's cache directory (``$XDG_CACHE_HOME``,
+    ``~/.cache``, ``~/Library/Caches``, ``%LOCALAPPDATA%``) with ``playbook-ls`` below it."""
+    override = os.environ.get("PLAYBOOK_LS_CACHE_DIR")
+    if override:
+        return override
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser("~\\AppData\\Local")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Caches")
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+    return os.path.join(base, "playbook-ls")
