@@ -61,17 +61,23 @@ class TaskVariables:
     """The run's templar over these variables (no lookups): renders other templates of the task."""
 
 
+def tasks_with_includers(play: Play) -> Iterator[tuple[Task, list[Task]]]:
+    """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
+    of includes after the include, each with the include tasks that load it, outermost first."""
+    def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
+        for block in blocks:
+            for task in block.tasks():
+                yield task, outer
+                if task.children:
+                    yield from walk(task.children, [*outer, task])
+
+    yield from walk(play.compile(), [])
+
+
 def tasks_in_order(play: Play) -> Iterator[Task]:
     """The play's tasks as a run reaches them, with the statically known tasks of includes after
     the include (implicit ones left out)."""
-    def walk(blocks: list[Any]) -> Iterator[Task]:
-        for block in blocks:
-            for task in block.tasks():
-                if not task.implicit:
-                    yield task
-                yield from walk(task.children)
-
-    yield from walk(play.compile())
+    return (task for task, _ in tasks_with_includers(play) if not task.implicit)
 
 
 def find_task(play: Play, path: str, line: int) -> Task | None:
@@ -238,17 +244,11 @@ class _PlayOrder:
         self.includers: dict[int, list[Task]] = {}
         self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
 
-        def walk(blocks: list[Any], outer: list[Task]) -> None:
-            for block in blocks:
-                for task in block.tasks():
-                    if not task.implicit:
-                        self.position[id(task)] = len(self.tasks)
-                        self.tasks.append(task)
-                    self.includers[id(task)] = outer
-                    if task.children:
-                        walk(task.children, [*outer, task])
-
-        walk(play.compile(), [])
+        for task, outer in tasks_with_includers(play):
+            if not task.implicit:
+                self.position[id(task)] = len(self.tasks)
+                self.tasks.append(task)
+            self.includers[id(task)] = outer
         # the roles the run's executor sees in the play: those of the compiled blocks' tasks
         self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
 
