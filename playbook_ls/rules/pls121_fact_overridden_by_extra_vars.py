@@ -54,7 +54,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from engine.var_sources import SET_FACT
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity, where
 
 CODE = "PLS121"
@@ -64,6 +63,8 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    from engine.var_sources import SET_FACT  # the variable model and the run's templating: not at start-up
+
     profiles = [p for p in ctx.profiles if ctx.applies_to(p) and isinstance(p.extra_vars, Mapping) and p.extra_vars]
     if not profiles:
         return
