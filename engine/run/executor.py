@@ -41,6 +41,7 @@ from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.templar import Templar, TemplateFailure
 from engine.run.variables import PlayContext, VariableManager
+from engine.run.workdir import module_directory
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
@@ -49,6 +50,8 @@ VALIDATE_SPEC = kw._family("validate_argument_spec")
 # for a host the engine cannot reach, as they do for one ansible cannot
 CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
     kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
+# action plugins with BYPASS_HOST_LOOP: the strategy sends the task to the first host only
+BYPASS_HOST_LOOP = ADD_HOST | kw._family("pause")
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
@@ -308,7 +311,7 @@ class Executor:
         steps: dict[str, Step] = {}
         is_meta = task.action in META
         once = not is_meta and bool(names) and self._run_once(task, names[0])
-        bypass = once or task.action in ADD_HOST  # BYPASS_HOST_LOOP: the first host runs it
+        bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
@@ -606,7 +609,8 @@ class Executor:
             task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(search)),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment)
         try:
-            result = dict(module(args, context))
+            with module_directory(self.context.play.basedir or os.getcwd()):
+                result = dict(module(args, context))
         except ModuleError as exc:
             return failed_result(str(exc))
         except TemplateFailure as exc:
@@ -650,7 +654,8 @@ class Executor:
             self.callback.task_start(self._title(handler), handler=True)
             hosts = [name for name in hosts if not self.runs[name].ended]
             once = bool(hosts) and self._run_once(handler, hosts[0])
-            for name in hosts[:1] if once else hosts:  # a run_once handler runs for the first host
+            # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
+            for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
                 run = self.runs[name]
                 step = self._run_on_host(handler, run, self._title(handler), handler=True, once=once)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:

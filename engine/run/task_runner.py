@@ -19,6 +19,12 @@ from engine.run.templar import Templar, TemplateFailure
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 ModuleLookup = Callable[[str], Any]
+ACTION_SKIP = "_ansible_action_skip"
+"""Marks a result an action plugin skipped by raising AnsibleActionSkip (script, uri in check mode,
+unarchive's ``creates``): ansible's result of it has no ``failed`` key."""
+NO_TRACEBACK = "(traceback unavailable)"
+"""What ansible 2.19 puts under ``exception`` in every failed result of a task run (not in a loop's
+aggregate result): the error summary it raises from a failed result, without a traceback."""
 
 
 def keyword(task: Task, name: str) -> Any:
@@ -95,7 +101,11 @@ def false_condition(task: Task, templar: Templar) -> Any:
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
     """What ``TaskExecutor._execute`` does to an action's result: default ``failed`` (from a
     non-zero ``rc``) and ``changed``, then ``changed_when`` / ``failed_when`` with the registered
-    name bound to the result, unless the action skipped itself (a command in check mode)."""
+    name bound to the result, unless the action skipped itself (a command in check mode). A skip
+    the action raised is returned as it is, without ``failed``."""
+    if result.pop(ACTION_SKIP, False):
+        result.setdefault("changed", False)
+        return
     if "failed" not in result:
         result["failed"] = "rc" in result and result["rc"] not in (0, "0")
     result.setdefault("changed", False)
@@ -127,15 +137,16 @@ def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templa
 
 def attempt(task: Task, templar: Templar, action: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
     """One run of the task (one loop item) with its until/retries attempts and result conditions."""
-    return run_attempts(task, templar, action, apply_result_conditions,
-                        lambda result: result_scope(task, result, templar))
+    return _with_exception(run_attempts(task, templar, action, apply_result_conditions,
+                                        lambda result: result_scope(task, result, templar)))
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
     """A loop's results as one result, as ``TaskExecutor._run_loop`` and ``_execute`` build it."""
     if not results:
         return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
-    result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results}
+    result: dict[str, Any] = {"changed": any(r.get("changed") for r in results), "results": results,
+                              "skipped": all(r.get("skipped") for r in results)}
     if any(r.get("failed") for r in results):
         result.update(failed=True, msg="One or more items failed")
     elif all(r.get("skipped") for r in results):
@@ -155,7 +166,14 @@ def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], di
     except (TemplateFailure, KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001
-        return failed_result(f"Task failed: {exc}")
+        return _with_exception(failed_result(f"Task failed: {exc}"))
+
+
+def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
+    """A failed result with ansible's ``exception`` key (a loop's aggregate result has none)."""
+    if result.get("failed"):
+        result.setdefault("exception", NO_TRACEBACK)
+    return result
 
 
 def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
@@ -168,11 +186,11 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             return attempt(task, templar, run_once)
         items = loop_items(loop[0], loop[1], templar)
     except TemplateFailure as exc:
-        return failed_result(str(exc))
+        return _with_exception(failed_result(str(exc)))
     try:
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:
-        return failed_result(f"Invalid loop_control: {exc}")
+        return _with_exception(failed_result(f"Invalid loop_control: {exc}"))
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     carried: dict[str, Any] = {}  # what earlier items left in ansible's shared task_vars
     results = []
@@ -188,7 +206,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             else:
                 item_result = attempt(task, item_templar, run_once)
         except TemplateFailure as exc:
-            item_result = failed_result(str(exc))
+            item_result = _with_exception(failed_result(str(exc)))
         item_result.update(control.result_keys(scope))
         if isinstance(register, str):  # ansible registers each item's result before the label
             scope[register] = item_result

@@ -271,5 +271,5 @@ def test_uri_json_status_and_dest(http_root: tuple[str, Path]) -> None:
 def test_uri_is_skipped_in_check_mode(http_root: tuple[str, Path]) -> None:
     base, root = http_root
     result = get_module("ansible.builtin.uri")({"url": f"{base}/a.txt"}, _context(root, True))
-    assert result == {"changed": False, "skipped": True,
+    assert result == {"changed": False, "skipped": True, "_ansible_action_skip": True,  # no failed key after
                       "msg": "This action (ansible.builtin.uri) does not support check mode."}

@@ -29,6 +29,12 @@ class ModuleContext:
     """What the task's ``environment`` keyword adds to the environment of the programs it runs."""
 
 
+def action_skip(msg: str) -> dict[str, Any]:
+    """The result of an action plugin that raises AnsibleActionSkip: skipped, without ``failed``
+    (the marker is ``engine.run.task_runner.ACTION_SKIP``, removed when the result is judged)."""
+    return {"changed": False, "skipped": True, "msg": msg, "_ansible_action_skip": True}
+
+
 class ModuleError(Exception):
     """The module's arguments are wrong; the message is worded like ansible's."""
 

@@ -1,7 +1,8 @@
 """pause: ansible's action plugin as it runs without a terminal on stdin (the bundled engine
 never prompts): ``seconds``/``minutes`` sleep (at least one second), a prompt without them is
-not waited for, with ansible's warning. Like ansible's action (BYPASS_HOST_LOOP) it should pause
-once for all the hosts of a task; the executor runs it per host for now."""
+not waited for, with ansible's warning. Like ansible's action (BYPASS_HOST_LOOP) it pauses once
+for all the hosts of a task: the executor runs it for the first host only, which alone registers
+the result (``engine.run.executor.BYPASS_HOST_LOOP``)."""
 from __future__ import annotations
 
 import datetime

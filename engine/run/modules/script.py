@@ -10,7 +10,7 @@ import shutil
 import tempfile
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, action_skip
 from engine.run.modules._args import Arg, validate
 from engine.run.modules._shell import basedir, low_level_execute
 from engine.run.modules._sources import find_source
@@ -27,7 +27,7 @@ SPEC = {
 
 
 def _skip(msg: str) -> dict[str, Any]:
-    return {"changed": False, "skipped": True, "msg": msg}
+    return action_skip(msg)
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:

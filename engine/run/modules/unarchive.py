@@ -16,7 +16,7 @@ import subprocess
 import zipfile
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, action_skip
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 from engine.run.modules._sources import find_source
@@ -155,7 +155,7 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> 
     params = validate("unarchive", args, SPEC, mutually_exclusive=(("include", "exclude"),))
     src, dest = params["src"], params["dest"]
     if params["creates"] and os.path.exists(params["creates"]):
-        return {"changed": False, "skipped": True, "msg": f"skipped, since {params['creates']} exists"}
+        return action_skip(f"skipped, since {params['creates']} exists")
     if not params["remote_src"]:
         if "://" in src:
             return {"changed": False, "failed": True,

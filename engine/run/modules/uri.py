@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlencode, urljoin, urlparse
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, action_skip
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import checksum, path_facts, set_mode, write_atomically
 from engine.run.modules._http import URL_ARGS, fetch, refuse_unsupported
@@ -90,7 +90,7 @@ def _response_filename(response: Any) -> str | None:
 
 def run(args: dict[str, Any], ctx: ModuleContext, action: str = "uri") -> dict[str, Any]:
     if ctx.check_mode:  # the action plugin says it does not support check mode
-        return {"changed": False, "skipped": True, "msg": f"This action ({action}) does not support check mode."}
+        return action_skip(f"This action ({action}) does not support check mode.")
     params = validate("ansible.legacy.uri", args, SPEC, mutually_exclusive=(("body", "src"),))
     refuse_unsupported(params)
     url, body, body_format = params["url"], params["body"], params["body_format"].lower()
