@@ -30,6 +30,7 @@ from engine.run.delegation import (
     delegation_of,
 )
 from engine.run.environment import task_environment
+from engine.run.free import is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
@@ -92,6 +93,8 @@ class Executor:
         self.unreachable_hosts: set[str] = set()
         self.break_playbook = False
         self.error = False
+        self.aborted = False  # the playbook stopped on an error, before the recap
+        self.free = False  # the play's strategy is free (engine.run.free)
         self.max_fail: float | None = None
         self.end_play = False
         self.batch_size = 0
@@ -106,7 +109,8 @@ class Executor:
         for play_plan in self.plan.plays:
             if not self._run_play(play_plan):
                 break
-        self.callback.recap()
+        if not self.aborted:
+            self.callback.recap()
         if self.error:
             return EXIT_ERROR
         if self.unreachable_hosts:
@@ -181,7 +185,10 @@ class Executor:
         programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *play.compile()])
                     for h in hosts}
         pending = {name: next(program, None) for name, program in programs.items()}
-        while True:
+        self.free = is_free(play)
+        if self.free and not run_free(self, programs, pending):
+            return False
+        while not self.free:
             active = [n for n in self.context.hosts_all if pending.get(n) is not None]
             if not active:
                 break
@@ -328,7 +335,7 @@ class Executor:
             self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
                  and not steps[n].outcome.ignored and not steps[n].outcome.rescued]
-        if fatal and self._any_errors_fatal(task):
+        if fatal and self._any_errors_fatal(task) and not self.free:  # the free strategy warns instead
             # the linear strategy marks every host still running failed (not counted in the
             # recap) and breaks the play, which ends the playbook
             for run in self.runs.values():
@@ -401,7 +408,7 @@ class Executor:
             ignored = truth(keyword(task, "ignore_unreachable"), templar)
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
-                                 no_log=hidden)
+                                 no_log=hidden, origin=task.span)
             if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
@@ -423,7 +430,8 @@ class Executor:
             self.handlers.notify(task, host.name, templar)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden)
+                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
+                             origin=task.span)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step

@@ -160,7 +160,8 @@ UNSUPPORTED_KEYWORDS = frozenset({
 HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
     "debugger": ("never",),
     "become_method": ("sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"),
-    "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear"),
+    "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear",
+                 "free", "ansible.builtin.free", "ansible.legacy.free"),  # engine.run.free
 }
 
 
@@ -176,11 +177,17 @@ def unsupported_keywords(book: Playbook) -> list[tuple[str, Span | None]]:
     def note(keyword: str, span: Span | None, owner: object) -> None:
         found.setdefault((keyword, span.human() if span else f"#{id(owner)}"), (keyword, span))
 
+    from engine.run.free import SUPPORTED, default_strategy
+
     for play in book.plays:
         data = play.data if isinstance(play.data, Mapping) else {}
         for keyword, value in data.items():
             if _unsupported(keyword, value):
-                note(keyword, play.frame.keyword_spans.get(keyword) or play.span, play)
+                # a strategy is named in the message: "strategy: host_pinned"
+                named = f"{keyword}: {value}" if keyword == "strategy" and isinstance(value, str) else keyword
+                note(named, play.frame.keyword_spans.get(keyword) or play.span, play)
+        if not data.get("strategy") and default_strategy() not in SUPPORTED:
+            note(f"strategy: {default_strategy()} (DEFAULT_STRATEGY)", play.span, play)
     for task in _every_task(book):
         inherited = set()
         for frame in task.chain:
