@@ -21,7 +21,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from engine.source import _compose, load_round_trip, parse_text  # noqa: E402
+from engine.source import load_round_trip, parse_text  # noqa: E402
+from engine.yaml_compose import _compose  # noqa: E402
 
 
 def best_of(runs: int, work: Callable[[], None]) -> float:

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.source import MAX_NESTING, _too_deep, parse_text
+from engine.source import parse_text
+from engine.yaml_compose import MAX_NESTING, _too_deep
 from playbook_ls.cli.main import main
 
 # One level of nesting in each way YAML can nest, as (opening, closing) text.

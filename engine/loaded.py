@@ -1,0 +1,26 @@
+"""What loading a YAML file gives: its data, or a positioned problem.
+
+Kept apart from the parser so that a parse answered from the cache imports no YAML library.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from engine.span import Span
+
+
+class YamlProblem(NamedTuple):
+    message: str
+    span: Span
+
+    def __str__(self) -> str:
+        return f"{self.span.human()}: {self.message}"
+
+
+class Loaded(NamedTuple):
+    """A parsed file: its data, or the error that stopped parsing."""
+
+    path: str
+    data: Any = None
+    error: YamlProblem | None = None
