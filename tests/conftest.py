@@ -4,3 +4,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # make `import ansible_tools` work in any import mode
+
+
+def pytest_configure(config: object) -> None:
+    """Commands under test keep their caches (parses, check results, routing) in one scratch
+    directory for the session, not in the user's cache directory, unless a test chooses one."""
+    import os
+    import tempfile
+
+    if "PLAYBOOK_LS_CACHE_DIR" not in os.environ:
+        os.environ["PLAYBOOK_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="playbook-ls-test-cache-")

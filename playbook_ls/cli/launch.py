@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         profile = named_profile(args.config, args.profile)
     except ValueError as exc:
         return _fail(str(exc))
-    cache = SourceCache()
+    cache = SourceCache.for_command()
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
     if problem:
         return _fail(f"--extra-vars: {problem}")

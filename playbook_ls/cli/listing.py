@@ -62,7 +62,7 @@ def _report(problem: Problem) -> None:
 
 
 def run_listing(args: argparse.Namespace) -> int:
-    cache = SourceCache()
+    cache = SourceCache.for_command()
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything
         return _error(config.errors[0], EXIT_OPTIONS)

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything
         return _fail(config.errors[0], EXIT_USAGE)
-    cache = SourceCache()
+    cache = SourceCache.for_command()
     launch, problem = _launch(args, cache)
     if problem:
         return _fail(problem, EXIT_USAGE)

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.var_report import find_task, tasks_in_order, variables_at
     from playbook_ls.cli.listing import parse_extra_vars
 
-    cache = SourceCache()
+    cache = SourceCache.for_command()
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else ({}, None)
     if problem:
         return _fail(f"--extra-vars: {problem}", EXIT_USAGE)

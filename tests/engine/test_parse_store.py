@@ -1,0 +1,130 @@
+"""The on-disk parse store: what comes back is what parsing gives, or nothing."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from engine.parse_store import ParseStore, decode_loaded, encode_loaded
+from engine.source import SourceCache, parse_text
+from engine.values import UnsafeText, VaultText
+
+TEXTS = {
+    "tasks.yml": """\
+- name: web  # a comment
+  ansible.builtin.copy:
+    content: "{{ body }}"
+    dest: /tmp/x
+  tags: [a, 'b', 3, 1.5, yes, ~]
+  when:
+    - x is defined
+- debug: msg=hi
+  vars:
+    secret: !vault |
+      $ANSIBLE_VAULT;1.1;AES256
+      6162
+    raw: !unsafe "{{ not templated }}"
+    "quoted key": {1: one, false: t, null: n, 2.5: f}
+""",
+    "empty.yml": "",
+    "scalar.yml": "just text\n",
+    "broken.yml": "- a: [1, 2\n- b\n",
+    "merge.yml": "base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n",
+}
+
+
+def _spans(value: object) -> object:
+    """Every span of a parsed value, in walking order, beside the value itself."""
+    if isinstance(value, dict):
+        return (value.span, [(k, value.key_spans.get(k), value.value_spans.get(k), _spans(v))  # type: ignore[attr-defined]
+                             for k, v in value.items()])
+    if isinstance(value, list):
+        return (value.span, list(zip(value.item_spans, [_spans(v) for v in value], strict=True)))  # type: ignore[attr-defined]
+    return (type(value), value)
+
+
+@pytest.mark.parametrize("name", sorted(TEXTS))
+def test_a_stored_parse_comes_back_equal_with_every_span_and_type(name: str) -> None:
+    loaded = parse_text(TEXTS[name], name)
+    encoded = encode_loaded(loaded)
+    assert encoded is not None
+    back = decode_loaded(name, encoded)
+    assert back.path == loaded.path and back.error == loaded.error and back.data == loaded.data
+    assert _spans(back.data) == _spans(loaded.data)
+
+
+def test_tagged_strings_keep_their_type() -> None:
+    back = decode_loaded("tasks.yml", encode_loaded(parse_text(TEXTS["tasks.yml"], "tasks.yml")) or "")
+    task_vars = back.data[1]["vars"]
+    assert type(task_vars["secret"]) is VaultText and type(task_vars["raw"]) is UnsafeText
+    assert list(task_vars["quoted key"]) == [1, False, None, 2.5]
+
+
+def test_shared_values_from_aliases_are_not_stored() -> None:
+    loaded = parse_text("a: &x [1, 2]\nb: *x\n", "alias.yml")
+    assert loaded.data["a"] is loaded.data["b"]
+    assert encode_loaded(loaded) is None
+
+
+def test_the_store_answers_the_same_path_and_text_only(tmp_path: Path) -> None:
+    store = ParseStore(str(tmp_path / "store"))
+    text = TEXTS["tasks.yml"]
+    assert store.get("tasks.yml", text) is None
+    store.put("tasks.yml", text, parse_text(text, "tasks.yml"))
+    assert store.get("tasks.yml", text) == parse_text(text, "tasks.yml")
+    assert store.get("other.yml", text) is None
+    assert store.get("tasks.yml", text + "\n# changed\n") is None
+    assert ParseStore(str(tmp_path / "store")).get("tasks.yml", text) is not None  # another run
+
+
+def test_a_damaged_or_planted_entry_is_parsed_again(tmp_path: Path) -> None:
+    store = ParseStore(str(tmp_path / "store"))
+    text = "- debug: msg=real\n"
+    store.put("t.yml", text, parse_text(text, "t.yml"))
+    (entry,) = (tmp_path / "store").iterdir()
+    for planted in ("not json", '{"data": ["x", null, []], "error": null}', '{"data": ["m", [0], [[1]]]}',
+                    "[" * 100_000):
+        entry.write_text(planted)
+        assert store.get("t.yml", text) is None
+    cache = SourceCache(store)
+    (tmp_path / "t.yml").write_text(text)
+    assert cache.load(str(tmp_path / "t.yml")).data == [{"debug": "msg=real"}]
+
+
+def test_a_changed_parser_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = ParseStore(str(tmp_path / "store"))
+    store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+    monkeypatch.setattr("engine.parse_store._parser_fingerprint", lambda: "another parser")
+    assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n") is None
+
+
+def test_a_command_parses_each_file_once_across_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    playbook = tmp_path / "site.yml"
+    playbook.write_text("- hosts: all\n  tasks:\n    - debug: msg=one\n")
+    first = SourceCache.for_command()
+    assert first.load(str(playbook)).data[0]["hosts"] == "all" and first.parsed == 1
+    second = SourceCache.for_command()
+    assert second.load(str(playbook)) == first.load(str(playbook))
+    assert second.parsed == 0 and second.store is not None and second.store.hits == 1
+    playbook.write_text("- hosts: web\n  tasks: []\n")
+    third = SourceCache.for_command()
+    assert third.load(str(playbook)).data[0]["hosts"] == "web" and third.parsed == 1
+
+
+def test_unsaved_buffers_are_never_stored(tmp_path: Path) -> None:
+    store = ParseStore(str(tmp_path / "store"))
+    cache = SourceCache(store)
+    cache.overlay[str(tmp_path / "t.yml")] = "- debug: msg=unsaved\n"
+    assert cache.load(str(tmp_path / "t.yml")).data == [{"debug": "msg=unsaved"}]
+    assert not (tmp_path / "store").exists() or not os.listdir(tmp_path / "store")
+
+
+def test_an_unwritable_store_only_means_parsing(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    store = ParseStore(str(blocker / "store"))  # a directory below a file cannot exist
+    store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+    assert store.get("t.yml", "a: 1\n") is None
