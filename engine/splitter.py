@@ -8,11 +8,12 @@ open, and newlines are kept. ``shlex`` cannot do this: it knows nothing of Jinja
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from typing import Any
 
 _HEXCHAR = "[a-fA-F0-9]"
-_ESCAPE_SEQUENCE = re.compile(rf"""
+_ESCAPE_SEQUENCE = (rf"""
     ( \\U{_HEXCHAR * 8}   # 8-digit hex escapes
     | \\u{_HEXCHAR * 4}   # 4-digit hex escapes
     | \\x{_HEXCHAR * 2}   # 2-digit hex escapes
@@ -25,8 +26,13 @@ class SplitError(ValueError):
     """Unbalanced quotes or Jinja2 blocks; the message is ansible's."""
 
 
+@functools.cache
+def _escape_sequence() -> re.Pattern[str]:
+    return re.compile(*_ESCAPE_SEQUENCE)  # compiled when first needed: it is slow to compile
+
+
 def _decode_escapes(text: str) -> str:
-    return _ESCAPE_SEQUENCE.sub(lambda match: codecs.decode(match.group(0), "unicode-escape"), text)
+    return _escape_sequence().sub(lambda match: codecs.decode(match.group(0), "unicode-escape"), text)
 
 
 def is_quoted(data: str) -> bool:

@@ -55,12 +55,12 @@ _LABEL = rf"""
     (?<![_-])                           # ...as long as it didn't end with [_-]
 """
 
-PATTERNS: dict[str, re.Pattern[str]] = {
-    "bracketed_hostport": re.compile(r"""^
+_SOURCES: dict[str, tuple[str, int]] = {
+    "bracketed_hostport": (r"""^
         \[(.+)\]                    # [host identifier]
         :([0-9]+)                   # :port number
         $""", re.X),
-    "hostport": re.compile(r"""^
+    "hostport": (r"""^
         ((?:                        # a non-range character or a complete bracketed expression,
             [^:\[\]]
             |
@@ -68,10 +68,10 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         )*)                         # repeated as many times as possible
         :([0-9]+)                   # followed by a port number
         $""", re.X),
-    "ipv4": re.compile(rf"""^
+    "ipv4": (rf"""^
         (?:{_IPV4_COMPONENT}\.){{3}}{_IPV4_COMPONENT}
         $""", re.X | re.I),
-    "ipv6": re.compile(r"""^
+    "ipv6": (r"""^
         ((?:{0}:){{7}}{0}|
         (?:{0}:){{1,6}}:|
         (?:{0}:)(?::{0}){{1,6}}|
@@ -86,11 +86,23 @@ PATTERNS: dict[str, re.Pattern[str]] = {
         ::(?:ffff:)?(?:{0}\.){{3}}{0}|
         (?:0:){{5}}ffff:(?:{0}\.){{3}}{0})
         $""".format(_IPV6_COMPONENT), re.X | re.I),  # noqa: UP032 - ansible's spelling, kept to compare
-    "hostname": re.compile(rf"""^
+    "hostname": (rf"""^
         {_LABEL}
         (?:\.{_LABEL})*
         $""", re.X | re.I | re.UNICODE),
 }
+
+
+class _Patterns(dict[str, "re.Pattern[str]"]):
+    """Each pattern compiled when first used: compiling all of them costs more than most runs
+    spend matching (the IPv6 one alone is a few milliseconds)."""
+
+    def __missing__(self, kind: str) -> re.Pattern[str]:
+        pattern = self[kind] = re.compile(*_SOURCES[kind])
+        return pattern
+
+
+PATTERNS: dict[str, re.Pattern[str]] = _Patterns()
 
 
 class AddressError(Exception):
@@ -107,6 +119,8 @@ def parse_address(address: str, allow_ranges: bool = False) -> tuple[str, int | 
             port = int(port_text)
     host = None
     for kind in ("ipv4", "ipv6", "hostname"):
+        if kind == "ipv6" and ":" not in address:
+            continue  # every IPv6 form has a colon
         if PATTERNS[kind].match(address):
             host = address
     if not host:

@@ -259,7 +259,7 @@ class Host:
         return self.groups
 
     def get_magic_vars(self) -> dict[str, Any]:
-        is_address = PATTERNS["ipv4"].match(self.name) or PATTERNS["ipv6"].match(self.name)
+        is_address = PATTERNS["ipv4"].match(self.name) or (":" in self.name and PATTERNS["ipv6"].match(self.name))
         return {
             "inventory_hostname": self.name,
             "inventory_hostname_short": self.name if is_address else self.name.split(".")[0],
