@@ -83,10 +83,15 @@ def tasks_in_order(play: Play) -> Iterator[Task]:
 def find_task(play: Play, path: str, line: int) -> Task | None:
     """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task)."""
     real = os.path.realpath(path)
+    same_file: dict[str, bool] = {}  # realpath costs a system call per path component: once per file
     best: Task | None = None
     for task in tasks_in_order(play):
         span = task.span
-        if span is None or os.path.realpath(span.file) != real or not span.line <= line <= span.end_line:
+        if span is None or not span.line <= line <= span.end_line:
+            continue
+        if span.file not in same_file:
+            same_file[span.file] = os.path.realpath(span.file) == real
+        if not same_file[span.file]:
             continue
         if best is None or span.line >= best.span.line:  # type: ignore[union-attr] - the innermost task
             best = task

@@ -9,9 +9,11 @@ that must come out boolean, and the filters and tests playbooks commonly use.
 from __future__ import annotations
 
 import json
+import keyword
 import os
+import re
 from collections.abc import Callable, Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import TYPE_CHECKING, Any
 
@@ -278,6 +280,26 @@ def _overlay(overrides: tuple[tuple[str, Any], ...]) -> Any:
     return environment().overlay(**dict(overrides))
 
 
+@lru_cache(maxsize=1024)
+def _compiled(env: Any, source: str) -> Any:
+    """``env.from_string(source)``, compiled once: Jinja only caches templates it loads by name,
+    and compiling costs far more than rendering (a loop renders the same text per item)."""
+    return env.from_string(source)
+
+
+_PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+# names Jinja's parser reads as something else than a variable: constants, operators, keywords
+_NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "False", "None"}
+
+
+def _plain_name(text: str, expression: bool) -> str | None:
+    """The variable ``text`` is made of alone (``{{ name }}``, or ``name`` as an expression),
+    whose value is the template's: ``_native_concat`` of one node gives the value itself."""
+    match = _PLAIN_NAME.fullmatch(text) if not expression else None
+    name = match.group(1) if match else (text if expression and text.isidentifier() else None)
+    return None if name is None or name in _NOT_PLAIN else name
+
+
 def is_template(value: Any) -> bool:
     """A string to render: it has Jinja2 markup and is not marked ``!unsafe``."""
     return templating.is_template(value) and not isinstance(value, UnsafeText)
@@ -338,8 +360,15 @@ class Templar:
         from jinja2.exceptions import SecurityError
 
         env = _overlay(overrides) if overrides else environment()
+        name = _plain_name(text, expression)
         try:
-            template = env.from_string("{{ " + text + " }}" if expression else text)
+            if name is not None:
+                scope = self._scope(env)
+                if name in scope:  # what Jinja's Context.resolve_or_missing asks, without compiling
+                    value = scope[name]
+                    if not isinstance(value, Undefined):
+                        return value
+            template = _compiled(env, "{{ " + text + " }}" if expression else text)
             context = template.new_context(self._scope(env), shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
