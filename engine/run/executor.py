@@ -408,7 +408,7 @@ class Executor:
             ignored = truth(keyword(task, "ignore_unreachable"), templar)
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
-                                 no_log=hidden, origin=task.span)
+                                 no_log=hidden)
             if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
@@ -430,8 +430,7 @@ class Executor:
             self.handlers.notify(task, host.name, templar)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
-                             origin=task.span)
+                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step
