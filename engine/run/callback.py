@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from engine.model import Task
 
 COLUMNS = 79  # ansible's width when stdout is not a terminal
 DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
@@ -112,6 +115,7 @@ class Callback:
     stats: dict[str, HostStats] = field(default_factory=dict)
     records: list[TaskRecord] = field(default_factory=list)
     warned: set[str] = field(default_factory=set)
+    errors: set[str] = field(default_factory=set)
     _retry_name: str = ""
 
     def _print(self, text: str) -> None:
@@ -141,15 +145,32 @@ class Callback:
         self.warned.add(message)
         self._print(f"[WARNING]: {message}")
 
+    def error(self, text: str) -> None:
+        """Print an ``[ERROR]`` block once per run: ansible's Display drops an error it already
+        showed (the same message from the same origin)."""
+        if text in self.errors:
+            return
+        self.errors.add(text)
+        self.out.write(text if text.endswith("\n") else text + "\n")
+
+    def _task_error(self, result: dict[str, Any], action: str, task: Task | None) -> None:
+        """The ``[ERROR]: Task failed: ...`` block of a failed or unreachable result
+        (``_handle_exception``), from the result as the action returned it (no_log or not)."""
+        from engine.run.error_block import error_text
+
+        self.error(error_text(result, action, task))
+
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
                is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "",
-               delegated: str | None = None, no_log: bool = False) -> None:
+               delegated: str | None = None, no_log: bool = False, task: Task | None = None) -> None:
         """Print one task result for one host, count it (unless the strategy does not, as for a
         skipped meta task) and record it; ``retry_name`` names the task in retry lines,
-        ``delegated`` the host the task was delegated to, ``no_log`` censors what is shown."""
+        ``delegated`` the host the task was delegated to, ``no_log`` censors what is shown,
+        ``task`` the task (where it is written, for the error block of a failure)."""
         from engine.run.censoring import censored_for_callback
 
         self._retry_name = retry_name or title
+        raw = result
         self.records.append(TaskRecord(title, host, outcome.status))
         if counted:
             self._count(self.host(host), outcome)
@@ -159,25 +180,33 @@ class Callback:
         items = is_loop and isinstance(result.get("results"), list)
         if not items:
             self._displayed(result)
-        if self.show_diff and not items:
+        if not items:  # a module returns a diff only when the task's diff mode is on (ansible: task.diff)
             self._print_diffs(result)
         if not items:
             self._module_warnings(result)
         if is_include and outcome.status in ("ok", "changed"):
             return
         if items:
-            for item in result["results"]:
+            raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []
+            for index, item in enumerate(result["results"]):
                 # a skipped line names the host alone (v2_runner_item_on_skipped: host.get_name())
                 item_host = host_label(task_host, item, delegated) if isinstance(item, dict) \
                     and not item.get("skipped") else task_host
                 self._retries(item_host, item)
                 if isinstance(item, dict):
                     self._displayed(item)
-                if self.show_diff and isinstance(item, dict):  # each item's diff comes with its result
+                if isinstance(item, dict):  # each item's diff comes with its result
                     self._print_diffs(item)
                 if isinstance(item, dict):
                     self._module_warnings(item)
+                if isinstance(item, dict) and item.get("failed"):
+                    raw_item = raw_items[index] if index < len(raw_items) else item
+                    self._task_error(raw_item, action, task)
                 self._item(item_host, action, item)
+            if outcome.status == "failed" and action in DEBUG_ACTIONS and "msg" in result:
+                # v2_runner_on_failed: _clean_results leaves a debug loop's msg alone, without its
+                # results, so the aggregate's own line follows the items
+                self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
             if outcome.status == "skipped":  # v2_runner_on_skipped, after its items
                 rest = {k: v for k, v in result.items() if k != "results"}
                 shown = f" => {dump(rest, action, self.verbosity)}" if self._is_verbose(rest, action) else ""
@@ -186,11 +215,13 @@ class Callback:
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
             self._print(f"skipping: [{task_host}]{shown}")
         elif outcome.status == "unreachable":
+            self._task_error(raw, action, task)
             self._print(f"fatal: [{host}]: UNREACHABLE! => {dump(result, action, self.verbosity)}")
             if outcome.ignored:
                 self._print("...ignoring")
         elif outcome.status == "failed":
             self._retries(host, result)
+            self._task_error(raw, action, task)
             self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
         else:
             self._retries(host, result)

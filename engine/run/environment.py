@@ -33,21 +33,29 @@ def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) 
     that is not a dictionary."""
     entries = raw_environment(task)
     merged: dict[str, Any] = {}
+    where = None  # the span of the value being templated, for the error's source context
     try:
         for entry in entries:
             if isinstance(entry, Mapping):
                 for key, value in entry.items():
+                    where = getattr(entry, "value_spans", {}).get(key)
                     rendered = templar.template(value)
                     if rendered != OMIT:
                         merged[key] = rendered
                 continue
+            where = None
             rendered = templar.template(entry)
             if isinstance(rendered, Mapping):
                 merged.update(rendered)
             elif rendered != OMIT:
                 warn(f"could not parse environment value, skipping: {entries!r}")
     except TemplateFailure as exc:
-        raise TemplateFailure(f"Task failed: Error processing keyword 'environment': {exc}") from exc
+        from engine.run.error_block import UNKNOWN, Event
+
+        failure = TemplateFailure(f"Task failed: Error processing keyword 'environment': {exc}")
+        failure.events = [Event("Error processing keyword 'environment'.", UNKNOWN, value=repr(entries)),  # type: ignore[attr-defined]
+                          Event(str(exc), where)]
+        raise failure from exc
     return {str(key): str(value) for key, value in merged.items()}
 
 

@@ -322,6 +322,9 @@ class Executor:
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
+            if is_meta and task.args.get("_raw_params") == "end_play" and name != names[0]:
+                steps[name] = Step(task)  # the linear strategy runs end_play for the first host only
+                continue
             if is_meta and not task.implicit:  # _execute_meta announces the task for each host
                 self.callback.task_start(title, handler=False)
             if bypass and name != names[0]:  # the strategy sends the task to the first host only
@@ -408,7 +411,7 @@ class Executor:
             ignored = truth(keyword(task, "ignore_unreachable"), templar)
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
-                                 no_log=hidden)
+                                 no_log=hidden, task=task)
             if not ignored:  # ignore_unreachable: counted ok and ignored, and the host goes on
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
@@ -430,7 +433,8 @@ class Executor:
             self.handlers.notify(task, host.name, templar)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden)
+                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
+                             task=task)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step
@@ -537,7 +541,9 @@ class Executor:
         try:  # ansible's post_validate templates the keyword for every task it executes, includes too
             environment = task_environment(task, templar, self.callback.warning)
         except TemplateFailure as exc:
-            return failed_result(str(exc))
+            from engine.run.error_block import failure_result
+
+            return failure_result(exc)
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
@@ -553,7 +559,9 @@ class Executor:
         try:
             args = templar.template(dict(task.args))
         except TemplateFailure as exc:
-            return failed_result(f"Error while templating the arguments: {exc}")
+            from engine.run.error_block import finalization_failure
+
+            return finalization_failure(task, templar.template, exc)
         state = self.variables.state(run.host.name)
         try:
             data = task.data if isinstance(task.data, Mapping) else {}  # task-only keywords

@@ -50,7 +50,9 @@ def test_polled_and_background_jobs_print_ansible_lines(tmp_path: Path) -> None:
     out = re.sub(r"j\d+\.\d+", "JID", out)
     assert "TASK [polled] ****" in out and "*\nASYNC OK on localhost: jid=JID\nchanged: [localhost]\n" in out
     assert "ASYNC OK on localhost: jid=JID\nchanged: [localhost] => (item=a)\n" in out
-    assert "ASYNC FAILED on localhost: jid=JID\nfatal: [localhost]: FAILED! => {\"ansible_job_id\": \"JID\"" in out
+    # ansible 2.19 prints the task's error block between the two lines
+    assert "ASYNC FAILED on localhost: jid=JID\n[ERROR]: Task failed: Module failed: non-zero return code\n" in out
+    assert "\nfatal: [localhost]: FAILED! => {\"ansible_job_id\": \"JID\"" in out
     assert 'fatal: [localhost]: FAILED! => {"msg": "This action (debug) does not support async."}' in out
     assert {t["task"]: t["status"] for t in record["tasks"]}["wait"] == "changed"
 

@@ -52,7 +52,7 @@ def test_become_runs_without_sudo_for_the_current_user_and_fails_as_ansible_othe
                         "skipped before become": "skipped"}
     assert ('"msg": "Task failed: Premature end of stream waiting for become success.\\n>>> Standard Error\\n'
             in out)
-    assert "sudo" in out.split("Premature end of stream")[1].split("\n")[0]
+    assert "sudo" in out.split('"msg": "Task failed: Premature end of stream')[1].split("\n")[0]
 
 
 def test_become_to_another_user_is_refused_when_sudo_is_there(tmp_path: Path,

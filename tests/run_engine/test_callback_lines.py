@@ -49,3 +49,143 @@ def test_included_files_are_grouped_by_file_and_item_across_hosts(tmp_path: Path
     assert f"\nincluded: {inc} for h1, h2\n" in out
     assert out.count(f"included: {inc} for h1, h2 => (item=a)\n") == 2
     assert "included: greeter for h1, h2\n" in out
+
+
+ERRORS_PLAYBOOK = """\
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - name: an action fails
+      fail: {msg: boom}
+      ignore_errors: true
+    - name: a module fails in a loop
+      command: "false"
+      loop: [1, 2]
+      ignore_errors: true
+    - name: an argument does not template
+      debug:
+        msg: "{{ nope }}"
+      ignore_errors: true
+    - name: the loop is not a list
+      debug: msg={{ item }}
+      loop: "{{ 'text' }}"
+      ignore_errors: true
+    - name: failed_when fails a command that worked
+      command: "true"
+      failed_when: true
+"""
+
+# what ansible-playbook 2.19.14 -c local printed for ERRORS_PLAYBOOK (stdout and stderr, <DIR> the
+# playbook's directory)
+ACTION_FAILED = """\
+TASK [an action fails] *********************************************************
+[ERROR]: Task failed: Action failed: boom
+Origin: <DIR>/site.yml:4:7
+
+2   gather_facts: false
+3   tasks:
+4     - name: an action fails
+        ^ column 7
+
+fatal: [localhost]: FAILED! => {"changed": false, "msg": "boom"}
+...ignoring
+"""
+MODULE_FAILED_ONCE_FOR_TWO_ITEMS = """\
+TASK [a module fails in a loop] ************************************************
+[ERROR]: Task failed: Module failed: non-zero return code
+Origin: <DIR>/site.yml:7:7
+
+5       fail: {msg: boom}
+6       ignore_errors: true
+7     - name: a module fails in a loop
+        ^ column 7
+
+failed: [localhost] (item=1) => {"""
+FINALIZATION_FAILED = """\
+TASK [an argument does not template] *******************************************
+[ERROR]: Task failed: Finalization of task args for 'ansible.builtin.debug' failed: \
+Error while resolving value for 'msg': 'nope' is undefined
+
+Task failed.
+Origin: <DIR>/site.yml:11:7
+
+ 9       loop: [1, 2]
+10       ignore_errors: true
+11     - name: an argument does not template
+         ^ column 7
+
+<<< caused by >>>
+
+Finalization of task args for 'ansible.builtin.debug' failed.
+Origin: <DIR>/site.yml:12:7
+
+10       ignore_errors: true
+11     - name: an argument does not template
+12       debug:
+         ^ column 7
+
+<<< caused by >>>
+
+Error while resolving value for 'msg': 'nope' is undefined
+Origin: <DIR>/site.yml:13:14
+
+11     - name: an argument does not template
+12       debug:
+13         msg: "{{ nope }}"
+                ^ column 14
+
+fatal: [localhost]: FAILED! => {"msg": "Task failed: Finalization of task args for 'ansible.builtin.debug' failed: \
+Error while resolving value for 'msg': 'nope' is undefined"}
+...ignoring
+"""
+LOOP_NOT_A_LIST = """\
+TASK [the loop is not a list] **************************************************
+[ERROR]: The `loop` value must resolve to a 'list', not 'str'.
+Origin: <DIR>/site.yml:17:13
+
+15     - name: the loop is not a list
+16       debug: msg={{ item }}
+17       loop: "{{ 'text' }}"
+               ^ column 13
+
+Provide a list of items/templates, or a template resolving to a list.
+
+fatal: [localhost]: FAILED! => {"msg": "The `loop` value must resolve to a 'list', not 'str'."}
+...ignoring
+"""
+FAILED_WHEN = """\
+TASK [failed_when fails a command that worked] *********************************
+[ERROR]: Task failed: Action failed.
+Origin: <DIR>/site.yml:19:7
+
+17       loop: "{{ 'text' }}"
+18       ignore_errors: true
+19     - name: failed_when fails a command that worked
+         ^ column 7
+
+fatal: [localhost]: FAILED! => {"changed": true, "cmd": ["true"], "delta": \
+"""
+
+
+def test_error_blocks_before_failed_results_as_ansible_prints_them(tmp_path: Path) -> None:
+    code, out, _ = run_playbook(tmp_path, ERRORS_PLAYBOOK)
+    assert code == 2
+    out = out.replace(str(tmp_path), "<DIR>")
+    for block in (ACTION_FAILED, MODULE_FAILED_ONCE_FOR_TWO_ITEMS, FINALIZATION_FAILED, LOOP_NOT_A_LIST, FAILED_WHEN):
+        assert block in out
+    assert out.count("[ERROR]: Task failed: Module failed: non-zero return code") == 1  # Display shows an error once
+
+
+def test_error_block_formatting() -> None:
+    from engine.run.error_block import UNKNOWN, Event, brief, format_events
+
+    assert brief(["Task failed.", "Action failed.", ""]) == "Task failed: Action failed."
+    assert brief(["Task failed.", "Module failed.", "x"]) == "Task failed: Module failed: x"
+    # a link at an origin ansible does not know shows the value instead of a source excerpt (as in
+    # the recorded scenario environment_keyword); a cause with no context of its own folds into it
+    text = format_events([Event("Task failed."), Event("Error processing keyword 'environment'.", UNKNOWN,
+                                                       value="[{'X': '{{ nope }}'}]"), Event("'nope' is undefined")])
+    assert text == ("Task failed: Error processing keyword 'environment': 'nope' is undefined\n\n"
+                    "Task failed.\n\n<<< caused by >>>\n\n"
+                    "Error processing keyword 'environment': 'nope' is undefined\nOrigin: <unknown>\n\n"
+                    "[{'X': '{{ nope }}'}]\n\n")

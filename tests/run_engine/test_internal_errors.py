@@ -154,5 +154,5 @@ def test_missing_files_fail_with_ansibles_messages(tmp_path: Path) -> None:
         '"msg": "Error, could not touch target."',
     ):
         assert message in out
-    assert "Module failed" not in out
+    assert '"msg": "Task failed: Module failed' not in out  # the [ERROR] block says it, not the result
     assert sorted(os.listdir(tmp_path)) == ["adir", "exists.txt", "site.yml"]

@@ -75,9 +75,12 @@ def test_until_retries_with_attempts_and_retry_lines(tmp_path: Path) -> None:
     assert code == 0
     assert "FAILED - RETRYING: [localhost]: counts (3 retries left).\nchanged: [localhost]\n" in out
     # debug asks to be shown, so its retried attempt is dumped too; the item line comes after
+    # then ansible 2.19's error block; a debug loop's own failed line follows its items (recorded)
     assert ('FAILED - RETRYING: [localhost]: never (1 retries left).Result was: {\n    "attempts": 1,\n'
-            '    "changed": false,\n    "msg": "a",\n    "retries": 2\n}\nfailed: [localhost] (item=a) => {\n'
-            '    "msg": "a"\n}\n') in out
+            '    "changed": false,\n    "msg": "a",\n    "retries": 2\n}\n'
+            '[ERROR]: Task failed: Action failed: a\n') in out
+    assert ('         ^ column 7\n\nfailed: [localhost] (item=a) => {\n    "msg": "a"\n}\n'
+            'fatal: [localhost]: FAILED! => {"msg": "One or more items failed"}\n...ignoring\n') in out
     assert '"msg": "2 1 False"' in out
 
 

@@ -1,0 +1,266 @@
+"""The ``[ERROR]: Task failed: ...`` block ansible-core 2.19 prints before a failed result.
+
+The default callback's ``_handle_warnings_and_exception`` shows the ``exception`` of a failed
+result through ``Display._error``: the brief message (the chain of messages joined by ": "),
+then, when the chain holds more than one source position, every link with its own ``Origin``
+and source excerpt, separated by ``<<< caused by >>>`` (``_event_formatting``). The engine
+describes a failure by a chain of :class:`Event` values: the task (``Task failed.``), what
+failed in it (``Module failed.``, ``Action failed.``, ``Finalization of task args for ...``)
+and the cause, each with the span of the YAML it came from when ansible knows it.
+
+A failed result carries its chain under :data:`ERROR_KEY` when the engine knows more than the
+message (templating errors, keyword errors); otherwise :func:`result_events` derives it from
+the action and the message, as ``AnsibleActionCapturedError`` / ``AnsibleModuleCapturedError``
+do (``_internal/_errors/_captured.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.span import Span
+
+ERROR_KEY = "_ansible_error_chain"
+"""A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
+CONTEXT_KEY = "_ansible_error_context"
+"""Who reported a failure the result carries no chain for: ``action`` (failed_when, the action
+plugin's own result), ``module``, or ``task`` (an exception: the message follows
+``Task failed:`` directly)."""
+
+UNKNOWN = "<unknown>"
+CONTEXT_LINES, MAX_WIDTH, TRUNCATION = 2, 120, "..."
+
+# actions whose results ansible's action plugin makes itself, without running a module
+ACTION_ONLY = frozenset(
+    name for short in ("debug", "assert", "fail", "set_fact", "raw", "script", "pause", "include_vars", "add_host",
+                       "group_by", "set_stats", "validate_argument_spec", "meta", "include_tasks", "include_role",
+                       "import_tasks", "import_role", "wait_for_connection")
+    for name in (short, f"ansible.builtin.{short}", f"ansible.legacy.{short}")
+)
+# messages that ansible's action plugins raise (AnsibleActionFail and the like) rather than
+# return: the message follows "Task failed:" directly
+RAISED = re.compile(
+    r"^(Unexpected AnsibleActionFail error: |Failed to get information on remote file |An error occurred while "
+    r"trying to read the file |dest '.*' must be an existing dir$|chdir workdir must be an absolute path|This action "
+    r"\(.*\) does not support async\.$|Could not find or access )"
+)
+# failures that the action plugin of a module-backed action returns itself, before or instead of
+# running its module: "Action failed: MSG"
+ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest)$")
+TASK_FAILED = "Task failed: "
+
+
+@dataclass(frozen=True)
+class Event:
+    """One link of an error chain: its message, where it came from and any help text."""
+
+    msg: str
+    origin: Span | str | None = None  # a span, UNKNOWN (with ``value``), or None: no source context
+    value: str | None = None  # shown in place of a source excerpt for an origin ansible does not know
+    help: str | None = None
+
+    def context(self) -> str | None:
+        """``SourceContext`` as ansible renders it, or None when the event has none."""
+        if isinstance(self.origin, Span):
+            return source_context(self.origin)
+        if self.origin == UNKNOWN:
+            lines = [f"Origin: {UNKNOWN}"]
+            if self.value is not None:
+                lines += ["", _shorten(self.value)]
+            return "\n".join(lines)
+        return None
+
+
+def _shorten(value: str, width: int = MAX_WIDTH) -> str:
+    import textwrap
+
+    return textwrap.shorten(value, width=width)
+
+
+def source_context(span: Span) -> str:
+    """``SourceContext.from_origin``: ``Origin: FILE:LINE:COL`` and the lines up to the span's
+    with a caret line under its column."""
+    import os
+
+    line_num, col_num = span.line + 1, span.col + 1
+    origin = f"Origin: {os.path.abspath(span.file)}:{line_num}:{col_num}"
+    start = max(0, line_num - 1 - CONTEXT_LINES)
+    try:
+        with open(span.file, encoding="utf-8") as src:
+            lines = src.read().split("\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        return f"{origin}\n\n(source not shown: {type(exc).__name__})"
+    if len(lines) < line_num:
+        return f"{origin}\n\n(source not shown: file truncated)"
+    width = len(str(line_num))
+    max_len = usable = MAX_WIDTH - width - 1
+    annotated = []
+    for number, line in enumerate(lines[start:line_num], start + 1):
+        line = line.replace("\t", " ")
+        if len(line) > max_len:
+            line = line[:max_len - len(TRUNCATION)] + TRUNCATION
+            usable = max_len - len(TRUNCATION)
+        annotated.append(f"{str(number).rjust(width)}{' ' if line else ''}{line}")
+    if usable >= col_num >= 1:
+        marker = f"column {col_num}"
+        index = col_num - 1
+        if index + 2 + len(marker) > max_len:
+            marker = f"{' ' * (index - len(marker) - 1)}{marker} ^"
+        else:
+            marker = f"{' ' * index}^ {marker}"
+        annotated.append(f"{' ' * width} {marker}")
+    return "\n".join([origin, "", *annotated])
+
+
+def _concat(left: str, right: str) -> str:
+    return f"{left.rstrip('. ')}: {right}"
+
+
+def brief(messages: list[str]) -> str:
+    """``deduplicate_message_parts``: the messages joined by ": ", a cause already at the end
+    of the message before it not repeated."""
+    parts = list(reversed(messages))
+    message = parts.pop(0)
+    for part in parts:
+        message = part if part.endswith(message) else _concat(part, message)
+    return message
+
+
+def format_events(events: list[Event]) -> str:
+    """``format_event_verbose_message`` + ``format_event`` (without traceback) for a chain: links
+    without a source context of their own fold into the link before them."""
+    segments: list[str] = []
+    i = 0
+    while i < len(events):
+        event = events[i]
+        messages = [event.msg]
+        j = i + 1
+        while j < len(events) and _folds(events[j], event):
+            messages.append(events[j].msg)
+            j += 1
+        lines = [brief(messages)]
+        context = event.context()
+        if event.help and context is None and "\n" not in lines[0] and "\n" not in event.help:
+            lines = [f"{lines[0]} {event.help}"]
+        else:
+            if context is not None:
+                lines.append(context)
+            if event.help:
+                lines += ["", event.help]
+        segments.append("\n".join(lines) + "\n")
+        if j < len(events):
+            segments.append("\n<<< caused by >>>\n\n")
+        i = j
+    if len(segments) > 1:
+        segments.insert(0, brief([e.msg for e in events]) + "\n\n")
+    text = "".join(segments).strip()
+    return text + ("\n\n" if "\n" in text else "\n")
+
+
+def _folds(event: Event, into: Event) -> bool:
+    """Whether ``event`` (the cause of ``into``) collapses into it: it has no context or help
+    text, or the same as ``into``."""
+    if event.origin is None and not event.help:
+        return True
+    return (event.origin, event.value, event.help) == (into.origin, into.value, into.help)
+
+
+def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[Event]:
+    """The chain ansible reports for a failed result of ``action`` in the task ``source`` (an
+    engine Task, or None when there is none)."""
+    task = Event("Task failed.", getattr(source, "span", None))
+    chain = result.get(ERROR_KEY)
+    if isinstance(chain, list) and chain:
+        return [task, *chain]
+    msg = result.get("msg")
+    msg = "Unknown error." if msg is None else str(msg)
+    if source is not None and (loop := loop_failure(source, msg)):
+        return loop
+    context = result.get(CONTEXT_KEY)
+    if msg.startswith(TASK_FAILED):  # the engine's message already is the whole chain
+        return [task, Event(msg[len(TASK_FAILED):])]
+    if context is None:
+        if RAISED.match(msg):
+            context = "task"
+        elif action in ACTION_ONLY or ACTION_MESSAGES.match(msg) or _failed_by_task(result):
+            context = "action"
+        else:
+            context = "module"
+    if context == "task":
+        return [task, Event(msg)]
+    return [task, Event("Action failed." if context == "action" else "Module failed."), Event(msg)]
+
+
+def _failed_by_task(result: Mapping[str, Any]) -> bool:
+    """Whether the task's keywords failed a result its module did not: ``failed_when`` or
+    ``until`` retries running out on a result without a failing return code (the module's own
+    failure would carry its error; ansible then reports the action's result)."""
+    by_keywords = result.get("failed_when_result") is True or "attempts" in result
+    return by_keywords and result.get("rc") in (0, "0", None)
+
+
+def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:
+    """What ``Display._error`` writes for a failed result: ``[ERROR]: `` and the formatted chain
+    (ending in a blank line when it spans several lines)."""
+    return "[ERROR]: " + format_events(result_events(result, action, source))
+
+
+def _fqcn(action: str) -> str:
+    """The resolved name ansible's messages use: ``debug`` is ``ansible.builtin.debug``."""
+    if action.startswith("ansible.legacy."):
+        action = action[len("ansible.legacy."):]
+    return action if "." in action else f"ansible.builtin.{action}"
+
+
+def _spans(data: Any) -> tuple[dict[Any, Span], dict[Any, Span]]:
+    return getattr(data, "key_spans", {}) or {}, getattr(data, "value_spans", {}) or {}
+
+
+def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, Any]:
+    """The failed result of a task whose arguments do not template (``Task.post_validate`` of
+    the args): ``Finalization of task args for 'FQCN' failed`` at the action's key, caused by
+    ``Error while resolving value for 'KEY'`` at the argument's value. ``template`` templates
+    one value (it raises as the whole did); the first argument that fails is the one named."""
+    key_spans, _ = _spans(task.data)
+    action_span = key_spans.get(task.action)
+    args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
+    _, value_spans = _spans(args)
+    failing, cause = None, str(exc)
+    for key, value in task.args.items():
+        try:
+            template(value)
+        except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
+            failing, cause = key, str(each)
+            break
+    chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
+    if failing is not None:
+        chain.append(Event(f"Error while resolving value for {failing!r}: {cause}",
+                           value_spans.get(failing) or action_span))
+    else:
+        chain.append(Event(cause))
+    return {"failed": True, "changed": False, "msg": brief(["Task failed.", *(e.msg for e in chain)]),
+            ERROR_KEY: chain}
+
+
+def loop_failure(task: Any, message: str) -> list[Event] | None:
+    """The chain of an error of the ``loop`` value (``TaskExecutor._get_loop_items``), which
+    ansible raises before the task runs: no ``Task failed``, the value's origin, help text."""
+    if not message.startswith("The `loop` value must resolve to a 'list'"):
+        return None
+    _, value_spans = _spans(task.data)
+    return [Event(message, value_spans.get("loop"),
+                  help="Provide a list of items/templates, or a template resolving to a list.")]
+
+
+def failure_result(exc: Exception) -> dict[str, Any]:
+    """The failed result of an error the engine raised while preparing a task, with the chain of
+    events the error carries (``events``), if any, below ``Task failed.``."""
+    msg = str(exc)
+    result: dict[str, Any] = {"failed": True, "msg": msg, "changed": False}
+    events = getattr(exc, "events", None)
+    if isinstance(events, list) and events:
+        result[ERROR_KEY] = events
+    return result
