@@ -2,8 +2,8 @@
 with GNU tar, as ansible's module and action do it: the archive found on the controller (this
 machine) or, with remote_src, where it is; ``tar --diff`` decides whether it is unpacked already,
 ``creates`` skips, file attributes apply to every member. ansible's tar handlers do not support
-check mode, so a tar is skipped there. zip archives (which ansible reads with unzip/zipinfo) are
-refused rather than half done."""
+check mode, so a tar is skipped there. A zip archive goes to ansible's zip handlers
+(``engine.run.modules._zip``: zipinfo, then unzip), which answer in check mode too."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ import os
 import re
 import shutil
 import subprocess
-import zipfile
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, action_skip
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 from engine.run.modules._sources import find_source
+from engine.run.modules._zip import ZipHandler, pick_zip
 
 SPEC = {
     "src": Arg(type="path", required=True),
@@ -110,15 +110,15 @@ class _Tar:
         return {"cmd": command, "rc": rc, "out": out, "err": err}
 
 
-def _pick(src: str, dest: str, params: dict[str, Any], check_mode: bool, action: str) -> _Tar | dict[str, Any]:
-    if zipfile.is_zipfile(src):
-        raise ModuleError("playbook-ls's engine does not unpack zip archives; "
-                          "run with --engine ansible to use ansible-playbook")
+def _pick(src: str, dest: str, params: dict[str, Any], check_mode: bool,
+          action: str) -> _Tar | ZipHandler | dict[str, Any]:
+    zipped, reasons = pick_zip(src, dest, params)  # ansible tries its zip handlers first
+    if zipped is not None:
+        return zipped
     if check_mode:  # TgzArchive's constructor ends a check-mode run
         return {"changed": False, "skipped": True,
                 "msg": f"remote module ({action}) does not support check mode when using gtar"}
     tar = shutil.which("gtar") or shutil.which("tar")
-    reasons = []
     if tar is None:
         reasons.append("Unable to find required 'gtar' or 'tar' binary in the path")
     else:
@@ -167,6 +167,15 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> 
     if not os.path.isdir(dest):
         return {"changed": False, "failed": True, "msg": f"dest '{dest}' must be an existing dir"}
     check_ownership(dest, params["owner"], params["group"])
+    result = _module(src, dest, params, ctx, action)
+    if not os.path.isabs(dest):  # the module's first words
+        result["warnings"] = [f"Relative destination path '{dest}' was resolved to absolute path "
+                              f"'{os.path.abspath(dest)}'.", *result.get("warnings", [])]
+    return result
+
+
+def _module(src: str, dest: str, params: dict[str, Any], ctx: ModuleContext, action: str) -> dict[str, Any]:
+    """What ansible's unarchive module does once the action found the archive and ``dest``."""
     if not os.path.exists(src):
         return {"changed": False, "failed": True, "msg": f"Source '{src}' does not exist"}
     if not os.access(src, os.R_OK):
@@ -178,15 +187,20 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "unarchive") -> 
     if isinstance(handler, dict):
         return handler
     result: dict[str, Any] = {"handler": handler.name, "dest": dest, "src": src}
-    if handler.is_unarchived():
+    unarchived = handler.is_unarchived()
+    if ctx.check_mode:  # only a zip handler gets here in check mode
+        result["changed"] = not unarchived
+    elif unarchived:
         result["changed"] = False
     else:
         result["extract_results"] = handler.unarchive()
         if result["extract_results"]["rc"] != 0:
             return path_facts({**result, "changed": False, "failed": True, "msg": f"failed to unpack {src} to {dest}"})
         result["changed"] = True
+    if isinstance(handler, ZipHandler) and handler.diff and ctx.diff:  # ansible's callback shows it in diff mode
+        result["diff"] = {"prepared": handler.diff}
     top_folders: list[str] = []
-    for name in handler.files_in_archive():
+    for name in [] if ctx.check_mode else handler.files_in_archive():
         result["changed"] = set_mode(os.path.join(handler.dest, name), params["mode"], False, None) or result["changed"]
         if "/" in name and name.split("/")[0] not in top_folders:
             top_folders.append(name.split("/")[0])
