@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache, lru_cache
+from typing import Any
 
 # File-system questions are asked many times over for the same paths while resolving a
 # repository; they are memoised for one resolution (see clear_cache).
@@ -106,6 +107,63 @@ def find_role_file(role_path: str, subdir: str, main: str | None) -> tuple[str |
                 continue
             return candidate, False
     return None, main is not None
+
+
+def find_role_var_files(role_path: str, subdir: str, main: str | None) -> list[str]:
+    """The files of a role's ``defaults`` or ``vars`` (``Role._load_role_yaml(allow_dir=True)``):
+    ``main.yml`` (or ``<main>``), or every file below a ``main/`` directory, in name order
+    (hidden and ``~`` backup files left out, sub-directories walked), combined in that order."""
+    directory = os.path.join(role_path, subdir)
+    if not isdir(directory):
+        return []
+    extensions = [".yml", ".yaml", ".json"]
+    if main is None:
+        name = "main"
+        extensions.append("")
+    else:
+        name = main
+        extensions.insert(0, "")
+    base = os.path.join(directory, name)
+    for ext in extensions:
+        candidate = base + ext
+        if exists(candidate):
+            return _directory_vars_files(candidate, extensions) if isdir(candidate) else [candidate]
+    return []
+
+
+def load_role_vars(load: Callable[[str], Any], role_path: str, subdir: str, main: str | None,
+                   merge: bool = False) -> tuple[dict[str, Any], list[str]]:
+    """A role's ``defaults`` or ``vars`` data, its files combined in order as ansible does
+    (``combine_vars``, recursively with ``hash_behaviour = merge``), and those files."""
+    from engine.inventory.combine import combine_vars
+
+    files = find_role_var_files(role_path, subdir, main)
+    data: Any = None
+    for path in files:
+        new = load(path)
+        if new:
+            data = combine_vars(dict(data), new, merge) if isinstance(data, Mapping) and isinstance(new, Mapping) \
+                else new
+    return (dict(data) if isinstance(data, Mapping) else {}), files
+
+
+def _directory_vars_files(path: str, extensions: list[str]) -> list[str]:
+    """``DataLoader._get_dir_vars_files``."""
+    found: list[str] = []
+    try:
+        names = sorted(os.listdir(path))
+    except OSError:
+        return found
+    for name in names:
+        if name.startswith(".") or name.endswith("~"):
+            continue
+        ext = os.path.splitext(name)[1]
+        full = os.path.join(path, name)
+        if os.path.isdir(full) and not ext:
+            found += _directory_vars_files(full, extensions)
+        elif os.path.isfile(full) and (not ext or ext in extensions):
+            found.append(full)
+    return found
 
 
 def role_search_paths(basedir: str, roles_path: list[str], role_basedir: str | None) -> list[str]:

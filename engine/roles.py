@@ -223,11 +223,8 @@ class RoleLoader:
         return specs if isinstance(specs, dict) else {}
 
     def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
-        loaded: list[dict[str, Any]] = []
-        for sub in ("defaults", "vars"):
-            path, _ = find_role_file(instance.path or "", sub, instance.from_files.get(sub))
-            data = self.resolver.sources.load(path).data if path else None
-            loaded.append(dict(data) if isinstance(data, dict) else {})
+        loaded = [paths.load_role_vars(lambda path: self.resolver.sources.load(path).data, instance.path or "", sub,
+                                       instance.from_files.get(sub))[0] for sub in ("defaults", "vars")]
         self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine.inventory.data import Group, Host, sort_groups
-from engine.paths import find_role_file
+from engine.paths import find_role_var_files
 from engine.run.variables import role_lineage as _role_lineage
 from engine.span import YMap
 
@@ -96,23 +96,24 @@ def _layer(level: str, label: str, values: Any, path: str | None = None, runtime
 
 
 ROLE_FILE_TTL = 2.0  # seconds a role's defaults/vars layer is reused before its file is looked at again
-_role_files: dict[tuple[Any, ...], tuple[float, Layer | None]] = {}
+_role_files: dict[tuple[Any, ...], tuple[float, list[Layer]]] = {}
 
 
-def _role_file_layer(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> Layer | None:
-    """A role's defaults or vars file as a layer (reused for a moment: a play's every task reads
-    the defaults of every role of the play)."""
+def _role_file_layers(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> list[Layer]:
+    """A role's defaults or vars files as layers, one per file of a ``main/`` directory
+    (reused for a moment: a play's every task reads the defaults of every role of the play)."""
     key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
     now = time.monotonic()
     cached = _role_files.get(key)
     if cached is not None and now - cached[0] < ROLE_FILE_TTL:
         return cached[1]
-    path, _ = find_role_file(role.path or "", sub, role.from_files.get(sub))
-    layer = _layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path) if path else None
+    found = [_layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path)
+             for path in find_role_var_files(role.path or "", sub, role.from_files.get(sub))]
+    layers = [layer for layer in found if layer is not None]
     if len(_role_files) > 4096:
         _role_files.clear()
-    _role_files[key] = (now, layer)
-    return layer
+    _role_files[key] = (now, layers)
+    return layers
 
 
 def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:
@@ -270,9 +271,9 @@ def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedi
 def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str) -> list[Layer]:
     """Every role's ``sub`` file (defaults or vars) in the play, then the task's role's lineage."""
-    layers = [_role_file_layer(manager, used, sub, level) for used in context.roles]
-    layers += [_role_file_layer(manager, ancestor, sub, level) for ancestor in _role_lineage(role)]
-    return [layer for layer in layers if layer is not None]
+    layers = [layer for used in context.roles for layer in _role_file_layers(manager, used, sub, level)]
+    return layers + [layer for ancestor in _role_lineage(role) for layer in _role_file_layers(manager, ancestor, sub,
+                                                                                                level)]
 
 
 def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,

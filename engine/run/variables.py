@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.paths import find_role_file
+from engine.paths import load_role_vars
 from engine.run.gathering import inject_facts_as_vars
 from engine.templating import as_dict
 
@@ -70,11 +70,9 @@ class VariableManager:
         """(defaults, vars) of a role, read once per role file set."""
         key = (role.path or "", role.from_files.get("defaults"), role.from_files.get("vars"))
         if key not in self._role_files:
-            loaded: list[dict[str, Any]] = []
-            for sub in ("defaults", "vars"):
-                path, _ = find_role_file(role.path or "", sub, role.from_files.get(sub))
-                data = self.cache.load(path).data if path else None
-                loaded.append(dict(data) if isinstance(data, dict) else {})
+            merge = self.inventory.data.merge_hashes
+            loaded = [load_role_vars(lambda path: self.cache.load(path).data, role.path or "", sub,
+                                     role.from_files.get(sub), merge)[0] for sub in ("defaults", "vars")]
             self._role_files[key] = (loaded[0], loaded[1])
         return self._role_files[key]
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity, where
-from playbook_ls.rules.role_var_files import named_spans, play_definitions, role_file, roles_of
+from playbook_ls.rules.role_var_files import named_spans_of, play_definitions, role_files, roles_of
 
 CODE = "PLS119"
 NAME = "role-vars-override"
@@ -54,7 +54,7 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for play in ctx.playbook.plays:
         overriding: dict[str, tuple[str, object]] = {}
         for role in roles_of(play):
-            for name, (_value, span) in named_spans(role_file(role, "vars")).items():
+            for name, (_value, span) in named_spans_of(role_files(role, "vars")).items():
                 overriding.setdefault(name, (role.name, span))
         if not overriding:
             continue

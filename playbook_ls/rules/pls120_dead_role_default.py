@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity, where
-from playbook_ls.rules.role_var_files import named_spans, role_file, roles_of
+from playbook_ls.rules.role_var_files import named_spans_of, role_files, roles_of
 
 CODE = "PLS120"
 NAME = "dead-role-default"
@@ -55,15 +55,15 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    seen: set[tuple[str | None, str | None]] = set()
+    seen: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for play in ctx.playbook.plays:
         for role in roles_of(play):
-            files = (role_file(role, "defaults"), role_file(role, "vars"))
-            if None in files or files in seen:
+            files = (tuple(role_files(role, "defaults")), tuple(role_files(role, "vars")))
+            if not all(files) or files in seen:
                 continue
             seen.add(files)
-            overriding = named_spans(files[1])
-            for name, (_value, span) in named_spans(files[0]).items():
+            overriding = named_spans_of(list(files[1]))
+            for name, (_value, span) in named_spans_of(list(files[0])).items():
                 if name in overriding and span is not None:
                     var_span = overriding[name][1]
                     yield Finding(f"the default of '{name}' is never used: the role's vars/main.yml sets it too "

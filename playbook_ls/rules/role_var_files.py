@@ -33,13 +33,19 @@ def named_spans(path: str | None) -> dict[str, tuple[Any, Span | None]]:
     return {str(name): (value, spans.get(name)) for name, value in data.items()}
 
 
-def role_file(role: RoleInstance, sub: str) -> str | None:
-    """The role's ``defaults`` or ``vars`` file ansible reads (``vars_from``/``defaults_from`` too)."""
-    from engine.paths import find_role_file
+def role_files(role: RoleInstance, sub: str) -> list[str]:
+    """The role's ``defaults`` or ``vars`` files ansible reads, in order (``vars_from`` /
+    ``defaults_from`` too; every file of a ``main/`` directory)."""
+    from engine.paths import find_role_var_files
 
-    if not role.path:
-        return None
-    found, _ = find_role_file(role.path, sub, role.from_files.get(sub))
+    return find_role_var_files(role.path, sub, role.from_files.get(sub)) if role.path else []
+
+
+def named_spans_of(paths: list[str]) -> dict[str, tuple[Any, Span | None]]:
+    """:func:`named_spans` of several files combined, the last file's name winning."""
+    found: dict[str, tuple[Any, Span | None]] = {}
+    for path in paths:
+        found.update(named_spans(path))
     return found
 
 
