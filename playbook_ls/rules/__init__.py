@@ -32,6 +32,7 @@ _MODULES = (
     "pls119_role_vars_override",
     "pls120_dead_role_default",
     "pls121_fact_overridden_by_extra_vars",
+    "pls122_undefined_variable",
 )
 RULES: dict[str, ModuleType] = {
     module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)

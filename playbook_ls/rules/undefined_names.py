@@ -1,0 +1,209 @@
+"""Variables a launch's tasks read that nothing defines: the analysis behind PLS122.
+
+A launch profile fixes what ansible-playbook is given (playbook, inventory, extra variables,
+tag selection), so what a task can see is known, except where the playbook lets variables
+come from places no static reading can follow: then the analysis says nothing (``None`` from
+:func:`_setters`, or the plays it stops before). Every name is checked against the union of
+what any host of the play could see, so a name defined for one host only is never reported.
+"""
+
+from __future__ import annotations
+
+import configparser
+import os
+import time
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from engine.span import Span
+
+if TYPE_CHECKING:
+    from engine.launch import LaunchProfile
+    from engine.model import Task
+    from engine.run.plan import Plan
+
+# names a task may read that no level of the variable model lists
+ALWAYS_DEFINED = frozenset({"item", "omit", "module_setup", "discovered_interpreter_python", "gather_subset"})
+FACT_PREFIXES = ("ansible_", "facter_", "ohai_")
+# play problems that leave tasks out of the resolved playbook: what they would set is unknown
+UNFOLLOWED = frozenset({"dynamic-include", "unresolved-include", "unresolved-import", "unresolved-role",
+                        "unresolved-template"})
+CHANGES_INVENTORY = frozenset({"add_host", "group_by"})
+TTL = 2.0  # seconds an analysis is reused: every play of a playbook asks for the same one
+
+_cache: dict[tuple[str, int], tuple[float, Any, list[Undefined]]] = {}
+
+
+class Undefined(NamedTuple):
+    task: Task
+    name: str
+    span: Span | None
+    hosts: int
+
+
+class _Setters(NamedTuple):
+    names: set[str]
+    """Every name a set_fact, register, include_vars or loop variable of the playbook sets."""
+    last_certain_play: int
+    """Plays after this index come after an inventory change or a play we cannot follow."""
+
+
+def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined]:
+    """The unguarded variables each task of ``playbook`` launched with ``profile`` reads and
+    nothing defines ([] when that cannot be known)."""
+    key = (os.path.realpath(playbook), id(profile))
+    now = time.monotonic()
+    cached = _cache.get(key)
+    if cached is not None and now - cached[0] < TTL and cached[1] is profile:
+        return cached[2]
+    found = _analyse(playbook, profile)
+    if len(_cache) > 256:
+        _cache.clear()
+    _cache[key] = (now, profile, found)
+    return found
+
+
+def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
+    from engine.launching import resolve_launch
+    from engine.run.plan import PlanError, RunOptions, make_plan
+    from engine.source import SourceCache
+
+    launch = resolve_launch(profile, {})
+    cwd = os.path.dirname(profile.source) if profile.source else os.getcwd()
+    options = RunOptions.from_launch(launch, playbook, cwd)
+    try:
+        plan = make_plan(options, SourceCache(), dynamic_inventory=False)
+    except PlanError:
+        return []  # the launch fails before any task: other rules and the launch itself say why
+    if _uncertain_sources(plan, playbook):
+        return []
+    setters = _setters(plan)
+    if setters is None:
+        return []
+    given = set(launch.extra_vars) | {str(q.get("variable")) for q in profile.survey if q.get("variable")}
+    found: list[Undefined] = []
+    inventory_names: dict[str, set[str]] = {}
+    for index, play_plan in enumerate(plan.plays):
+        if index > setters.last_certain_play:
+            break
+        if not play_plan.hosts:
+            continue
+        hosts = _inventory_names(plan, play_plan.hosts, inventory_names)
+        for task, includers in _selected(play_plan):
+            found += _task_undefined(plan, play_plan, task, includers, hosts | setters.names | given)
+    return found
+
+
+def _uncertain_sources(plan: Plan, playbook: str) -> bool:
+    """Variables from outside what is read statically: a dynamic inventory, a fact cache that
+    keeps facts of earlier runs, vars plugins."""
+    if any(note.startswith("dynamic inventory:") for note in plan.inventory.notes):
+        return True
+    if os.environ.get("ANSIBLE_CACHE_PLUGIN", "memory") != "memory" or os.environ.get("ANSIBLE_VARS_ENABLED"):
+        return True
+    from engine.config import find_config_file
+
+    path = find_config_file(os.path.dirname(os.path.abspath(playbook)))
+    if path:
+        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        try:
+            parser.read(path, encoding="utf-8")
+        except (configparser.Error, OSError, UnicodeDecodeError):
+            return True
+        if parser.get("defaults", "fact_caching", fallback="memory").strip() not in ("memory", ""):
+            return True
+        if parser.get("defaults", "vars_plugins_enabled", fallback="host_group_vars").strip() != "host_group_vars":
+            return True
+    # legacy vars plugins beside the playbook or an inventory run without being enabled
+    directories = [os.path.dirname(os.path.abspath(playbook))]
+    directories += [source if os.path.isdir(source) else os.path.dirname(source) for source in plan.inventory.sources]
+    return any(os.path.isdir(os.path.join(directory, "vars_plugins")) for directory in directories)
+
+
+def _setters(plan: Plan) -> _Setters | None:
+    """The names the playbook's tasks set at run time, anywhere (facts and registered results
+    last for the whole run); None when a task sets names nobody can read from the playbook."""
+    from engine.keywords import _family
+    from engine.run.variables import VariableManager
+    from engine.templating import is_template
+    from engine.var_sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
+    from playbook_ls.rules.base import play_tasks
+
+    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
+    changes_inventory = _family(*CHANGES_INVENTORY)
+    names: set[str] = set()
+    last_certain = len(plan.plays) - 1
+    for index, play_plan in enumerate(plan.plays):
+        play = play_plan.play
+        if any(problem.code in UNFOLLOWED for problem in play.problems):
+            last_certain = min(last_certain, index - 1)
+        for task in play_tasks(play):
+            args = task.args if isinstance(task.args, Mapping) else {}
+            data = task.data if isinstance(task.data, Mapping) else {}
+            action = task.action or ""
+            if action.endswith("_facts") and action not in SET_FACT:
+                return None
+            if action in SET_FACT:
+                if any(is_template(name) for name in args):
+                    return None
+                names.update(str(name) for name in args if name != "cacheable")
+            elif action in INCLUDE_VARS:
+                included, _ = task_runtime_layers(manager, task, play.basedir)
+                if included is None:
+                    return None
+                names.update(str(name) for name in included.values)
+            elif action in changes_inventory or (action.endswith("meta") and "refresh_inventory" in str(task.args)):
+                last_certain = min(last_certain, index)
+            register = data.get("register")
+            if isinstance(register, str):
+                names.add(register)
+            control = data.get("loop_control")
+            if isinstance(control, Mapping):
+                names.update(str(control[k]) for k in ("loop_var", "index_var") if isinstance(control.get(k), str))
+    return _Setters(names, last_certain)
+
+
+def _inventory_names(plan: Plan, hosts: Iterable[Any], known: dict[str, set[str]]) -> set[str]:
+    """Every name the inventory (files beside it and the playbook too) gives any of ``hosts``."""
+    from engine.run.variables import VariableManager
+    from engine.var_sources import inventory_layers
+
+    manager = None
+    union: set[str] = set()
+    for host in hosts:
+        names = known.get(host.name)
+        if names is None:
+            manager = manager or VariableManager(plan.inventory, plan.options, plan.inventory.cache)
+            names = known[host.name] = {str(n) for layer in inventory_layers(manager, host) for n in layer.values}
+        union |= names
+    return union
+
+
+def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
+    """The tasks the launch runs, with the includes that load them: the selected ones and what
+    selected includes load."""
+    from engine.var_report import tasks_with_includers
+
+    selected = play_plan.selected_ids()
+    for task, includers in tasks_with_includers(play_plan.play):
+        if not task.implicit and (id(task) in selected or any(id(outer) in selected for outer in includers)):
+            yield task, includers
+
+
+def _task_undefined(plan: Plan, play_plan: Any, task: Task, includers: list[Task], known: set[str]) -> list[Undefined]:
+    from engine.var_report import _scope
+    from playbook_ls.rules.variable_uses import task_uses
+
+    conditions = [frame.keywords.get("when") for frame in task.chain if "when" in frame.keywords]
+    conditions += [outer.data.get("when") for outer in includers if isinstance(outer.data, Mapping)]
+    uses = task_uses(task, conditions)
+    if uses.unreadable:
+        return []
+    candidates = [use for use in uses.uses if use.name not in uses.guarded and use.name not in known
+                  and use.name not in ALWAYS_DEFINED and not use.name.startswith(FACT_PREFIXES)]
+    if not candidates:
+        return []
+    scope = _scope(plan, play_plan, task)
+    visible = {str(name) for layer in (*scope.below, *scope.above) for name in layer.values}
+    visible |= set(scope.magic_for(play_plan.hosts[0], task))
+    return [Undefined(task, use.name, use.span, len(play_plan.hosts)) for use in candidates if use.name not in visible]

@@ -1,0 +1,136 @@
+"""The variables a task reads before it runs, as Jinja2 sees them, and the ones it guards.
+
+A task's module arguments, ``loop`` / ``with_*`` items, ``delegate_to`` and its conditions
+(``when``; ``changed_when``, ``failed_when`` and ``until`` after it ran) are templated, and each
+variable they name must be defined then, unless the template guards it: a ``defined`` /
+``undefined`` test, or a ``default`` / ``d`` / ``mandatory`` filter on it. Names a template
+sets itself (``{% set %}``, ``{% for %}``, macros) and Jinja's and ansible's globals are not
+variables. Parsing runs nothing: the templates are only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
+
+from engine.span import Span
+
+# keywords templated before the module runs, and the conditions (bare expressions)
+TEMPLATED_KEYWORDS = ("loop", "delegate_to")
+CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
+GUARD_TESTS = frozenset({"defined", "undefined"})
+GUARD_FILTERS = frozenset({"default", "d", "mandatory"})
+# ansible's template globals besides Jinja's own (ansible.template: lookup, query, q, now, undef)
+ANSIBLE_GLOBALS = frozenset({"lookup", "query", "q", "now", "undef"})
+
+
+class Use(NamedTuple):
+    name: str
+    span: Span | None  # where the template is written (the value holding it)
+
+
+class TaskUses(NamedTuple):
+    uses: list[Use]
+    guarded: set[str]
+    unreadable: bool  # a template Jinja cannot parse: ansible fails it with its own message
+
+
+def _environment() -> Any:
+    from engine.run.templar import environment
+
+    return environment()
+
+
+def _names(text: str, expression: bool) -> tuple[set[str], set[str]] | None:
+    """(names the template reads from outside, names it guards), or None when it does not parse."""
+    from jinja2 import TemplateSyntaxError, meta, nodes
+
+    env = _environment()
+    source = "{{ " + text + " }}" if expression else text
+    try:
+        tree = env.parse(source)
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return None
+    read = set(meta.find_undeclared_variables(tree)) - set(env.globals) - ANSIBLE_GLOBALS
+    # a name the template sets in some branch only is "undeclared" for Jinja; it may be set on
+    # every path (if / elif / else each setting it): only names it never sets are certain
+    read -= {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
+    read -= {macro.name for macro in tree.find_all(nodes.Macro)}
+    guarded: set[str] = set()
+    for test in tree.find_all(nodes.Test):
+        if test.name in GUARD_TESTS:
+            guarded |= {name.name for name in test.node.find_all(nodes.Name)} | _bare(test.node)
+    for applied in tree.find_all(nodes.Filter):
+        if applied.name in GUARD_FILTERS and applied.node is not None:
+            guarded |= {name.name for name in applied.node.find_all(nodes.Name)} | _bare(applied.node)
+    return read, guarded
+
+
+def _bare(node: Any) -> set[str]:
+    from jinja2 import nodes
+
+    return {node.name} if isinstance(node, nodes.Name) else set()
+
+
+def _condition_text(value: str) -> str:
+    """A condition as ansible evaluates it: a bare expression, or one wholly inside ``{{ }}``."""
+    text = value.strip()
+    if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+        return text[2:-2].strip()
+    return text
+
+
+def _strings(value: Any, span: Span | None) -> Iterator[tuple[str, Span | None]]:
+    """Every string inside ``value`` with the span of the closest value that holds it."""
+    if isinstance(value, str):
+        yield value, span
+    elif isinstance(value, Mapping):
+        spans = getattr(value, "value_spans", {})
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield key, span
+            yield from _strings(item, spans.get(key, span))
+    elif isinstance(value, list):
+        spans = getattr(value, "item_spans", [])
+        for index, item in enumerate(value):
+            yield from _strings(item, spans[index] if index < len(spans) else span)
+
+
+def task_uses(task: Any, chain_conditions: Iterable[Any] = ()) -> TaskUses:
+    """What ``task`` reads (module arguments, templated keywords, its own conditions), and what
+    it or the conditions it inherits (``chain_conditions``: the ``when`` of its blocks, roles
+    and includes) guard."""
+    from engine.templating import is_template
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    spans = getattr(data, "value_spans", {})
+    uses: list[Use] = []
+    guarded: set[str] = set()
+    unreadable = False
+
+    def read(text: str, span: Span | None, expression: bool) -> None:
+        nonlocal unreadable
+        found = _names(text, expression)
+        if found is None:
+            unreadable = True
+            return
+        names, guards = found
+        guarded.update(guards)
+        uses.extend(Use(name, span) for name in sorted(names))
+
+    for text, span in _strings(task.args, spans.get(task.action) or task.span):
+        if is_template(text):
+            read(text, span, expression=False)
+    for keyword in (*TEMPLATED_KEYWORDS, *(k for k in data if isinstance(k, str) and k.startswith("with_"))):
+        for text, span in _strings(data.get(keyword), spans.get(keyword)):
+            if is_template(text):
+                read(text, span, expression=False)
+    for keyword in CONDITION_KEYWORDS:
+        for text, span in _strings(data.get(keyword), spans.get(keyword)):
+            read(_condition_text(text), span, expression=True)
+    for condition in chain_conditions:
+        for text, _span in _strings(condition, None):
+            found = _names(_condition_text(text), expression=True)
+            if found is not None:
+                guarded.update(found[1])
+    return TaskUses(uses, guarded, unreadable)
