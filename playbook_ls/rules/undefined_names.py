@@ -75,7 +75,7 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
         plan = make_plan(options, SourceCache(), dynamic_inventory=False)
     except PlanError:
         return []  # the launch fails before any task: other rules and the launch itself say why
-    if _uncertain_sources(plan, playbook):
+    if _uncertain_sources(plan, playbook, cwd):
         return []
     setters = _setters(plan)
     if setters is None:
@@ -94,7 +94,19 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     return found
 
 
-def _uncertain_sources(plan: Plan, playbook: str) -> bool:
+def _config_keeps_variables(path: str) -> bool:
+    """An ansible.cfg with a fact cache (facts of earlier runs) or more vars plugins."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return True
+    if parser.get("defaults", "fact_caching", fallback="memory").strip() not in ("memory", ""):
+        return True
+    return parser.get("defaults", "vars_plugins_enabled", fallback="host_group_vars").strip() != "host_group_vars"
+
+
+def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:
     """Variables from outside what is read statically: a dynamic inventory, a fact cache that
     keeps facts of earlier runs, vars plugins."""
     if any(note.startswith("dynamic inventory:") for note in plan.inventory.notes):
@@ -103,16 +115,10 @@ def _uncertain_sources(plan: Plan, playbook: str) -> bool:
         return True
     from engine.config import find_config_file
 
-    path = find_config_file(os.path.dirname(os.path.abspath(playbook)))
-    if path:
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
-        try:
-            parser.read(path, encoding="utf-8")
-        except (configparser.Error, OSError, UnicodeDecodeError):
-            return True
-        if parser.get("defaults", "fact_caching", fallback="memory").strip() not in ("memory", ""):
-            return True
-        if parser.get("defaults", "vars_plugins_enabled", fallback="host_group_vars").strip() != "host_group_vars":
+    # the ansible.cfg a launch from the project, the profile's or the playbook's directory reads
+    for start in {os.getcwd(), cwd, os.path.dirname(os.path.abspath(playbook))}:
+        path = find_config_file(start)
+        if path and _config_keeps_variables(path):
             return True
     # legacy vars plugins beside the playbook or an inventory run without being enabled
     directories = [os.path.dirname(os.path.abspath(playbook))]

@@ -198,3 +198,9 @@ def test_ansible_fails_exactly_the_reported_tasks_for_a_reported_name(repo: Path
     assert set(on_every_host) == set(reported), result.stdout[-3000:]
     for task, names in on_every_host.items():
         assert names <= reported[task], (task, names, reported[task])
+
+
+def test_templates_with_filters_of_collections_are_still_read(repo: Path) -> None:
+    site = TYPOS["site.yml"].replace('"listening on {{ app_prot }}"',
+                                     '"{{ app_prot | community.general.to_time_unit(\'s\') | to_datetime }}"')
+    assert [name for *_, name in _found(repo, {**TYPOS, "site.yml": site})] == ["app_prot", "my_list", "feature_flag"]
