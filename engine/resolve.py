@@ -343,9 +343,10 @@ class Resolver:
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
         play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
         handler_ctx = ctx._replace(handler=True)
-        play.handlers = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
-        for role_blocks in self.roles.handler_blocks:
-            play.handlers += role_blocks
+        # the roles' handlers come first, in the order the roles were loaded, then the play's own
+        # (TaskQueueManager: play.compile_roles_handlers() + play.handlers): they run in this order
+        own = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
+        play.handlers = [block for role_blocks in self.roles.handler_blocks for block in role_blocks] + own
         self.roles.handler_blocks = []
         play_vars = self._play_wide_vars(play, display_vars)
         # templated once the play is loaded, with every role's defaults (those of import_role too),
