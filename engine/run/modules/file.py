@@ -41,6 +41,73 @@ def current_state(path: str) -> str:
     return "hard" if os.stat(path).st_nlink > 1 else "file"
 
 
+NOW = object()  # ansible's Sentinel: the time of the update
+
+
+def _timestamp(value: str | None, time_format: str) -> float | object | None:
+    """``get_timestamp_for_time``: None to preserve, NOW, or the local time ``value`` means."""
+    if value == "preserve":
+        return None
+    if value == "now":
+        return NOW
+    try:
+        return time.mktime(time.strptime(str(value), time_format))
+    except (ValueError, OverflowError) as exc:
+        raise _Fail(f"Error while obtaining timestamp for time {value} using format {time_format}: {exc}") from None
+
+
+class _Fail(Exception):
+    """``module.fail_json`` from the time handling; ``path`` goes with the message."""
+
+    def __init__(self, msg: str, path: str | None = None) -> None:
+        super().__init__(msg)
+        self.msg, self.path = msg, path
+
+
+def _times(params: dict[str, Any], state: str) -> tuple[float | object | None, float | object | None]:
+    """(mtime, atime) wanted: ``keep_backward_compatibility_on_timestamps`` (unset is preserve,
+    or now when touching), then parsed with their formats."""
+    def value(name: str) -> Any:
+        given = params[name]
+        if given is None:
+            return "now" if state == "touch" else "preserve"
+        return given
+
+    return (_timestamp(value("modification_time"), params["modification_time_format"]),
+            _timestamp(value("access_time"), params["access_time_format"]))
+
+
+def _update_times(path: str, mtime: Any, atime: Any, check_mode: bool, diff: dict[str, Any] | None) -> bool:
+    """``update_timestamp_for_file``: whether the times change (they do not in check mode)."""
+    try:
+        if mtime is NOW and atime is NOW:
+            previous_mtime, previous_atime = os.stat(path).st_mtime, os.stat(path).st_atime
+            mtime = atime = time.time()
+            wanted: tuple[float, float] | None = None
+        else:
+            if mtime is None and atime is None:
+                return False
+            previous_mtime, previous_atime = os.stat(path).st_mtime, os.stat(path).st_atime
+            mtime = previous_mtime if mtime is None else time.time() if mtime is NOW else mtime
+            atime = previous_atime if atime is None else time.time() if atime is NOW else atime
+            if mtime == previous_mtime and atime == previous_atime:
+                return False
+            wanted = (atime, mtime)
+        if not check_mode:
+            os.utime(path, wanted)
+    except OSError as exc:
+        shown = f"[Errno {exc.errno}] {exc.strerror}: {os.fsencode(path)!r}" if exc.errno else str(exc)
+        raise _Fail(f"Error while updating modification or access time: {shown}", path) from None
+    if diff is not None:
+        if mtime != previous_mtime:
+            diff.setdefault("before", {})["mtime"] = previous_mtime
+            diff.setdefault("after", {})["mtime"] = mtime
+        if atime != previous_atime:
+            diff.setdefault("before", {})["atime"] = previous_atime
+            diff.setdefault("after", {})["atime"] = atime
+    return True
+
+
 def _initial_diff(path: str, state: str, previous: str) -> dict[str, Any]:
     diff: dict[str, Any] = {"before": {"path": path}, "after": {"path": path}}
     if previous != state:
@@ -90,6 +157,7 @@ def _ensure_file(
             {"changed": False, "failed": True, "path": path, "msg": f"file ({path}) is {previous}, cannot continue"}
         )
     changed = set_mode(path, params["mode"], ctx.check_mode, diff)
+    changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
     return _finish({"changed": changed, "path": path}, diff, ctx)
 
 
@@ -107,32 +175,38 @@ def _ensure_directory(
         for directory in reversed(missing):  # ansible gives every directory it creates the mode
             os.mkdir(directory)
             set_mode(directory, params["mode"], False, diff)
+            _update_times(path, *params["_times"], False, diff)  # the whole path's, as ansible does
         return _finish({"changed": True, "path": path}, diff, ctx)
     if previous != "directory":
         return path_facts(
             {"changed": False, "failed": True, "path": path, "msg": f"{path} already exists as a {previous}"}
         )
     changed = set_mode(path, params["mode"], ctx.check_mode, diff)
+    changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
     return _finish({"changed": changed, "path": path}, diff, ctx)
 
 
 def _ensure_touched(
     path: str, previous: str, params: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext
 ) -> dict[str, Any]:
-    if ctx.check_mode:
-        return {"changed": True, "dest": path}
+    changed = False
     if previous == "absent":
+        if ctx.check_mode:
+            return {"changed": True, "dest": path}
         diff["before"]["mode"] = octal(default_file_mode())
         try:
             open(path, "ab").close()
         except OSError:
             return {"changed": False, "failed": True, "msg": "Error, could not touch target.", "path": path}
-    now = time.time()
-    diff["before"].update(atime=os.stat(path).st_atime, mtime=os.stat(path).st_mtime)
-    os.utime(path, (now, now))
-    set_mode(path, params["mode"], False, diff)
-    diff["after"].update(atime=now, mtime=now)
-    return _finish({"changed": True, "dest": path}, diff, ctx)
+        changed = True
+    try:
+        changed = set_mode(path, params["mode"], ctx.check_mode, diff) or changed
+        changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
+    except _Fail:
+        if previous == "absent":  # a file it just made goes again
+            os.remove(path)
+        raise
+    return _finish({"changed": changed, "dest": path}, diff, ctx)
 
 
 def _missing_link_source(path: str, src: str, state: str, force: bool) -> dict[str, Any] | None:
@@ -190,7 +264,9 @@ def _ensure_link(
             os.link(src, path)
     result: dict[str, Any] = {"changed": not unchanged, "dest": path, "src": src}
     if not unchanged and ctx.check_mode:
-        return result
+        return _finish(result, diff, ctx) if not os.path.lexists(path) else result
+    if os.path.exists(path):  # attributes and times go to what the link leads to
+        result["changed"] = _update_times(path, *params["_times"], ctx.check_mode, diff) or result["changed"]
     return _finish(result, diff, ctx) if not unchanged else path_facts(result)
 
 
@@ -205,6 +281,15 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     diff = _initial_diff(path, state, previous)
     if state == "absent":
         return _ensure_absent(path, previous, diff, ctx)
+    try:
+        return _ensure(path, previous, {**params, "_times": _times(params, state)}, state, diff, ctx)
+    except _Fail as failure:
+        return path_facts({"changed": False, "failed": True, "msg": failure.msg,
+                           **({"path": failure.path} if failure.path else {})})
+
+
+def _ensure(path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any],
+            ctx: ModuleContext) -> dict[str, Any]:
     if state == "file":
         return _ensure_file(path, previous, params, diff, ctx)
     if state == "directory":
