@@ -90,3 +90,4 @@ def test_default_strategy_from_the_environment(tmp_path: Path, monkeypatch: pyte
     plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
                      has_module=lambda action: True)
     assert plan.unsupported == []
+
