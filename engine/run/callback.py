@@ -180,7 +180,8 @@ class Callback:
         items = is_loop and isinstance(result.get("results"), list)
         if not items:
             self._displayed(result)
-        if not items:  # a module returns a diff only when the task's diff mode is on (ansible: task.diff)
+        show_diff = self._diff_mode(task)
+        if show_diff and not items:
             self._print_diffs(result)
         if not items:
             self._module_warnings(result)
@@ -195,7 +196,7 @@ class Callback:
                 self._retries(item_host, item)
                 if isinstance(item, dict):
                     self._displayed(item)
-                if isinstance(item, dict):  # each item's diff comes with its result
+                if show_diff and isinstance(item, dict):  # each item's diff comes with its result
                     self._print_diffs(item)
                 if isinstance(item, dict):
                     self._module_warnings(item)
@@ -229,6 +230,21 @@ class Callback:
             self._print(f"{outcome.status}: [{host}]{shown}")
         if outcome.status == "failed" and outcome.ignored:
             self._print("...ignoring")
+
+    def _diff_mode(self, task: Task | None) -> bool:
+        """Whether the strategy shows the result's diff (``v2_on_file_diff`` when ``task.diff``):
+        the task's own ``diff`` keyword (inherited), else ``--diff``. A templated keyword is read
+        as --diff says."""
+        from engine.booleans import boolean
+
+        sourced = task.effective("diff") if task is not None else None
+        value = getattr(sourced, "value", None)
+        if value is None or (isinstance(value, str) and "{" in value):
+            return self.show_diff
+        try:
+            return bool(boolean(value))
+        except (TypeError, ValueError):
+            return self.show_diff
 
     def _retries(self, host: str, result: dict[str, Any]) -> None:
         """``v2_runner_retry`` for each attempt the result was retried after: the line, with the
