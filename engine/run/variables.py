@@ -134,14 +134,10 @@ class VariableManager:
             "ansible_play_role_names": sorted({r.name for r in context.roles}),
             "playbook_dir": os.path.abspath(play.basedir),
             "omit": OMIT,
-            "inventory_dir": None,
-            "inventory_file": None,
             **self.options.option_vars,
         }
-        if self.inventory.sources and "," not in self.inventory.sources[0]:
-            source = os.path.abspath(self.inventory.sources[0])
-            magic["inventory_file"] = source
-            magic["inventory_dir"] = source if os.path.isdir(source) else os.path.dirname(source)
+        # inventory_dir and inventory_file are host variables (the source that first named the
+        # host, InventoryData.add_host), not magic ones: the implicit localhost has neither
         if role is not None:
             magic.update(role_name=role.name, ansible_role_name=role.name, role_path=role.path)
         return magic

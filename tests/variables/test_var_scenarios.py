@@ -53,9 +53,11 @@ def our_values(scenario: str, where: str, host: str, names: list[str]) -> dict[s
         if task is None or chosen is None:
             continue
         report = variables_at(plan, play_plan, chosen, task, names)
-        return {name: ("undefined" if not resolved.definitions else
-                       resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
-                for name, resolved in report.variables.items()}
+        values = {name: ("undefined" if not resolved.definitions else
+                         resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
+                  for name, resolved in report.variables.items()}
+        # as the recording callback writes the scenario's directory
+        return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
     raise AssertionError(f"no task at {where} for {host}")
 
 

@@ -41,7 +41,9 @@ class CallbackModule(CallbackBase):
         data = data if isinstance(data, dict) else result._result
         path, _, line = task.get_path().rpartition(":")
         where = f"{os.path.relpath(path, os.environ['PROBE_ROOT'])}:{line}"
-        self.values.setdefault(where, {})[host] = json.loads(json.dumps(data.get("msg"), default=str))
+        # the scenario's scratch directory is written <ROOT>: recordings hold no machine path
+        text = json.dumps(data.get("msg"), default=str).replace(json.dumps(os.environ["PROBE_ROOT"])[1:-1], "<ROOT>")
+        self.values.setdefault(where, {})[host] = json.loads(text)
 
     def v2_playbook_on_stats(self, stats: Any) -> None:
         with open(os.environ["PROBE_VALUES_OUT"], "w", encoding="utf-8") as out:
