@@ -123,3 +123,14 @@ async def test_references_are_every_use_and_every_setting(client: LanguageClient
                   for loc in found or []) == [
         ("roles/app/defaults/main.yml", 1), ("roles/app/tasks/main.yml", 4), ("roles/base/defaults/main.yml", 1),
         ("roles/base/tasks/main.yml", 4)]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_references_include_a_role_entrys_parameters(client: LanguageClient, workspace: Path) -> None:
+    found = await client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(workspace / "roles/base/tasks/main.yml"), position=types.Position(line=6, character=19),
+        context=types.ReferenceContext(include_declaration=True)))
+    places = sorted((Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
+                    for loc in found or [])
+    assert ("site.yml", 11) in places  # `- role: app` / `param: role params`
+    assert ("roles/app/defaults/main.yml", 3) in places and ("roles/base/tasks/main.yml", 6) in places
