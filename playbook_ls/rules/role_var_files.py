@@ -50,12 +50,13 @@ def named_spans_of(paths: list[str]) -> dict[str, tuple[Any, Span | None]]:
 
 
 def roles_of(play: Play) -> Iterator[RoleInstance]:
-    """Each role instance the play's tasks come from (the statically known tasks of includes
-    too), once, with the roles that pulled it in."""
-    from engine.var_report import tasks_in_order
+    """Each role instance of the play (the statically known tasks of includes too, and roles
+    with no tasks, such as a dependency that only holds variables), once, with the roles that
+    pulled it in."""
+    from engine.var_report import tasks_with_includers
 
     seen: set[int] = set()
-    for task in tasks_in_order(play):
+    for task, _includers in tasks_with_includers(play):  # implicit tasks stand for task-less roles
         role = task.role
         while role is not None and id(role) not in seen:
             seen.add(id(role))

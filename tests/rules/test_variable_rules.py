@@ -83,3 +83,13 @@ def test_a_fact_the_profiles_extra_vars_hide(repo: Path) -> None:
     assert positions(found) == [("site.yml", 2, 6), ("site.yml", 6, 6)]  # not other.yml: the profile runs site.yml
     assert "'release' set here by set_fact is never seen when launched with profile 'deploy'" in found[0].message
     assert "by register" in found[1].message
+
+
+def test_a_dependency_that_holds_only_variables_is_seen(repo: Path) -> None:
+    files = {"roles/settings/defaults/main/ports.yml": "app_port: 8080\n",
+             "roles/settings/vars/main/10-ports.yml": "app_port: 80\n",
+             "roles/web/meta/main.yml": "dependencies: [settings]\n",
+             "roles/web/tasks/main.yml": "- debug: msg={{ app_port }}\n",
+             "site.yml": "- hosts: all\n  vars:\n    app_port: 1\n  roles: [web]\n"}
+    assert positions(check(repo, files, "PLS119")) == [("site.yml", 2, 4)]
+    assert positions(check(repo, files, "PLS120")) == [("roles/settings/defaults/main/ports.yml", 0, 0)]
