@@ -1,11 +1,14 @@
 """`playbook-ls vars` against the ansible-playbook run that prints the same values.
 
 Usage: python bench/vars.py [--runs 5] [--workdir bench/out] [--roles 94] [--playbook api.yml] [--host api-01]
+                            [--whole site.yml]
 
 On the generated repository (``gen_repo.py --extras``: about 3,000 tasks with 94 roles), the
 first play of ``--playbook`` is copied to ``vars_probe.yml`` with fact gathering off and one
 first pre-task, tagged ``pls_probe``, that prints every variable ``playbook-ls vars`` knows a
-static value of at that task. Then, alternating, each tool runs ``--runs`` times on the same
+static value of at that task. With ``--whole site.yml`` the probe play is followed by
+``import_playbook: site.yml``: both tools then read all 3,000 tasks of the workspace, not only
+the playbook's files. Then, alternating, each tool runs ``--runs`` times on the same
 input:
 
 - ``playbook-ls vars vars_probe.yml -i inventory --host HOST --task vars_probe.yml:LINE --format json``
@@ -41,8 +44,9 @@ def _tool(name: str) -> str | None:
     return str(beside) if beside.is_file() else shutil.which(name)
 
 
-def _probe_playbook(tree: Path, playbook: str, index: int = 0) -> Path:
-    """Play ``index`` of ``playbook`` with a probe pre-task, beside it; names filled in later."""
+def _probe_playbook(tree: Path, playbook: str, index: int = 0, then: str | None = None) -> Path:
+    """Play ``index`` of ``playbook`` with a probe pre-task, beside it; names filled in later.
+    ``then``: a playbook imported after the probe play, which both tools then load whole."""
     from ruamel.yaml import YAML
 
     yaml = YAML()
@@ -54,8 +58,9 @@ def _probe_playbook(tree: Path, playbook: str, index: int = 0) -> Path:
     play["pre_tasks"].insert(0, {"name": "pls probe", "ansible.builtin.debug": {"msg": "NAMES"},
                                  "tags": ["pls_probe"]})
     target = (tree / playbook).parent / "vars_probe.yml"
+    entries = [play] if then is None else [play, {"ansible.builtin.import_playbook": then}]
     with target.open("w") as out:
-        yaml.dump([play], out)
+        yaml.dump(entries, out)
     return target
 
 
@@ -83,6 +88,8 @@ def main(argv: list[str]) -> int:
                                        "vars_probe.yml is written into it)")
     parser.add_argument("--inventory", default="inventory")
     parser.add_argument("--play", type=int, default=0, help="which play of the playbook (from 0)")
+    parser.add_argument("--whole", metavar="PLAYBOOK", help="import this playbook (site.yml: the whole "
+                        "workspace) after the probe play, so that both tools load all of it")
     args = parser.parse_args(argv)
     ansible = _tool("ansible-playbook")
     if ansible is None:
@@ -92,7 +99,7 @@ def main(argv: list[str]) -> int:
     if not args.tree and not tree.is_dir():
         subprocess.run([sys.executable, str(HERE / "gen_repo.py"), str(tree), "--roles", str(args.roles),
                         "--seed", "1", "--extras"], check=True)
-    probe = _probe_playbook(tree, args.playbook, args.play)
+    probe = _probe_playbook(tree, args.playbook, args.play, args.whole)
     line = _probe_line(probe)
     env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "False",
            "ANSIBLE_CALLBACK_RESULT_FORMAT": "json", "ANSIBLE_PYTHON_INTERPRETER": sys.executable}

@@ -77,37 +77,48 @@ def _span(span: Span | None) -> list[int] | None:
 
 
 class _Decoder:
+    """Builds the values back; written for speed (a playbook's files hold tens of thousands of
+    values and spans), so scalars are not passed through a call and spans are made directly."""
+
     def __init__(self, file: str) -> None:
         self.file = file
 
     def span(self, numbers: list[int] | None) -> Span | None:
-        return None if numbers is None else Span(self.file, *numbers)
+        if numbers is None:
+            return None
+        line, col, end_line, end_col = numbers
+        return _new_span(Span, (self.file, line, col, end_line, end_col))
 
     def value(self, data: Any) -> Any:
         if type(data) is not list:
             return data
         kind = data[0]
+        span, value = self.span, self.value
         if kind == "m":
-            result = YMap(self.span(data[1]))
+            result = YMap(span(data[1]))
             key_spans, value_spans = result.key_spans, result.value_spans
-            for key, value, key_span, value_span in data[2]:
-                key = self.value(key)
-                result[key] = self.value(value)
-                key_spans[key] = self.span(key_span)
-                value_spans[key] = self.span(value_span)
+            for key, item, key_span, item_span in data[2]:
+                if type(key) is list:
+                    key = value(key)
+                result[key] = value(item) if type(item) is list else item
+                key_spans[key] = span(key_span)
+                value_spans[key] = span(item_span)
             return result
         if kind == "s":
-            seq = YSeq(self.span(data[1]))
+            seq = YSeq(span(data[1]))
             items = seq.item_spans
             for item, item_span in data[2]:
-                seq.append(self.value(item))
-                items.append(self.span(item_span))
+                seq.append(value(item) if type(item) is list else item)
+                items.append(span(item_span))
             return seq
         if kind == "u":
             return UnsafeText(data[1])
         if kind == "v":
             return VaultText(data[1])
         raise ValueError(f"unknown stored kind {kind!r}")
+
+
+_new_span = tuple.__new__  # Span's fields in order, without NamedTuple's generated __new__
 
 
 def encode_loaded(loaded: Loaded) -> str | None:

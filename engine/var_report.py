@@ -80,17 +80,26 @@ def tasks_in_order(play: Play) -> Iterator[Task]:
     return (task for task, _ in tasks_with_includers(play) if not task.implicit)
 
 
-def find_task(play: Play, path: str, line: int) -> Task | None:
-    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task)."""
-    real = os.path.realpath(path)
-    same_file: dict[str, bool] = {}  # realpath costs a system call per path component: once per file
+def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
+    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
+    ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
+    known = {} if realpaths is None else realpaths
+
+    def realpath(file: str) -> str:  # a system call per path component: once per file
+        found = known.get(file)
+        if found is None:
+            found = known[file] = os.path.realpath(file)
+        return found
+
+    real = realpath(path)
+    same_file: dict[str, bool] = {}
     best: Task | None = None
     for task in tasks_in_order(play):
         span = task.span
         if span is None or not span.line <= line <= span.end_line:
             continue
         if span.file not in same_file:
-            same_file[span.file] = os.path.realpath(span.file) == real
+            same_file[span.file] = realpath(span.file) == real
         if not same_file[span.file]:
             continue
         if best is None or span.line >= best.span.line:  # type: ignore[union-attr] - the innermost task

@@ -104,10 +104,12 @@ class PlanError(Exception):
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None,
-              has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True) -> Plan:
+              has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True,
+              select_tasks: bool = True) -> Plan:
     """Resolve the launch into a :class:`Plan`. Reads files only, except inventory scripts and
     ``constructed`` sources when ``dynamic_inventory`` (a run needs its real hosts; showing
-    variables runs nothing); raises :class:`PlanError`."""
+    variables runs nothing); raises :class:`PlanError`. Without ``select_tasks`` each play's
+    ``tasks`` stay empty (what the tag selection runs is not needed to show variables)."""
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
     from engine.inventory.patterns import HostPatternError, select_hosts
@@ -140,7 +142,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None,
                                  mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
-        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection), dynamic=dynamic))
+        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection) if select_tasks else [],
+                              dynamic=dynamic))
         dynamic = dynamic or _changes_inventory(play)
     plan = Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)

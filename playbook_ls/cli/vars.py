@@ -65,16 +65,17 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--task {args.task}: give FILE:LINE with a line number from 1", EXIT_USAGE)
     options = RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}))
     try:
-        plan = make_plan(options, cache, dynamic_inventory=False)
+        plan = make_plan(options, cache, dynamic_inventory=False, select_tasks=False)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
     contexts = []
+    realpaths: dict[str, str] = {}
     for play_plan in plan.plays:
         host = next((h for h in play_plan.hosts if h.name == args.host), None)
         if host is None:
             continue
         if where is not None:
-            task = find_task(play_plan.play, where[0], where[1])
+            task = find_task(play_plan.play, where[0], where[1], realpaths)
             if task is None:
                 continue
         else:
