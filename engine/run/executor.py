@@ -42,7 +42,7 @@ from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.templar import Templar, TemplateFailure
 from engine.run.variables import PlayContext, VariableManager
-from engine.run.workdir import module_directory
+from engine.run.workdir import absolute, module_directory
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
@@ -387,7 +387,7 @@ class Executor:
         host = run.host
         variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
         templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
-                                                          task.span.file if task.span is not None else None,
+                                                          absolute(task.span.file) if task.span is not None else None,
                                                           self.context.play.basedir, task.action,
                                                           self.callback.warning))
         if task.action in META:
@@ -621,7 +621,7 @@ class Executor:
         context = ModuleContext(
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
-            task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(search)),
+            task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(absolute(p) for p in search)),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment)
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):

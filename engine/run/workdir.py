@@ -35,7 +35,19 @@ class _WorkDir:
                     self.saved = None
 
 
+    def absolute(self, path: str) -> str:
+        """``path`` from the directory playbook-ls was started in, wherever a module is running."""
+        with self.lock:
+            return os.path.normpath(os.path.join(self.saved or os.getcwd(), path))
+
+
 _WORKDIR = _WorkDir()
+
+
+def absolute(path: str) -> str:
+    """A controller-side path (a search path, a task file) made absolute before a module runs in
+    the play's directory: relative, it would be read from there."""
+    return _WORKDIR.absolute(path)
 
 
 def module_directory(path: str) -> AbstractContextManager[None]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,17 @@ def action_skip(msg: str) -> dict[str, Any]:
     """The result of an action plugin that raises AnsibleActionSkip: skipped, without ``failed``
     (the marker is ``engine.run.task_runner.ACTION_SKIP``, removed when the result is judged)."""
     return {"changed": False, "skipped": True, "msg": msg, "_ansible_action_skip": True}
+
+
+def module_exception(message: str, exc: OSError, as_bytes: bool = False) -> dict[str, Any]:
+    """What a module's ``fail_json(msg=message, exception=exc)`` adds for the ``[ERROR]`` block:
+    the error chain ``Module failed: MESSAGE: [Errno N] STRERROR: 'FILE'`` (the file name as bytes
+    where the module had it as bytes), under ``engine.run.error_block.ERROR_KEY``."""
+    from engine.run.error_block import ERROR_KEY, Event
+
+    name = os.fsencode(exc.filename) if as_bytes and isinstance(exc.filename, str) else exc.filename
+    cause = f"[Errno {exc.errno}] {exc.strerror}: {name!r}" if exc.errno is not None and name is not None else str(exc)
+    return {ERROR_KEY: [Event("Module failed."), Event(message), Event(cause)]}
 
 
 class ModuleError(Exception):

@@ -11,7 +11,7 @@ import subprocess
 from typing import Any
 
 from engine.run.environment import expand_user, expand_variables
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, module_exception
 from engine.run.modules._args import Arg, validate
 
 SPEC = {
@@ -98,9 +98,10 @@ def execute(args: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[
             check=False, env=environment if ctx.environment else None,
         )
         rc, stdout, stderr = completed.returncode, completed.stdout, completed.stderr
-    except OSError as exc:
-        rc, stdout, stderr = 2, "", ""
-        result.update(failed=True, msg=f"[Errno {exc.errno}] {exc.strerror}: {exc.filename!r}".replace('"', "'"))
+    except OSError as exc:  # run_command's fail_json: the arguments as one quoted line, no times
+        return _with_lines({"changed": False, "failed": True, "rc": exc.errno, "stdout": "", "stderr": "",
+                            "msg": "Error executing command.", "cmd": " ".join(shlex.quote(a) for a in argv),
+                            **module_exception("Error executing command.", exc, as_bytes=True)})
     end = datetime.datetime.now()
     if params["strip_empty_ends"]:
         stdout, stderr = stdout.rstrip("\r\n"), stderr.rstrip("\r\n")

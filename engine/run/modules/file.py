@@ -8,7 +8,7 @@ import shutil
 import time
 from typing import Any
 
-from engine.run.modules import ModuleContext, ModuleError
+from engine.run.modules import ModuleContext, ModuleError, module_exception
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._files import check_ownership, default_file_mode, octal, path_facts, set_mode
 
@@ -196,8 +196,9 @@ def _ensure_touched(
         diff["before"]["mode"] = octal(default_file_mode())
         try:
             open(path, "ab").close()
-        except OSError:
-            return {"changed": False, "failed": True, "msg": "Error, could not touch target.", "path": path}
+        except OSError as exc:
+            return {"changed": False, "failed": True, "msg": "Error, could not touch target.", "path": path,
+                    **module_exception("Error, could not touch target.", exc, as_bytes=True)}
         changed = True
     try:
         changed = set_mode(path, params["mode"], ctx.check_mode, diff) or changed
@@ -265,7 +266,10 @@ def _ensure_link(
     result: dict[str, Any] = {"changed": not unchanged, "dest": path, "src": src}
     if not unchanged and ctx.check_mode:
         return _finish(result, diff, ctx) if not os.path.lexists(path) else result
-    if os.path.exists(path):  # attributes and times go to what the link leads to
+    if state == "link" and params["follow"] and os.path.islink(path) and not os.path.exists(path):
+        result["warnings"] = ["Cannot set fs attributes on a non-existent symlink target. follow should be set to "
+                              "False to avoid this."]
+    elif os.path.exists(path):  # attributes and times go to what the link leads to
         result["changed"] = _update_times(path, *params["_times"], ctx.check_mode, diff) or result["changed"]
     return _finish(result, diff, ctx) if not unchanged else path_facts(result)
 

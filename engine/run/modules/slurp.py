@@ -6,7 +6,7 @@ import base64
 import errno
 from typing import Any
 
-from engine.run.modules import ModuleContext
+from engine.run.modules import ModuleContext, module_exception
 from engine.run.modules._args import Arg, validate
 
 SPEC = {"src": Arg(type="path", required=True, aliases=("path",))}
@@ -21,5 +21,6 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         messages = {errno.ENOENT: f"File not found: {source}", errno.EACCES: f"File is not readable: {source}",
                     errno.EISDIR: f"Source is a directory and must be a file: {source}"}
         # ansible's module forgets the f of its f-string in the last message
-        return {"changed": False, "failed": True, "msg": messages.get(exc.errno, "Unable to slurp file: {source}")}
+        message = messages.get(exc.errno, "Unable to slurp file: {source}")
+        return {"changed": False, "failed": True, "msg": message, **module_exception(message, exc)}
     return {"changed": False, "content": data, "source": source, "encoding": "base64"}
