@@ -30,11 +30,11 @@ from engine.run.delegation import (
     delegation_of,
 )
 from engine.run.environment import task_environment
-from engine.run.free import is_free, run_free
+from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
-from engine.run.inventory_changes import ADD_HOST, CHANGES_INVENTORY, change_inventory
+from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lookups import task_context
 from engine.run.plan import Plan, PlayPlan
@@ -51,8 +51,6 @@ VALIDATE_SPEC = kw._family("validate_argument_spec")
 # for a host the engine cannot reach, as they do for one ansible cannot
 CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
     kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
-# action plugins with BYPASS_HOST_LOOP: the strategy sends the task to the first host only
-BYPASS_HOST_LOOP = ADD_HOST | kw._family("pause")
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
@@ -186,7 +184,7 @@ class Executor:
                     for h in hosts}
         pending = {name: next(program, None) for name, program in programs.items()}
         self.free = is_free(play)
-        if self.free and not run_free(self, programs, pending):
+        if self.free and not run_free(self, programs, pending, Step):
             return False
         while not self.free:
             active = [n for n in self.context.hosts_all if pending.get(n) is not None]

@@ -24,14 +24,15 @@ each host's own sequence of tasks is ansible's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Mapping
+from typing import Any, Protocol
 
+from engine import keywords as kw
 from engine.model import Play, Task
 
-if TYPE_CHECKING:
-    from engine.run.executor import Executor, Program
-
+# actions whose plugin sets BYPASS_HOST_LOOP: the linear strategy sends them to the first host
+# only (engine.run.executor), the free strategy refuses them
+BYPASS_HOST_LOOP = kw._family("add_host", "pause")
 LINEAR = frozenset({"linear", "ansible.builtin.linear", "ansible.legacy.linear"})
 FREE = frozenset({"free", "ansible.builtin.free", "ansible.legacy.free"})
 SUPPORTED = LINEAR | FREE
@@ -97,11 +98,33 @@ class LazyBanners:
         self._callback.included(*args, **kwargs)
 
 
-def run_free(executor: Executor, programs: dict[str, Program], pending: dict[str, Task | None]) -> bool:
-    """Run a batch's hosts through their programs, round after round; False when the playbook
-    stops (an action that bypasses the host loop)."""
-    from engine.run.executor import BYPASS_HOST_LOOP, Step
+Program = Generator[Task, Any, bool]
 
+
+class Strategy(Protocol):
+    """What the free strategy needs of the executor (``engine.run.executor.Executor``)."""
+
+    callback: Any
+    context: Any
+    runs: dict[str, Any]
+    max_fail: float | None
+    error: bool
+    aborted: bool
+
+    def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Any]: ...
+
+    def _advance(self, program: Program, step: Any) -> Task | None: ...
+
+    def _run_once(self, task: Task, first: str) -> bool: ...
+
+    def _any_errors_fatal(self, task: Task) -> bool: ...
+
+
+def run_free(executor: Strategy, programs: dict[str, Program], pending: dict[str, Task | None],
+             no_outcome: Callable[[Task], Any]) -> bool:
+    """Run a batch's hosts through their programs, round after round; False when the playbook
+    stops (an action that bypasses the host loop). ``no_outcome(task)`` is the step that moves a
+    host's program on without running ``task`` (the executor's ``Step``)."""
     if executor.max_fail is not None:
         executor.callback.warning(MAX_FAIL_WARNING)
     callback = executor.callback
@@ -115,7 +138,7 @@ def run_free(executor: Executor, programs: dict[str, Program], pending: dict[str
             for name in active:
                 # a host the play ended for (end_play by another host) leaves its program
                 while pending[name] is not None and executor.runs[name].ended:
-                    pending[name] = executor._advance(programs[name], Step(pending[name]))  # type: ignore[arg-type]
+                    pending[name] = executor._advance(programs[name], no_outcome(pending[name]))  # type: ignore[arg-type]
                 task = pending[name]
                 if task is None:
                     continue
@@ -131,11 +154,9 @@ def run_free(executor: Executor, programs: dict[str, Program], pending: dict[str
         executor.callback = callback
 
 
-def _warn(executor: Executor, task: Task, name: str) -> None:
+def _warn(executor: Strategy, task: Task, name: str) -> None:
     """The warnings the free strategy shows as it queues a task for a host."""
-    from engine.run.executor import META
-
     if executor._run_once(task, name):
         executor.callback.warning(RUN_ONCE_WARNING)
-    if task.action not in META and executor._any_errors_fatal(task):
+    if task.action not in kw.META and executor._any_errors_fatal(task):
         executor.callback.warning(ANY_ERRORS_FATAL_WARNING)

@@ -2,7 +2,7 @@
 never prompts): ``seconds``/``minutes`` sleep (at least one second), a prompt without them is
 not waited for, with ansible's warning. Like ansible's action (BYPASS_HOST_LOOP) it pauses once
 for all the hosts of a task: the executor runs it for the first host only, which alone registers
-the result (``engine.run.executor.BYPASS_HOST_LOOP``)."""
+the result (``engine.run.free.BYPASS_HOST_LOOP``)."""
 from __future__ import annotations
 
 import datetime
