@@ -61,6 +61,7 @@ class Event:
     origin: Span | str | None = None  # a span, UNKNOWN (with ``value``), or None: no source context
     value: str | None = None  # shown in place of a source excerpt for an origin ansible does not know
     help: str | None = None
+    alone: bool = False  # a cause chained from another error: its own segment, though it has no context
 
     def context(self) -> str | None:
         """``SourceContext`` as ansible renders it, or None when the event has none."""
@@ -163,6 +164,8 @@ def format_events(events: list[Event]) -> str:
 def _folds(event: Event, into: Event) -> bool:
     """Whether ``event`` (the cause of ``into``) collapses into it: it has no context or help
     text, or the same as ``into``."""
+    if event.alone:
+        return False
     if event.origin is None and not event.help:
         return True
     return (event.origin, event.value, event.help) == (into.origin, into.value, into.help)
@@ -190,7 +193,8 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
         else:
             context = "module"
     if context == "task":
-        return [task, Event(msg)]
+        # the template action's AnsibleFileNotFound keeps a cause of its own: not folded
+        return [task, Event(msg, alone=msg.startswith("Could not find or access "))]
     return [task, Event("Action failed." if context == "action" else "Module failed."), Event(msg)]
 
 

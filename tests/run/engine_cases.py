@@ -4,22 +4,37 @@ Every directory under ``scenarios/`` is one scenario: a ``site.yml`` (plus whate
 an optional ``case.json``::
 
     {"description": "...", "args": ["--tags", "x"], "inventory": "hosts.ini",
-     "modes": ["run", "check", "check_diff"], "check_writes": false}
+     "modes": ["run", "check", "check_diff"], "check_writes": false,
+     "stdout": false, "stdout_reason": "why the text cannot be compared"}
 
 ``args`` are passed to both tools; ``inventory`` is a file of the scenario (default: the host list
 ``localhost,``); ``modes`` default to ``run`` and ``check``; ``check_writes`` says that a task
-forces ``check_mode: false``, so that ``--check`` may change files.
+forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
+``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison.
 
 Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
 the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
 scratch directory afterwards, as changes to the fresh copy (paths, types, modes, small text
 contents, symlink targets; removed paths as null; the scratch path is replaced by ``<SCRATCH>``).
-ansible-playbook's side is produced by the test-only stdout callback in ``callback_plugins/`` and
-stored in ``scenarios/NAME/expected.json``.
+ansible-playbook's side is produced by the test-only notification callback in
+``callback_plugins/`` (it writes the JSON object to a file) and stored in
+``scenarios/NAME/expected.json``.
+
+The same ansible run also records the text of the default stdout callback in
+``scenarios/NAME/stdout.MODE.txt``: stdout and stderr merged in the order they were written
+(unbuffered, as a terminal shows them: warnings and some errors go to stderr), compared with
+the text ``playbook-ls run --json`` writes to stderr. Before it is stored or compared the text is
+normalised (see :mod:`stdout_text`): the scratch directory becomes ``<SCRATCH>`` and the
+temporary directory around it ``<TMP>``, this Python ``<PYTHON>``; what differs from run to run
+becomes a placeholder: command times (``"start"``, ``"end"``, ``"delta"`` -> ``<TIME>``,
+``<DELTA>``), backup file names (``.BACKUP~``), async job ids (``<JOB>``), temporary names made
+by tempfile (``<TMPNAME>``), temporary files and directories of downloads and diffs
+(``<TMPFILE>``, ``<TMPDIR>``) and elapsed seconds of pause/wait_for (``<ELAPSED>``). Python's own
+SyntaxWarnings (ansible compiles template results) are turned off for the recording.
 
 Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 
-    python tests/run/engine_cases.py [NAME...]          # rewrite expected.json
+    python tests/run/engine_cases.py [NAME...]          # rewrite expected.json and stdout.MODE.txt
     python tests/run/engine_cases.py --verify [NAME...] # re-run ansible, compare with the recordings
     python tests/run/engine_cases.py --engine [NAME...] # run playbook-ls run, compare with the recordings
 """
@@ -49,6 +64,7 @@ if __name__ == "__main__":  # run as a script: make `import ansible_tools` work
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ansible_tools import find_tool  # noqa: E402
+from stdout_text import normalise_text, text_diff  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -83,10 +99,19 @@ class Scenario:
     inventory: str = "localhost,"
     modes: tuple[str, ...] = DEFAULT_MODES
     check_writes: bool = False
+    stdout: bool = True  # whether the default callback's text is recorded and compared
+    stdout_reason: str = ""
 
     @property
     def expected_file(self) -> Path:
         return self.path / "expected.json"
+
+    def stdout_file(self, mode: str) -> Path:
+        return self.path / f"stdout.{mode}.txt"
+
+    def load_stdout(self, mode: str) -> str | None:
+        file = self.stdout_file(mode)
+        return file.read_text() if file.exists() else None
 
     def load_expected(self) -> dict[str, Any]:
         return json.loads(self.expected_file.read_text()) if self.expected_file.exists() else {}
@@ -104,9 +129,11 @@ def load_scenarios(names: Iterable[str] | None = None) -> list[Scenario]:
         if wanted and path.name not in wanted:
             continue
         case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
-        unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes"}
+        unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason"}
         if unknown:
             raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
+        if case.get("stdout", True) is False and not case.get("stdout_reason"):
+            raise ValueError(f"{path / 'case.json'}: \"stdout\": false needs a \"stdout_reason\"")
         modes = tuple(case.get("modes", DEFAULT_MODES))
         if bad := [m for m in modes if m not in MODE_ARGS]:
             raise ValueError(f"{path / 'case.json'}: unknown modes {bad}")
@@ -119,6 +146,8 @@ def load_scenarios(names: Iterable[str] | None = None) -> list[Scenario]:
                 inventory=case.get("inventory", "localhost,"),
                 modes=modes,
                 check_writes=bool(case.get("check_writes", False)),
+                stdout=case.get("stdout", True) is not False,
+                stdout_reason=case.get("stdout_reason", ""),
             )
         )
     return scenarios
@@ -134,7 +163,8 @@ def case_ids(scenarios: Iterable[Scenario]) -> list[tuple[Scenario, str]]:
 def prepare_scratch(scenario: Scenario, dest: Path) -> Path:
     """Copy the scenario (without the test's own files) to ``dest/work`` with fixed modes."""
     work = dest / "work"
-    shutil.copytree(scenario.path, work, ignore=shutil.ignore_patterns("expected.json", "case.json"), symlinks=True)
+    ignore = shutil.ignore_patterns("expected.json", "case.json", "stdout.*.txt")
+    shutil.copytree(scenario.path, work, ignore=ignore, symlinks=True)
     for dirpath, _dirnames, filenames in os.walk(work):
         os.chmod(dirpath, 0o755)
         for name in filenames:
@@ -206,7 +236,13 @@ def ansible_env(tmp: Path) -> dict[str, str]:
         ANSIBLE_LOCAL_TEMP=str(tmp / "ltmp"),
         ANSIBLE_REMOTE_TEMP=str(tmp / "rtmp"),
         ANSIBLE_CALLBACK_PLUGINS=str(CALLBACK_DIR),
-        ANSIBLE_STDOUT_CALLBACK="pls_json",
+        ANSIBLE_CALLBACKS_ENABLED="pls_json",
+        ANSIBLE_STDOUT_CALLBACK="default",
+        PLS_JSON_FILE=str(tmp / "pls_json.json"),
+        PYTHONUNBUFFERED="1",  # stdout and stderr share one pipe: keep the order they were written in
+        # Python's own "SyntaxWarning: invalid imaginary literal" from ansible compiling template
+        # results is no text of the callback's
+        PYTHONWARNINGS="ignore::SyntaxWarning",
         ANSIBLE_PYTHON_INTERPRETER=sys.executable,
         ANSIBLE_FORKS="1",
         ANSIBLE_LOCALHOST_WARNING="False",
@@ -240,24 +276,23 @@ def _set_umask() -> None:
     os.umask(UMASK)
 
 
-def _execute(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _execute(argv: list[str], cwd: Path, env: dict[str, str], merge: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run a tool; ``merge`` sends its stderr into its stdout (``proc.stderr`` is then None)."""
     return subprocess.run(
         argv,
         cwd=cwd,
         env=env,
         stdin=subprocess.DEVNULL,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT if merge else subprocess.PIPE,
         text=True,
         timeout=TIMEOUT,
         preexec_fn=_set_umask,  # noqa: PLW1509 - single-threaded child setup, as the modes are recorded
     )
 
 
-def _parse_ansible_json(stdout: str) -> dict[str, Any] | None:
-    for line in reversed(stdout.splitlines()):
-        if line.startswith('{"recap"'):
-            return json.loads(line)
-    return None
+def _parse_ansible_json(file: Path) -> dict[str, Any] | None:
+    return json.loads(file.read_text()) if file.exists() else None
 
 
 @dataclass
@@ -266,6 +301,7 @@ class Run:
     stdout: str
     stderr: str
     error: str | None = None  # why the output could not be read
+    text: str = ""  # the default callback's text, normalised (ansible: stdout and stderr merged)
 
 
 def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
@@ -282,13 +318,13 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             argv = engine_argv(scenario, mode, command)
             env = {**_clean_env(tmp / "home"), **extra}
         (tmp / "home").mkdir(exist_ok=True)
-        proc = _execute(argv, work, env)
+        proc = _execute(argv, work, env, merge=tool == "ansible")
         error = None
         data: dict[str, Any] | None
         if tool == "ansible":
-            data = _parse_ansible_json(proc.stdout)
+            data = _parse_ansible_json(tmp / "pls_json.json")
             if data is None:
-                error = "no JSON line from the pls_json callback on stdout"
+                error = "no JSON object from the pls_json callback"
         else:
             try:
                 data = json.loads(proc.stdout)
@@ -302,7 +338,10 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             "tasks": data.get("tasks"),
             "files": changes(before, snapshot(work)),
         }
-        return Run(outcome, normalise(proc.stdout, work), normalise(proc.stderr, work), error)
+        text = proc.stdout if tool == "ansible" else proc.stderr
+        stderr = normalise(proc.stderr or "", work)
+        return Run(outcome, normalise(proc.stdout, work), stderr or normalise(proc.stdout, work), error,
+                   normalise_text(text, work, tmp))
 
 
 # --------------------------------------------------------------------------- comparing
@@ -339,6 +378,18 @@ def compare(expected: Outcome, actual: Outcome) -> list[str]:
     return problems
 
 
+def text_problems(scenario: Scenario, mode: str, run: Run) -> list[str]:
+    """The default callback's text against the recorded one, as a unified diff (none when the
+    scenario opts out of the comparison)."""
+    if not scenario.stdout:
+        return []
+    expected = scenario.load_stdout(mode)
+    if expected is None:
+        return [f"stdout not recorded: python tests/run/engine_cases.py {scenario.name}"]
+    diff = text_diff(expected, run.text)
+    return [f"stdout differs:\n{diff}"] if diff else []
+
+
 def check_mode_problems(scenario: Scenario, mode: str, run: Run) -> list[str]:
     """In check mode nothing on disk may change (unless the scenario forces check_mode: false)."""
     if not mode.startswith("check") or scenario.check_writes or not run.outcome["files"]:
@@ -355,8 +406,10 @@ def describe(scenario: Scenario, mode: str, run: Run, problems: list[str]) -> st
 # --------------------------------------------------------------------------- recording
 
 
-def record(scenario: Scenario) -> dict[str, Any]:
+def record(scenario: Scenario) -> tuple[dict[str, Any], dict[str, str]]:
+    """The outcome of every mode (expected.json) and each mode's text (none when it opts out)."""
     cases: dict[str, Outcome] = {}
+    texts: dict[str, str] = {}
     for mode in scenario.modes:
         run = run_case(scenario, mode, "ansible")
         if run.error:
@@ -364,7 +417,9 @@ def record(scenario: Scenario) -> dict[str, Any]:
         if problems := check_mode_problems(scenario, mode, run):
             raise RuntimeError(describe(scenario, mode, run, problems))
         cases[mode] = run.outcome
-    return {"description": scenario.description, "cases": cases}
+        if scenario.stdout:
+            texts[mode] = run.text
+    return {"description": scenario.description, "cases": cases}, texts
 
 
 def parallel(fn: Callable[[Any], Any], items: list[Any], workers: int = WORKERS) -> list[Any]:
@@ -385,8 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     if not (args.verify or args.engine):
         recorded = parallel(record, scenarios)
-        for scenario, data in zip(scenarios, recorded, strict=True):
+        for scenario, (data, texts) in zip(scenarios, recorded, strict=True):
             scenario.expected_file.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            for old in scenario.path.glob("stdout.*.txt"):
+                old.unlink()
+            for mode, text in texts.items():
+                scenario.stdout_file(mode).write_text(text)
             rcs = ", ".join(f"{m} rc={c['rc']}" for m, c in data["cases"].items())
             print(f"recorded {scenario.name}: {rcs}")
         print(f"{len(scenarios)} scenarios in {time.monotonic() - start:.1f}s")
@@ -399,6 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         expected = scenario.load_expected().get("cases", {}).get(mode)
         problems = ["not recorded"] if expected is None else compare(expected, run.outcome)
         problems += check_mode_problems(scenario, mode, run) + ([run.error] if run.error else [])
+        problems += text_problems(scenario, mode, run)
         failed += bool(problems)
         print(f"{'MATCH ' if not problems else 'DIFFER'} {scenario.name} [{mode}]")
         if problems:

@@ -17,6 +17,7 @@ from engine_cases import (
     load_scenarios,
     parallel,
     run_case,
+    text_problems,
 )
 
 SCENARIOS = load_scenarios()
@@ -51,6 +52,19 @@ def test_recording_is_complete(scenario: Scenario) -> None:
         assert "/" + "tmp" not in json.dumps(case), "an absolute scratch path was not normalised"
 
 
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_text_is_recorded_per_mode(scenario: Scenario) -> None:
+    recorded = {p.name for p in scenario.path.glob("stdout.*.txt")}
+    if not scenario.stdout:
+        assert not recorded, f"{scenario.name} opts out of the text ({scenario.stdout_reason}) but has {recorded}"
+        return
+    assert recorded == {scenario.stdout_file(m).name for m in scenario.modes}, "modes changed: re-record"
+    for mode in scenario.modes:
+        text = scenario.load_stdout(mode) or ""
+        assert "PLAY RECAP" in text or "ERROR" in text, "not the default callback's text"
+        assert "/" + "tmp/" not in text, "a temporary path was not normalised"
+
+
 def test_when_quiz_of_the_blog() -> None:
     (quiz,) = [s for s in SCENARIOS if s.name == "when_quiz_blog"]
     recap = quiz.load_expected()["cases"]["run"]["recap"]["localhost"]
@@ -83,6 +97,7 @@ def test_recordings_match_ansible_playbook() -> None:
     for (scenario, mode), run in zip(cases, runs, strict=True):
         problems = ([run.error] if run.error else []) + check_mode_problems(scenario, mode, run)
         problems += compare(scenario.load_expected()["cases"][mode], run.outcome)
+        problems += text_problems(scenario, mode, run)
         if problems:
             failures.append(describe(scenario, mode, run, problems))
     assert not failures, "\n\n".join(failures)

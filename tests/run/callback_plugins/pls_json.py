@@ -1,8 +1,9 @@
-"""Test-only ansible stdout callback: prints the `playbook-ls run --json` object.
+"""Test-only ansible notification callback: writes the `playbook-ls run --json` object to a file.
 
 Loaded by tests/run/engine_cases.py through ANSIBLE_CALLBACK_PLUGINS and
-ANSIBLE_STDOUT_CALLBACK=pls_json, so that ansible-playbook's side of the differential test
-is recorded in the schema the bundled engine prints:
+ANSIBLE_CALLBACKS_ENABLED=pls_json beside the default stdout callback (whose text is recorded
+too), so that ansible-playbook's side of the differential test is recorded in the schema the
+bundled engine prints, in the file named by $PLS_JSON_FILE:
 ``{"recap": {HOST: {ok, changed, unreachable, failed, skipped, rescued, ignored}},
 "tasks": [{"task", "host", "status"}, ...]}``.
 """
@@ -10,17 +11,18 @@ is recorded in the schema the bundled engine prints:
 from __future__ import annotations
 
 import json
-import sys
+import os
 from typing import Any
 
 from ansible.plugins.callback import CallbackBase
 
 DOCUMENTATION = """
     name: pls_json
-    type: stdout
+    type: notification
     short_description: the playbook-ls run --json object (test only)
     description:
-      - One JSON object on stdout at the end of the run, with the recap and one entry per task result.
+      - One JSON object in the file $PLS_JSON_FILE at the end of the run, with the recap and one entry per
+        task result.
 """
 
 
@@ -35,7 +37,8 @@ def _host(result: Any) -> str:
 
 class CallbackModule(CallbackBase):
     CALLBACK_VERSION = 2.0
-    CALLBACK_TYPE = "stdout"
+    CALLBACK_TYPE = "notification"
+    CALLBACK_NEEDS_ENABLED = True
     CALLBACK_NAME = "pls_json"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -72,6 +75,6 @@ class CallbackModule(CallbackBase):
                 "rescued": s["rescued"],
                 "ignored": s["ignored"],
             }
-        sys.stdout.write(json.dumps({"recap": recap, "tasks": self.tasks}) + "\n")
-        sys.stdout.flush()
+        with open(os.environ["PLS_JSON_FILE"], "w", encoding="utf-8") as out:
+            out.write(json.dumps({"recap": recap, "tasks": self.tasks}) + "\n")
         self.printed = True

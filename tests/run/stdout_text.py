@@ -1,0 +1,56 @@
+"""The default callback's text of a run, made comparable: normalisation and a unified diff.
+
+:func:`normalise_text` replaces what differs between machines (the scratch directory, the
+temporary directory around it, this Python) and between runs (times, backup names, job ids,
+temporary names, elapsed seconds) with placeholders, so that the text of a recording can be
+compared with a later run's, of ansible-playbook or of playbook-ls.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import sys
+from pathlib import Path
+
+SCRATCH, TMP, PYTHON = "<SCRATCH>", "<TMP>", "<PYTHON>"
+
+# (pattern, replacement) applied in order to the text after the paths are replaced
+_VOLATILE: list[tuple[re.Pattern[str], str]] = [
+    # command/shell/raw/script results: "start": "2026-01-01 10:00:00.123456", "delta": "0:00:00.0012"
+    (re.compile(r'("(?:start|end|stop)": )"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+"'), r'\1"<TIME>"'),
+    (re.compile(r'("delta": )"\d+:\d{2}:\d{2}\.\d+"'), r'\1"<DELTA>"'),
+    # copy/lineinfile/... backups: FILE.PID.YYYY-MM-DD@HH:MM:SS~
+    (re.compile(r"\.\d+\.\d{4}-\d{2}-\d{2}@\d{2}:\d{2}:\d{2}~"), ".BACKUP~"),
+    # async job ids (jNNNN.PID) and their results files
+    (re.compile(r"\bj\d+\.\d+\b"), "<JOB>"),
+    # names made by tempfile / mkdtemp (ansible.XXXXXXXX), wherever they are
+    (re.compile(r"\bansible\.[A-Za-z0-9_]{8}\b"), "<TMPNAME>"),
+    # temporary files of a download (get_url) and of the content of copy --diff: ansible's in its
+    # remote/local temporary directories, playbook-ls's in the system's
+    (re.compile(r"(?:<TMP>/rtmp/ansible-tmp-[\d.]+-\d+-\d+/|/tmp/)tmp[A-Za-z0-9_]{8}\b"), "<TMPFILE>"),
+    (re.compile(r"<TMP>/ltmp/ansible-local-[A-Za-z0-9_]+/tmp[A-Za-z0-9_]{8}/"), "<TMPDIR>/"),
+    (re.compile(r"<TMP>/ltmp/ansible-local-[A-Za-z0-9_]+/\.?[A-Za-z0-9_]{8}\b"), "<TMPFILE>"),
+    # pause and wait_for: elapsed seconds
+    (re.compile(r'("elapsed": )\d+(?:\.\d+)?'), r"\1<ELAPSED>"),
+]
+
+
+def normalise_text(text: str, scratch: Path, tmp: Path) -> str:
+    """``text`` with the scratch directory, its temporary parent and this Python as placeholders,
+    and the values that change from run to run replaced (see the module's docstring)."""
+    for path, name in ((scratch, SCRATCH), (tmp, TMP), (Path(sys.executable), PYTHON)):
+        for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
+            text = text.replace(form, name)
+    for pattern, replacement in _VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def text_diff(expected: str, actual: str, context: int = 3) -> str:
+    """A unified diff of two texts, ansible-playbook's against playbook-ls's ("" when equal)."""
+    if expected == actual:
+        return ""
+    lines = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "ansible-playbook", "playbook-ls",
+                                 n=context, lineterm="")
+    return "\n".join(lines)
