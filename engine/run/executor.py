@@ -36,6 +36,7 @@ from engine.run.handlers import Handlers
 from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
+from engine.run.lockstep import Lockstep
 from engine.run.lookups import task_context
 from engine.run.plan import Plan, PlayPlan
 from engine.run.run_once import task_hosts
@@ -186,14 +187,14 @@ class Executor:
         self.free = is_free(play)
         if self.free and not run_free(self, programs, pending, Step):
             return False
+        lockstep = Lockstep([*next(iter(setup.values()), []), *play.compile()])
         while not self.free:
-            active = [n for n in self.context.hosts_all if pending.get(n) is not None]
-            if not active:
+            chosen = lockstep.next(pending, self.context.hosts_all)
+            if chosen is None:
                 break
-            task = pending[active[0]]
-            assert task is not None
-            group = [n for n in active if pending[n] is task]
+            task, group = chosen
             steps = self._run_task_for(task, group)
+            lockstep.insert(block for name in group for block in steps[name].blocks)
             for name in group:
                 pending[name] = self._advance(programs[name], steps[name])
             if self._too_many_failed(group):

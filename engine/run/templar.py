@@ -281,10 +281,38 @@ def _overlay(overrides: tuple[tuple[str, Any], ...]) -> Any:
 
 
 @lru_cache(maxsize=1024)
-def _compiled(env: Any, source: str) -> Any:
+def _compiled(env: Any, source: str, conditional: bool = False) -> Any:
     """``env.from_string(source)``, compiled once: Jinja only caches templates it loads by name,
-    and compiling costs far more than rendering (a loop renders the same text per item)."""
-    return env.from_string(source)
+    and compiling costs far more than rendering (a loop renders the same text per item). A
+    ``conditional`` renders the template-looking string constants it holds first."""
+    if not conditional:
+        return env.from_string(source)
+    tree = _mark_conditional_constants(env.parse(source))
+    return env.template_class.from_code(env, env.compile(tree), env.make_globals(None), None)
+
+
+# ansible 2.19 (ALLOW_EMBEDDED_TEMPLATES) renders a conditional's template-looking string
+# constants when it evaluates them, with a warning: in `'{{ n }}' in out.stdout` the constant
+# becomes the native value of n (an int, so `in` fails as in ansible). This global does it.
+CONDITIONAL_CONSTANT = "__pls_conditional_constant"
+
+
+def _mark_conditional_constants(tree: Any) -> Any:
+    from jinja2 import nodes
+    from jinja2.visitor import NodeTransformer
+
+    class Mark(NodeTransformer):
+        def visit_Const(self, node: Any) -> Any:
+            if isinstance(node.value, str) and is_template(node.value):
+                return nodes.Call(nodes.Name(CONDITIONAL_CONSTANT, "load"), [node], [], None, None, lineno=node.lineno)
+            return node
+
+        def visit_Call(self, node: Any) -> Any:
+            if isinstance(node.node, nodes.Name) and node.node.name == CONSTANT_TEMPLATE:
+                return node  # a lookup term: templated by the lookup, once
+            return self.generic_visit(node)
+
+    return Mark().visit(tree)
 
 
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -322,13 +350,20 @@ class Templar:
         return Templar(Layered(more, self.raw), self.lookups)
 
     def _scope(self, env: Any) -> Mapping[str, Any]:
-        if self.lookups is None:
-            return Layered(self.variables, env.globals)
         if self._globals is None:
-            from engine.run.lookups import template_globals
+            own = {CONDITIONAL_CONSTANT: self._conditional_constant}
+            if self.lookups is not None:
+                from engine.run.lookups import template_globals
 
-            self._globals = Layered(template_globals(self, self.lookups), env.globals)
+                own.update(template_globals(self, self.lookups))
+            self._globals = Layered(own, env.globals)
         return Layered(self.variables, self._globals)
+
+    def _conditional_constant(self, text: str) -> Any:
+        if self.lookups is not None and self.lookups.warn is not None:
+            self.lookups.warn("Jinja constant strings should not contain embedded templates. This feature will be "
+                              "disabled by default in ansible-core 2.23.")
+        return self.template(text)
 
     def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
         """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
@@ -368,7 +403,7 @@ class Templar:
                     value = scope[name]
                     if not isinstance(value, Undefined):
                         return value
-            template = _compiled(env, "{{ " + text + " }}" if expression else text)
+            template = _compiled(env, "{{ " + text + " }}" if expression else text, expression)
             context = template.new_context(self._scope(env), shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
