@@ -232,21 +232,44 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     action_span = key_spans.get(task.action)
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
-    failing, cause = None, str(exc)
+    failing, cause, plugin = None, str(exc), None
     for key, value in task.args.items():
         try:
             template(value)
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
-            failing, cause = key, str(each)
+            failing, cause, plugin = key, str(each), _failed_filter(each, value)
             break
     chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
     if failing is not None:
-        chain.append(Event(f"Error while resolving value for {failing!r}: {cause}",
-                           value_spans.get(failing) or action_span))
+        where = value_spans.get(failing) or action_span
+        if plugin is not None:  # AnsibleTemplatePluginError: the plugin's failure, then its error
+            chain += [Event(f"Error while resolving value for {failing!r}: The filter plugin {plugin!r} failed.",
+                            where), Event(cause, alone=True)]
+        else:
+            chain.append(Event(f"Error while resolving value for {failing!r}: {cause}", where))
     else:
         chain.append(Event(cause))
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", *(e.msg for e in chain)]),
             ERROR_KEY: chain}
+
+
+def _failed_filter(exc: BaseException, text: Any) -> str | None:
+    """The ansible name of the engine filter that raised the cause of ``exc`` (a frame of its
+    traceback runs the filter's code), or None; of filters sharing code, the one ``text`` uses."""
+    cause = exc.__cause__
+    if cause is None or not isinstance(text, str):
+        return None
+    from engine.run.templar import environment
+
+    codes = set()
+    tb = cause.__traceback__
+    while tb is not None:
+        codes.add(tb.tb_frame.f_code)
+        tb = tb.tb_next
+    names = [name for name, func in environment().filters.items()
+             if getattr(func, "__code__", None) in codes and str(getattr(func, "__module__", "")).startswith("engine.")]
+    used = [name for name in names if re.search(rf"\|\s*{re.escape(name)}\b", text)]
+    return f"ansible.builtin.{(used or names)[0]}" if names else None
 
 
 def loop_failure(task: Any, message: str) -> list[Event] | None:

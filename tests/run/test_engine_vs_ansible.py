@@ -39,7 +39,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
     "copy_module-check_diff": "copy with content: ansible's diff header names its temporary file of the content, "
                               "the engine's the destination",
-    "filters_paths_sets-run": "a filter that raises lacks ansible's \"The filter plugin '...' failed\" link",
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
     "lookups-run": "the embedded-template warning lacks its Origin, excerpt and help text; the config lookup "
                    "words an unknown setting as the engine's own limit",
