@@ -138,12 +138,17 @@ class Callback:
         self._print(f"included: {path} for {', '.join(hosts)}"
                     + (f" => (item={label})" if label is not None else ""))
 
-    def warning(self, message: str) -> None:
-        """Print a warning once per run: ansible's Display drops a warning it already showed."""
+    def warning(self, message: str, task: Task | None = None) -> None:
+        """Print a warning once per run: ansible's Display drops a warning it already showed.
+        ``task`` is the task being run, for the source context of the warnings that carry one."""
+        if task is not None:
+            from engine.run.error_block import warning_text
+
+            message = warning_text(message, task)
         if message in self.warned:
             return
         self.warned.add(message)
-        self._print(f"[WARNING]: {message}")
+        self.out.write(f"[WARNING]: {message}" + ("" if message.endswith("\n") else "\n"))
 
     def error(self, text: str) -> None:
         """Print an ``[ERROR]`` block once per run: ansible's Display drops an error it already

@@ -291,3 +291,40 @@ def failure_result(exc: Exception) -> dict[str, Any]:
     if isinstance(events, list) and events:
         result[ERROR_KEY] = events
     return result
+
+
+EMBEDDED = "Jinja constant strings should not contain embedded templates."
+EMBEDDED_HELP = ("Use inline expressions, for example: `msg: \"{{ lookup('env', '{{ a_var }}') }}\"` becomes "
+                 "`msg: \"{{ lookup('env', a_var) }}\"`")
+_EMBEDDED_CONSTANT = re.compile(r"""(['"])[^'"]*\{\{.*?\}\}[^'"]*\1""")
+
+
+def _embedded_template_origin(data: Any) -> Span | None:
+    """The span of the first value of a task written with a string constant that holds a
+    template (``lookup('file', '{{ name }}')``), searched through its keywords and arguments."""
+    if isinstance(data, Mapping):
+        spans = getattr(data, "value_spans", {}) or {}
+        pairs: list[tuple[Any, Span | None]] = [(value, spans.get(key)) for key, value in data.items()]
+    elif isinstance(data, list):
+        spans_list = getattr(data, "item_spans", []) or []
+        pairs = [(value, spans_list[i] if i < len(spans_list) else None) for i, value in enumerate(data)]
+    else:
+        return None
+    for value, span in pairs:
+        if isinstance(value, str) and "{{" in value and _EMBEDDED_CONSTANT.search(value.split("{{", 1)[1]):
+            return span
+        if isinstance(value, (Mapping, list)) and (found := _embedded_template_origin(value)):
+            return found
+    return None
+
+
+def warning_text(message: str, task: Any) -> str:
+    """A warning as ``Display._warning`` formats it: those ansible gives a source context (a
+    template embedded in a string constant, at the value that holds it) with their Origin,
+    excerpt and help text, the others as they are."""
+    if not message.startswith(EMBEDDED):
+        return message
+    origin = _embedded_template_origin(getattr(task, "data", None))
+    if origin is None:
+        return message
+    return format_events([Event(message, origin, help=EMBEDDED_HELP)])

@@ -388,7 +388,7 @@ class Executor:
         templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                           absolute(task.span.file) if task.span is not None else None,
                                                           self.context.play.basedir, task.action,
-                                                          self.callback.warning))
+                                                          lambda text: self.callback.warning(text, task)))
         if task.action in META:
             step.meta_skipped = not self._meta(task, run, templar)
             if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result
