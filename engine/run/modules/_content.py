@@ -96,6 +96,7 @@ def put(
     params: dict[str, Any],
     ctx: ModuleContext,
     is_content: bool,
+    header: str | None = None,
 ) -> dict[str, Any] | None:
     """Put ``data`` at ``dest`` (a directory when it ends with '/' or is one, then ``basename`` in
     it). None when the file exists and ``force`` is off, as ansible's action plugin does."""
@@ -115,7 +116,7 @@ def put(
     new_checksum = _sha1(data)
     if not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum:
         if ctx.diff:
-            result["diff"].append(content_diff(dest_file, data, dest_file if is_content else after_header))
+            result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header)))
         if ctx.check_mode:
             result["changed"] = True
             return result

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
@@ -95,6 +96,14 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     return {"changed": changed, "dest": dest, "src": source}
 
 
+def _content_file() -> str:
+    """A name as the copy action's ``mkstemp`` makes for the content it writes on the controller."""
+    handle, name = tempfile.mkstemp()
+    os.close(handle)
+    os.unlink(name)
+    return name
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("copy", args, SPEC)
     error = _argument_error(params)
@@ -105,7 +114,9 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         text = json.dumps(content) if isinstance(content, dict | list) else str(content)
         if params["mode"] == "preserve":  # ansible preserves the mode of the temporary file (mkstemp's)
             params = {**params, "mode": "0600"}
-        result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True)
+        # the action writes content to a temporary file; its diff names dest unless content is falsy
+        header = None if content else _content_file()
+        result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True, header=header)
         return {"changed": False, "dest": dest, "src": None} if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
