@@ -89,9 +89,16 @@ class LazyBanners:
             self._callback.task_start(self._pending[1], handler=self._pending[2])
             self._shown = self._pending[0]
 
-    def result(self, *args: Any, **kwargs: Any) -> None:
+    def result(self, title: str, host: str, action: str, result: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+        # what the action displayed as it ran (async_wrapper's ASYNC lines) came before its result,
+        # so before the banner that result brings
+        lines = result.get("_ansible_display")
+        if isinstance(lines, list) and lines:
+            for line in lines:
+                self._callback._print(str(line))
+            result = {key: value for key, value in result.items() if key != "_ansible_display"}
         self._banner()
-        self._callback.result(*args, **kwargs)
+        self._callback.result(title, host, action, result, *args, **kwargs)
 
     def included(self, *args: Any, **kwargs: Any) -> None:
         self._banner()
