@@ -73,6 +73,8 @@ class Step:
     outcome: Outcome | None = None
     blocks: list[Block] = field(default_factory=list)
     meta_skipped: bool = False
+    marked: bool = False
+    """The task did not run: the strategy marked the host failed before it (any_errors_fatal)."""
 
 
 Program = Generator[Task, Step, bool]
@@ -91,6 +93,7 @@ class Executor:
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
         self.break_playbook = False
+        self.marked_hosts: list[str] = []
         self.error = False
         self.aborted = False  # the playbook stopped on an error, before the recap
         self.free = False  # the play's strategy is free (engine.run.free)
@@ -197,6 +200,11 @@ class Executor:
             lockstep.insert(block for name in group for block in steps[name].blocks)
             for name in group:
                 pending[name] = self._advance(programs[name], steps[name])
+            for name in self.marked_hosts:
+                waiting = pending.get(name)
+                if waiting is not None:
+                    pending[name] = self._advance(programs[name], Step(waiting, marked=True))
+            self.marked_hosts = []
             if self._too_many_failed(group):
                 return False
         # PlaybookExecutor ends the playbook when as many hosts failed in this batch as it has
@@ -281,12 +289,17 @@ class Executor:
             run.rescue_depth.pop()
         if not run.ended or failed:
             run.rescue_depth.append(False)
-            always_failed = yield from self._section(run, block.always)
+            always_failed = yield from self._section(run, block.always, not_entered=not failed)
             run.rescue_depth.pop()
             failed = failed or always_failed
         return failed
 
-    def _section(self, run: HostRun, items: list[Block | Task]) -> Program:
+    def _section(self, run: HostRun, items: list[Block | Task], not_entered: bool = False) -> Program:
+        """A host marked failed before a task fails the section it is in (ansible's
+        ``mark_host_failed``). ``not_entered``: an always section reached without a failure,
+        which ansible's iterator enters only when asked for its first task, so a mark before it
+        fails the section before and the always section still runs (and then fails the block)."""
+        first, marked_before = True, False
         for item in items:
             if isinstance(item, Block):
                 failed = yield from self._block(run, item)
@@ -294,15 +307,21 @@ class Executor:
                 continue
             else:
                 step = yield item
+                while step.marked and not_entered and first:
+                    marked_before = True
+                    step = yield item
+                if step.marked:
+                    return True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
                 for included in step.blocks:
                     if failed or run.ended:
                         break
                     failed = yield from self._block(run, included)
+            first = False
             if failed or run.ended:
                 return failed
-        return False
+        return marked_before
 
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
@@ -335,15 +354,17 @@ class Executor:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
             self._flush_handlers([n for n in names if not self.runs[n].ended and not steps[n].meta_skipped])
+        # a failure a rescue section will handle is a failed result too
         fatal = [n for n in names if steps[n].outcome and steps[n].outcome.status == "failed"
-                 and not steps[n].outcome.ignored and not steps[n].outcome.rescued]
+                 and not steps[n].outcome.ignored]
         if fatal and self._any_errors_fatal(task) and not self.free:  # the free strategy warns instead
-            # the linear strategy marks every host still running failed (not counted in the
-            # recap) and breaks the play, which ends the playbook
-            for run in self.runs.values():
-                if not run.ended:
-                    self._finish_host(run, True)
-            self.break_playbook = True
+            # the linear strategy marks every other host still running failed (not counted in the
+            # recap): iterator.mark_host_failed sends one inside a block on to its rescue or always
+            # section, and _failed_hosts keeps it out of later plays
+            self.marked_hosts = [n for n, run in self.runs.items() if not run.ended and n not in fatal]
+            for name in self.marked_hosts:
+                self.runs[name].failed = True
+                self.failed_hosts.add(name)
         return steps
 
     def _run_once(self, task: Task, first: str) -> bool:
