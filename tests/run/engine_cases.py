@@ -30,7 +30,10 @@ becomes a placeholder: command times (``"start"``, ``"end"``, ``"delta"`` -> ``<
 ``<DELTA>``), backup file names (``.BACKUP~``), async job ids (``<JOB>``), temporary names made
 by tempfile (``<TMPNAME>``), temporary files and directories of downloads and diffs
 (``<TMPFILE>``, ``<TMPDIR>``) and elapsed seconds of pause/wait_for (``<ELAPSED>``). Python's own
-SyntaxWarnings (ansible compiles template results) are turned off for the recording.
+SyntaxWarnings (ansible compiles template results) are turned off for the recording. The texts are
+compared with the result lines of a task grouped by host when the task prints only one-line
+results: ansible shows a loop's item lines as its worker sends them and the host's own line
+when the strategy reads the result, so another host's items may come in between.
 
 Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 

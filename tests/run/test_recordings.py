@@ -101,3 +101,17 @@ def test_recordings_match_ansible_playbook() -> None:
         if problems:
             failures.append(describe(scenario, mode, run, problems))
     assert not failures, "\n\n".join(failures)
+
+
+def test_text_diff_ignores_only_how_hosts_interleave() -> None:
+    from stdout_text import text_diff
+
+    # recorded twice from ansible-playbook (scenario no_log_censor --check): h2's items came before h1's line
+    i1, i2, h1, h2 = "skipping: [h1] => (item=a) \n", "skipping: [h2] => (item=a) \n", "skipping: [h1]\n", \
+        "skipping: [h2]\n"
+    first = "TASK [loop] ***\n" + i1 + h1 + i2 + h2
+    second = "TASK [loop] ***\n" + i1 + i2 + h1 + h2
+    assert text_diff(first, second) == ""
+    assert text_diff(first, first.replace(h1, "ok: [h1]\n"))  # a real difference
+    swapped = "TASK [loop] ***\n" + h1 + i1 + i2 + h2
+    assert text_diff(first, swapped)  # the order of one host's lines counts
