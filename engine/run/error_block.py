@@ -186,7 +186,7 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
     if msg.startswith(TASK_FAILED):  # the engine's message already is the whole chain
         return [task, Event(msg[len(TASK_FAILED):])]
     if context is None:
-        if RAISED.match(msg):
+        if RAISED.match(msg) or result.get("unreachable"):  # AnsibleConnectionFailure is raised too
             context = "task"
         elif action in ACTION_ONLY or ACTION_MESSAGES.match(msg) or _failed_by_task(result):
             context = "action"
