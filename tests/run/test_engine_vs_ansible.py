@@ -37,8 +37,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 # Cases whose default-callback text still differs from ansible-playbook's, with what differs
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
-    "copy_module-check_diff": "copy with content: ansible's diff header names its temporary file of the content, "
-                              "the engine's the destination",
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
     "lookups-run": "the config lookup words an unknown setting as the engine's own limit, not as ansible's "
                    "'No config definition exists for ...'",
