@@ -94,6 +94,9 @@ class Executor:
         self.unreachable_hosts: set[str] = set()
         self.break_playbook = False
         self.marked_hosts: list[str] = []
+        self.marked_ok: set[str] = set()
+        """Hosts marked failed (any_errors_fatal) that ended their play well (after a rescue):
+        failed for later plays, which mark them failed from the start, not for this one."""
         self.error = False
         self.aborted = False  # the playbook stopped on an error, before the recap
         self.free = False  # the play's strategy is free (engine.run.free)
@@ -117,7 +120,8 @@ class Executor:
             return EXIT_ERROR
         if self.unreachable_hosts:
             return EXIT_UNREACHABLE
-        return EXIT_FAILED_HOSTS if self.failed_hosts else EXIT_OK
+        # the last play's iterator decides: a host marked failed that ended well there is not failed
+        return EXIT_FAILED_HOSTS if self.failed_hosts - self.marked_ok else EXIT_OK
 
     # -- plays --------------------------------------------------------------------------------
     def _run_play(self, play_plan: PlayPlan) -> bool:
@@ -169,6 +173,7 @@ class Executor:
         play = play_plan.play
         self.callback.play_start(play.name)
         gone = self.failed_hosts | self.unreachable_hosts
+        self.marked_ok -= {h.name for h in play_plan.hosts}
         hosts = [h for h in batch if h.name not in gone]
         if not hosts:
             if single:
@@ -275,31 +280,38 @@ class Executor:
                 if failed and not run.ended:
                     self._finish_host(run, True)
                 return failed
+        if run.failed:  # marked failed, and its rescue went well
+            self.marked_ok.add(run.host.name)
         self._finish_host(run, False)
         return False
 
     def _block(self, run: HostRun, block: Block) -> Program:
         has_rescue = any(self._selectable(t) for t in _section_tasks(block.rescue))
         run.rescue_depth.append(has_rescue)
-        failed = yield from self._section(run, block.block)
+        failed = bool((yield from self._section(run, block.block)))
         run.rescue_depth.pop()
-        if failed and has_rescue and not run.ended:
-            run.rescue_depth.append(False)
-            failed = yield from self._section(run, block.rescue)
-            run.rescue_depth.pop()
-        if not run.ended or failed:
+        while True:
+            if failed and has_rescue and not run.ended:
+                run.rescue_depth.append(False)
+                failed = bool((yield from self._section(run, block.rescue)))
+                run.rescue_depth.pop()
+            if run.ended and not failed:
+                return failed
             run.rescue_depth.append(False)
             always_failed = yield from self._section(run, block.always, not_entered=not failed)
             run.rescue_depth.pop()
-            failed = failed or always_failed
-        return failed
+            if always_failed is None:  # marked before the always section: the block's tasks failed
+                failed = True
+                continue
+            return failed or bool(always_failed)
 
-    def _section(self, run: HostRun, items: list[Block | Task], not_entered: bool = False) -> Program:
+    def _section(self, run: HostRun, items: list[Block | Task],
+                 not_entered: bool = False) -> Generator[Task, Step, bool | None]:
         """A host marked failed before a task fails the section it is in (ansible's
         ``mark_host_failed``). ``not_entered``: an always section reached without a failure,
-        which ansible's iterator enters only when asked for its first task, so a mark before it
-        fails the section before and the always section still runs (and then fails the block)."""
-        first, marked_before = True, False
+        which ansible's iterator enters only when asked for its first task: a mark before it
+        fails the block's own tasks (None, so the rescue section runs first, if any)."""
+        first = True
         for item in items:
             if isinstance(item, Block):
                 failed = yield from self._block(run, item)
@@ -307,11 +319,8 @@ class Executor:
                 continue
             else:
                 step = yield item
-                while step.marked and not_entered and first:
-                    marked_before = True
-                    step = yield item
                 if step.marked:
-                    return True
+                    return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
                 for included in step.blocks:
@@ -321,7 +330,7 @@ class Executor:
             first = False
             if failed or run.ended:
                 return failed
-        return marked_before
+        return False
 
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
