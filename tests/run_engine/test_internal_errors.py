@@ -86,12 +86,12 @@ def test_random_module_arguments_in_check_mode_never_write_nor_raise(tmp_path_fa
                        st.booleans(), st.integers(-1, 5000), st.none())
     modules = ["copy", "file", "lineinfile", "template", "stat", "command", "shell", "debug", "assert", "fail",
                "blockinfile", "replace", "find", "tempfile", "slurp", "wait_for", "raw", "script", "get_url", "uri",
-               "unarchive"]
+               "unarchive", "git"]
     options = ["path", "dest", "src", "content", "regexp", "line", "state", "mode", "create", "backup", "force",
                "follow", "recurse", "msg", "that", "creates", "removes", "chdir", "_raw_params", "insertafter",
                "remote_src", "directory_mode", "validate", "block", "marker", "replace", "after", "before",
                "paths", "patterns", "contains", "prefix", "suffix", "search_regex", "timeout", "executable", "url",
-               "checksum"]
+               "checksum", "format", "exclude_path", "remove", "repo", "version"]
 
     @settings(max_examples=200, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
