@@ -6,6 +6,7 @@
 # Copyright (c) 2017, Ansible Project
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 # SPDX-License-Identifier: GPL-3.0-or-later
+# ruff: noqa  (community.general 11.4.2's module as the collection ships it, for ansible-playbook to run)
 
 from __future__ import absolute_import, division, print_function
 __metaclass__ = type
