@@ -107,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
     no_targets = _no_hosts_to_target(plan.inventory.data, options.limit, config.inventory)
-    if no_targets:
-        return _fail(no_targets)
+    if no_targets:  # as ansible-playbook says it, warnings first
+        for line in no_targets:
+            print(line, file=sys.stderr)
+        return EXIT_ERROR
     if args.dry:
         sys.stdout.write(render_plan(plan))
         for task_problem in unknown_module_problems(plan):
@@ -138,17 +140,19 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _no_hosts_to_target(inventory: Any, limit: str | None, settings: Any) -> str | None:
-    """ansible-playbook's check that ``--limit`` leaves a host to run on (``CLI.get_host_list``);
-    the plan has already warned about each pattern that matched nothing."""
+def _no_hosts_to_target(inventory: Any, limit: str | None, settings: Any) -> list[str]:
+    """ansible-playbook's check that ``--limit`` leaves a host to run on (``CLI.get_host_list``):
+    when it does not, the lines ansible prints (a warning per pattern that matched nothing, then
+    the error); else none."""
     from engine.inventory.patterns import HostPatternError, hosts_to_target
 
+    warnings: list[str] = []
     try:
-        hosts_to_target(inventory, "all", limit, mismatch=settings.host_pattern_mismatch,
+        hosts_to_target(inventory, "all", limit, warnings, mismatch=settings.host_pattern_mismatch,
                         localhost_warning=settings.localhost_warning)
     except HostPatternError as problem:
-        return str(problem)
-    return None
+        return [*(f"[WARNING]: {warning}" for warning in warnings), f"[ERROR]: {problem}"]
+    return []
 
 
 def _hand_to_ansible(options: Any) -> int:

@@ -32,4 +32,5 @@ def test_a_limit_that_matches_no_host_exits_as_ansible(tmp_path: Path) -> None:
     assert real.returncode == ours.returncode == 1
     message = "Specified inventory, host pattern and/or --limit leaves us with no hosts to target."
     assert message in real.stderr and message in ours.stderr
+    assert ours.stderr == real.stderr  # the warning for the pattern, then the error, as ansible words them
     assert "PLAY [" not in real.stdout + ours.stdout
