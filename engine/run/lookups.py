@@ -507,8 +507,20 @@ def lookup_config(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[
         if not isinstance(term, str):
             raise LookupFailure(f"Invalid setting identifier, {term!r} is not a {str}, its a {type(term)}.")
         if term not in _CONFIG:
-            raise LookupFailure(f"playbook-ls's engine knows only the settings {', '.join(sorted(_CONFIG))} "
-                                f"for the config lookup, not {term!r}; run with --engine ansible")
+            from engine.run.ansible_settings import SETTINGS
+
+            if term in SETTINGS:
+                raise LookupFailure(f"playbook-ls's engine knows only the settings {', '.join(sorted(_CONFIG))} "
+                                    f"for the config lookup, not {term!r}; run with --engine ansible")
+            undefined = f"No config definition exists for {term!r}."  # AnsibleUndefinedConfigEntry
+            if opts["on_missing"] == "error":
+                raise LookupFailure(undefined)
+            if opts["on_missing"] == "warn" and call.context.warn is not None:
+                call.context.warn(f"Skipping {term}: {undefined}")
+            elif opts["on_missing"] not in ("skip", "warn"):
+                raise LookupFailure(f"Invalid value {opts['on_missing']!r} for config 'on_missing' for 'config' "
+                                    "lookup plugin.")
+            continue
         kind, default, env, key = _CONFIG[term]
         raw = _config_value(env, "defaults", key)
         origin = "default" if raw is None else (f"env: {env}" if env in os.environ else "ini")

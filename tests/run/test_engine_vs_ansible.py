@@ -38,9 +38,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
-    "lookups-run": "the config lookup words an unknown setting as the engine's own limit, not as ansible's "
-                   "'No config definition exists for ...'",
-    "lookups-check": "as lookups-run",
     "missing_files-check_diff": "template's diff header names the template, ansible's its temporary rendering",
     "template_module-check_diff": "as missing_files-check_diff",
 }

@@ -237,7 +237,9 @@ def test_config(tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ANSIBLE_FORKS", "7")
     assert ev(t, "lookup('config', 'DEFAULT_FORKS')") == 7
     assert ev(t, "lookup('config', 'DEFAULT_FORKS', show_origin=True)") == [7, "env: ANSIBLE_FORKS"]
-    with pytest.raises(TemplateFailure, match="knows only the settings"):
+    with pytest.raises(TemplateFailure, match="knows only the settings"):  # ansible has it, the engine not
+        ev(t, "lookup('config', 'DEFAULT_ROLES_PATH')")
+    with pytest.raises(TemplateFailure, match="No config definition exists for 'NO_SUCH_SETTING'"):
         ev(t, "lookup('config', 'NO_SUCH_SETTING')")
     with pytest.raises(TemplateFailure, match="Both plugin_type and plugin_name are required"):
         ev(t, "lookup('config', 'x', plugin_type='become')")
@@ -357,3 +359,29 @@ def test_an_undefined_variable_chains_as_in_ansible() -> None:
     assert templar.template("{{ x['a'] is defined }}") is False
     with pytest.raises(TemplateFailure, match="'x' is undefined"):
         templar.template("{{ x.a ~ 'z' }}")
+
+
+def test_the_list_of_ansibles_settings_matches_installed_ansible_core() -> None:
+    import subprocess
+    import sys
+
+    pytest.importorskip("ansible")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(root / "scripts" / "gen_ansible_settings.py"), "--check"],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_config_of_a_setting_ansible_does_not_have(tmp_path: Path) -> None:
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - debug: msg="{{ lookup('config', 'NOPE', on_missing='warn') }}"
+            - debug: msg="{{ lookup('config', 'NOPE', on_missing='skip') }}"
+            - debug: msg="{{ lookup('config', 'NOPE') }}"
+        """)
+    assert code == 2
+    assert "[WARNING]: Skipping NOPE: No config definition exists for 'NOPE'.\n" in out  # recorded from ansible 2.19
+    assert out.count('"msg": []') == 2
+    assert "The lookup plugin 'config' failed: No config definition exists for 'NOPE'." in out
