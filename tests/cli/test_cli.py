@@ -120,5 +120,5 @@ def test_run_stops_when_the_limit_leaves_no_host(capsys, tmp_path, monkeypatch) 
     (tmp_path / "plain.yml").write_text("- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
     rc, out, err = run(capsys, "run", "plain.yml", "--dry", "--limit", "nomatch")
     assert (rc, out) == (1, "")
-    assert err.endswith("[WARNING]: Could not match supplied host pattern, ignoring: nomatch\n"
-                        "[ERROR]: Specified inventory, host pattern and/or --limit leaves us with no hosts to target.\n")
+    assert err.endswith("[WARNING]: Could not match supplied host pattern, ignoring: nomatch\n[ERROR]: Specified "
+                        "inventory, host pattern and/or --limit leaves us with no hosts to target.\n")
