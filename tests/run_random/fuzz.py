@@ -2,7 +2,7 @@
 
     python tests/run_random/fuzz.py --seeds 1000-1099 [--keep DIR] [--text]
 
-Each seed is a scenario of generator.py (two local hosts, files below the playbook only), run in
+Each seed is a scenario of random_playbook.py (two local hosts, files below the playbook only), run in
 modes ``run`` and ``check`` by both tools in fresh scratch copies, and compared as the recorded
 scenarios are (tests/run/engine_cases.py: exit code, recap, every task's status per host, the
 files changed; with ``--text`` also the default callback's text). It prints one line per
@@ -27,7 +27,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parent / "run"))
 
 import engine_cases  # noqa: E402
-from generator import write  # noqa: E402
+from random_playbook import write  # noqa: E402
 
 
 def _seeds(text: str) -> list[int]:

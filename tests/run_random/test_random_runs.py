@@ -1,4 +1,4 @@
-"""The random playbooks of generator.py: reproducible, and (when ansible-playbook is installed)
+"""The random playbooks of random_playbook.py: reproducible, and (when ansible-playbook is installed)
 run alike by the engine and by ansible-playbook on a few fixed seeds. ``fuzz.py`` runs many."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "run"))
 
 from ansible_tools import find_tool  # noqa: E402
-from generator import write  # noqa: E402
+from random_playbook import write  # noqa: E402
 
 
 def _files(directory: Path) -> dict[str, str]:

@@ -1,6 +1,6 @@
 """Seeded random playbooks for differential runs of the bundled engine against ansible-playbook.
 
-``python tests/run_random/generator.py SEED DIR`` writes scenario SEED into DIR (``site.yml``,
+``python tests/run_random/random_playbook.py SEED DIR`` writes scenario SEED into DIR (``site.yml``,
 ``hosts.ini``, included task files, ``case.json``) in the layout of ``tests/run/scenarios``.
 Every playbook runs on two local hosts and only touches files below its own directory
 (``{{ playbook_dir }}/out``); its outcome is deterministic: no timestamps, no randomness at
@@ -201,8 +201,8 @@ def write(seed: int, directory: Path) -> dict[str, Any]:
         with (directory / name).open("w") as out:
             yaml.dump(tasks, out)
     (directory / "hosts.ini").write_text(INVENTORY)
-    case = {"description": f"random playbook, seed {seed} (tests/run_random/generator.py)", "inventory": "hosts.ini",
-            "args": args, "modes": ["run", "check"]}
+    case = {"description": f"random playbook, seed {seed} (tests/run_random/random_playbook.py)",
+            "inventory": "hosts.ini", "args": args, "modes": ["run", "check"]}
     (directory / "case.json").write_text(json.dumps(case) + "\n")
     return case
 
