@@ -149,6 +149,9 @@ class PluginNames:
     collections: CollectionFinder
     module_paths: list[str] = field(default_factory=list)  # library: configured, then beside playbooks/roles
     action_paths: list[str] = field(default_factory=list)
+    _answers: dict[tuple[Any, ...], bool | None | PluginRemoved] = field(default_factory=dict)
+    """``resolves`` per name, collection list and plugin directories (a playbook's thousands of
+    tasks name a few dozen modules)."""
 
     def add_plugin_dirs(self, directory: str) -> None:
         """``add_all_plugin_dirs``: a playbook's or a legacy role's ``library/`` and ``action_plugins/``."""
@@ -160,6 +163,18 @@ class PluginNames:
     def resolves(self, name: str, collection_list: Sequence[str]) -> bool | None:
         """True when ansible finds a module or an action plugin for ``name``, False when it does
         not, None when that cannot be known here. Raises :class:`PluginRemoved` for a tombstone."""
+        key = (name, tuple(collection_list), len(self.module_paths), len(self.action_paths))
+        if key not in self._answers:
+            try:
+                self._answers[key] = self._resolves(name, collection_list)
+            except PluginRemoved as removed:
+                self._answers[key] = removed
+        answer = self._answers[key]
+        if isinstance(answer, PluginRemoved):
+            raise answer
+        return answer
+
+    def _resolves(self, name: str, collection_list: Sequence[str]) -> bool | None:
         if name in ALWAYS_VALID:
             return True
         if self.core is None:
