@@ -253,6 +253,13 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             ERROR_KEY: chain}
 
 
+def conditional_failure(message: str, span: Span | None) -> dict[str, Any]:
+    """The failed result of a ``when`` that cannot be evaluated (``Conditional.evaluate_conditional``
+    raises before the action): the error, at the condition as written."""
+    chain = [Event(message, span)]
+    return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
+
+
 def _failed_filter(exc: BaseException, text: Any) -> str | None:
     """The ansible name of the engine filter that raised the cause of ``exc`` (a frame of its
     traceback runs the filter's code), or None; of filters sharing code, the one ``text`` uses."""

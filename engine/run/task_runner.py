@@ -90,12 +90,42 @@ def failed_result(message: str) -> dict[str, Any]:
     return {"failed": True, "msg": message, "changed": False}
 
 
+class ConditionFailure(TemplateFailure):
+    """A ``when`` condition that cannot be evaluated, with where it is written."""
+
+    def __init__(self, message: str, span: Any) -> None:
+        super().__init__(message)
+        self.span = span
+
+
 def false_condition(task: Task, templar: Templar) -> Any:
     """The first condition of the chain that is false, or None when all hold."""
-    for condition in conditions(task):
-        if not templar.evaluate(condition):
-            return condition
+    for sourced in task.effective_when():
+        try:
+            if not templar.evaluate(sourced.value):
+                return sourced.value
+        except TemplateFailure as exc:
+            raise ConditionFailure(str(exc), _condition_span(sourced)) from exc
     return None
+
+
+def _condition_span(sourced: Any) -> Any:
+    """Where a condition is written: its item of a ``when`` list, else the ``when`` value."""
+    written = sourced.frame.keywords.get("when")
+    for index, item in enumerate(written if isinstance(written, list) else []):
+        spans = getattr(written, "item_spans", [])
+        if item is sourced.value and index < len(spans):
+            return spans[index]
+    return sourced.frame.keyword_spans.get("when")
+
+
+def _failure(exc: TemplateFailure) -> dict[str, Any]:
+    """The failed result of a templating error met before the action runs."""
+    if isinstance(exc, ConditionFailure):
+        from engine.run.error_block import conditional_failure
+
+        return conditional_failure(str(exc), exc.span)
+    return failed_result(str(exc))
 
 
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
@@ -186,7 +216,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             return attempt(task, templar, run_once)
         items = loop_items(loop[0], loop[1], templar)
     except TemplateFailure as exc:
-        return _with_exception(failed_result(str(exc)))
+        return _with_exception(_failure(exc))
     try:
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:
@@ -206,7 +236,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             else:
                 item_result = attempt(task, item_templar, run_once)
         except TemplateFailure as exc:
-            item_result = _with_exception(failed_result(str(exc)))
+            item_result = _with_exception(_failure(exc))
         item_result.update(control.result_keys(scope))
         if isinstance(register, str):  # ansible registers each item's result before the label
             scope[register] = item_result

@@ -189,3 +189,27 @@ def test_error_block_formatting() -> None:
                     "Task failed.\n\n<<< caused by >>>\n\n"
                     "Error processing keyword 'environment': 'nope' is undefined\nOrigin: <unknown>\n\n"
                     "[{'X': '{{ nope }}'}]\n\n")
+
+
+def test_a_when_that_cannot_be_evaluated_is_reported_at_the_condition(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19 (-c local): the chain names the task, then the
+    condition where it is written (a list item: that item)."""
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: stat 1
+              ansible.builtin.stat:
+                path: /nowhere
+              register: r_1
+              when: r_1.rc == 0
+        """)
+    site = tmp_path / "site.yml"
+    assert code == 2
+    assert ("[ERROR]: Task failed: Error while evaluating conditional: 'r_1' is undefined\n\nTask failed.\n"
+            f"Origin: {site}:5:7\n") in out
+    assert ("<<< caused by >>>\n\nError while evaluating conditional: 'r_1' is undefined\n"
+            f"Origin: {site}:9:13\n\n7         path: /nowhere\n8       register: r_1\n9       when: r_1.rc == 0\n"
+            "              ^ column 13\n") in out
+    assert ('fatal: [localhost]: FAILED! => {"changed": false, "msg": "Task failed: Error while evaluating '
+            "conditional: 'r_1' is undefined\"}") in out
