@@ -203,6 +203,7 @@ def environment() -> Any:
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.utils import missing
 
     class RuntimeEnvironment(ImmutableSandboxedEnvironment):
         code_generator_class = NativeCodeGenerator
@@ -227,6 +228,13 @@ def environment() -> Any:
 
         __slots__ = ()
 
+        def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
+                     *args: Any, **kwargs: Any) -> None:
+            # ansible's Marker words a missing attribute or key of a value by the value's type
+            if not hint and name and obj is not missing:
+                hint = f"object of type {_native_type_name(obj)!r} has no attribute {name!r}"
+            super().__init__(hint, obj, name, *args, **kwargs)
+
         def __getattr__(self, name: str) -> Any:
             if name[:2] == "__":
                 raise AttributeError(name)
@@ -242,10 +250,35 @@ def environment() -> Any:
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
-    env.filters.update(FILTERS, **path_and_set_filters.FILTERS)
+    env.filters.update({name: _tripping(f) for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()
+                        if name not in TAKES_UNDEFINED})
+    env.filters.update({name: FILTERS[name] for name in TAKES_UNDEFINED if name in FILTERS})
     env.filters["d"] = env.filters["default"]
-    env.tests.update(TESTS, **path_and_set_filters.TESTS)
+    env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     return env
+
+
+# the engine's filters that are given an undefined value on purpose
+TAKES_UNDEFINED = frozenset({"mandatory"})
+
+
+def _tripping(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The plugin, failing first on an undefined value with its own message ("'x' is undefined"),
+    as ansible's plugins trip over a Marker before looking at it."""
+    from functools import wraps
+
+    from jinja2 import Undefined
+
+    if getattr(plugin, "jinja_pass_arg", None) is not None:  # it takes Jinja's context first: leave it
+        return plugin
+
+    @wraps(plugin)
+    def call(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(value, Undefined):
+            value._fail_with_undefined_error()
+        return plugin(value, *args, **kwargs)
+
+    return call
 
 
 # ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
@@ -441,6 +474,14 @@ class Templar:
             return result
         raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
                               f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+
+
+def _native_type_name(value: Any) -> str:
+    """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
+    for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
+        if isinstance(value, kind):
+            return "dict" if kind is Mapping else kind.__name__
+    return "NoneType" if value is None else type(value).__name__
 
 
 def _type_name(value: Any) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import run_playbook
 
 
@@ -213,3 +214,29 @@ def test_a_when_that_cannot_be_evaluated_is_reported_at_the_condition(tmp_path: 
             "              ^ column 13\n") in out
     assert ('fatal: [localhost]: FAILED! => {"changed": false, "msg": "Task failed: Error while evaluating '
             "conditional: 'r_1' is undefined\"}") in out
+
+
+def test_a_missing_attribute_is_worded_by_the_values_type() -> None:
+    """ansible's Marker: "object of type 'dict' has no attribute 'b'" (Jinja: "'dict object' ...")."""
+    from engine.run.templar import Templar, TemplateFailure
+
+    templar = Templar({"d": {"a": 1}, "items": [1]})
+    for text, message in (("{{ d.b }}", "object of type 'dict' has no attribute 'b'"),
+                          ("{{ d['b'] }}", "object of type 'dict' has no attribute 'b'"),
+                          ("{{ items.x }}", "object of type 'list' has no attribute 'x'")):
+        with pytest.raises(TemplateFailure, match=message):
+            templar.template(text)
+    assert templar.template("{{ d.b.c | default(1) }}") == 1
+
+
+def test_a_test_or_filter_given_an_undefined_value_says_it_is_undefined() -> None:
+    """As ansible's plugins trip over the undefined value first (recorded: `when: r_7 is changed`
+    with r_7 never registered fails with "'r_7' is undefined")."""
+    from engine.run.templar import Templar, TemplateFailure
+
+    templar = Templar({})
+    with pytest.raises(TemplateFailure, match="Error while evaluating conditional: 'r_7' is undefined"):
+        templar.evaluate("r_7 is changed")
+    with pytest.raises(TemplateFailure, match="'nope' is undefined"):
+        templar.template("{{ nope | to_nice_json }}")
+    assert templar.evaluate("r_7 is not defined") is True
