@@ -203,7 +203,9 @@ def _failed_by_task(result: Mapping[str, Any]) -> bool:
     ``until`` retries running out on a result without a failing return code (the module's own
     failure would carry its error; ansible then reports the action's result)."""
     by_keywords = result.get("failed_when_result") is True or "attempts" in result
-    return by_keywords and result.get("rc") in (0, "0", None)
+    # a condition that could not be evaluated keeps its error in place of its result
+    errored = any(isinstance(result.get(f"{name}_when_result"), str) for name in ("changed", "failed"))
+    return (by_keywords or errored) and result.get("rc") in (0, "0", None)
 
 
 def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:
@@ -325,13 +327,38 @@ def _embedded_template_origin(data: Any) -> Span | None:
     return None
 
 
+EMBEDDED_CONDITIONAL_HELP = ("Use inline expressions, for example: `when: \"{{ a_var }}\" == 42` becomes "
+                             "`when: a_var == 42`")
+CONDITIONALS = ("when", "changed_when", "failed_when", "until")
+
+
+def _embedded_conditional_origin(data: Any) -> Span | None:
+    """The span of the first condition of a task whose expression holds a string constant with a
+    template (``'{{ n }}' in out.stdout``): ansible renders it, and warns at the condition."""
+    if not isinstance(data, Mapping):
+        return None
+    spans = getattr(data, "value_spans", {}) or {}
+    for key in CONDITIONALS:
+        value = data.get(key)
+        items = value if isinstance(value, list) else [value]
+        item_spans = getattr(value, "item_spans", []) if isinstance(value, list) else [spans.get(key)]
+        for index, item in enumerate(items):
+            if isinstance(item, str) and _EMBEDDED_CONSTANT.search(item):
+                return item_spans[index] if index < len(item_spans) else spans.get(key)
+    return None
+
+
 def warning_text(message: str, task: Any) -> str:
     """A warning as ``Display._warning`` formats it: those ansible gives a source context (a
-    template embedded in a string constant, at the value that holds it) with their Origin,
-    excerpt and help text, the others as they are."""
+    template embedded in a string constant, at the condition or the value that holds it) with
+    their Origin, excerpt and help text, the others as they are."""
     if not message.startswith(EMBEDDED):
         return message
-    origin = _embedded_template_origin(getattr(task, "data", None))
+    data = getattr(task, "data", None)
+    origin = _embedded_conditional_origin(data)
+    if origin is not None:
+        return format_events([Event(message, origin, help=EMBEDDED_CONDITIONAL_HELP)])
+    origin = _embedded_template_origin(data)
     if origin is None:
         return message
     return format_events([Event(message, origin, help=EMBEDDED_HELP)])

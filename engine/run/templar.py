@@ -469,7 +469,10 @@ class Templar:
         try:
             result = self._render(text, expression=True)
         except TemplateFailure as exc:
-            raise TemplateFailure(f"Error while evaluating conditional: {exc}") from exc
+            # ansible 2.19 words an undefined variable as the conditional's, any other error as
+            # the expression's (_normalize_and_evaluate_conditional)
+            prefix = "Error while evaluating conditional" if _undefined_cause(exc) else "Error rendering expression"
+            raise TemplateFailure(f"{prefix}: {exc}") from exc
         if isinstance(result, bool):
             return result
         raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
@@ -482,6 +485,20 @@ def _native_type_name(value: Any) -> str:
         if isinstance(value, kind):
             return "dict" if kind is Mapping else kind.__name__
     return "NoneType" if value is None else type(value).__name__
+
+
+def _undefined_cause(exc: BaseException) -> bool:
+    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
+    from jinja2.exceptions import UndefinedError
+
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, UndefinedError):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def _type_name(value: Any) -> str:

@@ -240,3 +240,24 @@ def test_a_test_or_filter_given_an_undefined_value_says_it_is_undefined() -> Non
     with pytest.raises(TemplateFailure, match="'nope' is undefined"):
         templar.template("{{ nope | to_nice_json }}")
     assert templar.evaluate("r_7 is not defined") is True
+
+
+def test_a_condition_that_fails_otherwise_than_undefined_is_an_expression_error(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19: only an undefined variable is 'Error while evaluating
+    conditional'; a changed_when that cannot be evaluated fails the action."""
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - debug: msg=a
+              when: 1 + "a" == 2
+              ignore_errors: true
+            - command: "true"
+              changed_when: 1 + "a" == 2
+              ignore_errors: true
+        """)
+    assert code == 0
+    assert ('fatal: [localhost]: FAILED! => {"msg": "Task failed: Error rendering expression: unsupported operand '
+            "type(s) for +: 'int' and 'str'\"}") in out
+    assert "[ERROR]: Task failed: Action failed.\n" in out
+    assert "\"changed_when_result\": \"Error rendering expression: unsupported operand type(s) for +: 'int' and" in out
