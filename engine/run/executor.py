@@ -651,7 +651,8 @@ class Executor:
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
             task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(absolute(p) for p in search)),
-            render=templar.render_text, evaluate=templar.evaluate, environment=environment)
+            render=templar.render_text, evaluate=templar.evaluate, environment=environment,
+            written=task.data.get(task.action) if isinstance(task.data, Mapping) else None)
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))

@@ -396,7 +396,7 @@ class Templar:
         if self.lookups is not None and self.lookups.warn is not None:
             self.lookups.warn("Jinja constant strings should not contain embedded templates. This feature will be "
                               "disabled by default in ansible-core 2.23.")
-        return self.template(text)
+        return _tagged(self.template(text))
 
     def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
         """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
@@ -485,6 +485,21 @@ def _native_type_name(value: Any) -> str:
         if isinstance(value, kind):
             return "dict" if kind is Mapping else kind.__name__
     return "NoneType" if value is None else type(value).__name__
+
+
+_TAGGED: dict[type, type] = {}
+
+
+def _tagged(value: Any) -> Any:
+    """The value as ansible's templar gives it back: tagged with its origin, as a subclass named
+    ``_AnsibleTaggedInt`` and so on, which shows in an error's wording ("... not _AnsibleTaggedInt")."""
+    kind = type(value)
+    if kind not in (int, float, str, list, dict):
+        return value
+    if kind not in _TAGGED:
+        _TAGGED[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
+                             if kind in (int, float, str) else {})
+    return _TAGGED[kind](value)
 
 
 def _undefined_cause(exc: BaseException) -> bool:

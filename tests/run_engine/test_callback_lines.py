@@ -261,3 +261,38 @@ def test_a_condition_that_fails_otherwise_than_undefined_is_an_expression_error(
             "type(s) for +: 'int' and 'str'\"}") in out
     assert "[ERROR]: Task failed: Action failed.\n" in out
     assert "\"changed_when_result\": \"Error rendering expression: unsupported operand type(s) for +: 'int' and" in out
+
+
+def test_an_assert_condition_that_cannot_be_evaluated_is_reported_at_it(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19: the cause's Origin is the `that` item."""
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          tasks:
+            - name: assert 7
+              ansible.builtin.assert:
+                that:
+                  - r_1.rc == 0
+        """)
+    assert code == 2
+    assert ("[ERROR]: Task failed: Error while evaluating conditional: 'r_1' is undefined\n\nTask failed.\n"
+            in out)
+    assert f"Origin: {tmp_path / 'site.yml'}:8:13\n" in out
+
+
+def test_an_embedded_template_in_a_condition_gives_a_tagged_value(tmp_path: Path) -> None:
+    """ansible 2.19 renders '{{ n }}' in a condition to its tagged int: `in` fails on it."""
+    code, out, _ = run_playbook(tmp_path, """
+        - hosts: localhost
+          gather_facts: false
+          vars: {n: 1}
+          tasks:
+            - command: "true"
+              register: out
+              changed_when: "'{{ n }}' in out.stdout"
+              ignore_errors: true
+        """)
+    assert code == 0
+    assert ("\"changed_when_result\": \"Error rendering expression: 'in <string>' requires string as left operand, "
+            "not _AnsibleTaggedInt\"") in out
+    assert "Use inline expressions, for example: `when: \"{{ a_var }}\" == 42` becomes `when: a_var == 42`" in out

@@ -28,6 +28,8 @@ class ModuleContext:
     evaluate: Callable[[Any], bool]
     environment: dict[str, str] = field(default_factory=dict)
     """What the task's ``environment`` keyword adds to the environment of the programs it runs."""
+    written: Any = None
+    """The module's arguments as the task writes them (with their source positions), if a mapping."""
 
 
 def action_skip(msg: str) -> dict[str, Any]:

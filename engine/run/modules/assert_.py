@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import Arg, validate
+from engine.run.template_errors import TemplateFailure
 
 SPEC = {
     "fail_msg": Arg(type="raw", default="Assertion failed", aliases=("msg",)),
@@ -34,8 +35,16 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     conditions = that if isinstance(that, list) else [that]
     # the assert action asks the callback to show (indented) what it did, unless quiet
     shown = {} if params["quiet"] else {"_ansible_verbose_always": True}
-    for condition in conditions:
-        if not ctx.evaluate(condition):
+    written = ctx.written.get("that") if isinstance(ctx.written, dict) else None
+    spans = getattr(written, "item_spans", None) or [getattr(ctx.written, "value_spans", {}).get("that")]
+    for index, condition in enumerate(conditions):
+        try:
+            holds = ctx.evaluate(condition)
+        except TemplateFailure as exc:  # ansible raises it at the condition: 'Task failed: Error ...'
+            from engine.run.error_block import conditional_failure
+
+            return conditional_failure(str(exc), spans[index] if index < len(spans) else None)
+        if not holds:
             return {
                 "changed": False,
                 "failed": True,
