@@ -14,12 +14,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from ansible_keywords import KEYWORDS
+from harness import Scenario, load_scenarios
 
 from engine.keywords import INHERITED, Merge
 from engine.model import Task
 from engine.resolve import Resolver
-from tests.differential.ansible_keywords import KEYWORDS
-from tests.differential.harness import Scenario, load_scenarios
 
 pytest.importorskip("ansible")
 HERE = Path(__file__).resolve().parent
