@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -419,68 +420,28 @@ def references(index: WorkspaceIndex, path: str, line: int, column: int) -> list
                 if variable_at(text, number, match.start()) is not None:
                     spans.append(Span(file, number, match.start(), number, match.end()))
             key = setting.match(current)
-            if key and (in_vars_file and not key.group(1) or _under_setter(lines, number, len(key.group(1)))
-                        or _role_entry_parameter(lines, number, current, name)):
+            if key and (in_vars_file and not key.group(1) or _under_setter(lines, number, len(key.group(1)))):
                 start = current.index(name)
                 spans.append(Span(file, number, start, number, start + len(name)))
             elif re.match(rf"\s*(?:-\s+)?register:\s*['\"]?{re.escape(name)}['\"]?\s*$", current):
                 start = current.rindex(name)
                 spans.append(Span(file, number, start, number, start + len(name)))
+        spans += _role_parameters(index.load(file).data, name)
     return sorted(set(spans))
 
 
-# what a role entry of ``roles:`` may hold besides its parameters (RoleDefinition's keywords)
-ROLE_ENTRY_KEYWORDS = frozenset({"role", "name", "tags", "when", "vars", "become", "become_user", "become_method",
-                                 "become_flags", "become_exe", "connection", "delegate_to", "delegate_facts",
-                                 "environment", "ignore_errors", "ignore_unreachable", "module_defaults",
-                                 "no_log", "port", "remote_user", "run_once", "timeout", "throttle", "check_mode",
-                                 "diff", "debugger", "any_errors_fatal", "collections", "always_run"})
+def _role_parameters(data: Any, name: str) -> list[Span]:
+    """Where a playbook passes ``name`` as a role parameter, which sets it for that role: a key of
+    a ``roles:`` entry that is none of the entry's keywords (``- role: app`` / ``app_port: 80``)."""
+    from engine.keywords import ROLE_ENTRY_KEYWORDS
 
-
-def _role_entry_parameter(lines: list[str], line: int, current: str, name: str) -> bool:
-    """Whether ``name:`` on ``line`` is a parameter of a ``roles:`` entry (``- role: app`` with
-    ``name: value`` beside it, which sets the variable for that role)."""
-    if name in ROLE_ENTRY_KEYWORDS:
-        return False
-    column = current.index(name)
-    dash = re.match(r"(\s*)-\s+", current)
-    if dash and len(current) - len(current.lstrip(" -")) == column:  # the item's first key
-        item = line
-    else:
-        item = -1
-        for above in range(line - 1, -1, -1):
-            text = lines[above]
-            if not text.strip() or text.lstrip().startswith("#"):
-                continue
-            indent = len(text) - len(text.lstrip(" -"))
-            if indent < column:
-                return False
-            if indent == column and text.lstrip().startswith("- "):
-                item = above
-                break
-    if item < 0 or not any(re.match(r"\s*(?:-\s+)?(role|name):\s*\S", lines[at]) and
-                           len(lines[at]) - len(lines[at].lstrip(" -")) == column
-                           for at in range(item, _item_end(lines, item, column))):
-        return False
-    dash_indent = len(lines[item]) - len(lines[item].lstrip())
-    for above in range(item - 1, -1, -1):
-        text = lines[above]
-        if not text.strip() or text.lstrip().startswith("#"):
-            continue
-        if len(text) - len(text.lstrip()) < dash_indent or not text.lstrip().startswith("-"):
-            return bool(re.match(r"\s*roles:\s*$", text)) and len(text) - len(text.lstrip()) <= dash_indent
-    return False
-
-
-def _item_end(lines: list[str], item: int, column: int) -> int:
-    """The line after the last one of the list item starting at ``item``."""
-    for below in range(item + 1, len(lines)):
-        text = lines[below]
-        if text.strip() and not text.lstrip().startswith("#") and len(text) - len(text.lstrip(" -")) < column:
-            return below
-        if text.strip() and text.lstrip().startswith("- ") and len(text) - len(text.lstrip()) < column:
-            return below
-    return len(lines)
+    if name in ROLE_ENTRY_KEYWORDS or not isinstance(data, list):
+        return []
+    entries = [entry for play in data if isinstance(play, Mapping) and isinstance(play.get("roles"), list)
+               for entry in play["roles"]]
+    return [entry.key_spans[name] for entry in entries
+            if isinstance(entry, Mapping) and ("role" in entry or "name" in entry) and name in entry
+            and name in getattr(entry, "key_spans", {})]
 
 
 def _under_setter(lines: list[str], line: int, indent: int) -> bool:
