@@ -46,6 +46,15 @@ async def hover(client: LanguageClient, path: Path, line: int, character: int) -
     return found.contents.value  # type: ignore[union-attr]
 
 
+async def references(client: LanguageClient, path: Path, line: int, character: int) -> list[types.Location]:
+    """Find references once the server answers with some (a test may run before the index is
+    ready, when pytest-xdist gives it a worker of its own)."""
+    found = await until(lambda: client.text_document_references_async(types.ReferenceParams(
+        text_document=doc(path), position=types.Position(line=line, character=character),
+        context=types.ReferenceContext(include_declaration=True))), bool)
+    return found or []
+
+
 @pytest.mark.asyncio(loop_scope="module")
 async def test_hover_shows_the_value_and_what_it_overrides(client: LanguageClient, workspace: Path) -> None:
     text = await hover(client, workspace / "roles/app/tasks/main.yml", 9, 20)  # param: "{{ param }}"
@@ -116,9 +125,7 @@ async def test_inlay_hint_for_a_templated_argument(client: LanguageClient, works
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_references_are_every_use_and_every_setting(client: LanguageClient, workspace: Path) -> None:
-    found = await client.text_document_references_async(types.ReferenceParams(
-        text_document=doc(workspace / "roles/app/tasks/main.yml"), position=types.Position(line=4, character=20),
-        context=types.ReferenceContext(include_declaration=True)))
+    found = await references(client, workspace / "roles/app/tasks/main.yml", 4, 20)
     assert sorted((Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
                   for loc in found or []) == [
         ("roles/app/defaults/main.yml", 1), ("roles/app/tasks/main.yml", 4), ("roles/base/defaults/main.yml", 1),
@@ -127,9 +134,7 @@ async def test_references_are_every_use_and_every_setting(client: LanguageClient
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_references_include_a_role_entrys_parameters(client: LanguageClient, workspace: Path) -> None:
-    found = await client.text_document_references_async(types.ReferenceParams(
-        text_document=doc(workspace / "roles/base/tasks/main.yml"), position=types.Position(line=6, character=19),
-        context=types.ReferenceContext(include_declaration=True)))
+    found = await references(client, workspace / "roles/base/tasks/main.yml", 6, 19)
     places = sorted((Path(loc.uri.removeprefix("file://")).relative_to(workspace).as_posix(), loc.range.start.line)
                     for loc in found or [])
     assert ("site.yml", 11) in places  # `- role: app` / `param: role params`
