@@ -132,19 +132,18 @@ def find_role_var_files(role_path: str, subdir: str, main: str | None) -> list[s
 
 
 def load_role_vars(load: Callable[[str], Any], role_path: str, subdir: str, main: str | None,
-                   merge: bool = False) -> tuple[dict[str, Any], list[str]]:
+                   merge: bool = False) -> dict[str, Any]:
     """A role's ``defaults`` or ``vars`` data, its files combined in order as ansible does
-    (``combine_vars``, recursively with ``hash_behaviour = merge``), and those files."""
+    (``combine_vars``, recursively with ``hash_behaviour = merge``)."""
     from engine.inventory.combine import combine_vars
 
-    files = find_role_var_files(role_path, subdir, main)
     data: Any = None
-    for path in files:
+    for path in find_role_var_files(role_path, subdir, main):
         new = load(path)
         if new:
             data = combine_vars(dict(data), new, merge) if isinstance(data, Mapping) and isinstance(new, Mapping) \
                 else new
-    return (dict(data) if isinstance(data, Mapping) else {}), files
+    return dict(data) if isinstance(data, Mapping) else {}
 
 
 def _directory_vars_files(path: str, extensions: list[str]) -> list[str]:

@@ -224,7 +224,7 @@ class RoleLoader:
 
     def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
         loaded = [paths.load_role_vars(lambda path: self.resolver.sources.load(path).data, instance.path or "", sub,
-                                       instance.from_files.get(sub))[0] for sub in ("defaults", "vars")]
+                                       instance.from_files.get(sub)) for sub in ("defaults", "vars")]
         self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)

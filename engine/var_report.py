@@ -92,15 +92,10 @@ def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None
         return found
 
     real = realpath(path)
-    same_file: dict[str, bool] = {}
     best: Task | None = None
     for task in tasks_in_order(play):
         span = task.span
-        if span is None or not span.line <= line <= span.end_line:
-            continue
-        if span.file not in same_file:
-            same_file[span.file] = realpath(span.file) == real
-        if not same_file[span.file]:
+        if span is None or not span.line <= line <= span.end_line or realpath(span.file) != real:
             continue
         if best is None or span.line >= best.span.line:  # type: ignore[union-attr] - the innermost task
             best = task

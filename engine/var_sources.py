@@ -271,9 +271,8 @@ def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedi
 def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str) -> list[Layer]:
     """Every role's ``sub`` file (defaults or vars) in the play, then the task's role's lineage."""
-    layers = [layer for used in context.roles for layer in _role_file_layers(manager, used, sub, level)]
-    return layers + [layer for ancestor in _role_lineage(role) for layer in _role_file_layers(manager, ancestor, sub,
-                                                                                                level)]
+    owners = [*context.roles, *_role_lineage(role)]
+    return [layer for owner in owners for layer in _role_file_layers(manager, owner, sub, level)]
 
 
 def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,

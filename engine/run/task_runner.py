@@ -33,10 +33,6 @@ def keyword(task: Task, name: str) -> Any:
     return getattr(sourced, "value", None)
 
 
-def conditions(task: Task) -> list[Any]:
-    return [s.value for s in task.effective_when()]
-
-
 def loop_of(task: Task) -> tuple[str, Any] | None:
     data = task.data if isinstance(task.data, Mapping) else {}
     for key in data:
@@ -112,8 +108,8 @@ def false_condition(task: Task, templar: Templar) -> Any:
 def _condition_span(sourced: Any) -> Any:
     """Where a condition is written: its item of a ``when`` list, else the ``when`` value."""
     written = sourced.frame.keywords.get("when")
+    spans = getattr(written, "item_spans", [])
     for index, item in enumerate(written if isinstance(written, list) else []):
-        spans = getattr(written, "item_spans", [])
         if item is sourced.value and index < len(spans):
             return spans[index]
     return sourced.frame.keyword_spans.get("when")

@@ -72,7 +72,7 @@ class VariableManager:
         if key not in self._role_files:
             merge = self.inventory.data.merge_hashes
             loaded = [load_role_vars(lambda path: self.cache.load(path).data, role.path or "", sub,
-                                     role.from_files.get(sub), merge)[0] for sub in ("defaults", "vars")]
+                                     role.from_files.get(sub), merge) for sub in ("defaults", "vars")]
             self._role_files[key] = (loaded[0], loaded[1])
         return self._role_files[key]
 
