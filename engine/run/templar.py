@@ -250,9 +250,8 @@ def environment() -> Any:
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
-    env.filters.update({name: _tripping(f) for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()
-                        if name not in TAKES_UNDEFINED})
-    env.filters.update({name: FILTERS[name] for name in TAKES_UNDEFINED if name in FILTERS})
+    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
+                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
     env.filters["d"] = env.filters["default"]
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     return env
@@ -288,12 +287,21 @@ CONSTANT_TEMPLATE = "__pls_lookup_constant_template"
 LOOKUP_NAMES = frozenset({"lookup", "query", "q"})
 
 
+def _template_constant(node: Any, renderer: str) -> Any:
+    """A template-looking string constant handed to the global ``renderer`` (which templates it
+    when the template runs); any other node as it is."""
+    from jinja2 import nodes
+
+    if isinstance(node, nodes.Const) and isinstance(node.value, str) and is_template(node.value):
+        return nodes.Call(nodes.Name(renderer, "load"), [node], [], None, None, lineno=node.lineno)
+    return node
+
+
 def _mark_constant_lookup_terms(tree: Any) -> Any:
     from jinja2 import nodes
 
     def wrap(node: Any) -> Any:
-        if isinstance(node, nodes.Const) and isinstance(node.value, str) and is_template(node.value):
-            return nodes.Call(nodes.Name(CONSTANT_TEMPLATE, "load"), [node], [], None, None, lineno=node.lineno)
+        node = _template_constant(node, CONSTANT_TEMPLATE)
         if isinstance(node, (nodes.List, nodes.Tuple)):
             node.items = [wrap(item) for item in node.items]
         elif isinstance(node, nodes.Dict):
@@ -336,9 +344,7 @@ def _mark_conditional_constants(tree: Any) -> Any:
 
     class Mark(NodeTransformer):
         def visit_Const(self, node: Any) -> Any:
-            if isinstance(node.value, str) and is_template(node.value):
-                return nodes.Call(nodes.Name(CONDITIONAL_CONSTANT, "load"), [node], [], None, None, lineno=node.lineno)
-            return node
+            return _template_constant(node, CONDITIONAL_CONSTANT)
 
         def visit_Call(self, node: Any) -> Any:
             if isinstance(node.node, nodes.Name) and node.node.name == CONSTANT_TEMPLATE:
@@ -430,14 +436,13 @@ class Templar:
         env = _overlay(overrides) if overrides else environment()
         name = _plain_name(text, expression)
         try:
-            if name is not None:
-                scope = self._scope(env)
-                if name in scope:  # what Jinja's Context.resolve_or_missing asks, without compiling
-                    value = scope[name]
-                    if not isinstance(value, Undefined):
-                        return value
+            scope = self._scope(env)
+            if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
+                value = scope[name]
+                if not isinstance(value, Undefined):
+                    return value
             template = _compiled(env, "{{ " + text + " }}" if expression else text, expression)
-            context = template.new_context(self._scope(env), shared=True)
+            context = template.new_context(scope, shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
