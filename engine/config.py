@@ -195,6 +195,8 @@ class AnsibleConfig:
         # the command line, like ansible, leaves this empty
         self.collection_sources: dict[str, str] = {}
         self.inventory = InventorySettings()
+        self.fact_caching = "memory"  # CACHE_PLUGIN: another keeps the facts of earlier runs
+        self.vars_plugins_enabled: list[str] = ["host_group_vars"]
         self.errors: list[str] = []
         """Values ansible refuses when it starts (every command then stops with exit code 5)."""
 
@@ -240,6 +242,9 @@ class AnsibleConfig:
                 setattr(config, attr, _split_list(parser.get("tags", key)))
         reader = _SettingReader(parser, path, cwd)
         config.inventory = reader.inventory()
+        config.fact_caching = reader.raw("ANSIBLE_CACHE_PLUGIN", ("defaults", "fact_caching"))[0] or "memory"
+        config.vars_plugins_enabled = reader.list(config.vars_plugins_enabled, "ANSIBLE_VARS_ENABLED",
+                                                  ("defaults", "vars_plugins_enabled"))
         config.errors = reader.errors
         config.inventory.collections_path = config.collections_path
         config.inventory.collections_scan_sys_path = config.collections_scan_sys_path

@@ -9,7 +9,6 @@ what any host of the play could see, so a name defined for one host only is neve
 
 from __future__ import annotations
 
-import configparser
 import os
 import time
 from collections.abc import Iterable, Mapping
@@ -28,7 +27,6 @@ FACT_PREFIXES = ("ansible_", "facter_", "ohai_")
 # play problems that leave tasks out of the resolved playbook: what they would set is unknown
 UNFOLLOWED = frozenset({"dynamic-include", "unresolved-include", "unresolved-import", "unresolved-role",
                         "unresolved-template"})
-CHANGES_INVENTORY = frozenset({"add_host", "group_by"})
 TTL = 2.0  # seconds an analysis is reused: every play of a playbook asks for the same one
 
 _cache: dict[tuple[str, int], tuple[float, Any, list[Undefined]]] = {}
@@ -94,31 +92,17 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     return found
 
 
-def _config_keeps_variables(path: str) -> bool:
-    """An ansible.cfg with a fact cache (facts of earlier runs) or more vars plugins."""
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, OSError, UnicodeDecodeError):
-        return True
-    if parser.get("defaults", "fact_caching", fallback="memory").strip() not in ("memory", ""):
-        return True
-    return parser.get("defaults", "vars_plugins_enabled", fallback="host_group_vars").strip() != "host_group_vars"
-
-
 def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:
     """Variables from outside what is read statically: a dynamic inventory, a fact cache that
     keeps facts of earlier runs, vars plugins."""
     if any(note.startswith("dynamic inventory:") for note in plan.inventory.notes):
         return True
-    if os.environ.get("ANSIBLE_CACHE_PLUGIN", "memory") != "memory" or os.environ.get("ANSIBLE_VARS_ENABLED"):
-        return True
-    from engine.config import find_config_file
+    from engine.config import AnsibleConfig
 
-    # the ansible.cfg a launch from the project, the profile's or the playbook's directory reads
+    # the settings a launch from the project's, the profile's or the playbook's directory reads
     for start in {os.getcwd(), cwd, os.path.dirname(os.path.abspath(playbook))}:
-        path = find_config_file(start)
-        if path and _config_keeps_variables(path):
+        config = AnsibleConfig.load(start)
+        if config.fact_caching != "memory" or config.vars_plugins_enabled != ["host_group_vars"]:
             return True
     # legacy vars plugins beside the playbook or an inventory run without being enabled
     directories = [os.path.dirname(os.path.abspath(playbook))]
@@ -129,14 +113,13 @@ def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:
 def _setters(plan: Plan) -> _Setters | None:
     """The names the playbook's tasks set at run time, anywhere (facts and registered results
     last for the whole run); None when a task sets names nobody can read from the playbook."""
-    from engine.keywords import _family
+    from engine.run.inventory_changes import CHANGES_INVENTORY
     from engine.run.variables import VariableManager
     from engine.templating import is_template
     from engine.var_sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
     from playbook_ls.rules.base import play_tasks
 
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
-    changes_inventory = _family(*CHANGES_INVENTORY)
     names: set[str] = set()
     last_certain = len(plan.plays) - 1
     for index, play_plan in enumerate(plan.plays):
@@ -158,7 +141,7 @@ def _setters(plan: Plan) -> _Setters | None:
                 if included is None:
                     return None
                 names.update(str(name) for name in included.values)
-            elif action in changes_inventory or (action.endswith("meta") and "refresh_inventory" in str(task.args)):
+            elif action in CHANGES_INVENTORY or (action.endswith("meta") and "refresh_inventory" in str(task.args)):
                 last_certain = min(last_certain, index)
             register = data.get("register")
             if isinstance(register, str):
