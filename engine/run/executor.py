@@ -92,7 +92,6 @@ class Executor:
         self.includes = IncludeLoader(self.variables.cache)
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
-        self.break_playbook = False
         self.marked_hosts: list[str] = []
         self.marked_ok: set[str] = set()
         """Hosts marked failed (any_errors_fatal) that ended their play well (after a rescue):
@@ -215,7 +214,7 @@ class Executor:
         # PlaybookExecutor ends the playbook when as many hosts failed in this batch as it has
         # (hosts failed earlier are in the batch too)
         newly_failed = sum(run.failed or name in self.unreachable_hosts for name, run in self.runs.items())
-        return not (self.break_playbook or newly_failed == len(batch))
+        return newly_failed != len(batch)
 
     def _too_many_failed(self, left: list[str]) -> bool:
         """The linear strategy's ``max_fail_percentage`` check after a task: when more of the
