@@ -11,7 +11,7 @@ variables. Parsing runs nothing: the templates are only read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from engine.span import Span
@@ -67,17 +67,22 @@ def _environment() -> Any:
     return env
 
 
-def _names(text: str, expression: bool) -> tuple[set[str], set[str]] | None:
-    """(names the template reads from outside, names it guards), or None when it does not parse."""
-    from jinja2 import TemplateSyntaxError, meta, nodes
+@lru_cache(maxsize=4096)
+def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]] | None:
+    """(names the template reads from outside, names it guards), or None when it does not parse
+    or is too deep to analyse. Kept per text: a task file is reached from many plays and profiles."""
+    from jinja2 import TemplateSyntaxError
 
-    env = _environment()
-    source = "{{ " + text + " }}" if expression else text
     try:
-        tree = env.parse(source)
+        return _analysed(_environment().parse("{{ " + text + " }}" if expression else text))
     except (TemplateSyntaxError, ValueError, RecursionError):
         return None
-    read = set(meta.find_undeclared_variables(tree)) - set(env.globals) - ANSIBLE_GLOBALS
+
+
+def _analysed(tree: Any) -> tuple[frozenset[str], frozenset[str]]:
+    from jinja2 import meta, nodes
+
+    read = set(meta.find_undeclared_variables(tree)) - set(_environment().globals) - ANSIBLE_GLOBALS
     # a name the template sets in some branch only is "undeclared" for Jinja; it may be set on
     # every path (if / elif / else each setting it): only names it never sets are certain
     read -= {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
@@ -89,7 +94,7 @@ def _names(text: str, expression: bool) -> tuple[set[str], set[str]] | None:
     for applied in tree.find_all(nodes.Filter):
         if applied.name in GUARD_FILTERS and applied.node is not None:
             guarded |= {name.name for name in applied.node.find_all(nodes.Name)} | _bare(applied.node)
-    return read, guarded
+    return frozenset(read), frozenset(guarded)
 
 
 def _bare(node: Any) -> set[str]:
