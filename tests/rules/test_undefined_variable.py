@@ -204,3 +204,11 @@ def test_templates_with_filters_of_collections_are_still_read(repo: Path) -> Non
     site = TYPOS["site.yml"].replace('"listening on {{ app_prot }}"',
                                      '"{{ app_prot | community.general.to_time_unit(\'s\') | to_datetime }}"')
     assert [name for *_, name in _found(repo, {**TYPOS, "site.yml": site})] == ["app_prot", "my_list", "feature_flag"]
+
+
+def test_a_name_the_template_sets_on_every_branch_is_not_reported(repo: Path) -> None:
+    """Found on algo's input.yml: Jinja's analysis calls `_server` undeclared, set in each branch."""
+    site = TYPOS["site.yml"].replace(
+        '"listening on {{ app_prot }}"',
+        '"{% if app_port > 1 %}{% set s = 1 %}{% else %}{% set s = 2 %}{% endif %}{{ s }}"')
+    assert [name for *_, name in _found(repo, {**TYPOS, "site.yml": site})] == ["my_list", "feature_flag"]
