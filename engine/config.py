@@ -13,6 +13,8 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from engine.booleans import boolean
+
 REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")
 DEFAULT_HOST_LIST = "/etc/ansible/hosts"
 
@@ -337,3 +339,24 @@ class ProjectConfigs:
 
     def for_path(self, path: str) -> AnsibleConfig:
         return self._load(self.project_dir(path))
+
+
+def config_value(env: str, section: str, key: str) -> str | None:
+    """A setting as ansible reads it: the environment first, then the config file."""
+    if env in os.environ:
+        return os.environ[env]
+    path = find_config_file()
+    if not path:
+        return None
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return None
+    return parser.get(section, key) if parser.has_option(section, key) else None
+
+
+def inject_facts_as_vars() -> bool:
+    """INJECT_FACTS_AS_VARS (default true): facts also become top-level ``ansible_*`` variables."""
+    value = config_value("ANSIBLE_INJECT_FACT_VARS", "defaults", "inject_facts_as_vars")
+    return True if value is None else boolean(value)

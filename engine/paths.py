@@ -184,3 +184,16 @@ def find_role(name: str, basedir: str, roles_path: list[str], role_basedir: str 
     if exists(candidate):
         return realpath(candidate), searched
     return None, searched
+
+
+def include_vars_path(role_path: str | None, task_file: str | None, target: str, basedir: str) -> str | None:
+    """The file ``include_vars: TARGET`` reads: the role's ``vars/``, then beside the task's
+    file (its ``vars/``, then itself), then the playbook directory's (the same way)."""
+    candidates = [target] if os.path.isabs(target) else []
+    if role_path:
+        candidates.append(os.path.join(role_path, "vars", target))
+    if task_file is not None:
+        candidates.append(os.path.join(os.path.dirname(task_file), "vars", target))
+        candidates.append(os.path.join(os.path.dirname(task_file), target))
+    candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
+    return next((c for c in candidates if isfile(c)), None)

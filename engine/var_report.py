@@ -31,7 +31,7 @@ from engine.var_sources import (
 if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.model import Play, Task
-    from engine.run.plan import Plan, PlayPlan
+    from engine.plan import Plan, PlayPlan
 
 MAGIC_SHOWN_BY_DEFAULT = False
 
@@ -128,7 +128,7 @@ class _Scope:
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
-    from engine.run.variables import PlayContext, VariableManager
+    from engine.variable_manager import PlayContext, VariableManager
 
     key = (id(play_plan.play), id(task), id(plan.inventory))
     now = time.monotonic()
@@ -201,7 +201,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
     else:
         raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
-    from engine.run.templar import Templar, TemplateFailure, is_template
+    from engine.templar import Templar, TemplateFailure, is_template
 
     templar = Templar(raw)
     result = TaskVariables(play_plan.play, task, host, templar=templar)
@@ -232,7 +232,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
 
 def _has_template(value: Any) -> bool:
-    from engine.run.templar import is_template
+    from engine.templar import is_template
 
     if isinstance(value, Mapping):
         return any(_has_template(v) for v in value.values())

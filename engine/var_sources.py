@@ -1,7 +1,7 @@
 """Where each variable a task sees comes from: the definitions at every precedence level, in
 ansible's order (``VariableManager.get_vars``), for one task in one play context on one host.
 
-The value itself is what the run's :class:`engine.run.variables.VariableManager` merges (so a
+The value itself is what the run's :class:`engine.variable_manager.VariableManager` merges (so a
 value shown here and a value the bundled engine uses are the same computation); this module
 adds the provenance: each level as a :class:`Layer` with the file and line of every name it
 sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine.inventory.data import Group, Host, sort_groups
-from engine.paths import find_role_var_files
-from engine.run.variables import role_lineage as _role_lineage
+from engine.paths import find_role_var_files, include_vars_path
 from engine.span import YMap
+from engine.variable_manager import role_lineage as _role_lineage
 
 if TYPE_CHECKING:
     from engine.model import RoleInstance, Task
-    from engine.run.variables import PlayContext, VariableManager
+    from engine.variable_manager import PlayContext, VariableManager
 
 # ansible's documented precedence, lowest first (the names playbook-ls shows)
 LEVELS = (
@@ -251,13 +251,12 @@ RUNTIME_RESULT = _RuntimeResult()
 
 
 def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedir: str) -> Layer | None:
-    from engine.run.includes import include_vars_path
-
     args = task.args if isinstance(task.args, Mapping) else {}
     target = args.get("_raw_params", args.get("file"))
     if not isinstance(target, str) or "{{" in target:
         return None
-    path = include_vars_path(task, target, basedir)
+    path = include_vars_path(task.role.path if task.role is not None else None,
+                             task.span.file if task.span is not None else None, target, basedir)
     if path is None:
         return None
     data = manager.cache.load(path).data

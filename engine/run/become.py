@@ -24,7 +24,7 @@ from typing import Any
 from engine import keywords as kw
 from engine.booleans import boolean
 from engine.model import Task
-from engine.run.templar import Templar
+from engine.templar import Templar
 
 SUDO_METHODS = frozenset({"sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"})
 DEFAULT_USER = "root"  # DEFAULT_BECOME_USER

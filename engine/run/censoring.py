@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 CENSORED = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 CENSORED_ITEM = "(censored due to no_log)"

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure
-from engine.run.variables import OMIT
+from engine.templar import Templar, TemplateFailure
+from engine.variable_manager import OMIT
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData

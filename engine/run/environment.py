@@ -15,8 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure
-from engine.run.variables import OMIT
+from engine.templar import Templar, TemplateFailure
+from engine.variable_manager import OMIT
 
 # posixpath.expandvars' pattern: $NAME or ${NAME}
 _VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)

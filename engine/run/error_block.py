@@ -268,7 +268,7 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
     cause = exc.__cause__
     if cause is None or not isinstance(text, str):
         return None
-    from engine.run.templar import environment
+    from engine.templar import environment
 
     codes = set()
     tb = cause.__traceback__

@@ -1,4 +1,4 @@
-"""Phase 2 of a run: execute a :class:`~engine.run.plan.Plan` on the local machine.
+"""Phase 2 of a run: execute a :class:`~engine.plan.Plan` on the local machine.
 
 The linear strategy, one host after the other per task (forks 1): each host walks its blocks
 in a generator that reacts to results (rescue after a failure, always in any case, included
@@ -16,6 +16,7 @@ from typing import Any
 from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
+from engine.plan import Plan, PlayPlan
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
@@ -38,12 +39,11 @@ from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.lookups import task_context
-from engine.run.plan import Plan, PlayPlan
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
-from engine.run.templar import Templar, TemplateFailure
-from engine.run.variables import PlayContext, VariableManager
 from engine.run.workdir import absolute, module_directory
+from engine.templar import Templar, TemplateFailure
+from engine.variable_manager import PlayContext, VariableManager
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META

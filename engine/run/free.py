@@ -46,9 +46,9 @@ MAX_FAIL_WARNING = ("Using max_fail_percentage with the free strategy is not sup
 
 def default_strategy() -> str:
     """``DEFAULT_STRATEGY``: ``ANSIBLE_STRATEGY``, else ``[defaults] strategy`` of ansible.cfg, else linear."""
-    from engine.run.gathering import _config_value
+    from engine.config import config_value
 
-    value = _config_value("ANSIBLE_STRATEGY", "defaults", "strategy")
+    value = config_value("ANSIBLE_STRATEGY", "defaults", "strategy")
     return value.strip() if value and value.strip() else "linear"
 
 

@@ -11,12 +11,11 @@ facts already: this engine's fact cache is the run's memory, like ansible's defa
 
 from __future__ import annotations
 
-import configparser
-import os
 from collections.abc import Mapping
 from typing import Any
 
 from engine.booleans import boolean
+from engine.config import config_value
 from engine.model import Block, Frame, Play, Task
 
 GATHER_TASK_NAME = "Gathering Facts"
@@ -24,33 +23,10 @@ GATHER_OPTIONS = ("gather_subset", "gather_timeout", "fact_path")
 POLICIES = ("implicit", "explicit", "smart")
 
 
-def _config_value(env: str, section: str, key: str) -> str | None:
-    """A setting as ansible reads it: the environment first, then the config file."""
-    from engine.config import find_config_file
-
-    if env in os.environ:
-        return os.environ[env]
-    path = find_config_file()
-    if not path:
-        return None
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
-    try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, OSError, UnicodeDecodeError):
-        return None
-    return parser.get(section, key) if parser.has_option(section, key) else None
-
-
 def gathering_policy() -> str:
     """DEFAULT_GATHERING; ansible refuses a value outside its choices, this falls back to implicit."""
-    value = (_config_value("ANSIBLE_GATHERING", "defaults", "gathering") or "implicit").strip().lower()
+    value = (config_value("ANSIBLE_GATHERING", "defaults", "gathering") or "implicit").strip().lower()
     return value if value in POLICIES else "implicit"
-
-
-def inject_facts_as_vars() -> bool:
-    """INJECT_FACTS_AS_VARS (default true): facts also become top-level ``ansible_*`` variables."""
-    value = _config_value("ANSIBLE_INJECT_FACT_VARS", "defaults", "inject_facts_as_vars")
-    return True if value is None else boolean(value)
 
 
 def gather_block(play: Play) -> Block:

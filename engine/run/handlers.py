@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from engine.model import Block, Task
 from engine.run.task_runner import keyword
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 
 class Handlers:

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine.model import Block, Frame, Play, Task
-from engine.run.templar import Templar, TemplateFailure
+from engine.paths import include_vars_path
+from engine.templar import Templar, TemplateFailure
 from engine.templating import as_dict
 
 if TYPE_CHECKING:
-    from engine.run.variables import HostState
     from engine.source import SourceCache
+    from engine.variable_manager import HostState
 
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
@@ -134,7 +135,8 @@ class IncludeLoader:
         if not isinstance(target, str):
             return {"failed": True, "changed": False,
                     "msg": "playbook-ls's engine supports include_vars with a file only; run with --engine ansible"}
-        path = include_vars_path(task, target, basedir)
+        path = include_vars_path(task.role.path if task.role is not None else None,
+                                 task.span.file if task.span is not None else None, target, basedir)
         if path is None:
             return {"failed": True, "changed": False, "msg": f"Could not find or access '{target}'"}
         loaded = self.resolver.sources.load(path)
@@ -147,21 +149,6 @@ class IncludeLoader:
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
         state.included.update(facts)
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
-
-
-def include_vars_path(task: Task, target: str, basedir: str) -> str | None:
-    """The file ``include_vars: TARGET`` reads: the role's ``vars/``, then beside the task's
-    file (its ``vars/``, then itself), then the playbook directory's (the same way)."""
-    from engine import paths
-
-    candidates = [target] if os.path.isabs(target) else []
-    if task.role is not None and task.role.path:
-        candidates.append(os.path.join(task.role.path, "vars", target))
-    if task.span is not None:
-        candidates.append(os.path.join(os.path.dirname(task.span.file), "vars", target))
-        candidates.append(os.path.join(os.path.dirname(task.span.file), target))
-    candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
-    return next((c for c in candidates if paths.isfile(c)), None)
 
 
 def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from engine.inventory.data import InventoryData, InventoryError
 
 ADD_HOST = kw._family("add_host")
 GROUP_BY = kw._family("group_by")
-CHANGES_INVENTORY = ADD_HOST | GROUP_BY
+CHANGES_INVENTORY = kw.CHANGES_INVENTORY
 SPECIAL_ARGS = frozenset(("name", "hostname", "groupname", "groups"))
 
 

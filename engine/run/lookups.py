@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from decimal import Decimal, DecimalException
 from typing import Any
 
-# the task's templar (engine.run.templar.Templar, which imports this module): named, not imported
+# the task's templar (engine.templar.Templar, which is given this module's context): named, not imported
 Templar = Any
 
-CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.run.templar's name for it
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.templar's name for it
 
 
 class LookupFailure(Exception):
@@ -49,6 +49,14 @@ class LookupContext:
     """The task's action, which ``with_first_found`` looks at to choose files/, templates/ or vars/."""
     warn: Callable[[str], None] | None = None
     """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
+
+    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
+        """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""
+        return template_globals(templar, self)
+
+    def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
+               invoked_as_with: bool = False) -> Any:
+        return invoke(templar, self, name, terms, kwargs, invoked_as_with)
 
 
 @dataclass
@@ -256,7 +264,7 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
 
 
 def lookup_vars(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from engine.run.template_errors import TemplateFailure
+    from engine.template_errors import TemplateFailure
 
     opts = _options(kwargs, {"default": None}, "vars")
     variables = call.templar.variables
@@ -493,7 +501,7 @@ _CONFIG: dict[str, tuple[str, Any, str, str]] = {
 
 
 def lookup_config(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from engine.run.gathering import _config_value
+    from engine.config import config_value
 
     opts = _options(kwargs, {"on_missing": "error", "plugin_type": None, "plugin_name": None,
                              "show_origin": False}, "config")
@@ -522,7 +530,7 @@ def lookup_config(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[
                                     "lookup plugin.")
             continue
         kind, default, env, key = _CONFIG[term]
-        raw = _config_value(env, "defaults", key)
+        raw = config_value(env, "defaults", key)
         origin = "default" if raw is None else (f"env: {env}" if env in os.environ else "ini")
         if raw is None:
             value = default
@@ -625,7 +633,7 @@ REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
 
 
 def resolve(name: str) -> LookupFunction:
-    from engine.run.template_errors import TemplateFailure
+    from engine.template_errors import TemplateFailure
 
     short = name
     for prefix in _PREFIXES:
@@ -643,7 +651,7 @@ def invoke(templar: Templar, context: LookupContext, name: str, terms: list[Any]
     """``_invoke_lookup``: run the plugin, handle ``errors`` and shape the result for ``wantlist``."""
     from jinja2 import Undefined
 
-    from engine.run.template_errors import TemplateFailure
+    from engine.template_errors import TemplateFailure
 
     function = resolve(name)
     if function is not lookup_first_found:  # first_found accepts undefined terms (with_: drops them)

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.booleans import boolean
 from engine.model import Task
-from engine.run.templar import Templar
+from engine.templar import Templar
 
 
 @dataclass(frozen=True)

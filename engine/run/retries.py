@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 DEFAULT_RETRIES = 3
 DEFAULT_DELAY = 5

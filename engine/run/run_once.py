@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.booleans import boolean
 from engine.model import Task
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 
 def run_once(task: Task, templar: Templar) -> bool:

@@ -15,7 +15,7 @@ from engine.booleans import boolean
 from engine.model import Task
 from engine.run.loop_control import LoopControl
 from engine.run.retries import run_attempts
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 ModuleLookup = Callable[[str], Any]

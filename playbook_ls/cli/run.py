@@ -84,7 +84,8 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
 
 def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
-    from engine.run.plan import PlanError, RunOptions, make_plan, render_plan, unknown_module_problems
+    from engine.plan import PlanError, RunOptions
+    from engine.run.plan import make_run_plan, render_plan, unknown_module_problems
     from engine.source import SourceCache
 
     config = AnsibleConfig.load()
@@ -103,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.run.modules import get_module
 
     try:
-        plan = make_plan(options, cache, has_module=lambda action: get_module(action) is not None)
+        plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
     no_targets = _no_hosts_to_target(plan.inventory.data, options.limit, config.inventory)

@@ -51,7 +51,7 @@ def _task_arg(value: str) -> tuple[str, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.run.plan import PlanError, RunOptions, make_plan
+    from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
     from engine.var_report import find_task, tasks_in_order, variables_at
     from playbook_ls.cli.listing import parse_extra_vars

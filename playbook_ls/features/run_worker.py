@@ -66,7 +66,7 @@ def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]
     with a message for the user when the launch is not possible."""
     from engine.launch import LaunchProfile
     from engine.launching import resolve_launch
-    from engine.run.plan import RunOptions
+    from engine.plan import RunOptions
 
     warnings: list[str] = []
     tags, skip_tags = list(request.get("tags") or []), list(request.get("skip_tags") or [])
@@ -198,14 +198,15 @@ def main(argv: list[str]) -> int:
 
 
 def _main(request: dict[str, Any], events: Events) -> int:
+    from engine.plan import PlanError
     from engine.run.modules import get_module
-    from engine.run.plan import PlanError, make_plan, unknown_module_problems
+    from engine.run.plan import make_run_plan, unknown_module_problems
     from engine.source import SourceCache
 
     cache = SourceCache()
     try:
         options, warnings = launch_options(request, cache)
-        plan = make_plan(options, cache, has_module=lambda action: get_module(action) is not None)
+        plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None)
         planned = {id(t) for p in plan.plays for t in p.tasks}
         play_count = len(plan.plays)
         restrict_to_play(plan, request)
@@ -262,14 +263,11 @@ def _through_ansible(plan: Any, options: Any, request: dict[str, Any], events: E
 def _unsupported_in(plan: Any) -> set[Any] | None:
     """Where the kept plays use keywords the engine does not implement (None: not known)."""
     from engine.model import Playbook
-    from engine.run import plan as planning
+    from engine.run.plan import unsupported_keywords
 
-    finder = getattr(planning, "unsupported_keywords", None)
-    if finder is None:
-        return None
     subset = Playbook(plan.playbook.path)
     subset.plays, subset.problems = [p.play for p in plan.plays], []
-    return {span for _, span in finder(subset)}
+    return {span for _, span in unsupported_keywords(subset)}
 
 
 if __name__ == "__main__":

@@ -168,7 +168,7 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
     for the playbook's directory, and the play's hosts in it (the implicit localhost when its
     pattern matches none)."""
     from engine.inventory.patterns import HostPatternError, select_hosts
-    from engine.run.plan import PlayPlan, RunOptions
+    from engine.plan import PlayPlan, RunOptions
 
     inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
     try:
@@ -354,7 +354,7 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     import json
     from collections.abc import Mapping
 
-    from engine.run.templar import TemplateFailure, is_template
+    from engine.templar import TemplateFailure, is_template
     from engine.var_report import variables_at
 
     lines = index.text(path).splitlines()

@@ -19,7 +19,7 @@ from engine.span import Span
 if TYPE_CHECKING:
     from engine.launch import LaunchProfile
     from engine.model import Task
-    from engine.run.plan import Plan
+    from engine.plan import Plan
 
 # names a task may read that no level of the variable model lists
 ALWAYS_DEFINED = frozenset({"item", "omit", "module_setup", "discovered_interpreter_python", "gather_subset"})
@@ -63,7 +63,7 @@ def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined
 
 def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     from engine.launching import resolve_launch
-    from engine.run.plan import PlanError, RunOptions, make_plan
+    from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
 
     launch = resolve_launch(profile, {})
@@ -113,10 +113,10 @@ def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:
 def _setters(plan: Plan) -> _Setters | None:
     """The names the playbook's tasks set at run time, anywhere (facts and registered results
     last for the whole run); None when a task sets names nobody can read from the playbook."""
-    from engine.run.inventory_changes import CHANGES_INVENTORY
-    from engine.run.variables import VariableManager
+    from engine.keywords import CHANGES_INVENTORY
     from engine.templating import is_template
     from engine.var_sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
+    from engine.variable_manager import VariableManager
     from playbook_ls.rules.base import play_tasks
 
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
@@ -154,8 +154,8 @@ def _setters(plan: Plan) -> _Setters | None:
 
 def _inventory_names(plan: Plan, hosts: Iterable[Any], known: dict[str, set[str]]) -> set[str]:
     """Every name the inventory (files beside it and the playbook too) gives any of ``hosts``."""
-    from engine.run.variables import VariableManager
     from engine.var_sources import inventory_layers
+    from engine.variable_manager import VariableManager
 
     manager = None
     union: set[str] = set()

@@ -59,7 +59,7 @@ def _environment() -> Any:
     """A parse-only environment with the run's globals (``range``, ``lookup``...)."""
     from jinja2 import Environment
 
-    from engine.run.templar import environment
+    from engine.templar import environment
 
     env = Environment(autoescape=False)
     env.filters, env.tests = _AnyName(env.filters), _AnyName(env.tests)

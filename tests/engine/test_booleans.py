@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.booleans import NotABoolean, bool_filter, boolean
-from engine.run.templar import Templar
+from engine.templar import Templar
 from engine.templating import render
 
 INPUTS: list[Any] = [

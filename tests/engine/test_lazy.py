@@ -10,7 +10,7 @@ import pytest
 
 from engine.inventory.constructed import ConstructedTemplar
 from engine.lazy import LazyVariables, TemplateLoop
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 
 def _run_time(expression: str, variables: Mapping[str, Any]) -> Any:

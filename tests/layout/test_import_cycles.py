@@ -96,3 +96,19 @@ def test_engine_does_not_import_playbook_ls() -> None:
     leaks = sorted(f"{m} -> {t}" for m, targets in graph.items() if m.startswith("engine")
                    for t in targets if t.startswith("playbook_ls"))
     assert leaks == []
+
+
+# The faces of a run: the modules that start one (the `run` command, the editor's run worker)
+# and tell which runs the bundled engine can take (its local connections).
+RUNNERS = ("playbook_ls.cli.run", "playbook_ls.features.run_worker", "playbook_ls.features.ansible_runs")
+
+
+def test_only_runs_import_the_engine_run() -> None:
+    """Variables, findings and hovers read the static engine: the bundled engine (engine.run)
+    uses it for run-time values, never the other way, so a static answer and a run's answer
+    are one computation."""
+    graph = import_graph()
+    leaks = sorted(f"{m} -> {t}" for m, targets in graph.items()
+                   if not m.startswith("engine.run") and m not in RUNNERS
+                   for t in targets if t == "engine.run" or t.startswith("engine.run."))
+    assert leaks == []

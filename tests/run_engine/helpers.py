@@ -8,9 +8,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from engine.plan import RunOptions, make_plan
 from engine.run.callback import Callback
 from engine.run.executor import Executor
-from engine.run.plan import RunOptions, make_plan
 
 
 def write(root: Path, files: dict[str, str]) -> None:

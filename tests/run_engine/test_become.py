@@ -13,7 +13,8 @@ import pytest
 from helpers import run_playbook, write
 
 import engine.run.become as become
-from engine.run.plan import RunOptions, make_plan
+from engine.plan import RunOptions
+from engine.run.plan import make_run_plan
 
 PLAYBOOK = """
 - hosts: localhost
@@ -59,8 +60,8 @@ def test_become_to_another_user_is_refused_when_sudo_is_there(tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(become, "sudo_available", lambda: True)
     write(tmp_path, {"site.yml": PLAYBOOK})
-    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
-                     has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
     assert [keyword for keyword, _ in plan.unsupported] == ["become"]
 
 

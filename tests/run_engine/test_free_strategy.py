@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from helpers import run_playbook, write
 
-from engine.run.plan import RunOptions, make_plan, unknown_module_problems
+from engine.plan import RunOptions
+from engine.run.plan import make_run_plan, unknown_module_problems
 
 HOSTS = "h1\nh2\n[all:vars]\nansible_connection=local\n"
 
@@ -74,8 +75,8 @@ def test_a_host_loop_bypassing_action_stops_the_playbook(tmp_path: Path) -> None
 @pytest.mark.parametrize("strategy", ["host_pinned", "debug", "ansible.builtin.host_pinned"])
 def test_other_strategies_are_refused_by_name(tmp_path: Path, strategy: str) -> None:
     write(tmp_path, {"site.yml": f"- hosts: all\n  strategy: {strategy}\n  tasks: []\n"})
-    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
-                     has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
     (problem,) = unknown_module_problems(plan)
     assert f"does not implement 'strategy: {strategy}'" in str(problem)
 
@@ -83,11 +84,11 @@ def test_other_strategies_are_refused_by_name(tmp_path: Path, strategy: str) -> 
 def test_default_strategy_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, {"site.yml": "- hosts: all\n  tasks: []\n- hosts: all\n  strategy: free\n  tasks: []\n"})
     monkeypatch.setenv("ANSIBLE_STRATEGY", "host_pinned")
-    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
-                     has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
     assert [keyword for keyword, _ in plan.unsupported] == ["strategy: host_pinned (DEFAULT_STRATEGY)"]
     monkeypatch.setenv("ANSIBLE_STRATEGY", "free")
-    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
-                     has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
     assert plan.unsupported == []
 

@@ -13,7 +13,7 @@ from helpers import run_playbook, write
 
 from engine.run.lookups import LookupContext, task_context
 from engine.run.task_runner import loop_items
-from engine.run.templar import Templar, TemplateFailure
+from engine.templar import Templar, TemplateFailure
 
 
 @pytest.fixture
@@ -59,7 +59,7 @@ def test_templar_without_lookups_never_runs_one(tmp_path: Path) -> None:
 
 def test_var_report_does_not_run_lookups(tmp_path: Path) -> None:
     """The editor's "which value has this variable" never runs a lookup (pipe, password...)."""
-    from engine.run.plan import RunOptions, make_plan
+    from engine.plan import RunOptions, make_plan
     from engine.var_report import variables_at
 
     marker, secret = tmp_path / "X", tmp_path / "pw"
@@ -352,7 +352,7 @@ def test_constant_terms_with_embedded_templates_are_templated(tree: Path) -> Non
 def test_an_undefined_variable_chains_as_in_ansible() -> None:
     """ansible 2.19: ``x.a.b | default('d')`` is 'd', ``x['a'] is defined`` is false, and using
     the chain fails with "'x' is undefined" (checked with ansible-playbook)."""
-    from engine.run.templar import Templar, TemplateFailure
+    from engine.templar import Templar, TemplateFailure
 
     templar = Templar({})
     assert templar.template("{{ x.a.b | default('d') }}") == "d"

@@ -8,7 +8,8 @@ from ansible_tools import find_tool
 from helpers import write
 from test_execute import QUIZ, SAMPLE
 
-from engine.run.plan import RunOptions, make_plan, render_plan, unknown_module_problems
+from engine.plan import RunOptions, make_plan
+from engine.run.plan import make_run_plan, render_plan, unknown_module_problems
 
 TAGGED = """
 - hosts: all
@@ -53,8 +54,8 @@ def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path,
 
     monkeypatch.setattr(engine.run.become, "sudo_available", lambda: True)  # become to another user: refused
     write(tmp_path, {"site.yml": UNSUPPORTED})
-    plan = make_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
-                     has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
     problems = unknown_module_problems(plan)
     refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
     assert {keyword for keyword, _ in refused} == {"debugger", "become_method", "become", "connection"}

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios
 
-from engine.run.plan import RunOptions, make_plan
+from engine.plan import RunOptions, make_plan
 from engine.var_report import find_task, variables_at
 
 

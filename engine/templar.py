@@ -15,20 +15,28 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import chain, islice
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from engine import templating
+from engine import path_and_set_filters, templating
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.run import path_and_set_filters
-from engine.run.template_errors import TemplateFailure
 from engine.template_bounds import binop_over_limit
 from engine.template_bounds import bounded_range as _bounded_range
+from engine.template_errors import TemplateFailure
 from engine.values import UnsafeText
 
-if TYPE_CHECKING:
-    from engine.run.lookups import LookupContext
+
+class Lookups(Protocol):
+    """What a templar that may run lookups is given: the run's lookup context
+    (engine.run.lookups.LookupContext). Static templating has none, so no lookup ever runs."""
+
+    warn: Callable[[str], None] | None
+
+    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]: ...
+
+    def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
+               invoked_as_with: bool = False) -> Any: ...
 
 
 # -- filters -------------------------------------------------------------------------------
@@ -375,7 +383,7 @@ def is_template(value: Any) -> bool:
 class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
-    def __init__(self, variables: Mapping[str, Any], lookups: LookupContext | None = None) -> None:
+    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None) -> None:
         """``lookups``: where the run's lookups look files up; without it (the default, and what
         the editor's static reports use) ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file)."""
@@ -392,9 +400,7 @@ class Templar:
         if self._globals is None:
             own = {CONDITIONAL_CONSTANT: self._conditional_constant}
             if self.lookups is not None:
-                from engine.run.lookups import template_globals
-
-                own.update(template_globals(self, self.lookups))
+                own.update(self.lookups.template_globals(self))
             self._globals = Layered(own, env.globals)
         return Layered(self.variables, self._globals)
 
@@ -406,11 +412,9 @@ class Templar:
 
     def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
         """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
-        from engine.run.lookups import invoke
-
         if self.lookups is None:
             raise TemplateFailure(f"lookups are not enabled here; cannot run the lookup {name!r}")
-        return invoke(self, self.lookups, name, terms, kwargs, invoked_as_with=True)
+        return self.lookups.invoke(self, name, terms, kwargs, invoked_as_with=True)
 
     def template(self, value: Any) -> Any:
         if isinstance(value, str):

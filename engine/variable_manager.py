@@ -14,15 +14,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.config import inject_facts_as_vars
 from engine.paths import load_role_vars
-from engine.run.gathering import inject_facts_as_vars
 from engine.templating import as_dict
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
     from engine.model import Play, RoleInstance, Task
-    from engine.run.plan import RunOptions
+    from engine.plan import RunOptions
     from engine.source import SourceCache
 
 OMIT = "__omit_place_holder__playbook_ls"
