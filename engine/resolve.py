@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
 from engine.values import OMIT
+from engine.var_sources import vars_files_found
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
@@ -122,22 +124,17 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
-    """The files a play's ``vars_files`` reads: each entry's first file that exists (a nested
-    list means "first one found"), names templated with ``variables``; a name that cannot be
-    templated with them is passed over."""
-    found: list[str] = []
-    for item in _as_list(entries):
-        for candidate in _as_list(item):
-            try:
-                name = render(candidate, variables)
-            except Unresolved:
-                continue
-            path = path_dwim(basedir, str(name))
-            if paths.isfile(path):
-                found.append(path)
-                break
-    return found
+@dataclass
+class _PendingInclude:
+    """An include whose name needs variables the loader does not have yet."""
+
+    task: Task
+    ctx: Ctx
+    span: Span | None
+    raw: tuple[Any, ...]
+    """The templates to render: the file name, or the role name and its ``*_from`` names."""
+    follow: Callable[..., None]
+    """Loads what the include loads, given the task, ctx, span and the rendered names."""
 
 
 class Resolver:
@@ -168,6 +165,7 @@ class Resolver:
         # module keys met in the current play, checked once its roles' library/ dirs are known
         self._module_keys: list[tuple[str, tuple[str, ...], Span | None, bool]] = []
         self.unchecked_modules = False  # a name could not be checked: no ansible-core installed
+        self._pending_includes: list[_PendingInclude] = []  # followed once their play is loaded
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
@@ -191,6 +189,7 @@ class Resolver:
         ``reuse`` maps a play's position to an earlier resolution of it that is still valid
         (none of its reads changed), which is then taken as it is."""
         self.problems = []
+        self._pending_includes = []
         self.reuse = reuse
         self.entries = 0
         self.roles.uses = 0
@@ -348,6 +347,7 @@ class Resolver:
         own = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
         play.handlers = [block for role_blocks in self.roles.handler_blocks for block in role_blocks] + own
         self.roles.handler_blocks = []
+        self._follow_pending_includes(play)
         play_vars = self._play_wide_vars(play, display_vars)
         # templated once the play is loaded, with every role's defaults (those of import_role too),
         # as PlaybookExecutor's post_validate does
@@ -360,6 +360,37 @@ class Resolver:
         mark_duplicate_roles(play)
         self._check_module_keys()
         return play
+
+    def defer_include(self, task: Task, ctx: Ctx, span: Span | None, raw: tuple[Any, ...],
+                      follow: Callable[..., None]) -> None:
+        """Template an include's names once the play is loaded, then ``follow`` it."""
+        self._pending_includes.append(_PendingInclude(task, ctx, span, raw, follow))
+
+    def _follow_pending_includes(self, play: Play) -> None:
+        """Follow the includes whose names the variables in scope while loading could not
+        template, now that the play is loaded: ansible templates them when the task runs, with
+        what the task sees then (every role's defaults, the play's and the roles' vars...). A
+        name that still cannot be templated without a host or the run is a dynamic include."""
+        from engine.templar import Templar, TemplateFailure
+        from engine.var_sources import hostless_variables, tasks_with_includers
+
+        while self._pending_includes:
+            pending, self._pending_includes = self._pending_includes, []
+            includers = {id(task): outer for task, outer in tasks_with_includers(play)}
+            for include in pending:
+                task = include.task
+                try:
+                    variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
+                                                   self.sources, self.with_magic({}, play.basedir))
+                    templar = Templar(variables)
+                    names = [templar.template(raw) for raw in include.raw]
+                except (TemplateFailure, RecursionError) as exc:
+                    reason = str(exc) if isinstance(exc, TemplateFailure) else "a value refers to itself"
+                    self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} depends on values known "
+                                 f"only on a host or at run time ({reason})", include.span,
+                                 "Its tasks are not analysed; use a static name to have them checked.", fatal=False)
+                    continue
+                include.follow(task, include.ctx, include.span, *map(str, names))
 
     def _check_module_keys(self) -> None:
         """``ModuleArgsParser.parse`` with action validation: every module key must name a
@@ -744,10 +775,13 @@ class Resolver:
         span = ds.value_spans.get(task.action) if isinstance(ds, YMap) else task.span
         try:
             target = render(raw, ctx.variables)
-        except Unresolved as exc:  # a run-time value: fine for ansible, but we cannot follow it
-            self.problem("dynamic-include", f"{task.action} {raw!r} depends on run-time values ({exc})", span,
-                         "Its tasks are not analysed; use a static file name to have them checked.", fatal=False)
+        except Unresolved:  # known once the play is loaded (another role's defaults), or at run time
+            self.defer_include(task, ctx, span, (raw,), self._follow_include_tasks)
             return
+        self._follow_include_tasks(task, ctx, span, str(target))
+
+    def _follow_include_tasks(self, task: Task, ctx: Ctx, span: Span | None, target: str) -> None:
+        raw = task.include_target
         path = self.find_task_file(str(target), ctx)
         if not paths.isfile(path):
             self.problem("unresolved-include", f"{task.action}: could not find '{target}'", span,

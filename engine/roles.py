@@ -9,7 +9,7 @@ task file reached from two places yields two tasks with different inherited fram
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
@@ -62,6 +62,9 @@ class TaskLoader(Protocol):
                       exit_code: int = ...) -> Any: ...
 
     def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]: ...
+
+    def defer_include(self, task: Task, ctx: Ctx, span: Span | None, raw: tuple[Any, ...],
+                      follow: Callable[..., None]) -> None: ...
 
 
 class RoleLoader:
@@ -314,9 +317,13 @@ class RoleLoader:
     def _include_role_children(self, task: Task, name: str, from_files: dict[str, str], ctx: Ctx) -> None:
         """What ``include_role`` would load at run time, when its name is static."""
         r = self.resolver
-        if any("{{" in value for value in (name, *from_files.values())):
-            r.problem("dynamic-include", f"include_role {name!r} depends on run-time values", task.span,
-                      "Its tasks are not analysed; use a static role name to have them checked.", fatal=False)
+        if any("{{" in value for value in (name, *from_files.values())):  # templated once the play is loaded
+            subs = list(from_files)
+
+            def follow(task: Task, ctx: Ctx, _span: Span | None, name: str, *files: str) -> None:
+                self._include_role_children(task, name, dict(zip(subs, files, strict=True)), ctx)
+
+            r.defer_include(task, ctx, task.span, (name, *from_files.values()), follow)
             return
         problems_before = len(r.problems)
         instance = self.locate(name, task.span, ctx, "include_role", None,

@@ -26,6 +26,7 @@ from engine.var_sources import (
     host_independent_layers,
     inventory_layers,
     task_runtime_layers,
+    tasks_with_includers,
 )
 
 if TYPE_CHECKING:
@@ -59,19 +60,6 @@ class TaskVariables:
     variables: dict[str, Resolved] = field(default_factory=dict)
     templar: Any = None
     """The run's templar over these variables (no lookups): renders other templates of the task."""
-
-
-def tasks_with_includers(play: Play) -> Iterator[tuple[Task, list[Task]]]:
-    """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
-    of includes after the include, each with the include tasks that load it, outermost first."""
-    def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
-        for block in blocks:
-            for task in block.tasks():
-                yield task, outer
-                if task.children:
-                    yield from walk(task.children, [*outer, task])
-
-    yield from walk(play.compile(), [])
 
 
 def tasks_in_order(play: Play) -> Iterator[Task]:

@@ -13,18 +13,21 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
+from engine import paths
 from engine.inventory.data import Group, Host, sort_groups
-from engine.paths import find_role_var_files, include_vars_path
+from engine.paths import find_role_var_files, include_vars_path, path_dwim
 from engine.span import YMap
+from engine.templating import Unresolved, render
 from engine.variable_manager import role_lineage as _role_lineage
 
 if TYPE_CHECKING:
-    from engine.model import RoleInstance, Task
+    from engine.model import Play, RoleInstance, Task
+    from engine.source import SourceCache
     from engine.variable_manager import PlayContext, VariableManager
 
 # ansible's documented precedence, lowest first (the names playbook-ls shows)
@@ -159,13 +162,48 @@ def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapp
                 prompts.key_spans[prompt["name"]] = span
     layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
                          runtime=True))
-    from engine.resolve import vars_files_found
-
     known = {**(data.get("vars") or {}), **extra_vars, "playbook_dir": os.path.abspath(play.basedir)}
     for found in vars_files_found(data.get("vars_files"), play.basedir, known):
         layers.append(_layer("play vars_files", f"play '{play.name}' vars_files",
                              manager.cache.load(found).data, found))
     return [layer for layer in layers if layer is not None]
+
+
+def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
+    """The files a play's ``vars_files`` reads: each entry's first file that exists (a nested
+    list means "first one found"), names templated with ``variables``; a name that cannot be
+    templated with them is passed over."""
+    found: list[str] = []
+    for item in _listed(entries):
+        for candidate in _listed(item):
+            try:
+                name = render(candidate, variables)
+            except Unresolved:
+                continue
+            path = path_dwim(basedir, str(name))
+            if paths.isfile(path):
+                found.append(path)
+                break
+    return found
+
+
+def _listed(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+def tasks_with_includers(play: Play) -> Iterator[tuple[Task, list[Task]]]:
+    """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
+    of includes after the include, each with the include tasks that load it, outermost first."""
+    def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
+        for block in blocks:
+            for task in block.tasks():
+                yield task, outer
+                if task.children:
+                    yield from walk(task.children, [*outer, task])
+
+    yield from walk(play.compile(), [])
 
 
 def _frame_path(frame: Any) -> str | None:
@@ -335,3 +373,31 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
             same.insert(0, definition)
     return found
 
+
+
+def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars: Mapping[str, Any],
+                       cache: SourceCache, magic: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What ``task`` sees on every host before anything runs: the levels that do not depend on a
+    host (every role's defaults, play vars and vars_files, role vars, the vars of the frames and
+    includes on the way, role and include params, extra vars) under the load-time ``magic``
+    variables. What a host or the run adds (inventory, facts, set_fact, register) is absent, so
+    a name that needs it stays undefined here: ``VariableManager.get_vars`` without a host."""
+    from engine.variable_manager import PlayContext, VariableManager
+
+    options = _HostlessLaunch(dict(extra_vars), {})
+    manager = VariableManager(None, options, cache)  # type: ignore[arg-type] - no inventory is read
+    roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+    below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], False, includers)
+    merged: dict[str, Any] = {}
+    for layer in [*below, *above]:
+        merged.update({name: value for name, value in layer.values.items() if value is not RUNTIME_RESULT})
+    merged.update(magic)
+    if task.role is not None:
+        merged.update(role_name=task.role.name, ansible_role_name=task.role.name, role_path=task.role.path)
+    return merged
+
+
+@dataclass
+class _HostlessLaunch:
+    extra_vars: dict[str, Any]
+    option_vars: dict[str, Any]

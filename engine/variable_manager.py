@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import inject_facts_as_vars
 from engine.paths import load_role_vars
@@ -22,10 +22,17 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
     from engine.model import Play, RoleInstance, Task
-    from engine.plan import RunOptions
     from engine.source import SourceCache
 
 OMIT = "__omit_place_holder__playbook_ls"
+
+
+class LaunchValues(Protocol):
+    """What a launch gives every task: ``-e`` and the ``ansible_*`` option variables
+    (engine.plan.RunOptions)."""
+
+    extra_vars: dict[str, Any]
+    option_vars: dict[str, Any]
 
 
 @dataclass
@@ -56,7 +63,7 @@ class PlayContext:
 
 
 class VariableManager:
-    def __init__(self, inventory: Inventory, options: RunOptions, cache: SourceCache) -> None:
+    def __init__(self, inventory: Inventory, options: LaunchValues, cache: SourceCache) -> None:
         self.inventory, self.options, self.cache = inventory, options, cache
         self.hosts: dict[str, HostState] = {}
         self.inject_facts = inject_facts_as_vars()

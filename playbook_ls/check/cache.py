@@ -69,3 +69,28 @@ class CheckCache:
             os.replace(temporary, self.path)
         except OSError:
             pass  # a read-only cache directory must not fail the check
+
+
+_code_identity: str | None = None
+
+
+def code_identity() -> str:
+    """The installed playbook-ls's code, by the size and time of each of its modules: a cached
+    finding is only as good as the code that made it, and a checkout can change without a new
+    version number."""
+    global _code_identity
+    if _code_identity is None:
+        import engine
+        import playbook_ls
+
+        digest = hashlib.blake2b(digest_size=16)
+        for package in (engine, playbook_ls):
+            root = os.path.dirname(os.path.abspath(package.__file__ or ""))
+            for directory, subdirs, names in sorted(os.walk(root)):
+                subdirs.sort()
+                for name in sorted(names):
+                    if name.endswith(".py"):
+                        info = os.stat(os.path.join(directory, name))
+                        digest.update(f"{directory}/{name}:{info.st_size}:{info.st_mtime_ns}\n".encode())
+        _code_identity = digest.hexdigest()
+    return _code_identity

@@ -17,7 +17,7 @@ from engine.config import ProjectConfigs
 from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
-from playbook_ls.check.cache import CheckCache, content_hash
+from playbook_ls.check.cache import CheckCache, code_identity, content_hash
 from playbook_ls.config import Settings
 from playbook_ls.rules.base import Finding, Severity
 from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
@@ -115,7 +115,7 @@ class Checker:
         config_hash = self._hash(config) if config else None
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
-        return repr((__version__, self.settings.fingerprint(), settings_hash, config, config_hash, environment,
+        return repr((__version__, code_identity(), self.settings.fingerprint(), settings_hash, config, config_hash, environment,
                      sys.version_info[:2], sorted(self.configs.collection_sources.items())))
 
     @property

@@ -73,7 +73,7 @@ def play_definitions(play: Play) -> Iterator[tuple[str, str, Span | None]]:
         spans = getattr(variables, "key_spans", {})
         for name in variables:
             yield str(name), "play vars", spans.get(name)
-    from engine.resolve import vars_files_found
+    from engine.var_sources import vars_files_found
 
     for path in vars_files_found(data.get("vars_files"), play.basedir, {}):  # names written as they are
         for name, (_value, span) in named_spans(path).items():

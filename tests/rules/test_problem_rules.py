@@ -86,6 +86,26 @@ def test_unresolved_template_and_dynamic_include(repo: Path) -> None:
     assert positions(check(repo, {}, "PLS116")) == [("site.yml", 3, 21)]
 
 
+def test_an_include_named_from_another_roles_defaults_is_followed(repo: Path) -> None:
+    """ansible templates an include's name when the task runs, with every role's defaults of the
+    play: role b's include of t_{{ x }}.yml runs t_foo.yml when role a's defaults set x, and
+    `include_role` of a name from the play's roles does the same. Neither is a dynamic include,
+    and the included tasks are analysed (here: PLS105 inside them)."""
+    files = {
+        "site.yml": "- hosts: all\n  roles: [a, b]\n  tasks:\n    - include_role:\n        name: \"{{ which }}\"\n"
+                    "    - include_tasks: \"t_{{ from_inventory }}.yml\"\n",
+        "roles/a/defaults/main.yml": "x: foo\nwhich: c\n",
+        "roles/b/tasks/main.yml": "- include_tasks: \"t_{{ x }}.yml\"\n",
+        "roles/b/tasks/t_foo.yml": "- debug: msg=foo\n  when: \"{{ x }}\"\n",
+        "roles/c/tasks/main.yml": "- debug: msg=c\n  when: \"{{ which }}\"\n",
+    }
+    dynamic = check(repo, files, "PLS116")
+    assert positions(dynamic) == [("site.yml", 5, 21)]  # only the name a host or the run must give
+    assert "'from_inventory' is undefined" in dynamic[0].message
+    assert sorted(positions(check(repo, {}, "PLS105"))) == [("roles/b/tasks/t_foo.yml", 1, 8),
+                                                            ("roles/c/tasks/main.yml", 1, 8)]
+
+
 def test_duplicate_role_is_skipped_but_dependencies_are_not_reported(repo: Path) -> None:
     found = check(repo, {
         "site.yml": "- hosts: all\n  roles:\n    - common\n    - app\n    - web\n    - common\n",
