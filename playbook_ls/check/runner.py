@@ -115,8 +115,8 @@ class Checker:
         config_hash = self._hash(config) if config else None
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
-        return repr((__version__, code_identity(), self.settings.fingerprint(), settings_hash, config, config_hash, environment,
-                     sys.version_info[:2], sorted(self.configs.collection_sources.items())))
+        return repr((__version__, code_identity(), self.settings.fingerprint(), settings_hash, config, config_hash,
+                     environment, sys.version_info[:2], sorted(self.configs.collection_sources.items())))
 
     @property
     def sources(self) -> Any:
