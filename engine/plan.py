@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
+from engine import magic
 from engine.model import Block, Play, Playbook, Task
 from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
@@ -120,7 +121,14 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                                    settings=config.inventory)
     except InventoryAborted as aborted:
         raise PlanError(str(aborted)) from None
-    resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars)
+    launch = magic.RunOptions(inventory_sources=magic.command_line_sources(options.inventory, config.inventory.sources),
+                              tags=options.tags, skip_tags=options.skip_tags, limit=options.limit,
+                              check=options.check, diff=options.diff, forks=options.forks,
+                              verbosity=options.verbosity)
+    if not options.option_vars:  # load_options_vars: what every task sees of the command line
+        options = replace(options, option_vars=launch.variables())
+    resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
+                        magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))
     book = resolver.load_playbook(options.playbook)
     fatal = book.fatal_problems()
     if fatal:

@@ -20,6 +20,7 @@ from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
+from engine.variable_manager import role_variables
 
 if TYPE_CHECKING:
     from engine.collection_search import CollectionFinder
@@ -231,8 +232,7 @@ class RoleLoader:
         self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)
-        short_name = instance.name.rpartition(".")[2] if instance.collection else instance.name
-        variables.update(role_name=short_name, role_path=instance.path, ansible_role_name=instance.name)
+        variables.update(role_variables(instance))
         return resolve_variables(variables)
 
     def compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool = True) -> list[Block]:

@@ -24,6 +24,7 @@ from engine.paths import find_role_var_files, include_vars_path, path_dwim
 from engine.span import YMap
 from engine.templating import Unresolved, render
 from engine.variable_manager import role_lineage as _role_lineage
+from engine.variable_manager import role_variables
 
 if TYPE_CHECKING:
     from engine.model import Play, RoleInstance, Task
@@ -393,7 +394,7 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
         merged.update({name: value for name, value in layer.values.items() if value is not RUNTIME_RESULT})
     merged.update(magic)
     if task.role is not None:
-        merged.update(role_name=task.role.name, ansible_role_name=task.role.name, role_path=task.role.path)
+        merged.update(role_variables(task.role))
     return merged
 
 

@@ -10,11 +10,12 @@ vars, then the magic variables.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.config import inject_facts_as_vars
+from engine.config import find_config_file, inject_facts_as_vars
 from engine.paths import load_role_vars
 from engine.templating import as_dict
 
@@ -138,16 +139,37 @@ class VariableManager:
             "ansible_play_batch": context.batch_left(),
             "ansible_play_hosts_all": list(context.hosts_all),
             "ansible_play_name": play.name,
-            "ansible_play_role_names": sorted({r.name for r in context.roles}),
+            **role_name_variables(context.roles),
             "playbook_dir": os.path.abspath(play.basedir),
+            "ansible_playbook_python": sys.executable,
+            "ansible_config_file": find_config_file(),
             "omit": OMIT,
             **self.options.option_vars,
         }
         # inventory_dir and inventory_file are host variables (the source that first named the
         # host, InventoryData.add_host), not magic ones: the implicit localhost has neither
         if role is not None:
-            magic.update(role_name=role.name, ansible_role_name=role.name, role_path=role.path)
+            magic.update(role_variables(role))
         return magic
+
+
+def role_name_variables(roles: list[RoleInstance]) -> dict[str, Any]:
+    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``
+    and ``import_role``) in order, those their dependencies pull in, and both. ansible builds
+    the last two from sets, so their order changes from run to run; here they are sorted."""
+    named = [role.name for role in roles if role.via != "dependency"]
+    dependencies = sorted({role.name for role in roles if role.via == "dependency"})
+    return {"ansible_play_role_names": named, "role_names": list(named),
+            "ansible_dependent_role_names": dependencies,
+            "ansible_role_names": sorted(set(named) | set(dependencies))}
+
+
+def role_variables(role: RoleInstance) -> dict[str, Any]:
+    """The magic variables of a task in ``role``: ``role_name`` is the short name, while
+    ``ansible_role_name`` keeps a collection role's full name."""
+    short = role.name.rsplit(".", 1)[-1] if role.collection else role.name
+    return {"role_name": short, "ansible_role_name": role.name, "role_path": role.path,
+            "ansible_collection_name": role.collection}
 
 
 def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:

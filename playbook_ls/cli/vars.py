@@ -10,6 +10,8 @@ import os
 import sys
 from typing import Any
 
+from playbook_ls.cli.options import add_selection_options
+
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 
@@ -18,6 +20,7 @@ examples:
   playbook-ls vars site.yml -i inventory.ini --host web1
   playbook-ls vars site.yml -i inventory.ini --host web1 --task roles/app/tasks/main.yml:12 app_port
   playbook-ls vars site.yml -i inventory.ini --host web1 -e version=2 --format json
+  playbook-ls vars site.yml -i inventory.ini --host web1 --check --tags deploy ansible_check_mode ansible_run_tags
 """
 
 
@@ -32,8 +35,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", required=True, help="the inventory host")
     parser.add_argument("--task", metavar="FILE:LINE",
                         help="the task written at this line (default: the first task of each play)")
-    parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
-                        help="extra variables as key=value, YAML/JSON, or @file (repeatable)")
+    add_selection_options(parser)
+    parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
+    parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
+    parser.add_argument("-f", "--forks", type=int, default=5, help="as with --forks (ansible_forks)")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="as with -v (ansible_verbosity)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
 
@@ -51,6 +57,7 @@ def _task_arg(value: str) -> tuple[str, int] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.config import AnsibleConfig
     from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
     from engine.var_report import find_task, tasks_in_order, variables_at
@@ -63,7 +70,11 @@ def run(args: argparse.Namespace) -> int:
     where = _task_arg(args.task) if args.task else None
     if args.task and where is None:
         return _fail(f"--task {args.task}: give FILE:LINE with a line number from 1", EXIT_USAGE)
-    options = RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}))
+    config = AnsibleConfig.load()
+    options = RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}),
+                         tags=args.tags or config.run_tags, skip_tags=args.skip_tags or config.skip_tags,
+                         limit=args.limit, check=args.check, diff=args.diff, forks=args.forks,
+                         verbosity=args.verbose)
     try:
         plan = make_plan(options, cache, dynamic_inventory=False, select_tasks=False)
     except PlanError as exc:
