@@ -10,12 +10,13 @@ it needs to run it (engine.run.plan) and executes it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine import magic
+from engine.config import DEFAULT_HOST_LIST
 from engine.model import Block, Play, Playbook, Task
 from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
@@ -45,7 +46,19 @@ class RunOptions:
     verbosity: int = 0
     forks: int = 5
     option_vars: dict[str, Any] = field(default_factory=dict)
-    """The ``ansible_*`` option variables (engine.launching.option_vars)."""
+    """The ``ansible_*`` option variables (engine.launching.option_vars); by default, those of
+    these options."""
+
+    def __post_init__(self) -> None:
+        if not self.option_vars:
+            self.option_vars = self.launch_values().variables()
+
+    def launch_values(self, default_sources: Sequence[str] = (DEFAULT_HOST_LIST,)) -> magic.RunOptions:
+        """The options that become variables, with ``default_sources`` as the inventory when
+        none is given (ansible.cfg's, where it names one)."""
+        return magic.RunOptions(inventory_sources=magic.command_line_sources(self.inventory, default_sources),
+                                tags=self.tags, skip_tags=self.skip_tags, limit=self.limit, check=self.check,
+                                diff=self.diff, forks=self.forks, verbosity=self.verbosity)
 
     def selection(self) -> Selection:
         return Selection.from_options(self.tags, self.skip_tags)
@@ -121,11 +134,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                                    settings=config.inventory)
     except InventoryAborted as aborted:
         raise PlanError(str(aborted)) from None
-    launch = magic.RunOptions(inventory_sources=magic.command_line_sources(options.inventory, config.inventory.sources),
-                              tags=options.tags, skip_tags=options.skip_tags, limit=options.limit,
-                              check=options.check, diff=options.diff, forks=options.forks,
-                              verbosity=options.verbosity)
-    if not options.option_vars:  # load_options_vars: what every task sees of the command line
+    launch = options.launch_values(config.inventory.sources)
+    if not options.inventory:  # ansible.cfg's inventory is the one ansible_inventory_sources names
         options = replace(options, option_vars=launch.variables())
     resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
                         magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))

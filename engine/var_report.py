@@ -64,8 +64,8 @@ class TaskVariables:
 
 def tasks_in_order(play: Play) -> Iterator[Task]:
     """The play's tasks as a run reaches them, with the statically known tasks of includes after
-    the include (implicit ones left out)."""
-    return (task for task, _ in tasks_with_includers(play) if not task.implicit)
+    the include, then its handlers (implicit ones left out)."""
+    return (task for task, _ in tasks_with_includers(play, handlers=True) if not task.implicit)
 
 
 def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
@@ -241,7 +241,7 @@ class _PlayOrder:
         self.includers: dict[int, list[Task]] = {}
         self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
 
-        for task, outer in tasks_with_includers(play):
+        for task, outer in tasks_with_includers(play, handlers=True):
             if not task.implicit:
                 self.position[id(task)] = len(self.tasks)
                 self.tasks.append(task)

@@ -194,9 +194,10 @@ def _listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def tasks_with_includers(play: Play) -> Iterator[tuple[Task, list[Task]]]:
+def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[Task, list[Task]]]:
     """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
-    of includes after the include, each with the include tasks that load it, outermost first."""
+    of includes after the include, each with the include tasks that load it, outermost first;
+    with ``handlers``, the play's handlers (its roles' first) after its tasks."""
     def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
         for block in blocks:
             for task in block.tasks():
@@ -205,6 +206,8 @@ def tasks_with_includers(play: Play) -> Iterator[tuple[Task, list[Task]]]:
                     yield from walk(task.children, [*outer, task])
 
     yield from walk(play.compile(), [])
+    if handlers:
+        yield from walk(play.handlers, [])
 
 
 def _frame_path(frame: Any) -> str | None:

@@ -8,13 +8,13 @@ list of strings with commas for ``lookup()``.
 Lookups run on the controller whatever the check mode (``pipe`` runs its command, ``password``
 writes its file, as ansible does). They are only reachable through a :class:`LookupContext`, which
 the executor gives the templar of a task; a templar without one (the editor's variable report)
-never runs a lookup.
+never runs a lookup. The lookups that read nothing, and ``invoke`` itself, are the static
+engine's (engine.lookups): this module adds those that read files or run commands.
 """
 
 from __future__ import annotations
 
 import glob
-import itertools
 import os
 import random
 import re
@@ -23,17 +23,21 @@ import string
 import subprocess
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal, DecimalException
 from typing import Any
 
-# the task's templar (engine.templar.Templar, which is given this module's context): named, not imported
-Templar = Any
-
-CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.templar's name for it
-
-
-class LookupFailure(Exception):
-    """What the plugin raises (AnsibleError); ``invoke`` words it as ansible does."""
+from engine.lookups import (
+    PURE,
+    Call,
+    LookupFailure,
+    LookupFunction,
+    Templar,
+    _bool_option,
+    _integer,
+    _options,
+    invoke,
+    short_name,
+    template_globals,
+)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,16 @@ class LookupContext:
     warn: Callable[[str], None] | None = None
     """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
 
+    def resolve(self, name: str) -> LookupFunction:
+        from engine.template_errors import TemplateFailure
+
+        short = short_name(name)
+        if short in LOOKUPS:
+            return LOOKUPS[short]
+        if short in REFUSED:
+            raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
+        raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
+
     def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
         """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""
         return template_globals(templar, self)
@@ -57,14 +71,6 @@ class LookupContext:
     def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
                invoked_as_with: bool = False) -> Any:
         return invoke(templar, self, name, terms, kwargs, invoked_as_with)
-
-
-@dataclass
-class Call:
-    templar: Templar
-    context: LookupContext
-    name: str
-    invoked_as_with: bool = False
 
 
 def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
@@ -78,13 +84,6 @@ def task_context(role_path: str | None, task_file: str | None, basedir: str, act
 
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
-def _flatten(terms: Sequence[Any]) -> list[Any]:
-    flat: list[Any] = []
-    for term in terms:
-        flat.extend(term) if isinstance(term, (list, tuple)) else flat.append(term)
-    return flat
-
-
 def _unfrack(path: str) -> str:
     return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
 
@@ -118,19 +117,6 @@ def _read_text(path: str) -> str:
             return handle.read().decode("utf-8", errors="surrogateescape")
     except OSError as exc:
         raise LookupFailure(f"An error occurred while trying to read the file '{path}': {exc}") from exc
-
-
-def _options(kwargs: Mapping[str, Any], known: Mapping[str, Any], name: str) -> dict[str, Any]:
-    unknown = sorted(set(kwargs) - set(known))
-    if unknown:
-        raise LookupFailure(f"Unsupported parameters for ({name}) lookup: {', '.join(unknown)}")
-    return {**known, **kwargs}
-
-
-def _bool_option(value: Any) -> bool:
-    from engine.booleans import boolean
-
-    return boolean(value)
 
 
 # -- the lookups ------------------------------------------------------------------------------
@@ -263,117 +249,6 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
     raise LookupFailure("No file was found when using first_found.")
 
 
-def lookup_vars(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from engine.template_errors import TemplateFailure
-
-    opts = _options(kwargs, {"default": None}, "vars")
-    variables = call.templar.variables
-    ret = []
-    for term in terms:
-        if not isinstance(term, str):
-            raise LookupFailure(f"Variable name must be 'str' not {type(term).__name__!r}.")
-        if term in variables:
-            ret.append(variables[term])
-        elif opts["default"] is None:
-            raise TemplateFailure(f"No variable named {term!r} was found.")  # an undefined value, not a failure
-        else:
-            ret.append(opts["default"])
-    return ret
-
-
-def lookup_items(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    return _flatten(terms)
-
-
-def lookup_list(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    return terms
-
-
-def lookup_dict(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    results: list[Any] = []
-    for term in terms:
-        if not isinstance(term, Mapping):
-            raise LookupFailure(f"the 'dict' lookup plugin expects a dictionary, got '{term}' of type {type(term)})")
-        results.extend({"key": k, "value": v} for k, v in term.items())
-    return results
-
-
-_NUM = "(0?x?[0-9a-f]+)"
-_SHORTCUT = re.compile("^(" + _NUM + "-)?" + _NUM + "(/" + _NUM + ")?" + "(:(.+))?$", re.IGNORECASE)
-_FIELDS = ("start", "end", "stride", "count", "format")
-
-
-def _integer(name: str, value: Any, plugin: str = "sequence") -> int:
-    if isinstance(value, int):
-        return int(value)
-    try:
-        number = Decimal(str(value))
-        if number == int(number):
-            return int(number)
-    except (DecimalException, ValueError):
-        pass
-    raise LookupFailure(f"Config {name!r} for {plugin!r} lookup plugin from 'Direct' has an invalid value: "
-                        f"Invalid value provided for 'integer': {value!r}")
-
-
-def lookup_sequence(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from engine.splitter import parse_kv
-
-    defaults = {"start": 1, "end": None, "stride": 1, "count": None, "format": "%d"}
-    _options(kwargs, defaults, "sequence")
-    results: list[Any] = []
-    if kwargs and not terms:
-        terms = [""]
-    for term in terms:
-        opts = {**defaults, **kwargs}
-        match = _SHORTCUT.match(term)
-        if match:
-            _, start, end, _, stride, _, fmt = match.groups()
-            for key, value in (("start", start), ("end", end), ("stride", stride), ("format", fmt)):
-                if value is not None:
-                    opts[key] = value
-        else:
-            try:
-                args = parse_kv(term)
-            except Exception as exc:  # noqa: BLE001
-                raise LookupFailure(f"unknown error parsing with_sequence arguments: {term!r}. "
-                                    f"Error was: {exc}") from exc
-            for key in _FIELDS:
-                if args.get(key) is not None:
-                    opts[key] = args.pop(key)
-                else:
-                    args.pop(key, None)
-            if args:
-                raise LookupFailure(f"unrecognized arguments to with_sequence: {list(args.keys())}")
-        start, stride = _integer("start", opts["start"]), _integer("stride", opts["stride"])
-        end = None if opts["end"] is None else _integer("end", opts["end"])
-        count = None if opts["count"] is None else _integer("count", opts["count"])
-        fmt = str(opts["format"])
-        if count is None and end is None:
-            raise LookupFailure("must specify count or end in with_sequence")
-        if count is not None and end is not None:
-            raise LookupFailure("can't specify both count and end in with_sequence")
-        if count is not None:
-            if count == 0:
-                continue
-            end = start + count * stride - 1
-        assert end is not None
-        if stride > 0 and end < start:
-            raise LookupFailure("to count backwards make stride negative")
-        if stride < 0 and end > start:
-            raise LookupFailure("to count forward don't make stride negative")
-        if stride == 0:
-            continue
-        if fmt.count("%") != 1:
-            raise LookupFailure(f"bad formatting string: {fmt}")
-        for i in range(start, end + (1 if stride >= 0 else -1), stride):
-            try:
-                results.append(fmt % i)
-            except (ValueError, TypeError) as exc:
-                raise LookupFailure(f"problem formatting {i!r} with {fmt!r}") from exc
-    return results
-
-
 def _shell(command: str, cwd: str) -> tuple[int, bytes]:
     proc = subprocess.run(command, cwd=cwd, shell=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, check=False)
     return proc.returncode, proc.stdout
@@ -397,90 +272,6 @@ def lookup_lines(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[A
         if rc != 0:
             raise LookupFailure(f"lookup_plugin.lines({term}) returned {rc}")
         ret.extend(line.decode("utf-8") for line in out.splitlines())
-    return ret
-
-
-def lookup_together(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    if not terms:
-        raise LookupFailure("with_together requires at least one element in each list")
-    return [_flatten(x) for x in itertools.zip_longest(*terms, fillvalue=None)]
-
-
-def lookup_nested(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    lists = list(reversed(terms))
-    if not lists:
-        raise LookupFailure("with_nested requires at least one element in the nested list")
-    result = lists.pop()
-    while lists:
-        following = lists.pop()
-        result = [_flatten([x, y]) for x in result for y in following]
-    return [_flatten(x) for x in result]
-
-
-def lookup_subelements(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    def terms_error(msg: str = "") -> LookupFailure:
-        return LookupFailure("subelements lookup expects a list of two or three items, " + msg)
-
-    if not isinstance(terms, list) or not 2 <= len(terms) <= 3:
-        raise terms_error()
-    if not isinstance(terms[0], (list, dict)) or not isinstance(terms[1], str):
-        raise terms_error("first a dict or a list, second a string pointing to the subkey")
-    subelements = terms[1].split(".")
-    if isinstance(terms[0], dict):
-        if terms[0].get("skipped", False) is not False:
-            return []
-        elementlist = list(terms[0].values())
-    else:
-        elementlist = terms[0]
-    flags = terms[2] if len(terms) == 3 else {}
-    if not isinstance(flags, dict) and not all(isinstance(k, str) and k == "skip_missing" for k in flags):
-        raise terms_error("the optional third item must be a dict with flags ('skip_missing',)")
-    ret: list[Any] = []
-    for item0 in elementlist:
-        if not isinstance(item0, dict):
-            raise LookupFailure(f"subelements lookup expects a dictionary, got '{item0}'")
-        if item0.get("skipped", False) is not False:
-            continue
-        item0 = dict(item0)  # the plugin pops the subkey from (a copy of) the item
-        skip_missing = _bool_option(flags.get("skip_missing", False))
-        subvalue = item0
-        sublist: list[Any] = []
-        for position, subkey in enumerate(subelements):
-            last = subkey == subelements[-1] or position == len(subelements) - 1
-            if subkey not in subvalue:
-                if skip_missing:
-                    continue
-                raise LookupFailure(f"could not find '{subkey}' key in iterated item '{subvalue}'")
-            if not last:
-                if not isinstance(subvalue[subkey], dict):
-                    if skip_missing:
-                        continue
-                    raise LookupFailure(f"the key {subkey} should point to a dictionary, got '{subvalue[subkey]}'")
-                subvalue = subvalue[subkey] = dict(subvalue[subkey])
-            else:
-                if not isinstance(subvalue[subkey], list):
-                    raise LookupFailure(f"the key {subkey} should point to a list, got '{subvalue[subkey]}'")
-                sublist = subvalue.pop(subkey, [])
-        ret.extend([item0, item1] for item1 in sublist)
-    return ret
-
-
-def lookup_indexed_items(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    items = _flatten(terms)
-    return [[index, item] for index, item in enumerate(items)]
-
-
-def lookup_varnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    names = list(call.templar.variables.keys())
-    ret: list[Any] = []
-    for term in terms:
-        if not isinstance(term, str):
-            raise LookupFailure(f'Invalid setting identifier, "{term}" is not a string, it is a {type(term)}')
-        try:
-            pattern = re.compile(term)
-        except re.error as exc:
-            raise LookupFailure(f'Unable to use "{term}" as a search parameter: {exc}') from exc
-        ret.extend(name for name in names if pattern.search(name))
     return ret
 
 
@@ -600,101 +391,26 @@ def lookup_unvault(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list
     raise LookupFailure("playbook-ls's engine does not support vault; run with --engine ansible")
 
 
-LookupFunction = Callable[[list[Any], dict[str, Any], Call], list[Any]]
 
 LOOKUPS: dict[str, LookupFunction] = {
+    **PURE,
     "file": lookup_file,
     "template": lookup_template,
     "env": lookup_env,
     "fileglob": lookup_fileglob,
     "first_found": lookup_first_found,
-    "vars": lookup_vars,
-    "items": lookup_items,
-    "list": lookup_list,
-    "dict": lookup_dict,
-    "sequence": lookup_sequence,
     "lines": lookup_lines,
     "pipe": lookup_pipe,
-    "together": lookup_together,
-    "nested": lookup_nested,
-    "subelements": lookup_subelements,
-    "indexed_items": lookup_indexed_items,
-    "varnames": lookup_varnames,
     "config": lookup_config,
     "password": lookup_password,
     "random_choice": lookup_random_choice,
     "unvault": lookup_unvault,
 }
 
-_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 # ansible-core lookups this engine does not implement (they reach other systems or files it does
 # not parse); a run that uses one fails with a hint rather than "not found".
 REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
+lookup_first_found.accepts_undefined = True  # type: ignore[attr-defined] - with_first_found drops undefined terms
 
 
-def resolve(name: str) -> LookupFunction:
-    from engine.template_errors import TemplateFailure
-
-    short = name
-    for prefix in _PREFIXES:
-        if name.startswith(prefix):
-            short = name[len(prefix):]
-    if short in LOOKUPS:
-        return LOOKUPS[short]
-    if short in REFUSED:
-        raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
-    raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
-
-
-def invoke(templar: Templar, context: LookupContext, name: str, terms: list[Any], kwargs: dict[str, Any],
-           invoked_as_with: bool = False) -> Any:
-    """``_invoke_lookup``: run the plugin, handle ``errors`` and shape the result for ``wantlist``."""
-    from jinja2 import Undefined
-
-    from engine.template_errors import TemplateFailure
-
-    function = resolve(name)
-    if function is not lookup_first_found:  # first_found accepts undefined terms (with_: drops them)
-        for value in [*terms, *kwargs.values()]:
-            if isinstance(value, Undefined):
-                value._fail_with_undefined_error()
-    kwargs = dict(kwargs)
-    wantlist = kwargs.pop("wantlist", False)
-    errors = kwargs.pop("errors", "strict")
-    try:
-        result = function(list(terms), kwargs, Call(templar, context, name, invoked_as_with))
-    except TemplateFailure:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any error of the plugin is the lookup's failure
-        message = str(exc) if isinstance(exc, LookupFailure) else f"{type(exc).__name__}: {exc}"
-        if errors not in ("warn", "ignore"):
-            raise TemplateFailure(f"The lookup plugin {name!r} failed: {message}") from exc
-        if errors == "warn" and context.warn is not None:
-            context.warn(f"An error occurred while running the lookup plugin {name!r}: {message}")
-        return [] if wantlist else None
-    if not wantlist and result:
-        if len(result) == 1:
-            return result[0]
-        if all(isinstance(item, str) for item in result):
-            return ",".join(result)
-    return result
-
-
-def template_globals(templar: Templar, context: LookupContext) -> dict[str, Callable[..., Any]]:
-    """``lookup``, ``query`` and ``q`` for a templar's Jinja context."""
-    def lookup(name: str, *terms: Any, **kwargs: Any) -> Any:
-        return invoke(templar, context, name, list(terms), kwargs)
-
-    def query(name: str, *terms: Any, **kwargs: Any) -> Any:
-        return invoke(templar, context, name, list(terms), {**kwargs, "wantlist": True})
-
-    def constant_template(text: str) -> Any:
-        if context.warn is not None:
-            context.warn("Jinja constant strings should not contain embedded templates. This feature will be "
-                         "disabled by default in ansible-core 2.23.")
-        return templar.template(text)
-
-    return {"lookup": lookup, "query": query, "q": query, CONSTANT_TEMPLATE: constant_template}
-
-
-__all__ = ["LOOKUPS", "LookupContext", "LookupFailure", "invoke", "task_context", "template_globals"]
+__all__ = ["LOOKUPS", "LookupContext", "task_context"]

@@ -53,7 +53,7 @@ def roles_of(play: Play) -> Iterator[RoleInstance]:
     """Each role instance of the play (the statically known tasks of includes too, and roles
     with no tasks, such as a dependency that only holds variables), once, with the roles that
     pulled it in."""
-    from engine.var_report import tasks_with_includers
+    from engine.var_sources import tasks_with_includers
 
     seen: set[int] = set()
     for task, _includers in tasks_with_includers(play):  # implicit tasks stand for task-less roles

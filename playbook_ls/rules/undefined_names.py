@@ -171,7 +171,7 @@ def _inventory_names(plan: Plan, hosts: Iterable[Any], known: dict[str, set[str]
 def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
     """The tasks the launch runs, with the includes that load them: the selected ones and what
     selected includes load."""
-    from engine.var_report import tasks_with_includers
+    from engine.var_sources import tasks_with_includers
 
     selected = play_plan.selected_ids()
     for task, includers in tasks_with_includers(play_plan.play):
