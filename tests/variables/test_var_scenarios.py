@@ -33,9 +33,45 @@ if TYPE_CHECKING:
     from engine.run.plan import Plan, PlayPlan
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
-# ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once).
-# Each is a strict xfail: a fix makes it pass, and then its entry must go.
-KNOWN_DIFFERENT: dict[str, str] = {}
+# ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
+# each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
+# makes it pass, and then its entry must go.
+CONFIG_FILE = "ansible_config_file: ansible gives the ansible.cfg it read; playbook-ls leaves it undefined"
+ROLE_NAME_LISTS = ("role_names, ansible_role_names, ansible_dependent_role_names: ansible defines them in every task "
+                   "of a play; playbook-ls leaves them undefined")
+PLAY_ROLE_NAMES = ("ansible_play_role_names: ansible lists play.roles (roles: entries, then each import_role/"
+                   "include_role role once it is loaded), no dependencies; playbook-ls lists every role of the "
+                   "compiled tasks, dependencies included, include_role roles left out")
+COLLECTION_NAME = ("ansible_collection_name: ansible gives null in a role of no collection; playbook-ls leaves it "
+                   "undefined")
+PARENT_ROLES = ("ansible_parent_role_names/_paths: ansible gives include_role/import_role inside a role the "
+                "including role's name/path as include params; playbook-ls leaves them undefined")
+ENVIRONMENT = ("environment: ansible gives the task's environment as a list ([] without one); playbook-ls leaves it "
+               "undefined")
+SERIAL_BATCH = ("ansible_play_batch, play_hosts: ansible gives the serial batch's hosts; playbook-ls gives all the "
+                "play's hosts")
+
+
+def _because(*causes: str) -> str:
+    return " | ".join(causes)
+
+
+def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
+    """``reasons`` per FILE:LINE[#N] of ``scenario``, for each of the space-separated ``hosts``."""
+    return {f"{scenario}:{where.partition('#')[0]}:{host}{''.join(where.partition('#')[1:])}": reason
+            for where, reason in reasons.items() for host in hosts.split()}
+
+
+KNOWN_DIFFERENT: dict[str, str] = {
+    **_at("magic_and_options", "h1.lan h2.lan", {
+        "roles/app/tasks/main.yml:1": _because(COLLECTION_NAME, ROLE_NAME_LISTS),
+        "roles/inner/tasks/main.yml:1": _because(PARENT_ROLES, ROLE_NAME_LISTS),
+        "site.yml:11": CONFIG_FILE,
+        "site.yml:24": _because(ROLE_NAME_LISTS, PLAY_ROLE_NAMES),
+        "site.yml:44": ENVIRONMENT,
+        "site.yml:63": _because(SERIAL_BATCH, ENVIRONMENT, ROLE_NAME_LISTS),
+    }),
+}
 
 
 def _probes() -> list[Any]:
