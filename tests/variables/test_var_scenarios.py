@@ -51,6 +51,9 @@ ENVIRONMENT = ("environment: ansible gives the task's environment as a list ([] 
 SERIAL_BATCH = ("ansible_play_batch, play_hosts: ansible gives the serial batch's hosts; playbook-ls gives all the "
                 "play's hosts")
 
+LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item, with item set; playbook-ls has the "
+                  "file's tasks once, item undefined")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -70,6 +73,10 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "site.yml:24": _because(ROLE_NAME_LISTS, PLAY_ROLE_NAMES),
         "site.yml:44": ENVIRONMENT,
         "site.yml:63": _because(SERIAL_BATCH, ENVIRONMENT, ROLE_NAME_LISTS),
+    }),
+    **_at("repeated_contexts", "h1", {
+        "tasks/common.yml:1#3": LOOPED_INCLUDE,
+        "tasks/common.yml:1#4": LOOPED_INCLUDE,
     }),
 }
 
