@@ -54,6 +54,11 @@ SERIAL_BATCH = ("ansible_play_batch, play_hosts: ansible gives the serial batch'
 LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item, with item set; playbook-ls has the "
                   "file's tasks once, item undefined")
 
+HANDLER_RUNTIME = ("set_fact before a handler runs: ansible's handler sees it (phase: 'set_fact in tasks'); "
+                   "playbook-ls gives a handler none of the play's set_fact/register/include_vars (play vars)")
+HANDLER_RERUN = ("a handler notified again after a flush runs again; playbook-ls places each handler once (ansible's "
+                 "second run sees the set_fact made in between)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -77,6 +82,10 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **_at("repeated_contexts", "h1", {
         "tasks/common.yml:1#3": LOOPED_INCLUDE,
         "tasks/common.yml:1#4": LOOPED_INCLUDE,
+    }),
+    **_at("handlers", "h1", {
+        "site.yml:30": HANDLER_RUNTIME,
+        "site.yml:48#2": HANDLER_RERUN,
     }),
 }
 
