@@ -59,6 +59,12 @@ HANDLER_RUNTIME = ("set_fact before a handler runs: ansible's handler sees it (p
 HANDLER_RERUN = ("a handler notified again after a flush runs again; playbook-ls places each handler once (ansible's "
                  "second run sees the set_fact made in between)")
 
+HOST_VARS_FILES = ("vars_files entry templated with an inventory variable (vars/{{ env_name }}.yml): ansible loads "
+                   "each host's file, in a first-found list too; playbook-ls templates with play and extra vars only, "
+                   "so the names stay undefined and the list falls to its last file")
+HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
+                     "runs each host's file/role; playbook-ls places no task there")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -87,6 +93,11 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "site.yml:30": HANDLER_RUNTIME,
         "site.yml:48#2": HANDLER_RERUN,
     }),
+    **_at("per_host_names", "h1 h2", {"site.yml:8": HOST_VARS_FILES}),
+    **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
+                                   "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
+    **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
+                                   "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
 }
 
 
