@@ -65,6 +65,12 @@ HOST_VARS_FILES = ("vars_files entry templated with an inventory variable (vars/
 HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
                      "runs each host's file/role; playbook-ls places no task there")
 
+PRIVATE_ROLE_VARS = ("private_role_vars = True (ansible.cfg or ANSIBLE_PRIVATE_ROLE_VARS): ansible keeps a role's "
+                     "defaults and vars to its own tasks (undefined in later roles and play tasks); playbook-ls "
+                     "ignores the setting and shows them")
+EXPLICITLY_PUBLIC = ("private_role_vars set to False explicitly: ansible makes include_role roles public as well "
+                     "(defaults and vars reach the later play tasks); playbook-ls keeps them private")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -98,6 +104,9 @@ KNOWN_DIFFERENT: dict[str, str] = {
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
+    **{f"{scenario}:{where}:h1": PRIVATE_ROLE_VARS for scenario in ("private_role_vars", "private_role_vars_env")
+       for where in ("roles/second/tasks/main.yml:1", "roles/third/tasks/main.yml:1", "site.yml:8", "site.yml:19")},
+    "public_role_vars_env:site.yml:19:h1": EXPLICITLY_PUBLIC,
 }
 
 
