@@ -71,6 +71,13 @@ PRIVATE_ROLE_VARS = ("private_role_vars = True (ansible.cfg or ANSIBLE_PRIVATE_R
 EXPLICITLY_PUBLIC = ("private_role_vars set to False explicitly: ansible makes include_role roles public as well "
                      "(defaults and vars reach the later play tasks); playbook-ls keeps them private")
 
+VARS_MAGIC = ("vars['a'] (vars['prefix_' + suffix]): ansible's vars is every variable of the task; playbook-ls's "
+              "templar has no vars ('vars' is undefined: unknown)")
+LOOKUP_VARS = ("lookup('vars', ...)/query('vars', ...)/lookup('varnames', ...): ansible reads the task's variables "
+               "(default= when missing); playbook-ls has no lookups (unknown)")
+HOSTVARS_PLAY_VARS = ("hostvars[host]['a'] of a play var: ansible's hostvars hold inventory vars, facts, set_fact, "
+                      "include_vars and extra vars, no play vars (undefined); playbook-ls's include the play's vars")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -107,6 +114,11 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **{f"{scenario}:{where}:h1": PRIVATE_ROLE_VARS for scenario in ("private_role_vars", "private_role_vars_env")
        for where in ("roles/second/tasks/main.yml:1", "roles/third/tasks/main.yml:1", "site.yml:8", "site.yml:19")},
     "public_role_vars_env:site.yml:19:h1": EXPLICITLY_PUBLIC,
+    **_at("vars_indirection", "h1 h2", {
+        "roles/ind/tasks/main.yml:1": _because(VARS_MAGIC, HOSTVARS_PLAY_VARS),
+        "site.yml:25": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
+        "site.yml:41": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
+    }),
 }
 
 
