@@ -78,6 +78,11 @@ LOOKUP_VARS = ("lookup('vars', ...)/query('vars', ...)/lookup('varnames', ...): 
 HOSTVARS_PLAY_VARS = ("hostvars[host]['a'] of a play var: ansible's hostvars hold inventory vars, facts, set_fact, "
                       "include_vars and extra vars, no play vars (undefined); playbook-ls's include the play's vars")
 
+PARENT_ROLE_PARAMS = ("include_role/import_role inside a role: ansible passes the including role's params on as "
+                      "include params (op: 'outer role params'); playbook-ls leaves them undefined")
+INCLUDE_ROLE_PUBLIC = ("include_role public: true: ansible exposes the role's defaults and vars to the play's later "
+                       "tasks; playbook-ls keeps them private (undefined)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -118,6 +123,11 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "roles/ind/tasks/main.yml:1": _because(VARS_MAGIC, HOSTVARS_PLAY_VARS),
         "site.yml:25": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
         "site.yml:41": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
+    }),
+    **_at("include_role_scope", "h1", {
+        "roles/inner/tasks/main.yml:1": PARENT_ROLE_PARAMS,
+        "roles/inner2/tasks/main.yml:1": PARENT_ROLE_PARAMS,
+        "site.yml:29": INCLUDE_ROLE_PUBLIC,
     }),
 }
 
