@@ -83,6 +83,10 @@ PARENT_ROLE_PARAMS = ("include_role/import_role inside a role: ansible passes th
 INCLUDE_ROLE_PUBLIC = ("include_role public: true: ansible exposes the role's defaults and vars to the play's later "
                        "tasks; playbook-ls keeps them private (undefined)")
 
+IMPORTED_PLAYBOOK_DIR = ("play of an import_playbook in another directory: ansible also reads the group_vars/ and "
+                         "host_vars/ beside the imported playbook, over those beside the top one; playbook-ls reads "
+                         "only the top playbook's")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -128,6 +132,10 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "roles/inner/tasks/main.yml:1": PARENT_ROLE_PARAMS,
         "roles/inner2/tasks/main.yml:1": PARENT_ROLE_PARAMS,
         "site.yml:29": INCLUDE_ROLE_PUBLIC,
+    }),
+    **_at("imported_playbook_dirs", "h1 h2", {
+        "sub/other.yml:9": IMPORTED_PLAYBOOK_DIR,
+        "sub/roles/subrole/tasks/main.yml:1": IMPORTED_PLAYBOOK_DIR,
     }),
 }
 
