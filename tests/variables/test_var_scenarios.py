@@ -87,6 +87,12 @@ IMPORTED_PLAYBOOK_DIR = ("play of an import_playbook in another directory: ansib
                          "host_vars/ beside the imported playbook, over those beside the top one; playbook-ls reads "
                          "only the top playbook's")
 
+ROLE_DEFAULT_INCLUDE_NAME = ("include_tasks/include_role named from a role's defaults (t_{{ x }}.yml, x in role a's "
+                             "defaults): ansible templates the name with the task's variables; playbook-ls only with "
+                             "play vars, vars_files and extra vars, so it places no task there")
+TEMPLATED_INCLUDE_VARS = ("include_vars of a templated file name (vars/{{ x }}.yml): ansible loads the file; "
+                          "playbook-ls reads no include_vars whose name is a template (names undefined)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -136,6 +142,12 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **_at("imported_playbook_dirs", "h1 h2", {
         "sub/other.yml:9": IMPORTED_PLAYBOOK_DIR,
         "sub/roles/subrole/tasks/main.yml:1": IMPORTED_PLAYBOOK_DIR,
+    }),
+    **_at("dynamic_include_role_defaults", "h1", {
+        "roles/b/tasks/t_foo.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
+        "roles/c/tasks/main.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
+        "tasks/foo_play.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
+        "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
 }
 
