@@ -93,6 +93,11 @@ ROLE_DEFAULT_INCLUDE_NAME = ("include_tasks/include_role named from a role's def
 TEMPLATED_INCLUDE_VARS = ("include_vars of a templated file name (vars/{{ x }}.yml): ansible loads the file; "
                           "playbook-ls reads no include_vars whose name is a template (names undefined)")
 
+FORKS_FROM_CONFIG = ("ansible_forks without --forks: ansible gives ansible.cfg's forks (7); playbook-ls's run "
+                     "options default to 5")
+EMPTY_FACTS = ("ansible_facts with gather_facts: false: ansible gives {} (the empty fact cache); playbook-ls leaves "
+               "it undefined")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -149,6 +154,7 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "tasks/foo_play.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
+    "extra_vars_and_defaults:site.yml:24:h1": _because(FORKS_FROM_CONFIG, EMPTY_FACTS),
 }
 
 
