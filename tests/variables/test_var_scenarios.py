@@ -98,6 +98,10 @@ FORKS_FROM_CONFIG = ("ansible_forks without --forks: ansible gives ansible.cfg's
 EMPTY_FACTS = ("ansible_facts with gather_facts: false: ansible gives {} (the empty fact cache); playbook-ls leaves "
                "it undefined")
 
+INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later tasks and plays see the added host (its "
+                     "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
+                     "variables use the inventory as read (a play on the new host/group has no host)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -155,6 +159,9 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
     "extra_vars_and_defaults:site.yml:24:h1": _because(FORKS_FROM_CONFIG, EMPTY_FACTS),
+    **_at("runtime_inventory", "h1 h2", {"site.yml:15": INVENTORY_CHANGES}),
+    "runtime_inventory:site.yml:25:added1": INVENTORY_CHANGES,
+    "runtime_inventory:site.yml:39:h1": INVENTORY_CHANGES,
 }
 
 
