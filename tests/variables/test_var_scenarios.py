@@ -83,9 +83,9 @@ PARENT_ROLE_PARAMS = ("include_role/import_role inside a role: ansible passes th
 INCLUDE_ROLE_PUBLIC = ("include_role public: true: ansible exposes the role's defaults and vars to the play's later "
                        "tasks; playbook-ls keeps them private (undefined)")
 
-IMPORTED_PLAYBOOK_DIR = ("play of an import_playbook in another directory: ansible also reads the group_vars/ and "
-                         "host_vars/ beside the imported playbook, over those beside the top one; playbook-ls reads "
-                         "only the top playbook's")
+IMPORTED_PLAYBOOK_DIR = ("play of an import_playbook in another directory: ansible reads the group_vars/ and "
+                         "host_vars/ beside the imported playbook only (not the top playbook's); playbook-ls reads "
+                         "the top playbook's only")
 
 ROLE_DEFAULT_INCLUDE_NAME = ("include_tasks/include_role named from a role's defaults (t_{{ x }}.yml, x in role a's "
                              "defaults): ansible templates the name with the task's variables; playbook-ls only with "
