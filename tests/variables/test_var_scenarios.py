@@ -159,9 +159,9 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
     "extra_vars_and_defaults:site.yml:24:h1": _because(FORKS_FROM_CONFIG, EMPTY_FACTS),
-    **_at("runtime_inventory", "h1 h2", {"site.yml:15": INVENTORY_CHANGES}),
-    "runtime_inventory:site.yml:25:added1": INVENTORY_CHANGES,
-    "runtime_inventory:site.yml:39:h1": INVENTORY_CHANGES,
+    **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
+    "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
+    "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
 }
 
 
