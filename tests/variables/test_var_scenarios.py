@@ -102,6 +102,9 @@ INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later task
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
                      "variables use the inventory as read (a play on the new host/group has no host)")
 
+PRECEDENCE_SETTING = ("ansible.cfg precedence (VARIABLE_PRECEDENCE) reordered: ansible merges the six group levels "
+                      "in the configured order; playbook-ls ignores the setting (default order)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -162,6 +165,7 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
+    "variable_precedence_setting:site.yml:5:h1": PRECEDENCE_SETTING,
 }
 
 
