@@ -105,6 +105,10 @@ INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later task
 PRECEDENCE_SETTING = ("ansible.cfg precedence (VARIABLE_PRECEDENCE) reordered: ansible merges the six group levels "
                       "in the configured order; playbook-ls ignores the setting (default order)")
 
+PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
+                      "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
+                      "playbook-ls ignores the setting (the playbook's group_vars)")
+
 
 def _because(*causes: str) -> str:
     return " | ".join(causes)
@@ -166,6 +170,8 @@ KNOWN_DIFFERENT: dict[str, str] = {
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
     "variable_precedence_setting:site.yml:5:h1": PRECEDENCE_SETTING,
+    "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
+    "playbook_vars_root_all:sub/other.yml:5:h1": IMPORTED_PLAYBOOK_DIR,
 }
 
 
