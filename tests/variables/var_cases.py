@@ -3,13 +3,20 @@
 Every directory under ``scenarios/`` is one scenario: a ``site.yml``, an inventory, whatever
 vars files, roles and ``ansible.cfg`` it needs, and a ``case.json``::
 
-    {"description": "...", "inventory": ["inv/hosts.ini"], "args": ["-e", "x=1"]}
+    {"description": "...", "inventory": ["inv/hosts.ini"], "args": ["-e", "x=1"],
+     "env": {"ANSIBLE_PRIVATE_ROLE_VARS": "true"}}
 
-Tasks whose name starts with ``probe`` print a mapping ``{NAME: "{{ NAME }}", ...}``; ansible's
-side is what each probe printed on each host, recorded by the test-only callback in
-``callback_plugins/`` into ``scenarios/NAME/expected.json`` as ``{"FILE:LINE": {HOST: {NAME:
-VALUE}}}``. Scenarios give every definition a value that names where it is written
+``args`` are ansible-playbook options, ``env`` environment variables set for the run (the test
+gives playbook-ls the same ones).
+
+Tasks (and handlers) whose name starts with ``probe`` print a mapping ``{NAME: "{{ NAME }}",
+...}``; ansible's side is what each probe printed on each host, recorded by the test-only
+callback in ``callback_plugins/`` into ``scenarios/NAME/expected.json`` as ``{"FILE:LINE":
+{HOST: [{NAME: VALUE}, ...]}}``: one entry per time the task written there ran on the host, in
+run order (a task file or role reached twice runs its tasks twice, each time with its own
+values). Scenarios give every definition a value that names where it is written
 (``"inventory group_vars/web.yml"``), so an equal value is also an equal winning source.
+Values are compared strictly (:func:`typed`): 1, 1.0, "1" and true are four different values.
 
 Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 
@@ -47,6 +54,16 @@ def case(scenario: Path) -> dict[str, Any]:
     return json.loads((scenario / "case.json").read_text())
 
 
+def typed(value: Any) -> Any:
+    """``value`` with every scalar paired with its type name, so that ``==`` is strict about type:
+    Python's equality takes 1, 1.0 and True for one value, JSON and ansible do not."""
+    if isinstance(value, dict):
+        return {key: typed(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [typed(item) for item in value]
+    return (type(value).__name__, value)
+
+
 def ansible_values(scenario: Path, tool: str) -> dict[str, Any]:
     """Run the scenario with ansible-playbook in a scratch copy; the probes' values."""
     spec = case(scenario)
@@ -57,7 +74,7 @@ def ansible_values(scenario: Path, tool: str) -> dict[str, Any]:
         env = {**os.environ, "ANSIBLE_CALLBACKS_ENABLED": "probe_values",
                "ANSIBLE_CALLBACK_PLUGINS": str(HERE / "callback_plugins"), "PROBE_VALUES_OUT": str(out),
                "PROBE_ROOT": str(root), "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0",
-               "ANSIBLE_PYTHON_INTERPRETER": sys.executable}
+               "ANSIBLE_PYTHON_INTERPRETER": sys.executable, **spec.get("env", {})}
         command = [tool, "site.yml", "-c", "local"]
         for source in spec.get("inventory", []):
             command += ["-i", source]
@@ -84,12 +101,13 @@ def main(argv: list[str]) -> int:
         values = ansible_values(scenario, tool)
         expected = scenario / "expected.json"
         if args.verify:
-            same = expected.is_file() and json.loads(expected.read_text()) == values
+            same = expected.is_file() and typed(json.loads(expected.read_text())) == typed(values)
             print(f"{scenario.name}: {'same' if same else 'DIFFERENT'}")
             failed += not same
         else:
             expected.write_text(json.dumps(values, indent=2, sort_keys=True) + "\n")
-            print(f"{scenario.name}: {sum(len(hosts) for hosts in values.values())} probe results recorded")
+            runs = sum(len(runs) for hosts in values.values() for runs in hosts.values())
+            print(f"{scenario.name}: {runs} probe results recorded")
     return 1 if failed else 0
 
 

@@ -1,8 +1,10 @@
 """Test-only ansible callback: what each ``probe`` task's ``msg`` is on each host.
 
 Loaded by tests/variables/var_cases.py with ANSIBLE_CALLBACKS_ENABLED; writes
-``{"FILE:LINE": {HOST: msg}}`` (FILE relative to the scenario, LINE 1-based, where the task is
-written) to the file named by PROBE_VALUES_OUT at the end of the run.
+``{"FILE:LINE": {HOST: [msg, ...]}}`` (FILE relative to the scenario, LINE 1-based, where the
+task is written) to the file named by PROBE_VALUES_OUT at the end of the run. A task file or
+role reached several times runs the task written at FILE:LINE several times, each run with its
+own values: every run's msg is kept, in run order. Handlers are tasks too (named ``probe...``).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ class CallbackModule(CallbackBase):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.values: dict[str, dict[str, Any]] = {}
+        self.values: dict[str, dict[str, list[Any]]] = {}
 
     def v2_runner_on_ok(self, result: Any) -> None:
         task = getattr(result, "task", None) or result._task
@@ -43,7 +45,7 @@ class CallbackModule(CallbackBase):
         where = f"{os.path.relpath(path, os.environ['PROBE_ROOT'])}:{line}"
         # the scenario's scratch directory is written <ROOT>: recordings hold no machine path
         text = json.dumps(data.get("msg"), default=str).replace(json.dumps(os.environ["PROBE_ROOT"])[1:-1], "<ROOT>")
-        self.values.setdefault(where, {})[host] = json.loads(text)
+        self.values.setdefault(where, {}).setdefault(host, []).append(json.loads(text))
 
     def v2_playbook_on_stats(self, stats: Any) -> None:
         with open(os.environ["PROBE_VALUES_OUT"], "w", encoding="utf-8") as out:
