@@ -129,14 +129,14 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     config = AnsibleConfig.load()
     # ansible-playbook's playbook directory is the playbook's: its group_vars/host_vars apply too
     playbook_dir = os.path.dirname(os.path.abspath(options.playbook))
+    launch = options.launch_values(config.inventory.sources)
+    if not options.inventory:  # without -i, ansible reads ansible.cfg's inventory (else /etc/ansible/hosts)
+        options = replace(options, option_vars=launch.variables())
     try:
-        inventory = load_inventory(options.inventory, cache, dynamic=dynamic_inventory, playbook_dir=playbook_dir,
-                                   settings=config.inventory)
+        inventory = load_inventory(options.inventory or launch.inventory_sources, cache, dynamic=dynamic_inventory,
+                                   playbook_dir=playbook_dir, settings=config.inventory)
     except InventoryAborted as aborted:
         raise PlanError(str(aborted)) from None
-    launch = options.launch_values(config.inventory.sources)
-    if not options.inventory:  # ansible.cfg's inventory is the one ansible_inventory_sources names
-        options = replace(options, option_vars=launch.variables())
     resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
                         magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))
     book = resolver.load_playbook(options.playbook)

@@ -261,8 +261,25 @@ def environment() -> Any:
     env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
                         for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
     env.filters["d"] = env.filters["default"]
+    env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     return env
+
+
+def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter, giving a list where it gives an iterator (Jinja's ``select``, ``map``,
+    ``unique``, ``reverse``...), as ansible 2.19 hands a filter's result on: ``(xs | select('>',
+    1))[0]`` is the first item, and ``xs | map('upper')`` renders as a list."""
+    from functools import wraps
+
+    @wraps(plugin)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = plugin(*args, **kwargs)
+        if isinstance(result, Iterator) and not isinstance(result, (str, bytes, Mapping)):
+            return list(result)
+        return result
+
+    return call
 
 
 # the engine's filters that are given an undefined value on purpose
@@ -383,18 +400,20 @@ def is_template(value: Any) -> bool:
 class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
-    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None) -> None:
-        """``lookups``: where the run's lookups look files up; without it (the default, and what
-        the editor's static reports use) ``lookup``/``query``/``q`` are undefined and no lookup
-        ever runs (no pipe, no password file)."""
+    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True) -> None:
+        """``lookups``: the lookups a template may call (the run's, or engine.lookups.PureLookups
+        for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
+        ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
+        play's, so ``vars`` names them all (not so for one host's ``hostvars``)."""
         self.raw = variables
         self.lookups = lookups
+        self.task_scope = task_scope
         self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure)
         self._globals: Mapping[str, Any] | None = None
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
-        return Templar(Layered(more, self.raw), self.lookups)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope)
 
     def _scope(self, env: Any) -> Mapping[str, Any]:
         if self._globals is None:
@@ -402,6 +421,8 @@ class Templar:
             if self.lookups is not None:
                 own.update(self.lookups.template_globals(self))
             self._globals = Layered(own, env.globals)
+        if self.task_scope:  # get_vars sets 'vars' last: every variable, templated when read
+            return Layered({"vars": self.variables}, Layered(self.variables, self._globals))
         return Layered(self.variables, self._globals)
 
     def _conditional_constant(self, text: str) -> Any:

@@ -59,7 +59,9 @@ class TaskVariables:
     host: Host
     variables: dict[str, Resolved] = field(default_factory=dict)
     templar: Any = None
-    """The run's templar over these variables (no lookups): renders other templates of the task."""
+    """The templar over these variables (pure lookups only): renders other templates of the task."""
+    occurrence: int = 0
+    """Which run of the task (a handler flushed twice, say): 0 for the first."""
 
 
 def tasks_in_order(play: Play) -> Iterator[Task]:
@@ -71,6 +73,15 @@ def tasks_in_order(play: Play) -> Iterator[Task]:
 def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
     """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
     ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
+    runs = task_runs(play, path, line, realpaths)
+    return runs[0][0] if runs else None
+
+
+def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> list[tuple[Task, int]]:
+    """Every run of the task of ``play`` written at 0-based ``line`` of ``path`` (any line of
+    it; the innermost task there), in run order, as (task, occurrence): a task file imported
+    twice gives two tasks, a handler flushed twice one task twice (occurrences 0 and 1). A role
+    ansible skips as a duplicate of an earlier one runs nothing."""
     known = {} if realpaths is None else realpaths
 
     def realpath(file: str) -> str:  # a system call per path component: once per file
@@ -80,18 +91,27 @@ def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None
         return found
 
     real = realpath(path)
-    best: Task | None = None
-    for task in tasks_in_order(play):
-        span = task.span
-        if span is None or not span.line <= line <= span.end_line or realpath(span.file) != real:
+    order = _play_order(play)
+    at = [task for task in order.tasks if task.span is not None and task.span.line <= line <= task.span.end_line
+          and realpath(task.span.file) == real]
+    if not at:
+        return []
+    innermost = max(task.span.line for task in at)  # type: ignore[union-attr]
+    runs: list[tuple[Task, int]] = []
+    seen: dict[int, int] = {}
+    for task in at:
+        if task.span.line != innermost:  # type: ignore[union-attr]
             continue
-        if best is None or span.line >= best.span.line:  # type: ignore[union-attr] - the innermost task
-            best = task
-    return best
+        occurrence = seen.get(id(task), 0)
+        seen[id(task)] = occurrence + 1
+        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
+            continue
+        runs.append((task, occurrence))
+    return runs
 
 
 SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
-_scopes: dict[tuple[int, int, int], tuple[float, Any, Any]] = {}
+_scopes: dict[tuple[int, int, int, int], tuple[float, Any, Any]] = {}
 
 
 @dataclass
@@ -115,10 +135,10 @@ class _Scope:
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"]}
 
 
-def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
+def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
     from engine.variable_manager import PlayContext, VariableManager
 
-    key = (id(play_plan.play), id(task), id(plan.inventory))
+    key = (id(play_plan.play), id(task), id(plan.inventory), occurrence)
     now = time.monotonic()
     cached = _scopes.get(key)
     if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is play_plan.play:
@@ -128,7 +148,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None) -> _Scope:
     order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     context = PlayContext(play, hosts, hosts, order.roles)
-    runtime = order.runtime_before(manager, task)
+    runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, _gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above)
@@ -154,7 +174,9 @@ class _RawVariables(Mapping[str, Any]):
         raise KeyError(name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter({name: None for values in self._maps for name in values})
+        # lowest level first: the order of ansible's merged dict, where a name keeps the place
+        # of its first (lowest) definition
+        return iter({name: None for values in reversed(self._maps) for name in values})
 
     def __len__(self) -> int:
         return len(set().union(*self._maps))
@@ -175,9 +197,10 @@ def _inventory_layers(manager: Any, host: Host) -> list[Layer]:
 
 
 def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 names: list[str] | None = None) -> TaskVariables:
-    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's)."""
-    scope = _scope(plan, play_plan, task)
+                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
+    its ``occurrence``-th run (:func:`task_runs`)."""
+    scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
     layers = [*scope.below, *_inventory_layers(scope.manager, host), *scope.above,
               Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})]
@@ -189,10 +212,11 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
     else:
         raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
+    from engine.lookups import PureLookups
     from engine.templar import Templar, TemplateFailure, is_template
 
-    templar = Templar(raw)
-    result = TaskVariables(play_plan.play, task, host, templar=templar)
+    templar = Templar(raw, PureLookups())
+    result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
         defs = found.get(name, [])
@@ -237,24 +261,27 @@ class _PlayOrder:
     def __init__(self, play: Play) -> None:
         self.play = play
         self.tasks: list[Task] = []
-        self.position: dict[int, int] = {}
+        self.positions: dict[int, list[int]] = {}
+        """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
         self.includers: dict[int, list[Task]] = {}
         self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
 
         for task, outer in tasks_with_includers(play, handlers=True):
             if not task.implicit:
-                self.position[id(task)] = len(self.tasks)
+                self.positions.setdefault(id(task), []).append(len(self.tasks))
                 self.tasks.append(task)
             self.includers[id(task)] = outer
         # the roles the run's executor sees in the play: those of the compiled blocks' tasks
         self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
 
-    def runtime_before(self, manager: Any, task: Task | None) -> list[Layer]:
-        """The include_vars, set_fact and register layers of the tasks before ``task``."""
-        if task is None or id(task) not in self.position:
+    def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
+        """The include_vars, set_fact and register layers of the tasks before the
+        ``occurrence``-th run of ``task``."""
+        positions = self.positions.get(id(task)) if task is not None else None
+        if not positions:
             return []
         entries = []
-        for earlier in self.tasks[: self.position[id(task)]]:
+        for earlier in self.tasks[: positions[min(occurrence, len(positions) - 1)]]:
             found = self._runtime.get(id(earlier))
             if found is None:
                 found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir)

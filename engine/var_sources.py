@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engine import keywords as kw
 from engine import paths
 from engine.inventory.data import Group, Host, sort_groups
+from engine.notify import with_handler_runs
 from engine.paths import find_role_var_files, include_vars_path, path_dwim
 from engine.span import YMap
 from engine.templating import Unresolved, render
@@ -197,7 +198,8 @@ def _listed(value: Any) -> list[Any]:
 def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[Task, list[Task]]]:
     """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
     of includes after the include, each with the include tasks that load it, outermost first;
-    with ``handlers``, the play's handlers (its roles' first) after its tasks."""
+    with ``handlers``, each handler after every flush point where it would run (engine.notify),
+    so a handler that runs twice comes twice."""
     def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
         for block in blocks:
             for task in block.tasks():
@@ -205,9 +207,10 @@ def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[T
                 if task.children:
                     yield from walk(task.children, [*outer, task])
 
-    yield from walk(play.compile(), [])
     if handlers:
-        yield from walk(play.handlers, [])
+        yield from with_handler_runs(play, walk(play.compile(), []))
+    else:
+        yield from walk(play.compile(), [])
 
 
 def _frame_path(frame: Any) -> str | None:

@@ -194,12 +194,21 @@ class HostVars(Mapping[str, Any]):
         self._manager, self._context = manager, context
 
     def __getitem__(self, name: str) -> Any:
+        """``get_vars(host=host)``: what the host has without a play or task (inventory, facts,
+        include_vars, set_fact, extra vars, the play-independent magic variables), each value
+        templated with these variables when it is read (ansible's ``HostVarsVars``)."""
+        from engine.templar import Templar
+
         host = self._manager.inventory.data.get_host(name)
         if host is None:
             raise KeyError(name)
         state = self._manager.state(name)
-        result = self._manager.host_vars(host) | self._context.play.vars | state.included | state.nonpersistent
-        return result | self._manager.options.extra_vars | {"inventory_hostname": name}
+        result = self._manager.host_vars(host) | state.included | state.nonpersistent | self._manager.options.extra_vars
+        result |= {"playbook_dir": os.path.abspath(self._context.play.basedir),
+                   "ansible_playbook_python": sys.executable, "ansible_config_file": find_config_file(),
+                   "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,
+                   **self._manager.options.option_vars}
+        return Templar(result, task_scope=False).variables
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._manager.inventory.data.hosts)

@@ -1,7 +1,5 @@
-"""Handlers: notified by changed results, run at flush points in definition order.
-
-A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic
-it ``listen``s to; it runs once per flush for every host that notified it.
+"""Handlers: notified by changed results, run at flush points in definition order, once per
+flush for every host that notified them (which handlers a notification reaches: engine.notify).
 """
 
 from __future__ import annotations
@@ -9,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.model import Block, Task
+from engine.notify import search_handlers
 from engine.run.task_runner import keyword
 from engine.templar import Templar, TemplateFailure
 
@@ -19,36 +18,6 @@ class Handlers:
         self.notified: dict[int, list[str]] = {}
         self.unknown: list[str] = []
 
-    @staticmethod
-    def _names(handler: Task) -> set[str]:
-        if not handler.name:
-            return set()
-        names = {str(handler.name)}
-        if handler.role is not None:
-            names.add(f"{handler.role.name} : {handler.name}")
-        return names
-
-    @staticmethod
-    def _listens(handler: Task) -> list[str]:
-        listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
-        return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
-
-    def _search(self, notification: str) -> list[Task]:
-        """``StrategyBase.search_handlers_by_notification``: by name only the last handler loaded
-        with that name (a role in ``roles:`` and imported again has its handlers twice), then every
-        handler listening to the topic, one per handler name."""
-        handlers = list(reversed(self.tasks))
-        found = [next((h for h in handlers if notification in self._names(h)), None)]
-        seen: set[str] = set()
-        for handler in handlers:
-            if notification in self._listens(handler):
-                if handler.name and str(handler.name) in seen:
-                    continue
-                if handler.name:
-                    seen.add(str(handler.name))
-                found.append(handler)
-        return [h for h in found if h is not None]
-
     def notify(self, task: Task, host: str, templar: Templar) -> None:
         """Record the notifications of ``task``'s changed result on ``host``."""
         value = keyword(task, "notify")
@@ -57,7 +26,7 @@ class Handlers:
                 name = str(templar.template(raw))
             except TemplateFailure:
                 name = str(raw)
-            found = self._search(name)
+            found = search_handlers(self.tasks, name)
             if not found and name not in self.unknown:
                 self.unknown.append(name)
             for handler in found:

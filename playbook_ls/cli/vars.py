@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
     from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
-    from engine.var_report import find_task, tasks_in_order, variables_at
+    from engine.var_report import task_runs, tasks_in_order, variables_at
     from playbook_ls.cli.listing import parse_extra_vars
 
     cache = SourceCache.for_command()
@@ -85,13 +85,10 @@ def run(args: argparse.Namespace) -> int:
         host = next((h for h in play_plan.hosts if h.name == args.host), None)
         if host is None:
             continue
-        if where is not None:
-            task = find_task(play_plan.play, where[0], where[1], realpaths)
-            if task is None:
-                continue
-        else:
-            task = next(tasks_in_order(play_plan.play), None)
-        contexts.append(variables_at(plan, play_plan, host, task, args.names or None))
+        runs = task_runs(play_plan.play, where[0], where[1], realpaths) if where is not None else \
+            [(task, 0) for task in [next(tasks_in_order(play_plan.play), None)]]
+        contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
+                     for task, occurrence in runs]
     if not contexts:
         if plan.inventory.data.get_host(args.host) is None:
             return _fail(f"no host '{args.host}' in the inventory; give one of its hosts with --host "
@@ -149,15 +146,17 @@ def as_json(context: Any, named: bool = False) -> dict[str, Any]:
         variables[resolved.name] = entry
     return {"host": context.host.name, "play": context.play.name,
             "task": {"name": task.display_name(), "path": _relative(task.span.file) if task.span else None,
-                     "line": task.span.line + 1 if task.span else None} if task is not None else None,
+                     "line": task.span.line + 1 if task.span else None, "run": context.occurrence + 1}
+            if task is not None else None,
             "variables": variables}
 
 
 def as_text(context: Any, named: bool = False) -> str:
     task = context.task
     where = f" ({_relative(task.span.file)}:{task.span.line + 1})" if task is not None and task.span else ""
+    run = f" · run {context.occurrence + 1}" if context.occurrence else ""
     lines = [f"host {context.host.name} · play {context.play.name} · task "
-             f"{task.display_name() if task is not None else '(none)'}{where}"]
+             f"{task.display_name() if task is not None else '(none)'}{where}{run}"]
     for resolved in sorted(_shown(context, named), key=lambda r: r.name):
         if resolved.unknown and not resolved.definitions:
             lines.append(f"  {resolved.name}: (undefined: {resolved.unknown})")

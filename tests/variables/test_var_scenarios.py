@@ -26,7 +26,7 @@ import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios, typed
 
 from engine.plan import RunOptions, make_plan
-from engine.var_report import tasks_in_order, variables_at
+from engine.var_report import task_runs, variables_at
 
 if TYPE_CHECKING:
     from engine.model import Task
@@ -122,9 +122,7 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 KNOWN_DIFFERENT: dict[str, str] = {
     **_at("magic_and_options", "h1.lan h2.lan", {
-        "roles/app/tasks/main.yml:1": _because(COLLECTION_NAME, ROLE_NAME_LISTS),
         "roles/inner/tasks/main.yml:1": _because(PARENT_ROLES, ROLE_NAME_LISTS),
-        "site.yml:11": CONFIG_FILE,
         "site.yml:24": _because(ROLE_NAME_LISTS, PLAY_ROLE_NAMES),
         "site.yml:44": ENVIRONMENT,
         "site.yml:63": _because(SERIAL_BATCH, ENVIRONMENT, ROLE_NAME_LISTS),
@@ -132,10 +130,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **_at("repeated_contexts", "h1", {
         "tasks/common.yml:1#3": LOOPED_INCLUDE,
         "tasks/common.yml:1#4": LOOPED_INCLUDE,
-    }),
-    **_at("handlers", "h1", {
-        "site.yml:30": HANDLER_RUNTIME,
-        "site.yml:48#2": HANDLER_RERUN,
     }),
     **_at("per_host_names", "h1 h2", {"site.yml:8": HOST_VARS_FILES}),
     **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
@@ -146,9 +140,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
        for where in ("roles/second/tasks/main.yml:1", "roles/third/tasks/main.yml:1", "site.yml:8", "site.yml:19")},
     "public_role_vars_env:site.yml:19:h1": EXPLICITLY_PUBLIC,
     **_at("vars_indirection", "h1 h2", {
-        "roles/ind/tasks/main.yml:1": _because(VARS_MAGIC, HOSTVARS_PLAY_VARS),
-        "site.yml:25": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
-        "site.yml:41": _because(VARS_MAGIC, LOOKUP_VARS, HOSTVARS_PLAY_VARS),
     }),
     **_at("include_role_scope", "h1", {
         "roles/inner/tasks/main.yml:1": PARENT_ROLE_PARAMS,
@@ -160,9 +151,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "sub/roles/subrole/tasks/main.yml:1": IMPORTED_PLAYBOOK_DIR,
     }),
     **_at("dynamic_include_role_defaults", "h1", {
-        "roles/b/tasks/t_foo.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
-        "roles/c/tasks/main.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
-        "tasks/foo_play.yml:1": ROLE_DEFAULT_INCLUDE_NAME,
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
     "extra_vars_and_defaults:site.yml:24:h1": _because(FORKS_FROM_CONFIG, EMPTY_FACTS),
@@ -239,24 +227,11 @@ def scenario_plan(scenario: str) -> Plan:
     return make_plan(run_options(scenario), dynamic_inventory=False, select_tasks=False)
 
 
-def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task]]:
-    """The tasks playbook-ls places at 0-based ``line`` of ``path`` that run on ``host``, in run
-    order: play after play, each play's tasks as a run reaches them (the statically known tasks
-    of includes included), then its handlers. A task of a role that already ran with the same
-    parameters is left out: ansible does not run it again."""
-    real = os.path.realpath(path)
-    found = []
-    for play_plan in plan.plays:
-        if all(h.name != host for h in play_plan.hosts):
-            continue
-        for task in tasks_in_order(play_plan.play):
-            span = task.span
-            if span is None or span.line != line or os.path.realpath(span.file) != real:
-                continue
-            if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
-                continue
-            found.append((play_plan, task))
-    return found
+def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int]]:
+    """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
+    play after play, each play's runs as engine.var_report.task_runs gives them."""
+    return [(play_plan, task, occurrence) for play_plan in plan.plays if any(h.name == host for h in play_plan.hosts)
+            for task, occurrence in task_runs(play_plan.play, path, line)]
 
 
 def our_values(scenario: str, where: str, host: str, index: int, names: list[str]) -> dict[str, Any]:
@@ -268,9 +243,9 @@ def our_values(scenario: str, where: str, host: str, index: int, names: list[str
     if index >= len(runs):
         raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
                              f"at least {index + 1} times")
-    play_plan, task = runs[index]
+    play_plan, task, occurrence = runs[index]
     chosen = next(h for h in play_plan.hosts if h.name == host)
-    report = variables_at(plan, play_plan, chosen, task, names)
+    report = variables_at(plan, play_plan, chosen, task, names, occurrence)
     values = {name: ("undefined" if not resolved.definitions else
                      resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
               for name, resolved in report.variables.items()}

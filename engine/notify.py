@@ -1,0 +1,85 @@
+"""Which handlers a notification reaches, and where a play runs them.
+
+A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic it
+``listen``s to (``StrategyBase.search_handlers_by_notification``); a notified handler runs at the
+next flush point (the end of ``pre_tasks``, of ``roles`` and ``tasks``, of ``post_tasks``, and
+every ``meta: flush_handlers``), once per flush, in the order the handlers are written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from engine import keywords as kw
+from engine.model import Task
+
+
+def handler_names(handler: Task) -> set[str]:
+    """The names that notify ``handler``: its name, and ``role : name`` in a role."""
+    if not handler.name:
+        return set()
+    names = {str(handler.name)}
+    if handler.role is not None:
+        names.add(f"{handler.role.name} : {handler.name}")
+    return names
+
+
+def handler_topics(handler: Task) -> list[str]:
+    """The topics ``handler`` listens to."""
+    listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
+    return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+
+
+def search_handlers(handlers: list[Task], notification: str) -> list[Task]:
+    """``search_handlers_by_notification``: by name only the last handler loaded with that name
+    (a role in ``roles:`` and imported again has its handlers twice), then every handler
+    listening to the topic, one per handler name."""
+    newest_first = list(reversed(handlers))
+    found = [next((h for h in newest_first if notification in handler_names(h)), None)]
+    seen: set[str] = set()
+    for handler in newest_first:
+        if notification in handler_topics(handler):
+            if handler.name and str(handler.name) in seen:
+                continue
+            if handler.name:
+                seen.add(str(handler.name))
+            found.append(handler)
+    return [h for h in found if h is not None]
+
+
+def notifications(task: Task) -> list[str]:
+    """What ``task`` notifies when it changes something, as written (a templated name is kept
+    as its template: only the run knows its value)."""
+    value = getattr(task.effective("notify"), "value", None)
+    return [str(n) for n in (value if isinstance(value, list) else [value] if value else [])]
+
+
+def is_flush(task: Task) -> bool:
+    return task.action in kw.META and isinstance(task.args, dict) and task.args.get("_raw_params") == "flush_handlers"
+
+
+def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]]) -> Iterator[tuple[Task, list[Task]]]:
+    """``tasks`` (a play's tasks in run order, each with its includers) with the handlers where
+    they would run if every notifying task changed something: after each flush point, each
+    handler notified since the one before. A handler no task notifies as written (its name is
+    templated, or only an include the loader cannot follow notifies it) comes once, at the end."""
+    handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+    pending: list[str] = []
+    ran: set[int] = set()
+    for task, outer in tasks:
+        yield task, outer
+        if not task.implicit or task.action not in kw.META:
+            pending += notifications(task)
+        if is_flush(task) and pending:
+            due = {id(h) for name in pending for h in search_handlers(handlers, name)}
+            pending = []
+            for handler in handlers:
+                if id(handler) in due:
+                    ran.add(id(handler))
+                    yield handler, []
+                    # a handler's own notifications reach the handlers after it in this flush
+                    due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
+    for handler in handlers:
+        if id(handler) not in ran:
+            yield handler, []
