@@ -9,10 +9,7 @@ provenance. A task file reached through two paths yields two task objects with t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from typing import Any
+from typing import Any, NamedTuple
 
 from engine.keywords import INHERITED, Merge
 from engine.span import Span
@@ -111,7 +108,7 @@ class RoleInstance:
     """
 
     __slots__ = ("name", "path", "via", "span", "params", "from_files", "allow_duplicates", "parent",
-                 "external", "entry", "duplicate_of", "collection")
+                 "external", "entry", "duplicate_of", "collection", "public")
 
     def __init__(self, name: str, path: str | None, via: str, span: Span | None, external: bool = False,
                  collection: str | None = None) -> None:
@@ -123,6 +120,8 @@ class RoleInstance:
         self.parent: RoleInstance | None = None
         self.entry: Frame | None = None
         self.duplicate_of: RoleInstance | None = None
+        self.public: Any = None
+        """``public:`` of the import_role / include_role that brought it in, as written (None: not given)."""
 
     def __repr__(self) -> str:
         return f"RoleInstance({self.name!r}, via={self.via!r})"

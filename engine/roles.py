@@ -161,7 +161,7 @@ class RoleLoader:
         instance = self.locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
         if instance is None:
             return []
-        instance.from_files, instance.parent = from_files, ctx.role
+        instance.from_files, instance.parent, instance.public = from_files, ctx.role, args.get("public")
         instance.allow_duplicates = bool(args.get("allow_duplicates", True))
         validate = args.get("rolespec_validate", True)
         return list(self.compile(instance, frame, ctx, validate=bool(validate)))
@@ -330,6 +330,7 @@ class RoleLoader:
                                 task_collections(task.data if isinstance(task.data, dict) else {}, ctx))
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
+            instance.public = task.args.get("public") if isinstance(task.args, dict) else None
             task.include_resolved = instance.path
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)

@@ -28,10 +28,11 @@ from engine.var_sources import (
     task_runtime_layers,
     tasks_with_includers,
 )
+from engine.variable_manager import role_lineage
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
-    from engine.model import Play, Task
+    from engine.model import Play, RoleInstance, Task
     from engine.plan import Plan, PlayPlan
 
 MAGIC_SHOWN_BY_DEFAULT = False
@@ -147,7 +148,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
-    context = PlayContext(play, hosts, hosts, order.roles)
+    context = PlayContext(play, hosts, hosts, [*order.roles, *order.included_before(task, occurrence)])
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, _gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
@@ -182,17 +183,18 @@ class _RawVariables(Mapping[str, Any]):
         return len(set().union(*self._maps))
 
 
-_host_layers: dict[tuple[int, str], tuple[Any, list[Layer]]] = {}
+_host_layers: dict[tuple[int, str, str], tuple[Any, list[Layer]]] = {}
 
 
-def _inventory_layers(manager: Any, host: Host) -> list[Layer]:
-    """A host's inventory levels, once per inventory read (they do not depend on the task)."""
-    key = (id(manager.inventory), host.name)
+def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
+    """A host's inventory levels, once per inventory read and playbook directory (they do not
+    depend on the task)."""
+    key = (id(manager.inventory), host.name, playbook_dir)
     found = _host_layers.get(key)
     if found is None or found[0] is not manager.inventory:
         if len(_host_layers) > 4096:
             _host_layers.clear()
-        found = _host_layers[key] = (manager.inventory, inventory_layers(manager, host))
+        found = _host_layers[key] = (manager.inventory, inventory_layers(manager, host, playbook_dir))
     return found[1]
 
 
@@ -202,7 +204,8 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     its ``occurrence``-th run (:func:`task_runs`)."""
     scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
-    layers = [*scope.below, *_inventory_layers(scope.manager, host), *scope.above,
+    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    layers = [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above,
               Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})]
     found = definitions(layers, names)
     raw: Mapping[str, Any]
@@ -274,14 +277,25 @@ class _PlayOrder:
         # the roles the run's executor sees in the play: those of the compiled blocks' tasks
         self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
 
+    def _before(self, task: Task | None, occurrence: int) -> list[Task]:
+        positions = self.positions.get(id(task)) if task is not None else None
+        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
+
+    def included_before(self, task: Task | None, occurrence: int = 0) -> list[RoleInstance]:
+        """The roles ``include_role`` tasks before this run of ``task`` brought in: ansible adds
+        each to the play's roles when it is included (their names, and their defaults and vars
+        where they are public)."""
+        found: dict[int, RoleInstance] = {}
+        for earlier in self._before(task, occurrence):
+            if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
+                found.setdefault(id(earlier.role), earlier.role)
+        return list(found.values())
+
     def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
         """The include_vars, set_fact and register layers of the tasks before the
         ``occurrence``-th run of ``task``."""
-        positions = self.positions.get(id(task)) if task is not None else None
-        if not positions:
-            return []
         entries = []
-        for earlier in self.tasks[: positions[min(occurrence, len(positions) - 1)]]:
+        for earlier in self._before(task, occurrence):
             found = self._runtime.get(id(earlier))
             if found is None:
                 found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir)

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import keywords as kw
 from engine import paths
+from engine.booleans import boolean
+from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
 from engine.notify import with_handler_runs
 from engine.paths import find_role_var_files, include_vars_path, path_dwim
@@ -121,9 +123,10 @@ def _role_file_layers(manager: VariableManager, role: RoleInstance, sub: str, le
     return layers
 
 
-def inventory_layers(manager: VariableManager, host: Host) -> list[Layer]:
-    """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order."""
-    inventory = manager.inventory
+def inventory_layers(manager: VariableManager, host: Host, playbook_dir: str | None = None) -> list[Layer]:
+    """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order, with the
+    group_vars/host_vars of ``playbook_dir`` (the play's playbook's directory) as the playbook's."""
+    inventory = manager.inventory if playbook_dir is None else manager.inventory.with_playbook_dir(playbook_dir)
     sources = ", ".join(inventory.sources) or None
     all_group = inventory.data.groups["all"]
     groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
@@ -312,11 +315,61 @@ def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedi
     return _layer("include_vars", f"include_vars in {label}", data, path, runtime=True)
 
 
+def private_role_vars() -> bool | None:
+    """``DEFAULT_PRIVATE_ROLE_VARS`` where ansible.cfg or the environment sets it (None: not set,
+    which ansible tells apart from false)."""
+    value = config_value("ANSIBLE_PRIVATE_ROLE_VARS", "defaults", "private_role_vars")
+    if value is None:
+        return None
+    try:
+        return bool(boolean(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def role_is_public(role: RoleInstance, private: bool | None) -> bool:
+    """Whether the play's other tasks see ``role``'s defaults and vars (``Role.public``): as its
+    import or include says (``public:``), else by ``private_role_vars`` where it is set, else
+    roles of ``roles:`` and ``import_role`` are public and included roles private. A dependency
+    is seen through the role that pulls it in."""
+    root = _role_lineage(role)[0]
+    if root.public is not None:
+        try:
+            return bool(boolean(root.public))
+        except (TypeError, ValueError):
+            return False
+    if private is not None:
+        return not private
+    return root.via != "include_role"
+
+
 def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstance | None, sub: str,
-                level: str) -> list[Layer]:
-    """Every role's ``sub`` file (defaults or vars) in the play, then the task's role's lineage."""
-    owners = [*context.roles, *_role_lineage(role)]
+                level: str, private: bool | None = None) -> list[Layer]:
+    """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
+    role's lineage."""
+    owners = [*(r for r in context.roles if role_is_public(r, private)), *_role_lineage(role)]
     return [layer for owner in owners for layer in _role_file_layers(manager, owner, sub, level)]
+
+
+def parent_role_layer(role: RoleInstance | None) -> Layer | None:
+    """What a role that imports or includes another passes on to its tasks as include params
+    (``IncludeRole.get_include_params``): its own params, and its name and path first in
+    ``ansible_parent_role_names`` / ``ansible_parent_role_paths`` (nested includes add theirs)."""
+    if role is None:
+        return None
+    top = _role_lineage(role)[0]
+    if top.via not in ("include_role", "import_role") or top.parent is None:
+        return None
+    parent = top.parent
+    outer = parent_role_layer(parent)
+    values = YMap()
+    values.update(outer.values if outer is not None else {})
+    values.update(parent.params)
+    values["ansible_parent_role_names"] = [parent.name, *values.get("ansible_parent_role_names", [])]
+    values["ansible_parent_role_paths"] = [parent.path, *values.get("ansible_parent_role_paths", [])]
+    span = top.span
+    return Layer("include params", f"role '{parent.name}', which brings in role '{top.name}'", values,
+                 span.file if span else None, span.line if span else None)
 
 
 def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,
@@ -328,13 +381,16 @@ def host_independent_layers(manager: VariableManager, context: PlayContext, task
     what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first)."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
-    below = role_layers(manager, context, role, "defaults", "role defaults")
+    private = private_role_vars()
+    below = role_layers(manager, context, role, "defaults", "role defaults", private)
     above: list[Layer] = []
     if gathers_facts:
         above.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
+    else:  # the fact cache is empty: ansible_facts is there, with nothing in it
+        above.append(Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}}))
     above += play_layers(manager, context, extra, import_playbook_layers(task))
-    above += role_layers(manager, context, role, "vars", "role vars")
+    above += role_layers(manager, context, role, "vars", "role vars", private)
     if task is not None:
         above += chain_layers(task, includers)
     above += runtime
@@ -344,6 +400,9 @@ def host_independent_layers(manager: VariableManager, context: PlayContext, task
                        span.file if span else None, line=span.line if span else None)
         if layer is not None:
             above.append(layer)
+    parent = parent_role_layer(role)
+    if parent is not None:
+        above.append(parent)
     above += include_params_layers(list(includers))
     extra_layer = _layer("extra vars", "extra vars (-e)", extra)
     if extra_layer is not None:

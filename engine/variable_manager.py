@@ -85,10 +85,12 @@ class VariableManager:
         return self._role_files[key]
 
     # -- merged views -----------------------------------------------------------------------
-    def host_vars(self, host: Host) -> dict[str, Any]:
-        """Inventory variables, then facts: what every task on the host starts from."""
+    def host_vars(self, host: Host, play: Play | None = None) -> dict[str, Any]:
+        """Inventory variables (with the group_vars/host_vars beside ``play``'s playbook), then
+        facts: what every task on the host starts from."""
         state = self.state(host.name)
-        result = self.inventory.host_variables(host) | host.get_magic_vars()
+        inventory = self.inventory if play is None else self.inventory.with_playbook_dir(os.path.abspath(play.basedir))
+        result = inventory.host_variables(host) | host.get_magic_vars()
         if self.inject_facts:  # INJECT_FACTS_AS_VARS: facts as top-level variables, as named
             result |= state.facts
         result["ansible_facts"] = namespace_facts(state.facts)
@@ -103,7 +105,7 @@ class VariableManager:
             result |= self.role_files(used)[0]
         for ancestor in role_lineage(role):
             result |= self.role_files(ancestor)[0]
-        result |= self.host_vars(host)
+        result |= self.host_vars(host, play)
         result |= play.vars  # play vars and vars_files, as the resolver merged them
         for used in context.roles:
             result |= self.role_files(used)[1]
@@ -203,7 +205,8 @@ class HostVars(Mapping[str, Any]):
         if host is None:
             raise KeyError(name)
         state = self._manager.state(name)
-        result = self._manager.host_vars(host) | state.included | state.nonpersistent | self._manager.options.extra_vars
+        result = self._manager.host_vars(host, self._context.play) | state.included | state.nonpersistent
+        result |= self._manager.options.extra_vars
         result |= {"playbook_dir": os.path.abspath(self._context.play.basedir),
                    "ansible_playbook_python": sys.executable, "ansible_config_file": find_config_file(),
                    "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,

@@ -92,10 +92,24 @@ class Inventory:
     working_dir: str = field(default_factory=os.getcwd)
 
     def __post_init__(self) -> None:
+        self._per_playbook_dir: dict[str, Inventory] = {}
         merge = self.data.merge_hashes
         self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge)
         self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache,
                                          merge)
+
+    def with_playbook_dir(self, playbook_dir: str) -> Inventory:
+        """This inventory with ``playbook_dir``'s group_vars/host_vars as the playbook's: a play of
+        a playbook imported from another directory reads those beside it. One per directory, so
+        that their files are read once."""
+        if self.playbook_dir == playbook_dir:
+            return self
+        found = self._per_playbook_dir.get(playbook_dir)
+        if found is None:
+            found = self._per_playbook_dir[playbook_dir] = Inventory(
+                self.data, self.sources, self.cache, self.notes, self.failures, self.warnings, self.parsed,
+                self.report, self.plugin_warnings, playbook_dir, self.working_dir)
+        return found
 
     def add_warning(self, message: str) -> None:
         self.warnings.append(message)

@@ -170,7 +170,7 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
     from engine.inventory.patterns import HostPatternError, select_hosts
     from engine.plan import PlayPlan, RunOptions
 
-    inv = _for_playbook(_inventory(index, path, inventory), os.path.dirname(os.path.abspath(reach.book.path)))
+    inv = _inventory(index, path, inventory).with_playbook_dir(os.path.dirname(os.path.abspath(reach.book.path)))
     try:
         hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
     except HostPatternError:
@@ -198,26 +198,6 @@ def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
             groups.setdefault(key, HostGroup([], resolved)).hosts.append(host.name)
         found.append(ContextValues(reach, list(groups.values()), len(play_plan.hosts)))
     return found
-
-
-_per_playbook_dir: dict[tuple[int, str], Any] = {}
-
-
-def _for_playbook(inventory: Any, playbook_dir: str) -> Any:
-    """The inventory with the playbook's directory for its group_vars/host_vars (one per
-    directory and inventory read, so that their files are read once)."""
-    from engine.inventory.manager import Inventory
-
-    if inventory.playbook_dir == playbook_dir:
-        return inventory
-    key = (id(inventory), playbook_dir)
-    found = _per_playbook_dir.get(key)
-    if found is None or found[0] is not inventory:
-        if len(_per_playbook_dir) > 64 or any(base is not inventory for base, _ in _per_playbook_dir.values()):
-            _per_playbook_dir.clear()
-        found = _per_playbook_dir[key] = (inventory, Inventory(inventory.data, inventory.sources, inventory.cache,
-                                                               playbook_dir=playbook_dir))
-    return found[1]
 
 
 def _implicit_localhost() -> Any:

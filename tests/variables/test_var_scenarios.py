@@ -123,7 +123,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 KNOWN_DIFFERENT: dict[str, str] = {
     **_at("magic_and_options", "h1.lan h2.lan", {
         "roles/inner/tasks/main.yml:1": _because(PARENT_ROLES, ROLE_NAME_LISTS),
-        "site.yml:24": _because(ROLE_NAME_LISTS, PLAY_ROLE_NAMES),
         "site.yml:44": ENVIRONMENT,
         "site.yml:63": _because(SERIAL_BATCH, ENVIRONMENT, ROLE_NAME_LISTS),
     }),
@@ -136,19 +135,7 @@ KNOWN_DIFFERENT: dict[str, str] = {
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
-    **{f"{scenario}:{where}:h1": PRIVATE_ROLE_VARS for scenario in ("private_role_vars", "private_role_vars_env")
-       for where in ("roles/second/tasks/main.yml:1", "roles/third/tasks/main.yml:1", "site.yml:8", "site.yml:19")},
-    "public_role_vars_env:site.yml:19:h1": EXPLICITLY_PUBLIC,
     **_at("vars_indirection", "h1 h2", {
-    }),
-    **_at("include_role_scope", "h1", {
-        "roles/inner/tasks/main.yml:1": PARENT_ROLE_PARAMS,
-        "roles/inner2/tasks/main.yml:1": PARENT_ROLE_PARAMS,
-        "site.yml:29": INCLUDE_ROLE_PUBLIC,
-    }),
-    **_at("imported_playbook_dirs", "h1 h2", {
-        "sub/other.yml:9": IMPORTED_PLAYBOOK_DIR,
-        "sub/roles/subrole/tasks/main.yml:1": IMPORTED_PLAYBOOK_DIR,
     }),
     **_at("dynamic_include_role_defaults", "h1", {
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
@@ -159,7 +146,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
     "variable_precedence_setting:site.yml:5:h1": PRECEDENCE_SETTING,
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
-    "playbook_vars_root_all:sub/other.yml:5:h1": IMPORTED_PLAYBOOK_DIR,
 }
 
 
