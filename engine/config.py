@@ -360,3 +360,12 @@ def inject_facts_as_vars() -> bool:
     """INJECT_FACTS_AS_VARS (default true): facts also become top-level ``ansible_*`` variables."""
     value = config_value("ANSIBLE_INJECT_FACT_VARS", "defaults", "inject_facts_as_vars")
     return True if value is None else boolean(value)
+
+
+def configured_forks() -> int:
+    """DEFAULT_FORKS: ansible.cfg's or the environment's ``forks``, else 5."""
+    value = config_value("ANSIBLE_FORKS", "defaults", "forks")
+    try:
+        return int(value) if value is not None else 5
+    except ValueError:
+        return 5

@@ -15,11 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.config import DEFAULT_HOST_LIST
+from engine.config import DEFAULT_HOST_LIST, configured_forks
 from engine.launch import ANSIBLE_CORE_VERSION
 from engine.values import OMIT
-
-DEFAULT_FORKS = 5
 
 
 def version_info(version: str = ANSIBLE_CORE_VERSION) -> dict[str, Any]:
@@ -55,7 +53,8 @@ class RunOptions:
     limit: str | None = None
     check: bool = False
     diff: bool = False
-    forks: int = DEFAULT_FORKS
+    forks: int | None = None
+    """``--forks``; None: not given, so ansible.cfg's (``DEFAULT_FORKS``)."""
     verbosity: int = 0
     list_tags: bool = False  # --list-tags without a selection selects ['never', 'all'], in that order
 
@@ -67,7 +66,7 @@ class RunOptions:
             "ansible_version": version_info(),
             "ansible_check_mode": self.check,
             "ansible_diff_mode": self.diff,
-            "ansible_forks": self.forks,
+            "ansible_forks": self.forks if self.forks is not None else configured_forks(),
             "ansible_inventory_sources": list(self.inventory_sources),
             "ansible_skip_tags": _tag_set(self.skip_tags),
         }

@@ -44,7 +44,8 @@ class RunOptions:
     check: bool = False
     diff: bool = False
     verbosity: int = 0
-    forks: int = 5
+    forks: int | None = None
+    """``--forks``; None: ansible.cfg's."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launching.option_vars); by default, those of
     these options."""

@@ -127,13 +127,20 @@ class _Scope:
     magic: dict[str, Any] | None = None
     """The magic variables of the first host asked for; other hosts differ only by their names."""
 
+    batches: list[list[str]] = field(default_factory=list)
+    """The play's ``serial`` batches of host names (one batch without ``serial``)."""
+
     def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
+        batch = next((b for b in self.batches if host.name in b), None)
         if self.magic is None:
-            self.magic = self.manager.magic_vars(self.context, host, task.role if task is not None else None)
+            self.context.batch = batch
+            self.magic = self.manager.magic_vars(self.context, host, task)
             return self.magic
         own = host.get_magic_vars()
+        in_batch = [h for h in self.context.hosts_left if batch is None or h in batch]
         return {**self.magic, "inventory_hostname": host.name,
-                "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"]}
+                "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
+                "play_hosts": in_batch, "ansible_play_batch": list(in_batch)}
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
@@ -152,7 +159,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, _gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
-    scope = _Scope(manager, context, below, above)
+    scope = _Scope(manager, context, below, above, batches=_batches(play, hosts))
     if len(_scopes) > 4096:
         _scopes.clear()
     _scopes[key] = (now, play, scope)
@@ -282,11 +289,11 @@ class _PlayOrder:
         return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
 
     def included_before(self, task: Task | None, occurrence: int = 0) -> list[RoleInstance]:
-        """The roles ``include_role`` tasks before this run of ``task`` brought in: ansible adds
-        each to the play's roles when it is included (their names, and their defaults and vars
-        where they are public)."""
+        """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
+        when it was included): ansible adds each to the play's roles when it is included (their
+        names, and their defaults and vars where they are public)."""
         found: dict[int, RoleInstance] = {}
-        for earlier in self._before(task, occurrence):
+        for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
             if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
                 found.setdefault(id(earlier.role), earlier.role)
         return list(found.values())
@@ -319,6 +326,18 @@ def _play_order(play: Play) -> _PlayOrder:
     order = _PlayOrder(play)
     _orders[id(play)] = (now, order)
     return order
+
+
+def _batches(play: Play, hosts: list[str]) -> list[list[str]]:
+    """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
+    makes them; one batch when ``serial`` is not set or cannot be known."""
+    from engine.batches import BatchError, serial_of, serialized_batches
+    from engine.templar import Templar
+
+    try:
+        return serialized_batches(hosts, serial_of(play, Templar(play.vars)))
+    except BatchError:
+        return [hosts]
 
 
 def _gathers_facts(play: Play) -> bool:

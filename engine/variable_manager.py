@@ -124,11 +124,12 @@ class VariableManager:
             result |= ancestor.params
         result |= include_params or {}
         result |= self.options.extra_vars
-        result |= self.magic_vars(context, host, role)
+        result |= self.magic_vars(context, host, task)
         return result
 
-    def magic_vars(self, context: PlayContext, host: Host, role: RoleInstance | None) -> dict[str, Any]:
+    def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
         play = context.play
+        role = task.role if task is not None else None
         data = self.inventory.data
         magic: dict[str, Any] = {
             "inventory_hostname": host.name,
@@ -152,7 +153,14 @@ class VariableManager:
         # host, InventoryData.add_host), not magic ones: the implicit localhost has neither
         if role is not None:
             magic.update(role_variables(role))
+        if task is not None:  # get_vars sets it apart, after the magic variables: the task's, outermost first
+            magic["environment"] = raw_environment(task)
         return magic
+
+
+def raw_environment(task: Task) -> list[Any]:
+    """The environment entries that reach ``task``, outermost first, as written."""
+    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
 
 
 def role_name_variables(roles: list[RoleInstance]) -> dict[str, Any]:

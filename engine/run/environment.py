@@ -16,15 +16,10 @@ from typing import Any
 
 from engine.model import Task
 from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import OMIT
+from engine.variable_manager import OMIT, raw_environment
 
 # posixpath.expandvars' pattern: $NAME or ${NAME}
 _VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)
-
-
-def raw_environment(task: Task) -> list[Any]:
-    """The environment entries that reach ``task``, outermost first, as written."""
-    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
 
 
 def task_environment(task: Task, templar: Templar, warn: Callable[[str], None]) -> dict[str, str]:

@@ -125,7 +125,7 @@ class Executor:
     # -- plays --------------------------------------------------------------------------------
     def _run_play(self, play_plan: PlayPlan) -> bool:
         """Run one play, batch after batch (``serial``); False when the playbook stops."""
-        from engine.run.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
+        from engine.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
         if play_plan.dynamic and not self._select_hosts(play_plan):
@@ -219,7 +219,7 @@ class Executor:
     def _too_many_failed(self, left: list[str]) -> bool:
         """The linear strategy's ``max_fail_percentage`` check after a task: when more of the
         batch failed than allowed, every host left fails and the playbook stops."""
-        from engine.run.batches import too_many_failed
+        from engine.batches import too_many_failed
 
         failed = sum(run.failed for run in self.runs.values())
         if not too_many_failed(failed, self.batch_size, self.max_fail):

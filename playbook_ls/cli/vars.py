@@ -38,7 +38,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_selection_options(parser)
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
     parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
-    parser.add_argument("-f", "--forks", type=int, default=5, help="as with --forks (ansible_forks)")
+    parser.add_argument("-f", "--forks", type=int, default=None,
+                        help="as with --forks (ansible_forks; default: ansible.cfg's forks, else 5)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="as with -v (ansible_verbosity)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
@@ -56,25 +57,35 @@ def _task_arg(value: str) -> tuple[str, int] | None:
     return path, int(line) - 1
 
 
-def run(args: argparse.Namespace) -> int:
+def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
+    """The launch ``args`` describe, as ansible-playbook takes the same options (ansible.cfg's
+    tags where none are given), or the problem with ``--extra-vars``."""
     from engine.config import AnsibleConfig
-    from engine.plan import PlanError, RunOptions, make_plan
-    from engine.source import SourceCache
-    from engine.var_report import task_runs, tasks_in_order, variables_at
+    from engine.plan import RunOptions
     from playbook_ls.cli.listing import parse_extra_vars
 
-    cache = SourceCache.for_command()
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else ({}, None)
+    if problem:
+        return None, problem
+    config = AnsibleConfig.load()
+    return RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}),
+                      tags=args.tags or config.run_tags, skip_tags=args.skip_tags or config.skip_tags,
+                      limit=args.limit, check=args.check, diff=args.diff, forks=args.forks,
+                      verbosity=args.verbose), None
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.plan import PlanError, make_plan
+    from engine.source import SourceCache
+    from engine.var_report import task_runs, tasks_in_order, variables_at
+
+    cache = SourceCache.for_command()
+    options, problem = launch_options(args, cache)
     if problem:
         return _fail(f"--extra-vars: {problem}", EXIT_USAGE)
     where = _task_arg(args.task) if args.task else None
     if args.task and where is None:
         return _fail(f"--task {args.task}: give FILE:LINE with a line number from 1", EXIT_USAGE)
-    config = AnsibleConfig.load()
-    options = RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}),
-                         tags=args.tags or config.run_tags, skip_tags=args.skip_tags or config.skip_tags,
-                         limit=args.limit, check=args.check, diff=args.diff, forks=args.forks,
-                         verbosity=args.verbose)
     try:
         plan = make_plan(options, cache, dynamic_inventory=False, select_tasks=False)
     except PlanError as exc:

@@ -36,28 +36,8 @@ if TYPE_CHECKING:
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-CONFIG_FILE = "ansible_config_file: ansible gives the ansible.cfg it read; playbook-ls leaves it undefined"
-ROLE_NAME_LISTS = ("role_names, ansible_role_names, ansible_dependent_role_names: ansible defines them in every task "
-                   "of a play; playbook-ls leaves them undefined")
-PLAY_ROLE_NAMES = ("ansible_play_role_names: ansible lists play.roles (roles: entries, then each import_role/"
-                   "include_role role once it is loaded), no dependencies; playbook-ls lists every role of the "
-                   "compiled tasks, dependencies included, include_role roles left out")
-COLLECTION_NAME = ("ansible_collection_name: ansible gives null in a role of no collection; playbook-ls leaves it "
-                   "undefined")
-PARENT_ROLES = ("ansible_parent_role_names/_paths: ansible gives include_role/import_role inside a role the "
-                "including role's name/path as include params; playbook-ls leaves them undefined")
-ENVIRONMENT = ("environment: ansible gives the task's environment as a list ([] without one); playbook-ls leaves it "
-               "undefined")
-SERIAL_BATCH = ("ansible_play_batch, play_hosts: ansible gives the serial batch's hosts; playbook-ls gives all the "
-                "play's hosts")
-
 LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item, with item set; playbook-ls has the "
                   "file's tasks once, item undefined")
-
-HANDLER_RUNTIME = ("set_fact before a handler runs: ansible's handler sees it (phase: 'set_fact in tasks'); "
-                   "playbook-ls gives a handler none of the play's set_fact/register/include_vars (play vars)")
-HANDLER_RERUN = ("a handler notified again after a flush runs again; playbook-ls places each handler once (ansible's "
-                 "second run sees the set_fact made in between)")
 
 HOST_VARS_FILES = ("vars_files entry templated with an inventory variable (vars/{{ env_name }}.yml): ansible loads "
                    "each host's file, in a first-found list too; playbook-ls templates with play and extra vars only, "
@@ -65,38 +45,8 @@ HOST_VARS_FILES = ("vars_files entry templated with an inventory variable (vars/
 HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
                      "runs each host's file/role; playbook-ls places no task there")
 
-PRIVATE_ROLE_VARS = ("private_role_vars = True (ansible.cfg or ANSIBLE_PRIVATE_ROLE_VARS): ansible keeps a role's "
-                     "defaults and vars to its own tasks (undefined in later roles and play tasks); playbook-ls "
-                     "ignores the setting and shows them")
-EXPLICITLY_PUBLIC = ("private_role_vars set to False explicitly: ansible makes include_role roles public as well "
-                     "(defaults and vars reach the later play tasks); playbook-ls keeps them private")
-
-VARS_MAGIC = ("vars['a'] (vars['prefix_' + suffix]): ansible's vars is every variable of the task; playbook-ls's "
-              "templar has no vars ('vars' is undefined: unknown)")
-LOOKUP_VARS = ("lookup('vars', ...)/query('vars', ...)/lookup('varnames', ...): ansible reads the task's variables "
-               "(default= when missing); playbook-ls has no lookups (unknown)")
-HOSTVARS_PLAY_VARS = ("hostvars[host]['a'] of a play var: ansible's hostvars hold inventory vars, facts, set_fact, "
-                      "include_vars and extra vars, no play vars (undefined); playbook-ls's include the play's vars")
-
-PARENT_ROLE_PARAMS = ("include_role/import_role inside a role: ansible passes the including role's params on as "
-                      "include params (op: 'outer role params'); playbook-ls leaves them undefined")
-INCLUDE_ROLE_PUBLIC = ("include_role public: true: ansible exposes the role's defaults and vars to the play's later "
-                       "tasks; playbook-ls keeps them private (undefined)")
-
-IMPORTED_PLAYBOOK_DIR = ("play of an import_playbook in another directory: ansible reads the group_vars/ and "
-                         "host_vars/ beside the imported playbook only (not the top playbook's); playbook-ls reads "
-                         "the top playbook's only")
-
-ROLE_DEFAULT_INCLUDE_NAME = ("include_tasks/include_role named from a role's defaults (t_{{ x }}.yml, x in role a's "
-                             "defaults): ansible templates the name with the task's variables; playbook-ls only with "
-                             "play vars, vars_files and extra vars, so it places no task there")
 TEMPLATED_INCLUDE_VARS = ("include_vars of a templated file name (vars/{{ x }}.yml): ansible loads the file; "
                           "playbook-ls reads no include_vars whose name is a template (names undefined)")
-
-FORKS_FROM_CONFIG = ("ansible_forks without --forks: ansible gives ansible.cfg's forks (7); playbook-ls's run "
-                     "options default to 5")
-EMPTY_FACTS = ("ansible_facts with gather_facts: false: ansible gives {} (the empty fact cache); playbook-ls leaves "
-               "it undefined")
 
 INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later tasks and plays see the added host (its "
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
@@ -110,10 +60,6 @@ PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_v
                       "playbook-ls ignores the setting (the playbook's group_vars)")
 
 
-def _because(*causes: str) -> str:
-    return " | ".join(causes)
-
-
 def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
     """``reasons`` per FILE:LINE[#N] of ``scenario``, for each of the space-separated ``hosts``."""
     return {f"{scenario}:{where.partition('#')[0]}:{host}{''.join(where.partition('#')[1:])}": reason
@@ -121,11 +67,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 
 KNOWN_DIFFERENT: dict[str, str] = {
-    **_at("magic_and_options", "h1.lan h2.lan", {
-        "roles/inner/tasks/main.yml:1": _because(PARENT_ROLES, ROLE_NAME_LISTS),
-        "site.yml:44": ENVIRONMENT,
-        "site.yml:63": _because(SERIAL_BATCH, ENVIRONMENT, ROLE_NAME_LISTS),
-    }),
     **_at("repeated_contexts", "h1", {
         "tasks/common.yml:1#3": LOOPED_INCLUDE,
         "tasks/common.yml:1#4": LOOPED_INCLUDE,
@@ -135,12 +76,9 @@ KNOWN_DIFFERENT: dict[str, str] = {
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
-    **_at("vars_indirection", "h1 h2", {
-    }),
     **_at("dynamic_include_role_defaults", "h1", {
         "site.yml:21": TEMPLATED_INCLUDE_VARS,
     }),
-    "extra_vars_and_defaults:site.yml:24:h1": _because(FORKS_FROM_CONFIG, EMPTY_FACTS),
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
@@ -167,43 +105,20 @@ PROBES = _probes()
 
 
 def run_options(scenario: str) -> RunOptions:
-    """The case's ansible-playbook command line as playbook-ls's run options (the ``ansible_*``
-    option variables included, as ``RunOptions.from_launch`` makes them)."""
-    from engine.magic import RunOptions as OptionVars
-    from engine.magic import command_line_sources
+    """The case's ansible-playbook command line given to ``playbook-ls vars``, as its parser
+    and playbook_ls.cli.vars.launch_options take it (the option variables included)."""
     from engine.source import SourceCache
-    from playbook_ls.cli.listing import parse_extra_vars
+    from playbook_ls.cli.main import build_parser
+    from playbook_ls.cli.vars import launch_options
 
     root = SCENARIOS / scenario
     spec = case(root)
-    inventory = [str(root / source) for source in spec.get("inventory", [])]
-    extra: list[str] = []
-    given: dict[str, Any] = {"tags": [], "skip_tags": [], "limit": None, "check": False, "diff": False,
-                             "forks": 5, "verbosity": 0}
-    args = list(spec.get("args", []))
-    while args:
-        flag = args.pop(0)
-        if flag in ("-e", "--extra-vars"):
-            extra.append(args.pop(0))
-        elif flag in ("-t", "--tags"):
-            given["tags"].append(args.pop(0))
-        elif flag == "--skip-tags":
-            given["skip_tags"].append(args.pop(0))
-        elif flag in ("-l", "--limit"):
-            given["limit"] = args.pop(0)
-        elif flag in ("-f", "--forks"):
-            given["forks"] = int(args.pop(0))
-        elif flag in ("-C", "--check", "-D", "--diff"):
-            given["check" if flag in ("-C", "--check") else "diff"] = True
-        elif flag.startswith("-v") and set(flag[1:]) == {"v"}:
-            given["verbosity"] += len(flag) - 1
-        else:
-            raise AssertionError(f"{scenario}: the test does not pass {flag!r} on to playbook-ls; teach run_options")
-    extra_vars, problem = parse_extra_vars(extra, SourceCache())
+    inventory = [arg for source in spec.get("inventory", []) for arg in ("-i", str(root / source))]
+    args = build_parser().parse_args(["vars", str(root / "site.yml"), "--host", "any", *inventory,
+                                      *spec.get("args", [])])
+    options, problem = launch_options(args, SourceCache())
     assert problem is None, problem
-    option_vars = OptionVars(inventory_sources=command_line_sources(inventory), **given).variables()
-    return RunOptions(playbook=str(root / "site.yml"), inventory=inventory, extra_vars=extra_vars,
-                      option_vars=option_vars, **given)
+    return options
 
 
 @cache
