@@ -23,10 +23,12 @@ from engine.var_sources import (
     Layer,
     definitions,
     fold,
+    gathers_facts,
     host_independent_layers,
     inventory_layers,
     task_runtime_layers,
     tasks_with_includers,
+    with_vars_files,
 )
 from engine.variable_manager import role_lineage
 
@@ -157,7 +159,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     hosts = [h.name for h in play_plan.hosts]
     context = PlayContext(play, hosts, hosts, [*order.roles, *order.included_before(task, occurrence)])
     runtime = order.runtime_before(manager, task, occurrence)
-    below, above = host_independent_layers(manager, context, task, runtime, _gathers_facts(play),
+    below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above, batches=_batches(play, hosts))
     if len(_scopes) > 4096:
@@ -212,8 +214,11 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
     playbook_dir = os.path.abspath(play_plan.play.basedir)
-    layers = [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above,
-              Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})]
+    magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
+    layers = [*with_vars_files(scope.manager, play_plan.play,
+                               [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
+                               {**plan.options.extra_vars, **magic}),
+              magic_layer]
     found = definitions(layers, names)
     raw: Mapping[str, Any]
     if plan.inventory.data.merge_hashes:
@@ -340,12 +345,3 @@ def _batches(play: Play, hosts: list[str]) -> list[list[str]]:
         return [hosts]
 
 
-def _gathers_facts(play: Play) -> bool:
-    from engine.booleans import boolean
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    value = data.get("gather_facts", True)
-    try:
-        return bool(boolean(value))
-    except (TypeError, ValueError):
-        return True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +23,7 @@ from engine.booleans import boolean
 from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
 from engine.notify import with_handler_runs
-from engine.paths import find_role_var_files, include_vars_path, path_dwim
+from engine.paths import find_role_var_files, include_vars_path
 from engine.span import YMap
 from engine.templating import Unresolved, render
 from engine.variable_manager import role_lineage as _role_lineage
@@ -76,6 +76,8 @@ class Layer:
     """The line of names whose own line is not known (a role entry's parameters)."""
     runtime: bool = False
     """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
+    pending: bool = False
+    """A place for what is known per host only (the play's vars_files): see vars_files_layers."""
 
     def line(self, name: str) -> int | None:
         """Where ``name`` is written in ``path`` (0-based), when known."""
@@ -167,28 +169,75 @@ def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapp
                 prompts.key_spans[prompt["name"]] = span
     layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
                          runtime=True))
-    known = {**(data.get("vars") or {}), **extra_vars, "playbook_dir": os.path.abspath(play.basedir)}
-    for found in vars_files_found(data.get("vars_files"), play.basedir, known):
-        layers.append(_layer("play vars_files", f"play '{play.name}' vars_files",
-                             manager.cache.load(found).data, found))
+    if data.get("vars_files"):  # templated per host: variables_at fills it in (vars_files_layers)
+        layers.append(Layer("play vars_files", f"play '{play.name}' vars_files", {}, path, pending=True))
     return [layer for layer in layers if layer is not None]
 
 
+def vars_files_layers(manager: VariableManager, play: Play, template: Callable[[Any], Any]) -> list[Layer]:
+    """The files the play's ``vars_files`` reads on a host, each entry's names templated by
+    ``template`` with what the host has so far (``get_vars``: inventory, facts, play vars, the
+    files before; a name from the inventory picks a file per host): the first candidate of each
+    entry that exists. An entry with a name that cannot be templated is skipped, as ansible
+    skips it with a warning."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    layers: list[Layer] = []
+    for item in _listed(data.get("vars_files")):
+        try:
+            found = next((path for path in (vars_file_path(play.basedir, template(candidate))
+                                            for candidate in _listed(item)) if path is not None), None)
+        except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
+            continue
+        if found is not None:
+            layer = _layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
+            if layer is not None:
+                layers.append(layer)
+    return layers
+
+
+def with_vars_files(manager: VariableManager, play: Play, layers: list[Layer],
+                    extra: Mapping[str, Any]) -> list[Layer]:
+    """``layers`` with the play's vars_files in their place, their names templated with what
+    the layers before them set, ``extra`` (extra vars and magic variables) over it."""
+    from engine.lookups import PureLookups
+    from engine.templar import Templar
+
+    for index, layer in enumerate(layers):
+        if layer.pending:
+            known: dict[str, Any] = {}
+            for before in layers[:index]:
+                known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)
+            template = Templar({**known, **extra}, PureLookups()).template
+            return [*layers[:index], *vars_files_layers(manager, play, template), *layers[index + 1:]]
+    return layers
+
+
+def vars_file_path(basedir: str, name: Any) -> str | None:
+    """Where a ``vars_files`` name is found (``path_dwim_relative_stack`` with ``vars``): an
+    absolute path as it is, else in the play's ``vars/`` directory, then beside the play."""
+    if not isinstance(name, str) or not name:
+        return None
+    if name.startswith(("~", os.sep)):
+        path = os.path.expanduser(name)
+        return path if paths.isfile(path) else None
+    candidates = [] if name.split("/")[0] == "vars" else [os.path.join(basedir, "vars", name)]
+    candidates.append(os.path.join(basedir, name))
+    return next((path for path in candidates if paths.isfile(path)), None)
+
+
 def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
-    """The files a play's ``vars_files`` reads: each entry's first file that exists (a nested
-    list means "first one found"), names templated with ``variables``; a name that cannot be
-    templated with them is passed over."""
+    """The files a play's ``vars_files`` reads, names templated with ``variables`` (what the
+    loader has: play vars, extra vars, magic variables): each entry's first file that exists;
+    an entry with a name that cannot be templated with them is passed over."""
     found: list[str] = []
     for item in _listed(entries):
-        for candidate in _listed(item):
-            try:
-                name = render(candidate, variables)
-            except Unresolved:
-                continue
-            path = path_dwim(basedir, str(name))
-            if paths.isfile(path):
-                found.append(path)
-                break
+        try:
+            path = next((p for p in (vars_file_path(basedir, render(c, variables)) for c in _listed(item))
+                         if p is not None), None)
+        except Unresolved:
+            continue
+        if path is not None:
+            found.append(path)
     return found
 
 
@@ -453,9 +502,10 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
     options = _HostlessLaunch(dict(extra_vars), {})
     manager = VariableManager(None, options, cache)  # type: ignore[arg-type] - no inventory is read
     roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
-    below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], False, includers)
+    below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], gathers_facts(play),
+                                           includers)
     merged: dict[str, Any] = {}
-    for layer in [*below, *above]:
+    for layer in with_vars_files(manager, play, [*below, *above], {**extra_vars, **magic}):
         merged.update({name: value for name, value in layer.values.items() if value is not RUNTIME_RESULT})
     merged.update(magic)
     if task.role is not None:
@@ -467,3 +517,12 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
 class _HostlessLaunch:
     extra_vars: dict[str, Any]
     option_vars: dict[str, Any]
+
+
+def gathers_facts(play: Play) -> bool:
+    """Whether the play gathers facts (``gather_facts``, true unless set false)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    try:
+        return bool(boolean(data.get("gather_facts", True)))
+    except (TypeError, ValueError):
+        return True

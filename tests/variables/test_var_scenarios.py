@@ -39,9 +39,6 @@ if TYPE_CHECKING:
 LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item, with item set; playbook-ls has the "
                   "file's tasks once, item undefined")
 
-HOST_VARS_FILES = ("vars_files entry templated with an inventory variable (vars/{{ env_name }}.yml): ansible loads "
-                   "each host's file, in a first-found list too; playbook-ls templates with play and extra vars only, "
-                   "so the names stay undefined and the list falls to its last file")
 HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
                      "runs each host's file/role; playbook-ls places no task there")
 
@@ -71,7 +68,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
         "tasks/common.yml:1#3": LOOPED_INCLUDE,
         "tasks/common.yml:1#4": LOOPED_INCLUDE,
     }),
-    **_at("per_host_names", "h1 h2", {"site.yml:8": HOST_VARS_FILES}),
     **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
