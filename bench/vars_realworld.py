@@ -282,7 +282,7 @@ def _oracle_value(templar: Any, all_vars: Mapping[str, Any], name: str) -> dict[
 def ours(spec: dict[str, Any]) -> dict[str, Any]:
     """playbook-ls's values at the oracle's probes: the same playbook, inventory and host, the task found by file
     and line; the names the oracle sampled, plus those only playbook-ls defines that the same rule samples."""
-    from engine.run.plan import PlanError, RunOptions, make_plan
+    from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
     from engine.var_report import _inventory_layers, _scope, find_task, variables_at
     from engine.var_sources import definitions
@@ -318,7 +318,8 @@ def ours(spec: dict[str, Any]) -> dict[str, Any]:
         try:
             scope = _scope(plan, play_plan, task)
             magic = scope.magic_for(host, task)
-            layers = [*scope.below, *_inventory_layers(scope.manager, host), *scope.above]
+            playbook_dir = os.path.abspath(play_plan.play.basedir)
+            layers = [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above]
             defined = definitions(layers)
             ours_only = sorted(n for n, defs in defined.items() if n not in probe["defined"] and defs
                                and not defs[0].runtime and n not in magic and n not in NOT_PROJECT

@@ -25,6 +25,7 @@ from engine.var_sources import (
     fold,
     gathers_facts,
     host_independent_layers,
+    hostless_variables,
     inventory_layers,
     task_runtime_layers,
     tasks_with_includers,
@@ -289,6 +290,21 @@ class _PlayOrder:
         # the roles the run's executor sees in the play: those of the compiled blocks' tasks
         self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
 
+    def _templater(self, manager: Any) -> Any:
+        """Renders a name at a task with what it sees on every host before the run (an
+        include_vars file named from another role's defaults)."""
+        from engine.lookups import PureLookups
+        from engine.templar import Templar
+
+        def template(task: Task, text: str) -> Any:
+            variables = hostless_variables(self.play, task, self.includers.get(id(task), []),
+                                           manager.options.extra_vars, manager.cache,
+                                           {"playbook_dir": os.path.abspath(self.play.basedir),
+                                            **manager.options.option_vars})
+            return Templar(variables, PureLookups()).template(text)
+
+        return template
+
     def _before(self, task: Task | None, occurrence: int) -> list[Task]:
         positions = self.positions.get(id(task)) if task is not None else None
         return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
@@ -310,7 +326,8 @@ class _PlayOrder:
         for earlier in self._before(task, occurrence):
             found = self._runtime.get(id(earlier))
             if found is None:
-                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir)
+                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir,
+                                                                         self._templater(manager))
             entries.append(found)
         return [*(included for included, _ in entries if included is not None),
                 *(layer for _, facts in entries for layer in facts)]

@@ -309,9 +309,11 @@ def include_params_layers(includers: list[Task]) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
-def task_runtime_layers(manager: VariableManager, task: Task, basedir: str) -> tuple[Layer | None, list[Layer]]:
+def task_runtime_layers(manager: VariableManager, task: Task, basedir: str,
+                        template: Callable[[Task, str], Any] | None = None) -> tuple[Layer | None, list[Layer]]:
     """What one task sets when the run reaches it: its include_vars layer, its set_fact and
-    register layers."""
+    register layers. ``template`` renders a templated include_vars file name at the task
+    (raising when it cannot be known before the run)."""
     where = task.span.file if task.span else None
     label = f"task '{task.display_name()}'"
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -326,7 +328,7 @@ def task_runtime_layers(manager: VariableManager, task: Task, basedir: str) -> t
                     values.key_spans[name] = task.span
         facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
     elif task.action in INCLUDE_VARS:
-        included = _include_vars_layer(manager, task, label, basedir)
+        included = _include_vars_layer(manager, task, label, basedir, template)
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     if isinstance(register, str) and register:
         values = YMap()
@@ -347,9 +349,15 @@ class _RuntimeResult:
 RUNTIME_RESULT = _RuntimeResult()
 
 
-def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedir: str) -> Layer | None:
+def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedir: str,
+                        template: Callable[[Task, str], Any] | None) -> Layer | None:
     args = task.args if isinstance(task.args, Mapping) else {}
     target = args.get("_raw_params", args.get("file"))
+    if isinstance(target, str) and "{{" in target and template is not None:
+        try:
+            target = template(task, target)
+        except Exception:  # noqa: BLE001 - a name only the run knows: nothing to read before it
+            return None
     if not isinstance(target, str) or "{{" in target:
         return None
     path = include_vars_path(task.role.path if task.role is not None else None,

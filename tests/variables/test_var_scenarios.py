@@ -42,9 +42,6 @@ LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item,
 HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
                      "runs each host's file/role; playbook-ls places no task there")
 
-TEMPLATED_INCLUDE_VARS = ("include_vars of a templated file name (vars/{{ x }}.yml): ansible loads the file; "
-                          "playbook-ls reads no include_vars whose name is a template (names undefined)")
-
 INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later tasks and plays see the added host (its "
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
                      "variables use the inventory as read (a play on the new host/group has no host)")
@@ -72,9 +69,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
-    **_at("dynamic_include_role_defaults", "h1", {
-        "site.yml:21": TEMPLATED_INCLUDE_VARS,
-    }),
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
