@@ -208,18 +208,25 @@ def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer
     return found[1]
 
 
-def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
-    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
-    its ``occurrence``-th run (:func:`task_runs`)."""
+def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+              occurrence: int = 0) -> tuple[list[Layer], dict[str, Any]]:
+    """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
+    variables last), and the magic variables (``hostvars`` among them, which no layer shows)."""
     scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
-    layers = [*with_vars_files(scope.manager, play_plan.play,
-                               [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
-                               {**plan.options.extra_vars, **magic}),
-              magic_layer]
+    layers = with_vars_files(scope.manager, play_plan.play,
+                             [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
+                             {**plan.options.extra_vars, **magic})
+    return [*layers, magic_layer], magic
+
+
+def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
+    its ``occurrence``-th run (:func:`task_runs`)."""
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence)
     found = definitions(layers, names)
     raw: Mapping[str, Any]
     if plan.inventory.data.merge_hashes:

@@ -80,15 +80,13 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
         return []
     given = set(launch.extra_vars) | {str(q.get("variable")) for q in profile.survey if q.get("variable")}
     found: list[Undefined] = []
-    inventory_names: dict[str, set[str]] = {}
     for index, play_plan in enumerate(plan.plays):
         if index > setters.last_certain_play:
             break
         if not play_plan.hosts:
             continue
-        hosts = _inventory_names(plan, play_plan.hosts, inventory_names)
         for task, includers in _selected(play_plan):
-            found += _task_undefined(plan, play_plan, task, includers, hosts | setters.names | given)
+            found += _task_undefined(plan, play_plan, task, includers, setters.names | given)
     return found
 
 
@@ -152,22 +150,6 @@ def _setters(plan: Plan) -> _Setters | None:
     return _Setters(names, last_certain)
 
 
-def _inventory_names(plan: Plan, hosts: Iterable[Any], known: dict[str, set[str]]) -> set[str]:
-    """Every name the inventory (files beside it and the playbook too) gives any of ``hosts``."""
-    from engine.var_sources import inventory_layers
-    from engine.variable_manager import VariableManager
-
-    manager = None
-    union: set[str] = set()
-    for host in hosts:
-        names = known.get(host.name)
-        if names is None:
-            manager = manager or VariableManager(plan.inventory, plan.options, plan.inventory.cache)
-            names = known[host.name] = {str(n) for layer in inventory_layers(manager, host) for n in layer.values}
-        union |= names
-    return union
-
-
 def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
     """The tasks the launch runs, with the includes that load them: the selected ones and what
     selected includes load."""
@@ -180,7 +162,7 @@ def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
 
 
 def _task_undefined(plan: Plan, play_plan: Any, task: Task, includers: list[Task], known: set[str]) -> list[Undefined]:
-    from engine.var_report import _scope
+    from engine.var_report import layers_at
     from playbook_ls.rules.variable_uses import task_uses
 
     conditions = [frame.keywords.get("when") for frame in task.chain if "when" in frame.keywords]
@@ -192,7 +174,10 @@ def _task_undefined(plan: Plan, play_plan: Any, task: Task, includers: list[Task
                   and use.name not in ALWAYS_DEFINED and not use.name.startswith(FACT_PREFIXES)]
     if not candidates:
         return []
-    scope = _scope(plan, play_plan, task)
-    visible = {str(name) for layer in (*scope.below, *scope.above) for name in layer.values}
-    visible |= set(scope.magic_for(play_plan.hosts[0], task))
+    visible: set[str] = set()
+    for host in play_plan.hosts:  # undefined on every host: what vars says at this task for each
+        layers, magic = layers_at(plan, play_plan, host, task)
+        visible |= {str(name) for layer in layers for name in layer.values} | set(magic)
+        if all(use.name in visible for use in candidates):
+            return []
     return [Undefined(task, use.name, use.span, len(play_plan.hosts)) for use in candidates if use.name not in visible]
