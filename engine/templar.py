@@ -25,6 +25,7 @@ from engine.template_bounds import binop_over_limit
 from engine.template_bounds import bounded_range as _bounded_range
 from engine.template_errors import TemplateFailure
 from engine.values import UnsafeText
+from engine.version_test import version_compare
 
 
 class Lookups(Protocol):
@@ -162,6 +163,8 @@ def _result_skipped(result: Any) -> bool:
 
 
 TESTS: dict[str, Callable[..., bool]] = {
+    "version": version_compare,
+    "version_compare": version_compare,
     "failed": _result_failed,
     "failure": _result_failed,
     "succeeded": lambda r: not _result_failed(r),

@@ -1,0 +1,71 @@
+"""ansible's ``version`` test (``version_compare``): compares version strings the way
+``ansible.plugins.test.core.version_compare`` does, with its loose (the default) and strict
+version schemes, ``pep440`` where the ``packaging`` library is installed."""
+
+from __future__ import annotations
+
+import operator as py_operator
+import re
+from typing import Any
+
+OPERATORS = {
+    "==": "eq", "=": "eq", "eq": "eq", "<": "lt", "lt": "lt", "<=": "le", "le": "le",
+    ">": "gt", "gt": "gt", ">=": "ge", "ge": "ge", "!=": "ne", "<>": "ne", "ne": "ne",
+}
+VERSION_TYPES = ("loose", "strict", "semver", "semantic", "pep440")
+
+_LOOSE_COMPONENT = re.compile(r"(\d+ | [a-z]+ | \.)", re.VERBOSE)
+_STRICT = re.compile(r"^(\d+) \. (\d+) (\. (\d+))? ([ab](\d+))?$", re.VERBOSE | re.ASCII)
+
+
+class VersionError(ValueError):
+    """What ansible raises as AnsibleFilterError: its message."""
+
+
+def _loose(text: str) -> list[Any]:
+    """``LooseVersion``: numbers compared as numbers, letters as text, dots dropped."""
+    components: list[Any] = [x for x in _LOOSE_COMPONENT.split(text) if x and x != "."]
+    return [int(x) if x.isdigit() else x for x in components]
+
+
+def _strict(text: str) -> tuple[Any, ...]:
+    """``StrictVersion``: MAJOR.MINOR[.PATCH][a|bN]; a final release sorts after its pre-releases."""
+    match = _STRICT.match(text)
+    if not match:
+        raise ValueError(f"invalid version number '{text}'")
+    major, minor, patch, pre, pre_number = match.group(1, 2, 4, 5, 6)
+    release = (int(major), int(minor), int(patch or 0))
+    return (*release, (pre[0], int(pre_number)) if pre else ("z", 0))
+
+
+def _pep440(text: str) -> Any:
+    try:
+        from packaging.version import Version
+    except ImportError:
+        raise VersionError("The pep440 version_type requires the Python 'packaging' library") from None
+    return Version(text)
+
+
+def version_compare(value: Any, version: Any, operator: str = "eq", strict: Any = None,
+                    version_type: str | None = None) -> bool:
+    if strict is not None and version_type is not None:
+        raise VersionError("Cannot specify both 'strict' and 'version_type'")
+    if not value:
+        raise VersionError("Input version value cannot be empty")
+    if not version:
+        raise VersionError("Version parameter to compare against cannot be empty")
+    kind = "strict" if strict else version_type or "loose"
+    if kind not in VERSION_TYPES:
+        raise VersionError(f"Invalid version type ({kind}). Must be one of {', '.join(map(repr, VERSION_TYPES))}")
+    if operator not in OPERATORS:
+        raise VersionError(f"Invalid operator type ({operator}). Must be one of {', '.join(map(repr, OPERATORS))}")
+    parse = {"loose": _loose, "strict": _strict, "pep440": _pep440}.get(kind)
+    if parse is None:
+        raise VersionError(f"the {kind} version type is not evaluated statically")
+    try:
+        left, right = parse(str(value)), parse(str(version))
+        # Version._cmp: equal, else ordered (which fails on a number against letters, even for !=)
+        order = 0 if left == right else -1 if left < right else 1
+        return bool(getattr(py_operator, OPERATORS[operator])(order, 0))
+    except Exception as exc:  # noqa: BLE001 - ansible words any comparison failure alike
+        raise VersionError(f"Version comparison failed: {exc}") from exc
