@@ -132,24 +132,40 @@ def inventory_layers(manager: VariableManager, host: Host, playbook_dir: str | N
     sources = ", ".join(inventory.sources) or None
     all_group = inventory.data.groups["all"]
     groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
-    layers: list[Layer | None] = [_layer("inventory group vars", "group 'all' in the inventory", all_group.get_vars(),
-                                         sources)]
-    layers += [_layer("inventory group vars", f"group '{g.name}' in the inventory", g.get_vars(), sources)
-               for g in groups]
 
     def files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
         return [_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
                 for entity in entities for path, data in vars_files.files_of(entity)]
 
     play_files = inventory.play_vars_files
-    layers += files(inventory.vars_files, [all_group], "inventory group_vars/all")
-    layers += files(play_files, [all_group], "playbook group_vars/all")
-    layers += files(inventory.vars_files, groups, "inventory group_vars/*")
-    layers += files(play_files, groups, "playbook group_vars/*")
+    group_levels: dict[str, Callable[[], list[Layer | None]]] = {
+        "all_inventory": lambda: [_layer("inventory group vars", "group 'all' in the inventory",
+                                         all_group.get_vars(), sources)],
+        "groups_inventory": lambda: [_layer("inventory group vars", f"group '{g.name}' in the inventory",
+                                            g.get_vars(), sources) for g in groups],
+        "all_plugins_inventory": lambda: files(inventory.vars_files, [all_group], "inventory group_vars/all"),
+        "all_plugins_play": lambda: files(play_files, [all_group], "playbook group_vars/all"),
+        "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
+        "groups_plugins_play": lambda: files(play_files, groups, "playbook group_vars/*"),
+    }
+    layers = [layer for entry in variable_precedence() if entry in group_levels for layer in group_levels[entry]()]
     layers.append(_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources))
     layers += files(inventory.vars_files, [host], "inventory host_vars/*")
     layers += files(play_files, [host], "playbook host_vars/*")
     return [layer for layer in layers if layer is not None]
+
+
+DEFAULT_PRECEDENCE = ("all_inventory", "groups_inventory", "all_plugins_inventory", "all_plugins_play",
+                      "groups_plugins_inventory", "groups_plugins_play")
+
+
+def variable_precedence() -> tuple[str, ...]:
+    """``VARIABLE_PRECEDENCE`` (ansible.cfg's ``precedence``, ANSIBLE_PRECEDENCE): the order the
+    group levels merge in; an unknown entry is left out, as ansible warns and leaves it."""
+    value = config_value("ANSIBLE_PRECEDENCE", "defaults", "precedence")
+    if not value:
+        return DEFAULT_PRECEDENCE
+    return tuple(entry.strip() for entry in value.split(",") if entry.strip())
 
 
 def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapping[str, Any],

@@ -46,9 +46,6 @@ INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later task
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
                      "variables use the inventory as read (a play on the new host/group has no host)")
 
-PRECEDENCE_SETTING = ("ansible.cfg precedence (VARIABLE_PRECEDENCE) reordered: ansible merges the six group levels "
-                      "in the configured order; playbook-ls ignores the setting (default order)")
-
 PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
                       "playbook-ls ignores the setting (the playbook's group_vars)")
@@ -72,7 +69,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
-    "variable_precedence_setting:site.yml:5:h1": PRECEDENCE_SETTING,
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
 }
 
