@@ -18,9 +18,9 @@ from engine.collection_search import is_fqcr
 from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
+from engine.play_context import role_variables
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
-from engine.variable_manager import role_variables
 
 if TYPE_CHECKING:
     from engine.collection_search import CollectionFinder

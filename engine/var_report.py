@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.play_context import role_lineage
 from engine.var_sources import (
     RUNTIME_RESULT,
     Definition,
@@ -31,7 +32,6 @@ from engine.var_sources import (
     tasks_with_includers,
     with_vars_files,
 )
-from engine.variable_manager import role_lineage
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host

@@ -1,10 +1,10 @@
 """Where each variable a task sees comes from: the definitions at every precedence level, in
 ansible's order (``VariableManager.get_vars``), for one task in one play context on one host.
 
-The value itself is what the run's :class:`engine.variable_manager.VariableManager` merges (so a
-value shown here and a value the bundled engine uses are the same computation); this module
-adds the provenance: each level as a :class:`Layer` with the file and line of every name it
-sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
+The levels are folded into the values by whoever asks: engine.var_report for what a task sees
+before the run, engine.variable_manager for a run (so a value shown and a value the bundled
+engine uses are one computation). Each level is a :class:`Layer` with the file and line of every
+name it sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
 ``set_fact``, ``register``) are layers marked ``runtime``, built from the tasks the run reaches
 before this one, so they are "at run time, if reached", never invented values.
 """
@@ -15,7 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
 from engine import paths
@@ -24,15 +24,25 @@ from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
 from engine.notify import with_handler_runs
 from engine.paths import find_role_var_files, include_vars_path
+from engine.play_context import PlayContext, role_variables
+from engine.play_context import role_lineage as _role_lineage
 from engine.span import YMap
 from engine.templating import Unresolved, render
-from engine.variable_manager import role_lineage as _role_lineage
-from engine.variable_manager import role_variables
 
 if TYPE_CHECKING:
+    from engine.inventory.manager import Inventory
     from engine.model import Play, RoleInstance, Task
     from engine.source import SourceCache
-    from engine.variable_manager import PlayContext, VariableManager
+
+class VarsReader(Protocol):
+    """What the levels are read with: the files (``cache``), the launch (``options``: extra vars,
+    option variables) and the inventory (None where no host is asked about).
+    engine.variable_manager.VariableManager is one."""
+
+    cache: SourceCache
+    options: Any
+    inventory: Inventory | None
+
 
 # ansible's documented precedence, lowest first (the names playbook-ls shows)
 LEVELS = (
@@ -108,7 +118,7 @@ ROLE_FILE_TTL = 2.0  # seconds a role's defaults/vars layer is reused before its
 _role_files: dict[tuple[Any, ...], tuple[float, list[Layer]]] = {}
 
 
-def _role_file_layers(manager: VariableManager, role: RoleInstance, sub: str, level: str) -> list[Layer]:
+def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
     """A role's defaults or vars files as layers, one per file of a ``main/`` directory
     (reused for a moment: a play's every task reads the defaults of every role of the play)."""
     key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
@@ -125,7 +135,7 @@ def _role_file_layers(manager: VariableManager, role: RoleInstance, sub: str, le
     return layers
 
 
-def inventory_layers(manager: VariableManager, host: Host, playbook_dir: str | None = None) -> list[Layer]:
+def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None = None) -> list[Layer]:
     """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order, with the
     group_vars/host_vars of ``playbook_dir`` (the play's playbook's directory) as the playbook's."""
     inventory = manager.inventory if playbook_dir is None else manager.inventory.with_playbook_dir(playbook_dir)
@@ -168,7 +178,7 @@ def variable_precedence() -> tuple[str, ...]:
     return tuple(entry.strip() for entry in value.split(",") if entry.strip())
 
 
-def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapping[str, Any],
+def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[str, Any],
                 imports: list[Layer] = ()) -> list[Layer]:  # type: ignore[assignment]
     """Play ``vars`` (then the ``import_playbook`` vars ``imports``, merged over them),
     ``vars_prompt`` (as prompted: the default, when it has one) and the ``vars_files`` found."""
@@ -190,7 +200,7 @@ def play_layers(manager: VariableManager, context: PlayContext, extra_vars: Mapp
     return [layer for layer in layers if layer is not None]
 
 
-def vars_files_layers(manager: VariableManager, play: Play, template: Callable[[Any], Any]) -> list[Layer]:
+def vars_files_layers(manager: VarsReader, play: Play, template: Callable[[Any], Any]) -> list[Layer]:
     """The files the play's ``vars_files`` reads on a host, each entry's names templated by
     ``template`` with what the host has so far (``get_vars``: inventory, facts, play vars, the
     files before; a name from the inventory picks a file per host): the first candidate of each
@@ -211,7 +221,7 @@ def vars_files_layers(manager: VariableManager, play: Play, template: Callable[[
     return layers
 
 
-def with_vars_files(manager: VariableManager, play: Play, layers: list[Layer],
+def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
                     extra: Mapping[str, Any]) -> list[Layer]:
     """``layers`` with the play's vars_files in their place, their names templated with what
     the layers before them set, ``extra`` (extra vars and magic variables) over it."""
@@ -325,7 +335,7 @@ def include_params_layers(includers: list[Task]) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
-def task_runtime_layers(manager: VariableManager, task: Task, basedir: str,
+def task_runtime_layers(manager: VarsReader, task: Task, basedir: str,
                         template: Callable[[Task, str], Any] | None = None) -> tuple[Layer | None, list[Layer]]:
     """What one task sets when the run reaches it: its include_vars layer, its set_fact and
     register layers. ``template`` renders a templated include_vars file name at the task
@@ -365,7 +375,7 @@ class _RuntimeResult:
 RUNTIME_RESULT = _RuntimeResult()
 
 
-def _include_vars_layer(manager: VariableManager, task: Task, label: str, basedir: str,
+def _include_vars_layer(manager: VarsReader, task: Task, label: str, basedir: str,
                         template: Callable[[Task, str], Any] | None) -> Layer | None:
     args = task.args if isinstance(task.args, Mapping) else {}
     target = args.get("_raw_params", args.get("file"))
@@ -416,7 +426,7 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
     return root.via != "include_role"
 
 
-def role_layers(manager: VariableManager, context: PlayContext, role: RoleInstance | None, sub: str,
+def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
     role's lineage."""
@@ -445,19 +455,24 @@ def parent_role_layer(role: RoleInstance | None) -> Layer | None:
                  span.file if span else None, span.line if span else None)
 
 
-def host_independent_layers(manager: VariableManager, context: PlayContext, task: Task | None,
+def host_independent_layers(manager: VarsReader, context: PlayContext, task: Task | None,
                             runtime: list[Layer], gathers_facts: bool = True,
-                            includers: list[Task] = ()  # type: ignore[assignment]
+                            includers: list[Task] = (),  # type: ignore[assignment]
+                            facts: Layer | None = None, include_params: Layer | None = None,
                             ) -> tuple[list[Layer], list[Layer]]:
     """The levels below the inventory's (role defaults) and above them (facts and up), which are
     the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
-    what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first)."""
+    what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first).
+    A run gives what it knows instead: the host's ``facts``, the ``include_params`` of the
+    include that loaded the task."""
     role = task.role if task is not None else None
     extra = manager.options.extra_vars
     private = private_role_vars()
     below = role_layers(manager, context, role, "defaults", "role defaults", private)
     above: list[Layer] = []
-    if gathers_facts:
+    if facts is not None:
+        above.append(facts)
+    elif gathers_facts:
         above.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
     else:  # the fact cache is empty: ansible_facts is there, with nothing in it
@@ -477,6 +492,8 @@ def host_independent_layers(manager: VariableManager, context: PlayContext, task
     if parent is not None:
         above.append(parent)
     above += include_params_layers(list(includers))
+    if include_params is not None:
+        above.append(include_params)
     extra_layer = _layer("extra vars", "extra vars (-e)", extra)
     if extra_layer is not None:
         above.append(extra_layer)
@@ -521,10 +538,7 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
     includes on the way, role and include params, extra vars) under the load-time ``magic``
     variables. What a host or the run adds (inventory, facts, set_fact, register) is absent, so
     a name that needs it stays undefined here: ``VariableManager.get_vars`` without a host."""
-    from engine.variable_manager import PlayContext, VariableManager
-
-    options = _HostlessLaunch(dict(extra_vars), {})
-    manager = VariableManager(None, options, cache)  # type: ignore[arg-type] - no inventory is read
+    manager = _HostlessReader(cache, _HostlessLaunch(dict(extra_vars), {}), None)
     roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
     below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], gathers_facts(play),
                                            includers)
@@ -535,6 +549,13 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
     if task.role is not None:
         merged.update(role_variables(task.role))
     return merged
+
+
+@dataclass
+class _HostlessReader:
+    cache: SourceCache
+    options: Any
+    inventory: Inventory | None
 
 
 @dataclass

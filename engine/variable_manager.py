@@ -1,10 +1,8 @@
-"""The variables a task sees, merged in ansible's precedence (``VariableManager.get_vars``).
-
-Lowest to highest: every role's defaults in the play, the task's role defaults, inventory
-group and host variables, facts, play ``vars`` and ``vars_files``, every role's vars, the
-task's role vars, role entry / block / import / task ``vars`` (outermost first),
-``include_vars``, ``set_fact`` and ``register``, role params and include params, extra
-vars, then the magic variables.
+"""The variables a task sees in a run (``VariableManager.get_vars``): the levels
+engine.var_sources declares, in ansible's precedence, folded with what the run has learnt of
+each host (facts, ``include_vars``, ``set_fact`` and ``register``), then the magic variables.
+A variable report before the run (engine.var_report) folds the same levels, with what the run
+would learn said to be unknown: one computation for both.
 """
 
 from __future__ import annotations
@@ -16,13 +14,19 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import find_config_file, inject_facts_as_vars
-from engine.paths import load_role_vars
-from engine.templating import as_dict
+from engine.play_context import (
+    PlayContext,
+    namespace_facts,
+    raw_environment,
+    role_name_variables,
+    role_variables,
+)
+from engine.var_sources import Layer, fold, host_independent_layers, inventory_layers, with_vars_files
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
-    from engine.model import Play, RoleInstance, Task
+    from engine.model import Play, Task
     from engine.source import SourceCache
 
 OMIT = "__omit_place_holder__playbook_ls"
@@ -47,85 +51,45 @@ class HostState:
     """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
 
 
-@dataclass
-class PlayContext:
-    """The play being run: its hosts (all, and those still running) and the roles it uses."""
-
-    play: Play
-    hosts_all: list[str]
-    hosts_left: list[str]
-    roles: list[RoleInstance]
-    batch: list[str] | None = None
-    """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
-
-    def batch_left(self) -> list[str]:
-        """``ansible_play_batch``: the batch's hosts still running."""
-        return [h for h in self.hosts_left if self.batch is None or h in self.batch]
-
-
 class VariableManager:
     def __init__(self, inventory: Inventory, options: LaunchValues, cache: SourceCache) -> None:
         self.inventory, self.options, self.cache = inventory, options, cache
         self.hosts: dict[str, HostState] = {}
         self.inject_facts = inject_facts_as_vars()
-        self._role_files: dict[tuple[str, str | None, str | None], tuple[dict[str, Any], dict[str, Any]]] = {}
 
     def state(self, host: str) -> HostState:
         return self.hosts.setdefault(host, HostState())
 
-    # -- role files -------------------------------------------------------------------------
-    def role_files(self, role: RoleInstance) -> tuple[dict[str, Any], dict[str, Any]]:
-        """(defaults, vars) of a role, read once per role file set."""
-        key = (role.path or "", role.from_files.get("defaults"), role.from_files.get("vars"))
-        if key not in self._role_files:
-            merge = self.inventory.data.merge_hashes
-            loaded = [load_role_vars(lambda path: self.cache.load(path).data, role.path or "", sub,
-                                     role.from_files.get(sub), merge) for sub in ("defaults", "vars")]
-            self._role_files[key] = (loaded[0], loaded[1])
-        return self._role_files[key]
-
     # -- merged views -----------------------------------------------------------------------
     def host_vars(self, host: Host, play: Play | None = None) -> dict[str, Any]:
         """Inventory variables (with the group_vars/host_vars beside ``play``'s playbook), then
-        facts: what every task on the host starts from."""
-        state = self.state(host.name)
-        inventory = self.inventory if play is None else self.inventory.with_playbook_dir(os.path.abspath(play.basedir))
-        result = inventory.host_variables(host) | host.get_magic_vars()
-        if self.inject_facts:  # INJECT_FACTS_AS_VARS: facts as top-level variables, as named
-            result |= state.facts
-        result["ansible_facts"] = namespace_facts(state.facts)
-        return result
+        facts: what ``hostvars`` shows of the host before its include_vars and set_fact."""
+        playbook_dir = os.path.abspath(play.basedir) if play is not None else None
+        return fold([*inventory_layers(self, host, playbook_dir), self._facts(host)],
+                    self.inventory.data.merge_hashes) | host.get_magic_vars()
+
+    def _facts(self, host: Host) -> Layer:
+        facts = self.state(host.name).facts
+        # INJECT_FACTS_AS_VARS: facts also as top-level variables, as named
+        return Layer("host facts", "facts", {**(facts if self.inject_facts else {}),
+                                             "ansible_facts": namespace_facts(facts)})
 
     def task_vars(self, context: PlayContext, host: Host, task: Task | None,
                   include_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What ``task`` sees on ``host`` in the run: the levels engine.var_sources declares (the
+        same a variable report shows), with what the run has learnt of the host (facts,
+        include_vars, set_fact and register) and the ``include_params`` of its include."""
         play = context.play
-        role = task.role if task is not None else None
-        result: dict[str, Any] = {}
-        for used in context.roles:
-            result |= self.role_files(used)[0]
-        for ancestor in role_lineage(role):
-            result |= self.role_files(ancestor)[0]
-        result |= self.host_vars(host, play)
-        result |= play.vars  # play vars and vars_files, as the resolver merged them
-        for used in context.roles:
-            result |= self.role_files(used)[1]
-        for ancestor in role_lineage(role):
-            result |= self.role_files(ancestor)[1]
-        if task is not None:
-            below_play = False
-            for frame in task.chain:
-                if below_play:
-                    result |= as_dict(frame.keywords.get("vars"))
-                below_play = below_play or frame.kind == "play"
         state = self.state(host.name)
-        result |= state.included
-        result |= state.nonpersistent
-        for ancestor in role_lineage(role):
-            result |= ancestor.params
-        result |= include_params or {}
-        result |= self.options.extra_vars
-        result |= self.magic_vars(context, host, task)
-        return result
+        runtime = [Layer("include_vars", "include_vars", state.included),
+                   Layer("set_fact / register", "set_fact and register", state.nonpersistent)]
+        below, above = host_independent_layers(
+            self, context, task, runtime, facts=self._facts(host),
+            include_params=Layer("include params", "include params", include_params) if include_params else None)
+        magic = self.magic_vars(context, host, task)
+        layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
+                                              *above], {**self.options.extra_vars, **magic})
+        return fold(layers, self.inventory.data.merge_hashes) | magic
 
     def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
         play = context.play
@@ -156,45 +120,6 @@ class VariableManager:
         if task is not None:  # get_vars sets it apart, after the magic variables: the task's, outermost first
             magic["environment"] = raw_environment(task)
         return magic
-
-
-def raw_environment(task: Task) -> list[Any]:
-    """The environment entries that reach ``task``, outermost first, as written."""
-    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
-
-
-def role_name_variables(roles: list[RoleInstance]) -> dict[str, Any]:
-    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``
-    and ``import_role``) in order, those their dependencies pull in, and both. ansible builds
-    the last two from sets, so their order changes from run to run; here they are sorted."""
-    named = [role.name for role in roles if role.via != "dependency"]
-    dependencies = sorted({role.name for role in roles if role.via == "dependency"})
-    return {"ansible_play_role_names": named, "role_names": list(named),
-            "ansible_dependent_role_names": dependencies,
-            "ansible_role_names": sorted(set(named) | set(dependencies))}
-
-
-def role_variables(role: RoleInstance) -> dict[str, Any]:
-    """The magic variables of a task in ``role``: ``role_name`` is the short name, while
-    ``ansible_role_name`` keeps a collection role's full name."""
-    short = role.name.rsplit(".", 1)[-1] if role.collection else role.name
-    return {"role_name": short, "ansible_role_name": role.name, "role_path": role.path,
-            "ansible_collection_name": role.collection}
-
-
-def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
-    """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
-    return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
-            for key, value in facts.items()}
-
-
-def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
-    """The role and the roles that pulled it in as a dependency, outermost first."""
-    lineage: list[RoleInstance] = []
-    while role is not None:
-        lineage.insert(0, role)
-        role = role.parent if role.via == "dependency" else None
-    return lineage
 
 
 class HostVars(Mapping[str, Any]):

@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.model import Task
+from engine.play_context import raw_environment
 from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import OMIT, raw_environment
+from engine.variable_manager import OMIT
 
 # posixpath.expandvars' pattern: $NAME or ${NAME}
 _VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)

@@ -17,6 +17,7 @@ from engine import keywords as kw
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
 from engine.plan import Plan, PlayPlan
+from engine.play_context import PlayContext
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
@@ -43,7 +44,7 @@ from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import PlayContext, VariableManager
+from engine.variable_manager import VariableManager
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META

@@ -14,7 +14,7 @@ from helpers import run_playbook
 
 from engine.run.facts import subset_names
 from engine.run.modules import ModuleError, get_module
-from engine.variable_manager import namespace_facts
+from engine.play_context import namespace_facts
 
 PLAY = """\
 - hosts: localhost

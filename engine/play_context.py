@@ -1,0 +1,65 @@
+"""The play a task runs in, as every variable level sees it: its hosts, the roles it uses, and
+the variables ansible derives from them (role names, a role's own, a task's environment)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.model import Play, RoleInstance, Task
+
+
+@dataclass
+class PlayContext:
+    """The play being run: its hosts (all, and those still running) and the roles it uses."""
+
+    play: Play
+    hosts_all: list[str]
+    hosts_left: list[str]
+    roles: list[RoleInstance]
+    batch: list[str] | None = None
+    """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
+
+    def batch_left(self) -> list[str]:
+        """``ansible_play_batch``: the batch's hosts still running."""
+        return [h for h in self.hosts_left if self.batch is None or h in self.batch]
+
+
+def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
+    """The role and the roles that pulled it in as a dependency, outermost first."""
+    lineage: list[RoleInstance] = []
+    while role is not None:
+        lineage.insert(0, role)
+        role = role.parent if role.via == "dependency" else None
+    return lineage
+
+
+def role_variables(role: RoleInstance) -> dict[str, Any]:
+    """The magic variables of a task in ``role``: ``role_name`` is the short name, while
+    ``ansible_role_name`` keeps a collection role's full name."""
+    short = role.name.rsplit(".", 1)[-1] if role.collection else role.name
+    return {"role_name": short, "ansible_role_name": role.name, "role_path": role.path,
+            "ansible_collection_name": role.collection}
+
+
+def role_name_variables(roles: list[RoleInstance]) -> dict[str, Any]:
+    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``
+    and ``import_role``) in order, those their dependencies pull in, and both. ansible builds
+    the last two from sets, so their order changes from run to run; here they are sorted."""
+    named = [role.name for role in roles if role.via != "dependency"]
+    dependencies = sorted({role.name for role in roles if role.via == "dependency"})
+    return {"ansible_play_role_names": named, "role_names": list(named),
+            "ansible_dependent_role_names": dependencies,
+            "ansible_role_names": sorted(set(named) | set(dependencies))}
+
+
+def raw_environment(task: Task) -> list[Any]:
+    """The environment entries that reach ``task``, outermost first, as written."""
+    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
+
+
+def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
+    return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
+            for key, value in facts.items()}
