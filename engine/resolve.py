@@ -301,7 +301,8 @@ class Resolver:
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
                          entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
             return []
-        play_vars = {**outer_vars, **as_dict(entry.get("vars"))}
+        # PlaybookInclude: ``entry.vars | new_obj.vars``, the outer import's vars over the inner's
+        play_vars = {**as_dict(entry.get("vars")), **outer_vars}
         return self._playbook_plays(path, outer + (frame,), stack, play_vars, entry.value_spans.get(key), position)
 
     # -- plays ------------------------------------------------------------------------------
@@ -314,7 +315,7 @@ class Resolver:
                          else "Hosts list cannot be empty. Please check your playbook", ds.span,
                          "Add 'hosts: <pattern>' to the play.")
             return None
-        variables = {**outer_vars, **as_dict(ds.get("vars"))}
+        variables = {**as_dict(ds.get("vars")), **outer_vars}  # an import_playbook's vars over the play's
         variables.update(self._vars_files(ds, basedir, self.with_magic(variables, basedir)))
         variables.update(self.extra_vars)
         # vars_prompt is answered after loading (listing takes each default), so static imports
