@@ -43,7 +43,7 @@ from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
 from engine.values import OMIT
-from engine.var_sources import vars_files_found
+from engine.var_sources import hostless_variables, vars_files_found
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
@@ -337,7 +337,6 @@ class Resolver:
         ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
                   collections=ensure_default(_collection_list(ds.get("collections")), self.default_collection))
         play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
-        self.roles.loaded_vars = []
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
         play.roles = self._play_roles(ds, ctx)
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
@@ -349,7 +348,8 @@ class Resolver:
         play.handlers = [block for role_blocks in self.roles.handler_blocks for block in role_blocks] + own
         self.roles.handler_blocks = []
         self._follow_pending_includes(play)
-        play_vars = self._play_wide_vars(play, display_vars)
+        play_vars = resolve_variables(hostless_variables(play, None, [], self.extra_vars, self.sources,
+                                                         self.with_magic({}, play.basedir)))
         # templated once the play is loaded, with every role's defaults (those of import_role too),
         # as PlaybookExecutor's post_validate does
         hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"))
@@ -373,7 +373,7 @@ class Resolver:
         what the task sees then (every role's defaults, the play's and the roles' vars...). A
         name that still cannot be templated without a host or the run is a dynamic include."""
         from engine.templar import Templar, TemplateFailure
-        from engine.var_sources import hostless_variables, tasks_with_includers
+        from engine.var_sources import tasks_with_includers
 
         while self._pending_includes:
             pending, self._pending_includes = self._pending_includes, []
@@ -413,19 +413,6 @@ class Resolver:
                              "misspelling, missing collection, or incorrect module path.", span,
                              "Check the module's name, install the collection that provides it, or add the "
                              "directory that holds it to the library setting.", fatal=fatal)
-
-    def _play_wide_vars(self, play: Play, display_vars: dict[str, Any]) -> dict[str, Any]:
-        """``VariableManager.get_vars(play=play)`` once the play is loaded, with which ansible
-        templates its hosts, its name and every tag: every role's defaults, the play's vars,
-        vars_files and vars_prompt defaults, every role's vars, extra vars, magic vars."""
-        play_vars: dict[str, Any] = {}
-        for defaults, _ in self.roles.loaded_vars:
-            play_vars.update(defaults)
-        play_vars.update(display_vars)
-        for _, role_vars in self.roles.loaded_vars:
-            play_vars.update(role_vars)
-        play_vars.update(self.extra_vars)
-        return resolve_variables(self.with_magic(play_vars, play.basedir))
 
     def _template_tags(self, play: Play, tag_vars: Mapping[str, Any]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering."""

@@ -72,8 +72,6 @@ class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
         self.handler_blocks: list[list[Block]] = []
-        # (defaults, vars) of every role loaded in the current play, for play-wide templating
-        self.loaded_vars: list[tuple[dict[str, Any], dict[str, Any]]] = []
         self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
 
     def _over_budget(self, instance: RoleInstance) -> bool:
@@ -229,7 +227,6 @@ class RoleLoader:
     def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
         loaded = [paths.load_role_vars(lambda path: self.resolver.sources.load(path).data, instance.path or "", sub,
                                        instance.from_files.get(sub)) for sub in ("defaults", "vars")]
-        self.loaded_vars.append((loaded[0], loaded[1]))
         variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)
         variables.update(role_variables(instance))

@@ -328,6 +328,13 @@ def import_playbook_layers(task: Task | None) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
+def _play_anchor(play: Play) -> Task | None:
+    """A task whose chain is the play's own (its implicit flush_handlers): the import_playbook
+    entries around the play, for the play's variables without a task."""
+    flush = play.flush
+    return flush.block[0] if flush is not None and flush.block else None  # type: ignore[return-value]
+
+
 def include_params_layers(includers: list[Task]) -> list[Layer]:
     """An include's ``vars`` are also its params to the tasks it loads, above set_fact."""
     layers = [_layer("include params", f"{include.chain[-1].label} params", include.chain[-1].keywords.get("vars"),
@@ -477,7 +484,7 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
                            {"ansible_facts": RUNTIME_RESULT}, runtime=True))
     else:  # the fact cache is empty: ansible_facts is there, with nothing in it
         above.append(Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}}))
-    above += play_layers(manager, context, extra, import_playbook_layers(task))
+    above += play_layers(manager, context, extra, import_playbook_layers(task or _play_anchor(context.play)))
     above += role_layers(manager, context, role, "vars", "role vars", private)
     if task is not None:
         above += chain_layers(task, includers)
@@ -531,13 +538,15 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
 
 
 
-def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars: Mapping[str, Any],
+def hostless_variables(play: Play, task: Task | None, includers: list[Task], extra_vars: Mapping[str, Any],
                        cache: SourceCache, magic: Mapping[str, Any]) -> Mapping[str, Any]:
-    """What ``task`` sees on every host before anything runs: the levels that do not depend on a
-    host (every role's defaults, play vars and vars_files, role vars, the vars of the frames and
-    includes on the way, role and include params, extra vars) under the load-time ``magic``
-    variables. What a host or the run adds (inventory, facts, set_fact, register) is absent, so
-    a name that needs it stays undefined here: ``VariableManager.get_vars`` without a host."""
+    """What ``task`` (None: the play itself) sees on every host before anything runs: the
+    levels that do not depend on a host (the public roles' defaults, play vars and vars_files,
+    role vars, the vars of the frames and includes on the way, role and include params, extra
+    vars) under the load-time ``magic`` variables. What a host or the run adds (inventory,
+    facts, set_fact, register) is absent, so a name that needs it stays undefined here:
+    ``VariableManager.get_vars`` without a host (with which ansible also templates a play's
+    hosts, name and tags)."""
     manager = _HostlessReader(cache, _HostlessLaunch(dict(extra_vars), {}), None)
     roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
     below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], gathers_facts(play),
@@ -546,7 +555,7 @@ def hostless_variables(play: Play, task: Task, includers: list[Task], extra_vars
     for layer in with_vars_files(manager, play, [*below, *above], {**extra_vars, **magic}):
         merged.update({name: value for name, value in layer.values.items() if value is not RUNTIME_RESULT})
     merged.update(magic)
-    if task.role is not None:
+    if task is not None and task.role is not None:
         merged.update(role_variables(task.role))
     return merged
 
