@@ -6,8 +6,11 @@ the rendered value replaces the template for later reads. A value that, while it
 rendered, needs itself (``a: "{{ a }}"``, ``a: "{{ b }}"`` with ``b: "{{ a }}"``) is a loop and an
 error, even behind ``default`` or ``is defined``; ansible finds it when Python's recursion limit
 is hit, we find it at the second read. How deep distinct variables refer to each other is not
-limited. Where we differ: a list or dict value is rendered whole when it is read, where ansible
-renders its items one by one as they are read.
+limited. A variable whose rendering needs an undefined one reads as undefined and fails only
+where a template uses it: Jinja looks up every name a template mentions before it runs, even
+those of an ``{% if %}`` branch not taken, and ansible's markers fail only when used. Where we
+differ: a list or dict value is rendered whole when it is read, where ansible renders its items
+one by one as they are read.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ class LazyVariables(Mapping[str, Any]):
     its first read; a read of a variable during its own rendering raises ``loop_error``."""
 
     def __init__(self, raw: Mapping[str, Any], render: Callable[[Any], Any],
-                 loop_error: Callable[[str], Exception] = TemplateLoop) -> None:
-        self._raw, self._render, self._loop_error = raw, render, loop_error
+                 loop_error: Callable[[str], Exception] = TemplateLoop,
+                 deferred: Callable[[str, Exception], Any] | None = None) -> None:
+        """``deferred``: what a variable whose rendering failed reads as, instead of the
+        failure (None: the failure), so that only a template that uses it fails."""
+        self._raw, self._render, self._loop_error, self._deferred = raw, render, loop_error, deferred
         self._done: dict[str, Any] = {}
         self._busy: set[str] = set()
 
@@ -39,6 +45,11 @@ class LazyVariables(Mapping[str, Any]):
         self._busy.add(key)
         try:
             value = self._render(value)
+        except Exception as exc:
+            stand_in = self._deferred(key, exc) if self._deferred is not None else None
+            if stand_in is None:
+                raise
+            return stand_in
         finally:
             self._busy.discard(key)
         self._done[key] = value

@@ -411,7 +411,7 @@ class Templar:
         self.raw = variables
         self.lookups = lookups
         self.task_scope = task_scope
-        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure)
+        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=_deferred)
         self._globals: Mapping[str, Any] | None = None
 
     def child(self, more: Mapping[str, Any]) -> Templar:
@@ -533,6 +533,14 @@ def _tagged(value: Any) -> Any:
         _TAGGED[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
                              if kind in (int, float, str) else {})
     return _TAGGED[kind](value)
+
+
+def _deferred(name: str, exc: Exception) -> Any:
+    """A variable whose template needs an undefined variable: undefined itself, failing with
+    that message where it is used (ansible 2.19's marker), not where it is only mentioned."""
+    if not _undefined_cause(exc):
+        return None
+    return environment().undefined(hint=str(exc), name=name)
 
 
 def _undefined_cause(exc: BaseException) -> bool:
