@@ -202,6 +202,11 @@ class AnsibleConfig:
         self.errors: list[str] = []
         """Values ansible refuses when it starts (every command then stops with exit code 5)."""
 
+    def command_line_tags(self, tags: list[str] | None, skip_tags: list[str] | None) -> tuple[list[str], list[str]]:
+        """``--tags`` and ``--skip-tags`` as ansible-playbook takes them: each adds to the
+        ``[tags] run`` / ``skip`` setting (argparse appends to the configured default)."""
+        return [*self.run_tags, *(tags or [])], [*self.skip_tags, *(skip_tags or [])]
+
     @classmethod
     def load(cls, cwd: str | None = None) -> AnsibleConfig:
         cwd = os.path.abspath(cwd or os.getcwd())

@@ -183,7 +183,8 @@ def render_listing(playbooks: Iterable[Playbook], selection: Selection, list_tas
     for book in playbooks:
         out.append(f"\nplaybook: {book.path}\n")
         for index, play in enumerate(book.plays):
-            header = _joined(play.tags, ",", play, out)
+            # ansible joins set(play.tags): each tag once (in an order of its own when there are several)
+            header = _joined(dict.fromkeys(play.tags), ",", play, out)
             out.append(f"\n  play #{index + 1} ({','.join(play.hosts)}): {play.name}\tTAGS: [{header}]\n")
             play_tags = set(play.tags)
             text = "    tasks:\n" if list_tasks else ""

@@ -96,8 +96,8 @@ def run_listing(args: argparse.Namespace) -> int:
                                    playbook_dir=playbook_dirs[0] if playbook_dirs else None)
     except InventoryAborted as aborted:
         return _error(str(aborted), EXIT_ERROR)
-    options = RunOptions(inventory_sources=sources, tags=args.tags or config.run_tags,
-                         skip_tags=args.skip_tags or config.skip_tags, limit=args.limit,
+    tags, skip_tags = config.command_line_tags(args.tags, args.skip_tags)
+    options = RunOptions(inventory_sources=sources, tags=tags, skip_tags=skip_tags, limit=args.limit,
                          list_tags=args.mode == "list-tags")
     resolver.magic = load_time_variables(options, inventory.data.get_groups_dict(), config.path)
     # with a dynamic source not run, the hosts are unknown: nothing to check them against
@@ -117,7 +117,7 @@ def run_listing(args: argparse.Namespace) -> int:
     if resolver.unchecked_modules:
         print("playbook-ls: note: module names were not checked: no ansible-core was found beside playbook-ls or "
               "on PATH (install ansible-core, or put ansible-playbook on PATH)", file=sys.stderr)
-    selection = Selection.from_options(args.tags or config.run_tags, args.skip_tags or config.skip_tags,
+    selection = Selection.from_options(tags, skip_tags,
                                        listing_tags=args.mode == "list-tags")
     if args.format == "json":
         import json

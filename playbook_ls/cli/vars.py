@@ -67,9 +67,9 @@ def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | Non
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else ({}, None)
     if problem:
         return None, problem
-    config = AnsibleConfig.load()
+    tags, skip_tags = AnsibleConfig.load().command_line_tags(args.tags, args.skip_tags)
     return RunOptions(playbook=args.playbook, inventory=args.inventory or [], extra_vars=dict(extra_vars or {}),
-                      tags=args.tags or config.run_tags, skip_tags=args.skip_tags or config.skip_tags,
+                      tags=tags, skip_tags=skip_tags,
                       limit=args.limit, check=args.check, diff=args.diff, forks=args.forks,
                       verbosity=args.verbose), None
 

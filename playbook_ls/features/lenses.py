@@ -138,8 +138,8 @@ def list_tasks(index: WorkspaceIndex, args: dict[str, Any]) -> dict[str, Any]:
     playbooks reaching ``path``) under the given tags; the listing text plus structured data."""
     path, line = args.get("path", ""), args.get("line")
     config = index.configs.for_path(path) if path else index.ansible
-    tags = [args["tags"]] if args.get("tags") else list(config.run_tags)
-    skip = [args["skip_tags"]] if args.get("skip_tags") else list(config.skip_tags)
+    tags, skip = config.command_line_tags([args["tags"]] if args.get("tags") else None,
+                                          [args["skip_tags"]] if args.get("skip_tags") else None)
     selection = Selection.from_options(tags, skip)
     reaches = index.at(path, line) if line is not None else index.reaches(path)
     books = list({id(r.book): r.book for r in reaches}.values()) or [
