@@ -1,0 +1,76 @@
+"""``playbook-ls vars``: every run of a task is its own context, the options become ansible's
+option variables, and without ``-i`` the inventory ansible.cfg names is read (values recorded
+from ansible-playbook 2.19 on the same files)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from playbook_ls.cli.main import main
+
+PLAYBOOK = """\
+- hosts: web
+  gather_facts: false
+  vars:
+    phase: play vars
+  pre_tasks:
+    - name: notify early
+      ansible.builtin.debug:
+        msg: early
+      changed_when: true
+      notify: show phase
+  tasks:
+    - name: change the phase
+      ansible.builtin.set_fact:
+        phase: set_fact
+    - name: notify late
+      ansible.builtin.debug:
+        msg: late
+      changed_when: true
+      notify: show phase
+  handlers:
+    - name: show phase
+      ansible.builtin.debug:
+        msg: "{{ phase }}"
+"""
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "site.yml").write_text(PLAYBOOK)
+    (tmp_path / "hosts.ini").write_text("[web]\nweb1 role_of_host=frontend\n")
+    (tmp_path / "ansible.cfg").write_text("[defaults]\ninventory = hosts.ini\nforks = 7\n")
+    monkeypatch.chdir(tmp_path)
+    for name in [n for n in __import__("os").environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    return tmp_path
+
+
+def vars_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict]:
+    assert main(["vars", "site.yml", "--host", "web1", "--format", "json", *argv]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_handler_flushed_twice_has_two_contexts(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    runs = vars_json(capsys, "--task", "site.yml:22", "phase")
+    assert [(r["task"]["run"], r["variables"]["phase"]["value"]) for r in runs] == [(1, "play vars"), (2, "set_fact")]
+    assert runs[1]["variables"]["phase"]["source"]["runtime"] is True
+
+
+def test_options_are_ansibles_option_variables(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    names = ["ansible_check_mode", "ansible_diff_mode", "ansible_forks", "ansible_run_tags", "ansible_skip_tags",
+             "ansible_verbosity", "ansible_limit"]
+    [context] = vars_json(capsys, "--check", "-t", "a,b", "--skip-tags", "c", "-l", "web1", "-vv", *names)
+    values = {name: entry["value"] for name, entry in context["variables"].items()}
+    assert values == {"ansible_check_mode": True, "ansible_diff_mode": False, "ansible_forks": 7,
+                      "ansible_run_tags": ["a", "b"], "ansible_skip_tags": ["c"], "ansible_verbosity": 2,
+                      "ansible_limit": "web1"}
+
+
+def test_without_inventory_the_one_ansible_cfg_names(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    [context] = vars_json(capsys, "role_of_host", "group_names")
+    assert context["variables"]["role_of_host"]["value"] == "frontend"
+    assert context["variables"]["group_names"]["value"] == ["web"]
