@@ -761,6 +761,22 @@ class Resolver:
         apply = task.args.get("apply")
         task.apply = apply if isinstance(apply, dict) else None  # a YMap: keeps the positions
         span = ds.value_spans.get(task.action) if isinstance(ds, YMap) else task.span
+        looped = static_loop(ds)
+        if looped is not None:  # the file once per item, each run with its item (a list written out)
+            loop_var, items = looped
+            task.children = []
+            for item in items:
+                frame = Frame("loop_item", f"{loop_var} {item!r} of {task.action}", task.span)
+                frame.keywords["vars"] = {loop_var: item}
+                item_ctx = ctx.push(frame)
+                try:
+                    target = render(raw, item_ctx.variables)
+                except Unresolved:
+                    self.defer_include(task, ctx, span, (raw,), self._follow_include_tasks)
+                    task.children = []
+                    return
+                self._follow_include_tasks(task, item_ctx, span, str(target), append=True)
+            return
         try:
             target = render(raw, ctx.variables)
         except Unresolved:  # known once the play is loaded (another role's defaults), or at run time
@@ -768,7 +784,10 @@ class Resolver:
             return
         self._follow_include_tasks(task, ctx, span, str(target))
 
-    def _follow_include_tasks(self, task: Task, ctx: Ctx, span: Span | None, target: str) -> None:
+    def _follow_include_tasks(self, task: Task, ctx: Ctx, span: Span | None, target: str,
+                              append: bool = False) -> None:
+        """Load what the include of ``target`` runs into the task's children (after those
+        already there, with ``append``: the next item of a loop)."""
         raw = task.include_target
         path = self.find_task_file(str(target), ctx)
         if not paths.isfile(path):
@@ -787,9 +806,34 @@ class Resolver:
         inner = ctx.push(apply_frame, dynamic=True, includes=(*ctx.includes, str(target)),
                          files=ctx.files + (paths.realpath(path),))
         problems_before = len(self.problems)
-        task.children = self.load_blocks(data, inner, getattr(data, "span", None))
+        blocks = self.load_blocks(data, inner, getattr(data, "span", None))
+        task.children = [*task.children, *blocks] if append else blocks
         for found in self.problems[problems_before:]:
             found.fatal = False  # ansible only meets these at run time
+
+
+MAX_LOOP_COPIES = 20  # items of a looped include loaded one by one; a longer loop is loaded once
+
+
+def static_loop(ds: Any) -> tuple[str, list[Any]] | None:
+    """The loop variable and items of a task whose ``loop`` (or ``with_items``/``with_list``) is a
+    list written out, without templates; None otherwise (a loop only the run knows)."""
+    if not isinstance(ds, Mapping):
+        return None
+    for key in ("loop", "with_list", "with_items"):
+        if key in ds:
+            items = ds[key]
+            break
+    else:
+        return None
+    if not isinstance(items, list) or not items or len(items) > MAX_LOOP_COPIES or any(
+            is_template(item) or isinstance(item, (Mapping, list)) and "{{" in repr(item) for item in items):
+        return None
+    if key == "with_items":  # flattened one level
+        items = [inner for item in items for inner in (item if isinstance(item, list) else [item])]
+    control = ds.get("loop_control")
+    loop_var = control.get("loop_var", "item") if isinstance(control, Mapping) else "item"
+    return (loop_var, list(items)) if isinstance(loop_var, str) and not is_template(loop_var) else None
 
 
 def mark_duplicate_roles(play: Play) -> None:

@@ -36,9 +36,6 @@ if TYPE_CHECKING:
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-LOOPED_INCLUDE = ("include_tasks with loop: ansible runs the file once per item, with item set; playbook-ls has the "
-                  "file's tasks once, item undefined")
-
 HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
                      "runs each host's file/role; playbook-ls places no task there")
 
@@ -58,10 +55,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 
 KNOWN_DIFFERENT: dict[str, str] = {
-    **_at("repeated_contexts", "h1", {
-        "tasks/common.yml:1#3": LOOPED_INCLUDE,
-        "tasks/common.yml:1#4": LOOPED_INCLUDE,
-    }),
     **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
