@@ -387,6 +387,9 @@ class Resolver:
                     names = [templar.template(raw) for raw in include.raw]
                 except (TemplateFailure, RecursionError) as exc:
                     reason = str(exc) if isinstance(exc, TemplateFailure) else "a value refers to itself"
+                    loop_var = _loop_var(task.data)
+                    if loop_var is not None and f"'{loop_var}' is undefined" in reason:
+                        reason = f"'{loop_var}' is the loop's item, known when the task runs"
                     self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} depends on values known "
                                  f"only on a host or at run time ({reason})", include.span,
                                  "Its tasks are not analysed; use a static name to have them checked.", fatal=False)
@@ -815,6 +818,15 @@ class Resolver:
 MAX_LOOP_COPIES = 20  # items of a looped include loaded one by one; a longer loop is loaded once
 
 
+def _loop_var(ds: Any) -> str | None:
+    """The loop variable of a task with a loop (``loop``, ``with_*``), else None."""
+    if not isinstance(ds, Mapping) or not any(k == "loop" or str(k).startswith("with_") for k in ds):
+        return None
+    control = ds.get("loop_control")
+    loop_var = control.get("loop_var", "item") if isinstance(control, Mapping) else "item"
+    return loop_var if isinstance(loop_var, str) else None
+
+
 def static_loop(ds: Any) -> tuple[str, list[Any]] | None:
     """The loop variable and items of a task whose ``loop`` (or ``with_items``/``with_list``) is a
     list written out, without templates; None otherwise (a loop only the run knows)."""
@@ -831,9 +843,8 @@ def static_loop(ds: Any) -> tuple[str, list[Any]] | None:
         return None
     if key == "with_items":  # flattened one level
         items = [inner for item in items for inner in (item if isinstance(item, list) else [item])]
-    control = ds.get("loop_control")
-    loop_var = control.get("loop_var", "item") if isinstance(control, Mapping) else "item"
-    return (loop_var, list(items)) if isinstance(loop_var, str) and not is_template(loop_var) else None
+    loop_var = _loop_var(ds)
+    return (loop_var, list(items)) if loop_var is not None and not is_template(loop_var) else None
 
 
 def mark_duplicate_roles(play: Play) -> None:
