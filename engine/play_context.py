@@ -20,6 +20,9 @@ class PlayContext:
     roles: list[RoleInstance]
     batch: list[str] | None = None
     """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
+    conditional: frozenset[int] = frozenset()
+    """Roles of ``roles`` an include brings in only if its ``when`` holds (by id): not named
+    among the play's roles, which a run knows and a report before it cannot."""
 
     def batch_left(self) -> list[str]:
         """``ansible_play_batch``: the batch's hosts still running."""
@@ -43,10 +46,12 @@ def role_variables(role: RoleInstance) -> dict[str, Any]:
             "ansible_collection_name": role.collection}
 
 
-def role_name_variables(roles: list[RoleInstance]) -> dict[str, Any]:
-    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``
-    and ``import_role``) in order, those their dependencies pull in, and both. ansible builds
-    the last two from sets, so their order changes from run to run; here they are sorted."""
+def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``,
+    ``import_role``, included roles once included) in order, those their dependencies pull in,
+    and both; ``left_out`` (by id) are not named. ansible builds the last two from sets, so
+    their order changes from run to run; here they are sorted."""
+    roles = [role for role in roles if id(role) not in left_out]
     named = [role.name for role in roles if role.via != "dependency"]
     dependencies = sorted({role.name for role in roles if role.via == "dependency"})
     return {"ansible_play_role_names": named, "role_names": list(named),

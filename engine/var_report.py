@@ -158,7 +158,8 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
-    context = PlayContext(play, hosts, hosts, [*order.roles, *order.included_before(task, occurrence)])
+    included, conditional = order.included_before(task, occurrence)
+    context = PlayContext(play, hosts, hosts, [*order.roles, *included], conditional=conditional)
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
@@ -316,15 +317,19 @@ class _PlayOrder:
         positions = self.positions.get(id(task)) if task is not None else None
         return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
 
-    def included_before(self, task: Task | None, occurrence: int = 0) -> list[RoleInstance]:
+    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
         """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
         when it was included): ansible adds each to the play's roles when it is included (their
-        names, and their defaults and vars where they are public)."""
+        names, and their defaults and vars where they are public). The second: those an include
+        with a ``when`` brings in (by id), which only the run knows."""
         found: dict[int, RoleInstance] = {}
+        conditional: set[int] = set()
         for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
             if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
                 found.setdefault(id(earlier.role), earlier.role)
-        return list(found.values())
+                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
+                    conditional.add(id(earlier.role))
+        return list(found.values()), frozenset(conditional)
 
     def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
         """The include_vars, set_fact and register layers of the tasks before the
