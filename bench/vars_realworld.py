@@ -222,7 +222,7 @@ def oracle(spec: dict[str, Any]) -> dict[str, Any]:
         implicit = getattr(host, "implicit", False)
         project = sorted(n for n in all_vars if n not in magic
                          and not (implicit and n in IMPLICIT_LOCALHOST) and not n.startswith("ansible_facts"))
-        key = f"{probe['path']}:{probe['line']}:{host_name}:{handler}#{occurrence}"
+        key = f"{probe['play']}:{probe['path']}:{probe['line']}:{host_name}:{handler}#{occurrence}"
         rate = min(1.0, quota / max(1, len(project)))
         probe["key"], probe["rate"] = key, rate
         probe["defined"] = project
@@ -284,7 +284,7 @@ def ours(spec: dict[str, Any]) -> dict[str, Any]:
     and line; the names the oracle sampled, plus those only playbook-ls defines that the same rule samples."""
     from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
-    from engine.var_report import _inventory_layers, _scope, find_task, variables_at
+    from engine.var_report import find_task, layers_at, variables_at
     from engine.var_sources import definitions
 
     inventory = spec["inventory_args"][1:] if spec["inventory_args"] else []
@@ -316,13 +316,11 @@ def ours(spec: dict[str, Any]) -> dict[str, Any]:
             found["error"] = f"host {probe['host']} not in our play's hosts"
             continue
         try:
-            scope = _scope(plan, play_plan, task)
-            magic = scope.magic_for(host, task)
-            playbook_dir = os.path.abspath(play_plan.play.basedir)
-            layers = [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above]
-            defined = definitions(layers)
+            layers, magic = layers_at(plan, play_plan, host, task)
+            defined = definitions(layers[:-1])  # the magic variables' layer is last
             ours_only = sorted(n for n, defs in defined.items() if n not in probe["defined"] and defs
                                and not defs[0].runtime and n not in magic and n not in NOT_PROJECT
+                               and not n.startswith("ansible_facts")
                                and not (probe.get("implicit") and n in IMPLICIT_LOCALHOST)
                                and picked(probe["key"], n, probe["rate"]))
             names = list(dict.fromkeys([*probe["values"], *ours_only]))

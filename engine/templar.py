@@ -210,7 +210,7 @@ TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequenc
 @cache
 def environment() -> Any:
     """The run-time environment: sandboxed, bounded, native types. Built once."""
-    from jinja2 import StrictUndefined, pass_context
+    from jinja2 import StrictUndefined, Undefined, pass_context
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -254,8 +254,27 @@ def environment() -> Any:
         def __getitem__(self, name: Any) -> Any:
             return self
 
+    class CapturedFailure(ChainedUndefined):
+        """A variable whose rendering failed for another reason than an undefined name (a filter
+        the engine lacks, a type error): it fails with that error where a template uses it, and
+        ``default`` does not replace it (ansible's CapturedExceptionMarker)."""
+
+        __slots__ = ()
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            raise TemplateFailure(str(self._undefined_hint))
+
+    def ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+        """ansible's ``default``: only an undefined value is replaced, not a failed one."""
+        if isinstance(value, CapturedFailure):
+            return value
+        if isinstance(value, Undefined) or (boolean and not value):
+            return default_value
+        return value
+
     env = RuntimeEnvironment(undefined=ChainedUndefined, autoescape=False, trim_blocks=True,
                              keep_trailing_newline=False)
+    env.captured_failure = CapturedFailure  # type: ignore[attr-defined]
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
@@ -263,7 +282,7 @@ def environment() -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
                         for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
-    env.filters["d"] = env.filters["default"]
+    env.filters["default"] = env.filters["d"] = ansible_default
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     return env
@@ -536,11 +555,16 @@ def _tagged(value: Any) -> Any:
 
 
 def _deferred(name: str, exc: Exception) -> Any:
-    """A variable whose template needs an undefined variable: undefined itself, failing with
-    that message where it is used (ansible 2.19's marker), not where it is only mentioned."""
-    if not _undefined_cause(exc):
+    """A variable whose template fails: undefined itself when it needs an undefined variable,
+    else a captured failure, each failing with its message where a template uses it (ansible
+    2.19's markers), not where it is only mentioned. A loop stays an error at once."""
+    message = str(exc)
+    if message.startswith("Recursive loop detected"):
         return None
-    return environment().undefined(hint=str(exc), name=name)
+    env = environment()
+    if _undefined_cause(exc):
+        return env.undefined(hint=message, name=name)
+    return env.captured_failure(hint=message, name=name)
 
 
 def _undefined_cause(exc: BaseException) -> bool:
