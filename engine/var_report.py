@@ -6,7 +6,8 @@ raw variables are merged by the bundled engine's :class:`VariableManager` (the s
 uses, ``hash_behaviour`` included); each value is templated with them the way a run would, and
 :mod:`engine.var_sources` tells where it was set and what it overrides. Nothing is executed: the
 templar has no lookups, so a value that needs one (or a fact, or a registered result) says so
-instead of guessing.
+instead of guessing, and it is bounded (``Templar(..., bounded=True)``): a value too large or too
+slow to compute is unknown with the reason rather than a hang or a traceback.
 """
 
 from __future__ import annotations
@@ -213,9 +214,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     else:
         raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
     from engine.lookups import PureLookups
-    from engine.templar import Templar, TemplateFailure, is_template
+    from engine.templar import Templar, TemplateFailure, is_template, too_large_reason
 
-    templar = Templar(raw, PureLookups())
+    templar = Templar(raw, PureLookups(), bounded=True)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
@@ -234,7 +235,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                 try:
                     resolved.value = templar.template(value)
                 except TemplateFailure as exc:
-                    resolved.unknown = f"not known before the run: {exc}"
+                    resolved.unknown = too_large_reason(exc) or f"not known before the run: {exc}"
                 except RecursionError:
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
