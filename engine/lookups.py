@@ -251,16 +251,17 @@ def lookup_indexed_items(terms: list[Any], kwargs: dict[str, Any], call: Call) -
 
 
 def lookup_varnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    from engine import regex_guard
+
     names = list(call.templar.variables.keys())
     ret: list[Any] = []
     for term in terms:
         if not isinstance(term, str):
             raise LookupFailure(f'Invalid setting identifier, "{term}" is not a string, it is a {type(term)}')
         try:
-            pattern = re.compile(term)
+            ret.extend(regex_guard.call("names_searched", term, names))
         except re.error as exc:
             raise LookupFailure(f'Unable to use "{term}" as a search parameter: {exc}') from exc
-        ret.extend(name for name in names if pattern.search(name))
     return ret
 
 

@@ -576,6 +576,10 @@ class Templar:
         except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
                 KeyError, IndexError) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
+        except re.error as exc:  # a run fails the task with it as with any error a filter raises
+            if not bounded:
+                raise
+            raise TemplateFailure(_message(exc, text)) from exc
         if not expression and isinstance(result, str):
             # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
             # only to text; "{{ true }}\n" stays the boolean True, as ansible 2.19 renders it.

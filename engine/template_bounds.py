@@ -87,6 +87,12 @@ def static_evaluation_in_progress() -> bool:
     return _current.get() is not None
 
 
+def seconds_left() -> float | None:
+    """The time the evaluation in progress may still take, or None outside one."""
+    budget = _current.get()
+    return None if budget is None else budget.deadline - time.monotonic()
+
+
 def spend(operations: int = 1) -> None:
     budget = _current.get()
     if budget is not None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import templar, template_bounds, templating
+from engine import regex_guard, templar, template_bounds, templating
 from engine.lookups import PureLookups
 from engine.templar import Templar, TemplateFailure, too_large_reason
 from playbook_ls.cli.main import main
@@ -45,13 +45,17 @@ HOSTILE = {
                         TOO_LARGE + "the sequence lookup would make 1,000,000,000 characters"),
     "a long string many times": ("hostile: \"{% set s = 'x' * 100000 %}{{ [s] * 100000 }}\"",
                                  TOO_LARGE + "a value whose text would pass"),
+    "catastrophic backtracking": ("hostile: \"{{ ('a' * 27 ~ '!') | regex_search('(a+)+$') }}\"",
+                                  TOO_LARGE + "a regular expression still running after "),
+    "backtracking in a test": ("hostile: \"{{ ('a' * 27 ~ '!') is match('(a+)+$') }}\"",
+                               TOO_LARGE + "a regular expression still running"),
 }
 
 
 @pytest.fixture(autouse=True)
 def short_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(template_bounds, "MAX_SECONDS", DEADLINE)
-    for remembered in (templar._refused_texts, templating._too_large):
+    for remembered in (regex_guard._slow, regex_guard._replies, templar._refused_texts, templating._too_large):
         remembered.clear()
 
 
