@@ -533,14 +533,23 @@ class Templar:
             return self._within_bounds(self._template, value)
         return self._template(value)
 
-    def _template(self, value: Any) -> Any:
+    def _template(self, value: Any, containers: set[int] | None = None) -> Any:
         if isinstance(value, str):
             return self._render(value) if is_template(value) else value
-        if isinstance(value, list):
-            return [self._template(v) for v in value]
-        if isinstance(value, dict):
-            return {self._template(k): self._template(v) for k, v in value.items()}
-        return value
+        if not isinstance(value, list | dict):
+            return value
+        if static_evaluation_in_progress():  # a run meets a value inside itself as ansible does: too deep
+            containers = set() if containers is None else containers
+            if id(value) in containers:
+                raise TemplateFailure(RECURSIVE_VALUE)
+            containers.add(id(value))
+        try:
+            if isinstance(value, list):
+                return [self._template(v, containers) for v in value]
+            return {self._template(k, containers): self._template(v, containers) for k, v in value.items()}
+        finally:
+            if containers is not None:
+                containers.discard(id(value))
 
     def render_text(self, text: str, **overrides: Any) -> Any:
         """A whole text (a template file), rendered as ansible's template action renders it with
@@ -634,6 +643,9 @@ def _tagged(value: Any) -> Any:
         _TAGGED[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
                              if kind in (int, float, str) else {})
     return _TAGGED[kind](value)
+
+
+RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
 
 
 def _refused(what: str) -> TemplateFailure:

@@ -121,9 +121,27 @@ def _source(definition: Any, with_value: bool) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    """The value as the JSON output shows it: one that JSON cannot write (inside itself, a YAML
+    alias such as ``&a [*a]``, or nested too deeply) as a sentence saying so."""
     from engine.var_sources import RUNTIME_RESULT
 
-    return None if value is RUNTIME_RESULT else value
+    if value is RUNTIME_RESULT:
+        return None
+    if isinstance(value, list | dict):
+        unwritable = _unwritable(value)
+        if unwritable:
+            return unwritable
+    return value
+
+
+def _unwritable(value: Any) -> str | None:
+    try:
+        json.dumps(value, default=_json_default)
+    except ValueError:
+        return "(not shown: the value contains itself)"
+    except RecursionError:
+        return "(not shown: nested too deeply)"
+    return None
 
 
 def _shown(context: Any, named: bool) -> list[Any]:
@@ -139,7 +157,7 @@ def as_json(context: Any, named: bool = False) -> dict[str, Any]:
         if resolved.unknown:
             entry["unknown"] = resolved.unknown
         if resolved.template is not None:
-            entry["template"] = resolved.template
+            entry["template"] = _plain(resolved.template)
         if resolved.definitions:
             entry["source"] = _source(resolved.definitions[0], False)
             entry["overrides"] = [_source(d, True) for d in resolved.definitions[1:]]
@@ -176,7 +194,10 @@ def as_text(context: Any, named: bool = False) -> str:
 
 
 def _short(value: Any, limit: int = 100) -> str:
-    text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    try:
+        text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        text = _unwritable(value) or ""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

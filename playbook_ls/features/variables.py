@@ -233,7 +233,10 @@ def _value_text(resolved: Resolved) -> str:
         return "undefined"
     if resolved.unknown:
         return f"unknown before the run ({resolved.unknown})"
-    text = json.dumps(resolved.value, default=str, ensure_ascii=False)
+    try:
+        text = json.dumps(resolved.value, default=str, ensure_ascii=False)
+    except (ValueError, RecursionError):  # inside itself, or nested too deeply for JSON
+        return "(a value that cannot be shown)"
     return text if len(text) <= 120 else text[:119] + "…"
 
 

@@ -33,6 +33,7 @@ SITE = """\
         msg: "{{{{ ok }}}} and {{{{ hostile }}}}"
 """
 TOO_LARGE = "too large to evaluate statically ("
+RECURSIVE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
 
 HOSTILE = {
     "center": ("hostile: \"{{ 'x' | center(1000000000) }}\"",
@@ -49,6 +50,9 @@ HOSTILE = {
                                   TOO_LARGE + "a regular expression still running after "),
     "backtracking in a test": ("hostile: \"{{ ('a' * 27 ~ '!') is match('(a+)+$') }}\"",
                                TOO_LARGE + "a regular expression still running"),
+    "recursive alias": ("hostile: &a [*a]", RECURSIVE),
+    "recursive mapping": ("hostile: &a {k: [*a]}", RECURSIVE),
+    "a template reading a recursive alias": ("rec: &a [*a]\n    hostile: \"{{ rec | length }}\"", RECURSIVE),
 }
 
 
@@ -107,6 +111,18 @@ def _workspace(root: Path) -> tuple[WorkspaceIndex, Path, int]:
     site = root / "site.yml"
     line = next(i for i, text in enumerate(site.read_text().splitlines()) if "msg:" in text)
     return index, site, line
+
+
+def test_a_recursive_value_that_is_overridden_is_shown_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "site.yml").write_text(SITE.format(value="hostile: &a [*a]"))
+    code, out, err = _vars(tmp_path, monkeypatch, capsys, "-e", "hostile=1", "--format", "json", "hostile")
+    assert (code, err) == (0, "")
+    [overridden] = json.loads(out)[0]["variables"]["hostile"]["overrides"]
+    assert overridden["value"] == "(not shown: the value contains itself)"
+    code, out, err = _vars(tmp_path, monkeypatch, capsys, "-e", "hostile=1", "hostile")
+    assert (code, err) == (0, "") and "overrides play vars: " in out
+    assert '= "(not shown: the value contains itself)"' in out
 
 
 def test_the_run_engine_s_templar_is_not_bounded() -> None:
