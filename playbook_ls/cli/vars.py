@@ -58,6 +58,7 @@ def _task_arg(value: str) -> tuple[str, int] | None:
 
 def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
+    from engine.inventory.data import InventoryError
     from engine.plan import PlanError, RunOptions, make_plan
     from engine.source import SourceCache
     from engine.var_report import task_runs, tasks_in_order, variables_at
@@ -87,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
             continue
         runs = task_runs(play_plan.play, where[0], where[1], realpaths) if where is not None else \
             [(task, 0) for task in [next(tasks_in_order(play_plan.play), None)]]
-        contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
-                     for task, occurrence in runs]
+        try:
+            contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
+                         for task, occurrence in runs]
+        except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
+            return _fail(str(exc))
     if not contexts:
         if plan.inventory.data.get_host(args.host) is None:
             return _fail(f"no host '{args.host}' in the inventory; give one of its hosts with --host "

@@ -1,10 +1,11 @@
 """Hostile variable values meet the variable model (``playbook-ls vars`` and the editor's hover,
-completion and value hints): each is refused quickly and in little memory, and shown as unknown
-with the reason; never a traceback, never a hang."""
+completion, value hints and go to definition): each is refused quickly and in little memory, and
+shown as unknown with the reason or as a positioned error; never a traceback, never a hang."""
 
 from __future__ import annotations
 
 import json
+import os
 import time
 import tracemalloc
 from pathlib import Path
@@ -162,8 +163,51 @@ def test_an_include_named_by_a_hostile_value_is_a_problem_not_a_hang(tmp_path: P
     assert TOO_LARGE + "the center filter would make 1,000,000,000 characters" in problem.message
 
 
+# -- a group_vars file ansible would stop on --------------------------------------------------
+def _fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
+BROKEN_VARS_FILES = {
+    "does not parse": (lambda path: path.write_text("a: [1\n"),
+                       "group_vars/all.yml:2:1: while parsing a flow sequence did not find expected ',' or ']': "
+                       "fix the YAML in this vars file"),
+    "a FIFO": (_fifo, "group_vars/all.yml:1:1: cannot read file: "),
+    "/dev/zero": (lambda path: path.symlink_to("/dev/zero"), "group_vars/all.yml:1:1: cannot read file: "),
+    "nested 2,000 deep": (lambda path: path.write_text("a: " + "[" * 2000 + "]" * 2000 + "\n"),
+                          "group_vars/all.yml:1:1004: YAML nested more than 1000 levels deep: fix the YAML"),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and /dev/zero are POSIX's")
+@pytest.mark.parametrize(("make", "message"), BROKEN_VARS_FILES.values(), ids=BROKEN_VARS_FILES.keys())
+def test_a_broken_group_vars_file_is_a_positioned_error_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], make: object,
+        message: str) -> None:
+    site = tmp_path / "site.yml"
+    site.write_text(SITE.format(value="hostile: 1"))
+    (tmp_path / "group_vars").mkdir()
+    make(tmp_path / "group_vars" / "all.yml")  # type: ignore[operator]
+    code, out, err = _vars(tmp_path, monkeypatch, capsys, "ok")
+    assert (code, out) == (1, "")
+    assert err.startswith(f"playbook-ls: error: {tmp_path / message}") and "Traceback" not in err
+    if "cannot read file" in message:
+        assert "a readable YAML file or move it away" in err
+
+    # the editor: the hover says why, the rest answers nothing rather than failing
+    index, site, line = _workspace(tmp_path)
+    column = site.read_text().splitlines()[line].index("{{ ok") + 4
+    hover = variables.hover_markdown(index, str(site), line, column)
+    assert hover is not None and "unknown: the inventory's variables cannot be read: " in hover
+    assert message.split(":", 1)[0] in hover
+    assert variables.definitions(index, str(site), line, column) == []
+    assert variables.value_hints(index, str(site), 0, line + 1) == []
+    found = complete(index, str(site), line, column, site.read_text())
+    assert found is None or all(item.kind != "variable" for item in found.items)
+
+
 def test_the_editor_shows_values_when_nothing_is_hostile(tmp_path: Path) -> None:
-    """What the tests above expect nothing of, here present: hints and hovers."""
+    """What the tests above expect nothing of, here present: hints, hovers, completions."""
     (tmp_path / "site.yml").write_text(SITE.format(value="hostile: 2"))
     index, site, line = _workspace(tmp_path)
     [hint] = variables.value_hints(index, str(site), 0, line + 1)
