@@ -14,11 +14,14 @@ run commands.
 from __future__ import annotations
 
 import itertools
+import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from decimal import Decimal, DecimalException
 from typing import Any
+
+from engine.template_bounds import TooLarge, refuse_over, static_evaluation_in_progress
 
 # the task's templar (engine.templar.Templar, which is given a lookup set): named, not imported
 Templar = Any
@@ -164,7 +167,10 @@ def lookup_sequence(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
             continue
         if fmt.count("%") != 1:
             raise LookupFailure(f"bad formatting string: {fmt}")
-        for i in range(start, end + (1 if stride >= 0 else -1), stride):
+        numbers = range(start, end + (1 if stride >= 0 else -1), stride)
+        if static_evaluation_in_progress():
+            refuse_over(len(results) + len(numbers), "the sequence lookup")
+        for i in numbers:
             try:
                 results.append(fmt % i)
             except (ValueError, TypeError) as exc:
@@ -182,6 +188,8 @@ def lookup_nested(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[
     lists = list(reversed(terms))
     if not lists:
         raise LookupFailure("with_nested requires at least one element in the nested list")
+    if static_evaluation_in_progress():
+        refuse_over(math.prod(len(term) if isinstance(term, Sized) else 1 for term in terms), "the nested lookup")
     result = lists.pop()
     while lists:
         following = lists.pop()
@@ -243,16 +251,17 @@ def lookup_indexed_items(terms: list[Any], kwargs: dict[str, Any], call: Call) -
 
 
 def lookup_varnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    from engine import regex_guard
+
     names = list(call.templar.variables.keys())
     ret: list[Any] = []
     for term in terms:
         if not isinstance(term, str):
             raise LookupFailure(f'Invalid setting identifier, "{term}" is not a string, it is a {type(term)}')
         try:
-            pattern = re.compile(term)
+            ret.extend(regex_guard.call("names_searched", term, names))
         except re.error as exc:
             raise LookupFailure(f'Unable to use "{term}" as a search parameter: {exc}') from exc
-        ret.extend(name for name in names if pattern.search(name))
     return ret
 
 
@@ -322,7 +331,7 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
     errors = kwargs.pop("errors", "strict")
     try:
         result = function(list(terms), kwargs, Call(templar, context, name, invoked_as_with))
-    except TemplateFailure:
+    except (TemplateFailure, TooLarge):  # a static evaluation's limit is not the plugin's error to ignore
         raise
     except Exception as exc:  # noqa: BLE001 - any error of the plugin is the lookup's failure
         message = str(exc) if isinstance(exc, LookupFailure) else f"{type(exc).__name__}: {exc}"

@@ -39,8 +39,10 @@ def b64decode(string: Any, encoding: str = "utf-8", urlsafe: bool = False) -> st
 
 
 def regex_findall(value: Any, regex: str, multiline: bool = False, ignorecase: bool = False) -> list[Any]:
+    from engine import regex_guard
+
     flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
-    return re.findall(regex, _text(value), flags)
+    return regex_guard.call("regex_findall", _text(value), regex, flags)
 
 
 def get_hash(data: Any, hashtype: str = "sha1") -> str:

@@ -372,7 +372,7 @@ class Resolver:
         template, now that the play is loaded: ansible templates them when the task runs, with
         what the task sees then (every role's defaults, the play's and the roles' vars...). A
         name that still cannot be templated without a host or the run is a dynamic include."""
-        from engine.templar import Templar, TemplateFailure
+        from engine.templar import Templar, TemplateFailure, too_large_reason
         from engine.var_sources import tasks_with_includers
 
         while self._pending_includes:
@@ -383,16 +383,19 @@ class Resolver:
                 try:
                     variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
                                                    self.sources, self.with_magic({}, play.basedir))
-                    templar = Templar(variables)
+                    templar = Templar(variables, bounded=True)
                     names = [templar.template(raw) for raw in include.raw]
                 except (TemplateFailure, RecursionError) as exc:
+                    too_large = too_large_reason(exc)
                     reason = str(exc) if isinstance(exc, TemplateFailure) else "a value refers to itself"
                     loop_var = _loop_var(task.data)
                     if loop_var is not None and f"'{loop_var}' is undefined" in reason:
                         reason = f"'{loop_var}' is the loop's item, known when the task runs"
-                    self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} depends on values known "
-                                 f"only on a host or at run time ({reason})", include.span,
-                                 "Its tasks are not analysed; use a static name to have them checked.", fatal=False)
+                    self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} " + (
+                        f"is {too_large}" if too_large else
+                        f"depends on values known only on a host or at run time ({reason})"), include.span,
+                        "Its tasks are not analysed; " + ("simplify the template, or " if too_large else "") +
+                        "use a static name to have them checked.", fatal=False)
                     continue
                 include.follow(task, include.ctx, include.span, *map(str, names))
 

@@ -1,9 +1,12 @@
-"""Run-time templating: one sandboxed, bounded Jinja2 environment, built once per process.
+"""Run-time templating: a sandboxed Jinja2 environment, built once per process, and the same
+environment under static evaluation's limits for the values shown before a run.
 
 Differs from :mod:`engine.templating` (static, for display) in what a run needs: native
 types (``"{{ 3 }}"`` is the integer 3, as in ansible 2.19), lazily templated variables
 (a variable whose value is a template is rendered when a template reads it), conditionals
-that must come out boolean, and the filters and tests playbooks commonly use.
+that must come out boolean, and the filters and tests playbooks commonly use. A run's
+:class:`Templar` computes what ansible computes; a bounded one (the variable model's, the
+editor's) keeps to :mod:`engine.template_bounds`' limits.
 """
 
 from __future__ import annotations
@@ -21,7 +24,17 @@ from engine import path_and_set_filters, templating
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.template_bounds import binop_over_limit
+from engine.template_bounds import (
+    MAX_RESULT_TEXT,
+    MAX_SIZE,
+    TooLarge,
+    binop_over_limit,
+    bounded_environment_class,
+    evaluation,
+    spend,
+    static_evaluation_in_progress,
+    text_size,
+)
 from engine.template_bounds import bounded_range as _bounded_range
 from engine.template_errors import TemplateFailure
 from engine.values import UnsafeText
@@ -209,8 +222,21 @@ TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequenc
 
 @cache
 def environment() -> Any:
-    """The run-time environment: sandboxed, bounded, native types. Built once."""
-    from jinja2 import StrictUndefined, Undefined, pass_context
+    """The run-time environment: sandboxed, native types, computing what ansible computes. Built once."""
+    return _build_environment(bounded=False)
+
+
+@cache
+def bounded_environment() -> Any:
+    """The run-time environment's filters, tests and types under static evaluation's limits
+    (:mod:`engine.template_bounds`): what shows a variable's value before the run. Built once."""
+    return _build_environment(bounded=True)
+
+
+@cache
+def _classes() -> tuple[type, type, type]:
+    """(the run-time environment class, ansible's undefined, a captured failure)."""
+    from jinja2 import StrictUndefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -264,17 +290,31 @@ def environment() -> Any:
         def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
             raise TemplateFailure(str(self._undefined_hint))
 
-    def ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
-        """ansible's ``default``: only an undefined value is replaced, not a failed one."""
-        if isinstance(value, CapturedFailure):
-            return value
-        if isinstance(value, Undefined) or (boolean and not value):
-            return default_value
-        return value
+    return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
-    env = RuntimeEnvironment(undefined=ChainedUndefined, autoescape=False, trim_blocks=True,
-                             keep_trailing_newline=False)
-    env.captured_failure = CapturedFailure  # type: ignore[attr-defined]
+
+def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    """ansible's ``default``: only an undefined value is replaced, not a failed one."""
+    from jinja2 import Undefined
+
+    if isinstance(value, _classes()[2]):
+        return value
+    if isinstance(value, Undefined) or (boolean and not value):
+        return default_value
+    return value
+
+
+def _build_environment(bounded: bool) -> Any:
+    from jinja2 import pass_context
+
+    environment_class, undefined, captured_failure = _classes()
+    if bounded:
+        class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
+            concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
+
+        environment_class = BoundedRuntimeEnvironment
+    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False)
+    env.captured_failure = captured_failure
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
@@ -282,10 +322,33 @@ def environment() -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
                         for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
-    env.filters["default"] = env.filters["d"] = ansible_default
+    env.filters["default"] = env.filters["d"] = _ansible_default
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
+    if bounded:
+        env.bound_filters()
     return env
+
+
+def _bounded_native_concat(values: Iterator[Any]) -> Any:
+    """:func:`_native_concat` that spends the budget on every piece and refuses to join text
+    longer than the size limit (a value's text is measured before it is made)."""
+    present = (value for value in values if value is not None)
+    head = list(islice(present, 2))
+    spend(len(head))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    parts: list[str] = []
+    size = 0
+    for value in chain(head, present):
+        spend()
+        size += text_size(value, MAX_SIZE - size)
+        if size > MAX_SIZE:
+            raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
+        parts.append(str(value))
+    return "".join(parts)
 
 
 def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
@@ -363,9 +426,9 @@ def _mark_constant_lookup_terms(tree: Any) -> Any:
 
 
 @cache
-def _overlay(overrides: tuple[tuple[str, Any], ...]) -> Any:
+def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
     """The run-time environment with the template action's block options; one per combination."""
-    return environment().overlay(**dict(overrides))
+    return (bounded_environment() if bounded else environment()).overlay(**dict(overrides))
 
 
 @lru_cache(maxsize=1024)
@@ -422,20 +485,63 @@ def is_template(value: Any) -> bool:
 class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
-    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True) -> None:
+    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
+                 bounded: bool = False) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
-        play's, so ``vars`` names them all (not so for one host's ``hostvars``)."""
+        play's, so ``vars`` names them all (not so for one host's ``hostvars``).
+
+        ``bounded``: for static evaluation (a value shown before the run): every call of
+        :meth:`template`, :meth:`evaluate` or :meth:`render_text` (and every read of
+        :attr:`variables`) from outside is one :func:`~engine.template_bounds.evaluation`, with its
+        budget, deadline and size limits, and a value beyond them, nested too deeply, or inside
+        itself fails as a :class:`TemplateFailure` (:func:`too_large_reason` tells the first two
+        apart). A run's templar is not bounded: it computes what ansible computes. Any templar
+        used while a static evaluation is in progress (``hostvars``' own) is bounded too."""
         self.raw = variables
         self.lookups = lookups
         self.task_scope = task_scope
-        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=_deferred)
+        self.bounded = bounded
+        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred)
         self._globals: Mapping[str, Any] | None = None
+
+    def _deferred(self, name: str, exc: Exception) -> Any:
+        """A variable whose template fails: undefined itself when it needs an undefined
+        variable, else a captured failure, each failing with its message where a template uses
+        it (ansible 2.19's markers), not where it is only mentioned."""
+        message = str(exc)
+        if message.startswith("Recursive loop detected") or _too_large_cause(exc) is not None:
+            return None  # a loop, or a value too large to evaluate statically: refused where it is met
+        env = bounded_environment() if self.bounded else environment()
+        if _undefined_cause(exc):
+            return env.undefined(hint=message, name=name)
+        return env.captured_failure(hint=message, name=name)
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
-        return Templar(Layered(more, self.raw), self.lookups, self.task_scope)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded)
+
+    def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
+        """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
+        none is in progress; otherwise as it is. A text refused once is refused at once after
+        that, whatever the variables (as :func:`engine.templating.render` does): the same
+        template is met on every host and at every hover."""
+        if not self.bounded or static_evaluation_in_progress():
+            return function(value, **kwargs)
+        remembered = _refused_texts.get(value) if isinstance(value, str) else None
+        if remembered is not None:
+            raise _refused(remembered)
+        try:
+            with evaluation():
+                return _evaluated(function, value, **kwargs)
+        except TemplateFailure as exc:
+            cause = _too_large_cause(exc)
+            if cause is not None and isinstance(value, str):
+                if len(_refused_texts) >= _REFUSED_MEMORY:
+                    _refused_texts.clear()
+                _refused_texts[value] = cause.what
+            raise
 
     def _scope(self, env: Any) -> Mapping[str, Any]:
         if self._globals is None:
@@ -460,13 +566,27 @@ class Templar:
         return self.lookups.invoke(self, name, terms, kwargs, invoked_as_with=True)
 
     def template(self, value: Any) -> Any:
+        if self.bounded and not static_evaluation_in_progress():
+            return self._within_bounds(self._template, value)
+        return self._template(value)
+
+    def _template(self, value: Any, containers: set[int] | None = None) -> Any:
         if isinstance(value, str):
             return self._render(value) if is_template(value) else value
-        if isinstance(value, list):
-            return [self.template(v) for v in value]
-        if isinstance(value, dict):
-            return {self.template(k): self.template(v) for k, v in value.items()}
-        return value
+        if not isinstance(value, list | dict):
+            return value
+        if static_evaluation_in_progress():  # a run meets a value inside itself as ansible does: too deep
+            containers = set() if containers is None else containers
+            if id(value) in containers:
+                raise TemplateFailure(RECURSIVE_VALUE)
+            containers.add(id(value))
+        try:
+            if isinstance(value, list):
+                return [self._template(v, containers) for v in value]
+            return {self._template(k, containers): self._template(v, containers) for k, v in value.items()}
+        finally:
+            if containers is not None:
+                containers.discard(id(value))
 
     def render_text(self, text: str, **overrides: Any) -> Any:
         """A whole text (a template file), rendered as ansible's template action renders it with
@@ -474,13 +594,17 @@ class Templar:
         unknown = set(overrides) - TEMPLATE_OVERRIDES
         if unknown:
             raise TypeError(f"unsupported template overrides: {', '.join(sorted(unknown))}")
-        return self._render(text, overrides=tuple(sorted(overrides.items())))
+        return self._within_bounds(self._render, text, overrides=tuple(sorted(overrides.items())))
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, Undefined
         from jinja2.exceptions import SecurityError
 
-        env = _overlay(overrides) if overrides else environment()
+        bounded = static_evaluation_in_progress()
+        if overrides:
+            env = _overlay(overrides, bounded)
+        else:
+            env = bounded_environment() if bounded else environment()
         name = _plain_name(text, expression)
         try:
             scope = self._scope(env)
@@ -497,6 +621,10 @@ class Templar:
             raise
         except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
                 KeyError, IndexError) as exc:
+            raise TemplateFailure(_message(exc, text)) from exc
+        except re.error as exc:  # a run fails the task with it as with any error a filter raises
+            if not bounded:
+                raise
             raise TemplateFailure(_message(exc, text)) from exc
         if not expression and isinstance(result, str):
             # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
@@ -519,7 +647,7 @@ class Templar:
         if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
             text = text[2:-2].strip()
         try:
-            result = self._render(text, expression=True)
+            result = self._within_bounds(self._render, text, expression=True)
         except TemplateFailure as exc:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
             # the expression's (_normalize_and_evaluate_conditional)
@@ -554,17 +682,51 @@ def _tagged(value: Any) -> Any:
     return _TAGGED[kind](value)
 
 
-def _deferred(name: str, exc: Exception) -> Any:
-    """A variable whose template fails: undefined itself when it needs an undefined variable,
-    else a captured failure, each failing with its message where a template uses it (ansible
-    2.19's markers), not where it is only mentioned. A loop stays an error at once."""
-    message = str(exc)
-    if message.startswith("Recursive loop detected"):
-        return None
-    env = environment()
-    if _undefined_cause(exc):
-        return env.undefined(hint=message, name=name)
-    return env.captured_failure(hint=message, name=name)
+RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
+
+
+def _refused(what: str) -> TemplateFailure:
+    """The failure of a static evaluation refused for ``what``, caused by a :class:`TooLarge`."""
+    cause = TooLarge(what)
+    failure = TemplateFailure(str(cause))
+    failure.__cause__ = cause
+    return failure
+
+
+def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
+    """``function(value, **kwargs)`` inside a static evaluation, its result and the errors that
+    are not the template's own checked."""
+    try:
+        result = function(value, **kwargs)
+    except RecursionError:
+        raise _refused("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
+    except MemoryError:
+        raise _refused("out of memory")  # noqa: B904
+    if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
+        raise _refused(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
+    return result
+
+
+_REFUSED_MEMORY = 1024
+_refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
+
+
+def too_large_reason(exc: BaseException) -> str | None:
+    """Why a static evaluation was refused ("too large to evaluate statically (...)"), when the
+    failure ``exc`` comes from one of its limits rather than from the template or the values."""
+    cause = _too_large_cause(exc)
+    return cause.reason if cause is not None else None
+
+
+def _too_large_cause(exc: BaseException) -> TooLarge | None:
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, TooLarge):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 def _undefined_cause(exc: BaseException) -> bool:
@@ -590,4 +752,4 @@ def _message(exc: Exception, text: str) -> str:
     return str(exc) if str(exc) else f"{type(exc).__name__} while templating {text!r}"
 
 
-__all__ = ["Templar", "TemplateFailure", "environment"]
+__all__ = ["Templar", "TemplateFailure", "bounded_environment", "environment", "too_large_reason"]

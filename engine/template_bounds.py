@@ -28,6 +28,9 @@ MAX_INT_BITS = 100_000
 MAX_OPERATIONS = 100_000  # loop iterations, calls, attribute lookups and output pieces of one evaluation
 MAX_SECONDS = 1.0
 MAX_CALL_DEPTH = 40  # nested macro and function calls
+# characters a statically evaluated value may take as text: a list holding one long string a
+# hundred thousand times is small to build and to keep, but not to show
+MAX_RESULT_TEXT = 16 * 1024 * 1024
 
 
 class TooLarge(SecurityError):
@@ -35,6 +38,12 @@ class TooLarge(SecurityError):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"the template is too large to evaluate statically ({what})")
+        self.what = what
+
+    @property
+    def reason(self) -> str:
+        """Why, as a value's "unknown" reason."""
+        return f"too large to evaluate statically ({self.what})"
 
 
 class Budget:
@@ -78,6 +87,12 @@ def static_evaluation_in_progress() -> bool:
     return _current.get() is not None
 
 
+def seconds_left() -> float | None:
+    """The time the evaluation in progress may still take, or None outside one."""
+    budget = _current.get()
+    return None if budget is None else budget.deadline - time.monotonic()
+
+
 def spend(operations: int = 1) -> None:
     budget = _current.get()
     if budget is not None:
@@ -86,6 +101,47 @@ def spend(operations: int = 1) -> None:
 
 def _length(value: Any) -> int:
     return len(value) if isinstance(value, str | bytes | list | tuple | dict | set | frozenset) else 0
+
+
+def text_size(value: Any, limit: int) -> int:
+    """About how many characters ``str(value)`` (or its JSON) would take, counted only up to
+    past ``limit``: a list holding one long string many times is small, its text is not. A value
+    inside itself (a recursive YAML alias) is counted once, as ``str`` shows it."""
+    size = 0
+    stack: list[Any] = [value]
+    on_path: set[int] = set()
+    while stack and size <= limit:
+        item = stack.pop()
+        if type(item) is _Leave:
+            on_path.discard(item.identity)
+        elif isinstance(item, str | bytes):
+            size += len(item) + 2
+        elif isinstance(item, int):
+            size += item.bit_length() // 3 + 2
+        elif isinstance(item, float) or item is None:
+            size += 8
+        elif isinstance(item, list | tuple | set | frozenset | dict):
+            if id(item) in on_path:
+                size += 5
+                continue
+            on_path.add(id(item))
+            size += 2 + 2 * len(item)
+            stack.append(_Leave(id(item)))
+            if isinstance(item, dict):
+                stack.extend(dict.keys(item))
+                stack.extend(dict.values(item))  # as stored: a lazily templated mapping is not templated
+            else:
+                stack.extend(item)
+        else:
+            size += 64
+    return size
+
+
+class _Leave:
+    __slots__ = ("identity",)
+
+    def __init__(self, identity: int) -> None:
+        self.identity = identity
 
 
 def checked(value: Any) -> Any:
@@ -97,7 +153,8 @@ def checked(value: Any) -> Any:
     return value
 
 
-def _refuse_over(size: int, what: str) -> None:
+def refuse_over(size: int, what: str) -> None:
+    """Refuse to make ``what`` when it would hold ``size`` characters or items."""
     if size > MAX_SIZE:
         raise TooLarge(f"{what} would make {size:,} characters or items; the limit is {MAX_SIZE:,}")
 
@@ -259,7 +316,7 @@ def bounded_filter(name: str, function: Callable[..., Any]) -> Callable[..., Any
     def bounded(*args: Any, **kwargs: Any) -> Any:
         spend()
         if estimate is not None and len(args) > skip:
-            _refuse_over(estimate(*args[skip:], **kwargs), f"the {name} filter")
+            refuse_over(estimate(*args[skip:], **kwargs), f"the {name} filter")
         return checked(function(*args, **kwargs))
 
     return bounded
@@ -270,9 +327,9 @@ def check_call(function: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     name = getattr(function, "__name__", "")
     target = getattr(getattr(function, "__wrapped__", function), "__self__", None)
     if isinstance(target, str) and name in METHOD_ESTIMATES:
-        _refuse_over(METHOD_ESTIMATES[name](target, *args, **kwargs), f"str.{name}()")
+        refuse_over(METHOD_ESTIMATES[name](target, *args, **kwargs), f"str.{name}()")
     elif name == "generate_lorem_ipsum":
-        _refuse_over(_estimate_lipsum(*args, **kwargs), "lipsum()")
+        refuse_over(_estimate_lipsum(*args, **kwargs), "lipsum()")
 
 
 def bounded_range(*args: int) -> range:

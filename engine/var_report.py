@@ -6,7 +6,8 @@ raw variables are merged by the bundled engine's :class:`VariableManager` (the s
 uses, ``hash_behaviour`` included); each value is templated with them the way a run would, and
 :mod:`engine.var_sources` tells where it was set and what it overrides. Nothing is executed: the
 templar has no lookups, so a value that needs one (or a fact, or a registered result) says so
-instead of guessing.
+instead of guessing, and it is bounded (``Templar(..., bounded=True)``): a value too large or too
+slow to compute, or inside itself, is unknown with the reason rather than a hang or a traceback.
 """
 
 from __future__ import annotations
@@ -237,9 +238,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     else:
         raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
     from engine.lookups import PureLookups
-    from engine.templar import Templar, TemplateFailure, is_template
+    from engine.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
 
-    templar = Templar(raw, PureLookups())
+    templar = Templar(raw, PureLookups(), bounded=True)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
@@ -253,12 +254,15 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             resolved.unknown = f"set at run time ({winner.label})"
         else:
             value = raw.get(name, winner.value)
-            if is_template(value) or _has_template(value):
+            found_template = is_template(value) or _has_template(value)
+            if found_template is None:
+                resolved.unknown = RECURSIVE_VALUE
+            elif found_template:
                 resolved.template = value
                 try:
                     resolved.value = templar.template(value)
                 except TemplateFailure as exc:
-                    resolved.unknown = f"not known before the run: {exc}"
+                    resolved.unknown = too_large_reason(exc) or f"not known before the run: {exc}"
                 except RecursionError:
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
@@ -267,14 +271,35 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     return result
 
 
-def _has_template(value: Any) -> bool:
+def _has_template(value: Any) -> bool | None:
+    """Whether a template is somewhere in ``value``; None when ``value`` is inside itself (``x: &a
+    [*a]``), which neither a template nor a JSON text can show. Nested as deep as it may be."""
     from engine.templar import is_template
 
-    if isinstance(value, Mapping):
-        return any(_has_template(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_template(v) for v in value)
-    return is_template(value)
+    found = False
+    stack: list[Any] = [value]
+    on_path: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Leave):
+            on_path.discard(item.identity)
+        elif isinstance(item, Mapping | list):
+            if id(item) in on_path:
+                return None
+            on_path.add(id(item))
+            stack.append(_Leave(id(item)))
+            stack.extend(dict.values(item) if isinstance(item, dict) else  # as written, not templated
+                         item.values() if isinstance(item, Mapping) else item)
+        elif not found and is_template(item):
+            found = True
+    return found
+
+
+class _Leave:
+    __slots__ = ("identity",)
+
+    def __init__(self, identity: int) -> None:
+        self.identity = identity
 
 
 class _PlayOrder:

@@ -139,7 +139,10 @@ class VarsFiles:
     def _read(self, path: str) -> dict[str, Any]:
         loaded = self.cache.load(path)
         if loaded.error:
-            raise InventoryError(f"{loaded.error}: fix the YAML in this vars file")
+            unreadable = loaded.error.message.startswith("cannot read file")
+            raise InventoryError(f"{loaded.error}: " + ("every file there is read as variables: make it a readable "
+                                                       "YAML file or move it away" if unreadable
+                                                       else "fix the YAML in this vars file"))
         if not loaded.data:
             return {}
         if not isinstance(loaded.data, dict):

@@ -75,6 +75,7 @@ def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.inventory.data import InventoryError
     from engine.plan import PlanError, make_plan
     from engine.source import SourceCache
     from engine.var_report import task_runs, tasks_in_order, variables_at
@@ -98,8 +99,11 @@ def run(args: argparse.Namespace) -> int:
             continue
         runs = task_runs(play_plan.play, where[0], where[1], realpaths) if where is not None else \
             [(task, 0) for task in [next(tasks_in_order(play_plan.play), None)]]
-        contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
-                     for task, occurrence in runs]
+        try:
+            contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
+                         for task, occurrence in runs]
+        except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
+            return _fail(str(exc))
     if not contexts:
         if plan.inventory.data.get_host(args.host) is None:
             return _fail(f"no host '{args.host}' in the inventory; give one of its hosts with --host "
@@ -132,9 +136,27 @@ def _source(definition: Any, with_value: bool) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    """The value as the JSON output shows it: one that JSON cannot write (inside itself, a YAML
+    alias such as ``&a [*a]``, or nested too deeply) as a sentence saying so."""
     from engine.var_sources import RUNTIME_RESULT
 
-    return None if value is RUNTIME_RESULT else value
+    if value is RUNTIME_RESULT:
+        return None
+    if isinstance(value, list | dict):
+        unwritable = _unwritable(value)
+        if unwritable:
+            return unwritable
+    return value
+
+
+def _unwritable(value: Any) -> str | None:
+    try:
+        json.dumps(value, default=_json_default)
+    except ValueError:
+        return "(not shown: the value contains itself)"
+    except RecursionError:
+        return "(not shown: nested too deeply)"
+    return None
 
 
 def _shown(context: Any, named: bool) -> list[Any]:
@@ -150,7 +172,7 @@ def as_json(context: Any, named: bool = False) -> dict[str, Any]:
         if resolved.unknown:
             entry["unknown"] = resolved.unknown
         if resolved.template is not None:
-            entry["template"] = resolved.template
+            entry["template"] = _plain(resolved.template)
         if resolved.definitions:
             entry["source"] = _source(resolved.definitions[0], False)
             entry["overrides"] = [_source(d, True) for d in resolved.definitions[1:]]
@@ -187,7 +209,10 @@ def as_text(context: Any, named: bool = False) -> str:
 
 
 def _short(value: Any, limit: int = 100) -> str:
-    text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    try:
+        text = json.dumps(value, default=_json_default, ensure_ascii=False)
+    except (ValueError, RecursionError):
+        text = _unwritable(value) or ""
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -213,7 +213,10 @@ def _value_text(resolved: Resolved) -> str:
         return "undefined"
     if resolved.unknown:
         return f"unknown before the run ({resolved.unknown})"
-    text = json.dumps(resolved.value, default=str, ensure_ascii=False)
+    try:
+        text = json.dumps(resolved.value, default=str, ensure_ascii=False)
+    except (ValueError, RecursionError):  # inside itself, or nested too deeply for JSON
+        return "(a value that cannot be shown)"
     return text if len(text) <= 120 else text[:119] + "…"
 
 
@@ -227,12 +230,16 @@ def _where(definition: Any) -> str:
 def hover_markdown(index: WorkspaceIndex, path: str, line: int, column: int,
                    inventory: list[str] | None = None) -> str | None:
     """Markdown for the variable at ``line``/``column``, or None when there is none."""
+    from engine.inventory.data import InventoryError
     from playbook_ls.features.hover import context_label
 
     found = variable_at(index.text(path), line, column)
     if found is None:
         return None
-    contexts = values_in_contexts(index, path, line, found.name, inventory)
+    try:
+        contexts = values_in_contexts(index, path, line, found.name, inventory)
+    except InventoryError as exc:  # a group_vars/host_vars file that does not parse (being edited, say)
+        return f"**`{found.name}`**\n\nunknown: the inventory's variables cannot be read: {exc}"
     if not contexts:
         return None
     parts = [f"**`{found.name}`**"]
@@ -258,6 +265,7 @@ def hover_markdown(index: WorkspaceIndex, path: str, line: int, column: int,
 def definitions(index: WorkspaceIndex, path: str, line: int, column: int,
                 inventory: list[str] | None = None) -> list[Span]:
     """Every definition of the variable at the cursor in every context, the winning ones first."""
+    from engine.inventory.data import InventoryError
     from engine.span import Span
 
     found = variable_at(index.text(path), line, column)
@@ -265,7 +273,11 @@ def definitions(index: WorkspaceIndex, path: str, line: int, column: int,
         return []
     spans: list[Span] = []
     later: list[Span] = []
-    for context in values_in_contexts(index, path, line, found.name, inventory):
+    try:
+        contexts = values_in_contexts(index, path, line, found.name, inventory)
+    except InventoryError:  # the hover says why
+        return []
+    for context in contexts:
         for group in context.groups:
             for position, definition in enumerate(group.resolved.definitions):
                 if definition.path is None:
@@ -308,14 +320,19 @@ def completion(index: WorkspaceIndex, path: str, line: int, column: int, text: s
 
 def values_for_completion(index: WorkspaceIndex, path: str, line: int,
                           inventory: list[str] | None = None) -> dict[str, Resolved] | None:
-    """Every variable visible at the task at ``line`` on the first host of its first context."""
+    """Every variable visible at the task at ``line`` on the first host of its first context;
+    None when there is no such task, or the inventory's variables cannot be read."""
+    from engine.inventory.data import InventoryError
     from engine.var_report import variables_at
 
     reaches = index.at(path, line)
     if not reaches:
         return None
     plan, play_plan = play_context(index, path, reaches[0], inventory)
-    return variables_at(plan, play_plan, play_plan.hosts[0], reaches[0].task).variables
+    try:
+        return variables_at(plan, play_plan, play_plan.hosts[0], reaches[0].task).variables
+    except InventoryError:  # a group_vars/host_vars file that does not parse: the hover says so
+        return None
 
 
 @dataclass(frozen=True)
@@ -334,6 +351,7 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     import json
     from collections.abc import Mapping
 
+    from engine.inventory.data import InventoryError
     from engine.templar import TemplateFailure, is_template
     from engine.var_report import variables_at
 
@@ -355,7 +373,10 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
             continue
         plan, play_plan = play_context(index, path, reach, inventory)
         hosts = play_plan.hosts
-        templars = [variables_at(plan, play_plan, host, task, []).templar for host in hosts[:3]]
+        try:
+            templars = [variables_at(plan, play_plan, host, task, []).templar for host in hosts[:3]]
+        except InventoryError:  # a group_vars/host_vars file that does not parse: no value is certain
+            continue
         for value, span in templated:
             if span is None or not first_line <= span.end_line <= last_line or span.end_line >= len(lines):
                 continue
