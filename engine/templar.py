@@ -511,7 +511,8 @@ class Templar:
         variable, else a captured failure, each failing with its message where a template uses
         it (ansible 2.19's markers), not where it is only mentioned."""
         message = str(exc)
-        if message.startswith("Recursive loop detected") or _too_large_cause(exc) is not None:
+        if (isinstance(exc, (RecursionError, MemoryError)) or message.startswith("Recursive loop detected")
+                or _too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
         if _undefined_cause(exc):
