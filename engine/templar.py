@@ -24,6 +24,7 @@ from engine import path_and_set_filters, templating
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
+from engine.random_filters import random_filter, shuffle_filter
 from engine.template_bounds import (
     MAX_RESULT_TEXT,
     MAX_SIZE,
@@ -130,6 +131,8 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
+    "random": random_filter,
+    "shuffle": shuffle_filter,
     "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
