@@ -630,7 +630,21 @@ def _error_cause(error: str) -> str:
     return "ours: " + _short_reason(error)
 
 
+# ansible builds these from sets: their order changes from run to run, so it is not compared
+FROM_SETS = frozenset({"ansible_role_names", "ansible_dependent_role_names", "ansible_run_tags", "ansible_skip_tags"})
+
+
+def _as_set(entry: dict[str, Any]) -> dict[str, Any]:
+    try:
+        items = json.loads(entry["canon"])
+    except (KeyError, ValueError):
+        return entry
+    return {**entry, "canon": json.dumps(sorted(items))} if isinstance(items, list) else entry
+
+
 def _compare(name: str, their: dict[str, Any], our: dict[str, Any]) -> dict[str, Any]:
+    if name in FROM_SETS:
+        their, our = _as_set(their), _as_set(our)
     out = _compare_values(their, our)
     if out["status"] == "differs" and name in MAGIC_COMPARED:
         out["cause"] = f"magic variable {name}: " + ("ours undefined" if our.get("undefined") else "differs")
