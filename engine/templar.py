@@ -722,29 +722,27 @@ def too_large_reason(exc: BaseException) -> str | None:
     return cause.reason if cause is not None else None
 
 
-def _too_large_cause(exc: BaseException) -> TooLarge | None:
+def _cause_of(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of ``kind`` in ``exc``'s chain of causes and contexts."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
-        if isinstance(cause, TooLarge):
+        if isinstance(cause, kind):
             return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
     return None
 
 
+def _too_large_cause(exc: BaseException) -> TooLarge | None:
+    return _cause_of(exc, TooLarge)  # type: ignore[return-value]
+
+
 def _undefined_cause(exc: BaseException) -> bool:
     """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
     from jinja2.exceptions import UndefinedError
 
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, UndefinedError):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
+    return _cause_of(exc, UndefinedError) is not None
 
 
 def _type_name(value: Any) -> str:
