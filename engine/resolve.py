@@ -124,6 +124,10 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
+# what following an include named from values known before the run may not find
+UNFOUND = frozenset({"unresolved-role", "unresolved-include", "unresolved-import"})
+
+
 @dataclass
 class _PendingInclude:
     """An include whose name needs variables the loader does not have yet."""
@@ -397,7 +401,15 @@ class Resolver:
                         "Its tasks are not analysed; " + ("simplify the template, or " if too_large else "") +
                         "use a static name to have them checked.", fatal=False)
                     continue
+                before = len(self.problems)
                 include.follow(task, include.ctx, include.span, *map(str, names))
+                missing = [p for p in self.problems[before:] if p.code in UNFOUND]
+                if missing:  # the values known before the run may be overridden where the playbook runs
+                    self.problems[before:] = [p for p in self.problems[before:] if p.code not in UNFOUND]
+                    self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} gives {names[0]!r} with the "
+                                 "values known before the run (role defaults, play vars), which is not found here; "
+                                 "the inventory or extra vars may give another", include.span,
+                                 "Its tasks are not analysed; use a static name to have them checked.", fatal=False)
 
     def _check_module_keys(self) -> None:
         """``ModuleArgsParser.parse`` with action validation: every module key must name a

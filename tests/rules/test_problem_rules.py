@@ -106,6 +106,22 @@ def test_an_include_named_from_another_roles_defaults_is_followed(repo: Path) ->
                                                             ("roles/c/tasks/main.yml", 1, 8)]
 
 
+def test_an_include_named_from_defaults_that_is_not_found_is_no_error(repo: Path) -> None:
+    """A name from role defaults is what ansible uses unless the inventory or extra vars give
+    another: when it names nothing here, that is said (PLS116, information), not claimed as a
+    missing file or role (PLS109)."""
+    files = {
+        "site.yml": "- hosts: all\n  roles: [a, b]\n",
+        "roles/a/defaults/main.yml": "engine: podman\n",
+        "roles/b/tasks/main.yml": "- include_tasks: \"install_{{ engine }}.yml\"\n"
+                                  "- include_role:\n    name: \"ns.coll.{{ engine }}\"\n",
+    }
+    assert check(repo, files, "PLS109") == []
+    dynamic = check(repo, {}, "PLS116")
+    assert positions(dynamic) == [("roles/b/tasks/main.yml", 0, 17), ("roles/b/tasks/main.yml", 1, 2)]
+    assert all("with the values known before the run" in f.message for f in dynamic)
+
+
 def test_duplicate_role_is_skipped_but_dependencies_are_not_reported(repo: Path) -> None:
     found = check(repo, {
         "site.yml": "- hosts: all\n  roles:\n    - common\n    - app\n    - web\n    - common\n",
