@@ -403,13 +403,19 @@ class Resolver:
                     continue
                 before = len(self.problems)
                 include.follow(task, include.ctx, include.span, *map(str, names))
-                missing = [p for p in self.problems[before:] if p.code in UNFOUND]
-                if missing:  # the values known before the run may be overridden where the playbook runs
-                    self.problems[before:] = [p for p in self.problems[before:] if p.code not in UNFOUND]
-                    self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} gives {names[0]!r} with the "
-                                 "values known before the run (role defaults, play vars), which is not found here; "
-                                 "the inventory or extra vars may give another", include.span,
-                                 "Its tasks are not analysed; use a static name to have them checked.", fatal=False)
+                self._unfound_as_dynamic(task, include.raw[0], str(names[0]), include.span, before)
+
+    def _unfound_as_dynamic(self, task: Task, raw: Any, name: str, span: Span | None, before: int) -> None:
+        """A templated include name that, with the values known before the run, names nothing
+        here: those values may be overridden where the playbook runs (the inventory or extra
+        vars over a role's defaults), so say so (PLS116) instead of claiming it is missing."""
+        if not any(p.code in UNFOUND for p in self.problems[before:]):
+            return
+        self.problems[before:] = [p for p in self.problems[before:] if p.code not in UNFOUND]
+        self.problem("dynamic-include", f"{task.action} {raw!r} gives {name!r} with the values known before the "
+                     "run (role defaults, play vars), which is not found here; the inventory or extra vars may "
+                     "give another", span, "Its tasks are not analysed; use a static name to have them checked.",
+                     fatal=False)
 
     def _check_module_keys(self) -> None:
         """``ModuleArgsParser.parse`` with action validation: every module key must name a
@@ -800,7 +806,10 @@ class Resolver:
         except Unresolved:  # known once the play is loaded (another role's defaults), or at run time
             self.defer_include(task, ctx, span, (raw,), self._follow_include_tasks)
             return
+        before = len(self.problems)
         self._follow_include_tasks(task, ctx, span, str(target))
+        if is_template(raw):
+            self._unfound_as_dynamic(task, raw, str(target), span, before)
 
     def _follow_include_tasks(self, task: Task, ctx: Ctx, span: Span | None, target: str,
                               append: bool = False) -> None:

@@ -113,12 +113,16 @@ def test_an_include_named_from_defaults_that_is_not_found_is_no_error(repo: Path
     files = {
         "site.yml": "- hosts: all\n  roles: [a, b]\n",
         "roles/a/defaults/main.yml": "engine: podman\n",
+        "roles/b/defaults/main.yml": "own: docker\n",
         "roles/b/tasks/main.yml": "- include_tasks: \"install_{{ engine }}.yml\"\n"
-                                  "- include_role:\n    name: \"ns.coll.{{ engine }}\"\n",
+                                  "- include_role:\n    name: \"ns.coll.{{ engine }}\"\n"
+                                  "- include_tasks: \"install_{{ own }}.yml\"\n"
+                                  "- include_tasks: missing.yml\n",
     }
-    assert check(repo, files, "PLS109") == []
+    assert positions(check(repo, files, "PLS109")) == [("roles/b/tasks/main.yml", 4, 17)]  # the static name
     dynamic = check(repo, {}, "PLS116")
-    assert positions(dynamic) == [("roles/b/tasks/main.yml", 0, 17), ("roles/b/tasks/main.yml", 1, 2)]
+    assert positions(dynamic) == [("roles/b/tasks/main.yml", 0, 17), ("roles/b/tasks/main.yml", 1, 2),
+                                  ("roles/b/tasks/main.yml", 3, 17)]
     assert all("with the values known before the run" in f.message for f in dynamic)
 
 
