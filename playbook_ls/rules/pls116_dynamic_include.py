@@ -2,7 +2,14 @@
 
 ## What it does
 Reports `include_tasks` / `include_role` whose file or role name depends on values only
-known at run time (facts, registered results, inventory variables).
+known on a host or at run time (facts, registered results, inventory variables, a loop whose
+items only the run knows).
+
+A name built from values every host has before the run (another role's defaults, the play's
+vars, extra vars) is followed as ansible follows it when the task runs, and its tasks are
+analysed. When that name finds nothing here, this rule says so, as information: the inventory
+or extra vars may give another name where the playbook runs, so a missing file is not claimed
+(a name written without a template that is missing is PLS109's).
 
 ## Why is this bad?
 It is not wrong, but nobody can tell before the run which tasks it loads or which tags and
