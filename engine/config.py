@@ -12,6 +12,7 @@ import configparser
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from engine.booleans import boolean
 
@@ -347,18 +348,29 @@ class ProjectConfigs:
 
 
 def config_value(env: str, section: str, key: str) -> str | None:
-    """A setting as ansible reads it: the environment first, then the config file."""
+    """A setting as ansible reads it: the environment first, then the config file (parsed once
+    while it is unchanged: variable levels ask for settings at every task)."""
     if env in os.environ:
         return os.environ[env]
     path = find_config_file()
     if not path:
         return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    parser = _parsed_config(path, info.st_mtime_ns, info.st_size)
+    return parser.get(section, key) if parser is not None and parser.has_option(section, key) else None
+
+
+@lru_cache(maxsize=16)
+def _parsed_config(path: str, _mtime_ns: int, _size: int) -> configparser.ConfigParser | None:
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read(path, encoding="utf-8")
     except (configparser.Error, OSError, UnicodeDecodeError):
         return None
-    return parser.get(section, key) if parser.has_option(section, key) else None
+    return parser
 
 
 def inject_facts_as_vars() -> bool:

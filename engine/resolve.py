@@ -376,6 +376,7 @@ class Resolver:
         template, now that the play is loaded: ansible templates them when the task runs, with
         what the task sees then (every role's defaults, the play's and the roles' vars...). A
         name that still cannot be templated without a host or the run is a dynamic include."""
+        from engine.lookups import PureLookups
         from engine.templar import Templar, TemplateFailure, too_large_reason
         from engine.var_sources import tasks_with_includers
 
@@ -387,7 +388,7 @@ class Resolver:
                 try:
                     variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
                                                    self.sources, self.with_magic({}, play.basedir))
-                    templar = Templar(variables, bounded=True)
+                    templar = Templar(variables, PureLookups(), bounded=True)
                     names = [templar.template(raw) for raw in include.raw]
                 except (TemplateFailure, RecursionError) as exc:
                     too_large = too_large_reason(exc)

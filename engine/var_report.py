@@ -29,6 +29,7 @@ from engine.var_sources import (
     host_independent_layers,
     hostless_variables,
     inventory_layers,
+    play_roles,
     task_runtime_layers,
     tasks_with_includers,
     with_vars_files,
@@ -320,8 +321,7 @@ class _PlayOrder:
                 self.positions.setdefault(id(task), []).append(len(self.tasks))
                 self.tasks.append(task)
             self.includers[id(task)] = outer
-        # the roles the run's executor sees in the play: those of the compiled blocks' tasks
-        self.roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+        self.roles = play_roles(play)
 
     def _templater(self, manager: Any) -> Any:
         """Renders a name at a task with what it sees on every host before the run (an
@@ -334,7 +334,7 @@ class _PlayOrder:
                                            manager.options.extra_vars, manager.cache,
                                            {"playbook_dir": os.path.abspath(self.play.basedir),
                                             **manager.options.option_vars})
-            return Templar(variables, PureLookups()).template(text)
+            return Templar(variables, PureLookups(), bounded=True).template(text)
 
         return template
 
@@ -394,7 +394,7 @@ def _batches(play: Play, hosts: list[str]) -> list[list[str]]:
     from engine.templar import Templar
 
     try:
-        return serialized_batches(hosts, serial_of(play, Templar(play.vars)))
+        return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
     except BatchError:
         return [hosts]
 

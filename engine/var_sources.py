@@ -27,7 +27,7 @@ from engine.paths import find_role_var_files, include_vars_path
 from engine.play_context import PlayContext, role_variables
 from engine.play_context import role_lineage as _role_lineage
 from engine.span import YMap
-from engine.templating import Unresolved, render
+from engine.templating import render
 
 if TYPE_CHECKING:
     from engine.inventory.manager import Inventory
@@ -203,28 +203,18 @@ def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[s
 def vars_files_layers(manager: VarsReader, play: Play, template: Callable[[Any], Any]) -> list[Layer]:
     """The files the play's ``vars_files`` reads on a host, each entry's names templated by
     ``template`` with what the host has so far (``get_vars``: inventory, facts, play vars, the
-    files before; a name from the inventory picks a file per host): the first candidate of each
-    entry that exists. An entry with a name that cannot be templated is skipped, as ansible
-    skips it with a warning."""
+    files before; a name from the inventory picks a file per host) (:func:`vars_files_chosen`)."""
     data = play.data if isinstance(play.data, Mapping) else {}
-    layers: list[Layer] = []
-    for item in _listed(data.get("vars_files")):
-        try:
-            found = next((path for path in (vars_file_path(play.basedir, template(candidate))
-                                            for candidate in _listed(item)) if path is not None), None)
-        except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
-            continue
-        if found is not None:
-            layer = _layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
-            if layer is not None:
-                layers.append(layer)
-    return layers
+    layers = [_layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
+              for found in vars_files_chosen(data.get("vars_files"), play.basedir, template)]
+    return [layer for layer in layers if layer is not None]
 
 
 def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
-                    extra: Mapping[str, Any]) -> list[Layer]:
+                    extra: Mapping[str, Any], bounded: bool = True) -> list[Layer]:
     """``layers`` with the play's vars_files in their place, their names templated with what
-    the layers before them set, ``extra`` (extra vars and magic variables) over it."""
+    the layers before them set, ``extra`` (extra vars and magic variables) over it; within
+    static evaluation's bounds unless a run asks (``bounded``)."""
     from engine.lookups import PureLookups
     from engine.templar import Templar
 
@@ -233,7 +223,7 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
             known: dict[str, Any] = {}
             for before in layers[:index]:
                 known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)
-            template = Templar({**known, **extra}, PureLookups()).template
+            template = Templar({**known, **extra}, PureLookups(), bounded=bounded).template
             return [*layers[:index], *vars_files_layers(manager, play, template), *layers[index + 1:]]
     return layers
 
@@ -251,20 +241,26 @@ def vars_file_path(basedir: str, name: Any) -> str | None:
     return next((path for path in candidates if paths.isfile(path)), None)
 
 
-def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
-    """The files a play's ``vars_files`` reads, names templated with ``variables`` (what the
-    loader has: play vars, extra vars, magic variables): each entry's first file that exists;
-    an entry with a name that cannot be templated with them is passed over."""
+def vars_files_chosen(entries: Any, basedir: str, template: Callable[[Any], Any]) -> list[str]:
+    """The files a play's ``vars_files`` reads, names templated by ``template``: each entry's
+    first candidate that exists (a nested list means "first one found"). An entry with a name
+    that cannot be templated is skipped whole, as ansible skips it with a warning."""
     found: list[str] = []
     for item in _listed(entries):
         try:
-            path = next((p for p in (vars_file_path(basedir, render(c, variables)) for c in _listed(item))
-                         if p is not None), None)
-        except Unresolved:
+            path = next((p for p in (vars_file_path(basedir, template(c)) for c in _listed(item)) if p is not None),
+                        None)
+        except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
             continue
         if path is not None:
             found.append(path)
     return found
+
+
+def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
+    """:func:`vars_files_chosen` with the names templated with ``variables`` (what the loader
+    has: play vars, extra vars, magic variables)."""
+    return vars_files_chosen(entries, basedir, lambda name: render(name, variables))
 
 
 def _listed(value: Any) -> list[Any]:
@@ -548,8 +544,8 @@ def hostless_variables(play: Play, task: Task | None, includers: list[Task], ext
     ``VariableManager.get_vars`` without a host (with which ansible also templates a play's
     hosts, name and tags)."""
     manager = _HostlessReader(cache, _HostlessLaunch(dict(extra_vars), {}), None)
-    roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
-    below, above = host_independent_layers(manager, PlayContext(play, [], [], roles), task, [], gathers_facts(play),
+    below, above = host_independent_layers(manager, PlayContext(play, [], [], play_roles(play)), task, [],
+                                           gathers_facts(play),
                                            includers)
     merged: dict[str, Any] = {}
     for layer in with_vars_files(manager, play, [*below, *above], {**extra_vars, **magic}):
@@ -571,6 +567,12 @@ class _HostlessReader:
 class _HostlessLaunch:
     extra_vars: dict[str, Any]
     option_vars: dict[str, Any]
+
+
+def play_roles(play: Play) -> list[RoleInstance]:
+    """The roles the play's compiled tasks belong to, once each, in order: the roles a run of the
+    play has before any ``include_role`` (dependencies and ``import_role`` ones included)."""
+    return list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
 
 
 def gathers_facts(play: Play) -> bool:

@@ -56,6 +56,7 @@ class VariableManager:
         self.inventory, self.options, self.cache = inventory, options, cache
         self.hosts: dict[str, HostState] = {}
         self.inject_facts = inject_facts_as_vars()
+        self.config_file = find_config_file()  # C.CONFIG_FILE: the one file ansible read when it started
 
     def state(self, host: str) -> HostState:
         return self.hosts.setdefault(host, HostState())
@@ -88,7 +89,7 @@ class VariableManager:
             include_params=Layer("include params", "include params", include_params) if include_params else None)
         magic = self.magic_vars(context, host, task)
         layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
-                                              *above], {**self.options.extra_vars, **magic})
+                                              *above], {**self.options.extra_vars, **magic}, bounded=False)
         return fold(layers, self.inventory.data.merge_hashes) | magic
 
     def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
@@ -109,7 +110,7 @@ class VariableManager:
             **role_name_variables(context.roles, context.conditional),
             "playbook_dir": os.path.abspath(play.basedir),
             "ansible_playbook_python": sys.executable,
-            "ansible_config_file": find_config_file(),
+            "ansible_config_file": self.config_file,
             "omit": OMIT,
             **self.options.option_vars,
         }
@@ -141,7 +142,7 @@ class HostVars(Mapping[str, Any]):
         result = self._manager.host_vars(host, self._context.play) | state.included | state.nonpersistent
         result |= self._manager.options.extra_vars
         result |= {"playbook_dir": os.path.abspath(self._context.play.basedir),
-                   "ansible_playbook_python": sys.executable, "ansible_config_file": find_config_file(),
+                   "ansible_playbook_python": sys.executable, "ansible_config_file": self._manager.config_file,
                    "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,
                    **self._manager.options.option_vars}
         return Templar(result, task_scope=False).variables
