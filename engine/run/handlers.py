@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine.model import Block, Task
-from engine.notify import search_handlers
-from engine.run.task_runner import keyword
+from engine.notify import notifications, search_handlers
 from engine.templar import Templar, TemplateFailure
 
 
@@ -20,8 +19,7 @@ class Handlers:
 
     def notify(self, task: Task, host: str, templar: Templar) -> None:
         """Record the notifications of ``task``'s changed result on ``host``."""
-        value = keyword(task, "notify")
-        for raw in value if isinstance(value, list) else [value] if value else []:
+        for raw in notifications(task):
             try:
                 name = str(templar.template(raw))
             except TemplateFailure:

@@ -58,8 +58,8 @@ def _task_arg(value: str) -> tuple[str, int] | None:
 
 
 def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
-    """The launch ``args`` describe, as ansible-playbook takes the same options (ansible.cfg's
-    tags where none are given), or the problem with ``--extra-vars``."""
+    """The launch ``args`` describe, as ansible-playbook takes the same options (the tag options
+    adding to ansible.cfg's ``[tags]``), or the problem with ``--extra-vars``."""
     from engine.config import AnsibleConfig
     from engine.plan import RunOptions
     from playbook_ls.cli.listing import parse_extra_vars
