@@ -71,6 +71,7 @@ class Checker:
         self.texts: dict[str, bytes] = {}
         self.lines: dict[str, list[str]] = {}
         self.result = CheckResult()
+        self._playbook_dirs: list[str] = []
 
     # -- entry point ------------------------------------------------------------------------
     def run(self, paths: list[str]) -> CheckResult:
@@ -93,6 +94,7 @@ class Checker:
         tags_by_playbook = {fs.realpath(key.split(":", 1)[1]): unit.tags for key, unit in units.items()}
         reached = set().union(*(unit.roles for unit in units.values()))
         lone_roles = sorted(role for role in roles if fs.realpath(role) not in reached)
+        self._playbook_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in playbooks})
         units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
         found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
         all_tags = set().union(*(unit.tags for unit in units.values()))
@@ -196,8 +198,22 @@ class Checker:
 
     def _check_role(self, role: str) -> UnitResult:
         errors_before = len(self.rules.errors)
-        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role)
+        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role, self._reaching_dirs(role))
         return self._unit_result(checked, errors_before, self.configs.candidates(role))
+
+    def _reaching_dirs(self, role: str) -> list[str]:
+        """The directories of the checked playbooks whose role search finds ``role``: one of
+        them may run it through an include no static analysis can follow, and ansible then
+        gives the role that playbook's ``library/`` and ``collections/``."""
+        parent = fs.realpath(os.path.dirname(os.path.abspath(role)))
+        found = []
+        for directory in self._playbook_dirs:
+            config = self.configs.for_path(os.path.join(directory, "playbook.yml"))
+            search = [os.path.join(directory, "roles"), directory,
+                      *(os.path.join(directory, entry) for entry in config.roles_path)]
+            if any(fs.realpath(os.path.normpath(entry)) == parent for entry in search):
+                found.append(directory)
+        return found
 
     def _unit_result(self, checked: Checked, errors_before: int, configs: list[str]) -> UnitResult:
         """``configs``: the ansible.cfg files that decided (or, created, would decide) the

@@ -8,9 +8,19 @@ Checks for `include_tasks` / `include_role` with `tags:` (and, with the `when` o
 An include is dynamic: its own tags select the include task itself but are not passed to the
 tasks it loads. `--tags setup` runs the include, then skips every included task that is not
 itself tagged `setup` (or `always`), so nothing happens. Tags on an `import_*` do reach the
-imported tasks, which is why the two are easily confused. A tag that every included task
-carries anyway is not reported; `tags: always` on an include (the documented way to make
-the include itself always run) is not reported either.
+imported tasks, which is why the two are easily confused.
+
+Not reported: a tag under which every task the include loads runs anyway (each is tagged with
+it, or `always`, itself); `tags: always` on an include (the documented way to make the include
+itself always run); an include whose file or role cannot be followed, since what it loads,
+and so what a selection runs, is unknown. Tasks a nested include loads are that include's
+business: it counts as one task, run or not by its own tags.
+
+## Claim
+`--tags TAG` runs none (or only the stated k of n) of the tasks the include loads. Confirmed
+with ansible-core's own include loading (`IncludedFile.process_include_results`,
+`StrategyBase._load_included_file`, `IncludeRole.get_block_list`) and
+`Block.filter_tagged_tasks` under `--tags TAG` on public repositories (`bench/claims.py`).
 
 ## Example
 ```yaml title="playbook.yml"
@@ -63,7 +73,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine import keywords as kw
-from playbook_ls.rules.base import Finding, PlaybookContext, Severity, keyword_span, quote_list, walk_block
+from engine.model import Block, Task
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, is_generated, keyword_span, quote_list
 
 CODE = "PLS103"
 NAME = "include-tags-not-inherited"
@@ -79,14 +90,15 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
         if task.action not in _INCLUDES:
             continue
         frame, apply = task.frame, task.apply or {}
-        loaded = [child for block in task.children for child in walk_block(block)]
-        known = task.include_resolved is not None
-        missing = [tag for tag in frame.tags if tag not in ("always", "never") and not _reaches_all(tag, loaded, known)]
+        loaded = [child for block in task.children for child in _loaded(block)]
+        # what an include that cannot be followed loads is unknown: so is what a selection runs
+        known = task.include_resolved is not None and bool(loaded)
+        missing = [tag for tag in frame.tags if tag not in ("always", "never") and known and not _runs_all(tag, loaded)]
         if missing and "tags" not in apply:
             verb = "selects" if len(missing) == 1 else "select"
             yield Finding(
                 f"tags {quote_list(missing)} on this {_short(task.action)} {verb} the include itself but are not "
-                f"passed to the tasks it loads, so --tags {missing[0]} runs {_which_run(missing[0], loaded, known)}; "
+                f"passed to the tasks it loads, so --tags {missing[0]} runs {_which_run(missing[0], loaded)}; "
                 f"add 'apply: {{tags: [{', '.join(map(str, missing))}]}}' or use an import",
                 keyword_span(frame, "tags"))
         if ctx.options.get("when") and frame.when and "when" not in apply:
@@ -96,16 +108,31 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
                 keyword_span(frame, "when"))
 
 
-def _reaches_all(tag: object, loaded: list, known: bool) -> bool:
-    """True when every task the include loads carries ``tag`` by itself (or via ``apply``)."""
-    return known and bool(loaded) and all(tag in child.tag_set() for child in loaded)
+def _loaded(block: Block) -> Iterator[Task]:
+    """The tasks an include loads, as ansible's strategy gets them: the file's tasks (what it
+    imports among them), not what a nested include loads in turn; a nested include is one task,
+    selected or not by its own tags."""
+    for section in (block.block, block.rescue, block.always):
+        for item in section:
+            if isinstance(item, Block):
+                yield from _loaded(item)
+            elif not item.implicit and not is_generated(item):
+                yield item
 
 
-def _which_run(tag: object, loaded: list, known: bool) -> str:
-    """Which loaded tasks ``--tags tag`` still runs: those tagged with it by themselves, or ``always``."""
-    if not known or not loaded:
-        return "none of them"
-    running = [child for child in loaded if tag in child.tag_set() or "always" in child.tag_set()]
+def _running(tag: object, loaded: list[Task]) -> list[Task]:
+    """The loaded tasks ``--tags tag`` still runs: those tagged with it by themselves, or ``always``."""
+    return [child for child in loaded if tag in child.tag_set() or "always" in child.tag_set()]
+
+
+def _runs_all(tag: object, loaded: list[Task]) -> bool:
+    """Whether ``--tags tag`` runs every task the include loads anyway (tagged themselves, or
+    ``always``): then the include's tags not being passed on changes nothing."""
+    return len(_running(tag, loaded)) == len(loaded)
+
+
+def _which_run(tag: object, loaded: list[Task]) -> str:
+    running = _running(tag, loaded)
     if not running:
         return "none of them"
     names = quote_list([child.display_name() for child in running[:3]]) + (", ..." if len(running) > 3 else "")

@@ -7,6 +7,7 @@ reached from two playbooks) and applies ``# noqa``.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -47,12 +48,15 @@ class RuleSet:
         self.noqa_used: dict[tuple[str, int], set[str]] = {}
 
     def check_playbook(self, sources: Any, ansible: Any, path: str, previous: Checked | None = None,
-                       stale: Callable[[frozenset[str]], bool] | None = None, rules: bool = True) -> Checked:
+                       stale: Callable[[frozenset[str]], bool] | None = None, rules: bool = True,
+                       playbook_dirs: list[str] | None = None) -> Checked:
         """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it,
         play by play. With ``previous`` (an earlier check of the same playbook) and ``stale``
         (whether any of these files changed since), the plays whose reads did not change are
         taken over with their findings instead of being resolved and checked again. With
-        ``rules=False`` it only resolves; :meth:`complete` runs the rules later."""
+        ``rules=False`` it only resolves; :meth:`complete` runs the rules later.
+        ``playbook_dirs``: the directories whose plugins and collections the playbook sees
+        (ansible's: the playbook's own)."""
         from engine.resolve import Resolver
 
         reuse = None
@@ -64,7 +68,10 @@ class RuleSet:
                 return play if play is not None and not stale(play.reads) else None
 
         with sources.tracking() as read:
-            playbook = Resolver(sources, ansible).load_playbook(path, refresh=False, reuse=reuse)
+            resolver = Resolver(sources, ansible)
+            if playbook_dirs:
+                resolver.playbook_dirs = [os.path.dirname(os.path.abspath(path)), *playbook_dirs]
+            playbook = resolver.load_playbook(path, refresh=False, reuse=reuse)
         read += [p for play in playbook.plays for p in play.reads]
         context = PlaybookContext(playbook, self.settings.profiles, {})
         resolved = Checked(context, [], read, {}, complete=False)
@@ -97,14 +104,16 @@ class RuleSet:
         alone.plays, alone.problems = [play], play.problems
         return list(self.playbook_findings(PlaybookContext(alone, self.settings.profiles, {})))
 
-    def check_lone_role(self, sources: Any, ansible: Any, role: str) -> Checked:
-        """A role no playbook uses, checked as the only role of a play that exists only in memory."""
+    def check_lone_role(self, sources: Any, ansible: Any, role: str, reaching_dirs: list[str] | None = None) -> Checked:
+        """A role no playbook uses, checked as the only role of a play that exists only in memory.
+        ``reaching_dirs``: the directories of the playbooks that could run it (their role search
+        finds it); a module or collection any of them provides resolves."""
         from playbook_ls.check import discover
 
         synthetic = discover.role_playbook_path(role)
         sources.overlay[synthetic] = discover.role_playbook_text(role)
         try:
-            checked = self.check_playbook(sources, ansible, synthetic)
+            checked = self.check_playbook(sources, ansible, synthetic, playbook_dirs=reaching_dirs)
         finally:
             del sources.overlay[synthetic]
         def real(findings: list[Finding]) -> list[Finding]:

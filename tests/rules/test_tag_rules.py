@@ -124,9 +124,47 @@ def test_include_tags_not_inherited(repo: Path) -> None:
         "roles/web/tasks/main.yml": "- debug: msg=web\n",
     }
     found = check(repo, files, "PLS103")
-    assert positions(found) == [("playbook.yml", 3, 12), ("playbook.yml", 11, 12), ("playbook.yml", 14, 12)]
+    # what "{{ runtime_file }}" loads is unknown, and so is what --tags dyn runs: nothing is claimed
+    assert positions(found) == [("playbook.yml", 3, 12), ("playbook.yml", 14, 12)]
     assert "tags 'setup' on this include_tasks selects the include itself" in found[0].message
     assert "apply: {tags: [setup]}" in found[0].message
+
+
+def test_include_tags_not_reported_when_every_loaded_task_runs_anyway(repo: Path) -> None:
+    """An include_role whose tasks are all tagged always through an import inside runs them all
+    under --tags svc (ansible 2.19): there is nothing to report."""
+    files = {
+        "playbook.yml": """
+            - hosts: all
+              tasks:
+                - include_role:
+                    name: svc
+                  tags: [svc]
+            """,
+        "roles/svc/tasks/main.yml": "- import_role:\n    name: common\n  tags: always\n",
+        "roles/common/tasks/main.yml": "- debug: msg=one\n- debug: msg=two\n",
+    }
+    assert check(repo, files, "PLS103") == []
+
+
+def test_include_tags_count_a_nested_include_as_one_task(repo: Path) -> None:
+    """The tasks an include loads are its file's: a nested include is one task, selected by its
+    own tags; what it loads in turn is not counted (ansible's filter_tagged_tasks sees the file's
+    tasks only)."""
+    files = {
+        "playbook.yml": """
+            - hosts: all
+              tasks:
+                - include_tasks: outer.yml
+                  tags: [dl]
+            """,
+        "outer.yml": "- include_tasks: inner.yml\n  tags: [dl]\n- debug: msg=own\n",
+        "inner.yml": "- debug: msg=a\n- debug: msg=b\n",
+    }
+    found = check(repo, files, "PLS103")
+    assert positions(found) == [("outer.yml", 1, 8), ("playbook.yml", 3, 12)]
+    assert "--tags dl runs only 1 of its 2 tasks" in found[1].message
+    assert "--tags dl runs none of them" in found[0].message
 
 
 def test_include_tags_message_names_the_tasks_that_still_run(repo: Path) -> None:
