@@ -10,6 +10,7 @@ Problems are collected as values on the resulting :class:`~engine.model.Playbook
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -394,8 +395,12 @@ class Resolver:
                     too_large = too_large_reason(exc)
                     reason = str(exc) if isinstance(exc, TemplateFailure) else "a value refers to itself"
                     loop_var = _loop_var(task.data)
+                    undefined = re.fullmatch(r"'(\w+)' is undefined", reason)
                     if loop_var is not None and f"'{loop_var}' is undefined" in reason:
                         reason = f"'{loop_var}' is the loop's item, known when the task runs"
+                    elif undefined:  # not a claim that the run fails: a host or a task may well define it
+                        reason = (f"'{undefined.group(1)}' has no value before the run; the inventory, a fact "
+                                  "or an earlier task may give it one")
                     self.problem("dynamic-include", f"{task.action} {include.raw[0]!r} " + (
                         f"is {too_large}" if too_large else
                         f"depends on values known only on a host or at run time ({reason})"), include.span,
@@ -631,7 +636,9 @@ class Resolver:
                                  "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
                 continue
             action = parsed.action
-            if parsed.key == action:  # only a module key is looked up while loading, not action:
+            # only a module key is looked up while loading, not action:; the removed include is
+            # reported once, by task(), with what to write instead
+            if parsed.key == action and action not in kw.REMOVED_ACTIONS:
                 self._module_keys.append((action, task_collections(item, ctx), getattr(item, "span", item_span),
                                           not ctx.dynamic))
             if action in kw.IMPORT_TASKS:
@@ -669,7 +676,7 @@ class Resolver:
                 self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task"
                              f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
         if action in kw.REMOVED_ACTIONS:
-            self.problem("invalid-task", "The 'ansible.builtin.include' action plugin has been removed. Use "
+            self.problem("invalid-task", f"The '{action}' action plugin has been removed. Use "
                          "include_tasks or import_tasks instead.", getattr(ds, "span", None),
                          "Write 'include_tasks:' (loaded at run time) or 'import_tasks:' (loaded now).",
                          exit_code=EXIT_ERROR)

@@ -75,6 +75,20 @@ def test_invalid_playbook_structure(repo: Path) -> None:
     assert [p[1] for p in positions(found)] == [2, 4]
 
 
+def test_the_removed_include_is_reported_once_per_task(repo: Path) -> None:
+    found = check(repo, {"site.yml": "- hosts: all\n  tasks:\n    - include: t.yml\n", "t.yml": "- debug: msg=x\n"},
+                  "PLS113")
+    assert len(found) == 1
+    assert found[0].message.startswith("The 'include' action plugin has been removed.")
+
+
+def test_a_name_with_no_value_before_the_run_is_not_called_undefined(repo: Path) -> None:
+    """The inventory, a fact or an earlier task may define it: PLS116 must not contradict vars."""
+    found = check(repo, {"site.yml": "- hosts: all\n  tasks:\n    - include_tasks: '{{ flavour }}.yml'\n"}, "PLS116")
+    assert "'flavour' has no value before the run" in found[0].message
+    assert "is undefined" not in found[0].message
+
+
 def test_unresolved_template_and_dynamic_include(repo: Path) -> None:
     files = {"site.yml": """
         - hosts: all
@@ -101,7 +115,7 @@ def test_an_include_named_from_another_roles_defaults_is_followed(repo: Path) ->
     }
     dynamic = check(repo, files, "PLS116")
     assert positions(dynamic) == [("site.yml", 5, 21)]  # only the name a host or the run must give
-    assert "'from_inventory' is undefined" in dynamic[0].message
+    assert "'from_inventory' has no value before the run" in dynamic[0].message
     assert sorted(positions(check(repo, {}, "PLS105"))) == [("roles/b/tasks/t_foo.yml", 1, 8),
                                                             ("roles/c/tasks/main.yml", 1, 8)]
 
