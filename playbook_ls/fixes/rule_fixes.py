@@ -124,8 +124,9 @@ def _last_line(source: Source, args: Any, span: Any) -> int | None:
 
 
 def pls105(finding: Finding, source: Source) -> Iterator[Fix]:
-    """Write the condition without ``{{ }}``."""
-    from playbook_ls.rules.pls105_when_with_jinja_delimiters import _bare
+    """Write the condition without ``{{ }}``: applied by ``--fix`` only when the expression is a
+    boolean whatever its variables hold; otherwise offered, saying what changes."""
+    from playbook_ls.rules.pls105_when_with_jinja_delimiters import _bare, boolean_by_construction
 
     span = finding.span
     assert span is not None
@@ -139,8 +140,11 @@ def pls105(finding: Finding, source: Source) -> Iterator[Fix]:
     if bare == _bare("not a template"):
         return
     key = next((part for part in reversed(path) if isinstance(part, str)), "when")
-    yield Fix(f"Write {key}: {bare} (without the Jinja2 delimiters)",
-              [Edit(span.line, span.col, span.end_line, span.end_col, scalar(bare))], True,
+    safe = boolean_by_construction(bare)
+    title = f"Write {key}: {bare} (without the Jinja2 delimiters)" if safe else (
+        f"Write {key}: {bare} (without the Jinja2 delimiters; a string value such as 'true' then fails the "
+        "task, where the templated form ran it)")
+    yield Fix(title, [Edit(span.line, span.col, span.end_line, span.end_col, scalar(bare))], safe,
               setter(path, lambda _old: bare))
 
 

@@ -35,6 +35,17 @@ Use instead:
 reads back the same (`when: "{{ a == 'b' }}"` becomes `when: a == 'b'`), else double-quoted;
 the rest of the line, comment included, stays. A condition that is more than one `{{ }}`
 is left to you.
+
+`check --fix` applies it only when the expression is a boolean whatever its variables hold
+(a comparison, a test such as `is defined`, `not`, `| bool`, and `and`/`or` of those): then
+both forms do the same. `when: "{{ do_it }}"` with `-e do_it=true` (a string) runs the task in
+ansible 2.19, while `when: do_it` fails it ("Conditionals must have a boolean result"), so
+there the editor offers the change and says what it changes, and `--fix` leaves it.
+
+## Claim
+ansible evaluates the condition as an expression, so the delimiters are not needed.
+Confirmed with ansible-playbook 2.19 for both forms under string and boolean values, which is
+how the fix's safety is decided.
 """
 
 from __future__ import annotations
@@ -72,8 +83,12 @@ def _conditions(key: str, value: Any, span: Span | None) -> Iterator[Finding]:
     for index, item in enumerate(items):
         if isinstance(item, str) and ("{{" in item or "{%" in item):
             where = item_spans[index] if index < len(item_spans) else span
+            bare = _bare(item)
+            caveat = "" if boolean_by_construction(bare) else (
+                f" (then {bare} must give a boolean: ansible 2.19 fails a condition whose result is a string such as "
+                "'true' from -e, which the templated form accepts)")
             yield Finding(f"{key}: {item!r} should not use Jinja2 delimiters; ansible evaluates the condition "
-                          f"as an expression already, write {key}: {_bare(item)}", where)
+                          f"as an expression already, write {key}: {bare}{caveat}", where)
 
 
 def _bare(condition: str) -> str:
@@ -81,3 +96,34 @@ def _bare(condition: str) -> str:
     if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
         return text[2:-2].strip()
     return "the expression without {{ }}"
+
+
+def boolean_by_construction(expression: str) -> bool:
+    """Whether ``expression`` gives a boolean whatever its variables hold: a comparison, a test,
+    ``not``, ``| bool``, ``true``/``false``, or ``and``/``or``/``if`` of those. Only then does
+    ``when: "{{ e }}"`` do what ``when: e`` does: ansible 2.19 re-reads a templated condition's
+    string result as an expression (``"true"`` runs), but fails a bare one that is not a boolean."""
+    from jinja2 import Environment, nodes
+    from jinja2.exceptions import TemplateSyntaxError
+
+    try:
+        body = Environment().parse("{{ " + expression + " }}").body
+    except TemplateSyntaxError:
+        return False
+    if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1:
+        return False
+
+    def boolean(node: nodes.Node) -> bool:
+        if isinstance(node, nodes.Compare | nodes.Test | nodes.Not):
+            return True
+        if isinstance(node, nodes.Const):
+            return isinstance(node.value, bool)
+        if isinstance(node, nodes.Filter):
+            return node.name == "bool"
+        if isinstance(node, nodes.And | nodes.Or):
+            return boolean(node.left) and boolean(node.right)
+        if isinstance(node, nodes.CondExpr):
+            return boolean(node.expr1) and node.expr2 is not None and boolean(node.expr2)
+        return False
+
+    return boolean(body[0].nodes[0])

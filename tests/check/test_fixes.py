@@ -10,7 +10,7 @@ import pytest
 
 from playbook_ls.check.runner import run_check
 from playbook_ls.config import load_settings
-from playbook_ls.fixes import apply_edits, fixes_for
+from playbook_ls.fixes import apply_edits, fixes_for, safe_fix
 from playbook_ls.fixes.base import Edit, Source, scalar
 
 SETUP = "- name: Install\n  ansible.builtin.debug:\n    msg: app\n"
@@ -102,11 +102,11 @@ def test_pls103_flow_arguments(repo: Path) -> None:
 
 
 @pytest.mark.parametrize(("written", "expected"), [
-    ('"{{ deploy_enabled }}"', "deploy_enabled"),
+    ('"{{ deploy_enabled is defined }}"', "deploy_enabled is defined"),
     ("'{{ deploy_enabled | bool }}'", "deploy_enabled | bool"),
     ("\"{{ os == 'Debian' }}\"", "os == 'Debian'"),
     ("'{{ \"x\" in y }}'", '"\\"x\\" in y"'),
-    ('"{{ a }}"  # a comment: stays', "a"),
+    ('"{{ a is defined }}"  # a comment: stays', "a is defined"),
 ])
 def test_pls105_drops_the_delimiters_keeping_what_follows(repo: Path, written: str, expected: str) -> None:
     text = f"- hosts: all\n  tasks:\n    - name: Go  # name\n      debug: {{msg: go}}\n      when: {written}\n"
@@ -116,13 +116,28 @@ def test_pls105_drops_the_delimiters_keeping_what_follows(repo: Path, written: s
 
 
 def test_pls105_list_items_flow_and_block(repo: Path) -> None:
-    text = ("- hosts: all\n  tasks:\n    - debug: {msg: go}\n      changed_when: ['{{ a }}', b]  # flow\n"
+    text = ("- hosts: all\n  tasks:\n    - debug: {msg: go}\n      changed_when: ['{{ a is defined }}', b]  # flow\n"
             "      failed_when:\n        - c   # first\n        - \"{{ d }}\"   # second\n")
     after = fixed(repo, text, "PLS105")
-    assert after == text.replace("['{{ a }}', b]", "[a, b]")
+    assert after == text.replace("['{{ a is defined }}', b]", "[a is defined, b]")
     (repo / "site.yml").write_text(after)
     found = _findings(repo, "PLS105")
     assert apply_edits(after, fixes_for(found[0], after)[0].edits) == after.replace('"{{ d }}"', "d")
+    assert safe_fix(found[0], after) is None  # d may be a string: only offered
+
+
+@pytest.mark.parametrize("condition", ["{{ do_it }}", "{{ do_it is defined and do_it }}", "{{ x | default(y) }}",
+                                       "{{ a or b }}"])
+def test_pls105_fix_that_changes_behaviour_is_only_offered(repo: Path, condition: str) -> None:
+    """With -e do_it=true (a string) ansible 2.19 runs when: "{{ do_it }}" and fails when: do_it
+    ("Conditionals must have a boolean result"): --fix must leave it, the editor says so."""
+    text = f"- hosts: all\n  tasks:\n    - debug: {{msg: go}}\n      when: \"{condition}\"\n"
+    (repo / "site.yml").write_text(text)
+    found = _findings(repo, "PLS105")
+    assert safe_fix(found[0], text) is None
+    offered = fixes_for(found[0], text)[0]
+    assert not offered.safe and "a string value such as 'true' then fails the task" in offered.title
+    assert "must give a boolean" in found[0].message
 
 
 def test_pls105_two_templates_offer_only_noqa(repo: Path) -> None:
