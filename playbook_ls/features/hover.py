@@ -6,10 +6,11 @@ per context that reaches the line. Pure functions over the workspace model; Mark
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from engine.keywords import INHERITED, Merge
-from engine.model import STATIC_IMPORTS, UNTAGGED, Frame, Task
+from engine.model import STATIC_IMPORTS, UNTAGGED, Frame, Play, Task
 from engine.span import Span
 from engine.tags import Selection, should_run
 from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
@@ -65,10 +66,10 @@ def task_section(index: WorkspaceIndex, reach: Reach) -> str:
     assert task is not None
     lines = [f"**via** {context_label(reach)}"]
     lines.append(_tags_line(task))
-    when = [(cond, frame) for frame in task.chain for cond in frame.when]
+    when = conditions_on_the_way(task, includers_of(reach.play, task))
     if when:
         lines.append("**when** (all must hold, outermost first):")
-        lines += [f"- `{cond}` — {_origin_kw(frame, task, 'when')}" for cond, frame in when]
+        lines += [f"- `{cond}` — {origin}" for cond, origin in when]
     inherited = [(key, frame) for key in SHOWN_KEYWORDS
                  for frame in [next((f for f in reversed(task.chain) if key in f.keywords), None)]
                  if frame is not None and frame is not task.frame]
@@ -77,6 +78,33 @@ def task_section(index: WorkspaceIndex, reach: Reach) -> str:
             f"`{key}: {frame.keywords[key]}` from {_origin_kw(frame, task, key)}" for key, frame in inherited))
     lines.append(run_summary(index, reach.book, task))
     return "\n\n".join(lines)
+
+
+def includers_of(play: Play, task: Task) -> list[Task]:
+    """The include tasks that load ``task``, outermost first (none for a task loaded statically)."""
+    from engine.var_sources import tasks_with_includers
+
+    if not task.dynamic:
+        return []
+    return next((outer for found, outer in tasks_with_includers(play) if found is task), [])
+
+
+def conditions_on_the_way(task: Task, includers: Sequence[Task]) -> list[tuple[Any, str]]:
+    """The ``when`` conditions a task must pass, outermost first, each with where it comes from.
+    Hover and ``why`` say the same from here. An include's own condition, and those of the
+    levels above it that the tasks it loads do not inherit, are checked once, when the include
+    runs (ansible evaluates them on the include task); the loaded tasks never re-check them."""
+    own = {id(frame) for frame in task.chain}
+    found: list[tuple[Any, str]] = []
+    for include in includers:
+        for frame in include.chain:
+            if id(frame) in own:
+                continue
+            above = "" if frame is include.frame else f"{frame.label} ({where(keyword_span(frame, 'when'))}), on "
+            found += [(cond, f"{above}the {include.action.rsplit('.', 1)[-1]} at {where(include.span)}: checked "
+                             "once, when it runs; the tasks it loads do not re-check it") for cond in frame.when]
+    found += [(cond, _origin_kw(frame, task, "when")) for frame in task.chain for cond in frame.when]
+    return found
 
 
 def _origin_kw(frame: Frame, task: Task, keyword: str) -> str:

@@ -200,10 +200,12 @@ class Verdict:
         return self.decision.rule
 
     @property
-    def conditions(self) -> list[tuple[Any, Frame, Task]]:
-        """The ``when`` conditions on its way: the includes' first, then its own chain."""
-        return [(cond, frame, task) for task in (*(g.task for g in self.gates), self.task)
-                for frame in task.chain for cond in frame.when]
+    def conditions(self) -> list[tuple[Any, str]]:
+        """The ``when`` conditions on its way, each with where it comes from: the includes'
+        first (checked once, by the include), then its own chain."""
+        from playbook_ls.features.hover import conditions_on_the_way
+
+        return conditions_on_the_way(self.task, [gate.task for gate in self.gates])
 
 
 def play_verdicts(play: Play, selection: Selection) -> dict[int, Verdict]:
@@ -361,8 +363,7 @@ def context_json(explanation: Explanation) -> dict[str, Any]:
         data["includes"] = [{"task": gate.task.display_name(), "action": gate.task.action,
                              "at": where(gate.task.span), "runs": gate.decision.runs,
                              "because": _plain(gate.decision.rule)} for gate in verdict.gates]
-        data["when"] = [{"condition": str(cond), "from": _plain(_origin(frame, owner))}
-                        for cond, frame, owner in verdict.conditions]
+        data["when"] = [{"condition": str(cond), "from": _plain(origin)} for cond, origin in verdict.conditions]
         data["problem"] = verdict.problem
     return data
 

@@ -69,3 +69,25 @@ def test_static_import_hover(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert role is not None and role.startswith("**import_role r** · 1 task"), role
     # the block's own header still gets the block hover
     assert hover_markdown(index, path, 2).startswith('**block "group"**')  # type: ignore[union-attr]
+
+
+def test_an_includes_when_is_checked_once_in_hover_and_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """include_tasks with when: flag is not defined, whose first task sets flag: ansible checks
+    the condition once, on the include, and runs every included task. Hover and why say so,
+    from one computation, and neither calls it the task's own."""
+    from playbook_ls.features import selection
+
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks:\n    - name: Include it\n      include_tasks: inc.yml\n"
+                                       "      when: flag is not defined\n")
+    (tmp_path / "inc.yml").write_text("- set_fact:\n    flag: true\n- name: Second\n  debug: msg=second\n")
+    monkeypatch.chdir(tmp_path)
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    expected = ("`flag is not defined` — the include_tasks at site.yml:3: checked once, when it runs; "
+                "the tasks it loads do not re-check it")
+    text = hover_markdown(index, str(tmp_path / "inc.yml"), 2)
+    assert text is not None and expected in text
+    preview = selection.make_preview(None, None, None, ([], []))
+    [explanation] = selection.explain(index, str(tmp_path / "inc.yml"), 2, preview)
+    [condition] = selection.context_json(explanation)["when"]
+    assert f"`{condition['condition']}` — {condition['from']}" == expected
