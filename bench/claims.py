@@ -7,7 +7,8 @@ Every rule's finding is a claim about what ansible does, and each claim is put t
 form it can answer (see ``CLAIMS``):
 
 - load claims (PLS109 a role or file is not found, PLS111 the YAML does not load, PLS112 a play
-  keyword is invalid, PLS113 a module does not resolve or a task is malformed): ansible-playbook
+  keyword is invalid, PLS113 a module does not resolve or a task is malformed, PLS115 an import's
+  name cannot be templated): ansible-playbook
   ``--syntax-check`` must stop with an error at the finding's lines. A playbook is checked as it
   is; a task, handler or meta file is checked through a wrapper playbook that imports it (through
   its role, with ``import_role``, so the role's ``library/`` and collections count), written in the
@@ -45,13 +46,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from realworld import ENV, command, configured_inventory, find_playbooks, is_playbook, load_yaml  # noqa: E402
 
-LOAD_RULES = frozenset({"PLS109", "PLS111", "PLS112", "PLS113"})
+LOAD_RULES = frozenset({"PLS109", "PLS111", "PLS112", "PLS113", "PLS115"})
 TAG_RULES = frozenset({"PLS103"})
 CLAIMS = {
     "PLS109": "ansible-playbook --syntax-check fails here (role or file not found)",
     "PLS111": "ansible-playbook --syntax-check fails here (YAML)",
     "PLS112": "ansible-playbook --syntax-check fails here (invalid play keyword)",
     "PLS113": "ansible-playbook --syntax-check fails here (module or task)",
+    "PLS115": "ansible-playbook --syntax-check fails here (a name it cannot template)",
     "PLS103": "under --tags X, ansible's include loading runs the number of tasks stated",
 }
 ROLE_DIRS = frozenset({"tasks", "handlers", "meta"})
@@ -357,6 +359,67 @@ def tag_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, s
     return verdicts
 
 
+# ---------------------------------------------------------------- fixes
+
+HUNK = re.compile(r"^--- a/(.+)$|^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+
+
+def line_shifts(diff: str) -> dict[str, list[tuple[int, int]]]:
+    """Per file, (old line from which, lines added) of each hunk of a unified diff."""
+    shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    current = ""
+    for match in HUNK.finditer(diff):
+        if match.group(1):
+            current = match.group(1)
+            continue
+        old_start, old_len = int(match.group(2)), int(match.group(3) or 1)
+        new_len = int(match.group(5) or 1)
+        shifts[current].append((old_start + old_len, new_len - old_len))
+    return shifts
+
+
+def moved(line: int, hunks: list[tuple[int, int]]) -> int:
+    return line + sum(added for after, added in hunks if after <= line)
+
+
+def listings(root: Path, ansible: list[str], env: dict[str, str], tags: list[str]) -> dict[tuple[str, str], str]:
+    """ansible-playbook --list-tasks of every playbook, with no selection and with each tag."""
+    found = {}
+    for playbook in find_playbooks(root):
+        directory = run_directory(playbook, root)
+        inventory = [] if configured_inventory(directory) else ["-i", "localhost,"]
+        for tag in ["", *tags]:
+            selection = ["--tags", tag] if tag else []
+            out = subprocess.run([*ansible, "--list-tasks", *inventory, *selection, str(playbook)], cwd=directory,
+                                 env=env, capture_output=True, text=True, timeout=SYNTAX_TIMEOUT)
+            found[(str(playbook.relative_to(root)), tag)] = f"{out.returncode}\n{out.stdout}"
+    return found
+
+
+def verify_fixes(root: Path, confirmed: list[dict], ansible: list[str], playbook_ls: list[str], python: str,
+                 env: dict[str, str]) -> dict[str, int]:
+    """Apply ``check --fix`` to the copy and ask ansible what changed: every playbook must list the
+    same tasks (with no selection and under each tag the fixes name) before and after, and under
+    --tags X the includes PLS103 fixed must now run every task they load (the stated change)."""
+    tags = sorted({TAG_CLAIM.search(f["message"]).group(1) for f in confirmed})[:4]
+    before = listings(root, ansible, env, tags)
+    diff = subprocess.run([*playbook_ls, "check", "--no-cache", "--diff", "."], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=1800).stdout
+    subprocess.run([*playbook_ls, "check", "--no-cache", "--fix", "."], cwd=root, env=env, capture_output=True,
+                   text=True, timeout=1800)
+    after = listings(root, ansible, env, tags)
+    shifts = line_shifts(diff)
+    targets = [{"file": str(root / f["path"]), "line": moved(f["line"], shifts.get(f["path"], [])),
+                "tag": TAG_CLAIM.search(f["message"]).group(1)} for f in confirmed if f["path"] in shifts]
+    answers: dict[int, list] = defaultdict(list)
+    for playbook in find_playbooks(root):
+        probe_tags(playbook, run_directory(playbook, root), targets, answers, python, env)
+    now_all = sum(1 for i in range(len(targets)) if answers.get(i) and all(s == t for s, t in answers[i]))
+    return {"files fixed": len(shifts), "fixed includes": len(targets),
+            "now run all they load": now_all, "listings": len(before),
+            "listings changed": sum(before[key] != after.get(key) for key in before)}
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -388,6 +451,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every verdict here")
     parser.add_argument("--show-false", action="store_true")
     parser.add_argument("--no-tags", action="store_true", help="skip the tag claims (the slowest)")
+    parser.add_argument("--fixes", action="store_true", help="also apply check --fix to a copy and ask ansible "
+                        "whether anything but the stated change changed")
     args = parser.parse_args(argv)
     ansible = command(args.ansible_playbook, "ansible-playbook")
     playbook_ls = command(args.playbook_ls, "playbook-ls") or [sys.executable, "-m", "playbook_ls"]
@@ -410,6 +475,10 @@ def main(argv: list[str] | None = None) -> int:
                 found += [Verdict(f, False, answer="tag claims skipped") for f in tagged]
             found += [Verdict(f, False, answer="not asked") for f in findings
                       if f["code"] not in LOAD_RULES | TAG_RULES]
+            if args.fixes:
+                confirmed = [v.finding for v in found if v.confirmed and v.finding["code"] == "PLS103"]
+                report = verify_fixes(scratch.root, confirmed, ansible, playbook_ls, python, env)
+                print(f"{repo.name}: fixes: {report}", flush=True)
             shutil.rmtree(scratch.root, ignore_errors=True)
             for v in found:
                 v.finding["repo"] = repo.name
