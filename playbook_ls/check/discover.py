@@ -162,7 +162,11 @@ def ansible_text(text: str) -> bool | None:
         return None
     if all(key.search(text) for key in KUBERNETES_KEYS):
         return False
-    return ANSIBLE_KEY.search(text) is not None
+    # a playbook or a task file is a list: a mapping with a hosts: key somewhere (a tool's config,
+    # a documentation example) is not one
+    first = next((line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")
+                  and not line.startswith(("---", "...", "%"))), "")
+    return first.lstrip().startswith("-") and ANSIBLE_KEY.search(text) is not None
 
 
 def syntax_error_matters(path: str, root: str, in_role: bool, reads_like_ansible: bool | None,
@@ -178,7 +182,9 @@ def syntax_error_matters(path: str, root: str, in_role: bool, reads_like_ansible
         return reads_like_ansible
     if in_role or reads_like_ansible or PLAYBOOK_NAME.fullmatch(os.path.basename(path)):
         return True
-    return not ANSIBLE_DIRS.isdisjoint(parts) or (bool(include) and matches(path, root, include))
+    # below roles/ but in no role (documentation, examples): ansible loads it only if it is a play
+    # or a task list, which reads_like_ansible said it does not read like
+    return not (ANSIBLE_DIRS - {"roles"}).isdisjoint(parts) or (bool(include) and matches(path, root, include))
 
 
 def looks_like_playbook(data: Any) -> bool:

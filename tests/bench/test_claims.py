@@ -50,7 +50,8 @@ def test_an_error_matches_a_finding_at_its_lines_or_by_the_file_it_names() -> No
 def test_neutralising_an_error_then_restoring_the_copy(tmp_path: Path) -> None:
     (tmp_path / "roles").mkdir()
     site = tmp_path / "site.yml"
-    site.write_text("- hosts: all\n  tasks:\n    - name: x\n      community.foo.bar:\n        a: 1\n    - include: t.yml\n")
+    site.write_text("- hosts: all\n  tasks:\n    - name: x\n      community.foo.bar:\n        a: 1\n"
+                    "    - include: t.yml\n")
     scratch = claims.Scratch(tmp_path)
     assert claims.neutralise(claims.AnsibleError("couldn't resolve module/action 'community.foo.bar'. This",
                                                  "site.yml", 3), scratch)

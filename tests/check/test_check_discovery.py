@@ -85,6 +85,11 @@ FOREIGN_AND_BROKEN = {
                            "w1 ansible_host=10.0.0.1\n\n[web:vars]\nhttp_port=80\n",
     "roles/web/files/example.yml": "kind: ConfigMap\n---\nkind: Secret\n",
     "roles/web/templates/config.yml": "{% for x in items %}\n- {{ x }}: [\n{% endfor %}\n",
+    # a tool's configuration with a hosts: key, templated with ERB (test-kitchen)
+    ".kitchen.yml": "provisioner:\n  name: ansible_playbook\n  hosts: localhost\n  <% if ENV['V'] %>\n  a: b\n",
+    # a documentation example of several YAML documents below roles/, in no role
+    "docs/roles/metrics/examples/deploy.yml": "---\n# an example\n---\nmetrics__config:\n  - name: out\n"
+                                              "    output:\n      hosts:\n        - es1\n",
     # Ansible's, by what the text says, where the file is, or its name
     "deploy.yml": "- hosts: all\n  tasks:\n    - debug:\n        msg: \"oops\n",
     "group_vars/all.yml": "a: [\n",

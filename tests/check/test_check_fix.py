@@ -84,10 +84,11 @@ def test_diff_prints_the_fixes_and_writes_nothing(fix_repo: Path, cli: Callable[
 
 
 def test_fix_exit_status_is_that_of_the_findings_left(repo: Path, write: Callable, cli: Callable[..., tuple]) -> None:
-    write({"site.yml": "- hosts: all  # c\n  tasks:\n    - debug: {msg: x}\n      when: '{{ a }}'  # c\n"})
+    write({"site.yml": "- hosts: all  # c\n  tasks:\n    - debug: {msg: x}\n      when: '{{ a | bool }}'  # c\n"})
     rc, out, err = cli("check", "--no-cache", "--fix", "--format", "json")
     assert (rc, json.loads(out)["findings"]) == (0, []) and "fixed 1 finding (0 remaining)" in err
-    assert (repo / "site.yml").read_text() == "- hosts: all  # c\n  tasks:\n    - debug: {msg: x}\n      when: a  # c\n"
+    expected = "- hosts: all  # c\n  tasks:\n    - debug: {msg: x}\n      when: a | bool  # c\n"
+    assert (repo / "site.yml").read_text() == expected
     assert cli("check", "--no-cache", "--diff") == (0, "", "playbook-ls: nothing to fix\n")
     assert cli("check", "--fix", "--generate-ignore")[0] == 2
 

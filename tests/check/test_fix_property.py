@@ -44,7 +44,8 @@ class Gen:
         return [f"{indent}tags:{self.comment()}", *(f"{indent}{self.step}- {t}{self.comment()}" for t in tags)]
 
     def condition(self, indent: str, key: str) -> list[str]:
-        expr = self.rng.choice(("enabled", "x | bool", "os == 'Debian'", "a is defined and b"))
+        # boolean whatever the variables hold: the forms --fix rewrites (others are only offered)
+        expr = self.rng.choice(("enabled is defined", "x | bool", "os == 'Debian'", "a is defined and b | bool"))
         style = self.rng.choice(("double", "single", "flow", "block", "fine"))
         if style == "double":
             return [f'{indent}{key}: "{{{{ {expr} }}}}"{self.comment()}']
