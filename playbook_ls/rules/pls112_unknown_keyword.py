@@ -32,6 +32,10 @@ Use instead:
 ## Fix
 `check --fix` and the editor rename the key to the keyword suggested, when there is one and
 the mapping does not have that keyword already.
+
+## Claim
+ansible-playbook stops loading at this keyword ("'x' is not a valid attribute for a Play").
+Confirmed with `ansible-playbook --syntax-check` on public repositories (`bench/claims.py`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,11 @@ Use instead:
 - ansible.builtin.debug:
     msg: setting up
 ```
+
+## Claim
+ansible-playbook stops loading at this import: its name cannot be templated with the variables
+known when the playbook is loaded. Confirmed with `ansible-playbook --syntax-check`
+(`bench/claims.py`).
 """
 
 from __future__ import annotations
