@@ -182,7 +182,10 @@ def neutralise(error: AnsibleError, scratch: Scratch) -> bool:
             scratch.write(target, "[]\n")
             return True
         return False
-    role = re.search(r"the role '([^']+)' was not found in (\S+)", error.message)
+    attribute = re.search(r"'(\w+)' is not a valid attribute for a (?:TaskInclude|Task|Handler|Block)", error.message)
+    if attribute and path:  # the keyword's value (a mapping, mostly) goes where any mapping may be
+        return scratch.edit_line(path, error.line, _replace_key(rf"(?<![\w.]){attribute.group(1)}(\s*):", r"vars\1:"))
+    role = ROLE_NOT_FOUND.search(error.message)
     if role:
         for entry in role.group(2).split(":"):
             candidate = Path(entry)
@@ -270,9 +273,26 @@ def syntax_errors(scratch: Scratch, playbook: Path, ansible: list[str], env: dic
     return errors
 
 
-def _same_place(finding: dict, relative: str, error: AnsibleError) -> bool:
+ROLE_NOT_FOUND = re.compile(r"the role '([^']+)' was not found in (\S+)")
+
+
+def _same_role_search(finding: dict, error: AnsibleError, repo_name: str) -> bool:
+    """Both say the same role is not found in the same search path (in the repository and in its
+    copy): once ansible met it, the empty stand-in the copy gets hides its other uses."""
+    ours, theirs = ROLE_NOT_FOUND.search(finding["message"]), ROLE_NOT_FOUND.search(error.message)
+    if not ours or not theirs or ours.group(1) != theirs.group(1):
+        return False
+    inside = re.compile(rf"^.*?/{re.escape(repo_name)}(?=/|$)")
+    return [inside.sub("", p) for p in ours.group(2).rstrip(".").split(":")] == \
+        [inside.sub("", p) for p in theirs.group(2).rstrip(".").split(":")]
+
+
+def _same_place(finding: dict, relative: str, error: AnsibleError, repo_name: str = "") -> bool:
     """The error is at the finding's lines; or, when ansible gives no position (a file it
-    cannot read), it names the file the finding names."""
+    cannot read), it names the file the finding names; or it is the same role missing from
+    the same search path."""
+    if repo_name and _same_role_search(finding, error, repo_name):
+        return True
     if error.file is not None:
         end = max(finding.get("end_line") or finding["line"], finding["line"])
         return error.file == relative and finding["line"] <= error.line <= end
@@ -299,7 +319,7 @@ def load_verdicts(repo: Path, scratch: Scratch, findings: list[dict], ansible: l
         errors = syntax_errors(scratch, target, ansible, env)
         scratch.restore()
         for finding in found:
-            match = next((e for e in errors if _same_place(finding, relative, e)), None)
+            match = next((e for e in errors if _same_place(finding, relative, e, repo.name)), None)
             answer = match.message.split("\n")[0] if match else (
                 "; ".join(e.message.split("\n")[0] for e in errors)[:300] or "syntax check passes")
             verdicts.append(Verdict(finding, True, match is not None, answer))

@@ -88,3 +88,16 @@ def test_tag_claims_are_read_from_the_message() -> None:
     claim = claims.TAG_CLAIM.search("so --tags web runs only 2 of its 5 tasks ('a', 'b'), tagged themselves")
     assert claim and claim.group(1) == "web" and claim.group(3, 4) == ("2", "5")
     assert claims.TAG_CLAIM.search("so --tags web runs none of them").group(2) == "none"
+
+
+def test_the_same_missing_role_in_the_same_search_path_is_one_answer() -> None:
+    """The copy gets an empty stand-in for a missing role once ansible met it, which hides its
+    other uses: ansible's answer for one is its answer for every use searched the same way."""
+    finding = {"line": 16, "message": "the role 'es' was not found in /repo/x/t/roles:/etc/ansible/roles:/repo/x/t. "
+                                      "Check the role's name"}
+    error = claims.AnsibleError("the role 'es' was not found in /tmp/c/x/t/roles:/etc/ansible/roles:/tmp/c/x/t",
+                                "t/site.yml", 7)
+    assert claims._same_place(finding, "t/site.yml", error, "x")
+    other = claims.AnsibleError("the role 'es' was not found in /tmp/c/x/u/roles:/etc/ansible/roles:/tmp/c/x/u",
+                                "u/site.yml", 7)
+    assert not claims._same_place(finding, "t/site.yml", other, "x")
