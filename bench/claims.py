@@ -189,7 +189,8 @@ def neutralise(error: AnsibleError, scratch: Scratch) -> bool:
     if role:
         for entry in role.group(2).split(":"):
             candidate = Path(entry)
-            if candidate.is_dir() and scratch.root.resolve() in candidate.resolve().parents:
+            root = scratch.root.resolve()
+            if candidate.is_dir() and (candidate.resolve() == root or root in candidate.resolve().parents):
                 main = candidate / role.group(1) / "tasks" / "main.yml"
                 if main.exists():
                     return False
@@ -295,7 +296,12 @@ def _same_place(finding: dict, relative: str, error: AnsibleError, repo_name: st
         return True
     if error.file is not None:
         end = max(finding.get("end_line") or finding["line"], finding["line"])
-        return error.file == relative and finding["line"] <= error.line <= end
+        if error.file == relative and finding["line"] <= error.line <= end:
+            return True
+        # ansible places some errors at the task, the finding at the value it names (a role's name)
+        names = re.findall(r"'([^']+)'", finding["message"])[:1]
+        return error.file == relative and abs(error.line - finding["line"]) <= 3 and bool(names) and \
+            f"'{names[0]}'" in error.message
     named = re.findall(r"'([^']{4,})'", finding["message"])
     return any(f"/{name}'" in error.message or f"'{name}'" in error.message for name in named)
 

@@ -4,9 +4,9 @@ loads does ``--tags X`` run, as ansible-core's own code decides it.
 Reads a JSON request on stdin: ``{"playbook", "inventory", "targets": [{"file", "line", "tag"}]}``.
 Loads the playbook with ``Playbook.load``, walks every play's tasks (following includes the way the strategy
 does: ``IncludedFile.process_include_results``, ``StrategyBase._load_included_file``,
-``IncludeRole.get_block_list``), and for the include task written at ``file`` whose keywords cover
-``line``, gives ``[[selected, total], ...]``: of the tasks its loaded blocks hold (``total``), how many
-``Block.filter_tagged_tasks`` keeps under ``--tags TAG`` (``selected``), once per time the include is
+``IncludeRole.get_block_list``), and for the include task whose ``tags:`` is written at ``file``,
+``line``, gives ``[[selected, total], ...]``: of the tasks its loaded blocks hold (``total``), how
+many ``Block.filter_tagged_tasks`` keeps under ``--tags TAG`` (``selected``), once per time the include is
 met. Prints ``{target index: answers}``. Nothing runs on a
 host: an include's result is what the task executor returns for it (``{"include": name}``), and an
 include whose name cannot be templated without a host's facts is not followed.
@@ -35,13 +35,6 @@ from ansible.template import Templar
 from ansible.vars.manager import VariableManager
 
 MAX_DEPTH = 6
-
-
-def origin(item: object) -> tuple[str, int] | None:
-    from ansible._internal._datatag._tags import Origin
-
-    found = Origin.get_tag(getattr(item, "_ds", None))
-    return (os.path.realpath(found.path), found.line_num) if found and found.path else None
 
 
 def leaves(blocks: list) -> list:
@@ -78,13 +71,18 @@ class Probe:
                 self.visit(leaves([block]), 0)
 
     def targets_of(self, task: object) -> list[int]:
-        """The targets whose line falls among the task's keywords (a finding is placed at ``tags:``)."""
-        where = origin(task)
-        if not where:
-            return []
+        """The targets placed at this task's ``tags:`` (a finding points at the keyword or its value)."""
+        from ansible._internal._datatag._tags import Origin
+
         data = getattr(task, "_ds", None) or {}
-        return [i for i, (file, line, _tag) in enumerate(self.targets)
-                if file == where[0] and where[1] <= line <= where[1] + max(len(data), 1) * 4]
+        key = next((k for k in data if k == "tags"), None) if isinstance(data, dict) else None
+        where = Origin.get_tag(key) if key is not None else None
+        if where is None or not where.path:
+            return []
+        path, first = os.path.realpath(where.path), where.line_num
+        value = data[key]
+        last = first + (len(value) if isinstance(value, list) else 1)
+        return [i for i, (file, line, _tag) in enumerate(self.targets) if file == path and first <= line <= last]
 
     def visit(self, tasks: list, depth: int) -> None:
         for task in tasks:

@@ -41,7 +41,11 @@ def test_an_error_matches_a_finding_at_its_lines_or_by_the_file_it_names() -> No
     at = claims.AnsibleError("the role 'web' was not found", "site.yml", 19)
     assert claims._same_place(finding, "site.yml", at)
     assert not claims._same_place(finding, "other.yml", at)
-    assert not claims._same_place({**finding, "end_line": 18}, "site.yml", at)
+    # placed at the task by ansible, at the name by playbook-ls: the same name a line or two apart
+    assert claims._same_place({**finding, "end_line": 18}, "site.yml", at)
+    elsewhere = claims.AnsibleError("the role 'db' was not found", "site.yml", 19)
+    assert not claims._same_place({**finding, "end_line": 18}, "site.yml", elsewhere)
+    assert not claims._same_place({**finding, "line": 30, "end_line": 30}, "site.yml", at)
     unplaced = claims.AnsibleError("Could not find or access '/r/tasks/gone.yml' on the Ansible Controller.", None, 0)
     assert claims._same_place({"line": 3, "message": "Could not find or access 'tasks/gone.yml'"}, "x", unplaced)
     assert not claims._same_place({"line": 3, "message": "Could not find or access 'other.yml'"}, "x", unplaced)
