@@ -48,6 +48,7 @@ from realworld import ENV, command, configured_inventory, find_playbooks, is_pla
 
 LOAD_RULES = frozenset({"PLS109", "PLS111", "PLS112", "PLS113", "PLS115"})
 TAG_RULES = frozenset({"PLS103"})
+REQUIREMENT_RULES = frozenset({"PLS123"})
 CLAIMS = {
     "PLS109": "ansible-playbook --syntax-check fails here (role or file not found)",
     "PLS111": "ansible-playbook --syntax-check fails here (YAML)",
@@ -55,6 +56,7 @@ CLAIMS = {
     "PLS113": "ansible-playbook --syntax-check fails here (module or task)",
     "PLS115": "ansible-playbook --syntax-check fails here (a name it cannot template)",
     "PLS103": "under --tags X, ansible's include loading runs the number of tasks stated",
+    "PLS123": "ansible-galaxy role/collection list, run where the requirements file is, does not find it",
 }
 ROLE_DIRS = frozenset({"tasks", "handlers", "meta"})
 ORIGIN = re.compile(r"^Origin: (.+?):(\d+):(\d+)\s*$", re.MULTILINE)
@@ -385,6 +387,31 @@ def tag_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, s
     return verdicts
 
 
+# ---------------------------------------------------------------- requirement claims
+
+REQUIREMENT = re.compile(r"the (role|collection) '([^']+)' is declared in (\S+), not installed here")
+
+
+def requirement_verdicts(repo: Path, findings: list[dict], galaxy: list[str], env: dict[str, str]) -> list[Verdict]:
+    """``ansible-galaxy role list NAME`` / ``collection list NAME`` from where ansible would run
+    (the nearest ansible.cfg above the requirements file) must not find what is declared."""
+    verdicts = []
+    for finding in findings:
+        claim = REQUIREMENT.search(finding["message"])
+        if not claim:
+            verdicts.append(Verdict(finding, False, answer="no requirement named"))
+            continue
+        kind, name = claim.group(1), claim.group(2)
+        directory = run_directory(repo / finding["path"], repo)
+        out = subprocess.run([*galaxy, kind, "list", name], cwd=directory, env=env, capture_output=True, text=True,
+                             timeout=SYNTAX_TIMEOUT)
+        text = out.stdout + out.stderr
+        installed = (f"- {name}," in text or f"- {name} " in text) if kind == "role" else \
+            re.search(rf"^{re.escape(name)}\s+\S+", out.stdout, re.MULTILINE) is not None
+        verdicts.append(Verdict(finding, True, not installed, " ".join(text.split())[:200] or "nothing listed"))
+    return verdicts
+
+
 # ---------------------------------------------------------------- fixes
 
 HUNK = re.compile(r"^--- a/(.+)$|^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
@@ -499,8 +526,10 @@ def main(argv: list[str] | None = None) -> int:
                 found += tag_verdicts(scratch.root, tagged, python, env)
             else:
                 found += [Verdict(f, False, answer="tag claims skipped") for f in tagged]
+            galaxy = [str(Path(ansible[-1]).parent / "ansible-galaxy")]
+            found += requirement_verdicts(repo, [f for f in findings if f["code"] in REQUIREMENT_RULES], galaxy, env)
             found += [Verdict(f, False, answer="not asked") for f in findings
-                      if f["code"] not in LOAD_RULES | TAG_RULES]
+                      if f["code"] not in LOAD_RULES | TAG_RULES | REQUIREMENT_RULES]
             if args.fixes:
                 confirmed = [v.finding for v in found if v.confirmed and v.finding["code"] == "PLS103"]
                 report = verify_fixes(scratch.root, confirmed, ansible, playbook_ls, python, env)

@@ -105,3 +105,9 @@ def test_the_same_missing_role_in_the_same_search_path_is_one_answer() -> None:
     other = claims.AnsibleError("the role 'es' was not found in /tmp/c/x/u/roles:/etc/ansible/roles:/tmp/c/x/u",
                                 "u/site.yml", 7)
     assert not claims._same_place(finding, "t/site.yml", other, "x")
+
+
+def test_requirement_claims_are_read_from_the_message() -> None:
+    claim = claims.REQUIREMENT.search("the role 'geerlingguy.git' is declared in requirements.yml, not installed here. "
+                                      "Install it with `ansible-galaxy role install -r requirements.yml`.")
+    assert claim and claim.group(1, 2, 3) == ("role", "geerlingguy.git", "requirements.yml")
