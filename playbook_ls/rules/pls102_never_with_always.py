@@ -31,6 +31,11 @@ Use instead:
 ## Fix
 None: dropping `never` or dropping `always` change what runs in opposite ways, and only the
 author knows which was meant. The editor offers `# noqa: PLS102`.
+
+## Claim
+The task carries both `never` and `always`, so `--tags always` (or any selection naming one of
+its other tags) runs it and a run with no selection skips it, as `--list-tasks` shows. Rests on
+the same tag arithmetic and listing as PLS101, compared with ansible-playbook.
 """
 
 from __future__ import annotations

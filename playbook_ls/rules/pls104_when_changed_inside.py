@@ -56,6 +56,12 @@ An `include_role` / `include_tasks` checks its own `when` once, which is another
 A `set_fact` that gives every variable the condition tests a literal with which the condition
 still holds (setting again the value the block was entered with) cannot flip it and is not
 reported.
+
+## Claim
+ansible evaluates the inherited `when` again for each task of the block (or role, or import)
+with the variables as they are then, so after the task named sets the variable, the tasks
+after it see the new value. This is how ansible-core's `Conditional` is evaluated per task;
+the findings on public repositories were judged by reading the block and the task named.
 """
 
 from __future__ import annotations

@@ -40,6 +40,11 @@ profiles:
     playbook: playbook.yml
     job_tags: deploy
 ```
+
+## Claim
+No task the profile's playbooks can reach carries the tag, so selecting it runs nothing more
+than the `always` tasks. Rests on the tags the listing computes, compared with
+ansible-playbook's `--list-tags`.
 """
 
 from __future__ import annotations

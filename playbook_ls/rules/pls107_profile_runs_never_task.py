@@ -43,6 +43,10 @@ profiles:
     job_tags: web
     skip_tags: never
 ```
+
+## Claim
+A launch with the profile's `job_tags` and `skip_tags` runs the `never` task named, as
+`ansible-playbook --list-tasks --tags ... --skip-tags ...` with the same selection shows.
 """
 
 from __future__ import annotations

@@ -39,6 +39,10 @@ profiles:
     playbook: playbook.yml
     skip_tags: slow
 ```
+
+## Claim
+`--skip-tags always` skips the tasks tagged `always` (ansible-core's `evaluate_tags`), as
+`ansible-playbook --list-tasks --skip-tags always` shows.
 """
 
 from __future__ import annotations

@@ -37,6 +37,10 @@ Use instead:
 - ansible.builtin.debug:
     msg: b
 ```
+
+## Claim
+ansible-playbook never finishes loading the playbook: the imports named lead back to where
+they start.
 """
 
 from __future__ import annotations

@@ -35,6 +35,11 @@ Use instead:
 Offered in the editor only, never applied by `check --fix`: replace `all` with `always`, or
 remove the tag. `always` runs the task under any `--tags`, which `all` did not; removing the
 tag changes what `--tags tagged` / `untagged` select; which one is meant is the author's call.
+
+## Claim
+ansible-core treats the name as a selector (`all`, `tagged`, `untagged`) or gives it a meaning
+(`always`, `never`) wherever it is written as a tag, so the tag does not select what its name
+suggests.
 """
 
 from __future__ import annotations

@@ -34,6 +34,11 @@ Use instead:
 - ansible.builtin.debug:
     msg: apt
 ```
+
+## Claim
+No claim about what ansible does: this is information about what playbook-ls cannot see
+before the run. The name given is not known from the values a static analysis has (no host,
+no facts, no registered results); the tasks the include loads are then not analysed.
 """
 
 from __future__ import annotations

@@ -41,6 +41,11 @@ Use instead:
 ## Fix
 None: passing other parameters (to run the role twice) and removing the second listing (it
 never ran) are opposite corrections. The editor offers `# noqa: PLS117`.
+
+## Claim
+ansible runs the role once per play for equal parameters: `--list-tasks` lists its tasks once,
+and a run prints them once (ansible-core's role de-duplication by parameters and
+`allow_duplicates`).
 """
 
 from __future__ import annotations

@@ -39,6 +39,11 @@ app_port: 8080
 ## Fix
 None: which of the two values is the intended one is the author's decision. The editor
 offers `# noqa: PLS120`.
+
+## Claim
+Wherever the role's defaults are visible, its `vars/` are too and take precedence, so the
+default's value is never the one a task sees (ansible-core's variable precedence, compared as
+for PLS119).
 """
 
 from __future__ import annotations

@@ -48,6 +48,10 @@ profiles:
 ## Fix
 None: renaming the fact and dropping the extra variable are both corrections. The editor offers
 `# noqa: PLS121`.
+
+## Claim
+With the extra variable given, ansible uses it instead of the fact or registered value:
+extra vars take precedence over facts and `set_fact` (ansible-core's variable precedence).
 """
 
 from __future__ import annotations
