@@ -82,6 +82,16 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
+    # a file included from several places of one block is one finding, with every count
+    found: dict[tuple[Any, ...], tuple[Task, Frame, list[str], list[int]]] = {}
+    for task, frame, tested, later in _flips(ctx):
+        key = (anchor(task), keyword_span(frame, "when"), tuple(tested))
+        found.setdefault(key, (task, frame, tested, []))[3].append(later)
+    for task, frame, tested, counts in found.values():
+        yield _finding(task, frame, tested, sorted(set(counts)))
+
+
+def _flips(ctx: PlaybookContext) -> Iterator[tuple[Task, Frame, list[str], int]]:
     by_play: dict[int, list[Task]] = {}
     for play, task in ctx.tasks():
         if not task.handler:
@@ -104,17 +114,22 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
                 under = positions[id(frame)]
                 later = len(under) - bisect_right(under, index)
                 if later:
-                    yield _finding(task, frame, sorted(tested), later)
+                    yield task, frame, sorted(tested), later
 
 
-def _finding(task: Task, frame: Frame, variables: list[str], later: int) -> Finding:
+def _finding(task: Task, frame: Frame, variables: list[str], counts: list[int]) -> Finding:
     names = ", ".join(f"'{v}'" for v in variables)
     span = keyword_span(frame, "when")
-    later_tasks = "the task after this one" if later == 1 else f"each of the {later} tasks after this one"
+    if counts == [1]:
+        later_tasks, verb = "the task after this one", "is"
+    elif len(counts) == 1:
+        later_tasks, verb = f"each of the {counts[0]} tasks after this one", "are"
+    else:  # the same file included at several points of the block
+        numbers = ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+        later_tasks, verb = f"each of the tasks after this one ({numbers}, by where it is included)", "are"
     message = (f"'{task.display_name()}' assigns {names}, which the when inherited from {describe_frame(frame)} "
-               f"({where(span)}) tests; it is re-checked for {later_tasks}, which "
-               f"{'is' if later == 1 else 'are'} skipped if it turns false. Decide the condition before entering, "
-               "or use an include whose when is checked once")
+               f"({where(span)}) tests; it is re-checked for {later_tasks}, which {verb} skipped if it turns "
+               "false. Decide the condition before entering, or use an include whose when is checked once")
     return Finding(message, anchor(task), [Related(span, "this condition is re-evaluated for every task")] if span
                    else [])
 

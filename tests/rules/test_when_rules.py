@@ -125,6 +125,27 @@ def test_include_condition_is_checked_once(repo: Path) -> None:
     assert found == []
 
 
+def test_a_file_included_at_several_points_of_a_block_is_one_finding(repo: Path) -> None:
+    """A block includes cli.yml twice; its task registers what the block's when tests. The tasks
+    after it differ by where it is included: one finding says both counts."""
+    found = check(repo, {
+        "playbook.yml": """
+            - hosts: all
+              tasks:
+                - when: result is not defined or result.rc == 0
+                  block:
+                    - include_tasks: cli.yml
+                    - debug: msg=one
+                    - debug: msg=two
+                    - include_tasks: cli.yml
+                    - debug: msg=three
+            """,
+        "cli.yml": "- command: echo\n  register: result\n",
+    }, "PLS104")
+    assert len(found) == 1
+    assert "re-checked for each of the tasks after this one (1 or 5, by where it is included)" in found[0].message
+
+
 def test_jinja_delimiters_in_conditions(repo: Path) -> None:
     found = check(repo, {
         "playbook.yml": """
