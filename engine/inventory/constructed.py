@@ -31,7 +31,7 @@ from engine.jinja_filters import regex_replace, regex_search, regex_test, ternar
 from engine.lazy import Layered, LazyVariables
 from engine.template_bounds import bounded_concat, evaluation
 from engine.templating import is_template
-from engine.values import UnsafeText
+from engine.values import ComposedText, UnsafeText
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
@@ -234,7 +234,7 @@ class ConstructedSource:
                     raise ConstructedError(f"Could not set {varname} for host {host.name}: {exc}") from None
                 continue
             if isinstance(composite, str):
-                composite = UnsafeText(composite)  # a result is data, not a template to render again
+                composite = ComposedText(composite)  # a result is data, not a template to render again
             self.inventory.set_variable(host.name, varname, composite)
 
     def add_to_composed_groups(self, host: str, variables: dict[str, Any]) -> None:

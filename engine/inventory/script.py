@@ -14,6 +14,7 @@ import subprocess
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
+from engine.values import UnsafeText, VaultText
 
 TIMEOUT_SECONDS = 60.0
 """How long one script run may take before it is stopped and reported."""
@@ -69,9 +70,31 @@ class ScriptRunner:
         return output
 
 
+def _tagged(pairs: dict[str, Any]) -> Any:
+    """ansible's legacy JSON profile: an object holding ``__ansible_unsafe`` is that string, not
+    trusted as a template; one holding ``__ansible_vault`` is that ciphertext."""
+    for key, kind in (("__ansible_unsafe", UnsafeText), ("__ansible_vault", VaultText)):
+        if key in pairs:
+            if type(pairs[key]) is not str:
+                raise ValueError(f"{key} is {type(pairs[key])} not {str}")
+            return kind(pairs[key])
+    return pairs
+
+
+def _untrusted(value: Any) -> Any:
+    """``value`` with every string in it marked as ansible leaves it: not trusted as a template."""
+    if isinstance(value, str) and not isinstance(value, VaultText):
+        return UnsafeText(value)
+    if isinstance(value, dict):
+        return {key: _untrusted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_untrusted(item) for item in value]
+    return value
+
+
 def _decode(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
+        return json.loads(text, object_hook=_tagged)
     except ValueError as exc:
         raise ScriptError(f"{what}: Value could not be parsed as JSON: {exc}") from None
 
@@ -117,7 +140,8 @@ def _parse_group(inventory: InventoryData, group: str, data: Any, hosts: dict[st
     if not isinstance(data, dict):
         data = {"hosts": data}
     elif not any(k in data for k in ("hosts", "vars", "children")):
-        data = {"hosts": [group], "vars": data}  # ansible's (deprecated) reading of a bare mapping
+        # ansible's (deprecated) reading of a bare mapping; it trusts only values under a "vars" key
+        data = {"hosts": [group], "vars": _untrusted(data)}
     if "hosts" in data:
         if not isinstance(data["hosts"], list):
             raise ScriptError(f"Value contains '{group}.hosts' which is {_type(data['hosts'])!r} instead of 'list'.")

@@ -111,7 +111,7 @@ def run_inventory(args: argparse.Namespace) -> int:
         else:
             available = _select(inventory, "all", args.limit, mismatch)
             shape = yaml_inventory if args.yaml else toml_inventory if args.toml else list_inventory
-            text = dump(shape(inventory, available, export), args.yaml, args.toml)
+            text = dump(shape(inventory, available, export), args.yaml, args.toml, mark_unsafe=True)
     except OutputError as exc:
         return _fail(str(exc), 1)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
