@@ -8,13 +8,9 @@ class VaultText(str):
 
 class UnsafeText(str):
     """An ``!unsafe`` value, or one ansible does not trust as a template (a script's variables given
-    as a malformed group, ``{"__ansible_unsafe": ...}`` in a script's output): never templated, and
+    as a malformed group, ``{"__ansible_unsafe": ...}`` in a script's output, a string a
+    ``constructed`` expression makes): never templated, and
     ansible-inventory's ``--list`` JSON writes it as ``{"__ansible_unsafe": ...}``."""
-
-
-class ComposedText(UnsafeText):
-    """A ``constructed`` plugin's ``compose`` result: data, never templated again, yet printed as a
-    plain string, as ansible-inventory 2.19 prints it."""
 
 
 class _Omit:
@@ -33,4 +29,4 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "ComposedText", "UnsafeText", "VaultText"]
+__all__ = ["OMIT", "UnsafeText", "VaultText"]

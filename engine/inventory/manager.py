@@ -39,8 +39,9 @@ from engine.source import SourceCache
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""
-SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml")
-BUILTIN_PLUGINS = frozenset((*SUPPORTED_PLUGINS, "constructed", "generator"))
+SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml", "constructed",
+                     "generator")
+BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
 """ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
 to load here, as a plugin from a collection that is not installed does in ansible."""
 
@@ -261,6 +262,8 @@ class _SourceReader:
             "ini": (readable and ext != ".toml", lambda: self._ini(source)),
             "advanced_host_list": (not exists and "," in source, lambda: self._host_list(source, expand_ranges=True)),
             "toml": (readable and ext == ".toml", lambda: self._toml(source)),
+            "constructed": (readable and _plugin_config_file(source), lambda: self._by_name(source, "constructed")),
+            "generator": (readable and _plugin_config_file(source), lambda: self._by_name(source, "generator")),
         }
 
     def _host_list(self, source: str, expand_ranges: bool = False) -> None:
@@ -297,27 +300,40 @@ class _SourceReader:
             raise InventoryError(f"inventory config '{source}' specifies unknown plugin '{plugin_name}'")
         if plugin.kind == "installed":
             raise InventoryError(not_run_message(plugin.name, source))
-        if plugin.name == "constructed":
-            self._constructed(source, config)
-            return None
         if plugin.name == "auto":  # ansible's auto plugin calls itself until Python's stack runs out
             raise InventoryError("YAML parsing failed: maximum recursion depth exceeded while calling a Python object")
-        if plugin.name == "generator":
-            raise InventoryError(f"inventory plugin '{plugin_name}' is not supported by playbook-ls: read '{source}' "
-                                 "with ansible-inventory")
         verified, parse = self._plugins(source)[plugin.name]
         if not verified:
             raise InventoryError(f"inventory source '{source}' could not be verified by inventory plugin "
                                  f"'{plugin_name}'")
+        if plugin.name in ("constructed", "generator"):
+            self._templated(source, plugin.name, config)
+            return None
         return parse()
 
-    def _constructed(self, source: str, config: dict[str, Any]) -> None:
-        """The single place the ``constructed`` plugin is called from."""
-        if not source.endswith((".config", ".yml", ".yaml")):
-            raise InventoryError(f"inventory source '{source}' could not be verified by inventory plugin "
-                                 f"'{config.get('plugin')}'")
+    def _by_name(self, source: str, name: str) -> None:
+        """``constructed`` or ``generator`` enabled by name: their ``_read_config_data`` accepts only a
+        configuration that names the plugin exactly as it was enabled."""
+        config = self._load_yaml(source)
+        if not config:
+            raise InventoryError(f"{source} is empty")
+        if not isinstance(config, dict):
+            raise InventoryError(f"'{type(config).__name__}' object has no attribute 'get'")
+        written = dict((short, shown) for short, shown in self.plugins)[name]
+        if config.get("plugin") != (name if written == name else f"ansible.builtin.{name}"):
+            raise InventoryError(f"Incorrect plugin name in file: {config.get('plugin', 'none found')}")
+        self._templated(source, name, config)
+
+    def _templated(self, source: str, name: str, config: dict[str, Any]) -> None:
+        """The single place ``constructed`` and ``generator`` are applied from: their templates run
+        only when the caller allows dynamic sources."""
         if not self.dynamic:
             self.inventory.notes.append(f"dynamic inventory: {source} not run")
+            return
+        if name == "generator":
+            from engine.inventory.generator import parse_generator
+
+            parse_generator(self.data, config)
             return
         from engine.inventory.constructed import parse_constructed
 
@@ -344,6 +360,12 @@ class _SourceReader:
             text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
                              for line in files.read_bytes(source).splitlines())
         parse_ini(self.data, text)
+
+
+def _plugin_config_file(source: str) -> bool:
+    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or a YAML one."""
+    ext = os.path.splitext(source)[1]
+    return not ext or ext in (".config", *YAML_FILENAME_EXTENSIONS)
 
 
 def _located(exc: InventoryError, source: str) -> str:

@@ -7,7 +7,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
-from engine.values import ComposedText, UnsafeText, VaultText
+from engine.values import UnsafeText, VaultText
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
@@ -48,7 +48,7 @@ def _json_ready(value: Any, mark_unsafe: bool) -> Any:
     at the top, where it marks nothing."""
     if isinstance(value, VaultText):
         return {"__ansible_vault": str(value)}
-    if mark_unsafe and isinstance(value, UnsafeText) and not isinstance(value, ComposedText):
+    if mark_unsafe and isinstance(value, UnsafeText):
         return {"__ansible_unsafe": str(value)}
     if isinstance(value, dict):
         return {key: _json_ready(item, mark_unsafe) for key, item in value.items()}

@@ -1,0 +1,55 @@
+"""Which strings ansible-core 2.19 trusts as templates, for the values the inventory's template
+plugins (``constructed``, ``generator``) make.
+
+ansible tags strings it read from trusted files (inventory files, plugin configurations, vars
+files) as templates it may render; a string an expression or template makes is a new, untagged
+string: ansible never renders it again, and ansible-inventory's ``--list`` writes it as
+``{"__ansible_unsafe": ...}``. Here a trusted string is a :class:`_Trusted` while templates run,
+and what comes out untrusted is :class:`~engine.values.UnsafeText`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.values import UnsafeText
+
+MAGIC_VARIABLES = frozenset(("inventory_hostname", "inventory_hostname_short", "group_names"))
+
+
+class _Trusted(str):
+    """A trusted string while templates run, standing for ansible's trust tag: like a tagged string,
+    it stays itself when passed through, and any operation on it (a filter, concatenation, even a
+    ``trim`` that changes nothing) gives a plain string, as ansible's tagged strings give untagged ones."""
+
+
+def trusting(value: Any) -> Any:
+    """``value`` with its plain strings (also in lists and mappings) trusted."""
+    if type(value) is str:
+        return _Trusted(value)
+    if isinstance(value, Mapping):
+        return {key: trusting(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [trusting(item) for item in value]
+    return value
+
+
+def trusted_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
+    """The host's own variables with their strings trusted; not its name nor its groups' names,
+    which ansible does not trust as templates."""
+    return {key: value if key in MAGIC_VARIABLES else trusting(value) for key, value in variables.items()}
+
+
+def as_ansible_tags(value: Any) -> Any:
+    """A template's or expression's result as ansible-core 2.19 tags it: a trusted string passed
+    through keeps its trust (a plain string again), any string it made is not trusted."""
+    if isinstance(value, _Trusted):
+        return str.__str__(value)
+    if type(value) is str:
+        return UnsafeText(value)
+    if isinstance(value, Mapping):
+        return {key: as_ansible_tags(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [as_ansible_tags(item) for item in value]
+    return value
