@@ -103,6 +103,9 @@ class InventorySettings:
     transform_invalid_group_chars: str = "never"
     """``TRANSFORM_INVALID_GROUP_CHARS`` (``force_valid_group_names``): keep (``never``,
     ``ignore``) or replace (``always``, ``silently``) invalid characters in group names."""
+    inject_facts_as_vars: bool = True
+    """``INJECT_FACTS_AS_VARS``: when false, ansible gives every host ``ansible_local`` from its
+    (here always empty) facts."""
     collections_path: list[str] = field(default_factory=list)
     collections_scan_sys_path: bool = True
     """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
@@ -178,6 +181,8 @@ class _SettingReader:
         settings.transform_invalid_group_chars = self.choice(
             "never", TRANSFORM_INVALID_GROUP_CHARS_CHOICES, "TRANSFORM_INVALID_GROUP_CHARS",
             "ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS", ("defaults", "force_valid_group_names"))
+        settings.inject_facts_as_vars = self.boolean(True, "ANSIBLE_INJECT_FACT_VARS",
+                                                     ("defaults", "inject_facts_as_vars"))
         return settings
 
 

@@ -91,6 +91,9 @@ class Inventory:
     """Enabled plugin names that are not plugins: ansible warns about them before anything else."""
     playbook_dir: str | None = None
     working_dir: str = field(default_factory=os.getcwd)
+    facts_as_vars: bool = True
+    """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
+    facts are read here, so ``{}``) over its variables."""
 
     def __post_init__(self) -> None:
         self._per_playbook_dir: dict[str, Inventory] = {}
@@ -109,7 +112,7 @@ class Inventory:
         if found is None:
             found = self._per_playbook_dir[playbook_dir] = Inventory(
                 self.data, self.sources, self.cache, self.notes, self.failures, self.warnings, self.parsed,
-                self.report, self.plugin_warnings, playbook_dir, self.working_dir)
+                self.report, self.plugin_warnings, playbook_dir, self.working_dir, self.facts_as_vars)
         return found
 
     def add_warning(self, message: str) -> None:
@@ -149,7 +152,8 @@ class Inventory:
             all_group.get_vars(), groups_inventory,
             self.vars_files.variables([all_group]), self.play_vars_files.variables([all_group]),
             self.vars_files.variables(groups), self.play_vars_files.variables(groups),
-            host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]))
+            host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]),
+            {} if self.facts_as_vars else {"ansible_local": {}})
         return _without_internal(result)
 
     def _combined(self, *layers: dict[str, Any]) -> dict[str, Any]:
@@ -388,7 +392,8 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     settings = settings or InventorySettings()
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
-    inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir)
+    inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
+                          facts_as_vars=settings.inject_facts_as_vars)
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
