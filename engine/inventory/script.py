@@ -7,13 +7,13 @@ with ``--host NAME`` for every host. Running is the caller's decision (see
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import subprocess
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
+from engine.inventory.trust import decode_legacy_json
 from engine.values import UnsafeText, VaultText
 
 TIMEOUT_SECONDS = 60.0
@@ -70,17 +70,6 @@ class ScriptRunner:
         return output
 
 
-def _tagged(pairs: dict[str, Any]) -> Any:
-    """ansible's legacy JSON profile: an object holding ``__ansible_unsafe`` is that string, not
-    trusted as a template; one holding ``__ansible_vault`` is that ciphertext."""
-    for key, kind in (("__ansible_unsafe", UnsafeText), ("__ansible_vault", VaultText)):
-        if key in pairs:
-            if type(pairs[key]) is not str:
-                raise ValueError(f"{key} is {type(pairs[key])} not {str}")
-            return kind(pairs[key])
-    return pairs
-
-
 def _untrusted(value: Any) -> Any:
     """``value`` with every string in it marked as ansible leaves it: not trusted as a template."""
     if isinstance(value, str) and not isinstance(value, VaultText):
@@ -94,7 +83,7 @@ def _untrusted(value: Any) -> Any:
 
 def _decode(text: str, what: str) -> Any:
     try:
-        return json.loads(text, object_hook=_tagged)
+        return decode_legacy_json(text)
     except ValueError as exc:
         raise ScriptError(f"{what}: Value could not be parsed as JSON: {exc}") from None
 

@@ -10,10 +10,11 @@ and what comes out untrusted is :class:`~engine.values.UnsafeText`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine.values import UnsafeText
+from engine.values import UnsafeText, VaultText
 
 MAGIC_VARIABLES = frozenset(("inventory_hostname", "inventory_hostname_short", "group_names"))
 
@@ -53,3 +54,20 @@ def as_ansible_tags(value: Any) -> Any:
     if isinstance(value, list):
         return [as_ansible_tags(item) for item in value]
     return value
+
+
+def legacy_json_object(pairs: dict[str, Any]) -> Any:
+    """ansible's legacy JSON profile (inventory scripts, ansible-inventory's output): an object
+    holding ``__ansible_unsafe`` is that string, not trusted as a template; one holding
+    ``__ansible_vault`` is that vaulted value."""
+    for key, kind in (("__ansible_unsafe", UnsafeText), ("__ansible_vault", VaultText)):
+        if key in pairs:
+            if type(pairs[key]) is not str:
+                raise ValueError(f"{key} is {type(pairs[key])} not {str}")
+            return kind(pairs[key])
+    return pairs
+
+
+def decode_legacy_json(text: str) -> Any:
+    """JSON as ansible's legacy profile reads it (see :func:`legacy_json_object`)."""
+    return json.loads(text, object_hook=legacy_json_object)
