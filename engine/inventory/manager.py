@@ -27,6 +27,7 @@ from engine.config import DEFAULT_HOST_LIST, InventorySettings
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
+from engine.inventory.plugins import NamedPlugin
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
 from engine.inventory.vars_files import (
     YAML_FILENAME_EXTENSIONS,
@@ -45,6 +46,8 @@ BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
 """ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
 to load here, as a plugin from a collection that is not installed does in ansible."""
 
+DECLINED = object()
+"""What a plugin run by ansible-core returns when it did not want the source: the next one tries."""
 CONSTRUCTED_NAMES = ("constructed", "ansible.builtin.constructed")
 INTERNAL_STATIC_VARS = frozenset((
     "ansible_async_path", "ansible_collection_name", "ansible_config_file", "ansible_dependent_role_names",
@@ -180,20 +183,27 @@ def ignored_entries(settings: InventorySettings) -> re.Pattern[str]:
                                 *(re.escape(ext) + "$" for ext in settings.ignore_extensions)]))
 
 
-def enabled_plugins(settings: InventorySettings) -> tuple[list[tuple[str, str]], list[str]]:
-    """The enabled plugins this reader implements, in order, as (implementation, the name ansible
-    reports failures with: the short name, or the module path for ``ansible.builtin.*``), and
-    the warnings for names that are not plugins."""
+def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None,
+                    ) -> tuple[list[tuple[str, str]], list[str], dict[str, NamedPlugin]]:
+    """The enabled plugins, in order, as (implementation, the name ansible reports failures with:
+    the short name, or the module path for ``ansible.builtin.*``), the warnings for names that are
+    not plugins, and the plugins ansible-core runs for us (a user's or a collection's) by name."""
+    from engine.inventory.plugins import find_plugin
+
     plugins: list[tuple[str, str]] = []
     warnings: list[str] = []
+    external: dict[str, NamedPlugin] = {}
     for name in settings.enabled_plugins:
         short = name.removeprefix("ansible.builtin.")
-        if short not in BUILTIN_PLUGINS:
-            warnings.append(f"Failed to load inventory plugin, skipping {name}")
-        elif short in SUPPORTED_PLUGINS:
+        if short in BUILTIN_PLUGINS:
             shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
             plugins.append((short, shown))
-    return plugins, warnings
+        elif (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
+            external[name] = plugin
+            plugins.append((name, name))
+        else:
+            warnings.append(f"Failed to load inventory plugin, skipping {name}")
+    return plugins, warnings, external
 
 
 def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
@@ -202,14 +212,18 @@ def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
 
 class _SourceReader:
     def __init__(self, inventory: Inventory, dynamic: bool, runner: ScriptRunner,
-                 settings: InventorySettings) -> None:
+                 settings: InventorySettings, flush_cache: bool = False, plugin_basedir: str | None = None) -> None:
         self.inventory = inventory
+        self.flush_cache = flush_cache
+        self.basedir = plugin_basedir or inventory.playbook_dir
         self.data = inventory.data
         self.dynamic = dynamic
         self.runner = runner
         self.settings = settings
         self.ignored = ignored_entries(settings)
-        self.plugins, self.plugin_warnings = enabled_plugins(settings)
+        self.plugins, self.plugin_warnings, self.external = enabled_plugins(settings, self.basedir)
+        self.not_run: set[str] = set()
+        """Sources left unread on purpose (code that may not run here): neither parsed nor failed."""
 
     def parse_source(self, source: str) -> bool:
         if os.path.isdir(source):
@@ -230,8 +244,11 @@ class _SourceReader:
             if not wants:
                 continue
             try:
-                if parse() is False:
-                    break  # declined on purpose (a script that may not run): neither parsed nor failed
+                result = parse()
+                if result is False:
+                    break  # declined on purpose (code that may not run here): neither parsed nor failed
+                if result is DECLINED:
+                    continue  # a plugin ansible ran did not want the source (its verify_file)
                 parsed = True
                 break
             except ScriptError as exc:
@@ -243,8 +260,8 @@ class _SourceReader:
         self.data.current_source = None
         if parsed:
             self.data.processed_sources.append(source)
-        elif self.inventory.notes and self.inventory.notes[-1].endswith(f"{source} not run"):
-            pass  # a script not run on purpose is not a failure
+        elif source in self.not_run:
+            pass  # code not run on purpose is not a failure
         elif source != DEFAULT_HOST_LIST or os.path.exists(source):  # a missing default is no news
             self.inventory.failures.extend(failures)
             self.inventory.report.extend(failures)
@@ -268,6 +285,8 @@ class _SourceReader:
             "toml": (readable and ext == ".toml", lambda: self._toml(source)),
             "constructed": (readable and _plugin_config_file(source), lambda: self._by_name(source, "constructed")),
             "generator": (readable and _plugin_config_file(source), lambda: self._by_name(source, "generator")),
+            **{name: (True, lambda plugin=plugin, name=name: self._external(source, name, plugin))
+               for name, plugin in self.external.items()},
         }
 
     def _host_list(self, source: str, expand_ranges: bool = False) -> None:
@@ -277,7 +296,7 @@ class _SourceReader:
 
     def _script(self, source: str) -> bool:
         if not self.dynamic:
-            self.inventory.notes.append(f"dynamic inventory: {source} not run")
+            self._not_run(source, f"dynamic inventory: {source} not run")
             return False
         parse_script(self.data, source, self.runner)
         return True
@@ -290,20 +309,20 @@ class _SourceReader:
 
     def _auto(self, source: str) -> bool | None:
         """The ``auto`` plugin: the configuration's ``plugin:`` names the plugin that reads it."""
-        from engine.inventory.plugins import find_plugin, not_run_message
+        from engine.inventory.plugins import find_plugin
 
         config = self._load_yaml(source)
         plugin_name = config.get("plugin") if isinstance(config, dict) else None
         if not plugin_name:
             raise InventoryError(f"no root 'plugin' key found, '{source}' is not a valid YAML inventory plugin "
                                  "config file")
-        plugin = find_plugin(str(plugin_name), BUILTIN_PLUGINS, self.settings)
+        plugin = find_plugin(str(plugin_name), BUILTIN_PLUGINS, self.settings, self.basedir)
         if plugin.load_warning:
             self.inventory.add_warning(plugin.load_warning)
         if plugin.kind == "unknown":
             raise InventoryError(f"inventory config '{source}' specifies unknown plugin '{plugin_name}'")
         if plugin.kind == "installed":
-            raise InventoryError(not_run_message(plugin.name, source))
+            return self._external(source, "auto", plugin, config)
         if plugin.name == "auto":  # ansible's auto plugin calls itself until Python's stack runs out
             raise InventoryError("YAML parsing failed: maximum recursion depth exceeded while calling a Python object")
         verified, parse = self._plugins(source)[plugin.name]
@@ -314,6 +333,33 @@ class _SourceReader:
             self._templated(source, plugin.name, config)
             return None
         return parse()
+
+    def _not_run(self, source: str, note: str) -> None:
+        self.not_run.add(source)
+        self.inventory.notes.append(note)
+
+    def _external(self, source: str, enabled: str, plugin: NamedPlugin, config: Any = None) -> Any:
+        """A plugin playbook-ls does not implement: ansible-core reads the source with ``enabled``
+        (``auto`` or the plugin's name) in a child process, where running code is allowed."""
+        from engine.inventory.external import Request, add_to_inventory, plugin_cache_timeout, read_source
+        from engine.inventory.plugins import not_run_note
+
+        if not self.dynamic:
+            self._not_run(source, not_run_note(plugin.name, source))
+            return False
+        if config is None and _plugin_config_file(source):
+            loaded = self.inventory.cache.load(source)
+            config = None if loaded.error else loaded.data
+        request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
+                          plugin_cache_timeout(config))
+        document = read_source(request, self.flush_cache)
+        meta = document["_meta"]
+        if meta["parsed"]:
+            add_to_inventory(self.data, document)
+            return True
+        if meta["failures"]:
+            raise InventoryError(meta["failures"][0]["message"])
+        return DECLINED
 
     def _by_name(self, source: str, name: str) -> None:
         """``constructed`` or ``generator`` enabled by name: their ``_read_config_data`` accepts only a
@@ -332,7 +378,7 @@ class _SourceReader:
         """The single place ``constructed`` and ``generator`` are applied from: their templates run
         only when the caller allows dynamic sources."""
         if not self.dynamic:
-            self.inventory.notes.append(f"dynamic inventory: {source} not run")
+            self._not_run(source, f"dynamic inventory: {source} not run")
             return
         if name == "generator":
             from engine.inventory.generator import parse_generator
@@ -379,11 +425,15 @@ def _located(exc: InventoryError, source: str) -> str:
 
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
                    runner: ScriptRunner | None = None, playbook_dir: str | None = None,
-                   settings: InventorySettings | None = None) -> Inventory:
+                   settings: InventorySettings | None = None, flush_cache: bool = False,
+                   plugin_basedir: str | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
-    Executable scripts and ``constructed`` configurations run only with ``dynamic=True``;
-    otherwise each adds the note ``dynamic inventory: <path> not run`` and nothing else.
+    Executable scripts, ``constructed`` and ``generator`` configurations and plugins ansible-core
+    runs for us (a user's, a collection's) run only with ``dynamic=True``; otherwise each adds a
+    note ``dynamic inventory: <path> not run ...`` and nothing else. ``flush_cache`` reads the
+    latter again instead of answering from the cache. ``plugin_basedir`` (default ``playbook_dir``)
+    is the directory whose ``inventory_plugins/`` ansible adds, its base directory.
     ``playbook_dir`` is ``--playbook-dir`` or the directory of the playbook being run: its
     ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
     the defaults when not given) choose the plugins, the ignored directory entries and when a
@@ -394,7 +444,7 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
     inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
                           facts_as_vars=settings.inject_facts_as_vars)
-    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings)
+    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
         if not source:

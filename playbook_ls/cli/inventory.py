@@ -57,6 +57,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "ansible.cfg's playbook_dir; for host variables, the current directory)")
     add_selection_options(parser, tags=False, extra_vars=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--flush-cache", action="store_true",
+                        help="run inventory plugins again instead of answering from their cached results")
     parser.add_argument("group", nargs="?", default="all", metavar="GROUP", help="the group --graph starts at")
     parser.set_defaults(handler=run_inventory)
 
@@ -89,7 +91,8 @@ def run_inventory(args: argparse.Namespace) -> int:
     playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)
     export = settings.export if args.export is None else args.export
     try:
-        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings)
+        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings,
+                                   flush_cache=args.flush_cache)
     except InventoryAborted as aborted:
         report_problems(aborted.inventory)
         return _fail(str(aborted), 1)
