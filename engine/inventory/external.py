@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine.inventory.data import InventoryData, InventoryError
+from engine.inventory.data import Group, Host, InventoryData, InventoryError
 from engine.inventory.trust import decode_legacy_json
 
 TIMEOUT_SECONDS = 60.0
@@ -115,8 +115,8 @@ def _cached(key: str, now: float) -> dict[str, Any] | None:
     if found is None:
         try:
             with open(_cache_file(key), encoding="utf-8") as handle:
-                stored = json.load(handle)
-            found = stored["expires"], decode_legacy_json(stored["document"])
+                stored = decode_legacy_json(handle.read())
+            found = stored["expires"], stored["document"]
         except (OSError, ValueError, KeyError, TypeError):
             return None
         _memory[key] = found
@@ -129,7 +129,8 @@ def _store(key: str, request: Request, document: dict[str, Any], text: str, now:
 
     expires = None if request.cache_timeout is None else now + request.cache_timeout
     _memory[key] = expires, document
-    _write_quietly(_cache_file(key), json.dumps({"expires": expires, "document": text}))
+    # the child's document as it came, inside the entry: one JSON parse on a hit
+    _write_quietly(_cache_file(key), f'{{"expires": {json.dumps(expires)}, "document": {text}}}')
 
 
 def read_source(request: Request, flush: bool = False) -> dict[str, Any]:
@@ -203,8 +204,10 @@ def _bounded_output(child: subprocess.Popen[bytes], source: str) -> tuple[bytes,
 
 def add_to_inventory(data: InventoryData, document: dict[str, Any]) -> None:
     """Add what ansible made to ``data`` in ansible's order: groups, hosts, then memberships,
-    nesting and variables."""
+    nesting and variables. A host or group this source made first takes its variables as they
+    are (ansible already combined them); one known before gets them one by one, as ansible set them."""
     meta = document["_meta"]
+    new = {name for name in (*meta["groups"], *meta["hosts"]) if name not in data.groups and name not in data.hosts}
     for name in meta["groups"]:
         data.add_group(name)
     for name in meta["hosts"]:
@@ -215,11 +218,17 @@ def add_to_inventory(data: InventoryData, document: dict[str, Any]) -> None:
             data.add_child(name, host)
         for child in group["children"]:
             data.add_child(name, child)
-        for key, value in group["vars"].items():
-            data.set_variable(name, key, value)
+        _set_variables(data, data.groups[name], name in new, group["vars"])
         if group["priority"] != 1:
             data.groups[name].set_priority(group["priority"])
     for name, variables in meta["hostvars"].items():
-        for key, value in variables.items():
-            if key not in HOST_SOURCE_VARS:
-                data.set_variable(name, key, value)
+        _set_variables(data, data.hosts[name], name in new,
+                       {k: v for k, v in variables.items() if k not in HOST_SOURCE_VARS})
+
+
+def _set_variables(data: InventoryData, entity: Host | Group, new: bool, variables: dict[str, Any]) -> None:
+    if new:
+        entity.vars.update(variables)
+        return
+    for key, value in variables.items():
+        data.set_variable(entity.name, key, value)
