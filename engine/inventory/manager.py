@@ -222,15 +222,20 @@ class _SourceReader:
         self.settings = settings
         self.ignored = ignored_entries(settings)
         self.plugins, self.plugin_warnings, self.external = enabled_plugins(settings, self.basedir)
+        self.given: set[str] = set()
+        """The sources as given (``-i``, ansible.cfg), not the files of a directory source."""
         self.not_run: set[str] = set()
         """Sources left unread on purpose (code that may not run here): neither parsed nor failed."""
 
     def parse_source(self, source: str) -> bool:
         if os.path.isdir(source):
             parsed = False
-            for name in sorted(os.listdir(source)):
-                if not self.ignored.search(name):
-                    parsed = self.parse_source(os.path.join(source, name)) or parsed
+            entries = [os.path.join(source, name) for name in sorted(os.listdir(source))
+                       if not self.ignored.search(name)]
+            for entry in entries:
+                parsed = self.parse_source(entry) or parsed
+            if not parsed and not self.not_run.intersection(entries):  # as for a file: none could be read
+                self._unparsed(source)
             return parsed
         if len(self.plugin_warnings) == len(self.settings.enabled_plugins):  # not one name is a plugin
             raise InventoryAborted("No inventory plugins available to generate inventory, make sure you have at "
@@ -265,10 +270,13 @@ class _SourceReader:
         elif source != DEFAULT_HOST_LIST or os.path.exists(source):  # a missing default is no news
             self.inventory.failures.extend(failures)
             self.inventory.report.extend(failures)
-            if self.settings.any_unparsed_is_failed:
-                raise InventoryAborted(f"Completely failed to parse inventory source {source}", self.inventory)
-            self.inventory.add_warning(f"Unable to parse {source} as an inventory source")
+            self._unparsed(source)
         return parsed
+
+    def _unparsed(self, source: str) -> None:
+        if self.settings.any_unparsed_is_failed:
+            raise InventoryAborted(f"Completely failed to parse inventory source {source}", self.inventory)
+        self.inventory.add_warning(f"Unable to parse {source} as an inventory source")
 
     def _plugins(self, source: str) -> dict[str, tuple[bool, Any]]:
         """Each implemented plugin: whether it accepts ``source`` (its ``verify_file``) and its parser."""
@@ -404,6 +412,14 @@ class _SourceReader:
             raise InventoryError(f"cannot read {source}: {exc.strerror or exc}") from None
 
     def _ini(self, source: str) -> None:
+        # ansible-core 2.19 leaves a source with a comma as given (tagged with its origin, relative
+        # if it was) and its ini plugin cannot record a tagged or a relative path: the file fails,
+        # whatever it holds (so do the files of such a directory, relative too)
+        if "," in source and source in self.given:
+            raise InventoryError("Failed to parse inventory: Origin.path must be <class 'NoneType'> or <class 'str'> "
+                                 "instead of <class 'ansible.module_utils._internal._datatag._AnsibleTaggedStr'>")
+        if not os.path.isabs(source):
+            raise InventoryError("Failed to parse inventory: The `src` field must be an absolute path.")
         try:
             text = self._read_text(source)
         except UnicodeDecodeError:  # ansible's ini plugin skips undecodable comment lines
@@ -451,6 +467,7 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
             continue
         if "," not in source:
             source = os.path.abspath(os.path.expanduser(source))
+        reader.given.add(source)
         inventory.parsed = reader.parse_source(source) or inventory.parsed
     if inventory.parsed:
         inventory.data.reconcile_inventory()
