@@ -13,8 +13,7 @@ import subprocess
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
-from engine.inventory.trust import decode_legacy_json
-from engine.values import UnsafeText, VaultText
+from engine.inventory.trust import decode_legacy_json, untrusted
 
 TIMEOUT_SECONDS = 60.0
 """How long one script run may take before it is stopped and reported."""
@@ -70,17 +69,6 @@ class ScriptRunner:
         return output
 
 
-def _untrusted(value: Any) -> Any:
-    """``value`` with every string in it marked as ansible leaves it: not trusted as a template."""
-    if isinstance(value, str) and not isinstance(value, VaultText):
-        return UnsafeText(value)
-    if isinstance(value, dict):
-        return {key: _untrusted(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_untrusted(item) for item in value]
-    return value
-
-
 def _decode(text: str, what: str) -> Any:
     try:
         return decode_legacy_json(text)
@@ -130,7 +118,7 @@ def _parse_group(inventory: InventoryData, group: str, data: Any, hosts: dict[st
         data = {"hosts": data}
     elif not any(k in data for k in ("hosts", "vars", "children")):
         # ansible's (deprecated) reading of a bare mapping; it trusts only values under a "vars" key
-        data = {"hosts": [group], "vars": _untrusted(data)}
+        data = {"hosts": [group], "vars": untrusted(data)}
     if "hosts" in data:
         if not isinstance(data["hosts"], list):
             raise ScriptError(f"Value contains '{group}.hosts' which is {_type(data['hosts'])!r} instead of 'list'.")

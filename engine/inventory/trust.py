@@ -25,15 +25,25 @@ class _Trusted(str):
     ``trim`` that changes nothing) gives a plain string, as ansible's tagged strings give untagged ones."""
 
 
-def trusting(value: Any) -> Any:
-    """``value`` with its plain strings (also in lists and mappings) trusted."""
-    if type(value) is str:
-        return _Trusted(value)
+def map_strings(value: Any, convert: Any) -> Any:
+    """``value`` with ``convert`` applied to each string in it (also in lists and mappings)."""
+    if isinstance(value, str):
+        return convert(value)
     if isinstance(value, Mapping):
-        return {key: trusting(item) for key, item in value.items()}
+        return {key: map_strings(item, convert) for key, item in value.items()}
     if isinstance(value, list):
-        return [trusting(item) for item in value]
+        return [map_strings(item, convert) for item in value]
     return value
+
+
+def trusting(value: Any) -> Any:
+    """``value`` with its plain strings trusted."""
+    return map_strings(value, lambda text: _Trusted(text) if type(text) is str else text)
+
+
+def untrusted(value: Any) -> Any:
+    """``value`` with every string in it not trusted (vaulted values stay vaulted)."""
+    return map_strings(value, lambda text: text if isinstance(text, VaultText) else UnsafeText(text))
 
 
 def trusted_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
@@ -42,18 +52,16 @@ def trusted_variables(variables: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value if key in MAGIC_VARIABLES else trusting(value) for key, value in variables.items()}
 
 
+def _result_tag(text: str) -> str:
+    if isinstance(text, _Trusted):
+        return str.__str__(text)
+    return UnsafeText(text) if type(text) is str else text
+
+
 def as_ansible_tags(value: Any) -> Any:
     """A template's or expression's result as ansible-core 2.19 tags it: a trusted string passed
     through keeps its trust (a plain string again), any string it made is not trusted."""
-    if isinstance(value, _Trusted):
-        return str.__str__(value)
-    if type(value) is str:
-        return UnsafeText(value)
-    if isinstance(value, Mapping):
-        return {key: as_ansible_tags(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [as_ansible_tags(item) for item in value]
-    return value
+    return map_strings(value, _result_tag)
 
 
 def legacy_json_object(pairs: dict[str, Any]) -> Any:
