@@ -6,12 +6,14 @@ encrypted).
 
 This file is not imported by playbook-ls: :mod:`engine.inventory.external` runs it as a script,
 with a JSON request on standard input: ``source``, ``plugin`` (the name to enable: ``auto`` or a
-plugin's name) and ``basedir`` (the playbook directory, whose ``inventory_plugins/`` ansible adds).
+plugin's name), ``basedir`` (the playbook directory, whose ``inventory_plugins/`` ansible adds)
+and ``trust`` (whether plain strings plugins set are trusted, when earlier sources decided it).
 
 The document's top level is laid out as ansible-inventory's ``--list`` (groups by name, host
 variables under ``_meta.hostvars``), where that encoder marks variables' values: each group has
 ``vars``, ``hosts``, ``children`` and ``priority``; ``_meta`` also holds ``parsed``, the hosts and
-groups in the order ansible made them and ``failures`` (each plugin's reason for refusing).
+groups in the order ansible made them, ``trust`` (as decided after this source) and
+``failures`` (each plugin's reason for refusing).
 """
 
 import json
@@ -61,10 +63,19 @@ def main() -> None:
     from ansible.parsing.dataloader import DataLoader
 
     manager = InventoryManager(DataLoader(), sources=[])
-    parsed = manager.parse_source(request["source"], cache=True)
     data = manager._inventory
+    if request.get("trust") is not None:
+        # the sources read before this one already decided whether plain strings plugins set
+        # are trusted: ansible's inventory wrapper keeps that on the shared inventory
+        from ansible._internal._json import AnsibleVariableVisitor, EncryptedStringBehavior
+
+        data.__dict__["_inspector"] = AnsibleVariableVisitor(
+            trusted_as_template=request["trust"], encrypted_string_behavior=EncryptedStringBehavior.PRESERVE)
+    parsed = manager.parse_source(request["source"], cache=True)
+    inspector = data.__dict__.get("_inspector")
     document = {"_meta": {
         "parsed": bool(parsed), "failures": failures, "hosts": list(data.hosts), "groups": list(data.groups),
+        "trust": None if inspector is None else bool(inspector.trusted_as_template),
         "hostvars": {name: dict(host.vars) for name, host in data.hosts.items()},
     }}
     for name, group in data.groups.items():

@@ -309,6 +309,12 @@ class InventoryData:
         self.localhost: Host | None = None
         self.current_source: str | None = None
         self._source_dir: tuple[str | None, str | None] = (None, None)
+        self.variables_set = 0
+        """How many variables plugins have set (not those the inventory sets on a new host)."""
+        self.trust_by_default: bool | None = None
+        """ansible-core 2.19 decides once per run, by the first plugin that sets a variable, whether
+        the strings plugins set without marking them are trusted as templates (only ``toml``'s
+        answer is yes): its inventory wrapper keeps that decision on the shared inventory."""
         self.processed_sources: list[str] = []
         self.warnings: list[str] = []
         for group in ("all", "ungrouped"):  # always there
@@ -396,10 +402,10 @@ class InventoryData:
             new = Host(host, port, merge_hashes=self.merge_hashes)
             self.hosts[host] = new
             source = self.current_source  # the first source a host appears in
-            self.set_variable(host, "inventory_file", source or None)
+            new.set_variable("inventory_file", source or None)
             if self._source_dir[0] != source:  # once per source, not two file-system calls per host
                 self._source_dir = (source, _basedir(source) if source else None)
-            self.set_variable(host, "inventory_dir", self._source_dir[1])
+            new.set_variable("inventory_dir", self._source_dir[1])
             if host in LOCALHOST:
                 if self.localhost is None:
                     self.localhost = new
@@ -424,6 +430,7 @@ class InventoryData:
             target = self.hosts[entity]
         else:
             raise InventoryError(f"Could not identify group or host named {entity}")
+        self.variables_set += 1
         target.set_variable(varname, value)
 
     def add_child(self, group: str, child: str) -> bool:

@@ -34,7 +34,7 @@ TIMEOUT_SECONDS = 60.0
 MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 """An answer larger than this is refused: a runaway plugin must not exhaust the editor's memory."""
 DEFAULT_CACHE_TIMEOUT = 3600
-FORMAT = 1
+FORMAT = 2
 """Bumped when the child's document changes, so that older cache entries are not read."""
 CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ansible_child.py")
 HOST_SOURCE_VARS = frozenset(("inventory_file", "inventory_dir"))
@@ -58,6 +58,9 @@ class Request:
     config_file: str | None = None
     cache_timeout: int | None = None
     """The plugin's own cache lifetime when its configuration turns the cache on, else None."""
+    trust: bool | None = None
+    """Whether plain strings plugins set are trusted, when the sources before decided it
+    (:attr:`engine.inventory.data.InventoryData.trust_by_default`)."""
 
 
 def plugin_cache_timeout(config: Any) -> int | None:
@@ -96,7 +99,8 @@ def _digest_file(digest: Any, path: str | None) -> None:
 
 
 def cache_key(request: Request) -> str:
-    digest = hashlib.sha256(json.dumps([FORMAT, request.source, request.plugin, request.basedir, os.getcwd(),
+    digest = hashlib.sha256(json.dumps([FORMAT, request.source, request.plugin, request.basedir, request.trust,
+                                        os.getcwd(),
                                         sorted((k, v) for k, v in os.environ.items() if k.startswith("ANSIBLE_"))],
                                        ).encode())
     for path in (request.source, request.plugin_file, request.config_file):
@@ -154,7 +158,8 @@ def _run_child(request: Request) -> str:
     if python is None:
         raise PluginRunError(f"inventory plugin for source '{request.source}' needs ansible-core, which is not "
                              "installed (ansible-inventory was not found beside playbook-ls nor on PATH)")
-    payload = json.dumps({"source": request.source, "plugin": request.plugin, "basedir": request.basedir})
+    payload = json.dumps({"source": request.source, "plugin": request.plugin, "basedir": request.basedir,
+                          "trust": request.trust})
     try:
         child = subprocess.Popen([*python, CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, start_new_session=True)

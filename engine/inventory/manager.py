@@ -248,6 +248,7 @@ class _SourceReader:
             wants, parse = available[name]
             if not wants:
                 continue
+            before = self.data.variables_set
             try:
                 result = parse()
                 if result is False:
@@ -262,6 +263,9 @@ class _SourceReader:
                 failures.append(SourceFailure(source, plugin, _located(exc, source)))
             except (TypeError, ValueError, KeyError, AttributeError) as exc:  # malformed data, worded by Python
                 failures.append(SourceFailure(source, plugin, str(exc)))
+            finally:
+                if self.data.trust_by_default is None and self.data.variables_set > before:
+                    self.data.trust_by_default = name == "toml"
         self.data.current_source = None
         if parsed:
             self.data.processed_sources.append(source)
@@ -359,9 +363,11 @@ class _SourceReader:
             loaded = self.inventory.cache.load(source)
             config = None if loaded.error else loaded.data
         request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
-                          plugin_cache_timeout(config))
+                          plugin_cache_timeout(config), self.data.trust_by_default)
         document = read_source(request, self.flush_cache)
         meta = document["_meta"]
+        if self.data.trust_by_default is None:
+            self.data.trust_by_default = meta.get("trust")
         if meta["parsed"]:
             add_to_inventory(self.data, document)
             return True
@@ -400,7 +406,8 @@ class _SourceReader:
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
 
-        parse_toml_inventory(self.data, self._read_text(source), source)
+        parse_toml_inventory(self.data, self._read_text(source), source,
+                             untrusted_values=self.data.trust_by_default is False)
 
     def _yaml(self, source: str) -> None:
         parse_yaml_inventory(self.data, self._load_yaml(source))
