@@ -240,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'total':<28} {len(same):>4}/{len(asked):<4} identical "
           f"({100 * len(same) / max(1, len(asked)):.1f}%) over {len(sources)} sources; "
           f"{len(unstable)} left out: ansible's own answer varies between runs")
+    for q in sorted(unstable, key=lambda q: (str(q.source.cwd), q.source.source, q.label())):
+        print(f"VARIES {q.source.repo.name}/{q.source.cwd.relative_to(q.source.repo)} -i {q.source.source or '(cfg)'}: "
+              f"{q.label()}")
     for q in asked:
         if q not in same:
             where = f"{q.source.repo.name}/{q.source.cwd.relative_to(q.source.repo)} -i {q.source.source or '(cfg)'}"
