@@ -30,7 +30,11 @@ def main() -> None:
     os.environ["ANSIBLE_INVENTORY_UNPARSED_FAILED"] = "False"
     real_stdout, sys.stdout = sys.stdout, sys.stderr  # a plugin that prints must not corrupt the answer
 
-    from ansible.utils.display import Display
+    try:
+        from ansible._internal._json._profiles import _inventory_legacy
+        from ansible.utils.display import Display
+    except ImportError as exc:
+        sys.exit(f"playbook-ls reads inventory plugins with ansible-core 2.19, not this one ({exc})")
 
     display = Display()
     failures = []
@@ -58,7 +62,6 @@ def main() -> None:
     if request.get("basedir"):
         add_all_plugin_dirs(request["basedir"])
 
-    from ansible._internal._json._profiles import _inventory_legacy
     from ansible.inventory.manager import InventoryManager
     from ansible.parsing.dataloader import DataLoader
 

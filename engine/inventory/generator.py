@@ -23,13 +23,19 @@ if TYPE_CHECKING:
     from engine.inventory.data import InventoryData
 
 
+def _plain(name: Any) -> Any:
+    """A name as a plain string (names are never marked), or as it came when not a string: the
+    inventory then refuses it as ansible's does."""
+    return str.__str__(name) if isinstance(name, str) else name
+
+
 def _add_parents(inventory: InventoryData, templar: ConstructedTemplar, child: str, parents: list[Any],
                  variables: Mapping[str, Any]) -> None:
     for parent in parents:
         name = templar.template(parent.get("name"), variables)
         if not name:
             raise InventoryError(f"Element {child} has a parent with no name.")
-        name = inventory.add_group(str.__str__(name))
+        name = inventory.add_group(_plain(name))
         for key, value in parent.get("vars", {}).items():
             inventory.set_variable(name, key, as_ansible_tags(templar.template(trusting(value), variables)))
         inventory.add_child(name, child)
@@ -43,6 +49,6 @@ def parse_generator(inventory: InventoryData, config: Mapping[str, Any]) -> None
     for combination in product(*layers.values()):
         # the layers' values come from the configuration, which ansible trusts
         variables = trusting(dict(zip(layers.keys(), combination, strict=True)))
-        host = str.__str__(templar.template(config["hosts"]["name"], variables))
+        host = _plain(templar.template(config["hosts"]["name"], variables))
         inventory.add_host(host)
         _add_parents(inventory, templar, host, config["hosts"].get("parents", []), variables)
