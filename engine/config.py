@@ -103,6 +103,14 @@ class InventorySettings:
     transform_invalid_group_chars: str = "never"
     """``TRANSFORM_INVALID_GROUP_CHARS`` (``force_valid_group_names``): keep (``never``,
     ``ignore``) or replace (``always``, ``silently``) invalid characters in group names."""
+    inject_facts_as_vars: bool = True
+    """``INJECT_FACTS_AS_VARS``: when false, ansible gives every host ``ansible_local`` from its
+    (here always empty) facts."""
+    inventory_plugin_path: list[str] = field(default_factory=list)
+    """``DEFAULT_INVENTORY_PLUGIN_PATH``: where ansible looks for inventory plugins by short name
+    (besides ``inventory_plugins/`` in the playbook directory)."""
+    config_file: str | None = None
+    """The ansible.cfg these settings come from (part of what a plugin's cached result depends on)."""
     collections_path: list[str] = field(default_factory=list)
     collections_scan_sys_path: bool = True
     """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
@@ -178,6 +186,8 @@ class _SettingReader:
         settings.transform_invalid_group_chars = self.choice(
             "never", TRANSFORM_INVALID_GROUP_CHARS_CHOICES, "TRANSFORM_INVALID_GROUP_CHARS",
             "ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS", ("defaults", "force_valid_group_names"))
+        settings.inject_facts_as_vars = self.boolean(True, "ANSIBLE_INJECT_FACT_VARS",
+                                                     ("defaults", "inject_facts_as_vars"))
         return settings
 
 
@@ -254,6 +264,10 @@ class AnsibleConfig:
         config.vars_plugins_enabled = reader.list(config.vars_plugins_enabled, "ANSIBLE_VARS_ENABLED",
                                                   ("defaults", "vars_plugins_enabled"))
         config.errors = reader.errors
+        config.inventory.inventory_plugin_path = pathspec(
+            "ANSIBLE_INVENTORY_PLUGINS", "inventory_plugins",
+            f"{home}/plugins/inventory:/usr/share/ansible/plugins/inventory")
+        config.inventory.config_file = path
         config.inventory.collections_path = config.collections_path
         config.inventory.collections_scan_sys_path = config.collections_scan_sys_path
         return config

@@ -7,7 +7,10 @@ class VaultText(str):
 
 
 class UnsafeText(str):
-    """An ``!unsafe`` value: never templated."""
+    """An ``!unsafe`` value, or one ansible does not trust as a template (a script's variables given
+    as a malformed group, ``{"__ansible_unsafe": ...}`` in a script's output, a string a
+    ``constructed`` expression makes): never templated, and
+    ansible-inventory's ``--list`` JSON writes it as ``{"__ansible_unsafe": ...}``."""
 
 
 class _Omit:

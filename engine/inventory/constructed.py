@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
+from engine.inventory.trust import as_ansible_tags, trusted_variables
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
 from engine.template_bounds import bounded_concat, evaluation
@@ -149,7 +150,7 @@ class ConstructedTemplar:
 
     def _render_value(self, value: Any, variables: LazyVariables) -> Any:
         """A variable's value with the templates in it (also inside lists and dicts) rendered.
-        Results of ``compose`` are :class:`UnsafeText` and, as in ansible, never templated again."""
+        Strings ``compose`` made are :class:`UnsafeText` and, as in ansible, never templated again."""
         if isinstance(value, list):
             return [self._render_value(item, variables) for item in value]
         if isinstance(value, dict):
@@ -225,7 +226,7 @@ class ConstructedSource:
         compose = self.config.get("compose")
         if not compose or not isinstance(compose, dict):
             return
-        variables = self.host_variables(host)
+        variables = trusted_variables(self.host_variables(host))
         for varname, expression in compose.items():
             try:
                 composite = self._compose(expression, variables)
@@ -233,9 +234,7 @@ class ConstructedSource:
                 if self.strict:
                     raise ConstructedError(f"Could not set {varname} for host {host.name}: {exc}") from None
                 continue
-            if isinstance(composite, str):
-                composite = UnsafeText(composite)  # a result is data, not a template to render again
-            self.inventory.set_variable(host.name, varname, composite)
+            self.inventory.set_variable(host.name, varname, as_ansible_tags(composite))
 
     def add_to_composed_groups(self, host: str, variables: dict[str, Any]) -> None:
         groups = self.config.get("groups")

@@ -61,6 +61,16 @@ def _with_variable(current: dict[str, Any], key: str, value: Any, merge: bool) -
     return current
 
 
+class _EdgeVersion:
+    """Counts the parent/child edges ever added between groups, in any inventory: a group's
+    remembered ancestors are stale once it changes."""
+
+    version = 0
+
+
+_edges = _EdgeVersion
+
+
 class Group:
     """A group of hosts (ansible's ``Group``)."""
 
@@ -77,6 +87,8 @@ class Group:
         self.parent_groups: list[Group] = []
         self._hosts_cache: list[Host] | None = None
         self.priority: int = 1
+        self._ancestors: list[Group] = []
+        self._ancestors_version = -1
 
     def __repr__(self) -> str:
         return self.name
@@ -104,7 +116,12 @@ class Group:
         return ordered
 
     def get_ancestors(self) -> list[Group]:
-        return self._walk_relationship("parent_groups")
+        """Remembered until any group gains a parent: adding each of thousands of hosts to a group
+        asks for the group's ancestors twice."""
+        if self._ancestors_version != _edges.version:
+            self._ancestors = self._walk_relationship("parent_groups")
+            self._ancestors_version = _edges.version
+        return list(self._ancestors)
 
     def get_descendants(self, include_self: bool = False) -> list[Group]:
         return self._walk_relationship("child_groups", include_self=include_self)
@@ -126,6 +143,7 @@ class Group:
         new_ancestors.append(self)
         new_ancestors = [g for g in new_ancestors if g not in start_ancestors]
         self.child_groups.append(group)
+        _edges.version += 1
         group.depth = max(self.depth + 1, group.depth)
         group._check_children_depth()
         if self.name not in [g.name for g in group.parent_groups]:
@@ -290,6 +308,13 @@ class InventoryData:
         self._groups_dict_cache: dict[str, list[str]] = {}
         self.localhost: Host | None = None
         self.current_source: str | None = None
+        self._source_dir: tuple[str | None, str | None] = (None, None)
+        self.variables_set = 0
+        """How many variables plugins have set (not those the inventory sets on a new host)."""
+        self.trust_by_default: bool | None = None
+        """ansible-core 2.19 decides once per run, by the first plugin that sets a variable, whether
+        the strings plugins set without marking them are trusted as templates (only ``toml``'s
+        answer is yes): its inventory wrapper keeps that decision on the shared inventory."""
         self.processed_sources: list[str] = []
         self.warnings: list[str] = []
         for group in ("all", "ungrouped"):  # always there
@@ -377,8 +402,10 @@ class InventoryData:
             new = Host(host, port, merge_hashes=self.merge_hashes)
             self.hosts[host] = new
             source = self.current_source  # the first source a host appears in
-            self.set_variable(host, "inventory_file", source or None)
-            self.set_variable(host, "inventory_dir", _basedir(source) if source else None)
+            new.set_variable("inventory_file", source or None)
+            if self._source_dir[0] != source:  # once per source, not two file-system calls per host
+                self._source_dir = (source, _basedir(source) if source else None)
+            new.set_variable("inventory_dir", self._source_dir[1])
             if host in LOCALHOST:
                 if self.localhost is None:
                     self.localhost = new
@@ -403,6 +430,7 @@ class InventoryData:
             target = self.hosts[entity]
         else:
             raise InventoryError(f"Could not identify group or host named {entity}")
+        self.variables_set += 1
         target.set_variable(varname, value)
 
     def add_child(self, group: str, child: str) -> bool:

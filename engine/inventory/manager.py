@@ -27,6 +27,7 @@ from engine.config import DEFAULT_HOST_LIST, InventorySettings
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
 from engine.inventory.ini import parse_ini
+from engine.inventory.plugins import NamedPlugin
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
 from engine.inventory.vars_files import (
     YAML_FILENAME_EXTENSIONS,
@@ -39,11 +40,14 @@ from engine.source import SourceCache
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""
-SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml")
-BUILTIN_PLUGINS = frozenset((*SUPPORTED_PLUGINS, "constructed", "generator"))
+SUPPORTED_PLUGINS = ("host_list", "advanced_host_list", "script", "auto", "yaml", "ini", "toml", "constructed",
+                     "generator")
+BUILTIN_PLUGINS = frozenset(SUPPORTED_PLUGINS)
 """ansible-core's own inventory plugins; a name outside these (and not ``ansible.builtin.*``) fails
 to load here, as a plugin from a collection that is not installed does in ansible."""
 
+DECLINED = object()
+"""What a plugin run by ansible-core returns when it did not want the source: the next one tries."""
 CONSTRUCTED_NAMES = ("constructed", "ansible.builtin.constructed")
 INTERNAL_STATIC_VARS = frozenset((
     "ansible_async_path", "ansible_collection_name", "ansible_config_file", "ansible_dependent_role_names",
@@ -90,6 +94,9 @@ class Inventory:
     """Enabled plugin names that are not plugins: ansible warns about them before anything else."""
     playbook_dir: str | None = None
     working_dir: str = field(default_factory=os.getcwd)
+    facts_as_vars: bool = True
+    """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
+    facts are read here, so ``{}``) over its variables."""
 
     def __post_init__(self) -> None:
         self._per_playbook_dir: dict[str, Inventory] = {}
@@ -108,7 +115,7 @@ class Inventory:
         if found is None:
             found = self._per_playbook_dir[playbook_dir] = Inventory(
                 self.data, self.sources, self.cache, self.notes, self.failures, self.warnings, self.parsed,
-                self.report, self.plugin_warnings, playbook_dir, self.working_dir)
+                self.report, self.plugin_warnings, playbook_dir, self.working_dir, self.facts_as_vars)
         return found
 
     def add_warning(self, message: str) -> None:
@@ -148,7 +155,8 @@ class Inventory:
             all_group.get_vars(), groups_inventory,
             self.vars_files.variables([all_group]), self.play_vars_files.variables([all_group]),
             self.vars_files.variables(groups), self.play_vars_files.variables(groups),
-            host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]))
+            host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]),
+            {} if self.facts_as_vars else {"ansible_local": {}})
         return _without_internal(result)
 
     def _combined(self, *layers: dict[str, Any]) -> dict[str, Any]:
@@ -175,20 +183,27 @@ def ignored_entries(settings: InventorySettings) -> re.Pattern[str]:
                                 *(re.escape(ext) + "$" for ext in settings.ignore_extensions)]))
 
 
-def enabled_plugins(settings: InventorySettings) -> tuple[list[tuple[str, str]], list[str]]:
-    """The enabled plugins this reader implements, in order, as (implementation, the name ansible
-    reports failures with: the short name, or the module path for ``ansible.builtin.*``), and
-    the warnings for names that are not plugins."""
+def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None,
+                    ) -> tuple[list[tuple[str, str]], list[str], dict[str, NamedPlugin]]:
+    """The enabled plugins, in order, as (implementation, the name ansible reports failures with:
+    the short name, or the module path for ``ansible.builtin.*``), the warnings for names that are
+    not plugins, and the plugins ansible-core runs for us (a user's or a collection's) by name."""
+    from engine.inventory.plugins import find_plugin
+
     plugins: list[tuple[str, str]] = []
     warnings: list[str] = []
+    external: dict[str, NamedPlugin] = {}
     for name in settings.enabled_plugins:
         short = name.removeprefix("ansible.builtin.")
-        if short not in BUILTIN_PLUGINS:
-            warnings.append(f"Failed to load inventory plugin, skipping {name}")
-        elif short in SUPPORTED_PLUGINS:
+        if short in BUILTIN_PLUGINS:
             shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
             plugins.append((short, shown))
-    return plugins, warnings
+        elif (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
+            external[name] = plugin
+            plugins.append((name, name))
+        else:
+            warnings.append(f"Failed to load inventory plugin, skipping {name}")
+    return plugins, warnings, external
 
 
 def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
@@ -197,21 +212,30 @@ def _without_internal(variables: dict[str, Any]) -> dict[str, Any]:
 
 class _SourceReader:
     def __init__(self, inventory: Inventory, dynamic: bool, runner: ScriptRunner,
-                 settings: InventorySettings) -> None:
+                 settings: InventorySettings, flush_cache: bool = False, plugin_basedir: str | None = None) -> None:
         self.inventory = inventory
+        self.flush_cache = flush_cache
+        self.basedir = plugin_basedir or inventory.playbook_dir
         self.data = inventory.data
         self.dynamic = dynamic
         self.runner = runner
         self.settings = settings
         self.ignored = ignored_entries(settings)
-        self.plugins, self.plugin_warnings = enabled_plugins(settings)
+        self.plugins, self.plugin_warnings, self.external = enabled_plugins(settings, self.basedir)
+        self.given: set[str] = set()
+        """The sources as given (``-i``, ansible.cfg), not the files of a directory source."""
+        self.not_run: set[str] = set()
+        """Sources left unread on purpose (code that may not run here): neither parsed nor failed."""
 
     def parse_source(self, source: str) -> bool:
         if os.path.isdir(source):
             parsed = False
-            for name in sorted(os.listdir(source)):
-                if not self.ignored.search(name):
-                    parsed = self.parse_source(os.path.join(source, name)) or parsed
+            entries = [os.path.join(source, name) for name in sorted(os.listdir(source))
+                       if not self.ignored.search(name)]
+            for entry in entries:
+                parsed = self.parse_source(entry) or parsed
+            if not parsed and not self.not_run.intersection(entries):  # as for a file: none could be read
+                self._unparsed(source)
             return parsed
         if len(self.plugin_warnings) == len(self.settings.enabled_plugins):  # not one name is a plugin
             raise InventoryAborted("No inventory plugins available to generate inventory, make sure you have at "
@@ -224,9 +248,13 @@ class _SourceReader:
             wants, parse = available[name]
             if not wants:
                 continue
+            before = self.data.variables_set
             try:
-                if parse() is False:
-                    break  # declined on purpose (a script that may not run): neither parsed nor failed
+                result = parse()
+                if result is False:
+                    break  # declined on purpose (code that may not run here): neither parsed nor failed
+                if result is DECLINED:
+                    continue  # a plugin ansible ran did not want the source (its verify_file)
                 parsed = True
                 break
             except ScriptError as exc:
@@ -235,18 +263,24 @@ class _SourceReader:
                 failures.append(SourceFailure(source, plugin, _located(exc, source)))
             except (TypeError, ValueError, KeyError, AttributeError) as exc:  # malformed data, worded by Python
                 failures.append(SourceFailure(source, plugin, str(exc)))
+            finally:
+                if self.data.trust_by_default is None and self.data.variables_set > before:
+                    self.data.trust_by_default = name == "toml"
         self.data.current_source = None
         if parsed:
             self.data.processed_sources.append(source)
-        elif self.inventory.notes and self.inventory.notes[-1].endswith(f"{source} not run"):
-            pass  # a script not run on purpose is not a failure
+        elif source in self.not_run:
+            pass  # code not run on purpose is not a failure
         elif source != DEFAULT_HOST_LIST or os.path.exists(source):  # a missing default is no news
             self.inventory.failures.extend(failures)
             self.inventory.report.extend(failures)
-            if self.settings.any_unparsed_is_failed:
-                raise InventoryAborted(f"Completely failed to parse inventory source {source}", self.inventory)
-            self.inventory.add_warning(f"Unable to parse {source} as an inventory source")
+            self._unparsed(source)
         return parsed
+
+    def _unparsed(self, source: str) -> None:
+        if self.settings.any_unparsed_is_failed:
+            raise InventoryAborted(f"Completely failed to parse inventory source {source}", self.inventory)
+        self.inventory.add_warning(f"Unable to parse {source} as an inventory source")
 
     def _plugins(self, source: str) -> dict[str, tuple[bool, Any]]:
         """Each implemented plugin: whether it accepts ``source`` (its ``verify_file``) and its parser."""
@@ -261,6 +295,10 @@ class _SourceReader:
             "ini": (readable and ext != ".toml", lambda: self._ini(source)),
             "advanced_host_list": (not exists and "," in source, lambda: self._host_list(source, expand_ranges=True)),
             "toml": (readable and ext == ".toml", lambda: self._toml(source)),
+            "constructed": (readable and _plugin_config_file(source), lambda: self._by_name(source, "constructed")),
+            "generator": (readable and _plugin_config_file(source), lambda: self._by_name(source, "generator")),
+            **{name: (True, lambda plugin=plugin, name=name: self._external(source, name, plugin))
+               for name, plugin in self.external.items()},
         }
 
     def _host_list(self, source: str, expand_ranges: bool = False) -> None:
@@ -270,7 +308,7 @@ class _SourceReader:
 
     def _script(self, source: str) -> bool:
         if not self.dynamic:
-            self.inventory.notes.append(f"dynamic inventory: {source} not run")
+            self._not_run(source, f"dynamic inventory: {source} not run")
             return False
         parse_script(self.data, source, self.runner)
         return True
@@ -283,41 +321,83 @@ class _SourceReader:
 
     def _auto(self, source: str) -> bool | None:
         """The ``auto`` plugin: the configuration's ``plugin:`` names the plugin that reads it."""
-        from engine.inventory.plugins import find_plugin, not_run_message
+        from engine.inventory.plugins import find_plugin
 
         config = self._load_yaml(source)
         plugin_name = config.get("plugin") if isinstance(config, dict) else None
         if not plugin_name:
             raise InventoryError(f"no root 'plugin' key found, '{source}' is not a valid YAML inventory plugin "
                                  "config file")
-        plugin = find_plugin(str(plugin_name), BUILTIN_PLUGINS, self.settings)
+        plugin = find_plugin(str(plugin_name), BUILTIN_PLUGINS, self.settings, self.basedir)
         if plugin.load_warning:
             self.inventory.add_warning(plugin.load_warning)
         if plugin.kind == "unknown":
             raise InventoryError(f"inventory config '{source}' specifies unknown plugin '{plugin_name}'")
         if plugin.kind == "installed":
-            raise InventoryError(not_run_message(plugin.name, source))
-        if plugin.name == "constructed":
-            self._constructed(source, config)
-            return None
+            return self._external(source, "auto", plugin, config)
         if plugin.name == "auto":  # ansible's auto plugin calls itself until Python's stack runs out
             raise InventoryError("YAML parsing failed: maximum recursion depth exceeded while calling a Python object")
-        if plugin.name == "generator":
-            raise InventoryError(f"inventory plugin '{plugin_name}' is not supported by playbook-ls: read '{source}' "
-                                 "with ansible-inventory")
         verified, parse = self._plugins(source)[plugin.name]
         if not verified:
             raise InventoryError(f"inventory source '{source}' could not be verified by inventory plugin "
                                  f"'{plugin_name}'")
+        if plugin.name in ("constructed", "generator"):
+            self._templated(source, plugin.name, config)
+            return None
         return parse()
 
-    def _constructed(self, source: str, config: dict[str, Any]) -> None:
-        """The single place the ``constructed`` plugin is called from."""
-        if not source.endswith((".config", ".yml", ".yaml")):
-            raise InventoryError(f"inventory source '{source}' could not be verified by inventory plugin "
-                                 f"'{config.get('plugin')}'")
+    def _not_run(self, source: str, note: str) -> None:
+        self.not_run.add(source)
+        self.inventory.notes.append(note)
+
+    def _external(self, source: str, enabled: str, plugin: NamedPlugin, config: Any = None) -> Any:
+        """A plugin playbook-ls does not implement: ansible-core reads the source with ``enabled``
+        (``auto`` or the plugin's name) in a child process, where running code is allowed."""
+        from engine.inventory.external import Request, add_to_inventory, plugin_cache_timeout, read_source
+        from engine.inventory.plugins import not_run_note
+
         if not self.dynamic:
-            self.inventory.notes.append(f"dynamic inventory: {source} not run")
+            self._not_run(source, not_run_note(plugin.name, source))
+            return False
+        if config is None and _plugin_config_file(source):
+            loaded = self.inventory.cache.load(source)
+            config = None if loaded.error else loaded.data
+        request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
+                          plugin_cache_timeout(config), self.data.trust_by_default)
+        document = read_source(request, self.flush_cache)
+        meta = document["_meta"]
+        if self.data.trust_by_default is None:
+            self.data.trust_by_default = meta.get("trust")
+        if meta["parsed"]:
+            add_to_inventory(self.data, document)
+            return True
+        if meta["failures"]:
+            raise InventoryError(meta["failures"][0]["message"])
+        return DECLINED
+
+    def _by_name(self, source: str, name: str) -> None:
+        """``constructed`` or ``generator`` enabled by name: their ``_read_config_data`` accepts only a
+        configuration that names the plugin exactly as it was enabled."""
+        config = self._load_yaml(source)
+        if not config:
+            raise InventoryError(f"{source} is empty")
+        if not isinstance(config, dict):
+            raise InventoryError(f"'{type(config).__name__}' object has no attribute 'get'")
+        written = dict((short, shown) for short, shown in self.plugins)[name]
+        if config.get("plugin") != (name if written == name else f"ansible.builtin.{name}"):
+            raise InventoryError(f"Incorrect plugin name in file: {config.get('plugin', 'none found')}")
+        self._templated(source, name, config)
+
+    def _templated(self, source: str, name: str, config: dict[str, Any]) -> None:
+        """The single place ``constructed`` and ``generator`` are applied from: their templates run
+        only when the caller allows dynamic sources."""
+        if not self.dynamic:
+            self._not_run(source, f"dynamic inventory: {source} not run")
+            return
+        if name == "generator":
+            from engine.inventory.generator import parse_generator
+
+            parse_generator(self.data, config)
             return
         from engine.inventory.constructed import parse_constructed
 
@@ -326,7 +406,8 @@ class _SourceReader:
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
 
-        parse_toml_inventory(self.data, self._read_text(source), source)
+        parse_toml_inventory(self.data, self._read_text(source), source,
+                             untrusted_values=self.data.trust_by_default is False)
 
     def _yaml(self, source: str) -> None:
         parse_yaml_inventory(self.data, self._load_yaml(source))
@@ -338,12 +419,26 @@ class _SourceReader:
             raise InventoryError(f"cannot read {source}: {exc.strerror or exc}") from None
 
     def _ini(self, source: str) -> None:
+        # ansible-core 2.19 leaves a source with a comma as given (tagged with its origin, relative
+        # if it was) and its ini plugin cannot record a tagged or a relative path: the file fails,
+        # whatever it holds (so do the files of such a directory, relative too)
+        if "," in source and source in self.given:
+            raise InventoryError("Failed to parse inventory: Origin.path must be <class 'NoneType'> or <class 'str'> "
+                                 "instead of <class 'ansible.module_utils._internal._datatag._AnsibleTaggedStr'>")
+        if not os.path.isabs(source):
+            raise InventoryError("Failed to parse inventory: The `src` field must be an absolute path.")
         try:
             text = self._read_text(source)
         except UnicodeDecodeError:  # ansible's ini plugin skips undecodable comment lines
             text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
                              for line in files.read_bytes(source).splitlines())
         parse_ini(self.data, text)
+
+
+def _plugin_config_file(source: str) -> bool:
+    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or a YAML one."""
+    ext = os.path.splitext(source)[1]
+    return not ext or ext in (".config", *YAML_FILENAME_EXTENSIONS)
 
 
 def _located(exc: InventoryError, source: str) -> str:
@@ -353,11 +448,15 @@ def _located(exc: InventoryError, source: str) -> str:
 
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
                    runner: ScriptRunner | None = None, playbook_dir: str | None = None,
-                   settings: InventorySettings | None = None) -> Inventory:
+                   settings: InventorySettings | None = None, flush_cache: bool = False,
+                   plugin_basedir: str | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
-    Executable scripts and ``constructed`` configurations run only with ``dynamic=True``;
-    otherwise each adds the note ``dynamic inventory: <path> not run`` and nothing else.
+    Executable scripts, ``constructed`` and ``generator`` configurations and plugins ansible-core
+    runs for us (a user's, a collection's) run only with ``dynamic=True``; otherwise each adds a
+    note ``dynamic inventory: <path> not run ...`` and nothing else. ``flush_cache`` reads the
+    latter again instead of answering from the cache. ``plugin_basedir`` (default ``playbook_dir``)
+    is the directory whose ``inventory_plugins/`` ansible adds, its base directory.
     ``playbook_dir`` is ``--playbook-dir`` or the directory of the playbook being run: its
     ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
     the defaults when not given) choose the plugins, the ignored directory entries and when a
@@ -366,14 +465,16 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     settings = settings or InventorySettings()
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
-    inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir)
-    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings)
+    inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
+                          facts_as_vars=settings.inject_facts_as_vars)
+    reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
         if not source:
             continue
         if "," not in source:
             source = os.path.abspath(os.path.expanduser(source))
+        reader.given.add(source)
         inventory.parsed = reader.parse_source(source) or inventory.parsed
     if inventory.parsed:
         inventory.data.reconcile_inventory()

@@ -1,12 +1,14 @@
 """Which inventory plugin a name means, as ansible's ``inventory_loader.get`` finds it: for the
-``plugin:`` key of a configuration read by the ``auto`` plugin.
+``plugin:`` key of a configuration read by the ``auto`` plugin, and for the names ansible.cfg's
+``enable_plugins`` lists.
 
 ansible-core's own plugins are named ``yaml``, ``ansible.builtin.yaml`` or ``ansible.legacy.yaml``.
-Any other ``namespace.collection.plugin`` is a collection's plugin: this module only looks
-whether it is installed (reading directories, importing nothing), because playbook-ls never runs
-a collection's plugin code, which typically queries a cloud provider over the network. An
-installed one is reported by name with what to do instead; a missing one gets ansible's own
-warning and error.
+Another short name is a plugin a user wrote, found as ``NAME.py`` in ``inventory_plugins/`` of the
+playbook directory or in a configured ``inventory_plugins`` path; ``namespace.collection.plugin``
+is a collection's plugin. This module only looks where the file is (reading directories,
+importing nothing): such a plugin is code, run only by ansible-core itself, and only where the
+caller allows it (:mod:`engine.inventory.external`). A missing one gets ansible's own warning and
+error.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from engine.config import InventorySettings
 
 BUILTIN_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 PluginKind = Literal["builtin", "installed", "unknown"]
+"""``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class NamedPlugin:
     kind: PluginKind
     name: str
     load_warning: str = ""
+    path: str = ""
+    """The plugin's file, when installed."""
 
 
 def builtin_short_name(name: str) -> str:
@@ -39,12 +44,26 @@ def builtin_short_name(name: str) -> str:
     return name
 
 
-def find_plugin(name: str, builtin: frozenset[str], settings: InventorySettings) -> NamedPlugin:
-    """Resolve an ``auto`` configuration's plugin ``name`` among ``builtin`` plugins and the
+def plugin_directories(settings: InventorySettings, playbook_dir: str | None) -> list[str]:
+    """Where ansible looks for an inventory plugin by short name: the playbook directory's
+    ``inventory_plugins/`` (ansible adds it for its base directory), then the configured paths."""
+    found = [os.path.join(playbook_dir, "inventory_plugins")] if playbook_dir else []
+    return found + list(settings.inventory_plugin_path)
+
+
+def find_plugin(name: str, builtin: frozenset[str], settings: InventorySettings,
+                playbook_dir: str | None = None) -> NamedPlugin:
+    """Resolve a plugin ``name`` among ``builtin`` plugins, the plugin directories and the
     installed collections of ``settings``' collection path."""
     short = builtin_short_name(name)
-    if short != name or "." not in name:
-        return NamedPlugin("builtin" if short in builtin else "unknown", short if short in builtin else name)
+    if short in builtin:
+        return NamedPlugin("builtin", short)
+    if name.startswith("ansible.builtin."):
+        return NamedPlugin("unknown", name)
+    if short != name or "." not in name:  # a short name or ansible.legacy.NAME: the plugin paths too
+        found = next((path for directory in plugin_directories(settings, playbook_dir)
+                      if os.path.isfile(path := os.path.join(directory, f"{short}.py"))), None)
+        return NamedPlugin("installed", name, path=found) if found else NamedPlugin("unknown", name)
     parts = name.split(".")
     if len(parts) != 3 or not all(parts):
         return NamedPlugin("unknown", name)
@@ -62,13 +81,15 @@ def find_plugin(name: str, builtin: frozenset[str], settings: InventorySettings)
             else f"{namespace}.{collection}"
         return NamedPlugin("unknown", name,
                            f"Error loading plugin '{name}': No module named 'ansible_collections.{missing}'")
-    if os.path.isfile(os.path.join(found, "plugins", "inventory", f"{plugin}.py")):
-        return NamedPlugin("installed", name)
+    path = os.path.join(found, "plugins", "inventory", f"{plugin}.py")
+    if os.path.isfile(path):
+        return NamedPlugin("installed", name, path=path)
     return NamedPlugin("unknown", name)
 
 
-def not_run_message(name: str, source: str) -> str:
-    """Why an installed collection plugin's source adds nothing, and what to do about it."""
-    return (f"inventory plugin '{name}' (from source '{source}') is not run by playbook-ls: a collection's "
-            "inventory plugin can query remote services and playbook-ls never runs network code; read this "
-            "source with ansible-inventory instead")
+def not_run_note(name: str, source: str) -> str:
+    """Why a source read by a plugin's code adds nothing here, and how to allow it: said once
+    per source, where hosts would otherwise be reported unknown."""
+    return (f"dynamic inventory: {source} not run (inventory plugin '{name}' is code from the repository or "
+            "a collection, and running it is not allowed here: the inventory is partial; `playbook-ls inventory`, "
+            "`run` and `launch` read it, and the editor does in a trusted workspace)")

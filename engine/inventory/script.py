@@ -7,13 +7,13 @@ with ``--host NAME`` for every host. Running is the caller's decision (see
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import subprocess
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
+from engine.inventory.trust import decode_legacy_json, untrusted
 
 TIMEOUT_SECONDS = 60.0
 """How long one script run may take before it is stopped and reported."""
@@ -71,7 +71,7 @@ class ScriptRunner:
 
 def _decode(text: str, what: str) -> Any:
     try:
-        return json.loads(text)
+        return decode_legacy_json(text)
     except ValueError as exc:
         raise ScriptError(f"{what}: Value could not be parsed as JSON: {exc}") from None
 
@@ -117,7 +117,8 @@ def _parse_group(inventory: InventoryData, group: str, data: Any, hosts: dict[st
     if not isinstance(data, dict):
         data = {"hosts": data}
     elif not any(k in data for k in ("hosts", "vars", "children")):
-        data = {"hosts": [group], "vars": data}  # ansible's (deprecated) reading of a bare mapping
+        # ansible's (deprecated) reading of a bare mapping; it trusts only values under a "vars" key
+        data = {"hosts": [group], "vars": untrusted(data)}
     if "hosts" in data:
         if not isinstance(data["hosts"], list):
             raise ScriptError(f"Value contains '{group}.hosts' which is {_type(data['hosts'])!r} instead of 'list'.")

@@ -68,6 +68,13 @@ def _dir_vars_files(path: str) -> list[str]:
     return found
 
 
+class VaultedFile(InventoryError):
+    """A vars file encrypted whole with ansible-vault: playbook-ls never decrypts, and ansible
+    without a vault secret stops its parsing with this error (exit code 4)."""
+
+    exit_code = 4
+
+
 class VarsFiles:
     """Reads the vars files of hosts and groups from ``group_vars``/``host_vars`` in ``directories``
     (real paths, in order, later winning), combining them as ``merge_hashes`` (``hash_behaviour``)
@@ -145,6 +152,8 @@ class VarsFiles:
                                                        else "fix the YAML in this vars file"))
         if not loaded.data:
             return {}
+        if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
+            raise VaultedFile("Attempting to decrypt but no vault secrets found.")
         if not isinstance(loaded.data, dict):
             raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
                                  "variables must be a mapping")

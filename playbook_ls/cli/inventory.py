@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from typing import TYPE_CHECKING
 
@@ -57,6 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "ansible.cfg's playbook_dir; for host variables, the current directory)")
     add_selection_options(parser, tags=False, extra_vars=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--flush-cache", action="store_true",
+                        help="run inventory plugins again instead of answering from their cached results")
     parser.add_argument("group", nargs="?", default="all", metavar="GROUP", help="the group --graph starts at")
     parser.set_defaults(handler=run_inventory)
 
@@ -89,7 +92,8 @@ def run_inventory(args: argparse.Namespace) -> int:
     playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)
     export = settings.export if args.export is None else args.export
     try:
-        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings)
+        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings,
+                                   flush_cache=args.flush_cache)
     except InventoryAborted as aborted:
         report_problems(aborted.inventory)
         return _fail(str(aborted), 1)
@@ -111,11 +115,11 @@ def run_inventory(args: argparse.Namespace) -> int:
         else:
             available = _select(inventory, "all", args.limit, mismatch)
             shape = yaml_inventory if args.yaml else toml_inventory if args.toml else list_inventory
-            text = dump(shape(inventory, available, export), args.yaml, args.toml)
+            text = dump(shape(inventory, available, export), args.yaml, args.toml, mark_unsafe=True)
     except OutputError as exc:
         return _fail(str(exc), 1)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
-        return _fail(str(exc), 1)
+        return _fail(str(exc), getattr(exc, "exit_code", 1))
     if args.output:
         try:
             with open(args.output, "w", encoding="utf-8") as handle:
@@ -123,7 +127,7 @@ def run_inventory(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _fail(f"Unable to write to destination file {args.output!r}: {exc.strerror}", 1)
     else:
-        print(text, end="" if text.endswith("\n") else "\n")  # as ansible's display: one newline at the end
+        print(_displayed(text), end="" if text.endswith("\n") else "\n")  # as ansible's display: one newline
     return 0
 
 
@@ -155,6 +159,18 @@ def report_problems(inventory: Inventory) -> None:
         _warn(note)
 
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _displayed(text: str) -> str:
+    """``text`` as ansible's display writes it: what came from files that are not UTF-8 (kept as
+    surrogate escapes) becomes ``?``, with ansible's warning."""
+    if not _SURROGATES.search(text):
+        return text
+    _warn('Non UTF-8 encoded data replaced with "?" while displaying text to stdout/stderr.')
+    return _SURROGATES.sub("?", text)
+
+
 def _select(inventory: Inventory, pattern: str, limit: str | None = None, mismatch: str = "warning") -> list[Host]:
     from engine.inventory.patterns import select_hosts
 
@@ -183,7 +199,7 @@ def _list_hosts(inventory: Inventory, pattern: str, limit: str | None, settings:
     _warn_once(warnings)
     print(f"  hosts ({len(hosts)}):")
     for host in hosts:
-        print(f"    {host.name}")
+        print(f"    {_displayed(host.name)}")
     return 0
 
 

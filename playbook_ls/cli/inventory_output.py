@@ -7,7 +7,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
-from engine.values import VaultText
+from engine.values import UnsafeText, VaultText
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
@@ -21,9 +21,10 @@ class OutputError(Exception):
 TOML_LIBRARY_MISSING = 'The Python library "tomli-w" is required when using the TOML output format.'
 
 
-def dump(data: Any, as_yaml: bool = False, as_toml: bool = False) -> str:
+def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, mark_unsafe: bool = False) -> str:
     """ansible-inventory's JSON (sorted keys, four-space indent, vaulted values as
-    ``{"__ansible_vault": ciphertext}``, dates in ISO format) or, with ``as_yaml``, its YAML
+    ``{"__ansible_vault": ciphertext}``, dates in ISO format; with ``mark_unsafe``, for ``--list``,
+    strings not trusted as templates as ``{"__ansible_unsafe": text}``) or, with ``as_yaml``, its YAML
     (PyYAML block style, sorted keys, unicode kept, ``!vault`` kept), or with ``as_toml`` its TOML."""
     if as_yaml:
         import yaml
@@ -35,18 +36,24 @@ def dump(data: Any, as_yaml: bool = False, as_toml: bool = False) -> str:
         except ImportError:  # ansible-inventory needs the same library and stops the same way
             raise OutputError(TOML_LIBRARY_MISSING) from None
         return tomli_w.dumps(data)
-    return json.dumps(_json_ready(data), sort_keys=True, indent=4, default=_json_default, ensure_ascii=False)
+    return json.dumps(_json_ready(data, mark_unsafe), sort_keys=True, indent=4, default=_json_default,
+                      ensure_ascii=False)
 
 
-def _json_ready(value: Any) -> Any:
+def _json_ready(value: Any, mark_unsafe: bool) -> Any:
     """``value`` with each vaulted string as the object ansible's legacy encoder writes for it:
-    the ciphertext, never decrypted."""
+    the ciphertext, never decrypted. ansible's ``inventory_legacy`` encoder marks untrusted strings
+    only where a variable's value sits (``_meta.hostvars.HOST.NAME``, ``GROUP.vars.NAME``, and
+    below): in ``--list`` only they can hold such a string, while ``--host`` prints the variables
+    at the top, where it marks nothing."""
     if isinstance(value, VaultText):
         return {"__ansible_vault": str(value)}
+    if mark_unsafe and isinstance(value, UnsafeText):
+        return {"__ansible_unsafe": str(value)}
     if isinstance(value, dict):
-        return {key: _json_ready(item) for key, item in value.items()}
+        return {key: _json_ready(item, mark_unsafe) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_json_ready(item) for item in value]
+        return [_json_ready(item, mark_unsafe) for item in value]
     return value
 
 

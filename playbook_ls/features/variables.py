@@ -111,6 +111,8 @@ class ContextValues:
     reach: Reach
     groups: list[HostGroup]
     hosts_total: int
+    partial: tuple[str, ...] = ()
+    """Why the inventory lacks sources (code not run): its hosts may not be all the play's."""
 
 
 _inventories: dict[tuple[Any, ...], tuple[float, tuple[Any, ...], Any]] = {}
@@ -140,14 +142,16 @@ def _signature(paths: list[str]) -> tuple[Any, ...]:
 
 
 def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> Any:
-    """The inventory values are shown for, read without running scripts; read again only when
-    one of its files changed (looked at once every ``INVENTORY_TTL`` seconds at most)."""
+    """The inventory values are shown for, read without running scripts or plugins unless the
+    workspace is trusted; read again only when one of its files changed (looked at once every
+    ``INVENTORY_TTL`` seconds at most)."""
     from engine.inventory.manager import load_inventory
 
     config = index.configs.for_path(path)
     chosen = [os.path.join(index.root, s) if not os.path.isabs(s) and "," not in s else s
               for s in sources] if sources else list(config.inventory.sources)
-    key = (id(index), tuple(chosen), id(config))
+    basedir = os.path.dirname(os.path.abspath(path))  # ansible-playbook's, for inventory_plugins/
+    key = (id(index), tuple(chosen), id(config), basedir, index.run_repository_code)
     now = time.monotonic()
     cached = _inventories.get(key)
     if cached is not None and now - cached[0] < INVENTORY_TTL:
@@ -156,8 +160,8 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
     if cached is not None and cached[1] == signature:
         _inventories[key] = (now, signature, cached[2])
         return cached[2]
-    inventory = load_inventory(chosen, index.sources, dynamic=False, playbook_dir=None,
-                               settings=config.inventory)
+    inventory = load_inventory(chosen, index.sources, dynamic=index.run_repository_code, playbook_dir=None,
+                               settings=config.inventory, plugin_basedir=basedir)
     _inventories.clear()  # one workspace, one inventory at a time
     _inventories[key] = (now, signature, inventory)
     return inventory
@@ -196,7 +200,8 @@ def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
             key = (repr(resolved.value) + str(resolved.unknown),
                    (winner.level, winner.path, winner.line) if winner else None)
             groups.setdefault(key, HostGroup([], resolved)).hosts.append(host.name)
-        found.append(ContextValues(reach, list(groups.values()), len(play_plan.hosts)))
+        partial = tuple(note for note in plan.inventory.notes if note.startswith("dynamic inventory:"))
+        found.append(ContextValues(reach, list(groups.values()), len(play_plan.hosts), partial))
     return found
 
 
@@ -259,6 +264,8 @@ def hover_markdown(index: WorkspaceIndex, path: str, line: int, column: int,
             parts.append("\n".join(lines))
         if context.hosts_total > MAX_HOSTS:
             parts.append(f"(the first {MAX_HOSTS} of {context.hosts_total} hosts)")
+    for note in dict.fromkeys(note for context in contexts for note in context.partial):
+        parts.append(f"The inventory is partial, hosts and their values may be missing: {note}")
     return "\n\n".join(parts)
 
 

@@ -113,6 +113,8 @@ class WorkspaceIndex:
         self.internal_errors: list[str] = []
         self.scanned: dict[str, Scanned] = {}
         self._real: dict[str, str] = {}
+        self.run_repository_code = False
+        """The workspace is trusted: its inventory's code (scripts, plugins) may run for the values shown."""
         self.configure(root or os.getcwd(), settings)
 
     @property

@@ -41,6 +41,9 @@ def register(server: PlaybookServer) -> None:
         from playbook_ls.features.workspace import WorkspaceIndex  # the index is empty until the background run
 
         ls.index = WorkspaceIndex(root, client_settings(ls, root, ls.options))
+        # only the client's own start-up options can allow it, never a later configuration a
+        # project's settings file may feed
+        ls.index.run_repository_code = ls.init_options.get("runRepositoryCode") is True
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()

@@ -7,7 +7,8 @@ Optional ``case.json`` keys: ``args`` (added to every ansible-inventory call, e.
 to run from), ``calls`` (more outputs: name -> arguments after the sources), ``list_hosts``
 (name -> ``[PATTERN, ...]``: ``ansible PATTERN --list-hosts ...`` against ``playbook-ls inventory
 --list-hosts PATTERN ...``) and ``list_tasks`` (name -> ``[PLAYBOOK, ...]``: ``ansible-playbook
-PLAYBOOK ... --list-tasks`` against ``playbook-ls list-tasks PLAYBOOK ...``). An ``ansible.cfg``
+PLAYBOOK ... --list-tasks`` against ``playbook-ls list-tasks PLAYBOOK ...``) and
+``needs_ansible_core`` (a plugin playbook-ls has ansible-core run: skipped without it). An ``ansible.cfg``
 in the directory run from is read by both tools.
 """
 
@@ -71,6 +72,7 @@ class Case:
     calls: tuple[tuple[str, tuple[str, ...]], ...] = ()
     list_hosts: tuple[tuple[str, tuple[str, ...]], ...] = ()
     list_tasks: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    needs_ansible_core: bool = False
 
     @property
     def run_dir(self) -> Path:
@@ -118,7 +120,8 @@ def load_cases() -> list[Case]:
         cases.append(Case(path.name, path, data["sources"], data["hosts"], data["graph_groups"],
                           tuple(data.get("args", ())), tuple(sorted(data.get("env", {}).items())),
                           data.get("cwd", ""), _named_calls(data.get("calls", {})),
-                          _named_calls(data.get("list_hosts", {})), _named_calls(data.get("list_tasks", {}))))
+                          _named_calls(data.get("list_hosts", {})), _named_calls(data.get("list_tasks", {})),
+                          data.get("needs_ansible_core", False)))
     return cases
 
 

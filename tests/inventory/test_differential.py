@@ -20,6 +20,8 @@ def test_enough_cases() -> None:
 
 @pytest.mark.parametrize(("case", "name", "call"), CALLS, ids=IDS)
 def test_same_as_ansible_inventory(case, name, call) -> None:
+    if case.needs_ansible_core and ansible_inventory() is None:
+        pytest.skip("the case's plugin is run by ansible-core, which is not installed")
     expected = read_expected(case)[name]
     ours = run_ours(case, call)
     if (name in ("list",) or name.startswith("host-")) and expected.exit_code == 0 and "--yaml" not in call.args:

@@ -27,7 +27,8 @@ def _settings(tmp_path: Path, text: str) -> InventorySettings:
 def test_defaults_without_a_file(tmp_path: Path) -> None:
     settings = AnsibleConfig.load(str(tmp_path)).inventory
     # the collection path comes from AnsibleConfig's own defaults (the user's home)
-    assert dataclasses.replace(settings, collections_path=[]) == InventorySettings()
+    assert dataclasses.replace(settings, collections_path=[], inventory_plugin_path=[]) == InventorySettings()
+    assert settings.inventory_plugin_path[-1] == "/usr/share/ansible/plugins/inventory"
     assert settings.collections_path == AnsibleConfig.load(str(tmp_path)).collections_path
     assert settings.sources == ["/etc/ansible/hosts"]
 

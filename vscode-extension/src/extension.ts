@@ -293,7 +293,8 @@ class Controller implements vscode.Disposable {
   private settings(): ServerOptions {
     const configuration = vscode.workspace.getConfiguration(SECTION);
     const host = fileHost(this.context);
-    return serverOptions((key) => configuration.get(key), (value) => expandVariables(value, host));
+    return serverOptions((key) => configuration.get(key), (value) => expandVariables(value, host),
+      vscode.workspace.isTrusted);
   }
 
   private middleware(): Middleware {

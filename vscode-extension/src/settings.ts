@@ -17,6 +17,9 @@ export interface ServerOptions {
   inventory?: string;
   limit?: string;
   extraVars?: Record<string, unknown>;
+  /** Set when the workspace is trusted: the server may then run the repository's inventory code
+   * (scripts, inventory plugins) for hovers and diagnostics; absent otherwise. */
+  runRepositoryCode?: true;
   /** Always "notification": a run's output comes as `playbook-ls/runOutput` notifications. */
   runOutput: "notification";
   /** Always "return": the extension shows the lens commands' results itself. */
@@ -37,9 +40,11 @@ function text(value: unknown): string | undefined {
 
 /**
  * The server's settings from VS Code's. `expand` turns `${workspaceFolder}` and `~` into paths
- * (relative paths are left for the server, which takes them from the workspace root).
+ * (relative paths are left for the server, which takes them from the workspace root); `trusted`
+ * is the workspace's trust, which alone lets the server run the repository's inventory code.
  */
-export function serverOptions(get: Getter, expand: (value: string) => string = (value) => value): ServerOptions {
+export function serverOptions(get: Getter, expand: (value: string) => string = (value) => value,
+  trusted = false): ServerOptions {
   const options: ServerOptions = {
     select: strings(get("select")),
     ignore: strings(get("ignore")),
@@ -62,6 +67,7 @@ export function serverOptions(get: Getter, expand: (value: string) => string = (
   if (extraVars && typeof extraVars === "object" && !Array.isArray(extraVars) && Object.keys(extraVars).length) {
     options.extraVars = extraVars as Record<string, unknown>;
   }
+  if (trusted) options.runRepositoryCode = true;
   return options;
 }
 

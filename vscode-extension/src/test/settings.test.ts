@@ -13,6 +13,12 @@ describe("serverOptions", () => {
     });
   });
 
+  it("lets the server run repository code only in a trusted workspace", () => {
+    assert.equal(serverOptions(getter({})).runRepositoryCode, undefined);
+    assert.equal(serverOptions(getter({}), (value) => value, false).runRepositoryCode, undefined);
+    assert.equal(serverOptions(getter({}), (value) => value, true).runRepositoryCode, true);
+  });
+
   it("forwards the settings, expanding paths", () => {
     const expand = (value: string) => value.replace("${workspaceFolder}", "/src/infra").replace(/^~/, "/home/ann");
     const options = serverOptions(getter({
