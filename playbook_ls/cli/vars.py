@@ -41,6 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-f", "--forks", type=int, default=None,
                         help="as with --forks (ansible_forks; default: ansible.cfg's forks, else 5)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="as with -v (ansible_verbosity)")
+    parser.add_argument("--run-inventory-code", action="store_true",
+                        help="run the inventory's scripts and plugins (code from the repository) to know its "
+                             "hosts and their variables, as ansible does; off by default")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
 
@@ -88,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     if args.task and where is None:
         return _fail(f"--task {args.task}: give FILE:LINE with a line number from 1", EXIT_USAGE)
     try:
-        plan = make_plan(options, cache, dynamic_inventory=False, select_tasks=False)
+        plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code, select_tasks=False)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
     contexts = []
@@ -106,8 +109,10 @@ def run(args: argparse.Namespace) -> int:
             return _fail(str(exc))
     if not contexts:
         if plan.inventory.data.get_host(args.host) is None:
+            partial = "".join(f" {note}." for note in plan.inventory.notes)
+            hint = " Pass --run-inventory-code to run it." if plan.inventory.notes else ""
             return _fail(f"no host '{args.host}' in the inventory; give one of its hosts with --host "
-                         "(playbook-ls inventory --list shows them)", EXIT_USAGE)
+                         f"(playbook-ls inventory --list shows them).{partial}{hint}", EXIT_USAGE)
         what = f"no task at {args.task} in a play" if where else "no play"
         return _fail(f"{what} of {args.playbook} runs on '{args.host}'; check the task's line and the play's hosts",
                      EXIT_USAGE)

@@ -74,3 +74,17 @@ def test_without_inventory_the_one_ansible_cfg_names(project: Path, capsys: pyte
     [context] = vars_json(capsys, "role_of_host", "group_names")
     assert context["variables"]["role_of_host"]["value"] == "frontend"
     assert context["variables"]["group_names"]["value"] == ["web"]
+
+
+def test_inventory_code_runs_only_when_asked(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An inventory script (or plugin) is code from the repository: vars says the inventory is
+    partial and how to allow it, and with --run-inventory-code shows what the script gives."""
+    script = project / "inventory.py"
+    script.write_text("#!/usr/bin/env python3\nimport json\n"
+                      "print(json.dumps({'web': {'hosts': ['web1'], 'vars': {'from_script': 'yes'}}}))\n")
+    script.chmod(0o755)
+    assert main(["vars", "site.yml", "--host", "web1", "-i", "inventory.py", "from_script"]) == 2
+    err = capsys.readouterr().err
+    assert "no host 'web1' in the inventory" in err and "Pass --run-inventory-code to run it." in err
+    runs = vars_json(capsys, "-i", "inventory.py", "--run-inventory-code", "from_script")
+    assert runs[0]["variables"]["from_script"]["value"] == "yes"
