@@ -353,6 +353,22 @@ def probe_tags(playbook: Path, directory: Path, targets: list[dict], answers: di
         pass
 
 
+def probe_everywhere(repo: Path, targets: list[dict], python: str, env: dict[str, str]) -> dict[int, list]:
+    """Each target asked of every playbook of the repository; a role no playbook meets is asked
+    through a play that applies it, as check analyses it."""
+    answers: dict[int, list] = defaultdict(list)
+    for playbook in find_playbooks(repo):
+        probe_tags(playbook, run_directory(playbook, repo), targets, answers, python, env)
+    unmet_roles = {role_of(Path(t["file"]), repo) for i, t in enumerate(targets) if i not in answers}
+    for role in sorted(r for r in unmet_roles if r is not None):
+        wrapper = role.parent / f".claims-role-{role.name}.yml"
+        play = f"- hosts: localhost\n  gather_facts: false\n  roles:\n    - role: {json.dumps(str(role))}\n"
+        wrapper.write_text(play)
+        probe_tags(wrapper, run_directory(wrapper, repo), targets, answers, python, env)
+        wrapper.unlink()
+    return answers
+
+
 def tag_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, str]) -> list[Verdict]:
     """Each claim is put to every playbook of the repository (a role's own when it has no other)."""
     targets = []
@@ -360,16 +376,7 @@ def tag_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, s
         claim = TAG_CLAIM.search(finding["message"])
         if claim:
             targets.append({"file": str(repo / finding["path"]), "line": finding["line"], "tag": claim.group(1)})
-    answers: dict[int, list] = defaultdict(list)
-    for playbook in find_playbooks(repo):
-        probe_tags(playbook, run_directory(playbook, repo), targets, answers, python, env)
-    # a role no playbook meets is asked through a play that applies it, as check analyses it
-    unmet_roles = {role_of(Path(t["file"]), repo) for i, t in enumerate(targets) if i not in answers}
-    for role in sorted(r for r in unmet_roles if r is not None):
-        wrapper = role.parent / f".claims-role-{role.name}.yml"
-        play = f"- hosts: localhost\n  gather_facts: false\n  roles:\n    - role: {json.dumps(str(role))}\n"
-        wrapper.write_text(play)
-        probe_tags(wrapper, run_directory(wrapper, repo), targets, answers, python, env)
+    answers = probe_everywhere(repo, targets, python, env)
     verdicts, index = [], 0
     for finding in findings:
         claim = TAG_CLAIM.search(finding["message"])
@@ -464,11 +471,9 @@ def verify_fixes(root: Path, confirmed: list[dict], ansible: list[str], playbook
     shifts = line_shifts(diff)
     targets = [{"file": str(root / f["path"]), "line": moved(f["line"], shifts.get(f["path"], [])),
                 "tag": TAG_CLAIM.search(f["message"]).group(1)} for f in confirmed if f["path"] in shifts]
-    answers: dict[int, list] = defaultdict(list)
-    for playbook in find_playbooks(root):
-        probe_tags(playbook, run_directory(playbook, root), targets, answers, python, env)
+    answers = probe_everywhere(root, targets, python, env)
     now_all = sum(1 for i in range(len(targets)) if answers.get(i) and all(s == t for s, t in answers[i]))
-    return {"files fixed": len(shifts), "fixed includes": len(targets),
+    return {"files fixed": len(shifts), "fixed includes": len(targets), "asked after": len(answers),
             "now run all they load": now_all, "listings": len(before),
             "listings changed": sum(before[key] != after.get(key) for key in before)}
 
