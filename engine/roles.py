@@ -173,7 +173,11 @@ class RoleLoader:
             found = r.collections.find_role(name, collections)
             if found is not None:
                 role, path, collection = found
-                return RoleInstance(f"{collection}.{role}", path, via, span, external=True, collection=collection)
+                # ansible knows only installed collections: a short name that resolves here to the
+                # collection under edit is one it finds through roles_path, and names it so
+                short = not is_fqcr(name) and collection in r.collections.sources
+                return RoleInstance(name if short else f"{collection}.{role}", path, via, span, external=True,
+                                    collection=collection)
         path, searched = find_role(name, ctx.basedir, r.config.roles_path, role_basedir)
         if path is None:
             hint = ("Install the collection (ansible-galaxy collection install), check its collections_path, "
