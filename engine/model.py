@@ -27,14 +27,16 @@ class Problem:
 
     ``code`` names the kind ("yaml-syntax", "unresolved-import", "import-cycle", ...);
     ``fatal`` means ansible-playbook itself would refuse to run, exiting with ``exit_code``.
+    ``requirement`` (an :class:`engine.requirements.Requirement`) is set when what is missing is
+    declared in a requirements file and not installed: installing it is the fix.
     """
 
-    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code")
+    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code", "requirement")
 
     def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                 exit_code: int = 4) -> None:
+                 exit_code: int = 4, requirement: Any = None) -> None:
         self.code, self.message, self.span, self.hint = code, message, span, hint
-        self.fatal, self.exit_code = fatal, exit_code
+        self.fatal, self.exit_code, self.requirement = fatal, exit_code, requirement
 
     def __repr__(self) -> str:
         return f"Problem({self.code!r}, {str(self)!r})"

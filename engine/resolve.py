@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
-from engine.collection_search import CollectionFinder, collection_roots, ensure_default
+from engine.collection_search import CollectionFinder, collection_roots, ensure_default, is_fqcr
 from engine.config import AnsibleConfig
 from engine.loading import Ctx, task_collections
 from engine.magic import load_time_variables
@@ -39,6 +39,7 @@ from engine.model import (
 )
 from engine.paths import path_dwim, path_dwim_relative
 from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
+from engine.requirements import Requirement, declared, install_hint
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
@@ -162,6 +163,7 @@ class Resolver:
         # the directories of the playbooks given on the command line, whose collections/ ansible
         # searches first; by default the directory of the playbook being loaded
         self.playbook_dirs: list[str] | None = None
+        self._loaded_dirs: list[str] = []  # the directories of the playbook being loaded, as used
         self.collections = CollectionFinder([])
         self.default_collection: str | None = None  # set by loading a playbook of a collection
         self._finders: dict[tuple[str, ...], CollectionFinder] = {}
@@ -173,8 +175,17 @@ class Resolver:
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                exit_code: int = EXIT_PARSER_ERROR) -> None:
-        self.problems.append(Problem(code, message, span, hint, fatal, exit_code))
+                exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement))
+
+    def requirement_for(self, kind: str, name: str) -> Requirement | None:
+        """The requirements-file entry declaring the missing role or collection ``name`` (for a
+        collection, the one a fully qualified name is in), when it is not installed here."""
+        if kind == "collection":
+            name = ".".join(name.split(".")[:2])
+            if self.collections.collection_dir(name) is not None:
+                return None  # installed: what is missing is missing from the collection itself
+        return declared(self.sources.load, self._loaded_dirs, kind, name)
 
     def load_yaml(self, path: str, span: Span | None) -> Any:
         loaded = self.sources.load(path)
@@ -201,6 +212,7 @@ class Resolver:
             paths.clear_cache()
         book = Playbook(path)
         playbook_dirs = self.playbook_dirs or [os.path.dirname(os.path.abspath(path))]
+        self._loaded_dirs = playbook_dirs
         self.collections = self.finder(playbook_dirs)
         self.default_collection = self.collections.collection_of(path)
         self.plugins = plugin_names_for(self.collections, self.config.library, self.config.action_plugins)
@@ -302,8 +314,10 @@ class Resolver:
             path = target if os.path.isabs(target) else os.path.join(basedir, target)
             self.default_collection = self.collections.collection_of(path) or self.default_collection
         if not paths.exists(path):
+            requirement = self.requirement_for("collection", target) if is_fqcr(target) else None
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
-                         entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
+                         entry.value_spans.get(key), install_hint(requirement) or f"Looked for {path}.",
+                         exit_code=EXIT_ERROR, requirement=requirement)
             return []
         # PlaybookInclude: ``entry.vars | new_obj.vars``, the outer import's vars over the inner's
         play_vars = {**as_dict(entry.get("vars")), **outer_vars}
@@ -434,10 +448,12 @@ class Resolver:
             if found is None:
                 self.unchecked_modules = True
             elif not found:
+                requirement = self.requirement_for("collection", name) if is_fqcr(name) else None
                 self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
                              "misspelling, missing collection, or incorrect module path.", span,
-                             "Check the module's name, install the collection that provides it, or add the "
-                             "directory that holds it to the library setting.", fatal=fatal)
+                             install_hint(requirement) or "Check the module's name, install the collection that "
+                             "provides it, or add the directory that holds it to the library setting.", fatal=fatal,
+                             requirement=requirement)
 
     def _template_tags(self, play: Play, tag_vars: Mapping[str, Any]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering."""

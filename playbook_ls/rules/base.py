@@ -238,11 +238,13 @@ def tag_origins(tag: str, frames: list[Frame]) -> str:
 
 
 def problem_findings(ctx: PlaybookContext, *codes: str) -> Iterator[Finding]:
-    """Findings for the resolver's own problems of the given kinds."""
+    """Findings for the resolver's own problems of the given kinds; what a requirements file
+    declares and nobody installed is PLS123's, once per requirement."""
     from engine.model import join_sentences
 
     for problem in ctx.problems(*codes):
-        yield Finding(join_sentences(problem.message, problem.hint), problem.span)
+        if problem.requirement is None:
+            yield Finding(join_sentences(problem.message, problem.hint), problem.span)
 
 
 class NoqaComment(NamedTuple):
