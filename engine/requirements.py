@@ -4,7 +4,7 @@ A role or collection that a requirements file declares and nobody installed is n
 the playbook: one ``ansible-galaxy ... install -r FILE`` fixes every use of it. The resolver asks
 here, for a role or a collection it cannot find, whether such a file declares it.
 
-The files: ``requirements.yml`` (and any ``*requirements.yml``, as ``ansible-role-requirements.yml``),
+The files: ``requirements.yml`` (and the like: ``ansible-role-requirements.yml``, ``requirements-core.yml``),
 ``roles/requirements.yml`` and ``collections/requirements.yml`` in the playbook's directory and
 each directory above it, up to the top of the repository. Their format is ``cli/galaxy.py``'s
 ``_parse_requirements_file``: a list of roles, or a mapping with ``roles`` and ``collections``;
@@ -24,6 +24,8 @@ from engine.span import Span, YMap, YSeq
 _ROLE_KEYS = frozenset({"name", "role", "scm", "src", "version", "include"})
 _COLLECTION = re.compile(r"^\w+\.\w+$")
 _EXTENSIONS = (".yml", ".yaml")
+# requirements.yml, ansible-role-requirements.yml, requirements-core.yml, ...
+_FILE_NAME = re.compile(r"^(?:.*[-_.])?requirements(?:[-_.].*)?\.ya?ml$")
 _TOP_MARKERS = (".git", "galaxy.yml")  # the top of a repository or of a collection's source
 
 
@@ -89,11 +91,9 @@ def role_name(entry: Any) -> str | None:
 
 
 def collection_name(entry: Any) -> str | None:
-    """The ``namespace.collection`` a collection requirement installs (None for a git, url or
-    file source, whose name is known only once fetched)."""
+    """The ``namespace.collection`` a collection requirement installs: its ``name`` when that is
+    one (a git, url or file source named only by its location is known only once fetched)."""
     if isinstance(entry, dict):
-        if entry.get("type") not in (None, "galaxy"):
-            return None
         entry = entry.get("name")
     return entry if isinstance(entry, str) and _COLLECTION.match(entry) else None
 
@@ -136,7 +136,7 @@ def requirement_files(start: str) -> Iterator[str]:
         except OSError:
             names = []
         for name in names:
-            if name.endswith(tuple(f"requirements{ext}" for ext in _EXTENSIONS)):
+            if _FILE_NAME.match(name):
                 yield os.path.join(directory, name)
         for sub in ("roles", "collections"):
             for ext in _EXTENSIONS:

@@ -3,8 +3,9 @@
 ## What it does
 Reports a role or collection that a requirements file declares and that is not installed where
 ansible-playbook would look for it, once per requirement, at its entry in the requirements file,
-with the command that installs it. The files read are `requirements.yml` (and any
-`*requirements.yml`), `roles/requirements.yml` and `collections/requirements.yml` in the
+with the command that installs it. The files read are `requirements.yml` (and the like:
+`ansible-role-requirements.yml`, `requirements-core.yml`), `roles/requirements.yml` and
+`collections/requirements.yml` in the
 playbook's directory and the directories above it, up to the top of the repository, in both of
 ansible-galaxy's forms (a list of roles, or `roles:` and `collections:`); a role is matched by
 the name ansible-galaxy installs it as (`name`, else the `src` repository's name).

@@ -108,3 +108,16 @@ def test_role_names_are_ansible_galaxys(entry: object) -> None:
 def test_what_is_not_a_requirements_file() -> None:
     for text in ("- hosts: all\n  tasks: []\n", "roles: 3\n", "vars: {}\n", "{}\n"):
         assert parse(parse_text(text, "requirements.yml").data, "requirements.yml") == []
+
+
+def test_other_requirements_file_names_and_a_git_collection_named_by_its_name(repo: Path) -> None:
+    found = check(repo, {
+        # openstack-ansible's layout: the collection's name with its git source
+        "ansible-collection-requirements.yml": ("collections:\n  - name: acme.osa\n"
+                                                "    source: https://example.com/acme/osa\n    type: git\n"
+                                                "  - name: https://example.com/acme/unnamed\n    type: git\n"),
+        "requirements-core.yml": "collections:\n  - name: acme.core\n",
+        "playbooks/site.yml": "- import_playbook: acme.osa.setup\n- hosts: all\n  roles: [acme.core.web]\n",
+    })
+    assert [(f.code, positions([f])[0][:2]) for f in found] == [
+        ("PLS123", ("ansible-collection-requirements.yml", 1)), ("PLS123", ("requirements-core.yml", 1))]
