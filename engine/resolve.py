@@ -175,8 +175,9 @@ class Resolver:
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None) -> None:
-        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement))
+                exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None,
+                after_load: bool = False) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load))
 
     def requirement_for(self, kind: str, name: str) -> Requirement | None:
         """The requirements-file entry declaring the missing role or collection ``name`` (for a
@@ -370,9 +371,10 @@ class Resolver:
                                                          self.with_magic({}, play.basedir)))
         # templated once the play is loaded, with every role's defaults (those of import_role too),
         # as PlaybookExecutor's post_validate does
-        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"))
+        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"), after_load=True)
         play.hosts = [] if hosts is OMIT else [str(h) for h in _as_list(hosts)]
-        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
+        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")),
+                                  after_load=True)
         play.name = "" if name is None else str(name)
         frame.label = f'play "{play.name}"'
         self._template_tags(play, resolve_variables({**play_vars, "ansible_play_name": play.name}))
@@ -553,9 +555,10 @@ class Resolver:
         return True
 
     def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
-                      exit_code: int = EXIT_PARSER_ERROR) -> Any:
+                      exit_code: int = EXIT_PARSER_ERROR, after_load: bool = False) -> Any:
         """``value`` templated now; ``exit_code`` is ansible's when that fails (1 where its
-        ``AnsibleUndefinedVariable`` is not turned into a parser error, as for role names)."""
+        ``AnsibleUndefinedVariable`` is not turned into a parser error, as for role names);
+        ``after_load``: ansible templates it only once the whole playbook is loaded."""
         if not is_template(value) and not isinstance(value, list):
             return value
         try:
@@ -565,7 +568,7 @@ class Resolver:
             hint = "Simplify the template, or compute the value outside ansible and pass it with -e." \
                 if exc.too_large else "Define the variable in play vars, vars_files or pass it with -e."
             self.problem("unresolved-template", f"cannot resolve {shown} statically: {exc}", span, hint,
-                         exit_code=exit_code)
+                         exit_code=exit_code, after_load=after_load)
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------
