@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from engine.paths import display_path
 from engine.span import Span, YMap, YSeq
 
 # the keys role_yaml_parse keeps, and include (another requirements file)
@@ -38,26 +39,18 @@ class Requirement(NamedTuple):
     span: Span | None
 
     def install_command(self) -> str:
-        return f"ansible-galaxy {self.kind} install -r {_shown(self.file)}"
+        return f"ansible-galaxy {self.kind} install -r {display_path(self.file)}"
 
     def describe(self) -> str:
-        return f"the {self.kind} '{self.name}' is declared in {_shown(self.file)}, not installed here"
+        return f"the {self.kind} '{self.name}' is declared in {display_path(self.file)}, not installed here"
 
 
 def install_hint(requirement: Requirement | None) -> str:
     """What to do about something missing that ``requirement`` declares ("" without one)."""
     if requirement is None:
         return ""
-    return f"It is declared in {_shown(requirement.file)} and not installed here: {requirement.install_command()}."
-
-
-def _shown(path: str) -> str:
-    """The path as a command run from the current directory would take it."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
+    where = display_path(requirement.file)
+    return f"It is declared in {where} and not installed here: {requirement.install_command()}."
 
 
 def repo_url_to_role_name(src: str) -> str:

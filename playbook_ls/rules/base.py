@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.model import Block, Frame, Play, Playbook, Task
+from engine.paths import display_path
 from engine.span import Span
 
 if TYPE_CHECKING:
@@ -177,18 +178,6 @@ def where(span: Span | None) -> str:
     if span is None:
         return "<unknown>"
     return f"{display_path(span.file)}:{span.line + 1}"
-
-
-def display_path(path: str) -> str:
-    import os
-
-    if not os.path.isabs(path):
-        return path
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
 
 
 def describe_frame(frame: Frame) -> str:
