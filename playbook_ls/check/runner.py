@@ -27,6 +27,7 @@ MODULES_NOT_CHECKED = (
     "beside playbook-ls or on PATH, so a misspelt or missing module goes unreported here, where a machine with "
     "ansible-core reports it. Install ansible-core where check runs; --require-module-check (or "
     "require-module-check = true) makes this an error")
+NOT_KEPT = frozenset({rules.pls109_unresolved_import.CODE, rules.pls123_requirement_not_installed.CODE})
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
 
@@ -203,8 +204,9 @@ class Checker:
             if unit.errors:  # a crashed rule's result is not worth keeping
                 if self.jobs > 1:
                     self.result.internal_errors += unit.errors
-            elif not any(f["code"] == rules.pls109_unresolved_import.CODE for f in unit.findings):
-                # A missing file may appear anywhere on a search path: such results are not kept.
+            elif not any(f["code"] in NOT_KEPT for f in unit.findings):
+                # A missing file may appear anywhere on a search path (a role installed from a
+                # requirements file, too): such results are not kept.
                 cache.units[key], cache.dirty = unit.to_json(), True
         return {key: results[key] for key in wanted}
 

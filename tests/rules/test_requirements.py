@@ -121,3 +121,18 @@ def test_other_requirements_file_names_and_a_git_collection_named_by_its_name(re
     })
     assert [(f.code, positions([f])[0][:2]) for f in found] == [
         ("PLS123", ("ansible-collection-requirements.yml", 1)), ("PLS123", ("requirements-core.yml", 1))]
+
+
+def test_installing_the_role_clears_the_cached_finding(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from playbook_ls.check.runner import run_check
+    from playbook_ls.config import load_settings
+
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(repo.parent / "cache"))
+    check(repo, {"requirements.yml": "- geerlingguy.java\n", "site.yml": "- hosts: all\n  roles: [geerlingguy.java]\n"})
+    assert [f.code for f in run_check([str(repo)], load_settings(None, str(repo)), use_cache=True).findings] == \
+        ["PLS123"]
+    # ansible-galaxy installs into the first roles_path entry, outside the checked tree
+    installed = Path.home() / ".ansible/roles/geerlingguy.java/tasks"
+    installed.mkdir(parents=True)
+    (installed / "main.yml").write_text("- ansible.builtin.debug: msg=java\n")
+    assert run_check([str(repo)], load_settings(None, str(repo)), use_cache=True).findings == []
