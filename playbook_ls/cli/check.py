@@ -114,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     report = render(result, args.format or "text", colour=colour and not args.output_file,
                     statistics=args.statistics)
+    if args.statistics:  # counts have no room for a note: it goes where errors go
+        for notice in result.notices:
+            print(f"playbook-ls: note: {notice}", file=sys.stderr)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as handle:

@@ -34,6 +34,7 @@ def test_every_format_says_module_names_were_not_checked(no_ansible_core: Path, 
     notes = sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert [note["level"] for note in notes] == ["warning"]
     assert cli("check", "--format", "github")[1].startswith("::notice title=playbook-ls::module names were not")
+    assert "note: module names were not checked" in cli("check", "--statistics")[2]
 
 
 def test_require_module_check_fails_the_run(no_ansible_core: Path, cli) -> None:
