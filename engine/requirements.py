@@ -73,10 +73,9 @@ def role_name(entry: Any) -> str | None:
         return repo_url_to_role_name(parts[0])
     if not isinstance(entry, dict) or "include" in entry:
         return None
-    if "role" in entry:
-        return str(entry["role"])
-    if "name" in entry:
-        return str(entry["name"])
+    for key in ("role", "name"):  # role: the old style; name: the new one, over src
+        if key in entry:
+            return entry[key] if isinstance(entry[key], str) and entry[key] else None
     src = entry.get("src")
     if not isinstance(src, str):
         return None
