@@ -27,14 +27,19 @@ class Problem:
 
     ``code`` names the kind ("yaml-syntax", "unresolved-import", "import-cycle", ...);
     ``fatal`` means ansible-playbook itself would refuse to run, exiting with ``exit_code``.
+    ``requirement`` (an :class:`engine.requirements.Requirement`) is set when what is missing is
+    declared in a requirements file and not installed: installing it is the fix. ``after_load``
+    marks a problem ansible meets templating a play's own fields (``post_validate``), which it
+    does only once it has loaded every play of the playbook.
     """
 
-    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code")
+    __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code", "requirement", "after_load")
 
     def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                 exit_code: int = 4) -> None:
+                 exit_code: int = 4, requirement: Any = None, after_load: bool = False) -> None:
         self.code, self.message, self.span, self.hint = code, message, span, hint
-        self.fatal, self.exit_code = fatal, exit_code
+        self.fatal, self.exit_code, self.requirement = fatal, exit_code, requirement
+        self.after_load = after_load
 
     def __repr__(self) -> str:
         return f"Problem({self.code!r}, {str(self)!r})"
@@ -294,7 +299,9 @@ class Playbook:
         self.problems: list[Problem] = []
 
     def fatal_problems(self) -> list[Problem]:
-        return [p for p in self.problems if p.fatal]
+        """The problems that stop ansible-playbook, the one it stops at first: loading any play
+        of the playbook (a later play's missing role) comes before templating the first play."""
+        return sorted((p for p in self.problems if p.fatal), key=lambda p: p.after_load)
 
 
 def implicit_meta_block(chain: tuple[Frame, ...], what: str, role: RoleInstance | None = None) -> Block:

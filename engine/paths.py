@@ -30,6 +30,17 @@ RE_TASKS = re.compile(r"(?:^|/)+tasks/?$")
 YAML_EXTENSIONS = (".yml", ".yaml", ".json")
 
 
+def display_path(path: str) -> str:
+    """A path as shown to the user: relative to the current directory when it is below it."""
+    if not os.path.isabs(path):
+        return path
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
 def unfrack(path: str) -> str:
     """ansible's ``unfrackpath(follow=False)``: expand ``~`` and variables, make absolute, normalise."""
     return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 from engine import keywords as kw
 from engine import paths
 from engine.actions import ActionError, parse_action
-from engine.collection_search import CollectionFinder, collection_roots, ensure_default
+from engine.collection_search import CollectionFinder, collection_roots, ensure_default, is_fqcr
 from engine.config import AnsibleConfig
 from engine.loading import Ctx, task_collections
 from engine.magic import load_time_variables
@@ -40,6 +40,7 @@ from engine.model import (
 )
 from engine.paths import path_dwim, path_dwim_relative
 from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
+from engine.requirements import Requirement, declared, install_hint
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
@@ -163,6 +164,7 @@ class Resolver:
         # the directories of the playbooks given on the command line, whose collections/ ansible
         # searches first; by default the directory of the playbook being loaded
         self.playbook_dirs: list[str] | None = None
+        self._loaded_dirs: list[str] = []  # the directories of the playbook being loaded, as used
         self.collections = CollectionFinder([])
         self.default_collection: str | None = None  # set by loading a playbook of a collection
         self._finders: dict[tuple[str, ...], CollectionFinder] = {}
@@ -174,8 +176,18 @@ class Resolver:
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                exit_code: int = EXIT_PARSER_ERROR) -> None:
-        self.problems.append(Problem(code, message, span, hint, fatal, exit_code))
+                exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None,
+                after_load: bool = False) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load))
+
+    def requirement_for(self, kind: str, name: str) -> Requirement | None:
+        """The requirements-file entry declaring the missing role or collection ``name`` (for a
+        collection, the one a fully qualified name is in), when it is not installed here."""
+        if kind == "collection":
+            name = ".".join(name.split(".")[:2])
+            if self.collections.collection_dir(name) is not None:
+                return None  # installed: what is missing is missing from the collection itself
+        return declared(self.sources.load, self._loaded_dirs, kind, name)
 
     def load_yaml(self, path: str, span: Span | None) -> Any:
         loaded = self.sources.load(path)
@@ -202,6 +214,7 @@ class Resolver:
             paths.clear_cache()
         book = Playbook(path)
         playbook_dirs = self.playbook_dirs or [os.path.dirname(os.path.abspath(path))]
+        self._loaded_dirs = playbook_dirs
         self.collections = self.finder(playbook_dirs)
         self.default_collection = self.collections.collection_of(path)
         self.plugins = plugin_names_for(self.collections, self.config.library, self.config.action_plugins)
@@ -303,8 +316,10 @@ class Resolver:
             path = target if os.path.isabs(target) else os.path.join(basedir, target)
             self.default_collection = self.collections.collection_of(path) or self.default_collection
         if not paths.exists(path):
+            requirement = self.requirement_for("collection", target) if is_fqcr(target) else None
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
-                         entry.value_spans.get(key), f"Looked for {path}.", exit_code=EXIT_ERROR)
+                         entry.value_spans.get(key), install_hint(requirement) or f"Looked for {path}.",
+                         exit_code=EXIT_ERROR, requirement=requirement)
             return []
         # PlaybookInclude: ``entry.vars | new_obj.vars``, the outer import's vars over the inner's
         play_vars = {**as_dict(entry.get("vars")), **outer_vars}
@@ -357,9 +372,10 @@ class Resolver:
                                                          self.with_magic({}, play.basedir)))
         # templated once the play is loaded, with every role's defaults (those of import_role too),
         # as PlaybookExecutor's post_validate does
-        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"))
+        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"), after_load=True)
         play.hosts = [] if hosts is OMIT else [str(h) for h in _as_list(hosts)]
-        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")))
+        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")),
+                                  after_load=True)
         play.name = "" if name is None else str(name)
         frame.label = f'play "{play.name}"'
         self._template_tags(play, resolve_variables({**play_vars, "ansible_play_name": play.name}))
@@ -439,10 +455,12 @@ class Resolver:
             if found is None:
                 self.unchecked_modules = True
             elif not found:
+                requirement = self.requirement_for("collection", name) if is_fqcr(name) else None
                 self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
                              "misspelling, missing collection, or incorrect module path.", span,
-                             "Check the module's name, install the collection that provides it, or add the "
-                             "directory that holds it to the library setting.", fatal=fatal)
+                             install_hint(requirement) or "Check the module's name, install the collection that "
+                             "provides it, or add the directory that holds it to the library setting.", fatal=fatal,
+                             requirement=requirement)
 
     def _template_tags(self, play: Play, tag_vars: Mapping[str, Any]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering."""
@@ -542,9 +560,10 @@ class Resolver:
         return True
 
     def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
-                      exit_code: int = EXIT_PARSER_ERROR) -> Any:
+                      exit_code: int = EXIT_PARSER_ERROR, after_load: bool = False) -> Any:
         """``value`` templated now; ``exit_code`` is ansible's when that fails (1 where its
-        ``AnsibleUndefinedVariable`` is not turned into a parser error, as for role names)."""
+        ``AnsibleUndefinedVariable`` is not turned into a parser error, as for role names);
+        ``after_load``: ansible templates it only once the whole playbook is loaded."""
         if not is_template(value) and not isinstance(value, list):
             return value
         try:
@@ -554,7 +573,7 @@ class Resolver:
             hint = "Simplify the template, or compute the value outside ansible and pass it with -e." \
                 if exc.too_large else "Define the variable in play vars, vars_files or pass it with -e."
             self.problem("unresolved-template", f"cannot resolve {shown} statically: {exc}", span, hint,
-                         exit_code=exit_code)
+                         exit_code=exit_code, after_load=after_load)
             return None
 
     # -- blocks and tasks -------------------------------------------------------------------

@@ -19,6 +19,7 @@ from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
 from engine.play_context import role_variables
+from engine.requirements import install_hint
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from engine.collection_search import CollectionFinder
     from engine.config import AnsibleConfig
     from engine.plugin_names import PluginNames
+    from engine.requirements import Requirement
     from engine.source import SourceCache
 
 EXIT_ERROR = 1
@@ -48,7 +50,9 @@ class TaskLoader(Protocol):
     plugins: PluginNames | None
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                exit_code: int = ...) -> None: ...
+                exit_code: int = ..., requirement: Requirement | None = None) -> None: ...
+
+    def requirement_for(self, kind: str, name: str) -> Requirement | None: ...
 
     def load_yaml(self, path: str, span: Span | None) -> Any: ...
 
@@ -173,14 +177,20 @@ class RoleLoader:
             found = r.collections.find_role(name, collections)
             if found is not None:
                 role, path, collection = found
-                return RoleInstance(f"{collection}.{role}", path, via, span, external=True, collection=collection)
+                # ansible knows only installed collections: a short name that resolves here to the
+                # collection under edit is one it finds through roles_path, and names it so
+                short = not is_fqcr(name) and collection in r.collections.sources
+                return RoleInstance(name if short else f"{collection}.{role}", path, via, span, external=True,
+                                    collection=collection)
         path, searched = find_role(name, ctx.basedir, r.config.roles_path, role_basedir)
         if path is None:
-            hint = ("Install the collection (ansible-galaxy collection install), check its collections_path, "
-                    "or check the name." if is_fqcr(name) else
-                    "Create the role there, fix its name, or add its directory to roles_path.")
+            requirement = r.requirement_for("collection" if is_fqcr(name) else "role", name)
+            hint = install_hint(requirement) or (
+                "Install the collection (ansible-galaxy collection install), check its collections_path, "
+                "or check the name." if is_fqcr(name) else
+                "Create the role there, fix its name, or add its directory to roles_path.")
             r.problem("unresolved-role", f"the role '{name}' was not found in {':'.join([*collections, *searched])}",
-                      span, hint, exit_code=EXIT_ERROR)
+                      span, hint, exit_code=EXIT_ERROR, requirement=requirement)
             return None
         display = os.path.basename(name) if not any(
             paths.exists(os.path.join(p, name)) for p in searched) else name

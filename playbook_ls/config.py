@@ -21,7 +21,7 @@ from playbook_ls.rules.base import Severity
 
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
 KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
-        "per_file_ignores", "respect_gitignore")
+        "per_file_ignores", "respect_gitignore", "require_module_check")
 
 
 class ConfigError(ValueError):
@@ -50,6 +50,7 @@ class Settings:
         self.severity: dict[str, str] = {}
         self.exclude: list[str] = []
         self.respect_gitignore = True  # skip what .gitignore and .git/info/exclude ignore, as ruff
+        self.require_module_check = False  # fail when module names cannot be checked (no ansible-core)
         self.include: list[str] = []
         self.roles_path: list[str] = []
         self.fail_level = Severity.WARNING
@@ -273,10 +274,10 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
             setattr(settings, key, _strings(value, raw_key, span))
         elif key == "fail_level":
             settings.fail_level = _level(value, raw_key, span)
-        elif key == "respect_gitignore":
+        elif key in ("respect_gitignore", "require_module_check"):
             if not isinstance(value, bool):
                 raise ConfigError(f"'{raw_key}' must be true or false", span)
-            settings.respect_gitignore = value
+            setattr(settings, key, value)
         elif key == "severity":
             for code, level in _table(value, raw_key, span).items():
                 where = locate((str(raw_key), str(code))) or span

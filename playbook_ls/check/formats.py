@@ -44,6 +44,7 @@ def render_text(result: CheckResult, colour: bool = False) -> str:
             code = f"{_COLOURS[finding.severity]}{code}{_RESET}"
         where = f"{path}:{line}:{col}: " if finding.span is not None else ""  # a finding about no file
         lines.append(f"{where}{code} {finding.message}")
+    lines += [f"note: {notice}" for notice in result.notices]
     lines.append(_summary(result))
     return "\n".join(lines) + "\n"
 
@@ -89,8 +90,9 @@ def render_json(result: CheckResult) -> str:
             "related": _related(finding),
         })
     summary = {"files": result.files, "playbooks": result.playbooks, "roles": result.roles,
-               "findings": len(findings)}
-    return json.dumps({"version": __version__, "summary": summary, "findings": findings}, indent=2) + "\n"
+               "findings": len(findings), "module_names_checked": result.modules_checked}
+    return json.dumps({"version": __version__, "summary": summary, "notices": result.notices,
+                       "findings": findings}, indent=2) + "\n"
 
 
 def _uri(path: str) -> str:
@@ -148,6 +150,11 @@ def render_sarif(result: CheckResult) -> str:
                                 "rules": descriptors}},
             "originalUriBaseIds": {"%SRCROOT%": {"uri": _directory_uri(os.getcwd())}},
             "columnKind": "unicodeCodePoints",
+            "invocations": [{
+                "executionSuccessful": True,
+                "toolExecutionNotifications": [{"level": "warning", "message": {"text": notice}}
+                                               for notice in result.notices],
+            }],
             "results": results,
         }],
     }
@@ -181,7 +188,7 @@ def _escape_property(text: str) -> str:
 
 def render_github(result: CheckResult) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
-    lines = []
+    lines = [f"::notice title=playbook-ls::{_escape_data(notice)}" for notice in result.notices]
     for finding in result.findings:
         path, line, col = _position(finding)
         properties = [f"title={_escape_property(f'{finding.code} {finding.name}')}"]

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from engine import files
+from engine import files, plugin_names
 from engine import paths as fs
 from engine.config import ProjectConfigs
 from engine.span import Span
@@ -22,6 +22,12 @@ from playbook_ls.config import Settings
 from playbook_ls.rules.base import Finding, Severity
 from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
 
+MODULES_NOT_CHECKED = (
+    "module names were not checked (PLS113 \"couldn't resolve module/action\"): no ansible-core was found "
+    "beside playbook-ls or on PATH, so a misspelt or missing module goes unreported here, where a machine with "
+    "ansible-core reports it. Install ansible-core where check runs; --require-module-check (or "
+    "require-module-check = true) makes this an error")
+NOT_KEPT = frozenset({rules.pls109_unresolved_import.CODE, rules.pls123_requirement_not_installed.CODE})
 ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
                "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
 
@@ -36,6 +42,10 @@ class CheckResult:
         self.roles = 0
         self.parsed = 0  # YAML files parsed in this run (0 on a fully cached run)
         self.internal_errors: list[str] = []
+        # False when PLS113 could not check module names (no ansible-core here): a machine with
+        # ansible-core reports more, so every output format says so (``notices``)
+        self.modules_checked = True
+        self.notices: list[str] = []
 
     def failed(self, fail_level: str) -> bool:
         return any(Severity.rank(f.severity) >= Severity.rank(fail_level) for f in self.findings)
@@ -105,6 +115,9 @@ class Checker:
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
+        if (found_playbooks or roles) and "PLS113" in self.rules.enabled and not self._checks_modules():
+            result.modules_checked = False
+            result.notices.append(MODULES_NOT_CHECKED)
         texts = [(path, self.texts[path].decode("utf-8", "replace")) for path in files
                  if b"noqa" in self.texts.get(path, b"").lower()]
         result.findings = sorted(self.rules.settle_with_noqa(found, self._line, texts), key=Finding.sort_key)
@@ -112,13 +125,20 @@ class Checker:
             result.internal_errors += self.rules.errors
         return result
 
+    @staticmethod
+    def _checks_modules() -> bool:
+        """Whether PLS113 can tell a module name that resolves from one that does not."""
+        return plugin_names.find_ansible_core() is not None
+
     def _fingerprint(self) -> str:
         config = self.ansible.path
         config_hash = self._hash(config) if config else None
         environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
+        core = plugin_names.find_ansible_core()  # which module names resolve, and whether any are checked
         return repr((__version__, code_identity(), self.settings.fingerprint(), settings_hash, config, config_hash,
-                     environment, sys.version_info[:2], sorted(self.configs.collection_sources.items())))
+                     environment, sys.version_info[:2], sorted(self.configs.collection_sources.items()),
+                     core.package if core else None))
 
     @property
     def sources(self) -> Any:
@@ -186,8 +206,9 @@ class Checker:
             if unit.errors:  # a crashed rule's result is not worth keeping
                 if self.jobs > 1:
                     self.result.internal_errors += unit.errors
-            elif not any(f["code"] == rules.pls109_unresolved_import.CODE for f in unit.findings):
-                # A missing file may appear anywhere on a search path: such results are not kept.
+            elif not any(f["code"] in NOT_KEPT for f in unit.findings):
+                # A missing file may appear anywhere on a search path (a role installed from a
+                # requirements file, too): such results are not kept.
                 cache.units[key], cache.dirty = unit.to_json(), True
         return {key: results[key] for key in wanted}
 

@@ -24,8 +24,9 @@ examples:
   playbook-ls check --fix               apply the safe fixes, then report what is left
 
 exit status: 0 no findings at or above the fail level, 1 findings, 2 usage or config error
-(or no playbook or role found). Silence one line with '# noqa: PLS101' (or a bare '# noqa');
-accept today's findings with --generate-ignore and fail only on new ones.""")
+(or no playbook or role found, or module names not checked with --require-module-check).
+Silence one line with '# noqa: PLS101' (or a bare '# noqa'); accept today's findings with
+--generate-ignore and fail only on new ones.""")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
     parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default: text)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to use")
@@ -47,6 +48,10 @@ accept today's findings with --generate-ignore and fail only on new ones.""")
     parser.add_argument("--diff", action="store_true",
                         help="print the safe fixes as a unified diff and write nothing (also with --fix); "
                              "exit 1 if there is anything to fix")
+    parser.add_argument("--require-module-check", action="store_true", default=None,
+                        help="exit 2 when module names cannot be checked (no ansible-core beside playbook-ls or "
+                             "on PATH), instead of a notice: a CI job then reports what a machine with "
+                             "ansible-core reports")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     parser.add_argument("-j", "--jobs", type=int, default=0, metavar="N",
@@ -109,6 +114,9 @@ def run(args: argparse.Namespace) -> int:
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     report = render(result, args.format or "text", colour=colour and not args.output_file,
                     statistics=args.statistics)
+    if args.statistics:  # counts have no room for a note: it goes where errors go
+        for notice in result.notices:
+            print(f"playbook-ls: note: {notice}", file=sys.stderr)
     if args.output_file:
         try:
             with open(args.output_file, "w", encoding="utf-8") as handle:
@@ -121,6 +129,11 @@ def run(args: argparse.Namespace) -> int:
     if args.fix:
         left = len(result.findings)
         print(f"playbook-ls: fixed {fixed} finding{'s' if fixed != 1 else ''} ({left} remaining)", file=sys.stderr)
+    if not result.modules_checked and (args.require_module_check or settings.require_module_check):
+        print("playbook-ls: error: module names could not be checked, and they are required to be: install "
+              "ansible-core in the environment playbook-ls runs in (or put ansible-playbook on PATH)",
+              file=sys.stderr)
+        return 2
     return 1 if result.failed(fail_level) and not args.exit_zero else 0
 
 

@@ -33,6 +33,7 @@ _MODULES = (
     "pls120_dead_role_default",
     "pls121_fact_overridden_by_extra_vars",
     "pls122_undefined_variable",
+    "pls123_requirement_not_installed",
 )
 RULES: dict[str, ModuleType] = {
     module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)

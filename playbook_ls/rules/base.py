@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.model import Block, Frame, Play, Playbook, Task
+from engine.paths import display_path
 from engine.span import Span
 
 if TYPE_CHECKING:
@@ -179,18 +180,6 @@ def where(span: Span | None) -> str:
     return f"{display_path(span.file)}:{span.line + 1}"
 
 
-def display_path(path: str) -> str:
-    import os
-
-    if not os.path.isabs(path):
-        return path
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:
-        return path
-    return path if relative.startswith("..") else relative
-
-
 def describe_frame(frame: Frame) -> str:
     """A short phrase naming a level, e.g. 'the roles: entry "sample"' or 'the play "web"'."""
     kind = frame.kind
@@ -238,11 +227,13 @@ def tag_origins(tag: str, frames: list[Frame]) -> str:
 
 
 def problem_findings(ctx: PlaybookContext, *codes: str) -> Iterator[Finding]:
-    """Findings for the resolver's own problems of the given kinds."""
+    """Findings for the resolver's own problems of the given kinds; what a requirements file
+    declares and nobody installed is PLS123's, once per requirement."""
     from engine.model import join_sentences
 
     for problem in ctx.problems(*codes):
-        yield Finding(join_sentences(problem.message, problem.hint), problem.span)
+        if problem.requirement is None:
+            yield Finding(join_sentences(problem.message, problem.hint), problem.span)
 
 
 class NoqaComment(NamedTuple):

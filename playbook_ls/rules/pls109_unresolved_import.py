@@ -4,7 +4,8 @@
 Checks for imports and roles that cannot be found: `import_playbook`, `import_tasks`,
 `import_role`, `roles:` entries, meta dependencies, `tasks_from` files, and statically named
 `include_tasks` / `include_role` targets. The message lists where playbook-ls looked, which
-is where ansible-playbook looks.
+is where ansible-playbook looks. A role or collection that a requirements file declares is
+PLS123's instead, once per requirement.
 
 ## Why is this bad?
 ansible-playbook refuses to start when an import or role is missing; a missing include fails

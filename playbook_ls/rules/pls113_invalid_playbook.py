@@ -7,7 +7,9 @@ play without `hosts`, a role entry without a name, tags that are not a list or s
 `vars` that are not a mapping or name an invalid variable, a block inside a handler block,
 a keyword that `include_tasks` / `include_role` do not take (`become`, `delegate_to`,
 `environment`, ...: put them in `apply:` or on the included tasks), and the removed
-`include:` action.
+`include:` action. A module of a collection that a requirements file declares and nobody
+installed is PLS123's instead, once per requirement; without ansible-core, module names are not
+checked at all, and `check` says so.
 
 ## Why is this bad?
 ansible-playbook stops before running anything (or, inside an include, fails the play when

@@ -181,7 +181,8 @@ def test_statistics_without_findings(write, cli) -> None:
 
 def test_json_related_locations_and_spans(golden_repo: Path, cli) -> None:
     data = json.loads(cli("check", "--format", "json")[1])
-    assert data["summary"] == {"files": 7, "playbooks": 2, "roles": 2, "findings": len(data["findings"])}
+    assert data["summary"] == {"files": 7, "playbooks": 2, "roles": 2, "findings": len(data["findings"]),
+                               "module_names_checked": True}
     pls101 = next(f for f in data["findings"] if f["code"] == "PLS101")
     assert (pls101["path"], pls101["line"], pls101["column"], pls101["end_line"], pls101["end_column"]) == (
         "roles/app/tasks/main.yml", 7, 9, 7, 14)

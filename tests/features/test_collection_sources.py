@@ -81,3 +81,13 @@ def test_the_command_line_like_ansible_only_knows_installed_collections(repo: Pa
 def test_checking_one_playbook_inside_the_collection_finds_its_galaxy_yml(repo: Path) -> None:
     result = run_check(["playbooks/site.yml"], load_settings(None, "playbooks/site.yml"), use_cache=False)
     assert [f.code for f in result.findings] == []
+
+
+def test_a_short_name_found_in_the_collection_under_edit_keeps_ansibles_name(repo: Path) -> None:
+    """ansible, not knowing the collection, finds ``web`` through roles_path and prints
+    ``web : ...``; only a fully qualified name is printed with its collection."""
+    index = WorkspaceIndex(str(repo))
+    index.index()
+    reaches = index.reaches(str(repo / "roles/web/tasks/main.yml"))
+    names = sorted(reach.task.display_name() for reach in reaches if reach.task is not None)
+    assert names == ["acme.infra.web : web task", "web : web task"]
