@@ -546,6 +546,11 @@ def main(argv: list[str] | None = None) -> int:
             per_repo.append((repo.name, len(found), len(asked), sum(v.confirmed for v in asked)))
             print(f"{repo.name}: {len(found)} findings, {len(asked)} asked, "
                   f"{sum(v.confirmed for v in asked)} confirmed", flush=True)
+            if args.show_false:  # as it goes: a long run stopped half-way still tells
+                for v in asked:
+                    if not v.confirmed:
+                        print(f"  false: {v.finding['path']}:{v.finding['line']} {v.finding['code']} "
+                              f"{v.finding['message'][:160]}\n    ansible: {v.answer[:300]}", flush=True)
             verdicts += found
     print()
     print(table(verdicts))
