@@ -46,6 +46,8 @@ class RunOptions:
     verbosity: int = 0
     forks: int | None = None
     """``--forks``; None: ansible.cfg's."""
+    force_handlers: bool = False
+    """``--force-handlers``: the default of every play's ``force_handlers``."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launching.option_vars); by default, those of
     these options."""

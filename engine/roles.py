@@ -72,6 +72,9 @@ class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
         self.handler_blocks: list[list[Block]] = []
+        self.included_handlers: list[Block] | None = None
+        """Set (to a list) while a run includes a role: the handlers of the role and of its
+        dependencies go there, to join the play's (``IncludeRole.get_block_list``)."""
         self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
 
     def _over_budget(self, instance: RoleInstance) -> bool:
@@ -273,10 +276,13 @@ class RoleLoader:
         if task_data:
             blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
         blocks.append(implicit_meta_block(role_ctx.chain, "role_complete", instance))
-        if not ctx.dynamic:  # an include_role's handlers only exist at run time
+        # an include_role's handlers only exist once a run includes it
+        target = self.included_handlers if ctx.dynamic else None
+        if not ctx.dynamic or target is not None:
             handler_data = self._task_data(instance, "handlers", False, meta)
             if handler_data:
-                self.handler_blocks.append(r.load_blocks(handler_data, role_ctx._replace(handler=True), None))
+                handlers = r.load_blocks(handler_data, role_ctx._replace(handler=True), None)
+                self.handler_blocks.append(handlers) if target is None else target.extend(handlers)
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:
@@ -332,7 +338,11 @@ class RoleLoader:
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
             dynamic_ctx = ctx.push(None, dynamic=True)
-            task.children = self.compile(instance, apply, dynamic_ctx)
+            collecting, self.included_handlers = self.included_handlers, None  # not the run's include
+            try:
+                task.children = self.compile(instance, apply, dynamic_ctx)
+            finally:
+                self.included_handlers = collecting
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
 

@@ -245,16 +245,26 @@ def vars_files_chosen(entries: Any, basedir: str, template: Callable[[Any], Any]
     """The files a play's ``vars_files`` reads, names templated by ``template``: each entry's
     first candidate that exists (a nested list means "first one found"). An entry with a name
     that cannot be templated is skipped whole, as ansible skips it with a warning."""
-    found: list[str] = []
-    for item in _listed(entries):
+    return [path for _, path in _vars_files_walk(entries, basedir, template) if path]
+
+
+def vars_files_skipped(entries: Any, basedir: str, template: Callable[[Any], Any]) -> list[int]:
+    """The entries (by index) that :func:`vars_files_chosen` skips because a name before the
+    first file found cannot be templated: ansible warns about each when it reads the play."""
+    return [index for index, path in _vars_files_walk(entries, basedir, template) if path is None]
+
+
+def _vars_files_walk(entries: Any, basedir: str, template: Callable[[Any], Any]
+                     ) -> Iterator[tuple[int, str | None | bool]]:
+    """Each entry's index with the file it reads, False when it finds none, None when it is skipped."""
+    for index, item in enumerate(_listed(entries)):
         try:
             path = next((p for p in (vars_file_path(basedir, template(c)) for c in _listed(item)) if p is not None),
                         None)
         except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
+            yield index, None
             continue
-        if path is not None:
-            found.append(path)
-    return found
+        yield index, path or False
 
 
 def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
