@@ -11,11 +11,12 @@ editor's) keeps to :mod:`engine.template_bounds`' limits.
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
@@ -94,16 +95,31 @@ def _mandatory(value: Any, msg: str | None = None) -> Any:
     return value
 
 
-def _to_yaml(value: Any, **_: Any) -> str:
-    import io
+@functools.cache
+def _yaml_dumper() -> type:
+    """ansible's ``AnsibleDumper``: PyYAML's safe dumper (libyaml's when PyYAML has it, which
+    ends a lone scalar without ``...``), writing any mapping as a dict and any other collection
+    as a list."""
+    import yaml
 
-    from ruamel.yaml import YAML
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_multi_representer(Mapping, dumper.represent_dict)
+    dumper.add_multi_representer(Collection, dumper.represent_list)
+    return dumper
 
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
-    stream = io.StringIO()
-    yaml.dump(value, stream)
-    return stream.getvalue()
+
+def _to_yaml(value: Any, *_args: Any, default_flow_style: bool | None = None, **kwargs: Any) -> str:
+    """``to_yaml``: flow style for the innermost collections (PyYAML's default), as ansible dumps."""
+    import yaml
+
+    return str(yaml.dump(value, Dumper=_yaml_dumper(), allow_unicode=True, default_flow_style=default_flow_style,
+                         **kwargs))
+
+
+def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: bool = False, **kwargs: Any) -> str:
+    """``to_nice_yaml``: block style, indented by 4 unless told otherwise."""
+    return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
 
 
 def _from_yaml(value: str) -> Any:
@@ -138,7 +154,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
     "from_json": lambda v: json.loads(v),
     "to_yaml": _to_yaml,
-    "to_nice_yaml": _to_yaml,
+    "to_nice_yaml": _to_nice_yaml,
     "from_yaml": _from_yaml,
     "regex_replace": regex_replace,
     "regex_search": regex_search,
