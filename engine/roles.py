@@ -18,7 +18,7 @@ from engine.collection_search import is_fqcr
 from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
-from engine.play_context import role_variables
+from engine.play_context import role_lineage, role_variables
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
@@ -71,7 +71,9 @@ class TaskLoader(Protocol):
 class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
-        self.handler_blocks: list[list[Block]] = []
+        self.handler_blocks: list[tuple[bool, list[Block]]] = []
+        """Each role use's handlers in load order, marked True when an ``import_role`` brought
+        the role (or the role that depends on it) in."""
         self.included_handlers: list[Block] | None = None
         """Set (to a list) while a run includes a role: the handlers of the role and of its
         dependencies go there, to join the play's (``IncludeRole.get_block_list``)."""
@@ -258,7 +260,7 @@ class RoleLoader:
         if instance.collection is None and r.plugins is not None:  # a legacy role's library/ serves everyone after
             r.plugins.add_plugin_dirs(instance.path)
         meta = self._meta(instance)
-        if "allow_duplicates" in meta and instance.via != "import_role":
+        if "allow_duplicates" in meta and instance.via not in ("import_role", "include_role"):
             instance.allow_duplicates = bool(meta["allow_duplicates"])
         role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (key,),
                             variables=with_vars(self._role_vars(instance, ctx), entry.keywords.get("vars")))
@@ -282,7 +284,10 @@ class RoleLoader:
             handler_data = self._task_data(instance, "handlers", False, meta)
             if handler_data:
                 handlers = r.load_blocks(handler_data, role_ctx._replace(handler=True), None)
-                self.handler_blocks.append(handlers) if target is None else target.extend(handlers)
+                if target is None:
+                    self.handler_blocks.append((role_lineage(instance)[0].via == "import_role", handlers))
+                else:
+                    target.extend(handlers)
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:

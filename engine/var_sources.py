@@ -22,6 +22,7 @@ from engine import paths
 from engine.booleans import boolean
 from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
+from engine.model import ROLE_ENTRY_KINDS
 from engine.notify import with_handler_runs
 from engine.paths import find_role_var_files, include_vars_path
 from engine.play_context import PlayContext, role_variables
@@ -306,7 +307,9 @@ def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type
     """``vars`` of the levels between the play and the task (role entries, blocks, imports,
     and for a task an include loaded, the include task and the levels around it), outermost
     first, then the task's own."""
-    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)]
+    # the vars of roles: entries and dependencies are the role's own (role_layers)
+    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)
+              if frame.kind not in ROLE_ENTRY_KINDS]
     layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
                      frame.keywords.get("vars"), _frame_path(frame)) for frame in frames]
     return [layer for layer in layers if layer is not None]
@@ -442,9 +445,24 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
 def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage."""
-    owners = [*(r for r in context.roles if role_is_public(r, private)), *_role_lineage(role)]
-    return [layer for owner in owners for layer in _role_file_layers(manager, owner, sub, level)]
+    role's lineage; with the vars, each role of the lineage is followed by the ``vars`` of the
+    roles: entry or dependency that brought it in (``Role.get_vars`` along the dependency
+    chain: the outer roles' entry vars are below the inner role's vars files)."""
+    public = [layer for owner in context.roles if role_is_public(owner, private)
+              for layer in _role_file_layers(manager, owner, sub, level)]
+    lineage = []
+    for owner in _role_lineage(role):
+        lineage += _role_file_layers(manager, owner, sub, level)
+        if sub == "vars" and (entry := _role_entry_vars(owner)) is not None:
+            lineage.append(entry)
+    return public + lineage
+
+
+def _role_entry_vars(role: RoleInstance) -> Layer | None:
+    frame = role.entry
+    if frame is None or frame.kind not in ROLE_ENTRY_KINDS:
+        return None
+    return _layer("role vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
 
 
 def parent_role_layer(role: RoleInstance | None) -> Layer | None:

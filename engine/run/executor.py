@@ -34,7 +34,7 @@ from engine.run.delegation import (
 from engine.run.environment import task_environment
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
-from engine.run.handlers import Handlers, forces_handlers, play_blocks
+from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
@@ -112,9 +112,13 @@ class Executor:
         self.gathering = gathering_policy()
 
     def run(self) -> int:
-        for play_plan in self.plan.plays:
-            if not self._run_play(play_plan):
-                break
+        try:
+            for play_plan in self.plan.plays:
+                if not self._run_play(play_plan):
+                    break
+        except MissingHandler as exc:
+            self.callback._print(f"[ERROR]: {exc}")
+            self.error = self.aborted = True
         if not self.aborted:
             self.callback.recap()
         if self.error:
@@ -483,7 +487,7 @@ class Executor:
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
         if step.outcome.status == "changed":
-            self.handlers.notify(task, host.name, templar)
+            self.handlers.notify(task, host.name, templar, self.callback.warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,

@@ -129,6 +129,8 @@ class IncludeLoader:
                 raise TemplateFailure(f"the role '{name}' was not found")
             instance.from_files = {sub: str(args[arg]) for arg, sub in _FROM_ARGS.items() if arg in args}
             instance.parent, instance.public = task.role, args.get("public")
+            # IncludeRole sets it over the role's meta: an included role runs again by default
+            instance.allow_duplicates = bool(args.get("allow_duplicates", True))
             frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
             roles = self.resolver.roles
             roles.included_handlers = []
