@@ -21,8 +21,9 @@ from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
-from engine import path_and_set_filters, templating
+from engine import builtin_filters, path_and_set_filters, templating
 from engine.booleans import bool_filter
+from engine.builtin_filters import with_builtin_names
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
 from engine.random_filters import random_filter, shuffle_filter
@@ -340,8 +341,9 @@ def _build_environment(bounded: bool) -> Any:
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
-                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
+                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS}.items()})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     if bounded:
