@@ -22,14 +22,15 @@ UUID_NAMESPACE_ANSIBLE = uuid.UUID("361E6D51-FAEC-444A-9079-341386DA8E2E")
 # ansible-core's builtin filters (plugins/filter): the names that also answer as ansible.builtin.NAME
 ANSIBLE_BUILTIN = frozenset({
     "b64decode", "b64encode", "basename", "bool", "checksum", "combinations", "combine", "comment", "commonpath",
-    "d", "default", "groupby", "map", "reject", "rejectattr", "select", "selectattr", "dict2items", "difference", "dirname", "expanduser", "expandvars", "extract", "fileglob", "flatten",
-    "from_json", "from_yaml", "from_yaml_all", "hash", "human_readable", "human_to_bytes", "intersect", "items2dict",
-    "log", "mandatory", "md5", "normpath", "password_hash", "path_join", "permutations", "pow", "product", "quote",
-    "random", "realpath", "regex_escape", "regex_findall", "regex_replace", "regex_search", "rekey_on_member",
-    "relpath", "root", "sha1", "shuffle", "split", "splitext", "strftime", "subelements", "symmetric_difference",
-    "ternary", "to_datetime", "to_json", "to_nice_json", "to_nice_yaml", "to_uuid", "to_yaml", "type_debug", "union",
-    "unique", "unvault", "urldecode", "urlsplit", "vault", "win_basename", "win_dirname", "win_splitdrive", "zip",
-    "zip_longest",
+    "d", "default", "dict2items", "difference", "dirname", "expanduser", "expandvars", "extract", "fileglob",
+    "flatten", "from_json", "from_yaml", "from_yaml_all", "groupby", "hash", "human_readable", "human_to_bytes",
+    "intersect", "items2dict", "log", "mandatory", "map", "md5", "normpath", "password_hash", "path_join",
+    "permutations", "pow", "product", "quote", "random", "realpath", "regex_escape", "regex_findall",
+    "regex_replace", "regex_search", "reject", "rejectattr", "rekey_on_member", "relpath", "root", "select",
+    "selectattr", "sha1", "shuffle", "split", "splitext", "strftime", "subelements", "symmetric_difference",
+    "ternary", "to_datetime", "to_json", "to_nice_json", "to_nice_yaml", "to_uuid", "to_yaml", "type_debug",
+    "union", "unique", "unvault", "urldecode", "urlsplit", "vault", "win_basename", "win_dirname", "win_splitdrive",
+    "zip", "zip_longest",
 })
 
 
