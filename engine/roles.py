@@ -277,7 +277,10 @@ class RoleLoader:
         task_data = self._task_data(instance, "tasks", validate, meta)
         if task_data:
             blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
-        blocks.append(implicit_meta_block(role_ctx.chain, "role_complete", instance))
+        complete = implicit_meta_block(role_ctx.chain, "role_complete", instance)
+        for task in complete.tasks():  # an included role's is run as its tasks are, not as planned
+            task.dynamic = ctx.dynamic
+        blocks.append(complete)
         # an include_role's handlers only exist once a run includes it
         target = self.included_handlers if ctx.dynamic else None
         if not ctx.dynamic or target is not None:

@@ -22,13 +22,13 @@ class RoleRuns:
     def __init__(self) -> None:
         self.had_task_run: dict[tuple[Any, ...], set[str]] = {}
         self.completed: dict[tuple[Any, ...], set[str]] = {}
-        self._keys: dict[int, tuple[Any, ...]] = {}
+        self._keys: dict[int, tuple[RoleInstance, tuple[Any, ...]]] = {}
 
     def _key(self, role: RoleInstance) -> tuple[Any, ...]:
-        key = self._keys.get(id(role))
-        if key is None:
-            key = self._keys[id(role)] = role.identity()
-        return key
+        known = self._keys.get(id(role))
+        if known is None:  # the role is kept with its key: its id is not reused while the run lasts
+            known = self._keys[id(role)] = (role, role.identity())
+        return known[1]
 
     def skips(self, task: Task, host: str) -> bool:
         """Whether the linear strategy leaves ``task`` out on ``host``: its role is an equal use
