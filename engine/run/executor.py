@@ -40,6 +40,7 @@ from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.lookups import task_context
+from engine.run.play_roles import RoleTree, play_roles
 from engine.run.role_runs import RoleRuns
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -203,7 +204,8 @@ class Executor:
             if single:
                 self.callback._print("skipping: no hosts matched")
             return True
-        roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+        self.role_tree = RoleTree()
+        roles = play_roles(play, self.role_tree)
         # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
         self.context = PlayContext(play, [h.name for h in play_plan.hosts],  # type: ignore[misc]
                                    [h.name for h in play_plan.hosts if h.name not in gone], roles,
@@ -610,9 +612,10 @@ class Executor:
             step.blocks += blocks
             self.handlers.add(self.includes.handlers)
             # IncludeRole.get_block_list: the included role joins the play's roles (its public
-            # defaults and vars, the role names)
-            self.context.roles += list({id(t.role): t.role for b in blocks for t in b.tasks()
-                                        if t.role is not None and t.role not in self.context.roles}.values())
+            # defaults and vars, the role names), after those it imports; once for an include
+            # loaded again as it was
+            tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
+            self.context.roles += self.role_tree.members(tops)
             files = [os.path.abspath(path) for path in self.includes.announce]
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
