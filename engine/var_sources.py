@@ -451,11 +451,23 @@ def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | 
     public = [layer for owner in context.roles if role_is_public(owner, private)
               for layer in _role_file_layers(manager, owner, sub, level)]
     lineage = []
-    for owner in _role_lineage(role):
+    for owner in _dep_chain(role):
         lineage += _role_file_layers(manager, owner, sub, level)
         if sub == "vars" and (entry := _role_entry_vars(owner)) is not None:
             lineage.append(entry)
     return public + lineage
+
+
+def _dep_chain(role: RoleInstance | None) -> list[RoleInstance]:
+    """``task.get_dep_chain()`` and the task's role, outermost first: the roles that pulled the
+    role in as a dependency, and those whose tasks imported or included it (``IncludeRole``
+    compiles the role with its parent roles as its dependency chain, so they lend it their
+    defaults and vars, below its own)."""
+    chain: list[RoleInstance] = []
+    while role is not None:
+        chain.insert(0, role)
+        role = role.parent
+    return chain
 
 
 def _role_entry_vars(role: RoleInstance) -> Layer | None:
