@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from realworld import load_yaml  # noqa: E402
 
 from engine import keywords as kw  # noqa: E402
-from engine.run.filter_check import engine_filters, template_filters  # noqa: E402
+from engine.run.filter_check import engine_filters, strings, template_filters  # noqa: E402
 from engine.run.modules import changes_the_system, get_module  # noqa: E402
 from engine.run.plan import ENGINE_ACTIONS  # noqa: E402
 
@@ -73,21 +73,10 @@ def _module(task: dict[str, Any]) -> str | None:
     return None
 
 
-def _strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-
-
 def _conditions(task: dict[str, Any]) -> Iterator[str]:
     """Bare conditions are templates too (``when``, ``changed_when``, ``failed_when``, ``until``)."""
     for key in ("when", "changed_when", "failed_when", "until"):
-        for condition in _strings(task.get(key)):
+        for condition in strings(task.get(key)):
             yield "{{ " + condition + " }}"
 
 
@@ -108,9 +97,9 @@ def measure(repos: list[Path]) -> dict[str, Any]:
                     if module:
                         modules[module] += 1
                         module_roles.setdefault(module, set()).add(label)
-                    texts += [*_strings(task), *_conditions(task)]
+                    texts += [*strings(task), *_conditions(task)]
             for path in _files(role, ("defaults", "vars")):
-                texts += _strings(load_yaml(path))
+                texts += strings(load_yaml(path))
             for text in texts:
                 for name in template_filters(text):
                     filters[name] += 1

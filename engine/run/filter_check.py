@@ -41,15 +41,15 @@ def template_filters(text: str) -> tuple[str, ...]:
     return tuple(node.name for node in tree.find_all(nodes.Filter))
 
 
-def _strings(value: Any) -> Iterator[str]:
+def strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, Mapping):
         for item in value.values():
-            yield from _strings(item)
+            yield from strings(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _strings(item)
+            yield from strings(item)
 
 
 def task_filters(task: Task) -> list[str]:
@@ -57,7 +57,7 @@ def task_filters(task: Task) -> list[str]:
     data = task.data if isinstance(task.data, Mapping) else {}
     found: list[str] = []
     for key, value in data.items():
-        for text in _strings(value):
+        for text in strings(value):
             if key in CONDITION_KEYWORDS and "{{" not in text:
                 text = "{{ " + text + " }}"
             found += template_filters(text)

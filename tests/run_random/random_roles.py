@@ -15,13 +15,12 @@ shared across roles (``handlers_from`` too); meta dependencies, with and without
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
+from random_playbook import tag_selection, write_scenario
 
 INVENTORY = "[g]\nh1 ansible_connection=local n=1 flavor=alpha\nh2 ansible_connection=local n=2 flavor=beta\n"
 TAGS = ("a", "b", "web")
@@ -216,32 +215,17 @@ class RoleBuilder:
                              "listen": list(TOPICS)}]
         if r.random() < 0.2:
             play["force_handlers"] = True
-        args: list[str] = []
-        if r.random() < 0.3:
-            args = [r.choice(["--tags", "--skip-tags"]), r.choice(TAGS)]
-        return [play], args
+        return [play], tag_selection(r, 0.3, TAGS)
 
 
 def write(seed: int, directory: Path) -> dict[str, Any]:
     """Scenario ``seed`` in ``directory``; returns its case.json."""
     builder = RoleBuilder(seed)
     plays, args = builder.playbook()
-    yaml = YAML()
-    yaml.default_flow_style = False
-    yaml.width = 200
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, data in {"site.yml": plays, **builder.files}.items():
-        path = directory / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("w") as out:
-            yaml.dump(data, out)
-    (directory / "hosts.ini").write_text(INVENTORY)
-    (directory / "out").mkdir(exist_ok=True)
+    (directory / "out").mkdir(parents=True, exist_ok=True)  # the copies' destination exists
     (directory / "out" / ".keep").write_text("")
-    case = {"description": f"random role playbook, seed {seed} (tests/run_random/random_roles.py)",
-            "inventory": "hosts.ini", "args": args, "modes": ["run", "check"]}
-    (directory / "case.json").write_text(json.dumps(case) + "\n")
-    return case
+    return write_scenario(directory, {"site.yml": plays, **builder.files}, INVENTORY, args,
+                          f"random role playbook, seed {seed} (tests/run_random/random_roles.py)")
 
 
 if __name__ == "__main__":
