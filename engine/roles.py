@@ -74,7 +74,7 @@ class RoleLoader:
         self.handler_blocks: list[tuple[bool, list[Block]]] = []
         """Each role use's handlers in load order, marked True when an ``import_role`` brought
         the role (or the role that depends on it) in."""
-        self.included_handlers: list[Block] | None = None
+        self.included_handlers: list[tuple[bool, list[Block]]] | None = None
         """Set (to a list) while a run includes a role: the handlers of the role and of its
         dependencies go there, to join the play's (``IncludeRole.get_block_list``)."""
         self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
@@ -287,10 +287,8 @@ class RoleLoader:
             handler_data = self._task_data(instance, "handlers", False, meta)
             if handler_data:
                 handlers = r.load_blocks(handler_data, role_ctx._replace(handler=True), None)
-                if target is None:
-                    self.handler_blocks.append((role_lineage(instance)[0].via == "import_role", handlers))
-                else:
-                    target.extend(handlers)
+                (self.handler_blocks if target is None else target).append(
+                    (role_lineage(instance)[0].via == "import_role", handlers))
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:

@@ -137,7 +137,11 @@ class IncludeLoader:
             try:
                 self._loaded[key] = roles.compile(instance, frame, ctx)
             finally:
-                self._role_handlers[key], roles.included_handlers = roles.included_handlers, None
+                loaded, roles.included_handlers = roles.included_handlers, None
+            # the roles it imports add their handlers while it loads, before its own (and its
+            # dependencies') join (IncludeRole.get_block_list)
+            self._role_handlers[key] = [block for imported in (True, False) for was_imported, blocks in loaded
+                                        if was_imported is imported for block in blocks]
             self._problems(before)
         self.handlers = self._role_handlers[key]
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}

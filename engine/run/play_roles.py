@@ -1,10 +1,10 @@
 """The play's roles as ansible keeps them in ``play.roles``, in the order the public ones give
 their defaults and vars to every task (``VariableManager.get_vars``) and name the play's roles.
 
-ansible loads a play's ``roles:`` first and then assigns the list it built, so the roles those
-roles import while loading are not in it; ``import_role`` in ``pre_tasks``, ``post_tasks`` and
-``tasks`` (loaded in that order) appends its role once loaded, after the roles it imported
-itself; a run's ``include_role`` appends likewise when it runs. Each member brings its
+``import_role`` appends its role once loaded, after the roles it imported itself; ansible loads
+a play's ``roles:`` first, then puts those roles in front of what their loading appended, then
+loads ``pre_tasks``, ``post_tasks`` and ``tasks`` in that order; a run's ``include_role``
+appends likewise when it runs. Each member brings its
 dependencies' defaults and vars before its own (``get_default_vars``: every dependency, the
 deepest first), so the list here holds each member preceded by its dependencies.
 """
@@ -59,8 +59,10 @@ class RoleTree:
 
 def play_roles(play: Play, tree: RoleTree) -> list[RoleInstance]:
     """``play.roles`` once the play is loaded (``tree`` learns its role uses)."""
-    members = [role for role in tree.add(play.roles) if role.via == "roles"]
-    order = [role for top in members for role in tree.expanded(top)]
+    entries = [role for role in tree.add(play.roles) if role.via == "roles"]
+    # Play._load_roles: self.roles[:0] = roles, in front of the roles their loading imported
+    members = [*entries, *(member for entry in entries for member in tree.appended(entry))]
+    order = [role for member in members for role in tree.expanded(member)]
     for section in (play.pre_tasks, play.post_tasks, play.tasks):
         tops = [role for role in tree.add(section) if role.via == "import_role" and role.parent is None]
         order += tree.members(tops)
