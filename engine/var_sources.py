@@ -445,17 +445,27 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
 def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage; with the vars, each role of the lineage is followed by the ``vars`` of the
-    roles: entry or dependency that brought it in (``Role.get_vars`` along the dependency
-    chain: the outer roles' entry vars are below the inner role's vars files)."""
+    role's lineage; with the vars, each role of the lineage is preceded by the vars its
+    dependencies export and followed by the ``vars`` of the roles: entry or dependency that
+    brought it in (``Role.get_vars`` along the dependency chain: the outer roles' entry vars
+    are below the inner role's vars files)."""
     public = [layer for owner in context.roles if role_is_public(owner, private)
               for layer in _role_file_layers(manager, owner, sub, level)]
     lineage = []
     for owner in _dep_chain(role):
+        if sub == "vars":
+            lineage += [layer for dep in _all_dependencies(owner, context.roles)
+                        for layer in _role_file_layers(manager, dep, sub, level)]
         lineage += _role_file_layers(manager, owner, sub, level)
         if sub == "vars" and (entry := _role_entry_vars(owner)) is not None:
             lineage.append(entry)
     return public + lineage
+
+
+def _all_dependencies(role: RoleInstance, roles: list[RoleInstance]) -> list[RoleInstance]:
+    """``Role.get_all_dependencies``: the role's dependencies among ``roles``, each after its own."""
+    direct = list({id(r): r for r in roles if r.parent is role and r.via == "dependency"}.values())
+    return [inner for dep in direct for inner in [*_all_dependencies(dep, roles), dep]]
 
 
 def _dep_chain(role: RoleInstance | None) -> list[RoleInstance]:
