@@ -7,17 +7,15 @@ engine has under its ``ansible.builtin.`` name too.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import math
 import re
-import uuid
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.template_errors import TemplateFailure
 
-UUID_NAMESPACE_ANSIBLE = uuid.UUID("361E6D51-FAEC-444A-9079-341386DA8E2E")
+UUID_NAMESPACE_ANSIBLE = "361E6D51-FAEC-444A-9079-341386DA8E2E"
 
 # ansible-core's builtin filters (plugins/filter): the names that also answer as ansible.builtin.NAME
 ANSIBLE_BUILTIN = frozenset({
@@ -35,6 +33,8 @@ ANSIBLE_BUILTIN = frozenset({
 
 
 def to_uuid(string: Any, namespace: Any = UUID_NAMESPACE_ANSIBLE) -> str:
+    import uuid  # here: importing it costs every run a few milliseconds
+
     if not isinstance(namespace, uuid.UUID):
         try:
             namespace = uuid.UUID(namespace)
@@ -56,6 +56,8 @@ def regex_escape(string: Any, re_type: str = "python") -> str:
 
 def _hash(kind: str) -> Callable[[Any], str]:
     def digest(data: Any) -> str:
+        import hashlib
+
         return hashlib.new(kind, str(data).encode("utf-8", "surrogateescape")).hexdigest()
 
     return digest
