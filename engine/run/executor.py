@@ -476,7 +476,8 @@ class Executor:
                 self._finish_host(run, False)
             return step
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
-                                                                                    delegation, once))
+                                                                                    delegation, once),
+                               self.callback.warning)
         step.outcome = self._judge(task, run, result, templar)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
