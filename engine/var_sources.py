@@ -535,7 +535,7 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
     if task is not None:
         above += chain_layers(task, includers)
     above += runtime
-    for ancestor in _role_lineage(role):
+    for ancestor in _dep_chain(role):  # get_role_params(dep_chain): every parent role's params
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
         layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
                        span.file if span else None, line=span.line if span else None)
