@@ -46,6 +46,8 @@ class RunOptions:
     verbosity: int = 0
     forks: int | None = None
     """``--forks``; None: ansible.cfg's."""
+    force_handlers: bool = False
+    """``--force-handlers``: the default of every play's ``force_handlers``."""
     option_vars: dict[str, Any] = field(default_factory=dict)
     """The ``ansible_*`` option variables (engine.launching.option_vars); by default, those of
     these options."""
@@ -98,6 +100,8 @@ class Plan:
     inventory: Inventory
     plays: list[PlayPlan]
     unknown_modules: list[Task] = field(default_factory=list)
+    unknown_filters: list[tuple[str, Task]] = field(default_factory=list)
+    """Filters the engine lacks, each with the first task using it (engine.run.filter_check)."""
     unsupported: list[tuple[str, Span | None]] = field(default_factory=list)
     """Keywords the engine would have to ignore, and where (engine.run.plan.unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)

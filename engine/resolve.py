@@ -173,6 +173,7 @@ class Resolver:
         self._module_keys: list[tuple[str, tuple[str, ...], Span | None, bool]] = []
         self.unchecked_modules = False  # a name could not be checked: no ansible-core installed
         self._pending_includes: list[_PendingInclude] = []  # followed once their play is loaded
+        self._listed_roles_handlers: list[Block] = []  # of the play being loaded's roles: entries
 
     # -- problems ---------------------------------------------------------------------------
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
@@ -357,16 +358,25 @@ class Resolver:
         ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
                   collections=ensure_default(_collection_list(ds.get("collections")), self.default_collection))
         play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
+        self._listed_roles_handlers = []
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
+        imported = {"pre_tasks": self._imported_handlers()}
         play.roles = self._play_roles(ds, ctx)
+        imported["roles"] = self._imported_handlers()
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
+        imported["tasks"] = self._imported_handlers()
         play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
+        imported["post_tasks"] = self._imported_handlers()
         handler_ctx = ctx._replace(handler=True)
-        # the roles' handlers come first, in the order the roles were loaded, then the play's own
-        # (TaskQueueManager: play.compile_roles_handlers() + play.handlers): they run in this order
+        # the handlers of roles: entries come first, in the order the roles were loaded, then the
+        # play's own, then those import_role added while loading (TaskQueueManager:
+        # play.compile_roles_handlers() + play.handlers, where Play loads its roles first, then
+        # its handlers, pre_tasks, post_tasks and tasks): they run in this order
         own = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
-        play.handlers = [block for role_blocks in self.roles.handler_blocks for block in role_blocks] + own
-        self.roles.handler_blocks = []
+        play.handlers = [*self._listed_roles_handlers, *own,
+                         *(block for section in ("roles", "pre_tasks", "post_tasks", "tasks")
+                           for block in imported[section])]
+        self._listed_roles_handlers = []
         self._follow_pending_includes(play)
         play_vars = resolve_variables(hostless_variables(play, None, [], self.extra_vars, self.sources,
                                                          self.with_magic({}, play.basedir)))
@@ -382,6 +392,13 @@ class Resolver:
         mark_duplicate_roles(play)
         self._check_module_keys()
         return play
+
+    def _imported_handlers(self) -> list[Block]:
+        """The handlers loaded since the last call: those of roles: entries are kept aside
+        (``_listed_roles_handlers``), those of imported roles returned."""
+        loaded, self.roles.handler_blocks = self.roles.handler_blocks, []
+        self._listed_roles_handlers += [block for imported, blocks in loaded if not imported for block in blocks]
+        return [block for imported, blocks in loaded if imported for block in blocks]
 
     def defer_include(self, task: Task, ctx: Ctx, span: Span | None, raw: tuple[Any, ...],
                       follow: Callable[..., None]) -> None:

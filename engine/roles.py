@@ -18,7 +18,7 @@ from engine.collection_search import is_fqcr
 from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
-from engine.play_context import role_variables
+from engine.play_context import role_lineage, role_variables
 from engine.requirements import install_hint
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
@@ -75,7 +75,12 @@ class TaskLoader(Protocol):
 class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
-        self.handler_blocks: list[list[Block]] = []
+        self.handler_blocks: list[tuple[bool, list[Block]]] = []
+        """Each role use's handlers in load order, marked True when an ``import_role`` brought
+        the role (or the role that depends on it) in."""
+        self.included_handlers: list[tuple[bool, list[Block]]] | None = None
+        """Set (to a list) while a run includes a role: the handlers of the role and of its
+        dependencies go there, to join the play's (``IncludeRole.get_block_list``)."""
         self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
 
     def _over_budget(self, instance: RoleInstance) -> bool:
@@ -265,7 +270,7 @@ class RoleLoader:
         if instance.collection is None and r.plugins is not None:  # a legacy role's library/ serves everyone after
             r.plugins.add_plugin_dirs(instance.path)
         meta = self._meta(instance)
-        if "allow_duplicates" in meta and instance.via != "import_role":
+        if "allow_duplicates" in meta and instance.via not in ("import_role", "include_role"):
             instance.allow_duplicates = bool(meta["allow_duplicates"])
         role_ctx = ctx.push(entry, role=instance, includes=(), roles=ctx.roles + (key,),
                             variables=with_vars(self._role_vars(instance, ctx), entry.keywords.get("vars")))
@@ -282,11 +287,18 @@ class RoleLoader:
         task_data = self._task_data(instance, "tasks", validate, meta)
         if task_data:
             blocks += r.load_blocks(task_data, role_ctx, getattr(task_data, "span", None))
-        blocks.append(implicit_meta_block(role_ctx.chain, "role_complete", instance))
-        if not ctx.dynamic:  # an include_role's handlers only exist at run time
+        complete = implicit_meta_block(role_ctx.chain, "role_complete", instance)
+        for task in complete.tasks():  # an included role's is run as its tasks are, not as planned
+            task.dynamic = ctx.dynamic
+        blocks.append(complete)
+        # an include_role's handlers only exist once a run includes it
+        target = self.included_handlers if ctx.dynamic else None
+        if not ctx.dynamic or target is not None:
             handler_data = self._task_data(instance, "handlers", False, meta)
             if handler_data:
-                self.handler_blocks.append(r.load_blocks(handler_data, role_ctx._replace(handler=True), None))
+                handlers = r.load_blocks(handler_data, role_ctx._replace(handler=True), None)
+                (self.handler_blocks if target is None else target).append(
+                    (role_lineage(instance)[0].via == "import_role", handlers))
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:
@@ -342,7 +354,11 @@ class RoleLoader:
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
             dynamic_ctx = ctx.push(None, dynamic=True)
-            task.children = self.compile(instance, apply, dynamic_ctx)
+            collecting, self.included_handlers = self.included_handlers, None  # not the run's include
+            try:
+                task.children = self.compile(instance, apply, dynamic_ctx)
+            finally:
+                self.included_handlers = collecting
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
 

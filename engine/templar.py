@@ -11,17 +11,19 @@ editor's) keeps to :mod:`engine.template_bounds`' limits.
 
 from __future__ import annotations
 
+import functools
 import json
 import keyword
 import os
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
-from engine import path_and_set_filters, templating
+from engine import builtin_filters, path_and_set_filters, templating
 from engine.booleans import bool_filter
+from engine.builtin_filters import with_builtin_names
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
 from engine.random_filters import random_filter, shuffle_filter
@@ -94,16 +96,31 @@ def _mandatory(value: Any, msg: str | None = None) -> Any:
     return value
 
 
-def _to_yaml(value: Any, **_: Any) -> str:
-    import io
+@functools.cache
+def _yaml_dumper() -> type:
+    """ansible's ``AnsibleDumper``: PyYAML's safe dumper (libyaml's when PyYAML has it, which
+    ends a lone scalar without ``...``), writing any mapping as a dict and any other collection
+    as a list."""
+    import yaml
 
-    from ruamel.yaml import YAML
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_multi_representer(Mapping, dumper.represent_dict)
+    dumper.add_multi_representer(Collection, dumper.represent_list)
+    return dumper
 
-    yaml = YAML(typ="safe", pure=True)
-    yaml.default_flow_style = False
-    stream = io.StringIO()
-    yaml.dump(value, stream)
-    return stream.getvalue()
+
+def _to_yaml(value: Any, *_args: Any, default_flow_style: bool | None = None, **kwargs: Any) -> str:
+    """``to_yaml``: flow style for the innermost collections (PyYAML's default), as ansible dumps."""
+    import yaml
+
+    return str(yaml.dump(value, Dumper=_yaml_dumper(), allow_unicode=True, default_flow_style=default_flow_style,
+                         **kwargs))
+
+
+def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: bool = False, **kwargs: Any) -> str:
+    """``to_nice_yaml``: block style, indented by 4 unless told otherwise."""
+    return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
 
 
 def _from_yaml(value: str) -> Any:
@@ -138,7 +155,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
     "from_json": lambda v: json.loads(v),
     "to_yaml": _to_yaml,
-    "to_nice_yaml": _to_yaml,
+    "to_nice_yaml": _to_nice_yaml,
     "from_yaml": _from_yaml,
     "regex_replace": regex_replace,
     "regex_search": regex_search,
@@ -324,8 +341,9 @@ def _build_environment(bounded: bool) -> Any:
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
-                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS}.items()})
+                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS}.items()})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
     if bounded:

@@ -22,6 +22,7 @@ from engine import paths
 from engine.booleans import boolean
 from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
+from engine.model import ROLE_ENTRY_KINDS
 from engine.notify import with_handler_runs
 from engine.paths import find_role_var_files, include_vars_path
 from engine.play_context import PlayContext, role_variables
@@ -245,16 +246,26 @@ def vars_files_chosen(entries: Any, basedir: str, template: Callable[[Any], Any]
     """The files a play's ``vars_files`` reads, names templated by ``template``: each entry's
     first candidate that exists (a nested list means "first one found"). An entry with a name
     that cannot be templated is skipped whole, as ansible skips it with a warning."""
-    found: list[str] = []
-    for item in _listed(entries):
+    return [path for _, path in _vars_files_walk(entries, basedir, template) if path]
+
+
+def vars_files_skipped(entries: Any, basedir: str, template: Callable[[Any], Any]) -> list[int]:
+    """The entries (by index) that :func:`vars_files_chosen` skips because a name before the
+    first file found cannot be templated: ansible warns about each when it reads the play."""
+    return [index for index, path in _vars_files_walk(entries, basedir, template) if path is None]
+
+
+def _vars_files_walk(entries: Any, basedir: str, template: Callable[[Any], Any]
+                     ) -> Iterator[tuple[int, str | None | bool]]:
+    """Each entry's index with the file it reads, False when it finds none, None when it is skipped."""
+    for index, item in enumerate(_listed(entries)):
         try:
             path = next((p for p in (vars_file_path(basedir, template(c)) for c in _listed(item)) if p is not None),
                         None)
         except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
+            yield index, None
             continue
-        if path is not None:
-            found.append(path)
-    return found
+        yield index, path or False
 
 
 def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
@@ -296,7 +307,9 @@ def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type
     """``vars`` of the levels between the play and the task (role entries, blocks, imports,
     and for a task an include loaded, the include task and the levels around it), outermost
     first, then the task's own."""
-    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)]
+    # the vars of roles: entries and dependencies are the role's own (role_layers)
+    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)
+              if frame.kind not in ROLE_ENTRY_KINDS]
     layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
                      frame.keywords.get("vars"), _frame_path(frame)) for frame in frames]
     return [layer for layer in layers if layer is not None]
@@ -432,9 +445,46 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
 def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage."""
-    owners = [*(r for r in context.roles if role_is_public(r, private)), *_role_lineage(role)]
-    return [layer for owner in owners for layer in _role_file_layers(manager, owner, sub, level)]
+    role's lineage; with the vars, each role of the lineage is preceded by the vars its
+    dependencies export and followed by the ``vars`` of the roles: entry or dependency that
+    brought it in (``Role.get_vars`` along the dependency chain: the outer roles' entry vars
+    are below the inner role's vars files)."""
+    public = [layer for owner in context.roles if role_is_public(owner, private)
+              for layer in _role_file_layers(manager, owner, sub, level)]
+    lineage = []
+    for owner in _dep_chain(role):
+        if sub == "vars":
+            lineage += [layer for dep in _all_dependencies(owner, context.roles)
+                        for layer in _role_file_layers(manager, dep, sub, level)]
+        lineage += _role_file_layers(manager, owner, sub, level)
+        if sub == "vars" and (entry := _role_entry_vars(owner)) is not None:
+            lineage.append(entry)
+    return public + lineage
+
+
+def _all_dependencies(role: RoleInstance, roles: list[RoleInstance]) -> list[RoleInstance]:
+    """``Role.get_all_dependencies``: the role's dependencies among ``roles``, each after its own."""
+    direct = list({id(r): r for r in roles if r.parent is role and r.via == "dependency"}.values())
+    return [inner for dep in direct for inner in [*_all_dependencies(dep, roles), dep]]
+
+
+def _dep_chain(role: RoleInstance | None) -> list[RoleInstance]:
+    """``task.get_dep_chain()`` and the task's role, outermost first: the roles that pulled the
+    role in as a dependency, and those whose tasks imported or included it (``IncludeRole``
+    compiles the role with its parent roles as its dependency chain, so they lend it their
+    defaults and vars, below its own)."""
+    chain: list[RoleInstance] = []
+    while role is not None:
+        chain.insert(0, role)
+        role = role.parent
+    return chain
+
+
+def _role_entry_vars(role: RoleInstance) -> Layer | None:
+    frame = role.entry
+    if frame is None or frame.kind not in ROLE_ENTRY_KINDS:
+        return None
+    return _layer("role vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
 
 
 def parent_role_layer(role: RoleInstance | None) -> Layer | None:
@@ -485,7 +535,7 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
     if task is not None:
         above += chain_layers(task, includers)
     above += runtime
-    for ancestor in _role_lineage(role):
+    for ancestor in _dep_chain(role):  # get_role_params(dep_chain): every parent role's params
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
         layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
                        span.file if span else None, line=span.line if span else None)

@@ -34,12 +34,14 @@ from engine.run.delegation import (
 from engine.run.environment import task_environment
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
-from engine.run.handlers import Handlers
+from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.lookups import task_context
+from engine.run.play_roles import RoleTree, play_roles
+from engine.run.role_runs import RoleRuns
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
@@ -111,9 +113,13 @@ class Executor:
         self.gathering = gathering_policy()
 
     def run(self) -> int:
-        for play_plan in self.plan.plays:
-            if not self._run_play(play_plan):
-                break
+        try:
+            for play_plan in self.plan.plays:
+                if not self._run_play(play_plan):
+                    break
+        except MissingHandler as exc:
+            self.callback._print(f"[ERROR]: {exc}")
+            self.error = self.aborted = True
         if not self.aborted:
             self.callback.recap()
         if self.error:
@@ -129,6 +135,7 @@ class Executor:
         from engine.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
+        self._warn_skipped_vars_files(play)
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)
@@ -150,6 +157,24 @@ class Executor:
             if self.end_play:  # AnsibleEndPlay: the play's later batches do not run
                 break
         return True
+
+    def _warn_skipped_vars_files(self, play: Play) -> None:
+        """PlaybookExecutor reads the play's variables without a host first: a ``vars_files``
+        entry named after what only a host has (``inventory_hostname``, a host variable) is
+        skipped then, with a warning; each host picks its file later."""
+        from engine.run.error_block import Event, format_events
+        from engine.var_sources import vars_files_skipped
+
+        entries = play.data.get("vars_files") if isinstance(play.data, Mapping) else None
+        if not entries:
+            return
+        templar = Templar(self.options.extra_vars | play.vars | {
+            "playbook_dir": os.path.abspath(play.basedir), "groups": self.plan.inventory.data.get_groups_dict()})
+        spans = getattr(entries, "item_spans", [])
+        for index in vars_files_skipped(entries, play.basedir, templar.template):
+            span = spans[index] if index < len(spans) else None
+            self.callback.warning(format_events([Event("skipping vars_files item due to an undefined variable",
+                                                       span)]))
 
     def _select_hosts(self, play_plan: PlayPlan) -> bool:
         """The play's hosts from the inventory as earlier plays left it (add_host, group_by),
@@ -179,23 +204,26 @@ class Executor:
             if single:
                 self.callback._print("skipping: no hosts matched")
             return True
-        roles = list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+        self.role_tree = RoleTree()
+        roles = play_roles(play, self.role_tree)
         # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
         self.context = PlayContext(play, [h.name for h in play_plan.hosts],  # type: ignore[misc]
                                    [h.name for h in play_plan.hosts if h.name not in gone], roles,
                                    batch=None if single else [h.name for h in batch])
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
+        self.role_runs = RoleRuns()
         self.runs = {h.name: HostRun(h) for h in hosts}
         self.batch_size = len(batch)
         setup = self._setup_block(play)
-        programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *play.compile()])
-                    for h in hosts}
+        force = forces_handlers(play, Templar(self.options.extra_vars | play.vars), self.options.force_handlers)
+        blocks = play_blocks(play, force)
+        programs = {h.name: self._program(self.runs[h.name], [*setup.get(h.name, []), *blocks]) for h in hosts}
         pending = {name: next(program, None) for name, program in programs.items()}
         self.free = is_free(play)
         if self.free and not run_free(self, programs, pending, Step):
             return False
-        lockstep = Lockstep([*next(iter(setup.values()), []), *play.compile()])
+        lockstep = Lockstep([*next(iter(setup.values()), []), *blocks])
         while not self.free:
             chosen = lockstep.next(pending, self.context.hosts_all)
             if chosen is None:
@@ -342,7 +370,11 @@ class Executor:
     # -- one task on a group of hosts ---------------------------------------------------------
     def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Step]:
         title = self._title(task)
-        steps: dict[str, Step] = {}
+        # a role that ran on a host already is left out there, unannounced (Role.has_run)
+        steps: dict[str, Step] = {name: Step(task) for name in names if self.role_runs.skips(task, name)}
+        names = [name for name in names if name not in steps]
+        if not names:
+            return steps
         is_meta = task.action in META
         once = not is_meta and bool(names) and self._run_once(task, names[0])
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
@@ -427,8 +459,6 @@ class Executor:
                 self.callback.result(title, host.name, task.action, result, Outcome("skipped"), False,
                                      counted=False)
             return step
-        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
-            return step  # ansible runs an equal role once; its tasks are not even announced
         hidden = no_log(task, templar)
         delegation = self._delegation(task, templar)
         target = delegation[0] if delegation and not delegation[2] else None
@@ -446,7 +476,8 @@ class Executor:
                 self._finish_host(run, False)
             return step
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
-                                                                                    delegation, once))
+                                                                                    delegation, once),
+                               self.callback.warning)
         step.outcome = self._judge(task, run, result, templar)
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
@@ -459,7 +490,8 @@ class Executor:
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
         if step.outcome.status == "changed":
-            self.handlers.notify(task, host.name, templar)
+            self.handlers.notify(task, host.name, templar, self.callback.warning)
+        self.role_runs.task_done(task, host.name, step.outcome.status)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
@@ -579,6 +611,12 @@ class Executor:
             except TemplateFailure as exc:
                 return failed_result(str(exc))
             step.blocks += blocks
+            self.handlers.add(self.includes.handlers)
+            # IncludeRole.get_block_list: the included role joins the play's roles (its public
+            # defaults and vars, the role names), after those it imports; once for an include
+            # loaded again as it was
+            tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
+            self.context.roles += self.role_tree.members(tops)
             files = [os.path.abspath(path) for path in self.includes.announce]
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
@@ -687,6 +725,8 @@ class Executor:
             for other in self.runs.values():
                 if not other.ended:
                     self._finish_host(other, False)
+        elif what == "role_complete" and task.implicit:
+            self.role_runs.role_complete(task, run.host.name)
         elif what == "clear_facts":
             state = self.variables.state(run.host.name)
             state.facts.clear()

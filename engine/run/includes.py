@@ -38,6 +38,9 @@ class IncludeLoader:
         self.announce: list[str] = []
         self.depth: dict[int, int] = {}  # how many includes deep each included task is
         self._loaded: dict[tuple[Any, ...], list[Block]] = {}
+        self._role_handlers: dict[tuple[Any, ...], list[Block]] = {}
+        self.handlers: list[Block] = []
+        """The handlers of the role the last ``load`` included (with its dependencies')."""
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
@@ -55,6 +58,7 @@ class IncludeLoader:
             params[loop_var] = templar.raw[loop_var]
         ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=dict(templar.raw), role=task.role,
                   handler=task.handler, dynamic=True)
+        self.handlers = []
         if task.action in kw.INCLUDE_ROLE:
             blocks, result = self._include_role(task, templar, ctx, params)
         else:
@@ -124,10 +128,22 @@ class IncludeLoader:
             if instance is None:
                 raise TemplateFailure(f"the role '{name}' was not found")
             instance.from_files = {sub: str(args[arg]) for arg, sub in _FROM_ARGS.items() if arg in args}
-            instance.parent = task.role
+            instance.parent, instance.public = task.role, args.get("public")
+            # IncludeRole sets it over the role's meta: an included role runs again by default
+            instance.allow_duplicates = bool(args.get("allow_duplicates", True))
             frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
-            self._loaded[key] = self.resolver.roles.compile(instance, frame, ctx)
+            roles = self.resolver.roles
+            roles.included_handlers = []
+            try:
+                self._loaded[key] = roles.compile(instance, frame, ctx)
+            finally:
+                loaded, roles.included_handlers = roles.included_handlers, None
+            # the roles it imports add their handlers while it loads, before its own (and its
+            # dependencies') join (IncludeRole.get_block_list)
+            self._role_handlers[key] = [block for imported in (True, False) for was_imported, blocks in loaded
+                                        if was_imported is imported for block in blocks]
             self._problems(before)
+        self.handlers = self._role_handlers[key]
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}
 
     def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str) -> dict[str, Any]:

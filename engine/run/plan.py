@@ -26,11 +26,15 @@ ENGINE_ACTIONS = kw._family("set_fact", "include_vars", "meta", "include_tasks",
 
 def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
                   has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True) -> Plan:
-    """:func:`engine.plan.make_plan`, with the modules the engine lacks (by ``has_module``) and
-    the keywords it does not implement."""
+    """:func:`engine.plan.make_plan`, with the modules and filters the engine lacks (modules by
+    ``has_module``) and the keywords it does not implement."""
+    from engine.run.filter_check import lacking_filters
+
     plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
     if has_module is not None:
-        plan.unknown_modules = [task for task in every_task(plan.playbook) if not _known(task.action, has_module)]
+        tasks = list(every_task(plan.playbook))
+        plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
+        plan.unknown_filters = lacking_filters(tasks)
         plan.unsupported = unsupported_keywords(plan.playbook)
     return plan
 
@@ -97,12 +101,15 @@ def _known(action: str, has_module: Callable[[str], bool]) -> bool:
 
 
 def unknown_module_problems(plan: Plan) -> list[Problem]:
-    """What stops a run with the bundled engine: modules it lacks, keywords it does not implement."""
+    """What stops a run with the bundled engine: modules and filters it lacks, keywords it does
+    not implement."""
     from engine.run.modules import missing_module_message
 
     hint = "Run with --engine ansible to use ansible-playbook."
     return [Problem("unknown-module", missing_module_message(task.action), task.span, hint)
             for task in plan.unknown_modules] + [
+        Problem("unknown-filter", f"playbook-ls's engine has no filter '{name}'", task.span, hint)
+        for name, task in plan.unknown_filters] + [
         Problem("unsupported-keyword", f"playbook-ls's engine does not implement '{keyword}'", span, hint)
         for keyword, span in plan.unsupported]
 

@@ -182,13 +182,14 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
+def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
+                  warn: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
     """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
-    and retried as ``until``/``retries`` say.
+    and retried as ``until``/``retries`` say; ``warn`` shows ansible's warnings about the loop.
     Whatever goes wrong inside (a filter that raises, a module's own bug) fails the task with a
     message, as ansible fails it; the run goes on."""
     try:
-        return _run_with_loop(task, templar, run_once)
+        return _run_with_loop(task, templar, run_once, warn)
     except (TemplateFailure, KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001
@@ -202,7 +203,8 @@ def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
+def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
+                   warn: Callable[[str], None]) -> dict[str, Any]:
     loop = loop_of(task)
     try:
         if loop is None:
@@ -217,6 +219,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:
         return _with_exception(failed_result(f"Invalid loop_control: {exc}"))
+    if items and control.loop_var in templar.variables:  # an include's loop item, a variable of that name
+        warn(_loop_var_in_use(control.loop_var))
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     carried: dict[str, Any] = {}  # what earlier items left in ansible's shared task_vars
     results = []
@@ -251,6 +255,15 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         if control.break_when and all(templar.child({**scope, **carried}).evaluate(c) for c in control.break_when):
             break
     return aggregate(results)
+
+
+def _loop_var_in_use(loop_var: str) -> str:
+    """``TaskExecutor._run_loop``'s warning, with the origin ansible gives it (none)."""
+    from engine.run.error_block import UNKNOWN, Event, format_events
+
+    return format_events([Event(f"The loop variable {loop_var!r} is already in use.", UNKNOWN, value=loop_var,
+                                help="You should set the `loop_var` value in the `loop_control` option for the task "
+                                     "to something else to avoid variable collisions and unexpected behavior.")])
 
 
 def registered(result: Mapping[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="bundled (default), ansible (hand the run to ansible-playbook), or auto: the bundled "
                              "engine when it supports every selected task and host, else ansible-playbook")
     parser.add_argument("-v", "--verbose", action="count", default=None, help="more output (-v to -vvvv)")
+    parser.add_argument("--force-handlers", action="store_true",
+                        help="run notified handlers on a host even when it failed")
     parser.set_defaults(handler=run)
 
 
@@ -99,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if not playbook:
         return _fail("give a PLAYBOOK or a --profile that names one", EXIT_USAGE)
     options = RunOptions.from_launch(launch, playbook, os.getcwd())
+    options.force_handlers = args.force_handlers
     if args.engine == "ansible":
         return _hand_to_ansible(options)
     from engine.run.modules import get_module

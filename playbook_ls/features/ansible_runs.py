@@ -52,6 +52,8 @@ def ansible_command(options: Any, executable: str) -> list[str]:
         command += ["-e", json.dumps(options.extra_vars)]
     if options.verbosity:
         command.append("-" + "v" * options.verbosity)
+    if getattr(options, "force_handlers", False):
+        command.append("--force-handlers")
     return command
 
 

@@ -181,28 +181,36 @@ class Builder:
             play["handlers"] = handlers
         if r.random() < 0.2:
             play["any_errors_fatal"] = True
-        args: list[str] = []
-        if r.random() < 0.2:
-            args = [r.choice(["--tags", "--skip-tags"]), r.choice(TAGS)]
-        return [play], args
+        return [play], tag_selection(r, 0.2, TAGS)
 
 
 def write(seed: int, directory: Path) -> dict[str, Any]:
     """Scenario ``seed`` in ``directory``; returns its case.json."""
     builder = Builder(seed)
     plays, args = builder.playbook()
-    directory.mkdir(parents=True, exist_ok=True)
+    return write_scenario(directory, {"site.yml": plays, **builder.files}, INVENTORY, args,
+                          f"random playbook, seed {seed} (tests/run_random/random_playbook.py)")
+
+
+def tag_selection(r: random.Random, chance: float, tags: tuple[str, ...]) -> list[str]:
+    """With probability ``chance``, ``--tags`` or ``--skip-tags`` with one of ``tags``."""
+    return [r.choice(["--tags", "--skip-tags"]), r.choice(tags)] if r.random() < chance else []
+
+
+def write_scenario(directory: Path, files: dict[str, Any], inventory: str, args: list[str],
+                   description: str) -> dict[str, Any]:
+    """A scenario in the layout of tests/run/scenarios: ``files`` (relative name: data) as YAML,
+    ``hosts.ini`` and ``case.json`` (returned)."""
     yaml = YAML()
     yaml.default_flow_style = False
     yaml.width = 200
-    with (directory / "site.yml").open("w") as out:
-        yaml.dump(plays, out)
-    for name, tasks in builder.files.items():
-        with (directory / name).open("w") as out:
-            yaml.dump(tasks, out)
-    (directory / "hosts.ini").write_text(INVENTORY)
-    case = {"description": f"random playbook, seed {seed} (tests/run_random/random_playbook.py)",
-            "inventory": "hosts.ini", "args": args, "modes": ["run", "check"]}
+    for name, data in files.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w") as out:
+            yaml.dump(data, out)
+    (directory / "hosts.ini").write_text(inventory)
+    case = {"description": description, "inventory": "hosts.ini", "args": args, "modes": ["run", "check"]}
     (directory / "case.json").write_text(json.dumps(case) + "\n")
     return case
 

@@ -152,7 +152,7 @@ def _ensure_file(
             "path": path,
             "state": "absent",
         }
-    if previous not in ("file", "hard", "link"):
+    if previous not in ("file", "hard"):
         return path_facts(
             {"changed": False, "failed": True, "path": path, "msg": f"file ({path}) is {previous}, cannot continue"}
         )
@@ -281,6 +281,10 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     state = params["state"] or (previous if previous != "absent" else "directory" if params["recurse"] else "file")
     if state in ("link", "hard") and params["src"] is None and previous == state:
         state = previous  # an existing link may be re-asserted without src
+    if state in ("file", "directory") and params["follow"] and previous == "link":
+        # ensure_file_attributes / ensure_directory work on the link's target
+        path = os.path.realpath(path)
+        previous = current_state(path)
     check_ownership(path, params["owner"], params["group"])
     diff = _initial_diff(path, state, previous)
     if state == "absent":
