@@ -12,7 +12,8 @@ Columns are code points, 0-based.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, overload
 
 from playbook_ls.features.cursor import Context, item_context, nested_context, play_keys
 
@@ -116,12 +117,38 @@ def split_lines(text: str) -> list[str]:
     return _EOL.split(text)
 
 
+class ParsedLines(Sequence[Line]):
+    """Each line parsed when first looked at, then kept: a hover or a completion reads the lines
+    around the cursor, not all 50,000 of a generated playbook (a second and more, every time)."""
+
+    def __init__(self, raw: list[str]) -> None:
+        self.raw = raw
+        self.parsed: list[Line | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Line]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | list[Line]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.raw)))]
+        found = self.parsed[index]
+        if found is None:
+            found = self.parsed[index] = parse_line(self.raw[index])
+        return found
+
+
 class Doc:
-    """The lines of a document, parsed once."""
+    """The lines of a document, each parsed once."""
 
     def __init__(self, text: str) -> None:
         self.raw = split_lines(text)
-        self.lines = [parse_line(line) for line in self.raw]
+        self.lines = ParsedLines(self.raw)
 
     def mapping_start(self, line: int, col: int) -> tuple[int, int | None, int | None]:
         """For a key at ``col`` on ``line``: the mapping's first line, the column of the ``- ``
