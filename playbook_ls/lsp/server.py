@@ -10,12 +10,14 @@ guarded: an exception is logged and answered with nothing, never fatal.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import os
 import queue
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("playbook-ls")
 F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
+QUERY_THREADS = 4  # requests answered at once; more wait for a thread, while the event loop reads on
 PROGRESS_TOKEN = "playbook-ls-index"
 # a change to one of these re-reads the configuration and indexes everything again (galaxy.yml:
 # which collection a directory's source is; .gitignore: which files are indexed at all)
@@ -47,6 +50,8 @@ class PlaybookServer(LanguageServer):
         self.index: WorkspaceIndex | None = None
         self.ready = threading.Event()
         self.refresher = Refresher(self)
+        # not pygls's thread pool: its stdin reader runs there, and must never wait behind a request
+        self.queries = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="playbook-ls-query")
         self.published: dict[str, tuple[Any, ...]] = {}
         self.loop: Any = None
         self.options: dict[str, Any] = {}  # the initialization options, then our section of the settings over them
@@ -69,6 +74,14 @@ class PlaybookServer(LanguageServer):
     @property
     def encoding(self) -> str:
         return str(self.workspace.position_encoding or "utf-16")
+
+    def buffer(self, uri: str) -> str:
+        """The client's text of ``uri`` while it is open, else the file through the one safe reader
+        (pygls's document would read a FIFO or a device itself, blocking the server)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is not None:
+            return document.source
+        return self.index.text(uri_to_path(uri)) if self.index is not None else ""
 
     def lines(self, path: str) -> list[str]:
         return split_lines(self.index.text(path)) if self.index else []
@@ -254,6 +267,24 @@ def guarded(default: Any = None) -> Callable[[F], F]:
     return wrap
 
 
+def query(default: Any = None) -> Callable[[F], F]:
+    """:func:`guarded`, run in the query threads: a request reading the index (a hover on a value
+    that takes its time, inlay hints over a 50,000-line file) never holds the event loop, so other
+    requests, edits and cancellations are read and answered meanwhile. A cancelled request is
+    answered RequestCancelled at once; its thread finishes unseen."""
+
+    def wrap(handler: F) -> F:
+        safe = guarded(default)(handler)
+
+        @functools.wraps(handler)
+        async def run(ls: PlaybookServer, *args: Any) -> Any:
+            return await asyncio.get_running_loop().run_in_executor(ls.queries, functools.partial(safe, ls, *args))
+
+        return run  # type: ignore[return-value]
+
+    return wrap
+
+
 @functools.cache
 def rule_docs_uri() -> str | None:
     """A file URI of the rule pages, written once per version to the user cache directory."""
@@ -343,7 +374,7 @@ def invalid_params(message: str) -> Exception:
 
 def edited(ls: PlaybookServer, uri: str) -> None:
     path = uri_to_path(uri)
-    if ls.index is not None and not ls.index.set_document(path, ls.workspace.get_text_document(uri).source):
+    if ls.index is not None and not ls.index.set_document(path, ls.buffer(uri)):
         return  # e.g. a file opened as it is on disk: nothing to re-resolve
     ls.refresher.jobs.put(("edit", path))
 

@@ -1,5 +1,6 @@
 """The server's lifecycle at its edges, over raw pipes: requests after shutdown, a run in
-progress at shutdown, a client that stops reading."""
+progress at shutdown, a client that stops reading, params that do not fit, a cancelled request,
+a FIFO named by a request."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ SERVER = [sys.executable, "-m", "playbook_ls", "serve"]
 
 class RawClient:
     def __init__(self, root: Path) -> None:
-        self.process = subprocess.Popen(SERVER, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
+        self.stderr = root / "server.stderr"  # the server's log, for what it must not say
+        with self.stderr.open("wb") as log:
+            self.process = subprocess.Popen(SERVER, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=log)
         self.next_id = 0
 
     def send(self, method: str, params: Any = None, request: bool = True) -> int | None:
@@ -161,3 +164,66 @@ def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def _hover(root: Path, line: int = 0, character: Any = 0) -> dict[str, Any]:
+    return {"textDocument": {"uri": (root / "site.yml").as_uri()}, "position": {"line": line, "character": character}}
+
+
+def test_params_that_do_not_fit_are_answered_invalid_params_without_a_traceback(root: Path) -> None:
+    client = RawClient(root)
+    try:
+        client.initialize(root)
+        answer = client.response(client.send("textDocument/hover", _hover(root, character="x")))
+        assert answer["error"]["code"] == -32602
+        assert "expected int @ $.params.position.character" in answer["error"]["message"]
+        client.send("textDocument/didChange", {"textDocument": {"uri": 5}}, request=False)  # dropped
+        answer = client.response(client.send("workspace/executeCommand", {"command": "playbook-ls.runTasks",
+                                                                          "arguments": [1, 2, 3]}))
+        assert answer["error"]["code"] == -32602  # the handler's own refusal
+        assert "result" in client.response(client.send("textDocument/hover", _hover(root)))  # still serving
+        client.response(client.send("shutdown"))
+    finally:
+        client.process.kill()
+        client.process.wait()
+    log = client.stderr.read_text()
+    assert "Traceback" not in log, log
+
+
+def test_a_cancelled_request_is_answered_request_cancelled(root: Path) -> None:
+    """A request still being worked on when the cancel comes gets error -32800 (RequestCancelled)
+    at once, as LSP asks, not its result later."""
+    lines = ["- hosts: localhost", "  gather_facts: false", "  vars:", "    d: /opt", "  tasks:"]
+    for number in range(1500):  # about 10 s of value hints without their time bound
+        lines += [f"    - copy: {{dest: '{{{{ d }}}}/{number}', content: '{{{{ d | upper }}}} {number}'}}"]
+    (root / "site.yml").write_text("\n".join(lines) + "\n")
+    client = RawClient(root)
+    try:
+        client.initialize(root)
+        while client.response(client.send("textDocument/hover", _hover(root, 5, 8))).get("result") is None:
+            time.sleep(0.2)  # indexed
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
+        request = client.send("textDocument/inlayHint", {"textDocument": _hover(root)["textDocument"],
+                                                         "range": whole})
+        client.send("$/cancelRequest", {"id": request}, request=False)
+        answer = client.response(request)
+        assert answer.get("error", {}).get("code") == -32800, answer
+    finally:
+        client.process.kill()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
+def test_requests_on_a_fifo_the_client_never_opened_do_not_block(root: Path) -> None:
+    os.mkfifo(root / "pipe.yml")
+    client = RawClient(root)
+    try:
+        client.initialize(root)
+        at = {"textDocument": {"uri": (root / "pipe.yml").as_uri()}, "position": {"line": 0, "character": 0}}
+        for method in ("textDocument/completion", "textDocument/hover", "textDocument/codeAction"):
+            params: dict[str, Any] = dict(at)
+            if method == "textDocument/codeAction":
+                params = {"textDocument": at["textDocument"], "range": {"start": at["position"], "end": at["position"]},
+                          "context": {"diagnostics": []}}
+            assert "result" in client.response(client.send(method, params))  # read() fails after 15 s
+    finally:
+        client.process.kill()
