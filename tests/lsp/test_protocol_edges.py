@@ -7,78 +7,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-SERVER = [sys.executable, "-m", "playbook_ls", "serve"]
-
-
-class RawClient:
-    def __init__(self, root: Path) -> None:
-        self.stderr = root / "server.stderr"  # the server's log, for what it must not say
-        with self.stderr.open("wb") as log:
-            self.process = subprocess.Popen(SERVER, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=log)
-        self.next_id = 0
-
-    def send(self, method: str, params: Any = None, request: bool = True) -> int | None:
-        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
-        msg_id = None
-        if request:
-            self.next_id += 1
-            message["id"] = msg_id = self.next_id
-        body = json.dumps(message).encode()
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
-        return msg_id
-
-    def read(self) -> dict[str, Any]:
-        """The next message; fails after 15 s instead of hanging the test run."""
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(1) as pool:
-            future = pool.submit(self._read)
-            try:
-                return future.result(timeout=15)
-            except TimeoutError:
-                self.process.kill()  # unblocks the reader thread
-                raise AssertionError("no message from the server within 15 s") from None
-
-    def _read(self) -> dict[str, Any]:
-        assert self.process.stdout is not None
-        length = 0
-        while True:
-            line = self.process.stdout.readline()
-            assert line, "the server closed its output"
-            if not line.strip():
-                break
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        return json.loads(self.process.stdout.read(length))
-
-    def response(self, msg_id: int | None) -> dict[str, Any]:
-        while True:
-            message = self.read()
-            if message.get("id") == msg_id and "method" not in message:
-                return message
-            if "method" in message and "id" in message:  # a request of the server's: answer nothing
-                self.answer(message["id"], None)
-
-    def answer(self, msg_id: Any, result: Any) -> None:
-        body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "result": result}).encode()
-        assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.process.stdin.flush()
-
-    def initialize(self, root: Path) -> None:
-        self.response(self.send("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
-                                               "initializationOptions": {"confirmRun": False}}))
-        self.send("initialized", {}, request=False)
+from raw_client import SERVER, RawClient
 
 
 @pytest.fixture

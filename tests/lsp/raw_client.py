@@ -1,0 +1,91 @@
+"""A JSON-RPC client over a server's raw pipes, for what pytest-lsp's client hides: answers in
+the order they come, requests the client cannot type, the server's own log."""
+
+from __future__ import annotations
+
+import json
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+SERVER = [sys.executable, "-m", "playbook_ls", "serve"]
+WAIT = 15.0  # seconds without the awaited answer before a test fails instead of hanging
+
+
+class RawClient:
+    def __init__(self, root: Path) -> None:
+        self.stderr = root / "server.stderr"  # the server's log, for what it must not say
+        with self.stderr.open("wb") as log:
+            self.process = subprocess.Popen(SERVER, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=log)
+        self.next_id = 0
+        self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.answers: dict[Any, dict[str, Any]] = {}  # responses read while waiting for another
+        threading.Thread(target=self._read_all, daemon=True).start()
+
+    def send(self, method: str, params: Any = None, request: bool = True) -> int | None:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+        msg_id = None
+        if request:
+            self.next_id += 1
+            message["id"] = msg_id = self.next_id
+        self._write(message)
+        return msg_id
+
+    def _write(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        assert self.process.stdin is not None
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.process.stdin.flush()
+
+    def _read_all(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        try:
+            while True:
+                length = 0
+                while True:
+                    line = stream.readline()
+                    if not line:
+                        return
+                    if not line.strip():
+                        break
+                    if line.lower().startswith(b"content-length:"):
+                        length = int(line.split(b":")[1])
+                self.messages.put(json.loads(stream.read(length)))
+        except (OSError, ValueError):
+            return
+        finally:
+            self.messages.put(None)
+
+    def read(self, timeout: float = WAIT) -> dict[str, Any]:
+        """The next message; fails after ``timeout`` seconds instead of hanging the test run."""
+        try:
+            message = self.messages.get(timeout=timeout)
+        except queue.Empty:
+            self.process.kill()
+            raise AssertionError(f"no message from the server within {timeout:g} s") from None
+        assert message is not None, "the server closed its output"
+        return message
+
+    def response(self, msg_id: int | None, timeout: float = WAIT) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while msg_id not in self.answers:
+            message = self.read(max(0.01, deadline - time.monotonic()))
+            if "method" in message and "id" in message:  # a request of the server's: answer nothing
+                self.answer(message["id"], None)
+            elif "method" not in message:
+                self.answers[message.get("id")] = message
+        return self.answers.pop(msg_id)
+
+    def answer(self, msg_id: Any, result: Any) -> None:
+        self._write({"jsonrpc": "2.0", "id": msg_id, "result": result})
+
+    def initialize(self, root: Path) -> None:
+        self.response(self.send("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
+                                               "initializationOptions": {"confirmRun": False}}))
+        self.send("initialized", {}, request=False)
