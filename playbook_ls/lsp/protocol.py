@@ -45,6 +45,16 @@ def _reason(exc: Exception) -> str:
         return str(exc)[:500]
 
 
+class Serialized:
+    """A request's answer already made JSON-ready data by the thread that computed it: made into
+    data on the event loop, 10,000 inlay hints held every other request for 300 ms."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+
+
 class PlaybookProtocol(LanguageServerProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -87,6 +97,11 @@ class PlaybookProtocol(LanguageServerProtocol):
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         self.run_requests.discard(msg_id)
         error = None if future.cancelled() else future.exception()
+        if error is None and not future.cancelled() and isinstance(future.result(), Serialized):
+            self._request_futures.pop(msg_id, None)
+            self._result_types.pop(msg_id, None)
+            self._send_data({"jsonrpc": "2.0", "id": msg_id, "result": future.result().data})
+            return
         if isinstance(error, JsonRpcException):  # raised on purpose: an answer, not a failure to log
             self._request_futures.pop(msg_id, None)
             log.info("request %s answered %s: %s", msg_id, type(error).__name__, error)

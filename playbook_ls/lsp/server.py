@@ -270,15 +270,21 @@ def guarded(default: Any = None) -> Callable[[F], F]:
 def query(default: Any = None) -> Callable[[F], F]:
     """:func:`guarded`, run in the query threads: a request reading the index (a hover on a value
     that takes its time, inlay hints over a 50,000-line file) never holds the event loop, so other
-    requests, edits and cancellations are read and answered meanwhile. A cancelled request is
-    answered RequestCancelled at once; its thread finishes unseen."""
+    requests, edits and cancellations are read and answered meanwhile. The answer is made JSON
+    data there too. A cancelled request is answered RequestCancelled at once; its thread finishes
+    unseen."""
 
     def wrap(handler: F) -> F:
         safe = guarded(default)(handler)
 
+        def answer(ls: PlaybookServer, *args: Any) -> Any:
+            from playbook_ls.lsp.protocol import Serialized
+
+            return Serialized(ls.protocol._converter.unstructure(safe(ls, *args)))
+
         @functools.wraps(handler)
         async def run(ls: PlaybookServer, *args: Any) -> Any:
-            return await asyncio.get_running_loop().run_in_executor(ls.queries, functools.partial(safe, ls, *args))
+            return await asyncio.get_running_loop().run_in_executor(ls.queries, functools.partial(answer, ls, *args))
 
         return run  # type: ignore[return-value]
 

@@ -51,7 +51,7 @@ def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
             assert answer.get("result") is not None
         found = client.response(hints)["result"]
         assert any("inherited: outer" in hint["label"] for hint in found)
-        assert max(waits) < WAIT_MS, f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints"
+        assert max(waits) < WAIT_MS, f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints: {waits}"
     finally:
         client.process.kill()
         client.process.wait()
