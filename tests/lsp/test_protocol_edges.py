@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -72,32 +73,98 @@ def test_a_client_that_stops_reading_ends_the_server(root: Path) -> None:
     assert os.path.exists(root)
 
 
-def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
-    import socket
-
+def _free_port() -> int:
     with socket.socket() as probe:  # a free port on the loopback
         probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], cwd=root, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                connection = socket.create_connection(("127.0.0.1", port), timeout=1)
+        return int(probe.getsockname()[1])
+
+
+def _tcp_server(root: Path, port: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([*SERVER, "--tcp", f"127.0.0.1:{port}"], cwd=root, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _connect(port: int) -> socket.socket:
+    for _ in range(100):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=10)
+        except OSError:
+            time.sleep(0.1)
+    pytest.fail("the server never listened")
+
+
+def _ask(connection: socket.socket, msg_id: int, method: str, params: Any) -> dict[str, Any] | None:
+    """Send a request and read the answer to it (None: the server hung up)."""
+    body = json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}).encode()
+    connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    stream = connection.makefile("rb")
+    while True:
+        length = 0
+        while True:
+            line = stream.readline()
+            if not line:
+                return None
+            if not line.strip():
                 break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail("the server never listened")
-        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                           "params": {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}}).encode()
-        connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        connection.recv(65536)
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        message = json.loads(stream.read(length))
+        if message.get("id") == msg_id and "method" not in message:
+            return dict(message)
+
+
+def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
+    port = _free_port()
+    server = _tcp_server(root, port)
+    try:
+        connection = _connect(port)
+        assert _ask(connection, 1, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
         connection.close()  # the client goes away without shutdown
         assert server.wait(10) is not None
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_a_second_tcp_client_is_refused_and_the_first_keeps_its_session(root: Path) -> None:
+    port = _free_port()
+    server = _tcp_server(root, port)
+    initialize = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
+    try:
+        first = _connect(port)
+        assert _ask(first, 1, "initialize", initialize)["result"]["capabilities"]  # type: ignore[index]
+        second = _connect(port)
+        refusal = _ask(second, 1, "initialize", initialize)
+        assert refusal is not None and "already serves another client" in refusal["error"]["message"]
+        assert second.recv(1) == b""  # and hung up
+        second.close()
+        hover = {"textDocument": {"uri": (root / "site.yml").as_uri()}, "position": {"line": 0, "character": 0}}
+        assert "result" in _ask(first, 2, "textDocument/hover", hover)  # type: ignore[operator]
+        assert _ask(first, 3, "shutdown", None) == {"jsonrpc": "2.0", "id": 3, "result": None}
+        first.close()
+        assert server.wait(10) is not None
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert b"Traceback" not in server.stderr.read()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("address", ["bad", ":abc", ":99999", "256.1.1.1:2087", "a b:2087"])
+def test_a_bad_tcp_address_is_a_usage_error(root: Path, address: str) -> None:
+    done = subprocess.run([*SERVER, "--tcp", address], cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "usage: playbook-ls serve" in done.stderr and "Traceback" not in done.stderr
+    assert f"argument --tcp: {address!r}" in done.stderr
+
+
+def test_a_port_in_use_is_a_message(root: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run([*SERVER, "--tcp", f"127.0.0.1:{port}"], cwd=root, capture_output=True, text=True,
+                              timeout=60)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"playbook-ls: error: cannot listen on 127.0.0.1:{port}: ")
 
 
 def _hover(root: Path, line: int = 0, character: Any = 0) -> dict[str, Any]:
