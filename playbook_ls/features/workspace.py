@@ -144,6 +144,7 @@ class WorkspaceIndex:
         Never waits for a refresh in progress: the text is kept aside under a short lock and
         taken in by the next :meth:`refresh` (or :meth:`index`), so an editor's didChange is
         read at once however long resolving takes."""
+        path = os.path.realpath(path)  # one file, whatever name the editor opened it by
         with self._edits_lock:
             before = self._pending[path] if path in self._pending else self.sources.overlay.get(path)
             if before is None:
@@ -175,7 +176,7 @@ class WorkspaceIndex:
         """What the editor has for ``path`` now: its buffer (even one no refresh has taken in
         yet), else the file on disk."""
         with self._edits_lock:
-            pending = self._pending.get(path, _NO_EDIT)
+            pending = self._pending.get(self.real(path), _NO_EDIT) if self._pending else _NO_EDIT
         if pending is not _NO_EDIT:
             return pending if pending is not None else self._disk_text(path)
         try:

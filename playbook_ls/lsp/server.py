@@ -52,7 +52,8 @@ class PlaybookServer(LanguageServer):
         self.refresher = Refresher(self)
         # not pygls's thread pool: its stdin reader runs there, and must never wait behind a request
         self.queries = ThreadPoolExecutor(QUERY_THREADS, thread_name_prefix="playbook-ls-query")
-        self.published: dict[str, tuple[Any, ...]] = {}
+        self.published: dict[str, tuple[Any, ...]] = {}  # real path -> (URI, what was published there)
+        self.client_uris: dict[str, str] = {}  # real path -> the URI the client opened it by
         self.loop: Any = None
         self.options: dict[str, Any] = {}  # the initialization options, then our section of the settings over them
         self.init_options: dict[str, Any] = {}
@@ -152,16 +153,21 @@ class PlaybookServer(LanguageServer):
         from playbook_ls.features.diagnostics import to_diagnostic
 
         findings = index.findings_for(path)
-        key = (tuple((f.code, f.span, f.message) for f in findings),
+        uri = self.client_uris.get(path) or path_to_uri(path)  # the name the client knows the file by
+        key = (uri, tuple((f.code, f.span, f.message) for f in findings),
                tuple((d.range.start.line, d.message) for d in extra))
-        if self.published.get(path) == key:
+        before = self.published.get(path)
+        if before == key:
             return
+        if before is not None and before[0] != uri:  # opened by another name since: clear the old one
+            self.send(self.text_document_publish_diagnostics,
+                      types.PublishDiagnosticsParams(uri=before[0], diagnostics=[]))
         diagnostics = [to_diagnostic(f, self.lines, docs, self.encoding) for f in findings] + extra
         if diagnostics:
             self.published[path] = key
         else:
             self.published.pop(path, None)
-        params = types.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
+        params = types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics)
         self.send(self.text_document_publish_diagnostics, params)
 
 
