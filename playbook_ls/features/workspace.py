@@ -327,7 +327,14 @@ class WorkspaceIndex:
                     import_map.setdefault(path, []).append((book, digest))
                 for tag in digest.tags:
                     tag_map.setdefault(tag, []).append((book, digest))
+        kept = {id(digest.play) for book in books.values() for digest in book.digests}
+        replaced = [digest.play for book in self.books.values() for digest in book.digests
+                    if id(digest.play) not in kept]
         self.books, self.file_map, self.tag_map, self.import_map = books, file_map, tag_map, import_map
+        for play in replaced:
+            # what was derived from a replaced play refers back to it: without this cycle it goes
+            # at once, not at a full garbage collection, which the server's thresholds make rare
+            play.derived.clear()
         self.findings = self._findings()
         self.internal_errors = list(self.rules.errors)
 
