@@ -17,7 +17,10 @@ WAIT = 15.0  # seconds without the awaited answer before a test fails instead of
 
 
 class RawClient:
-    def __init__(self, root: Path) -> None:
+    """``threaded``: a thread reads the server's output all along (answers in any order); without
+    it, output is read only while a test waits, so the test may close its end in between."""
+
+    def __init__(self, root: Path, threaded: bool = True) -> None:
         self.stderr = root / "server.stderr"  # the server's log, for what it must not say
         with self.stderr.open("wb") as log:
             self.process = subprocess.Popen(SERVER, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -25,7 +28,9 @@ class RawClient:
         self.next_id = 0
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.answers: dict[Any, dict[str, Any]] = {}  # responses read while waiting for another
-        threading.Thread(target=self._read_all, daemon=True).start()
+        self.threaded = threaded
+        if threaded:
+            threading.Thread(target=self._read_all, daemon=True).start()
 
     def send(self, method: str, params: Any = None, request: bool = True) -> int | None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
@@ -43,27 +48,37 @@ class RawClient:
         self.process.stdin.flush()
 
     def _read_all(self) -> None:
-        stream = self.process.stdout
-        assert stream is not None
         try:
-            while True:
-                length = 0
-                while True:
-                    line = stream.readline()
-                    if not line:
-                        return
-                    if not line.strip():
-                        break
-                    if line.lower().startswith(b"content-length:"):
-                        length = int(line.split(b":")[1])
-                self.messages.put(json.loads(stream.read(length)))
-        except (OSError, ValueError):
-            return
+            while self._read_one():
+                pass
         finally:
             self.messages.put(None)
 
+    def _read_one(self) -> bool:
+        """Read one message into ``messages``; False at the end of the output."""
+        stream = self.process.stdout
+        assert stream is not None
+        try:
+            length = 0
+            while True:
+                line = stream.readline()
+                if not line:
+                    return False
+                if not line.strip():
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.messages.put(json.loads(stream.read(length)))
+            return True
+        except (OSError, ValueError):
+            return False
+
     def read(self, timeout: float = WAIT) -> dict[str, Any]:
         """The next message; fails after ``timeout`` seconds instead of hanging the test run."""
+        if not self.threaded and self.messages.empty():
+            reader = threading.Thread(target=lambda: self._read_one() or self.messages.put(None), daemon=True)
+            reader.start()
+            reader.join(timeout)
         try:
             message = self.messages.get(timeout=timeout)
         except queue.Empty:

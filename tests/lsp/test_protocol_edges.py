@@ -52,7 +52,7 @@ def test_shutdown_during_a_run_stops_the_run(root: Path) -> None:
 
 
 def test_a_client_that_stops_reading_ends_the_server(root: Path) -> None:
-    client = RawClient(root)
+    client = RawClient(root, threaded=False)  # nothing reading when the test closes its end
     try:
         client.initialize(root)
         assert client.process.stdout is not None
