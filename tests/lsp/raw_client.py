@@ -10,7 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 SERVER = [sys.executable, "-m", "playbook_ls", "serve"]
 WAIT = 15.0  # seconds without the awaited answer before a test fails instead of hanging
@@ -56,22 +56,14 @@ class RawClient:
 
     def _read_one(self) -> bool:
         """Read one message into ``messages``; False at the end of the output."""
-        stream = self.process.stdout
-        assert stream is not None
+        assert self.process.stdout is not None
         try:
-            length = 0
-            while True:
-                line = stream.readline()
-                if not line:
-                    return False
-                if not line.strip():
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            self.messages.put(json.loads(stream.read(length)))
-            return True
+            message = read_message(self.process.stdout)
         except (OSError, ValueError):
             return False
+        if message is not None:
+            self.messages.put(message)
+        return message is not None
 
     def read(self, timeout: float = WAIT) -> dict[str, Any]:
         """The next message; fails after ``timeout`` seconds instead of hanging the test run."""
@@ -104,3 +96,17 @@ class RawClient:
         self.response(self.send("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
                                                "initializationOptions": {"confirmRun": False}}))
         self.send("initialized", {}, request=False)
+
+
+def read_message(stream: BinaryIO) -> dict[str, Any] | None:
+    """One JSON-RPC message from a server's output (None at its end)."""
+    length = 0
+    while True:
+        line = stream.readline()
+        if not line:
+            return None
+        if not line.strip():
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    return dict(json.loads(stream.read(length)))

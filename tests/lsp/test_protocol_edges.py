@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from raw_client import SERVER, RawClient
+from raw_client import SERVER, RawClient, read_message
 
 
 @pytest.fixture
@@ -99,18 +99,9 @@ def _ask(connection: socket.socket, msg_id: int, method: str, params: Any) -> di
     connection.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
     stream = connection.makefile("rb")
     while True:
-        length = 0
-        while True:
-            line = stream.readline()
-            if not line:
-                return None
-            if not line.strip():
-                break
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        message = json.loads(stream.read(length))
-        if message.get("id") == msg_id and "method" not in message:
-            return dict(message)
+        message = read_message(stream)
+        if message is None or (message.get("id") == msg_id and "method" not in message):
+            return message
 
 
 def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
