@@ -262,7 +262,7 @@ class Play:
     """
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
-                 "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems")
+                 "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems", "derived")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -277,6 +277,9 @@ class Play:
         self.position: tuple[tuple[str, int], ...] = ()
         self.reads: frozenset[str] = frozenset()
         self.problems: list[Problem] = []
+        # what analyses compute from the play once (its run order): it lives as long as the play,
+        # where a cache keyed by the play's id kept every play an editor's edits replaced
+        self.derived: dict[str, Any] = {}
 
     def compile(self) -> list[Block]:
         """The play's blocks in execution order, implicit flush_handlers blocks included

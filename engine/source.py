@@ -51,6 +51,37 @@ def _not_utf8(path: str, exc: UnicodeDecodeError) -> YamlProblem:
                        Span(path, line, column, line, column + 1))
 
 
+class Overlay(dict[str, str]):
+    """Unsaved editor buffers, keyed by real path: the loader may reach a file by another name than
+    the one the editor opened it by (debops' ``roles -> ansible/roles``), and reads the buffer
+    whichever it uses."""
+
+    def _key(self, path: str) -> str:
+        if not self or dict.__contains__(self, path):
+            return path
+        from engine.paths import realpath  # memoised: the loader asks for every file it reads
+
+        return realpath(path)
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and dict.__contains__(self, self._key(path))
+
+    def __getitem__(self, path: str) -> str:
+        return dict.__getitem__(self, self._key(path))
+
+    def __setitem__(self, path: str, text: str) -> None:
+        dict.__setitem__(self, os.path.realpath(path), text)
+
+    def __delitem__(self, path: str) -> None:
+        dict.__delitem__(self, self._key(path))
+
+    def get(self, path: str, default: Any = None) -> Any:  # type: ignore[override]
+        return dict.get(self, self._key(path), default)
+
+    def pop(self, path: str, *default: Any) -> Any:  # type: ignore[override]
+        return dict.pop(self, self._key(path), *default)
+
+
 class SourceCache:
     """Parsed files keyed by path and content, so unchanged files are parsed once.
 
@@ -69,7 +100,7 @@ class SourceCache:
         self.store = store
         self._by_content: dict[str, tuple[str, Loaded]] = {}  # path -> its last parsed text (one each)
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
-        self.overlay: dict[str, str] = {}
+        self.overlay = Overlay()
         self._tracking = threading.local()
         self.parsed = 0  # how many times a text was actually parsed
 

@@ -117,7 +117,6 @@ def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None
 
 
 SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
-_scopes: dict[tuple[int, int, int, int], tuple[float, Any, Any]] = {}
 
 
 @dataclass
@@ -151,12 +150,14 @@ class _Scope:
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
     from engine.variable_manager import PlayContext, VariableManager
 
-    key = (id(play_plan.play), id(task), id(plan.inventory), occurrence)
-    now = time.monotonic()
-    cached = _scopes.get(key)
-    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is play_plan.play:
-        return cached[2]
     play = play_plan.play
+    # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
+    scopes: dict[tuple[int, int, int], tuple[float, Any, _Scope]] = play.derived.setdefault("scopes", {})
+    key = (id(task), id(plan.inventory), occurrence)
+    now = time.monotonic()
+    cached = scopes.get(key)
+    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
+        return cached[2]
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
@@ -166,9 +167,9 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above, batches=_batches(play, hosts))
-    if len(_scopes) > 4096:
-        _scopes.clear()
-    _scopes[key] = (now, play, scope)
+    for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
+        del scopes[old]  # expired: each holds an inventory and layers read from files
+    scopes[key] = (now, plan.inventory, scope)
     return scope
 
 
@@ -370,21 +371,13 @@ class _PlayOrder:
                 *(layer for _, facts in entries for layer in facts)]
 
 
-_orders: dict[int, tuple[float, _PlayOrder]] = {}
-
-
 def _play_order(play: Play) -> _PlayOrder:
-    """The play's order, kept as long as the play is the same object (an edit that changes the
-    play resolves it again, as a new object)."""
-    now = time.monotonic()
-    cached = _orders.get(id(play))
-    if cached is not None and cached[1].play is play:
-        return cached[1]
-    if len(_orders) > 4096:
-        _orders.clear()
-    order = _PlayOrder(play)
-    _orders[id(play)] = (now, order)
-    return order
+    """The play's order, kept with the play (an edit that changes the play resolves it again, as
+    a new object, and the old one goes with its order)."""
+    order = play.derived.get("order")
+    if order is None:
+        order = play.derived["order"] = _PlayOrder(play)
+    return order  # type: ignore[no-any-return]
 
 
 def _batches(play: Play, hosts: list[str]) -> list[list[str]]:

@@ -84,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
                            epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
-    serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on a TCP port instead")
+    serve.add_argument("--tcp", metavar="HOST:PORT", type=_tcp_address,
+                       help="listen on a TCP port instead (one client; :PORT for the loopback)")
     serve.set_defaults(handler=_run_serve)
     return parser
 
@@ -93,6 +94,12 @@ def _run_listing(args: argparse.Namespace) -> int:
     from playbook_ls.cli.listing import run_listing
 
     return run_listing(args)
+
+
+def _tcp_address(text: str) -> tuple[str, int]:
+    from playbook_ls.lsp.tcp import tcp_address
+
+    return tcp_address(text)
 
 
 def _run_serve(args: argparse.Namespace) -> int:

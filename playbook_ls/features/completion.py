@@ -205,7 +205,7 @@ def tags_in_text(text: str) -> set[str]:
 # -- keys ------------------------------------------------------------------------------------
 def top_kind(index: WorkspaceIndex | None, path: str, doc: Doc) -> str:
     """What the items of a top-level sequence are in this file: play, task or handler."""
-    return cursor.top_kind(index, path, top_kind_from_text(doc))
+    return cursor.top_kind(index, path, lambda: top_kind_from_text(doc))
 
 
 def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col: int,

@@ -134,9 +134,10 @@ def name_kind(ctx: Context, key: str, is_key: bool = False, item: bool = False) 
     return None
 
 
-def top_kind(index: WorkspaceIndex | None, path: str, guess: str | None) -> str:
+def top_kind(index: WorkspaceIndex | None, path: str, guess: Callable[[], str | None]) -> str:
     """What the items of a top-level sequence are in ``path``: play, task or handler. From where
-    the file is and how the workspace reaches it; else ``guess``, from the document itself."""
+    the file is and how the workspace reaches it; else what ``guess()`` makes of the document
+    itself (called only then: it reads the whole document)."""
     parts = os.path.normpath(path).split(os.sep)
     if len(parts) > 1 and parts[-2] in ("handlers", "tasks"):
         return "handler" if parts[-2] == "handlers" else "task"
@@ -148,7 +149,7 @@ def top_kind(index: WorkspaceIndex | None, path: str, guess: str | None) -> str:
         tasks = [r.task for r in index.reaches(path) if r.task is not None]
         if tasks:
             return "handler" if all(t.handler for t in tasks) else "task"
-    return guess or "task"
+    return guess() or "task"
 
 
 def play_keys(keys: Collection[Any]) -> bool:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.span import YMap, YSeq
 from playbook_ls.features import yamlnav as yn
+from playbook_ls.features.yamltext import split_lines
 
 if TYPE_CHECKING:
     from playbook_ls.features.workspace import WorkspaceIndex
@@ -22,7 +23,7 @@ def folding_ranges(index: WorkspaceIndex, path: str) -> list[tuple[int, int]] | 
     loaded = index.load(path)
     if loaded.error is not None:
         return None
-    lines = index.text(path).splitlines()
+    lines = split_lines(index.text(path))
     ranges: dict[int, int] = {}
     _collect(loaded.data, lines, ranges)
     return sorted((start, end) for start, end in ranges.items() if end > start)

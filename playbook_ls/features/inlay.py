@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.model import Task
+from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import keyword_span, where
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class Hint(NamedTuple):
 
 def inherited_tag_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: int) -> list[Hint]:
     """Hints for the tasks of ``path`` whose anchor line is within ``first_line..last_line``."""
-    lines = index.text(path).splitlines()
+    lines = split_lines(index.text(path))
     by_task: dict[tuple[int, int, int, int], list[Task]] = {}
     for reach in index.reaches(path):
         task = reach.task

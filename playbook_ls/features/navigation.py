@@ -28,6 +28,7 @@ from engine.templating import Unresolved, is_template, render
 from playbook_ls.check import discover
 from playbook_ls.features import cursor
 from playbook_ls.features import yamlnav as yn
+from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import task_anchor
 
 if TYPE_CHECKING:
@@ -41,8 +42,8 @@ def target_at(index: WorkspaceIndex, path: str, line: int, col: int) -> yn.Targe
     data = index.load(path).data
     if data is None:
         return None
-    top = cursor.top_kind(index, path, yn.top_kind_from_data(data))
-    return yn.classify(data, index.text(path).splitlines(), line, col, top)
+    top = cursor.top_kind(index, path, lambda: yn.top_kind_from_data(data))
+    return yn.classify(data, split_lines(index.text(path)), line, col, top)
 
 
 def definition(index: WorkspaceIndex, path: str, line: int, col: int) -> list[Span]:
@@ -128,7 +129,7 @@ def _tidy(index: WorkspaceIndex, spans: list[Span]) -> list[Span]:
     result: dict[tuple[str, int, int, int, int], Span] = {}
     for span in spans:
         if span.file not in lines:
-            lines[span.file] = index.text(span.file).splitlines()
+            lines[span.file] = split_lines(index.text(span.file))
         span = yn.unquoted(span, lines[span.file])
         result.setdefault((fs.realpath(span.file), *yn.pos(span)), span)
     return list(result.values())
@@ -402,7 +403,7 @@ def written_tag_spans(index: WorkspaceIndex, value_span: Span, tag: str) -> list
     data = index.load(value_span.file).data
     node = yn.node_at_span(data, value_span) if data is not None else None
     found: list[Span] = []
-    lines = index.text(value_span.file).splitlines()
+    lines = split_lines(index.text(value_span.file))
     if isinstance(node, list):
         spans = getattr(node, "item_spans", [])
         found = [yn.unquoted(spans[i], lines) for i, item in enumerate(node) if i < len(spans) and str(item) == tag]

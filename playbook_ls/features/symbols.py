@@ -18,6 +18,7 @@ from playbook_ls.check import discover
 from playbook_ls.features import cursor
 from playbook_ls.features import yamlnav as yn
 from playbook_ls.features.navigation import role_entry_file, written_tag_spans
+from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import display_path, task_anchor
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def document_symbols(index: WorkspaceIndex, path: str) -> list[Outline]:
     """Plays > sections > blocks > tasks for a playbook; blocks and tasks for a task file;
     the dependencies of a role's meta/main.yml."""
     data = index.load(path).data
-    lines = index.text(path).splitlines()
+    lines = split_lines(index.text(path))
     if isinstance(data, dict) and isinstance(data.get("dependencies"), list):
         return _roles(data["dependencies"], lines)
     if not isinstance(data, list):

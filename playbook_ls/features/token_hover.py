@@ -41,7 +41,7 @@ class Token(NamedTuple):
 def token_hover(index: WorkspaceIndex, path: str, line: int, column: int) -> str | None:
     """Markdown for the token at ``line``/``column`` (code points) of ``path``, or None."""
     doc = Doc(index.text(path))
-    token = token_at(doc, line, column, cursor.top_kind(index, path, top_kind_from_text(doc)))
+    token = token_at(doc, line, column, cursor.top_kind(index, path, lambda: top_kind_from_text(doc)))
     if token is None:
         return None
     kind = cursor.name_kind(token.ctx, token.key, is_key=token.kind == "key", item=token.kind == "item")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import display_path
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def variable_at(text: str, line: int, column: int) -> VariableAt | None:
     of a condition key (``when``, ``failed_when``, ``changed_when``, ``until``, ``that``) or one of
     its list items. Attributes (``x.name``), filters (``| default``), tests (``is defined``) and
     strings are not variables."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     if not 0 <= line < len(lines):
         return None
     current = lines[line]
@@ -301,7 +302,7 @@ def completion(index: WorkspaceIndex, path: str, line: int, column: int, text: s
     """Variable names for the word before ``column`` inside ``{{ }}``/``{% %}`` or a condition:
     ``(start column, [(name, detail, sort key)])`` with the value on the first host of the first
     play reaching the task, or None when the cursor is not where a variable is written."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     if not 0 <= line < len(lines):
         return None
     current = lines[line]
@@ -351,10 +352,12 @@ class ValueHint:
 
 
 def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: int,
-                inventory: list[str] | None = None) -> list[ValueHint]:
+                inventory: list[str] | None = None, seconds: float | None = None) -> list[ValueHint]:
     """After each templated module argument of the tasks in ``first_line..last_line``: its value
     where it is static (the same on every host looked at, in the first context reaching the
-    task), e.g. ``dest: "{{ app_dir }}/app.conf"  = "/opt/app/app.conf"``."""
+    task), e.g. ``dest: "{{ app_dir }}/app.conf"  = "/opt/app/app.conf"``. With ``seconds``, the
+    tasks met after that much time get no hint: each costs milliseconds (a template compiled, the
+    variables gathered), and a range of thousands of tasks would take a minute."""
     import json
     from collections.abc import Mapping
 
@@ -362,10 +365,13 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     from engine.templar import TemplateFailure, is_template
     from engine.var_report import variables_at
 
-    lines = index.text(path).splitlines()
+    lines = split_lines(index.text(path))
     hints: list[ValueHint] = []
     seen: set[Any] = set()
-    for reach in index.reaches(path):
+    stop = None if seconds is None else time.monotonic() + seconds
+    for reach in sorted(index.reaches(path), key=_first_line):  # in the file's order: the top ones first
+        if stop is not None and time.monotonic() > stop:
+            break
         task = reach.task
         if task is None or task.implicit or task.span is None or task.span in seen:
             continue
@@ -401,6 +407,10 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     return sorted(hints, key=lambda h: (h.line, h.col))
 
 
+def _first_line(reach: Reach) -> int:
+    return reach.task.span.line if reach.task is not None and reach.task.span is not None else -1
+
+
 VARS_DIRS = ("group_vars", "host_vars", "defaults", "vars")
 
 
@@ -421,7 +431,7 @@ def references(index: WorkspaceIndex, path: str, line: int, column: int) -> list
         text = index.text(file)
         if name not in text:
             continue
-        lines = text.splitlines()
+        lines = split_lines(text)
         in_vars_file = any(part in VARS_DIRS for part in os.path.normpath(file).split(os.sep)[:-1])
         for number, current in enumerate(lines):
             for match in word.finditer(current):

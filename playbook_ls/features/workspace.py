@@ -146,6 +146,7 @@ class WorkspaceIndex:
         Never waits for a refresh in progress: the text is kept aside under a short lock and
         taken in by the next :meth:`refresh` (or :meth:`index`), so an editor's didChange is
         read at once however long resolving takes."""
+        path = os.path.realpath(path)  # one file, whatever name the editor opened it by
         with self._edits_lock:
             before = self._pending[path] if path in self._pending else self.sources.overlay.get(path)
             if before is None:
@@ -177,7 +178,7 @@ class WorkspaceIndex:
         """What the editor has for ``path`` now: its buffer (even one no refresh has taken in
         yet), else the file on disk."""
         with self._edits_lock:
-            pending = self._pending.get(path, _NO_EDIT)
+            pending = self._pending.get(self.real(path), _NO_EDIT) if self._pending else _NO_EDIT
         if pending is not _NO_EDIT:
             return pending if pending is not None else self._disk_text(path)
         try:
@@ -328,7 +329,14 @@ class WorkspaceIndex:
                     import_map.setdefault(path, []).append((book, digest))
                 for tag in digest.tags:
                     tag_map.setdefault(tag, []).append((book, digest))
+        kept = {id(digest.play) for book in books.values() for digest in book.digests}
+        replaced = [digest.play for book in self.books.values() for digest in book.digests
+                    if id(digest.play) not in kept]
         self.books, self.file_map, self.tag_map, self.import_map = books, file_map, tag_map, import_map
+        for play in replaced:
+            # what was derived from a replaced play refers back to it: without this cycle it goes
+            # at once, not at a full garbage collection, which the server's thresholds make rare
+            play.derived.clear()
         self.findings = self._findings()
         self.internal_errors = list(self.rules.errors)
 

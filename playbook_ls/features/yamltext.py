@@ -11,8 +11,10 @@ Columns are code points, 0-based.
 
 from __future__ import annotations
 
+import functools
 import re
-from typing import NamedTuple
+from collections.abc import Sequence
+from typing import NamedTuple, overload
 
 from playbook_ls.features.cursor import Context, item_context, nested_context, play_keys
 
@@ -113,15 +115,60 @@ def _piece(raw: str, offset: int) -> Piece:
 def split_lines(text: str) -> list[str]:
     """Lines as LSP counts them: only CR, LF and CRLF end a line (``str.splitlines`` also
     breaks at form feeds and U+2028), and an empty last line exists for the cursor to sit on."""
-    return _EOL.split(text)
+    return list(_split(text))
+
+
+@functools.lru_cache(maxsize=4)
+def _split(text: str) -> tuple[str, ...]:
+    # one request splits the same buffer several times (positions, the word at the cursor, the
+    # hover's context): 30 ms each for a 50,000-line file; a copy of the list costs a hundredth
+    return tuple(_EOL.split(text))
+
+
+class ParsedLines(Sequence[Line]):
+    """Each line parsed when first looked at, then kept: a hover or a completion reads the lines
+    around the cursor, not all 50,000 of a generated playbook (a second and more, every time)."""
+
+    def __init__(self, raw: list[str]) -> None:
+        self.raw = raw
+        self.parsed: list[Line | None] = [None] * len(raw)
+
+    def __len__(self) -> int:
+        return len(self.raw)
+
+    @overload
+    def __getitem__(self, index: int) -> Line: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Line]: ...
+
+    def __getitem__(self, index: int | slice) -> Line | list[Line]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.raw)))]
+        found = self.parsed[index]
+        if found is None:
+            found = self.parsed[index] = parse_line(self.raw[index])
+        return found
 
 
 class Doc:
-    """The lines of a document, parsed once."""
+    """The lines of a document, each parsed once."""
 
     def __init__(self, text: str) -> None:
         self.raw = split_lines(text)
-        self.lines = [parse_line(line) for line in self.raw]
+        self.lines = ParsedLines(self.raw)
+
+    def deeper(self, index: int, col: int) -> bool:
+        """Whether line ``index`` starts right of ``col`` (or is blank): told from its indentation
+        alone, so that walking past the lines of thousands of tasks parses none of them."""
+        raw = self.raw[index]
+        return len(raw) - len(raw.lstrip(" ")) > col
+
+    def item_at(self, index: int, col: int) -> bool:
+        """Whether line ``index`` starts with a ``- `` at ``col`` (told without parsing it)."""
+        raw = self.raw[index]
+        return raw.startswith("-", col) and not raw[:col].strip(" ") and (len(raw) == col + 1
+                                                                         or raw[col + 1] in " \t")
 
     def mapping_start(self, line: int, col: int) -> tuple[int, int | None, int | None]:
         """For a key at ``col`` on ``line``: the mapping's first line, the column of the ``- ``
@@ -131,6 +178,8 @@ class Doc:
             return line, here.dashes[-1], None
         first = line
         for index in range(line - 1, -1, -1):
+            if self.deeper(index, col):
+                continue
             other = self.lines[index]
             if other.blank or other.indent > col:
                 continue
@@ -147,6 +196,8 @@ class Doc:
         """The keys (and their lines) of the mapping at ``col`` that starts on ``start``."""
         keys: dict[str, int] = {}
         for index in range(start, len(self.lines)):
+            if index != start and self.deeper(index, col):
+                continue
             other = self.lines[index]
             if other.blank:
                 continue
@@ -164,11 +215,11 @@ class Doc:
         """The line of the ``key:`` whose sequence has an item at ``dash`` on ``line``; TOP
         for a top-level sequence, None when the text says nothing sensible."""
         for index in range(line - 1, -1, -1):
+            if self.deeper(index, dash) or self.item_at(index, dash):
+                continue  # nested in an earlier item, or an earlier item of the same sequence
             other = self.lines[index]
-            if other.blank or other.indent > dash:
+            if other.blank:
                 continue
-            if other.indent == dash and other.dashes:
-                continue  # an earlier item of the same sequence
             if other.key is not None and not other.value and other.key_col <= dash:
                 return index
             return None

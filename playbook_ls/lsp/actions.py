@@ -12,7 +12,7 @@ from playbook_ls.features.convert import lsp_range, uri_to_path
 from playbook_ls.features.diagnostics import to_diagnostic
 from playbook_ls.features.yamltext import split_lines
 from playbook_ls.fixes import Fix, Source, fixes_for
-from playbook_ls.lsp.server import PlaybookServer, guarded, rule_docs_uri
+from playbook_ls.lsp.server import PlaybookServer, query, rule_docs_uri
 
 
 def _before(a: types.Position, b: types.Position) -> bool:
@@ -29,7 +29,7 @@ def code_actions(ls: PlaybookServer, params: types.CodeActionParams) -> list[typ
         return []
     uri = params.text_document.uri
     path = uri_to_path(uri)
-    text = ls.workspace.get_text_document(uri).source
+    text = ls.buffer(uri)
     try:
         resolved = ls.index.sources.read_text(path)
     except (OSError, UnicodeDecodeError):
@@ -59,6 +59,6 @@ def _action(uri: str, path: str, fix: Fix, diagnostic: types.Diagnostic, lines: 
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
                     types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]))
-    @guarded()
+    @query()
     def on_code_action(ls: PlaybookServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
         return code_actions(ls, params) or None

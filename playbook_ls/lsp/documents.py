@@ -82,7 +82,9 @@ def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     @guarded()
     def did_open(ls: PlaybookServer, params: types.DidOpenTextDocumentParams) -> None:
-        edited(ls, params.text_document.uri)
+        uri = params.text_document.uri
+        ls.client_uris[os.path.realpath(uri_to_path(uri))] = uri
+        edited(ls, uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     @guarded()
@@ -94,6 +96,7 @@ def register(server: PlaybookServer) -> None:
     @guarded()
     def did_close(ls: PlaybookServer, params: types.DidCloseTextDocumentParams) -> None:
         path = uri_to_path(params.text_document.uri)
+        ls.client_uris.pop(os.path.realpath(path), None)
         if ls.index is None or ls.index.set_document(path, None):
             ls.refresher.jobs.put(("edit", path))
 

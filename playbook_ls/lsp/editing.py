@@ -13,7 +13,7 @@ from lsprotocol import types
 from playbook_ls.features import completion
 from playbook_ls.features.convert import from_units, to_units, uri_to_path
 from playbook_ls.features.yamltext import split_lines
-from playbook_ls.lsp.server import PlaybookServer, guarded
+from playbook_ls.lsp.server import PlaybookServer, guarded, query
 
 TRIGGER_CHARACTERS = [",", "[", " ", ":"]
 KINDS = {
@@ -41,12 +41,12 @@ def to_lsp(found: completion.Completion, line: int, text: str, character: int,
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=TRIGGER_CHARACTERS, resolve_provider=True))
-    @guarded()
+    @query()
     def on_completion(ls: PlaybookServer, params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
         path = uri_to_path(uri)
         # the editor's buffer, which may be newer than what the index last resolved
-        text = ls.workspace.get_text_document(uri).source
+        text = ls.buffer(uri)
         lines = split_lines(text)
         number = params.position.line
         line_text = lines[number] if 0 <= number < len(lines) else ""

@@ -14,12 +14,12 @@ from lsprotocol import types
 from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
 from playbook_ls.features.convert import lsp_range, uri_to_path
 from playbook_ls.lsp.presenting import present
-from playbook_ls.lsp.server import PlaybookServer, command_args, guarded
+from playbook_ls.lsp.server import PlaybookServer, command_args, guarded, query
 
 
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    @guarded(default=[])
+    @query(default=[])
     def on_code_lens(ls: PlaybookServer, params: types.CodeLensParams) -> list[types.CodeLens]:
         if ls.index is None:
             return []

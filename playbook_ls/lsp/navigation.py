@@ -15,9 +15,12 @@ from lsprotocol import types
 from engine.span import Span
 from playbook_ls.features import folding, inlay, navigation, symbols
 from playbook_ls.features.convert import lsp_range, path_to_uri, to_units, uri_to_path
-from playbook_ls.lsp.server import PlaybookServer, guarded, position_column
+from playbook_ls.lsp.server import PlaybookServer, position_column, query
 
 log = logging.getLogger("playbook-ls")
+# the work one inlay hint request spends on values: a client asking for a whole 50,000-line file
+# gets the values of its first tasks, one asking for the lines on screen (most do) gets them all
+VALUE_HINT_SECONDS = 0.5
 SYMBOL_KINDS = {
     symbols.PLAY: types.SymbolKind.Module,
     symbols.IMPORT: types.SymbolKind.File,
@@ -94,7 +97,8 @@ def _value_hints(ls: PlaybookServer, path: str, first: int, last: int) -> list[A
     from playbook_ls.features import variables
 
     try:
-        return list(variables.value_hints(ls.index, path, first, last, _run_inventory(ls)))  # type: ignore[arg-type]
+        return list(variables.value_hints(ls.index, path, first, last, _run_inventory(ls),  # type: ignore[arg-type]
+                                          VALUE_HINT_SECONDS))
     except Exception:  # noqa: BLE001 - the tag hints stay when the value hints fail
         log.exception("the value inlay hints failed")
         return []
@@ -102,7 +106,7 @@ def _value_hints(ls: PlaybookServer, path: str, first: int, last: int) -> list[A
 
 def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
-    @guarded()
+    @query()
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
         if ls.index is None or not ls.ready.is_set():
             return None
@@ -121,7 +125,7 @@ def register(server: PlaybookServer) -> None:
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
-    @guarded()
+    @query()
     def on_definition(ls: PlaybookServer, params: types.DefinitionParams) -> list[types.Location] | None:
         from playbook_ls.features import variables
 
@@ -133,7 +137,7 @@ def register(server: PlaybookServer) -> None:
         return _locations_at(ls, params, definition)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
-    @guarded()
+    @query()
     def on_references(ls: PlaybookServer, params: types.ReferenceParams) -> list[types.Location] | None:
         from playbook_ls.features import variables
 
@@ -145,7 +149,7 @@ def register(server: PlaybookServer) -> None:
         return _locations_at(ls, params, references)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-    @guarded(default=[])
+    @query(default=[])
     def on_document_symbol(ls: PlaybookServer, params: types.DocumentSymbolParams) -> list[types.DocumentSymbol]:
         if ls.index is None:
             return []
@@ -160,7 +164,7 @@ def register(server: PlaybookServer) -> None:
         return [convert(entry) for entry in symbols.document_symbols(ls.index, uri_to_path(params.text_document.uri))]
 
     @server.feature(types.WORKSPACE_SYMBOL)
-    @guarded(default=[])
+    @query(default=[])
     def on_workspace_symbol(ls: PlaybookServer, params: types.WorkspaceSymbolParams) -> list[types.WorkspaceSymbol]:
         if ls.index is None:
             return []
@@ -171,7 +175,7 @@ def register(server: PlaybookServer) -> None:
                 for found in symbols.workspace_symbols(ls.index, params.query)]
 
     @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
-    @guarded()
+    @query()
     def on_folding_range(ls: PlaybookServer, params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
         if ls.index is None:
             return None
@@ -182,7 +186,7 @@ def register(server: PlaybookServer) -> None:
         return [types.FoldingRange(start_line=start, end_line=end) for start, end in ranges]
 
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
-    @guarded(default=[])
+    @query(default=[])
     def on_inlay_hint(ls: PlaybookServer, params: types.InlayHintParams) -> list[types.InlayHint]:
         if ls.index is None:
             return []

@@ -20,13 +20,14 @@ def create_server() -> PlaybookServer:
     return server
 
 
-def serve(tcp: str | None = None) -> int:
+def serve(tcp: tuple[str, int] | None = None) -> int:
+    """Serve over stdio, or over TCP at ``(host, port)`` (see :func:`.tcp.tcp_address`)."""
     logging.basicConfig(level=os.environ.get("PLAYBOOK_LS_LOG", "WARNING").upper(),
                         format="playbook-ls %(levelname)s %(message)s")  # stderr: stdout is the protocol
     server = create_server()
     if tcp:
-        host, _, port = tcp.rpartition(":")
-        server.start_tcp(host or "127.0.0.1", int(port))
-    else:
-        server.start_io()
+        from playbook_ls.lsp.tcp import serve_tcp
+
+        return serve_tcp(server, *tcp)
+    server.start_io()
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from playbook_ls.features.variables import variable_at
+from playbook_ls.features.variables import VariableAt, variable_at
 
 TEXT = """\
 - name: t
@@ -36,3 +36,22 @@ def at(line: int, word: str, nth: int = 0) -> str | None:
 ])
 def test_variables_under_the_cursor(line: int, word: str, expected: str | None) -> None:
     assert at(line, word) == expected
+
+
+def test_lines_are_the_client_s_lines_past_a_line_separator(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """LSP ends lines only at CR, LF and CRLF: a U+2028 or U+2029 inside a line leaves the
+    line numbers (and the columns after them) as the client counts them."""
+    from playbook_ls.features.completion import complete
+    from playbook_ls.features.workspace import WorkspaceIndex
+
+    text = ('- hosts: localhost\n  gather_facts: false\n  vars:\n    ok: 1\n  tasks:\n'
+            '    - debug:\n        msg: "a\u2028b\u2029 {{ o"\n      when: ok\n')
+    (tmp_path / "site.yml").write_text(text)
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    line = text.split("\n")[6]
+    assert variable_at(text, 6, line.index("{{ o") + 4) == VariableAt("o", 6, line.index("{{ o") + 3,
+                                                                      line.index("{{ o") + 4)
+    found = complete(index, str(tmp_path / "site.yml"), 6, len(line) - 1, text)
+    assert found is not None and "ok" in [item.label for item in found.items]
+    assert variable_at(text, 7, text.split("\n")[7].index("ok")) is not None

@@ -1,7 +1,8 @@
 """Random buffers against one running server (hypothesis, end to end).
 
-Whatever an editor sends, the server must keep answering: after every didChange a hover and a
-documentSymbol request come back within ``TIMEOUT``, never as a response error; the server
+Whatever an editor sends, the server must keep answering: after every didChange a hover, a
+documentSymbol, a completion and an inlayHint request come back within ``TIMEOUT``, never as a
+response error; the server
 logs no internal error (its handlers swallow exceptions, so the log is where they show); and
 its background refresh goes on: an edit of a sentinel playbook still gets its diagnostic.
 
@@ -457,6 +458,17 @@ async def test_random_buffers_never_break_the_server(client: LanguageClient, wor
                                  client.text_document_document_symbol_async(
                                      types.DocumentSymbolParams(text_document=where)))
         assert outline is None or isinstance(outline, list)
+        at = types.Position(line=line, character=character)
+        completion = await answered(client, f"completion at {line}:{character} after the edit of {describe(doc, text)}",
+                                    client.text_document_completion_async(types.CompletionParams(
+                                        text_document=where, position=at)))
+        assert completion is None or isinstance(completion, types.CompletionList | list | tuple)
+        hints = await answered(client, f"inlayHint after the edit of {describe(doc, text)}",
+                               client.text_document_inlay_hint_async(types.InlayHintParams(
+                                   text_document=where, range=types.Range(start=types.Position(line=0, character=0),
+                                                                          end=types.Position(line=line + 50,
+                                                                                             character=0)))))
+        assert hints is None or isinstance(hints, list | tuple)
     await sentinel_published(client, workspace)
     check_log(client)
 

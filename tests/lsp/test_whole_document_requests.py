@@ -1,0 +1,58 @@
+"""Requests over a whole large document hold no other request: inlay hints over every line of a
+generated playbook are answered, and hovers sent meanwhile are answered quickly.
+
+``PLAYBOOK_LS_BIG_LINES`` sets the playbook's size (6,000 lines by default; the target is met on
+50,000) and ``PLAYBOOK_LS_BIG_WAIT_MS`` the longest a hover may wait (default 1,000 ms, room for
+a loaded test machine; the target is 200 ms).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from raw_client import RawClient
+
+LINES = int(os.environ.get("PLAYBOOK_LS_BIG_LINES", "6000"))
+WAIT_MS = int(os.environ.get("PLAYBOOK_LS_BIG_WAIT_MS", "1000"))
+
+
+def _playbook(path: Path, size: int) -> int:
+    lines = ["- hosts: localhost", "  gather_facts: false", "  tags: [outer]", "  vars:", "    app_dir: /opt/app",
+             "  tasks:"]
+    number = 0
+    while len(lines) < size:
+        lines += [f"    - name: task {number}", "      copy:", f'        dest: "{{{{ app_dir }}}}/f{number}.conf"',
+                  f'        content: "{{{{ app_dir | upper }}}} {number}"', f"      tags: [t{number % 50}]"]
+        number += 1
+    path.write_text("\n".join(lines) + "\n")
+    return len(lines)
+
+
+def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
+    size = _playbook(tmp_path / "site.yml", LINES)
+    client = RawClient(tmp_path)
+    document = {"uri": (tmp_path / "site.yml").as_uri()}
+    hover = {"textDocument": document, "position": {"line": size - 3, "character": 8}}
+    try:
+        client.initialize(tmp_path)
+        deadline = time.monotonic() + 120
+        while client.response(client.send("textDocument/hover", hover), 60).get("result") is None:
+            assert time.monotonic() < deadline, "never indexed"
+            time.sleep(0.2)
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": size, "character": 0}}
+        hints = client.send("textDocument/inlayHint", {"textDocument": document, "range": whole})
+        waits = []
+        while hints not in client.answers:
+            sent = time.monotonic()
+            answer = client.response(client.send("textDocument/hover", hover), 60)
+            waits.append((time.monotonic() - sent) * 1000)
+            assert answer.get("result") is not None
+        found = client.response(hints)["result"]
+        assert any("inherited: outer" in hint["label"] for hint in found)
+        assert max(waits) < WAIT_MS, f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints: {waits}"
+    finally:
+        client.process.kill()
+        client.process.wait()
+    assert "Traceback" not in client.stderr.read_text()
