@@ -15,7 +15,7 @@ form it can answer (see ``CLAIMS``):
   directory ansible would be run from (the nearest ``ansible.cfg`` above it, else the repository's
   root). ansible stops at the first error, so each error is neutralised in a scratch copy of the
   repository (the module key becomes ``ansible.builtin.debug``, a missing role an empty one, the
-  removed ``include:`` an ``include_tasks:``) and the check runs again, until it passes.
+  removed ``include:`` an import) and the check runs again, until it passes.
   An ``include_role`` / ``include_tasks`` at a finding's line is made an import in the copy first:
   ansible looks the role or file up the same way, at load time instead of when the task runs.
 - tag claims (PLS103: ``--tags X`` runs none, or only k of n, of the tasks an include loads):
@@ -166,6 +166,14 @@ def _replace_key(pattern: str, replacement: str):
     return change
 
 
+def _line(path: Path, number: int) -> str:
+    try:
+        lines = path.read_text(encoding="utf-8").split("\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return lines[number - 1] if 0 < number <= len(lines) else ""
+
+
 def neutralise(error: AnsibleError, scratch: Scratch) -> bool:
     """Change the copy so that ansible gets past ``error``; False when it cannot be done."""
     path = scratch.root / error.file if error.file else None
@@ -175,8 +183,12 @@ def neutralise(error: AnsibleError, scratch: Scratch) -> bool:
         debug = _replace_key(rf"(?<![\w.]){name}(\s*):", r"ansible.builtin.debug\1:")
         return scratch.edit_line(path, error.line, debug)
     if "action plugin has been removed" in error.message and path:
+        # an import takes every keyword the old include did (become, tags, when); at the top of a
+        # playbook the old include was a playbook's
+        play_level = re.match(r"- +(?:ansible\.builtin\.)?include\s*:", _line(path, error.line))
+        replacement = "ansible.builtin.import_playbook" if play_level else "ansible.builtin.import_tasks"
         return scratch.edit_line(path, error.line, _replace_key(
-            r"(?<![\w.])(?:ansible\.builtin\.)?include(\s*):", r"ansible.builtin.include_tasks\1:"))
+            r"(?<![\w.])(?:ansible\.builtin\.)?include(\s*):", replacement + r"\1:"))
     missing = re.search(r"Could not find or access '([^']+)'", error.message)
     if missing and Path(missing.group(1)).is_absolute():
         target = Path(missing.group(1))

@@ -64,7 +64,7 @@ def test_neutralising_an_error_then_restoring_the_copy(tmp_path: Path) -> None:
     assert claims.neutralise(claims.AnsibleError(f"the role 'web' was not found in {tmp_path}/roles:/etc", None, 0),
                              scratch)
     text = site.read_text()
-    assert "ansible.builtin.debug:\n        a: 1" in text and "- ansible.builtin.include_tasks: t.yml" in text
+    assert "ansible.builtin.debug:\n        a: 1" in text and "- ansible.builtin.import_tasks: t.yml" in text
     assert (tmp_path / "roles" / "web" / "tasks" / "main.yml").is_file()
     scratch.restore()
     assert "community.foo.bar:" in site.read_text() and not (tmp_path / "roles" / "web").exists()
