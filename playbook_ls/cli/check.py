@@ -93,14 +93,16 @@ def run(args: argparse.Namespace) -> int:
 
         settings.baseline = None  # every finding there is now, those accepted before included
     result = run_check(paths, settings, use_cache=not args.no_cache, jobs=jobs)
-    fixed = 0
+    fixed, before = 0, len(result.findings)
     if args.fix:
         result, fixed = apply_fixes(result, paths, settings, lambda: run_check(
             paths, settings, use_cache=not args.no_cache, jobs=jobs))
     if args.generate_ignore:
         written, count = (baseline or Baseline(settings.root)).write(result.findings)
-        print(f"playbook-ls: accepted {count} finding{'s' if count != 1 else ''} (file and rule) in {written}; "
-              "check now reports only new ones", file=sys.stderr)
+        accepted = len(result.findings)
+        print(f"playbook-ls: accepted {accepted} finding{'s' if accepted != 1 else ''} as {count} "
+              f"{'entries' if count != 1 else 'entry'} (file and rule) in {written}; check now reports only new "
+              "ones", file=sys.stderr)
         return 0
     for error in result.internal_errors:
         print(f"playbook-ls: internal error (please report it): {error}", file=sys.stderr)
@@ -128,7 +130,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(report)
     if args.fix:
         left = len(result.findings)
-        print(f"playbook-ls: fixed {fixed} finding{'s' if fixed != 1 else ''} ({left} remaining)", file=sys.stderr)
+        # a fix can settle more than its finding (a renamed keyword's condition is then checked and
+        # fixed too, a noqa left unused goes): say what changed, not only what was applied
+        others = before - left - fixed
+        besides = f", {others} other{'s' if others != 1 else ''} went with them" if others > 0 else ""
+        print(f"playbook-ls: fixed {fixed} finding{'s' if fixed != 1 else ''}{besides} ({before} before, {left} "
+              "remaining)", file=sys.stderr)
     if not result.modules_checked and (args.require_module_check or settings.require_module_check):
         print("playbook-ls: error: module names could not be checked, and they are required to be: install "
               "ansible-core in the environment playbook-ls runs in (or put ansible-playbook on PATH)",

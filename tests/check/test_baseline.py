@@ -18,7 +18,7 @@ def test_generate_ignore_accepts_the_findings_and_new_ones_still_fail(write: Cal
     assert code == 1 and out.count("PLS101") == 2
     code, out, err = cli("check", ".", "--no-cache", "--generate-ignore")
     assert (code, out) == (0, "")
-    assert "accepted 2 findings" in err
+    assert "accepted 2 findings as 2 entries (file and rule)" in err
     lines = [line for line in (root / IGNORE_FILE).read_text().splitlines() if not line.startswith("#")]
     assert lines == ["other.yml PLS101", "site.yml PLS101"]
     assert cli("check", ".", "--no-cache")[0] == 0
