@@ -60,7 +60,14 @@ def test_lua_configurations_parse(tmp_path: Path, nvim: str) -> None:
     assert 'vim.lsp.enable("playbook_ls")' in blocks[0]
     # settings are nested under the server's name; Neovim 0.7 sends none, only init_options (flat)
     assert all('["playbook-ls"] = {' in code for code in blocks[:3]), "settings are nested under the server's name"
-    assert "init_options = { select" in blocks[3] and "settings" not in blocks[3]
+    assert "init_options = {" in blocks[3] and "settings" not in blocks[3]
+
+
+def test_configurations_start_from_the_defaults() -> None:
+    """A snippet copied as it is checks every rule: narrowing the rules is an option shown apart."""
+    for language in ("lua", "toml", "elisp"):
+        for code in _blocks(language):
+            assert "select" not in code and "ignore" not in code, code
 
 
 def test_helix_configuration_starts_the_server_for_yaml() -> None:
