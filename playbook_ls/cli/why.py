@@ -38,6 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile", metavar="P", help="the selection of this launch profile")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to use")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="every context in full (by default, contexts with the same verdict for the same "
+                             "reasons are grouped and the others show what differs)")
     parser.set_defaults(handler=run)
 
 
@@ -113,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(why_json(explanations, preview, path, line), indent=2, default=str))
     else:
-        sys.stdout.write(selection.explanation_text(explanations, preview, shown))
+        sys.stdout.write(selection.explanation_text(explanations, preview, shown, verbose=args.verbose))
     return 0
 
 

@@ -368,30 +368,47 @@ def context_json(explanation: Explanation) -> dict[str, Any]:
     return data
 
 
-def explanation_text(explanations: list[Explanation], preview: Preview, where_: str) -> str:
-    """The ``why`` command's text: the task, the selection, then each context step by step."""
+def explanation_text(explanations: list[Explanation], preview: Preview, where_: str, verbose: bool = False) -> str:
+    """The ``why`` command's text: the task, the selection, then each context step by step.
+    Contexts that reach the same verdict for the same reasons are grouped: the first is shown in
+    full, the others by what differs from it (``verbose``: every context in full)."""
     task = explanations[0].reach.task
     assert task is not None
     lines = [f"{where_}: task {task.display_name()}", f"under {preview.label}"]
     lines += [f"note: {note}" for note in preview.notes]
+    groups: dict[tuple[Any, ...], list[tuple[int, dict[str, Any], list[str]]]] = {}
     for number, explanation in enumerate(explanations, 1):
         data = context_json(explanation)
-        lines += ["", f"context {number}: {data['context']}"]
-        if data["tags"]:
-            lines.append("  tags: " + " · ".join(f"{t['tag']} (from {t['from']})" for t in data["tags"]))
-        elif explanation.verdict is not None:
-            lines.append("  tags: none")
-        for gate in data["includes"]:
-            lines.append(f"  loaded at run time by {gate['action']} at {gate['at']}, which "
-                         f"{'runs' if gate['runs'] else 'does not run'}: {gate['because']}")
-        lines += [f"  {step}" for step in _numbered(data["steps"])]
-        if data["when"]:
-            lines.append("  when (evaluated at run time, all must hold):")
-            lines += [f"    {w['condition']}  (from {w['from']})" for w in data["when"]]
-        if data["problem"]:
-            lines.append(f"  note: {data['problem']}")
-        lines.append(f"  verdict: {data['verdict']}: {data['because']}")
+        key = (data["verdict"], data["because"], tuple(data["steps"])) if not verbose else (number,)
+        groups.setdefault(key, []).append((number, data, _context_body(explanation, data)))
+    for members in groups.values():
+        (number, data, body), rest = members[0], members[1:]
+        numbers = ", ".join(str(n) for n, _d, _b in members)
+        lines += ["", f"context{'s' if rest else ''} {numbers}: {data['context']}", *body]
+        for other_number, other, other_body in rest:
+            differs = [line for line in other_body if line not in body]
+            lines.append(f"  likewise context {other_number}: {other['context']}" + (", where:" if differs else ""))
+            lines += [f"  {line}" for line in differs]
     return "\n".join(lines) + "\n"
+
+
+def _context_body(explanation: Explanation, data: dict[str, Any]) -> list[str]:
+    lines = []
+    if data["tags"]:
+        lines.append("  tags: " + " · ".join(f"{t['tag']} (from {t['from']})" for t in data["tags"]))
+    elif explanation.verdict is not None:
+        lines.append("  tags: none")
+    for gate in data["includes"]:
+        lines.append(f"  loaded at run time by {gate['action']} at {gate['at']}, which "
+                     f"{'runs' if gate['runs'] else 'does not run'}: {gate['because']}")
+    lines += [f"  {step}" for step in _numbered(data["steps"])]
+    if data["when"]:
+        lines.append("  when (evaluated at run time, all must hold):")
+        lines += [f"    {w['condition']}  (from {w['from']})" for w in data["when"]]
+    if data["problem"]:
+        lines.append(f"  note: {data['problem']}")
+    lines.append(f"  verdict: {data['verdict']}: {data['because']}")
+    return lines
 
 
 def _numbered(steps: list[str]) -> list[str]:

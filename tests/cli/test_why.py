@@ -104,3 +104,19 @@ def test_a_profile_selection_with_launch_overrides(capsys: pytest.CaptureFixture
     assert "note: profile nightly does not ask for skip_tags on launch: 'never' is ignored" in out
     code, _, err = run(capsys, "why", "site.yml:10", "--profile", "weekly")
     assert code == 2 and "no launch profile 'weekly'" in err
+
+
+def test_contexts_with_the_same_verdict_are_grouped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """Three plays run one role: one group, the first context in full, the others by what differs
+    (their play's when); --verbose gives every context in full."""
+    plays = "".join(f"- hosts: all\n  name: p{n}\n  roles:\n    - role: web\n      when: flag{n}\n" for n in (1, 2, 3))
+    (tmp_path / "site.yml").write_text(plays)
+    (tmp_path / "roles" / "web" / "tasks").mkdir(parents=True)
+    (tmp_path / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: msg=hi\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "why", "roles/web/tasks/main.yml:1")
+    assert code == 0 and out.count("verdict:") == 1 and "contexts 1, 2, 3:" in out
+    assert "likewise context 2:" in out and "flag2  (from" in out and out.count("\n  tags: none\n") == 1
+    code, out, _ = run(capsys, "why", "roles/web/tasks/main.yml:1", "--verbose")
+    assert out.count("verdict:") == 3 and "context 3:" in out
