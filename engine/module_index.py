@@ -206,19 +206,19 @@ class ModuleIndex:
         """Name -> ``{path, short_description, deprecated}`` of every module, read off the docs'
         text without parsing them (what module-name completion needs); the first call is the
         cold index, later ones read each directory's summary from the cache."""
-        with self._lock:
-            if self._summaries is None:
-                summaries: dict[str, dict[str, Any]] = {}
-                for directory, prefix in self.module_dirs():
-                    target = self._cache_path(self._directory_key(directory), "summary")
-                    shard = _read_json(target)
-                    if shard is None:
-                        shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
-                        _write_quietly(target, json.dumps(shard))
-                    for name, summary in shard.items():
-                        summaries.setdefault(name, summary)
-                self._summaries = summaries
-            return self._summaries
+        if self._summaries is None:
+            # built without the lock: a hover meanwhile reads its one module's doc, not waiting
+            summaries: dict[str, dict[str, Any]] = {}
+            for directory, prefix in self.module_dirs():
+                target = self._cache_path(self._directory_key(directory), "summary")
+                shard = _read_json(target)
+                if shard is None:
+                    shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
+                    _write_quietly(target, json.dumps(shard))
+                for name, summary in shard.items():
+                    summaries.setdefault(name, summary)
+            self._summaries = summaries
+        return self._summaries
 
     def build_in_background(self) -> threading.Thread:
         """Start the cold index in a thread; the server answers everything else meanwhile."""

@@ -251,8 +251,18 @@ def _keywords(names: set[str], suffix: str) -> list[Item]:
 
 
 def module_items(suffix: str = ": ") -> list[Item]:
-    """Every builtin module twice: short (sorted after the keywords) and FQCN (last)."""
+    """Every builtin module twice: short (sorted after the keywords) and FQCN (last); once the
+    installed modules are indexed, every other module by its FQCN after them."""
     items = []
+    index = module_data.installed()
+    if index is not None and index.ready():
+        for fqcn, summary in index.summaries().items():
+            short = str(summary.get("short_description", ""))
+            name = fqcn.removeprefix(module_data.BUILTIN)
+            if name != fqcn:
+                items.append(Item(name, "module", short, name + suffix, f"1{name}", data=fqcn))
+            items.append(Item(fqcn, "module", short, fqcn + suffix, f"{2 if name != fqcn else 3}{fqcn}", data=fqcn))
+        return items
     for name, doc in module_data.modules().items():
         short = doc.get("short_description", "")
         fqcn = module_data.BUILTIN + name

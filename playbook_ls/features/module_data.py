@@ -1,7 +1,10 @@
-"""The ansible.builtin modules and playbook keywords, from ``playbook_ls/data/modules.json``.
+"""Module docs for hover and completion, and the playbook keywords.
 
-The JSON is written by ``scripts/gen_module_data.py`` from ansible-core's own docs; the server
-never imports ansible. It is read on the first completion or hover that needs it, not at start.
+Where ansible-core is installed, every module it and the installed collections offer comes from
+:class:`engine.module_index.ModuleIndex` (read from the modules' files, never imported; built in
+a background thread on first use). The ``ansible.builtin`` modules are also bundled in
+``playbook_ls/data/modules.json`` (written by ``scripts/gen_module_data.py``), the fallback
+where no ansible-core is found.
 """
 
 from __future__ import annotations
@@ -10,7 +13,12 @@ import functools
 import json
 import re
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from playbook_ls.features.module_summary import module_entry
+
+if TYPE_CHECKING:
+    from engine.module_index import ModuleIndex
 
 BUILTIN = "ansible.builtin."
 _PREFIXES = (BUILTIN, "ansible.legacy.")
@@ -44,9 +52,53 @@ def short_name(action: str) -> str:
     return action
 
 
-def module(action: str) -> dict[str, Any] | None:
-    """The doc of a builtin module written short, as ``ansible.builtin.x`` or ``ansible.legacy.x``."""
-    return modules().get(short_name(action)) if isinstance(action, str) else None
+@functools.cache
+def installed() -> ModuleIndex | None:
+    """The index of the modules installed beside playbook-ls or its ``ansible-playbook``
+    (configured ``ANSIBLE_COLLECTIONS_PATH`` and the default collection directories included),
+    started in the background; None without ansible-core."""
+    import os
+
+    from engine.collection_search import CollectionFinder, collection_roots
+    from engine.module_index import ModuleIndex
+    from engine.plugin_names import find_ansible_core
+
+    core = find_ansible_core()
+    if core is None:
+        return None
+    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH", "~/.ansible/collections:/usr/share/ansible/collections")
+    index = ModuleIndex(core, CollectionFinder(collection_roots([], configured.split(os.pathsep))))
+    index.build_in_background()
+    return index
+
+
+def resolved_name(action: str, collections: tuple[str, ...] = ()) -> str | None:
+    """The installed module a task's module key names (FQCN, short, or via ``collections:``)."""
+    index = installed() if isinstance(action, str) and action else None
+    return index.resolve(action, collections) if index else None
+
+
+@functools.lru_cache(maxsize=512)
+def module(action: str, collections: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """A module's doc as hovers show it (:func:`module_entry` plus ``name``, ``deprecated`` and
+    ``path``): from the installed modules, else the bundled ``ansible.builtin`` ones."""
+    if not isinstance(action, str):
+        return None
+    name = resolved_name(action, collections)
+    index = installed()
+    doc = index.doc(name) if index and name else None
+    if isinstance(doc, dict):
+        entry = module_entry(doc)
+        entry.update(name=name, deprecated=doc.get("deprecated"), path=index.files()[name].path)  # type: ignore[union-attr]
+        return entry
+    bundled = modules().get(short_name(action))
+    return dict(bundled, name=BUILTIN + short_name(action)) if bundled else None
+
+
+def module_source(action: str, collections: tuple[str, ...] = ()) -> str | None:
+    """The file of the module a task names (what go-to-definition opens)."""
+    doc = module(action, collections)
+    return doc.get("path") if doc else None
 
 
 def keyword_description(name: str) -> str:
@@ -81,8 +133,12 @@ def module_markdown(action: str) -> str | None:
     doc = module(action)
     if doc is None:
         return None
-    name = BUILTIN + short_name(action)
-    lines = [f"**{name}** — {doc['short_description']}"]
+    lines = [f"**{doc['name']}** — {doc['short_description']}"]
+    deprecated = doc.get("deprecated")
+    if deprecated:
+        why = deprecated.get("why", "") if isinstance(deprecated, dict) else ""
+        instead = deprecated.get("alternative", "") if isinstance(deprecated, dict) else ""
+        lines.append(f"**Deprecated.** {why} {('Use ' + instead + '.') if instead else ''}".strip())
     if doc.get("free_form"):
         lines.append("Takes a free-form command after the module name.")
     options = ordered_options(doc)
@@ -93,4 +149,19 @@ def module_markdown(action: str) -> str | None:
         if rest:
             shown.append(f"- … and {len(rest)} more: " + ", ".join(f"`{key}`" for key, _ in rest))
         lines.append("**options:**\n" + "\n".join(shown))
+    return "\n\n".join(lines)
+
+
+def option_markdown(action: str, option: str, collections: tuple[str, ...] = ()) -> str | None:
+    """An option's hover: its type, required flag, default, choices, aliases and description."""
+    doc = module(action, collections)
+    options = doc.get("options", {}) if doc else {}
+    spec = options.get(option) or next((s for s in options.values() if option in s.get("aliases", ())), None)
+    if spec is None:
+        return None
+    lines = [f"`{option}` of **{doc['name']}** — *{option_detail(spec)}*"]  # type: ignore[index]
+    if spec.get("aliases"):
+        lines.append("aliases: " + ", ".join(f"`{a}`" for a in spec["aliases"]))
+    if spec.get("description"):
+        lines.append(spec["description"])
     return "\n\n".join(lines)

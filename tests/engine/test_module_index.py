@@ -15,74 +15,14 @@ from engine.module_docs import option_view
 from engine.module_index import ModuleIndex
 from engine.plugin_names import find_ansible_core
 from tests.ansible_tools import LIVE_ALL, find_tool, live_sample
+from tests.module_tree import make_tree
 
 SAMPLE = json.loads((Path(__file__).parent / "module_docs_sample.json").read_text(encoding="utf-8"))
-
-MODULE = '''
-import pathlib
-pathlib.Path({marker!r}).write_text("imported")
-DOCUMENTATION = r"""
-module: beacon
-short_description: Says where it is
-extends_documentation_fragment:
-  - acme.tools.conn
-  - acme.tools.conn.extra
-  - acme.tools.conn.built
-options:
-  host:
-    description: Overrides the fragment's description only.
-  mode:
-    type: str
-    choices: [present, absent]
-    default: present
-"""
-EXAMPLES = "- acme.tools.beacon: {{host: x}}"
-RETURN = "where: {{description: the place, type: str, returned: always}}"
-'''
-
-FRAGMENT = '''
-import pathlib
-pathlib.Path({marker!r}).write_text("imported")
-
-
-class ModuleDocFragment:
-    DOCUMENTATION = r"""
-options:
-  host:
-    description: The host.
-    type: str
-    required: true
-notes: [from the fragment]
-"""
-    EXTRA = r"""
-options:
-  port: {{type: int, default: 22}}
-"""
-
-    def __init__(self):
-        self.BUILT = f"options: {{{{}}}}"
-        self.SAME = self.EXTRA
-'''
-
 
 @pytest.fixture()
 def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleIndex, Path]:
     monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
-    marker = tmp_path / "imported"
-    collection = tmp_path / "root" / "ansible_collections" / "acme" / "tools"
-    (collection / "plugins" / "modules").mkdir(parents=True)
-    (collection / "plugins" / "doc_fragments").mkdir()
-    (collection / "plugins" / "modules" / "beacon.py").write_text(MODULE.format(marker=str(marker)))
-    (collection / "plugins" / "doc_fragments" / "conn.py").write_text(FRAGMENT.format(marker=str(marker)))
-    # a PowerShell module documented by a sidecar
-    (collection / "plugins" / "modules" / "win_beacon.ps1").write_text("throw 'never run'\n")
-    (collection / "plugins" / "modules" / "win_beacon.yml").write_text(
-        "DOCUMENTATION:\n  module: win_beacon\n  short_description: Windows one\n  options:\n    path: {type: path}\n")
-    library = tmp_path / "playbooks" / "library"
-    library.mkdir(parents=True)
-    (library / "local_thing.py").write_text("DOCUMENTATION = \"module: local_thing\\nshort_description: Mine\"\n")
-    index = ModuleIndex(None, CollectionFinder([str(tmp_path / "root")]), [str(library)])
-    return index, marker
+    return make_tree(tmp_path)
 
 
 def test_docs_are_read_without_importing_and_fragments_merge_as_ansible_merges(tree) -> None:
