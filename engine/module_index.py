@@ -165,7 +165,8 @@ class ModuleIndex:
                 directory = self.collections.collection_dir(".".join(parts[:2])) if len(parts) >= 3 else None
                 if directory is None:
                     return None
-                path = os.path.join(directory, "plugins", "doc_fragments", *parts[2:-1], f"{parts[-1]}.py")
+                path = os.path.join(_package_dir(os.path.join(directory, "plugins", "doc_fragments"), parts[2:-1]),
+                                    f"{parts[-1]}.py")
                 if os.path.isfile(path):
                     return path
                 routing = _load_routing(os.path.join(directory, "meta", "runtime.yml"))
@@ -288,6 +289,15 @@ def _summary(path: str) -> dict[str, Any]:
     match = _SHORT.search(text)
     short = match.group(1).decode("utf-8", "replace").strip().strip("'\"") if match else ""
     return {"path": path, "short_description": short, "deprecated": bool(_DEPRECATED.search(text))}
+
+
+def _package_dir(base: str, subdirs: list[str]) -> str:
+    """Where ansible's collection loader looks for ``ns.coll.sub.name``: in ``sub/``, or, when
+    ``sub`` is a module file and not a package, beside that file (the package's ``__file__``)."""
+    directory = os.path.join(base, *subdirs)
+    if subdirs and not os.path.isdir(directory) and os.path.isfile(directory + ".py"):
+        return os.path.dirname(directory)
+    return directory
 
 
 def _read_json(path: str) -> Any:
