@@ -7,6 +7,7 @@ compared with ansible-doc's. Prints the share identical overall and for ``ansibl
 the first differences.
 
     python bench/module_docs.py --venv PATH_TO_VENV [--batch 150] [--record tests/engine/module_docs_sample.json]
+    python bench/module_docs.py --venv PATH_TO_VENV --timings   (index cold / warm, one module's doc)
 
 ``--record`` writes ansible-doc's options of a fixed sample (the test's fixture).
 """
@@ -88,13 +89,43 @@ def compare(index: ModuleIndex, theirs: dict[str, dict]) -> tuple[dict[str, bool
     return same, notes
 
 
+def timings(venv: str) -> None:
+    """The whole index cold (an empty cache directory) and warm (a new process's view: a new
+    index on the filled cache), and a module's doc first read from the cache, p50 / p95."""
+    import random
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["PLAYBOOK_LS_CACHE_DIR"] = cache
+        for label in ("cold", "warm"):
+            index = index_for(venv)
+            started = time.perf_counter()
+            count = len(index.summaries())
+            print(f"index {label}: {count} modules in {time.perf_counter() - started:.2f} s")
+        names = random.Random(27).sample(sorted(index.files()), 200)
+        for label in ("first read (parsed)", "cached on disk (new process)", "in memory"):
+            if label.startswith("cached"):
+                index = index_for(venv)
+            spent = []
+            for name in names:
+                started = time.perf_counter()
+                index.doc(name)
+                spent.append(time.perf_counter() - started)
+            spent.sort()
+            print(f"module doc, {label}: p50 {1000 * spent[100]:.1f} ms, p95 {1000 * spent[190]:.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--venv", required=True, help="a virtualenv with ansible (ansible-core + collections)")
     parser.add_argument("--batch", type=int, default=150)
     parser.add_argument("--recorded", help="a directory of saved ansible-doc --json outputs (*.json) instead")
     parser.add_argument("--record", help="write ansible-doc's options of the sample to this file")
+    parser.add_argument("--timings", action="store_true", help="time the index and doc reads instead")
     args = parser.parse_args()
+    if args.timings:
+        timings(args.venv)
+        return
     index = index_for(args.venv)
     if args.recorded:
         theirs: dict[str, dict] = {}
