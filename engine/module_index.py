@@ -225,9 +225,13 @@ class ModuleIndex:
         """Start the cold index in a thread; the server answers everything else meanwhile."""
         with self._lock:
             if self._building is None:
-                self._building = threading.Thread(target=self.summaries, name="module-index", daemon=True)
+                self._building = threading.Thread(target=self._build, name="module-index", daemon=True)
                 self._building.start()
             return self._building
+
+    def _build(self) -> None:
+        self.files()  # first: what a hover's name lookup needs
+        self.summaries()
 
     def ready(self) -> bool:
         return self._summaries is not None
