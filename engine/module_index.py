@@ -57,7 +57,7 @@ def _module_files(directory: str, prefix: str) -> Iterator[ModuleFile]:
         yield ModuleFile(f"{prefix}{stem}", code[0], directory)
 
 
-@dataclass
+@dataclass(eq=False)  # one per configuration, hashed by identity (a cache key for its readers)
 class ModuleIndex:
     """The modules of one configuration (ansible-core, collection roots, library dirs)."""
 

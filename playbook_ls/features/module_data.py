@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from engine.collection_search import CollectionFinder, collection_roots
 from playbook_ls.features.module_summary import module_entry
 
 if TYPE_CHECKING:
     from engine.module_index import ModuleIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 BUILTIN = "ansible.builtin."
 _PREFIXES = (BUILTIN, "ansible.legacy.")
@@ -55,37 +58,48 @@ def short_name(action: str) -> str:
 @functools.cache
 def installed() -> ModuleIndex | None:
     """The index of the modules installed beside playbook-ls or its ``ansible-playbook``
-    (configured ``ANSIBLE_COLLECTIONS_PATH`` and the default collection directories included),
-    started in the background; None without ansible-core."""
-    import os
+    (``ANSIBLE_COLLECTIONS_PATH`` or the default collection directories included); None
+    without ansible-core. Used where no workspace is known."""
+    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH", "~/.ansible/collections:/usr/share/ansible/collections")
+    return _configured(tuple(collection_roots([], configured.split(os.pathsep))), (), ())
 
-    from engine.collection_search import CollectionFinder, collection_roots
+
+def index_for(workspace: WorkspaceIndex | None, path: str) -> ModuleIndex | None:
+    """The modules a file of the workspace can name: collections next to it, its playbook
+    directory and the workspace root, the configured ``collections_path`` (ansible.cfg), the
+    collections under edit, and ``library/`` beside it, beside its role and at the root."""
+    if workspace is None:
+        return installed()
+    config = workspace.configs.for_path(path)
+    here = os.path.dirname(os.path.abspath(path))
+    bases = list(dict.fromkeys([here, os.path.dirname(here), workspace.root]))
+    roots = collection_roots(bases, config.collections_path, config.collections_scan_sys_path)
+    libraries = [d for base in bases if os.path.isdir(d := os.path.join(base, "library"))]
+    return _configured(tuple(roots), tuple(sorted(config.collection_sources.items())), tuple(libraries))
+
+
+@functools.lru_cache(maxsize=16)
+def _configured(roots: tuple[str, ...], sources: tuple[tuple[str, str], ...],
+                libraries: tuple[str, ...]) -> ModuleIndex | None:
     from engine.module_index import ModuleIndex
     from engine.plugin_names import find_ansible_core
 
     core = find_ansible_core()
     if core is None:
         return None
-    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH", "~/.ansible/collections:/usr/share/ansible/collections")
-    index = ModuleIndex(core, CollectionFinder(collection_roots([], configured.split(os.pathsep))))
+    index = ModuleIndex(core, CollectionFinder(list(roots), dict(sources)), list(libraries))
     index.build_in_background()
     return index
 
 
-def resolved_name(action: str, collections: tuple[str, ...] = ()) -> str | None:
-    """The installed module a task's module key names (FQCN, short, or via ``collections:``)."""
-    index = installed() if isinstance(action, str) and action else None
-    return index.resolve(action, collections) if index else None
-
-
 @functools.lru_cache(maxsize=512)
-def module(action: str, collections: tuple[str, ...] = ()) -> dict[str, Any] | None:
+def module(action: str, index: ModuleIndex | None = None) -> dict[str, Any] | None:
     """A module's doc as hovers show it (:func:`module_entry` plus ``name``, ``deprecated`` and
-    ``path``): from the installed modules, else the bundled ``ansible.builtin`` ones."""
-    if not isinstance(action, str):
+    ``path``): from ``index`` (else the installed modules), else the bundled ``ansible.builtin``."""
+    if not isinstance(action, str) or not action:
         return None
-    name = resolved_name(action, collections)
-    index = installed()
+    index = index or installed()
+    name = index.resolve(action) if index else None
     doc = index.doc(name) if index and name else None
     if isinstance(doc, dict):
         entry = module_entry(doc)
@@ -95,9 +109,9 @@ def module(action: str, collections: tuple[str, ...] = ()) -> dict[str, Any] | N
     return dict(bundled, name=BUILTIN + short_name(action)) if bundled else None
 
 
-def module_source(action: str, collections: tuple[str, ...] = ()) -> str | None:
+def module_source(action: str, index: ModuleIndex | None = None) -> str | None:
     """The file of the module a task names (what go-to-definition opens)."""
-    doc = module(action, collections)
+    doc = module(action, index)
     return doc.get("path") if doc else None
 
 
@@ -128,9 +142,9 @@ def ordered_options(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [o for o in options if o[1].get("required")] + [o for o in options if not o[1].get("required")]
 
 
-def module_markdown(action: str) -> str | None:
+def module_markdown(action: str, index: ModuleIndex | None = None) -> str | None:
     """A module's hover: what it does and its options, required first."""
-    doc = module(action)
+    doc = module(action, index)
     if doc is None:
         return None
     lines = [f"**{doc['name']}** — {doc['short_description']}"]
@@ -152,9 +166,9 @@ def module_markdown(action: str) -> str | None:
     return "\n\n".join(lines)
 
 
-def option_markdown(action: str, option: str, collections: tuple[str, ...] = ()) -> str | None:
+def option_markdown(action: str, option: str, index: ModuleIndex | None = None) -> str | None:
     """An option's hover: its type, required flag, default, choices, aliases and description."""
-    doc = module(action, collections)
+    doc = module(action, index)
     options = doc.get("options", {}) if doc else {}
     spec = options.get(option) or next((s for s in options.values() if option in s.get("aliases", ())), None)
     if spec is None:

@@ -30,6 +30,7 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleIndex, 
     monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
     index, marker = make_tree(tmp_path)
     monkeypatch.setattr(module_data, "installed", lambda: index)
+    monkeypatch.setattr(module_data, "index_for", lambda *_args: index)
     module_data.module.cache_clear()
     yield index, marker
     module_data.module.cache_clear()
@@ -77,3 +78,21 @@ def test_definition_of_the_module_opens_its_file(tree, workspace) -> None:
     index, path = workspace
     spans = definition(index, path, 3, 10)
     assert [span.file for span in spans] == [tree[0].files()["acme.tools.beacon"].path]
+
+
+def test_the_workspace_s_library_and_collections_are_indexed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    _tree, _marker = make_tree(tmp_path)
+    root = tmp_path / "ws"
+    (root / "collections").mkdir(parents=True)
+    (tmp_path / "root" / "ansible_collections").rename(root / "collections" / "ansible_collections")
+    (root / "library").mkdir()
+    (root / "library" / "mine.py").write_text('DOCUMENTATION = """\nshort_description: Mine\noptions: {}\n"""\n')
+    (root / "site.yml").write_text(PLAYBOOK)
+    workspace = WorkspaceIndex(str(root))
+    modules = module_data.index_for(workspace, str(root / "site.yml"))
+    if modules is None:
+        pytest.skip("ansible-core is not installed")
+    assert modules.resolve("mine") == "mine"
+    assert modules.resolve("acme.tools.beacon") == "acme.tools.beacon"
+    assert module_data.index_for(workspace, str(root / "site.yml")) is modules  # one per configuration
