@@ -28,6 +28,7 @@ from playbook_ls.features import cursor, module_data
 from playbook_ls.features.yamltext import Doc, context, top_kind_from_text
 
 if TYPE_CHECKING:
+    from engine.module_index import ModuleIndex
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 # Tags written on tasks that mean something to ansible itself.
@@ -214,7 +215,7 @@ def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col:
     present = set(ctx.keys)
     suffix = ": " if add_colon else ""
     if ctx.kind == "args":
-        doc_ = module_data.module(ctx.module or "")
+        doc_ = module_data.module(ctx.module or "", module_data.index_for(index, path))
         if doc_ is None:
             return []
         # required options first, the rest in documented order
@@ -241,7 +242,7 @@ def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col:
         keywords |= {"block", "local_action"}
     items = _keywords(keywords - present, suffix)
     if ctx.module is None:
-        items += module_items(suffix)
+        items += module_items(suffix, module_data.index_for(index, path))
     return items
 
 
@@ -250,9 +251,19 @@ def _keywords(names: set[str], suffix: str) -> list[Item]:
             for name in sorted(names)]
 
 
-def module_items(suffix: str = ": ") -> list[Item]:
-    """Every builtin module twice: short (sorted after the keywords) and FQCN (last)."""
+def module_items(suffix: str = ": ", modules: ModuleIndex | None = None) -> list[Item]:
+    """Every builtin module twice: short (sorted after the keywords) and FQCN (last); once the
+    installed modules are indexed, every other module by its FQCN after them."""
     items = []
+    modules = modules or module_data.installed()
+    if modules is not None and modules.ready():
+        for fqcn, summary in modules.summaries().items():
+            short = str(summary.get("short_description", ""))
+            name = fqcn.removeprefix(module_data.BUILTIN)
+            if name != fqcn:
+                items.append(Item(name, "module", short, name + suffix, f"1{name}", data=fqcn))
+            items.append(Item(fqcn, "module", short, fqcn + suffix, f"{2 if name != fqcn else 3}{fqcn}", data=fqcn))
+        return items
     for name, doc in module_data.modules().items():
         short = doc.get("short_description", "")
         fqcn = module_data.BUILTIN + name

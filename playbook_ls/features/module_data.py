@@ -1,16 +1,27 @@
-"""The ansible.builtin modules and playbook keywords, from ``playbook_ls/data/modules.json``.
+"""Module docs for hover and completion, and the playbook keywords.
 
-The JSON is written by ``scripts/gen_module_data.py`` from ansible-core's own docs; the server
-never imports ansible. It is read on the first completion or hover that needs it, not at start.
+Where ansible-core is installed, every module it and the installed collections offer comes from
+:class:`engine.module_index.ModuleIndex` (read from the modules' files, never imported; built in
+a background thread on first use). The ``ansible.builtin`` modules are also bundled in
+``playbook_ls/data/modules.json`` (written by ``scripts/gen_module_data.py``), the fallback
+where no ansible-core is found.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from engine.collection_search import CollectionFinder, collection_roots
+from playbook_ls.features.module_summary import module_entry
+
+if TYPE_CHECKING:
+    from engine.module_index import ModuleIndex
+    from playbook_ls.features.workspace import WorkspaceIndex
 
 BUILTIN = "ansible.builtin."
 _PREFIXES = (BUILTIN, "ansible.legacy.")
@@ -44,9 +55,64 @@ def short_name(action: str) -> str:
     return action
 
 
-def module(action: str) -> dict[str, Any] | None:
-    """The doc of a builtin module written short, as ``ansible.builtin.x`` or ``ansible.legacy.x``."""
-    return modules().get(short_name(action)) if isinstance(action, str) else None
+@functools.cache
+def installed() -> ModuleIndex | None:
+    """The index of the modules installed beside playbook-ls or its ``ansible-playbook``
+    (``ANSIBLE_COLLECTIONS_PATH`` or the default collection directories included); None
+    without ansible-core. Used where no workspace is known."""
+    configured = os.environ.get("ANSIBLE_COLLECTIONS_PATH", "~/.ansible/collections:/usr/share/ansible/collections")
+    return _configured(tuple(collection_roots([], configured.split(os.pathsep))), (), ())
+
+
+def index_for(workspace: WorkspaceIndex | None, path: str) -> ModuleIndex | None:
+    """The modules a file of the workspace can name: collections next to it, its playbook
+    directory and the workspace root, the configured ``collections_path`` (ansible.cfg), the
+    collections under edit, and ``library/`` beside it, beside its role and at the root."""
+    if workspace is None:
+        return installed()
+    config = workspace.configs.for_path(path)
+    here = os.path.dirname(os.path.abspath(path))
+    bases = list(dict.fromkeys([here, os.path.dirname(here), workspace.root]))
+    roots = collection_roots(bases, config.collections_path, config.collections_scan_sys_path)
+    libraries = [d for base in bases if os.path.isdir(d := os.path.join(base, "library"))]
+    return _configured(tuple(roots), tuple(sorted(config.collection_sources.items())), tuple(libraries))
+
+
+@functools.lru_cache(maxsize=16)
+def _configured(roots: tuple[str, ...], sources: tuple[tuple[str, str], ...],
+                libraries: tuple[str, ...]) -> ModuleIndex | None:
+    from engine.module_index import ModuleIndex
+    from engine.plugin_names import find_ansible_core
+
+    core = find_ansible_core()
+    if core is None:
+        return None
+    index = ModuleIndex(core, CollectionFinder(list(roots), dict(sources)), list(libraries))
+    index.build_in_background()
+    return index
+
+
+@functools.lru_cache(maxsize=512)
+def module(action: str, index: ModuleIndex | None = None) -> dict[str, Any] | None:
+    """A module's doc as hovers show it (:func:`module_entry` plus ``name``, ``deprecated`` and
+    ``path``): from ``index`` (else the installed modules), else the bundled ``ansible.builtin``."""
+    if not isinstance(action, str) or not action:
+        return None
+    index = index or installed()
+    name = index.resolve(action) if index else None
+    doc = index.doc(name) if index and name else None
+    if isinstance(doc, dict):
+        entry = module_entry(doc)
+        entry.update(name=name, deprecated=doc.get("deprecated"), path=index.files()[name].path)  # type: ignore[union-attr]
+        return entry
+    bundled = modules().get(short_name(action))
+    return dict(bundled, name=BUILTIN + short_name(action)) if bundled else None
+
+
+def module_source(action: str, index: ModuleIndex | None = None) -> str | None:
+    """The file of the module a task names (what go-to-definition opens)."""
+    doc = module(action, index)
+    return doc.get("path") if doc else None
 
 
 def keyword_description(name: str) -> str:
@@ -76,13 +142,17 @@ def ordered_options(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [o for o in options if o[1].get("required")] + [o for o in options if not o[1].get("required")]
 
 
-def module_markdown(action: str) -> str | None:
+def module_markdown(action: str, index: ModuleIndex | None = None) -> str | None:
     """A module's hover: what it does and its options, required first."""
-    doc = module(action)
+    doc = module(action, index)
     if doc is None:
         return None
-    name = BUILTIN + short_name(action)
-    lines = [f"**{name}** — {doc['short_description']}"]
+    lines = [f"**{doc['name']}** — {doc['short_description']}"]
+    deprecated = doc.get("deprecated")
+    if deprecated:
+        why = deprecated.get("why", "") if isinstance(deprecated, dict) else ""
+        instead = deprecated.get("alternative", "") if isinstance(deprecated, dict) else ""
+        lines.append(f"**Deprecated.** {why} {('Use ' + instead + '.') if instead else ''}".strip())
     if doc.get("free_form"):
         lines.append("Takes a free-form command after the module name.")
     options = ordered_options(doc)
@@ -93,4 +163,19 @@ def module_markdown(action: str) -> str | None:
         if rest:
             shown.append(f"- … and {len(rest)} more: " + ", ".join(f"`{key}`" for key, _ in rest))
         lines.append("**options:**\n" + "\n".join(shown))
+    return "\n\n".join(lines)
+
+
+def option_markdown(action: str, option: str, index: ModuleIndex | None = None) -> str | None:
+    """An option's hover: its type, required flag, default, choices, aliases and description."""
+    doc = module(action, index)
+    options = doc.get("options", {}) if doc else {}
+    spec = options.get(option) or next((s for s in options.values() if option in s.get("aliases", ())), None)
+    if spec is None:
+        return None
+    lines = [f"`{option}` of **{doc['name']}** — *{option_detail(spec)}*"]  # type: ignore[index]
+    if spec.get("aliases"):
+        lines.append("aliases: " + ", ".join(f"`{a}`" for a in spec["aliases"]))
+    if spec.get("description"):
+        lines.append(spec["description"])
     return "\n\n".join(lines)

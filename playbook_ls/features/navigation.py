@@ -26,7 +26,7 @@ from engine.resolve import Resolver
 from engine.span import Span
 from engine.templating import Unresolved, is_template, render
 from playbook_ls.check import discover
-from playbook_ls.features import cursor
+from playbook_ls.features import cursor, module_data
 from playbook_ls.features import yamlnav as yn
 from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import task_anchor
@@ -60,6 +60,8 @@ def definition(index: WorkspaceIndex, path: str, line: int, col: int) -> list[Sp
         found = [_playbook_file(path, target.text)]
     elif target.kind == cursor.NOTIFY:
         return _tidy(index, handlers_for(index, path, target.text))
+    elif target.kind == cursor.MODULE:
+        found = [module_data.module_source(target.text.split(" ", 1)[0], module_data.index_for(index, path))]
     else:
         return []
     return _dedupe(Span(file, 0, 0, 0, 0) for file in found if file)

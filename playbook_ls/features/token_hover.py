@@ -44,9 +44,12 @@ def token_hover(index: WorkspaceIndex, path: str, line: int, column: int) -> str
     token = token_at(doc, line, column, cursor.top_kind(index, path, lambda: top_kind_from_text(doc)))
     if token is None:
         return None
+    if token.kind == "key" and token.ctx.kind == "args" and token.ctx.module:
+        return module_data.option_markdown(token.ctx.module, token.text, module_data.index_for(index, path))
     kind = cursor.name_kind(token.ctx, token.key, is_key=token.kind == "key", item=token.kind == "item")
     if kind == cursor.MODULE:
-        return module_data.module_markdown(token.text if token.kind == "key" else token.text.split(" ", 1)[0])
+        return module_data.module_markdown(token.text if token.kind == "key" else token.text.split(" ", 1)[0],
+                                           module_data.index_for(index, path))
     if kind == cursor.TAG:
         return tag_markdown(index, token.text)
     if kind == cursor.ROLE:

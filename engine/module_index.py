@@ -1,0 +1,319 @@
+"""Every module a playbook can reach, with its documentation read statically and cached.
+
+The modules are those module-name resolution (:mod:`engine.plugin_names`) looks in: ansible-core's
+``modules/``, each collection's ``plugins/modules`` on every collection root (first root wins,
+as for names), and ``library/`` directories. Docs come from :mod:`engine.module_docs` (nothing is
+imported). Each module directory is one cache shard in the user's cache directory, keyed by the
+identity (path, size, mtime) of its files and of every doc fragment file, so installing or
+editing a collection rebuilds what changed and nothing else. A shard is two files: the summary
+(name, file, short description, deprecation) that module-name completion needs, and the full
+docs, read only when a module of that directory is looked at.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.collection_search import CollectionFinder
+from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
+from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore, _load_routing, _write_quietly
+
+CACHE_VERSION = "1"
+BUILTIN = "ansible.builtin"
+
+
+@dataclass(frozen=True)
+class ModuleFile:
+    name: str  # fully qualified, or the bare name of a library/ module
+    path: str  # the plugin's own file (what go-to-definition opens)
+    directory: str  # the shard it belongs to
+
+
+def _module_files(directory: str, prefix: str) -> Iterator[ModuleFile]:
+    """The modules of one plugin directory, subdirectories giving ``prefix.sub.name`` as in a
+    collection; a module and its doc sidecar (``x.ps1`` + ``x.py``/``x.yml``) are one module."""
+    stems: dict[str, list[str]] = {}
+    for current, dirs, files in os.walk(directory):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        relative = os.path.relpath(current, directory)
+        sub = "" if relative == "." else relative.replace(os.sep, ".") + "."
+        for entry in sorted(files):
+            if entry == "__init__.py" or entry.startswith(".") or \
+                    (entry.endswith(IGNORED_EXTENSIONS) and not entry.endswith((".yml", ".yaml"))):
+                continue
+            stems.setdefault(sub + os.path.splitext(entry)[0], []).append(os.path.join(current, entry))
+    for stem, paths in stems.items():
+        code = [p for p in paths if not p.endswith(DOC_EXTENSIONS)] or \
+            [p for p in paths if p.endswith(".py")]
+        if not code:
+            continue  # a lone .yml is data, not a module
+        yield ModuleFile(f"{prefix}{stem}", code[0], directory)
+
+
+@dataclass(eq=False)  # one per configuration, hashed by identity (a cache key for its readers)
+class ModuleIndex:
+    """The modules of one configuration (ansible-core, collection roots, library dirs)."""
+
+    core: AnsibleCore | None
+    collections: CollectionFinder
+    library_dirs: list[str] = field(default_factory=list)
+    _files: dict[str, ModuleFile] | None = None
+    _summaries: dict[str, dict[str, Any]] | None = None
+    _docs: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> docs
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+    _building: threading.Thread | None = None
+
+    # -- what exists ---------------------------------------------------------------------------
+    def module_dirs(self) -> list[tuple[str, str]]:
+        """``(directory, name prefix)`` of each place modules live, in lookup order."""
+        found = [(d, "") for d in self.library_dirs if os.path.isdir(d)]
+        if self.core is not None:
+            found.append((self.core.module_dir, f"{BUILTIN}."))
+        for name, directory in self.collection_dirs():
+            modules = os.path.join(directory, "plugins", "modules")
+            if os.path.isdir(modules):
+                found.append((modules, f"{name}."))
+        return found
+
+    def collection_dirs(self) -> list[tuple[str, str]]:
+        """``(namespace.collection, directory)`` of every collection names resolve to."""
+        seen: dict[str, str] = dict(self.collections.sources)
+        for root in self.collections.roots:
+            base = os.path.join(root, "ansible_collections")
+            for namespace in _listdir(base):
+                for collection in _listdir(os.path.join(base, namespace)):
+                    name = f"{namespace}.{collection}"
+                    directory = os.path.join(base, namespace, collection)
+                    if name not in seen and os.path.isdir(directory):
+                        seen[name] = directory
+        return sorted(seen.items())
+
+    def files(self) -> dict[str, ModuleFile]:
+        with self._lock:
+            if self._files is None:
+                files: dict[str, ModuleFile] = {}
+                for directory, prefix in self.module_dirs():
+                    for module in _module_files(directory, prefix):
+                        files.setdefault(module.name, module)
+                self._files = files
+            return self._files
+
+    # -- names -----------------------------------------------------------------------------------
+    def resolve(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
+        """The indexed name a task's module key means: library/ modules, then ``ansible.builtin``
+        for a short name (or each collection of ``collections:``), routing redirects followed."""
+        files = self.files()
+        name = action.removeprefix("ansible.legacy.")
+        if "." not in name:
+            if name in files:
+                return name
+            candidates = [f"{c}.{name}" for c in collection_list if c != "ansible.legacy"] + [f"{BUILTIN}.{name}"]
+        else:
+            candidates = [name]
+        for candidate in candidates:
+            found = self._follow(candidate)
+            if found is not None:
+                return found
+        return None
+
+    def _follow(self, name: str) -> str | None:
+        files = self.files()
+        for _ in range(MAX_REDIRECTS):
+            # routing is read before the file, as ansible does: a redirect wins over a module
+            # file the collection still ships under the old name
+            entry = self.routing_entry(name) if name.count(".") >= 2 else None
+            redirect = entry.get("redirect") if isinstance(entry, dict) else None
+            if not isinstance(redirect, str):
+                return name if name in files else None
+            name = redirect if redirect.count(".") >= 2 else f"{BUILTIN}.{redirect}"
+        return None
+
+    def routing_entry(self, name: str) -> Any:
+        """The ``plugin_routing.modules`` entry (redirect, deprecation, tombstone) of a FQCN."""
+        collection, _, resource = name.rpartition(".")
+        if collection == BUILTIN:
+            routing = self.core.routing() if self.core else {}
+        else:
+            directory = self.collections.collection_dir(".".join(collection.split(".")[:2]))
+            routing = _load_routing(os.path.join(directory, "meta", "runtime.yml")) if directory else {}
+        section = routing.get("modules")
+        return section.get(resource) if isinstance(section, dict) else None
+
+    # -- documentation --------------------------------------------------------------------------
+    def find_fragment(self, name: str) -> str | None:
+        """``fragment_loader.get``: the file of a doc fragment named short (ansible-core's) or
+        fully qualified (a collection's, runtime.yml redirects followed)."""
+        for _ in range(MAX_REDIRECTS):
+            short = name.removeprefix(f"{BUILTIN}.").removeprefix("ansible.legacy.")
+            if "." not in short:
+                if self.core is None:
+                    return None
+                path = os.path.join(self.core.package, "plugins", "doc_fragments", f"{short}.py")
+                if os.path.isfile(path):
+                    return path
+                # old short names ansible-core's own routing sends to a collection
+                routing, resource = self.core.routing(), short
+            else:
+                parts = name.split(".")
+                directory = self.collections.collection_dir(".".join(parts[:2])) if len(parts) >= 3 else None
+                if directory is None:
+                    return None
+                path = os.path.join(_package_dir(os.path.join(directory, "plugins", "doc_fragments"), parts[2:-1]),
+                                    f"{parts[-1]}.py")
+                if os.path.isfile(path):
+                    return path
+                routing = _load_routing(os.path.join(directory, "meta", "runtime.yml"))
+                resource = ".".join(parts[2:])
+            section = routing.get("doc_fragments")
+            entry = section.get(resource) if isinstance(section, dict) else None
+            redirect = entry.get("redirect") if isinstance(entry, dict) else None
+            if not isinstance(redirect, str):
+                return None
+            name = redirect
+        return None
+
+    def docs(self, name: str) -> dict[str, Any] | None:
+        """``{doc, examples, returndocs}`` of an indexed module (``doc`` None when it has none),
+        parsed on first use and kept in memory and in the cache directory."""
+        module = self.files().get(name)
+        if module is None:
+            return None
+        with self._lock:
+            if name in self._docs:
+                return self._docs[name]
+        target = self._cache_path(self._file_key(module.path), "doc")
+        docs = _read_json(target)
+        if docs is None:
+            parsed, _files = plugin_docs(module.path, self.find_fragment)
+            text = json.dumps(parsed, default=str)
+            _write_quietly(target, text)
+            docs = json.loads(text)  # dates as ansible-doc --json writes them
+        with self._lock:
+            self._docs[name] = docs
+        return docs
+
+    def doc(self, name: str) -> dict[str, Any] | None:
+        docs = self.docs(name)
+        return docs.get("doc") if docs else None
+
+    def summaries(self) -> dict[str, dict[str, Any]]:
+        """Name -> ``{path, short_description, deprecated}`` of every module, read off the docs'
+        text without parsing them (what module-name completion needs); the first call is the
+        cold index, later ones read each directory's summary from the cache."""
+        if self._summaries is None:
+            # built without the lock: a hover meanwhile reads its one module's doc, not waiting
+            summaries: dict[str, dict[str, Any]] = {}
+            for directory, prefix in self.module_dirs():
+                target = self._cache_path(self._directory_key(directory), "summary")
+                shard = _read_json(target)
+                if shard is None:
+                    shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
+                    _write_quietly(target, json.dumps(shard))
+                for name, summary in shard.items():
+                    summaries.setdefault(name, summary)
+            self._summaries = summaries
+        return self._summaries
+
+    def build_in_background(self) -> threading.Thread:
+        """Start the cold index in a thread; the server answers everything else meanwhile."""
+        with self._lock:
+            if self._building is None:
+                self._building = threading.Thread(target=self._build, name="module-index", daemon=True)
+                self._building.start()
+            return self._building
+
+    def _build(self) -> None:
+        self.files()  # first: what a hover's name lookup needs
+        self.summaries()
+
+    def ready(self) -> bool:
+        return self._summaries is not None
+
+    # -- the cache ------------------------------------------------------------------------------
+    def _directory_key(self, directory: str) -> str:
+        identity = [CACHE_VERSION, os.path.realpath(directory), *self._identities(directory)]
+        return hashlib.sha1("|".join(identity).encode()).hexdigest()
+
+    def _file_key(self, path: str) -> str:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            return ""
+        identity = [CACHE_VERSION, os.path.realpath(path), str(stat.st_size), str(stat.st_mtime_ns),
+                    self._fragment_fingerprint()]
+        return hashlib.sha1("|".join(identity).encode()).hexdigest()
+
+    def _identities(self, directory: str) -> list[str]:
+        found = []
+        for current, dirs, files in os.walk(directory):
+            dirs.sort()
+            for entry in sorted(files):
+                try:
+                    stat = os.stat(os.path.join(current, entry))
+                except OSError:
+                    continue
+                found.append(f"{current}/{entry}:{stat.st_size}:{stat.st_mtime_ns}")
+        return found
+
+    def _fragment_fingerprint(self) -> str:
+        if not hasattr(self, "_fingerprint"):
+            places = [os.path.join(d, "plugins", "doc_fragments") for _n, d in self.collection_dirs()]
+            if self.core is not None:
+                places.insert(0, os.path.join(self.core.package, "plugins", "doc_fragments"))
+            parts = [identity for place in places for identity in self._identities(place)]
+            self._fingerprint = hashlib.sha1("|".join(parts).encode()).hexdigest()
+        return self._fingerprint
+
+    def _cache_path(self, key: str, kind: str) -> str:
+        from engine.user_cache import cache_dir
+
+        return os.path.join(cache_dir(), "modules", f"{key}.{kind}.json")
+
+
+_SHORT = re.compile(rb"^short_description:[ \t]*(.*)$", re.MULTILINE)
+_DEPRECATED = re.compile(rb"^deprecated:", re.MULTILINE)
+
+
+def _summary(path: str) -> dict[str, Any]:
+    """What a module says of itself in one line, found in its text (a docstub, as ansible's
+    ``read_docstub`` does for ``ansible-doc -l``): the full doc is parsed only when needed."""
+    doc = doc_file(path) or path
+    try:
+        with open(doc, "rb") as handle:
+            text = handle.read()
+    except OSError:
+        text = b""
+    match = _SHORT.search(text)
+    short = match.group(1).decode("utf-8", "replace").strip().strip("'\"") if match else ""
+    return {"path": path, "short_description": short, "deprecated": bool(_DEPRECATED.search(text))}
+
+
+def _package_dir(base: str, subdirs: list[str]) -> str:
+    """Where ansible's collection loader looks for ``ns.coll.sub.name``: in ``sub/``, or, when
+    ``sub`` is a module file and not a package, beside that file (the package's ``__file__``)."""
+    directory = os.path.join(base, *subdirs)
+    if subdirs and not os.path.isdir(directory) and os.path.isfile(directory + ".py"):
+        return os.path.dirname(directory)
+    return directory
+
+
+def _read_json(path: str) -> Any:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (OSError, ValueError):
+        return None
+
+
+def _listdir(directory: str) -> list[str]:
+    try:
+        return sorted(os.listdir(directory))
+    except OSError:
+        return []

@@ -1,0 +1,91 @@
+"""The module index reads every module's documentation from its file without running it, and
+reads what ``ansible-doc --json`` shows (the options recorded in ``module_docs_sample.json``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from engine.collection_search import CollectionFinder, collection_roots
+from engine.module_docs import option_view
+from engine.module_index import ModuleIndex
+from engine.plugin_names import find_ansible_core
+from tests.ansible_tools import LIVE_ALL, find_tool, live_sample
+from tests.module_tree import make_tree
+
+SAMPLE = json.loads((Path(__file__).parent / "module_docs_sample.json").read_text(encoding="utf-8"))
+
+@pytest.fixture()
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleIndex, Path]:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    return make_tree(tmp_path)
+
+
+def test_docs_are_read_without_importing_and_fragments_merge_as_ansible_merges(tree) -> None:
+    index, marker = tree
+    doc = index.doc("acme.tools.beacon")
+    assert doc is not None and not marker.exists()
+    options = doc["options"]
+    # the module's own keys win, key by key, over the fragment's option
+    assert options["host"] == {"description": "Overrides the fragment's description only.", "type": "str",
+                               "required": True}
+    assert options["port"] == {"type": "int", "default": 22}  # the EXTRA variant, named conn.extra
+    assert options["mode"]["choices"] == ["present", "absent"]
+    assert doc["notes"] == ["from the fragment"]
+    docs = index.docs("acme.tools.beacon")
+    assert docs and docs["examples"].startswith("- acme.tools.beacon") and docs["returndocs"]["where"]["type"] == "str"
+    assert index.doc("acme.tools.win_beacon")["options"] == {"path": {"type": "path"}}
+    assert index.files()["acme.tools.win_beacon"].path.endswith("win_beacon.ps1")
+    summaries = index.summaries()
+    assert summaries["acme.tools.beacon"]["short_description"] == "Says where it is"
+    assert index.resolve("local_thing") == "local_thing"
+    assert index.resolve("beacon", ["acme.tools"]) == "acme.tools.beacon"
+    assert not marker.exists()
+
+
+def test_the_cache_is_read_back_and_dropped_when_the_file_changes(tree, monkeypatch) -> None:
+    index, _marker = tree
+    index.summaries()
+    assert index.doc("acme.tools.beacon")
+    again = ModuleIndex(None, index.collections, index.library_dirs)
+    monkeypatch.setattr("engine.module_index.plugin_docs", lambda *_a: pytest.fail("parsed again"))
+    assert again.doc("acme.tools.beacon")["options"]["mode"]["default"] == "present"
+    monkeypatch.undo()
+    path = Path(again.files()["acme.tools.beacon"].path)
+    path.write_text(path.read_text().replace("default: present", "default: absent"))
+    os.utime(path, ns=(1, 1))
+    fresh = ModuleIndex(None, index.collections, index.library_dirs)
+    assert fresh.doc("acme.tools.beacon")["options"]["mode"]["default"] == "absent"
+
+
+def _installed_index() -> ModuleIndex:
+    core = find_ansible_core()
+    if core is None:
+        pytest.skip("ansible-core is not installed")
+    return ModuleIndex(core, CollectionFinder(collection_roots([], [])))
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLE))
+def test_options_are_those_ansible_doc_shows(name: str, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path))
+    index = _installed_index()
+    resolved = index.resolve(name)
+    if resolved is None:
+        pytest.skip(f"{name} is not installed here (the ansible package brings it)")
+    assert option_view(index.doc(resolved)["options"]) == SAMPLE[name]
+
+
+def test_the_recording_still_matches_ansible_doc() -> None:
+    """Re-asks ansible-doc (one call, seconds of CPU) with ``PLAYBOOK_LS_LIVE`` set."""
+    tool = find_tool("ansible-doc")
+    if tool is None or not os.environ.get(LIVE_ALL):
+        pytest.skip("set PLAYBOOK_LS_LIVE (and install ansible-core) to re-check against ansible-doc")
+    index = _installed_index()
+    names = [n for n in live_sample(sorted(SAMPLE)) if index.resolve(n)]
+    run = subprocess.run([tool, "--json", "-t", "module", *names], capture_output=True, text=True, check=True)
+    live = json.loads(run.stdout)
+    assert {n: option_view(live[n]["doc"].get("options")) for n in names} == {n: SAMPLE[n] for n in names}

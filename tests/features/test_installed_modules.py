@@ -1,0 +1,98 @@
+"""Hover, completion and go-to-definition for a module of an installed collection, read from the
+module index (its file is never imported)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.module_index import ModuleIndex
+from playbook_ls.features import module_data
+from playbook_ls.features.completion import complete, module_items
+from playbook_ls.features.navigation import definition
+from playbook_ls.features.token_hover import token_hover
+from playbook_ls.features.workspace import WorkspaceIndex
+from tests.module_tree import make_tree
+
+PLAYBOOK = """- hosts: all
+  tasks:
+    - name: where
+      acme.tools.beacon:
+        host: example.org
+        mode: absent
+"""
+
+
+@pytest.fixture()
+def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[ModuleIndex, Path]:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    index, marker = make_tree(tmp_path)
+    monkeypatch.setattr(module_data, "installed", lambda: index)
+    monkeypatch.setattr(module_data, "index_for", lambda *_args: index)
+    module_data.module.cache_clear()
+    yield index, marker
+    module_data.module.cache_clear()
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path) -> tuple[WorkspaceIndex, str]:
+    root = tmp_path / "ws"
+    root.mkdir()
+    (root / "site.yml").write_text(PLAYBOOK)
+    index = WorkspaceIndex(str(root))
+    index.index()
+    return index, str(root / "site.yml")
+
+
+def test_hover_on_the_module_and_on_an_option(tree, workspace) -> None:
+    index, path = workspace
+    started = time.perf_counter()
+    text = token_hover(index, path, 3, 10)
+    elapsed = time.perf_counter() - started
+    assert text is not None and "**acme.tools.beacon** — Says where it is" in text
+    assert "`host` *str, required*" in text and "`port` *int, default: 22*" in text
+    assert "one of: present, absent" in text
+    option = token_hover(index, path, 4, 9)
+    assert option is not None and option.startswith("`host` of **acme.tools.beacon** — *str, required*")
+    assert "Overrides the fragment's description only." in option
+    assert elapsed < 2  # the first read of one module; later ones come from memory
+    assert not tree[1].exists()
+
+
+def test_option_completion_and_module_names(tree, workspace) -> None:
+    index, path = workspace
+    text = PLAYBOOK + "        p"
+    found = complete(index, path, 6, 9, text)
+    assert found is not None
+    port = next(item for item in found.items if item.label == "port")
+    assert port.detail == "int, default: 22"
+    assert "host" not in [item.label for item in found.items]  # already written
+    tree[0].summaries()
+    names = {item.label for item in module_items()}
+    assert {"acme.tools.beacon", "acme.tools.win_beacon", "local_thing"} <= names
+
+
+def test_definition_of_the_module_opens_its_file(tree, workspace) -> None:
+    index, path = workspace
+    spans = definition(index, path, 3, 10)
+    assert [span.file for span in spans] == [tree[0].files()["acme.tools.beacon"].path]
+
+
+def test_the_workspace_s_library_and_collections_are_indexed(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    _tree, _marker = make_tree(tmp_path)
+    root = tmp_path / "ws"
+    (root / "collections").mkdir(parents=True)
+    (tmp_path / "root" / "ansible_collections").rename(root / "collections" / "ansible_collections")
+    (root / "library").mkdir()
+    (root / "library" / "mine.py").write_text('DOCUMENTATION = """\nshort_description: Mine\noptions: {}\n"""\n')
+    (root / "site.yml").write_text(PLAYBOOK)
+    workspace = WorkspaceIndex(str(root))
+    modules = module_data.index_for(workspace, str(root / "site.yml"))
+    if modules is None:
+        pytest.skip("ansible-core is not installed")
+    assert modules.resolve("mine") == "mine"
+    assert modules.resolve("acme.tools.beacon") == "acme.tools.beacon"
+    assert module_data.index_for(workspace, str(root / "site.yml")) is modules  # one per configuration
