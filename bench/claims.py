@@ -298,8 +298,10 @@ def _same_role_search(finding: dict, error: AnsibleError, repo_name: str) -> boo
     if not ours or not theirs or ours.group(1) != theirs.group(1):
         return False
     inside = re.compile(rf"^.*?/{re.escape(repo_name)}(?=/|$)")
-    return [inside.sub("", p) for p in ours.group(2).rstrip(".").split(":")] == \
-        [inside.sub("", p) for p in theirs.group(2).rstrip(".").split(":")]
+
+    def directories(found: str) -> list[str]:  # the collections searched first are named only where they apply
+        return [inside.sub("", p) for p in found.rstrip(".").split(":") if "/" in p]
+    return directories(ours.group(2)) == directories(theirs.group(2))
 
 
 def _same_place(finding: dict, relative: str, error: AnsibleError, repo_name: str = "") -> bool:
@@ -316,7 +318,7 @@ def _same_place(finding: dict, relative: str, error: AnsibleError, repo_name: st
         names = re.findall(r"'([^']+)'", finding["message"])[:1]
         return error.file == relative and abs(error.line - finding["line"]) <= 3 and bool(names) and \
             f"'{names[0]}'" in error.message
-    named = re.findall(r"'([^']{4,})'", finding["message"])
+    named = [re.sub(r"^(?:\.\.?/)+", "", name) for name in re.findall(r"'([^']{4,})'", finding["message"])]
     return any(f"/{name}'" in error.message or f"'{name}'" in error.message for name in named)
 
 

@@ -111,3 +111,14 @@ def test_requirement_claims_are_read_from_the_message() -> None:
     claim = claims.REQUIREMENT.search("the role 'geerlingguy.git' is declared in requirements.yml, not installed here. "
                                       "Install it with `ansible-galaxy role install -r requirements.yml`.")
     assert claim and claim.group(1, 2, 3) == ("role", "geerlingguy.git", "requirements.yml")
+
+
+def test_the_collections_searched_first_and_relative_names_do_not_hide_an_answer() -> None:
+    finding = {"line": 71,
+               "message": "the role 'epel' was not found in ns.coll:ansible.legacy:/repo/x/p/roles:/repo/x/p"}
+    error = claims.AnsibleError("the role 'epel' was not found in /tmp/c/x/p/roles:/tmp/c/x/p", "p/site.yml", 90)
+    assert claims._same_place(finding, "p/site.yml", error, "x")
+    missing = {"line": 6, "message": "include_tasks: could not find '../roles/r/tasks/a.yml'. Looked for ..."}
+    unplaced = claims.AnsibleError("Unable to retrieve file contents.\nCould not find or access "
+                                   "'/tmp/c/x/roles/r/tasks/a.yml' on the Ansible Controller.", None, 0)
+    assert claims._same_place(missing, "p/site.yml", unplaced, "x")
