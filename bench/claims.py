@@ -435,25 +435,38 @@ def requirement_verdicts(repo: Path, findings: list[dict], galaxy: list[str], en
 
 # ---------------------------------------------------------------- fixes
 
-HUNK = re.compile(r"^--- a/(.+)$|^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.MULTILINE)
+HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 
 
 def line_shifts(diff: str) -> dict[str, list[tuple[int, int]]]:
-    """Per file, (old line from which, lines added) of each hunk of a unified diff."""
-    shifts: dict[str, list[tuple[int, int]]] = defaultdict(list)
-    current = ""
-    for match in HUNK.finditer(diff):
-        if match.group(1):
-            current = match.group(1)
+    """Per file, (old line, new line) of every line a unified diff keeps, in order: anchors that
+    say where any unchanged line went."""
+    anchors: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    current, old, new = "", 0, 0
+    for line in diff.splitlines():
+        if line.startswith("--- a/"):
+            current = line[len("--- a/"):]
+        elif line.startswith("+++ "):
             continue
-        old_start, old_len = int(match.group(2)), int(match.group(3) or 1)
-        new_len = int(match.group(5) or 1)
-        shifts[current].append((old_start + old_len, new_len - old_len))
-    return shifts
+        elif hunk := HUNK.match(line):
+            old, new = int(hunk.group(1)), int(hunk.group(2))
+        elif line.startswith("+"):
+            new += 1
+        elif line.startswith("-"):
+            old += 1
+        elif line.startswith(" ") or line == "":
+            anchors[current].append((old, new))
+            old, new = old + 1, new + 1
+    return anchors
 
 
-def moved(line: int, hunks: list[tuple[int, int]]) -> int:
-    return line + sum(added for after, added in hunks if after <= line)
+def moved(line: int, anchors: list[tuple[int, int]]) -> int:
+    """Where an unchanged line went: after the last kept line at or before it, as far below."""
+    before = [(old, new) for old, new in anchors if old <= line]
+    if not before:
+        return line
+    old, new = before[-1]
+    return new + (line - old)
 
 
 def listings(root: Path, ansible: list[str], env: dict[str, str], tags: list[str]) -> dict[tuple[str, str], str]:

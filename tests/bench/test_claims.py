@@ -81,10 +81,11 @@ def test_a_task_file_is_asked_through_its_role(tmp_path: Path) -> None:
     assert "import_tasks" in claims.wrapper_text(tmp_path / "tasks.yml")
 
 
-@pytest.mark.parametrize(("line", "expected"), [(3, 3), (12, 14), (30, 33)])
+@pytest.mark.parametrize(("line", "expected"), [(3, 3), (10, 10), (11, 13), (12, 16), (13, 17), (30, 35)])
 def test_lines_follow_a_fix(line: int, expected: int) -> None:
-    diff = ("--- a/site.yml\n+++ b/site.yml\n@@ -10,2 +10,4 @@\n x\n+a\n+b\n x\n"
-            "@@ -20 +22,2 @@\n-y\n+y\n+z\n")
+    """Two insertions in one hunk: the line between them moves by the first, the one after by both."""
+    diff = ("--- a/site.yml\n+++ b/site.yml\n@@ -10,4 +10,8 @@\n x\n+a\n+b\n x\n+c\n+d\n x\n x\n"
+            "@@ -20 +24,2 @@\n-y\n+y\n+z\n w\n")
     assert claims.moved(line, claims.line_shifts(diff)["site.yml"]) == expected
 
 
