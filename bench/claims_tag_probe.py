@@ -93,7 +93,7 @@ class Probe:
             except (AnsibleError, KeyError, TypeError, ValueError):
                 continue
             loaded = leaves(blocks)
-            for index in self.targets_of(task):
+            for index in self.targets_of(task) if loaded else []:  # nothing loaded: no answer
                 all_vars = self._variable_manager.get_vars(play=self.play, host=self.host, task=task)
                 self.play.only_tags = {self.targets[index][2]}  # what --tags TAG sets on every play
                 kept = leaves([block.filter_tagged_tasks(all_vars) for block in blocks])
@@ -110,7 +110,9 @@ class Probe:
         task_vars = self._variable_manager.get_vars(play=self.play, host=self.host, task=task)
         templar = Templar(loader=self._loader, variables=task_vars)
         name = templar.template(task.args.get("_raw_params") or task.args.get("file"))
-        result = _RawTaskResult(host=self.host, task=task, return_data={"include": name, "include_args": {}},
+        data = {"include": name, "include_args": {}}
+        # a looped include's result is its items' results (one is enough to know what it loads)
+        result = _RawTaskResult(host=self.host, task=task, return_data={"results": [data]} if task.loop else data,
                                 task_fields={})
         included = IncludedFile.process_include_results([result], self, self._loader, self._variable_manager)
         blocks = []

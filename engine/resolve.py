@@ -264,6 +264,8 @@ class Resolver:
                          "Start the file with '- hosts: ...'.")
             return []
         basedir = os.path.dirname(os.path.abspath(path))
+        if self.plugins is not None:  # Playbook._load_playbook_data: an imported playbook's library/ too
+            self.plugins.add_plugin_dirs(basedir)
         plays: list[Play] = []
         for index, entry in enumerate(data):
             entry_span = data.item_spans[index] if isinstance(data, YSeq) else span

@@ -224,7 +224,7 @@ def test_why_explains_each_context_step_by_step(index: WorkspaceIndex, workspace
     assert [tag for tag, _frame in second.verdict.tags] == ["deploy"]  # type: ignore[union-attr]
     [conditional] = explain(index, str(workspace / "site.yml"), _line("name: conditional"), preview)
     assert conditional.summary == "runs if its conditions hold"
-    assert [str(cond) for cond, _f, _t in conditional.verdict.conditions] == ["ready | default(true)"]  # type: ignore[union-attr]
+    assert [str(cond) for cond, _origin in conditional.verdict.conditions] == ["ready | default(true)"]  # type: ignore[union-attr]
     [skipped] = explain(index, str(workspace / "site.yml"), _line("name: never deploy"), preview)
     assert skipped.summary == "does not run" and skipped.because == "`--skip-tags never` names `never`"
 
