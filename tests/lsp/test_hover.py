@@ -30,7 +30,8 @@ async def test_hover_shows_each_context_of_a_shared_file(client: LanguageClient,
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_hover_on_a_never_task_says_why_it_is_skipped(client: LanguageClient, workspace: Path) -> None:
-    text = await hover(client, workspace / "roles/sample/tasks/main.yml", 8)
+    # on the value: on an option key the hover is the option's documentation
+    text = await hover(client, workspace / "roles/sample/tasks/main.yml", 8, 14)
     assert text is not None
     assert "**sample : task2**" in text
     assert "`never` (this task)" in text and '`__role1` ← roles: entry "sample" (playbook.yml:16)' in text
