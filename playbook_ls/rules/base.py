@@ -136,18 +136,20 @@ def play_tasks(play: Play) -> list[Task]:
     return [task for block in (*play.compile(), *play.handlers) for task in walk_block(block)]
 
 
-def walk_block(block: Block) -> Iterator[Task]:
-    """Tasks of a block in order, descending into what includes would load."""
+def walk_block(block: Block, into_includes: bool = True) -> Iterator[Task]:
+    """Tasks of a block in order, descending into what includes would load (unless not
+    ``into_includes``: then an include is one task, as ansible's strategy sees a loaded file)."""
     for section in (block.block, block.rescue, block.always):
         for item in section:
             if isinstance(item, Block):
-                yield from walk_block(item)
+                yield from walk_block(item, into_includes)
                 continue
             if item.implicit or is_generated(item):
                 continue
             yield item
-            for child in item.children:
-                yield from walk_block(child)
+            if into_includes:
+                for child in item.children:
+                    yield from walk_block(child)
 
 
 def is_generated(task: Task) -> bool:

@@ -73,8 +73,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from engine import keywords as kw
-from engine.model import Block, Task
-from playbook_ls.rules.base import Finding, PlaybookContext, Severity, is_generated, keyword_span, quote_list
+from engine.model import Task
+from playbook_ls.rules.base import Finding, PlaybookContext, Severity, keyword_span, quote_list, walk_block
 
 CODE = "PLS103"
 NAME = "include-tags-not-inherited"
@@ -90,7 +90,8 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
         if task.action not in _INCLUDES:
             continue
         frame, apply = task.frame, task.apply or {}
-        loaded = [child for block in task.children for child in _loaded(block)]
+        # the file's tasks (and what it imports); a nested include is one task, run or not by its own tags
+        loaded = [child for block in task.children for child in walk_block(block, into_includes=False)]
         # what an include that cannot be followed loads is unknown: so is what a selection runs
         known = task.include_resolved is not None and bool(loaded)
         missing = [tag for tag in frame.tags if tag not in ("always", "never") and known and not _runs_all(tag, loaded)]
@@ -106,18 +107,6 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
                 f"the when on this {_short(task.action)} is checked once, when the include runs; the tasks it "
                 "loads do not re-check it. Add 'apply: {when: ...}' if they must",
                 keyword_span(frame, "when"))
-
-
-def _loaded(block: Block) -> Iterator[Task]:
-    """The tasks an include loads, as ansible's strategy gets them: the file's tasks (what it
-    imports among them), not what a nested include loads in turn; a nested include is one task,
-    selected or not by its own tags."""
-    for section in (block.block, block.rescue, block.always):
-        for item in section:
-            if isinstance(item, Block):
-                yield from _loaded(item)
-            elif not item.implicit and not is_generated(item):
-                yield item
 
 
 def _running(tag: object, loaded: list[Task]) -> list[Task]:

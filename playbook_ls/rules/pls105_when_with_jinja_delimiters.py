@@ -103,11 +103,13 @@ def boolean_by_construction(expression: str) -> bool:
     ``not``, ``| bool``, ``true``/``false``, or ``and``/``or``/``if`` of those. Only then does
     ``when: "{{ e }}"`` do what ``when: e`` does: ansible 2.19 re-reads a templated condition's
     string result as an expression (``"true"`` runs), but fails a bare one that is not a boolean."""
-    from jinja2 import Environment, nodes
+    from jinja2 import nodes
     from jinja2.exceptions import TemplateSyntaxError
 
+    from playbook_ls.rules.variable_uses import parse_environment
+
     try:
-        body = Environment().parse("{{ " + expression + " }}").body
+        body = parse_environment().parse("{{ " + expression + " }}").body
     except TemplateSyntaxError:
         return False
     if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1:

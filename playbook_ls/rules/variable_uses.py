@@ -55,7 +55,7 @@ def _identity(value: Any, *args: Any, **kwargs: Any) -> Any:
 
 
 @cache
-def _environment() -> Any:
+def parse_environment() -> Any:
     """A parse-only environment with the run's globals (``range``, ``lookup``...)."""
     from jinja2 import Environment
 
@@ -74,7 +74,7 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
     from jinja2 import TemplateSyntaxError
 
     try:
-        return _analysed(_environment().parse("{{ " + text + " }}" if expression else text))
+        return _analysed(parse_environment().parse("{{ " + text + " }}" if expression else text))
     except (TemplateSyntaxError, ValueError, RecursionError):
         return None
 
@@ -82,7 +82,7 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
 def _analysed(tree: Any) -> tuple[frozenset[str], frozenset[str]]:
     from jinja2 import meta, nodes
 
-    read = set(meta.find_undeclared_variables(tree)) - set(_environment().globals) - ANSIBLE_GLOBALS
+    read = set(meta.find_undeclared_variables(tree)) - set(parse_environment().globals) - ANSIBLE_GLOBALS
     # a name the template sets in some branch only is "undeclared" for Jinja; it may be set on
     # every path (if / elif / else each setting it): only names it never sets are certain
     read -= {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
