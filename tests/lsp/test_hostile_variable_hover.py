@@ -3,13 +3,11 @@ value is unknown, completion answers without variables, and the server keeps ans
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 from waiting import doc, until
 
 SITE = """\
@@ -37,18 +35,6 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(scope="module",
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]))
-async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def hover(client: LanguageClient, path: Path, word: str) -> str:
