@@ -229,7 +229,7 @@ def _drop_key(name: str):
             if i > index and lines[i].lstrip().startswith("- "):
                 return False
             if stripped.startswith(f"{name}:") and (indent is None or len(lines[i]) - len(lines[i].lstrip()) >= indent):
-                lines[i] = lines[i].replace(f"{name}:", f"x_dropped_{name}:", 1).replace("x_dropped_", "#", 1)
+                lines[i] = lines[i].replace(f"{name}:", f"#{name}:", 1)
                 return True
             indent = indent if indent is not None else len(lines[i]) - len(lines[i].lstrip())
         return False
