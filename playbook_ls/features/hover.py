@@ -86,7 +86,14 @@ def includers_of(play: Play, task: Task) -> list[Task]:
 
     if not task.dynamic:
         return []
-    return next((outer for found, outer in tasks_with_includers(play) if found is task), [])
+    # built once per play: every hover on a loaded task would otherwise walk the whole play
+    loaded_by = play.derived.get("includers")
+    if loaded_by is None:
+        loaded_by = play.derived["includers"] = {}
+        for found, outer in tasks_with_includers(play):
+            loaded_by.setdefault(id(found), (found, outer))
+    found, outer = loaded_by.get(id(task), (None, []))
+    return outer if found is task else []
 
 
 def conditions_on_the_way(task: Task, includers: Sequence[Task]) -> list[tuple[Any, str]]:
