@@ -6,6 +6,7 @@ rendered in a sandbox for display only, inventories and vault files are not open
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Iterator
@@ -105,6 +106,7 @@ class Checker:
         reached = set().union(*(unit.roles for unit in units.values()))
         lone_roles = sorted(role for role in roles if fs.realpath(role) not in reached)
         self._playbook_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in playbooks})
+        self.__dict__.pop("_dirs_searching", None)  # searched anew for these playbooks
         units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
         found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
         all_tags = set().union(*(unit.tags for unit in units.values()))
@@ -227,14 +229,20 @@ class Checker:
         them may run it through an include no static analysis can follow, and ansible then
         gives the role that playbook's ``library/`` and ``collections/``."""
         parent = fs.realpath(os.path.dirname(os.path.abspath(role)))
-        found = []
+        return self._dirs_searching.get(parent, [])
+
+    @functools.cached_property
+    def _dirs_searching(self) -> dict[str, list[str]]:
+        """Each role search directory (real path) and the playbook directories that search it,
+        built once per check rather than once per role."""
+        searching: dict[str, list[str]] = {}
         for directory in self._playbook_dirs:
             config = self.configs.for_path(os.path.join(directory, "playbook.yml"))
             search = [os.path.join(directory, "roles"), directory,
                       *(os.path.join(directory, entry) for entry in config.roles_path)]
-            if any(fs.realpath(os.path.normpath(entry)) == parent for entry in search):
-                found.append(directory)
-        return found
+            for entry in dict.fromkeys(fs.realpath(os.path.normpath(entry)) for entry in search):
+                searching.setdefault(entry, []).append(directory)
+        return searching
 
     def _unit_result(self, checked: Checked, errors_before: int, configs: list[str]) -> UnitResult:
         """``configs``: the ansible.cfg files that decided (or, created, would decide) the
