@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import SERVE, start_session
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
 
@@ -21,18 +20,8 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(
-    scope="module",
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]),
-)
+@pytest_lsp.fixture(scope="module", config=SERVE)
 async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        lsp_client.registrations = [r.method for r in params.registrations]  # type: ignore[attr-defined]
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
+    await start_session(lsp_client, workspace)
     yield
     await lsp_client.shutdown_session()

@@ -8,14 +8,14 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import SERVE, start_session
 from waiting import doc, until
 
 ROLES = int(os.environ.get("PLAYBOOK_LS_STORM_ROLES", "60"))
@@ -34,15 +34,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]),
-                    scope="module")
+@pytest_lsp.fixture(config=SERVE, scope="module")
 async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri()))
+    await start_session(lsp_client, workspace, folder=False)
     yield
     await lsp_client.shutdown_session()
 

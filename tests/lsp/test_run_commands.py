@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import SERVE, start_session
 from waiting import doc, until
 
 PLAYBOOK = """\
@@ -53,7 +54,7 @@ def workspace(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]))
+@pytest_lsp.fixture(config=SERVE)
 async def client(lsp_client: LanguageClient, workspace: Path):
     lsp_client.answer = None  # type: ignore[attr-defined] - what the "user" picks
     lsp_client.asked = []  # type: ignore[attr-defined]
@@ -64,13 +65,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
         answer = lsp_client.answer  # type: ignore[attr-defined]
         return types.MessageActionItem(title=answer) if answer else None
 
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
+    await start_session(lsp_client, workspace)
     yield
     await lsp_client.shutdown_session()
 

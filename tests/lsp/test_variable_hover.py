@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
+from session import SERVE, start_session
 from waiting import doc, until
 
 SCENARIO = Path(__file__).resolve().parents[1] / "variables" / "scenarios" / "play_roles_tasks"
@@ -23,17 +23,9 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(scope="module",
-                    config=ClientServerConfig(server_command=[sys.executable, "-m", "playbook_ls", "serve"]))
+@pytest_lsp.fixture(scope="module", config=SERVE)
 async def client(lsp_client: LanguageClient, workspace: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register_capability(params: types.RegistrationParams) -> None:
-        return None
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
-        initialization_options={"inventory": "hosts.ini"},
-        workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")]))
+    await start_session(lsp_client, workspace, initialization_options={"inventory": "hosts.ini"})
     yield
     await lsp_client.shutdown_session()
 
