@@ -148,3 +148,41 @@ def test_a_file_without_job_templates_is_an_error(repo: Path) -> None:
     with pytest.raises(ConfigError, match="export.json holds no job templates: expected a list under "
                                           "job_templates, controller_templates"):
         load_settings(None, ".")
+
+
+# configuration-as-code files of two public repositories, as they are (their origin in each file):
+# every job template they define, the inventories and projects they name, and what a launch needs
+PUBLIC = {
+    "aap_configuration_templates.yml": (["test-template-1", "Demo Job Template"], ["RHVM-01", "localhost"],
+                                        ["Test Project"], {"Demo Job Template": ["-e", "target_hosts=web1"]}),
+    "workshops_job_templates.yml": (["controller_config", "ah_config", "build_execution_environments"],
+                                    ["config_as_code"], ["config_as_code"], {}),
+}
+
+
+@pytest.mark.parametrize("file", sorted(PUBLIC))
+def test_every_job_template_of_a_public_repository_launches(file: str, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    names, inventories, projects, answers = PUBLIC[file]
+    shutil.copy(FIXTURES / file, tmp_path / file)
+    (tmp_path / "hosts.ini").write_text("web1\n")
+    (tmp_path / ".playbook-ls.yml").write_text(
+        f"job_templates:\n  files: [{file}]\n"
+        + "  projects:\n" + "".join(f"    {p}: project\n" for p in projects)
+        + "  inventories:\n" + "".join(f"    {i}: hosts.ini\n" for i in inventories))
+    monkeypatch.chdir(tmp_path)
+    profiles = load_settings(None, ".").profiles
+    assert [profile.name for profile in profiles] == names
+    for profile in profiles:
+        playbook = tmp_path / profile.playbook_path()
+        playbook.parent.mkdir(parents=True, exist_ok=True)
+        playbook.write_text(f"- hosts: all\n  gather_facts: false\n  tasks:\n    - name: {playbook.stem}\n"
+                            "      ping:\n")
+    for profile in profiles:
+        code, shown, err = launch(capsys, profile.name, *answers.get(profile.name, []))
+        assert (code, err) == (0, ""), (profile.name, shown)
+        assert shown["fields"]["inventory"] == "hosts.ini" and shown["fields"]["playbook"].startswith("project/")
+        stem = Path(profile.playbook_path()).stem
+        assert [task["name"] for task in shown["plan"]["plays"][0]["tasks"]] == [stem]
+        assert shown["plan"]["plays"][0]["hosts"] == ["web1"]
