@@ -1,13 +1,15 @@
 """Job templates kept where AWX users keep them, read as launch profiles without a server.
 
-Two shapes are read, told apart by the key of the list:
+Three shapes are read: two told apart by the key of their list, and a list of tasks:
 
 - ``awx export`` output (JSON or YAML): ``job_templates``, each naming its inventory and project
   by natural key (``{"name": ..., "organization": ..., "type": "inventory"}``), ``extra_vars``
   as YAML or JSON text and the survey under ``related.survey_spec``;
 - configuration as code for the infra.controller_configuration and infra.aap_configuration
   collections: ``controller_templates``, each naming its inventory and project by name,
-  ``extra_vars`` as a mapping or text, the survey as ``survey_spec`` (or ``survey``).
+  ``extra_vars`` as a mapping or text, the survey as ``survey_spec`` (or ``survey``);
+- a playbook or task file of ``awx.awx.job_template`` tasks (a list instead of a mapping): each
+  task's arguments, which are the same fields.
 
 A job template's playbook is relative to its project's checkout and its inventory is a name on
 the server: ``projects`` and ``inventories`` map them to the workspace. Fields a profile has are
@@ -19,13 +21,16 @@ an error naming it, since ansible would template it when the collection applies 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from engine.launch import ASK_FIELDS, SURVEY_KEYS, LaunchProfile, ProfileError, set_field
 from engine.span import Span, YMap
 
 LISTS = {"job_templates": "export", "controller_templates": "code"}
+# the module that creates a job template, by the names a task may call it
+MODULES = ("awx.awx.job_template", "ansible.controller.job_template", "awx.awx.tower_job_template",
+           "ansible.tower.tower_job_template", "job_template", "tower_job_template")
 # job template fields a profile has, set as they are (job_tags and skip_tags may be "" for none)
 PLAIN = ("job_type", "job_tags", "skip_tags", "diff_mode", "verbosity", "forks", *ASK_FIELDS)
 # every field read; a templated value elsewhere (organization, description, ...) does not matter here
@@ -45,10 +50,15 @@ def read_job_templates(data: Any, file: str, projects: Mapping[str, str],
     directory ``projects`` maps its project to (the settings file's, ``.``, by default). Raises
     :class:`ProfileError` naming the position."""
     span = getattr(data, "span", None) or Span(file, 0, 0, 0, 0)
+    if isinstance(data, list):
+        tasks = list(_module_tasks(data))
+        if not tasks:
+            raise ProfileError(f"{os.path.basename(file)} holds no {MODULES[0]} task", span)
+        return [_profile(args, where, "code", projects, inventories) for args, where in tasks]
     found = [key for key in LISTS if isinstance(data, Mapping) and key in data]
     if not found:
         raise ProfileError(f"{os.path.basename(file)} holds no job templates: expected a list under "
-                           f"{', '.join(LISTS)}", span)
+                           f"{', '.join(LISTS)}, or {MODULES[0]} tasks", span)
     profiles = []
     for key in found:
         items = data[key]
@@ -60,6 +70,26 @@ def read_job_templates(data: Any, file: str, projects: Mapping[str, str],
             at = item_spans[index] if index < len(item_spans) else where
             profiles.append(_profile(item, at, LISTS[key], projects, inventories))
     return profiles
+
+
+def _module_tasks(node: Any) -> Iterator[tuple[Mapping[str, Any], Span]]:
+    """The arguments of the job template tasks of a playbook or task file, with their spans, in
+    file order: plays' task lists and blocks are walked; a template being removed
+    (``state: absent``) is not one."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _module_tasks(item)
+        return
+    if not isinstance(node, Mapping):
+        return
+    module = next((key for key in node if key in MODULES), None)
+    if module is not None and isinstance(node[module], Mapping):
+        if node[module].get("state", "present") != "absent":
+            yield node[module], getattr(node[module], "span", None) or getattr(node, "span", None)
+        return
+    for key in ("tasks", "pre_tasks", "post_tasks", "handlers", "block", "rescue", "always"):
+        if isinstance(node.get(key), list):
+            yield from _module_tasks(node[key])
 
 
 def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],

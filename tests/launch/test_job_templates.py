@@ -116,6 +116,20 @@ def test_a_disabled_survey_is_not_asked_and_short_names_are_read(repo: Path,
     assert shown["prompted"] == {"job_tags": "ping"}
 
 
+def test_job_template_tasks_of_a_playbook_are_read_too(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = repo / ".playbook-ls.yml"
+    settings.write_text(settings.read_text().replace("files: [", "files: [awx/job_template_tasks.yml, "))
+    names = [profile.name for profile in load_settings(None, ".").profiles]
+    assert names[:2] == ["Deploy from a task", "Patch from a task"] and "Retired" not in names  # state: absent
+    code, shown, err = launch(capsys, "Deploy from a task", "-l", "web2")
+    assert (code, err) == (0, ""), err
+    assert shown["fields"]["extra_vars"] == {"env": "staging", "replicas": 1}
+    assert shown["plan"]["plays"][0]["hosts"] == ["web2"]
+    code, shown, err = launch(capsys, "Patch from a task", "-t", "patch")
+    assert (code, err) == (0, ""), err
+    assert shown["fields"]["playbook"] == "database/db.yml" and shown["prompted"] == {"job_tags": "patch"}
+
+
 def test_check_reads_the_templates_as_profiles(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["check", "--select", "PLS106", "--format", "json", "--no-cache", "."])
     findings = json.loads(capsys.readouterr().out)["findings"]
@@ -146,7 +160,10 @@ def test_what_cannot_be_read_is_an_error_naming_its_place(repo: Path, change: tu
 def test_a_file_without_job_templates_is_an_error(repo: Path) -> None:
     (repo / "awx" / "export.json").write_text('{"projects": []}')
     with pytest.raises(ConfigError, match="export.json holds no job templates: expected a list under "
-                                          "job_templates, controller_templates"):
+                                          "job_templates, controller_templates, or awx.awx.job_template tasks"):
+        load_settings(None, ".")
+    (repo / "awx" / "export.json").write_text('[{"hosts": "all", "tasks": [{"ping": null}]}]')
+    with pytest.raises(ConfigError, match="export.json holds no awx.awx.job_template task"):
         load_settings(None, ".")
 
 
