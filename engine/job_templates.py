@@ -24,7 +24,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from engine.launch import ASK_FIELDS, SURVEY_KEYS, LaunchProfile, ProfileError, set_field
+from engine.launch import ASK_FIELDS, SURVEY_KEYS, LaunchProfile, ProfileError, parse_yaml_or_json, set_field
 from engine.span import Span, YMap
 
 LISTS = {"job_templates": "export", "controller_templates": "code"}
@@ -160,23 +160,12 @@ def _natural_name(value: Any, kind: str, what: str, span: Span) -> str | None:
     return value
 
 
-def _variables(value: Any, what: str, span: Span) -> Any:
+def _variables(value: Any, what: str, span: Span) -> dict[str, Any]:
     """``extra_vars`` as AWX stores it: a mapping, or YAML or JSON text of one."""
-    if isinstance(value, Mapping):
-        return dict(value)
-    if not isinstance(value, str):
-        raise ProfileError(f"{what}: extra_vars must be a mapping, or YAML or JSON text of one", span)
-    import yaml
-
     try:
-        parsed = yaml.safe_load(value)
-    except yaml.YAMLError as exc:
-        raise ProfileError(f"{what}: extra_vars is not YAML or JSON: {exc}", span) from None
-    if parsed is None:
-        return {}
-    if not isinstance(parsed, Mapping):
-        raise ProfileError(f"{what}: extra_vars must hold a mapping of variable names to values", span)
-    return dict(parsed)
+        return parse_yaml_or_json(value)
+    except ValueError as exc:
+        raise ProfileError(f"{what}: extra_vars: {exc}", span) from None
 
 
 def _questions(value: Any, what: str, span: Span) -> list[YMap]:
