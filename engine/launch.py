@@ -51,6 +51,38 @@ def split_tags(value: Any) -> list[str]:
     return [str(item).strip() for item in items if str(item).strip()]
 
 
+def parse_yaml_or_json(value: Any) -> dict[str, Any]:
+    """Variables as AWX reads ``extra_vars`` (``awx.main.utils.parse_yaml_or_json``): a mapping as
+    it is, else text parsed as JSON, then as YAML (empty, ``---`` or ``""`` is no variables); the
+    result must be a mapping that JSON can hold. Raises ValueError with AWX's message."""
+    import json
+
+    if isinstance(value, Mapping):
+        return dict(value)
+    if not isinstance(value, str):
+        raise ValueError(f"Input type `{type(value).__name__}` is not a dictionary")
+    if value == '""':
+        return {}
+    try:
+        parsed = json.loads(value)
+        if not isinstance(parsed, dict):
+            raise ValueError(f"Input type `{type(parsed).__name__}` is not a dictionary")
+        return parsed
+    except ValueError as json_error:
+        import yaml
+
+        try:
+            parsed = yaml.safe_load(value)
+            if parsed is None:
+                return {}
+            if not isinstance(parsed, dict):
+                raise ValueError(f"Input type `{type(parsed).__name__}` is not a dictionary")
+            json.dumps(parsed)
+            return parsed
+        except (yaml.YAMLError, ValueError, TypeError) as yaml_error:
+            raise ValueError(f"Cannot parse as JSON (error: {json_error}) or YAML (error: {yaml_error}).") from None
+
+
 class LaunchProfile:
     """One named launch. ``spans`` maps each field to where it is written."""
 

@@ -27,6 +27,7 @@ from engine.launch import (
     ASK_FIELDS,
     LaunchProfile,
     ProfileError,
+    parse_yaml_or_json,
     set_field,
     split_tags,
     survey_choices,
@@ -117,10 +118,10 @@ def resolve_launch(profile: LaunchProfile, overrides: Mapping[str, Any]) -> Laun
             launch.errors.append(LaunchProblem(name, f"{name} is null; leave it out to keep the profile's value",
                                                profile.spans.get(name)))
         elif name == "extra_vars":
-            if isinstance(value, Mapping):
-                runtime_vars = dict(value)
-            else:
-                launch.errors.append(LaunchProblem(name, "extra_vars must be a mapping of variable names to values"))
+            try:  # a mapping, or JSON or YAML text of one, as AWX's launch serializer takes it
+                runtime_vars = parse_yaml_or_json(value)
+            except ValueError as exc:
+                launch.errors.append(LaunchProblem(name, f"extra_vars: {exc}"))
         else:
             _prompt(launch, name, value)
     _variables(launch, runtime_vars)

@@ -21,7 +21,8 @@ from playbook_ls.rules.base import Severity
 
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
 KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
-        "per_file_ignores", "respect_gitignore", "require_module_check")
+        "per_file_ignores", "respect_gitignore", "require_module_check", "job_templates")
+JOB_TEMPLATE_KEYS = ("files", "projects", "inventories")
 
 
 class ConfigError(ValueError):
@@ -287,6 +288,8 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
             _rule_options(settings, _table(value, raw_key, span), str(raw_key), locate)
         elif key == "profiles":
             _profiles(settings, _table(value, raw_key, span), str(raw_key), locate)
+        elif key == "job_templates":
+            _job_templates(settings, _table(value, raw_key, span), str(raw_key), locate)
 
 
 def _strings(value: Any, key: Any, span: Span | None) -> list[str]:
@@ -345,3 +348,39 @@ def _profiles(settings: Settings, table: Mapping[str, Any], key: str, locate: Lo
             raise ConfigError(exc.message, exc.span) from None
         profile.source = settings.path
         settings.profiles.append(profile)
+
+
+def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locate: Locator) -> None:
+    """Profiles from the job templates of AWX exports and configuration-as-code files."""
+    from engine.job_templates import read_job_templates
+    from engine.source import parse_text
+
+    for name in table:
+        if name not in JOB_TEMPLATE_KEYS:
+            raise ConfigError(f"'{key}': unknown key '{name}'; its keys are: {', '.join(JOB_TEMPLATE_KEYS)}",
+                              locate((key, str(name))))
+    mappings = {}
+    for name in ("projects", "inventories"):
+        where = locate((key, name))
+        mapping = _table(table.get(name, {}), f"{key}.{name}", where)
+        if not all(isinstance(v, str) and v for v in mapping.values()):
+            raise ConfigError(f"'{key}.{name}' maps names to paths (strings)", where)
+        mappings[name] = {str(k): str(v) for k, v in mapping.items()}
+    for file in _strings(table.get("files", []), f"{key}.files", locate((key, "files"))):
+        path = os.path.join(settings.root, file)
+        try:
+            text = files.read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"'{key}.files': cannot read {file}: {exc}", locate((key, "files"))) from None
+        loaded = parse_text(text, path)
+        if loaded.error is not None:
+            raise ConfigError(loaded.error.message, loaded.error.span)
+        try:
+            profiles = read_job_templates(loaded.data, path, mappings["projects"], mappings["inventories"])
+        except ProfileError as exc:
+            raise ConfigError(exc.message, exc.span) from None
+        for profile in profiles:
+            if any(p.name == profile.name for p in settings.profiles):
+                raise ConfigError(f"job template '{profile.name}' is also a profile of that name", profile.span)
+            profile.source = settings.path
+            settings.profiles.append(profile)

@@ -40,6 +40,7 @@ def test_a_real_cycle_is_still_a_cycle(tmp_path: Path) -> None:
     assert book.fatal_problems()[0].code == "import-cycle"
 
 
+@pytest.mark.ansible
 def test_the_boundary_is_ansibles(tmp_path: Path) -> None:
     from ansible_tools import find_tool
 

@@ -253,6 +253,7 @@ def test_a_profile_runs_only_its_playbook(tmp_path: Path, monkeypatch: pytest.Mo
     assert drop.runs and any(step.startswith("note: tagged `never`") for step in drop.verdict.decision.steps)  # type: ignore[union-attr]
 
 
+@pytest.mark.ansible
 @pytest.mark.parametrize(("playbook", "selection"), [*(("site.yml", s) for s in RAN),
                                                      *(("roles.yml", s) for s in RAN_ROLES)])
 def test_the_recording_is_what_ansible_runs(workspace: Path, playbook: str, selection: str) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -202,3 +204,22 @@ def test_survey_questions_are_checked_when_the_profile_is_read() -> None:
         profile(survey=[{"variable": "v", "type": "multiselect"}])
     with pytest.raises(ProfileError, match="min must be a number"):
         profile(survey=[{"variable": "v", "min": "two"}])
+
+
+# -- AWX's own launch tests, as recorded cases --------------------------------------------
+
+AWX_CASES = json.loads((Path(__file__).resolve().parent / "fixtures" / "awx_launch_cases.json").read_text())
+
+
+@pytest.mark.parametrize("case", AWX_CASES["cases"], ids=[case["test"] for case in AWX_CASES["cases"]])
+def test_a_launch_as_awx_answers_it(case: dict[str, Any]) -> None:
+    request = AWX_CASES["runtime_data"] if case["launch"] == "runtime_data" else case["launch"]
+    launch = resolve_launch(profile(**case["template"]), dict(request))
+    assert sorted(problem.field for problem in launch.errors) == case.get("errors", [])
+    if launch.errors:
+        return
+    assert sorted(launch.ignored_fields) == case["ignored"]
+    assert sorted(launch.ignored_fields.get("extra_vars", {})) == case.get("ignored_extra_vars", [])
+    for name, value in case.get("job", {}).items():
+        assert getattr(launch, name) == value, name
+    assert launch.extra_vars == case["extra_vars"]

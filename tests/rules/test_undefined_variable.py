@@ -179,6 +179,7 @@ def _task_names(repo: Path, findings: list[tuple[str, int, int, str]]) -> dict[s
     return by_task
 
 
+@pytest.mark.ansible
 @pytest.mark.parametrize("files", [TYPOS, EVERY_LEVEL], ids=["typos", "every level"])
 def test_ansible_fails_exactly_the_reported_tasks_for_a_reported_name(repo: Path, files: dict[str, str]) -> None:
     playbook = find_tool("ansible-playbook")

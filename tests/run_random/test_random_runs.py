@@ -41,6 +41,7 @@ def test_role_playbooks_use_what_they_are_for(tmp_path: Path) -> None:
         assert feature in text, feature
 
 
+@pytest.mark.ansible
 @pytest.mark.parametrize("seed", [307])  # any_errors_fatal with blocks: it once differed
 def test_the_engine_runs_a_random_playbook_as_ansible_does(tmp_path: Path, seed: int) -> None:
     if find_tool("ansible-playbook") is None:
@@ -50,6 +51,7 @@ def test_the_engine_runs_a_random_playbook_as_ansible_does(tmp_path: Path, seed:
     assert compare_seed(seed, tmp_path, text=False) == []
 
 
+@pytest.mark.ansible
 @pytest.mark.parametrize("seed", [3, 10])  # an included role's dependency; a handler loaded twice
 def test_the_engine_runs_a_random_role_playbook_as_ansible_does(tmp_path: Path, seed: int) -> None:
     if find_tool("ansible-playbook") is None:
