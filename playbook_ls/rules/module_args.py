@@ -57,6 +57,7 @@ class ModuleCall:
     spans: dict[str, Span] = field(default_factory=dict)  # argument -> its key's span
     value_spans: dict[str, Span] = field(default_factory=dict)
     module_span: Span | None = None  # the module key (or action:) of the task
+    code: str = ""  # the module's own file (``.py``, ``.ps1``, ...)
 
     @property
     def options(self) -> dict[str, dict[str, Any]]:
@@ -97,6 +98,40 @@ class ModuleCall:
     def has_module_defaults(self) -> bool:
         """Whether ``module_defaults`` is set on the task or above it (it may supply arguments)."""
         return any(frame.keywords.get("module_defaults") for frame in self.task.chain)
+
+
+def code_strings(path: str) -> frozenset[str]:
+    """The string literals of a module's code, its documentation strings left out: a documented
+    choice that is not among them is not one the module's argument spec checks (documentation
+    sometimes lists placeholders such as lineinfile's ``*regex*``)."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return frozenset()
+    return _code_strings(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _code_strings(path: str, _mtime: int, _size: int) -> frozenset[str]:
+    import ast
+    import re
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            text = handle.read()
+    except OSError:
+        return frozenset()
+    if not path.endswith(".py"):
+        return frozenset(m.group(2) for m in re.finditer(r"(['\"])(.*?)\1", text))
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    documentation = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                     and any(getattr(t, "id", "") in ("DOCUMENTATION", "EXAMPLES", "RETURN") for t in node.targets)}
+    return frozenset(str(node.value) for node in ast.walk(tree)
+                     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)) and
+                     id(node) not in documentation)
 
 
 def is_literal(value: Any) -> bool:
@@ -151,7 +186,9 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
             spans.update(getattr(source, "key_spans", {}))
             value_spans.update(getattr(source, "value_spans", {}))
     module_span = getattr(data, "key_spans", {}).get(key)
-    return ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span)
+    call = ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span)
+    call.code = index.files()[name].path
+    return call
 
 
 def _action_plugin(name: str, action: str, index: ModuleIndex, plugins: PluginNames) -> bool:

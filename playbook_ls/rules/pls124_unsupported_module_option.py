@@ -52,6 +52,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
+from engine.templating import is_template
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity
 from playbook_ls.rules.module_args import module_calls
 
@@ -64,9 +65,9 @@ SCOPE = "playbook"
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
         legal = call.legal_names()
-        for argument, _value in call.literal_arguments():
-            if argument in legal:
-                continue
+        for argument, value in call.literal_arguments():
+            if argument in legal or is_template(value):
+                continue  # a templated value may be omit, which takes the argument away
             close = closest_option(argument, legal)
             hint = f"; did you mean '{close}'?" if close else ""
             yield Finding(f"'{argument}' is not an option of {call.name}{hint} (ansible-playbook fails the "

@@ -51,6 +51,7 @@ from playbook_ls.rules.module_args import (
     BOOLEANS_TRUE,
     UNKNOWN,
     NotConvertible,
+    code_strings,
     convert,
     is_literal,
     module_calls,
@@ -70,10 +71,16 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
                 continue
             name, spec = found
             wrong = outside_choices(value, spec)
-            if wrong:
+            if wrong and in_code(spec["choices"], call.code):
                 shown = ", ".join(str(choice) for choice in spec["choices"])
                 yield Finding(f"{', '.join(map(repr, wrong))} is not a choice of '{name}' of {call.name}, which "
                               f"takes one of: {shown} (ansible-playbook fails the task)", call.value_span(argument))
+
+
+def in_code(choices: list[Any], path: str) -> bool:
+    """Whether the module's code spells every documented choice (its argument spec has them)."""
+    strings = code_strings(path)
+    return all(str(choice) in strings for choice in choices)
 
 
 def outside_choices(value: Any, spec: dict[str, Any]) -> list[Any]:

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity
-from playbook_ls.rules.module_args import NotConvertible, convert, is_literal, module_calls
+from playbook_ls.rules.module_args import NotConvertible, code_strings, convert, is_literal, module_calls
 
 CODE = "PLS127"
 NAME = "option-wrong-type"
@@ -61,6 +61,8 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
             if found is None or not (is_literal(value) or isinstance(value, (list, dict))):
                 continue
             name, spec = found
+            if call.code.endswith(".py") and spec.get("type") not in code_strings(call.code):
+                continue  # the argument spec does not spell the documented type
             try:
                 convert(value, spec.get("type"))
             except NotConvertible as refused:
