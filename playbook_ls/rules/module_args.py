@@ -36,13 +36,15 @@ if TYPE_CHECKING:
 
 BUILTIN = "ansible.builtin."
 # ansible-core's action plugins that take the task's arguments as the module's documentation
-# says (their own argument spec, or handed to the module unchanged): checked against
-# ansible-playbook in tests/rules/data/module_args.yml. The others (add_host, set_fact,
-# set_stats' data, include_vars, package, service, dnf, template, shell, raw, fetch,
-# gather_facts, validate_argument_spec, ...) take or pass on more than the documentation lists.
+# says (their own argument spec, or handed to the module unchanged whatever happens): checked
+# against ansible-playbook in tests/rules/data/module_args/. The others take or pass on more than
+# the documentation lists (add_host, set_fact, include_vars, package, service, dnf, template,
+# shell, raw, fetch, gather_facts, validate_argument_spec), or may never run the module: copy
+# runs only the file module, with the file options alone, when the content is unchanged, and
+# unarchive skips the module when its ``creates`` exists.
 CHECKED_CORE_ACTIONS = frozenset({
-    "assemble", "assert", "async_status", "command", "copy", "debug", "fail", "group_by", "pause",
-    "script", "unarchive", "uri", "wait_for_connection",
+    "assemble", "assert", "async_status", "command", "debug", "fail", "group_by", "pause", "script", "uri",
+    "wait_for_connection",
 })
 
 
