@@ -19,7 +19,7 @@ file, hard, link, touch, got: stopped").
 - hosts: all
   tasks:
     - name: Stop the service
-      ansible.builtin.service:
+      ansible.builtin.systemd_service:
         name: nginx
         state: stop
 ```
@@ -29,7 +29,7 @@ Use instead:
 - hosts: all
   tasks:
     - name: Stop the service
-      ansible.builtin.service:
+      ansible.builtin.systemd_service:
         name: nginx
         state: stopped
 ```

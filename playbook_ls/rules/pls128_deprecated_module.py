@@ -14,16 +14,61 @@ A deprecated module is removed in a later release of its collection; the playboo
 loading. Until then, every run prints a deprecation warning.
 
 ## Example
+```yaml title="collections/ansible_collections/acme/tools/meta/runtime.yml"
+plugin_routing:
+  modules:
+    send_note:
+      redirect: acme.tools.notify
+      deprecation:
+        removal_version: 3.0.0
+        warning_text: Use acme.tools.notify instead.
+```
+```python title="collections/ansible_collections/acme/tools/plugins/modules/notify.py"
+DOCUMENTATION = '''
+module: notify
+short_description: Send a note
+options:
+  msg: {type: str}
+'''
+```
 ```yaml title="playbook.yml"
 - hosts: all
   tasks:
-    - name: Send a message
-      community.general.hipchat:
-        token: "{{ token }}"
+    - name: Tell the team
+      acme.tools.send_note:
         msg: deployed
 ```
 
-Use instead: the module the deprecation names, or another way to do it.
+Use instead:
+```yaml title="collections/ansible_collections/acme/tools/meta/runtime.yml"
+plugin_routing:
+  modules:
+    send_note:
+      redirect: acme.tools.notify
+      deprecation:
+        removal_version: 3.0.0
+        warning_text: Use acme.tools.notify instead.
+```
+```python title="collections/ansible_collections/acme/tools/plugins/modules/notify.py"
+DOCUMENTATION = '''
+module: notify
+short_description: Send a note
+options:
+  msg: {type: str}
+'''
+```
+```yaml title="playbook.yml"
+- hosts: all
+  tasks:
+    - name: Tell the team
+      acme.tools.notify:
+        msg: deployed
+```
+
+## Fix
+`check --fix` and the editor rename a module that `runtime.yml` redirects to its new name: the
+same module runs, without the deprecation. A module deprecated only in its documentation has no
+fix: its replacement is described in words, and may take other options.
 
 ## Claim
 ansible-playbook prints "[DEPRECATION WARNING]" for a module deprecated in `runtime.yml`; one
