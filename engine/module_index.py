@@ -146,6 +146,60 @@ class ModuleIndex:
         section = routing.get("modules")
         return section.get(resource) if isinstance(section, dict) else None
 
+    # -- deprecations and removals ----------------------------------------------------------------
+    def deprecation(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
+        """Why ``action`` is deprecated and what to use instead, in a sentence, from its routing
+        (``runtime.yml`` ``deprecation``, on the name or a name it redirects through) or its
+        documentation (``deprecated``); None when it is not."""
+        name = self._qualified(action, collection_list)
+        if name is None:
+            return None
+        for _ in range(MAX_REDIRECTS):
+            entry = self.routing_entry(name)
+            if not isinstance(entry, dict):
+                break
+            redirect = entry.get("redirect")
+            deprecated = entry.get("deprecation")
+            if isinstance(deprecated, dict):
+                text = str(deprecated.get("warning_text") or "see the collection").strip().rstrip(".")
+                instead = f" It now redirects to {redirect}." if isinstance(redirect, str) else ""
+                return f"{name} is deprecated{_removal(deprecated)}: {text}.{instead}"
+            if not isinstance(redirect, str):
+                break
+            name = redirect if redirect.count(".") >= 2 else f"{BUILTIN}.{redirect}"
+        resolved = self.resolve(name)
+        doc = self.doc(resolved) if resolved else None
+        details = doc.get("deprecated") if isinstance(doc, dict) else None
+        if not details:
+            return None
+        details = details if isinstance(details, dict) else {}
+        why = str(details.get("why") or "").strip().rstrip(".")
+        instead = str(details.get("alternative") or "").strip().rstrip(".")
+        return (f"{resolved} is deprecated{_removal(details)}" + (f": {why}" if why else "") + "."
+                + (f" Instead: {instead}." if instead else ""))
+
+    def removal(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
+        """The ``runtime.yml`` tombstone of ``action`` in a sentence, or None."""
+        name = self._qualified(action, collection_list)
+        entry = self.routing_entry(name) if name else None
+        tombstone = entry.get("tombstone") if isinstance(entry, dict) else None
+        if tombstone is None:
+            return None
+        details = tombstone if isinstance(tombstone, dict) else {}
+        text = str(details.get("warning_text") or "").strip()
+        when = _when(details)
+        return f"{name} was removed" + (f" in {when}" if when else "") + "." + (f" {text}" if text else "")
+
+    def _qualified(self, action: str, collection_list: Iterable[str]) -> str | None:
+        """``action`` fully qualified: as written, or as resolved (a short name)."""
+        name = action.removeprefix("ansible.legacy.")
+        if name.count(".") >= 2:
+            return name
+        resolved = self.resolve(action, collection_list)
+        if resolved is not None and "." in resolved:
+            return resolved
+        return f"{BUILTIN}.{name}" if "." not in name else None
+
     # -- documentation --------------------------------------------------------------------------
     def find_fragment(self, name: str) -> str | None:
         """``fragment_loader.get``: the file of a doc fragment named short (ansible-core's) or
@@ -293,6 +347,18 @@ def _summary(path: str) -> dict[str, Any]:
     match = _SHORT.search(text)
     short = match.group(1).decode("utf-8", "replace").strip().strip("'\"") if match else ""
     return {"path": path, "short_description": short, "deprecated": bool(_DEPRECATED.search(text))}
+
+
+def _when(details: dict[str, Any]) -> str:
+    """``version 3.0.0`` / ``2024-09-01``: when routing or docs say a module goes, or went."""
+    version = details.get("removal_version") or details.get("removed_in")
+    date = details.get("removal_date") or details.get("removed_at_date")
+    return f"version {version}" if version else str(date) if date else ""
+
+
+def _removal(details: dict[str, Any]) -> str:
+    when = _when(details)
+    return f" (removal in {when})" if when else ""
 
 
 def _package_dir(base: str, subdirs: list[str]) -> str:

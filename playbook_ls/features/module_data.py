@@ -143,15 +143,21 @@ def ordered_options(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def module_markdown(action: str, index: ModuleIndex | None = None) -> str | None:
-    """A module's hover: what it does and its options, required first."""
+    """A module's hover: what it does and its options, required first; its deprecation (from its
+    documentation or its collection's ``runtime.yml``) or, for a module that was removed, the
+    tombstone's note."""
     doc = module(action, index)
+    index = index or installed()
     if doc is None:
-        return None
+        removed = index.removal(action) if index is not None and isinstance(action, str) and action else None
+        return f"**Removed.** {removed}" if removed else None
     lines = [f"**{doc['name']}** — {doc['short_description']}"]
-    deprecated = doc.get("deprecated")
+    deprecated = index.deprecation(action) if index is not None else None
     if deprecated:
-        why = deprecated.get("why", "") if isinstance(deprecated, dict) else ""
-        instead = deprecated.get("alternative", "") if isinstance(deprecated, dict) else ""
+        lines.append(f"**Deprecated.** {deprecated}")
+    elif doc.get("deprecated"):  # the bundled ansible.builtin data
+        details = doc["deprecated"] if isinstance(doc["deprecated"], dict) else {}
+        why, instead = details.get("why", ""), details.get("alternative", "")
         lines.append(f"**Deprecated.** {why} {('Use ' + instead + '.') if instead else ''}".strip())
     if doc.get("free_form"):
         lines.append("Takes a free-form command after the module name.")

@@ -96,3 +96,20 @@ def test_the_workspace_s_library_and_collections_are_indexed(tmp_path: Path, mon
     assert modules.resolve("mine") == "mine"
     assert modules.resolve("acme.tools.beacon") == "acme.tools.beacon"
     assert module_data.index_for(workspace, str(root / "site.yml")) is modules  # one per configuration
+
+
+def test_hover_shows_runtime_deprecations_and_removals(tree, tmp_path: Path) -> None:
+    index, _marker = tree
+    meta = tmp_path / "root" / "ansible_collections" / "acme" / "tools" / "meta"
+    meta.mkdir()
+    (meta / "runtime.yml").write_text(
+        "plugin_routing:\n  modules:\n    old_beacon:\n      redirect: acme.tools.beacon\n"
+        "      deprecation: {removal_version: 3.0.0, warning_text: Use acme.tools.beacon instead.}\n"
+        "    lighthouse:\n      tombstone: {removal_version: 2.0.0, warning_text: Use acme.tools.beacon.}\n")
+    text = module_data.module_markdown("acme.tools.old_beacon", index)
+    assert text is not None and text.startswith("**acme.tools.beacon** — Says where it is")
+    assert ("**Deprecated.** acme.tools.old_beacon is deprecated (removal in version 3.0.0): Use "
+            "acme.tools.beacon instead. It now redirects to acme.tools.beacon.") in text
+    assert "Deprecated" not in (module_data.module_markdown("acme.tools.beacon", index) or "")
+    assert module_data.module_markdown("acme.tools.lighthouse", index) == (
+        "**Removed.** acme.tools.lighthouse was removed in version 2.0.0. Use acme.tools.beacon.")
