@@ -215,7 +215,8 @@ def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col:
     present = set(ctx.keys)
     suffix = ": " if add_colon else ""
     if ctx.kind == "args":
-        doc_ = module_data.module(ctx.module or "", module_data.index_for(index, path))
+        doc_ = module_data.module(ctx.module or "", module_data.index_for(index, path),
+                                  module_data.collections_at(index, path, line, ctx.module))
         if doc_ is None:
             return []
         # required options first, the rest in documented order

@@ -113,3 +113,23 @@ def test_hover_shows_runtime_deprecations_and_removals(tree, tmp_path: Path) -> 
     assert "Deprecated" not in (module_data.module_markdown("acme.tools.beacon", index) or "")
     assert module_data.module_markdown("acme.tools.lighthouse", index) == (
         "**Removed.** acme.tools.lighthouse was removed in version 2.0.0. Use acme.tools.beacon.")
+
+
+def test_a_short_name_is_looked_up_in_the_plays_collections(tree, tmp_path: Path) -> None:
+    root = tmp_path / "short"
+    root.mkdir()
+    source = ("- hosts: all\n  collections: [acme.tools]\n  tasks:\n    - name: where\n      beacon:\n"
+            "        host: example.org\n        mode: absent\n"
+            "- hosts: all\n  tasks:\n    - name: elsewhere\n      beacon:\n        host: x\n")
+    (root / "site.yml").write_text(source)
+    workspace = WorkspaceIndex(str(root))
+    workspace.index()
+    path = str(root / "site.yml")
+    text = token_hover(workspace, path, 4, 8)
+    assert text is not None and text.startswith("**acme.tools.beacon**")
+    option = token_hover(workspace, path, 5, 9)
+    assert option is not None and option.startswith("`host` of **acme.tools.beacon**")
+    assert token_hover(workspace, path, 10, 8) is None  # that play names no collection
+    assert definition(workspace, path, 4, 8)[0].file.endswith("beacon.py")
+    items = complete(workspace, path, 6, 10, source.replace("        mode: absent", "        mo"))
+    assert items is not None and "mode" in [item.label for item in items.items]
