@@ -133,3 +133,15 @@ def test_a_short_name_is_looked_up_in_the_plays_collections(tree, tmp_path: Path
     assert definition(workspace, path, 4, 8)[0].file.endswith("beacon.py")
     items = complete(workspace, path, 6, 10, source.replace("        mode: absent", "        mo"))
     assert items is not None and "mode" in [item.label for item in items.items]
+
+
+def test_completion_of_an_options_choices(tree, workspace) -> None:
+    index, path = workspace
+    text = PLAYBOOK.replace("        mode: absent", "        mode: ab")
+    found = complete(index, path, 5, 16, text)
+    assert found is not None and found.start == 14
+    assert [(item.label, item.detail) for item in found.items] == [("present", "default"), ("absent", "")]
+    assert found.items[0].sort < found.items[1].sort  # the default first
+    quoted = complete(index, path, 5, 17, PLAYBOOK.replace("        mode: absent", "        mode: 'ab"))
+    assert quoted is not None and quoted.start == 15
+    assert complete(index, path, 4, 16, PLAYBOOK.replace("example.org", "ex")) is None  # no choices
