@@ -25,7 +25,7 @@ from engine.collection_search import CollectionFinder
 from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
 from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore, _load_routing, _write_quietly
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 BUILTIN = "ansible.builtin"
 
 
@@ -264,16 +264,28 @@ class ModuleIndex:
         if self._summaries is None:
             # built without the lock: a hover meanwhile reads its one module's doc, not waiting
             summaries: dict[str, dict[str, Any]] = {}
+            files: dict[str, ModuleFile] = {}
             for directory, prefix in self.module_dirs():
-                target = self._cache_path(self._directory_key(directory), "summary")
+                target = self._shard_path(directory)
                 shard = _read_json(target)
                 if shard is None:
                     shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
                     _write_quietly(target, json.dumps(shard))
                 for name, summary in shard.items():
                     summaries.setdefault(name, summary)
+                    files.setdefault(name, ModuleFile(name, summary["path"], directory))
+            with self._lock:
+                if self._files is None:
+                    self._files = files  # the shards list the same files as a walk of the directories
             self._summaries = summaries
         return self._summaries
+
+    def _shard_path(self, directory: str) -> str:
+        """Where a module directory's summary shard is cached (its key computed once)."""
+        keys = self.__dict__.setdefault("_shard_keys", {})
+        if directory not in keys:
+            keys[directory] = self._cache_path(self._directory_key(directory), "summary")
+        return keys[directory]  # type: ignore[no-any-return]
 
     def build_in_background(self) -> threading.Thread:
         """Start the cold index in a thread; the server answers everything else meanwhile."""
@@ -284,7 +296,10 @@ class ModuleIndex:
             return self._building
 
     def _build(self) -> None:
-        self.files()  # first: what a hover's name lookup needs
+        # warm (every shard cached), the shards give the file list too; cold, the file list (what
+        # a hover's name lookup needs) comes first, from a walk of the directories
+        if not all(os.path.isfile(self._shard_path(d)) for d, _prefix in self.module_dirs()):
+            self.files()
         self.summaries()
 
     def ready(self) -> bool:
@@ -292,8 +307,41 @@ class ModuleIndex:
 
     # -- the cache ------------------------------------------------------------------------------
     def _directory_key(self, directory: str) -> str:
-        identity = [CACHE_VERSION, os.path.realpath(directory), *self._identities(directory)]
+        """The identity of a module directory's summary shard. An installed collection (one with
+        the ``MANIFEST.json`` ansible-galaxy writes) and ansible-core are only ever changed by
+        installing them again, which creates their files anew: the modification times of their
+        directories, and the manifest, tell. Anything else (``library/``, a collection under
+        edit) is keyed by every file's size and modification time, as edits happen in place."""
+        installed = self._installed_root(directory)
+        identities = self._directory_times(directory, installed) if installed else self._identities(directory)
+        identity = [CACHE_VERSION, os.path.realpath(directory), *identities]
         return hashlib.sha1("|".join(identity).encode()).hexdigest()
+
+    def _installed_root(self, directory: str) -> str | None:
+        """The installed collection (or ansible-core package) ``directory`` belongs to, if any."""
+        if self.core is not None and directory == self.core.module_dir:
+            return self.core.package
+        root = os.path.dirname(os.path.dirname(directory))  # .../ns/coll/plugins/modules
+        if os.path.isfile(os.path.join(root, "MANIFEST.json")) and root not in self.collections.sources.values():
+            return root
+        return None
+
+    @staticmethod
+    def _directory_times(directory: str, root: str) -> list[str]:
+        found = []
+        for place in (os.path.join(root, "MANIFEST.json"), os.path.join(root, "__init__.py")):
+            try:
+                stat = os.stat(place)
+            except OSError:
+                continue
+            found.append(f"{place}:{stat.st_size}:{stat.st_mtime_ns}")
+        for current, dirs, _files in os.walk(directory):
+            dirs.sort()
+            try:
+                found.append(f"{current}:{os.stat(current).st_mtime_ns}")
+            except OSError:
+                continue
+        return found
 
     def _file_key(self, path: str) -> str:
         try:
