@@ -91,6 +91,14 @@ class ModuleCall:
             if isinstance(key, str) and not key.startswith("_") and not is_template(key):
                 yield key, value
 
+    def documented_arguments(self) -> Iterator[tuple[str, Any, str, dict[str, Any]]]:
+        """``(argument, value, option, its documentation)`` of each literally named argument
+        that is an option or an alias of one."""
+        for argument, value in self.literal_arguments():
+            found = self.spec(argument)
+            if found is not None:
+                yield argument, value, *found
+
     def span_of(self, argument: str) -> Span | None:
         return self.spans.get(argument) or self.module_span or self.task.span
 

@@ -18,19 +18,19 @@ The module refuses the task when it runs ("missing required arguments: path").
 ```yaml title="playbook.yml"
 - hosts: all
   tasks:
-    - name: Make the directory
-      ansible.builtin.file:
-        state: directory
+    - name: Allow the deploy user
+      ansible.builtin.lineinfile:
+        line: "deploy ALL=(ALL) NOPASSWD: ALL"
 ```
 
 Use instead:
 ```yaml title="playbook.yml"
 - hosts: all
   tasks:
-    - name: Make the directory
-      ansible.builtin.file:
-        path: /srv/app
-        state: directory
+    - name: Allow the deploy user
+      ansible.builtin.lineinfile:
+        path: /etc/sudoers.d/deploy
+        line: "deploy ALL=(ALL) NOPASSWD: ALL"
 ```
 
 ## Claim
@@ -62,7 +62,7 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
         if call.has_module_defaults() or "_raw_params" in call.args:
             continue
-        given = {found[0] for argument, _value in call.literal_arguments() if (found := call.spec(argument))}
+        given = {name for _argument, _value, name, _spec in call.documented_arguments()}
         if any(not isinstance(key, str) or key.startswith("_") or "{" in key for key in call.args):
             continue  # a templated name may be the required one
         missing = [name for name, spec in call.options.items()

@@ -65,11 +65,7 @@ SCOPE = "playbook"
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
-        for argument, value in call.literal_arguments():
-            found = call.spec(argument)
-            if found is None:
-                continue
-            name, spec = found
+        for argument, value, name, spec in call.documented_arguments():
             wrong = outside_choices(value, spec)
             if wrong and in_code(spec["choices"], call.code):
                 shown = ", ".join(str(choice) for choice in spec["choices"])

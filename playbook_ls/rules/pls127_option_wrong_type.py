@@ -56,11 +56,9 @@ SCOPE = "playbook"
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
-        for argument, value in call.literal_arguments():
-            found = call.spec(argument)
-            if found is None or not (is_literal(value) or isinstance(value, (list, dict))):
+        for argument, value, name, spec in call.documented_arguments():
+            if not (is_literal(value) or isinstance(value, (list, dict))):
                 continue
-            name, spec = found
             if call.code.endswith(".py") and spec.get("type") not in code_strings(call.code):
                 continue  # the argument spec does not spell the documented type
             try:

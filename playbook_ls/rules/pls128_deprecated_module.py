@@ -40,23 +40,6 @@ options:
 ```
 
 Use instead:
-```yaml title="collections/ansible_collections/acme/tools/meta/runtime.yml"
-plugin_routing:
-  modules:
-    send_note:
-      redirect: acme.tools.notify
-      deprecation:
-        removal_version: 3.0.0
-        warning_text: Use acme.tools.notify instead.
-```
-```python title="collections/ansible_collections/acme/tools/plugins/modules/notify.py"
-DOCUMENTATION = '''
-module: notify
-short_description: Send a note
-options:
-  msg: {type: str}
-'''
-```
 ```yaml title="playbook.yml"
 - hosts: all
   tasks:
