@@ -7,7 +7,8 @@ collections, ``library/`` directories and the task's ``collections:``), in the
 A task is judged only when ansible's answer does not depend on anything but what is written:
 
 - the module has documentation and comes from ansible-core or a collection (whose documentation
-  ansible's sanity tests hold to the module's argument spec; a ``library/`` module's is not held);
+  ansible's sanity tests hold to the module's argument spec; a ``library/`` module's is not held),
+  and checks its arguments (Python, or PowerShell on ``Ansible.Basic``);
 - no action plugin other than the ones whose arguments are known to be the module's own takes
   the task (``template``, ``package``, a collection's or the project's action plugin may accept
   arguments the module does not document, or supply ones it requires);
@@ -182,6 +183,9 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     name = index.resolve(task.action, task.collections)
     if name is None or "." not in name or _action_plugin(name, task.action, index, plugins):
         return None
+    code = index.files()[name].path
+    if not _validates_arguments(code):
+        return None
     doc = index.doc(name)
     if not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
         return None
@@ -196,9 +200,22 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
             spans.update(getattr(source, "key_spans", {}))
             value_spans.update(getattr(source, "value_spans", {}))
     module_span = getattr(data, "key_spans", {}).get(key)
-    call = ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span)
-    call.code = index.files()[name].path
-    return call
+    return ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span, code)
+
+
+def _validates_arguments(code: str) -> bool:
+    """Whether the module checks its arguments against a spec: a Python module (AnsibleModule),
+    or a PowerShell one built on ``Ansible.Basic``; a legacy PowerShell module (``Parse-Args``,
+    ``Get-AnsibleParam``) takes any argument, and other kinds are not known here."""
+    if code.endswith(".py"):
+        return True
+    if not code.endswith(".ps1"):
+        return False
+    try:
+        with open(code, encoding="utf-8", errors="replace") as handle:
+            return "Ansible.Basic" in handle.read()
+    except OSError:
+        return False
 
 
 def _action_plugin(name: str, action: str, index: ModuleIndex, plugins: PluginNames) -> bool:

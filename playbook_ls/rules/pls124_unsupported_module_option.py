@@ -8,7 +8,9 @@ resolves the task's name to (ansible-core, the installed collections, the play's
 meant (`stat` for `state`).
 
 Only what is certain is judged: modules that have documentation and come from ansible-core or a
-collection (a `library/` module's documentation is not checked against its code); not modules
+collection (a `library/` module's documentation is not checked against its code), written in
+Python or in PowerShell on `Ansible.Basic` (a legacy PowerShell module ignores arguments it does
+not read); not modules
 an action plugin runs that accepts more than the module documents (`template`, `package`,
 `set_fact`, a collection's or the project's own action plugin); not `args:` from a variable nor
 a templated argument string; not names that are templates or start with `_`.

@@ -54,6 +54,10 @@ def tree(repo: Path, tasks: str, extra: dict[str, str] | None = None) -> None:
         f"{COLLECTION}/plugins/modules/netos_config.py": MODULE.format(name="netos_config"),
         f"{COLLECTION}/plugins/action/netos.py": "",
         f"{COLLECTION}/meta/runtime.yml": RUNTIME,
+        f"{COLLECTION}/plugins/modules/win_old.ps1": "$params = Parse-Args $args\n",
+        f"{COLLECTION}/plugins/modules/win_old.py": MODULE.format(name="win_old"),
+        f"{COLLECTION}/plugins/modules/win_new.ps1": "#AnsibleRequires -CSharpUtil Ansible.Basic\n",
+        f"{COLLECTION}/plugins/modules/win_new.py": MODULE.format(name="win_new"),
         "library/mine.py": MODULE.format(name="mine"),
         "action_plugins/copy.py": "",
         "site.yml": "- hosts: all\n  collections: [acme.tools]\n  tasks:\n" + tasks,
@@ -69,6 +73,12 @@ def codes(repo: Path) -> list[tuple[str, int]]:
 def test_a_collection_module_by_its_short_name(repo: Path) -> None:
     tree(repo, "    - thing: {name: x, state: gone, colour: red}\n")
     assert codes(repo) == [("PLS124", 3), ("PLS126", 3)]
+
+
+def test_a_powershell_module_is_judged_when_it_checks_its_arguments(repo: Path) -> None:
+    # a legacy module (Parse-Args, Get-AnsibleParam) ignores what it does not read
+    tree(repo, "    - acme.tools.win_new: {name: x, colour: red}\n    - acme.tools.win_old: {name: x, colour: red}\n")
+    assert codes(repo) == [("PLS124", 3)]
 
 
 def test_a_deprecated_module_names_its_replacement(repo: Path) -> None:
