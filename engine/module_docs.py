@@ -79,6 +79,18 @@ def _assignments(source: bytes) -> list[ast.stmt] | None:
     return body
 
 
+def documentation_spans(source: bytes) -> list[tuple[int, int]]:
+    """Where the documentation constants' assignments are in a plugin's source, in order (none
+    when they cannot be told apart from the code without parsing it all)."""
+    spans = []
+    for match in _ASSIGNED.finditer(source):
+        end = _triple_quoted_end(source, match.end()) or _statement_end(source, match.start())
+        if end is None:
+            return []
+        spans.append((match.start(), end))
+    return spans
+
+
 def _parsed(source: bytes, start: int, end: int | None) -> ast.stmt | None:
     """The assignment ``source[start:end]``, if it is one whole statement."""
     if end is None:

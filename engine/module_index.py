@@ -108,7 +108,15 @@ class ModuleIndex:
     # -- names -----------------------------------------------------------------------------------
     def resolve(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
         """The indexed name a task's module key means: library/ modules, then ``ansible.builtin``
-        for a short name (or each collection of ``collections:``), routing redirects followed."""
+        for a short name (or each collection of ``collections:``), routing redirects followed.
+        Remembered, as the file list is: a playbook names a few dozen modules thousands of times."""
+        key = (action, tuple(collection_list))
+        answers = self.__dict__.setdefault("_resolved", {})
+        if key not in answers:
+            answers[key] = self._resolve(action, key[1])
+        return answers[key]  # type: ignore[no-any-return]
+
+    def _resolve(self, action: str, collection_list: tuple[str, ...]) -> str | None:
         files = self.files()
         name = action.removeprefix("ansible.legacy.")
         if "." not in name:
@@ -151,6 +159,13 @@ class ModuleIndex:
         """Why ``action`` is deprecated and what to use instead, in a sentence, from its routing
         (``runtime.yml`` ``deprecation``, on the name or a name it redirects through) or its
         documentation (``deprecated``); None when it is not."""
+        key = (action, tuple(collection_list))
+        answers = self.__dict__.setdefault("_deprecations", {})
+        if key not in answers:
+            answers[key] = self._deprecation(action, key[1])
+        return answers[key]  # type: ignore[no-any-return]
+
+    def _deprecation(self, action: str, collection_list: tuple[str, ...]) -> str | None:
         name = self._qualified(action, collection_list)
         if name is None:
             return None

@@ -69,21 +69,10 @@ class ModuleCall:
 
     def spec(self, argument: str) -> tuple[str, dict[str, Any]] | None:
         """``(option name, its documentation)`` of an argument written by name or alias."""
-        options = self.options
-        if argument in options:
-            spec = options[argument]
-            return argument, spec if isinstance(spec, dict) else {}
-        for name, spec in options.items():
-            if isinstance(spec, dict) and argument in (spec.get("aliases") or ()):
-                return name, spec
-        return None
+        return _names(id(self.doc), self.doc).get(argument)
 
     def legal_names(self) -> set[str]:
-        names = set(self.options)
-        for spec in self.options.values():
-            if isinstance(spec, dict):
-                names.update(str(a) for a in spec.get("aliases") or ())
-        return names
+        return set(_names(id(self.doc), self.doc))
 
     def literal_arguments(self) -> Iterator[tuple[str, Any]]:
         """``(argument, value)`` of each argument named literally (not ``_raw_params`` nor an
@@ -124,25 +113,42 @@ def code_strings(path: str) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=512)
 def _code_strings(path: str, _mtime: int, _size: int) -> frozenset[str]:
-    import ast
     import re
 
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            text = handle.read()
+        with open(path, "rb") as handle:
+            source = handle.read()
     except OSError:
         return frozenset()
-    if not path.endswith(".py"):
-        return frozenset(m.group(2) for m in re.finditer(r"(['\"])(.*?)\1", text))
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return frozenset()
-    documentation = {id(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                     and any(getattr(t, "id", "") in ("DOCUMENTATION", "EXAMPLES", "RETURN") for t in node.targets)}
-    return frozenset(str(node.value) for node in ast.walk(tree)
-                     if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)) and
-                     id(node) not in documentation)
+    if path.endswith(".py"):
+        from engine.module_docs import documentation_spans
+
+        for start, end in reversed(documentation_spans(source)):
+            source = source[:start] + source[end:]
+    text = source.decode("utf-8", "replace")
+    # quoted strings and numbers: what an argument spec spells its choices and types with
+    return frozenset(m.group(2) for m in re.finditer(r"(['\"])(.*?)\1", text)) | \
+        frozenset(re.findall(r"(?<![\w.])-?\d+(?![\w.])", text))
+
+
+_NAMES: dict[int, tuple[Any, dict[str, tuple[str, dict[str, Any]]]]] = {}
+
+
+def _names(key: int, doc: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Option names and aliases of a module's doc -> ``(option, its doc)``, built once per doc
+    (the index keeps one doc per module)."""
+    known = _NAMES.get(key)
+    if known is not None and known[0] is doc:
+        return known[1]
+    options = doc.get("options")
+    names: dict[str, tuple[str, dict[str, Any]]] = {}
+    for name, spec in (options.items() if isinstance(options, dict) else ()):
+        spec = spec if isinstance(spec, dict) else {}
+        for alias in spec.get("aliases") or ():
+            names.setdefault(str(alias), (str(name), spec))
+        names[str(name)] = (str(name), spec)
+    _NAMES[key] = (doc, names)
+    return names
 
 
 def is_literal(value: Any) -> bool:
@@ -181,10 +187,14 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     if "args" in data and not isinstance(data["args"], dict):
         return None  # args: "{{ from_a_variable }}"
     name = index.resolve(task.action, task.collections)
-    if name is None or "." not in name or _action_plugin(name, task.action, index, plugins):
+    if name is None or "." not in name:
         return None
     code = index.files()[name].path
-    if not _validates_arguments(code):
+    memo = index.__dict__.setdefault("_judged", {})
+    key = (name, task.action, tuple(plugins.action_paths))
+    if key not in memo:
+        memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins)
+    if not memo[key]:
         return None
     doc = index.doc(name)
     if not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
