@@ -109,3 +109,13 @@ def test_module_defaults_may_give_a_required_option(repo: Path) -> None:
     assert codes(repo) == [("PLS125", 5)]
     message = next(f.message for f in check(repo, {}) if f.code == "PLS125")
     assert message.startswith("acme.tools.thing requires 'name' and this task does not give it")
+
+
+def test_the_editor_reports_them_too(repo: Path) -> None:
+    from playbook_ls.features.workspace import WorkspaceIndex
+
+    tree(repo, "    - thing: {name: x, colour: red}\n")
+    workspace = WorkspaceIndex(str(repo))
+    workspace.index()
+    found = [(f.code, f.span.line) for f in workspace.findings_for(str(repo / "site.yml")) if f.code == "PLS124"]
+    assert found == [("PLS124", 3)]
