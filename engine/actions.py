@@ -17,15 +17,19 @@ from engine.keywords import HANDLER_KEYWORDS, RAW_PARAMS_ACTIONS
 
 # Keys ModuleArgsParser never takes for a module name.
 _NOT_ACTIONS = HANDLER_KEYWORDS | {"local_action", "static", "async_val", "loop_with"}
-_FREEFORM = RAW_PARAMS_ACTIONS | {
+_PREFIXES = ("", "ansible.builtin.", "ansible.legacy.")
+# ``FREEFORM_ACTIONS`` (``C.MODULE_REQUIRE_ARGS``): a string's words that are not one of
+# :data:`_RAW_ARG_KEYS` stay the module's free-form text, ``k=v`` or not
+_CHECK_RAW = RAW_PARAMS_ACTIONS | {f"{prefix}{name}" for prefix in _PREFIXES for name in ("win_command", "win_shell")} \
+    | {"ansible.windows.win_command", "ansible.windows.win_shell"}
+_FREEFORM = _CHECK_RAW | {
     f"{prefix}{name}"
-    for prefix in ("", "ansible.builtin.", "ansible.legacy.")
-    for name in ("include_tasks", "import_tasks", "include_vars", "meta", "set_fact", "group_by", "add_host",
-                 "win_command", "win_shell")
+    for prefix in _PREFIXES
+    for name in ("include_tasks", "import_tasks", "include_vars", "meta", "set_fact", "group_by", "add_host")
 }
+# ``parse_kv(check_raw=True)``: the only keys taken as options of a free-form module
 _RAW_ARG_KEYS = frozenset(
-    {"creates", "removes", "chdir", "executable", "warn", "stdin", "stdin_add_newline", "strip_empty_ends",
-     "argv", "expand_argument_vars", "cmd"}
+    {"creates", "removes", "chdir", "executable", "warn", "stdin", "stdin_add_newline", "strip_empty_ends"}
 )
 
 
@@ -58,7 +62,7 @@ def _normalize(action: str, thing: Any) -> dict[str, Any]:
         return {}
     if isinstance(thing, str):
         if action in _FREEFORM:
-            return parse_kv(thing, check_raw=action in RAW_PARAMS_ACTIONS) if "=" in thing else {"_raw_params": thing}
+            return parse_kv(thing, check_raw=action in _CHECK_RAW) if "=" in thing else {"_raw_params": thing}
         return parse_kv(thing, check_raw=False)
     return {"_raw_params": thing}
 

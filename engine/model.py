@@ -150,7 +150,7 @@ class Task:
     """
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
-                 "include_target", "include_resolved", "apply", "children", "data", "_tag_cache")
+                 "include_target", "include_resolved", "apply", "children", "data", "collections", "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -162,6 +162,8 @@ class Task:
         self.include_resolved: str | None = None
         self.apply: dict[str, Any] | None = None
         self.children: list[Block] = []
+        # the collections a short module name is looked up in (``collections:`` of the task or above)
+        self.collections: tuple[str, ...] = ()
         self._tag_cache: frozenset[Any] | None = None
 
     def __repr__(self) -> str:
@@ -294,12 +296,14 @@ class Play:
 
 
 class Playbook:
-    __slots__ = ("path", "plays", "problems")
+    __slots__ = ("path", "plays", "problems", "plugins")
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.plays: list[Play] = []
         self.problems: list[Problem] = []
+        # where its module and action names were looked up (engine.plugin_names.PluginNames)
+        self.plugins: Any = None
 
     def fatal_problems(self) -> list[Problem]:
         """The problems that stop ansible-playbook, the one it stops at first: loading any play

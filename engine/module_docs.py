@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import copy
 import os
+import re
 from collections.abc import Callable, MutableMapping, MutableSequence, MutableSet
 from functools import lru_cache
 from typing import Any
@@ -47,11 +48,106 @@ def read_docstring(filename: str) -> dict[str, Any]:
                     data[value] = loaded.get(key)
         else:
             with open(filename, "rb") as handle:
-                tree = ast.parse(handle.read())
-            _constants(tree.body, data)
+                source = handle.read()
+            body = _assignments(source)
+            _constants(body if body is not None else ast.parse(source).body, data)
     except Exception:  # noqa: BLE001 - ansible-doc too reports no documentation for a broken file
         pass
     return data
+
+
+_ASSIGNED = re.compile(rb"^(DOCUMENTATION|EXAMPLES|RETURN|ANSIBLE_METADATA)[ \t]*=", re.MULTILINE)
+
+
+def _assignments(source: bytes) -> list[ast.stmt] | None:
+    """The top-level assignments of the documentation constants, parsed alone: a module's code
+    can be a hundred times longer than its documentation, and parsing all of it is most of the
+    cost of a first hover. None (parse the whole file, as ansible does) unless each constant is
+    assigned once, at the start of a line, in a statement that parses by itself."""
+    found = list(_ASSIGNED.finditer(source))
+    names = [match.group(1) for match in found]
+    if len(set(names)) != len(names):
+        return None
+    body: list[ast.stmt] = []
+    for match in found:
+        parsed = _parsed(source, match.start(), _triple_quoted_end(source, match.end()))
+        if parsed is None:
+            parsed = _parsed(source, match.start(), _statement_end(source, match.start()))
+        if parsed is None:
+            return None
+        body.append(parsed)
+    return body
+
+
+def documentation_spans(source: bytes) -> list[tuple[int, int]]:
+    """Where the documentation constants' assignments are in a plugin's source, in order (none
+    when they cannot be told apart from the code without parsing it all)."""
+    spans = []
+    for match in _ASSIGNED.finditer(source):
+        end = _triple_quoted_end(source, match.end()) or _statement_end(source, match.start())
+        if end is None:
+            return []
+        spans.append((match.start(), end))
+    return spans
+
+
+def _parsed(source: bytes, start: int, end: int | None) -> ast.stmt | None:
+    """The assignment ``source[start:end]``, if it is one whole statement."""
+    if end is None:
+        return None
+    try:
+        parsed = ast.parse(source[start:end])
+    except (SyntaxError, ValueError):
+        return None
+    if len(parsed.body) != 1 or not isinstance(parsed.body[0], ast.Assign):
+        return None
+    return parsed.body[0]
+
+
+_TRIPLE = re.compile(rb"[ \t]*[rRuU]?(\"\"\"|\'\'\')")
+
+
+def _triple_quoted_end(source: bytes, after_equals: int) -> int | None:
+    """Where ``= r\"\"\"...\"\"\"`` ends when that is all the line holds (the usual form), else None."""
+    opened = _TRIPLE.match(source, after_equals)
+    if opened is None:
+        return None
+    close = source.find(opened.group(1), opened.end())
+    if close < 0:
+        return None
+    line_end = source.find(b"\n", close)
+    end = len(source) if line_end < 0 else line_end
+    rest = source[close + 3:end].strip()
+    return end if not rest or rest.startswith(b"#") else None
+
+
+def _statement_end(source: bytes, start: int) -> int | None:
+    """The offset where the logical line starting at ``start`` ends (strings, brackets and line
+    continuations followed as Python's tokenizer follows them)."""
+    import io
+    import tokenize
+
+    lines = io.BytesIO(source[start:]).readline
+    try:
+        for token in tokenize.tokenize(lines):
+            if token.type == tokenize.NEWLINE:
+                return start + _offset(source, start, token.end)
+            if token.type == tokenize.ENDMARKER:
+                return len(source)
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return None
+
+
+def _offset(source: bytes, start: int, position: tuple[int, int]) -> int:
+    """The byte offset from ``start`` of a tokenizer ``(row, col)`` (col counts characters)."""
+    row, col = position
+    offset = 0
+    for _ in range(row - 1):
+        offset = source.index(b"\n", start + offset) - start + 1
+    line_end = source.find(b"\n", start + offset)
+    line = source[start + offset: line_end if line_end >= 0 else len(source)].decode("utf-8", "replace")
+    return offset + len(line[:col].encode("utf-8"))
 
 
 def _constants(body: list[ast.stmt], data: dict[str, Any]) -> None:

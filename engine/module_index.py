@@ -25,7 +25,7 @@ from engine.collection_search import CollectionFinder
 from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
 from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore, _load_routing, _write_quietly
 
-CACHE_VERSION = "1"
+CACHE_VERSION = "2"
 BUILTIN = "ansible.builtin"
 
 
@@ -108,7 +108,15 @@ class ModuleIndex:
     # -- names -----------------------------------------------------------------------------------
     def resolve(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
         """The indexed name a task's module key means: library/ modules, then ``ansible.builtin``
-        for a short name (or each collection of ``collections:``), routing redirects followed."""
+        for a short name (or each collection of ``collections:``), routing redirects followed.
+        Remembered, as the file list is: a playbook names a few dozen modules thousands of times."""
+        key = (action, tuple(collection_list))
+        answers = self.__dict__.setdefault("_resolved", {})
+        if key not in answers:
+            answers[key] = self._resolve(action, key[1])
+        return answers[key]  # type: ignore[no-any-return]
+
+    def _resolve(self, action: str, collection_list: tuple[str, ...]) -> str | None:
         files = self.files()
         name = action.removeprefix("ansible.legacy.")
         if "." not in name:
@@ -145,6 +153,67 @@ class ModuleIndex:
             routing = _load_routing(os.path.join(directory, "meta", "runtime.yml")) if directory else {}
         section = routing.get("modules")
         return section.get(resource) if isinstance(section, dict) else None
+
+    # -- deprecations and removals ----------------------------------------------------------------
+    def deprecation(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
+        """Why ``action`` is deprecated and what to use instead, in a sentence, from its routing
+        (``runtime.yml`` ``deprecation``, on the name or a name it redirects through) or its
+        documentation (``deprecated``); None when it is not."""
+        key = (action, tuple(collection_list))
+        answers = self.__dict__.setdefault("_deprecations", {})
+        if key not in answers:
+            answers[key] = self._deprecation(action, key[1])
+        return answers[key]  # type: ignore[no-any-return]
+
+    def _deprecation(self, action: str, collection_list: tuple[str, ...]) -> str | None:
+        name = self._qualified(action, collection_list)
+        if name is None:
+            return None
+        for _ in range(MAX_REDIRECTS):
+            entry = self.routing_entry(name)
+            if not isinstance(entry, dict):
+                break
+            redirect = entry.get("redirect")
+            deprecated = entry.get("deprecation")
+            if isinstance(deprecated, dict):
+                text = str(deprecated.get("warning_text") or "see the collection").strip().rstrip(".")
+                instead = f" It now redirects to {redirect}." if isinstance(redirect, str) else ""
+                return f"{name} is deprecated{_removal(deprecated)}: {text}.{instead}"
+            if not isinstance(redirect, str):
+                break
+            name = redirect if redirect.count(".") >= 2 else f"{BUILTIN}.{redirect}"
+        resolved = self.resolve(name)
+        doc = self.doc(resolved) if resolved else None
+        details = doc.get("deprecated") if isinstance(doc, dict) else None
+        if not details:
+            return None
+        details = details if isinstance(details, dict) else {}
+        why = str(details.get("why") or "").strip().rstrip(".")
+        instead = str(details.get("alternative") or "").strip().rstrip(".")
+        return (f"{resolved} is deprecated{_removal(details)}" + (f": {why}" if why else "") + "."
+                + (f" Instead: {instead}." if instead else ""))
+
+    def removal(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
+        """The ``runtime.yml`` tombstone of ``action`` in a sentence, or None."""
+        name = self._qualified(action, collection_list)
+        entry = self.routing_entry(name) if name else None
+        tombstone = entry.get("tombstone") if isinstance(entry, dict) else None
+        if tombstone is None:
+            return None
+        details = tombstone if isinstance(tombstone, dict) else {}
+        text = str(details.get("warning_text") or "").strip()
+        when = _when(details)
+        return f"{name} was removed" + (f" in {when}" if when else "") + "." + (f" {text}" if text else "")
+
+    def _qualified(self, action: str, collection_list: Iterable[str]) -> str | None:
+        """``action`` fully qualified: as written, or as resolved (a short name)."""
+        name = action.removeprefix("ansible.legacy.")
+        if name.count(".") >= 2:
+            return name
+        resolved = self.resolve(action, collection_list)
+        if resolved is not None and "." in resolved:
+            return resolved
+        return f"{BUILTIN}.{name}" if "." not in name else None
 
     # -- documentation --------------------------------------------------------------------------
     def find_fragment(self, name: str) -> str | None:
@@ -210,16 +279,28 @@ class ModuleIndex:
         if self._summaries is None:
             # built without the lock: a hover meanwhile reads its one module's doc, not waiting
             summaries: dict[str, dict[str, Any]] = {}
+            files: dict[str, ModuleFile] = {}
             for directory, prefix in self.module_dirs():
-                target = self._cache_path(self._directory_key(directory), "summary")
+                target = self._shard_path(directory)
                 shard = _read_json(target)
                 if shard is None:
                     shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
                     _write_quietly(target, json.dumps(shard))
                 for name, summary in shard.items():
                     summaries.setdefault(name, summary)
+                    files.setdefault(name, ModuleFile(name, summary["path"], directory))
+            with self._lock:
+                if self._files is None:
+                    self._files = files  # the shards list the same files as a walk of the directories
             self._summaries = summaries
         return self._summaries
+
+    def _shard_path(self, directory: str) -> str:
+        """Where a module directory's summary shard is cached (its key computed once)."""
+        keys = self.__dict__.setdefault("_shard_keys", {})
+        if directory not in keys:
+            keys[directory] = self._cache_path(self._directory_key(directory), "summary")
+        return keys[directory]  # type: ignore[no-any-return]
 
     def build_in_background(self) -> threading.Thread:
         """Start the cold index in a thread; the server answers everything else meanwhile."""
@@ -230,7 +311,10 @@ class ModuleIndex:
             return self._building
 
     def _build(self) -> None:
-        self.files()  # first: what a hover's name lookup needs
+        # warm (every shard cached), the shards give the file list too; cold, the file list (what
+        # a hover's name lookup needs) comes first, from a walk of the directories
+        if not all(os.path.isfile(self._shard_path(d)) for d, _prefix in self.module_dirs()):
+            self.files()
         self.summaries()
 
     def ready(self) -> bool:
@@ -238,8 +322,41 @@ class ModuleIndex:
 
     # -- the cache ------------------------------------------------------------------------------
     def _directory_key(self, directory: str) -> str:
-        identity = [CACHE_VERSION, os.path.realpath(directory), *self._identities(directory)]
+        """The identity of a module directory's summary shard. An installed collection (one with
+        the ``MANIFEST.json`` ansible-galaxy writes) and ansible-core are only ever changed by
+        installing them again, which creates their files anew: the modification times of their
+        directories, and the manifest, tell. Anything else (``library/``, a collection under
+        edit) is keyed by every file's size and modification time, as edits happen in place."""
+        installed = self._installed_root(directory)
+        identities = self._directory_times(directory, installed) if installed else self._identities(directory)
+        identity = [CACHE_VERSION, os.path.realpath(directory), *identities]
         return hashlib.sha1("|".join(identity).encode()).hexdigest()
+
+    def _installed_root(self, directory: str) -> str | None:
+        """The installed collection (or ansible-core package) ``directory`` belongs to, if any."""
+        if self.core is not None and directory == self.core.module_dir:
+            return self.core.package
+        root = os.path.dirname(os.path.dirname(directory))  # .../ns/coll/plugins/modules
+        if os.path.isfile(os.path.join(root, "MANIFEST.json")) and root not in self.collections.sources.values():
+            return root
+        return None
+
+    @staticmethod
+    def _directory_times(directory: str, root: str) -> list[str]:
+        found = []
+        for place in (os.path.join(root, "MANIFEST.json"), os.path.join(root, "__init__.py")):
+            try:
+                stat = os.stat(place)
+            except OSError:
+                continue
+            found.append(f"{place}:{stat.st_size}:{stat.st_mtime_ns}")
+        for current, dirs, _files in os.walk(directory):
+            dirs.sort()
+            try:
+                found.append(f"{current}:{os.stat(current).st_mtime_ns}")
+            except OSError:
+                continue
+        return found
 
     def _file_key(self, path: str) -> str:
         try:
@@ -293,6 +410,18 @@ def _summary(path: str) -> dict[str, Any]:
     match = _SHORT.search(text)
     short = match.group(1).decode("utf-8", "replace").strip().strip("'\"") if match else ""
     return {"path": path, "short_description": short, "deprecated": bool(_DEPRECATED.search(text))}
+
+
+def _when(details: dict[str, Any]) -> str:
+    """``version 3.0.0`` / ``2024-09-01``: when routing or docs say a module goes, or went."""
+    version = details.get("removal_version") or details.get("removed_in")
+    date = details.get("removal_date") or details.get("removed_at_date")
+    return f"version {version}" if version else str(date) if date else ""
+
+
+def _removal(details: dict[str, Any]) -> str:
+    when = _when(details)
+    return f" (removal in {when})" if when else ""
 
 
 def _package_dir(base: str, subdirs: list[str]) -> str:

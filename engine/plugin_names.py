@@ -234,7 +234,7 @@ class PluginNames:
         entry = _routing_entry(routing, kind, f"{subdirs}.{resource}" if subdirs else resource)
         if isinstance(entry, dict):
             if "tombstone" in entry:
-                raise PluginRemoved(_removal_message(fqcn, entry["tombstone"]))
+                raise PluginRemoved(_removal_message(fqcn, entry["tombstone"], kind))
             redirect = entry.get("redirect")
             if isinstance(redirect, str) and redirect:
                 return self._resolve(redirect, (), kind, depth + 1)
@@ -246,9 +246,10 @@ def _routing_entry(routing: dict[str, Any], kind: str, name: str) -> Any:
     return section.get(name) if isinstance(section, dict) else None
 
 
-def _removal_message(fqcn: str, tombstone: Any) -> str:
+def _removal_message(fqcn: str, tombstone: Any, kind: str) -> str:
+    """``PluginLoader._find_fq_plugin``'s words for a tombstone: a module, or an action plugin."""
     details = tombstone if isinstance(tombstone, dict) else {}
-    text = f"The {fqcn!r} action plugin has been removed."
+    text = f"The {fqcn!r} {'module' if kind == 'modules' else 'action plugin'} has been removed."
     warning = details.get("warning_text")
     return f"{text} {warning}" if isinstance(warning, str) else text
 

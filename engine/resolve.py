@@ -229,6 +229,7 @@ class Resolver:
                          "Check the imports: a task file imported from many places, or a very long one, "
                          "multiplies the tasks.")
         book.problems = self.problems
+        book.plugins = self.plugins
         return book
 
     def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]:
@@ -725,6 +726,7 @@ class Resolver:
         frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
         task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
                     role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
+        task.collections = task_collections(ds, ctx)
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task

@@ -86,7 +86,7 @@ def complete(index: WorkspaceIndex | None, path: str, line: int, column: int, te
         col = len(match.group(1)) + len(match.group(2))
         items = key_items(index, path, doc, line, col, add_colon=not after.strip())
         return Completion(col, items) if items else None
-    return _action_value(doc, line, before)
+    return _choice_value(index, path, doc, line, before) or _action_value(doc, line, before)
 
 
 # -- tags ------------------------------------------------------------------------------------
@@ -215,7 +215,8 @@ def key_items(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, col:
     present = set(ctx.keys)
     suffix = ": " if add_colon else ""
     if ctx.kind == "args":
-        doc_ = module_data.module(ctx.module or "", module_data.index_for(index, path))
+        doc_ = module_data.module(ctx.module or "", module_data.index_for(index, path),
+                                  module_data.collections_at(index, path, line, ctx.module))
         if doc_ is None:
             return []
         # required options first, the rest in documented order
@@ -281,6 +282,41 @@ def _action_value(doc: Doc, line: int, before: str) -> Completion | None:
     if " " in typed:
         return None
     return Completion(here.value_col, module_items(suffix=" "))
+
+
+def _choice_value(index: WorkspaceIndex | None, path: str, doc: Doc, line: int, before: str) -> Completion | None:
+    """``state: pre``: the documented choices of a module option (``true``/``false`` of a
+    ``bool`` one), with the one the module takes by default first."""
+    here = doc.lines[line]
+    if here.key is None or len(before) < here.value_col:
+        return None
+    typed = before[here.value_col:]
+    if any(char in typed for char in " ,[]{}#") or "{{" in typed:
+        return None
+    ctx = context(doc, line, here.key_col, top_kind(index, path, doc), skip=line)
+    if ctx.kind != "args" or not ctx.module:
+        return None
+    entry = module_data.module(ctx.module, module_data.index_for(index, path),
+                               module_data.collections_at(index, path, line, ctx.module))
+    options = entry.get("options", {}) if entry else {}
+    spec = options.get(here.key) or next((s for s in options.values() if here.key in s.get("aliases", ())), None)
+    if not isinstance(spec, dict):
+        return None
+    choices = spec.get("choices") or ([True, False] if spec.get("type") == "bool" else [])
+    if not isinstance(choices, list) or not choices:
+        return None
+    quote = typed[:1] if typed[:1] in "'\"" else ""
+    items = [Item(text, "value", "default" if choice == spec.get("default") else "", text,
+                  f"{0 if choice == spec.get('default') else 1}{number:03}")
+             for number, choice in enumerate(choices) if (text := _choice_text(choice))]
+    return Completion(here.value_col + len(quote), items) if items else None
+
+
+def _choice_text(choice: object) -> str:
+    """A choice as YAML reads it back: booleans in lower case, other scalars as written."""
+    if isinstance(choice, bool):
+        return "true" if choice else "false"
+    return str(choice) if isinstance(choice, (str, int, float)) else ""
 
 
 def resolve_documentation(data: str | None) -> str | None:

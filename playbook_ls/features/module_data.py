@@ -92,14 +92,26 @@ def _configured(roots: tuple[str, ...], sources: tuple[tuple[str, str], ...],
     return index
 
 
+def collections_at(workspace: WorkspaceIndex | None, path: str, line: int, action: str | None) -> tuple[str, ...]:
+    """The collections a short module name at ``line`` of ``path`` is looked up in: the
+    ``collections:`` of its task, block, role or play, as the workspace last resolved them."""
+    if workspace is None or not action:
+        return ()
+    for reach in workspace.at(path, line):
+        if reach.task is not None and reach.task.action == action:
+            return reach.task.collections
+    return ()
+
+
 @functools.lru_cache(maxsize=512)
-def module(action: str, index: ModuleIndex | None = None) -> dict[str, Any] | None:
+def module(action: str, index: ModuleIndex | None = None, collections: tuple[str, ...] = ()) -> dict[str, Any] | None:
     """A module's doc as hovers show it (:func:`module_entry` plus ``name``, ``deprecated`` and
-    ``path``): from ``index`` (else the installed modules), else the bundled ``ansible.builtin``."""
+    ``path``): from ``index`` (else the installed modules), with a short name looked up in
+    ``collections`` first, else the bundled ``ansible.builtin``."""
     if not isinstance(action, str) or not action:
         return None
     index = index or installed()
-    name = index.resolve(action) if index else None
+    name = index.resolve(action, collections) if index else None
     doc = index.doc(name) if index and name else None
     if isinstance(doc, dict):
         entry = module_entry(doc)
@@ -109,9 +121,9 @@ def module(action: str, index: ModuleIndex | None = None) -> dict[str, Any] | No
     return dict(bundled, name=BUILTIN + short_name(action)) if bundled else None
 
 
-def module_source(action: str, index: ModuleIndex | None = None) -> str | None:
+def module_source(action: str, index: ModuleIndex | None = None, collections: tuple[str, ...] = ()) -> str | None:
     """The file of the module a task names (what go-to-definition opens)."""
-    doc = module(action, index)
+    doc = module(action, index, collections)
     return doc.get("path") if doc else None
 
 
@@ -142,16 +154,23 @@ def ordered_options(doc: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [o for o in options if o[1].get("required")] + [o for o in options if not o[1].get("required")]
 
 
-def module_markdown(action: str, index: ModuleIndex | None = None) -> str | None:
-    """A module's hover: what it does and its options, required first."""
-    doc = module(action, index)
+def module_markdown(action: str, index: ModuleIndex | None = None, collections: tuple[str, ...] = ()) -> str | None:
+    """A module's hover: what it does and its options, required first; its deprecation (from its
+    documentation or its collection's ``runtime.yml``) or, for a module that was removed, the
+    tombstone's note."""
+    doc = module(action, index, collections)
+    index = index or installed()
     if doc is None:
-        return None
+        known = index is not None and isinstance(action, str) and action
+        removed = index.removal(action, collections) if known else None  # type: ignore[union-attr]
+        return f"**Removed.** {removed}" if removed else None
     lines = [f"**{doc['name']}** — {doc['short_description']}"]
-    deprecated = doc.get("deprecated")
+    deprecated = index.deprecation(action, collections) if index is not None else None
     if deprecated:
-        why = deprecated.get("why", "") if isinstance(deprecated, dict) else ""
-        instead = deprecated.get("alternative", "") if isinstance(deprecated, dict) else ""
+        lines.append(f"**Deprecated.** {deprecated}")
+    elif doc.get("deprecated"):  # the bundled ansible.builtin data
+        details = doc["deprecated"] if isinstance(doc["deprecated"], dict) else {}
+        why, instead = details.get("why", ""), details.get("alternative", "")
         lines.append(f"**Deprecated.** {why} {('Use ' + instead + '.') if instead else ''}".strip())
     if doc.get("free_form"):
         lines.append("Takes a free-form command after the module name.")
@@ -166,9 +185,10 @@ def module_markdown(action: str, index: ModuleIndex | None = None) -> str | None
     return "\n\n".join(lines)
 
 
-def option_markdown(action: str, option: str, index: ModuleIndex | None = None) -> str | None:
+def option_markdown(action: str, option: str, index: ModuleIndex | None = None,
+                    collections: tuple[str, ...] = ()) -> str | None:
     """An option's hover: its type, required flag, default, choices, aliases and description."""
-    doc = module(action, index)
+    doc = module(action, index, collections)
     options = doc.get("options", {}) if doc else {}
     spec = options.get(option) or next((s for s in options.values() if option in s.get("aliases", ())), None)
     if spec is None:

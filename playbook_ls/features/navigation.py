@@ -61,7 +61,9 @@ def definition(index: WorkspaceIndex, path: str, line: int, col: int) -> list[Sp
     elif target.kind == cursor.NOTIFY:
         return _tidy(index, handlers_for(index, path, target.text))
     elif target.kind == cursor.MODULE:
-        found = [module_data.module_source(target.text.split(" ", 1)[0], module_data.index_for(index, path))]
+        name = target.text.split(" ", 1)[0]
+        found = [module_data.module_source(name, module_data.index_for(index, path),
+                                           module_data.collections_at(index, path, line, name))]
     else:
         return []
     return _dedupe(Span(file, 0, 0, 0, 0) for file in found if file)

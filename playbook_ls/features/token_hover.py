@@ -45,11 +45,13 @@ def token_hover(index: WorkspaceIndex, path: str, line: int, column: int) -> str
     if token is None:
         return None
     if token.kind == "key" and token.ctx.kind == "args" and token.ctx.module:
-        return module_data.option_markdown(token.ctx.module, token.text, module_data.index_for(index, path))
+        return module_data.option_markdown(token.ctx.module, token.text, module_data.index_for(index, path),
+                                           module_data.collections_at(index, path, line, token.ctx.module))
     kind = cursor.name_kind(token.ctx, token.key, is_key=token.kind == "key", item=token.kind == "item")
     if kind == cursor.MODULE:
-        return module_data.module_markdown(token.text if token.kind == "key" else token.text.split(" ", 1)[0],
-                                           module_data.index_for(index, path))
+        name = token.text if token.kind == "key" else token.text.split(" ", 1)[0]
+        return module_data.module_markdown(name, module_data.index_for(index, path),
+                                           module_data.collections_at(index, path, line, name))
     if kind == cursor.TAG:
         return tag_markdown(index, token.text)
     if kind == cursor.ROLE:

@@ -150,22 +150,43 @@ def pls105(finding: Finding, source: Source) -> Iterator[Fix]:
 
 def pls112(finding: Finding, source: Source) -> Iterator[Fix]:
     """Rename the unknown key to the one keyword it is closest to."""
+    suggestion = re.search(r"did you mean '([\w.]+)'\?", finding.message)
+    if suggestion is not None:
+        yield from _rename_key(finding, source, suggestion[1])
+
+
+def _rename_key(finding: Finding, source: Source, new: str, old: str | None = None) -> Iterator[Fix]:
+    """Rename the mapping key at the finding (only ``old``, when given) to ``new``, unless the
+    mapping has ``new`` already."""
     span = finding.span
     assert span is not None
-    suggestion = re.search(r"did you mean '([\w.]+)'\?", finding.message)
     found = mapping_with(source.data, span, "key_spans")
-    if suggestion is None or found is None:
+    if found is None:
         return
     path, node, key = found
-    keyword = suggestion[1]
-    if keyword in node or span.line != span.end_line:
+    if new in node or span.line != span.end_line or (old is not None and key != old):
         return
 
     def rename(mapping: dict[Any, Any]) -> dict[Any, Any]:
-        return {keyword if k == key else k: v for k, v in mapping.items()}
+        return {new if k == key else k: v for k, v in mapping.items()}
 
-    yield Fix(f"Rename '{key}' to '{keyword}'", [Edit(span.line, span.col, span.end_line, span.end_col, keyword)],
+    yield Fix(f"Rename '{key}' to '{new}'", [Edit(span.line, span.col, span.end_line, span.end_col, new)],
               True, setter(path, rename))
+
+
+def pls124(finding: Finding, source: Source) -> Iterator[Fix]:
+    """Rename a misspelt option to the one option name it is close to."""
+    found = re.match(r"'([^']+)' is not an option of [\w.]+; did you mean '([^']+)'\?", finding.message)
+    if found is not None:
+        yield from _rename_key(finding, source, found[2], found[1])
+
+
+def pls128(finding: Finding, source: Source) -> Iterator[Fix]:
+    """Rename a deprecated module to the module its collection redirects it to (the same code
+    runs, without the deprecation)."""
+    found = re.search(r"It now redirects to ([\w.]+)\.$", finding.message)
+    if found is not None:
+        yield from _rename_key(finding, source, found[1])
 
 
 def pls114(finding: Finding, source: Source) -> Iterator[Fix]:
@@ -261,4 +282,5 @@ def pls118(finding: Finding, source: Source) -> Iterator[Fix]:
     yield Fix(f"Remove '{name[1]}' from the # noqa comment", [edit], True)
 
 
-FIXERS = {"PLS103": pls103, "PLS105": pls105, "PLS112": pls112, "PLS114": pls114, "PLS118": pls118}
+FIXERS = {"PLS103": pls103, "PLS105": pls105, "PLS112": pls112, "PLS114": pls114, "PLS118": pls118, "PLS124": pls124,
+          "PLS128": pls128}

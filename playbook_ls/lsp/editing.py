@@ -21,6 +21,7 @@ KINDS = {
     "keyword": types.CompletionItemKind.Keyword,
     "module": types.CompletionItemKind.Module,
     "option": types.CompletionItemKind.Field,
+    "value": types.CompletionItemKind.EnumMember,
     "variable": types.CompletionItemKind.Variable,
 }
 

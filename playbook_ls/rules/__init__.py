@@ -34,6 +34,11 @@ _MODULES = (
     "pls121_fact_overridden_by_extra_vars",
     "pls122_undefined_variable",
     "pls123_requirement_not_installed",
+    "pls124_unsupported_module_option",
+    "pls125_missing_required_option",
+    "pls126_value_not_in_choices",
+    "pls127_option_wrong_type",
+    "pls128_deprecated_module",
 )
 RULES: dict[str, ModuleType] = {
     module.CODE: module for module in (import_module(f"{__name__}.{name}") for name in _MODULES)

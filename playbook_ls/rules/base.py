@@ -79,13 +79,15 @@ class PlaybookContext:
     """What a playbook-scoped rule sees: one resolved playbook and the launch profiles."""
 
     def __init__(self, playbook: Playbook, profiles: list[LaunchProfile], options: dict[str, Any],
-                 tasks: list[tuple[Play, Task]] | None = None) -> None:
+                 tasks: list[tuple[Play, Task]] | None = None, shared: dict[str, Any] | None = None) -> None:
         self.playbook, self.profiles, self.options = playbook, profiles, options
         self._tasks = tasks
+        # what several rules derive from the same playbook (e.g. the tasks' module calls)
+        self.shared: dict[str, Any] = shared if shared is not None else {}
 
     def with_options(self, options: dict[str, Any]) -> PlaybookContext:
         """The same playbook for another rule: the task walk is shared, the options are not."""
-        return PlaybookContext(self.playbook, self.profiles, options, self.tasks())
+        return PlaybookContext(self.playbook, self.profiles, options, self.tasks(), self.shared)
 
     def tasks(self) -> list[tuple[Play, Task]]:
         """Every task and handler in execution order, included files' tasks too, once per context."""

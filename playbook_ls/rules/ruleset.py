@@ -101,7 +101,7 @@ class RuleSet:
     def _play_findings(self, playbook: Playbook, play: Play) -> list[Finding]:
         """The findings of one play, with the problems met while resolving it."""
         alone = Playbook(playbook.path)
-        alone.plays, alone.problems = [play], play.problems
+        alone.plays, alone.problems, alone.plugins = [play], play.problems, playbook.plugins
         return list(self.playbook_findings(PlaybookContext(alone, self.settings.profiles, {})))
 
     def check_lone_role(self, sources: Any, ansible: Any, role: str, reaching_dirs: list[str] | None = None) -> Checked:

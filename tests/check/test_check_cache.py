@@ -41,7 +41,11 @@ def summary(result: CheckResult) -> list[tuple[str, int, str]]:
 
 
 def cache_files(cache_dir: Path) -> list[Path]:
-    return sorted(p for p in cache_dir.rglob("*") if p.is_file()) if cache_dir.exists() else []
+    """The check's cache files; the module index's (``modules/``) and the parsed routing tables
+    (``routing/``) share the user's cache directory and are kept apart from them."""
+    shared = {cache_dir / "modules", cache_dir / "routing"}
+    return sorted(p for p in cache_dir.rglob("*") if p.is_file() and not shared & set(p.parents)) \
+        if cache_dir.exists() else []
 
 
 def test_second_run_parses_no_yaml_and_prints_the_same(golden_repo: Path, cli, parses, cache_dir) -> None:

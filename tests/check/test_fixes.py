@@ -245,3 +245,41 @@ def test_noqa_on_the_task_line_covers_a_finding_on_a_block_list_item(repo: Path)
     (repo / "site.yml").write_text(after)
     result = run_check([str(repo)], load_settings(None, str(repo)), use_cache=False)
     assert not result.findings  # silenced, and so the comment is not reported as unused (PLS118)
+
+
+needs_core = pytest.mark.skipif(__import__("engine.plugin_names", fromlist=["x"]).find_ansible_core() is None,
+                                reason="needs ansible-core's modules")
+
+
+@needs_core
+def test_pls124_renames_a_misspelt_option_keeping_comments(repo: Path) -> None:
+    text = ("- hosts: all\n  tasks:\n    - name: Dir   # the dir\n      ansible.builtin.file:\n"
+            "        path: /srv   # where\n        stat: directory   # what\n")
+    assert fixed(repo, text, "PLS124") == text.replace("        stat: directory", "        state: directory")
+
+
+@needs_core
+@pytest.mark.parametrize("task", [
+    "      ansible.builtin.file: path=/srv stat=directory\n",  # key=value: the finding is on the module
+    "      ansible.builtin.file:\n        path: /srv\n        stat: directory\n        state: touch\n",
+    "      ansible.builtin.file:\n        path: /srv\n        bogus: directory\n",  # nothing close
+])
+def test_pls124_no_fix(repo: Path, task: str) -> None:
+    (repo / "site.yml").write_text("- hosts: all\n  tasks:\n    - name: Dir\n" + task)
+    (repo / "setup.yml").write_text(SETUP)
+    found = _findings(repo, "PLS124")
+    assert found
+    assert all(not fix.safe for fix in fixes_for(found[0], (repo / "site.yml").read_text()))
+
+
+@needs_core
+def test_pls128_renames_a_redirected_deprecated_module(repo: Path) -> None:
+    collection = repo / "collections" / "ansible_collections" / "acme" / "tools"
+    (collection / "plugins" / "modules").mkdir(parents=True)
+    (collection / "plugins" / "modules" / "thing.py").write_text('DOCUMENTATION = "module: thing\\n"\n')
+    (collection / "meta").mkdir()
+    (collection / "meta" / "runtime.yml").write_text(
+        "plugin_routing:\n  modules:\n    old_thing:\n      redirect: acme.tools.thing\n"
+        "      deprecation: {removal_version: 3.0.0, warning_text: Use acme.tools.thing instead.}\n")
+    text = "- hosts: all\n  tasks:\n    - name: Go\n      acme.tools.old_thing: {}   # keep\n"
+    assert fixed(repo, text, "PLS128") == text.replace("acme.tools.old_thing", "acme.tools.thing")

@@ -124,7 +124,7 @@ def test_module_names_resolve_as_ansible_looks_them_up(tmp_path: Path) -> None:
     assert names.resolves("debug", ()) is True and names.resolves("ansible.legacy.debug", ()) is True
     assert names.resolves("ansible.builtin.gather_facts", ()) is True  # an action plugin
     assert names.resolves("other.col.x", ()) is False  # not installed
-    with pytest.raises(PluginRemoved, match="'ns.col.gone' action plugin has been removed. Use ns.col.real."):
+    with pytest.raises(PluginRemoved, match="'ns.col.gone' module has been removed. Use ns.col.real."):
         names.resolves("ns.col.gone", ())
     (tmp_path / "lib").mkdir()
     (tmp_path / "lib" / "custom").write_text("#!/bin/sh\n")

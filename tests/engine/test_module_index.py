@@ -69,6 +69,38 @@ def _installed_index() -> ModuleIndex:
     return ModuleIndex(core, CollectionFinder(collection_roots([], [])))
 
 
+def test_a_warm_index_lists_its_files_from_the_cached_summaries(tree, monkeypatch) -> None:
+    index, _marker = tree
+    index.summaries()
+    again = ModuleIndex(None, index.collections, index.library_dirs)
+    monkeypatch.setattr("engine.module_index._module_files", lambda *_a: pytest.fail("walked again"))
+    again._build()
+    assert again.files() == index.files() and again.summaries() == index.summaries()
+
+
+def test_an_installed_collection_is_keyed_by_its_directories(tree) -> None:
+    index, _marker = tree
+    collection = Path(index.collections.roots[0]) / "ansible_collections" / "acme" / "tools"
+    (collection / "MANIFEST.json").write_text("{}")
+    assert index.summaries()["acme.tools.beacon"]["short_description"] == "Says where it is"
+    module = collection / "plugins" / "modules" / "beacon.py"
+    module.write_text(module.read_text().replace("Says where it is", "Edited in place"))
+    # an installed collection's files are only replaced by installing it again, which creates them
+    same = ModuleIndex(None, index.collections, index.library_dirs)
+    assert same.summaries()["acme.tools.beacon"]["short_description"] == "Says where it is"
+    (collection / "plugins" / "modules" / "added.py").write_text('DOCUMENTATION = """\nshort_description: New\n"""\n')
+    os.utime(collection / "plugins" / "modules", ns=(10**18, 10**18))
+    changed = ModuleIndex(None, index.collections, index.library_dirs)
+    assert changed.summaries()["acme.tools.beacon"]["short_description"] == "Edited in place"
+    assert changed.summaries()["acme.tools.added"]["short_description"] == "New"
+    # without a manifest (a collection under edit), an edit in place is seen
+    (collection / "MANIFEST.json").unlink()
+    module.write_text(module.read_text().replace("Edited in place", "Edited again"))
+    os.utime(module, ns=(2, 2))
+    edited = ModuleIndex(None, index.collections, index.library_dirs)
+    assert edited.summaries()["acme.tools.beacon"]["short_description"] == "Edited again"
+
+
 @pytest.mark.parametrize("name", sorted(SAMPLE))
 def test_options_are_those_ansible_doc_shows(name: str, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path))

@@ -96,3 +96,52 @@ def test_the_workspace_s_library_and_collections_are_indexed(tmp_path: Path, mon
     assert modules.resolve("mine") == "mine"
     assert modules.resolve("acme.tools.beacon") == "acme.tools.beacon"
     assert module_data.index_for(workspace, str(root / "site.yml")) is modules  # one per configuration
+
+
+def test_hover_shows_runtime_deprecations_and_removals(tree, tmp_path: Path) -> None:
+    index, _marker = tree
+    meta = tmp_path / "root" / "ansible_collections" / "acme" / "tools" / "meta"
+    meta.mkdir()
+    (meta / "runtime.yml").write_text(
+        "plugin_routing:\n  modules:\n    old_beacon:\n      redirect: acme.tools.beacon\n"
+        "      deprecation: {removal_version: 3.0.0, warning_text: Use acme.tools.beacon instead.}\n"
+        "    lighthouse:\n      tombstone: {removal_version: 2.0.0, warning_text: Use acme.tools.beacon.}\n")
+    text = module_data.module_markdown("acme.tools.old_beacon", index)
+    assert text is not None and text.startswith("**acme.tools.beacon** — Says where it is")
+    assert ("**Deprecated.** acme.tools.old_beacon is deprecated (removal in version 3.0.0): Use "
+            "acme.tools.beacon instead. It now redirects to acme.tools.beacon.") in text
+    assert "Deprecated" not in (module_data.module_markdown("acme.tools.beacon", index) or "")
+    assert module_data.module_markdown("acme.tools.lighthouse", index) == (
+        "**Removed.** acme.tools.lighthouse was removed in version 2.0.0. Use acme.tools.beacon.")
+
+
+def test_a_short_name_is_looked_up_in_the_plays_collections(tree, tmp_path: Path) -> None:
+    root = tmp_path / "short"
+    root.mkdir()
+    source = ("- hosts: all\n  collections: [acme.tools]\n  tasks:\n    - name: where\n      beacon:\n"
+            "        host: example.org\n        mode: absent\n"
+            "- hosts: all\n  tasks:\n    - name: elsewhere\n      beacon:\n        host: x\n")
+    (root / "site.yml").write_text(source)
+    workspace = WorkspaceIndex(str(root))
+    workspace.index()
+    path = str(root / "site.yml")
+    text = token_hover(workspace, path, 4, 8)
+    assert text is not None and text.startswith("**acme.tools.beacon**")
+    option = token_hover(workspace, path, 5, 9)
+    assert option is not None and option.startswith("`host` of **acme.tools.beacon**")
+    assert token_hover(workspace, path, 10, 8) is None  # that play names no collection
+    assert definition(workspace, path, 4, 8)[0].file.endswith("beacon.py")
+    items = complete(workspace, path, 6, 10, source.replace("        mode: absent", "        mo"))
+    assert items is not None and "mode" in [item.label for item in items.items]
+
+
+def test_completion_of_an_options_choices(tree, workspace) -> None:
+    index, path = workspace
+    text = PLAYBOOK.replace("        mode: absent", "        mode: ab")
+    found = complete(index, path, 5, 16, text)
+    assert found is not None and found.start == 14
+    assert [(item.label, item.detail) for item in found.items] == [("present", "default"), ("absent", "")]
+    assert found.items[0].sort < found.items[1].sort  # the default first
+    quoted = complete(index, path, 5, 17, PLAYBOOK.replace("        mode: absent", "        mode: 'ab"))
+    assert quoted is not None and quoted.start == 15
+    assert complete(index, path, 4, 16, PLAYBOOK.replace("example.org", "ex")) is None  # no choices
