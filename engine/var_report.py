@@ -166,7 +166,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
-    scope = _Scope(manager, context, below, above, batches=_batches(play, hosts))
+    scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
     for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
         del scopes[old]  # expired: each holds an inventory and layers read from files
     scopes[key] = (now, plan.inventory, scope)
@@ -380,7 +380,7 @@ def _play_order(play: Play) -> _PlayOrder:
     return order  # type: ignore[no-any-return]
 
 
-def _batches(play: Play, hosts: list[str]) -> list[list[str]]:
+def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
     """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
     makes them; one batch when ``serial`` is not set or cannot be known."""
     from engine.batches import BatchError, serial_of, serialized_batches
