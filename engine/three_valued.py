@@ -72,8 +72,10 @@ def _split(tokens: list[tuple[str, str]]) -> Expr:
         cuts = [i for i in depth_zero if tokens[i] == ("name", op)]
         if cuts:
             bounds = [-1, *cuts, len(tokens)]
-            return Expr(op, text, tuple(_split(tokens[a + 1:b]) for a, b in zip(bounds, bounds[1:], strict=False)))
-    if tokens and tokens[0] == ("name", "not"):
+            parts = tuple(_split(tokens[a + 1:b]) for a, b in zip(bounds, bounds[1:], strict=False))
+            # `a and` does not parse: evaluated whole, it fails as ansible's evaluation does
+            return Expr(op, text, parts) if all(part.text for part in parts) else Expr("operand", text)
+    if len(tokens) > 1 and tokens[0] == ("name", "not"):
         return Expr("not", text, (_split(tokens[1:]),))
     if tokens and tokens[0] == ("operator", "(") and _closing(tokens, 0) == len(tokens) - 1:
         inner = _split(tokens[1:-1])
