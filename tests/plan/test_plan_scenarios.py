@@ -54,7 +54,8 @@ def differences(scenario: Path, ours: dict[str, dict[str, list[tuple[str, str]]]
                 agrees = {"runs": status in RAN, "skipped": status in (None, "skipped"),
                           "fails": status == "failed", "depends": True}[outcome]
                 if not agrees:
-                    wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {status or 'never ran it'}")
+                    did = status or "never ran it"
+                    wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
     for where, hosts in recorded.items():
         for host in hosts:
             if host not in ours.get(where, {}):

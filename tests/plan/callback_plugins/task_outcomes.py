@@ -3,7 +3,7 @@
 Loaded by tests/plan/plan_cases.py with ANSIBLE_CALLBACKS_ENABLED; writes ``{"FILE:LINE":
 {HOST: [STATUS, ...]}}`` (FILE relative to the scenario, LINE 1-based, where the task is
 written; STATUS ``ok``, ``changed``, ``skipped``, ``failed`` or ``unreachable``) to the file named
-by PLAN_OUTCOMES_OUT at the end of the run. A task written once and run several times on a host
+by RECORD_OUT at the end of the run. A task written once and run several times on a host
 (a task file included twice) keeps every run, in run order. A host a task never reached (not
 selected by tags, not notified, ``run_once`` on another host) has no entry. The implicit
 ``Gathering Facts`` task is left out.
@@ -42,7 +42,7 @@ class CallbackModule(CallbackBase):
             return  # the play's implicit fact gathering (PlayIterator's setup task, alone in its block)
         host = (getattr(result, "host", None) or result._host).get_name()
         path, _, line = task.get_path().rpartition(":")
-        where = f"{os.path.relpath(path, os.environ['PLAN_ROOT'])}:{line}"
+        where = f"{os.path.relpath(path, os.environ['RECORD_ROOT'])}:{line}"
         self.outcomes.setdefault(where, {}).setdefault(host, []).append(status)
 
     def v2_runner_on_ok(self, result: Any) -> None:
@@ -60,6 +60,6 @@ class CallbackModule(CallbackBase):
         self._record(result, "unreachable")
 
     def v2_playbook_on_stats(self, stats: Any) -> None:
-        with open(os.environ["PLAN_OUTCOMES_OUT"], "w", encoding="utf-8") as out:
+        with open(os.environ["RECORD_OUT"], "w", encoding="utf-8") as out:
             json.dump(self.outcomes, out, indent=2, sort_keys=True)
             out.write("\n")
