@@ -67,7 +67,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"playbook-ls: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
     if args.format == "json":
-        print(json.dumps(as_json(plays), indent=2))
+        # one task per line: a plan of a thousand hosts holds a million outcomes, and an indented
+        # document is both slow to write (the encoder is not the C one then) and long to read
+        print(json_text(plays))
     else:
         print(as_text(plays), end="")
     return 0
@@ -81,6 +83,34 @@ def as_json(plays: list[Any]) -> dict[str, Any]:
              "hosts": {host: {"outcome": o.outcome, "reason": o.reason} for host, o in task.hosts.items()}}
             for task in play.tasks]}
         for play in plays]}
+
+
+def json_text(plays: list[Any]) -> str:
+    """:func:`as_json` as text, each task on a line of its own. Written piece by piece: a plan
+    of a thousand hosts holds a million outcomes, most of them one shared object each, whose
+    JSON is made once."""
+    made: dict[int, str] = {}
+
+    def outcome(value: Any) -> str:
+        found = made.get(id(value))
+        if found is None:
+            found = made[id(value)] = json.dumps({"outcome": value.outcome, "reason": value.reason})
+        return found
+
+    lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    for index, play in enumerate(plays):
+        names = {host: json.dumps(host) for host in play.hosts}
+        lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
+        tasks = []
+        for task in play.tasks:
+            head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
+                               "handler": task.handler})
+            hosts = ", ".join(f"{names.get(host) or json.dumps(host)}: {outcome(o)}" for host, o in task.hosts.items())
+            tasks.append(f'{head[:-1]}, "hosts": {{{hosts}}}}}')
+        lines.append(",\n".join(tasks))
+        lines.append("]}" + ("," if index < len(plays) - 1 else ""))
+    lines.append("]}")
+    return "\n".join(lines)
 
 
 def as_text(plays: list[Any]) -> str:

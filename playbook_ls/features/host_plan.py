@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import notify
+from engine.loops import loop_of
 from engine.model import Block
 from engine.three_valued import OperandFailure, Unknown, decide, parse
 
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from engine.var_report import Resolved, TaskVariables
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
+# the magic variables whose values differ from host to host (the others are the play's)
+_PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
+                       "ansible_play_batch", "hostvars", "vars"})
 # names whose values the run may change behind any static reading of them
 _RUN_FILLED = frozenset({"hostvars", "vars"})
 _NOWHERE = "defined nowhere on the way to this task"
@@ -40,6 +44,9 @@ class HostOutcome:
     """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
     host there whatever happens before)."""
     reason: str = ""
+
+
+_RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
 
 
 @dataclass
@@ -78,6 +85,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     selected = play_plan.selected_ids()
     notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> tasks notifying it since
     handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+    signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
     for task, includers in tasks_with_includers(play, handlers=True):
         if task.implicit:
             continue
@@ -87,12 +95,19 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             notifiers = _take_notifiers(task, handlers, notified)
         elif not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
-            planned.hosts = {name: HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})")
-                             for name in hosts}
+            planned.hosts = dict.fromkeys(hosts, HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})"))
             result.tasks.append(planned)
             continue
         first_of_batch = _run_once_hosts(task, batches)
         conditions = conditions_on_the_way(task, includers)
+        if not task.handler and first_of_batch is None and not conditions and loop_of(task) is None:
+            planned.hosts = dict.fromkeys(hosts, _RUNS)  # most tasks: no host-by-host work
+            for name in failed.keys() & planned.hosts.keys():
+                planned.hosts[name] = _after_failure(task, failed[name])
+            _note_notifications(task, planned, notified)
+            result.tasks.append(planned)
+            continue
+        sharing = _SharedOutcomes(plan, play_plan, task, signatures)
         for host in play_plan.hosts:
             if host.name in failed:
                 planned.hosts[host.name] = _after_failure(task, failed[host.name])
@@ -102,7 +117,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             elif task.handler and not (heard := _heard_on(host.name, notifiers)):
                 planned.hosts[host.name] = HostOutcome(SKIPPED, _not_notified(task, notifiers))
             else:
-                outcome = _HostTask(plan, play_plan, host, task).outcome(conditions)
+                outcome = sharing.outcome(host, conditions)
                 if task.handler and outcome.outcome == RUNS:
                     outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
                 planned.hosts[host.name] = outcome
@@ -110,11 +125,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
                     if effect is not None:
                         failed[host.name] = effect
-        if not task.handler:
-            for name in notify.notifications(task):
-                notified.setdefault(name, []).append(planned)
+        _note_notifications(task, planned, notified)
         result.tasks.append(planned)
     return result
+
+
+def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
+    if not task.handler:
+        for name in notify.notifications(task):
+            notified.setdefault(name, []).append(planned)
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
@@ -223,6 +242,53 @@ def _not_notified(handler: Task, notifiers: list[PlannedTask]) -> str:
     return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)
 
 
+class _SharedOutcomes:
+    """A task's outcomes on the play's hosts, each computed once per distinct set of values:
+    two hosts whose inventory sets the names the task's conditions and loop read (also through
+    templates) in the same places to the same values see the same values, so the same outcome
+    (a thousand hosts in a few groups are planned a few times, not a thousand)."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
+                 signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+        self.plan, self.play_plan, self.task = plan, play_plan, task
+        self.names: tuple[str, ...] | None = None  # what the first host's outcome read
+        self.known: dict[tuple[Any, ...], HostOutcome] = {}
+        self.shared = not _per_host_vars_files(play_plan)
+        self.signatures = signatures  # the play's: tasks reading the same names ask the same
+
+    def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        key = None
+        if self.shared and self.names is not None:
+            key = self._signature(host)
+            if key in self.known:
+                return self.known[key]
+        reading = _HostTask(self.plan, self.play_plan, host, self.task)
+        outcome = reading.outcome(conditions)
+        if self.shared and self.names is None:
+            self.names = tuple(sorted(reading.touched))
+            self.shared = not (reading.touched & _PER_HOST)
+            key = self._signature(host)
+        if self.shared and key is not None:
+            self.known[key] = outcome
+        return outcome
+
+    def _signature(self, host: Host) -> tuple[Any, ...]:
+        from engine.var_report import inventory_definitions
+
+        assert self.names is not None
+        found = self.signatures.get((host.name, self.names))
+        if found is None:
+            found = inventory_definitions(self.plan, self.play_plan, host, self.task, list(self.names))
+            self.signatures[(host.name, self.names)] = found
+        return found
+
+
+def _per_host_vars_files(play_plan: PlayPlan) -> bool:
+    """Whether the play's vars_files name a file per host (a template)."""
+    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
+    return any("{{" in text for text in _strings(data.get("vars_files")))
+
+
 class _HostTask:
     """One task on one host: its conditions and loop against the host's variables at the task."""
 
@@ -231,10 +297,10 @@ class _HostTask:
         self._variables: TaskVariables | None = None
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
+        self.touched: set[str] = set()
+        """Every name the outcome read, also through the templates of values."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
-        from engine.loops import loop_of
-
         loop = loop_of(self.task)
         if loop is None:
             return self._conditions(conditions, {})
@@ -280,10 +346,9 @@ class _HostTask:
         text = str(condition).strip()
         if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
             text = text[2:-2].strip()
-        templar = self._templar(item)
         if self._needs(text, item) is None:  # every name known: the exact evaluation ansible makes
             try:
-                return templar.evaluate(condition)
+                return self._templar(item).evaluate(condition)
             except TemplateFailure as exc:
                 return self._failure(exc)
         try:
@@ -348,7 +413,7 @@ class _HostTask:
     def _task_variables(self, names: list[str]) -> TaskVariables:
         from engine.var_report import variables_at
 
-        wanted = [name for name in names if name not in self._resolved]
+        wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
             found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted)
             self._resolved.update(found.variables)
@@ -376,6 +441,8 @@ class _HostTask:
         return self._needs_names([name for name in names if name not in item])
 
     def _needs_names(self, names: list[str]) -> str | None:
+        self.touched.update(names)
+        self._task_variables([name for name in names if name not in _RUN_FILLED])  # one lookup for all
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 

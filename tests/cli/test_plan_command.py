@@ -50,3 +50,15 @@ def test_bad_extra_vars_are_a_usage_error() -> None:
     done = plan("site.yml", "-i", "inventory.ini", "-e", "@missing.yml")
     assert done.returncode == 2
     assert "--extra-vars" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_json_written_piece_by_piece_is_the_documented_document(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from engine.plan import RunOptions, make_plan
+    from playbook_ls.cli.plan import as_json, json_text
+    from playbook_ls.features.host_plan import plan_hosts
+
+    scenario = SCENARIO.parent / "includes_handlers"
+    monkeypatch.chdir(scenario)
+    plays = plan_hosts(make_plan(RunOptions(playbook="site.yml", inventory=["inventory.ini"]), dynamic_inventory=False))
+    assert json.loads(json_text(plays)) == as_json(plays)
+    assert len(json_text(plays).splitlines()) == 2 + sum(len(p.tasks) + 2 for p in plays)
