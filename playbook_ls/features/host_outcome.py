@@ -27,6 +27,8 @@ _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_
                        "ansible_play_batch", "hostvars", "vars"})
 # names whose values the run may change behind any static reading of them
 _RUN_FILLED = frozenset({"hostvars", "vars"})
+# what tells one host from another when nothing else is read
+_HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 _NOWHERE = "defined nowhere on the way to this task"
 
 
@@ -87,8 +89,13 @@ class _SharedOutcomes:
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
         self.shared = not _per_host_vars_files(play_plan)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
+        self.rebound: _HostTask | None = None
+        """The first host's reading, when all it read was the host's name and groups: another
+        host's is the same with those swapped, without reading its variables again."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        if self.rebound is not None:
+            return self.rebound.for_host(host).outcome(conditions)
         key = None
         if self.shared and self.names is not None:
             key = self._signature(host)
@@ -99,6 +106,8 @@ class _SharedOutcomes:
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & _PER_HOST)
+            if self.shared is False and reading.touched <= _HOST_IDENTITY and not _per_host_vars_files(self.play_plan):
+                self.rebound = reading
             key = self._signature(host)
         if self.shared and key is not None:
             self.known[key] = outcome
@@ -115,6 +124,15 @@ class _SharedOutcomes:
         return found
 
 
+def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
+    """The inventory signatures of the play's hosts (see :class:`_SharedOutcomes`), kept with
+    the play for as long as the inventory is the same: hovers on its tasks ask them again."""
+    kept = play_plan.play.derived.get("host_signatures")
+    if kept is None or kept[0] is not plan.inventory:
+        kept = play_plan.play.derived["host_signatures"] = (plan.inventory, {})
+    return kept[1]
+
+
 def _per_host_vars_files(play_plan: PlayPlan) -> bool:
     """Whether the play's vars_files name a file per host (a template)."""
     data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
@@ -129,6 +147,7 @@ class _HostTask:
         self._variables: TaskVariables | None = None
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
+        self._overrides: dict[str, Any] = {}
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
 
@@ -238,9 +257,20 @@ class _HostTask:
         except (TemplateFailure, TypeError, ValueError):
             return None
 
+    def for_host(self, host: Host) -> _HostTask:
+        """This reading for ``host``, which differs only by the host's name and groups (all the
+        outcome read): the variables already read are kept, those three swapped."""
+        other = _HostTask(self.plan, self.play_plan, host, self.task)
+        other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
+        own = host.get_magic_vars()
+        other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
+                            "inventory_hostname_short": own["inventory_hostname_short"]}
+        return other
+
     def _templar(self, item: Mapping[str, Any]) -> Any:
         templar = self._task_variables([]).templar
-        return templar.child(item) if item else templar
+        extra = {**self._overrides, **item}
+        return templar.child(extra) if extra else templar
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
         from engine.var_report import variables_at
