@@ -20,6 +20,7 @@ examples:
   playbook-ls plan site.yml -i inventory.ini
   playbook-ls plan site.yml -i inventory.ini --tags deploy --limit web
   playbook-ls plan site.yml -i inventory.ini -e env=prod --format json
+  ansible all -i inventory.ini -m setup --tree facts/ && playbook-ls plan site.yml -i inventory.ini --facts facts/
 
 outcomes:
   runs      the task runs on the host (every condition holds)
@@ -41,11 +42,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--run-inventory-code", action="store_true",
                         help="run the inventory's scripts and plugins (code from the repository) to know its "
                              "hosts and their variables, as ansible does; off by default")
+    parser.add_argument("--facts", metavar="DIR",
+                        help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
+                             "ansible.cfg's jsonfile fact cache, which is read too)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.fact_cache import known_facts
     from engine.inventory.data import InventoryError
     from engine.plan import PlanError, make_plan
     from engine.source import SourceCache
@@ -57,8 +62,13 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"playbook-ls: error: --extra-vars: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    if args.facts and not os.path.isdir(args.facts):
+        print(f"playbook-ls: error: --facts {args.facts}: not a directory; give the one `ansible -m setup --tree` "
+              "wrote", file=sys.stderr)
+        return EXIT_USAGE
     try:
         plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code)
+        plan.facts = known_facts(args.facts)
         plays = plan_hosts(plan)
     except PlanError as exc:
         print(f"playbook-ls: error: {exc}", file=sys.stderr)

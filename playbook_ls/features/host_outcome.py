@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.config import inject_facts_as_vars
 from engine.loops import loop_of
 from engine.three_valued import OperandFailure, Unknown, decide, parse
 
@@ -120,6 +121,9 @@ class _SharedOutcomes:
         found = self.signatures.get((host.name, self.names))
         if found is None:
             found = inventory_definitions(self.plan, self.play_plan, host, self.task, list(self.names))
+            cached = getattr(self.plan, "facts", {}).get(host.name)
+            if cached is not None and any(name.startswith("ansible_") for name in self.names):
+                found += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
             self.signatures[(host.name, self.names)] = found
         return found
 
@@ -148,6 +152,8 @@ class _HostTask:
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
         self._overrides: dict[str, Any] = {}
+        cached = getattr(plan, "facts", {}).get(host.name)
+        self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
 
@@ -317,7 +323,12 @@ class _HostTask:
         self._task_variables([name])
         resolved = self._resolved[name]
         reason: str | None = None
-        if resolved.unknown == _NOWHERE:
+        facts_name = name == "ansible_facts"
+        if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
+            self._overrides[name] = self._facts[name]  # the host's cached fact
+        elif facts_name and resolved.unknown is None and self._gathers_facts():
+            reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
+        elif resolved.unknown == _NOWHERE:
             if name.startswith("ansible_") and self._gathers_facts():
                 reason = f"`{name}` (a fact, gathered at run time)"
         elif resolved.unknown:
@@ -330,9 +341,14 @@ class _HostTask:
         return reason
 
     def _gathers_facts(self) -> bool:
+        """Whether the run may have gathered facts for the host by this play: it or a play
+        before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
         from engine.var_sources import gathers_facts
 
-        return gathers_facts(self.play_plan.play)
+        plays = [pp.play for pp in getattr(self.plan, "plays", ())]
+        current = self.play_plan.play
+        before = plays[:plays.index(current)] if current in plays else []
+        return any(gathers_facts(play) or _runs_setup(play) for play in [*before, current])
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
@@ -345,6 +361,9 @@ class _HostTask:
         for name in sorted(names_read(text, expression=True) or ()):
             if name in item:
                 shown.append(f"{name} = {item[name]!r} (the loop item)")
+                continue
+            if name in self._overrides and name not in _HOST_IDENTITY:
+                shown.append(f"{name} = {_short(self._overrides[name])} (cached fact)")
                 continue
             resolved = self._resolved.get(name)
             if resolved is None or resolved.magic:
@@ -370,3 +389,22 @@ def _strings(value: Any) -> Iterator[str]:
         elif isinstance(item, Mapping | list) and id(item) not in seen:
             seen.add(id(item))
             stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+_SETUP = frozenset({"setup", "gather_facts", "ansible.builtin.setup", "ansible.builtin.gather_facts",
+                    "ansible.legacy.setup", "ansible.legacy.gather_facts"})
+
+
+def _runs_setup(play: Any) -> bool:
+    """Whether the play has a task gathering facts itself (once per play)."""
+    found = play.derived.get("runs_setup")
+    if found is None:
+        from engine.plan import play_tasks
+
+        found = play.derived["runs_setup"] = any(task.action in _SETUP for task in play_tasks(play))
+    return found

@@ -62,3 +62,20 @@ def test_the_json_written_piece_by_piece_is_the_documented_document(monkeypatch)
     plays = plan_hosts(make_plan(RunOptions(playbook="site.yml", inventory=["inventory.ini"]), dynamic_inventory=False))
     assert json.loads(json_text(plays)) == as_json(plays)
     assert len(json_text(plays).splitlines()) == 2 + sum(len(p.tasks) + 2 for p in plays)
+
+
+def test_facts_from_a_setup_tree_decide_conditions(tmp_path: Path) -> None:
+    scenario = SCENARIO.parent / "cached_facts"
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "nofacts").write_text(json.dumps({"ansible_facts": {"ansible_os_family": "Debian"}, "changed": False}))
+    done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tree), "--format", "json", cwd=scenario)
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout)["plays"][0]["tasks"][0]["hosts"]
+    assert {host: o["outcome"] for host, o in first.items()} == {"deb1": "runs", "rh1": "skipped", "nofacts": "runs"}
+    assert "(cached fact)" in first["rh1"]["reason"]
+
+
+def test_facts_must_be_a_directory(tmp_path: Path) -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tmp_path / "none"))
+    assert done.returncode == 2 and "--facts" in done.stderr and "Traceback" not in done.stderr

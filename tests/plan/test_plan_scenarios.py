@@ -23,6 +23,7 @@ RAN = {"ok", "changed", "failed", "unreachable"}
 def our_outcomes(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, dict[str, list[tuple[str, str]]]]:
     """``{"FILE:LINE": {HOST: [(OUTCOME, REASON), ...]}}`` as playbook-ls plans the scenario,
     given the case's ansible-playbook options, in its directory."""
+    from engine.fact_cache import known_facts
     from engine.plan import make_plan
     from engine.source import SourceCache
     from playbook_ls.cli.main import build_parser
@@ -34,7 +35,9 @@ def our_outcomes(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, d
     options, problem = launch_options(args, SourceCache())
     assert problem is None, problem
     found: dict[str, dict[str, list[tuple[str, str]]]] = {}
-    for play in plan_hosts(make_plan(options, dynamic_inventory=False)):
+    plan = make_plan(options, dynamic_inventory=False)
+    plan.facts = known_facts()  # ansible.cfg's fact cache, as the command reads it
+    for play in plan_hosts(plan):
         for task in play.tasks:
             where = f"{os.path.relpath(str(task.path), scenario)}:{task.line}"
             for host, outcome in task.hosts.items():
