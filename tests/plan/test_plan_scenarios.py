@@ -87,6 +87,7 @@ def test_every_outcome_kind_is_exercised(monkeypatch: pytest.MonkeyPatch) -> Non
 LIVE = live_sample([p.name for p in scenarios()])
 
 
+@pytest.mark.ansible
 @pytest.mark.skipif(find_tool("ansible-playbook") is None, reason="needs ansible-core 2.19")
 @pytest.mark.parametrize("name", LIVE)
 def test_recordings_match_ansible(name: str) -> None:
