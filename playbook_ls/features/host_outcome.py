@@ -192,7 +192,25 @@ class _HostTask:
                 return HostOutcome(SKIPPED, f"`{condition}` is false ({origin}){self._values_of(condition, item)}")
         if pending:
             return HostOutcome(DEPENDS, "; ".join(pending))
-        return HostOutcome(RUNS, "every condition holds" if conditions else "")
+        return self._ran(item, "every condition holds" if conditions else "")
+
+    def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
+        """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
+        ``fail`` action, an ``assert`` whose assertion is false)."""
+        from engine import keywords as kw
+
+        args = self.task.args if isinstance(self.task.args, Mapping) else {}
+        if self.task.action in kw.FAIL:
+            return HostOutcome(FAILS, "the fail action fails the host")
+        if self.task.action in kw.ASSERT:
+            that = args.get("that")
+            for assertion in that if isinstance(that, list) else [that] if isinstance(that, str) else []:
+                value = self._condition(assertion, item)
+                if isinstance(value, Unknown) or isinstance(value, OperandFailure):
+                    break  # the run tells whether it holds (or fails evaluating it)
+                if not value:
+                    return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
+        return HostOutcome(RUNS, reason)
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
         """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""

@@ -78,6 +78,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
         outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers), batches, signatures,
                                  running)
+        if id(task) in _section_tasks(play)[0]:
+            outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             _note_notifications(task, planned, notified)
@@ -102,6 +104,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         _note_notifications(task, planned, notified)
         result.tasks.append(planned)
     return result
+
+
+# a rescue section runs only when a task of its block fails, which the plan takes them not to do
+_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
 
 def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
@@ -144,26 +150,34 @@ def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | Non
 
 
 def _recovered_tasks(play: Play) -> frozenset[int]:
-    """The tasks inside a block that has a ``rescue`` or an ``always`` section (once per play)."""
-    found = play.derived.get("recovered_tasks")
-    if found is None:
-        inside: set[int] = set()
+    """The tasks inside a block that has a ``rescue`` or an ``always`` section."""
+    return _section_tasks(play)[1]
 
-        def walk(items: list[Any], protected: bool) -> None:
+
+def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
+    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
+    ``always`` section), once per play."""
+    found = play.derived.get("section_tasks")
+    if found is None:
+        rescuing: set[int] = set()
+        recovered: set[int] = set()
+
+        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
             for item in items:
                 if isinstance(item, Block):
-                    guarded = protected or bool(item.rescue or item.always)
-                    walk(item.block, guarded)
-                    walk(item.rescue, protected)
-                    walk(item.always, protected)
+                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
+                    walk(item.rescue, protected, True)
+                    walk(item.always, protected, rescue)
                 else:
                     if protected:
-                        inside.add(id(item))
+                        recovered.add(id(item))
+                    if rescue:
+                        rescuing.add(id(item))
                     for child in item.children:
-                        walk([child], protected)
+                        walk([child], protected, rescue)
 
-        walk(play.compile(), False)
-        found = play.derived["recovered_tasks"] = frozenset(inside)
+        walk(play.compile(), False, False)
+        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
     return found
 
 

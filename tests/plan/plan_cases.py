@@ -18,7 +18,9 @@ Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 
 from __future__ import annotations
 
+import os
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,72 @@ def scenarios(names: list[str] | None = None) -> list[Path]:
 
 
 case = read_case
+
+
+RAN = {"ok", "changed", "failed", "unreachable"}
+Planned = list[tuple[str, str, str, str]]
+"""(FILE:LINE, HOST, OUTCOME, REASON) in run order, as playbook-ls plans a scenario."""
+
+
+def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
+    """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
+    must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
+    from engine.fact_cache import known_facts
+    from engine.keywords import META
+    from engine.plan import make_plan
+    from engine.source import SourceCache
+    from playbook_ls.cli.main import build_parser
+    from playbook_ls.cli.vars import launch_options
+    from playbook_ls.features.host_plan import plan_hosts
+
+    options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
+                                      SourceCache())
+    assert problem is None, problem
+    plan = make_plan(options, dynamic_inventory=False)
+    plan.facts = known_facts()
+    # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, outcome.outcome, outcome.reason)
+            for play in plan_hosts(plan) for task in play.tasks if task.task.action not in META
+            for host, outcome in task.hosts.items()]
+
+
+@dataclass
+class Comparison:
+    wrong: list[str] = field(default_factory=list)
+    compared: int = 0
+    decided: int = 0
+    excluded: int = 0
+    """Outcomes on a host after a failure the plan did not state: the plan takes every task
+    that runs to succeed, so what follows such a failure is not its claim."""
+
+
+def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
+    """Every decided outcome (runs, skipped, fails) ansible contradicts; ``depends`` claims
+    nothing. A task written once and run n times is compared run by run."""
+    result = Comparison()
+    seen: dict[tuple[str, str], int] = {}
+    failed_unforeseen: set[str] = set()
+    for where, host, outcome, reason in ours:
+        index = seen[(where, host)] = seen.get((where, host), -1) + 1
+        statuses = recorded.get(where, {}).get(host, [])
+        status = statuses[index] if index < len(statuses) else None
+        if host in failed_unforeseen:
+            result.excluded += 1
+            continue
+        result.compared += 1
+        result.decided += outcome != "depends"
+        agrees = {"runs": status in RAN, "skipped": status in (None, "skipped"), "fails": status == "failed",
+                  "depends": True}[outcome]
+        if not agrees:
+            did = status or "never ran it"
+            result.wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
+        if status == "failed" and outcome != "fails":
+            failed_unforeseen.add(host)
+    planned = {(where, host) for where, host, _, _ in ours}
+    result.wrong += [f"{where} on {host}: ansible ran it ({statuses}), the plan has no such task there"
+                     for where, hosts in recorded.items() for host, statuses in hosts.items()
+                     if (where, host) not in planned]
+    return result
 
 
 def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
