@@ -209,6 +209,9 @@ class AnsibleConfig:
         self.collection_sources: dict[str, str] = {}
         self.inventory = InventorySettings()
         self.fact_caching = "memory"  # CACHE_PLUGIN: another keeps the facts of earlier runs
+        self.fact_caching_connection: str | None = None  # the jsonfile cache's directory (absolute)
+        self.fact_caching_prefix = ""
+        self.fact_caching_timeout = 86400.0
         self.vars_plugins_enabled: list[str] = ["host_group_vars"]
         self.errors: list[str] = []
         """Values ansible refuses when it starts (every command then stops with exit code 5)."""
@@ -261,6 +264,16 @@ class AnsibleConfig:
         reader = _SettingReader(parser, path, cwd)
         config.inventory = reader.inventory()
         config.fact_caching = reader.raw("ANSIBLE_CACHE_PLUGIN", ("defaults", "fact_caching"))[0] or "memory"
+        connection, relative_to = reader.raw("ANSIBLE_CACHE_PLUGIN_CONNECTION", ("defaults", "fact_caching_connection"))
+        if connection:
+            config.fact_caching_connection = os.path.join(relative_to, os.path.expanduser(connection))
+        config.fact_caching_prefix = reader.raw("ANSIBLE_CACHE_PLUGIN_PREFIX", ("defaults", "fact_caching_prefix"))[0] \
+            or ""
+        timeout = reader.raw("ANSIBLE_CACHE_PLUGIN_TIMEOUT", ("defaults", "fact_caching_timeout"))[0]
+        try:
+            config.fact_caching_timeout = float(timeout) if timeout else 86400.0
+        except ValueError:
+            config.fact_caching_timeout = 86400.0
         config.vars_plugins_enabled = reader.list(config.vars_plugins_enabled, "ANSIBLE_VARS_ENABLED",
                                                   ("defaults", "vars_plugins_enabled"))
         config.errors = reader.errors

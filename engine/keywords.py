@@ -106,6 +106,8 @@ IMPORT_ROLE = _family("import_role")
 INCLUDE_ROLE = _family("include_role")
 IMPORT_PLAYBOOK = _family("import_playbook")
 META = _family("meta")
+FAIL = _family("fail")
+ASSERT = _family("assert")
 # Actions that change the inventory while a play runs: plays after them select their hosts again.
 CHANGES_INVENTORY = _family("add_host", "group_by")
 # Removed from ansible-core (a tombstone in its plugin routing): loading one fails the playbook.

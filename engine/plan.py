@@ -22,6 +22,7 @@ from engine.span import Span
 from engine.tags import Selection, TagEvaluator, TagTemplateError, should_run
 
 if TYPE_CHECKING:
+    from engine.fact_cache import HostFacts
     from engine.inventory.data import Host
     from engine.inventory.manager import Inventory
     from engine.launching import Launch
@@ -106,6 +107,9 @@ class Plan:
     """Keywords the engine would have to ignore, and where (engine.run.plan.unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)
     host_pattern_mismatch: str = "warning"
+    facts: dict[str, HostFacts] = field(default_factory=dict)
+    """Facts known before the run, per host (engine.fact_cache): only a plan of what will run
+    where reads them."""
 
 
 class PlanError(Exception):

@@ -26,7 +26,10 @@ class PlayContext:
 
     def batch_left(self) -> list[str]:
         """``ansible_play_batch``: the batch's hosts still running."""
-        return [h for h in self.hosts_left if self.batch is None or h in self.batch]
+        if self.batch is None:
+            return list(self.hosts_left)
+        members = set(self.batch)  # a batch may hold thousands of hosts
+        return [h for h in self.hosts_left if h in members]
 
 
 def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:

@@ -536,7 +536,7 @@ class Templar:
                 or _too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
-        if _undefined_cause(exc):
+        if undefined_cause(exc):
             return env.undefined(hint=message, name=name)
         return env.captured_failure(hint=message, name=name)
 
@@ -656,6 +656,10 @@ class Templar:
                 result += dict(overrides).get("newline_sequence", "\n") * missing
         return result
 
+    def value_of(self, expression: str) -> Any:
+        """The native value of a bare Jinja expression (an operand of a condition)."""
+        return self._within_bounds(self._render, expression, expression=True)
+
     def evaluate(self, conditional: Any) -> bool:
         """ansible 2.19's ``evaluate_conditional``: a bare expression (or one wholly wrapped
         in ``{{ }}``) that must come out boolean."""
@@ -673,7 +677,7 @@ class Templar:
         except TemplateFailure as exc:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
             # the expression's (_normalize_and_evaluate_conditional)
-            prefix = "Error while evaluating conditional" if _undefined_cause(exc) else "Error rendering expression"
+            prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if isinstance(result, bool):
             return result
@@ -756,7 +760,7 @@ def _too_large_cause(exc: BaseException) -> TooLarge | None:
     return _cause_of(exc, TooLarge)  # type: ignore[return-value]
 
 
-def _undefined_cause(exc: BaseException) -> bool:
+def undefined_cause(exc: BaseException) -> bool:
     """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
     from jinja2.exceptions import UndefinedError
 

@@ -134,14 +134,22 @@ class _Scope:
     batches: list[list[str]] = field(default_factory=list)
     """The play's ``serial`` batches of host names (one batch without ``serial``)."""
 
+    _in_batch: dict[str, list[str]] = field(default_factory=dict)
+    """Per host, the hosts left in its batch: computed once per batch (a plan asks every host)."""
+
     def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
-        batch = next((b for b in self.batches if host.name in b), None)
+        if not self._in_batch:
+            for batch in self.batches:
+                members = set(batch)
+                left = [h for h in self.context.hosts_left if h in members]
+                self._in_batch.update((name, left) for name in batch)
+        batch = next((b for b in self.batches if host.name in b), None) if self.magic is None else None
         if self.magic is None:
             self.context.batch = batch
             self.magic = self.manager.magic_vars(self.context, host, task)
             return self.magic
         own = host.get_magic_vars()
-        in_batch = [h for h in self.context.hosts_left if batch is None or h in batch]
+        in_batch = self._in_batch.get(host.name, self.context.hosts_left)
         return {**self.magic, "inventory_hostname": host.name,
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
                 "play_hosts": in_batch, "ansible_play_batch": list(in_batch)}
@@ -166,7 +174,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
-    scope = _Scope(manager, context, below, above, batches=_batches(play, hosts))
+    scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
     for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
         del scopes[old]  # expired: each holds an inventory and layers read from files
     scopes[key] = (now, plan.inventory, scope)
@@ -210,6 +218,28 @@ def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer
             _host_layers.clear()
         found = _host_layers[key] = (manager.inventory, inventory_layers(manager, host, playbook_dir))
     return found[1]
+
+
+def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                          names: list[str]) -> tuple[Any, ...]:
+    """What the inventory says of ``names`` on ``host`` (every level that sets one, with its
+    label and value as JSON): the only levels in which two hosts differ for one task, besides
+    the magic variables. Two hosts with equal answers see equal values of these names."""
+    scope = _scope(plan, play_plan, task)
+    layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    return tuple((name, layer.label, _frozen(layer.values[name]))
+                 for name in names for layer in layers if name in layer.values)
+
+
+def _frozen(value: Any, depth: int = 0) -> Any:
+    """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
+    if isinstance(value, Mapping) and depth < 50:
+        return ("dict", tuple(sorted(((str(k), _frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
+    if isinstance(value, list | tuple) and depth < 50:
+        return ("list", tuple(_frozen(item, depth + 1) for item in value))
+    if isinstance(value, str | int | float | bool | None):
+        return (type(value).__name__, value)
+    return ("repr", repr(value))
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
@@ -380,7 +410,7 @@ def _play_order(play: Play) -> _PlayOrder:
     return order  # type: ignore[no-any-return]
 
 
-def _batches(play: Play, hosts: list[str]) -> list[list[str]]:
+def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
     """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
     makes them; one batch when ``serial`` is not set or cannot be known."""
     from engine.batches import BatchError, serial_of, serialized_batches

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import shutil
+import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 
 def find_tool(name: str) -> str | None:
@@ -26,8 +33,65 @@ def live_sample(names: list[str], share: int = 3) -> list[str]:
     is enough to notice an ansible-core release that changed behaviour (then run them all and
     re-record what differs)."""
     import hashlib
-    import os
 
     if os.environ.get(LIVE_ALL) == "all":
         return list(names)
     return [name for name in names if int(hashlib.sha1(name.encode()).hexdigest(), 16) % share == 0]
+
+
+def scenario_dirs(root: Path, names: list[str] | None = None) -> list[Path]:
+    """The recorded scenarios under ``root`` (directories with a ``case.json``), or only ``names``."""
+    found = sorted(p for p in root.iterdir() if (p / "case.json").is_file())
+    return [p for p in found if not names or p.name in names]
+
+
+def read_case(scenario: Path) -> dict[str, Any]:
+    return json.loads((scenario / "case.json").read_text())
+
+
+def run_with_callback(scenario: Path, tool: str, callback: Path, command: list[str], env: dict[str, str]) -> Any:
+    """Run ``tool`` with ``command`` in a scratch copy of ``scenario`` (``-c local``), with the
+    test-only callback plugin file ``callback`` enabled; what it wrote to the file named by
+    ``RECORD_OUT`` (it finds the copy's root in ``RECORD_ROOT``)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / scenario.name
+        shutil.copytree(scenario, root, ignore=shutil.ignore_patterns("expected.json", "case.json"))
+        out = Path(scratch) / "recorded.json"
+        full_env = {**os.environ, "ANSIBLE_CALLBACKS_ENABLED": callback.stem,
+                    "ANSIBLE_CALLBACK_PLUGINS": str(callback.parent), "RECORD_OUT": str(out),
+                    "RECORD_ROOT": str(root), "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0",
+                    "ANSIBLE_PYTHON_INTERPRETER": sys.executable, **env}
+        done = subprocess.run([tool, *command, "-c", "local"], cwd=root, env=full_env, capture_output=True,
+                              text=True, timeout=300, stdin=subprocess.DEVNULL)
+        recorded = json.loads(out.read_text()) if out.is_file() else None
+        if not recorded and recorded != {}:
+            raise RuntimeError(f"{scenario.name}: {Path(tool).name} recorded nothing (exit {done.returncode})\n"
+                               f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
+        return recorded
+
+
+def record_or_verify(argv: list[str], doc: str, scenarios: Callable[[list[str]], list[Path]],
+                     record: Callable[[Path, str], Any], same: Callable[[Any, Any], bool],
+                     summary: Callable[[Any], str]) -> int:
+    """The command line of a recorder: rewrite each scenario's ``expected.json`` with what
+    ansible-playbook does, or (``--verify``) compare it with the recording."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--verify", action="store_true")
+    args = parser.parse_args(argv)
+    tool = find_tool("ansible-playbook")
+    if tool is None:
+        print("ansible-playbook is not installed", file=sys.stderr)
+        return 2
+    failed = 0
+    for scenario in scenarios(args.names):
+        recorded = record(scenario, tool)
+        expected = scenario / "expected.json"
+        if args.verify:
+            agrees = expected.is_file() and same(json.loads(expected.read_text()), recorded)
+            print(f"{scenario.name}: {'same' if agrees else 'DIFFERENT'}")
+            failed += not agrees
+        else:
+            expected.write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
+            print(f"{scenario.name}: {summary(recorded)}")
+    return 1 if failed else 0

@@ -756,7 +756,7 @@ def _plain_name(task: Task, title: str) -> str:
 
 
 def _has_loop(task: Task) -> bool:
-    from engine.run.task_runner import loop_of
+    from engine.loops import loop_of
 
     return loop_of(task) is not None
 

@@ -3,7 +3,7 @@ engine cannot run, found before anything runs.
 
 As in pyinfra, planning is separate from executing: :func:`make_run_plan` also finds every module
 the bundled engine lacks and every keyword it does not implement. ``playbook-ls run --dry``
-prints the plan and stops there.
+prints what will run where on it (playbook_ls.features.host_plan) and stops there.
 """
 
 from __future__ import annotations
@@ -112,23 +112,3 @@ def unknown_module_problems(plan: Plan) -> list[Problem]:
         for name, task in plan.unknown_filters] + [
         Problem("unsupported-keyword", f"playbook-ls's engine does not implement '{keyword}'", span, hint)
         for keyword, span in plan.unsupported]
-
-
-def render_plan(plan: Plan) -> str:
-    """The plan as text, for ``run --dry``: per play its hosts and its tasks with their tags."""
-    lines = [f"playbook: {plan.playbook.path}"]
-    options = plan.options
-    mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
-    if mode:
-        lines.append(f"mode: {', '.join(mode)}")
-    for index, play_plan in enumerate(plan.plays, 1):
-        play = play_plan.play
-        hosts = ", ".join(h.name for h in play_plan.hosts) or "(no hosts matched)"
-        lines += ["", f"play #{index} ({','.join(play.hosts)}): {play.name}", f"  hosts: {hosts}", "  tasks:"]
-        for task in play_plan.tasks:
-            if task.implicit:
-                continue
-            tags = ", ".join(sorted(str(t) for t in task.tag_set()))
-            where = f"  ({task.span.human()})" if task.span else ""
-            lines.append(f"    {task.display_name()}\tTAGS: [{tags}]{where}")
-    return "\n".join(lines) + "\n"

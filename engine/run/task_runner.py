@@ -12,12 +12,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.booleans import boolean
+from engine.loop_control import LoopControl
+from engine.loops import loop_items, loop_of
 from engine.model import Task
-from engine.run.loop_control import LoopControl
 from engine.run.retries import run_attempts
 from engine.templar import Templar, TemplateFailure
 
-LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"
 """Marks a result an action plugin skipped by raising AnsibleActionSkip (script, uri in check mode,
@@ -31,50 +31,6 @@ def keyword(task: Task, name: str) -> Any:
     """The effective (inherited) value of a replace-merged keyword, or None."""
     sourced = task.effective(name)
     return getattr(sourced, "value", None)
-
-
-def loop_of(task: Task) -> tuple[str, Any] | None:
-    data = task.data if isinstance(task.data, Mapping) else {}
-    for key in data:
-        if key in LOOP_KEYS or (isinstance(key, str) and key.startswith("with_")):
-            return key, data[key]
-    return None
-
-
-def loop_items(kind: str, raw: Any, templar: Templar) -> list[Any]:
-    """``TaskExecutor._get_loop_items``: ``loop`` must template to a list; ``with_<name>`` runs the
-    lookup ``name`` on its (templated) terms with wantlist."""
-    if kind == "loop":
-        value = templar.template(raw)
-        if not isinstance(value, list):
-            raise TemplateFailure(f"The `loop` value must resolve to a 'list', not {_native_type_name(value)!r}.")
-        return value
-    if kind == "with_first_found" and isinstance(raw, list):  # undefined terms are left out
-        terms: Any = [term for term in (_defined(templar, term) for term in raw) if term is not _UNDEFINED]
-    else:
-        terms = templar.template(raw.strip() if isinstance(raw, str) else raw)
-    items = templar.run_lookup(kind[len("with_"):], terms if isinstance(terms, list) else [terms], wantlist=True)
-    return list(items) if isinstance(items, (list, tuple)) else [items]
-
-
-_UNDEFINED = object()
-
-
-def _defined(templar: Templar, term: Any) -> Any:
-    from jinja2.exceptions import UndefinedError
-
-    try:
-        return templar.template(term)
-    except TemplateFailure as exc:
-        if isinstance(exc.__cause__, UndefinedError):
-            return _UNDEFINED
-        raise
-
-
-def _native_type_name(value: Any) -> str:
-    if value is None:
-        return "NoneType"
-    return {dict: "dict", str: "str", int: "int", float: "float", bool: "bool"}.get(type(value), type(value).__name__)
 
 
 def skipped_result(condition: Any) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from playbook_ls.cli.check import add_parser as add_check_parser
 from playbook_ls.cli.inventory import add_parser as add_inventory_parser
 from playbook_ls.cli.launch import add_parser as add_launch_parser
 from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.plan import add_parser as add_plan_parser
 from playbook_ls.cli.run import add_parser as add_run_parser
 from playbook_ls.cli.vars import add_parser as add_vars_parser
 from playbook_ls.cli.why import add_parser as add_why_parser
@@ -37,6 +38,7 @@ examples:
   playbook-ls run site.yml -i localhost, --check   run with the bundled engine, changing nothing
   playbook-ls why roles/web/tasks/main.yml:12 --tags deploy   why that task runs or not, step by step
   playbook-ls vars site.yml -i hosts.ini --host web1 app_port   its value on web1, and where it is set
+  playbook-ls plan site.yml -i hosts.ini           which task runs on which host, and why, before running
   playbook-ls serve                                the language server, for editors
 
 'playbook-ls COMMAND --help' describes a command and its options.
@@ -79,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_inventory_parser(sub)
     add_run_parser(sub)
     add_why_parser(sub)
+    add_plan_parser(sub)
     add_vars_parser(sub)
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",

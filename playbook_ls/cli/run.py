@@ -1,5 +1,6 @@
 """``playbook-ls run``: plan a launch, then execute it with the bundled engine (or hand it to
-ansible-playbook with ``--engine ansible``). ``--dry`` prints the plan and runs nothing."""
+ansible-playbook with ``--engine ansible``). ``--dry`` prints what will run where (playbook-ls plan)
+and runs nothing."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_selection_options(parser)
     parser.add_argument("--profile", metavar="NAME", help="a launch profile; the other flags override it")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
-    parser.add_argument("--dry", action="store_true", help="print the plan (hosts x tasks) and run nothing")
+    parser.add_argument("--dry", action="store_true",
+                        help="print what will run where (as playbook-ls plan) and run nothing")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout, the log on stderr")
     parser.add_argument("--engine", choices=("bundled", "ansible", "auto"), default="bundled",
                         help="bundled (default), ansible (hand the run to ansible-playbook), or auto: the bundled "
@@ -87,7 +89,7 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
 def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
     from engine.plan import PlanError, RunOptions
-    from engine.run.plan import make_run_plan, render_plan, unknown_module_problems
+    from engine.run.plan import make_run_plan, unknown_module_problems
     from engine.source import SourceCache
 
     config = AnsibleConfig.load()
@@ -115,8 +117,15 @@ def run(args: argparse.Namespace) -> int:
         for line in no_targets:
             print(line, file=sys.stderr)
         return EXIT_ERROR
-    if args.dry:
-        sys.stdout.write(render_plan(plan))
+    if args.dry:  # the plan of what will run where (playbook-ls plan), nothing run
+        from engine.fact_cache import known_facts
+        from playbook_ls.cli.plan import as_text
+        from playbook_ls.features.host_plan import plan_hosts
+
+        plan.facts = known_facts()
+        mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
+        sys.stdout.write(f"playbook: {plan.playbook.path}\n" + (f"mode: {', '.join(mode)}\n" if mode else "") + "\n"
+                         + as_text(plan_hosts(plan)))
         for task_problem in unknown_module_problems(plan):
             print(f"playbook-ls: warning: {task_problem}", file=sys.stderr)
         return 0

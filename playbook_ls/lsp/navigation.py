@@ -75,6 +75,21 @@ def _selection_section(ls: PlaybookServer, path: str, line: int) -> str | None:
         return None
 
 
+def _hosts_section(ls: PlaybookServer, path: str, line: int) -> str | None:
+    """With an ``inventory`` setting: on which of its hosts the task runs, and why not on the
+    others. A failure here leaves the rest of the hover as it is."""
+    inventory = _run_inventory(ls)
+    if inventory is None or ls.index is None:
+        return None
+    try:
+        from playbook_ls.features.host_hover import hosts_section
+
+        return hosts_section(ls.index, path, line, inventory)
+    except Exception:  # noqa: BLE001
+        log.exception("the hover's host summary failed")
+        return None
+
+
 def _run_inventory(ls: PlaybookServer) -> list[str] | None:
     """The ``inventory`` setting (the runs' default), which variable values are shown for."""
     value = ls.options.get("inventory")
@@ -115,13 +130,14 @@ def register(server: PlaybookServer) -> None:
 
         path, line = uri_to_path(params.text_document.uri), params.position.line
         column = position_column(ls, path, params.position)
-        text = _variable_hover(ls, path, line, column) or token_hover(ls.index, path, line, column) \
-            or hover.hover_markdown(ls.index, path, line)
+        text = _variable_hover(ls, path, line, column) or token_hover(ls.index, path, line, column)
+        task_hover = text is None  # the hover of the task itself, not of a value or a word in it
+        text = text or hover.hover_markdown(ls.index, path, line)
         if text is None:
             return None
-        section = _selection_section(ls, path, line)
-        if section:
-            text += "\n\n---\n\n" + section
+        for section in (_selection_section(ls, path, line), _hosts_section(ls, path, line) if task_hover else None):
+            if section:
+                text += "\n\n---\n\n" + section
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)

@@ -79,6 +79,15 @@ def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]]
         return None
 
 
+def names_read(text: str, expression: bool) -> frozenset[str] | None:
+    """The variables a template (or, with ``expression``, a bare expression) reads from outside;
+    None when it does not parse."""
+    if not expression and "{{" not in text and "{%" not in text:
+        return frozenset()
+    found = _names(text, expression)
+    return None if found is None else found[0]
+
+
 def _analysed(tree: Any) -> tuple[frozenset[str], frozenset[str]]:
     from jinja2 import meta, nodes
 

@@ -100,7 +100,7 @@ def test_playbook_commands_without_i_read_the_configured_inventory(capsys, tmp_p
     monkeypatch.delenv("ANSIBLE_INVENTORY")
     (tmp_path / "plain.yml").write_text("- hosts: web\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
     rc, out, _ = run(capsys, "run", "plain.yml", "--dry")
-    assert rc == 0 and "hosts: web1" in out
+    assert rc == 0 and "PLAY [web]  hosts: web1" in out and "TASK [debug]" in out
 
 
 @pytest.mark.parametrize("argv", [["list-tasks", "site.yml"], ["run", "site.yml", "--dry"],

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from helpers import run_playbook, write
 
+from engine.loops import loop_items
 from engine.run.lookups import LookupContext, task_context
-from engine.run.task_runner import loop_items
 from engine.templar import Templar, TemplateFailure
 
 

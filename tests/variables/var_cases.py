@@ -26,32 +26,25 @@ Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 
 from __future__ import annotations
 
-import argparse
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ansible_tools import find_tool  # noqa: E402
+from ansible_tools import read_case, record_or_verify, run_with_callback, scenario_dirs  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "scenarios"
+CALLBACK = HERE / "callback_plugins" / "probe_values.py"
 
 
 def scenarios(names: list[str] | None = None) -> list[Path]:
-    found = sorted(p for p in SCENARIOS.iterdir() if (p / "case.json").is_file())
-    return [p for p in found if not names or p.name in names]
+    return scenario_dirs(SCENARIOS, names)
 
 
-def case(scenario: Path) -> dict[str, Any]:
-    return json.loads((scenario / "case.json").read_text())
+case = read_case
 
 
 def typed(value: Any) -> Any:
@@ -67,49 +60,18 @@ def typed(value: Any) -> Any:
 def ansible_values(scenario: Path, tool: str) -> dict[str, Any]:
     """Run the scenario with ansible-playbook in a scratch copy; the probes' values."""
     spec = case(scenario)
-    with tempfile.TemporaryDirectory() as scratch:
-        root = Path(scratch) / scenario.name
-        shutil.copytree(scenario, root, ignore=shutil.ignore_patterns("expected.json", "case.json"))
-        out = Path(scratch) / "values.json"
-        env = {**os.environ, "ANSIBLE_CALLBACKS_ENABLED": "probe_values",
-               "ANSIBLE_CALLBACK_PLUGINS": str(HERE / "callback_plugins"), "PROBE_VALUES_OUT": str(out),
-               "PROBE_ROOT": str(root), "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0",
-               "ANSIBLE_PYTHON_INTERPRETER": sys.executable, **spec.get("env", {})}
-        command = [tool, "site.yml", "-c", "local"]
-        for source in spec.get("inventory", []):
-            command += ["-i", source]
-        command += spec.get("args", [])
-        done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True, timeout=300,
-                              stdin=subprocess.DEVNULL)
-        if not out.is_file() or not json.loads(out.read_text()):
-            raise RuntimeError(f"{scenario.name}: ansible-playbook recorded nothing (exit {done.returncode})\n"
-                               f"{done.stdout[-3000:]}\n{done.stderr[-3000:]}")
-        return json.loads(out.read_text())
+    command = ["site.yml", *(arg for source in spec.get("inventory", []) for arg in ("-i", source)),
+               *spec.get("args", [])]
+    values = run_with_callback(scenario, tool, CALLBACK, command, spec.get("env", {}))
+    if not values:
+        raise RuntimeError(f"{scenario.name}: ansible-playbook recorded no probe value")
+    return values
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*")
-    parser.add_argument("--verify", action="store_true")
-    args = parser.parse_args(argv)
-    tool = find_tool("ansible-playbook")
-    if tool is None:
-        print("ansible-playbook is not installed", file=sys.stderr)
-        return 2
-    failed = 0
-    for scenario in scenarios(args.names):
-        values = ansible_values(scenario, tool)
-        expected = scenario / "expected.json"
-        if args.verify:
-            same = expected.is_file() and typed(json.loads(expected.read_text())) == typed(values)
-            print(f"{scenario.name}: {'same' if same else 'DIFFERENT'}")
-            failed += not same
-        else:
-            expected.write_text(json.dumps(values, indent=2, sort_keys=True) + "\n")
-            runs = sum(len(runs) for hosts in values.values() for runs in hosts.values())
-            print(f"{scenario.name}: {runs} probe results recorded")
-    return 1 if failed else 0
+def _summary(values: dict[str, Any]) -> str:
+    return f"{sum(len(runs) for hosts in values.values() for runs in hosts.values())} probe results recorded"
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_values,
+                              lambda a, b: typed(a) == typed(b), _summary))

@@ -2,7 +2,7 @@
 
 Loaded by tests/variables/var_cases.py with ANSIBLE_CALLBACKS_ENABLED; writes
 ``{"FILE:LINE": {HOST: [msg, ...]}}`` (FILE relative to the scenario, LINE 1-based, where the
-task is written) to the file named by PROBE_VALUES_OUT at the end of the run. A task file or
+task is written) to the file named by RECORD_OUT at the end of the run. A task file or
 role reached several times runs the task written at FILE:LINE several times, each run with its
 own values: every run's msg is kept, in run order. Handlers are tasks too (named ``probe...``).
 """
@@ -42,12 +42,12 @@ class CallbackModule(CallbackBase):
         data = getattr(result, "result", None)
         data = data if isinstance(data, dict) else result._result
         path, _, line = task.get_path().rpartition(":")
-        where = f"{os.path.relpath(path, os.environ['PROBE_ROOT'])}:{line}"
+        where = f"{os.path.relpath(path, os.environ['RECORD_ROOT'])}:{line}"
         # the scenario's scratch directory is written <ROOT>: recordings hold no machine path
-        text = json.dumps(data.get("msg"), default=str).replace(json.dumps(os.environ["PROBE_ROOT"])[1:-1], "<ROOT>")
+        text = json.dumps(data.get("msg"), default=str).replace(json.dumps(os.environ["RECORD_ROOT"])[1:-1], "<ROOT>")
         self.values.setdefault(where, {}).setdefault(host, []).append(json.loads(text))
 
     def v2_playbook_on_stats(self, stats: Any) -> None:
-        with open(os.environ["PROBE_VALUES_OUT"], "w", encoding="utf-8") as out:
+        with open(os.environ["RECORD_OUT"], "w", encoding="utf-8") as out:
             json.dump(self.values, out, indent=2, sort_keys=True)
             out.write("\n")

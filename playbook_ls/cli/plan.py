@@ -1,0 +1,146 @@
+"""``playbook-ls plan``: which task runs on which host, and why not on the others, before
+anything runs. Reads files only (see playbook_ls.features.host_plan)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from playbook_ls.cli.options import add_selection_options
+
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+JSON_VERSION = 1
+
+EXAMPLES = """\
+examples:
+  playbook-ls plan site.yml -i inventory.ini
+  playbook-ls plan site.yml -i inventory.ini --tags deploy --limit web
+  playbook-ls plan site.yml -i inventory.ini -e env=prod --format json
+  ansible all -i inventory.ini -m setup --tree facts/ && playbook-ls plan site.yml -i inventory.ini --facts facts/
+
+outcomes:
+  runs      the task runs on the host (every condition holds)
+  skipped   it does not, with the reason (tags, when, run_once, an empty loop, not notified)
+  depends   only the run can tell: the value it needs is named (a fact, a registered result...)
+  fails     ansible stops the host there (a condition it cannot evaluate)
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser("plan", help="show which task runs on which host, and why, before anything runs",
+                            description="For every play, task and host: runs, skipped (why), or depends on "
+                                        "run-time values (which). Nothing is executed.",
+                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("playbook", metavar="PLAYBOOK")
+    parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
+    add_selection_options(parser)
+    parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
+    parser.add_argument("--run-inventory-code", action="store_true",
+                        help="run the inventory's scripts and plugins (code from the repository) to know its "
+                             "hosts and their variables, as ansible does; off by default")
+    parser.add_argument("--facts", metavar="DIR",
+                        help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
+                             "ansible.cfg's jsonfile fact cache, which is read too)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.fact_cache import known_facts
+    from engine.inventory.data import InventoryError
+    from engine.plan import PlanError, make_plan
+    from engine.source import SourceCache
+    from playbook_ls.cli.vars import launch_options
+    from playbook_ls.features.host_plan import plan_hosts
+
+    cache = SourceCache.for_command()
+    options, problem = launch_options(args, cache)
+    if problem:
+        print(f"playbook-ls: error: --extra-vars: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.facts and not os.path.isdir(args.facts):
+        print(f"playbook-ls: error: --facts {args.facts}: not a directory; give the one `ansible -m setup --tree` "
+              "wrote", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code)
+        plan.facts = known_facts(args.facts)
+        plays = plan_hosts(plan)
+    except PlanError as exc:
+        print(f"playbook-ls: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
+        print(f"playbook-ls: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    if args.format == "json":
+        # one task per line: a plan of a thousand hosts holds a million outcomes, and an indented
+        # document is both slow to write (the encoder is not the C one then) and long to read
+        print(json_text(plays))
+    else:
+        print(as_text(plays), end="")
+    return 0
+
+
+def as_json(plays: list[Any]) -> dict[str, Any]:
+    """The documented JSON shape (docs/plan.md)."""
+    return {"version": JSON_VERSION, "plays": [
+        {"play": play.name, "hosts": play.hosts, "tasks": [
+            {"task": task.name, "path": _relative(task.path), "line": task.line, "handler": task.handler,
+             "hosts": {host: {"outcome": o.outcome, "reason": o.reason} for host, o in task.hosts.items()}}
+            for task in play.tasks]}
+        for play in plays]}
+
+
+def json_text(plays: list[Any]) -> str:
+    """:func:`as_json` as text, each task on a line of its own. Written piece by piece: a plan
+    of a thousand hosts holds a million outcomes, most of them one shared object each, whose
+    JSON is made once."""
+    made: dict[int, str] = {}
+
+    def outcome(value: Any) -> str:
+        found = made.get(id(value))
+        if found is None:
+            found = made[id(value)] = json.dumps({"outcome": value.outcome, "reason": value.reason})
+        return found
+
+    lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    for index, play in enumerate(plays):
+        names = {host: json.dumps(host) for host in play.hosts}
+        lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
+        tasks = []
+        for task in play.tasks:
+            head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
+                               "handler": task.handler})
+            hosts = ", ".join(f"{names.get(host) or json.dumps(host)}: {outcome(o)}" for host, o in task.hosts.items())
+            tasks.append(f'{head[:-1]}, "hosts": {{{hosts}}}}}')
+        lines.append(",\n".join(tasks))
+        lines.append("]}" + ("," if index < len(plays) - 1 else ""))
+    lines.append("]}")
+    return "\n".join(lines)
+
+
+def as_text(plays: list[Any]) -> str:
+    """Per play, each task with where it runs; skipped and depending hosts grouped by reason."""
+    lines: list[str] = []
+    for play in plays:
+        lines.append(f"PLAY [{play.name}]  hosts: {', '.join(play.hosts) or 'none'}")
+        for task in play.tasks:
+            where = f"  {_relative(task.path)}:{task.line}" if task.path else ""
+            kind = "HANDLER" if task.handler else "TASK"
+            lines.append(f"  {kind} [{task.name}]{where}")
+            by_reason: dict[tuple[str, str], list[str]] = {}
+            for host, outcome in task.hosts.items():
+                by_reason.setdefault((outcome.outcome, outcome.reason), []).append(host)
+            for (outcome, reason), hosts in by_reason.items():
+                text = f"    {outcome:8} {', '.join(hosts)}"
+                lines.append(f"{text}: {reason}" if reason and outcome != "runs" else text)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _relative(path: str | None) -> str | None:
+    return os.path.relpath(path) if path else None

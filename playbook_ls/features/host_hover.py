@@ -1,0 +1,55 @@
+"""The task hover's host summary: on which of the play's hosts (the ``inventory`` setting's) the
+task runs, is skipped (why), or depends on a run-time value (which), as ``playbook-ls plan``
+says it for the task itself (its ``run_once``, conditions and loop; an earlier task's failure or
+a handler's notification is the plan's to follow, not the hover's)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+
+if TYPE_CHECKING:
+    from playbook_ls.features.workspace import WorkspaceIndex
+
+MAX_CONTEXTS = 3
+MAX_HOSTS = 2000
+SHOWN_NAMES = 5
+_WORDS = {RUNS: "runs on", SKIPPED: "skipped on", DEPENDS: "depends on run-time values on", FAILS: "fails on"}
+
+
+def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[str]) -> str | None:
+    """The summary for the task at ``line`` in each context reaching it (None for a handler,
+    which runs when notified, or when no task is there)."""
+    from engine.var_report import play_batches
+    from playbook_ls.features.host_outcome import play_signatures, task_outcomes
+    from playbook_ls.features.hover import conditions_on_the_way, includers_of
+    from playbook_ls.features.variables import play_context
+
+    sections = []
+    for reach in index.at(path, line)[:MAX_CONTEXTS]:
+        task = reach.task
+        if task is None or task.handler:
+            continue
+        plan, play_plan = play_context(index, path, reach, inventory)
+        hosts = play_plan.hosts[:MAX_HOSTS]
+        batches = play_batches(reach.play, [host.name for host in play_plan.hosts])
+        outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers_of(reach.play, task)),
+                                 batches, play_signatures(plan, play_plan), hosts)
+        cut = f" (the first {MAX_HOSTS} of {len(play_plan.hosts)})" if len(play_plan.hosts) > MAX_HOSTS else ""
+        head = f"**on the hosts of play `{reach.play.name or ', '.join(map(str, reach.play.hosts))}`**{cut}:"
+        sections.append("\n".join([head, *summary_lines(outcomes)]))
+    return "\n\n".join(sections) or None
+
+
+def summary_lines(outcomes: dict[str, HostOutcome]) -> list[str]:
+    """One line per outcome and reason: how many hosts, the first few names, why."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for host, outcome in outcomes.items():
+        grouped.setdefault((outcome.outcome, outcome.reason if outcome.outcome != RUNS else ""), []).append(host)
+    lines = []
+    for (kind, reason), hosts in sorted(grouped.items(), key=lambda item: list(_WORDS).index(item[0][0])):
+        names = ", ".join(hosts[:SHOWN_NAMES]) + (f", … ({len(hosts) - SHOWN_NAMES} more)"
+                                                  if len(hosts) > SHOWN_NAMES else "")
+        lines.append(f"- {_WORDS[kind]} {len(hosts)}: {names}" + (f" — {reason}" if reason else ""))
+    return lines

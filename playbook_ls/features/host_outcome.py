@@ -1,0 +1,428 @@
+"""One task's outcome on each host of its play: ``runs``, ``skipped`` (why) or ``depends`` (on
+which run-time value), from its ``run_once``, the ``when`` conditions on the way to it (in three
+values, :mod:`engine.three_valued`) and its loop's items, against the host's variables at the
+task (:mod:`engine.var_report`). The plan (playbook_ls.features.host_plan) puts the tasks of a
+play in order around it; the task hover asks it for one task.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.config import inject_facts_as_vars
+from engine.loops import loop_of
+from engine.three_valued import OperandFailure, Unknown, decide, parse
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+    from engine.model import Task
+    from engine.plan import Plan, PlayPlan
+    from engine.var_report import Resolved, TaskVariables
+
+RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
+# the magic variables whose values differ from host to host (the others are the play's)
+_PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
+                       "ansible_play_batch", "hostvars", "vars"})
+# names whose values the run may change behind any static reading of them
+_RUN_FILLED = frozenset({"hostvars", "vars"})
+# what tells one host from another when nothing else is read
+_HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
+_NOWHERE = "defined nowhere on the way to this task"
+
+
+@dataclass
+class HostOutcome:
+    outcome: str
+    """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
+    host there whatever happens before)."""
+    reason: str = ""
+
+
+_RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
+
+
+def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
+                  batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+                  hosts: list[Host] | None = None) -> dict[str, HostOutcome]:
+    """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
+    conditions and its loop; ``signatures`` is shared by the play's tasks (see
+    :class:`_SharedOutcomes`)."""
+    chosen = play_plan.hosts if hosts is None else hosts
+    first_of_batch = _run_once_hosts(task, batches)
+    if first_of_batch is None and not conditions and loop_of(task) is None:
+        return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
+    sharing = _SharedOutcomes(plan, play_plan, task, signatures)
+    found: dict[str, HostOutcome] = {}
+    for host in chosen:
+        if first_of_batch is not None and host.name not in first_of_batch:
+            once = next(name for batch in batches if host.name in batch for name in first_of_batch if name in batch)
+            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {once}")
+        else:
+            found[host.name] = sharing.outcome(host, conditions)
+    return found
+
+
+def _run_once_hosts(task: Task, batches: list[list[str]]) -> set[str] | None:
+    """The hosts a ``run_once`` task runs on (the first of each batch), or None without it."""
+    from engine.booleans import boolean
+
+    value = getattr(task.effective("run_once"), "value", None)
+    try:
+        once = value is not None and boolean(value, strict=True)
+    except (TypeError, ValueError):
+        return None  # templated: the run decides (the task is planned on every host)
+    return {batch[0] for batch in batches if batch} if once else None
+
+
+class _SharedOutcomes:
+    """A task's outcomes on the play's hosts, each computed once per distinct set of values:
+    two hosts whose inventory sets the names the task's conditions and loop read (also through
+    templates) in the same places to the same values see the same values, so the same outcome
+    (a thousand hosts in a few groups are planned a few times, not a thousand)."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
+                 signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+        self.plan, self.play_plan, self.task = plan, play_plan, task
+        self.names: tuple[str, ...] | None = None  # what the first host's outcome read
+        self.known: dict[tuple[Any, ...], HostOutcome] = {}
+        self.shared = not _per_host_vars_files(play_plan)
+        self.signatures = signatures  # the play's: tasks reading the same names ask the same
+        self.rebound: _HostTask | None = None
+        """The first host's reading, when all it read was the host's name and groups: another
+        host's is the same with those swapped, without reading its variables again."""
+
+    def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        if self.rebound is not None:
+            return self.rebound.for_host(host).outcome(conditions)
+        key = None
+        if self.shared and self.names is not None:
+            key = self._signature(host)
+            if key in self.known:
+                return self.known[key]
+        reading = _HostTask(self.plan, self.play_plan, host, self.task)
+        outcome = reading.outcome(conditions)
+        if self.shared and self.names is None:
+            self.names = tuple(sorted(reading.touched))
+            self.shared = not (reading.touched & _PER_HOST)
+            if self.shared is False and reading.touched <= _HOST_IDENTITY and not _per_host_vars_files(self.play_plan):
+                self.rebound = reading
+            key = self._signature(host)
+        if self.shared and key is not None:
+            self.known[key] = outcome
+        return outcome
+
+    def _signature(self, host: Host) -> tuple[Any, ...]:
+        from engine.var_report import inventory_definitions
+
+        assert self.names is not None
+        found = self.signatures.get((host.name, self.names))
+        if found is None:
+            found = inventory_definitions(self.plan, self.play_plan, host, self.task, list(self.names))
+            cached = getattr(self.plan, "facts", {}).get(host.name)
+            if cached is not None and any(name.startswith("ansible_") for name in self.names):
+                found += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
+            self.signatures[(host.name, self.names)] = found
+        return found
+
+
+def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
+    """The inventory signatures of the play's hosts (see :class:`_SharedOutcomes`), kept with
+    the play for as long as the inventory is the same: hovers on its tasks ask them again."""
+    kept = play_plan.play.derived.get("host_signatures")
+    if kept is None or kept[0] is not plan.inventory:
+        kept = play_plan.play.derived["host_signatures"] = (plan.inventory, {})
+    return kept[1]
+
+
+def _per_host_vars_files(play_plan: PlayPlan) -> bool:
+    """Whether the play's vars_files name a file per host (a template)."""
+    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
+    return any("{{" in text for text in _strings(data.get("vars_files")))
+
+
+class _HostTask:
+    """One task on one host: its conditions and loop against the host's variables at the task."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> None:
+        self.plan, self.play_plan, self.host, self.task = plan, play_plan, host, task
+        self._variables: TaskVariables | None = None
+        self._resolved: dict[str, Resolved] = {}
+        self._unknown: dict[str, str | None] = {}
+        self._overrides: dict[str, Any] = {}
+        cached = getattr(plan, "facts", {}).get(host.name)
+        self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
+        self.touched: set[str] = set()
+        """Every name the outcome read, also through the templates of values."""
+
+    def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        loop = loop_of(self.task)
+        if loop is None:
+            return self._conditions(conditions, {})
+        items = self._loop_items(*loop)
+        if isinstance(items, HostOutcome):
+            return items
+        if not items:
+            return HostOutcome(SKIPPED, f"its loop ({loop[0]}) has no items on this host")
+        loop_var = self._loop_var()
+        if loop_var is None:
+            return HostOutcome(DEPENDS, "its loop_control.loop_var is known only at run time")
+        outcomes = [self._conditions(conditions, {loop_var: item}) for item in items]
+        for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
+            found = next((o for o in outcomes if o.outcome == kind), None)
+            if found is not None:
+                return found if kind != RUNS else HostOutcome(RUNS, f"{sum(o.outcome == RUNS for o in outcomes)} "
+                                                                    f"of {len(items)} loop items")
+        return HostOutcome(SKIPPED, outcomes[0].reason + " for every loop item")
+
+    def _conditions(self, conditions: list[tuple[Any, str]], item: Mapping[str, Any]) -> HostOutcome:
+        """Conditions in order, as ansible evaluates them: the first false one skips."""
+        pending: list[str] = []
+        for condition, origin in conditions:
+            value = self._condition(condition, item)
+            if isinstance(value, Unknown) and value.truthy is None:
+                pending.append(f"`{condition}` ({origin}) needs {value.reason}")
+            elif isinstance(value, OperandFailure):
+                if pending:
+                    return HostOutcome(DEPENDS, "; ".join(pending))
+                return HostOutcome(FAILS, f"`{condition}` ({origin}): {value}")
+            elif not (value.truthy if isinstance(value, Unknown) else value):
+                return HostOutcome(SKIPPED, f"`{condition}` is false ({origin}){self._values_of(condition, item)}")
+        if pending:
+            return HostOutcome(DEPENDS, "; ".join(pending))
+        return self._ran(item, "every condition holds" if conditions else "")
+
+    def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
+        """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
+        ``fail`` action, an ``assert`` whose assertion is false)."""
+        from engine import keywords as kw
+
+        args = self.task.args if isinstance(self.task.args, Mapping) else {}
+        if self.task.action in kw.FAIL:
+            return HostOutcome(FAILS, "the fail action fails the host")
+        if self.task.action in kw.ASSERT:
+            that = args.get("that")
+            for assertion in that if isinstance(that, list) else [that] if isinstance(that, str) else []:
+                value = self._condition(assertion, item)
+                if isinstance(value, Unknown) or isinstance(value, OperandFailure):
+                    break  # the run tells whether it holds (or fails evaluating it)
+                if not value:
+                    return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
+        return HostOutcome(RUNS, reason)
+
+    def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
+        """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
+        from engine.templar import TemplateFailure
+
+        if isinstance(condition, bool):
+            return condition
+        text = str(condition).strip()
+        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+            text = text[2:-2].strip()
+        if self._needs(text, item) is None:  # every name known: the exact evaluation ansible makes
+            try:
+                return self._templar(item).evaluate(condition)
+            except TemplateFailure as exc:
+                return self._failure(exc)
+        try:
+            return decide(parse(text), lambda operand: self._operand(operand, item))
+        except OperandFailure as failure:
+            return failure
+
+    def _operand(self, text: str, item: Mapping[str, Any]) -> Any:
+        from engine.templar import TemplateFailure
+
+        needs = self._needs(text, item)
+        if needs is not None:
+            return Unknown(needs)
+        try:
+            return self._templar(item).value_of(text)
+        except TemplateFailure as exc:
+            failure = self._failure(exc)
+            if isinstance(failure, Unknown):
+                return failure
+            raise failure from None
+
+    def _failure(self, exc: Exception) -> OperandFailure | Unknown:
+        """An undefined variable or a non-boolean result stops ansible too; anything else a
+        static templar refuses (a lookup, a value too large) is the run's to know."""
+        from engine.templar import undefined_cause
+
+        message = str(exc)
+        if undefined_cause(exc) or "Conditionals must have a boolean result" in message:
+            return OperandFailure(message)
+        return Unknown(message)
+
+    def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
+        from engine.loops import loop_items
+        from engine.templar import TemplateFailure
+
+        needs = self._needs_value(raw, {})
+        if needs is not None:
+            return HostOutcome(DEPENDS, f"its loop ({kind}) needs {needs}")
+        try:
+            return loop_items(kind, raw, self._templar({}))
+        except TemplateFailure as exc:
+            failure = self._failure(exc)
+            if isinstance(failure, OperandFailure):
+                return HostOutcome(FAILS, f"its loop ({kind}): {failure}")
+            return HostOutcome(DEPENDS, f"its loop ({kind}) is known only at run time: {failure.reason}")
+
+    def _loop_var(self) -> str | None:
+        from engine.loop_control import LoopControl
+        from engine.templar import TemplateFailure
+
+        if self._needs_value((self.task.data or {}).get("loop_control"), {}) is not None:
+            return None
+        try:
+            return LoopControl.of(self.task, self._templar({})).loop_var
+        except (TemplateFailure, TypeError, ValueError):
+            return None
+
+    def for_host(self, host: Host) -> _HostTask:
+        """This reading for ``host``, which differs only by the host's name and groups (all the
+        outcome read): the variables already read are kept, those three swapped."""
+        other = _HostTask(self.plan, self.play_plan, host, self.task)
+        other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
+        own = host.get_magic_vars()
+        other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
+                            "inventory_hostname_short": own["inventory_hostname_short"]}
+        return other
+
+    def _templar(self, item: Mapping[str, Any]) -> Any:
+        templar = self._task_variables([]).templar
+        extra = {**self._overrides, **item}
+        return templar.child(extra) if extra else templar
+
+    def _task_variables(self, names: list[str]) -> TaskVariables:
+        from engine.var_report import variables_at
+
+        wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
+        if self._variables is None or wanted:
+            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted)
+            self._resolved.update(found.variables)
+            self._variables = self._variables or found
+        return self._variables
+
+    def _needs(self, text: str, item: Mapping[str, Any]) -> str | None:
+        """What only the run knows that ``text`` (an expression) reads, as words; None if nothing."""
+        from playbook_ls.rules.variable_uses import names_read
+
+        names = names_read(text, expression=True)
+        if names is None:
+            return "an expression playbook-ls cannot read"
+        return self._needs_names([name for name in names if name not in item])
+
+    def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
+        from playbook_ls.rules.variable_uses import names_read
+
+        names: set[str] = set()
+        for text in _strings(value):
+            found = names_read(text, expression=False)
+            if found is None:
+                return "a template playbook-ls cannot read"
+            names |= found
+        return self._needs_names([name for name in names if name not in item])
+
+    def _needs_names(self, names: list[str]) -> str | None:
+        self.touched.update(names)
+        self._task_variables([name for name in names if name not in _RUN_FILLED])  # one lookup for all
+        reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
+        return "; ".join(reasons) or None
+
+    def _unknown_reason(self, name: str, depth: int) -> str | None:
+        """Why the run alone knows ``name`` here (also through the templates its value holds)."""
+        if name in self._unknown:
+            return self._unknown[name]
+        if name in _RUN_FILLED:
+            return f"`{name}` (the run fills it)"
+        self._task_variables([name])
+        resolved = self._resolved[name]
+        reason: str | None = None
+        facts_name = name == "ansible_facts"
+        if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
+            self._overrides[name] = self._facts[name]  # the host's cached fact
+        elif facts_name and resolved.unknown is None and self._gathers_facts():
+            reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
+        elif resolved.unknown == _NOWHERE:
+            if name.startswith("ansible_") and self._gathers_facts():
+                reason = f"`{name}` (a fact, gathered at run time)"
+        elif resolved.unknown:
+            reason = f"`{name}`: {resolved.unknown}"
+        elif resolved.template is not None:
+            self._unknown[name] = None  # a value inside itself is refused by the templar itself
+            inner = self._needs_value(resolved.template, {}) if depth < 20 else "a value nested too deeply"
+            reason = f"`{name}`, which needs {inner}" if inner else None
+        self._unknown[name] = reason
+        return reason
+
+    def _gathers_facts(self) -> bool:
+        """Whether the run may have gathered facts for the host by this play: it or a play
+        before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
+        from engine.var_sources import gathers_facts
+
+        plays = [pp.play for pp in getattr(self.plan, "plays", ())]
+        current = self.play_plan.play
+        before = plays[:plays.index(current)] if current in plays else []
+        return any(gathers_facts(play) or _runs_setup(play) for play in [*before, current])
+
+    def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
+        """`: name = value (where it is set), ...` for the names the condition reads."""
+        from playbook_ls.rules.variable_uses import names_read
+
+        text = str(condition).strip()
+        if text.startswith("{{") and text.endswith("}}"):
+            text = text[2:-2]
+        shown = []
+        for name in sorted(names_read(text, expression=True) or ()):
+            if name in item:
+                shown.append(f"{name} = {item[name]!r} (the loop item)")
+                continue
+            if name in self._overrides and name not in _HOST_IDENTITY:
+                shown.append(f"{name} = {_short(self._overrides[name])} (cached fact)")
+                continue
+            resolved = self._resolved.get(name)
+            if resolved is None or resolved.magic:
+                continue
+            if not resolved.definitions:
+                shown.append(f"{name} is not defined")
+            elif resolved.unknown:
+                shown.append(f"{name}: {resolved.unknown}")
+            else:
+                winner = resolved.definitions[0]
+                at = f", {os.path.relpath(winner.path)}" if winner.path else ""
+                shown.append(f"{name} = {resolved.value!r} ({winner.label}{at})")
+        return ": " + ", ".join(shown) if shown else ""
+
+
+def _strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, Mapping | list) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+_SETUP = frozenset({"setup", "gather_facts", "ansible.builtin.setup", "ansible.builtin.gather_facts",
+                    "ansible.legacy.setup", "ansible.legacy.gather_facts"})
+
+
+def _runs_setup(play: Any) -> bool:
+    """Whether the play has a task gathering facts itself (once per play)."""
+    found = play.derived.get("runs_setup")
+    if found is None:
+        from engine.plan import play_tasks
+
+        found = play.derived["runs_setup"] = any(task.action in _SETUP for task in play_tasks(play))
+    return found

@@ -1,0 +1,218 @@
+"""What will run where: for every play, task and host of a launch, whether the task runs there,
+is skipped (and why), or depends on values only the run knows (and which). Computed from files;
+nothing is executed, no host is contacted.
+
+The outcome of a task on a host is decided from, in order: the host's earlier failure, the tag
+selection, ``run_once`` in its batch, the notifications of a handler, the ``when`` conditions on
+the way to the task (an include's own included, evaluated in three values by
+:mod:`engine.three_valued`), and the loop's items. A value the run sets (a registered result,
+``set_fact``, a gathered fact, a lookup) is never guessed: an outcome that needs one is
+``depends``, naming it. Every task that runs is taken to succeed: the plan follows no module's
+failure, only the failures certain before the run (a condition ansible cannot evaluate).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import notify
+from engine.model import Block
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+
+if TYPE_CHECKING:
+    from engine.model import Play, Task
+    from engine.plan import Plan, PlayPlan
+
+@dataclass
+class PlannedTask:
+    task: Task
+    name: str
+    """As ansible prints it (the role's name before a role's task)."""
+    path: str | None
+    line: int | None
+    handler: bool
+    hosts: dict[str, HostOutcome] = field(default_factory=dict)
+
+
+@dataclass
+class PlannedPlay:
+    name: str
+    hosts: list[str]
+    tasks: list[PlannedTask] = field(default_factory=list)
+
+
+def plan_hosts(plan: Plan) -> list[PlannedPlay]:
+    """The outcome of every task of every play on each of the play's hosts, in run order."""
+    failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
+    return [_plan_play(plan, play_plan, failed) for play_plan in plan.plays]
+
+
+def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, bool]]) -> PlannedPlay:
+    from engine.var_report import play_batches
+    from engine.var_sources import tasks_with_includers
+    from playbook_ls.features.hover import conditions_on_the_way
+
+    play = play_plan.play
+    hosts = [host.name for host in play_plan.hosts]
+    batches = play_batches(play, hosts)
+    result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
+    selected = play_plan.selected_ids()
+    notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> tasks notifying it since
+    handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+    signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
+    for task, includers in tasks_with_includers(play, handlers=True):
+        if task.implicit:
+            continue
+        planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
+                              task.span.line + 1 if task.span else None, task.handler)
+        if task.handler:
+            notifiers = _take_notifiers(task, handlers, notified)
+        elif not _selected(task, includers, selected, plan):
+            tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
+            planned.hosts = dict.fromkeys(hosts, HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})"))
+            result.tasks.append(planned)
+            continue
+        running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
+        outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers), batches, signatures,
+                                 running)
+        if id(task) in _section_tasks(play)[0]:
+            outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
+        if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
+            planned.hosts = outcomes  # the common case, without host-by-host work
+            _note_notifications(task, planned, notified)
+            result.tasks.append(planned)
+            continue
+        for host in hosts:
+            if host in failed:
+                planned.hosts[host] = _after_failure(task, failed[host])
+                continue
+            outcome = outcomes[host]
+            if task.handler:
+                heard = _heard_on(host, notifiers)
+                if not heard:
+                    outcome = HostOutcome(SKIPPED, _not_notified(task, notifiers))
+                elif outcome.outcome == RUNS:
+                    outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
+            planned.hosts[host] = outcome
+            if outcome.outcome == FAILS:
+                effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
+                if effect is not None:
+                    failed[host] = effect
+        _note_notifications(task, planned, notified)
+        result.tasks.append(planned)
+    return result
+
+
+# a rescue section runs only when a task of its block fails, which the plan takes them not to do
+_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
+
+
+def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
+    if not task.handler:
+        for name in notify.notifications(task):
+            notified.setdefault(name, []).append(planned)
+
+
+def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
+    """Whether the tag selection keeps ``task``; a task an include loads is selected when the
+    include runs, with its own tags (and the include's, which it inherits)."""
+    from engine.tags import TagEvaluator, TagTemplateError, should_run
+
+    if not includers:
+        return id(task) in selected
+    try:
+        return should_run(TagEvaluator().evaluate(task), plan.options.selection())
+    except TagTemplateError:
+        return True  # ansible stops on it when the include runs; the include's outcome says so
+
+
+def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | None:
+    """What a failure of ``task`` means for the host's later tasks: nothing when its errors are
+    ignored, else (the failed task, certain that nothing after it runs there: the host is out
+    of the run, later plays included). Not certain when a ``rescue`` or ``always`` section may
+    take over, or the play's failure settings act on every host."""
+    from engine.booleans import boolean
+
+    ignored = getattr(task.effective("ignore_errors"), "value", None)
+    try:
+        if ignored is not None and boolean(ignored, strict=True):
+            return None  # reported failed, and the host goes on
+        uncertain = False
+    except (TypeError, ValueError):
+        uncertain = True
+    data = play.data if isinstance(play.data, Mapping) else {}
+    uncertain = (uncertain or id(task) in _recovered_tasks(play) or "any_errors_fatal" in data
+                 or "max_fail_percentage" in data)
+    return name, not uncertain
+
+
+def _recovered_tasks(play: Play) -> frozenset[int]:
+    """The tasks inside a block that has a ``rescue`` or an ``always`` section."""
+    return _section_tasks(play)[1]
+
+
+def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
+    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
+    ``always`` section), once per play."""
+    found = play.derived.get("section_tasks")
+    if found is None:
+        rescuing: set[int] = set()
+        recovered: set[int] = set()
+
+        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
+            for item in items:
+                if isinstance(item, Block):
+                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
+                    walk(item.rescue, protected, True)
+                    walk(item.always, protected, rescue)
+                else:
+                    if protected:
+                        recovered.add(id(item))
+                    if rescue:
+                        rescuing.add(id(item))
+                    for child in item.children:
+                        walk([child], protected, rescue)
+
+        walk(play.compile(), False, False)
+        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
+    return found
+
+
+def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
+    name, certain = failure
+    if certain and not task.handler:
+        return HostOutcome(SKIPPED, f"the host failed at {name}")
+    if task.handler:
+        return HostOutcome(DEPENDS, f"the host failed at {name}: handlers run then only with force_handlers")
+    return HostOutcome(DEPENDS, f"after {name} fails on this host (ignore_errors, rescue or the play's failure "
+                                "settings decide)")
+
+
+def _where(planned: PlannedTask) -> str:
+    return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
+
+
+def _take_notifiers(handler: Task, handlers: list[Task], notified: dict[str, list[PlannedTask]]) -> list[PlannedTask]:
+    """The tasks that notified ``handler`` since it last ran (each notification then consumed)."""
+    found: list[PlannedTask] = []
+    for name in list(notified):
+        if handler in notify.search_handlers(handlers, name):
+            found += notified.pop(name)
+    return found
+
+
+def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
+    """The notifying tasks that run (or may) on ``host``, as words; empty when none does."""
+    names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
+    return " or ".join(names)
+
+
+def _not_notified(handler: Task, notifiers: list[PlannedTask]) -> str:
+    if any("{{" in name for task in notifiers for name in notify.notifications(task.task)):
+        return "notified by a templated name only the run knows"
+    if not notifiers:
+        return "no task notifies it"
+    return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)

@@ -1,0 +1,81 @@
+"""``playbook-ls plan`` on the command line: the documented JSON, the text, and errors that
+name what to do, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+SCENARIO = Path(__file__).resolve().parents[1] / "plan" / "scenarios" / "tag_selection"
+
+
+def plan(*args: str, cwd: Path = SCENARIO) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "playbook_ls", "plan", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+
+def test_json_has_every_task_and_host_with_an_outcome_and_a_reason() -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "--tags", "deploy", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["version"] == 1
+    [play] = data["plays"]
+    assert play["hosts"] == ["t1", "t2"]
+    outcomes = {task["task"]: {h: o["outcome"] for h, o in task["hosts"].items()} for task in play["tasks"]}
+    assert outcomes["deploy"] == {"t1": "runs", "t2": "runs"}
+    assert outcomes["other"] == {"t1": "skipped", "t2": "skipped"}
+    assert outcomes["always"] == {"t1": "runs", "t2": "skipped"}
+    assert outcomes["never but deploy"] == {"t1": "runs", "t2": "runs"}
+    first = play["tasks"][0]
+    assert (first["path"], first["line"], first["handler"]) == ("site.yml", 5, False)
+    assert "not selected by the tags" in play["tasks"][1]["hosts"]["t1"]["reason"]
+
+
+def test_text_groups_hosts_by_outcome() -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "--tags", "deploy")
+    assert done.returncode == 0, done.stderr
+    assert "  TASK [always]  site.yml:11\n    runs     t1\n    skipped  t2: `inventory_hostname == 't1'` is false" \
+        in done.stdout
+
+
+def test_a_missing_playbook_is_an_error_naming_it(tmp_path: Path) -> None:
+    done = plan("nowhere.yml", "-i", "localhost,", cwd=tmp_path)
+    assert done.returncode == 1
+    assert "nowhere.yml could not be found" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_bad_extra_vars_are_a_usage_error() -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "-e", "@missing.yml")
+    assert done.returncode == 2
+    assert "--extra-vars" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_json_written_piece_by_piece_is_the_documented_document(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from engine.plan import RunOptions, make_plan
+    from playbook_ls.cli.plan import as_json, json_text
+    from playbook_ls.features.host_plan import plan_hosts
+
+    scenario = SCENARIO.parent / "includes_handlers"
+    monkeypatch.chdir(scenario)
+    plays = plan_hosts(make_plan(RunOptions(playbook="site.yml", inventory=["inventory.ini"]), dynamic_inventory=False))
+    assert json.loads(json_text(plays)) == as_json(plays)
+    assert len(json_text(plays).splitlines()) == 2 + sum(len(p.tasks) + 2 for p in plays)
+
+
+def test_facts_from_a_setup_tree_decide_conditions(tmp_path: Path) -> None:
+    scenario = SCENARIO.parent / "cached_facts"
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    (tree / "nofacts").write_text(json.dumps({"ansible_facts": {"ansible_os_family": "Debian"}, "changed": False}))
+    done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tree), "--format", "json", cwd=scenario)
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout)["plays"][0]["tasks"][0]["hosts"]
+    assert {host: o["outcome"] for host, o in first.items()} == {"deb1": "runs", "rh1": "skipped", "nofacts": "runs"}
+    assert "(cached fact)" in first["rh1"]["reason"]
+
+
+def test_facts_must_be_a_directory(tmp_path: Path) -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tmp_path / "none"))
+    assert done.returncode == 2 and "--facts" in done.stderr and "Traceback" not in done.stderr

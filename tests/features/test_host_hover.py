@@ -1,0 +1,50 @@
+"""The task hover's host summary (features.host_hover): what ``playbook-ls plan`` says of the
+task, per outcome and reason, on the hosts of the ``inventory`` setting; a recorded plan
+scenario, so each statement is one ansible-playbook confirmed."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from playbook_ls.features.host_hover import hosts_section, summary_lines
+from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
+from playbook_ls.features.workspace import WorkspaceIndex
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "plan" / "scenarios"
+
+
+@pytest.fixture
+def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WorkspaceIndex:
+    root = tmp_path / "ws"
+    shutil.copytree(SCENARIOS / "conditions_inventory", root)
+    monkeypatch.chdir(root)
+    built = WorkspaceIndex(str(root))
+    built.index()
+    return built
+
+
+def test_the_summary_says_where_the_task_runs_and_why_not_elsewhere(index: WorkspaceIndex) -> None:
+    text = hosts_section(index, str(Path(index.root) / "site.yml"), 15, ["inventory.ini"])  # "high ports"
+    assert text is not None
+    assert text.splitlines()[1:] == [
+        "- runs on 2: d1, w1",
+        "- skipped on 1: w2 — `port | int > threshold` is false (this task): port = 80 (host 'w2' in the "
+        "inventory, inventory.ini), threshold = 1000 (play 'conditions on inventory, play and extra variables' "
+        "vars, site.yml)",
+    ]
+
+
+def test_no_summary_on_a_play_line(index: WorkspaceIndex) -> None:
+    assert hosts_section(index, str(Path(index.root) / "site.yml"), 0, ["inventory.ini"]) is None
+
+
+def test_hosts_are_grouped_counted_and_cut_short() -> None:
+    outcomes = {f"h{i}": HostOutcome(RUNS) for i in range(7)}
+    outcomes["x"] = HostOutcome(DEPENDS, "needs `said`")
+    outcomes["y"] = HostOutcome(SKIPPED, "`a` is false")
+    assert summary_lines(outcomes) == ["- runs on 7: h0, h1, h2, h3, h4, … (2 more)",
+                                       "- skipped on 1: y — `a` is false",
+                                       "- depends on run-time values on 1: x — needs `said`"]

@@ -1,0 +1,118 @@
+"""Recorded runs for ``playbook-ls plan``: what ansible-playbook did with each task on each host.
+
+Every directory under ``scenarios/`` is one scenario: a ``site.yml``, an ``inventory.ini``,
+whatever vars files and task files it needs, and a ``case.json``::
+
+    {"description": "...", "args": ["--tags", "deploy", "-e", "x=1"], "decided": true}
+
+``args`` are ansible-playbook options (playbook-ls plan is given the same); ``decided`` says
+every value the conditions use is known before the run. The test-only callback in
+``callback_plugins/`` records, with ``-c local``, each task's status per host into
+``scenarios/NAME/expected.json`` as ``{"FILE:LINE": {HOST: [STATUS, ...]}}``.
+
+Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
+
+    python tests/plan/plan_cases.py [NAME...]           # rewrite expected.json
+    python tests/plan/plan_cases.py --verify [NAME...]  # re-run ansible, compare with the recordings
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ansible_tools import read_case, record_or_verify, run_with_callback, scenario_dirs  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = HERE / "scenarios"
+CALLBACK = HERE / "callback_plugins" / "task_outcomes.py"
+
+
+def scenarios(names: list[str] | None = None) -> list[Path]:
+    return scenario_dirs(SCENARIOS, names)
+
+
+case = read_case
+
+
+RAN = {"ok", "changed", "failed", "unreachable"}
+Planned = list[tuple[str, str, str, str]]
+"""(FILE:LINE, HOST, OUTCOME, REASON) in run order, as playbook-ls plans a scenario."""
+
+
+def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
+    """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
+    must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
+    from engine.fact_cache import known_facts
+    from engine.keywords import META
+    from engine.plan import make_plan
+    from engine.source import SourceCache
+    from playbook_ls.cli.main import build_parser
+    from playbook_ls.cli.vars import launch_options
+    from playbook_ls.features.host_plan import plan_hosts
+
+    options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
+                                      SourceCache())
+    assert problem is None, problem
+    plan = make_plan(options, dynamic_inventory=False)
+    plan.facts = known_facts()
+    # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, outcome.outcome, outcome.reason)
+            for play in plan_hosts(plan) for task in play.tasks if task.task.action not in META
+            for host, outcome in task.hosts.items()]
+
+
+@dataclass
+class Comparison:
+    wrong: list[str] = field(default_factory=list)
+    compared: int = 0
+    decided: int = 0
+    excluded: int = 0
+    """Outcomes on a host after a failure the plan did not state: the plan takes every task
+    that runs to succeed, so what follows such a failure is not its claim."""
+
+
+def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
+    """Every decided outcome (runs, skipped, fails) ansible contradicts; ``depends`` claims
+    nothing. A task written once and run n times is compared run by run."""
+    result = Comparison()
+    seen: dict[tuple[str, str], int] = {}
+    failed_unforeseen: set[str] = set()
+    for where, host, outcome, reason in ours:
+        index = seen[(where, host)] = seen.get((where, host), -1) + 1
+        statuses = recorded.get(where, {}).get(host, [])
+        status = statuses[index] if index < len(statuses) else None
+        if host in failed_unforeseen:
+            result.excluded += 1
+            continue
+        result.compared += 1
+        result.decided += outcome != "depends"
+        agrees = {"runs": status in RAN, "skipped": status in (None, "skipped"), "fails": status == "failed",
+                  "depends": True}[outcome]
+        if not agrees:
+            did = status or "never ran it"
+            result.wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
+        if status == "failed" and outcome != "fails":
+            failed_unforeseen.add(host)
+    planned = {(where, host) for where, host, _, _ in ours}
+    result.wrong += [f"{where} on {host}: ansible ran it ({statuses}), the plan has no such task there"
+                     for where, hosts in recorded.items() for host, statuses in hosts.items()
+                     if (where, host) not in planned]
+    return result
+
+
+def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
+    """Run the scenario with ansible-playbook in a scratch copy; each task's status per host."""
+    command = ["site.yml", "-i", "inventory.ini", *case(scenario).get("args", [])]
+    return run_with_callback(scenario, tool, CALLBACK, command, {})
+
+
+if __name__ == "__main__":
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda a, b: a == b,
+                              lambda found: f"{sum(map(len, found.values()))} task-host outcomes recorded"))

@@ -1,0 +1,90 @@
+"""Random playbooks planned by ``playbook-ls plan`` and run by ansible-playbook, compared task by
+task and host by host (plan_cases.compare).
+
+    python tests/plan/random_plans.py --seeds 5000-5049 [--roles] [--show]
+
+Each seed is a scenario of tests/run_random (random_playbook.py, or random_roles.py with
+``--roles``): two local hosts with their own variables, conditions, loops, registered results,
+blocks with rescue, includes, handlers, run_once, failures and tag selections. ansible-playbook
+runs it with the outcome-recording callback; the plan is made with the same options. Prints
+each outcome the plan decided and ansible contradicts, and the totals: compared task-host
+outcomes, the share decided (not ``depends``), and those left out because the host failed
+first in a way the plan does not predict (a module's failure).
+
+Needs ansible-core 2.19 beside this Python or on PATH.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent / "run_random"))
+
+import plan_cases  # noqa: E402
+import random_playbook  # noqa: E402
+import random_roles  # noqa: E402
+from ansible_tools import find_tool  # noqa: E402
+
+
+def one_seed(seed: int, roles: bool, tool: str, scratch: Path) -> plan_cases.Comparison:
+    directory = scratch / f"seed-{seed}"
+    directory.mkdir()
+    case = (random_roles.write if roles else random_playbook.write)(seed, directory)
+    shutil.copy(directory / "hosts.ini", directory / "inventory.ini")
+    recorded = plan_cases.ansible_outcomes(directory, tool)
+    cwd = os.getcwd()
+    os.chdir(directory)
+    try:
+        ours = plan_cases.plan_outcomes(directory, case.get("args", []))
+    finally:
+        os.chdir(cwd)
+    return plan_cases.compare(recorded, ours)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", default="5000-5019")
+    parser.add_argument("--roles", action="store_true")
+    parser.add_argument("--show", action="store_true", help="print every wrong outcome, not only the count")
+    args = parser.parse_args(argv)
+    tool = find_tool("ansible-playbook")
+    if tool is None:
+        print("ansible-playbook is not installed", file=sys.stderr)
+        return 2
+    first, _, last = args.seeds.partition("-")
+    totals = plan_cases.Comparison()
+    failing = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        for seed in range(int(first), int(last or first) + 1):
+            try:
+                result = one_seed(seed, args.roles, tool, Path(scratch))
+            except Exception as exc:  # noqa: BLE001 - a crash is a finding too, reported and counted
+                print(f"seed {seed}: ERROR {type(exc).__name__}: {exc}")
+                failing += 1
+                continue
+            totals.wrong += [f"seed {seed}: {line}" for line in result.wrong]
+            totals.compared += result.compared
+            totals.decided += result.decided
+            totals.excluded += result.excluded
+            failing += bool(result.wrong)
+            if result.wrong:
+                print(f"seed {seed}: {len(result.wrong)} wrong")
+                if args.show:
+                    print("\n".join(f"  {line}" for line in result.wrong))
+    share = totals.decided / totals.compared if totals.compared else 0
+    print(json.dumps({"seeds": args.seeds, "roles": args.roles, "seeds_with_differences": failing,
+                      "wrong": len(totals.wrong), "compared": totals.compared, "decided": totals.decided,
+                      "decided_share": round(share, 4), "excluded_after_unforeseen_failure": totals.excluded}))
+    return 1 if failing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,60 @@
+"""Every recorded scenario: what ``playbook-ls plan`` says of each task on each host is what
+ansible-playbook did there. ``runs`` must be a task ansible ran (ok, changed or failed),
+``skipped`` one it skipped or never reached on the host, ``fails`` one that failed; ``depends``
+claims nothing, and is counted: a scenario whose ``case.json`` says ``"decided": true`` has only
+values known before the run, so every outcome must be decided.
+
+With ansible-core present, ``test_recordings_match_ansible`` re-runs ansible on a fixed third of
+the scenarios (all of them with PLAYBOOK_LS_LIVE=all)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from ansible_tools import find_tool, live_sample
+from plan_cases import SCENARIOS, Planned, ansible_outcomes, case, compare, plan_outcomes, scenarios
+
+
+def our_outcomes(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> Planned:
+    monkeypatch.chdir(scenario)
+    return plan_outcomes(scenario, case(scenario).get("args", []))
+
+
+@pytest.mark.parametrize("scenario", scenarios(), ids=lambda p: p.name)
+def test_plan_matches_what_ansible_did(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ours = our_outcomes(scenario, monkeypatch)
+    compared = compare(json.loads((scenario / "expected.json").read_text()), ours)
+    assert compared.wrong == []
+    if case(scenario).get("decided"):
+        assert [f"{where} on {host}: {reason}" for where, host, outcome, reason in ours if outcome == "depends"] == []
+
+
+def test_every_outcome_kind_is_exercised(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The scenarios reach runs, skipped, depends and fails: a plan that said only one of them
+    everywhere could not pass the comparison above unnoticed."""
+    kinds = {outcome for scenario in scenarios() for _, _, outcome, _ in our_outcomes(scenario, monkeypatch)}
+    assert kinds == {"runs", "skipped", "depends", "fails"}
+
+
+def test_the_comparison_catches_a_wrong_claim() -> None:
+    recorded = {"site.yml:3": {"h1": ["skipped"], "h2": ["ok"]}, "site.yml:5": {"h2": ["failed"]}}
+    ours = [("site.yml:3", "h1", "runs", ""), ("site.yml:3", "h2", "runs", ""),
+            ("site.yml:5", "h1", "skipped", "x"), ("site.yml:5", "h2", "runs", ""),
+            ("site.yml:7", "h2", "runs", "")]
+    compared = compare(recorded, ours)
+    assert compared.wrong == ["site.yml:3 on h1: plan says runs (); ansible: skipped"]
+    assert (compared.compared, compared.decided, compared.excluded) == (4, 4, 1)  # h2 failed unforeseen at :5
+
+
+LIVE = live_sample([p.name for p in scenarios()])
+
+
+@pytest.mark.ansible
+@pytest.mark.skipif(find_tool("ansible-playbook") is None, reason="needs ansible-core 2.19")
+@pytest.mark.parametrize("name", LIVE)
+def test_recordings_match_ansible(name: str) -> None:
+    scenario = SCENARIOS / name
+    assert ansible_outcomes(scenario, str(find_tool("ansible-playbook"))) == \
+        json.loads((scenario / "expected.json").read_text())
