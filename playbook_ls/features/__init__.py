@@ -2,6 +2,9 @@
 
 # The commands the code lenses call; any client may call them with workspace/executeCommand.
 LIST_TASKS = "playbook-ls.listTasks"
+# What will run where (playbook-ls plan) for a playbook: {path, inventory?, tags?, skip_tags?};
+# the inventory defaults to the ``inventory`` setting, the tags to the selection preview's.
+SHOW_PLAN = "playbook-ls.showPlan"
 SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
 # Run the tasks a lens names with the bundled engine: check mode (changes nothing), or for real
 # after the user confirms. Arguments: {playbook, play?, tags?, skip_tags?, profile?, inventory?}.

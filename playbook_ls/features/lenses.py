@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
-from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS
+from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, keyword_span, where
 
@@ -44,6 +44,8 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
             tags = ", ".join(map(str, first.play.frame.tags)) or "none"
             result.append(Lens(head, f"play tags: {tags}{more}", SHOW_EFFECTIVE_TAGS, [path, line]))
             result.append(Lens(head, "List tasks", LIST_TASKS, [{"path": path, "line": line}]))
+            if not first.book.synthetic:
+                result.append(Lens(head, "Plan per host", SHOW_PLAN, [{"path": first.book.path}]))
             result += run_lenses(head, first, None)
         else:
             task = first.task

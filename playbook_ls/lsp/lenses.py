@@ -11,10 +11,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS
+from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN
 from playbook_ls.features.convert import lsp_range, uri_to_path
 from playbook_ls.lsp.presenting import present
-from playbook_ls.lsp.server import PlaybookServer, command_args, guarded, query
+from playbook_ls.lsp.server import PlaybookServer, command_args, guarded, invalid_params, query
 
 
 def register(server: PlaybookServer) -> None:
@@ -60,3 +60,28 @@ def register(server: PlaybookServer) -> None:
         present(ls, f"tags-{name}", f"playbook-ls: effective tags at {os.path.basename(path)}:{line + 1}",
                 lenses.effective_tags_text(result))
         return result
+
+    @server.command(SHOW_PLAN)
+    async def show_plan(ls: PlaybookServer, *args: Any) -> Any:
+        """The plan is made by a child process (playbook_ls.features.plan_view), waited for in
+        the query threads; the document is shown from the event loop."""
+        import asyncio
+        import functools
+
+        from playbook_ls.features.plan_view import plan_text
+
+        request = command_args(list(args))
+        playbook, inventory = request.get("path"), request.get("inventory") or ls.options.get("inventory")
+        if not isinstance(playbook, str) or not playbook or ls.index is None:
+            raise invalid_params("give {path: the playbook to plan, inventory?, tags?, skip_tags?}")
+        if inventory is not None and not isinstance(inventory, str):
+            raise invalid_params(f"'inventory' must be a string, not {type(inventory).__name__}")
+        preview = ls.selection
+        tags = request["tags"].split(",") if request.get("tags") else list(preview.tags) if preview else []
+        skip = request["skip_tags"].split(",") if request.get("skip_tags") else \
+            list(preview.skip_tags) if preview else []
+        text = await asyncio.get_running_loop().run_in_executor(
+            ls.queries, functools.partial(plan_text, ls.index.root, playbook, [inventory] if inventory else [], tags,
+                                          skip))
+        present(ls, f"plan-{os.path.basename(playbook)}", f"playbook-ls: plan of {os.path.basename(playbook)}", text)
+        return {"text": text}

@@ -68,3 +68,19 @@ async def test_malformed_command_arguments_are_invalid_params(client: LanguageCl
     with pytest.raises(Exception, match="must be|expected") as raised:
         await client.workspace_execute_command_async(types.ExecuteCommandParams(command=command, arguments=arguments))
     assert getattr(raised.value, "code", -32602) == -32602  # InvalidParams
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_plan_lens_shows_what_runs_where(client: LanguageClient, workspace: Path) -> None:
+    playbook = workspace / "playbook.yml"
+    commands = await lens_commands(client, playbook, next(
+        n for n, text in enumerate(playbook.read_text().splitlines()) if text.startswith("- ")))
+    plan = commands["Plan per host"]
+    assert plan.command == "playbook-ls.showPlan"
+    result = await execute(client, types.Command(title=plan.title, command=plan.command,
+                                                 arguments=[{**plan.arguments[0], "inventory": "localhost,"}]))
+    assert isinstance(result, dict)
+    lines = result["text"].splitlines()
+    assert lines[0] == "playbook-ls plan playbook.yml -i localhost,"
+    assert any(line.startswith("  sample : task1") and "✓" in line for line in lines)
+    assert any(line.startswith("  sample : task2") and "–" in line for line in lines)  # never: not selected

@@ -11,6 +11,7 @@ export const SERVER = {
   checkTasks: "playbook-ls.checkTasks",
   runTasks: "playbook-ls.runTasks",
   listProfiles: "playbook-ls.listProfiles",
+  showPlan: "playbook-ls.showPlan",
 } as const;
 
 /** The extension's commands (palette, editor context menu, status bar). */

@@ -349,6 +349,16 @@ class Controller implements vscode.Disposable {
           return this.runWithFeedback(command === SERVER.checkTasks, withProfile(command, args, this.profile),
             async (withArgs) => next(command, withArgs));
         }
+        if (command === SERVER.showPlan) {
+          // the plan of what will run where, as the text the server made
+          const plan: unknown = await next(command, args);
+          const text = (plan as { text?: unknown } | null)?.text;
+          if (typeof text === "string") {
+            const document = await vscode.workspace.openTextDocument({ content: text, language: "plaintext" });
+            await vscode.window.showTextDocument(document, { preview: true });
+          }
+          return plan;
+        }
         if (command !== SERVER.listTasks && command !== SERVER.showEffectiveTags) return next(command, args);
         const result: unknown = await next(command, args);
         if (result === undefined) return result; // failed: the client has said so
