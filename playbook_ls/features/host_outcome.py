@@ -51,6 +51,8 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
     :class:`_SharedOutcomes`)."""
     chosen = play_plan.hosts if hosts is None else hosts
+    running = {host.name for host in chosen}
+    batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     first_of_batch = _run_once_hosts(task, batches)
     if first_of_batch is None and not conditions and loop_of(task) is None:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
@@ -77,6 +79,10 @@ def _run_once_hosts(task: Task, batches: list[list[str]]) -> set[str] | None:
     return {batch[0] for batch in batches if batch} if once else None
 
 
+class _ReadsMore(Exception):
+    """A rebound reading (:meth:`_HostTask.for_host`) needs more than the host's name and groups."""
+
+
 class _SharedOutcomes:
     """A task's outcomes on the play's hosts, each computed once per distinct set of values:
     two hosts whose inventory sets the names the task's conditions and loop read (also through
@@ -96,7 +102,10 @@ class _SharedOutcomes:
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:
-            return self.rebound.for_host(host).outcome(conditions)
+            try:
+                return self.rebound.for_host(host).outcome(conditions)
+            except _ReadsMore:
+                pass  # this host's conditions go further: read its own variables
         key = None
         if self.shared and self.names is not None:
             key = self._signature(host)
@@ -152,6 +161,7 @@ class _HostTask:
         self._resolved: dict[str, Resolved] = {}
         self._unknown: dict[str, str | None] = {}
         self._overrides: dict[str, Any] = {}
+        self._rebound = False
         cached = getattr(plan, "facts", {}).get(host.name)
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
@@ -166,10 +176,10 @@ class _HostTask:
             return items
         if not items:
             return HostOutcome(SKIPPED, f"its loop ({loop[0]}) has no items on this host")
-        loop_var = self._loop_var()
-        if loop_var is None:
-            return HostOutcome(DEPENDS, "its loop_control.loop_var is known only at run time")
-        outcomes = [self._conditions(conditions, {loop_var: item}) for item in items]
+        control = self._loop_control()
+        if control is None:
+            return HostOutcome(DEPENDS, "its loop_control is known only at run time")
+        outcomes = [self._conditions(conditions, control.item_vars(items, index)) for index in range(len(items))]
         for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
             found = next((o for o in outcomes if o.outcome == kind), None)
             if found is not None:
@@ -270,14 +280,15 @@ class _HostTask:
                 return HostOutcome(FAILS, f"its loop ({kind}): {failure}")
             return HostOutcome(DEPENDS, f"its loop ({kind}) is known only at run time: {failure.reason}")
 
-    def _loop_var(self) -> str | None:
+    def _loop_control(self) -> Any:
+        """The task's LoopControl (loop_var, index_var, extended), None when the run decides it."""
         from engine.loop_control import LoopControl
         from engine.templar import TemplateFailure
 
         if self._needs_value((self.task.data or {}).get("loop_control"), {}) is not None:
             return None
         try:
-            return LoopControl.of(self.task, self._templar({})).loop_var
+            return LoopControl.of(self.task, self._templar({}))
         except (TemplateFailure, TypeError, ValueError):
             return None
 
@@ -289,6 +300,7 @@ class _HostTask:
         own = host.get_magic_vars()
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
                             "inventory_hostname_short": own["inventory_hostname_short"]}
+        other._rebound = True
         return other
 
     def _templar(self, item: Mapping[str, Any]) -> Any:
@@ -327,6 +339,8 @@ class _HostTask:
         return self._needs_names([name for name in names if name not in item])
 
     def _needs_names(self, names: list[str]) -> str | None:
+        if self._rebound and not set(names) <= _HOST_IDENTITY:
+            raise _ReadsMore  # the first host's variables are not this host's
         self.touched.update(names)
         self._task_variables([name for name in names if name not in _RUN_FILLED])  # one lookup for all
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]

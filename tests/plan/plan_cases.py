@@ -42,8 +42,10 @@ case = read_case
 
 
 RAN = {"ok", "changed", "failed", "unreachable"}
-Planned = list[tuple[str, str, str, str]]
-"""(FILE:LINE, HOST, OUTCOME, REASON) in run order, as playbook-ls plans a scenario."""
+Planned = list[tuple[str, str, str, str, bool]]
+"""(FILE:LINE, HOST, OUTCOME, REASON, SHARED) in run order, as playbook-ls plans a scenario.
+SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks the first host
+still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
 
 
 def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
@@ -63,9 +65,17 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
     # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
-    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, outcome.outcome, outcome.reason)
-            for play in plan_hosts(plan) for task in play.tasks if task.task.action not in META
-            for host, outcome in task.hosts.items()]
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, outcome.outcome, outcome.reason,
+             _shared(play_plan.play, task.task))
+            for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
+            if task.task.action not in META for host, outcome in task.hosts.items()]
+
+
+def _shared(play: Any, task: Any) -> bool:
+    data = play.data if isinstance(play.data, dict) else {}
+    return bool({"any_errors_fatal", "max_fail_percentage"} & set(data)) or any(
+        getattr(task.effective(keyword), "value", None) not in (None, False) for keyword in ("run_once",
+                                                                                           "any_errors_fatal"))
 
 
 @dataclass
@@ -84,11 +94,11 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
     result = Comparison()
     seen: dict[tuple[str, str], int] = {}
     failed_unforeseen: set[str] = set()
-    for where, host, outcome, reason in ours:
+    for where, host, outcome, reason, shared in ours:
         index = seen[(where, host)] = seen.get((where, host), -1) + 1
         statuses = recorded.get(where, {}).get(host, [])
         status = statuses[index] if index < len(statuses) else None
-        if host in failed_unforeseen:
+        if host in failed_unforeseen or (shared and failed_unforeseen):
             result.excluded += 1
             continue
         result.compared += 1
@@ -100,7 +110,7 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
             result.wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
         if status == "failed" and outcome != "fails":
             failed_unforeseen.add(host)
-    planned = {(where, host) for where, host, _, _ in ours}
+    planned = {(where, host) for where, host, _, _, _ in ours}
     result.wrong += [f"{where} on {host}: ansible ran it ({statuses}), the plan has no such task there"
                      for where, hosts in recorded.items() for host, statuses in hosts.items()
                      if (where, host) not in planned]
