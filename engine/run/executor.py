@@ -18,6 +18,7 @@ from engine.inventory.data import Host
 from engine.model import Block, Play, Task
 from engine.plan import Plan, PlayPlan
 from engine.play_context import PlayContext
+from engine.role_runs import RoleRuns
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
@@ -41,7 +42,6 @@ from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.lookups import task_context
 from engine.run.play_roles import RoleTree, play_roles
-from engine.run.role_runs import RoleRuns
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory

@@ -39,6 +39,9 @@ class HostOutcome:
     """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
     host there whatever happens before)."""
     reason: str = ""
+    unreported: bool = False
+    """Skipped without a word from ansible (no ``skipping:`` line): not selected by the tags, not
+    notified, ``run_once`` on another host, a role that already ran, a host that failed."""
 
 
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
@@ -61,7 +64,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     for host in chosen:
         if first_of_batch is not None and host.name not in first_of_batch:
             once = next(name for batch in batches if host.name in batch for name in first_of_batch if name in batch)
-            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {once}")
+            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {once}", True)
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found
@@ -352,6 +355,8 @@ class _HostTask:
             return self._unknown[name]
         if name in _RUN_FILLED:
             return f"`{name}` (the run fills it)"
+        if name in include_loop_names(self.play_plan.play, self.task):
+            return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
         reason: str | None = None
@@ -440,3 +445,20 @@ def _runs_setup(play: Any) -> bool:
 
         found = play.derived["runs_setup"] = any(task.action in _SETUP for task in play_tasks(play))
     return found
+
+
+def include_loop_names(play: Any, task: Task) -> frozenset[str]:
+    """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
+    ``ansible_loop``...): what the task sees once per item, which no static reading has."""
+    from playbook_ls.features.hover import includers_of
+
+    names: set[str] = set()
+    for include in includers_of(play, task):
+        if loop_of(include) is None:
+            continue
+        control = include.data.get("loop_control") if isinstance(include.data, Mapping) else None
+        control = control if isinstance(control, Mapping) else {}
+        names |= {str(control.get("loop_var") or "item"), "ansible_loop", "ansible_loop_var", "ansible_index_var"}
+        if control.get("index_var"):
+            names.add(str(control["index_var"]))
+    return frozenset(names)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine import notify
+from engine.keywords import META
 from engine.model import Block
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 
@@ -63,8 +64,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> tasks notifying it since
     handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
+    roles = _RoleUses()
     for task, includers in tasks_with_includers(play, handlers=True):
         if task.implicit:
+            roles.passed(task, [host for host in hosts if host not in failed])
             continue
         planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
                               task.span.line + 1 if task.span else None, task.handler)
@@ -72,7 +75,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             notifiers = _take_notifiers(task, handlers, notified)
         elif not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
-            planned.hosts = dict.fromkeys(hosts, HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})"))
+            unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
+            planned.hosts = dict.fromkeys(hosts, unselected)
             result.tasks.append(planned)
             continue
         running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
@@ -80,6 +84,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                  running)
         if id(task) in _section_tasks(play)[0]:
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
+        if task.role is not None:
+            outcomes = roles.outcomes(task, outcomes)
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             _note_notifications(task, planned, notified)
@@ -93,7 +99,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if task.handler:
                 heard = _heard_on(host, notifiers)
                 if not heard:
-                    outcome = HostOutcome(SKIPPED, _not_notified(task, notifiers))
+                    outcome = HostOutcome(SKIPPED, _not_notified(task, notifiers), True)
                 elif outcome.outcome == RUNS:
                     outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
             planned.hosts[host] = outcome
@@ -106,6 +112,51 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     return result
 
 
+class _RoleUses:
+    """``Role.has_run`` in three values (engine.role_runs): an equal use of a role that has run on
+    a host is left out there; when whether it ran depends on the run, so does the later use."""
+
+    def __init__(self) -> None:
+        from engine.role_runs import RoleRuns
+
+        self.runs = RoleRuns()
+        self.maybe_had: dict[tuple[Any, ...], set[str]] = {}
+        self.maybe_completed: dict[tuple[Any, ...], set[str]] = {}
+
+    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
+        """``outcomes`` with the role's verdict where it has one, then noted as the role's runs."""
+        role = task.role
+        assert role is not None
+        key = self.runs.key(role)
+        found = {}
+        for host, outcome in outcomes.items():
+            if self.runs.skips(task, host):
+                outcome = _ROLE_RAN
+            elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
+                outcome = _ROLE_MAYBE_RAN
+            found[host] = outcome
+            if outcome.outcome in (RUNS, FAILS):
+                self.runs.task_done(task, host, "ok")
+            elif outcome.outcome == DEPENDS:
+                self.maybe_had.setdefault(key, set()).add(host)
+        return found
+
+    def passed(self, task: Task, hosts: list[str]) -> None:
+        """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
+        if task.role is None or task.action not in META or not isinstance(task.args, dict) or \
+                task.args.get("_raw_params") != "role_complete":
+            return
+        key = self.runs.key(task.role)
+        for host in hosts:
+            self.runs.role_complete(task, host)
+            if host in self.maybe_had.get(key, ()) and host not in self.runs.completed.get(key, ()):
+                self.maybe_completed.setdefault(key, set()).add(host)
+
+
+_ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal use earlier in the play; "
+                                 "allow_duplicates is false)", True)
+_ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
+                                       "on this host")
 # a rescue section runs only when a task of its block fails, which the plan takes them not to do
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
@@ -117,12 +168,14 @@ def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, li
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
-    """Whether the tag selection keeps ``task``; a task an include loads is selected when the
-    include runs, with its own tags (and the include's, which it inherits)."""
+    """Whether the tag selection keeps ``task``; a task an include loads is selected when every
+    include on the way is (an include left out loads nothing), with its own tags."""
     from engine.tags import TagEvaluator, TagTemplateError, should_run
 
     if not includers:
         return id(task) in selected
+    if not _selected(includers[-1], includers[:-1], selected, plan):
+        return False
     try:
         return should_run(TagEvaluator().evaluate(task), plan.options.selection())
     except TagTemplateError:
@@ -184,7 +237,7 @@ def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
 def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
     name, certain = failure
     if certain and not task.handler:
-        return HostOutcome(SKIPPED, f"the host failed at {name}")
+        return HostOutcome(SKIPPED, f"the host failed at {name}", True)
     if task.handler:
         return HostOutcome(DEPENDS, f"the host failed at {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name} fails on this host (ignore_errors, rescue or the play's failure "

@@ -42,8 +42,11 @@ case = read_case
 
 
 RAN = {"ok", "changed", "failed", "unreachable"}
-Planned = list[tuple[str, str, str, str, bool]]
-"""(FILE:LINE, HOST, OUTCOME, REASON, SHARED) in run order, as playbook-ls plans a scenario.
+Planned = list[tuple[str, str, str, str, bool, bool]]
+"""(FILE:LINE, HOST, OUTCOME, REASON, SHARED, REPEATS) in run order, as playbook-ls plans a
+scenario; OUTCOME ``unreported`` for a skip ansible says nothing of (no callback, so no recorded
+status); REPEATS: a looping include loads the task, which then runs once per item where the plan
+lists it once (its first run is compared).
 SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks the first host
 still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
 
@@ -57,6 +60,7 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     from engine.source import SourceCache
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
+    from playbook_ls.features.host_outcome import include_loop_names
     from playbook_ls.features.host_plan import plan_hosts
 
     options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
@@ -65,8 +69,9 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
     # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
-    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, outcome.outcome, outcome.reason,
-             _shared(play_plan.play, task.task))
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host,
+             "unreported" if outcome.unreported else outcome.outcome, outcome.reason,
+             _shared(play_plan.play, task.task), bool(include_loop_names(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
             if task.task.action not in META for host, outcome in task.hosts.items()]
 
@@ -94,26 +99,34 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
     result = Comparison()
     seen: dict[tuple[str, str], int] = {}
     failed_unforeseen: set[str] = set()
-    for where, host, outcome, reason, shared in ours:
-        index = seen[(where, host)] = seen.get((where, host), -1) + 1
+    repeating = {(where, host) for where, host, *_, repeats in ours if repeats}
+    for where, host, outcome, reason, shared, _repeats in ours:
         statuses = recorded.get(where, {}).get(host, [])
-        status = statuses[index] if index < len(statuses) else None
+        if (where, host) in repeating and (where, host) in seen:
+            result.excluded += 1  # which of ansible's runs per item it stands for is not known
+            continue
+        if outcome == "unreported":  # ansible's run of it reports nothing: no status is its own
+            index, status = seen.get((where, host), -1), None
+        else:
+            index = seen[(where, host)] = seen.get((where, host), -1) + 1
+            status = statuses[index] if index < len(statuses) else None
         if host in failed_unforeseen or (shared and failed_unforeseen):
             result.excluded += 1
             continue
         result.compared += 1
         result.decided += outcome != "depends"
         agrees = {"runs": status in RAN, "skipped": status in (None, "skipped"), "fails": status == "failed",
-                  "depends": True}[outcome]
+                  "depends": True, "unreported": True}[outcome]
         if not agrees:
             did = status or "never ran it"
             result.wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
         if status == "failed" and outcome != "fails":
             failed_unforeseen.add(host)
-    planned = {(where, host) for where, host, _, _, _ in ours}
-    result.wrong += [f"{where} on {host}: ansible ran it ({statuses}), the plan has no such task there"
-                     for where, hosts in recorded.items() for host, statuses in hosts.items()
-                     if (where, host) not in planned]
+    # a run ansible reported that no reported outcome of the plan stands for
+    result.wrong += [f"{where} on {host}: ansible reported {statuses}, the plan {seen.get((where, host), -1) + 1} "
+                     "reported run(s)" for where, hosts in recorded.items() for host, statuses in hosts.items()
+                     if len(statuses) > seen.get((where, host), -1) + 1 and host not in failed_unforeseen
+                     and (where, host) not in repeating]
     return result
 
 

@@ -24,7 +24,7 @@ class RoleRuns:
         self.completed: dict[tuple[Any, ...], set[str]] = {}
         self._keys: dict[int, tuple[RoleInstance, tuple[Any, ...]]] = {}
 
-    def _key(self, role: RoleInstance) -> tuple[Any, ...]:
+    def key(self, role: RoleInstance) -> tuple[Any, ...]:
         known = self._keys.get(id(role))
         if known is None:  # the role is kept with its key: its id is not reused while the run lasts
             known = self._keys[id(role)] = (role, role.identity())
@@ -36,15 +36,15 @@ class RoleRuns:
         role = task.role
         if role is None or task.handler or role.allow_duplicates:
             return False
-        return host in self.completed.get(self._key(role), ())
+        return host in self.completed.get(self.key(role), ())
 
     def task_done(self, task: Task, host: str, status: str) -> None:
         if task.role is not None and status != "skipped":
-            self.had_task_run.setdefault(self._key(task.role), set()).add(host)
+            self.had_task_run.setdefault(self.key(task.role), set()).add(host)
 
     def role_complete(self, task: Task, host: str) -> None:
         if task.role is None:
             return
-        key = self._key(task.role)
+        key = self.key(task.role)
         if host in self.had_task_run.get(key, ()):
             self.completed.setdefault(key, set()).add(host)
