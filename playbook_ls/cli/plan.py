@@ -45,6 +45,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--facts", metavar="DIR",
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
                              "ansible.cfg's jsonfile fact cache, which is read too)")
+    parser.add_argument("--gather", action="store_true",
+                        help="first gather the facts of the plan's hosts with ansible's setup module (contacts the "
+                             "hosts with your connection settings), into --facts DIR or ansible.cfg's jsonfile cache")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
 
@@ -62,12 +65,19 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"playbook-ls: error: --extra-vars: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    if args.facts and args.gather:
+        os.makedirs(args.facts, exist_ok=True)
     if args.facts and not os.path.isdir(args.facts):
         print(f"playbook-ls: error: --facts {args.facts}: not a directory; give the one `ansible -m setup --tree` "
               "wrote", file=sys.stderr)
         return EXIT_USAGE
     try:
         plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code)
+        if args.gather:
+            problem = gather_facts(plan, args.facts)
+            if problem:
+                print(f"playbook-ls: error: --gather: {problem}", file=sys.stderr)
+                return EXIT_USAGE
         plan.facts = known_facts(args.facts)
         plays = plan_hosts(plan)
     except PlanError as exc:
@@ -83,6 +93,41 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(as_text(plays), end="")
     return 0
+
+
+def gather_facts(plan: Any, directory: str | None) -> str | None:
+    """Run ``ansible all --limit HOSTS -m ansible.builtin.setup`` on the plan's hosts, as the user
+    asked with ``--gather``: into ``directory`` (``--tree``) or ansible.cfg's jsonfile fact cache.
+    ansible's own output goes to standard error; hosts it cannot reach keep the facts they had.
+    The problem when nothing can be gathered, else None."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from engine.config import AnsibleConfig
+
+    config = AnsibleConfig.load()
+    cached = config.fact_caching in ("jsonfile", "ansible.builtin.jsonfile") and config.fact_caching_connection
+    if directory is None and not cached:
+        return ("give --facts DIR to keep the facts in, or set fact_caching = jsonfile and fact_caching_connection "
+                "in ansible.cfg")
+    beside = os.path.join(os.path.dirname(sys.executable), "ansible")
+    ansible = beside if os.access(beside, os.X_OK) else shutil.which("ansible")
+    if ansible is None:
+        return "the ansible command is not installed (pip install ansible-core)"
+    hosts = sorted({host.name for play_plan in plan.plays for host in play_plan.hosts})
+    if not hosts:
+        return "the plan has no hosts to gather facts from"
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as limit:
+        limit.write("\n".join(hosts) + "\n")
+    try:
+        command = [ansible, "all", *(arg for source in plan.options.inventory for arg in ("-i", source)),
+                   "--limit", f"@{limit.name}", "-m", "ansible.builtin.setup",
+                   *(["--tree", directory] if directory else [])]
+        subprocess.run(command, stdout=sys.stderr, stdin=subprocess.DEVNULL, check=False)
+    finally:
+        os.unlink(limit.name)
+    return None
 
 
 def as_json(plays: list[Any]) -> dict[str, Any]:

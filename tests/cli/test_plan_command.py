@@ -4,9 +4,13 @@ name what to do, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+from ansible_tools import find_tool
 
 SCENARIO = Path(__file__).resolve().parents[1] / "plan" / "scenarios" / "tag_selection"
 
@@ -79,3 +83,26 @@ def test_facts_from_a_setup_tree_decide_conditions(tmp_path: Path) -> None:
 def test_facts_must_be_a_directory(tmp_path: Path) -> None:
     done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tmp_path / "none"))
     assert done.returncode == 2 and "--facts" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.ansible
+@pytest.mark.skipif(find_tool("ansible") is None, reason="needs ansible-core 2.19")
+def test_gather_fills_the_facts_of_the_plans_hosts_only(tmp_path: Path) -> None:
+    local = f"ansible_connection=local ansible_python_interpreter={sys.executable}"
+    (tmp_path / "inv.ini").write_text(f"target {local}\nbystander {local}\n")
+    (tmp_path / "site.yml").write_text("- hosts: target\n  gather_facts: false\n  tasks:\n    - name: on linux\n"
+                                       "      ansible.builtin.debug: msg=x\n"
+                                       "      when: ansible_facts['system'] == 'Linux'\n")
+    done = subprocess.run([sys.executable, "-m", "playbook_ls", "plan", "site.yml", "-i", "inv.ini", "--gather",
+                           "--facts", "facts", "--format", "json"], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=300, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PATH": f"{Path(str(find_tool('ansible'))).parent}:{os.environ['PATH']}"})
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (tmp_path / "facts").iterdir()) == ["target"]
+    [task] = json.loads(done.stdout)["plays"][0]["tasks"]
+    assert task["hosts"]["target"]["outcome"] == ("runs" if sys.platform.startswith("linux") else "skipped")
+
+
+def test_gather_needs_somewhere_to_keep_the_facts(tmp_path: Path) -> None:
+    done = plan("site.yml", "-i", "inventory.ini", "--gather")
+    assert done.returncode == 2 and "give --facts DIR" in done.stderr
