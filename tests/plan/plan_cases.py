@@ -89,8 +89,25 @@ class Comparison:
     compared: int = 0
     decided: int = 0
     excluded: int = 0
+    depends: dict[str, int] = field(default_factory=dict)
+    """``depends`` outcomes by the kind of run-time value named (:func:`depends_kind`)."""
     """Outcomes on a host after a failure the plan did not state: the plan takes every task
     that runs to succeed, so what follows such a failure is not its claim."""
+
+
+RUN_TIME_KINDS = {
+    "set at run time": "a registered result or set_fact", "gathered": "a gathered fact",
+    "a fact, gathered": "a gathered fact", "reports a change": "a handler's notifier changing",
+    "rescue section": "a failure in a block", "fails on this host": "an earlier failure",
+    "looping include": "an include's loop item", "ran no task": "an earlier use of the role",
+    "force_handlers": "an earlier failure",
+}
+
+
+def depends_kind(reason: str) -> str:
+    """What a ``depends`` outcome waits for, in a word: a value only the run has, or ``static``
+    for one a plan could decide (a lookup, an expression it cannot read), which counts against it."""
+    return next((kind for marker, kind in RUN_TIME_KINDS.items() if marker in reason), f"static: {reason[:60]}")
 
 
 def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
@@ -115,6 +132,9 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
             continue
         result.compared += 1
         result.decided += outcome != "depends"
+        if outcome == "depends":
+            kind = depends_kind(reason)
+            result.depends[kind] = result.depends.get(kind, 0) + 1
         agrees = {"runs": status in RAN, "skipped": status in (None, "skipped"), "fails": status == "failed",
                   "depends": True, "unreported": True}[outcome]
         if not agrees:

@@ -74,15 +74,22 @@ def main(argv: list[str]) -> int:
             totals.compared += result.compared
             totals.decided += result.decided
             totals.excluded += result.excluded
+            for kind, count in result.depends.items():
+                totals.depends[kind] = totals.depends.get(kind, 0) + count
             failing += bool(result.wrong)
             if result.wrong:
                 print(f"seed {seed}: {len(result.wrong)} wrong")
                 if args.show:
                     print("\n".join(f"  {line}" for line in result.wrong))
     share = totals.decided / totals.compared if totals.compared else 0
+    static = sum(count for kind, count in totals.depends.items() if kind.startswith("static"))
+    decidable = totals.decided + static  # outcomes whose values a plan can know before the run
     print(json.dumps({"seeds": args.seeds, "roles": args.roles, "seeds_with_differences": failing,
                       "wrong": len(totals.wrong), "compared": totals.compared, "decided": totals.decided,
-                      "decided_share": round(share, 4), "excluded_after_unforeseen_failure": totals.excluded}))
+                      "decided_share": round(share, 4),
+                      "decided_of_decidable": round(totals.decided / decidable, 4) if decidable else 1,
+                      "depends": dict(sorted(totals.depends.items(), key=lambda kv: -kv[1])),
+                      "excluded_after_unforeseen_failure": totals.excluded}))
     return 1 if failing else 0
 
 
