@@ -57,7 +57,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     first_of_batch = _run_once_hosts(task, batches)
-    if first_of_batch is None and not conditions and loop_of(task) is None:
+    if first_of_batch is None and not conditions and loop_of(task) is None and task.action not in _FAILING:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     found: dict[str, HostOutcome] = {}
@@ -80,6 +80,15 @@ def _run_once_hosts(task: Task, batches: list[list[str]]) -> set[str] | None:
     except (TypeError, ValueError):
         return None  # templated: the run decides (the task is planned on every host)
     return {batch[0] for batch in batches if batch} if once else None
+
+
+def _failing_actions() -> frozenset[str]:
+    from engine import keywords as kw
+
+    return kw.FAIL | kw.ASSERT
+
+
+_FAILING = _failing_actions()  # actions whose outcome is more than "runs" (HostTask._ran)
 
 
 class _ReadsMore(Exception):

@@ -65,6 +65,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
     roles = _RoleUses()
+    stopping: dict[str, tuple[str, bool]] = {}
     for task, includers in tasks_with_includers(play, handlers=True):
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
@@ -106,7 +107,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if outcome.outcome == FAILS:
                 effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
                 if effect is not None:
-                    failed[host] = effect
+                    failed[host] = (f"{effect[0]} failing", effect[1])
+                    spread = _failure_spread(play, task) if effect[1] else None
+                    if spread is not False:  # the play's failure settings stop the others too
+                        stopping[host] = (f"{effect[0]} failing on {host} (any_errors_fatal or "
+                                          "max_fail_percentage)", bool(spread))
+        for other in hosts:
+            if stopping and other not in failed:
+                failed[other] = next(iter(stopping.values()))
+        stopping.clear()
         _note_notifications(task, planned, notified)
         result.tasks.append(planned)
     return result
@@ -196,10 +205,22 @@ def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | Non
         uncertain = False
     except (TypeError, ValueError):
         uncertain = True
+    return name, not (uncertain or id(task) in _recovered_tasks(play))
+
+
+def _failure_spread(play: Play, task: Task) -> bool | None:
+    """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
+    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
+    from engine.booleans import boolean
+
     data = play.data if isinstance(play.data, Mapping) else {}
-    uncertain = (uncertain or id(task) in _recovered_tasks(play) or "any_errors_fatal" in data
-                 or "max_fail_percentage" in data)
-    return name, not uncertain
+    fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
+    try:
+        if fatal is not None and boolean(fatal, strict=True):
+            return True
+    except (TypeError, ValueError):
+        return None
+    return None if "max_fail_percentage" in data else False
 
 
 def _recovered_tasks(play: Play) -> frozenset[int]:
@@ -237,11 +258,10 @@ def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
 def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
     name, certain = failure
     if certain and not task.handler:
-        return HostOutcome(SKIPPED, f"the host failed at {name}", True)
+        return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
     if task.handler:
-        return HostOutcome(DEPENDS, f"the host failed at {name}: handlers run then only with force_handlers")
-    return HostOutcome(DEPENDS, f"after {name} fails on this host (ignore_errors, rescue or the play's failure "
-                                "settings decide)")
+        return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
+    return HostOutcome(DEPENDS, f"after {name} fails (a rescue section or the play's failure settings decide)")
 
 
 def _where(planned: PlannedTask) -> str:
