@@ -445,14 +445,21 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
 def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage; with the vars, each role of the lineage is preceded by the vars its
-    dependencies export and followed by the ``vars`` of the roles: entry or dependency that
-    brought it in (``Role.get_vars`` along the dependency chain: the outer roles' entry vars
-    are below the inner role's vars files)."""
+    role's lineage. With the defaults, the lineage starts with the defaults of the task's role's
+    own dependencies, the deepest first (``Role.get_default_vars(dep_chain)``: a private role,
+    one an ``include_role`` brought in, still gives its tasks its dependencies' defaults); with
+    the vars, each role of the lineage is preceded by the vars its dependencies export and
+    followed by the ``vars`` of the roles: entry or dependency that brought it in
+    (``Role.get_vars`` along the dependency chain: the outer roles' entry vars are below the
+    inner role's vars files)."""
     public = [layer for owner in context.roles if role_is_public(owner, private)
               for layer in _role_file_layers(manager, owner, sub, level)]
+    chain = _dep_chain(role)
     lineage = []
-    for owner in _dep_chain(role):
+    if sub == "defaults" and chain:  # get_default_vars(dep_chain): the role's dependencies first
+        lineage += [layer for dep in _all_dependencies(chain[-1], context.roles)
+                    for layer in _role_file_layers(manager, dep, sub, level)]
+    for owner in chain:
         if sub == "vars":
             lineage += [layer for dep in _all_dependencies(owner, context.roles)
                         for layer in _role_file_layers(manager, dep, sub, level)]
