@@ -109,17 +109,13 @@ def template_source(task: Task, basedir: str) -> str | None:
     """The file a ``template`` task renders, when its ``src`` is written out and found where the
     module looks (``engine.run.modules._sources.find_source``)."""
     from engine.run.modules import ModuleError
-    from engine.run.modules._sources import find_source
+    from engine.run.modules._sources import find_source, source_search_paths
 
     src = task.args.get("src") if task.action in TEMPLATE_ACTIONS and isinstance(task.args, Mapping) else None
     if not isinstance(src, str) or not src or "{{" in src or "{%" in src:
         return None
-    search = [task.role.path] if task.role is not None and task.role.path else []
-    if task.span is not None:
-        search.append(os.path.dirname(task.span.file))
-    search.append(basedir)
     try:
-        found = find_source(src, "templates", [os.path.abspath(path) for path in search])
+        found = find_source(src, "templates", source_search_paths(task, basedir))
     except ModuleError:
         return None
     return found if os.path.isfile(found) else None
