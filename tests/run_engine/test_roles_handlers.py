@@ -142,3 +142,20 @@ def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> No
     (tmp_path / "site.yml").write_text(
         "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - template: {src: conf.j2, dest: /tmp/never}\n")
     assert ["strftime" in message for message in _filter_problems(tmp_path / "site.yml")] == [True]
+
+
+def test_engine_auto_hands_a_role_default_filter_to_ansible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import playbook_ls.cli.run as cli_run
+    from playbook_ls.cli.main import main
+
+    defaults = tmp_path / "roles" / "r" / "defaults"
+    defaults.mkdir(parents=True)
+    (defaults / "main.yml").write_text("hashed: \"{{ 'x' | password_hash('sha512') }}\"\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  roles: [r]\n")
+    handed: list[str] = []
+    monkeypatch.setattr(cli_run, "_hand_to_ansible", lambda options: handed.append(options.playbook) or 0)
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "site.yml", "-i", "localhost,", "--engine", "auto"]) == 0
+    assert handed == ["site.yml"]
+    assert ("running with ansible-playbook: " + str(defaults / "main.yml") + ":1:") in capsys.readouterr().err
