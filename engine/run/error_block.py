@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
+from engine.template_errors import PluginFailure
 
 ERROR_KEY = "_ansible_error_chain"
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
@@ -163,12 +164,14 @@ def format_events(events: list[Event]) -> str:
 
 def _folds(event: Event, into: Event) -> bool:
     """Whether ``event`` (the cause of ``into``) collapses into it: it has no context or help
-    text, or the same as ``into``."""
+    text, or the same as ``into``. The contexts are compared as ansible compares them, as text:
+    an unnamed task and its action's key start at the same line and column, so the task's
+    ``Task failed.`` and the action's failure share one excerpt, whatever their spans' ends."""
     if event.alone:
         return False
     if event.origin is None and not event.help:
         return True
-    return (event.origin, event.value, event.help) == (into.origin, into.value, into.help)
+    return (event.context(), event.help) == (into.context(), into.help)
 
 
 def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[Event]:
@@ -238,6 +241,9 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     for key, value in task.args.items():
         try:
             template(value)
+        except PluginFailure as each:  # a port of an ansible-core filter failed
+            failing, cause, plugin = key, each.handled or str(each), each.plugin if each.handled else None
+            break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
             failing, cause, plugin = key, str(each), _failed_filter(each, value)
             break
