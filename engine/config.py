@@ -374,10 +374,11 @@ class ProjectConfigs:
         return self._load(self.project_dir(path))
 
 
-def config_value(env: str, section: str, key: str) -> str | None:
-    """A setting as ansible reads it: the environment first, then the config file (parsed once
-    while it is unchanged: variable levels ask for settings at every task)."""
-    if env in os.environ:
+def config_value(env: str | None, section: str, key: str) -> str | None:
+    """A setting as ansible reads it: the environment first (``env``; None: a setting no variable
+    sets), then the config file (parsed once while it is unchanged: variable levels ask for
+    settings at every task)."""
+    if env is not None and env in os.environ:
         return os.environ[env]
     path = find_config_file()
     if not path:

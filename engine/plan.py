@@ -101,8 +101,8 @@ class Plan:
     inventory: Inventory
     plays: list[PlayPlan]
     unknown_modules: list[Task] = field(default_factory=list)
-    unknown_filters: list[tuple[str, Task]] = field(default_factory=list)
-    """Filters the engine lacks, each with the first task using it (engine.run.filter_check)."""
+    unknown_filters: list[tuple[str, Span | None]] = field(default_factory=list)
+    """Filters the engine lacks, each with where it is first used (engine.run.filter_check)."""
     unsupported: list[tuple[str, Span | None]] = field(default_factory=list)
     """Keywords the engine would have to ignore, and where (engine.run.plan.unsupported_keywords)."""
     warnings: list[str] = field(default_factory=list)

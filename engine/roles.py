@@ -82,6 +82,11 @@ class RoleLoader:
         """Set (to a list) while a run includes a role: the handlers of the role and of its
         dependencies go there, to join the play's (``IncludeRole.get_block_list``)."""
         self.uses = 0  # role uses compiled for the current playbook; the resolver resets it
+        self._imported: list[list[tuple[bool, list[Block]]]] = []
+        """Per ``import_role`` being loaded, the handlers of the role and its dependencies: they
+        join the play's once the role is loaded, after those of the roles its tasks (and its
+        dependencies' tasks) import (``IncludeRole.get_block_list`` calls ``get_handler_blocks``
+        after ``Role.load`` parsed the tasks)."""
 
     def _over_budget(self, instance: RoleInstance) -> bool:
         """Count one more role use; past the limit, report the first use cut and refuse it."""
@@ -249,6 +254,15 @@ class RoleLoader:
 
     def compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool = True) -> list[Block]:
         """``Role.compile``: the dependencies' blocks, then the role's own."""
+        if instance.via != "import_role" or ctx.dynamic:
+            return self._compile(instance, entry, ctx, validate)
+        self._imported.append([])
+        try:
+            return self._compile(instance, entry, ctx, validate)
+        finally:
+            self.handler_blocks += self._imported.pop()
+
+    def _compile(self, instance: RoleInstance, entry: Frame, ctx: Ctx, validate: bool) -> list[Block]:
         r = self.resolver
         assert instance.path is not None
         # a role may import its own other task files; only the same entry point again is a loop
@@ -297,8 +311,13 @@ class RoleLoader:
             handler_data = self._task_data(instance, "handlers", False, meta)
             if handler_data:
                 handlers = r.load_blocks(handler_data, role_ctx._replace(handler=True), None)
-                (self.handler_blocks if target is None else target).append(
-                    (role_lineage(instance)[0].via == "import_role", handlers))
+                group = (role_lineage(instance)[0].via == "import_role", handlers)
+                if target is not None:
+                    target.append(group)
+                elif group[0] and self._imported:
+                    self._imported[-1].append(group)
+                else:
+                    self.handler_blocks.append(group)
         return blocks
 
     def _task_data(self, instance: RoleInstance, sub: str, validate: bool, meta: dict[str, Any]) -> Any:

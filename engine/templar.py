@@ -610,13 +610,15 @@ class Templar:
             if containers is not None:
                 containers.discard(id(value))
 
-    def render_text(self, text: str, **overrides: Any) -> Any:
+    def render_text(self, text: str, variables: Mapping[str, Any] | None = None, **overrides: Any) -> Any:
         """A whole text (a template file), rendered as ansible's template action renders it with
-        ``overrides`` (trim_blocks, lstrip_blocks, newline_sequence) in force."""
+        ``overrides`` (trim_blocks, lstrip_blocks, newline_sequence) in force and ``variables``
+        (the action's template variables) over the task's."""
         unknown = set(overrides) - TEMPLATE_OVERRIDES
         if unknown:
             raise TypeError(f"unsupported template overrides: {', '.join(sorted(unknown))}")
-        return self._within_bounds(self._render, text, overrides=tuple(sorted(overrides.items())))
+        templar = self.child(variables) if variables else self
+        return templar._within_bounds(templar._render, text, overrides=tuple(sorted(overrides.items())))
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, Undefined

@@ -445,20 +445,35 @@ def role_is_public(role: RoleInstance, private: bool | None) -> bool:
 def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
                 level: str, private: bool | None = None) -> list[Layer]:
     """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage; with the vars, each role of the lineage is preceded by the vars its
-    dependencies export and followed by the ``vars`` of the roles: entry or dependency that
-    brought it in (``Role.get_vars`` along the dependency chain: the outer roles' entry vars
-    are below the inner role's vars files)."""
+    role's lineage. With the defaults (``Role.get_default_vars(dep_chain)``): the defaults of
+    the task's role's own dependencies, the deepest first, then those of the roles that pulled
+    it in, outermost first, then its own (a private role, one an ``include_role`` brought in,
+    still gives its tasks its dependencies' defaults). With the vars (``Role.get_vars``): each
+    role that pulled it in gives the ``vars`` of its entry then its vars files
+    (``get_inherited_vars``: not what that role's dependencies export), then come the vars its
+    own dependencies export, its vars files and its entry's ``vars``."""
     public = [layer for owner in context.roles if role_is_public(owner, private)
               for layer in _role_file_layers(manager, owner, sub, level)]
+    chain = _dep_chain(role)
+    if not chain:
+        return public
+    *parents, own = chain
     lineage = []
-    for owner in _dep_chain(role):
-        if sub == "vars":
-            lineage += [layer for dep in _all_dependencies(owner, context.roles)
-                        for layer in _role_file_layers(manager, dep, sub, level)]
-        lineage += _role_file_layers(manager, owner, sub, level)
-        if sub == "vars" and (entry := _role_entry_vars(owner)) is not None:
+    if sub == "defaults":  # get_default_vars(dep_chain)
+        lineage += [layer for dep in _all_dependencies(own, context.roles)
+                    for layer in _role_file_layers(manager, dep, sub, level)]
+        for owner in chain:
+            lineage += _role_file_layers(manager, owner, sub, level)
+        return public + lineage
+    for parent in parents:  # get_inherited_vars(dep_chain): each parent's entry vars, then its vars files
+        if (entry := _role_entry_vars(parent)) is not None:
             lineage.append(entry)
+        lineage += _role_file_layers(manager, parent, sub, level)
+    lineage += [layer for dep in _all_dependencies(own, context.roles)  # what the role's dependencies export
+                for layer in _role_file_layers(manager, dep, sub, level)]
+    lineage += _role_file_layers(manager, own, sub, level)
+    if (entry := _role_entry_vars(own)) is not None:
+        lineage.append(entry)
     return public + lineage
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
+from engine.template_errors import PluginFailure, SeparateFailure
 
 ERROR_KEY = "_ansible_error_chain"
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
@@ -163,12 +164,14 @@ def format_events(events: list[Event]) -> str:
 
 def _folds(event: Event, into: Event) -> bool:
     """Whether ``event`` (the cause of ``into``) collapses into it: it has no context or help
-    text, or the same as ``into``."""
+    text, or the same as ``into``. The contexts are compared as ansible compares them, as text:
+    an unnamed task and its action's key start at the same line and column, so the task's
+    ``Task failed.`` and the action's failure share one excerpt, whatever their spans' ends."""
     if event.alone:
         return False
     if event.origin is None and not event.help:
         return True
-    return (event.origin, event.value, event.help) == (into.origin, into.value, into.help)
+    return (event.context(), event.help) == (into.context(), into.help)
 
 
 def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[Event]:
@@ -235,9 +238,14 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
     failing, cause, plugin = None, str(exc), None
+    separate: SeparateFailure | None = None
     for key, value in task.args.items():
         try:
             template(value)
+        except PluginFailure as each:  # a port of an ansible-core filter failed
+            separate = each.separate
+            failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
+            break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
             failing, cause, plugin = key, str(each), _failed_filter(each, value)
             break
@@ -245,8 +253,11 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     if failing is not None:
         where = value_spans.get(failing) or action_span
         if plugin is not None:  # AnsibleTemplatePluginError: the plugin's failure, then its error
+            own = Event(cause, alone=True) if separate is None or not (separate.has_obj or separate.help) else \
+                Event(cause, UNKNOWN if separate.has_obj else None, str(separate.obj) if separate.has_obj else None,
+                      separate.help, alone=True)
             chain += [Event(f"Error while resolving value for {failing!r}: The filter plugin {plugin!r} failed.",
-                            where), Event(cause, alone=True)]
+                            where), own]
         else:
             chain.append(Event(f"Error while resolving value for {failing!r}: {cause}", where))
     else:

@@ -672,6 +672,7 @@ class Executor:
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
                 environment: dict[str, str]) -> dict[str, Any]:
         from engine.run.modules import ModuleContext, ModuleError
+        from engine.run.modules._sources import source_search_paths
 
         module = self.modules(task.action)
         if module is None:
@@ -681,14 +682,10 @@ class Executor:
                                  "ansible-playbook")
         check = keyword(task, "check_mode")
         diff = keyword(task, "diff")
-        search = [task.role.path] if task.role is not None and task.role.path else []
-        if task.span is not None:
-            search.append(os.path.dirname(task.span.file))
-        search.append(self.context.play.basedir)
         context = ModuleContext(
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
-            task_vars=dict(templar.variables), search_paths=list(dict.fromkeys(absolute(p) for p in search)),
+            task_vars=dict(templar.variables), search_paths=source_search_paths(task, self.context.play.basedir),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment,
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None)
         try:

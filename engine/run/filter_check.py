@@ -6,16 +6,26 @@ hands the playbook to ansible-playbook, with the reason.
 
 Filters are found by Jinja's own parser (a ``|`` inside a string literal is no filter), in the
 task's arguments and keywords and in its bare conditions (``when``, ``changed_when``,
-``failed_when``, ``until``), which are templates too.
+``failed_when``, ``until``), which are templates too; in the defaults and vars of every role the
+play uses (its files as the role entry chose them: ``defaults_from``, ``vars_from``), which are
+templated when a task uses them; and in the template file of each ``template`` task whose ``src``
+is written out, looked up as the module looks it up. A default or template the run never
+renders is looked into all the same: handing such a playbook to ansible-playbook costs time, a
+filter missing halfway through a run costs the run.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.model import Task
+from engine.model import Playbook, RoleInstance, Task
+from engine.span import Span, YMap, YSeq
+
+if TYPE_CHECKING:
+    from engine.source import SourceCache
 
 CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
 
@@ -28,8 +38,9 @@ def _parser() -> Any:
 
 
 @lru_cache(maxsize=4096)
-def template_filters(text: str) -> tuple[str, ...]:
-    """The filter names ``text``'s templates use, in order; none when it is no valid template."""
+def template_filter_lines(text: str) -> tuple[tuple[str, int], ...]:
+    """Each filter ``text``'s templates use with its line (1-based), in order; none when it is no
+    valid template."""
     if "|" not in text or ("{{" not in text and "{%" not in text):  # no filter: not worth parsing
         return ()
     from jinja2 import TemplateSyntaxError, nodes
@@ -38,7 +49,12 @@ def template_filters(text: str) -> tuple[str, ...]:
         tree = _parser().parse(text)
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
-    return tuple(node.name for node in tree.find_all(nodes.Filter))
+    return tuple((node.name, node.lineno) for node in tree.find_all(nodes.Filter))
+
+
+def template_filters(text: str) -> tuple[str, ...]:
+    """The filter names ``text``'s templates use, in order; none when it is no valid template."""
+    return tuple(name for name, _line in template_filter_lines(text))
 
 
 def strings(value: Any) -> Iterator[str]:
@@ -72,12 +88,84 @@ def engine_filters() -> frozenset[str]:
     return frozenset(_build_environment(False).filters)
 
 
-def lacking_filters(tasks: list[Task]) -> list[tuple[str, Task]]:
-    """Each filter the engine lacks with the first task that uses it."""
+def spanned_strings(value: Any, span: Span | None) -> Iterator[tuple[str, Span | None]]:
+    """The strings of a loaded YAML value, each with the span of the value it is."""
+    if isinstance(value, str):
+        yield value, span
+    elif isinstance(value, Mapping):
+        spans = value.value_spans if isinstance(value, YMap) else {}
+        for key, item in value.items():
+            yield from spanned_strings(item, spans.get(key, span))
+    elif isinstance(value, list):
+        spans_list = value.item_spans if isinstance(value, YSeq) else []
+        for index, item in enumerate(value):
+            yield from spanned_strings(item, spans_list[index] if index < len(spans_list) else span)
+
+
+TEMPLATE_ACTIONS = frozenset({"template", "ansible.builtin.template", "ansible.legacy.template"})
+
+
+def template_source(task: Task, basedir: str) -> str | None:
+    """The file a ``template`` task renders, when its ``src`` is written out and found where the
+    module looks (``engine.run.modules._sources.find_source``)."""
+    from engine.run.modules import ModuleError
+    from engine.run.modules._sources import find_source, source_search_paths
+
+    src = task.args.get("src") if task.action in TEMPLATE_ACTIONS and isinstance(task.args, Mapping) else None
+    if not isinstance(src, str) or not src or "{{" in src or "{%" in src:
+        return None
+    try:
+        found = find_source(src, "templates", source_search_paths(task, basedir))
+    except ModuleError:
+        return None
+    return found if os.path.isfile(found) else None
+
+
+def _role_var_files(task: Task) -> Iterator[str]:
+    """The defaults and vars files of the role of ``task`` and of the roles above it."""
+    from engine.paths import find_role_var_files
+
+    role: RoleInstance | None = task.role
+    while role is not None:
+        if role.path:
+            for sub in ("defaults", "vars"):
+                yield from find_role_var_files(role.path, sub, role.from_files.get(sub))
+        role = role.parent
+
+
+def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+    """Each filter the engine lacks with where it is first used: a task (its arguments and
+    keywords), a role's defaults or vars, or a template file a ``template`` task renders."""
+    from engine.plan import play_tasks
+    from engine.source import SourceCache
+
+    cache = cache or SourceCache()
     known = engine_filters()
-    found: dict[str, Task] = {}
-    for task in tasks:
-        for name in task_filters(task):
-            if name not in known:
-                found.setdefault(name, task)
+    found: dict[str, Span | None] = {}
+    seen_files: set[str] = set()
+
+    def note(name: str, span: Span | None) -> None:
+        if name not in known:
+            found.setdefault(name, span)
+
+    for play in book.plays:
+        for task in play_tasks(play):
+            for name in task_filters(task):
+                note(name, task.span)
+            for path in _role_var_files(task):
+                if path not in seen_files:
+                    seen_files.add(path)
+                    loaded = cache.load(path)
+                    for text, span in spanned_strings(loaded.data, getattr(loaded.data, "span", None)):
+                        for name in template_filters(text):
+                            note(name, span)
+            source = template_source(task, play.basedir)
+            if source is not None and source not in seen_files:
+                seen_files.add(source)
+                try:
+                    text = cache.read_text(source)
+                except (OSError, UnicodeDecodeError, ValueError):
+                    continue
+                for name, line in template_filter_lines(text):
+                    note(name, Span(source, line - 1, 0, line - 1, 0))
     return list(found.items())

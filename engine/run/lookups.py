@@ -38,6 +38,7 @@ from engine.lookups import (
     short_name,
     template_globals,
 )
+from engine.run.template_vars import template_vars
 
 
 @dataclass(frozen=True)
@@ -157,20 +158,9 @@ def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
         if not path:
             raise LookupFailure(f"the template file {term} could not be found for the lookup")
         text = _read_text(path)
-        extra = {"template_path": term, "template_fullpath": os.path.abspath(path),
-                 "template_host": os.uname().nodename, "template_uid": _owner(path), **opts["template_vars"]}
-        ret.append(call.templar.child(extra).render_text(text, trim_blocks=_bool_option(opts["trim_blocks"])))
+        extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
+        ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"])))
     return ret
-
-
-def _owner(path: str) -> str:
-    import pwd
-
-    uid = os.stat(path).st_uid
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return str(uid)
 
 
 def lookup_env(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:

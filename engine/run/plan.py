@@ -34,7 +34,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
     if has_module is not None:
         tasks = list(every_task(plan.playbook))
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
-        plan.unknown_filters = lacking_filters(tasks)
+        plan.unknown_filters = lacking_filters(plan.playbook, cache)
         plan.unsupported = unsupported_keywords(plan.playbook)
     return plan
 
@@ -108,7 +108,7 @@ def unknown_module_problems(plan: Plan) -> list[Problem]:
     hint = "Run with --engine ansible to use ansible-playbook."
     return [Problem("unknown-module", missing_module_message(task.action), task.span, hint)
             for task in plan.unknown_modules] + [
-        Problem("unknown-filter", f"playbook-ls's engine has no filter '{name}'", task.span, hint)
-        for name, task in plan.unknown_filters] + [
+        Problem("unknown-filter", f"playbook-ls's engine has no filter '{name}'", span, hint)
+        for name, span in plan.unknown_filters] + [
         Problem("unsupported-keyword", f"playbook-ls's engine does not implement '{keyword}'", span, hint)
         for keyword, span in plan.unsupported]

@@ -83,3 +83,79 @@ def test_a_filter_the_engine_lacks_is_found_before_the_run(tmp_path: Path) -> No
     assert len(messages) == 2
     assert "no filter 'community.general.json_query'" in messages[0]
     assert "no filter 'ansible.utils.ipaddr'" in messages[1]
+
+
+def _filter_problems(playbook: Path) -> list[str]:
+    from engine.plan import RunOptions
+    from engine.run.modules import get_module
+    from engine.run.plan import make_run_plan, unknown_module_problems
+
+    plan = make_run_plan(RunOptions(playbook=str(playbook), inventory=["localhost,"]),
+                         has_module=lambda action: get_module(action) is not None)
+    return [str(problem) for problem in unknown_module_problems(plan)]
+
+
+def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tmp_path: Path) -> None:
+    role = tmp_path / "roles" / "web"
+    for sub in ("tasks", "defaults", "vars", "templates", "meta"):
+        (role / sub).mkdir(parents=True)
+    (role / "tasks" / "main.yml").write_text("- template: {src: conf.j2, dest: /tmp/never}\n")
+    (role / "defaults" / "main.yml").write_text(
+        "hashed: \"{{ 'x' | password_hash('sha512') }}\"\nfine: \"{{ 1 | int }}\"\n")
+    (role / "vars" / "main.yml").write_text("other: 1\n")
+    (role / "vars" / "extra.yml").write_text("keys:\n  - \"{{ 'x' | community.general.json_query('a') }}\"\n")
+    (role / "templates" / "conf.j2").write_text("a\n{{ 1 | human_readable }}\n{{ 'b' | upper }}\n")
+    (role / "meta" / "main.yml").write_text("dependencies: [{role: base}]\n")
+    base = tmp_path / "roles" / "base" / "defaults"
+    base.mkdir(parents=True)
+    (base / "main.yml").write_text("mac: \"{{ 'x' | ansible.utils.hwaddr }}\"\n")
+    unused = tmp_path / "roles" / "unused" / "defaults"
+    unused.mkdir(parents=True)
+    (unused / "main.yml").write_text("never: \"{{ 'x' | to_datetime }}\"\n")
+    (tmp_path / "site.yml").write_text("""
+- hosts: localhost
+  gather_facts: false
+  tasks:
+    - import_role: {name: web, vars_from: extra}
+""")
+    messages = _filter_problems(tmp_path / "site.yml")
+    found = {message.split("no filter ")[1].split("'")[1]: message for message in messages}
+    assert set(found) == {"password_hash", "community.general.json_query", "human_readable", "ansible.utils.hwaddr"}
+    assert found["password_hash"].startswith(f"{role / 'defaults' / 'main.yml'}:1:")
+    assert found["community.general.json_query"].startswith(f"{role / 'vars' / 'extra.yml'}:2:")
+    assert found["human_readable"].startswith(f"{role / 'templates' / 'conf.j2'}:2:")
+    assert found["ansible.utils.hwaddr"].startswith(f"{base / 'main.yml'}:1:")
+
+
+def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> None:
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "conf.j2").write_text("{{ 1 | human_readable }}\n")
+    (tmp_path / "site.yml").write_text("""
+- hosts: localhost
+  gather_facts: false
+  vars: {name: conf.j2}
+  tasks:
+    - template: {src: "{{ name }}", dest: /tmp/never}
+    - template: {src: missing.j2, dest: /tmp/never}
+""")
+    assert _filter_problems(tmp_path / "site.yml") == []
+    (tmp_path / "site.yml").write_text(
+        "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - template: {src: conf.j2, dest: /tmp/never}\n")
+    assert ["human_readable" in message for message in _filter_problems(tmp_path / "site.yml")] == [True]
+
+
+def test_engine_auto_hands_a_role_default_filter_to_ansible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import playbook_ls.cli.run as cli_run
+    from playbook_ls.cli.main import main
+
+    defaults = tmp_path / "roles" / "r" / "defaults"
+    defaults.mkdir(parents=True)
+    (defaults / "main.yml").write_text("hashed: \"{{ 'x' | password_hash('sha512') }}\"\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  roles: [r]\n")
+    handed: list[str] = []
+    monkeypatch.setattr(cli_run, "_hand_to_ansible", lambda options: handed.append(options.playbook) or 0)
+    monkeypatch.chdir(tmp_path)
+    assert main(["run", "site.yml", "-i", "localhost,", "--engine", "auto"]) == 0
+    assert handed == ["site.yml"]
+    assert ("running with ansible-playbook: " + str(defaults / "main.yml") + ":1:") in capsys.readouterr().err

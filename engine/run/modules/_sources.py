@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 
+from engine.model import Task
 from engine.run.modules import ModuleError
+from engine.run.workdir import absolute
 
 
 def not_found_message(src: str) -> str:
@@ -26,3 +28,13 @@ def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
             if os.path.exists(candidate):
                 return candidate
     raise ModuleError(not_found_message(src))
+
+
+def source_search_paths(task: Task, basedir: str) -> list[str]:
+    """Where ``task``'s controller-side sources are looked for (``Task.get_search_path``, then the
+    play's basedir): its role's directory, its task file's directory, the basedir; absolute."""
+    search = [task.role.path] if task.role is not None and task.role.path else []
+    if task.span is not None:
+        search.append(os.path.dirname(task.span.file))
+    search.append(basedir)
+    return list(dict.fromkeys(absolute(path) for path in search))

@@ -9,6 +9,7 @@ from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
 from engine.run.modules._sources import find_source
+from engine.run.template_vars import template_vars
 
 SPEC = {
     "src": Arg(type="path", required=True),
@@ -55,10 +56,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
         return {"changed": False, "failed": True,
                 "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
-    rendered = ctx.render(source_text, trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
+    rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
+                          trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
                           newline_sequence=params["newline_sequence"])
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False)
     return {"changed": False, "dest": params["dest"], "src": source} if result is None else result
+
