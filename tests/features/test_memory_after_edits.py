@@ -49,19 +49,21 @@ def test_the_server_collects_what_edits_replaced_when_they_pause(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Replaced plays are cycles (tasks and blocks refer to each other) that only a full collection
     frees, and the thresholds that make indexing fast make those rare: the refresher collects
-    when edits pause."""
+    when edits pause, and then hands what was freed back to the system (lsp.heap)."""
     from playbook_ls.lsp import server as server_module
     from playbook_ls.lsp.setup import create_server
 
-    collected = threading.Event()
+    collected, released = threading.Event(), threading.Event()
     monkeypatch.setattr(server_module, "COLLECT_AFTER_IDLE", 0.05)
     monkeypatch.setattr(server_module.Refresher, "_collect", staticmethod(lambda: collected.set() or 0))
+    monkeypatch.setattr(server_module, "release_free_memory", lambda: collected.is_set() and released.set() or True)
     server = create_server()
     server.root = str(tmp_path)
     (tmp_path / "site.yml").write_text("- hosts: localhost\n  tasks: []\n")
     server.refresher.start()
     server.refresher.jobs.put(("edit", str(tmp_path / "site.yml")))
     assert collected.wait(10), "no collection after the edits paused"
+    assert released.wait(10), "the collected memory was not released after the edits paused"
 
 
 def _two_directories(tmp_path: Path) -> tuple[WorkspaceIndex, list[str]]:

@@ -4,7 +4,6 @@ its arenas otherwise), and does nothing where the C library has no way to."""
 from __future__ import annotations
 
 import ctypes
-import threading
 from pathlib import Path
 
 import pytest
@@ -43,17 +42,3 @@ def test_without_malloc_trim_nothing_is_released(monkeypatch: pytest.MonkeyPatch
     finally:
         heap._malloc_trim.cache_clear()
 
-
-def test_the_server_releases_memory_when_edits_pause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from playbook_ls.lsp import server as server_module
-    from playbook_ls.lsp.setup import create_server
-
-    released = threading.Event()
-    monkeypatch.setattr(server_module, "COLLECT_AFTER_IDLE", 0.05)
-    monkeypatch.setattr(server_module, "release_free_memory", lambda: released.set() or True)
-    server = create_server()
-    server.root = str(tmp_path)
-    (tmp_path / "site.yml").write_text("- hosts: localhost\n  tasks: []\n")
-    server.refresher.start()
-    server.refresher.jobs.put(("edit", str(tmp_path / "site.yml")))
-    assert released.wait(10), "the freed memory was not released after the edits paused"
