@@ -12,7 +12,7 @@ levels deep, import cycles, alias bombs ("billion laughs"), random unicode, and 
 values would build gigabytes, backtrack for minutes or refer to themselves.
 
 ``PLAYBOOK_LS_FUZZ_CASES`` sets the number of examples (30 by default, the same ones each run; set,
-random ones): about 2.8 buffers each, so 3,600 for 10,000 buffers, a long run.
+random ones): about 2.4 buffers each, so 4,200 for 10,000 buffers (40 minutes), a long run.
 
 The server runs under a memory limit (an alias bomb expanded by mistake must not take the
 machine with it), with faulthandler on and its log written to a file, so that a crash or a
