@@ -9,15 +9,19 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
 # File-system questions are asked many times over for the same paths while resolving a
-# repository; they are memoised for one resolution (see clear_cache).
-exists = lru_cache(maxsize=None)(os.path.exists)
-isfile = lru_cache(maxsize=None)(os.path.isfile)
-isdir = lru_cache(maxsize=None)(os.path.isdir)
-realpath = lru_cache(maxsize=None)(os.path.realpath)
+# repository; they are memoised for one resolution (see clear_cache). An editor's server clears
+# them only when files change on disk, while the paths its buffers name change with every edit
+# (``import_tasks: "{{ x }}.yml"`` typed key by key): each keeps the most recently asked paths,
+# 40 times what indexing debops asks (at most 2,000 paths per question).
+PATHS_KEPT = 1 << 16
+exists = lru_cache(maxsize=PATHS_KEPT)(os.path.exists)
+isfile = lru_cache(maxsize=PATHS_KEPT)(os.path.isfile)
+isdir = lru_cache(maxsize=PATHS_KEPT)(os.path.isdir)
+realpath = lru_cache(maxsize=PATHS_KEPT)(os.path.realpath)
 
 
 def clear_cache() -> None:
@@ -53,7 +57,7 @@ def path_dwim(basedir: str, given: str) -> str:
     return unfrack(os.path.join(basedir, given))
 
 
-@cache
+@lru_cache(maxsize=PATHS_KEPT)
 def _is_role(path: str) -> bool:
     """ansible's imperfect role detection (``DataLoader._is_role``)."""
     upath = unfrack(path)
@@ -68,7 +72,7 @@ def _is_role(path: str) -> bool:
     return bool(RE_TASKS.search(path) and any(map(exists, untasked))) or any(map(exists, tasked))
 
 
-@cache
+@lru_cache(maxsize=PATHS_KEPT)
 def path_dwim_relative(loader_basedir: str, path: str, dirname: str, source: str, is_role: bool = False) -> str:
     """``DataLoader.path_dwim_relative``: the first existing candidate, else the last tried."""
     if source.startswith(("/", "~")):

@@ -205,19 +205,20 @@ class _RawVariables(Mapping[str, Any]):
         return len(set().union(*self._maps))
 
 
-_host_layers: dict[tuple[int, str, str], tuple[Any, list[Layer]]] = {}
+HOST_LAYERS_KEPT = 4096  # (host, playbook directory) pairs whose levels one inventory keeps
 
 
 def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
     """A host's inventory levels, once per inventory read and playbook directory (they do not
-    depend on the task)."""
-    key = (id(manager.inventory), host.name, playbook_dir)
-    found = _host_layers.get(key)
-    if found is None or found[0] is not manager.inventory:
-        if len(_host_layers) > 4096:
-            _host_layers.clear()
-        found = _host_layers[key] = (manager.inventory, inventory_layers(manager, host, playbook_dir))
-    return found[1]
+    depend on the task). Kept with the inventory, which goes when its files change."""
+    kept: dict[tuple[str, str], list[Layer]] = manager.inventory.derived.setdefault("host layers", {})
+    key = (host.name, playbook_dir)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= HOST_LAYERS_KEPT:
+            kept.clear()
+        found = kept[key] = inventory_layers(manager, host, playbook_dir)
+    return found
 
 
 def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,

@@ -100,6 +100,9 @@ class Inventory:
 
     def __post_init__(self) -> None:
         self._per_playbook_dir: dict[str, Inventory] = {}
+        # values others compute from this inventory, kept as long as it is (a cache of their own
+        # would keep every inventory read again after a change)
+        self.derived: dict[str, Any] = {}
         merge = self.data.merge_hashes
         self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge)
         self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache,

@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 
 MAX_HOSTS = 30
 INVENTORY_TTL = 2.0  # seconds before the inventory's files are looked at again for changes
+# inventories kept, one per directory a hovered file is in (its inventory_plugins/ count): files of
+# a few directories are edited in turn, and reading the inventory again for each hover was slow
+INVENTORIES_KEPT = 4
 CONDITION_KEYS = frozenset({"when", "failed_when", "changed_when", "until", "that"})
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 JINJA_WORDS = frozenset({
@@ -154,8 +157,9 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
     basedir = os.path.dirname(os.path.abspath(path))  # ansible-playbook's, for inventory_plugins/
     key = (id(index), tuple(chosen), id(config), basedir, index.run_repository_code)
     now = time.monotonic()
-    cached = _inventories.get(key)
+    cached = _inventories.pop(key, None)  # put back last: the least recently used goes first
     if cached is not None and now - cached[0] < INVENTORY_TTL:
+        _inventories[key] = cached
         return cached[2]
     signature = _signature(chosen)
     if cached is not None and cached[1] == signature:
@@ -163,7 +167,8 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
         return cached[2]
     inventory = load_inventory(chosen, index.sources, dynamic=index.run_repository_code, playbook_dir=None,
                                settings=config.inventory, plugin_basedir=basedir)
-    _inventories.clear()  # one workspace, one inventory at a time
+    for oldest in list(_inventories)[:max(0, len(_inventories) - INVENTORIES_KEPT + 1)]:
+        _inventories.pop(oldest, None)  # another query thread may have dropped it meanwhile
     _inventories[key] = (now, signature, inventory)
     return inventory
 

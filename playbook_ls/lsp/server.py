@@ -28,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from playbook_ls import __version__
 from playbook_ls.features.convert import from_units, path_to_uri, to_units, uri_to_path
 from playbook_ls.features.yamltext import split_lines
+from playbook_ls.lsp.heap import release_free_memory
 
 if TYPE_CHECKING:
     from playbook_ls.config import Settings
@@ -203,6 +204,7 @@ class Refresher(threading.Thread):
                 kind, payload = self.jobs.get(timeout=COLLECT_AFTER_IDLE if refreshed else None)
             except queue.Empty:  # edits paused: a moment to collect what they replaced
                 refreshed = self._collect()
+                release_free_memory()  # and to give it back: the resident size stays high otherwise
                 continue
             refreshed += 1
             if refreshed >= COLLECT_EVERY:  # a steady stream of edits gets no pause

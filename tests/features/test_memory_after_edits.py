@@ -49,16 +49,76 @@ def test_the_server_collects_what_edits_replaced_when_they_pause(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Replaced plays are cycles (tasks and blocks refer to each other) that only a full collection
     frees, and the thresholds that make indexing fast make those rare: the refresher collects
-    when edits pause."""
+    when edits pause, and then hands what was freed back to the system (lsp.heap)."""
     from playbook_ls.lsp import server as server_module
     from playbook_ls.lsp.setup import create_server
 
-    collected = threading.Event()
+    collected, released = threading.Event(), threading.Event()
     monkeypatch.setattr(server_module, "COLLECT_AFTER_IDLE", 0.05)
     monkeypatch.setattr(server_module.Refresher, "_collect", staticmethod(lambda: collected.set() or 0))
+    monkeypatch.setattr(server_module, "release_free_memory", lambda: collected.is_set() and released.set() or True)
     server = create_server()
     server.root = str(tmp_path)
     (tmp_path / "site.yml").write_text("- hosts: localhost\n  tasks: []\n")
     server.refresher.start()
     server.refresher.jobs.put(("edit", str(tmp_path / "site.yml")))
     assert collected.wait(10), "no collection after the edits paused"
+    assert released.wait(10), "the collected memory was not released after the edits paused"
+
+
+def _two_directories(tmp_path: Path) -> tuple[WorkspaceIndex, list[str]]:
+    """A role's tasks and a playbook's, in two directories, both reading ``v`` from the inventory."""
+    (tmp_path / "hosts.ini").write_text("web1 v=1\n")
+    (tmp_path / "ansible.cfg").write_text("[defaults]\ninventory = hosts.ini\n")
+    tasks = tmp_path / "roles" / "web" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "main.yml").write_text('- debug:\n    msg: "{{ v }}"\n')
+    (tmp_path / "site.yml").write_text('- hosts: all\n  gather_facts: false\n  roles: [web]\n  tasks:\n'
+                                       '    - debug:\n        msg: "{{ v }}"\n')
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    return index, [str(tasks / "main.yml"), str(tmp_path / "site.yml")]
+
+
+def _hover_v(index: WorkspaceIndex, path: str) -> None:
+    line = 1 if path.endswith("main.yml") else 5
+    text = Path(path).read_text().splitlines()[line]
+    hover = variables.hover_markdown(index, path, line, text.index("v }}"))
+    assert hover is not None and "`1` on web1" in hover, hover
+
+
+def test_hovers_in_files_of_two_directories_in_turn_read_the_inventory_once_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The inventory is read with the hovered file's directory (its inventory_plugins/): hovers
+    in two directories in turn read it again each time when one inventory was kept, and the
+    variable levels kept each one read (RSS on debops grew with the number of hovers)."""
+    from engine.inventory import manager
+
+    index, paths = _two_directories(tmp_path)
+    variables._inventories.clear()
+    loads = []
+    load = manager.load_inventory
+    monkeypatch.setattr(manager, "load_inventory", lambda *args, **kwargs: loads.append(1) or load(*args, **kwargs))
+    for turn in range(6):
+        _hover_v(index, paths[turn % 2])
+    assert len(loads) == 2
+
+
+def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import weakref
+
+    from engine import var_report
+
+    monkeypatch.setattr(var_report, "SCOPE_TTL", 0.0)  # a play's scopes, with their inventory, expire at once
+    index, paths = _two_directories(tmp_path)
+    variables._inventories.clear()
+    _hover_v(index, paths[1])
+    (read,) = [inventory for _, _, inventory in variables._inventories.values()]
+    old = [weakref.ref(inventory) for inventory in (read, *read._per_playbook_dir.values())]  # one per playbook
+    assert len(old) > 1
+    del read
+    variables._inventories.clear()  # as when a file of the inventory changes
+    _hover_v(index, paths[1])
+    gc.collect()
+    assert not [ref for ref in old if ref() is not None], "the replaced inventory is still referred to"

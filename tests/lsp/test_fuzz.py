@@ -1,14 +1,18 @@
 """Random buffers against one running server (hypothesis, end to end).
 
 Whatever an editor sends, the server must keep answering: after every didChange a hover, a
-documentSymbol, a completion and an inlayHint request come back within ``TIMEOUT``, never as a
-response error; the server
-logs no internal error (its handlers swallow exceptions, so the log is where they show); and
+documentSymbol, a completion and an inlayHint request come back within ``TIMEOUT``, and so do a
+hover and a completion on each of the first templated variables, never as a response error; the
+server logs no internal error (its handlers swallow exceptions, so the log is where they show); and
 its background refresh goes on: an edit of a sentinel playbook still gets its diagnostic.
 
 The buffers: real playbooks cut at random offsets, tabs, NUL and other control characters,
 lone surrogates (sent as JSON escapes), huge documents (5 MB), structures nested thousands of
-levels deep, import cycles, alias bombs ("billion laughs") and random unicode.
+levels deep, import cycles, alias bombs ("billion laughs"), random unicode, and variables whose
+values would build gigabytes, backtrack for minutes or refer to themselves.
+
+``PLAYBOOK_LS_FUZZ_CASES`` sets the number of examples (30 by default, the same ones each run; set,
+random ones): about 2.4 buffers each, so 4,200 for 10,000 buffers (40 minutes), a long run.
 
 The server runs under a memory limit (an alias bomb expanded by mistake must not take the
 machine with it), with faulthandler on and its log written to a file, so that a crash or a
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -265,11 +270,43 @@ def hostile(doc: str) -> st.SearchStrategy[Buffer]:
         st.just(Buffer("- hosts: all\n  tasks:\n    - import_role:\n        name: &a [*a]\n"
                        "    - debug: {msg: &m [*m]}\n      when: &w [*w]\n", "recursive aliases")),
         st.builds(lambda t: Buffer(f"- hosts: all\n  tasks:\n    - import_tasks: \"{{{{ {t} }}}}\"\n", f"template {t}"),
-                  st.sampled_from(["'x' | center(10**9)", "'%09999999d' | format(1)",
-                                   "('ab' * 1000) | replace('a', 'a' * 1000)", "range(10**6) | map('string') | join",
-                                   "'a' | wordwrap(1) | indent(10**8)"])),
+                  st.sampled_from(HOSTILE_TEMPLATES)),
+        st.builds(lambda t, v: Buffer(hostile_var(t, v, doc not in (PLAYBOOK, UNTITLED)), f"variable {v} = {t}"),
+                  st.sampled_from(HOSTILE_TEMPLATES), st.sampled_from(["big", "ansible_host", "item"])),
+        st.just(Buffer("- hosts: all\n  vars:\n    x: &a [*a]\n    y: \"{{ x }}\"\n  tasks:\n"
+                       "    - debug: {msg: \"{{ y }} {{ x | length }}\"}\n", "a recursive alias in vars")),
     )
     return shapes
+
+
+# Templates that would build gigabytes, run for minutes or raise past the usual errors.
+HOSTILE_TEMPLATES = ["'x' | center(10**9)", "'x' | center(10**11)", "'%09999999d' | format(1)",
+                     "('ab' * 1000) | replace('a', 'a' * 1000)", "range(10**6) | map('string') | join",
+                     "'a' | wordwrap(1) | indent(10**8)", "'x' * 10**9", "('a' * 41 + 'b') | regex_search('(a+)+$')",
+                     "'a' * 41 | regex_replace('(a|a)*b', '')", "lookup('file', '/dev/zero')",
+                     "query('fileglob', '/**/*')", "range(10**9) | list | length"]
+
+
+def hostile_var(template: str, name: str, task_file: bool) -> str:
+    """A variable set to ``template`` and read, templated, by a task: hovers and completion on it
+    evaluate it."""
+    value, msg = f"{name}: \"{{{{ {template} }}}}\"", f"msg: \"{{{{ {name} }}}} {{{{ {name} | default('') }}}}\""
+    if task_file:
+        return f"- name: uses {name}\n  vars:\n    {value}\n  debug:\n    {msg}\n"
+    return f"- hosts: all\n  vars:\n    {value}\n  tasks:\n    - name: uses {name}\n      debug:\n        {msg}\n"
+
+
+def variable_positions(text: str, limit: int = 3) -> list[tuple[int, int]]:
+    """LSP positions (lines split at CR, LF and CRLF; characters in UTF-16 units) inside the first
+    templated variables of ``text``: on the name, and after it where completion lists names."""
+    found: list[tuple[int, int]] = []
+    for match in re.finditer(r"\{\{-?\s*([A-Za-z_]\w*)", text[:200_000]):
+        for offset in dict.fromkeys((match.start(1) + 1, match.end(1))):
+            before = re.split(r"\r\n|\r|\n", text[:offset])
+            found.append((len(before) - 1, len(before[-1].encode("utf-16-le", "surrogatepass")) // 2))
+        if len(found) >= 2 * limit:
+            break
+    return found
 
 
 def buffers(doc: str) -> st.SearchStrategy[Buffer]:
@@ -311,6 +348,7 @@ def sentinel_text(number: int) -> str:
 class State:
     versions: dict[str, int] = {}
     sentinels = 0
+    buffers = 0  # edits sent and answered, over all examples
     log_seen = 0
     dead = False
     failure = ""  # why the server was stopped
@@ -463,12 +501,27 @@ async def test_random_buffers_never_break_the_server(client: LanguageClient, wor
                                     client.text_document_completion_async(types.CompletionParams(
                                         text_document=where, position=at)))
         assert completion is None or isinstance(completion, types.CompletionList | list | tuple)
+        variables = variable_positions(text)
+        for var_line, var_character in variables:  # values are evaluated: the hostile ones too
+            at = types.Position(line=var_line, character=var_character)
+            hover = await answered(client, f"hover on a variable at {var_line}:{var_character} after the edit of "
+                                           f"{describe(doc, text)}", client.text_document_hover_async(
+                                               types.HoverParams(text_document=where, position=at)))
+            assert hover is None or isinstance(hover, types.Hover)
+            completion = await answered(client, f"completion in a variable at {var_line}:{var_character} after the "
+                                                f"edit of {describe(doc, text)}", client.text_document_completion_async(
+                                                    types.CompletionParams(text_document=where, position=at)))
+            assert completion is None or isinstance(completion, types.CompletionList | list | tuple)
+        last = max([line, *(var_line for var_line, _ in variables)])
         hints = await answered(client, f"inlayHint after the edit of {describe(doc, text)}",
                                client.text_document_inlay_hint_async(types.InlayHintParams(
                                    text_document=where, range=types.Range(start=types.Position(line=0, character=0),
-                                                                          end=types.Position(line=line + 50,
+                                                                          end=types.Position(line=last + 50,
                                                                                              character=0)))))
         assert hints is None or isinstance(hints, list | tuple)
+        State.buffers += 1
+        if State.buffers % 1000 == 0:  # a long run's progress, shown with -s
+            print(f"fuzzed buffers answered: {State.buffers}", flush=True)
     await sentinel_published(client, workspace)
     check_log(client)
 
@@ -484,6 +537,7 @@ async def test_the_server_serves_the_real_files_again(client: LanguageClient, wo
             client.text_document_did_close(types.DidCloseTextDocumentParams(
                 text_document=types.TextDocumentIdentifier(uri=uri)))
     await sentinel_published(client, workspace)
+    print(f"fuzzed buffers answered: {State.buffers}")
     hover = await answered(client, "hover on task1", client.text_document_hover_async(types.HoverParams(
         text_document=types.TextDocumentIdentifier(uri=(workspace / ROLE_TASKS).as_uri()),
         position=types.Position(line=1, character=3))))
