@@ -108,6 +108,8 @@ IMPORT_PLAYBOOK = _family("import_playbook")
 META = _family("meta")
 FAIL = _family("fail")
 ASSERT = _family("assert")
+# Tasks that gather facts themselves (facts then stay for the rest of the run).
+GATHERS_FACTS = _family("setup", "gather_facts")
 # Actions that change the inventory while a play runs: plays after them select their hosts again.
 CHANGES_INVENTORY = _family("add_host", "group_by")
 # Removed from ansible-core (a tombstone in its plugin routing): loading one fails the playbook.

@@ -669,11 +669,9 @@ class Templar:
             return conditional
         if not isinstance(conditional, str):
             raise TemplateFailure("Conditional expressions must be strings.")
-        text = conditional.strip()
+        text = conditional_expression(conditional)
         if not text:
             raise TemplateFailure("Empty conditional expressions are not allowed.")
-        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
-            text = text[2:-2].strip()
         try:
             result = self._within_bounds(self._render, text, expression=True)
         except TemplateFailure as exc:
@@ -685,6 +683,15 @@ class Templar:
             return result
         raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
                               f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+
+
+def conditional_expression(conditional: str) -> str:
+    """The bare expression ansible evaluates for a conditional: the text, stripped, without the
+    ``{{ }}`` that wholly wraps it (one pair only)."""
+    text = conditional.strip()
+    if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+        text = text[2:-2].strip()
+    return text
 
 
 def _native_type_name(value: Any) -> str:

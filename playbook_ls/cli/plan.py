@@ -100,19 +100,18 @@ def gather_facts(plan: Any, directory: str | None) -> str | None:
     asked with ``--gather``: into ``directory`` (``--tree``) or ansible.cfg's jsonfile fact cache.
     ansible's own output goes to standard error; hosts it cannot reach keep the facts they had.
     The problem when nothing can be gathered, else None."""
-    import shutil
     import subprocess
     import tempfile
 
     from engine.config import AnsibleConfig
+    from playbook_ls.features.ansible_runs import find_ansible_tool
 
     config = AnsibleConfig.load()
     cached = config.fact_caching in ("jsonfile", "ansible.builtin.jsonfile") and config.fact_caching_connection
     if directory is None and not cached:
         return ("give --facts DIR to keep the facts in, or set fact_caching = jsonfile and fact_caching_connection "
                 "in ansible.cfg")
-    beside = os.path.join(os.path.dirname(sys.executable), "ansible")
-    ansible = beside if os.access(beside, os.X_OK) else shutil.which("ansible")
+    ansible = find_ansible_tool("ansible")
     if ansible is None:
         return "the ansible command is not installed (pip install ansible-core)"
     hosts = sorted({host.name for play_plan in plan.plays for host in play_plan.hosts})
@@ -170,6 +169,8 @@ def json_text(plays: list[Any]) -> str:
 
 def as_text(plays: list[Any]) -> str:
     """Per play, each task with where it runs; skipped and depending hosts grouped by reason."""
+    from playbook_ls.features.host_outcome import by_outcome
+
     lines: list[str] = []
     for play in plays:
         lines.append(f"PLAY [{play.name}]  hosts: {', '.join(play.hosts) or 'none'}")
@@ -177,12 +178,9 @@ def as_text(plays: list[Any]) -> str:
             where = f"  {_relative(task.path)}:{task.line}" if task.path else ""
             kind = "HANDLER" if task.handler else "TASK"
             lines.append(f"  {kind} [{task.name}]{where}")
-            by_reason: dict[tuple[str, str], list[str]] = {}
-            for host, outcome in task.hosts.items():
-                by_reason.setdefault((outcome.outcome, outcome.reason), []).append(host)
-            for (outcome, reason), hosts in by_reason.items():
+            for (outcome, reason), hosts in by_outcome(task.hosts).items():
                 text = f"    {outcome:8} {', '.join(hosts)}"
-                lines.append(f"{text}: {reason}" if reason and outcome != "runs" else text)
+                lines.append(f"{text}: {reason}" if reason else text)
         lines.append("")
     return "\n".join(lines)
 

@@ -29,8 +29,13 @@ CALLBACK_DIR = Path(__file__).resolve().parent.parent / "data" / "ansible_callba
 
 def find_ansible_playbook() -> str | None:
     """ansible-playbook beside this Python (the same virtualenv), else on PATH."""
-    beside = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
-    return beside if os.path.isfile(beside) and os.access(beside, os.X_OK) else shutil.which("ansible-playbook")
+    return find_ansible_tool("ansible-playbook")
+
+
+def find_ansible_tool(name: str) -> str | None:
+    """The ansible command ``name`` beside this Python (the same virtualenv), else on PATH."""
+    beside = os.path.join(os.path.dirname(sys.executable), name)
+    return beside if os.path.isfile(beside) and os.access(beside, os.X_OK) else shutil.which(name)
 
 
 def ansible_command(options: Any, executable: str) -> list[str]:

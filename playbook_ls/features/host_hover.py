@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, by_outcome
 
 if TYPE_CHECKING:
     from playbook_ls.features.workspace import WorkspaceIndex
@@ -44,11 +44,9 @@ def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[s
 
 def summary_lines(outcomes: dict[str, HostOutcome]) -> list[str]:
     """One line per outcome and reason: how many hosts, the first few names, why."""
-    grouped: dict[tuple[str, str], list[str]] = {}
-    for host, outcome in outcomes.items():
-        grouped.setdefault((outcome.outcome, outcome.reason if outcome.outcome != RUNS else ""), []).append(host)
     lines = []
-    for (kind, reason), hosts in sorted(grouped.items(), key=lambda item: list(_WORDS).index(item[0][0])):
+    order = list(_WORDS)
+    for (kind, reason), hosts in sorted(by_outcome(outcomes).items(), key=lambda item: order.index(item[0][0])):
         names = ", ".join(hosts[:SHOWN_NAMES]) + (f", … ({len(hosts) - SHOWN_NAMES} more)"
                                                   if len(hosts) > SHOWN_NAMES else "")
         lines.append(f"- {_WORDS[kind]} {len(hosts)}: {names}" + (f" — {reason}" if reason else ""))

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine import keywords as kw
 from engine.config import inject_facts_as_vars
 from engine.loops import loop_of
 from engine.three_valued import OperandFailure, Unknown, decide, parse
@@ -47,6 +48,15 @@ class HostOutcome:
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
 
 
+def by_outcome(outcomes: Mapping[str, HostOutcome]) -> dict[tuple[str, str], list[str]]:
+    """The hosts grouped by outcome and reason, in host order; one group for the hosts that run
+    (their reasons only say how: every condition holds, k of n loop items)."""
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for host, outcome in outcomes.items():
+        grouped.setdefault((outcome.outcome, outcome.reason if outcome.outcome != RUNS else ""), []).append(host)
+    return grouped
+
+
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
                   batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
                   hosts: list[Host] | None = None) -> dict[str, HostOutcome]:
@@ -56,22 +66,23 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
-    first_of_batch = _run_once_hosts(task, batches)
-    if first_of_batch is None and not conditions and loop_of(task) is None and task.action not in _FAILING:
+    once_on = _run_once_hosts(task, batches)
+    if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     found: dict[str, HostOutcome] = {}
     for host in chosen:
-        if first_of_batch is not None and host.name not in first_of_batch:
-            once = next(name for batch in batches if host.name in batch for name in first_of_batch if name in batch)
-            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {once}", True)
+        first = once_on.get(host.name, host.name) if once_on is not None else host.name
+        if first != host.name:
+            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {first}", True)
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found
 
 
-def _run_once_hosts(task: Task, batches: list[list[str]]) -> set[str] | None:
-    """The hosts a ``run_once`` task runs on (the first of each batch), or None without it."""
+def _run_once_hosts(task: Task, batches: list[list[str]]) -> dict[str, str] | None:
+    """For a ``run_once`` task, each host's batch's first host (the one it runs on); None
+    without it."""
     from engine.booleans import boolean
 
     value = getattr(task.effective("run_once"), "value", None)
@@ -79,16 +90,10 @@ def _run_once_hosts(task: Task, batches: list[list[str]]) -> set[str] | None:
         once = value is not None and boolean(value, strict=True)
     except (TypeError, ValueError):
         return None  # templated: the run decides (the task is planned on every host)
-    return {batch[0] for batch in batches if batch} if once else None
+    return {name: batch[0] for batch in batches for name in batch} if once else None
 
 
-def _failing_actions() -> frozenset[str]:
-    from engine import keywords as kw
-
-    return kw.FAIL | kw.ASSERT
-
-
-_FAILING = _failing_actions()  # actions whose outcome is more than "runs" (HostTask._ran)
+_FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
 
 
 class _ReadsMore(Exception):
@@ -128,7 +133,7 @@ class _SharedOutcomes:
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & _PER_HOST)
-            if self.shared is False and reading.touched <= _HOST_IDENTITY and not _per_host_vars_files(self.play_plan):
+            if not self.shared and reading.touched <= _HOST_IDENTITY:
                 self.rebound = reading
             key = self._signature(host)
         if self.shared and key is not None:
@@ -219,8 +224,6 @@ class _HostTask:
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
         ``fail`` action, an ``assert`` whose assertion is false)."""
-        from engine import keywords as kw
-
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
         if self.task.action in kw.FAIL:
             return HostOutcome(FAILS, "the fail action fails the host")
@@ -236,13 +239,11 @@ class _HostTask:
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
         """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
-        from engine.templar import TemplateFailure
+        from engine.templar import TemplateFailure, conditional_expression
 
         if isinstance(condition, bool):
             return condition
-        text = str(condition).strip()
-        if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
-            text = text[2:-2].strip()
+        text = conditional_expression(str(condition))
         if self._needs(text, item) is None:  # every name known: the exact evaluation ansible makes
             try:
                 return self._templar(item).evaluate(condition)
@@ -398,11 +399,10 @@ class _HostTask:
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
+        from engine.templar import conditional_expression
         from playbook_ls.rules.variable_uses import names_read
 
-        text = str(condition).strip()
-        if text.startswith("{{") and text.endswith("}}"):
-            text = text[2:-2]
+        text = conditional_expression(str(condition))
         shown = []
         for name in sorted(names_read(text, expression=True) or ()):
             if name in item:
@@ -442,17 +442,13 @@ def _short(value: Any, limit: int = 120) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
-_SETUP = frozenset({"setup", "gather_facts", "ansible.builtin.setup", "ansible.builtin.gather_facts",
-                    "ansible.legacy.setup", "ansible.legacy.gather_facts"})
-
-
 def _runs_setup(play: Any) -> bool:
     """Whether the play has a task gathering facts itself (once per play)."""
     found = play.derived.get("runs_setup")
     if found is None:
         from engine.plan import play_tasks
 
-        found = play.derived["runs_setup"] = any(task.action in _SETUP for task in play_tasks(play))
+        found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
     return found
 
 

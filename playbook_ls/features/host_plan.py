@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from engine.model import Play, Task
     from engine.plan import Plan, PlayPlan
 
+
 @dataclass
 class PlannedTask:
     task: Task
@@ -100,7 +101,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if task.handler:
                 heard = _heard_on(host, notifiers)
                 if not heard:
-                    outcome = HostOutcome(SKIPPED, _not_notified(task, notifiers), True)
+                    outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
                 elif outcome.outcome == RUNS:
                     outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
             planned.hosts[host] = outcome
@@ -195,7 +196,7 @@ def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | Non
     """What a failure of ``task`` means for the host's later tasks: nothing when its errors are
     ignored, else (the failed task, certain that nothing after it runs there: the host is out
     of the run, later plays included). Not certain when a ``rescue`` or ``always`` section may
-    take over, or the play's failure settings act on every host."""
+    take over; what it means for the other hosts is :func:`_failure_spread`'s."""
     from engine.booleans import boolean
 
     ignored = getattr(task.effective("ignore_errors"), "value", None)
@@ -205,7 +206,7 @@ def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | Non
         uncertain = False
     except (TypeError, ValueError):
         uncertain = True
-    return name, not (uncertain or id(task) in _recovered_tasks(play))
+    return name, not (uncertain or id(task) in _section_tasks(play)[1])
 
 
 def _failure_spread(play: Play, task: Task) -> bool | None:
@@ -221,11 +222,6 @@ def _failure_spread(play: Play, task: Task) -> bool | None:
     except (TypeError, ValueError):
         return None
     return None if "max_fail_percentage" in data else False
-
-
-def _recovered_tasks(play: Play) -> frozenset[int]:
-    """The tasks inside a block that has a ``rescue`` or an ``always`` section."""
-    return _section_tasks(play)[1]
 
 
 def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
@@ -283,9 +279,7 @@ def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
     return " or ".join(names)
 
 
-def _not_notified(handler: Task, notifiers: list[PlannedTask]) -> str:
-    if any("{{" in name for task in notifiers for name in notify.notifications(task.task)):
-        return "notified by a templated name only the run knows"
+def _not_notified(notifiers: list[PlannedTask]) -> str:
     if not notifiers:
         return "no task notifies it"
     return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)
