@@ -23,7 +23,8 @@ from typing import Any
 
 from engine.collection_search import CollectionFinder
 from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
-from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore, _load_routing, _write_quietly
+from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore
+from engine.runtime_routing import routing_entry, write_quietly
 
 CACHE_VERSION = "2"
 BUILTIN = "ansible.builtin"
@@ -145,14 +146,13 @@ class ModuleIndex:
 
     def routing_entry(self, name: str) -> Any:
         """The ``plugin_routing.modules`` entry (redirect, deprecation, tombstone) of a FQCN."""
-        collection, _, resource = name.rpartition(".")
-        if collection == BUILTIN:
-            routing = self.core.routing() if self.core else {}
+        parts = name.split(".")
+        if ".".join(parts[:2]) == BUILTIN:
+            runtime = self.core.runtime if self.core else None
         else:
-            directory = self.collections.collection_dir(".".join(collection.split(".")[:2]))
-            routing = _load_routing(os.path.join(directory, "meta", "runtime.yml")) if directory else {}
-        section = routing.get("modules")
-        return section.get(resource) if isinstance(section, dict) else None
+            directory = self.collections.collection_dir(".".join(parts[:2]))
+            runtime = os.path.join(directory, "meta", "runtime.yml") if directory else None
+        return routing_entry(runtime, "modules", ".".join(parts[2:])) if runtime else None
 
     # -- deprecations and removals ----------------------------------------------------------------
     def deprecation(self, action: str, collection_list: Iterable[str] = ()) -> str | None:
@@ -228,7 +228,7 @@ class ModuleIndex:
                 if os.path.isfile(path):
                     return path
                 # old short names ansible-core's own routing sends to a collection
-                routing, resource = self.core.routing(), short
+                runtime, resource = self.core.runtime, short
             else:
                 parts = name.split(".")
                 directory = self.collections.collection_dir(".".join(parts[:2])) if len(parts) >= 3 else None
@@ -238,10 +238,9 @@ class ModuleIndex:
                                     f"{parts[-1]}.py")
                 if os.path.isfile(path):
                     return path
-                routing = _load_routing(os.path.join(directory, "meta", "runtime.yml"))
+                runtime = os.path.join(directory, "meta", "runtime.yml")
                 resource = ".".join(parts[2:])
-            section = routing.get("doc_fragments")
-            entry = section.get(resource) if isinstance(section, dict) else None
+            entry = routing_entry(runtime, "doc_fragments", resource)
             redirect = entry.get("redirect") if isinstance(entry, dict) else None
             if not isinstance(redirect, str):
                 return None
@@ -262,7 +261,7 @@ class ModuleIndex:
         if docs is None:
             parsed, _files = plugin_docs(module.path, self.find_fragment)
             text = json.dumps(parsed, default=str)
-            _write_quietly(target, text)
+            write_quietly(target, text)
             docs = json.loads(text)  # dates as ansible-doc --json writes them
         with self._lock:
             self._docs[name] = docs
@@ -285,7 +284,7 @@ class ModuleIndex:
                 shard = _read_json(target)
                 if shard is None:
                     shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
-                    _write_quietly(target, json.dumps(shard))
+                    write_quietly(target, json.dumps(shard))
                 for name, summary in shard.items():
                     summaries.setdefault(name, summary)
                     files.setdefault(name, ModuleFile(name, summary["path"], directory))

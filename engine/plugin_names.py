@@ -10,7 +10,6 @@ module list and routing table; where no ansible-core is installed, :class:`Plugi
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from typing import Any
 
 from engine import paths
 from engine.collection_search import SYNTHETIC, CollectionFinder, python_paths
+from engine.runtime_routing import routing_entry
 
 # What ansible takes as the task's action without looking it up (``BUILTIN_TASKS``).
 ALWAYS_VALID = frozenset(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")
@@ -45,8 +45,10 @@ class AnsibleCore:
     def action_dir(self) -> str:
         return os.path.join(self.package, "plugins", "action")
 
-    def routing(self) -> dict[str, Any]:
-        return _load_routing(os.path.join(self.package, "config", "ansible_builtin_runtime.yml"))
+    @property
+    def runtime(self) -> str:
+        """ansible-core's own routing table, ``ansible.builtin``'s runtime.yml."""
+        return os.path.join(self.package, "config", "ansible_builtin_runtime.yml")
 
 
 @cache
@@ -58,67 +60,6 @@ def find_ansible_core() -> AnsibleCore | None:
                 os.path.isfile(os.path.join(package, "config", "ansible_builtin_runtime.yml")):
             return AnsibleCore(package)
     return None
-
-
-@cache
-def _load_routing(path: str) -> dict[str, Any]:
-    """``plugin_routing`` of a runtime.yml (ansible-core's or a collection's ``meta/runtime.yml``).
-    A large one (ansible-core's has thousands of entries, 0.2 s to parse) is kept as JSON in the
-    user's cache directory, keyed by its path, size and modification time."""
-    try:
-        stat = os.stat(path)
-    except OSError:
-        return {}
-    cached = _routing_cache_file(path, stat) if stat.st_size > LARGE_RUNTIME else None
-    if cached is not None:
-        try:
-            with open(cached, encoding="utf-8") as handle:
-                routing = json.load(handle)
-            if isinstance(routing, dict):
-                return routing
-        except (OSError, ValueError):
-            pass
-    routing = _parse_routing(path)
-    if cached is not None and routing:
-        _write_quietly(cached, json.dumps(routing))
-    return routing
-
-
-LARGE_RUNTIME = 64 * 1024
-
-
-def _routing_cache_file(path: str, stat: os.stat_result) -> str:
-    import hashlib
-
-    from engine.user_cache import cache_dir
-
-    key = hashlib.sha1(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
-    return os.path.join(cache_dir(), "routing", f"{key}.json")
-
-
-def _write_quietly(target: str, text: str) -> None:
-    """Write ``target`` atomically; a cache that cannot be written is only slower."""
-    try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        temporary = f"{target}.{os.getpid()}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, target)
-    except OSError:
-        pass
-
-
-def _parse_routing(path: str) -> dict[str, Any]:
-    import yaml  # PyYAML's C loader
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=loader)  # noqa: S506 - a safe loader
-    except (OSError, ValueError, Exception):  # noqa: BLE001 - a broken runtime.yml routes nothing
-        return {}
-    routing = data.get("plugin_routing") if isinstance(data, dict) else None
-    return routing if isinstance(routing, dict) else {}
 
 
 @cache
@@ -222,7 +163,7 @@ class PluginNames:
             directory = self.core.module_dir if kind == "modules" else self.core.action_dir
             if resource in _plugin_files(directory, kind == "action"):
                 return True  # ansible-core routes none of its own modules elsewhere: spare reading the table
-            routing = self.core.routing()
+            runtime = self.core.runtime
         elif collection in SYNTHETIC:
             return False
         else:
@@ -230,8 +171,8 @@ class PluginNames:
             if root is None:
                 return False
             directory = os.path.join(root, "plugins", kind, *(subdirs.split(".") if subdirs else []))
-            routing = _load_routing(os.path.join(root, "meta", "runtime.yml"))
-        entry = _routing_entry(routing, kind, f"{subdirs}.{resource}" if subdirs else resource)
+            runtime = os.path.join(root, "meta", "runtime.yml")
+        entry = routing_entry(runtime, kind, f"{subdirs}.{resource}" if subdirs else resource)
         if isinstance(entry, dict):
             if "tombstone" in entry:
                 raise PluginRemoved(_removal_message(fqcn, entry["tombstone"], kind))
@@ -239,11 +180,6 @@ class PluginNames:
             if isinstance(redirect, str) and redirect:
                 return self._resolve(redirect, (), kind, depth + 1)
         return resource in _plugin_files(directory, kind == "action")
-
-
-def _routing_entry(routing: dict[str, Any], kind: str, name: str) -> Any:
-    section = routing.get(kind)
-    return section.get(name) if isinstance(section, dict) else None
 
 
 def _removal_message(fqcn: str, tombstone: Any, kind: str) -> str:

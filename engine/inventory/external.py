@@ -129,12 +129,12 @@ def _cached(key: str, now: float) -> dict[str, Any] | None:
 
 
 def _store(key: str, request: Request, document: dict[str, Any], text: str, now: float) -> None:
-    from engine.plugin_names import _write_quietly
+    from engine.runtime_routing import write_quietly
 
     expires = None if request.cache_timeout is None else now + request.cache_timeout
     _memory[key] = expires, document
     # the child's document as it came, inside the entry: one JSON parse on a hit
-    _write_quietly(_cache_file(key), f'{{"expires": {json.dumps(expires)}, "document": {text}}}')
+    write_quietly(_cache_file(key), f'{{"expires": {json.dumps(expires)}, "document": {text}}}')
 
 
 def read_source(request: Request, flush: bool = False) -> dict[str, Any]:

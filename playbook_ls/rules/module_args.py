@@ -251,11 +251,10 @@ def _action_plugin(name: str, action: str, index: ModuleIndex, plugins: PluginNa
     prefix = resource.split("_")[0]
     if prefix != resource and os.path.isfile(os.path.join(actions, f"{prefix}.py")):
         return True  # a network platform's action plugin (TaskExecutor's network_action)
-    from engine.plugin_names import _load_routing
+    from engine.runtime_routing import routing_entry
 
-    routing = _load_routing(os.path.join(directory, "meta", "runtime.yml")).get("action")
     qualified = f"{subdirs}.{resource}" if subdirs else resource
-    return isinstance(routing, dict) and qualified in routing
+    return routing_entry(os.path.join(directory, "meta", "runtime.yml"), "action", qualified) is not None
 
 
 def index_of(plugins: PluginNames | None) -> ModuleIndex | None:

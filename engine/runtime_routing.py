@@ -1,0 +1,190 @@
+"""``plugin_routing`` of a runtime.yml (ansible-core's ``ansible_builtin_runtime.yml`` or a
+collection's ``meta/runtime.yml``): redirects, deprecations and tombstones of plugin names.
+
+A playbook names a few dozen modules, and most resolve to a file without any routing. ansible-core's
+table has ten thousand lines (0.2 s to load with PyYAML's C loader), so one name is looked up by
+reading only its own entry (:func:`routing_entry`); the whole table is loaded only by callers
+that need every name (:func:`load_routing`, kept as JSON in the user's cache directory).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import cache
+from typing import Any
+
+LARGE_RUNTIME = 4 * 1024
+_ENTRY_INDENT = "    "  # plugin_routing: / <2> kind: / <4> name:
+
+
+def routing_entry(path: str, kind: str, name: str) -> Any:
+    """``plugin_routing[kind][name]`` of the runtime.yml at ``path``; None when it has none."""
+    if _size(path) > LARGE_RUNTIME:
+        outline = _outline(path)
+        if outline is not None:
+            found = outline.entry(kind, name)
+            if found is not _UNSURE:
+                return found
+    section = load_routing(path).get(kind)
+    return section.get(name) if isinstance(section, dict) else None
+
+
+@cache
+def load_routing(path: str) -> dict[str, Any]:
+    """The whole ``plugin_routing`` table. A large one is kept as JSON in the user's cache
+    directory, keyed by its path, size and modification time."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return {}
+    cached = _cache_file(path, stat) if stat.st_size > LARGE_RUNTIME else None
+    if cached is not None:
+        try:
+            with open(cached, encoding="utf-8") as handle:
+                routing = json.load(handle)
+            if isinstance(routing, dict):
+                return routing
+        except (OSError, ValueError):
+            pass
+    routing = _yaml_routing(_read(path))
+    if cached is not None and routing:
+        write_quietly(cached, json.dumps(routing))
+    return routing
+
+
+def write_quietly(target: str, text: str) -> None:
+    """Write ``target`` atomically; a cache that cannot be written is only slower."""
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        temporary = f"{target}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, target)
+    except OSError:
+        pass
+
+
+_UNSURE = object()  # the outline cannot tell: load the whole table
+
+
+class _Outline:
+    """Where each entry of a block-style runtime.yml starts and ends, so one entry's lines can be
+    parsed alone. Anything but the plain layout ansible-core writes (two-space levels, plain keys)
+    makes a lookup :data:`_UNSURE`."""
+
+    def __init__(self, text: str, sections: dict[str, tuple[int, int]]) -> None:
+        self.text = text
+        self.sections = sections
+        self._keys: dict[str, dict[str, tuple[int, int]] | None] = {}
+        self._entries: dict[tuple[str, str], Any] = {}
+
+    def entry(self, kind: str, name: str) -> Any:
+        key = (kind, name)
+        if key not in self._entries:
+            self._entries[key] = self._find(kind, name)
+        return self._entries[key]
+
+    def _find(self, kind: str, name: str) -> Any:
+        keys = self._section_keys(kind)
+        if keys is None:
+            return _UNSURE
+        span = keys.get(name)
+        if span is None:
+            return None
+        lines = self.text[span[0]:span[1]].splitlines()
+        snippet = "\n".join(line[len(_ENTRY_INDENT):] if line.startswith(_ENTRY_INDENT) else "" for line in lines)
+        data = _yaml(snippet)
+        if not isinstance(data, dict) or list(data) != [name]:
+            return _UNSURE
+        return data[name]
+
+    def _section_keys(self, kind: str) -> dict[str, tuple[int, int]] | None:
+        """Each entry's text in the section, by name (a repeated name: the last, as YAML keeps);
+        None when the section is absent or a line at the entries' level is not a plain key."""
+        if kind not in self._keys:
+            span = self.sections.get(kind)
+            self._keys[kind] = None if span is None else _entry_spans(self.text, *span)
+        return self._keys[kind]
+
+
+def _entry_spans(text: str, start: int, stop: int) -> dict[str, tuple[int, int]] | None:
+    level_lines = list(_ENTRY_LEVEL.finditer(text, start, stop))
+    spans: dict[str, tuple[int, int]] = {}
+    for index, line in enumerate(level_lines):
+        key = _PLAIN_KEY.match(line.group(0))
+        if key is None:
+            return None
+        end = level_lines[index + 1].start() if index + 1 < len(level_lines) else stop
+        spans.pop(key.group(1), None)
+        spans[key.group(1)] = (line.start(), end)
+    return spans
+
+
+_SECTION = re.compile(r"^  ([A-Za-z_][A-Za-z0-9_]*):[ \t]*(?:#.*)?$", re.MULTILINE)
+_TOP_LEVEL = re.compile(r"^[^ \n#]", re.MULTILINE)
+_ODD_LINE = re.compile(r"^ {1,3}[^ \n#]", re.MULTILINE)
+_ENTRY_LEVEL = re.compile(rf"^{_ENTRY_INDENT}[^ \n#].*$", re.MULTILINE)
+_PLAIN_KEY = re.compile(rf"{_ENTRY_INDENT}([A-Za-z0-9_][A-Za-z0-9_.\-]*):(?:[ \t]|$)")
+
+
+@cache
+def _outline(path: str) -> _Outline | None:
+    text = _read(path)
+    root = re.search(r"^plugin_routing:[ \t]*$", text, re.MULTILINE)
+    if root is None or "\t" in text or "&" in text and re.search(r"[:-][ \t]+&", text):
+        return None  # another layout, or anchors an entry could refer to: not for the outline
+    after_root = _TOP_LEVEL.search(text, root.end())
+    end_of_routing = after_root.start() if after_root else len(text)
+    headers = list(_SECTION.finditer(text, root.end(), end_of_routing))
+    sections: dict[str, tuple[int, int]] = {}
+    for index, header in enumerate(headers):
+        stop = headers[index + 1].start() if index + 1 < len(headers) else end_of_routing
+        if header.group(1) in sections:
+            return None  # a repeated section: YAML's last-one-wins over whole sections
+        sections[header.group(1)] = (header.end(), stop)
+    if any(_ODD_LINE.search(text, start, stop) for start, stop in sections.values()):
+        return None  # a line the levels above do not account for (a quoted or flow section key)
+    return _Outline(text, sections)
+
+
+def _yaml_routing(text: str) -> dict[str, Any]:
+    data = _yaml(text)
+    routing = data.get("plugin_routing") if isinstance(data, dict) else None
+    return routing if isinstance(routing, dict) else {}
+
+
+def _yaml(text: str) -> Any:
+    import yaml  # PyYAML's C loader
+
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
+    except Exception:  # noqa: BLE001 - a broken runtime.yml routes nothing
+        return None
+
+
+@cache
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, ValueError):
+        return ""
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
+def _cache_file(path: str, stat: os.stat_result) -> str:
+    import hashlib
+
+    from engine.user_cache import cache_dir
+
+    key = hashlib.sha1(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
+    return os.path.join(cache_dir(), "routing", f"{key}.json")
