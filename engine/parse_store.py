@@ -2,29 +2,40 @@
 
 A command such as ``playbook-ls vars`` reads a playbook's hundred-odd files on every run;
 parsing them (and importing the YAML libraries to do it) is most of its time. The store
-keeps each parse as plain JSON in the user's cache directory (``parsed/`` below
-:func:`engine.user_cache.cache_dir`), named by a hash of the parser's own files, the path
-and the text, so a file is parsed again exactly when it, or playbook-ls's parser, changed.
+keeps each parse as plain JSON in one SQLite database in the user's cache directory
+(``parsed/parsed.sqlite3`` below :func:`engine.user_cache.cache_dir`), keyed by a hash of the
+parser's own files, the path and the text, so a file is parsed again exactly when it, or
+playbook-ls's parser, changed. One database, written in one transaction per run, rather than
+a file per parse: creating hundreds of small files cost a cold run more than parsing them.
 
-The store is JSON, decoded into :class:`YMap` / :class:`YSeq` / :class:`Span` by this module:
-loading it can never run code, even from a planted file. A damaged or foreign entry is
-ignored and parsed again; a cache directory that cannot be written only means no store.
+A parse is stored the second time a text is parsed: the first time only its key is noted.
+Encoding and writing a playbook's parses costs a third of parsing them, and a run on a fresh
+machine (a CI job) never reads them back.
+
+Each entry is JSON, decoded into :class:`YMap` / :class:`YSeq` / :class:`Span` by this module:
+loading it can never run code, even from a planted entry. A damaged or foreign entry is
+ignored and parsed again; a cache that cannot be opened or written only means no store.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
-import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
+if TYPE_CHECKING:
+    import sqlite3
+
 FORMAT = 1
 MAX_ENTRIES = 20_000  # past this, the older half goes (a few tens of MB at most)
+DATABASE = "parsed.sqlite3"
+_BATCH = 512  # parses written per transaction
 _PARSER_FILES = ("yaml_compose.py", "span.py", "values.py", "loaded.py")
 
 
@@ -142,7 +153,8 @@ def decode_loaded(path: str, text: str) -> Loaded:
 
 
 class ParseStore:
-    """The on-disk store; ``get`` and ``put`` never raise."""
+    """The on-disk store; ``get``, ``put`` and ``flush`` never raise. New entries are written
+    together, when the batch is full and when the process ends (or on :meth:`flush`)."""
 
     def __init__(self, directory: str | None = None) -> None:
         if directory is None:
@@ -151,6 +163,10 @@ class ParseStore:
             directory = os.path.join(cache_dir(), "parsed")
         self.directory = directory
         self._fingerprint = _parser_fingerprint()
+        self._database: sqlite3.Connection | None = None
+        self._unusable = False
+        self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
+        self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
         self._pruned = False
         self.hits = 0
 
@@ -159,47 +175,93 @@ class ParseStore:
         for part in (self._fingerprint, path, text):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")
-        return os.path.join(self.directory, digest.hexdigest() + ".json")
+        return digest.hexdigest()
 
     def get(self, path: str, text: str) -> Loaded | None:
+        database = self._open(create=False)
+        if database is None:
+            return None
+        key = self._entry(path, text)
         try:
-            with open(self._entry(path, text), encoding="utf-8") as handle:
-                loaded = decode_loaded(path, handle.read())
-        except (OSError, ValueError, KeyError, TypeError, IndexError, RecursionError):
+            row = database.execute("SELECT value FROM parsed WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            if row[0] is None:
+                self._seen_before.add(key)
+                return None
+            loaded = decode_loaded(path, row[0])
+        except (_database_errors() + (ValueError, KeyError, TypeError, IndexError, RecursionError)):
             return None
         self.hits += 1
         return loaded
 
     def put(self, path: str, text: str, loaded: Loaded) -> None:
-        encoded = encode_loaded(loaded)
-        if encoded is None:
+        """Note that ``text`` was parsed; store the parse if an earlier run noted it too."""
+        if self._unusable:
             return
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            self._prune()
-            handle, temporary = tempfile.mkstemp(dir=self.directory, suffix=".tmp")
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8") as out:
-                    out.write(encoded)
-                os.replace(temporary, self._entry(path, text))
-            except BaseException:
-                os.unlink(temporary)
-                raise
-        except OSError:
-            pass  # a read-only or full cache directory: nothing is stored
+        key = self._entry(path, text)
+        encoded = encode_loaded(loaded) if key in self._seen_before else None
+        if encoded is None and key in self._seen_before:
+            return  # cannot be stored faithfully (aliases): stays noted only
+        if not self._pending:
+            atexit.register(self.flush)
+        self._pending[key] = encoded
+        if len(self._pending) >= _BATCH:
+            self.flush()
 
-    def _prune(self) -> None:
+    def flush(self) -> None:
+        """Write the parses not yet written, in one transaction."""
+        pending, self._pending = self._pending, {}
+        atexit.unregister(self.flush)
+        database = self._open(create=True) if pending else None
+        if database is None:
+            return
+        stored = [(key, value) for key, value in pending.items() if value is not None]
+        noted = [(key,) for key, value in pending.items() if value is None]
+        try:
+            with database:
+                database.executemany("INSERT OR REPLACE INTO parsed (key, value) VALUES (?, ?)", stored)
+                database.executemany("INSERT OR IGNORE INTO parsed (key) VALUES (?)", noted)
+            self._prune(database)
+        except _database_errors():
+            pass  # locked by another writer for too long, or a full disk: nothing is stored
+
+    def _open(self, create: bool) -> sqlite3.Connection | None:
+        if self._database is not None or self._unusable:
+            return self._database
+        database_path = os.path.join(self.directory, DATABASE)
+        if not create and not os.path.isfile(database_path):
+            return None
+        try:
+            import sqlite3
+        except ImportError:  # a Python built without it
+            self._unusable = True
+            return None
+        try:
+            if create:
+                os.makedirs(self.directory, exist_ok=True)
+            database = sqlite3.connect(database_path, timeout=1.0, check_same_thread=False)
+            database.execute("PRAGMA synchronous = OFF")  # a cache: losing the last writes is harmless
+            database.execute("CREATE TABLE IF NOT EXISTS parsed (key TEXT PRIMARY KEY, value TEXT)")
+        except (OSError, sqlite3.Error):
+            self._unusable = True  # not a database, a directory that cannot exist, no sqlite3
+            return None
+        self._database = database
+        return database
+
+    def _prune(self, database: sqlite3.Connection) -> None:
         """Once per process that writes: past MAX_ENTRIES, drop the older half."""
         if self._pruned:
             return
         self._pruned = True
-        with os.scandir(self.directory) as entries:
-            found = [entry for entry in entries if entry.name.endswith((".json", ".tmp"))]
-        if len(found) <= MAX_ENTRIES:
-            return
-        found.sort(key=lambda entry: entry.stat().st_mtime)
-        for entry in found[: len(found) // 2]:
-            try:
-                os.unlink(entry.path)
-            except OSError:
-                pass
+        (count,) = database.execute("SELECT count(*) FROM parsed").fetchone()
+        if count > MAX_ENTRIES:
+            with database:
+                database.execute("DELETE FROM parsed WHERE rowid IN (SELECT rowid FROM parsed ORDER BY rowid LIMIT ?)",
+                                 (count // 2,))
+
+
+def _database_errors() -> tuple[type[Exception], ...]:
+    import sqlite3
+
+    return (sqlite3.Error,)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 from pathlib import Path
 
 import pytest
 
-from engine.parse_store import ParseStore, decode_loaded, encode_loaded
+from engine.parse_store import DATABASE, ParseStore, decode_loaded, encode_loaded
 from engine.source import SourceCache, parse_text
 from engine.values import UnsafeText, VaultText
 
@@ -68,11 +69,19 @@ def test_shared_values_from_aliases_are_not_stored() -> None:
     assert encode_loaded(loaded) is None
 
 
+def _parse_in_two_runs(directory: Path, path: str, text: str) -> ParseStore:
+    """What two runs that parse ``text`` leave: the first notes it, the second stores it."""
+    for _run in range(2):
+        store = ParseStore(str(directory))
+        assert store.get(path, text) is None
+        store.put(path, text, parse_text(text, path))
+        store.flush()
+    return ParseStore(str(directory))
+
+
 def test_the_store_answers_the_same_path_and_text_only(tmp_path: Path) -> None:
-    store = ParseStore(str(tmp_path / "store"))
     text = TEXTS["tasks.yml"]
-    assert store.get("tasks.yml", text) is None
-    store.put("tasks.yml", text, parse_text(text, "tasks.yml"))
+    store = _parse_in_two_runs(tmp_path / "store", "tasks.yml", text)
     assert store.get("tasks.yml", text) == parse_text(text, "tasks.yml")
     assert store.get("other.yml", text) is None
     assert store.get("tasks.yml", text + "\n# changed\n") is None
@@ -80,38 +89,70 @@ def test_the_store_answers_the_same_path_and_text_only(tmp_path: Path) -> None:
 
 
 def test_a_damaged_or_planted_entry_is_parsed_again(tmp_path: Path) -> None:
-    store = ParseStore(str(tmp_path / "store"))
     text = "- debug: msg=real\n"
-    store.put("t.yml", text, parse_text(text, "t.yml"))
-    (entry,) = (tmp_path / "store").iterdir()
+    store = _parse_in_two_runs(tmp_path / "store", "t.yml", text)
+    database = sqlite3.connect(tmp_path / "store" / DATABASE)
     for planted in ("not json", '{"data": ["x", null, []], "error": null}', '{"data": ["m", [0], [[1]]]}',
                     "[" * 100_000):
-        entry.write_text(planted)
-        assert store.get("t.yml", text) is None
+        with database:
+            database.execute("UPDATE parsed SET value = ?", (planted,))
+        assert ParseStore(str(tmp_path / "store")).get("t.yml", text) is None
     cache = SourceCache(store)
     (tmp_path / "t.yml").write_text(text)
     assert cache.load(str(tmp_path / "t.yml")).data == [{"debug": "msg=real"}]
 
 
-def test_a_changed_parser_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_file_that_is_not_a_database_means_no_store(tmp_path: Path) -> None:
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / DATABASE).write_text("planted, not a database\n" * 100)
     store = ParseStore(str(tmp_path / "store"))
+    assert store.get("t.yml", "a: 1\n") is None
     store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+    store.flush()
+    assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n") is None
+
+
+def test_a_parse_is_stored_when_a_second_run_parses_the_same_text(tmp_path: Path) -> None:
+    texts = {f"t{index}.yml": f"a: {index}\n" for index in range(3)}
+    for run in ("first", "second"):
+        store = ParseStore(str(tmp_path / "store"))
+        for path, text in texts.items():
+            assert store.get(path, text) is None
+            store.put(path, text, parse_text(text, path))
+        if run == "first":
+            assert not (tmp_path / "store").exists()  # nothing written before the run ends
+        store.flush()
+        assert os.listdir(tmp_path / "store") == [DATABASE]
+        database = sqlite3.connect(tmp_path / "store" / DATABASE)
+        stored = database.execute("SELECT count(value) FROM parsed").fetchone()[0]
+        assert stored == (0 if run == "first" else 3)  # the first run only notes the texts
+    third = ParseStore(str(tmp_path / "store"))
+    assert [third.get(path, text).data for path, text in texts.items()] == [{"a": 0}, {"a": 1}, {"a": 2}]
+    assert third.hits == 3
+
+
+def test_a_changed_parser_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _parse_in_two_runs(tmp_path / "store", "t.yml", "a: 1\n")
     monkeypatch.setattr("engine.parse_store._parser_fingerprint", lambda: "another parser")
     assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n") is None
 
 
-def test_a_command_parses_each_file_once_across_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_command_stops_parsing_a_file_from_its_third_run(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
     playbook = tmp_path / "site.yml"
     playbook.write_text("- hosts: all\n  tasks:\n    - debug: msg=one\n")
-    first = SourceCache.for_command()
-    assert first.load(str(playbook)).data[0]["hosts"] == "all" and first.parsed == 1
-    second = SourceCache.for_command()
-    assert second.load(str(playbook)) == first.load(str(playbook))
-    assert second.parsed == 0 and second.store is not None and second.store.hits == 1
+    runs = []
+    for _run in range(3):
+        cache = SourceCache.for_command()
+        assert cache.load(str(playbook)).data[0]["hosts"] == "all"
+        assert cache.store is not None
+        cache.store.flush()  # as when the command ends
+        runs.append((cache.parsed, cache.store.hits))
+    assert runs == [(1, 0), (1, 0), (0, 1)]
     playbook.write_text("- hosts: web\n  tasks: []\n")
-    third = SourceCache.for_command()
-    assert third.load(str(playbook)).data[0]["hosts"] == "web" and third.parsed == 1
+    changed = SourceCache.for_command()
+    assert changed.load(str(playbook)).data[0]["hosts"] == "web" and changed.parsed == 1
 
 
 def test_unsaved_buffers_are_never_stored(tmp_path: Path) -> None:
@@ -127,4 +168,5 @@ def test_an_unwritable_store_only_means_parsing(tmp_path: Path) -> None:
     blocker.write_text("")
     store = ParseStore(str(blocker / "store"))  # a directory below a file cannot exist
     store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+    store.flush()
     assert store.get("t.yml", "a: 1\n") is None
