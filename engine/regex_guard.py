@@ -45,10 +45,8 @@ import time
 from functools import cache
 from typing import Any
 
-from jinja2.exceptions import SecurityError
-
 from engine import regex_ops, template_bounds
-from engine.template_bounds import TooLarge, seconds_left
+from engine.template_bounds import StaticRefusal, TooLarge, seconds_left
 
 MAX_HELPERS = 4  # at most this many regexes are evaluated at once (one per thread evaluating)
 HELPER_MEMORY = 1 << 30  # bytes of address space a helper may use
@@ -141,7 +139,7 @@ def _ask(request: bytes, key: bytes, deadline: float) -> bytes:
     if reply is None:  # the helper died (killed from outside, out of memory at start-up)
         helper.stop()
         _pool.give_back(helper, alive=False)
-        raise SecurityError("regular expressions cannot be evaluated statically: the helper process ended")
+        raise StaticRefusal("regular expressions cannot be evaluated statically: the helper process ended")
     _pool.give_back(helper, alive=True)
     return reply
 
@@ -217,7 +215,7 @@ class _Pool:
             while not self.idle and self.started >= MAX_HELPERS:
                 left = deadline - time.monotonic()
                 if left <= 0:  # not the template's fault: not remembered as too large
-                    raise SecurityError("regular expressions cannot be evaluated statically now: every helper "
+                    raise StaticRefusal("regular expressions cannot be evaluated statically now: every helper "
                                         "process is busy")
                 self.condition.wait(left)
             if self.idle:
@@ -227,7 +225,7 @@ class _Pool:
             return _Helper()
         except OSError as exc:
             self.give_back(None, alive=False)
-            raise SecurityError(f"regular expressions cannot be evaluated statically: no helper process ({exc})") \
+            raise StaticRefusal(f"regular expressions cannot be evaluated statically: no helper process ({exc})") \
                 from None
 
     def give_back(self, helper: _Helper | None, alive: bool) -> None:

@@ -413,6 +413,8 @@ class Resolver:
         template, now that the play is loaded: ansible templates them when the task runs, with
         what the task sees then (every role's defaults, the play's and the roles' vars...). A
         name that still cannot be templated without a host or the run is a dynamic include."""
+        if not self._pending_includes:
+            return  # nothing to template: Jinja is not even imported
         from engine.lookups import PureLookups
         from engine.templar import Templar, TemplateFailure, too_large_reason
         from engine.var_sources import tasks_with_includers

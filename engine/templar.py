@@ -30,6 +30,7 @@ from engine.random_filters import random_filter, shuffle_filter
 from engine.template_bounds import (
     MAX_RESULT_TEXT,
     MAX_SIZE,
+    StaticRefusal,
     TooLarge,
     binop_over_limit,
     bounded_environment_class,
@@ -643,8 +644,8 @@ class Templar:
                 result._fail_with_undefined_error()
         except TemplateFailure:
             raise
-        except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError,
-                KeyError, IndexError) as exc:
+        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
+                AttributeError, KeyError, IndexError) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises
             if not bounded:

@@ -16,7 +16,7 @@ from typing import Any
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.template_bounds import TooLarge, bounded_environment_class, evaluation
+from engine.template_bounds import StaticRefusal, TooLarge, bounded_environment_class, evaluation
 from engine.values import OMIT, UnsafeText
 
 _UNRESOLVED = object()
@@ -110,7 +110,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
                 result = compiled.evaluate(variables)
                 if isinstance(result, Undefined):
                     result._fail_with_undefined_error()
-            except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+            except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
+                    AttributeError) as exc:
                 _remember(key, Unresolved(str(exc)), held)
                 raise
             _remember(key, _copied(result), held)
@@ -118,7 +119,7 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         return value
     except (TooLarge, RecursionError, MemoryError) as exc:
         raise _remember_too_large(value, exc) from exc
-    except (TemplateError, SecurityError, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+    except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
         raise Unresolved(str(exc)) from exc
     if is_template(result) and result != value:  # ansible templates variable values recursively
         return _render(result, variables, depth + 1)

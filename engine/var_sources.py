@@ -216,11 +216,11 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
     """``layers`` with the play's vars_files in their place, their names templated with what
     the layers before them set, ``extra`` (extra vars and magic variables) over it; within
     static evaluation's bounds unless a run asks (``bounded``)."""
-    from engine.lookups import PureLookups
-    from engine.templar import Templar
-
     for index, layer in enumerate(layers):
         if layer.pending:
+            from engine.lookups import PureLookups
+            from engine.templar import Templar
+
             known: dict[str, Any] = {}
             for before in layers[:index]:
                 known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)

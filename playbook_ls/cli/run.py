@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 from typing import Any
 
@@ -175,4 +174,6 @@ def _hand_to_ansible(options: Any) -> int:
     if executable is None:
         return _fail("--engine ansible needs ansible-playbook, which is not installed; "
                      "install ansible-core (pip install ansible-core) or use the bundled engine")
+    import subprocess
+
     return subprocess.call(ansible_command(options, executable))
