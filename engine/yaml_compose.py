@@ -300,7 +300,7 @@ class _Constructor:
 
     def span(self, node: Node) -> Span:
         start, end = node.start_mark, node.end_mark
-        return Span(self.file, start.line, start.column, end.line, end.column)
+        return _new_span(Span, (self.file, start.line, start.column, end.line, end.column))
 
     def build(self, node: Node) -> Any:
         known = self.memo.get(id(node))
@@ -313,6 +313,11 @@ class _Constructor:
             return known
         if isinstance(node, ScalarNode):
             self.expanded += 1
+            if _tag(node) == _PLAIN:  # most values: spared the general path's calls
+                try:
+                    return _plain_scalar(node.value)
+                except ValueError as exc:  # a 5,000-digit integer
+                    raise _BadScalar(str(exc), self.span(node)) from exc
             return self.scalar(node)
         before = self.expanded
         if isinstance(node, SequenceNode):
@@ -370,9 +375,11 @@ class _Constructor:
             key = self.build(key_node)
             if isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
                 raise _BadScalar("While constructing a mapping found unhashable key.", self.span(key_node))
-            result[key] = self.build(value_node)
+            value = result[key] = self.build(value_node)
             result.key_spans[key] = self.span(key_node)
-            result.value_spans[key] = self.span(value_node)
+            # a collection's span is its node's (an alias's node is the anchored one): made once
+            result.value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq \
+                else self.span(value_node)
         return result
 
     def _merge(self, result: YMap, value_node: Node) -> None:
@@ -387,6 +394,8 @@ class _Constructor:
                     result.key_spans[key] = source.key_spans[key]
                     result.value_spans[key] = source.value_spans[key]
 
+
+_new_span = tuple.__new__  # Span's fields in order, without NamedTuple's generated __new__
 
 MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
 

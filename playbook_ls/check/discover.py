@@ -74,6 +74,8 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
 
 
 def _excluded(path: str, root: str, patterns: list[re.Pattern[str]]) -> bool:
+    if not patterns:
+        return False
     relative = os.path.relpath(path, root).replace(os.sep, "/")
     return any(p.match(relative) or p.match(os.path.basename(path)) for p in patterns)
 

@@ -232,14 +232,18 @@ class GitIgnore:
             return False
         # from the highest precedence down: the deepest .gitignore first, info/exclude last
         for base in self._bases(worktree, directory):
-            relative = os.path.relpath(path, base).replace(os.sep, "/")
-            for pattern in reversed(self._patterns_of(base)):
+            patterns = self._patterns_of(base)
+            if patterns:  # most directories have no .gitignore: no relative path to make
+                relative = _relative(path, base)
+                for pattern in reversed(patterns):
+                    if pattern.matches(relative, is_dir):
+                        return not pattern.negated
+        patterns = self._exclude_patterns(worktree)
+        if patterns:
+            relative = _relative(path, worktree)
+            for pattern in reversed(patterns):
                 if pattern.matches(relative, is_dir):
                     return not pattern.negated
-        relative = os.path.relpath(path, worktree).replace(os.sep, "/")
-        for pattern in reversed(self._exclude_patterns(worktree)):
-            if pattern.matches(relative, is_dir):
-                return not pattern.negated
         return False
 
     def _worktree(self, directory: str) -> str | None:
@@ -266,3 +270,11 @@ class GitIgnore:
             git_dir = git_common_dir(worktree)
             self._patterns[key] = read_patterns(os.path.join(git_dir, "info", "exclude")) if git_dir else []
         return self._patterns[key]
+
+
+def _relative(path: str, base: str) -> str:
+    """``path`` below ``base`` with ``/`` separators: a slice when ``path`` is spelt under ``base``
+    (as a walk makes it), ``relpath`` otherwise."""
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    relative = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, base)
+    return relative.replace(os.sep, "/")
