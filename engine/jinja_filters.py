@@ -10,8 +10,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine import regex_guard
 from engine.template_bounds import MAX_SIZE, static_evaluation_in_progress
+
+
+def _guarded(operation: str, *args: Any) -> Any:
+    # imported when a template first matches a regex: the guard's helper processes, threads and
+    # queues are more than most commands ever need
+    from engine import regex_guard
+
+    return regex_guard.call(operation, *args)
 
 
 def _flags(ignorecase: bool, multiline: bool) -> int:
@@ -22,13 +29,13 @@ def regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ign
                   multiline: bool = False, count: int = 0) -> str:
     # refused beyond the size limit while evaluating statically: a run may rewrite a large file's content
     limit = MAX_SIZE if static_evaluation_in_progress() else None
-    return regex_guard.call("regex_replace", str(value), pattern, replacement, _flags(ignorecase, multiline),
+    return _guarded("regex_replace", str(value), pattern, replacement, _flags(ignorecase, multiline),
                             count, limit)
 
 
 def regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
     """The match, or with groups (``'\\\\1'``, ``'\\\\g<name>'``) the list of those groups; None if no match."""
-    return regex_guard.call("regex_search", str(value), pattern, groups, _flags(ignorecase, multiline))
+    return _guarded("regex_search", str(value), pattern, groups, _flags(ignorecase, multiline))
 
 
 def ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
@@ -41,6 +48,6 @@ def regex_test(finder: str) -> Callable[..., bool]:
     """The ``match`` (finder "match") and ``search`` / ``regex`` (finder "search") tests."""
 
     def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False) -> bool:
-        return regex_guard.call("regex_test", finder, str(value), pattern, _flags(ignorecase, multiline))
+        return _guarded("regex_test", finder, str(value), pattern, _flags(ignorecase, multiline))
 
     return test

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
@@ -48,6 +47,8 @@ class ScriptRunner:
         cmd = (path, *options)
         if cmd in self._outputs:
             return self._outputs[cmd]
+        import subprocess  # only an explicit run executes an inventory script
+
         try:
             done = subprocess.run(list(cmd), capture_output=True, timeout=self.timeout, check=False)
         except subprocess.TimeoutExpired:
