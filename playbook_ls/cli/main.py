@@ -8,18 +8,17 @@ Heavy imports happen inside the commands to keep start-up lean.
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from playbook_ls import __version__
-from playbook_ls.cli.check import add_parser as add_check_parser
-from playbook_ls.cli.inventory import add_parser as add_inventory_parser
-from playbook_ls.cli.launch import add_parser as add_launch_parser
 from playbook_ls.cli.options import add_selection_options
-from playbook_ls.cli.plan import add_parser as add_plan_parser
-from playbook_ls.cli.run import add_parser as add_run_parser
-from playbook_ls.cli.vars import add_parser as add_vars_parser
-from playbook_ls.cli.why import add_parser as add_why_parser
+
+# Commands whose parser each module adds, in the order --help lists them (after list-tasks and
+# list-tags, before serve). Only the command being run is imported: the others' modules (and
+# what they import) are a third of a short command's start-up.
+COMMAND_MODULES = ("check", "launch", "inventory", "run", "why", "plan", "vars")
 
 LISTING_EXAMPLES = """\
 examples:
@@ -64,7 +63,8 @@ def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> 
     parser.set_defaults(handler=_run_listing, mode=name)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or (``command``) only that command's part of it."""
     parser = argparse.ArgumentParser(
         prog="playbook-ls",
         description="Effective tags and when for Ansible playbooks: listings identical to ansible-playbook, "
@@ -74,15 +74,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"playbook-ls {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_listing(sub, "list-tasks", "list the tasks a run would execute, like ansible-playbook --list-tasks")
-    _add_listing(sub, "list-tags", "list the tags of the tasks a run would execute, like ansible-playbook --list-tags")
-    add_check_parser(sub)
-    add_launch_parser(sub)
-    add_inventory_parser(sub)
-    add_run_parser(sub)
-    add_why_parser(sub)
-    add_plan_parser(sub)
-    add_vars_parser(sub)
+    for name, what in (("list-tasks", "the tasks a run would execute"),
+                       ("list-tags", "the tags of the tasks a run would execute")):
+        if command in (None, name):
+            _add_listing(sub, name, f"list {what}, like ansible-playbook --{name}")
+    for name in COMMAND_MODULES:
+        if command in (None, name):
+            importlib.import_module(f"playbook_ls.cli.{name}").add_parser(sub)
+    if command not in (None, "serve"):
+        return parser
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
                            epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -120,8 +120,15 @@ def tune_gc() -> None:
     gc.set_threshold(100_000, 50, 1000)
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs, when it names a known one before any option."""
+    first = argv[0] if argv else ""
+    known = {"list-tasks", "list-tags", "serve", *COMMAND_MODULES}
+    return first if first in known else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
     args, rest = parser.parse_known_args(argv)
     if rest:  # `vars PLAYBOOK -i INV --host H NAME...`: names after the options are names too
         if getattr(args, "command", None) != "vars" or any(item.startswith("-") for item in rest):
