@@ -40,22 +40,45 @@ class ModuleFile:
 def _module_files(directory: str, prefix: str) -> Iterator[ModuleFile]:
     """The modules of one plugin directory, subdirectories giving ``prefix.sub.name`` as in a
     collection; a module and its doc sidecar (``x.ps1`` + ``x.py``/``x.yml``) are one module."""
-    stems: dict[str, list[str]] = {}
     for current, dirs, files in os.walk(directory):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         relative = os.path.relpath(current, directory)
         sub = "" if relative == "." else relative.replace(os.sep, ".") + "."
-        for entry in sorted(files):
-            if entry == "__init__.py" or entry.startswith(".") or \
-                    (entry.endswith(IGNORED_EXTENSIONS) and not entry.endswith((".yml", ".yaml"))):
-                continue
-            stems.setdefault(sub + os.path.splitext(entry)[0], []).append(os.path.join(current, entry))
+        for stem, path in _stems(current, files).items():
+            yield ModuleFile(f"{prefix}{sub}{stem}", path, directory)
+
+
+def _stems(directory: str, entries: Iterable[str]) -> dict[str, str]:
+    """The modules of one directory's own files, by name: stem -> the module's code."""
+    stems: dict[str, list[str]] = {}
+    for entry in sorted(entries):
+        if entry == "__init__.py" or entry.startswith(".") or \
+                (entry.endswith(IGNORED_EXTENSIONS) and not entry.endswith((".yml", ".yaml"))):
+            continue
+        stems.setdefault(os.path.splitext(entry)[0], []).append(os.path.join(directory, entry))
+    found = {}
     for stem, paths in stems.items():
-        code = [p for p in paths if not p.endswith(DOC_EXTENSIONS)] or \
-            [p for p in paths if p.endswith(".py")]
-        if not code:
-            continue  # a lone .yml is data, not a module
-        yield ModuleFile(f"{prefix}{stem}", code[0], directory)
+        code = [p for p in paths if not p.endswith(DOC_EXTENSIONS)] or [p for p in paths if p.endswith(".py")]
+        if code:  # a lone .yml is data, not a module
+            found[stem] = code[0]
+    return found
+
+
+def _directory_stems(directory: str) -> dict[str, str]:
+    """:func:`_stems` of a directory's files (not its subdirectories)."""
+    try:
+        with os.scandir(directory) as entries:
+            names = [entry.name for entry in entries if _is_file(entry)]
+    except OSError:
+        return {}
+    return _stems(directory, names)
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 @dataclass(eq=False)  # one per configuration, hashed by identity (a cache key for its readers)
@@ -96,6 +119,36 @@ class ModuleIndex:
                         seen[name] = directory
         return sorted(seen.items())
 
+    def file(self, name: str) -> ModuleFile | None:
+        """``files().get(name)`` without listing every module: only the directories that could
+        hold ``name`` are read (the first one found in, as the whole index keeps the first)."""
+        if self._files is not None:
+            return self._files.get(name)
+        for directory, prefix in self._module_dirs():
+            if not name.startswith(prefix):
+                continue
+            parts = name[len(prefix):].split(".")
+            for depth in range(len(parts)):  # a walk reaches a directory before its subdirectories
+                sub = parts[:depth]
+                if any(part.startswith((".", "__")) for part in sub):
+                    break
+                path = self._stems_of(os.path.join(directory, *sub)).get(".".join(parts[depth:]))
+                if path is not None:
+                    return ModuleFile(name, path, directory)
+        return None
+
+    def _stems_of(self, directory: str) -> dict[str, str]:
+        """A directory's modules, listed once per index (as the whole index is built once)."""
+        listed = self.__dict__.setdefault("_listed", {})
+        if directory not in listed:
+            listed[directory] = _directory_stems(directory)
+        return listed[directory]  # type: ignore[no-any-return]
+
+    def _module_dirs(self) -> list[tuple[str, str]]:
+        if "_dirs" not in self.__dict__:
+            self.__dict__["_dirs"] = self.module_dirs()
+        return self.__dict__["_dirs"]  # type: ignore[no-any-return]
+
     def files(self) -> dict[str, ModuleFile]:
         with self._lock:
             if self._files is None:
@@ -118,10 +171,9 @@ class ModuleIndex:
         return answers[key]  # type: ignore[no-any-return]
 
     def _resolve(self, action: str, collection_list: tuple[str, ...]) -> str | None:
-        files = self.files()
         name = action.removeprefix("ansible.legacy.")
         if "." not in name:
-            if name in files:
+            if self.file(name) is not None:
                 return name
             candidates = [f"{c}.{name}" for c in collection_list if c != "ansible.legacy"] + [f"{BUILTIN}.{name}"]
         else:
@@ -133,14 +185,13 @@ class ModuleIndex:
         return None
 
     def _follow(self, name: str) -> str | None:
-        files = self.files()
         for _ in range(MAX_REDIRECTS):
             # routing is read before the file, as ansible does: a redirect wins over a module
             # file the collection still ships under the old name
             entry = self.routing_entry(name) if name.count(".") >= 2 else None
             redirect = entry.get("redirect") if isinstance(entry, dict) else None
             if not isinstance(redirect, str):
-                return name if name in files else None
+                return name if self.file(name) is not None else None
             name = redirect if redirect.count(".") >= 2 else f"{BUILTIN}.{redirect}"
         return None
 
@@ -250,7 +301,7 @@ class ModuleIndex:
     def docs(self, name: str) -> dict[str, Any] | None:
         """``{doc, examples, returndocs}`` of an indexed module (``doc`` None when it has none),
         parsed on first use and kept in memory and in the cache directory."""
-        module = self.files().get(name)
+        module = self.file(name)
         if module is None:
             return None
         with self._lock:

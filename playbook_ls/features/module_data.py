@@ -115,7 +115,7 @@ def module(action: str, index: ModuleIndex | None = None, collections: tuple[str
     doc = index.doc(name) if index and name else None
     if isinstance(doc, dict):
         entry = module_entry(doc)
-        entry.update(name=name, deprecated=doc.get("deprecated"), path=index.files()[name].path)  # type: ignore[union-attr]
+        entry.update(name=name, deprecated=doc.get("deprecated"), path=index.file(name).path)  # type: ignore[union-attr]
         return entry
     bundled = modules().get(short_name(action))
     return dict(bundled, name=BUILTIN + short_name(action)) if bundled else None

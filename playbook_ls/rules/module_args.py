@@ -189,7 +189,7 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     name = index.resolve(task.action, task.collections)
     if name is None or "." not in name:
         return None
-    code = index.files()[name].path
+    code = index.file(name).path  # type: ignore[union-attr]  # resolve() found it
     memo = index.__dict__.setdefault("_judged", {})
     key = (name, task.action, tuple(plugins.action_paths))
     if key not in memo:

@@ -121,3 +121,42 @@ def test_the_recording_still_matches_ansible_doc() -> None:
     run = subprocess.run([tool, "--json", "-t", "module", *names], capture_output=True, text=True, check=True)
     live = json.loads(run.stdout)
     assert {n: option_view(live[n]["doc"].get("options")) for n in names} == {n: SAMPLE[n] for n in names}
+
+
+def _lazy_and_whole_agree(index: ModuleIndex, extra_names: list[str]) -> int:
+    whole = ModuleIndex(index.core, index.collections, index.library_dirs).files()
+    lazy = ModuleIndex(index.core, index.collections, index.library_dirs)
+    names = [*whole, *extra_names]
+    for name in names:
+        assert lazy.file(name) == whole.get(name), name
+    assert lazy._files is None, "the lookups must not have built the whole index"
+    return len(names)
+
+
+def test_one_module_is_found_as_the_whole_index_finds_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYBOOK_LS_CACHE_DIR", str(tmp_path / "cache"))
+    index, _marker = make_tree(tmp_path)
+    library = tmp_path / "library"
+    (library / "sub").mkdir(parents=True)
+    (library / "__private").mkdir()
+    for relative in ("local.py", "sub/nested.py", "dotted.name.py", "__private/hidden.py", "data.yml",
+                     "win.ps1", "win.yml", "notes.md"):
+        (library / relative).write_text("# a module\n")
+    modules = Path(index.collections.roots[0]) / "ansible_collections" / "acme" / "tools" / "plugins" / "modules"
+    (modules / "cloud" / "vm").mkdir(parents=True)
+    (modules / "cloud" / "vm" / "start.py").write_text("# a module\n")
+    (modules / "cloud.vm.start.py").write_text("# the same name, found first\n")
+    (modules / "local.py").write_text("# shadowed by library/ for the bare name only\n")
+    index = ModuleIndex(index.core, index.collections, [str(library)])
+    checked = _lazy_and_whole_agree(index, ["sub.nested", "nested", "dotted.name", "__private.hidden", "data", "win",
+                                            "notes", "acme.tools.cloud.vm.start", "acme.tools.absent", "absent",
+                                            "acme.tools.__x.y", "acme.other.thing"])
+    assert checked > 10
+
+
+def test_the_installed_modules_are_found_one_by_one_as_in_the_whole_index() -> None:
+    core = find_ansible_core()
+    if core is None:
+        pytest.skip("no ansible-core installed")
+    index = ModuleIndex(core, CollectionFinder(collection_roots([], [])), [])
+    assert _lazy_and_whole_agree(index, ["ansible.builtin.no_such_module", "no_such_module"]) > 50

@@ -55,7 +55,8 @@ def test_installed_collections_agree() -> None:
 
 def test_a_lookup_does_not_load_the_whole_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write(tmp_path, "plugin_routing:\n  modules:\n    old:\n      redirect: ns.coll.new\n"
-                            "    gone:\n      tombstone:\n        removal_version: '2.0'\n        warning_text: Use x.\n"
+                            "    gone:\n      tombstone:\n        removal_version: '2.0'\n"
+                            "        warning_text: Use x.\n"
                             "  action:\n    old:\n      redirect: ns.coll.new\n")
 
     def refuse(_path: str) -> dict[str, object]:
