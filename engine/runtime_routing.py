@@ -2,7 +2,7 @@
 collection's ``meta/runtime.yml``): redirects, deprecations and tombstones of plugin names.
 
 A playbook names a few dozen modules, and most resolve to a file without any routing. ansible-core's
-table has ten thousand lines (0.2 s to load with PyYAML's C loader), so one name is looked up by
+table has ten thousand lines (0.2 s to load), so one name is looked up by
 reading only its own entry (:func:`routing_entry`); the whole table is loaded only by callers
 that need every name (:func:`load_routing`, kept as JSON in the user's cache directory).
 """
@@ -156,13 +156,11 @@ def _yaml_routing(text: str) -> dict[str, Any]:
 
 
 def _yaml(text: str) -> Any:
-    import yaml  # PyYAML's C loader
+    """The YAML as ansible reads it (playbook-ls's one YAML reader); None if it does not load."""
+    from engine.yaml_compose import parse_yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
-    except Exception:  # noqa: BLE001 - a broken runtime.yml routes nothing
-        return None
+    loaded = parse_yaml(text, "runtime.yml")
+    return None if loaded.error else loaded.data
 
 
 @cache
