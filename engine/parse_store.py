@@ -156,7 +156,9 @@ class ParseStore:
     """The on-disk store; ``get``, ``put`` and ``flush`` never raise. New entries are written
     together, when the batch is full and when the process ends (or on :meth:`flush`)."""
 
-    def __init__(self, directory: str | None = None) -> None:
+    def __init__(self, directory: str | None = None, store_first_parse: bool = False) -> None:
+        """``store_first_parse``: store a text the first time it is parsed (a long-running
+        process such as the language server, whose parses are reused by its next start)."""
         if directory is None:
             from engine.user_cache import cache_dir
 
@@ -167,6 +169,7 @@ class ParseStore:
         self._unusable = False
         self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
         self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
+        self._store_first_parse = store_first_parse
         self._pruned = False
         self.hits = 0
 
@@ -200,8 +203,9 @@ class ParseStore:
         if self._unusable:
             return
         key = self._entry(path, text)
-        encoded = encode_loaded(loaded) if key in self._seen_before else None
-        if encoded is None and key in self._seen_before:
+        storing = self._store_first_parse or key in self._seen_before
+        encoded = encode_loaded(loaded) if storing else None
+        if encoded is None and storing:
             return  # cannot be stored faithfully (aliases): stays noted only
         if not self._pending:
             atexit.register(self.flush)

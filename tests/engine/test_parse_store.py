@@ -170,3 +170,10 @@ def test_an_unwritable_store_only_means_parsing(tmp_path: Path) -> None:
     store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
     store.flush()
     assert store.get("t.yml", "a: 1\n") is None
+
+
+def test_a_long_running_process_stores_a_first_parse(tmp_path: Path) -> None:
+    store = ParseStore(str(tmp_path / "store"), store_first_parse=True)
+    store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+    store.flush()
+    assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n").data == {"a": 1}
