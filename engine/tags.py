@@ -100,14 +100,17 @@ class TagEvaluator:
 
     def evaluate(self, task: Task) -> set[Any] | frozenset[str]:
         """The tag set ``evaluate_tags`` compares; raises :class:`TagTemplateError`."""
-        if not any(self._current(frame) for frame in task.chain):
+        # called for every task with its whole chain: written for speed (a tenth of a listing)
+        templated, chain = self._templated, task.chain
+        if not any(frame.tags if id(frame) in templated else frame.raw_tags for frame in chain):
             return UNTAGGED
-        hidden = {id(frame) for frame in task.dependency_parent_entries()}
-        for frame in task.chain:
-            if id(frame) not in hidden and id(frame) not in self._templated:
-                if frame.tag_error is not None:
-                    raise TagTemplateError(frame.tag_error)
-                self._templated.add(id(frame))
+        if any(id(frame) not in templated for frame in chain):
+            hidden = {id(frame) for frame in task.dependency_parent_entries()}
+            for frame in chain:
+                if id(frame) not in hidden and id(frame) not in templated:
+                    if frame.tag_error is not None:
+                        raise TagTemplateError(frame.tag_error)
+                    templated.add(id(frame))
         return self.current_tags(task)
 
     def frame_tags(self, frame: Frame) -> list[Any]:
@@ -116,7 +119,8 @@ class TagEvaluator:
 
     def current_tags(self, task: Task) -> set[Any]:
         """``task.tags`` as ansible reads them now: templated where templating has happened."""
-        return {tag for frame in task.chain for tag in self._current(frame)}
+        templated = self._templated
+        return {tag for frame in task.chain for tag in (frame.tags if id(frame) in templated else frame.raw_tags)}
 
 
 class TagTemplateError(Exception):
