@@ -166,6 +166,8 @@ class ParseStore:
         self.directory = directory
         self._fingerprint = _parser_fingerprint()
         self._database: sqlite3.Connection | None = None
+        self._pid = 0  # the process that opened it
+        self._pending_owner = 0  # the process whose parses are pending
         self._unusable = False
         self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
         self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
@@ -209,6 +211,7 @@ class ParseStore:
             return  # cannot be stored faithfully (aliases): stays noted only
         if not self._pending:
             atexit.register(self.flush)
+            self._pending_owner = os.getpid()
         self._pending[key] = encoded
         if len(self._pending) >= _BATCH:
             self.flush()
@@ -216,6 +219,8 @@ class ParseStore:
     def flush(self) -> None:
         """Write the parses not yet written, in one transaction."""
         pending, self._pending = self._pending, {}
+        if self._pending_owner != os.getpid():
+            return  # a forked child's copy of its parent's pending parses: the parent writes them
         atexit.unregister(self.flush)
         database = self._open(create=True) if pending else None
         if database is None:
@@ -231,6 +236,8 @@ class ParseStore:
             pass  # locked by another writer for too long, or a full disk: nothing is stored
 
     def _open(self, create: bool) -> sqlite3.Connection | None:
+        if self._database is not None and self._pid != os.getpid():
+            self._database = None  # a forked child: SQLite connections must not cross a fork
         if self._database is not None or self._unusable:
             return self._database
         database_path = os.path.join(self.directory, DATABASE)
@@ -250,7 +257,7 @@ class ParseStore:
         except (OSError, sqlite3.Error):
             self._unusable = True  # not a database, a directory that cannot exist, no sqlite3
             return None
-        self._database = database
+        self._database, self._pid = database, os.getpid()
         return database
 
     def _prune(self, database: sqlite3.Connection) -> None:

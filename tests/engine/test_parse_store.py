@@ -177,3 +177,23 @@ def test_a_long_running_process_stores_a_first_parse(tmp_path: Path) -> None:
     store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
     store.flush()
     assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n").data == {"a": 1}
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork only")
+def test_a_forked_child_neither_reuses_the_connection_nor_writes_its_parents_parses(tmp_path: Path) -> None:
+    text = "a: 1\n"
+    store = _parse_in_two_runs(tmp_path / "store", "t.yml", text)
+    assert store.get("t.yml", text) is not None  # the connection is open
+    store.put("other.yml", "b: 2\n", parse_text("b: 2\n", "other.yml"))
+    pid = os.fork()
+    if pid == 0:  # the child: reads through a connection of its own, writes nothing
+        ok = store.get("t.yml", text) is not None and store._database is not None
+        store.flush()
+        os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    database = sqlite3.connect(tmp_path / "store" / DATABASE)
+    keys = database.execute("SELECT count(*) FROM parsed").fetchone()[0]
+    assert keys == 1  # the child did not note other.yml; the parent has not flushed yet
+    store.flush()
+    assert database.execute("SELECT count(*) FROM parsed").fetchone()[0] == 2
