@@ -94,15 +94,20 @@ class TagEvaluator:
 
     def __init__(self) -> None:
         self._templated: set[int] = set()
+        # each frame's tags as ansible reads them now, by id (frames outlive the evaluator):
+        # a play's every task is evaluated with its whole chain, a tenth of a listing
+        self._now: dict[int, list[Any]] = {}
 
     def _current(self, frame: Frame) -> list[Any]:
-        return frame.tags if id(frame) in self._templated else frame.raw_tags
+        now = self._now.get(id(frame))
+        if now is None:
+            now = self._now[id(frame)] = frame.tags if id(frame) in self._templated else frame.raw_tags
+        return now
 
     def evaluate(self, task: Task) -> set[Any] | frozenset[str]:
         """The tag set ``evaluate_tags`` compares; raises :class:`TagTemplateError`."""
-        # called for every task with its whole chain: written for speed (a tenth of a listing)
-        templated, chain = self._templated, task.chain
-        if not any(frame.tags if id(frame) in templated else frame.raw_tags for frame in chain):
+        templated, current, chain = self._templated, self._current, task.chain
+        if not any([current(frame) for frame in chain]):
             return UNTAGGED
         if any(id(frame) not in templated for frame in chain):
             hidden = {id(frame) for frame in task.dependency_parent_entries()}
@@ -111,6 +116,7 @@ class TagEvaluator:
                     if frame.tag_error is not None:
                         raise TagTemplateError(frame.tag_error)
                     templated.add(id(frame))
+                    self._now[id(frame)] = frame.tags
         return self.current_tags(task)
 
     def frame_tags(self, frame: Frame) -> list[Any]:
@@ -119,8 +125,8 @@ class TagEvaluator:
 
     def current_tags(self, task: Task) -> set[Any]:
         """``task.tags`` as ansible reads them now: templated where templating has happened."""
-        templated = self._templated
-        return {tag for frame in task.chain for tag in (frame.tags if id(frame) in templated else frame.raw_tags)}
+        current = self._current
+        return {tag for frame in task.chain for tag in current(frame)}
 
 
 class TagTemplateError(Exception):
