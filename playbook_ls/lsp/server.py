@@ -4,7 +4,8 @@ every handler group shares (:func:`guarded`, positions, the client's settings).
 Handlers live in their own modules (:mod:`.documents`, :mod:`.navigation`, :mod:`.lenses`,
 :mod:`.editing`, :mod:`.running`) and are registered by :mod:`.setup`; this module imports none
 of them. Indexing and re-resolving run in one background thread (``Refresher``), so initialize
-answers at once and requests are served from the last complete index. Every handler is
+answers at once and requests are served from the last complete index (on the first index, the
+open files' answers come first: see :meth:`Refresher._index`). Every handler is
 guarded: an exception is logged and answered with nothing, never fatal.
 """
 
@@ -87,6 +88,12 @@ class PlaybookServer(LanguageServer):
         if document is not None:
             return document.source
         return self.index.text(uri_to_path(uri)) if self.index is not None else ""
+
+    def answers(self, path: str) -> bool:
+        """Whether queries on ``path`` have their answers: the index is complete, or the first
+        index has resolved what reaches this open file already."""
+        index = self.index
+        return index is not None and (self.ready.is_set() or index.real(path) in index.early)
 
     def lines(self, path: str) -> list[str]:
         return split_lines(self.index.text(path)) if self.index else []
@@ -255,9 +262,11 @@ class Refresher(threading.Thread):
         server.publish_diagnostics()
 
     def _index(self, index: WorkspaceIndex) -> None:
+        """Index the workspace: the open files' plays first (their hovers are answered from
+        then on, see :attr:`WorkspaceIndex.early`), then the rest; rules after both."""
         server = self.server
         if not server.progress:
-            index.index(check=False)
+            index.index(check=False, first=lambda: None)
             server.ready.set()
             index.check()
             return
@@ -265,11 +274,15 @@ class Refresher(threading.Thread):
         server.send(progress.begin, PROGRESS_TOKEN,
                     types.WorkDoneProgressBegin(title="playbook-ls: indexing", percentage=0))
 
+        def first() -> None:
+            server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
+                message=f"open files ready ({len(index.early)}); indexing the rest", percentage=0))
+
         def report(done: int, total: int) -> None:
             server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
                 message=f"{done}/{total} playbooks", percentage=int(100 * done / max(total, 1))))
 
-        index.index(report, check=False)
+        index.index(report, check=False, first=first)
         server.ready.set()
         server.send(progress.end, PROGRESS_TOKEN, types.WorkDoneProgressEnd(
             message=f"{len(index.books)} playbooks and roles"))
