@@ -98,8 +98,9 @@ Position = tuple[tuple[str, int], ...]  # where a play is: (playbook, entry) for
 
 
 class WorkspaceIndex:
-    def __init__(self, root: str | None = None, settings: Settings | None = None) -> None:
+    def __init__(self, root: str | None = None, settings: Settings | None = None, store: Any = None) -> None:
         self.lock = threading.RLock()
+        self.store = store  # where parses are kept between runs (an engine.parse_store.ParseStore), if anywhere
         self._edits_lock = threading.Lock()  # held only to swap texts, never while resolving
         self._pending: dict[str, str | None] = {}  # editor texts not yet taken in by a refresh
         self._sources: Any = None
@@ -129,7 +130,7 @@ class WorkspaceIndex:
 
             with self.lock:
                 if self._sources is None:
-                    self._sources = SourceCache()
+                    self._sources = SourceCache(self.store)
         return self._sources
 
     # -- configuration ----------------------------------------------------------------------

@@ -40,6 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
 COLLECT_AFTER_IDLE = 1.0  # seconds without edits after which what they replaced is collected
 COLLECT_EVERY = 100  # refreshes after which it is collected anyway
+WRITE_PAUSE = 0.01  # seconds without a job after which some parses are stored
 QUERY_THREADS = 4  # requests answered at once; more wait for a thread, while the event loop reads on
 PROGRESS_TOKEN = "playbook-ls-index"
 # a change to one of these re-reads the configuration and indexes everything again (galaxy.yml:
@@ -71,6 +72,16 @@ class PlaybookServer(LanguageServer):
         self.selection_request: dict[str, Any] | None = None  # playbook-ls.setSelection / previewSelection
         self.selection: Any = None  # that request as a features.selection.Preview, None: no preview
         self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None
+        self.parses: Any = None  # the parse store, read at once and written when idle (lsp.stored_parses)
+
+    def make_index(self, root: str) -> WorkspaceIndex:
+        """An empty index of ``root`` with the client's settings, its parses kept between starts."""
+        from playbook_ls.features.workspace import WorkspaceIndex
+        from playbook_ls.lsp.stored_parses import LaterWrites
+
+        if self.parses is None:
+            self.parses = LaterWrites()
+        return WorkspaceIndex(root, client_settings(self, root, self.options), self.parses)
 
     @property
     def run_output(self) -> str:
@@ -207,9 +218,15 @@ class Refresher(threading.Thread):
     def run(self) -> None:
         refreshed = 0  # refreshes since the last full garbage collection
         while True:
+            parses = self.server.parses
+            writing = parses is not None and parses.queued
             try:
-                kind, payload = self.jobs.get(timeout=COLLECT_AFTER_IDLE if refreshed else None)
-            except queue.Empty:  # edits paused: a moment to collect what they replaced
+                kind, payload = self.jobs.get(timeout=WRITE_PAUSE if writing else COLLECT_AFTER_IDLE if refreshed
+                                              else None)
+            except queue.Empty:  # edits paused: a moment to store parses, then to collect what they replaced
+                if writing:
+                    parses.write_some()
+                    continue
                 refreshed = self._collect()
                 release_free_memory()  # and to give it back: the resident size stays high otherwise
                 continue
@@ -241,9 +258,7 @@ class Refresher(threading.Thread):
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
         server = self.server
         if server.index is None:
-            from playbook_ls.features.workspace import WorkspaceIndex
-
-            index = WorkspaceIndex(server.root, client_settings(server, server.root, server.options))
+            index = server.make_index(server.root)
             for uri, document in list(server.workspace.text_documents.items()):  # opened meanwhile
                 index.set_document(uri_to_path(uri), document.source)
             server.index = index

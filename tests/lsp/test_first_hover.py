@@ -1,6 +1,7 @@
 """The editor's first seconds on a large workspace: a file opened at once is hovered before the
 whole workspace is indexed, with the answer the whole index gives, and the index's progress goes
-begin, a report that the open files are ready, the playbooks, end."""
+begin, a report that the open files are ready, the playbooks, end. The parses are stored for the
+next start once the server is idle."""
 
 from __future__ import annotations
 
@@ -72,3 +73,15 @@ async def test_an_open_file_is_hovered_before_the_whole_index(client: LanguageCl
     assert reports and all(isinstance(value, types.WorkDoneProgressReport) for value in reports)
     assert reports[0].message == "open files ready (1); indexing the rest"
     assert reports[-1].percentage == 100
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageClient, workspace: Path) -> None:
+    from engine.user_cache import cache_dir  # the tests' own (tests/conftest.py), which the server inherits
+
+    files = sum(1 for _ in workspace.rglob("*.yml")) - 1  # the open file's parse is its buffer's: never stored
+    stored = Path(cache_dir()) / "parsed"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(stored.glob("*.json"))) < files:
+        await asyncio.sleep(0.2)
+    assert len(list(stored.glob("*.json"))) >= files
