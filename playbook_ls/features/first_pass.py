@@ -3,15 +3,16 @@ editor, told from the workspace's text alone, so that :class:`~.workspace.Worksp
 resolves those plays first and answers hovers on the open files before the rest is indexed.
 
 A play reaches a role's file through the role's name (``roles:``, ``include_role``, a role's
-``meta`` dependencies, a path through ``roles/NAME/``) and a file outside roles through its file
-name (``import_tasks: tasks/NAME.yml``). So the names that lead to the open files are found by
-searching the workspace's text: the open files' own names, then the name of every role or file
-whose text mentions one of those, and so on. A mention next to a ``tasks_from`` naming a task
-file that does not lead to the open file does not count (``include_role: {name: db, tasks_from:
-install}`` does not reach db's ``config.yml``). A play may reach an open file when its entry
-mentions one of these names, or when it is written in an open file (or imported through one).
-The search errs on the side of too many plays; only a name made up by templating escapes it, and
-the whole index, which follows, has the rest.
+``meta`` dependencies, a path through ``roles/NAME/``, ``ns.coll.NAME``) and a file outside roles
+through its file name (``import_tasks: tasks/NAME.yml``). So the names that lead to the open files
+are found by searching the workspace's text: the open files' own names, then the name of every
+role or file that refers to one of those, and so on. A reference is a value that is the name, or
+a path through it; words (a task's name, a message, a condition) and comments refer to nothing.
+A reference next to a ``tasks_from`` naming a task file that does not lead to the open file does
+not count (``include_role: {name: db, tasks_from: install}`` does not reach db's ``config.yml``).
+A play may reach an open file when one of its values refers to one of these names, or when it is
+written in an open file (or imported through one). The search errs on the side of too many plays;
+only a name made up by templating escapes it, and the whole index, which follows, has the rest.
 """
 
 from __future__ import annotations
@@ -19,16 +20,16 @@ from __future__ import annotations
 import bisect
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from playbook_ls.check import discover
 
 _NAME_CHAR = re.compile(r"[\w-]")  # a match must not continue a longer name on either side
-_NAMED = re.compile(r"[ \t]*(?:- )?name:[ \t]*")  # a task's or a play's name
 _TASKS_FROM = re.compile(r"""\s*(?:- )?tasks_from:\s*['"]?([^\s'"#]+)""")
 YAML_SUFFIXES = (".yml", ".yaml")
 _ROLE_PARTS = frozenset({"tasks", "handlers", "meta", "defaults", "vars"})
+_VARIABLE_DIRS = frozenset({"group_vars", "host_vars"})
 
 
 def _stem(name: str) -> str:
@@ -62,7 +63,12 @@ class Reaching:
         # name -> the task files of that role (stems under tasks/) that lead to an open file, None: any
         self.entries: dict[str, set[str] | None] = {}
         self.roles: set[str] = set()  # the role directories that lead there
+        self.leading: set[str] = set()  # the files that lead there (those open, and what refers to them)
         self.wide = False  # whether a mention leads on whatever task file it enters by
+        self._lines: dict[int, tuple[list[str], list[int]]] = {}  # file number -> its lines, where each starts
+        self._data: dict[int, bool] = {}  # file number -> whether it holds only variables
+        self._file_names: set[str] = set()  # the names that are file names outside roles
+        self._role_files: dict[str, set[str]] | None = None  # role directory -> its files' names
         todo: list[str] = []
         for path in opened:
             self._add(path, todo)
@@ -73,8 +79,6 @@ class Reaching:
             name = todo.pop()
             for number in self._mentions(name):
                 self._add(self._files[number], todo)
-        alternatives = "|".join(re.escape(name) for name in sorted(self.entries, key=len, reverse=True))
-        self._pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])")
 
     def widen(self) -> None:
         """Follow every mention of the roles on the way, whatever task file it enters by: then
@@ -87,9 +91,11 @@ class Reaching:
     # -- the names ----------------------------------------------------------------------------
     def _add(self, path: str, todo: list[str]) -> None:
         """``path`` leads to an open file: the name others reach it by leads there too."""
+        self.leading.add(path)
         role = discover.role_of(path) or _role_by_place(path)
         if role is None:
             name, entries = os.path.basename(path), None
+            self._file_names.add(name)
         else:
             name, entries = os.path.basename(role), None if self.wide else self._role_entries(role, path)
             if discover.role_of(path) == role:
@@ -116,46 +122,85 @@ class Reaching:
             base = os.path.basename(todo.pop())
             for number in numbers:
                 other = self._files[number]
-                if other not in reaching and self._names(self._texts[number], base):
+                if other not in reaching and self._names(number, base):
                     reaching.add(other)
                     todo.append(other)
         return {_stem(p[len(tasks):]) for p in reaching}
 
-    @staticmethod
-    def _names(text: str, name: str) -> bool:
+    def _names(self, number: int, name: str) -> bool:
+        """Whether file ``number`` refers to ``name``."""
+        text = self._texts[number]
         at = text.find(name)
         while at >= 0:
-            if _whole(text, at, len(name)):
+            if _whole(text, at, len(name)) and _is_reference(_scalar_at(text, at), (name,)):
                 return True
             at = text.find(name, at + len(name))
         return False
 
-    def _mentions(self, name: str) -> set[int]:
-        """The numbers of the files whose text names ``name`` in a way that may lead on."""
+    def _mentions(self, name: str, outside: str | None = None, entries: Any = ...) -> set[int]:
+        """The numbers of the files (but those under ``outside``) that refer to ``name`` in a way
+        that may enter it by one of ``entries`` (by default the name's own; None: any)."""
         text, found, size = self._text, set(), len(name)
-        entries = self.entries[name]
+        entries = self.entries[name] if entries is ... else entries
         at = text.find(name)
         while at >= 0:
             if _whole(text, at, size):
                 number = bisect.bisect_right(self._starts, at) - 1
-                if _refers(self._texts[number], at - self._starts[number], entries):
-                    found.add(number)
+                here = at - self._starts[number]
+                if number not in found and self._may_refer(number) and \
+                        (outside is None or not self._files[number].startswith(outside)):
+                    scalar = _scalar_at(self._texts[number], here)
+                    if _is_reference(scalar, (name,)) and (entries is None or self._enters(number, here, entries)) \
+                            and not self._own_file(number, name, scalar):
+                        found.add(number)
             at = text.find(name, at + size)
         return found
 
+    def _own_file(self, number: int, name: str, scalar: str | None) -> bool:
+        """Whether ``scalar`` in file ``number``, a role's, names the role's own file ``name``
+        (global_handlers' ``import_tasks: etherpad.yml`` is not the playbook etherpad.yml)."""
+        if name not in self._file_names or not scalar or "/" in scalar:
+            return False
+        role = discover.role_of(self._files[number]) or _role_by_place(self._files[number])
+        if role is None:
+            return False
+        if self._role_files is None:
+            self._role_files = {}
+            for path in self._files:
+                owner = discover.role_of(path) or _role_by_place(path)
+                if owner is not None:
+                    self._role_files.setdefault(owner, set()).add(os.path.basename(path))
+        return name in self._role_files.get(role, ())
+
+    def _may_refer(self, number: int) -> bool:
+        """Whether file ``number`` may lead somewhere: not variables (a role's defaults/ and vars/,
+        group_vars/, host_vars/), where a role's name is data (a service, a package)."""
+        if number not in self._data:
+            path = self._files[number]
+            role = discover.role_of(path) or _role_by_place(path)
+            if role is not None:
+                self._data[number] = path[len(role) + 1:].startswith(("defaults" + os.sep, "vars" + os.sep))
+            else:
+                self._data[number] = not _VARIABLE_DIRS.isdisjoint(path.split(os.sep))
+        return not self._data[number]
+
     def used_elsewhere(self, role: str) -> bool:
-        """Whether a file outside ``role`` (a directory) names it, whatever it enters it by."""
-        name, inside = os.path.basename(role), role + os.sep
-        text, size = self._text, len(name)
-        at = text.find(name)
-        while at >= 0:
-            if _whole(text, at, size):
-                number = bisect.bisect_right(self._starts, at) - 1
-                if not self._files[number].startswith(inside) and _refers(self._texts[number],
-                                                                            at - self._starts[number], None):
-                    return True
-            at = text.find(name, at + size)
-        return False
+        """Whether a file outside ``role`` (a directory) refers to it, whatever it enters it by."""
+        return bool(self._mentions(os.path.basename(role), role + os.sep, None))
+
+    def _enters(self, number: int, at: int, entries: set[str]) -> bool:
+        """Whether the reference at ``at`` of file ``number`` may enter its role by one of
+        ``entries``: no ``tasks_from`` is written in the mapping it is written in, or that names
+        one of them (or is templated)."""
+        if number not in self._lines:
+            lines = self._texts[number].split("\n")
+            starts, offset = [], 0
+            for line in lines:
+                starts.append(offset)
+                offset += len(line) + 1
+            self._lines[number] = (lines, starts)
+        lines, starts = self._lines[number]
+        return _enters(lines, bisect.bisect_right(starts, at) - 1, entries)
 
     # -- the plays ----------------------------------------------------------------------------
     def play_may_reach(self, position: Iterable[tuple[str, int]], entry: Any) -> bool:
@@ -164,18 +209,17 @@ class Reaching:
         return any(path in self.opened for path, _index in position) or self._mentioned(entry)
 
     def _mentioned(self, value: Any) -> bool:
+        """Whether a value in ``value`` (a play's data) refers to one of the names."""
         if isinstance(value, str):
-            return self._pattern.search(value) is not None
+            return _is_reference(value.strip().strip("'\"").strip(), self.entries)
         if isinstance(value, dict):
-            if any(isinstance(name, str) and " " in name.strip() for name in [value.get("name")]):
-                value = {key: item for key, item in value.items() if key != "name"}  # words, not a role
             tasks_from = value.get("tasks_from")
             role = value.get("name", value.get("role"))
             if isinstance(tasks_from, str) and "{{" not in tasks_from and isinstance(role, str):
                 entries = self.entries.get(role.rsplit(".", 1)[-1], None)
                 if entries is not None and _stem(tasks_from) not in entries:
                     return False  # include_role of a task file that does not lead there
-            return any(self._mentioned(key) or self._mentioned(item) for key, item in value.items())
+            return any(self._mentioned(item) for item in value.values())
         if isinstance(value, list):
             return any(self._mentioned(item) for item in value)
         return False
@@ -197,24 +241,39 @@ def _whole(text: str, at: int, size: int) -> bool:
     return not (before and _NAME_CHAR.match(before)) and not (after and _NAME_CHAR.match(after))
 
 
-def _refers(text: str, at: int, entries: set[str] | None) -> bool:
-    """Whether the mention at ``at`` of ``text`` may refer to what it names: not in a name made
-    of words (``- name: Include db role``), and entering the role by one of ``entries``."""
+def _scalar_at(text: str, at: int) -> str | None:
+    """The scalar the name at ``at`` is written in, as far as its line tells (from a ``key: ``,
+    ``- ``, ``[``, ``{`` or ``,`` to a ``,``, ``]``, ``}``, a comment or the line's end), without
+    quotes; None in a comment."""
     start = text.rfind("\n", 0, at) + 1
     end = text.find("\n", at)
-    end = len(text) if end < 0 else end
-    named = _NAMED.match(text, start, end)
-    if named is not None and named.end() <= at and " " in text[named.end():end].split(" #")[0].strip().strip("'\""):
+    line = text[start:len(text) if end < 0 else end]
+    column = at - start
+    comment = line.find("#")
+    if 0 <= comment < column and (comment == 0 or line[comment - 1] in " \t"):
+        return None
+    first = max((found + len(mark) for mark in (": ", "- ", "[", "{", ",")
+                 if (found := line.rfind(mark, 0, column)) >= 0), default=0)
+    last = min((found for mark in (",", "]", "}", " #") if (found := line.find(mark, column)) >= 0),
+               default=len(line))
+    return line[first:last].strip().strip("'\"").strip()
+
+
+def _is_reference(scalar: str | None, names: Container[str]) -> bool:
+    """Whether ``scalar`` refers to one of ``names``: it is one, or a collection's name of one
+    (``ns.coll.NAME``), or a path through one (``roles/NAME/tasks``, ``tasks/NAME.yml``). A scalar
+    of words (a task's name, a message, a condition) refers to nothing."""
+    if not scalar:
         return False
-    return entries is None or _enters(text, at, entries)
+    if scalar in names:
+        return True
+    if "/" in scalar:
+        return any(part.strip() in names for part in scalar.split("/"))
+    return " " not in scalar and "." in scalar and scalar.rsplit(".", 1)[1] in names
 
 
-def _enters(text: str, at: int, entries: set[str]) -> bool:
-    """Whether the mention at ``at`` of ``text`` may enter its role by one of ``entries``: no
-    ``tasks_from`` is written in the mapping it is written in, or that names one of them (or is
-    templated)."""
-    lines = text.split("\n")
-    number = text.count("\n", 0, at)
+def _enters(lines: list[str], number: int, entries: set[str]) -> bool:
+    """:meth:`Reaching._enters` for the reference on ``lines[number]``."""
     indent = _key_indent(lines[number])
     found = _tasks_from(lines[number], indent)
     if not lines[number].lstrip(" ").startswith("- "):  # the keys above, up to the mapping's first

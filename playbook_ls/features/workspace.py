@@ -249,7 +249,8 @@ class WorkspaceIndex:
             entry = data[number] if isinstance(data, list) and number < len(data) else None
             return not reaching.play_may_reach(position, entry)
 
-        playbooks = self._playbooks(outside)
+        # a playbook none of whose plays may reach an open file is not even loaded
+        playbooks = [path for path in self._playbooks(outside) if path in reaching.leading]
         books = self._resolve_some(playbooks, skip)
         # the roles on the way no such play reaches are roles of their own in the whole index too,
         # unless something names them that the search did not follow (a tasks_from elsewhere):
@@ -259,7 +260,7 @@ class WorkspaceIndex:
         if unsure:
             reaching.widen()
             self._swap(books)
-            books = self._resolve_some(playbooks, skip)
+            books = self._resolve_some([path for path in self._playbooks(outside) if path in reaching.leading], skip)
             reached = set().union(*(book.roles for book in books.values()))
         for role in sorted(reaching.roles):
             if fs.realpath(role) not in reached:
