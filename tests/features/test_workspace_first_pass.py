@@ -142,3 +142,25 @@ def test_names_in_words_and_other_task_files_lead_nowhere(tmp_path: Path) -> Non
                                        {"hosts": "all", "name": "db and other", "roles": ["prose", "other"]})
     assert reaching.play_may_reach([(str(tmp_path / "site.yml"), 0)], {"hosts": "all", "roles": ["meta_user"]})
     assert reaching.play_may_reach([(opened, 0)], {"hosts": "all"})
+
+
+def test_variables_comments_and_a_roles_own_files_lead_nowhere(tmp_path: Path) -> None:
+    """debops: a playbook etherpad.yml uses mariadb; global_handlers imports its own
+    handlers/etherpad.yml, and another role names mariadb as a service in its defaults."""
+    files = {
+        "playbooks/etherpad.yml": "- hosts: all\n  roles:\n    - role: mariadb\n",
+        "roles/mariadb/tasks/main.yml": "- ansible.builtin.debug:\n    msg: db\n",
+        "roles/global_handlers/tasks/main.yml": "- ansible.builtin.import_tasks: 'etherpad.yml'\n",
+        "roles/global_handlers/tasks/etherpad.yml": "- ansible.builtin.debug:\n    msg: pad\n",
+        "roles/ferm/tasks/main.yml": "# the mariadb role opens its port itself\n- ansible.builtin.debug:\n",
+        "roles/ferm/defaults/main.yml": "ferm__services:\n  - mariadb\n",
+        "group_vars/all.yml": "services: [mariadb]\n",
+    }
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    paths = sorted(str(tmp_path / rel) for rel in files)
+    opened = str(tmp_path / "roles/mariadb/tasks/main.yml")
+    reaching = Reaching([opened], {opened}, paths, lambda path: Path(path).read_text())
+    assert reaching.entries == {"mariadb": {"main"}, "etherpad.yml": None}
+    assert reaching.leading == {opened, str(tmp_path / "playbooks/etherpad.yml")}
