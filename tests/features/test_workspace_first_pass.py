@@ -21,6 +21,17 @@ from test_workspace_refresh import snapshot  # noqa: E402
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
 
 
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+
+
+def reaching_in(root: Path, files: dict[str, str], opened: str) -> Reaching:
+    """What leads to ``opened`` among ``files`` (written under ``root`` already)."""
+    return Reaching([opened], {opened}, sorted(str(root / rel) for rel in files), lambda path: Path(path).read_text())
+
+
 def reached(index: WorkspaceIndex, path: str) -> list[Any]:
     """What a hover on ``path`` is made of: each context reaching each of its lines."""
     return sorted((r.book.path, r.play.position, r.task.display_name() if r.task else "<play>",
@@ -87,9 +98,7 @@ def test_the_first_pass_leaves_out_the_plays_that_cannot_reach_the_open_file(tmp
         "roles/web/tasks/config.yml": "- name: Write\n  ansible.builtin.debug:\n    msg: writing\n",
         "roles/web/tasks/install.yml": "- name: Install\n  ansible.builtin.debug:\n    msg: installing\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write(tmp_path, files)
     early, index = first_then_whole(tmp_path, str(tmp_path / "roles/web/tasks/config.yml"))
     assert early["plays"] == 1  # web.yml's: db.yml's play includes web's install.yml only
     assert sum(len(book.playbook.plays) for book in index.books.values()) == 2
@@ -102,11 +111,9 @@ def test_the_first_pass_leaves_out_the_plays_that_cannot_reach_the_open_file(tmp
 
 
 def test_an_open_role_no_playbook_uses_is_a_role_of_its_own_at_once(tmp_path: Path) -> None:
-    for rel, text in {"site.yml": "- hosts: all\n  roles: [used]\n",
-                      "roles/used/tasks/main.yml": "- ansible.builtin.debug:\n    msg: used\n",
-                      "roles/lone/tasks/main.yml": "- name: Alone\n  ansible.builtin.debug:\n    msg: lone\n"}.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
+    write(tmp_path, {"site.yml": "- hosts: all\n  roles: [used]\n",
+                     "roles/used/tasks/main.yml": "- ansible.builtin.debug:\n    msg: used\n",
+                     "roles/lone/tasks/main.yml": "- name: Alone\n  ansible.builtin.debug:\n    msg: lone\n"})
     opened = str(tmp_path / "roles/lone/tasks/main.yml")
     early, index = first_then_whole(tmp_path, opened)
     assert early["plays"] == 1 and early["reached"] == reached(index, opened)
@@ -131,12 +138,9 @@ def test_names_in_words_and_other_task_files_lead_nowhere(tmp_path: Path) -> Non
         "roles/meta_user/meta/main.yml": "dependencies:\n  - role: db\n",
         "roles/entered/tasks/main.yml": "- ansible.builtin.import_role:\n    name: db\n    tasks_from: main\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    paths = sorted(str(tmp_path / rel) for rel in files)
+    write(tmp_path, files)
     opened = str(tmp_path / "roles/db/tasks/tls.yml")
-    reaching = Reaching([opened], {opened}, paths, lambda path: Path(path).read_text())
+    reaching = reaching_in(tmp_path, files, opened)
     assert reaching.entries == {"db": {"main", "tls"}, "meta_user": None, "entered": {"main"}}
     assert not reaching.play_may_reach([(str(tmp_path / "site.yml"), 0)],
                                        {"hosts": "all", "name": "db and other", "roles": ["prose", "other"]})
@@ -156,11 +160,8 @@ def test_variables_comments_and_a_roles_own_files_lead_nowhere(tmp_path: Path) -
         "roles/ferm/defaults/main.yml": "ferm__services:\n  - mariadb\n",
         "group_vars/all.yml": "services: [mariadb]\n",
     }
-    for rel, text in files.items():
-        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text(text)
-    paths = sorted(str(tmp_path / rel) for rel in files)
+    write(tmp_path, files)
     opened = str(tmp_path / "roles/mariadb/tasks/main.yml")
-    reaching = Reaching([opened], {opened}, paths, lambda path: Path(path).read_text())
+    reaching = reaching_in(tmp_path, files, opened)
     assert reaching.entries == {"mariadb": {"main"}, "etherpad.yml": None}
     assert reaching.leading == {opened, str(tmp_path / "playbooks/etherpad.yml")}
