@@ -21,15 +21,81 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Container, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from engine import paths as fs
 from playbook_ls.check import discover
+
+if TYPE_CHECKING:
+    from playbook_ls.features.workspace import Book, Position, WorkspaceIndex
 
 _NAME_CHAR = re.compile(r"[\w-]")  # a match must not continue a longer name on either side
 _TASKS_FROM = re.compile(r"""\s*(?:- )?tasks_from:\s*['"]?([^\s'"#]+)""")
 YAML_SUFFIXES = (".yml", ".yaml")
 _ROLE_PARTS = frozenset({"tasks", "handlers", "meta", "defaults", "vars"})
 _VARIABLE_DIRS = frozenset({"group_vars", "host_vars"})
+
+
+def resolve_first(index: WorkspaceIndex) -> dict[str, Book] | None:
+    """Resolve only the plays of ``index`` that may reach the files open in the editor and swap
+    them in, with the roles on the way that no playbook uses as roles of their own, and name
+    the open files in ``index.early``; None when no file under the root is open."""
+    index._take_edits()  # the files opened while the workspace was being discovered
+    opened = open_files(index)  # real path -> the path as index.files names it
+    if not opened:
+        return None
+    # the files as on disk: which files lead to an open one is all that is read there (the
+    # overlay's realpath of every path would cost more than the reading)
+    reaching = Reaching(opened.values(), set(opened), index.files, index._disk_text)
+    outside = [path for path in index.files if discover.role_of(path) is None]
+    index._scan(set(), outside)  # playbooks are never inside roles
+
+    def skip(position: Position) -> bool:
+        path, number = position[-1]
+        data = index.sources.load(path).data
+        entry = data[number] if isinstance(data, list) and number < len(data) else None
+        return not reaching.play_may_reach(position, entry)
+
+    def resolve() -> dict[str, Book]:
+        """The plays ``skip`` leaves in, those resolved before taken over; a playbook none of
+        whose plays may reach an open file is not even loaded."""
+        books: dict[str, Book] = {}
+        for path in index._playbooks(outside):
+            if path in reaching.leading:
+                book = index._guarded_resolve(path, set() if path in index.books else None, rules=False, skip=skip)
+                if book is not None:
+                    books[path] = book
+        return books
+
+    books = resolve()
+    # the roles on the way no such play reaches are roles of their own in the whole index too,
+    # unless something names them that the search did not follow (a tasks_from elsewhere):
+    # then the plays that may reach them at all are resolved as well
+    reached = set().union(*(book.roles for book in books.values()))
+    if any(fs.realpath(role) not in reached and reaching.used_elsewhere(role) for role in reaching.roles):
+        reaching.widen()
+        index._swap(books)
+        books = resolve()
+        reached = set().union(*(book.roles for book in books.values()))
+    for role in sorted(reaching.roles):
+        if fs.realpath(role) not in reached:
+            books[discover.role_playbook_path(role)] = index._lone_role(role)
+    index._swap(books)
+    index.early = frozenset(opened)
+    return books
+
+
+def open_files(index: WorkspaceIndex) -> dict[str, str]:
+    """The open files among ``index.files``: real path -> the path there, told apart without a
+    realpath of every file (the files are named under the root, the open ones under its real
+    path)."""
+    files, root, real_root = set(index.files), index.root, fs.realpath(index.root)
+    found = {}
+    for path in index.sources.overlay:
+        named = root + path[len(real_root):] if path.startswith(real_root + os.sep) else path
+        if named in files:
+            found[path] = named
+    return found
 
 
 def _stem(name: str) -> str:

@@ -211,7 +211,7 @@ class WorkspaceIndex:
             self.files = self._discover()
             self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
             self.scanned = {}
-            early = self._first_pass() if first is not None and not self.books else None
+            early = self._guarded_first_pass() if first is not None and not self.books else None
             if early is not None and first is not None:
                 first()
             self._scan(set())
@@ -227,56 +227,20 @@ class WorkspaceIndex:
             self._finish(books, set() if early is not None else None)
             self.early = frozenset()
 
-    def _first_pass(self) -> dict[str, Book] | None:
-        """Resolve only the plays that may reach the open files (see :mod:`.first_pass`) and
-        swap them in, with the roles on the way that no playbook uses as roles of their own;
-        None when no file under the root is open."""
-        from playbook_ls.features.first_pass import Reaching
+    def _guarded_first_pass(self) -> dict[str, Book] | None:
+        """Resolve the plays that may reach the open files and swap them in (see
+        :func:`.first_pass.resolve_first`); None when no file is open, or when that fails (an
+        internal error then): the whole index is then built as without a first pass."""
+        from playbook_ls.features.first_pass import resolve_first
 
-        self._take_edits()  # the files opened while the workspace was being discovered
-        opened = self._open_files()  # real path -> the path as self.files names it
-        if not opened:
+        try:
+            return resolve_first(self)
+        except Exception as exc:  # noqa: BLE001
+            import traceback
+
+            self.rules.errors.append(f"resolving the open files first failed: {exc!r}\n{traceback.format_exc()}")
+            self.early = frozenset()
             return None
-        # the files as on disk: which files lead to an open one is all that is read there (the
-        # overlay's realpath of every path would cost more than the reading)
-        reaching = Reaching(opened.values(), set(opened), self.files, self._disk_text)
-        outside = [path for path in self.files if discover.role_of(path) is None]
-        self._scan(set(), outside)  # playbooks are never inside roles
-
-        def skip(position: Position) -> bool:
-            path, number = position[-1]
-            data = self.sources.load(path).data
-            entry = data[number] if isinstance(data, list) and number < len(data) else None
-            return not reaching.play_may_reach(position, entry)
-
-        # a playbook none of whose plays may reach an open file is not even loaded
-        playbooks = [path for path in self._playbooks(outside) if path in reaching.leading]
-        books = self._resolve_some(playbooks, skip)
-        # the roles on the way no such play reaches are roles of their own in the whole index too,
-        # unless something names them that the search did not follow (a tasks_from elsewhere):
-        # then the plays that may reach them at all are resolved as well
-        reached = set().union(*(book.roles for book in books.values()))
-        unsure = [role for role in reaching.roles if fs.realpath(role) not in reached and reaching.used_elsewhere(role)]
-        if unsure:
-            reaching.widen()
-            self._swap(books)
-            books = self._resolve_some([path for path in self._playbooks(outside) if path in reaching.leading], skip)
-            reached = set().union(*(book.roles for book in books.values()))
-        for role in sorted(reaching.roles):
-            if fs.realpath(role) not in reached:
-                books[discover.role_playbook_path(role)] = self._lone_role(role)
-        self._swap(books)
-        self.early = frozenset(opened)
-        return books
-
-    def _resolve_some(self, playbooks: list[str], skip: Callable[[Position], bool]) -> dict[str, Book]:
-        """Resolve the plays of ``playbooks`` ``skip`` leaves in, taking over those resolved before."""
-        books: dict[str, Book] = {}
-        for path in playbooks:
-            book = self._guarded_resolve(path, set() if path in self.books else None, rules=False, skip=skip)
-            if book is not None:
-                books[path] = book
-        return books
 
     def refresh(self, changed: Iterable[str], on_disk: bool = False) -> None:
         """Take changed files into account: re-resolve only the books that read one of them.
@@ -302,18 +266,6 @@ class WorkspaceIndex:
                 if book is not None:
                     books[path] = book
             self._finish(books, changed)
-
-    def _open_files(self) -> dict[str, str]:
-        """The open files among :attr:`files`: real path -> the path there, told apart without
-        a realpath of every file (the files are named under the root, the open ones under its
-        real path)."""
-        files, root, real_root = set(self.files), self.root, fs.realpath(self.root)
-        found = {}
-        for path in self.sources.overlay:
-            named = root + path[len(real_root):] if path.startswith(real_root + os.sep) else path
-            if named in files:
-                found[path] = named
-        return found
 
     def _discover(self) -> list[str]:
         """The YAML files under the root, as ``check`` finds them (settings' excludes, .gitignore)."""

@@ -165,3 +165,16 @@ def test_variables_comments_and_a_roles_own_files_lead_nowhere(tmp_path: Path) -
     reaching = reaching_in(tmp_path, files, opened)
     assert reaching.entries == {"mariadb": {"main"}, "etherpad.yml": None}
     assert reaching.leading == {opened, str(tmp_path / "playbooks/etherpad.yml")}
+
+
+def test_a_first_pass_that_fails_leaves_the_whole_index_as_without_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> None:
+        raise RuntimeError("a bug in the first pass")
+
+    monkeypatch.setattr(Reaching, "__init__", broken)
+    opened = str(EXAMPLE / "roles/sample/tasks/main.yml")
+    early, index = first_then_whole(EXAMPLE, opened)
+    assert early == {} and index.early == frozenset()  # first() was never called
+    assert any("a bug in the first pass" in error for error in index.internal_errors)
+    monkeypatch.undo()
+    assert snapshot(index) == snapshot(old_way(EXAMPLE, opened))
