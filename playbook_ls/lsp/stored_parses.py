@@ -7,19 +7,23 @@ from __future__ import annotations
 
 from typing import Any
 
-WRITES_PER_TURN = 40  # entries written between two looks at the refresher's queue
+WRITES_PER_TURN = 10  # entries written between two looks at the refresher's queue (a few ms of work)
 
 
 class LaterWrites:
     """A parse store whose ``put`` only queues the entry; :meth:`write_some` writes them."""
 
     def __init__(self, store: Any = None) -> None:
-        if store is None:
+        self._store = store  # made on first use: answering initialize must not wait for its imports
+        self.queued: dict[tuple[str, str], Any] = {}  # (path, text) -> its Loaded, the last of each
+
+    @property
+    def store(self) -> Any:
+        if self._store is None:
             from engine.parse_store import ParseStore
 
-            store = ParseStore()
-        self.store = store
-        self.queued: dict[tuple[str, str], Any] = {}  # (path, text) -> its Loaded, the last of each
+            self._store = ParseStore()
+        return self._store
 
     def get(self, path: str, text: str) -> Any:
         return self.store.get(path, text)
