@@ -201,16 +201,12 @@ def git_common_dir(worktree: str) -> str | None:
     return os.path.normpath(os.path.join(git_dir, common))
 
 
-def find_worktree(directory: str) -> str | None:
-    """The nearest directory from ``directory`` up that holds ``.git`` (a directory or a file)."""
-    directory = os.path.abspath(directory)
-    while True:
-        if os.path.lexists(os.path.join(directory, ".git")):
-            return directory
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+def _relative(path: str, base: str) -> str:
+    """``path`` relative to ``base``, a directory above it, with '/' separators: a slice when
+    ``path`` starts with it (as the walk's paths do), which ``os.path.relpath`` costs 20 times."""
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    relative = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, base)
+    return relative.replace(os.sep, "/")
 
 
 class GitIgnore:
@@ -222,6 +218,7 @@ class GitIgnore:
     def __init__(self) -> None:
         self._worktrees: dict[str, str | None] = {}
         self._patterns: dict[str, list[IgnorePattern]] = {}
+        self._bases_of: dict[str, list[str]] = {}  # directory -> those of its bases with patterns
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """Whether git ignores ``path`` by the pattern files alone. Its parent directories are
@@ -231,25 +228,37 @@ class GitIgnore:
         if worktree is None or path == worktree:
             return False
         # from the highest precedence down: the deepest .gitignore first, info/exclude last
-        for base in self._bases(worktree, directory):
-            patterns = self._patterns_of(base)
-            if patterns:  # most directories have no .gitignore: no relative path to make
-                relative = _relative(path, base)
-                for pattern in reversed(patterns):
-                    if pattern.matches(relative, is_dir):
-                        return not pattern.negated
-        patterns = self._exclude_patterns(worktree)
-        if patterns:
-            relative = _relative(path, worktree)
+        for base in self._bases_with_patterns(worktree, directory):
+            patterns = self._patterns[base]
+            relative = _relative(path, base)
             for pattern in reversed(patterns):
                 if pattern.matches(relative, is_dir):
                     return not pattern.negated
+        exclude = self._exclude_patterns(worktree)
+        relative = _relative(path, worktree) if exclude else ""
+        for pattern in reversed(exclude):
+            if pattern.matches(relative, is_dir):
+                return not pattern.negated
         return False
 
     def _worktree(self, directory: str) -> str | None:
         if directory not in self._worktrees:
-            self._worktrees[directory] = find_worktree(directory)
+            parent = os.path.dirname(directory)
+            if os.path.lexists(os.path.join(directory, ".git")):
+                self._worktrees[directory] = directory
+            elif parent == directory:
+                self._worktrees[directory] = None
+            else:  # a walk asks for every directory of a tree: each asks its parent once
+                self._worktrees[directory] = self._worktree(parent)
         return self._worktrees[directory]
+
+    def _bases_with_patterns(self, worktree: str, directory: str) -> list[str]:
+        """:meth:`_bases` that have a ``.gitignore`` with patterns (most have none), once per directory."""
+        found = self._bases_of.get(directory)
+        if found is None:
+            found = self._bases_of[directory] = [base for base in self._bases(worktree, directory)
+                                                 if self._patterns_of(base)]
+        return found
 
     @staticmethod
     def _bases(worktree: str, directory: str) -> list[str]:
@@ -270,11 +279,3 @@ class GitIgnore:
             git_dir = git_common_dir(worktree)
             self._patterns[key] = read_patterns(os.path.join(git_dir, "info", "exclude")) if git_dir else []
         return self._patterns[key]
-
-
-def _relative(path: str, base: str) -> str:
-    """``path`` below ``base`` with ``/`` separators: a slice when ``path`` is spelt under ``base``
-    (as a walk makes it), ``relpath`` otherwise."""
-    prefix = base if base.endswith(os.sep) else base + os.sep
-    relative = path[len(prefix):] if path.startswith(prefix) else os.path.relpath(path, base)
-    return relative.replace(os.sep, "/")

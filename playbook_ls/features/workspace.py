@@ -94,11 +94,13 @@ class Reach:
 
 
 _NO_EDIT = object()
+Position = tuple[tuple[str, int], ...]  # where a play is: (playbook, entry) for each import_playbook, then its own
 
 
 class WorkspaceIndex:
-    def __init__(self, root: str | None = None, settings: Settings | None = None) -> None:
+    def __init__(self, root: str | None = None, settings: Settings | None = None, store: Any = None) -> None:
         self.lock = threading.RLock()
+        self.store = store  # where parses are kept between runs (an engine.parse_store.ParseStore), if anywhere
         self._edits_lock = threading.Lock()  # held only to swap texts, never while resolving
         self._pending: dict[str, str | None] = {}  # editor texts not yet taken in by a refresh
         self._sources: Any = None
@@ -113,6 +115,8 @@ class WorkspaceIndex:
         self.internal_errors: list[str] = []
         self.scanned: dict[str, Scanned] = {}
         self._real: dict[str, str] = {}
+        self.early: frozenset[str] = frozenset()
+        """While :meth:`index` runs: the open files (real paths) whose queries it can answer already."""
         self.run_repository_code = False
         """The workspace is trusted: its inventory's code (scripts, plugins) may run for the values shown."""
         self.configure(root or os.getcwd(), settings)
@@ -126,7 +130,7 @@ class WorkspaceIndex:
 
             with self.lock:
                 if self._sources is None:
-                    self._sources = SourceCache()
+                    self._sources = SourceCache(self.store)
         return self._sources
 
     # -- configuration ----------------------------------------------------------------------
@@ -192,9 +196,13 @@ class WorkspaceIndex:
         return self.sources.parse(path, self.text(path))
 
     # -- indexing ---------------------------------------------------------------------------
-    def index(self, progress: Callable[[int, int], None] | None = None, check: bool = True) -> None:
+    def index(self, progress: Callable[[int, int], None] | None = None, check: bool = True,
+              first: Callable[[], None] | None = None) -> None:
         """Discover and resolve everything under the root. With ``check=False`` the playbooks'
-        rules are left for :meth:`check`, so that queries can be answered sooner."""
+        rules are left for :meth:`check`, so that queries can be answered sooner. With
+        ``first``, on an index that holds nothing yet, the plays that may reach the files open
+        in the editor are resolved first and swapped in, :attr:`early` names those files, and
+        ``first`` is called: their queries are answered while the rest is resolved."""
         with self.lock:
             self._take_edits()
             fs.clear_cache()
@@ -202,16 +210,37 @@ class WorkspaceIndex:
             discover.is_role_dir.cache_clear()
             self.files = self._discover()
             self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
-            self._scan(None)
+            self.scanned = {}
+            early = self._guarded_first_pass() if first is not None and not self.books else None
+            if early is not None and first is not None:
+                first()
+            self._scan(set())
             playbooks = self._playbooks()
             books: dict[str, Book] = {}
             for number, path in enumerate(playbooks):
-                book = self._guarded_resolve(path, rules=check)
+                # the plays the first pass resolved are taken over (nothing changed since)
+                book = self._guarded_resolve(path, set() if early and path in early else None, rules=check)
                 if book is not None:
                     books[path] = book
                 if progress:
                     progress(number + 1, len(playbooks))
-            self._finish(books, None)
+            self._finish(books, set() if early is not None else None)
+            self.early = frozenset()
+
+    def _guarded_first_pass(self) -> dict[str, Book] | None:
+        """Resolve the plays that may reach the open files and swap them in (see
+        :func:`.first_pass.resolve_first`); None when no file is open, or when that fails (an
+        internal error then): the whole index is then built as without a first pass."""
+        from playbook_ls.features.first_pass import resolve_first
+
+        try:
+            return resolve_first(self)
+        except Exception as exc:  # noqa: BLE001
+            import traceback
+
+            self.rules.errors.append(f"resolving the open files first failed: {exc!r}\n{traceback.format_exc()}")
+            self.early = frozenset()
+            return None
 
     def refresh(self, changed: Iterable[str], on_disk: bool = False) -> None:
         """Take changed files into account: re-resolve only the books that read one of them.
@@ -243,12 +272,12 @@ class WorkspaceIndex:
         settings = self.settings
         return discover.yaml_files([self.root], settings.exclude, settings.root, settings.respect_gitignore)
 
-    def _scan(self, changed: set[str] | None) -> None:
+    def _scan(self, changed: set[str] | None, files: list[str] | None = None) -> None:
         """Classify the files (role file, playbook candidate, syntax error): all of them, or
         with ``changed`` (real paths edited in buffers) only those, the others being as before."""
         if changed is None:
             self.scanned = {}
-        for path in self.files:
+        for path in self.files if files is None else files:
             if changed is not None and path in self.scanned and self.real(path) not in changed:
                 continue
             role = discover.role_of(path)
@@ -260,10 +289,10 @@ class WorkspaceIndex:
                 self.settings.include)
             self.scanned[path] = Scanned(role, candidate, loaded.error, reported)
 
-    def _playbooks(self) -> list[str]:
-        """Playbooks among the files. A playbook that stops parsing mid-edit stays one, so its
-        last good resolution keeps serving hovers and its tasks' diagnostics."""
-        result = [path for path in self.files if (scan := self.scanned[path]).candidate
+    def _playbooks(self, files: list[str] | None = None) -> list[str]:
+        """Playbooks among the files (or ``files``). A playbook that stops parsing mid-edit stays
+        one, so its last good resolution keeps serving hovers and its tasks' diagnostics."""
+        result = [path for path in (self.files if files is None else files) if (scan := self.scanned[path]).candidate
                   or (scan.role is None and scan.error is not None and path in self.books)]
         return discover.standalone_playbooks(result, lambda p: discover.plain_imports(self.sources.load(p).data),
                                              self.settings.profile_playbooks())
@@ -278,24 +307,29 @@ class WorkspaceIndex:
             self.findings = self._findings()
             self.internal_errors = list(self.rules.errors)
 
-    def _guarded_resolve(self, path: str, changed: set[str] | None = None, rules: bool = True) -> Book | None:
+    def _guarded_resolve(self, path: str, changed: set[str] | None = None, rules: bool = True,
+                         skip: Callable[[Position], bool] | None = None) -> Book | None:
         """:meth:`_resolve`, or None (and an internal error) when it fails: one playbook that
         trips a bug never takes the others' results with it."""
         try:
-            return self._resolve(path, changed, rules)
+            return self._resolve(path, changed, rules, skip)
         except Exception as exc:  # noqa: BLE001
             import traceback
 
             self.rules.errors.append(f"resolving {path} failed: {exc!r}\n{traceback.format_exc()}")
             return None
 
-    def _resolve(self, path: str, changed: set[str] | None = None, rules: bool = True) -> Book:
+    def _resolve(self, path: str, changed: set[str] | None = None, rules: bool = True,
+                 skip: Callable[[Position], bool] | None = None) -> Book:
         """Resolve and check a playbook; with ``changed``, re-resolve only the plays that read
-        a changed file and take the others over from the last resolution."""
+        a changed file and take the others over from the last resolution. ``skip``: positions
+        of plays left out (see :meth:`RuleSet.check_playbook`)."""
         previous = self.books.get(path) if changed is not None else None
-        stale = (lambda reads: any(self.real(p) in changed for p in reads)) if changed is not None else None
+        stale = (lambda reads: not changed.isdisjoint(map(self.real, reads))) if changed else None
+        if changed is not None and not changed:
+            stale = lambda reads: False  # noqa: E731 - nothing changed: every play is taken over
         checked = self.rules.check_playbook(self.sources, self.configs.for_path(path), path,
-                                            previous and previous.checked, stale, rules)
+                                            previous and previous.checked, stale, rules, skip=skip)
         return self._book(path, checked, previous, synthetic=False)
 
     def _lone_role(self, role: str) -> Book:
@@ -318,6 +352,12 @@ class WorkspaceIndex:
                 old = self.books.get(key)
                 fresh = old is not None and changed is not None and old.deps.isdisjoint(changed)
                 books[key] = old if fresh else self._lone_role(role)  # type: ignore[assignment]
+        self._swap(books)
+        self.findings = self._findings()
+        self.internal_errors = list(self.rules.errors)
+
+    def _swap(self, books: dict[str, Book]) -> None:
+        """Make ``books`` the index's, with the reverse maps built from them."""
         file_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         tag_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
         import_map: dict[str, list[tuple[Book, PlayDigest]]] = {}
@@ -337,8 +377,6 @@ class WorkspaceIndex:
             # what was derived from a replaced play refers back to it: without this cycle it goes
             # at once, not at a full garbage collection, which the server's thresholds make rare
             play.derived.clear()
-        self.findings = self._findings()
-        self.internal_errors = list(self.rules.errors)
 
     def _findings(self) -> dict[str, list[Finding]]:
         found = [finding for book in self.books.values() for finding in book.findings]
@@ -376,8 +414,8 @@ class WorkspaceIndex:
     def real(self, path: str) -> str:
         """``os.path.realpath``, memoised until files change on disk (it costs a stat per component)."""
         found = self._real.get(path)
-        if found is None:
-            found = self._real[path] = os.path.realpath(path)
+        if found is None:  # through the loader's memo, which its overlay fills for the same paths
+            found = self._real[path] = fs.realpath(path)
         return found
 
     def reaches(self, path: str) -> list[Reach]:

@@ -38,9 +38,7 @@ def register(server: PlaybookServer) -> None:
         except OSError:
             pass
         ls.root = root
-        from playbook_ls.features.workspace import WorkspaceIndex  # the index is empty until the background run
-
-        ls.index = WorkspaceIndex(root, client_settings(ls, root, ls.options))
+        ls.index = ls.make_index(root)  # empty until the background run
         # only the client's own start-up options can allow it, never a later configuration a
         # project's settings file may feed
         ls.index.run_repository_code = ls.init_options.get("runRepositoryCode") is True

@@ -123,12 +123,12 @@ def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @query()
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
-        if ls.index is None or not ls.ready.is_set():
+        path, line = uri_to_path(params.text_document.uri), params.position.line
+        if not ls.answers(path):
             return None
         from playbook_ls.features import hover
         from playbook_ls.features.token_hover import token_hover
 
-        path, line = uri_to_path(params.text_document.uri), params.position.line
         column = position_column(ls, path, params.position)
         text = _variable_hover(ls, path, line, column) or token_hover(ls.index, path, line, column)
         task_hover = text is None  # the hover of the task itself, not of a value or a word in it

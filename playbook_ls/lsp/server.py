@@ -4,7 +4,8 @@ every handler group shares (:func:`guarded`, positions, the client's settings).
 Handlers live in their own modules (:mod:`.documents`, :mod:`.navigation`, :mod:`.lenses`,
 :mod:`.editing`, :mod:`.running`) and are registered by :mod:`.setup`; this module imports none
 of them. Indexing and re-resolving run in one background thread (``Refresher``), so initialize
-answers at once and requests are served from the last complete index. Every handler is
+answers at once and requests are served from the last complete index (on the first index, the
+open files' answers come first: see :meth:`Refresher._index`). Every handler is
 guarded: an exception is logged and answered with nothing, never fatal.
 """
 
@@ -39,6 +40,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 DEBOUNCE_SECONDS = 0.03
 COLLECT_AFTER_IDLE = 1.0  # seconds without edits after which what they replaced is collected
 COLLECT_EVERY = 100  # refreshes after which it is collected anyway
+WRITE_PAUSE = 0.01  # seconds without a job after which some parses are stored
 QUERY_THREADS = 4  # requests answered at once; more wait for a thread, while the event loop reads on
 PROGRESS_TOKEN = "playbook-ls-index"
 # a change to one of these re-reads the configuration and indexes everything again (galaxy.yml:
@@ -70,6 +72,16 @@ class PlaybookServer(LanguageServer):
         self.selection_request: dict[str, Any] | None = None  # playbook-ls.setSelection / previewSelection
         self.selection: Any = None  # that request as a features.selection.Preview, None: no preview
         self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None
+        self.parses: Any = None  # the parse store, read at once and written when idle (lsp.stored_parses)
+
+    def make_index(self, root: str) -> WorkspaceIndex:
+        """An empty index of ``root`` with the client's settings, its parses kept between starts."""
+        from playbook_ls.features.workspace import WorkspaceIndex
+        from playbook_ls.lsp.stored_parses import LaterWrites
+
+        if self.parses is None:
+            self.parses = LaterWrites()
+        return WorkspaceIndex(root, client_settings(self, root, self.options), self.parses)
 
     @property
     def run_output(self) -> str:
@@ -87,6 +99,12 @@ class PlaybookServer(LanguageServer):
         if document is not None:
             return document.source
         return self.index.text(uri_to_path(uri)) if self.index is not None else ""
+
+    def answers(self, path: str) -> bool:
+        """Whether queries on ``path`` have their answers: the index is complete, or the first
+        index has resolved what reaches this open file already."""
+        index = self.index
+        return index is not None and (self.ready.is_set() or index.real(path) in index.early)
 
     def lines(self, path: str) -> list[str]:
         return split_lines(self.index.text(path)) if self.index else []
@@ -200,9 +218,15 @@ class Refresher(threading.Thread):
     def run(self) -> None:
         refreshed = 0  # refreshes since the last full garbage collection
         while True:
+            parses = self.server.parses
+            writing = parses is not None and parses.queued
             try:
-                kind, payload = self.jobs.get(timeout=COLLECT_AFTER_IDLE if refreshed else None)
-            except queue.Empty:  # edits paused: a moment to collect what they replaced
+                kind, payload = self.jobs.get(timeout=WRITE_PAUSE if writing else COLLECT_AFTER_IDLE if refreshed
+                                              else None)
+            except queue.Empty:  # edits paused: a moment to store parses, then to collect what they replaced
+                if writing:
+                    parses.write_some()
+                    continue
                 refreshed = self._collect()
                 release_free_memory()  # and to give it back: the resident size stays high otherwise
                 continue
@@ -234,9 +258,7 @@ class Refresher(threading.Thread):
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
         server = self.server
         if server.index is None:
-            from playbook_ls.features.workspace import WorkspaceIndex
-
-            index = WorkspaceIndex(server.root, client_settings(server, server.root, server.options))
+            index = server.make_index(server.root)
             for uri, document in list(server.workspace.text_documents.items()):  # opened meanwhile
                 index.set_document(uri_to_path(uri), document.source)
             server.index = index
@@ -255,9 +277,11 @@ class Refresher(threading.Thread):
         server.publish_diagnostics()
 
     def _index(self, index: WorkspaceIndex) -> None:
+        """Index the workspace: the open files' plays first (their hovers are answered from
+        then on, see :attr:`WorkspaceIndex.early`), then the rest; rules after both."""
         server = self.server
         if not server.progress:
-            index.index(check=False)
+            index.index(check=False, first=lambda: None)
             server.ready.set()
             index.check()
             return
@@ -265,11 +289,15 @@ class Refresher(threading.Thread):
         server.send(progress.begin, PROGRESS_TOKEN,
                     types.WorkDoneProgressBegin(title="playbook-ls: indexing", percentage=0))
 
+        def first() -> None:
+            server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
+                message=f"open files ready ({len(index.early)}); indexing the rest", percentage=0))
+
         def report(done: int, total: int) -> None:
             server.send(progress.report, PROGRESS_TOKEN, types.WorkDoneProgressReport(
                 message=f"{done}/{total} playbooks", percentage=int(100 * done / max(total, 1))))
 
-        index.index(report, check=False)
+        index.index(report, check=False, first=first)
         server.ready.set()
         server.send(progress.end, PROGRESS_TOKEN, types.WorkDoneProgressEnd(
             message=f"{len(index.books)} playbooks and roles"))

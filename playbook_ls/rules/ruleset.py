@@ -49,29 +49,33 @@ class RuleSet:
 
     def check_playbook(self, sources: Any, ansible: Any, path: str, previous: Checked | None = None,
                        stale: Callable[[frozenset[str]], bool] | None = None, rules: bool = True,
-                       playbook_dirs: list[str] | None = None) -> Checked:
+                       playbook_dirs: list[str] | None = None,
+                       skip: Callable[[tuple[tuple[str, int], ...]], bool] | None = None) -> Checked:
         """Resolve ``path`` with ``sources`` (a SourceCache) and run the playbook rules on it,
         play by play. With ``previous`` (an earlier check of the same playbook) and ``stale``
         (whether any of these files changed since), the plays whose reads did not change are
         taken over with their findings instead of being resolved and checked again. With
         ``rules=False`` it only resolves; :meth:`complete` runs the rules later.
         ``playbook_dirs``: the directories whose plugins and collections the playbook sees
-        (ansible's: the playbook's own)."""
+        (ansible's: the playbook's own). ``skip``: the positions of plays to leave out for now
+        (a later check with this one as ``previous`` resolves them); only with ``rules=False``."""
         from engine.resolve import Resolver
 
-        reuse = None
-        if previous is not None and stale is not None:
-            earlier = {play.position: play for play in previous.context.playbook.plays}
+        earlier = {play.position: play for play in previous.context.playbook.plays} if previous is not None else {}
+        left_out = Play("", [], None, None, path, "", [], {})  # type: ignore[arg-type] - removed below
 
-            def reuse(position: tuple[tuple[str, int], ...]) -> Play | None:
-                play = earlier.get(position)
-                return play if play is not None and not stale(play.reads) else None
+        def reuse(position: tuple[tuple[str, int], ...]) -> Play | None:
+            if skip is not None and skip(position):
+                return left_out
+            play = earlier.get(position)
+            return play if play is not None and stale is not None and not stale(play.reads) else None
 
         with sources.tracking() as read:
             resolver = Resolver(sources, ansible)
             if playbook_dirs:
                 resolver.playbook_dirs = [os.path.dirname(os.path.abspath(path)), *playbook_dirs]
-            playbook = resolver.load_playbook(path, refresh=False, reuse=reuse)
+            playbook = resolver.load_playbook(path, refresh=False, reuse=reuse if earlier or skip else None)
+        playbook.plays = [play for play in playbook.plays if play is not left_out]
         read += [p for play in playbook.plays for p in play.reads]
         context = PlaybookContext(playbook, self.settings.profiles, {})
         resolved = Checked(context, [], read, {}, complete=False)

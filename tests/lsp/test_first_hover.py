@@ -1,0 +1,87 @@
+"""The editor's first seconds on a large workspace: a file opened at once is hovered before the
+whole workspace is indexed, with the answer the whole index gives, and the index's progress goes
+begin, a report that the open files are ready, the playbooks, end. The parses are stored for the
+next start once the server is idle."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+from session import SERVE, start_session
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from gen_repo import generate  # noqa: E402
+from lsp_workload import Target, make_plan  # noqa: E402
+
+TOKEN = "playbook-ls-index"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("large")
+    generate(root, 150, 1, extras=True)  # about 1,800 YAML files
+    return root
+
+
+@pytest_lsp.fixture(scope="module", config=SERVE)
+async def client(lsp_client: LanguageClient):
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def hover(client: LanguageClient, target: Target) -> str | None:
+    result = await client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=target.path.as_uri()),
+        position=types.Position(line=target.line, character=target.character)))
+    return result.contents.value if result is not None else None  # type: ignore[union-attr]
+
+
+def ended(client: LanguageClient) -> bool:
+    return any(isinstance(value, types.WorkDoneProgressEnd) for value in client.progress_reports.get(TOKEN, []))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_open_file_is_hovered_before_the_whole_index(client: LanguageClient, workspace: Path) -> None:
+    target = make_plan(workspace, 5, 1).deep  # a task of a role file imported from another imported file
+    await start_session(client, workspace)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=target.path.as_uri(), language_id="ansible", version=1, text=target.path.read_text())))
+    deadline = time.monotonic() + 60
+    first = None
+    while first is None and time.monotonic() < deadline:
+        first = await hover(client, target)
+        answered_before_the_end = not ended(client)
+        await asyncio.sleep(0.02)
+    assert first is not None and "**via**" in first
+    assert answered_before_the_end
+    while not ended(client) and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+    assert ended(client)
+    assert await hover(client, target) == first  # the whole index says the same
+
+    values = client.progress_reports[TOKEN]
+    assert isinstance(values[0], types.WorkDoneProgressBegin)
+    assert isinstance(values[-1], types.WorkDoneProgressEnd)
+    reports = values[1:-1]
+    assert reports and all(isinstance(value, types.WorkDoneProgressReport) for value in reports)
+    assert reports[0].message == "open files ready (1); indexing the rest"
+    assert reports[-1].percentage == 100
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageClient, workspace: Path) -> None:
+    from engine.user_cache import cache_dir  # the tests' own (tests/conftest.py), which the server inherits
+
+    files = sum(1 for _ in workspace.rglob("*.yml")) - 1  # the open file's parse is its buffer's: never stored
+    stored = Path(cache_dir()) / "parsed"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(stored.glob("*.json"))) < files:
+        await asyncio.sleep(0.2)
+    assert len(list(stored.glob("*.json"))) >= files
