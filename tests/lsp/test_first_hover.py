@@ -6,6 +6,8 @@ next start once the server is idle."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sqlite3
 import sys
 import time
 from pathlib import Path
@@ -15,6 +17,8 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
+
+from engine.parse_store import DATABASE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from gen_repo import generate  # noqa: E402
@@ -80,8 +84,15 @@ async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageCli
     from engine.user_cache import cache_dir  # the tests' own (tests/conftest.py), which the server inherits
 
     files = sum(1 for _ in workspace.rglob("*.yml")) - 1  # the open file's parse is its buffer's: never stored
-    stored = Path(cache_dir()) / "parsed"
+    database = Path(cache_dir()) / "parsed" / DATABASE
+
+    def stored() -> int:
+        if not database.is_file():
+            return 0
+        with contextlib.closing(sqlite3.connect(database)) as connection:
+            return int(connection.execute("SELECT count(value) FROM parsed").fetchone()[0])
+
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(list(stored.glob("*.json"))) < files:
+    while time.monotonic() < deadline and stored() < files:
         await asyncio.sleep(0.2)
-    assert len(list(stored.glob("*.json"))) >= files
+    assert stored() >= files

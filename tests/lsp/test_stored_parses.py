@@ -3,10 +3,11 @@ read back by the next start, which then parses nothing and ends in the same inde
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from pathlib import Path
 
-from engine.parse_store import ParseStore
+from engine.parse_store import DATABASE, ParseStore
 from playbook_ls.features.workspace import WorkspaceIndex
 from playbook_ls.lsp.stored_parses import LaterWrites
 
@@ -18,7 +19,7 @@ from test_workspace_refresh import snapshot  # noqa: E402
 
 def test_parses_are_written_later_and_read_by_the_next_start(tmp_path: Path) -> None:
     generate(3).write(tmp_path / "repo")
-    store = ParseStore(str(tmp_path / "parsed"))
+    store = ParseStore(str(tmp_path / "parsed"), store_first_parse=True)
     first = LaterWrites(store)
     index = WorkspaceIndex(str(tmp_path / "repo"), None, first)
     index.index()
@@ -28,7 +29,8 @@ def test_parses_are_written_later_and_read_by_the_next_start(tmp_path: Path) -> 
     assert first.write_some(3) and len(first.queued) == files - 3
     while first.write_some():
         pass
-    assert len(list((tmp_path / "parsed").glob("*.json"))) == files
+    database = sqlite3.connect(tmp_path / "parsed" / DATABASE)
+    assert database.execute("SELECT count(value) FROM parsed").fetchone()[0] == files
 
     again = WorkspaceIndex(str(tmp_path / "repo"), None, LaterWrites(store))
     again.index()
