@@ -134,7 +134,7 @@ class Reaching:
         self._lines: dict[int, tuple[list[str], list[int]]] = {}  # file number -> its lines, where each starts
         self._data: dict[int, bool] = {}  # file number -> whether it holds only variables
         self._file_names: set[str] = set()  # the names that are file names outside roles
-        self._role_files: dict[str, set[str]] | None = None  # role directory -> its files' names
+        self._names_of_files: set[str] | None = None  # the files, to look one up
         todo: list[str] = []
         for path in opened:
             self._add(path, todo)
@@ -223,20 +223,23 @@ class Reaching:
         return found
 
     def _own_file(self, number: int, name: str, scalar: str | None) -> bool:
-        """Whether ``scalar`` in file ``number``, a role's, names the role's own file ``name``
-        (global_handlers' ``import_tasks: etherpad.yml`` is not the playbook etherpad.yml)."""
+        """Whether ``scalar`` in file ``number``, a role's, names a file of the role itself by
+        ``name`` (global_handlers' ``import_tasks: etherpad.yml`` is its own handlers/etherpad.yml,
+        not the playbook etherpad.yml): one beside the file (or in a tasks/ there), where
+        ansible looks first. Elsewhere in the role does not do: ansible's search may reach a
+        file of the playbook's directory before the role's tasks/ (tests/random_playbooks'
+        decoys)."""
         if name not in self._file_names or not scalar or "/" in scalar:
             return False
-        role = discover.role_of(self._files[number]) or _role_by_place(self._files[number])
+        path = self._files[number]
+        role = discover.role_of(path) or _role_by_place(path)
         if role is None:
             return False
-        if self._role_files is None:
-            self._role_files = {}
-            for path in self._files:
-                owner = discover.role_of(path) or _role_by_place(path)
-                if owner is not None:
-                    self._role_files.setdefault(owner, set()).add(os.path.basename(path))
-        return name in self._role_files.get(role, ())
+        if self._names_of_files is None:
+            self._names_of_files = set(self._files)
+        beside = os.path.dirname(path)
+        return any(os.path.join(directory, scalar) in self._names_of_files
+                   for directory in (beside, os.path.join(beside, "tasks")))
 
     def _may_refer(self, number: int) -> bool:
         """Whether file ``number`` may lead somewhere: not variables (a role's defaults/ and vars/,
