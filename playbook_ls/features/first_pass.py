@@ -34,6 +34,15 @@ _TASKS_FROM = re.compile(r"""\s*(?:- )?tasks_from:\s*['"]?([^\s'"#]+)""")
 YAML_SUFFIXES = (".yml", ".yaml")
 _ROLE_PARTS = frozenset({"tasks", "handlers", "meta", "defaults", "vars"})
 _VARIABLE_DIRS = frozenset({"group_vars", "host_vars"})
+_ROLE_KEYS = frozenset({"roles", "include_role", "import_role", "dependencies"})
+# keys whose templated value may name any role or task file (roles: ["{{ playbook_dir }}"])
+_REFERRING_KEYS = _ROLE_KEYS | {"role", "import_tasks", "include_tasks", "include", "import_playbook"}
+# the same in text: a role or a task file named by a template, somewhere in the workspace
+_TEMPLATED = re.compile(r"""(?:\brole|_role|_tasks|\binclude|_playbook):\s*['"]?[^'"\n#]*\{\{"""  # role: "{{ x }}"
+                        r"""|(?:include_role|import_role):[ \t]*\n(?:[ \t]+\S[^\n]*\n){0,4}?"""  # include_role:
+                        r"""[ \t]+name:\s*['"]?[^'"\n#]*\{\{"""  # ... name: "{{ x }}"
+                        r"""|^[ \t]*roles:[ \t]*\n(?:[ \t]*-[^\n]*\n)*?[ \t]*-\s*['"]?\{\{""",  # roles: [.., "{{x}}"]
+                        re.MULTILINE)
 
 
 def resolve_first(index: WorkspaceIndex) -> dict[str, Book] | None:
@@ -77,11 +86,16 @@ def resolve_first(index: WorkspaceIndex) -> dict[str, Book] | None:
         index._swap(books)
         books = resolve()
         reached = set().union(*(book.roles for book in books.values()))
+    unsure = False
     for role in sorted(reaching.roles):
         if fs.realpath(role) not in reached:
-            books[discover.role_playbook_path(role)] = index._lone_role(role)
+            book = books[discover.role_playbook_path(role)] = index._lone_role(role)
+            unsure = unsure or not book.deps.isdisjoint(opened)
     index._swap(books)
-    index.early = frozenset(opened)
+    # a role named by a template elsewhere may be used after all: when one that leads to an open
+    # file seems unused, its queries wait for the whole index rather than say "used by no
+    # playbook" too soon
+    index.early = frozenset(() if unsure and reaching.templated else opened)
     return books
 
 
@@ -126,6 +140,9 @@ class Reaching:
             self._starts.append(at)
             at += len(text) + 1
         self._text = "\0".join(self._texts)  # one search per name over everything, not one per file
+        # whether a role or task file is named by a template somewhere: what leads where is then
+        # not all in the text, and a role the first pass finds unused may not be
+        self.templated = _TEMPLATED.search(self._text) is not None
         # name -> the task files of that role (stems under tasks/) that lead to an open file, None: any
         self.entries: dict[str, set[str] | None] = {}
         self.roles: set[str] = set()  # the role directories that lead there
@@ -134,11 +151,15 @@ class Reaching:
         self._lines: dict[int, tuple[list[str], list[int]]] = {}  # file number -> its lines, where each starts
         self._data: dict[int, bool] = {}  # file number -> whether it holds only variables
         self._file_names: set[str] = set()  # the names that are file names outside roles
-        self._role_files: dict[str, set[str]] | None = None  # role directory -> its files' names
+        self._names_of_files: set[str] | None = None  # the files, to look one up
         todo: list[str] = []
         for path in opened:
             self._add(path, todo)
         self._follow(todo)
+        if self.templated:  # a playbook naming a role by a template may lead there
+            self.leading.update(path for path, text in zip(files, self._texts, strict=True)
+                                if _role_by_place(path) is None and discover.role_of(path) is None
+                                and _TEMPLATED.search(text))
 
     def _follow(self, todo: list[str]) -> None:
         while todo:
@@ -223,20 +244,23 @@ class Reaching:
         return found
 
     def _own_file(self, number: int, name: str, scalar: str | None) -> bool:
-        """Whether ``scalar`` in file ``number``, a role's, names the role's own file ``name``
-        (global_handlers' ``import_tasks: etherpad.yml`` is not the playbook etherpad.yml)."""
+        """Whether ``scalar`` in file ``number``, a role's, names a file of the role itself by
+        ``name`` (global_handlers' ``import_tasks: etherpad.yml`` is its own handlers/etherpad.yml,
+        not the playbook etherpad.yml): one beside the file (or in a tasks/ there), where
+        ansible looks first. Elsewhere in the role does not do: ansible's search may reach a
+        file of the playbook's directory before the role's tasks/ (tests/random_playbooks'
+        decoys)."""
         if name not in self._file_names or not scalar or "/" in scalar:
             return False
-        role = discover.role_of(self._files[number]) or _role_by_place(self._files[number])
+        path = self._files[number]
+        role = discover.role_of(path) or _role_by_place(path)
         if role is None:
             return False
-        if self._role_files is None:
-            self._role_files = {}
-            for path in self._files:
-                owner = discover.role_of(path) or _role_by_place(path)
-                if owner is not None:
-                    self._role_files.setdefault(owner, set()).add(os.path.basename(path))
-        return name in self._role_files.get(role, ())
+        if self._names_of_files is None:
+            self._names_of_files = set(self._files)
+        beside = os.path.dirname(path)
+        return any(os.path.join(directory, scalar) in self._names_of_files
+                   for directory in (beside, os.path.join(beside, "tasks")))
 
     def _may_refer(self, number: int) -> bool:
         """Whether file ``number`` may lead somewhere: not variables (a role's defaults/ and vars/,
@@ -274,9 +298,12 @@ class Reaching:
         ``entry``, may reach an open file."""
         return any(path in self.opened for path, _index in position) or self._mentioned(entry)
 
-    def _mentioned(self, value: Any) -> bool:
-        """Whether a value in ``value`` (a play's data) refers to one of the names."""
+    def _mentioned(self, value: Any, key: str = "") -> bool:
+        """Whether a value in ``value`` (a play's data, under ``key``) refers to one of the
+        names, or names a role or task file by a template (which may be any of them)."""
         if isinstance(value, str):
+            if "{{" in value and key.rsplit(".", 1)[-1] in _REFERRING_KEYS:
+                return True
             return _is_reference(value.strip().strip("'\"").strip(), self.entries)
         if isinstance(value, dict):
             tasks_from = value.get("tasks_from")
@@ -285,9 +312,11 @@ class Reaching:
                 entries = self.entries.get(role.rsplit(".", 1)[-1], None)
                 if entries is not None and _stem(tasks_from) not in entries:
                     return False  # include_role of a task file that does not lead there
-            return any(self._mentioned(item) for item in value.values())
+            inside = key.rsplit(".", 1)[-1] in _ROLE_KEYS  # a role's entry: its name is the role's
+            return any(self._mentioned(item, "role" if inside and name == "name" else str(name))
+                       for name, item in value.items())
         if isinstance(value, list):
-            return any(self._mentioned(item) for item in value)
+            return any(self._mentioned(item, key) for item in value)
         return False
 
 

@@ -64,7 +64,7 @@ def old_way(root: Path, opened: str) -> WorkspaceIndex:
     return index
 
 
-@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("seed", [*range(10), 14])  # 14: a role imports the playbook's decoy
 def test_the_first_pass_answers_as_the_whole_index_on_random_repositories(tmp_path: Path, seed: int) -> None:
     """Roles reached through meta dependencies, import_role and include_role with and without
     tasks_from, task files imported from playbooks and roles: for every task file opened, the
@@ -178,3 +178,26 @@ def test_a_first_pass_that_fails_leaves_the_whole_index_as_without_one(monkeypat
     assert any("a bug in the first pass" in error for error in index.internal_errors)
     monkeypatch.undo()
     assert snapshot(index) == snapshot(old_way(EXAMPLE, opened))
+
+
+def test_a_role_named_by_a_template_is_followed_or_waited_for(tmp_path: Path) -> None:
+    """ansible-lockdown's repositories are a role whose site.yml runs ``role: "{{ playbook_dir }}"``:
+    that play may reach anything, so it is resolved first. A role included by a template from
+    another role may be used after all: its files wait for the whole index."""
+    write(tmp_path, {"site.yml": '- hosts: all\n  roles:\n    - role: "{{ playbook_dir }}"\n',
+                     "meta/main.yml": "galaxy_info: {}\n",
+                     "tasks/main.yml": "- ansible.builtin.import_tasks: section_1/one.yml\n",
+                     "tasks/section_1/one.yml": "- name: One\n  ansible.builtin.debug:\n    msg: one\n"})
+    opened = str(tmp_path / "tasks/section_1/one.yml")
+    early, index = first_then_whole(tmp_path, opened)
+    assert early["early"] == {opened} and early["plays"] == 1
+    assert early["reached"] == reached(index, opened) and "site.yml" in early["hovers"][0]
+
+    other = tmp_path / "other"
+    write(other, {"site.yml": "- hosts: all\n  roles: [front]\n",
+                  "roles/front/tasks/main.yml": '- ansible.builtin.include_role:\n    name: "{{ backend }}"\n',
+                  "roles/back/tasks/main.yml": "- name: Back\n  ansible.builtin.debug:\n    msg: back\n"})
+    opened = str(other / "roles/back/tasks/main.yml")
+    early, index = first_then_whole(other, opened)
+    assert early["early"] == frozenset()  # not "used by no playbook" before the whole index says so
+    assert snapshot(index) == snapshot(old_way(other, opened))
