@@ -21,13 +21,17 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Container, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import paths as fs
 from playbook_ls.check import discover
 
-if TYPE_CHECKING:
-    from playbook_ls.features.workspace import Book, Position, WorkspaceIndex
+Position = tuple[tuple[str, int], ...]  # where a play is: (playbook, entry) for each import_playbook, then its own
+# The first pass is a step of WorkspaceIndex.index, kept in a module of its own for its size; it
+# calls the index's own steps. The index and its books are typed loosely here so that this module
+# does not import the one that imports it.
+WorkspaceIndex = Any
+Book = Any
 
 _NAME_CHAR = re.compile(r"[\w-]")  # a match must not continue a longer name on either side
 _TASKS_FROM = re.compile(r"""\s*(?:- )?tasks_from:\s*['"]?([^\s'"#]+)""")

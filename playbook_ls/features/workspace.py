@@ -20,6 +20,7 @@ from engine.model import STATIC_IMPORTS, Frame, Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
+from playbook_ls.features.first_pass import Position, resolve_first
 from playbook_ls.rules.base import Finding, PlaybookContext, play_tasks
 from playbook_ls.rules.ruleset import Checked, RuleSet, play_summary
 
@@ -94,7 +95,6 @@ class Reach:
 
 
 _NO_EDIT = object()
-Position = tuple[tuple[str, int], ...]  # where a play is: (playbook, entry) for each import_playbook, then its own
 
 
 class WorkspaceIndex:
@@ -231,8 +231,6 @@ class WorkspaceIndex:
         """Resolve the plays that may reach the open files and swap them in (see
         :func:`.first_pass.resolve_first`); None when no file is open, or when that fails (an
         internal error then): the whole index is then built as without a first pass."""
-        from playbook_ls.features.first_pass import resolve_first
-
         try:
             return resolve_first(self)
         except Exception as exc:  # noqa: BLE001
