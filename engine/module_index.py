@@ -124,6 +124,12 @@ class ModuleIndex:
         hold ``name`` are read (the first one found in, as the whole index keeps the first)."""
         if self._files is not None:
             return self._files.get(name)
+        found = self.__dict__.setdefault("_found", {})  # a playbook names a few dozen modules thousands of times
+        if name not in found:
+            found[name] = self._find_file(name)
+        return found[name]  # type: ignore[no-any-return]
+
+    def _find_file(self, name: str) -> ModuleFile | None:
         for directory, prefix in self._module_dirs():
             if not name.startswith(prefix):
                 continue

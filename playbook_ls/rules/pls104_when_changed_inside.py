@@ -108,6 +108,8 @@ def _flips(ctx: PlaybookContext) -> Iterator[tuple[Task, Frame, list[str], int]]
             if not assigned:
                 continue
             for frame in task.chain[:-1]:
+                if id(frame) not in positions:
+                    continue  # no condition at that level
                 tested = assigned & condition_variables(frame) if _mentions(frame, assigned) else set()
                 if not tested or _still_true(frame, task, tested):
                     continue
@@ -193,7 +195,12 @@ def _literal_facts(task: Task) -> dict[str, Any]:
 
 def _mentions(frame: Frame, names: set[str]) -> bool:
     """Whether a condition's text contains one of the names at all: parsing it is dearer."""
-    return any(isinstance(c, str) and any(name in c for name in names) for c in frame.when)
+    for condition in frame.when:
+        if isinstance(condition, str):
+            for name in names:
+                if name in condition:
+                    return True
+    return False
 
 
 def condition_variables(frame: Frame) -> set[str]:
