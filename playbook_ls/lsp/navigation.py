@@ -78,7 +78,7 @@ def _selection_section(ls: PlaybookServer, path: str, line: int) -> str | None:
 def _hosts_section(ls: PlaybookServer, path: str, line: int) -> str | None:
     """With an ``inventory`` setting: on which of its hosts the task runs, and why not on the
     others. A failure here leaves the rest of the hover as it is."""
-    inventory = _run_inventory(ls)
+    inventory = ls.inventory_setting()
     if inventory is None or ls.index is None:
         return None
     try:
@@ -90,18 +90,12 @@ def _hosts_section(ls: PlaybookServer, path: str, line: int) -> str | None:
         return None
 
 
-def _run_inventory(ls: PlaybookServer) -> list[str] | None:
-    """The ``inventory`` setting (the runs' default), which variable values are shown for."""
-    value = ls.options.get("inventory")
-    return [value] if isinstance(value, str) and value.strip() else None
-
-
 def _variable_hover(ls: PlaybookServer, path: str, line: int, column: int) -> str | None:
     """The variable hover, guarded on its own: a failure there leaves the other hovers working."""
     from playbook_ls.features import variables
 
     try:
-        return variables.hover_markdown(ls.index, path, line, column, _run_inventory(ls))  # type: ignore[arg-type]
+        return variables.hover_markdown(ls.index, path, line, column, ls.inventory_setting())  # type: ignore[arg-type]
     except Exception:  # noqa: BLE001 - one broken feature never takes the others with it
         log.exception("the variable hover failed")
         return None
@@ -112,7 +106,7 @@ def _value_hints(ls: PlaybookServer, path: str, first: int, last: int) -> list[A
     from playbook_ls.features import variables
 
     try:
-        return list(variables.value_hints(ls.index, path, first, last, _run_inventory(ls),  # type: ignore[arg-type]
+        return list(variables.value_hints(ls.index, path, first, last, ls.inventory_setting(),  # type: ignore[arg-type]
                                           VALUE_HINT_SECONDS))
     except Exception:  # noqa: BLE001 - the tag hints stay when the value hints fail
         log.exception("the value inlay hints failed")
@@ -147,7 +141,7 @@ def register(server: PlaybookServer) -> None:
 
         def definition(index: Any, path: str, line: int, column: int) -> list[Span]:
             if variables.variable_at(index.text(path), line, column) is not None:
-                return variables.definitions(index, path, line, column, _run_inventory(ls))
+                return variables.definitions(index, path, line, column, ls.inventory_setting())
             return navigation.definition(index, path, line, column)
 
         return _locations_at(ls, params, definition)

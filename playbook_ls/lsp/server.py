@@ -71,7 +71,7 @@ class PlaybookServer(LanguageServer):
         self.publishing = threading.Lock()  # the refresher and the runs both publish
         self.selection_request: dict[str, Any] | None = None  # playbook-ls.setSelection / previewSelection
         self.selection: Any = None  # that request as a features.selection.Preview, None: no preview
-        self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None
+        self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None  # hints, by state
         self.parses: Any = None  # the parse store, read at once and written when idle (lsp.stored_parses)
 
     def make_index(self, root: str) -> WorkspaceIndex:
@@ -144,31 +144,48 @@ class PlaybookServer(LanguageServer):
             except Exception:  # noqa: BLE001 - one file's diagnostics never stop another's
                 log.exception("publishing the diagnostics of %s failed", path)
 
+    def inventory_setting(self) -> list[str] | None:
+        """The ``inventory`` setting (the runs' default), which host summaries, variable values
+        and the plan's greying are computed for."""
+        value = self.options.get("inventory")
+        return [value] if isinstance(value, str) and value.strip() else None
+
     def _selection_hints(self, index: WorkspaceIndex) -> dict[str, list[types.Diagnostic]]:
         """Real path -> an Unnecessary hint over each task the preview selection runs in no
-        context; computed once per index state and selection."""
-        preview = self.selection
-        if preview is None:
+        context and, with the ``inventory`` setting, over each task of an open file that the
+        selection (the preview's, else ansible.cfg's) runs but no host does; computed once per
+        index state, selection, inventory and set of open files."""
+        preview, inventory = self.selection, self.inventory_setting()
+        if preview is None and inventory is None:
             return {}
+        opened = frozenset(index.sources.overlay) if inventory else frozenset()
+        key = (preview, tuple(inventory or ()), opened)
         cached = self._unselected
-        if cached is not None and cached[0] is index.books and cached[1] is preview:
+        if cached is not None and cached[0] is index.books and cached[1] == key:
             return cached[2]
+        hints: dict[str, list[types.Diagnostic]] = {}
+        if preview is not None:
+            self._add_hints(hints, index, "playbook-ls selection", f"not run by {preview.label}", lambda: _unselected(
+                index, preview))
+        if inventory is not None:
+            self._add_hints(hints, index, "playbook-ls plan", f"runs on no host of {inventory[0]}",
+                            lambda: _run_nowhere(index, preview, inventory, opened))
+        self._unselected = (index.books, key, hints)
+        return hints
+
+    def _add_hints(self, hints: dict[str, list[types.Diagnostic]], index: WorkspaceIndex, source: str, what: str,
+                   spans_of: Callable[[], dict[str, list[tuple[Any, str]]]]) -> None:
         try:
             from playbook_ls.features.convert import lsp_range
-            from playbook_ls.features.selection import unselected
 
-            hints: dict[str, list[types.Diagnostic]] = {}
-            for path, spans in unselected(index, preview).items():
+            for path, spans in spans_of().items():
                 lines = self.lines(path)
-                hints[path] = [types.Diagnostic(
+                hints.setdefault(path, []).extend(types.Diagnostic(
                     range=_trimmed(lsp_range(span, lines, self.encoding), lines, self.encoding),
-                    message=f"not run by {preview.label}: {why}", severity=types.DiagnosticSeverity.Hint,
-                    tags=[types.DiagnosticTag.Unnecessary], source="playbook-ls selection") for span, why in spans]
-        except Exception:  # noqa: BLE001 - the preview is a nicety: the findings are published anyway
-            log.exception("the selection preview failed")
-            hints = {}
-        self._unselected = (index.books, preview, hints)
-        return hints
+                    message=f"{what}: {why}", severity=types.DiagnosticSeverity.Hint,
+                    tags=[types.DiagnosticTag.Unnecessary], source=source) for span, why in spans)
+        except Exception:  # noqa: BLE001 - a preview is a nicety: the findings are published anyway
+            log.exception("the %s preview failed", source)
 
     def _publish_file(self, index: WorkspaceIndex, path: str, extra: list[types.Diagnostic],
                       docs: str | None) -> None:
@@ -446,3 +463,19 @@ def position_column(ls: PlaybookServer, path: str, position: types.Position) -> 
     lines = ls.lines(path)
     line = lines[position.line] if 0 <= position.line < len(lines) else ""
     return from_units(line, position.character, ls.encoding)
+
+
+def _unselected(index: WorkspaceIndex, preview: Any) -> dict[str, list[tuple[Any, str]]]:
+    from playbook_ls.features.selection import unselected
+
+    return unselected(index, preview)
+
+
+def _run_nowhere(index: WorkspaceIndex, preview: Any, inventory: list[str],
+                 opened: frozenset[str]) -> dict[str, list[tuple[Any, str]]]:
+    from playbook_ls.features.host_preview import run_nowhere
+    from playbook_ls.features.selection import make_preview
+
+    selection = preview.selection if preview is not None else make_preview(
+        None, None, None, (index.ansible.run_tags, index.ansible.skip_tags)).selection
+    return run_nowhere(index, selection, inventory, opened)

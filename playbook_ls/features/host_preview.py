@@ -1,0 +1,73 @@
+"""The tasks of the open files that a selection runs but that run on no host: the plan's greying.
+
+The selection preview greys what the tags leave out. With the ``inventory`` setting, a task the
+tags select can still run nowhere: its play's hosts are none of the inventory's, or its own
+conditions, loop or ``run_once`` skip it on every host (what the task hover's host summary says,
+``playbook-ls plan`` for the task itself). Such a task is greyed too, with the reasons. Only what
+the plan decides counts: a task that depends on a run-time value, or fails, on some host is not
+greyed; nor is a handler, which runs when notified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from playbook_ls.features.host_outcome import SKIPPED, by_outcome
+
+if TYPE_CHECKING:
+    from engine.span import Span
+    from engine.tags import Selection
+    from playbook_ls.features.workspace import WorkspaceIndex
+
+MAX_HOSTS = 2000  # as the hover's summary: the first hosts of a larger play
+
+
+def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str],
+                files: Collection[str]) -> dict[str, list[tuple[Span, str]]]:
+    """Real path (of ``files``, real paths) -> the tasks written there that ``selection`` runs in
+    some context but that no host of the inventory runs in any context, with why."""
+    from engine.var_report import play_batches
+    from playbook_ls.features.host_outcome import play_signatures, task_outcomes
+    from playbook_ls.features.hover import conditions_on_the_way, includers_of
+    from playbook_ls.features.selection import play_verdicts
+    from playbook_ls.features.variables import play_context
+    from playbook_ls.features.workspace import Reach
+
+    found: dict[tuple[str, Span], tuple[list[bool], dict[str, None]]] = {}
+    for book in index.books.values():
+        for digest in book.digests:
+            written = {real: tasks for real, tasks in digest.files.items() if real in files}
+            if not written:
+                continue
+            play = digest.play
+            verdicts = play_verdicts(play, selection)
+            plan, play_plan = play_context(index, book.path, Reach(book, None, play), inventory)
+            hosts = play_plan.hosts[:MAX_HOSTS]
+            batches = play_batches(play, [host.name for host in play_plan.hosts])
+            signatures = play_signatures(plan, play_plan)
+            for real, tasks in written.items():
+                for task in tasks:
+                    if task is None or task.span is None or task.handler:
+                        continue
+                    verdict = verdicts.get(id(task))
+                    if verdict is None or not verdict.runs:
+                        continue  # not selected here: the selection preview's to say
+                    runs, reasons = found.setdefault((real, task.span), ([False], {}))
+                    if runs[0]:
+                        continue
+                    outcomes = task_outcomes(plan, play_plan, task,
+                                             conditions_on_the_way(task, includers_of(play, task)),
+                                             batches, signatures, hosts)
+                    if not outcomes or any(outcome.outcome != SKIPPED for outcome in outcomes.values()):
+                        runs[0] = True
+                        continue
+                    for (_kind, reason), names in by_outcome(outcomes).items():
+                        reasons[f"{reason} ({len(names)} host{'s' if len(names) != 1 else ''})"] = None
+    result: dict[str, list[tuple[Span, str]]] = {}
+    for (real, span), (runs, reasons) in found.items():
+        if not runs[0]:
+            result.setdefault(real, []).append((span, "; ".join(reasons)))
+    for spans in result.values():
+        spans.sort(key=lambda item: (item[0].line, item[0].col))
+    return result

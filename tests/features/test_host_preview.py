@@ -1,0 +1,51 @@
+"""The plan's greying (features.host_preview): the tasks of the open files that the selection runs
+but that no host of the ``inventory`` setting runs, on a recorded plan scenario, so that each
+greyed task is one ansible-playbook skipped on every host."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.paths import realpath
+from engine.tags import Selection
+from playbook_ls.features.host_preview import run_nowhere
+from playbook_ls.features.workspace import WorkspaceIndex
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "plan" / "scenarios"
+
+
+@pytest.fixture
+def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WorkspaceIndex:
+    root = tmp_path / "ws"
+    shutil.copytree(SCENARIOS / "loops", root)
+    monkeypatch.chdir(root)
+    built = WorkspaceIndex(str(root))
+    built.index()
+    return built
+
+
+def _recorded_nowhere() -> set[int]:
+    """The lines of site.yml whose task ansible-playbook skipped on every host."""
+    recorded = json.loads((SCENARIOS / "loops" / "expected.json").read_text(encoding="utf-8"))
+    return {int(where.split(":")[1]) for where, hosts in recorded.items()
+            if where.startswith("site.yml:") and all(set(runs) == {"skipped"} for runs in hosts.values())}
+
+
+def test_the_tasks_no_host_runs_are_those_ansible_skipped_everywhere(index: WorkspaceIndex) -> None:
+    site = realpath(str(Path(index.root) / "site.yml"))
+    found = run_nowhere(index, Selection.from_options(), ["inventory.ini"], {site})
+    lines = {span.line + 1 for span, _why in found[site]}
+    assert lines == _recorded_nowhere() == {17}
+    (why,) = [why for span, why in found[site]]
+    assert "user == 'carol'" in why and "(3 hosts)" in why
+
+
+def test_only_open_files_and_selected_tasks(index: WorkspaceIndex) -> None:
+    site = realpath(str(Path(index.root) / "site.yml"))
+    assert run_nowhere(index, Selection.from_options(), ["inventory.ini"], set()) == {}
+    # a selection that runs none of its tasks: the selection preview greys them, not the plan
+    assert run_nowhere(index, Selection.from_options(tags=["nothing"]), ["inventory.ini"], {site}) == {}
