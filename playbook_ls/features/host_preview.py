@@ -30,7 +30,7 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
     from engine.var_report import play_batches
     from playbook_ls.features.host_outcome import play_signatures, task_outcomes
     from playbook_ls.features.hover import conditions_on_the_way, includers_of
-    from playbook_ls.features.selection import play_verdicts
+    from playbook_ls.features.selection import never_run, play_verdicts
     from playbook_ls.features.variables import play_context
     from playbook_ls.features.workspace import Reach
 
@@ -64,10 +64,4 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                         continue
                     for (_kind, reason), names in by_outcome(outcomes).items():
                         reasons[f"{reason} ({len(names)} host{'s' if len(names) != 1 else ''})"] = None
-    result: dict[str, list[tuple[Span, str]]] = {}
-    for (real, span), (runs, reasons) in found.items():
-        if not runs[0]:
-            result.setdefault(real, []).append((span, "; ".join(reasons)))
-    for spans in result.values():
-        spans.sort(key=lambda item: (item[0].line, item[0].col))
-    return result
+    return never_run(found)

@@ -323,6 +323,13 @@ def unselected(index: WorkspaceIndex, preview: Preview) -> dict[str, list[tuple[
                         runs[0] = True
                     else:
                         reasons[_plain(verdict.rule)] = None
+    return never_run(found)
+
+
+def never_run(found: Mapping[tuple[str, Span], tuple[list[bool], dict[str, None]]],
+              ) -> dict[str, list[tuple[Span, str]]]:
+    """Real path -> the spans of ``found`` (``(real, span) -> ([runs in some context], reasons)``)
+    that run in no context, in their order in the file, each with its reasons joined."""
     result: dict[str, list[tuple[Span, str]]] = {}
     for (real, span), (runs, reasons) in found.items():
         if not runs[0]:
