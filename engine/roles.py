@@ -369,6 +369,9 @@ class RoleLoader:
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
             instance.public = task.args.get("public") if isinstance(task.args, dict) else None
+            # IncludeRole.allow_duplicates (default true) overrides the role's meta, as for import_role
+            instance.allow_duplicates = bool(task.args.get("allow_duplicates", True)) if isinstance(task.args, dict) \
+                else True
             task.include_resolved = instance.path
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
