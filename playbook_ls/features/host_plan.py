@@ -67,6 +67,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
+    includes: dict[int, dict[str, HostOutcome]] = {}  # each include's outcomes where it was last planned
     for task, includers in tasks_with_includers(play, handlers=True):
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
@@ -88,6 +89,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
+        if includers:
+            outcomes = _not_loaded(outcomes, [includes.get(id(include), {}) for include in includers])
+        if task.children:
+            includes[id(task)] = outcomes
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             _note_notifications(task, planned, notified)
@@ -169,6 +174,19 @@ _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role e
                                        "on this host")
 # a rescue section runs only when a task of its block fails, which the plan takes them not to do
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
+
+
+def _not_loaded(outcomes: dict[str, HostOutcome], includers: list[dict[str, HostOutcome]]) -> dict[str, HostOutcome]:
+    """``outcomes`` where an include on the way is skipped on a host: the run never loads the
+    task there, so says nothing of it (a ``run_once`` include loads it on every host)."""
+    found = dict(outcomes)
+    for host, outcome in outcomes.items():
+        skipping = next((o for included in includers if (o := included.get(host)) is not None
+                         and o.outcome == SKIPPED and not o.reason.startswith("run_once")), None)
+        if skipping is not None and not outcome.unreported:
+            reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
+            found[host] = HostOutcome(SKIPPED, reason, True)
+    return found
 
 
 def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
