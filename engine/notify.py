@@ -8,7 +8,7 @@ every ``meta: flush_handlers``), once per flush, in the order the handlers are w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from engine import keywords as kw
@@ -59,27 +59,41 @@ def is_flush(task: Task) -> bool:
     return task.action in kw.META and isinstance(task.args, dict) and task.args.get("_raw_params") == "flush_handlers"
 
 
-def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]]) -> Iterator[tuple[Task, list[Task]]]:
+def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
+                      loaded: Callable[[Task], bool] | None = None,
+                      handlers: list[Task] | None = None) -> Iterator[tuple[Task, list[Task]]]:
     """``tasks`` (a play's tasks in run order, each with its includers) with the handlers where
     they would run if every notifying task changed something: after each flush point, each
     handler notified since the one before. A handler no task notifies as written (its name is
-    templated, or only an include the loader cannot follow notifies it) comes once, at the end."""
-    handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+    templated, or only an include the loader cannot follow notifies it) comes once, at the end.
+
+    Per host (``loaded`` given, asked once the caller has planned an include_role: whether a
+    run may include it on some host): the handlers the include adds join ``handlers`` (the
+    play's, kept up to date for the caller) then, and a notification stays pending after an
+    explicit ``flush_handlers``, which may not run on every host: its handlers come again at the
+    next flush point."""
+    handlers = handlers if handlers is not None else []
+    handlers[:] = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     pending: list[str] = []
     ran: set[int] = set()
     for task, outer in tasks:
         yield task, outer
+        if loaded is not None and task.child_handlers and loaded(task):
+            known = {id(handler) for handler in handlers}
+            handlers += [h for block in task.child_handlers for h in block.tasks()
+                         if not h.implicit and id(h) not in known]
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)
         if is_flush(task) and pending:
             due = {id(h) for name in pending for h in search_handlers(handlers, name)}
-            pending = []
-            for handler in handlers:
+            if loaded is None or task.implicit:
+                pending = []
+            for handler in list(handlers):
                 if id(handler) in due:
                     ran.add(id(handler))
                     yield handler, []
                     # a handler's own notifications reach the handlers after it in this flush
                     due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
-    for handler in handlers:
+    for handler in list(handlers):
         if id(handler) not in ran:
             yield handler, []

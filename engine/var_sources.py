@@ -280,11 +280,13 @@ def _listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[Task, list[Task]]]:
+def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[Task], bool] | None = None,
+                         play_handlers: list[Task] | None = None) -> Iterator[tuple[Task, list[Task]]]:
     """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
     of includes after the include, each with the include tasks that load it, outermost first;
-    with ``handlers``, each handler after every flush point where it would run (engine.notify),
-    so a handler that runs twice comes twice."""
+    with ``handlers``, each handler after every flush point where it would run (engine.notify,
+    which says what ``loaded`` and ``play_handlers`` are), so a handler that runs twice comes
+    twice."""
     def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
         for block in blocks:
             for task in block.tasks():
@@ -293,7 +295,7 @@ def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[T
                     yield from walk(task.children, [*outer, task])
 
     if handlers:
-        yield from with_handler_runs(play, walk(play.compile(), []))
+        yield from with_handler_runs(play, walk(play.compile(), []), loaded, play_handlers)
     else:
         yield from walk(play.compile(), [])
 

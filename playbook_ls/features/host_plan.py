@@ -55,47 +55,45 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
 def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, bool]]) -> PlannedPlay:
     from engine.var_report import play_batches
     from engine.var_sources import tasks_with_includers
-    from playbook_ls.features.hover import conditions_on_the_way
 
     play = play_plan.play
     hosts = [host.name for host in play_plan.hosts]
     batches = play_batches(play, hosts)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
-    notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> tasks notifying it since
-    handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
-    includes: dict[int, dict[str, HostOutcome]] = {}  # each include's outcomes where it was last planned
-    for task, includers in tasks_with_includers(play, handlers=True):
+    includes: dict[int, PlannedTask] = {}  # each include where it was last planned
+    heard = _Notifications(includes)
+    for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads, play_handlers=heard.handlers):
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
+            heard.flushed(task, None)
             continue
         planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
                               task.span.line + 1 if task.span else None, task.handler)
-        if task.handler:
-            notifiers = _take_notifiers(task, handlers, notified)
-        elif not _selected(task, includers, selected, plan):
+        if task.children:
+            includes[id(task)] = planned
+        if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
             unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
             planned.hosts = dict.fromkeys(hosts, unselected)
             result.tasks.append(planned)
+            heard.flushed(task, planned)
             continue
         running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
-        outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers), batches, signatures,
-                                 running)
+        outcomes = task_outcomes(plan, play_plan, task, _conditions(task, includers), batches, signatures, running)
         if id(task) in _section_tasks(play)[0]:
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
-            outcomes = _not_loaded(outcomes, [includes.get(id(include), {}) for include in includers])
-        if task.children:
-            includes[id(task)] = outcomes
+            outcomes = _not_loaded(outcomes, [includes[id(include)].hosts for include in includers
+                                              if id(include) in includes])
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
-            _note_notifications(task, planned, notified)
+            heard.note(task, planned)
             result.tasks.append(planned)
             continue
         for host in hosts:
@@ -104,11 +102,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 continue
             outcome = outcomes[host]
             if task.handler:
-                heard = _heard_on(host, notifiers)
-                if not heard:
-                    outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
-                elif outcome.outcome == RUNS:
-                    outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
+                outcome = heard.handler_outcome(task, host, outcome)
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
                 effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
@@ -122,9 +116,92 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stopping and other not in failed:
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
-        _note_notifications(task, planned, notified)
+        heard.note(task, planned)
         result.tasks.append(planned)
     return result
+
+
+class _Notifications:
+    """Which task notified which handler on which host, flush point by flush point
+    (``handler_notifications`` and ``notified_hosts`` as the strategy keeps them).
+
+    A flush point runs, on each host where it runs, the handlers that the notifications since
+    the one before reach, each handler once (every handler listening to a topic). An explicit
+    ``flush_handlers`` that does not run on a host (a condition, a role that already ran) leaves
+    that host's notifications for the next flush point. The handlers are the play's, and those an
+    ``include_role`` adds when the run includes it (:meth:`loads`)."""
+
+    def __init__(self, includes: dict[int, PlannedTask]) -> None:
+        self.includes = includes
+        self.handlers: list[Task] = []
+        """The play's handlers as the run knows them at this point (engine.notify keeps it)."""
+        self.notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> notifying tasks since
+        self.flushing: dict[str, list[PlannedTask]] = {}  # what the last flush point runs handlers for
+        self.flush: tuple[PlannedTask, dict[str, HostOutcome]] | None = None
+        """The last flush point when it is explicit, with its hosts where it does not run."""
+        self.uncertain: dict[int, str] = {}
+        """Handlers whose being the one a notification reaches only the run knows, and why."""
+
+    def loads(self, include: Task) -> bool:
+        """Whether a run may include ``include`` (planned just before) on some host, so adding
+        its handlers to the play's; when only the run knows, its handlers and those they may
+        stand in for are marked as depending on it."""
+        planned = self.includes.get(id(include))
+        kinds = {outcome.outcome for outcome in planned.hosts.values()} if planned is not None else set()
+        if RUNS in kinds or DEPENDS not in kinds:
+            return RUNS in kinds
+        added = [h for block in include.child_handlers for h in block.tasks() if not h.implicit]
+        keys = {key for handler in added for key in (*notify.handler_names(handler), *notify.handler_topics(handler))}
+        why = f"whether the include_role at {_where(planned)} (which adds handlers) runs is known only at run time"
+        for handler in [*added, *self.handlers]:
+            if keys & {*notify.handler_names(handler), *notify.handler_topics(handler)}:
+                self.uncertain[id(handler)] = why
+        return True
+
+    def flushed(self, task: Task, planned: PlannedTask | None) -> None:
+        """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
+        if not notify.is_flush(task):
+            return
+        self.flushing, self.notified = self.notified, {}
+        waiting = {host: o for host, o in planned.hosts.items() if o.outcome != RUNS} if planned is not None else {}
+        self.flush = (planned, waiting) if planned is not None and waiting else None
+        if waiting:  # those hosts' notifications wait for the next flush point
+            for name, notifiers in self.flushing.items():
+                self.notified[name] = [_on_hosts(notifier, waiting) for notifier in notifiers]
+
+    def note(self, task: Task, planned: PlannedTask) -> None:
+        """What ``task`` notifies where it runs; a handler's reach the handlers after it now."""
+        for name in notify.notifications(task):
+            if task.handler:
+                self.flushing.setdefault(name, []).append(planned)
+            self.notified.setdefault(name, []).append(planned)
+        self.flushed(task, planned)
+
+    def handler_outcome(self, handler: Task, host: str, outcome: HostOutcome) -> HostOutcome:
+        """``outcome`` (its conditions') of ``handler`` at the last flush point on ``host``."""
+        if self.flush is not None and host in self.flush[1]:
+            flush, waiting = self.flush[0], self.flush[1][host]
+            if waiting.outcome == SKIPPED:
+                return HostOutcome(SKIPPED, f"the flush_handlers at {_where(flush)} does not run on this host "
+                                            "(its notifications wait for the next flush point)", True)
+            return HostOutcome(DEPENDS, f"whether the flush_handlers at {_where(flush)} runs on this host "
+                                        "is known only at run time")
+        notifiers = [notifier for name, found in self.flushing.items()
+                     if handler in notify.search_handlers(self.handlers, name) for notifier in found]
+        heard = _heard_on(host, notifiers)
+        if not heard:
+            outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
+        elif outcome.outcome == RUNS:
+            outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
+        if id(handler) in self.uncertain and outcome.outcome != DEPENDS:
+            return HostOutcome(DEPENDS, self.uncertain[id(handler)])
+        return outcome
+
+
+def _on_hosts(planned: PlannedTask, hosts: Mapping[str, Any]) -> PlannedTask:
+    """``planned`` with only its outcomes on ``hosts``."""
+    return PlannedTask(planned.task, planned.name, planned.path, planned.line, planned.handler,
+                       {host: outcome for host, outcome in planned.hosts.items() if host in hosts})
 
 
 class _RoleUses:
@@ -176,6 +253,20 @@ _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role e
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
 
+def _conditions(task: Task, includers: list[Task]) -> list[tuple[Any, str]]:
+    """The conditions on the way to ``task``; a meta action that supports none
+    (``_cond_not_supported_warn``) runs whatever its own say (an include's still decide)."""
+    from playbook_ls.features.hover import conditions_on_the_way
+
+    found = conditions_on_the_way(task, includers)
+    if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
+        return found[:len(found) - sum(len(frame.when) for frame in task.chain)]
+    return found
+
+
+_NO_CONDITION = frozenset({"noop", "refresh_inventory", "reset_connection"})
+
+
 def _not_loaded(outcomes: dict[str, HostOutcome], includers: list[dict[str, HostOutcome]]) -> dict[str, HostOutcome]:
     """``outcomes`` where an include on the way is skipped on a host: the run never loads the
     task there, so says nothing of it (a ``run_once`` include loads it on every host)."""
@@ -187,12 +278,6 @@ def _not_loaded(outcomes: dict[str, HostOutcome], includers: list[dict[str, Host
             reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
             found[host] = HostOutcome(SKIPPED, reason, True)
     return found
-
-
-def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
-    if not task.handler:
-        for name in notify.notifications(task):
-            notified.setdefault(name, []).append(planned)
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
@@ -280,15 +365,6 @@ def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
 
 def _where(planned: PlannedTask) -> str:
     return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
-
-
-def _take_notifiers(handler: Task, handlers: list[Task], notified: dict[str, list[PlannedTask]]) -> list[PlannedTask]:
-    """The tasks that notified ``handler`` since it last ran (each notification then consumed)."""
-    found: list[PlannedTask] = []
-    for name in list(notified):
-        if handler in notify.search_handlers(handlers, name):
-            found += notified.pop(name)
-    return found
 
 
 def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:

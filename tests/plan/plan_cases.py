@@ -68,12 +68,13 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     assert problem is None, problem
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
-    # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
+    # ansible reports a meta task only when its condition skips it
     return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host,
-             "unreported" if outcome.unreported else outcome.outcome, outcome.reason,
+             "unreported" if outcome.unreported or (task.task.action in META and outcome.outcome == "runs")
+             else outcome.outcome, outcome.reason,
              _shared(play_plan.play, task.task), bool(include_loop_names(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
-            if task.task.action not in META for host, outcome in task.hosts.items()]
+            for host, outcome in task.hosts.items()]
 
 
 def _shared(play: Any, task: Any) -> bool:
