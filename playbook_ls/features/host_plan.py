@@ -66,6 +66,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     heard = _Notifications(includes)
+    ended = _Ended()
     for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads, play_handlers=heard.handlers):
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
@@ -82,7 +83,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             heard.flushed(task, planned)
             continue
-        running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
+        running = [host for host in play_plan.hosts if host.name not in failed and host.name not in ended.certain] \
+            if failed or ended.certain else play_plan.hosts
         outcomes = task_outcomes(plan, play_plan, task, _conditions(task, includers), batches, signatures, running)
         if id(task) in _section_tasks(play)[0]:
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
@@ -91,9 +93,11 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         if includers:
             outcomes = _not_loaded(outcomes, [includes[id(include)].hosts for include in includers
                                               if id(include) in includes])
+        outcomes = ended.outcomes(task, outcomes, hosts)
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             heard.note(task, planned)
+            ended.reached(task, planned)
             result.tasks.append(planned)
             continue
         for host in hosts:
@@ -101,7 +105,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.hosts[host] = _after_failure(task, failed[host])
                 continue
             outcome = outcomes[host]
-            if task.handler:
+            if task.handler and outcome is not _ENDED_HANDLER:
                 outcome = heard.handler_outcome(task, host, outcome)
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
@@ -117,8 +121,63 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
         heard.note(task, planned)
+        ended.reached(task, planned)
         result.tasks.append(planned)
     return result
+
+
+class _Ended:
+    """The hosts a ``meta`` action has ended the play for (``end_host``, ``end_play``; also
+    ``end_batch`` and ``end_role``, which end less, so their hosts' later outcomes depend): the
+    play's later tasks are left out there; where whether it ran only the run knows, they depend."""
+
+    def __init__(self) -> None:
+        self.certain: dict[str, HostOutcome] = {}
+        self.maybe: dict[str, HostOutcome] = {}
+
+    def reached(self, task: Task, planned: PlannedTask) -> None:
+        action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+        if action not in _ENDING:
+            return
+        where = f"the meta {action} at {_where(planned)}"
+        ran = [host for host, outcome in planned.hosts.items() if outcome.outcome in (RUNS, DEPENDS)]
+        if action in ("end_play", "end_batch") and ran:  # the first host decides for all of them
+            first = next((o for o in planned.hosts.values() if o.outcome != SKIPPED or not o.unreported), None)
+            certain = action == "end_play" and first is not None and first.outcome == RUNS
+            ran = list(planned.hosts) if certain or action == "end_batch" else ran
+        else:
+            certain = True
+        for host in ran:
+            if host in self.certain:
+                continue
+            if certain and (action == "end_play" or action == "end_host" and planned.hosts[host].outcome == RUNS):
+                self.certain[host] = HostOutcome(SKIPPED, f"{where} ended the play for this host", True)
+                self.maybe.pop(host, None)
+            else:
+                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {where} did not end it on this host"))
+
+    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
+        """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
+        have ended depends everywhere (which host it runs on is the run's to know). A handler
+        on a host that ended depends (whether ansible still runs it there is not modelled)."""
+        if not self.certain and not self.maybe:
+            return outcomes
+        once = getattr(task.effective("run_once"), "value", None) not in (None, False)
+        found = {}
+        for host in (host for host in hosts if host in outcomes or host in self.certain):
+            if task.handler and host in self.certain:
+                found[host] = _ENDED_HANDLER
+            elif host in self.certain:
+                found[host] = self.certain[host]
+            elif host in self.maybe or (once and self.maybe):
+                found[host] = self.maybe.get(host) or next(iter(self.maybe.values()))
+            else:
+                found[host] = outcomes[host]
+        return found
+
+
+_ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
+_ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
 
 class _Notifications:
