@@ -286,6 +286,8 @@ class _RoleUses:
             elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
                 outcome = _ROLE_MAYBE_RAN
             found[host] = outcome
+            if task.action in META:  # the strategy runs it itself: no result marks the role as run
+                continue
             if outcome.outcome in (RUNS, FAILS):
                 self.runs.task_done(task, host, "ok")
             elif outcome.outcome == DEPENDS:
