@@ -84,8 +84,9 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
                          if not h.implicit and id(h) not in known]
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)
-        if is_flush(task) and pending:
-            due = {id(h) for name in pending for h in search_handlers(handlers, name)}
+        looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
+        if is_flush(task) and (pending or looping):
+            due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
             if loaded is None or task.implicit:
                 pending = []
             for handler in list(handlers):
@@ -97,3 +98,18 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     for handler in list(handlers):
         if id(handler) not in ran:
             yield handler, []
+
+
+def looping_notifications(includers: Iterable[Task]) -> set[str]:
+    """What the tasks of the looping includes among ``includers`` notify: a flush point inside
+    them runs once per item, so what an item notifies after it is flushed by the next item."""
+    from engine.loops import loop_of
+
+    names: set[str] = set()
+    stack = [block for include in includers if loop_of(include) is not None for block in include.children]
+    while stack:
+        block = stack.pop()
+        for task in block.tasks():
+            names.update(notifications(task))
+            stack.extend(task.children)
+    return names

@@ -37,6 +37,9 @@ class PlannedTask:
     line: int | None
     handler: bool
     hosts: dict[str, HostOutcome] = field(default_factory=dict)
+    repeats: bool = False
+    """A handler listed once at a flush point that a looping include loads: the run flushes it
+    once per item."""
 
 
 @dataclass
@@ -65,7 +68,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
-    heard = _Notifications(includes)
+    heard = _Notifications(play, includes)
     ended = _Ended()
     for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads, play_handlers=heard.handlers):
         if task.implicit:
@@ -107,6 +110,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcome = outcomes[host]
             if task.handler and outcome is not _ENDED_HANDLER:
                 outcome = heard.handler_outcome(task, host, outcome)
+                planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
                 effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
@@ -190,8 +194,10 @@ class _Notifications:
     that host's notifications for the next flush point. The handlers are the play's, and those an
     ``include_role`` adds when the run includes it (:meth:`loads`)."""
 
-    def __init__(self, includes: dict[int, PlannedTask]) -> None:
-        self.includes = includes
+    def __init__(self, play: Play, includes: dict[int, PlannedTask]) -> None:
+        self.play, self.includes = play, includes
+        self.repeats = False  # the last flush point is in a looping include
+        self.loop_notifies: set[str] = set()
         self.handlers: list[Task] = []
         """The play's handlers as the run knows them at this point (engine.notify keeps it)."""
         self.notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> notifying tasks since
@@ -221,7 +227,14 @@ class _Notifications:
         """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
         if not notify.is_flush(task):
             return
+        from playbook_ls.features.host_outcome import include_loop_names
+        from playbook_ls.features.hover import includers_of
+
         self.flushing, self.notified = self.notified, {}
+        self.repeats = planned is not None and bool(include_loop_names(self.play, task))
+        # what the looping includes around the flush point notify: an item after the first
+        # flushes what the items before notified after it
+        self.loop_notifies = notify.looping_notifications(includers_of(self.play, task)) if self.repeats else set()
         waiting = {host: o for host, o in planned.hosts.items() if o.outcome != RUNS} if planned is not None else {}
         self.flush = (planned, waiting) if planned is not None and waiting else None
         if waiting:  # those hosts' notifications wait for the next flush point
@@ -248,7 +261,10 @@ class _Notifications:
         notifiers = [notifier for name, found in self.flushing.items()
                      if handler in notify.search_handlers(self.handlers, name) for notifier in found]
         heard = _heard_on(host, notifiers)
-        if not heard:
+        if not heard and any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies):
+            outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
+                                           "what an earlier item notifies runs then")
+        elif not heard:
             outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
         elif outcome.outcome == RUNS:
             outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")

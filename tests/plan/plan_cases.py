@@ -45,8 +45,8 @@ RAN = {"ok", "changed", "failed", "unreachable"}
 Planned = list[tuple[str, str, str, str, bool, bool]]
 """(FILE:LINE, HOST, OUTCOME, REASON, SHARED, REPEATS) in run order, as playbook-ls plans a
 scenario; OUTCOME ``unreported`` for a skip ansible says nothing of (no callback, so no recorded
-status); REPEATS: a looping include loads the task, which then runs once per item where the plan
-lists it once (its first run is compared).
+status); REPEATS: a looping include loads the task (or the flush point of a handler), which then runs
+once per item where the plan lists it once (its first run is compared).
 SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks the first host
 still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
 
@@ -72,7 +72,7 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host,
              "unreported" if outcome.unreported or (task.task.action in META and outcome.outcome == "runs")
              else outcome.outcome, outcome.reason,
-             _shared(play_plan.play, task.task), bool(include_loop_names(play_plan.play, task.task)))
+             _shared(play_plan.play, task.task), task.repeats or bool(include_loop_names(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
             for host, outcome in task.hosts.items()]
 
