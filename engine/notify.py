@@ -13,6 +13,7 @@ from typing import Any
 
 from engine import keywords as kw
 from engine.model import Task
+from engine.templating import is_template
 
 
 def handler_names(handler: Task) -> set[str]:
@@ -87,6 +88,8 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
         looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
         if is_flush(task) and (pending or looping):
             due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
+            if loaded is not None and any(is_template(name) for name in (*pending, *looping)):
+                due |= {id(h) for h in handlers}  # a templated name may name any of them
             if loaded is None or task.implicit:
                 pending = []
             for handler in list(handlers):

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from engine import notify
 from engine.keywords import META
 from engine.model import Block
+from engine.templating import is_template
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 
 if TYPE_CHECKING:
@@ -264,6 +265,10 @@ class _Notifications:
         if not heard and any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies):
             outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
                                            "what an earlier item notifies runs then")
+        elif not heard and (templated := _heard_on(host, [notifier for name, found in self.flushing.items()
+                                                          if is_template(name) for notifier in found])):
+            outcome = HostOutcome(DEPENDS, f"runs if the templated notify of {templated} names it and it reports "
+                                           "a change on this host")
         elif not heard:
             outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
         elif outcome.outcome == RUNS:
