@@ -414,12 +414,18 @@ def _play_order(play: Play) -> _PlayOrder:
 def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
     """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
     makes them; one batch when ``serial`` is not set or cannot be known."""
+    known = known_batches(play, hosts)
+    return [hosts] if known is None else known
+
+
+def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
+    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
     from engine.batches import BatchError, serial_of, serialized_batches
     from engine.templar import Templar
 
     try:
         return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
     except BatchError:
-        return [hosts]
+        return None
 
 

@@ -53,7 +53,47 @@ class PlannedPlay:
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     """The outcome of every task of every play on each of the play's hosts, in run order."""
     failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
-    return [_plan_play(plan, play_plan, failed) for play_plan in plan.plays]
+    stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
+    plays = []
+    for play_plan in plan.plays:
+        if stopped:  # no later play runs, on any host
+            for host in play_plan.hosts:
+                failed.setdefault(host.name, stopped[0])
+        before = set(failed)
+        planned = _plan_play(plan, play_plan, failed)
+        stop = _batch_failed(play_plan, planned, failed, before)
+        if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
+            stopped[:] = [stop]
+        plays.append(planned)
+    return plays
+
+
+def _batch_failed(play_plan: PlayPlan, planned: PlannedPlay, failed: dict[str, tuple[str, bool]],
+                  before: set[str]) -> tuple[str, bool] | None:
+    """When every host of a batch failed in the play, ansible-playbook stops there: the later
+    batches and plays do not run. Their outcomes in ``planned`` are rewritten (left out when the
+    failures are certain, depending on them when not); returns why the playbook stops (and
+    whether certainly), None when it goes on."""
+    from engine.var_report import known_batches
+
+    batches = known_batches(play_plan.play, planned.hosts)
+    for index, batch in enumerate(batches if batches is not None else [planned.hosts]):
+        new = [host for host in batch if host in failed and host not in before]
+        if not batch or len(new) < len(batch):
+            continue
+        certain = batches is not None and all(failed[host][1] for host in new)
+        why = f"ansible-playbook stopping once every host of the batch ({', '.join(batch)}) failed"
+        later = {host for other in (batches or [])[index + 1:] for host in other}
+        outcome = HostOutcome(SKIPPED, f"not run: {why}", True) if certain else \
+            HostOutcome(DEPENDS, f"not run if every host of the batch ({', '.join(batch)}) fails")
+        for task in planned.tasks:
+            for host in later & set(task.hosts):
+                if task.hosts[host].outcome != SKIPPED or certain:
+                    task.hosts[host] = outcome
+        for host in later:
+            failed.setdefault(host, (why, certain))
+        return why, certain
+    return None
 
 
 def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, bool]]) -> PlannedPlay:
@@ -63,6 +103,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     play = play_plan.play
     hosts = [host.name for host in play_plan.hosts]
     batches = play_batches(play, hosts)
+    before = set(failed)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
@@ -125,6 +166,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stopping and other not in failed:
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
+        _max_fail(play, batches, failed, before, planned)
         heard.note(task, planned)
         ended.reached(task, planned)
         result.tasks.append(planned)
@@ -401,12 +443,40 @@ def _failure_spread(play: Play, task: Task) -> bool | None:
 
     data = play.data if isinstance(play.data, Mapping) else {}
     fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
+    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
     try:
-        if fatal is not None and boolean(fatal, strict=True):
+        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
             return True
     except (TypeError, ValueError):
         return None
-    return None if "max_fail_percentage" in data else False
+    return False
+
+
+def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str, bool]], before: set[str],
+              planned: PlannedTask) -> None:
+    """``max_fail_percentage``: once more than that share of a batch's hosts failed in the play,
+    the strategy fails the others too (certainly when the failures counted are certain)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    if data.get("max_fail_percentage") is None:
+        return
+    try:
+        limit: float | None = float(data["max_fail_percentage"]) / 100
+    except (TypeError, ValueError):
+        limit = None  # templated: any failure may be one too many
+    for batch in batches:
+        new = [host for host in batch if host in failed and host not in before]
+        if not new or len(new) == len(batch):
+            continue
+        certain = [host for host in new if failed[host][1]]
+        why = f"{planned.name!r} ({_where(planned)}) failing on {len(new)} of {len(batch)} hosts (max_fail_percentage)"
+        if limit is not None and len(certain) / len(batch) > limit:
+            stop = (why, True)
+        elif limit is None or len(new) / len(batch) > limit:
+            stop = (why, False)
+        else:
+            continue
+        for host in batch:
+            failed.setdefault(host, stop)
 
 
 def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
