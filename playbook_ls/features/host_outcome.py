@@ -67,7 +67,8 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     once_on = _run_once_hosts(task, batches)
-    if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING:
+    if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
+            _check_mode(plan, task) is False:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     found: dict[str, HostOutcome] = {}
@@ -94,6 +95,20 @@ def _run_once_hosts(task: Task, batches: list[list[str]]) -> dict[str, str] | No
 
 
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
+
+
+def _check_mode(plan: Plan, task: Task) -> bool | None:
+    """Whether ``task`` runs in check mode: its ``check_mode`` (or one it inherits), else the
+    launch's ``-C``; None when a template decides."""
+    from engine.booleans import boolean
+
+    value = getattr(task.effective("check_mode"), "value", None)
+    if value is None:
+        return bool(getattr(getattr(plan, "options", None), "check", False))
+    try:
+        return boolean(value, strict=True)
+    except (TypeError, ValueError):
+        return None
 
 
 class _ReadsMore(Exception):
@@ -235,6 +250,14 @@ class _HostTask:
                     break  # the run tells whether it holds (or fails evaluating it)
                 if not value:
                     return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
+        checking = _check_mode(self.plan, self.task)
+        if checking is not False and self.task.action not in kw.RUN_IN_CHECK_MODE:
+            if checking is True and self.task.action in kw.COMMANDS and not {"creates", "removes"} & set(args):
+                return HostOutcome(SKIPPED, "check mode: command and shell do not run then (ansible reports them "
+                                            "skipped)")
+            mode = "check mode" if checking else "check mode, if the run is in it"
+            return HostOutcome(DEPENDS, f"{mode}: whether {self.task.action} runs then (its module's check mode "
+                                        "support, creates/removes) is the run's to know")
         return HostOutcome(RUNS, reason)
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
