@@ -61,8 +61,8 @@ def is_flush(task: Task) -> bool:
 
 
 def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
-                      loaded: Callable[[Task], bool] | None = None,
-                      handlers: list[Task] | None = None) -> Iterator[tuple[Task, list[Task]]]:
+                      loaded: Callable[[Task], bool] | None = None, handlers: list[Task] | None = None,
+                      notified: list[str] | None = None) -> Iterator[tuple[Task, list[Task]]]:
     """``tasks`` (a play's tasks in run order, each with its includers) with the handlers where
     they would run if every notifying task changed something: after each flush point, each
     handler notified since the one before. A handler no task notifies as written (its name is
@@ -72,7 +72,8 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     run may include it on some host): the handlers the include adds join ``handlers`` (the
     play's, kept up to date for the caller) then, and a notification stays pending after an
     explicit ``flush_handlers``, which may not run on every host: its handlers come again at the
-    next flush point."""
+    next flush point. ``notified``: what tasks the caller planned outside ``tasks`` (those a
+    run-time include loads) notified meanwhile, taken as pending here."""
     handlers = handlers if handlers is not None else []
     handlers[:] = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     pending: list[str] = []
@@ -85,6 +86,9 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
                          if not h.implicit and id(h) not in known]
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)
+        if notified:
+            pending += notified
+            notified.clear()
         looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
         if is_flush(task) and (pending or looping):
             due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}

@@ -402,6 +402,25 @@ class _PlayOrder:
                 *(layer for _, facts in entries for layer in facts)]
 
 
+def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
+    """Put the tasks a run-time include loads (each with its includers) right after the include
+    in the play's order, so what they see is what the include sees, with what the tasks they
+    follow set at run time."""
+    order = _play_order(play)
+    known = {id(task) for task, _ in loaded} & set(order.positions)
+    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
+    positions = order.positions.get(id(include))
+    if not fresh or not positions:
+        return
+    at = positions[0] + 1
+    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
+    order.includers.update({id(task): outer for task, outer in fresh})
+    order.positions = {}
+    for index, task in enumerate(order.tasks):
+        order.positions.setdefault(id(task), []).append(index)
+    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
+
+
 def _play_order(play: Play) -> _PlayOrder:
     """The play's order, kept with the play (an edit that changes the play resolves it again, as
     a new object, and the old one goes with its order)."""

@@ -281,12 +281,13 @@ def _listed(value: Any) -> list[Any]:
 
 
 def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[Task], bool] | None = None,
-                         play_handlers: list[Task] | None = None) -> Iterator[tuple[Task, list[Task]]]:
+                         play_handlers: list[Task] | None = None,
+                         notified: list[str] | None = None) -> Iterator[tuple[Task, list[Task]]]:
     """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
     of includes after the include, each with the include tasks that load it, outermost first;
     with ``handlers``, each handler after every flush point where it would run (engine.notify,
-    which says what ``loaded`` and ``play_handlers`` are), so a handler that runs twice comes
-    twice."""
+    which says what ``loaded``, ``play_handlers`` and ``notified`` are), so a handler that runs
+    twice comes twice."""
     def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
         for block in blocks:
             for task in block.tasks():
@@ -295,7 +296,7 @@ def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[T
                     yield from walk(task.children, [*outer, task])
 
     if handlers:
-        yield from with_handler_runs(play, walk(play.compile(), []), loaded, play_handlers)
+        yield from with_handler_runs(play, walk(play.compile(), []), loaded, play_handlers, notified)
     else:
         yield from walk(play.compile(), [])
 

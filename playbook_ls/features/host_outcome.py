@@ -475,6 +475,14 @@ def _runs_setup(play: Any) -> bool:
     return found
 
 
+def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:
+    """What only the run knows that an include's arguments (its file or role, ``*_from``) read
+    on ``host``, as words; None when they are known before the run."""
+    args = {key: value for key, value in task.args.items() if key != "apply"} if isinstance(task.args, Mapping) \
+        else task.args
+    return _HostTask(plan, play_plan, host, task)._needs_value(args, {})
+
+
 def include_loop_names(play: Any, task: Task) -> frozenset[str]:
     """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
     ``ansible_loop``...): what the task sees once per item, which no static reading has."""

@@ -14,7 +14,8 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ from engine import notify
 from engine.keywords import META
 from engine.model import Block
 from engine.templating import is_template
+from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 
 if TYPE_CHECKING:
@@ -112,14 +114,26 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     heard = _Notifications(play, includes)
     ended = _Ended()
-    for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads, play_handlers=heard.handlers):
+    runtime = RuntimeIncludes(plan, play_plan)
+    queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
+
+    def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
+        for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
+                                                    play_handlers=heard.handlers, notified=heard.elsewhere):
+            yield task, includers, None
+            while queue:
+                item = queue.popleft()
+                yield item.task, item.includers, item
+
+    for task, includers, item in in_order():
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
-            heard.flushed(task, None)
+            if item is None:
+                heard.flushed(task, None)
             continue
         planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
                               task.span.line + 1 if task.span else None, task.handler)
-        if task.children:
+        if task.children or runtime.follows(task):
             includes[id(task)] = planned
         if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
@@ -139,9 +153,16 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = _not_loaded(outcomes, [includes[id(include)].hosts for include in includers
                                               if id(include) in includes])
         outcomes = ended.outcomes(task, outcomes, hosts)
+        if item is not None:
+            outcomes = item.apply(outcomes)
+        if runtime.follows(task):
+            loaded, failing = runtime.expand(task, outcomes, includers, _where(planned))
+            outcomes.update(failing)
+            queue.extendleft(reversed(loaded))
+            heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
-            heard.note(task, planned)
+            heard.note(task, planned, item is not None)
             ended.reached(task, planned)
             result.tasks.append(planned)
             continue
@@ -156,6 +177,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
                 effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
+                if outcome.reason.startswith(LOAD_FAILURE):  # ignore_errors does not hold
+                    effect = (f"{planned.name!r} ({_where(planned)})", id(task) not in _section_tasks(play)[1])
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = _failure_spread(play, task) if effect[1] else None
@@ -167,7 +190,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
-        heard.note(task, planned)
+        heard.note(task, planned, item is not None)
         ended.reached(task, planned)
         result.tasks.append(planned)
     return result
@@ -247,6 +270,9 @@ class _Notifications:
         self.flushing: dict[str, list[PlannedTask]] = {}  # what the last flush point runs handlers for
         self.flush: tuple[PlannedTask, dict[str, HostOutcome]] | None = None
         """The last flush point when it is explicit, with its hosts where it does not run."""
+        self.elsewhere: list[str] = []
+        """Notifications of tasks outside engine.notify's walk (:meth:`note`)."""
+        self.flushes_unlisted = False
         self.uncertain: dict[int, str] = {}
         """Handlers whose being the one a notification reaches only the run knows, and why."""
 
@@ -274,7 +300,8 @@ class _Notifications:
         from playbook_ls.features.hover import includers_of
 
         self.flushing, self.notified = self.notified, {}
-        self.repeats = planned is not None and bool(include_loop_names(self.play, task))
+        self.repeats = planned is not None and bool(include_loop_names(self.play, task)) or self.flushes_unlisted
+        self.flushes_unlisted = False
         # what the looping includes around the flush point notify: an item after the first
         # flushes what the items before notified after it
         self.loop_notifies = notify.looping_notifications(includers_of(self.play, task)) if self.repeats else set()
@@ -284,13 +311,21 @@ class _Notifications:
             for name, notifiers in self.flushing.items():
                 self.notified[name] = [_on_hosts(notifier, waiting) for notifier in notifiers]
 
-    def note(self, task: Task, planned: PlannedTask) -> None:
-        """What ``task`` notifies where it runs; a handler's reach the handlers after it now."""
+    def note(self, task: Task, planned: PlannedTask, loaded: bool = False) -> None:
+        """What ``task`` notifies where it runs; a handler's reach the handlers after it now.
+        A task a run-time include loads is not in engine.notify's walk: its notifications are
+        handed to it (:attr:`elsewhere`), and its flush point is not one the handlers are listed
+        at: they may run there, and then again at the next one (listed as repeating)."""
         for name in notify.notifications(task):
             if task.handler:
                 self.flushing.setdefault(name, []).append(planned)
             self.notified.setdefault(name, []).append(planned)
-        self.flushed(task, planned)
+            if loaded:
+                self.elsewhere.append(name)
+        if loaded and notify.is_flush(task):
+            self.flushes_unlisted = True
+        elif not loaded:
+            self.flushed(task, planned)
 
     def handler_outcome(self, handler: Task, host: str, outcome: HostOutcome) -> HostOutcome:
         """``outcome`` (its conditions') of ``handler`` at the last flush point on ``host``."""

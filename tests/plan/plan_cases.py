@@ -55,7 +55,6 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
     must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
     from engine.fact_cache import known_facts
-    from engine.keywords import META
     from engine.plan import make_plan
     from engine.source import SourceCache
     from playbook_ls.cli.main import build_parser
@@ -68,13 +67,23 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     assert problem is None, problem
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
-    # ansible reports a meta task only when its condition skips it
-    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host,
-             "unreported" if outcome.unreported or (task.task.action in META and outcome.outcome == "runs")
-             else outcome.outcome, outcome.reason,
+    # ansible reports a meta task only when its condition skips it, an include whose file does
+    # not load twice: ok (included), then failed
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, reported, outcome.reason,
              _shared(play_plan.play, task.task), task.repeats or bool(include_loop_names(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
-            for host, outcome in task.hosts.items()]
+            for host, outcome in task.hosts.items() for reported in _reports(task.task, outcome)]
+
+
+def _reports(task: Any, outcome: Any) -> list[str]:
+    from engine.keywords import META
+    from playbook_ls.features.host_includes import LOAD_FAILURE
+
+    if outcome.unreported or (task.action in META and outcome.outcome == "runs"):
+        return ["unreported"]
+    if outcome.outcome == "fails" and outcome.reason.startswith(LOAD_FAILURE):
+        return ["runs", "fails"]
+    return [outcome.outcome]
 
 
 def _shared(play: Any, task: Any) -> bool:
