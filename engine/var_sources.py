@@ -288,17 +288,20 @@ def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[T
     with ``handlers``, each handler after every flush point where it would run (engine.notify,
     which says what ``loaded``, ``play_handlers`` and ``notified`` are), so a handler that runs
     twice comes twice."""
-    def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
-        for block in blocks:
-            for task in block.tasks():
-                yield task, outer
-                if task.children:
-                    yield from walk(task.children, [*outer, task])
-
     if handlers:
-        yield from with_handler_runs(play, walk(play.compile(), []), loaded, play_handlers, notified)
+        yield from with_handler_runs(play, with_includers(play.compile(), []), loaded, play_handlers, notified)
     else:
-        yield from walk(play.compile(), [])
+        yield from with_includers(play.compile(), [])
+
+
+def with_includers(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
+    """The tasks of ``blocks`` in order, those of includes after the include, each with the
+    include tasks that load it (``outer`` first)."""
+    for block in blocks:
+        for task in block.tasks():
+            yield task, outer
+            if task.children:
+                yield from with_includers(task.children, [*outer, task])
 
 
 def _frame_path(frame: Any) -> str | None:

@@ -7,7 +7,7 @@ after the include for the hosts that load it; the other hosts never load them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -65,6 +65,7 @@ class RuntimeIncludes:
         and the include's outcome on hosts where loading fails (a file not found)."""
         from engine.templar import TemplateFailure
         from engine.var_report import add_loaded_tasks, variables_at
+        from engine.var_sources import with_includers
 
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
         failing: dict[str, HostOutcome] = {}
@@ -94,7 +95,8 @@ class RuntimeIncludes:
             maybe = {name: HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
                                                 f"(it loads {target} there)")
                      for name in members if outcomes[name].outcome == DEPENDS}
-            loaded += [Loaded(task, outer, fixed, maybe) for task, outer in _walk(blocks, [*includers, include])]
+            loaded += [Loaded(task, outer, fixed, maybe)
+                       for task, outer in with_includers(blocks, [*includers, include])]
             self.handlers += handlers
         add_loaded_tasks(self.play_plan.play, include, [(item.task, item.includers) for item in loaded])
         return loaded, failing
@@ -115,13 +117,3 @@ def _elsewhere(where: str, unknown: str | None) -> HostOutcome:
     return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} loads another file here, "
                                 "or none", True)
 
-
-def _walk(blocks: list[Block], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
-    for block in blocks:
-        for task in block.tasks():
-            yield task, outer
-            if task.children:
-                yield from _walk(task.children, [*outer, task])
-
-
-__all__ = ["Loaded", "RuntimeIncludes"]

@@ -13,16 +13,14 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 
 from __future__ import annotations
 
-import os
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine import notify
 from engine.keywords import META
 from engine.model import Block
-from engine.templating import is_template
+from playbook_ls.features.host_handlers import Notifications, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 
@@ -112,7 +110,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
-    heard = _Notifications(play, includes)
+    heard = Notifications(play, includes)
     ended = _Ended()
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
@@ -156,7 +154,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         if item is not None:
             outcomes = item.apply(outcomes)
         if runtime.follows(task):
-            loaded, failing = runtime.expand(task, outcomes, includers, _where(planned))
+            loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
             queue.extendleft(reversed(loaded))
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
@@ -176,9 +174,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
-                effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
+                effect = _failure_effect(play, task, f"{planned.name!r} ({where(planned)})")
                 if outcome.reason.startswith(LOAD_FAILURE):  # ignore_errors does not hold
-                    effect = (f"{planned.name!r} ({_where(planned)})", id(task) not in _section_tasks(play)[1])
+                    effect = (f"{planned.name!r} ({where(planned)})", id(task) not in _section_tasks(play)[1])
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = _failure_spread(play, task) if effect[1] else None
@@ -209,7 +207,7 @@ class _Ended:
         action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
         if action not in _ENDING:
             return
-        where = f"the meta {action} at {_where(planned)}"
+        meta = f"the meta {action} at {where(planned)}"
         ran = [host for host, outcome in planned.hosts.items() if outcome.outcome in (RUNS, DEPENDS)]
         if action in ("end_play", "end_batch") and ran:  # the first host decides for all of them
             first = next((o for o in planned.hosts.values() if o.outcome != SKIPPED or not o.unreported), None)
@@ -221,10 +219,10 @@ class _Ended:
             if host in self.certain:
                 continue
             if certain and (action == "end_play" or action == "end_host" and planned.hosts[host].outcome == RUNS):
-                self.certain[host] = HostOutcome(SKIPPED, f"{where} ended the play for this host", True)
+                self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
                 self.maybe.pop(host, None)
             else:
-                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {where} did not end it on this host"))
+                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host"))
 
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
         """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
@@ -248,117 +246,6 @@ class _Ended:
 
 _ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
 _ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
-
-
-class _Notifications:
-    """Which task notified which handler on which host, flush point by flush point
-    (``handler_notifications`` and ``notified_hosts`` as the strategy keeps them).
-
-    A flush point runs, on each host where it runs, the handlers that the notifications since
-    the one before reach, each handler once (every handler listening to a topic). An explicit
-    ``flush_handlers`` that does not run on a host (a condition, a role that already ran) leaves
-    that host's notifications for the next flush point. The handlers are the play's, and those an
-    ``include_role`` adds when the run includes it (:meth:`loads`)."""
-
-    def __init__(self, play: Play, includes: dict[int, PlannedTask]) -> None:
-        self.play, self.includes = play, includes
-        self.repeats = False  # the last flush point is in a looping include
-        self.loop_notifies: set[str] = set()
-        self.handlers: list[Task] = []
-        """The play's handlers as the run knows them at this point (engine.notify keeps it)."""
-        self.notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> notifying tasks since
-        self.flushing: dict[str, list[PlannedTask]] = {}  # what the last flush point runs handlers for
-        self.flush: tuple[PlannedTask, dict[str, HostOutcome]] | None = None
-        """The last flush point when it is explicit, with its hosts where it does not run."""
-        self.elsewhere: list[str] = []
-        """Notifications of tasks outside engine.notify's walk (:meth:`note`)."""
-        self.flushes_unlisted = False
-        self.uncertain: dict[int, str] = {}
-        """Handlers whose being the one a notification reaches only the run knows, and why."""
-
-    def loads(self, include: Task) -> bool:
-        """Whether a run may include ``include`` (planned just before) on some host, so adding
-        its handlers to the play's; when only the run knows, its handlers and those they may
-        stand in for are marked as depending on it."""
-        planned = self.includes.get(id(include))
-        kinds = {outcome.outcome for outcome in planned.hosts.values()} if planned is not None else set()
-        if RUNS in kinds or DEPENDS not in kinds:
-            return RUNS in kinds
-        added = [h for block in include.child_handlers for h in block.tasks() if not h.implicit]
-        keys = {key for handler in added for key in (*notify.handler_names(handler), *notify.handler_topics(handler))}
-        why = f"whether the include_role at {_where(planned)} (which adds handlers) runs is known only at run time"
-        for handler in [*added, *self.handlers]:
-            if keys & {*notify.handler_names(handler), *notify.handler_topics(handler)}:
-                self.uncertain[id(handler)] = why
-        return True
-
-    def flushed(self, task: Task, planned: PlannedTask | None) -> None:
-        """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
-        if not notify.is_flush(task):
-            return
-        from playbook_ls.features.host_outcome import include_loop_names
-        from playbook_ls.features.hover import includers_of
-
-        self.flushing, self.notified = self.notified, {}
-        self.repeats = planned is not None and bool(include_loop_names(self.play, task)) or self.flushes_unlisted
-        self.flushes_unlisted = False
-        # what the looping includes around the flush point notify: an item after the first
-        # flushes what the items before notified after it
-        self.loop_notifies = notify.looping_notifications(includers_of(self.play, task)) if self.repeats else set()
-        waiting = {host: o for host, o in planned.hosts.items() if o.outcome != RUNS} if planned is not None else {}
-        self.flush = (planned, waiting) if planned is not None and waiting else None
-        if waiting:  # those hosts' notifications wait for the next flush point
-            for name, notifiers in self.flushing.items():
-                self.notified[name] = [_on_hosts(notifier, waiting) for notifier in notifiers]
-
-    def note(self, task: Task, planned: PlannedTask, loaded: bool = False) -> None:
-        """What ``task`` notifies where it runs; a handler's reach the handlers after it now.
-        A task a run-time include loads is not in engine.notify's walk: its notifications are
-        handed to it (:attr:`elsewhere`), and its flush point is not one the handlers are listed
-        at: they may run there, and then again at the next one (listed as repeating)."""
-        for name in notify.notifications(task):
-            if task.handler:
-                self.flushing.setdefault(name, []).append(planned)
-            self.notified.setdefault(name, []).append(planned)
-            if loaded:
-                self.elsewhere.append(name)
-        if loaded and notify.is_flush(task):
-            self.flushes_unlisted = True
-        elif not loaded:
-            self.flushed(task, planned)
-
-    def handler_outcome(self, handler: Task, host: str, outcome: HostOutcome) -> HostOutcome:
-        """``outcome`` (its conditions') of ``handler`` at the last flush point on ``host``."""
-        if self.flush is not None and host in self.flush[1]:
-            flush, waiting = self.flush[0], self.flush[1][host]
-            if waiting.outcome == SKIPPED:
-                return HostOutcome(SKIPPED, f"the flush_handlers at {_where(flush)} does not run on this host "
-                                            "(its notifications wait for the next flush point)", True)
-            return HostOutcome(DEPENDS, f"whether the flush_handlers at {_where(flush)} runs on this host "
-                                        "is known only at run time")
-        notifiers = [notifier for name, found in self.flushing.items()
-                     if handler in notify.search_handlers(self.handlers, name) for notifier in found]
-        heard = _heard_on(host, notifiers)
-        if not heard and any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies):
-            outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
-                                           "what an earlier item notifies runs then")
-        elif not heard and (templated := _heard_on(host, [notifier for name, found in self.flushing.items()
-                                                          if is_template(name) for notifier in found])):
-            outcome = HostOutcome(DEPENDS, f"runs if the templated notify of {templated} names it and it reports "
-                                           "a change on this host")
-        elif not heard:
-            outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
-        elif outcome.outcome == RUNS:
-            outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
-        if id(handler) in self.uncertain and outcome.outcome != DEPENDS:
-            return HostOutcome(DEPENDS, self.uncertain[id(handler)])
-        return outcome
-
-
-def _on_hosts(planned: PlannedTask, hosts: Mapping[str, Any]) -> PlannedTask:
-    """``planned`` with only its outcomes on ``hosts``."""
-    return PlannedTask(planned.task, planned.name, planned.path, planned.line, planned.handler,
-                       {host: outcome for host, outcome in planned.hosts.items() if host in hosts})
 
 
 class _RoleUses:
@@ -503,7 +390,7 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
         if not new or len(new) == len(batch):
             continue
         certain = [host for host in new if failed[host][1]]
-        why = f"{planned.name!r} ({_where(planned)}) failing on {len(new)} of {len(batch)} hosts (max_fail_percentage)"
+        why = f"{planned.name!r} ({where(planned)}) failing on {len(new)} of {len(batch)} hosts (max_fail_percentage)"
         if limit is not None and len(certain) / len(batch) > limit:
             stop = (why, True)
         elif limit is None or len(new) / len(batch) > limit:
@@ -548,19 +435,3 @@ def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
     if task.handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name} fails (a rescue section or the play's failure settings decide)")
-
-
-def _where(planned: PlannedTask) -> str:
-    return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
-
-
-def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
-    """The notifying tasks that run (or may) on ``host``, as words; empty when none does."""
-    names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
-    return " or ".join(names)
-
-
-def _not_notified(notifiers: list[PlannedTask]) -> str:
-    if not notifiers:
-        return "no task notifies it"
-    return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)
