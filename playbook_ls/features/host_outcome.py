@@ -66,7 +66,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
-    once_on = _run_once_hosts(task, batches)
+    once_on, once_known = _run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             _check_mode(plan, task) is False:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
@@ -74,24 +74,46 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     found: dict[str, HostOutcome] = {}
     for host in chosen:
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
-        if first != host.name:
+        if once_on is not None and not play_plan.order_known:
+            found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
+                                                    "the host it runs on")
+        elif first != host.name and once_known:
             found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {first}", True)
+        elif first != host.name:
+            found[host.name] = HostOutcome(DEPENDS, f"run_once or the play's strategy is templated: runs here only "
+                                                    f"if it does not run once (else on {first})")
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found
 
 
-def _run_once_hosts(task: Task, batches: list[list[str]]) -> dict[str, str] | None:
-    """For a ``run_once`` task, each host's batch's first host (the one it runs on); None
-    without it."""
+def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -> tuple[dict[str, str] | None, bool]:
+    """For a ``run_once`` task, each host's batch's first host (the one it runs on), and whether
+    ``run_once`` is known to hold (not a template); None without it, and with the ``free``
+    strategies, which run it on every host."""
     from engine.booleans import boolean
 
     value = getattr(task.effective("run_once"), "value", None)
+    strategy = play_strategy(play_plan.play)
+    if value is None or strategy == "free":
+        return None, True
     try:
-        once = value is not None and boolean(value, strict=True)
+        once = boolean(value, strict=True) if strategy == "linear" else None
     except (TypeError, ValueError):
-        return None  # templated: the run decides (the task is planned on every host)
-    return {name: batch[0] for batch in batches for name in batch} if once else None
+        once = None  # templated (or a strategy the plan does not know): the run decides
+    return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True
+
+
+def play_strategy(play: Any) -> str:
+    """``linear`` (ansible.cfg's ``strategy``, else linear), ``free`` (``free`` or
+    ``host_pinned``: each host on its own, no ``run_once``, ``any_errors_fatal`` nor
+    ``max_fail_percentage``), or ``unknown`` (templated, another plugin)."""
+    from engine.config import config_value
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    default = config_value("ANSIBLE_STRATEGY", "defaults", "strategy") or "linear"  # DEFAULT_STRATEGY
+    strategy = str(data.get("strategy") or default).rsplit(".", 1)[-1]
+    return strategy if strategy in ("linear", "free") else "free" if strategy == "host_pinned" else "unknown"
 
 
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)

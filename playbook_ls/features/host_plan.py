@@ -22,7 +22,15 @@ from engine.keywords import META
 from engine.model import Block
 from playbook_ls.features.host_handlers import Notifications, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from playbook_ls.features.host_outcome import (
+    DEPENDS,
+    FAILS,
+    RUNS,
+    SKIPPED,
+    HostOutcome,
+    play_strategy,
+    task_outcomes,
+)
 
 if TYPE_CHECKING:
     from engine.model import Play, Task
@@ -364,6 +372,9 @@ def _failure_spread(play: Play, task: Task) -> bool | None:
     from engine.booleans import boolean
 
     data = play.data if isinstance(play.data, Mapping) else {}
+    strategy = play_strategy(play)
+    if strategy != "linear":
+        return False if strategy == "free" else None
     fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
     once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
     try:
@@ -379,7 +390,7 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
     """``max_fail_percentage``: once more than that share of a batch's hosts failed in the play,
     the strategy fails the others too (certainly when the failures counted are certain)."""
     data = play.data if isinstance(play.data, Mapping) else {}
-    if data.get("max_fail_percentage") is None:
+    if data.get("max_fail_percentage") is None or play_strategy(play) == "free":
         return
     try:
         limit: float | None = float(data["max_fail_percentage"]) / 100
