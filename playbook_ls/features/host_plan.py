@@ -118,6 +118,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
+    cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
     heard = Notifications(play, includes)
     ended = _Ended()
     runtime = RuntimeIncludes(plan, play_plan)
@@ -170,6 +171,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             planned.hosts = outcomes  # the common case, without host-by-host work
             heard.note(task, planned, item is not None)
             ended.reached(task, planned)
+            _clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
         for host in hosts:
@@ -198,8 +200,28 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         _max_fail(play, batches, failed, before, planned)
         heard.note(task, planned, item is not None)
         ended.reached(task, planned)
+        _clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
+    for host in cleared:
+        failed.pop(host, None)
     return result
+
+
+def _clear_host_errors(task: Task, planned: PlannedTask, failed: dict[str, tuple[str, bool]],
+                       cleared: set[str]) -> None:
+    """``meta: clear_host_errors`` (decided on the first host still running) clears the failures
+    so far: the failed hosts stay out of this play (their iteration is over) but are back in the
+    later plays (``cleared``, for the end of the play). Where it may or may not run, their
+    later outcomes depend."""
+    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+    if action != "clear_host_errors":
+        return
+    first = next((o for host, o in planned.hosts.items() if host not in failed), None)
+    if first is not None and first.outcome == RUNS:
+        cleared.update(failed)
+    elif any(o.outcome in (RUNS, DEPENDS) for o in planned.hosts.values()):
+        for host, (name, _certain) in list(failed.items()):
+            failed[host] = (f"{name}, then meta clear_host_errors at {where(planned)}", False)
 
 
 class _Ended:
@@ -445,4 +467,5 @@ def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
     if task.handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
-    return HostOutcome(DEPENDS, f"after {name} fails (a rescue section or the play's failure settings decide)")
+    return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "
+                                "failure settings, clear_host_errors)")

@@ -108,7 +108,7 @@ class Comparison:
 RUN_TIME_KINDS = {
     "set at run time": "a registered result or set_fact", "gathered": "a gathered fact",
     "a fact, gathered": "a gathered fact", "reports a change": "a handler's notifier changing",
-    "rescue section": "a failure in a block", "fails (a rescue section": "an earlier failure",
+    "rescue section": "a failure in a block", "whether the host goes on": "an earlier failure",
     "looping include": "an include's loop item", "ran no task": "an earlier use of the role",
     "force_handlers": "an earlier failure",
 }
