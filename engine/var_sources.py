@@ -647,9 +647,14 @@ def play_roles(play: Play) -> list[RoleInstance]:
 
 
 def gathers_facts(play: Play) -> bool:
-    """Whether the play gathers facts (``gather_facts``, true unless set false)."""
+    """Whether the play gathers facts: ``gather_facts``, or when it is not set, ansible.cfg's
+    ``gathering`` (``implicit``, the default, and ``smart`` gather; ``explicit`` does not)."""
+    from engine.config import config_value
+
     data = play.data if isinstance(play.data, Mapping) else {}
+    if data.get("gather_facts") is None:
+        return config_value("ANSIBLE_GATHERING", "defaults", "gathering") != "explicit"
     try:
-        return bool(boolean(data.get("gather_facts", True)))
+        return bool(boolean(data.get("gather_facts")))
     except (TypeError, ValueError):
         return True
