@@ -70,6 +70,7 @@ class RuntimeIncludes:
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
         failing: dict[str, HostOutcome] = {}
         unknown: dict[str, str] = {}
+        targets: dict[str, str] = {}  # what each host includes
         hosts = {host.name: host for host in self.play_plan.hosts}
         for name, outcome in outcomes.items():
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
@@ -88,10 +89,12 @@ class RuntimeIncludes:
             handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
             group = groups.setdefault(id(blocks), (blocks, [], str(result.get("include", "")), handlers))
             group[1].append(name)
+            targets[name] = group[2]
         loaded: list[Loaded] = []
         self.handlers = []
         for blocks, members, target, handlers in groups.values():
-            fixed = {name: _elsewhere(where, unknown.get(name)) for name in outcomes if name not in members}
+            fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes
+                     if name not in members}
             maybe = {name: HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
                                                 f"(it loads {target} there)")
                      for name in members if outcomes[name].outcome == DEPENDS}
@@ -111,9 +114,10 @@ class RuntimeIncludes:
         return self._loader
 
 
-def _elsewhere(where: str, unknown: str | None) -> HostOutcome:
+def _elsewhere(where: str, unknown: str | None, target: str | None) -> HostOutcome:
     if unknown is not None:
         return HostOutcome(DEPENDS, f"the include at {where} names its file from {unknown}")
-    return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} loads another file here, "
-                                "or none", True)
+    if target is not None:
+        return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} loads {target} here", True)
+    return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not run or load here", True)
 
