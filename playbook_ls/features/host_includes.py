@@ -67,6 +67,7 @@ class RuntimeIncludes:
         from engine.var_report import add_loaded_tasks, variables_at
         from engine.var_sources import with_includers
 
+        self.handlers = []
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
         failing: dict[str, HostOutcome] = {}
         unknown: dict[str, str] = {}
@@ -91,7 +92,6 @@ class RuntimeIncludes:
             group[1].append(name)
             targets[name] = group[2]
         loaded: list[Loaded] = []
-        self.handlers = []
         for blocks, members, target, handlers in groups.values():
             fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes
                      if name not in members}
@@ -102,6 +102,7 @@ class RuntimeIncludes:
                        for task, outer in with_includers(blocks, [*includers, include])]
             self.handlers += handlers
         add_loaded_tasks(self.play_plan.play, include, [(item.task, item.includers) for item in loaded])
+        _known_includers(self.play_plan.play, include, loaded)
         return loaded, failing
 
     @property
@@ -112,6 +113,17 @@ class RuntimeIncludes:
 
             self._loader = IncludeLoader(SourceCache())
         return self._loader
+
+
+def _known_includers(play: Any, include: Task, loaded: list[Loaded]) -> None:
+    """Record who loads each task (``includers_of``): the loop variables of a looping include
+    around them are then the run's, and their runs repeat per item, as for any included task."""
+    from playbook_ls.features.hover import includers_of
+
+    includers_of(play, include)  # built once per play
+    known = play.derived["includers"]
+    for item in loaded:
+        known.setdefault(id(item.task), (item.task, item.includers))
 
 
 def _elsewhere(where: str, unknown: str | None, target: str | None) -> HostOutcome:
