@@ -102,7 +102,7 @@ class RuntimeIncludes:
                        for task, outer in with_includers(blocks, [*includers, include])]
             self.handlers += handlers
         add_loaded_tasks(self.play_plan.play, include, [(item.task, item.includers) for item in loaded])
-        _known_includers(self.play_plan.play, include, loaded)
+        _known_includers(self.play_plan.play, loaded)
         return loaded, failing
 
     @property
@@ -115,13 +115,12 @@ class RuntimeIncludes:
         return self._loader
 
 
-def _known_includers(play: Any, include: Task, loaded: list[Loaded]) -> None:
+def _known_includers(play: Any, loaded: list[Loaded]) -> None:
     """Record who loads each task (``includers_of``): the loop variables of a looping include
     around them are then the run's, and their runs repeat per item, as for any included task."""
-    from playbook_ls.features.hover import includers_of
+    from playbook_ls.features.hover import loaded_by
 
-    includers_of(play, include)  # built once per play
-    known = play.derived["includers"]
+    known = loaded_by(play)
     for item in loaded:
         known.setdefault(id(item.task), (item.task, item.includers))
 
