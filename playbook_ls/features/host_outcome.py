@@ -16,6 +16,7 @@ from engine import keywords as kw
 from engine.config import inject_facts_as_vars
 from engine.loops import loop_of
 from engine.three_valued import OperandFailure, Unknown, decide, parse
+from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
@@ -68,7 +69,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     once_on, once_known = _run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
-            _check_mode(plan, task) is False:
+            check_mode(plan, task) is False:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     found: dict[str, HostOutcome] = {}
@@ -104,33 +105,7 @@ def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -
     return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True
 
 
-def play_strategy(play: Any) -> str:
-    """``linear`` (ansible.cfg's ``strategy``, else linear), ``free`` (``free`` or
-    ``host_pinned``: each host on its own, no ``run_once``, ``any_errors_fatal`` nor
-    ``max_fail_percentage``), or ``unknown`` (templated, another plugin)."""
-    from engine.config import config_value
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    default = config_value("ANSIBLE_STRATEGY", "defaults", "strategy") or "linear"  # DEFAULT_STRATEGY
-    strategy = str(data.get("strategy") or default).rsplit(".", 1)[-1]
-    return strategy if strategy in ("linear", "free") else "free" if strategy == "host_pinned" else "unknown"
-
-
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
-
-
-def _check_mode(plan: Plan, task: Task) -> bool | None:
-    """Whether ``task`` runs in check mode: its ``check_mode`` (or one it inherits), else the
-    launch's ``-C``; None when a template decides."""
-    from engine.booleans import boolean
-
-    value = getattr(task.effective("check_mode"), "value", None)
-    if value is None:
-        return bool(getattr(getattr(plan, "options", None), "check", False))
-    try:
-        return boolean(value, strict=True)
-    except (TypeError, ValueError):
-        return None
 
 
 class _ReadsMore(Exception):
@@ -272,7 +247,7 @@ class _HostTask:
                     break  # the run tells whether it holds (or fails evaluating it)
                 if not value:
                     return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
-        checking = _check_mode(self.plan, self.task)
+        checking = check_mode(self.plan, self.task)
         if checking is not False and self.task.action not in kw.RUN_IN_CHECK_MODE:
             if checking is True and self.task.action in kw.COMMANDS and not {"creates", "removes"} & set(args):
                 return HostOutcome(SKIPPED, "check mode: command and shell do not run then (ansible reports them "

@@ -22,15 +22,8 @@ from engine.keywords import META
 from engine.model import Block
 from playbook_ls.features.host_handlers import Notifications, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
-from playbook_ls.features.host_outcome import (
-    DEPENDS,
-    FAILS,
-    RUNS,
-    SKIPPED,
-    HostOutcome,
-    play_strategy,
-    task_outcomes,
-)
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from playbook_ls.features.run_settings import play_strategy
 
 if TYPE_CHECKING:
     from engine.model import Play, Task
