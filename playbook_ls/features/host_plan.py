@@ -144,14 +144,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             continue
         running = [host for host in play_plan.hosts if host.name not in failed and host.name not in ended.certain] \
             if failed or ended.certain else play_plan.hosts
-        outcomes = task_outcomes(plan, play_plan, task, _conditions(task, includers), batches, signatures, running)
+        outcomes = task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures, running)
         if id(task) in _section_tasks(play)[0]:
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
-            outcomes = _not_loaded(outcomes, [includes[id(include)].hosts for include in includers
-                                              if id(include) in includes])
+            outcomes = _through_includes(outcomes, [includes[id(include)].hosts for include in includers
+                                                    if id(include) in includes])
         outcomes = ended.outcomes(task, outcomes, hosts)
         if item is not None:
             outcomes = item.apply(outcomes)
@@ -322,30 +322,38 @@ _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role e
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
 
-def _conditions(task: Task, includers: list[Task]) -> list[tuple[Any, str]]:
-    """The conditions on the way to ``task``; a meta action that supports none
-    (``_cond_not_supported_warn``) runs whatever its own say (an include's still decide)."""
+def _conditions(task: Task) -> list[tuple[Any, str]]:
+    """The conditions ``task`` itself checks, its own and those it inherits; a meta action that
+    supports none (``_cond_not_supported_warn``) runs whatever they say. An include's own
+    condition was checked once, when the include ran (with what was set then): its outcome
+    decides whether the task is loaded at all (:func:`_through_includes`)."""
     from playbook_ls.features.hover import conditions_on_the_way
 
-    found = conditions_on_the_way(task, includers)
     if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
-        return found[:len(found) - sum(len(frame.when) for frame in task.chain)]
-    return found
+        return []
+    return conditions_on_the_way(task, [])
 
 
 _NO_CONDITION = frozenset({"noop", "refresh_inventory", "reset_connection"})
 
 
-def _not_loaded(outcomes: dict[str, HostOutcome], includers: list[dict[str, HostOutcome]]) -> dict[str, HostOutcome]:
-    """``outcomes`` where an include on the way is skipped on a host: the run never loads the
-    task there, so says nothing of it (a ``run_once`` include loads it on every host)."""
+def _through_includes(outcomes: dict[str, HostOutcome],
+                      includers: list[dict[str, HostOutcome]]) -> dict[str, HostOutcome]:
+    """``outcomes`` as the includes on the way decide them: where one is skipped (``run_once``
+    on another host too) the run never loads the task, so says nothing of it; where one
+    depends, so does the task."""
     found = dict(outcomes)
     for host, outcome in outcomes.items():
-        skipping = next((o for included in includers if (o := included.get(host)) is not None
-                         and o.outcome == SKIPPED and not o.reason.startswith("run_once")), None)
-        if skipping is not None and not outcome.unreported:
+        if outcome.unreported:
+            continue
+        states = [included[host] for included in includers if host in included]
+        skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
+        maybe = next((o for o in states if o.outcome == DEPENDS), None)
+        if skipping is not None:
             reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
             found[host] = HostOutcome(SKIPPED, reason, True)
+        elif maybe is not None and outcome.outcome != SKIPPED:
+            found[host] = HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
     return found
 
 
