@@ -100,11 +100,13 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
                 if id(handler) in due:
                     ran.add(id(handler))
                     yield handler, []
+                    yield from with_includers(handler.children, [handler])  # a handler that includes tasks
                     # a handler's own notifications reach the handlers after it in this flush
                     due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
     for handler in list(handlers):
         if id(handler) not in ran:
             yield handler, []
+            yield from with_includers(handler.children, [handler])
 
 
 def looping_notifications(includers: Iterable[Task]) -> set[str]:
@@ -120,3 +122,13 @@ def looping_notifications(includers: Iterable[Task]) -> set[str]:
             names.update(notifications(task))
             stack.extend(task.children)
     return names
+
+
+def with_includers(blocks: Iterable[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
+    """The tasks of ``blocks`` in order, those of includes after the include, each with the
+    include tasks that load it (``outer`` first)."""
+    for block in blocks:
+        for task in block.tasks():
+            yield task, outer
+            if task.children:
+                yield from with_includers(task.children, [*outer, task])

@@ -23,7 +23,7 @@ from engine.booleans import boolean
 from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
 from engine.model import ROLE_ENTRY_KINDS
-from engine.notify import with_handler_runs
+from engine.notify import with_handler_runs, with_includers
 from engine.paths import find_role_var_files, include_vars_path
 from engine.play_context import PlayContext, role_variables
 from engine.play_context import role_lineage as _role_lineage
@@ -292,16 +292,6 @@ def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[T
         yield from with_handler_runs(play, with_includers(play.compile(), []), loaded, play_handlers, notified)
     else:
         yield from with_includers(play.compile(), [])
-
-
-def with_includers(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
-    """The tasks of ``blocks`` in order, those of includes after the include, each with the
-    include tasks that load it (``outer`` first)."""
-    for block in blocks:
-        for task in block.tasks():
-            yield task, outer
-            if task.children:
-                yield from with_includers(task.children, [*outer, task])
 
 
 def _frame_path(frame: Any) -> str | None:

@@ -63,9 +63,9 @@ class RuntimeIncludes:
                where: str) -> tuple[list[Loaded], dict[str, HostOutcome]]:
         """The tasks ``include`` loads, in run order, for the hosts it runs on (``outcomes``),
         and the include's outcome on hosts where loading fails (a file not found)."""
+        from engine.notify import with_includers
         from engine.templar import TemplateFailure
         from engine.var_report import add_loaded_tasks, variables_at
-        from engine.var_sources import with_includers
 
         self.handlers = []
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}

@@ -172,7 +172,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.hosts[host] = _after_failure(task, failed[host])
                 continue
             outcome = outcomes[host]
-            if task.handler and outcome is not _ENDED_HANDLER:
+            if task.handler and not includers and outcome is not _ENDED_HANDLER:  # a loaded one: its include decides
                 outcome = heard.handler_outcome(task, host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
