@@ -115,6 +115,17 @@ CHANGES_INVENTORY = _family("add_host", "group_by")
 # Removed from ansible-core (a tombstone in its plugin routing): loading one fails the playbook.
 REMOVED_ACTIONS = _family("include")
 RAW_PARAMS_ACTIONS = _family("command", "raw", "script", "shell")
+# Actions that run in check mode as without it: the controller's own (meta, includes, add_host,
+# group_by, set_fact...) and ansible-core 2.19's modules whose documented check_mode support is
+# full. command and shell do not run then, unless ``creates``/``removes`` decide (COMMANDS).
+RUN_IN_CHECK_MODE = _family(
+    "add_host", "group_by", "meta", "include_tasks", "import_tasks", "include_role", "import_role", "include_vars",
+    "set_fact", "set_stats", "debug", "assert", "fail", "pause", "validate_argument_spec", "gather_facts", "setup",
+    "apt", "apt_key", "apt_repository", "assemble", "async_status", "blockinfile", "copy", "cron", "debconf", "dnf",
+    "dnf5", "dpkg_selections", "fetch", "file", "find", "getent", "git", "group", "hostname", "iptables", "known_hosts",
+    "lineinfile", "mount_facts", "package_facts", "ping", "pip", "reboot", "replace", "rpm_key", "service_facts",
+    "slurp", "stat", "subversion", "systemd", "systemd_service", "sysvinit", "template", "user", "yum_repository")
+COMMANDS = _family("command", "shell")
 # Keys that are always taken as the action even when unknown (ansible's BUILTIN_TASKS).
 BUILTIN_ACTIONS = IMPORT_TASKS | INCLUDE_TASKS | IMPORT_ROLE | INCLUDE_ROLE | META
 

@@ -150,7 +150,8 @@ class Task:
     """
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
-                 "include_target", "include_resolved", "apply", "children", "data", "collections", "_tag_cache")
+                 "include_target", "include_resolved", "apply", "children", "child_handlers", "data", "collections",
+                 "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -162,6 +163,9 @@ class Task:
         self.include_resolved: str | None = None
         self.apply: dict[str, Any] | None = None
         self.children: list[Block] = []
+        self.child_handlers: list[Block] = []
+        """The handlers an ``include_role`` adds to the play's when a run includes the role
+        (``IncludeRole.get_block_list``), in the order they join."""
         # the collections a short module name is looked up in (``collections:`` of the task or above)
         self.collections: tuple[str, ...] = ()
         self._tag_cache: frozenset[Any] | None = None

@@ -89,6 +89,9 @@ class PlayPlan:
     dynamic: bool = False
     """An earlier play may change the inventory (add_host, group_by): the run selects the hosts
     again when the play starts, and warns then about a pattern that matches nothing."""
+    order_known: bool = True
+    """False when the play's ``order`` is ``shuffle`` (or a template): ``hosts`` are then in
+    inventory order, the run's order is its own."""
 
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
@@ -162,11 +165,26 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                                  mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
+        hosts, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection) if select_tasks else [],
-                              dynamic=dynamic))
+                              dynamic=dynamic, order_known=order_known))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)
+
+
+def play_order(play: Play, hosts: list[Host]) -> tuple[list[Host], bool]:
+    """The play's hosts in its ``order`` (``InventoryManager.get_hosts``: ``inventory``,
+    ``reverse_inventory``, ``sorted``, ``reverse_sorted``), and whether that order is known
+    before the run (not with ``shuffle`` or a template)."""
+    order = play.data.get("order") if isinstance(play.data, dict) else None
+    if order in (None, "inventory"):
+        return hosts, True
+    if order in ("sorted", "reverse_sorted"):
+        return sorted(hosts, key=lambda host: host.name, reverse=order == "reverse_sorted"), True
+    if order == "reverse_inventory":
+        return hosts[::-1], True
+    return hosts, False
 
 
 def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:

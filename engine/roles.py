@@ -369,17 +369,28 @@ class RoleLoader:
         if instance is not None:
             instance.from_files, instance.parent = from_files, ctx.role
             instance.public = task.args.get("public") if isinstance(task.args, dict) else None
+            # IncludeRole.allow_duplicates (default true) overrides the role's meta, as for import_role
+            instance.allow_duplicates = bool(task.args.get("allow_duplicates", True)) if isinstance(task.args, dict) \
+                else True
             task.include_resolved = instance.path
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
             dynamic_ctx = ctx.push(None, dynamic=True)
-            collecting, self.included_handlers = self.included_handlers, None  # not the run's include
+            collecting, self.included_handlers = self.included_handlers, []  # not the run's include
             try:
                 task.children = self.compile(instance, apply, dynamic_ctx)
             finally:
-                self.included_handlers = collecting
+                loaded, self.included_handlers = self.included_handlers, collecting
+            task.child_handlers = included_handler_blocks(loaded)
         for found in r.problems[problems_before:]:
             found.fatal = False  # ansible meets include problems only at run time
+
+
+def included_handler_blocks(loaded: list[tuple[bool, list[Block]]]) -> list[Block]:
+    """The handlers an included role adds to the play's: those of the roles it imports join while
+    it loads, before its own and its dependencies' (``IncludeRole.get_block_list``)."""
+    return [block for imported in (True, False) for was_imported, blocks in loaded if was_imported is imported
+            for block in blocks]
 
 
 _ROLE_FILE_DIRS = ("tasks", "handlers", "meta", "defaults", "vars")

@@ -402,6 +402,25 @@ class _PlayOrder:
                 *(layer for _, facts in entries for layer in facts)]
 
 
+def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
+    """Put the tasks a run-time include loads (each with its includers) right after the include
+    in the play's order, so what they see is what the include sees, with what the tasks they
+    follow set at run time."""
+    order = _play_order(play)
+    known = {id(task) for task, _ in loaded} & set(order.positions)
+    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
+    positions = order.positions.get(id(include))
+    if not fresh or not positions:
+        return
+    at = positions[0] + 1
+    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
+    order.includers.update({id(task): outer for task, outer in fresh})
+    order.positions = {}
+    for index, task in enumerate(order.tasks):
+        order.positions.setdefault(id(task), []).append(index)
+    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
+
+
 def _play_order(play: Play) -> _PlayOrder:
     """The play's order, kept with the play (an edit that changes the play resolves it again, as
     a new object, and the old one goes with its order)."""
@@ -414,12 +433,18 @@ def _play_order(play: Play) -> _PlayOrder:
 def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
     """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
     makes them; one batch when ``serial`` is not set or cannot be known."""
+    known = known_batches(play, hosts)
+    return [hosts] if known is None else known
+
+
+def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
+    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
     from engine.batches import BatchError, serial_of, serialized_batches
     from engine.templar import Templar
 
     try:
         return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
     except BatchError:
-        return [hosts]
+        return None
 
 

@@ -23,7 +23,7 @@ from engine.booleans import boolean
 from engine.config import config_value
 from engine.inventory.data import Group, Host, sort_groups
 from engine.model import ROLE_ENTRY_KINDS
-from engine.notify import with_handler_runs
+from engine.notify import with_handler_runs, with_includers
 from engine.paths import find_role_var_files, include_vars_path
 from engine.play_context import PlayContext, role_variables
 from engine.play_context import role_lineage as _role_lineage
@@ -280,22 +280,18 @@ def _listed(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def tasks_with_includers(play: Play, handlers: bool = False) -> Iterator[tuple[Task, list[Task]]]:
+def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[Task], bool] | None = None,
+                         play_handlers: list[Task] | None = None,
+                         notified: list[str] | None = None) -> Iterator[tuple[Task, list[Task]]]:
     """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
     of includes after the include, each with the include tasks that load it, outermost first;
-    with ``handlers``, each handler after every flush point where it would run (engine.notify),
-    so a handler that runs twice comes twice."""
-    def walk(blocks: list[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
-        for block in blocks:
-            for task in block.tasks():
-                yield task, outer
-                if task.children:
-                    yield from walk(task.children, [*outer, task])
-
+    with ``handlers``, each handler after every flush point where it would run (engine.notify,
+    which says what ``loaded``, ``play_handlers`` and ``notified`` are), so a handler that runs
+    twice comes twice."""
     if handlers:
-        yield from with_handler_runs(play, walk(play.compile(), []))
+        yield from with_handler_runs(play, with_includers(play.compile(), []), loaded, play_handlers, notified)
     else:
-        yield from walk(play.compile(), [])
+        yield from with_includers(play.compile(), [])
 
 
 def _frame_path(frame: Any) -> str | None:
@@ -641,9 +637,14 @@ def play_roles(play: Play) -> list[RoleInstance]:
 
 
 def gathers_facts(play: Play) -> bool:
-    """Whether the play gathers facts (``gather_facts``, true unless set false)."""
+    """Whether the play gathers facts: ``gather_facts``, or when it is not set, ansible.cfg's
+    ``gathering`` (``implicit``, the default, and ``smart`` gather; ``explicit`` does not)."""
+    from engine.config import config_value
+
     data = play.data if isinstance(play.data, Mapping) else {}
+    if data.get("gather_facts") is None:
+        return config_value("ANSIBLE_GATHERING", "defaults", "gathering") != "explicit"
     try:
-        return bool(boolean(data.get("gather_facts", True)))
+        return bool(boolean(data.get("gather_facts")))
     except (TypeError, ValueError):
         return True

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine import keywords as kw
 from engine.model import Block, Frame, Play, Task
 from engine.paths import include_vars_path
+from engine.roles import included_handler_blocks
 from engine.templar import Templar, TemplateFailure
 from engine.templating import as_dict
 
@@ -138,10 +139,7 @@ class IncludeLoader:
                 self._loaded[key] = roles.compile(instance, frame, ctx)
             finally:
                 loaded, roles.included_handlers = roles.included_handlers, None
-            # the roles it imports add their handlers while it loads, before its own (and its
-            # dependencies') join (IncludeRole.get_block_list)
-            self._role_handlers[key] = [block for imported in (True, False) for was_imported, blocks in loaded
-                                        if was_imported is imported for block in blocks]
+            self._role_handlers[key] = included_handler_blocks(loaded)
             self._problems(before)
         self.handlers = self._role_handlers[key]
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}

@@ -16,6 +16,7 @@ from engine import keywords as kw
 from engine.config import inject_facts_as_vars
 from engine.loops import loop_of
 from engine.three_valued import OperandFailure, Unknown, decide, parse
+from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
@@ -66,31 +67,42 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
-    once_on = _run_once_hosts(task, batches)
-    if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING:
+    once_on, once_known = _run_once_hosts(play_plan, task, batches)
+    if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
+            check_mode(plan, task) is False:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     found: dict[str, HostOutcome] = {}
     for host in chosen:
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
-        if first != host.name:
+        if once_on is not None and not play_plan.order_known:
+            found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
+                                                    "the host it runs on")
+        elif first != host.name and once_known:
             found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {first}", True)
+        elif first != host.name:
+            found[host.name] = HostOutcome(DEPENDS, f"run_once or the play's strategy is templated: runs here only "
+                                                    f"if it does not run once (else on {first})")
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found
 
 
-def _run_once_hosts(task: Task, batches: list[list[str]]) -> dict[str, str] | None:
-    """For a ``run_once`` task, each host's batch's first host (the one it runs on); None
-    without it."""
+def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -> tuple[dict[str, str] | None, bool]:
+    """For a ``run_once`` task, each host's batch's first host (the one it runs on), and whether
+    ``run_once`` is known to hold (not a template); None without it, and with the ``free``
+    strategies, which run it on every host."""
     from engine.booleans import boolean
 
     value = getattr(task.effective("run_once"), "value", None)
+    strategy = play_strategy(play_plan.play)
+    if value is None or strategy == "free":
+        return None, True
     try:
-        once = value is not None and boolean(value, strict=True)
+        once = boolean(value, strict=True) if strategy == "linear" else None
     except (TypeError, ValueError):
-        return None  # templated: the run decides (the task is planned on every host)
-    return {name: batch[0] for batch in batches for name in batch} if once else None
+        once = None  # templated (or a strategy the plan does not know): the run decides
+    return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True
 
 
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
@@ -235,6 +247,14 @@ class _HostTask:
                     break  # the run tells whether it holds (or fails evaluating it)
                 if not value:
                     return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
+        checking = check_mode(self.plan, self.task)
+        if checking is not False and self.task.action not in kw.RUN_IN_CHECK_MODE:
+            if checking is True and self.task.action in kw.COMMANDS and not {"creates", "removes"} & set(args):
+                return HostOutcome(SKIPPED, "check mode: command and shell do not run then (ansible reports them "
+                                            "skipped)")
+            mode = "check mode" if checking else "check mode, if the run is in it"
+            return HostOutcome(DEPENDS, f"{mode}: whether {self.task.action} runs then (its module's check mode "
+                                        "support, creates/removes) is the run's to know")
         return HostOutcome(RUNS, reason)
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
@@ -371,8 +391,11 @@ class _HostTask:
         resolved = self._resolved[name]
         reason: str | None = None
         facts_name = name == "ansible_facts"
-        if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
+        if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE) \
+                and not self._gathers_facts():  # gathering replaces cached facts with the host's own
             self._overrides[name] = self._facts[name]  # the host's cached fact
+        elif self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
+            reason = f"`{name}`: cached, but gathered again at run time"
         elif facts_name and resolved.unknown is None and self._gathers_facts():
             reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
         elif resolved.unknown == _NOWHERE:
@@ -450,6 +473,14 @@ def _runs_setup(play: Any) -> bool:
 
         found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
     return found
+
+
+def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:
+    """What only the run knows that an include's arguments (its file or role, ``*_from``) read
+    on ``host``, as words; None when they are known before the run."""
+    args = {key: value for key, value in task.args.items() if key != "apply"} if isinstance(task.args, Mapping) \
+        else task.args
+    return _HostTask(plan, play_plan, host, task)._needs_value(args, {})
 
 
 def include_loop_names(play: Any, task: Task) -> frozenset[str]:

@@ -13,15 +13,17 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine import notify
 from engine.keywords import META
 from engine.model import Block
+from playbook_ls.features.host_handlers import Notifications, where
+from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from playbook_ls.features.run_settings import play_strategy
 
 if TYPE_CHECKING:
     from engine.model import Play, Task
@@ -37,6 +39,9 @@ class PlannedTask:
     line: int | None
     handler: bool
     hosts: dict[str, HostOutcome] = field(default_factory=dict)
+    repeats: bool = False
+    """A handler listed once at a flush point that a looping include loads: the run flushes it
+    once per item."""
 
 
 @dataclass
@@ -49,48 +54,117 @@ class PlannedPlay:
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     """The outcome of every task of every play on each of the play's hosts, in run order."""
     failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
-    return [_plan_play(plan, play_plan, failed) for play_plan in plan.plays]
+    stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
+    plays = []
+    for play_plan in plan.plays:
+        if stopped:  # no later play runs, on any host
+            for host in play_plan.hosts:
+                failed.setdefault(host.name, stopped[0])
+        before = set(failed)
+        planned = _plan_play(plan, play_plan, failed)
+        stop = _batch_failed(play_plan, planned, failed, before)
+        if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
+            stopped[:] = [stop]
+        plays.append(planned)
+    return plays
+
+
+def _batch_failed(play_plan: PlayPlan, planned: PlannedPlay, failed: dict[str, tuple[str, bool]],
+                  before: set[str]) -> tuple[str, bool] | None:
+    """When every host of a batch failed in the play, ansible-playbook stops there: the later
+    batches and plays do not run. Their outcomes in ``planned`` are rewritten (left out when the
+    failures are certain, depending on them when not); returns why the playbook stops (and
+    whether certainly), None when it goes on."""
+    from engine.var_report import known_batches
+
+    batches = known_batches(play_plan.play, planned.hosts)
+    for index, batch in enumerate(batches if batches is not None else [planned.hosts]):
+        new = [host for host in batch if host in failed and host not in before]
+        if not batch or len(new) < len(batch):
+            continue
+        certain = batches is not None and all(failed[host][1] for host in new)
+        why = f"ansible-playbook stopping once every host of the batch ({', '.join(batch)}) failed"
+        later = {host for other in (batches or [])[index + 1:] for host in other}
+        outcome = HostOutcome(SKIPPED, f"not run: {why}", True) if certain else \
+            HostOutcome(DEPENDS, f"not run if every host of the batch ({', '.join(batch)}) fails")
+        for task in planned.tasks:
+            for host in later & set(task.hosts):
+                if task.hosts[host].outcome != SKIPPED or certain:
+                    task.hosts[host] = outcome
+        for host in later:
+            failed.setdefault(host, (why, certain))
+        return why, certain
+    return None
 
 
 def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, bool]]) -> PlannedPlay:
     from engine.var_report import play_batches
     from engine.var_sources import tasks_with_includers
-    from playbook_ls.features.hover import conditions_on_the_way
 
     play = play_plan.play
     hosts = [host.name for host in play_plan.hosts]
     batches = play_batches(play, hosts)
+    before = set(failed)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
-    notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> tasks notifying it since
-    handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
-    for task, includers in tasks_with_includers(play, handlers=True):
+    includes: dict[int, PlannedTask] = {}  # each include where it was last planned
+    cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
+    heard = Notifications(play, includes)
+    ended = _Ended()
+    runtime = RuntimeIncludes(plan, play_plan)
+    queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
+
+    def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
+        for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
+                                                    play_handlers=heard.handlers, notified=heard.elsewhere):
+            yield task, includers, None
+            while queue:
+                item = queue.popleft()
+                yield item.task, item.includers, item
+
+    for task, includers, item in in_order():
         if task.implicit:
             roles.passed(task, [host for host in hosts if host not in failed])
+            if item is None:
+                heard.flushed(task, None)
             continue
         planned = PlannedTask(task, task.display_name(), task.span.file if task.span else None,
                               task.span.line + 1 if task.span else None, task.handler)
-        if task.handler:
-            notifiers = _take_notifiers(task, handlers, notified)
-        elif not _selected(task, includers, selected, plan):
+        if task.children or runtime.follows(task):
+            includes[id(task)] = planned
+        if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
             unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
             planned.hosts = dict.fromkeys(hosts, unselected)
             result.tasks.append(planned)
+            heard.flushed(task, planned)
             continue
-        running = [host for host in play_plan.hosts if host.name not in failed] if failed else play_plan.hosts
-        outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers), batches, signatures,
-                                 running)
+        running = [host for host in play_plan.hosts if host.name not in failed and host.name not in ended.certain] \
+            if failed or ended.certain else play_plan.hosts
+        outcomes = task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures, running)
         if id(task) in _section_tasks(play)[0]:
             outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
+        if includers:
+            outcomes = _through_includes(outcomes, [includes[id(include)].hosts for include in includers
+                                                    if id(include) in includes])
+        outcomes = ended.outcomes(task, outcomes, hosts)
+        if item is not None:
+            outcomes = item.apply(outcomes)
+        if runtime.follows(task):
+            loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
+            outcomes.update(failing)
+            queue.extendleft(reversed(loaded))
+            heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
-            _note_notifications(task, planned, notified)
+            heard.note(task, planned, item is not None)
+            ended.reached(task, planned)
+            _clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
         for host in hosts:
@@ -98,15 +172,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.hosts[host] = _after_failure(task, failed[host])
                 continue
             outcome = outcomes[host]
-            if task.handler:
-                heard = _heard_on(host, notifiers)
-                if not heard:
-                    outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
-                elif outcome.outcome == RUNS:
-                    outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
+            if task.handler and not includers and outcome is not _ENDED_HANDLER:  # a loaded one: its include decides
+                outcome = heard.handler_outcome(task, host, outcome)
+                planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
-                effect = _failure_effect(play, task, f"{planned.name!r} ({_where(planned)})")
+                effect = _failure_effect(play, task, f"{planned.name!r} ({where(planned)})")
+                if outcome.reason.startswith(LOAD_FAILURE):  # ignore_errors does not hold
+                    effect = (f"{planned.name!r} ({where(planned)})", id(task) not in _section_tasks(play)[1])
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = _failure_spread(play, task) if effect[1] else None
@@ -117,9 +190,85 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stopping and other not in failed:
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
-        _note_notifications(task, planned, notified)
+        _max_fail(play, batches, failed, before, planned)
+        heard.note(task, planned, item is not None)
+        ended.reached(task, planned)
+        _clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
+    for host in cleared:
+        failed.pop(host, None)
     return result
+
+
+def _clear_host_errors(task: Task, planned: PlannedTask, failed: dict[str, tuple[str, bool]],
+                       cleared: set[str]) -> None:
+    """``meta: clear_host_errors`` (decided on the first host still running) clears the failures
+    so far: the failed hosts stay out of this play (their iteration is over) but are back in the
+    later plays (``cleared``, for the end of the play). Where it may or may not run, their
+    later outcomes depend."""
+    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+    if action != "clear_host_errors":
+        return
+    first = next((o for host, o in planned.hosts.items() if host not in failed), None)
+    if first is not None and first.outcome == RUNS:
+        cleared.update(failed)
+    elif any(o.outcome in (RUNS, DEPENDS) for o in planned.hosts.values()):
+        for host, (name, _certain) in list(failed.items()):
+            failed[host] = (f"{name}, then meta clear_host_errors at {where(planned)}", False)
+
+
+class _Ended:
+    """The hosts a ``meta`` action has ended the play for (``end_host``, ``end_play``; also
+    ``end_batch`` and ``end_role``, which end less, so their hosts' later outcomes depend): the
+    play's later tasks are left out there; where whether it ran only the run knows, they depend."""
+
+    def __init__(self) -> None:
+        self.certain: dict[str, HostOutcome] = {}
+        self.maybe: dict[str, HostOutcome] = {}
+
+    def reached(self, task: Task, planned: PlannedTask) -> None:
+        action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+        if action not in _ENDING:
+            return
+        meta = f"the meta {action} at {where(planned)}"
+        ran = [host for host, outcome in planned.hosts.items() if outcome.outcome in (RUNS, DEPENDS)]
+        if action in ("end_play", "end_batch") and ran:  # the first host decides for all of them
+            first = next((o for o in planned.hosts.values() if o.outcome != SKIPPED or not o.unreported), None)
+            certain = action == "end_play" and first is not None and first.outcome == RUNS
+            ran = list(planned.hosts) if certain or action == "end_batch" else ran
+        else:
+            certain = True
+        for host in ran:
+            if host in self.certain:
+                continue
+            if certain and (action == "end_play" or action == "end_host" and planned.hosts[host].outcome == RUNS):
+                self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
+                self.maybe.pop(host, None)
+            else:
+                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host"))
+
+    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
+        """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
+        have ended depends everywhere (which host it runs on is the run's to know). A handler
+        on a host that ended depends (whether ansible still runs it there is not modelled)."""
+        if not self.certain and not self.maybe:
+            return outcomes
+        once = getattr(task.effective("run_once"), "value", None) not in (None, False)
+        found = {}
+        for host in (host for host in hosts if host in outcomes or host in self.certain):
+            if task.handler and host in self.certain:
+                found[host] = _ENDED_HANDLER
+            elif host in self.certain:
+                found[host] = self.certain[host]
+            elif host in self.maybe or (once and self.maybe):
+                found[host] = self.maybe.get(host) or next(iter(self.maybe.values()))
+            else:
+                found[host] = outcomes[host]
+        return found
+
+
+_ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
+_ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
 
 class _RoleUses:
@@ -145,6 +294,8 @@ class _RoleUses:
             elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
                 outcome = _ROLE_MAYBE_RAN
             found[host] = outcome
+            if task.action in META:  # the strategy runs it itself: no result marks the role as run
+                continue
             if outcome.outcome in (RUNS, FAILS):
                 self.runs.task_done(task, host, "ok")
             elif outcome.outcome == DEPENDS:
@@ -171,10 +322,39 @@ _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role e
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
 
-def _note_notifications(task: Task, planned: PlannedTask, notified: dict[str, list[PlannedTask]]) -> None:
-    if not task.handler:
-        for name in notify.notifications(task):
-            notified.setdefault(name, []).append(planned)
+def _conditions(task: Task) -> list[tuple[Any, str]]:
+    """The conditions ``task`` itself checks, its own and those it inherits; a meta action that
+    supports none (``_cond_not_supported_warn``) runs whatever they say. An include's own
+    condition was checked once, when the include ran (with what was set then): its outcome
+    decides whether the task is loaded at all (:func:`_through_includes`)."""
+    from playbook_ls.features.hover import conditions_on_the_way
+
+    if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
+        return []
+    return conditions_on_the_way(task, [])
+
+
+_NO_CONDITION = frozenset({"noop", "refresh_inventory", "reset_connection"})
+
+
+def _through_includes(outcomes: dict[str, HostOutcome],
+                      includers: list[dict[str, HostOutcome]]) -> dict[str, HostOutcome]:
+    """``outcomes`` as the includes on the way decide them: where one is skipped (``run_once``
+    on another host too) the run never loads the task, so says nothing of it; where one
+    depends, so does the task."""
+    found = dict(outcomes)
+    for host, outcome in outcomes.items():
+        if outcome.unreported:
+            continue
+        states = [included[host] for included in includers if host in included]
+        skipping = next((o for o in states if o.outcome in (SKIPPED, FAILS)), None)
+        maybe = next((o for o in states if o.outcome == DEPENDS), None)
+        if skipping is not None:
+            reason = outcome.reason if outcome.outcome == SKIPPED else f"its include is skipped: {skipping.reason}"
+            found[host] = HostOutcome(SKIPPED, reason, True)
+        elif maybe is not None and outcome.outcome != SKIPPED:
+            found[host] = HostOutcome(DEPENDS, f"runs only if its include runs on this host: {maybe.reason}")
+    return found
 
 
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
@@ -215,13 +395,44 @@ def _failure_spread(play: Play, task: Task) -> bool | None:
     from engine.booleans import boolean
 
     data = play.data if isinstance(play.data, Mapping) else {}
+    strategy = play_strategy(play)
+    if strategy != "linear":
+        return False if strategy == "free" else None
     fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
+    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
     try:
-        if fatal is not None and boolean(fatal, strict=True):
+        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
             return True
     except (TypeError, ValueError):
         return None
-    return None if "max_fail_percentage" in data else False
+    return False
+
+
+def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str, bool]], before: set[str],
+              planned: PlannedTask) -> None:
+    """``max_fail_percentage``: once more than that share of a batch's hosts failed in the play,
+    the strategy fails the others too (certainly when the failures counted are certain)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    if data.get("max_fail_percentage") is None or play_strategy(play) == "free":
+        return
+    try:
+        limit: float | None = float(data["max_fail_percentage"]) / 100
+    except (TypeError, ValueError):
+        limit = None  # templated: any failure may be one too many
+    for batch in batches:
+        new = [host for host in batch if host in failed and host not in before]
+        if not new or len(new) == len(batch):
+            continue
+        certain = [host for host in new if failed[host][1]]
+        why = f"{planned.name!r} ({where(planned)}) failing on {len(new)} of {len(batch)} hosts (max_fail_percentage)"
+        if limit is not None and len(certain) / len(batch) > limit:
+            stop = (why, True)
+        elif limit is None or len(new) / len(batch) > limit:
+            stop = (why, False)
+        else:
+            continue
+        for host in batch:
+            failed.setdefault(host, stop)
 
 
 def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
@@ -257,29 +468,5 @@ def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
     if task.handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
-    return HostOutcome(DEPENDS, f"after {name} fails (a rescue section or the play's failure settings decide)")
-
-
-def _where(planned: PlannedTask) -> str:
-    return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
-
-
-def _take_notifiers(handler: Task, handlers: list[Task], notified: dict[str, list[PlannedTask]]) -> list[PlannedTask]:
-    """The tasks that notified ``handler`` since it last ran (each notification then consumed)."""
-    found: list[PlannedTask] = []
-    for name in list(notified):
-        if handler in notify.search_handlers(handlers, name):
-            found += notified.pop(name)
-    return found
-
-
-def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
-    """The notifying tasks that run (or may) on ``host``, as words; empty when none does."""
-    names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
-    return " or ".join(names)
-
-
-def _not_notified(notifiers: list[PlannedTask]) -> str:
-    if not notifiers:
-        return "no task notifies it"
-    return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)
+    return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "
+                                "failure settings, clear_host_errors)")

@@ -82,18 +82,24 @@ def task_section(index: WorkspaceIndex, reach: Reach) -> str:
 
 def includers_of(play: Play, task: Task) -> list[Task]:
     """The include tasks that load ``task``, outermost first (none for a task loaded statically)."""
-    from engine.var_sources import tasks_with_includers
 
     if not task.dynamic:
         return []
-    # built once per play: every hover on a loaded task would otherwise walk the whole play
-    loaded_by = play.derived.get("includers")
-    if loaded_by is None:
-        loaded_by = play.derived["includers"] = {}
-        for found, outer in tasks_with_includers(play):
-            loaded_by.setdefault(id(found), (found, outer))
-    found, outer = loaded_by.get(id(task), (None, []))
+    found, outer = loaded_by(play).get(id(task), (None, []))
     return outer if found is task else []
+
+
+def loaded_by(play: Play) -> dict[int, tuple[Task, list[Task]]]:
+    """Each task of ``play`` (by id) with the include tasks that load it, built once per play:
+    every hover on a loaded task would otherwise walk the whole play."""
+    from engine.var_sources import tasks_with_includers
+
+    found = play.derived.get("includers")
+    if found is None:
+        found = play.derived["includers"] = {}
+        for task, outer in tasks_with_includers(play):
+            found.setdefault(id(task), (task, outer))
+    return found  # type: ignore[no-any-return]
 
 
 def conditions_on_the_way(task: Task, includers: Sequence[Task]) -> list[tuple[Any, str]]:

@@ -45,8 +45,8 @@ RAN = {"ok", "changed", "failed", "unreachable"}
 Planned = list[tuple[str, str, str, str, bool, bool]]
 """(FILE:LINE, HOST, OUTCOME, REASON, SHARED, REPEATS) in run order, as playbook-ls plans a
 scenario; OUTCOME ``unreported`` for a skip ansible says nothing of (no callback, so no recorded
-status); REPEATS: a looping include loads the task, which then runs once per item where the plan
-lists it once (its first run is compared).
+status); REPEATS: a looping include loads the task (or the flush point of a handler), which then runs
+once per item where the plan lists it once (its first run is compared).
 SHARED: the outcome also rests on the other hosts succeeding (``run_once`` picks the first host
 still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)."""
 
@@ -55,7 +55,6 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
     must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
     from engine.fact_cache import known_facts
-    from engine.keywords import META
     from engine.plan import make_plan
     from engine.source import SourceCache
     from playbook_ls.cli.main import build_parser
@@ -68,12 +67,23 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     assert problem is None, problem
     plan = make_plan(options, dynamic_inventory=False)
     plan.facts = known_facts()
-    # ansible's callbacks report no result of a meta task: nothing to compare its outcome with
-    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host,
-             "unreported" if outcome.unreported else outcome.outcome, outcome.reason,
-             _shared(play_plan.play, task.task), bool(include_loop_names(play_plan.play, task.task)))
+    # ansible reports a meta task only when its condition skips it, an include whose file does
+    # not load twice: ok (included), then failed
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, reported, outcome.reason,
+             _shared(play_plan.play, task.task), task.repeats or bool(include_loop_names(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
-            if task.task.action not in META for host, outcome in task.hosts.items()]
+            for host, outcome in task.hosts.items() for reported in _reports(task.task, outcome)]
+
+
+def _reports(task: Any, outcome: Any) -> list[str]:
+    from engine.keywords import META
+    from playbook_ls.features.host_includes import LOAD_FAILURE
+
+    if outcome.unreported or (task.action in META and outcome.outcome == "runs"):
+        return ["unreported"]
+    if outcome.outcome == "fails" and outcome.reason.startswith(LOAD_FAILURE):
+        return ["runs", "fails"]
+    return [outcome.outcome]
 
 
 def _shared(play: Any, task: Any) -> bool:
@@ -98,7 +108,7 @@ class Comparison:
 RUN_TIME_KINDS = {
     "set at run time": "a registered result or set_fact", "gathered": "a gathered fact",
     "a fact, gathered": "a gathered fact", "reports a change": "a handler's notifier changing",
-    "rescue section": "a failure in a block", "fails (a rescue section": "an earlier failure",
+    "rescue section": "a failure in a block", "whether the host goes on": "an earlier failure",
     "looping include": "an include's loop item", "ran no task": "an earlier use of the role",
     "force_handlers": "an earlier failure",
 }

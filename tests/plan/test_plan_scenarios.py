@@ -61,3 +61,20 @@ def test_recordings_match_ansible(name: str) -> None:
     scenario = SCENARIOS / name
     assert ansible_outcomes(scenario, str(find_tool("ansible-playbook"))) == \
         json.loads((scenario / "expected.json").read_text())
+
+
+def test_a_meta_action_without_conditions_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``meta: noop`` ignores its ``when`` (ansible warns and runs it): the plan says it runs,
+    though nothing is reported of it to compare with."""
+    scenario = SCENARIOS / "handler_flushes"
+    monkeypatch.chdir(scenario)
+    from engine.plan import make_plan
+    from engine.source import SourceCache
+    from playbook_ls.cli.main import build_parser
+    from playbook_ls.cli.vars import launch_options
+    from playbook_ls.features.host_plan import plan_hosts
+
+    options, _ = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", "inventory.ini"]), SourceCache())
+    noop = [task for play in plan_hosts(make_plan(options, dynamic_inventory=False)) for task in play.tasks
+            if task.line == 13 and task.path and task.path.endswith("site.yml")]
+    assert [outcome.outcome for task in noop for outcome in task.hosts.values()] == ["runs", "runs"]

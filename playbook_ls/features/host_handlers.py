@@ -1,0 +1,145 @@
+"""Which task notified which handler on which host, flush point by flush point, for the plan
+(playbook_ls.features.host_plan): what ansible's strategy keeps as ``handler_notifications`` and
+``notified_hosts``, with the handlers an ``include_role`` adds to the play's as the run includes it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine import notify
+from engine.templating import is_template
+from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
+
+if TYPE_CHECKING:
+    from engine.model import Play, Task
+    from playbook_ls.features.host_plan import PlannedTask
+
+
+class Notifications:
+    """Which task notified which handler on which host, flush point by flush point
+    (``handler_notifications`` and ``notified_hosts`` as the strategy keeps them).
+
+    A flush point runs, on each host where it runs, the handlers that the notifications since
+    the one before reach, each handler once (every handler listening to a topic). An explicit
+    ``flush_handlers`` that does not run on a host (a condition, a role that already ran) leaves
+    that host's notifications for the next flush point. The handlers are the play's, and those an
+    ``include_role`` adds when the run includes it (:meth:`loads`)."""
+
+    def __init__(self, play: Play, includes: dict[int, PlannedTask]) -> None:
+        self.play, self.includes = play, includes
+        self.repeats = False  # the last flush point is in a looping include
+        self.loop_notifies: set[str] = set()
+        self.handlers: list[Task] = []
+        """The play's handlers as the run knows them at this point (engine.notify keeps it)."""
+        self.notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> notifying tasks since
+        self.flushing: dict[str, list[PlannedTask]] = {}  # what the last flush point runs handlers for
+        self.flush: tuple[PlannedTask, dict[str, HostOutcome]] | None = None
+        """The last flush point when it is explicit, with its hosts where it does not run."""
+        self.elsewhere: list[str] = []
+        """Notifications of tasks outside engine.notify's walk (:meth:`note`)."""
+        self.flushes_unlisted = False
+        self.uncertain: dict[int, str] = {}
+        """Handlers whose being the one a notification reaches only the run knows, and why."""
+
+    def loads(self, include: Task) -> bool:
+        """Whether a run may include ``include`` (planned just before) on some host, so adding
+        its handlers to the play's; when only the run knows, its handlers and those they may
+        stand in for are marked as depending on it."""
+        planned = self.includes.get(id(include))
+        kinds = {outcome.outcome for outcome in planned.hosts.values()} if planned is not None else set()
+        if RUNS in kinds or DEPENDS not in kinds:
+            return RUNS in kinds
+        added = [h for block in include.child_handlers for h in block.tasks() if not h.implicit]
+        keys = {key for handler in added for key in (*notify.handler_names(handler), *notify.handler_topics(handler))}
+        why = f"whether the include_role at {where(planned)} (which adds handlers) runs is known only at run time"
+        for handler in [*added, *self.handlers]:
+            if keys & {*notify.handler_names(handler), *notify.handler_topics(handler)}:
+                self.uncertain[id(handler)] = why
+        return True
+
+    def flushed(self, task: Task, planned: PlannedTask | None) -> None:
+        """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
+        if not notify.is_flush(task):
+            return
+        from playbook_ls.features.host_outcome import include_loop_names
+        from playbook_ls.features.hover import includers_of
+
+        self.flushing, self.notified = self.notified, {}
+        self.repeats = planned is not None and bool(include_loop_names(self.play, task)) or self.flushes_unlisted
+        self.flushes_unlisted = False
+        # what the looping includes around the flush point notify: an item after the first
+        # flushes what the items before notified after it
+        self.loop_notifies = notify.looping_notifications(includers_of(self.play, task)) if self.repeats else set()
+        waiting = {host: o for host, o in planned.hosts.items() if o.outcome != RUNS} if planned is not None else {}
+        self.flush = (planned, waiting) if planned is not None and waiting else None
+        if waiting:  # those hosts' notifications wait for the next flush point
+            for name, notifiers in self.flushing.items():
+                self.notified[name] = [_on_hosts(notifier, waiting) for notifier in notifiers]
+
+    def note(self, task: Task, planned: PlannedTask, loaded: bool = False) -> None:
+        """What ``task`` notifies where it runs; a handler's reach the handlers after it now.
+        A task a run-time include loads is not in engine.notify's walk: its notifications are
+        handed to it (:attr:`elsewhere`), and its flush point is not one the handlers are listed
+        at: they may run there, and then again at the next one (listed as repeating)."""
+        for name in notify.notifications(task):
+            if task.handler:
+                self.flushing.setdefault(name, []).append(planned)
+            self.notified.setdefault(name, []).append(planned)
+            if loaded:
+                self.elsewhere.append(name)
+        if loaded and notify.is_flush(task):
+            self.flushes_unlisted = True
+        elif not loaded:
+            self.flushed(task, planned)
+
+    def handler_outcome(self, handler: Task, host: str, outcome: HostOutcome) -> HostOutcome:
+        """``outcome`` (its conditions') of ``handler`` at the last flush point on ``host``."""
+        if self.flush is not None and host in self.flush[1]:
+            flush, waiting = self.flush[0], self.flush[1][host]
+            if waiting.outcome == SKIPPED:
+                return HostOutcome(SKIPPED, f"the flush_handlers at {where(flush)} does not run on this host "
+                                            "(its notifications wait for the next flush point)", True)
+            return HostOutcome(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
+                                        "is known only at run time")
+        notifiers = [notifier for name, found in self.flushing.items()
+                     if handler in notify.search_handlers(self.handlers, name) for notifier in found]
+        heard = _heard_on(host, notifiers)
+        if not heard and any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies):
+            outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
+                                           "what an earlier item notifies runs then")
+        elif not heard and (templated := _heard_on(host, [notifier for name, found in self.flushing.items()
+                                                          if is_template(name) for notifier in found])):
+            outcome = HostOutcome(DEPENDS, f"runs if the templated notify of {templated} names it and it reports "
+                                           "a change on this host")
+        elif not heard:
+            outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
+        elif outcome.outcome == RUNS:
+            outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
+        if id(handler) in self.uncertain and outcome.outcome != DEPENDS:
+            return HostOutcome(DEPENDS, self.uncertain[id(handler)])
+        return outcome
+
+
+def _on_hosts(planned: PlannedTask, hosts: Mapping[str, Any]) -> PlannedTask:
+    """``planned`` with only its outcomes on ``hosts``."""
+    return replace(planned, hosts={host: outcome for host, outcome in planned.hosts.items() if host in hosts})
+
+
+def where(planned: PlannedTask) -> str:
+    return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
+
+
+def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
+    """The notifying tasks that run (or may) on ``host``, as words; empty when none does."""
+    names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
+    return " or ".join(names)
+
+
+def _not_notified(notifiers: list[PlannedTask]) -> str:
+    if not notifiers:
+        return "no task notifies it"
+    return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)

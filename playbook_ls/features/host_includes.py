@@ -1,0 +1,134 @@
+"""Includes whose file only the run names: an ``include_tasks`` or ``include_role`` the static
+model could not follow, its target a template over each host's variables (``tasks/{{ kind
+}}.yml``). The plan templates the target per host with what the host sees at the include, loads
+each distinct file once, as a run loads it (engine.run.includes), and plans its tasks right
+after the include for the hosts that load it; the other hosts never load them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import keywords as kw
+from engine.loops import loop_of
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, include_args_need
+
+if TYPE_CHECKING:
+    from engine.model import Block, Task
+    from engine.plan import Plan, PlayPlan
+
+
+LOAD_FAILURE = "its file does not load on this host"
+"""How an include's failure to load begins: ansible reports the include ok, then failed, and
+fails the host whatever ``ignore_errors`` says (a rescue section may still take over)."""
+
+
+@dataclass
+class Loaded:
+    """A task a run-time include loads, with the outcomes the include decides for it: left out
+    on the hosts that load another file (or none), depending where the include itself does."""
+
+    task: Task
+    includers: list[Task]
+    fixed: dict[str, HostOutcome] = field(default_factory=dict)
+    maybe: dict[str, HostOutcome] = field(default_factory=dict)
+
+    def apply(self, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
+        found = dict(outcomes)
+        for host in found:
+            if host in self.fixed:
+                found[host] = self.fixed[host]
+            elif host in self.maybe and found[host].outcome != SKIPPED:
+                found[host] = self.maybe[host]
+        return found
+
+
+class RuntimeIncludes:
+    def __init__(self, plan: Plan, play_plan: PlayPlan) -> None:
+        self.plan, self.play_plan = plan, play_plan
+        self._loader: Any = None
+        self.handlers: list[Task] = []
+        """The handlers the last :meth:`expand` added to the play's (an included role's)."""
+
+    @staticmethod
+    def follows(task: Task) -> bool:
+        """Whether ``task`` is an include the static model left without its tasks, which the
+        plan loads per host (one with a loop is left to the run: each item may name a file)."""
+        return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
+            task.include_target is not None and loop_of(task) is None and isinstance(task.args, Mapping)
+
+    def expand(self, include: Task, outcomes: Mapping[str, HostOutcome], includers: list[Task],
+               where: str) -> tuple[list[Loaded], dict[str, HostOutcome]]:
+        """The tasks ``include`` loads, in run order, for the hosts it runs on (``outcomes``),
+        and the include's outcome on hosts where loading fails (a file not found)."""
+        from engine.notify import with_includers
+        from engine.templar import TemplateFailure
+        from engine.var_report import add_loaded_tasks, variables_at
+
+        self.handlers = []
+        groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
+        failing: dict[str, HostOutcome] = {}
+        unknown: dict[str, str] = {}
+        targets: dict[str, str] = {}  # what each host includes
+        hosts = {host.name: host for host in self.play_plan.hosts}
+        for name, outcome in outcomes.items():
+            if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
+                continue
+            needs = include_args_need(self.plan, self.play_plan, hosts[name], include)
+            if needs is not None:
+                unknown[name] = needs
+                continue
+            templar = variables_at(self.plan, self.play_plan, hosts[name], include).templar
+            try:
+                blocks, result = self.loader.load(include, templar, self.play_plan.play)
+            except TemplateFailure as exc:
+                if outcome.outcome == RUNS:
+                    failing[name] = HostOutcome(FAILS, f"{LOAD_FAILURE}: {exc}")
+                continue
+            handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
+            group = groups.setdefault(id(blocks), (blocks, [], str(result.get("include", "")), handlers))
+            group[1].append(name)
+            targets[name] = group[2]
+        loaded: list[Loaded] = []
+        for blocks, members, target, handlers in groups.values():
+            fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes
+                     if name not in members}
+            maybe = {name: HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
+                                                f"(it loads {target} there)")
+                     for name in members if outcomes[name].outcome == DEPENDS}
+            loaded += [Loaded(task, outer, fixed, maybe)
+                       for task, outer in with_includers(blocks, [*includers, include])]
+            self.handlers += handlers
+        add_loaded_tasks(self.play_plan.play, include, [(item.task, item.includers) for item in loaded])
+        _known_includers(self.play_plan.play, loaded)
+        return loaded, failing
+
+    @property
+    def loader(self) -> Any:
+        if self._loader is None:
+            from engine.run.includes import IncludeLoader
+            from engine.source import SourceCache
+
+            self._loader = IncludeLoader(SourceCache())
+        return self._loader
+
+
+def _known_includers(play: Any, loaded: list[Loaded]) -> None:
+    """Record who loads each task (``includers_of``): the loop variables of a looping include
+    around them are then the run's, and their runs repeat per item, as for any included task."""
+    from playbook_ls.features.hover import loaded_by
+
+    known = loaded_by(play)
+    for item in loaded:
+        known.setdefault(id(item.task), (item.task, item.includers))
+
+
+def _elsewhere(where: str, unknown: str | None, target: str | None) -> HostOutcome:
+    if unknown is not None:
+        return HostOutcome(DEPENDS, f"the include at {where} names its file from {unknown}")
+    if target is not None:
+        return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} loads {target} here", True)
+    return HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not run or load here", True)
+

@@ -1,0 +1,37 @@
+"""What the launch and the play say of how a task runs, for the plan: check mode, and which
+strategy runs the play (ansible.cfg's ``strategy`` as ansible reads it)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.model import Task
+    from engine.plan import Plan
+
+
+def check_mode(plan: Plan, task: Task) -> bool | None:
+    """Whether ``task`` runs in check mode: its ``check_mode`` (or one it inherits), else the
+    launch's ``-C``; None when a template decides."""
+    from engine.booleans import boolean
+
+    value = getattr(task.effective("check_mode"), "value", None)
+    if value is None:
+        return bool(getattr(getattr(plan, "options", None), "check", False))
+    try:
+        return boolean(value, strict=True)
+    except (TypeError, ValueError):
+        return None
+
+
+def play_strategy(play: Any) -> str:
+    """``linear`` (ansible.cfg's ``strategy``, else linear), ``free`` (``free`` or
+    ``host_pinned``: each host on its own, no ``run_once``, ``any_errors_fatal`` nor
+    ``max_fail_percentage``), or ``unknown`` (templated, another plugin)."""
+    from engine.config import config_value
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    default = config_value("ANSIBLE_STRATEGY", "defaults", "strategy") or "linear"  # DEFAULT_STRATEGY
+    strategy = str(data.get("strategy") or default).rsplit(".", 1)[-1]
+    return strategy if strategy in ("linear", "free") else "free" if strategy == "host_pinned" else "unknown"
