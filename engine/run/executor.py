@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import keywords as kw
+from engine.include_loader import IncludeLoader
 from engine.inventory.data import Host
 from engine.model import Block, Play, Task
 from engine.plan import Plan, PlayPlan
@@ -36,7 +37,6 @@ from engine.run.environment import task_environment
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
-from engine.run.includes import IncludeLoader
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine import notify
@@ -16,7 +16,22 @@ from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcom
 
 if TYPE_CHECKING:
     from engine.model import Play, Task
-    from playbook_ls.features.host_plan import PlannedTask
+
+
+@dataclass
+class PlannedTask:
+    """A task of the plan (``playbook_ls.features.host_plan``) with its outcome on each host."""
+
+    task: Task
+    name: str
+    """As ansible prints it (the role's name before a role's task)."""
+    path: str | None
+    line: int | None
+    handler: bool
+    hosts: dict[str, HostOutcome] = field(default_factory=dict)
+    repeats: bool = False
+    """A handler listed once at a flush point that a looping include loads: the run flushes it
+    once per item."""
 
 
 class Notifications:

@@ -1,7 +1,7 @@
 """Includes whose file only the run names: an ``include_tasks`` or ``include_role`` the static
 model could not follow, its target a template over each host's variables (``tasks/{{ kind
 }}.yml``). The plan templates the target per host with what the host sees at the include, loads
-each distinct file once, as a run loads it (engine.run.includes), and plans its tasks right
+each distinct file once, as a run loads it (engine.include_loader), and plans its tasks right
 after the include for the hosts that load it; the other hosts never load them.
 """
 
@@ -108,7 +108,7 @@ class RuntimeIncludes:
     @property
     def loader(self) -> Any:
         if self._loader is None:
-            from engine.run.includes import IncludeLoader
+            from engine.include_loader import IncludeLoader
             from engine.source import SourceCache
 
             self._loader = IncludeLoader(SourceCache())

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.keywords import META
 from engine.model import Block
-from playbook_ls.features.host_handlers import Notifications, where
+from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from playbook_ls.features.run_settings import play_strategy
@@ -28,20 +28,6 @@ from playbook_ls.features.run_settings import play_strategy
 if TYPE_CHECKING:
     from engine.model import Play, Task
     from engine.plan import Plan, PlayPlan
-
-
-@dataclass
-class PlannedTask:
-    task: Task
-    name: str
-    """As ansible prints it (the role's name before a role's task)."""
-    path: str | None
-    line: int | None
-    handler: bool
-    hosts: dict[str, HostOutcome] = field(default_factory=dict)
-    repeats: bool = False
-    """A handler listed once at a flush point that a looping include loads: the run flushes it
-    once per item."""
 
 
 @dataclass

@@ -1,4 +1,8 @@
-"""Run-time loading: ``include_tasks``, ``include_role`` and ``include_vars``.
+"""Loading what an include brings in on one host: ``include_tasks``, ``include_role``,
+``include_vars``.
+
+The bundled engine (engine.run) loads them when the task runs; the plan (playbook-ls plan)
+loads them per host as the run would, with this same code.
 
 The included file is found and loaded when the task runs, with the resolver that builds the
 static model, so included tasks get frames like any other task: they inherit from the
