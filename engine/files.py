@@ -57,3 +57,12 @@ def _kind(mode: int) -> str:
         if test(mode):
             return name
     return "not a file"
+
+
+def is_file(entry: os.DirEntry[str]) -> bool:
+    """A directory entry that is a regular file, through symlinks; a symlink loop or a dangling
+    link is none."""
+    try:
+        return entry.is_file()
+    except OSError:  # ELOOP: a -> b -> a
+        return False

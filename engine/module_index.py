@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.collection_search import CollectionFinder
+from engine.files import is_file
 from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
 from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore
-from engine.runtime_routing import routing_entry, write_quietly
+from engine.runtime_routing import routing_entry
+from engine.user_cache import write_quietly
 
 CACHE_VERSION = "2"
 BUILTIN = "ansible.builtin"
@@ -68,17 +70,10 @@ def _directory_stems(directory: str) -> dict[str, str]:
     """:func:`_stems` of a directory's files (not its subdirectories)."""
     try:
         with os.scandir(directory) as entries:
-            names = [entry.name for entry in entries if _is_file(entry)]
+            names = [entry.name for entry in entries if is_file(entry)]
     except OSError:
         return {}
     return _stems(directory, names)
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
-    except OSError:
-        return False
 
 
 @dataclass(eq=False)  # one per configuration, hashed by identity (a cache key for its readers)
@@ -96,7 +91,13 @@ class ModuleIndex:
 
     # -- what exists ---------------------------------------------------------------------------
     def module_dirs(self) -> list[tuple[str, str]]:
-        """``(directory, name prefix)`` of each place modules live, in lookup order."""
+        """``(directory, name prefix)`` of each place modules live, in lookup order; looked for
+        once per index, as its file list is built once."""
+        if "_dirs" not in self.__dict__:
+            self.__dict__["_dirs"] = self._find_module_dirs()
+        return self.__dict__["_dirs"]  # type: ignore[no-any-return]
+
+    def _find_module_dirs(self) -> list[tuple[str, str]]:
         found = [(d, "") for d in self.library_dirs if os.path.isdir(d)]
         if self.core is not None:
             found.append((self.core.module_dir, f"{BUILTIN}."))
@@ -130,7 +131,7 @@ class ModuleIndex:
         return found[name]  # type: ignore[no-any-return]
 
     def _find_file(self, name: str) -> ModuleFile | None:
-        for directory, prefix in self._module_dirs():
+        for directory, prefix in self.module_dirs():
             if not name.startswith(prefix):
                 continue
             parts = name[len(prefix):].split(".")
@@ -149,11 +150,6 @@ class ModuleIndex:
         if directory not in listed:
             listed[directory] = _directory_stems(directory)
         return listed[directory]  # type: ignore[no-any-return]
-
-    def _module_dirs(self) -> list[tuple[str, str]]:
-        if "_dirs" not in self.__dict__:
-            self.__dict__["_dirs"] = self.module_dirs()
-        return self.__dict__["_dirs"]  # type: ignore[no-any-return]
 
     def files(self) -> dict[str, ModuleFile]:
         with self._lock:

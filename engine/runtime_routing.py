@@ -21,12 +21,11 @@ _ENTRY_INDENT = "    "  # plugin_routing: / <2> kind: / <4> name:
 
 def routing_entry(path: str, kind: str, name: str) -> Any:
     """``plugin_routing[kind][name]`` of the runtime.yml at ``path``; None when it has none."""
-    if _size(path) > LARGE_RUNTIME:
-        outline = _outline(path)
-        if outline is not None:
-            found = outline.entry(kind, name)
-            if found is not _UNSURE:
-                return found
+    outline = _outline(path)
+    if outline is not None:
+        found = outline.entry(kind, name)
+        if found is not _UNSURE:
+            return found
     section = load_routing(path).get(kind)
     return section.get(name) if isinstance(section, dict) else None
 
@@ -50,20 +49,10 @@ def load_routing(path: str) -> dict[str, Any]:
             pass
     routing = _yaml_routing(_read(path))
     if cached is not None and routing:
+        from engine.user_cache import write_quietly
+
         write_quietly(cached, json.dumps(routing))
     return routing
-
-
-def write_quietly(target: str, text: str) -> None:
-    """Write ``target`` atomically; a cache that cannot be written is only slower."""
-    try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        temporary = f"{target}.{os.getpid()}.tmp"
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, target)
-    except OSError:
-        pass
 
 
 _UNSURE = object()  # the outline cannot tell: load the whole table
@@ -131,7 +120,10 @@ _PLAIN_KEY = re.compile(rf"{_ENTRY_INDENT}([A-Za-z0-9_][A-Za-z0-9_.\-]*):(?:[ \t
 
 @cache
 def _outline(path: str) -> _Outline | None:
+    """The outline of a large runtime.yml (a small one is loaded whole at once)."""
     text = _read(path)
+    if len(text) <= LARGE_RUNTIME:
+        return None
     root = re.search(r"^plugin_routing:[ \t]*$", text, re.MULTILINE)
     if root is None or "\t" in text or "&" in text and re.search(r"[:-][ \t]+&", text):
         return None  # another layout, or anchors an entry could refer to: not for the outline
@@ -170,13 +162,6 @@ def _read(path: str) -> str:
             return handle.read()
     except (OSError, ValueError):
         return ""
-
-
-def _size(path: str) -> int:
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 def _cache_file(path: str, stat: os.stat_result) -> str:

@@ -19,3 +19,15 @@ def cache_dir() -> str:
     else:
         base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
     return os.path.join(base, "playbook-ls")
+
+
+def write_quietly(target: str, text: str) -> None:
+    """Write a cache file atomically; a cache that cannot be written is only slower."""
+    try:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        temporary = f"{target}.{os.getpid()}.tmp"
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, target)
+    except OSError:
+        pass

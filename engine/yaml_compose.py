@@ -313,11 +313,6 @@ class _Constructor:
             return known
         if isinstance(node, ScalarNode):
             self.expanded += 1
-            if _tag(node) == _PLAIN:  # most values: spared the general path's calls
-                try:
-                    return _plain_scalar(node.value)
-                except ValueError as exc:  # a 5,000-digit integer
-                    raise _BadScalar(str(exc), self.span(node)) from exc
             return self.scalar(node)
         before = self.expanded
         if isinstance(node, SequenceNode):

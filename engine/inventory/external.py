@@ -129,7 +129,7 @@ def _cached(key: str, now: float) -> dict[str, Any] | None:
 
 
 def _store(key: str, request: Request, document: dict[str, Any], text: str, now: float) -> None:
-    from engine.runtime_routing import write_quietly
+    from engine.user_cache import write_quietly
 
     expires = None if request.cache_timeout is None else now + request.cache_timeout
     _memory[key] = expires, document

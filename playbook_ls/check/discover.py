@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from engine import paths
+from engine import files, paths
 from engine.keywords import IMPORT_PLAYBOOK
 from playbook_ls.check.gitignore import GitIgnore
 
@@ -60,17 +60,9 @@ def _walk(directory: str, gitignore: GitIgnore | None) -> Iterator[str]:
             if gitignore is not None and gitignore.ignored(entry.path, is_dir=True):
                 continue
             yield from _walk(entry.path, gitignore)
-        elif name.endswith(YAML_SUFFIXES) and _is_file(entry):
+        elif name.endswith(YAML_SUFFIXES) and files.is_file(entry):
             if gitignore is None or not gitignore.ignored(entry.path, is_dir=False):
                 yield entry.path
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    """A regular file, through symlinks; a symlink loop or a dangling link is none."""
-    try:
-        return entry.is_file()
-    except OSError:  # ELOOP: a -> b -> a
-        return False
 
 
 def _excluded(path: str, root: str, patterns: list[re.Pattern[str]]) -> bool:
