@@ -71,7 +71,7 @@ class PlaybookServer(LanguageServer):
         self.publishing = threading.Lock()  # the refresher and the runs both publish
         self.selection_request: dict[str, Any] | None = None  # playbook-ls.setSelection / previewSelection
         self.selection: Any = None  # that request as a features.selection.Preview, None: no preview
-        self._unselected: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None  # hints, by state
+        self._hints_for: tuple[Any, Any, dict[str, list[types.Diagnostic]]] | None = None  # hints, by state
         self.parses: Any = None  # the parse store, read at once and written when idle (lsp.stored_parses)
 
     def make_index(self, root: str) -> WorkspaceIndex:
@@ -160,20 +160,20 @@ class PlaybookServer(LanguageServer):
             return {}
         opened = frozenset(index.sources.overlay) if inventory else frozenset()
         key = (preview, tuple(inventory or ()), opened)
-        cached = self._unselected
+        cached = self._hints_for
         if cached is not None and cached[0] is index.books and cached[1] == key:
             return cached[2]
         hints: dict[str, list[types.Diagnostic]] = {}
         if preview is not None:
-            self._add_hints(hints, index, "playbook-ls selection", f"not run by {preview.label}", lambda: _unselected(
-                index, preview))
+            self._add_hints(hints, "playbook-ls selection", f"not run by {preview.label}",
+                            lambda: _unselected(index, preview))
         if inventory is not None:
-            self._add_hints(hints, index, "playbook-ls plan", f"runs on no host of {inventory[0]}",
+            self._add_hints(hints, "playbook-ls plan", f"runs on no host of {inventory[0]}",
                             lambda: _run_nowhere(index, preview, inventory, opened))
-        self._unselected = (index.books, key, hints)
+        self._hints_for = (index.books, key, hints)
         return hints
 
-    def _add_hints(self, hints: dict[str, list[types.Diagnostic]], index: WorkspaceIndex, source: str, what: str,
+    def _add_hints(self, hints: dict[str, list[types.Diagnostic]], source: str, what: str,
                    spans_of: Callable[[], dict[str, list[tuple[Any, str]]]]) -> None:
         try:
             from playbook_ls.features.convert import lsp_range
