@@ -17,7 +17,6 @@ from __future__ import annotations
 import glob
 import os
 import re
-import shutil
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
@@ -56,12 +55,22 @@ def _site_packages_of(executable: str) -> tuple[str, ...]:
     return tuple(found)
 
 
+def _on_path(command: str) -> str | None:
+    """``shutil.which(command)`` on POSIX, where ansible runs; importing shutil (and the
+    compression modules it imports) cost a short listing more than the lookup."""
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(directory or os.curdir, command)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
 def python_paths() -> list[str]:
     """``sys.path`` of this interpreter, then the site-packages of the ``ansible-playbook``
     beside it or on PATH, where an ``ansible`` package would have installed collections."""
     found = [p for p in sys.path if p]
     beside = os.path.join(os.path.dirname(sys.executable), "ansible-playbook")
-    for script in (beside, shutil.which("ansible-playbook")):
+    for script in (beside, _on_path("ansible-playbook")):
         if script and os.path.isfile(script):
             found += [p for p in _site_packages_of(script) if p not in found]
     return found

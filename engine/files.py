@@ -36,11 +36,20 @@ def read_bytes(path: str, limit: int | None = None) -> bytes:
         os.close(descriptor)
         raise UnreadableFile(f"{path} is not a regular file ({_kind(info.st_mode)}); playbook-ls reads only "
                              "regular files")
-    with os.fdopen(descriptor, "rb") as handle:
+    try:
         if info.st_size > limit:
             raise UnreadableFile(f"{path} is {info.st_size:,} bytes, over playbook-ls's limit of {limit:,}; "
                                  "set PLAYBOOK_LS_MAX_FILE_SIZE to read it anyway")
-        data = handle.read(limit + 1)
+        # os.read, not a file object: a run reads hundreds of files, and the buffered reader
+        # made for each cost more than the read itself
+        data = os.read(descriptor, info.st_size + 1)
+        while len(data) <= limit:  # to the end: a read may stop short, a file may grow meanwhile
+            more = os.read(descriptor, limit + 1 - len(data))
+            if not more:
+                break
+            data += more
+    finally:
+        os.close(descriptor)
     if len(data) > limit:
         raise UnreadableFile(f"{path} grew over playbook-ls's limit of {limit:,} bytes while being read")
     return data

@@ -169,6 +169,7 @@ class ParseStore:
         self._pid = 0  # the process that opened it
         self._pending_owner = 0  # the process whose parses are pending
         self._unusable = False
+        self._absent = False  # no database was found: none is read during this process
         self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
         self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
         self._store_first_parse = store_first_parse
@@ -241,7 +242,10 @@ class ParseStore:
         if self._database is not None or self._unusable:
             return self._database
         database_path = os.path.join(self.directory, DATABASE)
-        if not create and not os.path.isfile(database_path):
+        if not create and (self._absent or not os.path.isfile(database_path)):
+            # looked for once per process (every parse asks): a cold run has none, and one
+            # another process creates meanwhile can wait for the next run
+            self._absent = True
             return None
         try:
             import sqlite3

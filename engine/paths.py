@@ -24,9 +24,15 @@ isdir = lru_cache(maxsize=PATHS_KEPT)(os.path.isdir)
 realpath = lru_cache(maxsize=PATHS_KEPT)(os.path.realpath)
 
 
+@lru_cache(maxsize=PATHS_KEPT)
+def unreadable_dir(directory: str) -> bool:
+    """A directory that exists but cannot be listed or entered."""
+    return isdir(directory) and not os.access(directory, os.R_OK | os.X_OK)
+
+
 def clear_cache() -> None:
     """Forget memoised file-system answers (call when files may have changed)."""
-    for cached in (exists, isfile, isdir, realpath, _is_role, path_dwim_relative):
+    for cached in (exists, isfile, isdir, realpath, unreadable_dir, _is_role, path_dwim_relative):
         cached.cache_clear()
 
 

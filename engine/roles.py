@@ -275,7 +275,7 @@ class RoleLoader:
         if self._over_budget(instance):
             return []
         instance.entry = entry
-        unreadable = [sub for sub in (".", *_ROLE_FILE_DIRS) if _unreadable(os.path.join(instance.path, sub))]
+        unreadable = [sub for sub in (".", *_ROLE_FILE_DIRS) if paths.unreadable_dir(os.path.join(instance.path, sub))]
         if unreadable:  # ansible sees nothing there either and runs an empty role: say why it is empty
             where = "the role directory" if "." in unreadable else ", ".join(f"{sub}/" for sub in unreadable)
             r.problem("unresolved-role", f"cannot read {where} of role '{instance.name}' ({instance.path}): "
@@ -394,8 +394,3 @@ def included_handler_blocks(loaded: list[tuple[bool, list[Block]]]) -> list[Bloc
 
 
 _ROLE_FILE_DIRS = ("tasks", "handlers", "meta", "defaults", "vars")
-
-
-def _unreadable(directory: str) -> bool:
-    """A directory that exists but cannot be listed or entered."""
-    return os.path.isdir(directory) and not os.access(directory, os.R_OK | os.X_OK)

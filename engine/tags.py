@@ -106,18 +106,31 @@ class TagEvaluator:
 
     def evaluate(self, task: Task) -> set[Any] | frozenset[str]:
         """The tag set ``evaluate_tags`` compares; raises :class:`TagTemplateError`."""
-        templated, current, chain = self._templated, self._current, task.chain
-        if not any([current(frame) for frame in chain]):
+        templated, chain = self._templated, task.chain
+        lists = self._chain_tags(chain)
+        if not any(lists):
             return UNTAGGED
-        if any(id(frame) not in templated for frame in chain):
+        untemplated = [frame for frame in chain if id(frame) not in templated]
+        if untemplated:
             hidden = {id(frame) for frame in task.dependency_parent_entries()}
-            for frame in chain:
-                if id(frame) not in hidden and id(frame) not in templated:
+            for frame in untemplated:
+                if id(frame) not in hidden:
                     if frame.tag_error is not None:
                         raise TagTemplateError(frame.tag_error)
                     templated.add(id(frame))
                     self._now[id(frame)] = frame.tags
-        return self.current_tags(task)
+            lists = self._chain_tags(chain)
+        return _union(lists)
+
+    def _chain_tags(self, chain: list[Frame]) -> list[list[Any]]:
+        """Each level's current tags; inlined lookups, as every task of a listing asks for its
+        whole chain (tens of thousands of levels on a large playbook)."""
+        now = self._now
+        lists = [now.get(id(frame)) for frame in chain]
+        if None in lists:
+            current = self._current
+            lists = [current(frame) if tags is None else tags for frame, tags in zip(chain, lists, strict=True)]
+        return lists  # type: ignore[return-value]
 
     def frame_tags(self, frame: Frame) -> list[Any]:
         """One level's tags as ansible reads them now (templated once a task below was evaluated)."""
@@ -125,8 +138,15 @@ class TagEvaluator:
 
     def current_tags(self, task: Task) -> set[Any]:
         """``task.tags`` as ansible reads them now: templated where templating has happened."""
-        current = self._current
-        return {tag for frame in task.chain for tag in current(frame)}
+        return _union(self._chain_tags(task.chain))
+
+
+def _union(lists: list[list[Any]]) -> set[Any]:
+    result: set[Any] = set()
+    for tags in lists:
+        if tags:
+            result.update(tags)
+    return result
 
 
 class TagTemplateError(Exception):

@@ -103,11 +103,15 @@ def _float_value(text: str) -> float:
     return sign * float(text)
 
 
-def _plain_scalar(text: str) -> Any:
-    if text in _NULL:
-        return None
-    if text in _BOOL:
-        return _BOOL[text]
+_SPECIAL: dict[str, bool | None] = {**dict.fromkeys(_NULL), **_BOOL}
+_MISSING = object()
+
+
+def _plain_value(text: str) -> Any:
+    """What an untagged plain scalar is: null, a bool, a number or the text itself."""
+    special = _SPECIAL.get(text, _MISSING)
+    if special is not _MISSING:
+        return special
     first = text[0]
     if first.isdigit() or first in "+-.":
         if _INT.match(text):
@@ -303,6 +307,12 @@ class _Constructor:
         return _new_span(Span, (self.file, start.line, start.column, end.line, end.column))
 
     def build(self, node: Node) -> Any:
+        if node.ctag is _PLAIN:  # most nodes: a plain scalar, never memoised (a value of its own)
+            self.expanded += 1
+            try:
+                return _plain_value(node.value)
+            except ValueError as exc:  # an integer of more digits than Python converts
+                raise _BadScalar(str(exc), self.span(node)) from exc
         known = self.memo.get(id(node))
         if known is not None:
             # An alias shares the value, but whoever walks it walks the expansion: count that,
@@ -318,9 +328,11 @@ class _Constructor:
         if isinstance(node, SequenceNode):
             seq = YSeq(self.span(node))
             self.memo[id(node)] = seq
+            build, file, item_spans = self.build, self.file, seq.item_spans
             for item in node.value:
-                seq.append(self.build(item))
-                seq.item_spans.append(self.span(item))
+                seq.append(build(item))
+                start, end = item.start_mark, item.end_mark
+                item_spans.append(_new_span(Span, (file, start.line, start.column, end.line, end.column)))
             result: Any = seq
         else:
             result = self.mapping(node)
@@ -339,7 +351,7 @@ class _Constructor:
         tag = _tag(node)
         value = node.value
         if tag == _PLAIN:
-            return _plain_scalar(value)
+            return _plain_value(value)
         if tag == _STR or tag == "!":
             return value
         if tag == "!vault":
@@ -363,18 +375,29 @@ class _Constructor:
     def mapping(self, node: MappingNode) -> YMap:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
+        build, file, key_spans, value_spans = self.build, self.file, result.key_spans, result.value_spans
         for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and key_node.value == "<<" and _tag(key_node) == _PLAIN:
-                self._merge(result, value_node)
+            if key_node.ctag is _PLAIN:
+                if key_node.value == "<<":
+                    self._merge(result, value_node)
+                    continue
+                key = build(key_node)
+            elif isinstance(key_node, ScalarNode) and key_node.value == "<<" and _tag(key_node) == _PLAIN:
+                self._merge(result, value_node)  # a merge key composed by PyYAML, whose tag is no str
                 continue
-            key = self.build(key_node)
-            if isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
-                raise _BadScalar("While constructing a mapping found unhashable key.", self.span(key_node))
-            value = result[key] = self.build(value_node)
-            result.key_spans[key] = self.span(key_node)
+            else:
+                key = build(key_node)
+                if isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
+                    raise _BadScalar("While constructing a mapping found unhashable key.", self.span(key_node))
+            value = result[key] = build(value_node)
+            start, end = key_node.start_mark, key_node.end_mark
+            key_spans[key] = _new_span(Span, (file, start.line, start.column, end.line, end.column))
             # a collection's span is its node's (an alias's node is the anchored one): made once
-            result.value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq \
-                else self.span(value_node)
+            if type(value) is YMap or type(value) is YSeq:
+                value_spans[key] = value.span
+            else:
+                start, end = value_node.start_mark, value_node.end_mark
+                value_spans[key] = _new_span(Span, (file, start.line, start.column, end.line, end.column))
         return result
 
     def _merge(self, result: YMap, value_node: Node) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
 
 def _version() -> str:
@@ -13,6 +13,8 @@ def _version() -> str:
     it in the name of its ``.dist-info`` directory beside the package. The metadata API is the
     last resort only: it scans every ``sys.path`` entry, tens of milliseconds of start-up.
     """
+    from pathlib import Path
+
     package = Path(__file__).resolve().parent
     try:
         text = (package.parent / "pyproject.toml").read_text(encoding="utf-8")
@@ -35,4 +37,10 @@ def _version() -> str:
     return version("playbook-ls")
 
 
-__version__ = _version()
+def __getattr__(name: str) -> Any:
+    """``__version__``, worked out when first asked for: a listing never asks, and finding it
+    (a directory scan, pathlib) is a tenth of a short listing's start-up."""
+    if name == "__version__":
+        version = globals()["__version__"] = _version()
+        return version
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

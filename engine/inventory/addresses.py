@@ -109,9 +109,24 @@ class AddressError(Exception):
     """Not a host identifier (ansible: "Not a valid network hostname: ...")."""
 
 
+def _plain_hostname(address: str) -> bool:
+    """Dot-separated labels of ASCII letters, digits, ``-`` and ``_``, each starting and ending
+    with a letter or digit: ansible's hostname pattern accepts every such name (``localhost``,
+    ``web-1.example.com``), so the patterns, a few milliseconds to compile, are not needed."""
+    if not address.isascii():
+        return False
+    for label in address.split("."):
+        if not (label and label[0].isalnum() and label[-1].isalnum()
+                and label.replace("-", "").replace("_", "").isalnum()):
+            return False
+    return True
+
+
 def parse_address(address: str, allow_ranges: bool = False) -> tuple[str, int | None]:
     """``(host, port)`` from ``host``, ``host:port``, ``[host]:port`` or an IPv4/IPv6 address."""
     port: int | None = None
+    if ":" not in address and _plain_hostname(address):
+        return address, None  # what the patterns below conclude, without compiling them
     for kind in ("bracketed_hostport", "hostport"):
         match = PATTERNS[kind].match(address)
         if match:
