@@ -20,13 +20,13 @@ ignored and parsed again; a cache that cannot be opened or written only means no
 from __future__ import annotations
 
 import atexit
-import hashlib
 import json
 import os
 from typing import TYPE_CHECKING, Any
 
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
+from engine.user_cache import blake2b
 from engine.values import UnsafeText, VaultText
 
 if TYPE_CHECKING:
@@ -177,7 +177,7 @@ class ParseStore:
         self.hits = 0
 
     def _entry(self, path: str, text: str) -> str:
-        digest = hashlib.blake2b(digest_size=20)
+        digest = blake2b(digest_size=20)
         for part in (self._fingerprint, path, text):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")

@@ -165,9 +165,7 @@ def _read(path: str) -> str:
 
 
 def _cache_file(path: str, stat: os.stat_result) -> str:
-    import hashlib
+    from engine.user_cache import blake2b, cache_dir
 
-    from engine.user_cache import cache_dir
-
-    key = hashlib.sha1(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode()).hexdigest()
+    key = blake2b(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode(), digest_size=20).hexdigest()
     return os.path.join(cache_dir(), "routing", f"{key}.json")

@@ -5,6 +5,13 @@ from __future__ import annotations
 import os
 import sys
 
+try:  # hashlib's own blake2b; importing hashlib itself starts OpenSSL, 2 ms of a short run
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python without the module
+    from hashlib import blake2b
+
+__all__ = ["blake2b", "cache_dir", "write_quietly"]
+
 
 def cache_dir() -> str:
     """``PLAYBOOK_LS_CACHE_DIR``, else the platform's cache directory (``$XDG_CACHE_HOME``,

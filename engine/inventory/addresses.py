@@ -122,21 +122,37 @@ def _plain_hostname(address: str) -> bool:
     return True
 
 
+_IPV4_CHARACTERS = frozenset("0123456789.[]:")  # numbers, dots, numeric ranges
+_IPV6_CHARACTERS = frozenset("0123456789abcdefABCDEF.[]:")
+
+
+def _may_match(kind: str, address: str) -> bool:
+    """False where the pattern cannot match ``address``: its last part is no port number, or it
+    holds a character the pattern never accepts. Host patterns (``web:&db``) are tried as
+    addresses first, and the IPv6 pattern alone takes milliseconds to compile."""
+    if kind in ("bracketed_hostport", "hostport"):
+        port = address.rpartition(":")[2]
+        return ":" in address and port.isascii() and port.isdigit()
+    if kind == "ipv4":
+        return _IPV4_CHARACTERS.issuperset(address)
+    if kind == "ipv6":
+        return ":" in address and _IPV6_CHARACTERS.issuperset(address)
+    return ":" not in address or "[" in address  # a hostname has colons only in its [a:b] ranges
+
+
 def parse_address(address: str, allow_ranges: bool = False) -> tuple[str, int | None]:
     """``(host, port)`` from ``host``, ``host:port``, ``[host]:port`` or an IPv4/IPv6 address."""
     port: int | None = None
     if ":" not in address and _plain_hostname(address):
         return address, None  # what the patterns below conclude, without compiling them
     for kind in ("bracketed_hostport", "hostport"):
-        match = PATTERNS[kind].match(address)
+        match = PATTERNS[kind].match(address) if _may_match(kind, address) else None
         if match:
             address, port_text = match.groups()
             port = int(port_text)
     host = None
     for kind in ("ipv4", "ipv6", "hostname"):
-        if kind == "ipv6" and ":" not in address:
-            continue  # every IPv6 form has a colon
-        if PATTERNS[kind].match(address):
+        if _may_match(kind, address) and PATTERNS[kind].match(address):
             host = address
     if not host:
         raise AddressError(f"Not a valid network hostname: {address}")
