@@ -66,7 +66,7 @@ class _Outline:
     def __init__(self, text: str, sections: dict[str, tuple[int, int]]) -> None:
         self.text = text
         self.sections = sections
-        self._keys: dict[str, dict[str, tuple[int, int]] | None] = {}
+        self._plain: dict[str, bool] = {}
         self._entries: dict[tuple[str, str], Any] = {}
 
     def entry(self, kind: str, name: str) -> Any:
@@ -76,12 +76,9 @@ class _Outline:
         return self._entries[key]
 
     def _find(self, kind: str, name: str) -> Any:
-        keys = self._section_keys(kind)
-        if keys is None:
-            return _UNSURE
-        span = keys.get(name)
-        if span is None:
-            return None
+        span = self._entry_span(kind, name)
+        if span is None or span is _UNSURE:
+            return span
         lines = self.text[span[0]:span[1]].splitlines()
         snippet = "\n".join(line[len(_ENTRY_INDENT):] if line.startswith(_ENTRY_INDENT) else "" for line in lines)
         data = _yaml(snippet)
@@ -89,33 +86,36 @@ class _Outline:
             return _UNSURE
         return data[name]
 
-    def _section_keys(self, kind: str) -> dict[str, tuple[int, int]] | None:
-        """Each entry's text in the section, by name (a repeated name: the last, as YAML keeps);
-        None when the section is absent or a line at the entries' level is not a plain key."""
-        if kind not in self._keys:
-            span = self.sections.get(kind)
-            self._keys[kind] = None if span is None else _entry_spans(self.text, *span)
-        return self._keys[kind]
-
-
-def _entry_spans(text: str, start: int, stop: int) -> dict[str, tuple[int, int]] | None:
-    level_lines = list(_ENTRY_LEVEL.finditer(text, start, stop))
-    spans: dict[str, tuple[int, int]] = {}
-    for index, line in enumerate(level_lines):
-        key = _PLAIN_KEY.match(line.group(0))
-        if key is None:
+    def _entry_span(self, kind: str, name: str) -> Any:
+        """Where the entry's text is in the section: from its key's line to the next key's (a
+        repeated name: the last, as YAML keeps); None when the section has no such key,
+        :data:`_UNSURE` when the section is absent or a line at the entries' level is not a plain
+        key. Found by searching for the key's line, not by indexing the section's thousands."""
+        section = self.sections.get(kind)
+        if section is None or not self._all_plain(kind, *section):
+            return _UNSURE
+        start, stop = section
+        if not _PLAIN_NAME.fullmatch(name):
+            return None  # no line of a section whose keys are all plain can hold it
+        found = self.text.rfind(f"\n{_ENTRY_INDENT}{name}:", start, stop)
+        if found < 0:
             return None
-        end = level_lines[index + 1].start() if index + 1 < len(level_lines) else stop
-        spans.pop(key.group(1), None)
-        spans[key.group(1)] = (line.start(), end)
-    return spans
+        line = found + 1
+        following = _ENTRY_LEVEL.search(self.text, line + 1, stop)
+        return line, following.start() if following else stop
+
+    def _all_plain(self, kind: str, start: int, stop: int) -> bool:
+        if kind not in self._plain:
+            self._plain[kind] = _NOT_PLAIN_KEY.search(self.text, start, stop) is None
+        return self._plain[kind]
 
 
 _SECTION = re.compile(r"^  ([A-Za-z_][A-Za-z0-9_]*):[ \t]*(?:#.*)?$", re.MULTILINE)
 _TOP_LEVEL = re.compile(r"^[^ \n#]", re.MULTILINE)
 _ODD_LINE = re.compile(r"^ {1,3}[^ \n#]", re.MULTILINE)
-_ENTRY_LEVEL = re.compile(rf"^{_ENTRY_INDENT}[^ \n#].*$", re.MULTILINE)
-_PLAIN_KEY = re.compile(rf"{_ENTRY_INDENT}([A-Za-z0-9_][A-Za-z0-9_.\-]*):(?:[ \t]|$)")
+_ENTRY_LEVEL = re.compile(rf"^{_ENTRY_INDENT}[^ \n#]", re.MULTILINE)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-]*")
+_NOT_PLAIN_KEY = re.compile(rf"^{_ENTRY_INDENT}(?!{_PLAIN_NAME.pattern}:(?:[ \t]|$))[^ \n#]", re.MULTILINE)
 
 
 @cache
