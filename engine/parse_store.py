@@ -8,7 +8,8 @@ parser's own files, the path and the text, so a file is parsed again exactly whe
 playbook-ls's parser, changed. One database, written in one transaction per run, rather than
 a file per parse: creating hundreds of small files cost a cold run more than parsing them.
 
-A parse is stored the second time a text is parsed: the first time only its key is noted.
+A parse is stored the second time a text is parsed: the first time only its key is noted (in a
+plain file, :data:`NOTES`, until there is a database).
 Encoding and writing a playbook's parses costs a third of parsing them, and a run on a fresh
 machine (a CI job) never reads them back.
 
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 FORMAT = 1
 MAX_ENTRIES = 20_000  # past this, the older half goes (a few tens of MB at most)
 DATABASE = "parsed.sqlite3"
+NOTES = "noted"
+"""Keys of texts parsed once while there is no database yet, a line each: a cold run (a CI job,
+which never runs again) notes its parses without importing SQLite or creating a database."""
 _BATCH = 512  # parses written per transaction
 _PARSER_FILES = ("yaml_compose.py", "span.py", "values.py", "loaded.py")
 
@@ -172,6 +176,7 @@ class ParseStore:
         self._absent = False  # no database was found: none is read during this process
         self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
         self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
+        self._file_notes: set[str] | None = None  # the NOTES file's keys, once read
         self._store_first_parse = store_first_parse
         self._pruned = False
         self.hits = 0
@@ -206,7 +211,7 @@ class ParseStore:
         if self._unusable:
             return
         key = self._entry(path, text)
-        storing = self._store_first_parse or key in self._seen_before
+        storing = self._store_first_parse or key in self._seen_before or key in self._noted_in_file()
         encoded = encode_loaded(loaded) if storing else None
         if encoded is None and storing:
             return  # cannot be stored faithfully (aliases): stays noted only
@@ -223,18 +228,47 @@ class ParseStore:
         if self._pending_owner != os.getpid():
             return  # a forked child's copy of its parent's pending parses: the parent writes them
         atexit.unregister(self.flush)
+        if pending and self._database is None and all(value is None for value in pending.values()) \
+                and not os.path.isfile(os.path.join(self.directory, DATABASE)):
+            self._note_in_file(list(pending))
+            return
         database = self._open(create=True) if pending else None
         if database is None:
             return
         stored = [(key, value) for key, value in pending.items() if value is not None]
         noted = [(key,) for key, value in pending.items() if value is None]
+        noted += [(key,) for key in self._noted_in_file() if key not in pending]  # from now on in the database
         try:
             with database:
                 database.executemany("INSERT OR REPLACE INTO parsed (key, value) VALUES (?, ?)", stored)
                 database.executemany("INSERT OR IGNORE INTO parsed (key) VALUES (?)", noted)
             self._prune(database)
         except _database_errors():
-            pass  # locked by another writer for too long, or a full disk: nothing is stored
+            return  # locked by another writer for too long, or a full disk: nothing is stored
+        try:
+            os.remove(os.path.join(self.directory, NOTES))
+        except OSError:
+            pass
+
+    def _noted_in_file(self) -> set[str]:
+        if self._file_notes is None:
+            try:
+                with open(os.path.join(self.directory, NOTES), encoding="ascii") as handle:
+                    self._file_notes = set(handle.read().split())
+            except (OSError, ValueError):
+                self._file_notes = set()
+        return self._file_notes
+
+    def _note_in_file(self, keys: list[str]) -> None:
+        """Append the keys to NOTES (started again once it holds MAX_ENTRIES keys)."""
+        path = os.path.join(self.directory, NOTES)
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            full = os.path.isfile(path) and os.path.getsize(path) > MAX_ENTRIES * 41
+            with open(path, "w" if full else "a", encoding="ascii") as handle:
+                handle.write("".join(f"{key}\n" for key in keys))
+        except OSError:
+            pass  # a store that cannot be written is only slower
 
     def _open(self, create: bool) -> sqlite3.Connection | None:
         if self._database is not None and self._pid != os.getpid():

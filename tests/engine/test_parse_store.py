@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.parse_store import DATABASE, ParseStore, decode_loaded, encode_loaded
+from engine.parse_store import DATABASE, NOTES, ParseStore, decode_loaded, encode_loaded
 from engine.source import SourceCache, parse_text
 from engine.values import UnsafeText, VaultText
 
@@ -122,10 +122,13 @@ def test_a_parse_is_stored_when_a_second_run_parses_the_same_text(tmp_path: Path
         if run == "first":
             assert not (tmp_path / "store").exists()  # nothing written before the run ends
         store.flush()
-        assert os.listdir(tmp_path / "store") == [DATABASE]
+        if run == "first":  # the texts are only noted, in a plain file: no database, no SQLite
+            assert os.listdir(tmp_path / "store") == [NOTES]
+            assert store._database is None
+            continue
+        assert os.listdir(tmp_path / "store") == [DATABASE]  # the notes moved into it
         database = sqlite3.connect(tmp_path / "store" / DATABASE)
-        stored = database.execute("SELECT count(value) FROM parsed").fetchone()[0]
-        assert stored == (0 if run == "first" else 3)  # the first run only notes the texts
+        assert database.execute("SELECT count(value) FROM parsed").fetchone()[0] == 3
     third = ParseStore(str(tmp_path / "store"))
     assert [third.get(path, text).data for path, text in texts.items()] == [{"a": 0}, {"a": 1}, {"a": 2}]
     assert third.hits == 3
@@ -197,3 +200,21 @@ def test_a_forked_child_neither_reuses_the_connection_nor_writes_its_parents_par
     assert keys == 1  # the child did not note other.yml; the parent has not flushed yet
     store.flush()
     assert database.execute("SELECT count(*) FROM parsed").fetchone()[0] == 2
+
+
+def test_notes_of_texts_not_parsed_again_move_into_the_database(tmp_path: Path) -> None:
+    first = ParseStore(str(tmp_path / "store"))
+    for name in ("a.yml", "b.yml"):
+        first.put(name, f"{name}: 1\n", parse_text(f"{name}: 1\n", name))
+    first.flush()
+    second = ParseStore(str(tmp_path / "store"))  # parses a.yml again, b.yml not
+    second.put("a.yml", "a.yml: 1\n", parse_text("a.yml: 1\n", "a.yml"))
+    second.flush()
+    assert os.listdir(tmp_path / "store") == [DATABASE]
+    third = ParseStore(str(tmp_path / "store"))  # b.yml's second parse is stored: its note was kept
+    assert third.get("b.yml", "b.yml: 1\n") is None
+    third.put("b.yml", "b.yml: 1\n", parse_text("b.yml: 1\n", "b.yml"))
+    third.flush()
+    fourth = ParseStore(str(tmp_path / "store"))
+    assert fourth.get("a.yml", "a.yml: 1\n").data == {"a.yml": 1}
+    assert fourth.get("b.yml", "b.yml: 1\n").data == {"b.yml": 1}
