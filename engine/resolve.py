@@ -147,7 +147,12 @@ class Resolver:
     """Loads playbooks into the model. One instance may load many playbooks (files are cached)."""
 
     def __init__(self, sources: SourceCache | None = None, config: AnsibleConfig | None = None,
-                 extra_vars: dict[str, Any] | None = None, magic: dict[str, Any] | None = None) -> None:
+                 extra_vars: dict[str, Any] | None = None, magic: dict[str, Any] | None = None,
+                 follow_dynamic: bool = True) -> None:
+        """``follow_dynamic=False``: ``include_tasks`` and ``include_role`` stay single tasks
+        without their content, as ``ansible-playbook --list-tasks`` loads them. Their content
+        never shows in a listing, its problems are never fatal there (ansible meets them at run
+        time), and following it was a fifth of listing kubespray."""
         if sources is None:
             from engine.source import SourceCache
 
@@ -158,6 +163,7 @@ class Resolver:
         # the magic variables defined while loading (engine.magic), over every other variable
         self.magic = magic if magic is not None else load_time_variables(config_file=self.config.path)
         self.problems: list[Problem] = []
+        self.follow_dynamic = follow_dynamic
         self.reuse: Reuse | None = None
         self.entries = 0  # task-list entries expanded by the current load_playbook
         self.roles = RoleLoader(self)
@@ -834,6 +840,8 @@ class Resolver:
         task.include_target = raw
         apply = task.args.get("apply")
         task.apply = apply if isinstance(apply, dict) else None  # a YMap: keeps the positions
+        if not self.follow_dynamic:
+            return
         span = ds.value_spans.get(task.action) if isinstance(ds, YMap) else task.span
         looped = static_loop(ds)
         if looped is not None:  # the file once per item, each run with its item (a list written out)

@@ -164,7 +164,8 @@ class RoleLoader:
             task = r.task(ds, action, args, ctx)
             task.include_target = str(name)
             task.apply = args["apply"] if isinstance(args.get("apply"), dict) else None  # keeps positions
-            self._include_role_children(task, str(name), from_files, ctx)
+            if r.follow_dynamic:
+                self._include_role_children(task, str(name), from_files, ctx)
             return [task]
         name = r.render_static(name, with_vars(ctx.variables, ds.get("vars")), span, exit_code=EXIT_ERROR)
         if not isinstance(name, str):

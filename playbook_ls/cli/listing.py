@@ -69,7 +69,7 @@ def run_listing(args: argparse.Namespace) -> int:
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache)
     if problem:
         return _error(problem, 5)
-    resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars)
+    resolver = Resolver(sources=cache, config=config, extra_vars=extra_vars, follow_dynamic=False)
     # ansible-playbook looks a name up as a collection playbook (ns.coll.name) first, in the
     # configured collections only; a file's directory then offers its collections/ to all
     in_collections = resolver.finder([])
