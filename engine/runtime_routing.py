@@ -9,7 +9,6 @@ that need every name (:func:`load_routing`, kept as JSON in the user's cache dir
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from functools import cache
@@ -41,6 +40,8 @@ def load_routing(path: str) -> dict[str, Any]:
     cached = _cache_file(path, stat) if stat.st_size > LARGE_RUNTIME else None
     if cached is not None:
         try:
+            import json  # only for a large table, in the cache
+
             with open(cached, encoding="utf-8") as handle:
                 routing = json.load(handle)
             if isinstance(routing, dict):
@@ -49,6 +50,8 @@ def load_routing(path: str) -> dict[str, Any]:
             pass
     routing = _yaml_routing(_read(path))
     if cached is not None and routing:
+        import json
+
         from engine.user_cache import write_quietly
 
         write_quietly(cached, json.dumps(routing))

@@ -8,13 +8,15 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from playbook_ls.cli.options import HelpFormatter
+
 FORMATS = ("text", "json", "sarif", "github")  # playbook_ls.check.formats renders each
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     help_text = "lint playbooks and roles for tag and when traps; exit 1 on findings at or above the fail level"
     parser = sub.add_parser("check", help=help_text, description=help_text,
-                            formatter_class=argparse.RawDescriptionHelpFormatter, epilog="""\
+                            formatter_class=HelpFormatter, epilog="""\
 examples:
   playbook-ls check                     check the current directory
   playbook-ls check site.yml roles/     check these files and directories

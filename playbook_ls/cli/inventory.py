@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from playbook_ls.cli.inventory_output import OutputError, dump, graph, list_inventory, toml_inventory, yaml_inventory
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
     from engine.config import InventorySettings
@@ -39,7 +39,7 @@ examples:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     help_text = "show the inventory like ansible-inventory (--list, --graph, --host) or ansible --list-hosts"
     parser = sub.add_parser("inventory", help=help_text, description=help_text + ". Runs inventory scripts.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="SOURCE",
                         help="inventory host list (a,b,), file, directory or script; repeatable")
     parser.add_argument("--list", action="store_true", help="print the whole inventory as JSON")

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 if TYPE_CHECKING:
     from engine.config import InventorySettings
@@ -37,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                             description="Resolve a launch profile with launch-time overrides, as AWX launches a "
                                         "job template, and show the job: fields, ignored fields, option "
                                         "variables, and per play the hosts and tasks. Nothing is run.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("profile", metavar="PROFILE", help="a profile from the playbook-ls settings")
     add_selection_options(parser, launch_fields=True)
     parser.add_argument("-C", "--check", action="store_true", help="job_type: check")

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 # Commands whose parser each module adds, in the order --help lists them (after list-tasks and
 # list-tags, before serve). Only the command being run is imported: the others' modules (and
@@ -53,7 +53,7 @@ Editor set-up (VS Code, Neovim, Helix, Emacs): see docs/editors.md.
 
 def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> None:
     parser = sub.add_parser(name, help=help_text, description=help_text, epilog=LISTING_EXAMPLES,
-                            formatter_class=argparse.RawDescriptionHelpFormatter)
+                            formatter_class=HelpFormatter)
     parser.add_argument("playbooks", nargs="+", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="INVENTORY",
                         help="inventory host list (a,b,) or file; repeatable")
@@ -69,7 +69,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         description="Effective tags and when for Ansible playbooks: listings identical to ansible-playbook, "
                     "computed statically.",
         epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -84,7 +84,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         return parser
     serve = sub.add_parser("serve", help="run the language server (LSP over stdio, or --tcp HOST:PORT)",
                            description="Run the language server. Logs go to stderr (PLAYBOOK_LS_LOG=info for more).",
-                           epilog=SERVE_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                           epilog=SERVE_EXAMPLES, formatter_class=HelpFormatter)
     serve.add_argument("--stdio", action="store_true", help="talk LSP over stdin/stdout (the default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", type=_tcp_address,
                        help="listen on a TCP port instead (one client; :PORT for the loopback)")

@@ -4,6 +4,33 @@ explained alike everywhere."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+
+
+class HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Descriptions and epilogs as written; the width as argparse's own formatter finds it, but
+    without importing shutil for it (which imports the compression modules): argparse makes a
+    formatter for every option it adds, so a listing would pay for it before its first line."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: COLUMNS, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
 
 
 def add_selection_options(parser: argparse.ArgumentParser, *, tags: bool = True, extra_vars: bool = True,

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -34,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("plan", help="show which task runs on which host, and why, before anything runs",
                             description="For every play, task and host: runs, skipped (why), or depends on "
                                         "run-time values (which). Nothing is executed.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("playbook", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
     add_selection_options(parser)

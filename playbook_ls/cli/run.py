@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 5
@@ -28,7 +28,7 @@ examples:
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("run", help="run a playbook on this machine with the bundled engine",
                             description="Plan and run a playbook like ansible-playbook, on the local machine only.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("playbook", nargs="?", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", default=None, help="inventory file, directory or host list (a,b,)")
     parser.add_argument("-C", "--check", action="store_true", help="check mode: change nothing")

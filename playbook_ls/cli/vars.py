@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("vars", help="show the variables a task sees on a host, with where each comes from",
                             description="The variables a task sees on a host: value and definitions, the winning "
                                         "one first, in ansible's precedence.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("playbook", metavar="PLAYBOOK", help="the playbook whose tasks are looked at")
     parser.add_argument("names", nargs="*", metavar="NAME", help="only these variables (default: all but magic ones)")
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")

@@ -10,6 +10,8 @@ import os
 import sys
 from typing import Any
 
+from playbook_ls.cli.options import HelpFormatter
+
 EXIT_NOT_ANSWERED = 2
 EXAMPLES = """\
 examples:
@@ -29,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     help_text = "explain why the task at FILE:LINE runs or not under a tag selection, in each context"
     parser = sub.add_parser("why", help=help_text, description=help_text + ". Follows ansible-core's "
                             "evaluate_tags step by step; when conditions are named, not evaluated.",
-                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+                            epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("location", metavar="FILE:LINE", help="a task's file and line (from 1)")
     parser.add_argument("-t", "--tags", action="append", default=None,
                         help="only tasks tagged with these (repeatable, comma-separated)")
