@@ -45,7 +45,6 @@ from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
 from engine.values import OMIT
-from engine.var_sources import hostless_variables, vars_files_found
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1
@@ -387,8 +386,20 @@ class Resolver:
                            for block in imported[section])]
         self._listed_roles_handlers = []
         self._follow_pending_includes(play)
-        play_vars = resolve_variables(hostless_variables(play, None, [], self.extra_vars, self.sources,
-                                                         self.with_magic({}, play.basedir)))
+        gathered: list[Mapping[str, Any]] = []
+
+        def play_level() -> Mapping[str, Any]:
+            """What the play sees before any host (its roles' defaults and vars, vars_files...),
+            gathered only when a template needs it: most plays' hosts, names and tags have none."""
+            if not gathered:
+                from engine.var_sources import hostless_variables
+
+                gathered.append(hostless_variables(play, None, [], self.extra_vars, self.sources,
+                                                   self.with_magic({}, play.basedir)))
+            return gathered[0]
+
+        templated = _holds_template(raw_hosts) or _holds_template(raw_name)
+        play_vars = resolve_variables(play_level()) if templated else {}
         # templated once the play is loaded, with every role's defaults (those of import_role too),
         # as PlaybookExecutor's post_validate does
         hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"), after_load=True)
@@ -397,7 +408,7 @@ class Resolver:
                                   after_load=True)
         play.name = "" if name is None else str(name)
         frame.label = f'play "{play.name}"'
-        self._template_tags(play, resolve_variables({**play_vars, "ansible_play_name": play.name}))
+        self._template_tags(play, lambda: resolve_variables({**play_level(), "ansible_play_name": play.name}))
         mark_duplicate_roles(play)
         self._check_module_keys()
         return play
@@ -421,6 +432,7 @@ class Resolver:
         name that still cannot be templated without a host or the run is a dynamic include."""
         if not self._pending_includes:
             return  # nothing to template: Jinja is not even imported
+        from engine import var_sources
         from engine.lookups import PureLookups
         from engine.templar import Templar, TemplateFailure, too_large_reason
         from engine.var_sources import tasks_with_includers
@@ -431,7 +443,7 @@ class Resolver:
             for include in pending:
                 task = include.task
                 try:
-                    variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
+                    variables = var_sources.hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
                                                    self.sources, self.with_magic({}, play.basedir))
                     templar = Templar(variables, PureLookups(), bounded=True)
                     names = [templar.template(raw) for raw in include.raw]
@@ -490,20 +502,23 @@ class Resolver:
                              "provides it, or add the directory that holds it to the library setting.", fatal=fatal,
                              requirement=requirement)
 
-    def _template_tags(self, play: Play, tag_vars: Mapping[str, Any]) -> None:
-        """Template every frame's tags with the play-wide variables ansible uses when filtering."""
+    def _template_tags(self, play: Play, tag_vars: Callable[[], Mapping[str, Any]]) -> None:
+        """Template every frame's tags with the play-wide variables ansible uses when filtering
+        (``tag_vars`` makes them, once, if a frame's tags are templated)."""
         seen: set[int] = set()
+        made: list[Mapping[str, Any]] = []
         tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
         included = [child for task in tasks for block in task.children for child in block.tasks()]
         for frame in (frame for task in (*tasks, *included) for frame in task.chain):
             if id(frame) not in seen:
                 seen.add(id(frame))
-                self._template_frame_tags(frame, tag_vars)
+                if any(is_template(tag) for tag in frame.raw_tags):
+                    if not made:
+                        made.append(tag_vars())
+                    self._template_frame_tags(frame, made[0])
 
     def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
         raw = frame.raw_tags
-        if not any(is_template(tag) for tag in raw):
-            return
         try:
             frame.tag_values = [t for t in _flatten(render(raw, variables)) if t is not None]
         except Unresolved as exc:
@@ -526,6 +541,8 @@ class Resolver:
         return blocks
 
     def _vars_files(self, ds: YMap, basedir: str, variables: dict[str, Any]) -> dict[str, Any]:
+        from engine.var_sources import vars_files_found
+
         loaded: dict[str, Any] = {}
         for path in vars_files_found(ds.get("vars_files"), basedir, variables):
             loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
@@ -945,3 +962,11 @@ def mark_duplicate_roles(play: Play) -> None:
 
 
 __all__ = ["Ctx", "Resolver", "load_tags"]
+
+
+
+def _holds_template(value: Any) -> bool:
+    """Whether templating ``value`` (a string, or a list of them) could change it."""
+    if isinstance(value, list):
+        return any(_holds_template(item) for item in value)
+    return is_template(value)
