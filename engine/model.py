@@ -268,7 +268,8 @@ class Play:
     """
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
-                 "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems", "derived")
+                 "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems", "derived",
+                 "templated_tags")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -286,6 +287,9 @@ class Play:
         # what analyses compute from the play once (its run order): it lives as long as the play,
         # where a cache keyed by the play's id kept every play an editor's edits replaced
         self.derived: dict[str, Any] = {}
+        self.templated_tags = True
+        """Whether a level of its tasks may have templated tags; the resolver clears it when none
+        has, and tag filtering then needs none of ansible's templating order."""
 
     def compile(self) -> list[Block]:
         """The play's blocks in execution order, implicit flush_handlers blocks included

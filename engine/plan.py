@@ -191,7 +191,7 @@ def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
     """The tasks of ``play`` a run executes, in order, after tag filtering: every section of
     every block, as ansible's ``filter_tagged_tasks`` keeps them. Raises PlanError when tags
     cannot be templated, where ansible-playbook stops too."""
-    evaluator = TagEvaluator()
+    evaluator = TagEvaluator.for_play(play)
     selected: list[Task] = []
     for block in play.compile():
         for task in block.tasks():

@@ -516,6 +516,7 @@ class Resolver:
                     if not made:
                         made.append(tag_vars())
                     self._template_frame_tags(frame, made[0])
+        play.templated_tags = bool(made)
 
     def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
         raw = frame.raw_tags

@@ -92,7 +92,10 @@ class TagEvaluator:
     selections and printed tags exactly.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, static: bool = False) -> None:
+        """``static``: no level's tags are templated (:meth:`for_play`), so a task's tags are
+        its levels' tags as written, whatever was evaluated before it."""
+        self._static = static
         self._templated: set[int] = set()
         # each frame's tags as ansible reads them now, by id (frames outlive the evaluator):
         # a play's every task is evaluated with its whole chain, a tenth of a listing
@@ -104,8 +107,14 @@ class TagEvaluator:
             now = self._now[id(frame)] = frame.tags if id(frame) in self._templated else frame.raw_tags
         return now
 
-    def evaluate(self, task: Task) -> set[Any] | frozenset[str]:
+    @classmethod
+    def for_play(cls, play: Play) -> TagEvaluator:
+        return cls(static=not play.templated_tags)
+
+    def evaluate(self, task: Task) -> set[Any] | frozenset[Any]:
         """The tag set ``evaluate_tags`` compares; raises :class:`TagTemplateError`."""
+        if self._static:
+            return task.tag_set() or UNTAGGED
         templated, chain = self._templated, task.chain
         lists = self._chain_tags(chain)
         if not any(lists):
@@ -136,8 +145,10 @@ class TagEvaluator:
         """One level's tags as ansible reads them now (templated once a task below was evaluated)."""
         return self._current(frame)
 
-    def current_tags(self, task: Task) -> set[Any]:
+    def current_tags(self, task: Task) -> set[Any] | frozenset[Any]:
         """``task.tags`` as ansible reads them now: templated where templating has happened."""
+        if self._static:
+            return task.tag_set()
         return _union(self._chain_tags(task.chain))
 
 
@@ -165,7 +176,7 @@ def selected_tasks(play: Play, selection: Selection) -> list[Task]:
 
     Tasks whose tags cannot be templated are left out (the listing reports the error).
     """
-    evaluator, selected = TagEvaluator(), []
+    evaluator, selected = TagEvaluator.for_play(play), []
     for block in play.compile():
         try:
             tags = _evaluated(evaluator, block)
@@ -219,7 +230,7 @@ def render_listing(playbooks: Iterable[Playbook], selection: Selection, list_tas
             play_tags = set(play.tags)
             text = "    tasks:\n" if list_tasks else ""
             all_tags: set[object] = set()
-            evaluator = TagEvaluator()
+            evaluator = TagEvaluator.for_play(play)
             for block in play.compile():
                 try:
                     evaluated = _evaluated(evaluator, block)

@@ -211,7 +211,7 @@ class Verdict:
 def play_verdicts(play: Play, selection: Selection) -> dict[int, Verdict]:
     """Every task of ``play`` (blocks, rescue, always, what includes load; not handlers, which
     tags do not select) by ``id``, with its verdict, evaluated in ansible's order."""
-    evaluator, verdicts = TagEvaluator(), {}
+    evaluator, verdicts = TagEvaluator.for_play(play), {}
 
     def visit(blocks: Iterable[Block], gates: tuple[Verdict, ...]) -> None:
         for block in blocks:

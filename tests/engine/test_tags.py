@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.model import UNTAGGED
-from engine.tags import Selection, should_run
+from engine.model import UNTAGGED, Play
+from engine.resolve import Resolver
+from engine.tags import Selection, TagEvaluator, should_run
 
 POOL = ["a", "b", "always", "never", "all", "tagged", "untagged"]
 tag_sets = st.sets(st.sampled_from(POOL[:4] + ["c"]), max_size=4)
@@ -60,3 +63,41 @@ def test_matches_ansible_core(tags: set[str], selection: tuple[list[str], list[s
     probe._tags = sorted(tags)
     ours = Selection.from_options(*selection)
     assert should_run(tags or UNTAGGED, ours) == probe.evaluate_tags(set(ours.only_tags), set(ours.skip_tags), {})
+
+
+def _resolved(tmp_path: Path, text: str) -> Play:
+    (tmp_path / "roles" / "r" / "tasks").mkdir(parents=True)
+    (tmp_path / "roles" / "r" / "tasks" / "main.yml").write_text("- debug: msg=in r\n  tags: [r1]\n- debug: msg=bare\n")
+    (tmp_path / "site.yml").write_text(text)
+    return Resolver().load_playbook(str(tmp_path / "site.yml")).plays[0]
+
+
+PLAIN = """\
+- hosts: all
+  tags: p
+  roles:
+    - role: r
+      tags: [entry]
+  tasks:
+    - block:
+        - debug: msg=one
+          tags: [t1, never]
+        - debug: msg=two
+    - debug: msg=three
+"""
+
+
+def test_a_play_without_templated_tags_is_filtered_from_the_tags_as_written(tmp_path: Path) -> None:
+    play = _resolved(tmp_path, PLAIN)
+    assert play.templated_tags is False
+    static, ordered = TagEvaluator.for_play(play), TagEvaluator()
+    tasks = [task for block in play.compile() for task in block.tasks()]
+    assert [static.evaluate(task) for task in tasks] == [ordered.evaluate(task) for task in tasks]
+    assert [static.current_tags(task) for task in tasks] == [ordered.current_tags(task) for task in tasks]
+    assert {"p", "entry", "r1"} in [set(static.evaluate(task)) for task in tasks]
+
+
+def test_a_play_with_a_templated_tag_keeps_ansibles_templating_order(tmp_path: Path) -> None:
+    play = _resolved(tmp_path, PLAIN.replace("tags: [t1, never]", "tags: ['{{ \"t\" ~ 1 }}']"))
+    assert play.templated_tags is True
+    assert TagEvaluator.for_play(play)._static is False
