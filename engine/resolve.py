@@ -542,6 +542,8 @@ class Resolver:
         return blocks
 
     def _vars_files(self, ds: YMap, basedir: str, variables: dict[str, Any]) -> dict[str, Any]:
+        if ds.get("vars_files") in (None, []):
+            return {}  # most plays: the variable sources' module is not even imported
         from engine.var_sources import vars_files_found
 
         loaded: dict[str, Any] = {}

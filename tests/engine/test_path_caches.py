@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine import paths
 
 
@@ -22,5 +24,34 @@ def test_each_memoised_question_keeps_at_most_paths_kept_paths(tmp_path: Path) -
         for question in (paths.exists, paths.isfile, paths.isdir, paths.realpath, paths.path_dwim_relative):
             assert question.cache_info().currsize <= paths.PATHS_KEPT, question
         assert paths._is_role.cache_info().maxsize == paths.PATHS_KEPT
+    finally:
+        paths.clear_cache()
+
+
+def test_realpath_answers_as_os_path_realpath_through_links_loops_and_dot_dots(tmp_path: Path,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import random
+
+    root = str(tmp_path)
+    os.makedirs(f"{root}/a/b/c")
+    os.makedirs(f"{root}/x/y")
+    os.symlink(f"{root}/a/b", f"{root}/x/link")
+    os.symlink("../a", f"{root}/x/rel")
+    os.symlink(f"{root}/loop1", f"{root}/loop2")
+    os.symlink(f"{root}/loop2", f"{root}/loop1")
+    Path(f"{root}/a/b/c/f.yml").write_text("")
+    os.symlink(f"{root}/a/b/c/f.yml", f"{root}/x/y/flink.yml")
+    parts = ["a", "b", "c", "x", "y", "link", "rel", "..", ".", "f.yml", "flink.yml", "loop1", "missing", "", "//"]
+    chosen = random.Random(4)
+    try:
+        for cwd in (f"{root}/x", f"{root}/x/link"):
+            monkeypatch.chdir(cwd)
+            for _ in range(3000):
+                written = "/".join(chosen.choice(parts) for _ in range(chosen.randint(1, 6)))
+                path = written if chosen.random() < 0.3 else f"{root}/{written}"
+                if chosen.random() < 0.5:
+                    paths.clear_cache()
+                assert paths.realpath(path) == os.path.realpath(path), path
     finally:
         paths.clear_cache()
