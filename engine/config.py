@@ -11,7 +11,6 @@ from __future__ import annotations
 import configparser
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.booleans import boolean
@@ -78,43 +77,64 @@ TRANSFORM_INVALID_GROUP_CHARS_CHOICES = ("always", "never", "ignore", "silently"
 """In ansible's order (its error for another value lists them so)."""
 
 
-@dataclass
 class InventorySettings:
     """The settings that change how ansible reads an inventory (``[defaults]``/``[inventory]``
-    in ansible.cfg, each overridden by its ``ANSIBLE_*`` environment variable)."""
+    in ansible.cfg, each overridden by its ``ANSIBLE_*`` environment variable).
 
-    sources: list[str] = field(default_factory=lambda: [DEFAULT_HOST_LIST])
-    """``DEFAULT_HOST_LIST``: the sources read when there is no ``-i``."""
-    enabled_plugins: list[str] = field(default_factory=lambda: ["host_list", "script", "auto", "yaml", "ini", "toml"])
-    unparsed_is_failed: bool = False
-    unparsed_warning: bool = True
-    any_unparsed_is_failed: bool = False
-    ignore_extensions: list[str] = field(default_factory=lambda: [*REJECT_EXTS, ".orig", ".cfg", ".retry"])
-    ignore_patterns: list[str] = field(default_factory=list)
-    host_pattern_mismatch: str = "warning"
-    localhost_warning: bool = True
-    """``LOCALHOST_WARNING``: warn when the inventory has no hosts (only the implicit localhost)."""
-    playbook_dir: str | None = None
-    """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
-    export: bool = False
-    """``INVENTORY_EXPORT``: the default of ``--export``."""
-    hash_behaviour: str = "replace"
-    """``DEFAULT_HASH_BEHAVIOUR``: ``merge`` merges dictionaries defined at several levels."""
-    transform_invalid_group_chars: str = "never"
-    """``TRANSFORM_INVALID_GROUP_CHARS`` (``force_valid_group_names``): keep (``never``,
-    ``ignore``) or replace (``always``, ``silently``) invalid characters in group names."""
-    inject_facts_as_vars: bool = True
-    """``INJECT_FACTS_AS_VARS``: when false, ansible gives every host ``ansible_local`` from its
-    (here always empty) facts."""
-    inventory_plugin_path: list[str] = field(default_factory=list)
-    """``DEFAULT_INVENTORY_PLUGIN_PATH``: where ansible looks for inventory plugins by short name
-    (besides ``inventory_plugins/`` in the playbook directory)."""
-    config_file: str | None = None
-    """The ansible.cfg these settings come from (part of what a plugin's cached result depends on)."""
-    collections_path: list[str] = field(default_factory=list)
-    collections_scan_sys_path: bool = True
-    """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
-    as ansible's plugin loader looks: only to tell "installed" from "unknown", never to run it."""
+    A plain class rather than a dataclass: importing ``dataclasses`` (with ``inspect``) and building
+    the listing's few dataclasses were a sixth of listing a small playbook."""
+
+    def __init__(self, *, sources: list[str] | None = None, enabled_plugins: list[str] | None = None,
+                 unparsed_is_failed: bool = False, unparsed_warning: bool = True,
+                 any_unparsed_is_failed: bool = False, ignore_extensions: list[str] | None = None,
+                 ignore_patterns: list[str] | None = None, host_pattern_mismatch: str = "warning",
+                 localhost_warning: bool = True, playbook_dir: str | None = None, export: bool = False,
+                 hash_behaviour: str = "replace", transform_invalid_group_chars: str = "never",
+                 inject_facts_as_vars: bool = True, inventory_plugin_path: list[str] | None = None,
+                 config_file: str | None = None, collections_path: list[str] | None = None,
+                 collections_scan_sys_path: bool = True) -> None:
+        self.sources = [DEFAULT_HOST_LIST] if sources is None else sources
+        """``DEFAULT_HOST_LIST``: the sources read when there is no ``-i``."""
+        self.enabled_plugins = ["host_list", "script", "auto", "yaml", "ini", "toml"] if enabled_plugins is None \
+            else enabled_plugins
+        self.unparsed_is_failed = unparsed_is_failed
+        self.unparsed_warning = unparsed_warning
+        self.any_unparsed_is_failed = any_unparsed_is_failed
+        self.ignore_extensions = [*REJECT_EXTS, ".orig", ".cfg", ".retry"] if ignore_extensions is None \
+            else ignore_extensions
+        self.ignore_patterns: list[str] = [] if ignore_patterns is None else ignore_patterns
+        self.host_pattern_mismatch = host_pattern_mismatch
+        self.localhost_warning = localhost_warning
+        """``LOCALHOST_WARNING``: warn when the inventory has no hosts (only the implicit localhost)."""
+        self.playbook_dir = playbook_dir
+        """``PLAYBOOK_DIR``: the default of ``--playbook-dir``."""
+        self.export = export
+        """``INVENTORY_EXPORT``: the default of ``--export``."""
+        self.hash_behaviour = hash_behaviour
+        """``DEFAULT_HASH_BEHAVIOUR``: ``merge`` merges dictionaries defined at several levels."""
+        self.transform_invalid_group_chars = transform_invalid_group_chars
+        """``TRANSFORM_INVALID_GROUP_CHARS`` (``force_valid_group_names``): keep (``never``,
+        ``ignore``) or replace (``always``, ``silently``) invalid characters in group names."""
+        self.inject_facts_as_vars = inject_facts_as_vars
+        """``INJECT_FACTS_AS_VARS``: when false, ansible gives every host ``ansible_local`` from its
+        (here always empty) facts."""
+        self.inventory_plugin_path: list[str] = [] if inventory_plugin_path is None else inventory_plugin_path
+        """``DEFAULT_INVENTORY_PLUGIN_PATH``: where ansible looks for inventory plugins by short name
+        (besides ``inventory_plugins/`` in the playbook directory)."""
+        self.config_file = config_file
+        """The ansible.cfg these settings come from (part of what a plugin's cached result depends on)."""
+        self.collections_path: list[str] = [] if collections_path is None else collections_path
+        self.collections_scan_sys_path = collections_scan_sys_path
+        """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
+        as ansible's plugin loader looks: only to tell "installed" from "unknown", never to run it."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is InventorySettings and vars(self) == vars(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"InventorySettings({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
 
 
 class _SettingReader:

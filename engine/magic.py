@@ -12,8 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.config import DEFAULT_HOST_LIST, configured_forks
 from engine.launch import ANSIBLE_CORE_VERSION
@@ -43,11 +42,10 @@ def command_line_sources(given: Sequence[str], default: Sequence[str] = (DEFAULT
         source)))) for source in given]
 
 
-@dataclass
-class RunOptions:
+class RunOptions(NamedTuple):
     """The command-line options that become ``ansible_*`` variables."""
 
-    inventory_sources: list[str] = field(default_factory=lambda: [DEFAULT_HOST_LIST])
+    inventory_sources: Sequence[str] = (DEFAULT_HOST_LIST,)
     tags: Sequence[str] = ()
     skip_tags: Sequence[str] = ()
     limit: str | None = None

@@ -4,25 +4,22 @@ the variables ansible derives from them (role names, a role's own, a task's envi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.model import Play, RoleInstance, Task
 
 
-@dataclass
 class PlayContext:
     """The play being run: its hosts (all, and those still running) and the roles it uses."""
 
-    play: Play
-    hosts_all: list[str]
-    hosts_left: list[str]
-    roles: list[RoleInstance]
-    batch: list[str] | None = None
-    """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
-    conditional: frozenset[int] = frozenset()
-    """Roles of ``roles`` an include brings in only if its ``when`` holds (by id): not named
-    among the play's roles, which a run knows and a report before it cannot."""
+    def __init__(self, play: Play, hosts_all: list[str], hosts_left: list[str], roles: list[RoleInstance],
+                 batch: list[str] | None = None, conditional: frozenset[int] = frozenset()) -> None:
+        self.play, self.hosts_all, self.hosts_left, self.roles = play, hosts_all, hosts_left, roles
+        self.batch = batch
+        """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
+        self.conditional = conditional
+        """Roles of ``roles`` an include brings in only if its ``when`` holds (by id): not named
+        among the play's roles, which a run knows and a report before it cannot."""
 
     def batch_left(self) -> list[str]:
         """``ansible_play_batch``: the batch's hosts still running."""

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import paths
 from engine.collection_search import SYNTHETIC, CollectionFinder, python_paths
@@ -32,8 +31,7 @@ class PluginRemoved(Exception):
     """A name whose routing says it was removed (a tombstone)."""
 
 
-@dataclass(frozen=True)
-class AnsibleCore:
+class AnsibleCore(NamedTuple):
     """The installed ansible-core's module and action directories and routing table."""
 
     package: str  # .../site-packages/ansible
@@ -82,17 +80,18 @@ def _plugin_files(directory: str, python_only: bool) -> frozenset[str]:
     return frozenset(names)
 
 
-@dataclass
 class PluginNames:
     """Looks module and action names up for one playbook's resolution."""
 
-    core: AnsibleCore | None
-    collections: CollectionFinder
-    module_paths: list[str] = field(default_factory=list)  # library: configured, then beside playbooks/roles
-    action_paths: list[str] = field(default_factory=list)
-    _answers: dict[tuple[Any, ...], bool | None | PluginRemoved] = field(default_factory=dict)
-    """``resolves`` per name, collection list and plugin directories (a playbook's thousands of
-    tasks name a few dozen modules)."""
+    def __init__(self, core: AnsibleCore | None, collections: CollectionFinder,
+                 module_paths: list[str] | None = None, action_paths: list[str] | None = None) -> None:
+        self.core, self.collections = core, collections
+        self.module_paths: list[str] = module_paths if module_paths is not None else []
+        """library: configured, then beside playbooks/roles"""
+        self.action_paths: list[str] = action_paths if action_paths is not None else []
+        self._answers: dict[tuple[Any, ...], bool | None | PluginRemoved] = {}
+        """``resolves`` per name, collection list and plugin directories (a playbook's thousands of
+        tasks name a few dozen modules)."""
 
     def add_plugin_dirs(self, directory: str) -> None:
         """``add_all_plugin_dirs``: a playbook's or a legacy role's ``library/`` and ``action_plugins/``."""

@@ -12,12 +12,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from engine.source import SourceCache
 
 from engine import keywords as kw
@@ -129,8 +126,7 @@ def _as_list(value: Any) -> list[Any]:
 UNFOUND = frozenset({"unresolved-role", "unresolved-include", "unresolved-import"})
 
 
-@dataclass
-class _PendingInclude:
+class _PendingInclude(NamedTuple):
     """An include whose name needs variables the loader does not have yet."""
 
     task: Task

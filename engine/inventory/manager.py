@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine import files
 from engine.config import DEFAULT_HOST_LIST, InventorySettings
@@ -61,8 +60,7 @@ INTERNAL_STATIC_VARS = frozenset((
 """Variables ansible-inventory leaves out of what it prints (ansible's ``C.INTERNAL_STATIC_VARS``)."""
 
 
-@dataclass(frozen=True)
-class SourceFailure:
+class SourceFailure(NamedTuple):
     """One plugin's reason for refusing a source (ansible shows them when no plugin succeeded)."""
 
     source: str
@@ -71,7 +69,6 @@ class SourceFailure:
     detail: str = ""
 
 
-@dataclass
 class Inventory:
     """The result of reading inventory sources: the graph plus what happened on the way.
 
@@ -81,24 +78,24 @@ class Inventory:
     otherwise ``working_dir``, the directory ansible-inventory runs in.
     """
 
-    data: InventoryData
-    sources: list[str]
-    cache: SourceCache
-    notes: list[str] = field(default_factory=list)
-    failures: list[SourceFailure] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    parsed: bool = False
-    report: list[SourceFailure | str] = field(default_factory=list)
-    """The failures and warnings in the order ansible displays them (source by source)."""
-    plugin_warnings: list[str] = field(default_factory=list)
-    """Enabled plugin names that are not plugins: ansible warns about them before anything else."""
-    playbook_dir: str | None = None
-    working_dir: str = field(default_factory=os.getcwd)
-    facts_as_vars: bool = True
-    """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
-    facts are read here, so ``{}``) over its variables."""
-
-    def __post_init__(self) -> None:
+    def __init__(self, data: InventoryData, sources: list[str], cache: SourceCache, *,
+                 shared_from: Inventory | None = None, playbook_dir: str | None = None,
+                 working_dir: str | None = None, facts_as_vars: bool = True) -> None:
+        """``shared_from``: the inventory whose notes, failures and warnings this one shares."""
+        self.data, self.sources, self.cache = data, sources, cache
+        self.notes: list[str] = shared_from.notes if shared_from else []
+        self.failures: list[SourceFailure] = shared_from.failures if shared_from else []
+        self.warnings: list[str] = shared_from.warnings if shared_from else []
+        self.parsed = shared_from.parsed if shared_from else False
+        self.report: list[SourceFailure | str] = shared_from.report if shared_from else []
+        """The failures and warnings in the order ansible displays them (source by source)."""
+        self.plugin_warnings: list[str] = shared_from.plugin_warnings if shared_from else []
+        """Enabled plugin names that are not plugins: ansible warns about them before anything else."""
+        self.playbook_dir = playbook_dir
+        self.working_dir = working_dir if working_dir is not None else os.getcwd()
+        self.facts_as_vars = facts_as_vars
+        """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
+        facts are read here, so ``{}``) over its variables."""
         self._per_playbook_dir: dict[str, Inventory] = {}
         # values others compute from this inventory, kept as long as it is (a cache of their own
         # would keep every inventory read again after a change)
@@ -117,8 +114,8 @@ class Inventory:
         found = self._per_playbook_dir.get(playbook_dir)
         if found is None:
             found = self._per_playbook_dir[playbook_dir] = Inventory(
-                self.data, self.sources, self.cache, self.notes, self.failures, self.warnings, self.parsed,
-                self.report, self.plugin_warnings, playbook_dir, self.working_dir, self.facts_as_vars)
+                self.data, self.sources, self.cache, shared_from=self, playbook_dir=playbook_dir,
+                working_dir=self.working_dir, facts_as_vars=self.facts_as_vars)
         return found
 
     def add_warning(self, message: str) -> None:

@@ -14,8 +14,7 @@ error.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from engine.config import InventorySettings
 
@@ -24,8 +23,7 @@ PluginKind = Literal["builtin", "installed", "unknown"]
 """``installed``: a plugin ansible would load from a file playbook-ls does not implement."""
 
 
-@dataclass(frozen=True)
-class NamedPlugin:
+class NamedPlugin(NamedTuple):
     """What a ``plugin:`` name resolves to: ``name`` is the short name of a builtin plugin, else
     the name as written; ``load_warning`` is the warning ansible prints while looking it up."""
 
