@@ -8,10 +8,13 @@ the file's directory.
 
 from __future__ import annotations
 
-import configparser
 import os
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import configparser
 
 from engine.booleans import boolean
 
@@ -137,11 +140,21 @@ class InventorySettings:
         return f"InventorySettings({', '.join(f'{name}={value!r}' for name, value in vars(self).items())})"
 
 
+class _NoConfigFile:
+    """The settings of no ansible.cfg: none (and configparser is not even imported)."""
+
+    def has_option(self, section: str, option: str) -> bool:
+        return False
+
+    def get(self, section: str, option: str) -> str:
+        raise KeyError(f"[{section}] {option}")
+
+
 class _SettingReader:
     """One setting as ansible's config manager finds it: the first environment variable set,
     else the last of its ini keys present in the file."""
 
-    def __init__(self, parser: configparser.ConfigParser, path: str | None, cwd: str) -> None:
+    def __init__(self, parser: configparser.ConfigParser | _NoConfigFile, path: str | None, cwd: str) -> None:
         self.parser, self.path, self.cwd = parser, path, cwd
         self.errors: list[str] = []
 
@@ -245,8 +258,11 @@ class AnsibleConfig:
     def load(cls, cwd: str | None = None) -> AnsibleConfig:
         cwd = os.path.abspath(cwd or os.getcwd())
         path = find_config_file(cwd)
-        parser = configparser.ConfigParser(interpolation=None, strict=False)
+        parser: configparser.ConfigParser | _NoConfigFile = _NoConfigFile()
         if path:
+            import configparser
+
+            parser = configparser.ConfigParser(interpolation=None, strict=False)
             try:
                 parser.read(path, encoding="utf-8")
             except (configparser.Error, OSError, UnicodeDecodeError):
@@ -413,6 +429,8 @@ def config_value(env: str | None, section: str, key: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _parsed_config(path: str, _mtime_ns: int, _size: int) -> configparser.ConfigParser | None:
+    import configparser
+
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read(path, encoding="utf-8")

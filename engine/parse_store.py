@@ -21,7 +21,6 @@ ignored and parsed again; a cache that cannot be opened or written only means no
 from __future__ import annotations
 
 import atexit
-import json
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -143,12 +142,16 @@ def encode_loaded(loaded: Loaded) -> str | None:
     except (_Shared, RecursionError):
         return None
     error = None if loaded.error is None else [loaded.error.message, _span(loaded.error.span)]
+    import json  # only where parses are stored or read: a cold run needs neither
+
     return json.dumps({"data": data, "error": error}, separators=(",", ":"), allow_nan=True)
 
 
 def decode_loaded(path: str, text: str) -> Loaded:
     """The :class:`Loaded` of ``path`` that :func:`encode_loaded` wrote; raises ValueError,
     KeyError, TypeError or IndexError on anything else."""
+    import json
+
     stored = json.loads(text)
     decoder = _Decoder(path)
     error = stored["error"]

@@ -7,7 +7,6 @@ and ``web[01:03]`` range patterns are accepted or refused exactly as ansible doe
 from __future__ import annotations
 
 import re
-import string
 
 _NUMERIC_RANGE = r"""
     \[
@@ -185,6 +184,8 @@ def expand_hostname_range(line: str) -> list[str]:
         width = len(beg)
         if width != len(end):
             raise AddressError("host range must specify equal-length begin and end formats")
+    import string  # only for ranges
+
     letters = string.ascii_letters
     seq: list[str] | range
     try:  # ansible looks the bounds up as substrings of ascii_letters; anything else is numeric

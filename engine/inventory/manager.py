@@ -19,14 +19,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import files
 from engine.config import DEFAULT_HOST_LIST, InventorySettings
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryData, InventoryError, sort_groups
-from engine.inventory.ini import parse_ini
-from engine.inventory.plugins import NamedPlugin
 from engine.inventory.script import ScriptError, ScriptRunner, is_script, parse_script
 from engine.inventory.vars_files import (
     YAML_FILENAME_EXTENSIONS,
@@ -34,8 +32,10 @@ from engine.inventory.vars_files import (
     playbook_vars_directories,
     source_directories,
 )
-from engine.inventory.yaml_source import parse_yaml_inventory
 from engine.source import SourceCache
+
+if TYPE_CHECKING:
+    from engine.inventory.plugins import NamedPlugin
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""
@@ -188,8 +188,6 @@ def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None
     """The enabled plugins, in order, as (implementation, the name ansible reports failures with:
     the short name, or the module path for ``ansible.builtin.*``), the warnings for names that are
     not plugins, and the plugins ansible-core runs for us (a user's or a collection's) by name."""
-    from engine.inventory.plugins import find_plugin
-
     plugins: list[tuple[str, str]] = []
     warnings: list[str] = []
     external: dict[str, NamedPlugin] = {}
@@ -198,7 +196,10 @@ def enabled_plugins(settings: InventorySettings, playbook_dir: str | None = None
         if short in BUILTIN_PLUGINS:
             shown = short if short == name else f"ansible_collections.ansible.builtin.plugins.inventory.{short}"
             plugins.append((short, shown))
-        elif (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
+            continue
+        from engine.inventory.plugins import find_plugin  # only for a plugin playbook-ls does not implement
+
+        if (plugin := find_plugin(name, BUILTIN_PLUGINS, settings, playbook_dir)).kind == "installed":
             external[name] = plugin
             plugins.append((name, name))
         else:
@@ -410,6 +411,8 @@ class _SourceReader:
                              untrusted_values=self.data.trust_by_default is False)
 
     def _yaml(self, source: str) -> None:
+        from engine.inventory.yaml_source import parse_yaml_inventory
+
         parse_yaml_inventory(self.data, self._load_yaml(source))
 
     def _read_text(self, source: str) -> str:
@@ -432,6 +435,8 @@ class _SourceReader:
         except UnicodeDecodeError:  # ansible's ini plugin skips undecodable comment lines
             text = "\n".join("" if line[:1] in (b";", b"#") else line.decode("utf-8", "surrogateescape")
                              for line in files.read_bytes(source).splitlines())
+        from engine.inventory.ini import parse_ini  # with ast and shlex: only for an INI source
+
         parse_ini(self.data, text)
 
 
