@@ -8,7 +8,6 @@ with ``--host NAME`` for every host. Running is the caller's decision (see
 from __future__ import annotations
 
 import os
-import shlex
 from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
@@ -47,6 +46,7 @@ class ScriptRunner:
         cmd = (path, *options)
         if cmd in self._outputs:
             return self._outputs[cmd]
+        import shlex
         import subprocess  # only an explicit run executes an inventory script
 
         try:

@@ -10,7 +10,6 @@ and what comes out untrusted is :class:`~engine.values.UnsafeText`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,4 +77,6 @@ def legacy_json_object(pairs: dict[str, Any]) -> Any:
 
 def decode_legacy_json(text: str) -> Any:
     """JSON as ansible's legacy profile reads it (see :func:`legacy_json_object`)."""
+    import json  # only a script's or a plugin's answer is JSON
+
     return json.loads(text, object_hook=legacy_json_object)
