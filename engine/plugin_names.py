@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from engine import paths
 from engine.collection_search import SYNTHETIC, CollectionFinder, python_paths
 from engine.files import is_file
-from engine.runtime_routing import routing_entry
 
 # What ansible takes as the task's action without looking it up (``BUILTIN_TASKS``).
 ALWAYS_VALID = frozenset(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")
@@ -171,6 +170,8 @@ class PluginNames:
                 return False
             directory = os.path.join(root, "plugins", kind, *(subdirs.split(".") if subdirs else []))
             runtime = os.path.join(root, "meta", "runtime.yml")
+        from engine.runtime_routing import routing_entry  # only for names not found as files
+
         entry = routing_entry(runtime, kind, f"{subdirs}.{resource}" if subdirs else resource)
         if isinstance(entry, dict):
             if "tombstone" in entry:

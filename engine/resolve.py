@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
+    from engine.requirements import Requirement
     from engine.source import SourceCache
 
 from engine import keywords as kw
@@ -37,7 +38,6 @@ from engine.model import (
 )
 from engine.paths import path_dwim, path_dwim_relative
 from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
-from engine.requirements import Requirement, declared, install_hint
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
@@ -182,6 +182,14 @@ class Resolver:
                 after_load: bool = False) -> None:
         self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load))
 
+    def _collection_hint(self, name: str, otherwise: str) -> tuple[Requirement | None, str]:
+        """For a missing ``name``: the requirements-file entry of its collection, when ``name`` is
+        fully qualified and one declares it, and the hint to install it (else ``otherwise``)."""
+        from engine.requirements import install_hint
+
+        requirement = self.requirement_for("collection", name) if is_fqcr(name) else None
+        return requirement, install_hint(requirement) or otherwise
+
     def requirement_for(self, kind: str, name: str) -> Requirement | None:
         """The requirements-file entry declaring the missing role or collection ``name`` (for a
         collection, the one a fully qualified name is in), when it is not installed here."""
@@ -189,6 +197,8 @@ class Resolver:
             name = ".".join(name.split(".")[:2])
             if self.collections.collection_dir(name) is not None:
                 return None  # installed: what is missing is missing from the collection itself
+        from engine.requirements import declared  # only for what is missing
+
         return declared(self.sources.load, self._loaded_dirs, kind, name)
 
     def load_yaml(self, path: str, span: Span | None) -> Any:
@@ -321,10 +331,9 @@ class Resolver:
             path = target if os.path.isabs(target) else os.path.join(basedir, target)
             self.default_collection = self.collections.collection_of(path) or self.default_collection
         if not paths.exists(path):
-            requirement = self.requirement_for("collection", target) if is_fqcr(target) else None
+            requirement, hint = self._collection_hint(target, f"Looked for {path}.")
             self.problem("unresolved-import", f"could not find the imported playbook {target!r}",
-                         entry.value_spans.get(key), install_hint(requirement) or f"Looked for {path}.",
-                         exit_code=EXIT_ERROR, requirement=requirement)
+                         entry.value_spans.get(key), hint, exit_code=EXIT_ERROR, requirement=requirement)
             return []
         # PlaybookInclude: ``entry.vars | new_obj.vars``, the outer import's vars over the inner's
         play_vars = {**as_dict(entry.get("vars")), **outer_vars}
@@ -491,11 +500,11 @@ class Resolver:
             if found is None:
                 self.unchecked_modules = True
             elif not found:
-                requirement = self.requirement_for("collection", name) if is_fqcr(name) else None
+                requirement, hint = self._collection_hint(name, "Check the module's name, install the collection "
+                                                          "that provides it, or add the directory that holds it to "
+                                                          "the library setting.")
                 self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
-                             "misspelling, missing collection, or incorrect module path.", span,
-                             install_hint(requirement) or "Check the module's name, install the collection that "
-                             "provides it, or add the directory that holds it to the library setting.", fatal=fatal,
+                             "misspelling, missing collection, or incorrect module path.", span, hint, fatal=fatal,
                              requirement=requirement)
 
     def _template_tags(self, play: Play, tag_vars: Callable[[], Mapping[str, Any]]) -> None:
