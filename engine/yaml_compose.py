@@ -328,11 +328,10 @@ class _Constructor:
         if isinstance(node, SequenceNode):
             seq = YSeq(self.span(node))
             self.memo[id(node)] = seq
-            build, file, item_spans = self.build, self.file, seq.item_spans
+            build, span, item_spans = self.build, self.span, seq.item_spans
             for item in node.value:
                 seq.append(build(item))
-                start, end = item.start_mark, item.end_mark
-                item_spans.append(_new_span(Span, (file, start.line, start.column, end.line, end.column)))
+                item_spans.append(span(item))
             result: Any = seq
         else:
             result = self.mapping(node)
@@ -375,29 +374,19 @@ class _Constructor:
     def mapping(self, node: MappingNode) -> YMap:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
-        build, file, key_spans, value_spans = self.build, self.file, result.key_spans, result.value_spans
+        build, span, key_spans, value_spans = self.build, self.span, result.key_spans, result.value_spans
         for key_node, value_node in node.value:
-            if key_node.ctag is _PLAIN:
-                if key_node.value == "<<":
-                    self._merge(result, value_node)
-                    continue
-                key = build(key_node)
-            elif isinstance(key_node, ScalarNode) and key_node.value == "<<" and _tag(key_node) == _PLAIN:
-                self._merge(result, value_node)  # a merge key composed by PyYAML, whose tag is no str
+            plain = key_node.ctag is _PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
+            if key_node.value == "<<" and (plain or isinstance(key_node, ScalarNode) and _tag(key_node) == _PLAIN):
+                self._merge(result, value_node)
                 continue
-            else:
-                key = build(key_node)
-                if isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
-                    raise _BadScalar("While constructing a mapping found unhashable key.", self.span(key_node))
+            key = build(key_node)
+            if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
+                raise _BadScalar("While constructing a mapping found unhashable key.", span(key_node))
             value = result[key] = build(value_node)
-            start, end = key_node.start_mark, key_node.end_mark
-            key_spans[key] = _new_span(Span, (file, start.line, start.column, end.line, end.column))
+            key_spans[key] = span(key_node)
             # a collection's span is its node's (an alias's node is the anchored one): made once
-            if type(value) is YMap or type(value) is YSeq:
-                value_spans[key] = value.span
-            else:
-                start, end = value_node.start_mark, value_node.end_mark
-                value_spans[key] = _new_span(Span, (file, start.line, start.column, end.line, end.column))
+            value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq else span(value_node)
         return result
 
     def _merge(self, result: YMap, value_node: Node) -> None:
