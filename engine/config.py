@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from engine.booleans import boolean
+
 if TYPE_CHECKING:
     import configparser
-
-from engine.booleans import boolean
 
 REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")
 DEFAULT_HOST_LIST = "/etc/ansible/hosts"

@@ -122,6 +122,13 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
+def _holds_template(value: Any) -> bool:
+    """Whether templating ``value`` (a string, or a list of them) could change it."""
+    if isinstance(value, list):
+        return any(_holds_template(item) for item in value)
+    return is_template(value)
+
+
 # what following an include named from values known before the run may not find
 UNFOUND = frozenset({"unresolved-role", "unresolved-include", "unresolved-import"})
 
@@ -437,10 +444,9 @@ class Resolver:
         name that still cannot be templated without a host or the run is a dynamic include."""
         if not self._pending_includes:
             return  # nothing to template: Jinja is not even imported
-        from engine import var_sources
         from engine.lookups import PureLookups
         from engine.templar import Templar, TemplateFailure, too_large_reason
-        from engine.var_sources import tasks_with_includers
+        from engine.var_sources import hostless_variables, tasks_with_includers
 
         while self._pending_includes:
             pending, self._pending_includes = self._pending_includes, []
@@ -448,7 +454,7 @@ class Resolver:
             for include in pending:
                 task = include.task
                 try:
-                    variables = var_sources.hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
+                    variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
                                                    self.sources, self.with_magic({}, play.basedir))
                     templar = Templar(variables, PureLookups(), bounded=True)
                     names = [templar.template(raw) for raw in include.raw]
@@ -970,11 +976,3 @@ def mark_duplicate_roles(play: Play) -> None:
 
 
 __all__ = ["Ctx", "Resolver", "load_tags"]
-
-
-
-def _holds_template(value: Any) -> bool:
-    """Whether templating ``value`` (a string, or a list of them) could change it."""
-    if isinstance(value, list):
-        return any(_holds_template(item) for item in value)
-    return is_template(value)

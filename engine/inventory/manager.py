@@ -81,7 +81,8 @@ class Inventory:
     def __init__(self, data: InventoryData, sources: list[str], cache: SourceCache, *,
                  shared_from: Inventory | None = None, playbook_dir: str | None = None,
                  working_dir: str | None = None, facts_as_vars: bool = True) -> None:
-        """``shared_from``: the inventory whose notes, failures and warnings this one shares."""
+        """``shared_from``: the inventory whose notes, failures and warnings this one shares
+        (:meth:`with_playbook_dir`)."""
         self.data, self.sources, self.cache = data, sources, cache
         self.notes: list[str] = shared_from.notes if shared_from else []
         self.failures: list[SourceFailure] = shared_from.failures if shared_from else []
