@@ -4,7 +4,7 @@ scenario, so each statement is one ansible-playbook confirmed."""
 
 from __future__ import annotations
 
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,17 +13,10 @@ from playbook_ls.features.host_hover import hosts_section, summary_lines
 from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 from playbook_ls.features.workspace import WorkspaceIndex
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "plan" / "scenarios"
-
 
 @pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WorkspaceIndex:
-    root = tmp_path / "ws"
-    shutil.copytree(SCENARIOS / "conditions_inventory", root)
-    monkeypatch.chdir(root)
-    built = WorkspaceIndex(str(root))
-    built.index()
-    return built
+def index(plan_scenario_index: Callable[[str], WorkspaceIndex]) -> WorkspaceIndex:
+    return plan_scenario_index("conditions_inventory")
 
 
 def test_the_summary_says_where_the_task_runs_and_why_not_elsewhere(index: WorkspaceIndex) -> None:

@@ -5,7 +5,7 @@ greyed task is one ansible-playbook skipped on every host."""
 from __future__ import annotations
 
 import json
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,22 +15,17 @@ from engine.tags import Selection
 from playbook_ls.features.host_preview import run_nowhere
 from playbook_ls.features.workspace import WorkspaceIndex
 
-SCENARIOS = Path(__file__).resolve().parents[1] / "plan" / "scenarios"
+LOOPS = Path(__file__).resolve().parents[1] / "plan" / "scenarios" / "loops"
 
 
 @pytest.fixture
-def index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> WorkspaceIndex:
-    root = tmp_path / "ws"
-    shutil.copytree(SCENARIOS / "loops", root)
-    monkeypatch.chdir(root)
-    built = WorkspaceIndex(str(root))
-    built.index()
-    return built
+def index(plan_scenario_index: Callable[[str], WorkspaceIndex]) -> WorkspaceIndex:
+    return plan_scenario_index("loops")
 
 
 def _recorded_nowhere() -> set[int]:
     """The lines of site.yml whose task ansible-playbook skipped on every host."""
-    recorded = json.loads((SCENARIOS / "loops" / "expected.json").read_text(encoding="utf-8"))
+    recorded = json.loads((LOOPS / "expected.json").read_text(encoding="utf-8"))
     return {int(where.split(":")[1]) for where, hosts in recorded.items()
             if where.startswith("site.yml:") and all(set(runs) == {"skipped"} for runs in hosts.values())}
 
