@@ -38,6 +38,7 @@ DATABASE = "parsed.sqlite3"
 NOTES = "noted"
 """Keys of texts parsed once while there is no database yet, a line each: a cold run (a CI job,
 which never runs again) notes its parses without importing SQLite or creating a database."""
+_NOTES_READ = MAX_ENTRIES * 41  # bytes of NOTES read, MAX_ENTRIES keys: a larger file is started again
 _BATCH = 512  # parses written per transaction
 _PARSER_FILES = ("yaml_compose.py", "span.py", "values.py", "loaded.py")
 
@@ -257,7 +258,7 @@ class ParseStore:
         if self._file_notes is None:
             try:
                 with open(os.path.join(self.directory, NOTES), encoding="ascii") as handle:
-                    self._file_notes = set(handle.read().split())
+                    self._file_notes = set(handle.read(_NOTES_READ).split())
             except (OSError, ValueError):
                 self._file_notes = set()
         return self._file_notes
@@ -267,7 +268,7 @@ class ParseStore:
         path = os.path.join(self.directory, NOTES)
         try:
             os.makedirs(self.directory, exist_ok=True)
-            full = os.path.isfile(path) and os.path.getsize(path) > MAX_ENTRIES * 41
+            full = os.path.isfile(path) and os.path.getsize(path) > _NOTES_READ
             with open(path, "w" if full else "a", encoding="ascii") as handle:
                 handle.write("".join(f"{key}\n" for key in keys))
         except OSError:

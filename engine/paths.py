@@ -29,10 +29,15 @@ def realpath(path: str) -> str:
     symbolic links is its own absolute path: one ``lstat`` instead of one per component, which
     realpath makes (seven system calls per task file of a role)."""
     absolute = os.path.abspath(path)
-    if ".." in path.split(os.sep) or absolute.startswith("//") or not _without_links(os.path.dirname(absolute)) \
-            or os.path.islink(absolute):
+    if ".." in path.split(os.sep) or absolute.startswith("//") or absolute.count(os.sep) > _DEPTH_MEMOISED \
+            or not _without_links(os.path.dirname(absolute)) or os.path.islink(absolute):
         return os.path.realpath(path)  # normpath keeps a leading "//" that realpath does not
     return absolute
+
+
+_DEPTH_MEMOISED = 64
+"""Directories deeper than this (a path an editor buffer can hold, thousands of levels) are left
+to os.path.realpath, which walks them without recursing."""
 
 
 @lru_cache(maxsize=PATHS_KEPT)

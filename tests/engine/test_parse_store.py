@@ -218,3 +218,12 @@ def test_notes_of_texts_not_parsed_again_move_into_the_database(tmp_path: Path) 
     fourth = ParseStore(str(tmp_path / "store"))
     assert fourth.get("a.yml", "a.yml: 1\n").data == {"a.yml": 1}
     assert fourth.get("b.yml", "b.yml: 1\n").data == {"b.yml": 1}
+
+
+def test_the_notes_file_is_read_only_up_to_its_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("engine.parse_store._NOTES_READ", 41 * 3)
+    store = ParseStore(str(tmp_path / "store"))
+    keys = [store._entry(f"t{index}.yml", "a: 1\n") for index in range(5)]
+    (tmp_path / "store").mkdir()
+    (tmp_path / "store" / NOTES).write_text("".join(f"{key}\n" for key in keys))
+    assert store._noted_in_file() == set(keys[:3])  # a planted or damaged file cannot fill memory

@@ -55,3 +55,13 @@ def test_realpath_answers_as_os_path_realpath_through_links_loops_and_dot_dots(t
                 assert paths.realpath(path) == os.path.realpath(path), path
     finally:
         paths.clear_cache()
+
+
+def test_realpath_of_a_path_thousands_of_levels_deep_does_not_recurse_into_a_crash(tmp_path: Path) -> None:
+    import os
+
+    typed = str(tmp_path) + "/a" * 3000 + "/tasks.yml"  # an import an editor buffer can name
+    try:
+        assert paths.realpath(typed) == os.path.realpath(typed)
+    finally:
+        paths.clear_cache()
