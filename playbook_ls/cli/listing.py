@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from argparse import Namespace
+    from types import SimpleNamespace
     from typing import Any
 
     from engine.config import InventorySettings
@@ -61,7 +62,7 @@ def _report(problem: Problem) -> None:
     print(f"playbook-ls: error: {problem}", file=sys.stderr)
 
 
-def run_listing(args: argparse.Namespace) -> int:
+def run_listing(args: Namespace | SimpleNamespace) -> int:
     cache = SourceCache.for_command()
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything

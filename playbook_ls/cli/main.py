@@ -7,12 +7,16 @@ Heavy imports happen inside the commands to keep start-up lean.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.option_table import LISTING_OPTIONS, plain_listing_args
+
+if TYPE_CHECKING:
+    import argparse
+    from types import SimpleNamespace
 
 # Commands whose parser each module adds, in the order --help lists them (after list-tasks and
 # list-tags, before serve). Only the command being run is imported: the others' modules (and
@@ -52,18 +56,22 @@ Editor set-up (VS Code, Neovim, Helix, Emacs): see docs/editors.md.
 
 
 def _add_listing(sub: argparse._SubParsersAction, name: str, help_text: str) -> None:
+    from playbook_ls.cli.options import HelpFormatter, add_option
+
     parser = sub.add_parser(name, help=help_text, description=help_text, epilog=LISTING_EXAMPLES,
                             formatter_class=HelpFormatter)
     parser.add_argument("playbooks", nargs="+", metavar="PLAYBOOK")
-    parser.add_argument("-i", "--inventory", action="append", default=[], metavar="INVENTORY",
-                        help="inventory host list (a,b,) or file; repeatable")
-    add_selection_options(parser)
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    for option in LISTING_OPTIONS:
+        add_option(parser, option)
     parser.set_defaults(handler=_run_listing, mode=name)
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line, or (``command``) only that command's part of it."""
+    import argparse
+
+    from playbook_ls.cli.options import HelpFormatter, VersionAction
+
     parser = argparse.ArgumentParser(
         prog="playbook-ls",
         description="Effective tags and when for Ansible playbooks: listings identical to ansible-playbook, "
@@ -71,7 +79,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         epilog=EXAMPLES,
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("--version", action=_VersionAction)
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, what in (("list-tasks", "the tasks a run would execute"),
                        ("list-tags", "the tags of the tasks a run would execute")):
@@ -92,22 +100,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-class _VersionAction(argparse.Action):
-    """``--version``: the version is only looked up when asked for."""
-
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
-        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
-        from playbook_ls import __version__
-
-        parser._print_message(f"playbook-ls {__version__}\n", sys.stdout)
-        parser.exit()
-
-
-def _run_listing(args: argparse.Namespace) -> int:
+def _run_listing(args: argparse.Namespace | SimpleNamespace) -> int:
     from playbook_ls.cli.listing import run_listing
 
     return run_listing(args)
@@ -151,15 +144,20 @@ def _command(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(_command(sys.argv[1:] if argv is None else argv))
-    args, rest = parser.parse_known_args(argv)
-    if rest:  # `vars PLAYBOOK -i INV --host H NAME...`: names after the options are names too
-        if getattr(args, "command", None) != "vars" or any(item.startswith("-") for item in rest):
-            parser.error(f"unrecognized arguments: {' '.join(rest)}")
-        args.names = [*args.names, *rest]
-    if not getattr(args, "handler", None):
-        parser.print_help()
-        return 2
+    words = sys.argv[1:] if argv is None else list(argv)
+    args: argparse.Namespace | SimpleNamespace | None = plain_listing_args(words)
+    if args is not None:
+        args.handler = _run_listing
+    else:
+        parser = build_parser(_command(words))
+        args, rest = parser.parse_known_args(words)
+        if rest:  # `vars PLAYBOOK -i INV --host H NAME...`: names after the options are names too
+            if getattr(args, "command", None) != "vars" or any(item.startswith("-") for item in rest):
+                parser.error(f"unrecognized arguments: {' '.join(rest)}")
+            args.names = [*args.names, *rest]
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
     if args.handler is _run_listing and argv is None:  # a process of its own, which ends with the listing
         _no_gc()
     else:

@@ -7,6 +7,8 @@ import argparse
 import os
 import sys
 
+from playbook_ls.cli.option_table import EXTRA_VARS, SELECTION_OPTIONS, SKIP_TAGS, TAGS, Option
+
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """Descriptions and epilogs as written; the width as argparse's own formatter finds it, but
@@ -33,28 +35,36 @@ def _terminal_columns() -> int:
     return columns or 80
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version is only looked up when asked for."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str = "show program's version number and exit") -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        from playbook_ls import __version__
+
+        parser._print_message(f"playbook-ls {__version__}\n", sys.stdout)
+        parser.exit()
+
+
 def add_selection_options(parser: argparse.ArgumentParser, *, tags: bool = True, extra_vars: bool = True,
                           launch_fields: bool = False) -> None:
     """``-t/--tags``, ``--skip-tags``, ``-l/--limit`` and ``-e/--extra-vars``, as ansible-playbook
-    spells them. Unset options stay ``None`` (``[]`` for extra vars) so that a command can tell
-    "not given" from "given empty", which a launch profile's own values depend on.
+    spells them (declared in :mod:`playbook_ls.cli.option_table`).
 
     ``tags``/``extra_vars``: whether the command takes them (``inventory`` takes only a limit).
     ``launch_fields``: the help names the job template field each option overrides (``launch``).
     """
-    def explained(field: str, text: str) -> str:
-        return f"{field}: {text}" if launch_fields else text
-
-    if tags:
-        parser.add_argument("-t", "--tags", action="append", default=None,
-                            help=explained("job_tags", "only tasks tagged with these (repeatable, comma-separated)"))
-        parser.add_argument("--skip-tags", action="append", default=None,
-                            help=explained("skip_tags", "skip tasks tagged with these (repeatable, comma-separated)"))
-    parser.add_argument("-l", "--limit", default=None, help=explained("limit", "further limit hosts to a pattern"))
-    if extra_vars:
-        parser.add_argument("-e", "--extra-vars", action="append", default=[], metavar="VARS",
-                            help=explained("extra_vars", "extra variables as key=value, YAML/JSON, or @file "
-                                                         "(repeatable)"))
+    for option in SELECTION_OPTIONS:
+        if (tags or option not in (TAGS, SKIP_TAGS)) and (extra_vars or option is not EXTRA_VARS):
+            add_option(parser, option, launch_fields)
 
 
-__all__ = ["add_selection_options"]
+def add_option(parser: argparse.ArgumentParser, option: Option, launch_fields: bool = False) -> None:
+    parser.add_argument(*option.names, **option.argparse_keywords(launch_fields))  # type: ignore[arg-type]
+
+
+__all__ = ["HelpFormatter", "VersionAction", "add_option", "add_selection_options"]

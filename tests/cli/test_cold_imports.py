@@ -17,6 +17,7 @@ NOT_FOR_A_LISTING = (
     "sqlite3", "json",  # a cold run only notes its parses
     "hashlib", "shutil", "configparser",  # OpenSSL; argparse's formatter; no ansible.cfg here
     "engine.var_sources", "engine.inventory.ini",  # no templated play fields; a host list
+    "argparse", "gettext", "locale",  # a plain listing command line is read from the option table
 )
 PROBE = """
 import sys
