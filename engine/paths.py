@@ -7,10 +7,11 @@ therefore which tasks are listed. Kept side-effect free (existence checks only).
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import Any
+
+from engine.lazy_regex import LazyRegex
 
 # File-system questions are asked many times over for the same paths while resolving a
 # repository; they are memoised for one resolution (see clear_cache). An editor's server clears
@@ -59,7 +60,7 @@ def clear_cache() -> None:
         cached.cache_clear()
 
 
-RE_TASKS = re.compile(r"(?:^|/)+tasks/?$")
+RE_TASKS = LazyRegex(r"(?:^|/)+tasks/?$")
 YAML_EXTENSIONS = (".yml", ".yaml", ".json")
 
 

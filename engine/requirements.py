@@ -14,19 +14,19 @@ the name a role installs as is ``RoleRequirement.role_yaml_parse``'s.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
+from engine.lazy_regex import LazyRegex
 from engine.paths import display_path
 from engine.span import Span, YMap, YSeq
 
 # the keys role_yaml_parse keeps, and include (another requirements file)
 _ROLE_KEYS = frozenset({"name", "role", "scm", "src", "version", "include"})
-_COLLECTION = re.compile(r"^\w+\.\w+$")
+_COLLECTION = LazyRegex(r"^\w+\.\w+$")
 _EXTENSIONS = (".yml", ".yaml")
 # requirements.yml, ansible-role-requirements.yml, requirements-core.yml, ...
-_FILE_NAME = re.compile(r"^(?:.*[-_.])?requirements(?:[-_.].*)?\.ya?ml$")
+_FILE_NAME = LazyRegex(r"^(?:.*[-_.])?requirements(?:[-_.].*)?\.ya?ml$")
 _TOP_MARKERS = (".git", "galaxy.yml")  # the top of a repository or of a collection's source
 
 

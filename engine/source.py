@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import io
 import os
-import threading
+from _thread import _local as ThreadLocal  # threading.local, without importing threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -101,7 +101,7 @@ class SourceCache:
         self._by_content: dict[str, tuple[str, Loaded]] = {}  # path -> its last parsed text (one each)
         self._by_path: dict[str, tuple[float, int, Loaded]] = {}
         self.overlay = Overlay()
-        self._tracking = threading.local()
+        self._tracking = ThreadLocal()
         self.parsed = 0  # how many times a text was actually parsed
 
     @contextmanager

@@ -20,6 +20,8 @@ from contextvars import ContextVar
 from functools import wraps
 from typing import Any
 
+from engine.lazy_regex import LazyRegex
+
 MAX_SIZE = 100_000  # characters of a string, items of a list built while rendering statically
 MAX_RANGE = 1000  # items a range() may produce
 MAX_EXPONENT = 64
@@ -185,8 +187,8 @@ def binop_over_limit(operator: str, left: Any, right: Any) -> str | None:
     return None
 
 
-_PERCENT_SPEC = re.compile(r"%[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
-_BRACE_SPEC = re.compile(r"\{[^{}]*:([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
+_PERCENT_SPEC = LazyRegex(r"%[#0\- +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_BRACE_SPEC = LazyRegex(r"\{[^{}]*:([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}")
 
 
 def _too_wide(numbers: Iterator[str]) -> bool:

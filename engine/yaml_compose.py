@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import io
 import re
-import threading
+from _thread import allocate_lock
 from typing import TYPE_CHECKING, Any
 
 from ruamel.yaml import nodes as _ruamel_nodes
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+from engine.lazy_regex import LazyRegex
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
@@ -45,7 +46,7 @@ _BOOL = {
     "on": True, "On": True, "ON": True, "off": False, "Off": False, "OFF": False,
 }
 _NULL = {"", "~", "null", "Null", "NULL"}
-_INT = re.compile(
+_INT = LazyRegex(
     r"""^(?:[-+]?0b[0-1_]+
         |[-+]?0[0-7_]+
         |[-+]?(?:0|[1-9][0-9_]*)
@@ -53,7 +54,7 @@ _INT = re.compile(
         |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
     re.X,
 )
-_FLOAT = re.compile(
+_FLOAT = LazyRegex(
     r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
         |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
         |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
@@ -156,7 +157,7 @@ if FAST_PARSER:
             self.flow_style = self.comment = self.anchor = self.merge = None
 
     _FAST_NODES = (_FastScalarNode, _FastSequenceNode, _FastMappingNode)
-    _COMPOSING = threading.Lock()
+    _COMPOSING = allocate_lock()  # threading.Lock, without importing threading
 
 
 def _tag(node: Any) -> str:

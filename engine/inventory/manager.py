@@ -222,7 +222,7 @@ class _SourceReader:
         self.dynamic = dynamic
         self.runner = runner
         self.settings = settings
-        self.ignored = ignored_entries(settings)
+        self._ignored: re.Pattern[str] | None = None
         self.plugins, self.plugin_warnings, self.external = enabled_plugins(settings, self.basedir)
         self.given: set[str] = set()
         """The sources as given (``-i``, ansible.cfg), not the files of a directory source."""
@@ -232,8 +232,10 @@ class _SourceReader:
     def parse_source(self, source: str) -> bool:
         if os.path.isdir(source):
             parsed = False
+            if self._ignored is None:  # only a directory source needs it
+                self._ignored = ignored_entries(self.settings)
             entries = [os.path.join(source, name) for name in sorted(os.listdir(source))
-                       if not self.ignored.search(name)]
+                       if not self._ignored.search(name)]
             for entry in entries:
                 parsed = self.parse_source(entry) or parsed
             if not parsed and not self.not_run.intersection(entries):  # as for a file: none could be read

@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING
 
 from engine import files
 from engine.inventory.data import LOCALHOST
+from engine.lazy_regex import LazyRegex
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
 
-PATTERN_WITH_SUBSCRIPT = re.compile(
+PATTERN_WITH_SUBSCRIPT = LazyRegex(
     r"""^
         (.+)                    # A pattern expression ending with...
         \[(?:                   # A [subscript] expression comprising:
@@ -43,7 +44,7 @@ PATTERN_WITH_SUBSCRIPT = re.compile(
 )
 """ansible's ``PATTERN_WITH_SUBSCRIPT``: ``name[3]``, ``name[-1]``, ``name[1:3]``, ``name[2:]``."""
 
-COLON_SEPARATED_PATTERN = re.compile(
+COLON_SEPARATED_PATTERN = LazyRegex(
     r"""(?:         # something comprising:
         [^\s:\[\]]  # anything other than whitespace or ':[]'
         |           # ...or...
@@ -172,7 +173,7 @@ class HostSelector:
 
     def _split_subscript(self, pattern: str) -> tuple[str, Subscript | None]:
         """``'web[1:3]'`` -> ``('web', (1, 3))``; regexes (``~...``) never have a subscript."""
-        if pattern[0] == "~":
+        if pattern[0] == "~" or "]" not in pattern:  # the expression ends with "]": no need to run it
             return pattern, None
         match = PATTERN_WITH_SUBSCRIPT.match(pattern)
         if not match:
