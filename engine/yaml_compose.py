@@ -13,20 +13,21 @@ import re
 from _thread import allocate_lock
 from typing import TYPE_CHECKING, Any
 
-from ruamel.yaml import nodes as _ruamel_nodes
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
 from engine.lazy_regex import LazyRegex
 from engine.loaded import Loaded, YamlProblem
+from engine.ruamel_package import error as _ruamel_error
+from engine.ruamel_package import nodes as _ruamel_nodes
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
 if TYPE_CHECKING:
     from types import ModuleType
 
+MarkedYAMLError, YAMLError = _ruamel_error.MarkedYAMLError, _ruamel_error.YAMLError
+
 try:  # pragma: no cover - exercised implicitly
     import _ruamel_yaml
-    from ruamel.yaml.cyaml import CParser as _Parser
+    from _ruamel_yaml import CParser as _Parser
 
     FAST_PARSER = True
 except ImportError:  # pragma: no cover - pure-Python fallback

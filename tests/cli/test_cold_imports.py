@@ -18,6 +18,7 @@ NOT_FOR_A_LISTING = (
     "hashlib", "shutil", "configparser",  # OpenSSL; argparse's formatter; no ansible.cfg here
     "engine.var_sources", "engine.inventory.ini",  # no templated play fields; a host list
     "argparse", "gettext", "locale",  # a plain listing command line is read from the option table
+    "ruamel.yaml.main", "threading",  # the parser modules only; a lock from _thread
 )
 PROBE = """
 import sys
