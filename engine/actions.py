@@ -7,13 +7,12 @@ is never looked up in installed collections: any key that is not a keyword is th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from typing import Any
-
 from engine import splitter
 from engine.keywords import HANDLER_KEYWORDS, RAW_PARAMS_ACTIONS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Keys ModuleArgsParser never takes for a module name.
 _NOT_ACTIONS = HANDLER_KEYWORDS | {"local_action", "static", "async_val", "loop_with"}

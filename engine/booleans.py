@@ -13,7 +13,10 @@ ansible-core 2.19 has two and they disagree, so both are needed:
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 BOOLEANS_TRUE = frozenset(("y", "yes", "on", "1", "true", "t", 1, 1.0, True))
 BOOLEANS_FALSE = frozenset(("n", "no", "off", "0", "false", "f", 0, 0.0, False))

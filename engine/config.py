@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from engine.booleans import boolean
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import configparser
+
 
 REJECT_EXTS = (".pyc", ".pyo", ".swp", ".bak", "~", ".rpm", ".md", ".txt", ".rst")
 DEFAULT_HOST_LIST = "/etc/ansible/hosts"

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from engine.template_bounds import MAX_SIZE, static_evaluation_in_progress
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _guarded(operation: str, *args: Any) -> Any:

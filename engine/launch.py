@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from engine.keywords import did_you_mean
 from engine.span import Span
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ASK_FIELDS = {
     "ask_tags_on_launch": "job_tags",

@@ -16,14 +16,17 @@ one by one as they are read.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class TemplateLoop(Exception):
     """A variable's value needs itself to be rendered."""
 
 
-class LazyVariables(Mapping[str, Any]):
+class LazyVariables(Mapping[str, "Any"]):
     """``raw`` variables, each passed through ``render`` (with this mapping as what it sees) on
     its first read; a read of a variable during its own rendering raises ``loop_error``."""
 
@@ -65,7 +68,7 @@ class LazyVariables(Mapping[str, Any]):
         return len(self._raw)
 
 
-class Layered(Mapping[str, Any]):
+class Layered(Mapping[str, "Any"]):
     """``front`` over ``back`` without copying either (a loop item over the task's variables,
     variables over the environment's globals in a shared Jinja context)."""
 

@@ -8,7 +8,10 @@ specifications), and together they were a thirtieth of a cold listing of a small
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LazyRegex:

@@ -5,9 +5,12 @@ Kept apart from the parser so that a parse answered from the cache imports no YA
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
+from engine.records import NamedTuple
 from engine.span import Span
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class YamlProblem(NamedTuple):

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, NamedTuple
 
 from engine.collection_search import ensure_default
 from engine.model import Frame, RoleInstance
+from engine.records import NamedTuple
 from engine.templating import with_vars
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Ctx(NamedTuple):

@@ -12,11 +12,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
 
 from engine.config import DEFAULT_HOST_LIST, configured_forks
 from engine.launch import ANSIBLE_CORE_VERSION
+from engine.records import NamedTuple
 from engine.values import OMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def version_info(version: str = ANSIBLE_CORE_VERSION) -> dict[str, Any]:

@@ -9,10 +9,14 @@ provenance. A task file reached through two paths yields two task objects with t
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 from engine.keywords import INHERITED, Merge
+from engine.records import NamedTuple
 from engine.span import Span
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 YAML_SYNTAX_HINT = "Fix the YAML so that it parses."
 

@@ -22,15 +22,17 @@ from __future__ import annotations
 
 import atexit
 import os
-from typing import TYPE_CHECKING, Any
 
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
 from engine.user_cache import blake2b
 from engine.values import UnsafeText, VaultText
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import sqlite3
+    from typing import Any
+
 
 FORMAT = 1
 MAX_ENTRIES = 20_000  # past this, the older half goes (a few tens of MB at most)

@@ -9,9 +9,12 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
-from typing import Any
 
 from engine.lazy_regex import LazyRegex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # File-system questions are asked many times over for the same paths while resolving a
 # repository; they are memoised for one resolution (see clear_cache). An editor's server clears

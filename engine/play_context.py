@@ -4,9 +4,12 @@ the variables ansible derives from them (role names, a role's own, a task's envi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engine.model import Play, RoleInstance, Task
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class PlayContext:

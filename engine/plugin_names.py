@@ -13,11 +13,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
-from typing import Any, NamedTuple
 
 from engine import paths
 from engine.collection_search import SYNTHETIC, CollectionFinder, python_paths
 from engine.files import is_file
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # What ansible takes as the task's action without looking it up (``BUILTIN_TASKS``).
 ALWAYS_VALID = frozenset(f"{prefix}{name}" for prefix in ("", "ansible.builtin.", "ansible.legacy.")

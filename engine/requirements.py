@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any, NamedTuple
 
 from engine.lazy_regex import LazyRegex
 from engine.paths import display_path
+from engine.records import NamedTuple
 from engine.span import Span, YMap, YSeq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the keys role_yaml_parse keeps, and include (another requirements file)
 _ROLE_KEYS = frozenset({"name", "role", "scm", "src", "version", "include"})

@@ -12,11 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from engine.requirements import Requirement
-    from engine.source import SourceCache
 
 from engine import keywords as kw
 from engine import paths
@@ -38,10 +33,18 @@ from engine.model import (
 )
 from engine.paths import path_dwim, path_dwim_relative
 from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
+from engine.records import NamedTuple
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
 from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
 from engine.values import OMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.requirements import Requirement
+    from engine.source import SourceCache
 
 # ansible-playbook's exit codes for the errors we reproduce.
 EXIT_ERROR = 1

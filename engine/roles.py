@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import keywords as kw
 from engine import paths
@@ -23,12 +22,48 @@ from engine.requirements import install_hint
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from engine.collection_search import CollectionFinder
     from engine.config import AnsibleConfig
     from engine.plugin_names import PluginNames
     from engine.requirements import Requirement
     from engine.source import SourceCache
+
+    class TaskLoader(Protocol):
+        """What the role loader needs from the resolver that owns it (``engine.resolve.Resolver``)."""
+
+        sources: SourceCache
+        config: AnsibleConfig
+        extra_vars: dict[str, Any]
+        collections: CollectionFinder
+        default_collection: str | None
+        plugins: PluginNames | None
+
+        def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
+                    exit_code: int = ..., requirement: Requirement | None = None) -> None: ...
+
+        def requirement_for(self, kind: str, name: str) -> Requirement | None: ...
+
+        def load_yaml(self, path: str, span: Span | None) -> Any: ...
+
+        def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]: ...
+
+        def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task: ...
+
+        def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
+                  exclude: frozenset[str] = frozenset(), owner: str | None = None) -> Frame: ...
+
+        def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
+                          exit_code: int = ...) -> Any: ...
+
+        def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]: ...
+
+        def defer_include(self, task: Task, ctx: Ctx, span: Span | None, raw: tuple[Any, ...],
+                          follow: Callable[..., None]) -> None: ...
+
 
 EXIT_ERROR = 1
 # Role uses (roles: entries, dependencies, imports and includes) one playbook may expand to.
@@ -37,39 +72,6 @@ EXIT_ERROR = 1
 # 8,000). Large real repositories stay in the low thousands.
 MAX_ROLE_USES = 10_000
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
-
-
-class TaskLoader(Protocol):
-    """What the role loader needs from the resolver that owns it (``engine.resolve.Resolver``)."""
-
-    sources: SourceCache
-    config: AnsibleConfig
-    extra_vars: dict[str, Any]
-    collections: CollectionFinder
-    default_collection: str | None
-    plugins: PluginNames | None
-
-    def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
-                exit_code: int = ..., requirement: Requirement | None = None) -> None: ...
-
-    def requirement_for(self, kind: str, name: str) -> Requirement | None: ...
-
-    def load_yaml(self, path: str, span: Span | None) -> Any: ...
-
-    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]: ...
-
-    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task: ...
-
-    def frame(self, kind: str, label: str, ds: Mapping[str, Any], variables: Mapping[str, Any],
-              exclude: frozenset[str] = frozenset(), owner: str | None = None) -> Frame: ...
-
-    def render_static(self, value: Any, variables: Mapping[str, Any], span: Span | None,
-                      exit_code: int = ...) -> Any: ...
-
-    def with_magic(self, variables: Mapping[str, Any], basedir: str) -> dict[str, Any]: ...
-
-    def defer_include(self, task: Task, ctx: Ctx, span: Span | None, raw: tuple[Any, ...],
-                      follow: Callable[..., None]) -> None: ...
 
 
 class RoleLoader:

@@ -17,15 +17,18 @@ import os
 from _thread import _local as ThreadLocal  # threading.local, without importing threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
 
 from engine import files
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from engine.parse_store import ParseStore
+
 
 __all__ = ["Loaded", "SourceCache", "Span", "UnsafeText", "VaultText", "YMap", "YSeq", "YamlProblem",
            "dump_round_trip", "load_round_trip", "parse_text"]

@@ -3,7 +3,12 @@ YAML loader so that code which only reads positions does not import ruamel.yaml.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 
 
 class Span(NamedTuple):

@@ -10,7 +10,10 @@ from __future__ import annotations
 import codecs
 import functools
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _HEXCHAR = "[a-fA-F0-9]"
 _ESCAPE_SEQUENCE = (rf"""

@@ -8,13 +8,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
-
-if TYPE_CHECKING:
-    from typing import Any
 
 from engine.keywords import META
 from engine.model import UNTAGGED, Block, Frame, Play, Playbook, Problem, Task
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Selection(NamedTuple):

@@ -18,9 +18,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import wraps
-from typing import Any
 
 from engine.lazy_regex import LazyRegex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_SIZE = 100_000  # characters of a string, items of a list built while rendering statically
 MAX_RANGE = 1000  # items a range() may produce

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
 
 from engine.booleans import bool_filter
 from engine.jinja_filters import regex_replace, regex_search, ternary
 from engine.lazy import Layered, LazyVariables
 from engine.template_bounds import StaticRefusal, TooLarge, bounded_environment_class, evaluation
 from engine.values import OMIT, UnsafeText
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _UNRESOLVED = object()
 
@@ -233,7 +236,7 @@ def _compiled(value: str) -> Any:
     return compiled
 
 
-class _Stored(Mapping[str, Any]):
+class _Stored(Mapping[str, "Any"]):
     """A :class:`LazyVars`' values as written."""
 
     def __init__(self, variables: LazyVars) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import io
 import re
 from _thread import allocate_lock
-from typing import TYPE_CHECKING, Any
 
 from engine.lazy_regex import LazyRegex
 from engine.loaded import Loaded, YamlProblem
@@ -20,8 +19,11 @@ from engine.ruamel_package import nodes as _ruamel_nodes
 from engine.span import Span, YMap, YSeq
 from engine.values import UnsafeText, VaultText
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from types import ModuleType
+    from typing import Any
+
 
 MarkedYAMLError, YAMLError = _ruamel_error.MarkedYAMLError, _ruamel_error.YAMLError
 

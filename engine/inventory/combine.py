@@ -11,7 +11,10 @@ the variables in exactly ansible's order and grouping.
 from __future__ import annotations
 
 from collections.abc import Mapping, MutableMapping, MutableSequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LIST_MERGE_CHOICES = ("replace", "keep", "append", "prepend", "append_rp", "prepend_rp")
 

@@ -15,10 +15,13 @@ import os
 import re
 import sys
 from collections.abc import Mapping, MutableMapping
-from typing import Any
 
 from engine.inventory.addresses import PATTERNS
 from engine.inventory.combine import combine_vars
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LOCALHOST = ("127.0.0.1", "localhost", "::1")
 """Names that mean the control node (ansible's ``C.LOCALHOST``)."""

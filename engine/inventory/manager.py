@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine import files
 from engine.config import DEFAULT_HOST_LIST, InventorySettings
@@ -32,10 +31,15 @@ from engine.inventory.vars_files import (
     playbook_vars_directories,
     source_directories,
 )
+from engine.records import NamedTuple
 from engine.source import SourceCache
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from engine.inventory.plugins import NamedPlugin
+
 
 IGNORED_ALWAYS = (r"^\.", "^host_vars$", "^group_vars$", "^vars_plugins$")
 """Directory entries ansible never reads as inventory, whatever the settings."""

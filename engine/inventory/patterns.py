@@ -21,14 +21,15 @@ import fnmatch
 import os
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from engine import files
 from engine.inventory.data import LOCALHOST
 from engine.lazy_regex import LazyRegex
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData
+
 
 PATTERN_WITH_SUBSCRIPT = LazyRegex(
     r"""^

@@ -8,10 +8,13 @@ with ``--host NAME`` for every host. Running is the caller's decision (see
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from engine.inventory.data import InventoryData, InventoryError
 from engine.inventory.trust import decode_legacy_json, untrusted
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 TIMEOUT_SECONDS = 60.0
 """How long one script run may take before it is stopped and reported."""

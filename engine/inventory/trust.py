@@ -11,9 +11,12 @@ and what comes out untrusted is :class:`~engine.values.UnsafeText`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from engine.values import UnsafeText, VaultText
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAGIC_VARIABLES = frozenset(("inventory_hostname", "inventory_hostname_short", "group_names"))
 

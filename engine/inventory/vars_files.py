@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from typing import Any
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryError
 from engine.source import SourceCache
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 YAML_FILENAME_EXTENSIONS = (".yml", ".yaml", ".json")
 

@@ -4,15 +4,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from argparse import Namespace
-    from types import SimpleNamespace
-    from typing import Any
-
-    from engine.config import InventorySettings
-    from engine.inventory.data import InventoryData
 
 from engine.config import AnsibleConfig
 from engine.magic import RunOptions, command_line_sources, load_time_variables
@@ -20,6 +11,15 @@ from engine.model import Frame, Play, Playbook, Problem, Task
 from engine.resolve import EXIT_ERROR, Resolver
 from engine.source import SourceCache, Span
 from engine.tags import ListingAborted, Selection, render_listing, selected_tasks
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from types import SimpleNamespace
+    from typing import Any
+
+    from engine.config import InventorySettings
+    from engine.inventory.data import InventoryData
 
 EXIT_OPTIONS = 5
 """ansible's exit code for a configuration value it refuses (``AnsibleOptionsError``)."""

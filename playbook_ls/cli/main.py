@@ -10,13 +10,14 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from playbook_ls.cli.option_table import LISTING_OPTIONS, plain_listing_args
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from types import SimpleNamespace
+
 
 # Commands whose parser each module adds, in the order --help lists them (after list-tasks and
 # list-tags, before serve). Only the command being run is imported: the others' modules (and

@@ -19,6 +19,7 @@ NOT_FOR_A_LISTING = (
     "engine.var_sources", "engine.inventory.ini",  # no templated play fields; a host list
     "argparse", "gettext", "locale",  # a plain listing command line is read from the option table
     "ruamel.yaml.main", "threading",  # the parser modules only; a lock from _thread
+    "typing",  # engine.records: NamedTuple without typing; annotations under TYPE_CHECKING = False
 )
 PROBE = """
 import sys
