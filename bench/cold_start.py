@@ -14,7 +14,8 @@ ansible-core and collections found there) and without it (not checked, unless an
 installed beside playbook-ls, which the `note` column says).
 
 Prints the median wall and CPU time of each, and ansible-playbook's time divided by playbook-ls's.
-Outputs are compared with ansible-playbook's once per variant (MATCH / DIFFER).
+Outputs are compared with ansible-playbook's once per variant (MATCH / DIFFER), a play header's tags
+in any order (ansible prints them from a set).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import list_tasks
-from list_tasks import ENV, INVENTORY, Input, Run, Tool, diff_summary, ensure_repo, run_once
+from list_tasks import ENV, INVENTORY, Input, Run, Tool, diff_summary, ensure_repo, run_once, same_listing
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = {"kubespray": 20.0, "generated repo": 20.0, "tag-inheritance": 10.0}  # cold, ansible on PATH
@@ -85,7 +86,7 @@ def bench(inp: Input, reference: Tool, all_variants: list[Variant], runs: int) -
         first = variant.run(inp)
         if not variant.cold:
             variant.run(inp)  # the second run stores the parses the first noted
-        same = first.stdout == expected.stdout
+        same = same_listing(expected.stdout, first.stdout)
         verdict = "MATCH" if same else f"DIFFER, {diff_summary(expected.stdout, first.stdout)}"
         variant.note = "not checked" if NOT_CHECKED in first.stderr else "checked"
         print(f"  {variant.name}: output {verdict}; module names {variant.note}")

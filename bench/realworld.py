@@ -32,6 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import yaml
+from list_tasks import play_tags_sorted
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {
@@ -227,16 +228,7 @@ class Outcome:
     wall: float
 
     def same_as(self, other: Outcome) -> bool:
-        return self.rc == other.rc and _play_tags_sorted(self.stdout) == _play_tags_sorted(other.stdout)
-
-
-_PLAY_HEADER = re.compile(r"^(  play #\d+ \(.*\): .*\tTAGS: \[)(.*)\]$", re.MULTILINE)
-
-
-def _play_tags_sorted(listing: str) -> str:
-    """The listing with each play header's tags sorted: ansible prints them from a set of strings,
-    in an order that changes from run to run (string hashes are seeded per process)."""
-    return _PLAY_HEADER.sub(lambda m: f"{m.group(1)}{','.join(sorted(m.group(2).split(',')))}]", listing)
+        return self.rc == other.rc and play_tags_sorted(self.stdout) == play_tags_sorted(other.stdout)
 
 
 _QUOTED = re.compile(r"(?<!\w)'[^']*'|\"[^\"]*\"|`[^`]*`")
