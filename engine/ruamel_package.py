@@ -40,18 +40,21 @@ def defer_package_init() -> None:
     docstring); nothing is done when it is imported already or cannot be found."""
     if PACKAGE in sys.modules:
         return
-    import importlib.util
-
     try:
-        spec = importlib.util.find_spec(PACKAGE)
-    except (ImportError, ValueError):
+        import ruamel
+    except ImportError:
         return
+    from importlib.machinery import PathFinder  # not importlib.util, which imports more
+
+    spec = PathFinder.find_spec(PACKAGE, list(getattr(ruamel, "__path__", ())))
     if spec is None or spec.loader is None or spec.submodule_search_locations is None:
         return
-    package = importlib.util.module_from_spec(spec)
-    package.__class__ = _InitOnFirstUse
+    package = _InitOnFirstUse(PACKAGE)  # with the attributes importlib.util.module_from_spec sets
+    package.__spec__, package.__loader__, package.__package__ = spec, spec.loader, PACKAGE
+    package.__path__, package.__file__ = spec.submodule_search_locations, spec.origin
+    package.__cached__ = spec.cached
     sys.modules[PACKAGE] = package
-    sys.modules["ruamel"].yaml = package  # type: ignore[attr-defined]
+    ruamel.yaml = package  # type: ignore[attr-defined]
 
 
 defer_package_init()
