@@ -10,7 +10,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-
 class Span(NamedTuple):
     """A source range. ``line`` and ``col`` are 0-based and count code points."""
 

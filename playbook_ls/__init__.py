@@ -7,7 +7,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-
 def _version() -> str:
     """The version pyproject.toml declares, its only source.
 
