@@ -36,7 +36,16 @@ from engine.plugin_names import PluginNames, PluginRemoved, plugin_names_for
 from engine.records import NamedTuple
 from engine.roles import RoleLoader
 from engine.span import Span, YMap, YSeq
-from engine.templating import Unresolved, as_dict, is_template, render, render_or, resolve_variables, with_vars
+from engine.templating import (
+    MAX_LIST_NESTING,
+    Unresolved,
+    as_dict,
+    is_template,
+    render,
+    render_or,
+    resolve_variables,
+    with_vars,
+)
 from engine.values import OMIT
 
 TYPE_CHECKING = False
@@ -125,10 +134,12 @@ def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
-def _holds_template(value: Any) -> bool:
-    """Whether templating ``value`` (a string, or a list of them) could change it."""
+def _holds_template(value: Any, nesting: int = 0) -> bool:
+    """Whether templating ``value`` (a string, or a list of them) could change it. A list nested
+    deeper than templating takes (a YAML alias inside itself, ``&a [*a]``) is left to templating,
+    which says so."""
     if isinstance(value, list):
-        return any(_holds_template(item) for item in value)
+        return nesting > MAX_LIST_NESTING or any(_holds_template(item, nesting + 1) for item in value)
     return is_template(value)
 
 
