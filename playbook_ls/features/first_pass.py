@@ -302,9 +302,12 @@ class Reaching:
         ``entry``, may reach an open file."""
         return any(path in self.opened for path, _index in position) or self._mentioned(entry)
 
-    def _mentioned(self, value: Any, key: str = "") -> bool:
+    def _mentioned(self, value: Any, key: str = "", depth: int = 0) -> bool:
         """Whether a value in ``value`` (a play's data, under ``key``) refers to one of the
-        names, or names a role or task file by a template (which may be any of them)."""
+        names, or names a role or task file by a template (which may be any of them). Data
+        nested deeper than :data:`_MAX_DEPTH` (a YAML alias inside itself) may refer to anything."""
+        if depth > _MAX_DEPTH:
+            return True
         if isinstance(value, str):
             if "{{" in value and key.rsplit(".", 1)[-1] in _REFERRING_KEYS:
                 return True
@@ -317,11 +320,14 @@ class Reaching:
                 if entries is not None and _stem(tasks_from) not in entries:
                     return False  # include_role of a task file that does not lead there
             inside = key.rsplit(".", 1)[-1] in _ROLE_KEYS  # a role's entry: its name is the role's
-            return any(self._mentioned(item, "role" if inside and name == "name" else str(name))
+            return any(self._mentioned(item, "role" if inside and name == "name" else str(name), depth + 1)
                        for name, item in value.items())
         if isinstance(value, list):
-            return any(self._mentioned(item, key) for item in value)
+            return any(self._mentioned(item, key, depth + 1) for item in value)
         return False
+
+
+_MAX_DEPTH = 100  # levels of a play's data searched; deeper only a YAML alias inside itself goes
 
 
 def _role_by_place(path: str) -> str | None:

@@ -87,6 +87,18 @@ def test_the_first_pass_answers_as_the_whole_index_on_random_repositories(tmp_pa
     assert answered >= len(task_files) // 2
 
 
+def test_a_play_with_an_alias_inside_itself_is_resolved_in_the_first_pass(tmp_path: Path) -> None:
+    """Searching ``vars: &v {a: *v}`` for names went on forever (RecursionError), the play was left
+    out and the open role answered early as used by no playbook."""
+    files = {"site.yml": "- hosts: all\n  vars: &v {a: *v, b: [*v]}\n  roles: [web]\n",
+             "roles/web/tasks/main.yml": "- name: Install\n  ansible.builtin.debug:\n    msg: x\n"}
+    write(tmp_path, files)
+    opened = str(tmp_path / "roles/web/tasks/main.yml")
+    early, index = first_then_whole(tmp_path, opened)
+    site = str(tmp_path / "site.yml")
+    assert early["reached"] == reached(index, opened) == [(site, ((site, 0),), "web : Install", [])]
+
+
 def test_the_first_pass_leaves_out_the_plays_that_cannot_reach_the_open_file(tmp_path: Path) -> None:
     files = {
         "site.yml": "- import_playbook: web.yml\n- import_playbook: db.yml\n",
