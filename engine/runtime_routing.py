@@ -14,6 +14,8 @@ import re
 from functools import cache
 from typing import Any
 
+from engine import files
+
 LARGE_RUNTIME = 4 * 1024
 _ENTRY_INDENT = "    "  # plugin_routing: / <2> kind: / <4> name:
 
@@ -160,9 +162,10 @@ def _yaml(text: str) -> Any:
 
 @cache
 def _read(path: str) -> str:
+    """The file's text; "" for one that cannot be read (a FIFO, a device, over the size limit,
+    not UTF-8), which routes nothing."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return files.read_text(path)
     except (OSError, ValueError):
         return ""
 

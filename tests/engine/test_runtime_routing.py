@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import glob
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +90,17 @@ def test_a_lookup_does_not_load_the_whole_table(tmp_path: Path, monkeypatch: pyt
 def test_unusual_layouts_answer_as_yaml_does(tmp_path: Path, text: str) -> None:
     path = _write(tmp_path, text)
     _every_entry_agrees(path, extra_names=("a", "b", "c", "d", "absent"))
+
+
+def test_a_runtime_yml_that_is_no_regular_file_routes_nothing_and_does_not_block(tmp_path: Path) -> None:
+    """A collection in the repository can hold any file as meta/runtime.yml: a FIFO would block a
+    plain open() for ever, a device would be read until memory runs out."""
+    fifo = tmp_path / "runtime.yml"
+    os.mkfifo(fifo)
+    code = ("import sys\nfrom engine.runtime_routing import load_routing, routing_entry\n"
+            f"print(routing_entry({str(fifo)!r}, 'modules', 'x'), load_routing({str(fifo)!r}),"
+            " routing_entry('/dev/zero', 'modules', 'x'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["None", "{}", "None"]
