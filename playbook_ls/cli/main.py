@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from playbook_ls.cli.option_table import LISTING_OPTIONS, plain_listing_args
+from playbook_ls.cli.option_table import LISTING_COMMANDS, LISTING_OPTIONS, plain_listing_args
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def _no_gc() -> None:
 def _command(argv: Sequence[str]) -> str | None:
     """The command ``argv`` runs, when it names a known one before any option."""
     first = argv[0] if argv else ""
-    known = {"list-tasks", "list-tags", "serve", *COMMAND_MODULES}
+    known = {*LISTING_COMMANDS, "serve", *COMMAND_MODULES}
     return first if first in known else None
 
 
@@ -159,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
-    if args.handler is _run_listing and argv is None:  # a process of its own, which ends with the listing
+    ends_process = args.handler is _run_listing and argv is None  # a process of its own, which ends with the listing
+    if ends_process:
         _no_gc()
     else:
         tune_gc()
@@ -173,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("playbook-ls: interrupted", file=sys.stderr)
         return 130
-    if args.handler is _run_listing and argv is None:
+    if ends_process:
         _exit_now(code)
     return code
 

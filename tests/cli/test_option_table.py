@@ -10,7 +10,7 @@ import random
 import pytest
 
 from playbook_ls.cli.main import build_parser
-from playbook_ls.cli.option_table import LISTING_OPTIONS, plain_listing_args
+from playbook_ls.cli.option_table import LISTING_COMMANDS, LISTING_OPTIONS, plain_listing_args
 
 WORDS = ["site.yml", "b.yml", "", "x=1", "a,b,", "json", "text", "xml", "-", "--", "-x", "--tags", "-t",
          "--tag", "--skip-tags", "-l", "--limit", "-e", "--extra-vars", "-i", "--inventory", "--format",
@@ -20,7 +20,7 @@ WORDS = ["site.yml", "b.yml", "", "x=1", "a,b,", "json", "text", "xml", "-", "--
 
 def _argparse_reading(words: list[str]) -> dict[str, object] | None:
     """argparse's namespace for ``words``; None when it refuses them or leaves words over."""
-    parser = build_parser(words[0] if words and words[0] in ("list-tasks", "list-tags") else None)
+    parser = build_parser(words[0] if words and words[0] in LISTING_COMMANDS else None)
     with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
         try:
             namespace, rest = parser.parse_known_args(words)
