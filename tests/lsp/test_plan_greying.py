@@ -13,6 +13,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
+from waiting import until
 
 SCENARIO = Path(__file__).resolve().parents[1] / "plan" / "scenarios" / "loops"
 
@@ -36,12 +37,8 @@ async def test_the_task_no_host_runs_is_greyed(client: LanguageClient, workspace
     site = workspace / "site.yml"
     client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
         uri=site.as_uri(), language_id="ansible", version=1, text=site.read_text())))
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 30
-    found: list[types.Diagnostic] = []
-    while not found and loop.time() < deadline:
-        found = [d for d in client.diagnostics.get(site.as_uri(), []) if d.source == "playbook-ls plan"]
-        await asyncio.sleep(0.05)
+    found = await until(lambda: asyncio.sleep(0, [d for d in client.diagnostics.get(site.as_uri(), [])
+                                                  if d.source == "playbook-ls plan"]), tries=600)  # 30 s
     assert [d.range.start.line for d in found] == [16]  # "loop_var renamed": skipped on l1, l2, l3
     (hint,) = found
     assert hint.message.startswith("runs on no host of inventory.ini: ") and "user == 'carol'" in hint.message
