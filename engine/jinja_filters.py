@@ -32,8 +32,7 @@ def regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ign
                   multiline: bool = False, count: int = 0) -> str:
     # refused beyond the size limit while evaluating statically: a run may rewrite a large file's content
     limit = MAX_SIZE if static_evaluation_in_progress() else None
-    return _guarded("regex_replace", str(value), pattern, replacement, _flags(ignorecase, multiline),
-                            count, limit)
+    return _guarded("regex_replace", str(value), pattern, replacement, _flags(ignorecase, multiline), count, limit)
 
 
 def regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
