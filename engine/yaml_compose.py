@@ -292,7 +292,7 @@ class _BadScalar(Exception):
 
 
 # PyYAML's SafeConstructor.timestamp_regexp: an explicit !!timestamp must match it.
-_TIMESTAMP = (
+_TIMESTAMP = LazyRegex(
     r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)"
     r"(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])"
     r"(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)"
@@ -371,7 +371,7 @@ class _Constructor:
                 return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
             if kind == "null":
                 return None
-            if kind == "timestamp" and not re.match(_TIMESTAMP, value):  # compiled only if a text has one
+            if kind == "timestamp" and not _TIMESTAMP.match(value):
                 raise AttributeError("'NoneType' object has no attribute 'groupdict'")
         return value
 
@@ -411,7 +411,7 @@ _new_span = tuple.__new__  # Span's fields in order, without NamedTuple's genera
 MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
 
 
-_BLOCK_PREFIX = r"[ \t]*(?:[-?:](?:[ \t]+|$))*"  # compiled only for a line longer than MAX_NESTING
+_BLOCK_PREFIX = LazyRegex(r"[ \t]*(?:[-?:](?:[ \t]+|$))*")  # used only for a line longer than MAX_NESTING
 
 
 def _too_deep(text: str) -> Span | None:
@@ -436,7 +436,7 @@ def _too_deep(text: str) -> Span | None:
     if len(text) > MAX_NESTING:
         for number, line in enumerate(text.splitlines()):
             if len(line) > MAX_NESTING:
-                column = re.match(_BLOCK_PREFIX, line).end()  # type: ignore[union-attr]
+                column = _BLOCK_PREFIX.match(line).end()
                 if column > MAX_NESTING:
                     return Span("", number, MAX_NESTING, number, 0)
     return None
