@@ -23,7 +23,10 @@ template refused as too large to evaluate statically. Why this way:
 
 The helper (``python -I -S``, only ``re`` and ``marshal``) starts on the first regex of a
 static evaluation, about 20 ms once per process, and is reused; a call costs a round trip over a
-pipe, and the replies to small requests are remembered. Its address space is limited, so a
+pipe, and the replies to small requests are remembered. What counts against the evaluation's
+time is the helper's CPU time for the request (read from ``/proc`` where there is one), not the
+time spent waiting for it to start or for a core: on a busy machine a regex that finishes must
+give its value, as on an idle one. Its address space is limited, so a
 pattern that needs huge backtracking stacks fails there, not here. A regex stopped after a long
 time is remembered and refused at once when asked again. A run (no evaluation in progress)
 calls :mod:`engine.regex_ops` in-process, as ansible does.
@@ -51,6 +54,8 @@ from engine.template_bounds import StaticRefusal, TooLarge, seconds_left
 MAX_HELPERS = 4  # at most this many regexes are evaluated at once (one per thread evaluating)
 HELPER_MEMORY = 1 << 30  # bytes of address space a helper may use
 REMEMBER_SLOW = 0.25  # of the evaluation's time: a regex stopped after running so long is refused at once next time
+START_SECONDS = 60.0  # a helper that has not started by then (a machine far too busy) is not waited for
+WAIT_FACTOR = 30  # a reply is not waited for longer than this many times its CPU allowance, busy machine or not
 _SLOW_MEMORY = 1024
 _REPLIES_MEMORY = 4096
 _REMEMBERED_REQUEST = 4096  # bytes: replies to requests up to this size are remembered
@@ -72,7 +77,7 @@ def call(operation: str, *args: Any) -> Any:
         raise TooLarge(slow)
     if left <= 0:
         raise TooLarge(f"more than {template_bounds.MAX_SECONDS:g} s")
-    reply = _ask(request, key, time.monotonic() + left)
+    reply = _ask(request, key, left)
     if len(request) <= _REMEMBERED_REQUEST:
         if len(_replies) >= _REPLIES_MEMORY:
             _replies.clear()
@@ -117,15 +122,16 @@ def _result(reply: bytes) -> Any:
     raise kind(message)
 
 
-def _ask(request: bytes, key: bytes, deadline: float) -> bytes:
-    helper = _pool.take(deadline)
-    started = time.monotonic()
+def _ask(request: bytes, key: bytes, allowance: float) -> bytes:
+    """The helper's reply to ``request``, given ``allowance`` seconds of its computing."""
+    helper = _pool.take(time.monotonic() + max(allowance * WAIT_FACTOR, allowance + 1.0))
     try:
-        reply = helper.ask(request, deadline - started)
-    except queue.Empty:
+        reply, spent = helper.ask(request, allowance)
+    except _StillRunning as running:
         helper.stop()
         _pool.give_back(helper, alive=False)
-        spent = time.monotonic() - started
+        spent = running.spent
+        template_bounds.charge(spent)
         why = f"a regular expression still running after {spent:.1f} s"
         if spent >= REMEMBER_SLOW * template_bounds.MAX_SECONDS:
             if len(_slow) >= _SLOW_MEMORY:
@@ -136,12 +142,24 @@ def _ask(request: bytes, key: bytes, deadline: float) -> bytes:
         helper.stop()
         _pool.give_back(helper, alive=False)
         raise
+    template_bounds.charge(spent)
     if reply is None:  # the helper died (killed from outside, out of memory at start-up)
         helper.stop()
         _pool.give_back(helper, alive=False)
         raise StaticRefusal("regular expressions cannot be evaluated statically: the helper process ended")
     _pool.give_back(helper, alive=True)
     return reply
+
+
+class _StillRunning(Exception):
+    """The helper used up the request's allowance (``spent`` seconds) without replying."""
+
+    def __init__(self, spent: float) -> None:
+        super().__init__(spent)
+        self.spent = spent
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
 
 
 @cache
@@ -175,16 +193,53 @@ class _Helper:
             pass
         self.replies.put(None)
 
-    def ask(self, request: bytes, timeout: float) -> bytes | None:
-        """The reply, None if the helper is gone; ``queue.Empty`` after ``timeout`` seconds."""
+    def wait_ready(self) -> bool:
+        """Whether the helper said it is ready (its first, empty reply) within START_SECONDS."""
+        try:
+            return self.replies.get(timeout=START_SECONDS) == b""
+        except queue.Empty:
+            return False
+
+    def cpu_seconds(self) -> float | None:
+        """The helper's CPU time so far, None where it cannot be read (no ``/proc``)."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def ask(self, request: bytes, allowance: float) -> tuple[bytes | None, float]:
+        """The reply (None if the helper is gone) and the seconds it computed for it;
+        :class:`_StillRunning` once it has computed ``allowance`` seconds without replying (or
+        waited WAIT_FACTOR times that, so that a machine that never runs it cannot hold us)."""
         stream = self.process.stdin
         assert stream is not None
+        cpu_before, started = self.cpu_seconds(), time.monotonic()
         try:
             stream.write(len(request).to_bytes(4, "big") + request)
             stream.flush()
         except (OSError, ValueError):
-            return None
-        return self.replies.get(timeout=max(timeout, 0.0))
+            return None, 0.0
+        allowance = max(allowance, 0.0)
+        give_up = started + max(allowance * WAIT_FACTOR, allowance + 1.0)
+
+        def spent() -> float:
+            cpu = self.cpu_seconds()
+            if cpu_before is None or cpu is None:
+                return time.monotonic() - started
+            return cpu - cpu_before
+
+        wait = allowance
+        while True:
+            try:
+                reply = self.replies.get(timeout=max(wait, 0.0))
+                return reply, min(spent(), allowance)
+            except queue.Empty:
+                used, now = spent(), time.monotonic()
+                if used >= allowance or now >= give_up:
+                    raise _StillRunning(max(used, min(allowance, now - started))) from None
+                wait = min(max(allowance - used, 0.02), give_up - now)
 
     def stop(self) -> None:
         try:
@@ -222,11 +277,17 @@ class _Pool:
                 return self.idle.pop()
             self.started += 1
         try:
-            return _Helper()
+            helper = _Helper()
         except OSError as exc:
             self.give_back(None, alive=False)
             raise StaticRefusal(f"regular expressions cannot be evaluated statically: no helper process ({exc})") \
                 from None
+        if not helper.wait_ready():  # not the template's fault: not remembered as too large
+            helper.stop()
+            self.give_back(helper, alive=False)
+            raise StaticRefusal("regular expressions cannot be evaluated statically now: the helper process "
+                                f"did not start within {START_SECONDS:g} s")
+        return helper
 
     def give_back(self, helper: _Helper | None, alive: bool) -> None:
         with self.condition:

@@ -70,9 +70,12 @@ OPERATIONS = {function.__name__: function
 def serve(requests: Any, replies: Any) -> None:
     """The helper's loop: a request is ``marshal((operation, args))`` after its length (4 bytes,
     big-endian), a reply ``("ok", result)``, ``("re.error", msg, pattern, pos)`` or ``("raise",
-    type name, message)``, framed the same way. Ends when the requests do."""
+    type name, message)``, framed the same way. Ends when the requests do. An empty frame first
+    says it is ready: its start-up is not a regex's running time."""
     import marshal
 
+    replies.write(bytes(4))
+    replies.flush()
     while True:
         head = requests.read(4)
         if len(head) < 4:

@@ -30,7 +30,7 @@ MAX_RANGE = 1000  # items a range() may produce
 MAX_EXPONENT = 64
 MAX_INT_BITS = 100_000
 MAX_OPERATIONS = 100_000  # loop iterations, calls, attribute lookups and output pieces of one evaluation
-MAX_SECONDS = 1.0
+MAX_SECONDS = 1.0  # of computing (the evaluating thread's CPU time and its regex helper's), not of waiting
 MAX_CALL_DEPTH = 40  # nested macro and function calls
 # characters a statically evaluated value may take as text: a list holding one long string a
 # hundred thousand times is small to build and to keep, but not to show
@@ -61,7 +61,9 @@ class Budget:
 
     def __init__(self) -> None:
         self.operations = MAX_OPERATIONS
-        self.deadline = time.monotonic() + MAX_SECONDS
+        # CPU time, not wall time: on a busy machine a template that computes little waits long
+        # for a core, and its value must not turn "too large" because other work was running
+        self.deadline = time.thread_time() + MAX_SECONDS
         self.depth = 0
 
     def spend(self, operations: int = 1) -> None:
@@ -69,8 +71,12 @@ class Budget:
         if self.operations < 0:
             raise TooLarge(f"more than {MAX_OPERATIONS:,} operations")
         # the clock is read now and then: a single operation is cheap but may be a slow filter
-        if self.operations & 0xFF == 0 and time.monotonic() > self.deadline:
+        if self.operations & 0xFF == 0 and time.thread_time() > self.deadline:
             raise TooLarge(f"more than {MAX_SECONDS:g} s")
+
+    def charge(self, seconds: float) -> None:
+        """Count ``seconds`` of computing done elsewhere for this evaluation (a regex helper's)."""
+        self.deadline -= seconds
 
 
 _current: ContextVar[Budget | None] = ContextVar("template_budget", default=None)
@@ -96,9 +102,16 @@ def static_evaluation_in_progress() -> bool:
 
 
 def seconds_left() -> float | None:
-    """The time the evaluation in progress may still take, or None outside one."""
+    """The computing time the evaluation in progress may still take, or None outside one."""
     budget = _current.get()
-    return None if budget is None else budget.deadline - time.monotonic()
+    return None if budget is None else budget.deadline - time.thread_time()
+
+
+def charge(seconds: float) -> None:
+    """Count ``seconds`` of computing done outside this thread against the evaluation in progress."""
+    budget = _current.get()
+    if budget is not None:
+        budget.charge(seconds)
 
 
 def spend(operations: int = 1) -> None:

@@ -4,10 +4,10 @@ give exactly what Python's re gives (so what ansible gives) wherever they finish
 from __future__ import annotations
 
 import re
-import time
 from functools import partial
 
 import pytest
+from bounded import spent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -45,29 +45,25 @@ STATIC_USES = {
 @pytest.mark.parametrize("template", STATIC_USES.values(), ids=STATIC_USES.keys())
 def test_catastrophic_backtracking_is_refused_quickly_in_every_static_use(template: str) -> None:
     variables = {"victim": VICTIM, "evil": EVIL, VICTIM.replace("!", "_") + "b": 1}
-    started = time.monotonic()
-    with pytest.raises(TemplateFailure) as refused:
+    with spent(), pytest.raises(TemplateFailure) as refused:  # stopped by the helper's CPU time, not a hang
         Templar(variables, PureLookups(), bounded=True).template(template)
-    assert time.monotonic() - started < DEADLINE + 1
     assert (too_large_reason(refused.value) or "").startswith("too large to evaluate statically (a regular "
                                                               "expression still running after ")
 
 
 def test_static_loading_refuses_it_too() -> None:
-    started = time.monotonic()
-    with pytest.raises(Unresolved) as refused:
+    with spent(), pytest.raises(Unresolved) as refused:
         render("{{ victim | regex_replace(evil, 'x') }}.yml", {"victim": VICTIM, "evil": EVIL})
     assert refused.value.too_large and "regular expression still running" in str(refused.value)
-    assert time.monotonic() - started < DEADLINE + 1
 
 
-def test_a_regex_stopped_once_is_refused_at_once_and_the_helper_is_replaced() -> None:
+def test_a_regex_stopped_once_is_refused_at_once_and_the_helper_is_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
     with evaluation(), pytest.raises(TooLarge):
         regex_search(VICTIM, EVIL)
-    started = time.monotonic()
-    with evaluation(), pytest.raises(TooLarge):
-        regex_search(VICTIM, EVIL)
-    assert time.monotonic() - started < 0.1
+    with monkeypatch.context() as patched:
+        patched.setattr(regex_guard, "_ask", lambda *args: pytest.fail("the helper was asked to match it again"))
+        with evaluation(), pytest.raises(TooLarge):
+            regex_search(VICTIM, EVIL)
     with evaluation():
         assert regex_search("xaay", "a+") == "aa"  # a new helper answers
 

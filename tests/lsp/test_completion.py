@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import waiting
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -24,27 +24,23 @@ def open_edited(client: LanguageClient, path: Path, text: str, version: int = 1)
 async def complete(client: LanguageClient, uri: str, line: int, character: int,
                    until: Callable[[list[types.CompletionItem]], bool] = bool) -> list[types.CompletionItem]:
     """Ask until ``until`` holds: the index is built in the background after initialize."""
-    items: list[types.CompletionItem] = []
-    for _ in range(200):
+    async def ask() -> list[types.CompletionItem]:
         result = await client.text_document_completion_async(types.CompletionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
             position=types.Position(line=line, character=character)))
-        items = result.items if isinstance(result, types.CompletionList) else list(result or [])
-        if until(items):
-            return items
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"completion never matched: {[i.label for i in items]}")
+        return result.items if isinstance(result, types.CompletionList) else list(result or [])
+
+    items = await waiting.until(ask, until)
+    assert until(items), f"completion never matched: {[i.label for i in items]}"
+    return items
 
 
 async def indexed(client: LanguageClient, workspace: Path) -> None:
     """Wait for the first index: until then a broken buffer would have no good state to keep."""
     uri = (workspace / "roles/sample/tasks/main.yml").as_uri()
-    for _ in range(200):
-        if await client.text_document_hover_async(types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4))):
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("the workspace was never indexed")
+    assert await waiting.until(lambda: client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4)))), \
+        "the workspace was never indexed"
 
 
 def by_label(items: list[types.CompletionItem]) -> dict[str, types.CompletionItem]:

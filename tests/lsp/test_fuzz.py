@@ -32,13 +32,15 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from bounded import HANG_SECONDS
 from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from waiting import until
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
-TIMEOUT = 20.0  # s, for one hover or documentSymbol
+TIMEOUT = HANG_SECONDS  # for one answer: liveness, not speed (a 5 MB buffer on a busy machine takes its time)
 SENTINEL_TIMEOUT = 60.0  # s, for the sentinel's diagnostics (the refresh runs after the fuzzed edits)
 MEMORY_LIMIT = 2 << 30  # bytes of address space for the server
 LOG = Path(tempfile.gettempdir()) / f"playbook-ls-fuzz-{os.getpid()}.log"
@@ -367,10 +369,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     State.versions, State.sentinels, State.log_seen, State.dead, State.failure = {}, 0, 0, False, ""
     task = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=(workspace / ROLE_TASKS).as_uri()),
                              position=types.Position(line=1, character=3))
-    for _ in range(200):  # the index is built in the background
-        if await lsp_client.text_document_hover_async(task):
-            break
-        await asyncio.sleep(0.05)
+    await until(lambda: lsp_client.text_document_hover_async(task))  # the index is built in the background
     yield
     if State.dead or server_gone(lsp_client):
         kill(lsp_client)

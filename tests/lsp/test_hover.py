@@ -1,22 +1,18 @@
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from waiting import until
 
 
 async def hover(client: LanguageClient, path: Path, line: int, character: int = 6) -> str | None:
-    for _ in range(100):  # the index is built in the background after initialize
-        result = await client.text_document_hover_async(types.HoverParams(
-            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
-            position=types.Position(line=line, character=character)))
-        if result is not None:
-            return result.contents.value  # type: ignore[union-attr]
-        await asyncio.sleep(0.05)
-    return None
+    result = await until(lambda: client.text_document_hover_async(types.HoverParams(  # the index is built
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri()),  # in the background after initialize
+        position=types.Position(line=line, character=character))), lambda found: found is not None)
+    return None if result is None else result.contents.value  # type: ignore[union-attr]
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from bounded import HANG_SECONDS
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
-from waiting import doc, until
+from waiting import condition, doc, until
 
 PLAYBOOK = """\
 - name: files
@@ -38,7 +39,7 @@ PLAYBOOK = """\
   gather_facts: false
   tasks:
     - name: nap
-      command: sleep 5
+      command: sleep 300
       tags: [slow]
 """
 SOURCE = "playbook-ls run"
@@ -88,12 +89,16 @@ def run_hints(client: LanguageClient, path: Path) -> list[tuple[int, str]]:
 
 
 async def wait_hints(client: LanguageClient, path: Path, ready: Any = bool) -> list[tuple[int, str]]:
-    for _ in range(100):
-        found = run_hints(client, path)
-        if ready(found):
-            return found
-        await asyncio.sleep(0.05)
-    return run_hints(client, path)
+    return await condition(lambda: run_hints(client, path), ready)
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie waiting to be reaped has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
 
 
 def logged(client: LanguageClient) -> str:
@@ -183,7 +188,6 @@ async def test_run_confirmed_writes_the_file(client: LanguageClient, workspace: 
 @pytest.mark.asyncio
 async def test_cancelling_the_progress_stops_the_run(client: LanguageClient, workspace: Path) -> None:
     client.answer = "Run"  # type: ignore[attr-defined]
-    started = time.monotonic()
     running = asyncio.ensure_future(execute(client, RUN, playbook=str(workspace / "site.yml"), play=1))
 
     def napping() -> Any:
@@ -191,16 +195,14 @@ async def test_cancelling_the_progress_stops_the_run(client: LanguageClient, wor
                      if str(token).startswith("playbook-ls-run")
                      and any("nap" in (getattr(r, "message", None) or "") for r in reports)), None)
 
-    for _ in range(200):
-        if napping() is not None or running.done():
-            break
+    deadline = time.monotonic() + HANG_SECONDS
+    while napping() is None and not running.done() and time.monotonic() < deadline:
         await asyncio.sleep(0.02)
     token = napping()
     assert token is not None
     client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
-    result = await asyncio.wait_for(running, 10)
+    result = await asyncio.wait_for(running, 60)  # the task sleeps 300 s: only the cancel ends it this soon
     assert result["cancelled"] is True
-    assert time.monotonic() - started < 4  # the task sleeps 5 s
     assert client.progress_reports[token][-1].message == "cancelled"
     # the server is alive and runs again
     result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
@@ -316,15 +318,15 @@ MARKER_PLAYBOOK = """\
   gather_facts: false
   tasks:
     - name: nap then mark
-      shell: sleep 3 && touch {marker}
+      shell: echo $$ > {pid}; sleep 300 && touch {marker}
 """
 
 
 @pytest.mark.asyncio
 async def test_cancel_request_of_the_command_stops_a_real_run(client: LanguageClient, workspace: Path) -> None:
     """$/cancelRequest of the executeCommand itself (not only the progress) kills the worker."""
-    marker = workspace / "marker"
-    (workspace / "mark.yml").write_text(MARKER_PLAYBOOK.format(marker=marker))
+    marker, pid = workspace / "marker", workspace / "nap.pid"
+    (workspace / "mark.yml").write_text(MARKER_PLAYBOOK.format(marker=marker, pid=pid))
     client.answer = "Run"  # type: ignore[attr-defined]
     await lenses(client, workspace / "mark.yml")  # indexed
     msg_id = "run-to-cancel"
@@ -337,15 +339,17 @@ async def test_cancel_request_of_the_command_stops_a_real_run(client: LanguageCl
             "nap" in (getattr(r, "message", None) or "") for r in reports)
             for token, reports in client.progress_reports.items())
 
-    for _ in range(300):
-        if napping() or request.done():
-            break
+    deadline = time.monotonic() + HANG_SECONDS
+    while not (napping() and pid.exists() and pid.read_text().strip()) and not request.done():
+        assert time.monotonic() < deadline, "the task never started"
         await asyncio.sleep(0.02)
-    assert napping()
     client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id=msg_id))
     with pytest.raises(Exception, match="(?i)cancel"):
-        await asyncio.wait_for(request, 10)
-    await asyncio.sleep(4.5)  # the task would have written the marker by now
+        await asyncio.wait_for(request, 60)
+    shell = int(pid.read_text())
+    while _running(shell):  # the task's shell is killed with the worker, long before its sleep ends
+        assert time.monotonic() < deadline, "the run went on after the cancel"
+        await asyncio.sleep(0.05)
     assert not marker.exists(), "the run went on after the cancel"
     result = await execute(client, CHECK, playbook=str(workspace / "site.yml"), play=0, tags="files")
     assert result["exit_code"] == 0  # and the server runs again

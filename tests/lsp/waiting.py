@@ -3,24 +3,36 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TypeVar
 
+from bounded import HANG_SECONDS
 from lsprotocol import types
 
 T = TypeVar("T")
 
 
-async def until(request: Callable[[], Awaitable[T]], ready: Callable[[T], bool] = bool, tries: int = 200) -> T:
-    """Repeat ``request`` until its answer is ``ready`` (or give the last answer back)."""
+async def until(request: Callable[[], Awaitable[T]], ready: Callable[[T], bool] = bool,
+                seconds: float = HANG_SECONDS) -> T:
+    """Repeat ``request`` until its answer is ``ready`` (or give the last answer back after
+    ``seconds``: a bound for a hang, not for speed, as a busy machine indexes slowly)."""
+    deadline = time.monotonic() + seconds
     result = await request()
-    for _ in range(tries):
-        if ready(result):
-            break
+    while not ready(result) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
         result = await request()
     return result
+
+
+async def condition(check: Callable[[], T], ready: Callable[[T], bool] = bool, seconds: float = HANG_SECONDS) -> T:
+    """``check()`` once it is ``ready`` (or its last value after ``seconds``), for what the client
+    receives unasked (diagnostics, progress)."""
+    async def ask() -> T:
+        return check()
+
+    return await until(ask, ready, seconds)
 
 
 def doc(path: Path) -> types.TextDocumentIdentifier:
