@@ -91,7 +91,8 @@ def run_inputs(cwd: str) -> list[object]:
 
 class Probes:
     """The identities of what units depend on outside the checked files, each looked at once per
-    run however many units share it. A probe is a string: ``stat:PATH`` (a file's or directory's
+    run however many units share it (first before a unit is resolved: a change made while it is
+    resolved then shows at the next run). A probe is a string: ``stat:PATH`` (a file's or directory's
     :func:`identity`), ``tree:ROOT`` (a collection root's installed collections) or
     ``config:PATH`` (the search settings ``PATH`` is resolved with)."""
 

@@ -216,14 +216,17 @@ class Checker:
 
     def _check_playbook(self, path: str) -> UnitResult:
         errors_before = len(self.rules.errors)
+        playbook_dirs = [os.path.dirname(os.path.abspath(path))]
+        self.probes.of_unit(path, playbook_dirs, ())  # as they are before, not after, it is resolved
         checked = self.rules.check_playbook(self.sources, self.configs.for_path(path), path)
-        return self._unit_result(checked, errors_before, path, [os.path.dirname(os.path.abspath(path))])
+        return self._unit_result(checked, errors_before, path, playbook_dirs)
 
     def _check_role(self, role: str) -> UnitResult:
         errors_before = len(self.rules.errors)
         reaching = self._reaching_dirs(role)
-        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role, reaching)
         playbook_dirs = [os.path.dirname(os.path.abspath(discover.role_playbook_path(role))), *reaching]
+        self.probes.of_unit(role, playbook_dirs, ())
+        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role, reaching)
         return self._unit_result(checked, errors_before, role, playbook_dirs)
 
     def _reaching_dirs(self, role: str) -> list[str]:
