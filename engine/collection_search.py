@@ -76,20 +76,28 @@ def python_paths() -> list[str]:
     return found
 
 
-def collection_roots(playbook_dirs: Iterable[str], configured: Iterable[str], scan_sys_path: bool = True,
-                     sys_paths: Iterable[str] | None = None) -> list[str]:
-    """The directories that hold an ``ansible_collections`` tree, in ansible's search order."""
-    roots: list[str] = []
+def root_candidates(playbook_dirs: Iterable[str], configured: Iterable[str], scan_sys_path: bool = True,
+                    sys_paths: Iterable[str] | None = None) -> list[str]:
+    """Every directory ansible looks for an ``ansible_collections`` tree in, in its search order,
+    whether it holds one or not (a cache of results depends on them all: one may appear)."""
     candidates = [os.path.join(d, "collections") for d in playbook_dirs]
     candidates += [os.path.expanduser(p) for p in configured]
     if scan_sys_path:
         candidates += list(python_paths() if sys_paths is None else sys_paths)
+    found: list[str] = []
     for path in candidates:
         if os.path.basename(path) == "ansible_collections":
             path = os.path.dirname(path)
-        if path not in roots and paths.isdir(os.path.join(path, "ansible_collections")):
-            roots.append(path)
-    return roots
+        if path not in found:
+            found.append(path)
+    return found
+
+
+def collection_roots(playbook_dirs: Iterable[str], configured: Iterable[str], scan_sys_path: bool = True,
+                     sys_paths: Iterable[str] | None = None) -> list[str]:
+    """The directories that hold an ``ansible_collections`` tree, in ansible's search order."""
+    return [path for path in root_candidates(playbook_dirs, configured, scan_sys_path, sys_paths)
+            if paths.isdir(os.path.join(path, "ansible_collections"))]
 
 
 class CollectionFinder:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
 from playbook_ls.check.cache import CheckCache, code_identity, content_hash
+from playbook_ls.check.inputs import Probes, run_inputs
 from playbook_ls.config import Settings
 from playbook_ls.rules.base import Finding, Severity
 from playbook_ls.rules.ruleset import Checked, RuleSet, playbook_summary
@@ -29,8 +29,6 @@ MODULES_NOT_CHECKED = (
     "ansible-core reports it. Install ansible-core where check runs; --require-module-check (or "
     "require-module-check = true) makes this an error")
 NOT_KEPT = frozenset({rules.pls109_unresolved_import.CODE, rules.pls123_requirement_not_installed.CODE})
-ENVIRONMENT = ("ANSIBLE_CONFIG", "ANSIBLE_ROLES_PATH", "ANSIBLE_RUN_TAGS", "ANSIBLE_SKIP_TAGS",
-               "ANSIBLE_COLLECTIONS_PATH", "ANSIBLE_COLLECTIONS_PATHS", "ANSIBLE_HOME")
 
 
 class CheckResult:
@@ -55,19 +53,22 @@ class CheckResult:
 class UnitResult:
     """What checking one playbook (or one role no playbook uses) produced; cached as is."""
 
-    __slots__ = ("findings", "tags", "roles", "deps", "errors")
+    __slots__ = ("findings", "tags", "roles", "deps", "probes", "errors")
 
     def __init__(self, findings: list[dict[str, Any]], tags: set[str], roles: set[str],
-                 deps: dict[str, str | None], errors: list[str]) -> None:
+                 deps: dict[str, str | None], probes: dict[str, str], errors: list[str]) -> None:
         self.findings, self.tags, self.roles, self.deps = findings, tags, roles, deps
+        self.probes = probes  # what it depends on outside the files it read (see check.inputs)
         self.errors = errors  # rules that crashed on this unit
 
     def to_json(self) -> dict[str, Any]:
-        return {"findings": self.findings, "tags": sorted(self.tags), "roles": sorted(self.roles), "deps": self.deps}
+        return {"findings": self.findings, "tags": sorted(self.tags), "roles": sorted(self.roles), "deps": self.deps,
+                "probes": self.probes}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> UnitResult:
-        return cls(data["findings"], set(data["tags"]), set(data["roles"]), dict(data["deps"]), [])
+        return cls(data["findings"], set(data["tags"]), set(data["roles"]), dict(data["deps"]), dict(data["probes"]),
+                   [])
 
 
 class Checker:
@@ -75,6 +76,7 @@ class Checker:
         self.settings, self.jobs = settings, jobs
         self.configs = ProjectConfigs(settings.root, [os.path.join(settings.root, p) for p in settings.roles_path])
         self.ansible = self.configs.default
+        self.probes = Probes(self.configs.for_path)
         self.use_cache = use_cache
         self.rules = RuleSet(settings, self.ansible.skip_tags, self.ansible.path)
         self._sources: Any = None
@@ -135,12 +137,9 @@ class Checker:
     def _fingerprint(self) -> str:
         config = self.ansible.path
         config_hash = self._hash(config) if config else None
-        environment = [(name, os.environ.get(name)) for name in ENVIRONMENT]
         settings_hash = self._hash(self.settings.path) if self.settings.path else None  # positions in findings
-        core = plugin_names.find_ansible_core()  # which module names resolve, and whether any are checked
         return repr((__version__, code_identity(), self.settings.fingerprint(), settings_hash, config, config_hash,
-                     environment, sys.version_info[:2], sorted(self.configs.collection_sources.items()),
-                     core.package if core else None))
+                     sorted(self.configs.collection_sources.items()), run_inputs(os.getcwd())))
 
     @property
     def sources(self) -> Any:
@@ -195,7 +194,8 @@ class Checker:
         todo = []
         for key, (compute, path) in wanted.items():
             unit = _cached_unit(cache.units.get(key))
-            if unit is not None and all(self._hash(p) == digest for p, digest in unit.deps.items()):
+            if unit is not None and all(self._hash(p) == digest for p, digest in unit.deps.items()) and \
+                    self.probes.unchanged(unit.probes):
                 results[key] = unit
             else:
                 todo.append((key, compute, path))
@@ -216,13 +216,18 @@ class Checker:
 
     def _check_playbook(self, path: str) -> UnitResult:
         errors_before = len(self.rules.errors)
+        playbook_dirs = [os.path.dirname(os.path.abspath(path))]
+        self.probes.of_unit(path, playbook_dirs, ())  # as they are before, not after, it is resolved
         checked = self.rules.check_playbook(self.sources, self.configs.for_path(path), path)
-        return self._unit_result(checked, errors_before, self.configs.candidates(path))
+        return self._unit_result(checked, errors_before, path, playbook_dirs)
 
     def _check_role(self, role: str) -> UnitResult:
         errors_before = len(self.rules.errors)
-        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role, self._reaching_dirs(role))
-        return self._unit_result(checked, errors_before, self.configs.candidates(role))
+        reaching = self._reaching_dirs(role)
+        playbook_dirs = [os.path.dirname(os.path.abspath(discover.role_playbook_path(role))), *reaching]
+        self.probes.of_unit(role, playbook_dirs, ())
+        checked = self.rules.check_lone_role(self.sources, self.configs.for_path(role), role, reaching)
+        return self._unit_result(checked, errors_before, role, playbook_dirs)
 
     def _reaching_dirs(self, role: str) -> list[str]:
         """The directories of the checked playbooks whose role search finds ``role``: one of
@@ -244,13 +249,16 @@ class Checker:
                 searching.setdefault(entry, []).append(directory)
         return searching
 
-    def _unit_result(self, checked: Checked, errors_before: int, configs: list[str]) -> UnitResult:
-        """``configs``: the ansible.cfg files that decided (or, created, would decide) the
-        configuration the unit was resolved with; a change to any of them invalidates it."""
+    def _unit_result(self, checked: Checked, errors_before: int, path: str, playbook_dirs: list[str]) -> UnitResult:
+        """The result of the unit of ``path``, resolved with ``playbook_dirs`` as the playbooks'
+        directories. It depends on the files it read, on the ansible.cfg files that decided (or,
+        created, would decide) its configuration, and on the places outside them it searched."""
         tags, roles = playbook_summary(checked.context)
-        deps = {p: self._hash(p) for p in {*checked.read, *configs} if p not in self.sources.overlay}
+        read = [p for p in checked.read if p not in self.sources.overlay]
+        deps = {p: self._hash(p) for p in {*read, *self.configs.candidates(path)}}
+        probes = self.probes.of_unit(path, playbook_dirs, read)
         errors = self.rules.errors[errors_before:]
-        return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, errors)
+        return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, probes, errors)
 
     def _line(self, path: str, number: int) -> str:
         lines = self.lines.get(path)

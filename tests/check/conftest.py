@@ -8,6 +8,7 @@ are relative to it.
 
 from __future__ import annotations
 
+import os
 import shutil
 import textwrap
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.check.runner import ENVIRONMENT
+from playbook_ls.check.inputs import is_ansible_variable
 from playbook_ls.cli.main import main
 
 CliResult = tuple[int, str, str]
@@ -29,7 +30,8 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
-    for name in (*ENVIRONMENT, "NO_COLOR"):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # the cache key's place
+    for name in [*filter(is_ansible_variable, os.environ), "NO_COLOR"]:
         monkeypatch.delenv(name, raising=False)
     return cache
 

@@ -29,7 +29,6 @@ absolute because a trap may run with any working directory.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import pickle
@@ -940,11 +939,12 @@ def _check_cache(b: _Builder) -> None:
     """A poisoned ``playbook-ls check`` result cache, named as ``check .`` run in the repository
     names its cache file (``playbook_ls/check/cache.py``), in ``.cache/playbook-ls``: inert unless
     the cache directory is set to a path inside the repository."""
+    from playbook_ls.check.cache import entry_name
+
     name = "check-cache.pickle"
     data = pickle.dumps({"format": 1, "fingerprint": _System(f"touch {b.marker(name)}")}, protocol=2)
     for repo in dict.fromkeys((os.path.abspath(b.repo), os.path.realpath(b.repo))):  # getcwd() is the real path
-        key = repr(sorted([repo]))
-        path = f"{CACHE_IN_REPO}/{hashlib.sha1(key.encode()).hexdigest()}.pickle"
+        path = f"{CACHE_IN_REPO}/{entry_name(repr(sorted([repo])))}"
         (b.repo / path).parent.mkdir(parents=True, exist_ok=True)
         (b.repo / path).write_bytes(data)
         if name not in b.traps:
