@@ -19,6 +19,21 @@ from playbook_ls.features.convert import uri_to_path
 SOURCE = "playbook-ls run"
 WORKER = "playbook_ls.features.run_worker"
 RUN, CANCEL = "Run", "Cancel"
+TRUST_OPTION = "runRepositoryCode"
+# Why a check or a run of an untrusted workspace is refused, and how to allow it. Check mode
+# changes no host, yet it runs code from the repository: lookups such as pipe, the repository's
+# plugins (filters, tests, lookups, vars, callbacks), its inventory scripts and plugins, and,
+# handed to ansible-playbook, whatever ansible.cfg enables.
+UNTRUSTED = ("{what} refused: it runs code from this repository (its lookups such as pipe, even in check mode, "
+             "its plugins, modules and inventory scripts), and the workspace is not trusted. To allow it, trust "
+             "the workspace (VS Code: Manage Workspace Trust) or start playbook-ls with the initialization option "
+             f'"{TRUST_OPTION}": true.')
+
+
+def refusal(check: bool) -> dict[str, Any]:
+    """The result of ``checkTasks`` / ``runTasks`` in a workspace the client did not trust."""
+    message = UNTRUSTED.format(what="Check" if check else "Run")
+    return {"error": message, "trust_needed": True, "cancelled": False, "exit_code": None, "check": check}
 
 
 class BadArguments(ValueError):
@@ -91,9 +106,10 @@ class RunRequest:
 
     def command(self, python: str, mode: str, config: str | None = None,
                 profiles_file: str | None = None) -> list[str]:
-        """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``;
-        ``config`` and ``profiles_file`` say where the launch profiles are."""
-        return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
+        """The worker's command line: ``mode`` is ``plan`` (no task runs, the inventory's code
+        does) or ``run``; ``config`` and ``profiles_file`` say where the launch profiles are.
+        ``-P``: the worker starts in the workspace, whose own ``playbook_ls/`` must not be imported."""
+        return [python, "-P", "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
 
     def with_defaults(self, settings: dict[str, Any]) -> RunRequest:
         """The request with the client's run settings (``engine``, ``inventory``, ``limit``,

@@ -40,7 +40,7 @@ def test_requests_after_shutdown_are_invalid_requests(root: Path) -> None:
 def test_shutdown_during_a_run_stops_the_run(root: Path) -> None:
     client = RawClient(root)
     try:
-        client.initialize(root)
+        client.initialize(root, runRepositoryCode=True)
         client.send("workspace/executeCommand", {"command": "playbook-ls.runTasks",
                                                  "arguments": [{"playbook": str(root / "site.yml"), "play": 0}]})
         time.sleep(1.5)  # the worker is in the shell task by now
