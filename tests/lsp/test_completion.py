@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from waiting import indexed_hover
 
 PLAYBOOK_TAIL = "    - role: other\n      tags: __role2\n"
 
@@ -40,8 +41,8 @@ async def indexed(client: LanguageClient, workspace: Path) -> None:
     """Wait for the first index: until then a broken buffer would have no good state to keep."""
     uri = (workspace / "roles/sample/tasks/main.yml").as_uri()
     for _ in range(200):
-        if await client.text_document_hover_async(types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4))):
+        if indexed_hover(await client.text_document_hover_async(types.HoverParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4)))):
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the workspace was never indexed")

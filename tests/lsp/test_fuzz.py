@@ -36,6 +36,7 @@ from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from waiting import indexed_hover
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
 TIMEOUT = 20.0  # s, for one hover or documentSymbol
@@ -368,7 +369,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     task = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=(workspace / ROLE_TASKS).as_uri()),
                              position=types.Position(line=1, character=3))
     for _ in range(200):  # the index is built in the background
-        if await lsp_client.text_document_hover_async(task):
+        if indexed_hover(await lsp_client.text_document_hover_async(task)):
             break
         await asyncio.sleep(0.05)
     yield

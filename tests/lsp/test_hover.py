@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from waiting import indexed_hover
 
 
 async def hover(client: LanguageClient, path: Path, line: int, character: int = 6) -> str | None:
@@ -13,7 +14,7 @@ async def hover(client: LanguageClient, path: Path, line: int, character: int = 
         result = await client.text_document_hover_async(types.HoverParams(
             text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
             position=types.Position(line=line, character=character)))
-        if result is not None:
+        if indexed_hover(result):
             return result.contents.value  # type: ignore[union-attr]
         await asyncio.sleep(0.05)
     return None

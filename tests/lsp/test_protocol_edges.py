@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from raw_client import SERVER, RawClient, read_message
+from waiting import indexed_hover
 
 
 @pytest.fixture
@@ -192,7 +193,7 @@ def test_a_cancelled_request_is_answered_request_cancelled(root: Path) -> None:
     client = RawClient(root)
     try:
         client.initialize(root)
-        while client.response(client.send("textDocument/hover", _hover(root, 5, 8))).get("result") is None:
+        while not indexed_hover(client.response(client.send("textDocument/hover", _hover(root, 5, 8))).get("result")):
             time.sleep(0.2)  # indexed
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
         request = client.send("textDocument/inlayHint", {"textDocument": _hover(root)["textDocument"],
