@@ -44,8 +44,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
                              "ansible.cfg's jsonfile fact cache, which is read too)")
     parser.add_argument("--gather", action="store_true",
-                        help="first gather the facts of the plan's hosts with ansible's setup module (contacts the "
-                             "hosts with your connection settings), into --facts DIR or ansible.cfg's jsonfile cache")
+                        help="first gather the facts of the plan's hosts with ansible's setup module, into --facts "
+                             "DIR or ansible.cfg's jsonfile cache: this runs ansible, and with it the inventory's "
+                             "code and the plugins ansible.cfg enables (code from the repository), and contacts the "
+                             "hosts with your connection settings")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
 
