@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
-from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN
+from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN, TRUST_NEEDED
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, keyword_span, where
 
@@ -23,11 +23,6 @@ class Lens:
     def __init__(self, span: Span, title: str, command: str, arguments: list[Any], tooltip: str | None = None) -> None:
         self.span, self.title, self.command, self.arguments = span, title, command, arguments
         self.tooltip = tooltip
-
-
-UNTRUSTED_TOOLTIP = ("A check or a run executes code from this repository (lookups such as pipe, plugins, modules, "
-                     "inventory scripts), so playbook-ls does neither until the workspace is trusted: trust it in "
-                     "VS Code, or start playbook-ls with the initialization option \"runRepositoryCode\": true.")
 
 
 def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
@@ -92,7 +87,7 @@ def run_lenses(head: Span, reach: Reach, tags: str | None, trusted: bool = True)
         return []
     what = f"--tags {tags}" if tags else "play"
     if not trusted:
-        return [Lens(head, f"▶ Check {what} (needs trust)", CHECK_TASKS, [dict(arguments)], UNTRUSTED_TOOLTIP)]
+        return [Lens(head, f"▶ Check {what} (needs trust)", CHECK_TASKS, [dict(arguments)], TRUST_NEEDED)]
     return [Lens(head, f"▶ Check {what}", CHECK_TASKS, [dict(arguments)]),
             Lens(head, f"▶ Run {what}", RUN_TASKS, [dict(arguments)])]
 

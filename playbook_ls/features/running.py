@@ -13,26 +13,20 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from playbook_ls.features import TRUST_NEEDED
 from playbook_ls.features.ansible_runs import ENGINES
 from playbook_ls.features.convert import uri_to_path
 
 SOURCE = "playbook-ls run"
 WORKER = "playbook_ls.features.run_worker"
 RUN, CANCEL = "Run", "Cancel"
-TRUST_OPTION = "runRepositoryCode"
-# Why a check or a run of an untrusted workspace is refused, and how to allow it. Check mode
-# changes no host, yet it runs code from the repository: lookups such as pipe, the repository's
-# plugins (filters, tests, lookups, vars, callbacks), its inventory scripts and plugins, and,
-# handed to ansible-playbook, whatever ansible.cfg enables.
-UNTRUSTED = ("{what} refused: it runs code from this repository (its lookups such as pipe, even in check mode, "
-             "its plugins, modules and inventory scripts), and the workspace is not trusted. To allow it, trust "
-             "the workspace (VS Code: Manage Workspace Trust) or start playbook-ls with the initialization option "
-             f'"{TRUST_OPTION}": true.')
 
 
 def refusal(check: bool) -> dict[str, Any]:
-    """The result of ``checkTasks`` / ``runTasks`` in a workspace the client did not trust."""
-    message = UNTRUSTED.format(what="Check" if check else "Run")
+    """The result of ``checkTasks`` / ``runTasks`` in a workspace the client did not trust. Check
+    mode changes no host, yet it runs code from the repository: lookups such as pipe, its plugins
+    and inventory code, and through ansible-playbook whatever ansible.cfg enables."""
+    message = f"{'Check' if check else 'Run'} refused: the workspace is not trusted. {TRUST_NEEDED}"
     return {"error": message, "trust_needed": True, "cancelled": False, "exit_code": None, "check": check}
 
 

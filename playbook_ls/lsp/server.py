@@ -91,7 +91,9 @@ class PlaybookServer(LanguageServer):
         ``runRepositoryCode: true``): only then does anything run code from the repository (a
         check or run, the inventory's scripts and plugins). Only the client's own start-up
         options say so, never a later configuration that a project's settings file may feed."""
-        return self.init_options.get("runRepositoryCode") is True
+        from playbook_ls.features import TRUST_OPTION
+
+        return self.init_options.get(TRUST_OPTION) is True
 
     @property
     def run_output(self) -> str:
