@@ -279,8 +279,9 @@ CONSENTED = {
 
 @pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
 def test_a_check_runs_the_repositorys_code_only_in_a_trusted_workspace(tmp_path: Path, trusted: bool) -> None:
-    """The control for the test above: the same check in a trusted workspace runs the lookup
-    and the inventory script (and ends), in an untrusted one neither, with the refusal."""
+    """The control for the test above: in a trusted workspace the plan view runs the inventory
+    script, and the check runs it and the lookup (and ends); in an untrusted one neither does,
+    and the check is refused."""
     repo, marks = tmp_path / "repo", tmp_path / "markers"
     repo.mkdir()
     marks.mkdir()
@@ -292,11 +293,16 @@ def test_a_check_runs_the_repositorys_code_only_in_a_trusted_workspace(tmp_path:
     try:
         _indexed(session, _uri(repo / "site.yml"), 4)
         lenses = session.request("textDocument/codeLens", {"textDocument": {"uri": _uri(repo / "site.yml")}})["result"]
+        plan = next(lens["command"] for lens in lenses if lens["command"]["title"] == "Plan per host")
+        session.request("workspace/executeCommand", {"command": plan["command"], "arguments": plan["arguments"]},
+                        wait=180)
+        after_plan = sorted(p.name for p in marks.iterdir())
         check = next(lens["command"] for lens in lenses if lens["command"]["title"].startswith("▶ Check play"))
         result = session.request("workspace/executeCommand", {"command": check["command"],
                                                               "arguments": check["arguments"]}, wait=180)["result"]
     finally:
         session.close()
+    assert after_plan == (["inventory-script"] if trusted else []), after_plan
     if trusted:
         assert check["title"] == "▶ Check play", check
         assert result["exit_code"] == 0 and result["check"] is True, result
