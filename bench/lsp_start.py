@@ -8,7 +8,8 @@ The tree is gen_repo.py's with --extras (470 roles: about 5,700 YAML files, gene
 absent), or --tree DIR. Each session, timed on the client:
   1. spawn, initialize, then `initialized`; at once a didOpen of one file: a role task file imported
      from another imported file (--open deep, the default), or a playbook (--open playbook)
-  2. a hover on a task's `name` in that file, repeated every 10 ms until it is not null: the first hover
+  2. a hover on a task's `name` in that file, repeated every 10 ms until it is answered (not null, not
+     playbook-ls's notice that it is still indexing): the first hover
   3. the server's `$/progress` end for the index (the client announces window.workDoneProgress): the
      whole index. The hover is asked again then and must say the same as the first one.
   4. the session goes on until the server is idle (what it does after the index, such as storing the
@@ -33,7 +34,7 @@ from pathlib import Path
 from check import ensure_repo
 from lsp_client import Client, cpu_seconds, load_average
 from lsp_peers import Server, servers
-from lsp_workload import Target, capabilities, hover_params, make_plan, task_lines, text_document
+from lsp_workload import Target, answered, capabilities, hover_params, make_plan, task_lines, text_document
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMEOUT = 120.0
@@ -79,7 +80,7 @@ async def session(server: Server, tree: Path, target: Target, cache: Path) -> St
         first = None
         while time.perf_counter() - started < TIMEOUT:
             first = await client.request("textDocument/hover", hover_params(target), timeout=TIMEOUT)
-            if first:
+            if answered(first):
                 out.first_hover, out.first_hover_cpu = time.perf_counter() - started, cpu_seconds([client.pid]) - cpu
                 break
             await asyncio.sleep(0.01)

@@ -176,6 +176,15 @@ def text_document(path: Path, text: str, version: int = 1) -> dict[str, Any]:
     return {"uri": path.as_uri(), "languageId": "ansible", "version": version, "text": text}
 
 
+def answered(hover: Any) -> bool:
+    """A hover with an answer: not null, and not playbook-ls's notice that it is still indexing
+    the workspace (which it gives instead of null until the file is indexed)."""
+    if not hover:
+        return False
+    contents = hover.get("contents") if isinstance(hover, dict) else None
+    return "indexing the workspace" not in str(contents.get("value") if isinstance(contents, dict) else contents)
+
+
 def hover_params(target: Target) -> dict[str, Any]:
     return {"textDocument": {"uri": target.path.as_uri()},
             "position": {"line": target.line, "character": target.character}}
@@ -208,13 +217,13 @@ async def session(server: Server, tree: Path, plan: Plan, args: argparse.Namespa
         if out.ready != out.ready:  # NaN: poll a hover on the deep task
             deadline = started + READY_TIMEOUT
             while time.perf_counter() < deadline:
-                if await client.request("textDocument/hover", hover_params(plan.deep)):
-                    out.ready, out.ready_how = time.perf_counter() - started, "first non-null hover (deep task)"
+                if answered(await client.request("textDocument/hover", hover_params(plan.deep))):
+                    out.ready, out.ready_how = time.perf_counter() - started, "first answered hover (deep task)"
                     break
                 await asyncio.sleep(0.01)
             else:
-                out.ready_how = f"hover on the deep task still null after {READY_TIMEOUT:g} s"
-        elif not await client.request("textDocument/hover", hover_params(plan.deep)):
+                out.ready_how = f"hover on the deep task still unanswered after {READY_TIMEOUT:g} s"
+        elif not answered(await client.request("textDocument/hover", hover_params(plan.deep))):
             out.errors.append("hover on the deep task is null after the index")
         out.ready_from_spawn = out.ready + started - spawned
         await client.wait_idle()
@@ -227,17 +236,17 @@ async def session(server: Server, tree: Path, plan: Plan, args: argparse.Namespa
             t0 = time.perf_counter()
             result = await client.request("textDocument/hover", hover_params(target))
             out.hovers.append(time.perf_counter() - t0)
-            out.hovers_answered += bool(result)
+            out.hovers_answered += answered(result)
         for target in plan.module_hovers:
             t0 = time.perf_counter()
             result = await client.request("textDocument/hover", hover_params(target))
             out.module_hovers.append(time.perf_counter() - t0)
-            out.module_hovers_answered += bool(result)
+            out.module_hovers_answered += answered(result)
         for target in plan.variable_hovers:
             t0 = time.perf_counter()
             result = await client.request("textDocument/hover", hover_params(target))
             out.variable_hovers.append(time.perf_counter() - t0)
-            out.variable_hovers_answered += bool(result)
+            out.variable_hovers_answered += answered(result)
 
         out.diagnostics_how = "PLS105 published" if server.is_pls else "first publishDiagnostics for the file"
         await edits(client, server, plan, args.edits, out)

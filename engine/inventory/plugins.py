@@ -89,5 +89,6 @@ def not_run_note(name: str, source: str) -> str:
     """Why a source read by a plugin's code adds nothing here, and how to allow it: said once
     per source, where hosts would otherwise be reported unknown."""
     return (f"dynamic inventory: {source} not run (inventory plugin '{name}' is code from the repository or "
-            "a collection, and running it is not allowed here: the inventory is partial; `playbook-ls inventory`, "
-            "`run` and `launch` read it, and the editor does in a trusted workspace)")
+            "a collection, and running it is not allowed here: the inventory is partial; `playbook-ls inventory` "
+            "and `run` read it, `launch`, `plan`, `vars` and `run --dry` with --run-inventory-code, and the editor "
+            "in a trusted workspace)")

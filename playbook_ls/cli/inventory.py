@@ -1,8 +1,8 @@
 """``playbook-ls inventory``: what ``ansible-inventory`` prints (``--list``, ``--graph``, ``--host``),
 and ``--list-hosts PATTERN`` as ``ansible PATTERN --list-hosts`` prints it.
 
-This command runs executable inventory scripts, as ansible-inventory does: the user asked for
-the inventory of exactly these sources.
+This command runs executable inventory scripts and inventory plugins, as ansible-inventory
+does: the user asked for the inventory of exactly these sources.
 """
 
 from __future__ import annotations
@@ -38,8 +38,10 @@ examples:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     help_text = "show the inventory like ansible-inventory (--list, --graph, --host) or ansible --list-hosts"
-    parser = sub.add_parser("inventory", help=help_text, description=help_text + ". Runs inventory scripts.",
-                            epilog=EXAMPLES, formatter_class=HelpFormatter)
+    description = (help_text + ". Runs the inventory's scripts and plugins (code from the repository), as "
+                   "ansible-inventory does: that is what it is asked for.")
+    parser = sub.add_parser("inventory", help=help_text, description=description, epilog=EXAMPLES,
+                            formatter_class=HelpFormatter)
     parser.add_argument("-i", "--inventory", action="append", default=[], metavar="SOURCE",
                         help="inventory host list (a,b,), file, directory or script; repeatable")
     parser.add_argument("--list", action="store_true", help="print the whole inventory as JSON")

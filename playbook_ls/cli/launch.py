@@ -13,7 +13,12 @@ import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.options import (
+    RUN_INVENTORY_CODE_HINT,
+    HelpFormatter,
+    add_run_inventory_code,
+    add_selection_options,
+)
 
 if TYPE_CHECKING:
     from engine.config import InventorySettings
@@ -36,7 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("launch", help="show what launching a profile would run (AWX prompting rules)",
                             description="Resolve a launch profile with launch-time overrides, as AWX launches a "
                                         "job template, and show the job: fields, ignored fields, option "
-                                        "variables, and per play the hosts and tasks. Nothing is run.",
+                                        "variables, and per play the hosts and tasks. Nothing is run: not the "
+                                        "playbook, nor, without --run-inventory-code, the inventory's scripts and "
+                                        "plugins.",
                             epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("profile", metavar="PROFILE", help="a profile from the playbook-ls settings")
     add_selection_options(parser, launch_fields=True)
@@ -45,6 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=None, help="verbosity (-v to -vvvvv)")
     parser.add_argument("-i", "--inventory", default=None, help="inventory: a file, directory or host list (a,b,)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to read profiles from")
+    add_run_inventory_code(parser)
     # showing is what launch does (running is `run --profile`); --show is accepted as before
     parser.add_argument("--show", action="store_true", help="print the resolved launch (the default)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -123,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return _report_errors(launch, args.format)
     if profile.playbook is None:
         return _fail(f"profile '{profile.name}' names no playbook; add 'playbook: <file>'", profile.span)
-    plan = build_plan(launch, cache)
+    plan = build_plan(launch, cache, args.run_inventory_code)
     if plan.problem is not None:
         return _fail(plan.problem.message, plan.problem.span)
     cwd = os.getcwd()
@@ -180,8 +188,9 @@ class Plan:
     problem: Any = None
 
 
-def build_plan(launch: Launch, cache: Any) -> Plan:
-    """Per play: the hosts it targets and the tasks the launch's tag selection runs."""
+def build_plan(launch: Launch, cache: Any, run_inventory_code: bool = False) -> Plan:
+    """Per play: the hosts it targets and the tasks the launch's tag selection runs; the hosts of
+    the inventory's scripts and plugins only with ``run_inventory_code``."""
     from engine.config import AnsibleConfig
     from engine.launching import LaunchProblem, option_vars
     from engine.resolve import Resolver
@@ -204,7 +213,8 @@ def build_plan(launch: Launch, cache: Any) -> Plan:
         plan.problem = LaunchProblem("playbook", str(fatal[0]), None)
         return plan
     selection = Selection.from_options(launch.job_tags, launch.skip_tags)
-    targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"], config.inventory)
+    targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"], config.inventory,
+                               run_inventory_code)
     plan.inventory_notes = list(targets.notes)
     for index, play in enumerate(book.plays):
         hosts, note = targets.select(play.hosts, launch.limit)
@@ -216,24 +226,31 @@ def build_plan(launch: Launch, cache: Any) -> Plan:
 class HostTargets:
     """The one place that talks to the inventory loader (``engine.inventory``).
 
-    ``launch`` is an explicit command, so inventory scripts may run. When the loader is not
-    available, plays show their host pattern unresolved, with a note saying why.
+    Showing a launch runs nothing by default: the inventory's scripts and plugins (code from the
+    repository) run only when the user asks (``--run-inventory-code``); until then they add a
+    note instead of hosts. When the loader is not available, plays show their host pattern
+    unresolved, with a note saying why.
     """
 
     def __init__(self, inventory: Any, notes: list[str], mismatch: str = "warning") -> None:
         self.inventory, self.notes, self.mismatch = inventory, notes, mismatch
 
     @classmethod
-    def load(cls, sources: list[str], settings: InventorySettings) -> HostTargets:
-        """``settings``: ansible.cfg's inventory settings (plugins, failures, pattern mismatch)."""
+    def load(cls, sources: list[str], settings: InventorySettings, run_code: bool = False) -> HostTargets:
+        """``settings``: ansible.cfg's inventory settings (plugins, failures, pattern mismatch);
+        ``run_code``: the user allowed the inventory's scripts and plugins to run."""
         from engine.inventory.manager import load_inventory
 
         try:
-            inventory = load_inventory(sources, dynamic=True, settings=settings)  # launch is an explicit request
+            inventory = load_inventory(sources, dynamic=run_code, settings=settings)
         except Exception as exc:  # noqa: BLE001 - any loader failure is shown; the plan still lists tasks
             return cls(None, [f"hosts are not resolved: {exc}"])
-        return cls(inventory.data, [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)],
-                   settings.host_pattern_mismatch)
+        notes = [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)]
+        if not run_code and inventory.notes:
+            notes.append(RUN_INVENTORY_CODE_HINT)
+        # hosts a script would add are unknown: a pattern naming them is not a mismatch to warn about
+        return cls(inventory.data, notes, settings.host_pattern_mismatch if run_code or not inventory.notes
+                   else "ignore")
 
     def select(self, pattern: list[str], limit: str | None) -> tuple[list[str] | None, str | None]:
         if self.inventory is None:

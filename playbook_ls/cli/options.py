@@ -63,8 +63,22 @@ def add_selection_options(parser: argparse.ArgumentParser, *, tags: bool = True,
             add_option(parser, option, launch_fields)
 
 
+RUN_INVENTORY_CODE_HELP = ("run the inventory's scripts and plugins (code from the repository) to know its hosts and "
+                           "their variables, as ansible does; off by default")
+
+
+RUN_INVENTORY_CODE_HINT = "pass --run-inventory-code to run the inventory's scripts and plugins for their hosts"
+
+
+def add_run_inventory_code(parser: argparse.ArgumentParser, help: str = RUN_INVENTORY_CODE_HELP) -> None:
+    """``--run-inventory-code``: the one consent a command that only shows something takes to run
+    code from the repository (inventory scripts and plugins), off by default."""
+    parser.add_argument("--run-inventory-code", action="store_true", help=help)
+
+
 def add_option(parser: argparse.ArgumentParser, option: Option, launch_fields: bool = False) -> None:
     parser.add_argument(*option.names, **option.argparse_keywords(launch_fields))  # type: ignore[arg-type]
 
 
-__all__ = ["HelpFormatter", "VersionAction", "add_option", "add_selection_options"]
+__all__ = ["RUN_INVENTORY_CODE_HINT", "HelpFormatter", "VersionAction", "add_option", "add_run_inventory_code",
+           "add_selection_options"]

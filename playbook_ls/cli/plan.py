@@ -9,7 +9,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -39,15 +39,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
     add_selection_options(parser)
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
-    parser.add_argument("--run-inventory-code", action="store_true",
-                        help="run the inventory's scripts and plugins (code from the repository) to know its "
-                             "hosts and their variables, as ansible does; off by default")
+    add_run_inventory_code(parser)
     parser.add_argument("--facts", metavar="DIR",
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
                              "ansible.cfg's jsonfile fact cache, which is read too)")
     parser.add_argument("--gather", action="store_true",
-                        help="first gather the facts of the plan's hosts with ansible's setup module (contacts the "
-                             "hosts with your connection settings), into --facts DIR or ansible.cfg's jsonfile cache")
+                        help="first gather the facts of the plan's hosts with ansible's setup module, into --facts "
+                             "DIR or ansible.cfg's jsonfile cache: this runs ansible, and with it the inventory's "
+                             "code and the plugins ansible.cfg enables (code from the repository), and contacts the "
+                             "hosts with your connection settings")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
 

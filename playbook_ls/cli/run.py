@@ -1,6 +1,8 @@
 """``playbook-ls run``: plan a launch, then execute it with the bundled engine (or hand it to
-ansible-playbook with ``--engine ansible``). ``--dry`` prints what will run where (playbook-ls plan)
-and runs nothing."""
+ansible-playbook with ``--engine ansible``). A run is the user's explicit request to run the
+repository's code (its inventory scripts and plugins, lookups, modules). ``--dry`` prints what
+will run where (playbook-ls plan) and runs nothing, whatever the engine; the inventory's code
+only with ``--run-inventory-code``."""
 
 from __future__ import annotations
 
@@ -10,7 +12,12 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.options import (
+    RUN_INVENTORY_CODE_HINT,
+    HelpFormatter,
+    add_run_inventory_code,
+    add_selection_options,
+)
 
 EXIT_ERROR = 1
 EXIT_USAGE = 5
@@ -27,7 +34,9 @@ examples:
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("run", help="run a playbook on this machine with the bundled engine",
-                            description="Plan and run a playbook like ansible-playbook, on the local machine only.",
+                            description="Plan and run a playbook like ansible-playbook, on the local machine only. "
+                                        "A run executes code from the repository as ansible-playbook does (its "
+                                        "inventory scripts and plugins, lookups, modules); --dry runs none of it.",
                             epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("playbook", nargs="?", metavar="PLAYBOOK")
     parser.add_argument("-i", "--inventory", default=None, help="inventory file, directory or host list (a,b,)")
@@ -37,7 +46,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--profile", metavar="NAME", help="a launch profile; the other flags override it")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml with the profiles")
     parser.add_argument("--dry", action="store_true",
-                        help="print what will run where (as playbook-ls plan) and run nothing")
+                        help="print what will run where (as playbook-ls plan) and run nothing, whatever the engine")
+    add_run_inventory_code(parser, help="with --dry: run the inventory's scripts and plugins (code from the "
+                                        "repository) to know its hosts, as a run does; off by default")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout, the log on stderr")
     parser.add_argument("--engine", choices=("bundled", "ansible", "auto"), default="bundled",
                         help="bundled (default), ansible (hand the run to ansible-playbook), or auto: the bundled "
@@ -103,17 +114,21 @@ def run(args: argparse.Namespace) -> int:
         return _fail("give a PLAYBOOK or a --profile that names one", EXIT_USAGE)
     options = RunOptions.from_launch(launch, playbook, os.getcwd())
     options.force_handlers = args.force_handlers
-    if args.engine == "ansible":
+    if args.engine == "ansible" and not args.dry:
         return _hand_to_ansible(options)
     from engine.run.modules import get_module
 
+    # a dry run runs nothing of the repository's unless asked to; a run is the request to run it
+    dynamic = args.run_inventory_code or not args.dry
     try:
-        plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None)
+        plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None,
+                             dynamic_inventory=dynamic)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
+    not_run = [] if dynamic else [*plan.inventory.notes, RUN_INVENTORY_CODE_HINT] if plan.inventory.notes else []
     no_targets = _no_hosts_to_target(plan.inventory.data, options.limit, config.inventory)
     if no_targets:  # as ansible-playbook says it, warnings first
-        for line in no_targets:
+        for line in [*no_targets, *(f"playbook-ls: note: {note}" for note in not_run)]:
             print(line, file=sys.stderr)
         return EXIT_ERROR
     if args.dry:  # the plan of what will run where (playbook-ls plan), nothing run
@@ -121,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         from playbook_ls.cli.plan import as_text
         from playbook_ls.features.host_plan import plan_hosts
 
+        for note in not_run:
+            print(f"playbook-ls: note: {note}", file=sys.stderr)
         plan.facts = known_facts()
         mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
         sys.stdout.write(f"playbook: {plan.playbook.path}\n" + (f"mode: {', '.join(mode)}\n" if mode else "") + "\n"

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_selection_options
+from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -41,9 +41,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-f", "--forks", type=int, default=None,
                         help="as with --forks (ansible_forks; default: ansible.cfg's forks, else 5)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="as with -v (ansible_verbosity)")
-    parser.add_argument("--run-inventory-code", action="store_true",
-                        help="run the inventory's scripts and plugins (code from the repository) to know its "
-                             "hosts and their variables, as ansible does; off by default")
+    add_run_inventory_code(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.set_defaults(handler=run)
 

@@ -10,6 +10,13 @@ SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
 # after the user confirms. Arguments: {playbook, play?, tags?, skip_tags?, profile?, inventory?}.
 CHECK_TASKS = "playbook-ls.checkTasks"
 RUN_TASKS = "playbook-ls.runTasks"
+# Both run only in a workspace the client says is trusted (this initialization option); why, and
+# how to allow it, as the refusal and the lenses' tooltip say it.
+TRUST_OPTION = "runRepositoryCode"
+TRUST_NEEDED = ("A check runs code from this repository as a run does (its lookups such as pipe, plugins, modules "
+                "and inventory scripts), so playbook-ls checks and runs only in a trusted workspace: trust it "
+                "(VS Code: Manage Workspace Trust) or start playbook-ls with the initialization option "
+                f'"{TRUST_OPTION}": true.')
 # The launch profiles the settings define (no arguments): {profiles: [{name, playbook, ...}], error}.
 LIST_PROFILES = "playbook-ls.listProfiles"
 # Sent instead of window/logMessage for a run's output when the client asked for it with the

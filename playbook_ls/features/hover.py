@@ -19,8 +19,20 @@ if TYPE_CHECKING:
     from playbook_ls.features.workspace import Book, Reach, WorkspaceIndex
 
 MAX_CONTEXTS = 6
+INDEXING = "indexing the workspace"  # in every hover that says the answer must wait for the index
 # Inherited keywords worth showing when a level above the task sets them.
 SHOWN_KEYWORDS = tuple(k for k, merge in INHERITED.items() if merge == Merge.REPLACE and k not in ("collections",))
+
+
+def indexing_markdown(stage: tuple[str, int, int] | None) -> str:
+    """What a hover says while the workspace is being indexed (``stage``: what the index does,
+    how many of how many; None: it has not started), instead of an empty answer that would
+    read as "nothing here"."""
+    if stage is None:
+        return f"*playbook-ls has not started {INDEXING} yet: hover again in a moment.*"
+    doing, done, total = stage
+    what = f"{doing}, {done:,} of {total:,}" if total else doing
+    return f"*playbook-ls is {INDEXING} ({what}): the answer comes when this file is indexed; hover again in a moment.*"
 
 
 def hover_markdown(index: WorkspaceIndex, path: str, line: int) -> str | None:

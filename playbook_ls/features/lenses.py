@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.tags import Selection, render_listing, selected_tasks
-from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN
+from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN, TRUST_NEEDED
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, keyword_span, where
 
@@ -15,17 +15,21 @@ if TYPE_CHECKING:
 
 
 class Lens:
-    """A lens without LSP types: where, the title, and the command with its arguments."""
+    """A lens without LSP types: where, the title, the command with its arguments, and what a
+    client may show on pointing at it."""
 
-    __slots__ = ("span", "title", "command", "arguments")
+    __slots__ = ("span", "title", "command", "arguments", "tooltip")
 
-    def __init__(self, span: Span, title: str, command: str, arguments: list[Any]) -> None:
+    def __init__(self, span: Span, title: str, command: str, arguments: list[Any], tooltip: str | None = None) -> None:
         self.span, self.title, self.command, self.arguments = span, title, command, arguments
+        self.tooltip = tooltip
 
 
 def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
     """Above each play: its tags, 'List tasks', '▶ Check' and '▶ Run'; above each task: its
-    effective tags, and the listing, check and run of the tag selection that reaches it."""
+    effective tags, and the listing, check and run of the tag selection that reaches it. In a
+    workspace that is not trusted, one '▶ Check … (needs trust)' lens instead of the two: a click
+    is refused, with why and how to allow it."""
     result: list[Lens] = []
     by_line: dict[int, list[Reach]] = {}
     for reach in index.reaches(path):
@@ -46,7 +50,7 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
             result.append(Lens(head, "List tasks", LIST_TASKS, [{"path": path, "line": line}]))
             if not first.book.synthetic:
                 result.append(Lens(head, "Plan per host", SHOW_PLAN, [{"path": first.book.path}]))
-            result += run_lenses(head, first, None)
+            result += run_lenses(head, first, None, index.run_repository_code)
         else:
             task = first.task
             own = ", ".join(map(str, task.frame.tags))
@@ -59,7 +63,7 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
                 if selection:
                     result.append(Lens(head, f"List tasks for --tags {selection}", LIST_TASKS,
                                        [{"path": path, "line": line, "tags": selection}]))
-            result += run_lenses(head, first, run_selection(task))
+            result += run_lenses(head, first, run_selection(task), index.run_repository_code)
     return result
 
 
@@ -74,13 +78,16 @@ def run_selection(task: Any) -> str | None:
     return "never" if "never" in tags else None
 
 
-def run_lenses(head: Span, reach: Reach, tags: str | None) -> list[Lens]:
+def run_lenses(head: Span, reach: Reach, tags: str | None, trusted: bool = True) -> list[Lens]:
     """'▶ Check' then '▶ Run' for the tasks of ``reach``'s play that ``tags`` selects (the
-    whole play without tags)."""
+    whole play without tags); in a workspace that is not ``trusted``, a single lens saying that
+    both need trust (its click is refused with how to allow it)."""
     arguments = run_arguments(reach, tags)
     if arguments is None:
         return []
     what = f"--tags {tags}" if tags else "play"
+    if not trusted:
+        return [Lens(head, f"▶ Check {what} (needs trust)", CHECK_TASKS, [dict(arguments)], TRUST_NEEDED)]
     return [Lens(head, f"▶ Check {what}", CHECK_TASKS, [dict(arguments)]),
             Lens(head, f"▶ Run {what}", RUN_TASKS, [dict(arguments)])]
 

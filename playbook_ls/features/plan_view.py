@@ -3,7 +3,8 @@ with where the task is written (``FILE:LINE``, which editors open as a link), th
 
 The plan is made by the command line in a child process, from the workspace's root as
 ansible-playbook is run there (its ansible.cfg, its relative paths), so the server holds none
-of it afterwards; like every static reading, it runs nothing from the repository.
+of it afterwards; like every static reading, it runs nothing from the repository, except the
+inventory's scripts and plugins in a workspace the client trusts (as for the variable hovers).
 """
 
 from __future__ import annotations
@@ -19,13 +20,15 @@ MAX_HOST_COLUMNS = 12
 PLAN_SECONDS = 120
 
 
-def plan_text(root: str, playbook: str, inventory: list[str], tags: list[str], skip_tags: list[str]) -> str:
+def plan_text(root: str, playbook: str, inventory: list[str], tags: list[str], skip_tags: list[str],
+              run_inventory_code: bool = False) -> str:
     """The plan of ``playbook`` as a table, or what stopped it (ansible's error, as the command
-    line prints it)."""
+    line prints it). ``run_inventory_code``: the workspace is trusted, its inventory's code may run."""
     selection = [*(["--tags", ",".join(tags)] if tags else []), *(["--skip-tags", ",".join(skip_tags)] if skip_tags
                                                                   else [])]
-    command = [sys.executable, "-m", "playbook_ls", "plan", playbook, "--format", "json",
-               *(arg for source in inventory for arg in ("-i", source)), *selection]
+    command = [sys.executable, "-P", "-m", "playbook_ls", "plan", playbook, "--format", "json",
+               *(arg for source in inventory for arg in ("-i", source)), *selection,
+               *(["--run-inventory-code"] if run_inventory_code else [])]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=PLAN_SECONDS,
                               stdin=subprocess.DEVNULL)

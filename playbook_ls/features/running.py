@@ -13,12 +13,21 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from playbook_ls.features import TRUST_NEEDED
 from playbook_ls.features.ansible_runs import ENGINES
 from playbook_ls.features.convert import uri_to_path
 
 SOURCE = "playbook-ls run"
 WORKER = "playbook_ls.features.run_worker"
 RUN, CANCEL = "Run", "Cancel"
+
+
+def refusal(check: bool) -> dict[str, Any]:
+    """The result of ``checkTasks`` / ``runTasks`` in a workspace the client did not trust. Check
+    mode changes no host, yet it runs code from the repository: lookups such as pipe, its plugins
+    and inventory code, and through ansible-playbook whatever ansible.cfg enables."""
+    message = f"{'Check' if check else 'Run'} refused: the workspace is not trusted. {TRUST_NEEDED}"
+    return {"error": message, "trust_needed": True, "cancelled": False, "exit_code": None, "check": check}
 
 
 class BadArguments(ValueError):
@@ -91,9 +100,10 @@ class RunRequest:
 
     def command(self, python: str, mode: str, config: str | None = None,
                 profiles_file: str | None = None) -> list[str]:
-        """The worker's command line: ``mode`` is ``plan`` (nothing runs) or ``run``;
-        ``config`` and ``profiles_file`` say where the launch profiles are."""
-        return [python, "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
+        """The worker's command line: ``mode`` is ``plan`` (no task runs, the inventory's code
+        does) or ``run``; ``config`` and ``profiles_file`` say where the launch profiles are.
+        ``-P``: the worker starts in the workspace, whose own ``playbook_ls/`` must not be imported."""
+        return [python, "-P", "-m", WORKER, json.dumps(self.worker_request(mode, config, profiles_file))]
 
     def with_defaults(self, settings: dict[str, Any]) -> RunRequest:
         """The request with the client's run settings (``engine``, ``inventory``, ``limit``,

@@ -117,6 +117,9 @@ class WorkspaceIndex:
         self._real: dict[str, str] = {}
         self.early: frozenset[str] = frozenset()
         """While :meth:`index` runs: the open files (real paths) whose queries it can answer already."""
+        self.stage: tuple[str, int, int] | None = None
+        """While :meth:`index` runs: what it does, how many of how many (0, 0: not counted), for
+        the answers that must wait for it to say so."""
         self.run_repository_code = False
         """The workspace is trusted: its inventory's code (scripts, plugins) may run for the values shown."""
         self.configure(root or os.getcwd(), settings)
@@ -203,29 +206,38 @@ class WorkspaceIndex:
         ``first``, on an index that holds nothing yet, the plays that may reach the files open
         in the editor are resolved first and swapped in, :attr:`early` names those files, and
         ``first`` is called: their queries are answered while the rest is resolved."""
+        self.stage = ("finding the files", 0, 0)
         with self.lock:
-            self._take_edits()
-            fs.clear_cache()
-            self._real.clear()
-            discover.is_role_dir.cache_clear()
-            self.files = self._discover()
-            self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
-            self.scanned = {}
-            early = self._guarded_first_pass() if first is not None and not self.books else None
-            if early is not None and first is not None:
-                first()
-            self._scan(set())
-            playbooks = self._playbooks()
-            books: dict[str, Book] = {}
-            for number, path in enumerate(playbooks):
-                # the plays the first pass resolved are taken over (nothing changed since)
-                book = self._guarded_resolve(path, set() if early and path in early else None, rules=check)
-                if book is not None:
-                    books[path] = book
-                if progress:
-                    progress(number + 1, len(playbooks))
-            self._finish(books, set() if early is not None else None)
-            self.early = frozenset()
+            try:
+                self._index(progress, check, first)
+            finally:
+                self.stage = None
+
+    def _index(self, progress: Callable[[int, int], None] | None, check: bool,
+               first: Callable[[], None] | None) -> None:
+        self._take_edits()
+        fs.clear_cache()
+        self._real.clear()
+        discover.is_role_dir.cache_clear()
+        self.files = self._discover()
+        self.configs.find_collection_sources(self.files, lambda path: self.sources.load(path).data)
+        self.scanned = {}
+        early = self._guarded_first_pass() if first is not None and not self.books else None
+        if early is not None and first is not None:
+            first()
+        self._scan(set())
+        playbooks = self._playbooks()
+        books: dict[str, Book] = {}
+        for number, path in enumerate(playbooks):
+            self.stage = ("resolving playbooks", number, len(playbooks))
+            # the plays the first pass resolved are taken over (nothing changed since)
+            book = self._guarded_resolve(path, set() if early and path in early else None, rules=check)
+            if book is not None:
+                books[path] = book
+            if progress:
+                progress(number + 1, len(playbooks))
+        self._finish(books, set() if early is not None else None)
+        self.early = frozenset()
 
     def _guarded_first_pass(self) -> dict[str, Book] | None:
         """Resolve the plays that may reach the open files and swap them in (see
@@ -275,9 +287,12 @@ class WorkspaceIndex:
         with ``changed`` (real paths edited in buffers) only those, the others being as before."""
         if changed is None:
             self.scanned = {}
-        for path in self.files if files is None else files:
+        listed = self.files if files is None else files
+        for number, path in enumerate(listed):
             if changed is not None and path in self.scanned and self.real(path) not in changed:
                 continue
+            if self.stage is not None:  # indexing: the first reading of every file is the long part
+                self.stage = ("reading files", number, len(listed))
             role = discover.role_of(path)
             loaded = self.sources.load(path)
             candidate = role is None and (discover.looks_like_playbook(loaded.data)

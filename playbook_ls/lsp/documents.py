@@ -38,10 +38,7 @@ def register(server: PlaybookServer) -> None:
         except OSError:
             pass
         ls.root = root
-        ls.index = ls.make_index(root)  # empty until the background run
-        # only the client's own start-up options can allow it, never a later configuration a
-        # project's settings file may feed
-        ls.index.run_repository_code = ls.init_options.get("runRepositoryCode") is True
+        ls.index = ls.make_index(root)  # empty until the background run; trusted or not as the client said
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     @guarded()

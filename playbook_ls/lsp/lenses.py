@@ -29,7 +29,7 @@ def register(server: PlaybookServer) -> None:
         lines = ls.lines(path)
         return [types.CodeLens(range=lsp_range(lens.span, lines, ls.encoding),
                                command=types.Command(title=lens.title, command=lens.command,
-                                                     arguments=lens.arguments))
+                                                     arguments=lens.arguments, tooltip=lens.tooltip))
                 for lens in lenses.lenses(ls.index, path)]
 
     @server.command(LIST_TASKS)
@@ -82,6 +82,6 @@ def register(server: PlaybookServer) -> None:
             list(preview.skip_tags) if preview else []
         text = await asyncio.get_running_loop().run_in_executor(
             ls.queries, functools.partial(plan_text, ls.index.root, playbook, [inventory] if inventory else [], tags,
-                                          skip))
+                                          skip, ls.trusted))
         present(ls, f"plan-{os.path.basename(playbook)}", f"playbook-ls: plan of {os.path.basename(playbook)}", text)
         return {"text": text}

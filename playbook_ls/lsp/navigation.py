@@ -117,10 +117,13 @@ def register(server: PlaybookServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     @query()
     def on_hover(ls: PlaybookServer, params: types.HoverParams) -> types.Hover | None:
-        path, line = uri_to_path(params.text_document.uri), params.position.line
-        if not ls.answers(path):
-            return None
         from playbook_ls.features import hover
+
+        path, line = uri_to_path(params.text_document.uri), params.position.line
+        if not ls.answers(path):  # said, not left empty: an empty hover reads as "nothing here"
+            stage = ls.index.stage if ls.index is not None else None
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                            value=hover.indexing_markdown(stage)))
         from playbook_ls.features.token_hover import token_hover
 
         column = position_column(ls, path, params.position)

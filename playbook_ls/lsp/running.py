@@ -8,7 +8,9 @@ when the client can show progress; ``window/workDoneProgress/cancel`` or ``$/can
 stops it. A real run asks the user first (``window/showMessageRequest``), after a plan-only pass
 of the worker that counts the tasks and hosts. The outcomes become Hint diagnostics on the
 tasks' lines (source ``playbook-ls run``) until the next run or an edit of that file.
-Nothing runs except from these two commands.
+Nothing runs except from these two commands, and they run only in a workspace the client says
+is trusted (initialization option ``runRepositoryCode: true``): a check runs the repository's
+lookups, plugins and inventory code as a run does, so both are refused otherwise, saying why.
 """
 
 from __future__ import annotations
@@ -169,7 +171,24 @@ def _at_position(ls: PlaybookServer, arguments: list[Any]) -> list[Any]:
     return [{**found, **extra}]
 
 
+def _parse(ls: PlaybookServer, arguments: Any, check: bool) -> features.RunRequest:
+    """The request; arguments of the wrong shape (the client's mistake, not the user's) are
+    answered InvalidParams, what is missing raises ValueError."""
+    try:
+        return features.RunRequest.parse(arguments, check, ls.root)
+    except features.BadArguments as exc:
+        raise invalid_params(f"{CHECK_TASKS if check else RUN_TASKS}: {exc}") from None
+
+
 async def run_tasks(ls: PlaybookServer, arguments: Any, check: bool) -> dict[str, Any]:
+    if not ls.trusted:  # before anything: even planning a run may run the inventory's code
+        try:
+            _parse(ls, list(arguments), check)
+        except ValueError:
+            pass  # refused all the same
+        result = features.refusal(check)
+        _show(ls, f"playbook-ls: {result['error']}", types.MessageType.Warning)
+        return result
     if not ls.ready.is_set():  # the task set at a position needs the index
         await asyncio.to_thread(ls.ready.wait, 60)
     try:
@@ -178,9 +197,7 @@ async def run_tasks(ls: PlaybookServer, arguments: Any, check: bool) -> dict[str
         _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
         return {"error": str(exc), "cancelled": False, "exit_code": None}
     try:
-        request = features.RunRequest.parse(arguments, check, ls.root).with_defaults(ls.options)
-    except features.BadArguments as exc:  # the client's mistake, not the user's
-        raise invalid_params(f"{CHECK_TASKS if check else RUN_TASKS}: {exc}") from None
+        request = _parse(ls, arguments, check).with_defaults(ls.options)
     except ValueError as exc:
         _show(ls, f"playbook-ls: cannot run: {exc}", types.MessageType.Error)
         return {"error": str(exc), "cancelled": False, "exit_code": None}

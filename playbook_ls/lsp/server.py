@@ -81,7 +81,19 @@ class PlaybookServer(LanguageServer):
 
         if self.parses is None:
             self.parses = LaterWrites()
-        return WorkspaceIndex(root, client_settings(self, root, self.options), self.parses)
+        index = WorkspaceIndex(root, client_settings(self, root, self.options), self.parses)
+        index.run_repository_code = self.trusted
+        return index
+
+    @property
+    def trusted(self) -> bool:
+        """Whether the client said the workspace is trusted (the initialization option
+        ``runRepositoryCode: true``): only then does anything run code from the repository (a
+        check or run, the inventory's scripts and plugins). Only the client's own start-up
+        options say so, never a later configuration that a project's settings file may feed."""
+        from playbook_ls.features import TRUST_OPTION
+
+        return self.init_options.get(TRUST_OPTION) is True
 
     @property
     def run_output(self) -> str:

@@ -180,7 +180,8 @@ local function main()
       last_err = vim.inspect(response.err)
     elseif response and response.result then
       local text = hover_text(response.result.contents)
-      if text and text ~= "" then
+      -- until the file is indexed, the hover says so ("indexing the workspace"): not the answer yet
+      if text and text ~= "" and not text:find("indexing the workspace", 1, true) then
         result.hover = text
       end
     end

@@ -92,9 +92,10 @@ class RawClient:
     def answer(self, msg_id: Any, result: Any) -> None:
         self._write({"jsonrpc": "2.0", "id": msg_id, "result": result})
 
-    def initialize(self, root: Path) -> None:
+    def initialize(self, root: Path, **options: Any) -> None:
+        """``options``: initialization options besides ``confirmRun: false`` (``runRepositoryCode``...)."""
         self.response(self.send("initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {},
-                                               "initializationOptions": {"confirmRun": False}}))
+                                               "initializationOptions": {"confirmRun": False, **options}}))
         self.send("initialized", {}, request=False)
 
 

@@ -9,6 +9,7 @@ import pytest
 import waiting
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+from waiting import indexed_hover
 
 PLAYBOOK_TAIL = "    - role: other\n      tags: __role2\n"
 
@@ -38,9 +39,9 @@ async def complete(client: LanguageClient, uri: str, line: int, character: int,
 async def indexed(client: LanguageClient, workspace: Path) -> None:
     """Wait for the first index: until then a broken buffer would have no good state to keep."""
     uri = (workspace / "roles/sample/tasks/main.yml").as_uri()
-    assert await waiting.until(lambda: client.text_document_hover_async(types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4)))), \
-        "the workspace was never indexed"
+    assert indexed_hover(await waiting.until(lambda: client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=4))),
+        indexed_hover)), "the workspace was never indexed"
 
 
 def by_label(items: list[types.CompletionItem]) -> dict[str, types.CompletionItem]:

@@ -17,7 +17,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
-from waiting import condition, doc, until
+from waiting import condition, doc, indexed_hover, until
 
 ROLES = int(os.environ.get("PLAYBOOK_LS_STORM_ROLES", "60"))
 EDITS = int(os.environ.get("PLAYBOOK_LS_STORM_EDITS", "300"))
@@ -57,7 +57,7 @@ async def test_an_edit_storm_keeps_hovers_answered_and_ends_in_the_final_state(c
     edited = workspace / "roles" / "role0" / "tasks" / "main.yml"
     other = workspace / "roles" / "role7" / "tasks" / "main.yml"
     hover_at = types.HoverParams(text_document=doc(other), position=types.Position(line=0, character=4))
-    ready = await until(lambda: client.text_document_hover_async(hover_at), lambda h: h is not None)
+    ready = await until(lambda: client.text_document_hover_async(hover_at), indexed_hover)
     assert ready is not None, "the index was never ready"
     base = edited.read_text()
     client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import sqlite3
 import sys
 import time
@@ -17,6 +18,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
+from waiting import INDEXING
 
 from engine.parse_store import DATABASE
 
@@ -53,18 +55,32 @@ def ended(client: LanguageClient) -> bool:
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_an_open_file_is_hovered_before_the_whole_index(client: LanguageClient, workspace: Path) -> None:
-    target = make_plan(workspace, 5, 1).deep  # a task of a role file imported from another imported file
+    plan = make_plan(workspace, 5, 1)
+    target = plan.deep  # a task of a role file imported from another imported file
     await start_session(client, workspace)
     client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
         uri=target.path.as_uri(), language_id="ansible", version=1, text=target.path.read_text())))
     deadline = time.monotonic() + 60
-    first = None
+    first, notices = None, []
     while first is None and time.monotonic() < deadline:
-        first = await hover(client, target)
+        text = await hover(client, target)
         answered_before_the_end = not ended(client)
+        if text is None or INDEXING in text:
+            notices.append(text)
+        else:
+            first = text
         await asyncio.sleep(0.02)
     assert first is not None and "**via**" in first
     assert answered_before_the_end
+    assert None not in notices, "a hover waiting for the index answered nothing instead of saying so"
+    # a file not open waits for the whole index, and its hover says how far the index is
+    closed = next(t for t in plan.hovers if t.path != target.path)
+    progress: list[str | None] = []
+    while not ended(client) and time.monotonic() < deadline:
+        progress.append(await hover(client, closed))
+        await asyncio.sleep(0.02)
+    counted = [t for t in progress if t and re.search(r"\((reading files|resolving playbooks), [\d,]+ of [\d,]+\)", t)]
+    assert counted and all(INDEXING in t for t in counted), progress[:5]
     while not ended(client) and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     assert ended(client)

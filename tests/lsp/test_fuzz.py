@@ -37,7 +37,7 @@ from hypothesis import HealthCheck, Phase, example, given, note, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-from waiting import until
+from waiting import indexed_hover, until
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance"
 TIMEOUT = HANG_SECONDS  # for one answer: liveness, not speed (a 5 MB buffer on a busy machine takes its time)
@@ -369,7 +369,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
     State.versions, State.sentinels, State.log_seen, State.dead, State.failure = {}, 0, 0, False, ""
     task = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=(workspace / ROLE_TASKS).as_uri()),
                              position=types.Position(line=1, character=3))
-    await until(lambda: lsp_client.text_document_hover_async(task))  # the index is built in the background
+    await until(lambda: lsp_client.text_document_hover_async(task), indexed_hover)  # the index is built
     yield
     if State.dead or server_gone(lsp_client):
         kill(lsp_client)

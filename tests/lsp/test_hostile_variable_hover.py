@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from waiting import doc, until
+from waiting import doc, indexed_hover, until
 
 SITE = """\
 - hosts: localhost
@@ -42,7 +42,7 @@ async def hover(client: LanguageClient, path: Path, word: str) -> str:
     character = SITE.splitlines()[line].index("{{ " + word) + 4
     found = await until(lambda: client.text_document_hover_async(types.HoverParams(
         text_document=doc(path), position=types.Position(line=line, character=character))),
-        lambda answer: answer is not None)
+        indexed_hover)
     assert found is not None
     return found.contents.value  # type: ignore[union-attr]
 

@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from waiting import until
+from waiting import indexed_hover, until
 
 
 async def hover(client: LanguageClient, path: Path, line: int, character: int = 6) -> str | None:
     result = await until(lambda: client.text_document_hover_async(types.HoverParams(  # the index is built
         text_document=types.TextDocumentIdentifier(uri=path.as_uri()),  # in the background after initialize
-        position=types.Position(line=line, character=character))), lambda found: found is not None)
-    return None if result is None else result.contents.value  # type: ignore[union-attr]
+        position=types.Position(line=line, character=character))), indexed_hover)
+    return result.contents.value if indexed_hover(result) else None  # type: ignore[union-attr]
 
 
 @pytest.mark.asyncio(loop_scope="module")

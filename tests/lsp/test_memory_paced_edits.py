@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from raw_client import RawClient
+from waiting import indexed_hover
 
 REPO = os.environ.get("PLAYBOOK_LS_MEMORY_REPO")
 EDITS = int(os.environ.get("PLAYBOOK_LS_MEMORY_EDITS", "3000"))
@@ -64,7 +65,7 @@ def test_memory_after_paced_edits_stays_near_a_fresh_server_s(tmp_path: Path) ->
         first = {"textDocument": {"uri": files[0].as_uri()},
                  "position": {"line": task + 1, "character": len(module) - len(module.lstrip())}}
         deadline = time.monotonic() + 600
-        while client.response(client.send("textDocument/hover", first), 600).get("result") is None:
+        while not indexed_hover(client.response(client.send("textDocument/hover", first), 600).get("result")):
             assert time.monotonic() < deadline, "the index was not built within 600 s"
             time.sleep(1)
         _idle(pid)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from raw_client import SERVER, RawClient, read_message
+from waiting import indexed_hover
 
 
 @pytest.fixture
@@ -40,7 +41,7 @@ def test_requests_after_shutdown_are_invalid_requests(root: Path) -> None:
 def test_shutdown_during_a_run_stops_the_run(root: Path) -> None:
     client = RawClient(root)
     try:
-        client.initialize(root)
+        client.initialize(root, runRepositoryCode=True)
         client.send("workspace/executeCommand", {"command": "playbook-ls.runTasks",
                                                  "arguments": [{"playbook": str(root / "site.yml"), "play": 0}]})
         time.sleep(1.5)  # the worker is in the shell task by now
@@ -192,7 +193,7 @@ def test_a_cancelled_request_is_answered_request_cancelled(root: Path) -> None:
     client = RawClient(root)
     try:
         client.initialize(root)
-        while client.response(client.send("textDocument/hover", _hover(root, 5, 8))).get("result") is None:
+        while not indexed_hover(client.response(client.send("textDocument/hover", _hover(root, 5, 8))).get("result")):
             time.sleep(0.2)  # indexed
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
         request = client.send("textDocument/inlayHint", {"textDocument": _hover(root)["textDocument"],

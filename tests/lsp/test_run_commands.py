@@ -66,7 +66,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
         answer = lsp_client.answer  # type: ignore[attr-defined]
         return types.MessageActionItem(title=answer) if answer else None
 
-    await start_session(lsp_client, workspace)
+    await start_session(lsp_client, workspace, initialization_options={"runRepositoryCode": True})
     yield
     await lsp_client.shutdown_session()
 

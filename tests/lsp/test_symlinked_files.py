@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from raw_client import RawClient
+from waiting import indexed_hover
 
 TASK = "- name: hello\n  debug:\n    msg: hi\n"
 
@@ -49,7 +50,7 @@ def test_an_edit_through_either_name_is_diagnosed_under_that_name(root: Path, na
     try:
         client.initialize(root)
         deadline = time.monotonic() + 60
-        while client.response(client.send("textDocument/hover", hover)).get("result") is None:
+        while not indexed_hover(client.response(client.send("textDocument/hover", hover)).get("result")):
             assert time.monotonic() < deadline, "no hover on the role's task"
             time.sleep(0.2)
         client.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "ansible", "version": 1,

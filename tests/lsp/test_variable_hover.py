@@ -11,7 +11,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from session import SERVE, start_session
-from waiting import doc, until
+from waiting import doc, indexed_hover, until
 
 SCENARIO = Path(__file__).resolve().parents[1] / "variables" / "scenarios" / "play_roles_tasks"
 
@@ -33,7 +33,7 @@ async def client(lsp_client: LanguageClient, workspace: Path):
 async def hover(client: LanguageClient, path: Path, line: int, character: int) -> str:
     found = await until(lambda: client.text_document_hover_async(types.HoverParams(
         text_document=doc(path), position=types.Position(line=line, character=character))),
-        lambda answer: answer is not None)
+        indexed_hover)
     assert found is not None
     return found.contents.value  # type: ignore[union-attr]
 

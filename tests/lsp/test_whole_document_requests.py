@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 from raw_client import RawClient
+from waiting import indexed_hover
 
 LINES = int(os.environ.get("PLAYBOOK_LS_BIG_LINES", "6000"))
 WAIT_MS = int(os.environ.get("PLAYBOOK_LS_BIG_WAIT_MS", "1000"))
@@ -38,7 +39,7 @@ def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
     try:
         client.initialize(tmp_path)
         deadline = time.monotonic() + 120
-        while client.response(client.send("textDocument/hover", hover), 60).get("result") is None:
+        while not indexed_hover(client.response(client.send("textDocument/hover", hover), 60).get("result")):
             assert time.monotonic() < deadline, "never indexed"
             time.sleep(0.2)
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": size, "character": 0}}

@@ -6,12 +6,23 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bounded import HANG_SECONDS
 from lsprotocol import types
 
 T = TypeVar("T")
+INDEXING = "indexing the workspace"  # in what a hover says while the index cannot answer it yet
+
+
+def indexed_hover(answer: Any) -> bool:
+    """Whether a hover (a ``types.Hover``, or the JSON ``result`` a raw client reads) is answered
+    from the index: neither empty nor the notice that the workspace is still being indexed."""
+    if answer is None:
+        return False
+    contents = answer.get("contents") if isinstance(answer, dict) else answer.contents
+    value = contents.get("value") if isinstance(contents, dict) else getattr(contents, "value", contents)
+    return INDEXING not in str(value)
 
 
 async def until(request: Callable[[], Awaitable[T]], ready: Callable[[T], bool] = bool,
