@@ -30,6 +30,10 @@ try:  # hashlib's own blake2b; importing hashlib itself starts OpenSSL, 2 ms of 
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python without the module
     from hashlib import blake2b
+try:  # hmac.compare_digest, without importing hmac (and with it hashlib)
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # pragma: no cover - another Python
+    from hmac import compare_digest
 
 __all__ = ["blake2b", "cache_dir", "cache_subdir", "private_dir", "read_cache_file", "read_entry", "seal", "secret",
            "secret_file", "unseal", "write_entry", "write_quietly"]
@@ -240,14 +244,12 @@ def seal(payload: bytes, context: str) -> bytes | None:
 def unseal(sealed: bytes | None, context: str) -> bytes | None:
     """The payload :func:`seal` sealed under ``context`` with this user's secret, or None for
     anything else."""
-    import hmac
-
     head = len(_SEAL) + 2 * MAC_BYTES + 1
     if sealed is None or len(sealed) < head or not sealed.startswith(_SEAL) or sealed[head - 1:head] != b"\n":
         return None
     payload = sealed[head:]
     tag = mac(context.encode("utf-8", "surrogateescape"), payload)
-    if tag is None or not hmac.compare_digest(tag.hex().encode(), sealed[len(_SEAL):head - 1]):
+    if tag is None or not compare_digest(tag.hex().encode(), sealed[len(_SEAL):head - 1]):
         return None
     return payload
 
