@@ -12,6 +12,7 @@ dropped and made again.
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import re
@@ -52,13 +53,16 @@ FILE_VARIANTS = ("unsealed", "another secret", "another key", "fifo", "dev zero"
 
 @pytest.fixture(autouse=True)
 def deadline() -> Iterator[None]:
-    """An in-process test that blocks is interrupted (SIGALRM) rather than hanging."""
+    """An in-process test that blocks is interrupted (SIGALRM) rather than hanging; one stuck in
+    C code, where no signal handler runs (an endless SQLite query), ends its process instead."""
     def expired(*_args: Any) -> None:
         raise TimeoutError(f"still waiting after {DEADLINE} s: a cache read blocks")
 
     previous = signal.signal(signal.SIGALRM, expired)
     signal.alarm(DEADLINE)
+    faulthandler.dump_traceback_later(DEADLINE * 4, exit=True)
     yield
+    faulthandler.cancel_dump_traceback_later()
     signal.alarm(0)
     signal.signal(signal.SIGALRM, previous)
 
