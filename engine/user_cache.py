@@ -222,12 +222,17 @@ def _read_secret(path: str) -> bytes | None:
     return data if len(data) == SECRET_BYTES else None
 
 
+_keyed: list[object] = []  # the secret, and blake2b keyed with it: copied for each MAC (keying costs more)
+
+
 def mac(context: bytes, payload: bytes) -> bytes | None:
     """The MAC of ``payload`` stored under ``context`` (its key), or None without a secret."""
     key = secret()
     if key is None:
         return None
-    digest = blake2b(key=key, digest_size=MAC_BYTES)
+    if not _keyed or _keyed[0] != key:
+        _keyed[:] = [key, blake2b(key=key, digest_size=MAC_BYTES)]
+    digest = _keyed[1].copy()  # type: ignore[attr-defined]
     digest.update(len(context).to_bytes(8, "little"))
     digest.update(context)
     digest.update(payload)
