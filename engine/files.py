@@ -25,12 +25,14 @@ def max_file_bytes() -> int:
         return MAX_FILE_BYTES
 
 
-def read_bytes(path: str, limit: int | None = None) -> bytes:
+def read_bytes(path: str, limit: int | None = None, follow: bool = True) -> bytes:
     """The file's bytes. Raises :class:`UnreadableFile` for a FIFO, a device, a socket or a
-    directory, or for a file over ``limit`` bytes, and ``OSError`` as ``open`` does."""
+    directory, or for a file over ``limit`` bytes, and ``OSError`` as ``open`` does (``ELOOP``
+    for a symbolic link when not ``follow``)."""
     limit = max_file_bytes() if limit is None else limit
     # O_NONBLOCK: opening a FIFO for reading must not wait for a writer
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    descriptor = os.open(path, flags if follow else flags | getattr(os, "O_NOFOLLOW", 0))
     info = os.fstat(descriptor)
     if not stat.S_ISREG(info.st_mode):
         os.close(descriptor)

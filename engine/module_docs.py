@@ -20,6 +20,8 @@ from typing import Any
 
 import yaml
 
+from engine import files
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # ansible's ``string_to_vars``: the constants a plugin file documents itself with.
 DOC_CONSTANTS = {"DOCUMENTATION": "doc", "EXAMPLES": "examples", "RETURN": "returndocs", "ANSIBLE_METADATA": "metadata"}
@@ -40,15 +42,13 @@ def read_docstring(filename: str) -> dict[str, Any]:
     ``.yml`` sidecar; the values ansible cannot read are None, as ansible-doc leaves them."""
     data: dict[str, Any] = dict.fromkeys(DOC_CONSTANTS.values())
     try:
+        source = files.read_bytes(filename)  # a FIFO or a device is no documentation, never a wait
         if filename.endswith(YAML_EXTENSIONS):
-            with open(filename, "rb") as handle:
-                loaded = _yaml(handle)
+            loaded = _yaml(source)
             if isinstance(loaded, dict):
                 for key, value in DOC_CONSTANTS.items():
                     data[value] = loaded.get(key)
         else:
-            with open(filename, "rb") as handle:
-                source = handle.read()
             body = _assignments(source)
             _constants(body if body is not None else ast.parse(source).body, data)
     except Exception:  # noqa: BLE001 - ansible-doc too reports no documentation for a broken file
@@ -171,9 +171,8 @@ def _fragment_attributes(filename: str, mtime_ns: int, size: int) -> dict[str, s
     """The string attributes of a doc fragment file's ``ModuleDocFragment`` class (the class the
     plugin loader takes), by name."""
     try:
-        with open(filename, "rb") as handle:
-            tree = ast.parse(handle.read())
-    except (OSError, SyntaxError, ValueError):
+        tree = ast.parse(files.read_bytes(filename))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     found: dict[str, str] = {}
     for node in tree.body:

@@ -17,18 +17,19 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.collection_search import CollectionFinder
-from engine.files import is_file
+from engine.files import is_file, read_bytes
 from engine.module_docs import DOC_EXTENSIONS, doc_file, plugin_docs
 from engine.plugin_names import IGNORED_EXTENSIONS, MAX_REDIRECTS, AnsibleCore
 from engine.runtime_routing import routing_entry
-from engine.user_cache import write_quietly
+from engine.user_cache import cache_subdir, read_entry, write_entry
 
 CACHE_VERSION = "2"
+MAX_DOC_BYTES = 16 * 1024 * 1024  # a cached doc or summary shard read back: far beyond any module's
 BUILTIN = "ansible.builtin"
 
 
@@ -310,11 +311,11 @@ class ModuleIndex:
             if name in self._docs:
                 return self._docs[name]
         target = self._cache_path(self._file_key(module.path), "doc")
-        docs = _read_json(target)
+        docs = _read_json(target, _is_docs)
         if docs is None:
             parsed, _files = plugin_docs(module.path, self.find_fragment)
             text = json.dumps(parsed, default=str)
-            write_quietly(target, text)
+            _write_json(target, text)
             docs = json.loads(text)  # dates as ansible-doc --json writes them
         with self._lock:
             self._docs[name] = docs
@@ -334,10 +335,10 @@ class ModuleIndex:
             files: dict[str, ModuleFile] = {}
             for directory, prefix in self.module_dirs():
                 target = self._shard_path(directory)
-                shard = _read_json(target)
+                shard = _read_json(target, _is_shard)
                 if shard is None:
                     shard = {m.name: _summary(m.path) for m in _module_files(directory, prefix)}
-                    write_quietly(target, json.dumps(shard))
+                    _write_json(target, json.dumps(shard))
                 for name, summary in shard.items():
                     summaries.setdefault(name, summary)
                     files.setdefault(name, ModuleFile(name, summary["path"], directory))
@@ -347,7 +348,7 @@ class ModuleIndex:
             self._summaries = summaries
         return self._summaries
 
-    def _shard_path(self, directory: str) -> str:
+    def _shard_path(self, directory: str) -> str | None:
         """Where a module directory's summary shard is cached (its key computed once)."""
         keys = self.__dict__.setdefault("_shard_keys", {})
         if directory not in keys:
@@ -365,7 +366,8 @@ class ModuleIndex:
     def _build(self) -> None:
         # warm (every shard cached), the shards give the file list too; cold, the file list (what
         # a hover's name lookup needs) comes first, from a walk of the directories
-        if not all(os.path.isfile(self._shard_path(d)) for d, _prefix in self.module_dirs()):
+        shards = [self._shard_path(directory) for directory, _prefix in self.module_dirs()]
+        if not all(shard and os.path.isfile(shard) for shard in shards):
             self.files()
         self.summaries()
 
@@ -440,10 +442,11 @@ class ModuleIndex:
             self._fingerprint = hashlib.sha1("|".join(parts).encode()).hexdigest()
         return self._fingerprint
 
-    def _cache_path(self, key: str, kind: str) -> str:
-        from engine.user_cache import cache_dir
-
-        return os.path.join(cache_dir(), "modules", f"{key}.{kind}.json")
+    @staticmethod
+    def _cache_path(key: str, kind: str) -> str | None:
+        """Where an entry is cached; None when the cache directory is not the user's own."""
+        directory = cache_subdir("modules", create=True)
+        return os.path.join(directory, f"{key}.{kind}.json") if directory else None
 
 
 _SHORT = re.compile(rb"^short_description:[ \t]*(.*)$", re.MULTILINE)
@@ -455,9 +458,8 @@ def _summary(path: str) -> dict[str, Any]:
     ``read_docstub`` does for ``ansible-doc -l``): the full doc is parsed only when needed."""
     doc = doc_file(path) or path
     try:
-        with open(doc, "rb") as handle:
-            text = handle.read()
-    except OSError:
+        text = read_bytes(doc)
+    except OSError:  # a FIFO or a device among the modules too: no summary, never a wait
         text = b""
     match = _SHORT.search(text)
     short = match.group(1).decode("utf-8", "replace").strip().strip("'\"") if match else ""
@@ -485,12 +487,35 @@ def _package_dir(base: str, subdirs: list[str]) -> str:
     return directory
 
 
-def _read_json(path: str) -> Any:
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
-    except (OSError, ValueError):
+def _read_json(path: str | None, valid: Callable[[Any], bool]) -> Any:
+    """A cached entry this user's playbook-ls wrote (sealed, see :mod:`engine.user_cache`), if
+    ``valid``; None for anything else, which is then made again."""
+    data = read_entry(path, MAX_DOC_BYTES) if path else None
+    if data is None:
         return None
+    try:
+        value = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return value if valid(value) else None
+
+
+def _write_json(path: str | None, text: str) -> None:
+    if path:
+        write_entry(path, text.encode("utf-8", "surrogateescape"))
+
+
+def _is_docs(value: Any) -> bool:
+    """What :func:`engine.module_docs.plugin_docs` gives, as JSON."""
+    return isinstance(value, dict) and isinstance(value.get("doc"), dict | None) and "doc" in value
+
+
+def _is_shard(value: Any) -> bool:
+    """A summary shard: name -> ``{path, short_description, deprecated}``."""
+    return isinstance(value, dict) and all(
+        isinstance(summary, dict) and isinstance(summary.get("path"), str)
+        and isinstance(summary.get("short_description"), str) and isinstance(summary.get("deprecated"), bool)
+        for summary in value.values())
 
 
 def _listdir(directory: str) -> list[str]:

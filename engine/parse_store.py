@@ -14,14 +14,22 @@ Encoding and writing a playbook's parses costs a third of parsing them, and a ru
 machine (a CI job) never reads them back.
 
 Each entry is JSON, decoded into :class:`YMap` / :class:`YSeq` / :class:`Span` by this module:
-loading it can never run code, even from a planted entry. A damaged or foreign entry is
-ignored and parsed again; a cache that cannot be opened or written only means no store.
+loading it can never run code. Each is sealed with a MAC keyed by the user's secret and bound to
+its key (:func:`engine.user_cache.seal`): anyone can compute a key, but only this user's
+playbook-ls can write what is read back under it, so a planted, copied or damaged entry is
+parsed again. Nothing in the directory is trusted either: a database that is not a regular file
+of at most :data:`MAX_DATABASE_BYTES`, or whose schema is anything but the one table written
+here (a view, a trigger, another table), is replaced by a fresh one; every statement runs under
+a time bound and every value under a length bound; the notes are read as
+:func:`engine.user_cache.read_cache_file` reads. A cache that cannot be opened or written only
+means no store.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+import time
 
 from engine.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
@@ -34,7 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-FORMAT = 1
+FORMAT = 2  # the database's user_version: any other is started again
 MAX_ENTRIES = 20_000  # past this, the older half goes (a few tens of MB at most)
 DATABASE = "parsed.sqlite3"
 NOTES = "noted"
@@ -42,6 +50,12 @@ NOTES = "noted"
 which never runs again) notes its parses without importing SQLite or creating a database."""
 _NOTES_READ = MAX_ENTRIES * 41  # bytes of NOTES read, MAX_ENTRIES keys: a larger file is started again
 _BATCH = 512  # parses written per transaction
+MAX_DATABASE_BYTES = 256 * 1024 * 1024  # far beyond MAX_ENTRIES parses: a larger file is started again
+MAX_VALUE_BYTES = 64 * 1024 * 1024  # one entry (a 16 MB YAML file's parse); SQLite refuses to read a longer one
+STATEMENT_SECONDS = 5.0  # a statement still running after this is interrupted: the store is not used
+_SCHEMA = "CREATE TABLE parsed (key TEXT PRIMARY KEY, value BLOB)"
+_EXPECTED_SCHEMA = [("index", "sqlite_autoindex_parsed_1", "parsed", None), ("table", "parsed", "parsed", _SCHEMA)]
+_SIDE_FILES = ("-journal", "-wal", "-shm")  # SQLite opens these beside the database
 _PARSER_FILES = ("yaml_compose.py", "span.py", "values.py", "loaded.py")
 
 
@@ -180,11 +194,13 @@ class ParseStore:
         self._pending_owner = 0  # the process whose parses are pending
         self._unusable = False
         self._absent = False  # no database was found: none is read during this process
-        self._pending: dict[str, str | None] = {}  # key -> the parse, or None: seen once
+        self._pending: dict[str, bytes | None] = {}  # key -> the parse, or None: seen once
         self._seen_before: set[str] = set()  # keys noted by an earlier run, not stored yet
         self._file_notes: set[str] | None = None  # the NOTES file's keys, once read
         self._store_first_parse = store_first_parse
         self._pruned = False
+        self._private_dir: bool | None = None
+        self._deadline = 0.0  # when the running statement is interrupted (time.monotonic())
         self.hits = 0
 
     def _entry(self, path: str, text: str) -> str:
@@ -199,6 +215,7 @@ class ParseStore:
         if database is None:
             return None
         key = self._entry(path, text)
+        self._deadline = time.monotonic() + STATEMENT_SECONDS
         try:
             row = database.execute("SELECT value FROM parsed WHERE key = ?", (key,)).fetchone()
             if row is None:
@@ -206,8 +223,11 @@ class ParseStore:
             if row[0] is None:
                 self._seen_before.add(key)
                 return None
-            loaded = decode_loaded(path, row[0])
-        except (_database_errors() + (ValueError, KeyError, TypeError, IndexError, RecursionError)):
+            payload = _unsealed(key, row[0])
+            if payload is None:
+                return None
+            loaded = decode_loaded(path, payload)
+        except (_database_errors() + (ValueError, KeyError, TypeError, IndexError, RecursionError, MemoryError)):
             return None
         self.hits += 1
         return loaded
@@ -218,9 +238,9 @@ class ParseStore:
             return
         key = self._entry(path, text)
         storing = self._store_first_parse or key in self._seen_before or key in self._noted_in_file()
-        encoded = encode_loaded(loaded) if storing else None
+        encoded = _sealed(key, encode_loaded(loaded)) if storing else None
         if encoded is None and storing:
-            return  # cannot be stored faithfully (aliases): stays noted only
+            return  # cannot be stored faithfully (aliases, too long, no secret): stays noted only
         if not self._pending:
             atexit.register(self.flush)
             self._pending_owner = os.getpid()
@@ -235,7 +255,7 @@ class ParseStore:
             return  # a forked child's copy of its parent's pending parses: the parent writes them
         atexit.unregister(self.flush)
         if pending and self._database is None and all(value is None for value in pending.values()) \
-                and not os.path.isfile(os.path.join(self.directory, DATABASE)):
+                and not _is_regular(os.path.join(self.directory, DATABASE)):
             self._note_in_file(list(pending))
             return
         database = self._open(create=True) if pending else None
@@ -244,6 +264,7 @@ class ParseStore:
         stored = [(key, value) for key, value in pending.items() if value is not None]
         noted = [(key,) for key, value in pending.items() if value is None]
         noted += [(key,) for key in self._noted_in_file() if key not in pending]  # from now on in the database
+        self._deadline = time.monotonic() + STATEMENT_SECONDS
         try:
             with database:
                 database.executemany("INSERT OR REPLACE INTO parsed (key, value) VALUES (?, ?)", stored)
@@ -258,23 +279,38 @@ class ParseStore:
 
     def _noted_in_file(self) -> set[str]:
         if self._file_notes is None:
-            try:
-                with open(os.path.join(self.directory, NOTES), encoding="ascii") as handle:
-                    self._file_notes = set(handle.read(_NOTES_READ).split())
-            except (OSError, ValueError):
-                self._file_notes = set()
+            from engine.user_cache import read_cache_file
+
+            # a FIFO, a device, a link or a larger file notes nothing (and is started again)
+            data = read_cache_file(os.path.join(self.directory, NOTES), _NOTES_READ)
+            self._file_notes = set(data.decode("ascii", "replace").split()) if data else set()
         return self._file_notes
 
     def _note_in_file(self, keys: list[str]) -> None:
-        """Append the keys to NOTES (started again once it holds MAX_ENTRIES keys)."""
+        """Append the keys to NOTES (started again once it holds MAX_ENTRIES keys, or when it is
+        not a regular file of this user's)."""
         path = os.path.join(self.directory, NOTES)
+        if not self._private(create=True):
+            return
         try:
-            os.makedirs(self.directory, exist_ok=True)
-            full = os.path.isfile(path) and os.path.getsize(path) > _NOTES_READ
-            with open(path, "w" if full else "a", encoding="ascii") as handle:
-                handle.write("".join(f"{key}\n" for key in keys))
+            if os.path.lexists(path) and not _is_regular(path, _NOTES_READ):
+                _remove(path)
+            flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+            descriptor = os.open(path, flags, 0o600)
+            try:
+                os.write(descriptor, "".join(f"{key}\n" for key in keys).encode("ascii"))
+            finally:
+                os.close(descriptor)
         except OSError:
             pass  # a store that cannot be written is only slower
+
+    def _private(self, create: bool) -> bool:
+        """Whether the store's directory is this user's alone (:func:`engine.user_cache.private_dir`)."""
+        if self._private_dir is None or (create and not self._private_dir):
+            from engine.user_cache import private_dir
+
+            self._private_dir = private_dir(self.directory, create)
+        return self._private_dir
 
     def _open(self, create: bool) -> sqlite3.Connection | None:
         if self._database is not None and self._pid != os.getpid():
@@ -282,27 +318,69 @@ class ParseStore:
         if self._database is not None or self._unusable:
             return self._database
         database_path = os.path.join(self.directory, DATABASE)
-        if not create and (self._absent or not os.path.isfile(database_path)):
+        if not create and (self._absent or not os.path.lexists(database_path)):
             # looked for once per process (every parse asks): a cold run has none, and one
             # another process creates meanwhile can wait for the next run
             self._absent = True
             return None
         try:
-            import sqlite3
+            import sqlite3  # noqa: F401 - whether this Python has it
         except ImportError:  # a Python built without it
             self._unusable = True
             return None
-        try:
+        database = self._connect(database_path, create) if self._private(create) else None
+        if database is None:
             if create:
-                os.makedirs(self.directory, exist_ok=True)
-            database = sqlite3.connect(database_path, timeout=1.0, check_same_thread=False)
-            database.execute("PRAGMA synchronous = OFF")  # a cache: losing the last writes is harmless
-            database.execute("CREATE TABLE IF NOT EXISTS parsed (key TEXT PRIMARY KEY, value TEXT)")
-        except (OSError, sqlite3.Error):
-            self._unusable = True  # not a database, a directory that cannot exist, no sqlite3
+                self._unusable = True  # a directory that is not ours or cannot exist, a store that cannot be made
+            else:
+                self._absent = True  # nothing usable to read: made (or made again) when parses are written
             return None
         self._database, self._pid = database, os.getpid()
         return database
+
+    def _connect(self, database_path: str, create: bool) -> sqlite3.Connection | None:
+        """A connection to the store; what is there and is not a store this module wrote is
+        removed and made afresh (when ``create``)."""
+        import sqlite3
+
+        for attempt in range(2):
+            if any(os.path.lexists(database_path + side) and not _is_regular(database_path + side, MAX_DATABASE_BYTES)
+                   for side in ("", *_SIDE_FILES)):
+                _remove_database(database_path)  # a FIFO, a link, a device, a huge file: started again
+            if not create and not os.path.lexists(database_path):
+                return None
+            database = None
+            try:
+                database = sqlite3.connect(database_path, timeout=1.0, check_same_thread=False)
+                database.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES + 64)
+                self._deadline = time.monotonic() + STATEMENT_SECONDS
+                database.set_progress_handler(self._overdue, 10_000)
+                database.execute("PRAGMA trusted_schema = OFF")  # no function a planted schema names runs
+                found = _schema(database)
+                if found == "empty" and create:
+                    database.execute("BEGIN IMMEDIATE")  # the table and its format at once, for other readers
+                    database.execute(_SCHEMA.replace("TABLE", "TABLE IF NOT EXISTS"))
+                    database.execute(f"PRAGMA user_version = {FORMAT}")
+                    database.commit()
+                    found = _schema(database)
+                if found == "ours":
+                    database.execute("PRAGMA synchronous = OFF")  # a cache: losing the last writes is harmless
+                    return database
+                if found == "empty":  # being made by another process, or nothing to read yet
+                    database.close()
+                    return None
+            except (OSError, sqlite3.Error):
+                pass  # not a database, locked too long, interrupted: started again, once
+            if database is not None:
+                database.close()
+            if attempt == 0:
+                _remove_database(database_path)
+        return None
+
+    def _overdue(self) -> bool:
+        """SQLite's progress handler: whether to interrupt the running statement (a planted
+        database is never queried for long)."""
+        return time.monotonic() > self._deadline
 
     def _prune(self, database: sqlite3.Connection) -> None:
         """Once per process that writes: past MAX_ENTRIES, drop the older half."""
@@ -314,6 +392,54 @@ class ParseStore:
             with database:
                 database.execute("DELETE FROM parsed WHERE rowid IN (SELECT rowid FROM parsed ORDER BY rowid LIMIT ?)",
                                  (count // 2,))
+
+
+def _schema(database: sqlite3.Connection) -> str:
+    """``ours`` (this format's one table, nothing else), ``empty`` (a new file) or ``foreign``."""
+    (version,) = database.execute("PRAGMA user_version").fetchone()
+    schema = database.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name LIMIT 3")
+    schema = schema.fetchall()
+    if version == FORMAT and schema == _EXPECTED_SCHEMA:
+        return "ours"
+    return "empty" if version == 0 and not schema else "foreign"
+
+
+def _sealed(key: str, encoded: str | None) -> bytes | None:
+    """An entry's value: its JSON sealed to its key (None when it is not to be stored)."""
+    if encoded is None or len(encoded) > MAX_VALUE_BYTES:
+        return None
+    from engine.user_cache import seal
+
+    return seal(encoded.encode("utf-8", "surrogatepass"), key)
+
+
+def _unsealed(key: str, value: object) -> bytes | None:
+    from engine.user_cache import unseal
+
+    return unseal(value, key) if type(value) is bytes else None
+
+
+def _is_regular(path: str, limit: int | None = None) -> bool:
+    """A regular file, not a link, of at most ``limit`` bytes."""
+    import stat
+
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and (limit is None or info.st_size <= limit)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass
+
+
+def _remove_database(path: str) -> None:
+    for side in ("", *_SIDE_FILES):
+        _remove(path + side)
 
 
 def _database_errors() -> tuple[type[Exception], ...]:

@@ -4,7 +4,8 @@ collection's ``meta/runtime.yml``): redirects, deprecations and tombstones of pl
 A playbook names a few dozen modules, and most resolve to a file without any routing. ansible-core's
 table has ten thousand lines (0.2 s to load), so one name is looked up by
 reading only its own entry (:func:`routing_entry`); the whole table is loaded only by callers
-that need every name (:func:`load_routing`, kept as JSON in the user's cache directory).
+that need every name (:func:`load_routing`, kept as JSON in the user's cache directory, sealed as
+:mod:`engine.user_cache` seals entries).
 """
 
 from __future__ import annotations
@@ -41,22 +42,24 @@ def load_routing(path: str) -> dict[str, Any]:
         return {}
     cached = _cache_file(path, stat) if stat.st_size > LARGE_RUNTIME else None
     if cached is not None:
-        try:
-            import json  # only for a large table, in the cache
+        import json  # only for a large table, in the cache
 
-            with open(cached, encoding="utf-8") as handle:
-                routing = json.load(handle)
-            if isinstance(routing, dict):
-                return routing
-        except (OSError, ValueError):
-            pass
+        from engine.user_cache import read_entry
+
+        data = read_entry(cached, files.max_file_bytes())  # sealed by this user's playbook-ls, bounded
+        try:
+            routing = json.loads(data) if data is not None else None
+        except (ValueError, RecursionError):
+            routing = None
+        if isinstance(routing, dict):
+            return routing
     routing = _yaml_routing(_read(path))
     if cached is not None and routing:
         import json
 
-        from engine.user_cache import write_quietly
+        from engine.user_cache import write_entry
 
-        write_quietly(cached, json.dumps(routing))
+        write_entry(cached, json.dumps(routing).encode())
     return routing
 
 
@@ -170,8 +173,13 @@ def _read(path: str) -> str:
         return ""
 
 
-def _cache_file(path: str, stat: os.stat_result) -> str:
-    from engine.user_cache import blake2b, cache_dir
+def _cache_file(path: str, stat: os.stat_result) -> str | None:
+    """Where the table is cached; None when the cache directory is not the user's own."""
+    from engine.user_cache import blake2b, cache_subdir
 
-    key = blake2b(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode(), digest_size=20).hexdigest()
-    return os.path.join(cache_dir(), "routing", f"{key}.json")
+    directory = cache_subdir("routing", create=True)
+    if directory is None:
+        return None
+    key = blake2b(f"{os.path.realpath(path)}|{stat.st_size}|{stat.st_mtime_ns}".encode("utf-8", "surrogateescape"),
+                  digest_size=20).hexdigest()
+    return os.path.join(directory, f"{key}.json")

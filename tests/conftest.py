@@ -8,9 +8,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # make `import ansible
 
 def pytest_configure(config: object) -> None:
     """Commands under test keep their caches (parses, check results, routing) in one scratch
-    directory for the session, not in the user's cache directory, unless a test chooses one."""
+    directory for the session, not in the user's cache directory, unless a test chooses one;
+    the secret the entries are sealed with too, in a scratch state directory."""
     import os
     import tempfile
 
     if "PLAYBOOK_LS_CACHE_DIR" not in os.environ:
         os.environ["PLAYBOOK_LS_CACHE_DIR"] = tempfile.mkdtemp(prefix="playbook-ls-test-cache-")
+    if "XDG_STATE_HOME" not in os.environ:
+        os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="playbook-ls-test-state-")

@@ -9,9 +9,11 @@ made (groups, hosts, variables, in ansible's order) is added to the inventory.
 
 The result is cached, in memory and in the user's cache directory, keyed by the contents of the
 source, the plugin's file, ansible.cfg and the ``ANSIBLE_*`` environment: the same files give the
-same answer without running anything. When the source's configuration turns the plugin's own
-cache on (``cache: true``, a ``Cacheable`` plugin), the entry also expires after its
-``cache_timeout`` (ansible's default 3600 s), as the plugin's own cache would.
+same answer without running anything. An entry is read back only when this user's playbook-ls
+sealed it (:mod:`engine.user_cache`), within the answer's size bound and with the answer's shape.
+When the source's configuration turns the plugin's own cache on (``cache: true``, a ``Cacheable``
+plugin), the entry also expires after its ``cache_timeout`` (ansible's default 3600 s), as the
+plugin's own cache would.
 """
 
 from __future__ import annotations
@@ -89,12 +91,13 @@ def ansible_python() -> list[str] | None:
 
 
 def _digest_file(digest: Any, path: str | None) -> None:
-    digest.update(f"\0{path}\0".encode())
+    from engine.files import read_bytes
+
+    digest.update(f"\0{path}\0".encode("utf-8", "surrogateescape"))
     if path and os.path.isfile(path):
         try:
-            with open(path, "rb") as handle:
-                digest.update(hashlib.sha256(handle.read()).digest())
-        except OSError:
+            digest.update(hashlib.sha256(read_bytes(path)).digest())
+        except OSError:  # a FIFO, a device, over the size limit: never waited for nor read whole
             digest.update(b"unreadable")
 
 
@@ -108,33 +111,58 @@ def cache_key(request: Request) -> str:
     return digest.hexdigest()
 
 
-def _cache_file(key: str) -> str:
-    from engine.user_cache import cache_dir
+def _cache_file(key: str) -> str | None:
+    """Where an answer is cached; None when the cache directory is not the user's own."""
+    from engine.user_cache import cache_subdir
 
-    return os.path.join(cache_dir(), "inventory-plugins", f"{key}.json")
+    directory = cache_subdir("inventory-plugins", create=True)
+    return os.path.join(directory, f"{key}.json") if directory else None
 
 
 def _cached(key: str, now: float) -> dict[str, Any] | None:
     found = _memory.get(key)
     if found is None:
+        from engine.user_cache import read_entry
+
+        path = _cache_file(key)
+        data = read_entry(path, MAX_OUTPUT_BYTES + 64) if path else None  # sealed by this user's playbook-ls
+        if data is None:
+            return None
         try:
-            with open(_cache_file(key), encoding="utf-8") as handle:
-                stored = decode_legacy_json(handle.read())
+            stored = decode_legacy_json(data.decode("utf-8", "surrogateescape"))
             found = stored["expires"], stored["document"]
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, RecursionError, MemoryError):
+            return None
+        if not _is_entry(*found):
             return None
         _memory[key] = found
     expires, document = found
     return document if expires is None or now < expires else None
 
 
+def _is_entry(expires: Any, document: Any) -> bool:
+    """The shape :func:`add_to_inventory` reads: ``_meta`` with the groups, the hosts and their
+    variables, and each group's entry."""
+    if not isinstance(expires, int | float | None) or not isinstance(document, dict):
+        return False
+    meta = document.get("_meta")
+    if not isinstance(meta, dict) or not isinstance(meta.get("hostvars"), dict):
+        return False
+    groups, hosts = meta.get("groups"), meta.get("hosts")
+    if not isinstance(groups, list) or not isinstance(hosts, list):
+        return False
+    return all(isinstance(document.get(name), dict) for name in groups)
+
+
 def _store(key: str, request: Request, document: dict[str, Any], text: str, now: float) -> None:
-    from engine.user_cache import write_quietly
+    from engine.user_cache import write_entry
 
     expires = None if request.cache_timeout is None else now + request.cache_timeout
     _memory[key] = expires, document
-    # the child's document as it came, inside the entry: one JSON parse on a hit
-    write_quietly(_cache_file(key), f'{{"expires": {json.dumps(expires)}, "document": {text}}}')
+    path = _cache_file(key)
+    if path:  # the child's document as it came, inside the entry: one JSON parse on a hit
+        entry = f'{{"expires": {json.dumps(expires)}, "document": {text}}}'
+        write_entry(path, entry.encode("utf-8", "surrogateescape"))
 
 
 def read_source(request: Request, flush: bool = False) -> dict[str, Any]:

@@ -33,26 +33,31 @@ def client_shows_results(ls: PlaybookServer) -> bool:
 
 def results_dir() -> Path:
     """Where result documents go: ``results`` in playbook-ls's cache directory (``cache_dir``),
-    or the temporary directory when that cannot be created."""
-    from engine.user_cache import cache_dir
+    or a directory of this user's in the temporary directory when that cannot be used. Either
+    must be private (:func:`engine.user_cache.private_dir`): a document in a directory others
+    may write could be changed after it is written, or be a link to another file."""
+    from engine.user_cache import cache_subdir, private_dir
 
+    found = cache_subdir("results", create=True)
+    if found is not None:
+        return Path(found)
     user = os.getuid() if hasattr(os, "getuid") else 0
-    fallback = Path(tempfile.gettempdir()) / f"playbook-ls-results-{user}"
-    for directory in (Path(cache_dir()) / "results", fallback):
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-            return directory
-        except OSError:
-            continue
-    raise OSError("no writable directory for result documents")
+    fallback = os.path.join(tempfile.gettempdir(), f"playbook-ls-results-{user}")
+    if private_dir(fallback, create=True):
+        return Path(fallback)
+    raise OSError("no private directory for result documents")
 
 
 def result_file(name: str, text: str) -> Path:
     """``text`` written to a file named after ``name`` (one per kind of result and playbook, so
-    clicking the same lens again replaces the same document)."""
+    clicking the same lens again replaces the same document): a new file renamed into place,
+    never written through a link planted with that name."""
+    from engine.user_cache import write_quietly
+
     safe = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or "result"
     path = results_dir() / f"{safe}.txt"
-    path.write_text(text, encoding="utf-8")
+    if not write_quietly(str(path), text):
+        raise OSError(f"cannot write {path}")
     return path
 
 

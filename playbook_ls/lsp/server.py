@@ -378,21 +378,22 @@ def query(default: Any = None) -> Callable[[F], F]:
 
 @functools.cache
 def rule_docs_uri() -> str | None:
-    """A file URI of the rule pages, written once per version to the user cache directory."""
-    from engine.user_cache import cache_dir
+    """A file URI of the rule pages, in the user cache directory (a private one), checked once
+    per process: a page that is not what this version renders (planted, older, damaged) is
+    written again."""
+    from engine.user_cache import cache_subdir, private_dir, read_cache_file, write_quietly
     from playbook_ls import rules
     from playbook_ls.rules.docs import render_page
 
-    target = os.path.join(cache_dir(), "docs", __version__)
-    try:
-        os.makedirs(target, exist_ok=True)
-        for code, module in rules.RULES.items():
-            page = os.path.join(target, f"{code}.md")
-            if not os.path.exists(page):
-                with open(page, "w", encoding="utf-8") as handle:
-                    handle.write(render_page(module))
-    except OSError:
+    docs = cache_subdir("docs", create=True)
+    target = os.path.join(docs, __version__) if docs else None
+    if target is None or not private_dir(target, create=True):
         return None
+    for code, module in rules.RULES.items():
+        page = os.path.join(target, f"{code}.md")
+        text = render_page(module).encode("utf-8")
+        if read_cache_file(page, len(text)) != text and not write_quietly(page, text):
+            return None
     return path_to_uri(target)
 
 

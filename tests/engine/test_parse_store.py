@@ -102,14 +102,16 @@ def test_a_damaged_or_planted_entry_is_parsed_again(tmp_path: Path) -> None:
     assert cache.load(str(tmp_path / "t.yml")).data == [{"debug": "msg=real"}]
 
 
-def test_a_file_that_is_not_a_database_means_no_store(tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_database_is_started_again(tmp_path: Path) -> None:
     (tmp_path / "store").mkdir()
     (tmp_path / "store" / DATABASE).write_text("planted, not a database\n" * 100)
     store = ParseStore(str(tmp_path / "store"))
     assert store.get("t.yml", "a: 1\n") is None
-    store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
-    store.flush()
-    assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n") is None
+    for _run in range(2):  # noted, then stored, in a store made afresh
+        store.put("t.yml", "a: 1\n", parse_text("a: 1\n", "t.yml"))
+        store.flush()
+        store = ParseStore(str(tmp_path / "store"))
+    assert store.get("t.yml", "a: 1\n").data == {"a": 1}
 
 
 def test_a_parse_is_stored_when_a_second_run_parses_the_same_text(tmp_path: Path) -> None:
@@ -220,10 +222,17 @@ def test_notes_of_texts_not_parsed_again_move_into_the_database(tmp_path: Path) 
     assert fourth.get("b.yml", "b.yml: 1\n").data == {"b.yml": 1}
 
 
-def test_the_notes_file_is_read_only_up_to_its_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_notes_file_over_its_bound_notes_nothing_and_is_started_again(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("engine.parse_store._NOTES_READ", 41 * 3)
     store = ParseStore(str(tmp_path / "store"))
     keys = [store._entry(f"t{index}.yml", "a: 1\n") for index in range(5)]
-    (tmp_path / "store").mkdir()
+    (tmp_path / "store").mkdir(mode=0o700)
+    (tmp_path / "store" / NOTES).write_text("".join(f"{key}\n" for key in keys[:3]))
+    assert store._noted_in_file() == set(keys[:3])
     (tmp_path / "store" / NOTES).write_text("".join(f"{key}\n" for key in keys))
-    assert store._noted_in_file() == set(keys[:3])  # a planted or damaged file cannot fill memory
+    store = ParseStore(str(tmp_path / "store"))
+    assert store._noted_in_file() == set()  # a planted or damaged file cannot fill memory
+    store.put("t9.yml", "a: 1\n", parse_text("a: 1\n", "t9.yml"))
+    store.flush()
+    assert ParseStore(str(tmp_path / "store"))._noted_in_file() == {store._entry("t9.yml", "a: 1\n")}
