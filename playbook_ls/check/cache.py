@@ -8,16 +8,12 @@ A unit whose files all hash the same and whose inputs are unchanged is not resol
 second run on an unchanged repository parses no YAML. Any change to the settings, ansible.cfg,
 the environment or the set of files invalidates everything.
 
-What is read back never decides a finding unless this user's playbook-ls wrote it:
-
-- every cache file carries a keyed BLAKE2b MAC of its content; the key is a random secret of
-  this user's, kept outside the cache directory (:func:`key_path`, mode 0600), so an entry
-  planted where the cache directory points (a CI cache restored from another job, a directory
-  inside a checked repository) does not verify, however right its key and fingerprint;
-- the file is read only if it is a regular file (not a link, FIFO or device) under
-  :data:`MAX_CACHE_BYTES`, through :func:`engine.files.read_bytes`, which never blocks;
-- what verifies is still checked against the schema this version writes, and bound to the
-  checked paths and the fingerprint it was written for.
+What is read back never decides a finding unless this user's playbook-ls wrote it: the file
+goes through :func:`engine.user_cache.read_entry` / :func:`~engine.user_cache.write_entry`, as
+every cache does (a regular file within :data:`MAX_CACHE_BYTES`, never a link, FIFO or device,
+sealed with a MAC keyed by this user's secret, kept outside the cache directory), and what
+verifies is still checked against the schema this version writes and bound to the checked paths
+and the fingerprint it was written for.
 
 Anything else (damaged, planted, too large, unreadable, another version's) is ignored and the
 results are recomputed: a cache can make a check slower, never wrong or fatal. The content is
@@ -28,21 +24,16 @@ from __future__ import annotations
 
 import json
 import os
-import stat
-import sys
-import tempfile
 from typing import Any
 
-from engine import files
-from engine.user_cache import blake2b, cache_dir
+from engine import user_cache
+from engine.user_cache import blake2b
 from playbook_ls.rules.base import Severity
 
 FORMAT = 4
 # Far beyond what a large repository's cache takes (2,500 YAML files: under 1 MB); a larger
 # file is not written, and one found is not read
 MAX_CACHE_BYTES = 64 * 1024 * 1024
-KEY_BYTES = 32
-MAC_HEX = 2 * KEY_BYTES
 
 
 def content_hash(data: bytes) -> str:
@@ -53,8 +44,8 @@ class CheckCache:
     """``files``: content hash -> discovery facts; ``units``: unit key -> a unit's result as
     plain JSON data (see ``UnitResult.to_json``)."""
 
-    def __init__(self, path: str | None, fingerprint: str, key: str = "", secret: bytes = b"") -> None:
-        self.path, self.fingerprint, self.key, self.secret = path, fingerprint, key, secret
+    def __init__(self, path: str | None, fingerprint: str, key: str = "") -> None:
+        self.path, self.fingerprint, self.key = path, fingerprint, key
         self.files: dict[str, Any] = {}
         self.units: dict[str, Any] = {}
         self.file_set = ""
@@ -62,11 +53,11 @@ class CheckCache:
 
     @classmethod
     def open(cls, key: str, fingerprint: str, enabled: bool = True) -> CheckCache:
-        secret = cache_secret() if enabled else None
-        if secret is None:  # no cache rather than one whose entries cannot be told from planted ones
+        directory = user_cache.cache_subdir("check", create=True) if enabled else None
+        if directory is None or user_cache.secret() is None:  # no cache rather than one that cannot be trusted
             return cls(None, fingerprint)
-        cache = cls(os.path.join(cache_dir(), entry_name(key)), fingerprint, key, secret)
-        stored = _load(cache.path, secret)  # type: ignore[arg-type]
+        cache = cls(os.path.join(directory, entry_name(key)), fingerprint, key)
+        stored = _load(cache.path)  # type: ignore[arg-type]
         if stored is not None and stored["key"] == key and stored["fingerprint"] == fingerprint:
             cache.files, cache.units, cache.file_set = stored["files"], stored["units"], stored["file_set"]
         return cache
@@ -77,21 +68,8 @@ class CheckCache:
         data = {"format": FORMAT, "key": self.key, "fingerprint": self.fingerprint, "files": self.files,
                 "units": self.units, "file_set": self.file_set}
         payload = json.dumps(data, separators=(",", ":")).encode("utf-8", "surrogateescape")
-        if len(payload) + MAC_HEX + 1 > MAX_CACHE_BYTES:
-            return  # it would not be read back
-        directory = os.path.dirname(self.path)
-        try:
-            os.makedirs(directory, exist_ok=True)
-            fd, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")  # mode 0600
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(_mac(self.secret, payload).encode() + b"\n" + payload)
-                os.replace(temporary, self.path)
-            except BaseException:
-                os.unlink(temporary)
-                raise
-        except OSError:
-            pass  # a read-only cache directory must not fail the check
+        if len(payload) <= MAX_CACHE_BYTES:  # a larger one would not be read back
+            user_cache.write_entry(self.path, payload)  # a read-only cache directory must not fail the check
 
 
 def entry_name(key: str) -> str:
@@ -99,22 +77,10 @@ def entry_name(key: str) -> str:
     return f"check-{blake2b(key.encode('utf-8', 'surrogateescape'), digest_size=20).hexdigest()}.json"
 
 
-def _mac(secret: bytes, payload: bytes) -> str:
-    return blake2b(payload, key=secret, digest_size=KEY_BYTES).hexdigest()
-
-
-def _load(path: str, secret: bytes) -> dict[str, Any] | None:
+def _load(path: str) -> dict[str, Any] | None:
     """The verified, well-formed content of a cache file, or None."""
-    try:
-        if not stat.S_ISREG(os.lstat(path).st_mode):
-            return None  # a link may point anywhere; what it names is not this cache's own file
-        data = files.read_bytes(path, MAX_CACHE_BYTES)  # a FIFO or device swapped in meanwhile is refused
-    except OSError:
-        return None
-    import hmac  # as hashlib, it starts OpenSSL: only for a run that has a cache to read
-
-    mac, newline, payload = data[:MAC_HEX], data[MAC_HEX:MAC_HEX + 1], data[MAC_HEX + 1:]
-    if newline != b"\n" or not hmac.compare_digest(mac, _mac(secret, payload).encode()):
+    payload = user_cache.read_entry(path, MAX_CACHE_BYTES)
+    if payload is None:
         return None
     try:
         stored = json.loads(payload.decode("utf-8", "surrogateescape"))
@@ -185,73 +151,6 @@ def _finding(finding: Any) -> bool:
     return _str(finding["code"]) and _str(finding["name"]) and finding["severity"] in Severity.ALL and \
         _str(finding["message"]) and (finding["span"] is None or _span(finding["span"])) and \
         _list_of(finding["related"], lambda r: isinstance(r, list) and len(r) == 6 and _span(r[:5]) and _str(r[5]))
-
-
-# -- the key --------------------------------------------------------------------------------------
-def key_path() -> str:
-    """Where this user's cache key lives: the platform's state directory, never the cache
-    directory (which CI systems save and restore, and ``PLAYBOOK_LS_CACHE_DIR`` may put anywhere)."""
-    if sys.platform == "win32":
-        base = os.environ.get("APPDATA") or os.path.expanduser("~\\AppData\\Roaming")
-    elif sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Application Support")
-    else:
-        base = os.environ.get("XDG_STATE_HOME") or os.path.expanduser("~/.local/state")
-    return os.path.join(base, "playbook-ls", "check-cache.key")
-
-
-_secrets: dict[str, bytes | None] = {}
-
-
-def cache_secret() -> bytes | None:
-    """This user's cache key, created on first use; None when it cannot be had safely (then
-    nothing is cached)."""
-    path = key_path()
-    if path not in _secrets:
-        _secrets[path] = _read_key(path) or _new_key(path)
-    return _secrets[path]
-
-
-def _read_key(path: str) -> bytes | None:
-    """The key, if it is a regular file of ours that no one else can read or write."""
-    try:
-        info = os.lstat(path)
-        if not stat.S_ISREG(info.st_mode) or info.st_size != KEY_BYTES:
-            return None
-        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
-            return None
-        key = files.read_bytes(path, KEY_BYTES)
-    except OSError:
-        return None
-    return key if len(key) == KEY_BYTES else None
-
-
-def _new_key(path: str) -> bytes | None:
-    """A new key at ``path``: the one another process made meanwhile wins; a key found unsafe
-    (another's, readable by others) is replaced, which only makes the caches it signed unused."""
-    directory = os.path.dirname(path)
-    key = os.urandom(KEY_BYTES)
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")  # mode 0600
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(key)
-            try:
-                os.link(temporary, path)  # fails if a key exists: the first one made is kept
-            except FileExistsError:
-                found = _read_key(path)
-                if found is not None:
-                    return found
-                os.replace(temporary, path)
-            except OSError:  # a file system without hard links
-                os.replace(temporary, path)
-        finally:
-            if os.path.lexists(temporary):
-                os.unlink(temporary)
-    except OSError:
-        return None
-    return _read_key(path)
 
 
 _code_identity: str | None = None

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from playbook_ls.check import cache
+from engine import user_cache
 from tests.check.cache_runs import findings
 
 SITE = """\
@@ -40,7 +40,7 @@ def entry(repo: Path, cache_dir: Path) -> Path:
     """The cache file a check of ``repo`` wrote, after a first check found ``EXPECTED``."""
     (repo / "site.yml").write_text(SITE)
     assert findings(repo) == EXPECTED
-    (path,) = cache_dir.glob("*.json")
+    (path,) = cache_dir.glob("check/*.json")
     return path
 
 
@@ -96,12 +96,14 @@ def test_a_planted_entry_signed_with_another_key_changes_nothing(repo: Path, ent
     for unit in data["units"].values():  # type: ignore[attr-defined]
         unit["findings"] = []
     payload = json.dumps(data, separators=(",", ":")).encode()
-    entry.write_bytes(cache._mac(b"k" * cache.KEY_BYTES, payload).encode() + b"\n" + payload)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(user_cache, "_secret", [b"k" * user_cache.SECRET_BYTES])
+        entry.write_bytes(user_cache.seal(payload, f"check/{entry.name}"))  # type: ignore[arg-type]
     assert findings(repo) == EXPECTED
 
 
 def test_the_key_is_the_users_alone(repo: Path, entry: Path) -> None:
-    key = Path(cache.key_path())
+    key = Path(user_cache.secret_file())
     assert key.is_file() and stat.S_IMODE(key.stat().st_mode) == 0o600
     assert not key.is_relative_to(Path(os.environ["PLAYBOOK_LS_CACHE_DIR"]))
     first = key.read_bytes()
@@ -117,5 +119,5 @@ def test_without_a_place_for_the_key_nothing_is_cached(repo: Path, tmp_path: Pat
     env = {"XDG_STATE_HOME": str(blocker)}
     assert findings(repo, env=env) == EXPECTED
     assert findings(repo, env=env) == EXPECTED
-    assert not list(cache_dir.glob("*.json"))
+    assert not list(cache_dir.glob("check/*.json"))
 
