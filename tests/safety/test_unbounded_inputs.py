@@ -1,0 +1,80 @@
+"""Inputs that make a repository unbounded work: include cycles and huge loops. Every command
+that plans (``plan``, ``run --dry``) and every one that reads the same model (``check``, ``vars``,
+``why``) answers quickly, in a child process with a deadline so that a hang fails fast, and says
+where the problem is; never a traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 60  # seconds a command may take here; they take one or two
+
+PLAY = """\
+- hosts: localhost
+  gather_facts: false
+  vars:
+    next: self
+  tasks:
+{tasks}
+"""
+CYCLES = {
+    "two task files": ({"a.yml": "- debug: msg=a\n- include_tasks: b.yml\n",
+                        "b.yml": "- debug: msg=b\n- include_tasks: a.yml\n"},
+                       "    - include_tasks: a.yml", "a.yml -> b.yml -> a.yml", "b.yml:2"),
+    "a file including itself": ({"self.yml": "- debug: msg=s\n- include_tasks: self.yml\n"},
+                                "    - include_tasks: self.yml", "self.yml -> self.yml", "self.yml:2"),
+    "a templated name": ({"self.yml": "- debug: msg=s\n- include_tasks: '{{ next }}.yml'\n"},
+                         "    - include_tasks: '{{ next }}.yml'", "{{ next }}.yml -> {{ next }}.yml", "self.yml:2"),
+    "two roles": ({"roles/ra/tasks/main.yml": "- debug: msg=a\n- include_role: {name: rb}\n",
+                   "roles/rb/tasks/main.yml": "- debug: msg=b\n- include_role:\n    name: ra\n"},
+                  "    - include_role: {name: ra}", "ra -> rb -> ra", "main.yml:2"),
+}
+
+
+def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    return subprocess.run([sys.executable, "-m", "playbook_ls", *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL)
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+@pytest.mark.parametrize(("files", "task", "cycle", "where"), CYCLES.values(), ids=CYCLES.keys())
+@pytest.mark.parametrize("command", [["plan"], ["run", "--dry"]], ids=["plan", "run --dry"])
+def test_an_include_cycle_is_planned_to_its_crash(tmp_path: Path, files: dict[str, str], task: str, cycle: str,
+                                                  where: str, command: list[str]) -> None:
+    _write(tmp_path, {**files, "site.yml": PLAY.format(tasks=task)})
+    result = _run(tmp_path, *command, "site.yml", "-i", "localhost,")
+    assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
+    failing = result.stdout.rstrip().splitlines()[-2:]
+    assert failing[0].strip().startswith("TASK [include_") and failing[0].endswith(where), result.stdout[-1000:]
+    assert f"fails    localhost: includes nested 51 levels deep (a cycle: {cycle})" in failing[1]
+    assert "RecursionError, exit 250" in failing[1]
+
+
+def test_a_recursion_a_condition_ends_is_planned_as_it_runs(tmp_path: Path) -> None:
+    _write(tmp_path, {"site.yml": PLAY.format(tasks="    - include_tasks: a.yml"),
+                      "a.yml": "- debug: msg=a\n- include_tasks: b.yml\n  vars: {stop: true}\n",
+                      "b.yml": "- debug: msg=b\n- include_tasks: a.yml\n  when: not (stop | default(false))\n"})
+    result = _run(tmp_path, "plan", "site.yml", "-i", "localhost,")
+    assert result.returncode == 0 and "fails" not in result.stdout, result.stdout + result.stderr
+    assert result.stdout.count("TASK [debug]") == 2 and "skipped  localhost" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["check", "."], ["vars", "site.yml", "-i", "localhost,", "--host", "localhost"],
+                                     ["why", "b.yml:2"]], ids=["check", "vars", "why"])
+def test_the_other_commands_read_an_include_cycle_quickly(tmp_path: Path, command: list[str]) -> None:
+    files, task, _cycle, _where = CYCLES["two task files"]
+    _write(tmp_path, {**files, "site.yml": PLAY.format(tasks=task)})
+    result = _run(tmp_path, *command)
+    assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
