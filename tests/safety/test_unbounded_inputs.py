@@ -37,10 +37,18 @@ CYCLES = {
 }
 
 
-def _run(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _run(cwd: Path, *args: str, memory: int | None = None) -> subprocess.CompletedProcess[str]:
+    """The command in a child process with :data:`DEADLINE`, and at most ``memory`` bytes of address
+    space: a list being made fails at once instead of filling the machine's memory."""
+    import resource
+
+    def limit() -> None:
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
     return subprocess.run([sys.executable, "-m", "playbook_ls", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL)
+                          text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL, preexec_fn=limit)
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -78,3 +86,30 @@ def test_the_other_commands_read_an_include_cycle_quickly(tmp_path: Path, comman
     _write(tmp_path, {**files, "site.yml": PLAY.format(tasks=task)})
     result = _run(tmp_path, *command)
     assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
+
+
+LOOPS = {
+    "with_sequence count": ("with_sequence: count=100000000", "the sequence lookup would make 100,000,000"),
+    "with_sequence end": ("with_sequence: start=0 end=100000000", "the sequence lookup would make 100,000,001"),
+    "with_nested": ('with_nested: ["{{ range(1000) | list }}", "{{ range(1000) | list }}"]',
+                    "the nested lookup would make 1,000,000"),
+    "query sequence": ("loop: \"{{ query('sequence', 'count=100000000') }}\"",
+                       "the sequence lookup would make 100,000,000"),
+    "lookup sequence": ("loop: \"{{ lookup('sequence', 'count=100000000', wantlist=True) }}\"",
+                        "the sequence lookup would make 100,000,000"),
+    "range": ('loop: "{{ range(100000000) | list }}"', "range() of more than 1000 items"),
+    "a huge templated list": ('with_items: "{{ range(300) | product(range(400)) | list }}"',
+                              "a value of 120,000 items or characters"),
+}
+
+
+@pytest.mark.parametrize(("loop", "reason"), LOOPS.values(), ids=LOOPS.keys())
+@pytest.mark.parametrize("command", [["plan"], ["run", "--dry"]], ids=["plan", "run --dry"])
+def test_a_huge_loop_is_refused_without_being_made(tmp_path: Path, loop: str, reason: str,
+                                                   command: list[str]) -> None:
+    _write(tmp_path, {"site.yml": PLAY.format(tasks=f"    - debug: msg={{{{ item }}}}\n      {loop}")})
+    result = _run(tmp_path, *command, "site.yml", "-i", "localhost,", memory=2 << 30)
+    assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
+    task, outcome = result.stdout.rstrip().splitlines()[-2:]
+    assert task.endswith("site.yml:6")
+    assert outcome.strip().startswith("depends  localhost: its loop (") and reason in outcome, outcome
