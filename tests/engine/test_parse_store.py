@@ -228,14 +228,3 @@ def test_the_notes_file_is_read_only_up_to_its_bound(tmp_path: Path, monkeypatch
     (tmp_path / "store" / NOTES).write_text("".join(f"{key}\n" for key in keys))
     assert store._noted_in_file() == set(keys[:3])  # a planted or damaged file cannot fill memory
 
-
-def test_data_nested_deeper_than_json_encodes_is_not_stored() -> None:
-    """240 nested blocks parse (under the parser's 1000 levels) but are deeper than json.dumps
-    goes: such a parse stays unstored instead of ending the command in a RecursionError."""
-    lines = ["- hosts: localhost", "  tasks:"]
-    for depth in range(240):
-        lines.append("    " * (depth + 1) + "- block:")
-    lines.append("    " * 241 + "- debug: msg=deep")
-    loaded = parse_text("\n".join(lines) + "\n", "deep.yml")
-    assert loaded.error is None
-    assert encode_loaded(loaded) is None

@@ -37,7 +37,8 @@ CYCLES = {
 }
 
 
-def _run(cwd: Path, *args: str, memory: int | None = None) -> subprocess.CompletedProcess[str]:
+def _run(cwd: Path, *args: str, memory: int | None = None,
+         cache: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The command in a child process with :data:`DEADLINE`, and at most ``memory`` bytes of address
     space: a list being made fails at once instead of filling the machine's memory."""
     import resource
@@ -47,6 +48,8 @@ def _run(cwd: Path, *args: str, memory: int | None = None) -> subprocess.Complet
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "NO_COLOR": "1"}
+    if cache is not None:
+        env["PLAYBOOK_LS_CACHE_DIR"] = str(cache)
     return subprocess.run([sys.executable, "-m", "playbook_ls", *args], cwd=cwd, env=env, capture_output=True,
                           text=True, timeout=DEADLINE, stdin=subprocess.DEVNULL, preexec_fn=limit)
 
@@ -113,3 +116,15 @@ def test_a_huge_loop_is_refused_without_being_made(tmp_path: Path, loop: str, re
     task, outcome = result.stdout.rstrip().splitlines()[-2:]
     assert task.endswith("site.yml:6")
     assert outcome.strip().startswith("depends  localhost: its loop (") and reason in outcome, outcome
+
+
+def test_blocks_nested_deeper_than_json_goes_are_planned(tmp_path: Path) -> None:
+    """240 nested blocks parse (under the parser's 1000 levels) but are deeper than json.dumps
+    goes: the parse store, which keeps a parse met a second time, leaves such a parse out."""
+    lines = ["- hosts: localhost", "  gather_facts: false", "  tasks:"]
+    lines += ["    " * (depth + 1) + "- block:" for depth in range(240)] + ["    " * 241 + "- debug: msg=deep"]
+    _write(tmp_path, {"site.yml": "\n".join(lines) + "\n"})
+    for command in (["plan"], ["run", "--dry"], ["plan"]):
+        result = _run(tmp_path, *command, "site.yml", "-i", "localhost,", cache=tmp_path / "cache")
+        assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
+        assert result.stdout.rstrip().endswith("runs     localhost")
