@@ -128,3 +128,29 @@ def test_blocks_nested_deeper_than_json_goes_are_planned(tmp_path: Path) -> None
         result = _run(tmp_path, *command, "site.yml", "-i", "localhost,", cache=tmp_path / "cache")
         assert "Traceback" not in result.stderr and result.returncode == 0, result.stderr[-2000:]
         assert result.stdout.rstrip().endswith("runs     localhost")
+
+
+HOVER = """\
+import sys
+from playbook_ls.features.host_hover import hosts_section
+from playbook_ls.features.workspace import WorkspaceIndex
+index = WorkspaceIndex(sys.argv[1])
+index.index()
+print(hosts_section(index, sys.argv[1] + "/site.yml", 5, [sys.argv[1] + "/hosts.ini"]))
+"""
+
+
+def _limit_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def test_the_hover_refuses_a_huge_loop_without_making_it(tmp_path: Path) -> None:
+    task = "    - debug: msg={{ item }}\n      with_sequence: count=100000000"
+    _write(tmp_path, {"site.yml": PLAY.format(tasks=task), "hosts.ini": "localhost\n"})
+    result = subprocess.run([sys.executable, "-c", HOVER, str(tmp_path)], env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=DEADLINE, preexec_fn=_limit_memory)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "its loop (with_sequence) is known only at run time: the template is too large to evaluate statically " \
+           "(the sequence lookup would make 100,000,000" in result.stdout
