@@ -97,13 +97,12 @@ def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
     if not isinstance(item, Mapping):
         raise ProfileError("a job template must be a mapping", span)
     fields = {ALIASES.get(str(key), str(key)): value for key, value in item.items()}
-    spans = getattr(item, "key_spans", {})
+    spans: dict[str, Span] = {}
+    for key, value in getattr(item, "key_spans", {}).items():
+        spans.setdefault(ALIASES.get(str(key), str(key)), value)
 
     def at(field: str) -> Span:
-        for key, value in spans.items():
-            if ALIASES.get(str(key), str(key)) == field:
-                return value
-        return span
+        return spans.get(field, span)
 
     name = fields.get("name")
     if not isinstance(name, str) or not name:

@@ -75,7 +75,7 @@ def parse_yaml_or_json(value: Any) -> dict[str, Any]:
         import yaml
 
         try:
-            parsed = yaml.safe_load(value)
+            parsed = _safe_load(yaml, value)
             if parsed is None:
                 return {}
             if not isinstance(parsed, dict):
@@ -84,6 +84,19 @@ def parse_yaml_or_json(value: Any) -> dict[str, Any]:
             return parsed
         except (yaml.YAMLError, ValueError, TypeError) as yaml_error:
             raise ValueError(f"Cannot parse as JSON (error: {json_error}) or YAML (error: {yaml_error}).") from None
+
+
+def _safe_load(yaml: Any, text: str) -> Any:
+    """``yaml.safe_load``, through libyaml when PyYAML has it: an export's thousands of job
+    templates each have their extra_vars parsed, ten times faster so. What libyaml refuses is
+    parsed again as AWX parses it, for its answer and message."""
+    loader = getattr(yaml, "CSafeLoader", None)
+    if loader is not None:
+        try:
+            return yaml.load(text, Loader=loader)
+        except yaml.YAMLError:
+            pass
+    return yaml.safe_load(text)
 
 
 class LaunchProfile:

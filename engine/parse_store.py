@@ -161,7 +161,10 @@ def encode_loaded(loaded: Loaded) -> str | None:
     error = None if loaded.error is None else [loaded.error.message, _span(loaded.error.span)]
     import json  # only where parses are stored or read: a cold run needs neither
 
-    return json.dumps({"data": data, "error": error}, separators=(",", ":"), allow_nan=True)
+    try:
+        return json.dumps({"data": data, "error": error}, separators=(",", ":"), allow_nan=True)
+    except RecursionError:  # nested deeper than json's encoder goes, though not than the parser's limit
+        return None
 
 
 def decode_loaded(path: str, text: str) -> Loaded:

@@ -586,7 +586,10 @@ class Templar:
         """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
         if self.lookups is None:
             raise TemplateFailure(f"lookups are not enabled here; cannot run the lookup {name!r}")
-        return self.lookups.invoke(self, name, terms, kwargs, invoked_as_with=True)
+        lookups = self.lookups
+        # bounded as a template is: with_sequence, with_nested... can make millions of items
+        return self._within_bounds(lambda _value: lookups.invoke(self, name, terms, kwargs, invoked_as_with=True),
+                                   None)
 
     def template(self, value: Any) -> Any:
         if self.bounded and not static_evaluation_in_progress():
@@ -738,6 +741,8 @@ def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
         raise _refused("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
     except MemoryError:
         raise _refused("out of memory")  # noqa: B904
+    except TooLarge as exc:  # a limit met outside Jinja (a with_ lookup), which would have wrapped it
+        raise _refused(exc.what)  # noqa: B904
     if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
         raise _refused(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
     return result

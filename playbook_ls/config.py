@@ -366,6 +366,7 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
         if not all(isinstance(v, str) and v for v in mapping.values()):
             raise ConfigError(f"'{key}.{name}' maps names to paths (strings)", where)
         mappings[name] = {str(k): str(v) for k, v in mapping.items()}
+    taken = {profile.name for profile in settings.profiles}  # a set: an export holds thousands
     for file in _strings(table.get("files", []), f"{key}.files", locate((key, "files"))):
         path = os.path.join(settings.root, file)
         try:
@@ -380,7 +381,8 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
         except ProfileError as exc:
             raise ConfigError(exc.message, exc.span) from None
         for profile in profiles:
-            if any(p.name == profile.name for p in settings.profiles):
+            if profile.name in taken:
                 raise ConfigError(f"job template '{profile.name}' is also a profile of that name", profile.span)
+            taken.add(profile.name)
             profile.source = settings.path
             settings.profiles.append(profile)

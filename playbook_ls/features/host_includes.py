@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from engine.plan import Plan, PlayPlan
 
 
+MAX_DEPTH = 50
+"""Run-time includes within run-time includes the plan follows. A file that includes itself, or
+two that include each other, make ansible-playbook include again until Python's recursion limit
+ends the run (a RecursionError, exit 250) unless a condition stops it first; no real playbook
+nests includes this deep, and each level costs the plan more than the one before."""
+
 LOAD_FAILURE = "its file does not load on this host"
 """How an include's failure to load begins: ansible reports the include ok, then failed, and
 fails the host whatever ``ignore_errors`` says (a rescue section may still take over)."""
@@ -68,6 +74,8 @@ class RuntimeIncludes:
         from engine.var_report import add_loaded_tasks, variables_at
 
         self.handlers = []
+        if len(includers) >= MAX_DEPTH:
+            return [], _too_deep(include, includers, outcomes)
         groups: dict[int, tuple[list[Block], list[str], str, list[Task]]] = {}
         failing: dict[str, HostOutcome] = {}
         unknown: dict[str, str] = {}
@@ -113,6 +121,26 @@ class RuntimeIncludes:
 
             self._loader = IncludeLoader(SourceCache())
         return self._loader
+
+
+def _too_deep(include: Task, includers: list[Task], outcomes: Mapping[str, HostOutcome]) -> dict[str, HostOutcome]:
+    """The outcome of an include nested deeper than :data:`MAX_DEPTH`, naming the cycle."""
+    import os
+
+    files = [os.path.basename(str(task.include_resolved or task.include_target))
+             for task in [*includers, include] if task.include_target is not None]
+    repeated = next((name for name in files if files.count(name) > 1), None)
+    if repeated is not None:
+        first = files.index(repeated)
+        cycle = files[first:files.index(repeated, first + 1) + 1]
+        shape = f"a cycle: {' -> '.join(cycle)}"
+    else:
+        shape = f"{' -> '.join(files[:3])} -> ..."
+    reason = (f"includes nested {len(includers) + 1} levels deep ({shape}): ansible-playbook includes again until "
+              "Python's recursion limit stops the run (RecursionError, exit 250), unless a condition ends the "
+              "recursion first; the plan follows no deeper. Break the cycle, or end it with a 'when:'")
+    return {host: HostOutcome(FAILS if outcome.outcome == RUNS else DEPENDS, reason)
+            for host, outcome in outcomes.items() if outcome.outcome in (RUNS, DEPENDS)}
 
 
 def _known_includers(play: Any, loaded: list[Loaded]) -> None:

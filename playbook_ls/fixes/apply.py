@@ -52,9 +52,15 @@ def _fix_file(path: str, findings: list[Finding]) -> FileFix | None:
             text = handle.read().decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
-    if text.startswith("\ufeff"):
-        return None
-    source = Source(text, path)
+    # The positions of findings count neither a byte order mark nor the kind of line break (a
+    # lone CR is one, to YAML): the fixes are made on the text without the mark and with LF
+    # breaks, and the file keeps its mark and its breaks.
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    cr_only = "\r" in body and "\n" not in body
+    if cr_only:
+        body = body.replace("\r", "\n")
+    source = Source(body, path)
     chosen: list[tuple[Finding, Fix]] = []
     for finding in sorted(findings, key=Finding.sort_key):
         fix = safe_fix(finding, source)
@@ -66,7 +72,9 @@ def _fix_file(path: str, findings: list[Finding]) -> FileFix | None:
     if len(chosen) > 1 and not _together(source, [fix for _f, fix in chosen]):
         chosen = chosen[:1]
     edits: list[Edit] = [edit for _f, fix in chosen for edit in fix.edits]
-    return FileFix(path, text, apply_edits(text, edits), [finding for finding, _fix in chosen])
+    new = apply_edits(body, edits)
+    return FileFix(path, text, bom + (new.replace("\n", "\r") if cr_only else new),
+                   [finding for finding, _fix in chosen])
 
 
 def _together(source: Source, fixes: list[Fix]) -> bool:

@@ -100,6 +100,16 @@ class PlaybookContext:
         target = profile_playbook(profile)
         return target is None or target == _real(self.playbook.path)
 
+    def launching(self) -> list[LaunchProfile]:
+        """The profiles that launch this playbook, in their order (those :meth:`applies_to`),
+        found once for the rules of this context."""
+        if "launching" not in self.shared:
+            real = _real(self.playbook.path)
+            self.shared["launching"] = [profile for profile, target in zip(self.profiles, _targets(self.profiles),
+                                                                           strict=True)
+                                        if target is None or target == real]
+        return self.shared["launching"]
+
     def problems(self, *codes: str) -> Iterator[Any]:
         return (p for p in self.playbook.problems if p.code in codes)
 
@@ -127,10 +137,41 @@ def profile_playbook(profile: LaunchProfile) -> str | None:
     return _real(path) if path is not None else None
 
 
-def _real(path: str) -> str:
-    import os
+REAL_TTL = 2.0  # seconds a real path, and the profiles' playbooks, are reused
+_TARGETS: list[tuple[float, list[Any], list[str | None]]] = []
 
-    return os.path.realpath(path)
+
+def _targets(profiles: list[LaunchProfile]) -> list[str | None]:
+    """:func:`profile_playbook` of each profile, computed once a moment for the same list: every
+    play of every playbook asks which of the thousands of profiles an export holds launch it."""
+    import time
+
+    now = time.monotonic()
+    if _TARGETS and _TARGETS[0][1] is profiles and len(_TARGETS[0][2]) == len(profiles) \
+            and now - _TARGETS[0][0] < REAL_TTL:
+        return _TARGETS[0][2]
+    _TARGETS[:] = [(now, profiles, [profile_playbook(profile) for profile in profiles])]
+    return _TARGETS[0][2]
+
+
+_REAL: dict[str, tuple[float, str]] = {}
+
+
+def _real(path: str) -> str:
+    """``os.path.realpath``, reused for a moment: an AWX export holds thousands of profiles naming
+    the same few playbooks, and each rule of each play asks which of them launch it."""
+    import os
+    import time
+
+    now = time.monotonic()
+    known = _REAL.get(path)
+    if known is not None and now - known[0] < REAL_TTL:
+        return known[1]
+    if len(_REAL) > 4096:
+        _REAL.clear()
+    real = os.path.realpath(path)
+    _REAL[path] = (now, real)
+    return real
 
 
 def play_tasks(play: Play) -> list[Task]:

@@ -72,7 +72,7 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    profiles = [p for p in ctx.profiles if ctx.applies_to(p) and p.job_tags]
+    profiles = [p for p in ctx.launching() if p.job_tags]
     if not profiles:
         return
     for _play, task in ctx.tasks():

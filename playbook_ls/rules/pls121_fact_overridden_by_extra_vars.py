@@ -69,7 +69,7 @@ SCOPE = "playbook"
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     from engine.var_sources import SET_FACT  # the variable model and the run's templating: not at start-up
 
-    profiles = [p for p in ctx.profiles if ctx.applies_to(p) and isinstance(p.extra_vars, Mapping) and p.extra_vars]
+    profiles = [p for p in ctx.launching() if isinstance(p.extra_vars, Mapping) and p.extra_vars]
     if not profiles:
         return
     for _play, task in ctx.tasks():

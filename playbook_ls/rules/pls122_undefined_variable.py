@@ -74,13 +74,14 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    profiles = [p for p in ctx.profiles
-                if ctx.applies_to(p) and p.playbook and not p.ask.get("ask_variables_on_launch")]
+    wanted = {task.span for _play, task in ctx.tasks() if task.span is not None}
+    if not wanted:  # the problems outside any play: no task to report on, no launch to analyse
+        return
+    profiles = [p for p in ctx.launching() if p.playbook and not p.ask.get("ask_variables_on_launch")]
     if not profiles:
         return
     from playbook_ls.rules.undefined_names import undefined_in_launch
 
-    wanted = {task.span for _play, task in ctx.tasks() if task.span is not None}
     reported: set[tuple[Any, str]] = set()
     for profile in profiles:
         for undefined in undefined_in_launch(ctx.playbook.path, profile):

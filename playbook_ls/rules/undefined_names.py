@@ -30,6 +30,7 @@ UNFOLLOWED = frozenset({"dynamic-include", "unresolved-include", "unresolved-imp
 TTL = 2.0  # seconds an analysis is reused: every play of a playbook asks for the same one
 
 _cache: dict[tuple[str, int], tuple[float, Any, list[Undefined]]] = {}
+_shared_sources: list[Any] = []
 
 
 class Undefined(NamedTuple):
@@ -70,7 +71,7 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     cwd = os.path.dirname(profile.source) if profile.source else os.getcwd()
     options = RunOptions.from_launch(launch, playbook, cwd)
     try:
-        plan = make_plan(options, SourceCache(), dynamic_inventory=False)
+        plan = make_plan(options, _sources(SourceCache), dynamic_inventory=False)
     except PlanError:
         return []  # the launch fails before any task: other rules and the launch itself say why
     if _uncertain_sources(plan, playbook, cwd):
@@ -88,6 +89,14 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
         for task, includers in _selected(play_plan):
             found += _task_undefined(plan, play_plan, task, includers, setters.names | given)
     return found
+
+
+def _sources(make: Any) -> Any:
+    """One source cache for every analysis: each profile launching a playbook reads the same files
+    (a cached file is parsed again when its modification time or size changes)."""
+    if not _shared_sources:
+        _shared_sources.append(make())
+    return _shared_sources[0]
 
 
 def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:

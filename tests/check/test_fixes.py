@@ -283,3 +283,19 @@ def test_pls128_renames_a_redirected_deprecated_module(repo: Path) -> None:
         "      deprecation: {removal_version: 3.0.0, warning_text: Use acme.tools.thing instead.}\n")
     text = "- hosts: all\n  tasks:\n    - name: Go\n      acme.tools.old_thing: {}   # keep\n"
     assert fixed(repo, text, "PLS128") == text.replace("acme.tools.old_thing", "acme.tools.thing")
+
+
+@pytest.mark.parametrize(("bom", "newline"), [("\ufeff", "\n"), ("", "\r"), ("\ufeff", "\r"), ("\ufeff", "\r\n")],
+                         ids=["BOM", "CR", "BOM and CR", "BOM and CRLF"])
+def test_check_fix_fixes_files_with_a_bom_or_cr_line_breaks_byte_exact(repo: Path, bom: str, newline: str,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from playbook_ls.cli.main import main
+
+    lines = ["- hosts: all", "  tasks:", "    - include_tasks: setup.yml  # c", "      tags: s", ""]
+    (repo / "site.yml").write_bytes((bom + newline.join(lines)).encode())
+    (repo / "setup.yml").write_text(SETUP)
+    monkeypatch.chdir(repo)
+    main(["check", "--fix", "--no-cache", "site.yml"])
+    fixed_lines = ["- hosts: all", "  tasks:", "    - include_tasks:", "        file: setup.yml  # c", "        apply:",
+                   "          tags: [s]", "      tags: s", ""]
+    assert (repo / "site.yml").read_bytes() == (bom + newline.join(fixed_lines)).encode()

@@ -236,3 +236,4 @@ def test_a_notes_file_over_its_bound_notes_nothing_and_is_started_again(tmp_path
     store.put("t9.yml", "a: 1\n", parse_text("a: 1\n", "t9.yml"))
     store.flush()
     assert ParseStore(str(tmp_path / "store"))._noted_in_file() == {store._entry("t9.yml", "a: 1\n")}
+

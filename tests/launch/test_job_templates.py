@@ -203,3 +203,32 @@ def test_every_job_template_of_a_public_repository_launches(file: str, tmp_path:
         stem = Path(profile.playbook_path()).stem
         assert [task["name"] for task in shown["plan"]["plays"][0]["tasks"]] == [stem]
         assert shown["plan"]["plays"][0]["hosts"] == ["web1"]
+
+
+MANY = 20_000  # job templates in a large AWX export
+
+
+def test_reading_many_job_templates_is_linear(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each template read is checked against the names already taken in one look-up, not by going
+    through every profile read before it (20,000 templates took minutes so)."""
+    import time
+
+    from engine import job_templates
+    from engine.launch import LaunchProfile
+
+    def read(_data: object, file: str, *_mappings: object) -> list[LaunchProfile]:
+        return [LaunchProfile(f"{Path(file).name} {index}") for index in range(MANY)]
+
+    monkeypatch.setattr(job_templates, "read_job_templates", read)
+    start = time.process_time()
+    names = [profile.name for profile in load_settings(None, ".").profiles]
+    assert len(names) == 2 * MANY and names[-1] == f"job_templates.yml {MANY - 1}"
+    assert time.process_time() - start < 2
+
+
+def test_a_job_template_named_twice_is_still_refused(repo: Path) -> None:
+    export = json.loads((repo / "awx" / "export.json").read_text())
+    export["job_templates"].append(export["job_templates"][0])
+    (repo / "awx" / "export.json").write_text(json.dumps(export))
+    with pytest.raises(ConfigError, match="job template 'Deploy web' is also a profile of that name"):
+        load_settings(None, ".")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from ruletest import check, positions
 
 PLAYBOOK = """
@@ -76,3 +77,31 @@ def test_skip_always_in_profile_and_ansible_cfg(repo: Path) -> None:
         ".playbook-ls.yml": "profiles:\n  quick:\n    skip_tags: [slow, always]\n  fine:\n    skip_tags: slow\n",
     }, "PLS108")
     assert positions(found) == [(".playbook-ls.yml", 2, 4), ("ansible.cfg", 4, 0)]
+
+
+def test_the_profiles_launching_a_playbook_are_found_once_per_profile(tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rule of every play asks which profiles launch its playbook: with an export's thousands
+    of profiles, each profile's playbook is resolved once, not once per play and rule."""
+    import os
+
+    from engine.launch import LaunchProfile
+    from engine.model import Playbook
+    from playbook_ls.rules import base
+
+    (tmp_path / "site.yml").write_text("- hosts: all\n")
+    (tmp_path / "other.yml").write_text("- hosts: all\n")
+    profiles = []
+    for index in range(300):
+        profile = LaunchProfile(f"t{index}")
+        profile.playbook, profile.source = ("site.yml", "other.yml", None)[index % 3], str(tmp_path / "s.yml")
+        profiles.append(profile)
+    calls = []
+    real = os.path.realpath
+    monkeypatch.setattr(os.path, "realpath", lambda path: calls.append(path) or real(path))
+    base._REAL.clear()
+    for _play in range(20):
+        context = base.PlaybookContext(Playbook(str(tmp_path / "site.yml")), profiles, {})
+        for _rule in range(3):
+            assert [p.name for p in context.launching()] == [p.name for p in profiles if p.playbook != "other.yml"]
+    assert len(calls) <= 3
