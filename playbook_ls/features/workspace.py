@@ -174,6 +174,7 @@ class WorkspaceIndex:
         for path, text in pending.items():
             if text is None:
                 self.sources.overlay.pop(path, None)
+                self.sources.forget_buffer(path)
             else:
                 self.sources.overlay[path] = text
         return set(pending)

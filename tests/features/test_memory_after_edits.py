@@ -122,3 +122,26 @@ def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_o
     _hover_v(index, paths[1])
     gc.collect()
     assert not [ref for ref in old if ref() is not None], "the replaced inventory is still referred to"
+
+
+def test_closing_edited_files_lets_their_buffers_parses_go(tmp_path: Path) -> None:
+    """Opening, editing and closing many files kept one parse of each file's last buffer (beside
+    its disk parse) until it was edited again: memory grew with every file ever edited."""
+    roles = []
+    for number in range(5):
+        tasks = tmp_path / "roles" / f"r{number}" / "tasks"
+        tasks.mkdir(parents=True)
+        (tasks / "main.yml").write_text(f"- debug: msg={number}\n")
+        roles.append(str(tasks / "main.yml"))
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  roles: [r0, r1, r2, r3, r4]\n")
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    for path in roles:
+        index.set_document(path, Path(path).read_text() + "- debug: msg=edited\n")
+        index.refresh([path])
+        index.set_document(path, None)
+        index.refresh([path])
+    kept = [text for text, _ in index.sources._by_content.values() if "edited" in text]
+    assert not kept, f"{len(kept)} closed buffers' parses kept"
+    hover_target = index.load(roles[0])
+    assert hover_target.error is None and "edited" not in index.text(roles[0])
