@@ -205,6 +205,7 @@ class WorkspaceIndex:
         in the editor are resolved first and swapped in, :attr:`early` names those files, and
         ``first`` is called: their queries are answered while the rest is resolved."""
         with self.lock:
+            _new_template_generation()
             self._take_edits()
             fs.clear_cache()
             self._real.clear()
@@ -245,6 +246,7 @@ class WorkspaceIndex:
         """Take changed files into account: re-resolve only the books that read one of them.
         ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
         with self.lock:
+            _new_template_generation()  # what earlier resolutions remembered and this one does not use goes
             changed = set(changed) | self._take_edits()
             if on_disk:
                 self._real.clear()
@@ -453,6 +455,12 @@ class WorkspaceIndex:
 
     def profiles_for(self, book: Book) -> list[Any]:
         return [profile for profile in self.settings.profiles if book.context.applies_to(profile)]
+
+
+def _new_template_generation() -> None:
+    from engine import templating  # not at import: the index is created while initialize is answered
+
+    templating.new_generation()
 
 
 def _covers(span: Span | None, line: int) -> bool:

@@ -145,3 +145,28 @@ def test_closing_edited_files_lets_their_buffers_parses_go(tmp_path: Path) -> No
     assert not kept, f"{len(kept)} closed buffers' parses kept"
     hover_target = index.load(roles[0])
     assert hover_target.error is None and "edited" not in index.text(roles[0])
+
+
+def test_template_results_of_earlier_resolutions_are_forgotten(tmp_path: Path) -> None:
+    """Remembered template results keep the values they read alive, keyed by their identity: a
+    re-resolved play's values are new objects, so the results of earlier texts were never met
+    again and stayed, up to 65,536 of them, with what they kept (RSS grew with every edit)."""
+    from engine import templating
+
+    tasks = tmp_path / "roles" / "web" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "main.yml").write_text("- debug: msg=start\n")
+    (tmp_path / "roles" / "web" / "defaults").mkdir()
+    (tmp_path / "roles" / "web" / "defaults" / "main.yml").write_text("packages: [a, b]\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  roles: [web]\n")
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    path = str(tasks / "main.yml")
+    sizes = []
+    for edit in range(30):
+        text = f'- name: edit {edit}\n  debug:\n    msg: hi\n  tags: "{{{{ packages + [\'e{edit}\'] }}}}"\n'
+        index.set_document(path, text)
+        index.refresh([path])
+        assert f"e{edit}" in index.books[str(tmp_path / "site.yml")].tags
+        sizes.append(len(templating._results) + len(templating._older))
+    assert sizes[-1] <= sizes[5], f"remembered template results grew with the edits: {sizes}"
