@@ -38,7 +38,8 @@ def test_no_future_is_kept_per_document_notification(tmp_path: Path) -> None:
             _message(server, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
                 "textDocument": {"uri": uri, "version": version},
                 "contentChanges": [{"text": f"- hosts: all\n  vars: {{v: {turn * 10 + version}}}\n"}]}})
-        _message(server, {"jsonrpc": "2.0", "method": "textDocument/didClose", "params": {"textDocument": {"uri": uri}}})
+        _message(server, {"jsonrpc": "2.0", "method": "textDocument/didClose",
+                          "params": {"textDocument": {"uri": uri}}})
     # a change of a closed document fails in pygls: its future and traceback go too
     _message(server, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
         "textDocument": {"uri": uri, "version": 9}, "contentChanges": [{"text": "x\n"}]}})
