@@ -66,6 +66,30 @@ def test_the_server_collects_what_edits_replaced_when_they_pause(tmp_path: Path,
     assert released.wait(10), "the collected memory was not released after the edits paused"
 
 
+def test_the_server_collects_once_replaced_plays_are_a_share_of_those_held(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A steady stream of edits never pauses: the plays it replaces are collected once they are a
+    quarter of those held, not after 100 refreshes (the heap grown to hold them stayed)."""
+    from playbook_ls.lsp import server as server_module
+    from playbook_ls.lsp.setup import create_server
+
+    collected = threading.Event()
+    monkeypatch.setattr(server_module, "COLLECT_AFTER_IDLE", 600.0)  # no pause
+    monkeypatch.setattr(server_module, "gc", type("NoGc", (), {"collect": staticmethod(collected.set)}))
+    site = tmp_path / "site.yml"
+    site.write_text("- hosts: localhost\n  tasks:\n    - debug: msg=1\n")
+    server = create_server()
+    server.root = str(tmp_path)
+    server.index = server.make_index(str(tmp_path))
+    server.refresher.jobs.put(("index", None))
+    server.refresher.start()
+    assert not collected.wait(1), "collected with nothing replaced"
+    server.index.set_document(str(site), "- hosts: localhost\n  tasks:\n    - debug: msg=2\n")
+    server.refresher.jobs.put(("edit", str(site)))
+    assert collected.wait(10), "the replaced play was not collected"
+    assert server.index.replaced_tasks == 0
+
+
 def _two_directories(tmp_path: Path) -> tuple[WorkspaceIndex, list[str]]:
     """A role's tasks and a playbook's, in two directories, both reading ``v`` from the inventory."""
     (tmp_path / "hosts.ini").write_text("web1 v=1\n")
