@@ -18,6 +18,7 @@ import logging
 import os
 import queue
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -44,6 +45,7 @@ COLLECT_EVERY = 100  # refreshes after which it is collected anyway
 # once: a steady stream of edits on debops left up to 100 refreshes' plays to the collection, and
 # the heap grown to hold them stayed (RSS 2.2x a fresh server's after 1,000 edits, half of it free)
 GARBAGE_SHARE = 0.25
+COLLECT_SPACING = 1.0  # seconds at least between two such collections: each holds every request a moment
 WRITE_PAUSE = 0.01  # seconds without a job after which some parses are stored
 QUERY_THREADS = 4  # requests answered at once; more wait for a thread, while the event loop reads on
 PROGRESS_TOKEN = "playbook-ls-index"
@@ -235,6 +237,7 @@ class Refresher(threading.Thread):
         self.server = server
         self.jobs: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.failed: list[tuple[str, Any]] = []  # the jobs of a refresh that failed
+        self.collected_at = float("-inf")  # time.monotonic() of the last full collection
 
     def run(self) -> None:
         refreshed = 0  # refreshes since the last full garbage collection
@@ -265,7 +268,8 @@ class Refresher(threading.Thread):
                 # kept for the next refresh, so that the files they change are re-resolved then
                 self.failed = [job for job in jobs if job[0] != "index"][-1000:]
             index = self.server.index
-            if refreshed >= COLLECT_EVERY or (index is not None and index.garbage_share() > GARBAGE_SHARE):
+            if refreshed >= COLLECT_EVERY or (index is not None and index.garbage_share() > GARBAGE_SHARE
+                                              and time.monotonic() - self.collected_at >= COLLECT_SPACING):
                 # a steady stream of edits gets no pause; the next pause still collects and hands back
                 refreshed = self._collect() + 1
 
@@ -278,6 +282,7 @@ class Refresher(threading.Thread):
         if index is not None:
             index.replaced_tasks = 0
         gc.collect()
+        self.collected_at = time.monotonic()
         return 0
 
     def _do(self, jobs: list[tuple[str, Any]]) -> None:
