@@ -152,6 +152,20 @@ class SourceCache:
             self._by_path[path] = (stat.st_mtime, stat.st_size, loaded)
         return loaded
 
+    def forget_buffer(self, path: str) -> None:
+        """An editor buffer of ``path`` (a real path) was closed: forget the parse of its last text,
+        under whatever name it was parsed, unless the disk's is the one kept. The disk's parse is
+        kept apart (by modification time); a buffer's stayed until the file was edited again, one
+        parse per file ever opened and changed."""
+        from engine.paths import realpath
+
+        for name in list(self._by_content):
+            known = self._by_content.get(name)
+            cached = self._by_path.get(name)
+            if known is not None and (name == path or realpath(name) == path) and \
+                    (cached is None or cached[2] is not known[1]):
+                self._by_content.pop(name, None)
+
     def parse(self, path: str, text: str) -> Loaded:
         """``text`` parsed as the content of ``path``; the last parse of each path is reused."""
         known = self._by_content.get(path)

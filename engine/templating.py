@@ -103,8 +103,9 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
     try:
         compiled = _compiled(value)
         key, held = compiled.key(value, variables)
-        if key in _results:
-            result = _results[key][0]
+        known = _recalled(key)
+        if known is not None:
+            result = known[0]
             if isinstance(result, Unresolved):
                 raise Unresolved(str(result))
             result = _copied(result)
@@ -187,7 +188,28 @@ _SCALARS = frozenset({str, int, float, bool, UnsafeText})
 _COMPILED_MEMORY = 8192
 _compiled_templates: dict[str, Any] = {}
 _RESULTS_MEMORY = 65536
+# Results are keyed by the identity of the values they read and keep those alive: a re-resolved
+# play's values are new objects, so a server's results of earlier resolutions were never met again
+# and kept every replaced value, up to the bound. Two generations: what was not used since the last
+# new_generation() goes at the next one.
 _results: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+_older: dict[tuple[Any, ...], tuple[Any, list[Any]]] = {}
+
+
+def new_generation() -> None:
+    """Start a new generation of remembered results (at each refresh of a workspace): the results
+    not used since the previous call are forgotten, with the values they keep alive."""
+    global _results, _older
+    _older, _results = _results, {}
+
+
+def _recalled(key: tuple[Any, ...]) -> tuple[Any, list[Any]] | None:
+    found = _results.get(key)
+    if found is None and _older:
+        found = _older.pop(key, None)
+        if found is not None:
+            _remember(key, *found)
+    return found
 
 
 def _copied(value: Any) -> Any:

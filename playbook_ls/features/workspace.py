@@ -122,6 +122,10 @@ class WorkspaceIndex:
         the answers that must wait for it to say so."""
         self.run_repository_code = False
         """The workspace is trusted: its inventory's code (scripts, plugins) may run for the values shown."""
+        self.live_tasks = 0  # tasks (once per play reaching them) of the plays the index holds
+        self.replaced_tasks = 0
+        """Tasks of the plays refreshes replaced since the owner last collected: garbage held in cycles
+        (tasks and their blocks refer to each other) until a full collection (see :meth:`garbage_share`)."""
         self.configure(root or os.getcwd(), settings)
 
     @property
@@ -177,6 +181,7 @@ class WorkspaceIndex:
         for path, text in pending.items():
             if text is None:
                 self.sources.overlay.pop(path, None)
+                self.sources.forget_buffer(path)
             else:
                 self.sources.overlay[path] = text
         return set(pending)
@@ -215,6 +220,7 @@ class WorkspaceIndex:
 
     def _index(self, progress: Callable[[int, int], None] | None, check: bool,
                first: Callable[[], None] | None) -> None:
+        _new_template_generation()
         self._take_edits()
         fs.clear_cache()
         self._real.clear()
@@ -256,6 +262,7 @@ class WorkspaceIndex:
         """Take changed files into account: re-resolve only the books that read one of them.
         ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
         with self.lock:
+            _new_template_generation()  # what earlier resolutions remembered and this one does not use goes
             changed = set(changed) | self._take_edits()
             if on_disk:
                 self._real.clear()
@@ -383,10 +390,11 @@ class WorkspaceIndex:
                 for tag in digest.tags:
                     tag_map.setdefault(tag, []).append((book, digest))
         kept = {id(digest.play) for book in books.values() for digest in book.digests}
-        replaced = [digest.play for book in self.books.values() for digest in book.digests
-                    if id(digest.play) not in kept]
+        gone = [digest for book in self.books.values() for digest in book.digests if id(digest.play) not in kept]
         self.books, self.file_map, self.tag_map, self.import_map = books, file_map, tag_map, import_map
-        for play in replaced:
+        self.live_tasks = sum(_tasks(digest) for book in books.values() for digest in book.digests)
+        self.replaced_tasks += sum(_tasks(digest) for digest in gone)
+        for play in (digest.play for digest in gone):
             # what was derived from a replaced play refers back to it: without this cycle it goes
             # at once, not at a full garbage collection, which the server's thresholds make rare
             play.derived.clear()
@@ -422,6 +430,10 @@ class WorkspaceIndex:
             return []
         open_files = {self.real(path) for path in self.sources.overlay}
         return [(path, self.text(path)) for path in self.files if self.real(path) in open_files]
+
+    def garbage_share(self) -> float:
+        """The replaced plays not collected yet, as a share of the plays held (by their tasks)."""
+        return self.replaced_tasks / max(self.live_tasks, 1)
 
     # -- queries ----------------------------------------------------------------------------
     def real(self, path: str) -> str:
@@ -467,6 +479,16 @@ class WorkspaceIndex:
 
     def profiles_for(self, book: Book) -> list[Any]:
         return [profile for profile in self.settings.profiles if book.context.applies_to(profile)]
+
+
+def _tasks(digest: PlayDigest) -> int:
+    return sum(map(len, digest.files.values()))
+
+
+def _new_template_generation() -> None:
+    from engine import templating  # not at import: the index is created while initialize is answered
+
+    templating.new_generation()
 
 
 def _covers(span: Span | None, line: int) -> bool:

@@ -6,6 +6,9 @@
 - A request after ``shutdown`` gets an ``InvalidRequest`` error instead of no answer at all.
 - A client that stops reading (its end of the pipe closed) ends the server instead of a loop of
   ``BrokenPipeError``.
+- A notification's future is let go when it is done: pygls keeps a future per didOpen, didChange,
+  didClose (their handlers are generators) under a message id only a request's answer removes, so
+  every edit stayed in memory, with the exception and the frames of any that failed.
 - A request whose params do not fit the method's type is answered ``InvalidParams`` saying what is
   wrong (pygls logged a traceback and answered nothing, so the client waited forever); a notification
   like that is dropped with a one-line warning. An ``InvalidParams`` a handler raises on purpose is
@@ -14,6 +17,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from typing import Any
@@ -93,6 +97,16 @@ class PlaybookProtocol(LanguageServerProtocol):
         if method_name == types.WORKSPACE_EXECUTE_COMMAND and getattr(params, "command", None) in RUN_COMMANDS:
             self.run_requests.add(msg_id)
         super()._handle_request(msg_id, method_name, params)
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:  # run after pygls's own callback, which answers a request
+            future.add_done_callback(functools.partial(self._forget_future, msg_id))
+
+    def _forget_future(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
 
     def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
         self.run_requests.discard(msg_id)

@@ -66,6 +66,30 @@ def test_the_server_collects_what_edits_replaced_when_they_pause(tmp_path: Path,
     assert released.wait(10), "the collected memory was not released after the edits paused"
 
 
+def test_the_server_collects_once_replaced_plays_are_a_share_of_those_held(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A steady stream of edits never pauses: the plays it replaces are collected once they are a
+    quarter of those held, not after 100 refreshes (the heap grown to hold them stayed)."""
+    from playbook_ls.lsp import server as server_module
+    from playbook_ls.lsp.setup import create_server
+
+    collected = threading.Event()
+    monkeypatch.setattr(server_module, "COLLECT_AFTER_IDLE", 600.0)  # no pause
+    monkeypatch.setattr(server_module, "gc", type("NoGc", (), {"collect": staticmethod(collected.set)}))
+    site = tmp_path / "site.yml"
+    site.write_text("- hosts: localhost\n  tasks:\n    - debug: msg=1\n")
+    server = create_server()
+    server.root = str(tmp_path)
+    server.index = server.make_index(str(tmp_path))
+    server.refresher.jobs.put(("index", None))
+    server.refresher.start()
+    assert not collected.wait(1), "collected with nothing replaced"
+    server.index.set_document(str(site), "- hosts: localhost\n  tasks:\n    - debug: msg=2\n")
+    server.refresher.jobs.put(("edit", str(site)))
+    assert collected.wait(10), "the replaced play was not collected"
+    assert server.index.replaced_tasks == 0
+
+
 def _two_directories(tmp_path: Path) -> tuple[WorkspaceIndex, list[str]]:
     """A role's tasks and a playbook's, in two directories, both reading ``v`` from the inventory."""
     (tmp_path / "hosts.ini").write_text("web1 v=1\n")
@@ -122,3 +146,51 @@ def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_o
     _hover_v(index, paths[1])
     gc.collect()
     assert not [ref for ref in old if ref() is not None], "the replaced inventory is still referred to"
+
+
+def test_closing_edited_files_lets_their_buffers_parses_go(tmp_path: Path) -> None:
+    """Opening, editing and closing many files kept one parse of each file's last buffer (beside
+    its disk parse) until it was edited again: memory grew with every file ever edited."""
+    roles = []
+    for number in range(5):
+        tasks = tmp_path / "roles" / f"r{number}" / "tasks"
+        tasks.mkdir(parents=True)
+        (tasks / "main.yml").write_text(f"- debug: msg={number}\n")
+        roles.append(str(tasks / "main.yml"))
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  roles: [r0, r1, r2, r3, r4]\n")
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    for path in roles:
+        index.set_document(path, Path(path).read_text() + "- debug: msg=edited\n")
+        index.refresh([path])
+        index.set_document(path, None)
+        index.refresh([path])
+    kept = [text for text, _ in index.sources._by_content.values() if "edited" in text]
+    assert not kept, f"{len(kept)} closed buffers' parses kept"
+    hover_target = index.load(roles[0])
+    assert hover_target.error is None and "edited" not in index.text(roles[0])
+
+
+def test_template_results_of_earlier_resolutions_are_forgotten(tmp_path: Path) -> None:
+    """Remembered template results keep the values they read alive, keyed by their identity: a
+    re-resolved play's values are new objects, so the results of earlier texts were never met
+    again and stayed, up to 65,536 of them, with what they kept (RSS grew with every edit)."""
+    from engine import templating
+
+    tasks = tmp_path / "roles" / "web" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "main.yml").write_text("- debug: msg=start\n")
+    (tmp_path / "roles" / "web" / "defaults").mkdir()
+    (tmp_path / "roles" / "web" / "defaults" / "main.yml").write_text("packages: [a, b]\n")
+    (tmp_path / "site.yml").write_text("- hosts: localhost\n  gather_facts: false\n  roles: [web]\n")
+    index = WorkspaceIndex(str(tmp_path))
+    index.index()
+    path = str(tasks / "main.yml")
+    sizes = []
+    for edit in range(30):
+        text = f'- name: edit {edit}\n  debug:\n    msg: hi\n  tags: "{{{{ packages + [\'e{edit}\'] }}}}"\n'
+        index.set_document(path, text)
+        index.refresh([path])
+        assert f"e{edit}" in index.books[str(tmp_path / "site.yml")].tags
+        sizes.append(len(templating._results) + len(templating._older))
+    assert sizes[-1] <= sizes[5], f"remembered template results grew with the edits: {sizes}"
