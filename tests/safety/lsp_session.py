@@ -8,10 +8,14 @@ from __future__ import annotations
 import json
 import queue
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "lsp"))
+from raw_client import read_message  # noqa: E402 - the same framing as every raw client of the tests
 
 WAIT = 60.0  # seconds for one answer before the test fails instead of hanging
 CAPABILITIES = {
@@ -21,19 +25,6 @@ CAPABILITIES = {
     "textDocument": {"hover": {"contentFormat": ["markdown", "plaintext"]}, "codeLens": {}, "inlayHint": {},
                      "completion": {"completionItem": {"snippetSupport": True}}},
 }
-
-
-def _read(stream: BinaryIO) -> dict[str, Any] | None:
-    length = 0
-    while True:
-        line = stream.readline()
-        if not line:
-            return None
-        if not line.strip():
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":", 1)[1])
-    return json.loads(stream.read(length))
 
 
 class Session:
@@ -58,7 +49,7 @@ class Session:
 
     def _read_all(self) -> None:
         assert self.process.stdout is not None
-        while (message := _read(self.process.stdout)) is not None:
+        while (message := read_message(self.process.stdout)) is not None:
             if "id" in message and "method" in message:  # the server asks: answer as an editor would
                 self.server_requests.append(message)
                 self._write({"id": message["id"], "result": self._answer(message)})
