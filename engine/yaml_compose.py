@@ -411,6 +411,7 @@ _new_span = tuple.__new__  # Span's fields in order, without NamedTuple's genera
 MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
 
 
+_BRACKET = LazyRegex(r"[\[\]{}]")
 _BLOCK_PREFIX = LazyRegex(r"[ \t]*(?:[-?:](?:[ \t]+|$))*")  # used only for a line longer than MAX_NESTING
 
 
@@ -425,13 +426,14 @@ def _too_deep(text: str) -> Span | None:
     right: only a line longer than MAX_NESTING can pass the limit, so this is cheap."""
     if text.count("[") + text.count("{") > MAX_NESTING:
         depth = 0
-        for offset, char in enumerate(text):
-            if char in "[{":
+        for bracket in _BRACKET.finditer(text):  # not every character: a JSON export is megabytes
+            if bracket.group() in "[{":
                 depth += 1
                 if depth > MAX_NESTING:
+                    offset = bracket.start()
                     line = text.count("\n", 0, offset)
                     return Span("", line, offset - (text.rfind("\n", 0, offset) + 1), line, 0)
-            elif char in "]}" and depth:
+            elif depth:
                 depth -= 1
     if len(text) > MAX_NESTING:
         for number, line in enumerate(text.splitlines()):
@@ -440,6 +442,14 @@ def _too_deep(text: str) -> Span | None:
                 if column > MAX_NESTING:
                     return Span("", number, MAX_NESTING, number, 0)
     return None
+
+
+_JSON_START = LazyRegex(r"[ \t\n\r]*[\[{]")
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether a text starts as a JSON object or array does (worth reading as JSON first)."""
+    return _JSON_START.match(text) is not None
 
 
 def _syntax_problem(exc: Any, file: str) -> YamlProblem:
@@ -452,6 +462,12 @@ def _syntax_problem(exc: Any, file: str) -> YamlProblem:
 
 def parse_yaml(text: str, file: str) -> Loaded:
     """Parse YAML text; a syntax error comes back as ``Loaded.error`` with its position."""
+    if looks_like_json(text):  # ansible's loader tries JSON first, and JSON's values win
+        from engine.yaml_json import parse_json  # only then: a listing need not import json
+
+        data = parse_json(text, file)
+        if data is not None:
+            return Loaded(file, data=data)
     deep = _too_deep(text)
     if deep is not None:
         return Loaded(file, error=YamlProblem(f"YAML nested more than {MAX_NESTING} levels deep",
