@@ -83,6 +83,7 @@ class Checker:
         self.hashes: dict[str, str | None] = {}
         self.texts: dict[str, bytes] = {}
         self.lines: dict[str, list[str]] = {}
+        self.noqa_in: dict[str, bool] = {}  # path -> whether its text mentions noqa at all
         self.result = CheckResult()
         self._playbook_dirs: list[str] = []
 
@@ -124,7 +125,8 @@ class Checker:
             result.notices.append(MODULES_NOT_CHECKED)
         texts = [(path, self.texts[path].decode("utf-8", "replace")) for path in files
                  if b"noqa" in self.texts.get(path, b"").lower()]
-        result.findings = sorted(self.rules.settle_with_noqa(found, self._line, texts), key=Finding.sort_key)
+        result.findings = sorted(self.rules.settle_with_noqa(found, self._line, texts, has_noqa=self._has_noqa),
+                                 key=Finding.sort_key)
         if self.jobs == 1:
             result.internal_errors += self.rules.errors
         return result
@@ -259,6 +261,16 @@ class Checker:
         probes = self.probes.of_unit(path, playbook_dirs, read)
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, probes, errors)
+
+    def _has_noqa(self, path: str) -> bool:
+        """Whether the file may hold a ``# noqa`` (one that cannot be read is looked at as before)."""
+        known = self.noqa_in.get(path)
+        if known is None:
+            if path not in self.texts:
+                self._hash(path)
+            text = self.texts.get(path)
+            known = self.noqa_in[path] = text is None or b"noqa" in text.lower()
+        return known
 
     def _line(self, path: str, number: int) -> str:
         lines = self.lines.get(path)

@@ -162,9 +162,12 @@ class RuleSet:
         hint = "" if message.startswith("cannot read file") else YAML_SYNTAX_HINT
         return self.stamp(Finding(join_sentences(message, hint), span), rules.pls111_yaml_syntax)
 
-    def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str]) -> Iterator[Finding]:
+    def settle(self, found: Iterable[Finding], line_of: Callable[[str, int], str],
+               has_noqa: Callable[[str], bool] = lambda path: True) -> Iterator[Finding]:
         """Enabled, de-duplicated findings not silenced by ``# noqa`` on their line, by
-        ``per-file-ignores`` or by the ignore file."""
+        ``per-file-ignores`` or by the ignore file. ``has_noqa`` says whether a file has any
+        ``noqa`` at all: looking for the comment costs up to a task's lines per finding, which a
+        generated file (a 17 MB job template export) with thousands of findings makes quadratic."""
         enabled = set(self.enabled)
         seen: set[tuple[Any, ...]] = set()
         for finding in found:
@@ -176,21 +179,22 @@ class RuleSet:
                 if self.settings.accepts(finding):
                     continue
                 used = next((number for number, line in noqa_lines(finding.span, line_of)
-                             if silenced(finding, line)), None)
+                             if silenced(finding, line)), None) if has_noqa(finding.span.file) else None
                 if used is not None:
                     self.noqa_used.setdefault((finding.span.file, used), set()).add(finding.code)
                     continue
             yield finding
 
     def settle_with_noqa(self, found: Iterable[Finding], line_of: Callable[[str, int], str],
-                         texts: Iterable[tuple[str, str]], same_file: Callable[[str], str] = str) -> list[Finding]:
+                         texts: Iterable[tuple[str, str]], same_file: Callable[[str], str] = str,
+                         has_noqa: Callable[[str], bool] = lambda path: True) -> list[Finding]:
         """:meth:`settle` every finding of the project, then add the findings about the ``# noqa``
         comments of ``texts`` ((path, text) pairs), settled too. Only after settling everything
         is it known which comments silenced something, so this is the one place both ``check``
         and the editor get PLS118 from. ``same_file`` maps a path to the form that identifies a
         file (the editor's buffer paths and the findings' paths may differ by symlinks)."""
         self.noqa_used = {}
-        settled = list(self.settle(found, line_of))
+        settled = list(self.settle(found, line_of, has_noqa))
         used: dict[tuple[str, int], set[str]] = {}
         for (path, line), codes in self.noqa_used.items():
             used.setdefault((same_file(path), line), set()).update(codes)

@@ -97,3 +97,28 @@ def test_noqa_is_applied_to_cached_results_too(write, cli) -> None:
 def test_noqa_with_space_separated_codes(write, cli) -> None:
     write({"site.yml": playbook("# noqa: PLS105 PLS114")})
     assert findings(cli) == []
+
+
+def test_a_file_without_noqa_is_not_searched_for_one(tmp_path) -> None:
+    # Looking for a task's comment reads up to a task's lines per finding: thousands of findings
+    # in a generated file (a job template export) made that quadratic. A file that has no noqa
+    # anywhere is not searched; one that has is, as before.
+    from engine.span import Span
+    from playbook_ls.config import Settings
+    from playbook_ls.rules.base import Finding
+    from playbook_ls.rules.ruleset import RuleSet
+
+    rules = RuleSet(Settings(root=str(tmp_path)), [], None)
+    code = rules.enabled[0]
+    lines = {"plain.json": ["{"] + ['    "x": 1,'] * 600, "noted.yml": ["- name: t  # noqa", "  debug:", "    msg: x"]}
+    read: list[str] = []
+
+    def line_of(path: str, number: int) -> str:
+        read.append(path)
+        return lines[path][number] if 0 <= number < len(lines[path]) else ""
+
+    found = [Finding(f"m{n}", Span("plain.json", n, 4, n, 5), code=code) for n in range(300, 600)]
+    found.append(Finding("t", Span("noted.yml", 2, 4, 2, 5), code=code))
+    settled = list(rules.settle(found, line_of, has_noqa=lambda path: any("noqa" in line for line in lines[path])))
+    assert [f.span.file for f in settled] == ["plain.json"] * 300  # the task's noqa silenced the other
+    assert "plain.json" not in read and "noted.yml" in read
