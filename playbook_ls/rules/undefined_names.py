@@ -29,7 +29,7 @@ UNFOLLOWED = frozenset({"dynamic-include", "unresolved-include", "unresolved-imp
                         "unresolved-template"})
 TTL = 2.0  # seconds an analysis is reused: every play of a playbook asks for the same one
 
-_cache: dict[tuple[str, int], tuple[float, Any, list[Undefined]]] = {}
+_cache: dict[tuple[str, str, str, frozenset[str]], tuple[float, list[Undefined]]] = {}
 _shared_sources: list[Any] = []
 
 
@@ -50,26 +50,31 @@ class _Setters(NamedTuple):
 def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     """The unguarded variables each task of ``playbook`` launched with ``profile`` reads and
     nothing defines ([] when that cannot be known)."""
-    key = (os.path.realpath(playbook), id(profile))
-    now = time.monotonic()
-    cached = _cache.get(key)
-    if cached is not None and now - cached[0] < TTL and cached[1] is profile:
-        return cached[2]
-    found = _analyse(playbook, profile)
-    if len(_cache) > 256:
-        _cache.clear()
-    _cache[key] = (now, profile, found)
-    return found
-
-
-def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     from engine.launching import resolve_launch
-    from engine.plan import PlanError, RunOptions, make_plan
-    from engine.source import SourceCache
+    from engine.plan import RunOptions
 
     launch = resolve_launch(profile, {})
     cwd = os.path.dirname(profile.source) if profile.source else os.getcwd()
     options = RunOptions.from_launch(launch, playbook, cwd)
+    given = frozenset(launch.extra_vars) | {str(q.get("variable")) for q in profile.survey if q.get("variable")}
+    # What the analysis depends on besides the files: profiles that launch alike share it (an
+    # export's thousands of job templates come down to a few distinct launches of each playbook).
+    key = (os.path.realpath(playbook), cwd, repr(options), given)
+    now = time.monotonic()
+    cached = _cache.get(key)
+    if cached is not None and now - cached[0] < TTL:
+        return cached[1]
+    found = _analyse(playbook, options, cwd, given)
+    if len(_cache) > 256:
+        _cache.clear()
+    _cache[key] = (now, found)
+    return found
+
+
+def _analyse(playbook: str, options: Any, cwd: str, given: frozenset[str]) -> list[Undefined]:
+    from engine.plan import PlanError, make_plan
+    from engine.source import SourceCache
+
     try:
         plan = make_plan(options, _sources(SourceCache), dynamic_inventory=False)
     except PlanError:
@@ -79,7 +84,6 @@ def _analyse(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     setters = _setters(plan)
     if setters is None:
         return []
-    given = set(launch.extra_vars) | {str(q.get("variable")) for q in profile.survey if q.get("variable")}
     found: list[Undefined] = []
     for index, play_plan in enumerate(plan.plays):
         if index > setters.last_certain_play:

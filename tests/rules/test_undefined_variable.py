@@ -213,3 +213,32 @@ def test_a_name_the_template_sets_on_every_branch_is_not_reported(repo: Path) ->
         '"listening on {{ app_prot }}"',
         '"{% if app_port > 1 %}{% set s = 1 %}{% else %}{% set s = 2 %}{% endif %}{{ s }}"')
     assert [name for *_, name in _found(repo, {**TYPOS, "site.yml": site})] == ["my_list", "feature_flag"]
+
+
+def test_profiles_that_launch_alike_share_one_analysis(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # An export's thousands of job templates come down to a few distinct launches: the plan is
+    # made once per distinct launch, and a profile that launches otherwise gets its own answer.
+    import engine.plan
+    from playbook_ls.rules import undefined_names
+
+    profiles = PROFILE + """
+      again:
+        playbook: site.yml
+        inventory: hosts.ini
+        extra_vars: {release: "1.0"}
+      given:
+        playbook: site.yml
+        inventory: hosts.ini
+        extra_vars: {release: "1.0", app_prot: 80}
+    """
+    plans = []
+    make_plan = engine.plan.make_plan
+    monkeypatch.setattr(engine.plan, "make_plan", lambda *a, **k: plans.append(a) or make_plan(*a, **k))
+    monkeypatch.setattr(undefined_names, "_cache", {})
+    found = check(repo, {**TYPOS, ".playbook-ls.yml": profiles}, "PLS122")
+    assert len(plans) == 2
+    by_profile: dict[str, list[str]] = {}
+    for finding in found:
+        name = re.search(r"profile '(\w+)'", finding.message).group(1)  # type: ignore[union-attr]
+        by_profile.setdefault(name, []).append(re.search(r"'(\w+)'", finding.message).group(1))  # type: ignore[union-attr]
+    assert "app_prot" in by_profile["deploy"] and "app_prot" not in by_profile.get("given", [])
