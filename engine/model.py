@@ -8,7 +8,7 @@ provenance. A task file reached through two paths yields two task objects with t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from engine.keywords import INHERITED, Merge
 from engine.records import NamedTuple
@@ -155,7 +155,7 @@ class Task:
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
                  "include_target", "include_resolved", "apply", "children", "child_handlers", "data", "collections",
-                 "_tag_cache")
+                 "include_vars", "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -172,6 +172,9 @@ class Task:
         (``IncludeRole.get_block_list``), in the order they join."""
         # the collections a short module name is looked up in (``collections:`` of the task or above)
         self.collections: tuple[str, ...] = ()
+        self.include_vars: Mapping[str, Any] | None = None
+        """An include's variables where it runs (its context's, its own, its include params): what
+        ansible templates the tags of the tasks it loads with (``get_vars(task=include)``)."""
         self._tag_cache: frozenset[Any] | None = None
 
     def __repr__(self) -> str:

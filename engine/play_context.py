@@ -49,6 +49,26 @@ def role_variables(role: RoleInstance) -> dict[str, Any]:
             "ansible_collection_name": role.collection}
 
 
+def parent_role_params(role: RoleInstance | None) -> tuple[RoleInstance, dict[str, Any]] | None:
+    """What a role that imports or includes another passes on to its tasks as include params
+    (``IncludeRole.get_include_params``): its own params, and its name and path first in
+    ``ansible_parent_role_names`` / ``ansible_parent_role_paths`` (nested includes add theirs).
+    With the role (or the dependency root) that was imported or included; None for others."""
+    if role is None:
+        return None
+    top = role_lineage(role)[0]
+    if top.via not in ("include_role", "import_role") or top.parent is None:
+        return None
+    parent = top.parent
+    outer = parent_role_params(parent)
+    values: dict[str, Any] = {}
+    values.update(outer[1] if outer is not None else {})
+    values.update(parent.params)
+    values["ansible_parent_role_names"] = [parent.name, *values.get("ansible_parent_role_names", [])]
+    values["ansible_parent_role_paths"] = [parent.path, *values.get("ansible_parent_role_paths", [])]
+    return top, values
+
+
 def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = frozenset()) -> dict[str, Any]:
     """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``,
     ``import_role``, included roles once included) in order, those their dependencies pull in,

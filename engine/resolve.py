@@ -532,15 +532,38 @@ class Resolver:
         (``tag_vars`` makes them, once, if a frame's tags are templated)."""
         seen: set[int] = set()
         made: list[Mapping[str, Any]] = []
+
+        def play_wide() -> Mapping[str, Any]:
+            if not made:
+                made.append(tag_vars())
+            return made[0]
+
+        def template(tasks: list[Task], variables: Callable[[], Mapping[str, Any]]) -> None:
+            for frame in (frame for task in tasks for frame in task.chain):
+                if id(frame) not in seen:
+                    seen.add(id(frame))
+                    if any(is_template(tag) for tag in frame.raw_tags):
+                        self._template_frame_tags(frame, variables())
+
         tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
-        included = [child for task in tasks for block in task.children for child in block.tasks()]
-        for frame in (frame for task in (*tasks, *included) for frame in task.chain):
-            if id(frame) not in seen:
-                seen.add(id(frame))
-                if any(is_template(tag) for tag in frame.raw_tags):
-                    if not made:
-                        made.append(tag_vars())
-                    self._template_frame_tags(frame, made[0])
+        template(tasks, play_wide)
+        # A run filters what an include loads with the include's own variables (the strategy's
+        # get_vars(task=include)): an included role's tags may name its includer's role. Includes
+        # in what an include loads are met in their turn.
+        includes = [task for task in tasks if task.children]
+        while includes:
+            include = includes.pop(0)
+            scope: list[Mapping[str, Any]] = []
+
+            def at_include(include: Task = include, scope: list[Mapping[str, Any]] = scope) -> Mapping[str, Any]:
+                if not scope:
+                    scope.append(resolve_variables({**play_wide(), **include.include_vars})
+                                 if include.include_vars else play_wide())
+                return scope[0]
+
+            loaded = [child for block in include.children for child in block.tasks()]
+            template(loaded, at_include)
+            includes += [task for task in loaded if task.children]
         play.templated_tags = bool(made)
 
     def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
@@ -927,6 +950,7 @@ class Resolver:
         if paths.realpath(path) in ctx.files or len(ctx.files) >= MAX_IMPORT_DEPTH:
             return
         task.include_resolved = path
+        task.include_vars = ctx.variables
         data = self.sources.load(path).data
         if not isinstance(data, list):
             return

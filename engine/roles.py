@@ -17,7 +17,7 @@ from engine.collection_search import is_fqcr
 from engine.loading import Ctx, task_collections
 from engine.model import Block, Frame, RoleInstance, Task, implicit_meta_block
 from engine.paths import find_role, find_role_file
-from engine.play_context import role_lineage, role_variables
+from engine.play_context import parent_role_params, role_lineage, role_variables
 from engine.requirements import install_hint
 from engine.span import Span, YMap, YSeq
 from engine.templating import resolve_variables, with_vars
@@ -250,7 +250,12 @@ class RoleLoader:
     def _role_vars(self, instance: RoleInstance, ctx: Ctx) -> dict[str, Any]:
         loaded = [paths.load_role_vars(lambda path: self.resolver.sources.load(path).data, instance.path or "", sub,
                                        instance.from_files.get(sub)) for sub in ("defaults", "vars")]
-        variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **self.resolver.extra_vars}
+        # A role another role includes sees that role's include params (below extra vars), its name
+        # first in ansible_parent_role_names, when its tasks are loaded, at run time; an imported
+        # role's tasks are loaded with the play and ansible evaluates their tags before any include.
+        parent = parent_role_params(instance) if role_lineage(instance)[0].via == "include_role" else None
+        variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **(parent[1] if parent else {}),
+                     **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)
         variables.update(role_variables(instance))
         return resolve_variables(variables)
@@ -376,6 +381,8 @@ class RoleLoader:
             instance.allow_duplicates = bool(task.args.get("allow_duplicates", True)) if isinstance(task.args, dict) \
                 else True
             task.include_resolved = instance.path
+            parent = parent_role_params(instance)
+            task.include_vars = {**ctx.variables, **(parent[1] if parent else {}), **r.extra_vars}
             apply = r.frame("apply", f"apply of include_role {name}", task.apply, ctx.variables) \
                 if task.apply else Frame("include_role", f"include_role {name}", task.span)
             dynamic_ctx = ctx.push(None, dynamic=True)

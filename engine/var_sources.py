@@ -25,7 +25,7 @@ from engine.inventory.data import Group, Host, sort_groups
 from engine.model import ROLE_ENTRY_KINDS
 from engine.notify import with_handler_runs, with_includers
 from engine.paths import find_role_var_files, include_vars_path
-from engine.play_context import PlayContext, role_variables
+from engine.play_context import PlayContext, parent_role_params, role_variables
 from engine.play_context import role_lineage as _role_lineage
 from engine.span import YMap
 from engine.templating import render
@@ -499,23 +499,16 @@ def _role_entry_vars(role: RoleInstance) -> Layer | None:
 
 
 def parent_role_layer(role: RoleInstance | None) -> Layer | None:
-    """What a role that imports or includes another passes on to its tasks as include params
-    (``IncludeRole.get_include_params``): its own params, and its name and path first in
-    ``ansible_parent_role_names`` / ``ansible_parent_role_paths`` (nested includes add theirs)."""
-    if role is None:
+    """:func:`engine.play_context.parent_role_params` as a level of its own."""
+    found = parent_role_params(role)
+    if found is None:
         return None
-    top = _role_lineage(role)[0]
-    if top.via not in ("include_role", "import_role") or top.parent is None:
-        return None
-    parent = top.parent
-    outer = parent_role_layer(parent)
+    top, params = found
     values = YMap()
-    values.update(outer.values if outer is not None else {})
-    values.update(parent.params)
-    values["ansible_parent_role_names"] = [parent.name, *values.get("ansible_parent_role_names", [])]
-    values["ansible_parent_role_paths"] = [parent.path, *values.get("ansible_parent_role_paths", [])]
+    values.update(params)
     span = top.span
-    return Layer("include params", f"role '{parent.name}', which brings in role '{top.name}'", values,
+    assert top.parent is not None
+    return Layer("include params", f"role '{top.parent.name}', which brings in role '{top.name}'", values,
                  span.file if span else None, span.line if span else None)
 
 

@@ -207,3 +207,53 @@ def test_reserved_tag_names(repo: Path) -> None:
               tags: [all, always, never, fine]
         """}, "PLS114")
     assert positions(found) == [("playbook.yml", 1, 8), ("playbook.yml", 4, 12)]
+
+
+# A shared role whose tasks are tagged after the role that includes it (the pattern of
+# prometheus-community's collection). A run templates what an include loads with the include's
+# variables, where include_role passes ansible_parent_role_names: `--tags web_install` runs the
+# include and both tasks. An imported role is loaded with the play, and ansible-playbook fails
+# on the same tags ("'ansible_parent_role_names' is undefined"): that stays reported.
+SHARED_ROLE = {
+    "site.yml": """
+        - hosts: localhost
+          gather_facts: false
+          roles: [web]
+        """,
+    "roles/web/tasks/main.yml": """
+        - name: web install
+          ansible.builtin.include_role:
+            name: common
+            tasks_from: install.yml
+          tags: [web_install]
+        - name: web configure
+          ansible.builtin.include_tasks: configure.yml
+          tags: [web_configure]
+        """,
+    "roles/web/tasks/configure.yml": """
+        - name: nested
+          ansible.builtin.include_role:
+            name: common
+            tasks_from: install.yml
+          tags: [web_configure]
+        """,
+    "roles/common/tasks/install.yml": """
+        - name: one
+          ansible.builtin.debug: {msg: 1}
+          tags: ["{{ ansible_parent_role_names | first }}_install", "{{ ansible_parent_role_names | first }}_configure"]
+        - name: two
+          ansible.builtin.debug: {msg: 2}
+          tags: ["{{ ansible_parent_role_names | first }}_install", "{{ ansible_parent_role_names | first }}_configure"]
+        """,
+}
+
+
+def test_tags_templated_from_the_including_role_are_known_where_it_includes(repo: Path) -> None:
+    found = check(repo, SHARED_ROLE)
+    assert [(f.code, *position) for f, position in zip(found, positions(found), strict=True)] == []
+
+
+def test_tags_of_an_imported_role_are_templated_with_the_play_and_fail_as_in_ansible(repo: Path) -> None:
+    imported = SHARED_ROLE["roles/web/tasks/main.yml"].replace("include_role", "import_role")
+    found = check(repo, {**SHARED_ROLE, "roles/web/tasks/main.yml": imported}, "PLS115")
+    assert "'ansible_parent_role_names' is undefined" in found[0].message
