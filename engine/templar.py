@@ -21,7 +21,7 @@ from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
-from engine import builtin_filters, path_and_set_filters, templating
+from engine import builtin_filters, path_and_set_filters
 from engine.booleans import bool_filter
 from engine.builtin_filters import with_builtin_names
 from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
@@ -252,6 +252,38 @@ def bounded_environment() -> Any:
     """The run-time environment's filters, tests and types under static evaluation's limits
     (:mod:`engine.template_bounds`): what shows a variable's value before the run. Built once."""
     return _build_environment(bounded=True)
+
+
+@cache
+def expression_environment() -> Any:
+    """The bounded environment for a bare expression as an inventory plugin evaluates it
+    (``constructed``'s ``compose``, ``keyed_groups``): ansible escapes the backslashes of its
+    string constants first, so ``regex_replace('\\.', '_')`` means the regex ``\\.``."""
+    base = bounded_environment()
+
+    class ExpressionEnvironment(type(base)):  # type: ignore[misc]
+        @property
+        def lexer(self) -> Any:
+            if "_escaping_lexer" not in self.__dict__:
+                self.__dict__["_escaping_lexer"] = _escaping_lexer(self)
+            return self.__dict__["_escaping_lexer"]
+
+    environment = base.overlay()  # the same filters, tests and globals, read through
+    environment.__class__ = ExpressionEnvironment
+    return environment
+
+
+def _escaping_lexer(environment: Any) -> Any:
+    from jinja2.lexer import TOKEN_STRING, Lexer
+
+    class EscapingLexer(Lexer):
+        def tokeniter(self, *args: Any, **kwargs: Any) -> Any:
+            for token in super().tokeniter(*args, **kwargs):
+                if token[1] == TOKEN_STRING:
+                    token = token[0], token[1], token[2].replace("\\", "\\\\")
+                yield token
+
+    return EscapingLexer(environment)
 
 
 @cache
@@ -501,7 +533,7 @@ def _plain_name(text: str, expression: bool) -> str | None:
 
 def is_template(value: Any) -> bool:
     """A string to render: it has Jinja2 markup and is not marked ``!unsafe``."""
-    return templating.is_template(value) and not isinstance(value, UnsafeText)
+    return isinstance(value, str) and ("{{" in value or "{%" in value) and not isinstance(value, UnsafeText)
 
 
 class Templar:

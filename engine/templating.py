@@ -1,21 +1,19 @@
-"""Static Jinja2 evaluation in a sandbox, for values ansible templates at load time.
+"""Static Jinja2 evaluation, for values ansible templates at load time.
 
 Import paths, role names, play names and hosts, and tags may contain ``{{ var }}``.
 ansible templates them with the variables known before any host is contacted (play vars,
-vars_files, role vars, extra vars). We do the same in a ``SandboxedEnvironment``: nothing
-from the repository is executed, no lookups run, and an undefined name means "cannot be
-resolved statically" rather than an error.
+vars_files, role vars, extra vars). We do the same in the one bounded environment of
+:mod:`engine.templar`, given less: no lookups, and an undefined name means "cannot be resolved
+statically" rather than an error.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from functools import cache
 
-from engine.booleans import bool_filter
-from engine.jinja_filters import regex_replace, regex_search, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.template_bounds import StaticRefusal, TooLarge, bounded_environment_class, evaluation
+from engine.template_bounds import StaticRefusal, TooLarge, evaluation
+from engine.template_errors import TemplateFailure
 from engine.values import OMIT, UnsafeText
 
 TYPE_CHECKING = False
@@ -37,31 +35,12 @@ def is_template(value: Any) -> bool:
     return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
-def _to_json(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
-
-
-@cache
 def _environment() -> Any:
-    from jinja2 import StrictUndefined
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    """The one bounded environment of :mod:`engine.templar`: load time templates see ansible's
+    filters, tests and native types as a run's do, and only the variables known then."""
+    from engine.templar import bounded_environment
 
-    env = bounded_environment_class(ImmutableSandboxedEnvironment)(undefined=StrictUndefined, autoescape=False)
-    env.filters.update(
-        bool=bool_filter,
-        to_json=_to_json,
-        string=str,
-        basename=lambda p: str(p).rsplit("/", 1)[-1],
-        mandatory=lambda v: v,
-        # ansible's pure filters, which play hosts and names use (``| ternary('a', 'b')``)
-        ternary=ternary,
-        regex_replace=regex_replace,
-        regex_search=regex_search,
-    )
-    env.bound_filters()
-    return env
+    return bounded_environment()
 
 
 MAX_RENDER_DEPTH = 20  # variables whose values are templates referring to further templated variables
@@ -114,8 +93,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
                 result = compiled.evaluate(variables)
                 if isinstance(result, Undefined):
                     result._fail_with_undefined_error()
-            except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
-                    AttributeError) as exc:
+            except (TemplateError, SecurityError, StaticRefusal, TemplateFailure, TypeError, ValueError,
+                    ArithmeticError, AttributeError) as exc:
                 _remember(key, Unresolved(str(exc)), held)
                 raise
             _remember(key, _copied(result), held)
@@ -123,7 +102,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         return value
     except (TooLarge, RecursionError, MemoryError) as exc:
         raise _remember_too_large(value, exc) from exc
-    except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError, AttributeError) as exc:
+    except (TemplateError, SecurityError, StaticRefusal, TemplateFailure, TypeError, ValueError, ArithmeticError,
+            AttributeError) as exc:
         raise Unresolved(str(exc)) from exc
     if is_template(result) and result != value:  # ansible templates variable values recursively
         return _render(result, variables, depth + 1)

@@ -8,13 +8,10 @@ evaluated against its variables re-read after composing. Group names are sanitis
 ansible's plugins do (``to_safe_group_name`` with ``force``). With ``strict: false`` an entry
 whose expression fails is skipped; with ``strict: true`` it stops the source with an error.
 
-Expressions run in the project's bounded Jinja2 sandbox (:mod:`engine.templating`) with the
-jinja2 built-in filters plus the few ansible filters below, so an unknown filter fails the
-expression, as in ansible. This module is only called by the inventory loader on explicit
-commands; importing it runs nothing.
-
-Extra filters: ``regex_replace``, ``regex_search``, ``ternary``, ``split`` (and the project's
-``bool``, ``to_json``, ``basename``, ``mandatory``); extra tests: ``match``, ``search``, ``regex``.
+Expressions run in the one bounded Jinja2 environment of :mod:`engine.templar` (what a task's
+templates see: ansible's filters and tests, native types), so an unknown filter fails the
+expression, as in ansible, and a known one gives what it gives in a playbook. This module is
+only called by the inventory loader on explicit commands; importing it runs nothing.
 Not supported: the fact cache (ansible only reads it when a persistent cache is configured).
 """
 
@@ -22,15 +19,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.inventory.trust import as_ansible_tags, trusted_variables
-from engine.jinja_filters import regex_replace, regex_search, regex_test, ternary
 from engine.lazy import Layered, LazyVariables
-from engine.template_bounds import bounded_concat, evaluation
+from engine.template_bounds import evaluation
 from engine.templating import is_template
 from engine.values import UnsafeText
 
@@ -57,49 +52,12 @@ class ExpressionSyntaxError(ValueError):
 
 # --- Jinja ---------------------------------------------------------------------------------
 
-def _split(value: Any, separator: str | None = None, maxsplit: int = -1) -> list[str]:
-    return str(value).split(separator, maxsplit)
-
-
-def _escaping_lexer(environment: Any) -> Any:
-    """A lexer that doubles backslashes in string constants, as ansible does for expressions
-    (``escape_backslashes``): ``regex_replace('\\.', '_')`` means the regex ``\\.``."""
-    from jinja2.lexer import TOKEN_STRING, Lexer
-
-    class EscapingLexer(Lexer):
-        def tokeniter(self, *args: Any, **kwargs: Any) -> Any:
-            for token in super().tokeniter(*args, **kwargs):
-                if token[1] == TOKEN_STRING:
-                    token = token[0], token[1], token[2].replace("\\", "\\\\")
-                yield token
-
-    return EscapingLexer(environment)
-
-
-@cache
 def _environments() -> tuple[Any, Any]:
-    """The sandbox with constructed's filters: (for expressions, for conditionals and templates)."""
-    from engine.templating import _environment
+    """The one bounded environment of :mod:`engine.templar`: (for bare expressions, for
+    conditionals and templates)."""
+    from engine.templar import bounded_environment, expression_environment
 
-    base = _environment()
-
-    def extended(environment_class: type) -> Any:
-        environment = environment_class(undefined=base.undefined, autoescape=False)
-        environment.globals.update(base.globals)
-        environment.filters = {**base.filters, "regex_replace": regex_replace, "regex_search": regex_search,
-                               "ternary": ternary, "split": _split}
-        environment.tests = {**base.tests, "match": regex_test("match"), "search": regex_test("search"),
-                             "regex": regex_test("search")}
-        return environment
-
-    class ExpressionEnvironment(type(base)):  # type: ignore[misc]
-        @property
-        def lexer(self) -> Any:
-            if "_escaping_lexer" not in self.__dict__:
-                self.__dict__["_escaping_lexer"] = _escaping_lexer(self)
-            return self.__dict__["_escaping_lexer"]
-
-    return extended(ExpressionEnvironment), extended(type(base))
+    return expression_environment(), bounded_environment()
 
 
 class ConstructedTemplar:
@@ -138,7 +96,7 @@ class ConstructedTemplar:
             return self._evaluate(_environments()[1], text[2:-2], variables)
         with evaluation():
             template = _environments()[1].from_string(value)
-            return bounded_concat(template.root_render_func(self._context(template, variables)))
+            return template.environment.concat(template.root_render_func(self._context(template, variables)))
 
     def _context(self, template: Any, variables: Mapping[str, Any]) -> Any:
         """A context over ``variables`` lazily templated, as ansible's templar gives a template
