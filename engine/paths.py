@@ -57,9 +57,19 @@ def unreadable_dir(directory: str) -> bool:
     return isdir(directory) and not os.access(directory, os.R_OK | os.X_OK)
 
 
+_CLEARED_TOO: list[Any] = []  # other modules' memoised answers about the file system
+
+
+def cleared_with_file_system(cached: Any) -> Any:
+    """Register a memoised function (``functools.cache``) whose answers :func:`clear_cache` forgets."""
+    _CLEARED_TOO.append(cached)
+    return cached
+
+
 def clear_cache() -> None:
     """Forget memoised file-system answers (call when files may have changed)."""
-    for cached in (exists, isfile, isdir, realpath, _without_links, unreadable_dir, _is_role, path_dwim_relative):
+    for cached in (exists, isfile, isdir, realpath, _without_links, unreadable_dir, _is_role, path_dwim_relative,
+                   *_CLEARED_TOO):
         cached.cache_clear()
 
 

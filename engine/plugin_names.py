@@ -64,6 +64,7 @@ def find_ansible_core() -> AnsibleCore | None:
     return None
 
 
+@paths.cleared_with_file_system  # a module added to library/ while the editor is open is found
 @cache
 def _plugin_files(directory: str, python_only: bool) -> frozenset[str]:
     """The plugin names a directory offers: module files of any extension, action plugins in .py."""
