@@ -254,6 +254,37 @@ def bounded_environment() -> Any:
     return _build_environment(bounded=True)
 
 
+class _AnyName(dict):  # type: ignore[type-arg]
+    """Every filter and test name exists: Jinja's analysis refuses unknown ones, and a
+    collection's filters are only names to a reader (nothing is rendered)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Any:
+        return _identity
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name]
+
+
+def _identity(value: Any, *args: Any, **kwargs: Any) -> Any:
+    return value
+
+
+@cache
+def parsing_environment() -> Any:
+    """An environment that parses and never renders, for reading what a template uses (its
+    names, filters and the structure of a condition): any filter or test name parses, and it
+    has the run's globals (``range``...). No sandbox: nothing is ever evaluated with it."""
+    from jinja2 import Environment
+
+    env = Environment(autoescape=False)
+    env.filters, env.tests = _AnyName(env.filters), _AnyName(env.tests)
+    env.globals.update(environment().globals)
+    return env
+
+
 @cache
 def expression_environment() -> Any:
     """The bounded environment for a bare expression as an inventory plugin evaluates it

@@ -47,19 +47,16 @@ _OPENING = {"(": ")", "[": "]", "{": "}"}
 def parse(text: str) -> Expr:
     """The condition's top-level boolean structure; an operand when it has none or cannot be
     split with certainty (a conditional expression, a syntax the lexer refuses)."""
-    from jinja2 import Environment
     from jinja2.exceptions import TemplateSyntaxError
 
+    from engine.templar import parsing_environment
+
     try:
-        tokens = [(kind, value) for _line, kind, value in _lexer(Environment).tokeniter("{{ " + text + " }}", None)]
+        tokens = [(kind, value) for _line, kind, value in parsing_environment().lexer.tokeniter("{{ " + text + " }}",
+                                                                                               None)]
     except TemplateSyntaxError:
         return Expr("operand", text.strip())
     return _split(tokens[1:-1])
-
-
-@lru_cache(maxsize=1)
-def _lexer(environment: type) -> Any:
-    return environment().lexer
 
 
 def _split(tokens: list[tuple[str, str]]) -> Expr:

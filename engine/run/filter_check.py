@@ -30,11 +30,10 @@ if TYPE_CHECKING:
 CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
 
 
-@cache
 def _parser() -> Any:
-    from jinja2 import Environment
+    from engine.templar import parsing_environment
 
-    return Environment()
+    return parsing_environment()
 
 
 @lru_cache(maxsize=4096)

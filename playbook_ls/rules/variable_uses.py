@@ -11,7 +11,7 @@ variables. Parsing runs nothing: the templates are only read.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from engine.span import Span
@@ -36,35 +36,11 @@ class TaskUses(NamedTuple):
     unreadable: bool  # a template Jinja cannot parse: ansible fails it with its own message
 
 
-class _AnyName(dict):  # type: ignore[type-arg]
-    """Every filter and test name exists: Jinja's analysis refuses unknown ones, and a
-    collection's filters are only names here (nothing is rendered)."""
-
-    def __contains__(self, name: object) -> bool:
-        return True
-
-    def __missing__(self, name: str) -> Any:
-        return _identity
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return self[name]
-
-
-def _identity(value: Any, *args: Any, **kwargs: Any) -> Any:
-    return value
-
-
-@cache
 def parse_environment() -> Any:
-    """A parse-only environment with the run's globals (``range``, ``lookup``...)."""
-    from jinja2 import Environment
+    """:func:`engine.templar.parsing_environment`: templates here are read, never rendered."""
+    from engine.templar import parsing_environment
 
-    from engine.templar import environment
-
-    env = Environment(autoescape=False)
-    env.filters, env.tests = _AnyName(env.filters), _AnyName(env.tests)
-    env.globals.update(environment().globals)
-    return env
+    return parsing_environment()
 
 
 @lru_cache(maxsize=4096)
