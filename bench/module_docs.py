@@ -2,7 +2,7 @@
 
 For every module ``ansible-doc -l`` lists in the given Python environment (ansible-core and the
 collections of the ``ansible`` package installed there), the options' names, type, default,
-choices, aliases, required, elements and suboptions read by :mod:`engine.module_index` are
+choices, aliases, required, elements and suboptions read by :mod:`engine.plugins.index` are
 compared with ansible-doc's. Prints the share identical overall and for ``ansible.builtin``, and
 the first differences.
 
@@ -24,10 +24,10 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from engine.collection_search import CollectionFinder  # noqa: E402
-from engine.module_docs import option_view  # noqa: E402
-from engine.module_index import ModuleIndex  # noqa: E402
-from engine.plugin_names import AnsibleCore  # noqa: E402
+from engine.plugins.collection_search import CollectionFinder  # noqa: E402
+from engine.plugins.docs import option_view  # noqa: E402
+from engine.plugins.index import ModuleIndex  # noqa: E402
+from engine.plugins.names import AnsibleCore  # noqa: E402
 
 SAMPLE = [
     "ansible.builtin.apt", "ansible.builtin.copy", "ansible.builtin.file", "ansible.builtin.template",

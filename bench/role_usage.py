@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from realworld import load_yaml  # noqa: E402
 
-from engine import keywords as kw  # noqa: E402
+from engine.loading import keywords as kw  # noqa: E402
 from engine.run.filter_check import engine_filters, strings, template_filters  # noqa: E402
 from engine.run.modules import changes_the_system, get_module  # noqa: E402
-from engine.run.plan import ENGINE_ACTIONS  # noqa: E402
+from engine.run.preflight import ENGINE_ACTIONS  # noqa: E402
 
 SKIPPED = frozenset({".git", "node_modules", "molecule", "tests", ".tox", "venv"})
 TASK_KEYS = kw.TASK_KEYWORDS | {"block", "rescue", "always", "local_action", "with_items", "listen"}

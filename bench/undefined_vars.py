@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inventory", help="the profile's inventory (default: ansible.cfg's, else localhost,)")
     args = parser.parse_args(argv)
     from engine.config import AnsibleConfig
-    from engine.launch import LaunchProfile
+    from engine.launch.profiles import LaunchProfile
     from playbook_ls.rules.undefined_names import undefined_in_launch
 
     start = Path.cwd()

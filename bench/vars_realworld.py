@@ -6,7 +6,7 @@ Usage: python bench/vars_realworld.py REPO_DIR [REPO_DIR ...] [--ansible-python 
 
 For each (task, host, variable) of a sample, the value ansible-core 2.19 gives the task (its VariableManager's
 ``get_vars`` for the play, host and task, each value then rendered by its Templar, nothing executed) is compared
-with the value ``playbook-ls vars`` computes statically (engine.var_report.variables_at), value and type. Each
+with the value ``playbook-ls vars`` computes statically (engine.variables.report.variables_at), value and type. Each
 playbook runs in two child processes, one per tool, with a timeout. bench/README.md says more.
 
 The same file is the two children: ``--oracle SPEC`` (run with the reference ansible's Python) and ``--ours SPEC``
@@ -282,10 +282,10 @@ def _oracle_value(templar: Any, all_vars: Mapping[str, Any], name: str) -> dict[
 def ours(spec: dict[str, Any]) -> dict[str, Any]:
     """playbook-ls's values at the oracle's probes: the same playbook, inventory and host, the task found by file
     and line; the names the oracle sampled, plus those only playbook-ls defines that the same rule samples."""
-    from engine.plan import PlanError, RunOptions, make_plan
-    from engine.source import SourceCache
-    from engine.var_report import find_task, layers_at, variables_at
-    from engine.var_sources import definitions
+    from engine.flow.plan import PlanError, RunOptions, make_plan
+    from engine.parsing.source import SourceCache
+    from engine.variables.report import find_task, layers_at, variables_at
+    from engine.variables.sources import definitions
 
     inventory = spec["inventory_args"][1:] if spec["inventory_args"] else []
     options = RunOptions(playbook=spec["playbook"], inventory=inventory, extra_vars={})
@@ -361,7 +361,7 @@ def ours(spec: dict[str, Any]) -> dict[str, Any]:
 def _find(play: Any, probe: dict[str, Any], realpaths: dict[str, str]) -> Any:
     """The task (or handler) that starts at the probe's line, the same occurrence of it as ansible's (a file
     imported twice gives a task twice, in two contexts); tasks only an include loads are not in ansible's list."""
-    from engine.var_report import tasks_in_order
+    from engine.variables.report import tasks_in_order
 
     real, line = os.path.realpath(probe["path"]), probe["line"] - 1
 
@@ -408,7 +408,7 @@ def _reaches_runtime(value: Any, defined: Mapping[str, Any], limit: int = 2000) 
 
 
 def _plain(value: Any) -> Any:
-    from engine.var_sources import RUNTIME_RESULT
+    from engine.variables.sources import RUNTIME_RESULT
 
     return None if value is RUNTIME_RESULT else value
 

@@ -357,7 +357,7 @@ class ProjectConfigs:
         """Take the collections whose source lies among ``files`` (their ``galaxy.yml``, read with
         ``read_data``), or holds one of the ``checked`` paths (a ``galaxy.yml`` in a directory
         above it, the nearest), for every configuration, loaded or to come."""
-        from engine.collection_search import collection_sources
+        from engine.plugins.collection_search import collection_sources
 
         galaxy = {f for f in files if os.path.basename(f) == "galaxy.yml"}
         for path in checked:

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from engine import files
-from engine.keywords import did_you_mean
-from engine.launch import LaunchProfile, ProfileError
+from engine.launch.profiles import LaunchProfile, ProfileError
+from engine.loading.keywords import did_you_mean
 from engine.span import Span
 from playbook_ls import rules
 from playbook_ls.rules.base import Severity
@@ -173,7 +173,7 @@ Locator = Callable[[tuple[str, ...]], Span | None]
 
 
 def _read_yaml(text: str, path: str) -> tuple[Mapping[str, Any], Locator]:
-    from engine.source import YMap, parse_text
+    from engine.parsing.source import YMap, parse_text
 
     loaded = parse_text(text, path)
     if loaded.error is not None:
@@ -352,8 +352,8 @@ def _profiles(settings: Settings, table: Mapping[str, Any], key: str, locate: Lo
 
 def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locate: Locator) -> None:
     """Profiles from the job templates of AWX exports and configuration-as-code files."""
-    from engine.job_templates import read_job_templates
-    from engine.source import parse_text
+    from engine.launch.job_templates import read_job_templates
+    from engine.parsing.source import parse_text
 
     for name in table:
         if name not in JOB_TEMPLATE_KEYS:

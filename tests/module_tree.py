@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.collection_search import CollectionFinder
-from engine.module_index import ModuleIndex
+from engine.plugins.collection_search import CollectionFinder
+from engine.plugins.index import ModuleIndex
 
 MODULE = '''
 import pathlib

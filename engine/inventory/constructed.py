@@ -8,7 +8,7 @@ evaluated against its variables re-read after composing. Group names are sanitis
 ansible's plugins do (``to_safe_group_name`` with ``force``). With ``strict: false`` an entry
 whose expression fails is skipped; with ``strict: true`` it stops the source with an error.
 
-Expressions run in the one bounded Jinja2 environment of :mod:`engine.templar` (what a task's
+Expressions run in the one bounded Jinja2 environment of :mod:`engine.templating.templar` (what a task's
 templates see: ansible's filters and tests, native types), so an unknown filter fails the
 expression, as in ansible, and a known one gives what it gives in a playbook. This module is
 only called by the inventory loader on explicit commands; importing it runs nothing.
@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING, Any
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
 from engine.inventory.trust import as_ansible_tags, trusted_variables
-from engine.lazy import Layered, LazyVariables
-from engine.template_bounds import evaluation
-from engine.templating import is_template
+from engine.templating.bounds import evaluation
+from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.load_time import is_template
 from engine.values import UnsafeText
 
 if TYPE_CHECKING:
@@ -53,9 +53,9 @@ class ExpressionSyntaxError(ValueError):
 # --- Jinja ---------------------------------------------------------------------------------
 
 def _environments() -> tuple[Any, Any]:
-    """The one bounded environment of :mod:`engine.templar`: (for bare expressions, for
+    """The one bounded environment of :mod:`engine.templating.templar`: (for bare expressions, for
     conditionals and templates)."""
-    from engine.templar import bounded_environment, expression_environment
+    from engine.templating.templar import bounded_environment, expression_environment
 
     return expression_environment(), bounded_environment()
 

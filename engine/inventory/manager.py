@@ -31,8 +31,8 @@ from engine.inventory.vars_files import (
     playbook_vars_directories,
     source_directories,
 )
+from engine.parsing.source import SourceCache
 from engine.records import NamedTuple
-from engine.source import SourceCache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

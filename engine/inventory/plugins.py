@@ -66,7 +66,7 @@ def find_plugin(name: str, builtin: frozenset[str], settings: InventorySettings,
     if len(parts) != 3 or not all(parts):
         return NamedPlugin("unknown", name)
     namespace, collection, plugin = parts
-    from engine.collection_search import collection_roots
+    from engine.plugins.collection_search import collection_roots
 
     roots = collection_roots([], settings.collections_path, settings.collections_scan_sys_path)
     trees = [os.path.join(root, "ansible_collections") for root in roots]

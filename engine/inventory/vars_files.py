@@ -17,7 +17,7 @@ from collections.abc import Iterable
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import Group, Host, InventoryError
-from engine.source import SourceCache
+from engine.parsing.source import SourceCache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

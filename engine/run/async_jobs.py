@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine import keywords as kw
+from engine.loading import keywords as kw
 
 ASYNC_STATUS = kw._family("async_status")
 # action plugins that refuse async (``_supports_async`` is False): every plugin of ansible-core but

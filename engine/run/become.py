@@ -21,10 +21,10 @@ import shutil
 import subprocess
 from typing import Any
 
-from engine import keywords as kw
 from engine.booleans import boolean
-from engine.model import Task
-from engine.templar import Templar
+from engine.loading import keywords as kw
+from engine.loading.model import Task
+from engine.templating.templar import Templar
 
 SUDO_METHODS = frozenset({"sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"})
 DEFAULT_USER = "root"  # DEFAULT_BECOME_USER

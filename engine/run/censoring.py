@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.model import Task
-from engine.templar import Templar, TemplateFailure
+from engine.loading.model import Task
+from engine.templating.templar import Templar, TemplateFailure
 
 CENSORED = "the output has been hidden due to the fact that 'no_log: true' was specified for this result"
 CENSORED_ITEM = "(censored due to no_log)"

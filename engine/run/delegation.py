@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.model import Task
-from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import OMIT
+from engine.loading.model import Task
+from engine.templating.templar import Templar, TemplateFailure
+from engine.variables.manager import OMIT
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host, InventoryData

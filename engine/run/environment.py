@@ -14,10 +14,10 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.model import Task
-from engine.play_context import raw_environment
-from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import OMIT
+from engine.loading.model import Task
+from engine.templating.templar import Templar, TemplateFailure
+from engine.variables.manager import OMIT
+from engine.variables.play_context import raw_environment
 
 # posixpath.expandvars' pattern: $NAME or ${NAME}
 _VARIABLE = re.compile(r"\$(\w+|\{[^}]*\})", re.ASCII)

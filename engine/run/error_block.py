@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
-from engine.template_errors import PluginFailure, SeparateFailure
+from engine.templating.errors import PluginFailure, SeparateFailure
 
 ERROR_KEY = "_ansible_error_chain"
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
@@ -279,7 +279,7 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
     cause = exc.__cause__
     if cause is None or not isinstance(text, str):
         return None
-    from engine.templar import environment
+    from engine.templating.templar import environment
 
     codes = set()
     tb = cause.__traceback__

@@ -1,4 +1,4 @@
-"""Phase 2 of a run: execute a :class:`~engine.plan.Plan` on the local machine.
+"""Phase 2 of a run: execute a :class:`~engine.flow.plan.Plan` on the local machine.
 
 The linear strategy, one host after the other per task (forks 1): each host walks its blocks
 in a generator that reacts to results (rescue after a failure, always in any case, included
@@ -13,13 +13,12 @@ from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import keywords as kw
-from engine.include_loader import IncludeLoader
+from engine.flow.plan import Plan, PlayPlan
+from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
-from engine.model import Block, Play, Task
-from engine.plan import Plan, PlayPlan
-from engine.play_context import PlayContext
-from engine.role_runs import RoleRuns
+from engine.loading import keywords as kw
+from engine.loading.includes import IncludeLoader
+from engine.loading.model import Block, Play, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Callback, Outcome
@@ -34,19 +33,20 @@ from engine.run.delegation import (
     delegation_of,
 )
 from engine.run.environment import task_environment
+from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
-from engine.run.lookups import task_context
 from engine.run.play_roles import RoleTree, play_roles
 from engine.run.run_once import task_hosts
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
-from engine.templar import Templar, TemplateFailure
-from engine.variable_manager import VariableManager
+from engine.templating.templar import Templar, TemplateFailure
+from engine.variables.manager import VariableManager
+from engine.variables.play_context import PlayContext
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
@@ -85,7 +85,7 @@ Program = Generator[Task, Step, bool]
 
 class Executor:
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
-        from engine.source import SourceCache
+        from engine.parsing.source import SourceCache
 
         if modules is None:
             from engine.run.modules import get_module as modules
@@ -132,7 +132,7 @@ class Executor:
     # -- plays --------------------------------------------------------------------------------
     def _run_play(self, play_plan: PlayPlan) -> bool:
         """Run one play, batch after batch (``serial``); False when the playbook stops."""
-        from engine.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
+        from engine.flow.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
         self._warn_skipped_vars_files(play)
@@ -163,7 +163,7 @@ class Executor:
         entry named after what only a host has (``inventory_hostname``, a host variable) is
         skipped then, with a warning; each host picks its file later."""
         from engine.run.error_block import Event, format_events
-        from engine.var_sources import vars_files_skipped
+        from engine.variables.sources import vars_files_skipped
 
         entries = play.data.get("vars_files") if isinstance(play.data, Mapping) else None
         if not entries:
@@ -248,7 +248,7 @@ class Executor:
     def _too_many_failed(self, left: list[str]) -> bool:
         """The linear strategy's ``max_fail_percentage`` check after a task: when more of the
         batch failed than allowed, every host left fails and the playbook stops."""
-        from engine.batches import too_many_failed
+        from engine.flow.batches import too_many_failed
 
         failed = sum(run.failed for run in self.runs.values())
         if not too_many_failed(failed, self.batch_size, self.max_fail):
@@ -265,7 +265,7 @@ class Executor:
     def _setup_block(self, play: Play) -> dict[str, list[Block]]:
         """The implicit "Gathering Facts" block for each host that gathers at the start of ``play``
         (none when tag selection leaves the task out, as ``filter_tagged_tasks`` does)."""
-        from engine.tags import TagEvaluator, TagTemplateError, should_run
+        from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 
         block = gather_block(play)
         task = block.block[0]
@@ -363,7 +363,7 @@ class Executor:
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
             return id(task) in self.selected
-        from engine.tags import should_run
+        from engine.flow.tags import should_run
 
         return should_run(task.tag_set(), self.options.selection())
 
@@ -753,7 +753,7 @@ def _plain_name(task: Task, title: str) -> str:
 
 
 def _has_loop(task: Task) -> bool:
-    from engine.loops import loop_of
+    from engine.flow.loops import loop_of
 
     return loop_of(task) is not None
 

@@ -21,17 +21,17 @@ from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
-from engine.model import Playbook, RoleInstance, Task
+from engine.loading.model import Playbook, RoleInstance, Task
 from engine.span import Span, YMap, YSeq
 
 if TYPE_CHECKING:
-    from engine.source import SourceCache
+    from engine.parsing.source import SourceCache
 
 CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
 
 
 def _parser() -> Any:
-    from engine.templar import parsing_environment
+    from engine.templating.templar import parsing_environment
 
     return parsing_environment()
 
@@ -82,7 +82,7 @@ def task_filters(task: Task) -> list[str]:
 @cache
 def engine_filters() -> frozenset[str]:
     """Every filter name the engine's templates know (Jinja's own included)."""
-    from engine.templar import _build_environment
+    from engine.templating.templar import _build_environment
 
     return frozenset(_build_environment(False).filters)
 
@@ -122,7 +122,7 @@ def template_source(task: Task, basedir: str) -> str | None:
 
 def _role_var_files(task: Task) -> Iterator[str]:
     """The defaults and vars files of the role of ``task`` and of the roles above it."""
-    from engine.paths import find_role_var_files
+    from engine.loading.paths import find_role_var_files
 
     role: RoleInstance | None = task.role
     while role is not None:
@@ -135,8 +135,8 @@ def _role_var_files(task: Task) -> Iterator[str]:
 def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each filter the engine lacks with where it is first used: a task (its arguments and
     keywords), a role's defaults or vars, or a template file a ``template`` task renders."""
-    from engine.plan import play_tasks
-    from engine.source import SourceCache
+    from engine.flow.plan import play_tasks
+    from engine.parsing.source import SourceCache
 
     cache = cache or SourceCache()
     known = engine_filters()

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping
 from typing import Any, Protocol
 
-from engine import keywords as kw
-from engine.model import Play, Task
+from engine.loading import keywords as kw
+from engine.loading.model import Play, Task
 
 # actions whose plugin sets BYPASS_HOST_LOOP: the linear strategy sends them to the first host
 # only (engine.run.executor), the free strategy refuses them

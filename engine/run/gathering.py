@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.booleans import boolean
 from engine.config import config_value
-from engine.model import Block, Frame, Play, Task
+from engine.loading.model import Block, Frame, Play, Task
 
 GATHER_TASK_NAME = "Gathering Facts"
 GATHER_OPTIONS = ("gather_subset", "gather_timeout", "fact_path")

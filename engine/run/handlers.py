@@ -1,14 +1,14 @@
 """Handlers: notified by changed results, run at flush points in definition order, once per
-flush for every host that notified them (which handlers a notification reaches: engine.notify).
+flush for every host that notified them (which handlers a notification reaches: engine.flow.notify).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from engine.model import Block, Frame, Play, Task, implicit_meta_block
-from engine.notify import notifications, search_handlers
-from engine.templar import Templar, TemplateFailure
+from engine.flow.notify import notifications, search_handlers
+from engine.loading.model import Block, Frame, Play, Task, implicit_meta_block
+from engine.templating.templar import Templar, TemplateFailure
 
 
 class MissingHandler(Exception):

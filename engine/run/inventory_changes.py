@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine import keywords as kw
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryData, InventoryError
+from engine.loading import keywords as kw
 
 ADD_HOST = kw._family("add_host")
 GROUP_BY = kw._family("group_by")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.model import Block, Task
+from engine.loading.model import Block, Task
 
 
 class Lockstep:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.model import Block, Play, RoleInstance
+from engine.loading.model import Block, Play, RoleInstance
 
 
 class RoleTree:

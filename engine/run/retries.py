@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.model import Task
-from engine.templar import Templar, TemplateFailure
+from engine.loading.model import Task
+from engine.templating.templar import Templar, TemplateFailure
 
 DEFAULT_RETRIES = 3
 DEFAULT_DELAY = 5

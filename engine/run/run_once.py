@@ -10,8 +10,8 @@ of the batch (the strategy treats the task as ``any_errors_fatal``).
 from __future__ import annotations
 
 from engine.booleans import boolean
-from engine.model import Task
-from engine.templar import Templar, TemplateFailure
+from engine.loading.model import Task
+from engine.templating.templar import Templar, TemplateFailure
 
 
 def run_once(task: Task, templar: Templar) -> bool:

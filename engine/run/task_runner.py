@@ -12,11 +12,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.booleans import boolean
-from engine.loop_control import LoopControl
-from engine.loops import loop_items, loop_of
-from engine.model import Task
+from engine.flow.loop_control import LoopControl
+from engine.flow.loops import loop_items, loop_of
+from engine.loading.model import Task
 from engine.run.retries import run_attempts
-from engine.templar import Templar, TemplateFailure
+from engine.templating.templar import Templar, TemplateFailure
 
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from engine.model import Span
+from engine.loading.model import Span
 from playbook_ls import rules
 from playbook_ls.rules.base import Finding
 

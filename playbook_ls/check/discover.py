@@ -16,8 +16,9 @@ from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from typing import Any
 
-from engine import files, paths
-from engine.keywords import IMPORT_PLAYBOOK
+from engine import files
+from engine.loading import paths
+from engine.loading.keywords import IMPORT_PLAYBOOK
 from playbook_ls.check.gitignore import GitIgnore
 
 YAML_SUFFIXES = (".yml", ".yaml")

@@ -28,9 +28,10 @@ import stat
 import sys
 from collections.abc import Iterable
 
-from engine import files, plugin_names
-from engine.collection_search import python_paths, root_candidates
+from engine import files
 from engine.config import AnsibleConfig
+from engine.plugins import names as plugin_names
+from engine.plugins.collection_search import python_paths, root_candidates
 from engine.user_cache import blake2b
 from playbook_ls.check import discover
 

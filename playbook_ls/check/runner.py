@@ -11,9 +11,10 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-from engine import files, plugin_names
-from engine import paths as fs
+from engine import files
 from engine.config import ProjectConfigs
+from engine.loading import paths as fs
+from engine.plugins import names as plugin_names
 from engine.span import Span
 from playbook_ls import __version__, rules
 from playbook_ls.check import discover
@@ -147,7 +148,7 @@ class Checker:
     def sources(self) -> Any:
         """The YAML cache, created (and ruamel.yaml imported) only when something must be parsed."""
         if self._sources is None:
-            from engine.source import SourceCache
+            from engine.parsing.source import SourceCache
 
             self._sources = SourceCache()
         return self._sources

@@ -83,7 +83,7 @@ def run_inventory(args: argparse.Namespace) -> int:
         return _fail("Conflicting options used, only one of --host, --graph or --list can be used at the same time.")
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
-    from engine.magic import command_line_sources
+    from engine.variables.magic import command_line_sources
 
     config = AnsibleConfig.load()
     if config.errors:  # ansible refuses such a value before it reads anything

@@ -1,6 +1,6 @@
 """``playbook-ls launch PROFILE``: what launching a profile would do, without running it.
 
-The launch follows AWX's prompting rules (:mod:`engine.launching`); the plan reuses the
+The launch follows AWX's prompting rules (:mod:`engine.launch.prompting`); the plan reuses the
 ``list-tasks`` resolution and tag selection, and the inventory loader for the hosts.
 """
 
@@ -22,8 +22,8 @@ from playbook_ls.cli.options import (
 
 if TYPE_CHECKING:
     from engine.config import InventorySettings
-    from engine.launch import LaunchProfile
-    from engine.launching import Launch, LaunchProblem
+    from engine.launch.profiles import LaunchProfile
+    from engine.launch.prompting import Launch, LaunchProblem
     from engine.span import Span
 
 EXIT_LAUNCH_ERROR = 2
@@ -97,7 +97,7 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
     """The launch profile ``name`` from the settings (``config``, else found from the current
     directory), or from ``profiles_file`` when given (it replaces the settings' profiles).
     Raises ValueError with what to do when the settings are wrong or lack it."""
-    from engine.keywords import did_you_mean
+    from engine.loading.keywords import did_you_mean
     from playbook_ls.config import ConfigError, load_settings
 
     try:
@@ -114,8 +114,8 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.launching import resolve_launch
-    from engine.source import SourceCache
+    from engine.launch.prompting import resolve_launch
+    from engine.parsing.source import SourceCache
     from playbook_ls.cli.listing import parse_extra_vars
 
     try:
@@ -192,9 +192,9 @@ def build_plan(launch: Launch, cache: Any, run_inventory_code: bool = False) -> 
     """Per play: the hosts it targets and the tasks the launch's tag selection runs; the hosts of
     the inventory's scripts and plugins only with ``run_inventory_code``."""
     from engine.config import AnsibleConfig
-    from engine.launching import LaunchProblem, option_vars
-    from engine.resolve import Resolver
-    from engine.tags import Selection, selected_tasks
+    from engine.flow.tags import Selection, selected_tasks
+    from engine.launch.prompting import LaunchProblem, option_vars
+    from engine.loading.resolve import Resolver
     from playbook_ls.rules.base import display_path, profile_playbook
 
     path = display_path(profile_playbook(launch.profile) or "")
@@ -274,7 +274,7 @@ def _json(value: Any) -> str:
 
 
 def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
-    from engine.launching import option_vars
+    from engine.launch.prompting import option_vars
     from playbook_ls.rules.base import display_path
 
     span = launch.profile.span
@@ -303,7 +303,7 @@ def render_launch(launch: Launch, plan: Plan, cwd: str) -> str:
 
 
 def launch_data(launch: Launch, plan: Plan, cwd: str) -> dict[str, Any]:
-    from engine.launching import option_vars
+    from engine.launch.prompting import option_vars
     from playbook_ls.cli.listing import task_data
 
     return {

@@ -6,11 +6,11 @@ import os
 import sys
 
 from engine.config import AnsibleConfig
-from engine.magic import RunOptions, command_line_sources, load_time_variables
-from engine.model import Frame, Play, Playbook, Problem, Task
-from engine.resolve import EXIT_ERROR, Resolver
-from engine.source import SourceCache, Span
-from engine.tags import ListingAborted, Selection, render_listing, selected_tasks
+from engine.flow.tags import ListingAborted, Selection, render_listing, selected_tasks
+from engine.loading.model import Frame, Play, Playbook, Problem, Task
+from engine.loading.resolve import EXIT_ERROR, Resolver
+from engine.parsing.source import SourceCache, Span
+from engine.variables.magic import RunOptions, command_line_sources, load_time_variables
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,8 +27,8 @@ EXIT_OPTIONS = 5
 
 def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, Any], str | None]:
     """``-e`` values: ``@file``, YAML/JSON text, or ``key=value`` words."""
-    from engine.actions import ActionError, parse_kv
-    from engine.source import parse_text
+    from engine.loading.actions import ActionError, parse_kv
+    from engine.parsing.source import parse_text
 
     result: dict[str, Any] = {}
     for value in values:

@@ -53,10 +53,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from engine.fact_cache import known_facts
+    from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
-    from engine.plan import PlanError, make_plan
-    from engine.source import SourceCache
+    from engine.parsing.source import SourceCache
+    from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.vars import launch_options
     from playbook_ls.features.host_plan import plan_hosts
 

@@ -66,8 +66,8 @@ def _fail(message: str, code: int = EXIT_ERROR) -> int:
 
 def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
     """The resolved launch (a profile with the flags as overrides, or the flags alone)."""
-    from engine.launch import LaunchProfile
-    from engine.launching import resolve_launch
+    from engine.launch.profiles import LaunchProfile
+    from engine.launch.prompting import resolve_launch
     from playbook_ls.cli.launch import named_profile, overrides_from
     from playbook_ls.cli.listing import parse_extra_vars
 
@@ -98,9 +98,9 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
 
 def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
-    from engine.plan import PlanError, RunOptions
-    from engine.run.plan import make_run_plan, unknown_module_problems
-    from engine.source import SourceCache
+    from engine.flow.plan import PlanError, RunOptions
+    from engine.parsing.source import SourceCache
+    from engine.run.preflight import make_run_plan, unknown_module_problems
 
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         return EXIT_ERROR
     if args.dry:  # the plan of what will run where (playbook-ls plan), nothing run
-        from engine.fact_cache import known_facts
+        from engine.variables.fact_cache import known_facts
         from playbook_ls.cli.plan import as_text
         from playbook_ls.features.host_plan import plan_hosts
 

@@ -62,7 +62,7 @@ def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | Non
     """The launch ``args`` describe, as ansible-playbook takes the same options (the tag options
     adding to ansible.cfg's ``[tags]``), or the problem with ``--extra-vars``."""
     from engine.config import AnsibleConfig
-    from engine.plan import RunOptions
+    from engine.flow.plan import RunOptions
     from playbook_ls.cli.listing import parse_extra_vars
 
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else ({}, None)
@@ -76,10 +76,10 @@ def launch_options(args: argparse.Namespace, cache: Any) -> tuple[Any, str | Non
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
-    from engine.plan import PlanError, make_plan
-    from engine.source import SourceCache
-    from engine.var_report import task_runs, tasks_in_order, variables_at
+    from engine.parsing.source import SourceCache
+    from engine.variables.report import task_runs, tasks_in_order, variables_at
 
     cache = SourceCache.for_command()
     options, problem = launch_options(args, cache)
@@ -141,7 +141,7 @@ def _source(definition: Any, with_value: bool) -> dict[str, Any]:
 def _plain(value: Any) -> Any:
     """The value as the JSON output shows it: one that JSON cannot write (inside itself, a YAML
     alias such as ``&a [*a]``, or nested too deeply) as a sentence saying so."""
-    from engine.var_sources import RUNTIME_RESULT
+    from engine.variables.sources import RUNTIME_RESULT
 
     if value is RUNTIME_RESULT:
         return None

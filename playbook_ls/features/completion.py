@@ -16,7 +16,7 @@ import os
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.keywords import (
+from engine.loading.keywords import (
     BLOCK_KEYWORDS,
     HANDLER_KEYWORDS,
     IMPORT_PLAYBOOK_KEYWORDS,
@@ -28,7 +28,7 @@ from playbook_ls.features import cursor, module_data
 from playbook_ls.features.yamltext import Doc, context, top_kind_from_text
 
 if TYPE_CHECKING:
-    from engine.module_index import ModuleIndex
+    from engine.plugins.index import ModuleIndex
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 # Tags written on tasks that mean something to ansible itself.

@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Collection, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine import keywords as kw
+from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
     from playbook_ls.features.workspace import WorkspaceIndex

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Container, Iterable
 from typing import Any
 
-from engine import paths as fs
+from engine.loading import paths as fs
 from playbook_ls.check import discover
 
 Position = tuple[tuple[str, int], ...]  # where a play is: (playbook, entry) for each import_playbook, then its own

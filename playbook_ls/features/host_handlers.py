@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine import notify
-from engine.templating import is_template
+from engine.flow import notify
+from engine.templating.load_time import is_template
 from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 
 if TYPE_CHECKING:
-    from engine.model import Play, Task
+    from engine.loading.model import Play, Task
 
 
 @dataclass
@@ -49,13 +49,13 @@ class Notifications:
         self.repeats = False  # the last flush point is in a looping include
         self.loop_notifies: set[str] = set()
         self.handlers: list[Task] = []
-        """The play's handlers as the run knows them at this point (engine.notify keeps it)."""
+        """The play's handlers as the run knows them at this point (engine.flow.notify keeps it)."""
         self.notified: dict[str, list[PlannedTask]] = {}  # handler name or topic -> notifying tasks since
         self.flushing: dict[str, list[PlannedTask]] = {}  # what the last flush point runs handlers for
         self.flush: tuple[PlannedTask, dict[str, HostOutcome]] | None = None
         """The last flush point when it is explicit, with its hosts where it does not run."""
         self.elsewhere: list[str] = []
-        """Notifications of tasks outside engine.notify's walk (:meth:`note`)."""
+        """Notifications of tasks outside engine.flow.notify's walk (:meth:`note`)."""
         self.flushes_unlisted = False
         self.uncertain: dict[int, str] = {}
         """Handlers whose being the one a notification reaches only the run knows, and why."""
@@ -97,7 +97,7 @@ class Notifications:
 
     def note(self, task: Task, planned: PlannedTask, loaded: bool = False) -> None:
         """What ``task`` notifies where it runs; a handler's reach the handlers after it now.
-        A task a run-time include loads is not in engine.notify's walk: its notifications are
+        A task a run-time include loads is not in engine.flow.notify's walk: its notifications are
         handed to it (:attr:`elsewhere`), and its flush point is not one the handlers are listed
         at: they may run there, and then again at the next one (listed as repeating)."""
         for name in notify.notifications(task):

@@ -21,7 +21,7 @@ _WORDS = {RUNS: "runs on", SKIPPED: "skipped on", DEPENDS: "depends on run-time 
 def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[str]) -> str | None:
     """The summary for the task at ``line`` in each context reaching it (None for a handler,
     which runs when notified, or when no task is there)."""
-    from engine.var_report import play_batches
+    from engine.variables.report import play_batches
     from playbook_ls.features.host_outcome import play_signatures, task_outcomes
     from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.variables import play_context

@@ -1,7 +1,7 @@
 """Includes whose file only the run names: an ``include_tasks`` or ``include_role`` the static
 model could not follow, its target a template over each host's variables (``tasks/{{ kind
 }}.yml``). The plan templates the target per host with what the host sees at the include, loads
-each distinct file once, as a run loads it (engine.include_loader), and plans its tasks right
+each distinct file once, as a run loads it (engine.loading.includes), and plans its tasks right
 after the include for the hosts that load it; the other hosts never load them.
 """
 
@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine import keywords as kw
-from engine.loops import loop_of
+from engine.flow.loops import loop_of
+from engine.loading import keywords as kw
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, include_args_need
 
 if TYPE_CHECKING:
-    from engine.model import Block, Task
-    from engine.plan import Plan, PlayPlan
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Block, Task
 
 
 MAX_DEPTH = 50
@@ -69,9 +69,9 @@ class RuntimeIncludes:
                where: str) -> tuple[list[Loaded], dict[str, HostOutcome]]:
         """The tasks ``include`` loads, in run order, for the hosts it runs on (``outcomes``),
         and the include's outcome on hosts where loading fails (a file not found)."""
-        from engine.notify import with_includers
-        from engine.templar import TemplateFailure
-        from engine.var_report import add_loaded_tasks, variables_at
+        from engine.flow.notify import with_includers
+        from engine.templating.templar import TemplateFailure
+        from engine.variables.report import add_loaded_tasks, variables_at
 
         self.handlers = []
         if len(includers) >= MAX_DEPTH:
@@ -116,8 +116,8 @@ class RuntimeIncludes:
     @property
     def loader(self) -> Any:
         if self._loader is None:
-            from engine.include_loader import IncludeLoader
-            from engine.source import SourceCache
+            from engine.loading.includes import IncludeLoader
+            from engine.parsing.source import SourceCache
 
             self._loader = IncludeLoader(SourceCache())
         return self._loader

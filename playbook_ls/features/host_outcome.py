@@ -1,7 +1,7 @@
 """One task's outcome on each host of its play: ``runs``, ``skipped`` (why) or ``depends`` (on
 which run-time value), from its ``run_once``, the ``when`` conditions on the way to it (in three
-values, :mod:`engine.three_valued`) and its loop's items, against the host's variables at the
-task (:mod:`engine.var_report`). The plan (playbook_ls.features.host_plan) puts the tasks of a
+values, :mod:`engine.flow.conditions`) and its loop's items, against the host's variables at the
+task (:mod:`engine.variables.report`). The plan (playbook_ls.features.host_plan) puts the tasks of a
 play in order around it; the task hover asks it for one task.
 """
 
@@ -12,17 +12,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine import keywords as kw
 from engine.config import inject_facts_as_vars
-from engine.loops import loop_of
-from engine.three_valued import OperandFailure, Unknown, decide, parse
+from engine.flow.conditions import OperandFailure, Unknown, decide, parse
+from engine.flow.loops import loop_of
+from engine.loading import keywords as kw
 from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
-    from engine.model import Task
-    from engine.plan import Plan, PlayPlan
-    from engine.var_report import Resolved, TaskVariables
+    from engine.loading.model import Task
+    from engine.variables.report import Resolved, TaskVariables
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
@@ -153,7 +153,7 @@ class _SharedOutcomes:
         return outcome
 
     def _signature(self, host: Host) -> tuple[Any, ...]:
-        from engine.var_report import inventory_definitions
+        from engine.variables.report import inventory_definitions
 
         assert self.names is not None
         found = self.signatures.get((host.name, self.names))
@@ -259,7 +259,7 @@ class _HostTask:
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
         """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
-        from engine.templar import TemplateFailure, conditional_expression
+        from engine.templating.templar import TemplateFailure, conditional_expression
 
         if isinstance(condition, bool):
             return condition
@@ -275,7 +275,7 @@ class _HostTask:
             return failure
 
     def _operand(self, text: str, item: Mapping[str, Any]) -> Any:
-        from engine.templar import TemplateFailure
+        from engine.templating.templar import TemplateFailure
 
         needs = self._needs(text, item)
         if needs is not None:
@@ -291,7 +291,7 @@ class _HostTask:
     def _failure(self, exc: Exception) -> OperandFailure | Unknown:
         """An undefined variable or a non-boolean result stops ansible too; anything else a
         static templar refuses (a lookup, a value too large) is the run's to know."""
-        from engine.templar import undefined_cause
+        from engine.templating.templar import undefined_cause
 
         message = str(exc)
         if undefined_cause(exc) or "Conditionals must have a boolean result" in message:
@@ -299,8 +299,8 @@ class _HostTask:
         return Unknown(message)
 
     def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
-        from engine.loops import loop_items
-        from engine.templar import TemplateFailure
+        from engine.flow.loops import loop_items
+        from engine.templating.templar import TemplateFailure
 
         needs = self._needs_value(raw, {})
         if needs is not None:
@@ -315,8 +315,8 @@ class _HostTask:
 
     def _loop_control(self) -> Any:
         """The task's LoopControl (loop_var, index_var, extended), None when the run decides it."""
-        from engine.loop_control import LoopControl
-        from engine.templar import TemplateFailure
+        from engine.flow.loop_control import LoopControl
+        from engine.templating.templar import TemplateFailure
 
         if self._needs_value((self.task.data or {}).get("loop_control"), {}) is not None:
             return None
@@ -342,7 +342,7 @@ class _HostTask:
         return templar.child(extra) if extra else templar
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
-        from engine.var_report import variables_at
+        from engine.variables.report import variables_at
 
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
@@ -413,7 +413,7 @@ class _HostTask:
     def _gathers_facts(self) -> bool:
         """Whether the run may have gathered facts for the host by this play: it or a play
         before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
-        from engine.var_sources import gathers_facts
+        from engine.variables.sources import gathers_facts
 
         plays = [pp.play for pp in getattr(self.plan, "plays", ())]
         current = self.play_plan.play
@@ -422,7 +422,7 @@ class _HostTask:
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
-        from engine.templar import conditional_expression
+        from engine.templating.templar import conditional_expression
         from playbook_ls.rules.variable_uses import names_read
 
         text = conditional_expression(str(condition))
@@ -469,7 +469,7 @@ def _runs_setup(play: Any) -> bool:
     """Whether the play has a task gathering facts itself (once per play)."""
     found = play.derived.get("runs_setup")
     if found is None:
-        from engine.plan import play_tasks
+        from engine.flow.plan import play_tasks
 
         found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
     return found

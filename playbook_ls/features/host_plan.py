@@ -5,7 +5,7 @@ nothing is executed, no host is contacted.
 The outcome of a task on a host is decided from, in order: the host's earlier failure, the tag
 selection, ``run_once`` in its batch, the notifications of a handler, the ``when`` conditions on
 the way to the task (an include's own included, evaluated in three values by
-:mod:`engine.three_valued`), and the loop's items. A value the run sets (a registered result,
+:mod:`engine.flow.conditions`), and the loop's items. A value the run sets (a registered result,
 ``set_fact``, a gathered fact, a lookup) is never guessed: an outcome that needs one is
 ``depends``, naming it. Every task that runs is taken to succeed: the plan follows no module's
 failure, only the failures certain before the run (a condition ansible cannot evaluate).
@@ -18,16 +18,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.keywords import META
-from engine.model import Block
+from engine.loading.keywords import META
+from engine.loading.model import Block
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from playbook_ls.features.run_settings import play_strategy
 
 if TYPE_CHECKING:
-    from engine.model import Play, Task
-    from engine.plan import Plan, PlayPlan
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Play, Task
 
 
 @dataclass
@@ -61,7 +61,7 @@ def _batch_failed(play_plan: PlayPlan, planned: PlannedPlay, failed: dict[str, t
     batches and plays do not run. Their outcomes in ``planned`` are rewritten (left out when the
     failures are certain, depending on them when not); returns why the playbook stops (and
     whether certainly), None when it goes on."""
-    from engine.var_report import known_batches
+    from engine.variables.report import known_batches
 
     batches = known_batches(play_plan.play, planned.hosts)
     for index, batch in enumerate(batches if batches is not None else [planned.hosts]):
@@ -84,8 +84,8 @@ def _batch_failed(play_plan: PlayPlan, planned: PlannedPlay, failed: dict[str, t
 
 
 def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, bool]]) -> PlannedPlay:
-    from engine.var_report import play_batches
-    from engine.var_sources import tasks_with_includers
+    from engine.variables.report import play_batches
+    from engine.variables.sources import tasks_with_includers
 
     play = play_plan.play
     hosts = [host.name for host in play_plan.hosts]
@@ -258,11 +258,11 @@ _ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
 
 class _RoleUses:
-    """``Role.has_run`` in three values (engine.role_runs): an equal use of a role that has run on
+    """``Role.has_run`` in three values (engine.flow.role_runs): an equal use of a role that has run on
     a host is left out there; when whether it ran depends on the run, so does the later use."""
 
     def __init__(self) -> None:
-        from engine.role_runs import RoleRuns
+        from engine.flow.role_runs import RoleRuns
 
         self.runs = RoleRuns()
         self.maybe_had: dict[tuple[Any, ...], set[str]] = {}
@@ -346,7 +346,7 @@ def _through_includes(outcomes: dict[str, HostOutcome],
 def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan: Plan) -> bool:
     """Whether the tag selection keeps ``task``; a task an include loads is selected when every
     include on the way is (an include left out loads nothing), with its own tags."""
-    from engine.tags import TagEvaluator, TagTemplateError, should_run
+    from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
 
     if not includers:
         return id(task) in selected

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from playbook_ls.features.host_outcome import SKIPPED, by_outcome
 
 if TYPE_CHECKING:
+    from engine.flow.tags import Selection
     from engine.span import Span
-    from engine.tags import Selection
     from playbook_ls.features.workspace import WorkspaceIndex
 
 MAX_HOSTS = 2000  # as the hover's summary: the first hosts of a larger play
@@ -27,7 +27,7 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                 files: Collection[str]) -> dict[str, list[tuple[Span, str]]]:
     """Real path (of ``files``, real paths) -> the tasks written there that ``selection`` runs in
     some context but that no host of the inventory runs in any context, with why."""
-    from engine.var_report import play_batches
+    from engine.variables.report import play_batches
     from playbook_ls.features.host_outcome import play_signatures, task_outcomes
     from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.selection import never_run, play_verdicts

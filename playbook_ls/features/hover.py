@@ -9,10 +9,10 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine.keywords import INHERITED, Merge
-from engine.model import STATIC_IMPORTS, UNTAGGED, Frame, Play, Task
+from engine.flow.tags import Selection, should_run
+from engine.loading.keywords import INHERITED, Merge
+from engine.loading.model import STATIC_IMPORTS, UNTAGGED, Frame, Play, Task
 from engine.span import Span
-from engine.tags import Selection, should_run
 from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
 
 if TYPE_CHECKING:
@@ -104,7 +104,7 @@ def includers_of(play: Play, task: Task) -> list[Task]:
 def loaded_by(play: Play) -> dict[int, tuple[Task, list[Task]]]:
     """Each task of ``play`` (by id) with the include tasks that load it, built once per play:
     every hover on a loaded task would otherwise walk the whole play."""
-    from engine.var_sources import tasks_with_includers
+    from engine.variables.sources import tasks_with_includers
 
     found = play.derived.get("includers")
     if found is None:
@@ -201,7 +201,7 @@ def unreached_markdown(index: WorkspaceIndex, path: str, line: int) -> str | Non
     item = _item_at(data, line)
     if not isinstance(item, dict):
         return None
-    from engine.resolve import load_tags
+    from engine.loading.resolve import load_tags
 
     try:
         tags = [str(t) for t in load_tags(item.get("tags"))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.model import Task
+from engine.loading.model import Task
 from playbook_ls.features.yamltext import split_lines
 from playbook_ls.rules.base import keyword_span, where
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.tags import Selection, render_listing, selected_tasks
+from engine.flow.tags import Selection, render_listing, selected_tasks
 from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN, TRUST_NEEDED
 from playbook_ls.features.hover import context_label
 from playbook_ls.rules.base import display_path, keyword_span, where
@@ -170,7 +170,7 @@ def list_tasks(index: WorkspaceIndex, args: dict[str, Any]) -> dict[str, Any]:
 
 
 def _only(playbook: Any, plays: list[Any]) -> Any:
-    from engine.model import Playbook
+    from engine.loading.model import Playbook
 
     subset = Playbook(playbook.path)
     subset.plays, subset.problems = plays, []

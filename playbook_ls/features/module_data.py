@@ -1,7 +1,7 @@
 """Module docs for hover and completion, and the playbook keywords.
 
 Where ansible-core is installed, every module it and the installed collections offer comes from
-:class:`engine.module_index.ModuleIndex` (read from the modules' files, never imported; built in
+:class:`engine.plugins.index.ModuleIndex` (read from the modules' files, never imported; built in
 a background thread on first use). The ``ansible.builtin`` modules are also bundled in
 ``playbook_ls/data/modules.json`` (written by ``scripts/gen_module_data.py``), the fallback
 where no ansible-core is found.
@@ -16,11 +16,11 @@ import re
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from engine.collection_search import CollectionFinder, collection_roots
+from engine.plugins.collection_search import CollectionFinder, collection_roots
 from playbook_ls.features.module_summary import module_entry
 
 if TYPE_CHECKING:
-    from engine.module_index import ModuleIndex
+    from engine.plugins.index import ModuleIndex
     from playbook_ls.features.workspace import WorkspaceIndex
 
 BUILTIN = "ansible.builtin."
@@ -81,8 +81,8 @@ def index_for(workspace: WorkspaceIndex | None, path: str) -> ModuleIndex | None
 @functools.lru_cache(maxsize=16)
 def _configured(roots: tuple[str, ...], sources: tuple[tuple[str, str], ...],
                 libraries: tuple[str, ...]) -> ModuleIndex | None:
-    from engine.module_index import ModuleIndex
-    from engine.plugin_names import find_ansible_core
+    from engine.plugins.index import ModuleIndex
+    from engine.plugins.names import find_ansible_core
 
     core = find_ansible_core()
     if core is None:

@@ -16,15 +16,15 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from engine import keywords as kw
-from engine import paths as fs
-from engine.collection_search import CollectionFinder, collection_roots, is_fqcr
-from engine.loading import Ctx
-from engine.model import Block, Play, RoleInstance, Task
-from engine.paths import find_role, find_role_file
-from engine.resolve import Resolver
+from engine.loading import keywords as kw
+from engine.loading import paths as fs
+from engine.loading.context import Ctx
+from engine.loading.model import Block, Play, RoleInstance, Task
+from engine.loading.paths import find_role, find_role_file
+from engine.loading.resolve import Resolver
+from engine.plugins.collection_search import CollectionFinder, collection_roots, is_fqcr
 from engine.span import Span
-from engine.templating import Unresolved, is_template, render
+from engine.templating.load_time import Unresolved, is_template, render
 from playbook_ls.check import discover
 from playbook_ls.features import cursor, module_data
 from playbook_ls.features import yamlnav as yn

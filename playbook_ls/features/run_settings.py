@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.model import Task
-    from engine.plan import Plan
+    from engine.flow.plan import Plan
+    from engine.loading.model import Task
 
 
 def check_mode(plan: Plan, task: Task) -> bool | None:

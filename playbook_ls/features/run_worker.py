@@ -64,9 +64,9 @@ class LogStream:
 def launch_options(request: dict[str, Any], cache: Any) -> tuple[Any, list[str]]:
     """The engine's RunOptions for ``request`` and the warnings about it; raises ValueError
     with a message for the user when the launch is not possible."""
-    from engine.launch import LaunchProfile
-    from engine.launching import resolve_launch
-    from engine.plan import RunOptions
+    from engine.flow.plan import RunOptions
+    from engine.launch.profiles import LaunchProfile
+    from engine.launch.prompting import resolve_launch
 
     warnings: list[str] = []
     tags, skip_tags = list(request.get("tags") or []), list(request.get("skip_tags") or [])
@@ -198,10 +198,10 @@ def main(argv: list[str]) -> int:
 
 
 def _main(request: dict[str, Any], events: Events) -> int:
-    from engine.plan import PlanError
+    from engine.flow.plan import PlanError
+    from engine.parsing.source import SourceCache
     from engine.run.modules import get_module
-    from engine.run.plan import make_run_plan, unknown_module_problems
-    from engine.source import SourceCache
+    from engine.run.preflight import make_run_plan, unknown_module_problems
 
     cache = SourceCache()
     try:
@@ -262,8 +262,8 @@ def _through_ansible(plan: Any, options: Any, request: dict[str, Any], events: E
 
 def _unsupported_in(plan: Any) -> set[Any] | None:
     """Where the kept plays use keywords the engine does not implement (None: not known)."""
-    from engine.model import Playbook
-    from engine.run.plan import unsupported_keywords
+    from engine.loading.model import Playbook
+    from engine.run.preflight import unsupported_keywords
 
     subset = Playbook(plan.playbook.path)
     subset.plays, subset.problems = [p.play for p in plan.plays], []

@@ -5,7 +5,7 @@ The decision follows ansible-core's ``Taggable.evaluate_tags`` in its exact orde
 first (``always``; ``all`` unless ``never``; a named tag; ``tagged`` unless ``never``), then
 ``--skip-tags`` if the task is still selected (``all``, sparing ``always`` unless ``always`` is
 skipped too, and then nothing else is looked at; a named tag; ``tagged``). The tags compared
-are the ones :class:`engine.tags.TagEvaluator` computes, as ansible does while filtering. A task
+are the ones :class:`engine.flow.tags.TagEvaluator` computes, as ansible does while filtering. A task
 an include loads at run time runs only if every include on its way runs too; ``when``
 conditions are named, never evaluated. Pure functions, no LSP types.
 """
@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.model import UNTAGGED, Block, Frame, Play, Task
-from engine.tags import Selection, TagEvaluator, TagTemplateError
+from engine.flow.tags import Selection, TagEvaluator, TagTemplateError
+from engine.loading.model import UNTAGGED, Block, Frame, Play, Task
 from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
 
 if TYPE_CHECKING:
-    from engine.launch import LaunchProfile
+    from engine.launch.profiles import LaunchProfile
     from engine.span import Span
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
@@ -57,7 +57,7 @@ def make_preview(tags: Iterable[str] | None, skip_tags: Iterable[str] | None,
     rules: an override the profile does not ask for is ignored, and said so)."""
     notes: list[str] = []
     if profile is not None:
-        from engine.launching import resolve_launch
+        from engine.launch.prompting import resolve_launch
 
         overrides = {key: ",".join(value) for key, value in (("job_tags", tags), ("skip_tags", skip_tags))
                      if value is not None}

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine import keywords as kw
-from engine import paths as fs
-from engine.actions import ActionError, parse_action
+from engine.loading import keywords as kw
+from engine.loading import paths as fs
+from engine.loading.actions import ActionError, parse_action
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.features import cursor

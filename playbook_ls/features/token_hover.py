@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine import keywords as kw
-from engine.model import RoleInstance, Task
+from engine.loading import keywords as kw
+from engine.loading.model import RoleInstance, Task
 from playbook_ls.features import cursor, module_data
 from playbook_ls.features.completion import distinct_tasks, plural
 from playbook_ls.features.cursor import Context
@@ -185,7 +185,7 @@ def _problem_on_line(index: WorkspaceIndex, path: str, line: int, codes: tuple[s
     for book in _relevant_books(index, path):
         for problem in book.playbook.problems:
             if problem.code in codes and _on_line(problem.span, path, line):
-                from engine.model import join_sentences
+                from engine.loading.model import join_sentences
 
                 return join_sentences(problem.message, problem.hint)
     return None

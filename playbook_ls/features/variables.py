@@ -1,7 +1,7 @@
 """Variables in the editor: the name under the cursor (in ``{{ }}`` or a ``when``-like
 condition), its value on the hosts of each play that reaches the task, where it was set and
 what that overrides (hover), and where it is defined (go to definition). Pure functions over
-the workspace index and :mod:`engine.var_report`; nothing is run to show a value.
+the workspace index and :mod:`engine.variables.report`; nothing is run to show a value.
 
 The hosts come from the inventory the runs use (the ``inventory`` setting, else ansible.cfg's),
 read without running scripts; at most ``MAX_HOSTS`` hosts per play are looked at.
@@ -22,7 +22,7 @@ from playbook_ls.rules.base import display_path
 
 if TYPE_CHECKING:
     from engine.span import Span
-    from engine.var_report import Resolved
+    from engine.variables.report import Resolved
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 MAX_HOSTS = 30
@@ -177,8 +177,8 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
     """The plan and the play's plan a variable report needs for ``reach``: the inventory read
     for the playbook's directory, and the play's hosts in it (the implicit localhost when its
     pattern matches none)."""
+    from engine.flow.plan import PlayPlan, RunOptions
     from engine.inventory.patterns import HostPatternError, select_hosts
-    from engine.plan import PlayPlan, RunOptions
 
     inv = _inventory(index, path, inventory).with_playbook_dir(os.path.dirname(os.path.abspath(reach.book.path)))
     try:
@@ -194,7 +194,7 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
                        inventory: list[str] | None = None) -> list[ContextValues]:
     """The variable's value on the hosts of each context reaching the task at ``line``."""
-    from engine.var_report import variables_at
+    from engine.variables.report import variables_at
 
     found = []
     for reach in index.at(path, line):
@@ -336,7 +336,7 @@ def values_for_completion(index: WorkspaceIndex, path: str, line: int,
     """Every variable visible at the task at ``line`` on the first host of its first context;
     None when there is no such task, or the inventory's variables cannot be read."""
     from engine.inventory.data import InventoryError
-    from engine.var_report import variables_at
+    from engine.variables.report import variables_at
 
     reaches = index.at(path, line)
     if not reaches:
@@ -367,8 +367,8 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
     from collections.abc import Mapping
 
     from engine.inventory.data import InventoryError
-    from engine.templar import TemplateFailure, is_template
-    from engine.var_report import variables_at
+    from engine.templating.templar import TemplateFailure, is_template
+    from engine.variables.report import variables_at
 
     lines = split_lines(index.text(path))
     hints: list[ValueHint] = []
@@ -456,7 +456,7 @@ def references(index: WorkspaceIndex, path: str, line: int, column: int) -> list
 def _role_parameters(data: Any, name: str) -> list[Span]:
     """Where a playbook passes ``name`` as a role parameter, which sets it for that role: a key of
     a ``roles:`` entry that is none of the entry's keywords (``- role: app`` / ``app_port: 80``)."""
-    from engine.keywords import ROLE_ENTRY_KEYWORDS
+    from engine.loading.keywords import ROLE_ENTRY_KEYWORDS
 
     if name in ROLE_ENTRY_KEYWORDS or not isinstance(data, list):
         return []

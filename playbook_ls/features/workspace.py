@@ -14,9 +14,9 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
-from engine import paths as fs
 from engine.config import ProjectConfigs
-from engine.model import STATIC_IMPORTS, Frame, Play, Playbook, Task
+from engine.loading import paths as fs
+from engine.loading.model import STATIC_IMPORTS, Frame, Play, Playbook, Task
 from engine.span import Span
 from playbook_ls.check import discover
 from playbook_ls.config import Settings, load_settings
@@ -100,7 +100,7 @@ _NO_EDIT = object()
 class WorkspaceIndex:
     def __init__(self, root: str | None = None, settings: Settings | None = None, store: Any = None) -> None:
         self.lock = threading.RLock()
-        self.store = store  # where parses are kept between runs (an engine.parse_store.ParseStore), if anywhere
+        self.store = store  # where parses are kept between runs (an engine.parsing.parse_store.ParseStore), if anywhere
         self._edits_lock = threading.Lock()  # held only to swap texts, never while resolving
         self._pending: dict[str, str | None] = {}  # editor texts not yet taken in by a refresh
         self._sources: Any = None
@@ -133,7 +133,7 @@ class WorkspaceIndex:
         """The parsed files (a SourceCache), made on first use: creating the index while the
         server answers initialize must not import the YAML library."""
         if self._sources is None:
-            from engine.source import SourceCache
+            from engine.parsing.source import SourceCache
 
             with self.lock:
                 if self._sources is None:
@@ -199,7 +199,7 @@ class WorkspaceIndex:
             return ""
 
     def load(self, path: str) -> Any:
-        """The parse of :meth:`text` (an ``engine.source.Loaded``), for features that read the
+        """The parse of :meth:`text` (an ``engine.parsing.source.Loaded``), for features that read the
         current buffer's structure."""
         return self.sources.parse(path, self.text(path))
 
@@ -493,7 +493,8 @@ def _tasks(digest: PlayDigest) -> int:
 
 
 def _new_template_generation() -> None:
-    from engine import templating  # not at import: the index is created while initialize is answered
+    # not at import: the index is created while initialize is answered
+    from engine.templating import load_time as templating
 
     templating.new_generation()
 

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from engine.source import parse_text
+from engine.parsing.source import parse_text
 from playbook_ls.fixes import safe_fix
 from playbook_ls.fixes.base import Edit, Fix, Source, apply_edits, overlaps, plain
 from playbook_ls.rules.base import Finding, display_path

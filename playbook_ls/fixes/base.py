@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from engine.source import parse_text
+from engine.parsing.source import parse_text
 from engine.span import Span, YMap, YSeq
 
 

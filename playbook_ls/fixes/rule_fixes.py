@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from engine import keywords as kw
+from engine.loading import keywords as kw
 from playbook_ls.fixes.base import Edit, Fix, Source, indent_of, mapping_with, scalar, setter, value_at
 from playbook_ls.rules.base import Finding
 

@@ -1,4 +1,4 @@
-"""The parse store (:mod:`engine.parse_store`) as the language server uses it: read at once, so a
+"""The parse store (:mod:`engine.parsing.parse_store`) as the language server uses it: read at once, so a
 second start on a workspace takes its files' parses from the disk instead of parsing them again;
 written later, a few entries at a time while the server has nothing else to do, so that storing
 5,000 entries (seconds of encoding) never delays the first index. Unlike a command, the server
@@ -21,7 +21,7 @@ class LaterWrites:
     @property
     def store(self) -> Any:
         if self._store is None:
-            from engine.parse_store import ParseStore
+            from engine.parsing.parse_store import ParseStore
 
             self._store = ParseStore(store_first_parse=True)
         return self._store

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.model import Block, Frame, Play, Playbook, Task
-from engine.paths import display_path
+from engine.loading.model import Block, Frame, Play, Playbook, Task
+from engine.loading.paths import display_path
 from engine.span import Span
 
 if TYPE_CHECKING:
-    from engine.launch import LaunchProfile
+    from engine.launch.profiles import LaunchProfile
 
 
 class Severity:
@@ -274,7 +274,7 @@ def tag_origins(tag: str, frames: list[Frame]) -> str:
 def problem_findings(ctx: PlaybookContext, *codes: str) -> Iterator[Finding]:
     """Findings for the resolver's own problems of the given kinds; what a requirements file
     declares and nobody installed is PLS123's, once per requirement."""
-    from engine.model import join_sentences
+    from engine.loading.model import join_sentences
 
     for problem in ctx.problems(*codes):
         if problem.requirement is None:

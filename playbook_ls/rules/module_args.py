@@ -3,7 +3,7 @@ and the arguments written for it, and which of them can be judged for certain.
 
 The module is looked up where ansible-playbook looked it up while loading the playbook (its
 collections, ``library/`` directories and the task's ``collections:``), in the
-:class:`engine.module_index.ModuleIndex` (documentation read from the files, never imported).
+:class:`engine.plugins.index.ModuleIndex` (documentation read from the files, never imported).
 A task is judged only when ansible's answer does not depend on anything but what is written:
 
 - the module has documentation and comes from ansible-core or a collection (whose documentation
@@ -26,14 +26,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.model import Task
+from engine.loading.model import Task
 from engine.span import Span
-from engine.templating import is_template
+from engine.templating.load_time import is_template
 from playbook_ls.rules.base import PlaybookContext, is_generated
 
 if TYPE_CHECKING:
-    from engine.module_index import ModuleIndex
-    from engine.plugin_names import PluginNames
+    from engine.plugins.index import ModuleIndex
+    from engine.plugins.names import PluginNames
 
 BUILTIN = "ansible.builtin."
 # ansible-core's action plugins that take the task's arguments as the module's documentation
@@ -121,7 +121,7 @@ def _code_strings(path: str, _mtime: int, _size: int) -> frozenset[str]:
     except OSError:
         return frozenset()
     if path.endswith(".py"):
-        from engine.module_docs import documentation_spans
+        from engine.plugins.docs import documentation_spans
 
         for start, end in reversed(documentation_spans(source)):
             source = source[:start] + source[end:]
@@ -251,7 +251,7 @@ def _action_plugin(name: str, action: str, index: ModuleIndex, plugins: PluginNa
     prefix = resource.split("_")[0]
     if prefix != resource and os.path.isfile(os.path.join(actions, f"{prefix}.py")):
         return True  # a network platform's action plugin (TaskExecutor's network_action)
-    from engine.runtime_routing import routing_entry
+    from engine.plugins.routing import routing_entry
 
     qualified = f"{subdirs}.{resource}" if subdirs else resource
     return routing_entry(os.path.join(directory, "meta", "runtime.yml"), "action", qualified) is not None
@@ -269,8 +269,8 @@ def index_of(plugins: PluginNames | None) -> ModuleIndex | None:
 @functools.lru_cache(maxsize=16)
 def _index(core: Any, roots: tuple[str, ...], sources: tuple[tuple[str, str], ...],
            libraries: tuple[str, ...]) -> ModuleIndex:
-    from engine.collection_search import CollectionFinder
-    from engine.module_index import ModuleIndex
+    from engine.plugins.collection_search import CollectionFinder
+    from engine.plugins.index import ModuleIndex
 
     return ModuleIndex(core, CollectionFinder(list(roots), dict(sources)), list(libraries))
 

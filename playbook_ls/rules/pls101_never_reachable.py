@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.model import Task
+from engine.loading.model import Task
 from engine.span import Span
 from playbook_ls.rules.base import (
     Finding,

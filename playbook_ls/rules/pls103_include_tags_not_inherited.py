@@ -72,8 +72,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine import keywords as kw
-from engine.model import Task
+from engine.loading import keywords as kw
+from engine.loading.model import Task
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity, keyword_span, quote_list, walk_block
 
 CODE = "PLS103"

@@ -71,7 +71,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
-from engine.model import Frame, Task
+from engine.loading.model import Frame, Task
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity, describe_frame, keyword_span, where
 from playbook_ls.rules.base import task_anchor as anchor
 
@@ -157,7 +157,7 @@ def _still_true(frame: Frame, task: Task, tested: set[str]) -> bool:
     """Whether the condition is certainly still true after the task: it sets every tested
     variable to a literal with which each condition that uses them holds (re-setting the value
     the block was entered with, say). Anything unknown counts as a possible flip."""
-    from engine.templating import Unresolved, is_template, render
+    from engine.templating.load_time import Unresolved, is_template, render
 
     values = _literal_facts(task)
     if not tested <= values.keys():
@@ -184,7 +184,7 @@ def _literal_facts(task: Task) -> dict[str, Any]:
     values = {str(k): v for k, v in task.args.items() if k not in ("cacheable", "_raw_params")}
     raw = task.args.get("_raw_params")
     if isinstance(raw, str):
-        from engine.splitter import parse_kv
+        from engine.parsing.splitter import parse_kv
 
         values.update({str(k): v for k, v in parse_kv(raw).items() if k != "_raw_params"})
     register = task.data.get("register") if isinstance(task.data, dict) else None

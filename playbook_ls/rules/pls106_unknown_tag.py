@@ -51,7 +51,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.keywords import did_you_mean
+from engine.loading.keywords import did_you_mean
 from playbook_ls.rules.base import SPECIAL_TAGS, Finding, ProjectContext, Severity
 
 CODE = "PLS106"

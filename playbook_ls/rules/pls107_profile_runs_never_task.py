@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.tags import Selection, should_run
+from engine.flow.tags import Selection, should_run
 from playbook_ls.rules.base import (
     Finding,
     PlaybookContext,

@@ -67,7 +67,7 @@ SCOPE = "playbook"
 
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
-    from engine.var_sources import SET_FACT  # the variable model and the run's templating: not at start-up
+    from engine.variables.sources import SET_FACT  # the variable model and the run's templating: not at start-up
 
     profiles = [p for p in ctx.launching() if isinstance(p.extra_vars, Mapping) and p.extra_vars]
     if not profiles:

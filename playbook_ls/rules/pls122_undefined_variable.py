@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Any
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity
 
 if TYPE_CHECKING:
-    from engine.launch import LaunchProfile
+    from engine.launch.profiles import LaunchProfile
 
 CODE = "PLS122"
 NAME = "undefined-variable"

@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from engine.model import join_sentences
+from engine.loading.model import join_sentences
 from playbook_ls.rules.base import Finding, PlaybookContext, Related, Severity
 
 CODE = "PLS123"

@@ -54,7 +54,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 
-from engine.templating import is_template
+from engine.templating.load_time import is_template
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity
 from playbook_ls.rules.module_args import module_calls
 

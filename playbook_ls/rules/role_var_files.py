@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 from engine.span import Span
 
 if TYPE_CHECKING:
-    from engine.model import Play, RoleInstance
-    from engine.source import SourceCache
+    from engine.loading.model import Play, RoleInstance
+    from engine.parsing.source import SourceCache
 
 
 @cache
 def _sources() -> SourceCache:
-    from engine.source import SourceCache
+    from engine.parsing.source import SourceCache
 
     return SourceCache()
 
@@ -36,7 +36,7 @@ def named_spans(path: str | None) -> dict[str, tuple[Any, Span | None]]:
 def role_files(role: RoleInstance, sub: str) -> list[str]:
     """The role's ``defaults`` or ``vars`` files ansible reads, in order (``vars_from`` /
     ``defaults_from`` too; every file of a ``main/`` directory)."""
-    from engine.paths import find_role_var_files
+    from engine.loading.paths import find_role_var_files
 
     return find_role_var_files(role.path, sub, role.from_files.get(sub)) if role.path else []
 
@@ -53,7 +53,7 @@ def roles_of(play: Play) -> Iterator[RoleInstance]:
     """Each role instance of the play (the statically known tasks of includes too, and roles
     with no tasks, such as a dependency that only holds variables), once, with the roles that
     pulled it in."""
-    from engine.var_sources import tasks_with_includers
+    from engine.variables.sources import tasks_with_includers
 
     seen: set[int] = set()
     for task, _includers in tasks_with_includers(play):  # implicit tasks stand for task-less roles
@@ -73,7 +73,7 @@ def play_definitions(play: Play) -> Iterator[tuple[str, str, Span | None]]:
         spans = getattr(variables, "key_spans", {})
         for name in variables:
             yield str(name), "play vars", spans.get(name)
-    from engine.var_sources import vars_files_found
+    from engine.variables.sources import vars_files_found
 
     for path in vars_files_found(data.get("vars_files"), play.basedir, {}):  # names written as they are
         for name, (_value, span) in named_spans(path).items():

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from engine.model import Play, Playbook
+from engine.loading.model import Play, Playbook
 from engine.span import Span
 from playbook_ls import rules
 from playbook_ls.rules.base import Finding, NoqaComment, NoqaContext, PlaybookContext, ProjectContext
@@ -59,7 +59,7 @@ class RuleSet:
         ``playbook_dirs``: the directories whose plugins and collections the playbook sees
         (ansible's: the playbook's own). ``skip``: the positions of plays to leave out for now
         (a later check with this one as ``previous`` resolves them); only with ``rules=False``."""
-        from engine.resolve import Resolver
+        from engine.loading.resolve import Resolver
 
         earlier = {play.position: play for play in previous.context.playbook.plays} if previous is not None else {}
         left_out = Play("", [], None, None, path, "", [], {})  # type: ignore[arg-type] - removed below
@@ -156,7 +156,7 @@ class RuleSet:
 
     def syntax_error(self, message: str, span: Span) -> Finding:
         """The PLS111 finding for a file that does not parse, worded as the resolver words it."""
-        from engine.model import YAML_SYNTAX_HINT, join_sentences
+        from engine.loading.model import YAML_SYNTAX_HINT, join_sentences
 
         # a file that cannot be read says what to do itself (save it as UTF-8, exclude it)
         hint = "" if message.startswith("cannot read file") else YAML_SYNTAX_HINT
@@ -274,7 +274,7 @@ def playbook_summary(context: PlaybookContext) -> tuple[set[str], set[str]]:
 def play_summary(tasks: list[Any]) -> tuple[set[str], set[str]]:
     """The tags these tasks carry (handlers left out: tags do not select them) and the real
     paths of the roles they come from."""
-    from engine import paths
+    from engine.loading import paths
 
     tasks = [task for task in tasks if not task.handler]
     frames = {id(frame): frame for task in tasks for frame in task.chain}

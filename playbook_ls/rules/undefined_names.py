@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from engine.span import Span
 
 if TYPE_CHECKING:
-    from engine.launch import LaunchProfile
-    from engine.model import Task
-    from engine.plan import Plan
+    from engine.flow.plan import Plan
+    from engine.launch.profiles import LaunchProfile
+    from engine.loading.model import Task
 
 # names a task may read that no level of the variable model lists
 ALWAYS_DEFINED = frozenset({"item", "omit", "module_setup", "discovered_interpreter_python", "gather_subset"})
@@ -50,8 +50,8 @@ class _Setters(NamedTuple):
 def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined]:
     """The unguarded variables each task of ``playbook`` launched with ``profile`` reads and
     nothing defines ([] when that cannot be known)."""
-    from engine.launching import resolve_launch
-    from engine.plan import RunOptions
+    from engine.flow.plan import RunOptions
+    from engine.launch.prompting import resolve_launch
 
     launch = resolve_launch(profile, {})
     cwd = os.path.dirname(profile.source) if profile.source else os.getcwd()
@@ -72,8 +72,8 @@ def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined
 
 
 def _analyse(playbook: str, options: Any, cwd: str, given: frozenset[str]) -> list[Undefined]:
-    from engine.plan import PlanError, make_plan
-    from engine.source import SourceCache
+    from engine.flow.plan import PlanError, make_plan
+    from engine.parsing.source import SourceCache
 
     try:
         plan = make_plan(options, _sources(SourceCache), dynamic_inventory=False)
@@ -124,10 +124,10 @@ def _uncertain_sources(plan: Plan, playbook: str, cwd: str) -> bool:
 def _setters(plan: Plan) -> _Setters | None:
     """The names the playbook's tasks set at run time, anywhere (facts and registered results
     last for the whole run); None when a task sets names nobody can read from the playbook."""
-    from engine.keywords import CHANGES_INVENTORY
-    from engine.templating import is_template
-    from engine.var_sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
-    from engine.variable_manager import VariableManager
+    from engine.loading.keywords import CHANGES_INVENTORY
+    from engine.templating.load_time import is_template
+    from engine.variables.manager import VariableManager
+    from engine.variables.sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
     from playbook_ls.rules.base import play_tasks
 
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
@@ -166,7 +166,7 @@ def _setters(plan: Plan) -> _Setters | None:
 def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
     """The tasks the launch runs, with the includes that load them: the selected ones and what
     selected includes load."""
-    from engine.var_sources import tasks_with_includers
+    from engine.variables.sources import tasks_with_includers
 
     selected = play_plan.selected_ids()
     for task, includers in tasks_with_includers(play_plan.play):
@@ -175,7 +175,7 @@ def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
 
 
 def _task_undefined(plan: Plan, play_plan: Any, task: Task, includers: list[Task], known: set[str]) -> list[Undefined]:
-    from engine.var_report import layers_at
+    from engine.variables.report import layers_at
     from playbook_ls.rules.variable_uses import task_uses
 
     conditions = [frame.keywords.get("when") for frame in task.chain if "when" in frame.keywords]

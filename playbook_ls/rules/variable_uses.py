@@ -37,8 +37,8 @@ class TaskUses(NamedTuple):
 
 
 def parse_environment() -> Any:
-    """:func:`engine.templar.parsing_environment`: templates here are read, never rendered."""
-    from engine.templar import parsing_environment
+    """:func:`engine.templating.templar.parsing_environment`: templates here are read, never rendered."""
+    from engine.templating.templar import parsing_environment
 
     return parsing_environment()
 
@@ -116,7 +116,7 @@ def task_uses(task: Any, chain_conditions: Iterable[Any] = ()) -> TaskUses:
     """What ``task`` reads (module arguments, templated keywords, its own conditions), and what
     it or the conditions it inherits (``chain_conditions``: the ``when`` of its blocks, roles
     and includes) guard."""
-    from engine.templating import is_template
+    from engine.templating.load_time import is_template
 
     data = task.data if isinstance(task.data, Mapping) else {}
     spans = getattr(data, "value_spans", {})

@@ -37,8 +37,8 @@ def example_tasks() -> list[dict[str, Any]]:
     """Every task of the example's playbook as ``list-tasks --format json`` describes it, with
     paths relative to the example directory."""
     from engine.config import AnsibleConfig
-    from engine.resolve import Resolver
-    from engine.source import SourceCache
+    from engine.loading.resolve import Resolver
+    from engine.parsing.source import SourceCache
     from playbook_ls.cli.listing import task_data
     from playbook_ls.rules.base import display_path
 
@@ -58,7 +58,7 @@ def example_tasks() -> list[dict[str, Any]]:
 
 
 def selected(tags: Sequence[str], only: Sequence[str], skip: Sequence[str]) -> bool:
-    from engine.model import UNTAGGED
-    from engine.tags import Selection, should_run
+    from engine.flow.tags import Selection, should_run
+    from engine.loading.model import UNTAGGED
 
     return should_run(frozenset(tags) or UNTAGGED, Selection.from_options(only, skip))

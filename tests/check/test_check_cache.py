@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-import engine.source
+import engine.parsing.source
 from playbook_ls import rules
 from playbook_ls.check.runner import CheckResult, run_check
 from playbook_ls.config import load_settings
@@ -18,17 +18,17 @@ from playbook_ls.config import load_settings
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every YAML file engine.source.parse_text parses in this test, but the settings file: that one
+    """Every YAML file engine.parsing.source.parse_text parses in this test, but the settings file: that one
     is read on every run, as it decides what the cache is valid for."""
     calls: list[str] = []
-    original = engine.source.parse_text
+    original = engine.parsing.source.parse_text
 
-    def counting(text: str, file: str) -> engine.source.Loaded:
+    def counting(text: str, file: str) -> engine.parsing.source.Loaded:
         if os.path.basename(file) not in (".playbook-ls.yml", ".playbook-ls.yaml"):
             calls.append(file)
         return original(text, file)
 
-    monkeypatch.setattr(engine.source, "parse_text", counting)
+    monkeypatch.setattr(engine.parsing.source, "parse_text", counting)
     return calls
 
 

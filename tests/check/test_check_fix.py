@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.source import parse_text
+from engine.parsing.source import parse_text
 from playbook_ls.fixes.base import walk
 
 FIXTURE = Path(__file__).parent / "fixtures" / "fix_repo"

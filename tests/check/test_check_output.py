@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.source import Span
+from engine.parsing.source import Span
 from playbook_ls.check.formats import render
 from playbook_ls.check.runner import CheckResult
 from playbook_ls.rules.base import Finding, Related

@@ -215,7 +215,7 @@ def test_an_edit_that_changes_other_data_is_not_offered() -> None:
 
 @pytest.mark.parametrize("text", ["x", "a == 'b'", "'a' in b", "x: y", "a, b", "#x", "true", "1", "a #b", ""])
 def test_scalar_reads_back_as_the_string(text: str) -> None:
-    from engine.source import parse_text
+    from engine.parsing.source import parse_text
 
     assert parse_text(f"k: {scalar(text)}\nl: [{scalar(text)}]\n", "t").data == {"k": text, "l": [text]}
 
@@ -247,7 +247,7 @@ def test_noqa_on_the_task_line_covers_a_finding_on_a_block_list_item(repo: Path)
     assert not result.findings  # silenced, and so the comment is not reported as unused (PLS118)
 
 
-needs_core = pytest.mark.skipif(__import__("engine.plugin_names", fromlist=["x"]).find_ansible_core() is None,
+needs_core = pytest.mark.skipif(__import__("engine.plugins.names", fromlist=["x"]).find_ansible_core() is None,
                                 reason="needs ansible-core's modules")
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import plugin_names
+from engine.plugins import names as plugin_names
 
 SITE = "- hosts: localhost\n  tasks:\n    - nosuch_module: {}\n"
 

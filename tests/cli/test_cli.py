@@ -89,8 +89,8 @@ def test_playbook_commands_without_i_read_the_configured_inventory(capsys, tmp_p
     monkeypatch.chdir(_project_with_cfg_inventory(tmp_path))
     rc, out, _ = run(capsys, "list-tasks", "site.yml", "--limit", "web1")
     assert rc == 0 and f"['{tmp_path / 'hosts.ini'}'] ['web1']" in out
-    from engine.launch import LaunchProfile
-    from engine.launching import option_vars, resolve_launch
+    from engine.launch.profiles import LaunchProfile
+    from engine.launch.prompting import option_vars, resolve_launch
 
     launch = resolve_launch(LaunchProfile("command line"), {})
     assert option_vars(launch, str(tmp_path))["ansible_inventory_sources"] == [str(tmp_path / "hosts.ini")]

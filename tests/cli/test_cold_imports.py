@@ -16,7 +16,7 @@ NOT_FOR_A_LISTING = (
     "jinja2",  # no template to render in the example
     "sqlite3", "json",  # a cold run only notes its parses
     "hashlib", "shutil", "configparser",  # OpenSSL; argparse's formatter; no ansible.cfg here
-    "engine.var_sources", "engine.inventory.ini",  # no templated play fields; a host list
+    "engine.variables.sources", "engine.inventory.ini",  # no templated play fields; a host list
     "argparse", "gettext", "locale",  # a plain listing command line is read from the option table
     "ruamel.yaml.main", "threading",  # the parser modules only; a lock from _thread
     "typing",  # engine.records: NamedTuple without typing; annotations under TYPE_CHECKING = False
@@ -40,5 +40,5 @@ def test_a_cold_listing_of_the_example_imports_none_of_the_modules_it_does_not_n
     assert report["code"] == 0, done.stderr
     assert "sample task\tTAGS: [__play]" in done.stdout
     loaded = set(report["modules"])
-    assert "engine.yaml_compose" in loaded  # the probe did parse and resolve
+    assert "engine.parsing.yaml_compose" in loaded  # the probe did parse and resolve
     assert sorted(loaded.intersection(NOT_FOR_A_LISTING)) == []

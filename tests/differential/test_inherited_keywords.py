@@ -17,9 +17,9 @@ import pytest
 from ansible_keywords import KEYWORDS
 from harness import Scenario, load_scenarios
 
-from engine.keywords import INHERITED, Merge
-from engine.model import Task
-from engine.resolve import Resolver
+from engine.loading.keywords import INHERITED, Merge
+from engine.loading.model import Task
+from engine.loading.resolve import Resolver
 
 pytest.importorskip("ansible")
 HERE = Path(__file__).resolve().parent
@@ -51,7 +51,7 @@ def engine_values(scenario: Scenario) -> list[dict[str, object]]:
 
 
 def _main(block):
-    from engine.model import Block
+    from engine.loading.model import Block
 
     for item in block.block:
         if isinstance(item, Block):

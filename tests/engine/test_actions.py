@@ -1,10 +1,10 @@
-"""engine.actions: a free-form module's string splits as ansible's ModuleArgsParser splits it."""
+"""engine.loading.actions: a free-form module's string splits as ansible's ModuleArgsParser splits it."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.actions import parse_action
+from engine.loading.actions import parse_action
 
 
 @pytest.mark.parametrize("action", ["ansible.windows.win_shell", "win_command", "ansible.legacy.win_shell"])

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine.booleans import NotABoolean, bool_filter, boolean
-from engine.templar import Templar
-from engine.templating import render
+from engine.templating.load_time import render
+from engine.templating.templar import Templar
 
 INPUTS: list[Any] = [
     True, False, 1, 0, 2, -1, 1.0, 0.0, 2.5, None,

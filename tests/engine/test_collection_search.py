@@ -1,4 +1,4 @@
-"""Where collections are found and how names are looked up in them (engine.collection_search)."""
+"""Where collections are found and how names are looked up in them (engine.plugins.collection_search)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.collection_search import CollectionFinder, collection_roots, ensure_default, is_fqcr
 from engine.config import AnsibleConfig
+from engine.plugins.collection_search import CollectionFinder, collection_roots, ensure_default, is_fqcr
 from playbook_ls.cli.main import main
 
 
@@ -102,7 +102,7 @@ def test_a_collection_playbook_named_on_the_command_line(tmp_path: Path, monkeyp
 
 
 def test_module_names_resolve_as_ansible_looks_them_up(tmp_path: Path) -> None:
-    from engine.plugin_names import AnsibleCore, PluginNames, PluginRemoved, find_ansible_core
+    from engine.plugins.names import AnsibleCore, PluginNames, PluginRemoved, find_ansible_core
 
     core = find_ansible_core()
     if core is None:
@@ -139,7 +139,7 @@ def test_module_names_resolve_as_ansible_looks_them_up(tmp_path: Path) -> None:
 
 def test_listing_says_once_that_module_names_were_not_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    from engine import plugin_names
+    from engine.plugins import names as plugin_names
 
     monkeypatch.setattr(plugin_names, "find_ansible_core", lambda: None)
     monkeypatch.setattr(plugin_names.plugin_names_for, "__defaults__", (plugin_names.find_ansible_core,))

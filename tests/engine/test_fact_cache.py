@@ -1,4 +1,4 @@
-"""Facts known before a run (engine.fact_cache): ansible-core 2.19's jsonfile cache entries and
+"""Facts known before a run (engine.variables.fact_cache): ansible-core 2.19's jsonfile cache entries and
 `ansible -m setup --tree` files, read without running anything, and the variables they give."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-from engine.fact_cache import CACHE_PAYLOAD_KEY, read_facts
+from engine.variables.fact_cache import CACHE_PAYLOAD_KEY, read_facts
 
 FACTS = {"ansible_os_family": "Debian", "ansible_local": {"app": {"v": 1}}, "ansible_python_interpreter": "/x",
          "ansible_host": "10.0.0.1", "ansible_become_user": "root", "ansible_memtotal_mb": 2048}

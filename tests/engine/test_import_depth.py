@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.resolve import MAX_IMPORT_DEPTH, Resolver
+from engine.loading.resolve import MAX_IMPORT_DEPTH, Resolver
 
 
 def chain(root: Path, length: int) -> Path:

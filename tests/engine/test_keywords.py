@@ -1,10 +1,10 @@
-"""engine.keywords mirrors ansible-core's FieldAttribute declarations."""
+"""engine.loading.keywords mirrors ansible-core's FieldAttribute declarations."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine import keywords as kw
+from engine.loading import keywords as kw
 
 pytest.importorskip("ansible")
 from ansible.playbook.attribute import NonInheritableFieldAttribute  # noqa: E402

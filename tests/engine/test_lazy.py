@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine.inventory.constructed import ConstructedTemplar
-from engine.lazy import LazyVariables, TemplateLoop
-from engine.templar import Templar, TemplateFailure
+from engine.templating.lazy_variables import LazyVariables, TemplateLoop
+from engine.templating.templar import Templar, TemplateFailure
 
 
 def _run_time(expression: str, variables: Mapping[str, Any]) -> Any:

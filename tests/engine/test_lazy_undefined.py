@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.templar import Templar, TemplateFailure
+from engine.templating.templar import Templar, TemplateFailure
 
 VARIABLES = {"a": "{{ nope }}", "b": "{{ a }}x", "loop": "{{ loop }}",
              "endpoint": "{% if true %}localhost{% else %}{{ a }}{% endif %}"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import templating
-from engine.templating import LazyVars, Unresolved, render, resolve_variables
+from engine.templating import load_time as templating
+from engine.templating.load_time import LazyVars, Unresolved, render, resolve_variables
 
 
 def test_a_deep_chain_of_references_resolves() -> None:

@@ -1,4 +1,4 @@
-"""engine.module_docs reads a plugin's documentation constants without parsing its whole code,
+"""engine.plugins.docs reads a plugin's documentation constants without parsing its whole code,
 and gives what parsing the whole file (ansible's read_docstring_from_python_file) gives."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import module_docs
+from engine.plugins import docs as module_docs
 
 CASES = {
     "plain": 'import os\nDOCUMENTATION = r"""\nmodule: x\nshort_description: X\n"""\n\n'

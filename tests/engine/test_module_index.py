@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.collection_search import CollectionFinder, collection_roots
-from engine.module_docs import option_view
-from engine.module_index import ModuleIndex
-from engine.plugin_names import find_ansible_core
+from engine.plugins.collection_search import CollectionFinder, collection_roots
+from engine.plugins.docs import option_view
+from engine.plugins.index import ModuleIndex
+from engine.plugins.names import find_ansible_core
 from tests.ansible_tools import LIVE_ALL, find_tool, live_sample
 from tests.module_tree import make_tree
 
@@ -52,7 +52,7 @@ def test_the_cache_is_read_back_and_dropped_when_the_file_changes(tree, monkeypa
     index.summaries()
     assert index.doc("acme.tools.beacon")
     again = ModuleIndex(None, index.collections, index.library_dirs)
-    monkeypatch.setattr("engine.module_index.plugin_docs", lambda *_a: pytest.fail("parsed again"))
+    monkeypatch.setattr("engine.plugins.index.plugin_docs", lambda *_a: pytest.fail("parsed again"))
     assert again.doc("acme.tools.beacon")["options"]["mode"]["default"] == "present"
     monkeypatch.undo()
     path = Path(again.files()["acme.tools.beacon"].path)
@@ -73,7 +73,7 @@ def test_a_warm_index_lists_its_files_from_the_cached_summaries(tree, monkeypatc
     index, _marker = tree
     index.summaries()
     again = ModuleIndex(None, index.collections, index.library_dirs)
-    monkeypatch.setattr("engine.module_index._module_files", lambda *_a: pytest.fail("walked again"))
+    monkeypatch.setattr("engine.plugins.index._module_files", lambda *_a: pytest.fail("walked again"))
     again._build()
     assert again.files() == index.files() and again.summaries() == index.summaries()
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.parse_store import DATABASE, NOTES, ParseStore, decode_loaded, encode_loaded
-from engine.source import SourceCache, parse_text
+from engine.parsing.parse_store import DATABASE, NOTES, ParseStore, decode_loaded, encode_loaded
+from engine.parsing.source import SourceCache, parse_text
 from engine.values import UnsafeText, VaultText
 
 TEXTS = {
@@ -138,7 +138,7 @@ def test_a_parse_is_stored_when_a_second_run_parses_the_same_text(tmp_path: Path
 
 def test_a_changed_parser_misses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _parse_in_two_runs(tmp_path / "store", "t.yml", "a: 1\n")
-    monkeypatch.setattr("engine.parse_store._parser_fingerprint", lambda: "another parser")
+    monkeypatch.setattr("engine.parsing.parse_store._parser_fingerprint", lambda: "another parser")
     assert ParseStore(str(tmp_path / "store")).get("t.yml", "a: 1\n") is None
 
 
@@ -224,7 +224,7 @@ def test_notes_of_texts_not_parsed_again_move_into_the_database(tmp_path: Path) 
 
 def test_a_notes_file_over_its_bound_notes_nothing_and_is_started_again(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("engine.parse_store._NOTES_READ", 41 * 3)
+    monkeypatch.setattr("engine.parsing.parse_store._NOTES_READ", 41 * 3)
     store = ParseStore(str(tmp_path / "store"))
     keys = [store._entry(f"t{index}.yml", "a: 1\n") for index in range(5)]
     (tmp_path / "store").mkdir(mode=0o700)

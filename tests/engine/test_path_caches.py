@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine import paths
+from engine.loading import paths
 
 
 def test_each_memoised_question_keeps_at_most_paths_kept_paths(tmp_path: Path) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import paths
-from engine.plugin_names import _plugin_files
+from engine.loading import paths
+from engine.plugins.names import _plugin_files
 
 
 def test_a_module_added_later_is_found_once_the_file_system_is_read_again(tmp_path: Path) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.lookups import PureLookups
-from engine.random_filters import random_filter, shuffle_filter
-from engine.templar import Templar
+from engine.templating.filters.randomness import random_filter, shuffle_filter
+from engine.templating.pure_lookups import PureLookups
+from engine.templating.templar import Templar
 
 SEEDED = [(range(1, 2), "h1"), (["a", "b", "c", "d"], "h1"), (["a", "b", "c", "d"], "web-07"), (100, "db1"),
           (16641, "ovn")]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine import files
-from engine.source import SourceCache
+from engine.parsing.source import SourceCache
 from playbook_ls.cli.main import main
 
 

@@ -89,7 +89,7 @@ def test_it_neither_imports_typing_nor_compiles_annotations() -> None:
     .pyc are compiled in 'exec' mode)."""
     code = ("import builtins, sys\ncompiled = []\noriginal = builtins.compile\n"
             "builtins.compile = lambda *a, **k: compiled.append(a[2]) or original(*a, **k)\n"
-            "from engine.span import Span\nfrom engine.loaded import Loaded\n"
+            "from engine.span import Span\nfrom engine.parsing.loaded import Loaded\n"
             "print('typing' in sys.modules, compiled.count('eval'), Span._fields)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.split(" ", 2)[:2] == ["False", "0"]

@@ -1,4 +1,4 @@
-"""Regular expressions from a repository cannot hang static evaluation (engine.regex_guard), and
+"""Regular expressions from a repository cannot hang static evaluation (engine.templating.filters.regex_guard), and
 give exactly what Python's re gives (so what ansible gives) wherever they finish."""
 
 from __future__ import annotations
@@ -11,13 +11,16 @@ from bounded import spent
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import regex_guard, templar, template_bounds, templating
-from engine.jinja_filters import regex_replace, regex_search, regex_test
-from engine.lookups import PureLookups
-from engine.path_and_set_filters import regex_findall
-from engine.templar import Templar, TemplateFailure, too_large_reason
-from engine.template_bounds import TooLarge, evaluation
-from engine.templating import Unresolved, render
+from engine.templating import bounds as template_bounds
+from engine.templating import load_time as templating
+from engine.templating import templar
+from engine.templating.bounds import TooLarge, evaluation
+from engine.templating.filters import regex_guard
+from engine.templating.filters.paths_and_sets import regex_findall
+from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test
+from engine.templating.load_time import Unresolved, render
+from engine.templating.pure_lookups import PureLookups
+from engine.templating.templar import Templar, TemplateFailure, too_large_reason
 
 DEADLINE = 0.3  # seconds an evaluation may take in these tests (1 s otherwise)
 EVIL = "(a+)+$"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.resolve import Resolver
+from engine.loading.resolve import Resolver
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "tag-inheritance" / "playbook.yml"
 
@@ -136,8 +136,8 @@ def test_duplicate_roles_are_marked_unless_allowed(tmp_path: Path) -> None:
 
 def test_a_playbook_that_expands_too_far_is_stopped_with_a_problem(tmp_path, monkeypatch) -> None:
     """An editor buffer can multiply two huge files into millions of tasks: resolution stops."""
-    import engine.resolve as resolve_module
-    from engine.resolve import Resolver
+    import engine.loading.resolve as resolve_module
+    from engine.loading.resolve import Resolver
 
     monkeypatch.setattr(resolve_module, "MAX_ENTRIES", 50)
     (tmp_path / "many.yml").write_text("- debug: msg=x\n" * 10)
@@ -149,7 +149,7 @@ def test_a_playbook_that_expands_too_far_is_stopped_with_a_problem(tmp_path, mon
 
 
 def test_closest_keyword_memo_gives_the_same_answers() -> None:
-    from engine.keywords import TASK_KEYWORDS, closest_keyword
+    from engine.loading.keywords import TASK_KEYWORDS, closest_keyword
 
     assert closest_keyword("whne", TASK_KEYWORDS) == closest_keyword("whne", set(TASK_KEYWORDS)) == "when"
     assert closest_keyword("x" * 100, TASK_KEYWORDS) is None
@@ -172,7 +172,7 @@ def test_role_dependency_fan_out_is_listed_in_full_like_ansible(tmp_path: Path) 
 
 
 def test_exponential_role_dependencies_are_cut_and_reported(tmp_path: Path) -> None:
-    from engine.roles import MAX_ROLE_USES
+    from engine.loading.roles import MAX_ROLE_USES
 
     started = time.monotonic()
     book = load(tmp_path, _doubling_dependencies(25))  # 33 million uses: hours without the limit

@@ -7,7 +7,7 @@ import sys
 
 PROBE = """
 import sys, threading
-from engine.yaml_compose import parse_yaml
+from engine.parsing.yaml_compose import parse_yaml
 assert parse_yaml("a: [1, 2]\\n", "x.yml").data == {"a": [1, 2]}
 print("main before:", "ruamel.yaml.main" in sys.modules)
 import ruamel.yaml
@@ -46,6 +46,6 @@ def test_parsing_leaves_the_round_trip_api_unimported_until_it_is_used_from_any_
 
 
 def test_a_package_imported_before_is_left_as_it_is() -> None:
-    out = _run("import ruamel.yaml, sys\nreal = sys.modules['ruamel.yaml']\nimport engine.yaml_compose\n"
+    out = _run("import ruamel.yaml, sys\nreal = sys.modules['ruamel.yaml']\nimport engine.parsing.yaml_compose\n"
                "print(sys.modules['ruamel.yaml'] is real, type(real).__name__)")
     assert out.split() == ["True", "module"]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import runtime_routing
-from engine.plugin_names import find_ansible_core
-from engine.runtime_routing import LARGE_RUNTIME, _yaml_routing, routing_entry
+from engine.plugins import routing as runtime_routing
+from engine.plugins.names import find_ansible_core
+from engine.plugins.routing import LARGE_RUNTIME, _yaml_routing, routing_entry
 
 PADDING = "# padding so that the file counts as large\n" * (LARGE_RUNTIME // 40)
 
@@ -97,7 +97,7 @@ def test_a_runtime_yml_that_is_no_regular_file_routes_nothing_and_does_not_block
     plain open() for ever, a device would be read until memory runs out."""
     fifo = tmp_path / "runtime.yml"
     os.mkfifo(fifo)
-    code = ("import sys\nfrom engine.runtime_routing import load_routing, routing_entry\n"
+    code = ("import sys\nfrom engine.plugins.routing import load_routing, routing_entry\n"
             f"print(routing_entry({str(fifo)!r}, 'modules', 'x'), load_routing({str(fifo)!r}),"
             " routing_entry('/dev/zero', 'modules', 'x'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False,

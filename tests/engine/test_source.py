@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine.source import SourceCache, UnsafeText, VaultText, YMap, YSeq, parse_text
+from engine.parsing.source import SourceCache, UnsafeText, VaultText, YMap, YSeq, parse_text
 
 PLAYBOOK = """\
 - hosts: web
@@ -81,7 +81,7 @@ def test_missing_file_is_an_error_value(tmp_path) -> None:
 
 
 def test_round_trip_keeps_comments_for_edits() -> None:
-    from engine.source import dump_round_trip, load_round_trip
+    from engine.parsing.source import dump_round_trip, load_round_trip
 
     text = "- hosts: web  # the web tier\n  tags: [deploy]\n"
     data = load_round_trip(text)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.splitter import SplitError, parse_kv, split_args
+from engine.parsing.splitter import SplitError, parse_kv, split_args
 
 
 @pytest.mark.parametrize(("text", "words"), [

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.model import UNTAGGED, Play
-from engine.resolve import Resolver
-from engine.tags import Selection, TagEvaluator, should_run
+from engine.flow.tags import Selection, TagEvaluator, should_run
+from engine.loading.model import UNTAGGED, Play
+from engine.loading.resolve import Resolver
 
 POOL = ["a", "b", "always", "never", "all", "tagged", "untagged"]
 tag_sets = st.sets(st.sampled_from(POOL[:4] + ["c"]), max_size=4)

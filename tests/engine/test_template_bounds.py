@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from bounded import spent
 
-from engine.resolve import Resolver
-from engine.templating import Unresolved, render
+from engine.loading.resolve import Resolver
+from engine.templating.load_time import Unresolved, render
 
 DOUBLING = '{% set a = "xxxxxxxx" %}' + "{% set a = a ~ a %}" * 40 + "{{ a }}"
 
@@ -95,8 +95,8 @@ def test_a_too_large_import_path_is_a_positioned_problem(tmp_path: Path) -> None
 
 
 def test_regex_replace_is_bounded_while_evaluating_statically_only() -> None:
-    from engine.jinja_filters import regex_replace
-    from engine.template_bounds import TooLarge, evaluation
+    from engine.templating.bounds import TooLarge, evaluation
+    from engine.templating.filters.regex_and_ternary import regex_replace
 
     with evaluation(), pytest.raises(TooLarge):
         regex_replace("x" * 90_000, "", "y" * 90_000)

@@ -1,11 +1,11 @@
-"""A condition decided in three values (engine.three_valued): split at its top-level boolean
+"""A condition decided in three values (engine.flow.conditions): split at its top-level boolean
 operators only, evaluated left to right with Jinja's short-circuits."""
 
 from __future__ import annotations
 
 import pytest
 
-from engine.three_valued import OperandFailure, Unknown, decide, parse
+from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 
 
 def shape(text: str) -> object:

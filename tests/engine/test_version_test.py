@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.version_test import VersionError, version_compare
+from engine.templating.filters.version import VersionError, version_compare
 
 CASES = [
     ("3.6.14", "3.5", ">=", {}, True),

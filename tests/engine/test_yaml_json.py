@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import yaml_compose
+from engine.parsing import yaml_compose
+from engine.parsing.yaml_compose import parse_yaml
+from engine.parsing.yaml_json import parse_json
 from engine.values import UnsafeText, VaultText
-from engine.yaml_compose import parse_yaml
-from engine.yaml_json import parse_json
 
 
 def _through_yaml(text: str) -> object:

@@ -1,4 +1,4 @@
-"""Hostile YAML: no crash, no traceback, a positioned problem (engine.source).
+"""Hostile YAML: no crash, no traceback, a positioned problem (engine.parsing.source).
 
 The nesting guard is checked against the C composer itself: whatever the guard lets through
 is composed in a child process, so a stack overflow fails the test instead of killing pytest.
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.source import parse_text
-from engine.yaml_compose import MAX_NESTING, _too_deep
+from engine.parsing.source import parse_text
+from engine.parsing.yaml_compose import MAX_NESTING, _too_deep
 from playbook_ls.cli.main import main
 
 # One level of nesting in each way YAML can nest, as (opening, closing) text.
@@ -33,7 +33,7 @@ SHAPES = {
 
 COMPOSE = textwrap.dedent("""
     import sys
-    from engine.source import parse_text
+    from engine.parsing.source import parse_text
     loaded = parse_text(sys.stdin.read(), "t.yml")
     print("error" if loaded.error else "ok")
 """)

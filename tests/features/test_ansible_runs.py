@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from engine.plan import RunOptions, make_plan
+from engine.flow.plan import RunOptions, make_plan
 from playbook_ls.features.ansible_runs import (
     CALLBACK,
     CALLBACK_DIR,

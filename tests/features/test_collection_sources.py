@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.collection_search import CollectionFinder, collection_sources
-from engine.source import parse_text
+from engine.parsing.source import parse_text
+from engine.plugins.collection_search import CollectionFinder, collection_sources
 from playbook_ls.check.runner import run_check
 from playbook_ls.cli.main import main
 from playbook_ls.config import load_settings

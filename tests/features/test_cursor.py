@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.source import SourceCache
+from engine.parsing.source import SourceCache
 from playbook_ls.features import cursor, yamlnav
 from playbook_ls.features.token_hover import token_at
 from playbook_ls.features.yamltext import Doc, top_kind_from_text

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.paths import realpath
-from engine.tags import Selection
+from engine.flow.tags import Selection
+from engine.loading.paths import realpath
 from playbook_ls.features.host_preview import run_nowhere
 from playbook_ls.features.workspace import WorkspaceIndex
 

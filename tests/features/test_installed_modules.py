@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bounded import spent
 
-from engine.module_index import ModuleIndex
+from engine.plugins.index import ModuleIndex
 from playbook_ls.features import module_data
 from playbook_ls.features.completion import complete, module_items
 from playbook_ls.features.navigation import definition

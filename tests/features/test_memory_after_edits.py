@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.model import Play
+from engine.loading.model import Play
 from playbook_ls.features import variables
 from playbook_ls.features.workspace import WorkspaceIndex
 
@@ -132,7 +132,7 @@ def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_o
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import weakref
 
-    from engine import var_report
+    from engine.variables import report as var_report
 
     monkeypatch.setattr(var_report, "SCOPE_TTL", 0.0)  # a play's scopes, with their inventory, expire at once
     index, paths = _two_directories(tmp_path)
@@ -175,7 +175,7 @@ def test_template_results_of_earlier_resolutions_are_forgotten(tmp_path: Path) -
     """Remembered template results keep the values they read alive, keyed by their identity: a
     re-resolved play's values are new objects, so the results of earlier texts were never met
     again and stayed, up to 65,536 of them, with what they kept (RSS grew with every edit)."""
-    from engine import templating
+    from engine.templating import load_time as templating
 
     tasks = tmp_path / "roles" / "web" / "tasks"
     tasks.mkdir(parents=True)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from ansible_tools import find_tool
 
-from engine.tags import Selection
+from engine.flow.tags import Selection
 from playbook_ls.features.selection import decide, explain, make_preview, play_verdicts, unselected
 from playbook_ls.features.workspace import WorkspaceIndex
 

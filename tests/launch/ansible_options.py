@@ -46,8 +46,8 @@ PLAYBOOK = "- hosts: all\n  gather_facts: false\n  tags: [always]\n  tasks:\n" +
 
 def launch_for(name: str) -> Any:
     """The playbook-ls launch of a scenario; its profile lives in ``<dir>/.playbook-ls.yml``."""
-    from engine.launch import LaunchProfile
-    from engine.launching import resolve_launch
+    from engine.launch.profiles import LaunchProfile
+    from engine.launch.prompting import resolve_launch
 
     data, overrides = SCENARIOS[name]
     profile = LaunchProfile.parse(name, data, lambda field: None)
@@ -57,7 +57,7 @@ def launch_for(name: str) -> Any:
 
 def command_line(launch: Any, directory: str) -> list[str]:
     """The ``ansible-playbook`` options AWX builds for a job (flags only when set)."""
-    from engine.launching import inventory_sources
+    from engine.launch.prompting import inventory_sources
 
     args = [f"--inventory={source}" for source in inventory_sources(launch, directory)]
     if launch.limit:

@@ -213,8 +213,8 @@ def test_reading_many_job_templates_is_linear(repo: Path, monkeypatch: pytest.Mo
     through every profile read before it (20,000 templates took minutes so)."""
     import time
 
-    from engine import job_templates
-    from engine.launch import LaunchProfile
+    from engine.launch import job_templates
+    from engine.launch.profiles import LaunchProfile
 
     def read(_data: object, file: str, *_mappings: object) -> list[LaunchProfile]:
         return [LaunchProfile(f"{Path(file).name} {index}") for index in range(MANY)]

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.launch import ASK_FIELDS, LaunchProfile
-from engine.launching import ENCRYPTED, option_vars, resolve_launch, survey_problems
+from engine.launch.profiles import ASK_FIELDS, LaunchProfile
+from engine.launch.prompting import ENCRYPTED, option_vars, resolve_launch, survey_problems
 from engine.span import Span
 
 
@@ -198,7 +198,7 @@ def test_job_type_check_is_check_mode() -> None:
 
 
 def test_survey_questions_are_checked_when_the_profile_is_read() -> None:
-    from engine.launch import ProfileError
+    from engine.launch.profiles import ProfileError
 
     with pytest.raises(ProfileError, match="multiselect question needs 'choices'"):
         profile(survey=[{"variable": "v", "type": "multiselect"}])

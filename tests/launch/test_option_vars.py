@@ -8,7 +8,7 @@ import pytest
 from ansible_options import DIR, FIXTURE, SCENARIOS, launch_for, normalised, record_all
 from ansible_tools import find_tool
 
-from engine.launching import option_vars
+from engine.launch.prompting import option_vars
 
 RECORDED = json.loads(FIXTURE.read_text())
 

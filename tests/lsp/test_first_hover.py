@@ -20,7 +20,7 @@ from pytest_lsp import LanguageClient
 from session import SERVE, start_session
 from waiting import INDEXING
 
-from engine.parse_store import DATABASE
+from engine.parsing.parse_store import DATABASE
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from gen_repo import generate  # noqa: E402

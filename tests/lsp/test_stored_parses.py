@@ -7,7 +7,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from engine.parse_store import DATABASE, ParseStore
+from engine.parsing.parse_store import DATABASE, ParseStore
 from playbook_ls.features.workspace import WorkspaceIndex
 from playbook_ls.lsp.stored_parses import LaterWrites
 

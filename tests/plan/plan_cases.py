@@ -54,9 +54,9 @@ still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)
 def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
     """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
     must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
-    from engine.fact_cache import known_facts
-    from engine.plan import make_plan
-    from engine.source import SourceCache
+    from engine.flow.plan import make_plan
+    from engine.parsing.source import SourceCache
+    from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
     from playbook_ls.features.host_outcome import include_loop_names
@@ -76,7 +76,7 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
 
 
 def _reports(task: Any, outcome: Any) -> list[str]:
-    from engine.keywords import META
+    from engine.loading.keywords import META
     from playbook_ls.features.host_includes import LOAD_FAILURE
 
     if outcome.unreported or (task.action in META and outcome.outcome == "runs"):

@@ -68,8 +68,8 @@ def test_a_meta_action_without_conditions_runs(monkeypatch: pytest.MonkeyPatch) 
     though nothing is reported of it to compare with."""
     scenario = SCENARIOS / "handler_flushes"
     monkeypatch.chdir(scenario)
-    from engine.plan import make_plan
-    from engine.source import SourceCache
+    from engine.flow.plan import make_plan
+    from engine.parsing.source import SourceCache
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
     from playbook_ls.features.host_plan import plan_hosts

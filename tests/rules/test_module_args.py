@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from ruletest import check
 
-from engine.collection_search import CollectionFinder, collection_roots
-from engine.plugin_names import find_ansible_core
+from engine.plugins.collection_search import CollectionFinder, collection_roots
+from engine.plugins.names import find_ansible_core
 
 DATA = Path(__file__).parent / "data" / "module_args"
 # ansible's reason -> the rule that reports it

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from ruletest import check, write_files
 
-from engine.plugin_names import find_ansible_core
+from engine.plugins.names import find_ansible_core
 
 pytestmark = pytest.mark.skipif(find_ansible_core() is None, reason="needs ansible-core's modules")
 

@@ -85,8 +85,8 @@ def test_the_profiles_launching_a_playbook_are_found_once_per_profile(tmp_path: 
     of profiles, each profile's playbook is resolved once, not once per play and rule."""
     import os
 
-    from engine.launch import LaunchProfile
-    from engine.model import Playbook
+    from engine.launch.profiles import LaunchProfile
+    from engine.loading.model import Playbook
     from playbook_ls.rules import base
 
     (tmp_path / "site.yml").write_text("- hosts: all\n")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from ruletest import check, positions
 
-from engine.requirements import parse, role_name
-from engine.source import parse_text
+from engine.loading.requirements import parse, role_name
+from engine.parsing.source import parse_text
 
 USES = """
 - hosts: all

@@ -218,7 +218,7 @@ def test_a_name_the_template_sets_on_every_branch_is_not_reported(repo: Path) ->
 def test_profiles_that_launch_alike_share_one_analysis(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # An export's thousands of job templates come down to a few distinct launches: the plan is
     # made once per distinct launch, and a profile that launches otherwise gets its own answer.
-    import engine.plan
+    import engine.flow.plan
     from playbook_ls.rules import undefined_names
 
     profiles = PROFILE + """
@@ -232,8 +232,8 @@ def test_profiles_that_launch_alike_share_one_analysis(repo: Path, monkeypatch: 
         extra_vars: {release: "1.0", app_prot: 80}
     """
     plans = []
-    make_plan = engine.plan.make_plan
-    monkeypatch.setattr(engine.plan, "make_plan", lambda *a, **k: plans.append(a) or make_plan(*a, **k))
+    make_plan = engine.flow.plan.make_plan
+    monkeypatch.setattr(engine.flow.plan, "make_plan", lambda *a, **k: plans.append(a) or make_plan(*a, **k))
     monkeypatch.setattr(undefined_names, "_cache", {})
     found = check(repo, {**TYPOS, ".playbook-ls.yml": profiles}, "PLS122")
     assert len(plans) == 2

@@ -8,7 +8,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from engine.plan import RunOptions, make_plan
+from engine.flow.plan import RunOptions, make_plan
 from engine.run.callback import Callback
 from engine.run.executor import Executor
 

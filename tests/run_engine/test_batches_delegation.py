@@ -7,7 +7,7 @@ from pathlib import Path
 
 from helpers import run_playbook, write
 
-from engine.batches import pct_to_int, serialized_batches
+from engine.flow.batches import pct_to_int, serialized_batches
 from engine.run.callback import host_label
 from engine.run.censoring import CENSORED, censored_for_callback
 

@@ -13,8 +13,8 @@ import pytest
 from helpers import run_playbook, write
 
 import engine.run.become as become
-from engine.plan import RunOptions
-from engine.run.plan import make_run_plan
+from engine.flow.plan import RunOptions
+from engine.run.preflight import make_run_plan
 
 PLAYBOOK = """
 - hosts: localhost

@@ -218,7 +218,7 @@ def test_a_when_that_cannot_be_evaluated_is_reported_at_the_condition(tmp_path: 
 
 def test_a_missing_attribute_is_worded_by_the_values_type() -> None:
     """ansible's Marker: "object of type 'dict' has no attribute 'b'" (Jinja: "'dict object' ...")."""
-    from engine.templar import Templar, TemplateFailure
+    from engine.templating.templar import Templar, TemplateFailure
 
     templar = Templar({"d": {"a": 1}, "items": [1]})
     for text, message in (("{{ d.b }}", "object of type 'dict' has no attribute 'b'"),
@@ -232,7 +232,7 @@ def test_a_missing_attribute_is_worded_by_the_values_type() -> None:
 def test_a_test_or_filter_given_an_undefined_value_says_it_is_undefined() -> None:
     """As ansible's plugins trip over the undefined value first (recorded: `when: r_7 is changed`
     with r_7 never registered fails with "'r_7' is undefined")."""
-    from engine.templar import Templar, TemplateFailure
+    from engine.templating.templar import Templar, TemplateFailure
 
     templar = Templar({})
     with pytest.raises(TemplateFailure, match="Error while evaluating conditional: 'r_7' is undefined"):

@@ -12,9 +12,9 @@ import pytest
 from ansible_tools import find_tool
 from helpers import run_playbook
 
-from engine.play_context import namespace_facts
 from engine.run.facts import subset_names
 from engine.run.modules import ModuleError, get_module
+from engine.variables.play_context import namespace_facts
 
 PLAY = """\
 - hosts: localhost

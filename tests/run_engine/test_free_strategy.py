@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from helpers import run_playbook, write
 
-from engine.plan import RunOptions
-from engine.run.plan import make_run_plan, unknown_module_problems
+from engine.flow.plan import RunOptions
+from engine.run.preflight import make_run_plan, unknown_module_problems
 
 HOSTS = "h1\nh2\n[all:vars]\nansible_connection=local\n"
 

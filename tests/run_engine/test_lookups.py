@@ -1,4 +1,4 @@
-"""The run's lookups (engine.run.lookups) against ansible-core 2.19's lookup plugins: results,
+"""The run's lookups (engine.run.file_and_command_lookups) against ansible-core 2.19's lookup plugins: results,
 wantlist/errors handling, search paths, with_<lookup> loops; and the safety rule that a templar
 made without a lookup context (the editor's variable report) never runs one."""
 
@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from helpers import run_playbook, write
 
-from engine.loops import loop_items
-from engine.run.lookups import LookupContext, task_context
-from engine.templar import Templar, TemplateFailure
+from engine.flow.loops import loop_items
+from engine.run.file_and_command_lookups import LookupContext, task_context
+from engine.templating.templar import Templar, TemplateFailure
 
 
 @pytest.fixture
@@ -59,8 +59,8 @@ def test_templar_without_lookups_never_runs_one(tmp_path: Path) -> None:
 
 def test_var_report_does_not_run_lookups(tmp_path: Path) -> None:
     """The editor's "which value has this variable" never runs a lookup (pipe, password...)."""
-    from engine.plan import RunOptions, make_plan
-    from engine.var_report import variables_at
+    from engine.flow.plan import RunOptions, make_plan
+    from engine.variables.report import variables_at
 
     marker, secret = tmp_path / "X", tmp_path / "pw"
     write(tmp_path, {"site.yml": f"""
@@ -352,7 +352,7 @@ def test_constant_terms_with_embedded_templates_are_templated(tree: Path) -> Non
 def test_an_undefined_variable_chains_as_in_ansible() -> None:
     """ansible 2.19: ``x.a.b | default('d')`` is 'd', ``x['a'] is defined`` is false, and using
     the chain fails with "'x' is undefined" (checked with ansible-playbook)."""
-    from engine.templar import Templar, TemplateFailure
+    from engine.templating.templar import Templar, TemplateFailure
 
     templar = Templar({})
     assert templar.template("{{ x.a.b | default('d') }}") == "d"

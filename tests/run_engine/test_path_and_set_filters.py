@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.templar import Templar, TemplateFailure
+from engine.templating.templar import Templar, TemplateFailure
 
 SCENARIO = Path(__file__).resolve().parent.parent / "run" / "scenarios" / "filters_paths_sets"
 WORD = "héllo wörld"

@@ -8,8 +8,8 @@ from ansible_tools import find_tool
 from helpers import write
 from test_execute import QUIZ, SAMPLE
 
-from engine.plan import RunOptions, make_plan
-from engine.run.plan import make_run_plan, unknown_module_problems
+from engine.flow.plan import RunOptions, make_plan
+from engine.run.preflight import make_run_plan, unknown_module_problems
 
 TAGGED = """
 - hosts: all

@@ -66,9 +66,9 @@ def test_force_handlers_option(tmp_path: Path, forced: bool) -> None:
 
 
 def test_a_filter_the_engine_lacks_is_found_before_the_run(tmp_path: Path) -> None:
-    from engine.plan import RunOptions
+    from engine.flow.plan import RunOptions
     from engine.run.modules import get_module
-    from engine.run.plan import make_run_plan, unknown_module_problems
+    from engine.run.preflight import make_run_plan, unknown_module_problems
 
     (tmp_path / "site.yml").write_text("""
 - hosts: localhost
@@ -86,9 +86,9 @@ def test_a_filter_the_engine_lacks_is_found_before_the_run(tmp_path: Path) -> No
 
 
 def _filter_problems(playbook: Path) -> list[str]:
-    from engine.plan import RunOptions
+    from engine.flow.plan import RunOptions
     from engine.run.modules import get_module
-    from engine.run.plan import make_run_plan, unknown_module_problems
+    from engine.run.preflight import make_run_plan, unknown_module_problems
 
     plan = make_run_plan(RunOptions(playbook=str(playbook), inventory=["localhost,"]),
                          has_module=lambda action: get_module(action) is not None)

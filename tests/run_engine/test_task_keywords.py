@@ -99,9 +99,9 @@ def test_retries_without_until_retry_a_failing_task(tmp_path: Path) -> None:
 
 def test_debugger_is_refused_unless_never_and_no_log_is_run(tmp_path) -> None:
     """The engine starts no debugger; it censors no_log results as ansible does."""
-    from engine.resolve import Resolver
-    from engine.run.plan import unsupported_keywords
-    from engine.source import SourceCache
+    from engine.loading.resolve import Resolver
+    from engine.parsing.source import SourceCache
+    from engine.run.preflight import unsupported_keywords
 
     (tmp_path / "site.yml").write_text(
         "- hosts: localhost\n  gather_facts: false\n  no_log: false\n  tasks:\n"

@@ -9,7 +9,7 @@ from typing import Any
 from module_cases import TEMPLATE_VARS, Case, lay_out, normalise, snapshot, substitute
 
 from engine.run.modules import ModuleContext, ModuleError, get_module
-from engine.templar import Templar
+from engine.templating.templar import Templar
 
 
 def context(search_root: Path, check: bool = False, diff: bool = False) -> ModuleContext:

@@ -29,8 +29,8 @@ from typing import Any
 import pytest
 
 from engine import user_cache
-from engine.parse_store import DATABASE, FORMAT, NOTES, ParseStore, encode_loaded
-from engine.source import parse_text
+from engine.parsing.parse_store import DATABASE, FORMAT, NOTES, ParseStore, encode_loaded
+from engine.parsing.source import parse_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DEADLINE = 20  # seconds: a cache read that blocks fails the test instead of hanging the suite
@@ -309,7 +309,7 @@ def test_the_editors_stored_parses_ignore_a_hostile_store(tmp_path: Path, varian
 @pytest.mark.parametrize("variant", FILE_VARIANTS)
 @pytest.mark.parametrize("kind", ["doc", "summary"])
 def test_the_module_doc_cache_changes_no_hover(tmp_path: Path, variant: str, kind: str) -> None:
-    from engine.module_index import ModuleIndex
+    from engine.plugins.index import ModuleIndex
     from tests.module_tree import make_tree
 
     index, _marker = make_tree(tmp_path)
@@ -333,7 +333,7 @@ def test_the_module_doc_cache_changes_no_hover(tmp_path: Path, variant: str, kin
 
 @pytest.mark.parametrize("variant", FILE_VARIANTS)
 def test_the_routing_cache_changes_no_redirect(tmp_path: Path, variant: str) -> None:
-    from engine import runtime_routing
+    from engine.plugins import routing as runtime_routing
 
     runtime = tmp_path / "runtime.yml"
     entries = "".join(f"    mod{index}:\n      redirect: real.coll.mod{index}\n" for index in range(200))

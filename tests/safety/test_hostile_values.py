@@ -12,9 +12,12 @@ from pathlib import Path
 import pytest
 from bounded import spent
 
-from engine import regex_guard, templar, template_bounds, templating
-from engine.lookups import PureLookups
-from engine.templar import Templar, TemplateFailure, too_large_reason
+from engine.templating import bounds as template_bounds
+from engine.templating import load_time as templating
+from engine.templating import templar
+from engine.templating.filters import regex_guard
+from engine.templating.pure_lookups import PureLookups
+from engine.templating.templar import Templar, TemplateFailure, too_large_reason
 from playbook_ls.cli.main import main
 from playbook_ls.features import variables
 from playbook_ls.features.completion import complete
@@ -147,8 +150,8 @@ def test_a_value_nested_beyond_the_recursion_limit_is_too_large_not_a_recursion_
 
 def test_an_include_named_by_a_hostile_value_is_a_problem_not_a_hang(tmp_path: Path) -> None:
     """Names the load-time variables cannot template are templated after the play is loaded,
-    with every role's defaults (engine.resolve's pending includes): bounded there too."""
-    from engine.resolve import Resolver
+    with every role's defaults (engine.loading.resolve's pending includes): bounded there too."""
+    from engine.loading.resolve import Resolver
 
     defaults = tmp_path / "roles" / "r" / "defaults"
     defaults.mkdir(parents=True)

@@ -236,7 +236,7 @@ def test_trap_text_survives_yaml_quoting(trapped: TrapRoot) -> None:
 UNSANDBOXED = """\
 import os, sys
 import jinja2
-import engine.templating as templating
+import engine.templating.load_time as templating
 
 def unsandboxed():
     env = jinja2.Environment(undefined=jinja2.StrictUndefined)
@@ -244,7 +244,7 @@ def unsandboxed():
         lambda plugin, *terms, **options: [os.system(t) for t in terms] if plugin.endswith("pipe") else "")
     return env
 
-assert hasattr(templating, "_environment"), "engine.templating._environment is gone: update this control"
+assert hasattr(templating, "_environment"), "engine.templating.load_time._environment is gone: update this control"
 templating._environment = unsandboxed
 
 # playbook-ls templates a variable only when something reads it; read them all, so that every
@@ -278,8 +278,8 @@ def test_control_the_traps_reach_playbook_ls_templating(trapped: TrapRoot) -> No
 
 
 def test_the_sandbox_refuses_every_escape(tmp_path: Path) -> None:
-    """engine.templating.render, in this process, on each escape alone."""
-    from engine.templating import Unresolved, render, render_or
+    """engine.templating.load_time.render, in this process, on each escape alone."""
+    from engine.templating.load_time import Unresolved, render, render_or
 
     marker_dir(tmp_path).mkdir()
     for which in JINJA_ESCAPES:

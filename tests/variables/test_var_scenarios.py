@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios, typed
 
-from engine.plan import RunOptions, make_plan
-from engine.var_report import task_runs, variables_at
+from engine.flow.plan import RunOptions, make_plan
+from engine.variables.report import task_runs, variables_at
 
 if TYPE_CHECKING:
-    from engine.model import Task
-    from engine.plan import Plan, PlayPlan
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Task
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
@@ -86,7 +86,7 @@ PROBES = _probes()
 def run_options(scenario: str) -> RunOptions:
     """The case's ansible-playbook command line given to ``playbook-ls vars``, as its parser
     and playbook_ls.cli.vars.launch_options take it (the option variables included)."""
-    from engine.source import SourceCache
+    from engine.parsing.source import SourceCache
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
 
@@ -109,7 +109,7 @@ def scenario_plan(scenario: str) -> Plan:
 
 def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int]]:
     """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
-    play after play, each play's runs as engine.var_report.task_runs gives them."""
+    play after play, each play's runs as engine.variables.report.task_runs gives them."""
     return [(play_plan, task, occurrence) for play_plan in plan.plays if any(h.name == host for h in play_plan.hosts)
             for task, occurrence in task_runs(play_plan.play, path, line)]
 

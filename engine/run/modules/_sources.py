@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from engine.model import Task
+from engine.loading.model import Task
 from engine.run.modules import ModuleError
 from engine.run.workdir import absolute
 

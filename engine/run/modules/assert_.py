@@ -6,7 +6,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import Arg, validate
-from engine.template_errors import TemplateFailure
+from engine.templating.errors import TemplateFailure
 
 SPEC = {
     "fail_msg": Arg(type="raw", default="Assertion failed", aliases=("msg",)),

@@ -1,0 +1,90 @@
+"""``serial`` and ``max_fail_percentage``: a play run in batches of hosts.
+
+``PlaybookExecutor._get_serialized_batches``: ``serial`` is a number, a percentage of the
+play's hosts (``"30%"``, rounded down, at least 1) or a list of them, the last one repeating
+until every host is in a batch; 0 or less puts the rest in one batch. Each batch runs the whole
+play (its header, tasks and handlers). The playbook stops after a batch whose hosts all failed,
+or when a task leaves more than ``max_fail_percentage`` of the batch failed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from engine.loading.model import Play
+from engine.templating.templar import Templar, TemplateFailure
+
+T = TypeVar("T")
+
+
+class BatchError(Exception):
+    """``serial`` or ``max_fail_percentage`` has a value ansible refuses."""
+
+
+def _keyword(play: Play, name: str) -> Any:
+    data = play.data if isinstance(play.data, Mapping) else {}
+    return data.get(name)
+
+
+def pct_to_int(value: Any, num_items: int, min_value: int = 1) -> int:
+    """``ansible.utils.helpers.pct_to_int``."""
+    if isinstance(value, str) and value.endswith("%"):
+        return int((int(value.replace("%", "")) / 100.0) * num_items) or min_value
+    return int(value)
+
+
+def serial_of(play: Play, templar: Templar) -> list[Any]:
+    """The play's ``serial`` as the list ansible validates it into (empty: no batches)."""
+    raw = _keyword(play, "serial")
+    if raw is None:
+        return []
+    try:
+        value = templar.template(raw)
+    except TemplateFailure as exc:
+        raise BatchError(str(exc)) from None
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+def serialized_batches(hosts: list[T], serial: list[Any]) -> list[list[T]]:
+    """``_get_serialized_batches`` over ``hosts`` (the play's hosts, in order)."""
+    remaining = list(hosts)
+    total = len(remaining)
+    sizes = serial or [-1]
+    batches: list[list[T]] = []
+    current = 0
+    while remaining:
+        try:
+            size = pct_to_int(sizes[current], total)
+        except (TypeError, ValueError):
+            raise BatchError(f"the field 'serial' has an invalid value ({sizes[current]}), "
+                             "and could not be converted to an int") from None
+        if size <= 0:
+            batches.append(remaining)
+            break
+        batches.append(remaining[:size])
+        remaining = remaining[size:]
+        current = min(current + 1, len(sizes) - 1)
+    return batches
+
+
+def max_fail_percentage(play: Play, templar: Templar) -> float | None:
+    """The play's ``max_fail_percentage`` (isa percent: ``"30%"`` or ``30``), or None."""
+    raw = _keyword(play, "max_fail_percentage")
+    if raw is None:
+        return None
+    try:
+        value = templar.template(raw)
+        if isinstance(value, str):
+            value = value.replace("%", "")
+        return float(value)
+    except (TemplateFailure, TypeError, ValueError):
+        raise BatchError(f"the field 'max_fail_percentage' has an invalid value ({raw}), "
+                         "and could not be converted to a percent") from None
+
+
+def too_many_failed(failed: int, batch_size: int, percentage: float | None) -> bool:
+    """The linear strategy's check after each task: more than the percentage of the batch failed."""
+    return percentage is not None and batch_size > 0 and failed / batch_size > percentage / 100.0

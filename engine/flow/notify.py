@@ -1,0 +1,134 @@
+"""Which handlers a notification reaches, and where a play runs them.
+
+A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic it
+``listen``s to (``StrategyBase.search_handlers_by_notification``); a notified handler runs at the
+next flush point (the end of ``pre_tasks``, of ``roles`` and ``tasks``, of ``post_tasks``, and
+every ``meta: flush_handlers``), once per flush, in the order the handlers are written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+from engine.loading import keywords as kw
+from engine.loading.model import Task
+from engine.templating.load_time import is_template
+
+
+def handler_names(handler: Task) -> set[str]:
+    """The names that notify ``handler``: its name, and ``role : name`` in a role."""
+    if not handler.name:
+        return set()
+    names = {str(handler.name)}
+    if handler.role is not None:
+        names.add(f"{handler.role.name} : {handler.name}")
+    return names
+
+
+def handler_topics(handler: Task) -> list[str]:
+    """The topics ``handler`` listens to."""
+    listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
+    return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+
+
+def search_handlers(handlers: list[Task], notification: str) -> list[Task]:
+    """``search_handlers_by_notification``: by name only the last handler loaded with that name
+    (a role in ``roles:`` and imported again has its handlers twice), then every handler
+    listening to the topic, one per handler name."""
+    newest_first = list(reversed(handlers))
+    found = [next((h for h in newest_first if notification in handler_names(h)), None)]
+    seen: set[str] = set()
+    for handler in newest_first:
+        if notification in handler_topics(handler):
+            if handler.name and str(handler.name) in seen:
+                continue
+            if handler.name:
+                seen.add(str(handler.name))
+            found.append(handler)
+    return [h for h in found if h is not None]
+
+
+def notifications(task: Task) -> list[str]:
+    """What ``task`` notifies when it changes something, as written (a templated name is kept
+    as its template: only the run knows its value)."""
+    value = getattr(task.effective("notify"), "value", None)
+    return [str(n) for n in (value if isinstance(value, list) else [value] if value else [])]
+
+
+def is_flush(task: Task) -> bool:
+    return task.action in kw.META and isinstance(task.args, dict) and task.args.get("_raw_params") == "flush_handlers"
+
+
+def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
+                      loaded: Callable[[Task], bool] | None = None, handlers: list[Task] | None = None,
+                      notified: list[str] | None = None) -> Iterator[tuple[Task, list[Task]]]:
+    """``tasks`` (a play's tasks in run order, each with its includers) with the handlers where
+    they would run if every notifying task changed something: after each flush point, each
+    handler notified since the one before. A handler no task notifies as written (its name is
+    templated, or only an include the loader cannot follow notifies it) comes once, at the end.
+
+    Per host (``loaded`` given, asked once the caller has planned an include_role: whether a
+    run may include it on some host): the handlers the include adds join ``handlers`` (the
+    play's, kept up to date for the caller) then, and a notification stays pending after an
+    explicit ``flush_handlers``, which may not run on every host: its handlers come again at the
+    next flush point. ``notified``: what tasks the caller planned outside ``tasks`` (those a
+    run-time include loads) notified meanwhile, taken as pending here."""
+    handlers = handlers if handlers is not None else []
+    handlers[:] = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+    pending: list[str] = []
+    ran: set[int] = set()
+    for task, outer in tasks:
+        yield task, outer
+        if loaded is not None and task.child_handlers and loaded(task):
+            known = {id(handler) for handler in handlers}
+            handlers += [h for block in task.child_handlers for h in block.tasks()
+                         if not h.implicit and id(h) not in known]
+        if not task.implicit or task.action not in kw.META:
+            pending += notifications(task)
+        if notified:
+            pending += notified
+            notified.clear()
+        looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
+        if is_flush(task) and (pending or looping):
+            due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
+            if loaded is not None and any(is_template(name) for name in (*pending, *looping)):
+                due |= {id(h) for h in handlers}  # a templated name may name any of them
+            if loaded is None or task.implicit:
+                pending = []
+            for handler in list(handlers):
+                if id(handler) in due:
+                    ran.add(id(handler))
+                    yield handler, []
+                    yield from with_includers(handler.children, [handler])  # a handler that includes tasks
+                    # a handler's own notifications reach the handlers after it in this flush
+                    due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
+    for handler in list(handlers):
+        if id(handler) not in ran:
+            yield handler, []
+            yield from with_includers(handler.children, [handler])
+
+
+def looping_notifications(includers: Iterable[Task]) -> set[str]:
+    """What the tasks of the looping includes among ``includers`` notify: a flush point inside
+    them runs once per item, so what an item notifies after it is flushed by the next item."""
+    from engine.flow.loops import loop_of
+
+    names: set[str] = set()
+    stack = [block for include in includers if loop_of(include) is not None for block in include.children]
+    while stack:
+        block = stack.pop()
+        for task in block.tasks():
+            names.update(notifications(task))
+            stack.extend(task.children)
+    return names
+
+
+def with_includers(blocks: Iterable[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
+    """The tasks of ``blocks`` in order, those of includes after the include, each with the
+    include tasks that load it (``outer`` first)."""
+    for block in blocks:
+        for task in block.tasks():
+            yield task, outer
+            if task.children:
+                yield from with_includers(task.children, [*outer, task])

@@ -1,0 +1,225 @@
+"""What a launch would run where, computed without touching any host.
+
+:func:`make_plan` resolves the playbook, reads the inventory, selects each play's hosts (the
+play's ``hosts:`` within ``--limit``) and its tasks (tag selection exactly as
+``ansible-playbook`` does it, ``never`` and ``always`` included). Everything static reads a
+launch through it (variables, findings, hovers); the bundled engine (``engine.run``) adds what
+it needs to run it (engine.run.preflight) and executes it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from engine.config import DEFAULT_HOST_LIST
+from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_run
+from engine.loading import keywords as kw
+from engine.loading.model import Block, Play, Playbook, Task
+from engine.span import Span
+from engine.variables import magic
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+    from engine.inventory.manager import Inventory
+    from engine.launch.prompting import Launch
+    from engine.parsing.source import SourceCache
+    from engine.variables.fact_cache import HostFacts
+
+EXIT_ERROR = 1
+EXIT_NO_HOSTS = 0
+
+
+@dataclass
+class RunOptions:
+    """One launch: what ``ansible-playbook`` would be given on its command line."""
+
+    playbook: str
+    inventory: list[str]
+    limit: str | None = None
+    tags: list[str] = field(default_factory=list)
+    skip_tags: list[str] = field(default_factory=list)
+    extra_vars: dict[str, Any] = field(default_factory=dict)
+    check: bool = False
+    diff: bool = False
+    verbosity: int = 0
+    forks: int | None = None
+    """``--forks``; None: ansible.cfg's."""
+    force_handlers: bool = False
+    """``--force-handlers``: the default of every play's ``force_handlers``."""
+    option_vars: dict[str, Any] = field(default_factory=dict)
+    """The ``ansible_*`` option variables (engine.launch.prompting.option_vars); by default, those of
+    these options."""
+
+    def __post_init__(self) -> None:
+        if not self.option_vars:
+            self.option_vars = self.launch_values().variables()
+
+    def launch_values(self, default_sources: Sequence[str] = (DEFAULT_HOST_LIST,)) -> magic.RunOptions:
+        """The options that become variables, with ``default_sources`` as the inventory when
+        none is given (ansible.cfg's, where it names one)."""
+        return magic.RunOptions(inventory_sources=magic.command_line_sources(self.inventory, default_sources),
+                                tags=self.tags, skip_tags=self.skip_tags, limit=self.limit, check=self.check,
+                                diff=self.diff, forks=self.forks, verbosity=self.verbosity)
+
+    def selection(self) -> Selection:
+        return Selection.from_options(self.tags, self.skip_tags)
+
+    @classmethod
+    def from_launch(cls, launch: Launch, playbook: str, cwd: str) -> RunOptions:
+        """What a resolved launch gives ansible-playbook; relative inventories resolve from ``cwd``."""
+        from engine.launch.prompting import inventory_sources, option_vars
+
+        return cls(playbook=playbook, inventory=inventory_sources(launch, cwd), limit=launch.limit,
+                   tags=launch.job_tags, skip_tags=launch.skip_tags, extra_vars=launch.extra_vars,
+                   check=launch.check_mode, diff=launch.diff_mode, verbosity=launch.verbosity,
+                   forks=launch.forks, option_vars=option_vars(launch, cwd))
+
+
+@dataclass
+class PlayPlan:
+    """One play: its hosts in inventory order and its selected tasks in execution order
+    (block, rescue and always sections included; handlers are not filtered by tags)."""
+
+    play: Play
+    hosts: list[Host]
+    tasks: list[Task]
+    dynamic: bool = False
+    """An earlier play may change the inventory (add_host, group_by): the run selects the hosts
+    again when the play starts, and warns then about a pattern that matches nothing."""
+    order_known: bool = True
+    """False when the play's ``order`` is ``shuffle`` (or a template): ``hosts`` are then in
+    inventory order, the run's order is its own."""
+
+    def selected_ids(self) -> frozenset[int]:
+        return frozenset(id(task) for task in self.tasks)
+
+
+@dataclass
+class Plan:
+    options: RunOptions
+    playbook: Playbook
+    inventory: Inventory
+    plays: list[PlayPlan]
+    unknown_modules: list[Task] = field(default_factory=list)
+    unknown_filters: list[tuple[str, Span | None]] = field(default_factory=list)
+    """Filters the engine lacks, each with where it is first used (engine.run.filter_check)."""
+    unsupported: list[tuple[str, Span | None]] = field(default_factory=list)
+    """Keywords the engine would have to ignore, and where (engine.run.preflight.unsupported_keywords)."""
+    warnings: list[str] = field(default_factory=list)
+    host_pattern_mismatch: str = "warning"
+    facts: dict[str, HostFacts] = field(default_factory=dict)
+    """Facts known before the run, per host (engine.variables.fact_cache): only a plan of what will run
+    where reads them."""
+
+
+class PlanError(Exception):
+    """The launch cannot be planned; ``exit_code`` is what ansible-playbook would exit with."""
+
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,
+              select_tasks: bool = True) -> Plan:
+    """Resolve the launch into a :class:`Plan`. Reads files only, except inventory scripts and
+    ``constructed`` sources when ``dynamic_inventory`` (a run needs its real hosts; showing
+    variables runs nothing); raises :class:`PlanError`. Without ``select_tasks`` each play's
+    ``tasks`` stay empty (what the tag selection runs is not needed to show variables)."""
+    from engine.config import AnsibleConfig
+    from engine.inventory.manager import InventoryAborted, load_inventory
+    from engine.inventory.patterns import HostPatternError, select_hosts
+    from engine.loading.resolve import Resolver
+    from engine.parsing.source import SourceCache
+
+    cache = cache or SourceCache()
+    if not os.path.isfile(options.playbook):
+        raise PlanError(f"the playbook: {options.playbook} could not be found")
+    config = AnsibleConfig.load()
+    # ansible-playbook's playbook directory is the playbook's: its group_vars/host_vars apply too
+    playbook_dir = os.path.dirname(os.path.abspath(options.playbook))
+    launch = options.launch_values(config.inventory.sources)
+    if not options.inventory:  # without -i, ansible reads ansible.cfg's inventory (else /etc/ansible/hosts)
+        options = replace(options, option_vars=launch.variables())
+    try:
+        inventory = load_inventory(options.inventory or launch.inventory_sources, cache, dynamic=dynamic_inventory,
+                                   playbook_dir=playbook_dir, settings=config.inventory)
+    except InventoryAborted as aborted:
+        raise PlanError(str(aborted)) from None
+    resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,
+                        magic=magic.load_time_variables(launch, inventory.data.get_groups_dict(), config.path))
+    book = resolver.load_playbook(options.playbook)
+    fatal = book.fatal_problems()
+    if fatal:
+        raise PlanError(str(fatal[0]), fatal[0].exit_code)
+    selection = options.selection()
+    plays: list[PlayPlan] = []
+    warnings = list(inventory.warnings)
+    dynamic = False
+    for play in book.plays:
+        try:  # a play after one that changes the inventory is warned about when it starts
+            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=[] if dynamic else warnings,
+                                 mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
+        except HostPatternError as exc:
+            raise PlanError(str(exc)) from None
+        hosts, order_known = play_order(play, hosts)
+        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection) if select_tasks else [],
+                              dynamic=dynamic, order_known=order_known))
+        dynamic = dynamic or _changes_inventory(play)
+    return Plan(options, book, inventory, plays, warnings=warnings,
+                host_pattern_mismatch=config.inventory.host_pattern_mismatch)
+
+
+def play_order(play: Play, hosts: list[Host]) -> tuple[list[Host], bool]:
+    """The play's hosts in its ``order`` (``InventoryManager.get_hosts``: ``inventory``,
+    ``reverse_inventory``, ``sorted``, ``reverse_sorted``), and whether that order is known
+    before the run (not with ``shuffle`` or a template)."""
+    order = play.data.get("order") if isinstance(play.data, dict) else None
+    if order in (None, "inventory"):
+        return hosts, True
+    if order in ("sorted", "reverse_sorted"):
+        return sorted(hosts, key=lambda host: host.name, reverse=order == "reverse_sorted"), True
+    if order == "reverse_inventory":
+        return hosts[::-1], True
+    return hosts, False
+
+
+def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
+    """The tasks of ``play`` a run executes, in order, after tag filtering: every section of
+    every block, as ansible's ``filter_tagged_tasks`` keeps them. Raises PlanError when tags
+    cannot be templated, where ansible-playbook stops too."""
+    evaluator = TagEvaluator.for_play(play)
+    selected: list[Task] = []
+    for block in play.compile():
+        for task in block.tasks():
+            try:
+                tags = evaluator.evaluate(task)
+            except TagTemplateError as exc:
+                raise PlanError(str(exc.problem), exc.problem.exit_code) from None
+            if should_run(tags, selection):
+                selected.append(task)
+    return selected
+
+
+def _changes_inventory(play: Play) -> bool:
+    """Whether the play has an add_host or group_by task (statically known)."""
+    return any(task.action in kw.CHANGES_INVENTORY for task in play_tasks(play))
+
+
+def every_task(book: Playbook) -> Iterator[Task]:
+    """Every task a run may reach, the statically known children of includes included."""
+    for play in book.plays:
+        yield from play_tasks(play)
+
+
+def play_tasks(play: Play) -> Iterator[Task]:
+    def walk(blocks: list[Block]) -> Iterator[Task]:
+        for block in blocks:
+            for task in block.tasks():
+                yield task
+                yield from walk(task.children)
+
+    yield from walk([*play.compile(), *play.handlers])

@@ -1,0 +1,184 @@
+"""Job templates kept where AWX users keep them, read as launch profiles without a server.
+
+Three shapes are read: two told apart by the key of their list, and a list of tasks:
+
+- ``awx export`` output (JSON or YAML): ``job_templates``, each naming its inventory and project
+  by natural key (``{"name": ..., "organization": ..., "type": "inventory"}``), ``extra_vars``
+  as YAML or JSON text and the survey under ``related.survey_spec``;
+- configuration as code for the infra.controller_configuration and infra.aap_configuration
+  collections: ``controller_templates``, each naming its inventory and project by name,
+  ``extra_vars`` as a mapping or text, the survey as ``survey_spec`` (or ``survey``);
+- a playbook or task file of ``awx.awx.job_template`` tasks (a list instead of a mapping): each
+  task's arguments, which are the same fields.
+
+A job template's playbook is relative to its project's checkout and its inventory is a name on
+the server: ``projects`` and ``inventories`` map them to the workspace. Fields a profile has are
+validated as a profile's are; fields it has not (credentials, execution environment, ...) are
+left out, as a launch cannot change them either. Nothing is templated: a value read with ``{{`` is
+an error naming it, since ansible would template it when the collection applies the file.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from engine.launch.profiles import ASK_FIELDS, SURVEY_KEYS, LaunchProfile, ProfileError, parse_yaml_or_json, set_field
+from engine.span import Span, YMap
+
+LISTS = {"job_templates": "export", "controller_templates": "code"}
+# the module that creates a job template, by the names a task may call it
+MODULES = ("awx.awx.job_template", "ansible.controller.job_template", "awx.awx.tower_job_template",
+           "ansible.tower.tower_job_template", "job_template", "tower_job_template")
+# job template fields a profile has, set as they are (job_tags and skip_tags may be "" for none)
+PLAIN = ("job_type", "job_tags", "skip_tags", "diff_mode", "verbosity", "forks", *ASK_FIELDS)
+# every field read; a templated value elsewhere (organization, description, ...) does not matter here
+READ = frozenset({"name", "playbook", "project", "inventory", "limit", "extra_vars", "survey_spec", *PLAIN})
+# what AWX calls the same field in older exports and the awx.awx module's aliases
+ALIASES = {"ask_tags": "ask_tags_on_launch", "ask_skip_tags": "ask_skip_tags_on_launch",
+           "ask_limit": "ask_limit_on_launch",
+           "ask_variables": "ask_variables_on_launch", "ask_extra_vars": "ask_variables_on_launch",
+           "ask_job_type": "ask_job_type_on_launch", "ask_diff_mode": "ask_diff_mode_on_launch",
+           "ask_verbosity": "ask_verbosity_on_launch", "ask_inventory": "ask_inventory_on_launch",
+           "survey": "survey_spec"}
+
+
+def read_job_templates(data: Any, file: str, projects: Mapping[str, str],
+                       inventories: Mapping[str, str]) -> list[LaunchProfile]:
+    """The job templates of one parsed file, as profiles whose playbook is relative to the
+    directory ``projects`` maps its project to (the settings file's, ``.``, by default). Raises
+    :class:`ProfileError` naming the position."""
+    span = getattr(data, "span", None) or Span(file, 0, 0, 0, 0)
+    if isinstance(data, list):
+        tasks = list(_module_tasks(data))
+        if not tasks:
+            raise ProfileError(f"{os.path.basename(file)} holds no {MODULES[0]} task", span)
+        return [_profile(args, where, "code", projects, inventories) for args, where in tasks]
+    found = [key for key in LISTS if isinstance(data, Mapping) and key in data]
+    if not found:
+        raise ProfileError(f"{os.path.basename(file)} holds no job templates: expected a list under "
+                           f"{', '.join(LISTS)}, or {MODULES[0]} tasks", span)
+    profiles = []
+    for key in found:
+        items = data[key]
+        where = data.value_spans.get(key, span) if hasattr(data, "value_spans") else span
+        if not isinstance(items, list):
+            raise ProfileError(f"'{key}' must be a list of job templates", where)
+        item_spans = getattr(items, "item_spans", [])
+        for index, item in enumerate(items):
+            at = item_spans[index] if index < len(item_spans) else where
+            profiles.append(_profile(item, at, LISTS[key], projects, inventories))
+    return profiles
+
+
+def _module_tasks(node: Any) -> Iterator[tuple[Mapping[str, Any], Span]]:
+    """The arguments of the job template tasks of a playbook or task file, with their spans, in
+    file order: plays' task lists and blocks are walked; a template being removed
+    (``state: absent``) is not one."""
+    if isinstance(node, list):
+        for item in node:
+            yield from _module_tasks(item)
+        return
+    if not isinstance(node, Mapping):
+        return
+    module = next((key for key in node if key in MODULES), None)
+    if module is not None and isinstance(node[module], Mapping):
+        if node[module].get("state", "present") != "absent":
+            yield node[module], getattr(node[module], "span", None) or getattr(node, "span", None)
+        return
+    for key in ("tasks", "pre_tasks", "post_tasks", "handlers", "block", "rescue", "always"):
+        if isinstance(node.get(key), list):
+            yield from _module_tasks(node[key])
+
+
+def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
+             inventories: Mapping[str, str]) -> LaunchProfile:
+    if not isinstance(item, Mapping):
+        raise ProfileError("a job template must be a mapping", span)
+    fields = {ALIASES.get(str(key), str(key)): value for key, value in item.items()}
+    spans: dict[str, Span] = {}
+    for key, value in getattr(item, "key_spans", {}).items():
+        spans.setdefault(ALIASES.get(str(key), str(key)), value)
+
+    def at(field: str) -> Span:
+        return spans.get(field, span)
+
+    name = fields.get("name")
+    if not isinstance(name, str) or not name:
+        raise ProfileError("a job template needs a 'name'", span)
+    profile = LaunchProfile(name, span)
+    what = f"job template '{name}'"
+    for field, value in fields.items():
+        if field in READ and isinstance(value, str) and "{{" in value:
+            raise ProfileError(f"{what}: {field} is templated ({value!r}); playbook-ls reads job templates as "
+                               "written, without templating: write the value", at(field))
+    for field in PLAIN:
+        # forks 0 is AWX's "ansible's default": it passes --forks only when it is above 0
+        if fields.get(field) is not None and not (field == "forks" and fields[field] == 0):
+            profile.spans[field] = at(field)
+            set_field(profile, field, fields[field], at(field), f"{what}: {field}")
+    if fields.get("limit"):
+        set_field(profile, "limit", fields["limit"], at("limit"), f"{what}: limit")
+    if fields.get("extra_vars") not in (None, ""):
+        set_field(profile, "extra_vars", _variables(fields["extra_vars"], what, at("extra_vars")),
+                  at("extra_vars"), f"{what}: extra_vars")
+    survey = fields.get("survey_spec")
+    if survey is None and shape == "export" and isinstance(fields.get("related"), Mapping):
+        survey = fields["related"].get("survey_spec")
+    if survey and fields.get("survey_enabled", True) is not False:
+        set_field(profile, "survey", _questions(survey, what, at("survey_spec")), at("survey_spec"),
+                  f"{what}: survey")
+    project = _natural_name(fields.get("project"), "project", what, at("project"))
+    if fields.get("playbook") is not None:
+        checkout = projects.get(project, ".") if project is not None else "."
+        playbook = fields["playbook"]
+        if not isinstance(playbook, str) or not playbook:
+            raise ProfileError(f"{what}: playbook must be a non-empty string", at("playbook"))
+        profile.playbook = os.path.normpath(os.path.join(checkout, playbook))
+        profile.spans["playbook"] = at("playbook")
+    inventory = _natural_name(fields.get("inventory"), "inventory", what, at("inventory"))
+    if inventory is not None:
+        if inventory not in inventories:
+            mapped = f" (mapped: {', '.join(sorted(inventories))})" if inventories else ""
+            raise ProfileError(f"{what}: inventory '{inventory}' is a name on the server; map it to a local "
+                               f"inventory under job_templates.inventories in the settings{mapped}", at("inventory"))
+        profile.inventory = inventories[inventory]
+        profile.spans["inventory"] = at("inventory")
+    return profile
+
+
+def _natural_name(value: Any, kind: str, what: str, span: Span) -> str | None:
+    """An inventory or project by name: a string, or an export's natural key mapping."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, Mapping):
+        value = value.get("name")
+    if not isinstance(value, str) or not value:
+        raise ProfileError(f"{what}: {kind} must be a name, or a mapping with a 'name'", span)
+    return value
+
+
+def _variables(value: Any, what: str, span: Span) -> dict[str, Any]:
+    """``extra_vars`` as AWX stores it: a mapping, or YAML or JSON text of one."""
+    try:
+        return parse_yaml_or_json(value)
+    except ValueError as exc:
+        raise ProfileError(f"{what}: extra_vars: {exc}", span) from None
+
+
+def _questions(value: Any, what: str, span: Span) -> list[YMap]:
+    """A survey spec's questions, with the keys AWX's interface adds for itself left out."""
+    if isinstance(value, str):
+        raise ProfileError(f"{what}: the survey must be written out, not given as text", span)
+    questions = value.get("spec", []) if isinstance(value, Mapping) else value
+    if not isinstance(questions, list):
+        raise ProfileError(f"{what}: the survey's spec must be a list of questions", span)
+    kept = []
+    for question in questions:
+        if not isinstance(question, Mapping):
+            raise ProfileError(f"{what}: each survey question must be a mapping", span)
+        kept_question = YMap(getattr(question, "span", span))  # keeps where the question is, for its problems
+        kept_question.update((key, item) for key, item in question.items() if key in SURVEY_KEYS and item is not None)
+        kept.append(kept_question)
+    return kept

@@ -1,0 +1,183 @@
+"""Loading what an include brings in on one host: ``include_tasks``, ``include_role``,
+``include_vars``.
+
+The bundled engine (engine.run) loads them when the task runs; the plan (playbook-ls plan)
+loads them per host as the run would, with this same code.
+
+The included file is found and loaded when the task runs, with the resolver that builds the
+static model, so included tasks get frames like any other task: they inherit from the
+include's parents (not from the include itself) and from its ``apply:`` block.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
+from engine.loading.model import Block, Frame, Play, Task
+from engine.loading.paths import include_vars_path
+from engine.loading.roles import included_handler_blocks
+from engine.templating.load_time import as_dict
+from engine.templating.templar import Templar, TemplateFailure
+
+if TYPE_CHECKING:
+    from engine.parsing.source import SourceCache
+    from engine.variables.manager import HostState
+
+_FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
+
+
+MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
+
+
+class IncludeLoader:
+    def __init__(self, cache: SourceCache) -> None:
+        from engine.config import AnsibleConfig
+        from engine.loading.resolve import Resolver
+
+        self.resolver = Resolver(sources=cache, config=AnsibleConfig.load())
+        self.params: dict[int, dict[str, Any]] = {}
+        """Include params (the include's ``vars``, its loop variable) of every included task."""
+        self.announce: list[str] = []
+        self.depth: dict[int, int] = {}  # how many includes deep each included task is
+        self._loaded: dict[tuple[Any, ...], list[Block]] = {}
+        self._role_handlers: dict[tuple[Any, ...], list[Block]] = {}
+        self.handlers: list[Block] = []
+        """The handlers of the role the last ``load`` included (with its dependencies')."""
+
+    def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
+        """The blocks ``task`` includes for this host, and the include's own result."""
+        from engine.loading.context import Ctx
+
+        depth = self.depth.get(id(task), 0)
+        if depth >= MAX_INCLUDE_DEPTH:
+            # ansible recurses until Python gives up (exit 250, no recap); here the include fails
+            raise TemplateFailure(f"{task.action} nested {depth} levels deep: does a file include itself? "
+                                  "playbook-ls's engine stops here")
+        params = dict(self.params.get(id(task), {}))
+        params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
+        loop_var = templar.raw.get("ansible_loop_var")
+        if isinstance(loop_var, str) and loop_var in templar.raw:
+            params[loop_var] = templar.raw[loop_var]
+        ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=dict(templar.raw), role=task.role,
+                  handler=task.handler, dynamic=True)
+        self.handlers = []
+        if task.action in kw.INCLUDE_ROLE:
+            blocks, result = self._include_role(task, templar, ctx, params)
+        else:
+            blocks, result = self._include_tasks(task, templar, ctx, params)
+        for block in blocks:
+            for child in block.tasks():
+                self.params[id(child)] = params
+                self.depth[id(child)] = depth + 1
+        return blocks, result
+
+    def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:
+        apply = task.args.get("apply")
+        if not isinstance(apply, dict):
+            return None
+        return self.resolver.frame("apply", f"apply of {task.action}", apply, variables)
+
+    def _problems(self, before: int) -> None:
+        fatal = [p for p in self.resolver.problems[before:] if p.fatal]
+        if fatal:
+            raise TemplateFailure(str(fatal[0]))
+
+    def _include_tasks(self, task: Task, templar: Templar, ctx: Any,
+                       params: dict[str, Any]) -> tuple[list[Block], dict[str, Any]]:
+        from engine.loading import paths
+
+        raw = task.args.get("_raw_params", task.args.get("file"))
+        if not raw:
+            raise TemplateFailure(f"No file specified for {task.action}")
+        target = str(templar.template(raw))
+        candidates = []
+        if task.role is not None and task.role.path:
+            candidates.append(os.path.join(task.role.path, "handlers" if task.handler else "tasks", target))
+        if task.span is not None:
+            candidates.append(os.path.join(os.path.dirname(task.span.file), target))
+        candidates.append(os.path.join(ctx.basedir, target))
+        path = next((c for c in candidates if paths.isfile(c)), None)
+        if path is None:
+            raise TemplateFailure(f"Could not find or access '{target}' on the Ansible Controller.")
+        path = os.path.normpath(path)
+        key = (id(task), path, repr(sorted(params.items(), key=str)))
+        if key not in self._loaded:
+            data = self.resolver.load_yaml(path, task.span)
+            if data is None:
+                data = []
+            if not isinstance(data, list):
+                raise TemplateFailure(f"included task files must contain a list of tasks: {path}")
+            apply = self._apply_frame(task, ctx.variables)
+            inner = ctx.push(apply, includes=(target,), files=(os.path.realpath(path),))
+            before = len(self.resolver.problems)
+            self._loaded[key] = self.resolver.load_blocks(data, inner, getattr(data, "span", None))
+            self._problems(before)
+        self.announce.append(path)
+        return self._loaded[key], {"changed": False, "include": target, "include_args": dict(task.args)}
+
+    def _include_role(self, task: Task, templar: Templar, ctx: Any,
+                      params: dict[str, Any]) -> tuple[list[Block], dict[str, Any]]:
+        args = templar.template({k: v for k, v in task.args.items() if k != "apply"})
+        name = args.get("name", args.get("role"))
+        if not name:
+            raise TemplateFailure(f"'name' is a required field for {task.action}.")
+        key = (id(task), str(name), repr(sorted(args.items(), key=str)), repr(sorted(params.items(), key=str)))
+        if key not in self._loaded:
+            before = len(self.resolver.problems)
+            instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,
+                                                  _collections_of(task, self.resolver.default_collection))
+            self._problems(before)
+            if instance is None:
+                raise TemplateFailure(f"the role '{name}' was not found")
+            instance.from_files = {sub: str(args[arg]) for arg, sub in _FROM_ARGS.items() if arg in args}
+            instance.parent, instance.public = task.role, args.get("public")
+            # IncludeRole sets it over the role's meta: an included role runs again by default
+            instance.allow_duplicates = bool(args.get("allow_duplicates", True))
+            frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
+            roles = self.resolver.roles
+            roles.included_handlers = []
+            try:
+                self._loaded[key] = roles.compile(instance, frame, ctx)
+            finally:
+                loaded, roles.included_handlers = roles.included_handlers, None
+            self._role_handlers[key] = included_handler_blocks(loaded)
+            self._problems(before)
+        self.handlers = self._role_handlers[key]
+        return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}
+
+    def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str) -> dict[str, Any]:
+        target = args.get("_raw_params", args.get("file"))
+        if not isinstance(target, str):
+            return {"failed": True, "changed": False,
+                    "msg": "playbook-ls's engine supports include_vars with a file only; run with --engine ansible"}
+        path = include_vars_path(task.role.path if task.role is not None else None,
+                                 task.span.file if task.span is not None else None, target, basedir)
+        if path is None:
+            return {"failed": True, "changed": False, "msg": f"Could not find or access '{target}'"}
+        loaded = self.resolver.sources.load(path)
+        if loaded.error is not None:
+            return {"failed": True, "changed": False, "msg": str(loaded.error)}
+        data = loaded.data if loaded.data is not None else {}
+        if not isinstance(data, dict):
+            return {"failed": True, "changed": False,
+                    "msg": f"{path} must be stored as a dictionary/hash"}
+        facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
+        state.included.update(facts)
+        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+
+
+def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ...]:
+    """The collections a run-time ``include_role`` looks its name up in: the nearest
+    ``collections:`` keyword of the task's chain, or its role's own collection."""
+    from engine.plugins.collection_search import ensure_default
+
+    for frame in reversed(task.chain):
+        listed = frame.keywords.get("collections")
+        if listed is not None:
+            return ensure_default([listed] if isinstance(listed, str) else [str(c) for c in listed or []])
+    if task.role is not None and task.role.collection:
+        return (task.role.collection, "ansible.builtin")
+    return ensure_default([], default_collection)

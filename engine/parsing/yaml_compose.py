@@ -1,0 +1,499 @@
+"""YAML text to positioned Python values, as ansible-core would read it.
+
+ruamel.yaml's C-backed composer builds nodes with start/end marks; :class:`_Constructor` turns
+them into :class:`YMap` / :class:`YSeq` values that remember where every key and value sits, with
+scalars resolved the way PyYAML's SafeLoader (ansible's parser, YAML 1.1) resolves them. Imported
+only when a text really has to be parsed (see :mod:`engine.parsing.source`).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from _thread import allocate_lock
+
+from engine.lazy_regex import LazyRegex
+from engine.parsing.loaded import Loaded, YamlProblem
+from engine.parsing.ruamel_package import error as _ruamel_error
+from engine.parsing.ruamel_package import nodes as _ruamel_nodes
+from engine.span import Span, YMap, YSeq
+from engine.values import UnsafeText, VaultText
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
+
+
+MarkedYAMLError, YAMLError = _ruamel_error.MarkedYAMLError, _ruamel_error.YAMLError
+
+try:  # pragma: no cover - exercised implicitly
+    import _ruamel_yaml
+    from _ruamel_yaml import CParser as _Parser
+
+    FAST_PARSER = True
+except ImportError:  # pragma: no cover - pure-Python fallback
+    from ruamel.yaml.composer import Composer as _Composer
+    from ruamel.yaml.parser import Parser as _PyParser
+    from ruamel.yaml.reader import Reader as _Reader
+    from ruamel.yaml.scanner import Scanner as _Scanner
+
+    FAST_PARSER = False
+
+
+# --- YAML 1.1 scalar resolution (what PyYAML's SafeLoader does, so what ansible sees) ---
+
+_BOOL = {
+    "yes": True, "Yes": True, "YES": True, "no": False, "No": False, "NO": False,
+    "true": True, "True": True, "TRUE": True, "false": False, "False": False, "FALSE": False,
+    "on": True, "On": True, "ON": True, "off": False, "Off": False, "OFF": False,
+}
+_NULL = {"", "~", "null", "Null", "NULL"}
+_INT = LazyRegex(
+    r"""^(?:[-+]?0b[0-1_]+
+        |[-+]?0[0-7_]+
+        |[-+]?(?:0|[1-9][0-9_]*)
+        |[-+]?0x[0-9a-fA-F_]+
+        |[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$""",
+    re.X,
+)
+_FLOAT = LazyRegex(
+    r"""^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?
+        |\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+        |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+        |[-+]?\.(?:inf|Inf|INF)
+        |\.(?:nan|NaN|NAN))$""",
+    re.X,
+)
+_PLAIN = "!plain"
+_STR = "tag:yaml.org,2002:str"
+
+
+def _int_value(text: str) -> int:
+    text = text.replace("_", "")
+    sign = -1 if text.startswith("-") else 1
+    if text[:1] in "+-":
+        text = text[1:]
+    if text == "0":
+        return 0
+    if text.startswith("0b"):
+        return sign * int(text[2:], 2)
+    if text.startswith("0x"):
+        return sign * int(text[2:], 16)
+    if text.startswith("0"):
+        return sign * int(text, 8)
+    if ":" in text:
+        value = 0
+        for part in text.split(":"):
+            value = value * 60 + int(part)
+        return sign * value
+    return sign * int(text)
+
+
+def _float_value(text: str) -> float:
+    text = text.replace("_", "").lower()
+    sign = -1.0 if text.startswith("-") else 1.0
+    if text[:1] in "+-":
+        text = text[1:]
+    if text == ".inf":
+        return sign * float("inf")
+    if text == ".nan":
+        return float("nan")
+    if ":" in text:
+        value = 0.0
+        for part in text.split(":"):
+            value = value * 60 + float(part)
+        return sign * value
+    return sign * float(text)
+
+
+_SPECIAL: dict[str, bool | None] = {**dict.fromkeys(_NULL), **_BOOL}
+_MISSING = object()
+
+
+def _plain_value(text: str) -> Any:
+    """What an untagged plain scalar is: null, a bool, a number or the text itself."""
+    special = _SPECIAL.get(text, _MISSING)
+    if special is not _MISSING:
+        return special
+    first = text[0]
+    if first.isdigit() or first in "+-.":
+        if _INT.match(text):
+            return _int_value(text)
+        if _FLOAT.match(text):
+            return _float_value(text)
+    return text
+
+
+ScalarNode, SequenceNode, MappingNode = _ruamel_nodes.ScalarNode, _ruamel_nodes.SequenceNode, _ruamel_nodes.MappingNode
+Node = _ruamel_nodes.Node
+
+if FAST_PARSER:
+    # The C composer looks these names up in its module each time it makes a node. ruamel's own
+    # __init__ makes a Tag object per node, a third of the composing time; these keep the tag
+    # string itself in ``ctag`` (ruamel's ``.tag`` property gives it back unchanged). They are
+    # put in place only while this module composes (ruamel's resolvers recognise node kinds by
+    # identity, so its own C loader needs its classes back).
+
+    class _FastScalarNode(ScalarNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark, self.style = tag, value, start_mark, end_mark, style
+            self.comment = self.anchor = None
+
+    class _FastSequenceNode(SequenceNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark = tag, value, start_mark, end_mark
+            self.flow_style = self.comment = self.anchor = None
+
+    class _FastMappingNode(MappingNode):
+        __slots__ = ()
+
+        def __init__(self, tag: str, value: Any, start_mark: Any = None, end_mark: Any = None,
+                     flow_style: Any = None) -> None:
+            self.ctag, self.value, self.start_mark, self.end_mark = tag, value, start_mark, end_mark
+            self.flow_style = self.comment = self.anchor = self.merge = None
+
+    _FAST_NODES = (_FastScalarNode, _FastSequenceNode, _FastMappingNode)
+    _COMPOSING = allocate_lock()  # threading.Lock, without importing threading
+
+
+def _tag(node: Any) -> str:
+    ctag = node.ctag  # reading .tag would build a new string for every scalar
+    if type(ctag) is str:
+        return ctag
+    return ctag.suffix if ctag.handle is None else str(ctag)  # type: ignore[no-any-return]
+
+
+class _ResolverMixin:
+    """Tags every implicit plain scalar as ``!plain``: we resolve those ourselves, lazily."""
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        pass
+
+    def ascend_resolver(self) -> None:
+        pass
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        # By the kind's name, not its class: PyYAML's composer (see _compose_as_ansible) asks too.
+        if kind.id == "scalar":
+            return _PLAIN if implicit[0] else _STR
+        if kind.id == "sequence":
+            return "tag:yaml.org,2002:seq"
+        return "tag:yaml.org,2002:map"
+
+
+if FAST_PARSER:
+
+    class _Composer(_ResolverMixin, _Parser):  # type: ignore[misc]
+        def __init__(self, stream: io.StringIO) -> None:
+            _Parser.__init__(self, stream)
+            self._parser = self._composer = self
+
+    def _compose(text: str) -> Node | None:
+        with _COMPOSING:
+            saved = _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode
+            _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode = _FAST_NODES
+            try:
+                return _Composer(io.StringIO(text)).get_single_node()
+            finally:
+                _ruamel_yaml.ScalarNode, _ruamel_yaml.SequenceNode, _ruamel_yaml.MappingNode = saved
+
+else:  # pragma: no cover
+
+    class _Composer(_ResolverMixin, _Reader, _Scanner, _PyParser, _Composer):  # type: ignore[no-redef,misc]
+        def __init__(self, stream: io.StringIO) -> None:
+            _Reader.__init__(self, stream, loader=self)
+            _Scanner.__init__(self, loader=self)
+            _PyParser.__init__(self, loader=self)
+            _Composer.__init__(self, loader=self)
+
+        @property
+        def resolver(self) -> _Composer:
+            return self
+
+    def _compose(text: str) -> Node | None:
+        return _Composer(io.StringIO(text)).get_single_node()
+
+
+_PYYAML: list[ModuleType | None] = []
+
+
+def _pyyaml() -> ModuleType | None:
+    """PyYAML, imported the first time ruamel refuses a text (its import costs more than most parses)."""
+    if not _PYYAML:
+        try:
+            import yaml
+        except ImportError:  # pragma: no cover - PyYAML is a dependency; without it the C composer decides alone
+            yaml = None  # type: ignore[assignment]
+        _PYYAML.append(yaml)
+    return _PYYAML[0]
+
+
+def _compose_as_ansible(text: str) -> Node | None:
+    """Compose with PyYAML, the parser ansible-core uses (its C loader when present, as ansible).
+
+    Only asked when ruamel's C composer refuses a text: the libyaml bundled with ruamel.yaml.clib
+    (0.1.7) refuses plain scalars that later libyaml releases, PyYAML's wheels and so ansible
+    accept, such as ``[role::web]`` or ``[a?b]`` in flow collections. PyYAML's nodes are copied into
+    ruamel's, which is what the constructor knows, sharing the copy of a node that aliases share.
+    """
+    pyyaml = _pyyaml()
+    assert pyyaml is not None
+    base = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+    loader = type("_AnsibleComposer", (_ResolverMixin, base), {})(text)
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()
+    if root is None:
+        return None
+    kinds = {"scalar": ScalarNode, "sequence": SequenceNode, "mapping": MappingNode}
+    copies: dict[int, Node] = {}
+
+    def copy(node: Any) -> Node:
+        known = copies.get(id(node))
+        if known is not None:
+            return known
+        kind = kinds[node.id]
+        if node.id == "scalar":
+            result = kind(node.tag, node.value, node.start_mark, node.end_mark, node.style)
+            copies[id(node)] = result
+            return result
+        result = kind(node.tag, [], node.start_mark, node.end_mark)
+        copies[id(node)] = result
+        if node.id == "sequence":
+            result.value.extend(copy(item) for item in node.value)
+        else:
+            result.value.extend((copy(key), copy(value)) for key, value in node.value)
+        return result
+
+    return copy(root)
+
+
+MAX_EXPANDED_NODES = 2_000_000  # values, with aliases expanded: far beyond any real playbook
+
+
+class _AliasBomb(Exception):
+    """Aliases expand to more than MAX_EXPANDED_NODES values."""
+
+
+class _BadScalar(Exception):
+    """A scalar its tag (or its look) cannot be converted from: ``!!int foo``, a 5,000-digit integer."""
+
+    def __init__(self, message: str, span: Span) -> None:
+        super().__init__(message)
+        self.span = span
+
+
+# PyYAML's SafeConstructor.timestamp_regexp: an explicit !!timestamp must match it.
+_TIMESTAMP = LazyRegex(
+    r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)"
+    r"(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])"
+    r"(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)"
+    r"(?::(?P<tz_minute>[0-9][0-9]))?))?)?$")
+
+
+class _Constructor:
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.memo: dict[int, Any] = {}
+        self.sizes: dict[int, int] = {}  # node -> how many nodes it stands for, aliases expanded
+        self.expanded = 0
+
+    def span(self, node: Node) -> Span:
+        start, end = node.start_mark, node.end_mark
+        return _new_span(Span, (self.file, start.line, start.column, end.line, end.column))
+
+    def build(self, node: Node) -> Any:
+        if node.ctag is _PLAIN:  # most nodes: a plain scalar, never memoised (a value of its own)
+            self.expanded += 1
+            try:
+                return _plain_value(node.value)
+            except ValueError as exc:  # an integer of more digits than Python converts
+                raise _BadScalar(str(exc), self.span(node)) from exc
+        known = self.memo.get(id(node))
+        if known is not None:
+            # An alias shares the value, but whoever walks it walks the expansion: count that,
+            # so that an alias bomb is refused here instead of hanging whoever formats it.
+            self.expanded += self.sizes.get(id(node), 1)
+            if self.expanded > MAX_EXPANDED_NODES:
+                raise _AliasBomb
+            return known
+        if isinstance(node, ScalarNode):
+            self.expanded += 1
+            return self.scalar(node)
+        before = self.expanded
+        if isinstance(node, SequenceNode):
+            seq = YSeq(self.span(node))
+            self.memo[id(node)] = seq
+            build, span, item_spans = self.build, self.span, seq.item_spans
+            for item in node.value:
+                seq.append(build(item))
+                item_spans.append(span(item))
+            result: Any = seq
+        else:
+            result = self.mapping(node)
+        self.expanded += 1
+        self.sizes[id(node)] = self.expanded - before
+        return result
+
+    def scalar(self, node: ScalarNode) -> Any:
+        """The scalar's value; one PyYAML (ansible's parser) cannot convert fails as there."""
+        try:
+            return self._scalar(node)
+        except (ValueError, KeyError, AttributeError) as exc:
+            raise _BadScalar(str(exc), self.span(node)) from exc
+
+    def _scalar(self, node: ScalarNode) -> Any:
+        tag = _tag(node)
+        value = node.value
+        if tag == _PLAIN:
+            return _plain_value(value)
+        if tag == _STR or tag == "!":
+            return value
+        if tag == "!vault":
+            return VaultText(value)
+        if tag == "!unsafe":
+            return UnsafeText(value)
+        if tag.startswith("tag:yaml.org,2002:"):
+            kind = tag.rsplit(":", 1)[1]
+            if kind == "int":
+                return _int_value(value)
+            if kind == "float":
+                return _float_value(value)
+            if kind == "bool":
+                return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
+            if kind == "null":
+                return None
+            if kind == "timestamp" and not _TIMESTAMP.match(value):
+                raise AttributeError("'NoneType' object has no attribute 'groupdict'")
+        return value
+
+    def mapping(self, node: MappingNode) -> YMap:
+        result = YMap(self.span(node))
+        self.memo[id(node)] = result
+        build, span, key_spans, value_spans = self.build, self.span, result.key_spans, result.value_spans
+        for key_node, value_node in node.value:
+            plain = key_node.ctag is _PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
+            if key_node.value == "<<" and (plain or isinstance(key_node, ScalarNode) and _tag(key_node) == _PLAIN):
+                self._merge(result, value_node)
+                continue
+            key = build(key_node)
+            if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
+                raise _BadScalar("While constructing a mapping found unhashable key.", span(key_node))
+            value = result[key] = build(value_node)
+            key_spans[key] = span(key_node)
+            # a collection's span is its node's (an alias's node is the anchored one): made once
+            value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq else span(value_node)
+        return result
+
+    def _merge(self, result: YMap, value_node: Node) -> None:
+        sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+        for source_node in sources:
+            source = self.build(source_node)
+            if not isinstance(source, YMap):
+                continue
+            for key, value in source.items():
+                if key not in result:
+                    result[key] = value
+                    result.key_spans[key] = source.key_spans[key]
+                    result.value_spans[key] = source.value_spans[key]
+
+
+_new_span = tuple.__new__  # Span's fields in order, without NamedTuple's generated __new__
+
+MAX_NESTING = 1000  # deeper than any real playbook; PyYAML, which ansible uses, gives up sooner
+
+
+_BRACKET = LazyRegex(r"[\[\]{}]")
+_BLOCK_PREFIX = LazyRegex(r"[ \t]*(?:[-?:](?:[ \t]+|$))*")  # used only for a line longer than MAX_NESTING
+
+
+def _too_deep(text: str) -> Span | None:
+    """Where nesting passes MAX_NESTING, if it does. The C composer recurses once per level and
+    would overflow the stack (a crash, not an exception) on a few ten thousand levels, which
+    an editor buffer can hold.
+
+    Every way YAML nests is bounded by one of two measures. Flow collections by the open ``[``
+    and ``{``. Block collections (indentation, and compact ``- - x``, ``? ? x``, ``- ? : x`` on one
+    line) by the column where a line's content starts, since each level's content starts further
+    right: only a line longer than MAX_NESTING can pass the limit, so this is cheap."""
+    if text.count("[") + text.count("{") > MAX_NESTING:
+        depth = 0
+        for bracket in _BRACKET.finditer(text):  # not every character: a JSON export is megabytes
+            if bracket.group() in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    offset = bracket.start()
+                    line = text.count("\n", 0, offset)
+                    return Span("", line, offset - (text.rfind("\n", 0, offset) + 1), line, 0)
+            elif depth:
+                depth -= 1
+    if len(text) > MAX_NESTING:
+        for number, line in enumerate(text.splitlines()):
+            if len(line) > MAX_NESTING:
+                column = _BLOCK_PREFIX.match(line).end()
+                if column > MAX_NESTING:
+                    return Span("", number, MAX_NESTING, number, 0)
+    return None
+
+
+_JSON_START = LazyRegex(r"[ \t\n\r]*[\[{]")
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether a text starts as a JSON object or array does (worth reading as JSON first)."""
+    return _JSON_START.match(text) is not None
+
+
+def _syntax_problem(exc: Any, file: str) -> YamlProblem:
+    """A YAML library's positioned error (ruamel's or PyYAML's, which have the same shape)."""
+    mark = exc.problem_mark or exc.context_mark
+    line, col = (mark.line, mark.column) if mark is not None else (0, 0)
+    message = " ".join(filter(None, [exc.context, exc.problem])) or "invalid YAML"
+    return YamlProblem(message, Span(file, line, col, line, col))
+
+
+def parse_yaml(text: str, file: str) -> Loaded:
+    """Parse YAML text; a syntax error comes back as ``Loaded.error`` with its position."""
+    if looks_like_json(text):  # ansible's loader tries JSON first, and JSON's values win
+        from engine.parsing.yaml_json import parse_json  # only then: a listing need not import json
+
+        data = parse_json(text, file)
+        if data is not None:
+            return Loaded(file, data=data)
+    deep = _too_deep(text)
+    if deep is not None:
+        return Loaded(file, error=YamlProblem(f"YAML nested more than {MAX_NESTING} levels deep",
+                                              deep._replace(file=file, end_line=deep.line, end_col=deep.col)))
+    try:
+        node = _compose(text)
+    except MarkedYAMLError as exc:
+        pyyaml = _pyyaml()
+        if pyyaml is None:
+            return Loaded(file, error=_syntax_problem(exc, file))
+        try:  # ansible's parser has the last word on what is valid YAML
+            node = _compose_as_ansible(text)
+        except pyyaml.MarkedYAMLError as pyyaml_exc:
+            return Loaded(file, error=_syntax_problem(pyyaml_exc, file))
+        except (pyyaml.YAMLError, ValueError, RecursionError) as pyyaml_exc:
+            return Loaded(file, error=YamlProblem(f"invalid YAML: {pyyaml_exc}", Span(file, 0, 0, 0, 0)))
+    except (YAMLError, ValueError, RecursionError) as exc:
+        return Loaded(file, error=YamlProblem(f"invalid YAML: {exc}", Span(file, 0, 0, 0, 0)))
+    if node is None:
+        return Loaded(file, data=None)
+    try:
+        return Loaded(file, data=_Constructor(file).build(node))
+    except RecursionError:
+        return Loaded(file, error=YamlProblem("YAML nested too deeply", Span(file, 0, 0, 0, 0)))
+    except _BadScalar as bad:
+        return Loaded(file, error=YamlProblem(f"YAML parsing failed: {bad}", bad.span))
+    except _AliasBomb:
+        return Loaded(file, error=YamlProblem(f"YAML aliases expand to more than {MAX_EXPANDED_NODES:,} values",
+                                              Span(file, 0, 0, 0, 0)))

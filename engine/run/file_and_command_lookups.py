@@ -1,0 +1,406 @@
+"""ansible.builtin lookups for a run: ``lookup()``, ``query()``/``q()`` and ``with_<lookup>`` loops.
+
+One function per lookup plugin (``plugins/lookup/*.py`` of ansible-core 2.19), each
+``fn(terms, kwargs, call) -> list`` with the plugin's semantics and messages, and ``invoke`` doing
+what ``_invoke_lookup`` does around them: ``wantlist``, ``errors=strict|warn|ignore``, and joining a
+list of strings with commas for ``lookup()``.
+
+Lookups run on the controller whatever the check mode (``pipe`` runs its command, ``password``
+writes its file, as ansible does). They are only reachable through a :class:`LookupContext`, which
+the executor gives the templar of a task; a templar without one (the editor's variable report)
+never runs a lookup. The lookups that read nothing, and ``invoke`` itself, are the static
+engine's (engine.templating.pure_lookups): this module adds those that read files or run commands.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import random
+import re
+import secrets
+import string
+import subprocess
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.run.template_vars import template_vars
+from engine.templating.pure_lookups import (
+    PURE,
+    Call,
+    LookupFailure,
+    LookupFunction,
+    Templar,
+    _bool_option,
+    _integer,
+    _options,
+    invoke,
+    short_name,
+    template_globals,
+)
+
+
+@dataclass(frozen=True)
+class LookupContext:
+    """Where a task's lookups look files up and run commands."""
+
+    basedir: str
+    """The playbook's directory: the loader's basedir (pipe/lines cwd, password's relative paths)."""
+    search_paths: list[str] = field(default_factory=list)
+    """``ansible_search_path``: the role's path (if any), then the task file's directory."""
+    in_role: bool = False
+    action: str = ""
+    """The task's action, which ``with_first_found`` looks at to choose files/, templates/ or vars/."""
+    warn: Callable[[str], None] | None = None
+    """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
+
+    def resolve(self, name: str) -> LookupFunction:
+        from engine.templating.errors import TemplateFailure
+
+        short = short_name(name)
+        if short in LOOKUPS:
+            return LOOKUPS[short]
+        if short in REFUSED:
+            raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
+        raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
+
+    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
+        """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""
+        return template_globals(templar, self)
+
+    def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
+               invoked_as_with: bool = False) -> Any:
+        return invoke(templar, self, name, terms, kwargs, invoked_as_with)
+
+
+def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
+                 warn: Callable[[str], None] | None = None) -> LookupContext:
+    """``Task.get_search_path`` (the role's path, then the task file's directory) and the basedir."""
+    paths = [role_path] if role_path else []
+    if task_file:
+        paths.append(os.path.dirname(task_file))
+    return LookupContext(basedir=basedir, search_paths=list(dict.fromkeys(paths)), in_role=bool(role_path),
+                         action=action, warn=warn)
+
+
+# -- helpers (LookupBase) ---------------------------------------------------------------------
+def _unfrack(path: str) -> str:
+    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
+
+
+def find_file(ctx: LookupContext, subdir: str | None, needle: str) -> str | None:
+    """``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path`` then the basedir."""
+    if needle is None:
+        return None
+    if needle.startswith(("~", os.path.sep)):
+        path = _unfrack(needle)
+        return path if os.path.exists(path) else None
+    candidates: list[str] = []
+    add_subdir = subdir and needle.split("/")[0] != subdir
+    for path in [*(ctx.search_paths or [ctx.basedir])]:
+        upath = _unfrack(path)
+        parent = os.path.dirname(upath)
+        if ctx.in_role and parent.endswith("/tasks"):
+            candidates += [os.path.join(os.path.dirname(parent), subdir or "", needle), os.path.join(parent, needle)]
+        if add_subdir:
+            candidates.append(os.path.join(upath, subdir or "", needle))
+        candidates.append(os.path.join(upath, needle))
+    if add_subdir:
+        candidates.append(os.path.join(ctx.basedir, subdir or "", needle))
+    candidates.append(os.path.join(ctx.basedir, needle))
+    return next((c for c in candidates if os.path.exists(c)), None)
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8", errors="surrogateescape")
+    except OSError as exc:
+        raise LookupFailure(f"An error occurred while trying to read the file '{path}': {exc}") from exc
+
+
+# -- the lookups ------------------------------------------------------------------------------
+def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    opts = _options(kwargs, {"lstrip": False, "rstrip": True}, "file")
+    ret = []
+    for term in terms:
+        path = find_file(call.context, "files", term)
+        try:
+            if not path:
+                raise LookupFailure("File not found. Use -vvvvv to see paths searched.")
+            contents = _read_text(path)
+        except LookupFailure as exc:
+            raise LookupFailure(f"Unable to access the file {term!r}: {exc}") from exc
+        if _bool_option(opts["lstrip"]):
+            contents = contents.lstrip()
+        if _bool_option(opts["rstrip"]):
+            contents = contents.rstrip()
+        ret.append(contents)
+    return ret
+
+
+def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    defaults = {"convert_data": True, "template_vars": {}, "jinja2_native": False, "variable_start_string": "{{",
+                "variable_end_string": "}}", "comment_start_string": "{#", "comment_end_string": "#}",
+                "trim_blocks": True}
+    opts = _options(kwargs, defaults, "template")
+    custom = [k for k in ("variable_start_string", "variable_end_string", "comment_start_string",
+                          "comment_end_string") if opts[k] != defaults[k]]
+    if custom:
+        raise LookupFailure(f"playbook-ls's engine does not support {', '.join(custom)} for the template lookup; "
+                            "run with --engine ansible")
+    if not isinstance(opts["template_vars"], Mapping):
+        raise LookupFailure("template_vars must be a dictionary")
+    ret = []
+    for term in terms:
+        path = find_file(call.context, "templates", term)
+        if not path:
+            raise LookupFailure(f"the template file {term} could not be found for the lookup")
+        text = _read_text(path)
+        extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
+        ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"])))
+    return ret
+
+
+def lookup_env(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    opts = _options(kwargs, {"default": ""}, "env")
+    return [os.environ.get(str(term).split()[0], opts["default"]) for term in terms]
+
+
+def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    ret: list[Any] = []
+    for term in terms:
+        term_file = os.path.basename(term)
+        if term_file != term:
+            found = [find_file(call.context, "files", os.path.dirname(term))]
+        else:
+            found = []
+            for path in call.context.search_paths or [call.context.basedir]:
+                found += [os.path.join(path, "files"), path]
+        for directory in found:
+            if directory:
+                hits = [g for g in glob.glob(os.path.join(directory, term_file)) if os.path.isfile(g)]
+                if hits:
+                    ret.extend(hits)
+                    break
+    return ret
+
+
+def _split_on(terms: Any, splitters: str) -> list[str]:
+    if isinstance(terms, str):
+        return re.split("[" + "".join(map(re.escape, splitters)) + "]", terms)
+    out: list[str] = []
+    for term in terms:
+        out.extend(_split_on(term, splitters))
+    return out
+
+
+def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    from jinja2 import Undefined
+
+    opts = _options(kwargs, {"files": [], "paths": [], "skip": False}, "first_found")
+    if call.invoked_as_with:
+        terms = [t for t in terms if not isinstance(t, Undefined)]
+        subdir = next((s for s in ("template", "var", "file") if s in call.context.action), "file") + "s"
+    else:
+        subdir = None
+    if not terms:
+        terms = opts["files"]
+
+    def process(items: Sequence[Any]) -> list[str]:
+        search: list[str] = []
+        for term in items:
+            paths = opts["paths"]
+            if isinstance(term, Mapping):
+                unknown = sorted(set(term) - {"files", "paths", "skip"})
+                if unknown:
+                    raise LookupFailure(f"Unsupported parameters for (first_found) lookup: {', '.join(unknown)}")
+                files, paths = term.get("files", opts["files"]), term.get("paths", opts["paths"])
+            elif isinstance(term, str):
+                files = [term]
+            elif isinstance(term, Sequence):
+                search.extend(process(term))
+                continue
+            else:
+                raise LookupFailure("Invalid term supplied. A string, dict or list is required, not "
+                                    f"{type(term).__name__!r}).")
+            filelist = _split_on(files, ",;")
+            pathlist = _split_on(paths, ",:;")
+            search.extend([os.path.join(p, f) for p in pathlist for f in filelist] if pathlist else filelist)
+        return search
+
+    for name in process(terms):
+        path = find_file(call.context, subdir, name)
+        if path is not None:
+            return [os.path.normpath(os.path.abspath(os.path.expanduser(path)))]
+    if _bool_option(opts["skip"]):
+        return []
+    raise LookupFailure("No file was found when using first_found.")
+
+
+def _shell(command: str, cwd: str) -> tuple[int, bytes]:
+    proc = subprocess.run(command, cwd=cwd, shell=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, check=False)
+    return proc.returncode, proc.stdout
+
+
+def lookup_pipe(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    ret = []
+    for term in terms:
+        term = str(term)
+        rc, out = _shell(term, call.context.basedir)
+        if rc != 0:
+            raise LookupFailure(f"lookup_plugin.pipe({term}) returned {rc}")
+        ret.append(out.decode("utf-8").rstrip())
+    return ret
+
+
+def lookup_lines(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    ret: list[Any] = []
+    for term in terms:
+        rc, out = _shell(term, call.context.basedir)
+        if rc != 0:
+            raise LookupFailure(f"lookup_plugin.lines({term}) returned {rc}")
+        ret.extend(line.decode("utf-8") for line in out.splitlines())
+    return ret
+
+
+def lookup_random_choice(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    return [secrets.choice(terms)] if terms else terms
+
+
+# (name, type, default, environment variable, ini key in [defaults]); the settings whose value the
+# engine can tell without ansible's configuration manager.
+_CONFIG: dict[str, tuple[str, Any, str, str]] = {
+    "DEFAULT_TIMEOUT": ("integer", 10, "ANSIBLE_TIMEOUT", "timeout"),
+    "DEFAULT_FORKS": ("integer", 5, "ANSIBLE_FORKS", "forks"),
+    "DEFAULT_GATHERING": ("string", "implicit", "ANSIBLE_GATHERING", "gathering"),
+    "DEFAULT_HASH_BEHAVIOUR": ("string", "replace", "ANSIBLE_HASH_BEHAVIOUR", "hash_behaviour"),
+    "INJECT_FACTS_AS_VARS": ("boolean", True, "ANSIBLE_INJECT_FACT_VARS", "inject_facts_as_vars"),
+    "HOST_KEY_CHECKING": ("boolean", True, "ANSIBLE_HOST_KEY_CHECKING", "host_key_checking"),
+}
+
+
+def lookup_config(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    from engine.config import config_value
+
+    opts = _options(kwargs, {"on_missing": "error", "plugin_type": None, "plugin_name": None,
+                             "show_origin": False}, "config")
+    if opts["plugin_type"] or opts["plugin_name"]:
+        if not (opts["plugin_type"] and opts["plugin_name"]):
+            raise LookupFailure("Both plugin_type and plugin_name are required, cannot use one without the other.")
+        raise LookupFailure("playbook-ls's engine cannot read plugin settings with the config lookup; "
+                            "run with --engine ansible")
+    ret: list[Any] = []
+    for term in terms:
+        if not isinstance(term, str):
+            raise LookupFailure(f"Invalid setting identifier, {term!r} is not a {str}, its a {type(term)}.")
+        if term not in _CONFIG:
+            from engine.run.ansible_settings import SETTINGS
+
+            if term in SETTINGS:
+                raise LookupFailure(f"playbook-ls's engine knows only the settings {', '.join(sorted(_CONFIG))} "
+                                    f"for the config lookup, not {term!r}; run with --engine ansible")
+            undefined = f"No config definition exists for {term!r}."  # AnsibleUndefinedConfigEntry
+            if opts["on_missing"] == "error":
+                raise LookupFailure(undefined)
+            if opts["on_missing"] == "warn" and call.context.warn is not None:
+                call.context.warn(f"Skipping {term}: {undefined}")
+            elif opts["on_missing"] not in ("skip", "warn"):
+                raise LookupFailure(f"Invalid value {opts['on_missing']!r} for config 'on_missing' for 'config' "
+                                    "lookup plugin.")
+            continue
+        kind, default, env, key = _CONFIG[term]
+        raw = config_value(env, "defaults", key)
+        origin = "default" if raw is None else (f"env: {env}" if env in os.environ else "ini")
+        if raw is None:
+            value = default
+        elif kind == "integer":
+            value = _integer(term, raw, "config")
+        elif kind == "boolean":
+            value = _bool_option(raw)
+        else:
+            value = raw
+        ret.append([value, origin] if _bool_option(opts["show_origin"]) else value)
+    return ret
+
+
+_PASSWORD_PARAMS = frozenset(("length", "encrypt", "chars", "ident", "seed"))
+
+
+def lookup_password(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    from engine.parsing.splitter import parse_kv
+
+    base = _options(kwargs, {"length": 20, "encrypt": None, "chars": ["ascii_letters", "digits", ".,:-_"],
+                             "ident": None, "seed": None}, "password")
+    ret = []
+    for term in terms:
+        opts = dict(base)
+        relpath, _, rest = str(term).partition(" ")
+        if rest:
+            params = parse_kv(rest)
+            if "_raw_params" in params:
+                relpath = " ".join((relpath, params.pop("_raw_params")))
+                if not str(term).startswith(relpath):
+                    raise LookupFailure("Unrecognized value after key=value parameters given to password lookup")
+            invalid = set(params) - _PASSWORD_PARAMS
+            if invalid:
+                raise LookupFailure(f"Unrecognized parameter(s) given to password lookup: {', '.join(invalid)}")
+            opts.update(params)
+        if opts["encrypt"] or opts["ident"]:
+            raise LookupFailure("playbook-ls's engine does not support encrypt/ident for the password lookup; "
+                                "run with --engine ansible")
+        chars = opts["chars"]
+        if isinstance(chars, str):
+            parts = [","] if ",," in chars else []
+            parts.extend(c for c in chars.replace(",,", ",").split(",") if c)
+            chars = parts
+        candidates = "".join(str(getattr(string, str(spec), spec)) for spec in chars).replace('"', "").replace("'", "")
+        length = _integer("length", opts["length"], "password")
+        path = relpath if relpath.startswith(("/", "~")) else os.path.join(call.context.basedir, relpath)
+        path = _unfrack(path)
+        content = None
+        if path != "/dev/null" and os.path.exists(path):
+            with open(path, "rb") as handle:
+                content = handle.read().rstrip().decode("utf-8", errors="surrogateescape")
+        if content is None or path == "/dev/null":
+            generator = random.SystemRandom() if opts["seed"] is None else random.Random(opts["seed"])
+            password = "".join(generator.choice(candidates) for _ in range(length))
+            if path != "/dev/null":
+                os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+                with open(path, "wb") as handle:
+                    os.chmod(path, 0o600)
+                    handle.write(password.encode("utf-8", errors="surrogateescape") + b"\n")
+        else:
+            password = content.split(" salt=")[0] if " salt=" in content else content
+        ret.append(password)
+    return ret
+
+
+def lookup_unvault(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    raise LookupFailure("playbook-ls's engine does not support vault; run with --engine ansible")
+
+
+
+LOOKUPS: dict[str, LookupFunction] = {
+    **PURE,
+    "file": lookup_file,
+    "template": lookup_template,
+    "env": lookup_env,
+    "fileglob": lookup_fileglob,
+    "first_found": lookup_first_found,
+    "lines": lookup_lines,
+    "pipe": lookup_pipe,
+    "config": lookup_config,
+    "password": lookup_password,
+    "random_choice": lookup_random_choice,
+    "unvault": lookup_unvault,
+}
+
+# ansible-core lookups this engine does not implement (they reach other systems or files it does
+# not parse); a run that uses one fails with a hint rather than "not found".
+REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
+lookup_first_found.accepts_undefined = True  # type: ignore[attr-defined] - with_first_found drops undefined terms
+
+
+__all__ = ["LOOKUPS", "LookupContext", "task_context"]

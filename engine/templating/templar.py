@@ -1,0 +1,858 @@
+"""Run-time templating: a sandboxed Jinja2 environment, built once per process, and the same
+environment under static evaluation's limits for the values shown before a run.
+
+Differs from :mod:`engine.templating.load_time` (static, for display) in what a run needs: native
+types (``"{{ 3 }}"`` is the integer 3, as in ansible 2.19), lazily templated variables
+(a variable whose value is a template is rendered when a template reads it), conditionals
+that must come out boolean, and the filters and tests playbooks commonly use. A run's
+:class:`Templar` computes what ansible computes; a bounded one (the variable model's, the
+editor's) keeps to :mod:`engine.templating.bounds`' limits.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import keyword
+import os
+import re
+from collections.abc import Callable, Collection, Iterator, Mapping
+from functools import cache, lru_cache
+from itertools import chain, islice
+from typing import Any, Protocol
+
+from engine.booleans import bool_filter
+from engine.templating.bounds import (
+    MAX_RESULT_TEXT,
+    MAX_SIZE,
+    StaticRefusal,
+    TooLarge,
+    binop_over_limit,
+    bounded_environment_class,
+    evaluation,
+    spend,
+    static_evaluation_in_progress,
+    text_size,
+)
+from engine.templating.bounds import bounded_range as _bounded_range
+from engine.templating.errors import TemplateFailure
+from engine.templating.filters import core as builtin_filters
+from engine.templating.filters import paths_and_sets as path_and_set_filters
+from engine.templating.filters.core import with_builtin_names
+from engine.templating.filters.randomness import random_filter, shuffle_filter
+from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
+from engine.templating.filters.version import version_compare
+from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.values import UnsafeText
+
+
+class Lookups(Protocol):
+    """What a templar that may run lookups is given: the run's lookup context
+    (engine.run.file_and_command_lookups.LookupContext). Static templating has none, so no lookup ever runs."""
+
+    warn: Callable[[str], None] | None
+
+    def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]: ...
+
+    def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
+               invoked_as_with: bool = False) -> Any: ...
+
+
+# -- filters -------------------------------------------------------------------------------
+def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for item in dicts:
+        for mapping in (item if isinstance(item, list) else [item]):
+            result = _merge_dicts(result, mapping, recursive, list_merge)
+    return result
+
+
+def _merge_dicts(base: dict[str, Any], more: Mapping[str, Any], recursive: bool, list_merge: str) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in more.items():
+        old = merged.get(key)
+        if recursive and isinstance(old, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge_dicts(dict(old), value, recursive, list_merge)
+        elif isinstance(old, list) and isinstance(value, list) and list_merge in ("append", "prepend"):
+            merged[key] = old + value if list_merge == "append" else value + old
+        else:
+            merged[key] = value
+    return merged
+
+
+def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
+    if not isinstance(value, Mapping):
+        raise TemplateFailure(f"dict2items requires a dictionary, got {type(value).__name__} instead.")
+    return [{key_name: k, value_name: v} for k, v in value.items()]
+
+
+def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_name: str = "value") -> dict[str, Any]:
+    return {item[key_name]: item[value_name] for item in value}
+
+
+def _mandatory(value: Any, msg: str | None = None) -> Any:
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        raise TemplateFailure(msg or f"Mandatory variable {value._undefined_name!r} not defined.")
+    return value
+
+
+@functools.cache
+def _yaml_dumper() -> type:
+    """ansible's ``AnsibleDumper``: PyYAML's safe dumper (libyaml's when PyYAML has it, which
+    ends a lone scalar without ``...``), writing any mapping as a dict and any other collection
+    as a list."""
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_multi_representer(Mapping, dumper.represent_dict)
+    dumper.add_multi_representer(Collection, dumper.represent_list)
+    return dumper
+
+
+def _to_yaml(value: Any, *_args: Any, default_flow_style: bool | None = None, **kwargs: Any) -> str:
+    """``to_yaml``: flow style for the innermost collections (PyYAML's default), as ansible dumps."""
+    import yaml
+
+    return str(yaml.dump(value, Dumper=_yaml_dumper(), allow_unicode=True, default_flow_style=default_flow_style,
+                         **kwargs))
+
+
+def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: bool = False, **kwargs: Any) -> str:
+    """``to_nice_yaml``: block style, indented by 4 unless told otherwise."""
+    return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
+
+
+def _from_yaml(value: str) -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=True).load(value)
+
+
+def _unique(value: Any) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def _flatten(value: Any, levels: int | None = None) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if isinstance(item, list) and (levels is None or levels > 0):
+            result.extend(_flatten(item, None if levels is None else levels - 1))
+        elif item is not None:
+            result.append(item)
+    return result
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "random": random_filter,
+    "shuffle": shuffle_filter,
+    "bool": bool_filter,
+    "to_json": lambda v, **kw: json.dumps(v, **kw),
+    "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
+    "from_json": lambda v: json.loads(v),
+    "to_yaml": _to_yaml,
+    "to_nice_yaml": _to_nice_yaml,
+    "from_yaml": _from_yaml,
+    "regex_replace": regex_replace,
+    "regex_search": regex_search,
+    "combine": _combine,
+    "dict2items": _dict2items,
+    "items2dict": _items2dict,
+    "mandatory": _mandatory,
+    "ternary": ternary,
+    "basename": lambda p: os.path.basename(str(p)),
+    "dirname": lambda p: os.path.dirname(str(p)),
+    "unique": _unique,
+    "flatten": _flatten,
+    "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
+    "quote": lambda v: __import__("shlex").quote(str(v)),
+    "type_debug": lambda v: type(v).__name__,
+}
+
+
+# -- tests -----------------------------------------------------------------------------------
+def _result_failed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'failed' test expects a dictionary")
+    return bool(result.get("failed", False))
+
+
+def _result_changed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'changed' test expects a dictionary")
+    if "changed" not in result and isinstance(result.get("results"), list):
+        return any(isinstance(r, Mapping) and r.get("changed") for r in result["results"])
+    return bool(result.get("changed", False))
+
+
+def _result_skipped(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'skipped' test expects a dictionary")
+    return bool(result.get("skipped", False))
+
+
+TESTS: dict[str, Callable[..., bool]] = {
+    "version": version_compare,
+    "version_compare": version_compare,
+    "failed": _result_failed,
+    "failure": _result_failed,
+    "succeeded": lambda r: not _result_failed(r),
+    "success": lambda r: not _result_failed(r),
+    "successful": lambda r: not _result_failed(r),
+    "changed": _result_changed,
+    "change": _result_changed,
+    "skipped": _result_skipped,
+    "skip": _result_skipped,
+    "match": regex_test("match"),
+    "search": regex_test("search"),
+    "regex": regex_test("search"),
+    "truthy": lambda v: bool(v),
+    "falsy": lambda v: not bool(v),
+    "subset": lambda a, b: set(a) <= set(b),
+    "superset": lambda a, b: set(a) >= set(b),
+    "contains": lambda seq, item: item in seq,
+    "abs": lambda p: os.path.isabs(str(p)),
+}
+
+
+def _native_concat(values: Iterator[Any]) -> Any:
+    """ansible 2.19's ``AnsibleEnvironment.concat``: None nodes are dropped (no literal "None"),
+    a template with no node is None, one node keeps its value's type; anything else is text."""
+    present = (v for v in values if v is not None)
+    head = list(islice(present, 2))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    return "".join(str(v) for v in chain(head, present))
+
+
+def _count_newlines_from_end(text: str) -> int:
+    return len(text) - len(text.rstrip("\n"))
+
+
+# The block-syntax options ansible's template action passes as overrides; any other string is
+# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off).
+TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence"})
+
+
+@cache
+def environment() -> Any:
+    """The run-time environment: sandboxed, native types, computing what ansible computes. Built once."""
+    return _build_environment(bounded=False)
+
+
+@cache
+def bounded_environment() -> Any:
+    """The run-time environment's filters, tests and types under static evaluation's limits
+    (:mod:`engine.templating.bounds`): what shows a variable's value before the run. Built once."""
+    return _build_environment(bounded=True)
+
+
+class _AnyName(dict):  # type: ignore[type-arg]
+    """Every filter and test name exists: Jinja's analysis refuses unknown ones, and a
+    collection's filters are only names to a reader (nothing is rendered)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Any:
+        return _identity
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name]
+
+
+def _identity(value: Any, *args: Any, **kwargs: Any) -> Any:
+    return value
+
+
+@cache
+def parsing_environment() -> Any:
+    """An environment that parses and never renders, for reading what a template uses (its
+    names, filters and the structure of a condition): any filter or test name parses, and it
+    has the run's globals (``range``...). No sandbox: nothing is ever evaluated with it."""
+    from jinja2 import Environment
+
+    env = Environment(autoescape=False)
+    env.filters, env.tests = _AnyName(env.filters), _AnyName(env.tests)
+    env.globals.update(environment().globals)
+    return env
+
+
+@cache
+def expression_environment() -> Any:
+    """The bounded environment for a bare expression as an inventory plugin evaluates it
+    (``constructed``'s ``compose``, ``keyed_groups``): ansible escapes the backslashes of its
+    string constants first, so ``regex_replace('\\.', '_')`` means the regex ``\\.``."""
+    base = bounded_environment()
+
+    class ExpressionEnvironment(type(base)):  # type: ignore[misc]
+        @property
+        def lexer(self) -> Any:
+            if "_escaping_lexer" not in self.__dict__:
+                self.__dict__["_escaping_lexer"] = _escaping_lexer(self)
+            return self.__dict__["_escaping_lexer"]
+
+    environment = base.overlay()  # the same filters, tests and globals, read through
+    environment.__class__ = ExpressionEnvironment
+    return environment
+
+
+def _escaping_lexer(environment: Any) -> Any:
+    from jinja2.lexer import TOKEN_STRING, Lexer
+
+    class EscapingLexer(Lexer):
+        def tokeniter(self, *args: Any, **kwargs: Any) -> Any:
+            for token in super().tokeniter(*args, **kwargs):
+                if token[1] == TOKEN_STRING:
+                    token = token[0], token[1], token[2].replace("\\", "\\\\")
+                yield token
+
+    return EscapingLexer(environment)
+
+
+@cache
+def _classes() -> tuple[type, type, type]:
+    """(the run-time environment class, ansible's undefined, a captured failure)."""
+    from jinja2 import StrictUndefined
+    from jinja2.exceptions import SecurityError
+    from jinja2.nativetypes import NativeCodeGenerator
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.utils import missing
+
+    class RuntimeEnvironment(ImmutableSandboxedEnvironment):
+        code_generator_class = NativeCodeGenerator
+        concat = staticmethod(_native_concat)  # type: ignore[assignment]
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            refused = binop_over_limit(operator, left, right)
+            if refused:
+                raise SecurityError(refused)
+            return super().call_binop(context, operator, left, right)
+
+        def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
+            return _mark_constant_lookup_terms(super()._parse(source, name, filename))
+
+    # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
+    # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
+    class ChainedUndefined(StrictUndefined):
+        """ansible's undefined: an attribute or item of it is itself (so ``x.a.b | default('d')``
+        and ``x['a'] is defined`` work and ``x.a ~ 'z'`` fails with "'x' is undefined"), anything
+        else fails as StrictUndefined does."""
+
+        __slots__ = ()
+
+        def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
+                     *args: Any, **kwargs: Any) -> None:
+            # ansible's Marker words a missing attribute or key of a value by the value's type
+            if not hint and name and obj is not missing:
+                hint = f"object of type {_native_type_name(obj)!r} has no attribute {name!r}"
+            super().__init__(hint, obj, name, *args, **kwargs)
+
+        def __getattr__(self, name: str) -> Any:
+            if name[:2] == "__":
+                raise AttributeError(name)
+            return self
+
+        def __getitem__(self, name: Any) -> Any:
+            return self
+
+    class CapturedFailure(ChainedUndefined):
+        """A variable whose rendering failed for another reason than an undefined name (a filter
+        the engine lacks, a type error): it fails with that error where a template uses it, and
+        ``default`` does not replace it (ansible's CapturedExceptionMarker)."""
+
+        __slots__ = ()
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            raise TemplateFailure(str(self._undefined_hint))
+
+    return RuntimeEnvironment, ChainedUndefined, CapturedFailure
+
+
+def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    """ansible's ``default``: only an undefined value is replaced, not a failed one."""
+    from jinja2 import Undefined
+
+    if isinstance(value, _classes()[2]):
+        return value
+    if isinstance(value, Undefined) or (boolean and not value):
+        return default_value
+    return value
+
+
+def _build_environment(bounded: bool) -> Any:
+    from jinja2 import pass_context
+
+    environment_class, undefined, captured_failure = _classes()
+    if bounded:
+        class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
+            concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
+
+        environment_class = BoundedRuntimeEnvironment
+    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False)
+    env.captured_failure = captured_failure
+    # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
+    # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
+    env.finalize = pass_context(lambda _context, value: value)
+    env.globals["range"] = _bounded_range
+    env.globals[CONSTANT_TEMPLATE] = lambda text: text
+    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
+                        for name, f in {**FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS}.items()})
+    env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update(with_builtin_names(env.filters))
+    env.filters.update({name: _listing(f) for name, f in env.filters.items()})
+    env.tests.update({name: _tripping(t) for name, t in {**TESTS, **path_and_set_filters.TESTS}.items()})
+    if bounded:
+        env.bound_filters()
+    return env
+
+
+def _bounded_native_concat(values: Iterator[Any]) -> Any:
+    """:func:`_native_concat` that spends the budget on every piece and refuses to join text
+    longer than the size limit (a value's text is measured before it is made)."""
+    present = (value for value in values if value is not None)
+    head = list(islice(present, 2))
+    spend(len(head))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    parts: list[str] = []
+    size = 0
+    for value in chain(head, present):
+        spend()
+        size += text_size(value, MAX_SIZE - size)
+        if size > MAX_SIZE:
+            raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
+        parts.append(str(value))
+    return "".join(parts)
+
+
+def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter, giving a list where it gives an iterator (Jinja's ``select``, ``map``,
+    ``unique``, ``reverse``...), as ansible 2.19 hands a filter's result on: ``(xs | select('>',
+    1))[0]`` is the first item, and ``xs | map('upper')`` renders as a list."""
+    from functools import wraps
+
+    @wraps(plugin)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = plugin(*args, **kwargs)
+        if isinstance(result, Iterator) and not isinstance(result, (str, bytes, Mapping)):
+            return list(result)
+        return result
+
+    return call
+
+
+# the engine's filters that are given an undefined value on purpose
+TAKES_UNDEFINED = frozenset({"mandatory"})
+
+
+def _tripping(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The plugin, failing first on an undefined value with its own message ("'x' is undefined"),
+    as ansible's plugins trip over a Marker before looking at it."""
+    from functools import wraps
+
+    from jinja2 import Undefined
+
+    if getattr(plugin, "jinja_pass_arg", None) is not None:  # it takes Jinja's context first: leave it
+        return plugin
+
+    @wraps(plugin)
+    def call(value: Any, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(value, Undefined):
+            value._fail_with_undefined_error()
+        return plugin(value, *args, **kwargs)
+
+    return call
+
+
+# ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
+# '{{ role_path }}/x')``), with a deprecation warning: such constants are wrapped at compile time in
+# a call to this global, which the run's lookup globals define (elsewhere it gives the text back).
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"
+LOOKUP_NAMES = frozenset({"lookup", "query", "q"})
+
+
+def _template_constant(node: Any, renderer: str) -> Any:
+    """A template-looking string constant handed to the global ``renderer`` (which templates it
+    when the template runs); any other node as it is."""
+    from jinja2 import nodes
+
+    if isinstance(node, nodes.Const) and isinstance(node.value, str) and is_template(node.value):
+        return nodes.Call(nodes.Name(renderer, "load"), [node], [], None, None, lineno=node.lineno)
+    return node
+
+
+def _mark_constant_lookup_terms(tree: Any) -> Any:
+    from jinja2 import nodes
+
+    def wrap(node: Any) -> Any:
+        node = _template_constant(node, CONSTANT_TEMPLATE)
+        if isinstance(node, (nodes.List, nodes.Tuple)):
+            node.items = [wrap(item) for item in node.items]
+        elif isinstance(node, nodes.Dict):
+            for pair in node.items:
+                pair.value = wrap(pair.value)
+        return node
+
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_NAMES and call.args:
+            call.args = [call.args[0], *(wrap(arg) for arg in call.args[1:])]
+    return tree
+
+
+@cache
+def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
+    """The run-time environment with the template action's block options; one per combination."""
+    return (bounded_environment() if bounded else environment()).overlay(**dict(overrides))
+
+
+@lru_cache(maxsize=1024)
+def _compiled(env: Any, source: str, conditional: bool = False) -> Any:
+    """``env.from_string(source)``, compiled once: Jinja only caches templates it loads by name,
+    and compiling costs far more than rendering (a loop renders the same text per item). A
+    ``conditional`` renders the template-looking string constants it holds first."""
+    if not conditional:
+        return env.from_string(source)
+    tree = _mark_conditional_constants(env.parse(source))
+    return env.template_class.from_code(env, env.compile(tree), env.make_globals(None), None)
+
+
+# ansible 2.19 (ALLOW_EMBEDDED_TEMPLATES) renders a conditional's template-looking string
+# constants when it evaluates them, with a warning: in `'{{ n }}' in out.stdout` the constant
+# becomes the native value of n (an int, so `in` fails as in ansible). This global does it.
+CONDITIONAL_CONSTANT = "__pls_conditional_constant"
+
+
+def _mark_conditional_constants(tree: Any) -> Any:
+    from jinja2 import nodes
+    from jinja2.visitor import NodeTransformer
+
+    class Mark(NodeTransformer):
+        def visit_Const(self, node: Any) -> Any:
+            return _template_constant(node, CONDITIONAL_CONSTANT)
+
+        def visit_Call(self, node: Any) -> Any:
+            if isinstance(node.node, nodes.Name) and node.node.name == CONSTANT_TEMPLATE:
+                return node  # a lookup term: templated by the lookup, once
+            return self.generic_visit(node)
+
+    return Mark().visit(tree)
+
+
+_PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+# names Jinja's parser reads as something else than a variable: constants, operators, keywords
+_NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "False", "None"}
+
+
+def _plain_name(text: str, expression: bool) -> str | None:
+    """The variable ``text`` is made of alone (``{{ name }}``, or ``name`` as an expression),
+    whose value is the template's: ``_native_concat`` of one node gives the value itself."""
+    match = _PLAIN_NAME.fullmatch(text) if not expression else None
+    name = match.group(1) if match else (text if expression and text.isidentifier() else None)
+    return None if name is None or name in _NOT_PLAIN else name
+
+
+def is_template(value: Any) -> bool:
+    """A string to render: it has Jinja2 markup and is not marked ``!unsafe``."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value) and not isinstance(value, UnsafeText)
+
+
+class Templar:
+    """Templates values and evaluates conditionals against one set of variables."""
+
+    def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
+                 bounded: bool = False) -> None:
+        """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
+        for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
+        ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
+        play's, so ``vars`` names them all (not so for one host's ``hostvars``).
+
+        ``bounded``: for static evaluation (a value shown before the run): every call of
+        :meth:`template`, :meth:`evaluate` or :meth:`render_text` (and every read of
+        :attr:`variables`) from outside is one :func:`~engine.templating.bounds.evaluation`, with its
+        budget, deadline and size limits, and a value beyond them, nested too deeply, or inside
+        itself fails as a :class:`TemplateFailure` (:func:`too_large_reason` tells the first two
+        apart). A run's templar is not bounded: it computes what ansible computes. Any templar
+        used while a static evaluation is in progress (``hostvars``' own) is bounded too."""
+        self.raw = variables
+        self.lookups = lookups
+        self.task_scope = task_scope
+        self.bounded = bounded
+        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred)
+        self._globals: Mapping[str, Any] | None = None
+
+    def _deferred(self, name: str, exc: Exception) -> Any:
+        """A variable whose template fails: undefined itself when it needs an undefined
+        variable, else a captured failure, each failing with its message where a template uses
+        it (ansible 2.19's markers), not where it is only mentioned."""
+        message = str(exc)
+        if (isinstance(exc, (RecursionError, MemoryError)) or message.startswith("Recursive loop detected")
+                or _too_large_cause(exc) is not None):
+            return None  # a loop, or a value too large to evaluate statically: refused where it is met
+        env = bounded_environment() if self.bounded else environment()
+        if undefined_cause(exc):
+            return env.undefined(hint=message, name=name)
+        return env.captured_failure(hint=message, name=name)
+
+    def child(self, more: Mapping[str, Any]) -> Templar:
+        """A templar that also sees ``more`` (a loop item, say), taking precedence."""
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded)
+
+    def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
+        """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
+        none is in progress; otherwise as it is. A text refused once is refused at once after
+        that, whatever the variables (as :func:`engine.templating.load_time.render` does): the same
+        template is met on every host and at every hover."""
+        if not self.bounded or static_evaluation_in_progress():
+            return function(value, **kwargs)
+        remembered = _refused_texts.get(value) if isinstance(value, str) else None
+        if remembered is not None:
+            raise _refused(remembered)
+        try:
+            with evaluation():
+                return _evaluated(function, value, **kwargs)
+        except TemplateFailure as exc:
+            cause = _too_large_cause(exc)
+            if cause is not None and isinstance(value, str):
+                if len(_refused_texts) >= _REFUSED_MEMORY:
+                    _refused_texts.clear()
+                _refused_texts[value] = cause.what
+            raise
+
+    def _scope(self, env: Any) -> Mapping[str, Any]:
+        if self._globals is None:
+            own = {CONDITIONAL_CONSTANT: self._conditional_constant}
+            if self.lookups is not None:
+                own.update(self.lookups.template_globals(self))
+            self._globals = Layered(own, env.globals)
+        if self.task_scope:  # get_vars sets 'vars' last: every variable, templated when read
+            return Layered({"vars": self.variables}, Layered(self.variables, self._globals))
+        return Layered(self.variables, self._globals)
+
+    def _conditional_constant(self, text: str) -> Any:
+        if self.lookups is not None and self.lookups.warn is not None:
+            self.lookups.warn("Jinja constant strings should not contain embedded templates. This feature will be "
+                              "disabled by default in ansible-core 2.23.")
+        return _tagged(self.template(text))
+
+    def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
+        """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
+        if self.lookups is None:
+            raise TemplateFailure(f"lookups are not enabled here; cannot run the lookup {name!r}")
+        lookups = self.lookups
+        # bounded as a template is: with_sequence, with_nested... can make millions of items
+        return self._within_bounds(lambda _value: lookups.invoke(self, name, terms, kwargs, invoked_as_with=True),
+                                   None)
+
+    def template(self, value: Any) -> Any:
+        if self.bounded and not static_evaluation_in_progress():
+            return self._within_bounds(self._template, value)
+        return self._template(value)
+
+    def _template(self, value: Any, containers: set[int] | None = None) -> Any:
+        if isinstance(value, str):
+            return self._render(value) if is_template(value) else value
+        if not isinstance(value, list | dict):
+            return value
+        if static_evaluation_in_progress():  # a run meets a value inside itself as ansible does: too deep
+            containers = set() if containers is None else containers
+            if id(value) in containers:
+                raise TemplateFailure(RECURSIVE_VALUE)
+            containers.add(id(value))
+        try:
+            if isinstance(value, list):
+                return [self._template(v, containers) for v in value]
+            return {self._template(k, containers): self._template(v, containers) for k, v in value.items()}
+        finally:
+            if containers is not None:
+                containers.discard(id(value))
+
+    def render_text(self, text: str, variables: Mapping[str, Any] | None = None, **overrides: Any) -> Any:
+        """A whole text (a template file), rendered as ansible's template action renders it with
+        ``overrides`` (trim_blocks, lstrip_blocks, newline_sequence) in force and ``variables``
+        (the action's template variables) over the task's."""
+        unknown = set(overrides) - TEMPLATE_OVERRIDES
+        if unknown:
+            raise TypeError(f"unsupported template overrides: {', '.join(sorted(unknown))}")
+        templar = self.child(variables) if variables else self
+        return templar._within_bounds(templar._render, text, overrides=tuple(sorted(overrides.items())))
+
+    def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
+        from jinja2 import TemplateError, Undefined
+        from jinja2.exceptions import SecurityError
+
+        bounded = static_evaluation_in_progress()
+        if overrides:
+            env = _overlay(overrides, bounded)
+        else:
+            env = bounded_environment() if bounded else environment()
+        name = _plain_name(text, expression)
+        try:
+            scope = self._scope(env)
+            if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
+                value = scope[name]
+                if not isinstance(value, Undefined):
+                    return value
+            template = _compiled(env, "{{ " + text + " }}" if expression else text, expression)
+            context = template.new_context(scope, shared=True)
+            result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+            if isinstance(result, Undefined):
+                result._fail_with_undefined_error()
+        except TemplateFailure:
+            raise
+        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
+                AttributeError, KeyError, IndexError) as exc:
+            raise TemplateFailure(_message(exc, text)) from exc
+        except re.error as exc:  # a run fails the task with it as with any error a filter raises
+            if not bounded:
+                raise
+            raise TemplateFailure(_message(exc, text)) from exc
+        if not expression and isinstance(result, str):
+            # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
+            # only to text; "{{ true }}\n" stays the boolean True, as ansible 2.19 renders it.
+            missing = _count_newlines_from_end(text) - _count_newlines_from_end(result)
+            if missing > 0:
+                result += dict(overrides).get("newline_sequence", "\n") * missing
+        return result
+
+    def value_of(self, expression: str) -> Any:
+        """The native value of a bare Jinja expression (an operand of a condition)."""
+        return self._within_bounds(self._render, expression, expression=True)
+
+    def evaluate(self, conditional: Any) -> bool:
+        """ansible 2.19's ``evaluate_conditional``: a bare expression (or one wholly wrapped
+        in ``{{ }}``) that must come out boolean."""
+        if isinstance(conditional, bool):
+            return conditional
+        if not isinstance(conditional, str):
+            raise TemplateFailure("Conditional expressions must be strings.")
+        text = conditional_expression(conditional)
+        if not text:
+            raise TemplateFailure("Empty conditional expressions are not allowed.")
+        try:
+            result = self._within_bounds(self._render, text, expression=True)
+        except TemplateFailure as exc:
+            # ansible 2.19 words an undefined variable as the conditional's, any other error as
+            # the expression's (_normalize_and_evaluate_conditional)
+            prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
+            raise TemplateFailure(f"{prefix}: {exc}") from exc
+        if isinstance(result, bool):
+            return result
+        raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
+                              f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+
+
+def conditional_expression(conditional: str) -> str:
+    """The bare expression ansible evaluates for a conditional: the text, stripped, without the
+    ``{{ }}`` that wholly wraps it (one pair only)."""
+    text = conditional.strip()
+    if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+        text = text[2:-2].strip()
+    return text
+
+
+def _native_type_name(value: Any) -> str:
+    """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
+    for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
+        if isinstance(value, kind):
+            return "dict" if kind is Mapping else kind.__name__
+    return "NoneType" if value is None else type(value).__name__
+
+
+_TAGGED: dict[type, type] = {}
+
+
+def _tagged(value: Any) -> Any:
+    """The value as ansible's templar gives it back: tagged with its origin, as a subclass named
+    ``_AnsibleTaggedInt`` and so on, which shows in an error's wording ("... not _AnsibleTaggedInt")."""
+    kind = type(value)
+    if kind not in (int, float, str, list, dict):
+        return value
+    if kind not in _TAGGED:
+        _TAGGED[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
+                             if kind in (int, float, str) else {})
+    return _TAGGED[kind](value)
+
+
+RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
+
+
+def _refused(what: str) -> TemplateFailure:
+    """The failure of a static evaluation refused for ``what``, caused by a :class:`TooLarge`."""
+    cause = TooLarge(what)
+    failure = TemplateFailure(str(cause))
+    failure.__cause__ = cause
+    return failure
+
+
+def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
+    """``function(value, **kwargs)`` inside a static evaluation, its result and the errors that
+    are not the template's own checked."""
+    try:
+        result = function(value, **kwargs)
+    except RecursionError:
+        raise _refused("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
+    except MemoryError:
+        raise _refused("out of memory")  # noqa: B904
+    except TooLarge as exc:  # a limit met outside Jinja (a with_ lookup), which would have wrapped it
+        raise _refused(exc.what)  # noqa: B904
+    if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
+        raise _refused(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
+    return result
+
+
+_REFUSED_MEMORY = 1024
+_refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
+
+
+def too_large_reason(exc: BaseException) -> str | None:
+    """Why a static evaluation was refused ("too large to evaluate statically (...)"), when the
+    failure ``exc`` comes from one of its limits rather than from the template or the values."""
+    cause = _too_large_cause(exc)
+    return cause.reason if cause is not None else None
+
+
+def _cause_of(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of ``kind`` in ``exc``'s chain of causes and contexts."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, kind):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def _too_large_cause(exc: BaseException) -> TooLarge | None:
+    return _cause_of(exc, TooLarge)  # type: ignore[return-value]
+
+
+def undefined_cause(exc: BaseException) -> bool:
+    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
+    from jinja2.exceptions import UndefinedError
+
+    return _cause_of(exc, UndefinedError) is not None
+
+
+def _type_name(value: Any) -> str:
+    return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
+        type(value), type(value).__name__)
+
+
+def _message(exc: Exception, text: str) -> str:
+    return str(exc) if str(exc) else f"{type(exc).__name__} while templating {text!r}"
+
+
+__all__ = ["Templar", "TemplateFailure", "bounded_environment", "environment", "too_large_reason"]

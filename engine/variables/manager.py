@@ -1,0 +1,154 @@
+"""The variables a task sees in a run (``VariableManager.get_vars``): the levels
+engine.variables.sources declares, in ansible's precedence, folded with what the run has learnt of
+each host (facts, ``include_vars``, ``set_fact`` and ``register``), then the magic variables.
+A variable report before the run (engine.variables.report) folds the same levels, with what the run
+would learn said to be unknown: one computation for both.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.config import find_config_file, inject_facts_as_vars
+from engine.variables.play_context import (
+    PlayContext,
+    namespace_facts,
+    raw_environment,
+    role_name_variables,
+    role_variables,
+)
+from engine.variables.sources import Layer, fold, host_independent_layers, inventory_layers, with_vars_files
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+    from engine.inventory.manager import Inventory
+    from engine.loading.model import Play, Task
+    from engine.parsing.source import SourceCache
+
+OMIT = "__omit_place_holder__playbook_ls"
+
+
+class LaunchValues(Protocol):
+    """What a launch gives every task: ``-e`` and the ``ansible_*`` option variables
+    (engine.flow.plan.RunOptions)."""
+
+    extra_vars: dict[str, Any]
+    option_vars: dict[str, Any]
+
+
+@dataclass
+class HostState:
+    """What a run has learnt about one host: facts, non-persistent facts, included vars."""
+
+    facts: dict[str, Any] = field(default_factory=dict)
+    nonpersistent: dict[str, Any] = field(default_factory=dict)
+    included: dict[str, Any] = field(default_factory=dict)
+    gathered: bool = False
+    """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
+
+
+class VariableManager:
+    def __init__(self, inventory: Inventory, options: LaunchValues, cache: SourceCache) -> None:
+        self.inventory, self.options, self.cache = inventory, options, cache
+        self.hosts: dict[str, HostState] = {}
+        self.inject_facts = inject_facts_as_vars()
+        self.config_file = find_config_file()  # C.CONFIG_FILE: the one file ansible read when it started
+
+    def state(self, host: str) -> HostState:
+        return self.hosts.setdefault(host, HostState())
+
+    # -- merged views -----------------------------------------------------------------------
+    def host_vars(self, host: Host, play: Play | None = None) -> dict[str, Any]:
+        """Inventory variables (with the group_vars/host_vars beside ``play``'s playbook), then
+        facts: what ``hostvars`` shows of the host before its include_vars and set_fact."""
+        playbook_dir = os.path.abspath(play.basedir) if play is not None else None
+        return fold([*inventory_layers(self, host, playbook_dir), self._facts(host)],
+                    self.inventory.data.merge_hashes) | host.get_magic_vars()
+
+    def _facts(self, host: Host) -> Layer:
+        facts = self.state(host.name).facts
+        # INJECT_FACTS_AS_VARS: facts also as top-level variables, as named
+        return Layer("host facts", "facts", {**(facts if self.inject_facts else {}),
+                                             "ansible_facts": namespace_facts(facts)})
+
+    def task_vars(self, context: PlayContext, host: Host, task: Task | None,
+                  include_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """What ``task`` sees on ``host`` in the run: the levels engine.variables.sources declares (the
+        same a variable report shows), with what the run has learnt of the host (facts,
+        include_vars, set_fact and register) and the ``include_params`` of its include."""
+        play = context.play
+        state = self.state(host.name)
+        runtime = [Layer("include_vars", "include_vars", state.included),
+                   Layer("set_fact / register", "set_fact and register", state.nonpersistent)]
+        below, above = host_independent_layers(
+            self, context, task, runtime, facts=self._facts(host),
+            include_params=Layer("include params", "include params", include_params) if include_params else None)
+        magic = self.magic_vars(context, host, task)
+        layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
+                                              *above], {**self.options.extra_vars, **magic}, bounded=False)
+        return fold(layers, self.inventory.data.merge_hashes) | magic
+
+    def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
+        play = context.play
+        role = task.role if task is not None else None
+        data = self.inventory.data
+        magic: dict[str, Any] = {
+            "inventory_hostname": host.name,
+            "inventory_hostname_short": host.get_magic_vars()["inventory_hostname_short"],
+            "group_names": host.get_magic_vars()["group_names"],
+            "groups": data.get_groups_dict(),
+            "hostvars": HostVars(self, context),
+            "play_hosts": context.batch_left(),
+            "ansible_play_hosts": list(context.hosts_left),
+            "ansible_play_batch": context.batch_left(),
+            "ansible_play_hosts_all": list(context.hosts_all),
+            "ansible_play_name": play.name,
+            **role_name_variables(context.roles, context.conditional),
+            "playbook_dir": os.path.abspath(play.basedir),
+            "ansible_playbook_python": sys.executable,
+            "ansible_config_file": self.config_file,
+            "omit": OMIT,
+            **self.options.option_vars,
+        }
+        # inventory_dir and inventory_file are host variables (the source that first named the
+        # host, InventoryData.add_host), not magic ones: the implicit localhost has neither
+        if role is not None:
+            magic.update(role_variables(role))
+        if task is not None:  # get_vars sets it apart, after the magic variables: the task's, outermost first
+            magic["environment"] = raw_environment(task)
+        return magic
+
+
+class HostVars(Mapping[str, Any]):
+    """``hostvars``: every inventory host's variables, computed when asked for."""
+
+    def __init__(self, manager: VariableManager, context: PlayContext) -> None:
+        self._manager, self._context = manager, context
+
+    def __getitem__(self, name: str) -> Any:
+        """``get_vars(host=host)``: what the host has without a play or task (inventory, facts,
+        include_vars, set_fact, extra vars, the play-independent magic variables), each value
+        templated with these variables when it is read (ansible's ``HostVarsVars``)."""
+        from engine.templating.templar import Templar
+
+        host = self._manager.inventory.data.get_host(name)
+        if host is None:
+            raise KeyError(name)
+        state = self._manager.state(name)
+        result = self._manager.host_vars(host, self._context.play) | state.included | state.nonpersistent
+        result |= self._manager.options.extra_vars
+        result |= {"playbook_dir": os.path.abspath(self._context.play.basedir),
+                   "ansible_playbook_python": sys.executable, "ansible_config_file": self._manager.config_file,
+                   "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,
+                   **self._manager.options.option_vars}
+        return Templar(result, task_scope=False).variables
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._manager.inventory.data.hosts)
+
+    def __len__(self) -> int:
+        return len(self._manager.inventory.data.hosts)

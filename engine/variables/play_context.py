@@ -1,0 +1,93 @@
+"""The play a task runs in, as every variable level sees it: its hosts, the roles it uses, and
+the variables ansible derives from them (role names, a role's own, a task's environment)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.loading.model import Play, RoleInstance, Task
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class PlayContext:
+    """The play being run: its hosts (all, and those still running) and the roles it uses."""
+
+    def __init__(self, play: Play, hosts_all: list[str], hosts_left: list[str], roles: list[RoleInstance],
+                 batch: list[str] | None = None, conditional: frozenset[int] = frozenset()) -> None:
+        self.play, self.hosts_all, self.hosts_left, self.roles = play, hosts_all, hosts_left, roles
+        self.batch = batch
+        """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
+        self.conditional = conditional
+        """Roles of ``roles`` an include brings in only if its ``when`` holds (by id): not named
+        among the play's roles, which a run knows and a report before it cannot."""
+
+    def batch_left(self) -> list[str]:
+        """``ansible_play_batch``: the batch's hosts still running."""
+        if self.batch is None:
+            return list(self.hosts_left)
+        members = set(self.batch)  # a batch may hold thousands of hosts
+        return [h for h in self.hosts_left if h in members]
+
+
+def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:
+    """The role and the roles that pulled it in as a dependency, outermost first."""
+    lineage: list[RoleInstance] = []
+    while role is not None:
+        lineage.insert(0, role)
+        role = role.parent if role.via == "dependency" else None
+    return lineage
+
+
+def role_variables(role: RoleInstance) -> dict[str, Any]:
+    """The magic variables of a task in ``role``: ``role_name`` is the short name, while
+    ``ansible_role_name`` keeps a collection role's full name."""
+    short = role.name.rsplit(".", 1)[-1] if role.collection else role.name
+    return {"role_name": short, "ansible_role_name": role.name, "role_path": role.path,
+            "ansible_collection_name": role.collection}
+
+
+def parent_role_params(role: RoleInstance | None) -> tuple[RoleInstance, dict[str, Any]] | None:
+    """What a role that imports or includes another passes on to its tasks as include params
+    (``IncludeRole.get_include_params``): its own params, and its name and path first in
+    ``ansible_parent_role_names`` / ``ansible_parent_role_paths`` (nested includes add theirs).
+    With the role (or the dependency root) that was imported or included; None for others."""
+    if role is None:
+        return None
+    top = role_lineage(role)[0]
+    if top.via not in ("include_role", "import_role") or top.parent is None:
+        return None
+    parent = top.parent
+    outer = parent_role_params(parent)
+    values: dict[str, Any] = {}
+    values.update(outer[1] if outer is not None else {})
+    values.update(parent.params)
+    values["ansible_parent_role_names"] = [parent.name, *values.get("ansible_parent_role_names", [])]
+    values["ansible_parent_role_paths"] = [parent.path, *values.get("ansible_parent_role_paths", [])]
+    return top, values
+
+
+def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = frozenset()) -> dict[str, Any]:
+    """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``,
+    ``import_role``, included roles once included) in order, those their dependencies pull in,
+    and both; ``left_out`` (by id) are not named. ansible builds the last two from sets, so
+    their order changes from run to run; here they are sorted."""
+    roles = [role for role in roles if id(role) not in left_out]
+    named = [role.name for role in roles if role.via != "dependency"]
+    dependencies = sorted({role.name for role in roles if role.via == "dependency"})
+    return {"ansible_play_role_names": named, "role_names": list(named),
+            "ansible_dependent_role_names": dependencies,
+            "ansible_role_names": sorted(set(named) | set(dependencies))}
+
+
+def raw_environment(task: Task) -> list[Any]:
+    """The environment entries that reach ``task``, outermost first, as written."""
+    return [sourced.value for sourced in task.effective("environment") or []]  # type: ignore[union-attr]
+
+
+def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
+    """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
+    return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
+            for key, value in facts.items()}

@@ -1,0 +1,450 @@
+"""Which value each variable has at a task on a host, and why: the model behind ``playbook-ls
+vars`` and the editor's variable hover.
+
+For a task in a play (the plan's play, so with its hosts from the inventory) and a host, the
+raw variables are merged by the bundled engine's :class:`VariableManager` (the same merge a run
+uses, ``hash_behaviour`` included); each value is templated with them the way a run would, and
+:mod:`engine.variables.sources` tells where it was set and what it overrides. Nothing is executed: the
+templar has no lookups, so a value that needs one (or a fact, or a registered result) says so
+instead of guessing, and it is bounded (``Templar(..., bounded=True)``): a value too large or too
+slow to compute, or inside itself, is unknown with the reason rather than a hang or a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.variables.play_context import role_lineage
+from engine.variables.sources import (
+    RUNTIME_RESULT,
+    Definition,
+    Layer,
+    definitions,
+    fold,
+    gathers_facts,
+    host_independent_layers,
+    hostless_variables,
+    inventory_layers,
+    play_roles,
+    task_runtime_layers,
+    tasks_with_includers,
+    with_vars_files,
+)
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Play, RoleInstance, Task
+
+MAGIC_SHOWN_BY_DEFAULT = False
+
+
+@dataclass
+class Resolved:
+    """One variable at the task: its value (templated when it can be), the definitions (winning
+    first), and why the value is not known when it is not."""
+
+    name: str
+    value: Any
+    definitions: list[Definition]
+    template: Any = None
+    """The raw value when it is a template (the value is then its result)."""
+    unknown: str | None = None
+    """Why the value cannot be known before the run (a fact, a registered result, a lookup...)."""
+    magic: bool = False
+
+
+@dataclass
+class TaskVariables:
+    play: Play
+    task: Task | None
+    host: Host
+    variables: dict[str, Resolved] = field(default_factory=dict)
+    templar: Any = None
+    """The templar over these variables (pure lookups only): renders other templates of the task."""
+    occurrence: int = 0
+    """Which run of the task (a handler flushed twice, say): 0 for the first."""
+
+
+def tasks_in_order(play: Play) -> Iterator[Task]:
+    """The play's tasks as a run reaches them, with the statically known tasks of includes after
+    the include, then its handlers (implicit ones left out)."""
+    return (task for task, _ in tasks_with_includers(play, handlers=True) if not task.implicit)
+
+
+def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
+    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
+    ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
+    runs = task_runs(play, path, line, realpaths)
+    return runs[0][0] if runs else None
+
+
+def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> list[tuple[Task, int]]:
+    """Every run of the task of ``play`` written at 0-based ``line`` of ``path`` (any line of
+    it; the innermost task there), in run order, as (task, occurrence): a task file imported
+    twice gives two tasks, a handler flushed twice one task twice (occurrences 0 and 1). A role
+    ansible skips as a duplicate of an earlier one runs nothing."""
+    known = {} if realpaths is None else realpaths
+
+    def realpath(file: str) -> str:  # a system call per path component: once per file
+        found = known.get(file)
+        if found is None:
+            found = known[file] = os.path.realpath(file)
+        return found
+
+    real = realpath(path)
+    order = _play_order(play)
+    at = [task for task in order.tasks if task.span is not None and task.span.line <= line <= task.span.end_line
+          and realpath(task.span.file) == real]
+    if not at:
+        return []
+    innermost = max(task.span.line for task in at)  # type: ignore[union-attr]
+    runs: list[tuple[Task, int]] = []
+    seen: dict[int, int] = {}
+    for task in at:
+        if task.span.line != innermost:  # type: ignore[union-attr]
+            continue
+        occurrence = seen.get(id(task), 0)
+        seen[id(task)] = occurrence + 1
+        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
+            continue
+        runs.append((task, occurrence))
+    return runs
+
+
+SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
+
+
+@dataclass
+class _Scope:
+    """What a task's variables are on any host: computed once, then per host only the
+    inventory's levels and the magic variables."""
+
+    manager: Any
+    context: Any
+    below: list[Layer]
+    above: list[Layer]
+    magic: dict[str, Any] | None = None
+    """The magic variables of the first host asked for; other hosts differ only by their names."""
+
+    batches: list[list[str]] = field(default_factory=list)
+    """The play's ``serial`` batches of host names (one batch without ``serial``)."""
+
+    _in_batch: dict[str, list[str]] = field(default_factory=dict)
+    """Per host, the hosts left in its batch: computed once per batch (a plan asks every host)."""
+
+    def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
+        if not self._in_batch:
+            for batch in self.batches:
+                members = set(batch)
+                left = [h for h in self.context.hosts_left if h in members]
+                self._in_batch.update((name, left) for name in batch)
+        batch = next((b for b in self.batches if host.name in b), None) if self.magic is None else None
+        if self.magic is None:
+            self.context.batch = batch
+            self.magic = self.manager.magic_vars(self.context, host, task)
+            return self.magic
+        own = host.get_magic_vars()
+        in_batch = self._in_batch.get(host.name, self.context.hosts_left)
+        return {**self.magic, "inventory_hostname": host.name,
+                "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
+                "play_hosts": in_batch, "ansible_play_batch": list(in_batch)}
+
+
+def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
+    from engine.variables.manager import PlayContext, VariableManager
+
+    play = play_plan.play
+    # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
+    scopes: dict[tuple[int, int, int], tuple[float, Any, _Scope]] = play.derived.setdefault("scopes", {})
+    key = (id(task), id(plan.inventory), occurrence)
+    now = time.monotonic()
+    cached = scopes.get(key)
+    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
+        return cached[2]
+    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
+    order = _play_order(play)
+    hosts = [h.name for h in play_plan.hosts]
+    included, conditional = order.included_before(task, occurrence)
+    context = PlayContext(play, hosts, hosts, [*order.roles, *included], conditional=conditional)
+    runtime = order.runtime_before(manager, task, occurrence)
+    below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
+                                           order.includers.get(id(task), []) if task is not None else [])
+    scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
+    for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
+        del scopes[old]  # expired: each holds an inventory and layers read from files
+    scopes[key] = (now, plan.inventory, scope)
+    return scope
+
+
+class _RawVariables(Mapping[str, Any]):
+    """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
+    a hover reads a handful of the thousands of names a task sees. Values only the run knows
+    read as None."""
+
+    def __init__(self, layers: list[Layer], extra: Mapping[str, Any]) -> None:
+        self._maps = [extra, *(layer.values for layer in reversed(layers))]
+
+    def __getitem__(self, name: str) -> Any:
+        for values in self._maps:
+            if name in values:
+                value = values[name]
+                return None if value is RUNTIME_RESULT else value
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        # lowest level first: the order of ansible's merged dict, where a name keeps the place
+        # of its first (lowest) definition
+        return iter({name: None for values in reversed(self._maps) for name in values})
+
+    def __len__(self) -> int:
+        return len(set().union(*self._maps))
+
+
+HOST_LAYERS_KEPT = 4096  # (host, playbook directory) pairs whose levels one inventory keeps
+
+
+def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
+    """A host's inventory levels, once per inventory read and playbook directory (they do not
+    depend on the task). Kept with the inventory, which goes when its files change."""
+    kept: dict[tuple[str, str], list[Layer]] = manager.inventory.derived.setdefault("host layers", {})
+    key = (host.name, playbook_dir)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= HOST_LAYERS_KEPT:
+            kept.clear()
+        found = kept[key] = inventory_layers(manager, host, playbook_dir)
+    return found
+
+
+def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                          names: list[str]) -> tuple[Any, ...]:
+    """What the inventory says of ``names`` on ``host`` (every level that sets one, with its
+    label and value as JSON): the only levels in which two hosts differ for one task, besides
+    the magic variables. Two hosts with equal answers see equal values of these names."""
+    scope = _scope(plan, play_plan, task)
+    layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    return tuple((name, layer.label, _frozen(layer.values[name]))
+                 for name in names for layer in layers if name in layer.values)
+
+
+def _frozen(value: Any, depth: int = 0) -> Any:
+    """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
+    if isinstance(value, Mapping) and depth < 50:
+        return ("dict", tuple(sorted(((str(k), _frozen(v, depth + 1)) for k, v in value.items()), key=repr)))
+    if isinstance(value, list | tuple) and depth < 50:
+        return ("list", tuple(_frozen(item, depth + 1) for item in value))
+    if isinstance(value, str | int | float | bool | None):
+        return (type(value).__name__, value)
+    return ("repr", repr(value))
+
+
+def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+              occurrence: int = 0) -> tuple[list[Layer], dict[str, Any]]:
+    """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
+    variables last), and the magic variables (``hostvars`` among them, which no layer shows)."""
+    scope = _scope(plan, play_plan, task, occurrence)
+    magic = scope.magic_for(host, task)
+    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
+    layers = with_vars_files(scope.manager, play_plan.play,
+                             [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
+                             {**plan.options.extra_vars, **magic})
+    return [*layers, magic_layer], magic
+
+
+def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
+    its ``occurrence``-th run (:func:`task_runs`)."""
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence)
+    found = definitions(layers, names)
+    raw: Mapping[str, Any]
+    if plan.inventory.data.merge_hashes:
+        folded = fold(layers, True)
+        folded["hostvars"] = magic["hostvars"]
+        raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
+    else:
+        raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
+
+    templar = Templar(raw, PureLookups(), bounded=True)
+    result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
+    wanted = names if names is not None else list(found)
+    for name in wanted:
+        defs = found.get(name, [])
+        if not defs:
+            result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
+            continue
+        winner = defs[0]
+        resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
+        if winner.value is RUNTIME_RESULT:
+            resolved.unknown = f"set at run time ({winner.label})"
+        else:
+            value = raw.get(name, winner.value)
+            found_template = is_template(value) or _has_template(value)
+            if found_template is None:
+                resolved.unknown = RECURSIVE_VALUE
+            elif found_template:
+                resolved.template = value
+                try:
+                    resolved.value = templar.template(value)
+                except TemplateFailure as exc:
+                    resolved.unknown = too_large_reason(exc) or f"not known before the run: {exc}"
+                except RecursionError:
+                    resolved.unknown = "not known before the run: the value refers to itself"
+            else:
+                resolved.value = value
+        result.variables[name] = resolved
+    return result
+
+
+def _has_template(value: Any) -> bool | None:
+    """Whether a template is somewhere in ``value``; None when ``value`` is inside itself (``x: &a
+    [*a]``), which neither a template nor a JSON text can show. Nested as deep as it may be."""
+    from engine.templating.templar import is_template
+
+    found = False
+    stack: list[Any] = [value]
+    on_path: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Leave):
+            on_path.discard(item.identity)
+        elif isinstance(item, Mapping | list):
+            if id(item) in on_path:
+                return None
+            on_path.add(id(item))
+            stack.append(_Leave(id(item)))
+            stack.extend(dict.values(item) if isinstance(item, dict) else  # as written, not templated
+                         item.values() if isinstance(item, Mapping) else item)
+        elif not found and is_template(item):
+            found = True
+    return found
+
+
+class _Leave:
+    __slots__ = ("identity",)
+
+    def __init__(self, identity: int) -> None:
+        self.identity = identity
+
+
+class _PlayOrder:
+    """A play's tasks in run order, each one's position and includers, and what each sets at run
+    time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
+    before it again)."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.tasks: list[Task] = []
+        self.positions: dict[int, list[int]] = {}
+        """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
+        self.includers: dict[int, list[Task]] = {}
+        self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
+
+        for task, outer in tasks_with_includers(play, handlers=True):
+            if not task.implicit:
+                self.positions.setdefault(id(task), []).append(len(self.tasks))
+                self.tasks.append(task)
+            self.includers[id(task)] = outer
+        self.roles = play_roles(play)
+
+    def _templater(self, manager: Any) -> Any:
+        """Renders a name at a task with what it sees on every host before the run (an
+        include_vars file named from another role's defaults)."""
+        from engine.templating.pure_lookups import PureLookups
+        from engine.templating.templar import Templar
+
+        def template(task: Task, text: str) -> Any:
+            variables = hostless_variables(self.play, task, self.includers.get(id(task), []),
+                                           manager.options.extra_vars, manager.cache,
+                                           {"playbook_dir": os.path.abspath(self.play.basedir),
+                                            **manager.options.option_vars})
+            return Templar(variables, PureLookups(), bounded=True).template(text)
+
+        return template
+
+    def _before(self, task: Task | None, occurrence: int) -> list[Task]:
+        positions = self.positions.get(id(task)) if task is not None else None
+        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
+
+    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
+        """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
+        when it was included): ansible adds each to the play's roles when it is included (their
+        names, and their defaults and vars where they are public). The second: those an include
+        with a ``when`` brings in (by id), which only the run knows."""
+        found: dict[int, RoleInstance] = {}
+        conditional: set[int] = set()
+        for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
+            if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
+                found.setdefault(id(earlier.role), earlier.role)
+                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
+                    conditional.add(id(earlier.role))
+        return list(found.values()), frozenset(conditional)
+
+    def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
+        """The include_vars, set_fact and register layers of the tasks before the
+        ``occurrence``-th run of ``task``."""
+        entries = []
+        for earlier in self._before(task, occurrence):
+            found = self._runtime.get(id(earlier))
+            if found is None:
+                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir,
+                                                                         self._templater(manager))
+            entries.append(found)
+        return [*(included for included, _ in entries if included is not None),
+                *(layer for _, facts in entries for layer in facts)]
+
+
+def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
+    """Put the tasks a run-time include loads (each with its includers) right after the include
+    in the play's order, so what they see is what the include sees, with what the tasks they
+    follow set at run time."""
+    order = _play_order(play)
+    known = {id(task) for task, _ in loaded} & set(order.positions)
+    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
+    positions = order.positions.get(id(include))
+    if not fresh or not positions:
+        return
+    at = positions[0] + 1
+    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
+    order.includers.update({id(task): outer for task, outer in fresh})
+    order.positions = {}
+    for index, task in enumerate(order.tasks):
+        order.positions.setdefault(id(task), []).append(index)
+    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
+
+
+def _play_order(play: Play) -> _PlayOrder:
+    """The play's order, kept with the play (an edit that changes the play resolves it again, as
+    a new object, and the old one goes with its order)."""
+    order = play.derived.get("order")
+    if order is None:
+        order = play.derived["order"] = _PlayOrder(play)
+    return order  # type: ignore[no-any-return]
+
+
+def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
+    """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
+    makes them; one batch when ``serial`` is not set or cannot be known."""
+    known = known_batches(play, hosts)
+    return [hosts] if known is None else known
+
+
+def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
+    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
+    from engine.flow.batches import BatchError, serial_of, serialized_batches
+    from engine.templating.templar import Templar
+
+    try:
+        return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
+    except BatchError:
+        return None
+
+

@@ -1,0 +1,643 @@
+"""Where each variable a task sees comes from: the definitions at every precedence level, in
+ansible's order (``VariableManager.get_vars``), for one task in one play context on one host.
+
+The levels are folded into the values by whoever asks: engine.variables.report for what a task sees
+before the run, engine.variables.manager for a run (so a value shown and a value the bundled
+engine uses are one computation). Each level is a :class:`Layer` with the file and line of every
+name it sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
+``set_fact``, ``register``) are layers marked ``runtime``, built from the tasks the run reaches
+before this one, so they are "at run time, if reached", never invented values.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from engine.booleans import boolean
+from engine.config import config_value
+from engine.flow.notify import with_handler_runs, with_includers
+from engine.inventory.data import Group, Host, sort_groups
+from engine.loading import keywords as kw
+from engine.loading import paths
+from engine.loading.model import ROLE_ENTRY_KINDS
+from engine.loading.paths import find_role_var_files, include_vars_path
+from engine.span import YMap
+from engine.templating.load_time import render
+from engine.variables.play_context import PlayContext, parent_role_params, role_variables
+from engine.variables.play_context import role_lineage as _role_lineage
+
+if TYPE_CHECKING:
+    from engine.inventory.manager import Inventory
+    from engine.loading.model import Play, RoleInstance, Task
+    from engine.parsing.source import SourceCache
+
+class VarsReader(Protocol):
+    """What the levels are read with: the files (``cache``), the launch (``options``: extra vars,
+    option variables) and the inventory (None where no host is asked about).
+    engine.variables.manager.VariableManager is one."""
+
+    cache: SourceCache
+    options: Any
+    inventory: Inventory | None
+
+
+# ansible's documented precedence, lowest first (the names playbook-ls shows)
+LEVELS = (
+    "role defaults",
+    "inventory group vars",
+    "inventory group_vars/all",
+    "playbook group_vars/all",
+    "inventory group_vars/*",
+    "playbook group_vars/*",
+    "inventory host vars",
+    "inventory host_vars/*",
+    "playbook host_vars/*",
+    "host facts",
+    "play vars",
+    "play vars_prompt",
+    "play vars_files",
+    "role vars",
+    "block vars",
+    "task vars",
+    "include_vars",
+    "set_fact / register",
+    "role params",
+    "include params",
+    "extra vars",
+    "magic variables",
+)
+LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
+SET_FACT = kw._family("set_fact")
+INCLUDE_VARS = kw._family("include_vars")
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One precedence level's contribution: ``values`` set by ``label`` (in ``path``), lines per name."""
+
+    level: str
+    label: str
+    values: Mapping[str, Any]
+    path: str | None = None
+    default_line: int | None = None
+    """The line of names whose own line is not known (a role entry's parameters)."""
+    runtime: bool = False
+    """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
+    pending: bool = False
+    """A place for what is known per host only (the play's vars_files): see vars_files_layers."""
+
+    def line(self, name: str) -> int | None:
+        """Where ``name`` is written in ``path`` (0-based), when known."""
+        span = getattr(self.values, "key_spans", {}).get(name)
+        return span.line if span is not None else self.default_line
+
+
+@dataclass(frozen=True)
+class Definition:
+    name: str
+    value: Any
+    level: str
+    label: str
+    path: str | None
+    line: int | None
+    runtime: bool
+
+
+def _layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
+           line: int | None = None) -> Layer | None:
+    """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
+    if not isinstance(values, Mapping) or not values:
+        return None
+    return Layer(level, label, values, path, line, runtime)
+
+
+ROLE_FILE_TTL = 2.0  # seconds a role's defaults/vars layer is reused before its file is looked at again
+_role_files: dict[tuple[Any, ...], tuple[float, list[Layer]]] = {}
+
+
+def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
+    """A role's defaults or vars files as layers, one per file of a ``main/`` directory
+    (reused for a moment: a play's every task reads the defaults of every role of the play)."""
+    key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
+    now = time.monotonic()
+    cached = _role_files.get(key)
+    if cached is not None and now - cached[0] < ROLE_FILE_TTL:
+        return cached[1]
+    found = [_layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path)
+             for path in find_role_var_files(role.path or "", sub, role.from_files.get(sub))]
+    layers = [layer for layer in found if layer is not None]
+    if len(_role_files) > 4096:
+        _role_files.clear()
+    _role_files[key] = (now, layers)
+    return layers
+
+
+def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None = None) -> list[Layer]:
+    """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order, with the
+    group_vars/host_vars of ``playbook_dir`` (the play's playbook's directory) as the playbook's."""
+    inventory = manager.inventory if playbook_dir is None else manager.inventory.with_playbook_dir(playbook_dir)
+    sources = ", ".join(inventory.sources) or None
+    all_group = inventory.data.groups["all"]
+    groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
+
+    def files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
+        return [_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
+                for entity in entities for path, data in vars_files.files_of(entity)]
+
+    play_files = inventory.play_vars_files
+    group_levels: dict[str, Callable[[], list[Layer | None]]] = {
+        "all_inventory": lambda: [_layer("inventory group vars", "group 'all' in the inventory",
+                                         all_group.get_vars(), sources)],
+        "groups_inventory": lambda: [_layer("inventory group vars", f"group '{g.name}' in the inventory",
+                                            g.get_vars(), sources) for g in groups],
+        "all_plugins_inventory": lambda: files(inventory.vars_files, [all_group], "inventory group_vars/all"),
+        "all_plugins_play": lambda: files(play_files, [all_group], "playbook group_vars/all"),
+        "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
+        "groups_plugins_play": lambda: files(play_files, groups, "playbook group_vars/*"),
+    }
+    layers = [layer for entry in variable_precedence() if entry in group_levels for layer in group_levels[entry]()]
+    layers.append(_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources))
+    layers += files(inventory.vars_files, [host], "inventory host_vars/*")
+    layers += files(play_files, [host], "playbook host_vars/*")
+    return [layer for layer in layers if layer is not None]
+
+
+DEFAULT_PRECEDENCE = ("all_inventory", "groups_inventory", "all_plugins_inventory", "all_plugins_play",
+                      "groups_plugins_inventory", "groups_plugins_play")
+
+
+def variable_precedence() -> tuple[str, ...]:
+    """``VARIABLE_PRECEDENCE`` (ansible.cfg's ``precedence``, ANSIBLE_PRECEDENCE): the order the
+    group levels merge in; an unknown entry is left out, as ansible warns and leaves it."""
+    value = config_value("ANSIBLE_PRECEDENCE", "defaults", "precedence")
+    if not value:
+        return DEFAULT_PRECEDENCE
+    return tuple(entry.strip() for entry in value.split(",") if entry.strip())
+
+
+def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[str, Any],
+                imports: list[Layer] = ()) -> list[Layer]:  # type: ignore[assignment]
+    """Play ``vars`` (then the ``import_playbook`` vars ``imports``, merged over them),
+    ``vars_prompt`` (as prompted: the default, when it has one) and the ``vars_files`` found."""
+    play = context.play
+    data = play.data if isinstance(play.data, Mapping) else {}
+    path = play.span.file if play.span else None
+    layers = [_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path), *imports]
+    prompts = YMap()
+    for prompt in data.get("vars_prompt") or []:
+        if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
+            prompts[prompt["name"]] = prompt.get("default")
+            span = getattr(prompt, "span", None)
+            if span is not None:
+                prompts.key_spans[prompt["name"]] = span
+    layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
+                         runtime=True))
+    if data.get("vars_files"):  # templated per host: variables_at fills it in (vars_files_layers)
+        layers.append(Layer("play vars_files", f"play '{play.name}' vars_files", {}, path, pending=True))
+    return [layer for layer in layers if layer is not None]
+
+
+def vars_files_layers(manager: VarsReader, play: Play, template: Callable[[Any], Any]) -> list[Layer]:
+    """The files the play's ``vars_files`` reads on a host, each entry's names templated by
+    ``template`` with what the host has so far (``get_vars``: inventory, facts, play vars, the
+    files before; a name from the inventory picks a file per host) (:func:`vars_files_chosen`)."""
+    data = play.data if isinstance(play.data, Mapping) else {}
+    layers = [_layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
+              for found in vars_files_chosen(data.get("vars_files"), play.basedir, template)]
+    return [layer for layer in layers if layer is not None]
+
+
+def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
+                    extra: Mapping[str, Any], bounded: bool = True) -> list[Layer]:
+    """``layers`` with the play's vars_files in their place, their names templated with what
+    the layers before them set, ``extra`` (extra vars and magic variables) over it; within
+    static evaluation's bounds unless a run asks (``bounded``)."""
+    for index, layer in enumerate(layers):
+        if layer.pending:
+            from engine.templating.pure_lookups import PureLookups
+            from engine.templating.templar import Templar
+
+            known: dict[str, Any] = {}
+            for before in layers[:index]:
+                known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)
+            template = Templar({**known, **extra}, PureLookups(), bounded=bounded).template
+            return [*layers[:index], *vars_files_layers(manager, play, template), *layers[index + 1:]]
+    return layers
+
+
+def vars_file_path(basedir: str, name: Any) -> str | None:
+    """Where a ``vars_files`` name is found (``path_dwim_relative_stack`` with ``vars``): an
+    absolute path as it is, else in the play's ``vars/`` directory, then beside the play."""
+    if not isinstance(name, str) or not name:
+        return None
+    if name.startswith(("~", os.sep)):
+        path = os.path.expanduser(name)
+        return path if paths.isfile(path) else None
+    candidates = [] if name.split("/")[0] == "vars" else [os.path.join(basedir, "vars", name)]
+    candidates.append(os.path.join(basedir, name))
+    return next((path for path in candidates if paths.isfile(path)), None)
+
+
+def vars_files_chosen(entries: Any, basedir: str, template: Callable[[Any], Any]) -> list[str]:
+    """The files a play's ``vars_files`` reads, names templated by ``template``: each entry's
+    first candidate that exists (a nested list means "first one found"). An entry with a name
+    that cannot be templated is skipped whole, as ansible skips it with a warning."""
+    return [path for _, path in _vars_files_walk(entries, basedir, template) if path]
+
+
+def vars_files_skipped(entries: Any, basedir: str, template: Callable[[Any], Any]) -> list[int]:
+    """The entries (by index) that :func:`vars_files_chosen` skips because a name before the
+    first file found cannot be templated: ansible warns about each when it reads the play."""
+    return [index for index, path in _vars_files_walk(entries, basedir, template) if path is None]
+
+
+def _vars_files_walk(entries: Any, basedir: str, template: Callable[[Any], Any]
+                     ) -> Iterator[tuple[int, str | None | bool]]:
+    """Each entry's index with the file it reads, False when it finds none, None when it is skipped."""
+    for index, item in enumerate(_listed(entries)):
+        try:
+            path = next((p for p in (vars_file_path(basedir, template(c)) for c in _listed(item)) if p is not None),
+                        None)
+        except Exception:  # noqa: BLE001 - any failure to template a name skips the entry, as ansible's warning does
+            yield index, None
+            continue
+        yield index, path or False
+
+
+def vars_files_found(entries: Any, basedir: str, variables: Mapping[str, Any]) -> list[str]:
+    """:func:`vars_files_chosen` with the names templated with ``variables`` (what the loader
+    has: play vars, extra vars, magic variables)."""
+    return vars_files_chosen(entries, basedir, lambda name: render(name, variables))
+
+
+def _listed(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[Task], bool] | None = None,
+                         play_handlers: list[Task] | None = None,
+                         notified: list[str] | None = None) -> Iterator[tuple[Task, list[Task]]]:
+    """Every task of the play as a run reaches it (implicit ones too), the statically known tasks
+    of includes after the include, each with the include tasks that load it, outermost first;
+    with ``handlers``, each handler after every flush point where it would run (engine.flow.notify,
+    which says what ``loaded``, ``play_handlers`` and ``notified`` are), so a handler that runs
+    twice comes twice."""
+    if handlers:
+        yield from with_handler_runs(play, with_includers(play.compile(), []), loaded, play_handlers, notified)
+    else:
+        yield from with_includers(play.compile(), [])
+
+
+def _frame_path(frame: Any) -> str | None:
+    span = frame.keyword_spans.get("vars") or frame.span
+    return span.file if span else None
+
+
+def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
+    """``vars`` of the levels between the play and the task (role entries, blocks, imports,
+    and for a task an include loaded, the include task and the levels around it), outermost
+    first, then the task's own."""
+    # the vars of roles: entries and dependencies are the role's own (role_layers)
+    frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)
+              if frame.kind not in ROLE_ENTRY_KINDS]
+    layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
+                     frame.keywords.get("vars"), _frame_path(frame)) for frame in frames]
+    return [layer for layer in layers if layer is not None]
+
+
+def _below_play(chain: list[Any]) -> list[Any]:
+    for index, frame in enumerate(chain):
+        if frame.kind == "play":
+            return chain[index + 1:]
+    return list(chain)
+
+
+def import_playbook_layers(task: Task | None) -> list[Layer]:
+    """``vars`` of the ``import_playbook`` entries that brought the play in: ansible merges them
+    over the play's own vars (``PlaybookInclude``: ``entry.vars | new_obj.vars``)."""
+    if task is None:
+        return []
+    outer = []
+    for frame in task.chain:
+        if frame.kind == "play":
+            break
+        outer.append(frame)
+    layers = [_layer("play vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
+              for frame in reversed(outer)]  # the nearest import is merged first, the outermost last
+    return [layer for layer in layers if layer is not None]
+
+
+def _play_anchor(play: Play) -> Task | None:
+    """A task whose chain is the play's own (its implicit flush_handlers): the import_playbook
+    entries around the play, for the play's variables without a task."""
+    flush = play.flush
+    return flush.block[0] if flush is not None and flush.block else None  # type: ignore[return-value]
+
+
+def include_params_layers(includers: list[Task]) -> list[Layer]:
+    """An include's ``vars`` are also its params to the tasks it loads, above set_fact."""
+    layers = [_layer("include params", f"{include.chain[-1].label} params", include.chain[-1].keywords.get("vars"),
+                     _frame_path(include.chain[-1])) for include in includers]
+    return [layer for layer in layers if layer is not None]
+
+
+def task_runtime_layers(manager: VarsReader, task: Task, basedir: str,
+                        template: Callable[[Task, str], Any] | None = None) -> tuple[Layer | None, list[Layer]]:
+    """What one task sets when the run reaches it: its include_vars layer, its set_fact and
+    register layers. ``template`` renders a templated include_vars file name at the task
+    (raising when it cannot be known before the run)."""
+    where = task.span.file if task.span else None
+    label = f"task '{task.display_name()}'"
+    args = task.args if isinstance(task.args, Mapping) else {}
+    included: Layer | None = None
+    facts: list[Layer | None] = []
+    if task.action in SET_FACT:
+        values = YMap()
+        for name, value in args.items():
+            if name != "cacheable":
+                values[name] = value
+                if task.span is not None:
+                    values.key_spans[name] = task.span
+        facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
+    elif task.action in INCLUDE_VARS:
+        included = _include_vars_layer(manager, task, label, basedir, template)
+    register = task.data.get("register") if isinstance(task.data, Mapping) else None
+    if isinstance(register, str) and register:
+        values = YMap()
+        values[register] = RUNTIME_RESULT
+        if task.span is not None:
+            values.key_spans[register] = task.span
+        facts.append(_layer("set_fact / register", f"register in {label}", values, where, runtime=True))
+    return included, [layer for layer in facts if layer is not None]
+
+
+class _RuntimeResult:
+    """The value of a registered variable: the task's result, known only when it runs."""
+
+    def __repr__(self) -> str:
+        return "<the task's result at run time>"
+
+
+RUNTIME_RESULT = _RuntimeResult()
+
+
+def _include_vars_layer(manager: VarsReader, task: Task, label: str, basedir: str,
+                        template: Callable[[Task, str], Any] | None) -> Layer | None:
+    args = task.args if isinstance(task.args, Mapping) else {}
+    target = args.get("_raw_params", args.get("file"))
+    if isinstance(target, str) and "{{" in target and template is not None:
+        try:
+            target = template(task, target)
+        except Exception:  # noqa: BLE001 - a name only the run knows: nothing to read before it
+            return None
+    if not isinstance(target, str) or "{{" in target:
+        return None
+    path = include_vars_path(task.role.path if task.role is not None else None,
+                             task.span.file if task.span is not None else None, target, basedir)
+    if path is None:
+        return None
+    data = manager.cache.load(path).data
+    if args.get("name") and isinstance(data, Mapping):
+        wrapped = YMap()
+        wrapped[str(args["name"])] = dict(data)
+        data = wrapped
+    return _layer("include_vars", f"include_vars in {label}", data, path, runtime=True)
+
+
+def private_role_vars() -> bool | None:
+    """``DEFAULT_PRIVATE_ROLE_VARS`` where ansible.cfg or the environment sets it (None: not set,
+    which ansible tells apart from false)."""
+    value = config_value("ANSIBLE_PRIVATE_ROLE_VARS", "defaults", "private_role_vars")
+    if value is None:
+        return None
+    try:
+        return bool(boolean(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def role_is_public(role: RoleInstance, private: bool | None) -> bool:
+    """Whether the play's other tasks see ``role``'s defaults and vars (``Role.public``): as its
+    import or include says (``public:``), else by ``private_role_vars`` where it is set, else
+    roles of ``roles:`` and ``import_role`` are public and included roles private. A dependency
+    is seen through the role that pulls it in."""
+    root = _role_lineage(role)[0]
+    if root.public is not None:
+        try:
+            return bool(boolean(root.public))
+        except (TypeError, ValueError):
+            return False
+    if private is not None:
+        return not private
+    return root.via != "include_role"
+
+
+def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
+                level: str, private: bool | None = None) -> list[Layer]:
+    """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
+    role's lineage. With the defaults (``Role.get_default_vars(dep_chain)``): the defaults of
+    the task's role's own dependencies, the deepest first, then those of the roles that pulled
+    it in, outermost first, then its own (a private role, one an ``include_role`` brought in,
+    still gives its tasks its dependencies' defaults). With the vars (``Role.get_vars``): each
+    role that pulled it in gives the ``vars`` of its entry then its vars files
+    (``get_inherited_vars``: not what that role's dependencies export), then come the vars its
+    own dependencies export, its vars files and its entry's ``vars``."""
+    public = [layer for owner in context.roles if role_is_public(owner, private)
+              for layer in _role_file_layers(manager, owner, sub, level)]
+    chain = _dep_chain(role)
+    if not chain:
+        return public
+    *parents, own = chain
+    lineage = []
+    if sub == "defaults":  # get_default_vars(dep_chain)
+        lineage += [layer for dep in _all_dependencies(own, context.roles)
+                    for layer in _role_file_layers(manager, dep, sub, level)]
+        for owner in chain:
+            lineage += _role_file_layers(manager, owner, sub, level)
+        return public + lineage
+    for parent in parents:  # get_inherited_vars(dep_chain): each parent's entry vars, then its vars files
+        if (entry := _role_entry_vars(parent)) is not None:
+            lineage.append(entry)
+        lineage += _role_file_layers(manager, parent, sub, level)
+    lineage += [layer for dep in _all_dependencies(own, context.roles)  # what the role's dependencies export
+                for layer in _role_file_layers(manager, dep, sub, level)]
+    lineage += _role_file_layers(manager, own, sub, level)
+    if (entry := _role_entry_vars(own)) is not None:
+        lineage.append(entry)
+    return public + lineage
+
+
+def _all_dependencies(role: RoleInstance, roles: list[RoleInstance]) -> list[RoleInstance]:
+    """``Role.get_all_dependencies``: the role's dependencies among ``roles``, each after its own."""
+    direct = list({id(r): r for r in roles if r.parent is role and r.via == "dependency"}.values())
+    return [inner for dep in direct for inner in [*_all_dependencies(dep, roles), dep]]
+
+
+def _dep_chain(role: RoleInstance | None) -> list[RoleInstance]:
+    """``task.get_dep_chain()`` and the task's role, outermost first: the roles that pulled the
+    role in as a dependency, and those whose tasks imported or included it (``IncludeRole``
+    compiles the role with its parent roles as its dependency chain, so they lend it their
+    defaults and vars, below its own)."""
+    chain: list[RoleInstance] = []
+    while role is not None:
+        chain.insert(0, role)
+        role = role.parent
+    return chain
+
+
+def _role_entry_vars(role: RoleInstance) -> Layer | None:
+    frame = role.entry
+    if frame is None or frame.kind not in ROLE_ENTRY_KINDS:
+        return None
+    return _layer("role vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
+
+
+def parent_role_layer(role: RoleInstance | None) -> Layer | None:
+    """:func:`engine.variables.play_context.parent_role_params` as a level of its own."""
+    found = parent_role_params(role)
+    if found is None:
+        return None
+    top, params = found
+    values = YMap()
+    values.update(params)
+    span = top.span
+    assert top.parent is not None
+    return Layer("include params", f"role '{top.parent.name}', which brings in role '{top.name}'", values,
+                 span.file if span else None, span.line if span else None)
+
+
+def host_independent_layers(manager: VarsReader, context: PlayContext, task: Task | None,
+                            runtime: list[Layer], gathers_facts: bool = True,
+                            includers: list[Task] = (),  # type: ignore[assignment]
+                            facts: Layer | None = None, include_params: Layer | None = None,
+                            ) -> tuple[list[Layer], list[Layer]]:
+    """The levels below the inventory's (role defaults) and above them (facts and up), which are
+    the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
+    what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first).
+    A run gives what it knows instead: the host's ``facts``, the ``include_params`` of the
+    include that loaded the task."""
+    role = task.role if task is not None else None
+    extra = manager.options.extra_vars
+    private = private_role_vars()
+    below = role_layers(manager, context, role, "defaults", "role defaults", private)
+    above: list[Layer] = []
+    if facts is not None:
+        above.append(facts)
+    elif gathers_facts:
+        above.append(Layer("host facts", "gathered facts (set at run time by gather_facts)",
+                           {"ansible_facts": RUNTIME_RESULT}, runtime=True))
+    else:  # the fact cache is empty: ansible_facts is there, with nothing in it
+        above.append(Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}}))
+    above += play_layers(manager, context, extra, import_playbook_layers(task or _play_anchor(context.play)))
+    above += role_layers(manager, context, role, "vars", "role vars", private)
+    if task is not None:
+        above += chain_layers(task, includers)
+    above += runtime
+    for ancestor in _dep_chain(role):  # get_role_params(dep_chain): every parent role's params
+        span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
+        layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
+                       span.file if span else None, line=span.line if span else None)
+        if layer is not None:
+            above.append(layer)
+    parent = parent_role_layer(role)
+    if parent is not None:
+        above.append(parent)
+    above += include_params_layers(list(includers))
+    if include_params is not None:
+        above.append(include_params)
+    extra_layer = _layer("extra vars", "extra vars (-e)", extra)
+    if extra_layer is not None:
+        above.append(extra_layer)
+    return below, above
+
+
+def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
+    """The layers merged as ansible's ``combine_vars`` merges levels: later wins, dictionaries
+    merged recursively with ``hash_behaviour = merge``."""
+    from engine.inventory.combine import combine_vars
+
+    result: dict[str, Any] = {}
+    for layer in layers:
+        result = combine_vars(result, dict(layer.values), merge_hashes) if merge_hashes else result | dict(layer.values)
+    return result
+
+
+def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> dict[str, list[Definition]]:
+    """Each name's definitions (of ``names`` only, when given), the winning (highest precedence)
+    one first. A file merged twice at the same level (a role's defaults, once as a role of the
+    play and once as the task's role) is one definition, at its higher place."""
+    found: dict[str, list[Definition]] = {}
+    wanted = set(names) if names is not None else None
+    for layer in layers:
+        items = layer.values.items() if wanted is None else \
+            [(name, layer.values[name]) for name in wanted if name in layer.values]
+        for name, value in items:
+            definition = Definition(str(name), value, layer.level, layer.label, layer.path,
+                                    layer.line(str(name)), layer.runtime)
+            same = found.setdefault(str(name), [])
+            same[:] = [d for d in same if (d.level, d.path, d.line) != (definition.level, definition.path,
+                                                                          definition.line) or d.path is None]
+            same.insert(0, definition)
+    return found
+
+
+
+def hostless_variables(play: Play, task: Task | None, includers: list[Task], extra_vars: Mapping[str, Any],
+                       cache: SourceCache, magic: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What ``task`` (None: the play itself) sees on every host before anything runs: the
+    levels that do not depend on a host (the public roles' defaults, play vars and vars_files,
+    role vars, the vars of the frames and includes on the way, role and include params, extra
+    vars) under the load-time ``magic`` variables. What a host or the run adds (inventory,
+    facts, set_fact, register) is absent, so a name that needs it stays undefined here:
+    ``VariableManager.get_vars`` without a host (with which ansible also templates a play's
+    hosts, name and tags)."""
+    manager = _HostlessReader(cache, _HostlessLaunch(dict(extra_vars), {}), None)
+    below, above = host_independent_layers(manager, PlayContext(play, [], [], play_roles(play)), task, [],
+                                           gathers_facts(play),
+                                           includers)
+    merged: dict[str, Any] = {}
+    for layer in with_vars_files(manager, play, [*below, *above], {**extra_vars, **magic}):
+        merged.update({name: value for name, value in layer.values.items() if value is not RUNTIME_RESULT})
+    merged.update(magic)
+    if task is not None and task.role is not None:
+        merged.update(role_variables(task.role))
+    return merged
+
+
+@dataclass
+class _HostlessReader:
+    cache: SourceCache
+    options: Any
+    inventory: Inventory | None
+
+
+@dataclass
+class _HostlessLaunch:
+    extra_vars: dict[str, Any]
+    option_vars: dict[str, Any]
+
+
+def play_roles(play: Play) -> list[RoleInstance]:
+    """The roles the play's compiled tasks belong to, once each, in order: the roles a run of the
+    play has before any ``include_role`` (dependencies and ``import_role`` ones included)."""
+    return list({id(t.role): t.role for b in play.compile() for t in b.tasks() if t.role}.values())
+
+
+def gathers_facts(play: Play) -> bool:
+    """Whether the play gathers facts: ``gather_facts``, or when it is not set, ansible.cfg's
+    ``gathering`` (``implicit``, the default, and ``smart`` gather; ``explicit`` does not)."""
+    from engine.config import config_value
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    if data.get("gather_facts") is None:
+        return config_value("ANSIBLE_GATHERING", "defaults", "gathering") != "explicit"
+    try:
+        return bool(boolean(data.get("gather_facts")))
+    except (TypeError, ValueError):
+        return True
