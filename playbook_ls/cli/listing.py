@@ -7,8 +7,9 @@ import sys
 
 from engine.config import AnsibleConfig
 from engine.flow.tags import ListingAborted, Selection, render_listing, selected_tasks
+from engine.loading.frames import EXIT_ERROR
 from engine.loading.model import Frame, Play, Playbook, Problem, Task
-from engine.loading.resolve import EXIT_ERROR, Resolver
+from engine.loading.resolve import Resolver
 from engine.parsing.source import SourceCache, Span
 from engine.variables.magic import RunOptions, command_line_sources, load_time_variables
 

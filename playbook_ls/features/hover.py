@@ -201,7 +201,7 @@ def unreached_markdown(index: WorkspaceIndex, path: str, line: int) -> str | Non
     item = _item_at(data, line)
     if not isinstance(item, dict):
         return None
-    from engine.loading.resolve import load_tags
+    from engine.loading.frames import load_tags
 
     try:
         tags = [str(t) for t in load_tags(item.get("tags"))]

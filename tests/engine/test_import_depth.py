@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.loading.resolve import MAX_IMPORT_DEPTH, Resolver
+from engine.loading.imports import MAX_IMPORT_DEPTH
+from engine.loading.resolve import Resolver
 
 
 def chain(root: Path, length: int) -> Path:

@@ -136,10 +136,10 @@ def test_duplicate_roles_are_marked_unless_allowed(tmp_path: Path) -> None:
 
 def test_a_playbook_that_expands_too_far_is_stopped_with_a_problem(tmp_path, monkeypatch) -> None:
     """An editor buffer can multiply two huge files into millions of tasks: resolution stops."""
-    import engine.loading.resolve as resolve_module
+    import engine.loading.tasks as tasks_module
     from engine.loading.resolve import Resolver
 
-    monkeypatch.setattr(resolve_module, "MAX_ENTRIES", 50)
+    monkeypatch.setattr(tasks_module, "MAX_ENTRIES", 50)
     (tmp_path / "many.yml").write_text("- debug: msg=x\n" * 10)
     (tmp_path / "site.yml").write_text("- hosts: all\n  tasks:\n" + "    - import_tasks: many.yml\n" * 10)
     book = Resolver().load_playbook(str(tmp_path / "site.yml"))

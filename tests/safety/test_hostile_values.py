@@ -150,7 +150,7 @@ def test_a_value_nested_beyond_the_recursion_limit_is_too_large_not_a_recursion_
 
 def test_an_include_named_by_a_hostile_value_is_a_problem_not_a_hang(tmp_path: Path) -> None:
     """Names the load-time variables cannot template are templated after the play is loaded,
-    with every role's defaults (engine.loading.resolve's pending includes): bounded there too."""
+    with every role's defaults (engine.loading.imports' pending includes): bounded there too."""
     from engine.loading.resolve import Resolver
 
     defaults = tmp_path / "roles" / "r" / "defaults"

@@ -1,0 +1,246 @@
+"""Plays: a play's keywords, variables, roles, task sections and handlers, in ansible's order, and
+what is templated once the whole play is loaded (hosts, name, tags).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from engine.loading import keywords as kw
+from engine.loading.context import Ctx
+from engine.loading.frames import EXIT_ERROR, FrameLoading, as_list, collection_list, flatten
+from engine.loading.model import (
+    Block,
+    Frame,
+    Play,
+    Problem,
+    RoleInstance,
+    Task,
+    implicit_meta_block,
+)
+from engine.plugins.collection_search import ensure_default
+from engine.plugins.names import PluginRemoved
+from engine.span import YMap, YSeq
+from engine.templating.load_time import (
+    MAX_LIST_NESTING,
+    Unresolved,
+    as_dict,
+    is_template,
+    render,
+    render_or,
+    resolve_variables,
+)
+from engine.values import OMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def holds_template(value: Any, nesting: int = 0) -> bool:
+    """Whether templating ``value`` (a string, or a list of them) could change it. A list nested
+    deeper than templating takes (a YAML alias inside itself, ``&a [*a]``) is left to templating,
+    which says so."""
+    if isinstance(value, list):
+        return nesting > MAX_LIST_NESTING or any(holds_template(item, nesting + 1) for item in value)
+    return is_template(value)
+
+
+def mark_duplicate_roles(play: Play) -> None:
+    """Set ``duplicate_of`` on role uses that ansible skips because an equal role already ran."""
+    first: dict[tuple[Any, ...], RoleInstance] = {}
+    seen: set[int] = set()
+    for task in (t for block in play.compile() for t in block.tasks()):
+        role = task.role
+        if role is None or id(role) in seen:
+            continue
+        seen.add(id(role))
+        key = role.identity()
+        if key in first and not role.allow_duplicates:
+            role.duplicate_of = first[key]
+        first.setdefault(key, role)
+
+
+class PlayLoading(FrameLoading):
+    """One play at a time. Its task lists are :class:`~engine.loading.tasks.TaskLoading`'s, its pending
+    includes :class:`~engine.loading.imports.ImportLoading`'s."""
+
+    def _play(self, ds: YMap, path: str, basedir: str, outer: tuple[Frame, ...],
+              outer_vars: dict[str, Any]) -> Play | None:
+        if not self._check_keys(ds, kw.PLAY_KEYWORDS | {"user"}, "Play"):
+            return None
+        if "hosts" not in ds or ds["hosts"] in (None, "", []):
+            self.problem("invalid-structure", "the field 'hosts' is required but was not set" if "hosts" not in ds
+                         else "Hosts list cannot be empty. Please check your playbook", ds.span,
+                         "Add 'hosts: <pattern>' to the play.")
+            return None
+        variables = {**as_dict(ds.get("vars")), **outer_vars}  # an import_playbook's vars over the play's
+        variables.update(self._vars_files(ds, basedir, self.with_magic(variables, basedir)))
+        variables.update(self.extra_vars)
+        # vars_prompt is answered after loading (listing takes each default), so static imports
+        # do not see it but the play name, hosts and tags do.
+        display_vars = dict(variables)
+        for prompt in as_list(ds.get("vars_prompt")):
+            if isinstance(prompt, dict) and isinstance(prompt.get("name"), str):
+                display_vars.setdefault(prompt["name"], prompt.get("default"))
+        display_vars = {**display_vars, **self.extra_vars}
+        raw_hosts = ds["hosts"]
+        # ansible names an unnamed play after its hosts before templating, then templates the name
+        raw_name = ds.get("name") or (",".join(map(str, raw_hosts)) if isinstance(raw_hosts, list) else raw_hosts)
+        early_vars = resolve_variables(self.with_magic(display_vars, basedir))
+        frame = self.frame("play", f'play "{render_or(raw_name, early_vars)}"', ds, variables)
+        header_tags = frame.raw_tags + [t for f in outer for t in f.raw_tags if t not in frame.raw_tags]
+        play = Play(name="", hosts=[], span=ds.span, frame=frame, playbook=path, basedir=basedir,
+                    tags=header_tags, vars=variables, data=ds)
+        static_vars = resolve_variables(self.with_magic(variables, basedir))
+        ctx = Ctx(chain=outer + (frame,), basedir=basedir, variables=static_vars,
+                  collections=ensure_default(collection_list(ds.get("collections")), self.default_collection))
+        play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
+        self._listed_roles_handlers = []
+        play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
+        imported = {"pre_tasks": self._imported_handlers()}
+        play.roles = self._play_roles(ds, ctx)
+        imported["roles"] = self._imported_handlers()
+        play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
+        imported["tasks"] = self._imported_handlers()
+        play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
+        imported["post_tasks"] = self._imported_handlers()
+        handler_ctx = ctx._replace(handler=True)
+        # the handlers of roles: entries come first, in the order the roles were loaded, then the
+        # play's own, then those import_role added while loading (TaskQueueManager:
+        # play.compile_roles_handlers() + play.handlers, where Play loads its roles first, then
+        # its handlers, pre_tasks, post_tasks and tasks): they run in this order
+        own = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
+        play.handlers = [*self._listed_roles_handlers, *own,
+                         *(block for section in ("roles", "pre_tasks", "post_tasks", "tasks")
+                           for block in imported[section])]
+        self._listed_roles_handlers = []
+        self._follow_pending_includes(play)
+        gathered: list[Mapping[str, Any]] = []
+
+        def play_level() -> Mapping[str, Any]:
+            """What the play sees before any host (its roles' defaults and vars, vars_files...),
+            gathered only when a template needs it: most plays' hosts, names and tags have none."""
+            if not gathered:
+                from engine.variables.sources import hostless_variables
+
+                gathered.append(hostless_variables(play, None, [], self.extra_vars, self.sources,
+                                                   self.with_magic({}, play.basedir)))
+            return gathered[0]
+
+        templated = holds_template(raw_hosts) or holds_template(raw_name)
+        play_vars = resolve_variables(play_level()) if templated else {}
+        # templated once the play is loaded, with every role's defaults (those of import_role too),
+        # as PlaybookExecutor's post_validate does
+        hosts = self.render_static(raw_hosts, play_vars, ds.value_spans.get("hosts"), after_load=True)
+        play.hosts = [] if hosts is OMIT else [str(h) for h in as_list(hosts)]
+        name = self.render_static(raw_name, play_vars, ds.value_spans.get("name", ds.value_spans.get("hosts")),
+                                  after_load=True)
+        play.name = "" if name is None else str(name)
+        frame.label = f'play "{play.name}"'
+        self._template_tags(play, lambda: resolve_variables({**play_level(), "ansible_play_name": play.name}))
+        mark_duplicate_roles(play)
+        self._check_module_keys()
+        return play
+
+    def _imported_handlers(self) -> list[Block]:
+        """The handlers loaded since the last call: those of roles: entries are kept aside
+        (``_listed_roles_handlers``), those of imported roles returned."""
+        loaded, self.roles.handler_blocks = self.roles.handler_blocks, []
+        self._listed_roles_handlers += [block for imported, blocks in loaded if not imported for block in blocks]
+        return [block for imported, blocks in loaded if imported for block in blocks]
+
+    def _check_module_keys(self) -> None:
+        """``ModuleArgsParser.parse`` with action validation: every module key must name a
+        module or action plugin ansible can find."""
+        pending, self._module_keys = self._module_keys, []
+        if self.plugins is None:
+            return
+        for name, collections, span, fatal in pending:
+            try:
+                found = self.plugins.resolves(name, collections)
+            except PluginRemoved as removed:
+                self.problem("invalid-task", str(removed), span, "Use the module that replaces it.", fatal=fatal,
+                             exit_code=EXIT_ERROR)
+                continue
+            if found is None:
+                self.unchecked_modules = True
+            elif not found:
+                requirement, hint = self._collection_hint(name, "Check the module's name, install the collection "
+                                                          "that provides it, or add the directory that holds it to "
+                                                          "the library setting.")
+                self.problem("invalid-task", f"couldn't resolve module/action '{name}'. This often indicates a "
+                             "misspelling, missing collection, or incorrect module path.", span, hint, fatal=fatal,
+                             requirement=requirement)
+
+    def _template_tags(self, play: Play, tag_vars: Callable[[], Mapping[str, Any]]) -> None:
+        """Template every frame's tags with the play-wide variables ansible uses when filtering
+        (``tag_vars`` makes them, once, if a frame's tags are templated)."""
+        seen: set[int] = set()
+        made: list[Mapping[str, Any]] = []
+
+        def play_wide() -> Mapping[str, Any]:
+            if not made:
+                made.append(tag_vars())
+            return made[0]
+
+        def template(tasks: list[Task], variables: Callable[[], Mapping[str, Any]]) -> None:
+            for frame in (frame for task in tasks for frame in task.chain):
+                if id(frame) not in seen:
+                    seen.add(id(frame))
+                    if any(is_template(tag) for tag in frame.raw_tags):
+                        self._template_frame_tags(frame, variables())
+
+        tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
+        template(tasks, play_wide)
+        # A run filters what an include loads with the include's own variables (the strategy's
+        # get_vars(task=include)): an included role's tags may name its includer's role. Includes
+        # in what an include loads are met in their turn.
+        includes = [task for task in tasks if task.children]
+        while includes:
+            include = includes.pop(0)
+            scope: list[Mapping[str, Any]] = []
+
+            def at_include(include: Task = include, scope: list[Mapping[str, Any]] = scope) -> Mapping[str, Any]:
+                if not scope:
+                    scope.append(resolve_variables({**play_wide(), **include.include_vars})
+                                 if include.include_vars else play_wide())
+                return scope[0]
+
+            loaded = [child for block in include.children for child in block.tasks()]
+            template(loaded, at_include)
+            includes += [task for task in loaded if task.children]
+        play.templated_tags = bool(made)
+
+    def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
+        raw = frame.raw_tags
+        try:
+            frame.tag_values = [t for t in flatten(render(raw, variables)) if t is not None]
+        except Unresolved as exc:
+            frame.tag_error = Problem("unresolved-template", f"cannot template tags {raw!r}: {exc}",
+                                      frame.keyword_spans.get("tags", frame.span),
+                                      "Define the variable in play vars, vars_files or role vars, or pass it with -e.",
+                                      exit_code=EXIT_ERROR)
+
+    def _play_roles(self, ds: YMap, ctx: Ctx) -> list[Block]:
+        entries = ds.get("roles")
+        if entries is None:
+            return []
+        if not isinstance(entries, list):
+            self.problem("invalid-structure", "'roles' must be a list", ds.value_spans.get("roles"))
+            return []
+        blocks: list[Block] = []
+        for index, entry in enumerate(entries):
+            span = entries.item_spans[index] if isinstance(entries, YSeq) else None
+            blocks += self.roles.from_entry(entry, span, ctx, via="roles")
+        return blocks
+
+    def _vars_files(self, ds: YMap, basedir: str, variables: dict[str, Any]) -> dict[str, Any]:
+        if ds.get("vars_files") in (None, []):
+            return {}  # most plays: the variable sources' module is not even imported
+        from engine.variables.sources import vars_files_found
+
+        loaded: dict[str, Any] = {}
+        for path in vars_files_found(ds.get("vars_files"), basedir, variables):
+            loaded.update(as_dict(self.load_yaml(path, ds.value_spans.get("vars_files"))))
+        return loaded

@@ -1,0 +1,202 @@
+"""Blocks and tasks: ansible's ``load_list_of_blocks`` and ``load_list_of_tasks``, each entry of a
+task list checked and made a :class:`~engine.loading.model.Task` (or a block, or what an import
+brings in, through the import and role loaders).
+"""
+
+from __future__ import annotations
+
+from engine.loading import keywords as kw
+from engine.loading.actions import ActionError, parse_action
+from engine.loading.context import Ctx, task_collections
+from engine.loading.frames import EXIT_ERROR, FrameLoading, collection_list
+from engine.loading.model import (
+    Block,
+    Frame,
+    Task,
+)
+from engine.plugins.collection_search import ensure_default
+from engine.span import Span, YMap, YSeq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+# Task-list entries one playbook may expand to. Real repositories stay far below (15,000 tasks in
+# all is a large one); an editor buffer can multiply two huge files into millions, which would
+# keep the resolution busy for minutes.
+MAX_ENTRIES = 250_000
+
+
+def _task_class(action: str, handler: bool) -> str:
+    if action in kw.INCLUDE_ROLE:
+        return "IncludeRole"
+    if action in kw.INCLUDE_TASKS:
+        return "HandlerTaskInclude" if handler else "TaskInclude"
+    return "Handler" if handler else "Task"
+
+
+class TooLarge(Exception):
+    """The playbook expands to more than ``limit`` (MAX_ENTRIES) task-list entries."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
+class TaskLoading(FrameLoading):
+    """Task lists, blocks and tasks. Imports and includes of task files are
+    :class:`~engine.loading.imports.ImportLoading`'s (``_import_tasks``, ``_include_tasks``), roles the
+    :class:`~engine.loading.roles.RoleLoader`'s."""
+
+    def _is_task_list(self, ds: Any, span: Span | None) -> bool:
+        """True for a list; reports anything else but ``None`` (an empty section)."""
+        if ds is not None and not isinstance(ds, list):
+            self.problem("invalid-structure", "a task list must be a list of tasks", getattr(ds, "span", span),
+                         "Make it a YAML list: each task starts with '- '.")
+        return isinstance(ds, list)
+
+    def load_blocks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block]:
+        """``load_list_of_blocks``: consecutive bare tasks share one implicit block."""
+        if not self._is_task_list(ds, span):
+            return []
+        blocks: list[Block] = []
+        pending: list[Any] = []
+        pending_spans: list[Span | None] = []
+
+        def flush() -> None:
+            if pending:
+                items = YSeq()
+                items.extend(pending)
+                items.item_spans = list(pending_spans)  # type: ignore[arg-type]
+                block = Block(Frame("block", "implicit block", pending_spans[0]), implicit=True)
+                block.block = self.load_tasks(items, ctx, span)
+                blocks.append(block)
+                pending.clear()
+                pending_spans.clear()
+
+        for index, item in enumerate(ds):
+            item_span = ds.item_spans[index] if isinstance(ds, YSeq) else span
+            if isinstance(item, dict) and "block" in item:
+                flush()
+                blocks.append(self.load_block(item, ctx))
+            elif item is not None:
+                pending.append(item)
+                pending_spans.append(item_span)
+        flush()
+        return blocks
+
+    def load_block(self, ds: YMap, ctx: Ctx) -> Block:
+        self._check_keys(ds, kw.BLOCK_KEYWORDS, "Block")
+        label = f'block "{ds["name"]}"' if ds.get("name") else "block"
+        frame = self.frame("block", label, ds, ctx.variables)
+        inner = ctx.push(frame)
+        if "collections" in ds:
+            inner = inner._replace(collections=ensure_default(collection_list(ds["collections"])))
+        block = Block(frame)
+        for section in ("block", "rescue", "always"):
+            setattr(block, section, self.load_tasks(ds.get(section), inner, ds.value_spans.get(section)))
+        return block
+
+    def load_tasks(self, ds: Any, ctx: Ctx, span: Span | None) -> list[Block | Task]:
+        """``load_list_of_tasks``: imports are expanded in place, includes stay single tasks."""
+        if not self._is_task_list(ds, span):
+            return []
+        result: list[Block | Task] = []
+        self.entries += len(ds)
+        if self.entries > MAX_ENTRIES:
+            raise TooLarge(MAX_ENTRIES)
+        for index, item in enumerate(ds):
+            item_span = ds.item_spans[index] if isinstance(ds, YSeq) and index < len(ds.item_spans) else span
+            if not isinstance(item, dict):
+                self.problem("invalid-structure", "a task must be a mapping", item_span,
+                             "Write the task as 'name: ...' plus a module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                continue
+            if "block" in item:
+                if ctx.handler:  # a block in a handler block: load_list_of_tasks(use_handlers=True)
+                    self.problem("invalid-structure", "Using a block as a handler is not supported.",
+                                 getattr(item, "span", item_span), "Put the handlers of a block directly in it.")
+                    continue
+                result.append(self.load_block(item, ctx))
+                continue
+            try:
+                parsed = parse_action(item)
+            except ActionError as exc:
+                if not self._misspelt_keywords(item, ctx):
+                    self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
+                                 "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                continue
+            action = parsed.action
+            # only a module key is looked up while loading, not action:; the removed include is
+            # reported once, by task(), with what to write instead
+            if parsed.key == action and action not in kw.REMOVED_ACTIONS:
+                self._module_keys.append((action, task_collections(item, ctx), getattr(item, "span", item_span),
+                                          not ctx.dynamic))
+            if action in kw.IMPORT_TASKS:
+                result += self._import_tasks(item, parsed.args, action, ctx)
+            elif action in kw.IMPORT_ROLE or action in kw.INCLUDE_ROLE:
+                result += self.roles.from_task(item, parsed.args, action, ctx)
+            else:
+                task = self.task(item, action, parsed.args, ctx)
+                if parsed.key == "local_action":
+                    task.frame.keywords["delegate_to"] = parsed.delegate_to
+                result.append(task)
+        return result
+
+    def _misspelt_keywords(self, ds: Any, ctx: Ctx) -> bool:
+        """Report keys that ansible took for a second module but that look like a misspelt
+        keyword ("conflicting action statements: debug, tag"). True if there were any."""
+        allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
+        found = False
+        for key in ds:
+            if isinstance(key, str) and key not in allowed and "." not in key:
+                keyword = kw.closest_keyword(key, allowed)
+                if keyword:
+                    found = True
+                    self.problem("unknown-keyword",
+                                 f"'{key}' is not a valid attribute for a Task; did you mean '{keyword}'?",
+                                 getattr(ds, "key_spans", {}).get(key), "ansible-playbook takes it for a second "
+                                 "module and stops with 'conflicting action statements'.")
+        return found
+
+    def task(self, ds: YMap, action: str, args: dict[str, Any], ctx: Ctx) -> Task:
+        allowed = kw.HANDLER_KEYWORDS if ctx.handler else kw.TASK_KEYWORDS
+        for key in ds:
+            if isinstance(key, str) and key not in allowed and key != action and not key.startswith("with_") \
+                    and key != "local_action":
+                self.problem("unknown-keyword", f"'{key}' is not a valid attribute for a Task"
+                             f"{kw.did_you_mean(key, allowed)}", ds.key_spans.get(key), fatal=False)
+        if action in kw.REMOVED_ACTIONS:
+            self.problem("invalid-task", f"The '{action}' action plugin has been removed. Use "
+                         "include_tasks or import_tasks instead.", getattr(ds, "span", None),
+                         "Write 'include_tasks:' (loaded at run time) or 'import_tasks:' (loaded now).",
+                         exit_code=EXIT_ERROR)
+        elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
+            self._check_include_keywords(ds, action, ctx)
+        name = ds.get("name")
+        label = f'task "{name}"' if name else f"task {action}"
+        frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
+        task = Task(name=name, action=action, args=args, span=getattr(ds, "span", None), chain=[*ctx.chain, frame],
+                    role=ctx.role, handler=ctx.handler, dynamic=ctx.dynamic, data=ds)
+        task.collections = task_collections(ds, ctx)
+        if action in kw.INCLUDE_TASKS:
+            self._include_tasks(task, ds, ctx)
+        return task
+
+    def _check_include_keywords(self, ds: YMap, action: str, ctx: Ctx) -> None:
+        """``TaskInclude.preprocess_data``: a dynamic include takes only a few keywords."""
+        if action in kw.INCLUDE_ROLE:
+            owner, valid = "IncludeRole", kw.VALID_INCLUDE_KEYWORDS
+        elif ctx.handler:
+            owner, valid = "HandlerTaskInclude", kw.VALID_INCLUDE_KEYWORDS | {"listen"}
+        else:
+            owner, valid = "TaskInclude", kw.VALID_INCLUDE_KEYWORDS
+        for key in ds:
+            if key == action or not isinstance(key, str) or key.startswith("with_") or key in valid:
+                continue
+            if key == "local_action":
+                key = "delegate_to"  # what local_action becomes
+            self.problem("invalid-task", f"'{key}' is not a valid attribute for a {owner}",
+                         getattr(ds, "span", None),
+                         f"{action} takes only {', '.join(sorted(valid - {'action', 'args', 'loop_with'}))}; "
+                         "put the other keywords on the included tasks or in 'apply:'.")
