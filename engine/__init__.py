@@ -1,1 +1,2 @@
-"""Everything that knows Ansible: loading, resolution, tag selection. Imports nothing from playbook_ls."""
+"""Everything that knows Ansible, grouped in rooms (parsing, loading, templating, variables, flow,
+plugins, launch, inventory, run) over a few shared modules. Imports nothing from playbook_ls."""
