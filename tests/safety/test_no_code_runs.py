@@ -235,6 +235,7 @@ def test_trap_text_survives_yaml_quoting(trapped: TrapRoot) -> None:
 
 UNSANDBOXED = """\
 import os, sys
+sys.path.insert(0, __SOURCE__)  # the playbook-ls under test, whichever one is installed
 import jinja2
 import engine.templating.load_time as templating
 
@@ -264,7 +265,8 @@ def test_control_the_traps_reach_playbook_ls_templating(trapped: TrapRoot) -> No
     and a naive ``lookup`` fires dozens of traps. So the Jinja2 traps sit where playbook-ls
     templates, and the tests below test its sandbox, not code paths that never see a trap."""
     # -P: the repository (the working directory) must not be importable, or its playbook_ls/ would run
-    result = run([sys.executable, "-P", "-c", UNSANDBOXED, "check", ".", "--no-cache"], trapped.repo,
+    program = UNSANDBOXED.replace("__SOURCE__", repr(str(Path(__file__).resolve().parents[2])))
+    result = run([sys.executable, "-P", "-c", program, "check", ".", "--no-cache"], trapped.repo,
                  scrubbed_env(trapped.root))
     fired = set(trapped.fired())
     assert not {name for name in fired if name.startswith("shadow.")}, sorted(fired)
