@@ -1,4 +1,4 @@
-"""ansible.builtin filters and tests a run needs beyond :mod:`engine.templating.templar`'s: encodings,
+"""ansible.builtin filters and tests a run needs beyond :mod:`.common`'s: encodings,
 hashes, regex_findall, string and path filters, the set-like list filters and the file tests.
 
 Each follows ansible-core 2.19's own function (``plugins/filter/core.py``, ``mathstuff.py``,

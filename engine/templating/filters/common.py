@@ -1,0 +1,181 @@
+"""The filters and tests playbooks use most, the first the engine had: JSON and YAML, ``combine``,
+``dict2items``, ``mandatory``, ``unique``, ``flatten``, the regex and version ones, and the tests of a
+registered result (``failed``, ``changed``, ``skipped``). The other tables are :mod:`.core`'s and
+:mod:`.paths_and_sets`'; the templar puts them all in its environment.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from engine.booleans import bool_filter
+from engine.templating.errors import TemplateFailure
+from engine.templating.filters.randomness import random_filter, shuffle_filter
+from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
+from engine.templating.filters.version import version_compare
+
+
+def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for item in dicts:
+        for mapping in (item if isinstance(item, list) else [item]):
+            result = _merge_dicts(result, mapping, recursive, list_merge)
+    return result
+
+
+def _merge_dicts(base: dict[str, Any], more: Mapping[str, Any], recursive: bool, list_merge: str) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in more.items():
+        old = merged.get(key)
+        if recursive and isinstance(old, Mapping) and isinstance(value, Mapping):
+            merged[key] = _merge_dicts(dict(old), value, recursive, list_merge)
+        elif isinstance(old, list) and isinstance(value, list) and list_merge in ("append", "prepend"):
+            merged[key] = old + value if list_merge == "append" else value + old
+        else:
+            merged[key] = value
+    return merged
+
+
+def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
+    if not isinstance(value, Mapping):
+        raise TemplateFailure(f"dict2items requires a dictionary, got {type(value).__name__} instead.")
+    return [{key_name: k, value_name: v} for k, v in value.items()]
+
+
+def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_name: str = "value") -> dict[str, Any]:
+    return {item[key_name]: item[value_name] for item in value}
+
+
+def _mandatory(value: Any, msg: str | None = None) -> Any:
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        raise TemplateFailure(msg or f"Mandatory variable {value._undefined_name!r} not defined.")
+    return value
+
+
+@functools.cache
+def _yaml_dumper() -> type:
+    """ansible's ``AnsibleDumper``: PyYAML's safe dumper (libyaml's when PyYAML has it, which
+    ends a lone scalar without ``...``), writing any mapping as a dict and any other collection
+    as a list."""
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_multi_representer(Mapping, dumper.represent_dict)
+    dumper.add_multi_representer(Collection, dumper.represent_list)
+    return dumper
+
+
+def _to_yaml(value: Any, *_args: Any, default_flow_style: bool | None = None, **kwargs: Any) -> str:
+    """``to_yaml``: flow style for the innermost collections (PyYAML's default), as ansible dumps."""
+    import yaml
+
+    return str(yaml.dump(value, Dumper=_yaml_dumper(), allow_unicode=True, default_flow_style=default_flow_style,
+                         **kwargs))
+
+
+def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: bool = False, **kwargs: Any) -> str:
+    """``to_nice_yaml``: block style, indented by 4 unless told otherwise."""
+    return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
+
+
+def _from_yaml(value: str) -> Any:
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe", pure=True).load(value)
+
+
+def _unique(value: Any) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if item not in result:
+            result.append(item)
+    return result
+
+
+def _flatten(value: Any, levels: int | None = None) -> list[Any]:
+    result: list[Any] = []
+    for item in value:
+        if isinstance(item, list) and (levels is None or levels > 0):
+            result.extend(_flatten(item, None if levels is None else levels - 1))
+        elif item is not None:
+            result.append(item)
+    return result
+
+
+FILTERS: dict[str, Callable[..., Any]] = {
+    "random": random_filter,
+    "shuffle": shuffle_filter,
+    "bool": bool_filter,
+    "to_json": lambda v, **kw: json.dumps(v, **kw),
+    "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
+    "from_json": lambda v: json.loads(v),
+    "to_yaml": _to_yaml,
+    "to_nice_yaml": _to_nice_yaml,
+    "from_yaml": _from_yaml,
+    "regex_replace": regex_replace,
+    "regex_search": regex_search,
+    "combine": _combine,
+    "dict2items": _dict2items,
+    "items2dict": _items2dict,
+    "mandatory": _mandatory,
+    "ternary": ternary,
+    "basename": lambda p: os.path.basename(str(p)),
+    "dirname": lambda p: os.path.dirname(str(p)),
+    "unique": _unique,
+    "flatten": _flatten,
+    "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
+    "quote": lambda v: __import__("shlex").quote(str(v)),
+    "type_debug": lambda v: type(v).__name__,
+}
+
+
+# -- tests -------------------------------------------------------------------------------
+def _result_failed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'failed' test expects a dictionary")
+    return bool(result.get("failed", False))
+
+
+def _result_changed(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'changed' test expects a dictionary")
+    if "changed" not in result and isinstance(result.get("results"), list):
+        return any(isinstance(r, Mapping) and r.get("changed") for r in result["results"])
+    return bool(result.get("changed", False))
+
+
+def _result_skipped(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'skipped' test expects a dictionary")
+    return bool(result.get("skipped", False))
+
+
+TESTS: dict[str, Callable[..., bool]] = {
+    "version": version_compare,
+    "version_compare": version_compare,
+    "failed": _result_failed,
+    "failure": _result_failed,
+    "succeeded": lambda r: not _result_failed(r),
+    "success": lambda r: not _result_failed(r),
+    "successful": lambda r: not _result_failed(r),
+    "changed": _result_changed,
+    "change": _result_changed,
+    "skipped": _result_skipped,
+    "skip": _result_skipped,
+    "match": regex_test("match"),
+    "search": regex_test("search"),
+    "regex": regex_test("search"),
+    "truthy": lambda v: bool(v),
+    "falsy": lambda v: not bool(v),
+    "subset": lambda a, b: set(a) <= set(b),
+    "superset": lambda a, b: set(a) >= set(b),
+    "contains": lambda seq, item: item in seq,
+    "abs": lambda p: os.path.isabs(str(p)),
+}
