@@ -4,7 +4,9 @@ what is templated once the whole play is loaded (hosts, name, tags).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
+from functools import cache
 
 from engine.loading import keywords as kw
 from engine.loading.context import Ctx
@@ -176,19 +178,17 @@ class PlayLoading(FrameLoading):
     def _template_tags(self, play: Play, tag_vars: Callable[[], Mapping[str, Any]]) -> None:
         """Template every frame's tags with the play-wide variables ansible uses when filtering
         (``tag_vars`` makes them, once, if a frame's tags are templated)."""
+        play_wide = cache(tag_vars)
         seen: set[int] = set()
-        made: list[Mapping[str, Any]] = []
-
-        def play_wide() -> Mapping[str, Any]:
-            if not made:
-                made.append(tag_vars())
-            return made[0]
+        templated = False
 
         def template(tasks: list[Task], variables: Callable[[], Mapping[str, Any]]) -> None:
+            nonlocal templated
             for frame in (frame for task in tasks for frame in task.chain):
                 if id(frame) not in seen:
                     seen.add(id(frame))
                     if any(is_template(tag) for tag in frame.raw_tags):
+                        templated = True
                         self._template_frame_tags(frame, variables())
 
         tasks = [t for block in (*play.compile(), *play.handlers) for t in block.tasks()]
@@ -196,21 +196,15 @@ class PlayLoading(FrameLoading):
         # A run filters what an include loads with the include's own variables (the strategy's
         # get_vars(task=include)): an included role's tags may name its includer's role. Includes
         # in what an include loads are met in their turn.
-        includes = [task for task in tasks if task.children]
+        includes = deque(task for task in tasks if task.children)
         while includes:
-            include = includes.pop(0)
-            scope: list[Mapping[str, Any]] = []
-
-            def at_include(include: Task = include, scope: list[Mapping[str, Any]] = scope) -> Mapping[str, Any]:
-                if not scope:
-                    scope.append(resolve_variables({**play_wide(), **include.include_vars})
-                                 if include.include_vars else play_wide())
-                return scope[0]
-
+            include = includes.popleft()
+            own = include.include_vars
+            at_include = cache(lambda own=own: resolve_variables({**play_wide(), **own})) if own else play_wide
             loaded = [child for block in include.children for child in block.tasks()]
             template(loaded, at_include)
-            includes += [task for task in loaded if task.children]
-        play.templated_tags = bool(made)
+            includes.extend(task for task in loaded if task.children)
+        play.templated_tags = templated
 
     def _template_frame_tags(self, frame: Frame, variables: Mapping[str, Any]) -> None:
         raw = frame.raw_tags

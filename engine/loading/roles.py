@@ -253,8 +253,9 @@ class RoleLoader:
         # A role another role includes sees that role's include params (below extra vars), its name
         # first in ansible_parent_role_names, when its tasks are loaded, at run time; an imported
         # role's tasks are loaded with the play and ansible evaluates their tags before any include.
-        parent = parent_role_params(instance) if role_lineage(instance)[0].via == "include_role" else None
-        variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **(parent[1] if parent else {}),
+        parent = parent_role_params(instance)
+        included = parent[1] if parent is not None and parent[0].via == "include_role" else {}
+        variables = {**ctx.variables, **loaded[0], **loaded[1], **instance.params, **included,
                      **self.resolver.extra_vars}
         variables = self.resolver.with_magic(variables, ctx.basedir)
         variables.update(role_variables(instance))
