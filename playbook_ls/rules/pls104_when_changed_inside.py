@@ -216,13 +216,13 @@ def _variables(condition: str) -> frozenset[str]:
     from jinja2 import meta
     from jinja2.exceptions import TemplateSyntaxError
 
-    from playbook_ls.rules.variable_uses import parse_environment
+    from engine.templating.templar import parsing_environment
 
     text = condition.strip()
     if text.startswith("{{") and text.endswith("}}"):
         text = text[2:-2]
     try:
-        ast = parse_environment().parse(f"{{% if {text} %}}{{% endif %}}")
+        ast = parsing_environment().parse(f"{{% if {text} %}}{{% endif %}}")
     except TemplateSyntaxError:
         return frozenset()
     return frozenset(meta.find_undeclared_variables(ast))

@@ -106,10 +106,10 @@ def boolean_by_construction(expression: str) -> bool:
     from jinja2 import nodes
     from jinja2.exceptions import TemplateSyntaxError
 
-    from playbook_ls.rules.variable_uses import parse_environment
+    from engine.templating.templar import parsing_environment
 
     try:
-        body = parse_environment().parse("{{ " + expression + " }}").body
+        body = parsing_environment().parse("{{ " + expression + " }}").body
     except TemplateSyntaxError:
         return False
     if len(body) != 1 or not isinstance(body[0], nodes.Output) or len(body[0].nodes) != 1:

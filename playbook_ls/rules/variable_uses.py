@@ -36,21 +36,16 @@ class TaskUses(NamedTuple):
     unreadable: bool  # a template Jinja cannot parse: ansible fails it with its own message
 
 
-def parse_environment() -> Any:
-    """:func:`engine.templating.templar.parsing_environment`: templates here are read, never rendered."""
-    from engine.templating.templar import parsing_environment
-
-    return parsing_environment()
-
-
 @lru_cache(maxsize=4096)
 def _names(text: str, expression: bool) -> tuple[frozenset[str], frozenset[str]] | None:
     """(names the template reads from outside, names it guards), or None when it does not parse
     or is too deep to analyse. Kept per text: a task file is reached from many plays and profiles."""
     from jinja2 import TemplateSyntaxError
 
+    from engine.templating.templar import parsing_environment
+
     try:
-        return _analysed(parse_environment().parse("{{ " + text + " }}" if expression else text))
+        return _analysed(parsing_environment().parse("{{ " + text + " }}" if expression else text))
     except (TemplateSyntaxError, ValueError, RecursionError):
         return None
 
@@ -67,7 +62,9 @@ def names_read(text: str, expression: bool) -> frozenset[str] | None:
 def _analysed(tree: Any) -> tuple[frozenset[str], frozenset[str]]:
     from jinja2 import meta, nodes
 
-    read = set(meta.find_undeclared_variables(tree)) - set(parse_environment().globals) - ANSIBLE_GLOBALS
+    from engine.templating.templar import parsing_environment
+
+    read = set(meta.find_undeclared_variables(tree)) - set(parsing_environment().globals) - ANSIBLE_GLOBALS
     # a name the template sets in some branch only is "undeclared" for Jinja; it may be set on
     # every path (if / elif / else each setting it): only names it never sets are certain
     read -= {name.name for name in tree.find_all(nodes.Name) if name.ctx in ("store", "param")}
