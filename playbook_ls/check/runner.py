@@ -84,7 +84,6 @@ class Checker:
         self.hashes: dict[str, str | None] = {}
         self.texts: dict[str, bytes] = {}
         self.lines: dict[str, list[str]] = {}
-        self.noqa_in: dict[str, bool] = {}  # path -> whether its text mentions noqa at all
         self.result = CheckResult()
         self._playbook_dirs: list[str] = []
 
@@ -265,13 +264,10 @@ class Checker:
 
     def _has_noqa(self, path: str) -> bool:
         """Whether the file may hold a ``# noqa`` (one that cannot be read is looked at as before)."""
-        known = self.noqa_in.get(path)
-        if known is None:
-            if path not in self.texts:
-                self._hash(path)
-            text = self.texts.get(path)
-            known = self.noqa_in[path] = text is None or b"noqa" in text.lower()
-        return known
+        if path not in self.texts:
+            self._hash(path)
+        text = self.texts.get(path)
+        return text is None or b"noqa" in text.lower()
 
     def _line(self, path: str, number: int) -> str:
         lines = self.lines.get(path)

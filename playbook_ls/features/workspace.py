@@ -415,14 +415,8 @@ class WorkspaceIndex:
                 lines[path] = self.text(path).splitlines()
             return lines[path][number] if 0 <= number < len(lines[path]) else ""
 
-        noqa_in: dict[str, bool] = {}
-
-        def has_noqa(path: str) -> bool:
-            if path not in noqa_in:
-                noqa_in[path] = "noqa" in self.text(path).lower()
-            return noqa_in[path]
-
-        for finding in self.rules.settle_with_noqa(found, line_of, self._noqa_texts(), self.real, has_noqa):
+        for finding in self.rules.settle_with_noqa(found, line_of, self._noqa_texts(), self.real,
+                                                   lambda path: "noqa" in self.text(path).lower()):
             if finding.span is not None:
                 by_file.setdefault(self.real(finding.span.file), []).append(finding)
         for findings in by_file.values():

@@ -170,6 +170,7 @@ class RuleSet:
         generated file (a 17 MB job template export) with thousands of findings makes quadratic."""
         enabled = set(self.enabled)
         seen: set[tuple[Any, ...]] = set()
+        noqa_in: dict[str, bool] = {}  # has_noqa of each file, asked once
         for finding in found:
             if finding.code not in enabled or finding.key() in seen:
                 continue
@@ -179,7 +180,7 @@ class RuleSet:
                 if self.settings.accepts(finding):
                     continue
                 used = next((number for number, line in noqa_lines(finding.span, line_of)
-                             if silenced(finding, line)), None) if has_noqa(finding.span.file) else None
+                             if silenced(finding, line)), None) if _memo(noqa_in, finding.span.file, has_noqa) else None
                 if used is not None:
                     self.noqa_used.setdefault((finding.span.file, used), set()).add(finding.code)
                     continue
@@ -209,6 +210,12 @@ class RuleSet:
             module = rules.RULES[code]
             if module.SCOPE == "noqa":
                 yield from self._guarded(module, NoqaContext(list(comments), set(self.enabled)))
+
+
+def _memo(known: dict[str, bool], path: str, ask: Callable[[str], bool]) -> bool:
+    if path not in known:
+        known[path] = ask(path)
+    return known[path]
 
 
 # the first line of a list item that is a mapping: "- name: x", "- 'quoted key': x"
