@@ -15,7 +15,7 @@ one by one as they are read.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Container, Iterator, Mapping
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,10 +32,14 @@ class LazyVariables(Mapping[str, "Any"]):
 
     def __init__(self, raw: Mapping[str, Any], render: Callable[[Any], Any],
                  loop_error: Callable[[str], Exception] = TemplateLoop,
-                 deferred: Callable[[str, Exception], Any] | None = None) -> None:
+                 deferred: Callable[[str, Exception], Any] | None = None,
+                 data: Container[str] = ()) -> None:
         """``deferred``: what a variable whose rendering failed reads as, instead of the
-        failure (None: the failure), so that only a template that uses it fails."""
+        failure (None: the failure), so that only a template that uses it fails. ``data``: names
+        whose values are read as they are, never rendered (ansible's magic variables: built by
+        ansible, not trusted as templates, and as large as the inventory)."""
         self._raw, self._render, self._loop_error, self._deferred = raw, render, loop_error, deferred
+        self._data = data
         self._done: dict[str, Any] = {}
         self._busy: set[str] = set()
 
@@ -43,6 +47,8 @@ class LazyVariables(Mapping[str, "Any"]):
         if key in self._done:
             return self._done[key]
         value = self._raw[key]
+        if key in self._data:
+            return value
         if key in self._busy:
             raise self._loop_error(f"Recursive loop detected in template for variable {key!r}")
         self._busy.add(key)

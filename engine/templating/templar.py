@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
@@ -404,7 +404,7 @@ class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
-                 bounded: bool = False) -> None:
+                 bounded: bool = False, data: Collection[str] = ()) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -416,12 +416,17 @@ class Templar:
         budget, deadline and size limits, and a value beyond them, nested too deeply, or inside
         itself fails as a :class:`TemplateFailure` (:func:`too_large_reason` tells the first two
         apart). A run's templar is not bounded: it computes what ansible computes. Any templar
-        used while a static evaluation is in progress (``hostvars``' own) is bounded too."""
+        used while a static evaluation is in progress (``hostvars``' own) is bounded too.
+
+        ``data``: the names of ``variables`` read as they are, never rendered (the magic
+        variables, which ansible builds itself and does not trust as templates)."""
         self.raw = variables
+        self.data = data
         self.lookups = lookups
         self.task_scope = task_scope
         self.bounded = bounded
-        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred)
+        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred,
+                                       data=data)
         self._globals: Mapping[str, Any] | None = None
 
     def _deferred(self, name: str, exc: Exception) -> Any:
@@ -439,7 +444,9 @@ class Templar:
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
-        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded)
+        data = self.data if not any(name in self.data for name in more) else \
+            frozenset(name for name in self.data if name not in more)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data)
 
     def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
         """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
@@ -583,6 +590,58 @@ class Templar:
             return result
         raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
                               f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+
+    def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
+        """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
+        the same names) over these variables, in one rendering: a loop of a thousand items is
+        one template run, not a thousand. None for an item whose result is not a boolean, and
+        for every item when the rendering fails or the expression is one a rendering per item
+        must see (``vars``, a lookup, Jinja's ``loop``, an embedded template): the caller
+        evaluates those one by one, for ansible's own error."""
+        text = conditional_expression(conditional)
+        names = list(scopes[0]) if scopes else []
+        if (not scopes or not text or _SEES_CONTEXT.search(text) or not all(name.isidentifier() for name in names)
+                or any(marker in text for marker in ("{{", "}}", "{%", "%}", "{#", "#}"))):
+            return [None] * len(scopes)
+        read = [name for name in names if name in _names_in(text)]
+        if len(read) == 1:  # the usual `item ...`: the loop's own target, nothing looked up per item
+            loop, binds, values = read[0], "", [scope[read[0]] for scope in scopes]
+        else:
+            loop, values = "__pls_scope", scopes
+            binds = "".join(f"{{% set {name} = __pls_scope[{name!r}] %}}" for name in read)
+        # one letter per item: no call per item, whose bounds checks would cost more than the test
+        source = (f"{{% for {loop} in __pls_items %}}{binds}{{% set __pls_value = ({text}) %}}"
+                  "{{ 'T' if __pls_value is sameas true else 'F' if __pls_value is sameas false else 'N' }}"
+                  "{% endfor %}")
+
+        def render(_source: str) -> Any:
+            env = bounded_environment() if static_evaluation_in_progress() else environment()
+            template = _compiled(env, _source, True)
+            context = template.new_context(Layered({"__pls_items": values}, self._scope(env)), shared=True)
+            return template.environment.concat(template.root_render_func(context))
+
+        try:
+            letters = self._within_bounds(render, source)
+        except Exception:  # noqa: BLE001 - each item again, alone, says which and how
+            return [None] * len(scopes)
+        if not isinstance(letters, str) or len(letters) != len(scopes):
+            return [None] * len(scopes)
+        return [True if letter == "T" else False if letter == "F" else None for letter in letters]
+
+
+@lru_cache(maxsize=1024)
+def _names_in(expression: str) -> frozenset[str]:
+    """Every name ``expression`` mentions (empty when it does not parse: the rendering will say so)."""
+    from jinja2 import TemplateSyntaxError, meta
+
+    try:
+        return frozenset(meta.find_undeclared_variables(parsing_environment().parse("{{ " + expression + " }}")))
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return frozenset()
+
+
+# names whose meaning in one rendering of a whole loop is not what it is in one item's
+_SEES_CONTEXT = re.compile(r"\b(?:vars|lookup|query|q|loop|self|caller|varargs|kwargs|namespace)\b")
 
 
 def conditional_expression(conditional: str) -> str:

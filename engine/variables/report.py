@@ -152,7 +152,7 @@ class _Scope:
         in_batch = self._in_batch.get(host.name, self.context.hosts_left)
         return {**self.magic, "inventory_hostname": host.name,
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
-                "play_hosts": in_batch, "ansible_play_batch": list(in_batch)}
+                "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
@@ -205,7 +205,7 @@ class _RawVariables(Mapping[str, Any]):
         return len(set().union(*self._maps))
 
 
-HOST_LAYERS_KEPT = 4096  # (host, playbook directory) pairs whose levels one inventory keeps
+HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
 
 
 def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
@@ -228,8 +228,18 @@ def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Tas
     the magic variables. Two hosts with equal answers see equal values of these names."""
     scope = _scope(plan, play_plan, task)
     layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
-    return tuple((name, layer.label, _frozen(layer.values[name]))
-                 for name in names for layer in layers if name in layer.values)
+    shared = getattr(layers, "shared_count", 0)
+    # the groups' part is the same for every host in the same groups: worked out once for them
+    kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
+    key = (getattr(layers, "groups_key", None), tuple(names))
+    groups_part = kept.get(key) if key[0] is not None else None
+    if groups_part is None:
+        groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
+                            for name in names for layer in layers[:shared] if name in layer.values)
+        if key[0] is not None:
+            kept[key] = groups_part
+    return groups_part + tuple((name, layer.label, _frozen(layer.values[name]))
+                               for name in names for layer in layers[shared:] if name in layer.values)
 
 
 def _frozen(value: Any, depth: int = 0) -> Any:
@@ -273,7 +283,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
 
-    templar = Templar(raw, PureLookups(), bounded=True)
+    templar = Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)))
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
@@ -285,6 +295,8 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
         if winner.value is RUNTIME_RESULT:
             resolved.unknown = f"set at run time ({winner.label})"
+        elif resolved.magic and name != "hostvars":  # ansible's own data, never a template
+            resolved.value = raw.get(name, winner.value)
         else:
             value = raw.get(name, winner.value)
             found_template = is_template(value) or _has_template(value)
