@@ -66,7 +66,7 @@ def call(operation: str, *args: Any) -> Any:
     """``regex_ops.OPERATIONS[operation](*args)``: in-process outside a static evaluation (a
     run), else in a helper process, within the time the evaluation has left."""
     left = seconds_left()
-    if left is None:
+    if left is None or _cannot_backtrack(operation, args):
         return regex_ops.OPERATIONS[operation](*args)
     request = marshal.dumps((operation, _plain(args, operation)))
     remembered = _replies.get(request)
@@ -84,6 +84,24 @@ def call(operation: str, *args: Any) -> Any:
             _replies.clear()
         _replies[request] = reply
     return _result(reply)
+
+
+# a pattern without repetition or alternation gives ``re`` no choice to take back: a search costs
+# at most the text's length times the pattern's, so a test of one (`host is search('-db1$')`, met
+# on every host of a fleet) needs no helper
+_CHOICES = re.compile(r"[*+?{|]")
+_LINEAR_TEXT = 100_000
+
+
+def _cannot_backtrack(operation: str, args: tuple[Any, ...]) -> bool:
+    if operation == "regex_test":
+        text, pattern = args[1], args[2]
+    elif operation == "regex_search":
+        text, pattern = args[0], args[1]
+    else:
+        return False
+    return (isinstance(text, str) and isinstance(pattern, str) and len(text) <= _LINEAR_TEXT
+            and len(pattern) <= _LINEAR_TEXT and _CHOICES.search(pattern) is None)
 
 
 _replies: dict[bytes, bytes] = {}
