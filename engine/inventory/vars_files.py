@@ -94,6 +94,7 @@ class VarsFiles:
         self.warnings: list[str] = []
         self._contents: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
         self._files: dict[tuple[str, str], list[tuple[str, dict[str, Any]]]] = {}
+        self._listings: dict[str, frozenset[str] | None] = {}
 
     def _entity_files(self, directory: str, entity: Host | Group) -> list[dict[str, Any]]:
         """The variables of each non-empty file defining ``entity`` in ``directory``'s
@@ -109,13 +110,29 @@ class VarsFiles:
         if name.startswith(os.path.sep):
             return []
         opath = os.path.join(directory, subdir)
-        if os.path.isdir(opath):
+        listed = self._listing(opath)
+        if listed is not None:
+            # most of a fleet's hosts have no file of their own: the directory is listed once,
+            # not looked up four times per host (casefolded, for file systems that ignore case)
+            if os.path.sep not in name and (os.path.altsep is None or os.path.altsep not in name) and not any(
+                    (name + ext).casefold() in listed for ext in ("", *YAML_FILENAME_EXTENSIONS)):
+                return []
             return find_vars_files(opath, name)
         if os.path.exists(opath):
             warning = f"Found {subdir} that is not a directory, skipping: {opath}"
             if warning not in self.warnings:
                 self.warnings.append(warning)
         return []
+
+    def _listing(self, path: str) -> frozenset[str] | None:
+        """The casefolded names in directory ``path``, read once; None when it is not one."""
+        if path not in self._listings:
+            try:
+                self._listings[path] = frozenset(entry.casefold() for entry in os.listdir(path)) \
+                    if os.path.isdir(path) else None
+            except OSError:
+                self._listings[path] = None
+        return self._listings[path]
 
     def files_of(self, entity: Host | Group) -> list[tuple[str, dict[str, Any]]]:
         """(path, variables) of each non-empty file defining ``entity``, directory by directory,

@@ -21,7 +21,14 @@ from engine.variables.play_context import (
     role_name_variables,
     role_variables,
 )
-from engine.variables.sources import Layer, fold, host_independent_layers, inventory_layers, with_vars_files
+from engine.variables.sources import (
+    Layer,
+    fold,
+    host_independent_layers,
+    inventory_layers,
+    variable_precedence,
+    with_vars_files,
+)
 
 if TYPE_CHECKING:
     from engine.inventory.data import Host
@@ -57,6 +64,7 @@ class VariableManager:
         self.hosts: dict[str, HostState] = {}
         self.inject_facts = inject_facts_as_vars()
         self.config_file = find_config_file()  # C.CONFIG_FILE: the one file ansible read when it started
+        self.precedence = variable_precedence()  # read once, as ansible does, not once per host
 
     def state(self, host: str) -> HostState:
         return self.hosts.setdefault(host, HostState())

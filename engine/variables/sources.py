@@ -159,11 +159,29 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
         "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
         "groups_plugins_play": lambda: files(play_files, groups, "playbook group_vars/*"),
     }
-    layers = [layer for entry in variable_precedence() if entry in group_levels for layer in group_levels[entry]()]
-    layers.append(_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources))
-    layers += files(inventory.vars_files, [host], "inventory host_vars/*")
-    layers += files(play_files, [host], "playbook host_vars/*")
-    return [layer for layer in layers if layer is not None]
+    precedence = getattr(manager, "precedence", None) or variable_precedence()
+    # hosts in the same groups share their group levels: a fleet has many hosts, few group sets
+    shared: dict[tuple[Any, ...], list[Layer | None]] = inventory.derived.setdefault("group levels", {})
+    key = (playbook_dir, precedence, tuple(group.name for group in groups))
+    layers = shared.get(key)
+    if layers is None:
+        layers = shared[key] = [layer for entry in precedence if entry in group_levels
+                                for layer in group_levels[entry]()]
+    own = [_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources),
+           *files(inventory.vars_files, [host], "inventory host_vars/*"),
+           *files(play_files, [host], "playbook host_vars/*")]
+    return HostLayers(key, [layer for layer in layers if layer is not None],
+                      [layer for layer in own if layer is not None])
+
+
+class HostLayers(list):  # type: ignore[type-arg]
+    """A host's inventory levels: those of its groups first (the same objects for every host in
+    the same groups, told by ``groups_key``), then its own (``shared_count`` tells them apart)."""
+
+    def __init__(self, groups_key: tuple[Any, ...], shared: list[Layer], own: list[Layer]) -> None:
+        super().__init__([*shared, *own])
+        self.groups_key = groups_key
+        self.shared_count = len(shared)
 
 
 DEFAULT_PRECEDENCE = ("all_inventory", "groups_inventory", "all_plugins_inventory", "all_plugins_play",
