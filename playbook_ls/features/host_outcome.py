@@ -30,6 +30,15 @@ _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_
                        "ansible_play_batch", "hostvars", "vars"})
 # names whose values the run may change behind any static reading of them
 _RUN_FILLED = frozenset({"hostvars", "vars"})
+# per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes._signature`):
+# the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
+_SIGNED = frozenset({"group_names", "hostvars"})
+# magic variables with one value for every host of a play at a task (a host's own inventory
+# cannot change them: the magic level is above it)
+_SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_play_hosts", "playbook_dir",
+                                 "ansible_play_name", "ansible_run_tags", "ansible_skip_tags", "ansible_limit",
+                                 "ansible_check_mode", "ansible_diff_mode", "ansible_verbosity", "ansible_forks",
+                                 "ansible_version", "omit", "ansible_inventory_sources", "ansible_config_file"})
 # what tells one host from another when nothing else is read
 _HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 _NOWHERE = "defined nowhere on the way to this task"
@@ -144,8 +153,8 @@ class _SharedOutcomes:
         outcome = reading.outcome(conditions)
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
-            self.shared = not (reading.touched & _PER_HOST)
-            if not self.shared and reading.touched <= _HOST_IDENTITY:
+            self.shared = not (reading.touched & (_PER_HOST - _SIGNED))
+            if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
                 self.rebound = reading
             key = self._signature(host)
         if self.shared and key is not None:
@@ -158,10 +167,15 @@ class _SharedOutcomes:
         assert self.names is not None
         found = self.signatures.get((host.name, self.names))
         if found is None:
-            found = inventory_definitions(self.plan, self.play_plan, host, self.task, list(self.names))
+            # the host's own level carries its name and groups (Host.get_vars): those are the
+            # host's identity, told apart below, not a definition to compare
+            found = inventory_definitions(self.plan, self.play_plan, host, self.task,
+                                          [name for name in self.names if name not in _HOST_IDENTITY])
             cached = getattr(self.plan, "facts", {}).get(host.name)
             if cached is not None and any(name.startswith("ansible_") for name in self.names):
                 found += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
+            if "group_names" in self.names:
+                found += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
             self.signatures[(host.name, self.names)] = found
         return found
 
@@ -195,6 +209,7 @@ class _HostTask:
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
+        self._ran_once: dict[str, HostOutcome] = {}
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
@@ -208,13 +223,45 @@ class _HostTask:
         control = self._loop_control()
         if control is None:
             return HostOutcome(DEPENDS, "its loop_control is known only at run time")
-        outcomes = [self._conditions(conditions, control.item_vars(items, index)) for index in range(len(items))]
+        outcomes = self._item_outcomes(conditions, [control.item_vars(items, index) for index in range(len(items))])
         for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
             found = next((o for o in outcomes if o.outcome == kind), None)
             if found is not None:
                 return found if kind != RUNS else HostOutcome(RUNS, f"{sum(o.outcome == RUNS for o in outcomes)} "
                                                                     f"of {len(items)} loop items")
         return HostOutcome(SKIPPED, outcomes[0].reason + " for every loop item")
+
+    def _item_outcomes(self, conditions: list[tuple[Any, str]], scopes: list[Mapping[str, Any]]) -> list[HostOutcome]:
+        """:meth:`_conditions` for each loop item, a condition of every item at once when all it
+        reads is known (one rendering for the whole loop); a skipped item's reason is worded only
+        for the first item, the only one shown."""
+        alive = list(range(len(scopes)))
+        decided: dict[int, HostOutcome] = {}
+        for condition, origin in conditions:
+            values = self._each(condition, [scopes[index] for index in alive])
+            if values is None:  # three-valued, item by item: the items left go the whole way alone
+                break
+            for index, value in zip(alive, values, strict=True):
+                if not value:
+                    reason = self._values_of(condition, scopes[index]) if index == 0 else ""
+                    decided[index] = HostOutcome(SKIPPED, f"`{condition}` is false ({origin}){reason}")
+            alive = [index for index in alive if index not in decided]
+            conditions = conditions[1:]
+        for index in alive:
+            decided[index] = self._conditions(conditions, scopes[index])
+        return [decided[index] for index in range(len(scopes))]
+
+    def _each(self, condition: Any, scopes: list[Mapping[str, Any]]) -> list[bool] | None:
+        """The condition's value for every item of ``scopes``, when each is a plain boolean ansible
+        would compute the same way (None when one is not: unknown names, an error)."""
+        from engine.templating.templar import conditional_expression
+
+        if isinstance(condition, bool) or not scopes:
+            return [bool(condition)] * len(scopes)
+        if self._needs(conditional_expression(str(condition)), scopes[0]) is not None:
+            return None  # the names an item does not bind are the same for every item
+        values = self._templar({}).evaluate_each(str(condition), scopes)
+        return None if any(value is None for value in values) else values  # type: ignore[return-value]
 
     def _conditions(self, conditions: list[tuple[Any, str]], item: Mapping[str, Any]) -> HostOutcome:
         """Conditions in order, as ansible evaluates them: the first false one skips."""
@@ -235,7 +282,16 @@ class _HostTask:
 
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
-        ``fail`` action, an ``assert`` whose assertion is false)."""
+        ``fail`` action, an ``assert`` whose assertion is false). Only an assertion reads the
+        loop item: any other task's is worked out once for all its items."""
+        if self.task.action in kw.ASSERT:
+            return self._ran_with(item, reason)
+        found = self._ran_once.get(reason)
+        if found is None:
+            found = self._ran_once[reason] = self._ran_with(item, reason)
+        return found
+
+    def _ran_with(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
         if self.task.action in kw.FAIL:
             return HostOutcome(FAILS, "the fail action fails the host")
@@ -372,7 +428,7 @@ class _HostTask:
         return self._needs_names([name for name in names if name not in item])
 
     def _needs_names(self, names: list[str]) -> str | None:
-        if self._rebound and not set(names) <= _HOST_IDENTITY:
+        if self._rebound and not set(names) <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
             raise _ReadsMore  # the first host's variables are not this host's
         self.touched.update(names)
         self._task_variables([name for name in names if name not in _RUN_FILLED])  # one lookup for all

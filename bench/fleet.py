@@ -1,0 +1,255 @@
+"""``playbook-ls plan`` on a generated fleet, beside ``ansible-playbook --list-hosts --list-tasks``
+on the same input, at several inventory sizes.
+
+    python bench/fleet.py [--hosts 2000 10000 50000] [--runs 1] [--no-ansible] [--keep DIR]
+
+The fleet is what a deployment looks like: hosts in three datacenters and four tiers (12 groups,
+their parents per tier and per datacenter, ``prod``, ``canary``, ``db_primaries`` and ``lb``), each host
+with its own ``ansible_host``, ``rack`` and ``weight`` in the inventory, a few with a host_vars
+file; group_vars per tier and datacenter. The playbook has five plays: a preflight on every
+host (``assert``, ``set_fact``, ``run_once``), the web tier with a role (handlers, a loop,
+conditions on host and group variables), the database tier with ``serial: 10%`` and ``order:
+sorted`` (a loop over the primaries, `item != inventory_hostname`), the load balancers looping
+over their datacenter's web group with a condition on each backend's ``hostvars``, and a last
+play on ``all:!canary`` with a loop over ``groups[...]`` and a condition on ``hostvars`` of
+another host. No loop runs over a group as large as the fleet on every host of the fleet: that
+is hosts x hosts for ansible's run too, and no fleet's playbook does it.
+
+Prints, per size, each tool's wall and CPU time and peak RSS, the ratio, and the task-host
+outcomes by kind. Targets (issue: the run per host): at 2,000 hosts ``plan`` no slower than
+ansible's listing; 50,000 hosts under 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from list_tasks import both_commands  # noqa: E402
+
+DATACENTERS = ("fra", "ams", "lon")
+TIERS = ("web", "db", "cache", "queue")
+
+PLAYBOOK = """\
+- name: preflight
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: the datacenter is known
+      ansible.builtin.assert:
+        that: datacenter in ['fra', 'ams', 'lon']
+    - name: remember the release
+      ansible.builtin.set_fact:
+        release: "{{ app_version }}-{{ datacenter }}"
+    - name: announce the window once
+      ansible.builtin.debug:
+        msg: "maintenance on {{ ansible_play_hosts | length }} hosts"
+      run_once: true
+    - name: heavy hosts only
+      ansible.builtin.debug:
+        msg: "weight {{ weight }}"
+      when: weight | int > 7
+
+- name: web tier
+  hosts: web
+  gather_facts: false
+  roles:
+    - role: webserver
+      tags: [web]
+  tasks:
+    - name: canary note
+      ansible.builtin.debug:
+        msg: canary
+      when: inventory_hostname in groups['canary']
+
+- name: database tier
+  hosts: db
+  gather_facts: false
+  serial: 10%
+  order: sorted
+  tasks:
+    - name: primary only
+      ansible.builtin.debug:
+        msg: primary
+      when: rack == 'r1'
+    - name: replication peers
+      ansible.builtin.debug:
+        msg: "{{ item }}"
+      loop: "{{ groups['db_primaries'] }}"
+      when: item != inventory_hostname
+    - name: backup window
+      ansible.builtin.debug:
+        msg: backup
+      when: backup_enabled | default(false) | bool
+      run_once: true
+
+- name: load balancers
+  hosts: lb
+  gather_facts: false
+  tasks:
+    - name: backends of the datacenter
+      ansible.builtin.debug:
+        msg: "{{ item }}"
+      loop: "{{ groups['web_' + datacenter] }}"
+      when: hostvars[item]['weight'] | int > 2
+
+- name: everything but canaries
+  hosts: all:!canary
+  gather_facts: false
+  tasks:
+    - name: same tier as the first web host
+      ansible.builtin.debug:
+        msg: "{{ tier }}"
+      when: tier == hostvars[groups['web'][0]]['tier']
+    - name: datacenter peers
+      ansible.builtin.debug:
+        msg: "{{ item }}"
+      loop: "{{ groups[datacenter] }}"
+      when: item is search('1$')
+    - name: production only
+      ansible.builtin.debug:
+        msg: prod
+      when: "'prod' in group_names and env == 'production'"
+"""
+
+ROLE_TASKS = """\
+- name: packages
+  ansible.builtin.debug:
+    msg: "{{ item }}"
+  loop: "{{ web_packages }}"
+  notify: reload web
+- name: tls only where asked
+  ansible.builtin.debug:
+    msg: tls
+  when: web_tls | bool
+- name: listen port
+  ansible.builtin.debug:
+    msg: "{{ web_port }}"
+  changed_when: web_port != 80
+  notify: restart web
+- name: per-datacenter config
+  ansible.builtin.debug:
+    msg: "{{ datacenter }}"
+  when: datacenter != 'lon'
+"""
+
+ROLE_HANDLERS = """\
+- name: reload web
+  ansible.builtin.debug:
+    msg: reload
+- name: restart web
+  ansible.builtin.debug:
+    msg: restart
+"""
+
+
+def generate(root: Path, hosts: int) -> None:
+    """Write the fleet's inventory, group_vars, host_vars, role and playbook under ``root``."""
+    for sub in ("group_vars", "host_vars", "roles/webserver/tasks", "roles/webserver/handlers",
+                "roles/webserver/defaults"):
+        (root / sub).mkdir(parents=True, exist_ok=True)
+    members: dict[str, list[str]] = {f"{tier}_{dc}": [] for tier in TIERS for dc in DATACENTERS}
+    lines: dict[str, str] = {}
+    for index in range(hosts):
+        tier, dc = TIERS[index % len(TIERS)], DATACENTERS[(index // len(TIERS)) % len(DATACENTERS)]
+        name = f"{tier}{index:05d}.{dc}.example.com"
+        members[f"{tier}_{dc}"].append(name)
+        lines[name] = (f"{name} ansible_host=10.{index // 65536}.{index // 256 % 256}.{index % 256} "
+                     f"rack=r{index % 4} weight={index % 10}")
+        if index % 97 == 0:
+            (root / "host_vars" / f"{name}.yml").write_text(f"backup_enabled: true\nweight: {index % 7}\n")
+    inventory = []
+    for group, names in members.items():
+        inventory.append(f"[{group}]")
+        inventory += [lines[name] for name in names]
+        inventory.append("")
+    for tier in TIERS:
+        inventory += [f"[{tier}:children]", *(f"{tier}_{dc}" for dc in DATACENTERS), ""]
+    for dc in DATACENTERS:
+        inventory += [f"[{dc}:children]", *(f"{tier}_{dc}" for tier in TIERS), ""]
+    inventory += ["[prod:children]", "fra", "ams", "", "[canary]",
+                  *(members["web_fra"][:3] + members["db_ams"][:2]), "",
+                  "[db_primaries]", *(members[f"db_{dc}"][0] for dc in DATACENTERS), "",
+                  "[lb]", *(members[f"queue_{dc}"][k] for dc in DATACENTERS for k in range(2)), ""]
+    (root / "inventory.ini").write_text("\n".join(inventory))
+    (root / "group_vars" / "all.yml").write_text("app_version: 4.2.1\nenv: staging\n")
+    (root / "group_vars" / "prod.yml").write_text("env: production\n")
+    for dc in DATACENTERS:
+        (root / "group_vars" / f"{dc}.yml").write_text(f"datacenter: {dc}\n")
+    for tier in TIERS:
+        (root / "group_vars" / f"{tier}.yml").write_text(f"tier: {tier}\n")
+    (root / "group_vars" / "web.yml").write_text(
+        "tier: web\nweb_tls: \"{{ datacenter != 'ams' }}\"\nweb_port: \"{{ 443 if datacenter == 'fra' else 80 }}\"\n")
+    (root / "roles/webserver/defaults/main.yml").write_text("web_packages: [nginx, certbot]\nweb_tls: false\n")
+    (root / "roles/webserver/tasks/main.yml").write_text(ROLE_TASKS)
+    (root / "roles/webserver/handlers/main.yml").write_text(ROLE_HANDLERS)
+    (root / "site.yml").write_text(PLAYBOOK)
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, bytes]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            stdin=subprocess.DEVNULL, env=env)
+    out = proc.stdout.read() if proc.stdout else b""
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({os.waitstatus_to_exitcode(status)})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, out
+
+
+def outcome_counts(out: bytes) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for play in json.loads(out)["plays"]:
+        for task in play["tasks"]:
+            for outcome in task["hosts"].values():
+                counts[outcome["outcome"]] = counts.get(outcome["outcome"], 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--hosts", type=int, nargs="+", default=[2000, 10000, 50000])
+    parser.add_argument("--runs", type=int, default=1, help="timed runs per tool (best of)")
+    parser.add_argument("--no-ansible", action="store_true", help="time playbook-ls only")
+    parser.add_argument("--keep", type=Path, help="generate into (and keep) this directory")
+    args = parser.parse_args()
+    ansible, playbook_ls, pls_env = both_commands()
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "False", **pls_env}
+    print(f"{'hosts':>7} {'tool':28} {'wall s':>8} {'cpu s':>8} {'rss MB':>8}")
+    for hosts in args.hosts:
+        root = (args.keep / str(hosts)) if args.keep else Path(tempfile.mkdtemp(prefix="fleet-bench-"))
+        generate(root, hosts)
+        ours = [*playbook_ls, "plan", "site.yml", "-i", "inventory.ini", "--format", "json"]
+        theirs = [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts", "--list-tasks"]
+        best: dict[str, tuple[float, float, int]] = {}
+        out = b""
+        for _ in range(args.runs):
+            wall, cpu, rss, out = timed(ours, root, env)
+            best["playbook-ls plan"] = min(best.get("playbook-ls plan", (wall, cpu, rss)), (wall, cpu, rss))
+            if not args.no_ansible:
+                wall, cpu, rss, _ = timed(theirs, root, env)
+                best["ansible-playbook --list-*"] = min(best.get("ansible-playbook --list-*", (wall, cpu, rss)),
+                                                        (wall, cpu, rss))
+        for name, (wall, cpu, rss) in best.items():
+            print(f"{hosts:7d} {name:28} {wall:8.2f} {cpu:8.2f} {rss:8d}")
+        if len(best) == 2:
+            ratio = best["ansible-playbook --list-*"][0] / best["playbook-ls plan"][0]
+            print(f"{hosts:7d} ansible / playbook-ls wall: {ratio:.2f}x "
+                  f"({'no slower: met' if ratio >= 1 else 'slower: NOT met'})")
+        print(f"{hosts:7d} outcomes: {outcome_counts(out)}")
+        if not args.keep:
+            shutil.rmtree(root)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
