@@ -242,6 +242,27 @@ def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Tas
                                for name in names for layer in layers[shared:] if name in layer.values)
 
 
+def host_level_values(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                      names: list[str]) -> tuple[tuple[Any, ...], list[tuple[str, str | None]]] | None:
+    """:func:`inventory_definitions` with the host's own levels (its inventory line, its
+    host_vars files) told by level, not by the host's name, and the label and path of each of
+    those levels that sets one of ``names``: two hosts with equal keys see equal values, shown
+    with their own provenance. None when the host's own levels set none of ``names``."""
+    scope = _scope(plan, play_plan, task)
+    layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    shared = getattr(layers, "shared_count", None)
+    if shared is None:
+        return None
+    own = [layer for layer in layers[shared:] if any(name in layer.values for name in names)]
+    if not own:
+        return None
+    groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
+                        for name in names for layer in layers[:shared] if name in layer.values)
+    own_part = tuple((name, layer.level, _frozen(layer.values[name]))
+                     for name in names for layer in own if name in layer.values)
+    return (getattr(layers, "groups_key", None), groups_part, own_part), [(layer.label, layer.path) for layer in own]
+
+
 def _frozen(value: Any, depth: int = 0) -> Any:
     """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
     if isinstance(value, Mapping) and depth < 50:

@@ -33,9 +33,22 @@ def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[s
             continue
         plan, play_plan = play_context(index, path, reach, inventory)
         hosts = play_plan.hosts[:MAX_HOSTS]
-        batches = play_batches(reach.play, [host.name for host in play_plan.hosts])
-        outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers_of(reach.play, task)),
-                                 batches, play_signatures(plan, play_plan), hosts)
+        # kept with the play (which an edit replaces) for its inventory (replaced when its files
+        # change), until the workspace next changes: hovering the same task again costs nothing
+        kept = reach.play.derived.setdefault("hover outcomes", {})
+        if kept.get("generation") != index.generation:
+            kept.clear()
+            kept["generation"] = index.generation
+        key = (id(task), tuple(host.name for host in hosts), repr(plan.options))
+        found = kept.get(key)
+        if found is not None and found[0] is plan.inventory:
+            outcomes = found[1]
+        else:
+            batches = play_batches(reach.play, [host.name for host in play_plan.hosts])
+            outcomes = task_outcomes(plan, play_plan, task,
+                                     conditions_on_the_way(task, includers_of(reach.play, task)),
+                                     batches, play_signatures(plan, play_plan), hosts)
+            kept[key] = (plan.inventory, outcomes)
         cut = f" (the first {MAX_HOSTS} of {len(play_plan.hosts)})" if len(play_plan.hosts) > MAX_HOSTS else ""
         head = f"**on the hosts of play `{reach.play.name or ', '.join(map(str, reach.play.hosts))}`**{cut}:"
         sections.append("\n".join([head, *summary_lines(outcomes)]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
@@ -134,6 +135,8 @@ class _SharedOutcomes:
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
         self.shared = not _per_host_vars_files(play_plan)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
+        self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
+        """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
         self.rebound: _HostTask | None = None
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
@@ -144,13 +147,18 @@ class _SharedOutcomes:
                 return self.rebound.for_host(host).outcome(conditions)
             except _ReadsMore:
                 pass  # this host's conditions go further: read its own variables
-        key = None
+        key = by_value = None
         if self.shared and self.names is not None:
             key = self._signature(host)
             if key in self.known:
                 return self.known[key]
+            by_value = self._alike(host, key)
+            if isinstance(by_value, HostOutcome):
+                return by_value
         reading = _HostTask(self.plan, self.play_plan, host, self.task)
         outcome = reading.outcome(conditions)
+        if by_value is not None:
+            self.by_value[by_value[0]] = (host.name, by_value[1], outcome)
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & (_PER_HOST - _SIGNED))
@@ -159,6 +167,28 @@ class _SharedOutcomes:
             key = self._signature(host)
         if self.shared and key is not None:
             self.known[key] = outcome
+        return outcome
+
+    def _alike(self, host: Host, key: tuple[Any, ...]) -> HostOutcome | tuple[Any, Any] | None:
+        """A host whose own inventory level sets a name the task reads (``weight=3`` on its
+        line) has a signature of its own; a host with the same values there has the same outcome,
+        its reason naming this host's levels instead. That outcome (also kept under ``key``), or
+        what to keep this host's under once computed (None: nothing of the host's own is read)."""
+        from engine.variables.report import host_level_values
+
+        assert self.names is not None
+        found = host_level_values(self.plan, self.play_plan, host, self.task,
+                                  [name for name in self.names if name not in _HOST_IDENTITY])
+        if found is None:
+            return None
+        value_key, own = found
+        earlier = self.by_value.get(value_key)
+        if earlier is None:
+            return found
+        reason = _with_provenance(earlier[2].reason, earlier[0], earlier[1], own)
+        if reason is None:
+            return found
+        outcome = self.known[key] = HostOutcome(earlier[2].outcome, reason, earlier[2].unreported)
         return outcome
 
     def _signature(self, host: Host) -> tuple[Any, ...]:
@@ -178,6 +208,37 @@ class _SharedOutcomes:
                 found += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
             self.signatures[(host.name, self.names)] = found
         return found
+
+
+def _with_provenance(reason: str, first: str, first_levels: list[tuple[str, str | None]],
+                     levels: list[tuple[str, str | None]]) -> str | None:
+    """``reason``, worded for host ``first`` with its own ``first_levels``, for a host whose own
+    ``levels`` (in the same order) give the same values; None when ``first`` shows in the reason
+    otherwise than in those levels (a value naming it), where only a reading of its own is exact."""
+    def shown(label: str, path: str | None) -> str:
+        return f"({label}, {_relative(path)})" if path else f"({label})"
+
+    if len(first_levels) != len(levels):
+        return None
+    pairs = [(shown(*old), shown(*new)) for old, new in zip(first_levels, levels, strict=True)]
+    rest = reason
+    for old, _ in pairs:
+        rest = rest.replace(old, "")
+    if first in rest:
+        return None
+    for old, new in pairs:
+        reason = reason.replace(old, new)
+    return reason
+
+
+@lru_cache(maxsize=256)
+def _relative_from(path: str, cwd: str) -> str:
+    return os.path.relpath(path, cwd)
+
+
+def _relative(path: str) -> str:
+    """``os.path.relpath(path)``, as :meth:`_HostTask._values_of` shows a path, once per path."""
+    return _relative_from(path, os.getcwd())
 
 
 def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:

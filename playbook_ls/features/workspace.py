@@ -123,6 +123,8 @@ class WorkspaceIndex:
         self.run_repository_code = False
         """The workspace is trusted: its inventory's code (scripts, plugins) may run for the values shown."""
         self.live_tasks = 0  # tasks (once per play reaching them) of the plays the index holds
+        self.generation = 0
+        """Counts the indexings and refreshes: what was derived before a change is told by it."""
         self.replaced_tasks = 0
         """Tasks of the plays refreshes replaced since the owner last collected: garbage held in cycles
         (tasks and their blocks refer to each other) until a full collection (see :meth:`garbage_share`)."""
@@ -220,6 +222,7 @@ class WorkspaceIndex:
 
     def _index(self, progress: Callable[[int, int], None] | None, check: bool,
                first: Callable[[], None] | None) -> None:
+        self.generation += 1
         _new_template_generation()
         self._take_edits()
         fs.clear_cache()
@@ -262,6 +265,7 @@ class WorkspaceIndex:
         """Take changed files into account: re-resolve only the books that read one of them.
         ``on_disk`` means files were created, deleted or saved (not only edited in a buffer)."""
         with self.lock:
+            self.generation += 1
             _new_template_generation()  # what earlier resolutions remembered and this one does not use goes
             changed = set(changed) | self._take_edits()
             if on_disk:
