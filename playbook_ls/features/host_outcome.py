@@ -289,12 +289,13 @@ class _HostTask:
             raise failure from None
 
     def _failure(self, exc: Exception) -> OperandFailure | Unknown:
-        """An undefined variable or a non-boolean result stops ansible too; anything else a
-        static templar refuses (a lookup, a value too large) is the run's to know."""
-        from engine.templating.templar import undefined_cause
+        """What stops ansible too (an undefined variable, a non-boolean result, a filter failing,
+        values that do not compare) fails the host; anything else a static templar refuses (a
+        lookup, a value too large) is the run's to know."""
+        from engine.templating.templar import ansible_fails_too
 
         message = str(exc)
-        if undefined_cause(exc) or "Conditionals must have a boolean result" in message:
+        if ansible_fails_too(exc) or "Conditionals must have a boolean result" in message:
             return OperandFailure(message)
         return Unknown(message)
 

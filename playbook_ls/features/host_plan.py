@@ -148,6 +148,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
+            _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned)
             _clear_host_errors(task, planned, failed, cleared)
@@ -177,6 +178,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
+        _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
         ended.reached(task, planned)
         _clear_host_errors(task, planned, failed, cleared)
@@ -184,6 +186,17 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for host in cleared:
         failed.pop(host, None)
     return result
+
+
+def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches: list[list[str]],
+                  signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+    """Where a task that notifies reports a change: what it notifies runs only there."""
+    from engine.flow import notify
+    from playbook_ls.features.host_changes import change_reports
+
+    if notify.notifications(planned.task):
+        planned.changes = change_reports(plan, play_plan, planned.task, planned.hosts, _conditions(planned.task),
+                                         batches, signatures)
 
 
 def _clear_host_errors(task: Task, planned: PlannedTask, failed: dict[str, tuple[str, bool]],
