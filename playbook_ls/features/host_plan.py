@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.loading.keywords import META
-from engine.loading.model import Block
+from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
@@ -100,6 +100,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
     heard = Notifications(play, includes)
     ended = _Ended()
+    blocks = PlayBlocks(play)
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
 
@@ -128,11 +129,11 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             heard.flushed(task, planned)
             continue
-        running = [host for host in play_plan.hosts if host.name not in failed and host.name not in ended.certain] \
-            if failed or ended.certain else play_plan.hosts
-        outcomes = task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures, running)
-        if id(task) in _section_tasks(play)[0]:
-            outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
+        blocks.reach(task)
+        running = [host for host in play_plan.hosts if (host.name not in failed or blocks.resumes(host.name))
+                   and host.name not in ended.certain] if failed or ended.certain else play_plan.hosts
+        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures,
+                                                       running))
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
@@ -148,6 +149,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
+            blocks.note(task, outcomes)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned)
@@ -155,7 +157,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             continue
         for host in hosts:
-            if host in failed:
+            if host in failed and not blocks.resumes(host):
                 planned.hosts[host] = _after_failure(task, failed[host])
                 continue
             outcome = outcomes[host]
@@ -164,12 +166,11 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS:
-                effect = _failure_effect(play, task, f"{planned.name!r} ({where(planned)})")
-                if outcome.reason.startswith(LOAD_FAILURE):  # ignore_errors does not hold
-                    effect = (f"{planned.name!r} ({where(planned)})", id(task) not in _section_tasks(play)[1])
+                effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
+                                        outcome.reason.startswith(LOAD_FAILURE))
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
-                    spread = _failure_spread(play, task) if effect[1] else None
+                    spread = failure_spread(play, task) if effect[1] else None
                     if spread is not False:  # the play's failure settings stop the others too
                         stopping[host] = (f"{effect[0]} failing on {host} (any_errors_fatal or "
                                           "max_fail_percentage)", bool(spread))
@@ -178,6 +179,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
+        blocks.note(task, planned.hosts)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
         ended.reached(task, planned)
@@ -317,8 +319,6 @@ _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal us
                                  "allow_duplicates is false)", True)
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
                                        "on this host")
-# a rescue section runs only when a task of its block fails, which the plan takes them not to do
-_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 
 
 def _conditions(task: Task) -> list[tuple[Any, str]]:
@@ -371,42 +371,6 @@ def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan:
         return True  # ansible stops on it when the include runs; the include's outcome says so
 
 
-def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | None:
-    """What a failure of ``task`` means for the host's later tasks: nothing when its errors are
-    ignored, else (the failed task, certain that nothing after it runs there: the host is out
-    of the run, later plays included). Not certain when a ``rescue`` or ``always`` section may
-    take over; what it means for the other hosts is :func:`_failure_spread`'s."""
-    from engine.booleans import boolean
-
-    ignored = getattr(task.effective("ignore_errors"), "value", None)
-    try:
-        if ignored is not None and boolean(ignored, strict=True):
-            return None  # reported failed, and the host goes on
-        uncertain = False
-    except (TypeError, ValueError):
-        uncertain = True
-    return name, not (uncertain or id(task) in _section_tasks(play)[1])
-
-
-def _failure_spread(play: Play, task: Task) -> bool | None:
-    """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
-    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
-    from engine.booleans import boolean
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    strategy = play_strategy(play)
-    if strategy != "linear":
-        return False if strategy == "free" else None
-    fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
-    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
-    try:
-        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
-            return True
-    except (TypeError, ValueError):
-        return None
-    return False
-
-
 def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str, bool]], before: set[str],
               planned: PlannedTask) -> None:
     """``max_fail_percentage``: once more than that share of a batch's hosts failed in the play,
@@ -432,33 +396,6 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             continue
         for host in batch:
             failed.setdefault(host, stop)
-
-
-def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
-    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
-    ``always`` section), once per play."""
-    found = play.derived.get("section_tasks")
-    if found is None:
-        rescuing: set[int] = set()
-        recovered: set[int] = set()
-
-        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
-            for item in items:
-                if isinstance(item, Block):
-                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
-                    walk(item.rescue, protected, True)
-                    walk(item.always, protected, rescue)
-                else:
-                    if protected:
-                        recovered.add(id(item))
-                    if rescue:
-                        rescuing.add(id(item))
-                    for child in item.children:
-                        walk([child], protected, rescue)
-
-        walk(play.compile(), False, False)
-        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
-    return found
 
 
 def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
