@@ -142,6 +142,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         outcomes = ended.outcomes(task, outcomes, hosts)
         if item is not None:
             outcomes = item.apply(outcomes)
+        outcomes = _once_per_batch(play, task, outcomes, batches)
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -152,7 +153,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             blocks.note(task, outcomes)
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
-            ended.reached(task, planned)
+            ended.reached(task, planned, batches)
             _clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
@@ -182,9 +183,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         blocks.note(task, planned.hosts)
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
-        ended.reached(task, planned)
+        ended.reached(task, planned, batches)
         _clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
+    ended.later_batches(result, batches)
     for host in cleared:
         failed.pop(host, None)
     return result
@@ -226,23 +228,47 @@ class _Ended:
     def __init__(self) -> None:
         self.certain: dict[str, HostOutcome] = {}
         self.maybe: dict[str, HostOutcome] = {}
+        self.stopped: tuple[int, bool, str] | None = None
+        """Where an ``end_play`` (certainly or maybe) ended the play: (its batch, certain, the meta)."""
 
-    def reached(self, task: Task, planned: PlannedTask) -> None:
+    def later_batches(self, planned: PlannedPlay, batches: list[list[str]]) -> None:
+        """An ``end_play`` ends the play, not only its batch: the later batches do not run at all
+        (the tasks before it included); where it may, their outcomes depend on it."""
+        if self.stopped is None:
+            return
+        index, certain, meta = self.stopped
+        later = {host for batch in batches[index + 1:] for host in batch}
+        gone = HostOutcome(SKIPPED, f"not run: {meta} ended the play in an earlier batch", True) if certain else \
+            HostOutcome(DEPENDS, f"runs only if {meta} did not end the play in an earlier batch")
+        for task in planned.tasks:
+            for host in later & set(task.hosts):
+                if certain or task.hosts[host].outcome != SKIPPED:
+                    task.hosts[host] = gone
+
+    def reached(self, task: Task, planned: PlannedTask, batches: list[list[str]]) -> None:
         action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
         if action not in _ENDING:
             return
         meta = f"the meta {action} at {where(planned)}"
-        ran = [host for host, outcome in planned.hosts.items() if outcome.outcome in (RUNS, DEPENDS)]
-        if action in ("end_play", "end_batch") and ran:  # the first host decides for all of them
-            first = next((o for o in planned.hosts.values() if o.outcome != SKIPPED or not o.unreported), None)
-            certain = action == "end_play" and first is not None and first.outcome == RUNS
-            ran = list(planned.hosts) if certain or action == "end_batch" else ran
+        ending: dict[str, bool] = {}  # host -> ended certainly (else maybe)
+        if action in _ONCE_PER_BATCH:  # decided once per batch (_once_per_batch): for the whole batch
+            later: bool | None = False  # end_play also ends the batches after the one it ended
+            for batch in batches:
+                kinds = {planned.hosts[host].outcome for host in batch if host in planned.hosts}
+                certain = kinds == {RUNS}
+                if later is not False or kinds & {RUNS, DEPENDS}:
+                    ending.update(dict.fromkeys(batch, later is True or certain))
+                if action == "end_play" and later is not True:
+                    later = True if certain else None if kinds & {RUNS, DEPENDS} else later
+                    if later is not False and self.stopped is None:
+                        self.stopped = (batches.index(batch), later is True, meta)
         else:
-            certain = True
-        for host in ran:
+            ending = {host: outcome.outcome == RUNS for host, outcome in planned.hosts.items()
+                      if outcome.outcome in (RUNS, DEPENDS)}
+        for host, certain in ending.items():
             if host in self.certain:
                 continue
-            if certain and (action == "end_play" or action == "end_host" and planned.hosts[host].outcome == RUNS):
+            if certain and action != "end_role":
                 self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
                 self.maybe.pop(host, None)
             else:
@@ -268,6 +294,28 @@ class _Ended:
         return found
 
 
+def _once_per_batch(play: Play, task: Task, outcomes: dict[str, HostOutcome],
+                    batches: list[list[str]]) -> dict[str, HostOutcome]:
+    """A meta action the linear strategy runs once for its batch (``end_batch``, ``end_play``,
+    ``clear_facts``, ``clear_host_errors``): its condition is evaluated on the batch's first host
+    still running, and what that decides holds for every host of the batch."""
+    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+    if action not in _ONCE_PER_BATCH or play_strategy(play) != "linear":
+        return outcomes
+    found = dict(outcomes)
+    for batch in batches:
+        running = [host for host in batch if host in outcomes
+                   and not (outcomes[host].outcome == SKIPPED and outcomes[host].unreported)]
+        if not running:
+            continue
+        decided = outcomes[running[0]]
+        for host in running[1:]:
+            found[host] = HostOutcome(decided.outcome, f"decided on {running[0]}, the first host of its batch: "
+                                      f"{decided.reason}", decided.outcome == SKIPPED)
+    return found
+
+
+_ONCE_PER_BATCH = frozenset({"end_batch", "end_play", "clear_facts", "clear_host_errors"})
 _ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
 _ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
