@@ -139,6 +139,8 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
             status = statuses[index] if index < len(statuses) else None
         if host in failed_unforeseen or (shared and failed_unforeseen):
             result.excluded += 1
+            if status == "failed" and outcome != "fails":  # failing unforeseen, even where not compared
+                failed_unforeseen.add(host)
             continue
         result.compared += 1
         result.decided += outcome != "depends"
