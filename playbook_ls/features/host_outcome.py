@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.loops import loop_of
+from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.loading import keywords as kw
 from playbook_ls.features.run_settings import check_mode, play_strategy
 
@@ -60,10 +61,10 @@ def by_outcome(outcomes: Mapping[str, HostOutcome]) -> dict[tuple[str, str], lis
 
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
                   batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
-                  hosts: list[Host] | None = None) -> dict[str, HostOutcome]:
+                  hosts: list[Host] | None = None, removed: RemovedHosts | None = None) -> dict[str, HostOutcome]:
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
-    :class:`_SharedOutcomes`)."""
+    :class:`_SharedOutcomes`); ``removed``: the hosts out of ``ansible_play_hosts`` by then."""
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
@@ -72,6 +73,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
             check_mode(plan, task) is False:
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
+    sharing.removed = removed
     found: dict[str, HostOutcome] = {}
     for host in chosen:
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
@@ -126,6 +128,7 @@ class _SharedOutcomes:
         self.shared = not _per_host_vars_files(play_plan)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
         self.rebound: _HostTask | None = None
+        self.removed: RemovedHosts | None = None
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
 
@@ -141,6 +144,7 @@ class _SharedOutcomes:
             if key in self.known:
                 return self.known[key]
         reading = _HostTask(self.plan, self.play_plan, host, self.task)
+        reading.removed = self.removed
         outcome = reading.outcome(conditions)
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
@@ -195,6 +199,7 @@ class _HostTask:
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
+        self.removed: RemovedHosts | None = None
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
@@ -330,6 +335,7 @@ class _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
         other = _HostTask(self.plan, self.play_plan, host, self.task)
+        other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
         own = host.get_magic_vars()
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
@@ -391,6 +397,12 @@ class _HostTask:
         self._task_variables([name])
         resolved = self._resolved[name]
         reason: str | None = None
+        if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
+            value, reason = self.removed.value(name, resolved.value, self.host.name)
+            if reason is not None:
+                self._unknown[name] = reason = f"`{name}`: {reason}"
+                return reason
+            self._overrides[name] = value
         facts_name = name == "ansible_facts"
         if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE) \
                 and not self._gathers_facts():  # gathering replaces cached facts with the host's own

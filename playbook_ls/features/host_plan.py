@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.removed_hosts import RemovedHosts
 from engine.loading.keywords import META
 from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
@@ -132,8 +133,11 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         blocks.reach(task)
         running = [host for host in play_plan.hosts if (host.name not in failed or blocks.resumes(host.name))
                    and host.name not in ended.certain] if failed or ended.certain else play_plan.hosts
+        removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
+                               frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
+                               tuple(map(tuple, batches)))
         outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures,
-                                                       running))
+                                                       running, removed))
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
