@@ -18,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.removed_hosts import RemovedHosts
+from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.loading.keywords import META
 from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
@@ -146,7 +146,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         outcomes = ended.outcomes(task, outcomes, hosts)
         if item is not None:
             outcomes = item.apply(outcomes)
-        outcomes = _once_per_batch(play, task, outcomes, batches)
+        outcomes = _ends_in_turn(task, _once_per_batch(play, task, outcomes, batches))
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -162,6 +162,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             continue
         for host in hosts:
+            if stopping and task.action in META:  # the run stopped at an earlier host's meta action
+                failed.setdefault(host, next(iter(stopping.values())))
             if host in failed and not blocks.resumes(host):
                 planned.hosts[host] = _after_failure(task, failed[host])
                 continue
@@ -170,6 +172,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 outcome = heard.handler_outcome(task, host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
+            if outcome.outcome == FAILS and task.action in META:  # raised by the strategy: the run stops
+                failed[host] = stopping[host] = (f"the condition of the meta action {planned.name!r} "
+                                                 f"({where(planned)}) failing, which stops ansible-playbook", True)
+                continue
             if outcome.outcome == FAILS:
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
                                         outcome.reason.startswith(LOAD_FAILURE))
@@ -296,6 +302,19 @@ class _Ended:
             else:
                 found[host] = outcomes[host]
         return found
+
+
+def _ends_in_turn(task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
+    """``end_host`` is evaluated host after host, each seeing the play's host lists without the
+    hosts it ended before: a condition on those lists is the run's to follow."""
+    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
+    if action != "end_host" or not any(name in str(condition) for condition, _ in _conditions(task)
+                                       for name in PLAY_LISTS):
+        return outcomes
+    turn = HostOutcome(DEPENDS, "end_host is evaluated host after host, on the play's host lists less the "
+                                "hosts it ended before")
+    return {host: turn if outcome.outcome in (RUNS, SKIPPED) and not outcome.unreported else outcome
+            for host, outcome in outcomes.items()}
 
 
 def _once_per_batch(play: Play, task: Task, outcomes: dict[str, HostOutcome],
