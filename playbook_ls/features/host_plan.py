@@ -287,7 +287,7 @@ class _Ended:
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
         """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
         have ended depends everywhere (which host it runs on is the run's to know). A handler
-        on a host that ended depends (whether ansible still runs it there is not modelled)."""
+        does not run on a host that ended."""
         if not self.certain and not self.maybe:
             return outcomes
         once = getattr(task.effective("run_once"), "value", None) not in (None, False)
@@ -339,7 +339,8 @@ def _once_per_batch(play: Play, task: Task, outcomes: dict[str, HostOutcome],
 
 
 _ONCE_PER_BATCH = frozenset({"end_batch", "end_play", "clear_facts", "clear_host_errors"})
-_ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
+# an ended host's iteration is complete: no flush point reaches it, force_handlers or not
+_ENDED_HANDLER = HostOutcome(SKIPPED, "a meta action ended the play for this host: its handlers do not run", True)
 _ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
 
