@@ -29,8 +29,9 @@ RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
                        "ansible_play_batch", "hostvars", "vars"})
-# names whose values the run may change behind any static reading of them
-_RUN_FILLED = frozenset({"hostvars", "vars"})
+# names whose values the run may change behind any static reading of them (a failure a rescue
+# section takes over sets the ansible_failed_* ones, for the rest of the run)
+_RUN_FILLED = frozenset({"hostvars", "vars", "ansible_failed_task", "ansible_failed_result"})
 # what tells one host from another when nothing else is read
 _HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 _NOWHERE = "defined nowhere on the way to this task"
@@ -391,7 +392,8 @@ class _HostTask:
         if name in self._unknown:
             return self._unknown[name]
         if name in _RUN_FILLED:
-            return f"`{name}` (the run fills it)"
+            filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
+            return f"`{name}` ({filled})"
         if name in include_loop_names(self.play_plan.play, self.task):
             return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
