@@ -83,7 +83,7 @@ class Notifications:
         """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
         if not notify.is_flush(task):
             return
-        from playbook_ls.features.host_outcome import include_loop_names
+        from playbook_ls.features.host_reading import include_loop_names
         from playbook_ls.features.hover import includers_of
 
         self.flushing, self.notified = self.notified, {}

@@ -8,7 +8,7 @@ play in order around it; the task hover asks it for one task.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +17,7 @@ from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.loading import keywords as kw
+from playbook_ls.features.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
 from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ class _SharedOutcomes:
         self.plan, self.play_plan, self.task = plan, play_plan, task
         self.names: tuple[str, ...] | None = None  # what the first host's outcome read
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
-        self.shared = not _per_host_vars_files(play_plan)
+        self.shared = not per_host_vars_files(play_plan)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
         self.rebound: _HostTask | None = None
         self.removed: RemovedHosts | None = None
@@ -169,21 +170,6 @@ class _SharedOutcomes:
                 found += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
             self.signatures[(host.name, self.names)] = found
         return found
-
-
-def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
-    """The inventory signatures of the play's hosts (see :class:`_SharedOutcomes`), kept with
-    the play for as long as the inventory is the same: hovers on its tasks ask them again."""
-    kept = play_plan.play.derived.get("host_signatures")
-    if kept is None or kept[0] is not plan.inventory:
-        kept = play_plan.play.derived["host_signatures"] = (plan.inventory, {})
-    return kept[1]
-
-
-def _per_host_vars_files(play_plan: PlayPlan) -> bool:
-    """Whether the play's vars_files name a file per host (a template)."""
-    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
-    return any("{{" in text for text in _strings(data.get("vars_files")))
 
 
 class _HostTask:
@@ -372,7 +358,7 @@ class _HostTask:
         from playbook_ls.rules.variable_uses import names_read
 
         names: set[str] = set()
-        for text in _strings(value):
+        for text in strings(value):
             found = names_read(text, expression=False)
             if found is None:
                 return "a template playbook-ls cannot read"
@@ -433,7 +419,7 @@ class _HostTask:
         plays = [pp.play for pp in getattr(self.plan, "plays", ())]
         current = self.play_plan.play
         before = plays[:plays.index(current)] if current in plays else []
-        return any(gathers_facts(play) or _runs_setup(play) for play in [*before, current])
+        return any(gathers_facts(play) or runs_setup(play) for play in [*before, current])
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
@@ -447,7 +433,7 @@ class _HostTask:
                 shown.append(f"{name} = {item[name]!r} (the loop item)")
                 continue
             if name in self._overrides and name not in _HOST_IDENTITY:
-                shown.append(f"{name} = {_short(self._overrides[name])} (cached fact)")
+                shown.append(f"{name} = {short(self._overrides[name])} (cached fact)")
                 continue
             resolved = self._resolved.get(name)
             if resolved is None or resolved.magic:
@@ -463,53 +449,9 @@ class _HostTask:
         return ": " + ", ".join(shown) if shown else ""
 
 
-def _strings(value: Any) -> Iterator[str]:
-    stack = [value]
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, Mapping | list) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _runs_setup(play: Any) -> bool:
-    """Whether the play has a task gathering facts itself (once per play)."""
-    found = play.derived.get("runs_setup")
-    if found is None:
-        from engine.flow.plan import play_tasks
-
-        found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
-    return found
-
-
 def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:
     """What only the run knows that an include's arguments (its file or role, ``*_from``) read
     on ``host``, as words; None when they are known before the run."""
     args = {key: value for key, value in task.args.items() if key != "apply"} if isinstance(task.args, Mapping) \
         else task.args
     return _HostTask(plan, play_plan, host, task)._needs_value(args, {})
-
-
-def include_loop_names(play: Any, task: Task) -> frozenset[str]:
-    """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
-    ``ansible_loop``...): what the task sees once per item, which no static reading has."""
-    from playbook_ls.features.hover import includers_of
-
-    names: set[str] = set()
-    for include in includers_of(play, task):
-        if loop_of(include) is None:
-            continue
-        control = include.data.get("loop_control") if isinstance(include.data, Mapping) else None
-        control = control if isinstance(control, Mapping) else {}
-        names |= {str(control.get("loop_var") or "item"), "ansible_loop", "ansible_loop_var", "ansible_index_var"}
-        if control.get("index_var"):
-            names.add(str(control["index_var"]))
-    return frozenset(names)

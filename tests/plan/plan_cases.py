@@ -59,8 +59,8 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
-    from playbook_ls.features.host_outcome import include_loop_names
     from playbook_ls.features.host_plan import plan_hosts
+    from playbook_ls.features.host_reading import include_loop_names
 
     options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
                                       SourceCache())
