@@ -72,7 +72,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     once_on, once_known = _run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
-            check_mode(plan, task) is False:
+            check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     sharing.removed = removed
@@ -227,11 +227,19 @@ class _HostTask:
 
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
-        ``fail`` action, an ``assert`` whose assertion is false)."""
+        ``fail`` action, an ``assert`` whose assertion is false, a ``failed_when`` that holds;
+        ``failed_when`` decides for the action when it is known)."""
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
-        if self.task.action in kw.FAIL:
+        failed_when = self._failed_when(item)
+        if failed_when is True:
+            return HostOutcome(FAILS, "its failed_when holds")
+        if failed_when is None and self.task.action in _FAILING:
+            return HostOutcome(DEPENDS, "its failed_when, which decides whether it fails, is known only at run time")
+        if failed_when is False:
+            pass  # a failed_when known false: the action's own failure does not count
+        elif self.task.action in kw.FAIL:
             return HostOutcome(FAILS, "the fail action fails the host")
-        if self.task.action in kw.ASSERT:
+        elif self.task.action in kw.ASSERT:
             that = args.get("that")
             for assertion in that if isinstance(that, list) else [that] if isinstance(that, str) else []:
                 value = self._condition(assertion, item)
@@ -248,6 +256,32 @@ class _HostTask:
             return HostOutcome(DEPENDS, f"{mode}: whether {self.task.action} runs then (its module's check mode "
                                         "support, creates/removes) is the run's to know")
         return HostOutcome(RUNS, reason)
+
+    def _failed_when(self, item: Mapping[str, Any]) -> bool | None | str:
+        """The task's ``failed_when`` (its conditions in order, all holding), ``absent`` without
+        one; None when only the run knows it (a registered result, most often). Failing to
+        evaluate it fails the task."""
+        data = self.task.data if isinstance(self.task.data, Mapping) else {}
+        if data.get("failed_when") is None:
+            return "absent"
+        from engine.templating.templar import conditional_expression
+        from playbook_ls.rules.variable_uses import names_read
+
+        values = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
+        unknown = False
+        for condition in values:
+            read = names_read(conditional_expression(str(condition)), expression=True)
+            if data.get("register") and (read is None or str(data["register"]) in read):
+                unknown = True  # the task's own result, registered before failed_when is evaluated
+                continue
+            value = self._condition(condition, item)
+            if isinstance(value, OperandFailure) or isinstance(value, Unknown) and value.truthy is None:
+                if isinstance(value, OperandFailure) and not unknown:
+                    return True
+                unknown = True
+            elif not (value.truthy if isinstance(value, Unknown) else value):
+                return None if unknown else False
+        return None if unknown else True
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
         """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
