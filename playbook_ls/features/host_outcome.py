@@ -430,7 +430,7 @@ class _HostTask:
                 and not self._gathers_facts():  # gathering replaces cached facts with the host's own
             self._overrides[name] = self._facts[name]  # the host's cached fact
         elif self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
-            reason = f"`{name}`: cached, but gathered again at run time"
+            reason = f"`{name}`: cached, but gathered again (or cleared) at run time"
         elif facts_name and resolved.unknown is None and self._gathers_facts():
             reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
         elif resolved.unknown == _NOWHERE:

@@ -49,12 +49,15 @@ def short(value: Any, limit: int = 120) -> str:
 
 
 def runs_setup(play: Any) -> bool:
-    """Whether the play has a task gathering facts itself (once per play)."""
+    """Whether the play has a task gathering facts itself, or clearing them (``meta:
+    clear_facts``, which empties the fact cache too): its facts are then the run's (once per play)."""
     found = play.derived.get("runs_setup")
     if found is None:
         from engine.flow.plan import play_tasks
 
-        found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
+        found = play.derived["runs_setup"] = any(
+            task.action in kw.GATHERS_FACTS or task.action in kw.META and isinstance(task.args, Mapping)
+            and task.args.get("_raw_params") == "clear_facts" for task in play_tasks(play))
     return found
 
 
