@@ -24,7 +24,7 @@ from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
-from playbook_ls.features.run_settings import play_strategy
+from playbook_ls.features.run_settings import force_handlers, play_strategy
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -165,7 +165,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
             if host in failed and not blocks.resumes(host):
-                planned.hosts[host] = _after_failure(task, failed[host])
+                # a host failed in an earlier play is not in this one, force_handlers or not
+                planned.hosts[host] = _after_failure(task, failed[host],
+                                                     force_handlers(plan, play) if host not in before else False)
                 continue
             outcome = outcomes[host]
             if task.handler and not includers and outcome is not _ENDED_HANDLER:  # a loaded one: its include decides
@@ -470,10 +472,12 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             failed.setdefault(host, stop)
 
 
-def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
+def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:
     name, certain = failure
     if certain and not task.handler:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
+    if task.handler and certain and forced is False:
+        return HostOutcome(SKIPPED, f"the host is stopped by {name}, and force_handlers is off", True)
     if task.handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "
