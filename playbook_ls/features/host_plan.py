@@ -14,15 +14,23 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
+from engine.flow.removed_hosts import RemovedHosts
 from engine.loading.keywords import META
 from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
+from playbook_ls.features.host_meta import (
+    ENDED_HANDLER,
+    Ended,
+    clear_host_errors,
+    ends_in_turn,
+    once_per_batch,
+    task_conditions,
+)
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from playbook_ls.features.run_settings import force_handlers, play_strategy
 
@@ -100,7 +108,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
     heard = Notifications(play, includes)
-    ended = _Ended()
+    ended = Ended()
     blocks = PlayBlocks(play)
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
@@ -136,8 +144,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
                                frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
                                tuple(map(tuple, batches)))
-        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures,
-                                                       running, removed))
+        conditions = task_conditions(task)
+        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
+                                                       removed))
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
@@ -146,7 +155,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         outcomes = ended.outcomes(task, outcomes, hosts)
         if item is not None:
             outcomes = item.apply(outcomes)
-        outcomes = _ends_in_turn(task, _once_per_batch(play, task, outcomes, batches))
+        outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
+                                _again(plan, play_plan, task, conditions, batches, signatures, removed))
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -158,7 +168,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
             ended.reached(task, planned, batches)
-            _clear_host_errors(task, planned, failed, cleared)
+            clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
         for host in hosts:
@@ -170,7 +180,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                                      force_handlers(plan, play) if host not in before else False)
                 continue
             outcome = outcomes[host]
-            if task.handler and not includers and outcome is not _ENDED_HANDLER:  # a loaded one: its include decides
+            if task.handler and not includers and outcome is not ENDED_HANDLER:  # a loaded one: its include decides
                 outcome = heard.handler_outcome(task, host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
@@ -196,12 +206,24 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
         ended.reached(task, planned, batches)
-        _clear_host_errors(task, planned, failed, cleared)
+        clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
-    ended.later_batches(result, batches)
+    ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
     return result
+
+
+def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],
+           signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+           removed: RemovedHosts) -> Callable[[str, frozenset[str]], HostOutcome]:
+    """The task's outcome on one host with more hosts removed from the play's lists."""
+    def outcome(host: str, ended: frozenset[str]) -> HostOutcome:
+        chosen = [h for h in play_plan.hosts if h.name == host]
+        return task_outcomes(plan, play_plan, task, conditions, batches, signatures, chosen,
+                             replace(removed, certain=removed.certain | ended))[host]
+
+    return outcome
 
 
 def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches: list[list[str]],
@@ -211,139 +233,8 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
     from playbook_ls.features.host_changes import change_reports
 
     if notify.notifications(planned.task):
-        planned.changes = change_reports(plan, play_plan, planned.task, planned.hosts, _conditions(planned.task),
+        planned.changes = change_reports(plan, play_plan, planned.task, planned.hosts, task_conditions(planned.task),
                                          batches, signatures)
-
-
-def _clear_host_errors(task: Task, planned: PlannedTask, failed: dict[str, tuple[str, bool]],
-                       cleared: set[str]) -> None:
-    """``meta: clear_host_errors`` (decided on the first host still running) clears the failures
-    so far: the failed hosts stay out of this play (their iteration is over) but are back in the
-    later plays (``cleared``, for the end of the play). Where it may or may not run, their
-    later outcomes depend."""
-    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-    if action != "clear_host_errors":
-        return
-    first = next((o for host, o in planned.hosts.items() if host not in failed), None)
-    if first is not None and first.outcome == RUNS:
-        cleared.update(failed)
-    elif any(o.outcome in (RUNS, DEPENDS) for o in planned.hosts.values()):
-        for host, (name, _certain) in list(failed.items()):
-            failed[host] = (f"{name}, then meta clear_host_errors at {where(planned)}", False)
-
-
-class _Ended:
-    """The hosts a ``meta`` action has ended the play for (``end_host``, ``end_play``; also
-    ``end_batch`` and ``end_role``, which end less, so their hosts' later outcomes depend): the
-    play's later tasks are left out there; where whether it ran only the run knows, they depend."""
-
-    def __init__(self) -> None:
-        self.certain: dict[str, HostOutcome] = {}
-        self.maybe: dict[str, HostOutcome] = {}
-        self.stopped: tuple[int, bool, str] | None = None
-        """Where an ``end_play`` (certainly or maybe) ended the play: (its batch, certain, the meta)."""
-
-    def later_batches(self, planned: PlannedPlay, batches: list[list[str]]) -> None:
-        """An ``end_play`` ends the play, not only its batch: the later batches do not run at all
-        (the tasks before it included); where it may, their outcomes depend on it."""
-        if self.stopped is None:
-            return
-        index, certain, meta = self.stopped
-        later = {host for batch in batches[index + 1:] for host in batch}
-        gone = HostOutcome(SKIPPED, f"not run: {meta} ended the play in an earlier batch", True) if certain else \
-            HostOutcome(DEPENDS, f"runs only if {meta} did not end the play in an earlier batch")
-        for task in planned.tasks:
-            for host in later & set(task.hosts):
-                if certain or task.hosts[host].outcome != SKIPPED:
-                    task.hosts[host] = gone
-
-    def reached(self, task: Task, planned: PlannedTask, batches: list[list[str]]) -> None:
-        action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-        if action not in _ENDING:
-            return
-        meta = f"the meta {action} at {where(planned)}"
-        ending: dict[str, bool] = {}  # host -> ended certainly (else maybe)
-        if action in _ONCE_PER_BATCH:  # decided once per batch (_once_per_batch): for the whole batch
-            later: bool | None = False  # end_play also ends the batches after the one it ended
-            for batch in batches:
-                kinds = {planned.hosts[host].outcome for host in batch if host in planned.hosts}
-                certain = kinds == {RUNS}
-                if later is not False or kinds & {RUNS, DEPENDS}:
-                    ending.update(dict.fromkeys(batch, later is True or certain))
-                if action == "end_play" and later is not True:
-                    later = True if certain else None if kinds & {RUNS, DEPENDS} else later
-                    if later is not False and self.stopped is None:
-                        self.stopped = (batches.index(batch), later is True, meta)
-        else:
-            ending = {host: outcome.outcome == RUNS for host, outcome in planned.hosts.items()
-                      if outcome.outcome in (RUNS, DEPENDS)}
-        for host, certain in ending.items():
-            if host in self.certain:
-                continue
-            if certain and action != "end_role":
-                self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
-                self.maybe.pop(host, None)
-            else:
-                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host"))
-
-    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
-        """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
-        have ended depends everywhere (which host it runs on is the run's to know). A handler
-        does not run on a host that ended."""
-        if not self.certain and not self.maybe:
-            return outcomes
-        once = getattr(task.effective("run_once"), "value", None) not in (None, False)
-        found = {}
-        for host in (host for host in hosts if host in outcomes or host in self.certain):
-            if task.handler and host in self.certain:
-                found[host] = _ENDED_HANDLER
-            elif host in self.certain:
-                found[host] = self.certain[host]
-            elif host in self.maybe or (once and self.maybe):
-                found[host] = self.maybe.get(host) or next(iter(self.maybe.values()))
-            else:
-                found[host] = outcomes[host]
-        return found
-
-
-def _ends_in_turn(task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
-    """``end_host`` is evaluated host after host, each seeing the play's host lists without the
-    hosts it ended before: a condition on those lists is the run's to follow."""
-    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-    if action != "end_host" or not any(name in str(condition) for condition, _ in _conditions(task)
-                                       for name in PLAY_LISTS):
-        return outcomes
-    turn = HostOutcome(DEPENDS, "end_host is evaluated host after host, on the play's host lists less the "
-                                "hosts it ended before")
-    return {host: turn if outcome.outcome in (RUNS, SKIPPED) and not outcome.unreported else outcome
-            for host, outcome in outcomes.items()}
-
-
-def _once_per_batch(play: Play, task: Task, outcomes: dict[str, HostOutcome],
-                    batches: list[list[str]]) -> dict[str, HostOutcome]:
-    """A meta action the linear strategy runs once for its batch (``end_batch``, ``end_play``,
-    ``clear_facts``, ``clear_host_errors``): its condition is evaluated on the batch's first host
-    still running, and what that decides holds for every host of the batch."""
-    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-    if action not in _ONCE_PER_BATCH or play_strategy(play) != "linear":
-        return outcomes
-    found = dict(outcomes)
-    for batch in batches:
-        running = [host for host in batch if host in outcomes
-                   and not (outcomes[host].outcome == SKIPPED and outcomes[host].unreported)]
-        if not running:
-            continue
-        decided = outcomes[running[0]]
-        for host in running[1:]:
-            found[host] = HostOutcome(decided.outcome, f"decided on {running[0]}, the first host of its batch: "
-                                      f"{decided.reason}", decided.outcome == SKIPPED)
-    return found
-
-
-_ONCE_PER_BATCH = frozenset({"end_batch", "end_play", "clear_facts", "clear_host_errors"})
-# an ended host's iteration is complete: no flush point reaches it, force_handlers or not
-_ENDED_HANDLER = HostOutcome(SKIPPED, "a meta action ended the play for this host: its handlers do not run", True)
-_ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
 
 
 class _RoleUses:
@@ -393,21 +284,6 @@ _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal us
                                  "allow_duplicates is false)", True)
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
                                        "on this host")
-
-
-def _conditions(task: Task) -> list[tuple[Any, str]]:
-    """The conditions ``task`` itself checks, its own and those it inherits; a meta action that
-    supports none (``_cond_not_supported_warn``) runs whatever they say. An include's own
-    condition was checked once, when the include ran (with what was set then): its outcome
-    decides whether the task is loaded at all (:func:`_through_includes`)."""
-    from playbook_ls.features.hover import conditions_on_the_way
-
-    if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
-        return []
-    return conditions_on_the_way(task, [])
-
-
-_NO_CONDITION = frozenset({"noop", "refresh_inventory", "reset_connection"})
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
