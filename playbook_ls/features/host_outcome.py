@@ -467,7 +467,8 @@ class _HostTask:
                 shown.append(f"{name} = {item[name]!r} (the loop item)")
                 continue
             if name in self._overrides and name not in _HOST_IDENTITY:
-                shown.append(f"{name} = {short(self._overrides[name])} (cached fact)")
+                origin = "less the hosts failed or ended by then" if name in PLAY_LISTS else "cached fact"
+                shown.append(f"{name} = {short(self._overrides[name])} ({origin})")
                 continue
             resolved = self._resolved.get(name)
             if resolved is None or resolved.magic:
