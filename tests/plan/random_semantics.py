@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from random_playbook import Builder, tag_selection, write_scenario
+from random_playbook import Builder, write_scenario
 
 INVENTORY = ("[web]\nh1 ansible_connection=local n=1 word=alpha\nh2 ansible_connection=local n=2 word=beta\n"
              "[db]\nh3 ansible_connection=local n=3 word=gamma\nh4 ansible_connection=local n=4 word=alpha\n"
@@ -87,5 +87,3 @@ def write(seed: int, directory: Path) -> dict[str, Any]:
     return write_scenario(directory, {"site.yml": plays, **builder.files}, INVENTORY, args,
                           f"random plan semantics, seed {seed} (tests/plan/random_semantics.py)")
 
-
-__all__ = ["tag_selection", "write"]
