@@ -92,6 +92,9 @@ class PlayPlan:
     order_known: bool = True
     """False when the play's ``order`` is ``shuffle`` (or a template): ``hosts`` are then in
     inventory order, the run's order is its own."""
+    hosts_all: list[str] = field(default_factory=list)
+    """The hosts' names in inventory order, whatever the play's ``order``: ``ansible_play_hosts_all``
+    and ``ansible_play_hosts`` keep it, only the batches follow ``order`` (empty: as ``hosts``)."""
 
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
@@ -165,9 +168,9 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
                                  mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
-        hosts, order_known = play_order(play, hosts)
-        plays.append(PlayPlan(play, hosts, selected_run_tasks(play, selection) if select_tasks else [],
-                              dynamic=dynamic, order_known=order_known))
+        ordered, order_known = play_order(play, hosts)
+        plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
+                              dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts]))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)

@@ -126,6 +126,11 @@ RUN_IN_CHECK_MODE = _family(
     "lineinfile", "mount_facts", "package_facts", "ping", "pip", "reboot", "replace", "rpm_key", "service_facts",
     "slurp", "stat", "subversion", "systemd", "systemd_service", "sysvinit", "template", "user", "yum_repository")
 COMMANDS = _family("command", "shell")
+# Actions that never report a change of their own (their result says changed: false), and those
+# that always do when they run (command, shell and raw without ``creates``/``removes``).
+NEVER_CHANGED = _family("debug", "assert", "fail", "set_fact", "set_stats", "group_by", "add_host", "pause",
+                        "validate_argument_spec", "include_vars", "meta", "ping")
+ALWAYS_CHANGED = _family("command", "shell", "raw")
 # Keys that are always taken as the action even when unknown (ansible's BUILTIN_TASKS).
 BUILTIN_ACTIONS = IMPORT_TASKS | INCLUDE_TASKS | IMPORT_ROLE | INCLUDE_ROLE | META
 

@@ -737,6 +737,23 @@ def undefined_cause(exc: BaseException) -> bool:
     return _cause_of(exc, UndefinedError) is not None
 
 
+def ansible_fails_too(exc: BaseException) -> bool:
+    """Whether ansible fails on what made ``exc`` as the templar did, with the same values: an
+    undefined variable, a filter of ansible-core failing (its port raises what it raises), a
+    ``version`` test refusing its operands, an ordering of values that do not compare (``'3' > 2``:
+    an extra var is text). Anything else the templar refuses (a lookup, a bound) is the run's."""
+    from engine.templating.errors import PluginFailure
+    from engine.templating.filters.version import VersionError
+
+    if undefined_cause(exc) or _cause_of(exc, PluginFailure) is not None:
+        return True
+    version = _cause_of(exc, VersionError)
+    if version is not None:
+        return "requires the Python 'packaging' library" not in str(version)
+    ordering = _cause_of(exc, TypeError)
+    return ordering is not None and "not supported between instances of" in str(ordering)
+
+
 def _type_name(value: Any) -> str:
     return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
         type(value), type(value).__name__)

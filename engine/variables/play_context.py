@@ -28,8 +28,8 @@ class PlayContext:
         """``ansible_play_batch``: the batch's hosts still running."""
         if self.batch is None:
             return list(self.hosts_left)
-        members = set(self.batch)  # a batch may hold thousands of hosts
-        return [h for h in self.hosts_left if h in members]
+        running = set(self.hosts_left)  # a batch may hold thousands of hosts; it keeps the play's order
+        return [h for h in self.batch if h in running]
 
 
 def role_lineage(role: RoleInstance | None) -> list[RoleInstance]:

@@ -140,8 +140,8 @@ class _Scope:
     def magic_for(self, host: Host, task: Task | None) -> dict[str, Any]:
         if not self._in_batch:
             for batch in self.batches:
-                members = set(batch)
-                left = [h for h in self.context.hosts_left if h in members]
+                running = set(self.context.hosts_left)  # the batch keeps the play's order
+                left = [h for h in batch if h in running]
                 self._in_batch.update((name, left) for name in batch)
         batch = next((b for b in self.batches if host.name in b), None) if self.magic is None else None
         if self.magic is None:
@@ -170,7 +170,8 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     order = _play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
-    context = PlayContext(play, hosts, hosts, [*order.roles, *included], conditional=conditional)
+    in_inventory = play_plan.hosts_all or hosts  # ansible_play_hosts(_all) are not in the play's order
+    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional)
     runtime = order.runtime_before(manager, task, occurrence)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])

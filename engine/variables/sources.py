@@ -577,13 +577,31 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
 
 def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
     """The layers merged as ansible's ``combine_vars`` merges levels: later wins, dictionaries
-    merged recursively with ``hash_behaviour = merge``."""
+    merged recursively with ``hash_behaviour = merge``. The vars of the blocks and the task are
+    one level (``Task.get_vars`` updates its parents' with its own, a task's dictionary replacing
+    a block's whole), merged as one into the others."""
     from engine.inventory.combine import combine_vars
 
-    result: dict[str, Any] = {}
+    if not merge_hashes:
+        result: dict[str, Any] = {}
+        for layer in layers:
+            result |= dict(layer.values)
+        return result
+    levels: list[dict[str, Any]] = []
+    chained = False
     for layer in layers:
-        result = combine_vars(result, dict(layer.values), merge_hashes) if merge_hashes else result | dict(layer.values)
+        if layer.level in _TASK_CHAIN and chained:
+            levels[-1] |= dict(layer.values)
+        else:
+            levels.append(dict(layer.values))
+        chained = layer.level in _TASK_CHAIN
+    result = {}
+    for values in levels:
+        result = combine_vars(result, values, True)
     return result
+
+
+_TASK_CHAIN = frozenset({"block vars", "task vars"})
 
 
 def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> dict[str, list[Definition]]:

@@ -32,6 +32,9 @@ class PlannedTask:
     repeats: bool = False
     """A handler listed once at a flush point that a looping include loads: the run flushes it
     once per item."""
+    changes: dict[str, bool | None] = field(default_factory=dict)
+    """For a task that notifies: on each host where it runs or may, whether it reports a change
+    (None: the run knows; playbook_ls.features.host_changes)."""
 
 
 class Notifications:
@@ -80,7 +83,7 @@ class Notifications:
         """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
         if not notify.is_flush(task):
             return
-        from playbook_ls.features.host_outcome import include_loop_names
+        from playbook_ls.features.host_reading import include_loop_names
         from playbook_ls.features.hover import includers_of
 
         self.flushing, self.notified = self.notified, {}
@@ -131,7 +134,9 @@ class Notifications:
             outcome = HostOutcome(DEPENDS, f"runs if the templated notify of {templated} names it and it reports "
                                            "a change on this host")
         elif not heard:
-            outcome = HostOutcome(SKIPPED, _not_notified(notifiers), True)
+            outcome = HostOutcome(SKIPPED, _not_notified(notifiers, host), True)
+        elif outcome.outcome == RUNS and (changing := _heard_on(host, notifiers, certain=True)):
+            outcome = HostOutcome(RUNS, f"notified: {changing} reports a change on this host")
         elif outcome.outcome == RUNS:
             outcome = HostOutcome(DEPENDS, f"runs if {heard} reports a change on this host")
         if id(handler) in self.uncertain and outcome.outcome != DEPENDS:
@@ -148,13 +153,22 @@ def where(planned: PlannedTask) -> str:
     return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
 
 
-def _heard_on(host: str, notifiers: list[PlannedTask]) -> str:
-    """The notifying tasks that run (or may) on ``host``, as words; empty when none does."""
-    names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
+def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) -> str:
+    """The notifying tasks that run (or may) on ``host`` and may report a change there, as words
+    (``certain``: those that run and report one); empty when none does."""
+    if certain:
+        names = [repr(p.name) for p in notifiers
+                 if p.hosts.get(host, HostOutcome(SKIPPED)).outcome == RUNS and p.changes.get(host) is True]
+    else:
+        names = [repr(p.name) for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)
+                 and p.changes.get(host) is not False]
     return " or ".join(names)
 
 
-def _not_notified(notifiers: list[PlannedTask]) -> str:
+def _not_notified(notifiers: list[PlannedTask], host: str) -> str:
     if not notifiers:
         return "no task notifies it"
+    running = [p for p in notifiers if p.hosts.get(host, HostOutcome(SKIPPED)).outcome in (RUNS, DEPENDS)]
+    if running:
+        return "no task that notifies it reports a change on this host: " + ", ".join(repr(p.name) for p in running)
     return "no task that notifies it runs on this host: " + ", ".join(repr(p.name) for p in notifiers)

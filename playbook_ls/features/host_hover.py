@@ -22,7 +22,8 @@ def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[s
     """The summary for the task at ``line`` in each context reaching it (None for a handler,
     which runs when notified, or when no task is there)."""
     from engine.variables.report import play_batches
-    from playbook_ls.features.host_outcome import play_signatures, task_outcomes
+    from playbook_ls.features.host_outcome import task_outcomes
+    from playbook_ls.features.host_reading import play_signatures
     from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.variables import play_context
 

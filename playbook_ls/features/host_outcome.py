@@ -8,7 +8,7 @@ play in order around it; the task hover asks it for one task.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.loops import loop_of
+from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.loading import keywords as kw
+from playbook_ls.features.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
 from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
@@ -29,8 +31,9 @@ RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
                        "ansible_play_batch", "hostvars", "vars"})
-# names whose values the run may change behind any static reading of them
-_RUN_FILLED = frozenset({"hostvars", "vars"})
+# names whose values the run may change behind any static reading of them (a failure a rescue
+# section takes over sets the ansible_failed_* ones, for the rest of the run)
+_RUN_FILLED = frozenset({"hostvars", "vars", "ansible_failed_task", "ansible_failed_result"})
 # per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes._signature`):
 # the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
 _SIGNED = frozenset({"group_names", "hostvars"})
@@ -70,18 +73,19 @@ def by_outcome(outcomes: Mapping[str, HostOutcome]) -> dict[tuple[str, str], lis
 
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
                   batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
-                  hosts: list[Host] | None = None) -> dict[str, HostOutcome]:
+                  hosts: list[Host] | None = None, removed: RemovedHosts | None = None) -> dict[str, HostOutcome]:
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
-    :class:`_SharedOutcomes`)."""
+    :class:`_SharedOutcomes`); ``removed``: the hosts out of ``ansible_play_hosts`` by then."""
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     once_on, once_known = _run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
-            check_mode(plan, task) is False:
+            check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
+    sharing.removed = removed
     found: dict[str, HostOutcome] = {}
     for host in chosen:
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
@@ -133,11 +137,12 @@ class _SharedOutcomes:
         self.plan, self.play_plan, self.task = plan, play_plan, task
         self.names: tuple[str, ...] | None = None  # what the first host's outcome read
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
-        self.shared = not _per_host_vars_files(play_plan)
+        self.shared = not per_host_vars_files(play_plan)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
         self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
         """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
         self.rebound: _HostTask | None = None
+        self.removed: RemovedHosts | None = None
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
 
@@ -156,6 +161,7 @@ class _SharedOutcomes:
             if isinstance(by_value, HostOutcome):
                 return by_value
         reading = _HostTask(self.plan, self.play_plan, host, self.task)
+        reading.removed = self.removed
         outcome = reading.outcome(conditions)
         if by_value is not None:
             self.by_value[by_value[0]] = (host.name, by_value[1], outcome)
@@ -241,21 +247,6 @@ def _relative(path: str) -> str:
     return _relative_from(path, os.getcwd())
 
 
-def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
-    """The inventory signatures of the play's hosts (see :class:`_SharedOutcomes`), kept with
-    the play for as long as the inventory is the same: hovers on its tasks ask them again."""
-    kept = play_plan.play.derived.get("host_signatures")
-    if kept is None or kept[0] is not plan.inventory:
-        kept = play_plan.play.derived["host_signatures"] = (plan.inventory, {})
-    return kept[1]
-
-
-def _per_host_vars_files(play_plan: PlayPlan) -> bool:
-    """Whether the play's vars_files name a file per host (a template)."""
-    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
-    return any("{{" in text for text in _strings(data.get("vars_files")))
-
-
 class _HostTask:
     """One task on one host: its conditions and loop against the host's variables at the task."""
 
@@ -270,6 +261,7 @@ class _HostTask:
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
+        self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
@@ -343,9 +335,11 @@ class _HostTask:
 
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
-        ``fail`` action, an ``assert`` whose assertion is false). Only an assertion reads the
-        loop item: any other task's is worked out once for all its items."""
-        if self.task.action in kw.ASSERT:
+        ``fail`` action, an ``assert`` whose assertion is false, a ``failed_when`` that holds;
+        ``failed_when`` decides for the action when it is known). Only an assertion or a
+        ``failed_when`` reads the loop item: any other task's is worked out once for all items."""
+        data = self.task.data if isinstance(self.task.data, Mapping) else {}
+        if self.task.action in kw.ASSERT or data.get("failed_when") is not None:
             return self._ran_with(item, reason)
         found = self._ran_once.get(reason)
         if found is None:
@@ -354,9 +348,16 @@ class _HostTask:
 
     def _ran_with(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
-        if self.task.action in kw.FAIL:
+        failed_when = self._failed_when(item)
+        if failed_when is True:
+            return HostOutcome(FAILS, "its failed_when holds")
+        if failed_when is None and self.task.action in _FAILING:
+            return HostOutcome(DEPENDS, "its failed_when, which decides whether it fails, is known only at run time")
+        if failed_when is False:
+            pass  # a failed_when known false: the action's own failure does not count
+        elif self.task.action in kw.FAIL:
             return HostOutcome(FAILS, "the fail action fails the host")
-        if self.task.action in kw.ASSERT:
+        elif self.task.action in kw.ASSERT:
             that = args.get("that")
             for assertion in that if isinstance(that, list) else [that] if isinstance(that, str) else []:
                 value = self._condition(assertion, item)
@@ -373,6 +374,32 @@ class _HostTask:
             return HostOutcome(DEPENDS, f"{mode}: whether {self.task.action} runs then (its module's check mode "
                                         "support, creates/removes) is the run's to know")
         return HostOutcome(RUNS, reason)
+
+    def _failed_when(self, item: Mapping[str, Any]) -> bool | None | str:
+        """The task's ``failed_when`` (its conditions in order, all holding), ``absent`` without
+        one; None when only the run knows it (a registered result, most often). Failing to
+        evaluate it fails the task."""
+        data = self.task.data if isinstance(self.task.data, Mapping) else {}
+        if data.get("failed_when") is None:
+            return "absent"
+        from engine.templating.templar import conditional_expression
+        from playbook_ls.rules.variable_uses import names_read
+
+        values = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
+        unknown = False
+        for condition in values:
+            read = names_read(conditional_expression(str(condition)), expression=True)
+            if data.get("register") and (read is None or str(data["register"]) in read):
+                unknown = True  # the task's own result, registered before failed_when is evaluated
+                continue
+            value = self._condition(condition, item)
+            if isinstance(value, OperandFailure) or isinstance(value, Unknown) and value.truthy is None:
+                if isinstance(value, OperandFailure) and not unknown:
+                    return True
+                unknown = True
+            elif not (value.truthy if isinstance(value, Unknown) else value):
+                return None if unknown else False
+        return None if unknown else True
 
     def _condition(self, condition: Any, item: Mapping[str, Any]) -> Any:
         """True, False, :class:`Unknown`, or an :class:`OperandFailure` ansible would stop on."""
@@ -406,12 +433,13 @@ class _HostTask:
             raise failure from None
 
     def _failure(self, exc: Exception) -> OperandFailure | Unknown:
-        """An undefined variable or a non-boolean result stops ansible too; anything else a
-        static templar refuses (a lookup, a value too large) is the run's to know."""
-        from engine.templating.templar import undefined_cause
+        """What stops ansible too (an undefined variable, a non-boolean result, a filter failing,
+        values that do not compare) fails the host; anything else a static templar refuses (a
+        lookup, a value too large) is the run's to know."""
+        from engine.templating.templar import ansible_fails_too
 
         message = str(exc)
-        if undefined_cause(exc) or "Conditionals must have a boolean result" in message:
+        if ansible_fails_too(exc) or "Conditionals must have a boolean result" in message:
             return OperandFailure(message)
         return Unknown(message)
 
@@ -446,6 +474,7 @@ class _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
         other = _HostTask(self.plan, self.play_plan, host, self.task)
+        other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
         own = host.get_magic_vars()
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
@@ -481,7 +510,7 @@ class _HostTask:
         from playbook_ls.rules.variable_uses import names_read
 
         names: set[str] = set()
-        for text in _strings(value):
+        for text in strings(value):
             found = names_read(text, expression=False)
             if found is None:
                 return "a template playbook-ls cannot read"
@@ -501,18 +530,25 @@ class _HostTask:
         if name in self._unknown:
             return self._unknown[name]
         if name in _RUN_FILLED:
-            return f"`{name}` (the run fills it)"
+            filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
+            return f"`{name}` ({filled})"
         if name in include_loop_names(self.play_plan.play, self.task):
             return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
         reason: str | None = None
+        if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
+            value, reason = self.removed.value(name, resolved.value, self.host.name)
+            if reason is not None:
+                self._unknown[name] = reason = f"`{name}`: {reason}"
+                return reason
+            self._overrides[name] = value
         facts_name = name == "ansible_facts"
         if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE) \
                 and not self._gathers_facts():  # gathering replaces cached facts with the host's own
             self._overrides[name] = self._facts[name]  # the host's cached fact
         elif self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE):
-            reason = f"`{name}`: cached, but gathered again at run time"
+            reason = f"`{name}`: cached, but gathered again (or cleared) at run time"
         elif facts_name and resolved.unknown is None and self._gathers_facts():
             reason = "`ansible_facts` (gathered earlier in the run)"  # the play's own {} says otherwise
         elif resolved.unknown == _NOWHERE:
@@ -535,7 +571,7 @@ class _HostTask:
         plays = [pp.play for pp in getattr(self.plan, "plays", ())]
         current = self.play_plan.play
         before = plays[:plays.index(current)] if current in plays else []
-        return any(gathers_facts(play) or _runs_setup(play) for play in [*before, current])
+        return any(gathers_facts(play) or runs_setup(play) for play in [*before, current])
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
@@ -549,7 +585,8 @@ class _HostTask:
                 shown.append(f"{name} = {item[name]!r} (the loop item)")
                 continue
             if name in self._overrides and name not in _HOST_IDENTITY:
-                shown.append(f"{name} = {_short(self._overrides[name])} (cached fact)")
+                origin = "less the hosts failed or ended by then" if name in PLAY_LISTS else "cached fact"
+                shown.append(f"{name} = {short(self._overrides[name])} ({origin})")
                 continue
             resolved = self._resolved.get(name)
             if resolved is None or resolved.magic:
@@ -565,53 +602,9 @@ class _HostTask:
         return ": " + ", ".join(shown) if shown else ""
 
 
-def _strings(value: Any) -> Iterator[str]:
-    stack = [value]
-    seen: set[int] = set()
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, Mapping | list) and id(item) not in seen:
-            seen.add(id(item))
-            stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "…"
-
-
-def _runs_setup(play: Any) -> bool:
-    """Whether the play has a task gathering facts itself (once per play)."""
-    found = play.derived.get("runs_setup")
-    if found is None:
-        from engine.flow.plan import play_tasks
-
-        found = play.derived["runs_setup"] = any(task.action in kw.GATHERS_FACTS for task in play_tasks(play))
-    return found
-
-
 def include_args_need(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> str | None:
     """What only the run knows that an include's arguments (its file or role, ``*_from``) read
     on ``host``, as words; None when they are known before the run."""
     args = {key: value for key, value in task.args.items() if key != "apply"} if isinstance(task.args, Mapping) \
         else task.args
     return _HostTask(plan, play_plan, host, task)._needs_value(args, {})
-
-
-def include_loop_names(play: Any, task: Task) -> frozenset[str]:
-    """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
-    ``ansible_loop``...): what the task sees once per item, which no static reading has."""
-    from playbook_ls.features.hover import includers_of
-
-    names: set[str] = set()
-    for include in includers_of(play, task):
-        if loop_of(include) is None:
-            continue
-        control = include.data.get("loop_control") if isinstance(include.data, Mapping) else None
-        control = control if isinstance(control, Mapping) else {}
-        names |= {str(control.get("loop_var") or "item"), "ansible_loop", "ansible_loop_var", "ansible_index_var"}
-        if control.get("index_var"):
-            names.add(str(control["index_var"]))
-    return frozenset(names)

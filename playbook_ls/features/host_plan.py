@@ -14,16 +14,25 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.removed_hosts import RemovedHosts
 from engine.loading.keywords import META
-from engine.loading.model import Block
+from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
 from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
 from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
+from playbook_ls.features.host_meta import (
+    ENDED_HANDLER,
+    Ended,
+    clear_host_errors,
+    ends_in_turn,
+    once_per_batch,
+    task_conditions,
+)
 from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
-from playbook_ls.features.run_settings import play_strategy
+from playbook_ls.features.run_settings import force_handlers, play_strategy
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -99,7 +108,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
     heard = Notifications(play, includes)
-    ended = _Ended()
+    ended = Ended()
+    blocks = PlayBlocks(play)
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
 
@@ -128,11 +138,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             result.tasks.append(planned)
             heard.flushed(task, planned)
             continue
-        running = [host for host in play_plan.hosts if host.name not in failed and host.name not in ended.certain] \
-            if failed or ended.certain else play_plan.hosts
-        outcomes = task_outcomes(plan, play_plan, task, _conditions(task), batches, signatures, running)
-        if id(task) in _section_tasks(play)[0]:
-            outcomes = {host: outcome if outcome.outcome == SKIPPED else _RESCUE for host, outcome in outcomes.items()}
+        blocks.reach(task)
+        running = [host for host in play_plan.hosts if (host.name not in failed or blocks.resumes(host.name))
+                   and host.name not in ended.certain] if failed or ended.certain else play_plan.hosts
+        removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
+                               frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
+                               tuple(map(tuple, batches)))
+        conditions = task_conditions(task)
+        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
+                                                       removed))
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
@@ -141,6 +155,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         outcomes = ended.outcomes(task, outcomes, hosts)
         if item is not None:
             outcomes = item.apply(outcomes)
+        outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
+                                _again(plan, play_plan, task, conditions, batches, signatures, removed))
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -148,27 +164,36 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
+            blocks.note(task, outcomes)
+            _note_changes(plan, play_plan, planned, batches, signatures)
             heard.note(task, planned, item is not None)
-            ended.reached(task, planned)
-            _clear_host_errors(task, planned, failed, cleared)
+            ended.reached(task, planned, batches)
+            clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
         for host in hosts:
-            if host in failed:
-                planned.hosts[host] = _after_failure(task, failed[host])
+            if stopping and task.action in META:  # the run stopped at an earlier host's meta action
+                failed.setdefault(host, next(iter(stopping.values())))
+            if host in failed and not blocks.resumes(host):
+                # a host failed in an earlier play is not in this one, force_handlers or not
+                planned.hosts[host] = _after_failure(task, failed[host],
+                                                     force_handlers(plan, play) if host not in before else False)
                 continue
             outcome = outcomes[host]
-            if task.handler and not includers and outcome is not _ENDED_HANDLER:  # a loaded one: its include decides
+            if task.handler and not includers and outcome is not ENDED_HANDLER:  # a loaded one: its include decides
                 outcome = heard.handler_outcome(task, host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
+            if outcome.outcome == FAILS and task.action in META:  # raised by the strategy: the run stops
+                failed[host] = stopping[host] = (f"the condition of the meta action {planned.name!r} "
+                                                 f"({where(planned)}) failing, which stops ansible-playbook", True)
+                continue
             if outcome.outcome == FAILS:
-                effect = _failure_effect(play, task, f"{planned.name!r} ({where(planned)})")
-                if outcome.reason.startswith(LOAD_FAILURE):  # ignore_errors does not hold
-                    effect = (f"{planned.name!r} ({where(planned)})", id(task) not in _section_tasks(play)[1])
+                effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
+                                        outcome.reason.startswith(LOAD_FAILURE))
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
-                    spread = _failure_spread(play, task) if effect[1] else None
+                    spread = failure_spread(play, task) if effect[1] else None
                     if spread is not False:  # the play's failure settings stop the others too
                         stopping[host] = (f"{effect[0]} failing on {host} (any_errors_fatal or "
                                           "max_fail_percentage)", bool(spread))
@@ -177,84 +202,39 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[other] = next(iter(stopping.values()))
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
+        blocks.note(task, planned.hosts)
+        _note_changes(plan, play_plan, planned, batches, signatures)
         heard.note(task, planned, item is not None)
-        ended.reached(task, planned)
-        _clear_host_errors(task, planned, failed, cleared)
+        ended.reached(task, planned, batches)
+        clear_host_errors(task, planned, failed, cleared)
         result.tasks.append(planned)
+    ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
     return result
 
 
-def _clear_host_errors(task: Task, planned: PlannedTask, failed: dict[str, tuple[str, bool]],
-                       cleared: set[str]) -> None:
-    """``meta: clear_host_errors`` (decided on the first host still running) clears the failures
-    so far: the failed hosts stay out of this play (their iteration is over) but are back in the
-    later plays (``cleared``, for the end of the play). Where it may or may not run, their
-    later outcomes depend."""
-    action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-    if action != "clear_host_errors":
-        return
-    first = next((o for host, o in planned.hosts.items() if host not in failed), None)
-    if first is not None and first.outcome == RUNS:
-        cleared.update(failed)
-    elif any(o.outcome in (RUNS, DEPENDS) for o in planned.hosts.values()):
-        for host, (name, _certain) in list(failed.items()):
-            failed[host] = (f"{name}, then meta clear_host_errors at {where(planned)}", False)
+def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],
+           signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+           removed: RemovedHosts) -> Callable[[str, frozenset[str]], HostOutcome]:
+    """The task's outcome on one host with more hosts removed from the play's lists."""
+    def outcome(host: str, ended: frozenset[str]) -> HostOutcome:
+        chosen = [h for h in play_plan.hosts if h.name == host]
+        return task_outcomes(plan, play_plan, task, conditions, batches, signatures, chosen,
+                             replace(removed, certain=removed.certain | ended))[host]
+
+    return outcome
 
 
-class _Ended:
-    """The hosts a ``meta`` action has ended the play for (``end_host``, ``end_play``; also
-    ``end_batch`` and ``end_role``, which end less, so their hosts' later outcomes depend): the
-    play's later tasks are left out there; where whether it ran only the run knows, they depend."""
+def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches: list[list[str]],
+                  signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+    """Where a task that notifies reports a change: what it notifies runs only there."""
+    from engine.flow import notify
+    from playbook_ls.features.host_changes import change_reports
 
-    def __init__(self) -> None:
-        self.certain: dict[str, HostOutcome] = {}
-        self.maybe: dict[str, HostOutcome] = {}
-
-    def reached(self, task: Task, planned: PlannedTask) -> None:
-        action = task.args.get("_raw_params") if task.action in META and isinstance(task.args, Mapping) else None
-        if action not in _ENDING:
-            return
-        meta = f"the meta {action} at {where(planned)}"
-        ran = [host for host, outcome in planned.hosts.items() if outcome.outcome in (RUNS, DEPENDS)]
-        if action in ("end_play", "end_batch") and ran:  # the first host decides for all of them
-            first = next((o for o in planned.hosts.values() if o.outcome != SKIPPED or not o.unreported), None)
-            certain = action == "end_play" and first is not None and first.outcome == RUNS
-            ran = list(planned.hosts) if certain or action == "end_batch" else ran
-        else:
-            certain = True
-        for host in ran:
-            if host in self.certain:
-                continue
-            if certain and (action == "end_play" or action == "end_host" and planned.hosts[host].outcome == RUNS):
-                self.certain[host] = HostOutcome(SKIPPED, f"{meta} ended the play for this host", True)
-                self.maybe.pop(host, None)
-            else:
-                self.maybe.setdefault(host, HostOutcome(DEPENDS, f"runs only if {meta} did not end it on this host"))
-
-    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome], hosts: list[str]) -> dict[str, HostOutcome]:
-        """``outcomes`` on the hosts still in the play; a ``run_once`` task whose first host may
-        have ended depends everywhere (which host it runs on is the run's to know). A handler
-        on a host that ended depends (whether ansible still runs it there is not modelled)."""
-        if not self.certain and not self.maybe:
-            return outcomes
-        once = getattr(task.effective("run_once"), "value", None) not in (None, False)
-        found = {}
-        for host in (host for host in hosts if host in outcomes or host in self.certain):
-            if task.handler and host in self.certain:
-                found[host] = _ENDED_HANDLER
-            elif host in self.certain:
-                found[host] = self.certain[host]
-            elif host in self.maybe or (once and self.maybe):
-                found[host] = self.maybe.get(host) or next(iter(self.maybe.values()))
-            else:
-                found[host] = outcomes[host]
-        return found
-
-
-_ENDED_HANDLER = HostOutcome(DEPENDS, "a meta action ended the play for this host before its handlers ran")
-_ENDING = frozenset({"end_host", "end_play", "end_batch", "end_role"})
+    if notify.notifications(planned.task):
+        planned.changes = change_reports(plan, play_plan, planned.task, planned.hosts, task_conditions(planned.task),
+                                         batches, signatures)
 
 
 class _RoleUses:
@@ -304,23 +284,6 @@ _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal us
                                  "allow_duplicates is false)", True)
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
                                        "on this host")
-# a rescue section runs only when a task of its block fails, which the plan takes them not to do
-_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
-
-
-def _conditions(task: Task) -> list[tuple[Any, str]]:
-    """The conditions ``task`` itself checks, its own and those it inherits; a meta action that
-    supports none (``_cond_not_supported_warn``) runs whatever they say. An include's own
-    condition was checked once, when the include ran (with what was set then): its outcome
-    decides whether the task is loaded at all (:func:`_through_includes`)."""
-    from playbook_ls.features.hover import conditions_on_the_way
-
-    if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
-        return []
-    return conditions_on_the_way(task, [])
-
-
-_NO_CONDITION = frozenset({"noop", "refresh_inventory", "reset_connection"})
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
@@ -358,42 +321,6 @@ def _selected(task: Task, includers: list[Task], selected: frozenset[int], plan:
         return True  # ansible stops on it when the include runs; the include's outcome says so
 
 
-def _failure_effect(play: Play, task: Task, name: str) -> tuple[str, bool] | None:
-    """What a failure of ``task`` means for the host's later tasks: nothing when its errors are
-    ignored, else (the failed task, certain that nothing after it runs there: the host is out
-    of the run, later plays included). Not certain when a ``rescue`` or ``always`` section may
-    take over; what it means for the other hosts is :func:`_failure_spread`'s."""
-    from engine.booleans import boolean
-
-    ignored = getattr(task.effective("ignore_errors"), "value", None)
-    try:
-        if ignored is not None and boolean(ignored, strict=True):
-            return None  # reported failed, and the host goes on
-        uncertain = False
-    except (TypeError, ValueError):
-        uncertain = True
-    return name, not (uncertain or id(task) in _section_tasks(play)[1])
-
-
-def _failure_spread(play: Play, task: Task) -> bool | None:
-    """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
-    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
-    from engine.booleans import boolean
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    strategy = play_strategy(play)
-    if strategy != "linear":
-        return False if strategy == "free" else None
-    fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
-    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
-    try:
-        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
-            return True
-    except (TypeError, ValueError):
-        return None
-    return False
-
-
 def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str, bool]], before: set[str],
               planned: PlannedTask) -> None:
     """``max_fail_percentage``: once more than that share of a batch's hosts failed in the play,
@@ -421,37 +348,12 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             failed.setdefault(host, stop)
 
 
-def _section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
-    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
-    ``always`` section), once per play."""
-    found = play.derived.get("section_tasks")
-    if found is None:
-        rescuing: set[int] = set()
-        recovered: set[int] = set()
-
-        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
-            for item in items:
-                if isinstance(item, Block):
-                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
-                    walk(item.rescue, protected, True)
-                    walk(item.always, protected, rescue)
-                else:
-                    if protected:
-                        recovered.add(id(item))
-                    if rescue:
-                        rescuing.add(id(item))
-                    for child in item.children:
-                        walk([child], protected, rescue)
-
-        walk(play.compile(), False, False)
-        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
-    return found
-
-
-def _after_failure(task: Task, failure: tuple[str, bool]) -> HostOutcome:
+def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:
     name, certain = failure
     if certain and not task.handler:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
+    if task.handler and certain and forced is False:
+        return HostOutcome(SKIPPED, f"the host is stopped by {name}, and force_handlers is off", True)
     if task.handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "

@@ -28,7 +28,8 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
     """Real path (of ``files``, real paths) -> the tasks written there that ``selection`` runs in
     some context but that no host of the inventory runs in any context, with why."""
     from engine.variables.report import play_batches
-    from playbook_ls.features.host_outcome import play_signatures, task_outcomes
+    from playbook_ls.features.host_outcome import task_outcomes
+    from playbook_ls.features.host_reading import play_signatures
     from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.selection import never_run, play_verdicts
     from playbook_ls.features.variables import play_context

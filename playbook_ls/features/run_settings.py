@@ -35,3 +35,20 @@ def play_strategy(play: Any) -> str:
     default = config_value("ANSIBLE_STRATEGY", "defaults", "strategy") or "linear"  # DEFAULT_STRATEGY
     strategy = str(data.get("strategy") or default).rsplit(".", 1)[-1]
     return strategy if strategy in ("linear", "free") else "free" if strategy == "host_pinned" else "unknown"
+
+
+def force_handlers(plan: Plan, play: Any) -> bool | None:
+    """The play's ``force_handlers``, else ``--force-handlers`` or ansible.cfg's; None when a
+    template decides."""
+    from engine.booleans import boolean
+    from engine.config import config_value
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    value = data.get("force_handlers")
+    if value is None:
+        value = getattr(getattr(plan, "options", None), "force_handlers", False) or \
+            config_value("ANSIBLE_FORCE_HANDLERS", "defaults", "force_handlers") or False
+    try:
+        return boolean(value, strict=True)
+    except (TypeError, ValueError):
+        return None

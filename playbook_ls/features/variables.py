@@ -177,7 +177,7 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
     """The plan and the play's plan a variable report needs for ``reach``: the inventory read
     for the playbook's directory, and the play's hosts in it (the implicit localhost when its
     pattern matches none)."""
-    from engine.flow.plan import PlayPlan, RunOptions
+    from engine.flow.plan import PlayPlan, RunOptions, play_order
     from engine.inventory.patterns import HostPatternError, select_hosts
 
     inv = _inventory(index, path, inventory).with_playbook_dir(os.path.dirname(os.path.abspath(reach.book.path)))
@@ -188,7 +188,8 @@ def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list
     if not hosts:
         hosts = [inv.data.get_host("localhost") or _implicit_localhost()]
     plan = SimpleNamespace(inventory=inv, options=RunOptions(playbook=reach.book.path, inventory=inv.sources))
-    return plan, PlayPlan(reach.play, hosts, [])
+    ordered, order_known = play_order(reach.play, hosts)
+    return plan, PlayPlan(reach.play, ordered, [], order_known=order_known, hosts_all=[host.name for host in hosts])
 
 
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,

@@ -17,6 +17,13 @@ CASES = [
     ("1.0rc1", "1.0", "lt", {"version_type": "pep440"}, True),
     ("5.5.kw", "5.5.kw", "==", {}, True),
     ("2g6", "11g", "lt", {}, True),
+    ("1.10.0-beta.1", "1.10.0", "<", {"version_type": "semver"}, True),
+    ("1.0.0-alpha", "1.0.0-alpha.1", "<", {"version_type": "semver"}, True),
+    ("1.0.0-alpha.1", "1.0.0-alpha.beta", "<", {"version_type": "semver"}, True),
+    ("1.0.0-beta.11", "1.0.0-beta.2", ">", {"version_type": "semantic"}, True),
+    ("1.0.0-rc.1+build.5", "1.0.0-rc.1", "==", {"version_type": "semver"}, True),
+    ("15.3.0", "15.3.0-rc.1", "gt", {"version_type": "semver"}, True),
+    ("2.0.0", "10.0.0", "ge", {"version_type": "semver"}, False),
 ]
 
 
@@ -28,7 +35,8 @@ def test_version_compare(value: str, version: str, operator: str, options: dict,
 @pytest.mark.parametrize(("value", "version", "operator", "options"), [
     ("1.0", "", "eq", {}), ("", "1.0", "eq", {}), ("1.0", "1.0", "~", {}), ("1.0", "1.0", "eq", {"version_type": "x"}),
     ("1.0", "1.0", "eq", {"strict": True, "version_type": "loose"}), ("1.0.x", "1.0", "eq", {"strict": True}),
-    ("1.0", "1.a", "lt", {}), ("5.5.kw", "5.5.3", "!=", {}),
+    ("1.0", "1.a", "lt", {}), ("5.5.kw", "5.5.3", "!=", {}), ("1.0", "1.0.0", "lt", {"version_type": "semver"}),
+    ("01.0.0", "1.0.0", "eq", {"version_type": "semver"}),
 ])
 def test_errors_as_ansible_words_them(value: str, version: str, operator: str, options: dict) -> None:
     with pytest.raises(VersionError):

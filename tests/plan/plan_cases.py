@@ -59,8 +59,8 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
-    from playbook_ls.features.host_outcome import include_loop_names
     from playbook_ls.features.host_plan import plan_hosts
+    from playbook_ls.features.host_reading import include_loop_names
 
     options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
                                       SourceCache())
@@ -88,7 +88,8 @@ def _reports(task: Any, outcome: Any) -> list[str]:
 
 def _shared(play: Any, task: Any) -> bool:
     data = play.data if isinstance(play.data, dict) else {}
-    return bool({"any_errors_fatal", "max_fail_percentage"} & set(data)) or any(
+    # with serial, whether a later batch runs rests on the earlier ones not all failing
+    return bool({"any_errors_fatal", "max_fail_percentage", "serial"} & set(data)) or any(
         getattr(task.effective(keyword), "value", None) not in (None, False) for keyword in ("run_once",
                                                                                            "any_errors_fatal"))
 
@@ -101,6 +102,8 @@ class Comparison:
     excluded: int = 0
     depends: dict[str, int] = field(default_factory=dict)
     """``depends`` outcomes by the kind of run-time value named (:func:`depends_kind`)."""
+    failed: set[str] = field(default_factory=set)
+    """The hosts that failed where the plan did not say so."""
     """Outcomes on a host after a failure the plan did not state: the plan takes every task
     that runs to succeed, so what follows such a failure is not its claim."""
 
@@ -122,7 +125,15 @@ def depends_kind(reason: str) -> str:
 
 def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
     """Every decided outcome (runs, skipped, fails) ansible contradicts; ``depends`` claims
-    nothing. A task written once and run n times is compared run by run."""
+    nothing. A task written once and run n times is compared run by run. The plan lists a play
+    task by task, where a run with ``serial`` goes batch by batch: an outcome resting on the
+    other hosts (SHARED) is not compared once any host failed unforeseen anywhere, before or
+    after it in the plan's order."""
+    first = _compare(recorded, ours, set())
+    return _compare(recorded, ours, first.failed) if first.failed else first
+
+
+def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]) -> Comparison:
     result = Comparison()
     seen: dict[tuple[str, str], int] = {}
     failed_unforeseen: set[str] = set()
@@ -137,8 +148,10 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
         else:
             index = seen[(where, host)] = seen.get((where, host), -1) + 1
             status = statuses[index] if index < len(statuses) else None
-        if host in failed_unforeseen or (shared and failed_unforeseen):
+        if host in failed_unforeseen or (shared and (failed_unforeseen or failing_anywhere)):
             result.excluded += 1
+            if status == "failed" and outcome != "fails":  # failing unforeseen, even where not compared
+                failed_unforeseen.add(host)
             continue
         result.compared += 1
         result.decided += outcome != "depends"
@@ -157,6 +170,7 @@ def compare(recorded: dict[str, Any], ours: Planned) -> Comparison:
                      "reported run(s)" for where, hosts in recorded.items() for host, statuses in hosts.items()
                      if len(statuses) > seen.get((where, host), -1) + 1 and host not in failed_unforeseen
                      and (where, host) not in repeating]
+    result.failed = failed_unforeseen
     return result
 
 

@@ -1,7 +1,7 @@
 """Random playbooks planned by ``playbook-ls plan`` and run by ansible-playbook, compared task by
 task and host by host (plan_cases.compare).
 
-    python tests/plan/random_plans.py --seeds 5000-5049 [--roles] [--show]
+    python tests/plan/random_plans.py --seeds 5000-5049 [--roles | --semantics] [--show]
 
 Each seed is a scenario of tests/run_random (random_playbook.py, or random_roles.py with
 ``--roles``): two local hosts with their own variables, conditions, loops, registered results,
@@ -9,7 +9,9 @@ blocks with rescue, includes, handlers, run_once, failures and tag selections. a
 runs it with the outcome-recording callback; the plan is made with the same options. Prints
 each outcome the plan decided and ansible contradicts, and the totals: compared task-host
 outcomes, the share decided (not ``depends``), and those left out because the host failed
-first in a way the plan does not predict (a module's failure).
+first in a way the plan does not predict (a module's failure). ``--semantics`` uses
+random_semantics.py: four hosts, ``order`` and ``serial``, meta actions, ``changed_when`` and
+notified handlers, blocks whose rescue a certain failure runs.
 
 Needs ansible-core 2.19 beside this Python or on PATH.
 """
@@ -31,13 +33,15 @@ sys.path.insert(0, str(HERE.parent / "run_random"))
 import plan_cases  # noqa: E402
 import random_playbook  # noqa: E402
 import random_roles  # noqa: E402
+import random_semantics  # noqa: E402
 from ansible_tools import find_tool  # noqa: E402
 
 
-def one_seed(seed: int, roles: bool, tool: str, scratch: Path) -> plan_cases.Comparison:
+def one_seed(seed: int, roles: bool, tool: str, scratch: Path, semantics: bool = False) -> plan_cases.Comparison:
     directory = scratch / f"seed-{seed}"
     directory.mkdir()
-    case = (random_roles.write if roles else random_playbook.write)(seed, directory)
+    writer = random_semantics.write if semantics else random_roles.write if roles else random_playbook.write
+    case = writer(seed, directory)
     shutil.copy(directory / "hosts.ini", directory / "inventory.ini")
     recorded = plan_cases.ansible_outcomes(directory, tool)
     cwd = os.getcwd()
@@ -53,6 +57,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", default="5000-5019")
     parser.add_argument("--roles", action="store_true")
+    parser.add_argument("--semantics", action="store_true", help="random_semantics.py's playbooks")
     parser.add_argument("--show", action="store_true", help="print every wrong outcome, not only the count")
     args = parser.parse_args(argv)
     tool = find_tool("ansible-playbook")
@@ -65,7 +70,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as scratch:
         for seed in range(int(first), int(last or first) + 1):
             try:
-                result = one_seed(seed, args.roles, tool, Path(scratch))
+                result = one_seed(seed, args.roles, tool, Path(scratch), args.semantics)
             except Exception as exc:  # noqa: BLE001 - a crash is a finding too, reported and counted
                 print(f"seed {seed}: ERROR {type(exc).__name__}: {exc}")
                 failing += 1
@@ -84,7 +89,8 @@ def main(argv: list[str]) -> int:
     share = totals.decided / totals.compared if totals.compared else 0
     static = sum(count for kind, count in totals.depends.items() if kind.startswith("static"))
     decidable = totals.decided + static  # outcomes whose values a plan can know before the run
-    print(json.dumps({"seeds": args.seeds, "roles": args.roles, "seeds_with_differences": failing,
+    print(json.dumps({"seeds": args.seeds, "roles": args.roles, "semantics": args.semantics,
+                      "seeds_with_differences": failing,
                       "wrong": len(totals.wrong), "compared": totals.compared, "decided": totals.decided,
                       "decided_share": round(share, 4),
                       "decided_of_decidable": round(totals.decided / decidable, 4) if decidable else 1,

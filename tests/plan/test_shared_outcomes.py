@@ -50,7 +50,7 @@ def test_sharing_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     (tmp_path / "site.yml").write_text((tmp_path / "site.yml").read_text() + EXTRA_PLAY)
     monkeypatch.chdir(tmp_path)
     shared = outcomes(tmp_path)
-    monkeypatch.setattr(host_outcome, "_per_host_vars_files", lambda _play: True)  # every host on its own
+    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
     alone = outcomes(tmp_path)
     assert len(shared) > 1000
     assert {kind for kind, _ in shared.values()} >= {"runs", "skipped"}

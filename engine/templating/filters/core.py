@@ -1,8 +1,8 @@
 """More of ansible-core's own filters (``ansible.builtin``): those real roles use most that the
 engine lacked (bench/role_usage.py counts them), ported from ``plugins/filter/core.py`` and
 ``mathstuff.py``: ``to_uuid``, ``subelements``, ``product`` and the other ``itertools`` ones,
-``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``extract`` and
-``comment``;
+``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``extract``,
+``comment``, and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
 and every builtin filter the engine has under its ``ansible.builtin.`` name too.
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 from jinja2 import Environment, Undefined, pass_environment
 
 from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFailure
+from engine.templating.filters.sizes import human_readable, human_to_bytes
 
 UUID_NAMESPACE_ANSIBLE = "361E6D51-FAEC-444A-9079-341386DA8E2E"
 
@@ -216,6 +217,8 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "strftime": strftime,
     "extract": extract,
     "comment": comment,
+    "human_to_bytes": human_to_bytes,
+    "human_readable": human_readable,
 }.items()}
 
 

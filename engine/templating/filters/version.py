@@ -1,6 +1,7 @@
 """ansible's ``version`` test (``version_compare``): compares version strings the way
 ``ansible.plugins.test.core.version_compare`` does, with its loose (the default) and strict
-version schemes, ``pep440`` where the ``packaging`` library is installed."""
+version schemes, ``semver`` (``semantic``: ``ansible.utils.version.SemanticVersion``), ``pep440``
+where the ``packaging`` library is installed."""
 
 from __future__ import annotations
 
@@ -38,6 +39,91 @@ def _strict(text: str) -> tuple[Any, ...]:
     return (*release, (pre[0], int(pre_number)) if pre else ("z", 0))
 
 
+_SEMVER = re.compile(r"""^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)
+    (?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?
+    (?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$""", re.VERBOSE)
+
+
+class _Alpha:
+    """A textual pre-release identifier: after every numeric one, compared as text among its kind."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Alpha) and self.text == other.text
+
+    def __lt__(self, other: Any) -> bool:
+        if isinstance(other, _Alpha):
+            return self.text < other.text
+        if isinstance(other, _Numeric):
+            return False
+        raise ValueError
+
+    def __le__(self, other: Any) -> bool:
+        return self.__lt__(other) or self.__eq__(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return not self.__le__(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return not self.__lt__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Numeric:
+    """A numeric pre-release identifier: before every textual one, compared as a number."""
+
+    def __init__(self, text: str) -> None:
+        self.number = int(text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Numeric) and self.number == other.number
+
+    def __lt__(self, other: Any) -> bool:
+        if isinstance(other, _Numeric):
+            return self.number < other.number
+        if isinstance(other, _Alpha):
+            return True
+        raise ValueError
+
+    def __le__(self, other: Any) -> bool:
+        return self.__lt__(other) or self.__eq__(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return not self.__le__(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return not self.__lt__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _semver(text: str) -> tuple[tuple[int, int, int], tuple[Any, ...]]:
+    """``SemanticVersion``: the core and the pre-release identifiers (build metadata is ignored)."""
+    match = _SEMVER.match(text)
+    if not match:
+        raise ValueError(f"invalid semantic version '{text}'")
+    major, minor, patch, pre = match.group(1, 2, 3, 4)
+    identifiers = tuple(_Numeric(x) if x.isdigit() else _Alpha(x) for x in pre.split(".")) if pre else ()
+    return (int(major), int(minor), int(patch)), identifiers
+
+
+def _semver_order(left: str, right: str) -> int:
+    """``SemanticVersion._cmp``: the core first; a pre-release before its release."""
+    (core, pre), (other_core, other_pre) = _semver(left), _semver(right)
+    if core != other_core:
+        return -1 if core < other_core else 1
+    if not pre and not other_pre:
+        return 0
+    if pre and not other_pre:
+        return -1
+    if other_pre and not pre:
+        return 1
+    return -1 if pre < other_pre else 1 if pre > other_pre else 0
+
+
 def _pep440(text: str) -> Any:
     try:
         from packaging.version import Version
@@ -60,12 +146,13 @@ def version_compare(value: Any, version: Any, operator: str = "eq", strict: Any 
     if operator not in OPERATORS:
         raise VersionError(f"Invalid operator type ({operator}). Must be one of {', '.join(map(repr, OPERATORS))}")
     parse = {"loose": _loose, "strict": _strict, "pep440": _pep440}.get(kind)
-    if parse is None:
-        raise VersionError(f"the {kind} version type is not evaluated statically")
     try:
-        left, right = parse(str(value)), parse(str(version))
-        # Version._cmp: equal, else ordered (which fails on a number against letters, even for !=)
-        order = 0 if left == right else -1 if left < right else 1
+        if parse is None:  # semver, semantic
+            order = _semver_order(str(value), str(version))
+        else:
+            left, right = parse(str(value)), parse(str(version))
+            # Version._cmp: equal, else ordered (which fails on a number against letters, even for !=)
+            order = 0 if left == right else -1 if left < right else 1
         return bool(getattr(py_operator, OPERATORS[operator])(order, 0))
     except Exception as exc:  # noqa: BLE001 - ansible words any comparison failure alike
         raise VersionError(f"Version comparison failed: {exc}") from exc

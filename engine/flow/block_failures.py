@@ -1,0 +1,116 @@
+"""Where a host goes after a task fails on it, as the play iterator moves it through its blocks
+(``PlayIterator._get_next_task_from_state`` and ``_set_failed_state``): a failure in a block's
+``block`` section skips the rest of that section, runs the block's ``rescue`` (the innermost block
+that has one and holds the failure in its ``block`` section), then its ``always``; a rescued host
+goes on after the block, not failed. Without a rescue on the way, the ``always`` sections around
+the failure still run, and the host is failed after them.
+
+A task is placed by its path: the blocks around it, outermost first, each with the section it
+is in. A task met twice under different paths (one task object reached two ways) is not placed:
+the caller does not follow failures there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+BLOCK, RESCUE, ALWAYS = "block", "rescue", "always"
+Path = tuple[tuple[int, str], ...]
+
+NORMAL, NOT_REACHED = "normal", "not reached"
+
+
+def block_paths(blocks: Iterable[Any]) -> tuple[dict[int, Path | None], frozenset[int]]:
+    """Each task's path (None when it has two), and the blocks that have a ``rescue``. Tasks an
+    include loads are placed inside the include's blocks, as their failures are."""
+    paths: dict[int, Path | None] = {}
+    rescuing: set[int] = set()
+
+    def walk(items: Iterable[Any], path: Path) -> None:
+        for item in items:
+            if hasattr(item, "rescue"):  # a Block
+                if item.rescue:
+                    rescuing.add(id(item))
+                for section in (BLOCK, RESCUE, ALWAYS):
+                    walk(getattr(item, section), (*path, (id(item), section)))
+                continue
+            known = paths.get(id(item), path)
+            paths[id(item)] = path if known == path else None
+            walk(getattr(item, "children", ()), path)
+
+    walk(blocks, ())
+    return paths, frozenset(rescuing)
+
+
+class BlockFailures:
+    """The hosts that failed certainly inside blocks of one play, and where each is in them."""
+
+    def __init__(self, blocks: Iterable[Any]) -> None:
+        self.paths, self.rescuing = block_paths(blocks)
+        self.state: dict[str, tuple[Path, int]] = {}
+        """host -> (the failed task's path, the depth of the block rescuing it, -1 for none)."""
+        self.maybe: set[tuple[int, str]] = set()
+        """(block, host): a task of the block's ``block`` section may fail on the host."""
+
+    def placed(self, task: Any) -> bool:
+        return self.paths.get(id(task)) is not None
+
+    def fail(self, host: str, task: Any) -> bool | None:
+        """A certain failure of ``task`` on ``host``: True when a rescue takes it over (the host
+        goes on), False when none does (the host fails after the ``always`` sections around);
+        None when the task is not placed."""
+        path = self.paths.get(id(task))
+        if path is None:
+            return None
+        catcher = next((depth for depth in range(len(path) - 1, -1, -1)
+                        if path[depth][1] == BLOCK and path[depth][0] in self.rescuing), -1)
+        self.state[host] = (path, catcher)
+        return catcher >= 0
+
+    def after_failure(self, host: str, task: Any) -> str | None:
+        """Whether ``task`` runs normally on a host that failed earlier in a block (``normal``: in
+        the rescue or an always section that runs now, or past the rescuing block, which ends
+        the state) or is not reached (``not reached``); None for a host with no failure followed."""
+        found = self.state.get(host)
+        if found is None:
+            return None
+        failed, catcher = found
+        path = self.paths.get(id(task))
+        if path is None:
+            return None
+        depth = 0
+        while depth < min(len(path), len(failed)) and path[depth] == failed[depth]:
+            depth += 1
+        same_block = depth < min(len(path), len(failed)) and path[depth][0] == failed[depth][0]
+        if catcher >= 0 and (depth < catcher or depth == catcher and not same_block):
+            del self.state[host]  # past the block that rescued it: the host goes on
+            return None
+        if same_block and path[depth][1] == ALWAYS and failed[depth][1] in (BLOCK, RESCUE):
+            return NORMAL
+        if same_block and depth == catcher and path[depth][1] == RESCUE:
+            return NORMAL
+        return NOT_REACHED
+
+    def rescue_runs(self, host: str, task: Any) -> bool | None:
+        """For a task in a ``rescue`` section (the innermost on its path): True when the host's
+        failure is in that block, None when a task of the block may fail on the host, False when
+        none does; also True for a task in no rescue section."""
+        path = self.paths.get(id(task))
+        if path is None:
+            return None
+        inner = next((depth for depth in range(len(path) - 1, -1, -1) if path[depth][1] == RESCUE), None)
+        if inner is None:
+            return True
+        found = self.state.get(host)
+        if found is not None and found[1] >= 0 and found[0][:found[1] + 1] == (*path[:inner], (path[inner][0], BLOCK)):
+            return True
+        return None if (path[inner][0], host) in self.maybe else False
+
+    def may_fail(self, host: str, task: Any) -> None:
+        """``task`` may fail on ``host`` (only the run knows): every block it is in the ``block``
+        section of may run its rescue."""
+        path = self.paths.get(id(task))
+        for block, section in path or ():
+            if section == BLOCK:
+                self.maybe.add((block, host))

@@ -1,0 +1,141 @@
+"""A task's failure on a host inside blocks, for the plan (playbook_ls.features.host_plan): a
+certain failure in a block with a ``rescue`` runs the rescue and the host goes on; without one,
+the ``always`` sections around it run and the host is failed (engine.flow.block_failures). A
+rescue section runs on a host only where a task of its block fails: not at all where none can,
+``depends`` where one may."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures
+from engine.loading.model import Block
+from playbook_ls.features.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
+from playbook_ls.features.run_settings import play_strategy
+
+if TYPE_CHECKING:
+    from engine.loading.model import Play, Task
+
+# a rescue section runs only when a task of its block fails, which the plan cannot tell
+_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
+_NO_RESCUE = HostOutcome(SKIPPED, "in a rescue section: no task of its block fails on this host", True)
+_NOT_REACHED = HostOutcome(SKIPPED, "not reached: a task before it in its block failed on this host", True)
+
+
+class PlayBlocks:
+    """The play's blocks as the failures certain before the run move its hosts through them."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.failures = BlockFailures(play.compile())
+        self.placement: dict[str, str | None] = {}
+        self.followed: set[str] = set()
+        """The hosts whose failure at the task reached the blocks follow."""
+
+    def reach(self, task: Task) -> None:
+        """``task`` is next: where each host with a failure followed is for it."""
+        self.placement = {host: self.failures.after_failure(host, task) for host in list(self.failures.state)}
+        self.followed = set()
+
+    def resumes(self, host: str) -> bool:
+        """Whether a failed host runs the task reached (an ``always`` section after its failure)."""
+        return self.placement.get(host) == NORMAL
+
+    def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
+        """``outcomes`` where the blocks around ``task`` let it run."""
+        rescuing = id(task) in section_tasks(self.play)[0]
+        if not rescuing and not self.placement:
+            return outcomes
+        found = {}
+        for host, outcome in outcomes.items():
+            if self.placement.get(host) == NOT_REACHED:
+                outcome = _NOT_REACHED
+            elif rescuing and outcome.outcome != SKIPPED:
+                runs = self.failures.rescue_runs(host, task) if self.failures.placed(task) else None
+                outcome = outcome if runs else _RESCUE if runs is None else _NO_RESCUE
+            found[host] = outcome
+        return found
+
+    def failure(self, play: Play, task: Task, host: str, name: str, load_failure: bool) -> tuple[str, bool] | None:
+        """What a failure of ``task`` on ``host`` means for the host's later tasks: None when it
+        goes on (errors ignored, a rescue taking over), else (the failed task, certain that it is
+        out of the run)."""
+        if load_failure:  # ignore_errors does not hold
+            return name, id(task) not in section_tasks(play)[1]
+        ignored = ignores_errors(task)
+        if ignored is True:
+            return None  # reported failed, and the host goes on
+        data = play.data if isinstance(play.data, Mapping) else {}
+        if ignored is False and failure_spread(play, task) is False and data.get("max_fail_percentage") is None:
+            rescued = self.failures.fail(host, task)
+            if rescued is not None:
+                self.followed.add(host)
+                return None if rescued else (name, True)
+        return name, not (ignored is None or id(task) in section_tasks(play)[1])
+
+    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
+        """A task that may fail on a host (one the plan cannot tell, or a failure not followed)
+        may run the rescues around it there."""
+        for host, outcome in outcomes.items():
+            if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
+                self.failures.may_fail(host, task)
+
+
+def ignores_errors(task: Task) -> bool | None:
+    """The task's ``ignore_errors``: None when a template decides."""
+    from engine.booleans import boolean
+
+    ignored = getattr(task.effective("ignore_errors"), "value", None)
+    try:
+        return ignored is not None and boolean(ignored, strict=True)
+    except (TypeError, ValueError):
+        return None
+
+
+def failure_spread(play: Play, task: Task) -> bool | None:
+    """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
+    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
+    from engine.booleans import boolean
+
+    data = play.data if isinstance(play.data, Mapping) else {}
+    strategy = play_strategy(play)
+    if strategy != "linear":
+        return False if strategy == "free" else None
+    fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
+    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
+    try:
+        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
+            return True
+    except (TypeError, ValueError):
+        return None
+    return False
+
+
+
+
+def section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
+    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
+    ``always`` section), once per play."""
+    found = play.derived.get("section_tasks")
+    if found is None:
+        rescuing: set[int] = set()
+        recovered: set[int] = set()
+
+        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
+            for item in items:
+                if isinstance(item, Block):
+                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
+                    walk(item.rescue, protected, True)
+                    walk(item.always, protected, rescue)
+                else:
+                    if protected:
+                        recovered.add(id(item))
+                    if rescue:
+                        rescuing.add(id(item))
+                    for child in item.children:
+                        walk([child], protected, rescue)
+
+        walk(play.compile(), False, False)
+        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
+    return found

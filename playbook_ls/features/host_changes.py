@@ -1,0 +1,51 @@
+"""Whether a task that runs on a host reports a change there, known before the run where it can
+be: its ``changed_when`` (evaluated in three values as its ``when``, item by item for a loop), or
+else its action (``debug`` or ``set_fact`` never changes, ``command`` always does). What it
+notifies runs only where it reports one (playbook_ls.features.host_handlers)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
+from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from playbook_ls.features.run_settings import check_mode
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Task
+
+
+def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mapping[str, HostOutcome],
+                   conditions: list[tuple[Any, str]], batches: list[list[str]],
+                   signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> dict[str, bool | None]:
+    """On each host where ``task`` runs or may: True when it is certain to report a change, False
+    when certain not to (or not to run), None when only the run knows."""
+    hosts = [host for host in play_plan.hosts if outcomes.get(host.name, HostOutcome(SKIPPED)).outcome in (RUNS,
+                                                                                                           DEPENDS)]
+    if not hosts:
+        return {}
+    data = task.data if isinstance(task.data, Mapping) else {}
+    changed_when = data.get("changed_when")
+    once = getattr(task.effective("run_once"), "value", None) not in (None, False)
+    if changed_when is None or once:  # a run_once result is given to the batch's hosts: the run's to follow
+        known = _action_changes(plan, task, data) if changed_when is None else None
+        return {host.name: known if known is not True or outcomes[host.name].outcome == RUNS else None
+                for host in hosts}
+    values = changed_when if isinstance(changed_when, list) else [changed_when]
+    checked = task_outcomes(plan, play_plan, task, [*conditions, *((value, "changed_when") for value in values)],
+                            batches, signatures, hosts)
+    return {name: False if outcome.outcome == SKIPPED else True if outcome.outcome == RUNS and
+            outcomes[name].outcome == RUNS else None for name, outcome in checked.items()}
+
+
+def _action_changes(plan: Plan, task: Task, data: Mapping[str, Any]) -> bool | None:
+    """Whether the action itself reports a change, without ``changed_when``."""
+    if task.action in kw.NEVER_CHANGED:
+        return False
+    args = task.args if isinstance(task.args, Mapping) else {}
+    if task.action in kw.ALWAYS_CHANGED and not {"creates", "removes"} & set(args) and data.get("async") is None \
+            and check_mode(plan, task) is False:
+        return True
+    return None

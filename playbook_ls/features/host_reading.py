@@ -1,0 +1,78 @@
+"""What a task's reading on a host (playbook_ls.features.host_outcome) takes from its play: the
+hosts' inventory signatures kept with the play, whether its vars_files differ per host or it
+gathers facts itself, the loop variables of the includes that load a task, and the strings a
+value holds."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.loops import loop_of
+from engine.loading import keywords as kw
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Task
+
+
+def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
+    """The inventory signatures of the play's hosts (host_outcome's ``_SharedOutcomes``), kept with
+    the play for as long as the inventory is the same: hovers on its tasks ask them again."""
+    kept = play_plan.play.derived.get("host_signatures")
+    if kept is None or kept[0] is not plan.inventory:
+        kept = play_plan.play.derived["host_signatures"] = (plan.inventory, {})
+    return kept[1]
+
+
+def per_host_vars_files(play_plan: PlayPlan) -> bool:
+    """Whether the play's vars_files name a file per host (a template)."""
+    data = play_plan.play.data if isinstance(play_plan.play.data, Mapping) else {}
+    return any("{{" in text for text in strings(data.get("vars_files")))
+
+
+def strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, Mapping | list) and id(item) not in seen:
+            seen.add(id(item))
+            stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
+
+
+def short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def runs_setup(play: Any) -> bool:
+    """Whether the play has a task gathering facts itself, or clearing them (``meta:
+    clear_facts``, which empties the fact cache too): its facts are then the run's (once per play)."""
+    found = play.derived.get("runs_setup")
+    if found is None:
+        from engine.flow.plan import play_tasks
+
+        found = play.derived["runs_setup"] = any(
+            task.action in kw.GATHERS_FACTS or task.action in kw.META and isinstance(task.args, Mapping)
+            and task.args.get("_raw_params") == "clear_facts" for task in play_tasks(play))
+    return found
+
+
+def include_loop_names(play: Any, task: Task) -> frozenset[str]:
+    """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
+    ``ansible_loop``...): what the task sees once per item, which no static reading has."""
+    from playbook_ls.features.hover import includers_of
+
+    names: set[str] = set()
+    for include in includers_of(play, task):
+        if loop_of(include) is None:
+            continue
+        control = include.data.get("loop_control") if isinstance(include.data, Mapping) else None
+        control = control if isinstance(control, Mapping) else {}
+        names |= {str(control.get("loop_var") or "item"), "ansible_loop", "ansible_loop_var", "ansible_index_var"}
+        if control.get("index_var"):
+            names.add(str(control["index_var"]))
+    return frozenset(names)
