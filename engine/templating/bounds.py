@@ -57,14 +57,24 @@ class TooLarge(StaticRefusal):
 class Budget:
     """What one evaluation (including the templates its variables refer to) may still spend."""
 
-    __slots__ = ("operations", "deadline", "depth")
+    __slots__ = ("operations", "_deadline", "_charged", "depth")
 
     def __init__(self) -> None:
         self.operations = MAX_OPERATIONS
+        # the clock starts at the first reading, after 256 operations or when a regex asks how
+        # long it may take: most evaluations (a condition on a fleet's every host) end before,
+        # and a thread's clock is a system call
+        self._deadline: float | None = None
+        self._charged = 0.0
+        self.depth = 0
+
+    @property
+    def deadline(self) -> float:
         # CPU time, not wall time: on a busy machine a template that computes little waits long
         # for a core, and its value must not turn "too large" because other work was running
-        self.deadline = time.thread_time() + MAX_SECONDS
-        self.depth = 0
+        if self._deadline is None:
+            self._deadline = time.thread_time() + MAX_SECONDS - self._charged
+        return self._deadline
 
     def spend(self, operations: int = 1) -> None:
         self.operations -= operations
@@ -76,7 +86,10 @@ class Budget:
 
     def charge(self, seconds: float) -> None:
         """Count ``seconds`` of computing done elsewhere for this evaluation (a regex helper's)."""
-        self.deadline -= seconds
+        if self._deadline is None:
+            self._charged += seconds
+        else:
+            self._deadline -= seconds
 
 
 _current: ContextVar[Budget | None] = ContextVar("template_budget", default=None)
