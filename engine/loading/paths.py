@@ -16,6 +16,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.loading.model import Frame
+    from engine.span import Span
+
 # File-system questions are asked many times over for the same paths while resolving a
 # repository; they are memoised for one resolution (see clear_cache). An editor's server clears
 # them only when files change on disk, while the paths its buffers name change with every edit
@@ -255,3 +258,15 @@ def include_vars_path(role_path: str | None, task_file: str | None, target: str,
         candidates.append(os.path.join(os.path.dirname(task_file), target))
     candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
     return next((c for c in candidates if isfile(c)), None)
+
+
+def keyword_span(frame: Frame, keyword: str) -> Span | None:
+    """Where ``keyword`` is written on ``frame`` (the frame itself when it is not)."""
+    return frame.keyword_spans.get(keyword) or frame.span
+
+
+def where(span: Span | None) -> str:
+    """``file:line`` for messages, the file shortened to its path relative to the cwd."""
+    if span is None:
+        return "<unknown>"
+    return f"{display_path(span.file)}:{span.line + 1}"

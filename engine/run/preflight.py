@@ -3,7 +3,7 @@ engine cannot run, found before anything runs.
 
 As in pyinfra, planning is separate from executing: :func:`make_run_plan` also finds every module
 the bundled engine lacks and every keyword it does not implement. ``playbook-ls run --dry``
-prints what will run where on it (playbook_ls.features.host_plan) and stops there.
+prints what will run where on it (engine.flow.host_plan) and stops there.
 """
 
 from __future__ import annotations

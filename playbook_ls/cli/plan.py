@@ -1,5 +1,5 @@
 """``playbook-ls plan``: which task runs on which host, and why not on the others, before
-anything runs. Reads files only (see playbook_ls.features.host_plan)."""
+anything runs. Reads files only (see engine.flow.host_plan)."""
 
 from __future__ import annotations
 
@@ -53,12 +53,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.flow.host_plan import plan_hosts
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
     from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.vars import launch_options
-    from playbook_ls.features.host_plan import plan_hosts
 
     cache = SourceCache.for_command()
     options, problem = launch_options(args, cache)
@@ -169,7 +169,7 @@ def json_text(plays: list[Any]) -> str:
 
 def as_text(plays: list[Any]) -> str:
     """Per play, each task with where it runs; skipped and depending hosts grouped by reason."""
-    from playbook_ls.features.host_outcome import by_outcome
+    from engine.flow.host_outcome import by_outcome
 
     lines: list[str] = []
     for play in plays:

@@ -132,9 +132,9 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         return EXIT_ERROR
     if args.dry:  # the plan of what will run where (playbook-ls plan), nothing run
+        from engine.flow.host_plan import plan_hosts
         from engine.variables.fact_cache import known_facts
         from playbook_ls.cli.plan import as_text
-        from playbook_ls.features.host_plan import plan_hosts
 
         for note in not_run:
             print(f"playbook-ls: note: {note}", file=sys.stderr)

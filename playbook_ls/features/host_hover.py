@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, by_outcome
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, by_outcome
 
 if TYPE_CHECKING:
     from playbook_ls.features.workspace import WorkspaceIndex
@@ -21,10 +21,10 @@ _WORDS = {RUNS: "runs on", SKIPPED: "skipped on", DEPENDS: "depends on run-time 
 def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[str]) -> str | None:
     """The summary for the task at ``line`` in each context reaching it (None for a handler,
     which runs when notified, or when no task is there)."""
+    from engine.flow.host_outcome import task_outcomes
+    from engine.flow.host_reading import play_signatures
+    from engine.flow.on_the_way import conditions_on_the_way, includers_of
     from engine.variables.report import play_batches
-    from playbook_ls.features.host_outcome import task_outcomes
-    from playbook_ls.features.host_reading import play_signatures
-    from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.variables import play_context
 
     sections = []

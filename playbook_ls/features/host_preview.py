@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from playbook_ls.features.host_outcome import SKIPPED, by_outcome
+from engine.flow.host_outcome import SKIPPED, by_outcome
 
 if TYPE_CHECKING:
     from engine.flow.tags import Selection
@@ -27,10 +27,10 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                 files: Collection[str]) -> dict[str, list[tuple[Span, str]]]:
     """Real path (of ``files``, real paths) -> the tasks written there that ``selection`` runs in
     some context but that no host of the inventory runs in any context, with why."""
+    from engine.flow.host_outcome import task_outcomes
+    from engine.flow.host_reading import play_signatures
+    from engine.flow.on_the_way import conditions_on_the_way, includers_of
     from engine.variables.report import play_batches
-    from playbook_ls.features.host_outcome import task_outcomes
-    from playbook_ls.features.host_reading import play_signatures
-    from playbook_ls.features.hover import conditions_on_the_way, includers_of
     from playbook_ls.features.selection import never_run, play_verdicts
     from playbook_ls.features.variables import play_context
     from playbook_ls.features.workspace import Reach

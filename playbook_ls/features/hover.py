@@ -6,14 +6,14 @@ per context that reaches the line. Pure functions over the workspace model; Mark
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.flow.on_the_way import conditions_on_the_way, includers_of, origin_of
 from engine.flow.tags import Selection, should_run
 from engine.loading.keywords import INHERITED, Merge
-from engine.loading.model import STATIC_IMPORTS, UNTAGGED, Frame, Play, Task
+from engine.loading.model import STATIC_IMPORTS, UNTAGGED, Frame, Task
 from engine.span import Span
-from playbook_ls.rules.base import display_path, keyword_span, never_exposure, where
+from playbook_ls.rules.base import display_path, never_exposure
 
 if TYPE_CHECKING:
     from playbook_ls.features.workspace import Book, Reach, WorkspaceIndex
@@ -87,55 +87,9 @@ def task_section(index: WorkspaceIndex, reach: Reach) -> str:
                  if frame is not None and frame is not task.frame]
     if inherited:
         lines.append("**inherited:** " + " · ".join(
-            f"`{key}: {frame.keywords[key]}` from {_origin_kw(frame, task, key)}" for key, frame in inherited))
+            f"`{key}: {frame.keywords[key]}` from {origin_of(frame, task, key)}" for key, frame in inherited))
     lines.append(run_summary(index, reach.book, task))
     return "\n\n".join(lines)
-
-
-def includers_of(play: Play, task: Task) -> list[Task]:
-    """The include tasks that load ``task``, outermost first (none for a task loaded statically)."""
-
-    if not task.dynamic:
-        return []
-    found, outer = loaded_by(play).get(id(task), (None, []))
-    return outer if found is task else []
-
-
-def loaded_by(play: Play) -> dict[int, tuple[Task, list[Task]]]:
-    """Each task of ``play`` (by id) with the include tasks that load it, built once per play:
-    every hover on a loaded task would otherwise walk the whole play."""
-    from engine.variables.sources import tasks_with_includers
-
-    found = play.derived.get("includers")
-    if found is None:
-        found = play.derived["includers"] = {}
-        for task, outer in tasks_with_includers(play):
-            found.setdefault(id(task), (task, outer))
-    return found  # type: ignore[no-any-return]
-
-
-def conditions_on_the_way(task: Task, includers: Sequence[Task]) -> list[tuple[Any, str]]:
-    """The ``when`` conditions a task must pass, outermost first, each with where it comes from.
-    Hover and ``why`` say the same from here. An include's own condition, and those of the
-    levels above it that the tasks it loads do not inherit, are checked once, when the include
-    runs (ansible evaluates them on the include task); the loaded tasks never re-check them."""
-    own = {id(frame) for frame in task.chain}
-    found: list[tuple[Any, str]] = []
-    for include in includers:
-        for frame in include.chain:
-            if id(frame) in own:
-                continue
-            above = "" if frame is include.frame else f"{frame.label} ({where(keyword_span(frame, 'when'))}), on "
-            found += [(cond, f"{above}the {include.action.rsplit('.', 1)[-1]} at {where(include.span)}: checked "
-                             "once, when it runs; the tasks it loads do not re-check it") for cond in frame.when]
-    found += [(cond, _origin_kw(frame, task, "when")) for frame in task.chain for cond in frame.when]
-    return found
-
-
-def _origin_kw(frame: Frame, task: Task, keyword: str) -> str:
-    if frame is task.frame:
-        return "this task"
-    return f"{frame.label} ({where(keyword_span(frame, keyword))})"
 
 
 def _tags_line(task: Task) -> str:
@@ -144,7 +98,7 @@ def _tags_line(task: Task) -> str:
     if not own and not inherited:
         return "**tags:** none (selected by `--tags untagged`, `all`)"
     parts = [f"`{tag}` (this task)" for tag in own]
-    parts += [f"`{tag}` ← {_origin_kw(frame, task, 'tags')}" for tag, frame in inherited]
+    parts += [f"`{tag}` ← {origin_of(frame, task, 'tags')}" for tag, frame in inherited]
     return "**tags:** " + " · ".join(parts)
 
 
@@ -278,7 +232,7 @@ def _block_section(block: Frame, reach: Reach) -> str:
 
     def origin(frame: Frame, keyword: str) -> str:
         return f"this {'block' if block.kind == 'block' else 'import'}" if frame is block \
-            else _origin_kw(frame, task, keyword)
+            else origin_of(frame, task, keyword)
 
     tags = [f"`{tag}` ← {origin(frame, 'tags')}" for frame in above for tag in frame.tags]
     lines = [f"**via** {context_label(reach).rsplit(' › ', 1)[0]}",

@@ -203,7 +203,7 @@ class Verdict:
     def conditions(self) -> list[tuple[Any, str]]:
         """The ``when`` conditions on its way, each with where it comes from: the includes'
         first (checked once, by the include), then its own chain."""
-        from playbook_ls.features.hover import conditions_on_the_way
+        from engine.flow.on_the_way import conditions_on_the_way
 
         return conditions_on_the_way(self.task, [gate.task for gate in self.gates])
 

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.loading.model import Block, Frame, Play, Playbook, Task
-from engine.loading.paths import display_path
+from engine.loading.paths import display_path as display_path  # the rules' way of naming places:
+from engine.loading.paths import keyword_span as keyword_span  # the engine's per-host reasons
+from engine.loading.paths import where as where  # name them the same way
 from engine.span import Span
 
 if TYPE_CHECKING:
@@ -212,17 +214,6 @@ def task_anchor(task: Task) -> Span | None:
     if keys:
         return next(iter(keys.values()))
     return task.span
-
-
-def keyword_span(frame: Frame, keyword: str) -> Span | None:
-    return frame.keyword_spans.get(keyword) or frame.span
-
-
-def where(span: Span | None) -> str:
-    """``file:line`` for messages, the file shortened to its path relative to the cwd."""
-    if span is None:
-        return "<unknown>"
-    return f"{display_path(span.file)}:{span.line + 1}"
 
 
 def describe_frame(frame: Frame) -> str:

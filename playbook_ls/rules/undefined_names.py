@@ -175,8 +175,8 @@ def _selected(play_plan: Any) -> Iterable[tuple[Task, list[Task]]]:
 
 
 def _task_undefined(plan: Plan, play_plan: Any, task: Task, includers: list[Task], known: set[str]) -> list[Undefined]:
+    from engine.templating.variable_uses import task_uses
     from engine.variables.report import layers_at
-    from playbook_ls.rules.variable_uses import task_uses
 
     conditions = [frame.keywords.get("when") for frame in task.chain if "when" in frame.keywords]
     conditions += [outer.data.get("when") for outer in includers if isinstance(outer.data, Mapping)]

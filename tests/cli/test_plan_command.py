@@ -57,9 +57,9 @@ def test_bad_extra_vars_are_a_usage_error() -> None:
 
 
 def test_the_json_written_piece_by_piece_is_the_documented_document(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from engine.flow.host_plan import plan_hosts
     from engine.flow.plan import RunOptions, make_plan
     from playbook_ls.cli.plan import as_json, json_text
-    from playbook_ls.features.host_plan import plan_hosts
 
     scenario = SCENARIO.parent / "includes_handlers"
     monkeypatch.chdir(scenario)

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 from playbook_ls.features.host_hover import hosts_section, summary_lines
-from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 from playbook_ls.features.workspace import WorkspaceIndex
 
 

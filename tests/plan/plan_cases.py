@@ -54,13 +54,13 @@ still running; ``any_errors_fatal`` and ``max_fail_percentage`` stop every host)
 def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.ini") -> Planned:
     """What ``playbook-ls plan`` says of the scenario in ``directory`` (the current directory
     must be it) given ansible-playbook's ``args``, with ansible.cfg's fact cache read."""
+    from engine.flow.host_plan import plan_hosts
+    from engine.flow.host_reading import include_loop_names
     from engine.flow.plan import make_plan
     from engine.parsing.source import SourceCache
     from engine.variables.fact_cache import known_facts
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
-    from playbook_ls.features.host_plan import plan_hosts
-    from playbook_ls.features.host_reading import include_loop_names
 
     options, problem = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", inventory, *args]),
                                       SourceCache())
@@ -76,8 +76,8 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
 
 
 def _reports(task: Any, outcome: Any) -> list[str]:
+    from engine.flow.host_includes import LOAD_FAILURE
     from engine.loading.keywords import META
-    from playbook_ls.features.host_includes import LOAD_FAILURE
 
     if outcome.unreported or (task.action in META and outcome.outcome == "runs"):
         return ["unreported"]

@@ -68,11 +68,11 @@ def test_a_meta_action_without_conditions_runs(monkeypatch: pytest.MonkeyPatch) 
     though nothing is reported of it to compare with."""
     scenario = SCENARIOS / "handler_flushes"
     monkeypatch.chdir(scenario)
+    from engine.flow.host_plan import plan_hosts
     from engine.flow.plan import make_plan
     from engine.parsing.source import SourceCache
     from playbook_ls.cli.main import build_parser
     from playbook_ls.cli.vars import launch_options
-    from playbook_ls.features.host_plan import plan_hosts
 
     options, _ = launch_options(build_parser().parse_args(["plan", "site.yml", "-i", "inventory.ini"]), SourceCache())
     noop = [task for play in plan_hosts(make_plan(options, dynamic_inventory=False)) for task in play.tasks

@@ -13,9 +13,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from fleet import generate  # noqa: E402
 
+from engine.flow import host_outcome  # noqa: E402
+from engine.flow.host_plan import plan_hosts  # noqa: E402
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
-from playbook_ls.features import host_outcome  # noqa: E402
-from playbook_ls.features.host_plan import plan_hosts  # noqa: E402
 
 
 def outcomes(root: Path) -> dict[tuple[str, str, str], tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""A task's failure on a host inside blocks, for the plan (playbook_ls.features.host_plan): a
+"""A task's failure on a host inside blocks, for the plan (engine.flow.host_plan): a
 certain failure in a block with a ``rescue`` runs the rescue and the host goes on; without one,
 the ``always`` sections around it run and the host is failed (engine.flow.block_failures). A
 rescue section runs on a host only where a task of its block fails: not at all where none can,
@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures
+from engine.flow.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
+from engine.flow.run_settings import play_strategy
 from engine.loading.model import Block
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
-from playbook_ls.features.run_settings import play_strategy
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task

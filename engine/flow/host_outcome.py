@@ -1,7 +1,7 @@
 """One task's outcome on each host of its play: ``runs``, ``skipped`` (why) or ``depends`` (on
 which run-time value), from its ``run_once``, the ``when`` conditions on the way to it (in three
 values, :mod:`engine.flow.conditions`) and its loop's items, against the host's variables at the
-task (:mod:`engine.variables.report`). The plan (playbook_ls.features.host_plan) puts the tasks of a
+task (:mod:`engine.variables.report`). The plan (engine.flow.host_plan) puts the tasks of a
 play in order around it; the task hover asks it for one task.
 """
 
@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
+from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
 from engine.flow.loops import loop_of
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
+from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
-from playbook_ls.features.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
-from playbook_ls.features.run_settings import check_mode, play_strategy
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -383,7 +383,7 @@ class _HostTask:
         if data.get("failed_when") is None:
             return "absent"
         from engine.templating.templar import conditional_expression
-        from playbook_ls.rules.variable_uses import names_read
+        from engine.templating.variable_uses import names_read
 
         values = data["failed_when"] if isinstance(data["failed_when"], list) else [data["failed_when"]]
         unknown = False
@@ -499,7 +499,7 @@ class _HostTask:
 
     def _needs(self, text: str, item: Mapping[str, Any]) -> str | None:
         """What only the run knows that ``text`` (an expression) reads, as words; None if nothing."""
-        from playbook_ls.rules.variable_uses import names_read
+        from engine.templating.variable_uses import names_read
 
         names = names_read(text, expression=True)
         if names is None:
@@ -507,7 +507,7 @@ class _HostTask:
         return self._needs_names([name for name in names if name not in item])
 
     def _needs_value(self, value: Any, item: Mapping[str, Any]) -> str | None:
-        from playbook_ls.rules.variable_uses import names_read
+        from engine.templating.variable_uses import names_read
 
         names: set[str] = set()
         for text in strings(value):
@@ -576,7 +576,7 @@ class _HostTask:
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""
         from engine.templating.templar import conditional_expression
-        from playbook_ls.rules.variable_uses import names_read
+        from engine.templating.variable_uses import names_read
 
         text = conditional_expression(str(condition))
         shown = []

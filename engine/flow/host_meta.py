@@ -1,4 +1,4 @@
-"""Meta actions in the plan (playbook_ls.features.host_plan): which hosts ``end_host``,
+"""Meta actions in the plan (engine.flow.host_plan): which hosts ``end_host``,
 ``end_batch``, ``end_play`` and ``end_role`` end (certainly or maybe), those decided once per
 batch on its first host still running, ``end_host`` evaluated host after host,
 ``clear_host_errors``; and the conditions a task checks itself (a meta action that supports
@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.host_handlers import PlannedTask, where
+from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 from engine.flow.removed_hosts import PLAY_LISTS
+from engine.flow.run_settings import play_strategy
 from engine.loading.keywords import META
-from playbook_ls.features.host_handlers import PlannedTask, where
-from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
-from playbook_ls.features.run_settings import play_strategy
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -24,7 +24,7 @@ def task_conditions(task: Task) -> list[tuple[Any, str]]:
     supports none (``_cond_not_supported_warn``) runs whatever they say. An include's own
     condition was checked once, when the include ran (with what was set then): its outcome
     decides whether the task is loaded at all (:func:`_through_includes`)."""
-    from playbook_ls.features.hover import conditions_on_the_way
+    from engine.flow.on_the_way import conditions_on_the_way
 
     if task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") in _NO_CONDITION:
         return []

@@ -1,16 +1,16 @@
 """Whether a task that runs on a host reports a change there, known before the run where it can
 be: its ``changed_when`` (evaluated in three values as its ``when``, item by item for a loop), or
 else its action (``debug`` or ``set_fact`` never changes, ``command`` always does). What it
-notifies runs only where it reports one (playbook_ls.features.host_handlers)."""
+notifies runs only where it reports one (engine.flow.host_handlers)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from engine.flow.run_settings import check_mode
 from engine.loading import keywords as kw
-from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome, task_outcomes
-from playbook_ls.features.run_settings import check_mode
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, include_args_need
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, include_args_need
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -146,7 +146,7 @@ def _too_deep(include: Task, includers: list[Task], outcomes: Mapping[str, HostO
 def _known_includers(play: Any, loaded: list[Loaded]) -> None:
     """Record who loads each task (``includers_of``): the loop variables of a looping include
     around them are then the run's, and their runs repeat per item, as for any included task."""
-    from playbook_ls.features.hover import loaded_by
+    from engine.flow.on_the_way import loaded_by
 
     known = loaded_by(play)
     for item in loaded:

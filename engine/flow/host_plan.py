@@ -18,12 +18,10 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.removed_hosts import RemovedHosts
-from engine.loading.keywords import META
-from playbook_ls.features.host_blocks import PlayBlocks, failure_spread
-from playbook_ls.features.host_handlers import Notifications, PlannedTask, where
-from playbook_ls.features.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
-from playbook_ls.features.host_meta import (
+from engine.flow.host_blocks import PlayBlocks, failure_spread
+from engine.flow.host_handlers import Notifications, PlannedTask, where
+from engine.flow.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
+from engine.flow.host_meta import (
     ENDED_HANDLER,
     Ended,
     clear_host_errors,
@@ -31,8 +29,10 @@ from playbook_ls.features.host_meta import (
     once_per_batch,
     task_conditions,
 )
-from playbook_ls.features.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
-from playbook_ls.features.run_settings import force_handlers, play_strategy
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from engine.flow.removed_hosts import RemovedHosts
+from engine.flow.run_settings import force_handlers, play_strategy
+from engine.loading.keywords import META
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -230,7 +230,7 @@ def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches
                   signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
     """Where a task that notifies reports a change: what it notifies runs only there."""
     from engine.flow import notify
-    from playbook_ls.features.host_changes import change_reports
+    from engine.flow.host_changes import change_reports
 
     if notify.notifications(planned.task):
         planned.changes = change_reports(plan, play_plan, planned.task, planned.hosts, task_conditions(planned.task),

@@ -1,4 +1,4 @@
-"""What a task's reading on a host (playbook_ls.features.host_outcome) takes from its play: the
+"""What a task's reading on a host (engine.flow.host_outcome) takes from its play: the
 hosts' inventory signatures kept with the play, whether its vars_files differ per host or it
 gathers facts itself, the loop variables of the includes that load a task, and the strings a
 value holds."""
@@ -64,7 +64,7 @@ def runs_setup(play: Any) -> bool:
 def include_loop_names(play: Any, task: Task) -> frozenset[str]:
     """The loop variables of the includes that load ``task`` with a loop (``item``, an index var,
     ``ansible_loop``...): what the task sees once per item, which no static reading has."""
-    from playbook_ls.features.hover import includers_of
+    from engine.flow.on_the_way import includers_of
 
     names: set[str] = set()
     for include in includers_of(play, task):

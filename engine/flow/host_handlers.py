@@ -1,5 +1,5 @@
 """Which task notified which handler on which host, flush point by flush point, for the plan
-(playbook_ls.features.host_plan): what ansible's strategy keeps as ``handler_notifications`` and
+(engine.flow.host_plan): what ansible's strategy keeps as ``handler_notifications`` and
 ``notified_hosts``, with the handlers an ``include_role`` adds to the play's as the run includes it.
 """
 
@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.flow import notify
+from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 from engine.templating.load_time import is_template
-from playbook_ls.features.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class PlannedTask:
-    """A task of the plan (``playbook_ls.features.host_plan``) with its outcome on each host."""
+    """A task of the plan (``engine.flow.host_plan``) with its outcome on each host."""
 
     task: Task
     name: str
@@ -34,7 +34,7 @@ class PlannedTask:
     once per item."""
     changes: dict[str, bool | None] = field(default_factory=dict)
     """For a task that notifies: on each host where it runs or may, whether it reports a change
-    (None: the run knows; playbook_ls.features.host_changes)."""
+    (None: the run knows; engine.flow.host_changes)."""
 
 
 class Notifications:
@@ -83,8 +83,8 @@ class Notifications:
         """A flush point reached (``planned`` None: an implicit one, which runs everywhere)."""
         if not notify.is_flush(task):
             return
-        from playbook_ls.features.host_reading import include_loop_names
-        from playbook_ls.features.hover import includers_of
+        from engine.flow.host_reading import include_loop_names
+        from engine.flow.on_the_way import includers_of
 
         self.flushing, self.notified = self.notified, {}
         self.repeats = planned is not None and bool(include_loop_names(self.play, task)) or self.flushes_unlisted
