@@ -18,17 +18,20 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.host_runtime import looks_like_fact, runtime_reason
 from engine.variables.play_context import role_lineage
 from engine.variables.sources import (
-    RUNTIME_RESULT,
     Definition,
     Layer,
+    RuntimeValue,
     definitions,
+    earlier_tasks_place,
     fold,
     gathers_facts,
     host_independent_layers,
     hostless_variables,
     inventory_layers,
+    is_runtime,
     play_roles,
     task_runtime_layers,
     tasks_with_includers,
@@ -171,7 +174,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
     context = PlayContext(play, hosts, hosts, [*order.roles, *included], conditional=conditional)
-    runtime = order.runtime_before(manager, task, occurrence)
+    runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
@@ -183,18 +186,30 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
 
 class _RawVariables(Mapping[str, Any]):
     """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
-    a hover reads a handful of the thousands of names a task sees. Values only the run knows
-    read as None."""
+    a hover reads a handful of the thousands of names a task sees. A value only the run knows
+    fails whatever template reads it (RunTimeOnly), ``default`` and ``is defined`` too; so does
+    any fact's name while the host's ``facts`` are gathered at run time (that reason)."""
 
-    def __init__(self, layers: list[Layer], extra: Mapping[str, Any]) -> None:
+    def __init__(self, layers: list[Layer], extra: Mapping[str, Any], facts: str | None = None) -> None:
         self._maps = [extra, *(layer.values for layer in reversed(layers))]
+        self._facts = facts
 
     def __getitem__(self, name: str) -> Any:
+        from engine.templating.errors import RunTimeOnly
+
         for values in self._maps:
             if name in values:
                 value = values[name]
-                return None if value is RUNTIME_RESULT else value
+                if is_runtime(value):
+                    raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
+                return value
+        if self._facts is not None and looks_like_fact(name):
+            raise RunTimeOnly(f"{name!r} is {self._facts}")
         raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in values for values in self._maps) or (
+            self._facts is not None and isinstance(name, str) and looks_like_fact(name))
 
     def __iter__(self) -> Iterator[str]:
         # lowest level first: the order of ansible's merged dict, where a name keeps the place
@@ -244,49 +259,135 @@ def _frozen(value: Any, depth: int = 0) -> Any:
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-              occurrence: int = 0) -> tuple[list[Layer], dict[str, Any]]:
+              occurrence: int = 0, outer: tuple[int, ...] = ()) -> tuple[list[Layer], dict[str, Any]]:
     """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
-    variables last), and the magic variables (``hostvars`` among them, which no layer shows)."""
+    variables last), and the magic variables (``hostvars`` among them, which no layer shows).
+    ``outer``: the item of each looped include around the task this run is under
+    (:func:`include_loop_runs`)."""
+    from engine.variables.host_runtime import fill_in
+
     scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
-    layers = with_vars_files(scope.manager, play_plan.play,
-                             [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
-                             {**plan.options.extra_vars, **magic})
+    levels = fill_in(plan, play_plan, host, task, occurrence, outer,
+                     [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
+    layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
 
 
-def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
-    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
-    its ``occurrence``-th run (:func:`task_runs`)."""
-    layers, magic = layers_at(plan, play_plan, host, task, occurrence)
-    found = definitions(layers, names)
-    raw: Mapping[str, Any]
+def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
+              magic: Mapping[str, Any]) -> Mapping[str, Any]:
+    from engine.variables.host_runtime import facts_unknown
+
+    facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
-        folded = fold(layers, True)
-        folded["hostvars"] = magic["hostvars"]
-        raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
-    else:
-        raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
+        return _RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
+    return _RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
+
+
+def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
+                 outer: tuple[int, ...] | None) -> list[Layer]:
+    """The item variables of the looped includes around ``task`` at the ``outer`` items."""
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+    from engine.variables.loop_vars import includer_loops, loop_scopes
+
+    if task is None or not outer:
+        return []
+    loops = [include for include in _play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    layers = []
+    for include, index in zip(loops, outer, strict=False):
+        scopes = loop_scopes(include, Templar(raw, PureLookups(), bounded=True))
+        if isinstance(scopes, list) and index < len(scopes):
+            layers.append(_loop_layer(include, scopes[index], index))
+    return layers
+
+
+def _loop_layer(task: Task, scope: Mapping[str, Any], index: int) -> Layer:
+    return Layer("loop item", f"item {index + 1} of the loop of task '{task.display_name()}'", dict(scope),
+                 task.span.file if task.span else None, task.span.line if task.span else None)
+
+
+def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int = 0,
+               outer: tuple[int, ...] | None = ()) -> Any:
+    """The templar of ``task`` on ``host`` (the items of the looped includes around it at
+    ``outer``; None: without them), before its own loop."""
+    from engine.templating.lazy_variables import Layered
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
+    raw = _raw_over(plan, play_plan, host, layers, magic)
+    items = _loop_layers(plan, play_plan, host, task, raw, outer)
+    front = {name: value for layer in items for name, value in layer.values.items()}
+    return Templar(Layered(front, raw) if front else raw, PureLookups(), bounded=True)
+
+
+def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
+                      ) -> list[tuple[int, ...]]:
+    """The runs of ``task`` that looped includes around it make on ``host``: one per item of the
+    outermost one whose items are known before the run (``()``: a single run)."""
+    from engine.variables.loop_vars import includer_loops, loop_scopes
+
+    loops = [include for include in _play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    if not loops:
+        return [()]
+    scopes = loop_scopes(loops[0], templar_at(plan, play_plan, host, task, occurrence, None))
+    return [(index,) for index in range(len(scopes))] if isinstance(scopes, list) and scopes else [()]
+
+
+def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                 names: list[str] | None = None, occurrence: int = 0, item: int | None = None,
+                 outer: tuple[int, ...] = ()) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
+    its ``occurrence``-th run (:func:`task_runs`), under the ``outer`` items of the looped includes
+    around it (:func:`include_loop_runs`), at ``item`` of its own loop (None: the names the loop
+    binds are said to be set per item)."""
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
+    from engine.variables.host_runtime import facts_unknown
+    from engine.variables.loop_vars import loop_names, loop_scopes
 
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer)
+    raw = _raw_over(plan, play_plan, host, layers, magic)
+    layers = [*layers, *_loop_layers(plan, play_plan, host, task, raw, outer)]
+    bound = loop_names(task) if task is not None else []
+    if bound:
+        scopes = loop_scopes(task, Templar(raw, PureLookups(), bounded=True))  # type: ignore[arg-type]
+        if isinstance(scopes, list) and item is not None and item < len(scopes):
+            layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
+        else:
+            reason = scopes if isinstance(scopes, str) else \
+                f"set per item by the task's loop ({len(scopes or [])} items: pick one)"
+            layers.append(Layer("loop item", f"the loop of task '{task.display_name()}'",  # type: ignore[union-attr]
+                                {name: RuntimeValue(reason) for name in bound}, runtime=True))
+    front = {name: value for layer in layers if layer.level == "loop item" for name, value in layer.values.items()}
+    if front:
+        raw = _raw_over(plan, play_plan, host, layers, magic)
+    found = definitions(layers, names)
+    facts = facts_unknown(plan, play_plan, host)
     templar = Templar(raw, PureLookups(), bounded=True)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
         defs = found.get(name, [])
+        if not defs and facts is not None and looks_like_fact(name):
+            defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue
         winner = defs[0]
         resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
-        if winner.value is RUNTIME_RESULT:
-            resolved.unknown = f"set at run time ({winner.label})"
+        if is_runtime(winner.value):
+            resolved.unknown = runtime_reason(winner.value, winner.label)
         else:
-            value = raw.get(name, winner.value)
+            try:
+                value = raw.get(name, winner.value)
+            except TemplateFailure as exc:  # a value only the run knows, folded into a merged one
+                resolved.unknown = str(exc)
+                result.variables[name] = resolved
+                continue
             found_template = is_template(value) or _has_template(value)
             if found_template is None:
                 resolved.unknown = RECURSIVE_VALUE

@@ -69,6 +69,7 @@ LEVELS = (
     "include params",
     "extra vars",
     "magic variables",
+    "loop item",
 )
 LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
 SET_FACT = kw._family("set_fact")
@@ -217,13 +218,13 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
     the layers before them set, ``extra`` (extra vars and magic variables) over it; within
     static evaluation's bounds unless a run asks (``bounded``)."""
     for index, layer in enumerate(layers):
-        if layer.pending:
+        if layer.pending and layer.level == "play vars_files":
             from engine.templating.pure_lookups import PureLookups
             from engine.templating.templar import Templar
 
             known: dict[str, Any] = {}
             for before in layers[:index]:
-                known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)
+                known.update((k, v) for k, v in before.values.items() if not is_runtime(v))
             template = Templar({**known, **extra}, PureLookups(), bounded=bounded).template
             return [*layers[:index], *vars_files_layers(manager, play, template), *layers[index + 1:]]
     return layers
@@ -380,11 +381,37 @@ def task_runtime_layers(manager: VarsReader, task: Task, basedir: str,
 class _RuntimeResult:
     """The value of a registered variable: the task's result, known only when it runs."""
 
+    reason: str | None = None
+
     def __repr__(self) -> str:
         return "<the task's result at run time>"
 
 
 RUNTIME_RESULT = _RuntimeResult()
+
+
+class RuntimeValue(_RuntimeResult):
+    """A value only the run knows, with why (the task or fact it comes from)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def __repr__(self) -> str:
+        return f"<known at run time: {self.reason}>"
+
+
+def is_runtime(value: Any) -> bool:
+    """Whether ``value`` stands for what only the run knows (:data:`RUNTIME_RESULT`, a :class:`RuntimeValue`)."""
+    return isinstance(value, _RuntimeResult)
+
+
+EARLIER_TASKS = "what earlier tasks set"
+"""The label of the place kept in a task's levels for what earlier tasks set on the host
+(engine.variables.host_runtime fills it in per host)."""
+
+
+def earlier_tasks_place() -> Layer:
+    return Layer("include_vars", EARLIER_TASKS, {}, runtime=True, pending=True)
 
 
 def _include_vars_layer(manager: VarsReader, task: Task, label: str, basedir: str,

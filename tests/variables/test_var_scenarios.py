@@ -26,7 +26,7 @@ import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios, typed
 
 from engine.flow.plan import RunOptions, make_plan
-from engine.variables.report import task_runs, variables_at
+from engine.variables.report import include_loop_runs, task_runs, variables_at
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -107,15 +107,21 @@ def scenario_plan(scenario: str) -> Plan:
     return make_plan(run_options(scenario), dynamic_inventory=False, select_tasks=False)
 
 
-def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int]]:
+def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int, tuple[int, ...]]]:
     """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
-    play after play, each play's runs as engine.variables.report.task_runs gives them."""
-    return [(play_plan, task, occurrence) for play_plan in plan.plays if any(h.name == host for h in play_plan.hosts)
-            for task, occurrence in task_runs(play_plan.play, path, line)]
+    play after play, each play's runs as engine.variables.report.task_runs gives them, each once
+    per item of a looped include around it (include_loop_runs)."""
+    return [(play_plan, task, occurrence, outer) for play_plan in plan.plays
+            if any(h.name == host for h in play_plan.hosts)
+            for task, occurrence in task_runs(play_plan.play, path, line)
+            for outer in include_loop_runs(plan, play_plan, next(h for h in play_plan.hosts if h.name == host),
+                                           task, occurrence)]
 
 
-def our_values(scenario: str, where: str, host: str, index: int, names: list[str]) -> dict[str, Any]:
-    """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where``."""
+def our_values(scenario: str, where: str, host: str, index: int, names: list[str],
+               item: int | None = None) -> dict[str, Any]:
+    """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where`` (at
+    ``item`` of its loop)."""
     root = SCENARIOS / scenario
     plan = scenario_plan(scenario)
     path, _, line = where.rpartition(":")
@@ -123,9 +129,9 @@ def our_values(scenario: str, where: str, host: str, index: int, names: list[str
     if index >= len(runs):
         raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
                              f"at least {index + 1} times")
-    play_plan, task, occurrence = runs[index]
+    play_plan, task, occurrence, outer = runs[index]
     chosen = next(h for h in play_plan.hosts if h.name == host)
-    report = variables_at(plan, play_plan, chosen, task, names, occurrence)
+    report = variables_at(plan, play_plan, chosen, task, names, occurrence, item=item, outer=outer)
     values = {name: ("undefined" if not resolved.definitions else
                      resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
               for name, resolved in report.variables.items()}
@@ -147,8 +153,17 @@ def in_scenario(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 @pytest.mark.parametrize(("scenario", "where", "host", "index", "expected"), PROBES)
 @pytest.mark.usefixtures("in_scenario")
-def test_values_match_ansible(scenario: str, where: str, host: str, index: int, expected: dict[str, Any]) -> None:
-    ours = our_values(scenario, where, host, index, list(expected))
+def test_values_match_ansible(scenario: str, where: str, host: str, index: int,
+                              expected: dict[str, Any] | list[dict[str, Any] | None]) -> None:
+    if isinstance(expected, list):  # a looped probe: each item's values (None: its `when` skipped it)
+        for item, values in enumerate(expected):
+            if values is not None:
+                _compare(scenario, our_values(scenario, where, host, index, list(values), item), values)
+        return
+    _compare(scenario, our_values(scenario, where, host, index, list(expected)), expected)
+
+
+def _compare(scenario: str, ours: dict[str, Any], expected: dict[str, Any]) -> None:
     for name in case(SCENARIOS / scenario).get("runtime", []):  # only the run knows: said, not guessed
         if name in expected:
             assert str(ours.pop(name)).startswith("unknown: "), name
