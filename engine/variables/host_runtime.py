@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.span import YMap
@@ -30,11 +30,13 @@ from engine.variables.sources import (
     gathers_facts,
     is_runtime,
 )
+from engine.variables.task_results import Effects, follow
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
-    from engine.loading.model import Task
+    from engine.loading.model import Play, Task
+    from engine.templating.templar import Templar
 
 EFFECTS_TTL = 2.0  # seconds the effects followed on a play's hosts are reused (files may change meanwhile)
 # names that look like facts but are connection settings and magic ones: never injected facts
@@ -44,16 +46,6 @@ _NOT_FACTS = re.compile(r"^ansible_(become\w*|\w*_interpreter|connection|host|po
                         r"\w*_names?|collection_name|config_file|search_path|playbook_python|inventory_sources)$")
 
 
-@dataclass
-class Effects:
-    """What one run of a task set on a host (each list in precedence order)."""
-
-    included: list[Layer] = field(default_factory=list)
-    facts: list[Layer] = field(default_factory=list)
-    delegated_to: str | None = None
-    """``delegate_facts``: the host its set_fact values go to instead."""
-
-
 def looks_like_fact(name: str) -> bool:
     return name.startswith("ansible_") and not _NOT_FACTS.match(name)
 
@@ -61,7 +53,7 @@ def looks_like_fact(name: str) -> bool:
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
-    for earlier in plan.plays[: plan.plays.index(play_plan) + 1]:
+    for earlier in plays_before(plan, play_plan, including=True):
         if gathers_facts(earlier.play) and any(h.name == host.name for h in earlier.hosts):
             return f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
     return None
@@ -74,109 +66,147 @@ def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
                      {"ansible_facts": RuntimeValue(reason)}, runtime=True)
     cached = cached_facts(plan).get(host.name)
     if cached is not None:
-        return Layer("host facts", f"fact cache ({cached.source})", cached.variables(), cached.source)
+        return Layer("host facts", "cached fact", cached.variables())
     return Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}})
 
 
 def cached_facts(plan: Plan) -> Mapping[str, Any]:
     """The plan's facts, else those of ansible.cfg's fact cache (read once per plan)."""
-    if plan.facts:
-        return plan.facts
-    found = plan.inventory.derived.get("cached facts")
+    facts = getattr(plan, "facts", None)
+    if facts:
+        return facts  # type: ignore[no-any-return]
+    derived = getattr(plan.inventory, "derived", None)
+    found = derived.get("cached facts") if derived is not None else None
     if found is None:
         from engine.variables.fact_cache import known_facts
 
-        found = plan.inventory.derived["cached facts"] = known_facts()
+        found = known_facts()
+        if derived is not None:
+            derived["cached facts"] = found
     return found  # type: ignore[no-any-return]
 
 
-def fill_in(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-            outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
-    """``layers`` with the host's facts and what earlier tasks set on the host in their places."""
-    result = []
-    for layer in layers:
-        if layer.level == "host facts":
-            result.append(facts_layer(plan, play_plan, host))
-        elif layer.pending and layer.label == EARLIER_TASKS:
-            result += earlier_layers(plan, play_plan, host, task, occurrence, outer)
-        else:
-            result.append(layer)
-    return result
+@dataclass(frozen=True)
+class Follower:
+    """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
+    (engine.variables.report's order: ``tasks``, ``includers``, ``_before``) and ``templar_at`` a
+    task's templar on a host (report.templar_at), which itself asks this follower for what the
+    tasks before set."""
+
+    plan: Plan
+    order_of: Callable[[Play], Any]
+    templar_at: Callable[..., Templar]
+
+    def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
+                outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
+        """``layers`` with the host's facts and what earlier tasks set on the host in their places."""
+        result = []
+        for layer in layers:
+            if layer.level == "host facts":
+                result.append(facts_layer(self.plan, play_plan, host))
+            elif layer.pending and layer.label == EARLIER_TASKS:
+                result += self.earlier_layers(play_plan, host, task, occurrence, outer)
+            else:
+                result.append(layer)
+        return result
+
+    def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
+                       outer: tuple[int, ...]) -> list[Layer]:
+        """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
+        one: the include_vars layers, then the set_fact and register ones."""
+        effects: list[Effects] = []
+        for earlier in plays_before(self.plan, play_plan):
+            member = any(h.name == host.name for h in earlier.hosts)
+            for done in self.order_of(earlier.play).tasks:
+                effects += self._runs_on(earlier, host, done, (), [], member)
+        order = self.order_of(play_plan.play)
+        own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
+            if task is not None else []
+        for done in order._before(task, occurrence):  # noqa: SLF001 - the play's order, shared with report
+            effects += self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True)
+        return [layer for found in effects for layer in found.included] + \
+            [layer for found in effects for layer in found.facts]
+
+    def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
+                 reader_loops: list[Task], member: bool) -> list[Effects]:
+        """The effects on ``host`` of every run of ``task`` the reader sees: one per item of the
+        looped include around it (up to the reader's own item when the reader is in the same
+        include), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
+        if not _sets_something(task):
+            return []
+        found: list[Effects] = []
+        runs: list[tuple[int, ...]] = [()]
+        includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                     if includer_loops(include)]
+        if includers and member:
+            shared = includers[0] in reader_loops
+            scopes = loop_scopes(includers[0], self.templar_at(self.plan, play_plan, host, task, outer=None))
+            if isinstance(scopes, list):
+                last = outer[0] if shared and outer else len(scopes) - 1
+                runs = [(index,) for index in range(last + 1)]
+        for run in runs if member else []:
+            own = self._effects(play_plan, host, task, run)
+            if own.delegated_to is None:
+                found.append(own)
+        if task.data.get("delegate_facts") if isinstance(task.data, Mapping) else False:
+            found += self._delegated_to(play_plan, host, task)
+        return found
+
+    def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task) -> list[Effects]:
+        """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``:
+        the one host's with ``run_once``; with several hosts the last to finish wins, which only
+        the run knows."""
+        data = task.data if isinstance(task.data, Mapping) else {}
+        senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
+        given = [effects for sender in senders
+                 for effects in [self._effects(play_plan, sender, task, ())] if effects.delegated_to == host.name]
+        if len(given) <= 1:
+            return given
+        reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
+        return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+
+    def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+        memo_key = (id(task), host.name, outer, id(self.plan.inventory))
+        derived = play_plan.play.derived
+        now = time.monotonic()
+        stamp, memo = derived.get("host effects", (0.0, {}))
+        if now - stamp >= EFFECTS_TTL:
+            memo = {}
+            derived["host effects"] = (now, memo)
+        found = memo.get(memo_key)
+        if found is None:
+            found = memo[memo_key] = self._follow(play_plan, host, task, outer)
+        return found  # type: ignore[no-any-return]
+
+    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
+        templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
+        conditions = [str(c.value) for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                      for c in include.effective_when()] + [str(c.value) for c in task.effective_when()]
+        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache,
+                         list(dict.fromkeys(conditions)))
+        data = task.data if isinstance(task.data, Mapping) else {}
+        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
+            try:
+                effects.delegated_to = str(templar.template(data["delegate_to"]))
+            except Exception:  # noqa: BLE001 - a target only the run knows: the facts go nowhere known
+                effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
+                                                       "the run knows") for layer in effects.facts]
+        return effects
 
 
-def earlier_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                   outer: tuple[int, ...]) -> list[Layer]:
-    """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this one:
-    the include_vars layers, then the set_fact and register ones."""
-    from engine.variables.report import _play_order
-
-    effects: list[Effects] = []
-    for earlier in plan.plays[: plan.plays.index(play_plan)]:
-        member = any(h.name == host.name for h in earlier.hosts)
-        for done in _play_order(earlier.play).tasks:
-            effects += _runs_on(plan, earlier, host, done, None, (), member=member)
-    order = _play_order(play_plan.play)
-    own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
-        if task is not None else []
-    for done in order._before(task, occurrence):  # noqa: SLF001 - the play's order, shared with report
-        effects += _runs_on(plan, play_plan, host, done, task, outer if own_loops else (), own_loops)
-    return [layer for found in effects for layer in found.included] + \
-        [layer for found in effects for layer in found.facts]
-
-
-def _runs_on(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None,
-             outer: tuple[int, ...], reader_loops: list[Task] = (),  # type: ignore[assignment]
-             member: bool = True) -> list[Effects]:
-    """The effects on ``host`` of every run of ``task`` the reader sees: one per item of the
-    looped includes around it (up to the reader's own item when the reader is in the same
-    include), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
-    from engine.variables.report import _play_order
-
-    if not _sets_something(task):
-        return []
-    found: list[Effects] = []
-    runs: list[tuple[int, ...]] = [()]
-    includers = [include for include in _play_order(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-    if includers and member:
-        shared = includers[0] in reader_loops
-        count = _item_count(plan, play_plan, host, task, includers[0])
-        if count is not None:
-            last = outer[0] if shared and outer else count - 1
-            runs = [(index,) for index in range(last + 1)]
-    for run in runs if member else []:
-        own = _effects(plan, play_plan, host, task, run)
-        if own.delegated_to is None:
-            found.append(own)
-    if task.data.get("delegate_facts") if isinstance(task.data, Mapping) else False:
-        found += _delegated_to(plan, play_plan, host, task)
-    return found
+def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
+    """The plan's plays before ``play_plan`` (and it, with ``including``)."""
+    plays = list(getattr(plan, "plays", ()))
+    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
+    if index is None:
+        return [play_plan] if including else []
+    return plays[: index + 1] if including else plays[:index]
 
 
 def _sets_something(task: Task) -> bool:
     data = task.data if isinstance(task.data, Mapping) else {}
     return task.action in SET_FACT or task.action in INCLUDE_VARS or bool(data.get("register"))
-
-
-def _item_count(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> int | None:
-    from engine.variables.report import templar_at
-
-    scopes = loop_scopes(include, templar_at(plan, play_plan, host, task, outer=None))
-    return len(scopes) if isinstance(scopes, list) else None
-
-
-def _delegated_to(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> list[Effects]:
-    """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``:
-    the one host's with ``run_once``; with several hosts the last to finish wins, which only the
-    run knows."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
-    given = [effects for sender in senders
-             for effects in [_effects(plan, play_plan, sender, task, ())] if effects.delegated_to == host.name]
-    if len(given) <= 1:
-        return given
-    reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
-    return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
 
 
 def _unknown_layer(layer: Layer, reason: str) -> Layer:
@@ -185,39 +215,6 @@ def _unknown_layer(layer: Layer, reason: str) -> Layer:
         values[name] = RuntimeValue(reason)
     values.key_spans.update(getattr(layer.values, "key_spans", {}))
     return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
-
-
-def _effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
-    memo_key = (id(task), host.name, outer)
-    derived = play_plan.play.derived
-    now = time.monotonic()
-    stamp, memo = derived.get("host effects", (0.0, {}))
-    if now - stamp >= EFFECTS_TTL:
-        memo = {}
-        derived["host effects"] = (now, memo)
-    found = memo.get(memo_key)
-    if found is None:
-        found = memo[memo_key] = _follow(plan, play_plan, host, task, outer)
-    return found  # type: ignore[no-any-return]
-
-
-def _follow(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
-    """Run ``task`` on ``host`` as far as it can be before the run (:mod:`engine.variables.task_results`)."""
-    from engine.variables.report import _play_order, templar_at
-    from engine.variables.task_results import follow
-
-    templar = templar_at(plan, play_plan, host, task, outer=outer)
-    conditions = [str(c.value) for include in _play_order(play_plan.play).includers.get(id(task), [])
-                  for c in include.effective_when()] + [str(c.value) for c in task.effective_when()]
-    effects = follow(task, templar, play_plan.play.basedir, plan.inventory.cache, list(dict.fromkeys(conditions)))
-    data = task.data if isinstance(task.data, Mapping) else {}
-    if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
-        try:
-            effects.delegated_to = str(templar.template(data["delegate_to"]))
-        except Exception:  # noqa: BLE001 - a target only the run knows: the facts go nowhere known
-            effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
-                                                   "the run knows") for layer in effects.facts]
-    return effects
 
 
 def runtime_reason(value: Any, label: str) -> str:

@@ -264,13 +264,13 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
     (:func:`include_loop_runs`)."""
-    from engine.variables.host_runtime import fill_in
+    from engine.variables.host_runtime import Follower
 
     scope = _scope(plan, play_plan, task, occurrence)
     magic = scope.magic_for(host, task)
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
-    levels = fill_in(plan, play_plan, host, task, occurrence, outer,
+    levels = Follower(plan, _play_order, templar_at).fill_in(play_plan, host, task, occurrence, outer,
                      [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
@@ -520,6 +520,7 @@ def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Ta
     for index, task in enumerate(order.tasks):
         order.positions.setdefault(id(task), []).append(index)
     play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
+    play.derived.pop("host effects", None)
 
 
 def _play_order(play: Play) -> _PlayOrder:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
     from engine.loading.model import Task
     from engine.parsing.source import SourceCache
     from engine.templating.templar import Templar
-    from engine.variables.host_runtime import Effects
 
 DEBUG = kw._family("debug")
 ASSERT = kw._family("assert")
@@ -29,13 +29,21 @@ SKIP_REASON = "Conditional result was False"
 VARS_EXTENSIONS = ("yaml", "yml", "json")
 
 
+@dataclass
+class Effects:
+    """What one run of a task set on a host (each list in precedence order)."""
+
+    included: list[Layer] = field(default_factory=list)
+    facts: list[Layer] = field(default_factory=list)
+    delegated_to: str | None = None
+    """``delegate_facts``: the host its set_fact values go to instead."""
+
+
 class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[str]) -> Effects:
-    from engine.variables.host_runtime import Effects
-
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}

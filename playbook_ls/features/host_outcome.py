@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
-                       "ansible_play_batch", "hostvars", "vars"})
+                       "ansible_play_batch", "hostvars", "vars", " per-host"})
+# read by a name an earlier task set (set_fact, register, include_vars): followed on each host
+_SET_PER_HOST = " per-host"
 # names whose values the run may change behind any static reading of them
 _RUN_FILLED = frozenset({"hostvars", "vars"})
 # what tells one host from another when nothing else is read
@@ -389,6 +391,8 @@ class _HostTask:
             return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
+        if resolved.definitions and resolved.definitions[0].runtime:
+            self.touched.add(_SET_PER_HOST)
         reason: str | None = None
         facts_name = name == "ansible_facts"
         if self._facts is not None and name in self._facts and (facts_name or resolved.unknown == _NOWHERE) \

@@ -59,6 +59,8 @@ KNOWN_DIFFERENT: dict[str, str] = {
                                    "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
     **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
                                    "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
+    "facts_cache_and_gathering:tasks/debian.yml:1:deb1": HOST_INCLUDE_NAME,
+    "facts_cache_and_gathering:tasks/redhat.yml:1:rh1": HOST_INCLUDE_NAME,
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
