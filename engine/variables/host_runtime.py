@@ -13,7 +13,7 @@ action plugins and TaskExecutor build it.
 
 from __future__ import annotations
 
-import re
+import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.span import YMap
 from engine.variables.loop_vars import includer_loops, loop_scopes
+from engine.variables.manager import HostVars
+from engine.variables.raw import RawVariables
 from engine.variables.sources import (
     EARLIER_TASKS,
     INCLUDE_VARS,
@@ -28,7 +30,7 @@ from engine.variables.sources import (
     Layer,
     RuntimeValue,
     gathers_facts,
-    is_runtime,
+    inventory_layers,
 )
 from engine.variables.task_results import Effects, follow
 
@@ -39,17 +41,6 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 EFFECTS_TTL = 2.0  # seconds the effects followed on a play's hosts are reused (files may change meanwhile)
-# names that look like facts but are connection settings and magic ones: never injected facts
-_NOT_FACTS = re.compile(r"^ansible_(become\w*|\w*_interpreter|connection|host|port|user|password|ssh_\w+|"
-                        r"shell_\w+|module_compression|pipelining|timeout|private_key_file|network_os|loop\w*|"
-                        r"index_var|play_\w+|run_tags|skip_tags|check_mode|diff_mode|verbosity|forks|version|"
-                        r"\w*_names?|collection_name|config_file|search_path|playbook_python|inventory_sources)$")
-
-
-def looks_like_fact(name: str) -> bool:
-    return name.startswith("ansible_") and not _NOT_FACTS.match(name)
-
-
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
@@ -217,7 +208,19 @@ def _unknown_layer(layer: Layer, reason: str) -> Layer:
     return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
 
 
-def runtime_reason(value: Any, label: str) -> str:
-    return value.reason if is_runtime(value) and value.reason else f"set at run time ({label})"
+class FollowedHostVars(HostVars):
+    """``hostvars`` before the run, at a task: each host's inventory, facts and what the tasks
+    before this one set on it (the linear strategy runs a task on every host before the next)."""
 
+    def __init__(self, manager: Any, context: Any, follower: Follower, play_plan: PlayPlan, task: Task | None,
+                 occurrence: int) -> None:
+        super().__init__(manager, context)
+        self._follower, self._play_plan, self._task, self._occurrence = follower, play_plan, task, occurrence
 
+    def host_values(self, host: Host) -> Mapping[str, Any]:
+        plan = self._follower.plan
+        layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
+                  facts_layer(plan, self._play_plan, host),
+                  *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, ())]
+        extra = {**self._manager.options.extra_vars, **self.run_wide(), **host.get_magic_vars()}
+        return RawVariables(layers, extra, facts_unknown(plan, self._play_plan, host))

@@ -18,8 +18,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.host_runtime import looks_like_fact, runtime_reason
 from engine.variables.play_context import role_lineage
+from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason
 from engine.variables.sources import (
     Definition,
     Layer,
@@ -184,42 +184,6 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     return scope
 
 
-class _RawVariables(Mapping[str, Any]):
-    """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
-    a hover reads a handful of the thousands of names a task sees. A value only the run knows
-    fails whatever template reads it (RunTimeOnly), ``default`` and ``is defined`` too; so does
-    any fact's name while the host's ``facts`` are gathered at run time (that reason)."""
-
-    def __init__(self, layers: list[Layer], extra: Mapping[str, Any], facts: str | None = None) -> None:
-        self._maps = [extra, *(layer.values for layer in reversed(layers))]
-        self._facts = facts
-
-    def __getitem__(self, name: str) -> Any:
-        from engine.templating.errors import RunTimeOnly
-
-        for values in self._maps:
-            if name in values:
-                value = values[name]
-                if is_runtime(value):
-                    raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
-                return value
-        if self._facts is not None and looks_like_fact(name):
-            raise RunTimeOnly(f"{name!r} is {self._facts}")
-        raise KeyError(name)
-
-    def __contains__(self, name: object) -> bool:
-        return any(name in values for values in self._maps) or (
-            self._facts is not None and isinstance(name, str) and looks_like_fact(name))
-
-    def __iter__(self) -> Iterator[str]:
-        # lowest level first: the order of ansible's merged dict, where a name keeps the place
-        # of its first (lowest) definition
-        return iter({name: None for values in reversed(self._maps) for name in values})
-
-    def __len__(self) -> int:
-        return len(set().union(*self._maps))
-
-
 HOST_LAYERS_KEPT = 4096  # (host, playbook directory) pairs whose levels one inventory keeps
 
 
@@ -264,13 +228,15 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
     (:func:`include_loop_runs`)."""
-    from engine.variables.host_runtime import Follower
+    from engine.variables.host_runtime import FollowedHostVars, Follower
 
     scope = _scope(plan, play_plan, task, occurrence)
-    magic = scope.magic_for(host, task)
+    follower = Follower(plan, _play_order, templar_at)
+    magic = {**scope.magic_for(host, task),
+             "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
-    levels = Follower(plan, _play_order, templar_at).fill_in(play_plan, host, task, occurrence, outer,
+    levels = follower.fill_in(play_plan, host, task, occurrence, outer,
                      [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
@@ -282,8 +248,8 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
     facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
-        return _RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
-    return _RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
+        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
+    return RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
 
 
 def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
