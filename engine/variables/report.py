@@ -59,6 +59,9 @@ class Resolved:
     unknown: str | None = None
     """Why the value cannot be known before the run (a fact, a registered result, a lookup...)."""
     magic: bool = False
+    per_item: list[Resolved] | None = None
+    """In a looped task asked without an item, when the value differs from item to item: each
+    item's (``unknown`` then says so)."""
 
 
 @dataclass
@@ -321,6 +324,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     bound = loop_names(task) if task is not None else []
     if bound:
         scopes = loop_scopes(task, Templar(raw, PureLookups(), bounded=True))  # type: ignore[arg-type]
+        if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
+            return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer)
+                              for index in range(len(scopes))])
         if isinstance(scopes, list) and item is not None and item < len(scopes):
             layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
         else:
@@ -368,6 +374,25 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             else:
                 resolved.value = value
         result.variables[name] = resolved
+    return result
+
+
+ITEMS_SHOWN = 20
+"""A looped task's items each given their values when asked without one, up to this many."""
+
+
+def _per_item(runs: list[TaskVariables]) -> TaskVariables:
+    """The first item's variables, with each name whose value differs from item to item given per item."""
+    from dataclasses import replace
+
+    result = runs[0]
+    for name, first in list(result.variables.items()):
+        each = [run.variables[name] for run in runs]
+        if any((other.unknown, _frozen(other.value)) != (first.unknown, _frozen(first.value)) for other in each[1:]):
+            defs = [replace(d, label=d.label.partition(" of ")[2] or d.label) if d.level == "loop item" else d
+                    for d in first.definitions]  # "item 1 of the loop of task X": the loop of task X
+            result.variables[name] = replace(first, value=None, definitions=defs, per_item=each,
+                                             unknown=f"one value per item of the task's loop ({len(each)} items)")
     return result
 
 

@@ -174,6 +174,9 @@ def as_json(context: Any, named: bool = False) -> dict[str, Any]:
         entry: dict[str, Any] = {"value": _plain(resolved.value)}
         if resolved.unknown:
             entry["unknown"] = resolved.unknown
+        if resolved.per_item:
+            entry["per_item"] = [{"value": _plain(each.value), **({"unknown": each.unknown} if each.unknown else {})}
+                                 for each in resolved.per_item]
         if resolved.template is not None:
             entry["template"] = _plain(resolved.template)
         if resolved.definitions:
@@ -201,6 +204,9 @@ def as_text(context: Any, named: bool = False) -> str:
         if resolved.template is not None and not resolved.unknown:
             value += f"   ← {_short(resolved.template)}"
         lines.append(f"  {resolved.name} = {value}")
+        for index, each in enumerate(resolved.per_item or []):
+            shown = f"(unknown: {each.unknown})" if each.unknown else _short(each.value)
+            lines.append(f"      item {index + 1}: {shown}")
         for index, definition in enumerate(resolved.definitions):
             mark = "set by" if index == 0 else "overrides"
             at = f" {_relative(definition.path)}" if definition.path else ""
