@@ -135,11 +135,14 @@ class Follower:
             if isinstance(scopes, list):
                 last = outer[0] if shared and outer else len(scopes) - 1
                 runs = [(index,) for index in range(last + 1)]
+        data = task.data if isinstance(task.data, Mapping) else {}
+        # run_once: the first host runs it and ansible gives every host of the play its result
+        runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host
         for run in runs if member else []:
-            own = self._effects(play_plan, host, task, run)
+            own = self._effects(play_plan, runner, task, run)
             if own.delegated_to is None:
                 found.append(own)
-        if task.data.get("delegate_facts") if isinstance(task.data, Mapping) else False:
+        if data.get("delegate_facts"):
             found += self._delegated_to(play_plan, host, task)
         return found
 
@@ -172,10 +175,10 @@ class Follower:
     def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
         templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
-        conditions = [str(c.value) for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                      for c in include.effective_when()] + [str(c.value) for c in task.effective_when()]
+        conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                      for c in include.effective_when()] + [c.value for c in task.effective_when()]
         effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache,
-                         list(dict.fromkeys(conditions)))
+                         list({repr(c): c for c in conditions}.values()))
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
             try:

@@ -43,7 +43,7 @@ class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
 
-def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[str]) -> Effects:
+def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any]) -> Effects:
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -54,7 +54,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         _all_unknown(effects, task, args, register, scopes)
         return effects
     facts: dict[str, Any] = {}
-    result: Any = None
+    results: list[Any] = []
     for scope in scopes if scopes is not None else [{}]:
         here = templar.child({**scope, **facts}) if scope or facts else templar
         decided = _decide(conditions, here, label)
@@ -62,21 +62,35 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             _all_unknown(effects, task, args, register, str(decided))
             return effects
         if decided is not True:
-            result = {"changed": False, "false_condition": decided, "skip_reason": SKIP_REASON, "skipped": True}
+            results.append({"changed": False, "false_condition": decided, "skip_reason": SKIP_REASON,
+                            "skipped": True, **scope})
             continue
         try:
-            result = _run(task, args, here, basedir, cache, facts, effects, label)
+            done = _run(task, args, here, basedir, cache, facts, effects, label)
         except _Unknown as exc:
-            result = RuntimeValue(str(exc))
+            done = RuntimeValue(str(exc))
+        results.append({**done, **scope} if isinstance(done, dict) else done)
     if facts:
         effects.facts.append(_layer("set_fact / register", f"set_fact in {label}", facts, task))
     if register:
-        if scopes is not None:  # the loop's results list: not followed
-            result = RuntimeValue(f"the results of the loop of {label} (register: {register})")
-        elif result is None:
-            result = RuntimeValue(f"the result of {label} (register: {register})")
-        effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: result}, task))
+        effects.facts.append(_layer("set_fact / register", f"register in {label}",
+                                    {register: _registered(results, scopes is not None, label, register)}, task))
     return effects
+
+
+def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
+    """What ``register`` keeps: the one result, or a loop's (``TaskExecutor._run_loop``: each
+    item's result with its loop variables, under ``results``)."""
+    unknown = next((result for result in results if not isinstance(result, dict)), None)
+    if unknown is not None:
+        return unknown
+    if not looped:
+        return results[0] if results else RuntimeValue(f"the result of {label} (register: {register})")
+    if not results:
+        return RuntimeValue(f"the result of {label}'s empty loop (register: {register})")
+    skipped = all(result.get("skipped") for result in results)
+    return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
+            "changed": False}
 
 
 def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
@@ -133,8 +147,9 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
     return {"changed": False, "failed": False, "msg": templar.template(success)}
 
 
-def _decide(conditions: list[str], templar: Templar, label: str) -> bool | str | _Unknown:
-    """True when every condition holds, the first false one's text, or why only the run knows."""
+def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
+    """True when every condition holds, the first false one as written (ansible's
+    ``false_condition``), or why only the run knows."""
     for condition in conditions:
         try:
             holds = templar.evaluate(condition)
