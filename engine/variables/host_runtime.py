@@ -175,10 +175,11 @@ class Follower:
     def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
         templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
-        conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                      for c in include.effective_when()] + [c.value for c in task.effective_when()]
-        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache,
-                         list({repr(c): c for c in conditions}.values()))
+        # an include whose `when` is false loads nothing: no task of it runs or registers a result
+        gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                for c in include.effective_when()]
+        own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
+        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
             try:

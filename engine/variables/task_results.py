@@ -43,12 +43,21 @@ class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
 
-def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any]) -> Effects:
+def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
+           gate: list[Any] = ()) -> Effects:  # type: ignore[assignment]
+    """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
+    and those of the includes that load it (``gate``: when one is false, nothing is loaded)."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
     register = data.get("register") if isinstance(data.get("register"), str) else None
     effects = Effects()
+    loaded = _decide(list(gate), templar, label)
+    if isinstance(loaded, _Unknown):
+        _all_unknown(effects, task, args, register, str(loaded))
+        return effects
+    if loaded is not True:
+        return effects
     scopes = loop_scopes(task, templar)
     if isinstance(scopes, str):
         _all_unknown(effects, task, args, register, scopes)
