@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.play_context import role_lineage
+from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
+from engine.variables.play_order import find_task as find_task
+from engine.variables.play_order import play_order
+from engine.variables.play_order import task_runs as task_runs
+from engine.variables.play_order import tasks_in_order as tasks_in_order
 from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason
 from engine.variables.sources import (
     Definition,
@@ -29,19 +33,15 @@ from engine.variables.sources import (
     fold,
     gathers_facts,
     host_independent_layers,
-    hostless_variables,
     inventory_layers,
     is_runtime,
-    play_roles,
-    task_runtime_layers,
-    tasks_with_includers,
     with_vars_files,
 )
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
-    from engine.loading.model import Play, RoleInstance, Task
+    from engine.loading.model import Play, Task
 
 MAGIC_SHOWN_BY_DEFAULT = False
 
@@ -74,52 +74,6 @@ class TaskVariables:
     """The templar over these variables (pure lookups only): renders other templates of the task."""
     occurrence: int = 0
     """Which run of the task (a handler flushed twice, say): 0 for the first."""
-
-
-def tasks_in_order(play: Play) -> Iterator[Task]:
-    """The play's tasks as a run reaches them, with the statically known tasks of includes after
-    the include, then its handlers (implicit ones left out)."""
-    return (task for task, _ in tasks_with_includers(play, handlers=True) if not task.implicit)
-
-
-def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
-    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
-    ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
-    runs = task_runs(play, path, line, realpaths)
-    return runs[0][0] if runs else None
-
-
-def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> list[tuple[Task, int]]:
-    """Every run of the task of ``play`` written at 0-based ``line`` of ``path`` (any line of
-    it; the innermost task there), in run order, as (task, occurrence): a task file imported
-    twice gives two tasks, a handler flushed twice one task twice (occurrences 0 and 1). A role
-    ansible skips as a duplicate of an earlier one runs nothing."""
-    known = {} if realpaths is None else realpaths
-
-    def realpath(file: str) -> str:  # a system call per path component: once per file
-        found = known.get(file)
-        if found is None:
-            found = known[file] = os.path.realpath(file)
-        return found
-
-    real = realpath(path)
-    order = _play_order(play)
-    at = [task for task in order.tasks if task.span is not None and task.span.line <= line <= task.span.end_line
-          and realpath(task.span.file) == real]
-    if not at:
-        return []
-    innermost = max(task.span.line for task in at)  # type: ignore[union-attr]
-    runs: list[tuple[Task, int]] = []
-    seen: dict[int, int] = {}
-    for task in at:
-        if task.span.line != innermost:  # type: ignore[union-attr]
-            continue
-        occurrence = seen.get(id(task), 0)
-        seen[id(task)] = occurrence + 1
-        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
-            continue
-        runs.append((task, occurrence))
-    return runs
 
 
 SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
@@ -173,7 +127,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
         return cached[2]
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
-    order = _play_order(play)
+    order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
     context = PlayContext(play, hosts, hosts, [*order.roles, *included], conditional=conditional)
@@ -234,7 +188,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.variables.host_runtime import FollowedHostVars, Follower
 
     scope = _scope(plan, play_plan, task, occurrence)
-    follower = Follower(plan, _play_order, templar_at)
+    follower = Follower(plan, play_order, templar_at)
     magic = {**scope.magic_for(host, task),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
@@ -264,7 +218,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
     if task is None or not outer:
         return []
-    loops = [include for include in _play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
     layers = []
     for include, index in zip(loops, outer, strict=False):
         scopes = loop_scopes(include, Templar(raw, PureLookups(), bounded=True))
@@ -299,7 +253,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     outermost one whose items are known before the run (``()``: a single run)."""
     from engine.variables.loop_vars import includer_loops, loop_scopes
 
-    loops = [include for include in _play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
     if not loops:
         return [()]
     scopes = loop_scopes(loops[0], templar_at(plan, play_plan, host, task, occurrence, None))
@@ -425,102 +379,6 @@ class _Leave:
 
     def __init__(self, identity: int) -> None:
         self.identity = identity
-
-
-class _PlayOrder:
-    """A play's tasks in run order, each one's position and includers, and what each sets at run
-    time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
-    before it again)."""
-
-    def __init__(self, play: Play) -> None:
-        self.play = play
-        self.tasks: list[Task] = []
-        self.positions: dict[int, list[int]] = {}
-        """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
-        self.includers: dict[int, list[Task]] = {}
-        self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
-
-        for task, outer in tasks_with_includers(play, handlers=True):
-            if not task.implicit:
-                self.positions.setdefault(id(task), []).append(len(self.tasks))
-                self.tasks.append(task)
-            self.includers[id(task)] = outer
-        self.roles = play_roles(play)
-
-    def _templater(self, manager: Any) -> Any:
-        """Renders a name at a task with what it sees on every host before the run (an
-        include_vars file named from another role's defaults)."""
-        from engine.templating.pure_lookups import PureLookups
-        from engine.templating.templar import Templar
-
-        def template(task: Task, text: str) -> Any:
-            variables = hostless_variables(self.play, task, self.includers.get(id(task), []),
-                                           manager.options.extra_vars, manager.cache,
-                                           {"playbook_dir": os.path.abspath(self.play.basedir),
-                                            **manager.options.option_vars})
-            return Templar(variables, PureLookups(), bounded=True).template(text)
-
-        return template
-
-    def _before(self, task: Task | None, occurrence: int) -> list[Task]:
-        positions = self.positions.get(id(task)) if task is not None else None
-        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
-
-    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
-        """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
-        when it was included): ansible adds each to the play's roles when it is included (their
-        names, and their defaults and vars where they are public). The second: those an include
-        with a ``when`` brings in (by id), which only the run knows."""
-        found: dict[int, RoleInstance] = {}
-        conditional: set[int] = set()
-        for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
-            if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
-                found.setdefault(id(earlier.role), earlier.role)
-                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
-                    conditional.add(id(earlier.role))
-        return list(found.values()), frozenset(conditional)
-
-    def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
-        """The include_vars, set_fact and register layers of the tasks before the
-        ``occurrence``-th run of ``task``."""
-        entries = []
-        for earlier in self._before(task, occurrence):
-            found = self._runtime.get(id(earlier))
-            if found is None:
-                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir,
-                                                                         self._templater(manager))
-            entries.append(found)
-        return [*(included for included, _ in entries if included is not None),
-                *(layer for _, facts in entries for layer in facts)]
-
-
-def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
-    """Put the tasks a run-time include loads (each with its includers) right after the include
-    in the play's order, so what they see is what the include sees, with what the tasks they
-    follow set at run time."""
-    order = _play_order(play)
-    known = {id(task) for task, _ in loaded} & set(order.positions)
-    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
-    positions = order.positions.get(id(include))
-    if not fresh or not positions:
-        return
-    at = positions[0] + 1
-    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
-    order.includers.update({id(task): outer for task, outer in fresh})
-    order.positions = {}
-    for index, task in enumerate(order.tasks):
-        order.positions.setdefault(id(task), []).append(index)
-    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
-    play.derived.pop("host effects", None)
-
-
-def _play_order(play: Play) -> _PlayOrder:
-    """The play's order, kept with the play (an edit that changes the play resolves it again, as
-    a new object, and the old one goes with its order)."""
-    order = play.derived.get("order")
-    if order is None:
-        order = play.derived["order"] = _PlayOrder(play)
-    return order  # type: ignore[no-any-return]
 
 
 def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
