@@ -19,18 +19,11 @@ from __future__ import annotations
 
 import json
 import os
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios, typed
-
-from engine.flow.plan import RunOptions, make_plan
-from engine.variables.report import include_loop_runs, task_runs, variables_at
-
-if TYPE_CHECKING:
-    from engine.flow.plan import Plan, PlayPlan
-    from engine.loading.model import Task
+from var_values import values_at
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
@@ -85,60 +78,11 @@ def _probes() -> list[Any]:
 PROBES = _probes()
 
 
-def run_options(scenario: str) -> RunOptions:
-    """The case's ansible-playbook command line given to ``playbook-ls vars``, as its parser
-    and playbook_ls.cli.vars.launch_options take it (the option variables included)."""
-    from engine.parsing.source import SourceCache
-    from playbook_ls.cli.main import build_parser
-    from playbook_ls.cli.vars import launch_options
-
-    root = SCENARIOS / scenario
-    spec = case(root)
-    inventory = [arg for source in spec.get("inventory", []) for arg in ("-i", str(root / source))]
-    args = build_parser().parse_args(["vars", str(root / "site.yml"), "--host", "any", *inventory,
-                                      *spec.get("args", [])])
-    options, problem = launch_options(args, SourceCache())
-    assert problem is None, problem
-    return options
-
-
-@cache
-def scenario_plan(scenario: str) -> Plan:
-    """The scenario's plan, as ``playbook-ls vars`` makes it (read once: every probe of a
-    scenario is asked in the same directory and environment)."""
-    return make_plan(run_options(scenario), dynamic_inventory=False, select_tasks=False)
-
-
-def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int, tuple[int, ...]]]:
-    """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
-    play after play, each play's runs as engine.variables.report.task_runs gives them, each once
-    per item of a looped include around it (include_loop_runs)."""
-    return [(play_plan, task, occurrence, outer) for play_plan in plan.plays
-            if any(h.name == host for h in play_plan.hosts)
-            for task, occurrence in task_runs(play_plan.play, path, line)
-            for outer in include_loop_runs(plan, play_plan, next(h for h in play_plan.hosts if h.name == host),
-                                           task, occurrence)]
-
-
 def our_values(scenario: str, where: str, host: str, index: int, names: list[str],
                item: int | None = None) -> dict[str, Any]:
     """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where`` (at
     ``item`` of its loop)."""
-    root = SCENARIOS / scenario
-    plan = scenario_plan(scenario)
-    path, _, line = where.rpartition(":")
-    runs = tasks_at(plan, str(root / path), int(line) - 1, host)
-    if index >= len(runs):
-        raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
-                             f"at least {index + 1} times")
-    play_plan, task, occurrence, outer = runs[index]
-    chosen = next(h for h in play_plan.hosts if h.name == host)
-    report = variables_at(plan, play_plan, chosen, task, names, occurrence, item=item, outer=outer)
-    values = {name: ("undefined" if not resolved.definitions else
-                     resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
-              for name, resolved in report.variables.items()}
-    # as the recording callback writes the scenario's directory
-    return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
+    return values_at(SCENARIOS / scenario, where, host, index, names, item)
 
 
 @pytest.fixture
