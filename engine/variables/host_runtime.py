@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.span import YMap
-from engine.variables.loop_vars import includer_loops, loop_scopes
+from engine.variables.loop_vars import includer_loops
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.sources import (
@@ -87,6 +87,8 @@ class Follower:
     plan: Plan
     order_of: Callable[[Play], Any]
     templar_at: Callable[..., Templar]
+    item_order: Callable[..., list[int] | None]
+    """The order a host runs a looped include's items in (report.include_item_order)."""
 
     def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
                 outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
@@ -130,11 +132,13 @@ class Follower:
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
                      if includer_loops(include)]
         if includers and member:
-            shared = includers[0] in reader_loops
-            scopes = loop_scopes(includers[0], self.templar_at(self.plan, play_plan, host, task, outer=None))
-            if isinstance(scopes, list):
-                last = outer[0] if shared and outer else len(scopes) - 1
-                runs = [(index,) for index in range(last + 1)]
+            order = self.item_order(self.plan, play_plan, host, task, includers[0])
+            if order is not None and -1 in order:
+                runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
+            elif order is not None:
+                if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
+                    order = order[: order.index(outer[0]) + 1]
+                runs = [(index,) for index in order]
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host runs it and ansible gives every host of the play its result
         runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host

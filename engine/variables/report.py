@@ -188,7 +188,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.variables.host_runtime import FollowedHostVars, Follower
 
     scope = _scope(plan, play_plan, task, occurrence)
-    follower = Follower(plan, play_order, templar_at)
+    follower = Follower(plan, play_order, templar_at, include_item_order)
     magic = {**scope.magic_for(host, task),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
@@ -211,19 +211,29 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
 def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
                  outer: tuple[int, ...] | None) -> list[Layer]:
-    """The item variables of the looped includes around ``task`` at the ``outer`` items."""
+    """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
+    none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import Templar
-    from engine.variables.loop_vars import includer_loops, loop_scopes
+    from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
 
-    if task is None or not outer:
+    if task is None or outer is None:
         return []
     loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
     layers = []
-    for include, index in zip(loops, outer, strict=False):
+    for position, include in enumerate(loops):
+        index = outer[position] if position < len(outer) else None
         scopes = loop_scopes(include, Templar(raw, PureLookups(), bounded=True))
-        if isinstance(scopes, list) and index < len(scopes):
+        if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
+            continue
+        name = include.display_name()
+        reason = scopes if isinstance(scopes, str) else \
+            f"set per item by the loop of include task '{name}', whose items run in an order only the run knows " \
+            "(another host loads an equal item at another place)" if index == -1 else \
+            f"set per item by the loop of include task '{name}' ({len(scopes or [])} items: pick one)"
+        layers.append(Layer("loop item", f"the loop of task '{name}'",
+                            {bound: RuntimeValue(reason) for bound in loop_names(include)}, runtime=True))
     return layers
 
 
@@ -236,28 +246,60 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
                outer: tuple[int, ...] | None = ()) -> Any:
     """The templar of ``task`` on ``host`` (the items of the looped includes around it at
     ``outer``; None: without them), before its own loop."""
-    from engine.templating.lazy_variables import Layered
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import Templar
 
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
     raw = _raw_over(plan, play_plan, host, layers, magic)
     items = _loop_layers(plan, play_plan, host, task, raw, outer)
-    front = {name: value for layer in items for name, value in layer.values.items()}
-    return Templar(Layered(front, raw) if front else raw, PureLookups(), bounded=True)
+    return Templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, PureLookups(),
+                   bounded=True)
 
 
 def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
                       ) -> list[tuple[int, ...]]:
-    """The runs of ``task`` that looped includes around it make on ``host``: one per item of the
-    outermost one whose items are known before the run (``()``: a single run)."""
-    from engine.variables.loop_vars import includer_loops, loop_scopes
+    """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
+    item of the outermost one whose items are known before the run (``()``: a single run)."""
+    from engine.variables.loop_vars import includer_loops
 
     loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
-    if not loops:
-        return [()]
-    scopes = loop_scopes(loops[0], templar_at(plan, play_plan, host, task, occurrence, None))
-    return [(index,) for index in range(len(scopes))] if isinstance(scopes, list) and scopes else [()]
+    order = include_item_order(plan, play_plan, host, task, loops[0], occurrence) if loops else None
+    return [(index,) for index in order] if order else [(-1,)] if loops else [()]
+
+
+ORDERED_HOSTS = 50
+"""Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
+
+
+def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
+                       occurrence: int = 0) -> list[int] | None:
+    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
+    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
+    (file, item variables), in the order the hosts' results come in, which is the run's
+    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
+    host's items equal to another host's, other than the first ones in the same order, may run
+    in another order."""
+    from engine.variables.loop_vars import loop_scopes
+
+    def keys(of: Host) -> list[Any] | None:
+        scopes = loop_scopes(include, templar_at(plan, play_plan, of, task, occurrence, None))
+        return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+
+    mine = keys(host)
+    if mine is None:
+        return None
+    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
+    if len(set(mine)) < len(mine):
+        return ambiguous
+    own = set(mine)
+    for other in play_plan.hosts[:ORDERED_HOSTS]:
+        theirs = keys(other) if other.name != host.name else None
+        if not theirs:
+            continue
+        common = [key for key in theirs if key in own]
+        if common != mine[: len(common)]:  # an earlier host's result would move this host's items
+            return ambiguous
+    return list(range(len(mine)))
 
 
 def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,

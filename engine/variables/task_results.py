@@ -71,20 +71,29 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             _all_unknown(effects, task, args, register, str(decided))
             return effects
         if decided is not True:
-            results.append({"changed": False, "false_condition": decided, "skip_reason": SKIP_REASON,
-                            "skipped": True, **scope})
+            results.append({"changed": False, "skipped": True, "skip_reason": SKIP_REASON,
+                            "false_condition": decided, **_item_keys(scope)})
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label)
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
-        results.append({**done, **scope} if isinstance(done, dict) else done)
+        results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
     if facts:
         effects.facts.append(_layer("set_fact / register", f"set_fact in {label}", facts, task))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in {label}",
                                     {register: _registered(results, scopes is not None, label, register)}, task))
     return effects
+
+
+def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
+    """An item's loop variables in the order ansible adds them to its result."""
+    if not scope:
+        return {}
+    order = [scope["ansible_loop_var"], "ansible_loop_var", scope.get("ansible_index_var"), "ansible_index_var",
+             "ansible_loop"]
+    return {name: scope[name] for name in order if name in scope}
 
 
 def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
@@ -115,12 +124,12 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
                 values[str(name)] = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
         facts.update(values)
-        return {"ansible_facts": dict(values), "changed": False, "failed": False}
+        return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
         files, data = _include_vars(task, args, templar, basedir, cache, label)
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
-        return {"ansible_facts": dict(data), "ansible_included_var_files": files, "changed": False, "failed": False}
+        return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
     if task.action in DEBUG:
         return _debug(args, templar, label)
     if task.action in ASSERT:
@@ -131,7 +140,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
 def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
     if args.get("verbosity") not in (None, 0, "0"):
         raise _Unknown(f"the result of {label} (shown only at a verbosity the run has)")
-    result: dict[str, Any] = {"changed": False, "failed": False}
+    result: dict[str, Any] = {}
     try:
         if args.get("var") is not None:
             name = str(args["var"])
@@ -140,7 +149,7 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
             result["msg"] = templar.template(args.get("msg", "Hello world!"))
     except Exception as exc:  # noqa: BLE001 - ansible prints a marker and a warning in its place
         raise _Unknown(f"the result of {label}: {exc}") from exc
-    return result
+    return {**result, "failed": False, "changed": False}
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
@@ -153,7 +162,7 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         if not holds:
             raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails (the host stops there)")
     success = args.get("success_msg", "All assertions passed")
-    return {"changed": False, "failed": False, "msg": templar.template(success)}
+    return {"changed": False, "msg": templar.template(success), "failed": False}
 
 
 def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
