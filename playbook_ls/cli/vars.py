@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
+    from engine.variables.host_includes import load_host_includes
     from engine.variables.report import task_runs, tasks_in_order, variables_at
 
     cache = SourceCache.for_command()
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code, select_tasks=False)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
+    load_host_includes(plan)  # the tasks of files each host's variables name have values too
     contexts = []
     realpaths: dict[str, str] = {}
     for play_plan in plan.plays:

@@ -29,9 +29,6 @@ from var_values import values_at
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
-                     "runs each host's file/role; playbook-ls places no task there")
-
 INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later tasks and plays see the added host (its "
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
                      "variables use the inventory as read (a play on the new host/group has no host)")
@@ -48,12 +45,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 
 KNOWN_DIFFERENT: dict[str, str] = {
-    **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
-                                   "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
-    **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
-                                   "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
-    "facts_cache_and_gathering:tasks/debian.yml:1:deb1": HOST_INCLUDE_NAME,
-    "facts_cache_and_gathering:tasks/redhat.yml:1:rh1": HOST_INCLUDE_NAME,
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,

@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from ansible_tools import read_case  # noqa: E402
 
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
+from engine.variables.host_includes import load_host_includes  # noqa: E402
 from engine.variables.report import include_loop_runs, task_runs, variables_at  # noqa: E402
 
 if TYPE_CHECKING:
@@ -39,9 +40,11 @@ def run_options(root: Path) -> RunOptions:
 
 @cache
 def scenario_plan(root: Path) -> Plan:
-    """The scenario's plan, as ``playbook-ls vars`` makes it (read once: every probe of a
-    scenario is asked in the same directory and environment)."""
-    return make_plan(run_options(root), dynamic_inventory=False, select_tasks=False)
+    """The scenario's plan, as ``playbook-ls vars`` makes it, its per-host includes loaded (read
+    once: every probe of a scenario is asked in the same directory and environment)."""
+    plan = make_plan(run_options(root), dynamic_inventory=False, select_tasks=False)
+    load_host_includes(plan)
+    return plan
 
 
 def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int, tuple[int, ...]]]:
