@@ -58,10 +58,11 @@ class IncludeLoader:
                                   "playbook-ls's engine stops here")
         params = dict(self.params.get(id(task), {}))
         params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
-        loop_var = templar.raw.get("ansible_loop_var")
-        if isinstance(loop_var, str) and loop_var in templar.raw:
-            params[loop_var] = templar.raw[loop_var]
-        ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=_readable(templar.raw), role=task.role,
+        readable = _readable(templar.raw)
+        loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
+        if isinstance(loop_var, str) and loop_var in readable:
+            params[loop_var] = readable[loop_var]
+        ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
                   handler=task.handler, dynamic=True)
         self.handlers = []
         if task.action in kw.INCLUDE_ROLE:

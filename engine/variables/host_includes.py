@@ -49,13 +49,13 @@ def load_host_includes(plan: Plan) -> None:
 
 
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
-    groups: dict[int, list[Any]] = {}
+    groups: dict[int, tuple[list[Any], list[str]]] = {}
     for host in play_plan.hosts[:HOSTS_ASKED]:
         try:
             blocks, _ = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
         except TemplateFailure:  # a file only the run names, or none: nothing to load for this host
             continue
-        groups.setdefault(id(blocks), blocks)
+        groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
     outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
-    add_loaded_tasks(play_plan.play, include, [loaded for blocks in groups.values()
-                                               for loaded in with_includers(blocks, outer)])
+    for blocks, hosts in groups.values():
+        add_loaded_tasks(play_plan.play, include, list(with_includers(blocks, outer)), hosts)

@@ -125,8 +125,9 @@ class Follower:
         """The effects on ``host`` of every run of ``task`` the reader sees: one per item of the
         looped include around it (up to the reader's own item when the reader is in the same
         include), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
-        if not _sets_something(task):
-            return []
+        loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
+        if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
+            return []  # a task of a file this host's include does not load sets nothing on it
         found: list[Effects] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])

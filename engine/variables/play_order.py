@@ -5,7 +5,7 @@ the variables of a task are computed along (engine.variables.report, host_runtim
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from engine.variables.play_context import role_lineage
@@ -72,6 +72,8 @@ class PlayOrder:
         self.positions: dict[int, list[int]] = {}
         """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
         self.includers: dict[int, list[Task]] = {}
+        self.loaded_on: dict[int, frozenset[str]] = {}
+        """The hosts that load each task a per-host include brought in (the others never run it)."""
 
         for task, outer in tasks_with_includers(play, handlers=True):
             if not task.implicit:
@@ -99,11 +101,15 @@ class PlayOrder:
         return list(found.values()), frozenset(conditional)
 
 
-def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
+def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]],
+                     hosts: Iterable[str] | None = None) -> None:
     """Put the tasks a run-time include loads (each with its includers) right after the include
     in the play's order, so what they see is what the include sees, with what the tasks they
-    follow set at run time."""
+    follow set at run time; ``hosts``: the hosts that load them (None: any)."""
     order = play_order(play)
+    if hosts is not None:
+        members = frozenset(hosts)
+        order.loaded_on.update((id(task), order.loaded_on.get(id(task), frozenset()) | members) for task, _ in loaded)
     known = {id(task) for task, _ in loaded} & set(order.positions)
     fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
     positions = order.positions.get(id(include))

@@ -124,6 +124,8 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
                 values[str(name)] = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
         facts.update(values)
+        if any(isinstance(value, RuntimeValue) for value in values.values()):
+            raise _Unknown(f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
         files, data = _include_vars(task, args, templar, basedir, cache, label)
