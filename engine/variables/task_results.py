@@ -149,9 +149,25 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
             result[name] = templar.template("{{ " + name + " }}")
         else:
             result["msg"] = templar.template(args.get("msg", "Hello world!"))
-    except Exception as exc:  # noqa: BLE001 - ansible prints a marker and a warning in its place
-        raise _Unknown(f"the result of {label}: {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
+        if args.get("var") is None or not _plainly_undefined(exc):
+            raise _Unknown(f"the result of {label}: {exc}") from exc
+        # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
+        result[str(args["var"])] = f"<< error 1 - {exc} >>"
+        result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
     return {**result, "failed": False, "changed": False}
+
+
+def _plainly_undefined(exc: Exception) -> bool:
+    from engine.templating.errors import RunTimeOnly
+    from engine.templating.templar import undefined_cause
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, RunTimeOnly):
+            return False
+        cause = cause.__cause__ or cause.__context__
+    return undefined_cause(exc)
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
