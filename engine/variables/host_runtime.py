@@ -32,7 +32,7 @@ from engine.variables.sources import (
     gathers_facts,
     inventory_layers,
 )
-from engine.variables.task_results import Effects, follow
+from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 EFFECTS_TTL = 2.0  # seconds the effects followed on a play's hosts are reused (files may change meanwhile)
+_following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
@@ -110,12 +111,14 @@ class Follower:
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = any(h.name == host.name for h in earlier.hosts)
-            for done in self.order_of(earlier.play).tasks:
+            order = self.order_of(earlier.play)
+            for done in _setters(order, len(order.tasks)):
                 effects += self._runs_on(earlier, host, done, (), [], member)
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
-        for done in order._before(task, occurrence):  # noqa: SLF001 - the play's order, shared with report
+        before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        for done in _setters(order, before):
             effects += self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True)
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
@@ -165,25 +168,40 @@ class Follower:
         return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
 
     def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
-        memo_key = (id(task), host.name, outer, id(self.plan.inventory))
+        global _following
+        uniform = outer == () and not task.effective_when() and not any(
+            include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
+            (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
+        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
         derived = play_plan.play.derived
         now = time.monotonic()
         stamp, memo = derived.get("host effects", (0.0, {}))
-        if now - stamp >= EFFECTS_TTL:
+        if now - stamp >= EFFECTS_TTL and not _following:  # never while following: all of it would start over
             memo = {}
             derived["host effects"] = (now, memo)
         found = memo.get(memo_key)
         if found is None:
-            found = memo[memo_key] = self._follow(play_plan, host, task, outer)
+            _following += 1
+            try:
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer)
+            finally:
+                _following -= 1
         return found  # type: ignore[no-any-return]
 
     def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
-        templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
+        if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
+            return unknown_result(task)
+        if not gate and not own and host_independent(task):  # constant values: the same on every host
+            from engine.templating.templar import Templar
+
+            templar: Templar = Templar({})  # nothing to template: no bounds to watch
+        else:
+            templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
         effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
@@ -202,6 +220,17 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
     if index is None:
         return [play_plan] if including else []
     return plays[: index + 1] if including else plays[:index]
+
+
+def _setters(order: Any, before: int) -> list[Task]:
+    """The tasks among the first ``before`` of the play's ``order`` that set something (kept with
+    the order until an include adds tasks to it)."""
+    kept = getattr(order, "setters", None)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
+        kept = (order.tasks, len(order.tasks),
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task)])
+        order.setters = kept
+    return [task for at, task in kept[2] if at < before]
 
 
 def _sets_something(task: Task) -> bool:

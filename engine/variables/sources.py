@@ -363,8 +363,10 @@ RUNTIME_RESULT = _RuntimeResult()
 class RuntimeValue(_RuntimeResult):
     """A value only the run knows, with why (the task or fact it comes from)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, uniform: bool = False) -> None:
         self.reason = reason
+        self.uniform = uniform
+        """The same on every host (a module's result registered without a condition)."""
 
     def __repr__(self) -> str:
         return f"<known at run time: {self.reason}>"

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
 from engine.span import YMap
@@ -109,6 +110,46 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
     skipped = all(result.get("skipped") for result in results)
     return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
             "changed": False}
+
+
+def known_shape(task: Task) -> bool:
+    """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
+    variables, or its result's shape is fixed before the run, or it loops."""
+    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT or loop_of(task) is not None
+
+
+def host_independent(task: Task) -> bool:
+    """A set_fact, include_vars or debug msg without a template, a loop, a name to look up or
+    facts given to another host: what it sets and registers is the same on every host."""
+    from engine.templating.templar import is_template
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
+                                         (task.action in DEBUG and "var" not in (task.args or {}))):
+        return False
+    stack: list[Any] = [task.args]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            stack.extend([*item.keys(), *item.values()])
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif is_template(item):
+            return False
+    return True
+
+
+def unknown_result(task: Task) -> Effects:
+    """The effects of a task that only registers a module's result, on any host."""
+    effects = Effects()
+    data = task.data if isinstance(task.data, Mapping) else {}
+    register = data.get("register")
+    if isinstance(register, str) and register:
+        label = f"task '{task.display_name()}'"
+        effects.facts.append(_layer("set_fact / register", f"register in {label}",
+                                    {register: RuntimeValue(f"the result of {label} (register: {register})",
+                                                            uniform=True)}, task))
+    return effects
 
 
 def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,

@@ -391,7 +391,8 @@ class _HostTask:
             return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
-        if resolved.definitions and resolved.definitions[0].runtime:
+        if resolved.definitions and resolved.definitions[0].runtime and \
+                not getattr(resolved.definitions[0].value, "uniform", False):
             self.touched.add(_SET_PER_HOST)
         reason: str | None = None
         facts_name = name == "ansible_facts"
