@@ -109,7 +109,9 @@ class RuntimeIncludes:
             loaded += [Loaded(task, outer, fixed, maybe)
                        for task, outer in with_includers(blocks, [*includers, include])]
             self.handlers += handlers
-        add_loaded_tasks(self.play_plan.play, include, [(item.task, item.includers) for item in loaded])
+        for blocks, members, _target, _handlers in groups.values():  # which hosts load which file's tasks
+            add_loaded_tasks(self.play_plan.play, include, list(with_includers(blocks, [*includers, include])),
+                             members)
         _known_includers(self.play_plan.play, loaded)
         return loaded, failing
 

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
-                       "ansible_play_batch", "hostvars", "vars"})
+                       "ansible_play_batch", "hostvars", "vars", " per-host"})
+# read by a name an earlier task set (set_fact, register, include_vars): followed on each host
+_SET_PER_HOST = " per-host"
 # names whose values the run may change behind any static reading of them (a failure a rescue
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
 _RUN_FILLED = frozenset({"hostvars", "vars", "ansible_failed_task", "ansible_failed_result"})
@@ -536,6 +538,9 @@ class _HostTask:
             return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
+        if resolved.definitions and resolved.definitions[0].runtime and \
+                not getattr(resolved.definitions[0].value, "uniform", False):
+            self.touched.add(_SET_PER_HOST)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
             value, reason = self.removed.value(name, resolved.value, self.host.name)

@@ -58,10 +58,11 @@ class IncludeLoader:
                                   "playbook-ls's engine stops here")
         params = dict(self.params.get(id(task), {}))
         params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
-        loop_var = templar.raw.get("ansible_loop_var")
-        if isinstance(loop_var, str) and loop_var in templar.raw:
-            params[loop_var] = templar.raw[loop_var]
-        ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=dict(templar.raw), role=task.role,
+        readable = _readable(templar.raw)
+        loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
+        if isinstance(loop_var, str) and loop_var in readable:
+            params[loop_var] = readable[loop_var]
+        ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
                   handler=task.handler, dynamic=True)
         self.handlers = []
         if task.action in kw.INCLUDE_ROLE:
@@ -181,3 +182,16 @@ def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ..
     if task.role is not None and task.role.collection:
         return (task.role.collection, "ansible.builtin")
     return ensure_default([], default_collection)
+
+
+def _readable(raw: Any) -> dict[str, Any]:
+    """The variables of ``raw`` known before the run: a static templar's raw variables fail to
+    read a value only the run knows (a registered result, a gathered fact), which a name the
+    loaded file templates then does not see."""
+    found: dict[str, Any] = {}
+    for name in raw:
+        try:
+            found[name] = raw[name]
+        except TemplateFailure:
+            continue
+    return found

@@ -27,3 +27,8 @@ class PluginFailure(TemplateFailure):
     def __init__(self, plugin: str, message: str, separate: SeparateFailure | None = None) -> None:
         super().__init__(f"The filter plugin {plugin!r} failed: {message}")
         self.plugin, self.separate = plugin, separate
+
+
+class RunTimeOnly(TemplateFailure):
+    """A template reads a value only the run knows (a registered result, a gathered fact): its
+    result is not known before the run, whatever ``default`` or ``is defined`` around it says."""

@@ -31,7 +31,7 @@ from engine.templating.bounds import (
     text_size,
 )
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import RunTimeOnly, TemplateFailure
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
@@ -434,6 +434,8 @@ class Templar:
         variable, else a captured failure, each failing with its message where a template uses
         it (ansible 2.19's markers), not where it is only mentioned."""
         message = str(exc)
+        if _cause_of(exc, RunTimeOnly) is not None:
+            return None  # only the run knows it: whatever reads it is unknown, even behind default()
         if (isinstance(exc, (RecursionError, MemoryError)) or message.startswith("Recursive loop detected")
                 or _too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met

@@ -146,14 +146,20 @@ class HostVars(Mapping[str, Any]):
         host = self._manager.inventory.data.get_host(name)
         if host is None:
             raise KeyError(name)
-        state = self._manager.state(name)
+        return Templar(self.host_values(host), task_scope=False).variables
+
+    def host_values(self, host: Host) -> Mapping[str, Any]:
+        """The host's raw variables as ``hostvars`` shows them (the run's state of the host)."""
+        state = self._manager.state(host.name)
         result = self._manager.host_vars(host, self._context.play) | state.included | state.nonpersistent
-        result |= self._manager.options.extra_vars
-        result |= {"playbook_dir": os.path.abspath(self._context.play.basedir),
-                   "ansible_playbook_python": sys.executable, "ansible_config_file": self._manager.config_file,
-                   "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,
-                   **self._manager.options.option_vars}
-        return Templar(result, task_scope=False).variables
+        return result | self._manager.options.extra_vars | self.run_wide()
+
+    def run_wide(self) -> dict[str, Any]:
+        """The play-independent magic variables every host's ``hostvars`` has."""
+        return {"playbook_dir": os.path.abspath(self._context.play.basedir),
+                "ansible_playbook_python": sys.executable, "ansible_config_file": self._manager.config_file,
+                "groups": self._manager.inventory.data.get_groups_dict(), "omit": OMIT,
+                **self._manager.options.option_vars}
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._manager.inventory.data.hosts)

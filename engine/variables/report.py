@@ -14,31 +14,34 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.play_context import role_lineage
+from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
+from engine.variables.play_order import find_task as find_task
+from engine.variables.play_order import play_order
+from engine.variables.play_order import task_runs as task_runs
+from engine.variables.play_order import tasks_in_order as tasks_in_order
+from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason
 from engine.variables.sources import (
-    RUNTIME_RESULT,
     Definition,
     Layer,
+    RuntimeValue,
     definitions,
+    earlier_tasks_place,
     fold,
     gathers_facts,
     host_independent_layers,
-    hostless_variables,
     inventory_layers,
-    play_roles,
-    task_runtime_layers,
-    tasks_with_includers,
+    is_runtime,
     with_vars_files,
 )
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
-    from engine.loading.model import Play, RoleInstance, Task
+    from engine.loading.model import Play, Task
 
 MAGIC_SHOWN_BY_DEFAULT = False
 
@@ -56,6 +59,9 @@ class Resolved:
     unknown: str | None = None
     """Why the value cannot be known before the run (a fact, a registered result, a lookup...)."""
     magic: bool = False
+    per_item: list[Resolved] | None = None
+    """In a looped task asked without an item, when the value differs from item to item: each
+    item's (``unknown`` then says so)."""
 
 
 @dataclass
@@ -68,52 +74,6 @@ class TaskVariables:
     """The templar over these variables (pure lookups only): renders other templates of the task."""
     occurrence: int = 0
     """Which run of the task (a handler flushed twice, say): 0 for the first."""
-
-
-def tasks_in_order(play: Play) -> Iterator[Task]:
-    """The play's tasks as a run reaches them, with the statically known tasks of includes after
-    the include, then its handlers (implicit ones left out)."""
-    return (task for task, _ in tasks_with_includers(play, handlers=True) if not task.implicit)
-
-
-def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
-    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
-    ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
-    runs = task_runs(play, path, line, realpaths)
-    return runs[0][0] if runs else None
-
-
-def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> list[tuple[Task, int]]:
-    """Every run of the task of ``play`` written at 0-based ``line`` of ``path`` (any line of
-    it; the innermost task there), in run order, as (task, occurrence): a task file imported
-    twice gives two tasks, a handler flushed twice one task twice (occurrences 0 and 1). A role
-    ansible skips as a duplicate of an earlier one runs nothing."""
-    known = {} if realpaths is None else realpaths
-
-    def realpath(file: str) -> str:  # a system call per path component: once per file
-        found = known.get(file)
-        if found is None:
-            found = known[file] = os.path.realpath(file)
-        return found
-
-    real = realpath(path)
-    order = _play_order(play)
-    at = [task for task in order.tasks if task.span is not None and task.span.line <= line <= task.span.end_line
-          and realpath(task.span.file) == real]
-    if not at:
-        return []
-    innermost = max(task.span.line for task in at)  # type: ignore[union-attr]
-    runs: list[tuple[Task, int]] = []
-    seen: dict[int, int] = {}
-    for task in at:
-        if task.span.line != innermost:  # type: ignore[union-attr]
-            continue
-        occurrence = seen.get(id(task), 0)
-        seen[id(task)] = occurrence + 1
-        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
-            continue
-        runs.append((task, occurrence))
-    return runs
 
 
 SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
@@ -167,12 +127,12 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
         return cached[2]
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
-    order = _play_order(play)
+    order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
     in_inventory = play_plan.hosts_all or hosts  # ansible_play_hosts(_all) are not in the play's order
     context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional)
-    runtime = order.runtime_before(manager, task, occurrence)
+    runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
@@ -180,30 +140,6 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
         del scopes[old]  # expired: each holds an inventory and layers read from files
     scopes[key] = (now, plan.inventory, scope)
     return scope
-
-
-class _RawVariables(Mapping[str, Any]):
-    """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
-    a hover reads a handful of the thousands of names a task sees. Values only the run knows
-    read as None."""
-
-    def __init__(self, layers: list[Layer], extra: Mapping[str, Any]) -> None:
-        self._maps = [extra, *(layer.values for layer in reversed(layers))]
-
-    def __getitem__(self, name: str) -> Any:
-        for values in self._maps:
-            if name in values:
-                value = values[name]
-                return None if value is RUNTIME_RESULT else value
-        raise KeyError(name)
-
-    def __iter__(self) -> Iterator[str]:
-        # lowest level first: the order of ansible's merged dict, where a name keeps the place
-        # of its first (lowest) definition
-        return iter({name: None for values in reversed(self._maps) for name in values})
-
-    def __len__(self) -> int:
-        return len(set().union(*self._maps))
 
 
 HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
@@ -276,51 +212,184 @@ def _frozen(value: Any, depth: int = 0) -> Any:
 
 
 def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-              occurrence: int = 0) -> tuple[list[Layer], dict[str, Any]]:
+              occurrence: int = 0, outer: tuple[int, ...] = ()) -> tuple[list[Layer], dict[str, Any]]:
     """Every level that sets variables for ``task`` on ``host`` (lowest first, the magic
-    variables last), and the magic variables (``hostvars`` among them, which no layer shows)."""
+    variables last), and the magic variables (``hostvars`` among them, which no layer shows).
+    ``outer``: the item of each looped include around the task this run is under
+    (:func:`include_loop_runs`)."""
+    from engine.variables.host_runtime import FollowedHostVars, Follower
+
     scope = _scope(plan, play_plan, task, occurrence)
-    magic = scope.magic_for(host, task)
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    magic = {**scope.magic_for(host, task),
+             "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
-    layers = with_vars_files(scope.manager, play_plan.play,
-                             [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above],
-                             {**plan.options.extra_vars, **magic})
+    levels = follower.fill_in(play_plan, host, task, occurrence, outer,
+                     [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
+    layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
 
 
-def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                 names: list[str] | None = None, occurrence: int = 0) -> TaskVariables:
-    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
-    its ``occurrence``-th run (:func:`task_runs`)."""
-    layers, magic = layers_at(plan, play_plan, host, task, occurrence)
-    found = definitions(layers, names)
-    raw: Mapping[str, Any]
+def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
+              magic: Mapping[str, Any]) -> Mapping[str, Any]:
+    from engine.variables.host_runtime import facts_unknown
+
+    facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
-        folded = fold(layers, True)
-        folded["hostvars"] = magic["hostvars"]
-        raw = {name: (None if value is RUNTIME_RESULT else value) for name, value in folded.items()}
-    else:
-        raw = _RawVariables(layers, {"hostvars": magic["hostvars"]})
+        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
+    return RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
+
+
+def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
+                 outer: tuple[int, ...] | None) -> list[Layer]:
+    """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
+    none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+    from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
+
+    if task is None or outer is None:
+        return []
+    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    layers = []
+    for position, include in enumerate(loops):
+        index = outer[position] if position < len(outer) else None
+        scopes = loop_scopes(include, Templar(raw, PureLookups(), bounded=True))
+        if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
+            layers.append(_loop_layer(include, scopes[index], index))
+            continue
+        name = include.display_name()
+        reason = scopes if isinstance(scopes, str) else \
+            f"set per item by the loop of include task '{name}', whose items run in an order only the run knows " \
+            "(another host loads an equal item at another place)" if index == -1 else \
+            f"set per item by the loop of include task '{name}' ({len(scopes or [])} items: pick one)"
+        layers.append(Layer("loop item", f"the loop of task '{name}'",
+                            {bound: RuntimeValue(reason) for bound in loop_names(include)}, runtime=True))
+    return layers
+
+
+def _loop_layer(task: Task, scope: Mapping[str, Any], index: int) -> Layer:
+    return Layer("loop item", f"item {index + 1} of the loop of task '{task.display_name()}'", dict(scope),
+                 task.span.file if task.span else None, task.span.line if task.span else None)
+
+
+def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int = 0,
+               outer: tuple[int, ...] | None = ()) -> Any:
+    """The templar of ``task`` on ``host`` (the items of the looped includes around it at
+    ``outer``; None: without them), before its own loop."""
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
+    raw = _raw_over(plan, play_plan, host, layers, magic)
+    items = _loop_layers(plan, play_plan, host, task, raw, outer)
+    return Templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, PureLookups(),
+                   bounded=True)
+
+
+def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
+                      ) -> list[tuple[int, ...]]:
+    """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
+    item of the outermost one whose items are known before the run (``()``: a single run)."""
+    from engine.variables.loop_vars import includer_loops
+
+    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    order = include_item_order(plan, play_plan, host, task, loops[0], occurrence) if loops else None
+    return [(index,) for index in order] if order else [(-1,)] if loops else [()]
+
+
+ORDERED_HOSTS = 50
+"""Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
+
+
+def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
+                       occurrence: int = 0) -> list[int] | None:
+    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
+    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
+    (file, item variables), in the order the hosts' results come in, which is the run's
+    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
+    host's items equal to another host's, other than the first ones in the same order, may run
+    in another order."""
+    from engine.variables.loop_vars import loop_scopes
+
+    def keys(of: Host) -> list[Any] | None:
+        scopes = loop_scopes(include, templar_at(plan, play_plan, of, task, occurrence, None))
+        return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+
+    mine = keys(host)
+    if mine is None:
+        return None
+    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
+    if len(set(mine)) < len(mine):
+        return ambiguous
+    own = set(mine)
+    for other in play_plan.hosts[:ORDERED_HOSTS]:
+        theirs = keys(other) if other.name != host.name else None
+        if not theirs:
+            continue
+        common = [key for key in theirs if key in own]
+        if common != mine[: len(common)]:  # an earlier host's result would move this host's items
+            return ambiguous
+    return list(range(len(mine)))
+
+
+def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                 names: list[str] | None = None, occurrence: int = 0, item: int | None = None,
+                 outer: tuple[int, ...] = ()) -> TaskVariables:
+    """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
+    its ``occurrence``-th run (:func:`task_runs`), under the ``outer`` items of the looped includes
+    around it (:func:`include_loop_runs`), at ``item`` of its own loop (None: the names the loop
+    binds are said to be set per item)."""
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
+    from engine.variables.host_runtime import facts_unknown
+    from engine.variables.loop_vars import loop_names, loop_scopes
 
+    layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer)
+    raw = _raw_over(plan, play_plan, host, layers, magic)
+    layers = [*layers, *_loop_layers(plan, play_plan, host, task, raw, outer)]
+    bound = loop_names(task) if task is not None else []
+    if bound:
+        scopes = loop_scopes(task, Templar(raw, PureLookups(), bounded=True))  # type: ignore[arg-type]
+        if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
+            return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer)
+                              for index in range(len(scopes))])
+        if isinstance(scopes, list) and item is not None and item < len(scopes):
+            layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
+        else:
+            reason = scopes if isinstance(scopes, str) else \
+                f"set per item by the task's loop ({len(scopes or [])} items: pick one)"
+            layers.append(Layer("loop item", f"the loop of task '{task.display_name()}'",  # type: ignore[union-attr]
+                                {name: RuntimeValue(reason) for name in bound}, runtime=True))
+    front = {name: value for layer in layers if layer.level == "loop item" for name, value in layer.values.items()}
+    if front:
+        raw = _raw_over(plan, play_plan, host, layers, magic)
+    found = definitions(layers, names)
+    facts = facts_unknown(plan, play_plan, host)
     templar = Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)))
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
         defs = found.get(name, [])
+        if not defs and facts is not None and looks_like_fact(name):
+            defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue
         winner = defs[0]
         resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
-        if winner.value is RUNTIME_RESULT:
-            resolved.unknown = f"set at run time ({winner.label})"
+        if is_runtime(winner.value):
+            resolved.unknown = runtime_reason(winner.value, winner.label)
         elif resolved.magic and name != "hostvars":  # ansible's own data, never a template
             resolved.value = raw.get(name, winner.value)
         else:
-            value = raw.get(name, winner.value)
+            try:
+                value = raw.get(name, winner.value)
+            except TemplateFailure as exc:  # a value only the run knows, folded into a merged one
+                resolved.unknown = str(exc)
+                result.variables[name] = resolved
+                continue
             found_template = is_template(value) or _has_template(value)
             if found_template is None:
                 resolved.unknown = RECURSIVE_VALUE
@@ -335,6 +404,25 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             else:
                 resolved.value = value
         result.variables[name] = resolved
+    return result
+
+
+ITEMS_SHOWN = 20
+"""A looped task's items each given their values when asked without one, up to this many."""
+
+
+def _per_item(runs: list[TaskVariables]) -> TaskVariables:
+    """The first item's variables, with each name whose value differs from item to item given per item."""
+    from dataclasses import replace
+
+    result = runs[0]
+    for name, first in list(result.variables.items()):
+        each = [run.variables[name] for run in runs]
+        if any((other.unknown, _frozen(other.value)) != (first.unknown, _frozen(first.value)) for other in each[1:]):
+            defs = [replace(d, label=d.label.partition(" of ")[2] or d.label) if d.level == "loop item" else d
+                    for d in first.definitions]  # "item 1 of the loop of task X": the loop of task X
+            result.variables[name] = replace(first, value=None, definitions=defs, per_item=each,
+                                             unknown=f"one value per item of the task's loop ({len(each)} items)")
     return result
 
 
@@ -367,101 +455,6 @@ class _Leave:
 
     def __init__(self, identity: int) -> None:
         self.identity = identity
-
-
-class _PlayOrder:
-    """A play's tasks in run order, each one's position and includers, and what each sets at run
-    time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
-    before it again)."""
-
-    def __init__(self, play: Play) -> None:
-        self.play = play
-        self.tasks: list[Task] = []
-        self.positions: dict[int, list[int]] = {}
-        """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
-        self.includers: dict[int, list[Task]] = {}
-        self._runtime: dict[int, tuple[Layer | None, list[Layer]]] = {}
-
-        for task, outer in tasks_with_includers(play, handlers=True):
-            if not task.implicit:
-                self.positions.setdefault(id(task), []).append(len(self.tasks))
-                self.tasks.append(task)
-            self.includers[id(task)] = outer
-        self.roles = play_roles(play)
-
-    def _templater(self, manager: Any) -> Any:
-        """Renders a name at a task with what it sees on every host before the run (an
-        include_vars file named from another role's defaults)."""
-        from engine.templating.pure_lookups import PureLookups
-        from engine.templating.templar import Templar
-
-        def template(task: Task, text: str) -> Any:
-            variables = hostless_variables(self.play, task, self.includers.get(id(task), []),
-                                           manager.options.extra_vars, manager.cache,
-                                           {"playbook_dir": os.path.abspath(self.play.basedir),
-                                            **manager.options.option_vars})
-            return Templar(variables, PureLookups(), bounded=True).template(text)
-
-        return template
-
-    def _before(self, task: Task | None, occurrence: int) -> list[Task]:
-        positions = self.positions.get(id(task)) if task is not None else None
-        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
-
-    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
-        """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
-        when it was included): ansible adds each to the play's roles when it is included (their
-        names, and their defaults and vars where they are public). The second: those an include
-        with a ``when`` brings in (by id), which only the run knows."""
-        found: dict[int, RoleInstance] = {}
-        conditional: set[int] = set()
-        for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
-            if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
-                found.setdefault(id(earlier.role), earlier.role)
-                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
-                    conditional.add(id(earlier.role))
-        return list(found.values()), frozenset(conditional)
-
-    def runtime_before(self, manager: Any, task: Task | None, occurrence: int = 0) -> list[Layer]:
-        """The include_vars, set_fact and register layers of the tasks before the
-        ``occurrence``-th run of ``task``."""
-        entries = []
-        for earlier in self._before(task, occurrence):
-            found = self._runtime.get(id(earlier))
-            if found is None:
-                found = self._runtime[id(earlier)] = task_runtime_layers(manager, earlier, self.play.basedir,
-                                                                         self._templater(manager))
-            entries.append(found)
-        return [*(included for included, _ in entries if included is not None),
-                *(layer for _, facts in entries for layer in facts)]
-
-
-def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]]) -> None:
-    """Put the tasks a run-time include loads (each with its includers) right after the include
-    in the play's order, so what they see is what the include sees, with what the tasks they
-    follow set at run time."""
-    order = _play_order(play)
-    known = {id(task) for task, _ in loaded} & set(order.positions)
-    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
-    positions = order.positions.get(id(include))
-    if not fresh or not positions:
-        return
-    at = positions[0] + 1
-    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
-    order.includers.update({id(task): outer for task, outer in fresh})
-    order.positions = {}
-    for index, task in enumerate(order.tasks):
-        order.positions.setdefault(id(task), []).append(index)
-    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
-
-
-def _play_order(play: Play) -> _PlayOrder:
-    """The play's order, kept with the play (an edit that changes the play resolves it again, as
-    a new object, and the old one goes with its order)."""
-    order = play.derived.get("order")
-    if order is None:
-        order = play.derived["order"] = _PlayOrder(play)
-    return order  # type: ignore[no-any-return]
 
 
 def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:

@@ -24,7 +24,7 @@ from engine.inventory.data import Group, Host, sort_groups
 from engine.loading import keywords as kw
 from engine.loading import paths
 from engine.loading.model import ROLE_ENTRY_KINDS
-from engine.loading.paths import find_role_var_files, include_vars_path
+from engine.loading.paths import find_role_var_files
 from engine.span import YMap
 from engine.templating.load_time import render
 from engine.variables.play_context import PlayContext, parent_role_params, role_variables
@@ -69,6 +69,7 @@ LEVELS = (
     "include params",
     "extra vars",
     "magic variables",
+    "loop item",
 )
 LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
 SET_FACT = kw._family("set_fact")
@@ -235,13 +236,13 @@ def with_vars_files(manager: VarsReader, play: Play, layers: list[Layer],
     the layers before them set, ``extra`` (extra vars and magic variables) over it; within
     static evaluation's bounds unless a run asks (``bounded``)."""
     for index, layer in enumerate(layers):
-        if layer.pending:
+        if layer.pending and layer.level == "play vars_files":
             from engine.templating.pure_lookups import PureLookups
             from engine.templating.templar import Templar
 
             known: dict[str, Any] = {}
             for before in layers[:index]:
-                known.update((k, v) for k, v in before.values.items() if v is not RUNTIME_RESULT)
+                known.update((k, v) for k, v in before.values.items() if not is_runtime(v))
             template = Templar({**known, **extra}, PureLookups(), bounded=bounded).template
             return [*layers[:index], *vars_files_layers(manager, play, template), *layers[index + 1:]]
     return layers
@@ -365,38 +366,10 @@ def include_params_layers(includers: list[Task]) -> list[Layer]:
     return [layer for layer in layers if layer is not None]
 
 
-def task_runtime_layers(manager: VarsReader, task: Task, basedir: str,
-                        template: Callable[[Task, str], Any] | None = None) -> tuple[Layer | None, list[Layer]]:
-    """What one task sets when the run reaches it: its include_vars layer, its set_fact and
-    register layers. ``template`` renders a templated include_vars file name at the task
-    (raising when it cannot be known before the run)."""
-    where = task.span.file if task.span else None
-    label = f"task '{task.display_name()}'"
-    args = task.args if isinstance(task.args, Mapping) else {}
-    included: Layer | None = None
-    facts: list[Layer | None] = []
-    if task.action in SET_FACT:
-        values = YMap()
-        for name, value in args.items():
-            if name != "cacheable":
-                values[name] = value
-                if task.span is not None:
-                    values.key_spans[name] = task.span
-        facts.append(_layer("set_fact / register", f"set_fact in {label}", values, where, runtime=True))
-    elif task.action in INCLUDE_VARS:
-        included = _include_vars_layer(manager, task, label, basedir, template)
-    register = task.data.get("register") if isinstance(task.data, Mapping) else None
-    if isinstance(register, str) and register:
-        values = YMap()
-        values[register] = RUNTIME_RESULT
-        if task.span is not None:
-            values.key_spans[register] = task.span
-        facts.append(_layer("set_fact / register", f"register in {label}", values, where, runtime=True))
-    return included, [layer for layer in facts if layer is not None]
-
-
 class _RuntimeResult:
     """The value of a registered variable: the task's result, known only when it runs."""
+
+    reason: str | None = None
 
     def __repr__(self) -> str:
         return "<the task's result at run time>"
@@ -405,27 +378,30 @@ class _RuntimeResult:
 RUNTIME_RESULT = _RuntimeResult()
 
 
-def _include_vars_layer(manager: VarsReader, task: Task, label: str, basedir: str,
-                        template: Callable[[Task, str], Any] | None) -> Layer | None:
-    args = task.args if isinstance(task.args, Mapping) else {}
-    target = args.get("_raw_params", args.get("file"))
-    if isinstance(target, str) and "{{" in target and template is not None:
-        try:
-            target = template(task, target)
-        except Exception:  # noqa: BLE001 - a name only the run knows: nothing to read before it
-            return None
-    if not isinstance(target, str) or "{{" in target:
-        return None
-    path = include_vars_path(task.role.path if task.role is not None else None,
-                             task.span.file if task.span is not None else None, target, basedir)
-    if path is None:
-        return None
-    data = manager.cache.load(path).data
-    if args.get("name") and isinstance(data, Mapping):
-        wrapped = YMap()
-        wrapped[str(args["name"])] = dict(data)
-        data = wrapped
-    return _layer("include_vars", f"include_vars in {label}", data, path, runtime=True)
+class RuntimeValue(_RuntimeResult):
+    """A value only the run knows, with why (the task or fact it comes from)."""
+
+    def __init__(self, reason: str, uniform: bool = False) -> None:
+        self.reason = reason
+        self.uniform = uniform
+        """The same on every host (a module's result registered without a condition)."""
+
+    def __repr__(self) -> str:
+        return f"<known at run time: {self.reason}>"
+
+
+def is_runtime(value: Any) -> bool:
+    """Whether ``value`` stands for what only the run knows (:data:`RUNTIME_RESULT`, a :class:`RuntimeValue`)."""
+    return isinstance(value, _RuntimeResult)
+
+
+EARLIER_TASKS = "what earlier tasks set"
+"""The label of the place kept in a task's levels for what earlier tasks set on the host
+(engine.variables.host_runtime fills it in per host)."""
+
+
+def earlier_tasks_place() -> Layer:
+    return Layer("include_vars", EARLIER_TASKS, {}, runtime=True, pending=True)
 
 
 def private_role_vars() -> bool | None:
@@ -537,7 +513,7 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
                             ) -> tuple[list[Layer], list[Layer]]:
     """The levels below the inventory's (role defaults) and above them (facts and up), which are
     the same on every host: computed once for a task, whatever the number of hosts. ``runtime``:
-    what earlier tasks set (:func:`task_runtime_layers` of each, include_vars ones first).
+    what earlier tasks set (engine.variables.host_runtime fills in its place per host).
     A run gives what it knows instead: the host's ``facts``, the ``include_params`` of the
     include that loaded the task."""
     role = task.role if task is not None else None

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
+    from engine.variables.host_includes import load_host_includes
     from engine.variables.report import task_runs, tasks_in_order, variables_at
 
     cache = SourceCache.for_command()
@@ -92,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         plan = make_plan(options, cache, dynamic_inventory=args.run_inventory_code, select_tasks=False)
     except PlanError as exc:
         return _fail(str(exc), exc.exit_code)
+    load_host_includes(plan)  # the tasks of files each host's variables name have values too
     contexts = []
     realpaths: dict[str, str] = {}
     for play_plan in plan.plays:
@@ -174,6 +176,9 @@ def as_json(context: Any, named: bool = False) -> dict[str, Any]:
         entry: dict[str, Any] = {"value": _plain(resolved.value)}
         if resolved.unknown:
             entry["unknown"] = resolved.unknown
+        if resolved.per_item:
+            entry["per_item"] = [{"value": _plain(each.value), **({"unknown": each.unknown} if each.unknown else {})}
+                                 for each in resolved.per_item]
         if resolved.template is not None:
             entry["template"] = _plain(resolved.template)
         if resolved.definitions:
@@ -201,6 +206,9 @@ def as_text(context: Any, named: bool = False) -> str:
         if resolved.template is not None and not resolved.unknown:
             value += f"   ← {_short(resolved.template)}"
         lines.append(f"  {resolved.name} = {value}")
+        for index, each in enumerate(resolved.per_item or []):
+            shown = f"(unknown: {each.unknown})" if each.unknown else _short(each.value)
+            lines.append(f"      item {index + 1}: {shown}")
         for index, definition in enumerate(resolved.definitions):
             mark = "set by" if index == 0 else "overrides"
             at = f" {_relative(definition.path)}" if definition.path else ""

@@ -223,6 +223,8 @@ def _value_text(resolved: Resolved) -> str:
 
     if resolved.unknown and not resolved.definitions:
         return "undefined"
+    if resolved.per_item:
+        return "; ".join(f"item {index + 1}: {_value_text(each)}" for index, each in enumerate(resolved.per_item))
     if resolved.unknown:
         return f"unknown before the run ({resolved.unknown})"
     try:

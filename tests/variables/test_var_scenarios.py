@@ -19,26 +19,16 @@ from __future__ import annotations
 
 import json
 import os
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from var_cases import SCENARIOS, ansible_values, case, scenarios, typed
-
-from engine.flow.plan import RunOptions, make_plan
-from engine.variables.report import task_runs, variables_at
-
-if TYPE_CHECKING:
-    from engine.flow.plan import Plan, PlayPlan
-    from engine.loading.model import Task
+from var_values import values_at
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-HOST_INCLUDE_NAME = ("include_tasks/include_role named from an inventory variable (tasks/{{ env_name }}.yml): ansible "
-                     "runs each host's file/role; playbook-ls places no task there")
-
 INVENTORY_CHANGES = ("add_host/group_by earlier in the run: ansible's later tasks and plays see the added host (its "
                      "add_host variables) and the new groups (groups, group_names, plays on them); playbook-ls's "
                      "variables use the inventory as read (a play on the new host/group has no host)")
@@ -55,10 +45,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 
 KNOWN_DIFFERENT: dict[str, str] = {
-    **_at("per_host_names", "h1", {"roles/role_alpha/tasks/main.yml:1": HOST_INCLUDE_NAME,
-                                   "tasks/alpha.yml:1": HOST_INCLUDE_NAME}),
-    **_at("per_host_names", "h2", {"roles/role_beta/tasks/main.yml:1": HOST_INCLUDE_NAME,
-                                   "tasks/beta.yml:1": HOST_INCLUDE_NAME}),
     **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
@@ -83,54 +69,11 @@ def _probes() -> list[Any]:
 PROBES = _probes()
 
 
-def run_options(scenario: str) -> RunOptions:
-    """The case's ansible-playbook command line given to ``playbook-ls vars``, as its parser
-    and playbook_ls.cli.vars.launch_options take it (the option variables included)."""
-    from engine.parsing.source import SourceCache
-    from playbook_ls.cli.main import build_parser
-    from playbook_ls.cli.vars import launch_options
-
-    root = SCENARIOS / scenario
-    spec = case(root)
-    inventory = [arg for source in spec.get("inventory", []) for arg in ("-i", str(root / source))]
-    args = build_parser().parse_args(["vars", str(root / "site.yml"), "--host", "any", *inventory,
-                                      *spec.get("args", [])])
-    options, problem = launch_options(args, SourceCache())
-    assert problem is None, problem
-    return options
-
-
-@cache
-def scenario_plan(scenario: str) -> Plan:
-    """The scenario's plan, as ``playbook-ls vars`` makes it (read once: every probe of a
-    scenario is asked in the same directory and environment)."""
-    return make_plan(run_options(scenario), dynamic_inventory=False, select_tasks=False)
-
-
-def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int]]:
-    """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
-    play after play, each play's runs as engine.variables.report.task_runs gives them."""
-    return [(play_plan, task, occurrence) for play_plan in plan.plays if any(h.name == host for h in play_plan.hosts)
-            for task, occurrence in task_runs(play_plan.play, path, line)]
-
-
-def our_values(scenario: str, where: str, host: str, index: int, names: list[str]) -> dict[str, Any]:
-    """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where``."""
-    root = SCENARIOS / scenario
-    plan = scenario_plan(scenario)
-    path, _, line = where.rpartition(":")
-    runs = tasks_at(plan, str(root / path), int(line) - 1, host)
-    if index >= len(runs):
-        raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
-                             f"at least {index + 1} times")
-    play_plan, task, occurrence = runs[index]
-    chosen = next(h for h in play_plan.hosts if h.name == host)
-    report = variables_at(plan, play_plan, chosen, task, names, occurrence)
-    values = {name: ("undefined" if not resolved.definitions else
-                     resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
-              for name, resolved in report.variables.items()}
-    # as the recording callback writes the scenario's directory
-    return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
+def our_values(scenario: str, where: str, host: str, index: int, names: list[str],
+               item: int | None = None) -> dict[str, Any]:
+    """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where`` (at
+    ``item`` of its loop)."""
+    return values_at(SCENARIOS / scenario, where, host, index, names, item)
 
 
 @pytest.fixture
@@ -147,8 +90,17 @@ def in_scenario(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
 
 @pytest.mark.parametrize(("scenario", "where", "host", "index", "expected"), PROBES)
 @pytest.mark.usefixtures("in_scenario")
-def test_values_match_ansible(scenario: str, where: str, host: str, index: int, expected: dict[str, Any]) -> None:
-    ours = our_values(scenario, where, host, index, list(expected))
+def test_values_match_ansible(scenario: str, where: str, host: str, index: int,
+                              expected: dict[str, Any] | list[dict[str, Any] | None]) -> None:
+    if isinstance(expected, list):  # a looped probe: each item's values (None: its `when` skipped it)
+        for item, values in enumerate(expected):
+            if values is not None:
+                _compare(scenario, our_values(scenario, where, host, index, list(values), item), values)
+        return
+    _compare(scenario, our_values(scenario, where, host, index, list(expected)), expected)
+
+
+def _compare(scenario: str, ours: dict[str, Any], expected: dict[str, Any]) -> None:
     for name in case(SCENARIOS / scenario).get("runtime", []):  # only the run knows: said, not guessed
         if name in expected:
             assert str(ours.pop(name)).startswith("unknown: "), name

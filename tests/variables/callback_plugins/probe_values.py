@@ -4,7 +4,8 @@ Loaded by tests/variables/var_cases.py with ANSIBLE_CALLBACKS_ENABLED; writes
 ``{"FILE:LINE": {HOST: [msg, ...]}}`` (FILE relative to the scenario, LINE 1-based, where the
 task is written) to the file named by RECORD_OUT at the end of the run. A task file or
 role reached several times runs the task written at FILE:LINE several times, each run with its
-own values: every run's msg is kept, in run order. Handlers are tasks too (named ``probe...``).
+own values: every run's msg is kept, in run order. A looped probe's run is the list of its items'
+msgs (None for an item its ``when`` skipped). Handlers are tasks too (named ``probe...``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,10 @@ class CallbackModule(CallbackBase):
         path, _, line = task.get_path().rpartition(":")
         where = f"{os.path.relpath(path, os.environ['RECORD_ROOT'])}:{line}"
         # the scenario's scratch directory is written <ROOT>: recordings hold no machine path
-        text = json.dumps(data.get("msg"), default=str).replace(json.dumps(os.environ["RECORD_ROOT"])[1:-1], "<ROOT>")
+        # a looped probe: one msg per item, in loop order (None for an item its `when` skipped)
+        msg = [None if item.get("skipped") else item.get("msg") for item in data["results"]] \
+            if isinstance(data.get("results"), list) else data.get("msg")
+        text = json.dumps(msg, default=str).replace(json.dumps(os.environ["RECORD_ROOT"])[1:-1], "<ROOT>")
         self.values.setdefault(where, {}).setdefault(host, []).append(json.loads(text))
 
     def v2_playbook_on_stats(self, stats: Any) -> None:

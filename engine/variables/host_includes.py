@@ -1,0 +1,61 @@
+"""Includes whose file only each host's variables name (``include_tasks: "tasks/{{ os }}.yml"``,
+an ``include_role`` of a templated name), loaded for the variables of the tasks they load: the
+target is templated on each host with what the host sees at the include (its inventory, cached
+facts, what earlier tasks set: the same values its conditions see), each distinct file is loaded
+once and its tasks placed after the include in the play's order. Which host runs which of them
+is the plan's business (engine.flow.host_includes); here they only need their values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.loops import loop_of
+from engine.flow.notify import with_includers
+from engine.loading import keywords as kw
+from engine.templating.errors import TemplateFailure
+from engine.variables.play_order import add_loaded_tasks, play_order
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Task
+
+HOSTS_ASKED = 50
+"""Hosts whose include targets are templated per include (a larger play: its first ones)."""
+
+
+def unloaded_include(task: Task) -> bool:
+    """An include the static model left without its tasks because its target is the host's (one
+    with a loop is left to the run: each item may name a file)."""
+    return task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and not task.children and \
+        task.include_target is not None and loop_of(task) is None and isinstance(task.args, Mapping)
+
+
+def load_host_includes(plan: Plan) -> None:
+    """Load every play's per-host includes, each host's file once (nested ones too)."""
+    from engine.loading.includes import IncludeLoader
+    from engine.variables.report import templar_at
+
+    loader = IncludeLoader(plan.inventory.cache)
+    for play_plan in plan.plays:
+        order = play_order(play_plan.play)
+        index = 0
+        while index < len(order.tasks):  # the order grows as includes are loaded
+            task = order.tasks[index]
+            index += 1
+            if unloaded_include(task):
+                _load(plan, play_plan, task, loader, templar_at)
+
+
+def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
+    groups: dict[int, tuple[list[Any], list[str]]] = {}
+    for host in play_plan.hosts[:HOSTS_ASKED]:
+        try:
+            blocks, _ = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
+        except TemplateFailure:  # a file only the run names, or none: nothing to load for this host
+            continue
+        groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
+    outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
+    for blocks, hosts in groups.values():
+        add_loaded_tasks(play_plan.play, include, list(with_includers(blocks, outer)), hosts)

@@ -1,0 +1,264 @@
+"""What earlier tasks set on one host, followed task by task before the run.
+
+ansible keeps what a task sets as host variables for the rest of the run: ``include_vars``
+in the host's vars cache, ``set_fact`` and ``register`` among its non-persistent facts, from one
+play to the next. Each such task is evaluated here on the host, with what the host has at that
+task (its ``when``, its loop items, its values templated there, not where they are read), the
+same way for every template of the host. What only the run knows (a module's result, a fact
+gathered, a condition on one) is a :class:`~engine.variables.sources.RuntimeValue` naming the
+task, never a guess. A registered result whose shape ansible fixes before the run (``debug``,
+``assert``, ``set_fact``, ``include_vars``, a task its ``when`` skips) is built as ansible's
+action plugins and TaskExecutor build it.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from engine.span import YMap
+from engine.variables.loop_vars import includer_loops
+from engine.variables.manager import HostVars
+from engine.variables.raw import RawVariables
+from engine.variables.sources import (
+    EARLIER_TASKS,
+    INCLUDE_VARS,
+    SET_FACT,
+    Layer,
+    RuntimeValue,
+    gathers_facts,
+    inventory_layers,
+)
+from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Play, Task
+    from engine.templating.templar import Templar
+
+EFFECTS_TTL = 2.0  # seconds the effects followed on a play's hosts are reused (files may change meanwhile)
+_following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
+def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
+    """Why the host's facts are only known at run time (this play or an earlier one with the host
+    gathers them), None when they are what the fact cache holds."""
+    for earlier in plays_before(plan, play_plan, including=True):
+        if gathers_facts(earlier.play) and any(h.name == host.name for h in earlier.hosts):
+            return f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
+    return None
+
+
+def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
+    reason = facts_unknown(plan, play_plan, host)
+    if reason is not None:
+        return Layer("host facts", "gathered facts (set at run time by gather_facts)",
+                     {"ansible_facts": RuntimeValue(reason)}, runtime=True)
+    cached = cached_facts(plan).get(host.name)
+    if cached is not None:
+        return Layer("host facts", "cached fact", cached.variables())
+    return Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}})
+
+
+def cached_facts(plan: Plan) -> Mapping[str, Any]:
+    """The plan's facts, else those of ansible.cfg's fact cache (read once per plan)."""
+    facts = getattr(plan, "facts", None)
+    if facts:
+        return facts  # type: ignore[no-any-return]
+    derived = getattr(plan.inventory, "derived", None)
+    found = derived.get("cached facts") if derived is not None else None
+    if found is None:
+        from engine.variables.fact_cache import known_facts
+
+        found = known_facts()
+        if derived is not None:
+            derived["cached facts"] = found
+    return found  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Follower:
+    """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
+    (engine.variables.report's order: ``tasks``, ``includers``, ``_before``) and ``templar_at`` a
+    task's templar on a host (report.templar_at), which itself asks this follower for what the
+    tasks before set."""
+
+    plan: Plan
+    order_of: Callable[[Play], Any]
+    templar_at: Callable[..., Templar]
+    item_order: Callable[..., list[int] | None]
+    """The order a host runs a looped include's items in (report.include_item_order)."""
+
+    def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
+                outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
+        """``layers`` with the host's facts and what earlier tasks set on the host in their places."""
+        result = []
+        for layer in layers:
+            if layer.level == "host facts":
+                result.append(facts_layer(self.plan, play_plan, host))
+            elif layer.pending and layer.label == EARLIER_TASKS:
+                result += self.earlier_layers(play_plan, host, task, occurrence, outer)
+            else:
+                result.append(layer)
+        return result
+
+    def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
+                       outer: tuple[int, ...]) -> list[Layer]:
+        """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
+        one: the include_vars layers, then the set_fact and register ones."""
+        effects: list[Effects] = []
+        for earlier in plays_before(self.plan, play_plan):
+            member = any(h.name == host.name for h in earlier.hosts)
+            order = self.order_of(earlier.play)
+            for done in _setters(order, len(order.tasks)):
+                effects += self._runs_on(earlier, host, done, (), [], member)
+        order = self.order_of(play_plan.play)
+        own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
+            if task is not None else []
+        before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        for done in _setters(order, before):
+            effects += self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True)
+        return [layer for found in effects for layer in found.included] + \
+            [layer for found in effects for layer in found.facts]
+
+    def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
+                 reader_loops: list[Task], member: bool) -> list[Effects]:
+        """The effects on ``host`` of every run of ``task`` the reader sees: one per item of the
+        looped include around it (up to the reader's own item when the reader is in the same
+        include), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
+        loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
+        if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
+            return []  # a task of a file this host's include does not load sets nothing on it
+        found: list[Effects] = []
+        runs: list[tuple[int, ...]] = [()]
+        includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                     if includer_loops(include)]
+        if includers and member:
+            order = self.item_order(self.plan, play_plan, host, task, includers[0])
+            if order is not None and -1 in order:
+                runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
+            elif order is not None:
+                if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
+                    order = order[: order.index(outer[0]) + 1]
+                runs = [(index,) for index in order]
+        data = task.data if isinstance(task.data, Mapping) else {}
+        # run_once: the first host runs it and ansible gives every host of the play its result
+        runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host
+        for run in runs if member else []:
+            own = self._effects(play_plan, runner, task, run)
+            if own.delegated_to is None:
+                found.append(own)
+        if data.get("delegate_facts"):
+            found += self._delegated_to(play_plan, host, task)
+        return found
+
+    def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task) -> list[Effects]:
+        """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``:
+        the one host's with ``run_once``; with several hosts the last to finish wins, which only
+        the run knows."""
+        data = task.data if isinstance(task.data, Mapping) else {}
+        senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
+        given = [effects for sender in senders
+                 for effects in [self._effects(play_plan, sender, task, ())] if effects.delegated_to == host.name]
+        if len(given) <= 1:
+            return given
+        reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
+        return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+
+    def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+        global _following
+        uniform = outer == () and not task.effective_when() and not any(
+            include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
+            (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
+        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
+        derived = play_plan.play.derived
+        now = time.monotonic()
+        stamp, memo = derived.get("host effects", (0.0, {}))
+        if now - stamp >= EFFECTS_TTL and not _following:  # never while following: all of it would start over
+            memo = {}
+            derived["host effects"] = (now, memo)
+        found = memo.get(memo_key)
+        if found is None:
+            _following += 1
+            try:
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer)
+            finally:
+                _following -= 1
+        return found  # type: ignore[no-any-return]
+
+    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
+        # an include whose `when` is false loads nothing: no task of it runs or registers a result
+        gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                for c in include.effective_when()]
+        own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
+        if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
+            return unknown_result(task)
+        if not gate and not own and host_independent(task):  # constant values: the same on every host
+            from engine.templating.templar import Templar
+
+            templar: Templar = Templar({})  # nothing to template: no bounds to watch
+        else:
+            templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
+        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate)
+        data = task.data if isinstance(task.data, Mapping) else {}
+        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
+            try:
+                effects.delegated_to = str(templar.template(data["delegate_to"]))
+            except Exception:  # noqa: BLE001 - a target only the run knows: the facts go nowhere known
+                effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
+                                                       "the run knows") for layer in effects.facts]
+        return effects
+
+
+def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
+    """The plan's plays before ``play_plan`` (and it, with ``including``)."""
+    plays = list(getattr(plan, "plays", ()))
+    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
+    if index is None:
+        return [play_plan] if including else []
+    return plays[: index + 1] if including else plays[:index]
+
+
+def _setters(order: Any, before: int) -> list[Task]:
+    """The tasks among the first ``before`` of the play's ``order`` that set something (kept with
+    the order until an include adds tasks to it)."""
+    kept = getattr(order, "setters", None)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
+        kept = (order.tasks, len(order.tasks),
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task)])
+        order.setters = kept
+    return [task for at, task in kept[2] if at < before]
+
+
+def _sets_something(task: Task) -> bool:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return task.action in SET_FACT or task.action in INCLUDE_VARS or bool(data.get("register"))
+
+
+def _unknown_layer(layer: Layer, reason: str) -> Layer:
+    values = YMap()
+    for name in layer.values:
+        values[name] = RuntimeValue(reason)
+    values.key_spans.update(getattr(layer.values, "key_spans", {}))
+    return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
+
+
+class FollowedHostVars(HostVars):
+    """``hostvars`` before the run, at a task: each host's inventory, facts and what the tasks
+    before this one set on it (the linear strategy runs a task on every host before the next)."""
+
+    def __init__(self, manager: Any, context: Any, follower: Follower, play_plan: PlayPlan, task: Task | None,
+                 occurrence: int) -> None:
+        super().__init__(manager, context)
+        self._follower, self._play_plan, self._task, self._occurrence = follower, play_plan, task, occurrence
+
+    def host_values(self, host: Host) -> Mapping[str, Any]:
+        plan = self._follower.plan
+        layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
+                  facts_layer(plan, self._play_plan, host),
+                  *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, ())]
+        extra = {**self._manager.options.extra_vars, **self.run_wide(), **host.get_magic_vars()}
+        return RawVariables(layers, extra, facts_unknown(plan, self._play_plan, host))

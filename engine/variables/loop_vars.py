@@ -1,0 +1,50 @@
+"""The variables a loop binds per item (``item`` or ``loop_control.loop_var``, ``index_var``,
+``ansible_loop`` when ``extended``, ``ansible_loop_var``, ``ansible_index_var``), as
+``TaskExecutor._run_loop`` binds them, for a task's own loop and for the looped ``include_tasks``
+or ``include_role`` whose tasks see the include's item."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.loop_control import LoopControl
+from engine.flow.loops import loop_items, loop_of
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+    from engine.templating.templar import Templar
+
+
+def includer_loops(task: Task) -> bool:
+    """Whether ``task`` loops (an include with a loop runs what it loads once per item)."""
+    return loop_of(task) is not None
+
+
+def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | None:
+    """Each item's variables of ``task``'s loop (None: it does not loop), or why only the run
+    knows its items."""
+    found = loop_of(task)
+    if found is None:
+        return None
+    kind, raw = found
+    try:
+        items = loop_items(kind, raw, templar)
+        control = LoopControl.of(task, templar)
+    except Exception as exc:  # noqa: BLE001 - whatever stops the items from being known before the run
+        return f"set per item by the loop of task '{task.display_name()}', whose items only the run knows ({exc})"
+    return [control.item_vars(items, index) for index in range(len(items))]
+
+
+def loop_names(task: Task) -> list[str]:
+    """The names ``task``'s loop binds (its loop_var and index_var as written)."""
+    if loop_of(task) is None:
+        return []
+    data = task.data.get("loop_control") if isinstance(task.data, Mapping) else None
+    control = data if isinstance(data, Mapping) else {}
+    names = [str(control.get("loop_var") or "item"), "ansible_loop_var"]
+    if control.get("index_var"):
+        names += [str(control["index_var"]), "ansible_index_var"]
+    if control.get("extended"):
+        names.append("ansible_loop")
+    return names

@@ -1,0 +1,134 @@
+"""A play's tasks in run order, as a run reaches them (the statically known tasks of includes
+after the include, handlers after each flush that runs them), with each one's includers: what
+the variables of a task are computed along (engine.variables.report, host_runtime)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from engine.variables.play_context import role_lineage
+from engine.variables.sources import play_roles, tasks_with_includers
+
+if TYPE_CHECKING:
+    from engine.loading.model import Play, RoleInstance, Task
+
+
+def tasks_in_order(play: Play) -> Iterator[Task]:
+    """The play's tasks as a run reaches them, with the statically known tasks of includes after
+    the include, then its handlers (implicit ones left out)."""
+    return (task for task, _ in tasks_with_includers(play, handlers=True) if not task.implicit)
+
+
+def find_task(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> Task | None:
+    """The task of ``play`` written at 0-based ``line`` of ``path`` (any line of the task).
+    ``realpaths`` keeps the real path of each file across calls (one per play of a playbook)."""
+    runs = task_runs(play, path, line, realpaths)
+    return runs[0][0] if runs else None
+
+
+def task_runs(play: Play, path: str, line: int, realpaths: dict[str, str] | None = None) -> list[tuple[Task, int]]:
+    """Every run of the task of ``play`` written at 0-based ``line`` of ``path`` (any line of
+    it; the innermost task there), in run order, as (task, occurrence): a task file imported
+    twice gives two tasks, a handler flushed twice one task twice (occurrences 0 and 1). A role
+    ansible skips as a duplicate of an earlier one runs nothing."""
+    known = {} if realpaths is None else realpaths
+
+    def realpath(file: str) -> str:  # a system call per path component: once per file
+        found = known.get(file)
+        if found is None:
+            found = known[file] = os.path.realpath(file)
+        return found
+
+    real = realpath(path)
+    order = play_order(play)
+    at = [task for task in order.tasks if task.span is not None and task.span.line <= line <= task.span.end_line
+          and realpath(task.span.file) == real]
+    if not at:
+        return []
+    innermost = max(task.span.line for task in at)  # type: ignore[union-attr]
+    runs: list[tuple[Task, int]] = []
+    seen: dict[int, int] = {}
+    for task in at:
+        if task.span.line != innermost:  # type: ignore[union-attr]
+            continue
+        occurrence = seen.get(id(task), 0)
+        seen[id(task)] = occurrence + 1
+        if task.role is not None and task.role.duplicate_of is not None and not task.dynamic:
+            continue
+        runs.append((task, occurrence))
+    return runs
+
+
+class PlayOrder:
+    """A play's tasks in run order, each one's position and includers, and what each sets at run
+    time, computed once per play (a hover on the 10,000th task of a play must not walk the 9,999
+    before it again)."""
+
+    def __init__(self, play: Play) -> None:
+        self.play = play
+        self.tasks: list[Task] = []
+        self.positions: dict[int, list[int]] = {}
+        """Where each task runs in ``tasks``: a handler flushed twice runs twice."""
+        self.includers: dict[int, list[Task]] = {}
+        self.loaded_on: dict[int, frozenset[str]] = {}
+        """The hosts that load each task a per-host include brought in (the others never run it)."""
+
+        for task, outer in tasks_with_includers(play, handlers=True):
+            if not task.implicit:
+                self.positions.setdefault(id(task), []).append(len(self.tasks))
+                self.tasks.append(task)
+            self.includers[id(task)] = outer
+        self.roles = play_roles(play)
+
+    def _before(self, task: Task | None, occurrence: int) -> list[Task]:
+        positions = self.positions.get(id(task)) if task is not None else None
+        return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
+
+    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
+        """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
+        when it was included): ansible adds each to the play's roles when it is included (their
+        names, and their defaults and vars where they are public). The second: those an include
+        with a ``when`` brings in (by id), which only the run knows."""
+        found: dict[int, RoleInstance] = {}
+        conditional: set[int] = set()
+        for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
+            if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
+                found.setdefault(id(earlier.role), earlier.role)
+                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
+                    conditional.add(id(earlier.role))
+        return list(found.values()), frozenset(conditional)
+
+
+def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]],
+                     hosts: Iterable[str] | None = None) -> None:
+    """Put the tasks a run-time include loads (each with its includers) right after the include
+    in the play's order, so what they see is what the include sees, with what the tasks they
+    follow set at run time; ``hosts``: the hosts that load them (None: any)."""
+    order = play_order(play)
+    if hosts is not None:
+        members = frozenset(hosts)
+        order.loaded_on.update((id(task), order.loaded_on.get(id(task), frozenset()) | members) for task, _ in loaded)
+    known = {id(task) for task, _ in loaded} & set(order.positions)
+    fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
+    positions = order.positions.get(id(include))
+    if not fresh or not positions:
+        return
+    at = positions[0] + 1
+    order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]
+    order.includers.update({id(task): outer for task, outer in fresh})
+    order.positions = {}
+    for index, task in enumerate(order.tasks):
+        order.positions.setdefault(id(task), []).append(index)
+    play.derived.pop("scopes", None)  # the scopes of the tasks after it read fewer run-time values
+    play.derived.pop("host effects", None)
+
+
+def play_order(play: Play) -> PlayOrder:
+    """The play's order, kept with the play (an edit that changes the play resolves it again, as
+    a new object, and the old one goes with its order)."""
+    order = play.derived.get("order")
+    if order is None:
+        order = play.derived["order"] = PlayOrder(play)
+    return order  # type: ignore[no-any-return]

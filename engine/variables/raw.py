@@ -1,0 +1,67 @@
+"""A task's raw variables as its templar reads them, level by level."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.variables.sources import is_runtime
+
+if TYPE_CHECKING:
+    from engine.variables.sources import Layer
+
+
+# names that look like facts but are connection settings and magic ones: never injected facts
+_NOT_FACTS = re.compile(r"^ansible_(become\w*|\w*_interpreter|connection|host|port|user|password|ssh_\w+|"
+                        r"shell_\w+|module_compression|pipelining|timeout|private_key_file|network_os|loop\w*|"
+                        r"index_var|play_\w+|run_tags|skip_tags|check_mode|diff_mode|verbosity|forks|version|"
+                        r"\w*_names?|collection_name|config_file|search_path|playbook_python|inventory_sources)$")
+
+
+def looks_like_fact(name: str) -> bool:
+    """Whether ``name`` could be a fact injected as a variable (``ansible_`` and not a connection
+    setting or a magic variable)."""
+    return name.startswith("ansible_") and not _NOT_FACTS.match(name)
+
+
+def runtime_reason(value: Any, label: str) -> str:
+    return value.reason if is_runtime(value) and value.reason else f"set at run time ({label})"
+
+
+class RawVariables(Mapping[str, Any]):
+    """The merged raw values, looked up layer by layer when read (``hash_behaviour = replace``):
+    a hover reads a handful of the thousands of names a task sees. A value only the run knows
+    fails whatever template reads it (RunTimeOnly), ``default`` and ``is defined`` too; so does
+    any fact's name while the host's ``facts`` are gathered at run time (that reason)."""
+
+    def __init__(self, layers: list[Layer], extra: Mapping[str, Any], facts: str | None = None) -> None:
+        self._maps = [extra, *(layer.values for layer in reversed(layers))]
+        self._facts = facts
+
+    def __getitem__(self, name: str) -> Any:
+        from engine.templating.errors import RunTimeOnly
+
+        for values in self._maps:
+            if name in values:
+                value = values[name]
+                if is_runtime(value):
+                    raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
+                return value
+        if self._facts is not None and looks_like_fact(name):
+            raise RunTimeOnly(f"{name!r} is {self._facts}")
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return any(name in values for values in self._maps) or (
+            self._facts is not None and isinstance(name, str) and looks_like_fact(name))
+
+    def __iter__(self) -> Iterator[str]:
+        # lowest level first: the order of ansible's merged dict, where a name keeps the place
+        # of its first (lowest) definition
+        return iter({name: None for values in reversed(self._maps) for name in values})
+
+    def __len__(self) -> int:
+        return len(set().union(*self._maps))
+
+

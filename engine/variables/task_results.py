@@ -1,0 +1,324 @@
+"""One task followed on one host before the run: its ``when`` (per loop item), the values its
+``set_fact`` sets, the files its ``include_vars`` reads, and its registered result where ansible
+fixes its shape before the run (ansible-core 2.19: plugins/action/debug.py, assert.py,
+set_fact.py, include_vars.py, and the skipped result of executor/task_executor.py). What needs
+the run is a :class:`~engine.variables.sources.RuntimeValue` naming the task."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.loops import loop_of
+from engine.loading import keywords as kw
+from engine.loading.paths import include_vars_path
+from engine.span import YMap
+from engine.variables.loop_vars import loop_scopes
+from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+    from engine.parsing.source import SourceCache
+    from engine.templating.templar import Templar
+
+DEBUG = kw._family("debug")
+ASSERT = kw._family("assert")
+SKIP_REASON = "Conditional result was False"
+VARS_EXTENSIONS = ("yaml", "yml", "json")
+
+
+@dataclass
+class Effects:
+    """What one run of a task set on a host (each list in precedence order)."""
+
+    included: list[Layer] = field(default_factory=list)
+    facts: list[Layer] = field(default_factory=list)
+    delegated_to: str | None = None
+    """``delegate_facts``: the host its set_fact values go to instead."""
+
+
+class _Unknown(Exception):
+    """Only the run knows (the message says why)."""
+
+
+def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
+           gate: list[Any] = ()) -> Effects:  # type: ignore[assignment]
+    """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
+    and those of the includes that load it (``gate``: when one is false, nothing is loaded)."""
+    label = f"task '{task.display_name()}'"
+    data = task.data if isinstance(task.data, Mapping) else {}
+    args = task.args if isinstance(task.args, Mapping) else {}
+    register = data.get("register") if isinstance(data.get("register"), str) else None
+    effects = Effects()
+    loaded = _decide(list(gate), templar, label)
+    if isinstance(loaded, _Unknown):
+        _all_unknown(effects, task, args, register, str(loaded))
+        return effects
+    if loaded is not True:
+        return effects
+    scopes = loop_scopes(task, templar)
+    if isinstance(scopes, str):
+        _all_unknown(effects, task, args, register, scopes)
+        return effects
+    facts: dict[str, Any] = {}
+    results: list[Any] = []
+    for scope in scopes if scopes is not None else [{}]:
+        here = templar.child({**scope, **facts}) if scope or facts else templar
+        decided = _decide(conditions, here, label)
+        if isinstance(decided, _Unknown):
+            _all_unknown(effects, task, args, register, str(decided))
+            return effects
+        if decided is not True:
+            results.append({"changed": False, "skipped": True, "skip_reason": SKIP_REASON,
+                            "false_condition": decided, **_item_keys(scope)})
+            continue
+        try:
+            done = _run(task, args, here, basedir, cache, facts, effects, label)
+        except _Unknown as exc:
+            done = RuntimeValue(str(exc))
+        results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
+    if facts:
+        effects.facts.append(_layer("set_fact / register", f"set_fact in {label}", facts, task))
+    if register:
+        effects.facts.append(_layer("set_fact / register", f"register in {label}",
+                                    {register: _registered(results, scopes is not None, label, register)}, task))
+    return effects
+
+
+def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
+    """An item's loop variables in the order ansible adds them to its result."""
+    if not scope:
+        return {}
+    order = [scope["ansible_loop_var"], "ansible_loop_var", scope.get("ansible_index_var"), "ansible_index_var",
+             "ansible_loop"]
+    return {name: scope[name] for name in order if name in scope}
+
+
+def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
+    """What ``register`` keeps: the one result, or a loop's (``TaskExecutor._run_loop``: each
+    item's result with its loop variables, under ``results``)."""
+    unknown = next((result for result in results if not isinstance(result, dict)), None)
+    if unknown is not None:
+        return unknown
+    if not looped:
+        return results[0] if results else RuntimeValue(f"the result of {label} (register: {register})")
+    if not results:
+        return RuntimeValue(f"the result of {label}'s empty loop (register: {register})")
+    skipped = all(result.get("skipped") for result in results)
+    return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
+            "changed": False}
+
+
+def known_shape(task: Task) -> bool:
+    """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
+    variables, or its result's shape is fixed before the run, or it loops."""
+    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT or loop_of(task) is not None
+
+
+def host_independent(task: Task) -> bool:
+    """A set_fact, include_vars or debug msg without a template, a loop, a name to look up or
+    facts given to another host: what it sets and registers is the same on every host."""
+    from engine.templating.templar import is_template
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
+                                         (task.action in DEBUG and "var" not in (task.args or {}))):
+        return False
+    stack: list[Any] = [task.args]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            stack.extend([*item.keys(), *item.values()])
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif is_template(item):
+            return False
+    return True
+
+
+def unknown_result(task: Task) -> Effects:
+    """The effects of a task that only registers a module's result, on any host."""
+    effects = Effects()
+    data = task.data if isinstance(task.data, Mapping) else {}
+    register = data.get("register")
+    if isinstance(register, str) and register:
+        label = f"task '{task.display_name()}'"
+        effects.facts.append(_layer("set_fact / register", f"register in {label}",
+                                    {register: RuntimeValue(f"the result of {label} (register: {register})",
+                                                            uniform=True)}, task))
+    return effects
+
+
+def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
+         facts: dict[str, Any], effects: Effects, label: str) -> Any:
+    """The task's own effect on ``facts`` / ``effects``; its result where its shape is known."""
+    if task.action in SET_FACT:
+        values = {}
+        for name, raw in args.items():
+            if name == "cacheable":
+                continue
+            try:
+                values[str(name)] = templar.template(raw)
+            except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
+                values[str(name)] = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
+        facts.update(values)
+        if any(isinstance(value, RuntimeValue) for value in values.values()):
+            raise _Unknown(f"the result of {label}, some of whose values only the run knows")
+        return {"ansible_facts": dict(values), "failed": False, "changed": False}
+    if task.action in INCLUDE_VARS:
+        files, data = _include_vars(task, args, templar, basedir, cache, label)
+        layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
+        effects.included.append(layer)
+        return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
+    if task.action in DEBUG:
+        return _debug(args, templar, label)
+    if task.action in ASSERT:
+        return _assert(args, templar, label)
+    raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
+    if args.get("verbosity") not in (None, 0, "0"):
+        raise _Unknown(f"the result of {label} (shown only at a verbosity the run has)")
+    result: dict[str, Any] = {}
+    try:
+        if args.get("var") is not None:
+            name = str(args["var"])
+            result[name] = templar.template("{{ " + name + " }}")
+        else:
+            result["msg"] = templar.template(args.get("msg", "Hello world!"))
+    except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
+        if args.get("var") is None or not _plainly_undefined(exc):
+            raise _Unknown(f"the result of {label}: {exc}") from exc
+        # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
+        result[str(args["var"])] = f"<< error 1 - {exc} >>"
+        result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
+    return {**result, "failed": False, "changed": False}
+
+
+def _plainly_undefined(exc: Exception) -> bool:
+    from engine.templating.errors import RunTimeOnly
+    from engine.templating.templar import undefined_cause
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, RunTimeOnly):
+            return False
+        cause = cause.__cause__ or cause.__context__
+    return undefined_cause(exc)
+
+
+def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
+    that = args.get("that")
+    for condition in that if isinstance(that, list) else [that]:
+        try:
+            holds = templar.evaluate(condition)
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            raise _Unknown(f"the result of {label}: {exc}") from exc
+        if not holds:
+            raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails (the host stops there)")
+    success = args.get("success_msg", "All assertions passed")
+    return {"changed": False, "msg": templar.template(success), "failed": False}
+
+
+def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
+    """True when every condition holds, the first false one as written (ansible's
+    ``false_condition``), or why only the run knows."""
+    for condition in conditions:
+        try:
+            holds = templar.evaluate(condition)
+        except Exception as exc:  # noqa: BLE001 - an operand only the run knows
+            return _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
+                            f"({exc})")
+        if not holds:
+            return condition
+    return True
+
+
+def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register: str | None, reason: str) -> None:
+    if task.action in SET_FACT:
+        names = {str(name): RuntimeValue(reason) for name in args if name != "cacheable"}
+        effects.facts.append(_layer("set_fact / register", f"set_fact in task '{task.display_name()}'", names, task))
+    if register:
+        effects.facts.append(_layer("set_fact / register", f"register in task '{task.display_name()}'",
+                                    {register: RuntimeValue(reason)}, task))
+
+
+def _layer(level: str, label: str, values: Mapping[str, Any], task: Task, path: str | None = None) -> Layer:
+    found = YMap()
+    found.update(values)
+    if task.span is not None and path is None:
+        found.key_spans.update((name, task.span) for name in values)
+    key_spans = getattr(values, "key_spans", None)
+    if key_spans:
+        found.key_spans.update(key_spans)
+    return Layer(level, label, found, path or (task.span.file if task.span else None), runtime=True)
+
+
+def _include_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
+                  label: str) -> tuple[list[str], Mapping[str, Any]]:
+    """The files ``include_vars`` reads on the host and what they give (under ``name`` when set)."""
+    role_path = task.role.path if task.role is not None else None
+    task_file = task.span.file if task.span is not None else None
+    try:
+        target = templar.template(args.get("_raw_params", args.get("file")))
+        folder = templar.template(args.get("dir"))
+        matching = templar.template(args.get("files_matching"))
+        ignored = templar.template(args.get("ignore_files")) or []
+    except Exception as exc:  # noqa: BLE001 - a file named from what only the run knows
+        raise _Unknown(f"the variables of {label}, whose file only the run knows ({exc})") from exc
+    if isinstance(folder, str) and folder:
+        root = _vars_dir(role_path, task_file, folder, basedir)
+        if root is None:
+            raise _Unknown(f"{label} fails: no directory {folder!r}")
+        files = _files_in(root, matching, ignored if isinstance(ignored, list) else [ignored])
+    elif isinstance(target, str) and target:
+        found = include_vars_path(role_path, task_file, target, basedir)
+        if found is None:
+            raise _Unknown(f"{label} fails: no file {target!r}")
+        files = [found]
+    else:
+        raise _Unknown(f"the variables of {label}")
+    merged = YMap()
+    for path in files:
+        data = cache.load(path).data
+        if data is None:
+            continue
+        if not isinstance(data, Mapping):
+            raise _Unknown(f"{label} fails: {path} is not a mapping")
+        merged.update(data)
+        merged.key_spans.update(getattr(data, "key_spans", {}))
+    if args.get("name"):
+        wrapped = YMap()
+        wrapped[str(args["name"])] = dict(merged)
+        return files, wrapped
+    return files, merged
+
+
+def _vars_dir(role_path: str | None, task_file: str | None, folder: str, basedir: str) -> str | None:
+    candidates = [folder] if os.path.isabs(folder) else []
+    if role_path:
+        candidates.append(os.path.join(role_path, "vars", folder))
+    if task_file is not None:
+        candidates += [os.path.join(os.path.dirname(task_file), "vars", folder),
+                       os.path.join(os.path.dirname(task_file), folder)]
+    candidates += [os.path.join(basedir, "vars", folder), os.path.join(basedir, folder)]
+    return next((c for c in candidates if os.path.isdir(c)), None)
+
+
+def _files_in(root: str, matching: Any, ignored: list[Any]) -> list[str]:
+    """``include_vars``' ``_load_files_in_dir`` walk: each directory's files sorted, its
+    subdirectories after, the extensions it reads, ``files_matching`` searched in the name."""
+    found = []
+    for current, folders, names in sorted(os.walk(root), key=lambda entry: entry[0]):
+        folders.sort()
+        for name in sorted(names):
+            if name.rpartition(".")[2] not in VARS_EXTENSIONS or name in ignored:
+                continue
+            if matching and not re.search(str(matching), name):
+                continue
+            found.append(os.path.join(current, name))
+    return found

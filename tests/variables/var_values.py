@@ -1,0 +1,121 @@
+"""What ``playbook-ls vars`` gives at a probe of a recorded scenario (var_cases), in the
+probes' terms: shared by the recorded scenarios' test and the random ones (random_vars.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ansible_tools import read_case  # noqa: E402
+
+from engine.flow.plan import RunOptions, make_plan  # noqa: E402
+from engine.variables.host_includes import load_host_includes  # noqa: E402
+from engine.variables.report import include_loop_runs, task_runs, variables_at  # noqa: E402
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.loading.model import Task
+
+
+def run_options(root: Path) -> RunOptions:
+    """The case's ansible-playbook command line given to ``playbook-ls vars``, as its parser
+    and playbook_ls.cli.vars.launch_options take it (the option variables included)."""
+    from engine.parsing.source import SourceCache
+    from playbook_ls.cli.main import build_parser
+    from playbook_ls.cli.vars import launch_options
+
+    spec = read_case(root)
+    inventory = [arg for source in spec.get("inventory", []) for arg in ("-i", str(root / source))]
+    args = build_parser().parse_args(["vars", str(root / "site.yml"), "--host", "any", *inventory,
+                                      *spec.get("args", [])])
+    options, problem = launch_options(args, SourceCache())
+    assert problem is None, problem
+    return options
+
+
+@cache
+def scenario_plan(root: Path) -> Plan:
+    """The scenario's plan, as ``playbook-ls vars`` makes it, its per-host includes loaded (read
+    once: every probe of a scenario is asked in the same directory and environment)."""
+    plan = make_plan(run_options(root), dynamic_inventory=False, select_tasks=False)
+    load_host_includes(plan)
+    return plan
+
+
+def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int, tuple[int, ...]]]:
+    """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
+    play after play, each play's runs as engine.variables.report.task_runs gives them, each once
+    per item of a looped include around it (include_loop_runs)."""
+    return [(play_plan, task, occurrence, outer) for play_plan in plan.plays
+            if any(h.name == host for h in play_plan.hosts)
+            for task, occurrence in task_runs(play_plan.play, path, line)
+            for outer in include_loop_runs(plan, play_plan, next(h for h in play_plan.hosts if h.name == host),
+                                           task, occurrence)]
+
+
+def values_at(root: Path, where: str, host: str, index: int, names: list[str],
+              item: int | None = None) -> dict[str, Any]:
+    """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where`` of the
+    scenario in ``root`` (at ``item`` of its loop), asked in that directory."""
+    plan = scenario_plan(root)
+    path, _, line = where.rpartition(":")
+    runs = tasks_at(plan, str(root / path), int(line) - 1, host)
+    if index >= len(runs):
+        raise AssertionError(f"playbook-ls runs the task at {where} {len(runs)} time(s) on {host}, ansible ran it "
+                             f"at least {index + 1} times")
+    play_plan, task, occurrence, outer = runs[index]
+    chosen = next(h for h in play_plan.hosts if h.name == host)
+    report = variables_at(plan, play_plan, chosen, task, names, occurrence, item=item, outer=outer)
+    values = {name: ("undefined" if not resolved.definitions else
+                     resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
+              for name, resolved in report.variables.items()}
+    # as the recording callback writes the scenario's directory
+    return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
+
+
+def measure(root: Path) -> tuple[int, list[str]]:
+    """Every value the scenario in ``root`` recorded, compared with playbook-ls's (in the
+    scenario's directory and ``env``, no other ANSIBLE_ setting): how many, and each difference.
+    A name of the case's ``runtime`` must be said to be unknown."""
+    import os
+
+    from var_cases import typed
+
+    spec = read_case(root)
+    runtime = set(spec.get("runtime", []))
+    expected = json.loads((root / "expected.json").read_text())
+    saved_env, saved_cwd = dict(os.environ), os.getcwd()
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        del os.environ[name]
+    os.environ.update(spec.get("env", {}))
+    os.chdir(root)
+    compared, wrong = 0, []
+    try:
+        for where, hosts in sorted(expected.items()):
+            for host, runs in sorted(hosts.items()):
+                for index, run in enumerate(runs):
+                    for item, values in (enumerate(run) if isinstance(run, list) else [(None, run)]):
+                        if values is None:
+                            continue
+                        label = f"{where} on {host} run {index + 1}" + (f" item {item + 1}" if item is not None else "")
+                        compared += len(values)
+                        try:
+                            ours = values_at(root, where, host, index, list(values), item)
+                        except AssertionError as exc:
+                            wrong += [f"{label}: {name}: {exc}" for name in values]
+                            continue
+                        for name, value in values.items():
+                            mine = ours.get(name)
+                            same = str(mine).startswith("unknown: ") if name in runtime else typed(mine) == typed(value)
+                            if not same:
+                                wrong.append(f"{label}: {name}: ansible {value!r}; playbook-ls {mine!r}")
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+    return compared, wrong
