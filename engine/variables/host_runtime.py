@@ -45,9 +45,15 @@ _following = 0  # effects being followed now (one inside another's templar): the
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
+    from engine.flow.host_reading import runs_setup
+
     for earlier in plays_before(plan, play_plan, including=True):
-        if gathers_facts(earlier.play) and any(h.name == host.name for h in earlier.hosts):
+        if not any(h.name == host.name for h in earlier.hosts):
+            continue
+        if gathers_facts(earlier.play):
             return f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
+        if runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
+            return f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or clear_facts)"
     return None
 
 
