@@ -523,7 +523,7 @@ class _HostTask:
         if self._rebound and not set(names) <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
             raise _ReadsMore  # the first host's variables are not this host's
         self.touched.update(names)
-        self._task_variables([name for name in names if name not in _RUN_FILLED])  # one lookup for all
+        self._task_variables([name for name in names if not self._run_filled(name)])  # one lookup for all
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 
@@ -531,7 +531,7 @@ class _HostTask:
         """Why the run alone knows ``name`` here (also through the templates its value holds)."""
         if name in self._unknown:
             return self._unknown[name]
-        if name in _RUN_FILLED:
+        if self._run_filled(name):
             filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
             return f"`{name}` ({filled})"
         if name in include_loop_names(self.play_plan.play, self.task):
@@ -568,6 +568,16 @@ class _HostTask:
         self._unknown[name] = reason
         return reason
 
+    def _run_filled(self, name: str) -> bool:
+        """Whether only the run can fill ``name`` here. ``hostvars`` is followed like the host's
+        own variables (what earlier tasks set on each host, unknown where the run decides), unless
+        the inventory may change by then (add_host, group_by): the run's hosts are then its own."""
+        if name != "hostvars":
+            return name in _RUN_FILLED
+        from engine.flow.plan import changes_inventory
+
+        return self.play_plan.dynamic or changes_inventory(self.play_plan.play)
+
     def _gathers_facts(self) -> bool:
         """Whether the run may have gathered facts for the host by this play: it or a play
         before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
@@ -594,7 +604,7 @@ class _HostTask:
                 shown.append(f"{name} = {short(self._overrides[name])} ({origin})")
                 continue
             resolved = self._resolved.get(name)
-            if resolved is None or resolved.magic:
+            if resolved is None or resolved.magic or name in ("hostvars", "vars"):  # too large to show
                 continue
             if not resolved.definitions:
                 shown.append(f"{name} is not defined")
