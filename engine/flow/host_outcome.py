@@ -569,14 +569,10 @@ class _HostTask:
         return reason
 
     def _run_filled(self, name: str) -> bool:
-        """Whether only the run can fill ``name`` here. ``hostvars`` is followed like the host's
-        own variables (what earlier tasks set on each host, unknown where the run decides), unless
-        the inventory may change by then (add_host, group_by): the run's hosts are then its own."""
-        if name != "hostvars":
-            return name in _RUN_FILLED
-        from engine.flow.plan import changes_inventory
-
-        return self.play_plan.dynamic or changes_inventory(self.play_plan.play)
+        """Whether only the run can fill ``name`` here. ``hostvars`` stays the run's in the plan:
+        reading another host's variables through it follows every earlier task on that host, which
+        a loop over a fleet's group (``hostvars[item]``) would do once per item and host."""
+        return name in _RUN_FILLED
 
     def _gathers_facts(self) -> bool:
         """Whether the run may have gathered facts for the host by this play: it or a play

@@ -171,7 +171,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         ordered, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
                               dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts]))
-        dynamic = dynamic or changes_inventory(play)
+        dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)
 
@@ -207,7 +207,7 @@ def selected_run_tasks(play: Play, selection: Selection) -> list[Task]:
     return selected
 
 
-def changes_inventory(play: Play) -> bool:
+def _changes_inventory(play: Play) -> bool:
     """Whether the play has an add_host or group_by task (statically known)."""
     return any(task.action in kw.CHANGES_INVENTORY for task in play_tasks(play))
 

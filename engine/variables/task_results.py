@@ -322,3 +322,16 @@ def _files_in(root: str, matching: Any, ignored: list[Any]) -> list[str]:
                 continue
             found.append(os.path.join(current, name))
     return found
+
+
+def include_vars_names(task: Task, basedir: str, cache: SourceCache) -> list[str] | None:
+    """The names an ``include_vars`` task sets whatever the host: those of the files it names
+    without a template; None when only a host's values or the run tell which files they are."""
+    from engine.templating.templar import Templar
+
+    args = task.args if isinstance(task.args, Mapping) else {}
+    try:
+        _files, values = _include_vars(task, args, Templar({}), basedir, cache, f"task '{task.display_name()}'")
+    except _Unknown:
+        return None
+    return [str(name) for name in values]

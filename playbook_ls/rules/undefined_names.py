@@ -126,11 +126,10 @@ def _setters(plan: Plan) -> _Setters | None:
     last for the whole run); None when a task sets names nobody can read from the playbook."""
     from engine.loading.keywords import CHANGES_INVENTORY
     from engine.templating.load_time import is_template
-    from engine.variables.manager import VariableManager
-    from engine.variables.sources import INCLUDE_VARS, SET_FACT, task_runtime_layers
+    from engine.variables.sources import INCLUDE_VARS, SET_FACT
+    from engine.variables.task_results import include_vars_names
     from playbook_ls.rules.base import play_tasks
 
-    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     names: set[str] = set()
     last_certain = len(plan.plays) - 1
     for index, play_plan in enumerate(plan.plays):
@@ -148,10 +147,10 @@ def _setters(plan: Plan) -> _Setters | None:
                     return None
                 names.update(str(name) for name in args if name != "cacheable")
             elif action in INCLUDE_VARS:
-                included, _ = task_runtime_layers(manager, task, play.basedir)
+                included = include_vars_names(task, play.basedir, plan.inventory.cache)
                 if included is None:
                     return None
-                names.update(str(name) for name in included.values)
+                names.update(included)
             elif action in CHANGES_INVENTORY or (action.endswith("meta") and "refresh_inventory" in str(task.args)):
                 last_certain = min(last_certain, index)
             register = data.get("register")
