@@ -34,6 +34,7 @@ def unloaded_include(task: Task) -> bool:
 
 def load_host_includes(plan: Plan) -> None:
     """Load every play's per-host includes, each host's file once (nested ones too)."""
+    from engine.flow.host_includes import MAX_DEPTH
     from engine.loading.includes import IncludeLoader
     from engine.variables.report import templar_at
 
@@ -44,7 +45,9 @@ def load_host_includes(plan: Plan) -> None:
         while index < len(order.tasks):  # the order grows as includes are loaded
             task = order.tasks[index]
             index += 1
-            if unloaded_include(task):
+            # as deep as the plan follows them (engine.flow.host_includes): a cycle of files
+            # including each other would otherwise grow the order for ever
+            if unloaded_include(task) and len(order.includers.get(id(task), [])) < MAX_DEPTH:
                 _load(plan, play_plan, task, loader, templar_at)
 
 
