@@ -27,7 +27,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from list_tasks import both_commands  # noqa: E402
+from plan import timed  # noqa: E402
 
 DATACENTERS = ("fra", "ams", "lon")
 TIERS = ("web", "db", "cache", "queue")
@@ -193,18 +193,6 @@ def generate(root: Path, hosts: int) -> None:
     (root / "roles/webserver/tasks/main.yml").write_text(ROLE_TASKS)
     (root / "roles/webserver/handlers/main.yml").write_text(ROLE_HANDLERS)
     (root / "site.yml").write_text(PLAYBOOK)
-
-
-def timed(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, int, bytes]:
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            stdin=subprocess.DEVNULL, env=env)
-    out = proc.stdout.read() if proc.stdout else b""
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({os.waitstatus_to_exitcode(status)})")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024, out
 
 
 def outcome_counts(out: bytes) -> dict[str, int]:

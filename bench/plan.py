@@ -55,10 +55,11 @@ def generate(root: Path, hosts: int, tasks: int, groups: int) -> None:
     (root / "site.yml").write_text("\n".join(body) + "\n")
 
 
-def timed(command: list[str], cwd: Path) -> tuple[float, float, int, bytes]:
+def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, int, bytes]:
+    """One whole process: wall and CPU seconds, peak RSS in MB, its stdout."""
     start = time.perf_counter()
     proc = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, env=env)
     out = proc.stdout.read() if proc.stdout else b""
     _pid, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
