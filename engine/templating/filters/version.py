@@ -44,7 +44,29 @@ _SEMVER = re.compile(r"""^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)
     (?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$""", re.VERBOSE)
 
 
-class _Alpha:
+class _Identifier:
+    """A pre-release identifier: each kind says ``==`` and ``<`` (raising ValueError against what
+    it cannot be compared with, as ansible's do); the other comparisons follow from those two."""
+
+    def __eq__(self, other: object) -> bool:
+        raise NotImplementedError
+
+    def __lt__(self, other: Any) -> bool:
+        raise NotImplementedError
+
+    def __le__(self, other: Any) -> bool:
+        return self.__lt__(other) or self.__eq__(other)
+
+    def __gt__(self, other: Any) -> bool:
+        return not self.__le__(other)
+
+    def __ge__(self, other: Any) -> bool:
+        return not self.__lt__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Alpha(_Identifier):
     """A textual pre-release identifier: after every numeric one, compared as text among its kind."""
 
     def __init__(self, text: str) -> None:
@@ -60,19 +82,8 @@ class _Alpha:
             return False
         raise ValueError
 
-    def __le__(self, other: Any) -> bool:
-        return self.__lt__(other) or self.__eq__(other)
 
-    def __gt__(self, other: Any) -> bool:
-        return not self.__le__(other)
-
-    def __ge__(self, other: Any) -> bool:
-        return not self.__lt__(other)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class _Numeric:
+class _Numeric(_Identifier):
     """A numeric pre-release identifier: before every textual one, compared as a number."""
 
     def __init__(self, text: str) -> None:
@@ -87,17 +98,6 @@ class _Numeric:
         if isinstance(other, _Alpha):
             return True
         raise ValueError
-
-    def __le__(self, other: Any) -> bool:
-        return self.__lt__(other) or self.__eq__(other)
-
-    def __gt__(self, other: Any) -> bool:
-        return not self.__le__(other)
-
-    def __ge__(self, other: Any) -> bool:
-        return not self.__lt__(other)
-
-    __hash__ = None  # type: ignore[assignment]
 
 
 def _semver(text: str) -> tuple[tuple[int, int, int], tuple[Any, ...]]:
