@@ -57,18 +57,18 @@ def _to_human(size: Any, isbits: Any = False, unit: Any = None) -> str:
 
 
 def human_to_bytes(size: Any, default_unit: Any = None, isbits: Any = False) -> int:
-    try:
-        return _to_bytes(size, default_unit, isbits)
-    except TypeError as exc:
-        raise TemplateFailure("human_to_bytes() failed on bad input") from exc
-    except Exception as exc:  # noqa: BLE001 - ansible words any other failure alike
-        raise TemplateFailure("human_to_bytes() can't interpret the input") from exc
+    return _worded("human_to_bytes", _to_bytes, size, default_unit, isbits)
 
 
 def human_readable(size: Any, isbits: Any = False, unit: Any = None) -> str:
+    return _worded("human_readable", _to_human, size, isbits, unit)
+
+
+def _worded(name: str, compute: Any, *args: Any) -> Any:
+    """``compute(*args)``, its failure worded as ansible's filter ``name`` words it."""
     try:
-        return _to_human(size, isbits, unit)
+        return compute(*args)
     except TypeError as exc:
-        raise TemplateFailure("human_readable() failed on bad input") from exc
+        raise TemplateFailure(f"{name}() failed on bad input") from exc
     except Exception as exc:  # noqa: BLE001 - ansible words any other failure alike
-        raise TemplateFailure("human_readable() can't interpret the input") from exc
+        raise TemplateFailure(f"{name}() can't interpret the input") from exc
