@@ -158,46 +158,40 @@ def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer
     return found
 
 
-def inventory_definitions(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                          names: list[str]) -> tuple[Any, ...]:
-    """What the inventory says of ``names`` on ``host`` (every level that sets one, with its
-    label and value as JSON): the only levels in which two hosts differ for one task, besides
-    the magic variables. Two hosts with equal answers see equal values of these names."""
-    scope = _scope(plan, play_plan, task)
-    layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
-    shared = getattr(layers, "shared_count", 0)
-    # the groups' part is the same for every host in the same groups: worked out once for them
-    kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
-    key = (getattr(layers, "groups_key", None), tuple(names))
-    groups_part = kept.get(key) if key[0] is not None else None
-    if groups_part is None:
-        groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
-                            for name in names for layer in layers[:shared] if name in layer.values)
-        if key[0] is not None:
-            kept[key] = groups_part
-    return groups_part + tuple((name, layer.label, _frozen(layer.values[name]))
-                               for name in names for layer in layers[shared:] if name in layer.values)
+InventoryKeys = tuple[tuple[Any, ...], "tuple[Any, ...] | None", list[tuple[str, "str | None"]]]
 
 
-def host_level_values(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
-                      names: list[str]) -> tuple[tuple[Any, ...], list[tuple[str, str | None]]] | None:
-    """:func:`inventory_definitions` with the host's own levels (its inventory line, its
-    host_vars files) told by level, not by the host's name, and the label and path of each of
-    those levels that sets one of ``names``: two hosts with equal keys see equal values, shown
-    with their own provenance. None when the host's own levels set none of ``names``."""
+def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, names: list[str]) -> InventoryKeys:
+    """What the inventory says of ``names`` on ``host``, the only levels in which two hosts
+    differ for one task besides the magic variables, in one reading of its levels:
+
+    - every level that sets one of ``names``, with its label and value as JSON: two hosts with
+      equal answers see equal values of these names, from the same places;
+    - the same with the host's own levels (its inventory line, its host_vars files) told by
+      level, not by label (which names the host), or None when they set none of ``names``: two
+      hosts with equal keys see equal values, each from its own line or file;
+    - the label and path of each of those own levels that sets one of ``names``."""
     scope = _scope(plan, play_plan, task)
     layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
     shared = getattr(layers, "shared_count", None)
-    if shared is None:
-        return None
-    own = [layer for layer in layers[shared:] if any(name in layer.values for name in names)]
+    # the groups' part is the same for every host in the same groups: worked out once for them
+    kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
+    groups_key = getattr(layers, "groups_key", None)
+    key = (groups_key, tuple(names))
+    groups_part = kept.get(key) if groups_key is not None else None
+    if groups_part is None:
+        groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
+                            for name in names for layer in layers[:shared or 0] if name in layer.values)
+        if groups_key is not None:
+            kept[key] = groups_part
+    own = [layer for layer in layers[shared or 0:] if any(name in layer.values for name in names)]
     if not own:
-        return None
-    groups_part = tuple((name, layer.label, _frozen(layer.values[name]))
-                        for name in names for layer in layers[:shared] if name in layer.values)
-    own_part = tuple((name, layer.level, _frozen(layer.values[name]))
-                     for name in names for layer in own if name in layer.values)
-    return (getattr(layers, "groups_key", None), groups_part, own_part), [(layer.label, layer.path) for layer in own]
+        return groups_part, None, []
+    values = [(name, layer, _frozen(layer.values[name])) for name in names for layer in own if name in layer.values]
+    return (groups_part + tuple((name, layer.label, value) for name, layer, value in values),
+            (groups_part, tuple((name, layer.level, value) for name, layer, value in values)) if shared is not None
+            else None,
+            [(layer.label, layer.path) for layer in own])
 
 
 def _frozen(value: Any, depth: int = 0) -> Any:
@@ -242,11 +236,10 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
 
 def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
+                 magic: Mapping[str, Any],
                  outer: tuple[int, ...] | None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
     none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
-    from engine.templating.pure_lookups import PureLookups
-    from engine.templating.templar import Templar
     from engine.variables.loop_vars import includer_loops, loop_names, loop_scopes
 
     if task is None or outer is None:
@@ -255,7 +248,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = []
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
-        scopes = loop_scopes(include, Templar(raw, PureLookups(), bounded=True))
+        scopes = loop_scopes(include, static_templar(raw, magic))
         if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
             continue
@@ -274,18 +267,24 @@ def _loop_layer(task: Task, scope: Mapping[str, Any], index: int) -> Layer:
                  task.span.file if task.span else None, task.span.line if task.span else None)
 
 
+def static_templar(raw: Mapping[str, Any], magic: Mapping[str, Any]) -> Any:
+    """The bounded templar of a value shown before the run: ``raw`` variables, lookups without
+    side effects, the magic variables read as they are (ansible builds them and never templates
+    them; ``groups`` alone holds every host name) but ``hostvars``, whose values are templated."""
+    from engine.templating.pure_lookups import PureLookups
+    from engine.templating.templar import Templar
+
+    return Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)))
+
+
 def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int = 0,
                outer: tuple[int, ...] | None = ()) -> Any:
     """The templar of ``task`` on ``host`` (the items of the looped includes around it at
     ``outer``; None: without them), before its own loop."""
-    from engine.templating.pure_lookups import PureLookups
-    from engine.templating.templar import Templar
-
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
     raw = _raw_over(plan, play_plan, host, layers, magic)
-    items = _loop_layers(plan, play_plan, host, task, raw, outer)
-    return Templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, PureLookups(),
-                   bounded=True)
+    items = _loop_layers(plan, play_plan, host, task, raw, magic, outer)
+    return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
 
 
 def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
@@ -341,17 +340,16 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     its ``occurrence``-th run (:func:`task_runs`), under the ``outer`` items of the looped includes
     around it (:func:`include_loop_runs`), at ``item`` of its own loop (None: the names the loop
     binds are said to be set per item)."""
-    from engine.templating.pure_lookups import PureLookups
-    from engine.templating.templar import RECURSIVE_VALUE, Templar, TemplateFailure, is_template, too_large_reason
+    from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
     from engine.variables.host_runtime import facts_unknown
     from engine.variables.loop_vars import loop_names, loop_scopes
 
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer)
     raw = _raw_over(plan, play_plan, host, layers, magic)
-    layers = [*layers, *_loop_layers(plan, play_plan, host, task, raw, outer)]
+    layers = [*layers, *_loop_layers(plan, play_plan, host, task, raw, magic, outer)]
     bound = loop_names(task) if task is not None else []
     if bound:
-        scopes = loop_scopes(task, Templar(raw, PureLookups(), bounded=True))  # type: ignore[arg-type]
+        scopes = loop_scopes(task, static_templar(raw, magic))  # type: ignore[arg-type]
         if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
             return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer)
                               for index in range(len(scopes))])
@@ -367,7 +365,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         raw = _raw_over(plan, play_plan, host, layers, magic)
     found = definitions(layers, names)
     facts = facts_unknown(plan, play_plan, host)
-    templar = Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)))
+    templar = static_templar(raw, magic)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:
@@ -418,7 +416,9 @@ def _per_item(runs: list[TaskVariables]) -> TaskVariables:
     result = runs[0]
     for name, first in list(result.variables.items()):
         each = [run.variables[name] for run in runs]
-        if any((other.unknown, _frozen(other.value)) != (first.unknown, _frozen(first.value)) for other in each[1:]):
+        if any(other.unknown != first.unknown or (other.value is not first.value
+                                                  and _frozen(other.value) != _frozen(first.value))
+               for other in each[1:]):
             defs = [replace(d, label=d.label.partition(" of ")[2] or d.label) if d.level == "loop item" else d
                     for d in first.definitions]  # "item 1 of the loop of task X": the loop of task X
             result.variables[name] = replace(first, value=None, definitions=defs, per_item=each,
