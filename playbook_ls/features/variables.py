@@ -173,14 +173,16 @@ def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> A
     return inventory
 
 
-def play_context(index: WorkspaceIndex, path: str, reach: Reach, inventory: list[str] | None) -> tuple[Any, Any]:
+def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | None) -> tuple[Any, Any]:
     """The plan and the play's plan a variable report needs for ``reach``: the inventory read
-    for the playbook's directory, and the play's hosts in it (the implicit localhost when its
-    pattern matches none)."""
+    for the playbook's directory (ansible-playbook's, whichever file of a role is asked about:
+    one inventory for every file the playbook reaches), and the play's hosts in it (the
+    implicit localhost when its pattern matches none)."""
     from engine.flow.plan import PlayPlan, RunOptions, play_order
     from engine.inventory.patterns import HostPatternError, select_hosts
 
-    inv = _inventory(index, path, inventory).with_playbook_dir(os.path.dirname(os.path.abspath(reach.book.path)))
+    book = reach.book.path
+    inv = _inventory(index, book, inventory).with_playbook_dir(os.path.dirname(os.path.abspath(book)))
     try:
         hosts = select_hosts(inv.data, reach.play.hosts, None, warnings=[])
     except HostPatternError:
@@ -199,7 +201,7 @@ def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
 
     found = []
     for reach in index.at(path, line):
-        plan, play_plan = play_context(index, path, reach, inventory)
+        plan, play_plan = play_context(index, reach, inventory)
         groups: dict[tuple[str, Any], HostGroup] = {}
         for host in play_plan.hosts[:MAX_HOSTS]:
             resolved = variables_at(plan, play_plan, host, reach.task, [name]).variables[name]
@@ -344,7 +346,7 @@ def values_for_completion(index: WorkspaceIndex, path: str, line: int,
     reaches = index.at(path, line)
     if not reaches:
         return None
-    plan, play_plan = play_context(index, path, reaches[0], inventory)
+    plan, play_plan = play_context(index, reaches[0], inventory)
     try:
         return variables_at(plan, play_plan, play_plan.hosts[0], reaches[0].task).variables
     except InventoryError:  # a group_vars/host_vars file that does not parse: the hover says so
@@ -392,7 +394,7 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
                      for name, value in args.items() if is_template(value)]
         if not templated:
             continue
-        plan, play_plan = play_context(index, path, reach, inventory)
+        plan, play_plan = play_context(index, reach, inventory)
         hosts = play_plan.hosts
         try:
             templars = [variables_at(plan, play_plan, host, task, []).templar for host in hosts[:3]]
