@@ -48,13 +48,24 @@ def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     from engine.flow.host_reading import runs_setup
 
     for earlier in plays_before(plan, play_plan, including=True):
-        if not any(h.name == host.name for h in earlier.hosts):
-            continue
         if gathers_facts(earlier.play):
-            return f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
-        if runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
-            return f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or clear_facts)"
+            reason = f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
+        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
+            reason = f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or clear_facts)"
+        else:
+            continue
+        if host.name in host_names(earlier):
+            return reason
     return None
+
+
+def host_names(play_plan: PlayPlan) -> frozenset[str]:
+    """The names of the play's hosts, once per list of them (asked for each host of a fleet)."""
+    kept = play_plan.__dict__.get("host_names")
+    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
+        kept = play_plan.__dict__["host_names"] = (play_plan.hosts, len(play_plan.hosts),
+                                                   frozenset(h.name for h in play_plan.hosts))
+    return kept[2]
 
 
 def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
@@ -116,7 +127,7 @@ class Follower:
         one: the include_vars layers, then the set_fact and register ones."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
-            member = any(h.name == host.name for h in earlier.hosts)
+            member = host.name in host_names(earlier)
             order = self.order_of(earlier.play)
             for done in _setters(order, len(order.tasks)):
                 effects += self._runs_on(earlier, host, done, (), [], member)
