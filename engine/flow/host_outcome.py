@@ -64,13 +64,47 @@ class HostOutcome:
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
 
 
-def by_outcome(outcomes: Mapping[str, HostOutcome]) -> dict[tuple[str, str], list[str]]:
+THIS_HOST = "‹host›"
+"""Stands for each host's own name in a reason :func:`by_outcome` gives several hosts alike."""
+
+
+def by_outcome(outcomes: Mapping[str, HostOutcome], alike: bool = False) -> dict[tuple[str, str], list[str]]:
     """The hosts grouped by outcome and reason, in host order; one group for the hosts that run
-    (their reasons only say how: every condition holds, k of n loop items)."""
+    (their reasons only say how: every condition holds, k of n loop items). With ``alike``, the
+    reasons that differ only where they name the host itself (its own inventory line, its
+    host_vars file, a loop item that is its name) are one, each host's name read as
+    :data:`THIS_HOST`: 2,000 hosts each with a ``weight=`` on its line make a few groups, not
+    2,000. A group of one keeps its host's name."""
     grouped: dict[tuple[str, str], list[str]] = {}
     for host, outcome in outcomes.items():
-        grouped.setdefault((outcome.outcome, outcome.reason if outcome.outcome != RUNS else ""), []).append(host)
+        reason = outcome.reason if outcome.outcome != RUNS else ""
+        if alike and host in reason:
+            reason = _without_own_name(host, reason)
+        grouped.setdefault((outcome.outcome, reason), []).append(host)
+    if alike and any(len(hosts) == 1 and THIS_HOST in reason for (_, reason), hosts in grouped.items()):
+        named: dict[tuple[str, str], list[str]] = {}
+        for (kind, reason), hosts in grouped.items():
+            if len(hosts) == 1 and THIS_HOST in reason:
+                reason = outcomes[hosts[0]].reason
+            named.setdefault((kind, reason), []).extend(hosts)
+        return named
     return grouped
+
+
+def _without_own_name(host: str, reason: str) -> str:
+    """``reason`` with ``host`` as a whole name (not ``web1`` of ``web10``; ``web1.yml`` is its
+    file) read as :data:`THIS_HOST`; no pattern per host: a fleet's names would each compile one."""
+    parts, start = [], 0
+    while (at := reason.find(host, start)) >= 0:
+        end = at + len(host)
+        whole = (at == 0 or not _in_name(reason[at - 1])) and (end == len(reason) or not _in_name(reason[end]))
+        parts.append(reason[start:at] + (THIS_HOST if whole else host))
+        start = end
+    return "".join(parts) + reason[start:]
+
+
+def _in_name(character: str) -> bool:
+    return character.isalnum() or character in "_-"
 
 
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
@@ -154,66 +188,62 @@ class _SharedOutcomes:
                 return self.rebound.for_host(host).outcome(conditions)
             except _ReadsMore:
                 pass  # this host's conditions go further: read its own variables
-        key = by_value = None
+        keys = None
         if self.shared and self.names is not None:
-            key = self._signature(host)
-            if key in self.known:
-                return self.known[key]
-            by_value = self._alike(host, key)
-            if isinstance(by_value, HostOutcome):
-                return by_value
+            keys = self._keys(host)
+            found = self.known.get(keys[0]) or self._alike(keys)
+            if found is not None:
+                return found
         reading = _HostTask(self.plan, self.play_plan, host, self.task)
         reading.removed = self.removed
         outcome = reading.outcome(conditions)
-        if by_value is not None:
-            self.by_value[by_value[0]] = (host.name, by_value[1], outcome)
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & (_PER_HOST - _SIGNED))
             if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
                 self.rebound = reading
-            key = self._signature(host)
-        if self.shared and key is not None:
-            self.known[key] = outcome
+            keys = self._keys(host) if self.shared else None
+        if keys is not None:
+            self.known[keys[0]] = outcome
+            if keys[1] is not None:
+                self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
         return outcome
 
-    def _alike(self, host: Host, key: tuple[Any, ...]) -> HostOutcome | tuple[Any, Any] | None:
+    def _alike(self, keys: tuple[Any, ...]) -> HostOutcome | None:
         """A host whose own inventory level sets a name the task reads (``weight=3`` on its
         line) has a signature of its own; a host with the same values there has the same outcome,
-        its reason naming this host's levels instead. That outcome (also kept under ``key``), or
-        what to keep this host's under once computed (None: nothing of the host's own is read)."""
-        from engine.variables.report import host_level_values
-
-        assert self.names is not None
-        found = host_level_values(self.plan, self.play_plan, host, self.task,
-                                  [name for name in self.names if name not in _HOST_IDENTITY])
-        if found is None:
-            return None
-        value_key, own = found
-        earlier = self.by_value.get(value_key)
+        its reason naming this host's levels instead (also kept under its signature). None when
+        no host had those values yet, or the reason cannot be reworded."""
+        signature, value_key, own = keys
+        earlier = self.by_value.get(value_key) if value_key is not None else None
         if earlier is None:
-            return found
+            return None
         reason = _with_provenance(earlier[2].reason, earlier[0], earlier[1], own)
         if reason is None:
-            return found
-        outcome = self.known[key] = HostOutcome(earlier[2].outcome, reason, earlier[2].unreported)
+            return None
+        outcome = self.known[signature] = HostOutcome(earlier[2].outcome, reason, earlier[2].unreported)
         return outcome
 
-    def _signature(self, host: Host) -> tuple[Any, ...]:
-        from engine.variables.report import inventory_definitions
+    def _keys(self, host: Host) -> tuple[Any, ...]:
+        """The host's signature and value key (:func:`~engine.variables.report.inventory_keys`),
+        with what else tells hosts apart for the names read (cached facts, ``group_names``),
+        and its own levels; once per host and names for the play."""
+        from engine.variables.report import inventory_keys
 
         assert self.names is not None
         found = self.signatures.get((host.name, self.names))
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
             # host's identity, told apart below, not a definition to compare
-            found = inventory_definitions(self.plan, self.play_plan, host, self.task,
-                                          [name for name in self.names if name not in _HOST_IDENTITY])
+            signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task,
+                                                       [name for name in self.names if name not in _HOST_IDENTITY])
+            extra: tuple[Any, ...] = ()
             cached = getattr(self.plan, "facts", {}).get(host.name)
             if cached is not None and any(name.startswith("ansible_") for name in self.names):
-                found += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
+                extra += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
             if "group_names" in self.names:
-                found += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
+                extra += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
+            found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
             self.signatures[(host.name, self.names)] = found
         return found
 
@@ -265,11 +295,32 @@ class _HostTask:
         """Every name the outcome read, also through the templates of values."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
+        self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
+        self._scopes_shared = False
+        """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
         if loop is None:
             return self._conditions(conditions, {})
+        if self._loop_scopes is None:
+            before = set(self.touched)
+            self._loop_scopes = self._item_scopes(loop)
+            self._scopes_shared = not (self.touched - before) & _HOST_IDENTITY
+        scopes = self._loop_scopes
+        if isinstance(scopes, HostOutcome):
+            return scopes
+        outcomes = self._item_outcomes(conditions, scopes)
+        for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
+            found = next((o for o in outcomes if o.outcome == kind), None)
+            if found is not None:
+                return found if kind != RUNS else HostOutcome(RUNS, f"{sum(o.outcome == RUNS for o in outcomes)} "
+                                                                    f"of {len(scopes)} loop items")
+        return HostOutcome(SKIPPED, outcomes[0].reason + " for every loop item")
+
+    def _item_scopes(self, loop: tuple[str, Any]) -> list[Mapping[str, Any]] | HostOutcome:
+        """Each loop item's variables, or the outcome when the loop decides it (no items, items
+        or loop_control only the run knows)."""
         items = self._loop_items(*loop)
         if isinstance(items, HostOutcome):
             return items
@@ -278,13 +329,7 @@ class _HostTask:
         control = self._loop_control()
         if control is None:
             return HostOutcome(DEPENDS, "its loop_control is known only at run time")
-        outcomes = self._item_outcomes(conditions, [control.item_vars(items, index) for index in range(len(items))])
-        for kind in (FAILS, RUNS, DEPENDS):  # ansible evaluates `when` per item
-            found = next((o for o in outcomes if o.outcome == kind), None)
-            if found is not None:
-                return found if kind != RUNS else HostOutcome(RUNS, f"{sum(o.outcome == RUNS for o in outcomes)} "
-                                                                    f"of {len(items)} loop items")
-        return HostOutcome(SKIPPED, outcomes[0].reason + " for every loop item")
+        return [control.item_vars(items, index) for index in range(len(items))]
 
     def _item_outcomes(self, conditions: list[tuple[Any, str]], scopes: list[Mapping[str, Any]]) -> list[HostOutcome]:
         """:meth:`_conditions` for each loop item, a condition of every item at once when all it
@@ -482,6 +527,8 @@ class _HostTask:
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
                             "inventory_hostname_short": own["inventory_hostname_short"]}
         other._rebound = True
+        if self._scopes_shared:
+            other._loop_scopes, other._scopes_shared = self._loop_scopes, True
         return other
 
     def _templar(self, item: Mapping[str, Any]) -> Any:

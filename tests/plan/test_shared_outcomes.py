@@ -42,6 +42,18 @@ EXTRA_PLAY = """
         msg: "{{ item }}"
       loop: "{{ group_names }}"
       when: item is search('_')
+    - name: a loop whose items name the host, through a variable
+      ansible.builtin.debug:
+        msg: "{{ item }}"
+      loop: "{{ own_names }}"
+      when: item == inventory_hostname
+      vars:
+        own_names: "{{ [inventory_hostname, 'elsewhere'] }}"
+    - name: a loop whose items are every host's against this host's name
+      ansible.builtin.debug:
+        msg: "{{ item }}"
+      loop: "{{ groups['canary'] }}"
+      when: item != inventory_hostname
 """
 
 
