@@ -20,19 +20,14 @@ if TYPE_CHECKING:
     from engine.span import Span
     from playbook_ls.features.workspace import WorkspaceIndex
 
-MAX_HOSTS = 2000  # as the hover's summary: the first hosts of a larger play
 
 
 def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str],
                 files: Collection[str]) -> dict[str, list[tuple[Span, str]]]:
     """Real path (of ``files``, real paths) -> the tasks written there that ``selection`` runs in
     some context but that no host of the inventory runs in any context, with why."""
-    from engine.flow.host_outcome import task_outcomes
-    from engine.flow.host_reading import play_signatures
-    from engine.flow.on_the_way import conditions_on_the_way, includers_of
-    from engine.variables.report import play_batches
+    from playbook_ls.features.host_hover import outcomes_of
     from playbook_ls.features.selection import never_run, play_verdicts
-    from playbook_ls.features.variables import play_context
     from playbook_ls.features.workspace import Reach
 
     found: dict[tuple[str, Span], tuple[list[bool], dict[str, None]]] = {}
@@ -43,10 +38,6 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                 continue
             play = digest.play
             verdicts = play_verdicts(play, selection)
-            plan, play_plan = play_context(index, book.path, Reach(book, None, play), inventory)
-            hosts = play_plan.hosts[:MAX_HOSTS]
-            batches = play_batches(play, [host.name for host in play_plan.hosts])
-            signatures = play_signatures(plan, play_plan)
             for real, tasks in written.items():
                 for task in tasks:
                     if task is None or task.span is None or task.handler:
@@ -57,12 +48,10 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                     runs, reasons = found.setdefault((real, task.span), ([False], {}))
                     if runs[0]:
                         continue
-                    outcomes = task_outcomes(plan, play_plan, task,
-                                             conditions_on_the_way(task, includers_of(play, task)),
-                                             batches, signatures, hosts)
+                    _play_plan, outcomes = outcomes_of(index, Reach(book, task, play), inventory)
                     if not outcomes or any(outcome.outcome != SKIPPED for outcome in outcomes.values()):
                         runs[0] = True
                         continue
-                    for (_kind, reason), names in by_outcome(outcomes).items():
+                    for (_kind, reason), names in by_outcome(outcomes, alike=True).items():
                         reasons[f"{reason} ({len(names)} host{'s' if len(names) != 1 else ''})"] = None
     return never_run(found)

@@ -41,3 +41,29 @@ def test_hosts_are_grouped_counted_and_cut_short() -> None:
     assert summary_lines(outcomes) == ["- runs on 7: h0, h1, h2, h3, h4, … (2 more)",
                                        "- skipped on 1: y — `a` is false",
                                        "- depends on run-time values on 1: x — needs `said`"]
+
+
+def test_reasons_alike_but_for_each_host_s_own_line_are_one() -> None:
+    """2,000 hosts each with a ``weight=`` on its inventory line: one line per value, not per host;
+    a host alone with its reason keeps its name, and another host's name (``web10`` beside
+    ``web1``) is not this host's."""
+    def skipped(host: str, weight: int) -> HostOutcome:
+        return HostOutcome(SKIPPED, f"`weight | int > 7` is false (this task): weight = {weight} "
+                                    f"(host '{host}' in the inventory, inventory.ini)")
+
+    outcomes = {"web1": skipped("web1", 2), "web2": skipped("web2", 2), "web3": skipped("web3", 3),
+                "web10": HostOutcome(SKIPPED, "run_once: runs once for its batch, on web1")}
+    assert summary_lines(outcomes) == [
+        "- skipped on 2: web1, web2 — `weight | int > 7` is false (this task): weight = 2 (host '‹host›' in the "
+        "inventory, inventory.ini)",
+        "- skipped on 1: web3 — `weight | int > 7` is false (this task): weight = 3 (host 'web3' in the "
+        "inventory, inventory.ini)",
+        "- skipped on 1: web10 — run_once: runs once for its batch, on web1",
+    ]
+
+
+def test_past_a_dozen_reasons_the_rest_is_counted() -> None:
+    outcomes = {f"h{i}": HostOutcome(SKIPPED, f"`x` is {i}") for i in range(15)}
+    lines = summary_lines(outcomes)
+    assert len(lines) == 13
+    assert lines[-1] == "- … 3 more hosts for 3 more reasons (`playbook-ls plan` lists them all)"
