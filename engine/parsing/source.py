@@ -85,6 +85,23 @@ class Overlay(dict[str, str]):
         return dict.pop(self, self._key(path), *default)
 
 
+_files_state = 0
+
+
+def files_state() -> int:
+    """A number that changes whenever the files may have changed since it was read (an edit, a
+    change on disk the workspace index was told of): what a cache of values worked out from files
+    is kept by. Kept for a moment instead, a cache would show a changed file's old values for that
+    moment; kept by this, one command reads each file once, as ansible-playbook does in one run."""
+    return _files_state
+
+
+def files_changed() -> None:
+    """The files may have changed: every cache kept by :func:`files_state` starts over."""
+    global _files_state
+    _files_state += 1
+
+
 class SourceCache:
     """Parsed files keyed by path and content, so unchanged files are parsed once.
 

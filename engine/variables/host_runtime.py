@@ -14,11 +14,11 @@ action plugins and TaskExecutor build it.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.parsing.source import files_state
 from engine.span import YMap
 from engine.variables.loop_vars import includer_loops
 from engine.variables.manager import HostVars
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.templating.templar import Templar
 
-EFFECTS_TTL = 2.0  # seconds the effects followed on a play's hosts are reused (files may change meanwhile)
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
@@ -191,9 +190,9 @@ class Follower:
             (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
         derived = play_plan.play.derived
-        now = time.monotonic()
-        stamp, memo = derived.get("host effects", (0.0, {}))
-        if now - stamp >= EFFECTS_TTL and not _following:  # never while following: all of it would start over
+        now = files_state()
+        stamp, memo = derived.get("host effects", (-1, {}))
+        if stamp != now and not _following:  # never while following: all of it would start over
             memo = {}
             derived["host effects"] = (now, memo)
         found = memo.get(memo_key)

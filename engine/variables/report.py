@@ -13,11 +13,11 @@ slow to compute, or inside itself, is unknown with the reason rather than a hang
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.parsing.source import files_state
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -76,7 +76,6 @@ class TaskVariables:
     """Which run of the task (a handler flushed twice, say): 0 for the first."""
 
 
-SCOPE_TTL = 2.0  # seconds a task's host-independent layers are reused (files may change meanwhile)
 
 
 @dataclass
@@ -120,11 +119,11 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
 
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
-    scopes: dict[tuple[int, int, int], tuple[float, Any, _Scope]] = play.derived.setdefault("scopes", {})
+    scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
     key = (id(task), id(plan.inventory), occurrence)
-    now = time.monotonic()
+    now = files_state()
     cached = scopes.get(key)
-    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
+    if cached is not None and cached[0] == now and cached[1] is plan.inventory:
         return cached[2]
     manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
     order = play_order(play)
@@ -136,8 +135,8 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
     scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
-    for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
-        del scopes[old]  # expired: each holds an inventory and layers read from files
+    for old in [old for old, (then, _, _) in scopes.items() if then != now]:
+        del scopes[old]  # the files changed since: each holds an inventory and layers read from files
     scopes[key] = (now, plan.inventory, scope)
     return scope
 

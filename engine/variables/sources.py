@@ -12,7 +12,6 @@ before this one, so they are "at run time, if reached", never invented values.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -116,17 +115,18 @@ def _layer(level: str, label: str, values: Any, path: str | None = None, runtime
     return Layer(level, label, values, path, line, runtime)
 
 
-ROLE_FILE_TTL = 2.0  # seconds a role's defaults/vars layer is reused before its file is looked at again
-_role_files: dict[tuple[Any, ...], tuple[float, list[Layer]]] = {}
+_role_files: dict[tuple[Any, ...], tuple[int, list[Layer]]] = {}
 
 
 def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
     """A role's defaults or vars files as layers, one per file of a ``main/`` directory
-    (reused for a moment: a play's every task reads the defaults of every role of the play)."""
+    (reused until the files change: a play's every task reads the defaults of every role of the play)."""
+    from engine.parsing.source import files_state
+
     key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
-    now = time.monotonic()
+    now = files_state()
     cached = _role_files.get(key)
-    if cached is not None and now - cached[0] < ROLE_FILE_TTL:
+    if cached is not None and cached[0] == now:
         return cached[1]
     found = [_layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path)
              for path in find_role_var_files(role.path or "", sub, role.from_files.get(sub))]

@@ -119,7 +119,7 @@ class ContextValues:
     """Why the inventory lacks sources (code not run): its hosts may not be all the play's."""
 
 
-_inventories: dict[tuple[Any, ...], tuple[float, tuple[Any, ...], Any]] = {}
+_inventories: dict[tuple[Any, ...], tuple[tuple[float, int], tuple[Any, ...], Any]] = {}
 
 
 def _signature(paths: list[str]) -> tuple[Any, ...]:
@@ -147,18 +147,21 @@ def _signature(paths: list[str]) -> tuple[Any, ...]:
 
 def _inventory(index: WorkspaceIndex, path: str, sources: list[str] | None) -> Any:
     """The inventory values are shown for, read without running scripts or plugins unless the
-    workspace is trusted; read again only when one of its files changed (looked at once every
-    ``INVENTORY_TTL`` seconds at most)."""
+    workspace is trusted; read again only when one of its files changed: looked at as soon as
+    the index is told of a change (:func:`~engine.parsing.source.files_state`), and every
+    ``INVENTORY_TTL`` seconds at most for the changes it is not told of (an inventory outside the
+    workspace)."""
     from engine.inventory.manager import load_inventory
+    from engine.parsing.source import files_state
 
     config = index.configs.for_path(path)
     chosen = [os.path.join(index.root, s) if not os.path.isabs(s) and "," not in s else s
               for s in sources] if sources else list(config.inventory.sources)
     basedir = os.path.dirname(os.path.abspath(path))  # ansible-playbook's, for inventory_plugins/
     key = (id(index), tuple(chosen), id(config), basedir, index.run_repository_code)
-    now = time.monotonic()
+    now = (time.monotonic(), files_state())
     cached = _inventories.pop(key, None)  # put back last: the least recently used goes first
-    if cached is not None and now - cached[0] < INVENTORY_TTL:
+    if cached is not None and now[1] == cached[0][1] and now[0] - cached[0][0] < INVENTORY_TTL:
         _inventories[key] = cached
         return cached[2]
     signature = _signature(chosen)

@@ -491,10 +491,13 @@ def _tasks(digest: PlayDigest) -> int:
 
 
 def _new_template_generation() -> None:
+    """The files changed: what templates gave before and what was worked out from files go."""
     # not at import: the index is created while initialize is answered
+    from engine.parsing.source import files_changed
     from engine.templating import load_time as templating
 
     templating.new_generation()
+    files_changed()
 
 
 def _covers(span: Span | None, line: int) -> bool:

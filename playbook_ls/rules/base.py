@@ -139,35 +139,36 @@ def profile_playbook(profile: LaunchProfile) -> str | None:
     return _real(path) if path is not None else None
 
 
-REAL_TTL = 2.0  # seconds a real path, and the profiles' playbooks, are reused
-_TARGETS: list[tuple[float, list[Any], list[str | None]]] = []
+_TARGETS: list[tuple[int, list[Any], list[str | None]]] = []
 
 
 def _targets(profiles: list[LaunchProfile]) -> list[str | None]:
-    """:func:`profile_playbook` of each profile, computed once a moment for the same list: every
-    play of every playbook asks which of the thousands of profiles an export holds launch it."""
-    import time
+    """:func:`profile_playbook` of each profile, computed once for the same list until the files
+    change: every play of every playbook asks which of the thousands of profiles an export holds
+    launch it."""
+    from engine.parsing.source import files_state
 
-    now = time.monotonic()
+    now = files_state()
     if _TARGETS and _TARGETS[0][1] is profiles and len(_TARGETS[0][2]) == len(profiles) \
-            and now - _TARGETS[0][0] < REAL_TTL:
+            and now == _TARGETS[0][0]:
         return _TARGETS[0][2]
     _TARGETS[:] = [(now, profiles, [profile_playbook(profile) for profile in profiles])]
     return _TARGETS[0][2]
 
 
-_REAL: dict[str, tuple[float, str]] = {}
+_REAL: dict[str, tuple[int, str]] = {}
 
 
 def _real(path: str) -> str:
-    """``os.path.realpath``, reused for a moment: an AWX export holds thousands of profiles naming
-    the same few playbooks, and each rule of each play asks which of them launch it."""
+    """``os.path.realpath``, reused until the files change: an AWX export holds thousands of
+    profiles naming the same few playbooks, and each rule of each play asks which of them launch it."""
     import os
-    import time
 
-    now = time.monotonic()
+    from engine.parsing.source import files_state
+
+    now = files_state()
     known = _REAL.get(path)
-    if known is not None and now - known[0] < REAL_TTL:
+    if known is not None and now == known[0]:
         return known[1]
     if len(_REAL) > 4096:
         _REAL.clear()

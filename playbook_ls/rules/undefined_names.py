@@ -10,10 +10,10 @@ what any host of the play could see, so a name defined for one host only is neve
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.parsing.source import files_state
 from engine.span import Span
 
 if TYPE_CHECKING:
@@ -27,9 +27,9 @@ FACT_PREFIXES = ("ansible_", "facter_", "ohai_")
 # play problems that leave tasks out of the resolved playbook: what they would set is unknown
 UNFOLLOWED = frozenset({"dynamic-include", "unresolved-include", "unresolved-import", "unresolved-role",
                         "unresolved-template"})
-TTL = 2.0  # seconds an analysis is reused: every play of a playbook asks for the same one
 
-_cache: dict[tuple[str, str, str, frozenset[str]], tuple[float, list[Undefined]]] = {}
+_cache: dict[tuple[str, str, str, frozenset[str]], tuple[int, list[Undefined]]] = {}
+"""Analyses kept until the files change: every play of a playbook asks for the same one."""
 _shared_sources: list[Any] = []
 
 
@@ -60,9 +60,9 @@ def undefined_in_launch(playbook: str, profile: LaunchProfile) -> list[Undefined
     # What the analysis depends on besides the files: profiles that launch alike share it (an
     # export's thousands of job templates come down to a few distinct launches of each playbook).
     key = (os.path.realpath(playbook), cwd, repr(options), given)
-    now = time.monotonic()
+    now = files_state()
     cached = _cache.get(key)
-    if cached is not None and now - cached[0] < TTL:
+    if cached is not None and now == cached[0]:
         return cached[1]
     found = _analyse(playbook, options, cwd, given)
     if len(_cache) > 256:

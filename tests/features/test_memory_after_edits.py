@@ -133,9 +133,8 @@ def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_o
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import weakref
 
-    from engine.variables import report as var_report
+    from engine.parsing.source import files_changed
 
-    monkeypatch.setattr(var_report, "SCOPE_TTL", 0.0)  # a play's scopes, with their inventory, expire at once
     index, paths = _two_directories(tmp_path)
     variables._inventories.clear()
     _hover_v(index, paths[1])
@@ -144,6 +143,7 @@ def test_an_inventory_read_again_is_not_kept_by_the_variable_levels_of_the_old_o
     assert len(old) > 1
     del read
     variables._inventories.clear()  # as when a file of the inventory changes
+    files_changed()  # and the play's scopes, with their inventory, go with the files they were read from
     _hover_v(index, paths[1])
     gc.collect()
     assert not [ref for ref in old if ref() is not None], "the replaced inventory is still referred to"
