@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # Commands whose parser each module adds, in the order --help lists them (after list-tasks and
 # list-tags, before serve). Only the command being run is imported: the others' modules (and
 # what they import) are a third of a short command's start-up.
-COMMAND_MODULES = ("check", "launch", "inventory", "run", "why", "plan", "vars")
+COMMAND_MODULES = ("check", "launch", "inventory", "run", "why", "plan", "vars", "diff")
 
 LISTING_EXAMPLES = """\
 examples:

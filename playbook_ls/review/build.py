@@ -1,0 +1,88 @@
+"""A review from two sides: each playbook read on both (those given, else every playbook that
+reads a changed file in either revision), compared by :mod:`playbook_ls.review.compare`."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING
+
+from playbook_ls.review.compare import review_playbook
+from playbook_ls.review.report import Review
+from playbook_ls.review.revisions import Side, changed_files, side
+from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, read_playbook
+
+if TYPE_CHECKING:
+    from engine.flow.plan import RunOptions
+    from engine.flow.tags import Selection
+
+
+def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: RunOptions,
+                 selections: list[tuple[str, Selection]] | None, directory: str | None = None) -> Review:
+    """``options`` is the launch (inventory, selection, extra vars) both sides are planned
+    with, its ``playbook`` unused; ``playbooks`` are relative to ``directory`` (default: the
+    working directory), which each side's root stands for."""
+    directory = directory or os.getcwd()
+    with side(old_spec, directory) as old, side(new_spec, directory) as new:
+        changed = set(changed_files(old, new))
+        wanted = [os.path.relpath(os.path.abspath(path), directory) for path in playbooks] or \
+            sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root)))
+        old_views = _read(old, wanted, options)
+        new_views = _read(new, wanted, options)
+        chosen = [path for path in wanted if playbooks or _reaches(old_views[path], new_views[path], changed)]
+        outcomes = {}
+        if options.inventory:
+            for one, views in ((old, old_views), (new, new_views)):
+                with inside(one.root):
+                    for path in chosen:
+                        view = views[path]
+                        outcomes[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
+        reviews = []
+        for path in chosen:
+            pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
+            reviews.append(review_playbook(old_views[path], new_views[path], selections, pair, changed))
+        plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
+        groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
+        return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
+                      [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
+                      {name: list(hosts) for name, hosts in groups.items()})
+
+
+def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, PlaybookView]:
+    from engine.parsing.source import SourceCache, files_changed
+
+    files_changed()  # the other side's files stand at the same paths: nothing read from them is kept
+    cache = SourceCache()
+    with inside(one.root):
+        return {path: read_playbook(one.root, path, options, cache) for path in paths}
+
+
+def _reaches(old: PlaybookView, new: PlaybookView, changed: set[str]) -> bool:
+    """Whether the playbook's run may change: it reads a changed file, or only one side has it."""
+    return bool((old.reads | new.reads) & changed) or (old.problem is None) != (new.problem is None)
+
+
+def _playbooks_in(root: str) -> list[str]:
+    """The playbooks of the side (by content, outside roles), relative to its root."""
+    from engine.parsing.source import SourceCache
+    from playbook_ls.check.discover import looks_like_playbook, role_of, yaml_files
+
+    cache = SourceCache()
+    found = []
+    for path in yaml_files([root], [], root):
+        if role_of(path) is not None:
+            continue
+        loaded = cache.load(path)
+        if loaded.error is None and looks_like_playbook(loaded.data):
+            found.append(os.path.relpath(path, root))
+    return found
+
+
+def _inventory_notes(views: dict[str, PlaybookView], chosen: list[str]) -> list[str]:
+    notes: list[str] = []
+    for path in chosen:
+        plan = views[path].plan
+        for note in getattr(getattr(plan, "inventory", None), "notes", ()):
+            if note not in notes:
+                notes.append(f"{note} (nothing from the repository runs: the hosts it would add are not compared)")
+    return notes
+

@@ -1,0 +1,282 @@
+"""What changes in the run between the two sides of a review, playbook by playbook: the tasks
+added, removed, renamed and moved; for each tag selection that matters, the tasks that now run
+and those that no longer do, with the tags that make the difference and where they come from;
+with an inventory, the outcomes that change per host (hosts that change alike together); the
+notifications that no longer reach a handler; the changed files each playbook reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from playbook_ls.review.sides import PlaybookView, TaskKey, TaskView, listed
+
+if TYPE_CHECKING:
+    from engine.flow.tags import Selection
+
+MAX_SELECTIONS = 30
+"""Tags a change touches that get a selection of their own; more are named, not compared."""
+
+
+@dataclass
+class TaskChange:
+    kind: str
+    """``added``, ``removed``, ``renamed``, ``moved``, or ``changed`` (its tags, conditions or
+    notifications)."""
+    old: TaskView | None
+    new: TaskView | None
+    details: list[str] = field(default_factory=list)
+
+    @property
+    def task(self) -> TaskView:
+        return self.new or self.old  # type: ignore[return-value]
+
+
+@dataclass
+class Listed:
+    task: TaskView
+    why: str
+    before: TaskView | None = None
+    """The task in the old revision (None: a new task)."""
+
+
+@dataclass
+class SelectionChange:
+    label: str
+    """As it is given on ansible-playbook's command line (``(no --tags)`` for the default)."""
+    now_runs: list[Listed] = field(default_factory=list)
+    no_longer_runs: list[Listed] = field(default_factory=list)
+
+
+@dataclass
+class HostChange:
+    task: TaskView
+    before: tuple[str, str] | None
+    """(outcome, reason) in the old revision; None: the task or the host was not there."""
+    after: tuple[str, str] | None
+    hosts: list[str]
+
+
+@dataclass
+class NotificationChange:
+    task: TaskView
+    notification: str
+    before: str | None
+    """The handler it reached in the old revision (None: it reached none there, or is new)."""
+
+
+@dataclass
+class PlaybookReview:
+    path: str
+    problems: tuple[str | None, str | None] = (None, None)
+    tasks: list[TaskChange] = field(default_factory=list)
+    selections: list[SelectionChange] = field(default_factory=list)
+    unchecked_tags: list[str] = field(default_factory=list)
+    """Tags the change touches beyond ``MAX_SELECTIONS``: named, not compared."""
+    hosts: list[HostChange] = field(default_factory=list)
+    notifications: list[NotificationChange] = field(default_factory=list)
+    reaches: list[str] = field(default_factory=list)
+    """The changed files it reads (in either revision)."""
+
+    def empty(self) -> bool:
+        return not (self.tasks or any(s.now_runs or s.no_longer_runs for s in self.selections) or self.hosts
+                    or self.notifications or self.problems[0] != self.problems[1])
+
+
+def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:
+    """Old key -> new key of each task both sides have: the same key, else (a rename) the same
+    play, action and body under another name, each new task taken once."""
+    old_tasks = {task.key: task for play in old.plays for task in play.tasks}
+    new_tasks = {task.key: task for play in new.plays for task in play.tasks}
+    pairs = {key: key for key in old_tasks if key in new_tasks}
+    taken = set(pairs.values())
+    by_body: dict[tuple[str, str, str], list[TaskKey]] = {}
+    for key, task in new_tasks.items():
+        if key not in taken:
+            by_body.setdefault((key[0], task.action, task.body), []).append(key)
+    for key, task in old_tasks.items():
+        if key in pairs:
+            continue
+        candidates = by_body.get((key[0], task.action, task.body))
+        if candidates:
+            pairs[key] = candidates.pop(0)
+    return pairs
+
+
+def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple[str, Selection]] | None,
+                    outcomes: tuple[dict[TaskKey, dict[str, tuple[str, str]]],
+                                    dict[TaskKey, dict[str, tuple[str, str]]]] | None,
+                    changed: set[str]) -> PlaybookReview:
+    """The review of one playbook. ``selections``: the ones to compare (None: no ``--tags`` and
+    each tag the change touches); ``outcomes``: per host, old and new (None: no inventory)."""
+    review = PlaybookReview(new.path or old.path, (old.problem, new.problem))
+    review.reaches = sorted((old.reads | new.reads) & changed)
+    if old.problem or new.problem:
+        return review
+    pairs = matched(old, new)
+    old_tasks = {task.key: task for play in old.plays for task in play.tasks}
+    new_tasks = {task.key: task for play in new.plays for task in play.tasks}
+    review.tasks = _task_changes(old_tasks, new_tasks, pairs)
+    if selections is None:
+        touched = sorted(_touched_tags(review.tasks))
+        selections = [("(no --tags)", _selection([], []))]
+        selections += [(f"--tags {tag}", _selection([tag], [])) for tag in touched[:MAX_SELECTIONS]]
+        review.unchecked_tags = touched[MAX_SELECTIONS:]
+    for label, selection in selections:
+        review.selections.append(_selection_change(label, listed(old, selection), listed(new, selection), pairs,
+                                                   old_tasks, new_tasks))
+    if outcomes is not None:
+        review.hosts = _host_changes(outcomes[0], outcomes[1], pairs, old_tasks, new_tasks)
+    review.notifications = _notification_changes(old, new, pairs, old_tasks)
+    return review
+
+
+def _selection(tags: list[str], skip: list[str]) -> Selection:
+    from engine.flow.tags import Selection
+
+    return Selection.from_options(tags, skip)
+
+
+def _task_changes(old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, TaskView],
+                  pairs: dict[TaskKey, TaskKey]) -> list[TaskChange]:
+    changes = []
+    paired_new = set(pairs.values())
+    for key, task in old_tasks.items():
+        if key not in pairs:
+            changes.append(TaskChange("removed", task, None))
+    for old_key, new_key in pairs.items():
+        before, after = old_tasks[old_key], new_tasks[new_key]
+        details = _differences(before, after)
+        if before.name != after.name:
+            changes.append(TaskChange("renamed", before, after, [f"was '{before.name}'", *details]))
+        elif before.file != after.file:
+            changes.append(TaskChange("moved", before, after, [f"was in {before.where}", *details]))
+        elif details:
+            changes.append(TaskChange("changed", before, after, details))
+    for key, task in new_tasks.items():
+        if key not in paired_new:
+            changes.append(TaskChange("added", None, task))
+    return changes
+
+
+def _differences(before: TaskView, after: TaskView) -> list[str]:
+    details = []
+    gained, lost = set(after.tags) - set(before.tags), set(before.tags) - set(after.tags)
+    if gained or lost:
+        details.append(_tag_words(before, after))
+    if before.when != after.when:
+        details.append("when: " + (" and ".join(f"`{c}` ({origin})" for c, origin in after.when) or "none")
+                       + " (was " + (" and ".join(f"`{c}`" for c, _ in before.when) or "none") + ")")
+    if before.notify != after.notify:
+        details.append(f"notifies {list(after.notify)} (was {list(before.notify)})")
+    return details
+
+
+def _tag_words(before: TaskView, after: TaskView) -> str:
+    """The tags a task gained (with where each now comes from) and lost (with where each came from)."""
+    gained = [f"+{tag} (from {', '.join(o for t, o in after.tag_origins if t == tag)})"
+              for tag in sorted(set(after.tags) - set(before.tags))]
+    lost = [f"-{tag} (was from {', '.join(o for t, o in before.tag_origins if t == tag)})"
+            for tag in sorted(set(before.tags) - set(after.tags))]
+    return "tags " + ", ".join(gained + lost)
+
+
+def _touched_tags(changes: list[TaskChange]) -> set[str]:
+    touched: set[str] = set()
+    for change in changes:
+        before = set(change.old.tags) if change.old else set()
+        after = set(change.new.tags) if change.new else set()
+        touched |= before ^ after if change.old and change.new else before | after
+        if change.old and change.new and bool(before) != bool(after):
+            touched.add("untagged")
+    return touched - {"all"}
+
+
+def _selection_change(label: str, before: set[TaskKey], after: set[TaskKey], pairs: dict[TaskKey, TaskKey],
+                      old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, TaskView]) -> SelectionChange:
+    change = SelectionChange(label)
+    back = {new: old for old, new in pairs.items()}
+    moved_before = {pairs[key] for key in before if key in pairs}
+    for key in sorted(after - moved_before, key=_order(new_tasks)):
+        old_key = back.get(key)
+        why = "a new task" if old_key is None else _why(old_tasks[old_key], new_tasks[key], selected=True)
+        change.now_runs.append(Listed(new_tasks[key], why, old_tasks[old_key] if old_key is not None else None))
+    for key in sorted(before, key=_order(old_tasks)):
+        new_key = pairs.get(key)
+        if new_key is not None and new_key in after:
+            continue
+        why = "removed" if new_key is None else _why(old_tasks[key], new_tasks[new_key], selected=False)
+        change.no_longer_runs.append(Listed(new_tasks[new_key] if new_key else old_tasks[key], why, old_tasks[key]))
+    return change
+
+
+def _order(tasks: dict[TaskKey, TaskView]):  # noqa: ANN202 - a sort key over the side's task order
+    place = {key: index for index, key in enumerate(tasks)}
+    return lambda key: place.get(key, len(place))
+
+
+def _why(before: TaskView, after: TaskView, selected: bool) -> str:
+    if before.tags != after.tags:
+        return _tag_words(before, after)
+    return f"its tags are the same ({', '.join(after.tags) or 'none'}): the selection reaches it otherwise"
+
+
+def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict[TaskKey, dict[str, tuple[str, str]]],
+                  pairs: dict[TaskKey, TaskKey], old_tasks: dict[TaskKey, TaskView],
+                  new_tasks: dict[TaskKey, TaskView]) -> list[HostChange]:
+    from engine.flow.host_outcome import THIS_HOST
+
+    grouped: dict[tuple[TaskKey, object, object], HostChange] = {}
+    back = {new: old for old, new in pairs.items()}
+    keys = list(after) + [key for key in before if key not in pairs]
+    for key in keys:
+        old_key = back.get(key) if key in after else key
+        new_key = key if key in after else None
+        old_hosts = before.get(old_key, {}) if old_key is not None else {}
+        new_hosts = after.get(new_key, {}) if new_key is not None else {}
+        task = new_tasks.get(new_key) if new_key is not None else None
+        if task is None and old_key is not None:
+            task = old_tasks.get(old_key)
+        if task is None:
+            continue
+        for host in [*new_hosts, *(h for h in old_hosts if h not in new_hosts)]:
+            was, now = old_hosts.get(host), new_hosts.get(host)
+            if (was and was[0]) == (now and now[0]):
+                continue
+            alike = (key, _alike(was, host, THIS_HOST), _alike(now, host, THIS_HOST))
+            found = grouped.get(alike)
+            if found is None:
+                grouped[alike] = HostChange(task, was, now, [host])
+            else:
+                found.hosts.append(host)
+    return list(grouped.values())
+
+
+def _alike(outcome: tuple[str, str] | None, host: str, placeholder: str) -> tuple[str, str] | None:
+    if outcome is None:
+        return None
+    return outcome[0], outcome[1].replace(host, placeholder) if host in outcome[1] else outcome[1]
+
+
+def _notification_changes(old: PlaybookView, new: PlaybookView, pairs: dict[TaskKey, TaskKey],
+                          old_tasks: dict[TaskKey, TaskView]) -> list[NotificationChange]:
+    from engine.flow.notify import search_handlers
+    from engine.templating.load_time import is_template
+
+    back = {new_key: old_key for old_key, new_key in pairs.items()}
+    old_handlers = {play.key: play.handlers for play in old.plays}
+    found = []
+    for play in new.plays:
+        for task in play.tasks:
+            for notification in task.notify:
+                if is_template(notification) or search_handlers(play.handlers, notification):
+                    continue
+                old_key = back.get(task.key)
+                before = None
+                if old_key is not None and notification in old_tasks[old_key].notify:
+                    reached = search_handlers(old_handlers.get(old_key[0], []), notification)
+                    before = ", ".join(f"'{h.display_name()}'" for h in reached) or None
+                    if before is None:
+                        continue  # it reached no handler before either: not this change's doing
+                found.append(NotificationChange(task, notification, before))
+    return found

@@ -1,0 +1,168 @@
+"""A review as the reader gets it: text for a terminal, markdown for a pull-request comment or a
+step summary (what changes in the run first, details folded), JSON, or GitHub workflow commands
+(an annotation on the line of each task whose run changes)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from playbook_ls.review.compare import HostChange, Listed, PlaybookReview, TaskChange
+
+SHOWN_HOSTS = 5
+_SIGNS = {"added": "+", "removed": "-", "renamed": "~", "moved": "~", "changed": "~"}
+
+
+@dataclass
+class Review:
+    old: str
+    new: str
+    changed_files: list[str]
+    playbooks: list[PlaybookReview]
+    inventory: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)
+    """The new revision's inventory groups and their hosts (``--fail-on group=NAME``)."""
+
+    def differs(self) -> bool:
+        return any(not playbook.empty() for playbook in self.playbooks)
+
+
+def _hosts(names: list[str]) -> str:
+    shown = ", ".join(names[:SHOWN_HOSTS])
+    return shown + (f", … ({len(names) - SHOWN_HOSTS} more)" if len(names) > SHOWN_HOSTS else "")
+
+
+def _outcome(outcome: tuple[str, str] | None) -> str:
+    return "absent" if outcome is None else outcome[0]
+
+
+def _host_line(change: HostChange) -> str:
+    reason = change.after[1] if change.after and change.after[1] else change.before[1] if change.before else ""
+    count = len(change.hosts)
+    text = (f"{_outcome(change.before)} → {_outcome(change.after)} on {count} host{'s' if count != 1 else ''}: "
+            f"{_hosts(change.hosts)}")
+    return text + (f" — {reason}" if reason else "")
+
+
+def _task_line(change: TaskChange) -> str:
+    task = change.task
+    text = f"{_SIGNS[change.kind]} {change.kind:8} {task.name}  {task.where}"
+    return text + (f" — {'; '.join(change.details)}" if change.details else "")
+
+
+def _listed_line(sign: str, entry: Listed) -> str:
+    return f"{sign} {entry.task.name}  {entry.task.where} — {entry.why}"
+
+
+def as_text(review: Review) -> str:
+    lines = [f"playbook-ls diff: {review.old} → {review.new}",
+             f"changed files: {len(review.changed_files)}" + (f" ({', '.join(review.changed_files[:10])}"
+                                                              f"{', …' if len(review.changed_files) > 10 else ''})"
+                                                              if review.changed_files else "")]
+    lines += [f"note: {note}" for note in review.notes]
+    quiet = [playbook.path for playbook in review.playbooks if playbook.empty()]
+    for playbook in review.playbooks:
+        if playbook.empty():
+            continue
+        lines += ["", playbook.path + (f"  (reads the changed {', '.join(playbook.reaches)})"
+                                       if playbook.reaches else "")]
+        lines += _problem_lines(playbook, "  ")
+        if playbook.tasks:
+            lines.append("  tasks:")
+            lines += [f"    {_task_line(change)}" for change in playbook.tasks]
+        for selection in playbook.selections:
+            if selection.now_runs or selection.no_longer_runs:
+                lines.append(f"  {selection.label}: now runs {len(selection.now_runs)}, "
+                             f"no longer runs {len(selection.no_longer_runs)}")
+                lines += [f"    {_listed_line('+', entry)}" for entry in selection.now_runs]
+                lines += [f"    {_listed_line('-', entry)}" for entry in selection.no_longer_runs]
+        if playbook.unchecked_tags:
+            lines.append(f"  also touched, not compared: --tags {', '.join(playbook.unchecked_tags)}")
+        if playbook.hosts:
+            lines.append(f"  on the hosts of {', '.join(review.inventory)}:")
+            for change in playbook.hosts:
+                lines.append(f"    {change.task.name}  {change.task.where}")
+                lines.append(f"      {_host_line(change)}")
+        for notification in playbook.notifications:
+            lines.append(f"  {notification.task.name}  {notification.task.where}: notifies "
+                         f"'{notification.notification}', which no handler answers"
+                         + (f" any more (it reached {notification.before})" if notification.before else ""))
+    if quiet:
+        lines += ["", f"no difference in the run of {len(quiet)} playbook{'s' if len(quiet) != 1 else ''}: "
+                      + ", ".join(quiet[:10]) + (", …" if len(quiet) > 10 else "")]
+    return "\n".join(lines) + "\n"
+
+
+def _problem_lines(playbook: PlaybookReview, indent: str) -> list[str]:
+    before, after = playbook.problems
+    if before == after:
+        return [f"{indent}cannot be planned in either revision: {after}"] if after else []
+    lines = []
+    if after:
+        lines.append(f"{indent}cannot be planned in the new revision (ansible-playbook stops too): {after}")
+    if before:
+        lines.append(f"{indent}could not be planned in the old revision: {before}")
+    return lines
+
+
+def as_markdown(review: Review) -> str:
+    """A pull-request comment a reviewer reads in a minute: one line per playbook whose run
+    changes, biggest first; each playbook's details folded."""
+    changed = sorted((p for p in review.playbooks if not p.empty()), key=_weight, reverse=True)
+    lines = [f"### playbook-ls diff: `{review.old}` → `{review.new}`", ""]
+    if not changed:
+        lines.append(f"No change in the run of {len(review.playbooks)} playbook(s) "
+                     f"({len(review.changed_files)} changed file(s)).")
+        return "\n".join(lines) + "\n"
+    lines += ["| playbook | tasks | selections | hosts | notifications |", "|---|---|---|---|---|"]
+    for playbook in changed:
+        selections = sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
+        hosts = len({host for change in playbook.hosts for host in change.hosts})
+        lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {hosts} | "
+                     f"{len(playbook.notifications)} |")
+    for playbook in changed:
+        text = as_text(Review(review.old, review.new, [], [playbook], review.inventory)).splitlines()[3:]
+        lines += ["", f"<details><summary><code>{playbook.path}</code></summary>", "", "```", *text, "```",
+                  "", "</details>"]
+    if review.notes:
+        lines += ["", *(f"> {note}" for note in review.notes)]
+    return "\n".join(lines) + "\n"
+
+
+def _weight(playbook: PlaybookReview) -> int:
+    return (10 * sum(len(change.hosts) for change in playbook.hosts)
+            + 5 * sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
+            + len(playbook.tasks) + 20 * len(playbook.notifications))
+
+
+def as_github(review: Review) -> str:
+    """A workflow command per task whose run changes, on its line in the new revision."""
+    out = []
+    for playbook in review.playbooks:
+        for selection in playbook.selections:
+            for sign, entries in (("now runs", selection.now_runs), ("no longer runs", selection.no_longer_runs)):
+                out += [_annotation("warning", entry.task, f"{selection.label}: {sign} — {entry.why}")
+                        for entry in entries]
+        for change in playbook.hosts:
+            out.append(_annotation("warning", change.task, _host_line(change)))
+        for notification in playbook.notifications:
+            out.append(_annotation("error", notification.task,
+                                   f"notifies '{notification.notification}', which no handler answers"))
+    return "".join(out)
+
+
+def _annotation(level: str, task: Any, message: str) -> str:
+    def escaped(text: str) -> str:
+        return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+    place = f" file={task.file},line={task.line}," if task.file else " "
+    return f"::{level}{place}title=playbook-ls diff::{escaped(f'{task.name}: {message}')}\n"
+
+
+def as_json(review: Review) -> str:
+    return json.dumps(asdict(review), indent=1, default=str) + "\n"
+
+
+FORMATS = {"text": as_text, "markdown": as_markdown, "github": as_github, "json": as_json}

@@ -1,0 +1,188 @@
+"""One side of a review, read as ``playbook-ls plan`` reads a launch: each playbook's plays and
+tasks (with their effective tags, conditions and notifications, and where each comes from),
+what each tag selection lists, and, with an inventory, each task's outcome on each host.
+
+A task is known across the two sides by its play and what ansible prints for it (``role :
+name``), its action, and its place among the tasks of the play printed alike: a task whose
+file or line changed is the same task moved; a task whose name changed is found again by its
+body (:mod:`playbook_ls.review.compare`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, RunOptions
+    from engine.flow.tags import Selection
+    from engine.loading.model import Play, Task
+
+TaskKey = tuple[str, str, str, int]
+"""(play key, printed name, action, place among the play's tasks printed alike)."""
+
+
+@dataclass(frozen=True)
+class TaskView:
+    key: TaskKey
+    name: str
+    action: str
+    file: str | None
+    """Relative to the side's root (None: an implicit task)."""
+    line: int | None
+    tags: tuple[str, ...]
+    tag_origins: tuple[tuple[str, str], ...]
+    """(tag, the level it comes from)."""
+    when: tuple[tuple[str, str], ...]
+    notify: tuple[str, ...]
+    handler: bool
+    body: str
+    """A digest of what the task does (all but its name): a renamed task keeps it."""
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}" if self.file else "(implicit)"
+
+
+@dataclass
+class PlayView:
+    key: str
+    label: str
+    """As ansible lists it: ``play #N (hosts): name``."""
+    tasks: list[TaskView]
+    handlers: list[Any]
+    """The play's handler Task objects (what a notification reaches), while the side is open."""
+    play: Any
+    plan_play: Any = None
+
+
+@dataclass
+class PlaybookView:
+    path: str
+    """Relative to the side's root."""
+    plays: list[PlayView] = field(default_factory=list)
+    reads: set[str] = field(default_factory=set)
+    """The files reading it read, relative to the root."""
+    problem: str | None = None
+    """Why the side's playbook cannot be planned (ansible-playbook stops on it too)."""
+    plan: Any = None
+    keys: dict[int, TaskKey] = field(default_factory=dict)
+    """id(Task) -> its key, for the tasks of this reading."""
+
+
+@contextmanager
+def inside(root: str) -> Iterator[None]:
+    """With ``root`` as the working directory, as ansible-playbook run there would have it
+    (its ansible.cfg, relative inventory and playbook paths)."""
+    before = os.getcwd()
+    os.chdir(root)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> PlaybookView:
+    """``path`` (relative to ``root``) of the side at ``root``, planned with ``options``: its
+    plays and tasks, and the files it reads. The working directory must be ``root``."""
+    from dataclasses import replace
+
+    from engine.flow.plan import PlanError, make_plan
+    from engine.inventory.data import InventoryError
+
+    view = PlaybookView(path)
+    if not os.path.isfile(path):
+        view.problem = "the playbook is not in this revision"
+        return view
+    with cache.tracking() as read:
+        try:
+            plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
+        except (PlanError, InventoryError) as exc:
+            view.problem = str(exc)
+            return view
+    view.plan = plan
+    real_root = os.path.realpath(root)
+    for file in read:
+        real = os.path.realpath(file)
+        if real.startswith(real_root + os.sep):
+            view.reads.add(os.path.relpath(real, real_root))
+    counts: dict[tuple[str, ...], int] = {}
+    for number, plan_play in enumerate(plan.plays):
+        play = plan_play.play
+        hosts = ",".join(map(str, play.hosts))
+        play_key = f"{play.name}\t{hosts}"
+        place = counts[(play_key,)] = counts.get((play_key,), 0) + 1
+        key = f"{play_key}\t{place}"
+        tasks = []
+        for task in _tasks_of(play):
+            printed = task.display_name()
+            alike = (key, printed, task.action)
+            counts[alike] = counts.get(alike, 0) + 1
+            task_key: TaskKey = (key, printed, task.action, counts[alike])
+            view.keys[id(task)] = task_key
+            tasks.append(task_view(task_key, task, real_root))
+        handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
+        view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", tasks, handlers, play,
+                                   plan_play))
+    return view
+
+
+def _tasks_of(play: Play) -> Iterator[Task]:
+    """The play's tasks in execution order, then its handlers; the implicit ones left out."""
+    for block in (*play.compile(), *play.handlers):
+        for task in block.tasks():
+            if not task.implicit:
+                yield task
+
+
+def task_view(key: TaskKey, task: Task, root: str) -> TaskView:
+    from engine.flow.notify import notifications
+
+    span = task.span
+    file = os.path.relpath(os.path.realpath(span.file), root) if span is not None and span.file else None
+    return TaskView(key=key, name=task.display_name(), action=task.action, file=file,
+                    line=span.line + 1 if span is not None else None,
+                    tags=tuple(sorted({str(tag) for tag in task.tag_set()})),
+                    tag_origins=tuple((str(s.value), s.frame.label) for s in task.effective_tags()),
+                    when=tuple((str(s.value), s.frame.label) for s in task.effective_when()),
+                    notify=tuple(notifications(task)), handler=task.handler, body=_body(task))
+
+
+def _body(task: Task) -> str:
+    data = task.data if isinstance(task.data, dict) else {}
+    kept = {str(k): v for k, v in data.items() if k != "name"}
+    text = json.dumps(kept, sort_keys=True, default=str)
+    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+
+
+def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
+    """The tasks ``--list-tasks`` lists under ``selection`` (what a run with it executes, but
+    for the rescue and always sections, which ansible lists neither)."""
+    from engine.flow.tags import selected_tasks
+
+    return {view.keys[id(task)] for play in view.plays for task in selected_tasks(play.play, selection)
+            if id(task) in view.keys}
+
+
+def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tuple[str, str]]]:
+    """Each task's outcome and reason on each host, as ``playbook-ls plan`` gives them (the
+    tasks an include loads at run time keyed as the play's own are)."""
+    from engine.flow.host_plan import plan_hosts
+
+    found: dict[TaskKey, dict[str, tuple[str, str]]] = {}
+    extra: dict[tuple[str, ...], int] = {}
+    for play_view, planned in zip(view.plays, plan_hosts(plan), strict=True):
+        for task in planned.tasks:
+            key = view.keys.get(id(task.task))
+            if key is None:  # loaded by an include at run time: keyed by its include's play and name
+                alike = (play_view.key, task.name, task.task.action)
+                extra[alike] = extra.get(alike, 0) + 1
+                key = (play_view.key, task.name, task.task.action, 1000 + extra[alike])
+            outcomes = found.setdefault(key, {})
+            for host, outcome in task.hosts.items():
+                outcomes.setdefault(host, (outcome.outcome, outcome.reason))
+    return found

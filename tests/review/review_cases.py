@@ -1,0 +1,97 @@
+"""Recorded ground truth for ``playbook-ls diff``: what ansible-playbook 2.19 lists and does on
+each side of a change.
+
+Every directory under ``scenarios/`` is one change: ``old/`` and ``new/`` (two revisions of a
+project) and a ``case.json``::
+
+    {"description": "...", "playbooks": ["site.yml"], "selections": [[], ["--tags", "deploy"]],
+     "inventory": "inventory.ini"}
+
+``expected.json`` holds, per side, ansible-playbook's ``--list-tasks`` output for each playbook
+under each selection, and (with an inventory) each task's status per host in a ``-c local`` run
+with no selection, recorded by the plan scenarios' callback (``{"FILE:LINE": {HOST: [STATUS]}}``).
+
+Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
+
+    python tests/review/review_cases.py [NAME...]           # rewrite expected.json
+    python tests/review/review_cases.py --verify [NAME...]  # re-run ansible, compare with the recordings
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ansible_tools import read_case, record_or_verify, run_with_callback, scenario_dirs  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+SCENARIOS = HERE / "scenarios"
+CALLBACK = HERE.parent / "plan" / "callback_plugins" / "task_outcomes.py"
+SIDES = ("old", "new")
+_PLAY = re.compile(r"^  play #\d+ \((?P<hosts>.*)\): (?P<name>.*)\tTAGS: ")
+_TASK = re.compile(r"^      (?P<name>.*)\tTAGS: ")
+
+
+def scenarios(names: list[str] | None = None) -> list[Path]:
+    return scenario_dirs(SCENARIOS, names)
+
+
+def selection_label(playbook: str, args: list[str]) -> str:
+    return " ".join([playbook, *args])
+
+
+def _inventory_args(case: dict[str, Any]) -> list[str]:
+    return ["-i", case["inventory"]] if case.get("inventory") else ["-i", "localhost,"]
+
+
+def record(scenario: Path, tool: str) -> dict[str, Any]:
+    case = read_case(scenario)
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0"}
+    recorded: dict[str, Any] = {}
+    for side in SIDES:
+        root = scenario / side
+        listings = {}
+        for playbook in case["playbooks"]:
+            for args in case["selections"]:
+                done = subprocess.run([tool, playbook, *_inventory_args(case), "--list-tasks", *args], cwd=root,
+                                      env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+                listings[selection_label(playbook, args)] = done.stdout
+        runs = {}
+        if case.get("inventory"):
+            for playbook in case["playbooks"]:
+                runs[playbook] = run_with_callback(root, tool, CALLBACK, [playbook, "-i", case["inventory"]], {})
+        recorded[side] = {"listings": listings, "runs": runs}
+    return recorded
+
+
+def listing_names(text: str) -> Counter[tuple[str, str]]:
+    """(play name, task name) of each task an ansible-playbook ``--list-tasks`` output lists."""
+    found: Counter[tuple[str, str]] = Counter()
+    play = ""
+    for line in text.splitlines():
+        if (match := _PLAY.match(line)) is not None:
+            play = match["name"]
+        elif (match := _TASK.match(line)) is not None:
+            found[(play, match["name"])] += 1
+    return found
+
+
+def outcome_class(statuses: list[str] | None) -> str:
+    """A recorded run's statuses of one task on one host as the plan's outcome: nothing recorded
+    (not selected, not notified, run once elsewhere) is a skip ansible does not report."""
+    if not statuses:
+        return "skipped"
+    return {"ok": "runs", "changed": "runs", "skipped": "skipped"}.get(statuses[0], "fails")
+
+
+if __name__ == "__main__":
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, record, lambda a, b: a == b,
+                              lambda recorded: f"{len(recorded['old']['listings'])} listings per side"))

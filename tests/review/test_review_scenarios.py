@@ -1,0 +1,182 @@
+"""``playbook-ls diff`` against what ansible-playbook 2.19 lists and does on both sides of each
+recorded change (review_cases.py): every difference claimed is one ansible shows, and every
+difference ansible shows is claimed; a renamed task is one task (ansible lists it under its new
+name, without it under the old one)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ansible_tools import find_tool
+from review_cases import SIDES, listing_names, outcome_class, record, scenarios, selection_label
+from review_cases import read_case as case_of
+
+from playbook_ls.review.compare import PlaybookReview, matched, review_playbook
+from playbook_ls.review.sides import PlaybookView, TaskKey, host_outcomes, inside, listed, read_playbook
+
+SCENARIOS = scenarios()
+
+
+def _selection(args: list[str]) -> Any:
+    from engine.flow.tags import Selection
+
+    tags = [args[i + 1] for i, a in enumerate(args) if a == "--tags"]
+    skip = [args[i + 1] for i, a in enumerate(args) if a == "--skip-tags"]
+    return Selection.from_options(tags, skip)
+
+
+def _views(scenario: Path, playbook: str) -> dict[str, PlaybookView]:
+    from engine.flow.plan import RunOptions
+    from engine.parsing.source import SourceCache, files_changed
+
+    case = case_of(scenario)
+    views = {}
+    for side in SIDES:
+        files_changed()  # the sides' files are at other paths, but a cache is kept by what was read
+        root = str(scenario / side)
+        options = RunOptions(playbook="", inventory=[case["inventory"]] if case.get("inventory") else [])
+        with inside(root):
+            views[side] = read_playbook(root, playbook, options, SourceCache())
+    return views
+
+
+def _names(view: PlaybookView, keys: set[TaskKey] | list[TaskKey]) -> Counter[tuple[str, str]]:
+    by_key = {task.key: task for play in view.plays for task in play.tasks}
+    return Counter((key[0].split("\t")[0], by_key[key].name) for key in keys)
+
+
+def _cases() -> list[tuple[Path, str, list[str]]]:
+    return [(scenario, playbook, args) for scenario in SCENARIOS for playbook in case_of(scenario)["playbooks"]
+            for args in case_of(scenario)["selections"]]
+
+
+def _id(case: tuple[Path, str, list[str]]) -> str:
+    return f"{case[0].name}:{selection_label(case[1], case[2])}"
+
+
+@pytest.mark.parametrize("case", _cases(), ids=_id)
+def test_each_side_lists_what_ansible_lists(case: tuple[Path, str, list[str]]) -> None:
+    scenario, playbook, args = case
+    expected = json.loads((scenario / "expected.json").read_text())
+    views = _views(scenario, playbook)
+    for side in SIDES:
+        ansible = listing_names(expected[side]["listings"][selection_label(playbook, args)])
+        assert _names(views[side], listed(views[side], _selection(args))) == ansible, side
+
+
+@pytest.mark.parametrize("case", _cases(), ids=_id)
+def test_what_now_runs_and_no_longer_runs_is_what_ansible_lists(case: tuple[Path, str, list[str]]) -> None:
+    scenario, playbook, args = case
+    expected = json.loads((scenario / "expected.json").read_text())
+    label = selection_label(playbook, args)
+    before, after = (listing_names(expected[side]["listings"][label]) for side in SIDES)
+    views = _views(scenario, playbook)
+    review = review_playbook(views["old"], views["new"], [(label, _selection(args))], None, set())
+    (selection,) = review.selections
+    now = Counter((entry.task.key[0].split("\t")[0], entry.task.name) for entry in selection.now_runs)
+    gone = Counter((entry.task.key[0].split("\t")[0], (entry.before or entry.task).name)
+                   for entry in selection.no_longer_runs)
+    # a task renamed and listed on both sides: ansible lists the new name, not the old
+    pairs = matched(views["old"], views["new"])
+    old_listed, new_listed = listed(views["old"], _selection(args)), listed(views["new"], _selection(args))
+    renamed = [(old, new) for old, new in pairs.items() if old[1] != new[1] and old in old_listed and new in new_listed]
+    now += _names(views["new"], [new for _, new in renamed])
+    gone += _names(views["old"], [old for old, _ in renamed])
+    assert now == after - before
+    assert gone == before - after
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if case_of(s).get("inventory")], ids=lambda s: s.name)
+def test_outcomes_that_change_per_host_are_those_of_the_runs(scenario: Path) -> None:
+    """Each (task, host) whose outcome changes between the two recorded runs is claimed, with
+    both outcomes, and nothing else is (a task whose outcome depends on the run is left out on
+    both sides: the plan says so instead of deciding)."""
+    expected = json.loads((scenario / "expected.json").read_text())
+    for playbook in case_of(scenario)["playbooks"]:
+        views = _views(scenario, playbook)
+        outcomes = {}
+        for side in SIDES:
+            with inside(str(scenario / side)):
+                outcomes[side] = host_outcomes(views[side], views[side].plan)
+        review = review_playbook(views["old"], views["new"], [], (outcomes["old"], outcomes["new"]), set())
+        claimed = _claimed(review)
+        ran = _ran(views, expected, playbook)
+        undecided = {(name, host) for name, host, *_ in claimed | ran
+                     if _depends(outcomes, views, name, host)}
+        assert {c for c in claimed if c[:2] not in undecided} == {r for r in ran if r[:2] not in undecided}, playbook
+
+
+def _claimed(review: PlaybookReview) -> set[tuple[str, str, str, str]]:
+    return {(change.task.name, host, change.before[0] if change.before else "skipped",
+             change.after[0] if change.after else "skipped") for change in review.hosts for host in change.hosts}
+
+
+def _ran(views: dict[str, PlaybookView], expected: dict[str, Any], playbook: str) -> set[tuple[str, str, str, str]]:
+    """(task, host, old outcome, new outcome) where the recorded runs differ, the tasks paired as
+    the review pairs them."""
+    def by_place(view: PlaybookView) -> dict[str, Any]:
+        return {f"{task.file}:{task.line}": task for play in view.plays for task in play.tasks}
+
+    places = {side: by_place(views[side]) for side in SIDES}
+    runs = {side: {places[side][where].key: hosts for where, hosts in expected[side]["runs"][playbook].items()
+                   if where in places[side]} for side in SIDES}
+    tasks = {side: {task.key: task for play in views[side].plays for task in play.tasks} for side in SIDES}
+    pairs = matched(views["old"], views["new"])
+    found = set()
+    for old_key, new_key in [*pairs.items(), *((None, k) for k in tasks["new"] if k not in pairs.values()),
+                             *((k, None) for k in tasks["old"] if k not in pairs)]:
+        before = runs["old"].get(old_key, {}) if old_key else {}
+        after = runs["new"].get(new_key, {}) if new_key else {}
+        name = tasks["new"][new_key].name if new_key else tasks["old"][old_key].name  # type: ignore[index]
+        for host in set(before) | set(after):
+            was, now = outcome_class(before.get(host)), outcome_class(after.get(host))
+            if was != now:
+                found.add((name, host, was, now))
+    return found
+
+
+def _depends(outcomes: dict[str, Any], views: dict[str, PlaybookView], name: str, host: str) -> bool:
+    for side in SIDES:
+        by_key = {task.key: task for play in views[side].plays for task in play.tasks}
+        for key, hosts in outcomes[side].items():
+            if key in by_key and by_key[key].name == name and hosts.get(host, ("",))[0] == "depends":
+                return True
+    return False
+
+
+@pytest.mark.ansible
+@pytest.mark.skipif(find_tool("ansible-playbook") is None, reason="needs ansible-core 2.19")
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_recordings_match_ansible(scenario: Path) -> None:
+    assert record(scenario, str(find_tool("ansible-playbook"))) == json.loads((scenario / "expected.json").read_text())
+
+
+def test_the_command_compares_two_git_revisions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """`playbook-ls diff HEAD` in a repository: the revision is written out of git's objects, the
+    working tree is the new side, and --fail-on never refuses a task that lost its never tag."""
+    import shutil
+    import subprocess
+
+    from playbook_ls.cli.main import main
+
+    scenario = SCENARIOS[[s.name for s in SCENARIOS].index("values_and_conditions")]
+    shutil.copytree(scenario / "old", tmp_path, dirs_exist_ok=True)
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@b"}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "old"]):
+        subprocess.run(["git", *command], cwd=tmp_path, env=env, check=True)
+    shutil.copytree(scenario / "new", tmp_path, dirs_exist_ok=True)
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "HEAD", "-i", "inventory.ini", "--fail-on", "never"]) == 1
+    out = capsys.readouterr().out
+    assert "rebuild indexes  site.yml:15 — tags -never" in out
+    assert "skipped → runs on 2 hosts: d1, d2" in out  # backups, from group_vars/prod.yml
+    assert main(["diff", "HEAD", "site.yml", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["playbooks"][0]["path"] == "site.yml"
