@@ -119,12 +119,12 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
         key = f"{play_key}\t{place}"
         tasks = []
         for task in _tasks_of(play):
-            printed = task.display_name()
+            printed = _named_in(task.display_name(), real_root, os.path.abspath(root))
             alike = (key, printed, task.action)
             counts[alike] = counts.get(alike, 0) + 1
             task_key: TaskKey = (key, printed, task.action, counts[alike])
             view.keys[id(task)] = task_key
-            tasks.append(task_view(task_key, task, real_root))
+            tasks.append(task_view(task_key, task, real_root, os.path.abspath(root)))
         handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
         view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", tasks, handlers, play,
                                    plan_play))
@@ -139,12 +139,21 @@ def _tasks_of(play: Play) -> Iterator[Task]:
                 yield task
 
 
-def task_view(key: TaskKey, task: Task, root: str) -> TaskView:
+def _named_in(name: str, *roots: str) -> str:
+    """``name`` with the revision's directory (a role named by its path, ``role: "{{
+    playbook_dir }}"``, prints it) relative to the revision: the same task on both sides."""
+    for root in roots:
+        name = name.replace(root + os.sep, "").replace(root, ".")
+    return name
+
+
+def task_view(key: TaskKey, task: Task, root: str, given_root: str | None = None) -> TaskView:
     from engine.flow.notify import notifications
 
     span = task.span
     file = os.path.relpath(os.path.realpath(span.file), root) if span is not None and span.file else None
-    return TaskView(key=key, name=task.display_name(), action=task.action, file=file,
+    return TaskView(key=key, name=_named_in(task.display_name(), root, given_root or root), action=task.action,
+                    file=file,
                     line=span.line + 1 if span is not None else None,
                     tags=tuple(sorted({str(tag) for tag in task.tag_set()})),
                     tag_origins=tuple((str(s.value), s.frame.label) for s in task.effective_tags()),

@@ -36,8 +36,6 @@ HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "scenarios"
 CALLBACK = HERE.parent / "plan" / "callback_plugins" / "task_outcomes.py"
 SIDES = ("old", "new")
-_PLAY = re.compile(r"^  play #\d+ \((?P<hosts>.*)\): (?P<name>.*)\tTAGS: ")
-_TASK = re.compile(r"^      (?P<name>.*)\tTAGS: ")
 
 
 def scenarios(names: list[str] | None = None) -> list[Path]:
@@ -63,7 +61,8 @@ def record(scenario: Path, tool: str) -> dict[str, Any]:
             for args in case["selections"]:
                 done = subprocess.run([tool, playbook, *_inventory_args(case), "--list-tasks", *args], cwd=root,
                                       env=env, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
-                listings[selection_label(playbook, args)] = done.stdout
+                # a role named by its path prints the revision's directory: kept relative to it
+                listings[selection_label(playbook, args)] = relative_to(done.stdout, str(root.resolve()))
         runs = {}
         if case.get("inventory"):
             for playbook in case["playbooks"]:
@@ -72,16 +71,27 @@ def record(scenario: Path, tool: str) -> dict[str, Any]:
     return recorded
 
 
-def listing_names(text: str) -> Counter[tuple[str, str]]:
-    """(play name, task name) of each task an ansible-playbook ``--list-tasks`` output lists."""
+def relative_to(text: str, root: str) -> str:
+    return text.replace(root + "/", "").replace(root, ".")
+
+
+def listing_names(text: str, root: str | None = None) -> Counter[tuple[str, str]]:
+    """(play name, task name) of each task an ansible-playbook ``--list-tasks`` output lists (a
+    name may hold newlines: ansible prints it as it is); ``root``: the revision's directory, which
+    a role named by its path (``role: "{{ playbook_dir }}"``) shows in its tasks' names, read as
+    :func:`playbook_ls.review.sides.task_view` names it (relative to the revision)."""
+    if root is not None:
+        text = relative_to(text, root)
     found: Counter[tuple[str, str]] = Counter()
-    play = ""
-    for line in text.splitlines():
-        if (match := _PLAY.match(line)) is not None:
-            play = match["name"]
-        elif (match := _TASK.match(line)) is not None:
-            found[(play, match["name"])] += 1
+    for play in _PLAY_BLOCK.finditer(text):
+        for task in _TASK_ENTRY.finditer(play["tasks"]):
+            found[(play["name"], task["name"])] += 1
     return found
+
+
+_PLAY_BLOCK = re.compile(r"^  play #\d+ \((?P<hosts>.*?)\): (?P<name>.*?)\tTAGS: \[.*?\]\n    tasks:\n"
+                         r"(?P<tasks>(?:      .*?\tTAGS: \[[^\]]*\]\n)*)", re.MULTILINE | re.DOTALL)
+_TASK_ENTRY = re.compile(r"      (?P<name>.*?)\tTAGS: \[[^\]]*\]\n", re.DOTALL)
 
 
 def outcome_class(statuses: list[str] | None) -> str:

@@ -1,0 +1,150 @@
+"""`playbook-ls diff` on real commits, against ansible-playbook's listings of both revisions.
+
+Usage: python bench/review_commits.py LIST [--ansible-playbook PATH] [--max-playbooks 3] [--max-selections 4]
+                                           [--json FILE]
+
+LIST has one commit per line: ``GIT_DIR COMMIT [PLAYBOOK...]`` (``#`` starts a comment). For each,
+the parent and the commit are written out of git's objects (nothing runs), and for every playbook
+the change reaches (or those named) and every selection the review compares (the default run and
+``--tags T`` for each tag the change touches), ansible-playbook's ``--list-tasks`` of both
+revisions gives what now runs and no longer runs. A difference the review claims that ansible's
+listings do not show is false; one they show that the review does not claim is missing. A task
+renamed and listed on both sides is one task (ansible lists the new name instead of the old).
+Prints one line per commit and the totals; the per-commit detail goes to --json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "review"))
+
+from review_cases import listing_names  # noqa: E402
+
+from playbook_ls.review.compare import matched, review_playbook  # noqa: E402
+from playbook_ls.review.revisions import git, write_revision  # noqa: E402
+from playbook_ls.review.sides import inside, listed, read_playbook  # noqa: E402
+
+
+def ansible_listing(tool: str, root: str, playbook: str, args: list[str]) -> str:
+    env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "0"}
+    done = subprocess.run([tool, playbook, "-i", "localhost,", "--list-tasks", *args], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    return done.stdout if done.returncode == 0 else f"ERROR {done.returncode}: {done.stderr[-300:]}"
+
+
+def selection_args(label: str) -> list[str]:
+    return [] if label.startswith("(") else label.split()
+
+
+def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
+               max_selections: int) -> dict[str, Any]:
+    from engine.flow.plan import RunOptions
+    from engine.flow.tags import Selection
+    from engine.parsing.source import SourceCache, files_changed
+    from playbook_ls.review.build import _playbooks_in
+    from playbook_ls.review.revisions import Side, changed_files
+
+    result: dict[str, Any] = {"commit": commit, "repository": git_dir, "false": [], "missing": [], "compared": 0,
+                              "skipped": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        roots = {"old": os.path.join(scratch, "old"), "new": os.path.join(scratch, "new")}
+        parent = git(git_dir, "rev-parse", f"{commit}^").strip()
+        for side, revision in (("old", parent), ("new", commit)):
+            os.makedirs(roots[side])
+            write_revision(git_dir, revision, "", roots[side])
+        changed = set(changed_files(Side("old", roots["old"]), Side("new", roots["new"])))
+        candidates = named or sorted(set(_playbooks_in(roots["old"])) | set(_playbooks_in(roots["new"])))
+        options = RunOptions(playbook="", inventory=["localhost,"])
+        views: dict[str, dict[str, Any]] = {}
+        started = time.perf_counter()
+        for side in ("old", "new"):
+            files_changed()
+            cache = SourceCache()
+            with inside(roots[side]):
+                views[side] = {path: read_playbook(roots[side], path, options, cache) for path in candidates}
+        result["seconds"] = round(time.perf_counter() - started, 2)
+        reached = [path for path in candidates
+                   if (views["old"][path].reads | views["new"][path].reads) & changed
+                   and not views["old"][path].problem and not views["new"][path].problem]
+        result["playbooks"] = reached[:max_playbooks]
+        for path in reached[:max_playbooks]:
+            old, new = views["old"][path], views["new"][path]
+            review = review_playbook(old, new, None, None, changed)
+            pairs = matched(old, new)
+            for selection_change in review.selections[:max_selections]:
+                args = selection_args(selection_change.label)
+                listings = {side: ansible_listing(tool, roots[side], path, args) for side in ("old", "new")}
+                if any(text.startswith("ERROR") for text in listings.values()):
+                    result["skipped"].append([path, selection_change.label, "ansible could not list it"])
+                    continue
+                before, after = (listing_names(listings[side], os.path.realpath(roots[side]))
+                                 for side in ("old", "new"))
+                selection = Selection.from_options([a for a in args if a != "--tags"][:1] if args else [], [])
+                now = Counter((e.task.key[0].split("\t")[0], e.task.name) for e in selection_change.now_runs)
+                gone = Counter((e.task.key[0].split("\t")[0], (e.before or e.task).name)
+                               for e in selection_change.no_longer_runs)
+                old_listed, new_listed = listed(old, selection), listed(new, selection)
+                by_key = {side: {t.key: t for play in view.plays for t in play.tasks}
+                          for side, view in (("old", old), ("new", new))}
+                for old_key, new_key in pairs.items():
+                    if old_key[1] != new_key[1] and old_key in old_listed and new_key in new_listed:
+                        now[(new_key[0].split("\t")[0], by_key["new"][new_key].name)] += 1
+                        gone[(old_key[0].split("\t")[0], by_key["old"][old_key].name)] += 1
+                result["compared"] += 1
+                result["shown"] = result.get("shown", 0) + (after - before).total() + (before - after).total()
+                for claimed, shown, what in ((now, after - before, "now runs"), (gone, before - after, "no longer")):
+                    result["false"] += [[path, selection_change.label, what, *key] for key in claimed - shown]
+                    result["missing"] += [[path, selection_change.label, what, *key] for key in shown - claimed]
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("list", type=Path)
+    parser.add_argument("--ansible-playbook", default=shutil.which("ansible-playbook") or "ansible-playbook")
+    parser.add_argument("--max-playbooks", type=int, default=3)
+    parser.add_argument("--max-selections", type=int, default=4)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = []
+    for line in args.list.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        git_dir, commit, *named = line.split()
+        try:
+            found = one_commit(args.ansible_playbook, git_dir, commit, named, args.max_playbooks,
+                               args.max_selections)
+        except Exception as exc:  # noqa: BLE001 - one commit's failure is reported, the rest go on
+            found = {"commit": commit, "repository": git_dir, "error": repr(exc), "false": [], "missing": [],
+                     "compared": 0}
+        results.append(found)
+        print(f"{Path(git_dir).parent.name[:30]:30} {commit[:10]} playbooks {len(found.get('playbooks', []))} "
+              f"selections {found['compared']} shown {found.get('shown', 0)} false {len(found['false'])} "
+              f"missing {len(found['missing'])}"
+              f"{' ERROR ' + found['error'] if 'error' in found else ''} read {found.get('seconds', '-')} s",
+              flush=True)
+    print(f"total: {len(results)} commits, {sum(r['compared'] for r in results)} selections compared, "
+          f"{sum(r.get('shown', 0) for r in results)} differences shown by ansible, "
+          f"{sum(len(r['false']) for r in results)} false, {sum(len(r['missing']) for r in results)} missing, "
+          f"{sum('error' in r for r in results)} errors")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
