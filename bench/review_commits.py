@@ -1,9 +1,10 @@
 """`playbook-ls diff` on real commits, against ansible-playbook's listings of both revisions.
 
-Usage: python bench/review_commits.py LIST [--ansible-playbook PATH] [--max-playbooks 3] [--max-selections 4]
-                                           [--json FILE]
+Usage: python bench/review_commits.py LIST --git-dirs PATTERN [--ansible-playbook PATH] [--max-playbooks 3]
+                                           [--max-selections 4] [--json FILE]
 
-LIST has one commit per line: ``GIT_DIR COMMIT [PLAYBOOK...]`` (``#`` starts a comment). For each,
+LIST has one commit per line: ``OWNER/NAME COMMIT [PLAYBOOK...]`` (``#`` starts a comment); PATTERN
+says where each repository's git directory (a clone with its history) is, e.g. ``clones/{owner}/{name}/.git``. For each,
 the parent and the commit are written out of git's objects (nothing runs), and for every playbook
 the change reaches (or those named) and every selection the review compares (the default run and
 ``--tags T`` for each tag the change touches), ansible-playbook's ``--list-tasks`` of both
@@ -114,6 +115,8 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("list", type=Path)
+    parser.add_argument("--git-dirs", required=True, help="where each repository's git directory is: "
+                                                           "a pattern with {owner} and {name}")
     parser.add_argument("--ansible-playbook", default=shutil.which("ansible-playbook") or "ansible-playbook")
     parser.add_argument("--max-playbooks", type=int, default=3)
     parser.add_argument("--max-selections", type=int, default=4)
@@ -124,7 +127,9 @@ def main() -> int:
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
-        git_dir, commit, *named = line.split()
+        repository, commit, *named = line.split()
+        owner, name = repository.split("/", 1)
+        git_dir = args.git_dirs.format(owner=owner, name=name)
         try:
             found = one_commit(args.ansible_playbook, git_dir, commit, named, args.max_playbooks,
                                args.max_selections)
@@ -132,7 +137,7 @@ def main() -> int:
             found = {"commit": commit, "repository": git_dir, "error": repr(exc), "false": [], "missing": [],
                      "compared": 0}
         results.append(found)
-        print(f"{Path(git_dir).parent.name[:30]:30} {commit[:10]} playbooks {len(found.get('playbooks', []))} "
+        print(f"{repository[:30]:30} {commit[:10]} playbooks {len(found.get('playbooks', []))} "
               f"selections {found['compared']} shown {found.get('shown', 0)} false {len(found['false'])} "
               f"missing {len(found['missing'])}"
               f"{' ERROR ' + found['error'] if 'error' in found else ''} read {found.get('seconds', '-')} s",

@@ -45,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                         "to the working tree.",
                             epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("old", metavar="OLD", help="a git revision (main, HEAD~1, a commit) or a directory")
-    parser.add_argument("rest", nargs="*", metavar="[NEW] PLAYBOOK",
+    parser.add_argument("rest", nargs="*", metavar="NEW/PLAYBOOK",
                         help="NEW (a revision or directory; default: the working tree), then the playbooks to "
                              "compare (default: every playbook that reads a changed file)")
     parser.add_argument("-i", "--inventory", action="append", default=None,

@@ -6,6 +6,10 @@ LIST_TASKS = "playbook-ls.listTasks"
 # the inventory defaults to the ``inventory`` setting, the tags to the selection preview's.
 SHOW_PLAN = "playbook-ls.showPlan"
 SHOW_EFFECTIVE_TAGS = "playbook-ls.showEffectiveTags"
+# What a change does to the run (playbook-ls diff) of a playbook: {path, base?, inventory?}; the
+# base defaults to the merge base of HEAD with the remote's default branch, the inventory to the
+# ``inventory`` setting.
+SHOW_REVIEW = "playbook-ls.showReview"
 # Run the tasks a lens names with the bundled engine: check mode (changes nothing), or for real
 # after the user confirms. Arguments: {playbook, play?, tags?, skip_tags?, profile?, inventory?}.
 CHECK_TASKS = "playbook-ls.checkTasks"

@@ -5,8 +5,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.tags import Selection, render_listing, selected_tasks
-from playbook_ls.features import CHECK_TASKS, LIST_TASKS, RUN_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN, TRUST_NEEDED
+from playbook_ls.features import (
+    CHECK_TASKS,
+    LIST_TASKS,
+    RUN_TASKS,
+    SHOW_EFFECTIVE_TAGS,
+    SHOW_PLAN,
+    SHOW_REVIEW,
+    TRUST_NEEDED,
+)
 from playbook_ls.features.hover import context_label
+from playbook_ls.features.review_view import in_git_repository
 from playbook_ls.rules.base import display_path, keyword_span, where
 
 if TYPE_CHECKING:
@@ -50,6 +59,10 @@ def lenses(index: WorkspaceIndex, path: str) -> list[Lens]:
             result.append(Lens(head, "List tasks", LIST_TASKS, [{"path": path, "line": line}]))
             if not first.book.synthetic:
                 result.append(Lens(head, "Plan per host", SHOW_PLAN, [{"path": first.book.path}]))
+                if in_git_repository(index.root):
+                    result.append(Lens(head, "Review the change", SHOW_REVIEW, [{"path": first.book.path}],
+                                       "what this branch changes in the run of the playbook, against its merge "
+                                       "base (playbook-ls diff)"))
             result += run_lenses(head, first, None, index.run_repository_code)
         else:
             task = first.task

@@ -11,7 +11,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN
+from playbook_ls.features import LIST_TASKS, SHOW_EFFECTIVE_TAGS, SHOW_PLAN, SHOW_REVIEW
 from playbook_ls.features.convert import lsp_range, uri_to_path
 from playbook_ls.lsp.presenting import present
 from playbook_ls.lsp.server import PlaybookServer, command_args, guarded, invalid_params, query
@@ -84,4 +84,27 @@ def register(server: PlaybookServer) -> None:
             ls.queries, functools.partial(plan_text, ls.index.root, playbook, [inventory] if inventory else [], tags,
                                           skip, ls.trusted))
         present(ls, f"plan-{os.path.basename(playbook)}", f"playbook-ls: plan of {os.path.basename(playbook)}", text)
+        return {"text": text}
+
+    @server.command(SHOW_REVIEW)
+    async def show_review(ls: PlaybookServer, *args: Any) -> Any:
+        """What the branch changes in the run of a playbook, made by a child process
+        (playbook_ls.features.review_view) waited for in the query threads."""
+        import asyncio
+        import functools
+
+        from playbook_ls.features.review_view import review_text
+
+        request = command_args(list(args))
+        playbook, inventory = request.get("path"), request.get("inventory") or ls.options.get("inventory")
+        base = request.get("base")
+        if not isinstance(playbook, str) or not playbook or ls.index is None:
+            raise invalid_params("give {path: the playbook to review, base?: a git revision, inventory?}")
+        for name, value in (("inventory", inventory), ("base", base)):
+            if value is not None and not isinstance(value, str):
+                raise invalid_params(f"'{name}' must be a string, not {type(value).__name__}")
+        text = await asyncio.get_running_loop().run_in_executor(
+            ls.queries, functools.partial(review_text, ls.index.root, playbook, base, [inventory] if inventory else []))
+        present(ls, f"review-{os.path.basename(playbook)}", f"playbook-ls: review of {os.path.basename(playbook)}",
+                text)
         return {"text": text}

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 
 WORKING_TREE = "working tree"
 GIT_TIMEOUT = 120
+SAFE_GIT = ("git", "-c", "core.fsmonitor=false")
+"""git with no file-system monitor: a repository's own configuration names no program it runs."""
 
 
 class RevisionError(Exception):
@@ -38,7 +40,7 @@ class Side:
 def git(repository: str, *args: str, text: bool = True) -> str:
     """``git -C repository args``; its standard output. Raises RevisionError with git's words."""
     try:
-        done = subprocess.run(["git", "-C", repository, *args], capture_output=True, text=text, timeout=GIT_TIMEOUT,
+        done = subprocess.run([*SAFE_GIT, "-C", repository, *args], capture_output=True, text=text, timeout=GIT_TIMEOUT,
                               check=False, stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise RevisionError("git is not installed: give two directories instead of revisions") from None
@@ -119,7 +121,7 @@ def _blobs(repository: str, shas: list[str]) -> dict[str, bytes]:
     if not wanted:
         return {}
     try:
-        done = subprocess.run(["git", "-C", repository, "cat-file", "--batch"],
+        done = subprocess.run([*SAFE_GIT, "-C", repository, "cat-file", "--batch"],
                               input="\n".join(wanted).encode() + b"\n", capture_output=True, timeout=GIT_TIMEOUT,
                               check=False)
     except subprocess.TimeoutExpired:

@@ -156,6 +156,7 @@ def test_args_and_paths_are_words_and_nothing_in_them_runs(workspace: Path, runn
     ({"ansible-core": ">=2.19; touch x"}, "ansible-core must be a version such as 2.19 or 2.19.4"),
     ({"version": "v1 --index-url x"}, "version must be a tag or commit of playbook-ls"),
     ({"repository": "a/b/c"}, "repository must be owner/name"),
+    ({"diff-base": "main; rm -rf x"}, "diff-base must be a git revision"),
 ])
 def test_a_bad_input_fails_the_job_before_anything_is_installed(inputs: dict[str, str], message: str,
                                                                  workspace: Path, tmp_path: Path) -> None:
@@ -165,6 +166,26 @@ def test_a_bad_input_fails_the_job_before_anything_is_installed(inputs: dict[str
     assert [name for name, _ in run.steps] == ["Check the inputs"] and not run.ok, run.output
     assert f"::error title=playbook-ls action::{message}" in run.output
     assert not (runner_temp / "playbook-ls").exists() and run.actions == []
+
+
+def test_diff_base_writes_what_the_change_does_to_the_run_into_the_summary(workspace: Path,
+                                                                          runner_temp: Path) -> None:
+    env = {"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b",
+           "PATH": os.environ["PATH"], "HOME": str(runner_temp / "home")}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+        subprocess.run(["git", *command], cwd=workspace, env=env, check=True, capture_output=True)
+    playbook = workspace / "playbook.yml"
+    playbook.write_text(playbook.read_text().replace("tags: __play", "tags: [__play, reviewed]", 1))
+    summary = runner_temp / "summary.md"
+    run = run_action({"diff-base": "HEAD", "args": "--exit-zero"}, workspace, runner_temp,
+                     skip=frozenset({INSTALL}), extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert run.ok, run.output
+    text = summary.read_text()
+    assert text.startswith("### playbook-ls diff: `HEAD (") and "| `playbook.yml` |" in text, text
+    assert "--tags reviewed: now runs" in text
+    run = run_action({"diff-base": "HEAD", "diff-args": "--fail-on any", "args": "--exit-zero"}, workspace,
+                     runner_temp, skip=frozenset({INSTALL}), extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
+    assert run.steps[-1][1].returncode == 1, run.output  # the change changes the run: refused
 
 
 def test_requirements_without_ansible_galaxy_is_an_error(workspace: Path, runner_temp: Path) -> None:
