@@ -24,11 +24,18 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
     directory = directory or os.getcwd()
     with side(old_spec, directory) as old, side(new_spec, directory) as new:
         changed = set(changed_files(old, new))
-        wanted = [os.path.relpath(os.path.abspath(path), directory) for path in playbooks] or \
-            sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root)))
-        old_views = _read(old, wanted, options)
+        wanted = [os.path.relpath(os.path.abspath(path), directory) for path in playbooks]
+        inventories = {os.path.normpath(source) for source in options.inventory}
+        if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
+            wanted = sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root)))
         new_views = _read(new, wanted, options)
-        chosen = [path for path in wanted if playbooks or _reaches(old_views[path], new_views[path], changed)]
+        # a playbook none of whose reads changed reads the same files, alike, in the old revision
+        # (each file read names the next): only a file the new revision no longer has can hide one
+        gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
+        old_views = _read(old, [path for path in wanted if playbooks or gone or new_views[path].reads & changed
+                                or new_views[path].problem], options)
+        chosen = [path for path in wanted if path in old_views and
+                  (playbooks or _reaches(old_views[path], new_views[path], changed))]
         outcomes = {}
         if options.inventory:
             for one, views in ((old, old_views), (new, new_views)):
@@ -54,6 +61,20 @@ def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, Playboo
     cache = SourceCache()
     with inside(one.root):
         return {path: read_playbook(one.root, path, options, cache) for path in paths}
+
+
+RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
+"""What a change to may change the run before anything runs: playbooks, task files, variables,
+inventories, ansible.cfg (a template, a script, a Python plugin runs only in the run)."""
+
+
+def may_change_the_run(path: str) -> bool:
+    """Whether a changed file can change what the plan says: one ansible reads as YAML, JSON or
+    an inventory (a file without a suffix in an inventory's group_vars/host_vars, or an ini one)."""
+    name = os.path.basename(path)
+    return name.endswith(RUN_FILES) or ("." not in name and any(part in ("group_vars", "host_vars", "inventory",
+                                                                          "inventories") for part in
+                                                                 path.split(os.sep)))
 
 
 def _reaches(old: PlaybookView, new: PlaybookView, changed: set[str]) -> bool:

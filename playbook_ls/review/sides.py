@@ -98,18 +98,20 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
     if not os.path.isfile(path):
         view.problem = "the playbook is not in this revision"
         return view
+    real_root = os.path.realpath(root)
     with cache.tracking() as read:
         try:
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
             view.problem = str(exc)
-            return view
-    view.plan = plan
-    real_root = os.path.realpath(root)
-    for file in read:
+            plan = None
+    for file in read:  # also when it cannot be planned: what it read until then is what it reaches
         real = os.path.realpath(file)
         if real.startswith(real_root + os.sep):
             view.reads.add(os.path.relpath(real, real_root))
+    if plan is None:
+        return view
+    view.plan = plan
     counts: dict[tuple[str, ...], int] = {}
     for number, plan_play in enumerate(plan.plays):
         play = plan_play.play
