@@ -71,10 +71,18 @@ def side(spec: str, directory: str) -> Iterator[Side]:
     if os.path.isdir(spec):
         yield Side(spec, os.path.abspath(spec))
         return
-    top, prefix = repository_of(directory)
-    commit = git(top, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}").strip()
+    try:
+        top, prefix = repository_of(directory)
+    except RevisionError as exc:
+        raise RevisionError(f"{spec} is not a directory, and {directory} is in no git repository ({exc}): give two "
+                            "directories, or run playbook-ls diff in the repository") from None
+    try:
+        commit = git(top, "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}").strip()
+    except RevisionError:
+        commit = ""
     if not commit:
-        raise RevisionError(f"{spec}: neither a directory nor a revision of the repository at {top}")
+        raise RevisionError(f"{spec}: neither a directory nor a revision of the repository at {top} (a branch, a "
+                            "tag, a commit; fetch it first if it is a remote's)")
     scratch = tempfile.mkdtemp(prefix="playbook-ls-review-")
     try:
         notes = write_revision(top, commit, prefix, scratch)

@@ -180,3 +180,18 @@ def test_the_command_compares_two_git_revisions(tmp_path: Path, monkeypatch: pyt
     assert main(["diff", "HEAD", "site.yml", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["playbooks"][0]["path"] == "site.yml"
+
+
+def test_a_side_that_cannot_be_read_is_said_with_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from playbook_ls.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["diff", "main"]) == 2
+    assert "main is not a directory, and" in capsys.readouterr().err
+    subprocess_env = {**os.environ, "GIT_DIR": str(tmp_path / ".git")}
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=subprocess_env, check=True)
+    assert main(["diff", "no-such-branch"]) == 2
+    assert "no-such-branch: neither a directory nor a revision of the repository" in capsys.readouterr().err
