@@ -4,9 +4,9 @@ reads a changed file in either revision), compared by :mod:`playbook_ls.review.c
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from playbook_ls.review.compare import review_playbook
+from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
 from playbook_ls.review.revisions import Side, changed_files, side
 from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, read_playbook
@@ -47,11 +47,45 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         for path in chosen:
             pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
             reviews.append(review_playbook(old_views[path], new_views[path], selections, pair, changed))
+        if options.inventory:
+            _add_value_changes(old, new, changed, [(old_views[p], new_views[p], r) for p, r in zip(chosen, reviews,
+                                                                                                strict=True)])
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
                       [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
                       {name: list(hosts) for name, hosts in groups.items()})
+
+
+def _add_value_changes(old: Side, new: Side, changed: set[str],
+                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]]) -> None:
+    """The values that change at the tasks that read what a changed variables file sets."""
+    from engine.parsing.source import files_changed
+    from playbook_ls.review.compare import matched
+    from playbook_ls.review.values import affected_names, changed_names, compare_values, read_names, values_at
+
+    names = changed_names(old.root, new.root, changed)
+    if not names:
+        return
+    for old_view, new_view, review in playbooks:
+        if old_view.plan is None or new_view.plan is None:
+            continue
+        affected = affected_names([old.root, new.root], old_view.reads | new_view.reads, names)
+        pairs = matched(old_view, new_view)
+        reading = {new_view.keys[id(task)] for play in new_view.plays for task in _all_tasks(play.play)
+                   if id(task) in new_view.keys and read_names(task) & affected}
+        pairs = {old_key: new_key for old_key, new_key in pairs.items() if new_key in reading}
+        found = []
+        for one, view, keys in ((old, old_view, set(pairs)), (new, new_view, set(pairs.values()))):
+            files_changed()  # the other side's files stand at the same paths
+            with inside(one.root):
+                found.append(values_at(view, keys, affected))
+        new_tasks = {task.key: task for play in new_view.plays for task in play.tasks}
+        review.values = compare_values(found[0], found[1], pairs, new_tasks)
+
+
+def _all_tasks(play: Any) -> list[Any]:
+    return [task for block in (*play.compile(), *play.handlers) for task in block.tasks() if not task.implicit]
 
 
 def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, PlaybookView]:

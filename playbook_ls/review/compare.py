@@ -7,7 +7,7 @@ notifications that no longer reach a handler; the changed files each playbook re
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playbook_ls.review.sides import PlaybookView, TaskKey, TaskView, listed
 
@@ -77,10 +77,13 @@ class PlaybookReview:
     notifications: list[NotificationChange] = field(default_factory=list)
     reaches: list[str] = field(default_factory=list)
     """The changed files it reads (in either revision)."""
+    values: list[Any] = field(default_factory=list)
+    """With an inventory, the values a task reads that the change changes on some hosts
+    (:class:`playbook_ls.review.values.ValueChange`)."""
 
     def empty(self) -> bool:
         return not (self.tasks or any(s.now_runs or s.no_longer_runs for s in self.selections) or self.hosts
-                    or self.notifications or self.problems[0] != self.problems[1])
+                    or self.notifications or self.values or self.problems[0] != self.problems[1])
 
 
 def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:

@@ -85,6 +85,14 @@ def as_text(review: Review) -> str:
             for change in playbook.hosts:
                 lines.append(f"    {change.task.name}  {change.task.where}")
                 lines.append(f"      {_host_line(change)}")
+        if playbook.values:
+            lines.append("  values that change:")
+            for value in playbook.values:
+                count = len(value.hosts)
+                lines.append(f"    {value.task.name}  {value.task.where}: {value.name} on {count} "
+                             f"host{'s' if count != 1 else ''} ({_hosts(value.hosts)})")
+                lines.append(f"      was {value.before}")
+                lines.append(f"      now {value.after}")
         for notification in playbook.notifications:
             lines.append(f"  {notification.task.name}  {notification.task.where}: notifies "
                          f"'{notification.notification}', which no handler answers"
@@ -116,11 +124,11 @@ def as_markdown(review: Review) -> str:
         lines.append(f"No change in the run of {len(review.playbooks)} playbook(s) "
                      f"({len(review.changed_files)} changed file(s)).")
         return "\n".join(lines) + "\n"
-    lines += ["| playbook | tasks | selections | hosts | notifications |", "|---|---|---|---|---|"]
+    lines += ["| playbook | tasks | selections | hosts | values | notifications |", "|---|---|---|---|---|---|"]
     for playbook in changed:
         selections = sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
         hosts = len({host for change in playbook.hosts for host in change.hosts})
-        lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {hosts} | "
+        lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {hosts} | {len(playbook.values)} | "
                      f"{len(playbook.notifications)} |")
     for playbook in changed:
         text = as_text(Review(review.old, review.new, [], [playbook], review.inventory)).splitlines()[3:]

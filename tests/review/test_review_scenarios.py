@@ -195,3 +195,24 @@ def test_a_side_that_cannot_be_read_is_said_with_what_to_do(tmp_path: Path, monk
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, env=subprocess_env, check=True)
     assert main(["diff", "no-such-branch"]) == 2
     assert "no-such-branch: neither a directory nor a revision of the repository" in capsys.readouterr().err
+
+
+def test_the_values_a_change_changes_at_a_task_are_given_per_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A role default and a group_vars flag that changed: each task reading them gets the value
+    on each host in both revisions, with where it comes from (hosts alike together); the task
+    whose condition was rewritten reads nothing a variables file changed."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    scenario = SCENARIOS[[s.name for s in SCENARIOS].index("values_and_conditions")]
+    monkeypatch.chdir(scenario / "new")
+    review = build_review(str(scenario / "old"), str(scenario / "new"), ["site.yml"],
+                          RunOptions(playbook="", inventory=["inventory.ini"]), [])
+    (playbook,) = review.playbooks
+    found = {(v.task.name, v.name, v.before, v.after, tuple(v.hosts)) for v in playbook.values}
+    assert found == {
+        ("app : high port note", "app_port", "8080 (role 'app' defaults, roles/app/defaults/main.yml)",
+         "80 (role 'app' defaults, roles/app/defaults/main.yml)", ("w1", "w2", "d1", "d2")),
+        ("backups", "backups", "False (group 'prod', group_vars/prod.yml)",
+         "True (group 'prod', group_vars/prod.yml)", ("d1", "d2")),
+    }

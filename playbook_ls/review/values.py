@@ -1,0 +1,163 @@
+"""The values a change changes at a task, per host: for the variables a task's arguments and
+conditions read (and those their definitions read, a few levels down) that a changed variables
+file defines differently, the value on each host in each revision and where it comes from.
+
+Only names a changed file sets differently are looked at (a vars file, group_vars/host_vars, a
+role's defaults or vars), so the cost follows the change, not the playbook; a value changed
+through the inventory's own lines (an ini host line) is not followed here."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playbook_ls.review.sides import PlaybookView, TaskKey
+
+DEPTH = 3
+"""Levels of definitions followed from what a task reads to the names they read."""
+MAX_HOSTS = 200
+"""Hosts of a play whose values are compared (the first, in the play's order)."""
+
+
+@dataclass
+class ValueChange:
+    task: Any
+    """The task (TaskView) in the new revision."""
+    name: str
+    before: str
+    after: str
+    hosts: list[str] = field(default_factory=list)
+
+
+def changed_names(old_root: str, new_root: str, changed: set[str]) -> set[str]:
+    """The top-level names whose value differs between the two revisions of each changed
+    variables file (a YAML or JSON mapping); every name of one that only one side has."""
+    from engine.parsing.source import SourceCache
+
+    cache = SourceCache()
+    names: set[str] = set()
+    for path in changed:
+        if not path.endswith((".yml", ".yaml", ".json")):
+            continue
+        sides = []
+        for root in (old_root, new_root):
+            full = os.path.join(root, path)
+            loaded = cache.load(full) if os.path.isfile(full) else None
+            sides.append(loaded.data if loaded is not None and loaded.error is None else None)
+        if not any(isinstance(side, dict) for side in sides):
+            continue  # a task list, a playbook: no variables of its own
+        before, after = (side if isinstance(side, dict) else {} for side in sides)
+        names |= {str(key) for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
+    return names
+
+
+def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str]) -> dict[TaskKey, dict[str, dict[str, str]]]:
+    """For each task of ``keys``, on each host of its play: the value (with where it comes from)
+    of each name of ``names`` it reads, down to :data:`DEPTH` levels of definitions. The working
+    directory must be the side's root."""
+    from engine.variables.report import variables_at
+
+    found: dict[TaskKey, dict[str, dict[str, str]]] = {}
+    for play in view.plays:
+        plan_play = play.plan_play
+        tasks = [task for task in _tasks(play.play) if view.keys.get(id(task)) in keys]
+        for task in tasks:
+            key = view.keys[id(task)]
+            read = read_names(task)
+            per_host: dict[str, dict[str, str]] = {}
+            for host in plan_play.hosts[:MAX_HOSTS]:
+                wanted = set(read)
+                seen: dict[str, str] = {}
+                for _ in range(DEPTH):
+                    resolved = variables_at(view.plan, plan_play, host, task, sorted(wanted - set(seen))).variables
+                    deeper: set[str] = set()
+                    for name, value in resolved.items():
+                        seen[name] = _shown(value)
+                        deeper |= _names_in(value.template)
+                    wanted = deeper - set(seen)
+                    if not wanted:
+                        break
+                per_host[host.name] = {name: text for name, text in seen.items() if name in names}
+            found[key] = per_host
+    return found
+
+
+def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict[TaskKey, dict[str, dict[str, str]]],
+                   pairs: dict[TaskKey, TaskKey], new_tasks: dict[TaskKey, Any]) -> list[ValueChange]:
+    """The values that differ, hosts alike together."""
+    grouped: dict[tuple[TaskKey, str, str, str], ValueChange] = {}
+    for old_key, new_key in pairs.items():
+        if old_key not in before or new_key not in after:
+            continue
+        for host, now in after[new_key].items():
+            was = before[old_key].get(host, {})
+            for name in sorted(set(now) | set(was)):
+                old_text, new_text = was.get(name, "undefined"), now.get(name, "undefined")
+                if old_text == new_text:
+                    continue
+                change = grouped.setdefault((new_key, name, old_text, new_text),
+                                            ValueChange(new_tasks[new_key], name, old_text, new_text))
+                change.hosts.append(host)
+    return list(grouped.values())
+
+
+def _tasks(play: Any) -> list[Any]:
+    return [task for block in (*play.compile(), *play.handlers) for task in block.tasks() if not task.implicit]
+
+
+def read_names(task: Any) -> set[str]:
+    """The names a task's arguments, templated keywords and conditions (its own and those it
+    inherits) read."""
+    from engine.templating.variable_uses import names_read, task_uses
+
+    found = {use.name for use in task_uses(task).uses}
+    for condition in task.effective_when():
+        if isinstance(condition.value, str):
+            found |= names_read(condition.value, expression=True) or set()
+    return found
+
+
+def affected_names(roots: list[str], reads: set[str], changed: set[str]) -> set[str]:
+    """``changed`` and every name whose definition, in a variables file read on either side,
+    reads one of them, and so on: what a task sees changed through a template."""
+    from engine.parsing.source import SourceCache
+
+    cache = SourceCache()
+    readers: dict[str, set[str]] = {}
+    for root in roots:
+        for path in reads:
+            full = os.path.join(root, path)
+            if not path.endswith((".yml", ".yaml", ".json")) or not os.path.isfile(full):
+                continue
+            loaded = cache.load(full)
+            if loaded.error is None and isinstance(loaded.data, dict):
+                for key, value in loaded.data.items():
+                    for name in _names_in(value):
+                        readers.setdefault(name, set()).add(str(key))
+    affected, frontier = set(changed), set(changed)
+    while frontier:
+        frontier = {reader for name in frontier for reader in readers.get(name, ())} - affected
+        affected |= frontier
+    return affected
+
+
+def _names_in(value: Any) -> set[str]:
+    from engine.flow.host_reading import strings
+    from engine.templating.variable_uses import names_read
+
+    found: set[str] = set()
+    for text in strings(value):
+        if "{{" in text or "{%" in text:
+            found |= names_read(text, expression=False) or set()
+    return found
+
+
+def _shown(resolved: Any) -> str:
+    where = resolved.definitions[0] if resolved.definitions else None
+    origin = f" ({where.label}{', ' + os.path.relpath(where.path) if where.path else ''})" if where else ""
+    if resolved.unknown:
+        return f"known at run time{origin}"
+    text = repr(resolved.value)
+    return (text if len(text) <= 80 else text[:79] + "…") + origin
