@@ -27,7 +27,7 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         wanted = [os.path.relpath(os.path.abspath(path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
-            wanted = sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root)))
+            wanted = _entry_points(new, sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root))))
         new_views = _read(new, wanted, options)
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
@@ -114,6 +114,22 @@ def may_change_the_run(path: str) -> bool:
 def _reaches(old: PlaybookView, new: PlaybookView, changed: set[str]) -> bool:
     """Whether the playbook's run may change: it reads a changed file, or only one side has it."""
     return bool((old.reads | new.reads) & changed) or (old.problem is None) != (new.problem is None)
+
+
+def _entry_points(one: Side, playbooks: list[str]) -> list[str]:
+    """The playbooks no other imports plainly (no tags, when or vars on the import): one that is
+    runs there as on its own, and is reviewed there (``check`` resolves them alike)."""
+    from engine.parsing.source import SourceCache
+    from playbook_ls.check.discover import plain_imports, standalone_playbooks
+
+    cache = SourceCache()
+
+    def imports_of(path: str) -> list[str]:
+        loaded = cache.load(path) if os.path.isfile(path) else None
+        return plain_imports(loaded.data) if loaded is not None and loaded.error is None else []
+
+    with inside(one.root):
+        return standalone_playbooks(playbooks, imports_of, set())
 
 
 def _playbooks_in(root: str) -> list[str]:
