@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.loading.keywords import META
 from engine.span import YMap
 from engine.variables.loop_vars import includer_loops
 from engine.variables.manager import HostVars
@@ -132,27 +133,54 @@ class Follower:
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
             order = self.order_of(earlier.play)
+            ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
-                effects += [found for _, found in self._runs_on(earlier, host, done, (), [], member)]
+                ended = ended or (member and self._ends_host(earlier, host, done))
+                if ended is True:
+                    break
+                effects += [_maybe(found, ended) for _, found in self._runs_on(earlier, host, done, (), [], member)]
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
+        ended = False
         for at, done in _setters(order, len(order.tasks) if loop is not None else before):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if at >= before and not same_loop:
                 continue
+            ended = ended or (at < before and self._ends_host(play_plan, host, done))
+            if ended is True:
+                break
             runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True,
                                  upto_reader=at < before)
             if same_loop:
-                in_loop += [(rank, at, found) for rank, found in runs]
+                in_loop += [(rank, at, _maybe(found, ended)) for rank, found in runs]
             else:
-                effects += [found for _, found in runs]
+                effects += [_maybe(found, ended) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
+
+    def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
+        """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
+        the play runs there): True, False, or why only the run knows."""
+        if not _ends_host_task(task):
+            return False
+        conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                      for c in include.effective_when()] + [c.value for c in task.effective_when()]
+        if not conditions:
+            return True
+        templar = self.templar_at(self.plan, play_plan, host, task)
+        for condition in conditions:
+            try:
+                if not templar.evaluate(condition):
+                    return False
+            except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+                return f"set after task '{task.display_name()}', which ends the play for the host if " \
+                       f"{condition!r} holds, which only the run knows ({exc})"
+        return True
 
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  reader_loops: list[Task], member: bool, upto_reader: bool = True) -> list[tuple[int, Effects]]:
@@ -234,7 +262,8 @@ class Follower:
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
-        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate)
+        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
+                         self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
             try:
@@ -255,14 +284,27 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
 
 
 def _setters(order: Any, before: int) -> list[tuple[int, Task]]:
-    """The tasks among the first ``before`` of the play's ``order`` that set something, each with
-    its place (kept with the order until an include adds tasks to it)."""
+    """The tasks among the first ``before`` of the play's ``order`` that set something or may end
+    the play for a host, each with its place (kept with the order until an include adds tasks to it)."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task)])
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)])
         order.setters = kept
     return [(at, task) for at, task in kept[2] if at < before]
+
+
+def _ends_host_task(task: Task) -> bool:
+    return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
+
+
+def _maybe(effects: Effects, reason: bool | str) -> Effects:
+    """``effects`` as they are, or each value unknown (``reason``: a task before may have ended the
+    play for the host)."""
+    if not isinstance(reason, str):
+        return effects
+    return Effects([_unknown_layer(layer, reason) for layer in effects.included],
+                   [_unknown_layer(layer, reason) for layer in effects.facts], effects.delegated_to)
 
 
 def _sets_something(task: Task) -> bool:
