@@ -138,7 +138,10 @@ class Follower:
                 ended = ended or (member and self._ends_host(earlier, host, done))
                 if ended is True:
                     break
-                effects += [_maybe(found, ended) for _, found in self._runs_on(earlier, host, done, (), [], member)]
+                ran = self._ran(earlier, host, done, None) if member else True
+                if ran is not False:
+                    effects += [_maybe(found, ended or ran) for _, found in
+                                self._runs_on(earlier, host, done, (), [], member)]
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -153,15 +156,39 @@ class Follower:
             ended = ended or (at < before and self._ends_host(play_plan, host, done))
             if ended is True:
                 break
+            ran = self._ran(play_plan, host, done, task)
+            if ran is False:
+                continue
             runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True,
                                  upto_reader=at < before)
             if same_loop:
-                in_loop += [(rank, at, _maybe(found, ended)) for rank, found in runs]
+                in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
-                effects += [_maybe(found, ended) for _, found in runs]
+                effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
+
+    def _ran(self, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None) -> bool | str:
+        """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
+        ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
+        run knows."""
+        from engine.variables.block_runs import fails, play_blocks, runs_there
+
+        blocks = play_blocks(play_plan.play)
+        if id(task) not in blocks.paths or not blocks.rescuing:
+            return True
+        memo = _memo(play_plan)
+
+        def fails_on_host(earlier: Task) -> bool | str:
+            key = ("fails", id(earlier), host.name, id(self.plan.inventory))
+            if key not in memo:
+                gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
+                        for c in include.effective_when()] + [c.value for c in earlier.effective_when()]
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
+            return memo[key]  # type: ignore[no-any-return]
+
+        return runs_there(blocks, task, reader, fails_on_host)
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
@@ -233,12 +260,7 @@ class Follower:
             include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
             (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
-        derived = play_plan.play.derived
-        now = time.monotonic()
-        stamp, memo = derived.get("host effects", (0.0, {}))
-        if now - stamp >= EFFECTS_TTL and not _following:  # never while following: all of it would start over
-            memo = {}
-            derived["host effects"] = (now, memo)
+        memo = _memo(play_plan)
         found = memo.get(memo_key)
         if found is None:
             _following += 1
@@ -272,6 +294,17 @@ class Follower:
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
+    """What was followed on the play's hosts lately (kept for EFFECTS_TTL seconds: files may change)."""
+    derived = play_plan.play.derived
+    now = time.monotonic()
+    stamp, memo = derived.get("host effects", (0.0, {}))
+    if now - stamp >= EFFECTS_TTL and not _following:  # never while following: all of it would start over
+        memo = {}
+        derived["host effects"] = (now, memo)
+    return memo  # type: ignore[no-any-return]
 
 
 def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
