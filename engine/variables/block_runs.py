@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_results import ASSERT, DEBUG
+from engine.variables.task_results import ASSERT, DEBUG, FAIL
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.templating.templar import Templar
 
-FAIL = kw._family("fail")
 NEVER_FAILS = DEBUG | SET_FACT | kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE
 
 Decided = bool | str

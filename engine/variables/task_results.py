@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 DEBUG = kw._family("debug")
 ASSERT = kw._family("assert")
+FAIL = kw._family("fail")
 SKIP_REASON = "Conditional result was False"
 VARS_EXTENSIONS = ("yaml", "yml", "json")
 
@@ -116,7 +117,7 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
 def known_shape(task: Task) -> bool:
     """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
     variables, or its result's shape is fixed before the run, or it loops."""
-    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT or loop_of(task) is not None
+    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None
 
 
 def host_independent(task: Task) -> bool:
@@ -182,7 +183,43 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         return _debug(args, templar, label)
     if task.action in ASSERT:
         return _assert(args, templar, label)
+    if task.action in FAIL:
+        try:
+            message = templar.template(args.get("msg", "Failed as requested from task"))
+        except Exception as exc:  # noqa: BLE001 - a message only the run knows
+            raise _Unknown(f"the result of {label}: {exc}") from exc
+        return _failed({"msg": message}, label)
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
+    """A failed result as the run registers it (a host that stops there reads it no more; one
+    whose errors are ignored, or a rescue, does): with 2.19's ``exception``, which without a
+    traceback setting says none is available."""
+    if not _tracebacks_off():
+        raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
+    return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
+
+
+def _tracebacks_off() -> bool:
+    """Whether ansible's ``DISPLAY_TRACEBACK`` is its default (``never``), as the configuration
+    file and environment a run reads say."""
+    import configparser
+
+    from engine.config import find_config_file
+
+    if "ANSIBLE_DISPLAY_TRACEBACK" in os.environ:
+        return os.environ["ANSIBLE_DISPLAY_TRACEBACK"].strip().lower() in ("", "never")
+    path = find_config_file()
+    if path is None:
+        return True
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path)
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return False
+    value = parser.get("defaults", "display_traceback", fallback=None)
+    return value is None or value.strip().strip("'\"").lower() in ("", "never")
 
 
 def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
@@ -224,7 +261,11 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
             raise _Unknown(f"the result of {label}: {exc}") from exc
         if not holds:
-            raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails (the host stops there)")
+            try:
+                message = templar.template(args.get("fail_msg", args.get("msg", "Assertion failed")))
+            except Exception as exc:  # noqa: BLE001 - a message only the run knows
+                raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails: {exc}") from exc
+            return _failed({"assertion": condition, "evaluated_to": False, "msg": message}, label)
     success = args.get("success_msg", "All assertions passed")
     return {"changed": False, "msg": templar.template(success), "failed": False}
 
