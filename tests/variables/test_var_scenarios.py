@@ -38,6 +38,10 @@ PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_v
                       "playbook-ls ignores the setting (the playbook's group_vars)")
 
 
+FAILED_TASK = ("ansible_failed_task/ansible_failed_result in a rescue: ansible gives the failed task and its result; "
+               "playbook-ls says they are known only at run time")
+
+
 def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
     """``reasons`` per FILE:LINE[#N] of ``scenario``, for each of the space-separated ``hosts``."""
     return {f"{scenario}:{where.partition('#')[0]}:{host}{''.join(where.partition('#')[1:])}": reason
@@ -49,6 +53,11 @@ KNOWN_DIFFERENT: dict[str, str] = {
     "runtime_inventory:site.yml:31:added1": INVENTORY_CHANGES,
     "runtime_inventory:site.yml:45:h1": INVENTORY_CHANGES,
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
+    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": INVENTORY_CHANGES,
+                                                             "roles/users/tasks/main.yml:1": INVENTORY_CHANGES,
+                                                             "site.yml:51": INVENTORY_CHANGES}),
+    "provisioning_inventory_changes:site.yml:68:bastion1": INVENTORY_CHANGES,
+    "queue_failover_blocks:site.yml:50:mq1": FAILED_TASK,
 }
 
 
