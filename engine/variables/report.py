@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.inventory_changes import inventory_of, racy_lists
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -121,12 +122,13 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[float, Any, _Scope]] = play.derived.setdefault("scopes", {})
-    key = (id(task), id(plan.inventory), occurrence)
+    inventory = inventory_of(plan, play_plan)
+    key = (id(task), id(inventory), occurrence)
     now = time.monotonic()
     cached = scopes.get(key)
-    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is plan.inventory:
+    if cached is not None and now - cached[0] < SCOPE_TTL and cached[1] is inventory:
         return cached[2]
-    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
+    manager = VariableManager(inventory, plan.options, inventory.cache)
     order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
@@ -138,7 +140,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
     for old in [old for old, (then, _, _) in scopes.items() if now - then >= SCOPE_TTL]:
         del scopes[old]  # expired: each holds an inventory and layers read from files
-    scopes[key] = (now, plan.inventory, scope)
+    scopes[key] = (now, inventory, scope)
     return scope
 
 
@@ -215,7 +217,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
     scope = _scope(plan, play_plan, task, occurrence)
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task),
+    magic = {**scope.magic_for(host, task), **racy_lists(play_plan),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
