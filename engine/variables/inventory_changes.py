@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any
 from engine.loading import keywords as kw
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.play_order import play_order
-from engine.variables.sources import RuntimeValue
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -218,19 +217,3 @@ def _ordered_by(pattern: Any, racy: set[str]) -> list[str]:
 def inventory_of(plan: Plan, play_plan: PlayPlan) -> Any:
     """The inventory ``play_plan`` reads: as the changes before it left it, else the plan's."""
     return getattr(play_plan, "inventory", None) or plan.inventory
-
-
-def racy_lists(play_plan: PlayPlan) -> dict[str, Any]:
-    """The magic lists whose order only the run knows in a play after a group_by that put two
-    hosts in one group: ``groups``, and the play's host
-    lists when the play runs on such a group."""
-    racy: dict[str, Any] = {}
-    groups = getattr(play_plan, "racy_groups", None)
-    if groups:
-        racy["groups"] = RuntimeValue(Changes.racy_reason(groups))
-    on = getattr(play_plan, "racy_order", None)
-    if on:
-        reason = RuntimeValue(Changes.racy_reason(on))
-        racy.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
-                                                "ansible_play_batch", "play_hosts")})
-    return racy

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.inventory_changes import inventory_of, racy_lists
+from engine.variables.inventory_changes import inventory_of
+from engine.variables.play_context import lists_in_run_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -217,7 +218,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
     scope = _scope(plan, play_plan, task, occurrence)
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task), **racy_lists(play_plan),
+    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
