@@ -66,11 +66,12 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     """``tasks`` (a play's tasks in run order, each with its includers) with the handlers where
     they would run if every notifying task changed something: after each flush point, each
     handler notified since the one before. A handler no task notifies as written (its name is
-    templated, or only an include the loader cannot follow notifies it) comes once, at the end.
+    templated, or only an include the loader cannot follow notifies it) comes once, at the end. The handlers an
+    ``include_role`` brings join the play's when it is reached, as in a run.
 
     Per host (``loaded`` given, asked once the caller has planned an include_role: whether a
     run may include it on some host): the handlers the include adds join ``handlers`` (the
-    play's, kept up to date for the caller) then, and a notification stays pending after an
+    play's, kept up to date for the caller) only if it may, and a notification stays pending after an
     explicit ``flush_handlers``, which may not run on every host: its handlers come again at the
     next flush point. ``notified``: what tasks the caller planned outside ``tasks`` (those a
     run-time include loads) notified meanwhile, taken as pending here."""
@@ -80,7 +81,7 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     ran: set[int] = set()
     for task, outer in tasks:
         yield task, outer
-        if loaded is not None and task.child_handlers and loaded(task):
+        if task.child_handlers and (loaded is None or loaded(task)):
             known = {id(handler) for handler in handlers}
             handlers += [h for block in task.child_handlers for h in block.tasks()
                          if not h.implicit and id(h) not in known]

@@ -265,6 +265,27 @@ def lookup_varnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
     return ret
 
 
+def lookup_inventory_hostnames(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    """The hosts a pattern matches in an inventory made of nothing but the ``groups`` variable
+    (each group flat, its hosts in their order), as the plugin builds one; [] when the pattern
+    is invalid or matches nothing."""
+    from engine.inventory.data import InventoryData
+    from engine.inventory.patterns import HostPatternError, HostSelector, split_host_pattern
+
+    groups = call.templar.variables.get("groups")
+    if not isinstance(groups, Mapping):
+        raise LookupFailure("the groups variable is not a mapping")
+    inventory = InventoryData()
+    for group, hosts in groups.items():
+        inventory.add_group(str(group))
+        for host in hosts or ():
+            inventory.add_host(str(host), group=str(group))
+    try:
+        return [host.name for host in HostSelector(inventory, [], "ignore").evaluate(split_host_pattern(terms))]
+    except HostPatternError:
+        return []
+
+
 LookupFunction = Callable[[list[Any], dict[str, Any], Call], list[Any]]
 
 PURE: dict[str, LookupFunction] = {
@@ -279,6 +300,8 @@ PURE: dict[str, LookupFunction] = {
     "indexed_items": lookup_indexed_items,
     "varnames": lookup_varnames,
 }
+INVENTORY: dict[str, LookupFunction] = {"inventory_hostnames": lookup_inventory_hostnames}
+"""Lookups that read only the task's ``groups``: given to static templating (the groups before the run)."""
 PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 
 
@@ -292,7 +315,8 @@ def short_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class PureLookups:
-    """The lookup set of static templating: only the lookups that read nothing (:data:`PURE`).
+    """The lookup set of static templating: only the lookups that read nothing (:data:`PURE`, and
+    :data:`INVENTORY`, which reads the ``groups`` variable).
     Any other lookup (a file, a command, a collection's plugin) has a value only when the task
     runs, which is what a template using one says."""
 
@@ -301,7 +325,7 @@ class PureLookups:
     def resolve(self, name: str) -> LookupFunction:
         from engine.templating.errors import TemplateFailure
 
-        found = PURE.get(short_name(name))
+        found = PURE.get(short_name(name)) or INVENTORY.get(short_name(name))
         if found is None:
             raise TemplateFailure(f"the lookup {name!r} gives a value only when the task runs")
         return found

@@ -15,6 +15,7 @@ from engine.flow.loops import loop_of
 from engine.flow.notify import with_includers
 from engine.loading import keywords as kw
 from engine.templating.errors import TemplateFailure
+from engine.variables.inventory_changes import Changes
 from engine.variables.play_order import add_loaded_tasks, play_order
 
 if TYPE_CHECKING:
@@ -33,13 +34,17 @@ def unloaded_include(task: Task) -> bool:
 
 
 def load_host_includes(plan: Plan) -> None:
-    """Load every play's per-host includes, each host's file once (nested ones too)."""
+    """Load every play's per-host includes, each host's file once (nested ones too), play after
+    play, each play's hosts selected again where earlier plays' add_host/group_by changed the
+    inventory (engine.variables.inventory_changes)."""
     from engine.flow.host_includes import MAX_DEPTH
     from engine.loading.includes import IncludeLoader
     from engine.variables.report import templar_at
 
     loader = IncludeLoader(plan.inventory.cache)
+    changes = Changes(plan)
     for play_plan in plan.plays:
+        changes.select(play_plan)  # its hosts in the inventory earlier plays' add_host/group_by left
         order = play_order(play_plan.play)
         index = 0
         while index < len(order.tasks):  # the order grows as includes are loaded
@@ -49,6 +54,7 @@ def load_host_includes(plan: Plan) -> None:
             # including each other would otherwise grow the order for ever
             if unloaded_include(task) and len(order.includers.get(id(task), [])) < MAX_DEPTH:
                 _load(plan, play_plan, task, loader, templar_at)
+        changes.follow(play_plan)
 
 
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
 from engine.variables.loop_vars import includer_loops
@@ -123,31 +124,100 @@ class Follower:
     def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
                        outer: tuple[int, ...]) -> list[Layer]:
         """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
-        one: the include_vars layers, then the set_fact and register ones."""
+        one: the include_vars layers, then the set_fact and register ones. In a looped include,
+        the file runs whole for each item before the next: the reader at an item sees what every
+        task of the file set at the items before (those after the reader too), then what the
+        tasks before it set at its own item."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
             order = self.order_of(earlier.play)
-            for done in _setters(order, len(order.tasks)):
-                effects += self._runs_on(earlier, host, done, (), [], member)
+            ended: bool | str = False
+            for _, done in _setters(order, len(order.tasks)):
+                ended = ended or (member and self._ends_host(earlier, host, done))
+                if ended is True:
+                    break
+                ran = self._ran(earlier, host, done, None) if member else True
+                if ran is not False:
+                    effects += [_maybe(found, ended or ran) for _, found in
+                                self._runs_on(earlier, host, done, (), [], member)]
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
-        for done in _setters(order, before):
-            effects += self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True)
+        loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
+        in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
+        ended = False
+        for at, done in _setters(order, len(order.tasks) if loop is not None else before):
+            same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
+            if at >= before and not same_loop:
+                continue
+            ended = ended or (at < before and self._ends_host(play_plan, host, done))
+            if ended is True:
+                break
+            ran = self._ran(play_plan, host, done, task)
+            if ran is False:
+                continue
+            runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True,
+                                 upto_reader=at < before)
+            if same_loop:
+                in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
+            else:
+                effects += [_maybe(found, ended or ran) for _, found in runs]
+        effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
 
+    def _ran(self, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None) -> bool | str:
+        """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
+        ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
+        run knows."""
+        from engine.variables.block_runs import fails, play_blocks, runs_there
+
+        blocks = play_blocks(play_plan.play)
+        if id(task) not in blocks.paths or not blocks.rescuing:
+            return True
+        memo = _memo(play_plan)
+
+        def fails_on_host(earlier: Task) -> bool | str:
+            key = ("fails", id(earlier), host.name, id(self.plan.inventory))
+            if key not in memo:
+                gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
+                        for c in include.effective_when()] + [c.value for c in earlier.effective_when()]
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
+            return memo[key]  # type: ignore[no-any-return]
+
+        return runs_there(blocks, task, reader, fails_on_host)
+
+    def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
+        """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
+        the play runs there): True, False, or why only the run knows."""
+        if not _ends_host_task(task):
+            return False
+        conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                      for c in include.effective_when()] + [c.value for c in task.effective_when()]
+        if not conditions:
+            return True
+        templar = self.templar_at(self.plan, play_plan, host, task)
+        for condition in conditions:
+            try:
+                if not templar.evaluate(condition):
+                    return False
+            except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+                return f"set after task '{task.display_name()}', which ends the play for the host if " \
+                       f"{condition!r} holds, which only the run knows ({exc})"
+        return True
+
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
-                 reader_loops: list[Task], member: bool) -> list[Effects]:
-        """The effects on ``host`` of every run of ``task`` the reader sees: one per item of the
-        looped include around it (up to the reader's own item when the reader is in the same
-        include), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
+                 reader_loops: list[Task], member: bool, upto_reader: bool = True) -> list[tuple[int, Effects]]:
+        """The effects on ``host`` of every run of ``task`` the reader sees, each with the place of
+        its item in the host's run: one per item of the looped include around it (when the reader
+        is in the same include, up to the reader's own item, or only the items before it without
+        ``upto_reader``), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
         if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
             return []  # a task of a file this host's include does not load sets nothing on it
-        found: list[Effects] = []
+        found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
                      if includer_loops(include)]
@@ -157,17 +227,17 @@ class Follower:
                 runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
             elif order is not None:
                 if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
-                    order = order[: order.index(outer[0]) + 1]
+                    order = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
                 runs = [(index,) for index in order]
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host runs it and ansible gives every host of the play its result
         runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host
-        for run in runs if member else []:
+        for rank, run in enumerate(runs if member else []):
             own = self._effects(play_plan, runner, task, run)
             if own.delegated_to is None:
-                found.append(own)
+                found.append((rank, own))
         if data.get("delegate_facts"):
-            found += self._delegated_to(play_plan, host, task)
+            found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task)]
         return found
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task) -> list[Effects]:
@@ -189,12 +259,7 @@ class Follower:
             include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
             (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
-        derived = play_plan.play.derived
-        now = files_state()
-        stamp, memo = derived.get("host effects", (-1, {}))
-        if stamp != now and not _following:  # never while following: all of it would start over
-            memo = {}
-            derived["host effects"] = (now, memo)
+        memo = _memo(play_plan)
         found = memo.get(memo_key)
         if found is None:
             _following += 1
@@ -218,7 +283,8 @@ class Follower:
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
-        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate)
+        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
+                         self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
             try:
@@ -227,6 +293,17 @@ class Follower:
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
+    """What was followed on the play's hosts since the files last changed."""
+    derived = play_plan.play.derived
+    now = files_state()
+    stamp, memo = derived.get("host effects", (-1, {}))
+    if stamp != now and not _following:  # never while following: all of it would start over
+        memo = {}
+        derived["host effects"] = (now, memo)
+    return memo  # type: ignore[no-any-return]
 
 
 def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
@@ -238,15 +315,28 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
     return plays[: index + 1] if including else plays[:index]
 
 
-def _setters(order: Any, before: int) -> list[Task]:
-    """The tasks among the first ``before`` of the play's ``order`` that set something (kept with
-    the order until an include adds tasks to it)."""
+def _setters(order: Any, before: int) -> list[tuple[int, Task]]:
+    """The tasks among the first ``before`` of the play's ``order`` that set something or may end
+    the play for a host, each with its place (kept with the order until an include adds tasks to it)."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task)])
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)])
         order.setters = kept
-    return [task for at, task in kept[2] if at < before]
+    return [(at, task) for at, task in kept[2] if at < before]
+
+
+def _ends_host_task(task: Task) -> bool:
+    return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
+
+
+def _maybe(effects: Effects, reason: bool | str) -> Effects:
+    """``effects`` as they are, or each value unknown (``reason``: a task before may have ended the
+    play for the host)."""
+    if not isinstance(reason, str):
+        return effects
+    return Effects([_unknown_layer(layer, reason) for layer in effects.included],
+                   [_unknown_layer(layer, reason) for layer in effects.facts], effects.delegated_to)
 
 
 def _sets_something(task: Task) -> bool:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.parsing.source import files_state
+from engine.variables.inventory_changes import inventory_of
+from engine.variables.play_context import lists_in_run_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -120,12 +122,13 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
-    key = (id(task), id(plan.inventory), occurrence)
+    inventory = inventory_of(plan, play_plan)
+    key = (id(task), id(inventory), occurrence)
     now = files_state()
     cached = scopes.get(key)
-    if cached is not None and cached[0] == now and cached[1] is plan.inventory:
+    if cached is not None and cached[0] == now and cached[1] is inventory:
         return cached[2]
-    manager = VariableManager(plan.inventory, plan.options, plan.inventory.cache)
+    manager = VariableManager(inventory, plan.options, inventory.cache)
     order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
     included, conditional = order.included_before(task, occurrence)
@@ -137,7 +140,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     scope = _Scope(manager, context, below, above, batches=play_batches(play, hosts))
     for old in [old for old, (then, _, _) in scopes.items() if then != now]:
         del scopes[old]  # the files changed since: each holds an inventory and layers read from files
-    scopes[key] = (now, plan.inventory, scope)
+    scopes[key] = (now, inventory, scope)
     return scope
 
 
@@ -214,7 +217,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
     scope = _scope(plan, play_plan, task, occurrence)
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task),
+    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
@@ -234,8 +237,7 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
     return RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
 
 
-def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, raw: Mapping[str, Any],
-                 magic: Mapping[str, Any],
+def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  outer: tuple[int, ...] | None) -> list[Layer]:
     """The item variables of the looped includes around ``task`` at the ``outer`` items (None:
     none; an item not given, or -1, an item whose place only the run knows: unknown, with why)."""
@@ -247,7 +249,7 @@ def _loop_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     layers = []
     for position, include in enumerate(loops):
         index = outer[position] if position < len(outer) else None
-        scopes = loop_scopes(include, static_templar(raw, magic))
+        scopes = loop_scopes(include, _include_templar(plan, play_plan, host, include, task, 0, outer[:position]))
         if isinstance(scopes, list) and index is not None and 0 <= index < len(scopes):
             layers.append(_loop_layer(include, scopes[index], index))
             continue
@@ -282,19 +284,78 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
     ``outer``; None: without them), before its own loop."""
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer or ())
     raw = _raw_over(plan, play_plan, host, layers, magic)
-    items = _loop_layers(plan, play_plan, host, task, raw, magic, outer)
+    items = _loop_layers(plan, play_plan, host, task, outer)
     return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
+
+
+def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
+                     outer: tuple[int, ...] = ()) -> Any:
+    """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
+    ``outer`` items of the looped includes around it): the include's own, where it is in the play's
+    order (else, an include the order does not hold, the task's without the items)."""
+    if id(include) in play_order(play_plan.play).positions:
+        return templar_at(plan, play_plan, host, include, 0, outer or None)
+    return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
 def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
                       ) -> list[tuple[int, ...]]:
     """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
-    item of the outermost one whose items are known before the run (``()``: a single run)."""
-    from engine.variables.loop_vars import includer_loops
+    item of each of them, the outermost's items known before the run in the order the host runs
+    them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
+    item only the run places). A task the loader copied once per item of a loop written out (a
+    static include's children) runs only at its own item of that loop."""
+    from engine.variables.loop_vars import includer_loops, loop_scopes
 
     loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
-    order = include_item_order(plan, play_plan, host, task, loops[0], occurrence) if loops else None
-    return [(index,) for index in order] if order else [(-1,)] if loops else [()]
+    if not loops:
+        return [()]
+    order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
+    if not order:
+        return [(-1,)]
+    own = _copy_items(task, loops)
+    runs = [(index,) for index in order if own[0] is None or index == own[0]]
+    for position in range(1, len(loops)):
+        deeper: list[tuple[int, ...]] = []
+        for run in runs:
+            scopes = loop_scopes(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
+                if -1 not in run else None
+            if not isinstance(scopes, list):
+                deeper.append((*run, -1))
+                continue
+            deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
+        runs = deeper
+    return runs
+
+
+def _copy_items(task: Task, loops: list[Task]) -> list[int | None]:
+    """For each looped include around ``task``: the item whose copy of the included file ``task``
+    is in, when the loader loaded the file once per item of a loop written out (None: one copy
+    for every item)."""
+    found: list[int | None] = []
+    for include in loops:
+        frames: list[int] = []  # the include's per-item frames, in item order
+        for block in include.children:
+            for loaded in block.tasks():
+                frames += [id(frame) for frame in loaded.chain if frame.kind == "loop_item"
+                           and frame.span == include.span and id(frame) not in frames]
+        mine = next((id(frame) for frame in task.chain if frame.kind == "loop_item" and frame.span == include.span),
+                    None)
+        found.append(frames.index(mine) if mine in frames else None)
+    return found
+
+
+def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
+    """Where a run of ``task`` (at the ``outer`` items) comes in the host's run of the play: the
+    runs under one looped include go item by item, whichever copy of the file holds the task."""
+    from engine.variables.loop_vars import includer_loops
+
+    order = play_order(play_plan.play)
+    positions = order.positions.get(id(task), [0])
+    own = positions[min(occurrence, len(positions) - 1)]
+    loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)]
+    start = order.positions.get(id(loops[0]), [own])[0] if loops else own
+    return (start, outer, own)
 
 
 ORDERED_HOSTS = 50
@@ -312,7 +373,9 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
     from engine.variables.loop_vars import loop_scopes
 
     def keys(of: Host) -> list[Any] | None:
-        scopes = loop_scopes(include, templar_at(plan, play_plan, of, task, occurrence, None))
+        # ansible templates the items once, at the include, with what the host has there: not with
+        # what the included tasks set from item to item
+        scopes = loop_scopes(include, _include_templar(plan, play_plan, of, include, task, occurrence))
         return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
 
     mine = keys(host)
@@ -345,7 +408,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
 
     layers, magic = layers_at(plan, play_plan, host, task, occurrence, outer)
     raw = _raw_over(plan, play_plan, host, layers, magic)
-    layers = [*layers, *_loop_layers(plan, play_plan, host, task, raw, magic, outer)]
+    layers = [*layers, *_loop_layers(plan, play_plan, host, task, outer)]
     bound = loop_names(task) if task is not None else []
     if bound:
         scopes = loop_scopes(task, static_templar(raw, magic))  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 DEBUG = kw._family("debug")
 ASSERT = kw._family("assert")
+FAIL = kw._family("fail")
 SKIP_REASON = "Conditional result was False"
 VARS_EXTENSIONS = ("yaml", "yml", "json")
 
@@ -45,9 +46,10 @@ class _Unknown(Exception):
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
-           gate: list[Any] = ()) -> Effects:  # type: ignore[assignment]
+           gate: list[Any] = (), merge_hashes: bool = False) -> Effects:  # type: ignore[assignment]
     """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
-    and those of the includes that load it (``gate``: when one is false, nothing is loaded)."""
+    and those of the includes that load it (``gate``: when one is false, nothing is loaded);
+    ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -76,7 +78,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                             "false_condition": decided, **_item_keys(scope)})
             continue
         try:
-            done = _run(task, args, here, basedir, cache, facts, effects, label)
+            done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
@@ -115,15 +117,18 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
 def known_shape(task: Task) -> bool:
     """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
     variables, or its result's shape is fixed before the run, or it loops."""
-    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT or loop_of(task) is not None
+    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None
 
 
 def host_independent(task: Task) -> bool:
-    """A set_fact, include_vars or debug msg without a template, a loop, a name to look up or
-    facts given to another host: what it sets and registers is the same on every host."""
+    """A set_fact, include_vars or debug msg without a template, a loop, a name to look up, a
+    ``hash_behaviour`` of its own or facts given to another host: what it sets and registers is
+    the same on every host."""
     from engine.templating.templar import is_template
 
     data = task.data if isinstance(task.data, Mapping) else {}
+    if isinstance(task.args, Mapping) and task.args.get("hash_behaviour") is not None:
+        return False  # combined with the host's own values of the names it reads
     if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
                                          (task.action in DEBUG and "var" not in (task.args or {}))):
         return False
@@ -153,7 +158,7 @@ def unknown_result(task: Task) -> Effects:
 
 
 def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
-         facts: dict[str, Any], effects: Effects, label: str) -> Any:
+         facts: dict[str, Any], effects: Effects, label: str, merge_hashes: bool = False) -> Any:
     """The task's own effect on ``facts`` / ``effects``; its result where its shape is known."""
     if task.action in SET_FACT:
         values = {}
@@ -170,6 +175,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
         files, data = _include_vars(task, args, templar, basedir, cache, label)
+        data = _with_hash_behaviour(args, data, templar, merge_hashes, label)
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
@@ -177,7 +183,43 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         return _debug(args, templar, label)
     if task.action in ASSERT:
         return _assert(args, templar, label)
+    if task.action in FAIL:
+        try:
+            message = templar.template(args.get("msg", "Failed as requested from task"))
+        except Exception as exc:  # noqa: BLE001 - a message only the run knows
+            raise _Unknown(f"the result of {label}: {exc}") from exc
+        return _failed({"msg": message}, label)
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
+    """A failed result as the run registers it (a host that stops there reads it no more; one
+    whose errors are ignored, or a rescue, does): with 2.19's ``exception``, which without a
+    traceback setting says none is available."""
+    if not _tracebacks_off():
+        raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
+    return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
+
+
+def _tracebacks_off() -> bool:
+    """Whether ansible's ``DISPLAY_TRACEBACK`` is its default (``never``), as the configuration
+    file and environment a run reads say."""
+    import configparser
+
+    from engine.config import find_config_file
+
+    if "ANSIBLE_DISPLAY_TRACEBACK" in os.environ:
+        return os.environ["ANSIBLE_DISPLAY_TRACEBACK"].strip().lower() in ("", "never")
+    path = find_config_file()
+    if path is None:
+        return True
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path)
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return False
+    value = parser.get("defaults", "display_traceback", fallback=None)
+    return value is None or value.strip().strip("'\"").lower() in ("", "never")
 
 
 def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
@@ -219,7 +261,11 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
             raise _Unknown(f"the result of {label}: {exc}") from exc
         if not holds:
-            raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails (the host stops there)")
+            try:
+                message = templar.template(args.get("fail_msg", args.get("msg", "Assertion failed")))
+            except Exception as exc:  # noqa: BLE001 - a message only the run knows
+                raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails: {exc}") from exc
+            return _failed({"assertion": condition, "evaluated_to": False, "msg": message}, label)
     success = args.get("success_msg", "All assertions passed")
     return {"changed": False, "msg": templar.template(success), "failed": False}
 
@@ -296,6 +342,28 @@ def _include_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir
         wrapped[str(args["name"])] = dict(merged)
         return files, wrapped
     return files, merged
+
+
+def _with_hash_behaviour(args: Mapping[str, Any], data: Mapping[str, Any], templar: Templar, merge_hashes: bool,
+                         label: str) -> Mapping[str, Any]:
+    """``include_vars``' ``hash_behaviour`` other than the run's: what the files give combined over
+    the values the host has of the same names (merged, or replacing them), as the action does."""
+    wanted = args.get("hash_behaviour")
+    if wanted is None or wanted == ("merge" if merge_hashes else "replace"):
+        return data
+    from engine.inventory.combine import combine_vars
+
+    existing: dict[str, Any] = {}
+    for name in data:
+        try:
+            existing[str(name)] = templar.template("{{ " + str(name) + " }}")
+        except Exception as exc:  # noqa: BLE001 - undefined is no value to merge; only the run knows another
+            if not _plainly_undefined(exc):
+                raise _Unknown(f"the variables of {label}, merged with what only the run knows ({exc})") from exc
+    combined = YMap()
+    combined.update(combine_vars(existing, data, merge=wanted == "merge"))
+    combined.key_spans.update(getattr(data, "key_spans", {}))
+    return combined
 
 
 def _vars_dir(role_path: str | None, task_file: str | None, folder: str, basedir: str) -> str | None:

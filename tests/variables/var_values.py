@@ -15,7 +15,7 @@ from ansible_tools import read_case  # noqa: E402
 
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
 from engine.variables.host_includes import load_host_includes  # noqa: E402
-from engine.variables.report import include_loop_runs, task_runs, variables_at  # noqa: E402
+from engine.variables.report import include_loop_runs, run_order_key, task_runs, variables_at  # noqa: E402
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -50,12 +50,18 @@ def scenario_plan(root: Path) -> Plan:
 def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan, Task, int, tuple[int, ...]]]:
     """Every run playbook-ls places at 0-based ``line`` of ``path`` on ``host``, in run order:
     play after play, each play's runs as engine.variables.report.task_runs gives them, each once
-    per item of a looped include around it (include_loop_runs)."""
-    return [(play_plan, task, occurrence, outer) for play_plan in plan.plays
-            if any(h.name == host for h in play_plan.hosts)
-            for task, occurrence in task_runs(play_plan.play, path, line)
-            for outer in include_loop_runs(plan, play_plan, next(h for h in play_plan.hosts if h.name == host),
-                                           task, occurrence)]
+    per item of the looped includes around it (include_loop_runs), in the order the host runs them
+    (run_order_key: item by item, whichever copy of a file the loader made holds the task)."""
+    found = []
+    for play_plan in plan.plays:
+        chosen = next((h for h in play_plan.hosts if h.name == host), None)
+        if chosen is None:
+            continue
+        runs = [(task, occurrence, outer) for task, occurrence in task_runs(play_plan.play, path, line)
+                for outer in include_loop_runs(plan, play_plan, chosen, task, occurrence)]
+        runs.sort(key=lambda run: run_order_key(play_plan, *run))  # noqa: B023 - used at once
+        found += [(play_plan, *run) for run in runs]
+    return found
 
 
 def values_at(root: Path, where: str, host: str, index: int, names: list[str],

@@ -1,0 +1,147 @@
+"""Whether a task of a block with a ``rescue`` runs on a host, for what earlier tasks set there.
+
+A failure in a ``block`` section skips the rest of that section and runs the block's ``rescue``
+(``PlayIterator``); a reader after the block (in its ``always``, or past it) sees what the
+``block`` tasks before the failure set and what the ``rescue`` set, a host with no failure what
+the whole ``block`` set and nothing of the ``rescue``. Which of the two it is, is known before
+the run only when every task that could fail is known to fail or not: an ``assert`` and its
+conditions, a ``fail``, a task its ``when`` skips, one whose errors are ignored, and the
+actions that do not fail on their own (``debug``, ``set_fact``, ``meta``, includes). Any other
+module may fail: what depends on it is said to be known only at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.block_failures import BLOCK, RESCUE, block_paths
+from engine.loading import keywords as kw
+from engine.variables.sources import INCLUDE_VARS, SET_FACT
+from engine.variables.task_results import ASSERT, DEBUG, FAIL
+
+if TYPE_CHECKING:
+    from engine.loading.model import Play, Task
+    from engine.templating.templar import Templar
+
+NEVER_FAILS = DEBUG | SET_FACT | kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE
+
+Decided = bool | str
+"""True, False, or why only the run knows."""
+
+
+class PlayBlocks:
+    """A play's blocks with a ``rescue``: where each task is in them, and each such block's
+    ``block`` section flattened in run order (the tasks includes load in it included; a block
+    inside with its own ``rescue`` takes over its own failures)."""
+
+    def __init__(self, play: Play) -> None:
+        blocks = play.compile()
+        self.paths, self.rescuing = block_paths(blocks)
+        self.sections: dict[int, list[Task]] = {}
+        self._walk(blocks)
+
+    def _walk(self, items: list[Any]) -> None:
+        for item in items:
+            if hasattr(item, "rescue"):
+                if id(item) in self.rescuing:
+                    self.sections[id(item)] = list(_failing_tasks(item.block))
+                for section in ("block", "rescue", "always"):
+                    self._walk(getattr(item, section))
+            else:
+                self._walk(getattr(item, "children", ()))
+
+
+def _failing_tasks(items: list[Any]) -> Any:
+    """The tasks of a ``block`` section whose failure reaches the block (in run order)."""
+    for item in items:
+        if hasattr(item, "rescue"):
+            if not item.rescue:
+                yield from _failing_tasks(item.block)
+            yield from _failing_tasks(item.rescue)
+            yield from _failing_tasks(item.always)
+        else:
+            yield item
+            yield from _failing_tasks([block for block in getattr(item, "children", ())])
+
+
+def play_blocks(play: Play) -> PlayBlocks:
+    """The play's blocks, kept with the play (an edit replaces the play and them with it)."""
+    found = play.derived.get("rescue blocks")
+    if found is None:
+        found = play.derived["rescue blocks"] = PlayBlocks(play)
+    return found  # type: ignore[no-any-return]
+
+
+def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
+    """Whether ``task`` fails on the host whose ``templar`` it is (``gate``: the conditions it
+    checks, those of the includes that load it included)."""
+    label = f"task '{task.display_name()}'"
+    data = task.data if isinstance(task.data, Mapping) else {}
+    if data.get("ignore_errors") is True or data.get("failed_when") is False:
+        return False
+    for condition in gate:
+        try:
+            if not templar.evaluate(condition):
+                return False  # skipped
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            return f"{label} runs only if {condition!r} holds, which only the run knows ({exc})"
+    if "failed_when" in data or data.get("ignore_errors") not in (None, False) or data.get("until") is not None:
+        return f"{label} fails or not as the run decides"
+    if task.action in NEVER_FAILS or task.action in INCLUDE_VARS and "loop" not in data:
+        return False
+    if task.action in FAIL and not _looped(data):
+        return True
+    if task.action in ASSERT and not _looped(data):
+        args = task.args if isinstance(task.args, Mapping) else {}
+        that = args.get("that")
+        for condition in that if isinstance(that, list) else [that]:
+            try:
+                if not templar.evaluate(condition):
+                    return True
+            except Exception as exc:  # noqa: BLE001 - an assertion only the run decides
+                return f"{label}'s assertion {condition!r} holds or not as the run decides ({exc})"
+        return False
+    return f"{label} ({task.action}) may fail, which only the run knows"
+
+
+def _looped(data: Mapping[str, Any]) -> bool:
+    return "loop" in data or any(str(key).startswith("with_") for key in data)
+
+
+def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
+               fails_on_host: Callable[[Task], Decided]) -> Decided:
+    """Whether ``task`` ran on the host by the time ``reader`` runs there (None: a reader past
+    the play's blocks), as far as the blocks with a ``rescue`` around it decide."""
+    path = blocks.paths.get(id(task))
+    if not path:
+        return True
+    reader_path = blocks.paths.get(id(reader)) or () if reader is not None else ()
+    for block, section in path:
+        if block not in blocks.rescuing or (block, section) in reader_path:
+            continue  # the reader runs in this section too: the host got there with it
+        tasks = blocks.sections.get(block, [])
+        if section == BLOCK:  # ran only if nothing before it in the section failed
+            before = tasks[: next((at for at, found in enumerate(tasks) if found is task), len(tasks))]
+            decided = _first_failure(before, fails_on_host)
+            if decided is not False:
+                return False if decided is True else decided
+        elif section == RESCUE:  # ran only if something in the block section failed
+            decided = _first_failure(tasks, fails_on_host)
+            if decided is not True:
+                return decided
+    return True
+
+
+def _first_failure(tasks: list[Task], fails_on_host: Callable[[Task], Decided]) -> Decided:
+    """True when one of ``tasks`` fails (the ones before it do not or may), False when none
+    does, else why only the run knows."""
+    unsure: str | None = None
+    for task in tasks:
+        decided = fails_on_host(task)
+        if decided is True:
+            return True
+        if isinstance(decided, str) and unsure is None:
+            unsure = decided
+    return unsure if unsure is not None else False
+

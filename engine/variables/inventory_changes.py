@@ -1,0 +1,219 @@
+"""The inventory as ``add_host`` and ``group_by`` leave it for the plays after theirs, when what
+they do on each host is known before the run.
+
+ansible applies each result to the in-memory inventory (``StrategyBase._add_host`` and
+``_add_group``): ``group_by`` puts every host that runs it in the group its ``key`` names (and
+the group under its ``parents``), ``add_host`` runs once (on the batch's first host, each loop
+item adding a host) and adds a host with its variables to its groups. A later play selects its
+hosts again: the plays on those groups have hosts, the added host's variables are its own, and
+``groups``/``group_names`` say so. The order of a group two hosts joined in one ``group_by`` is
+the order their results came in, which only the run knows: ``groups`` and the play lists of a
+play on it are then said to be unknown.
+
+Followed for the plays after the changing one only (the changing play's own later tasks read the
+inventory as loaded), without ``--limit`` or ``serial`` on a changing play; anything only the run
+decides (a condition, a key, a loop) leaves the plays after as the plan has them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
+from engine.variables.loop_vars import loop_scopes
+from engine.variables.play_order import play_order
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host, InventoryData
+    from engine.loading.model import Task
+    from engine.templating.templar import Templar
+
+ADD_HOST = kw._family("add_host")
+GROUP_BY = kw._family("group_by")
+NAME_KEYS = ("name", "hostname", "host")
+GROUP_KEYS = ("groupname", "groups", "group")
+
+
+class _Unknown(Exception):
+    """What a task does to the inventory only the run knows."""
+
+
+class Changes:
+    """The inventory changes followed so far: the inventory the next plays read, and the groups
+    whose hosts' order only the run knows."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.inventory = plan.inventory
+        self.racy: set[str] = set()
+        self.known = plan.options.limit is None
+
+    def select(self, play_plan: PlayPlan) -> None:
+        """Select ``play_plan``'s hosts again in the inventory as changed so far."""
+        from engine.flow.plan import play_order as ordered_hosts
+        from engine.inventory.patterns import HostPatternError, select_hosts
+
+        if self.inventory is self.plan.inventory:
+            return
+        try:
+            hosts = select_hosts(self.inventory.data, play_plan.play.hosts, None, mismatch="ignore")
+        except HostPatternError:
+            return
+        ordered, order_known = ordered_hosts(play_plan.play, hosts)
+        play_plan.hosts, play_plan.order_known = ordered, order_known
+        play_plan.hosts_all = [host.name for host in hosts]
+        play_plan.inventory = self.inventory  # type: ignore[attr-defined] - read by engine.variables.report
+        if self.racy:
+            play_plan.racy_groups = sorted(self.racy)  # type: ignore[attr-defined]
+        racy = _ordered_by(play_plan.play.hosts, self.racy)
+        if racy:
+            play_plan.racy_order = racy  # type: ignore[attr-defined]
+
+    def follow(self, play_plan: PlayPlan) -> None:
+        """Apply what ``play_plan``'s add_host and group_by tasks do, for the plays after it."""
+        if not self.known:
+            return
+        tasks = [task for task in play_order(play_plan.play).tasks if task.action in ADD_HOST | GROUP_BY]
+        if not tasks:
+            return
+        data = copy.deepcopy(self.inventory.data)
+        racy = set(self.racy)
+        try:
+            for task in tasks:
+                self._apply(play_plan, task, data, racy)
+        except _Unknown:
+            self.known = False
+            return
+        _reconcile(data)
+        from engine.inventory.manager import Inventory
+
+        base = self.plan.inventory
+        self.inventory = Inventory(data, base.sources, base.cache, shared_from=base, playbook_dir=base.playbook_dir,
+                                   working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
+        self.racy = racy
+
+    def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str]) -> None:
+        from engine.variables.report import known_batches, templar_at
+
+        own = task.data if isinstance(task.data, Mapping) else {}
+        if own.get("delegate_to") is not None or len(known_batches(play_plan.play, [h.name for h in play_plan.hosts])
+                                                     or [[], []]) > 1:
+            raise _Unknown
+        loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
+        hosts = [host for host in play_plan.hosts if loaded_on is None or host.name in loaded_on]
+        if task.action in ADD_HOST or own.get("run_once") is True:
+            hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
+        joined: dict[str, int] = {}
+        for host in hosts:
+            templar = templar_at(self.plan, play_plan, host, task)
+            for scope in _runs(task, play_plan, templar):
+                here = templar.child(scope) if scope else templar
+                if task.action in GROUP_BY:
+                    group = _group_by(task, here, host, data)
+                    joined[group] = joined.get(group, 0) + 1
+                else:
+                    _add_host(task, here, data)
+        racy.update(group for group, count in joined.items() if count > 1)
+
+    @staticmethod
+    def racy_reason(groups: list[str]) -> str:
+        return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
+               "came in), which only the run knows"
+
+
+def _runs(task: Task, play_plan: PlayPlan, templar: Templar) -> list[dict[str, Any]]:
+    """The item scopes of the task's runs on the host whose ``templar`` it is, those its
+    conditions (and the includes' around it) let run."""
+    scopes = loop_scopes(task, templar)
+    if isinstance(scopes, str):
+        raise _Unknown
+    conditions = [c.value for include in play_order(play_plan.play).includers.get(id(task), [])
+                  for c in include.effective_when()] + [c.value for c in task.effective_when()]
+    kept = []
+    for scope in scopes if scopes is not None else [{}]:
+        here = templar.child(scope) if scope else templar
+        try:
+            if all(here.evaluate(condition) for condition in conditions):
+                kept.append(scope)
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            raise _Unknown from exc
+    return kept
+
+
+def _template(templar: Templar, value: Any) -> Any:
+    try:
+        return templar.template(value)
+    except Exception as exc:  # noqa: BLE001 - a value only the run knows
+        raise _Unknown from exc
+
+
+def _group_by(task: Task, templar: Templar, host: Host, data: InventoryData) -> str:
+    args = task.args if isinstance(task.args, Mapping) else {}
+    key = _template(templar, args.get("key"))
+    parents = _template(templar, args.get("parents", ["all"]))
+    if not isinstance(key, str) or not key:
+        raise _Unknown
+    parents = [parents] if isinstance(parents, str) else parents
+    if not isinstance(parents, list):
+        raise _Unknown
+    group = data.add_group(key.replace(" ", "-"))
+    for parent in [str(name).replace(" ", "-") for name in parents]:
+        data.add_group(parent)
+        data.add_child(parent, group)
+    data.add_child(group, host.name)
+    return group
+
+
+def _add_host(task: Task, templar: Templar, data: InventoryData) -> None:
+    args = task.args if isinstance(task.args, Mapping) else {}
+    name = _template(templar, next((args[key] for key in NAME_KEYS if key in args), None))
+    groups = _template(templar, next((args[key] for key in GROUP_KEYS if key in args), ""))
+    if not isinstance(name, str) or not name or ":" in name:
+        raise _Unknown  # a port after the name is parsed by the action: left to the run
+    groups = [g.strip() for g in groups.split(",")] if isinstance(groups, str) else groups
+    if not isinstance(groups, list):
+        raise _Unknown
+    host_vars = {str(key): _template(templar, value) for key, value in args.items()
+                 if key not in (*NAME_KEYS, *GROUP_KEYS)}
+    data.add_host(name, "all")
+    for key, value in host_vars.items():
+        data.hosts[name].set_variable(key, value)
+    for group in [str(g) for g in groups if g]:
+        data.add_child(data.add_group(group), name)
+    if len(data.hosts[name].get_groups()) <= 1:  # reconcile_inventory: a host in no group is ungrouped
+        data.add_child("ungrouped", name)
+
+
+def _reconcile(data: InventoryData) -> None:
+    """``reconcile_inventory``: a host in a group of its own is no longer ungrouped."""
+    ungrouped = data.groups.get("ungrouped")
+    if ungrouped is None:
+        return
+    for host in list(ungrouped.get_hosts()):
+        if any(group.name not in ("all", "ungrouped") for group in host.get_groups()):
+            ungrouped.remove_host(host)
+            data._groups_dict_cache = {}  # noqa: SLF001 - the groups changed
+
+
+def _ordered_by(pattern: Any, racy: set[str]) -> list[str]:
+    """The groups among ``racy`` whose order the hosts ``pattern`` selects come in: those it
+    names (or may match by a wildcard or a regex) other than to intersect or exclude."""
+    from engine.inventory.patterns import split_host_pattern
+
+    if not racy:
+        return []
+    found: set[str] = set()
+    for term in split_host_pattern(pattern):
+        if term[:1] in ("&", "!"):
+            continue
+        name = term.split("[", 1)[0] if not term.startswith("~") else term
+        found |= racy if any(c in name for c in "*?~") else racy & {name}
+    return sorted(found)
+
+
+def inventory_of(plan: Plan, play_plan: PlayPlan) -> Any:
+    """The inventory ``play_plan`` reads: as the changes before it left it, else the plan's."""
+    return getattr(play_plan, "inventory", None) or plan.inventory

@@ -1,0 +1,37 @@
+"""Magic lists whose order ansible decides only while it runs are said to be unknown, not guessed:
+the batch of a play with ``order: shuffle`` (recordings cannot hold them: ansible's value changes
+from run to run)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from var_values import values_at
+
+PLAY = """\
+- hosts: grp
+  gather_facts: false
+  order: {order}
+  tasks:
+    - name: probe
+      ansible.builtin.debug:
+        msg: "{{{{ ansible_play_batch }}}}"
+"""
+
+
+@pytest.mark.parametrize(("order", "known"), [("shuffle", False), ("reverse_sorted", True)])
+def test_batch_of_a_shuffled_play_is_unknown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str,
+                                            known: bool) -> None:
+    (tmp_path / "site.yml").write_text(PLAY.format(order=order))
+    (tmp_path / "hosts.ini").write_text("[grp]\na\nb\nc\n")
+    (tmp_path / "case.json").write_text(json.dumps({"inventory": ["hosts.ini"]}))
+    monkeypatch.chdir(tmp_path)
+    values = values_at(tmp_path, "site.yml:5", "a", 0, ["ansible_play_batch", "play_hosts", "ansible_play_hosts"])
+    assert values["ansible_play_hosts"] == ["a", "b", "c"]  # inventory order whatever the play's order
+    for name in ("ansible_play_batch", "play_hosts"):
+        if known:
+            assert values[name] == ["c", "b", "a"]
+        else:
+            assert str(values[name]).startswith("unknown: "), values[name]
