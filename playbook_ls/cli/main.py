@@ -42,6 +42,7 @@ examples:
   playbook-ls why roles/web/tasks/main.yml:12 --tags deploy   why that task runs or not, step by step
   playbook-ls vars site.yml -i hosts.ini --host web1 app_port   its value on web1, and where it is set
   playbook-ls plan site.yml -i hosts.ini           which task runs on which host, and why, before running
+  playbook-ls diff main -i hosts.ini               what this branch changes in the run, against main
   playbook-ls serve                                the language server, for editors
 
 'playbook-ls COMMAND --help' describes a command and its options.

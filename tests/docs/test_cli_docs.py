@@ -36,7 +36,7 @@ def test_every_command_and_option_is_in_the_reference(gen: ModuleType) -> None:
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     commands = gen.commands()
     assert [c.name for c in commands[1:]] == ["list-tasks", "list-tags", "check", "launch", "inventory", "run", "why",
-                                             "plan", "vars", "serve"]
+                                             "plan", "vars", "diff", "serve"]
     for command in commands:
         block = _block(text, command.name)
         for action in command.parser._actions:
