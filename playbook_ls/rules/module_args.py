@@ -12,7 +12,9 @@ A task is judged only when ansible's answer does not depend on anything but what
 - no action plugin other than the ones whose arguments are known to be the module's own takes
   the task (``template``, ``package``, a collection's or the project's action plugin may accept
   arguments the module does not document, or supply ones it requires);
-- the arguments are written out: not ``args:`` from a variable, nor a templated argument string.
+- the arguments are written out: not ``args:`` from a variable, nor a templated argument string;
+- the module's options are not built at run time (``win_dsc`` takes its DSC resource's
+  properties: :mod:`playbook_ls.rules.open_options`).
 
 Each option is then judged only on a literal value: a value holding ``{{`` or ``{%`` is whatever
 the template gives at run time.
@@ -30,6 +32,7 @@ from engine.loading.model import Task
 from engine.span import Span
 from engine.templating.load_time import is_template
 from playbook_ls.rules.base import PlaybookContext, is_generated
+from playbook_ls.rules.open_options import is_open
 
 if TYPE_CHECKING:
     from engine.plugins.index import ModuleIndex
@@ -192,12 +195,11 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     code = index.file(name).path  # type: ignore[union-attr]  # resolve() found it
     memo = index.__dict__.setdefault("_judged", {})
     key = (name, task.action, tuple(plugins.action_paths))
-    if key not in memo:
-        memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins)
-    if not memo[key]:
-        return None
     doc = index.doc(name)
-    if not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
+    if key not in memo:
+        memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins) \
+            and isinstance(doc, dict) and not is_open(name, doc, code, _core_action(name, index))
+    if not memo[key] or not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
         return None
     if "_raw_params" in task.args and "free_form" not in doc.get("options", {}):
         return None  # a templated argument string, or words a module without free form rejects
@@ -211,6 +213,14 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
             value_spans.update(getattr(source, "value_spans", {}))
     module_span = getattr(data, "key_spans", {}).get(key)
     return ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span, code)
+
+
+def _core_action(name: str, index: ModuleIndex) -> str | None:
+    """ansible-core's action plugin of a builtin module (it may take the raw parameters)."""
+    if not name.startswith(BUILTIN) or index.core is None:
+        return None
+    path = os.path.join(index.core.action_dir, f"{name[len(BUILTIN):]}.py")
+    return path if os.path.isfile(path) else None
 
 
 def _validates_arguments(code: str) -> bool:

@@ -6,10 +6,13 @@ under its name or an alias. The module is found and judged as for PLS124: docume
 ansible-core and the collections, not those an action plugin may complete, not `args:` from a
 variable nor a templated argument string.
 
-Also not judged: a task under `module_defaults` (on the task, its block, role or play: the
-defaults may give the option), a free-form task (`command: ls` gives its words to an option
-of its own), and an option whose documentation names an environment variable (modules often
-fall back to one when the option is not given).
+Also not judged: a module whose options are built at run time (see PLS124), the pseudo-option
+`free_form` (the words of a free-form task, never an option of that name), a task one of whose
+values is not among its option's choices (PLS126 reports that cause once: `ec2_tag` with `state:
+list` requires nothing, it no longer lists), a task under `module_defaults` (on the task, its
+block, role or play: the defaults may give the option), a free-form task (`command: ls` gives
+its words to an option of its own), and an option whose documentation names an environment
+variable (modules often fall back to one when the option is not given).
 
 ## Why is this bad?
 The module refuses the task when it runs ("missing required arguments: path").
@@ -47,12 +50,15 @@ from typing import Any
 
 from playbook_ls.rules.base import Finding, PlaybookContext, Severity
 from playbook_ls.rules.module_args import module_calls
+from playbook_ls.rules.pls126_value_not_in_choices import refused_choice
 
 CODE = "PLS125"
 NAME = "missing-required-option"
 SEVERITY = Severity.ERROR
 SCOPE = "playbook"
 
+# documentation's name for the words of a free-form task (``_raw_params``): no option has it
+FREE_FORM = "free_form"
 # an upper-case name with an underscore in an option's description: most likely the
 # environment variable the module falls back to (``fallback=(env_fallback, [...])``)
 _ENVIRONMENT = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|[Ee]nvironment")
@@ -60,14 +66,14 @@ _ENVIRONMENT = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|[Ee]nvironment")
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
-        if call.has_module_defaults() or "_raw_params" in call.args:
-            continue
+        if call.has_module_defaults() or "_raw_params" in call.args or refused_choice(call):
+            continue  # a refused choice (PLS126) is the cause: what the module requires depends on it
         given = {name for _argument, _value, name, _spec in call.documented_arguments()}
         if any(not isinstance(key, str) or key.startswith("_") or "{" in key for key in call.args):
             continue  # a templated name may be the required one
         missing = [name for name, spec in call.options.items()
                    if isinstance(spec, dict) and spec.get("required") is True and name not in given
-                   and not _falls_back(spec)]
+                   and name != FREE_FORM and not _falls_back(spec)]
         if missing:
             names = ", ".join(f"'{name}'" for name in missing)
             yield Finding(f"{call.name} requires {names} and this task does not give "

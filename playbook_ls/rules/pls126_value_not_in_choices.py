@@ -10,6 +10,9 @@ to the one choice it can mean, as ansible does. A list option checks each item.
 Judged only for literal values (no `{{ }}` in them) of `str`, `int` and `list` (of strings)
 options whose choices are all of that type, in tasks judged as for PLS124.
 
+When the option's documentation names the module a removed choice moved to (`ec2_tag`'s
+`state: list` went to `amazon.aws.ec2_tag_info`), the finding says so.
+
 ## Why is this bad?
 The module refuses the task when it runs ("value of state must be one of: absent, directory,
 file, hard, link, touch, got: stopped").
@@ -69,8 +72,31 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
             wrong = outside_choices(value, spec)
             if wrong and in_code(spec["choices"], call.code):
                 shown = ", ".join(str(choice) for choice in spec["choices"])
+                moved = moved_to(spec, wrong)
+                hint = f"; its documentation says this moved to {moved}" if moved else ""
                 yield Finding(f"{', '.join(map(repr, wrong))} is not a choice of '{name}' of {call.name}, which "
-                              f"takes one of: {shown} (ansible-playbook fails the task)", call.value_span(argument))
+                              f"takes one of: {shown} (ansible-playbook fails the task){hint}",
+                              call.value_span(argument))
+
+
+def refused_choice(call: Any) -> bool:
+    """Whether a literal argument of the call is outside its option's choices (this rule's
+    finding): the options a module requires depend on that choice, so PLS125 says nothing more."""
+    return any(outside_choices(value, spec) and in_code(spec["choices"], call.code)
+               for _argument, value, _name, spec in call.documented_arguments())
+
+
+def moved_to(spec: dict[str, Any], wrong: list[Any]) -> str | None:
+    """The module the option's documentation sends a removed choice to (``ec2_tag``'s
+    ``state: list``: "moved to a dedicated module M(amazon.aws.ec2_tag_info)")."""
+    import re
+
+    description = spec.get("description")
+    text = " ".join(map(str, description)) if isinstance(description, list) else str(description or "")
+    if not any(str(value) in text for value in wrong):
+        return None
+    modules = re.findall(r"M\(([\w.]+)\)", text)
+    return modules[0] if len(set(modules)) == 1 else None
 
 
 def in_code(choices: list[Any], path: str) -> bool:
