@@ -8,11 +8,11 @@ variable nor a templated argument string.
 
 Also not judged: a module whose options are built at run time (see PLS124), the pseudo-option
 `free_form` (the words of a free-form task, never an option of that name), a task one of whose
-values is not among its option's choices (PLS126 reports that cause once: `ec2_tag` with `state:
-list` requires nothing, it no longer lists), a task under `module_defaults` (on the task, its
-block, role or play: the defaults may give the option), a free-form task (`command: ls` gives
-its words to an option of its own), and an option whose documentation names an environment
-variable (modules often fall back to one when the option is not given).
+values is not among its option's choices (PLS126 reports that cause once: `ec2_tag` with
+`state: list` requires nothing, it no longer lists), a task under `module_defaults` (on the
+task, its block, role or play: the defaults may give the option), a free-form task (`command:
+ls` gives its words to an option of its own), and an option whose documentation names an
+environment variable (modules often fall back to one when the option is not given).
 
 ## Why is this bad?
 The module refuses the task when it runs ("missing required arguments: path").
