@@ -91,7 +91,8 @@ class Checker:
     def run(self, paths: list[str]) -> CheckResult:
         settings = self.settings
         fs.clear_cache()  # the tree is taken as unchanging from here on
-        files = discover.yaml_files(paths, settings.exclude, settings.root, settings.respect_gitignore)
+        left_out: list[str] | None = None if settings.molecule else []
+        files = discover.yaml_files(paths, settings.exclude, settings.root, settings.respect_gitignore, left_out)
         self.configs.find_collection_sources(files, lambda path: self.sources.load(path).data, paths)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
         file_set = content_hash("\n".join(files).encode("utf-8", "surrogateescape"))  # names need not be UTF-8
@@ -120,6 +121,8 @@ class Checker:
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
+        if left_out:
+            result.notices.append(molecule_notice(left_out, settings.root))
         if (found_playbooks or roles) and "PLS113" in self.rules.enabled and not self._checks_modules():
             result.modules_checked = False
             result.notices.append(MODULES_NOT_CHECKED)
@@ -276,6 +279,15 @@ class Checker:
                 self._hash(path)
             lines = self.lines[path] = self.texts.get(path, b"").decode("utf-8", "replace").splitlines()
         return lines[number] if 0 <= number < len(lines) else ""
+
+
+def molecule_notice(directories: list[str], root: str) -> str:
+    """What ``check`` says of the ``molecule/`` directories it left out."""
+    shown = sorted(os.path.relpath(d, root) for d in directories)
+    named = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+    return (f"molecule scenarios were not checked ({named}): molecule runs them with roles and collections paths "
+            "of its own, which check does not know. Set molecule: true in .playbook-ls.yml to check them as "
+            "playbooks, or name a scenario's directory on the command line")
 
 
 def _cached_unit(data: Any) -> UnitResult | None:
