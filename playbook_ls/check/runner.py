@@ -17,7 +17,7 @@ from engine.loading import paths as fs
 from engine.plugins import names as plugin_names
 from engine.span import Span
 from playbook_ls import __version__, rules
-from playbook_ls.check import discover
+from playbook_ls.check import causes, discover
 from playbook_ls.check.cache import CheckCache, code_identity, content_hash
 from playbook_ls.check.inputs import Probes, run_inputs
 from playbook_ls.config import Settings
@@ -112,11 +112,14 @@ class Checker:
         self._playbook_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in playbooks})
         self.__dict__.pop("_dirs_searching", None)  # searched anew for these playbooks
         units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
-        found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
+        found = [Finding.from_dict(data) for unit in units.values()
+                 for data in causes.without_missing_roles_modules(unit.findings)]
         all_tags = set().union(*(unit.tags for unit in units.values()))
         named = {os.path.abspath(path) for path in paths if os.path.isfile(path)}
         found += self._syntax_findings(facts, named)
         found += self.rules.project_findings(all_tags, tags_by_playbook)
+        found = causes.same_role_copies(list({f.key(): f for f in found}.values()), self._hash, discover.role_of)
+        found = causes.fold(found, causes.Checkout(settings.root, roles, files, self._read))
         cache.save()
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
@@ -264,6 +267,13 @@ class Checker:
         probes = self.probes.of_unit(path, playbook_dirs, read)
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, probes, errors)
+
+    def _read(self, path: str) -> bytes:
+        if path not in self.texts:
+            self._hash(path)
+        if path not in self.texts:
+            raise OSError(path)
+        return self.texts[path]
 
     def _has_noqa(self, path: str) -> bool:
         """Whether the file may hold a ``# noqa`` (one that cannot be read is looked at as before)."""
