@@ -87,3 +87,12 @@ def test_a_role_kept_in_two_places_gives_its_findings_once(write, cli) -> None:
     found = findings(cli)
     assert [(f["path"], f["code"]) for f in found] == [("roles/web/tasks/main.yml", "PLS102")]
     assert any(r["path"] == "vendor/roles/web/tasks/main.yml" for r in found[0]["related"])
+
+
+def test_advice_for_a_template_on_the_inventory_names_the_inventory(write, cli) -> None:
+    # cp-ansible: PLS115 on groups['kafka_broker'] advised play vars or -e
+    write({"site.yml": "- hosts: all\n  tasks:\n    - import_tasks: \"{{ groups['kafka_broker'][0] }}.yml\"\n"})
+    found = findings(cli)
+    assert [f["code"] for f in found] == ["PLS115"]
+    assert "'groups' comes from the inventory" in found[0]["message"]
+    assert "play vars" not in found[0]["message"]
