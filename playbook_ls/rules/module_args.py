@@ -195,11 +195,13 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     code = index.file(name).path  # type: ignore[union-attr]  # resolve() found it
     memo = index.__dict__.setdefault("_judged", {})
     key = (name, task.action, tuple(plugins.action_paths))
-    doc = index.doc(name)
     if key not in memo:
         memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins) \
-            and isinstance(doc, dict) and not is_open(name, doc, code, _core_action(name, index))
-    if not memo[key] or not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
+            and not _open(name, index, code)
+    if not memo[key]:
+        return None
+    doc = index.doc(name)
+    if not isinstance(doc, dict) or not isinstance(doc.get("options", {}), dict):
         return None
     if "_raw_params" in task.args and "free_form" not in doc.get("options", {}):
         return None  # a templated argument string, or words a module without free form rejects
@@ -213,6 +215,11 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
             value_spans.update(getattr(source, "value_spans", {}))
     module_span = getattr(data, "key_spans", {}).get(key)
     return ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span, code)
+
+
+def _open(name: str, index: ModuleIndex, code: str) -> bool:
+    doc = index.doc(name)
+    return isinstance(doc, dict) and is_open(name, doc, code, _core_action(name, index))
 
 
 def _core_action(name: str, index: ModuleIndex) -> str | None:
