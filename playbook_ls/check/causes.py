@@ -14,6 +14,7 @@ Causes are recognised from what the findings say and what the checkout holds:
   below a ``roles/`` directory): the roles path is configured outside the repository;
 - a role found neither there nor anywhere in the checkout: roles installed from Galaxy;
 - a module not found that a ``library/`` directory of the checkout holds: the library setting;
+- modules of collections that are not installed: installing them;
 - an import by an absolute path that the checkout holds below its root: the directory the
   repository is deployed to;
 - a template that cannot be resolved because one variable is undefined: the variable, and where
@@ -45,8 +46,10 @@ _VARIABLE_FILE_DIRS = ("group_vars", "host_vars", "vars", "defaults")
 class Checkout:
     """What the checked tree holds, asked by the causes: its roles, libraries, variable files."""
 
-    def __init__(self, root: str, roles: Iterable[str], files: list[str], read: Callable[[str], bytes]) -> None:
+    def __init__(self, root: str, roles: Iterable[str], files: list[str], read: Callable[[str], bytes],
+                 installed: Callable[[str], bool] = lambda _collection: True) -> None:
         self.root = os.path.abspath(root)
+        self.installed = installed  # whether a collection (namespace.name) is installed or in the checkout
         # every roles/ directory of the checkout: a role is looked for by its name below each
         self.roles_dirs = sorted({os.path.join(self.root, *parts[:at + 1])
                                   for path in files
@@ -111,8 +114,12 @@ def cause_of(finding: Finding, checkout: Checkout) -> tuple[str, ...] | None:
             return ("role-path",) if checkout.role(name) else ("role-missing",)
         if (match := _PLAYBOOK.match(message)) and (prefix := checkout.under_root(match.group(1))):
             return ("deployed-at", prefix)
-    if finding.code == "PLS113" and (match := _MODULE.match(message)) and checkout.module_file(match.group(1)):
-        return ("library-path",)
+    if finding.code == "PLS113" and (match := _MODULE.match(message)):
+        name = match.group(1)
+        if name.count(".") >= 2 and not checkout.installed(".".join(name.split(".")[:2])):
+            return ("collections-missing",)
+        if checkout.module_file(name):
+            return ("library-path",)
     if finding.code == "PLS115" and (match := _UNDEFINED.match(message)):
         return ("undefined", match.group(1))
     return None
@@ -170,6 +177,12 @@ def _message(cause: tuple[str, ...], group: list[Finding], checkout: Checkout) -
         return (f"{count}: {len(names)} modules ({_some(names)}) are not where these playbooks look for modules, "
                 f"but the checkout has them in {_some(where, 3)}: the library path they run with is configured "
                 "outside the repository. Add it to library in an ansible.cfg beside the playbooks")
+    if kind == "collections-missing":
+        names = _names(group, _MODULE)
+        collections = list(dict.fromkeys(".".join(name.split(".")[:2]) for name in names))
+        return (f"{count}: {len(names)} modules ({_some(names)}) belong to collections that are not installed "
+                f"({_some(collections)}): install them (ansible-galaxy collection install -r requirements.yml), "
+                "or add the directory they are installed in to collections_path in ansible.cfg")
     if kind == "deployed-at":
         return (f"{count}: imports name files by absolute paths under {cause[1]}, which the checkout holds at its "
                 f"root: the repository is written to be deployed at {cause[1]}. Check it there, or import by "

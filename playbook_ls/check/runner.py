@@ -119,7 +119,7 @@ class Checker:
         found += self._syntax_findings(facts, named)
         found += self.rules.project_findings(all_tags, tags_by_playbook)
         found = causes.same_role_copies(list({f.key(): f for f in found}.values()), self._hash, discover.role_of)
-        found = causes.fold(found, causes.Checkout(settings.root, roles, files, self._read))
+        found = causes.fold(found, causes.Checkout(settings.root, roles, files, self._read, self._installed()))
         cache.save()
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
@@ -267,6 +267,16 @@ class Checker:
         probes = self.probes.of_unit(path, playbook_dirs, read)
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, probes, errors)
+
+    def _installed(self) -> Any:
+        """Whether a collection is installed where the checked tree's configuration looks, or is
+        the source of one in the tree."""
+        from engine.plugins.collection_search import CollectionFinder, collection_roots
+
+        config = self.ansible
+        roots = collection_roots([self.settings.root], config.collections_path, config.collections_scan_sys_path)
+        finder = CollectionFinder(roots, self.configs.collection_sources)
+        return lambda name: finder.collection_dir(name) is not None
 
     def _read(self, path: str) -> bytes:
         if path not in self.texts:

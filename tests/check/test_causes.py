@@ -96,3 +96,13 @@ def test_advice_for_a_template_on_the_inventory_names_the_inventory(write, cli) 
     assert [f["code"] for f in found] == ["PLS115"]
     assert "'groups' comes from the inventory" in found[0]["message"]
     assert "play vars" not in found[0]["message"]
+
+
+def test_modules_of_collections_not_installed_are_one_finding(write, cli) -> None:
+    # a configuration-as-code collection calling certified collections (ansible.hub, ansible.eda)
+    write({f"roles/r{i}/tasks/main.yml": f"- acme.gone.thing{i}: {{name: x}}\n" for i in range(MANY + 1)})
+    found = findings(cli)
+    if not found:
+        return  # module names cannot be checked here (no ansible-core)
+    assert [f["code"] for f in found] == ["PLS113"]
+    assert "collections that are not installed (acme.gone)" in found[0]["message"]
