@@ -106,3 +106,15 @@ def test_modules_of_collections_not_installed_are_one_finding(write, cli) -> Non
         return  # module names cannot be checked here (no ansible-core)
     assert [f["code"] for f in found] == ["PLS113"]
     assert "collections that are not installed (acme.gone)" in found[0]["message"]
+
+
+def test_a_collection_sources_role_modules_are_the_collections(write, cli) -> None:
+    # ansible-freeipa: its build gathers roles/*/library/ into plugins/modules, and its tests run the
+    # roles as legacy roles; the checkout's role resolved as the collection's must find them too
+    write({
+        "galaxy.yml": "namespace: acme\nname: idm\nversion: 1.0.0\n",
+        "roles/client/library/client_join.py": "DOCUMENTATION = ''\n",
+        "roles/client/tasks/main.yml": "- name: Join\n  client_join: {realm: x}\n",
+        "playbooks/install.yml": "- hosts: all\n  roles: [client]\n",
+    })
+    assert findings(cli) == []
