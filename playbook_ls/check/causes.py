@@ -50,15 +50,24 @@ class Checkout:
                  installed: Callable[[str], bool] = lambda _collection: True) -> None:
         self.root = os.path.abspath(root)
         self.installed = installed  # whether a collection (namespace.name) is installed or in the checkout
-        # every roles/ directory of the checkout: a role is looked for by its name below each
-        self.roles_dirs = sorted({os.path.join(self.root, *parts[:at + 1])
-                                  for path in files
-                                  for parts in [os.path.relpath(path, self.root).split(os.sep)]
-                                  for at, part in enumerate(parts[:-1]) if part == "roles"})
-        self.roles_dirs += sorted(set(map(os.path.dirname, roles)) - set(self.roles_dirs))
-        self.files = sorted(files)
+        self._roles = roles
+        self._roles_dirs: list[str] | None = None
+        self.files = files  # sorted
         self._read = read
         self._libraries: list[str] | None = None
+
+    @property
+    def roles_dirs(self) -> list[str]:
+        """Every ``roles/`` directory of the checkout (and every role's parent): a role is looked
+        for by its name below each. Found on first use: most checks have no missing role."""
+        if self._roles_dirs is None:
+            prefix = self.root + os.sep
+            found = {prefix + os.sep.join(parts[:at + 1])
+                     for path in self.files if path.startswith(prefix)
+                     for parts in [path[len(prefix):].split(os.sep)]
+                     for at, part in enumerate(parts[:-1]) if part == "roles"}
+            self._roles_dirs = sorted(found) + sorted(set(map(os.path.dirname, self._roles)) - found)
+        return self._roles_dirs
 
     def role(self, name: str) -> list[str]:
         """The directories of the checkout that hold a role named ``name`` (``ipa/client`` too)."""
