@@ -66,15 +66,15 @@ _ENVIRONMENT = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|[Ee]nvironment")
 
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
-        if call.has_module_defaults() or "_raw_params" in call.args or refused_choice(call):
-            continue  # a refused choice (PLS126) is the cause: what the module requires depends on it
+        if call.has_module_defaults() or "_raw_params" in call.args:
+            continue
         given = {name for _argument, _value, name, _spec in call.documented_arguments()}
         if any(not isinstance(key, str) or key.startswith("_") or "{" in key for key in call.args):
             continue  # a templated name may be the required one
         missing = [name for name, spec in call.options.items()
                    if isinstance(spec, dict) and spec.get("required") is True and name not in given
                    and name != FREE_FORM and not _falls_back(spec)]
-        if missing:
+        if missing and not refused_choice(call):  # a refused choice (PLS126) is the cause of the rest
             names = ", ".join(f"'{name}'" for name in missing)
             yield Finding(f"{call.name} requires {names} and this task does not give "
                           f"{'it' if len(missing) == 1 else 'them'} (ansible-playbook fails the task: missing "
