@@ -308,6 +308,8 @@ def _same_role_search(finding: dict, error: AnsibleError, repo_name: str) -> boo
     ours, theirs = ROLE_NOT_FOUND.search(finding["message"]), ROLE_NOT_FOUND.search(error.message)
     if not ours or not theirs or ours.group(1) != theirs.group(1):
         return False
+    if ours.group(1).count(".") >= 2 and "/" not in ours.group(1):
+        return True  # a collection's role: looked up by the collection, wherever the play is
     inside = re.compile(rf"^.*?/{re.escape(repo_name)}(?=/|$)")
 
     def directories(found: str) -> list[str]:  # the collections searched first are named only where they apply
