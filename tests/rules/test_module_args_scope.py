@@ -200,3 +200,29 @@ def test_a_removed_choice_is_one_finding_that_names_where_it_went(repo: Path) ->
     found = [f for f in check(repo, {}) if f.code in ("PLS124", "PLS125", "PLS126")]
     assert [f.code for f in found] == ["PLS126"]
     assert "moved to acme.tools.tagger_info" in found[0].message
+
+
+AUDIT = '''
+DOCUMENTATION = r"""
+module: win_audit
+short_description: Sets an audit policy
+options:
+  audit_type:
+    type: list
+    elements: str
+    choices: [failure, none, success]
+    required: true
+"""
+'''
+
+
+def test_a_powershell_module_trims_list_items_and_ignores_case(repo: Path) -> None:
+    # Windows-2016-CIS: `audit_type: success, failure` is fine for Ansible.Basic, which trims the
+    # items of a comma-separated list (Python's list conversion does not)
+    ps1 = "#AnsibleRequires -CSharpUtil Ansible.Basic\n$spec = @{ options = @{ audit_type = @{ " \
+          "type = 'list'; elements = 'str'; choices = 'failure', 'none', 'success' } } }\n"
+    tree(repo, "    - acme.tools.win_audit: {audit_type: 'success, failure'}\n"
+               "    - acme.tools.win_audit: {audit_type: 'Success'}\n"
+               "    - acme.tools.win_audit: {audit_type: 'success, sometimes'}\n",
+         {f"{COLLECTION}/plugins/modules/win_audit.ps1": ps1, f"{COLLECTION}/plugins/modules/win_audit.py": AUDIT})
+    assert codes(repo) == [("PLS126", 5)]
