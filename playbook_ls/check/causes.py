@@ -15,6 +15,7 @@ Causes are recognised from what the findings say and what the checkout holds:
 - a role found neither there nor anywhere in the checkout: roles installed from Galaxy;
 - a module not found that a ``library/`` directory of the checkout holds: the library setting;
 - modules of collections that are not installed: installing them;
+- requirements declared in one requirements file that are not installed (PLS123): installing them;
 - an import by an absolute path that the checkout holds below its root: the directory the
   repository is deployed to;
 - a template that cannot be resolved because one variable is undefined: the variable, and where
@@ -39,6 +40,7 @@ SHOWN = 10  # related places a folded finding lists
 _ROLE = re.compile(r"^the role '([^']+)' was not found in ")
 _PLAYBOOK = re.compile(r"^could not find the imported playbook '(/[^']+)'")
 _MODULE = re.compile(r"^couldn't resolve module/action '([^']+)'")
+_DECLARED = re.compile(r"^the (role|collection) '([^']+)' is declared in (.+?), not installed here")
 _UNDEFINED = re.compile(r"^cannot (?:resolve|template) .*?: '(\w+)' is undefined")
 _VARIABLE_FILE_DIRS = ("group_vars", "host_vars", "vars", "defaults")
 
@@ -129,6 +131,8 @@ def cause_of(finding: Finding, checkout: Checkout) -> tuple[str, ...] | None:
             return ("collections-missing",)
         if checkout.module_file(name):
             return ("library-path",)
+    if finding.code == "PLS123" and (match := _DECLARED.match(message)):
+        return ("requirements", match.group(3))
     if finding.code == "PLS115" and (match := _UNDEFINED.match(message)):
         return ("undefined", match.group(1))
     return None
@@ -192,6 +196,12 @@ def _message(cause: tuple[str, ...], group: list[Finding], checkout: Checkout) -
         return (f"{count}: {len(names)} modules ({_some(names)}) belong to collections that are not installed "
                 f"({_some(collections)}): install them (ansible-galaxy collection install -r requirements.yml), "
                 "or add the directory they are installed in to collections_path in ansible.cfg")
+    if kind == "requirements":
+        kinds = sorted({m.group(1) for f in group if (m := _DECLARED.match(f.message))})
+        names = list(dict.fromkeys(m.group(2) for f in group if (m := _DECLARED.match(f.message))))
+        install = " and ".join(f"`ansible-galaxy {k} install -r {cause[1]}`" for k in kinds)
+        return (f"{count}: {len(names)} {' and '.join(k + 's' for k in kinds)} declared in {cause[1]} ({_some(names)}) "
+                f"are not installed here. Install them with {install}, where the playbooks look for them")
     if kind == "deployed-at":
         return (f"{count}: imports name files by absolute paths under {cause[1]}, which the checkout holds at its "
                 f"root: the repository is written to be deployed at {cause[1]}. Check it there, or import by "

@@ -118,3 +118,14 @@ def test_a_collection_sources_role_modules_are_the_collections(write, cli) -> No
         "playbooks/install.yml": "- hosts: all\n  roles: [client]\n",
     })
     assert findings(cli) == []
+
+
+def test_requirements_not_installed_are_one_finding_per_requirements_file(write, cli) -> None:
+    # an infrastructure repository declaring 93 roles in requirements-ci.yml: one PLS123 each
+    write({"requirements.yml": "".join(f"- name: role{i}\n  src: https://example.org/role{i}.git\n"
+                                       for i in range(MANY + 1)),
+           "site.yml": "- hosts: all\n  roles: [" + ", ".join(f"role{i}" for i in range(MANY + 1)) + "]\n"})
+    found = findings(cli)
+    assert [f["code"] for f in found] == ["PLS123"]
+    assert f"{MANY + 1} roles declared in requirements.yml" in found[0]["message"]
+    assert "ansible-galaxy role install -r requirements.yml" in found[0]["message"]
