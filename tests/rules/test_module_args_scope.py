@@ -226,3 +226,13 @@ def test_a_powershell_module_trims_list_items_and_ignores_case(repo: Path) -> No
                "    - acme.tools.win_audit: {audit_type: 'success, sometimes'}\n",
          {f"{COLLECTION}/plugins/modules/win_audit.ps1": ps1, f"{COLLECTION}/plugins/modules/win_audit.py": AUDIT})
     assert codes(repo) == [("PLS126", 5)]
+
+
+def test_a_task_expected_to_fail_is_not_judged(repo: Path) -> None:
+    # community.zabbix's integration tests call modules without what they require, ignore the
+    # error and assert that the task failed
+    tree(repo, "    - thing: {state: present}\n      ignore_errors: true\n"
+               "    - thing: {state: present}\n      failed_when: false\n"
+               "    - block:\n        - thing: {state: present}\n      ignore_errors: yes\n"
+               "    - thing: {state: present}\n      ignore_errors: false\n")
+    assert codes(repo) == [("PLS125", 10)]
