@@ -23,6 +23,13 @@ form it can answer (see ``CLAIMS``):
   (``IncludedFile`` / ``load_list_of_blocks`` / ``filter_tagged_tasks``) under ``--tags X``, in a
   child process with the reference ansible, and the count of tasks that run must be the one stated.
 
+- module-argument claims (PLS124 an option the module does not take, PLS125 a required option
+  not given, PLS126 a value outside the option's choices): the module's own argument spec,
+  taken from the module as it builds it and validated by ansible's ``ModuleArgumentSpecValidator``
+  against the task's arguments as ansible's ``ModuleArgsParser`` splits them
+  (``claims_module_probe.py``), must refuse them for the stated reason. PowerShell modules are
+  not asked.
+
 A claim ansible does not confirm is false. Findings of other rules are listed as not asked.
 Prints a table per rule (findings, asked, confirmed, false, precision) and, with --show-false,
 every false finding with ansible's answer. The scratch copies live in a temporary directory.
@@ -49,6 +56,7 @@ from realworld import ENV, command, configured_inventory, find_playbooks, is_pla
 LOAD_RULES = frozenset({"PLS109", "PLS111", "PLS112", "PLS113", "PLS115"})
 TAG_RULES = frozenset({"PLS103"})
 REQUIREMENT_RULES = frozenset({"PLS123"})
+MODULE_RULES = frozenset({"PLS124", "PLS125", "PLS126"})
 CLAIMS = {
     "PLS109": "ansible-playbook --syntax-check fails here (role or file not found)",
     "PLS111": "ansible-playbook --syntax-check fails here (YAML)",
@@ -57,6 +65,9 @@ CLAIMS = {
     "PLS115": "ansible-playbook --syntax-check fails here (a name it cannot template)",
     "PLS103": "under --tags X, ansible's include loading runs the number of tasks stated",
     "PLS123": "ansible-galaxy role/collection list, run where the requirements file is, does not find it",
+    "PLS124": "the module's own argument spec, validated by ansible, refuses the argument (Unsupported parameters)",
+    "PLS125": "the module's own argument spec, validated by ansible, misses the option (missing required arguments)",
+    "PLS126": "the module's own argument spec, validated by ansible, refuses the value (must be one of)",
 }
 ROLE_DIRS = frozenset({"tasks", "handlers", "meta"})
 ORIGIN = re.compile(r"^Origin: (.+?):(\d+):(\d+)\s*$", re.MULTILINE)
@@ -297,6 +308,8 @@ def _same_role_search(finding: dict, error: AnsibleError, repo_name: str) -> boo
     ours, theirs = ROLE_NOT_FOUND.search(finding["message"]), ROLE_NOT_FOUND.search(error.message)
     if not ours or not theirs or ours.group(1) != theirs.group(1):
         return False
+    if ours.group(1).count(".") >= 2 and "/" not in ours.group(1):
+        return True  # a collection's role: looked up by the collection, wherever the play is
     inside = re.compile(rf"^.*?/{re.escape(repo_name)}(?=/|$)")
 
     def directories(found: str) -> list[str]:  # the collections searched first are named only where they apply
@@ -411,6 +424,40 @@ def tag_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, s
 # ---------------------------------------------------------------- requirement claims
 
 REQUIREMENT = re.compile(r"the (role|collection) '([^']+)' is declared in (\S+), not installed here")
+
+
+_MODULE_CLAIM = {
+    "PLS124": re.compile(r"^'(?P<name>[^']+)' is not an option of (?P<module>[\w.]+)"),
+    "PLS125": re.compile(r"^(?P<module>[\w.]+) requires '(?P<name>[^']+)'"),
+    "PLS126": re.compile(r"is not a choice of '(?P<name>[^']+)' of (?P<module>[\w.]+),"),
+}
+
+
+def module_verdicts(repo: Path, findings: list[dict], python: str, env: dict[str, str]) -> list[Verdict]:
+    """PLS124-PLS126: the module's argument spec, taken from the module and validated by ansible
+    (``claims_module_probe.py``, run by the reference ansible's Python), refuses the task's
+    arguments for the reason stated."""
+    targets, asked = [], []
+    for finding in findings:
+        match = _MODULE_CLAIM[finding["code"]].search(finding["message"])
+        if match:
+            targets.append({"file": str(repo / finding["path"]), "line": finding["line"], "code": finding["code"],
+                            **match.groupdict()})
+            asked.append(finding)
+    verdicts = [Verdict(f, False, answer="message not understood") for f in findings if f not in asked]
+    if not targets:
+        return verdicts
+    probe = Path(__file__).resolve().parent / "claims_module_probe.py"
+    out = subprocess.run([python, str(probe)], input=json.dumps({"targets": targets}), cwd=repo, env=env,
+                         capture_output=True, text=True, timeout=1800)
+    try:
+        answers = json.loads(out.stdout.strip().splitlines()[-1])
+    except (json.JSONDecodeError, IndexError):
+        return verdicts + [Verdict(f, False, answer=f"probe failed: {out.stderr[-300:]}") for f in asked]
+    for index, finding in enumerate(asked):
+        was_asked, confirmed, text = answers.get(str(index), [False, False, "no answer"])
+        verdicts.append(Verdict(finding, bool(was_asked), bool(confirmed), str(text)))
+    return verdicts
 
 
 def requirement_verdicts(repo: Path, findings: list[dict], galaxy: list[str], env: dict[str, str]) -> list[Verdict]:
@@ -560,8 +607,9 @@ def main(argv: list[str] | None = None) -> int:
                 found += [Verdict(f, False, answer="tag claims skipped") for f in tagged]
             galaxy = [str(Path(ansible[-1]).parent / "ansible-galaxy")]
             found += requirement_verdicts(repo, [f for f in findings if f["code"] in REQUIREMENT_RULES], galaxy, env)
+            found += module_verdicts(repo, [f for f in findings if f["code"] in MODULE_RULES], python, env)
             found += [Verdict(f, False, answer="not asked") for f in findings
-                      if f["code"] not in LOAD_RULES | TAG_RULES | REQUIREMENT_RULES]
+                      if f["code"] not in LOAD_RULES | TAG_RULES | REQUIREMENT_RULES | MODULE_RULES]
             if args.fixes:
                 confirmed = [v.finding for v in found if v.confirmed and v.finding["code"] == "PLS103"]
                 report = verify_fixes(scratch.root, confirmed, ansible, playbook_ls, python, env)

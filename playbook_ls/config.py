@@ -21,7 +21,7 @@ from playbook_ls.rules.base import Severity
 
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
 KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
-        "per_file_ignores", "respect_gitignore", "require_module_check", "job_templates")
+        "per_file_ignores", "respect_gitignore", "require_module_check", "job_templates", "molecule")
 JOB_TEMPLATE_KEYS = ("files", "projects", "inventories")
 
 
@@ -52,6 +52,7 @@ class Settings:
         self.exclude: list[str] = []
         self.respect_gitignore = True  # skip what .gitignore and .git/info/exclude ignore, as ruff
         self.require_module_check = False  # fail when module names cannot be checked (no ansible-core)
+        self.molecule = False  # check molecule/ scenarios too (left out, and said so, by default)
         self.include: list[str] = []
         self.roles_path: list[str] = []
         self.fail_level = Severity.WARNING
@@ -103,7 +104,7 @@ class Settings:
         """What the cache must be invalidated on."""
         profiles = [(p.name, p.playbook, p.job_tags, p.skip_tags, p.source) for p in self.profiles]
         return repr((self.enabled(), sorted(self.severity.items()), self.exclude, self.respect_gitignore,
-                     self.include, self.roles_path,
+                     self.include, self.roles_path, self.molecule,
                      profiles, sorted((k, sorted(v.items())) for k, v in self.options.items())))
 
 
@@ -275,7 +276,7 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
             setattr(settings, key, _strings(value, raw_key, span))
         elif key == "fail_level":
             settings.fail_level = _level(value, raw_key, span)
-        elif key in ("respect_gitignore", "require_module_check"):
+        elif key in ("respect_gitignore", "require_module_check", "molecule"):
             if not isinstance(value, bool):
                 raise ConfigError(f"'{raw_key}' must be true or false", span)
             setattr(settings, key, value)

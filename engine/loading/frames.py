@@ -80,6 +80,26 @@ def as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, list) else [value]
 
 
+# what ansible takes from the inventory while loading (the groups and hosts it names, and what a
+# host's variables are): a template that needs them is resolved with the inventory given
+INVENTORY_NAMES = ("groups", "hostvars", "group_names", "inventory_hostname", "inventory_hostname_short",
+                   "ansible_play_hosts", "ansible_play_hosts_all", "ansible_play_batch", "play_hosts")
+
+
+def undefined_hint(value: Any, otherwise: str) -> str:
+    """What to do about a template that cannot be resolved while loading: where the value comes
+    from when it is the inventory's (``groups['kafka_broker']`` is defined by the inventory, not
+    by play vars), else ``otherwise``."""
+    import re
+
+    text = value if isinstance(value, str) else repr(value)
+    used = [name for name in INVENTORY_NAMES if re.search(rf"\b{name}\b", text)]
+    if not used:
+        return otherwise
+    return (f"'{used[0]}' comes from the inventory: give ansible-playbook the inventory that defines the groups "
+            "and hosts this template names (-i, or inventory in ansible.cfg).")
+
+
 class FrameLoading:
     """Problems, frames and static templating, for the loaders of plays, blocks, tasks and imports.
 
@@ -197,7 +217,8 @@ class FrameLoading:
         except Unresolved as exc:
             shown = repr(value) if len(repr(value)) <= 200 else f"{repr(value)[:200]}..."
             hint = "Simplify the template, or compute the value outside ansible and pass it with -e." \
-                if exc.too_large else "Define the variable in play vars, vars_files or pass it with -e."
+                if exc.too_large else undefined_hint(value, "Define the variable in play vars, vars_files or pass "
+                                                            "it with -e.")
             self.problem("unresolved-template", f"cannot resolve {shown} statically: {exc}", span, hint,
                          exit_code=exit_code, after_load=after_load)
             return None

@@ -10,7 +10,7 @@ from functools import cache
 
 from engine.loading import keywords as kw
 from engine.loading.context import Ctx
-from engine.loading.frames import EXIT_ERROR, FrameLoading, as_list, collection_list, flatten
+from engine.loading.frames import EXIT_ERROR, FrameLoading, as_list, collection_list, flatten, undefined_hint
 from engine.loading.model import (
     Block,
     Frame,
@@ -213,7 +213,8 @@ class PlayLoading(FrameLoading):
         except Unresolved as exc:
             frame.tag_error = Problem("unresolved-template", f"cannot template tags {raw!r}: {exc}",
                                       frame.keyword_spans.get("tags", frame.span),
-                                      "Define the variable in play vars, vars_files or role vars, or pass it with -e.",
+                                      undefined_hint(raw, "Define the variable in play vars, vars_files or role "
+                                                          "vars, or pass it with -e."),
                                       exit_code=EXIT_ERROR)
 
     def _play_roles(self, ds: YMap, ctx: Ctx) -> list[Block]:

@@ -184,7 +184,20 @@ class PluginNames:
             redirect = entry.get("redirect")
             if isinstance(redirect, str) and redirect:
                 return self._resolve(redirect, (), kind, depth + 1)
-        return resource in _plugin_files(directory, kind == "action")
+        if resource in _plugin_files(directory, kind == "action"):
+            return True
+        # the source of a collection under edit: its build may gather the roles' modules into
+        # plugins/modules (ansible-freeipa's does), so a role's library/ module is the collection's
+        return kind == "modules" and collection in self.collections.sources and any(
+            resource in _plugin_files(os.path.join(root, "roles", role, "library"), False)
+            for role in _role_names(os.path.join(root, "roles")))
+
+
+def _role_names(directory: str) -> list[str]:
+    try:
+        return sorted(os.listdir(directory))
+    except OSError:
+        return []
 
 
 def _removal_message(fqcn: str, tombstone: Any, kind: str) -> str:

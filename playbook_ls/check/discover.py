@@ -20,6 +20,7 @@ from engine import files
 from engine.loading import paths
 from engine.loading.keywords import IMPORT_PLAYBOOK
 from playbook_ls.check.gitignore import GitIgnore
+from playbook_ls.rules.base import LONE_ROLE_PLAYBOOK
 
 YAML_SUFFIXES = (".yml", ".yaml")
 SKIPPED_DIRS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
@@ -27,12 +28,18 @@ ROLE_DATA_DIRS = frozenset({"templates", "files"})
 PLAY_KEYS = frozenset({"hosts", *IMPORT_PLAYBOOK})
 
 
-def yaml_files(paths: Iterable[str], exclude: list[str], root: str, respect_gitignore: bool = True) -> list[str]:
+def yaml_files(paths: Iterable[str], exclude: list[str], root: str, respect_gitignore: bool = True,
+               left_out: list[str] | None = None) -> list[str]:
     """Absolute paths of the YAML files under ``paths``, sorted, minus ``exclude`` globs
     (matched against the path relative to ``root``, ``**`` spanning directories) and, with
     ``respect_gitignore``, minus what git ignores below a named directory. A named directory
     is walked even when ignored, and a named file is kept even when ignored, as ruff does:
-    naming it is asking for it."""
+    naming it is asking for it.
+
+    With ``left_out`` (a list), ``molecule/`` directories are not walked unless named, and are
+    appended to it: molecule runs their playbooks with roles and collections paths of its own
+    (the scenario's ``provisioner.env``, the project's parent, the collection it installs), so
+    checked as plain playbooks they would report every role as missing."""
     patterns = [_glob_regex(pattern) for pattern in exclude]
     gitignore = GitIgnore() if respect_gitignore else None
     found: set[str] = set()
@@ -41,11 +48,14 @@ def yaml_files(paths: Iterable[str], exclude: list[str], root: str, respect_giti
         if os.path.isfile(path):
             found.add(path)
         else:
-            found.update(_walk(path, gitignore))
+            found.update(_walk(path, gitignore, left_out))
     return sorted(p for p in found if not _excluded(p, root, patterns))
 
 
-def _walk(directory: str, gitignore: GitIgnore | None) -> Iterator[str]:
+MOLECULE_DIR = "molecule"
+
+
+def _walk(directory: str, gitignore: GitIgnore | None, left_out: list[str] | None = None) -> Iterator[str]:
     try:
         entries = list(os.scandir(directory))
     except OSError:
@@ -60,7 +70,10 @@ def _walk(directory: str, gitignore: GitIgnore | None) -> Iterator[str]:
             # pruned, not filtered: git never re-includes anything inside an ignored directory
             if gitignore is not None and gitignore.ignored(entry.path, is_dir=True):
                 continue
-            yield from _walk(entry.path, gitignore)
+            if left_out is not None and name == MOLECULE_DIR:
+                left_out.append(entry.path)
+                continue
+            yield from _walk(entry.path, gitignore, left_out)
         elif name.endswith(YAML_SUFFIXES) and files.is_file(entry):
             if gitignore is None or not gitignore.ignored(entry.path, is_dir=False):
                 yield entry.path
@@ -204,7 +217,7 @@ def plain_imports(data: Any) -> list[str]:
 
 def role_playbook_path(role: str) -> str:
     """Where the play that checks a role no playbook uses pretends to live (never written)."""
-    return os.path.join(os.path.dirname(role), f".playbook-ls-check-{os.path.basename(role)}.yml")
+    return os.path.join(os.path.dirname(role), f"{LONE_ROLE_PLAYBOOK}{os.path.basename(role)}.yml")
 
 
 def role_playbook_text(role: str) -> str:

@@ -17,7 +17,7 @@ from engine.loading import paths as fs
 from engine.plugins import names as plugin_names
 from engine.span import Span
 from playbook_ls import __version__, rules
-from playbook_ls.check import discover
+from playbook_ls.check import causes, discover
 from playbook_ls.check.cache import CheckCache, code_identity, content_hash
 from playbook_ls.check.inputs import Probes, run_inputs
 from playbook_ls.config import Settings
@@ -91,7 +91,8 @@ class Checker:
     def run(self, paths: list[str]) -> CheckResult:
         settings = self.settings
         fs.clear_cache()  # the tree is taken as unchanging from here on
-        files = discover.yaml_files(paths, settings.exclude, settings.root, settings.respect_gitignore)
+        left_out: list[str] | None = None if settings.molecule else []
+        files = discover.yaml_files(paths, settings.exclude, settings.root, settings.respect_gitignore, left_out)
         self.configs.find_collection_sources(files, lambda path: self.sources.load(path).data, paths)
         cache = CheckCache.open(repr(sorted(map(os.path.abspath, paths))), self._fingerprint(), self.use_cache)
         file_set = content_hash("\n".join(files).encode("utf-8", "surrogateescape"))  # names need not be UTF-8
@@ -111,15 +112,20 @@ class Checker:
         self._playbook_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in playbooks})
         self.__dict__.pop("_dirs_searching", None)  # searched anew for these playbooks
         units |= self._units(cache, {f"role:{r}": (self._check_role, r) for r in lone_roles})
-        found = [Finding.from_dict(data) for unit in units.values() for data in unit.findings]
+        found = [Finding.from_dict(data) for unit in units.values()
+                 for data in causes.without_missing_roles_modules(unit.findings)]
         all_tags = set().union(*(unit.tags for unit in units.values()))
         named = {os.path.abspath(path) for path in paths if os.path.isfile(path)}
         found += self._syntax_findings(facts, named)
         found += self.rules.project_findings(all_tags, tags_by_playbook)
+        found = causes.same_role_copies(list({f.key(): f for f in found}.values()), self._hash, discover.role_of)
+        found = causes.fold(found, causes.Checkout(settings.root, roles, files, self._read, self._installed()))
         cache.save()
         result = self.result
         result.files, result.playbooks, result.roles = len(files), found_playbooks, len(roles)
         result.parsed = self._sources.parsed if self._sources else 0
+        if left_out:
+            result.notices.append(molecule_notice(left_out, settings.root))
         if (found_playbooks or roles) and "PLS113" in self.rules.enabled and not self._checks_modules():
             result.modules_checked = False
             result.notices.append(MODULES_NOT_CHECKED)
@@ -262,6 +268,23 @@ class Checker:
         errors = self.rules.errors[errors_before:]
         return UnitResult([f.to_dict() for f in checked.findings], tags, roles, deps, probes, errors)
 
+    def _installed(self) -> Any:
+        """Whether a collection is installed where the checked tree's configuration looks, or is
+        the source of one in the tree."""
+        from engine.plugins.collection_search import CollectionFinder, collection_roots
+
+        config = self.ansible
+        roots = collection_roots([self.settings.root], config.collections_path, config.collections_scan_sys_path)
+        finder = CollectionFinder(roots, self.configs.collection_sources)
+        return lambda name: finder.collection_dir(name) is not None
+
+    def _read(self, path: str) -> bytes:
+        if path not in self.texts:
+            self._hash(path)
+        if path not in self.texts:
+            raise OSError(path)
+        return self.texts[path]
+
     def _has_noqa(self, path: str) -> bool:
         """Whether the file may hold a ``# noqa`` (one that cannot be read is looked at as before)."""
         if path not in self.texts:
@@ -276,6 +299,15 @@ class Checker:
                 self._hash(path)
             lines = self.lines[path] = self.texts.get(path, b"").decode("utf-8", "replace").splitlines()
         return lines[number] if 0 <= number < len(lines) else ""
+
+
+def molecule_notice(directories: list[str], root: str) -> str:
+    """What ``check`` says of the ``molecule/`` directories it left out."""
+    shown = sorted(os.path.relpath(d, root) for d in directories)
+    named = ", ".join(shown[:3]) + (f" and {len(shown) - 3} more" if len(shown) > 3 else "")
+    return (f"molecule scenarios were not checked ({named}): molecule runs them with roles and collections paths "
+            "of its own, which check does not know. Set molecule: true in .playbook-ls.yml to check them as "
+            "playbooks, or name a scenario's directory on the command line")
 
 
 def _cached_unit(data: Any) -> UnitResult | None:

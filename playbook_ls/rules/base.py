@@ -8,6 +8,7 @@ Rules never filter themselves: the runner applies select/ignore, severities and 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -77,6 +78,10 @@ class Finding:
         return cls(data["message"], span, related, data["code"], data["severity"], data["name"])
 
 
+# the name of the play, never written, that applies a role no playbook applies (``check``)
+LONE_ROLE_PLAYBOOK = ".playbook-ls-check-"
+
+
 class PlaybookContext:
     """What a playbook-scoped rule sees: one resolved playbook and the launch profiles."""
 
@@ -86,6 +91,12 @@ class PlaybookContext:
         self._tasks = tasks
         # what several rules derive from the same playbook (e.g. the tasks' module calls)
         self.shared: dict[str, Any] = shared if shared is not None else {}
+
+    @property
+    def callers_unknown(self) -> bool:
+        """Whether this is a role no resolved playbook applies, checked in a play of its own: what
+        its callers give it (tags above all) is unknown, so no claim that depends on it is made."""
+        return os.path.basename(self.playbook.path).startswith(LONE_ROLE_PLAYBOOK)
 
     def with_options(self, options: dict[str, Any]) -> PlaybookContext:
         """The same playbook for another rule: the task walk is shared, the options are not."""

@@ -12,7 +12,11 @@ A task is judged only when ansible's answer does not depend on anything but what
 - no action plugin other than the ones whose arguments are known to be the module's own takes
   the task (``template``, ``package``, a collection's or the project's action plugin may accept
   arguments the module does not document, or supply ones it requires);
-- the arguments are written out: not ``args:`` from a variable, nor a templated argument string.
+- the arguments are written out: not ``args:`` from a variable, nor a templated argument string;
+- the task does not expect to fail (``ignore_errors`` on it or its blocks, ``failed_when``: a
+  test that the module refuses them);
+- the module's options are not built at run time (``win_dsc`` takes its DSC resource's
+  properties: :mod:`playbook_ls.rules.open_options`).
 
 Each option is then judged only on a literal value: a value holding ``{{`` or ``{%`` is whatever
 the template gives at run time.
@@ -30,6 +34,7 @@ from engine.loading.model import Task
 from engine.span import Span
 from engine.templating.load_time import is_template
 from playbook_ls.rules.base import PlaybookContext, is_generated
+from playbook_ls.rules.open_options import is_open
 
 if TYPE_CHECKING:
     from engine.plugins.index import ModuleIndex
@@ -186,6 +191,8 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
         return None
     if "args" in data and not isinstance(data["args"], dict):
         return None  # args: "{{ from_a_variable }}"
+    if expects_failure(task):
+        return None  # a test that the module refuses the arguments (ignore_errors, then assert it failed)
     name = index.resolve(task.action, task.collections)
     if name is None or "." not in name:
         return None
@@ -193,7 +200,8 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
     memo = index.__dict__.setdefault("_judged", {})
     key = (name, task.action, tuple(plugins.action_paths))
     if key not in memo:
-        memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins)
+        memo[key] = _validates_arguments(code) and not _action_plugin(name, task.action, index, plugins) \
+            and not _open(name, index, code)
     if not memo[key]:
         return None
     doc = index.doc(name)
@@ -211,6 +219,32 @@ def module_call(task: Task, index: ModuleIndex, plugins: PluginNames) -> ModuleC
             value_spans.update(getattr(source, "value_spans", {}))
     module_span = getattr(data, "key_spans", {}).get(key)
     return ModuleCall(task, name, doc, dict(task.args), spans, value_spans, module_span, code)
+
+
+def expects_failure(task: Task) -> bool:
+    """Whether the task's failure is expected: ``ignore_errors`` (not false) on the task or its
+    blocks, or ``failed_when`` on the task. A collection's integration tests call modules without what they
+    require, on purpose, and assert that they failed."""
+    data = task.data if isinstance(task.data, dict) else {}
+    if "failed_when" in data:
+        return True
+    # the task's blocks too, not a whole play's (a play that ignores every error is no test of one task)
+    ignored = [data.get("ignore_errors"),
+               *(frame.keywords.get("ignore_errors") for frame in task.chain if frame.kind == "block")]
+    return any(value is not None and value not in (False, "false", "no", "False") for value in ignored)
+
+
+def _open(name: str, index: ModuleIndex, code: str) -> bool:
+    doc = index.doc(name)
+    return isinstance(doc, dict) and is_open(name, doc, code, _core_action(name, index))
+
+
+def _core_action(name: str, index: ModuleIndex) -> str | None:
+    """ansible-core's action plugin of a builtin module (it may take the raw parameters)."""
+    if not name.startswith(BUILTIN) or index.core is None:
+        return None
+    path = os.path.join(index.core.action_dir, f"{name[len(BUILTIN):]}.py")
+    return path if os.path.isfile(path) else None
 
 
 def _validates_arguments(code: str) -> bool:

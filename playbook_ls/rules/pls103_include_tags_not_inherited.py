@@ -14,7 +14,9 @@ Not reported: a tag under which every task the include loads runs anyway (each i
 it, or `always`, itself); `tags: always` on an include (the documented way to make the include
 itself always run); an include whose file or role cannot be followed, since what it loads,
 and so what a selection runs, is unknown. Tasks a nested include loads are that include's
-business: it counts as one task, run or not by its own tags.
+business: it counts as one task, run or not by its own tags. Nor an include in a role that no
+playbook of the checked tree applies (its callers cannot be resolved, or there are none): a
+caller may give the role the include's tag, and then every task the include loads inherits it.
 
 ## Claim
 `--tags TAG` runs none (or only the stated k of n) of the tasks the include loads. Confirmed
@@ -94,6 +96,8 @@ def check(ctx: PlaybookContext) -> Iterator[Finding]:
         loaded = [child for block in task.children for child in walk_block(block, into_includes=False)]
         # what an include that cannot be followed loads is unknown: so is what a selection runs
         known = task.include_resolved is not None and bool(loaded)
+        # a caller may give the role the include's tag, and every task it loads then inherits it
+        known = known and not ctx.callers_unknown
         missing = [tag for tag in frame.tags if tag not in ("always", "never") and known and not _runs_all(tag, loaded)]
         if missing and "tags" not in apply:
             verb = "selects" if len(missing) == 1 else "select"

@@ -5,7 +5,10 @@ Checks for imports and roles that cannot be found: `import_playbook`, `import_ta
 `import_role`, `roles:` entries, meta dependencies, `tasks_from` files, and statically named
 `include_tasks` / `include_role` targets. The message lists where playbook-ls looked, which
 is where ansible-playbook looks. A role or collection that a requirements file declares is
-PLS123's instead, once per requirement.
+PLS123's instead, once per requirement. When more than 20 of them have one cause outside the
+code (a roles path set on the control host, roles installed from Galaxy, imports by the path
+the repository is deployed to), `check` makes them one finding that names the cause and the
+setting that resolves it (see "One finding per cause" in the `check` documentation).
 
 ## Why is this bad?
 ansible-playbook refuses to start when an import or role is missing; a missing include fails

@@ -10,6 +10,11 @@ If the variable is undefined, ansible-playbook fails. If it is defined somewhere
 knows (inventory variables, facts), playbook-ls cannot show what the playbook imports or
 which tags the tasks get, so the other checks see less.
 
+The advice names where the value comes from: a template on `groups`, `hostvars`, `group_names`
+or `inventory_hostname` needs the inventory (the group it names must be in it), not play vars.
+When more than 20 templates fail on the same undefined variable, `check` makes them one finding
+that says where the checkout sets it, if it does.
+
 ## Example
 ```yaml title="playbook.yml"
 - hosts: all

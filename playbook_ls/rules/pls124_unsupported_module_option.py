@@ -13,7 +13,14 @@ Python or in PowerShell on `Ansible.Basic` (a legacy PowerShell module ignores a
 not read); not modules
 an action plugin runs that accepts more than the module documents (`template`, `package`,
 `set_fact`, a collection's or the project's own action plugin); not `args:` from a variable nor
-a templated argument string; not names that are templates or start with `_`.
+a templated argument string; not names that are templates or start with `_`; not a task that
+expects to fail (`ignore_errors` on it or its block, `failed_when`: integration tests call
+modules with wrong arguments on purpose and assert that they failed). Nor modules whose
+options are built at run time: `ansible.windows.win_dsc` takes the DSC resource's properties, a
+module documenting a `free_form` pseudo-option without taking free-form words, a module whose
+argument spec gains computed names (`scripts/gen_open_option_modules.py` finds them in ansible-core
+and the collections of the `ansible` package, `playbook_ls/data/open_option_modules.json`; the
+same test is applied to any other module).
 
 ## Why is this bad?
 The module refuses the whole task when it runs ("Unsupported parameters for

@@ -10,6 +10,13 @@ to the one choice it can mean, as ansible does. A list option checks each item.
 Judged only for literal values (no `{{ }}` in them) of `str`, `int` and `list` (of strings)
 options whose choices are all of that type, in tasks judged as for PLS124.
 
+A PowerShell module (`Ansible.Basic`) trims the items of a comma-separated list and matches
+choices whatever their case (`audit_type: success, failure` is fine there); its values are judged
+that way.
+
+When the option's documentation names the module a removed choice moved to (`ec2_tag`'s
+`state: list` went to `amazon.aws.ec2_tag_info`), the finding says so.
+
 ## Why is this bad?
 The module refuses the task when it runs ("value of state must be one of: absent, directory,
 file, hard, link, touch, got: stopped").
@@ -66,11 +73,34 @@ SCOPE = "playbook"
 def check(ctx: PlaybookContext) -> Iterator[Finding]:
     for call in module_calls(ctx):
         for argument, value, name, spec in call.documented_arguments():
-            wrong = outside_choices(value, spec)
+            wrong = outside_choices(value, spec, call.code.endswith(".ps1"))
             if wrong and in_code(spec["choices"], call.code):
                 shown = ", ".join(str(choice) for choice in spec["choices"])
+                moved = moved_to(spec, wrong)
+                hint = f"; its documentation says this moved to {moved}" if moved else ""
                 yield Finding(f"{', '.join(map(repr, wrong))} is not a choice of '{name}' of {call.name}, which "
-                              f"takes one of: {shown} (ansible-playbook fails the task)", call.value_span(argument))
+                              f"takes one of: {shown} (ansible-playbook fails the task){hint}",
+                              call.value_span(argument))
+
+
+def refused_choice(call: Any) -> bool:
+    """Whether a literal argument of the call is outside its option's choices (this rule's
+    finding): the options a module requires depend on that choice, so PLS125 says nothing more."""
+    return any(outside_choices(value, spec, call.code.endswith(".ps1")) and in_code(spec["choices"], call.code)
+               for _argument, value, _name, spec in call.documented_arguments())
+
+
+def moved_to(spec: dict[str, Any], wrong: list[Any]) -> str | None:
+    """The module the option's documentation sends a removed choice to (``ec2_tag``'s
+    ``state: list``: "moved to a dedicated module M(amazon.aws.ec2_tag_info)")."""
+    import re
+
+    description = spec.get("description")
+    text = " ".join(map(str, description)) if isinstance(description, list) else str(description or "")
+    if not any(str(value) in text for value in wrong):
+        return None
+    modules = re.findall(r"M\(([\w.]+)\)", text)
+    return modules[0] if len(set(modules)) == 1 else None
 
 
 def in_code(choices: list[Any], path: str) -> bool:
@@ -79,9 +109,13 @@ def in_code(choices: list[Any], path: str) -> bool:
     return all(str(choice) in strings for choice in choices)
 
 
-def outside_choices(value: Any, spec: dict[str, Any]) -> list[Any]:
+def outside_choices(value: Any, spec: dict[str, Any], powershell: bool = False) -> list[Any]:
     """The values given that are none of the option's choices, as ansible's
-    ``_validate_argument_values`` finds them; empty when fine or not judged."""
+    ``_validate_argument_values`` finds them; empty when fine or not judged. ``powershell``: as
+    ``Ansible.Basic`` finds them, which trims the items of a comma-separated list and matches
+    choices whatever their case."""
+    if powershell:
+        return _outside_choices_powershell(value, spec)
     choices = spec.get("choices")
     wanted = spec.get("type", "str")
     if not isinstance(choices, list) or not choices:
@@ -112,3 +146,21 @@ def outside_choices(value: Any, spec: dict[str, Any]) -> list[Any]:
         if converted == text and len(overlap) == 1:
             return []
     return [value]
+
+
+def _outside_choices_powershell(value: Any, spec: dict[str, Any]) -> list[Any]:
+    choices = spec.get("choices")
+    if not isinstance(choices, list) or not choices or not all(isinstance(c, str) for c in choices):
+        return []
+    if spec.get("type", "str") == "list":
+        if spec.get("elements") != "str":
+            return []
+        items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else None
+    elif spec.get("type", "str") == "str":
+        items = [value]
+    else:
+        return []
+    if items is None or not all(isinstance(item, str) and is_literal(item) for item in items):
+        return []
+    allowed = {choice.lower() for choice in choices}
+    return [item for item in items if item.strip().lower() not in allowed]

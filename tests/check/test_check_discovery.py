@@ -130,3 +130,44 @@ def test_playbooks_that_import_each_other_are_checked_and_the_cycle_reported(wri
            "b.yml": "- import_playbook: a.yml\n- hosts: all\n  tasks: []\n",
            "c.yml": "- import_playbook: c2.yml\n", "c2.yml": "- import_playbook: c.yml\n"})
     assert findings(cli) == [("a.yml", "PLS114", 7), ("b.yml", "PLS110", 1), ("c2.yml", "PLS110", 1)]
+
+
+MOLECULE_SCENARIO = {
+    "site.yml": "- hosts: all\n  roles: [web]\n",
+    "roles/web/tasks/main.yml": "- name: w\n  ansible.builtin.debug:\n    msg: w\n",
+    # molecule runs these with its own roles path (provisioner.env, the project's parent)
+    "molecule/default/converge.yml": "- hosts: all\n  roles: [from_molecule_path]\n",
+    "molecule/default/molecule.yml": "driver:\n  name: docker\n",
+}
+
+
+def test_molecule_scenarios_are_left_out_and_said_so(write, cli) -> None:
+    write(MOLECULE_SCENARIO)
+    _rc, out, _ = cli("check", "--format", "json")
+    data = json.loads(out)
+    assert data["findings"] == []
+    assert any(notice.startswith("molecule scenarios were not checked (molecule)") for notice in data["notices"])
+
+
+def test_molecule_scenarios_are_checked_when_asked(write, cli) -> None:
+    write({**MOLECULE_SCENARIO, ".playbook-ls.yml": "molecule: true\n"})
+    data = json.loads(cli("check", "--format", "json")[1])
+    assert [(f["path"], f["code"]) for f in data["findings"]] == [("molecule/default/converge.yml", "PLS109")]
+    assert data["notices"] == []
+    # and a scenario named on the command line is checked whatever the setting
+    write({".playbook-ls.yml": "molecule: false\n"})
+    data = json.loads(cli("check", "--format", "json", "molecule/default")[1])
+    assert [f["code"] for f in data["findings"]] == ["PLS109"]
+
+
+def test_a_role_whose_callers_are_unknown_gets_no_claim_about_their_tags(write, cli) -> None:
+    # fedora-infra: the only playbook applying the role gives it `tags: distgit`, but finds it on a
+    # roles path configured outside the repository; checked alone, the role's include looked untagged
+    write({
+        "roles/distgit/tasks/main.yml": "- ansible.builtin.include_tasks: setup.yml\n  tags: distgit\n",
+        "roles/distgit/tasks/setup.yml": "- name: s\n  ansible.builtin.debug:\n    msg: s\n",
+        "playbooks/groups/pkgs.yml": "- hosts: pkgs\n  roles:\n    - {role: base}\n"
+                                     "    - {role: distgit, tags: distgit}\n",
+    })
+    data = json.loads(cli("check", "--format", "json")[1])
+    assert "PLS103" not in {f["code"] for f in data["findings"]}

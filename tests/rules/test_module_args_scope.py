@@ -119,3 +119,120 @@ def test_the_editor_reports_them_too(repo: Path) -> None:
     workspace.index()
     found = [(f.code, f.span.line) for f in workspace.findings_for(str(repo / "site.yml")) if f.code == "PLS124"]
     assert found == [("PLS124", 3)]
+
+
+DSC_DOC = '''
+DOCUMENTATION = r"""
+module: win_dsc_like
+short_description: Invokes a resource
+options:
+  resource_name:
+    type: str
+    required: yes
+  free_form:
+    description:
+    - The module takes in multiple free form options based on the resource being invoked.
+    - There is no option actually named C(free_form) so see the examples.
+    type: str
+    required: true
+"""
+'''
+DSC_CODE = """#AnsibleRequires -CSharpUtil Ansible.Basic
+$spec = Get-OptionSpec -ClassName $resource.ResourceType
+$spec.options."$($property_name)_password" = $option_spec_pass
+$module = [Ansible.Basic.AnsibleModule]::Create($args, $spec)
+"""
+
+
+def test_a_module_whose_options_are_built_at_run_time_is_not_judged(repo: Path) -> None:
+    # win_dsc: the DSC resource's properties are its options, and free_form is a pseudo-option
+    # (10 PLS124 and 5 PLS125, all false, in one Windows repository)
+    tree(repo, "    - acme.tools.win_dsc_like: {resource_name: File, DestinationPath: C:\\\\x, Ensure: Present}\n",
+         {f"{COLLECTION}/plugins/modules/win_dsc_like.ps1": DSC_CODE,
+          f"{COLLECTION}/plugins/modules/win_dsc_like.py": DSC_DOC})
+    assert codes(repo) == []
+
+
+def test_the_free_form_pseudo_option_alone_makes_the_options_open(repo: Path) -> None:
+    code = "#AnsibleRequires -CSharpUtil Ansible.Basic\n$module = [Ansible.Basic.AnsibleModule]::Create($args, @{})\n"
+    tree(repo, "    - acme.tools.win_dsc_like: {resource_name: File, Ensure: Present}\n",
+         {f"{COLLECTION}/plugins/modules/win_dsc_like.ps1": code,
+          f"{COLLECTION}/plugins/modules/win_dsc_like.py": DSC_DOC})
+    assert codes(repo) == []
+
+
+def test_open_modules_are_derived_from_their_documentation_and_code() -> None:
+    from playbook_ls.rules.open_options import known_open_modules, open_reason
+
+    assert "ansible.windows.win_dsc" in known_open_modules()  # written by scripts/gen_open_option_modules.py
+    command_doc = {"options": {"free_form": {}, "chdir": {}}}
+    assert open_reason(command_doc, "module = AnsibleModule(argument_spec=dict(_raw_params=dict()))") is None
+    assert open_reason(command_doc, "") is None  # a documentation stub: its action plugin takes the words
+    assert open_reason(command_doc, "module = AnsibleModule(argument_spec=dict())") is not None
+    assert open_reason({"options": {}}, "for name in found:\n    argument_spec[name] = dict(type='raw')") is not None
+    assert open_reason({"options": {}}, "argument_spec['name'] = dict(type='str')") is None
+
+
+TAGGER = '''
+DOCUMENTATION = r"""
+module: tagger
+short_description: Tags a resource
+options:
+  state:
+    description:
+      - The use of O(state=list) to interrogate the tags was removed in release 4.0.0.
+        The 'list' functionality has been moved to a dedicated module M(acme.tools.tagger_info).
+    type: str
+    choices: [present, absent]
+    default: present
+  tags:
+    type: dict
+    required: true
+"""
+from ansible.module_utils.basic import AnsibleModule
+SPEC = dict(state=dict(choices=['present', 'absent'], default='present'), tags=dict(type='dict', required=True))
+'''
+
+
+def test_a_removed_choice_is_one_finding_that_names_where_it_went(repo: Path) -> None:
+    # ec2_tag with state: list gave PLS125 (tags) and PLS126 (state), neither naming ec2_tag_info
+    tree(repo, "    - acme.tools.tagger: {state: list}\n", {f"{COLLECTION}/plugins/modules/tagger.py": TAGGER})
+    found = [f for f in check(repo, {}) if f.code in ("PLS124", "PLS125", "PLS126")]
+    assert [f.code for f in found] == ["PLS126"]
+    assert "moved to acme.tools.tagger_info" in found[0].message
+
+
+AUDIT = '''
+DOCUMENTATION = r"""
+module: win_audit
+short_description: Sets an audit policy
+options:
+  audit_type:
+    type: list
+    elements: str
+    choices: [failure, none, success]
+    required: true
+"""
+'''
+
+
+def test_a_powershell_module_trims_list_items_and_ignores_case(repo: Path) -> None:
+    # Windows-2016-CIS: `audit_type: success, failure` is fine for Ansible.Basic, which trims the
+    # items of a comma-separated list (Python's list conversion does not)
+    ps1 = "#AnsibleRequires -CSharpUtil Ansible.Basic\n$spec = @{ options = @{ audit_type = @{ " \
+          "type = 'list'; elements = 'str'; choices = 'failure', 'none', 'success' } } }\n"
+    tree(repo, "    - acme.tools.win_audit: {audit_type: 'success, failure'}\n"
+               "    - acme.tools.win_audit: {audit_type: 'Success'}\n"
+               "    - acme.tools.win_audit: {audit_type: 'success, sometimes'}\n",
+         {f"{COLLECTION}/plugins/modules/win_audit.ps1": ps1, f"{COLLECTION}/plugins/modules/win_audit.py": AUDIT})
+    assert codes(repo) == [("PLS126", 5)]
+
+
+def test_a_task_expected_to_fail_is_not_judged(repo: Path) -> None:
+    # community.zabbix's integration tests call modules without what they require, ignore the
+    # error and assert that the task failed
+    tree(repo, "    - thing: {state: present}\n      ignore_errors: true\n"
+               "    - thing: {state: present}\n      failed_when: false\n"
+               "    - block:\n        - thing: {state: present}\n      ignore_errors: yes\n"
+               "    - thing: {state: present}\n      ignore_errors: false\n")
+    assert codes(repo) == [("PLS125", 10)]
