@@ -69,8 +69,10 @@ def _count_newlines_from_end(text: str) -> int:
 
 
 # The block-syntax options ansible's template action passes as overrides; any other string is
-# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off).
-TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence"})
+# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off). ``searchpath``
+# (a tuple of directories) is where {% include %}, {% import %} and {% extends %} find other
+# files, as the action's copy_with_new_env(searchpath=...) gives its environment a file loader.
+TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence", "searchpath"})
 
 
 @cache
@@ -346,7 +348,12 @@ def _mark_constant_lookup_terms(tree: Any) -> Any:
 @cache
 def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
     """The run-time environment with the template action's block options; one per combination."""
-    return (bounded_environment() if bounded else environment()).overlay(**dict(overrides))
+    from jinja2 import FileSystemLoader
+
+    options = dict(overrides)
+    if "searchpath" in options:
+        options["loader"] = FileSystemLoader(list(options.pop("searchpath")))
+    return (bounded_environment() if bounded else environment()).overlay(**options)
 
 
 @lru_cache(maxsize=1024)

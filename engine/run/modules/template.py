@@ -41,6 +41,16 @@ _UNSUPPORTED_SYNTAX = (
 )
 
 
+def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
+    """Where the template's {% include %} and {% import %} look (the template action's
+    ``searchpath``): each of the task's search paths and the template's own directory, its
+    ``templates/`` first."""
+    import os
+
+    paths = [*ctx.search_paths, os.path.dirname(source)]
+    return tuple(dict.fromkeys(p for base in paths for p in (os.path.join(base, "templates"), base)))
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("template", args, SPEC)
     custom = [name for name in _UNSUPPORTED_SYNTAX if params[name] is not None]
@@ -58,7 +68,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                 "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
     rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
                           trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
-                          newline_sequence=params["newline_sequence"])
+                          newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx))
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
