@@ -56,6 +56,9 @@ VALIDATE_SPEC = kw._family("validate_argument_spec")
 CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
     kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
+# the meta actions the linear strategy runs for every host; any other runs for the first host of
+# the task, once for the batch (its when evaluated for that host alone)
+PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
 @dataclass
@@ -66,6 +69,8 @@ class HostRun:
     ended: bool = False
     failed: bool = False
     rescue_depth: list[bool] = field(default_factory=list)
+    ending_role: Any = None
+    """The role a ``meta: end_role`` ended: its tasks are left out up to its role_complete."""
 
 
 @dataclass
@@ -343,7 +348,7 @@ class Executor:
         for item in items:
             if isinstance(item, Block):
                 failed = yield from self._block(run, item)
-            elif not self._selectable(item):
+            elif not self._selectable(item) or self._ended_role(run, item):
                 continue
             else:
                 step = yield item
@@ -359,6 +364,17 @@ class Executor:
             if failed or run.ended:
                 return failed
         return False
+
+    def _ended_role(self, run: HostRun, task: Task) -> bool:
+        """Whether ``task`` is left out on the host because ``meta: end_role`` ended its role
+        (the iterator skips every task up to the role's implicit role_complete)."""
+        if run.ending_role is None:
+            return False
+        if task.implicit and task.action in META and task.args.get("_raw_params") == "role_complete" \
+                and task.role is run.ending_role:
+            run.ending_role = None
+            return False
+        return True
 
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
@@ -381,8 +397,8 @@ class Executor:
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
-            if is_meta and task.args.get("_raw_params") == "end_play" and name != names[0]:
-                steps[name] = Step(task)  # the linear strategy runs end_play for the first host only
+            if is_meta and task.args.get("_raw_params") not in PER_HOST_META and name != names[0]:
+                steps[name] = Step(task)  # the linear strategy runs it for the first host only
                 continue
             if is_meta and not task.implicit:  # _execute_meta announces the task for each host
                 self.callback.task_start(title, handler=False)
@@ -717,17 +733,19 @@ class Executor:
                 return False
         if what == "end_host":
             self._finish_host(run, False)
-        elif what == "end_play":
-            self.end_play = True
+        elif what in ("end_play", "end_batch"):
+            self.end_play = self.end_play or what == "end_play"
             for other in self.runs.values():
-                if not other.ended:
+                if not other.ended and other.host.name not in self.unreachable_hosts:
                     self._finish_host(other, False)
+        elif what == "end_role" and task.role is not None:
+            run.ending_role = task.role
         elif what == "role_complete" and task.implicit:
             self.role_runs.role_complete(task, run.host.name)
-        elif what == "clear_facts":
-            state = self.variables.state(run.host.name)
-            state.facts.clear()
-            state.nonpersistent.clear()
+        elif what == "clear_facts":  # VariableManager.clear_facts: the fact cache of every host of
+            # the play; what set_fact set without cacheable stays
+            for name in self.context.hosts_all:
+                self.variables.state(name).facts.clear()
         return True
 
     # -- handlers -----------------------------------------------------------------------------
