@@ -110,6 +110,8 @@ class Executor:
         self.max_fail: float | None = None
         self.end_play = False
         self.batch_size = 0
+        self.order: list[str] = []  # the play's hosts in its order
+        self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
         self.included_items: list[tuple[str, dict[str, Any]]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
@@ -211,10 +213,16 @@ class Executor:
             return True
         self.role_tree = RoleTree()
         roles = play_roles(play, self.role_tree)
+        # the play's order (sorted, reversed...) is the batches' and the strategy's; ansible_play_hosts
+        # and ansible_play_hosts_all keep the inventory's (_hosts_cache_all has no order)
+        self.order = [h.name for h in play_plan.hosts]
+        self.batch_order = [h.name for h in batch]
+        place = {name: index for index, name in enumerate(play_plan.hosts_all)}
+        in_inventory = sorted(self.order, key=lambda name: place.get(name, len(place)))
         # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
-        self.context = PlayContext(play, [h.name for h in play_plan.hosts],  # type: ignore[misc]
-                                   [h.name for h in play_plan.hosts if h.name not in gone], roles,
-                                   batch=None if single else [h.name for h in batch])
+        self.context = PlayContext(play, in_inventory,  # type: ignore[misc]
+                                   [name for name in in_inventory if name not in gone], roles,
+                                   batch=None if single and in_inventory == self.order else self.batch_order)
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
         self.role_runs = RoleRuns()
@@ -230,7 +238,7 @@ class Executor:
             return False
         lockstep = Lockstep([*next(iter(setup.values()), []), *blocks])
         while not self.free:
-            chosen = lockstep.next(pending, self.context.hosts_all)
+            chosen = lockstep.next(pending, self.order)
             if chosen is None:
                 break
             task, group = chosen
@@ -502,7 +510,7 @@ class Executor:
                 ansible_failed_task=_serialize(task), ansible_failed_result=registered(result))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
-            for name in task_hosts(host.name, once, self.context.batch or self.context.hosts_all,
+            for name in task_hosts(host.name, once, self.batch_order,
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
         if step.outcome.status == "changed":
@@ -583,7 +591,7 @@ class Executor:
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
         else:
-            self.fact_hosts = task_hosts(run.host.name, once, self.context.batch or self.context.hosts_all,
+            self.fact_hosts = task_hosts(run.host.name, once, self.batch_order,
                                          self.unreachable_hosts)
         result = self._action(task, run, templar, step)
         if name:
