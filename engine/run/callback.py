@@ -290,6 +290,8 @@ class Callback:
     def _module_warnings(self, result: dict[str, Any]) -> None:
         """The warnings a module returned, as ``_handle_warnings_and_exception`` shows them just
         before the result's line (after its diff)."""
+        for shown in result.get("_ansible_template_warnings", ()):  # with their origin, a blank line after
+            self.warning(shown)
         warnings = result.get("warnings")
         for warning in warnings if isinstance(warnings, list) else []:
             self.warning(str(warning).rstrip("\n"))

@@ -16,6 +16,7 @@ do (``_internal/_errors/_captured.py``).
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -286,8 +287,10 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
     while tb is not None:
         codes.add(tb.tb_frame.f_code)
         tb = tb.tb_next
+    # the filter's own function, not a wrapper many filters share (the templar's list-making one)
     names = [name for name, func in environment().filters.items()
-             if getattr(func, "__code__", None) in codes and str(getattr(func, "__module__", "")).startswith("engine.")]
+             if getattr(inspect.unwrap(func), "__code__", None) in codes
+             and str(getattr(inspect.unwrap(func), "__module__", "")).startswith("engine.")]
     used = [name for name in names if re.search(rf"\|\s*{re.escape(name)}\b", text)]
     return f"ansible.builtin.{(used or names)[0]}" if names else None
 

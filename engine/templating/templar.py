@@ -557,6 +557,8 @@ class Templar:
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
+            if isinstance(result, list | dict):
+                _fail_on_undefined_inside(result)
         except TemplateFailure:
             raise
         except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
@@ -638,6 +640,22 @@ class Templar:
         return [True if letter == "T" else False if letter == "F" else None for letter in letters]
 
 
+def _fail_on_undefined_inside(value: list[Any] | dict[Any, Any]) -> None:
+    """ansible's finalization of a template's result: an undefined value inside a list or dict
+    (``map('extract', hostvars, key)`` over a host without the key) fails with its own message,
+    as the whole would, rather than being kept."""
+    from jinja2 import Undefined
+
+    stack: list[Any] = [value]
+    while stack:
+        current = stack.pop()
+        for item in current.values() if isinstance(current, dict) else current:
+            if isinstance(item, Undefined):
+                item._fail_with_undefined_error()
+            if isinstance(item, list | dict) and item:
+                stack.append(item)
+
+
 @lru_cache(maxsize=1024)
 def _names_in(expression: str) -> frozenset[str]:
     """Every name ``expression`` mentions (empty when it does not parse: the rendering will say so)."""
@@ -666,7 +684,7 @@ def _native_type_name(value: Any) -> str:
     """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
     for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
         if isinstance(value, kind):
-            return "dict" if kind is Mapping else kind.__name__
+            return getattr(value, "type_name", "dict") if kind is Mapping else kind.__name__
     return "NoneType" if value is None else type(value).__name__
 
 
