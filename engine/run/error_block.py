@@ -248,7 +248,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
             break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
-            failing, cause, plugin = key, str(each), _failed_filter(each, value)
+            failing, cause, plugin = key, str(each), failed_filter(each, value)
             break
     chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
     if failing is not None:
@@ -274,7 +274,7 @@ def conditional_failure(message: str, span: Span | None) -> dict[str, Any]:
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
 
 
-def _failed_filter(exc: BaseException, text: Any) -> str | None:
+def failed_filter(exc: BaseException, text: Any) -> str | None:
     """The ansible name of the engine filter that raised the cause of ``exc`` (a frame of its
     traceback runs the filter's code), or None; of filters sharing code, the one ``text`` uses."""
     cause = exc.__cause__
@@ -298,10 +298,15 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
 def loop_failure(task: Any, message: str) -> list[Event] | None:
     """The chain of an error of the ``loop`` value (``TaskExecutor._get_loop_items``), which
     ansible raises before the task runs: no ``Task failed``, the value's origin, help text."""
-    if not message.startswith("The `loop` value must resolve to a 'list'"):
+    plugin = message.startswith("The filter plugin ")  # a filter failing in the loop's value
+    if not message.startswith("The `loop` value must resolve to a 'list'") and not plugin:
         return None
     _, value_spans = _spans(task.data)
-    return [Event(message, value_spans.get("loop"),
+    key = next((k for k in (task.data if isinstance(task.data, Mapping) else {})
+                if k == "loop" or str(k).startswith("with_")), "loop")
+    if plugin:
+        return [Event(message, value_spans.get(key))]
+    return [Event(message, value_spans.get(key),
                   help="Provide a list of items/templates, or a template resolving to a list.")]
 
 
