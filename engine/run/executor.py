@@ -42,6 +42,7 @@ from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
 from engine.run.run_once import task_hosts
+from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
@@ -393,13 +394,14 @@ class Executor:
 
     # -- one task on a group of hosts ---------------------------------------------------------
     def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Step]:
-        title = self._title(task)
         # a role that ran on a host already is left out there, unannounced (Role.has_run)
         steps: dict[str, Step] = {name: Step(task) for name in names if self.role_runs.skips(task, name)}
         names = [name for name in names if name not in steps]
         if not names:
             return steps
         is_meta = task.action in META
+        # the strategy templates the name for the first host, except a meta task's
+        title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
@@ -454,27 +456,40 @@ class Executor:
         value = keyword(task, "any_errors_fatal")
         return bool(value) if value is not None else False
 
-    def _title(self, task: Task) -> str:
+    def _title(self, task: Task, host: str | None = None) -> str:
+        """The task's banner name: templated with ``host``'s variables (the first host the
+        strategy sends it to), else with the play's."""
         if task.name:
             name = str(task.name)
-            try:
-                name = str(Templar(self.options.extra_vars | self.context.play.vars).template(name))
-            except TemplateFailure:
-                pass
+            if host is not None and host in self.runs:
+                from engine.run.task_names import templated_name
+
+                spans = getattr(task.data, "value_spans", None) or {}
+                name = templated_name(name, self._templar(task, self.runs[host].host),
+                                      self.callback.warning, spans.get("name"))
+            else:
+                try:
+                    name = str(Templar(self.options.extra_vars | self.context.play.vars).template(name))
+                except TemplateFailure:
+                    pass
             return f"{task.role.name} : {name}" if task.role and task.action not in kw.INCLUDE_ROLE else name
         # Task.get_name / IncludeRole.get_name for a task without a name
         if task.action in kw.INCLUDE_ROLE:
             return f"{task.action} : {task.args.get('name')}"
         return f"{task.role.name} : {task.action}" if task.role else task.action
 
+    def _templar(self, task: Task, host: Host) -> Templar:
+        """The templar of ``task`` on ``host``: its variables, the run's lookups."""
+        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
+                                                       absolute(task.span.file) if task.span is not None else None,
+                                                       self.context.play.basedir, task.action,
+                                                       lambda text: self.callback.warning(text, task)))
+
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
         host = run.host
-        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
-        templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
-                                                          absolute(task.span.file) if task.span is not None else None,
-                                                          self.context.play.basedir, task.action,
-                                                          lambda text: self.callback.warning(text, task)))
+        templar = self._templar(task, host)
         if task.action in META:
             step.meta_skipped = not self._meta(task, run, templar)
             if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result
@@ -507,7 +522,7 @@ class Executor:
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
-                ansible_failed_task=_serialize(task), ansible_failed_result=registered(result))
+                ansible_failed_task=failed_task(task, title, templar), ansible_failed_result=registered(result))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,
@@ -518,7 +533,7 @@ class Executor:
         self.role_runs.task_done(task, host.name, step.outcome.status)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
+                             retry_name=plain_name(task, title), delegated=target, no_log=hidden,
                              task=task)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
@@ -759,23 +774,17 @@ class Executor:
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
-            self.callback.task_start(self._title(handler), handler=True)
             hosts = [name for name in hosts if not self.runs[name].ended]
+            title = self._title(handler, hosts[0] if hosts and handler.action not in META else None)
+            self.callback.task_start(title, handler=True)
             once = bool(hosts) and self._run_once(handler, hosts[0])
             # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
             for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
                 run = self.runs[name]
-                step = self._run_on_host(handler, run, self._title(handler), handler=True, once=once)
+                step = self._run_on_host(handler, run, title, handler=True, once=once)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
             self._announce_includes()
-
-
-def _plain_name(task: Task, title: str) -> str:
-    """The task's name as a retry line shows it (``CallbackTaskResult.task_name``): a named role
-    task without its role prefix, an unnamed one as its banner names it."""
-    prefix = f"{task.role.name} : " if task.role is not None else ""
-    return title[len(prefix):] if task.name and prefix and title.startswith(prefix) else title
 
 
 def _has_loop(task: Task) -> bool:
@@ -786,12 +795,3 @@ def _has_loop(task: Task) -> bool:
 
 def _section_tasks(items: list[Block | Task]) -> list[Task]:
     return [t for item in items for t in (item.tasks() if isinstance(item, Block) else [item])]
-
-
-def _serialize(task: Task) -> dict[str, Any]:
-    """The part of ``Task.serialize()`` a rescue section reads from ``ansible_failed_task``: the
-    task's own keywords as written (the name unprefixed, as the attribute is), action and arguments."""
-    data = dict(task.data) if isinstance(task.data, Mapping) else {}
-    data.pop(task.action, None)  # the module key; its arguments are under "args"
-    return {**data, "name": task.name or "", "action": task.action,
-            "args": dict(task.args)}
