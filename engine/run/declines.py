@@ -45,6 +45,20 @@ DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
 # meta actions the engine does not carry out: the inventory read again, failed hosts forgiven
 DECLINED_META = frozenset({"refresh_inventory", "clear_host_errors"})
 URL_SCHEMES = ("http://", "https://", "ftp://")
+# ansible-core 2.19's lookups and Jinja tests: one of these the engine lacks, or a collection's, is
+# declined; an unknown short name fails in both tools alike ("was not found", "No test named")
+CORE_LOOKUPS = frozenset({
+    "config", "csvfile", "dict", "env", "file", "fileglob", "first_found", "indexed_items", "ini",
+    "inventory_hostnames", "items", "lines", "list", "nested", "password", "pipe", "random_choice", "sequence",
+    "subelements", "template", "together", "unvault", "url", "varnames", "vars",
+})
+CORE_TESTS = frozenset({
+    "failed", "failure", "succeeded", "success", "successful", "reachable", "unreachable", "timedout", "changed",
+    "change", "skipped", "skip", "finished", "started", "match", "search", "regex", "version_compare", "version",
+    "any", "all", "truthy", "falsy", "vault_encrypted", "vaulted_file", "directory", "is_dir", "file", "is_file",
+    "link", "is_link", "exists", "link_exists", "abs", "is_abs", "same_file", "is_same_file", "mount", "is_mount",
+    "subset", "issubset", "superset", "issuperset", "contains", "nan", "isnan", "uri", "url", "urn",
+})
 LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
 
 
@@ -80,7 +94,12 @@ def _engine_lookups() -> frozenset[str]:
 
 
 def _has_lookup(name: str) -> bool:
-    return _short(name) in _engine_lookups()
+    return _short(name) in _engine_lookups() or not _ansible_has(name, CORE_LOOKUPS)
+
+
+def _ansible_has(name: str, core: frozenset[str]) -> bool:
+    """Whether ansible-playbook may run a plugin of that name: ansible-core's, or a collection's."""
+    return _short(name) in core or "." in _short(name)
 
 
 @cache
@@ -124,7 +143,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     tests = _engine_tests()
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
-            lacking = not _has_lookup(name) if kind == "lookup" else name not in tests
+            lacking = not _has_lookup(name) if kind == "lookup" else \
+                name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
             if lacking:
                 found.setdefault(f"{kind} {name}", place(line))
     return list(found.items())

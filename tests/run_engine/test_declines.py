@@ -32,6 +32,7 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None) -> li
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
+    ("    - debug: {msg: x}\n      when: \"'http://a' is url\"\n", "test url"),
 ])
 def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(tmp_path: Path, task: str,
                                                                               what: str) -> None:
@@ -43,7 +44,9 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
     tasks = ("    - include_vars: {file: vars/a.yml}\n"
              "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
              "    - debug: {msg: x}\n      with_items: [1]\n"
-             "    - meta: end_batch\n    - meta: clear_facts\n")
+             "    - meta: end_batch\n    - meta: clear_facts\n"
+             # a name ansible does not know either fails alike in both
+             "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
     assert _declined(tmp_path, tasks) == []
 
 
