@@ -41,6 +41,7 @@ from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
+from engine.run.play_warnings import play_start_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -143,7 +144,8 @@ class Executor:
         from engine.flow.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
-        self._warn_skipped_vars_files(play)
+        self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
+        play_start_warnings(play, self.options.extra_vars, self.callback.warning)
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)

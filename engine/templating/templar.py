@@ -561,7 +561,9 @@ class Templar:
                 _fail_on_undefined_inside(result)
         except TemplateFailure:
             raise
-        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
+        except ArithmeticError as exc:  # create_template_error: a Python error while rendering
+            raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
+        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError,
                 AttributeError, KeyError, IndexError) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises
@@ -594,7 +596,11 @@ class Templar:
             result = self._within_bounds(self._render, text, expression=True)
         except TemplateFailure as exc:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
-            # the expression's (_normalize_and_evaluate_conditional)
+            # the expression's (_normalize_and_evaluate_conditional); the expression is compiled
+            # as one, so a syntax error is the expression parser's
+            syntax = _syntax_error(text)
+            if syntax is not None:
+                raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if isinstance(result, bool):
@@ -654,6 +660,20 @@ def _fail_on_undefined_inside(value: list[Any] | dict[Any, Any]) -> None:
                 item._fail_with_undefined_error()
             if isinstance(item, list | dict) and item:
                 stack.append(item)
+
+
+@lru_cache(maxsize=256)
+def _syntax_error(expression: str) -> str | None:
+    """What Jinja's expression parser says of ``expression`` (``compile_expression``), or None."""
+    from jinja2 import TemplateSyntaxError
+
+    try:
+        parsing_environment().compile_expression(expression)
+    except TemplateSyntaxError as exc:
+        return str(exc.message)
+    except (ValueError, RecursionError):
+        return None
+    return None
 
 
 @lru_cache(maxsize=1024)

@@ -49,4 +49,5 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         value = _evaluate(params["var"], ctx, warnings)
         return {"changed": False, params["var"]: value, "_ansible_verbose_always": True,
                 **({TEMPLATE_WARNINGS: warnings} if warnings else {})}
-    return {"changed": False, "msg": params["msg"], "_ansible_verbose_always": True}
+    # the action shows msg as given, None too; only a task without msg says "Hello world!"
+    return {"changed": False, "msg": args["msg"] if "msg" in args else params["msg"], "_ansible_verbose_always": True}
