@@ -319,7 +319,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         else:
             command, extra = engine_command()
             argv = engine_argv(scenario, mode, command)
-            env = {**_clean_env(tmp / "home"), **extra}
+            # the same local_tmp as ansible's run: template's diff names a rendering there
+            env = {**_clean_env(tmp / "home"), **extra, "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
         (tmp / "home").mkdir(exist_ok=True)
         proc = _execute(argv, work, env, merge=tool == "ansible")
         error = None

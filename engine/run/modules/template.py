@@ -41,6 +41,22 @@ _UNSUPPORTED_SYNTAX = (
 )
 
 
+def rendering_path(source: str) -> str:
+    """Where ansible's template action writes the rendering it copies (a temporary directory of
+    its local_tmp, the template's name), which its diff names as "after"."""
+    import os
+    import secrets
+    import string
+
+    from engine.config import config_value
+
+    local_tmp = os.path.expanduser(config_value("ANSIBLE_LOCAL_TEMP", "defaults", "local_tmp") or "~/.ansible/tmp")
+    letters = string.ascii_lowercase + string.digits + "_"
+    name = "".join(secrets.choice(letters) for _ in range(8))
+    return os.path.join(local_tmp, f"ansible-local-{os.getpid()}{name}",
+                        "tmp" + "".join(secrets.choice(letters) for _ in range(8)), os.path.basename(source))
+
+
 def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
     """Where the template's {% include %} and {% import %} look (the template action's
     ``searchpath``): each of the task's search paths and the template's own directory, its
@@ -72,6 +88,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
-    result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False)
+    result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
+                 header=rendering_path(source))
     return {"changed": False, "dest": params["dest"], "src": source} if result is None else result
 
