@@ -42,8 +42,8 @@ DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
     "uri": frozenset({("body_format", "form-multipart")}),
     "wait_for": frozenset({("state", "drained")}),
 }
-# meta actions the engine does not carry out: the inventory read again, failed hosts forgiven
-DECLINED_META = frozenset({"refresh_inventory", "clear_host_errors"})
+# meta actions the engine does not carry out: the inventory read again
+DECLINED_META = frozenset({"refresh_inventory"})
 URL_SCHEMES = ("http://", "https://", "ftp://")
 # ansible-core 2.19's lookups and Jinja tests: one of these the engine lacks, or a collection's, is
 # declined; an unknown short name fails in both tools alike ("was not found", "No test named")

@@ -767,6 +767,10 @@ class Executor:
             run.ending_role = task.role
         elif what == "role_complete" and task.implicit:
             self.role_runs.role_complete(task, run.host.name)
+        elif what == "clear_host_errors":  # failed and unreachable no more, for the plays after this one
+            for name in self.context.hosts_all:
+                self.failed_hosts.discard(name)
+                self.unreachable_hosts.discard(name)
         elif what == "clear_facts":  # VariableManager.clear_facts: the fact cache of every host of
             # the play; what set_fact set without cacheable stays
             for name in self.context.hosts_all:

@@ -24,7 +24,6 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None) -> li
     ("    - ansible.builtin.template: {src: a.j2, dest: b, variable_start_string: '[['}\n",
      "template: variable_start_string"),
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
-    ("    - meta: clear_host_errors\n", "meta: clear_host_errors"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
     ("    - debug: {msg: \"{{ lookup('url', 'http://x') }}\"}\n", "lookup url"),
@@ -44,7 +43,7 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
     tasks = ("    - include_vars: {file: vars/a.yml}\n"
              "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
              "    - debug: {msg: x}\n      with_items: [1]\n"
-             "    - meta: end_batch\n    - meta: clear_facts\n"
+             "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
              # a name ansible does not know either fails alike in both
              "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
     assert _declined(tmp_path, tasks) == []
