@@ -60,7 +60,7 @@ class Event:
     """One link of an error chain: its message, where it came from and any help text."""
 
     msg: str
-    origin: Span | str | None = None  # a span, UNKNOWN (with ``value``), or None: no source context
+    origin: Span | str | None = None  # a span, a file, UNKNOWN (with ``value``), or None: no source context
     value: str | None = None  # shown in place of a source excerpt for an origin ansible does not know
     help: str | None = None
     alone: bool = False  # a cause chained from another error: its own segment, though it has no context
@@ -69,8 +69,8 @@ class Event:
         """``SourceContext`` as ansible renders it, or None when the event has none."""
         if isinstance(self.origin, Span):
             return source_context(self.origin)
-        if self.origin == UNKNOWN:
-            lines = [f"Origin: {UNKNOWN}"]
+        if isinstance(self.origin, str):  # UNKNOWN, or a file without a position (a template file)
+            lines = [f"Origin: {self.origin}"]
             if self.value is not None:
                 lines += ["", _shorten(self.value)]
             return "\n".join(lines)

@@ -203,7 +203,8 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
     if call.invoked_as_with:  # _recurse_terms(omit_undefined=True): undefined values dropped at any depth
         terms = _without_undefined(terms)
         subdir = next((s for s in ("template", "var", "file") if s in call.context.action), "file") + "s"
-    else:
+    else:  # _recurse_terms(omit_undefined=False): an undefined value anywhere in the terms fails
+        _trip_undefined(terms)
         subdir = None
     if not terms:
         terms = opts["files"]
@@ -240,6 +241,22 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
     if _bool_option(opts["skip"]):
         return []
     raise LookupFailure("No file was found when using first_found.")
+
+
+def _trip_undefined(value: Any) -> None:
+    """Fail on the first undefined value in ``value`` with its own error, not as the lookup's."""
+    from jinja2 import Undefined
+    from jinja2.exceptions import UndefinedError
+
+    from engine.templating.errors import TemplateFailure
+
+    if isinstance(value, Undefined):
+        try:
+            value._fail_with_undefined_error()
+        except UndefinedError as exc:
+            raise TemplateFailure(str(exc)) from exc
+    for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ():
+        _trip_undefined(item)
 
 
 def _without_undefined(value: Any) -> Any:

@@ -10,6 +10,7 @@ from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
 from engine.run.modules._sources import find_source
 from engine.run.template_vars import template_vars
+from engine.templating.errors import TemplateFailure
 
 SPEC = {
     "src": Arg(type="path", required=True),
@@ -82,9 +83,14 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
         return {"changed": False, "failed": True,
                 "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
-    rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
-                          trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
-                          newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx))
+    try:
+        rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
+                              trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
+                              newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx))
+    except TemplateFailure as exc:  # the action's error, from the template file
+        from engine.run.error_block import ERROR_KEY, Event
+
+        return {"changed": False, "failed": True, "msg": f"Task failed: {exc}", ERROR_KEY: [Event(str(exc), source)]}
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
