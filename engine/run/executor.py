@@ -463,7 +463,7 @@ class Executor:
         strategy sends it to), else with the play's."""
         if task.name:
             name = str(task.name)
-            if host is not None and host in self.runs:
+            if host is not None and host in self.runs and ("{{" in name or "{%" in name):
                 from engine.run.task_names import templated_name
 
                 spans = getattr(task.data, "value_spans", None) or {}
