@@ -190,7 +190,11 @@ class Callback:
             self._print_diffs(result)
         if not items:
             self._module_warnings(result)
-        if is_include and outcome.status in ("ok", "changed"):
+        if is_include and outcome.status in ("ok", "changed"):  # the strategy announces what it included;
+            # an item the include's when skipped is the worker's own result line
+            for item in result.get("results") or [] if items else []:
+                if isinstance(item, dict) and item.get("skipped"):
+                    self._item(task_host, action, item)
             return
         if items:
             raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []

@@ -218,6 +218,13 @@ def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:
     return "[ERROR]: " + format_events(result_events(result, action, source))
 
 
+def _is_jinja_filter(plugin: str) -> bool:
+    from engine.templating.templar import environment
+
+    function = environment().filters.get(plugin.removeprefix("ansible.builtin."))
+    return function is not None and str(getattr(inspect.unwrap(function), "__module__", "")) == "jinja2.filters"
+
+
 def _fqcn(action: str) -> str:
     """The resolved name ansible's messages use: ``debug`` is ``ansible.builtin.debug``."""
     if action.startswith("ansible.legacy."):
@@ -249,6 +256,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
             failing, cause, plugin = key, str(each), failed_filter(each, value)
+            if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
+                cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
     chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
     if failing is not None:
@@ -289,10 +298,11 @@ def failed_filter(exc: BaseException, text: Any) -> str | None:
     while tb is not None:
         codes.add(tb.tb_frame.f_code)
         tb = tb.tb_next
-    # the filter's own function, not a wrapper many filters share (the templar's list-making one)
+    # the filter's own function, not a wrapper many filters share (the templar's list-making one);
+    # ansible loads Jinja's own filters as ansible.builtin plugins too
     names = [name for name, func in environment().filters.items()
              if getattr(inspect.unwrap(func), "__code__", None) in codes
-             and str(getattr(inspect.unwrap(func), "__module__", "")).startswith("engine.")]
+             and str(getattr(inspect.unwrap(func), "__module__", "")).startswith(("engine.", "jinja2.filters"))]
     used = [name for name in names if re.search(rf"\|\s*{re.escape(name)}\b", text)]
     return f"ansible.builtin.{(used or names)[0]}" if names else None
 

@@ -216,8 +216,7 @@ class Executor:
             return True
         self.role_tree = RoleTree()
         roles = play_roles(play, self.role_tree)
-        # the play's order (sorted, reversed...) is the batches' and the strategy's; ansible_play_hosts
-        # and ansible_play_hosts_all keep the inventory's (_hosts_cache_all has no order)
+        # the play's order is the batches' and the strategy's, not ansible_play_hosts(_all)'s
         self.order = [h.name for h in play_plan.hosts]
         self.batch_order = [h.name for h in batch]
         place = {name: index for index, name in enumerate(play_plan.hosts_all)}
@@ -377,8 +376,7 @@ class Executor:
         return False
 
     def _ended_role(self, run: HostRun, task: Task) -> bool:
-        """Whether ``task`` is left out on the host because ``meta: end_role`` ended its role
-        (the iterator skips every task up to the role's implicit role_complete)."""
+        """Whether ``meta: end_role`` leaves ``task`` out (every task up to its role's role_complete)."""
         if run.ending_role is None:
             return False
         if task.implicit and task.action in META and task.args.get("_raw_params") == "role_complete" \
@@ -459,8 +457,7 @@ class Executor:
         return bool(value) if value is not None else False
 
     def _title(self, task: Task, host: str | None = None) -> str:
-        """The task's banner name: templated with ``host``'s variables (the first host the
-        strategy sends it to), else with the play's."""
+        """The banner name: templated with ``host``'s variables (the strategy's first), else the play's."""
         if task.name:
             name = str(task.name)
             if host is not None and host in self.runs and ("{{" in name or "{%" in name):

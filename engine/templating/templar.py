@@ -36,6 +36,7 @@ from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
+from engine.templating.finalize import fail_on_undefined_inside, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.values import UnsafeText
 
@@ -558,7 +559,7 @@ class Templar:
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, list | dict):
-                _fail_on_undefined_inside(result)
+                fail_on_undefined_inside(result)
         except TemplateFailure:
             raise
         except ArithmeticError as exc:  # create_template_error: a Python error while rendering
@@ -598,7 +599,7 @@ class Templar:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
             # the expression's (_normalize_and_evaluate_conditional); the expression is compiled
             # as one, so a syntax error is the expression parser's
-            syntax = _syntax_error(text)
+            syntax = syntax_error(parsing_environment(), text)
             if syntax is not None:
                 raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
@@ -644,36 +645,6 @@ class Templar:
         if not isinstance(letters, str) or len(letters) != len(scopes):
             return [None] * len(scopes)
         return [True if letter == "T" else False if letter == "F" else None for letter in letters]
-
-
-def _fail_on_undefined_inside(value: list[Any] | dict[Any, Any]) -> None:
-    """ansible's finalization of a template's result: an undefined value inside a list or dict
-    (``map('extract', hostvars, key)`` over a host without the key) fails with its own message,
-    as the whole would, rather than being kept."""
-    from jinja2 import Undefined
-
-    stack: list[Any] = [value]
-    while stack:
-        current = stack.pop()
-        for item in current.values() if isinstance(current, dict) else current:
-            if isinstance(item, Undefined):
-                item._fail_with_undefined_error()
-            if isinstance(item, list | dict) and item:
-                stack.append(item)
-
-
-@lru_cache(maxsize=256)
-def _syntax_error(expression: str) -> str | None:
-    """What Jinja's expression parser says of ``expression`` (``compile_expression``), or None."""
-    from jinja2 import TemplateSyntaxError
-
-    try:
-        parsing_environment().compile_expression(expression)
-    except TemplateSyntaxError as exc:
-        return str(exc.message)
-    except (ValueError, RecursionError):
-        return None
-    return None
 
 
 @lru_cache(maxsize=1024)
