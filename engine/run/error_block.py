@@ -310,7 +310,10 @@ def failed_filter(exc: BaseException, text: Any) -> str | None:
 def loop_failure(task: Any, message: str) -> list[Event] | None:
     """The chain of an error of the ``loop`` value (``TaskExecutor._get_loop_items``), which
     ansible raises before the task runs: no ``Task failed``, the value's origin, help text."""
-    plugin = message.startswith("The filter plugin ")  # a filter failing in the loop's value
+    if message.startswith("The lookup plugin ") and any(str(k).startswith("with_") for k in
+                                                        (task.data if isinstance(task.data, Mapping) else {})):
+        return [Event(message, UNKNOWN, value="invoke_lookup()")]  # a with_ loop's lookup: ansible knows no origin
+    plugin = message.startswith(("The filter plugin ", "The lookup plugin "))  # failing in the loop's value
     if not message.startswith("The `loop` value must resolve to a 'list'") and not plugin:
         return None
     _, value_spans = _spans(task.data)

@@ -95,7 +95,7 @@ def _loop_failure(task: Task, exc: TemplateFailure) -> dict[str, Any]:
     plugin = None if message.startswith("The filter plugin ") else failed_filter(exc, data.get(key))
     if plugin is not None:
         message = f"The filter plugin {plugin!r} failed: {message}"
-    if message.startswith("The filter plugin "):
+    if message.startswith(("The filter plugin ", "The lookup plugin ")):
         return {"failed": True, "msg": message}
     span = (getattr(data, "value_spans", None) or {}).get(key)
     if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
