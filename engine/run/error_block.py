@@ -241,6 +241,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     the args): ``Finalization of task args for 'FQCN' failed`` at the action's key, caused by
     ``Error while resolving value for 'KEY'`` at the argument's value. ``template`` templates
     one value (it raises as the whole did); the first argument that fails is the one named."""
+    from engine.templating.templar import undefined_cause
+
     key_spans, _ = _spans(task.data)
     action_span = key_spans.get(task.action)
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
@@ -255,7 +257,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
             break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
-            failing, cause, plugin = key, str(each), failed_filter(each, value)
+            # an undefined value a filter meets is ansible's own template error, not the plugin's
+            failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break

@@ -83,7 +83,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     return failed_result(str(exc))
 
 
-def _loop_failure(task: Task, exc: TemplateFailure) -> dict[str, Any]:
+def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[str, Any]:
     """The failed result of a loop value that does not template (``_get_loop_items``): the
     task fails, caused by the error at the loop's value as written."""
     from engine.run.error_block import ERROR_KEY, Event, failed_filter, loop_failure
@@ -92,12 +92,21 @@ def _loop_failure(task: Task, exc: TemplateFailure) -> dict[str, Any]:
     data = task.data if isinstance(task.data, Mapping) else {}
     key = next((k for k in data if k == "loop" or str(k).startswith("with_")), None)
     # a filter of ansible's failing is raised out of the task: no "Task failed", no changed
-    plugin = None if message.startswith("The filter plugin ") else failed_filter(exc, data.get(key))
+    plugin = None if message.startswith("The filter plugin ") or undefined_cause(exc) else \
+        failed_filter(exc, data.get(key))
     if plugin is not None:
         message = f"The filter plugin {plugin!r} failed: {message}"
     if message.startswith(("The filter plugin ", "The lookup plugin ")):
         return {"failed": True, "msg": message}
     span = (getattr(data, "value_spans", None) or {}).get(key)
+    value = data.get(key)
+    terms = value if isinstance(value, list) else []
+    for item, item_span in zip(terms, getattr(value, "item_spans", ()), strict=False):
+        try:  # a list of terms: the error is the first failing term's
+            templar.template(item)
+        except TemplateFailure:
+            span = item_span
+            break
     if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
         return failed_result(message)
     return {"failed": True, "changed": False, "msg": f"Task failed: {message}", ERROR_KEY: [Event(message, span)]}
@@ -203,7 +212,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 condition = None  # "loop error takes precedence"
             if condition is not None:
                 return skipped_result(condition)
-        return _with_exception(_loop_failure(task, exc))
+        return _with_exception(_loop_failure(task, exc, templar))
     try:
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:
