@@ -41,8 +41,16 @@ _UNDEFINED = object()
 
 
 def _defined(templar: Templar, term: Any) -> Any:
+    """The term templated, or _UNDEFINED; inside a list or dict an undefined value is left out
+    (first_found's ``_recurse_terms(omit_undefined=True)``: ``{files: [...], skip: true}`` keeps
+    its skip when its files are undefined)."""
     from jinja2.exceptions import UndefinedError
 
+    if isinstance(term, list):
+        return [value for value in (_defined(templar, item) for item in term) if value is not _UNDEFINED]
+    if isinstance(term, dict):
+        kept = {key: _defined(templar, value) for key, value in term.items()}
+        return {templar.template(key): value for key, value in kept.items() if value is not _UNDEFINED}
     try:
         return templar.template(term)
     except TemplateFailure as exc:

@@ -16,7 +16,7 @@ from engine.loading.model import (
     Problem,
 )
 from engine.plugins.collection_search import CollectionFinder, is_fqcr
-from engine.span import Span, YMap
+from engine.span import Span, YMap, YSeq
 from engine.templating.load_time import (
     Unresolved,
     is_template,
@@ -100,6 +100,13 @@ def undefined_hint(value: Any, otherwise: str) -> str:
             "and hosts this template names (-i, or inventory in ansible.cfg).")
 
 
+def _seq_copy(value: YSeq) -> YSeq:
+    copy = YSeq(value.span)
+    copy.extend(value)
+    copy.item_spans = list(value.item_spans)
+    return copy
+
+
 class FrameLoading:
     """Problems, frames and static templating, for the loaders of plays, blocks, tasks and imports.
 
@@ -181,8 +188,8 @@ class FrameLoading:
                     self.problem("invalid-structure", "a tag must be a word, not a mapping or a list",
                                  spans.get(key, frame.span), "Write each tag as a plain word.", exit_code=EXIT_ERROR)
                     value = [tag for tag in value if _hashable(tag)]
-            elif key == "when":
-                value = as_list(value)
+            elif key == "when":  # a copy that keeps where each condition is written, for its errors
+                value = _seq_copy(value) if isinstance(value, YSeq) else as_list(value)
             frame.keywords[key] = value
             if key in spans:
                 frame.keyword_spans[key] = spans[key]

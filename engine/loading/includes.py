@@ -73,6 +73,9 @@ class IncludeLoader:
             for child in block.tasks():
                 self.params[id(child)] = params
                 self.depth[id(child)] = depth + 1
+        for block in self.handlers:  # a role's handlers see the vars of the include that loaded them
+            for child in block.tasks():
+                self.params.setdefault(id(child), params)
         return blocks, result
 
     def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:

@@ -190,7 +190,11 @@ class Callback:
             self._print_diffs(result)
         if not items:
             self._module_warnings(result)
-        if is_include and outcome.status in ("ok", "changed"):
+        if is_include and outcome.status in ("ok", "changed"):  # the strategy announces what it included;
+            # an item the include's when skipped is the worker's own result line
+            for item in result.get("results") or [] if items else []:
+                if isinstance(item, dict) and item.get("skipped"):
+                    self._item(task_host, action, item)
             return
         if items:
             raw_items = raw.get("results") if isinstance(raw.get("results"), list) else []
@@ -290,6 +294,8 @@ class Callback:
     def _module_warnings(self, result: dict[str, Any]) -> None:
         """The warnings a module returned, as ``_handle_warnings_and_exception`` shows them just
         before the result's line (after its diff)."""
+        for shown in result.get("_ansible_template_warnings", ()):  # with their origin, a blank line after
+            self.warning(shown)
         warnings = result.get("warnings")
         for warning in warnings if isinstance(warnings, list) else []:
             self.warning(str(warning).rstrip("\n"))

@@ -16,6 +16,7 @@ do (``_internal/_errors/_captured.py``).
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ class Event:
     """One link of an error chain: its message, where it came from and any help text."""
 
     msg: str
-    origin: Span | str | None = None  # a span, UNKNOWN (with ``value``), or None: no source context
+    origin: Span | str | None = None  # a span, a file, UNKNOWN (with ``value``), or None: no source context
     value: str | None = None  # shown in place of a source excerpt for an origin ansible does not know
     help: str | None = None
     alone: bool = False  # a cause chained from another error: its own segment, though it has no context
@@ -68,8 +69,8 @@ class Event:
         """``SourceContext`` as ansible renders it, or None when the event has none."""
         if isinstance(self.origin, Span):
             return source_context(self.origin)
-        if self.origin == UNKNOWN:
-            lines = [f"Origin: {UNKNOWN}"]
+        if isinstance(self.origin, str):  # UNKNOWN, or a file without a position (a template file)
+            lines = [f"Origin: {self.origin}"]
             if self.value is not None:
                 lines += ["", _shorten(self.value)]
             return "\n".join(lines)
@@ -217,6 +218,13 @@ def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:
     return "[ERROR]: " + format_events(result_events(result, action, source))
 
 
+def _is_jinja_filter(plugin: str) -> bool:
+    from engine.templating.templar import environment
+
+    function = environment().filters.get(plugin.removeprefix("ansible.builtin."))
+    return function is not None and str(getattr(inspect.unwrap(function), "__module__", "")) == "jinja2.filters"
+
+
 def _fqcn(action: str) -> str:
     """The resolved name ansible's messages use: ``debug`` is ``ansible.builtin.debug``."""
     if action.startswith("ansible.legacy."):
@@ -233,6 +241,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     the args): ``Finalization of task args for 'FQCN' failed`` at the action's key, caused by
     ``Error while resolving value for 'KEY'`` at the argument's value. ``template`` templates
     one value (it raises as the whole did); the first argument that fails is the one named."""
+    from engine.templating.templar import undefined_cause
+
     key_spans, _ = _spans(task.data)
     action_span = key_spans.get(task.action)
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
@@ -247,11 +257,16 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
             break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
-            failing, cause, plugin = key, str(each), _failed_filter(each, value)
+            # an undefined value a filter meets is ansible's own template error, not the plugin's
+            failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
+            if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
+                cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
     chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
     if failing is not None:
-        where = value_spans.get(failing) or action_span
+        # free-form arguments ("include_vars: '{{ f }}.yml'"): the failing one is where the text is
+        where = value_spans.get(failing) or (None if isinstance(args, Mapping) else _spans(task.data)[1].get(
+            task.action)) or action_span
         if plugin is not None:  # AnsibleTemplatePluginError: the plugin's failure, then its error
             own = Event(cause, alone=True) if separate is None or not (separate.has_obj or separate.help) else \
                 Event(cause, UNKNOWN if separate.has_obj else None, str(separate.obj) if separate.has_obj else None,
@@ -273,7 +288,7 @@ def conditional_failure(message: str, span: Span | None) -> dict[str, Any]:
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
 
 
-def _failed_filter(exc: BaseException, text: Any) -> str | None:
+def failed_filter(exc: BaseException, text: Any) -> str | None:
     """The ansible name of the engine filter that raised the cause of ``exc`` (a frame of its
     traceback runs the filter's code), or None; of filters sharing code, the one ``text`` uses."""
     cause = exc.__cause__
@@ -286,8 +301,11 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
     while tb is not None:
         codes.add(tb.tb_frame.f_code)
         tb = tb.tb_next
+    # the filter's own function, not a wrapper many filters share (the templar's list-making one);
+    # ansible loads Jinja's own filters as ansible.builtin plugins too
     names = [name for name, func in environment().filters.items()
-             if getattr(func, "__code__", None) in codes and str(getattr(func, "__module__", "")).startswith("engine.")]
+             if getattr(inspect.unwrap(func), "__code__", None) in codes
+             and str(getattr(inspect.unwrap(func), "__module__", "")).startswith(("engine.", "jinja2.filters"))]
     used = [name for name in names if re.search(rf"\|\s*{re.escape(name)}\b", text)]
     return f"ansible.builtin.{(used or names)[0]}" if names else None
 
@@ -295,10 +313,18 @@ def _failed_filter(exc: BaseException, text: Any) -> str | None:
 def loop_failure(task: Any, message: str) -> list[Event] | None:
     """The chain of an error of the ``loop`` value (``TaskExecutor._get_loop_items``), which
     ansible raises before the task runs: no ``Task failed``, the value's origin, help text."""
-    if not message.startswith("The `loop` value must resolve to a 'list'"):
+    if message.startswith("The lookup plugin ") and any(str(k).startswith("with_") for k in
+                                                        (task.data if isinstance(task.data, Mapping) else {})):
+        return [Event(message, UNKNOWN, value="invoke_lookup()")]  # a with_ loop's lookup: ansible knows no origin
+    plugin = message.startswith(("The filter plugin ", "The lookup plugin "))  # failing in the loop's value
+    if not message.startswith("The `loop` value must resolve to a 'list'") and not plugin:
         return None
     _, value_spans = _spans(task.data)
-    return [Event(message, value_spans.get("loop"),
+    key = next((k for k in (task.data if isinstance(task.data, Mapping) else {})
+                if k == "loop" or str(k).startswith("with_")), "loop")
+    if plugin:
+        return [Event(message, value_spans.get(key))]
+    return [Event(message, value_spans.get(key),
                   help="Provide a list of items/templates, or a template resolving to a list.")]
 
 

@@ -41,7 +41,9 @@ from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
+from engine.run.play_warnings import play_start_warnings
 from engine.run.run_once import task_hosts
+from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
@@ -56,6 +58,9 @@ VALIDATE_SPEC = kw._family("validate_argument_spec")
 CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
     kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
+# the meta actions the linear strategy runs for every host; any other runs for the first host of
+# the task, once for the batch (its when evaluated for that host alone)
+PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
 @dataclass
@@ -66,6 +71,8 @@ class HostRun:
     ended: bool = False
     failed: bool = False
     rescue_depth: list[bool] = field(default_factory=list)
+    ending_role: Any = None
+    """The role a ``meta: end_role`` ended: its tasks are left out up to its role_complete."""
 
 
 @dataclass
@@ -105,6 +112,8 @@ class Executor:
         self.max_fail: float | None = None
         self.end_play = False
         self.batch_size = 0
+        self.order: list[str] = []  # the play's hosts in its order
+        self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
         self.included_items: list[tuple[str, dict[str, Any]]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
@@ -135,7 +144,8 @@ class Executor:
         from engine.flow.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
-        self._warn_skipped_vars_files(play)
+        self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
+        play_start_warnings(play, self.options.extra_vars, self.callback.warning)
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)
@@ -206,10 +216,15 @@ class Executor:
             return True
         self.role_tree = RoleTree()
         roles = play_roles(play, self.role_tree)
+        # the play's order is the batches' and the strategy's, not ansible_play_hosts(_all)'s
+        self.order = [h.name for h in play_plan.hosts]
+        self.batch_order = [h.name for h in batch]
+        place = {name: index for index, name in enumerate(play_plan.hosts_all)}
+        in_inventory = sorted(self.order, key=lambda name: place.get(name, len(place)))
         # a host that failed in an earlier play stays in ansible_play_hosts_all but runs nothing
-        self.context = PlayContext(play, [h.name for h in play_plan.hosts],  # type: ignore[misc]
-                                   [h.name for h in play_plan.hosts if h.name not in gone], roles,
-                                   batch=None if single else [h.name for h in batch])
+        self.context = PlayContext(play, in_inventory,  # type: ignore[misc]
+                                   [name for name in in_inventory if name not in gone], roles,
+                                   batch=None if single and in_inventory == self.order else self.batch_order)
         self.selected = play_plan.selected_ids()
         self.handlers = Handlers(play.handlers)
         self.role_runs = RoleRuns()
@@ -225,7 +240,7 @@ class Executor:
             return False
         lockstep = Lockstep([*next(iter(setup.values()), []), *blocks])
         while not self.free:
-            chosen = lockstep.next(pending, self.context.hosts_all)
+            chosen = lockstep.next(pending, self.order)
             if chosen is None:
                 break
             task, group = chosen
@@ -343,7 +358,7 @@ class Executor:
         for item in items:
             if isinstance(item, Block):
                 failed = yield from self._block(run, item)
-            elif not self._selectable(item):
+            elif not self._selectable(item) or self._ended_role(run, item):
                 continue
             else:
                 step = yield item
@@ -360,6 +375,16 @@ class Executor:
                 return failed
         return False
 
+    def _ended_role(self, run: HostRun, task: Task) -> bool:
+        """Whether ``meta: end_role`` leaves ``task`` out (every task up to its role's role_complete)."""
+        if run.ending_role is None:
+            return False
+        if task.implicit and task.action in META and task.args.get("_raw_params") == "role_complete" \
+                and task.role is run.ending_role:
+            run.ending_role = None
+            return False
+        return True
+
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
             return id(task) in self.selected
@@ -369,20 +394,21 @@ class Executor:
 
     # -- one task on a group of hosts ---------------------------------------------------------
     def _run_task_for(self, task: Task, names: list[str]) -> dict[str, Step]:
-        title = self._title(task)
         # a role that ran on a host already is left out there, unannounced (Role.has_run)
         steps: dict[str, Step] = {name: Step(task) for name in names if self.role_runs.skips(task, name)}
         names = [name for name in names if name not in steps]
         if not names:
             return steps
         is_meta = task.action in META
+        # the strategy templates the name for the first host, except a meta task's
+        title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
         for name in names:
-            if is_meta and task.args.get("_raw_params") == "end_play" and name != names[0]:
-                steps[name] = Step(task)  # the linear strategy runs end_play for the first host only
+            if is_meta and task.args.get("_raw_params") not in PER_HOST_META and name != names[0]:
+                steps[name] = Step(task)  # the linear strategy runs it for the first host only
                 continue
             if is_meta and not task.implicit:  # _execute_meta announces the task for each host
                 self.callback.task_start(title, handler=False)
@@ -430,27 +456,39 @@ class Executor:
         value = keyword(task, "any_errors_fatal")
         return bool(value) if value is not None else False
 
-    def _title(self, task: Task) -> str:
+    def _title(self, task: Task, host: str | None = None) -> str:
+        """The banner name: templated with ``host``'s variables (the strategy's first), else the play's."""
         if task.name:
             name = str(task.name)
-            try:
-                name = str(Templar(self.options.extra_vars | self.context.play.vars).template(name))
-            except TemplateFailure:
-                pass
+            if host is not None and host in self.runs and ("{{" in name or "{%" in name):
+                from engine.run.task_names import templated_name
+
+                spans = getattr(task.data, "value_spans", None) or {}
+                name = templated_name(name, self._templar(task, self.runs[host].host),
+                                      self.callback.warning, spans.get("name"))
+            else:
+                try:
+                    name = str(Templar(self.options.extra_vars | self.context.play.vars).template(name))
+                except TemplateFailure:
+                    pass
             return f"{task.role.name} : {name}" if task.role and task.action not in kw.INCLUDE_ROLE else name
         # Task.get_name / IncludeRole.get_name for a task without a name
         if task.action in kw.INCLUDE_ROLE:
             return f"{task.action} : {task.args.get('name')}"
         return f"{task.role.name} : {task.action}" if task.role else task.action
 
+    def _templar(self, task: Task, host: Host) -> Templar:
+        """The templar of ``task`` on ``host``: its variables, the run's lookups."""
+        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
+                                                       absolute(task.span.file) if task.span is not None else None,
+                                                       self.context.play.basedir, task.action,
+                                                       lambda text: self.callback.warning(text, task)))
+
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
         host = run.host
-        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
-        templar = Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
-                                                          absolute(task.span.file) if task.span is not None else None,
-                                                          self.context.play.basedir, task.action,
-                                                          lambda text: self.callback.warning(text, task)))
+        templar = self._templar(task, host)
         if task.action in META:
             step.meta_skipped = not self._meta(task, run, templar)
             if step.meta_skipped:  # reported as skipped, but the strategy counts no meta result
@@ -483,10 +521,10 @@ class Executor:
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
-                ansible_failed_task=_serialize(task), ansible_failed_result=registered(result))
+                ansible_failed_task=failed_task(task, title, templar), ansible_failed_result=registered(result))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
-            for name in task_hosts(host.name, once, self.context.batch or self.context.hosts_all,
+            for name in task_hosts(host.name, once, self.batch_order,
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
         if step.outcome.status == "changed":
@@ -494,7 +532,7 @@ class Executor:
         self.role_runs.task_done(task, host.name, step.outcome.status)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=_plain_name(task, title), delegated=target, no_log=hidden,
+                             retry_name=plain_name(task, title), delegated=target, no_log=hidden,
                              task=task)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
@@ -567,7 +605,7 @@ class Executor:
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
         else:
-            self.fact_hosts = task_hosts(run.host.name, once, self.context.batch or self.context.hosts_all,
+            self.fact_hosts = task_hosts(run.host.name, once, self.batch_order,
                                          self.unreachable_hosts)
         result = self._action(task, run, templar, step)
         if name:
@@ -717,39 +755,39 @@ class Executor:
                 return False
         if what == "end_host":
             self._finish_host(run, False)
-        elif what == "end_play":
-            self.end_play = True
+        elif what in ("end_play", "end_batch"):
+            self.end_play = self.end_play or what == "end_play"
             for other in self.runs.values():
-                if not other.ended:
+                if not other.ended and other.host.name not in self.unreachable_hosts:
                     self._finish_host(other, False)
+        elif what == "end_role" and task.role is not None:
+            run.ending_role = task.role
         elif what == "role_complete" and task.implicit:
             self.role_runs.role_complete(task, run.host.name)
-        elif what == "clear_facts":
-            state = self.variables.state(run.host.name)
-            state.facts.clear()
-            state.nonpersistent.clear()
+        elif what == "clear_host_errors":  # failed and unreachable no more, for the plays after this one
+            for name in self.context.hosts_all:
+                self.failed_hosts.discard(name)
+                self.unreachable_hosts.discard(name)
+        elif what == "clear_facts":  # VariableManager.clear_facts: the fact cache of every host of
+            # the play; what set_fact set without cacheable stays
+            for name in self.context.hosts_all:
+                self.variables.state(name).facts.clear()
         return True
 
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
-            self.callback.task_start(self._title(handler), handler=True)
             hosts = [name for name in hosts if not self.runs[name].ended]
+            title = self._title(handler, hosts[0] if hosts and handler.action not in META else None)
+            self.callback.task_start(title, handler=True)
             once = bool(hosts) and self._run_once(handler, hosts[0])
             # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
             for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
                 run = self.runs[name]
-                step = self._run_on_host(handler, run, self._title(handler), handler=True, once=once)
+                step = self._run_on_host(handler, run, title, handler=True, once=once)
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
             self._announce_includes()
-
-
-def _plain_name(task: Task, title: str) -> str:
-    """The task's name as a retry line shows it (``CallbackTaskResult.task_name``): a named role
-    task without its role prefix, an unnamed one as its banner names it."""
-    prefix = f"{task.role.name} : " if task.role is not None else ""
-    return title[len(prefix):] if task.name and prefix and title.startswith(prefix) else title
 
 
 def _has_loop(task: Task) -> bool:
@@ -760,12 +798,3 @@ def _has_loop(task: Task) -> bool:
 
 def _section_tasks(items: list[Block | Task]) -> list[Task]:
     return [t for item in items for t in (item.tasks() if isinstance(item, Block) else [item])]
-
-
-def _serialize(task: Task) -> dict[str, Any]:
-    """The part of ``Task.serialize()`` a rescue section reads from ``ansible_failed_task``: the
-    task's own keywords as written (the name unprefixed, as the attribute is), action and arguments."""
-    data = dict(task.data) if isinstance(task.data, Mapping) else {}
-    data.pop(task.action, None)  # the module key; its arguments are under "args"
-    return {**data, "name": task.name or "", "action": task.action,
-            "args": dict(task.args)}

@@ -197,26 +197,30 @@ def _split_on(terms: Any, splitters: str) -> list[str]:
 
 
 def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    from jinja2 import Undefined
 
-    opts = _options(kwargs, {"files": [], "paths": [], "skip": False}, "first_found")
-    if call.invoked_as_with:
-        terms = [t for t in terms if not isinstance(t, Undefined)]
+    defaults = {"files": [], "paths": [], "skip": False}
+    opts = _options(kwargs, defaults, "first_found")
+    if call.invoked_as_with:  # _recurse_terms(omit_undefined=True): undefined values dropped at any depth
+        terms = _without_undefined(terms)
         subdir = next((s for s in ("template", "var", "file") if s in call.context.action), "file") + "s"
-    else:
+    else:  # _recurse_terms(omit_undefined=False): an undefined value anywhere in the terms fails
+        _trip_undefined(terms)
         subdir = None
     if not terms:
         terms = opts["files"]
 
     def process(items: Sequence[Any]) -> list[str]:
+        nonlocal opts
         search: list[str] = []
         for term in items:
-            paths = opts["paths"]
             if isinstance(term, Mapping):
                 unknown = sorted(set(term) - {"files", "paths", "skip"})
                 if unknown:
                     raise LookupFailure(f"Unsupported parameters for (first_found) lookup: {', '.join(unknown)}")
-                files, paths = term.get("files", opts["files"]), term.get("paths", opts["paths"])
+                # set_options(direct=term): the term's options over the defaults, kept for the
+                # terms after it and for skip
+                opts = {**defaults, **term}
+                files = opts["files"]
             elif isinstance(term, str):
                 files = [term]
             elif isinstance(term, Sequence):
@@ -226,7 +230,7 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
                 raise LookupFailure("Invalid term supplied. A string, dict or list is required, not "
                                     f"{type(term).__name__!r}).")
             filelist = _split_on(files, ",;")
-            pathlist = _split_on(paths, ",:;")
+            pathlist = _split_on(opts["paths"], ",:;")
             search.extend([os.path.join(p, f) for p in pathlist for f in filelist] if pathlist else filelist)
         return search
 
@@ -237,6 +241,32 @@ def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> 
     if _bool_option(opts["skip"]):
         return []
     raise LookupFailure("No file was found when using first_found.")
+
+
+def _trip_undefined(value: Any) -> None:
+    """Fail on the first undefined value in ``value`` with its own error, not as the lookup's."""
+    from jinja2 import Undefined
+    from jinja2.exceptions import UndefinedError
+
+    from engine.templating.errors import TemplateFailure
+
+    if isinstance(value, Undefined):
+        try:
+            value._fail_with_undefined_error()
+        except UndefinedError as exc:
+            raise TemplateFailure(str(exc)) from exc
+    for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ():
+        _trip_undefined(item)
+
+
+def _without_undefined(value: Any) -> Any:
+    from jinja2 import Undefined
+
+    if isinstance(value, Mapping):
+        return {k: _without_undefined(v) for k, v in value.items() if not isinstance(v, Undefined)}
+    if isinstance(value, list | tuple):
+        return type(value)(_without_undefined(v) for v in value if not isinstance(v, Undefined))
+    return value
 
 
 def _shell(command: str, cwd: str) -> tuple[int, bytes]:

@@ -17,7 +17,7 @@ filter missing halfway through a run costs the run.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -65,18 +65,6 @@ def strings(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for item in value:
             yield from strings(item)
-
-
-def task_filters(task: Task) -> list[str]:
-    """The filters ``task`` (its arguments and keywords, as written) uses."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    found: list[str] = []
-    for key, value in data.items():
-        for text in strings(value):
-            if key in CONDITION_KEYWORDS and "{{" not in text:
-                text = "{{ " + text + " }}"
-            found += template_filters(text)
-    return found
 
 
 @cache
@@ -132,32 +120,32 @@ def _role_var_files(task: Task) -> Iterator[str]:
         role = role.parent
 
 
-def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
-    """Each filter the engine lacks with where it is first used: a task (its arguments and
-    keywords), a role's defaults or vars, or a template file a ``template`` task renders."""
+Placed = Callable[[int], Span | None]  # a line of a text -> where it is
+
+
+def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[tuple[str, Placed]]:
+    """Every template text a run may render, once, with how to place one of its lines: each task's
+    arguments and keywords (bare conditions wrapped in ``{{ }}``), the defaults and vars of the
+    roles its tasks belong to, and the template files ``template`` tasks name."""
     from engine.flow.plan import play_tasks
     from engine.parsing.source import SourceCache
 
     cache = cache or SourceCache()
-    known = engine_filters()
-    found: dict[str, Span | None] = {}
     seen_files: set[str] = set()
-
-    def note(name: str, span: Span | None) -> None:
-        if name not in known:
-            found.setdefault(name, span)
-
     for play in book.plays:
         for task in play_tasks(play):
-            for name in task_filters(task):
-                note(name, task.span)
+            data = task.data if isinstance(task.data, Mapping) else {}
+            for key, value in data.items():
+                for text in strings(value):
+                    if key in CONDITION_KEYWORDS and "{{" not in text:
+                        text = "{{ " + text + " }}"
+                    yield text, lambda _line, span=task.span: span
             for path in _role_var_files(task):
                 if path not in seen_files:
                     seen_files.add(path)
                     loaded = cache.load(path)
                     for text, span in spanned_strings(loaded.data, getattr(loaded.data, "span", None)):
-                        for name in template_filters(text):
-                            note(name, span)
+                        yield text, lambda _line, span=span: span
             source = template_source(task, play.basedir)
             if source is not None and source not in seen_files:
                 seen_files.add(source)
@@ -165,6 +153,16 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
                     text = cache.read_text(source)
                 except (OSError, UnicodeDecodeError, ValueError):
                     continue
-                for name, line in template_filter_lines(text):
-                    note(name, Span(source, line - 1, 0, line - 1, 0))
+                yield text, lambda line, source=source: Span(source, line - 1, 0, line - 1, 0)
+
+
+def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+    """Each filter the engine lacks with where it is first used: a task (its arguments and
+    keywords), a role's defaults or vars, or a template file a ``template`` task renders."""
+    known = engine_filters()
+    found: dict[str, Span | None] = {}
+    for text, place in scanned_texts(book, cache):
+        for name, line in template_filter_lines(text):
+            if name not in known and name not in found:
+                found[name] = place(line)
     return list(found.items())

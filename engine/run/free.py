@@ -139,7 +139,7 @@ def run_free(executor: Strategy, programs: dict[str, Program], pending: dict[str
     executor.callback = banners  # type: ignore[assignment]
     try:
         while True:
-            active = [n for n in executor.context.hosts_all if pending.get(n) is not None]
+            active = [n for n in executor.order if pending.get(n) is not None]
             if not active:
                 return True
             for name in active:

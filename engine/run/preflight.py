@@ -27,7 +27,9 @@ ENGINE_ACTIONS = kw._family("set_fact", "include_vars", "meta", "include_tasks",
 def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
                   has_module: Callable[[str], bool] | None = None, dynamic_inventory: bool = True) -> Plan:
     """:func:`engine.flow.plan.make_plan`, with the modules and filters the engine lacks (modules by
-    ``has_module``) and the keywords it does not implement."""
+    ``has_module``), the keywords it does not implement and the arguments, meta actions, lookups
+    and tests it declines (engine.run.declines)."""
+    from engine.run.declines import declined_uses
     from engine.run.filter_check import lacking_filters
 
     plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
@@ -35,7 +37,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         tasks = list(every_task(plan.playbook))
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
-        plan.unsupported = unsupported_keywords(plan.playbook)
+        plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(plan.playbook, cache)
     return plan
 
 

@@ -16,7 +16,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import run_attempts
-from engine.templating.templar import Templar, TemplateFailure
+from engine.templating.templar import Templar, TemplateFailure, undefined_cause
 
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"
@@ -65,9 +65,12 @@ def _condition_span(sourced: Any) -> Any:
     """Where a condition is written: its item of a ``when`` list, else the ``when`` value."""
     written = sourced.frame.keywords.get("when")
     spans = getattr(written, "item_spans", [])
-    for index, item in enumerate(written if isinstance(written, list) else []):
-        if item is sourced.value and index < len(spans):
-            return spans[index]
+    items = written if isinstance(written, list) else []
+    # the item itself, else the first equal one (the chain may hold a copy of the text)
+    for same in (lambda item: item is sourced.value, lambda item: item == sourced.value):
+        for index, item in enumerate(items):
+            if same(item) and index < len(spans):
+                return spans[index]
     return sourced.frame.keyword_spans.get("when")
 
 
@@ -78,6 +81,35 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
 
         return conditional_failure(str(exc), exc.span)
     return failed_result(str(exc))
+
+
+def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[str, Any]:
+    """The failed result of a loop value that does not template (``_get_loop_items``): the
+    task fails, caused by the error at the loop's value as written."""
+    from engine.run.error_block import ERROR_KEY, Event, failed_filter, loop_failure
+
+    message = str(exc)
+    data = task.data if isinstance(task.data, Mapping) else {}
+    key = next((k for k in data if k == "loop" or str(k).startswith("with_")), None)
+    # a filter of ansible's failing is raised out of the task: no "Task failed", no changed
+    plugin = None if message.startswith("The filter plugin ") or undefined_cause(exc) else \
+        failed_filter(exc, data.get(key))
+    if plugin is not None:
+        message = f"The filter plugin {plugin!r} failed: {message}"
+    if message.startswith(("The filter plugin ", "The lookup plugin ")):
+        return {"failed": True, "msg": message}
+    span = (getattr(data, "value_spans", None) or {}).get(key)
+    value = data.get(key)
+    terms = value if isinstance(value, list) else []
+    for item, item_span in zip(terms, getattr(value, "item_spans", ()), strict=False):
+        try:  # a list of terms: the error is the first failing term's
+            templar.template(item)
+        except TemplateFailure:
+            span = item_span
+            break
+    if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
+        return failed_result(message)
+    return {"failed": True, "changed": False, "msg": f"Task failed: {message}", ERROR_KEY: [Event(message, span)]}
 
 
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
@@ -168,9 +200,19 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             if condition is not None:
                 return skipped_result(condition)
             return attempt(task, templar, run_once)
-        items = loop_items(loop[0], loop[1], templar)
     except TemplateFailure as exc:
         return _with_exception(_failure(exc))
+    try:
+        items = loop_items(loop[0], loop[1], templar)
+    except TemplateFailure as exc:
+        if undefined_cause(exc):  # TaskExecutor keeps an undefined loop's error until when is known
+            try:
+                condition = false_condition(task, templar)
+            except TemplateFailure:
+                condition = None  # "loop error takes precedence"
+            if condition is not None:
+                return skipped_result(condition)
+        return _with_exception(_loop_failure(task, exc, templar))
     try:
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:

@@ -30,6 +30,10 @@ class LazyVariables(Mapping[str, "Any"]):
     """``raw`` variables, each passed through ``render`` (with this mapping as what it sees) on
     its first read; a read of a variable during its own rendering raises ``loop_error``."""
 
+    type_name = "dict"
+    """The type an error message names for this mapping (ansible's hostvars of a host is a
+    ``HostVarsVars``)."""
+
     def __init__(self, raw: Mapping[str, Any], render: Callable[[Any], Any],
                  loop_error: Callable[[str], Exception] = TemplateLoop,
                  deferred: Callable[[str, Exception], Any] | None = None,

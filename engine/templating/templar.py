@@ -36,6 +36,7 @@ from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
+from engine.templating.finalize import fail_on_undefined_inside, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.values import UnsafeText
 
@@ -69,8 +70,10 @@ def _count_newlines_from_end(text: str) -> int:
 
 
 # The block-syntax options ansible's template action passes as overrides; any other string is
-# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off).
-TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence"})
+# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off). ``searchpath``
+# (a tuple of directories) is where {% include %}, {% import %} and {% extends %} find other
+# files, as the action's copy_with_new_env(searchpath=...) gives its environment a file loader.
+TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence", "searchpath"})
 
 
 @cache
@@ -346,7 +349,12 @@ def _mark_constant_lookup_terms(tree: Any) -> Any:
 @cache
 def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
     """The run-time environment with the template action's block options; one per combination."""
-    return (bounded_environment() if bounded else environment()).overlay(**dict(overrides))
+    from jinja2 import FileSystemLoader
+
+    options = dict(overrides)
+    if "searchpath" in options:
+        options["loader"] = FileSystemLoader(list(options.pop("searchpath")))
+    return (bounded_environment() if bounded else environment()).overlay(**options)
 
 
 @lru_cache(maxsize=1024)
@@ -550,9 +558,13 @@ class Templar:
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
+            if isinstance(result, list | dict):
+                fail_on_undefined_inside(result)
         except TemplateFailure:
             raise
-        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError, ArithmeticError,
+        except ArithmeticError as exc:  # create_template_error: a Python error while rendering
+            raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
+        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError,
                 AttributeError, KeyError, IndexError) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises
@@ -585,7 +597,11 @@ class Templar:
             result = self._within_bounds(self._render, text, expression=True)
         except TemplateFailure as exc:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
-            # the expression's (_normalize_and_evaluate_conditional)
+            # the expression's (_normalize_and_evaluate_conditional); the expression is compiled
+            # as one, so a syntax error is the expression parser's
+            syntax = syntax_error(parsing_environment(), text)
+            if syntax is not None:
+                raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if isinstance(result, bool):
@@ -659,7 +675,7 @@ def _native_type_name(value: Any) -> str:
     """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
     for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
         if isinstance(value, kind):
-            return "dict" if kind is Mapping else kind.__name__
+            return getattr(value, "type_name", "dict") if kind is Mapping else kind.__name__
     return "NoneType" if value is None else type(value).__name__
 
 

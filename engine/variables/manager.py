@@ -146,7 +146,9 @@ class HostVars(Mapping[str, Any]):
         host = self._manager.inventory.data.get_host(name)
         if host is None:
             raise KeyError(name)
-        return Templar(self.host_values(host), task_scope=False).variables
+        variables = Templar(self.host_values(host), task_scope=False).variables
+        variables.type_name = "HostVarsVars"  # as ansible's messages name it ("object of type 'HostVarsVars'...")
+        return variables
 
     def host_values(self, host: Host) -> Mapping[str, Any]:
         """The host's raw variables as ``hostvars`` shows them (the run's state of the host)."""

@@ -40,6 +40,7 @@ Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
     python tests/run/engine_cases.py [NAME...]          # rewrite expected.json and stdout.MODE.txt
     python tests/run/engine_cases.py --verify [NAME...] # re-run ansible, compare with the recordings
     python tests/run/engine_cases.py --engine [NAME...] # run playbook-ls run, compare with the recordings
+    python tests/run/engine_cases.py --scenarios DIR ...  # the same with the scenarios of DIR (a held-out set)
 """
 
 from __future__ import annotations
@@ -124,36 +125,35 @@ class Scenario:
         return ["site.yml", "-i", self.inventory, *MODE_ARGS[mode], *self.args]
 
 
-def load_scenarios(names: Iterable[str] | None = None) -> list[Scenario]:
+def load_case(path: Path) -> Scenario:
+    """The scenario of one directory (its ``site.yml`` and optional ``case.json``)."""
+    case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
+    unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason"}
+    if unknown:
+        raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
+    if case.get("stdout", True) is False and not case.get("stdout_reason"):
+        raise ValueError(f"{path / 'case.json'}: \"stdout\": false needs a \"stdout_reason\"")
+    modes = tuple(case.get("modes", DEFAULT_MODES))
+    if bad := [m for m in modes if m not in MODE_ARGS]:
+        raise ValueError(f"{path / 'case.json'}: unknown modes {bad}")
+    return Scenario(
+        name=path.name,
+        path=path,
+        description=case.get("description", ""),
+        args=list(case.get("args", [])),
+        inventory=case.get("inventory", "localhost,"),
+        modes=modes,
+        check_writes=bool(case.get("check_writes", False)),
+        stdout=case.get("stdout", True) is not False,
+        stdout_reason=case.get("stdout_reason", ""),
+    )
+
+
+def load_scenarios(names: Iterable[str] | None = None, directory: Path | None = None) -> list[Scenario]:
+    """The scenarios of ``directory`` (default: scenarios/), or those of them named."""
     wanted = set(names or ())
-    scenarios = []
-    for site in sorted(SCENARIOS_DIR.glob("*/site.yml")):
-        path = site.parent
-        if wanted and path.name not in wanted:
-            continue
-        case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
-        unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason"}
-        if unknown:
-            raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
-        if case.get("stdout", True) is False and not case.get("stdout_reason"):
-            raise ValueError(f"{path / 'case.json'}: \"stdout\": false needs a \"stdout_reason\"")
-        modes = tuple(case.get("modes", DEFAULT_MODES))
-        if bad := [m for m in modes if m not in MODE_ARGS]:
-            raise ValueError(f"{path / 'case.json'}: unknown modes {bad}")
-        scenarios.append(
-            Scenario(
-                name=path.name,
-                path=path,
-                description=case.get("description", ""),
-                args=list(case.get("args", [])),
-                inventory=case.get("inventory", "localhost,"),
-                modes=modes,
-                check_writes=bool(case.get("check_writes", False)),
-                stdout=case.get("stdout", True) is not False,
-                stdout_reason=case.get("stdout_reason", ""),
-            )
-        )
-    return scenarios
+    return [load_case(site.parent) for site in sorted((directory or SCENARIOS_DIR).glob("*/site.yml"))
+            if not wanted or site.parent.name in wanted]
 
 
 def case_ids(scenarios: Iterable[Scenario]) -> list[tuple[Scenario, str]]:
@@ -319,7 +319,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         else:
             command, extra = engine_command()
             argv = engine_argv(scenario, mode, command)
-            env = {**_clean_env(tmp / "home"), **extra}
+            # the same local_tmp as ansible's run: template's diff names a rendering there
+            env = {**_clean_env(tmp / "home"), **extra, "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
         (tmp / "home").mkdir(exist_ok=True)
         proc = _execute(argv, work, env, merge=tool == "ansible")
         error = None
@@ -435,9 +436,10 @@ def main(argv: list[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--verify", action="store_true", help="re-run ansible and compare with the recordings")
     group.add_argument("--engine", action="store_true", help="run playbook-ls and compare with the recordings")
+    parser.add_argument("--scenarios", type=Path, help="another directory of scenarios (a held-out set)")
     parser.add_argument("names", nargs="*", metavar="NAME", help="scenario directory names (default: all)")
     args = parser.parse_args(argv)
-    scenarios = load_scenarios(args.names)
+    scenarios = load_scenarios(args.names, args.scenarios)
     if unknown := set(args.names) - {s.name for s in scenarios}:
         parser.error(f"unknown scenario(s): {', '.join(sorted(unknown))}")
     start = time.monotonic()

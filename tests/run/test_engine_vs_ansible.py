@@ -38,8 +38,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
-    "missing_files-check_diff": "template's diff header names the template, ansible's its temporary rendering",
-    "template_module-check_diff": "as missing_files-check_diff",
 }
 
 CASES = case_ids(load_scenarios())

@@ -128,8 +128,9 @@ def put(
             os.makedirs(directory)
         if params.get("validate"):
             failure = validation_failure(params["validate"], data, dest_file)
-            if failure:
-                return failure
+            if failure:  # the module's fail_json, with what the copy action already had
+                lines = {f"{key}_lines": failure[key].splitlines() for key in ("stdout", "stderr") if key in failure}
+                return {"changed": False, **failure, **lines, "checksum": new_checksum, "diff": result["diff"]}
         if params["backup"] and os.path.exists(dest_file):
             result["backup_file"] = backup(dest_file)
         write_atomically(dest_file, data)

@@ -99,8 +99,11 @@ def set_mode(path: str, mode: Any, check_mode: bool, diff: dict[str, Any] | None
     if diff is not None:
         diff.setdefault("before", {})["mode"] = octal(current)
         diff.setdefault("after", {})["mode"] = octal(wanted)
-    if not check_mode and not os.path.islink(path):
-        os.chmod(path, wanted)
+    if check_mode:
+        return True
+    if os.path.islink(path):  # set_mode_if_different: a link's own mode stays, so nothing changed
+        return False
+    os.chmod(path, wanted)
     return True
 
 

@@ -183,7 +183,31 @@ def _ensure_directory(
         )
     changed = set_mode(path, params["mode"], ctx.check_mode, diff)
     changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
+    if params["recurse"]:
+        changed = _set_attributes_below(path, params, ctx.check_mode) or changed
     return _finish({"changed": changed, "path": path}, diff, ctx)
+
+
+def _set_attributes_below(top: str, params: dict[str, Any], check_mode: bool) -> bool:
+    """ansible's ``recursive_set_attributes``: the mode and times of everything under ``top``
+    (a link itself, and with ``follow`` what it leads to, a directory's content too), no diff."""
+    changed = False
+    try:
+        for root, dirs, files in os.walk(top):
+            for name in dirs + files:
+                entry = os.path.join(root, name)
+                changed = set_mode(entry, params["mode"], check_mode, None) or changed
+                changed = _update_times(entry, *params["_times"], check_mode, None) or changed
+                if os.path.islink(entry) and params["follow"]:
+                    target = os.path.join(root, os.readlink(entry))
+                    if os.path.exists(target):
+                        if os.path.isdir(target):
+                            changed = _set_attributes_below(target, params, check_mode) or changed
+                        changed = set_mode(target, params["mode"], check_mode, None) or changed
+                        changed = _update_times(target, *params["_times"], check_mode, None) or changed
+    except RecursionError as exc:
+        raise _Fail(f"Could not recursively set attributes on {top}. Original error was: '{exc}'") from None
+    return changed
 
 
 def _ensure_touched(

@@ -10,6 +10,7 @@ from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
 from engine.run.modules._content import put
 from engine.run.modules._sources import find_source
 from engine.run.template_vars import template_vars
+from engine.templating.errors import TemplateFailure
 
 SPEC = {
     "src": Arg(type="path", required=True),
@@ -41,6 +42,32 @@ _UNSUPPORTED_SYNTAX = (
 )
 
 
+def rendering_path(source: str) -> str:
+    """Where ansible's template action writes the rendering it copies (a temporary directory of
+    its local_tmp, the template's name), which its diff names as "after"."""
+    import os
+    import secrets
+    import string
+
+    from engine.config import config_value
+
+    local_tmp = os.path.expanduser(config_value("ANSIBLE_LOCAL_TEMP", "defaults", "local_tmp") or "~/.ansible/tmp")
+    letters = string.ascii_lowercase + string.digits + "_"
+    name = "".join(secrets.choice(letters) for _ in range(8))
+    return os.path.join(local_tmp, f"ansible-local-{os.getpid()}{name}",
+                        "tmp" + "".join(secrets.choice(letters) for _ in range(8)), os.path.basename(source))
+
+
+def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
+    """Where the template's {% include %} and {% import %} look (the template action's
+    ``searchpath``): each of the task's search paths and the template's own directory, its
+    ``templates/`` first."""
+    import os
+
+    paths = [*ctx.search_paths, os.path.dirname(source)]
+    return tuple(dict.fromkeys(p for base in paths for p in (os.path.join(base, "templates"), base)))
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("template", args, SPEC)
     custom = [name for name in _UNSUPPORTED_SYNTAX if params[name] is not None]
@@ -56,12 +83,18 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
         return {"changed": False, "failed": True,
                 "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
-    rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
-                          trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
-                          newline_sequence=params["newline_sequence"])
+    try:
+        rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
+                              trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
+                              newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx))
+    except TemplateFailure as exc:  # the action's error, from the template file
+        from engine.run.error_block import ERROR_KEY, Event
+
+        return {"changed": False, "failed": True, "msg": f"Task failed: {exc}", ERROR_KEY: [Event(str(exc), source)]}
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])
-    result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False)
+    result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
+                 header=rendering_path(source))
     return {"changed": False, "dest": params["dest"], "src": source} if result is None else result
 

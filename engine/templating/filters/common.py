@@ -14,12 +14,24 @@ from typing import Any
 
 from engine.booleans import bool_filter
 from engine.templating.errors import TemplateFailure
+from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
 
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
+    flat = [mapping for item in dicts for mapping in (item if isinstance(item, list) else [item])]
+    if len(flat) == 1:
+        return flat[0]
+    # merge_hash merges from the last one down and refuses what is not a mapping, naming the
+    # classes ansible's templar gives a dict and a list it reads (lazy containers)
+    if flat and not all(isinstance(mapping, Mapping) for mapping in flat[-2:]):
+        raise TemplateFailure(f"failed to combine variables, expected dicts but got a {_class_name(flat[-2])!r} "
+                              f"and a {_class_name(flat[-1])!r}.")
+    if bad := next((mapping for mapping in flat[:-2] if not isinstance(mapping, Mapping)), None):
+        raise TemplateFailure(f"failed to combine variables, expected dicts but got a {_class_name(bad)!r} "
+                              "and a 'dict'.")
     result: dict[str, Any] = {}
     for item in dicts:
         for mapping in (item if isinstance(item, list) else [item]):
@@ -38,6 +50,10 @@ def _merge_dicts(base: dict[str, Any], more: Mapping[str, Any], recursive: bool,
         else:
             merged[key] = value
     return merged
+
+
+def _class_name(value: Any) -> str:
+    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type(value).__name__)
 
 
 def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
@@ -115,7 +131,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
     "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
-    "from_json": lambda v: json.loads(v),
+    "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
     "to_nice_yaml": _to_nice_yaml,
     "from_yaml": _from_yaml,
@@ -134,6 +150,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "quote": lambda v: __import__("shlex").quote(str(v)),
     "type_debug": lambda v: type(v).__name__,
 }
+# ansible reports their failures as any filter plugin's: "The filter plugin '...' failed: ..."
+FILTERS.update({name: _plugin(name, FILTERS[name]) for name in ("from_json", "combine", "mandatory")})
 
 
 # -- tests -------------------------------------------------------------------------------

@@ -1,0 +1,150 @@
+"""What a playbook asks of the bundled engine that it does not do exactly, found before anything
+runs: module arguments and values it refuses, meta actions it does not carry out, lookups and
+Jinja tests it lacks. A run that started and then met one would differ from ansible-playbook
+halfway through (or fail where ansible runs); the plan lists each with where it is written, as
+it lists a module the engine lacks, so that a run declines up front and ``--engine auto`` hands
+the playbook to ansible-playbook, saying why.
+
+Arguments are looked at as written (a templated argument name cannot be known before the run;
+the module still refuses it when it meets it). Lookups and tests are found by Jinja's parser in
+the same texts as the filters (:func:`engine.run.filter_check.scanned_texts`): a task's
+arguments and keywords, its roles' defaults and vars, the template files it names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING
+
+from engine.flow.plan import every_task
+from engine.loading import keywords as kw
+from engine.loading.model import Playbook, Task
+from engine.span import Span
+
+if TYPE_CHECKING:
+    from engine.parsing.source import SourceCache
+
+# action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
+# at run time too, for an argument only a template names)
+DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
+    "template": frozenset({"block_start_string", "block_end_string", "variable_start_string",
+                           "variable_end_string", "comment_start_string", "comment_end_string"}),
+    "include_vars": frozenset({"dir"}),
+    "git": frozenset({"refspec", "reference", "depth", "verify_commit", "bare", "single_branch", "track_submodules",
+                      "umask", "archive", "archive_prefix", "separate_git_dir", "key_file", "ssh_opts",
+                      "accept_hostkey", "accept_newhostkey"}),
+    "get_url": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
+    "uri": frozenset({"client_cert", "client_key", "ca_path", "ciphers", "unix_socket", "use_gssapi"}),
+}
+# action -> (argument, value) pairs it refuses
+DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
+    "uri": frozenset({("body_format", "form-multipart")}),
+    "wait_for": frozenset({("state", "drained")}),
+}
+# meta actions the engine does not carry out: the inventory read again
+DECLINED_META = frozenset({"refresh_inventory"})
+URL_SCHEMES = ("http://", "https://", "ftp://")
+# ansible-core 2.19's lookups and Jinja tests: one of these the engine lacks, or a collection's, is
+# declined; an unknown short name fails in both tools alike ("was not found", "No test named")
+CORE_LOOKUPS = frozenset({
+    "config", "csvfile", "dict", "env", "file", "fileglob", "first_found", "indexed_items", "ini",
+    "inventory_hostnames", "items", "lines", "list", "nested", "password", "pipe", "random_choice", "sequence",
+    "subelements", "template", "together", "unvault", "url", "varnames", "vars",
+})
+CORE_TESTS = frozenset({
+    "failed", "failure", "succeeded", "success", "successful", "reachable", "unreachable", "timedout", "changed",
+    "change", "skipped", "skip", "finished", "started", "match", "search", "regex", "version_compare", "version",
+    "any", "all", "truthy", "falsy", "vault_encrypted", "vaulted_file", "directory", "is_dir", "file", "is_file",
+    "link", "is_link", "exists", "link_exists", "abs", "is_abs", "same_file", "is_same_file", "mount", "is_mount",
+    "subset", "issubset", "superset", "issuperset", "contains", "nan", "isnan", "uri", "url", "urn",
+})
+LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
+
+
+def _short(action: str) -> str:
+    for prefix in ("ansible.builtin.", "ansible.legacy."):
+        if action.startswith(prefix):
+            return action[len(prefix):]
+    return action
+
+
+def task_declines(task: Task) -> list[str]:
+    """What ``task`` asks, as written, that the engine declines ("include_vars: dir")."""
+    action = _short(task.action)
+    args = task.args if isinstance(task.args, Mapping) else {}
+    found = [f"{action}: {name}" for name in sorted(DECLINED_ARGUMENTS.get(action, ())) if args.get(name)]
+    found += [f"{action}: {name}={value}" for name, value in sorted(DECLINED_VALUES.get(action, ()))
+              if args.get(name) == value]
+    if action == "unarchive" and isinstance(args.get("src"), str) and args["src"].startswith(URL_SCHEMES):
+        found.append("unarchive: a URL src")
+    if task.action in kw.META and args.get("_raw_params") in DECLINED_META:
+        found.append(f"meta: {args['_raw_params']}")
+    loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
+    if loop is not None and not _has_lookup(loop[len("with_"):]):
+        found.append(f"lookup {loop[len('with_'):]}")
+    return found
+
+
+@cache
+def _engine_lookups() -> frozenset[str]:
+    from engine.run.file_and_command_lookups import LOOKUPS
+
+    return frozenset(name for name in LOOKUPS if name != "unvault")
+
+
+def _has_lookup(name: str) -> bool:
+    return _short(name) in _engine_lookups() or not _ansible_has(name, CORE_LOOKUPS)
+
+
+def _ansible_has(name: str, core: frozenset[str]) -> bool:
+    """Whether ansible-playbook may run a plugin of that name: ansible-core's, or a collection's."""
+    return _short(name) in core or "." in _short(name)
+
+
+@cache
+def _engine_tests() -> frozenset[str]:
+    from engine.templating.templar import _build_environment
+
+    return frozenset(_build_environment(False).tests)
+
+
+@lru_cache(maxsize=4096)
+def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
+    """Each (kind, name, line) of the lookups ("lookup") and tests ("test") ``text`` uses; none
+    when it is no valid template."""
+    if "{{" not in text and "{%" not in text:
+        return ()
+    from jinja2 import TemplateSyntaxError, nodes
+
+    from engine.run.filter_check import _parser
+
+    try:
+        tree = _parser().parse(text)
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return ()
+    found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
+                and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
+            found.append(("lookup", call.args[0].value, call.lineno))
+    return tuple(found)
+
+
+def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+    """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
+    "test ansible.utils.ipv4") with where it is first written."""
+    from engine.run.filter_check import scanned_texts
+
+    found: dict[str, Span | None] = {}
+    for task in every_task(book):
+        for what in task_declines(task):
+            found.setdefault(what, task.span)
+    tests = _engine_tests()
+    for text, place in scanned_texts(book, cache):
+        for kind, name, line in template_plugin_lines(text):
+            lacking = not _has_lookup(name) if kind == "lookup" else \
+                name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
+            if lacking:
+                found.setdefault(f"{kind} {name}", place(line))
+    return list(found.items())

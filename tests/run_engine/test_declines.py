@@ -1,0 +1,56 @@
+"""What the engine does not reproduce exactly is declined by the plan, before anything runs
+(engine.run.declines): arguments, meta actions, lookups and tests, with where they are written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import write
+
+from engine.flow.plan import RunOptions
+from engine.run.preflight import make_run_plan, unknown_module_problems
+
+
+def _declined(root: Path, tasks: str, files: dict[str, str] | None = None) -> list[str]:
+    write(root, {"site.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n" + tasks, **(files or {})})
+    plan = make_run_plan(RunOptions(playbook=str(root / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
+    return [str(problem) for problem in unknown_module_problems(plan)]
+
+
+@pytest.mark.parametrize(("task", "what"), [
+    ("    - include_vars: {dir: vars}\n", "include_vars: dir"),
+    ("    - ansible.builtin.template: {src: a.j2, dest: b, variable_start_string: '[['}\n",
+     "template: variable_start_string"),
+    ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
+    ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
+    ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
+    ("    - debug: {msg: \"{{ lookup('url', 'http://x') }}\"}\n", "lookup url"),
+    ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
+    ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
+     "lookup community.general.cartesian"),
+    ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
+    ("    - debug: {msg: x}\n      when: \"'http://a' is url\"\n", "test url"),
+])
+def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(tmp_path: Path, task: str,
+                                                                              what: str) -> None:
+    (problem,) = _declined(tmp_path, task)
+    assert problem.startswith(f"{tmp_path}/site.yml:4:7: ") and f"does not implement '{what}'" in problem
+
+
+def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
+    tasks = ("    - include_vars: {file: vars/a.yml}\n"
+             "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
+             "    - debug: {msg: x}\n      with_items: [1]\n"
+             "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
+             # a name ansible does not know either fails alike in both
+             "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
+    assert _declined(tmp_path, tasks) == []
+
+
+def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> None:
+    problems = _declined(tmp_path, "    - template: {src: t.j2, dest: out}\n",
+                         {"templates/t.j2": "a\n{{ lookup('ini', 'x') }}\n"})
+    assert [p.split(": playbook-ls")[0] for p in problems] == [f"{tmp_path}/templates/t.j2:2:1"]
+    assert "'lookup ini'" in problems[0]

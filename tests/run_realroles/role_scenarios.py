@@ -1,0 +1,234 @@
+"""Scenarios cut from the roles of public repositories, for the bundled engine's comparison with
+ansible-playbook (see realroles.py).
+
+A role's task file becomes one scenario: the role is copied with its defaults, vars, handlers,
+templates and files, and every task file is rewritten so that it runs unprivileged on this
+machine and touches nothing outside the scenario:
+
+* a task whose module the comparison covers (template, copy, file, lineinfile, blockinfile,
+  replace, stat, assert, set_fact, include_vars, debug, fail, command and shell with ``creates``
+  or ``removes``, the role's own includes) is kept, less what needs root (``owner``, ``group``,
+  SELinux contexts, ``become``) or another host (``delegate_to``);
+* any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
+  ``debug`` in place of its module, so the conditions and loops around it still run;
+* every absolute path under a system directory (``/etc/nginx/nginx.conf``) is made relative,
+  ``root/etc/nginx/nginx.conf``: modules on the local connection run in the playbook's directory,
+  so each tool writes into its own scratch copy. The parent directories of the literal paths are
+  created in the scenario, as they exist on a real system;
+* the facts roles read (``ansible_os_family``...) are play variables of a fixed Ubuntu machine:
+  both tools see the same values and gather nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+COVERED = frozenset({
+    "template", "copy", "file", "lineinfile", "blockinfile", "replace", "stat", "assert", "set_fact",
+    "include_vars", "debug", "fail", "include_tasks", "import_tasks",
+})
+COMMANDS = frozenset({"command", "shell"})
+PREFIXES = ("ansible.builtin.", "ansible.legacy.")
+TASK_KEYWORDS = frozenset({
+    "name", "when", "loop", "loop_control", "register", "notify", "tags", "ignore_errors", "changed_when",
+    "failed_when", "vars", "args", "run_once", "no_log", "check_mode", "diff", "until", "retries", "delay",
+    "environment", "listen", "any_errors_fatal", "throttle", "timeout", "collections", "module_defaults",
+    "ignore_unreachable", "action", "local_action", "async", "poll", "delegate_to", "delegate_facts",
+    "debugger", "connection", "port", "remote_user", "become", "become_user", "become_method",
+    "become_flags", "become_exe", "block", "rescue", "always",
+})
+# keywords that need root, another host or another user: the scenario runs without them
+DROPPED_KEYWORDS = frozenset({
+    "become", "become_user", "become_method", "become_flags", "become_exe", "delegate_to", "delegate_facts",
+    "remote_user", "connection", "port", "async", "poll", "local_action", "collections", "module_defaults",
+})
+ROOT_ONLY_ARGS = frozenset({"owner", "group", "seuser", "serole", "setype", "selevel", "attributes", "unsafe_writes"})
+SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "lib64", "boot", "root", "sbin",
+               "bin", "mnt", "media", "data")
+_SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
+_LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
+FACTS: dict[str, Any] = {
+    "ansible_os_family": "Debian", "ansible_distribution": "Ubuntu", "ansible_distribution_release": "jammy",
+    "ansible_distribution_major_version": "22", "ansible_distribution_version": "22.04",
+    "ansible_architecture": "x86_64", "ansible_machine": "x86_64", "ansible_system": "Linux",
+    "ansible_kernel": "5.15.0-91-generic", "ansible_hostname": "node1", "ansible_fqdn": "node1.example.com",
+    "ansible_nodename": "node1", "ansible_domain": "example.com", "ansible_processor_vcpus": 2,
+    "ansible_processor_count": 1, "ansible_processor_cores": 2, "ansible_memtotal_mb": 2048,
+    "ansible_service_mgr": "systemd", "ansible_pkg_mgr": "apt", "ansible_python_version": "3.10.12",
+    "ansible_default_ipv4": {"address": "10.0.0.2", "interface": "eth0", "gateway": "10.0.0.1"},
+    "ansible_all_ipv4_addresses": ["10.0.0.2"], "ansible_interfaces": ["lo", "eth0"],
+    "ansible_virtualization_type": "kvm", "ansible_virtualization_role": "guest",
+    "ansible_selinux": {"status": "disabled"}, "ansible_env": {"HOME": "/root", "PATH": "/usr/bin:/bin"},
+    "ansible_user_id": "root", "ansible_mounts": [], "ansible_lsb": {"codename": "jammy", "id": "Ubuntu"},
+}
+MODES = ("run", "check", "diff")
+
+
+@dataclass(frozen=True)
+class RoleFile:
+    repo: str
+    role: Path  # the role's directory
+    tasks_from: str  # the task file, relative to tasks/, without .yml
+
+    @property
+    def name(self) -> str:
+        slug = re.sub(r"[^\w]+", "_", f"{self.repo}__{self.role.name}__{self.tasks_from}")
+        return slug.strip("_")[:120]
+
+
+def find_roles(repo_dir: Path) -> Iterator[Path]:
+    """Each role of a checkout: a directory with tasks/main.yml (the checkout itself for a lone role)."""
+    for main in sorted(repo_dir.rglob("tasks/main.y*ml")):
+        role = main.parent.parent
+        if not any(part.startswith(".") or part in ("molecule", "tests") for part in role.relative_to(repo_dir).parts):
+            yield role
+
+
+def role_files(repo: str, role: Path) -> Iterator[RoleFile]:
+    for file in sorted((role / "tasks").glob("*.y*ml")):
+        yield RoleFile(repo, role, file.stem)
+
+
+def rewrite_paths(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SYSTEM_PATH.sub(r"root/\1", value)
+    if isinstance(value, list):
+        return [rewrite_paths(v) for v in value]
+    if isinstance(value, dict):
+        return {k: rewrite_paths(v) for k, v in value.items()}
+    return value
+
+
+def _module(task: dict[str, Any]) -> str | None:
+    if "action" in task:
+        action = task["action"]
+        return (action.get("module") if isinstance(action, dict) else str(action).split()[0]) or None
+    names = [k for k in task if k not in TASK_KEYWORDS and not k.startswith("with_")]
+    return names[0] if len(names) == 1 else None
+
+
+def _short(module: str) -> str:
+    for prefix in PREFIXES:
+        if module.startswith(prefix):
+            return module[len(prefix):]
+    return module
+
+
+def _has_guard(args: Any, task: dict[str, Any]) -> bool:
+    extra = task.get("args") if isinstance(task.get("args"), dict) else {}
+    if isinstance(args, dict):
+        return bool({"creates", "removes"} & (set(args) | set(extra)))
+    return isinstance(args, str) and bool(re.search(r"\b(creates|removes)=", args)) or bool(
+        {"creates", "removes"} & set(extra))
+
+
+def rewrite_task(task: Any) -> tuple[Any, int]:
+    """The task as the scenario runs it, and how many covered modules it (and its blocks) run."""
+    if not isinstance(task, dict):
+        return task, 0
+    task = {k: v for k, v in task.items() if k not in DROPPED_KEYWORDS}
+    if any(k in task for k in ("block", "rescue", "always")):
+        covered = 0
+        for section in ("block", "rescue", "always"):
+            if isinstance(task.get(section), list):
+                pairs = [rewrite_task(t) for t in task[section]]
+                task[section] = [t for t, _ in pairs]
+                covered += sum(n for _, n in pairs)
+        return task, covered
+    module = _module(task)
+    if module is None or "action" in task:
+        return _placeholder(task, module or "action"), 0
+    short = _short(module)
+    args = task[module]
+    if short in COVERED or (short in COMMANDS and _has_guard(args, task)):
+        if isinstance(args, dict):
+            task[module] = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
+        if isinstance(task.get("args"), dict):
+            task["args"] = {k: v for k, v in task["args"].items() if k not in ROOT_ONLY_ARGS}
+        return task, int(short not in ("debug", "include_tasks", "import_tasks"))
+    if short == "meta" and args in ("flush_handlers", "end_play", "end_host", "noop"):
+        return task, 0
+    return _placeholder(task, module), 0
+
+
+def _placeholder(task: dict[str, Any], module: str) -> dict[str, Any]:
+    kept = {k: v for k, v in task.items() if k in TASK_KEYWORDS and k not in ("args", "action")}
+    kept.pop("until", None), kept.pop("retries", None), kept.pop("delay", None)
+    kept["ansible.builtin.debug"] = {"msg": f"not run here: {module}"}
+    return kept
+
+
+def _rewrite_tasks_file(source: Path, dest: Path) -> int:
+    data = yaml.safe_load(source.read_text())
+    if not isinstance(data, list):
+        data = []
+    pairs = [rewrite_task(t) for t in rewrite_paths(data)]
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(yaml.safe_dump([t for t, _ in pairs], sort_keys=False, width=1000))
+    return sum(n for _, n in pairs)
+
+
+def _literal_paths(value: Any) -> Iterator[str]:
+    if isinstance(value, str) and _LITERAL_PATH.match(value):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _literal_paths(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _literal_paths(v)
+
+
+def write_scenario(item: RoleFile, dest: Path) -> bool:
+    """The scenario of one role file in ``dest`` (False when it runs none of the covered modules,
+    or a file of the role is not plain YAML)."""
+    role_dir = dest / "roles" / item.role.name
+    try:
+        covered = 0
+        for sub in ("tasks", "handlers"):
+            for file in sorted((item.role / sub).rglob("*.y*ml")) if (item.role / sub).is_dir() else []:
+                n = _rewrite_tasks_file(file, role_dir / sub / file.relative_to(item.role / sub))
+                covered += n if sub == "tasks" and file.stem == item.tasks_from else 0
+        literals: set[str] = set()
+        for sub in ("defaults", "vars"):
+            for file in sorted((item.role / sub).rglob("*.y*ml")) if (item.role / sub).is_dir() else []:
+                data = rewrite_paths(yaml.safe_load(file.read_text()) or {})
+                literals.update(_literal_paths(data))
+                target = role_dir / sub / file.relative_to(item.role / sub)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(yaml.safe_dump(data, sort_keys=False, width=1000))
+        for file in sorted(role_dir.rglob("*.y*ml")):
+            literals.update(_literal_paths(yaml.safe_load(file.read_text())))
+    except (yaml.YAMLError, UnicodeDecodeError, RecursionError):
+        shutil.rmtree(dest, ignore_errors=True)
+        return False
+    if not covered:
+        shutil.rmtree(dest, ignore_errors=True)
+        return False
+    for sub in ("templates", "files"):
+        if (item.role / sub).is_dir():
+            shutil.copytree(item.role / sub, role_dir / sub, symlinks=False, dirs_exist_ok=True,
+                            ignore=shutil.ignore_patterns("*.zip", "*.tar*", "*.gz"))
+    for directory in (f"root/{d}" for d in SYSTEM_DIRS):
+        (dest / directory).mkdir(parents=True, exist_ok=True)
+    for path in literals:  # a file's directory, as on a system where the package is installed
+        parent = Path(path).parent
+        if ".." not in parent.parts:
+            (dest / parent).mkdir(parents=True, exist_ok=True)
+    entry: dict[str, Any] = {"name": item.role.name}
+    if item.tasks_from != "main":
+        entry["tasks_from"] = item.tasks_from
+    play = {"name": f"{item.role.name} {item.tasks_from}", "hosts": "all", "gather_facts": False,
+            "vars": FACTS, "tasks": [{"name": "the role's tasks", "ansible.builtin.import_role": entry}]}
+    (dest / "site.yml").write_text(yaml.safe_dump([play], sort_keys=False, width=1000))
+    (dest / "case.json").write_text(json.dumps({"description": f"{item.repo}: {item.role.name} "
+                                                f"tasks/{item.tasks_from}", "modes": list(MODES)}))
+    return True

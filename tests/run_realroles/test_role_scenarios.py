@@ -1,0 +1,71 @@
+"""The real-role harness turns a role's task file into a scenario that runs unprivileged inside
+its own directory (role_scenarios.py); what it keeps, drops and rewrites."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import role_scenarios  # noqa: E402
+
+
+def test_system_paths_move_into_the_scenario_everywhere_in_a_string() -> None:
+    value = {"dest": "/etc/nginx/nginx.conf", "cmd": "cat /var/log/x > /dev/null", "url": "https://a/etc/b",
+             "expr": "{{ '/opt/app' if x else '/srv/app' }}"}
+    assert role_scenarios.rewrite_paths(value) == {
+        "dest": "root/etc/nginx/nginx.conf", "cmd": "cat root/var/log/x > /dev/null", "url": "https://a/etc/b",
+        "expr": "{{ 'root/opt/app' if x else 'root/srv/app' }}"}
+
+
+def test_covered_modules_are_kept_without_what_needs_root() -> None:
+    task = {"name": "conf", "ansible.builtin.template": {"src": "a.j2", "dest": "b", "owner": "root", "mode": "0644"},
+            "become": True, "notify": "restart"}
+    kept, covered = role_scenarios.rewrite_task(task)
+    assert kept == {"name": "conf", "ansible.builtin.template": {"src": "a.j2", "dest": "b", "mode": "0644"},
+                    "notify": "restart"}
+    assert covered == 1
+
+
+def test_other_modules_become_a_debug_keeping_conditions_loops_and_register() -> None:
+    task = {"name": "install", "apt": {"name": "{{ item }}"}, "loop": ["a"], "when": "x", "register": "out",
+            "retries": 3, "until": "out is success"}
+    kept, covered = role_scenarios.rewrite_task(task)
+    assert kept == {"name": "install", "loop": ["a"], "when": "x", "register": "out",
+                    "ansible.builtin.debug": {"msg": "not run here: apt"}}
+    assert covered == 0
+
+
+def test_a_command_is_kept_only_with_creates_or_removes() -> None:
+    assert role_scenarios.rewrite_task({"command": "make install creates=/usr/bin/x"})[1] == 1
+    assert role_scenarios.rewrite_task({"shell": {"cmd": "make", "removes": "x"}})[1] == 1
+    assert role_scenarios.rewrite_task({"command": "make install"})[0] == {
+        "ansible.builtin.debug": {"msg": "not run here: command"}}
+
+
+def test_a_scenario_has_the_role_the_play_and_the_directories_of_its_paths(tmp_path: Path) -> None:
+    role = tmp_path / "repo" / "roles" / "web"
+    (role / "tasks").mkdir(parents=True)
+    (role / "defaults").mkdir()
+    (role / "tasks" / "main.yml").write_text("- copy: {dest: /etc/web/web.conf, content: x}\n- service: {name: web}\n")
+    (role / "defaults" / "main.yml").write_text("web_log: /var/log/web/web.log\n")
+    (item,) = role_scenarios.role_files("owner/repo", role)
+    assert role_scenarios.write_scenario(item, tmp_path / "scenario")
+    play = yaml.safe_load((tmp_path / "scenario" / "site.yml").read_text())[0]
+    assert play["tasks"] == [{"name": "the role's tasks", "ansible.builtin.import_role": {"name": "web"}}]
+    assert play["vars"]["ansible_os_family"] == "Debian"
+    assert (tmp_path / "scenario" / "root" / "var" / "log" / "web").is_dir()
+    assert yaml.safe_load((tmp_path / "scenario" / "roles" / "web" / "tasks" / "main.yml").read_text())[0] == {
+        "copy": {"dest": "root/etc/web/web.conf", "content": "x"}}
+
+
+def test_a_task_file_running_nothing_covered_is_no_scenario(tmp_path: Path) -> None:
+    role = tmp_path / "r"
+    (role / "tasks").mkdir(parents=True)
+    (role / "tasks" / "main.yml").write_text("- apt: {name: x}\n- debug: {msg: y}\n")
+    (item,) = role_scenarios.role_files("o/r", role)
+    assert not role_scenarios.write_scenario(item, tmp_path / "s")
+    assert not (tmp_path / "s").exists()
