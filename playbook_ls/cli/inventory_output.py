@@ -7,7 +7,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
-from engine.values import UnsafeText, VaultText
+from engine.values import UnsafeText, VaultText, YamlTimestamp
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
@@ -29,13 +29,13 @@ def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, mark_unsafe: b
     if as_yaml:
         import yaml
 
-        return yaml.dump(data, Dumper=_plain_dumper(), default_flow_style=False, allow_unicode=True)
+        return yaml.dump(as_ansible_holds(data), Dumper=_plain_dumper(), default_flow_style=False, allow_unicode=True)
     if as_toml:
         try:
             import tomli_w
         except ImportError:  # ansible-inventory needs the same library and stops the same way
             raise OutputError(TOML_LIBRARY_MISSING) from None
-        return tomli_w.dumps(data)
+        return tomli_w.dumps(as_ansible_holds(data))
     return json.dumps(_json_ready(data, mark_unsafe), sort_keys=True, indent=4, default=_json_default,
                       ensure_ascii=False)
 
@@ -50,10 +50,37 @@ def _json_ready(value: Any, mark_unsafe: bool) -> Any:
         return {"__ansible_vault": str(value)}
     if mark_unsafe and isinstance(value, UnsafeText):
         return {"__ansible_unsafe": str(value)}
+    if isinstance(value, YamlTimestamp):
+        return value.moment.isoformat()
     if isinstance(value, dict):
-        return {key: _json_ready(item, mark_unsafe) for key, item in value.items()}
+        return {_json_key(key): _json_ready(item, mark_unsafe) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_json_ready(item, mark_unsafe) for item in value]
+    return value
+
+
+def _json_key(key: Any) -> Any:
+    """A key as ansible's legacy JSON profile writes it, before the keys are sorted: text as it is,
+    ``None``, booleans and numbers as their JSON (``80`` is ``"80"``, so it sorts after ``"443"``;
+    ``true``, ``null``)."""
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (int, float)):
+        return json.dumps(key)
+    return key
+
+
+def as_ansible_holds(value: Any) -> Any:
+    """``value`` with each YAML timestamp as the ``date`` or ``datetime`` ansible's loader made of
+    it (containers copied only where one is found), for output that prints Python values."""
+    if isinstance(value, YamlTimestamp):
+        return value.moment
+    if isinstance(value, dict):
+        converted = {key: as_ansible_holds(item) for key, item in value.items()}
+        return value if all(converted[key] is item for key, item in value.items()) else converted
+    if isinstance(value, list):
+        items = [as_ansible_holds(item) for item in value]
+        return value if all(new is old for new, old in zip(items, value, strict=True)) else items
     return value
 
 
@@ -211,7 +238,7 @@ def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
     cannot do without a vault secret and playbook-ls never does."""
     if any(isinstance(value, VaultText) for value in variables.values()):
         raise OutputError("Attempting to decrypt but no vault secrets found.")
-    return [_graph_name(f"{{{name} = {value}}}", depth) for name, value in sorted(variables.items())]
+    return [_graph_name(f"{{{name} = {as_ansible_holds(value)}}}", depth) for name, value in sorted(variables.items())]
 
 
 def graph(inventory: Inventory, group: Group, show_vars: bool, export: bool = False, depth: int = 0) -> list[str]:
