@@ -36,6 +36,7 @@ from engine.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any
 
     from engine.inventory.plugins import NamedPlugin
@@ -84,7 +85,8 @@ class Inventory:
 
     def __init__(self, data: InventoryData, sources: list[str], cache: SourceCache, *,
                  shared_from: Inventory | None = None, playbook_dir: str | None = None,
-                 working_dir: str | None = None, facts_as_vars: bool = True) -> None:
+                 working_dir: str | None = None, facts_as_vars: bool = True,
+                 vars_extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> None:
         """``shared_from``: the inventory whose notes, failures and warnings this one shares
         (:meth:`with_playbook_dir`)."""
         self.data, self.sources, self.cache = data, sources, cache
@@ -106,9 +108,10 @@ class Inventory:
         # would keep every inventory read again after a change)
         self.derived: dict[str, Any] = {}
         merge = self.data.merge_hashes
-        self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge)
+        self.vars_extensions = tuple(vars_extensions)
+        self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge, self.vars_extensions)
         self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache,
-                                         merge)
+                                         merge, self.vars_extensions)
 
     def with_playbook_dir(self, playbook_dir: str) -> Inventory:
         """This inventory with ``playbook_dir``'s group_vars/host_vars as the playbook's: a play of
@@ -120,7 +123,7 @@ class Inventory:
         if found is None:
             found = self._per_playbook_dir[playbook_dir] = Inventory(
                 self.data, self.sources, self.cache, shared_from=self, playbook_dir=playbook_dir,
-                working_dir=self.working_dir, facts_as_vars=self.facts_as_vars)
+                working_dir=self.working_dir, facts_as_vars=self.facts_as_vars, vars_extensions=self.vars_extensions)
         return found
 
     def add_warning(self, message: str) -> None:
@@ -299,12 +302,14 @@ class _SourceReader:
             "host_list": (not exists and "," in source, lambda: self._host_list(source)),
             "script": (readable and is_script(source), lambda: self._script(source)),
             "auto": (readable and source.endswith((".yml", ".yaml")), lambda: self._auto(source)),
-            "yaml": (readable and (not ext or ext in YAML_FILENAME_EXTENSIONS), lambda: self._yaml(source)),
+            "yaml": (readable and (not ext or ext in self.settings.yaml_extensions), lambda: self._yaml(source)),
             "ini": (readable and ext != ".toml", lambda: self._ini(source)),
             "advanced_host_list": (not exists and "," in source, lambda: self._host_list(source, expand_ranges=True)),
             "toml": (readable and ext == ".toml", lambda: self._toml(source)),
-            "constructed": (readable and _plugin_config_file(source), lambda: self._by_name(source, "constructed")),
-            "generator": (readable and _plugin_config_file(source), lambda: self._by_name(source, "generator")),
+            "constructed": (readable and _plugin_config_file(source, self.settings.vars_extensions),
+                            lambda: self._by_name(source, "constructed")),
+            "generator": (readable and _plugin_config_file(source, self.settings.vars_extensions),
+                          lambda: self._by_name(source, "generator")),
             **{name: (True, lambda plugin=plugin, name=name: self._external(source, name, plugin))
                for name, plugin in self.external.items()},
         }
@@ -367,7 +372,7 @@ class _SourceReader:
         if not self.dynamic:
             self._not_run(source, not_run_note(plugin.name, source))
             return False
-        if config is None and _plugin_config_file(source):
+        if config is None and _plugin_config_file(source, self.settings.vars_extensions):
             loaded = self.inventory.cache.load(source)
             config = None if loaded.error else loaded.data
         request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
@@ -447,10 +452,11 @@ class _SourceReader:
         parse_ini(self.data, text)
 
 
-def _plugin_config_file(source: str) -> bool:
-    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or a YAML one."""
+def _plugin_config_file(source: str, extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> bool:
+    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or one of
+    ``yaml_valid_extensions``."""
     ext = os.path.splitext(source)[1]
-    return not ext or ext in (".config", *YAML_FILENAME_EXTENSIONS)
+    return not ext or ext in (".config", *extensions)
 
 
 def _located(exc: InventoryError, source: str) -> str:
@@ -478,7 +484,7 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
     inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
-                          facts_as_vars=settings.inject_facts_as_vars)
+                          facts_as_vars=settings.inject_facts_as_vars, vars_extensions=settings.vars_extensions)
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:

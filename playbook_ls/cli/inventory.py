@@ -13,7 +13,15 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from playbook_ls.cli.inventory_output import OutputError, dump, graph, list_inventory, toml_inventory, yaml_inventory
+from playbook_ls.cli.inventory_output import (
+    OutputError,
+    dump,
+    graph,
+    group_values,
+    list_inventory,
+    toml_inventory,
+    yaml_inventory,
+)
 from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
@@ -117,7 +125,8 @@ def run_inventory(args: argparse.Namespace) -> int:
         else:
             available = _select(inventory, "all", args.limit, mismatch)
             shape = yaml_inventory if args.yaml else toml_inventory if args.toml else list_inventory
-            text = dump(shape(inventory, available, export), args.yaml, args.toml, mark_unsafe=True)
+            text = dump(shape(inventory, available, export), args.yaml, args.toml, listing=True,
+                        group_values=group_values(inventory) if args.yaml else frozenset())
     except OutputError as exc:
         return _fail(str(exc), 1)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
