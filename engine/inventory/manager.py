@@ -385,6 +385,8 @@ class _SourceReader:
             add_to_inventory(self.data, document)
             return True
         if meta["failures"]:
+            # the plugin failed part way: ansible keeps the hosts, groups and variables it added before
+            add_to_inventory(self.data, document)
             raise InventoryError(meta["failures"][0]["message"])
         return DECLINED
 
