@@ -125,6 +125,8 @@ def _plain_value(text: str) -> Any:
     special = _SPECIAL.get(text, _MISSING)
     if special is not _MISSING:
         return special
+    if text == "=":  # PyYAML resolves it to tag:yaml.org,2002:value, which nothing constructs
+        raise ValueError("could not determine a constructor for the tag 'tag:yaml.org,2002:value'")
     first = text[0]
     if first.isdigit() or first in "+-.":
         if _INT.match(text):
