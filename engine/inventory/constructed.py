@@ -151,7 +151,8 @@ class ConstructedSource:
         self.strict = bool(config.get("strict", False))
         self.use_vars_plugins = bool(config.get("use_vars_plugins", False))
         self.leading_separator = config.get("leading_separator", True)
-        self.extra_vars = dict(extra_vars or {}) if config.get("use_extra_vars", False) else {}
+        # ansible trusts the command line's variables as templates, as it trusts the inventory's files
+        self.extra_vars = trusted_variables(extra_vars or {}) if config.get("use_extra_vars", False) else {}
         self.templar = ConstructedTemplar()
         if self.use_vars_plugins and vars_files is None:
             raise ConstructedError("use_vars_plugins needs the inventory's host_vars/group_vars, which are not "

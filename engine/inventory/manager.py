@@ -36,7 +36,7 @@ from engine.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
     from engine.inventory.plugins import NamedPlugin
@@ -101,6 +101,9 @@ class Inventory:
         self.playbook_dir = playbook_dir
         self.working_dir = working_dir if working_dir is not None else os.getcwd()
         self.facts_as_vars = facts_as_vars
+        self.extra_vars: dict[str, Any] = shared_from.extra_vars if shared_from else {}
+        """``-e``: above everything in a host's variables (not exported), as ansible's variable manager
+        puts them; ``constructed`` with ``use_extra_vars`` sees them too."""
         """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
         facts are read here, so ``{}``) over its variables."""
         self._per_playbook_dir: dict[str, Inventory] = {}
@@ -164,7 +167,7 @@ class Inventory:
             self.vars_files.variables([all_group]), self.play_vars_files.variables([all_group]),
             self.vars_files.variables(groups), self.play_vars_files.variables(groups),
             host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]),
-            {} if self.facts_as_vars else {"ansible_local": {}})
+            {} if self.facts_as_vars else {"ansible_local": {}}, self.extra_vars)
         return _without_internal(result)
 
     def _combined(self, *layers: dict[str, Any]) -> dict[str, Any]:
@@ -416,7 +419,7 @@ class _SourceReader:
             return
         from engine.inventory.constructed import parse_constructed
 
-        parse_constructed(self.data, source, config, self.inventory.vars_files)
+        parse_constructed(self.data, source, config, self.inventory.vars_files, self.inventory.extra_vars)
 
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
@@ -469,7 +472,7 @@ def _located(exc: InventoryError, source: str) -> str:
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
                    runner: ScriptRunner | None = None, playbook_dir: str | None = None,
                    settings: InventorySettings | None = None, flush_cache: bool = False,
-                   plugin_basedir: str | None = None) -> Inventory:
+                   plugin_basedir: str | None = None, extra_vars: Mapping[str, Any] | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
     Executable scripts, ``constructed`` and ``generator`` configurations and plugins ansible-core
@@ -481,12 +484,14 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
     the defaults when not given) choose the plugins, the ignored directory entries and when a
     source that cannot be parsed stops the load: then :class:`InventoryAborted` is raised.
+    ``extra_vars`` (``-e``) top every host's variables and reach ``constructed``'s ``use_extra_vars``.
     """
     settings = settings or InventorySettings()
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
     inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
                           facts_as_vars=settings.inject_facts_as_vars, vars_extensions=settings.vars_extensions)
+    inventory.extra_vars = dict(extra_vars or {})
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
