@@ -135,7 +135,7 @@ def run_inventory(args: argparse.Namespace) -> int:
             text = dump(shape(inventory, available, export), args.yaml, args.toml, listing=True,
                         group_values=group_values(inventory) if args.yaml else frozenset())
     except OutputError as exc:
-        return _fail(str(exc), 1)
+        return _fail(str(exc), exc.exit_code)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
         return _fail(str(exc), getattr(exc, "exit_code", 1))
     if args.output:

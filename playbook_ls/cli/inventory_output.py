@@ -15,7 +15,12 @@ if TYPE_CHECKING:
 
 
 class OutputError(Exception):
-    """What ansible-inventory stops with while writing its output (exit code 1)."""
+    """What ansible-inventory stops with while writing its output (exit code 1, or
+    ``exit_code``: 250 where ansible fails with an unexpected exception)."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 TOML_LIBRARY_MISSING = 'The Python library "tomli-w" is required when using the TOML output format.'
@@ -292,7 +297,11 @@ def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
     cannot do without a vault secret and playbook-ls never does."""
     if any(isinstance(value, VaultText) for value in variables.values()):
         raise OutputError("Attempting to decrypt but no vault secrets found.")
-    return [_graph_name(f"{{{name} = {as_ansible_holds(value)}}}", depth) for name, value in sorted(variables.items())]
+    try:
+        ordered = sorted(variables.items())
+    except TypeError as exc:  # names of several types (80: in YAML): ansible's sort fails the same way
+        raise OutputError(f"Unexpected Exception, this is probably a bug: {exc}", exit_code=250) from None
+    return [_graph_name(f"{{{name} = {as_ansible_holds(value)}}}", depth) for name, value in ordered]
 
 
 def graph(inventory: Inventory, group: Group, show_vars: bool, export: bool = False, depth: int = 0) -> list[str]:
