@@ -139,6 +139,13 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
     profile = find_profile(settings.profiles, name)
+    if profile is None and name in settings.refused_templates:
+        from playbook_ls.rules.base import display_path
+
+        refused = settings.refused_templates[name]
+        span = refused.span
+        where = f"{span._replace(file=display_path(span.file)).human()}: " if span else ""
+        raise ValueError(f"{where}{refused.message}")
     if profile is None:
         names = [p.name for p in settings.profiles]
         where = profiles_file or ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
