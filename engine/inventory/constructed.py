@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
-from engine.inventory.trust import as_ansible_tags, trusted_variables
+from engine.inventory.trust import as_ansible_tags, trusted_variables, with_moments
 from engine.templating.bounds import evaluation
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.templating.load_time import is_template
@@ -161,7 +161,7 @@ class ConstructedSource:
     def apply(self) -> None:
         for name, host in list(self.inventory.hosts.items()):
             self.set_composite_vars(host)
-            variables = self.host_variables(host)  # re-read: compose may have added some
+            variables = with_moments(self.host_variables(host))  # re-read: compose may have added some
             self.add_to_composed_groups(name, variables)
             self.add_to_keyed_groups(name, variables)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.values import UnsafeText, VaultText
+from engine.values import UnsafeText, VaultText, YamlTimestamp
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,9 +38,20 @@ def map_strings(value: Any, convert: Any) -> Any:
     return value
 
 
+def _trusted(text: str) -> Any:
+    if isinstance(text, YamlTimestamp):  # what templates see is the date or datetime ansible's loader made
+        return text.moment
+    return _Trusted(text) if type(text) is str else text
+
+
+def with_moments(value: Any) -> Any:
+    """``value`` with its YAML timestamps the date or datetime objects ansible's loader made."""
+    return map_strings(value, lambda text: text.moment if isinstance(text, YamlTimestamp) else text)
+
+
 def trusting(value: Any) -> Any:
-    """``value`` with its plain strings trusted."""
-    return map_strings(value, lambda text: _Trusted(text) if type(text) is str else text)
+    """``value`` with its plain strings trusted, and its YAML timestamps the objects ansible holds."""
+    return map_strings(value, _trusted)
 
 
 def untrusted(value: Any) -> Any:
