@@ -79,11 +79,16 @@ def _dir_vars_files(path: str, extensions: tuple[str, ...]) -> list[str]:
     return found
 
 
-class VaultedFile(InventoryError):
-    """A vars file encrypted whole with ansible-vault: playbook-ls never decrypts, and ansible
-    without a vault secret stops its parsing with this error (exit code 4)."""
+class VarsFileError(InventoryError):
+    """A vars file ansible cannot load (YAML it cannot parse, a list instead of a mapping): its
+    parser error, which stops ansible-inventory with exit code 4."""
 
     exit_code = 4
+
+
+class VaultedFile(VarsFileError):
+    """A vars file encrypted whole with ansible-vault: playbook-ls never decrypts, and ansible
+    without a vault secret stops its parsing with this error (exit code 4)."""
 
 
 class VarsFiles:
@@ -177,7 +182,7 @@ class VarsFiles:
         loaded = self.cache.load(path)
         if loaded.error:
             unreadable = loaded.error.message.startswith("cannot read file")
-            raise InventoryError(f"{loaded.error}: " + ("every file there is read as variables: make it a readable "
+            raise VarsFileError(f"{loaded.error}: " + ("every file there is read as variables: make it a readable "
                                                        "YAML file or move it away" if unreadable
                                                        else "fix the YAML in this vars file"))
         if not loaded.data:
@@ -185,6 +190,6 @@ class VarsFiles:
         if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
             raise VaultedFile("Attempting to decrypt but no vault secrets found.")
         if not isinstance(loaded.data, dict):
-            raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
+            raise VarsFileError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
                                  "variables must be a mapping")
         return loaded.data
