@@ -53,11 +53,14 @@ class ExpressionSyntaxError(ValueError):
 # --- Jinja ---------------------------------------------------------------------------------
 
 def _environments() -> tuple[Any, Any]:
-    """The one bounded environment of :mod:`engine.templating.templar`: (for bare expressions, for
-    conditionals and templates)."""
-    from engine.templating.templar import bounded_environment, expression_environment
+    """The one bounded environment of :mod:`engine.templating.templar`, for bare expressions and for
+    conditionals and templates alike: ansible 2.19 escapes the backslashes of string constants only
+    inside ``{{ }}``, which a bare expression (``compose``, ``keyed_groups``) does not have, so
+    ``'\\1'`` there is Jinja's escape sequence, as in a conditional."""
+    from engine.templating.templar import bounded_environment
 
-    return expression_environment(), bounded_environment()
+    environment = bounded_environment()
+    return environment, environment
 
 
 class ConstructedTemplar:
