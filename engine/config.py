@@ -96,7 +96,8 @@ class InventorySettings:
                  hash_behaviour: str = "replace", transform_invalid_group_chars: str = "never",
                  inject_facts_as_vars: bool = True, inventory_plugin_path: list[str] | None = None,
                  config_file: str | None = None, collections_path: list[str] | None = None,
-                 collections_scan_sys_path: bool = True) -> None:
+                 collections_scan_sys_path: bool = True, yaml_extensions: list[str] | None = None,
+                 vars_extensions: list[str] | None = None) -> None:
         self.sources = [DEFAULT_HOST_LIST] if sources is None else sources
         """``DEFAULT_HOST_LIST``: the sources read when there is no ``-i``."""
         self.enabled_plugins = ["host_list", "script", "auto", "yaml", "ini", "toml"] if enabled_plugins is None \
@@ -129,6 +130,10 @@ class InventorySettings:
         """The ansible.cfg these settings come from (part of what a plugin's cached result depends on)."""
         self.collections_path: list[str] = [] if collections_path is None else collections_path
         self.collections_scan_sys_path = collections_scan_sys_path
+        self.yaml_extensions = [".yaml", ".yml", ".json"] if yaml_extensions is None else yaml_extensions
+        """The ``yaml`` plugin's ``yaml_extensions``: the extensions of the files it reads (or none)."""
+        self.vars_extensions = [".yml", ".yaml", ".json"] if vars_extensions is None else vars_extensions
+        """``YAML_FILENAME_EXTENSIONS``: the extensions of ``group_vars``/``host_vars`` files (or none)."""
         """Where an ``auto`` configuration's collection plugin (``amazon.aws.aws_ec2``) is looked for,
         as ansible's plugin loader looks: only to tell "installed" from "unknown", never to run it."""
 
@@ -168,6 +173,14 @@ class _SettingReader:
             if self.parser.has_option(section, key):
                 value = _unquote(self.parser.get(section, key))
         return value, os.path.dirname(self.path or self.cwd)
+
+    def last_list(self, default: list[str], envs: tuple[str, ...], *ini: tuple[str, str]) -> list[str]:
+        """A plugin option's list: the last of ``envs`` set (ansible's config loops over all of a
+        plugin option's entries, the last found winning), else the last ini key present."""
+        for env in reversed(envs[1:]):
+            if env in os.environ:
+                return _split_unquoted(os.environ[env])
+        return self.list(default, envs[0], *ini)
 
     def boolean(self, default: bool, env: str, *ini: tuple[str, str]) -> bool:
         value, _ = self.raw(env, *ini)
@@ -222,6 +235,12 @@ class _SettingReader:
             "ANSIBLE_TRANSFORM_INVALID_GROUP_CHARS", ("defaults", "force_valid_group_names"))
         settings.inject_facts_as_vars = self.boolean(True, "ANSIBLE_INJECT_FACT_VARS",
                                                      ("defaults", "inject_facts_as_vars"))
+        settings.yaml_extensions = self.last_list(settings.yaml_extensions,
+                                                  ("ANSIBLE_YAML_FILENAME_EXT", "ANSIBLE_INVENTORY_PLUGIN_EXTS"),
+                                                  ("defaults", "yaml_valid_extensions"),
+                                                  ("inventory_plugin_yaml", "yaml_valid_extensions"))
+        settings.vars_extensions = self.list(settings.vars_extensions, "ANSIBLE_YAML_FILENAME_EXT",
+                                             ("defaults", "yaml_valid_extensions"))
         return settings
 
 

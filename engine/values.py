@@ -1,6 +1,9 @@
 """Marked string values from YAML tags, and ansible's ``omit``. Apart from the loader so that
 templating can recognise them without importing ruamel.yaml."""
 
+import datetime
+import re
+
 
 class VaultText(str):
     """An ``!vault`` value. It stays encrypted: playbook-ls never decrypts anything."""
@@ -11,6 +14,49 @@ class UnsafeText(str):
     as a malformed group, ``{"__ansible_unsafe": ...}`` in a script's output, a string a
     ``constructed`` expression makes): never templated, and
     ansible-inventory's ``--list`` JSON writes it as ``{"__ansible_unsafe": ...}``."""
+
+
+class YamlTimestamp(str):
+    """A YAML 1.1 timestamp (``2024-01-15``, ``2024-03-01 12:30:00``, an explicit ``!!timestamp``):
+    ansible's loader makes it a ``date`` or a ``datetime``. The engine keeps its text, so that
+    whatever reads strings reads it unchanged; what prints values as ansible prints them (the
+    inventory's JSON, YAML and graph) asks :attr:`moment` for the object ansible holds."""
+
+    __slots__ = ()
+
+    @property
+    def moment(self) -> datetime.date | datetime.datetime:
+        return timestamp_moment(self)
+
+
+# PyYAML's SafeConstructor.timestamp_regexp, which ansible's loader builds timestamps with.
+TIMESTAMP = re.compile(
+    r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)"
+    r"(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])"
+    r"(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)"
+    r"(?::(?P<tz_minute>[0-9][0-9]))?))?)?$")
+
+
+def timestamp_moment(text: str) -> datetime.date | datetime.datetime:
+    """PyYAML's ``construct_yaml_timestamp``: a ``date``, or a ``datetime`` to the microsecond
+    (longer fractions cut), aware when a zone is given. ``ValueError`` where PyYAML fails (no
+    match, a 13th month)."""
+    match = TIMESTAMP.match(text)
+    if match is None:
+        raise ValueError(f"not a timestamp: {text!r}")
+    parts = match.groupdict()
+    year, month, day = int(parts["year"]), int(parts["month"]), int(parts["day"])
+    if not parts["hour"]:
+        return datetime.date(year, month, day)
+    fraction = int((parts["fraction"] or "")[:6].ljust(6, "0"))
+    zone = None
+    if parts["tz_sign"]:
+        delta = datetime.timedelta(hours=int(parts["tz_hour"]), minutes=int(parts["tz_minute"] or 0))
+        zone = datetime.timezone(-delta if parts["tz_sign"] == "-" else delta)
+    elif parts["tz"]:
+        zone = datetime.UTC
+    return datetime.datetime(year, month, day, int(parts["hour"]), int(parts["minute"]), int(parts["second"]),
+                             fraction, tzinfo=zone)
 
 
 class _Omit:
@@ -29,4 +75,4 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "UnsafeText", "VaultText"]
+__all__ = ["OMIT", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment"]

@@ -22,7 +22,7 @@ from playbook_ls.rules.base import Severity
 YAML_NAMES = (".playbook-ls.yml", ".playbook-ls.yaml")
 KEYS = ("select", "ignore", "severity", "exclude", "include", "roles_path", "fail_level", "profiles", "rules",
         "per_file_ignores", "respect_gitignore", "require_module_check", "job_templates", "molecule")
-JOB_TEMPLATE_KEYS = ("files", "projects", "inventories")
+JOB_TEMPLATE_KEYS = ("files", "projects", "inventories", "environment", "variables")
 
 
 class ConfigError(ValueError):
@@ -57,6 +57,8 @@ class Settings:
         self.roles_path: list[str] = []
         self.fail_level = Severity.WARNING
         self.profiles: list[LaunchProfile] = []
+        self.refused_templates: dict[str, ProfileError] = {}
+        """Job templates not usable as profiles (a value templated with variables not given), by name."""
         self.options: dict[str, dict[str, Any]] = {}
         self.per_file_ignores: list[tuple[str, set[str]]] = []  # (glob, codes), as ruff's
         self.baseline: Any = None  # check.baseline.Baseline: the accepted findings, if any
@@ -352,8 +354,10 @@ def _profiles(settings: Settings, table: Mapping[str, Any], key: str, locate: Lo
 
 
 def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locate: Locator) -> None:
-    """Profiles from the job templates of AWX exports and configuration-as-code files."""
-    from engine.launch.job_templates import read_job_templates
+    """Profiles from the job templates of AWX exports and configuration-as-code files: every file's
+    templates first, so that an environment's file updates the common one's (``environment``), then
+    each templated with ``variables``, the configuration-as-code run's."""
+    from engine.launch import job_templates as reader
     from engine.parsing.source import parse_text
 
     for name in table:
@@ -367,7 +371,14 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
         if not all(isinstance(v, str) and v for v in mapping.values()):
             raise ConfigError(f"'{key}.{name}' maps names to paths (strings)", where)
         mappings[name] = {str(k): str(v) for k, v in mapping.items()}
-    taken = {profile.name for profile in settings.profiles}  # a set: an export holds thousands
+    environment = table.get("environment")
+    if environment is not None and not (isinstance(environment, str) and environment):
+        raise ConfigError(f"'{key}.environment' is the name of an environment (config/<env>/)",
+                          locate((key, "environment")))
+    variables = None
+    if "variables" in table:
+        variables = dict(_table(table["variables"], f"{key}.variables", locate((key, "variables"))))
+    items = []
     for file in _strings(table.get("files", []), f"{key}.files", locate((key, "files"))):
         path = os.path.join(settings.root, file)
         try:
@@ -378,12 +389,19 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
         if loaded.error is not None:
             raise ConfigError(loaded.error.message, loaded.error.span)
         try:
-            profiles = read_job_templates(loaded.data, path, mappings["projects"], mappings["inventories"])
+            items += reader.template_items(loaded.data, path, environment)
         except ProfileError as exc:
             raise ConfigError(exc.message, exc.span) from None
-        for profile in profiles:
-            if profile.name in taken:
-                raise ConfigError(f"job template '{profile.name}' is also a profile of that name", profile.span)
-            taken.add(profile.name)
-            profile.source = settings.path
-            settings.profiles.append(profile)
+    try:
+        found = reader.job_templates(reader.merge_layers(items), mappings["projects"], mappings["inventories"],
+                                     variables)
+    except ProfileError as exc:
+        raise ConfigError(exc.message, exc.span) from None
+    taken = {profile.name for profile in settings.profiles}  # a set: an export holds thousands
+    for profile in found.profiles:
+        if profile.name in taken:
+            raise ConfigError(f"job template '{profile.name}' is also a profile of that name", profile.span)
+        taken.add(profile.name)
+        profile.source = settings.path
+        settings.profiles.append(profile)
+    settings.refused_templates.update(found.refused)

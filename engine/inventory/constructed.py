@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.inventory.combine import combine_vars
 from engine.inventory.data import InventoryError, sort_groups, to_safe_group_name
-from engine.inventory.trust import as_ansible_tags, trusted_variables
+from engine.inventory.trust import as_ansible_tags, trusted_variables, with_moments
 from engine.templating.bounds import evaluation
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.templating.load_time import is_template
@@ -53,11 +53,14 @@ class ExpressionSyntaxError(ValueError):
 # --- Jinja ---------------------------------------------------------------------------------
 
 def _environments() -> tuple[Any, Any]:
-    """The one bounded environment of :mod:`engine.templating.templar`: (for bare expressions, for
-    conditionals and templates)."""
-    from engine.templating.templar import bounded_environment, expression_environment
+    """The one bounded environment of :mod:`engine.templating.templar`, for bare expressions and for
+    conditionals and templates alike: ansible 2.19 escapes the backslashes of string constants only
+    inside ``{{ }}``, which a bare expression (``compose``, ``keyed_groups``) does not have, so
+    ``'\\1'`` there is Jinja's escape sequence, as in a conditional."""
+    from engine.templating.templar import bounded_environment
 
-    return expression_environment(), bounded_environment()
+    environment = bounded_environment()
+    return environment, environment
 
 
 class ConstructedTemplar:
@@ -151,7 +154,8 @@ class ConstructedSource:
         self.strict = bool(config.get("strict", False))
         self.use_vars_plugins = bool(config.get("use_vars_plugins", False))
         self.leading_separator = config.get("leading_separator", True)
-        self.extra_vars = dict(extra_vars or {}) if config.get("use_extra_vars", False) else {}
+        # ansible trusts the command line's variables as templates, as it trusts the inventory's files
+        self.extra_vars = trusted_variables(extra_vars or {}) if config.get("use_extra_vars", False) else {}
         self.templar = ConstructedTemplar()
         if self.use_vars_plugins and vars_files is None:
             raise ConstructedError("use_vars_plugins needs the inventory's host_vars/group_vars, which are not "
@@ -160,7 +164,7 @@ class ConstructedSource:
     def apply(self) -> None:
         for name, host in list(self.inventory.hosts.items()):
             self.set_composite_vars(host)
-            variables = self.host_variables(host)  # re-read: compose may have added some
+            variables = with_moments(self.host_variables(host))  # re-read: compose may have added some
             self.add_to_composed_groups(name, variables)
             self.add_to_keyed_groups(name, variables)
 

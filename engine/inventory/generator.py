@@ -37,7 +37,9 @@ def _add_parents(inventory: InventoryData, templar: ConstructedTemplar, child: s
             raise InventoryError(f"Element {child} has a parent with no name.")
         name = inventory.add_group(_plain(name))
         for key, value in parent.get("vars", {}).items():
-            inventory.set_variable(name, key, as_ansible_tags(templar.template(trusting(value), variables)))
+            # ansible passes anything but a string through untemplated: every group gets that very object
+            inventory.set_variable(name, key, as_ansible_tags(templar.template(trusting(value), variables))
+                                   if isinstance(value, str) else value)
         inventory.add_child(name, child)
         _add_parents(inventory, templar, name, parent.get("parents", []), variables)
 

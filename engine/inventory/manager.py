@@ -36,6 +36,7 @@ from engine.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
     from engine.inventory.plugins import NamedPlugin
@@ -84,7 +85,8 @@ class Inventory:
 
     def __init__(self, data: InventoryData, sources: list[str], cache: SourceCache, *,
                  shared_from: Inventory | None = None, playbook_dir: str | None = None,
-                 working_dir: str | None = None, facts_as_vars: bool = True) -> None:
+                 working_dir: str | None = None, facts_as_vars: bool = True,
+                 vars_extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> None:
         """``shared_from``: the inventory whose notes, failures and warnings this one shares
         (:meth:`with_playbook_dir`)."""
         self.data, self.sources, self.cache = data, sources, cache
@@ -99,6 +101,9 @@ class Inventory:
         self.playbook_dir = playbook_dir
         self.working_dir = working_dir if working_dir is not None else os.getcwd()
         self.facts_as_vars = facts_as_vars
+        self.extra_vars: dict[str, Any] = shared_from.extra_vars if shared_from else {}
+        """``-e``: above everything in a host's variables (not exported), as ansible's variable manager
+        puts them; ``constructed`` with ``use_extra_vars`` sees them too."""
         """``inject_facts_as_vars``: when false, ansible promotes the host's ``ansible_local`` fact (no
         facts are read here, so ``{}``) over its variables."""
         self._per_playbook_dir: dict[str, Inventory] = {}
@@ -106,9 +111,10 @@ class Inventory:
         # would keep every inventory read again after a change)
         self.derived: dict[str, Any] = {}
         merge = self.data.merge_hashes
-        self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge)
+        self.vars_extensions = tuple(vars_extensions)
+        self.vars_files = VarsFiles(source_directories(self.sources), self.cache, merge, self.vars_extensions)
         self.play_vars_files = VarsFiles(playbook_vars_directories(self.playbook_dir or self.working_dir), self.cache,
-                                         merge)
+                                         merge, self.vars_extensions)
 
     def with_playbook_dir(self, playbook_dir: str) -> Inventory:
         """This inventory with ``playbook_dir``'s group_vars/host_vars as the playbook's: a play of
@@ -120,7 +126,7 @@ class Inventory:
         if found is None:
             found = self._per_playbook_dir[playbook_dir] = Inventory(
                 self.data, self.sources, self.cache, shared_from=self, playbook_dir=playbook_dir,
-                working_dir=self.working_dir, facts_as_vars=self.facts_as_vars)
+                working_dir=self.working_dir, facts_as_vars=self.facts_as_vars, vars_extensions=self.vars_extensions)
         return found
 
     def add_warning(self, message: str) -> None:
@@ -161,7 +167,7 @@ class Inventory:
             self.vars_files.variables([all_group]), self.play_vars_files.variables([all_group]),
             self.vars_files.variables(groups), self.play_vars_files.variables(groups),
             host.get_vars(), self.vars_files.variables([host]), self.play_vars_files.variables([host]),
-            {} if self.facts_as_vars else {"ansible_local": {}})
+            {} if self.facts_as_vars else {"ansible_local": {}}, self.extra_vars)
         return _without_internal(result)
 
     def _combined(self, *layers: dict[str, Any]) -> dict[str, Any]:
@@ -299,12 +305,14 @@ class _SourceReader:
             "host_list": (not exists and "," in source, lambda: self._host_list(source)),
             "script": (readable and is_script(source), lambda: self._script(source)),
             "auto": (readable and source.endswith((".yml", ".yaml")), lambda: self._auto(source)),
-            "yaml": (readable and (not ext or ext in YAML_FILENAME_EXTENSIONS), lambda: self._yaml(source)),
+            "yaml": (readable and (not ext or ext in self.settings.yaml_extensions), lambda: self._yaml(source)),
             "ini": (readable and ext != ".toml", lambda: self._ini(source)),
             "advanced_host_list": (not exists and "," in source, lambda: self._host_list(source, expand_ranges=True)),
             "toml": (readable and ext == ".toml", lambda: self._toml(source)),
-            "constructed": (readable and _plugin_config_file(source), lambda: self._by_name(source, "constructed")),
-            "generator": (readable and _plugin_config_file(source), lambda: self._by_name(source, "generator")),
+            "constructed": (readable and _plugin_config_file(source, self.settings.vars_extensions),
+                            lambda: self._by_name(source, "constructed")),
+            "generator": (readable and _plugin_config_file(source, self.settings.vars_extensions),
+                          lambda: self._by_name(source, "generator")),
             **{name: (True, lambda plugin=plugin, name=name: self._external(source, name, plugin))
                for name, plugin in self.external.items()},
         }
@@ -367,7 +375,7 @@ class _SourceReader:
         if not self.dynamic:
             self._not_run(source, not_run_note(plugin.name, source))
             return False
-        if config is None and _plugin_config_file(source):
+        if config is None and _plugin_config_file(source, self.settings.vars_extensions):
             loaded = self.inventory.cache.load(source)
             config = None if loaded.error else loaded.data
         request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
@@ -380,6 +388,8 @@ class _SourceReader:
             add_to_inventory(self.data, document)
             return True
         if meta["failures"]:
+            # the plugin failed part way: ansible keeps the hosts, groups and variables it added before
+            add_to_inventory(self.data, document)
             raise InventoryError(meta["failures"][0]["message"])
         return DECLINED
 
@@ -409,7 +419,7 @@ class _SourceReader:
             return
         from engine.inventory.constructed import parse_constructed
 
-        parse_constructed(self.data, source, config, self.inventory.vars_files)
+        parse_constructed(self.data, source, config, self.inventory.vars_files, self.inventory.extra_vars)
 
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
@@ -447,10 +457,11 @@ class _SourceReader:
         parse_ini(self.data, text)
 
 
-def _plugin_config_file(source: str) -> bool:
-    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or a YAML one."""
+def _plugin_config_file(source: str, extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> bool:
+    """``constructed``'s and ``generator``'s ``verify_file``: no extension, ``.config`` or one of
+    ``yaml_valid_extensions``."""
     ext = os.path.splitext(source)[1]
-    return not ext or ext in (".config", *YAML_FILENAME_EXTENSIONS)
+    return not ext or ext in (".config", *extensions)
 
 
 def _located(exc: InventoryError, source: str) -> str:
@@ -461,7 +472,7 @@ def _located(exc: InventoryError, source: str) -> str:
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
                    runner: ScriptRunner | None = None, playbook_dir: str | None = None,
                    settings: InventorySettings | None = None, flush_cache: bool = False,
-                   plugin_basedir: str | None = None) -> Inventory:
+                   plugin_basedir: str | None = None, extra_vars: Mapping[str, Any] | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
     Executable scripts, ``constructed`` and ``generator`` configurations and plugins ansible-core
@@ -473,12 +484,14 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
     the defaults when not given) choose the plugins, the ignored directory entries and when a
     source that cannot be parsed stops the load: then :class:`InventoryAborted` is raised.
+    ``extra_vars`` (``-e``) top every host's variables and reach ``constructed``'s ``use_extra_vars``.
     """
     settings = settings or InventorySettings()
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
                          transform_invalid_group_chars=settings.transform_invalid_group_chars)
     inventory = Inventory(data, list(sources), cache or SourceCache(), playbook_dir=playbook_dir,
-                          facts_as_vars=settings.inject_facts_as_vars)
+                          facts_as_vars=settings.inject_facts_as_vars, vars_extensions=settings.vars_extensions)
+    inventory.extra_vars = dict(extra_vars or {})
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from engine.values import UnsafeText, VaultText
+from engine.span import YMap
+from engine.values import UnsafeText, VaultText, YamlTimestamp
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,20 +28,36 @@ class _Trusted(str):
     ``trim`` that changes nothing) gives a plain string, as ansible's tagged strings give untagged ones."""
 
 
-def map_strings(value: Any, convert: Any) -> Any:
-    """``value`` with ``convert`` applied to each string in it (also in lists and mappings)."""
+def map_strings(value: Any, convert: Any, keys: Any = None) -> Any:
+    """``value`` with ``convert`` applied to each string in it (also in lists and mappings), and to
+    the string keys of the mappings ``keys`` (a predicate) accepts."""
     if isinstance(value, str):
         return convert(value)
     if isinstance(value, Mapping):
-        return {key: map_strings(item, convert) for key, item in value.items()}
+        converts_keys = keys is not None and keys(value)
+        return {convert(key) if converts_keys and isinstance(key, str) else key: map_strings(item, convert, keys)
+                for key, item in value.items()}
     if isinstance(value, list):
-        return [map_strings(item, convert) for item in value]
+        return [map_strings(item, convert, keys) for item in value]
     return value
 
 
+def _trusted(text: str) -> Any:
+    if isinstance(text, YamlTimestamp):  # what templates see is the date or datetime ansible's loader made
+        return text.moment
+    return _Trusted(text) if type(text) is str else text
+
+
+def with_moments(value: Any) -> Any:
+    """``value`` with its YAML timestamps the date or datetime objects ansible's loader made."""
+    return map_strings(value, lambda text: text.moment if isinstance(text, YamlTimestamp) else text)
+
+
 def trusting(value: Any) -> Any:
-    """``value`` with its plain strings trusted."""
-    return map_strings(value, lambda text: _Trusted(text) if type(text) is str else text)
+    """``value`` with its plain strings trusted, and its YAML timestamps the objects ansible holds.
+    The keys of a mapping read from YAML are trusted too (ansible's loader tags them, and
+    ``dict2items`` passes them on); those of one an INI or TOML value makes are not."""
+    return map_strings(value, _trusted, keys=lambda mapping: isinstance(mapping, YMap))
 
 
 def untrusted(value: Any) -> Any:
@@ -63,7 +80,7 @@ def _result_tag(text: str) -> str:
 def as_ansible_tags(value: Any) -> Any:
     """A template's or expression's result as ansible-core 2.19 tags it: a trusted string passed
     through keeps its trust (a plain string again), any string it made is not trusted."""
-    return map_strings(value, _result_tag)
+    return map_strings(value, _result_tag, keys=lambda mapping: True)
 
 
 def legacy_json_object(pairs: dict[str, Any]) -> Any:

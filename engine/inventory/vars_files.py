@@ -5,8 +5,9 @@ For every source that is a path (host lists are skipped) the directory is the so
 the file's directory; the playbook directory is one more such directory, read by its own
 :class:`VarsFiles` because ansible merges it at its own precedence. In ``<dir>/group_vars``
 (or ``host_vars``) the files for an entity named NAME are ``NAME``, else ``NAME.yml``,
-``NAME.yaml``, ``NAME.json`` (the first that exists); when that is a directory, every file in
-it (sorted, recursively, hidden and ``~`` files skipped, only those extensions or none) is read
+``NAME.yaml``, ``NAME.json`` (the first that exists; ``[defaults] yaml_valid_extensions`` changes
+the list); when that is a directory, every file in it (sorted, recursively, hidden and ``~`` files
+skipped, only those extensions or none) is read
 in order and combined, later files winning (merged recursively with ``hash_behaviour = merge``).
 """
 
@@ -47,17 +48,24 @@ def playbook_vars_directories(basedir: str) -> list[str]:
     return []
 
 
-def find_vars_files(path: str, name: str) -> list[str]:
-    """ansible's ``DataLoader.find_vars_files``: the files defining ``name`` under ``path``."""
+def _suffix(ext: str) -> str:
+    """What ansible's loader adds to a name for an extension: ``.yml`` as it is, ``yml`` after a dot."""
+    return ext if "." in ext or not ext else "." + ext
+
+
+def find_vars_files(path: str, name: str, extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> list[str]:
+    """ansible's ``DataLoader.find_vars_files``: the files defining ``name`` under ``path``
+    (``extensions``: ansible's ``yaml_valid_extensions``)."""
+    extensions = tuple(extensions)
     base = os.path.join(path, name)
-    for ext in ("", *YAML_FILENAME_EXTENSIONS):
-        candidate = base + ext
+    for ext in ("", *extensions):
+        candidate = base + _suffix(ext)
         if os.path.exists(candidate):
-            return _dir_vars_files(candidate) if os.path.isdir(candidate) else [candidate]
+            return _dir_vars_files(candidate, extensions) if os.path.isdir(candidate) else [candidate]
     return []
 
 
-def _dir_vars_files(path: str) -> list[str]:
+def _dir_vars_files(path: str, extensions: tuple[str, ...]) -> list[str]:
     found = []
     for name in sorted(os.listdir(path)):
         if name.startswith(".") or name.endswith("~"):
@@ -65,17 +73,22 @@ def _dir_vars_files(path: str) -> list[str]:
         ext = os.path.splitext(name)[1]
         full = os.path.join(path, name)
         if os.path.isdir(full) and not ext:
-            found.extend(_dir_vars_files(full))
-        elif os.path.isfile(full) and (not ext or ext in YAML_FILENAME_EXTENSIONS):
+            found.extend(_dir_vars_files(full, extensions))
+        elif os.path.isfile(full) and (not ext or ext in extensions):
             found.append(full)
     return found
 
 
-class VaultedFile(InventoryError):
-    """A vars file encrypted whole with ansible-vault: playbook-ls never decrypts, and ansible
-    without a vault secret stops its parsing with this error (exit code 4)."""
+class VarsFileError(InventoryError):
+    """A vars file ansible cannot load (YAML it cannot parse, a list instead of a mapping): its
+    parser error, which stops ansible-inventory with exit code 4."""
 
     exit_code = 4
+
+
+class VaultedFile(VarsFileError):
+    """A vars file encrypted whole with ansible-vault: playbook-ls never decrypts, and ansible
+    without a vault secret stops its parsing with this error (exit code 4)."""
 
 
 class VarsFiles:
@@ -87,8 +100,10 @@ class VarsFiles:
     them for the whole command: a 5,000-host ``--list`` asks for ``all``'s and each group's
     variables once per host."""
 
-    def __init__(self, directories: list[str], cache: SourceCache, merge_hashes: bool = False) -> None:
+    def __init__(self, directories: list[str], cache: SourceCache, merge_hashes: bool = False,
+                 extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> None:
         self.directories = directories
+        self.extensions = tuple(extensions)
         self.cache = cache
         self.merge_hashes = merge_hashes
         self.warnings: list[str] = []
@@ -115,9 +130,9 @@ class VarsFiles:
             # most of a fleet's hosts have no file of their own: the directory is listed once,
             # not looked up four times per host (casefolded, for file systems that ignore case)
             if os.path.sep not in name and (os.path.altsep is None or os.path.altsep not in name) and not any(
-                    (name + ext).casefold() in listed for ext in ("", *YAML_FILENAME_EXTENSIONS)):
+                    (name + _suffix(ext)).casefold() in listed for ext in ("", *self.extensions)):
                 return []
-            return find_vars_files(opath, name)
+            return find_vars_files(opath, name, self.extensions)
         if os.path.exists(opath):
             warning = f"Found {subdir} that is not a directory, skipping: {opath}"
             if warning not in self.warnings:
@@ -167,7 +182,7 @@ class VarsFiles:
         loaded = self.cache.load(path)
         if loaded.error:
             unreadable = loaded.error.message.startswith("cannot read file")
-            raise InventoryError(f"{loaded.error}: " + ("every file there is read as variables: make it a readable "
+            raise VarsFileError(f"{loaded.error}: " + ("every file there is read as variables: make it a readable "
                                                        "YAML file or move it away" if unreadable
                                                        else "fix the YAML in this vars file"))
         if not loaded.data:
@@ -175,6 +190,6 @@ class VarsFiles:
         if isinstance(loaded.data, str) and loaded.data.startswith("$ANSIBLE_VAULT;"):
             raise VaultedFile("Attempting to decrypt but no vault secrets found.")
         if not isinstance(loaded.data, dict):
-            raise InventoryError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
+            raise VarsFileError(f"Could not process {path!r}: it holds a {type(loaded.data).__name__}, "
                                  "variables must be a mapping")
         return loaded.data

@@ -3,19 +3,28 @@
 Three shapes are read: two told apart by the key of their list, and a list of tasks:
 
 - ``awx export`` output (JSON or YAML): ``job_templates``, each naming its inventory and project
-  by natural key (``{"name": ..., "organization": ..., "type": "inventory"}``), ``extra_vars``
-  as YAML or JSON text and the survey under ``related.survey_spec``;
+  by natural key (``{"name": ..., "organization": ...}``), ``extra_vars`` as YAML or JSON text and
+  the survey under ``related.survey_spec``;
 - configuration as code for the infra.controller_configuration and infra.aap_configuration
   collections: ``controller_templates``, each naming its inventory and project by name,
-  ``extra_vars`` as a mapping or text, the survey as ``survey_spec`` (or ``survey``);
+  ``extra_vars`` as a mapping or text, the survey as ``survey_spec`` (or ``survey``); in the
+  multi-environment layout of redhat-cop/aap_configuration_template, ``controller_templates_all``
+  (``config/all/``) and ``controller_templates_<env>`` (``config/<env>/``), which the collection's
+  dispatch merges for the environment it runs for: an environment's template of the same name
+  updates the common one field by field;
 - a playbook or task file of ``awx.awx.job_template`` tasks (a list instead of a mapping): each
   task's arguments, which are the same fields.
 
 A job template's playbook is relative to its project's checkout and its inventory is a name on
 the server: ``projects`` and ``inventories`` map them to the workspace. Fields a profile has are
 validated as a profile's are; fields it has not (credentials, execution environment, ...) are
-left out, as a launch cannot change them either. Nothing is templated: a value read with ``{{`` is
-an error naming it, since ansible would template it when the collection applies the file.
+left out, as a launch cannot change them either.
+
+A configuration-as-code file is templated by the collection's run (``limit: "{{ env }}"``): such a
+value is templated with the variables given for it (the ``variables`` of the settings), and a
+template whose value cannot be is refused alone, with the reason, not the file. ``!unsafe`` values,
+which the collection passes on untemplated, are what AWX gets: their text. An export holds what
+AWX holds: its ``extra_vars`` are the job's variables, templates for the playbook's run.
 """
 
 from __future__ import annotations
@@ -26,8 +35,11 @@ from typing import Any
 
 from engine.launch.profiles import ASK_FIELDS, SURVEY_KEYS, LaunchProfile, ProfileError, parse_yaml_or_json, set_field
 from engine.span import Span, YMap
+from engine.values import UnsafeText
 
 LISTS = {"job_templates": "export", "controller_templates": "code"}
+LAYERED = "controller_templates_"
+"""The prefix of the multi-environment layout's lists: ``controller_templates_all`` and one per environment."""
 # the module that creates a job template, by the names a task may call it
 MODULES = ("awx.awx.job_template", "ansible.controller.job_template", "awx.awx.tower_job_template",
            "ansible.tower.tower_job_template", "job_template", "tower_job_template")
@@ -44,32 +56,101 @@ ALIASES = {"ask_tags": "ask_tags_on_launch", "ask_skip_tags": "ask_skip_tags_on_
            "survey": "survey_spec"}
 
 
-def read_job_templates(data: Any, file: str, projects: Mapping[str, str],
-                       inventories: Mapping[str, str]) -> list[LaunchProfile]:
-    """The job templates of one parsed file, as profiles whose playbook is relative to the
-    directory ``projects`` maps its project to (the settings file's, ``.``, by default). Raises
-    :class:`ProfileError` naming the position."""
+class TemplateItem:
+    """One job template as written: its fields, where it is, its shape (``export`` or ``code``) and,
+    in the multi-environment layout, its layer (``all`` or the environment's name)."""
+
+    __slots__ = ("item", "span", "shape", "layer")
+
+    def __init__(self, item: Any, span: Span, shape: str, layer: str | None = None) -> None:
+        self.item, self.span, self.shape, self.layer = item, span, shape, layer
+
+
+class Refused(ProfileError):
+    """A job template that cannot be read as a profile while the others of its file can."""
+
+    def __init__(self, name: str, message: str, span: Span | None) -> None:
+        super().__init__(message, span)
+        self.name = name
+
+
+class JobTemplates:
+    """The profiles job template files give, and the templates refused (name -> why)."""
+
+    def __init__(self) -> None:
+        self.profiles: list[LaunchProfile] = []
+        self.refused: dict[str, Refused] = {}
+
+
+def read_job_templates(data: Any, file: str, projects: Mapping[str, str], inventories: Mapping[str, str],
+                       environment: str | None = None,
+                       variables: Mapping[str, Any] | None = None) -> JobTemplates:
+    """The job templates of one parsed file (see :func:`template_items`, :func:`job_templates`)."""
+    return job_templates(merge_layers(template_items(data, file, environment)), projects, inventories, variables)
+
+
+def template_items(data: Any, file: str, environment: str | None = None) -> list[TemplateItem]:
+    """The job templates one parsed file writes, in order: in the multi-environment layout only
+    ``controller_templates_all`` and ``controller_templates_<environment>`` (none but the first
+    without an environment). Raises :class:`ProfileError` naming the position."""
     span = getattr(data, "span", None) or Span(file, 0, 0, 0, 0)
     if isinstance(data, list):
         tasks = list(_module_tasks(data))
         if not tasks:
             raise ProfileError(f"{os.path.basename(file)} holds no {MODULES[0]} task", span)
-        return [_profile(args, where, "code", projects, inventories) for args, where in tasks]
+        return [TemplateItem(args, where, "code") for args, where in tasks]
+    layered = [key for key in data if isinstance(key, str) and key.startswith(LAYERED)] \
+        if isinstance(data, Mapping) else []
     found = [key for key in LISTS if isinstance(data, Mapping) and key in data]
-    if not found:
+    if not found and not layered:
         raise ProfileError(f"{os.path.basename(file)} holds no job templates: expected a list under "
-                           f"{', '.join(LISTS)}, or {MODULES[0]} tasks", span)
-    profiles = []
-    for key in found:
-        items = data[key]
+                           f"{', '.join(LISTS)}, {LAYERED}all (and {LAYERED}ENV), or {MODULES[0]} tasks", span)
+    wanted = {f"{LAYERED}all": "all", **({f"{LAYERED}{environment}": environment} if environment else {})}
+    items = []
+    for key in [*found, *(key for key in layered if key in wanted)]:
+        listed = data[key]
         where = data.value_spans.get(key, span) if hasattr(data, "value_spans") else span
-        if not isinstance(items, list):
+        if not isinstance(listed, list):
             raise ProfileError(f"'{key}' must be a list of job templates", where)
-        item_spans = getattr(items, "item_spans", [])
-        for index, item in enumerate(items):
+        item_spans = getattr(listed, "item_spans", [])
+        for index, item in enumerate(listed):
             at = item_spans[index] if index < len(item_spans) else where
-            profiles.append(_profile(item, at, LISTS[key], projects, inventories))
-    return profiles
+            items.append(TemplateItem(item, at, LISTS.get(key, "code"), wanted.get(key)))
+    return items
+
+
+def merge_layers(items: list[TemplateItem]) -> list[TemplateItem]:
+    """The items with each environment's template merged onto the common one of the same name, as
+    the collection applies both to one template: the environment's fields win, the others stay."""
+    common: dict[Any, TemplateItem] = {}
+    merged: list[TemplateItem] = []
+    for item in items:
+        name = item.item.get("name") if isinstance(item.item, Mapping) else None
+        if item.layer == "all" and name is not None:
+            common[name] = item
+        elif item.layer is not None and name in common:
+            base = common[name]
+            fields = YMap(base.span)
+            fields.update(base.item)
+            fields.key_spans.update(getattr(base.item, "key_spans", {}))
+            fields.update(item.item)
+            fields.key_spans.update(getattr(item.item, "key_spans", {}))
+            base.item = fields
+            continue
+        merged.append(item)
+    return merged
+
+
+def job_templates(items: list[TemplateItem], projects: Mapping[str, str], inventories: Mapping[str, str],
+                  variables: Mapping[str, Any] | None = None) -> JobTemplates:
+    """Profiles of ``items``; one that needs templating its variables cannot give is refused alone."""
+    result = JobTemplates()
+    for item in items:
+        try:
+            result.profiles.append(_profile(item.item, item.span, item.shape, projects, inventories, variables))
+        except Refused as refused:
+            result.refused[refused.name] = refused
+    return result
 
 
 def _module_tasks(node: Any) -> Iterator[tuple[Mapping[str, Any], Span]]:
@@ -93,7 +174,7 @@ def _module_tasks(node: Any) -> Iterator[tuple[Mapping[str, Any], Span]]:
 
 
 def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
-             inventories: Mapping[str, str]) -> LaunchProfile:
+             inventories: Mapping[str, str], variables: Mapping[str, Any] | None = None) -> LaunchProfile:
     if not isinstance(item, Mapping):
         raise ProfileError("a job template must be a mapping", span)
     fields = {ALIASES.get(str(key), str(key)): value for key, value in item.items()}
@@ -109,10 +190,9 @@ def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
         raise ProfileError("a job template needs a 'name'", span)
     profile = LaunchProfile(name, span)
     what = f"job template '{name}'"
-    for field, value in fields.items():
-        if field in READ and isinstance(value, str) and "{{" in value:
-            raise ProfileError(f"{what}: {field} is templated ({value!r}); playbook-ls reads job templates as "
-                               "written, without templating: write the value", at(field))
+    for field, value in list(fields.items()):
+        if field in READ and (field != "extra_vars" or shape == "code"):
+            fields[field] = _templated(value, field, what, name, at(field), shape, variables)
     for field in PLAIN:
         # forks 0 is AWX's "ansible's default": it passes --forks only when it is above 0
         if fields.get(field) is not None and not (field == "forks" and fields[field] == 0):
@@ -146,6 +226,38 @@ def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
         profile.inventory = inventories[inventory]
         profile.spans["inventory"] = at("inventory")
     return profile
+
+
+def _templated(value: Any, field: str, what: str, name: str, span: Span, shape: str,
+               variables: Mapping[str, Any] | None) -> Any:
+    """``value`` as the collection's run makes it: its templates rendered with ``variables`` (a
+    template refused when there are none, or they do not define what it uses), its ``!unsafe``
+    values plain text, as AWX receives them. An export's values are AWX's own: never templated."""
+    if isinstance(value, UnsafeText):
+        return str(value)
+    if isinstance(value, Mapping):
+        converted = YMap(getattr(value, "span", span))
+        converted.update((key, _templated(item, field, what, name, span, shape, variables))
+                         for key, item in value.items())
+        converted.key_spans.update(getattr(value, "key_spans", {}))
+        converted.value_spans.update(getattr(value, "value_spans", {}))
+        return converted
+    if isinstance(value, list):
+        return [_templated(item, field, what, name, span, shape, variables) for item in value]
+    if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
+        return value
+    if shape != "code" or variables is None:
+        hint = ("give the variables the configuration-as-code run templates it with under "
+                "job_templates.variables in the settings, or write the value" if shape == "code"
+                else "write the value")
+        raise Refused(name, f"{what}: {field} is templated ({value!r}); {hint}", span)
+    from engine.templating.load_time import Unresolved, render
+
+    try:
+        return render(value, variables)
+    except Unresolved as exc:
+        raise Refused(name, f"{what}: {field} ({value!r}) cannot be templated with job_templates.variables: {exc}",
+                      span) from None
 
 
 def _natural_name(value: Any, kind: str, what: str, span: Span) -> str | None:

@@ -34,7 +34,7 @@ import time
 from engine.parsing.loaded import Loaded, YamlProblem
 from engine.span import Span, YMap, YSeq
 from engine.user_cache import blake2b
-from engine.values import UnsafeText, VaultText
+from engine.values import UnsafeText, VaultText, YamlTimestamp
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-FORMAT = 2  # the database's user_version: any other is started again
+FORMAT = 3  # the database's user_version: any other is started again
 MAX_ENTRIES = 20_000  # past this, the older half goes (a few tens of MB at most)
 DATABASE = "parsed.sqlite3"
 NOTES = "noted"
@@ -78,7 +78,7 @@ def _parser_fingerprint() -> str:
 
 def _encode(value: Any, seen: set[int]) -> Any:
     """Containers as ``["m", span, [[key, value, key_span, value_span], ...]]`` and
-    ``["s", span, [[item, item_span], ...]]``, tagged strings as ``["u"|"v", text]``; spans as
+    ``["s", span, [[item, item_span], ...]]``, tagged strings as ``["u"|"v"|"t", text]``; spans as
     their four numbers (every span of a file names that file)."""
     if isinstance(value, YMap):
         if id(value) in seen:
@@ -96,6 +96,8 @@ def _encode(value: Any, seen: set[int]) -> Any:
                 [[_encode(item, seen), _span(spans[i] if i < len(spans) else None)] for i, item in enumerate(value)]]
     if isinstance(value, UnsafeText):
         return ["u", str(value)]
+    if isinstance(value, YamlTimestamp):
+        return ["t", str(value)]
     if isinstance(value, VaultText):
         return ["v", str(value)]
     if value is None or isinstance(value, str | bool | int | float):
@@ -146,6 +148,8 @@ class _Decoder:
             return UnsafeText(data[1])
         if kind == "v":
             return VaultText(data[1])
+        if kind == "t":
+            return YamlTimestamp(data[1])
         raise ValueError(f"unknown stored kind {kind!r}")
 
 

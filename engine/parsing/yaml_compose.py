@@ -17,7 +17,7 @@ from engine.parsing.loaded import Loaded, YamlProblem
 from engine.parsing.ruamel_package import error as _ruamel_error
 from engine.parsing.ruamel_package import nodes as _ruamel_nodes
 from engine.span import Span, YMap, YSeq
-from engine.values import UnsafeText, VaultText
+from engine.values import TIMESTAMP, UnsafeText, VaultText, YamlTimestamp, timestamp_moment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,6 +63,15 @@ _FLOAT = LazyRegex(
         |[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
         |[-+]?\.(?:inf|Inf|INF)
         |\.(?:nan|NaN|NAN))$""",
+    re.X,
+)
+# PyYAML's implicit resolver for timestamps: a plain scalar that matches is one (a date needs two-digit
+# month and day, a time its seconds), built as ansible builds it or failing where it fails.
+_IMPLICIT_TIMESTAMP = LazyRegex(
+    r"""^(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
+        |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
+        (?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
+        (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)$""",
     re.X,
 )
 _PLAIN = "!plain"
@@ -116,12 +125,17 @@ def _plain_value(text: str) -> Any:
     special = _SPECIAL.get(text, _MISSING)
     if special is not _MISSING:
         return special
+    if text == "=":  # PyYAML resolves it to tag:yaml.org,2002:value, which nothing constructs
+        raise ValueError("could not determine a constructor for the tag 'tag:yaml.org,2002:value'")
     first = text[0]
     if first.isdigit() or first in "+-.":
         if _INT.match(text):
             return _int_value(text)
         if _FLOAT.match(text):
             return _float_value(text)
+        if _IMPLICIT_TIMESTAMP.match(text):
+            timestamp_moment(text)  # a 13th month fails as in PyYAML
+            return YamlTimestamp(text)
     return text
 
 
@@ -291,14 +305,6 @@ class _BadScalar(Exception):
         self.span = span
 
 
-# PyYAML's SafeConstructor.timestamp_regexp: an explicit !!timestamp must match it.
-_TIMESTAMP = LazyRegex(
-    r"^(?P<year>[0-9][0-9][0-9][0-9])-(?P<month>[0-9][0-9]?)-(?P<day>[0-9][0-9]?)"
-    r"(?:(?:[Tt]|[ \t]+)(?P<hour>[0-9][0-9]?):(?P<minute>[0-9][0-9]):(?P<second>[0-9][0-9])"
-    r"(?:\.(?P<fraction>[0-9]*))?(?:[ \t]*(?P<tz>Z|(?P<tz_sign>[-+])(?P<tz_hour>[0-9][0-9]?)"
-    r"(?::(?P<tz_minute>[0-9][0-9]))?))?)?$")
-
-
 class _Constructor:
     def __init__(self, file: str) -> None:
         self.file = file
@@ -339,6 +345,8 @@ class _Constructor:
             result: Any = seq
         else:
             result = self.mapping(node)
+        if _tag(node) == "!unsafe":  # ansible distrusts every string built inside
+            _distrust(result)
         self.expanded += 1
         self.sizes[id(node)] = self.expanded - before
         return result
@@ -360,7 +368,10 @@ class _Constructor:
         if tag == "!vault":
             return VaultText(value)
         if tag == "!unsafe":
-            return UnsafeText(value)
+            # ansible resolves the text as if it were plain (``!unsafe "42"`` is 42) and distrusts
+            # only what is then a string
+            resolved = _plain_value(value)
+            return UnsafeText(resolved) if type(resolved) is str else resolved
         if tag.startswith("tag:yaml.org,2002:"):
             kind = tag.rsplit(":", 1)[1]
             if kind == "int":
@@ -371,8 +382,11 @@ class _Constructor:
                 return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
             if kind == "null":
                 return None
-            if kind == "timestamp" and not _TIMESTAMP.match(value):
-                raise AttributeError("'NoneType' object has no attribute 'groupdict'")
+            if kind == "timestamp":
+                if not TIMESTAMP.match(value):
+                    raise AttributeError("'NoneType' object has no attribute 'groupdict'")
+                timestamp_moment(value)
+                return YamlTimestamp(value)
         return value
 
     def mapping(self, node: MappingNode) -> YMap:
@@ -404,6 +418,16 @@ class _Constructor:
                     result[key] = value
                     result.key_spans[key] = source.key_spans[key]
                     result.value_spans[key] = source.value_spans[key]
+
+
+def _distrust(value: YMap | YSeq) -> None:
+    """The plain strings of a collection tagged ``!unsafe``, at any depth, made :class:`UnsafeText`."""
+    items = value.items() if isinstance(value, YMap) else enumerate(value)
+    for key, item in list(items):
+        if type(item) is str:
+            value[key] = UnsafeText(item)
+        elif isinstance(item, YMap | YSeq):
+            _distrust(item)
 
 
 _new_span = tuple.__new__  # Span's fields in order, without NamedTuple's generated __new__

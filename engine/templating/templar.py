@@ -121,38 +121,6 @@ def parsing_environment() -> Any:
 
 
 @cache
-def expression_environment() -> Any:
-    """The bounded environment for a bare expression as an inventory plugin evaluates it
-    (``constructed``'s ``compose``, ``keyed_groups``): ansible escapes the backslashes of its
-    string constants first, so ``regex_replace('\\.', '_')`` means the regex ``\\.``."""
-    base = bounded_environment()
-
-    class ExpressionEnvironment(type(base)):  # type: ignore[misc]
-        @property
-        def lexer(self) -> Any:
-            if "_escaping_lexer" not in self.__dict__:
-                self.__dict__["_escaping_lexer"] = _escaping_lexer(self)
-            return self.__dict__["_escaping_lexer"]
-
-    environment = base.overlay()  # the same filters, tests and globals, read through
-    environment.__class__ = ExpressionEnvironment
-    return environment
-
-
-def _escaping_lexer(environment: Any) -> Any:
-    from jinja2.lexer import TOKEN_STRING, Lexer
-
-    class EscapingLexer(Lexer):
-        def tokeniter(self, *args: Any, **kwargs: Any) -> Any:
-            for token in super().tokeniter(*args, **kwargs):
-                if token[1] == TOKEN_STRING:
-                    token = token[0], token[1], token[2].replace("\\", "\\\\")
-                yield token
-
-    return EscapingLexer(environment)
-
-
-@cache
 def _classes() -> tuple[type, type, type]:
     """(the run-time environment class, ansible's undefined, a captured failure)."""
     from jinja2 import StrictUndefined

@@ -13,7 +13,15 @@ import re
 import sys
 from typing import TYPE_CHECKING
 
-from playbook_ls.cli.inventory_output import OutputError, dump, graph, list_inventory, toml_inventory, yaml_inventory
+from playbook_ls.cli.inventory_output import (
+    OutputError,
+    dump,
+    graph,
+    group_values,
+    list_inventory,
+    toml_inventory,
+    yaml_inventory,
+)
 from playbook_ls.cli.options import HelpFormatter, add_selection_options
 
 if TYPE_CHECKING:  # the engine is imported when the command runs, to keep start-up lean
@@ -58,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--playbook-dir", metavar="DIR", default=None,
                         help="read group_vars/ and host_vars/ here too, above those beside the sources (default: "
                              "ansible.cfg's playbook_dir; for host variables, the current directory)")
-    add_selection_options(parser, tags=False, extra_vars=False)
+    add_selection_options(parser, tags=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--flush-cache", action="store_true",
                         help="run inventory plugins again instead of answering from their cached results")
@@ -93,9 +101,16 @@ def run_inventory(args: argparse.Namespace) -> int:
     sources = command_line_sources(args.inventory, settings.sources)
     playbook_dir = _playbook_dir(args.playbook_dir or settings.playbook_dir)
     export = settings.export if args.export is None else args.export
+    from engine.parsing.source import SourceCache
+    from playbook_ls.cli.listing import parse_extra_vars
+
+    cache = SourceCache.for_command()
+    extra_vars, problem = parse_extra_vars(args.extra_vars or [], cache)
+    if problem:
+        return _fail(problem, 1)
     try:
-        inventory = load_inventory(sources, dynamic=True, playbook_dir=playbook_dir, settings=settings,
-                                   flush_cache=args.flush_cache)
+        inventory = load_inventory(sources, cache, dynamic=True, playbook_dir=playbook_dir, settings=settings,
+                                   flush_cache=args.flush_cache, extra_vars=extra_vars)
     except InventoryAborted as aborted:
         report_problems(aborted.inventory)
         return _fail(str(aborted), 1)
@@ -117,9 +132,10 @@ def run_inventory(args: argparse.Namespace) -> int:
         else:
             available = _select(inventory, "all", args.limit, mismatch)
             shape = yaml_inventory if args.yaml else toml_inventory if args.toml else list_inventory
-            text = dump(shape(inventory, available, export), args.yaml, args.toml, mark_unsafe=True)
+            text = dump(shape(inventory, available, export), args.yaml, args.toml, listing=True,
+                        group_values=group_values(inventory) if args.yaml else frozenset())
     except OutputError as exc:
-        return _fail(str(exc), 1)
+        return _fail(str(exc), exc.exit_code)
     except Exception as exc:  # noqa: BLE001 - bad vars files and the like: one clear line, no traceback
         return _fail(str(exc), getattr(exc, "exit_code", 1))
     if args.output:

@@ -7,7 +7,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
-from engine.values import UnsafeText, VaultText
+from engine.values import UnsafeText, VaultText, YamlTimestamp
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
@@ -15,28 +15,40 @@ if TYPE_CHECKING:
 
 
 class OutputError(Exception):
-    """What ansible-inventory stops with while writing its output (exit code 1)."""
+    """What ansible-inventory stops with while writing its output (exit code 1, or
+    ``exit_code``: 250 where ansible fails with an unexpected exception)."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
 
 
 TOML_LIBRARY_MISSING = 'The Python library "tomli-w" is required when using the TOML output format.'
 
 
-def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, mark_unsafe: bool = False) -> str:
+def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, listing: bool = False,
+         group_values: frozenset[int] = frozenset()) -> str:
     """ansible-inventory's JSON (sorted keys, four-space indent, vaulted values as
-    ``{"__ansible_vault": ciphertext}``, dates in ISO format; with ``mark_unsafe``, for ``--list``,
+    ``{"__ansible_vault": ciphertext}``, dates in ISO format; with ``listing``, for ``--list``,
     strings not trusted as templates as ``{"__ansible_unsafe": text}``) or, with ``as_yaml``, its YAML
-    (PyYAML block style, sorted keys, unicode kept, ``!vault`` kept), or with ``as_toml`` its TOML."""
+    (PyYAML block style, sorted keys, unicode kept, ``!vault`` kept, and for ``--list`` anchors for
+    the mappings and lists of ``group_values`` (ids, see :func:`group_values`) several hosts hold),
+    or with ``as_toml`` its TOML."""
     if as_yaml:
         import yaml
 
-        return yaml.dump(data, Dumper=_plain_dumper(), default_flow_style=False, allow_unicode=True)
+        memo: dict[int, Any] = {}
+        held = as_ansible_holds(data, memo)
+        candidates = {id(memo[key]) if key in memo else key for key in group_values} if listing else set()
+        shared = _shared_between_owners(held, candidates)
+        return yaml.dump(held, Dumper=_plain_dumper(shared), default_flow_style=False, allow_unicode=True)
     if as_toml:
         try:
             import tomli_w
         except ImportError:  # ansible-inventory needs the same library and stops the same way
             raise OutputError(TOML_LIBRARY_MISSING) from None
-        return tomli_w.dumps(data)
-    return json.dumps(_json_ready(data, mark_unsafe), sort_keys=True, indent=4, default=_json_default,
+        return tomli_w.dumps(as_ansible_holds(data))
+    return json.dumps(_json_ready(data, listing), sort_keys=True, indent=4, default=_json_default,
                       ensure_ascii=False)
 
 
@@ -50,11 +62,85 @@ def _json_ready(value: Any, mark_unsafe: bool) -> Any:
         return {"__ansible_vault": str(value)}
     if mark_unsafe and isinstance(value, UnsafeText):
         return {"__ansible_unsafe": str(value)}
+    if isinstance(value, YamlTimestamp):
+        return value.moment.isoformat()
     if isinstance(value, dict):
-        return {key: _json_ready(item, mark_unsafe) for key, item in value.items()}
+        return {_json_key(key): _json_ready(item, mark_unsafe) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_json_ready(item, mark_unsafe) for item in value]
     return value
+
+
+def _json_key(key: Any) -> Any:
+    """A key as ansible's legacy JSON profile writes it, before the keys are sorted: text as it is,
+    ``None``, booleans and numbers as their JSON (``80`` is ``"80"``, so it sorts after ``"443"``;
+    ``true``, ``null``)."""
+    if isinstance(key, str):
+        return key
+    if key is None or isinstance(key, (int, float)):
+        return json.dumps(key)
+    return key
+
+
+def as_ansible_holds(value: Any, memo: dict[int, Any] | None = None) -> Any:
+    """``value`` with each YAML timestamp as the ``date`` or ``datetime`` ansible's loader made of
+    it, for output that prints Python values. Containers are copied only where one is found, once
+    each (``memo``), so that what several hosts share stays shared."""
+    if isinstance(value, YamlTimestamp):
+        return value.moment
+    if not isinstance(value, dict | list):
+        return value
+    memo = {} if memo is None else memo
+    if id(value) in memo:
+        return memo[id(value)]
+    memo[id(value)] = value  # a container holding itself is left as it is
+    if isinstance(value, dict):
+        items = {key: as_ansible_holds(item, memo) for key, item in value.items()}
+        same = all(items[key] is item for key, item in value.items())
+    else:
+        items = [as_ansible_holds(item, memo) for item in value]
+        same = all(new is old for new, old in zip(items, value, strict=True))
+    memo[id(value)] = converted = value if same else items
+    return converted
+
+
+def group_values(inventory: Inventory) -> frozenset[int]:
+    """The ids of the mappings and lists the groups' variables hold (their own and their files'):
+    ansible gives each host of a group these very objects, while it copies a host's own values."""
+    return frozenset(id(value) for group in inventory.data.groups.values()
+                     for value in inventory.group_variables(group).values() if isinstance(value, dict | list))
+
+
+def _shared_between_owners(tree: dict[str, Any], candidates: set[int]) -> set[int]:
+    """The ``candidates`` of a ``--list`` tree that more than one host's (or group's) variables
+    hold: ansible's YAML dumper writes them once, with an anchor."""
+    owners: dict[int, int] = {}
+    shared: set[int] = set()
+
+    def walk(value: Any, owner: int) -> None:
+        if not isinstance(value, dict | list):
+            return
+        first = owners.setdefault(id(value), owner)
+        if first != owner:
+            if id(value) in candidates:
+                shared.add(id(value))
+            return
+        for item in value.values() if isinstance(value, dict) else value:
+            if isinstance(item, dict | list) and owners.get(id(item)) != owner:
+                walk(item, owner)
+
+    def groups(entries: Any) -> None:
+        for entry in entries.values() if isinstance(entries, dict) else ():
+            if not isinstance(entry, dict):
+                continue
+            for variables in (entry.get("hosts") or {}).values() if isinstance(entry.get("hosts"), dict) else ():
+                walk(variables, id(variables))
+            if isinstance(entry.get("vars"), dict):
+                walk(entry["vars"], id(entry["vars"]))
+            groups(entry.get("children"))
+
+    groups(tree)
+    return shared
 
 
 def _json_default(value: Any) -> Any:
@@ -63,16 +149,16 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-def _plain_dumper() -> type:
+def _plain_dumper(shared: set[int]) -> type:
     """A safe dumper that writes the engine's value types (subclasses of str, dict, list; anything
     else as its text) as the plain values ansible's dumper writes for them: ``!vault`` values as
-    ansible's literal block. ansible copies mappings and lists into each host's variables but
-    shares a vaulted value's object, so only those get anchors (``&id001``) when repeated."""
+    ansible's literal block. Anchors (``&id001``) only for a vaulted value repeated and for the
+    containers in ``shared`` (ids)."""
     import yaml
 
     class PlainDumper(yaml.SafeDumper):
         def ignore_aliases(self, data: Any) -> bool:
-            return not isinstance(data, VaultText)
+            return not isinstance(data, VaultText) and id(data) not in shared
 
     PlainDumper.add_representer(
         VaultText, lambda dumper, value: dumper.represent_scalar("!vault", str(value), style="|"))
@@ -211,7 +297,11 @@ def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
     cannot do without a vault secret and playbook-ls never does."""
     if any(isinstance(value, VaultText) for value in variables.values()):
         raise OutputError("Attempting to decrypt but no vault secrets found.")
-    return [_graph_name(f"{{{name} = {value}}}", depth) for name, value in sorted(variables.items())]
+    try:
+        ordered = sorted(variables.items())
+    except TypeError as exc:  # names of several types (80: in YAML): ansible's sort fails the same way
+        raise OutputError(f"Unexpected Exception, this is probably a bug: {exc}", exit_code=250) from None
+    return [_graph_name(f"{{{name} = {as_ansible_holds(value)}}}", depth) for name, value in ordered]
 
 
 def graph(inventory: Inventory, group: Group, show_vars: bool, export: bool = False, depth: int = 0) -> list[str]:

@@ -50,6 +50,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-C", "--check", action="store_true", help="job_type: check")
     parser.add_argument("-D", "--diff", action="store_true", help="diff_mode: true")
     parser.add_argument("-v", "--verbose", action="count", default=None, help="verbosity (-v to -vvvvv)")
+    parser.add_argument("--job-type", choices=("run", "check"), default=None,
+                        help="job_type (run gives run to a template that checks by default)")
+    parser.add_argument("--diff-mode", choices=("true", "false"), default=None, help="diff_mode, either way")
+    parser.add_argument("--verbosity", type=int, default=None, metavar="N", help="verbosity 0..5, lower too")
+    parser.add_argument("--forks", type=int, default=None, metavar="N", help="forks (a field AWX prompts for)")
+    parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", dest="fields",
+                        help="any field of an AWX launch request, VALUE read as YAML (scm_branch=main, "
+                             "diff_mode=false, credentials=[vault]); repeatable")
     parser.add_argument("-i", "--inventory", default=None, help="inventory: a file, directory or host list (a,b,)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to read profiles from")
     add_run_inventory_code(parser)
@@ -59,8 +67,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def launch_fields(values: list[str]) -> dict[str, Any]:
+    """``--set FIELD=VALUE`` values: each VALUE read as YAML (``false``, ``3``, ``[a, b]``), as an
+    AWX launch request's JSON would carry it. Raises ValueError naming a malformed one."""
+    from engine.parsing.source import parse_text
+
+    fields: dict[str, Any] = {}
+    for value in values:
+        name, equals, text = value.partition("=")
+        if not equals or not name.strip():
+            raise ValueError(f"--set {value!r}: expected FIELD=VALUE")
+        loaded = parse_text(text, "<--set>")
+        if loaded.error is not None:
+            raise ValueError(f"--set {value!r}: {loaded.error.message}")
+        # an empty VALUE is the empty string (an empty limit clears it), "null" is null
+        fields[name.strip()] = "" if not text.strip() else loaded.data
+    return fields
+
+
 def overrides_from(args: argparse.Namespace, extra_vars: dict[str, Any] | None) -> dict[str, Any]:
-    """The AWX launch fields the command line gives; flags left out are not overrides."""
+    """The AWX launch fields the command line gives; flags left out are not overrides. Raises
+    ValueError for a malformed ``--set``."""
     given: dict[str, Any] = {}
     if args.tags is not None:
         given["job_tags"] = ",".join(args.tags)
@@ -78,6 +105,13 @@ def overrides_from(args: argparse.Namespace, extra_vars: dict[str, Any] | None) 
         given["inventory"] = args.inventory
     if extra_vars is not None:
         given["extra_vars"] = extra_vars
+    # launch's own flags for every other field of a launch request (run --profile has none of them)
+    for name in ("job_type", "verbosity", "forks"):
+        if getattr(args, name, None) is not None:
+            given[name] = getattr(args, name)
+    if getattr(args, "diff_mode", None) is not None:
+        given["diff_mode"] = args.diff_mode == "true"
+    given.update(launch_fields(getattr(args, "fields", None) or []))
     return given
 
 
@@ -105,6 +139,13 @@ def named_profile(config: str | None, name: str, profiles_file: str | None = Non
     except ConfigError as exc:
         raise ValueError(str(exc)) from None
     profile = find_profile(settings.profiles, name)
+    if profile is None and name in settings.refused_templates:
+        from playbook_ls.rules.base import display_path
+
+        refused = settings.refused_templates[name]
+        span = refused.span
+        where = f"{span._replace(file=display_path(span.file)).human()}: " if span else ""
+        raise ValueError(f"{where}{refused.message}")
     if profile is None:
         names = [p.name for p in settings.profiles]
         where = profiles_file or ".playbook-ls.yml or [tool.playbook-ls.profiles] in pyproject.toml"
@@ -126,7 +167,11 @@ def run(args: argparse.Namespace) -> int:
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
     if problem:
         return _fail(f"--extra-vars: {problem}")
-    launch = resolve_launch(profile, overrides_from(args, extra_vars))
+    try:
+        overrides = overrides_from(args, extra_vars)
+    except ValueError as exc:
+        return _fail(str(exc))
+    launch = resolve_launch(profile, overrides)
     if not launch.ok:
         return _report_errors(launch, args.format)
     if profile.playbook is None:

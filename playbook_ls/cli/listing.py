@@ -104,6 +104,9 @@ def run_listing(args: Namespace | SimpleNamespace) -> int:
     resolver.magic = load_time_variables(options, inventory.data.get_groups_dict(), config.path)
     # with a dynamic source not run, the hosts are unknown: nothing to check them against
     targets = None if inventory.notes else _Targets(inventory.data, args.limit, config.inventory)
+    for note in inventory.notes:
+        print(f"playbook-ls: note: {note}; the plays' hosts and --limit are not checked against the inventory",
+              file=sys.stderr)
     if targets is not None and (problem := targets.check_limit()):
         return _error(problem, EXIT_ERROR)
     books: list[Playbook] = []

@@ -9,7 +9,12 @@ import os
 import sys
 from typing import Any
 
-from playbook_ls.cli.options import HelpFormatter, add_run_inventory_code, add_selection_options
+from playbook_ls.cli.options import (
+    RUN_INVENTORY_CODE_HINT,
+    HelpFormatter,
+    add_run_inventory_code,
+    add_selection_options,
+)
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
@@ -86,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
     except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
         print(f"playbook-ls: error: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if not args.run_inventory_code and plan.inventory.notes:  # hosts none or few: say why, as run --dry does
+        for note in [*plan.inventory.notes, RUN_INVENTORY_CODE_HINT]:
+            print(f"playbook-ls: note: {note}", file=sys.stderr)
     if args.format == "json":
         # one task per line: a plan of a thousand hosts holds a million outcomes, and an indented
         # document is both slow to write (the encoder is not the C one then) and long to read

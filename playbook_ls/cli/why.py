@@ -98,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         from playbook_ls.cli.launch import find_profile
 
         profile = find_profile(settings.profiles, args.profile)
+        if profile is None and args.profile in settings.refused_templates:
+            return _fail(settings.refused_templates[args.profile].message)
         if profile is None:
             names = ", ".join(p.name for p in settings.profiles) or "none defined"
             return _fail(f"no launch profile '{args.profile}' (the profiles: {names})")

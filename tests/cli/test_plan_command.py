@@ -106,3 +106,32 @@ def test_gather_fills_the_facts_of_the_plans_hosts_only(tmp_path: Path) -> None:
 def test_gather_needs_somewhere_to_keep_the_facts(tmp_path: Path) -> None:
     done = plan("site.yml", "-i", "inventory.ini", "--gather")
     assert done.returncode == 2 and "give --facts DIR" in done.stderr
+
+
+def _plugin_inventory(tmp_path: Path) -> Path:
+    (tmp_path / "site.yml").write_text("- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: msg=hi\n")
+    (tmp_path / "static.ini").write_text("[web]\nw1\n")
+    (tmp_path / "built.yml").write_text("plugin: constructed\nstrict: false\ngroups:\n  every: true\n")
+    return tmp_path
+
+
+def test_a_plugin_inventory_not_run_says_why_its_hosts_are_missing(tmp_path: Path) -> None:
+    where = _plugin_inventory(tmp_path)
+    done = plan("site.yml", "-i", "static.ini", "-i", "built.yml", cwd=where)
+    assert done.returncode == 0, done.stderr
+    assert "hosts: w1" in done.stdout
+    assert f"playbook-ls: note: dynamic inventory: {where / 'built.yml'} not run" in done.stderr
+    assert "pass --run-inventory-code" in done.stderr
+    alone = plan("site.yml", "-i", "built.yml", "--format", "json", cwd=where)
+    assert json.loads(alone.stdout)["plays"][0]["hosts"] == []
+    assert "not run" in alone.stderr
+    ran = plan("site.yml", "-i", "static.ini", "-i", "built.yml", "--run-inventory-code", cwd=where)
+    assert ran.returncode == 0 and "note:" not in ran.stderr, ran.stderr
+
+
+def test_listings_say_the_hosts_are_not_checked_when_a_plugin_is_not_run(tmp_path: Path) -> None:
+    where = _plugin_inventory(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "playbook_ls", "list-tasks", "site.yml", "-i", "built.yml"],
+                          cwd=where, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert "not run; the plays' hosts and --limit are not checked" in done.stderr

@@ -39,9 +39,9 @@ def test_each_selection_option_is_declared_alike(flag: str) -> None:
     assert len(set(shapes.values())) == 1, shapes
 
 
-def test_inventory_takes_only_a_limit() -> None:
+def test_inventory_takes_a_limit_and_extra_vars_as_ansible_inventory_does() -> None:
     inventory = _commands()["inventory"]
-    assert [flag for flag in SELECTION if _option(inventory, flag)] == ["--limit"]
+    assert [flag for flag in SELECTION if _option(inventory, flag)] == ["--limit", "--extra-vars"]
 
 
 def test_unset_tags_are_none_so_a_profile_can_supply_them() -> None:

@@ -142,11 +142,9 @@ def test_check_reads_the_templates_as_profiles(repo: Path, capsys: pytest.Captur
     (("Production: hosts.ini", "Staging: hosts.ini"),
      "job template 'Patch database': inventory 'Production' is a name on the server; map it to a local inventory "
      "under job_templates.inventories in the settings (mapped: Demo Inventory, Staging)"),
-    (("playbook: db.yml", "playbook: '{{ book }}.yml'"),
-     "job template 'Patch database': playbook is templated ('{{ book }}.yml'); playbook-ls reads job templates "
-     "as written, without templating: write the value"),
     (("job_type: check", "job_type: scan"), "job template 'Patch database': job_type must be 'run' or 'check'"),
-    (("files:", "file:"), "'job_templates': unknown key 'file'; its keys are: files, projects, inventories"),
+    (("files:", "file:"),
+     "'job_templates': unknown key 'file'; its keys are: files, projects, inventories, environment, variables"),
 ])
 def test_what_cannot_be_read_is_an_error_naming_its_place(repo: Path, change: tuple[str, str], message: str) -> None:
     for path in (repo / ".playbook-ls.yml", repo / "awx" / "job_templates.yml"):
@@ -160,7 +158,8 @@ def test_what_cannot_be_read_is_an_error_naming_its_place(repo: Path, change: tu
 def test_a_file_without_job_templates_is_an_error(repo: Path) -> None:
     (repo / "awx" / "export.json").write_text('{"projects": []}')
     with pytest.raises(ConfigError, match="export.json holds no job templates: expected a list under "
-                                          "job_templates, controller_templates, or awx.awx.job_template tasks"):
+                                          r"job_templates, controller_templates, controller_templates_all \(and "
+                                          r"controller_templates_ENV\), or awx.awx.job_template tasks"):
         load_settings(None, ".")
     (repo / "awx" / "export.json").write_text('[{"hosts": "all", "tasks": [{"ping": null}]}]')
     with pytest.raises(ConfigError, match="export.json holds no awx.awx.job_template task"):
@@ -214,12 +213,14 @@ def test_reading_many_job_templates_is_linear(repo: Path, monkeypatch: pytest.Mo
     import time
 
     from engine.launch import job_templates
-    from engine.launch.profiles import LaunchProfile
+    from engine.launch.job_templates import TemplateItem
+    from engine.span import Span
 
-    def read(_data: object, file: str, *_mappings: object) -> list[LaunchProfile]:
-        return [LaunchProfile(f"{Path(file).name} {index}") for index in range(MANY)]
+    def read(_data: object, file: str, *_settings: object) -> list[TemplateItem]:
+        return [TemplateItem({"name": f"{Path(file).name} {index}"}, Span(file, 0, 0, 0, 0), "code")
+                for index in range(MANY)]
 
-    monkeypatch.setattr(job_templates, "read_job_templates", read)
+    monkeypatch.setattr(job_templates, "template_items", read)
     start = time.process_time()
     names = [profile.name for profile in load_settings(None, ".").profiles]
     assert len(names) == 2 * MANY and names[-1] == f"job_templates.yml {MANY - 1}"

@@ -157,3 +157,27 @@ def test_settings_are_unchanged_by_the_docs_example() -> None:
     settings = Settings("/")
     _apply(settings, *_read_yaml(textwrap.dedent(example), ".playbook-ls.yml"))
     assert [p.name for p in settings.profiles] == ["nightly"]
+
+
+def test_every_launch_request_field_has_a_flag(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A template that checks by default runs on demand, a diff mode or verbosity is lowered, and
+    any other field of a launch request goes through --set, all under AWX's prompt rules."""
+    settings = repo / ".playbook-ls.yml"
+    settings.write_text(settings.read_text().replace("    ask_job_type_on_launch: true\n", (
+        "    ask_job_type_on_launch: true\n    job_type: check\n    diff_mode: true\n    verbosity: 3\n"
+        "    ask_diff_mode_on_launch: true\n    ask_verbosity_on_launch: true\n")))
+    code, out, err = run(repo, capsys, "nightly", "--format", "json", "-e", "token=t", "--job-type", "run",
+                         "--diff-mode", "false", "--verbosity", "0", "--set", "scm_branch=main", "--set", "limit=")
+    assert (code, err) == (0, ""), err
+    data = json.loads(out)
+    assert (data["fields"]["job_type"], data["fields"]["diff_mode"], data["fields"]["verbosity"]) == ("run", False, 0)
+    assert data["option_vars"]["ansible_check_mode"] is False
+    assert data["ignored_fields"] == {"scm_branch": "main"}
+    code, out, _ = run(repo, capsys, "nightly", "--format", "json", "-e", "token=t", "--set", "diff_mode=false",
+                       "--set", "forks=3")
+    assert code == 0 and json.loads(out)["fields"]["diff_mode"] is False
+    assert json.loads(out)["ignored_fields"] == {"forks": 3}
+    code, _, err = run(repo, capsys, "nightly", "--set", "jobtype=run")
+    assert code == 2 and "'jobtype' is not a launch field; did you mean 'job_type'?" in err
+    code, _, err = run(repo, capsys, "nightly", "--set", "job_type")
+    assert code == 2 and "--set 'job_type': expected FIELD=VALUE" in err

@@ -1,7 +1,7 @@
 """More of ansible-core's own filters (``ansible.builtin``): those real roles use most that the
 engine lacked (bench/role_usage.py counts them), ported from ``plugins/filter/core.py`` and
 ``mathstuff.py``: ``to_uuid``, ``subelements``, ``product`` and the other ``itertools`` ones,
-``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``extract``,
+``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``to_datetime``, ``extract``,
 ``comment``, and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
 and every builtin filter the engine has under its ``ansible.builtin.`` name too.
 """
@@ -132,6 +132,16 @@ def strftime(string_format: Any, second: Any = None, utc: Any = False) -> str:
     return time.strftime(string_format, timefn(second))
 
 
+def to_datetime(string: Any, format: Any = "%Y-%m-%d %H:%M:%S") -> Any:  # noqa: A002 - ansible's argument name
+    """A ``datetime`` read with ``strptime`` (templates subtract them, ``.days``)."""
+    import datetime
+
+    try:
+        return datetime.datetime.strptime(string, format)
+    except (TypeError, ValueError) as exc:
+        raise TemplateFailure(str(exc)) from exc
+
+
 COMMENT_STYLES: dict[str, dict[str, str]] = {
     "plain": {"decoration": "# "},
     "erlang": {"decoration": "% "},
@@ -215,6 +225,7 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "pow": power,
     "root": inversepower,
     "strftime": strftime,
+    "to_datetime": to_datetime,
     "extract": extract,
     "comment": comment,
     "human_to_bytes": human_to_bytes,

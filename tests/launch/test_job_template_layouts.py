@@ -1,0 +1,113 @@
+"""Configuration-as-code job templates as the collections' runs make them: the multi-environment
+layout of redhat-cop/aap_configuration_template (``controller_templates_all`` and
+``controller_templates_<env>``, merged for the environment the settings choose), values templated
+with the variables the run has (a template whose value cannot be is refused alone), and
+``!unsafe`` values passed on as the text AWX gets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from playbook_ls.cli.main import main
+from playbook_ls.config import load_settings
+
+LAYOUT = Path(__file__).resolve().parent / "fixtures" / "aap_configuration_template"
+NAMES = ["aap_config", "build_execution_environments", "build_custom_collections", "console_token_refresh",
+         "collection_sync"]
+TEMPLATED = {"aap_config", "build_custom_collections", "console_token_refresh", "collection_sync"}  # limit: "{{ env }}"
+
+
+def _settings(extra: str = "") -> str:
+    return ("job_templates:\n  files:\n    - config/all/controller_job_templates.yml\n"
+            "    - config/dev/controller_job_templates.yml\n    - config/prod/controller_job_templates.yml\n"
+            "  projects:\n    config_as_code: .\n  inventories:\n    config_as_code: inventory.ini\n" + extra)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    shutil.copytree(LAYOUT / "config", tmp_path / "config")
+    (tmp_path / "inventory.ini").write_text("[dev]\nlocalhost ansible_connection=local\n[prod]\naap.example.com\n")
+    (tmp_path / "playbooks").mkdir()
+    for book in ("aap_config", "build_ee", "custom_collection", "console_token_refresh", "sync_collections"):
+        (tmp_path / "playbooks" / f"{book}.yml").write_text(
+            f"- hosts: all\n  gather_facts: false\n  tasks:\n    - name: {book}\n      ping:\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def launch(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict | str, str]:
+    code = main(["launch", *argv, "--format", "json"])
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if out else ""), err
+
+
+def test_the_environment_and_the_runs_variables_make_every_template_launchable(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".playbook-ls.yml").write_text(_settings("  environment: dev\n  variables:\n    env: dev\n"))
+    settings = load_settings(None, ".")
+    assert [profile.name for profile in settings.profiles] == NAMES and not settings.refused_templates
+    for name in NAMES:
+        code, shown, err = launch(capsys, name)
+        assert (code, err) == (0, ""), (name, err)
+        assert shown["fields"]["limit"] == ("dev" if name in TEMPLATED else "")
+        assert shown["plan"]["plays"][0]["hosts"] == (
+            ["localhost"] if name in TEMPLATED else ["localhost", "aap.example.com"])
+    code, shown, _ = launch(capsys, "aap_config", "-e", '{"x": 1}')
+    assert code == 0 and shown["fields"]["extra_vars"] == {
+        "controller_configuration_credentials_secure_logging": True, "x": 1}  # ask_variables_on_launch
+
+
+def test_a_templated_value_refuses_its_template_alone_and_says_what_to_give(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / ".playbook-ls.yml").write_text(_settings())
+    settings = load_settings(None, ".")
+    assert [profile.name for profile in settings.profiles] == ["build_execution_environments"]
+    assert set(settings.refused_templates) == TEMPLATED
+    code, _, err = launch(capsys, "aap_config")
+    assert code == 2
+    assert err == ("playbook-ls: error: config/all/controller_job_templates.yml:13:5: job template 'aap_config': "
+                   "limit is templated ('{{ env }}'); give the variables the configuration-as-code run templates "
+                   "it with under job_templates.variables in the settings, or write the value\n")
+    (repo / ".playbook-ls.yml").write_text(_settings("  variables:\n    other: 1\n"))
+    code, _, err = launch(capsys, "collection_sync")
+    assert code == 2 and "limit ('{{ env }}') cannot be templated with job_templates.variables: " in err
+    assert "'env' is undefined" in err
+
+
+def test_an_environments_template_updates_the_common_one(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "config" / "dev" / "controller_job_templates.yml").write_text(
+        "controller_templates_dev:\n  - name: aap_config\n    verbosity: 2\n    limit: localhost\n"
+        "  - name: dev only\n    playbook: playbooks/aap_config.yml\n    inventory: config_as_code\n")
+    (repo / "config" / "prod" / "controller_job_templates.yml").write_text(
+        "controller_templates_prod:\n  - name: prod only\n    playbook: playbooks/aap_config.yml\n")
+    (repo / ".playbook-ls.yml").write_text(_settings("  environment: dev\n"))
+    settings = load_settings(None, ".")
+    assert "dev only" in [p.name for p in settings.profiles] and "prod only" not in [p.name for p in settings.profiles]
+    assert "aap_config" not in settings.refused_templates  # its templated limit is the environment's now
+    code, shown, err = launch(capsys, "aap_config")
+    assert (code, err) == (0, "")
+    assert (shown["fields"]["verbosity"], shown["fields"]["limit"], shown["fields"]["playbook"]) == (
+        2, "localhost", "playbooks/aap_config.yml")
+
+
+def test_templates_in_extra_vars_are_refused_and_unsafe_values_pass_as_awx_gets_them(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "templates.yml").write_text(
+        "controller_templates:\n"
+        "  - name: templated\n    playbook: playbooks/aap_config.yml\n    extra_vars:\n      target: '{{ env }}'\n"
+        "  - name: literal\n    playbook: playbooks/aap_config.yml\n    extra_vars:\n"
+        "      target: !unsafe '{{ inventory_hostname }}'\n      nested: !unsafe {a: '{{ b }}'}\n")
+    (repo / ".playbook-ls.yml").write_text("job_templates:\n  files: [templates.yml]\n")
+    settings = load_settings(None, ".")
+    assert [p.name for p in settings.profiles] == ["literal"]
+    assert "extra_vars is templated ('{{ env }}')" in settings.refused_templates["templated"].message
+    code, shown, err = launch(capsys, "literal")
+    assert (code, err) == (0, "")
+    assert shown["fields"]["extra_vars"] == {"target": "{{ inventory_hostname }}", "nested": {"a": "{{ b }}"}}
+    (repo / ".playbook-ls.yml").write_text("job_templates:\n  files: [templates.yml]\n  variables: {env: qa}\n")
+    code, shown, _ = launch(capsys, "templated")
+    assert code == 0 and shown["fields"]["extra_vars"] == {"target": "qa"}
