@@ -118,10 +118,6 @@ class Changes:
                     _add_host(task, here, data)
         racy.update(group for group, count in joined.items() if count > 1)
 
-    @staticmethod
-    def racy_reason(groups: list[str]) -> str:
-        return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
-               "came in), which only the run knows"
 
 
 def _runs(task: Task, play_plan: PlayPlan, templar: Templar) -> list[dict[str, Any]]:
@@ -214,6 +210,3 @@ def _ordered_by(pattern: Any, racy: set[str]) -> list[str]:
     return sorted(found)
 
 
-def inventory_of(plan: Plan, play_plan: PlayPlan) -> Any:
-    """The inventory ``play_plan`` reads: as the changes before it left it, else the plan's."""
-    return getattr(play_plan, "inventory", None) or plan.inventory

@@ -91,25 +91,3 @@ def namespace_facts(facts: Mapping[str, Any]) -> dict[str, Any]:
     """``ansible_facts``: the facts without their ``ansible_`` prefix (``ansible_local`` keeps it)."""
     return {key[8:] if key.startswith("ansible_") and key != "ansible_local" else key: value
             for key, value in facts.items()}
-
-
-def lists_in_run_order(play_plan: Any) -> dict[str, Any]:
-    """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
-    ``shuffle`` (or a template); after a group_by that put two hosts in one group
-    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group."""
-    from engine.variables.inventory_changes import Changes
-    from engine.variables.sources import RuntimeValue
-
-    found: dict[str, Any] = {}
-    if not play_plan.order_known:
-        shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
-        found.update({"ansible_play_batch": shuffled, "play_hosts": shuffled})
-    groups = getattr(play_plan, "racy_groups", None)
-    if groups:
-        found["groups"] = RuntimeValue(Changes.racy_reason(groups))
-    on = getattr(play_plan, "racy_order", None)
-    if on:
-        reason = RuntimeValue(Changes.racy_reason(on))
-        found.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
-                                                "ansible_play_batch", "play_hosts")})
-    return found

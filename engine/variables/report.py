@@ -18,8 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.parsing.source import files_state
-from engine.variables.inventory_changes import inventory_of
-from engine.variables.play_context import lists_in_run_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -114,6 +112,36 @@ class _Scope:
         return {**self.magic, "inventory_hostname": host.name,
                 "inventory_hostname_short": own["inventory_hostname_short"], "group_names": own["group_names"],
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
+
+
+def inventory_of(plan: Plan, play_plan: PlayPlan) -> Any:
+    """The inventory ``play_plan`` reads: as the add_host and group_by tasks before it left it
+    (engine.variables.inventory_changes), else the plan's."""
+    return getattr(play_plan, "inventory", None) or plan.inventory
+
+
+def lists_in_run_order(play_plan: Any) -> dict[str, Any]:
+    """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
+    ``shuffle`` (or a template); after a group_by that put two hosts in one group
+    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group."""
+    found: dict[str, Any] = {}
+    if not play_plan.order_known:
+        shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
+        found.update({"ansible_play_batch": shuffled, "play_hosts": shuffled})
+    groups = getattr(play_plan, "racy_groups", None)
+    if groups:
+        found["groups"] = RuntimeValue(_racy_reason(groups))
+    on = getattr(play_plan, "racy_order", None)
+    if on:
+        reason = RuntimeValue(_racy_reason(on))
+        found.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
+                                                "ansible_play_batch", "play_hosts")})
+    return found
+
+
+def _racy_reason(groups: list[str]) -> str:
+    return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
+           "came in), which only the run knows"
 
 
 def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
