@@ -88,7 +88,8 @@ class PlaybookReview:
 
 def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:
     """Old key -> new key of each task both sides have: the same key, else (a rename) the same
-    play, action and body under another name, each new task taken once."""
+    play, action and body under another name, else (another module, other arguments) the same
+    play and name, in order; each new task taken once."""
     old_tasks = {task.key: task for play in old.plays for task in play.tasks}
     new_tasks = {task.key: task for play in new.plays for task in play.tasks}
     pairs = {key: key for key in old_tasks if key in new_tasks}
@@ -103,6 +104,14 @@ def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:
         candidates = by_body.get((key[0], task.action, task.body))
         if candidates:
             pairs[key] = candidates.pop(0)
+    taken = set(pairs.values())
+    by_name: dict[tuple[str, str], list[TaskKey]] = {}
+    for key in new_tasks:
+        if key not in taken:
+            by_name.setdefault((key[0], key[1]), []).append(key)
+    for key in old_tasks:
+        if key not in pairs and by_name.get((key[0], key[1])):
+            pairs[key] = by_name[(key[0], key[1])].pop(0)
     return pairs
 
 
@@ -163,7 +172,7 @@ def _task_changes(old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, T
 
 
 def _differences(before: TaskView, after: TaskView) -> list[str]:
-    details = []
+    details = [f"{after.action} (was {before.action})"] if before.action != after.action else []
     gained, lost = set(after.tags) - set(before.tags), set(before.tags) - set(after.tags)
     if gained or lost:
         details.append(_tag_words(before, after))

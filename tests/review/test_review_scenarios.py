@@ -216,3 +216,23 @@ def test_the_values_a_change_changes_at_a_task_are_given_per_host(monkeypatch: p
         ("backups", "backups", "False (group 'prod', group_vars/prod.yml)",
          "True (group 'prod', group_vars/prod.yml)", ("d1", "d2")),
     }
+
+
+def test_a_task_that_changes_module_is_the_same_task() -> None:
+    """A lint change turns `shell` into `command` under the same name: ansible lists the task
+    under both revisions alike, so it neither stops nor starts running; it changed."""
+    from playbook_ls.review.sides import TaskView
+
+    def view(action: str) -> PlaybookView:
+        key = ("play\tall\t1", "audit", action, 1)
+        task = TaskView(key, "audit", action, "tasks/main.yml", 3, ("always",), (), (), (), False, action)
+        from playbook_ls.review.sides import PlayView
+
+        return PlaybookView("site.yml", [PlayView("play\tall\t1", "play #1 (all): play", [task], [], None)],
+                            keys={})
+
+    old, new = view("ansible.builtin.shell"), view("ansible.builtin.command")
+    assert list(matched(old, new).values()) == [("play\tall\t1", "audit", "ansible.builtin.command", 1)]
+    review = review_playbook(old, new, [], None, set())
+    assert [(c.kind, c.details) for c in review.tasks] == [
+        ("changed", ["ansible.builtin.command (was ansible.builtin.shell)"])]
