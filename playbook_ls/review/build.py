@@ -24,7 +24,7 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
     directory = directory or os.getcwd()
     with side(old_spec, directory) as old, side(new_spec, directory) as new:
         changed = set(changed_files(old, new))
-        wanted = [os.path.relpath(os.path.abspath(path), directory) for path in playbooks]
+        wanted = [os.path.relpath(os.path.join(directory, path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
             wanted = _entry_points(new, sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root))))

@@ -62,7 +62,8 @@ def as_text(review: Review) -> str:
                                                               f"{', …' if len(review.changed_files) > 10 else ''})"
                                                               if review.changed_files else "")]
     lines += [f"note: {note}" for note in review.notes]
-    quiet = [playbook.path for playbook in review.playbooks if playbook.empty()]
+    quiet = [playbook.path for playbook in review.playbooks if playbook.empty() and not playbook.problems[1]]
+    stuck = [playbook for playbook in review.playbooks if playbook.empty() and playbook.problems[1]]
     for playbook in review.playbooks:
         if playbook.empty():
             continue
@@ -100,6 +101,11 @@ def as_text(review: Review) -> str:
     if quiet:
         lines += ["", f"no difference in the run of {len(quiet)} playbook{'s' if len(quiet) != 1 else ''}: "
                       + ", ".join(quiet[:10]) + (", …" if len(quiet) > 10 else "")]
+    if stuck:  # not compared: said, with why, rather than counted as unchanged
+        lines += ["", f"not compared, {len(stuck)} playbook{'s' if len(stuck) != 1 else ''} that neither revision "
+                      f"can plan (ansible-playbook stops on them too):"]
+        lines += [f"  {playbook.path}: {playbook.problems[1]}" for playbook in stuck[:10]]
+        lines += [f"  … and {len(stuck) - 10} more"] if len(stuck) > 10 else []
     return "\n".join(lines) + "\n"
 
 

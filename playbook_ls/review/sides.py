@@ -103,7 +103,8 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
         try:
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
-            view.problem = str(exc)
+            # where it stops, relative to the revision: the same problem reads the same on both sides
+            view.problem = _named_in(str(exc), real_root, os.path.abspath(root))
             plan = None
     for file in read:  # also when it cannot be planned: what it read until then is what it reaches
         real = os.path.realpath(file)

@@ -236,3 +236,20 @@ def test_a_task_that_changes_module_is_the_same_task() -> None:
     review = review_playbook(old, new, [], None, set())
     assert [(c.kind, c.details) for c in review.tasks] == [
         ("changed", ["ansible.builtin.command (was ansible.builtin.shell)"])]
+
+
+def test_a_playbook_neither_revision_can_plan_is_said_not_counted_unchanged(tmp_path: Path) -> None:
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.report import as_text
+
+    for side in ("old", "new"):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "site.yml").write_text("- hosts: all\n  tasks:\n    - no.such.module: {}\n")
+    (tmp_path / "new" / "extra.yml").write_text("x: 1\n")
+    review = build_review(str(tmp_path / "old"), str(tmp_path / "new"), ["site.yml"],
+                          RunOptions(playbook="", inventory=[]), None, str(tmp_path / "new"))
+    text = as_text(review)
+    assert "not compared, 1 playbook that neither revision can plan" in text
+    assert "  site.yml: site.yml:3:7: couldn't resolve module/action 'no.such.module'" in text
+    assert "no difference in the run" not in text
