@@ -79,7 +79,7 @@ def by_outcome(outcomes: Mapping[str, HostOutcome], alike: bool = False) -> dict
     for host, outcome in outcomes.items():
         reason = outcome.reason if outcome.outcome != RUNS else ""
         if alike and host in reason:
-            reason = _without_own_name(host, reason)
+            reason = without_own_name(host, reason)
         grouped.setdefault((outcome.outcome, reason), []).append(host)
     if alike and any(len(hosts) == 1 and THIS_HOST in reason for (_, reason), hosts in grouped.items()):
         named: dict[tuple[str, str], list[str]] = {}
@@ -91,7 +91,7 @@ def by_outcome(outcomes: Mapping[str, HostOutcome], alike: bool = False) -> dict
     return grouped
 
 
-def _without_own_name(host: str, reason: str) -> str:
+def without_own_name(host: str, reason: str) -> str:
     """``reason`` with ``host`` as a whole name (not ``web1`` of ``web10``; ``web1.yml`` is its
     file) read as :data:`THIS_HOST`; no pattern per host: a fleet's names would each compile one."""
     parts, start = [], 0

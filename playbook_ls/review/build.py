@@ -4,7 +4,7 @@ reads a changed file in either revision), compared by :mod:`playbook_ls.review.c
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
@@ -72,7 +72,7 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
             continue
         affected = affected_names([old.root, new.root], old_view.reads | new_view.reads, names)
         pairs = matched(old_view, new_view)
-        reading = {new_view.keys[id(task)] for play in new_view.plays for task in _all_tasks(play.play)
+        reading = {new_view.keys[id(task)] for play in new_view.plays for task in play.play.all_tasks()
                    if id(task) in new_view.keys and read_names(task) & affected}
         pairs = {old_key: new_key for old_key, new_key in pairs.items() if new_key in reading}
         found = []
@@ -82,10 +82,6 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
                 found.append(values_at(view, keys, affected))
         new_tasks = {task.key: task for play in new_view.plays for task in play.tasks}
         review.values = compare_values(found[0], found[1], pairs, new_tasks)
-
-
-def _all_tasks(play: Any) -> list[Any]:
-    return [task for block in (*play.compile(), *play.handlers) for task in block.tasks() if not task.implicit]
 
 
 def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, PlaybookView]:

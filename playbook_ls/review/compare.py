@@ -236,8 +236,6 @@ def _why(before: TaskView, after: TaskView, selected: bool) -> str:
 def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict[TaskKey, dict[str, tuple[str, str]]],
                   pairs: dict[TaskKey, TaskKey], old_tasks: dict[TaskKey, TaskView],
                   new_tasks: dict[TaskKey, TaskView]) -> list[HostChange]:
-    from engine.flow.host_outcome import THIS_HOST
-
     grouped: dict[tuple[TaskKey, object, object], HostChange] = {}
     back = {new: old for old, new in pairs.items()}
     keys = list(after) + [key for key in before if key not in pairs]
@@ -255,7 +253,7 @@ def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict
             was, now = old_hosts.get(host), new_hosts.get(host)
             if (was and was[0]) == (now and now[0]):
                 continue
-            alike = (key, _alike(was, host, THIS_HOST), _alike(now, host, THIS_HOST))
+            alike = (key, _alike(was, host), _alike(now, host))
             found = grouped.get(alike)
             if found is None:
                 grouped[alike] = HostChange(task, was, now, [host])
@@ -264,10 +262,11 @@ def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict
     return list(grouped.values())
 
 
-def _alike(outcome: tuple[str, str] | None, host: str, placeholder: str) -> tuple[str, str] | None:
-    if outcome is None:
-        return None
-    return outcome[0], outcome[1].replace(host, placeholder) if host in outcome[1] else outcome[1]
+def _alike(outcome: tuple[str, str] | None, host: str) -> tuple[str, str] | None:
+    """``outcome`` with the host's own name read as another host's would be (by_outcome's rule)."""
+    from engine.flow.host_outcome import without_own_name
+
+    return None if outcome is None else (outcome[0], without_own_name(host, outcome[1]))
 
 
 def _notification_changes(old: PlaybookView, new: PlaybookView, pairs: dict[TaskKey, TaskKey],

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, RunOptions
     from engine.flow.tags import Selection
-    from engine.loading.model import Play, Task
+    from engine.loading.model import Task
 
 TaskKey = tuple[str, str, str, int]
 """(play key, printed name, action, place among the play's tasks printed alike)."""
@@ -121,7 +121,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
         place = counts[(play_key,)] = counts.get((play_key,), 0) + 1
         key = f"{play_key}\t{place}"
         tasks = []
-        for task in _tasks_of(play):
+        for task in play.all_tasks():  # its tasks in execution order, then its handlers
             printed = _named_in(task.display_name(), real_root, os.path.abspath(root))
             alike = (key, printed, task.action)
             counts[alike] = counts.get(alike, 0) + 1
@@ -132,14 +132,6 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
         view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", tasks, handlers, play,
                                    plan_play))
     return view
-
-
-def _tasks_of(play: Play) -> Iterator[Task]:
-    """The play's tasks in execution order, then its handlers; the implicit ones left out."""
-    for block in (*play.compile(), *play.handlers):
-        for task in block.tasks():
-            if not task.implicit:
-                yield task
 
 
 def _named_in(name: str, *roots: str) -> str:

@@ -62,7 +62,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str]) -> dict[T
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
     for play in view.plays:
         plan_play = play.plan_play
-        tasks = [task for task in _tasks(play.play) if view.keys.get(id(task)) in keys]
+        tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
             key = view.keys[id(task)]
             read = read_names(task)
@@ -101,10 +101,6 @@ def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict
                                             ValueChange(new_tasks[new_key], name, old_text, new_text))
                 change.hosts.append(host)
     return list(grouped.values())
-
-
-def _tasks(play: Any) -> list[Any]:
-    return [task for block in (*play.compile(), *play.handlers) for task in block.tasks() if not task.implicit]
 
 
 def read_names(task: Any) -> set[str]:
