@@ -24,7 +24,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "review"))
 
-from review_cases import listing_names  # noqa: E402
+from review_cases import claimed_listing_changes, listing_names, selection_of  # noqa: E402
 
-from playbook_ls.review.compare import matched, review_playbook  # noqa: E402
+from playbook_ls.review.compare import review_playbook  # noqa: E402
 from playbook_ls.review.revisions import git, write_revision  # noqa: E402
-from playbook_ls.review.sides import inside, listed, read_playbook  # noqa: E402
+from playbook_ls.review.sides import inside, read_playbook  # noqa: E402
 
 
 def ansible_listing(tool: str, root: str, playbook: str, args: list[str]) -> str:
@@ -53,7 +52,6 @@ def selection_args(label: str) -> list[str]:
 def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
                max_selections: int) -> dict[str, Any]:
     from engine.flow.plan import RunOptions
-    from engine.flow.tags import Selection
     from engine.parsing.source import SourceCache, files_changed
     from playbook_ls.review.build import _playbooks_in
     from playbook_ls.review.revisions import Side, changed_files
@@ -84,7 +82,6 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
         for path in reached[:max_playbooks]:
             old, new = views["old"][path], views["new"][path]
             review = review_playbook(old, new, None, None, changed)
-            pairs = matched(old, new)
             for selection_change in review.selections[:max_selections]:
                 args = selection_args(selection_change.label)
                 listings = {side: ansible_listing(tool, roots[side], path, args) for side in ("old", "new")}
@@ -93,17 +90,7 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
                     continue
                 before, after = (listing_names(listings[side], os.path.realpath(roots[side]))
                                  for side in ("old", "new"))
-                selection = Selection.from_options([a for a in args if a != "--tags"][:1] if args else [], [])
-                now = Counter((e.task.key[0].split("\t")[0], e.task.name) for e in selection_change.now_runs)
-                gone = Counter((e.task.key[0].split("\t")[0], (e.before or e.task).name)
-                               for e in selection_change.no_longer_runs)
-                old_listed, new_listed = listed(old, selection), listed(new, selection)
-                by_key = {side: {t.key: t for play in view.plays for t in play.tasks}
-                          for side, view in (("old", old), ("new", new))}
-                for old_key, new_key in pairs.items():
-                    if old_key[1] != new_key[1] and old_key in old_listed and new_key in new_listed:
-                        now[(new_key[0].split("\t")[0], by_key["new"][new_key].name)] += 1
-                        gone[(old_key[0].split("\t")[0], by_key["old"][old_key].name)] += 1
+                now, gone = claimed_listing_changes(old, new, selection_change, selection_of(args))
                 result["compared"] += 1
                 result["shown"] = result.get("shown", 0) + (after - before).total() + (before - after).total()
                 for claimed, shown, what in ((now, after - before, "now runs"), (gone, before - after, "no longer")):

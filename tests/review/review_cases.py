@@ -94,6 +94,38 @@ _PLAY_BLOCK = re.compile(r"^  play #\d+ \((?P<hosts>.*?)\): (?P<name>.*?)\tTAGS:
 _TASK_ENTRY = re.compile(r"      (?P<name>.*?)\tTAGS: \[[^\]]*\]\n", re.DOTALL)
 
 
+def selection_of(args: list[str]) -> Any:
+    """The tag selection of ansible-playbook's ``--tags``/``--skip-tags`` arguments."""
+    from engine.flow.tags import Selection
+
+    tags = [args[i + 1] for i, a in enumerate(args) if a == "--tags"]
+    skip = [args[i + 1] for i, a in enumerate(args) if a == "--skip-tags"]
+    return Selection.from_options(tags, skip)
+
+
+def listed_names(view: Any, keys: Any) -> Counter[tuple[str, str]]:
+    """(play name, task name) of the tasks ``keys`` name in a side's ``view``, as listing_names gives them."""
+    by_key = {task.key: task for play in view.plays for task in play.tasks}
+    return Counter((key[0].split("\t")[0], by_key[key].name) for key in keys)
+
+
+def claimed_listing_changes(old: Any, new: Any, change: Any, selection: Any) -> tuple[Counter[tuple[str, str]],
+                                                                                        Counter[tuple[str, str]]]:
+    """What the review's ``change`` of one selection says the listings gain and lose, as ansible
+    lists them: a task renamed and listed on both sides is listed under its new name, not the old."""
+    from playbook_ls.review.compare import matched
+    from playbook_ls.review.sides import listed
+
+    now = Counter((entry.task.key[0].split("\t")[0], entry.task.name) for entry in change.now_runs)
+    gone = Counter((entry.task.key[0].split("\t")[0], (entry.before or entry.task).name)
+                   for entry in change.no_longer_runs)
+    old_listed, new_listed = listed(old, selection), listed(new, selection)
+    renamed = [(before, after) for before, after in matched(old, new).items()
+               if before[1] != after[1] and before in old_listed and after in new_listed]
+    return (now + listed_names(new, [after for _, after in renamed]),
+            gone + listed_names(old, [before for before, _ in renamed]))
+
+
 def outcome_class(statuses: list[str] | None) -> str:
     """A recorded run's statuses of one task on one host as the plan's outcome: nothing recorded
     (not selected, not notified, run once elsewhere) is a skip ansible does not report."""

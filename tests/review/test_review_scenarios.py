@@ -7,27 +7,28 @@ from __future__ import annotations
 
 import json
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 from ansible_tools import find_tool
-from review_cases import SIDES, listing_names, outcome_class, record, scenarios, selection_label
+from review_cases import (
+    SIDES,
+    claimed_listing_changes,
+    listed_names,
+    listing_names,
+    outcome_class,
+    record,
+    scenarios,
+    selection_label,
+    selection_of,
+)
 from review_cases import read_case as case_of
 
 from playbook_ls.review.compare import PlaybookReview, matched, review_playbook
-from playbook_ls.review.sides import PlaybookView, TaskKey, host_outcomes, inside, listed, read_playbook
+from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, listed, read_playbook
 
 SCENARIOS = scenarios()
-
-
-def _selection(args: list[str]) -> Any:
-    from engine.flow.tags import Selection
-
-    tags = [args[i + 1] for i, a in enumerate(args) if a == "--tags"]
-    skip = [args[i + 1] for i, a in enumerate(args) if a == "--skip-tags"]
-    return Selection.from_options(tags, skip)
 
 
 def _views(scenario: Path, playbook: str) -> dict[str, PlaybookView]:
@@ -43,11 +44,6 @@ def _views(scenario: Path, playbook: str) -> dict[str, PlaybookView]:
         with inside(root):
             views[side] = read_playbook(root, playbook, options, SourceCache())
     return views
-
-
-def _names(view: PlaybookView, keys: set[TaskKey] | list[TaskKey]) -> Counter[tuple[str, str]]:
-    by_key = {task.key: task for play in view.plays for task in play.tasks}
-    return Counter((key[0].split("\t")[0], by_key[key].name) for key in keys)
 
 
 def _cases() -> list[tuple[Path, str, list[str]]]:
@@ -66,7 +62,7 @@ def test_each_side_lists_what_ansible_lists(case: tuple[Path, str, list[str]]) -
     views = _views(scenario, playbook)
     for side in SIDES:
         ansible = listing_names(expected[side]["listings"][selection_label(playbook, args)])
-        assert _names(views[side], listed(views[side], _selection(args))) == ansible, side
+        assert listed_names(views[side], listed(views[side], selection_of(args))) == ansible, side
 
 
 @pytest.mark.parametrize("case", _cases(), ids=_id)
@@ -76,17 +72,9 @@ def test_what_now_runs_and_no_longer_runs_is_what_ansible_lists(case: tuple[Path
     label = selection_label(playbook, args)
     before, after = (listing_names(expected[side]["listings"][label]) for side in SIDES)
     views = _views(scenario, playbook)
-    review = review_playbook(views["old"], views["new"], [(label, _selection(args))], None, set())
+    review = review_playbook(views["old"], views["new"], [(label, selection_of(args))], None, set())
     (selection,) = review.selections
-    now = Counter((entry.task.key[0].split("\t")[0], entry.task.name) for entry in selection.now_runs)
-    gone = Counter((entry.task.key[0].split("\t")[0], (entry.before or entry.task).name)
-                   for entry in selection.no_longer_runs)
-    # a task renamed and listed on both sides: ansible lists the new name, not the old
-    pairs = matched(views["old"], views["new"])
-    old_listed, new_listed = listed(views["old"], _selection(args)), listed(views["new"], _selection(args))
-    renamed = [(old, new) for old, new in pairs.items() if old[1] != new[1] and old in old_listed and new in new_listed]
-    now += _names(views["new"], [new for _, new in renamed])
-    gone += _names(views["old"], [old for old, _ in renamed])
+    now, gone = claimed_listing_changes(views["old"], views["new"], selection, selection_of(args))
     assert now == after - before
     assert gone == before - after
 
