@@ -35,8 +35,11 @@ def hosts_section(index: WorkspaceIndex, path: str, line: int, inventory: list[s
     return "\n\n".join(sections) or None
 
 
-def outcomes_of(index: WorkspaceIndex, reach: Reach, inventory: list[str]) -> tuple[Any, dict[str, HostOutcome]]:
-    """The play's plan and ``reach.task``'s outcome on the play's first ``MAX_HOSTS`` hosts.
+def outcomes_of(index: WorkspaceIndex, reach: Reach, inventory: list[str],
+                context: tuple[Any, Any] | None = None) -> tuple[Any, dict[str, HostOutcome]]:
+    """The play's plan and ``reach.task``'s outcome on the play's first ``MAX_HOSTS`` hosts;
+    ``context``: the play's :func:`~playbook_ls.features.variables.play_context`, when the caller
+    asks for every task of the play (it selects the play's hosts in the inventory).
 
     Kept with the play (which an edit replaces) for its inventory (replaced when its files
     change), until the workspace next changes: the greying of the open files
@@ -50,17 +53,21 @@ def outcomes_of(index: WorkspaceIndex, reach: Reach, inventory: list[str]) -> tu
 
     task = reach.task
     assert task is not None
-    plan, play_plan = play_context(index, reach, inventory)
+    plan, play_plan = context or play_context(index, reach, inventory)
     hosts = play_plan.hosts[:MAX_HOSTS]
     kept = reach.play.derived.setdefault("host outcomes", {})
     if kept.get("generation") != index.generation:
         kept.clear()
         kept["generation"] = index.generation
-    key = (id(task), tuple(host.name for host in hosts), repr(plan.options))
+    names = tuple(host.name for host in hosts)
+    key = (id(task), names, repr(plan.options))
     found = kept.get(key)
     if found is not None and found[0] is plan.inventory:
         return play_plan, found[1]
-    batches = play_batches(reach.play, [host.name for host in play_plan.hosts])
+    every = [host.name for host in play_plan.hosts]
+    batches = kept.get(("batches", tuple(every)))
+    if batches is None:  # the play's, asked again for each of its tasks
+        batches = kept[("batches", tuple(every))] = play_batches(reach.play, every)
     outcomes = task_outcomes(plan, play_plan, task, conditions_on_the_way(task, includers_of(reach.play, task)),
                              batches, play_signatures(plan, play_plan), hosts)
     kept[key] = (plan.inventory, outcomes)

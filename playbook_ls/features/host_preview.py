@@ -28,6 +28,7 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
     some context but that no host of the inventory runs in any context, with why."""
     from playbook_ls.features.host_hover import outcomes_of
     from playbook_ls.features.selection import never_run, play_verdicts
+    from playbook_ls.features.variables import play_context
     from playbook_ls.features.workspace import Reach
 
     found: dict[tuple[str, Span], tuple[list[bool], dict[str, None]]] = {}
@@ -38,6 +39,7 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                 continue
             play = digest.play
             verdicts = play_verdicts(play, selection)
+            context = None  # the play's hosts in the inventory, selected once for all its tasks
             for real, tasks in written.items():
                 for task in tasks:
                     if task is None or task.span is None or task.handler:
@@ -48,7 +50,8 @@ def run_nowhere(index: WorkspaceIndex, selection: Selection, inventory: list[str
                     runs, reasons = found.setdefault((real, task.span), ([False], {}))
                     if runs[0]:
                         continue
-                    _play_plan, outcomes = outcomes_of(index, Reach(book, task, play), inventory)
+                    context = context or play_context(index, Reach(book, None, play), inventory)
+                    _play_plan, outcomes = outcomes_of(index, Reach(book, task, play), inventory, context)
                     if not outcomes or any(outcome.outcome != SKIPPED for outcome in outcomes.values()):
                         runs[0] = True
                         continue
