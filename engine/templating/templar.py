@@ -36,7 +36,7 @@ from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
-from engine.templating.finalize import fail_on_undefined_inside, syntax_error
+from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.values import UnsafeText
 
@@ -489,8 +489,9 @@ class Templar:
             containers.add(id(value))
         try:
             if isinstance(value, list):
-                return [self._template(v, containers) for v in value]
-            return {self._template(k, containers): self._template(v, containers) for k, v in value.items()}
+                return [t for v in value if not omitted(t := self._template(v, containers))]
+            return {self._template(k, containers): t for k, v in value.items()
+                    if not omitted(t := self._template(v, containers))}
         finally:
             if containers is not None:
                 containers.discard(id(value))
@@ -526,8 +527,8 @@ class Templar:
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
-            if isinstance(result, list | dict):
-                fail_on_undefined_inside(result)
+            if isinstance(result, list | dict | tuple):
+                result = finalized(result)
         except TemplateFailure:
             raise
         except ArithmeticError as exc:  # create_template_error: a Python error while rendering

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import find_config_file, inject_facts_as_vars
+from engine.values import OMIT_TOKEN
 from engine.variables.play_context import (
     PlayContext,
     namespace_facts,
@@ -36,7 +37,8 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.parsing.source import SourceCache
 
-OMIT = "__omit_place_holder__playbook_ls"
+OMIT = OMIT_TOKEN
+_HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
 
 class LaunchValues(Protocol):
@@ -98,6 +100,18 @@ class VariableManager:
         magic = self.magic_vars(context, host, task)
         layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
                                               *above], {**self.options.extra_vars, **magic}, bounded=False)
+        return fold(layers, self.inventory.data.merge_hashes) | magic
+
+    def hostless_vars(self, context: PlayContext, host: Host, task: Task) -> dict[str, Any]:
+        """``get_vars(play, task)`` without a host, as the strategy templates a handler's name
+        with it: the play's, roles' and task's levels and the play-wide magic variables, none of
+        the inventory's, the facts or what earlier tasks set (``host`` only lends the magic
+        variables that are the same on every host)."""
+        below, above = host_independent_layers(self, context, task, [], gathers_facts=False)
+        magic = {name: value for name, value in self.magic_vars(context, host, task).items()
+                 if name not in _HOST_MAGIC}
+        layers = with_vars_files(self, context.play, [*below, *above], {**self.options.extra_vars, **magic},
+                                 bounded=False)
         return fold(layers, self.inventory.data.merge_hashes) | magic
 
     def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:
