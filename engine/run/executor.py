@@ -226,7 +226,8 @@ class Executor:
                                    [name for name in in_inventory if name not in gone], roles,
                                    batch=None if single and in_inventory == self.order else self.batch_order)
         self.selected = play_plan.selected_ids()
-        self.handlers = Handlers(play.handlers)
+        self.handlers = Handlers(play.handlers, lambda handler: Templar(
+            self.variables.hostless_vars(self.context, hosts[0], handler)), self.callback.warning)
         self.role_runs = RoleRuns()
         self.runs = {h.name: HostRun(h) for h in hosts}
         self.batch_size = len(batch)
@@ -547,7 +548,7 @@ class Executor:
         if not loop_var or loop_var not in variables:
             return {}
         label: Any = variables[loop_var]
-        control = keyword(task, "loop_control")
+        control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None  # not inherited
         if isinstance(control, Mapping) and control.get("label") is not None:
             try:
                 label = templar.template(control["label"])
