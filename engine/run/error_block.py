@@ -281,10 +281,10 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             ERROR_KEY: chain}
 
 
-def conditional_failure(message: str, span: Span | None) -> dict[str, Any]:
+def conditional_failure(message: str, span: Span | None, help: str | None = None) -> dict[str, Any]:
     """The failed result of a ``when`` that cannot be evaluated (``Conditional.evaluate_conditional``
     raises before the action): the error, at the condition as written."""
-    chain = [Event(message, span)]
+    chain = [Event(message, span, help=help)]
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
 
 

@@ -480,11 +480,13 @@ class Executor:
 
     def _templar(self, task: Task, host: Host) -> Templar:
         """The templar of ``task`` on ``host``: its variables, the run's lookups."""
-        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        params = self.includes.params.get(id(task))
+        variables = self.variables.task_vars(self.context, host, task, params)
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text: self.callback.warning(text, task)))
+                                                       lambda text: self.callback.warning(text, task)),
+                       origin_of=lambda name: self.variables.origin(self.context, host, task, name, params))
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)

@@ -16,6 +16,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import run_attempts
+from engine.templating.errors import BrokenConditional
 from engine.templating.templar import Templar, TemplateFailure, undefined_cause
 
 ModuleLookup = Callable[[str], Any]
@@ -45,9 +46,17 @@ def failed_result(message: str) -> dict[str, Any]:
 class ConditionFailure(TemplateFailure):
     """A ``when`` condition that cannot be evaluated, with where it is written."""
 
-    def __init__(self, message: str, span: Any) -> None:
+    def __init__(self, message: str, span: Any, help: str | None = None) -> None:
         super().__init__(message)
-        self.span = span
+        self.span, self.help = span, help
+
+
+def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
+    """The failure of a condition written at ``span``: a broken one names where its value
+    comes from (the condition itself when nothing else is known), with ansible's help text."""
+    if isinstance(exc, BrokenConditional):
+        return ConditionFailure(exc.message(span.human() if span is not None else None), span, BrokenConditional.HELP)
+    return ConditionFailure(str(exc), span)
 
 
 def false_condition(task: Task, templar: Templar) -> Any:
@@ -57,7 +66,7 @@ def false_condition(task: Task, templar: Templar) -> Any:
             if not templar.evaluate(sourced.value):
                 return sourced.value
         except TemplateFailure as exc:
-            raise ConditionFailure(str(exc), _condition_span(sourced)) from exc
+            raise condition_failure(exc, _condition_span(sourced)) from exc
     return None
 
 
@@ -79,7 +88,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     if isinstance(exc, ConditionFailure):
         from engine.run.error_block import conditional_failure
 
-        return conditional_failure(str(exc), exc.span)
+        return conditional_failure(str(exc), exc.span, exc.help)
     return failed_result(str(exc))
 
 

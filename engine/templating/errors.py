@@ -8,6 +8,23 @@ class TemplateFailure(Exception):
     """A template could not be rendered; the message is what ansible would report."""
 
 
+class BrokenConditional(TemplateFailure):
+    """A conditional whose result is not a boolean (``AnsibleBrokenConditionalError``). Its
+    message names where the value came from: ``origin`` (a variable's value as written), else
+    where the conditional itself is written, which only the caller knows."""
+
+    HELP = "Broken conditionals can be temporarily allowed with the `ALLOW_BROKEN_CONDITIONALS` configuration option."
+
+    def __init__(self, result: bool, type_name: str, origin: str | None) -> None:
+        self.result, self.type_name, self.origin = result, type_name, origin
+        super().__init__(self.message(None))
+
+    def message(self, written_at: str | None) -> str:
+        origin = self.origin or written_at or "<unknown>"
+        return (f"Conditional result ({self.result}) was derived from value of type {self.type_name!r} at "
+                f"{origin!r}. Conditionals must have a boolean result.")
+
+
 class SeparateFailure(TemplateFailure):
     """A port of an ansible-core filter failing with an error ansible shows as a cause of its own
     below "The filter plugin 'NAME' failed.", rather than after it on one line: one ansible's

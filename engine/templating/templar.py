@@ -31,7 +31,7 @@ from engine.templating.bounds import (
     text_size,
 )
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import RunTimeOnly, TemplateFailure
+from engine.templating.errors import BrokenConditional, RunTimeOnly, TemplateFailure
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
@@ -380,7 +380,8 @@ class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
-                 bounded: bool = False, data: Collection[str] = ()) -> None:
+                 bounded: bool = False, data: Collection[str] = (),
+                 origin_of: Callable[[str], str | None] | None = None) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -395,7 +396,11 @@ class Templar:
         used while a static evaluation is in progress (``hostvars``' own) is bounded too.
 
         ``data``: the names of ``variables`` read as they are, never rendered (the magic
-        variables, which ansible builds itself and does not trust as templates)."""
+        variables, which ansible builds itself and does not trust as templates).
+
+        ``origin_of``: where a variable's value is written (a run's, for a broken conditional's
+        message), or None."""
+        self.origin_of = origin_of
         self.raw = variables
         self.data = data
         self.lookups = lookups
@@ -424,7 +429,13 @@ class Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
         data = self.data if not any(name in self.data for name in more) else \
             frozenset(name for name in self.data if name not in more)
-        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data)
+        origin_of = self.origin_of
+        if origin_of is not None and more:
+            parent = origin_of
+
+            def origin_of(name: str) -> str | None:
+                return None if name in more else parent(name)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of)
 
     def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
         """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
@@ -575,8 +586,9 @@ class Templar:
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if isinstance(result, bool):
             return result
-        raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
-                              f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+        # the value keeps where it is written when the conditional names it alone
+        origin = self.origin_of(text) if self.origin_of is not None and text.isidentifier() else None
+        raise BrokenConditional(bool(result), _type_name(result), origin)
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with

@@ -8,6 +8,7 @@ would learn said to be unknown: one computation for both.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from engine.variables.play_context import (
 )
 from engine.variables.sources import (
     Layer,
+    definitions,
     fold,
     host_independent_layers,
     inventory_layers,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
 
 OMIT = OMIT_TOKEN
+_ONE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
 
@@ -90,6 +93,11 @@ class VariableManager:
         """What ``task`` sees on ``host`` in the run: the levels engine.variables.sources declares (the
         same a variable report shows), with what the run has learnt of the host (facts,
         include_vars, set_fact and register) and the ``include_params`` of its include."""
+        layers, magic = self._task_layers(context, host, task, include_params)
+        return fold(layers, self.inventory.data.merge_hashes) | magic
+
+    def _task_layers(self, context: PlayContext, host: Host, task: Task | None,
+                     include_params: Mapping[str, Any] | None) -> tuple[list[Layer], dict[str, Any]]:
         play = context.play
         state = self.state(host.name)
         runtime = [Layer("include_vars", "include_vars", state.included),
@@ -100,7 +108,33 @@ class VariableManager:
         magic = self.magic_vars(context, host, task)
         layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
                                               *above], {**self.options.extra_vars, **magic}, bounded=False)
-        return fold(layers, self.inventory.data.merge_hashes) | magic
+        return layers, magic
+
+    def origin(self, context: PlayContext, host: Host, task: Task | None, name: str,
+               include_params: Mapping[str, Any] | None = None) -> str | None:
+        """Where the value ``task`` sees as ``name`` on ``host`` is written, as ansible's Origin
+        tag prints it (``path:line:col``, an INI inventory's ``path:line``), following a value
+        that is one other variable's template (``"{{ other }}"`` keeps the other's origin);
+        None for a value no file holds (a fact, set_fact, a magic variable, a computed value)."""
+        layers, magic = self._task_layers(context, host, task, include_params)
+        for _ in range(10):
+            if name in magic:
+                return None
+            found = definitions(layers, [name]).get(name)
+            if not found or found[0].runtime or found[0].path is None:
+                return None
+            winner = found[0]
+            referred = _ONE_NAME.fullmatch(winner.value) if isinstance(winner.value, str) else None
+            if referred is None:
+                layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
+                             and layer.level == winner.level)
+                span = getattr(layer.values, "value_spans", {}).get(name)
+                path = os.path.abspath(winner.path)
+                if span is not None:
+                    return f"{path}:{span.line + 1}:{span.col + 1}"
+                return f"{path}:{winner.line + 1}" if winner.line is not None else path
+            name = referred.group(1)
+        return None
 
     def hostless_vars(self, context: PlayContext, host: Host, task: Task) -> dict[str, Any]:
         """``get_vars(play, task)`` without a host, as the strategy templates a handler's name
