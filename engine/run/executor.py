@@ -486,7 +486,8 @@ class Executor:
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
                                                        lambda text: self.callback.warning(text, task)),
-                       origin_of=lambda name: self.variables.origin(self.context, host, task, name, params))
+                       origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
+                                                                            params, follow))
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)

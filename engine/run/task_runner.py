@@ -16,7 +16,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import run_attempts
-from engine.templating.errors import BrokenConditional
+from engine.templating.errors import BrokenConditional, value_origin
 from engine.templating.templar import Templar, TemplateFailure, undefined_cause
 
 ModuleLookup = Callable[[str], Any]
@@ -46,17 +46,22 @@ def failed_result(message: str) -> dict[str, Any]:
 class ConditionFailure(TemplateFailure):
     """A ``when`` condition that cannot be evaluated, with where it is written."""
 
-    def __init__(self, message: str, span: Any, help: str | None = None) -> None:
+    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None) -> None:
         super().__init__(message)
-        self.span, self.help = span, help
+        self.span, self.help, self.origin = span, help, origin
+
+
+UNDEFINED_IN_CONDITION = "Error while evaluating conditional: "
 
 
 def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
     """The failure of a condition written at ``span``: a broken one names where its value
-    comes from (the condition itself when nothing else is known), with ansible's help text."""
+    comes from (the condition itself when nothing else is known), with ansible's help text;
+    an undefined value met in a variable's template is chained to where that value is written."""
     if isinstance(exc, BrokenConditional):
         return ConditionFailure(exc.message(span.human() if span is not None else None), span, BrokenConditional.HELP)
-    return ConditionFailure(str(exc), span)
+    origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
+    return ConditionFailure(str(exc), span, origin=origin)
 
 
 def false_condition(task: Task, templar: Templar) -> Any:
@@ -88,7 +93,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     if isinstance(exc, ConditionFailure):
         from engine.run.error_block import conditional_failure
 
-        return conditional_failure(str(exc), exc.span, exc.help)
+        return conditional_failure(str(exc), exc.span, exc.help, exc.origin)
     return failed_result(str(exc))
 
 
@@ -118,7 +123,10 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
             break
     if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
         return failed_result(message)
-    return {"failed": True, "changed": False, "msg": f"Task failed: {message}", ERROR_KEY: [Event(message, span)]}
+    # an undefined value met in a variable's template is at that value, as ansible chains it
+    origin = value_origin(exc) if undefined_cause(exc) else None
+    return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
+            ERROR_KEY: [Event(message, origin or span)]}
 
 
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:

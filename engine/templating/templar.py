@@ -31,7 +31,7 @@ from engine.templating.bounds import (
     text_size,
 )
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import BrokenConditional, RunTimeOnly, TemplateFailure
+from engine.templating.errors import BrokenConditional, RunTimeOnly, TemplateFailure, value_origin
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
@@ -123,7 +123,7 @@ def parsing_environment() -> Any:
 @cache
 def _classes() -> tuple[type, type, type]:
     """(the run-time environment class, ansible's undefined, a captured failure)."""
-    from jinja2 import StrictUndefined
+    from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -150,7 +150,7 @@ def _classes() -> tuple[type, type, type]:
         and ``x['a'] is defined`` work and ``x.a ~ 'z'`` fails with "'x' is undefined"), anything
         else fails as StrictUndefined does."""
 
-        __slots__ = ()
+        __slots__ = ("value_origin",)
 
         def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
                      *args: Any, **kwargs: Any) -> None:
@@ -158,6 +158,14 @@ def _classes() -> tuple[type, type, type]:
             if not hint and name and obj is not missing:
                 hint = f"object of type {_native_type_name(obj)!r} has no attribute {name!r}"
             super().__init__(hint, obj, name, *args, **kwargs)
+            self.value_origin: Any = None
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return Undefined._fail_with_undefined_error(self, *args, **kwargs)
+            except Exception as exc:
+                exc.value_origin = self.value_origin  # type: ignore[attr-defined]
+                raise
 
         def __getattr__(self, name: str) -> Any:
             if name[:2] == "__":
@@ -167,6 +175,13 @@ def _classes() -> tuple[type, type, type]:
         def __getitem__(self, name: Any) -> Any:
             return self
 
+    # Jinja binds the failing operators (len, str, iteration, arithmetic...) to Undefined's own
+    # method, not to an override: they fail through ours, which says where the value is written
+    for owner in (Undefined, StrictUndefined):
+        for attr, value in list(vars(owner).items()):
+            if value is Undefined._fail_with_undefined_error and attr.startswith("__"):
+                setattr(ChainedUndefined, attr, ChainedUndefined._fail_with_undefined_error)
+
     class CapturedFailure(ChainedUndefined):
         """A variable whose rendering failed for another reason than an undefined name (a filter
         the engine lacks, a type error): it fails with that error where a template uses it, and
@@ -175,7 +190,9 @@ def _classes() -> tuple[type, type, type]:
         __slots__ = ()
 
         def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
-            raise TemplateFailure(str(self._undefined_hint))
+            failure = TemplateFailure(str(self._undefined_hint))
+            failure.value_origin = self.value_origin  # type: ignore[attr-defined]
+            raise failure
 
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
@@ -381,7 +398,7 @@ class Templar:
 
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
                  bounded: bool = False, data: Collection[str] = (),
-                 origin_of: Callable[[str], str | None] | None = None) -> None:
+                 origin_of: Callable[[str, bool], Any] | None = None) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -398,8 +415,9 @@ class Templar:
         ``data``: the names of ``variables`` read as they are, never rendered (the magic
         variables, which ansible builds itself and does not trust as templates).
 
-        ``origin_of``: where a variable's value is written (a run's, for a broken conditional's
-        message), or None."""
+        ``origin_of(name, follow)``: where a variable's value is written (a run's: for a broken
+        conditional's message, following a value that names another, and for the error of a
+        variable's template, not following), or None."""
         self.origin_of = origin_of
         self.raw = variables
         self.data = data
@@ -421,9 +439,11 @@ class Templar:
                 or _too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
-        if undefined_cause(exc):
-            return env.undefined(hint=message, name=name)
-        return env.captured_failure(hint=message, name=name)
+        marker = env.undefined(hint=message, name=name) if undefined_cause(exc) else \
+            env.captured_failure(hint=message, name=name)
+        if self.origin_of is not None:  # ansible chains the error to the value that failed, innermost first
+            marker.value_origin = value_origin(exc) or self.origin_of(name, False)
+        return marker
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
@@ -433,8 +453,8 @@ class Templar:
         if origin_of is not None and more:
             parent = origin_of
 
-            def origin_of(name: str) -> str | None:
-                return None if name in more else parent(name)
+            def origin_of(name: str, follow: bool) -> Any:
+                return None if name in more else parent(name, follow)
         return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of)
 
     def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
@@ -587,7 +607,7 @@ class Templar:
         if isinstance(result, bool):
             return result
         # the value keeps where it is written when the conditional names it alone
-        origin = self.origin_of(text) if self.origin_of is not None and text.isidentifier() else None
+        origin = self.origin_of(text, True) if self.origin_of is not None and text.isidentifier() else None
         raise BrokenConditional(bool(result), _type_name(result), origin)
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import find_config_file, inject_facts_as_vars
+from engine.span import Span
 from engine.values import OMIT_TOKEN
 from engine.variables.play_context import (
     PlayContext,
@@ -111,11 +112,11 @@ class VariableManager:
         return layers, magic
 
     def origin(self, context: PlayContext, host: Host, task: Task | None, name: str,
-               include_params: Mapping[str, Any] | None = None) -> str | None:
+               include_params: Mapping[str, Any] | None = None, follow: bool = True) -> Span | str | None:
         """Where the value ``task`` sees as ``name`` on ``host`` is written, as ansible's Origin
-        tag prints it (``path:line:col``, an INI inventory's ``path:line``), following a value
-        that is one other variable's template (``"{{ other }}"`` keeps the other's origin);
-        None for a value no file holds (a fact, set_fact, a magic variable, a computed value)."""
+        tag has it (the value's span, else the file and line, else the file), following a value
+        that is one other variable's template (``"{{ other }}"`` keeps the other's origin) unless
+        ``follow`` is false; None for a value no file holds (a fact, set_fact, a magic variable)."""
         layers, magic = self._task_layers(context, host, task, include_params)
         for _ in range(10):
             if name in magic:
@@ -124,14 +125,14 @@ class VariableManager:
             if not found or found[0].runtime or found[0].path is None:
                 return None
             winner = found[0]
-            referred = _ONE_NAME.fullmatch(winner.value) if isinstance(winner.value, str) else None
+            referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) else None
             if referred is None:
                 layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
                              and layer.level == winner.level)
                 span = getattr(layer.values, "value_spans", {}).get(name)
                 path = os.path.abspath(winner.path)
                 if span is not None:
-                    return f"{path}:{span.line + 1}:{span.col + 1}"
+                    return Span(path, *span[1:])
                 return f"{path}:{winner.line + 1}" if winner.line is not None else path
             name = referred.group(1)
         return None

@@ -45,7 +45,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             from engine.run.task_runner import condition_failure
 
             failure = condition_failure(exc, spans[index] if index < len(spans) else None)
-            return conditional_failure(str(failure), failure.span, failure.help)
+            return conditional_failure(str(failure), failure.span, failure.help, failure.origin)
         if not holds:
             return {
                 "changed": False,
