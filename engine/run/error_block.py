@@ -397,6 +397,26 @@ def _embedded_conditional_origin(data: Any) -> Span | None:
     return None
 
 
+def condition_span(task: Any, conditional: str) -> Span | None:
+    """Where ``conditional`` is written: a condition of the task's own (``when``, ``changed_when``,
+    ``failed_when``, ``until``, an item of their lists) or of a block around it."""
+    frames = [(task.data, getattr(task.data, "value_spans", None)),
+              *((getattr(s.frame, "keywords", None), getattr(s.frame, "keyword_spans", None))
+                for s in task.effective_when())]
+    for data, spans in frames:
+        if not isinstance(data, Mapping):
+            continue
+        spans = spans or {}
+        for key in CONDITIONALS:
+            value = data.get(key)
+            items = value if isinstance(value, list) else [value]
+            item_spans = getattr(value, "item_spans", []) if isinstance(value, list) else [spans.get(key)]
+            for index, item in enumerate(items):
+                if item == conditional:
+                    return item_spans[index] if index < len(item_spans) else spans.get(key)
+    return None
+
+
 def warning_text(message: str, task: Any) -> str:
     """A warning as ``Display._warning`` formats it: those ansible gives a source context (a
     template embedded in a string constant, at the condition or the value that holds it) with

@@ -33,6 +33,7 @@ from engine.run.delegation import (
     delegation_of,
 )
 from engine.run.environment import task_environment
+from engine.run.error_block import condition_span
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
@@ -487,7 +488,9 @@ class Executor:
                                                        self.context.play.basedir, task.action,
                                                        lambda text: self.callback.warning(text, task)),
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
-                                                                            params, follow))
+                                                                            params, follow),
+                       deprecate=lambda message, conditional: self.callback.deprecated(
+                           message, condition_span(task, conditional)))
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)

@@ -398,7 +398,8 @@ class Templar:
 
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
                  bounded: bool = False, data: Collection[str] = (),
-                 origin_of: Callable[[str, bool], Any] | None = None) -> None:
+                 origin_of: Callable[[str, bool], Any] | None = None,
+                 deprecate: Callable[[str, str], None] | None = None) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -417,8 +418,10 @@ class Templar:
 
         ``origin_of(name, follow)``: where a variable's value is written (a run's: for a broken
         conditional's message, following a value that names another, and for the error of a
-        variable's template, not following), or None."""
+        variable's template, not following), or None. ``deprecate(message, conditional)``: a
+        run's deprecation warning about a conditional as written."""
         self.origin_of = origin_of
+        self.deprecate = deprecate
         self.raw = variables
         self.data = data
         self.lookups = lookups
@@ -455,7 +458,8 @@ class Templar:
 
             def origin_of(name: str, follow: bool) -> Any:
                 return None if name in more else parent(name, follow)
-        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of,
+                       self.deprecate)
 
     def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
         """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
@@ -604,6 +608,9 @@ class Templar:
                 raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
+        if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):
+            # a conditional wholly in {{ }} is rendered as a template first (2.19 deprecates it)
+            self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
         # the value keeps where it is written when the conditional names it alone
@@ -619,7 +626,8 @@ class Templar:
         evaluates those one by one, for ansible's own error."""
         text = conditional_expression(conditional)
         names = list(scopes[0]) if scopes else []
-        if (not scopes or not text or _SEES_CONTEXT.search(text) or not all(name.isidentifier() for name in names)
+        if (not scopes or not text or _SEES_CONTEXT.search(text) or text != conditional.strip()
+                or not all(name.isidentifier() for name in names)
                 or any(marker in text for marker in ("{{", "}}", "{%", "%}", "{#", "#}"))):
             return [None] * len(scopes)
         read = [name for name in names if name in _names_in(text)]
@@ -661,6 +669,10 @@ def _names_in(expression: str) -> frozenset[str]:
 
 # names whose meaning in one rendering of a whole loop is not what it is in one item's
 _SEES_CONTEXT = re.compile(r"\b(?:vars|lookup|query|q|loop|self|caller|varargs|kwargs|namespace)\b")
+
+
+CONDITIONAL_AS_TEMPLATE = ("Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}. "
+                           "This feature will be removed from ansible-core version 2.23.")
 
 
 def conditional_expression(conditional: str) -> str:
