@@ -177,9 +177,10 @@ def _classes() -> tuple[type, type, type]:
 
     # Jinja binds the failing operators (len, str, iteration, arithmetic...) to Undefined's own
     # method, not to an override: they fail through ours, which says where the value is written
+    own = set(vars(ChainedUndefined))  # its item and attribute access give itself
     for owner in (Undefined, StrictUndefined):
         for attr, value in list(vars(owner).items()):
-            if value is Undefined._fail_with_undefined_error and attr.startswith("__"):
+            if value is Undefined._fail_with_undefined_error and attr.startswith("__") and attr not in own:
                 setattr(ChainedUndefined, attr, ChainedUndefined._fail_with_undefined_error)
 
     class CapturedFailure(ChainedUndefined):
