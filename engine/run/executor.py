@@ -45,7 +45,7 @@ from engine.run.play_roles import RoleTree, play_roles
 from engine.run.play_warnings import play_start_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.task_runner import failed_result, include_item_vars, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import VariableManager
@@ -545,23 +545,6 @@ class Executor:
         self.included_items.clear()
         return step
 
-    @staticmethod
-    def _include_vars(task: Task, templar: Templar) -> dict[str, Any]:
-        """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
-        label them: the loop var and the item's label (``loop_control.label``, else the item)."""
-        variables = templar.variables
-        loop_var = variables.get("ansible_loop_var")
-        if not loop_var or loop_var not in variables:
-            return {}
-        label: Any = variables[loop_var]
-        control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None  # not inherited
-        if isinstance(control, Mapping) and control.get("label") is not None:
-            try:
-                label = templar.template(control["label"])
-            except TemplateFailure:
-                pass
-        return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
-
     def _announce_includes(self) -> None:
         """``v2_playbook_on_include`` once the task ran on every host: the included files as
         ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
@@ -665,7 +648,7 @@ class Executor:
             files = [os.path.abspath(path) for path in self.includes.announce]
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
-            self.included_items += [(path, self._include_vars(task, templar)) for path in files]
+            self.included_items += [(path, include_item_vars(task, templar)) for path in files]
             self.includes.announce.clear()
             return result
         try:

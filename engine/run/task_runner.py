@@ -297,3 +297,20 @@ def truth(value: Any, templar: Templar, default: bool = False) -> bool:
     if value is None:
         return default
     return boolean(templar.template(value))  # a keyword's value, read as ansible reads keywords
+
+
+def include_item_vars(task: Task, templar: Templar) -> dict[str, Any]:
+    """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
+    label them: the loop var and the item's label (``loop_control.label``, else the item)."""
+    variables = templar.variables
+    loop_var = variables.get("ansible_loop_var")
+    if not loop_var or loop_var not in variables:
+        return {}
+    label: Any = variables[loop_var]
+    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None  # not inherited
+    if isinstance(control, Mapping) and control.get("label") is not None:
+        try:
+            label = templar.template(control["label"])
+        except TemplateFailure:
+            pass
+    return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
