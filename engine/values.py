@@ -75,4 +75,8 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment"]
+# ``omit`` while a play runs: a text no task writes. A task's arguments (and any list or dict
+# templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
+OMIT_TOKEN = "__omit_place_holder__playbook_ls"
+
+__all__ = ["OMIT", "OMIT_TOKEN", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment"]

@@ -32,12 +32,14 @@ def handler_topics(handler: Task) -> list[str]:
     return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
 
 
-def search_handlers(handlers: list[Task], notification: str) -> list[Task]:
+def search_handlers(handlers: list[Task], notification: str,
+                    names: Callable[[Task], set[str]] = handler_names) -> list[Task]:
     """``search_handlers_by_notification``: by name only the last handler loaded with that name
     (a role in ``roles:`` and imported again has its handlers twice), then every handler
-    listening to the topic, one per handler name."""
+    listening to the topic, one per handler name. ``names``: the names that notify a handler
+    (a run gives them templated)."""
     newest_first = list(reversed(handlers))
-    found = [next((h for h in newest_first if notification in handler_names(h)), None)]
+    found = [next((h for h in newest_first if notification in names(h)), None)]
     seen: set[str] = set()
     for handler in newest_first:
         if notification in handler_topics(handler):

@@ -150,6 +150,20 @@ class Callback:
         self.warned.add(message)
         self.out.write(f"[WARNING]: {message}" + ("" if message.endswith("\n") else "\n"))
 
+    def deprecated(self, message: str, origin: Any = None) -> None:
+        """A ``[DEPRECATION WARNING]`` (at ``origin``) unless ansible's configuration turns them
+        off, after the warning that says how, and each once per run as ansible's Display does."""
+        from engine.run.error_block import Event, format_events
+
+        if not deprecation_warnings():
+            return
+        self.warning("Deprecation warnings can be disabled by setting `deprecation_warnings=False` in ansible.cfg.")
+        text = f"[DEPRECATION WARNING]: {format_events([Event(message, origin)])}"
+        if text in self.warned:
+            return
+        self.warned.add(text)
+        self.out.write(text if text.endswith("\n") else text + "\n")
+
     def error(self, text: str) -> None:
         """Print an ``[ERROR]`` block once per run: ansible's Display drops an error it already
         showed (the same message from the same origin)."""
@@ -388,3 +402,15 @@ def render_diff(diff: Any) -> str:
 
 
 Printer = Callable[[str], None]
+
+
+def deprecation_warnings() -> bool:
+    """ansible's DEPRECATION_WARNINGS (on unless the environment or ansible.cfg says otherwise)."""
+    from engine.booleans import boolean
+    from engine.config import config_value
+
+    value = config_value("ANSIBLE_DEPRECATION_WARNINGS", "defaults", "deprecation_warnings")
+    try:
+        return value is None or bool(boolean(value))
+    except (TypeError, ValueError):
+        return True

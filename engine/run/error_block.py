@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
-from engine.templating.errors import PluginFailure, SeparateFailure
+from engine.templating.errors import PluginFailure, SeparateFailure, value_origin
 
 ERROR_KEY = "_ansible_error_chain"
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
@@ -248,6 +248,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
     failing, cause, plugin = None, str(exc), None
+    origin: Span | str | None = None
     separate: SeparateFailure | None = None
     for key, value in task.args.items():
         try:
@@ -259,6 +260,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
             # an undefined value a filter meets is ansible's own template error, not the plugin's
             failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
+            origin = value_origin(each) if plugin is None else None
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
@@ -273,6 +275,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
                       separate.help, alone=True)
             chain += [Event(f"Error while resolving value for {failing!r}: The filter plugin {plugin!r} failed.",
                             where), own]
+        elif origin is not None:
+            chain += [Event(f"Error while resolving value for {failing!r}.", where), Event(cause, origin)]
         else:
             chain.append(Event(f"Error while resolving value for {failing!r}: {cause}", where))
     else:
@@ -281,11 +285,19 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             ERROR_KEY: chain}
 
 
-def conditional_failure(message: str, span: Span | None) -> dict[str, Any]:
+def conditional_failure(message: str, span: Span | None, help: str | None = None,
+                        origin: Span | str | None = None) -> dict[str, Any]:
     """The failed result of a ``when`` that cannot be evaluated (``Conditional.evaluate_conditional``
-    raises before the action): the error, at the condition as written."""
-    chain = [Event(message, span)]
+    raises before the action): the error, at the condition as written; with the ``origin`` of
+    the variable value it was met in, the condition's own words, caused by the error there."""
+    chain = _caused(message, span, origin) if origin is not None else [Event(message, span, help=help)]
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), ERROR_KEY: chain}
+
+
+def _caused(message: str, span: Span | None, origin: Span | str) -> list[Event]:
+    """``PREFIX: CAUSE`` as ansible chains it: the prefix at ``span``, the cause at ``origin``."""
+    prefix, _, cause = message.partition(": ")
+    return [Event(f"{prefix}.", span), Event(cause, origin)]
 
 
 def failed_filter(exc: BaseException, text: Any) -> str | None:
@@ -382,6 +394,26 @@ def _embedded_conditional_origin(data: Any) -> Span | None:
         for index, item in enumerate(items):
             if isinstance(item, str) and _EMBEDDED_CONSTANT.search(item):
                 return item_spans[index] if index < len(item_spans) else spans.get(key)
+    return None
+
+
+def condition_span(task: Any, conditional: str) -> Span | None:
+    """Where ``conditional`` is written: a condition of the task's own (``when``, ``changed_when``,
+    ``failed_when``, ``until``, an item of their lists) or of a block around it."""
+    frames = [(task.data, getattr(task.data, "value_spans", None)),
+              *((getattr(s.frame, "keywords", None), getattr(s.frame, "keyword_spans", None))
+                for s in task.effective_when())]
+    for data, spans in frames:
+        if not isinstance(data, Mapping):
+            continue
+        spans = spans or {}
+        for key in CONDITIONALS:
+            value = data.get(key)
+            items = value if isinstance(value, list) else [value]
+            item_spans = getattr(value, "item_spans", []) if isinstance(value, list) else [spans.get(key)]
+            for index, item in enumerate(items):
+                if item == conditional:
+                    return item_spans[index] if index < len(item_spans) else spans.get(key)
     return None
 
 

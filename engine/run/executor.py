@@ -33,6 +33,7 @@ from engine.run.delegation import (
     delegation_of,
 )
 from engine.run.environment import task_environment
+from engine.run.error_block import condition_span
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
@@ -44,7 +45,7 @@ from engine.run.play_roles import RoleTree, play_roles
 from engine.run.play_warnings import play_start_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.task_runner import failed_result, include_item_vars, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import VariableManager
@@ -226,7 +227,8 @@ class Executor:
                                    [name for name in in_inventory if name not in gone], roles,
                                    batch=None if single and in_inventory == self.order else self.batch_order)
         self.selected = play_plan.selected_ids()
-        self.handlers = Handlers(play.handlers)
+        self.handlers = Handlers(play.handlers, lambda handler: Templar(
+            self.variables.hostless_vars(self.context, hosts[0], handler)), self.callback.warning)
         self.role_runs = RoleRuns()
         self.runs = {h.name: HostRun(h) for h in hosts}
         self.batch_size = len(batch)
@@ -479,11 +481,16 @@ class Executor:
 
     def _templar(self, task: Task, host: Host) -> Templar:
         """The templar of ``task`` on ``host``: its variables, the run's lookups."""
-        variables = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        params = self.includes.params.get(id(task))
+        variables = self.variables.task_vars(self.context, host, task, params)
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text: self.callback.warning(text, task)))
+                                                       lambda text: self.callback.warning(text, task)),
+                       origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
+                                                                            params, follow),
+                       deprecate=lambda message, conditional: self.callback.deprecated(
+                           message, condition_span(task, conditional)))
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
@@ -537,23 +544,6 @@ class Executor:
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step
-
-    @staticmethod
-    def _include_vars(task: Task, templar: Templar) -> dict[str, Any]:
-        """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
-        label them: the loop var and the item's label (``loop_control.label``, else the item)."""
-        variables = templar.variables
-        loop_var = variables.get("ansible_loop_var")
-        if not loop_var or loop_var not in variables:
-            return {}
-        label: Any = variables[loop_var]
-        control = keyword(task, "loop_control")
-        if isinstance(control, Mapping) and control.get("label") is not None:
-            try:
-                label = templar.template(control["label"])
-            except TemplateFailure:
-                pass
-        return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
 
     def _announce_includes(self) -> None:
         """``v2_playbook_on_include`` once the task ran on every host: the included files as
@@ -658,7 +648,7 @@ class Executor:
             files = [os.path.abspath(path) for path in self.includes.announce]
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
-            self.included_items += [(path, self._include_vars(task, templar)) for path in files]
+            self.included_items += [(path, include_item_vars(task, templar)) for path in files]
             self.includes.announce.clear()
             return result
         try:

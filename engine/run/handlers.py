@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from engine.flow.notify import notifications, search_handlers
+from engine.flow.notify import handler_names, handler_topics, notifications, search_handlers
 from engine.loading.model import Block, Frame, Play, Task, implicit_meta_block
+from engine.templating.load_time import is_template
 from engine.templating.templar import Templar, TemplateFailure
 
 
@@ -28,13 +29,41 @@ def error_on_missing_handler() -> bool:
 
 
 class Handlers:
-    def __init__(self, blocks: list[Block]) -> None:
+    def __init__(self, blocks: list[Block], name_templar: Callable[[Task], Templar] | None = None,
+                 warn: Callable[[str], None] | None = None) -> None:
+        """``name_templar``: a templar of a handler's variables without a host, which its
+        templated name is rendered with when a notification first looks for it."""
         self.tasks: list[Task] = [task for block in blocks for task in block.tasks() if not task.implicit]
         self.notified: dict[int, list[str]] = {}
         self.pending: dict[str, list[str]] = {}
         """Each host's notifications by name, resolved when it flushes: the handler a name
         reaches is the last loaded by then (an include may load another with the name)."""
         self.flushing = False
+        self.name_templar = name_templar
+        self.warn = warn
+        self.templated: dict[int, str] = {}
+
+    def _names(self, handler: Task) -> set[str]:
+        """The names that notify ``handler``; a templated name as the strategy renders it, once
+        and for good, with the play's variables (none of a host's): one that cannot be rendered
+        is passed over this time, with ansible's warning when no topic can reach it either."""
+        if self.name_templar is None or not handler.name or not is_template(str(handler.name)):
+            return handler_names(handler)
+        name = self.templated.get(id(handler))
+        if name is None:
+            try:
+                name = str(self.name_templar(handler).template(str(handler.name)))
+            except TemplateFailure as exc:
+                if self.warn is not None and not handler_topics(handler):
+                    self.warn(f"Handler '{handler.name}' is unusable because it has no listen topics and the name "
+                              "could not be templated (host-specific variables are not supported in handler "
+                              f"names). The error: {exc}")
+                return set()
+            self.templated[id(handler)] = name
+        return {name} if handler.role is None else {name, f"{handler.role.name} : {name}"}
+
+    def search(self, name: str) -> list[Task]:
+        return search_handlers(self.tasks, name, self._names)
 
     def add(self, blocks: list[Block]) -> None:
         """An included role's handlers, after the play's (each handler once, however often the
@@ -51,7 +80,7 @@ class Handlers:
                 name = str(templar.template(raw))
             except TemplateFailure:
                 name = str(raw)
-            found = search_handlers(self.tasks, name)
+            found = self.search(name)
             if not found:
                 message = (f"The requested handler '{name}' was not found in either the main handlers list nor in the "
                            "listening handlers list")
@@ -75,7 +104,7 @@ class Handlers:
         order; a notification made while flushing reaches the handlers after the current one."""
         for host in hosts:
             for name in self.pending.pop(host, []):
-                for handler in search_handlers(self.tasks, name):
+                for handler in self.search(name):
                     self._notify_host(handler, host)
         self.flushing = True
         try:

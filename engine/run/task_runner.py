@@ -16,6 +16,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import run_attempts
+from engine.templating.errors import BrokenConditional, value_origin
 from engine.templating.templar import Templar, TemplateFailure, undefined_cause
 
 ModuleLookup = Callable[[str], Any]
@@ -45,9 +46,22 @@ def failed_result(message: str) -> dict[str, Any]:
 class ConditionFailure(TemplateFailure):
     """A ``when`` condition that cannot be evaluated, with where it is written."""
 
-    def __init__(self, message: str, span: Any) -> None:
+    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None) -> None:
         super().__init__(message)
-        self.span = span
+        self.span, self.help, self.origin = span, help, origin
+
+
+UNDEFINED_IN_CONDITION = "Error while evaluating conditional: "
+
+
+def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
+    """The failure of a condition written at ``span``: a broken one names where its value
+    comes from (the condition itself when nothing else is known), with ansible's help text;
+    an undefined value met in a variable's template is chained to where that value is written."""
+    if isinstance(exc, BrokenConditional):
+        return ConditionFailure(exc.message(span.human() if span is not None else None), span, BrokenConditional.HELP)
+    origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
+    return ConditionFailure(str(exc), span, origin=origin)
 
 
 def false_condition(task: Task, templar: Templar) -> Any:
@@ -57,7 +71,7 @@ def false_condition(task: Task, templar: Templar) -> Any:
             if not templar.evaluate(sourced.value):
                 return sourced.value
         except TemplateFailure as exc:
-            raise ConditionFailure(str(exc), _condition_span(sourced)) from exc
+            raise condition_failure(exc, _condition_span(sourced)) from exc
     return None
 
 
@@ -79,7 +93,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
     if isinstance(exc, ConditionFailure):
         from engine.run.error_block import conditional_failure
 
-        return conditional_failure(str(exc), exc.span)
+        return conditional_failure(str(exc), exc.span, exc.help, exc.origin)
     return failed_result(str(exc))
 
 
@@ -109,7 +123,10 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
             break
     if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
         return failed_result(message)
-    return {"failed": True, "changed": False, "msg": f"Task failed: {message}", ERROR_KEY: [Event(message, span)]}
+    # an undefined value met in a variable's template is at that value, as ansible chains it
+    origin = value_origin(exc) if undefined_cause(exc) else None
+    return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
+            ERROR_KEY: [Event(message, origin or span)]}
 
 
 def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar) -> None:
@@ -280,3 +297,20 @@ def truth(value: Any, templar: Templar, default: bool = False) -> bool:
     if value is None:
         return default
     return boolean(templar.template(value))  # a keyword's value, read as ansible reads keywords
+
+
+def include_item_vars(task: Task, templar: Templar) -> dict[str, Any]:
+    """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
+    label them: the loop var and the item's label (``loop_control.label``, else the item)."""
+    variables = templar.variables
+    loop_var = variables.get("ansible_loop_var")
+    if not loop_var or loop_var not in variables:
+        return {}
+    label: Any = variables[loop_var]
+    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None  # not inherited
+    if isinstance(control, Mapping) and control.get("label") is not None:
+        try:
+            label = templar.template(control["label"])
+        except TemplateFailure:
+            pass
+    return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}

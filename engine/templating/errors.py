@@ -3,9 +3,29 @@ can raise it without importing the templar back."""
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class TemplateFailure(Exception):
     """A template could not be rendered; the message is what ansible would report."""
+
+
+class BrokenConditional(TemplateFailure):
+    """A conditional whose result is not a boolean (``AnsibleBrokenConditionalError``). Its
+    message names where the value came from: ``origin`` (a variable's value as written), else
+    where the conditional itself is written, which only the caller knows."""
+
+    HELP = "Broken conditionals can be temporarily allowed with the `ALLOW_BROKEN_CONDITIONALS` configuration option."
+
+    def __init__(self, result: bool, type_name: str, origin: Any) -> None:
+        self.result, self.type_name, self.origin = result, type_name, origin
+        super().__init__(self.message(None))
+
+    def message(self, written_at: str | None) -> str:
+        origin = self.origin or written_at or "<unknown>"
+        origin = origin.human() if hasattr(origin, "human") else origin
+        return (f"Conditional result ({self.result}) was derived from value of type {self.type_name!r} at "
+                f"{origin!r}. Conditionals must have a boolean result.")
 
 
 class SeparateFailure(TemplateFailure):
@@ -32,3 +52,15 @@ class PluginFailure(TemplateFailure):
 class RunTimeOnly(TemplateFailure):
     """A template reads a value only the run knows (a registered result, a gathered fact): its
     result is not known before the run, whatever ``default`` or ``is defined`` around it says."""
+
+
+def value_origin(exc: BaseException | None) -> Any:
+    """Where the variable whose template raised ``exc`` (or a cause of it) is written, when a
+    run knows: ansible chains such an error to the variable's value."""
+    seen = 0
+    while exc is not None and seen < 20:
+        origin = getattr(exc, "value_origin", None)
+        if origin is not None:
+            return origin
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return None

@@ -6,21 +6,41 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from engine.values import OMIT_TOKEN
 
-def fail_on_undefined_inside(value: list[Any] | dict[Any, Any]) -> None:
-    """ansible's finalization of a template's result: an undefined value inside a list or dict
-    (``map('extract', hostvars, key)`` over a host without the key) fails with its own message,
-    as the whole would, rather than being kept."""
+
+def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> list[Any] | dict[Any, Any]:
+    """ansible's finalization of a template's result (``_finalize_template_result``): an
+    undefined value inside a list or dict (``map('extract', hostvars, key)`` over a host without
+    the key) fails with its own message, as the whole would, rather than being kept; a tuple
+    (``product``, ``zip``) becomes a list and an ``omit`` drops out of its list or dict. The
+    value is rebuilt only when it holds one of the last two."""
     from jinja2 import Undefined
 
+    rebuild = isinstance(value, tuple)
     stack: list[Any] = [value]
     while stack:
         current = stack.pop()
         for item in current.values() if isinstance(current, dict) else current:
             if isinstance(item, Undefined):
                 item._fail_with_undefined_error()
-            if isinstance(item, list | dict) and item:
+            if isinstance(item, list | dict | tuple) and item:
                 stack.append(item)
+            rebuild = rebuild or isinstance(item, tuple) or omitted(item)
+    return _rebuilt(value) if rebuild else value  # type: ignore[return-value]
+
+
+def _rebuilt(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _rebuilt(item) for key, item in value.items() if not omitted(item)}
+    if isinstance(value, list | tuple):
+        return [_rebuilt(item) for item in value if not omitted(item)]
+    return value
+
+
+def omitted(value: Any) -> bool:
+    """Whether a templated value is ``omit`` as a run has it."""
+    return isinstance(value, str) and value == OMIT_TOKEN
 
 
 @lru_cache(maxsize=256)

@@ -31,12 +31,12 @@ from engine.templating.bounds import (
     text_size,
 )
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import RunTimeOnly, TemplateFailure
+from engine.templating.errors import BrokenConditional, RunTimeOnly, TemplateFailure, value_origin
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
-from engine.templating.finalize import fail_on_undefined_inside, syntax_error
+from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.values import UnsafeText
 
@@ -123,7 +123,7 @@ def parsing_environment() -> Any:
 @cache
 def _classes() -> tuple[type, type, type]:
     """(the run-time environment class, ansible's undefined, a captured failure)."""
-    from jinja2 import StrictUndefined
+    from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -150,7 +150,7 @@ def _classes() -> tuple[type, type, type]:
         and ``x['a'] is defined`` work and ``x.a ~ 'z'`` fails with "'x' is undefined"), anything
         else fails as StrictUndefined does."""
 
-        __slots__ = ()
+        __slots__ = ("value_origin",)
 
         def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
                      *args: Any, **kwargs: Any) -> None:
@@ -158,6 +158,14 @@ def _classes() -> tuple[type, type, type]:
             if not hint and name and obj is not missing:
                 hint = f"object of type {_native_type_name(obj)!r} has no attribute {name!r}"
             super().__init__(hint, obj, name, *args, **kwargs)
+            self.value_origin: Any = None
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return Undefined._fail_with_undefined_error(self, *args, **kwargs)
+            except Exception as exc:
+                exc.value_origin = self.value_origin  # type: ignore[attr-defined]
+                raise
 
         def __getattr__(self, name: str) -> Any:
             if name[:2] == "__":
@@ -167,6 +175,14 @@ def _classes() -> tuple[type, type, type]:
         def __getitem__(self, name: Any) -> Any:
             return self
 
+    # Jinja binds the failing operators (len, str, iteration, arithmetic...) to Undefined's own
+    # method, not to an override: they fail through ours, which says where the value is written
+    own = set(vars(ChainedUndefined))  # its item and attribute access give itself
+    for owner in (Undefined, StrictUndefined):
+        for attr, value in list(vars(owner).items()):
+            if value is Undefined._fail_with_undefined_error and attr.startswith("__") and attr not in own:
+                setattr(ChainedUndefined, attr, ChainedUndefined._fail_with_undefined_error)
+
     class CapturedFailure(ChainedUndefined):
         """A variable whose rendering failed for another reason than an undefined name (a filter
         the engine lacks, a type error): it fails with that error where a template uses it, and
@@ -175,7 +191,9 @@ def _classes() -> tuple[type, type, type]:
         __slots__ = ()
 
         def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
-            raise TemplateFailure(str(self._undefined_hint))
+            failure = TemplateFailure(str(self._undefined_hint))
+            failure.value_origin = self.value_origin  # type: ignore[attr-defined]
+            raise failure
 
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
@@ -380,7 +398,9 @@ class Templar:
     """Templates values and evaluates conditionals against one set of variables."""
 
     def __init__(self, variables: Mapping[str, Any], lookups: Lookups | None = None, task_scope: bool = True,
-                 bounded: bool = False, data: Collection[str] = ()) -> None:
+                 bounded: bool = False, data: Collection[str] = (),
+                 origin_of: Callable[[str, bool], Any] | None = None,
+                 deprecate: Callable[[str, str], None] | None = None) -> None:
         """``lookups``: the lookups a template may call (the run's, or engine.templating.pure_lookups.PureLookups
         for static templating); without it ``lookup``/``query``/``q`` are undefined and no lookup
         ever runs (no pipe, no password file). ``task_scope``: the variables are a task's or a
@@ -395,7 +415,14 @@ class Templar:
         used while a static evaluation is in progress (``hostvars``' own) is bounded too.
 
         ``data``: the names of ``variables`` read as they are, never rendered (the magic
-        variables, which ansible builds itself and does not trust as templates)."""
+        variables, which ansible builds itself and does not trust as templates).
+
+        ``origin_of(name, follow)``: where a variable's value is written (a run's: for a broken
+        conditional's message, following a value that names another, and for the error of a
+        variable's template, not following), or None. ``deprecate(message, conditional)``: a
+        run's deprecation warning about a conditional as written."""
+        self.origin_of = origin_of
+        self.deprecate = deprecate
         self.raw = variables
         self.data = data
         self.lookups = lookups
@@ -416,15 +443,24 @@ class Templar:
                 or _too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
-        if undefined_cause(exc):
-            return env.undefined(hint=message, name=name)
-        return env.captured_failure(hint=message, name=name)
+        marker = env.undefined(hint=message, name=name) if undefined_cause(exc) else \
+            env.captured_failure(hint=message, name=name)
+        if self.origin_of is not None:  # ansible chains the error to the value that failed, innermost first
+            marker.value_origin = value_origin(exc) or self.origin_of(name, False)
+        return marker
 
     def child(self, more: Mapping[str, Any]) -> Templar:
         """A templar that also sees ``more`` (a loop item, say), taking precedence."""
         data = self.data if not any(name in self.data for name in more) else \
             frozenset(name for name in self.data if name not in more)
-        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data)
+        origin_of = self.origin_of
+        if origin_of is not None and more:
+            parent = origin_of
+
+            def origin_of(name: str, follow: bool) -> Any:
+                return None if name in more else parent(name, follow)
+        return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of,
+                       self.deprecate)
 
     def _within_bounds(self, function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
         """``function(value, **kwargs)`` as one static evaluation when this templar is bounded and
@@ -489,8 +525,9 @@ class Templar:
             containers.add(id(value))
         try:
             if isinstance(value, list):
-                return [self._template(v, containers) for v in value]
-            return {self._template(k, containers): self._template(v, containers) for k, v in value.items()}
+                return [t for v in value if not omitted(t := self._template(v, containers))]
+            return {self._template(k, containers): t for k, v in value.items()
+                    if not omitted(t := self._template(v, containers))}
         finally:
             if containers is not None:
                 containers.discard(id(value))
@@ -526,8 +563,8 @@ class Templar:
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
-            if isinstance(result, list | dict):
-                fail_on_undefined_inside(result)
+            if isinstance(result, list | dict | tuple):
+                result = finalized(result)
         except TemplateFailure:
             raise
         except ArithmeticError as exc:  # create_template_error: a Python error while rendering
@@ -572,10 +609,14 @@ class Templar:
                 raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
+        if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):
+            # a conditional wholly in {{ }} is rendered as a template first (2.19 deprecates it)
+            self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
-        raise TemplateFailure(f"Conditional result ({bool(result)}) was derived from value of type "
-                              f"{_type_name(result)!r}. Conditionals must have a boolean result.")
+        # the value keeps where it is written when the conditional names it alone
+        origin = self.origin_of(text, True) if self.origin_of is not None and text.isidentifier() else None
+        raise BrokenConditional(bool(result), _type_name(result), origin)
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
@@ -586,7 +627,8 @@ class Templar:
         evaluates those one by one, for ansible's own error."""
         text = conditional_expression(conditional)
         names = list(scopes[0]) if scopes else []
-        if (not scopes or not text or _SEES_CONTEXT.search(text) or not all(name.isidentifier() for name in names)
+        if (not scopes or not text or _SEES_CONTEXT.search(text) or text != conditional.strip()
+                or not all(name.isidentifier() for name in names)
                 or any(marker in text for marker in ("{{", "}}", "{%", "%}", "{#", "#}"))):
             return [None] * len(scopes)
         read = [name for name in names if name in _names_in(text)]
@@ -628,6 +670,10 @@ def _names_in(expression: str) -> frozenset[str]:
 
 # names whose meaning in one rendering of a whole loop is not what it is in one item's
 _SEES_CONTEXT = re.compile(r"\b(?:vars|lookup|query|q|loop|self|caller|varargs|kwargs|namespace)\b")
+
+
+CONDITIONAL_AS_TEMPLATE = ("Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}. "
+                           "This feature will be removed from ansible-core version 2.23.")
 
 
 def conditional_expression(conditional: str) -> str:

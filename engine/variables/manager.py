@@ -8,12 +8,15 @@ would learn said to be unknown: one computation for both.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.config import find_config_file, inject_facts_as_vars
+from engine.span import Span
+from engine.values import OMIT_TOKEN
 from engine.variables.play_context import (
     PlayContext,
     namespace_facts,
@@ -23,6 +26,7 @@ from engine.variables.play_context import (
 )
 from engine.variables.sources import (
     Layer,
+    definitions,
     fold,
     host_independent_layers,
     inventory_layers,
@@ -36,7 +40,9 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.parsing.source import SourceCache
 
-OMIT = "__omit_place_holder__playbook_ls"
+OMIT = OMIT_TOKEN
+_ONE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
 
 class LaunchValues(Protocol):
@@ -88,6 +94,11 @@ class VariableManager:
         """What ``task`` sees on ``host`` in the run: the levels engine.variables.sources declares (the
         same a variable report shows), with what the run has learnt of the host (facts,
         include_vars, set_fact and register) and the ``include_params`` of its include."""
+        layers, magic = self._task_layers(context, host, task, include_params)
+        return fold(layers, self.inventory.data.merge_hashes) | magic
+
+    def _task_layers(self, context: PlayContext, host: Host, task: Task | None,
+                     include_params: Mapping[str, Any] | None) -> tuple[list[Layer], dict[str, Any]]:
         play = context.play
         state = self.state(host.name)
         runtime = [Layer("include_vars", "include_vars", state.included),
@@ -98,6 +109,44 @@ class VariableManager:
         magic = self.magic_vars(context, host, task)
         layers = with_vars_files(self, play, [*below, *inventory_layers(self, host, os.path.abspath(play.basedir)),
                                               *above], {**self.options.extra_vars, **magic}, bounded=False)
+        return layers, magic
+
+    def origin(self, context: PlayContext, host: Host, task: Task | None, name: str,
+               include_params: Mapping[str, Any] | None = None, follow: bool = True) -> Span | str | None:
+        """Where the value ``task`` sees as ``name`` on ``host`` is written, as ansible's Origin
+        tag has it (the value's span, else the file and line, else the file), following a value
+        that is one other variable's template (``"{{ other }}"`` keeps the other's origin) unless
+        ``follow`` is false; None for a value no file holds (a fact, set_fact, a magic variable)."""
+        layers, magic = self._task_layers(context, host, task, include_params)
+        for _ in range(10):
+            if name in magic:
+                return None
+            found = definitions(layers, [name]).get(name)
+            if not found or found[0].runtime or found[0].path is None:
+                return None
+            winner = found[0]
+            referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) else None
+            if referred is None:
+                layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
+                             and layer.level == winner.level)
+                span = getattr(layer.values, "value_spans", {}).get(name)
+                path = os.path.abspath(winner.path)
+                if span is not None:
+                    return Span(path, *span[1:])
+                return f"{path}:{winner.line + 1}" if winner.line is not None else path
+            name = referred.group(1)
+        return None
+
+    def hostless_vars(self, context: PlayContext, host: Host, task: Task) -> dict[str, Any]:
+        """``get_vars(play, task)`` without a host, as the strategy templates a handler's name
+        with it: the play's, roles' and task's levels and the play-wide magic variables, none of
+        the inventory's, the facts or what earlier tasks set (``host`` only lends the magic
+        variables that are the same on every host)."""
+        below, above = host_independent_layers(self, context, task, [], gathers_facts=False)
+        magic = {name: value for name, value in self.magic_vars(context, host, task).items()
+                 if name not in _HOST_MAGIC}
+        layers = with_vars_files(self, context.play, [*below, *above], {**self.options.extra_vars, **magic},
+                                 bounded=False)
         return fold(layers, self.inventory.data.merge_hashes) | magic
 
     def magic_vars(self, context: PlayContext, host: Host, task: Task | None) -> dict[str, Any]:

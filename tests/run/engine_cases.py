@@ -5,12 +5,14 @@ an optional ``case.json``::
 
     {"description": "...", "args": ["--tags", "x"], "inventory": "hosts.ini",
      "modes": ["run", "check", "check_diff"], "check_writes": false,
-     "stdout": false, "stdout_reason": "why the text cannot be compared"}
+     "stdout": false, "stdout_reason": "why the text cannot be compared", "deprecation_warnings": true}
 
 ``args`` are passed to both tools; ``inventory`` is a file of the scenario (default: the host list
 ``localhost,``); ``modes`` default to ``run`` and ``check``; ``check_writes`` says that a task
 forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
-``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison.
+``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
+``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
+otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``).
 
 Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
 the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
@@ -105,6 +107,7 @@ class Scenario:
     check_writes: bool = False
     stdout: bool = True  # whether the default callback's text is recorded and compared
     stdout_reason: str = ""
+    deprecation_warnings: bool = False
 
     @property
     def expected_file(self) -> Path:
@@ -128,7 +131,8 @@ class Scenario:
 def load_case(path: Path) -> Scenario:
     """The scenario of one directory (its ``site.yml`` and optional ``case.json``)."""
     case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
-    unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason"}
+    unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason",
+                           "deprecation_warnings"}
     if unknown:
         raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
     if case.get("stdout", True) is False and not case.get("stdout_reason"):
@@ -146,6 +150,7 @@ def load_case(path: Path) -> Scenario:
         check_writes=bool(case.get("check_writes", False)),
         stdout=case.get("stdout", True) is not False,
         stdout_reason=case.get("stdout_reason", ""),
+        deprecation_warnings=bool(case.get("deprecation_warnings", False)),
     )
 
 
@@ -224,16 +229,17 @@ def changes(before: Files, after: Files) -> Changes:
 # --------------------------------------------------------------------------- running the tools
 
 
-def _clean_env(home: Path) -> dict[str, str]:
+def _clean_env(home: Path, deprecations: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PLAYBOOK_LS"))}
-    env.update(HOME=str(home), LANG="C.UTF-8", LC_ALL="C.UTF-8", ANSIBLE_NOCOLOR="1", PYTHONDONTWRITEBYTECODE="1")
+    env.update(HOME=str(home), LANG="C.UTF-8", LC_ALL="C.UTF-8", ANSIBLE_NOCOLOR="1", PYTHONDONTWRITEBYTECODE="1",
+               ANSIBLE_DEPRECATION_WARNINGS=str(deprecations))
     env.pop("PYTHONPATH", None)
     return env
 
 
-def ansible_env(tmp: Path) -> dict[str, str]:
+def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
     home = tmp / "home"
-    env = _clean_env(home)
+    env = _clean_env(home, deprecations)
     env.update(
         ANSIBLE_HOME=str(home / ".ansible"),
         ANSIBLE_LOCAL_TEMP=str(tmp / "ltmp"),
@@ -251,7 +257,6 @@ def ansible_env(tmp: Path) -> dict[str, str]:
         ANSIBLE_LOCALHOST_WARNING="False",
         ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
         ANSIBLE_RETRY_FILES_ENABLED="False",
-        ANSIBLE_DEPRECATION_WARNINGS="False",
         ANSIBLE_HOST_KEY_CHECKING="False",
     )
     return env
@@ -315,12 +320,13 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         before = snapshot(work)
         if tool == "ansible":
             argv = ansible_argv(scenario, mode)
-            env = ansible_env(tmp)
+            env = ansible_env(tmp, scenario.deprecation_warnings)
         else:
             command, extra = engine_command()
             argv = engine_argv(scenario, mode, command)
             # the same local_tmp as ansible's run: template's diff names a rendering there
-            env = {**_clean_env(tmp / "home"), **extra, "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
+            env = {**_clean_env(tmp / "home", scenario.deprecation_warnings), **extra,
+                   "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
         (tmp / "home").mkdir(exist_ok=True)
         proc = _execute(argv, work, env, merge=tool == "ansible")
         error = None

@@ -167,15 +167,25 @@ def _ensure_directory(
     if previous == "absent":
         if ctx.check_mode:
             return {"changed": True, "diff": diff, "path": path} if ctx.diff else {"changed": True, "path": path}
-        missing = []
-        current = path
-        while current and not os.path.lexists(current):
-            missing.append(current)
-            current = os.path.dirname(current)
-        for directory in reversed(missing):  # ansible gives every directory it creates the mode
-            os.mkdir(directory)
-            set_mode(directory, params["mode"], False, diff)
-            _update_times(path, *params["_times"], False, diff)  # the whole path's, as ansible does
+        # mkdir -p as ansible walks it: one component after the other from the root (or the
+        # relative base), so a trailing or doubled slash names no directory of its own
+        current = ""
+        try:
+            for name in path.strip("/").split("/"):
+                current = "/".join([current, name])
+                if not os.path.isabs(path):
+                    current = current.lstrip("/")
+                if not os.path.exists(current):
+                    try:
+                        os.mkdir(current)
+                    except FileExistsError:
+                        if not os.path.isdir(current):
+                            raise
+                    set_mode(current, params["mode"], False, diff)  # every directory it creates gets the mode
+                    _update_times(path, *params["_times"], False, diff)  # the whole path's, as ansible does
+        except Exception as exc:  # noqa: BLE001 - ansible fails the task with any error met here
+            return path_facts({"changed": False, "failed": True, "path": path,
+                               "msg": f"There was an issue creating {current} as requested: {exc}"})
         return _finish({"changed": True, "path": path}, diff, ctx)
     if previous != "directory":
         return path_facts(
