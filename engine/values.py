@@ -75,4 +75,20 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment"]
+__all__ = ["OMIT", "SetOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "in_set_order", "timestamp_moment"]
+
+
+class SetOrdered(list):  # type: ignore[type-arg]
+    """A list ansible makes from a set of strings (``ansible_role_names``, the ``union`` filter):
+    its items are known, their order is that run's string hashing. What reads only its items
+    (``in``, ``length``, ``sort``) is known before the run; a report that would show the list
+    itself, in an order, says it is unknown instead."""
+
+
+def in_set_order(value: object) -> bool:
+    """Whether ``value`` is, or holds, a :class:`SetOrdered` list of two items or more."""
+    if isinstance(value, SetOrdered):
+        return len(value) > 1
+    if isinstance(value, dict):
+        return any(in_set_order(item) for item in value.values())
+    return isinstance(value, list | tuple) and any(in_set_order(item) for item in value)

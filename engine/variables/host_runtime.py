@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.batches import play_batches
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
@@ -230,8 +231,8 @@ class Follower:
                     order = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
                 runs = [(index,) for index in order]
         data = task.data if isinstance(task.data, Mapping) else {}
-        # run_once: the first host runs it and ansible gives every host of the play its result
-        runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host
+        # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
+        runner = _first_of_batch(play_plan, host) if data.get("run_once") is True and play_plan.hosts else host
         for rank, run in enumerate(runs if member else []):
             own = self._effects(play_plan, runner, task, run)
             if own.delegated_to is None:
@@ -293,6 +294,13 @@ class Follower:
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
+    """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch."""
+    names = [h.name for h in play_plan.hosts]
+    batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
+    return next((h for h in play_plan.hosts if h.name == batch[0]), play_plan.hosts[0])
 
 
 def _memo(play_plan: PlayPlan) -> dict[Any, Any]:

@@ -17,7 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
+from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
+from engine.values import in_set_order
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -491,8 +494,14 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
+        if resolved.unknown is None and in_set_order(resolved.value):
+            resolved.value, resolved.unknown = None, SET_ORDER_UNKNOWN
         result.variables[name] = resolved
     return result
+
+
+SET_ORDER_UNKNOWN = "not known before the run: a list ansible makes from a set of names (ansible_role_names, " \
+    "ansible_dependent_role_names), whose order changes from run to run"
 
 
 ITEMS_SHOWN = 20
@@ -545,23 +554,5 @@ class _Leave:
 
     def __init__(self, identity: int) -> None:
         self.identity = identity
-
-
-def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
-    """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
-    makes them; one batch when ``serial`` is not set or cannot be known."""
-    known = known_batches(play, hosts)
-    return [hosts] if known is None else known
-
-
-def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
-    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
-    from engine.flow.batches import BatchError, serial_of, serialized_batches
-    from engine.templating.templar import Templar
-
-    try:
-        return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
-    except BatchError:
-        return None
 
 
