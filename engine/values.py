@@ -75,7 +75,7 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "SetOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "in_set_order", "timestamp_moment"]
+__all__ = ["OMIT", "SetOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "unknown_as_shown", "timestamp_moment"]
 
 
 class SetOrdered(list):  # type: ignore[type-arg]
@@ -85,10 +85,18 @@ class SetOrdered(list):  # type: ignore[type-arg]
     itself, in an order, says it is unknown instead."""
 
 
-def in_set_order(value: object) -> bool:
-    """Whether ``value`` is, or holds, a :class:`SetOrdered` list of two items or more."""
+def unknown_as_shown(value: object) -> str | None:
+    """Why ``value``, shown whole, is known only at run time, though what is read of it may be
+    known: a :class:`SetOrdered` list of two items or more, a value with an ``unknown_whole``
+    reason (``ansible_failed_task``), or a list or mapping holding one. None when it is known."""
     if isinstance(value, SetOrdered):
-        return len(value) > 1
-    if isinstance(value, dict):
-        return any(in_set_order(item) for item in value.values())
-    return isinstance(value, list | tuple) and any(in_set_order(item) for item in value)
+        return SET_ORDER_UNKNOWN if len(value) > 1 else None
+    whole = getattr(value, "unknown_whole", None)
+    if isinstance(whole, str):
+        return f"not known before the run: {whole}"
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
+    return next((reason for item in items if (reason := unknown_as_shown(item)) is not None), None)
+
+
+SET_ORDER_UNKNOWN = "not known before the run: a list ansible makes from a set of names (ansible_role_names, " \
+    "ansible_dependent_role_names, the union filter and its kin), whose order changes from run to run"

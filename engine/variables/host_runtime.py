@@ -132,6 +132,7 @@ class Follower:
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
+            rescued = self._rescued(earlier, host, None) if member else []
             order = self.order_of(earlier.play)
             ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
@@ -142,6 +143,7 @@ class Follower:
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
                                 self._runs_on(earlier, host, done, (), [], member)]
+            effects.append(Effects(facts=rescued))
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -166,6 +168,7 @@ class Follower:
             else:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
 
@@ -173,11 +176,17 @@ class Follower:
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
         ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
         run knows."""
-        from engine.variables.block_runs import fails, play_blocks, runs_there
+        from engine.variables.block_runs import play_blocks, runs_there
 
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
+        return runs_there(blocks, task, reader, self._fails_on(play_plan, host))
+
+    def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
+        """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
+        from engine.variables.block_runs import fails
+
         memo = _memo(play_plan)
 
         def fails_on_host(earlier: Task) -> bool | str:
@@ -188,7 +197,33 @@ class Follower:
                 memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
             return memo[key]  # type: ignore[no-any-return]
 
-        return runs_there(blocks, task, reader, fails_on_host)
+        return fails_on_host
+
+    def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
+        """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
+        the reader's own, when it is the first of its rescue; None: all of them) gave it:
+        ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
+        unknown when only the run knows which fails."""
+        from engine.variables.block_runs import failing_task, play_blocks
+        from engine.variables.task_results import failure_facts
+
+        blocks = play_blocks(play_plan.play)
+        positions = self.order_of(play_plan.play).positions
+        started = sorted((positions[id(first)][0], block, first) for block, first in blocks.rescue_starts.items()
+                         if positions.get(id(first)) and (before is None or positions[id(first)][0] <= before))
+        layers = []
+        for _, block, first in started:
+            failed = failing_task(blocks, block, self._fails_on(play_plan, host))
+            if failed is None:
+                continue
+            reader = f"task '{first.display_name()}'"
+            if isinstance(failed, str):
+                layers.append(Layer("set_fact / register", f"a rescue starting at {reader}",
+                                    {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
+                                     for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
+            else:
+                layers.append(failure_facts(failed, self.templar_at(self.plan, play_plan, host, failed), reader))
+        return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in

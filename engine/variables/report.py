@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
-from engine.values import in_set_order
+from engine.values import unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -481,9 +481,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                 resolved.unknown = str(exc)
                 result.variables[name] = resolved
                 continue
-            found_template = is_template(value) or _has_template(value)
+            found_template = None if unknown_as_shown(value) else is_template(value) or _has_template(value)
             if found_template is None:
-                resolved.unknown = RECURSIVE_VALUE
+                resolved.unknown = unknown_as_shown(value) or RECURSIVE_VALUE
             elif found_template:
                 resolved.template = value
                 try:
@@ -494,14 +494,12 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
-        if resolved.unknown is None and in_set_order(resolved.value):
-            resolved.value, resolved.unknown = None, SET_ORDER_UNKNOWN
+        shown = unknown_as_shown(resolved.value) if resolved.unknown is None else None
+        if shown is not None:
+            resolved.value, resolved.unknown = None, shown
         result.variables[name] = resolved
     return result
 
-
-SET_ORDER_UNKNOWN = "not known before the run: a list ansible makes from a set of names (ansible_role_names, " \
-    "ansible_dependent_role_names), whose order changes from run to run"
 
 
 ITEMS_SHOWN = 20

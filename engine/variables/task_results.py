@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.booleans import boolean
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
@@ -199,6 +200,60 @@ def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
     if not _tracebacks_off():
         raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
     return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
+
+
+def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
+    """What ansible gives a host when ``task`` (a ``fail``, or an ``assert`` that does not hold,
+    certain to fail there) sends it to a ``rescue`` (``StrategyBase._process_pending_results``: non-
+    persistent facts, seen by the rescue and every task after it): ``ansible_failed_result``, the
+    task's result, and ``ansible_failed_task``, the task serialized (of which only the name is known:
+    the rest holds the run's own ids). ``reader``: the first task of that rescue section."""
+    label = f"task '{task.display_name()}'"
+    args = task.args if isinstance(task.args, Mapping) else {}
+    no_log = task.data.get("no_log", False) if isinstance(task.data, Mapping) else False
+    try:
+        if not isinstance(no_log, bool):
+            raise _Unknown(f"the result of {label}, whose no_log only the run decides")
+        if task.action in FAIL:
+            result: Any = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+        else:
+            result = _assert(args, templar, label)
+            if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
+                result["_ansible_verbose_always"] = True
+        # the result as the action returned it, before register's cleaning: with the task's no_log
+        result["_ansible_no_log"] = no_log
+    except _Unknown as exc:
+        result = RuntimeValue(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a message only the run knows
+        result = RuntimeValue(f"the result of {label}: {exc}")
+    name = task.data.get("name") if isinstance(task.data, Mapping) else None
+    values = {"ansible_failed_task": FailedTask(name, label), "ansible_failed_result": result}
+    return _layer("set_fact / register", f"the failure of {label}, rescued at {reader}", values, task)
+
+
+class FailedTask(Mapping[str, Any]):
+    """``ansible_failed_task`` before the run: its ``name`` as written; any other key (the task's
+    serialized fields, its run's uuid among them) only the run gives, and so the whole."""
+
+    def __init__(self, name: Any, label: str) -> None:
+        self._name, self.unknown_whole = name, f"{label} as the run serializes it (ansible_failed_task)"
+
+    def __getitem__(self, key: str) -> Any:
+        from engine.templating.errors import RunTimeOnly
+
+        if key == "name" and self._name is not None:
+            return self._name
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: the {key!r} of {self.unknown_whole}")
+
+    def __iter__(self) -> Iterator[str]:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
+
+    def __len__(self) -> int:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
 
 
 def _tracebacks_off() -> bool:
