@@ -48,10 +48,14 @@ class PlannedPlay:
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     """The outcome of every task of every play on each of the play's hosts, in run order."""
+    from engine.variables.inventory_changes import Changes
+
     failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
     stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
     plays = []
+    changes = Changes(plan)  # what add_host and group_by did to the inventory by each play, as vars reads it
     for play_plan in plan.plays:
+        changes.select(play_plan)
         if stopped:  # no later play runs, on any host
             for host in play_plan.hosts:
                 failed.setdefault(host.name, stopped[0])
@@ -61,6 +65,7 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
         if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
             stopped[:] = [stop]
         plays.append(planned)
+        changes.follow(play_plan)
     return plays
 
 

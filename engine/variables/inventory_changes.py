@@ -11,8 +11,10 @@ the order their results came in, which only the run knows: ``groups`` and the pl
 play on it are then said to be unknown.
 
 Followed for the plays after the changing one only (the changing play's own later tasks read the
-inventory as loaded), without ``--limit`` or ``serial`` on a changing play; anything only the run
-decides (a condition, a key, a loop) leaves the plays after as the plan has them.
+inventory as loaded), without ``serial`` on a changing play; a ``--limit`` holds for the hosts
+added as for the others (ansible's subset is matched at each play); anything only the run decides
+(a condition, a key, a loop) leaves the plays after as the plan has them. The plan and the values
+read one inventory: ``plan_hosts`` selects each play's hosts here as ``vars`` does.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class Changes:
         self.plan = plan
         self.inventory = plan.inventory
         self.racy: set[str] = set()
-        self.known = plan.options.limit is None
+        self.known = True
 
     def select(self, play_plan: PlayPlan) -> None:
         """Select ``play_plan``'s hosts again in the inventory as changed so far."""
@@ -59,7 +61,7 @@ class Changes:
         if self.inventory is self.plan.inventory:
             return
         try:
-            hosts = select_hosts(self.inventory.data, play_plan.play.hosts, None, mismatch="ignore")
+            hosts = select_hosts(self.inventory.data, play_plan.play.hosts, self.plan.options.limit, mismatch="ignore")
         except HostPatternError:
             return
         ordered, order_known = ordered_hosts(play_plan.play, hosts)
