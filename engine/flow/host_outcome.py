@@ -510,7 +510,11 @@ class _HostTask:
         from engine.flow.loop_control import LoopControl
         from engine.templating.templar import TemplateFailure
 
-        if self._needs_value((self.task.data or {}).get("loop_control"), {}) is not None:
+        control = (self.task.data or {}).get("loop_control")
+        # the label is templated per item, after the item ran, only to show it: no outcome reads it
+        before_loop = {key: value for key, value in control.items() if key != "label"} \
+            if isinstance(control, Mapping) else control
+        if self._needs_value(before_loop, {}) is not None:
             return None
         try:
             return LoopControl.of(self.task, self._templar({}))
