@@ -75,22 +75,23 @@ class _Omit:
 
 OMIT = _Omit()
 
-__all__ = ["OMIT", "SetOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "unknown_as_shown", "timestamp_moment"]
+__all__ = ["OMIT", "RunOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "unknown_as_shown", "timestamp_moment"]
 
 
-class SetOrdered(list):  # type: ignore[type-arg]
-    """A list ansible makes from a set of strings (``ansible_role_names``, the ``union`` filter):
-    its items are known, their order is that run's string hashing. What reads only its items
-    (``in``, ``length``, ``sort``) is known before the run; a report that would show the list
+class RunOrdered(list):  # type: ignore[type-arg]
+    """A list whose items are known before the run and whose order is the run's own: made from a
+    set of strings (``ansible_role_names``, the ``union`` filter: string hashing is seeded anew in
+    every process), or the hosts ``group_by`` put in one group (as their results came in). What
+    reads only its items (``in``, ``length``, ``sort``) is known; a report that would show the list
     itself, in an order, says it is unknown instead."""
 
 
 def unknown_as_shown(value: object) -> str | None:
     """Why ``value``, shown whole, is known only at run time, though what is read of it may be
-    known: a :class:`SetOrdered` list of two items or more, a value with an ``unknown_whole``
+    known: a :class:`RunOrdered` list of two items or more, a value with an ``unknown_whole``
     reason (``ansible_failed_task``), or a list or mapping holding one. None when it is known."""
-    if isinstance(value, SetOrdered):
-        return SET_ORDER_UNKNOWN if len(value) > 1 else None
+    if isinstance(value, RunOrdered):
+        return RUN_ORDER_UNKNOWN if len(value) > 1 else None
     whole = getattr(value, "unknown_whole", None)
     if isinstance(whole, str):
         return f"not known before the run: {whole}"
@@ -98,5 +99,5 @@ def unknown_as_shown(value: object) -> str | None:
     return next((reason for item in items if (reason := unknown_as_shown(item)) is not None), None)
 
 
-SET_ORDER_UNKNOWN = "not known before the run: a list ansible makes from a set of names (ansible_role_names, " \
-    "ansible_dependent_role_names, the union filter and its kin), whose order changes from run to run"
+RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's own (made from a set of names: " \
+    "ansible_role_names, the union filter and its kin; or the hosts group_by put in one group as their results came)"

@@ -108,7 +108,7 @@ def _in_name(character: str) -> bool:
 
 
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
-                  batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+                  batches: list[list[str]], signatures: dict[tuple[Any, ...], tuple[Any, ...]],
                   hosts: list[Host] | None = None, removed: RemovedHosts | None = None) -> dict[str, HostOutcome]:
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
@@ -169,7 +169,7 @@ class _SharedOutcomes:
     (a thousand hosts in a few groups are planned a few times, not a thousand)."""
 
     def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
-                 signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+                 signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> None:
         self.plan, self.play_plan, self.task = plan, play_plan, task
         self.names: tuple[str, ...] | None = None  # what the first host's outcome read
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
@@ -228,10 +228,12 @@ class _SharedOutcomes:
         """The host's signature and value key (:func:`~engine.variables.report.inventory_keys`),
         with what else tells hosts apart for the names read (cached facts, ``group_names``),
         and its own levels; once per host and names for the play."""
-        from engine.variables.report import inventory_keys
+        from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
-        found = self.signatures.get((host.name, self.names))
+        # a host's groups change with the add_host and group_by tasks before: one signature per inventory
+        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task)))
+        found = self.signatures.get(key)
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
             # host's identity, told apart below, not a definition to compare
@@ -242,9 +244,10 @@ class _SharedOutcomes:
             if cached is not None and any(name.startswith("ansible_") for name in self.names):
                 extra += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
             if "group_names" in self.names:
-                extra += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
+                groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
+                extra += (("group_names", tuple(groups)),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
-            self.signatures[(host.name, self.names)] = found
+            self.signatures[key] = found
         return found
 
 
@@ -524,10 +527,12 @@ class _HostTask:
     def for_host(self, host: Host) -> _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
+        from engine.variables.report import host_at
+
         other = _HostTask(self.plan, self.play_plan, host, self.task)
         other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
-        own = host.get_magic_vars()
+        own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
                             "inventory_hostname_short": own["inventory_hostname_short"]}
         other._rebound = True

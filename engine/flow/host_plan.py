@@ -56,6 +56,7 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     changes = Changes(plan)  # what add_host and group_by did to the inventory by each play, as vars reads it
     for play_plan in plan.plays:
         changes.select(play_plan)
+        changes.follow(play_plan)  # its own tasks after an add_host or group_by read the changed inventory
         if stopped:  # no later play runs, on any host
             for host in play_plan.hosts:
                 failed.setdefault(host.name, stopped[0])
@@ -65,7 +66,7 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
         if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
             stopped[:] = [stop]
         plays.append(planned)
-        changes.follow(play_plan)
+        changes.follow(play_plan)  # with the tasks the play's includes loaded, for the plays after
     return plays
 
 
@@ -107,7 +108,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     before = set(failed)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
-    signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
+    signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
@@ -220,7 +221,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
 
 
 def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],
-           signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+           signatures: dict[tuple[Any, ...], tuple[Any, ...]],
            removed: RemovedHosts) -> Callable[[str, frozenset[str]], HostOutcome]:
     """The task's outcome on one host with more hosts removed from the play's lists."""
     def outcome(host: str, ended: frozenset[str]) -> HostOutcome:
@@ -232,7 +233,7 @@ def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[A
 
 
 def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches: list[list[str]],
-                  signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+                  signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> None:
     """Where a task that notifies reports a change: what it notifies runs only there."""
     from engine.flow import notify
     from engine.flow.host_changes import change_reports

@@ -5,7 +5,7 @@ Each follows ansible-core 2.19's own function (``plugins/filter/core.py``, ``mat
 ``plugins/test/files.py``) line for line where it decides the result: the set-like filters go
 through Python sets and fall back to an order-keeping de-duplication for unhashable items, so
 their order is the same as ansible's (and varies with string hashing as ansible's does: such a list
-is a SetOrdered one, which a report before the run says is unknown). They
+is a RunOrdered one, which a report before the run says is unknown). They
 are written here rather than imported from an installed ansible-core because the engine runs
 without ansible-core.
 """
@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from engine.values import SetOrdered
+from engine.values import RunOrdered
 
 
 class FilterFailure(ValueError):
@@ -72,10 +72,10 @@ def _hash_seeded(item: Any) -> bool:
 
 
 def _set_list(items: set[Any]) -> list[Any]:
-    """``list(items)`` as ansible's filter returns it, a :class:`SetOrdered` list when its order is
+    """``list(items)`` as ansible's filter returns it, a :class:`RunOrdered` list when its order is
     the process's own (an item hashed with the per-process seed)."""
     found = list(items)
-    return SetOrdered(found) if any(_hash_seeded(item) for item in found) else found
+    return RunOrdered(found) if any(_hash_seeded(item) for item in found) else found
 
 
 def union(a: Any, b: Any) -> list[Any]:
