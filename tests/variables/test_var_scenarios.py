@@ -29,8 +29,6 @@ from var_values import values_at
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-INVENTORY_CHANGES = ("add_host/group_by earlier in the same play: ansible's later tasks of the play see the new groups "
-                     "(groups, group_names); playbook-ls follows the changes for the plays after only")
 RACY_GROUPS = ("groups after a group_by that put two hosts in one group: that group's order is the order the results "
                "came in; playbook-ls says groups is known only at run time, even read sorted (kind_hosts) or for a "
                "group whose order is known (bastions)")
@@ -41,10 +39,6 @@ PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_v
                       "playbook-ls ignores the setting (the playbook's group_vars)")
 
 
-FAILED_TASK = ("ansible_failed_task/ansible_failed_result in a rescue: ansible gives the failed task and its result; "
-               "playbook-ls says they are known only at run time")
-
-
 def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
     """``reasons`` per FILE:LINE[#N] of ``scenario``, for each of the space-separated ``hosts``."""
     return {f"{scenario}:{where.partition('#')[0]}:{host}{''.join(where.partition('#')[1:])}": reason
@@ -52,11 +46,9 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 
 KNOWN_DIFFERENT: dict[str, str] = {
-    **_at("runtime_inventory", "h1 h2", {"site.yml:19": INVENTORY_CHANGES}),
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP,
                                                              "site.yml:51": RACY_GROUPS}),
-    "queue_failover_blocks:site.yml:50:mq1": FAILED_TASK,
 }
 
 
