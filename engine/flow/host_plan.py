@@ -118,6 +118,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     blocks = PlayBlocks(play)
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
+    # the hosts out of the play's lists at each task, for the values read after the plan (while it
+    # plans, its own readings take them out: engine.flow.host_outcome)
+    removed_at: dict[int, RemovedHosts] = {}
+    play_plan.removed_at = {}  # type: ignore[attr-defined]
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -150,6 +154,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
                                frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
                                tuple(map(tuple, batches)))
+        if removed.certain or removed.maybe:
+            removed_at[id(task)] = removed
         conditions = task_conditions(task)
         outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
                                                        removed))
@@ -217,6 +223,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
+    play_plan.removed_at = removed_at  # type: ignore[attr-defined] - read by engine.variables.report
     return result
 
 

@@ -168,6 +168,21 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, An
     return found
 
 
+def _less_removed(play_plan: PlayPlan, task: Task | None, host: Host, magic: Mapping[str, Any]) -> dict[str, Any]:
+    """The play's host lists at ``task`` less the hosts the plan (engine.flow.host_plan) found
+    failed or ended before it, or unknown where only the run knows whether they are."""
+    from engine.flow.removed_hosts import PLAY_LISTS
+
+    removed = getattr(play_plan, "removed_at", {}).get(id(task)) if task is not None else None
+    if removed is None:
+        return {}
+    found: dict[str, Any] = {}
+    for name in PLAY_LISTS & magic.keys():
+        value, reason = removed.value(name, magic[name], host.name)
+        found[name] = RuntimeValue(reason) if reason is not None else value
+    return found
+
+
 def _racy_reason(groups: list[str]) -> str:
     return f"the order of the hosts group_by put in {', '.join(repr(g) for g in groups)} (as their results " \
            "came in), which only the run knows"
@@ -278,6 +293,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     follower = Follower(plan, play_order, templar_at, include_item_order)
     magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan, task),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
+    magic.update(_less_removed(play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
