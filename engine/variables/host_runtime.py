@@ -270,8 +270,10 @@ class Follower:
         runner = _first_of_batch(play_plan, host) if data.get("run_once") is True and play_plan.hosts else host
         for rank, run in enumerate(runs if member else []):
             own = self._effects(play_plan, runner, task, run)
-            if own.delegated_to is None:
+            if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
+            elif own.delegated_each is not None and own.facts:  # its register stays with the host
+                found.append((rank, Effects(facts=own.facts)))
         if data.get("delegate_facts"):
             found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task)]
         return found
@@ -282,8 +284,9 @@ class Follower:
         the run knows."""
         data = task.data if isinstance(task.data, Mapping) else {}
         senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
-        given = [effects for sender in senders
-                 for effects in [self._effects(play_plan, sender, task, ())] if effects.delegated_to == host.name]
+        given = [effects if effects.delegated_each is None else Effects(facts=[effects.delegated_each[host.name]])
+                 for sender in senders for effects in [self._effects(play_plan, sender, task, ())]
+                 if effects.delegated_to == host.name or host.name in (effects.delegated_each or {})]
         if len(given) <= 1:
             return given
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
@@ -322,7 +325,8 @@ class Follower:
         effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
                          self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
-        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
+        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT and \
+                effects.delegated_each is None:
             try:
                 effects.delegated_to = str(templar.template(data["delegate_to"]))
             except Exception:  # noqa: BLE001 - a target only the run knows: the facts go nowhere known

@@ -40,6 +40,8 @@ class Effects:
     facts: list[Layer] = field(default_factory=list)
     delegated_to: str | None = None
     """``delegate_facts``: the host its set_fact values go to instead."""
+    delegated_each: dict[str, Layer] | None = None
+    """``delegate_facts`` in a loop whose items name the host: each host's set_fact values."""
 
 
 class _Unknown(Exception):
@@ -68,6 +70,10 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         return effects
     facts: dict[str, Any] = {}
     results: list[Any] = []
+    data = task.data if isinstance(task.data, Mapping) else {}
+    # a looped set_fact with delegate_facts gives each item's values to the host that item names
+    each: dict[str, dict[str, Any]] | None = {} if scopes is not None and task.action in SET_FACT and \
+        data.get("delegate_facts") and data.get("delegate_to") else None
     for scope in scopes if scopes is not None else [{}]:
         here = templar.child({**scope, **facts}) if scope or facts else templar
         decided = _decide(conditions, here, label)
@@ -83,7 +89,19 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
-    if facts:
+        if each is not None:
+            try:
+                target = str(here.template(data["delegate_to"]))
+            except Exception as exc:  # noqa: BLE001 - a host only the run names: where the values go is unknown
+                _all_unknown(effects, task, args, register, f"delegated by {label} to a host only the run knows "
+                                                            f"({exc})")
+                return effects
+            each.setdefault(target, {}).update({str(name): facts[str(name)] for name in args
+                                                if name != "cacheable" and str(name) in facts})
+    if each is not None:
+        effects.delegated_each = {target: _layer("set_fact / register", f"set_fact in {label} (delegate_facts)",
+                                                 values, task) for target, values in each.items()}
+    elif facts:
         effects.facts.append(_layer("set_fact / register", f"set_fact in {label}", facts, task))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in {label}",
