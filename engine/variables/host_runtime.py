@@ -31,6 +31,7 @@ from engine.variables.sources import (
     SET_FACT,
     Layer,
     RuntimeValue,
+    fold,
     gathers_facts,
     inventory_layers,
 )
@@ -413,5 +414,9 @@ class FollowedHostVars(HostVars):
         layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
                   facts_layer(plan, self._play_plan, host),
                   *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, ())]
-        extra = {**self._manager.options.extra_vars, **self.run_wide(), **host.get_magic_vars()}
-        return RawVariables(layers, extra, facts_unknown(plan, self._play_plan, host))
+        layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
+        magic = {**self.run_wide(), **host.get_magic_vars()}
+        facts = facts_unknown(plan, self._play_plan, host)
+        if self._manager.inventory.data.merge_hashes:  # hash_behaviour=merge: each level merged into those below
+            return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)
+        return RawVariables(layers, magic, facts)
