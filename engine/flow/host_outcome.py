@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +158,9 @@ def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
 
 
+_INCLUDE_ITEM = "an item of the looping include"
+
+
 class _ReadsMore(Exception):
     """A rebound reading (:meth:`_HostTask.for_host`) needs more than the host's name and groups."""
 
@@ -298,11 +301,46 @@ class _HostTask:
         """Every name the outcome read, also through the templates of values."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
+        self._include_item: Mapping[str, Any] | None = None
+        """The loop variables of one item of the looping include that loads the task, when the
+        outcome is read item by item (:meth:`_per_include_item`)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        found = self._outcome(conditions)
+        if found.outcome == DEPENDS and _INCLUDE_ITEM in found.reason and self._include_item is None:
+            return self._per_include_item(conditions) or found
+        return found
+
+    def _per_include_item(self, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+        """The outcome at every item of the looping include that loads the task, read item by item
+        with its loop variables: when all items give one outcome, that outcome (the plan lists
+        the task once for all its runs); None when they differ or the items are the run's."""
+        from engine.variables.loop_vars import includer_loops, loop_scopes
+        from engine.variables.play_order import play_order
+        from engine.variables.report import templar_at
+
+        loops = [include for include in play_order(self.play_plan.play).includers.get(id(self.task), [])
+                 if includer_loops(include)]
+        if len(loops) != 1:
+            return None  # nested looping includes: the inner items are read with the outer ones
+        scopes = loop_scopes(loops[0], templar_at(self.plan, self.play_plan, self.host, loops[0]))
+        if not isinstance(scopes, list) or not scopes:
+            return None
+        found: list[HostOutcome] = []
+        for scope in scopes:
+            reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
+            reading.removed, reading._include_item = self.removed, scope
+            reading._overrides.update(scope)
+            found.append(reading.outcome(conditions))
+            self.touched |= reading.touched
+            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS:
+                return None
+        return replace(found[0], reason=f"{found[0].reason}, at each of the {len(scopes)} items of the include")
+
+    def _outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
         if loop is None:
             return self._conditions(conditions, {})
@@ -590,8 +628,10 @@ class _HostTask:
         if self._run_filled(name):
             filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
             return f"`{name}` ({filled})"
+        if self._include_item is not None and name in self._include_item:
+            return None  # read at one item of the include (_per_include_item)
         if name in include_loop_names(self.play_plan.play, self.task):
-            return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
+            return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \
