@@ -154,7 +154,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
                                frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
                                tuple(map(tuple, batches)))
-        if removed.certain or removed.maybe:
+        if removed.certain or removed.maybe or len(batches) > 1:  # batches: what the later ones remove
             removed_at[id(task)] = removed
         conditions = task_conditions(task)
         outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
@@ -223,7 +223,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
-    play_plan.removed_at = removed_at  # type: ignore[attr-defined] - read by engine.variables.report
+    out_before = (frozenset(h for h in before if failed.get(h, ("", False))[1]),
+                  frozenset(h for h in before if not failed.get(h, ("", True))[1]))
+    out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before) | frozenset(ended.certain),
+                   frozenset(h for h, why in failed.items() if not why[1] and h not in before) | frozenset(ended.maybe))
+    play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
+        key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
     return result
 
 
