@@ -65,6 +65,8 @@ def _plan_removals(plan: Plan) -> None:
     from engine.flow.host_plan import plan_hosts
     from engine.flow.plan import PlanError, selected_run_tasks
 
+    if not any(_may_remove_hosts(play_plan) for play_plan in plan.plays):
+        return  # planning costs as much as the plan (a fleet's seconds): only where a list can lose a host
     unselected = [play_plan for play_plan in plan.plays if not play_plan.tasks]
     try:
         for play_plan in unselected:
@@ -88,3 +90,18 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
     outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
     for blocks, hosts in groups.values():
         add_loaded_tasks(play_plan.play, include, list(with_includers(blocks, outer)), hosts)
+
+
+_ENDS = frozenset({"end_host", "end_batch", "end_play"})
+
+
+def _may_remove_hosts(play_plan: PlayPlan) -> bool:
+    """Whether a task of the play is one the plan may find taking a host out of the play lists:
+    a ``fail``, an ``assert``, a ``failed_when``, a ``meta`` that ends hosts. (A template that
+    fails a task is found only by planning; without such a task the lists are read whole.)"""
+    for task in play_order(play_plan.play).tasks:
+        data = task.data if isinstance(task.data, Mapping) else {}
+        if task.action in kw.FAIL | kw.ASSERT or "failed_when" in data or task.action in kw.META and \
+                isinstance(task.args, Mapping) and task.args.get("_raw_params") in _ENDS:
+            return True
+    return False
