@@ -79,4 +79,30 @@ OMIT = _Omit()
 # templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
 OMIT_TOKEN = "__omit_place_holder__playbook_ls"
 
-__all__ = ["OMIT", "OMIT_TOKEN", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment"]
+__all__ = ["OMIT", "OMIT_TOKEN", "RunOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment",
+           "unknown_as_shown"]
+
+
+class RunOrdered(list):  # type: ignore[type-arg]
+    """A list whose items are known before the run and whose order is the run's own: made from a
+    set of strings (``ansible_role_names``, the ``union`` filter: string hashing is seeded anew in
+    every process), or the hosts ``group_by`` put in one group (as their results came in). What
+    reads only its items (``in``, ``length``, ``sort``) is known; a report that would show the list
+    itself, in an order, says it is unknown instead."""
+
+
+def unknown_as_shown(value: object) -> str | None:
+    """Why ``value``, shown whole, is known only at run time, though what is read of it may be
+    known: a :class:`RunOrdered` list of two items or more, a value with an ``unknown_whole``
+    reason (``ansible_failed_task``), or a list or mapping holding one. None when it is known."""
+    if isinstance(value, RunOrdered):
+        return RUN_ORDER_UNKNOWN if len(value) > 1 else None
+    whole = getattr(value, "unknown_whole", None)
+    if isinstance(whole, str):
+        return f"not known before the run: {whole}"
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
+    return next((reason for item in items if (reason := unknown_as_shown(item)) is not None), None)
+
+
+RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's own (made from a set of names: " \
+    "ansible_role_names, the union filter and its kin; or the hosts group_by put in one group as their results came)"

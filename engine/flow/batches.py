@@ -88,3 +88,18 @@ def max_fail_percentage(play: Play, templar: Templar) -> float | None:
 def too_many_failed(failed: int, batch_size: int, percentage: float | None) -> bool:
     """The linear strategy's check after each task: more than the percentage of the batch failed."""
     return percentage is not None and batch_size > 0 and failed / batch_size > percentage / 100.0
+
+
+def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
+    """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
+    makes them; one batch when ``serial`` is not set or cannot be known."""
+    known = known_batches(play, hosts)
+    return [hosts] if known is None else known
+
+
+def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
+    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
+    try:
+        return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
+    except BatchError:
+        return None

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mapping[str, HostOutcome],
                    conditions: list[tuple[Any, str]], batches: list[list[str]],
-                   signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> dict[str, bool | None]:
+                   signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> dict[str, bool | None]:
     """On each host where ``task`` runs or may: True when it is certain to report a change, False
     when certain not to (or not to run), None when only the run knows."""
     hosts = [host for host in play_plan.hosts if outcomes.get(host.name, HostOutcome(SKIPPED)).outcome in (RUNS,

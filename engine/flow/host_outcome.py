@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -108,7 +108,7 @@ def _in_name(character: str) -> bool:
 
 
 def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
-                  batches: list[list[str]], signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+                  batches: list[list[str]], signatures: dict[tuple[Any, ...], tuple[Any, ...]],
                   hosts: list[Host] | None = None, removed: RemovedHosts | None = None) -> dict[str, HostOutcome]:
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
@@ -158,6 +158,9 @@ def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
 
 
+_INCLUDE_ITEM = "an item of the looping include"
+
+
 class _ReadsMore(Exception):
     """A rebound reading (:meth:`_HostTask.for_host`) needs more than the host's name and groups."""
 
@@ -169,7 +172,7 @@ class _SharedOutcomes:
     (a thousand hosts in a few groups are planned a few times, not a thousand)."""
 
     def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
-                 signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+                 signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> None:
         self.plan, self.play_plan, self.task = plan, play_plan, task
         self.names: tuple[str, ...] | None = None  # what the first host's outcome read
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
@@ -228,10 +231,12 @@ class _SharedOutcomes:
         """The host's signature and value key (:func:`~engine.variables.report.inventory_keys`),
         with what else tells hosts apart for the names read (cached facts, ``group_names``),
         and its own levels; once per host and names for the play."""
-        from engine.variables.report import inventory_keys
+        from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
-        found = self.signatures.get((host.name, self.names))
+        # a host's groups change with the add_host and group_by tasks before: one signature per inventory
+        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task)))
+        found = self.signatures.get(key)
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
             # host's identity, told apart below, not a definition to compare
@@ -242,9 +247,10 @@ class _SharedOutcomes:
             if cached is not None and any(name.startswith("ansible_") for name in self.names):
                 extra += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
             if "group_names" in self.names:
-                extra += (("group_names", tuple(host.get_magic_vars()["group_names"])),)
+                groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
+                extra += (("group_names", tuple(groups)),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
-            self.signatures[(host.name, self.names)] = found
+            self.signatures[key] = found
         return found
 
 
@@ -295,11 +301,46 @@ class _HostTask:
         """Every name the outcome read, also through the templates of values."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
+        self._include_item: Mapping[str, Any] | None = None
+        """The loop variables of one item of the looping include that loads the task, when the
+        outcome is read item by item (:meth:`_per_include_item`)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        found = self._outcome(conditions)
+        if found.outcome == DEPENDS and _INCLUDE_ITEM in found.reason and self._include_item is None:
+            return self._per_include_item(conditions) or found
+        return found
+
+    def _per_include_item(self, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+        """The outcome at every item of the looping include that loads the task, read item by item
+        with its loop variables: when all items give one outcome, that outcome (the plan lists
+        the task once for all its runs); None when they differ or the items are the run's."""
+        from engine.variables.loop_vars import includer_loops, loop_scopes
+        from engine.variables.play_order import play_order
+        from engine.variables.report import templar_at
+
+        loops = [include for include in play_order(self.play_plan.play).includers.get(id(self.task), [])
+                 if includer_loops(include)]
+        if len(loops) != 1:
+            return None  # nested looping includes: the inner items are read with the outer ones
+        scopes = loop_scopes(loops[0], templar_at(self.plan, self.play_plan, self.host, loops[0]))
+        if not isinstance(scopes, list) or not scopes:
+            return None
+        found: list[HostOutcome] = []
+        for scope in scopes:
+            reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
+            reading.removed, reading._include_item = self.removed, scope
+            reading._overrides.update(scope)
+            found.append(reading.outcome(conditions))
+            self.touched |= reading.touched
+            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS:
+                return None
+        return replace(found[0], reason=f"{found[0].reason}, at each of the {len(scopes)} items of the include")
+
+    def _outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
         if loop is None:
             return self._conditions(conditions, {})
@@ -510,7 +551,11 @@ class _HostTask:
         from engine.flow.loop_control import LoopControl
         from engine.templating.templar import TemplateFailure
 
-        if self._needs_value((self.task.data or {}).get("loop_control"), {}) is not None:
+        control = (self.task.data or {}).get("loop_control")
+        # the label is templated per item, after the item ran, only to show it: no outcome reads it
+        before_loop = {key: value for key, value in control.items() if key != "label"} \
+            if isinstance(control, Mapping) else control
+        if self._needs_value(before_loop, {}) is not None:
             return None
         try:
             return LoopControl.of(self.task, self._templar({}))
@@ -520,10 +565,12 @@ class _HostTask:
     def for_host(self, host: Host) -> _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
+        from engine.variables.report import host_at
+
         other = _HostTask(self.plan, self.play_plan, host, self.task)
         other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
-        own = host.get_magic_vars()
+        own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
         other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
                             "inventory_hostname_short": own["inventory_hostname_short"]}
         other._rebound = True
@@ -581,8 +628,10 @@ class _HostTask:
         if self._run_filled(name):
             filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
             return f"`{name}` ({filled})"
+        if self._include_item is not None and name in self._include_item:
+            return None  # read at one item of the include (_per_include_item)
         if name in include_loop_names(self.play_plan.play, self.task):
-            return f"`{name}`, an item of the looping include that loads the task (it runs once per item)"
+            return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \

@@ -48,10 +48,15 @@ class PlannedPlay:
 
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     """The outcome of every task of every play on each of the play's hosts, in run order."""
+    from engine.variables.inventory_changes import Changes
+
     failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
     stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
     plays = []
+    changes = Changes(plan)  # what add_host and group_by did to the inventory by each play, as vars reads it
     for play_plan in plan.plays:
+        changes.select(play_plan)
+        changes.follow(play_plan)  # its own tasks after an add_host or group_by read the changed inventory
         if stopped:  # no later play runs, on any host
             for host in play_plan.hosts:
                 failed.setdefault(host.name, stopped[0])
@@ -61,6 +66,7 @@ def plan_hosts(plan: Plan) -> list[PlannedPlay]:
         if stop is not None and (not stopped or stop[1] and not stopped[0][1]):
             stopped[:] = [stop]
         plays.append(planned)
+        changes.follow(play_plan)  # with the tasks the play's includes loaded, for the plays after
     return plays
 
 
@@ -102,7 +108,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     before = set(failed)
     result = PlannedPlay(str(play.name or ", ".join(map(str, play.hosts))), hosts)
     selected = play_plan.selected_ids()
-    signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]] = {}
+    signatures: dict[tuple[Any, ...], tuple[Any, ...]] = {}
     roles = _RoleUses()
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
@@ -112,6 +118,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     blocks = PlayBlocks(play)
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
+    # the hosts out of the play's lists at each task, for the values read after the plan (while it
+    # plans, its own readings take them out: engine.flow.host_outcome)
+    removed_at: dict[int, RemovedHosts] = {}
+    play_plan.removed_at = {}  # type: ignore[attr-defined]
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -144,6 +154,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
                                frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
                                tuple(map(tuple, batches)))
+        if removed.certain or removed.maybe or len(batches) > 1:  # batches: what the later ones remove
+            removed_at[id(task)] = removed
         conditions = task_conditions(task)
         outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
                                                        removed))
@@ -211,11 +223,17 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     ended.later_batches(result.tasks, batches)
     for host in cleared:
         failed.pop(host, None)
+    out_before = (frozenset(h for h in before if failed.get(h, ("", False))[1]),
+                  frozenset(h for h in before if not failed.get(h, ("", True))[1]))
+    out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before) | frozenset(ended.certain),
+                   frozenset(h for h, why in failed.items() if not why[1] and h not in before) | frozenset(ended.maybe))
+    play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
+        key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
     return result
 
 
 def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]], batches: list[list[str]],
-           signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]],
+           signatures: dict[tuple[Any, ...], tuple[Any, ...]],
            removed: RemovedHosts) -> Callable[[str, frozenset[str]], HostOutcome]:
     """The task's outcome on one host with more hosts removed from the play's lists."""
     def outcome(host: str, ended: frozenset[str]) -> HostOutcome:
@@ -227,7 +245,7 @@ def _again(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[A
 
 
 def _note_changes(plan: Plan, play_plan: PlayPlan, planned: PlannedTask, batches: list[list[str]],
-                  signatures: dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]) -> None:
+                  signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> None:
     """Where a task that notifies reports a change: what it notifies runs only there."""
     from engine.flow import notify
     from engine.flow.host_changes import change_reports

@@ -16,11 +16,20 @@ class RemovedHosts:
     certain: frozenset[str]
     maybe: frozenset[str]
     batches: tuple[tuple[str, ...], ...]
+    settled: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]] | None = None
+    """Once the whole play is planned: the hosts out (certainly, maybe) before the play, and those
+    the play takes out (certainly, maybe). A ``serial`` batch runs every task before the next
+    batch starts: a host of an earlier batch is out by then if the play took it out anywhere, one
+    of a later batch only if it was out before the play."""
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),
         or why only the run knows it."""
-        if name not in PLAY_LISTS or not isinstance(value, list) or not (self.certain or self.maybe):
+        if name not in PLAY_LISTS or not isinstance(value, list):
+            return value, None
+        if name == "ansible_play_hosts" and len(self.batches) > 1 and self.settled is not None:
+            return self._across_batches(value, host)
+        if not (self.certain or self.maybe):
             return value, None
         if name == "ansible_play_hosts":
             if len(self.batches) > 1:  # other batches remove hosts before or after this one runs
@@ -32,3 +41,25 @@ class RemovedHosts:
         if uncertain:
             return None, f"whether {', '.join(uncertain)} failed or ended earlier in the play (the run's to know)"
         return [item for item in value if item not in self.certain], None
+
+    def _across_batches(self, value: list[Any], host: str) -> tuple[Any, str | None]:
+        """``ansible_play_hosts`` on ``host`` of a play in several batches (:attr:`settled`)."""
+        assert self.settled is not None
+        before_certain, before_maybe, play_certain, play_maybe = self.settled
+        at = next((index for index, batch in enumerate(self.batches) if host in batch), 0)
+        earlier = {name for batch in self.batches[:at] for name in batch}
+        own = set(self.batches[at])
+        out: set[str] = set()
+        uncertain: set[str] = set()
+        for name in value:
+            if name in own:
+                certain, maybe = name in self.certain, name in self.maybe
+            elif name in earlier:
+                certain, maybe = name in play_certain or name in before_certain, name in play_maybe | before_maybe
+            else:
+                certain, maybe = name in before_certain, name in before_maybe
+            out.update([name] if certain else [])
+            uncertain.update([name] if maybe and not certain else [])
+        if uncertain:
+            return None, f"whether {', '.join(sorted(uncertain))} failed or ended before (the run's to know)"
+        return [name for name in value if name not in out], None

@@ -39,6 +39,8 @@ class PlayBlocks:
         blocks = play.compile()
         self.paths, self.rescuing = block_paths(blocks)
         self.sections: dict[int, list[Task]] = {}
+        self.rescue_starts: dict[int, Task] = {}
+        """Each block with a ``rescue``: the first task of that section."""
         self._walk(blocks)
 
     def _walk(self, items: list[Any]) -> None:
@@ -46,6 +48,9 @@ class PlayBlocks:
             if hasattr(item, "rescue"):
                 if id(item) in self.rescuing:
                     self.sections[id(item)] = list(_failing_tasks(item.block))
+                    first = next(iter(_failing_tasks(item.rescue)), None)
+                    if first is not None:
+                        self.rescue_starts[id(item)] = first
                 for section in ("block", "rescue", "always"):
                     self._walk(getattr(item, section))
             else:
@@ -145,3 +150,14 @@ def _first_failure(tasks: list[Task], fails_on_host: Callable[[Task], Decided]) 
             unsure = decided
     return unsure if unsure is not None else False
 
+
+def failing_task(blocks: PlayBlocks, block: int, fails_on_host: Callable[[Task], Decided]) -> Task | str | None:
+    """The task of ``block``'s ``block`` section that sends the host to its rescue: None when none
+    fails, why only the run knows when one may (or one before the failing one may)."""
+    for task in blocks.sections.get(block, []):
+        decided = fails_on_host(task)
+        if decided is True:
+            return task
+        if isinstance(decided, str):
+            return decided
+    return None

@@ -36,7 +36,8 @@ def unloaded_include(task: Task) -> bool:
 def load_host_includes(plan: Plan) -> None:
     """Load every play's per-host includes, each host's file once (nested ones too), play after
     play, each play's hosts selected again where earlier plays' add_host/group_by changed the
-    inventory (engine.variables.inventory_changes)."""
+    inventory (engine.variables.inventory_changes); then plan the run, whose failed and ended
+    hosts the play lists of later tasks lose."""
     from engine.flow.host_includes import MAX_DEPTH
     from engine.loading.includes import IncludeLoader
     from engine.variables.report import templar_at
@@ -55,6 +56,27 @@ def load_host_includes(plan: Plan) -> None:
             if unloaded_include(task) and len(order.includers.get(id(task), [])) < MAX_DEPTH:
                 _load(plan, play_plan, task, loader, templar_at)
         changes.follow(play_plan)
+    _plan_removals(plan)
+
+
+def _plan_removals(plan: Plan) -> None:
+    """Plan the run, for the hosts each task's play lists have lost by then (failed, ended): the
+    plan's tag selection is made for it and dropped after (the values are shown for every task)."""
+    from engine.flow.host_plan import plan_hosts
+    from engine.flow.plan import PlanError, selected_run_tasks
+
+    if not any(_may_remove_hosts(play_plan) for play_plan in plan.plays):
+        return  # planning costs as much as the plan (a fleet's seconds): only where a list can lose a host
+    unselected = [play_plan for play_plan in plan.plays if not play_plan.tasks]
+    try:
+        for play_plan in unselected:
+            play_plan.tasks = selected_run_tasks(play_plan.play, plan.options.selection())
+        plan_hosts(plan)
+    except PlanError:
+        pass  # tags only the run can template: ansible-playbook stops there too, no list loses a host
+    finally:
+        for play_plan in unselected:
+            play_plan.tasks = []
 
 
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
@@ -68,3 +90,18 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
     outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
     for blocks, hosts in groups.values():
         add_loaded_tasks(play_plan.play, include, list(with_includers(blocks, outer)), hosts)
+
+
+_ENDS = frozenset({"end_host", "end_batch", "end_play"})
+
+
+def _may_remove_hosts(play_plan: PlayPlan) -> bool:
+    """Whether a task of the play is one the plan may find taking a host out of the play lists:
+    a ``fail``, an ``assert``, a ``failed_when``, a ``meta`` that ends hosts. (A template that
+    fails a task is found only by planning; without such a task the lists are read whole.)"""
+    for task in play_order(play_plan.play).tasks:
+        data = task.data if isinstance(task.data, Mapping) else {}
+        if task.action in kw.FAIL | kw.ASSERT or "failed_when" in data or task.action in kw.META and \
+                isinstance(task.args, Mapping) and task.args.get("_raw_params") in _ENDS:
+            return True
+    return False

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.batches import play_batches
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
@@ -30,6 +31,7 @@ from engine.variables.sources import (
     SET_FACT,
     Layer,
     RuntimeValue,
+    fold,
     gathers_facts,
     inventory_layers,
 )
@@ -131,6 +133,7 @@ class Follower:
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
+            rescued = self._rescued(earlier, host, None) if member else []
             order = self.order_of(earlier.play)
             ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
@@ -141,6 +144,7 @@ class Follower:
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
                                 self._runs_on(earlier, host, done, (), [], member)]
+            effects.append(Effects(facts=rescued))
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -165,6 +169,7 @@ class Follower:
             else:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
 
@@ -172,11 +177,17 @@ class Follower:
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
         ``rescue`` around it decide (engine.variables.block_runs): True, False, or why only the
         run knows."""
-        from engine.variables.block_runs import fails, play_blocks, runs_there
+        from engine.variables.block_runs import play_blocks, runs_there
 
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
+        return runs_there(blocks, task, reader, self._fails_on(play_plan, host))
+
+    def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
+        """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
+        from engine.variables.block_runs import fails
+
         memo = _memo(play_plan)
 
         def fails_on_host(earlier: Task) -> bool | str:
@@ -187,7 +198,33 @@ class Follower:
                 memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
             return memo[key]  # type: ignore[no-any-return]
 
-        return runs_there(blocks, task, reader, fails_on_host)
+        return fails_on_host
+
+    def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
+        """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
+        the reader's own, when it is the first of its rescue; None: all of them) gave it:
+        ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
+        unknown when only the run knows which fails."""
+        from engine.variables.block_runs import failing_task, play_blocks
+        from engine.variables.task_results import failure_facts
+
+        blocks = play_blocks(play_plan.play)
+        positions = self.order_of(play_plan.play).positions
+        started = sorted((positions[id(first)][0], block, first) for block, first in blocks.rescue_starts.items()
+                         if positions.get(id(first)) and (before is None or positions[id(first)][0] <= before))
+        layers = []
+        for _, block, first in started:
+            failed = failing_task(blocks, block, self._fails_on(play_plan, host))
+            if failed is None:
+                continue
+            reader = f"task '{first.display_name()}'"
+            if isinstance(failed, str):
+                layers.append(Layer("set_fact / register", f"a rescue starting at {reader}",
+                                    {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
+                                     for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
+            else:
+                layers.append(failure_facts(failed, self.templar_at(self.plan, play_plan, host, failed), reader))
+        return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
@@ -230,12 +267,14 @@ class Follower:
                     order = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
                 runs = [(index,) for index in order]
         data = task.data if isinstance(task.data, Mapping) else {}
-        # run_once: the first host runs it and ansible gives every host of the play its result
-        runner = play_plan.hosts[0] if data.get("run_once") is True and play_plan.hosts else host
+        # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
+        runner = _first_of_batch(play_plan, host) if data.get("run_once") is True and play_plan.hosts else host
         for rank, run in enumerate(runs if member else []):
             own = self._effects(play_plan, runner, task, run)
-            if own.delegated_to is None:
+            if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
+            elif own.delegated_each is not None and own.facts:  # its register stays with the host
+                found.append((rank, Effects(facts=own.facts)))
         if data.get("delegate_facts"):
             found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task)]
         return found
@@ -246,8 +285,9 @@ class Follower:
         the run knows."""
         data = task.data if isinstance(task.data, Mapping) else {}
         senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
-        given = [effects for sender in senders
-                 for effects in [self._effects(play_plan, sender, task, ())] if effects.delegated_to == host.name]
+        given = [effects if effects.delegated_each is None else Effects(facts=[effects.delegated_each[host.name]])
+                 for sender in senders for effects in [self._effects(play_plan, sender, task, ())]
+                 if effects.delegated_to == host.name or host.name in (effects.delegated_each or {})]
         if len(given) <= 1:
             return given
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
@@ -286,13 +326,21 @@ class Follower:
         effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
                          self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
-        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT:
+        if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT and \
+                effects.delegated_each is None:
             try:
                 effects.delegated_to = str(templar.template(data["delegate_to"]))
             except Exception:  # noqa: BLE001 - a target only the run knows: the facts go nowhere known
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
+    """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch."""
+    names = [h.name for h in play_plan.hosts]
+    batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
+    return next((h for h in play_plan.hosts if h.name == batch[0]), play_plan.hosts[0])
 
 
 def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
@@ -366,5 +414,9 @@ class FollowedHostVars(HostVars):
         layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
                   facts_layer(plan, self._play_plan, host),
                   *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, ())]
-        extra = {**self._manager.options.extra_vars, **self.run_wide(), **host.get_magic_vars()}
-        return RawVariables(layers, extra, facts_unknown(plan, self._play_plan, host))
+        layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
+        magic = {**self.run_wide(), **host.get_magic_vars()}
+        facts = facts_unknown(plan, self._play_plan, host)
+        if self._manager.inventory.data.merge_hashes:  # hash_behaviour=merge: each level merged into those below
+            return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)
+        return RawVariables(layers, magic, facts)

@@ -10,16 +10,20 @@ hosts again: the plays on those groups have hosts, the added host's variables ar
 the order their results came in, which only the run knows: ``groups`` and the play lists of a
 play on it are then said to be unknown.
 
-Followed for the plays after the changing one only (the changing play's own later tasks read the
-inventory as loaded), without ``--limit`` or ``serial`` on a changing play; anything only the run
-decides (a condition, a key, a loop) leaves the plays after as the plan has them.
+Followed for the plays after the changing one and for the changing play's own later tasks (each
+reads the inventory as the tasks before it left it), without ``serial`` on a changing play; a
+``--limit`` holds for the hosts added as for the others (ansible's subset is matched at each
+play); anything only the run decides (a condition, a key, a loop) leaves the plays after as the
+plan has them, and ``groups`` and ``group_names`` unknown to the later tasks of its play. The plan
+and the values read one inventory: ``plan_hosts`` selects each play's hosts here as ``vars`` does,
+and follows a play's changes before planning its tasks.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.loading import keywords as kw
 from engine.variables.loop_vars import loop_scopes
@@ -37,6 +41,17 @@ NAME_KEYS = ("name", "hostname", "host")
 GROUP_KEYS = ("groupname", "groups", "group")
 
 
+class InPlay(NamedTuple):
+    """The inventory as an add_host or group_by task of a play left it, for the tasks after it in
+    that play (``position``: the task's in the play's order); ``inventory`` None when what the task
+    did is only the run's."""
+
+    position: int
+    inventory: Any
+    racy: frozenset[str]
+    task: str
+
+
 class _Unknown(Exception):
     """What a task does to the inventory only the run knows."""
 
@@ -49,17 +64,18 @@ class Changes:
         self.plan = plan
         self.inventory = plan.inventory
         self.racy: set[str] = set()
-        self.known = plan.options.limit is None
+        self.known = True
 
     def select(self, play_plan: PlayPlan) -> None:
         """Select ``play_plan``'s hosts again in the inventory as changed so far."""
         from engine.flow.plan import play_order as ordered_hosts
         from engine.inventory.patterns import HostPatternError, select_hosts
 
+        self._start = (play_plan, self.inventory, self.racy, self.known)
         if self.inventory is self.plan.inventory:
             return
         try:
-            hosts = select_hosts(self.inventory.data, play_plan.play.hosts, None, mismatch="ignore")
+            hosts = select_hosts(self.inventory.data, play_plan.play.hosts, self.plan.options.limit, mismatch="ignore")
         except HostPatternError:
             return
         ordered, order_known = ordered_hosts(play_plan.play, hosts)
@@ -73,27 +89,44 @@ class Changes:
             play_plan.racy_order = racy  # type: ignore[attr-defined]
 
     def follow(self, play_plan: PlayPlan) -> None:
-        """Apply what ``play_plan``'s add_host and group_by tasks do, for the plays after it."""
+        """Apply what ``play_plan``'s add_host and group_by tasks do, for its later tasks and the
+        plays after it; again from the play's start when its order grew (includes loaded)."""
+        start = getattr(self, "_start", None)
+        if start is not None and start[0] is play_plan:
+            self.inventory, self.racy, self.known = start[1:]
         if not self.known:
             return
-        tasks = [task for task in play_order(play_plan.play).tasks if task.action in ADD_HOST | GROUP_BY]
+        order = play_order(play_plan.play)
+        tasks = [task for task in order.tasks if task.action in ADD_HOST | GROUP_BY]
         if not tasks:
             return
         data = copy.deepcopy(self.inventory.data)
         racy = set(self.racy)
-        try:
-            for task in tasks:
+        # the play's own later tasks read the inventory as the tasks before them left it; each
+        # task is templated with what the ones before it did, so the list grows as they are applied
+        after: list[InPlay] = []
+        play_plan.changed_in_play = after  # type: ignore[attr-defined] - read by engine.variables.report
+        for task in tasks:
+            try:
                 self._apply(play_plan, task, data, racy)
-        except _Unknown:
-            self.known = False
-            return
-        _reconcile(data)
+            except _Unknown:
+                self.known = False
+                play_plan.changes_unknown_at = InPlay(order.positions[id(task)][0], None,  # type: ignore[attr-defined]
+                                                      frozenset(), task.display_name())
+                return
+            _reconcile(data)
+            last = task is tasks[-1]
+            after.append(InPlay(order.positions[id(task)][0], self._inventory(data if last else copy.deepcopy(data)),
+                                frozenset(racy), task.display_name()))
+        self.inventory = after[-1].inventory
+        self.racy = racy
+
+    def _inventory(self, data: InventoryData) -> Any:
         from engine.inventory.manager import Inventory
 
         base = self.plan.inventory
-        self.inventory = Inventory(data, base.sources, base.cache, shared_from=base, playbook_dir=base.playbook_dir,
-                                   working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
-        self.racy = racy
+        return Inventory(data, base.sources, base.cache, shared_from=base, playbook_dir=base.playbook_dir,
+                         working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
 
     def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str]) -> None:
         from engine.variables.report import known_batches, templar_at

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from engine.loading.model import Play, RoleInstance, Task
+from engine.values import RunOrdered
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,13 +74,13 @@ def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = fr
     """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``,
     ``import_role``, included roles once included) in order, those their dependencies pull in,
     and both; ``left_out`` (by id) are not named. ansible builds the last two from sets, so
-    their order changes from run to run; here they are sorted."""
+    their order changes from run to run: here they are sorted, as :class:`RunOrdered` lists."""
     roles = [role for role in roles if id(role) not in left_out]
     named = [role.name for role in roles if role.via != "dependency"]
-    dependencies = sorted({role.name for role in roles if role.via == "dependency"})
+    dependencies = RunOrdered(sorted({role.name for role in roles if role.via == "dependency"}))
     return {"ansible_play_role_names": named, "role_names": list(named),
             "ansible_dependent_role_names": dependencies,
-            "ansible_role_names": sorted(set(named) | set(dependencies))}
+            "ansible_role_names": RunOrdered(sorted(set(named) | set(dependencies)))}
 
 
 def raw_environment(task: Task) -> list[Any]:

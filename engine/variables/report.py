@@ -17,7 +17,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
+from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
+from engine.values import unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -114,28 +117,69 @@ class _Scope:
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
 
 
-def inventory_of(plan: Plan, play_plan: PlayPlan) -> Any:
-    """The inventory ``play_plan`` reads: as the add_host and group_by tasks before it left it
-    (engine.variables.inventory_changes), else the plan's."""
-    return getattr(play_plan, "inventory", None) or plan.inventory
+def inventory_of(plan: Plan, play_plan: PlayPlan, task: Task | None = None) -> Any:
+    """The inventory ``task`` of ``play_plan`` reads: as the add_host and group_by tasks before it
+    left it, in earlier plays and in its own (engine.variables.inventory_changes), else the plan's."""
+    found = getattr(play_plan, "inventory", None) or plan.inventory
+    change = _change_before(play_plan, task)
+    return change.inventory if change is not None else found
 
 
-def lists_in_run_order(play_plan: Any) -> dict[str, Any]:
+def host_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None) -> Host:
+    """``host`` as the inventory ``task`` reads has it: its groups after the add_host and group_by
+    tasks before (each inventory they leave holds hosts of its own)."""
+    found: Host = inventory_of(plan, play_plan, task).data.hosts.get(host.name, host)
+    return found
+
+
+def _change_before(play_plan: PlayPlan, task: Task | None) -> Any:
+    """The last add_host or group_by task of ``task``'s play before it (an InPlay), if any."""
+    changes = getattr(play_plan, "changed_in_play", None)
+    if not changes or task is None:
+        return None
+    at = play_order(play_plan.play).positions.get(id(task))
+    return next((change for change in reversed(changes) if at and change.position < at[0]), None)
+
+
+def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, Any]:
     """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
     ``shuffle`` (or a template); after a group_by that put two hosts in one group
-    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group."""
+    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group;
+    after an add_host or group_by of ``task``'s own play that only the run can follow, ``groups``
+    and ``group_names``."""
     found: dict[str, Any] = {}
     if not play_plan.order_known:
         shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
         found.update({"ansible_play_batch": shuffled, "play_hosts": shuffled})
-    groups = getattr(play_plan, "racy_groups", None)
-    if groups:
+    unknown = getattr(play_plan, "changes_unknown_at", None)
+    at = play_order(play_plan.play).positions.get(id(task)) if unknown is not None and task is not None else None
+    if at and unknown.position < at[0]:
+        changed = RuntimeValue(f"the inventory as task '{unknown.task}' changes it, which only the run knows")
+        found.update({"groups": changed, "group_names": changed})
+    change = _change_before(play_plan, task)
+    groups = sorted(change.racy) if change is not None else getattr(play_plan, "racy_groups", None)
+    if groups:  # the whole of it: an index or a loop would read the order (RunOrdered cannot tell)
         found["groups"] = RuntimeValue(_racy_reason(groups))
     on = getattr(play_plan, "racy_order", None)
     if on:
         reason = RuntimeValue(_racy_reason(on))
         found.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
                                                 "ansible_play_batch", "play_hosts")})
+    return found
+
+
+def _less_removed(play_plan: PlayPlan, task: Task | None, host: Host, magic: Mapping[str, Any]) -> dict[str, Any]:
+    """The play's host lists at ``task`` less the hosts the plan (engine.flow.host_plan) found
+    failed or ended before it, or unknown where only the run knows whether they are."""
+    from engine.flow.removed_hosts import PLAY_LISTS
+
+    removed = getattr(play_plan, "removed_at", {}).get(id(task)) if task is not None else None
+    if removed is None:
+        return {}
+    found: dict[str, Any] = {}
+    for name in PLAY_LISTS & magic.keys():
+        value, reason = removed.value(name, magic[name], host.name)
+        found[name] = RuntimeValue(reason) if reason is not None else value
     return found
 
 
@@ -150,7 +194,7 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
-    inventory = inventory_of(plan, play_plan)
+    inventory = inventory_of(plan, play_plan, task)
     key = (id(task), id(inventory), occurrence)
     now = files_state()
     cached = scopes.get(key)
@@ -202,6 +246,7 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
     scope = _scope(plan, play_plan, task)
+    host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
     shared = getattr(layers, "shared_count", None)
     # the groups' part is the same for every host in the same groups: worked out once for them
@@ -244,9 +289,11 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     from engine.variables.host_runtime import FollowedHostVars, Follower
 
     scope = _scope(plan, play_plan, task, occurrence)
+    host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan),
+    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan, task),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
+    magic.update(_less_removed(play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
@@ -478,9 +525,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                 resolved.unknown = str(exc)
                 result.variables[name] = resolved
                 continue
-            found_template = is_template(value) or _has_template(value)
+            found_template = None if unknown_as_shown(value) else is_template(value) or _has_template(value)
             if found_template is None:
-                resolved.unknown = RECURSIVE_VALUE
+                resolved.unknown = unknown_as_shown(value) or RECURSIVE_VALUE
             elif found_template:
                 resolved.template = value
                 try:
@@ -491,8 +538,12 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
+        shown = unknown_as_shown(resolved.value) if resolved.unknown is None else None
+        if shown is not None:
+            resolved.value, resolved.unknown = None, shown
         result.variables[name] = resolved
     return result
+
 
 
 ITEMS_SHOWN = 20
@@ -545,23 +596,5 @@ class _Leave:
 
     def __init__(self, identity: int) -> None:
         self.identity = identity
-
-
-def play_batches(play: Play, hosts: list[str]) -> list[list[str]]:
-    """The play's hosts in its ``serial`` batches (templated with the play's vars), as a run
-    makes them; one batch when ``serial`` is not set or cannot be known."""
-    known = known_batches(play, hosts)
-    return [hosts] if known is None else known
-
-
-def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
-    """:func:`play_batches`, None when ``serial`` cannot be known before the run."""
-    from engine.flow.batches import BatchError, serial_of, serialized_batches
-    from engine.templating.templar import Templar
-
-    try:
-        return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
-    except BatchError:
-        return None
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.booleans import boolean
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
@@ -39,6 +40,8 @@ class Effects:
     facts: list[Layer] = field(default_factory=list)
     delegated_to: str | None = None
     """``delegate_facts``: the host its set_fact values go to instead."""
+    delegated_each: dict[str, Layer] | None = None
+    """``delegate_facts`` in a loop whose items name the host: each host's set_fact values."""
 
 
 class _Unknown(Exception):
@@ -67,6 +70,10 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         return effects
     facts: dict[str, Any] = {}
     results: list[Any] = []
+    data = task.data if isinstance(task.data, Mapping) else {}
+    # a looped set_fact with delegate_facts gives each item's values to the host that item names
+    each: dict[str, dict[str, Any]] | None = {} if scopes is not None and task.action in SET_FACT and \
+        data.get("delegate_facts") and data.get("delegate_to") else None
     for scope in scopes if scopes is not None else [{}]:
         here = templar.child({**scope, **facts}) if scope or facts else templar
         decided = _decide(conditions, here, label)
@@ -82,7 +89,19 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
-    if facts:
+        if each is not None:
+            try:
+                target = str(here.template(data["delegate_to"]))
+            except Exception as exc:  # noqa: BLE001 - a host only the run names: where the values go is unknown
+                _all_unknown(effects, task, args, register, f"delegated by {label} to a host only the run knows "
+                                                            f"({exc})")
+                return effects
+            each.setdefault(target, {}).update({str(name): facts[str(name)] for name in args
+                                                if name != "cacheable" and str(name) in facts})
+    if each is not None:
+        effects.delegated_each = {target: _layer("set_fact / register", f"set_fact in {label} (delegate_facts)",
+                                                 values, task) for target, values in each.items()}
+    elif facts:
         effects.facts.append(_layer("set_fact / register", f"set_fact in {label}", facts, task))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in {label}",
@@ -199,6 +218,60 @@ def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
     if not _tracebacks_off():
         raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
     return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
+
+
+def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
+    """What ansible gives a host when ``task`` (a ``fail``, or an ``assert`` that does not hold,
+    certain to fail there) sends it to a ``rescue`` (``StrategyBase._process_pending_results``: non-
+    persistent facts, seen by the rescue and every task after it): ``ansible_failed_result``, the
+    task's result, and ``ansible_failed_task``, the task serialized (of which only the name is known:
+    the rest holds the run's own ids). ``reader``: the first task of that rescue section."""
+    label = f"task '{task.display_name()}'"
+    args = task.args if isinstance(task.args, Mapping) else {}
+    no_log = task.data.get("no_log", False) if isinstance(task.data, Mapping) else False
+    try:
+        if not isinstance(no_log, bool):
+            raise _Unknown(f"the result of {label}, whose no_log only the run decides")
+        if task.action in FAIL:
+            result: Any = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+        else:
+            result = _assert(args, templar, label)
+            if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
+                result["_ansible_verbose_always"] = True
+        # the result as the action returned it, before register's cleaning: with the task's no_log
+        result["_ansible_no_log"] = no_log
+    except _Unknown as exc:
+        result = RuntimeValue(str(exc))
+    except Exception as exc:  # noqa: BLE001 - a message only the run knows
+        result = RuntimeValue(f"the result of {label}: {exc}")
+    name = task.data.get("name") if isinstance(task.data, Mapping) else None
+    values = {"ansible_failed_task": FailedTask(name, label), "ansible_failed_result": result}
+    return _layer("set_fact / register", f"the failure of {label}, rescued at {reader}", values, task)
+
+
+class FailedTask(Mapping[str, Any]):
+    """``ansible_failed_task`` before the run: its ``name`` as written; any other key (the task's
+    serialized fields, its run's uuid among them) only the run gives, and so the whole."""
+
+    def __init__(self, name: Any, label: str) -> None:
+        self._name, self.unknown_whole = name, f"{label} as the run serializes it (ansible_failed_task)"
+
+    def __getitem__(self, key: str) -> Any:
+        from engine.templating.errors import RunTimeOnly
+
+        if key == "name" and self._name is not None:
+            return self._name
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: the {key!r} of {self.unknown_whole}")
+
+    def __iter__(self) -> Iterator[str]:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
+
+    def __len__(self) -> int:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
 
 
 def _tracebacks_off() -> bool:

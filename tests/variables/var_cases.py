@@ -57,6 +57,17 @@ def typed(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
+def steady(values: dict[str, Any], runtime: list[str]) -> Any:
+    """``values`` (a recording) :func:`typed`, less the case's ``runtime`` names: their values are
+    the run's own (a list in the order of a set of strings changes from run to run), so two runs
+    of ansible need not agree on them."""
+    def kept(msg: Any) -> Any:
+        return {k: v for k, v in msg.items() if k not in runtime} if isinstance(msg, dict) else msg
+
+    return typed({where: {host: [[kept(item) for item in run] if isinstance(run, list) else kept(run) for run in runs]
+                          for host, runs in hosts.items()} for where, hosts in values.items()})
+
+
 def ansible_values(scenario: Path, tool: str) -> dict[str, Any]:
     """Run the scenario with ansible-playbook in a scratch copy; the probes' values."""
     spec = case(scenario)
@@ -74,4 +85,4 @@ def _summary(values: dict[str, Any]) -> str:
 
 if __name__ == "__main__":
     sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_values,
-                              lambda a, b: typed(a) == typed(b), _summary))
+                              lambda a, b: typed(a) == typed(b), _summary))  # --verify: every value, runtime too

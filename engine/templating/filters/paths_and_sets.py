@@ -4,7 +4,8 @@ hashes, regex_findall, string and path filters, the set-like list filters and th
 Each follows ansible-core 2.19's own function (``plugins/filter/core.py``, ``mathstuff.py``,
 ``plugins/test/files.py``) line for line where it decides the result: the set-like filters go
 through Python sets and fall back to an order-keeping de-duplication for unhashable items, so
-their order is the same as ansible's (and varies with string hashing as ansible's does). They
+their order is the same as ansible's (and varies with string hashing as ansible's does: such a list
+is a RunOrdered one, which a report before the run says is unknown). They
 are written here rather than imported from an installed ansible-core because the engine runs
 without ansible-core.
 """
@@ -18,6 +19,8 @@ import os
 import re
 from collections.abc import Callable
 from typing import Any
+
+from engine.values import RunOrdered
 
 
 class FilterFailure(ValueError):
@@ -62,30 +65,43 @@ def _unique(items: list[Any]) -> list[Any]:
     return kept
 
 
+def _hash_seeded(item: Any) -> bool:
+    if isinstance(item, str | bytes):
+        return True
+    return isinstance(item, tuple | frozenset) and any(_hash_seeded(part) for part in item)
+
+
+def _set_list(items: set[Any]) -> list[Any]:
+    """``list(items)`` as ansible's filter returns it, a :class:`RunOrdered` list when its order is
+    the process's own (an item hashed with the per-process seed)."""
+    found = list(items)
+    return RunOrdered(found) if any(_hash_seeded(item) for item in found) else found
+
+
 def union(a: Any, b: Any) -> list[Any]:
     try:
-        return list(set(a) | set(b))
+        return _set_list(set(a) | set(b))
     except TypeError:
         return _unique(list(a) + list(b))
 
 
 def intersect(a: Any, b: Any) -> list[Any]:
     try:
-        return list(set(a) & set(b))
+        return _set_list(set(a) & set(b))
     except TypeError:
         return _unique([x for x in a if x in b])
 
 
 def difference(a: Any, b: Any) -> list[Any]:
     try:
-        return list(set(a) - set(b))
+        return _set_list(set(a) - set(b))
     except TypeError:
         return _unique([x for x in a if x not in b])
 
 
 def symmetric_difference(a: Any, b: Any) -> list[Any]:
     try:
-        return list(set(a) ^ set(b))
+        return _set_list(set(a) ^ set(b))
     except TypeError:
         common = intersect(a, b)
         return [x for x in union(a, b) if x not in common]
