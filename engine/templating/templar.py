@@ -38,7 +38,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import fail_on_undefined_inside, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
-from engine.values import UnsafeText
+from engine.values import UnsafeText, YamlTimestamp
 
 
 class Lookups(Protocol):
@@ -479,6 +479,8 @@ class Templar:
 
     def _template(self, value: Any, containers: set[int] | None = None) -> Any:
         if isinstance(value, str):
+            if type(value) is YamlTimestamp:  # what ansible's loader made of it, and its templates see
+                return value.moment
             return self._render(value) if is_template(value) else value
         if not isinstance(value, list | dict):
             return value
