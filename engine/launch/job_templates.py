@@ -129,6 +129,8 @@ def _listed(data: Mapping[str, Any], span: Span, environment: str | None) -> lis
             raise ProfileError(f"'{key}' must be a list of job templates", where)
         item_spans = getattr(listed, "item_spans", [])
         for index, item in enumerate(listed):
+            if isinstance(item, Mapping) and item.get("state") == "absent":
+                continue  # the collection deletes it: no template to launch
             at = item_spans[index] if index < len(item_spans) else where
             items.append(TemplateItem(item, at, LISTS.get(key, "code"), wanted.get(key)))
     return items

@@ -169,3 +169,12 @@ def test_a_playbook_without_templates_in_tasks_or_plays_vars_says_so(tmp_path: P
     data = parse_text("- hosts: all\n  vars:\n    controller_projects: []\n  tasks: []\n", "site.yml").data
     with pytest.raises(ProfileError, match="holds no awx.awx.job_template task and no play whose vars list"):
         template_items(data, "site.yml")
+
+
+def test_a_template_the_configuration_deletes_is_not_one(tmp_path: Path) -> None:
+    from engine.launch.job_templates import template_items
+    from engine.parsing.source import parse_text
+
+    data = parse_text("controller_templates:\n  - {name: old, state: absent}\n  - {name: kept, state: present}\n",
+                      "t.yml").data
+    assert [item.item["name"] for item in template_items(data, "t.yml")] == ["kept"]
