@@ -120,3 +120,26 @@ def test_extra_vars_reach_constructeds_use_extra_vars(tmp_path: Path) -> None:
                                 extra_vars={"stage": "prod"})
     assert code == 0
     assert '"msg": "prod-w1"' in out and '"msg": "prod-w2"' in out
+
+
+BACKSLASHES = r"""
+- hosts: localhost
+  gather_facts: false
+  vars:
+    r: eu-west-1
+  tasks:
+    - debug: {msg: "{{ 'a\\nb' }}"}
+    - debug: {msg: "{{ r | regex_replace('^(\\w+)-(\\w+)-\\d$', '\\1\\2') }}"}
+    - debug: {msg: "{% set x = 'a\\tb' %}{{ x }}"}
+    - debug: {msg: "{{ 'x' if ('a\\tb' | length) == 3 else 'y' }}"}
+      when: "'a\\tb' | length == 3"
+"""
+
+
+def test_backslashes_of_string_constants_inside_braces_are_escaped_as_ansible_does(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19: inside {{ }} a string constant's backslashes stay (its
+    lexer doubles them), in {% %} and in a conditional Jinja reads them as escapes."""
+    code, out, _ = run_playbook(tmp_path, BACKSLASHES)
+    assert code == 0
+    assert [line.strip() for line in out.splitlines() if '"msg"' in line] == [
+        r'"msg": "a\\nb"', '"msg": "euwest"', r'"msg": "a\tb"', '"msg": "y"']
