@@ -1,6 +1,8 @@
 """Marked string values from YAML tags, and ansible's ``omit``. Apart from the loader so that
 templating can recognise them without importing ruamel.yaml."""
 
+from __future__ import annotations
+
 import datetime
 import re
 
@@ -59,6 +61,33 @@ def timestamp_moment(text: str) -> datetime.date | datetime.datetime:
                              fraction, tzinfo=zone)
 
 
+class YamlSet(list):
+    """A YAML ``!!set`` (``{a, b}`` tagged ``!!set``): ansible's loader makes it a Python ``set``, which
+    its outputs write in the set's iteration order (a list in JSON and YAML, ``{'a', 'b'}`` in
+    ``--graph --vars``). For numbers that order is CPython's and the same on every run, and it is
+    the order kept here; for text (and anything else whose hash Python randomises per process) it
+    changes from one ansible run to the next, so none is right: the members are kept in the order
+    written, and :attr:`by_chance` says ansible's would differ."""
+
+    __slots__ = ("by_chance",)
+
+    def __init__(self, members: list[object]) -> None:
+        self.by_chance = not all(type(member) in (int, float, bool) for member in members)
+        super().__init__(members if self.by_chance else list(set(members)))
+
+    def holding(self, members: list[object]) -> YamlSet:
+        """The same set holding ``members`` (these in this order), as converted for output."""
+        same = YamlSet([])
+        same.by_chance = self.by_chance
+        same.extend(members)
+        return same
+
+    def __str__(self) -> str:
+        return "{" + ", ".join(repr(member) for member in self) + "}" if self else "set()"
+
+    __repr__ = __str__
+
+
 class _Omit:
     """ansible's ``omit`` while it loads a playbook (2.19's ``Omit`` sentinel): a field templated
     to it is left unset (a play's hosts become an empty list, its name empty), an item of a list
@@ -79,7 +108,8 @@ OMIT = _Omit()
 # templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
 OMIT_TOKEN = "__omit_place_holder__playbook_ls"
 
-__all__ = ["OMIT", "OMIT_TOKEN", "RunOrdered", "UnsafeText", "VaultText", "YamlTimestamp", "timestamp_moment",
+__all__ = ["OMIT", "OMIT_TOKEN", "RunOrdered", "UnsafeText", "VaultText", "YamlSet", "YamlTimestamp",
+           "timestamp_moment",
            "unknown_as_shown"]
 
 

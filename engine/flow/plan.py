@@ -148,8 +148,10 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     if not options.inventory:  # without -i, ansible reads ansible.cfg's inventory (else /etc/ansible/hosts)
         options = replace(options, option_vars=launch.variables())
     try:
+        # ansible-playbook's -e reach constructed's use_extra_vars, not the inventory's variables
         inventory = load_inventory(options.inventory or launch.inventory_sources, cache, dynamic=dynamic_inventory,
-                                   playbook_dir=playbook_dir, settings=config.inventory)
+                                   playbook_dir=playbook_dir, settings=config.inventory,
+                                   plugin_extra_vars=options.extra_vars)
     except InventoryAborted as aborted:
         raise PlanError(str(aborted)) from None
     resolver = Resolver(sources=cache, config=config, extra_vars=options.extra_vars,

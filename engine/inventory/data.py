@@ -18,6 +18,7 @@ from collections.abc import Mapping, MutableMapping
 
 from engine.inventory.addresses import PATTERNS
 from engine.inventory.combine import combine_vars
+from engine.span import YMap, YSeq
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,6 +29,31 @@ LOCALHOST = ("127.0.0.1", "localhost", "::1")
 
 INVALID_VARIABLE_NAMES = re.compile(r"^[\d\W]|[^\w]")
 """ansible's ``C.INVALID_VARIABLE_NAMES``: what makes a group name not a valid identifier."""
+
+def isolated(value: Any) -> Any:
+    """A copy of ``value``'s mappings and lists at every depth, as ansible's inventory wrapper
+    makes of each value a plugin sets (its variable visitor "always recursively copies"): no two
+    variables set share a container, even when the file made them one object (a YAML alias), and
+    an alias met twice inside one value is copied twice. What several hosts share is a group's
+    value, which is what ansible's YAML output writes once with an anchor."""
+    kind = type(value)
+    if kind is YMap:
+        copy = YMap(value.span)
+        copy.key_spans, copy.value_spans = value.key_spans, value.value_spans
+        for key, item in value.items():
+            copy[key] = isolated(item)
+        return copy
+    if kind is YSeq:
+        seq = YSeq(value.span)
+        seq.item_spans = value.item_spans
+        seq.extend(isolated(item) for item in value)
+        return seq
+    if kind is dict:
+        return {key: isolated(item) for key, item in value.items()}
+    if kind is list:
+        return [isolated(item) for item in value]
+    return value
+
 
 class InventoryError(Exception):
     """A violated inventory rule (ansible raises ``AnsibleError`` with the same message)."""
@@ -434,7 +460,7 @@ class InventoryData:
         else:
             raise InventoryError(f"Could not identify group or host named {entity}")
         self.variables_set += 1
-        target.set_variable(varname, value)
+        target.set_variable(varname, isolated(value))
 
     def add_child(self, group: str, child: str) -> bool:
         """Put a group or a host into ``group``."""

@@ -36,10 +36,12 @@ def _add_parents(inventory: InventoryData, templar: ConstructedTemplar, child: s
         if not name:
             raise InventoryError(f"Element {child} has a parent with no name.")
         name = inventory.add_group(_plain(name))
+        group = inventory.groups[name]
         for key, value in parent.get("vars", {}).items():
-            # ansible passes anything but a string through untemplated: every group gets that very object
-            inventory.set_variable(name, key, as_ansible_tags(templar.template(trusting(value), variables))
-                                   if isinstance(value, str) else value)
+            # ansible passes anything but a string through untemplated, and sets it on the group itself,
+            # not through the inventory (which copies what plugins set): every group gets that very object
+            group.set_variable(key, as_ansible_tags(templar.template(trusting(value), variables))
+                               if isinstance(value, str) else value)
         inventory.add_child(name, child)
         _add_parents(inventory, templar, name, parent.get("parents", []), variables)
 

@@ -232,6 +232,8 @@ class _SourceReader:
         self.dynamic = dynamic
         self.runner = runner
         self.settings = settings
+        self.plugin_extra_vars: dict[str, Any] | None = None
+        """What ``constructed``'s ``use_extra_vars`` sees when not the inventory's ``extra_vars``."""
         self._ignored: re.Pattern[str] | None = None
         self.plugins, self.plugin_warnings, self.external = enabled_plugins(settings, self.basedir)
         self.given: set[str] = set()
@@ -419,7 +421,8 @@ class _SourceReader:
             return
         from engine.inventory.constructed import parse_constructed
 
-        parse_constructed(self.data, source, config, self.inventory.vars_files, self.inventory.extra_vars)
+        parse_constructed(self.data, source, config, self.inventory.vars_files,
+                          self.plugin_extra_vars if self.plugin_extra_vars is not None else self.inventory.extra_vars)
 
     def _toml(self, source: str) -> None:
         from engine.inventory.toml_source import parse_toml_inventory
@@ -472,7 +475,8 @@ def _located(exc: InventoryError, source: str) -> str:
 def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic: bool = False,
                    runner: ScriptRunner | None = None, playbook_dir: str | None = None,
                    settings: InventorySettings | None = None, flush_cache: bool = False,
-                   plugin_basedir: str | None = None, extra_vars: Mapping[str, Any] | None = None) -> Inventory:
+                   plugin_basedir: str | None = None, extra_vars: Mapping[str, Any] | None = None,
+                   plugin_extra_vars: Mapping[str, Any] | None = None) -> Inventory:
     """Read ``sources`` (``-i`` values, in order) into one :class:`Inventory`, as ansible does.
 
     Executable scripts, ``constructed`` and ``generator`` configurations and plugins ansible-core
@@ -484,7 +488,9 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
     ``group_vars``/``host_vars`` apply above those beside the sources. ``settings`` (ansible.cfg's,
     the defaults when not given) choose the plugins, the ignored directory entries and when a
     source that cannot be parsed stops the load: then :class:`InventoryAborted` is raised.
-    ``extra_vars`` (``-e``) top every host's variables and reach ``constructed``'s ``use_extra_vars``.
+    ``extra_vars`` (``-e``) top every host's variables and reach ``constructed``'s ``use_extra_vars``;
+    ``plugin_extra_vars`` only reach the latter (ansible-playbook's ``-e``, which the run's own
+    variable precedence puts above the inventory's variables).
     """
     settings = settings or InventorySettings()
     data = InventoryData(merge_hashes=settings.hash_behaviour == "merge",
@@ -493,6 +499,7 @@ def load_inventory(sources: list[str], cache: SourceCache | None = None, dynamic
                           facts_as_vars=settings.inject_facts_as_vars, vars_extensions=settings.vars_extensions)
     inventory.extra_vars = dict(extra_vars or {})
     reader = _SourceReader(inventory, dynamic, runner or ScriptRunner(), settings, flush_cache, plugin_basedir)
+    reader.plugin_extra_vars = dict(plugin_extra_vars) if plugin_extra_vars is not None else None
     inventory.plugin_warnings = reader.plugin_warnings
     for source in sources:
         if not source:

@@ -13,7 +13,8 @@ Three shapes are read: two told apart by the key of their list, and a list of ta
   dispatch merges for the environment it runs for: an environment's template of the same name
   updates the common one field by field;
 - a playbook or task file of ``awx.awx.job_template`` tasks (a list instead of a mapping): each
-  task's arguments, which are the same fields.
+  task's arguments, which are the same fields; and in a playbook, the configuration-as-code lists
+  of its plays' ``vars``, which the collection's roles the play runs apply.
 
 A job template's playbook is relative to its project's checkout and its inventory is a name on
 the server: ``projects`` and ``inventories`` map them to the workspace. Fields a profile has are
@@ -95,25 +96,41 @@ def template_items(data: Any, file: str, environment: str | None = None) -> list
     without an environment). Raises :class:`ProfileError` naming the position."""
     span = getattr(data, "span", None) or Span(file, 0, 0, 0, 0)
     if isinstance(data, list):
-        tasks = list(_module_tasks(data))
-        if not tasks:
-            raise ProfileError(f"{os.path.basename(file)} holds no {MODULES[0]} task", span)
-        return [TemplateItem(args, where, "code") for args, where in tasks]
-    layered = [key for key in data if isinstance(key, str) and key.startswith(LAYERED)] \
-        if isinstance(data, Mapping) else []
-    found = [key for key in LISTS if isinstance(data, Mapping) and key in data]
-    if not found and not layered:
+        items = [TemplateItem(args, where, "code") for args, where in _module_tasks(data)]
+        for play in data:  # a play's own vars, which the collection's roles it runs apply
+            if isinstance(play, Mapping) and isinstance(play.get("vars"), Mapping):
+                items.extend(_listed(play["vars"], getattr(play["vars"], "span", None) or span, environment))
+        if not items:
+            raise ProfileError(f"{os.path.basename(file)} holds no {MODULES[0]} task and no play whose vars "
+                               f"list job templates", span)
+        return items
+    if not _lists_of(data):
         raise ProfileError(f"{os.path.basename(file)} holds no job templates: expected a list under "
                            f"{', '.join(LISTS)}, {LAYERED}all (and {LAYERED}ENV), or {MODULES[0]} tasks", span)
+    return _listed(data, span, environment)
+
+
+def _lists_of(data: Any) -> list[str]:
+    """The keys of ``data`` that list job templates, in the file's order."""
+    if not isinstance(data, Mapping):
+        return []
+    return [key for key in data if key in LISTS or isinstance(key, str) and key.startswith(LAYERED)]
+
+
+def _listed(data: Mapping[str, Any], span: Span, environment: str | None) -> list[TemplateItem]:
+    """The job templates a mapping of variables lists (see :func:`template_items`)."""
     wanted = {f"{LAYERED}all": "all", **({f"{LAYERED}{environment}": environment} if environment else {})}
+    keys = _lists_of(data)
     items = []
-    for key in [*found, *(key for key in layered if key in wanted)]:
+    for key in [*(key for key in LISTS if key in keys), *(key for key in keys if key in wanted)]:
         listed = data[key]
         where = data.value_spans.get(key, span) if hasattr(data, "value_spans") else span
         if not isinstance(listed, list):
             raise ProfileError(f"'{key}' must be a list of job templates", where)
         item_spans = getattr(listed, "item_spans", [])
         for index, item in enumerate(listed):
+            if isinstance(item, Mapping) and item.get("state") == "absent":
+                continue  # the collection deletes it: no template to launch
             at = item_spans[index] if index < len(item_spans) else where
             items.append(TemplateItem(item, at, LISTS.get(key, "code"), wanted.get(key)))
     return items

@@ -17,7 +17,7 @@ from engine.parsing.loaded import Loaded, YamlProblem
 from engine.parsing.ruamel_package import error as _ruamel_error
 from engine.parsing.ruamel_package import nodes as _ruamel_nodes
 from engine.span import Span, YMap, YSeq
-from engine.values import TIMESTAMP, UnsafeText, VaultText, YamlTimestamp, timestamp_moment
+from engine.values import TIMESTAMP, UnsafeText, VaultText, YamlSet, YamlTimestamp, timestamp_moment
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,6 +75,7 @@ _IMPLICIT_TIMESTAMP = LazyRegex(
     re.X,
 )
 _PLAIN = "!plain"
+_COLLECTION_TAGS = frozenset(f"tag:yaml.org,2002:{kind}" for kind in ("set", "omap", "pairs"))
 _STR = "tag:yaml.org,2002:str"
 
 
@@ -309,6 +310,7 @@ class _Constructor:
     def __init__(self, file: str) -> None:
         self.file = file
         self.memo: dict[int, Any] = {}
+        self.flattened: dict[int, list[tuple[Node, Node]]] = {}  # mapping node -> its pairs, merges expanded
         self.sizes: dict[int, int] = {}  # node -> how many nodes it stands for, aliases expanded
         self.expanded = 0
 
@@ -345,11 +347,31 @@ class _Constructor:
             result: Any = seq
         else:
             result = self.mapping(node)
-        if _tag(node) == "!unsafe":  # ansible distrusts every string built inside
+        tag = _tag(node)
+        if tag == "!unsafe":  # ansible distrusts every string built inside
             _distrust(result)
+        elif tag in _COLLECTION_TAGS:
+            result = self.memo[id(node)] = self._tagged_collection(tag, result, node)
         self.expanded += 1
         self.sizes[id(node)] = self.expanded - before
         return result
+
+    def _tagged_collection(self, tag: str, built: YMap | YSeq, node: Node) -> Any:
+        """What PyYAML's SafeConstructor makes of ``!!set`` (a set: :class:`YamlSet`), ``!!omap`` and
+        ``!!pairs`` (a list of ``(key, value)`` tuples, each item a mapping of one pair)."""
+        if tag.endswith(":set"):
+            if not isinstance(built, YMap):
+                raise _BadScalar(f"expected a mapping node, but found {node.id}", self.span(node))
+            return YamlSet(list(built))
+        if not isinstance(built, YSeq):
+            raise _BadScalar(f"expected a sequence, but found {node.id}", self.span(node))
+        pairs = YSeq(built.span)
+        pairs.item_spans = built.item_spans
+        for item in built:
+            if not isinstance(item, YMap) or len(item) != 1:
+                raise _BadScalar("expected a mapping of length 1", self.span(node))
+            pairs.append(next(iter(item.items())))
+        return pairs
 
     def scalar(self, node: ScalarNode) -> Any:
         """The scalar's value; one PyYAML (ansible's parser) cannot convert fails as there."""
@@ -382,6 +404,14 @@ class _Constructor:
                 return {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}[value.lower()]
             if kind == "null":
                 return None
+            if kind == "binary":  # bytes, as PyYAML's construct_yaml_binary decodes them
+                import base64
+                import binascii
+
+                try:
+                    return base64.decodebytes(value.encode("ascii"))
+                except (UnicodeEncodeError, binascii.Error) as exc:
+                    raise ValueError(f"failed to decode base64 data: {exc}") from None
             if kind == "timestamp":
                 if not TIMESTAMP.match(value):
                     raise AttributeError("'NoneType' object has no attribute 'groupdict'")
@@ -393,11 +423,8 @@ class _Constructor:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
         build, span, key_spans, value_spans = self.build, self.span, result.key_spans, result.value_spans
-        for key_node, value_node in node.value:
+        for key_node, value_node in self._flattened(node):
             plain = key_node.ctag is _PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
-            if key_node.value == "<<" and (plain or isinstance(key_node, ScalarNode) and _tag(key_node) == _PLAIN):
-                self._merge(result, value_node)
-                continue
             key = build(key_node)
             if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
                 raise _BadScalar("While constructing a mapping found unhashable key.", span(key_node))
@@ -407,17 +434,45 @@ class _Constructor:
             value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq else span(value_node)
         return result
 
-    def _merge(self, result: YMap, value_node: Node) -> None:
-        sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
-        for source_node in sources:
-            source = self.build(source_node)
-            if not isinstance(source, YMap):
+    def _flattened(self, node: MappingNode) -> list[tuple[Node, Node]]:
+        """The mapping's pairs with its merge keys (``<<``) replaced by the merged pairs, as PyYAML's
+        ``flatten_mapping`` (6.0.2+, ansible's parser) makes them: every merged pair first, in the
+        order the merged mappings come (each flattened the same way), then the mapping's own, the
+        last of a key winning. A merged pair is skipped only when its key is the very string of one
+        merged before: the same key node (an alias merged twice) or a one-character key, which
+        Python shares; ``<<: [*a, *b]`` so takes ``b``'s ``port`` over ``a``'s, but ``a``'s ``x``."""
+        known = self.flattened.get(id(node))
+        if known is not None:
+            return known
+        merged: list[tuple[Node, Node]] = []
+        own: list[tuple[Node, Node]] = []
+        seen: set[object] = set()
+        for pair in node.value:
+            key_node, value_node = pair
+            if not (key_node.value == "<<" and isinstance(key_node, ScalarNode)
+                    and (key_node.ctag is _PLAIN or _tag(key_node) == _PLAIN)):
+                own.append(pair)
                 continue
-            for key, value in source.items():
-                if key not in result:
-                    result[key] = value
-                    result.key_spans[key] = source.key_spans[key]
-                    result.value_spans[key] = source.value_spans[key]
+            sources = value_node.value if isinstance(value_node, SequenceNode) else [value_node]
+            for source in sources:
+                if not isinstance(source, MappingNode):
+                    continue
+                for merged_pair in self._flattened(source):
+                    identity = _key_identity(merged_pair[0])
+                    if identity not in seen:
+                        seen.add(identity)
+                        merged.append(merged_pair)
+        result = self.flattened[id(node)] = merged + own if merged else own
+        return result
+
+
+def _key_identity(key_node: Node) -> object:
+    """What PyYAML compares to skip a merged key: its string object. CPython shares the strings of
+    one character below U+0100 and the empty one; any other is its node's own."""
+    value = key_node.value
+    if isinstance(key_node, ScalarNode) and len(value) <= 1 and (not value or ord(value) < 256):
+        return ("shared", value)
+    return id(key_node)
 
 
 def _distrust(value: YMap | YSeq) -> None:

@@ -7,6 +7,7 @@ that a rescue section catches is ``rescued`` (not ``failed``), a loop counts onc
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -102,7 +103,15 @@ def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True
         else:
             for key in HIDE_IN_DEBUG:
                 shown.pop(key, None)
-    return json.dumps(shown, indent=indent, ensure_ascii=False, sort_keys=True, default=str)
+    return json.dumps(shown, indent=indent, ensure_ascii=False, sort_keys=True, default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    """What ansible's result encoder writes for a value JSON has no type for: a date or a time
+    (a YAML timestamp's) in ISO format, anything else as its text."""
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    return str(value)
 
 
 @dataclass

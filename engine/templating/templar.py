@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
+from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
     MAX_RESULT_TEXT,
     MAX_SIZE,
@@ -38,7 +39,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
-from engine.values import UnsafeText
+from engine.values import UnsafeText, YamlTimestamp
 
 
 class Lookups(Protocol):
@@ -133,6 +134,10 @@ def _classes() -> tuple[type, type, type]:
         code_generator_class = NativeCodeGenerator
         concat = staticmethod(_native_concat)  # type: ignore[assignment]
         intercepted_binops = frozenset({"*", "**"})
+
+        @property
+        def lexer(self) -> Any:
+            return lexer_for(self)
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
             refused = binop_over_limit(operator, left, right)
@@ -344,10 +349,14 @@ def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> A
 
 
 @lru_cache(maxsize=1024)
-def _compiled(env: Any, source: str, conditional: bool = False) -> Any:
+def _compiled(env: Any, source: str, conditional: bool = False, escape: bool = False) -> Any:
     """``env.from_string(source)``, compiled once: Jinja only caches templates it loads by name,
     and compiling costs far more than rendering (a loop renders the same text per item). A
-    ``conditional`` renders the template-looking string constants it holds first."""
+    ``conditional`` renders the template-looking string constants it holds first. ``escape``:
+    compiled with ansible's backslash escaping (see :mod:`engine.templating.backslashes`)."""
+    if escape:
+        with escaping_backslashes():
+            return env.from_string(source)
     if not conditional:
         return env.from_string(source)
     tree = _mark_conditional_constants(env.parse(source))
@@ -515,6 +524,8 @@ class Templar:
 
     def _template(self, value: Any, containers: set[int] | None = None) -> Any:
         if isinstance(value, str):
+            if type(value) is YamlTimestamp:  # what ansible's loader made of it, and its templates see
+                return value.moment
             return self._render(value) if is_template(value) else value
         if not isinstance(value, list | dict):
             return value
@@ -558,7 +569,9 @@ class Templar:
                 value = scope[name]
                 if not isinstance(value, Undefined):
                     return value
-            template = _compiled(env, "{{ " + text + " }}" if expression else text, expression)
+            # a template file (overrides) and an expression are compiled without the escaping
+            template = _compiled(env, "{{ " + text + " }}" if expression else text, expression,
+                                 not expression and not overrides)
             context = template.new_context(scope, shared=True)
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):

@@ -7,7 +7,7 @@ import datetime
 import json
 from typing import TYPE_CHECKING, Any
 
-from engine.values import UnsafeText, VaultText, YamlTimestamp
+from engine.values import UnsafeText, VaultText, YamlSet, YamlTimestamp
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host
@@ -41,7 +41,10 @@ def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, listing: bool 
         held = as_ansible_holds(data, memo)
         candidates = {id(memo[key]) if key in memo else key for key in group_values} if listing else set()
         shared = _shared_between_owners(held, candidates)
-        return yaml.dump(held, Dumper=_plain_dumper(shared), default_flow_style=False, allow_unicode=True)
+        try:
+            return yaml.dump(held, Dumper=_plain_dumper(shared), default_flow_style=False, allow_unicode=True)
+        except yaml.representer.RepresenterError as exc:  # a TOML local time: ansible's dumper fails the same way
+            raise _unexpected(exc) from None
     if as_toml:
         try:
             import tomli_w
@@ -60,6 +63,9 @@ def _json_ready(value: Any, mark_unsafe: bool) -> Any:
     at the top, where it marks nothing."""
     if isinstance(value, VaultText):
         return {"__ansible_vault": str(value)}
+    if isinstance(value, bytes):  # a YAML !!binary value, which ansible's JSON profile refuses
+        raise _unexpected("Object of type '_AnsibleTaggedBytes' is not JSON serializable by the "
+                          "'inventory_legacy' profile.")
     if mark_unsafe and isinstance(value, UnsafeText):
         return {"__ansible_unsafe": str(value)}
     if isinstance(value, YamlTimestamp):
@@ -69,6 +75,11 @@ def _json_ready(value: Any, mark_unsafe: bool) -> Any:
     if isinstance(value, (list, tuple)):
         return [_json_ready(item, mark_unsafe) for item in value]
     return value
+
+
+def _unexpected(problem: object) -> OutputError:
+    """ansible-inventory's answer to an exception its output raised (exit 250)."""
+    return OutputError(f"Unexpected Exception, this is probably a bug: {problem}", exit_code=250)
 
 
 def _json_key(key: Any) -> Any:
@@ -88,6 +99,8 @@ def as_ansible_holds(value: Any, memo: dict[int, Any] | None = None) -> Any:
     each (``memo``), so that what several hosts share stays shared."""
     if isinstance(value, YamlTimestamp):
         return value.moment
+    if type(value) is tuple:  # an item of a YAML !!omap or !!pairs
+        return tuple(as_ansible_holds(item, memo) for item in value)
     if not isinstance(value, dict | list):
         return value
     memo = {} if memo is None else memo
@@ -100,6 +113,8 @@ def as_ansible_holds(value: Any, memo: dict[int, Any] | None = None) -> Any:
     else:
         items = [as_ansible_holds(item, memo) for item in value]
         same = all(new is old for new, old in zip(items, value, strict=True))
+    if not same and isinstance(value, YamlSet):
+        items = value.holding(items)
     memo[id(value)] = converted = value if same else items
     return converted
 
@@ -166,6 +181,9 @@ def _plain_dumper(shared: set[int]) -> type:
     PlainDumper.add_multi_representer(dict, lambda dumper, value: dumper.represent_dict(dict(value)))
     PlainDumper.add_multi_representer(list, lambda dumper, value: dumper.represent_list(list(value)))
     PlainDumper.add_multi_representer(object, lambda dumper, value: dumper.represent_str(str(value)))
+    # the (key, value) items of a YAML !!omap or !!pairs, written as ansible's dumper writes them
+    PlainDumper.add_representer(tuple, lambda dumper, value: dumper.represent_list(list(value)))
+    PlainDumper.add_representer(datetime.time, yaml.SafeDumper.represent_undefined)  # a TOML local time
     return PlainDumper
 
 
@@ -300,7 +318,7 @@ def _show_vars(variables: dict[str, Any], depth: int) -> list[str]:
     try:
         ordered = sorted(variables.items())
     except TypeError as exc:  # names of several types (80: in YAML): ansible's sort fails the same way
-        raise OutputError(f"Unexpected Exception, this is probably a bug: {exc}", exit_code=250) from None
+        raise _unexpected(exc) from None
     return [_graph_name(f"{{{name} = {as_ansible_holds(value)}}}", depth) for name, value in ordered]
 
 

@@ -259,7 +259,7 @@ def build_plan(launch: Launch, cache: Any, run_inventory_code: bool = False) -> 
         return plan
     selection = Selection.from_options(launch.job_tags, launch.skip_tags)
     targets = HostTargets.load(option_vars(launch, os.getcwd())["ansible_inventory_sources"], config.inventory,
-                               run_inventory_code)
+                               run_inventory_code, launch.extra_vars)
     plan.inventory_notes = list(targets.notes)
     for index, play in enumerate(book.plays):
         hosts, note = targets.select(play.hosts, launch.limit)
@@ -281,13 +281,15 @@ class HostTargets:
         self.inventory, self.notes, self.mismatch = inventory, notes, mismatch
 
     @classmethod
-    def load(cls, sources: list[str], settings: InventorySettings, run_code: bool = False) -> HostTargets:
+    def load(cls, sources: list[str], settings: InventorySettings, run_code: bool = False,
+             extra_vars: dict[str, Any] | None = None) -> HostTargets:
         """``settings``: ansible.cfg's inventory settings (plugins, failures, pattern mismatch);
-        ``run_code``: the user allowed the inventory's scripts and plugins to run."""
+        ``run_code``: the user allowed the inventory's scripts and plugins to run; ``extra_vars``:
+        the launch's, which ansible-playbook gives ``constructed``'s ``use_extra_vars``."""
         from engine.inventory.manager import load_inventory
 
         try:
-            inventory = load_inventory(sources, dynamic=run_code, settings=settings)
+            inventory = load_inventory(sources, dynamic=run_code, settings=settings, plugin_extra_vars=extra_vars or {})
         except Exception as exc:  # noqa: BLE001 - any loader failure is shown; the plan still lists tasks
             return cls(None, [f"hosts are not resolved: {exc}"])
         notes = [*inventory.notes, *inventory.warnings, *map(str, inventory.failures)]

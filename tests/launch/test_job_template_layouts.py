@@ -111,3 +111,70 @@ def test_templates_in_extra_vars_are_refused_and_unsafe_values_pass_as_awx_gets_
     (repo / ".playbook-ls.yml").write_text("job_templates:\n  files: [templates.yml]\n  variables: {env: qa}\n")
     code, shown, _ = launch(capsys, "templated")
     assert code == 0 and shown["fields"]["extra_vars"] == {"target": "qa"}
+
+
+WORKSHOPS = Path(__file__).resolve().parent / "fixtures" / "workshops"
+WORKSHOP_PLAYBOOKS = ("demo/linux/deploy_application.yml", "satellite/setup_satellite.yml",
+                      "satellite/setup_controller.yml", "workshop_project/playbooks/controller_config.yml",
+                      "workshop_project/playbooks/hub_config.yml", "workshop_project/playbooks/build_ee.yml")
+
+
+@pytest.fixture
+def workshops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """ansible/workshops' three ways of keeping templates: a group_vars file, a role's vars file and
+    a play's vars (see fixtures/workshops/NOTICE), the projects' playbooks stood in for."""
+    for entry in ("workshop_project", "populate_controller", "provisioner"):
+        shutil.copytree(WORKSHOPS / entry, tmp_path / entry)
+    for book in WORKSHOP_PLAYBOOKS:
+        (tmp_path / book).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / book).write_text("- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n")
+    (tmp_path / "inventory.ini").write_text("[web]\nnode1 ansible_connection=local\n")
+    (tmp_path / ".playbook-ls.yml").write_text(
+        "job_templates:\n  files:\n    - workshop_project/group_vars/all/job_templates.yml\n"
+        "    - populate_controller/vars/rhel.yml\n    - provisioner/auto_satellite.yml\n"
+        "  projects:\n    config_as_code: workshop_project\n    Ansible official demo project: demo\n"
+        "    Automated Management: satellite\n"
+        "  inventories:\n    config_as_code: inventory.ini\n    Workshop Inventory: inventory.ini\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_workshops_templates_load_from_vars_files_and_a_plays_vars(
+        workshops: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    settings = load_settings(None, ".")
+    assert [profile.name for profile in settings.profiles] == [
+        "controller_config", "ah_config", "build_execution_environments", "INFRASTRUCTURE / Deploy Application",
+        "Z / CaC / Satellite", "Z / CaC / Controller"] and not settings.refused_templates
+    for name in ("controller_config", "ah_config", "build_execution_environments", "Z / CaC / Controller"):
+        code, shown, err = launch(capsys, name)
+        assert (code, err) == (0, ""), (name, err)
+    # the survey AWX's interface wrote: a required question must be answered, from its choices
+    code, shown, err = launch(capsys, "INFRASTRUCTURE / Deploy Application")
+    assert code == 2 and "'application' value missing" in json.dumps(shown) + err
+    code, shown, err = launch(capsys, "INFRASTRUCTURE / Deploy Application", "-e", "application=vim")
+    assert code == 2 and ("Value vim for 'application' expected to be one of ['httpd', 'nginx', 'htop', 'gdb']."
+                          in json.dumps(shown) + err)
+    code, shown, _ = launch(capsys, "INFRASTRUCTURE / Deploy Application", "-e", "application=nginx")
+    assert code == 0 and shown["fields"]["extra_vars"] == {"application": "nginx"}
+    # ask_variables_on_launch: any variable is taken, over the template's own
+    code, shown, _ = launch(capsys, "Z / CaC / Satellite", "-e", '{"refresh_satellite_manifest": true, "x": 1}')
+    assert code == 0 and shown["fields"]["extra_vars"] == {"refresh_satellite_manifest": True, "x": 1}
+
+
+def test_a_playbook_without_templates_in_tasks_or_plays_vars_says_so(tmp_path: Path) -> None:
+    from engine.launch.job_templates import template_items
+    from engine.launch.profiles import ProfileError
+    from engine.parsing.source import parse_text
+
+    data = parse_text("- hosts: all\n  vars:\n    controller_projects: []\n  tasks: []\n", "site.yml").data
+    with pytest.raises(ProfileError, match="holds no awx.awx.job_template task and no play whose vars list"):
+        template_items(data, "site.yml")
+
+
+def test_a_template_the_configuration_deletes_is_not_one(tmp_path: Path) -> None:
+    from engine.launch.job_templates import template_items
+    from engine.parsing.source import parse_text
+
+    data = parse_text("controller_templates:\n  - {name: old, state: absent}\n  - {name: kept, state: present}\n",
+                      "t.yml").data
+    assert [item.item["name"] for item in template_items(data, "t.yml")] == ["kept"]

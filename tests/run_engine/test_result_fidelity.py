@@ -73,3 +73,73 @@ def test_modules_resolve_relative_paths_in_the_playbook_directory(tmp_path: Path
     assert (tmp_path / "book" / "touched").exists()
     assert not list(elsewhere.iterdir())
     assert Path.cwd() == elsewhere  # the engine went back where it was started
+
+
+TIMESTAMPS = """
+- hosts: localhost
+  gather_facts: false
+  vars:
+    a: 2024-01-05T08:15:30Z
+    b: 2024-01-05 08:15:30.25
+    c: 2024-01-05
+  tasks:
+    - debug:
+        msg: "a={{ a }} b={{ b }} c={{ c }} s={{ a | string }} j={{ a ~ '' }} y={{ a.year }}"
+    - debug:
+        msg: "{{ a }}"
+    - debug:
+        var: b
+"""
+
+
+def test_yaml_timestamps_are_the_datetimes_ansible_templates_see(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19: in text a timestamp is str(datetime), alone it is the
+    datetime (attributes work), which a result writes in ISO format."""
+    code, out, _ = run_playbook(tmp_path, TIMESTAMPS)
+    assert code == 0
+    assert ('"msg": "a=2024-01-05 08:15:30+00:00 b=2024-01-05 08:15:30.250000 c=2024-01-05 '
+            's=2024-01-05 08:15:30+00:00 j=2024-01-05 08:15:30+00:00 y=2024"') in out
+    assert '"msg": "2024-01-05T08:15:30+00:00"' in out
+    assert '"b": "2024-01-05T08:15:30.250000"' in out
+
+
+CONSTRUCTED_EXTRA_VARS = """
+- hosts: web
+  gather_facts: false
+  tasks:
+    - debug: {msg: "{{ stage_tag | default('none') }}"}
+"""
+
+
+def test_extra_vars_reach_constructeds_use_extra_vars(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19 (-i inv -e stage=prod): the composed variable saw -e."""
+    files = {"inv/01-hosts.ini": "[web]\nw1\nw2\n[all:vars]\nansible_connection=local\n",
+             "inv/02-c.yml": "plugin: constructed\nuse_extra_vars: true\nstrict: false\n"
+                             "compose:\n  stage_tag: \"stage ~ '-' ~ inventory_hostname\"\n"}
+    code, out, _ = run_playbook(tmp_path, CONSTRUCTED_EXTRA_VARS, files, inventory=[str(tmp_path / "inv")],
+                                extra_vars={"stage": "prod"})
+    assert code == 0
+    assert '"msg": "prod-w1"' in out and '"msg": "prod-w2"' in out
+
+
+BACKSLASHES = r"""
+- hosts: localhost
+  gather_facts: false
+  vars:
+    r: eu-west-1
+  tasks:
+    - debug: {msg: "{{ 'a\\nb' }}"}
+    - debug: {msg: "{{ r | regex_replace('^(\\w+)-(\\w+)-\\d$', '\\1\\2') }}"}
+    - debug: {msg: "{% set x = 'a\\tb' %}{{ x }}"}
+    - debug: {msg: "{{ 'x' if ('a\\tb' | length) == 3 else 'y' }}"}
+      when: "'a\\tb' | length == 3"
+"""
+
+
+def test_backslashes_of_string_constants_inside_braces_are_escaped_as_ansible_does(tmp_path: Path) -> None:
+    """Recorded from ansible-playbook 2.19: inside {{ }} a string constant's backslashes stay (its
+    lexer doubles them), in {% %} and in a conditional Jinja reads them as escapes."""
+    code, out, _ = run_playbook(tmp_path, BACKSLASHES)
+    assert code == 0
+    assert [line.strip() for line in out.splitlines() if '"msg"' in line] == [
+        r'"msg": "a\\nb"', '"msg": "euwest"', r'"msg": "a\tb"', '"msg": "y"']
