@@ -524,7 +524,7 @@ class _HostTask:
         """What stops ansible too (an undefined variable, a non-boolean result, a filter failing,
         values that do not compare) fails the host; anything else a static templar refuses (a
         lookup, a value too large) is the run's to know."""
-        from engine.templating.templar import ansible_fails_too
+        from engine.templating.errors import ansible_fails_too
 
         message = str(exc)
         if ansible_fails_too(exc) or "Conditionals must have a boolean result" in message:

@@ -241,7 +241,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     the args): ``Finalization of task args for 'FQCN' failed`` at the action's key, caused by
     ``Error while resolving value for 'KEY'`` at the argument's value. ``template`` templates
     one value (it raises as the whole did); the first argument that fails is the one named."""
-    from engine.templating.templar import undefined_cause
+    from engine.templating.errors import undefined_cause
 
     key_spans, _ = _spans(task.data)
     action_span = key_spans.get(task.action)

@@ -9,7 +9,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.loading.model import Task
-from engine.templating.templar import Templar, TemplateFailure, undefined_cause
+from engine.templating.errors import undefined_cause
+from engine.templating.templar import Templar, TemplateFailure
 from engine.values import UnsafeText
 
 # one ``{{ ... }}`` of a name; a name with block tags is templated whole, without markers

@@ -16,8 +16,8 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import run_attempts
-from engine.templating.errors import BrokenConditional, value_origin
-from engine.templating.templar import Templar, TemplateFailure, undefined_cause
+from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
+from engine.templating.templar import Templar, TemplateFailure
 
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"

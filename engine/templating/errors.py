@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.templating.bounds import TooLarge
+
 
 class TemplateFailure(Exception):
     """A template could not be rendered; the message is what ansible would report."""
@@ -64,3 +66,49 @@ def value_origin(exc: BaseException | None) -> Any:
             return origin
         exc, seen = exc.__cause__ or exc.__context__, seen + 1
     return None
+
+
+def too_large_reason(exc: BaseException) -> str | None:
+    """Why a static evaluation was refused ("too large to evaluate statically (...)"), when the
+    failure ``exc`` comes from one of its limits rather than from the template or the values."""
+    cause = too_large_cause(exc)
+    return cause.reason if cause is not None else None
+
+
+def cause_of(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first exception of ``kind`` in ``exc``'s chain of causes and contexts."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, kind):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
+def too_large_cause(exc: BaseException) -> TooLarge | None:
+    return cause_of(exc, TooLarge)  # type: ignore[return-value]
+
+
+def undefined_cause(exc: BaseException) -> bool:
+    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
+    from jinja2.exceptions import UndefinedError
+
+    return cause_of(exc, UndefinedError) is not None
+
+
+def ansible_fails_too(exc: BaseException) -> bool:
+    """Whether ansible fails on what made ``exc`` as the templar did, with the same values: an
+    undefined variable, a filter of ansible-core failing (its port raises what it raises), a
+    ``version`` test refusing its operands, an ordering of values that do not compare (``'3' > 2``:
+    an extra var is text). Anything else the templar refuses (a lookup, a bound) is the run's."""
+    from engine.templating.filters.version import VersionError
+
+    if undefined_cause(exc) or cause_of(exc, PluginFailure) is not None:
+        return True
+    version = cause_of(exc, VersionError)
+    if version is not None:
+        return "requires the Python 'packaging' library" not in str(version)
+    ordering = cause_of(exc, TypeError)
+    return ordering is not None and "not supported between instances of" in str(ordering)

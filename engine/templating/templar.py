@@ -32,7 +32,16 @@ from engine.templating.bounds import (
     text_size,
 )
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import BrokenConditional, RunTimeOnly, TemplateFailure, value_origin
+from engine.templating.errors import (
+    BrokenConditional,
+    RunTimeOnly,
+    TemplateFailure,
+    cause_of,
+    too_large_cause,
+    too_large_reason,
+    undefined_cause,
+    value_origin,
+)
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
@@ -446,10 +455,10 @@ class Templar:
         variable, else a captured failure, each failing with its message where a template uses
         it (ansible 2.19's markers), not where it is only mentioned."""
         message = str(exc)
-        if _cause_of(exc, RunTimeOnly) is not None:
+        if cause_of(exc, RunTimeOnly) is not None:
             return None  # only the run knows it: whatever reads it is unknown, even behind default()
         if (isinstance(exc, (RecursionError, MemoryError)) or message.startswith("Recursive loop detected")
-                or _too_large_cause(exc) is not None):
+                or too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
         marker = env.undefined(hint=message, name=name) if undefined_cause(exc) else \
@@ -485,7 +494,7 @@ class Templar:
             with evaluation():
                 return _evaluated(function, value, **kwargs)
         except TemplateFailure as exc:
-            cause = _too_large_cause(exc)
+            cause = too_large_cause(exc)
             if cause is not None and isinstance(value, str):
                 if len(_refused_texts) >= _REFUSED_MEMORY:
                     _refused_texts.clear()
@@ -750,53 +759,6 @@ def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
 
 _REFUSED_MEMORY = 1024
 _refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
-
-
-def too_large_reason(exc: BaseException) -> str | None:
-    """Why a static evaluation was refused ("too large to evaluate statically (...)"), when the
-    failure ``exc`` comes from one of its limits rather than from the template or the values."""
-    cause = _too_large_cause(exc)
-    return cause.reason if cause is not None else None
-
-
-def _cause_of(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
-    """The first exception of ``kind`` in ``exc``'s chain of causes and contexts."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, kind):
-            return cause
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return None
-
-
-def _too_large_cause(exc: BaseException) -> TooLarge | None:
-    return _cause_of(exc, TooLarge)  # type: ignore[return-value]
-
-
-def undefined_cause(exc: BaseException) -> bool:
-    """Whether a template failure comes from an undefined variable (Jinja's UndefinedError)."""
-    from jinja2.exceptions import UndefinedError
-
-    return _cause_of(exc, UndefinedError) is not None
-
-
-def ansible_fails_too(exc: BaseException) -> bool:
-    """Whether ansible fails on what made ``exc`` as the templar did, with the same values: an
-    undefined variable, a filter of ansible-core failing (its port raises what it raises), a
-    ``version`` test refusing its operands, an ordering of values that do not compare (``'3' > 2``:
-    an extra var is text). Anything else the templar refuses (a lookup, a bound) is the run's."""
-    from engine.templating.errors import PluginFailure
-    from engine.templating.filters.version import VersionError
-
-    if undefined_cause(exc) or _cause_of(exc, PluginFailure) is not None:
-        return True
-    version = _cause_of(exc, VersionError)
-    if version is not None:
-        return "requires the Python 'packaging' library" not in str(version)
-    ordering = _cause_of(exc, TypeError)
-    return ordering is not None and "not supported between instances of" in str(ordering)
 
 
 def _type_name(value: Any) -> str:

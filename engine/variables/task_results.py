@@ -315,8 +315,7 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
 
 
 def _plainly_undefined(exc: Exception) -> bool:
-    from engine.templating.errors import RunTimeOnly
-    from engine.templating.templar import undefined_cause
+    from engine.templating.errors import RunTimeOnly, undefined_cause
 
     cause: BaseException | None = exc
     while cause is not None:
