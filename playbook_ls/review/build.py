@@ -85,12 +85,15 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
 
 
 def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, PlaybookView]:
+    from engine.loading.shared_plays import SharedPlays
     from engine.parsing.source import SourceCache, files_changed
 
     files_changed()  # the other side's files stand at the same paths: nothing read from them is kept
     cache = SourceCache()
+    cache.shared_plays = SharedPlays()  # entry playbooks import the same plays: each is resolved once
+    seen: dict = {}
     with inside(one.root):
-        return {path: read_playbook(one.root, path, options, cache) for path in paths}
+        return {path: read_playbook(one.root, path, options, cache, seen) for path in paths}
 
 
 RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
