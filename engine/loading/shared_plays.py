@@ -25,9 +25,9 @@ Kept by :func:`engine.parsing.source.files_state`: any change of the files start
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
 
 from engine.parsing.source import files_state
+from engine.records import NamedTuple
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,8 +36,7 @@ if TYPE_CHECKING:
     from engine.loading.model import Frame, Play, Problem
 
 
-@dataclass(frozen=True)
-class SharedPlay:
+class SharedPlay(NamedTuple):  # no dataclasses: a listing imports nothing it does not need
     play: Play
     reads: tuple[str, ...]
     """The files resolving the play read (not the playbooks that lead to it)."""
