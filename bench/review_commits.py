@@ -52,6 +52,7 @@ def selection_args(label: str) -> list[str]:
 def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
                max_selections: int) -> dict[str, Any]:
     from engine.flow.plan import RunOptions
+    from engine.loading.shared_plays import SharedPlays
     from engine.parsing.source import SourceCache, files_changed
     from playbook_ls.review.build import _playbooks_in
     from playbook_ls.review.revisions import Side, changed_files
@@ -72,8 +73,10 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
         for side in ("old", "new"):
             files_changed()
             cache = SourceCache()
+            cache.shared_plays = SharedPlays()  # as diff reads a side
+            seen: dict[int, Any] = {}
             with inside(roots[side]):
-                views[side] = {path: read_playbook(roots[side], path, options, cache) for path in candidates}
+                views[side] = {path: read_playbook(roots[side], path, options, cache, seen) for path in candidates}
         result["seconds"] = round(time.perf_counter() - started, 2)
         reached = [path for path in candidates
                    if (views["old"][path].reads | views["new"][path].reads) & changed

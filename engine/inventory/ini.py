@@ -37,6 +37,13 @@ class IniError(InventoryError):
 
 def parse_value(text: str) -> Any:
     """An INI value as ansible reads it: a Python literal when it is one, else the text."""
+    # most values of a fleet's host lines (rack=r1 weight=3) are a plain name or a decimal
+    # number: answered without compiling them
+    if text.isascii():
+        if text.isdigit() and (text[0] != "0" or text == "0"):
+            return int(text)
+        if text.isidentifier() and text not in ("True", "False", "None"):
+            return text
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)

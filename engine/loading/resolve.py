@@ -31,8 +31,9 @@ from engine.loading.model import (
     Problem,
 )
 from engine.loading.plays import PlayLoading
-from engine.loading.roles import RoleLoader
-from engine.loading.tasks import TaskLoading, TooLarge
+from engine.loading.roles import MAX_ROLE_USES, RoleLoader
+from engine.loading.shared_plays import SharedPlay, frames_key, used_again
+from engine.loading.tasks import MAX_ENTRIES, TaskLoading, TooLarge
 from engine.plugins.collection_search import CollectionFinder, collection_roots
 from engine.plugins.names import PluginNames, plugin_names_for
 from engine.span import Span, YMap, YSeq
@@ -78,6 +79,8 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         self.problems: list[Problem] = []
         self.follow_dynamic = follow_dynamic
         self.reuse: Reuse | None = None
+        self._settings_key: str | None = None  # what a shared play's resolution depends on of this resolver
+        self._requirements: tuple[str, ...] | None = None
         self.entries = 0  # task-list entries expanded by the current load_playbook
         self.roles = RoleLoader(self)
         # the directories of the playbooks given on the command line, whose collections/ ansible
@@ -109,6 +112,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         book = Playbook(path)
         playbook_dirs = self.playbook_dirs or [os.path.dirname(os.path.abspath(path))]
         self._loaded_dirs = playbook_dirs
+        self._requirements: tuple[str, ...] | None = None
         self.collections = self.finder(playbook_dirs)
         self.default_collection = self.collections.collection_of(path)
         self.plugins = plugin_names_for(self.collections, self.config.library, self.config.action_plugins)
@@ -184,14 +188,64 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         if earlier is not None:
             self.problems += earlier.problems
             return earlier
+        shared_plays = self.sources.shared_plays if self.reuse is None else None
+        key = self._share_key(path, position[-1][1], outer, outer_vars) if shared_plays is not None else None
+        if key is not None:
+            shared = shared_plays.get(key)
+            if shared is not None and self._take_over(shared):
+                return used_again(shared, position, frozenset(shared.reads).union(real for real, _ in position))
         first_problem = len(self.problems)
+        entries, uses = self.entries, self.roles.uses
         with self.sources.tracking() as read:
             play = self._play(ds, path, basedir, outer, outer_vars)
         if play is not None:
             play.position = position
             play.reads = frozenset(read).union(real for real, _index in position)
             play.problems = self.problems[first_problem:]
+            if key is not None and self.plugins is not None and len(position) > 1:  # a playbook's own: not shared
+                shared_plays.put(key, SharedPlay(play, tuple(read), tuple(play.problems),
+                                                 tuple(self.plugins.module_paths), tuple(self.plugins.action_paths),
+                                                 self.entries - entries, self.roles.uses - uses,
+                                                 self.unchecked_modules))
         return play
+
+    def _share_key(self, path: str, index: int, outer: tuple[Frame, ...],
+                   outer_vars: dict[str, Any]) -> tuple[Any, ...] | None:
+        """What the play's resolution depends on besides its files (:mod:`engine.loading.shared_plays`);
+        None when it cannot be shared."""
+        if self.plugins is None:
+            return None
+        if self._settings_key is None:
+            self._settings_key = repr((sorted((k, repr(v)) for k, v in self.extra_vars.items()),
+                                       sorted((k, repr(v)) for k, v in self.magic.items()),
+                                       self.config.path, self.follow_dynamic))
+        return (path, index, self._settings_key, frames_key(outer), repr(outer_vars) if outer_vars else "",
+                tuple(self.collections.roots), self.default_collection, tuple(self.plugins.module_paths),
+                tuple(self.plugins.action_paths), self._requirements_key(), self.unchecked_modules)
+
+    def _requirements_key(self) -> tuple[str, ...]:
+        """The requirements files the playbook's directories see (what a missing role's hint names),
+        rather than the directories: molecule scenarios in sibling directories share their plays."""
+        if self._requirements is None:
+            from engine.loading.requirements import requirement_files
+
+            self._requirements = tuple(file for directory in self._loaded_dirs for file in requirement_files(directory))
+        return self._requirements
+
+    def _take_over(self, shared: SharedPlay) -> bool:
+        """Replay on this resolver what resolving the shared play did to the one that did; False
+        when that would cross a limit of the playbook (resolved here instead, to say where)."""
+        if self.entries + shared.entries > MAX_ENTRIES or self.roles.uses + shared.role_uses > MAX_ROLE_USES:
+            return False
+        self.entries += shared.entries
+        self.roles.uses += shared.role_uses
+        self.problems += shared.problems
+        self.sources.record(shared.reads)
+        assert self.plugins is not None  # the key has it
+        self.plugins.module_paths[:] = shared.module_paths
+        self.plugins.action_paths[:] = shared.action_paths
+        self.unchecked_modules = shared.unchecked_modules
+        return True
 
     def _import_playbook(self, entry: YMap, key: str, basedir: str, outer: tuple[Frame, ...],
                          stack: tuple[str, ...], outer_vars: dict[str, Any],

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 from _thread import _local as ThreadLocal  # threading.local, without importing threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from engine import files
@@ -123,6 +123,9 @@ class SourceCache:
         self.overlay = Overlay()
         self._tracking = ThreadLocal()
         self.parsed = 0  # how many times a text was actually parsed
+        self.shared_plays: Any = None
+        """An :class:`engine.loading.shared_plays.SharedPlays` when a command resolves many
+        playbooks of one tree with this cache: a play imported by several is resolved once."""
 
     @contextmanager
     def tracking(self) -> Iterator[list[str]]:
@@ -138,6 +141,12 @@ class SourceCache:
             yield paths
         finally:
             stack.pop()
+
+    def record(self, paths: Iterable[str]) -> None:
+        """Count ``paths`` as loaded by every enclosing ``tracking`` (a resolution taken over
+        from an earlier one reads what that one read)."""
+        for tracked in getattr(self._tracking, "stack", ()):
+            tracked.extend(paths)
 
     def read_text(self, path: str) -> str:
         if path in self.overlay:

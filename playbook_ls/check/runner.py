@@ -153,9 +153,11 @@ class Checker:
     def sources(self) -> Any:
         """The YAML cache, created (and ruamel.yaml imported) only when something must be parsed."""
         if self._sources is None:
+            from engine.loading.shared_plays import SharedPlays
             from engine.parsing.source import SourceCache
 
             self._sources = SourceCache()
+            self._sources.shared_plays = SharedPlays()  # a play several playbooks import is resolved once
         return self._sources
 
     # -- files ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, read_p
 if TYPE_CHECKING:
     from engine.flow.plan import RunOptions
     from engine.flow.tags import Selection
+    from engine.parsing.source import SourceCache
 
 
 def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: RunOptions,
@@ -24,16 +25,18 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
     directory = directory or os.getcwd()
     with side(old_spec, directory) as old, side(new_spec, directory) as new:
         changed = set(changed_files(old, new))
+        caches = {one.root: _side_cache() for one in (old, new)}  # finding the playbooks parses what is read
         wanted = [os.path.relpath(os.path.join(directory, path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
-            wanted = _entry_points(new, sorted(set(_playbooks_in(old.root)) | set(_playbooks_in(new.root))))
-        new_views = _read(new, wanted, options)
+            found = sorted({path for one in (old, new) for path in _playbooks_in(one.root, caches[one.root])})
+            wanted = _entry_points(new, found, caches[new.root])
+        new_views = _read(new, wanted, options, caches[new.root])
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
         old_views = _read(old, [path for path in wanted if playbooks or gone or new_views[path].reads & changed
-                                or new_views[path].problem], options)
+                                or new_views[path].problem], options, caches[old.root])
         chosen = [path for path in wanted if path in old_views and
                   (playbooks or _reaches(old_views[path], new_views[path], changed))]
         outcomes = {}
@@ -84,13 +87,22 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
         review.values = compare_values(found[0], found[1], pairs, new_tasks)
 
 
-def _read(one: Side, paths: list[str], options: RunOptions) -> dict[str, PlaybookView]:
-    from engine.parsing.source import SourceCache, files_changed
+def _side_cache() -> SourceCache:
+    from engine.loading.shared_plays import SharedPlays
+    from engine.parsing.source import SourceCache
+
+    cache = SourceCache()
+    cache.shared_plays = SharedPlays()  # entry playbooks import the same plays: each is resolved once
+    return cache
+
+
+def _read(one: Side, paths: list[str], options: RunOptions, cache: SourceCache) -> dict[str, PlaybookView]:
+    from engine.parsing.source import files_changed
 
     files_changed()  # the other side's files stand at the same paths: nothing read from them is kept
-    cache = SourceCache()
+    seen: dict = {}
     with inside(one.root):
-        return {path: read_playbook(one.root, path, options, cache) for path in paths}
+        return {path: read_playbook(one.root, path, options, cache, seen) for path in paths}
 
 
 RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
@@ -112,13 +124,10 @@ def _reaches(old: PlaybookView, new: PlaybookView, changed: set[str]) -> bool:
     return bool((old.reads | new.reads) & changed) or (old.problem is None) != (new.problem is None)
 
 
-def _entry_points(one: Side, playbooks: list[str]) -> list[str]:
+def _entry_points(one: Side, playbooks: list[str], cache: SourceCache) -> list[str]:
     """The playbooks no other imports plainly (no tags, when or vars on the import): one that is
     runs there as on its own, and is reviewed there (``check`` resolves them alike)."""
-    from engine.parsing.source import SourceCache
     from playbook_ls.check.discover import plain_imports, standalone_playbooks
-
-    cache = SourceCache()
 
     def imports_of(path: str) -> list[str]:
         loaded = cache.load(path) if os.path.isfile(path) else None
@@ -128,12 +137,12 @@ def _entry_points(one: Side, playbooks: list[str]) -> list[str]:
         return standalone_playbooks(playbooks, imports_of, set())
 
 
-def _playbooks_in(root: str) -> list[str]:
+def _playbooks_in(root: str, cache: SourceCache | None = None) -> list[str]:
     """The playbooks of the side (by content, outside roles), relative to its root."""
     from engine.parsing.source import SourceCache
     from playbook_ls.check.discover import looks_like_playbook, role_of, yaml_files
 
-    cache = SourceCache()
+    cache = cache or SourceCache()
     found = []
     for path in yaml_files([root], [], root):
         if role_of(path) is not None:

@@ -6,6 +6,7 @@ notifications that no longer reach a handler; the changed files each playbook re
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -219,7 +220,35 @@ def _selection_change(label: str, before: set[TaskKey], after: set[TaskKey], pai
             continue
         why = "removed" if new_key is None else _why(old_tasks[key], new_tasks[new_key], selected=False)
         change.no_longer_runs.append(Listed(new_tasks[new_key] if new_key else old_tasks[key], why, old_tasks[key]))
+    _drop_exchanged_copies(change)
     return change
+
+
+def _drop_exchanged_copies(change: SelectionChange) -> None:
+    """A copy of a task (a task file imported at several places, the copies printed alike) that
+    now runs where another copy of it no longer does leaves the listing as it was: neither is
+    claimed, one for one."""
+    def copy_of(task: TaskView) -> tuple[str, str, str, str | None, int | None]:
+        return task.key[0], task.name, task.action, task.file, task.line
+
+    gained = Counter(copy_of(entry.task) for entry in change.now_runs)
+    exchanged = Counter[tuple[str, str, str, str | None, int | None]]()
+    kept = []
+    for entry in change.no_longer_runs:
+        copy = copy_of(entry.before or entry.task)
+        if exchanged[copy] < gained[copy]:
+            exchanged[copy] += 1
+        else:
+            kept.append(entry)
+    change.no_longer_runs = kept
+    now_runs = []
+    for entry in change.now_runs:
+        copy = copy_of(entry.task)
+        if exchanged[copy] > 0:
+            exchanged[copy] -= 1
+        else:
+            now_runs.append(entry)
+    change.now_runs = now_runs
 
 
 def _order(tasks: dict[TaskKey, TaskView]):  # noqa: ANN202 - a sort key over the side's task order

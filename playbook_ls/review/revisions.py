@@ -12,6 +12,8 @@ import os
 import shutil
 import subprocess
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -93,7 +95,8 @@ def side(spec: str, directory: str) -> Iterator[Side]:
 
 def write_revision(repository: str, commit: str, prefix: str, target: str) -> list[str]:
     """Write the files of ``commit`` under ``prefix`` into ``target`` (with their paths from the
-    repository's top); the notes on what was left out."""
+    repository's top); the notes on what was left out. Each blob goes from git to its file in
+    pieces: a revision of any size takes a bounded memory."""
     listing = git(repository, "ls-tree", "-r", "-z", "--full-tree", commit, *([prefix] if prefix else []))
     entries = []
     submodules = []
@@ -106,45 +109,118 @@ def write_revision(repository: str, commit: str, prefix: str, target: str) -> li
             submodules.append(path)
         elif kind == "blob":
             entries.append((mode, sha, path))
-    contents = _blobs(repository, [sha for _, sha, _ in entries])
     root = os.path.realpath(target)
-    for mode, sha, path in entries:
-        destination = os.path.join(target, path)
-        if not os.path.realpath(os.path.dirname(destination)).startswith(root):
-            continue  # a path through a symlink the revision holds: never written outside the scratch
-        os.makedirs(os.path.dirname(destination), exist_ok=True)
-        if mode == "120000":
-            os.symlink(contents[sha].decode(errors="surrogateescape"), destination)
-            continue
-        with open(destination, "wb") as out:
-            out.write(contents[sha])
-        if mode == "100755":
-            os.chmod(destination, 0o755)
+    written: dict[str, str] = {}  # a blob already written: its file (the same content at two paths)
+    links: dict[str, bytes | None] = {}  # a blob already read as a symlink's target
+    with _BlobStream(repository, list(dict.fromkeys(sha for _, sha, _ in entries))) as blobs:
+        for mode, sha, path in entries:
+            destination = os.path.join(target, path)
+            if not os.path.realpath(os.path.dirname(destination)).startswith(root):
+                continue  # a path through a symlink the revision holds: never written outside the scratch
+            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            if mode == "120000":
+                if sha in written:
+                    with open(written[sha], "rb") as first:
+                        links[sha] = first.read(LINK_LIMIT + 1)
+                elif sha not in links:
+                    links[sha] = blobs.small(sha)
+                link = links[sha]
+                if link is not None and len(link) <= LINK_LIMIT:
+                    os.symlink(link.decode(errors="surrogateescape"), destination)
+                continue
+            if sha in written:
+                shutil.copyfile(written[sha], destination)
+            else:
+                with open(destination, "wb") as out:
+                    if sha in links:
+                        out.write(links[sha] or b"")
+                    else:
+                        for piece in blobs.pieces(sha):
+                            out.write(piece)
+                written[sha] = destination
+            if mode == "100755":
+                os.chmod(destination, 0o755)
     return [f"submodule {path} is left out (its files are not in this repository)" for path in submodules]
 
 
-def _blobs(repository: str, shas: list[str]) -> dict[str, bytes]:
-    """The bytes of each blob, in one ``git cat-file --batch``."""
-    wanted = list(dict.fromkeys(shas))
-    if not wanted:
-        return {}
-    try:
-        done = subprocess.run([*SAFE_GIT, "-C", repository, "cat-file", "--batch"],
-                              input="\n".join(wanted).encode() + b"\n", capture_output=True, timeout=GIT_TIMEOUT,
-                              check=False)
-    except subprocess.TimeoutExpired:
-        raise RevisionError(f"git cat-file took more than {GIT_TIMEOUT} s") from None
-    if done.returncode != 0:
-        raise RevisionError(done.stderr.decode(errors="replace").strip() or "git cat-file failed")
-    found: dict[str, bytes] = {}
-    data, at = done.stdout, 0
-    for sha in wanted:
-        end = data.index(b"\n", at)
-        header = data[at:end].split()
-        size = int(header[2])
-        found[sha] = data[end + 1:end + 1 + size]
-        at = end + 1 + size + 1  # the content, then a newline
-    return found
+LINK_LIMIT = 4096
+"""The longest symlink target read (a path; a longer one is no link a checkout would make)."""
+CHUNK = 1 << 16
+
+
+class _BlobStream:
+    """``git cat-file --batch`` asked for ``shas`` up front (a thread feeds them), their contents
+    taken in that order, each in pieces of ``CHUNK`` bytes."""
+
+    def __init__(self, repository: str, shas: list[str]) -> None:
+        self.shas = shas
+        self.next = 0
+        self.deadline = time.monotonic() + GIT_TIMEOUT
+        self.process: subprocess.Popen[bytes] | None = None
+        self.repository = repository
+
+    def __enter__(self) -> _BlobStream:
+        if not self.shas:
+            return self
+        try:
+            self.process = subprocess.Popen([*SAFE_GIT, "-C", self.repository, "cat-file", "--batch"],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        except FileNotFoundError:
+            raise RevisionError("git is not installed: give two directories instead of revisions") from None
+        request = "\n".join(self.shas).encode() + b"\n"
+        threading.Thread(target=self._feed, args=(request,), daemon=True).start()
+        return self
+
+    def _feed(self, request: bytes) -> None:
+        assert self.process is not None and self.process.stdin is not None
+        try:
+            self.process.stdin.write(request)
+            self.process.stdin.close()
+        except OSError:
+            pass  # git stopped early: its error is read where the blobs are
+
+    def __exit__(self, *exc: object) -> None:
+        if self.process is not None:
+            if self.process.poll() is None:
+                self.process.kill()
+            self.process.wait()
+            for stream in (self.process.stdout, self.process.stderr):
+                if stream is not None:
+                    stream.close()
+
+    def _header(self, sha: str) -> int:
+        """The size of ``sha``, the next blob git gives."""
+        if time.monotonic() > self.deadline:
+            raise RevisionError(f"git cat-file took more than {GIT_TIMEOUT} s")
+        assert self.process is not None and self.process.stdout is not None
+        if self.next >= len(self.shas) or self.shas[self.next] != sha:
+            raise RevisionError(f"git cat-file: blob {sha} asked out of order")
+        self.next += 1
+        header = self.process.stdout.readline().split()
+        if len(header) != 3 or header[0].decode(errors="replace") != sha:
+            error = self.process.stderr.read().decode(errors="replace").strip() if self.process.stderr else ""
+            raise RevisionError(error or f"git cat-file gave no blob {sha}")
+        return int(header[2])
+
+    def pieces(self, sha: str) -> Iterator[bytes]:
+        """``sha``'s content, ``CHUNK`` bytes at a time."""
+        size = self._header(sha)
+        assert self.process is not None and self.process.stdout is not None
+        while size > 0:
+            piece = self.process.stdout.read(min(size, CHUNK))
+            if not piece:
+                raise RevisionError(f"git cat-file stopped in the middle of blob {sha}")
+            size -= len(piece)
+            yield piece
+        self.process.stdout.read(1)  # the newline after the content
+
+    def small(self, sha: str) -> bytes | None:
+        """``sha``'s content if it is no longer than a symlink's target may be (else None)."""
+        kept = bytearray()
+        for piece in self.pieces(sha):
+            if len(kept) <= LINK_LIMIT:
+                kept += piece[:LINK_LIMIT + 1 - len(kept)]
+        return bytes(kept) if len(kept) <= LINK_LIMIT else None
 
 
 def changed_files(old: Side, new: Side) -> list[str]:

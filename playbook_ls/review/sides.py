@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -86,9 +87,12 @@ def inside(root: str) -> Iterator[None]:
         os.chdir(before)
 
 
-def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> PlaybookView:
+def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
+                  seen: dict[int, tuple[Task, TaskView]] | None = None) -> PlaybookView:
     """``path`` (relative to ``root``) of the side at ``root``, planned with ``options``: its
-    plays and tasks, and the files it reads. The working directory must be ``root``."""
+    plays and tasks, and the files it reads. The working directory must be ``root``. ``seen``
+    keeps the views of tasks read before on the same side: a play shared by several playbooks
+    (:mod:`engine.loading.shared_plays`) is described once."""
     from dataclasses import replace
 
     from engine.flow.plan import PlanError, make_plan
@@ -98,13 +102,14 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
     if not os.path.isfile(path):
         view.problem = "the playbook is not in this revision"
         return view
-    real_root = os.path.realpath(root)
+    real_root, given_root = os.path.realpath(root), os.path.abspath(root)
+    seen = {} if seen is None else seen
     with cache.tracking() as read:
         try:
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
             # where it stops, relative to the revision: the same problem reads the same on both sides
-            view.problem = _named_in(str(exc), real_root, os.path.abspath(root))
+            view.problem = _named_in(str(exc), real_root, given_root)
             plan = None
     for file in read:  # also when it cannot be planned: what it read until then is what it reaches
         real = os.path.realpath(file)
@@ -122,12 +127,14 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any) -> Play
         key = f"{play_key}\t{place}"
         tasks = []
         for task in play.all_tasks():  # its tasks in execution order, then its handlers
-            printed = _named_in(task.display_name(), real_root, os.path.abspath(root))
-            alike = (key, printed, task.action)
+            known = seen.get(id(task))
+            if known is None or known[0] is not task:
+                known = seen[id(task)] = (task, task_view(("", "", "", 0), task, real_root, given_root))
+            alike = (key, known[1].name, task.action)
             counts[alike] = counts.get(alike, 0) + 1
-            task_key: TaskKey = (key, printed, task.action, counts[alike])
+            task_key: TaskKey = (key, known[1].name, task.action, counts[alike])
             view.keys[id(task)] = task_key
-            tasks.append(task_view(task_key, task, real_root, os.path.abspath(root)))
+            tasks.append(replace(known[1], key=task_key))
         handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
         view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", tasks, handlers, play,
                                    plan_play))
@@ -144,9 +151,10 @@ def _named_in(name: str, *roots: str) -> str:
 
 def task_view(key: TaskKey, task: Task, root: str, given_root: str | None = None) -> TaskView:
     from engine.flow.notify import notifications
+    from engine.parsing.source import files_state
 
     span = task.span
-    file = os.path.relpath(os.path.realpath(span.file), root) if span is not None and span.file else None
+    file = _relative(span.file, root, files_state()) if span is not None and span.file else None
     return TaskView(key=key, name=_named_in(task.display_name(), root, given_root or root), action=task.action,
                     file=file,
                     line=span.line + 1 if span is not None else None,
@@ -154,6 +162,13 @@ def task_view(key: TaskKey, task: Task, root: str, given_root: str | None = None
                     tag_origins=tuple((str(s.value), s.frame.label) for s in task.effective_tags()),
                     when=tuple((str(s.value), s.frame.label) for s in task.effective_when()),
                     notify=tuple(notifications(task)), handler=task.handler, body=_body(task))
+
+
+@lru_cache(maxsize=4096)
+def _relative(file: str, root: str, state: int) -> str:
+    """``file`` relative to ``root``, through its symlinks (asked for each task of the file),
+    while the files are in ``state`` (:func:`engine.parsing.source.files_state`)."""
+    return os.path.relpath(os.path.realpath(file), root)
 
 
 def _body(task: Task) -> str:

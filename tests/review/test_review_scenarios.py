@@ -241,3 +241,26 @@ def test_a_playbook_neither_revision_can_plan_is_said_not_counted_unchanged(tmp_
     assert "not compared, 1 playbook that neither revision can plan" in text
     assert "  site.yml: site.yml:3:7: couldn't resolve module/action 'no.such.module'" in text
     assert "no difference in the run" not in text
+
+
+def test_copies_of_a_task_exchanging_a_selection_change_no_listing(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task file imported twice, whose imports swap their tags: under either tag ansible lists
+    the one task as before (another copy of it), so neither copy is claimed to now run or no
+    longer run; the copies' tags still show as changed."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.compare import _selection
+
+    imports = "- hosts: localhost\n  gather_facts: false\n  tasks:\n" \
+              "    - import_tasks: warn.yml\n      tags: [{}]\n    - import_tasks: warn.yml\n      tags: [{}]\n"
+    for side, tags in (("old", ("cat1", "cat2")), ("new", ("cat2", "cat1"))):
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "site.yml").write_text(imports.format(*tags))
+        (tmp_path / side / "warn.yml").write_text("- name: warn\n  debug: {msg: manual}\n")
+    monkeypatch.chdir(tmp_path / "new")
+    review = build_review(str(tmp_path / "old"), str(tmp_path / "new"), ["site.yml"],
+                          RunOptions(playbook="", inventory=[]), [("--tags cat1", _selection(["cat1"], []))])
+    (playbook,) = review.playbooks
+    assert [(s.now_runs, s.no_longer_runs) for s in playbook.selections] == [([], [])]
+    assert len(playbook.tasks) == 2  # each copy's tags changed

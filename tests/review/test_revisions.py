@@ -1,0 +1,59 @@
+"""A revision written out of git's objects: every file as the commit holds it, in a bounded memory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from playbook_ls.review.revisions import CHUNK, RevisionError, write_revision
+
+BIG = 12 * 1024 * 1024
+
+
+def commit(repository: Path) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b", "GIT_COMMITTER_NAME": "a",
+           "GIT_COMMITTER_EMAIL": "a@b"}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "one"]):
+        subprocess.run(["git", *command], cwd=repository, env=env, check=True, capture_output=True)
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repository, capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+def test_a_revision_is_written_blob_by_blob(tmp_path: Path) -> None:
+    repository = tmp_path / "repository"
+    (repository / "roles" / "web" / "files").mkdir(parents=True)
+    (repository / "site.yml").write_text("- hosts: all\n  roles: [web]\n")
+    (repository / "again.yml").write_text("- hosts: all\n  roles: [web]\n")  # the same blob twice
+    (repository / "roles" / "web" / "files" / "archive.bin").write_bytes(os.urandom(BIG))
+    (repository / "script.sh").write_text("#!/bin/sh\n")
+    (repository / "script.sh").chmod(0o755)
+    (repository / "linked.yml").symlink_to("site.yml")
+    (repository / "site_link.yml").symlink_to("again.yml")  # a link whose target text is no file's content
+    revision = commit(repository)
+    target = tmp_path / "written"
+    target.mkdir()
+
+    tracemalloc.start()
+    write_revision(str(repository), revision, "", str(target))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+
+    assert peak < 2 * 1024 * 1024 + 4 * CHUNK, peak  # never the 12 MB blob at once
+    for name in ("site.yml", "again.yml", "roles/web/files/archive.bin", "script.sh"):
+        assert (target / name).read_bytes() == (repository / name).read_bytes()
+    assert os.access(target / "script.sh", os.X_OK)
+    assert os.readlink(target / "linked.yml") == "site.yml"
+    assert os.readlink(target / "site_link.yml") == "again.yml"
+
+
+def test_a_revision_git_cannot_read_is_said(tmp_path: Path) -> None:
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    (repository / "site.yml").write_text("- hosts: all\n")
+    commit(repository)
+    with pytest.raises(RevisionError):
+        write_revision(str(repository), "0" * 40, "", str(tmp_path))
