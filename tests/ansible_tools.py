@@ -22,20 +22,24 @@ def find_tool(name: str) -> str | None:
 
 
 LIVE_ALL = "PLAYBOOK_LS_LIVE"
-"""Set to ``all`` to re-run ansible on every recording; by default a fixed third is re-run."""
+"""``all`` re-runs ansible on every recording; a number N on one in N (a subset of the default one
+in three when N is a multiple of 3); unset, a fixed third."""
 
 
 def live_sample(names: list[str], share: int = 3) -> list[str]:
     """The recordings a test re-checks against the real ansible: every one with
-    ``PLAYBOOK_LS_LIVE=all``, else a fixed one in ``share`` (chosen by a stable hash of the name,
-    the same on every machine and run). The recordings themselves are always compared with
-    playbook-ls; re-running ansible on all of them costs minutes of CI on two cores, and a third
-    is enough to notice an ansible-core release that changed behaviour (then run them all and
-    re-record what differs)."""
+    ``PLAYBOOK_LS_LIVE=all``, one in N with ``PLAYBOOK_LS_LIVE=N``, else a fixed one in ``share``
+    (chosen by a stable hash of the name, the same on every machine and run). The recordings
+    themselves are always compared with playbook-ls; re-running ansible on all of them costs minutes
+    of CI on two cores, and a sample is enough to notice an ansible-core release that changed
+    behaviour (then run them all and re-record what differs)."""
     import hashlib
 
-    if os.environ.get(LIVE_ALL) == "all":
+    setting = os.environ.get(LIVE_ALL, "")
+    if setting == "all":
         return list(names)
+    if setting.isdigit() and int(setting) > 0:
+        share = int(setting)
     return [name for name in names if int(hashlib.sha1(name.encode()).hexdigest(), 16) % share == 0]
 
 
