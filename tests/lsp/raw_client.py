@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 SERVER = [sys.executable, "-m", "playbook_ls", "serve"]
-WAIT = 15.0  # seconds without the awaited answer before a test fails instead of hanging
+# seconds without the awaited answer before a test fails instead of hanging; a busy machine starts the server slowly
+WAIT = 60.0
 
 
 class RawClient:
