@@ -125,13 +125,19 @@ def unknown_as_shown(value: object) -> str | None:
     """Why ``value``, shown whole, is known only at run time, though what is read of it may be
     known: a :class:`RunOrdered` list of two items or more, a value with an ``unknown_whole``
     reason (``ansible_failed_task``), or a list or mapping holding one. None when it is known."""
-    if isinstance(value, RunOrdered):
-        return RUN_ORDER_UNKNOWN if len(value) > 1 else None
-    whole = getattr(value, "unknown_whole", None)
-    if isinstance(whole, str):
-        return f"not known before the run: {whole}"
-    items = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
-    return next((reason for item in items if (reason := unknown_as_shown(item)) is not None), None)
+    # walked with a stack and a set of containers seen: a YAML alias can make a value contain itself
+    pending, seen = [value], set()
+    while pending:
+        value = pending.pop()
+        if isinstance(value, RunOrdered) and len(value) > 1:
+            return RUN_ORDER_UNKNOWN
+        whole = getattr(value, "unknown_whole", None)
+        if isinstance(whole, str):
+            return f"not known before the run: {whole}"
+        if isinstance(value, dict | list | tuple) and id(value) not in seen:
+            seen.add(id(value))
+            pending.extend(reversed(list(value.values() if isinstance(value, dict) else value)))
+    return None
 
 
 RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's own (made from a set of names: " \
