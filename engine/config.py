@@ -459,6 +459,18 @@ def _parsed_config(path: str, _mtime_ns: int, _size: int) -> configparser.Config
     return parser
 
 
+def config_flag(env: str, section: str, key: str) -> bool:
+    """A boolean setting that is on unless the environment or ansible.cfg turns it off (a value
+    that is no boolean leaves it on)."""
+    from engine.booleans import boolean
+
+    value = config_value(env, section, key)
+    try:
+        return value is None or bool(boolean(value))
+    except (TypeError, ValueError):
+        return True
+
+
 def inject_facts_as_vars() -> bool:
     """INJECT_FACTS_AS_VARS (default true): facts also become top-level ``ansible_*`` variables."""
     value = config_value("ANSIBLE_INJECT_FACT_VARS", "defaults", "inject_facts_as_vars")

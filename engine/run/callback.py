@@ -415,11 +415,6 @@ Printer = Callable[[str], None]
 
 def deprecation_warnings() -> bool:
     """ansible's DEPRECATION_WARNINGS (on unless the environment or ansible.cfg says otherwise)."""
-    from engine.booleans import boolean
-    from engine.config import config_value
+    from engine.config import config_flag
 
-    value = config_value("ANSIBLE_DEPRECATION_WARNINGS", "defaults", "deprecation_warnings")
-    try:
-        return value is None or bool(boolean(value))
-    except (TypeError, ValueError):
-        return True
+    return config_flag("ANSIBLE_DEPRECATION_WARNINGS", "defaults", "deprecation_warnings")

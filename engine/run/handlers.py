@@ -18,14 +18,9 @@ class MissingHandler(Exception):
 
 
 def error_on_missing_handler() -> bool:
-    from engine.booleans import boolean
-    from engine.config import config_value
+    from engine.config import config_flag
 
-    value = config_value("ANSIBLE_ERROR_ON_MISSING_HANDLER", "defaults", "error_on_missing_handler")
-    try:
-        return value is None or bool(boolean(value))
-    except (TypeError, ValueError):
-        return True
+    return config_flag("ANSIBLE_ERROR_ON_MISSING_HANDLER", "defaults", "error_on_missing_handler")
 
 
 class Handlers:
