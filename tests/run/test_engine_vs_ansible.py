@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from engine_cases import (
+    WORKERS,
     Run,
     Scenario,
     case_ids,
@@ -20,7 +21,6 @@ from engine_cases import (
     compare,
     describe,
     load_scenarios,
-    parallel,
     text_problems,
 )
 
@@ -70,23 +70,23 @@ def test_known_different_names_exist() -> None:
 
 
 @pytest.fixture(scope="session")
-def engine_runs(request: pytest.FixtureRequest) -> Callable[[Scenario, str], Run]:
-    """Runs the engine on every selected case at once (two at a time), then hands out the results."""
-    cache: dict[str, Run] = {}
+def engine_runs(request: pytest.FixtureRequest,
+                tmp_path_factory: pytest.TempPathFactory) -> Callable[[Scenario, str], Run]:
+    """Runs the engine on every selected case at once (two at a time, split with the other test
+    workers), then hands out the results."""
+    from engine_cases import run_case
+    from worker_share import SharedResults, session_directory
+
+    by_id = {case_id(*c): c for c in CASES}
+    shared = SharedResults(session_directory(tmp_path_factory, "engine_runs"),
+                           lambda key: run_case(*by_id[key], "engine"), threads=WORKERS)
+
+    def selected() -> list[str]:
+        return [case_id(*item.callspec.params["case"]) for item in request.session.items
+                if hasattr(item, "callspec") and item.callspec.params.get("case") in CASES]
 
     def get(scenario: Scenario, mode: str) -> Run:
-        if case_id(scenario, mode) not in cache:
-            selected = [
-                item.callspec.params["case"]
-                for item in request.session.items
-                if hasattr(item, "callspec") and item.callspec.params.get("case") in CASES
-            ]
-            todo = list({case_id(*c): c for c in [*selected, (scenario, mode)] if case_id(*c) not in cache}.values())
-            from engine_cases import run_case
-
-            for c, run in zip(todo, parallel(lambda c: run_case(c[0], c[1], "engine"), todo), strict=True):
-                cache[case_id(*c)] = run
-        return cache[case_id(scenario, mode)]
+        return shared.get(case_id(scenario, mode), selected)
 
     return get
 
