@@ -43,6 +43,17 @@ def live_sample(names: list[str], share: int = 3) -> list[str]:
     return [name for name in names if int(hashlib.sha1(name.encode()).hexdigest(), 16) % share == 0]
 
 
+def directory_digest(root: Path) -> str:
+    """What a recording of the directory ``root`` was made from: every file's path and content.
+    A recording whose digest differs is stale, whether or not a live sample re-checks it."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
 def scenario_dirs(root: Path, names: list[str] | None = None) -> list[Path]:
     """The recorded scenarios under ``root`` (directories with a ``case.json``), or only ``names``."""
     found = sorted(p for p in root.iterdir() if (p / "case.json").is_file())

@@ -1,29 +1,28 @@
 """Inherited keyword values (when, become, environment, ...) equal ansible-core's, task by task.
 
-Loads each scenario with ansible-core's own classes (in a subprocess, see ansible_keywords.py)
-and compares every listed task's effective keywords with the engine's. Needs ansible-core.
+ansible-core's own values for every listed task (its classes, loaded in a subprocess by
+ansible_keywords.py) are recorded in inherited_keywords.json by keywords_recording.py; the engine's
+are compared with them offline, and the ansible-marked test re-checks a sample of the recording
+against ansible-core (PLAYBOOK_LS_LIVE=all: every scenario).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from ansible_keywords import KEYWORDS
-from harness import Scenario, load_scenarios
+from ansible_tools import directory_digest, live_sample
+from harness import Scenario
+from keywords_recording import ansible_values, keyword_scenarios, load_recording
 
 from engine.loading.keywords import INHERITED, Merge
 from engine.loading.model import Task
 from engine.loading.resolve import Resolver
 
-pytest.importorskip("ansible")
-HERE = Path(__file__).resolve().parent
-SCENARIOS = [s for s in load_scenarios() if "error" not in s.name and s.env == {}]
+SCENARIOS = keyword_scenarios()
+RECORDED = load_recording()
+RECORD = "python tests/differential/keywords_recording.py"
 
 
 def ours(task: Task, keyword: str) -> object:
@@ -60,39 +59,47 @@ def _main(block):
             yield item
 
 
-def ansible_values(scenario: Scenario) -> list[dict[str, object]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANSIBLE_")}
-    env.update(ANSIBLE_LOCALHOST_WARNING="False", ANSIBLE_INVENTORY_UNPARSED_WARNING="False", PYTHONHASHSEED="0")
-    if (scenario.path / "ansible.cfg").is_file():
-        env["ANSIBLE_CONFIG"] = str(scenario.path / "ansible.cfg")
-    proc = subprocess.run([sys.executable, str(HERE / "ansible_keywords.py"), scenario.inventory, *scenario.playbooks],
-                          cwd=scenario.path, env=env, capture_output=True, text=True, check=False)
-    if proc.returncode != 0:
-        pytest.fail(f"{scenario.name}: ansible-core could not load it:\n{proc.stderr[-2000:]}")
-    return json.loads(proc.stdout)
-
-
 def _unique(values: object) -> object:
     return list(dict.fromkeys(values)) if isinstance(values, list) else values
 
 
-@pytest.mark.ansible
-def test_inherited_keywords_match_ansible_core() -> None:
-    with ThreadPoolExecutor(2) as pool:
-        theirs = dict(zip([s.name for s in SCENARIOS], pool.map(ansible_values, SCENARIOS), strict=True))
+def differences(scenario: Scenario, theirs: list[dict[str, object]]) -> list[str]:
+    mine = engine_values(scenario)
+    if [r["name"] for r in mine] != [r["name"] for r in theirs]:
+        return [f"{scenario.name}: task lists differ: engine {[r['name'] for r in mine]}, "
+                f"ansible {[r['name'] for r in theirs]}"]
     problems = []
-    for scenario in SCENARIOS:
-        mine = engine_values(scenario)
-        if [r["name"] for r in mine] != [r["name"] for r in theirs[scenario.name]]:
-            problems.append(f"{scenario.name}: task lists differ: engine {[r['name'] for r in mine]}, "
-                            f"ansible {[r['name'] for r in theirs[scenario.name]]}")
-            continue
-        for ours_row, their_row in zip(mine, theirs[scenario.name], strict=True):
-            # ansible repeats a role's conditions (once from the role, once from its dependency
-            # chain); they are ANDed, so compare conditions without the repeats.
-            their_row["when"] = _unique(their_row["when"])
-            for keyword in KEYWORDS:
-                if ours_row[keyword] != their_row[keyword]:
-                    problems.append(f"{scenario.name}: {ours_row['name']}: {keyword}: engine {ours_row[keyword]!r}, "
-                                    f"ansible {their_row[keyword]!r}")
+    for ours_row, their_row in zip(mine, theirs, strict=True):
+        # ansible repeats a role's conditions (once from the role, once from its dependency
+        # chain); they are ANDed, so compare conditions without the repeats.
+        their_when = _unique(their_row["when"])
+        for keyword in KEYWORDS:
+            theirs_value = their_when if keyword == "when" else their_row[keyword]
+            if ours_row[keyword] != theirs_value:
+                problems.append(f"{scenario.name}: {ours_row['name']}: {keyword}: engine {ours_row[keyword]!r}, "
+                                f"ansible {theirs_value!r}")
+    return problems
+
+
+def test_every_scenario_is_recorded_from_its_current_files() -> None:
+    stale = [s.name for s in SCENARIOS
+             if RECORDED.get(s.name, {}).get("digest") != directory_digest(s.path)]
+    assert not stale, f"not recorded, or changed since: {', '.join(stale)} (re-record: {RECORD} NAME...)"
+    assert set(RECORDED) == {s.name for s in SCENARIOS}, f"recordings of removed scenarios: re-record with {RECORD}"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_inherited_keywords_match_ansible_core(scenario: Scenario) -> None:
+    if scenario.name not in RECORDED:
+        pytest.fail(f"{scenario.name} is not recorded: {RECORD} {scenario.name}")
+    problems = differences(scenario, RECORDED[scenario.name]["rows"])
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.ansible
+def test_the_recording_is_what_ansible_core_computes() -> None:
+    pytest.importorskip("ansible")
+    sampled = set(live_sample([s.name for s in SCENARIOS]))
+    stale = [s.name for s in SCENARIOS
+             if s.name in sampled and ansible_values(s) != RECORDED.get(s.name, {}).get("rows")]
+    assert not stale, f"ansible-core computes other values now: {', '.join(stale)} (re-record: {RECORD} NAME...)"
