@@ -97,6 +97,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
 
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
+    from engine.parsing.source import files_state
 
     view = PlaybookView(path)
     if not os.path.isfile(path):
@@ -111,10 +112,11 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             # where it stops, relative to the revision: the same problem reads the same on both sides
             view.problem = _named_in(str(exc), real_root, given_root)
             plan = None
-    for file in read:  # also when it cannot be planned: what it read until then is what it reaches
-        real = os.path.realpath(file)
-        if real.startswith(real_root + os.sep):
-            view.reads.add(os.path.relpath(real, real_root))
+    state = files_state()
+    for file in set(read):  # also when it cannot be planned: what it read until then is what it reaches
+        relative = _within(file, real_root, state)
+        if relative is not None:
+            view.reads.add(relative)
     if plan is None:
         return view
     view.plan = plan
@@ -169,6 +171,15 @@ def _relative(file: str, root: str, state: int) -> str:
     """``file`` relative to ``root``, through its symlinks (asked for each task of the file),
     while the files are in ``state`` (:func:`engine.parsing.source.files_state`)."""
     return os.path.relpath(os.path.realpath(file), root)
+
+
+@lru_cache(maxsize=8192)
+def _within(file: str, root: str, state: int) -> str | None:
+    """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
+    every file each playbook reads (the same few hundred over and over in a repository whose
+    playbooks share their roles), while the files are in ``state``."""
+    real = os.path.realpath(file)
+    return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
 def _body(task: Task) -> str:

@@ -264,3 +264,22 @@ def test_copies_of_a_task_exchanging_a_selection_change_no_listing(tmp_path: Pat
     (playbook,) = review.playbooks
     assert [(s.now_runs, s.no_longer_runs) for s in playbook.selections] == [([], [])]
     assert len(playbook.tasks) == 2  # each copy's tags changed
+
+
+def test_a_playbook_only_the_old_revision_has_is_reviewed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new side's playbooks are found by reading every file, the old side's by reading only
+    the changed ones again (the others are alike): a file that stopped being a playbook is still one
+    of the old side's, and one that became a playbook is one of the new side's."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    for side, (was, becomes) in {"old": ("- hosts: all\n  tasks:\n    - debug: msg=x\n", "- debug: msg=y\n"),
+                                 "new": ("- debug: msg=x\n", "- hosts: all\n  tasks:\n    - debug: msg=y\n")}.items():
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "was_a_playbook.yml").write_text(was)
+        (tmp_path / side / "becomes_one.yml").write_text(becomes)
+        (tmp_path / side / "site.yml").write_text("- hosts: all\n  tasks:\n    - debug: msg=z\n")
+    monkeypatch.chdir(tmp_path / "new")
+    review = build_review(str(tmp_path / "old"), str(tmp_path / "new"), [], RunOptions(playbook="", inventory=[]),
+                          None)
+    assert sorted(playbook.path for playbook in review.playbooks) == ["becomes_one.yml", "was_a_playbook.yml"]

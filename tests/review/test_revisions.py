@@ -57,3 +57,33 @@ def test_a_revision_git_cannot_read_is_said(tmp_path: Path) -> None:
     commit(repository)
     with pytest.raises(RevisionError):
         write_revision(str(repository), "0" * 40, "", str(tmp_path))
+
+
+def test_a_second_revision_links_the_files_the_first_has_alike(tmp_path: Path) -> None:
+    repository = tmp_path / "repository"
+    (repository / "roles" / "web" / "tasks").mkdir(parents=True)
+    (repository / "site.yml").write_text("- hosts: all\n  roles: [web]\n")
+    (repository / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: msg=one\n")
+    (repository / "run.sh").write_text("#!/bin/sh\n")
+    (repository / "linked.yml").symlink_to("site.yml")
+    first = commit(repository)
+    (repository / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: msg=two\n")
+    (repository / "run.sh").chmod(0o755)  # the same blob, another mode: written, not linked
+    (repository / "added.yml").write_text("- hosts: all\n")
+    second = commit(repository)
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    blobs: dict[str, tuple[str, str]] = {}
+    write_revision(str(repository), first, "", str(old), blobs)
+    write_revision(str(repository), second, "", str(new), {}, (blobs, str(old)))
+
+    def inode(path: Path) -> int:
+        return os.lstat(path).st_ino
+
+    assert inode(new / "site.yml") == inode(old / "site.yml")
+    for name in ("roles/web/tasks/main.yml", "run.sh", "added.yml", "linked.yml"):
+        assert not (old / name).exists() or inode(new / name) != inode(old / name), name
+        assert (new / name).read_bytes() == (repository / name).read_bytes(), name
+    assert os.access(new / "run.sh", os.X_OK) and not os.access(old / "run.sh", os.X_OK)
+    assert os.readlink(new / "linked.yml") == "site.yml"
