@@ -117,6 +117,9 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         relative = _within(file, real_root, state)
         if relative is not None:
             view.reads.add(relative)
+    if options.inventory:  # read host by host as the plan asks for values, after the tracking above
+        view.reads |= _inventory_vars_files(tuple(options.inventory), os.path.dirname(os.path.abspath(path)),
+                                            real_root, state)
     if plan is None:
         return view
     view.plan = plan
@@ -180,6 +183,24 @@ def _within(file: str, root: str, state: int) -> str | None:
     playbooks share their roles), while the files are in ``state``."""
     real = os.path.realpath(file)
     return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
+
+
+@lru_cache(maxsize=256)
+def _inventory_vars_files(sources: tuple[str, ...], playbook_dir: str, root: str, state: int) -> frozenset[str]:
+    """The files of the group_vars/ and host_vars/ directories beside the inventory sources and the
+    playbook (relative to ``root``): a playbook planned with the inventory reads those its hosts and
+    groups name, and a change to one reaches it."""
+    from engine.inventory.vars_files import playbook_vars_directories, source_directories
+
+    found = set()
+    for directory in [*source_directories(sources), *playbook_vars_directories(playbook_dir)]:
+        for kind in ("group_vars", "host_vars"):
+            for folder, _dirs, names in os.walk(os.path.join(directory, kind)):
+                for name in names:
+                    relative = _within(os.path.join(folder, name), root, state)
+                    if relative is not None:
+                        found.add(relative)
+    return frozenset(found)
 
 
 def _body(task: Task) -> str:

@@ -283,3 +283,25 @@ def test_a_playbook_only_the_old_revision_has_is_reviewed(tmp_path: Path, monkey
     review = build_review(str(tmp_path / "old"), str(tmp_path / "new"), [], RunOptions(playbook="", inventory=[]),
                           None)
     assert sorted(playbook.path for playbook in review.playbooks) == ["becomes_one.yml", "was_a_playbook.yml"]
+
+
+def test_a_change_to_group_vars_alone_reaches_the_playbooks_planned_with_the_inventory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No playbook reads group_vars/db.yml while it is resolved (the inventory's hosts read it when
+    their values are asked for): the review still finds the playbook the change reaches, and a
+    value no file defined before is undefined there, not a value only the run knows."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    scenario = SCENARIOS[[s.name for s in SCENARIOS].index("group_vars_reach")]
+    monkeypatch.chdir(scenario / "new")
+    review = build_review(str(scenario / "old"), str(scenario / "new"), [],
+                          RunOptions(playbook="", inventory=["inventory.ini"]), None)
+    (playbook,) = review.playbooks
+    assert playbook.reaches == ["group_vars/db.yml"]
+    assert {(change.task.name, change.before[0], change.after[0], tuple(change.hosts))
+            for change in playbook.hosts if change.before and change.after} == {
+        ("backup window", "skipped", "runs", ("d1",)), ("vacuum", "runs", "skipped", ("d1", "d2"))}
+    assert {(v.task.name, v.name, v.before, v.after) for v in playbook.values} == {
+        ("backup window", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)"),
+        ("vacuum", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)")}
