@@ -272,6 +272,9 @@ def changed_files(old: Side, new: Side) -> list[str]:
     ``check`` leaves them out)."""
     from playbook_ls.check.discover import SKIPPED_DIRS
 
+    if old.top is not None and new.top is not None:
+        return _changed_blobs(old, new, SKIPPED_DIRS)
+
     def files(root: str) -> dict[str, str]:
         found = {}
         for folder, dirs, names in os.walk(root):
@@ -287,6 +290,31 @@ def changed_files(old: Side, new: Side) -> list[str]:
         if path not in before or path not in after or not _same(before[path], after[path]):
             changed.append(path)
     return changed
+
+
+def _changed_blobs(old: Side, new: Side, skipped: frozenset[str] | set[str]) -> list[str]:
+    """changed_files of two written revisions, from their blobs: what walking and comparing both
+    trees gives (the same directories left out, a symlink to a directory no file, a file's mode
+    no change) without reading them."""
+
+    def files(one: Side) -> dict[str, tuple[bool, str]]:
+        assert one.top is not None
+        prefix = os.path.relpath(one.root, one.top)
+        prefix = "" if prefix == "." else prefix + "/"
+        found = {}
+        for path, (mode, sha) in one.blobs.items():
+            if not path.startswith(prefix):
+                continue
+            relative = path[len(prefix):]
+            if any(part.startswith(".") or part in skipped for part in relative.split("/")[:-1]):
+                continue
+            if mode == "120000" and os.path.isdir(os.path.join(one.root, relative)):
+                continue
+            found[relative] = (mode == "120000", sha)
+        return found
+
+    before, after = files(old), files(new)
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
 def _same(first: str, second: str) -> bool:

@@ -87,3 +87,33 @@ def test_a_second_revision_links_the_files_the_first_has_alike(tmp_path: Path) -
         assert (new / name).read_bytes() == (repository / name).read_bytes(), name
     assert os.access(new / "run.sh", os.X_OK) and not os.access(old / "run.sh", os.X_OK)
     assert os.readlink(new / "linked.yml") == "site.yml"
+
+
+def test_two_written_revisions_differ_in_the_files_walking_them_finds(tmp_path: Path) -> None:
+    """What changed between two revisions written out of git is told from their blobs: the same
+    paths as walking both trees and comparing the files, hidden and skipped directories, a symlink
+    to a directory and a change of mode alike."""
+    from playbook_ls.review.revisions import changed_files, side
+
+    repository = tmp_path / "repository"
+    for folder in ("roles/web/tasks", ".github", "node_modules/x", "other"):
+        (repository / folder).mkdir(parents=True)
+    for name in ("site.yml", "roles/web/tasks/main.yml", ".github/ci.yml", "node_modules/x/a.yml", "run.sh",
+                 "other/b.yml"):
+        (repository / name).write_text(f"{name}: 1\n")
+    (repository / "linked").symlink_to("roles")
+    (repository / "link.yml").symlink_to("site.yml")
+    first = commit(repository)
+    for name in ("roles/web/tasks/main.yml", ".github/ci.yml", "node_modules/x/a.yml"):
+        (repository / name).write_text(f"{name}: 2\n")
+    (repository / "run.sh").chmod(0o755)
+    (repository / "linked").unlink()
+    (repository / "linked").symlink_to("other")
+    (repository / "link.yml").unlink()
+    (repository / "link.yml").symlink_to("other/b.yml")
+    (repository / "added.yml").write_text("x: 1\n")
+    second = commit(repository)
+    with side(first, str(repository)) as old, side(second, str(repository), like=old) as new:
+        fast = changed_files(old, new)
+        old.top = new.top = None  # as two directories: walked and compared file by file
+        assert fast == changed_files(old, new) == ["added.yml", "link.yml", "roles/web/tasks/main.yml"]
