@@ -145,12 +145,26 @@ def _playbooks_in(root: str, cache: SourceCache | None = None, among: list[str] 
     cache = cache or SourceCache()
     found = []
     for path in yaml_files([root], [], root) if among is None else among:
-        if role_of(path) is not None:
+        if role_of(path) is not None or not _may_hold_a_play(path, cache):
             continue
         loaded = cache.load(path)
         if loaded.error is None and looks_like_playbook(loaded.data):
             found.append(os.path.relpath(path, root))
     return found
+
+
+def _may_hold_a_play(path: str, cache: SourceCache) -> bool:
+    """Whether the text of ``path`` can parse to a playbook: a play is a mapping with one of the
+    play keys, which YAML writes as it is unless through an escape (a backslash in a quoted
+    key). Most YAML files of a repository (variables, inventories, CI) hold none of them, and are
+    then not parsed to find the playbooks."""
+    from playbook_ls.check.discover import PLAY_KEYS
+
+    try:
+        text = cache.read_text(path)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return True  # loading it says why it cannot be read
+    return "\\" in text or any(key in text for key in PLAY_KEYS)
 
 
 def _playbooks_of_both(old: Side, new: Side, changed: set[str], caches: dict[str, SourceCache]) -> list[str]:

@@ -305,3 +305,18 @@ def test_a_change_to_group_vars_alone_reaches_the_playbooks_planned_with_the_inv
     assert {(v.task.name, v.name, v.before, v.after) for v in playbook.values} == {
         ("backup window", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)"),
         ("vacuum", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)")}
+
+
+def test_only_files_that_can_hold_a_play_are_parsed_to_find_the_playbooks(tmp_path: Path) -> None:
+    """A YAML file none of whose text names a play key is no playbook, and is not parsed to say so;
+    a key written through an escape still makes one."""
+    from engine.parsing.source import SourceCache
+    from playbook_ls.review.build import _playbooks_in
+
+    (tmp_path / "group_vars").mkdir()
+    (tmp_path / "group_vars" / "all.yml").write_text("ntp_servers: [a, b]\n")
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "escaped.yml").write_text('- "\\x68osts": all\n  tasks: []\n')
+    cache = SourceCache()
+    assert _playbooks_in(str(tmp_path), cache) == ["escaped.yml", "site.yml"]
+    assert cache.parsed == 2
