@@ -241,6 +241,12 @@ class _BlobStream:
         self.next += 1
         header = self.process.stdout.readline().split()
         if len(header) != 3 or header[0].decode(errors="replace") != sha:
+            # git says "<sha> missing" on its output and goes on with the next blobs: stopped first,
+            # else it waits for the output to be read while its error output is waited for
+            self.process.kill()
+            self.process.wait()
+            if header[1:] == [b"missing"]:
+                raise RevisionError(f"the repository lacks blob {sha} (a clone without all its objects?)")
             error = self.process.stderr.read().decode(errors="replace").strip() if self.process.stderr else ""
             raise RevisionError(error or f"git cat-file gave no blob {sha}")
         return int(header[2])

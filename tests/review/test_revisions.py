@@ -117,3 +117,33 @@ def test_two_written_revisions_differ_in_the_files_walking_them_finds(tmp_path: 
         fast = changed_files(old, new)
         old.top = new.top = None  # as two directories: walked and compared file by file
         assert fast == changed_files(old, new) == ["added.yml", "link.yml", "roles/web/tasks/main.yml"]
+
+
+def test_a_blob_the_repository_lacks_is_said_without_waiting_for_git(tmp_path: Path) -> None:
+    """git answers a missing blob and goes on writing the next ones: a megabyte after it fills the
+    pipe, and the revision must still end with a message, not wait on git forever."""
+    import threading
+
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    (repository / "a.yml").write_text("- hosts: all\n")
+    (repository / "b.bin").write_bytes(os.urandom(1 << 20))
+    revision = commit(repository)
+    sha = subprocess.run(["git", "rev-parse", f"{revision}:a.yml"], cwd=repository, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    (repository / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+    (tmp_path / "written").mkdir()
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            write_revision(str(repository), revision, "", str(tmp_path / "written"))
+        except RevisionError as exc:
+            failures.append(exc)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(60)
+    assert not writer.is_alive()
+    assert [str(failure) for failure in failures] == [f"the repository lacks blob {sha} (a clone without all its "
+                                                      "objects?)"]
