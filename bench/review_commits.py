@@ -14,7 +14,8 @@ renamed and listed on both sides is one task (ansible lists the new name instead
 Prints one line per commit and the totals; the per-commit detail goes to --json. --listings names
 listings recorded beforehand (a held-out set recorded before any review ran):
 ``DIR/OWNER+NAME/COMMIT/{old,new}/PLAYBOOK@default.txt`` and ``...@tags=T.txt`` (``/`` in the
-playbook's path written ``%``); a selection not recorded there is listed by ansible-playbook then.
+playbook's path written ``%``, the revision's directory, which a role named by its path prints, written
+``{root}``); a selection not recorded there is listed by ansible-playbook then.
 """
 
 from __future__ import annotations
@@ -53,13 +54,14 @@ def selection_args(label: str) -> list[str]:
 
 
 def recorded_listing(listings: Path | None, repository: str, commit: str, side: str, playbook: str,
-                     args: list[str]) -> str | None:
-    """The listing recorded beforehand for this side, playbook and selection, if any."""
+                     args: list[str], root: str) -> str | None:
+    """The listing recorded beforehand for this side (written out at ``root``), playbook and
+    selection, if any."""
     if listings is None or (args and (len(args) != 2 or args[0] != "--tags")):
         return None
     label = "default" if not args else f"tags={args[1]}"
     path = listings / repository.replace("/", "+") / commit / side / f"{playbook.replace('/', '%')}@{label}.txt"
-    return path.read_text() if path.is_file() else None
+    return path.read_text().replace("{root}", os.path.realpath(root)) if path.is_file() else None
 
 
 def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
@@ -100,7 +102,7 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
             review = review_playbook(old, new, None, None, changed)
             for selection_change in review.selections[:max_selections]:
                 args = selection_args(selection_change.label)
-                texts = {side: recorded_listing(listings, repository, commit, side, path, args)
+                texts = {side: recorded_listing(listings, repository, commit, side, path, args, roots[side])
                          or ansible_listing(tool, roots[side], path, args) for side in ("old", "new")}
                 if any(text.startswith("ERROR") for text in texts.values()):
                     result["skipped"].append([path, selection_change.label, "ansible could not list it"])
