@@ -1,7 +1,7 @@
 """`playbook-ls diff` on real commits, against ansible-playbook's listings of both revisions.
 
 Usage: python bench/review_commits.py LIST --git-dirs PATTERN [--ansible-playbook PATH] [--max-playbooks 3]
-                                           [--max-selections 4] [--json FILE]
+                                           [--max-selections 4] [--json FILE] [--listings DIR]
 
 LIST has one commit per line: ``OWNER/NAME COMMIT [PLAYBOOK...]`` (``#`` starts a comment); PATTERN
 says where each repository's git directory (a clone with its history) is, e.g. ``clones/{owner}/{name}/.git``. For each,
@@ -11,7 +11,11 @@ the change reaches (or those named) and every selection the review compares (the
 revisions gives what now runs and no longer runs. A difference the review claims that ansible's
 listings do not show is false; one they show that the review does not claim is missing. A task
 renamed and listed on both sides is one task (ansible lists the new name instead of the old).
-Prints one line per commit and the totals; the per-commit detail goes to --json.
+Prints one line per commit and the totals; the per-commit detail goes to --json. --listings names
+listings recorded beforehand (a held-out set recorded before any review ran):
+``DIR/OWNER+NAME/COMMIT/{old,new}/PLAYBOOK@default.txt`` and ``...@tags=T.txt`` (``/`` in the
+playbook's path written ``%``, the revision's directory, which a role named by its path prints, written
+``{root}``); a selection not recorded there is listed by ansible-playbook then.
 """
 
 from __future__ import annotations
@@ -49,8 +53,19 @@ def selection_args(label: str) -> list[str]:
     return [] if label.startswith("(") else label.split()
 
 
+def recorded_listing(listings: Path | None, repository: str, commit: str, side: str, playbook: str,
+                     args: list[str], root: str) -> str | None:
+    """The listing recorded beforehand for this side (written out at ``root``), playbook and
+    selection, if any."""
+    if listings is None or (args and (len(args) != 2 or args[0] != "--tags")):
+        return None
+    label = "default" if not args else f"tags={args[1]}"
+    path = listings / repository.replace("/", "+") / commit / side / f"{playbook.replace('/', '%')}@{label}.txt"
+    return path.read_text().replace("{root}", os.path.realpath(root)) if path.is_file() else None
+
+
 def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
-               max_selections: int) -> dict[str, Any]:
+               max_selections: int, listings: Path | None = None, repository: str = "") -> dict[str, Any]:
     from engine.flow.plan import RunOptions
     from engine.loading.shared_plays import SharedPlays
     from engine.parsing.source import SourceCache, files_changed
@@ -87,11 +102,12 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
             review = review_playbook(old, new, None, None, changed)
             for selection_change in review.selections[:max_selections]:
                 args = selection_args(selection_change.label)
-                listings = {side: ansible_listing(tool, roots[side], path, args) for side in ("old", "new")}
-                if any(text.startswith("ERROR") for text in listings.values()):
+                texts = {side: recorded_listing(listings, repository, commit, side, path, args, roots[side])
+                         or ansible_listing(tool, roots[side], path, args) for side in ("old", "new")}
+                if any(text.startswith("ERROR") for text in texts.values()):
                     result["skipped"].append([path, selection_change.label, "ansible could not list it"])
                     continue
-                before, after = (listing_names(listings[side], os.path.realpath(roots[side]))
+                before, after = (listing_names(texts[side], os.path.realpath(roots[side]))
                                  for side in ("old", "new"))
                 now, gone = claimed_listing_changes(old, new, selection_change, selection_of(args))
                 result["compared"] += 1
@@ -111,6 +127,7 @@ def main() -> int:
     parser.add_argument("--max-playbooks", type=int, default=3)
     parser.add_argument("--max-selections", type=int, default=4)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--listings", type=Path, help="listings recorded beforehand (see above)")
     args = parser.parse_args()
     results = []
     for line in args.list.read_text().splitlines():
@@ -122,7 +139,7 @@ def main() -> int:
         git_dir = args.git_dirs.format(owner=owner, name=name)
         try:
             found = one_commit(args.ansible_playbook, git_dir, commit, named, args.max_playbooks,
-                               args.max_selections)
+                               args.max_selections, args.listings, repository)
         except Exception as exc:  # noqa: BLE001 - one commit's failure is reported, the rest go on
             found = {"commit": commit, "repository": git_dir, "error": repr(exc), "false": [], "missing": [],
                      "compared": 0}

@@ -23,14 +23,13 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
     with, its ``playbook`` unused; ``playbooks`` are relative to ``directory`` (default: the
     working directory), which each side's root stands for."""
     directory = directory or os.getcwd()
-    with side(old_spec, directory) as old, side(new_spec, directory) as new:
+    with side(old_spec, directory) as old, side(new_spec, directory, like=old) as new:
         changed = set(changed_files(old, new))
         caches = {one.root: _side_cache() for one in (old, new)}  # finding the playbooks parses what is read
         wanted = [os.path.relpath(os.path.join(directory, path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
-            found = sorted({path for one in (old, new) for path in _playbooks_in(one.root, caches[one.root])})
-            wanted = _entry_points(new, found, caches[new.root])
+            wanted = _entry_points(new, _playbooks_of_both(old, new, changed, caches), caches[new.root])
         new_views = _read(new, wanted, options, caches[new.root])
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
@@ -137,20 +136,52 @@ def _entry_points(one: Side, playbooks: list[str], cache: SourceCache) -> list[s
         return standalone_playbooks(playbooks, imports_of, set())
 
 
-def _playbooks_in(root: str, cache: SourceCache | None = None) -> list[str]:
-    """The playbooks of the side (by content, outside roles), relative to its root."""
+def _playbooks_in(root: str, cache: SourceCache | None = None, among: list[str] | None = None) -> list[str]:
+    """The playbooks of the side (by content, outside roles), relative to its root: of its YAML
+    files, or of those ``among`` them (absolute paths)."""
     from engine.parsing.source import SourceCache
     from playbook_ls.check.discover import looks_like_playbook, role_of, yaml_files
 
     cache = cache or SourceCache()
     found = []
-    for path in yaml_files([root], [], root):
-        if role_of(path) is not None:
+    for path in yaml_files([root], [], root) if among is None else among:
+        if role_of(path) is not None or not _may_hold_a_play(path, cache):
             continue
         loaded = cache.load(path)
         if loaded.error is None and looks_like_playbook(loaded.data):
             found.append(os.path.relpath(path, root))
     return found
+
+
+def _may_hold_a_play(path: str, cache: SourceCache) -> bool:
+    """Whether the text of ``path`` can parse to a playbook: a play is a mapping with one of the
+    play keys, which YAML writes as it is unless through an escape (a backslash in a quoted
+    key). Most YAML files of a repository (variables, inventories, CI) hold none of them, and are
+    then not parsed to find the playbooks."""
+    from playbook_ls.check.discover import PLAY_KEYS
+
+    try:
+        text = cache.read_text(path)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return True  # loading it says why it cannot be read
+    return "\\" in text or any(key in text for key in PLAY_KEYS)
+
+
+def _playbooks_of_both(old: Side, new: Side, changed: set[str], caches: dict[str, SourceCache]) -> list[str]:
+    """The playbooks of either side. When the change adds, removes or links no file and leaves
+    .gitignore alone, both sides have the same YAML files in the same directories, and an
+    unchanged one is a playbook on both or on neither: only the changed ones are read again."""
+    from playbook_ls.check.discover import yaml_files
+
+    files = yaml_files([new.root], [], new.root)
+    found = set(_playbooks_in(new.root, caches[new.root], files))
+    alike = all(os.path.isfile(os.path.join(one.root, path)) and not os.path.islink(os.path.join(one.root, path))
+                and os.path.basename(path) != ".gitignore" for path in changed for one in (old, new))
+    if not alike:
+        return sorted(found | set(_playbooks_in(old.root, caches[old.root])))
+    yaml = {os.path.relpath(path, new.root) for path in files}
+    among = [os.path.join(old.root, path) for path in sorted(changed) if path in yaml]
+    return sorted(found | set(_playbooks_in(old.root, caches[old.root], among)))
 
 
 def _inventory_notes(views: dict[str, PlaybookView], chosen: list[str]) -> list[str]:

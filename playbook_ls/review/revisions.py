@@ -37,6 +37,10 @@ class Side:
     notes: list[str] = field(default_factory=list)
     revision: str | None = None
     """The commit it was written from (None: a directory or the working tree)."""
+    blobs: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Of a written revision: each file's (mode, blob), by its path from the repository's top."""
+    top: str | None = None
+    """Of a written revision: the directory those paths start in."""
 
 
 def git(repository: str, *args: str, text: bool = True) -> str:
@@ -63,10 +67,11 @@ def repository_of(directory: str) -> tuple[str, str]:
 
 
 @contextmanager
-def side(spec: str, directory: str) -> Iterator[Side]:
+def side(spec: str, directory: str, like: Side | None = None) -> Iterator[Side]:
     """The side ``spec`` names, seen from ``directory``: an existing directory, ``WORKING_TREE``
     (the directory itself), or a git revision of the repository holding ``directory`` (written
-    to a temporary directory, removed afterwards; ``directory``'s place in it is the root)."""
+    to a temporary directory, removed afterwards; ``directory``'s place in it is the root).
+    ``like``, a revision written before, lends the files both have alike (see write_revision)."""
     if spec == WORKING_TREE:
         yield Side(WORKING_TREE, os.path.abspath(directory))
         return
@@ -87,16 +92,24 @@ def side(spec: str, directory: str) -> Iterator[Side]:
                             "tag, a commit; fetch it first if it is a remote's)")
     scratch = tempfile.mkdtemp(prefix="playbook-ls-review-")
     try:
-        notes = write_revision(top, commit, prefix, scratch)
-        yield Side(f"{spec} ({commit[:10]})", os.path.join(scratch, prefix) if prefix else scratch, notes, commit)
+        blobs: dict[str, tuple[str, str]] = {}
+        earlier = (like.blobs, like.top) if like is not None and like.top is not None else None
+        notes = write_revision(top, commit, prefix, scratch, blobs, earlier)
+        yield Side(f"{spec} ({commit[:10]})", os.path.join(scratch, prefix) if prefix else scratch, notes, commit,
+                   blobs, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def write_revision(repository: str, commit: str, prefix: str, target: str) -> list[str]:
+def write_revision(repository: str, commit: str, prefix: str, target: str,
+                   blobs: dict[str, tuple[str, str]] | None = None,
+                   earlier: tuple[dict[str, tuple[str, str]], str] | None = None) -> list[str]:
     """Write the files of ``commit`` under ``prefix`` into ``target`` (with their paths from the
     repository's top); the notes on what was left out. Each blob goes from git to its file in
-    pieces: a revision of any size takes a bounded memory."""
+    pieces: a revision of any size takes a bounded memory. ``blobs`` receives each file's (mode,
+    blob); ``earlier`` is another revision's (and the directory it was written to): a file it has
+    at the same path with the same mode and blob is linked to instead of written again (two
+    revisions of a change share all but a few files; nothing writes to them)."""
     listing = git(repository, "ls-tree", "-r", "-z", "--full-tree", commit, *([prefix] if prefix else []))
     entries = []
     submodules = []
@@ -112,18 +125,29 @@ def write_revision(repository: str, commit: str, prefix: str, target: str) -> li
     root = os.path.realpath(target)
     written: dict[str, str] = {}  # a blob already written: its file (the same content at two paths)
     links: dict[str, bytes | None] = {}  # a blob already read as a symlink's target
-    with _BlobStream(repository, list(dict.fromkeys(sha for _, sha, _ in entries))) as blobs:
+    folders: dict[str, bool] = {}  # a directory made (True) or found outside the scratch (False)
+    lent = {path for mode, sha, path in entries if mode != "120000" and earlier is not None
+            and earlier[0].get(path) == (mode, sha)}
+    with _BlobStream(repository, list(dict.fromkeys(sha for _, sha, path in entries if path not in lent))) as stream:
         for mode, sha, path in entries:
             destination = os.path.join(target, path)
-            if not os.path.realpath(os.path.dirname(destination)).startswith(root):
+            folder = os.path.dirname(destination)
+            if folder not in folders:  # a directory never turns into a symlink once made
+                folders[folder] = os.path.realpath(folder).startswith(root)
+                if folders[folder]:
+                    os.makedirs(folder, exist_ok=True)
+            if not folders[folder]:
                 continue  # a path through a symlink the revision holds: never written outside the scratch
-            os.makedirs(os.path.dirname(destination), exist_ok=True)
+            if blobs is not None:
+                blobs[path] = (mode, sha)
+            if path in lent and earlier is not None and _linked(os.path.join(earlier[1], path), destination):
+                continue
             if mode == "120000":
                 if sha in written:
                     with open(written[sha], "rb") as first:
                         links[sha] = first.read(LINK_LIMIT + 1)
                 elif sha not in links:
-                    links[sha] = blobs.small(sha)
+                    links[sha] = stream.small(sha)
                 link = links[sha]
                 if link is not None and len(link) <= LINK_LIMIT:
                     os.symlink(link.decode(errors="surrogateescape"), destination)
@@ -135,12 +159,31 @@ def write_revision(repository: str, commit: str, prefix: str, target: str) -> li
                     if sha in links:
                         out.write(links[sha] or b"")
                     else:
-                        for piece in blobs.pieces(sha):
+                        for piece in _pieces(stream, sha, path in lent, repository):
                             out.write(piece)
                 written[sha] = destination
             if mode == "100755":
                 os.chmod(destination, 0o755)
     return [f"submodule {path} is left out (its files are not in this repository)" for path in submodules]
+
+
+def _linked(source: str, destination: str) -> bool:
+    """``destination`` made a hard link of ``source`` (False: the file system cannot, or it is gone)."""
+    try:
+        os.link(source, destination, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
+
+
+def _pieces(stream: _BlobStream, sha: str, lent: bool, repository: str) -> Iterator[bytes]:
+    """The blob's content: from the stream, or, for one the stream was not asked for (it was to be
+    linked and could not be), from a git of its own."""
+    if not lent:
+        yield from stream.pieces(sha)
+        return
+    with _BlobStream(repository, [sha]) as alone:
+        yield from alone.pieces(sha)
 
 
 LINK_LIMIT = 4096
@@ -198,6 +241,12 @@ class _BlobStream:
         self.next += 1
         header = self.process.stdout.readline().split()
         if len(header) != 3 or header[0].decode(errors="replace") != sha:
+            # git says "<sha> missing" on its output and goes on with the next blobs: stopped first,
+            # else it waits for the output to be read while its error output is waited for
+            self.process.kill()
+            self.process.wait()
+            if header[1:] == [b"missing"]:
+                raise RevisionError(f"the repository lacks blob {sha} (a clone without all its objects?)")
             error = self.process.stderr.read().decode(errors="replace").strip() if self.process.stderr else ""
             raise RevisionError(error or f"git cat-file gave no blob {sha}")
         return int(header[2])
@@ -229,6 +278,9 @@ def changed_files(old: Side, new: Side) -> list[str]:
     ``check`` leaves them out)."""
     from playbook_ls.check.discover import SKIPPED_DIRS
 
+    if old.top is not None and new.top is not None:
+        return _changed_blobs(old, new, SKIPPED_DIRS)
+
     def files(root: str) -> dict[str, str]:
         found = {}
         for folder, dirs, names in os.walk(root):
@@ -246,11 +298,39 @@ def changed_files(old: Side, new: Side) -> list[str]:
     return changed
 
 
+def _changed_blobs(old: Side, new: Side, skipped: frozenset[str] | set[str]) -> list[str]:
+    """changed_files of two written revisions, from their blobs: what walking and comparing both
+    trees gives (the same directories left out, a symlink to a directory no file, a file's mode
+    no change) without reading them."""
+
+    def files(one: Side) -> dict[str, tuple[bool, str]]:
+        assert one.top is not None
+        prefix = os.path.relpath(one.root, one.top)
+        prefix = "" if prefix == "." else prefix + "/"
+        found = {}
+        for path, (mode, sha) in one.blobs.items():
+            if not path.startswith(prefix):
+                continue
+            relative = path[len(prefix):]
+            if any(part.startswith(".") or part in skipped for part in relative.split("/")[:-1]):
+                continue
+            if mode == "120000" and os.path.isdir(os.path.join(one.root, relative)):
+                continue
+            found[relative] = (mode == "120000", sha)
+        return found
+
+    before, after = files(old), files(new)
+    return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
+
+
 def _same(first: str, second: str) -> bool:
     try:
         if os.path.islink(first) or os.path.islink(second):
             return os.path.islink(first) and os.path.islink(second) and os.readlink(first) == os.readlink(second)
-        if os.path.getsize(first) != os.path.getsize(second):
+        one, other = os.stat(first), os.stat(second)
+        if (one.st_ino, one.st_dev) == (other.st_ino, other.st_dev):
+            return True  # a file one revision lent the other
+        if one.st_size != other.st_size:
             return False
         with open(first, "rb") as a, open(second, "rb") as b:
             return a.read() == b.read()

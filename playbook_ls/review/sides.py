@@ -97,6 +97,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
 
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
+    from engine.parsing.source import files_state
 
     view = PlaybookView(path)
     if not os.path.isfile(path):
@@ -111,10 +112,14 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             # where it stops, relative to the revision: the same problem reads the same on both sides
             view.problem = _named_in(str(exc), real_root, given_root)
             plan = None
-    for file in read:  # also when it cannot be planned: what it read until then is what it reaches
-        real = os.path.realpath(file)
-        if real.startswith(real_root + os.sep):
-            view.reads.add(os.path.relpath(real, real_root))
+    state = files_state()
+    for file in set(read):  # also when it cannot be planned: what it read until then is what it reaches
+        relative = _within(file, real_root, state)
+        if relative is not None:
+            view.reads.add(relative)
+    if options.inventory:  # read host by host as the plan asks for values, after the tracking above
+        view.reads |= _inventory_vars_files(tuple(options.inventory), os.path.dirname(os.path.abspath(path)),
+                                            real_root, state)
     if plan is None:
         return view
     view.plan = plan
@@ -169,6 +174,33 @@ def _relative(file: str, root: str, state: int) -> str:
     """``file`` relative to ``root``, through its symlinks (asked for each task of the file),
     while the files are in ``state`` (:func:`engine.parsing.source.files_state`)."""
     return os.path.relpath(os.path.realpath(file), root)
+
+
+@lru_cache(maxsize=8192)
+def _within(file: str, root: str, state: int) -> str | None:
+    """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
+    every file each playbook reads (the same few hundred over and over in a repository whose
+    playbooks share their roles), while the files are in ``state``."""
+    real = os.path.realpath(file)
+    return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
+
+
+@lru_cache(maxsize=256)
+def _inventory_vars_files(sources: tuple[str, ...], playbook_dir: str, root: str, state: int) -> frozenset[str]:
+    """The files of the group_vars/ and host_vars/ directories beside the inventory sources and the
+    playbook (relative to ``root``): a playbook planned with the inventory reads those its hosts and
+    groups name, and a change to one reaches it."""
+    from engine.inventory.vars_files import playbook_vars_directories, source_directories
+
+    found = set()
+    for directory in [*source_directories(sources), *playbook_vars_directories(playbook_dir)]:
+        for kind in ("group_vars", "host_vars"):
+            for folder, _dirs, names in os.walk(os.path.join(directory, kind)):
+                for name in names:
+                    relative = _within(os.path.join(folder, name), root, state)
+                    if relative is not None:
+                        found.add(relative)
+    return frozenset(found)
 
 
 def _body(task: Task) -> str:

@@ -153,6 +153,8 @@ def _names_in(value: Any) -> set[str]:
 def _shown(resolved: Any) -> str:
     where = resolved.definitions[0] if resolved.definitions else None
     origin = f" ({where.label}{', ' + os.path.relpath(where.path) if where.path else ''})" if where else ""
+    if resolved.unknown and not resolved.definitions:  # nothing on the way to the task defines it
+        return "undefined"
     if resolved.unknown:
         return f"known at run time{origin}"
     text = repr(resolved.value)

@@ -264,3 +264,59 @@ def test_copies_of_a_task_exchanging_a_selection_change_no_listing(tmp_path: Pat
     (playbook,) = review.playbooks
     assert [(s.now_runs, s.no_longer_runs) for s in playbook.selections] == [([], [])]
     assert len(playbook.tasks) == 2  # each copy's tags changed
+
+
+def test_a_playbook_only_the_old_revision_has_is_reviewed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new side's playbooks are found by reading every file, the old side's by reading only
+    the changed ones again (the others are alike): a file that stopped being a playbook is still one
+    of the old side's, and one that became a playbook is one of the new side's."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    for side, (was, becomes) in {"old": ("- hosts: all\n  tasks:\n    - debug: msg=x\n", "- debug: msg=y\n"),
+                                 "new": ("- debug: msg=x\n", "- hosts: all\n  tasks:\n    - debug: msg=y\n")}.items():
+        (tmp_path / side).mkdir()
+        (tmp_path / side / "was_a_playbook.yml").write_text(was)
+        (tmp_path / side / "becomes_one.yml").write_text(becomes)
+        (tmp_path / side / "site.yml").write_text("- hosts: all\n  tasks:\n    - debug: msg=z\n")
+    monkeypatch.chdir(tmp_path / "new")
+    review = build_review(str(tmp_path / "old"), str(tmp_path / "new"), [], RunOptions(playbook="", inventory=[]),
+                          None)
+    assert sorted(playbook.path for playbook in review.playbooks) == ["becomes_one.yml", "was_a_playbook.yml"]
+
+
+def test_a_change_to_group_vars_alone_reaches_the_playbooks_planned_with_the_inventory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No playbook reads group_vars/db.yml while it is resolved (the inventory's hosts read it when
+    their values are asked for): the review still finds the playbook the change reaches, and a
+    value no file defined before is undefined there, not a value only the run knows."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    scenario = SCENARIOS[[s.name for s in SCENARIOS].index("group_vars_reach")]
+    monkeypatch.chdir(scenario / "new")
+    review = build_review(str(scenario / "old"), str(scenario / "new"), [],
+                          RunOptions(playbook="", inventory=["inventory.ini"]), None)
+    (playbook,) = review.playbooks
+    assert playbook.reaches == ["group_vars/db.yml"]
+    assert {(change.task.name, change.before[0], change.after[0], tuple(change.hosts))
+            for change in playbook.hosts if change.before and change.after} == {
+        ("backup window", "skipped", "runs", ("d1",)), ("vacuum", "runs", "skipped", ("d1", "d2"))}
+    assert {(v.task.name, v.name, v.before, v.after) for v in playbook.values} == {
+        ("backup window", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)"),
+        ("vacuum", "backup_enabled", "undefined", "True (group 'db', group_vars/db.yml)")}
+
+
+def test_only_files_that_can_hold_a_play_are_parsed_to_find_the_playbooks(tmp_path: Path) -> None:
+    """A YAML file none of whose text names a play key is no playbook, and is not parsed to say so;
+    a key written through an escape still makes one."""
+    from engine.parsing.source import SourceCache
+    from playbook_ls.review.build import _playbooks_in
+
+    (tmp_path / "group_vars").mkdir()
+    (tmp_path / "group_vars" / "all.yml").write_text("ntp_servers: [a, b]\n")
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "escaped.yml").write_text('- "\\x68osts": all\n  tasks: []\n')
+    cache = SourceCache()
+    assert _playbooks_in(str(tmp_path), cache) == ["escaped.yml", "site.yml"]
+    assert cache.parsed == 2

@@ -57,3 +57,93 @@ def test_a_revision_git_cannot_read_is_said(tmp_path: Path) -> None:
     commit(repository)
     with pytest.raises(RevisionError):
         write_revision(str(repository), "0" * 40, "", str(tmp_path))
+
+
+def test_a_second_revision_links_the_files_the_first_has_alike(tmp_path: Path) -> None:
+    repository = tmp_path / "repository"
+    (repository / "roles" / "web" / "tasks").mkdir(parents=True)
+    (repository / "site.yml").write_text("- hosts: all\n  roles: [web]\n")
+    (repository / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: msg=one\n")
+    (repository / "run.sh").write_text("#!/bin/sh\n")
+    (repository / "linked.yml").symlink_to("site.yml")
+    first = commit(repository)
+    (repository / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: msg=two\n")
+    (repository / "run.sh").chmod(0o755)  # the same blob, another mode: written, not linked
+    (repository / "added.yml").write_text("- hosts: all\n")
+    second = commit(repository)
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir()
+    new.mkdir()
+    blobs: dict[str, tuple[str, str]] = {}
+    write_revision(str(repository), first, "", str(old), blobs)
+    write_revision(str(repository), second, "", str(new), {}, (blobs, str(old)))
+
+    def inode(path: Path) -> int:
+        return os.lstat(path).st_ino
+
+    assert inode(new / "site.yml") == inode(old / "site.yml")
+    for name in ("roles/web/tasks/main.yml", "run.sh", "added.yml", "linked.yml"):
+        assert not (old / name).exists() or inode(new / name) != inode(old / name), name
+        assert (new / name).read_bytes() == (repository / name).read_bytes(), name
+    assert os.access(new / "run.sh", os.X_OK) and not os.access(old / "run.sh", os.X_OK)
+    assert os.readlink(new / "linked.yml") == "site.yml"
+
+
+def test_two_written_revisions_differ_in_the_files_walking_them_finds(tmp_path: Path) -> None:
+    """What changed between two revisions written out of git is told from their blobs: the same
+    paths as walking both trees and comparing the files, hidden and skipped directories, a symlink
+    to a directory and a change of mode alike."""
+    from playbook_ls.review.revisions import changed_files, side
+
+    repository = tmp_path / "repository"
+    for folder in ("roles/web/tasks", ".github", "node_modules/x", "other"):
+        (repository / folder).mkdir(parents=True)
+    for name in ("site.yml", "roles/web/tasks/main.yml", ".github/ci.yml", "node_modules/x/a.yml", "run.sh",
+                 "other/b.yml"):
+        (repository / name).write_text(f"{name}: 1\n")
+    (repository / "linked").symlink_to("roles")
+    (repository / "link.yml").symlink_to("site.yml")
+    first = commit(repository)
+    for name in ("roles/web/tasks/main.yml", ".github/ci.yml", "node_modules/x/a.yml"):
+        (repository / name).write_text(f"{name}: 2\n")
+    (repository / "run.sh").chmod(0o755)
+    (repository / "linked").unlink()
+    (repository / "linked").symlink_to("other")
+    (repository / "link.yml").unlink()
+    (repository / "link.yml").symlink_to("other/b.yml")
+    (repository / "added.yml").write_text("x: 1\n")
+    second = commit(repository)
+    with side(first, str(repository)) as old, side(second, str(repository), like=old) as new:
+        fast = changed_files(old, new)
+        old.top = new.top = None  # as two directories: walked and compared file by file
+        assert fast == changed_files(old, new) == ["added.yml", "link.yml", "roles/web/tasks/main.yml"]
+
+
+def test_a_blob_the_repository_lacks_is_said_without_waiting_for_git(tmp_path: Path) -> None:
+    """git answers a missing blob and goes on writing the next ones: a megabyte after it fills the
+    pipe, and the revision must still end with a message, not wait on git forever."""
+    import threading
+
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    (repository / "a.yml").write_text("- hosts: all\n")
+    (repository / "b.bin").write_bytes(os.urandom(1 << 20))
+    revision = commit(repository)
+    sha = subprocess.run(["git", "rev-parse", f"{revision}:a.yml"], cwd=repository, capture_output=True, text=True,
+                         check=True).stdout.strip()
+    (repository / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+    (tmp_path / "written").mkdir()
+    failures: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            write_revision(str(repository), revision, "", str(tmp_path / "written"))
+        except RevisionError as exc:
+            failures.append(exc)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    writer.join(60)
+    assert not writer.is_alive()
+    assert [str(failure) for failure in failures] == [f"the repository lacks blob {sha} (a clone without all its "
+                                                      "objects?)"]
