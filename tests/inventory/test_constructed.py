@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ansible_tools import find_tool
+from ansible_tools import find_tool, live_sample
 
 from engine.inventory.constructed import ConstructedError, ConstructedTemplar, parse_constructed
 from engine.inventory.data import InventoryData
@@ -138,7 +138,7 @@ def _record(case: str) -> dict[str, Any]:
 
 
 @pytest.mark.ansible
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", live_sample(CASES))  # PLAYBOOK_LS_LIVE=all: every case
 def test_recorded_cases_match_real_ansible_inventory(case: str) -> None:
     if ANSIBLE_INVENTORY is None:
         pytest.skip("ansible-inventory is not installed")
