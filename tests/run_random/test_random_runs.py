@@ -1,6 +1,6 @@
-"""The random playbooks of random_playbook.py and random_roles.py: reproducible, and (when
-ansible-playbook is installed) run alike by the engine and by ansible-playbook on a few fixed
-seeds. ``fuzz.py`` runs many (``--roles``: the role playbooks)."""
+"""The random playbooks of random_playbook.py and random_roles.py: reproducible, and run alike by
+the engine and by ansible-playbook on a few fixed seeds, kept as recorded run scenarios.
+``fuzz.py`` runs many against ansible-playbook (``--roles``: the role playbooks)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "run"))
 
-from ansible_tools import find_tool  # noqa: E402
 from random_playbook import write  # noqa: E402
 from random_roles import write as write_roles  # noqa: E402
 
@@ -41,21 +40,19 @@ def test_role_playbooks_use_what_they_are_for(tmp_path: Path) -> None:
         assert feature in text, feature
 
 
-@pytest.mark.ansible
-@pytest.mark.parametrize("seed", [307])  # any_errors_fatal with blocks: it once differed
-def test_the_engine_runs_a_random_playbook_as_ansible_does(tmp_path: Path, seed: int) -> None:
-    if find_tool("ansible-playbook") is None:
-        pytest.skip("ansible-playbook is not installed")
-    from fuzz import compare_seed
+# Seeds that once differed, kept as recorded run scenarios (tests/run/scenarios): the engine is
+# compared with their recordings offline, and ansible re-checks them with the other recordings.
+RECORDED_SEEDS = [
+    (write, 307, "random_seed_307"),  # any_errors_fatal with blocks
+    (write_roles, 3, "random_roles_seed_3"),  # an included role's dependency
+    (write_roles, 10, "random_roles_seed_10"),  # a handler loaded twice
+]
+RECORDINGS = ("expected.json", "stdout.")
 
-    assert compare_seed(seed, tmp_path, text=False) == []
 
-
-@pytest.mark.ansible
-@pytest.mark.parametrize("seed", [3, 10])  # an included role's dependency; a handler loaded twice
-def test_the_engine_runs_a_random_role_playbook_as_ansible_does(tmp_path: Path, seed: int) -> None:
-    if find_tool("ansible-playbook") is None:
-        pytest.skip("ansible-playbook is not installed")
-    from fuzz import compare_seed
-
-    assert compare_seed(seed, tmp_path, text=True, kind="roles") == []
+@pytest.mark.parametrize(("generate", "seed", "name"), RECORDED_SEEDS, ids=[name for *_, name in RECORDED_SEEDS])
+def test_a_recorded_seed_is_what_the_generator_writes(tmp_path: Path, generate: object, seed: int, name: str) -> None:
+    scenario = Path(__file__).resolve().parent.parent / "run" / "scenarios" / name
+    generate(seed, tmp_path / name)  # type: ignore[operator]
+    kept = {path: text for path, text in _files(scenario).items() if not path.startswith(RECORDINGS)}
+    assert kept == _files(tmp_path / name), f"re-copy and re-record: python tests/run/engine_cases.py {name}"
