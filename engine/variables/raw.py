@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.values import settled
 from engine.variables.sources import is_runtime
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ class RawVariables(Mapping[str, Any]):
 
         for values in self._maps:
             if name in values:
-                value = values[name]
+                value = settled(values[name])
                 if is_runtime(value):
                     raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
                 return value

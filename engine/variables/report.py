@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
-from engine.values import unknown_as_shown
+from engine.values import Pending, RunOrdered, settled, unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -141,12 +142,14 @@ def _change_before(play_plan: PlayPlan, task: Task | None) -> Any:
     return next((change for change in reversed(changes) if at and change.position < at[0]), None)
 
 
-def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, Any]:
+def lists_in_run_order(play_plan: Any, task: Task | None = None,
+                       magic: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
     ``shuffle`` (or a template); after a group_by that put two hosts in one group
-    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group;
-    after an add_host or group_by of ``task``'s own play that only the run can follow, ``groups``
-    and ``group_names``."""
+    (engine.variables.inventory_changes), that group in ``groups`` (of ``magic``), and the host
+    lists of a play on that group, as :class:`RunOrdered` lists (what reads no order of them is
+    known); after an add_host or group_by of ``task``'s own play that only the run can follow,
+    ``groups`` and ``group_names``."""
     found: dict[str, Any] = {}
     if not play_plan.order_known:
         shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
@@ -156,31 +159,50 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, An
     if at and unknown.position < at[0]:
         changed = RuntimeValue(f"the inventory as task '{unknown.task}' changes it, which only the run knows")
         found.update({"groups": changed, "group_names": changed})
+        return found
     change = _change_before(play_plan, task)
-    groups = sorted(change.racy) if change is not None else getattr(play_plan, "racy_groups", None)
-    if groups:  # the whole of it: an index or a loop would read the order (RunOrdered cannot tell)
-        found["groups"] = RuntimeValue(_racy_reason(groups))
-    on = getattr(play_plan, "racy_order", None)
-    if on:
-        reason = RuntimeValue(_racy_reason(on))
-        found.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
-                                                "ansible_play_batch", "play_hosts")})
+    racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
+    groups = (magic or {}).get("groups")
+    if racy and isinstance(groups, Mapping):
+        found["groups"] = {name: RunOrdered(hosts) if name in racy and isinstance(hosts, list) else hosts
+                           for name, hosts in groups.items()}
+    elif racy:
+        found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
+    if getattr(play_plan, "racy_order", None):
+        found.update({name: RunOrdered(value) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
+                                                           "ansible_play_batch", "play_hosts")
+                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
     return found
 
 
-def _less_removed(play_plan: PlayPlan, task: Task | None, host: Host, magic: Mapping[str, Any]) -> dict[str, Any]:
+def _less_removed(plan: Plan, play_plan: PlayPlan, task: Task | None, host: Host,
+                  magic: Mapping[str, Any]) -> dict[str, Any]:
     """The play's host lists at ``task`` less the hosts the plan (engine.flow.host_plan) found
-    failed or ended before it, or unknown where only the run knows whether they are."""
+    failed or ended before it, or unknown where only the run knows whether they are. Before the
+    run is planned (engine.variables.host_includes.plan_removals), each list is worked out when a
+    template first reads it: planning costs as much as ``plan`` and most values read no list."""
     from engine.flow.removed_hosts import PLAY_LISTS
 
-    removed = getattr(play_plan, "removed_at", {}).get(id(task)) if task is not None else None
-    if removed is None:
+    if task is None:
         return {}
-    found: dict[str, Any] = {}
-    for name in PLAY_LISTS & magic.keys():
-        value, reason = removed.value(name, magic[name], host.name)
-        found[name] = RuntimeValue(reason) if reason is not None else value
-    return found
+    names = PLAY_LISTS & magic.keys()
+    if getattr(play_plan, "removed_at", None) is None and getattr(plan, "removals_pending", None) is not None:
+        return {name: Pending(partial(_less_removed_one, plan, play_plan, task, host, name, magic[name]))
+                for name in names}
+    return {name: _less_removed_one(plan, play_plan, task, host, name, magic[name]) for name in names}
+
+
+def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, name: str, value: Any) -> Any:
+    pending = getattr(plan, "removals_pending", None)
+    if pending is not None:
+        pending()
+    removed = (getattr(play_plan, "removed_at", None) or {}).get(id(task))
+    if removed is None:
+        return value
+    less, reason = removed.value(name, value, host.name)
+    if reason is not None:
+        return RuntimeValue(reason)
+    return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
 
 
 def _racy_reason(groups: list[str]) -> str:
@@ -291,9 +313,10 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     scope = _scope(plan, play_plan, task, occurrence)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan, task),
+    own = scope.magic_for(host, task)
+    magic = {**own, **lists_in_run_order(play_plan, task, own),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
-    magic.update(_less_removed(play_plan, task, host, magic))
+    magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
@@ -513,9 +536,13 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue
         winner = defs[0]
+        if isinstance(winner.value, Pending) and names is not None:  # asked for by name: worked out now
+            winner = defs[0] = replace(winner, value=settled(winner.value))
         resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
         if is_runtime(winner.value):
             resolved.unknown = runtime_reason(winner.value, winner.label)
+        elif isinstance(winner.value, Pending):  # a play list not asked for: left to whoever reads it
+            resolved.value = winner.value
         elif resolved.magic and name != "hostvars":  # ansible's own data, never a template
             resolved.value = raw.get(name, winner.value)
         else:

@@ -29,9 +29,6 @@ from var_values import values_at
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-RACY_GROUPS = ("groups after a group_by that put two hosts in one group: that group's order is the order the results "
-               "came in; playbook-ls says groups is known only at run time, even read sorted (kind_hosts) or for a "
-               "group whose order is known (bastions)")
 FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
 LOOPED_INCLUDE_ROLE = ("ansible_play_role_names after a looped include_role: ansible adds the role once per item; "
                        "playbook-ls once per include task")
@@ -50,8 +47,7 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
     "deploy_platform_roles:site.yml:46:prom01": LOOPED_INCLUDE_ROLE,
-    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP,
-                                                             "site.yml:51": RACY_GROUPS}),
+    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
 }
 
 
