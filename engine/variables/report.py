@@ -225,9 +225,10 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     manager = VariableManager(inventory, plan.options, inventory.cache)
     order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
-    included, conditional = order.included_before(task, occurrence)
+    included, conditional, looped = order.included_before(task, occurrence)
     in_inventory = play_plan.hosts_all or hosts  # ansible_play_hosts(_all) are not in the play's order
-    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional)
+    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional,
+                          repeats=_include_repeats(plan, play_plan, looped))
     runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
@@ -236,6 +237,20 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
         del scopes[old]  # the files changed since: each holds an inventory and layers read from files
     scopes[key] = (now, inventory, scope)
     return scope
+
+
+def _include_repeats(plan: Plan, play_plan: PlayPlan, looped: Mapping[int, Task]) -> dict[int, int]:
+    """How many items each looping include_role of ``looped`` (by the id of the role it brought
+    in) runs, templated on the play's first host (a loop only the run knows: once)."""
+    from engine.variables.loop_vars import loop_scopes
+
+    found: dict[int, int] = {}
+    for role, include in looped.items():
+        scopes = loop_scopes(include, templar_at(plan, play_plan, play_plan.hosts[0], include)) \
+            if play_plan.hosts and id(include) in play_order(play_plan.play).positions else None
+        if isinstance(scopes, list) and scopes:
+            found[role] = len(scopes)
+    return found
 
 
 HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's

@@ -30,8 +30,6 @@ from var_values import values_at
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
 FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
-LOOPED_INCLUDE_ROLE = ("ansible_play_role_names after a looped include_role: ansible adds the role once per item; "
-                       "playbook-ls once per include task")
 
 PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
@@ -46,7 +44,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
-    "deploy_platform_roles:site.yml:46:prom01": LOOPED_INCLUDE_ROLE,
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
 }
 
