@@ -118,32 +118,42 @@ class _Scope:
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
 
 
-def inventory_of(plan: Plan, play_plan: PlayPlan, task: Task | None = None) -> Any:
-    """The inventory ``task`` of ``play_plan`` reads: as the add_host and group_by tasks before it
-    left it, in earlier plays and in its own (engine.variables.inventory_changes), else the plan's."""
+def inventory_of(plan: Plan, play_plan: PlayPlan, task: Task | None = None, host: str | None = None) -> Any:
+    """The inventory ``task`` of ``play_plan`` reads (on ``host``, in a play of several batches): as
+    the add_host and group_by tasks before it left it, in earlier plays and in its own
+    (engine.variables.inventory_changes), else the plan's."""
     found = getattr(play_plan, "inventory", None) or plan.inventory
-    change = _change_before(play_plan, task)
+    change = _change_before(play_plan, task, host)
     return change.inventory if change is not None else found
 
 
 def host_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None) -> Host:
     """``host`` as the inventory ``task`` reads has it: its groups after the add_host and group_by
     tasks before (each inventory they leave holds hosts of its own)."""
-    found: Host = inventory_of(plan, play_plan, task).data.hosts.get(host.name, host)
+    found: Host = inventory_of(plan, play_plan, task, host.name).data.hosts.get(host.name, host)
     return found
 
 
-def _change_before(play_plan: PlayPlan, task: Task | None) -> Any:
-    """The last add_host or group_by task of ``task``'s play before it (an InPlay), if any."""
+def _change_before(play_plan: PlayPlan, task: Task | None, host: str | None = None) -> Any:
+    """The last add_host or group_by task of ``task``'s play run before it (an InPlay), if any: in
+    a play of several batches, on the earlier batches or on ``host``'s batch before it (no host: none)."""
     changes = getattr(play_plan, "changed_in_play", None)
     if not changes or task is None:
         return None
     at = play_order(play_plan.play).positions.get(id(task))
-    return next((change for change in reversed(changes) if at and change.position < at[0]), None)
+    if not at:
+        return None
+    if changes[0].hosts is None:
+        return next((change for change in reversed(changes) if change.position < at[0]), None)
+    batch = next((change.batch for change in changes if host is not None and host in change.hosts), None)
+    if batch is None:
+        return None
+    return next((change for change in reversed(changes)
+                 if change.batch < batch or change.batch == batch and change.position < at[0]), None)
 
 
 def lists_in_run_order(play_plan: Any, task: Task | None = None,
-                       magic: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                       magic: Mapping[str, Any] | None = None, host: str | None = None) -> dict[str, Any]:
     """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
     ``shuffle`` (or a template); after a group_by that put two hosts in one group
     (engine.variables.inventory_changes), that group in ``groups`` (of ``magic``), and the host
@@ -160,7 +170,7 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
         changed = RuntimeValue(f"the inventory as task '{unknown.task}' changes it, which only the run knows")
         found.update({"groups": changed, "group_names": changed})
         return found
-    change = _change_before(play_plan, task)
+    change = _change_before(play_plan, task, host)
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):
@@ -210,13 +220,13 @@ def _racy_reason(groups: list[str]) -> str:
            "came in), which only the run knows"
 
 
-def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
+def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:
     from engine.variables.manager import PlayContext, VariableManager
 
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
-    inventory = inventory_of(plan, play_plan, task)
+    inventory = inventory_of(plan, play_plan, task, host)
     key = (id(task), id(inventory), occurrence)
     now = files_state()
     cached = scopes.get(key)
@@ -282,7 +292,7 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       level, not by label (which names the host), or None when they set none of ``names``: two
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
-    scope = _scope(plan, play_plan, task)
+    scope = _scope(plan, play_plan, task, host=host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
     shared = getattr(layers, "shared_count", None)
@@ -325,11 +335,11 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     (:func:`include_loop_runs`)."""
     from engine.variables.host_runtime import FollowedHostVars, Follower
 
-    scope = _scope(plan, play_plan, task, occurrence)
+    scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
     own = scope.magic_for(host, task)
-    magic = {**own, **lists_in_run_order(play_plan, task, own),
+    magic = {**own, **lists_in_run_order(play_plan, task, own, host.name),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
