@@ -183,5 +183,5 @@ def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda a, b: a == b,
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda _, a, b: a == b,
                               lambda found: f"{sum(map(len, found.values()))} task-host outcomes recorded"))
