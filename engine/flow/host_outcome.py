@@ -669,7 +669,7 @@ class _HostTask:
         elif resolved.unknown == _NOWHERE:
             if name.startswith("ansible_") and self._gathers_facts():
                 reason = f"`{name}` (a fact, gathered at run time)"
-        elif resolved.unknown:
+        elif resolved.unknown and resolved.kept is None:  # (a kept value: what is read of it may be known)
             reason = f"`{name}`: {resolved.unknown}"
         elif resolved.template is not None:
             self._unknown[name] = None  # a value inside itself is refused by the templar itself

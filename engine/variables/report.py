@@ -66,6 +66,9 @@ class Resolved:
     per_item: list[Resolved] | None = None
     """In a looped task asked without an item, when the value differs from item to item: each
     item's (``unknown`` then says so)."""
+    kept: Any = None
+    """A value the run alone could show whole (``unknown`` says why), of which a template may read
+    what is known (a run-ordered list's length, a module result's ``changed``): kept for that."""
 
 
 @dataclass
@@ -580,6 +583,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             found_template = None if unknown_as_shown(value) else is_template(value) or _has_template(value)
             if found_template is None:
                 resolved.unknown = unknown_as_shown(value) or RECURSIVE_VALUE
+                resolved.kept = value if resolved.unknown != RECURSIVE_VALUE else None
             elif found_template:
                 resolved.template = value
                 try:
@@ -592,7 +596,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                 resolved.value = value
         shown = unknown_as_shown(resolved.value) if resolved.unknown is None else None
         if shown is not None:
-            resolved.value, resolved.unknown = None, shown
+            resolved.kept, resolved.value, resolved.unknown = resolved.value, None, shown
         result.variables[name] = resolved
     return result
 
