@@ -138,8 +138,8 @@ class Follower:
             ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
                 ended = ended or (member and self._ends_host(earlier, host, done))
-                if ended is True:
-                    break
+                if ended is True and not _given_by_another(earlier, host, done):
+                    continue
                 ran = self._ran(earlier, host, done, None) if member else True
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
@@ -157,8 +157,8 @@ class Follower:
             if at >= before and not same_loop:
                 continue
             ended = ended or (at < before and self._ends_host(play_plan, host, done))
-            if ended is True:
-                break
+            if ended is True and not _given_by_another(play_plan, host, done):
+                continue
             ran = self._ran(play_plan, host, done, task)
             if ran is False:
                 continue
@@ -334,6 +334,13 @@ class Follower:
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _given_by_another(play_plan: PlayPlan, host: Host, task: Task) -> bool:
+    """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
+    its result to every host of the batch, one the play ended for too."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return data.get("run_once") is True and bool(play_plan.hosts) and _first_of_batch(play_plan, host).name != host.name
 
 
 def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
