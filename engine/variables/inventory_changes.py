@@ -26,6 +26,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.flow.run_settings import runs_once
 from engine.loading import keywords as kw
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.play_order import play_order
@@ -152,7 +153,7 @@ class Changes:
         loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
         hosts = [host for host in play_plan.hosts if (loaded_on is None or host.name in loaded_on)
                  and (batch is None or host.name in batch)]
-        if task.action in ADD_HOST or own.get("run_once") is True:
+        if task.action in ADD_HOST or runs_once(task):
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
         joined: dict[str, int] = {}
         for host in hosts:
