@@ -35,7 +35,7 @@ _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_
 _SET_PER_HOST = " per-host"
 # names whose values the run may change behind any static reading of them (a failure a rescue
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
-_RUN_FILLED = frozenset({"hostvars", "vars", "ansible_failed_task", "ansible_failed_result"})
+_RUN_FILLED = frozenset({"vars", "ansible_failed_task", "ansible_failed_result"})
 # per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes._signature`):
 # the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
 _SIGNED = frozenset({"group_names", "hostvars"})
@@ -679,9 +679,8 @@ class _HostTask:
         return reason
 
     def _run_filled(self, name: str) -> bool:
-        """Whether only the run can fill ``name`` here. ``hostvars`` stays the run's in the plan:
-        reading another host's variables through it follows every earlier task on that host, which
-        a loop over a fleet's group (``hostvars[item]``) would do once per item and host."""
+        """Whether only the run can fill ``name`` here (``hostvars`` of another host is that host's
+        values as ``vars`` follows them: inventory, cached facts, earlier tasks, each host once)."""
         return name in _RUN_FILLED
 
     def _gathers_facts(self) -> bool:

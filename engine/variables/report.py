@@ -594,12 +594,31 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
-        shown = unknown_as_shown(resolved.value) if resolved.unknown is None else None
+        shown = (_magic_shown(resolved.value) if resolved.magic else unknown_as_shown(resolved.value)) \
+            if resolved.unknown is None else None
         if shown is not None:
             resolved.kept, resolved.value, resolved.unknown = resolved.value, None, shown
         result.variables[name] = resolved
     return result
 
+
+
+_MAGIC_SHOWN: dict[int, tuple[Any, str | None]] = {}
+
+
+def _magic_shown(value: Any) -> str | None:
+    """:func:`unknown_as_shown` of a magic variable's value, once per value: ``groups`` and the
+    play lists are one object for every host of a play (a fleet's thousands of names walked once,
+    not once per host). The value is kept with its answer, so its id is not reused meanwhile;
+    ansible's magic values are built anew, never changed in place."""
+    if not isinstance(value, dict | list):
+        return unknown_as_shown(value)
+    found = _MAGIC_SHOWN.get(id(value))
+    if found is None or found[0] is not value:
+        if len(_MAGIC_SHOWN) >= 256:
+            _MAGIC_SHOWN.clear()
+        found = _MAGIC_SHOWN[id(value)] = (value, unknown_as_shown(value))
+    return found[1]
 
 
 ITEMS_SHOWN = 20
