@@ -359,7 +359,9 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
     facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
-        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
+        any_name = next((layer.any_name for layer in layers if layer.any_name is not None), None)
+        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts,
+                            any_name)
     return RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
 
 
@@ -560,6 +562,9 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
+        wild = next((layer for layer in layers if layer.any_name is not None), None) if not defs else None
+        if wild is not None:
+            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True)]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.booleans import boolean
@@ -88,6 +88,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
+            if task.action in INCLUDE_VARS:
+                _all_unknown(effects, task, args, None, str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
         if each is not None:
             try:
@@ -144,11 +146,15 @@ def known_shape(task: Task) -> bool:
 def changed_when_of(task: Task) -> list[Any] | None:
     """The ``changed_when`` conditions of a module task that registers its result without a loop
     or ``async``, when they do not read that result (ansible evaluates them with it): its
-    ``changed`` is then theirs, known where they are. None otherwise."""
+    ``changed`` is then theirs, known where they are; ``[True]`` for command, shell and raw
+    without one (nor ``creates``/``removes``), which always report a change. None otherwise."""
     from engine.templating.variable_uses import names_read
 
     data = task.data if isinstance(task.data, Mapping) else {}
     register, raw = data.get("register"), data.get("changed_when")
+    if raw is None and task.action in kw.COMMANDS and isinstance(task.args, Mapping) and \
+            not {"creates", "removes"} & set(task.args):
+        raw = True  # command, shell and raw always report a change (outside check mode)
     if not isinstance(register, str) or raw is None or loop_of(task) is not None or data.get("async") or \
             task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
         return None
@@ -417,6 +423,9 @@ def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register
     if task.action in SET_FACT:
         names = {str(name): RuntimeValue(reason) for name in args if name != "cacheable"}
         effects.facts.append(_layer("set_fact / register", f"set_fact in task '{task.display_name()}'", names, task))
+    if task.action in INCLUDE_VARS:  # which names it sets is the run's too: any may be
+        layer = _layer("include_vars", f"include_vars in task '{task.display_name()}'", {}, task)
+        effects.included.append(replace(layer, any_name=reason))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in task '{task.display_name()}'",
                                     {register: RuntimeValue(reason)}, task))
