@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Callable
 
 
 class VaultText(str):
@@ -108,9 +109,32 @@ OMIT = _Omit()
 # templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
 OMIT_TOKEN = "__omit_place_holder__playbook_ls"
 
-__all__ = ["OMIT", "OMIT_TOKEN", "RunOrdered", "UnsafeText", "VaultText", "YamlSet", "YamlTimestamp",
-           "timestamp_moment",
+__all__ = ["OMIT", "OMIT_TOKEN", "Pending", "RunOrdered", "UnsafeText", "VaultText", "YamlSet", "YamlTimestamp",
+           "settled", "timestamp_moment",
            "unknown_as_shown"]
+
+
+class Pending:
+    """A value worked out when it is first read, then kept: one that costs much to work out and
+    that few readers need (the play's host lists less the hosts the run takes out, which takes
+    planning the whole run: a fleet's seconds for a ``vars`` that reads none of them)."""
+
+    __slots__ = ("_make", "_value")
+
+    def __init__(self, make: Callable[[], object]) -> None:
+        self._make: Callable[[], object] | None = make
+        self._value: object = None
+
+    def get(self) -> object:
+        if self._make is not None:
+            make, self._make = self._make, None
+            self._value = make()
+        return self._value
+
+
+def settled(value: object) -> object:
+    """``value``, worked out if it is :class:`Pending`."""
+    return value.get() if isinstance(value, Pending) else value
 
 
 class RunOrdered(list):  # type: ignore[type-arg]

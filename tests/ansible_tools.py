@@ -86,10 +86,11 @@ def run_with_callback(scenario: Path, tool: str, callback: Path, command: list[s
 
 
 def record_or_verify(argv: list[str], doc: str, scenarios: Callable[[list[str]], list[Path]],
-                     record: Callable[[Path, str], Any], same: Callable[[Any, Any], bool],
+                     record: Callable[[Path, str], Any], same: Callable[[Path, Any, Any], bool],
                      summary: Callable[[Any], str]) -> int:
     """The command line of a recorder: rewrite each scenario's ``expected.json`` with what
-    ansible-playbook does, or (``--verify``) compare it with the recording."""
+    ansible-playbook does, or (``--verify``) compare it with the recording (``same`` is given the
+    scenario too: what two runs of ansible need not agree on is the scenario's to say)."""
     parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("names", nargs="*")
     parser.add_argument("--verify", action="store_true")
@@ -103,7 +104,7 @@ def record_or_verify(argv: list[str], doc: str, scenarios: Callable[[list[str]],
         recorded = record(scenario, tool)
         expected = scenario / "expected.json"
         if args.verify:
-            agrees = expected.is_file() and same(json.loads(expected.read_text()), recorded)
+            agrees = expected.is_file() and same(scenario, json.loads(expected.read_text()), recorded)
             print(f"{scenario.name}: {'same' if agrees else 'DIFFERENT'}")
             failed += not agrees
         else:

@@ -6,7 +6,7 @@ rescue section runs on a host only where a task of its block fails: not at all w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures
@@ -57,13 +57,14 @@ class PlayBlocks:
             found[host] = outcome
         return found
 
-    def failure(self, play: Play, task: Task, host: str, name: str, load_failure: bool) -> tuple[str, bool] | None:
+    def failure(self, play: Play, task: Task, host: str, name: str, load_failure: bool,
+                template: Callable[[Any], Any] | None = None) -> tuple[str, bool] | None:
         """What a failure of ``task`` on ``host`` means for the host's later tasks: None when it
         goes on (errors ignored, a rescue taking over), else (the failed task, certain that it is
-        out of the run)."""
+        out of the run). ``template``: a templated ``ignore_errors`` as the host's values give it."""
         if load_failure:  # ignore_errors does not hold
             return name, id(task) not in section_tasks(play)[1]
-        ignored = ignores_errors(task)
+        ignored = ignores_errors(task, template)
         if ignored is True:
             return None  # reported failed, and the host goes on
         data = play.data if isinstance(play.data, Mapping) else {}
@@ -82,11 +83,18 @@ class PlayBlocks:
                 self.failures.may_fail(host, task)
 
 
-def ignores_errors(task: Task) -> bool | None:
-    """The task's ``ignore_errors``: None when a template decides."""
+def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:
+    """The task's ``ignore_errors`` (a template given to ``template``): None when only the run
+    decides."""
     from engine.booleans import boolean
+    from engine.templating.templar import TemplateFailure, is_template
 
     ignored = getattr(task.effective("ignore_errors"), "value", None)
+    if template is not None and is_template(ignored):
+        try:
+            ignored = template(ignored)
+        except TemplateFailure:
+            return None
     try:
         return ignored is not None and boolean(ignored, strict=True)
     except (TypeError, ValueError):

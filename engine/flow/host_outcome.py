@@ -35,7 +35,7 @@ _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_
 _SET_PER_HOST = " per-host"
 # names whose values the run may change behind any static reading of them (a failure a rescue
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
-_RUN_FILLED = frozenset({"hostvars", "vars", "ansible_failed_task", "ansible_failed_result"})
+_RUN_FILLED = frozenset({"vars", "ansible_failed_task", "ansible_failed_result"})
 # per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes._signature`):
 # the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
 _SIGNED = frozenset({"group_names", "hostvars"})
@@ -129,13 +129,21 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
             found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
                                                     "the host it runs on")
         elif first != host.name and once_known:
-            found[host.name] = HostOutcome(SKIPPED, f"run_once: runs once for its batch, on {first}", True)
+            found[host.name] = HostOutcome(SKIPPED, f"{'add_host' if task.action in _ONCE_PER_BATCH else 'run_once'}: "
+                                                    f"runs once for its batch, on {first}", True)
         elif first != host.name:
             found[host.name] = HostOutcome(DEPENDS, f"run_once or the play's strategy is templated: runs here only "
                                                     f"if it does not run once (else on {first})")
         else:
             found[host.name] = sharing.outcome(host, conditions)
     return found
+
+
+def _batch_inventories(play_plan: PlayPlan) -> bool:
+    """Whether the play's batches read inventories of their own (add_host or group_by in a play of
+    several batches: ``groups`` is then not the same on every host at a task)."""
+    changes = getattr(play_plan, "changed_in_play", None)
+    return bool(changes) and changes[0].hosts is not None
 
 
 def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -> tuple[dict[str, str] | None, bool]:
@@ -146,6 +154,8 @@ def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -
 
     value = getattr(task.effective("run_once"), "value", None)
     strategy = play_strategy(play_plan.play)
+    if task.action in _ONCE_PER_BATCH and strategy == "linear":  # it bypasses the host loop: the batch's first host
+        return {name: batch[0] for batch in batches for name in batch}, True
     if value is None or strategy == "free":
         return None, True
     try:
@@ -156,6 +166,7 @@ def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -
 
 
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
+_ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch, as with run_once
 
 
 _INCLUDE_ITEM = "an item of the looping include"
@@ -203,7 +214,8 @@ class _SharedOutcomes:
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & (_PER_HOST - _SIGNED))
-            if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST:
+            if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
+                    not _batch_inventories(self.play_plan):
                 self.rebound = reading
             keys = self._keys(host) if self.shared else None
         if keys is not None:
@@ -235,7 +247,7 @@ class _SharedOutcomes:
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
-        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task)))
+        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task, host.name)))
         found = self.signatures.get(key)
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
@@ -249,6 +261,8 @@ class _SharedOutcomes:
             if "group_names" in self.names:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
+            if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
+                extra += (("inventory", key[2]),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
             self.signatures[key] = found
         return found
@@ -655,7 +669,7 @@ class _HostTask:
         elif resolved.unknown == _NOWHERE:
             if name.startswith("ansible_") and self._gathers_facts():
                 reason = f"`{name}` (a fact, gathered at run time)"
-        elif resolved.unknown:
+        elif resolved.unknown and resolved.kept is None:  # (a kept value: what is read of it may be known)
             reason = f"`{name}`: {resolved.unknown}"
         elif resolved.template is not None:
             self._unknown[name] = None  # a value inside itself is refused by the templar itself
@@ -665,9 +679,8 @@ class _HostTask:
         return reason
 
     def _run_filled(self, name: str) -> bool:
-        """Whether only the run can fill ``name`` here. ``hostvars`` stays the run's in the plan:
-        reading another host's variables through it follows every earlier task on that host, which
-        a loop over a fleet's group (``hostvars[item]``) would do once per item and host."""
+        """Whether only the run can fill ``name`` here (``hostvars`` of another host is that host's
+        values as ``vars`` follows them: inventory, cached facts, earlier tasks, each host once)."""
         return name in _RUN_FILLED
 
     def _gathers_facts(self) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.host_blocks import PlayBlocks, failure_spread
@@ -202,7 +203,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 continue
             if outcome.outcome == FAILS:
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
-                                        outcome.reason.startswith(LOAD_FAILURE))
+                                        outcome.reason.startswith(LOAD_FAILURE),
+                                        partial(_templated, plan, play_plan, host, task))
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = failure_spread(play, task) if effect[1] else None
@@ -376,3 +378,11 @@ def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "
                                 "failure settings, clear_host_errors)")
+
+
+def _templated(plan: Plan, play_plan: PlayPlan, host: str, task: Task, value: Any) -> Any:
+    """``value`` templated with what ``task`` sees on ``host``."""
+    from engine.variables.report import templar_at
+
+    chosen = next(h for h in play_plan.hosts if h.name == host)
+    return templar_at(plan, play_plan, chosen, task).template(value)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.model import Task
 from engine.templating.load_time import is_template
@@ -81,12 +82,18 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     handlers[:] = [task for block in play.handlers for task in block.tasks() if not task.implicit]
     pending: list[str] = []
     ran: set[int] = set()
+    # an include_role's handlers have the include as their parent (its vars): for the values of the
+    # play's order (``loaded`` None; the plan decides a handler by its own notifications), and
+    # not for a looping include (which adds them again at each item)
+    brought: dict[int, list[Task]] = {}
     for task, outer in tasks:
         yield task, outer
         if task.child_handlers and (loaded is None or loaded(task)):
             known = {id(handler) for handler in handlers}
-            handlers += [h for block in task.child_handlers for h in block.tasks()
-                         if not h.implicit and id(h) not in known]
+            added = [h for block in task.child_handlers for h in block.tasks() if not h.implicit and id(h) not in known]
+            handlers += added
+            if loaded is None and loop_of(task) is None:
+                brought.update((id(h), [*outer, task]) for h in added)
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)
         if notified:
@@ -102,14 +109,14 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
             for handler in list(handlers):
                 if id(handler) in due:
                     ran.add(id(handler))
-                    yield handler, []
-                    yield from with_includers(handler.children, [handler])  # a handler that includes tasks
+                    yield handler, brought.get(id(handler), [])
+                    yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
                     # a handler's own notifications reach the handlers after it in this flush
                     due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
     for handler in list(handlers):
         if id(handler) not in ran:
-            yield handler, []
-            yield from with_includers(handler.children, [handler])
+            yield handler, brought.get(id(handler), [])
+            yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
 
 
 def looping_notifications(includers: Iterable[Task]) -> set[str]:

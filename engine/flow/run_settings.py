@@ -52,3 +52,15 @@ def force_handlers(plan: Plan, play: Any) -> bool | None:
         return boolean(value, strict=True)
     except (TypeError, ValueError):
         return None
+
+
+def runs_once(task: Task) -> bool:
+    """Whether ``task`` is certainly ``run_once``: written on it or on a block, a role or an
+    include around it (a template is not read here)."""
+    from engine.booleans import boolean
+
+    value = getattr(task.effective("run_once"), "value", None)
+    try:
+        return value is not None and boolean(value, strict=True)
+    except (TypeError, ValueError):
+        return False

@@ -48,6 +48,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.values import UnsafeText, YamlTimestamp
 
 
@@ -231,6 +232,10 @@ def _build_environment(bounded: bool) -> Any:
         class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
             concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
 
+            def getitem(self, obj: Any, argument: Any) -> Any:
+                checked_item(obj, argument)  # an index into a list whose order only the run knows
+                return super().getitem(obj, argument)
+
         environment_class = BoundedRuntimeEnvironment
     env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False)
     env.captured_failure = captured_failure
@@ -245,6 +250,8 @@ def _build_environment(bounded: bool) -> Any:
     env.filters["default"] = env.filters["d"] = _ansible_default
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
+    if bounded:  # before the run: what reads the order of a list only the run orders is unknown
+        env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({name: _tripping(t) for name, t in {**common_filters.TESTS, **path_and_set_filters.TESTS}.items()})
     if bounded:
         env.bound_filters()
@@ -265,7 +272,7 @@ def _bounded_native_concat(values: Iterator[Any]) -> Any:
     size = 0
     for value in chain(head, present):
         spend()
-        size += text_size(value, MAX_SIZE - size)
+        size += text_size(checked_text(value), MAX_SIZE - size)
         if size > MAX_SIZE:
             raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
         parts.append(str(value))

@@ -9,6 +9,7 @@ is the plan's business (engine.flow.host_includes); here they only need their va
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.loops import loop_of
@@ -60,13 +61,22 @@ def load_host_includes(plan: Plan) -> None:
 
 
 def _plan_removals(plan: Plan) -> None:
-    """Plan the run, for the hosts each task's play lists have lost by then (failed, ended): the
-    plan's tag selection is made for it and dropped after (the values are shown for every task)."""
+    """Leave planning the run, for the hosts each task's play lists have lost by then (failed,
+    ended), to the first template that reads such a list (engine.variables.report._less_removed):
+    planning costs as much as ``plan`` (a fleet's seconds), and only where a list can lose a host."""
+    if any(_may_remove_hosts(play_plan) for play_plan in plan.plays):
+        plan.removals_pending = partial(plan_removals, plan)  # type: ignore[attr-defined]
+
+
+def plan_removals(plan: Plan) -> None:
+    """Plan the run, once: the plan's tag selection is made for it and dropped after (the values
+    are shown for every task). The lists read while it plans are whole, as the plan reads them."""
     from engine.flow.host_plan import plan_hosts
     from engine.flow.plan import PlanError, selected_run_tasks
 
-    if not any(_may_remove_hosts(play_plan) for play_plan in plan.plays):
-        return  # planning costs as much as the plan (a fleet's seconds): only where a list can lose a host
+    if getattr(plan, "removals_pending", None) is None:
+        return
+    plan.removals_pending = None  # type: ignore[attr-defined]
     unselected = [play_plan for play_plan in plan.plays if not play_plan.tasks]
     try:
         for play_plan in unselected:

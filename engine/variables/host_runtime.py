@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
+from engine.flow.run_settings import runs_once
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
@@ -138,8 +139,8 @@ class Follower:
             ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
                 ended = ended or (member and self._ends_host(earlier, host, done))
-                if ended is True:
-                    break
+                if ended is True and not _given_by_another(earlier, host, done):
+                    continue
                 ran = self._ran(earlier, host, done, None) if member else True
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
@@ -157,8 +158,8 @@ class Follower:
             if at >= before and not same_loop:
                 continue
             ended = ended or (at < before and self._ends_host(play_plan, host, done))
-            if ended is True:
-                break
+            if ended is True and not _given_by_another(play_plan, host, done):
+                continue
             ran = self._ran(play_plan, host, done, task)
             if ran is False:
                 continue
@@ -268,7 +269,7 @@ class Follower:
                 runs = [(index,) for index in order]
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
-        runner = _first_of_batch(play_plan, host) if data.get("run_once") is True and play_plan.hosts else host
+        runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host
         for rank, run in enumerate(runs if member else []):
             own = self._effects(play_plan, runner, task, run)
             if own.delegated_to is None and own.delegated_each is None:
@@ -283,8 +284,7 @@ class Follower:
         """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``:
         the one host's with ``run_once``; with several hosts the last to finish wins, which only
         the run knows."""
-        data = task.data if isinstance(task.data, Mapping) else {}
-        senders = play_plan.hosts[:1] if data.get("run_once") else play_plan.hosts
+        senders = play_plan.hosts[:1] if runs_once(task) else play_plan.hosts
         given = [effects if effects.delegated_each is None else Effects(facts=[effects.delegated_each[host.name]])
                  for sender in senders for effects in [self._effects(play_plan, sender, task, ())]
                  if effects.delegated_to == host.name or host.name in (effects.delegated_each or {})]
@@ -334,6 +334,12 @@ class Follower:
                 effects.facts = [_unknown_layer(layer, f"delegated by task '{task.display_name()}' to a host only "
                                                        "the run knows") for layer in effects.facts]
         return effects
+
+
+def _given_by_another(play_plan: PlayPlan, host: Host, task: Task) -> bool:
+    """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
+    its result to every host of the batch, one the play ended for too."""
+    return runs_once(task) and bool(play_plan.hosts) and _first_of_batch(play_plan, host).name != host.name
 
 
 def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:

@@ -11,7 +11,8 @@ the order their results came in, which only the run knows: ``groups`` and the pl
 play on it are then said to be unknown.
 
 Followed for the plays after the changing one and for the changing play's own later tasks (each
-reads the inventory as the tasks before it left it), without ``serial`` on a changing play; a
+reads the inventory as the tasks before it left it; in a play of several ``serial`` batches, as
+the earlier batches and its own batch's earlier tasks left it); a
 ``--limit`` holds for the hosts added as for the others (ansible's subset is matched at each
 play); anything only the run decides (a condition, a key, a loop) leaves the plays after as the
 plan has them, and ``groups`` and ``group_names`` unknown to the later tasks of its play. The plan
@@ -25,6 +26,7 @@ import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.flow.run_settings import runs_once
 from engine.loading import keywords as kw
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.play_order import play_order
@@ -50,6 +52,10 @@ class InPlay(NamedTuple):
     inventory: Any
     racy: frozenset[str]
     task: str
+    batch: int = 0
+    """The ``serial`` batch whose run of the task left it (batches run every task in turn)."""
+    hosts: frozenset[str] | None = None
+    """The hosts of that batch (None: the play runs in one batch)."""
 
 
 class _Unknown(Exception):
@@ -100,24 +106,32 @@ class Changes:
         tasks = [task for task in order.tasks if task.action in ADD_HOST | GROUP_BY]
         if not tasks:
             return
+        from engine.variables.report import known_batches
+
+        batches = known_batches(play_plan.play, [h.name for h in play_plan.hosts])
         data = copy.deepcopy(self.inventory.data)
         racy = set(self.racy)
         # the play's own later tasks read the inventory as the tasks before them left it; each
-        # task is templated with what the ones before it did, so the list grows as they are applied
+        # task is templated with what the ones before it did, so the list grows as they are applied;
+        # a play in serial batches runs every task on one batch before the next batch starts
         after: list[InPlay] = []
         play_plan.changed_in_play = after  # type: ignore[attr-defined] - read by engine.variables.report
-        for task in tasks:
+        runs = [(index, batch, task) for index, batch in enumerate(batches or [[]]) for task in tasks]
+        for index, batch, task in runs:
+            members = frozenset(batch) if batches is not None and len(batches) > 1 else None
             try:
-                self._apply(play_plan, task, data, racy)
+                if batches is None:
+                    raise _Unknown  # serial only the run knows
+                self._apply(play_plan, task, data, racy, members)
             except _Unknown:
                 self.known = False
                 play_plan.changes_unknown_at = InPlay(order.positions[id(task)][0], None,  # type: ignore[attr-defined]
                                                       frozenset(), task.display_name())
                 return
             _reconcile(data)
-            last = task is tasks[-1]
+            last = (index, task) == runs[-1][::2]
             after.append(InPlay(order.positions[id(task)][0], self._inventory(data if last else copy.deepcopy(data)),
-                                frozenset(racy), task.display_name()))
+                                frozenset(racy), task.display_name(), index, members))
         self.inventory = after[-1].inventory
         self.racy = racy
 
@@ -128,16 +142,18 @@ class Changes:
         return Inventory(data, base.sources, base.cache, shared_from=base, playbook_dir=base.playbook_dir,
                          working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
 
-    def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str]) -> None:
-        from engine.variables.report import known_batches, templar_at
+    def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str],
+               batch: frozenset[str] | None) -> None:
+        """Apply ``task`` as it runs on ``batch`` (None: every host of the play)."""
+        from engine.variables.report import templar_at
 
         own = task.data if isinstance(task.data, Mapping) else {}
-        if own.get("delegate_to") is not None or len(known_batches(play_plan.play, [h.name for h in play_plan.hosts])
-                                                     or [[], []]) > 1:
+        if own.get("delegate_to") is not None:
             raise _Unknown
         loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
-        hosts = [host for host in play_plan.hosts if loaded_on is None or host.name in loaded_on]
-        if task.action in ADD_HOST or own.get("run_once") is True:
+        hosts = [host for host in play_plan.hosts if (loaded_on is None or host.name in loaded_on)
+                 and (batch is None or host.name in batch)]
+        if task.action in ADD_HOST or runs_once(task):
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
         joined: dict[str, int] = {}
         for host in hosts:

@@ -164,7 +164,7 @@ class VariableManager:
             "ansible_play_batch": context.batch_left(),
             "ansible_play_hosts_all": list(context.hosts_all),
             "ansible_play_name": play.name,
-            **role_name_variables(context.roles, context.conditional),
+            **role_name_variables(context.roles, context.conditional, context.repeats),
             "playbook_dir": os.path.abspath(play.basedir),
             "ansible_playbook_python": sys.executable,
             "ansible_config_file": self.config_file,

@@ -17,8 +17,12 @@ class PlayContext:
     """The play being run: its hosts (all, and those still running) and the roles it uses."""
 
     def __init__(self, play: Play, hosts_all: list[str], hosts_left: list[str], roles: list[RoleInstance],
-                 batch: list[str] | None = None, conditional: frozenset[int] = frozenset()) -> None:
+                 batch: list[str] | None = None, conditional: frozenset[int] = frozenset(),
+                 repeats: Mapping[int, int] | None = None) -> None:
         self.play, self.hosts_all, self.hosts_left, self.roles = play, hosts_all, hosts_left, roles
+        self.repeats = repeats or {}
+        """How many times a looping include_role has included a role of ``roles`` (by id; else once):
+        ansible adds the role to the play's roles once per item."""
         self.batch = batch
         """The hosts of the ``serial`` batch being run (None: all the play's hosts)."""
         self.conditional = conditional
@@ -70,13 +74,15 @@ def parent_role_params(role: RoleInstance | None) -> tuple[RoleInstance, dict[st
     return top, values
 
 
-def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = frozenset()) -> dict[str, Any]:
+def role_name_variables(roles: list[RoleInstance], left_out: frozenset[int] = frozenset(),
+                        repeats: Mapping[int, int] | None = None) -> dict[str, Any]:
     """The play's role names (``_get_magic_variables``): the roles the play names (``roles:``,
-    ``import_role``, included roles once included) in order, those their dependencies pull in,
-    and both; ``left_out`` (by id) are not named. ansible builds the last two from sets, so
-    their order changes from run to run: here they are sorted, as :class:`RunOrdered` lists."""
+    ``import_role``, included roles once included, once per item of a looping include_role:
+    ``repeats``) in order, those their dependencies pull in, and both; ``left_out`` (by id) are
+    not named. ansible builds the last two from sets, so their order changes from run to run:
+    here they are sorted, as :class:`RunOrdered` lists."""
     roles = [role for role in roles if id(role) not in left_out]
-    named = [role.name for role in roles if role.via != "dependency"]
+    named = [role.name for role in roles if role.via != "dependency" for _ in range((repeats or {}).get(id(role), 1))]
     dependencies = RunOrdered(sorted({role.name for role in roles if role.via == "dependency"}))
     return {"ansible_play_role_names": named, "role_names": list(named),
             "ansible_dependent_role_names": dependencies,

@@ -8,6 +8,8 @@ import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
+from engine.flow.loops import loop_of
+from engine.loading import keywords as kw
 from engine.variables.play_context import role_lineage
 from engine.variables.sources import play_roles, tasks_with_includers
 
@@ -86,19 +88,26 @@ class PlayOrder:
         positions = self.positions.get(id(task)) if task is not None else None
         return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
 
-    def included_before(self, task: Task | None, occurrence: int = 0) -> tuple[list[RoleInstance], frozenset[int]]:
+    def included_before(self, task: Task | None, occurrence: int = 0
+                        ) -> tuple[list[RoleInstance], frozenset[int], dict[int, Task]]:
         """The roles ``include_role`` tasks brought in by this run of ``task`` (its own role too,
         when it was included): ansible adds each to the play's roles when it is included (their
         names, and their defaults and vars where they are public). The second: those an include
-        with a ``when`` brings in (by id), which only the run knows."""
+        with a ``when`` brings in (by id), which only the run knows; the third: the include_role
+        task that brought each in (by the role's id), when it loops (each item includes it again)."""
         found: dict[int, RoleInstance] = {}
         conditional: set[int] = set()
+        looped: dict[int, Task] = {}
         for earlier in [*self._before(task, occurrence), *([task] if task is not None else [])]:
             if earlier.role is not None and role_lineage(earlier.role)[0].via == "include_role":
                 found.setdefault(id(earlier.role), earlier.role)
-                if any(outer.effective_when() for outer in self.includers.get(id(earlier), [])):
+                outers = self.includers.get(id(earlier), [])
+                if any(outer.effective_when() for outer in outers):
                     conditional.add(id(earlier.role))
-        return list(found.values()), frozenset(conditional)
+                include = next((outer for outer in reversed(outers) if outer.action in kw.INCLUDE_ROLE), None)
+                if include is not None and loop_of(include) is not None:
+                    looped[id(earlier.role)] = include
+        return list(found.values()), frozenset(conditional), looped
 
 
 def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Task]]],

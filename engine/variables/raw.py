@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.values import settled
 from engine.variables.sources import is_runtime
 
 if TYPE_CHECKING:
@@ -35,25 +36,32 @@ class RawVariables(Mapping[str, Any]):
     fails whatever template reads it (RunTimeOnly), ``default`` and ``is defined`` too; so does
     any fact's name while the host's ``facts`` are gathered at run time (that reason)."""
 
-    def __init__(self, layers: list[Layer], extra: Mapping[str, Any], facts: str | None = None) -> None:
+    def __init__(self, layers: list[Layer], extra: Mapping[str, Any], facts: str | None = None,
+                 any_name: str | None = None) -> None:
+        """``any_name``: why a name no level sets may still be set, which only the run knows
+        (Layer.any_name): such a name is unknown, not undefined."""
         self._maps = [extra, *(layer.values for layer in reversed(layers))]
         self._facts = facts
+        self._any = any_name if any_name is not None else next(
+            (layer.any_name for layer in layers if layer.any_name is not None), None)
 
     def __getitem__(self, name: str) -> Any:
         from engine.templating.errors import RunTimeOnly
 
         for values in self._maps:
             if name in values:
-                value = values[name]
+                value = settled(values[name])
                 if is_runtime(value):
                     raise RunTimeOnly(f"{name!r} is known only at run time: {runtime_reason(value, name)}")
                 return value
         if self._facts is not None and looks_like_fact(name):
             raise RunTimeOnly(f"{name!r} is {self._facts}")
+        if self._any is not None:
+            raise RunTimeOnly(f"{name!r} may be set by what only the run knows: {self._any}")
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return any(name in values for values in self._maps) or (
+        return any(name in values for values in self._maps) or self._any is not None or (
             self._facts is not None and isinstance(name, str) and looks_like_fact(name))
 
     def __iter__(self) -> Iterator[str]:

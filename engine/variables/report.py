@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
 from engine.parsing.source import files_state
-from engine.values import unknown_as_shown
+from engine.values import Pending, RunOrdered, settled, unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -65,6 +66,9 @@ class Resolved:
     per_item: list[Resolved] | None = None
     """In a looped task asked without an item, when the value differs from item to item: each
     item's (``unknown`` then says so)."""
+    kept: Any = None
+    """A value the run alone could show whole (``unknown`` says why), of which a template may read
+    what is known (a run-ordered list's length, a module result's ``changed``): kept for that."""
 
 
 @dataclass
@@ -117,36 +121,48 @@ class _Scope:
                 "play_hosts": in_batch, "ansible_play_batch": in_batch}  # one list: templates cannot change it
 
 
-def inventory_of(plan: Plan, play_plan: PlayPlan, task: Task | None = None) -> Any:
-    """The inventory ``task`` of ``play_plan`` reads: as the add_host and group_by tasks before it
-    left it, in earlier plays and in its own (engine.variables.inventory_changes), else the plan's."""
+def inventory_of(plan: Plan, play_plan: PlayPlan, task: Task | None = None, host: str | None = None) -> Any:
+    """The inventory ``task`` of ``play_plan`` reads (on ``host``, in a play of several batches): as
+    the add_host and group_by tasks before it left it, in earlier plays and in its own
+    (engine.variables.inventory_changes), else the plan's."""
     found = getattr(play_plan, "inventory", None) or plan.inventory
-    change = _change_before(play_plan, task)
+    change = _change_before(play_plan, task, host)
     return change.inventory if change is not None else found
 
 
 def host_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None) -> Host:
     """``host`` as the inventory ``task`` reads has it: its groups after the add_host and group_by
     tasks before (each inventory they leave holds hosts of its own)."""
-    found: Host = inventory_of(plan, play_plan, task).data.hosts.get(host.name, host)
+    found: Host = inventory_of(plan, play_plan, task, host.name).data.hosts.get(host.name, host)
     return found
 
 
-def _change_before(play_plan: PlayPlan, task: Task | None) -> Any:
-    """The last add_host or group_by task of ``task``'s play before it (an InPlay), if any."""
+def _change_before(play_plan: PlayPlan, task: Task | None, host: str | None = None) -> Any:
+    """The last add_host or group_by task of ``task``'s play run before it (an InPlay), if any: in
+    a play of several batches, on the earlier batches or on ``host``'s batch before it (no host: none)."""
     changes = getattr(play_plan, "changed_in_play", None)
     if not changes or task is None:
         return None
     at = play_order(play_plan.play).positions.get(id(task))
-    return next((change for change in reversed(changes) if at and change.position < at[0]), None)
+    if not at:
+        return None
+    if changes[0].hosts is None:
+        return next((change for change in reversed(changes) if change.position < at[0]), None)
+    batch = next((change.batch for change in changes if host is not None and host in change.hosts), None)
+    if batch is None:
+        return None
+    return next((change for change in reversed(changes)
+                 if change.batch < batch or change.batch == batch and change.position < at[0]), None)
 
 
-def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, Any]:
+def lists_in_run_order(play_plan: Any, task: Task | None = None,
+                       magic: Mapping[str, Any] | None = None, host: str | None = None) -> dict[str, Any]:
     """The magic lists whose order only the run knows: the batch of a play whose ``order`` is
     ``shuffle`` (or a template); after a group_by that put two hosts in one group
-    (engine.variables.inventory_changes), ``groups``, and the host lists of a play on that group;
-    after an add_host or group_by of ``task``'s own play that only the run can follow, ``groups``
-    and ``group_names``."""
+    (engine.variables.inventory_changes), that group in ``groups`` (of ``magic``), and the host
+    lists of a play on that group, as :class:`RunOrdered` lists (what reads no order of them is
+    known); after an add_host or group_by of ``task``'s own play that only the run can follow,
+    ``groups`` and ``group_names``."""
     found: dict[str, Any] = {}
     if not play_plan.order_known:
         shuffled = RuntimeValue("the play's hosts in the order its 'order' gives them, which only the run knows")
@@ -156,31 +172,50 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None) -> dict[str, An
     if at and unknown.position < at[0]:
         changed = RuntimeValue(f"the inventory as task '{unknown.task}' changes it, which only the run knows")
         found.update({"groups": changed, "group_names": changed})
-    change = _change_before(play_plan, task)
-    groups = sorted(change.racy) if change is not None else getattr(play_plan, "racy_groups", None)
-    if groups:  # the whole of it: an index or a loop would read the order (RunOrdered cannot tell)
-        found["groups"] = RuntimeValue(_racy_reason(groups))
-    on = getattr(play_plan, "racy_order", None)
-    if on:
-        reason = RuntimeValue(_racy_reason(on))
-        found.update({name: reason for name in ("ansible_play_hosts", "ansible_play_hosts_all",
-                                                "ansible_play_batch", "play_hosts")})
+        return found
+    change = _change_before(play_plan, task, host)
+    racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
+    groups = (magic or {}).get("groups")
+    if racy and isinstance(groups, Mapping):
+        found["groups"] = {name: RunOrdered(hosts) if name in racy and isinstance(hosts, list) else hosts
+                           for name, hosts in groups.items()}
+    elif racy:
+        found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
+    if getattr(play_plan, "racy_order", None):
+        found.update({name: RunOrdered(value) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
+                                                           "ansible_play_batch", "play_hosts")
+                      if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
     return found
 
 
-def _less_removed(play_plan: PlayPlan, task: Task | None, host: Host, magic: Mapping[str, Any]) -> dict[str, Any]:
+def _less_removed(plan: Plan, play_plan: PlayPlan, task: Task | None, host: Host,
+                  magic: Mapping[str, Any]) -> dict[str, Any]:
     """The play's host lists at ``task`` less the hosts the plan (engine.flow.host_plan) found
-    failed or ended before it, or unknown where only the run knows whether they are."""
+    failed or ended before it, or unknown where only the run knows whether they are. Before the
+    run is planned (engine.variables.host_includes.plan_removals), each list is worked out when a
+    template first reads it: planning costs as much as ``plan`` and most values read no list."""
     from engine.flow.removed_hosts import PLAY_LISTS
 
-    removed = getattr(play_plan, "removed_at", {}).get(id(task)) if task is not None else None
-    if removed is None:
+    if task is None:
         return {}
-    found: dict[str, Any] = {}
-    for name in PLAY_LISTS & magic.keys():
-        value, reason = removed.value(name, magic[name], host.name)
-        found[name] = RuntimeValue(reason) if reason is not None else value
-    return found
+    names = PLAY_LISTS & magic.keys()
+    if getattr(play_plan, "removed_at", None) is None and getattr(plan, "removals_pending", None) is not None:
+        return {name: Pending(partial(_less_removed_one, plan, play_plan, task, host, name, magic[name]))
+                for name in names}
+    return {name: _less_removed_one(plan, play_plan, task, host, name, magic[name]) for name in names}
+
+
+def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, name: str, value: Any) -> Any:
+    pending = getattr(plan, "removals_pending", None)
+    if pending is not None:
+        pending()
+    removed = (getattr(play_plan, "removed_at", None) or {}).get(id(task))
+    if removed is None:
+        return value
+    less, reason = removed.value(name, value, host.name)
+    if reason is not None:
+        return RuntimeValue(reason)
+    return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
 
 
 def _racy_reason(groups: list[str]) -> str:
@@ -188,13 +223,13 @@ def _racy_reason(groups: list[str]) -> str:
            "came in), which only the run knows"
 
 
-def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0) -> _Scope:
+def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int = 0, host: str | None = None) -> _Scope:
     from engine.variables.manager import PlayContext, VariableManager
 
     play = play_plan.play
     # kept with the play, which an edit replaces: a cache of its own would keep the replaced ones
     scopes: dict[tuple[int, int, int], tuple[int, Any, _Scope]] = play.derived.setdefault("scopes", {})
-    inventory = inventory_of(plan, play_plan, task)
+    inventory = inventory_of(plan, play_plan, task, host)
     key = (id(task), id(inventory), occurrence)
     now = files_state()
     cached = scopes.get(key)
@@ -203,9 +238,10 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
     manager = VariableManager(inventory, plan.options, inventory.cache)
     order = play_order(play)
     hosts = [h.name for h in play_plan.hosts]
-    included, conditional = order.included_before(task, occurrence)
+    included, conditional, looped = order.included_before(task, occurrence)
     in_inventory = play_plan.hosts_all or hosts  # ansible_play_hosts(_all) are not in the play's order
-    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional)
+    context = PlayContext(play, in_inventory, list(in_inventory), [*order.roles, *included], conditional=conditional,
+                          repeats=_include_repeats(plan, play_plan, looped))
     runtime = [earlier_tasks_place()]  # filled in per host (engine.variables.host_runtime)
     below, above = host_independent_layers(manager, context, task, runtime, gathers_facts(play),
                                            order.includers.get(id(task), []) if task is not None else [])
@@ -214,6 +250,20 @@ def _scope(plan: Plan, play_plan: PlayPlan, task: Task | None, occurrence: int =
         del scopes[old]  # the files changed since: each holds an inventory and layers read from files
     scopes[key] = (now, inventory, scope)
     return scope
+
+
+def _include_repeats(plan: Plan, play_plan: PlayPlan, looped: Mapping[int, Task]) -> dict[int, int]:
+    """How many items each looping include_role of ``looped`` (by the id of the role it brought
+    in) runs, templated on the play's first host (a loop only the run knows: once)."""
+    from engine.variables.loop_vars import loop_scopes
+
+    found: dict[int, int] = {}
+    for role, include in looped.items():
+        scopes = loop_scopes(include, templar_at(plan, play_plan, play_plan.hosts[0], include)) \
+            if play_plan.hosts and id(include) in play_order(play_plan.play).positions else None
+        if isinstance(scopes, list) and scopes:
+            found[role] = len(scopes)
+    return found
 
 
 HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
@@ -245,7 +295,7 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       level, not by label (which names the host), or None when they set none of ``names``: two
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
-    scope = _scope(plan, play_plan, task)
+    scope = _scope(plan, play_plan, task, host=host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
     shared = getattr(layers, "shared_count", None)
@@ -288,12 +338,13 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     (:func:`include_loop_runs`)."""
     from engine.variables.host_runtime import FollowedHostVars, Follower
 
-    scope = _scope(plan, play_plan, task, occurrence)
+    scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    magic = {**scope.magic_for(host, task), **lists_in_run_order(play_plan, task),
+    own = scope.magic_for(host, task)
+    magic = {**own, **lists_in_run_order(play_plan, task, own, host.name),
              "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
-    magic.update(_less_removed(play_plan, task, host, magic))
+    magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
@@ -308,7 +359,9 @@ def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
 
     facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
-        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts)
+        any_name = next((layer.any_name for layer in layers if layer.any_name is not None), None)
+        return RawVariables([Layer("merged", "merged", fold(layers, True))], {"hostvars": magic["hostvars"]}, facts,
+                            any_name)
     return RawVariables(layers, {"hostvars": magic["hostvars"]}, facts)
 
 
@@ -509,13 +562,20 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
+        wild = next((layer for layer in layers if layer.any_name is not None), None) if not defs else None
+        if wild is not None:
+            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True)]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue
         winner = defs[0]
+        if isinstance(winner.value, Pending) and names is not None:  # asked for by name: worked out now
+            winner = defs[0] = replace(winner, value=settled(winner.value))
         resolved = Resolved(name, None, defs, magic=winner.level == "magic variables")
         if is_runtime(winner.value):
             resolved.unknown = runtime_reason(winner.value, winner.label)
+        elif isinstance(winner.value, Pending):  # a play list not asked for: left to whoever reads it
+            resolved.value = winner.value
         elif resolved.magic and name != "hostvars":  # ansible's own data, never a template
             resolved.value = raw.get(name, winner.value)
         else:
@@ -528,6 +588,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
             found_template = None if unknown_as_shown(value) else is_template(value) or _has_template(value)
             if found_template is None:
                 resolved.unknown = unknown_as_shown(value) or RECURSIVE_VALUE
+                resolved.kept = value if resolved.unknown != RECURSIVE_VALUE else None
             elif found_template:
                 resolved.template = value
                 try:
@@ -538,12 +599,31 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                     resolved.unknown = "not known before the run: the value refers to itself"
             else:
                 resolved.value = value
-        shown = unknown_as_shown(resolved.value) if resolved.unknown is None else None
+        shown = (_magic_shown(resolved.value) if resolved.magic else unknown_as_shown(resolved.value)) \
+            if resolved.unknown is None else None
         if shown is not None:
-            resolved.value, resolved.unknown = None, shown
+            resolved.kept, resolved.value, resolved.unknown = resolved.value, None, shown
         result.variables[name] = resolved
     return result
 
+
+
+_MAGIC_SHOWN: dict[int, tuple[Any, str | None]] = {}
+
+
+def _magic_shown(value: Any) -> str | None:
+    """:func:`unknown_as_shown` of a magic variable's value, once per value: ``groups`` and the
+    play lists are one object for every host of a play (a fleet's thousands of names walked once,
+    not once per host). The value is kept with its answer, so its id is not reused meanwhile;
+    ansible's magic values are built anew, never changed in place."""
+    if not isinstance(value, dict | list):
+        return unknown_as_shown(value)
+    found = _MAGIC_SHOWN.get(id(value))
+    if found is None or found[0] is not value:
+        if len(_MAGIC_SHOWN) >= 256:
+            _MAGIC_SHOWN.clear()
+        found = _MAGIC_SHOWN[id(value)] = (value, unknown_as_shown(value))
+    return found[1]
 
 
 ITEMS_SHOWN = 20

@@ -89,6 +89,9 @@ class Layer:
     """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
     pending: bool = False
     """A place for what is known per host only (the play's vars_files): see vars_files_layers."""
+    any_name: str | None = None
+    """Why any name not set elsewhere may be set here, which only the run knows (an include_vars
+    whose file only the run names): such a name is unknown, not undefined."""
 
     def line(self, name: str) -> int | None:
         """Where ``name`` is written in ``path`` (0-based), when known."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engine.booleans import boolean
@@ -88,6 +88,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
         except _Unknown as exc:
             done = RuntimeValue(str(exc))
+            if task.action in INCLUDE_VARS:
+                _all_unknown(effects, task, args, None, str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
         if each is not None:
             try:
@@ -135,8 +137,64 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
 
 def known_shape(task: Task) -> bool:
     """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
-    variables, or its result's shape is fixed before the run, or it loops."""
-    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None
+    variables, or its result's shape is fixed before the run, or it loops, or it registers a
+    module's result whose ``changed`` its ``changed_when`` decides (:func:`changed_when_of`)."""
+    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None or \
+        changed_when_of(task) is not None
+
+
+def changed_when_of(task: Task) -> list[Any] | None:
+    """The ``changed_when`` conditions of a module task that registers its result without a loop
+    or ``async``, when they do not read that result (ansible evaluates them with it): its
+    ``changed`` is then theirs, known where they are; ``[True]`` for command, shell and raw
+    without one (nor ``creates``/``removes``), which always report a change. None otherwise."""
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    register, raw = data.get("register"), data.get("changed_when")
+    if raw is None and task.action in kw.COMMANDS and isinstance(task.args, Mapping) and \
+            not {"creates", "removes"} & set(task.args):
+        raw = True  # command, shell and raw always report a change (outside check mode)
+    if not isinstance(register, str) or raw is None or loop_of(task) is not None or data.get("async") or \
+            task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+        return None
+    conditions = raw if isinstance(raw, list) else [raw]
+    for condition in conditions:
+        if isinstance(condition, str):
+            read = names_read(condition, True)
+            if read is None or read & {register, "vars", "hostvars", "lookup", "query", "q"}:
+                return None
+    return conditions
+
+
+class ModuleResult(Mapping[str, Any]):
+    """A module's registered result before the run: its ``changed`` (what ``changed_when``
+    decided) and that it is no loop's; anything else, and so the whole, only the run gives."""
+
+    def __init__(self, changed: bool, label: str) -> None:
+        self._changed, self.unknown_whole = changed, f"the result of {label}"
+
+    def __getitem__(self, key: str) -> Any:
+        from engine.templating.errors import RunTimeOnly
+
+        if key == "changed":
+            return self._changed
+        raise RunTimeOnly(f"{key!r} of {self.unknown_whole} is known only at run time")
+
+    def __contains__(self, key: object) -> bool:
+        if key in ("changed", "results"):
+            return key == "changed"
+        return bool(self[str(key)])  # raises: whether the module gives it is the run's
+
+    def __iter__(self) -> Iterator[str]:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"{self.unknown_whole} is known only at run time")
+
+    def __len__(self) -> int:
+        from engine.templating.errors import RunTimeOnly
+
+        raise RunTimeOnly(f"{self.unknown_whole} is known only at run time")
 
 
 def host_independent(task: Task) -> bool:
@@ -208,6 +266,11 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         except Exception as exc:  # noqa: BLE001 - a message only the run knows
             raise _Unknown(f"the result of {label}: {exc}") from exc
         return _failed({"msg": message}, label)
+    changed_when = changed_when_of(task)
+    if changed_when is not None and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
+        decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
+        if not isinstance(decided, _Unknown):
+            return ModuleResult(decided is True, label)
     raise _Unknown(f"the result of {label} ({task.action})")
 
 
@@ -360,6 +423,9 @@ def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register
     if task.action in SET_FACT:
         names = {str(name): RuntimeValue(reason) for name in args if name != "cacheable"}
         effects.facts.append(_layer("set_fact / register", f"set_fact in task '{task.display_name()}'", names, task))
+    if task.action in INCLUDE_VARS:  # which names it sets is the run's too: any may be
+        layer = _layer("include_vars", f"include_vars in task '{task.display_name()}'", {}, task)
+        effects.included.append(replace(layer, any_name=reason))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in task '{task.display_name()}'",
                                     {register: RuntimeValue(reason)}, task))

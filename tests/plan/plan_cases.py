@@ -5,7 +5,8 @@ whatever vars files and task files it needs, and a ``case.json``::
 
     {"description": "...", "args": ["--tags", "deploy", "-e", "x=1"], "decided": true}
 
-``args`` are ansible-playbook options (playbook-ls plan is given the same); ``decided`` says
+``args`` are ansible-playbook options (playbook-ls plan is given the same), ``inventory`` (one
+source, default ``inventory.ini``) the inventory both read; ``decided`` says
 every value the conditions use is known before the run. The test-only callback in
 ``callback_plugins/`` records, with ``-c local``, each task's status per host into
 ``scenarios/NAME/expected.json`` as ``{"FILE:LINE": {HOST: [STATUS, ...]}}``.
@@ -176,12 +177,17 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
     return result
 
 
+def inventory_of(scenario: Path) -> str:
+    """The scenario's inventory: ``inventory.ini``, or the case's ``inventory`` (one source)."""
+    return str(case(scenario).get("inventory", ["inventory.ini"])[0])
+
+
 def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
     """Run the scenario with ansible-playbook in a scratch copy; each task's status per host."""
-    command = ["site.yml", "-i", "inventory.ini", *case(scenario).get("args", [])]
+    command = ["site.yml", "-i", inventory_of(scenario), *case(scenario).get("args", [])]
     return run_with_callback(scenario, tool, CALLBACK, command, {})
 
 
 if __name__ == "__main__":
-    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda a, b: a == b,
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda _, a, b: a == b,
                               lambda found: f"{sum(map(len, found.values()))} task-host outcomes recorded"))

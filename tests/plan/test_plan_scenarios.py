@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from ansible_tools import find_tool, live_sample
-from plan_cases import SCENARIOS, Planned, ansible_outcomes, case, compare, plan_outcomes, scenarios
+from plan_cases import SCENARIOS, Planned, ansible_outcomes, case, compare, inventory_of, plan_outcomes, scenarios
 
 
 def our_outcomes(scenario: Path, monkeypatch: pytest.MonkeyPatch) -> Planned:
     monkeypatch.chdir(scenario)
-    return plan_outcomes(scenario, case(scenario).get("args", []))
+    return plan_outcomes(scenario, case(scenario).get("args", []), inventory_of(scenario))
 
 
 @pytest.mark.parametrize("scenario", scenarios(), ids=lambda p: p.name)

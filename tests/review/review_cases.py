@@ -135,5 +135,5 @@ def outcome_class(statuses: list[str] | None) -> str:
 
 
 if __name__ == "__main__":
-    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, record, lambda a, b: a == b,
+    sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, record, lambda _, a, b: a == b,
                               lambda recorded: f"{len(recorded['old']['listings'])} listings per side"))

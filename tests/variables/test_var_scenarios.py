@@ -29,12 +29,17 @@ from var_values import values_at
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
 # each reason "name: what ansible gives; what playbook-ls gives". Each is a strict xfail: a fix
 # makes it pass, and then its entry must go.
-RACY_GROUPS = ("groups after a group_by that put two hosts in one group: that group's order is the order the results "
-               "came in; playbook-ls says groups is known only at run time, even read sorted (kind_hosts) or for a "
-               "group whose order is known (bastions)")
 FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
-LOOPED_INCLUDE_ROLE = ("ansible_play_role_names after a looped include_role: ansible adds the role once per item; "
-                       "playbook-ls once per include task")
+
+FIRST_FOUND = ("include_vars of lookup('first_found', ...): ansible finds the file in the role; playbook-ls leaves "
+               "lookups that read the repository to the run, so the names it sets, and any name no level sets, "
+               "are unknown")
+MODULE_IN_RESCUED_BLOCK = ("a module in a block with a rescue: ansible's command succeeds; vars says whether it fails "
+                           "is the run's (the plan assumes it succeeds)")
+LOOPED_MODULE_RESULT = ("a looped module task registered: each item's skipped and item are known before the run "
+                        "(its per-item when); playbook-ls says the whole result is the run's")
+ASSERT_ON_UNDEFINED = ("the failed result of an assert whose assertion reads a fact the host lacks (no cached "
+                       "facts), under ignore_errors: ansible gives it, playbook-ls says it is the run's")
 
 PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
@@ -49,9 +54,13 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
-    "deploy_platform_roles:site.yml:46:prom01": LOOPED_INCLUDE_ROLE,
-    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP,
-                                                             "site.yml:51": RACY_GROUPS}),
+    **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
+    **_at("deploy4_cis_hardening", "app-rh1.prod.example.com app-rh2.prod.example.com build1.prod.example.com",
+          {"roles/cis_baseline/tasks/main.yml:71": FIRST_FOUND}),
+    "deploy4_cis_hardening:site.yml:20:build1.prod.example.com": FIRST_FOUND,
+    **_at("deploy4_bluegreen_release", "app-b1 app-b3", {"playbooks/verify.yml:26": MODULE_IN_RESCUED_BLOCK}),
+    **_at("deploy4_lemp_stack", "www1 www2 www3", {"roles/nginx/tasks/main.yml:20": LOOPED_MODULE_RESULT}),
+    "deploy4_k8s_cluster:roles/kubernetes/preinstall/tasks/main.yml:28:cp3": ASSERT_ON_UNDEFINED,
 }
 
 

@@ -1,0 +1,71 @@
+"""What a template before the run may read of a list whose order only the run knows
+(:class:`engine.values.RunOrdered`: made from a set of strings, or the hosts ``group_by`` put in one
+group as their results came in). Its items are known, their order is not: what reads no order
+(``length``, ``sort``, ``min``, ``in``) is known; what keeps the order (``map``, ``select``,
+``unique``) gives such a list again; what reads it (``first``, ``join``, an index, the list
+written into text) is known only at run time. Only the bounded templar (values shown before the
+run) applies this; a run's own lists have the order they have."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any
+
+from engine.templating.errors import RunTimeOnly
+from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
+
+ORDER_FREE = frozenset({
+    "length", "count", "sort", "min", "max", "type_debug", "bool", "items2dict", "dict", "combine",
+    "default", "d", "mandatory", "unique_count",
+})
+"""Filters whose result does not depend on the order of the list they are given (``default``
+gives the list itself back, order and all, and is :data:`ORDER_KEPT` for that)."""
+
+ORDER_KEPT = frozenset({
+    "map", "select", "reject", "selectattr", "rejectattr", "unique", "list", "union", "intersect",
+    "difference", "symmetric_difference", "flatten", "reverse", "default", "d", "mandatory", "shuffle",
+})
+"""Filters that give a list in the order of the one they are given."""
+
+
+def _read_order(reading: str) -> RunTimeOnly:
+    return RunTimeOnly(f"{reading} reads the order of {RUN_ORDER_UNKNOWN.removeprefix('not known before the run: ')}")
+
+
+def run_ordered(value: Any) -> bool:
+    return isinstance(value, RunOrdered) and len(value) > 1
+
+
+def order_aware(name: str, plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter ``name``, reading a run-ordered list as :mod:`this module <engine.templating.run_order>` says."""
+    takes_context = getattr(plugin, "jinja_pass_arg", None) is not None
+
+    @wraps(plugin)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        value = args[1] if takes_context and len(args) > 1 else args[0] if args else None
+        if not run_ordered(value):
+            return plugin(*args, **kwargs)
+        result = plugin(*args, **kwargs)
+        if name in ORDER_KEPT and isinstance(result, list):
+            return RunOrdered(result)
+        if name in ORDER_FREE or name == "sum" and isinstance(result, int | float):
+            return result
+        if isinstance(result, Mapping | bool | int | float) and name in ORDER_KEPT:
+            return result
+        raise _read_order(f"the filter '{name}'")
+
+    return call
+
+
+def checked_item(obj: Any, argument: Any) -> None:
+    """Fail an index into a run-ordered list (``xs[0]``, ``xs[-1]``, a slice)."""
+    if run_ordered(obj) and isinstance(argument, int | slice) and not isinstance(argument, bool):
+        raise _read_order("an index")
+
+
+def checked_text(value: Any) -> Any:
+    """Fail a run-ordered list written into text (``"hosts: {{ xs }}"``)."""
+    if run_ordered(value):
+        raise _read_order("text made of it")
+    return value

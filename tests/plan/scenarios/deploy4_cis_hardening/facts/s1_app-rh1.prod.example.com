@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_distribution\": \"RedHat\", \"ansible_os_family\": \"RedHat\", \"ansible_distribution_major_version\": \"9\", \"ansible_mounts\": [{\"mount\": \"/\", \"fstype\": \"xfs\", \"options\": \"rw\"}, {\"mount\": \"/tmp\", \"fstype\": \"tmpfs\", \"options\": \"rw,nosuid\"}], \"ansible_selinux\": {\"status\": \"enabled\", \"mode\": \"enforcing\"}}"}

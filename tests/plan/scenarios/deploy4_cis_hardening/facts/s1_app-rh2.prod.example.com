@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_distribution\": \"RedHat\", \"ansible_os_family\": \"RedHat\", \"ansible_distribution_major_version\": \"8\", \"ansible_mounts\": [{\"mount\": \"/\", \"fstype\": \"xfs\", \"options\": \"rw\"}], \"ansible_selinux\": {\"status\": \"enabled\", \"mode\": \"permissive\"}}"}

@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_distribution\": \"Ubuntu\", \"ansible_os_family\": \"Debian\", \"ansible_distribution_major_version\": \"22\", \"ansible_mounts\": [{\"mount\": \"/\", \"fstype\": \"ext4\", \"options\": \"rw\"}, {\"mount\": \"/tmp\", \"fstype\": \"ext4\", \"options\": \"rw,nodev,nosuid,noexec\"}], \"ansible_selinux\": {\"status\": \"disabled\"}}"}

@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_distribution\": \"Debian\", \"ansible_os_family\": \"Debian\", \"ansible_distribution_major_version\": \"12\", \"ansible_mounts\": [], \"ansible_selinux\": false}"}
