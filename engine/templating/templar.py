@@ -467,16 +467,17 @@ class Templar:
             marker.value_origin = value_origin(exc) or self.origin_of(name, False)
         return marker
 
-    def child(self, more: Mapping[str, Any]) -> Templar:
-        """A templar that also sees ``more`` (a loop item, say), taking precedence."""
+    def child(self, more: Mapping[str, Any], origins: Mapping[str, Any] | None = None) -> Templar:
+        """A templar that also sees ``more`` (a loop item, say), taking precedence; ``origins``:
+        where some of them are written (a loop item's place in its list)."""
         data = self.data if not any(name in self.data for name in more) else \
             frozenset(name for name in self.data if name not in more)
         origin_of = self.origin_of
         if origin_of is not None and more:
-            parent = origin_of
+            parent, known = origin_of, origins or {}
 
             def origin_of(name: str, follow: bool) -> Any:
-                return None if name in more else parent(name, follow)
+                return known.get(name) if name in more else parent(name, follow)
         return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of,
                        self.deprecate)
 
