@@ -135,11 +135,15 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
     "test ansible.utils.ipv4") with where it is first written."""
     from engine.run.filter_check import scanned_texts
+    from engine.run.invocation_check import invocation_uses
 
     found: dict[str, Span | None] = {}
-    for task in every_task(book):
+    tasks = list(every_task(book))
+    for task in tasks:
         for what in task_declines(task):
             found.setdefault(what, task.span)
+    for what, task in invocation_uses(tasks):
+        found.setdefault(what, task.span)
     tests = _engine_tests()
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
