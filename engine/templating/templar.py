@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
@@ -72,7 +72,16 @@ def _native_concat(values: Iterator[Any]) -> Any:
         return None
     if len(head) == 1:
         return head[0]
-    return "".join(str(v) for v in chain(head, present))
+    return "".join(_concat_text(v) for v in chain(head, present))
+
+
+def _concat_text(value: Any) -> str:
+    """A piece of a template's text output as 2.19's concat finalizes it before joining
+    (``FinalizeMode.CONCAT``): ``omit`` leaves no text, a list or dict drops its omits and shows
+    its tuples as lists."""
+    if omitted(value):
+        return ""
+    return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
 
 
 def _count_newlines_from_end(text: str) -> int:
@@ -156,6 +165,15 @@ def _classes() -> tuple[type, type, type]:
 
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
+
+        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
+            # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
+            result = super().call(__context, __obj, *args, **kwargs)
+            if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
+                    not isinstance(result, str | bytes | Mapping):
+                return list(result)
+            return result
 
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
     # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
@@ -268,7 +286,7 @@ def _bounded_native_concat(values: Iterator[Any]) -> Any:
         size += text_size(value, MAX_SIZE - size)
         if size > MAX_SIZE:
             raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
-        parts.append(str(value))
+        parts.append(_concat_text(value))
     return "".join(parts)
 
 
