@@ -90,3 +90,25 @@ def test_the_results_of_a_looped_set_fact_or_an_unlooped_module_have_no_invocati
              "    - debug: {var: facts}\n    - debug: {var: once}\n"
              "    - debug: {msg: x}\n      loop: \"{{ facts.results }}\"\n")
     assert _declined(tmp_path, tasks) == []
+
+
+@pytest.mark.parametrize(("task", "what"), [
+    ("    - command: echo hi chdir=/tmp\n      args: {creates: /x}\n", "Merging legacy k=v args"),
+    ("    - action: {module: debug, msg: hi}\n", "Using a mapping for `action`"),
+    ("    - debug: {msg: x}\n      args:\n", "Ignoring empty task `args` keyword"),
+])
+def test_a_deprecation_ansible_prints_while_loading_is_declined_when_deprecations_are_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "True")
+    (problem,) = _declined(tmp_path, task)
+    assert f"deprecation warning: {what}" in problem
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "False")
+    assert _declined(tmp_path, task) == []
+
+
+def test_k_v_arguments_alone_or_raw_words_with_args_are_no_deprecation(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "True")
+    tasks = ("    - command: echo hi chdir=/tmp\n"
+             "    - shell: echo a=b\n      args: {chdir: /tmp}\n")
+    assert _declined(tmp_path, tasks) == []
