@@ -112,3 +112,14 @@ def test_k_v_arguments_alone_or_raw_words_with_args_are_no_deprecation(tmp_path:
     tasks = ("    - command: echo hi chdir=/tmp\n"
              "    - shell: echo a=b\n      args: {chdir: /tmp}\n")
     assert _declined(tmp_path, tasks) == []
+
+
+def test_a_verbose_run_is_declined(tmp_path: Path) -> None:
+    # ansible's -v text names its config file and a copy's temporary source; -vv more, -vvv the
+    # connection and every module's invocation
+    write(tmp_path, {"site.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: {msg: x}\n"})
+    for verbosity, flag in ((1, "-v"), (3, "-vvv")):
+        plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"],
+                                        verbosity=verbosity), has_module=lambda action: True)
+        (problem,) = unknown_module_problems(plan)
+        assert f"'{flag} (ansible-playbook's verbose output)'" in str(problem)
