@@ -188,13 +188,15 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                  warn: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+                  warn: Callable[[str], None] = lambda _: None,
+                  connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
     and retried as ``until``/``retries`` say; ``warn`` shows ansible's warnings about the loop.
-    Whatever goes wrong inside (a filter that raises, a module's own bug) fails the task with a
-    message, as ansible fails it; the run goes on."""
+    ``connection``: the play context's variables, which all but the loop's terms see
+    (engine.run.local.connection_vars). Whatever goes wrong inside (a filter that raises, a
+    module's own bug) fails the task with a message, as ansible fails it; the run goes on."""
     try:
-        return _run_with_loop(task, templar, run_once, warn)
+        return _run_with_loop(task, templar, run_once, warn, connection)
     except (TemplateFailure, KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001
@@ -209,8 +211,9 @@ def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                   warn: Callable[[str], None]) -> dict[str, Any]:
+                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     loop = loop_of(task)
+    loop_templar, templar = templar, templar.child(connection) if connection else templar
     try:
         if loop is None:
             condition = false_condition(task, templar)
@@ -220,7 +223,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
     except TemplateFailure as exc:
         return _with_exception(_failure(exc))
     try:
-        items = loop_items(loop[0], loop[1], templar)
+        items = loop_items(loop[0], loop[1], loop_templar)
     except TemplateFailure as exc:
         if undefined_cause(exc):  # TaskExecutor keeps an undefined loop's error until when is known
             try:

@@ -18,6 +18,7 @@ from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
+from engine.booleans import FILTER_DEPRECATIONS
 from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
     MAX_RESULT_TEXT,
@@ -250,7 +251,10 @@ def _build_environment(bounded: bool) -> Any:
             concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
 
         environment_class = BoundedRuntimeEnvironment
-    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False)
+    # optimized=False: as AnsibleEnvironment, no constant folding at compile time (a filter on constants,
+    # "{{ 'x' | bool }}", runs when the template renders, its warnings in their place)
+    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False,
+                            optimized=False)
     env.captured_failure = captured_failure
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
@@ -584,6 +588,14 @@ class Templar:
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, Undefined
         from jinja2.exceptions import SecurityError
+
+        if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
+            deprecate = self.deprecate
+            token = FILTER_DEPRECATIONS.set(lambda message: deprecate(message, None))
+            try:
+                return self._render(text, expression, overrides)
+            finally:
+                FILTER_DEPRECATIONS.reset(token)
 
         bounded = static_evaluation_in_progress()
         if overrides:
