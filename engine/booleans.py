@@ -13,9 +13,11 @@ ansible-core 2.19 has two and they disagree, so both are needed:
 from __future__ import annotations
 
 from collections.abc import Hashable
+from contextvars import ContextVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 BOOLEANS_TRUE = frozenset(("y", "yes", "on", "1", "true", "t", 1, 1.0, True))
@@ -49,9 +51,38 @@ def boolean(value: Any, strict: bool = False) -> bool:
     raise NotABoolean(f"The value '{value}' is not a valid boolean. Valid booleans include: {valid}")
 
 
+# Where the ``bool`` filter reports its deprecation: the running templar sets it (a run shows the
+# warning as ansible does), static evaluation leaves it unset.
+FILTER_DEPRECATIONS: ContextVar[Callable[[str], None] | None] = ContextVar("bool_filter_deprecations", default=None)
+
+
 def bool_filter(value: Any) -> bool:
     """The ``bool`` filter. ansible 2.19 deprecates (but still applies) the last-resort ``== 1``
-    comparison for values outside its spellings; the result is the same here, without the warning."""
+    comparison for values outside its spellings, with a warning (see :data:`FILTER_DEPRECATIONS`)."""
+    result = _filter_value(value)
+    if result is None:
+        result = _coerced(value)
+        report = FILTER_DEPRECATIONS.get()
+        if report is not None:
+            report(f"The `bool` filter coerced invalid value {value!r} ({_type_name(value)}) to {result!r}. "
+                   "This feature will be removed from ansible-core version 2.23.")
+    return result
+
+
+def _type_name(value: Any) -> str:
+    return type(value).__name__
+
+
+def _coerced(value: Any) -> bool:
+    checked: Any = value.lower() if isinstance(value, str) else str(value).lower() if isinstance(value, int) else value
+    try:
+        return bool(checked == 1)
+    except TypeError:
+        return False
+
+
+def _filter_value(value: Any) -> bool | None:
+    """True or False for the filter's own spellings, else None."""
     checked: Any = value
     if isinstance(value, str):
         checked = value.lower()
@@ -62,9 +93,9 @@ def bool_filter(value: Any) -> bool:
             return True
         if checked in _FILTER_FALSE:
             return False
-        return bool(checked == 1)
-    except TypeError:  # an unhashable value (a list, a dict) is never a boolean
-        return False
+    except TypeError:  # an unhashable value (a list, a dict) is no spelling
+        pass
+    return None
 
 
 __all__ = ["BOOLEANS_FALSE", "BOOLEANS_TRUE", "NotABoolean", "bool_filter", "boolean"]

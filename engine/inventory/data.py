@@ -340,6 +340,9 @@ class InventoryData:
         self._source_dir: tuple[str | None, str | None] = (None, None)
         self.variables_set = 0
         """How many variables plugins have set (not those the inventory sets on a new host)."""
+        self.value_origins: dict[str, dict[str, str]] = {}
+        """Host or group -> variable -> ``PATH:LINE`` where an INI source sets it: ansible tags the
+        value with that origin and names it when the value breaks a conditional."""
         self.trust_by_default: bool | None = None
         """ansible-core 2.19 decides once per run, by the first plugin that sets a variable, whether
         the strings plugins set without marking them are trusted as templates (only ``toml``'s

@@ -70,9 +70,15 @@ def _coerce(value: Any) -> Any:
 
 
 class _IniReader:
-    def __init__(self, inventory: InventoryData) -> None:
+    def __init__(self, inventory: InventoryData, path: str | None = None) -> None:
         self.inventory = inventory
         self.line = 0
+        self.path = path
+
+    def _set(self, entity: str, key: str, value: Any) -> None:
+        self.inventory.set_variable(entity, key, value)
+        if self.path is not None:
+            self.inventory.value_origins.setdefault(entity, {})[key] = f"{self.path}:{self.line}"
 
     def fail(self, message: str) -> None:
         raise IniError(message, self.line)
@@ -111,10 +117,10 @@ class _IniReader:
                 for host in hosts:
                     inventory.add_host(host, group=groupname, port=port)
                     for key, value in variables.items():
-                        inventory.set_variable(host, key, value)
+                        self._set(host, key, value)
             elif state == "vars":
                 key, value = self._variable_definition(line)
-                inventory.set_variable(groupname, key, value)
+                self._set(groupname, key, value)
             else:
                 child = self._group_name(line)
                 if child not in inventory.groups:
@@ -176,13 +182,14 @@ _SHLEX_SPECIAL = re.compile(r"""['"\\#]""")
 _SHLEX_WHITESPACE = re.compile(r"[ \t\r\n]+")
 
 
-def parse_ini(inventory: InventoryData, text: str) -> None:
+def parse_ini(inventory: InventoryData, text: str, path: str | None = None) -> None:
     """Add an INI inventory's hosts, groups and variables to ``inventory``.
 
     Raises :class:`IniError` ("Failed to parse inventory: ...") with the line number; like
-    ansible, what was added before the faulty line stays.
+    ansible, what was added before the faulty line stays. With ``path`` (the source's file), where
+    each variable is set is noted in ``inventory.value_origins``.
     """
-    reader = _IniReader(inventory)
+    reader = _IniReader(inventory, path)
     try:
         reader.parse(text.splitlines())
     except IniError as exc:

@@ -457,7 +457,7 @@ class _SourceReader:
                              for line in files.read_bytes(source).splitlines())
         from engine.inventory.ini import parse_ini  # with ast and shlex: only for an INI source
 
-        parse_ini(self.data, text)
+        parse_ini(self.data, text, source)
 
 
 def _plugin_config_file(source: str, extensions: Iterable[str] = YAML_FILENAME_EXTENSIONS) -> bool:

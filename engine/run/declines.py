@@ -62,6 +62,31 @@ CORE_TESTS = frozenset({
 LOOKUP_CALLS = frozenset({"lookup", "query", "q"})
 
 
+def load_deprecations(task: Task) -> list[str]:
+    """The deprecation warnings ansible's ModuleArgsParser prints while loading ``task`` (2.19),
+    which the engine does not print: with deprecation warnings on, a run that would show them is
+    declined rather than shown without them."""
+    from engine.loading.actions import ActionError, _normalize
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    found = []
+    if "args" in data and data["args"] is None:
+        found.append("deprecation warning: Ignoring empty task `args` keyword")
+    if isinstance(data.get("action"), Mapping):
+        found.append("deprecation warning: Using a mapping for `action`")
+    written = data.get(task.action)
+    if isinstance(data.get("action"), str):
+        written = data["action"].strip().partition(" ")[2]
+    if isinstance(written, str) and "=" in written and data.get("args") is not None:
+        try:
+            merged = set(_normalize(task.action, written)) - {"_raw_params"}
+        except ActionError:
+            merged = set()
+        if merged:
+            found.append("deprecation warning: Merging legacy k=v args into task args")
+    return found
+
+
 def _short(action: str) -> str:
     for prefix in ("ansible.builtin.", "ansible.legacy."):
         if action.startswith(prefix):
@@ -134,12 +159,18 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
 def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
     "test ansible.utils.ipv4") with where it is first written."""
+    from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import scanned_texts
+    from engine.run.invocation_check import invocation_uses
 
     found: dict[str, Span | None] = {}
-    for task in every_task(book):
-        for what in task_declines(task):
+    tasks = list(every_task(book))
+    deprecations = deprecation_warnings()
+    for task in tasks:
+        for what in [*task_declines(task), *(load_deprecations(task) if deprecations else ())]:
             found.setdefault(what, task.span)
+    for what, task in invocation_uses(tasks):
+        found.setdefault(what, task.span)
     tests = _engine_tests()
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):

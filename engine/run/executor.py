@@ -39,7 +39,7 @@ from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
-from engine.run.local import LOCAL_NAMES, is_local
+from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
 from engine.run.play_warnings import play_start_warnings
@@ -490,7 +490,7 @@ class Executor:
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
                        deprecate=lambda message, conditional: self.callback.deprecated(
-                           message, condition_span(task, conditional)))
+                           message, condition_span(task, conditional) if conditional is not None else None))
 
     def _run_on_host(self, task: Task, run: HostRun, title: str, handler: bool = False, once: bool = False) -> Step:
         step = Step(task)
@@ -520,10 +520,11 @@ class Executor:
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
             return step
+        connection = connection_vars(host.address, templar.raw)
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once),
-                               self.callback.warning)
-        step.outcome = self._judge(task, run, result, templar)
+                               self.callback.warning, connection)
+        step.outcome = self._judge(task, run, result, templar.child(connection))
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section

@@ -19,3 +19,14 @@ def is_local(name: str, host_vars: Mapping[str, Any], connection: Any = None) ->
     if name in LOCAL_NAMES:
         return True
     return str(host_vars.get("ansible_connection")) in LOCAL_CONNECTIONS
+
+
+def connection_vars(address: str, variables: Mapping[str, Any]) -> dict[str, Any]:
+    """What ansible's TaskExecutor adds to a task's variables from its play context
+    (``PlayContext.update_vars``) for the local connection, each only when no variable of that
+    name is set: a task's arguments and conditions see them, its loop terms and ``hostvars`` not."""
+    address = variables.get("ansible_host", address)  # the play context's remote_addr
+    added = {"ansible_connection": "local", "ansible_module_compression": "ZIP_DEFLATED",
+             "ansible_shell_executable": "/bin/sh", "ansible_ssh_host": address, "ansible_host": address,
+             "ansible_pipelining": False, "ansible_timeout": 10}
+    return {name: value for name, value in added.items() if name not in variables}

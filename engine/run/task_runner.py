@@ -188,13 +188,15 @@ def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                  warn: Callable[[str], None] = lambda _: None) -> dict[str, Any]:
+                  warn: Callable[[str], None] = lambda _: None,
+                  connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The task's result: ``run_once`` per loop item (or once), each behind the ``when`` chain
     and retried as ``until``/``retries`` say; ``warn`` shows ansible's warnings about the loop.
-    Whatever goes wrong inside (a filter that raises, a module's own bug) fails the task with a
-    message, as ansible fails it; the run goes on."""
+    ``connection``: the play context's variables, which all but the loop's terms see
+    (engine.run.local.connection_vars). Whatever goes wrong inside (a filter that raises, a
+    module's own bug) fails the task with a message, as ansible fails it; the run goes on."""
     try:
-        return _run_with_loop(task, templar, run_once, warn)
+        return _run_with_loop(task, templar, run_once, warn, connection)
     except (TemplateFailure, KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # noqa: BLE001
@@ -209,8 +211,9 @@ def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], dict[str, Any]],
-                   warn: Callable[[str], None]) -> dict[str, Any]:
+                   warn: Callable[[str], None], connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     loop = loop_of(task)
+    loop_templar, templar = templar, templar.child(connection) if connection else templar
     try:
         if loop is None:
             condition = false_condition(task, templar)
@@ -220,7 +223,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
     except TemplateFailure as exc:
         return _with_exception(_failure(exc))
     try:
-        items = loop_items(loop[0], loop[1], templar)
+        items = loop_items(loop[0], loop[1], loop_templar)
     except TemplateFailure as exc:
         if undefined_cause(exc):  # TaskExecutor keeps an undefined loop's error until when is known
             try:
@@ -239,11 +242,12 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     carried: dict[str, Any] = {}  # what earlier items left in ansible's shared task_vars
     results = []
+    spans = _item_spans(loop[1], items, templar)
     for index in range(len(items)):
         scope = {**carried, **control.item_vars(items, index)}
         if control.pause and index > 0:
             time.sleep(control.pause)
-        item_templar = templar.child(scope)
+        item_templar = templar.child(scope, {control.loop_var: spans[index]} if spans else None)
         try:
             condition = false_condition(task, item_templar)
             if condition is not None:
@@ -270,6 +274,25 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         if control.break_when and all(templar.child({**scope, **carried}).evaluate(c) for c in control.break_when):
             break
     return aggregate(results)
+
+
+def _item_spans(raw: Any, items: list[Any], templar: Templar) -> list[Any] | None:
+    """Where each loop item is written, as ansible's Origin tag keeps it on the value: the items of
+    a list written on the task (``loop: [a, b]``, ``with_items: [a, b]``) or of the one variable
+    the loop names (``loop: "{{ flags }}"``), when the run took them as written."""
+    import os
+
+    from engine.span import Span
+
+    source = raw
+    if isinstance(raw, str) and templar.origin_of is not None:
+        name = raw.strip()
+        if name.startswith("{{") and name.endswith("}}") and name[2:-2].strip().isidentifier():
+            source = templar.raw.get(name[2:-2].strip())
+    spans = getattr(source, "item_spans", None)
+    if not spans or len(spans) != len(items) or list(source) != items:
+        return None
+    return [span._replace(file=os.path.abspath(span.file)) if isinstance(span, Span) else None for span in spans]
 
 
 def _loop_var_in_use(loop_var: str) -> str:

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import keyword
 import re
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, ItemsView, Iterator, KeysView, Mapping, ValuesView
 from functools import cache, lru_cache
 from itertools import chain, islice
 from typing import Any, Protocol
 
+from engine.booleans import FILTER_DEPRECATIONS
 from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
     MAX_RESULT_TEXT,
@@ -73,7 +74,16 @@ def _native_concat(values: Iterator[Any]) -> Any:
         return None
     if len(head) == 1:
         return head[0]
-    return "".join(str(v) for v in chain(head, present))
+    return "".join(_concat_text(v) for v in chain(head, present))
+
+
+def _concat_text(value: Any) -> str:
+    """A piece of a template's text output as 2.19's concat finalizes it before joining
+    (``FinalizeMode.CONCAT``): ``omit`` leaves no text, a list or dict drops its omits and shows
+    its tuples as lists."""
+    if omitted(value):
+        return ""
+    return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
 
 
 def _count_newlines_from_end(text: str) -> int:
@@ -158,6 +168,15 @@ def _classes() -> tuple[type, type, type]:
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
+        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
+            # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
+            result = super().call(__context, __obj, *args, **kwargs)
+            if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
+                    not isinstance(result, str | bytes | Mapping):
+                return list(result)
+            return result
+
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
     # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
     class ChainedUndefined(StrictUndefined):
@@ -237,7 +256,10 @@ def _build_environment(bounded: bool) -> Any:
                 return super().getitem(obj, argument)
 
         environment_class = BoundedRuntimeEnvironment
-    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False)
+    # optimized=False: as AnsibleEnvironment, no constant folding at compile time (a filter on constants,
+    # "{{ 'x' | bool }}", runs when the template renders, its warnings in their place)
+    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False,
+                            optimized=False)
     env.captured_failure = captured_failure
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
@@ -275,7 +297,7 @@ def _bounded_native_concat(values: Iterator[Any]) -> Any:
         size += text_size(checked_text(value), MAX_SIZE - size)
         if size > MAX_SIZE:
             raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
-        parts.append(str(value))
+        parts.append(_concat_text(value))
     return "".join(parts)
 
 
@@ -474,16 +496,17 @@ class Templar:
             marker.value_origin = value_origin(exc) or self.origin_of(name, False)
         return marker
 
-    def child(self, more: Mapping[str, Any]) -> Templar:
-        """A templar that also sees ``more`` (a loop item, say), taking precedence."""
+    def child(self, more: Mapping[str, Any], origins: Mapping[str, Any] | None = None) -> Templar:
+        """A templar that also sees ``more`` (a loop item, say), taking precedence; ``origins``:
+        where some of them are written (a loop item's place in its list)."""
         data = self.data if not any(name in self.data for name in more) else \
             frozenset(name for name in self.data if name not in more)
         origin_of = self.origin_of
         if origin_of is not None and more:
-            parent = origin_of
+            parent, known = origin_of, origins or {}
 
             def origin_of(name: str, follow: bool) -> Any:
-                return None if name in more else parent(name, follow)
+                return known.get(name) if name in more else parent(name, follow)
         return Templar(Layered(more, self.raw), self.lookups, self.task_scope, self.bounded, data, origin_of,
                        self.deprecate)
 
@@ -572,6 +595,14 @@ class Templar:
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, Undefined
         from jinja2.exceptions import SecurityError
+
+        if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
+            deprecate = self.deprecate
+            token = FILTER_DEPRECATIONS.set(lambda message: deprecate(message, None))
+            try:
+                return self._render(text, expression, overrides)
+            finally:
+                FILTER_DEPRECATIONS.reset(token)
 
         bounded = static_evaluation_in_progress()
         if overrides:

@@ -133,6 +133,8 @@ class VariableManager:
                 path = os.path.abspath(winner.path)
                 if span is not None:
                     return Span(path, *span[1:])
+                if (line := getattr(layer.values, "origins", {}).get(name)) is not None:
+                    return line  # an INI source's PATH:LINE
                 return f"{path}:{winner.line + 1}" if winner.line is not None else path
             name = referred.group(1)
         return None

@@ -110,6 +110,20 @@ class Definition:
     runtime: bool
 
 
+class TracedVars(dict):  # type: ignore[type-arg]
+    """An inventory entity's variables with ``origins``: name -> ``PATH:LINE`` (an INI source's)."""
+
+    origins: Mapping[str, str] = {}
+
+
+def _traced(values: dict[str, Any], origins: Mapping[str, str] | None) -> dict[str, Any]:
+    if not origins:
+        return values
+    traced = TracedVars(values)
+    traced.origins = origins
+    return traced
+
+
 def _layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
            line: int | None = None) -> Layer | None:
     """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
@@ -153,11 +167,12 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
                 for entity in entities for path, data in vars_files.files_of(entity)]
 
     play_files = inventory.play_vars_files
+    origins = inventory.data.value_origins
     group_levels: dict[str, Callable[[], list[Layer | None]]] = {
         "all_inventory": lambda: [_layer("inventory group vars", "group 'all' in the inventory",
-                                         all_group.get_vars(), sources)],
+                                         _traced(all_group.get_vars(), origins.get("all")), sources)],
         "groups_inventory": lambda: [_layer("inventory group vars", f"group '{g.name}' in the inventory",
-                                            g.get_vars(), sources) for g in groups],
+                                            _traced(g.get_vars(), origins.get(g.name)), sources) for g in groups],
         "all_plugins_inventory": lambda: files(inventory.vars_files, [all_group], "inventory group_vars/all"),
         "all_plugins_play": lambda: files(play_files, [all_group], "playbook group_vars/all"),
         "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
@@ -171,7 +186,8 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     if layers is None:
         layers = shared[key] = [layer for entry in precedence if entry in group_levels
                                 for layer in group_levels[entry]()]
-    own = [_layer("inventory host vars", f"host '{host.name}' in the inventory", host.get_vars(), sources),
+    own = [_layer("inventory host vars", f"host '{host.name}' in the inventory",
+                  _traced(host.get_vars(), origins.get(host.name)), sources),
            *files(inventory.vars_files, [host], "inventory host_vars/*"),
            *files(play_files, [host], "playbook host_vars/*")]
     return HostLayers(key, [layer for layer in layers if layer is not None],

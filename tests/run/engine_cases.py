@@ -312,8 +312,37 @@ class Run:
     text: str = ""  # the default callback's text, normalised (ansible: stdout and stderr merged)
 
 
+def _in_process(argv: list[str], cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``playbook-ls ARGV`` in this process, as :func:`_execute` runs it in a child: in ``cwd``,
+    with ``env`` as the whole environment and the recording's umask, stdout and stderr captured.
+    No subprocess: a test that runs many cases pays no interpreter start and import per case."""
+    import contextlib
+    import io
+
+    from playbook_ls.cli.main import main
+
+    saved_env, saved_cwd, saved_umask = dict(os.environ), os.getcwd(), os.umask(UMASK)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main(argv)
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
+        os.umask(saved_umask)
+    return subprocess.CompletedProcess(argv, code, out.getvalue(), err.getvalue())
+
+
 def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
-    """Run ``tool`` ("ansible" or "engine") on a fresh scratch copy of the scenario."""
+    """Run ``tool`` ("ansible", "engine", or "in-process": the engine in this process) on a fresh
+    scratch copy of the scenario."""
     with tempfile.TemporaryDirectory(prefix=f"pls-run-{scenario.name}-") as tmpdir:
         tmp = Path(tmpdir)
         work = prepare_scratch(scenario, tmp)
@@ -328,7 +357,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             env = {**_clean_env(tmp / "home", scenario.deprecation_warnings), **extra,
                    "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
         (tmp / "home").mkdir(exist_ok=True)
-        proc = _execute(argv, work, env, merge=tool == "ansible")
+        proc = _in_process(argv[argv.index("run"):], work, env) if tool == "in-process" else \
+            _execute(argv, work, env, merge=tool == "ansible")
         error = None
         data: dict[str, Any] | None
         if tool == "ansible":

@@ -8,6 +8,7 @@ import json
 import pytest
 from ansible_tools import find_tool, live_sample
 from engine_cases import (
+    HERE,
     SCRATCH,
     Scenario,
     case_ids,
@@ -20,7 +21,8 @@ from engine_cases import (
     text_problems,
 )
 
-SCENARIOS = load_scenarios()
+# the recordings the engine is compared with in a subprocess (scenarios/) and in process
+SCENARIOS = load_scenarios() + load_scenarios(None, HERE / "scenarios_in_process")
 
 
 def test_enough_scenarios() -> None:

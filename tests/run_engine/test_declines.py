@@ -54,3 +54,72 @@ def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> Non
                          {"templates/t.j2": "a\n{{ lookup('ini', 'x') }}\n"})
     assert [p.split(": playbook-ls")[0] for p in problems] == [f"{tmp_path}/templates/t.j2:2:1"]
     assert "'lookup ini'" in problems[0]
+
+
+LOOPED_COPY = "    - copy: {content: x, dest: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
+
+
+@pytest.mark.parametrize("task", [
+    "    - debug: {msg: \"{{ item.dest }}\"}\n      loop: \"{{ written.results }}\"\n",
+    "    - debug: {msg: x}\n      with_items: \"{{ written.results | selectattr('changed') | list }}\"\n",
+    "    - debug: {var: written}\n",
+    "    - debug: {var: written.results}\n",
+    "    - debug: {msg: \"all: {{ written.results[0] }}\"}\n",
+])
+def test_a_looped_modules_results_shown_whole_are_declined(tmp_path: Path, task: str) -> None:
+    # each item result of a looped module keeps its invocation (the module's arguments, for copy a
+    # random temporary source), which the engine does not make
+    (problem,) = _declined(tmp_path, LOOPED_COPY + task)
+    assert problem.startswith(f"{tmp_path}/site.yml:7:7: ") and "written" in problem and "invocation" in problem
+
+
+@pytest.mark.parametrize("task", [
+    "    - debug: {msg: \"{{ item.dest }}\"}\n      loop: \"{{ written.results }}\"\n      loop_control: {label: x}\n",
+    "    - debug: {msg: \"{{ written.results | map(attribute='dest') | list }}\"}\n",
+    "    - debug: {var: \"written.results[0].dest\"}\n",
+    "    - debug: {msg: \"{{ written is changed }} {{ written.changed }}\"}\n",
+    "    - debug: {msg: \"written: {{ written.results | length }}\"}\n",
+])
+def test_what_takes_the_looped_results_apart_is_not_declined(tmp_path: Path, task: str) -> None:
+    assert _declined(tmp_path, LOOPED_COPY + task) == []
+
+
+def test_the_results_of_a_looped_set_fact_or_an_unlooped_module_have_no_invocation(tmp_path: Path) -> None:
+    tasks = ("    - set_fact: {x: 1}\n      loop: [a]\n      register: facts\n"
+             "    - command: echo\n      register: once\n"
+             "    - debug: {var: facts}\n    - debug: {var: once}\n"
+             "    - debug: {msg: x}\n      loop: \"{{ facts.results }}\"\n")
+    assert _declined(tmp_path, tasks) == []
+
+
+@pytest.mark.parametrize(("task", "what"), [
+    ("    - command: echo hi chdir=/tmp\n      args: {creates: /x}\n", "Merging legacy k=v args"),
+    ("    - action: {module: debug, msg: hi}\n", "Using a mapping for `action`"),
+    ("    - debug: {msg: x}\n      args:\n", "Ignoring empty task `args` keyword"),
+])
+def test_a_deprecation_ansible_prints_while_loading_is_declined_when_deprecations_are_shown(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "True")
+    (problem,) = _declined(tmp_path, task)
+    assert f"deprecation warning: {what}" in problem
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "False")
+    assert _declined(tmp_path, task) == []
+
+
+def test_k_v_arguments_alone_or_raw_words_with_args_are_no_deprecation(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANSIBLE_DEPRECATION_WARNINGS", "True")
+    tasks = ("    - command: echo hi chdir=/tmp\n"
+             "    - shell: echo a=b\n      args: {chdir: /tmp}\n")
+    assert _declined(tmp_path, tasks) == []
+
+
+def test_a_verbose_run_is_declined(tmp_path: Path) -> None:
+    # ansible's -v text names its config file and a copy's temporary source; -vv more, -vvv the
+    # connection and every module's invocation
+    write(tmp_path, {"site.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n    - debug: {msg: x}\n"})
+    for verbosity, flag in ((1, "-v"), (3, "-vvv")):
+        plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"],
+                                        verbosity=verbosity), has_module=lambda action: True)
+        (problem,) = unknown_module_problems(plan)
+        assert f"'{flag} (ansible-playbook's verbose output)'" in str(problem)

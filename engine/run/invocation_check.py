@@ -1,0 +1,118 @@
+"""Where a playbook would show a module's ``invocation``, which the bundled engine does not make.
+
+ansible's modules return ``invocation: {module_args: ...}``: every argument of the module's spec
+with its default, in the order AnsibleModule fills them in, and for ``copy`` and ``template`` the
+temporary file the controller sent (a random name). The strategy drops the key from what
+``register`` stores, but only at the top: each item result of a looped task keeps its own. So a
+loop over such a task's ``results`` shows it in every item line (unless ``loop_control.label``
+replaces the item), and so does a ``debug`` of the whole registered value or of its ``results``.
+The engine's results have no ``invocation``; rather than differ in those lines, it declines the
+run before it starts (engine.run.declines), naming the registered variable.
+
+Found as written, by name: a register templated, or an item list built elsewhere from the
+results, is not followed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
+
+from engine.loading import keywords as kw
+from engine.loading.model import Task
+
+# Actions whose results carry no module's invocation: the executor's own and the action plugins
+# that run no module.
+NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars", "meta", "include_tasks",
+                           "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
+                           "set_stats", "validate_argument_spec", "async_status", "fetch")
+# filters and tests that take values out of the results: what they give shows no invocation
+_EXTRACTING = re.compile(r"\b(?:map|json_query|length|count|sum|join|items2dict|to_json|to_nice_json|is|in)\b")
+_LOOPS = ("loop",)
+
+
+def _loop_text(task: Task) -> str | None:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    for key, value in data.items():
+        if key in _LOOPS or str(key).startswith("with_"):
+            return value if isinstance(value, str) else None
+    return None
+
+
+def _has_loop(task: Task) -> bool:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return any(key in _LOOPS or str(key).startswith("with_") for key in data)
+
+
+def looped_module_registers(tasks: Iterable[Task]) -> set[str]:
+    """The names registered by looped tasks of a module (whose item results keep ``invocation``)."""
+    found = set()
+    for task in tasks:
+        data = task.data if isinstance(task.data, Mapping) else {}
+        register = data.get("register")
+        if isinstance(register, str) and register.isidentifier() and _has_loop(task) \
+                and task.action not in NO_INVOCATION:
+            found.add(register)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def _reference(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w.'\"]){re.escape(name)}(\s*\.\s*results\b|\s*\[\s*['\"]results['\"]\s*\])?"
+                      r"(\s*\[\s*-?\d+\s*\])?")
+
+
+def shows_whole_results(text: str, name: str, bare: bool = False) -> bool:
+    """Whether ``text`` (a template, or a bare expression when ``bare``) shows ``name``'s item
+    results whole: ``name`` or ``name.results`` (an item of it) not taken apart by an attribute,
+    an extracting filter or a test."""
+    if name not in text:
+        return False
+    for match in _reference(name).finditer(text):
+        if not bare and text.rfind("{{", 0, match.start()) <= text.rfind("}}", 0, match.start()):
+            continue  # outside {{ }}: plain text
+        rest = text[match.end():]
+        end = len(rest) if bare else rest.find("}}")
+        expression = rest[:end if end >= 0 else len(rest)].strip()
+        if match.group(2) and not match.group(1):
+            continue  # name[0]: no item result
+        if expression and not expression.startswith("|"):
+            continue  # an attribute, an operator, a test: not the results themselves
+        if _EXTRACTING.search(expression):
+            continue
+        return True
+    return False
+
+
+def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
+    """Each (what, task) that would show a registered module's invocation."""
+    names = looped_module_registers(tasks)
+    if not names:
+        return
+    for task in tasks:
+        data = task.data if isinstance(task.data, Mapping) else {}
+        control = data.get("loop_control")
+        loop = _loop_text(task)
+        if loop is not None and not (isinstance(control, Mapping) and control.get("label") is not None):
+            for name in sorted(names):
+                if shows_whole_results(loop, name):
+                    yield f"the items of a loop over {name}.results (a module's invocation)", task
+        args = task.args if isinstance(task.args, Mapping) else {}
+        if task.action in kw._family("debug"):
+            var, msg = args.get("var"), args.get("msg")
+            for name in sorted(names):
+                if (isinstance(var, str) and shows_whole_results(var.strip(), name, bare="{{" not in var)) or \
+                        any(shows_whole_results(text, name) for text in _strings(msg)):
+                    yield f"debug of {name} (a module's invocation)", task
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
