@@ -50,7 +50,10 @@ def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, listing: bool 
             import tomli_w
         except ImportError:  # ansible-inventory needs the same library and stops the same way
             raise OutputError(TOML_LIBRARY_MISSING) from None
-        return tomli_w.dumps(as_ansible_holds(data))
+        try:
+            return tomli_w.dumps(as_ansible_holds(data))
+        except (TypeError, ValueError) as exc:  # a null, a set, bytes: ansible's call raises the same
+            raise _unexpected(exc) from None
     return json.dumps(_json_ready(data, listing), sort_keys=True, indent=4, default=_json_default,
                       ensure_ascii=False)
 
