@@ -174,7 +174,11 @@ def _plain_dumper(shared: set[int]) -> type:
     containers in ``shared`` (ids)."""
     import yaml
 
-    class PlainDumper(yaml.SafeDumper):
+    # ansible's dumper is libyaml's emitter when PyYAML has it, which writes some text otherwise than
+    # PyYAML's own (a character beyond the Basic Multilingual Plane is escaped: "\U0001F680")
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class PlainDumper(base):  # type: ignore[misc, valid-type]
         def ignore_aliases(self, data: Any) -> bool:
             return not isinstance(data, VaultText) and id(data) not in shared
 
