@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.inventory.addresses import expand_hostpattern
 from engine.inventory.data import InventoryData, InventoryError, to_safe_group_name
+from engine.values import UnsafeText
 
 _COMMENT_MARKERS = frozenset(";#")
 _SECTION = re.compile(r"""^\[
@@ -55,7 +56,8 @@ def parse_value(text: str) -> Any:
 
 def _coerce(value: Any) -> Any:
     """Turn what ``literal_eval`` may give into variable types: tuples and sets become lists,
-    bytes, ``...`` and complex numbers become text."""
+    bytes, ``...`` and complex numbers become text. ansible trusts the text it parsed as a
+    template, but not the text of a bytes literal (``b'abc'``), converted after the tagging."""
     if isinstance(value, (list, tuple, set)):
         return [_coerce(v) for v in value]
     if isinstance(value, dict):
@@ -65,7 +67,7 @@ def _coerce(value: Any) -> Any:
     if isinstance(value, complex):
         return str(value)
     if isinstance(value, bytes):
-        return value.decode("utf-8", errors="surrogateescape")
+        return UnsafeText(value.decode("utf-8", errors="surrogateescape"))
     return value
 
 

@@ -223,6 +223,9 @@ def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
     survey = fields.get("survey_spec")
     if survey is None and shape == "export" and isinstance(fields.get("related"), Mapping):
         survey = fields["related"].get("survey_spec")
+    if isinstance(survey, str) and shape == "code" and isinstance(item.get("survey_spec", item.get("survey")), str):
+        # a templated survey (a lookup of a JSON file) is text: the module's dict option parses it
+        survey = _variables(survey, what, at("survey_spec"))
     if survey and fields.get("survey_enabled", True) is not False:
         set_field(profile, "survey", _questions(survey, what, at("survey_spec")), at("survey_spec"),
                   f"{what}: survey")
@@ -263,18 +266,30 @@ def _templated(value: Any, field: str, what: str, name: str, span: Span, shape: 
         return [_templated(item, field, what, name, span, shape, variables) for item in value]
     if not isinstance(value, str) or ("{{" not in value and "{%" not in value):
         return value
+    if shape == "code" and variables is None and _reads_only_files(value):
+        variables = {}  # a lookup of the repository's files: what it reads decides, not the run's variables
     if shape != "code" or variables is None:
         hint = ("give the variables the configuration-as-code run templates it with under "
                 "job_templates.variables in the settings, or write the value" if shape == "code"
                 else "write the value")
         raise Refused(name, f"{what}: {field} is templated ({value!r}); {hint}", span)
+    from engine.launch.cac_lookups import LOOKUP_NAMES, file_lookups
     from engine.templating.load_time import Unresolved, render
 
-    try:
-        return render(value, variables)
+    try:  # the run reads files with lookup('template') and lookup('file') from where the value is
+        reads_files = any(f"{name}(" in value for name in LOOKUP_NAMES)
+        return render(value, {**variables, **file_lookups(span.file, variables)} if reads_files else variables)
     except Unresolved as exc:
         raise Refused(name, f"{what}: {field} ({value!r}) cannot be templated with job_templates.variables: {exc}",
                       span) from None
+
+
+def _reads_only_files(value: str) -> bool:
+    """Whether the only names a template uses are the lookups of :mod:`engine.launch.cac_lookups`."""
+    from engine.launch.cac_lookups import LOOKUP_NAMES
+    from engine.templating.variable_uses import names_read
+
+    return names_read(value, False) == frozenset() and any(f"{name}(" in value for name in LOOKUP_NAMES)
 
 
 def _natural_name(value: Any, kind: str, what: str, span: Span) -> str | None:

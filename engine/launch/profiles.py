@@ -109,7 +109,7 @@ class LaunchProfile:
         self.name, self.span = name, span
         self.spans: dict[str, Span] = {}
         self.playbook: str | None = None
-        self.inventory: str | None = None
+        self.inventory: str | list[str] | None = None  # several sources as ansible-playbook -i A -i B
         self.job_type = "run"
         self.job_tags: list[str] = []
         self.skip_tags: list[str] = []
@@ -158,7 +158,11 @@ def set_field(profile: LaunchProfile, field: str, value: Any, span: Span | None,
     what = what or f"profile '{profile.name}': {field}"
     if value is None:
         raise ProfileError(f"{what} is null; give a value or remove the line", span)
-    if field in ("playbook", "inventory", "limit"):
+    if field == "inventory" and isinstance(value, list):
+        _expect(bool(value) and all(isinstance(v, str) and v != "" for v in value),
+                f"{what} must be a non-empty string or a list of them", span)
+        profile.inventory = value[0] if len(value) == 1 else list(value)
+    elif field in ("playbook", "inventory", "limit"):
         _expect(isinstance(value, str) and value != "", f"{what} must be a non-empty string", span)
         setattr(profile, field, value)
     elif field in ("job_tags", "skip_tags"):

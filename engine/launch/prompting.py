@@ -72,7 +72,7 @@ class Launch:
     diff_mode: bool
     verbosity: int
     forks: int
-    inventory: str | None
+    inventory: str | list[str] | None
     extra_vars: dict[str, Any]
     passwords: frozenset[str]
     prompted: dict[str, Any] = field(default_factory=dict)
@@ -241,18 +241,22 @@ def survey_problems(question: Mapping[str, Any], data: Mapping[str, Any]) -> lis
 def inventory_sources(launch: Launch, cwd: str) -> list[str]:
     """``ansible_inventory_sources``: a profile's inventory is relative to its config file, a
     launch's to ``cwd``; paths are made absolute as ansible-playbook does, host lists
-    (anything with a comma) are kept as written. Without an inventory, ansible-playbook's
-    default: ansible.cfg's ``[defaults] inventory`` or ``ANSIBLE_INVENTORY``, else
-    ``/etc/ansible/hosts``."""
+    (anything with a comma) are kept as written, several sources in their order. Without an
+    inventory, ansible-playbook's default: ansible.cfg's ``[defaults] inventory`` or
+    ``ANSIBLE_INVENTORY``, else ``/etc/ansible/hosts``."""
     if launch.inventory is None:
         from engine.config import AnsibleConfig
 
         return list(AnsibleConfig.load(cwd).inventory.sources)
-    if "," in launch.inventory:
-        return [launch.inventory]
     from_profile = "inventory" not in launch.prompted and launch.profile.source
     base = os.path.dirname(launch.profile.source) if from_profile else cwd  # type: ignore[arg-type]
-    return [os.path.normpath(os.path.join(base, os.path.expanduser(os.path.expandvars(launch.inventory))))]
+    given = [launch.inventory] if isinstance(launch.inventory, str) else launch.inventory
+    return [source if "," in source else _absolute(base, source)
+            for source in given]
+
+
+def _absolute(base: str, path: str) -> str:
+    return os.path.normpath(os.path.join(base, os.path.expanduser(os.path.expandvars(path))))
 
 
 def option_vars(launch: Launch, cwd: str) -> dict[str, Any]:

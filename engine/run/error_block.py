@@ -53,6 +53,8 @@ RAISED = re.compile(
 # running its module: "Action failed: MSG"
 ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest)$")
 TASK_FAILED = "Task failed: "
+TEMPLATE_ERRORS = ("Syntax error in template", "Syntax error in expression", "Error rendering template: ")
+"""How ansible words an error of the template itself rather than of a variable it reads."""
 
 
 @dataclass(frozen=True)
@@ -328,7 +330,8 @@ def loop_failure(task: Any, message: str) -> list[Event] | None:
     if message.startswith("The lookup plugin ") and any(str(k).startswith("with_") for k in
                                                         (task.data if isinstance(task.data, Mapping) else {})):
         return [Event(message, UNKNOWN, value="invoke_lookup()")]  # a with_ loop's lookup: ansible knows no origin
-    plugin = message.startswith(("The filter plugin ", "The lookup plugin "))  # failing in the loop's value
+    # failing in the loop's value: a plugin, or the template itself (create_template_error's wording)
+    plugin = message.startswith(("The filter plugin ", "The lookup plugin ", *TEMPLATE_ERRORS))
     if not message.startswith("The `loop` value must resolve to a 'list'") and not plugin:
         return None
     _, value_spans = _spans(task.data)

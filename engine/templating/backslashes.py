@@ -46,7 +46,8 @@ def _lexer_class() -> type:
             if not _ESCAPING.get():
                 yield from tokens
                 return
-            in_variable = False
+            # an expression compiled alone (compile_expression) starts inside the variable
+            in_variable = (kwargs["state"] if "state" in kwargs else args[3] if len(args) > 3 else None) == "variable"
             for token in tokens:
                 kind = token[1]
                 if kind == TOKEN_VARIABLE_BEGIN:

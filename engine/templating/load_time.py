@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from engine.templating.backslashes import escaping_backslashes
 from engine.templating.bounds import StaticRefusal, TooLarge, evaluation
 from engine.templating.errors import TemplateFailure
 from engine.templating.lazy_variables import Layered, LazyVariables
@@ -220,14 +221,15 @@ def _compiled(value: str) -> Any:
         env = _environment()
         text = value.strip()
         try:
-            tree = env.parse(value)
-            # every name read, a loop's or a {% set %}'s included: more than it depends on is safe
-            names = frozenset(node.name for node in tree.find_all(nodes.Name) if node.ctx == "load")
-            if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
-                expression = env.compile_expression(text[2:-2], undefined_to_none=False)
-                compiled = _Compiled(expression._template, names, True)
-            else:
-                compiled = _Compiled(env.from_string(tree), names, False)
+            with escaping_backslashes():  # as ansible 2.19's lexer reads a value's template
+                tree = env.parse(value)
+                # every name read, a loop's or a {% set %}'s included: more than it depends on is safe
+                names = frozenset(node.name for node in tree.find_all(nodes.Name) if node.ctx == "load")
+                if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1 and "{%" not in text:
+                    expression = env.compile_expression(text[2:-2], undefined_to_none=False)
+                    compiled = _Compiled(expression._template, names, True)
+                else:
+                    compiled = _Compiled(env.from_string(tree), names, False)
         except TemplateSyntaxError as exc:
             compiled = exc
         if len(_compiled_templates) >= _COMPILED_MEMORY:

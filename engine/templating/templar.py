@@ -593,7 +593,7 @@ class Templar:
         return templar._within_bounds(templar._render, text, overrides=tuple(sorted(overrides.items())))
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
-        from jinja2 import TemplateError, Undefined
+        from jinja2 import TemplateError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
@@ -627,6 +627,8 @@ class Templar:
                 result = finalized(result)
         except TemplateFailure:
             raise
+        except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression
+            raise TemplateFailure(_syntax_message(exc, text, expression)) from exc
         except ArithmeticError as exc:  # create_template_error: a Python error while rendering
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError,
@@ -666,7 +668,7 @@ class Templar:
             # as one, so a syntax error is the expression parser's
             syntax = syntax_error(parsing_environment(), text)
             if syntax is not None:
-                raise TemplateFailure(f"Syntax error in expression: {syntax}") from exc
+                raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):
@@ -802,6 +804,13 @@ _refused_texts: dict[str, str] = {}  # template text -> why a bounded templar re
 def _type_name(value: Any) -> str:
     return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
         type(value), type(value).__name__)
+
+
+def _syntax_message(exc: Exception | str, text: str, expression: bool) -> str:
+    if not expression:
+        return f"Syntax error in template: {exc}"
+    delimiters = " Template delimiters are not supported in expressions" if is_template(text) else ""
+    return f"Syntax error in expression.{delimiters}: {exc}" if delimiters else f"Syntax error in expression: {exc}"
 
 
 def _message(exc: Exception, text: str) -> str:

@@ -50,7 +50,10 @@ def dump(data: Any, as_yaml: bool = False, as_toml: bool = False, listing: bool 
             import tomli_w
         except ImportError:  # ansible-inventory needs the same library and stops the same way
             raise OutputError(TOML_LIBRARY_MISSING) from None
-        return tomli_w.dumps(as_ansible_holds(data))
+        try:
+            return tomli_w.dumps(as_ansible_holds(data))
+        except (TypeError, ValueError) as exc:  # a null, a set, bytes: ansible's call raises the same
+            raise _unexpected(exc) from None
     return json.dumps(_json_ready(data, listing), sort_keys=True, indent=4, default=_json_default,
                       ensure_ascii=False)
 
@@ -171,7 +174,11 @@ def _plain_dumper(shared: set[int]) -> type:
     containers in ``shared`` (ids)."""
     import yaml
 
-    class PlainDumper(yaml.SafeDumper):
+    # ansible's dumper is libyaml's emitter when PyYAML has it, which writes some text otherwise than
+    # PyYAML's own (a character beyond the Basic Multilingual Plane is escaped: "\U0001F680")
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class PlainDumper(base):  # type: ignore[misc, valid-type]
         def ignore_aliases(self, data: Any) -> bool:
             return not isinstance(data, VaultText) and id(data) not in shared
 

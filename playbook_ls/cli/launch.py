@@ -58,7 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE", dest="fields",
                         help="any field of an AWX launch request, VALUE read as YAML (scm_branch=main, "
                              "diff_mode=false, credentials=[vault]); repeatable")
-    parser.add_argument("-i", "--inventory", default=None, help="inventory: a file, directory or host list (a,b,)")
+    parser.add_argument("-i", "--inventory", action="append", default=None,
+                        help="inventory: a file, directory or host list (a,b,); repeatable, read in order")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml or .playbook-ls.yml to read profiles from")
     add_run_inventory_code(parser)
     # showing is what launch does (running is `run --profile`); --show is accepted as before
@@ -102,7 +103,7 @@ def overrides_from(args: argparse.Namespace, extra_vars: dict[str, Any] | None) 
     if args.verbose is not None:
         given["verbosity"] = args.verbose
     if args.inventory is not None:
-        given["inventory"] = args.inventory
+        given["inventory"] = one_or_several(args.inventory)
     if extra_vars is not None:
         given["extra_vars"] = extra_vars
     # launch's own flags for every other field of a launch request (run --profile has none of them)
@@ -113,6 +114,11 @@ def overrides_from(args: argparse.Namespace, extra_vars: dict[str, Any] | None) 
         given["diff_mode"] = args.diff_mode == "true"
     given.update(launch_fields(getattr(args, "fields", None) or []))
     return given
+
+
+def one_or_several(sources: list[str]) -> str | list[str]:
+    """``-i`` given once is the one inventory a launch request carries; several are kept in order."""
+    return sources[0] if len(sources) == 1 else sources
 
 
 def _fail(message: str, span: Span | None = None) -> int:

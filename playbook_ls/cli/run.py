@@ -39,7 +39,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                                         "inventory scripts and plugins, lookups, modules); --dry runs none of it.",
                             epilog=EXAMPLES, formatter_class=HelpFormatter)
     parser.add_argument("playbook", nargs="?", metavar="PLAYBOOK")
-    parser.add_argument("-i", "--inventory", default=None, help="inventory file, directory or host list (a,b,)")
+    parser.add_argument("-i", "--inventory", action="append", default=None,
+                        help="inventory file, directory or host list (a,b,); repeatable, read in order")
     parser.add_argument("-C", "--check", action="store_true", help="check mode: change nothing")
     parser.add_argument("-D", "--diff", action="store_true", help="show the differences modules make")
     add_selection_options(parser)
@@ -68,7 +69,7 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
     """The resolved launch (a profile with the flags as overrides, or the flags alone)."""
     from engine.launch.profiles import LaunchProfile
     from engine.launch.prompting import resolve_launch
-    from playbook_ls.cli.launch import named_profile, overrides_from
+    from playbook_ls.cli.launch import named_profile, one_or_several, overrides_from
     from playbook_ls.cli.listing import parse_extra_vars
 
     extra_vars, problem = parse_extra_vars(args.extra_vars, cache) if args.extra_vars else (None, None)
@@ -82,7 +83,8 @@ def _launch(args: argparse.Namespace, cache: Any) -> tuple[Any, str | None]:
         launch = resolve_launch(profile, overrides_from(args, extra_vars))
     else:
         profile = LaunchProfile("command line")
-        profile.playbook, profile.inventory, profile.limit = args.playbook, args.inventory, args.limit
+        profile.playbook, profile.limit = args.playbook, args.limit
+        profile.inventory = one_or_several(args.inventory) if args.inventory else None
         profile.job_type = "check" if args.check else "run"
         profile.job_tags = [t for v in args.tags or [] for t in v.split(",")]
         profile.skip_tags = [t for v in args.skip_tags or [] for t in v.split(",")]

@@ -49,3 +49,12 @@ def test_unset_tags_are_none_so_a_profile_can_supply_them() -> None:
     assert (args.tags, args.skip_tags, args.limit, args.extra_vars) == (None, None, None, [])
     args = build_parser().parse_args(["run", "site.yml", "-t", "a,b", "-t", "c", "-e", "x=1"])
     assert (args.tags, args.extra_vars) == (["a,b", "c"], ["x=1"])
+
+
+def test_inventory_is_repeatable_on_every_command_that_takes_it() -> None:
+    """ansible-playbook and ansible-inventory read every ``-i`` in order; none keeps only the last."""
+    takers = {name: action for name, parser in _commands().items() if (action := _option(parser, "--inventory"))}
+    assert {"inventory", "run", "launch", "plan", "vars", "list-tasks"} <= set(takers)
+    assert {name for name, action in takers.items() if not isinstance(action, argparse._AppendAction)} == set()
+    args = build_parser().parse_args(["run", "site.yml", "-i", "a.ini", "-i", "b,"])
+    assert args.inventory == ["a.ini", "b,"]

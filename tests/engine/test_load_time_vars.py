@@ -64,3 +64,15 @@ def test_a_remembered_result_depends_on_the_values_read() -> None:
     assert render("{{ flag }}", {"flag": 1}) == 1
     with pytest.raises(Unresolved, match="'name' is undefined"):
         render("{{ name | upper }}", {})
+
+
+@pytest.mark.parametrize(("template", "expected"), [
+    # recorded from ansible-playbook 2.19 --list-tasks (a play's name, a task's tags)
+    (r"{{ 'ab12' | regex_replace('(\d)', '<\1>') }}", "ab<1><2>"),
+    (r"tag{{ '\t' | length }}", "tag2"),
+    (r"{{ 'c:\new' }}", "c:\\new"),
+    (r"{% set x = 'a\tb' %}{{ x }}", "a\tb"),  # a statement is not escaped
+])
+def test_backslashes_inside_braces_are_escaped_at_load_time_as_ansibles_lexer_does(template: str,
+                                                                                   expected: str) -> None:
+    assert render(template, resolve_variables({})) == expected

@@ -38,6 +38,9 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"playbook": "pb.yml", "inventory": "localhost,", "job_tags": "a", "limit": "localhost"},
         {"job_tags": "b", "limit": "other", "job_type": "check", "diff_mode": True, "verbosity": 3}),
     "inventory-file": ({"playbook": "pb.yml", "inventory": "hosts.ini", "diff_mode": True, "verbosity": 1}, {}),
+    "several-inventories": ({"playbook": "pb.yml", "inventory": ["hosts.ini", "localhost,"]}, {}),
+    "several-inventories-prompted": ({"playbook": "pb.yml", "inventory": "hosts.ini", "ask_inventory_on_launch": True},
+                                     {"inventory": ["localhost,", "hosts.ini"]}),
 }
 
 PLAYBOOK = "- hosts: all\n  gather_facts: false\n  tags: [always]\n  tasks:\n" + "".join(

@@ -178,3 +178,44 @@ def test_a_template_the_configuration_deletes_is_not_one(tmp_path: Path) -> None
     data = parse_text("controller_templates:\n  - {name: old, state: absent}\n  - {name: kept, state: present}\n",
                       "t.yml").data
     assert [item.item["name"] for item in template_items(data, "t.yml")] == ["kept"]
+
+
+def test_a_survey_read_with_lookup_template_is_the_roles_json_file(workshops: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """workshops' network templates: ``survey: "{{ lookup('template', 'survey_spec.json') }}"`` in a role's
+    vars file reads the role's templates/ file, as the collection's run does; a file that templates
+    a variable of that run (system.json's ``{{inventory_hostname}}``) refuses that template alone."""
+    (workshops / ".playbook-ls.yml").write_text(
+        "job_templates:\n  files: [populate_controller/vars/network.yml]\n"
+        "  projects:\n    Workshop Project: workshop_project\n  inventories:\n    Workshop Inventory: inventory.ini\n")
+    for book in ("network_commands", "network_reload", "network_user", "network_time", "network_report"):
+        (workshops / "workshop_project" / "playbooks" / f"{book}.yml").write_text(
+            "- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n")
+    settings = load_settings(None, ".")
+    assert [profile.name for profile in settings.profiles] == [
+        "Network-Commands", "Network-Reload", "Network-User", "Network-Time", "Network-Report"]
+    assert "'inventory_hostname' is undefined" in str(settings.refused_templates["Network-System"])
+    commands = settings.profiles[0]
+    assert [question["variable"] for question in commands.survey] == ["controller_input"]
+    code, shown, err = launch(capsys, "Network-Commands", "-e", "controller_input=reboot")
+    assert code == 2 and "expected to be one of" in json.dumps(shown) + err
+    code, shown, _ = launch(capsys, "Network-Commands", "-e", "controller_input='show version'")
+    assert code == 0 and shown["fields"]["extra_vars"] == {"controller_input": "show version"}
+    code, _, err = launch(capsys, "Network-System")
+    assert code == 2 and "system.json" in err
+
+
+def test_a_lookup_reads_only_files_under_its_search_path(tmp_path: Path) -> None:
+    from engine.launch.cac_lookups import file_lookups
+
+    (tmp_path / "vars").mkdir()
+    holder = str(tmp_path / "vars" / "main.yml")
+    lookup = file_lookups(holder, {})["lookup"]
+    for term in ("../../etc/passwd", "/etc/passwd"):
+        with pytest.raises(ValueError, match="only a name relative"):
+            lookup("template", term)
+    with pytest.raises(ValueError, match="is not one a configuration-as-code value is read with"):
+        lookup("pipe", "id")
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "motd").write_text("hello\n\n")
+    assert lookup("file", "motd") == "hello"
