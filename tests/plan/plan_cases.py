@@ -179,7 +179,8 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
 
 def inventory_of(scenario: Path) -> str:
     """The scenario's inventory: ``inventory.ini``, or the case's ``inventory`` (one source)."""
-    return str(case(scenario).get("inventory", ["inventory.ini"])[0])
+    named = case(scenario).get("inventory", "inventory.ini")
+    return str(named if isinstance(named, str) else named[0])
 
 
 def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
