@@ -34,7 +34,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
     **{f"heldout4_{name}-{mode}": why for name, why in (
         ("lookups_config", _DECLINED_LOOKUPS),
         ("template_header_options", _DECLINED_TEMPLATE)) for mode in ("run", "check", "diff")},
-    "heldout4_db_migrate_rescue-diff": "copy remote_src with mode preserve in diff mode: ansible shows no diff",
 }
 
 
