@@ -13,9 +13,9 @@ arguments and keywords, its roles' defaults and vars, the template files it name
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.flow.plan import every_task
 from engine.loading import keywords as kw
@@ -149,11 +149,66 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
     found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
+    found += [("order", name, line) for name, line in _set_orders_shown(tree)]
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
             found.append(("lookup", call.args[0].value, call.lineno))
     return tuple(found)
+
+
+# ansible-core 2.19's mathstuff filters that return list(set(...)): a set of strings is ordered by the
+# string hash, seeded anew in every ansible process, so the list's order is that process's own
+SET_FILTERS = frozenset({"union", "intersect", "difference", "symmetric_difference"})
+# filters and tests that read only which items a list holds
+ORDER_FREE_FILTERS = frozenset({"sort", "length", "count", "min", "max", "bool", "type_debug"})
+ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "contains", "defined", "undefined",
+                              "iterable", "sequence", "none", "truthy", "falsy"})
+
+
+def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
+    """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
+    only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter) nor can
+    its operands hold a string (literal lists of numbers, or a first one holding a dict or list)."""
+    from jinja2 import nodes
+
+    parents: dict[int, Any] = {}
+    pending = [tree]
+    while pending:
+        node = pending.pop()
+        for child in node.iter_child_nodes():
+            parents[id(child)] = node
+            pending.append(child)
+    for node in tree.find_all(nodes.Filter):
+        if node.name not in SET_FILTERS or node.node is None:
+            continue
+        if _unhashable(node.node) or all(_numbers(operand) for operand in [node.node, *node.args]):
+            continue
+        parent = parents.get(id(node))
+        if isinstance(parent, nodes.Filter) and (parent.name in SET_FILTERS or
+                                                 parent.node is node and parent.name in ORDER_FREE_FILTERS):
+            continue
+        if isinstance(parent, nodes.Test) and parent.node is node and parent.name in ORDER_FREE_TESTS:
+            continue
+        if isinstance(parent, nodes.Operand) and parent.op in ("in", "notin") or isinstance(parent, nodes.Not):
+            continue
+        yield node.name, node.lineno
+
+
+def _unhashable(node: Any) -> bool:
+    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails first, and
+    ansible's filter falls back to an order-keeping de-duplication."""
+    from jinja2 import nodes
+
+    return isinstance(node, nodes.List) and any(isinstance(item, nodes.Dict | nodes.List) for item in node.items)
+
+
+def _numbers(node: Any) -> bool:
+    """Whether ``node`` is a literal list of numbers, whose set order no hash seed moves."""
+    from jinja2 import nodes
+
+    return isinstance(node, nodes.List) and all(isinstance(item, nodes.Const) and isinstance(item.value, int | float)
+                                                for item in node.items)
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
@@ -174,6 +229,10 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     tests = _engine_tests()
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
+            if kind == "order":
+                found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by its "
+                                 "process's hash seed: sort it)", place(line))
+                continue
             lacking = not _has_lookup(name) if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
             if lacking:

@@ -17,7 +17,8 @@ class TemplateFailure(Exception):
 class BrokenConditional(TemplateFailure):
     """A conditional whose result is not a boolean (``AnsibleBrokenConditionalError``). Its
     message names where the value came from: ``origin`` (a variable's value as written), else
-    where the conditional itself is written, which only the caller knows."""
+    where the conditional itself is written, which only the caller knows. None carries no origin
+    in ansible (its tags cannot hold on None), so its origin is always ``'<unknown>'``."""
 
     HELP = "Broken conditionals can be temporarily allowed with the `ALLOW_BROKEN_CONDITIONALS` configuration option."
 
@@ -26,7 +27,7 @@ class BrokenConditional(TemplateFailure):
         super().__init__(self.message(None))
 
     def message(self, written_at: str | None) -> str:
-        origin = self.origin or written_at or "<unknown>"
+        origin = "<unknown>" if self.type_name == "NoneType" else self.origin or written_at or "<unknown>"
         origin = origin.human() if hasattr(origin, "human") else origin
         return (f"Conditional result ({self.result}) was derived from value of type {self.type_name!r} at "
                 f"{origin!r}. Conditionals must have a boolean result.")

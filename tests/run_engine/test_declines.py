@@ -123,3 +123,29 @@ def test_a_verbose_run_is_declined(tmp_path: Path) -> None:
                                         verbosity=verbosity), has_module=lambda action: True)
         (problem,) = unknown_module_problems(plan)
         assert f"'{flag} (ansible-playbook's verbose output)'" in str(problem)
+
+
+@pytest.mark.parametrize("shown", [
+    "{{ names | difference(['b']) }}",
+    "{{ names | union(more) | join(',') }}",
+    "{{ (names | intersect(more))[0] }}",
+    "{{ names | symmetric_difference(more) | default([]) }}",
+    "{% for name in names | difference(more) %}{{ name }}{% endfor %}",
+])
+def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, shown: str) -> None:
+    # ansible-core's filter returns list(set(...)): strings are ordered by each process's hash seed
+    (problem,) = _declined(tmp_path, f"    - debug: {{msg: \"{shown}\"}}\n")
+    assert problem.startswith(f"{tmp_path}/site.yml:4:7: ") and "hash seed" in problem
+
+
+@pytest.mark.parametrize("unordered", [
+    "{{ names | difference(['b']) | sort }}",
+    "{{ names | union(more) | length }}",
+    "{{ 'a' in names | intersect(more) }}",
+    "{{ names | difference(more) is subset(names) }}",
+    "{{ names | union(more | difference(names)) | sort }}",
+    "{{ [3, 1, 2.5] | difference([1]) }}",
+    "{{ [{'k': 1}, ['x']] | union(names) }}",
+])
+def test_a_set_like_filters_order_that_cannot_show_is_not_declined(tmp_path: Path, unordered: str) -> None:
+    assert _declined(tmp_path, f"    - debug: {{msg: \"{unordered}\"}}\n") == []

@@ -33,7 +33,7 @@ EXPRESSIONS = (
     "missing_var | default('fallback')", "nums | unique | length", "names | first", "names | last",
     "(n is even) | ternary('even', 'odd')", "nums | zip(names) | list", "names | join(',') | b64encode",
     "conf | to_json", "'%s:%d' % (word, n)", "inventory_hostname in groups['g']", "range(n) | list",
-    "nums | difference([1]) | list", "[conf] | map(attribute='name') | first", "word is match('a')",
+    "nums | difference([1]) | sort", "[conf] | map(attribute='name') | first", "word is match('a')",
     "names | length > n", "lookup_x | default(n) | int", "conf | combine({'extra': n}) | dict2items | length",
 )
 CONDITIONS = (

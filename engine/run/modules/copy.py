@@ -132,6 +132,15 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
     if src.endswith("/") and not source.endswith("/"):
         source += "/"
+    result = _copy_source(source, dest, params, ctx)
+    if params["remote_src"]:
+        # ansible's action hands a remote source to the copy module, which returns no diff (its
+        # diff is made by the action, from the controller's file, for a local source only)
+        result.pop("diff", None)
+    return result
+
+
+def _copy_source(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if os.path.isdir(source):
         return _copy_tree(source, dest, params, ctx)
     if params["mode"] == "preserve":
