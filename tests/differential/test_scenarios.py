@@ -39,10 +39,13 @@ def test_corpus_is_consistent() -> None:
     assert {p.stem for p in EXPECTED_DIR.glob("*.json")} == {s.name for s in SCENARIOS}
 
 
+LIVE = set(live_sample([scenario.name for scenario in SCENARIOS]))  # PLAYBOOK_LS_LIVE=all: every one
+
+
+# one test per scenario, so that the test workers share the ansible-playbook runs
 @pytest.mark.ansible
 @pytest.mark.skipif(ansible_playbook() is None, reason="ansible-playbook is not installed")
-def test_fixtures_are_fresh() -> None:
-    sampled = set(live_sample([scenario.name for scenario in SCENARIOS]))  # PLAYBOOK_LS_LIVE=all: every one
-    checked = [scenario for scenario in SCENARIOS if scenario.name in sampled]
-    stale = stale_cases(checked, record_all(checked))
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if s.name in LIVE], ids=lambda s: s.name)
+def test_fixtures_are_fresh(scenario: Scenario) -> None:
+    stale = stale_cases([scenario], record_all([scenario]))
     assert not stale, "stale fixtures (re-record with tests/differential/record.py):\n" + "\n".join(stale)

@@ -16,7 +16,6 @@ from engine_cases import (
     compare,
     describe,
     load_scenarios,
-    parallel,
     run_case,
     text_problems,
 )
@@ -88,21 +87,22 @@ def test_compare_notices_every_kind_of_difference() -> None:
         assert compare(case, other), "a difference went unnoticed"
 
 
+LIVE = set(live_sample([scenario.name for scenario in SCENARIOS]))  # PLAYBOOK_LS_LIVE=all: every one
+
+
+# one test per scenario and mode, so that the test workers share the ansible-playbook runs
 @pytest.mark.ansible
-def test_recordings_match_ansible_playbook() -> None:
+@pytest.mark.parametrize("case", [c for c in case_ids(SCENARIOS) if c[0].name in LIVE],
+                         ids=lambda c: f"{c[0].name}-{c[1]}")
+def test_recordings_match_ansible_playbook(case: tuple[Scenario, str]) -> None:
     if find_tool("ansible-playbook") is None:
         pytest.skip("ansible-playbook is not installed")
-    sampled = set(live_sample([scenario.name for scenario in SCENARIOS]))  # PLAYBOOK_LS_LIVE=all: every one
-    cases = case_ids([scenario for scenario in SCENARIOS if scenario.name in sampled])
-    runs = parallel(lambda c: run_case(c[0], c[1], "ansible"), cases)
-    failures = []
-    for (scenario, mode), run in zip(cases, runs, strict=True):
-        problems = ([run.error] if run.error else []) + check_mode_problems(scenario, mode, run)
-        problems += compare(scenario.load_expected()["cases"][mode], run.outcome)
-        problems += text_problems(scenario, mode, run)
-        if problems:
-            failures.append(describe(scenario, mode, run, problems))
-    assert not failures, "\n\n".join(failures)
+    scenario, mode = case
+    run = run_case(scenario, mode, "ansible")
+    problems = ([run.error] if run.error else []) + check_mode_problems(scenario, mode, run)
+    problems += compare(scenario.load_expected()["cases"][mode], run.outcome)
+    problems += text_problems(scenario, mode, run)
+    assert not problems, describe(scenario, mode, run, problems)
 
 
 def test_text_diff_ignores_only_how_hosts_interleave() -> None:
