@@ -629,10 +629,10 @@ class Templar:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression
             raise TemplateFailure(_syntax_message(exc, text, expression)) from exc
-        except ArithmeticError as exc:  # create_template_error: a Python error while rendering
+        except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+            # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
-        except (TemplateError, SecurityError, StaticRefusal, TypeError, ValueError,
-                AttributeError, KeyError, IndexError) as exc:
+        except (TemplateError, SecurityError, StaticRefusal) as exc:
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises
             if not bounded:
