@@ -262,6 +262,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
             # an undefined value a filter meets is ansible's own template error, not the plugin's
             failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
+            if plugin is not None:
+                cause = plugin_error(cause)
             origin = value_origin(each) if plugin is None else None
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
@@ -300,6 +302,12 @@ def _caused(message: str, span: Span | None, origin: Span | str) -> list[Event]:
     """``PREFIX: CAUSE`` as ansible chains it: the prefix at ``span``, the cause at ``origin``."""
     prefix, _, cause = message.partition(": ")
     return [Event(f"{prefix}.", span), Event(cause, origin)]
+
+
+def plugin_error(message: str) -> str:
+    """The message of a Python error a filter raised, as ansible shows it after "The filter plugin
+    'NAME' failed:": the plugin's own error, without the wording of an error of the template."""
+    return message.removeprefix("Error rendering template: ")
 
 
 def failed_filter(exc: BaseException, text: Any) -> str | None:

@@ -100,7 +100,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
 def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[str, Any]:
     """The failed result of a loop value that does not template (``_get_loop_items``): the
     task fails, caused by the error at the loop's value as written."""
-    from engine.run.error_block import ERROR_KEY, Event, failed_filter, loop_failure
+    from engine.run.error_block import ERROR_KEY, Event, failed_filter, loop_failure, plugin_error
 
     message = str(exc)
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -109,7 +109,7 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
     plugin = None if message.startswith("The filter plugin ") or undefined_cause(exc) else \
         failed_filter(exc, data.get(key))
     if plugin is not None:
-        message = f"The filter plugin {plugin!r} failed: {message}"
+        message = f"The filter plugin {plugin!r} failed: {plugin_error(message)}"
     if message.startswith(("The filter plugin ", "The lookup plugin ")):
         return {"failed": True, "msg": message}
     span = (getattr(data, "value_spans", None) or {}).get(key)

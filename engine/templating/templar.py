@@ -50,6 +50,7 @@ from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.templating.run_order import checked_item, checked_text, order_aware
+from engine.templating.type_names import native_type_name, tagged, type_name
 from engine.values import UnsafeText, YamlTimestamp
 
 
@@ -190,7 +191,7 @@ def _classes() -> tuple[type, type, type]:
                      *args: Any, **kwargs: Any) -> None:
             # ansible's Marker words a missing attribute or key of a value by the value's type
             if not hint and name and obj is not missing:
-                hint = f"object of type {_native_type_name(obj)!r} has no attribute {name!r}"
+                hint = f"object of type {native_type_name(obj)!r} has no attribute {name!r}"
             super().__init__(hint, obj, name, *args, **kwargs)
             self.value_origin: Any = None
 
@@ -545,7 +546,7 @@ class Templar:
         if self.lookups is not None and self.lookups.warn is not None:
             self.lookups.warn("Jinja constant strings should not contain embedded templates. This feature will be "
                               "disabled by default in ansible-core 2.23.")
-        return _tagged(self.template(text))
+        return tagged(self.template(text))
 
     def run_lookup(self, name: str, terms: list[Any], **kwargs: Any) -> Any:
         """A lookup invoked as ``with_<name>`` (``_get_loop_items``): wantlist, first_found's with_ rules."""
@@ -678,7 +679,7 @@ class Templar:
             return result
         # the value keeps where it is written when the conditional names it alone
         origin = self.origin_of(text, True) if self.origin_of is not None and text.isidentifier() else None
-        raise BrokenConditional(bool(result), _type_name(result), origin)
+        raise BrokenConditional(bool(result), type_name(result), origin)
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
@@ -747,29 +748,6 @@ def conditional_expression(conditional: str) -> str:
     return text
 
 
-def _native_type_name(value: Any) -> str:
-    """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
-    for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
-        if isinstance(value, kind):
-            return getattr(value, "type_name", "dict") if kind is Mapping else kind.__name__
-    return "NoneType" if value is None else type(value).__name__
-
-
-_TAGGED: dict[type, type] = {}
-
-
-def _tagged(value: Any) -> Any:
-    """The value as ansible's templar gives it back: tagged with its origin, as a subclass named
-    ``_AnsibleTaggedInt`` and so on, which shows in an error's wording ("... not _AnsibleTaggedInt")."""
-    kind = type(value)
-    if kind not in (int, float, str, list, dict):
-        return value
-    if kind not in _TAGGED:
-        _TAGGED[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
-                             if kind in (int, float, str) else {})
-    return _TAGGED[kind](value)
-
-
 RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
 
 
@@ -799,11 +777,6 @@ def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
 
 _REFUSED_MEMORY = 1024
 _refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
-
-
-def _type_name(value: Any) -> str:
-    return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
-        type(value), type(value).__name__)
 
 
 def _syntax_message(exc: Exception | str, text: str, expression: bool) -> str:

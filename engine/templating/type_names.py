@@ -1,0 +1,35 @@
+"""The names ansible's messages give a value's type: the plain type a value stands for, and the
+tagged subclasses its templar hands back (which show in Python's own error wording)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def native_type_name(value: Any) -> str:
+    """``native_type_name``: the plain Python type a value stands for (a parsed mapping is a dict)."""
+    for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
+        if isinstance(value, kind):
+            return getattr(value, "type_name", "dict") if kind is Mapping else kind.__name__
+    return "NoneType" if value is None else type(value).__name__
+
+
+TAGGED_TYPES: dict[type, type] = {}
+
+
+def tagged(value: Any) -> Any:
+    """The value as ansible's templar gives it back: tagged with its origin, as a subclass named
+    ``_AnsibleTaggedInt`` and so on, which shows in an error's wording ("... not _AnsibleTaggedInt")."""
+    kind = type(value)
+    if kind not in (int, float, str, list, dict):
+        return value
+    if kind not in TAGGED_TYPES:
+        TAGGED_TYPES[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,), {"__slots__": ()}
+                             if kind in (int, float, str) else {})
+    return TAGGED_TYPES[kind](value)
+
+
+def type_name(value: Any) -> str:
+    return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
+        type(value), type(value).__name__)
