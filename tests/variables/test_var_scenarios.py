@@ -36,8 +36,6 @@ FIRST_FOUND = ("include_vars of lookup('first_found', ...): ansible finds the fi
                "are unknown")
 MODULE_IN_RESCUED_BLOCK = ("a module in a block with a rescue: ansible's command succeeds; vars says whether it fails "
                            "is the run's (the plan assumes it succeeds)")
-LOOPED_MODULE_RESULT = ("a looped module task registered: each item's skipped and item are known before the run "
-                        "(its per-item when); playbook-ls says the whole result is the run's")
 ASSERT_ON_UNDEFINED = ("the failed result of an assert whose assertion reads a fact the host lacks (no cached "
                        "facts), under ignore_errors: ansible gives it, playbook-ls says it is the run's")
 
@@ -59,7 +57,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
           {"roles/cis_baseline/tasks/main.yml:71": FIRST_FOUND}),
     "deploy4_cis_hardening:site.yml:20:build1.prod.example.com": FIRST_FOUND,
     **_at("deploy4_bluegreen_release", "app-b1 app-b3", {"playbooks/verify.yml:26": MODULE_IN_RESCUED_BLOCK}),
-    **_at("deploy4_lemp_stack", "www1 www2 www3", {"roles/nginx/tasks/main.yml:20": LOOPED_MODULE_RESULT}),
     "deploy4_k8s_cluster:roles/kubernetes/preinstall/tasks/main.yml:28:cp3": ASSERT_ON_UNDEFINED,
 }
 
