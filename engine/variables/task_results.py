@@ -17,6 +17,8 @@ from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
 from engine.span import YMap
+from engine.templating.file_search import repository_lookups
+from engine.templating.pure_lookups import PureLookups
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
@@ -57,6 +59,12 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
     register = data.get("register") if isinstance(data.get("register"), str) else None
+    if task.action in INCLUDE_VARS and isinstance(templar.lookups, PureLookups):
+        # first_found (a lookup or the loop) names the file from which files the repository holds
+        lookups = repository_lookups(task.role.path if task.role is not None else None,
+                                     task.span.file if task.span is not None else None, basedir, task.action)
+        templar = type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
+                                templar.origin_of, templar.deprecate)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
     if isinstance(loaded, _Unknown):
