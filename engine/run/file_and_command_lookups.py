@@ -17,15 +17,16 @@ from __future__ import annotations
 import glob
 import os
 import random
-import re
 import secrets
 import string
 import subprocess
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.run.template_vars import template_vars
+from engine.templating.file_search import find_file, lookup_first_found, search_paths
+from engine.templating.file_search import unfrack as _unfrack
 from engine.templating.pure_lookups import (
     PURE,
     Call,
@@ -55,6 +56,9 @@ class LookupContext:
     warn: Callable[[str], None] | None = None
     """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
 
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
     def resolve(self, name: str) -> LookupFunction:
         from engine.templating.errors import TemplateFailure
 
@@ -77,41 +81,11 @@ class LookupContext:
 def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
                  warn: Callable[[str], None] | None = None) -> LookupContext:
     """``Task.get_search_path`` (the role's path, then the task file's directory) and the basedir."""
-    paths = [role_path] if role_path else []
-    if task_file:
-        paths.append(os.path.dirname(task_file))
-    return LookupContext(basedir=basedir, search_paths=list(dict.fromkeys(paths)), in_role=bool(role_path),
+    return LookupContext(basedir=basedir, search_paths=search_paths(role_path, task_file), in_role=bool(role_path),
                          action=action, warn=warn)
 
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
-def _unfrack(path: str) -> str:
-    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
-
-
-def find_file(ctx: LookupContext, subdir: str | None, needle: str) -> str | None:
-    """``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path`` then the basedir."""
-    if needle is None:
-        return None
-    if needle.startswith(("~", os.path.sep)):
-        path = _unfrack(needle)
-        return path if os.path.exists(path) else None
-    candidates: list[str] = []
-    add_subdir = subdir and needle.split("/")[0] != subdir
-    for path in [*(ctx.search_paths or [ctx.basedir])]:
-        upath = _unfrack(path)
-        parent = os.path.dirname(upath)
-        if ctx.in_role and parent.endswith("/tasks"):
-            candidates += [os.path.join(os.path.dirname(parent), subdir or "", needle), os.path.join(parent, needle)]
-        if add_subdir:
-            candidates.append(os.path.join(upath, subdir or "", needle))
-        candidates.append(os.path.join(upath, needle))
-    if add_subdir:
-        candidates.append(os.path.join(ctx.basedir, subdir or "", needle))
-    candidates.append(os.path.join(ctx.basedir, needle))
-    return next((c for c in candidates if os.path.exists(c)), None)
-
-
 def _read_text(path: str) -> str:
     try:
         with open(path, "rb") as handle:
@@ -185,88 +159,6 @@ def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
                     ret.extend(hits)
                     break
     return ret
-
-
-def _split_on(terms: Any, splitters: str) -> list[str]:
-    if isinstance(terms, str):
-        return re.split("[" + "".join(map(re.escape, splitters)) + "]", terms)
-    out: list[str] = []
-    for term in terms:
-        out.extend(_split_on(term, splitters))
-    return out
-
-
-def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-
-    defaults = {"files": [], "paths": [], "skip": False}
-    opts = _options(kwargs, defaults, "first_found")
-    if call.invoked_as_with:  # _recurse_terms(omit_undefined=True): undefined values dropped at any depth
-        terms = _without_undefined(terms)
-        subdir = next((s for s in ("template", "var", "file") if s in call.context.action), "file") + "s"
-    else:  # _recurse_terms(omit_undefined=False): an undefined value anywhere in the terms fails
-        _trip_undefined(terms)
-        subdir = None
-    if not terms:
-        terms = opts["files"]
-
-    def process(items: Sequence[Any]) -> list[str]:
-        nonlocal opts
-        search: list[str] = []
-        for term in items:
-            if isinstance(term, Mapping):
-                unknown = sorted(set(term) - {"files", "paths", "skip"})
-                if unknown:
-                    raise LookupFailure(f"Unsupported parameters for (first_found) lookup: {', '.join(unknown)}")
-                # set_options(direct=term): the term's options over the defaults, kept for the
-                # terms after it and for skip
-                opts = {**defaults, **term}
-                files = opts["files"]
-            elif isinstance(term, str):
-                files = [term]
-            elif isinstance(term, Sequence):
-                search.extend(process(term))
-                continue
-            else:
-                raise LookupFailure("Invalid term supplied. A string, dict or list is required, not "
-                                    f"{type(term).__name__!r}).")
-            filelist = _split_on(files, ",;")
-            pathlist = _split_on(opts["paths"], ",:;")
-            search.extend([os.path.join(p, f) for p in pathlist for f in filelist] if pathlist else filelist)
-        return search
-
-    for name in process(terms):
-        path = find_file(call.context, subdir, name)
-        if path is not None:
-            return [os.path.normpath(os.path.abspath(os.path.expanduser(path)))]
-    if _bool_option(opts["skip"]):
-        return []
-    raise LookupFailure("No file was found when using first_found.")
-
-
-def _trip_undefined(value: Any) -> None:
-    """Fail on the first undefined value in ``value`` with its own error, not as the lookup's."""
-    from jinja2 import Undefined
-    from jinja2.exceptions import UndefinedError
-
-    from engine.templating.errors import TemplateFailure
-
-    if isinstance(value, Undefined):
-        try:
-            value._fail_with_undefined_error()
-        except UndefinedError as exc:
-            raise TemplateFailure(str(exc)) from exc
-    for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ():
-        _trip_undefined(item)
-
-
-def _without_undefined(value: Any) -> Any:
-    from jinja2 import Undefined
-
-    if isinstance(value, Mapping):
-        return {k: _without_undefined(v) for k, v in value.items() if not isinstance(v, Undefined)}
-    if isinstance(value, list | tuple):
-        return type(value)(_without_undefined(v) for v in value if not isinstance(v, Undefined))
-    return value
 
 
 def _shell(command: str, cwd: str) -> tuple[int, bytes]:
@@ -430,7 +322,6 @@ LOOKUPS: dict[str, LookupFunction] = {
 # ansible-core lookups this engine does not implement (they reach other systems or files it does
 # not parse); a run that uses one fails with a hint rather than "not found".
 REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
-lookup_first_found.accepts_undefined = True  # type: ignore[attr-defined] - with_first_found drops undefined terms
 
 
 __all__ = ["LOOKUPS", "LookupContext", "task_context"]

@@ -17,6 +17,8 @@ from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
 from engine.span import YMap
+from engine.templating.file_search import repository_lookups
+from engine.templating.pure_lookups import PureLookups
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
@@ -57,6 +59,12 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
     register = data.get("register") if isinstance(data.get("register"), str) else None
+    if task.action in INCLUDE_VARS and isinstance(templar.lookups, PureLookups):
+        # first_found (a lookup or the loop) names the file from which files the repository holds
+        lookups = repository_lookups(task.role.path if task.role is not None else None,
+                                     task.span.file if task.span is not None else None, basedir, task.action)
+        templar = type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
+                                templar.origin_of, templar.deprecate)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
     if isinstance(loaded, _Unknown):
@@ -87,7 +95,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
         except _Unknown as exc:
-            done = RuntimeValue(str(exc))
+            done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
                 _all_unknown(effects, task, args, None, str(exc))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
@@ -120,16 +128,37 @@ def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
     return {name: scope[name] for name in order if name in scope}
 
 
+def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: int, label: str) -> Any:
+    """The result of a loop item that a module runs: its loop variables (``_run_loop`` adds them)
+    and, for a command or shell outside check mode, that it has no ``skipped`` (the module sets
+    one only in check mode); the module's own keys are the run's. Other actions: all the run's."""
+    if task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL:
+        return RuntimeValue(f"the result of item {index + 1} of {label}")
+    data = task.data if isinstance(task.data, Mapping) else {}
+    absent: frozenset[str] = frozenset()
+    if task.action in kw.COMMANDS and data.get("check_mode", False) is False and \
+            _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
+        absent = frozenset({"skipped", "results"})
+    return ModuleResult(_item_keys(scope), f"item {index + 1} of {label}", absent)
+
+
 def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
     """What ``register`` keeps: the one result, or a loop's (``TaskExecutor._run_loop``: each
-    item's result with its loop variables, under ``results``)."""
-    unknown = next((result for result in results if not isinstance(result, dict)), None)
+    item's result with its loop variables, under ``results``; an item a module ran is a
+    :class:`ModuleResult`, and the loop's own ``changed``, ``failed`` and ``msg`` are then the run's)."""
+    unknown = next((result for result in results if not isinstance(result, dict | ModuleResult)), None)
     if unknown is not None:
         return unknown
     if not looped:
         return results[0] if results else RuntimeValue(f"the result of {label} (register: {register})")
     if not results:
         return RuntimeValue(f"the result of {label}'s empty loop (register: {register})")
+    ran = [result for result in results if isinstance(result, ModuleResult)]
+    if ran:  # _run_loop: skipped unless an item has no (or a false) skipped
+        known: dict[str, Any] = {"results": results}
+        if any(result.decides("skipped") and "skipped" not in result for result in ran):
+            known["skipped"] = False
+        return ModuleResult(known, label)
     skipped = all(result.get("skipped") for result in results)
     return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
             "changed": False}
@@ -168,22 +197,30 @@ def changed_when_of(task: Task) -> list[Any] | None:
 
 
 class ModuleResult(Mapping[str, Any]):
-    """A module's registered result before the run: its ``changed`` (what ``changed_when``
-    decided) and that it is no loop's; anything else, and so the whole, only the run gives."""
+    """A module's registered result before the run: the keys whose values are known (a
+    ``changed`` that ``changed_when`` decided, a loop item's own variables, a loop's ``results``)
+    and those known to be absent (``results`` of a task without a loop, ``skipped`` of an item a
+    command ran outside check mode); anything else, and so the whole, only the run gives."""
 
-    def __init__(self, changed: bool, label: str) -> None:
-        self._changed, self.unknown_whole = changed, f"the result of {label}"
+    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset()) -> None:
+        self._known, self._absent, self.unknown_whole = dict(known), absent, f"the result of {label}"
 
     def __getitem__(self, key: str) -> Any:
         from engine.templating.errors import RunTimeOnly
 
-        if key == "changed":
-            return self._changed
+        if key in self._known:
+            return self._known[key]
+        if key in self._absent:
+            raise KeyError(key)
         raise RunTimeOnly(f"{key!r} of {self.unknown_whole} is known only at run time")
 
+    def decides(self, key: str) -> bool:
+        """Whether the run's value of ``key`` is known: known, or known to be absent."""
+        return key in self._known or key in self._absent
+
     def __contains__(self, key: object) -> bool:
-        if key in ("changed", "results"):
-            return key == "changed"
+        if key in self._known or key in self._absent:
+            return key in self._known
         return bool(self[str(key)])  # raises: whether the module gives it is the run's
 
     def __iter__(self) -> Iterator[str]:
@@ -270,7 +307,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     if changed_when is not None and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
-            return ModuleResult(decided is True, label)
+            return ModuleResult({"changed": decided is True}, label, frozenset({"results"}))
     raise _Unknown(f"the result of {label} ({task.action})")
 
 

@@ -31,13 +31,8 @@ from var_values import values_at
 # makes it pass, and then its entry must go.
 FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
 
-FIRST_FOUND = ("include_vars of lookup('first_found', ...): ansible finds the file in the role; playbook-ls leaves "
-               "lookups that read the repository to the run, so the names it sets, and any name no level sets, "
-               "are unknown")
 MODULE_IN_RESCUED_BLOCK = ("a module in a block with a rescue: ansible's command succeeds; vars says whether it fails "
                            "is the run's (the plan assumes it succeeds)")
-LOOPED_MODULE_RESULT = ("a looped module task registered: each item's skipped and item are known before the run "
-                        "(its per-item when); playbook-ls says the whole result is the run's")
 ASSERT_ON_UNDEFINED = ("the failed result of an assert whose assertion reads a fact the host lacks (no cached "
                        "facts), under ignore_errors: ansible gives it, playbook-ls says it is the run's")
 
@@ -55,11 +50,7 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
-    **_at("deploy4_cis_hardening", "app-rh1.prod.example.com app-rh2.prod.example.com build1.prod.example.com",
-          {"roles/cis_baseline/tasks/main.yml:71": FIRST_FOUND}),
-    "deploy4_cis_hardening:site.yml:20:build1.prod.example.com": FIRST_FOUND,
     **_at("deploy4_bluegreen_release", "app-b1 app-b3", {"playbooks/verify.yml:26": MODULE_IN_RESCUED_BLOCK}),
-    **_at("deploy4_lemp_stack", "www1 www2 www3", {"roles/nginx/tasks/main.yml:20": LOOPED_MODULE_RESULT}),
     "deploy4_k8s_cluster:roles/kubernetes/preinstall/tasks/main.yml:28:cp3": ASSERT_ON_UNDEFINED,
 }
 

@@ -1,0 +1,181 @@
+"""Where a lookup finds a file (``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path``)
+and ``first_found``, which only asks which files exist (ansible-core 2.19:
+plugins/lookup/first_found.py). Shared by the run's lookups (engine.run.file_and_command_lookups),
+which ask the machine, and :class:`RepositoryLookups`, static templating's, which asks only about
+the repository's own files and leaves any other path to the run."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from engine.templating.pure_lookups import Call, LookupFailure, LookupFunction, PureLookups, _bool_option, _options
+
+
+class SearchContext(Protocol):
+    basedir: str
+    search_paths: list[str]
+    in_role: bool
+    action: str
+
+    def exists(self, path: str) -> bool: ...
+
+
+def unfrack(path: str) -> str:
+    return os.path.normpath(os.path.abspath(os.path.expanduser(os.path.expandvars(path))))
+
+
+def find_file(ctx: SearchContext, subdir: str | None, needle: str) -> str | None:
+    """``DataLoader.path_dwim_relative_stack`` over ``ansible_search_path`` then the basedir."""
+    if needle is None:
+        return None
+    if needle.startswith(("~", os.path.sep)):
+        path = unfrack(needle)
+        return path if ctx.exists(path) else None
+    candidates: list[str] = []
+    add_subdir = subdir and needle.split("/")[0] != subdir
+    for path in [*(ctx.search_paths or [ctx.basedir])]:
+        upath = unfrack(path)
+        parent = os.path.dirname(upath)
+        if ctx.in_role and parent.endswith("/tasks"):
+            candidates += [os.path.join(os.path.dirname(parent), subdir or "", needle), os.path.join(parent, needle)]
+        if add_subdir:
+            candidates.append(os.path.join(upath, subdir or "", needle))
+        candidates.append(os.path.join(upath, needle))
+    if add_subdir:
+        candidates.append(os.path.join(ctx.basedir, subdir or "", needle))
+    candidates.append(os.path.join(ctx.basedir, needle))
+    return next((c for c in candidates if ctx.exists(c)), None)
+
+
+def split_on(terms: Any, splitters: str) -> list[str]:
+    import re
+
+    if isinstance(terms, str):
+        return re.split("[" + "".join(map(re.escape, splitters)) + "]", terms)
+    out: list[str] = []
+    for term in terms:
+        out.extend(split_on(term, splitters))
+    return out
+
+
+def lookup_first_found(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
+    defaults = {"files": [], "paths": [], "skip": False}
+    opts = _options(kwargs, defaults, "first_found")
+    if call.invoked_as_with:  # _recurse_terms(omit_undefined=True): undefined values dropped at any depth
+        terms = without_undefined(terms)
+        subdir = next((s for s in ("template", "var", "file") if s in call.context.action), "file") + "s"
+    else:  # _recurse_terms(omit_undefined=False): an undefined value anywhere in the terms fails
+        trip_undefined(terms)
+        subdir = None
+    if not terms:
+        terms = opts["files"]
+
+    def process(items: Sequence[Any]) -> list[str]:
+        nonlocal opts
+        search: list[str] = []
+        for term in items:
+            if isinstance(term, Mapping):
+                unknown = sorted(set(term) - {"files", "paths", "skip"})
+                if unknown:
+                    raise LookupFailure(f"Unsupported parameters for (first_found) lookup: {', '.join(unknown)}")
+                # set_options(direct=term): the term's options over the defaults, kept for the
+                # terms after it and for skip
+                opts = {**defaults, **term}
+                files = opts["files"]
+            elif isinstance(term, str):
+                files = [term]
+            elif isinstance(term, Sequence):
+                search.extend(process(term))
+                continue
+            else:
+                raise LookupFailure("Invalid term supplied. A string, dict or list is required, not "
+                                    f"{type(term).__name__!r}).")
+            filelist = split_on(files, ",;")
+            pathlist = split_on(opts["paths"], ",:;")
+            search.extend([os.path.join(p, f) for p in pathlist for f in filelist] if pathlist else filelist)
+        return search
+
+    for name in process(terms):
+        path = find_file(call.context, subdir, name)
+        if path is not None:
+            return [os.path.normpath(os.path.abspath(os.path.expanduser(path)))]
+    if _bool_option(opts["skip"]):
+        return []
+    raise LookupFailure("No file was found when using first_found.")
+
+
+lookup_first_found.accepts_undefined = True  # type: ignore[attr-defined] - with_first_found drops undefined terms
+
+
+def trip_undefined(value: Any) -> None:
+    """Fail on the first undefined value in ``value`` with its own error, not as the lookup's."""
+    from jinja2 import Undefined
+    from jinja2.exceptions import UndefinedError
+
+    from engine.templating.errors import TemplateFailure
+
+    if isinstance(value, Undefined):
+        try:
+            value._fail_with_undefined_error()
+        except UndefinedError as exc:
+            raise TemplateFailure(str(exc)) from exc
+    for item in value.values() if isinstance(value, Mapping) else value if isinstance(value, list | tuple) else ():
+        trip_undefined(item)
+
+
+def without_undefined(value: Any) -> Any:
+    from jinja2 import Undefined
+
+    if isinstance(value, Mapping):
+        return {k: without_undefined(v) for k, v in value.items() if not isinstance(v, Undefined)}
+    if isinstance(value, list | tuple):
+        return type(value)(without_undefined(v) for v in value if not isinstance(v, Undefined))
+    return value
+
+
+@dataclass(frozen=True)
+class RepositoryLookups(PureLookups):
+    """Static templating's lookups for one task: those that read nothing, and ``first_found``,
+    which only asks whether files exist. A candidate inside ``roots`` (the playbook's directory,
+    the role's and the task file's: the repository playbook-ls reads) is looked up; one outside
+    them (an absolute path, ``~``, a ``..`` that leaves them) is the controller's at run time, and
+    so is the lookup's value when the search reaches it."""
+
+    basedir: str = ""
+    search_paths: list[str] = field(default_factory=list)
+    in_role: bool = False
+    action: str = ""
+
+    def resolve(self, name: str) -> LookupFunction:
+        from engine.templating.pure_lookups import short_name
+
+        return lookup_first_found if short_name(name) == "first_found" else super().resolve(name)
+
+    def exists(self, path: str) -> bool:
+        from engine.templating.errors import RunTimeOnly
+
+        roots = [os.path.realpath(root) for root in [self.basedir, *self.search_paths] if root]
+        # a link is followed to where it leads: the repository's only if that is inside it too
+        for place in (unfrack(path), os.path.realpath(path)):
+            if not any(os.path.commonpath([place, root]) == root for root in roots):
+                raise RunTimeOnly(f"first_found looks for {path!r}, outside the repository: only the run "
+                                  "knows whether it exists")
+        return os.path.exists(path)
+
+
+def search_paths(role_path: str | None, task_file: str | None) -> list[str]:
+    """``Task.get_search_path``: the role's path, then the task file's directory."""
+    paths = [role_path] if role_path else []
+    if task_file:
+        paths.append(os.path.dirname(task_file))
+    return list(dict.fromkeys(paths))
+
+
+def repository_lookups(role_path: str | None, task_file: str | None, basedir: str,
+                       action: str = "") -> RepositoryLookups:
+    """The static lookups of a task in ``role_path`` (or none) written in ``task_file``."""
+    return RepositoryLookups(basedir=basedir, search_paths=search_paths(role_path, task_file),
+                             in_role=bool(role_path), action=action)
