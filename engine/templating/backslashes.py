@@ -10,7 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a cold listing, which loads this module, 20 ms it needs nothing else for
+    from typing import Any
 
 _ESCAPING: ContextVar[bool] = ContextVar("escaping_backslashes", default=False)
 _LEXERS: dict[tuple[Any, ...], Any] = {}
