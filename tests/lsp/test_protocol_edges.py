@@ -85,11 +85,15 @@ def _tcp_server(root: Path, port: int) -> subprocess.Popen[bytes]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
-def _connect(port: int) -> socket.socket:
-    for _ in range(100):
+def _connect(port: int, server: subprocess.Popen[bytes]) -> socket.socket:
+    # a loaded machine can take many seconds to start the server: wait while it lives
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         try:
             return socket.create_connection(("127.0.0.1", port), timeout=10)
         except OSError:
+            if server.poll() is not None:
+                pytest.fail(f"the server ended before it listened: {server.stderr.read()!r}")  # type: ignore[union-attr]
             time.sleep(0.1)
     pytest.fail("the server never listened")
 
@@ -109,10 +113,10 @@ def test_a_dropped_tcp_connection_ends_the_server(root: Path) -> None:
     port = _free_port()
     server = _tcp_server(root, port)
     try:
-        connection = _connect(port)
+        connection = _connect(port, server)
         assert _ask(connection, 1, "initialize", {"processId": None, "rootUri": root.as_uri(), "capabilities": {}})
         connection.close()  # the client goes away without shutdown
-        assert server.wait(10) is not None
+        assert server.wait(60) is not None
     finally:
         if server.poll() is None:
             server.kill()
@@ -123,9 +127,9 @@ def test_a_second_tcp_client_is_refused_and_the_first_keeps_its_session(root: Pa
     server = _tcp_server(root, port)
     initialize = {"processId": None, "rootUri": root.as_uri(), "capabilities": {}}
     try:
-        first = _connect(port)
+        first = _connect(port, server)
         assert _ask(first, 1, "initialize", initialize)["result"]["capabilities"]  # type: ignore[index]
-        second = _connect(port)
+        second = _connect(port, server)
         refusal = _ask(second, 1, "initialize", initialize)
         assert refusal is not None and "already serves another client" in refusal["error"]["message"]
         assert second.recv(1) == b""  # and hung up
@@ -134,7 +138,7 @@ def test_a_second_tcp_client_is_refused_and_the_first_keeps_its_session(root: Pa
         assert "result" in _ask(first, 2, "textDocument/hover", hover)  # type: ignore[operator]
         assert _ask(first, 3, "shutdown", None) == {"jsonrpc": "2.0", "id": 3, "result": None}
         first.close()
-        assert server.wait(10) is not None
+        assert server.wait(60) is not None
     finally:
         if server.poll() is None:
             server.kill()

@@ -2,8 +2,9 @@
 generated playbook are answered, and hovers sent meanwhile are answered quickly.
 
 ``PLAYBOOK_LS_BIG_LINES`` sets the playbook's size (6,000 lines by default; the target is met on
-50,000) and ``PLAYBOOK_LS_BIG_WAIT_MS`` the longest a hover may wait (default 1,000 ms, room for
-a loaded test machine; the target is 200 ms).
+50,000) and ``PLAYBOOK_LS_BIG_WAIT_MS`` the longest a hover may wait (default 1,000 ms; the target is
+200 ms). On a machine loaded enough that the hints take longer than twice that, a hover may wait up
+to half their time: one held behind them would wait all of it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, "never indexed"
             time.sleep(0.2)
         whole = {"start": {"line": 0, "character": 0}, "end": {"line": size, "character": 0}}
+        hints_sent = time.monotonic()
         hints = client.send("textDocument/inlayHint", {"textDocument": document, "range": whole})
         waits = []
         while hints not in client.answers:
@@ -50,9 +52,14 @@ def test_whole_document_inlay_hints_hold_no_hover(tmp_path: Path) -> None:
             answer = client.response(client.send("textDocument/hover", hover), 60)
             waits.append((time.monotonic() - sent) * 1000)
             assert answer.get("result") is not None
+        hints_ms = (time.monotonic() - hints_sent) * 1000
         found = client.response(hints)["result"]
         assert any("inherited: outer" in hint["label"] for hint in found)
-        assert max(waits) < WAIT_MS, f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints: {waits}"
+        # A hover held behind the hints would wait about as long as the hints took. On a loaded machine
+        # both slow down alike, so the bound is the larger of the fixed one and half the hints' time.
+        bound = max(WAIT_MS, hints_ms / 2)
+        assert max(waits) < bound, (f"a hover waited {max(waits):.0f} ms behind whole-document inlay hints "
+                                    f"that took {hints_ms:.0f} ms: {waits}")
     finally:
         client.process.kill()
         client.process.wait()
