@@ -295,6 +295,29 @@ def _apply(settings: Settings, data: Mapping[str, Any], locate: Locator) -> None
             _job_templates(settings, _table(value, raw_key, span), str(raw_key), locate)
 
 
+VARIABLE_FILE_SUFFIXES = (".yml", ".yaml", ".json")
+
+
+def _template_files(root: str, entries: list[str]) -> list[tuple[str, bool]]:
+    """``job_templates.files`` with each directory replaced by the YAML and JSON files below it,
+    sorted (the filetree layout of the configuration-as-code collections, whose ``filetree_read``
+    joins the ``controller_templates`` of every file of ``controller_job_templates.d/``); each with
+    whether it was listed itself (a listed file must hold job templates)."""
+    result = []
+    for entry in entries:
+        top = os.path.join(root, entry)
+        if not os.path.isdir(top):
+            result.append((entry, True))
+            continue
+        found = []
+        for directory, subdirectories, names in os.walk(top):
+            subdirectories[:] = [name for name in subdirectories if not name.startswith(".")]
+            found += [os.path.relpath(os.path.join(directory, name), root) for name in names
+                      if name.endswith(VARIABLE_FILE_SUFFIXES) and not name.startswith(".")]
+        result += [(file, False) for file in sorted(found)]
+    return result
+
+
 def _strings(value: Any, key: Any, span: Span | None) -> list[str]:
     if isinstance(value, str):
         return [value]
@@ -379,7 +402,8 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
     if "variables" in table:
         variables = dict(_table(table["variables"], f"{key}.variables", locate((key, "variables"))))
     items = []
-    for file in _strings(table.get("files", []), f"{key}.files", locate((key, "files"))):
+    for file, listed in _template_files(settings.root, _strings(table.get("files", []), f"{key}.files",
+                                                                  locate((key, "files")))):
         path = os.path.join(settings.root, file)
         try:
             text = files.read_text(path)
@@ -388,6 +412,8 @@ def _job_templates(settings: Settings, table: Mapping[str, Any], key: str, locat
         loaded = parse_text(text, path)
         if loaded.error is not None:
             raise ConfigError(loaded.error.message, loaded.error.span)
+        if not listed and not reader.lists_templates(loaded.data):
+            continue  # a directory's other files (credentials, projects, ...): the filetree reads them elsewhere
         try:
             items += reader.template_items(loaded.data, path, environment)
         except ProfileError as exc:

@@ -9,7 +9,8 @@ made (groups, hosts, variables, in ansible's order) is added to the inventory.
 
 The result is cached, in memory and in the user's cache directory, keyed by the contents of the
 source, the plugin's file, ansible.cfg and the ``ANSIBLE_*`` environment: the same files give the
-same answer without running anything. An entry is read back only when this user's playbook-ls
+same answer without running anything. A source the plugin failed on is remembered only in memory,
+for a minute (:data:`FAILURE_SECONDS`). An entry is read back only when this user's playbook-ls
 sealed it (:mod:`engine.user_cache`), within the answer's size bound and with the answer's shape.
 When the source's configuration turns the plugin's own cache on (``cache: true``, a ``Cacheable``
 plugin), the entry also expires after its ``cache_timeout`` (ansible's default 3600 s), as the
@@ -36,6 +37,10 @@ TIMEOUT_SECONDS = 60.0
 MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 """An answer larger than this is refused: a runaway plugin must not exhaust the editor's memory."""
 DEFAULT_CACHE_TIMEOUT = 3600
+FAILURE_SECONDS = 60.0
+"""How long a failed reading is remembered in memory: an editor reading the inventory again on each
+change does not re-run a failing plugin (seconds of CPU) each time, and a failure of the network
+is retried soon after."""
 FORMAT = 2
 """Bumped when the child's document changes, so that older cache entries are not read."""
 CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ansible_child.py")
@@ -176,8 +181,10 @@ def read_source(request: Request, flush: bool = False) -> dict[str, Any]:
         document = decode_legacy_json(text)
     except ValueError as exc:
         raise PluginRunError(f"the answer of ansible-core for '{request.source}' is not JSON: {exc}") from None
-    if document.get("_meta", {}).get("parsed"):  # a failure may be the network's: ask again next time
+    if document.get("_meta", {}).get("parsed"):
         _store(key, request, document, text, now)
+    else:  # a failure may be the network's: asked again a little later, and never kept on disk
+        _memory[key] = now + FAILURE_SECONDS, document
     return document
 
 

@@ -12,13 +12,24 @@ from typing import Any
 
 from engine.inventory.addresses import expand_hostpattern
 from engine.inventory.data import InventoryData, InventoryError
+from engine.values import YamlTimestamp
 
 SECTIONS = ("vars", "children", "hosts")
 
 
+_TAGGED = "<class 'ansible.module_utils._internal._datatag._AnsibleTagged{}'>"
+
+
 def _type_name(value: Any) -> str:
-    """How ansible words a type in these messages (``<class 'list'>``)."""
-    return str(type(value)).replace("engine.span.YSeq", "list").replace("engine.span.YMap", "dict")
+    """How ansible words a type in these messages: what its YAML loader made is tagged with its
+    origin, a subclass that shows (``<class '..._AnsibleTaggedList'>``); a boolean cannot be."""
+    if isinstance(value, YamlTimestamp):
+        return _TAGGED.format(type(value.moment).__name__.capitalize().replace("time", "Time"))
+    for kind, name in ((bool, ""), (str, "Str"), (int, "Int"), (float, "Float"), (bytes, "Bytes"),
+                       (list, "List"), (MutableMapping, "Dict")):
+        if isinstance(value, kind):
+            return _TAGGED.format(name) if name else str(type(value))
+    return str(type(value))
 
 
 def parse_yaml_inventory(inventory: InventoryData, data: Any) -> None:
@@ -45,19 +56,32 @@ def populate_host_vars(inventory: InventoryData, hosts: list[str], variables: An
             inventory.set_variable(host, var, variables[var])
 
 
+def _text(value: Any) -> str:
+    """``value`` as ansible's messages print it: a timestamp is the date or datetime its loader made."""
+    return str(value.moment) if isinstance(value, YamlTimestamp) else str(value)
+
+
+def _is_text(value: Any) -> bool:
+    """Whether ansible's loader made a string of ``value`` (not of a YAML timestamp: a date)."""
+    return isinstance(value, str) and not isinstance(value, YamlTimestamp)
+
+
 def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
     if not isinstance(group_data, (MutableMapping, type(None))):
-        inventory.warn(f"Skipping '{group}' as this is not a valid group definition")
+        inventory.warn(f"Skipping '{_text(group)}' as this is not a valid group definition")
         return group
     try:
+        if group and not _is_text(group):
+            raise InventoryError(f"Invalid group name supplied, expected a string but got {_type_name(group)} "
+                                 f"for {_text(group)}")
         group = inventory.add_group(group)
     except InventoryError as exc:
-        raise InventoryError(f"Unable to add group {group}: {exc}") from exc
+        raise InventoryError(f"Unable to add group {_text(group)}: {exc}") from exc
     if group_data is None:
         return group
     for section in SECTIONS:
         if section in group_data:
-            if isinstance(group_data[section], str):
+            if _is_text(group_data[section]):
                 group_data[section] = {group_data[section]: None}
             if not isinstance(group_data[section], (MutableMapping, type(None))):
                 raise InventoryError(f'Invalid "{section}" entry for "{group}" group, requires a dictionary, found '
@@ -80,10 +104,12 @@ def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
         elif key == "hosts":
             for host_pattern in value:
                 try:
+                    if isinstance(host_pattern, YamlTimestamp):
+                        raise TypeError(host_pattern)
                     hosts, port = expand_hostpattern(host_pattern)
                 except TypeError:
-                    raise InventoryError(f"Host pattern {host_pattern} must be a string. Enclose integers/floats in "
-                                         "quotation marks.") from None
+                    raise InventoryError(f"Host pattern {_text(host_pattern)} must be a string. Enclose "
+                                         "integers/floats in quotation marks.") from None
                 populate_host_vars(inventory, hosts, value[host_pattern] or {}, group, port)
         else:
             inventory.warn(f'Skipping unexpected key ({key}) in group ({group}), only "vars", "children" and "hosts" '

@@ -110,6 +110,11 @@ def template_items(data: Any, file: str, environment: str | None = None) -> list
     return _listed(data, span, environment)
 
 
+def lists_templates(data: Any) -> bool:
+    """Whether a parsed variables file lists job templates (see :func:`template_items`)."""
+    return bool(_lists_of(data))
+
+
 def _lists_of(data: Any) -> list[str]:
     """The keys of ``data`` that list job templates, in the file's order."""
     if not isinstance(data, Mapping):
@@ -205,10 +210,16 @@ def _profile(item: Any, span: Span, shape: str, projects: Mapping[str, str],
     name = fields.get("name")
     if not isinstance(name, str) or not name:
         raise ProfileError("a job template needs a 'name'", span)
+    # the run names the template as it templates it (controller_configuration's filetree layout
+    # writes "{{ orgs }} Deploy"): the profile is launched by that name
+    name = _templated(name, "name", f"job template '{name}'", name, at("name"), shape, variables)
+    if not isinstance(name, str) or not name:
+        raise ProfileError("a job template needs a 'name'", span)
+    fields["name"] = name
     profile = LaunchProfile(name, span)
     what = f"job template '{name}'"
     for field, value in list(fields.items()):
-        if field in READ and (field != "extra_vars" or shape == "code"):
+        if field in READ and field != "name" and (field != "extra_vars" or shape == "code"):
             fields[field] = _templated(value, field, what, name, at(field), shape, variables)
     for field in PLAIN:
         # forks 0 is AWX's "ansible's default": it passes --forks only when it is above 0

@@ -161,20 +161,32 @@ def _playbook_dir(value: str | None) -> str | None:
 
 
 def report_problems(inventory: Inventory) -> None:
-    """Warnings on standard error, worded as ansible words them."""
-    for message in inventory.plugin_warnings:
-        _warn(message)
-    for message in inventory.data.warnings:
-        _warn(message)
+    """Warnings on standard error, worded as ansible words them, each once: ansible's display
+    drops a message it showed already (a source given twice fails twice, and says it once)."""
+    shown: set[object] = set()
+
+    def once(key: object) -> bool:
+        if key in shown:
+            return False
+        shown.add(key)
+        return True
+
+    for message in (*inventory.plugin_warnings, *inventory.data.warnings):
+        if once(message):
+            _warn(message)
     for entry in inventory.report:
         if isinstance(entry, str):
-            _warn(entry)
+            if once(entry):
+                _warn(entry)
             continue
-        _warn(f"Failed to parse inventory with {entry.plugin!r} plugin: {entry.message}")
-        if entry.detail:
-            print(f"Standard error from inventory script:\n{entry.detail}", file=sys.stderr, end="")
+        # ansible's message names the source it failed on: the same words for two sources are two messages
+        if once((entry.source, entry.plugin, entry.message, entry.detail)):
+            _warn(f"Failed to parse inventory with {entry.plugin!r} plugin: {entry.message}")
+            if entry.detail:
+                print(f"Standard error from inventory script:\n{entry.detail}", file=sys.stderr, end="")
     for note in inventory.notes:
-        _warn(note)
+        if once(note):
+            _warn(note)
 
 
 _SURROGATES = re.compile("[\ud800-\udfff]")

@@ -89,6 +89,10 @@ def _json_key(key: Any) -> Any:
     """A key as ansible's legacy JSON profile writes it, before the keys are sorted: text as it is,
     ``None``, booleans and numbers as their JSON (``80`` is ``"80"``, so it sorts after ``"443"``;
     ``true``, ``null``)."""
+    if isinstance(key, YamlTimestamp):  # a date or datetime ansible's loader made: no JSON key
+        kind = "DateTime" if isinstance(key.moment, datetime.datetime) else "Date"
+        raise _unexpected(f"Key of type '_AnsibleTagged{kind}' is not JSON serializable by the 'inventory_legacy' "
+                          "profile.")
     if isinstance(key, str):
         return key
     if key is None or isinstance(key, (int, float)):
@@ -110,9 +114,10 @@ def as_ansible_holds(value: Any, memo: dict[int, Any] | None = None) -> Any:
     if id(value) in memo:
         return memo[id(value)]
     memo[id(value)] = value  # a container holding itself is left as it is
-    if isinstance(value, dict):
-        items = {key: as_ansible_holds(item, memo) for key, item in value.items()}
-        same = all(items[key] is item for key, item in value.items())
+    if isinstance(value, dict):  # a key may be a timestamp too (`2024-01-01: new year`)
+        items = {key.moment if isinstance(key, YamlTimestamp) else key: as_ansible_holds(item, memo)
+                 for key, item in value.items()}
+        same = all(not isinstance(key, YamlTimestamp) and items[key] is item for key, item in value.items())
     else:
         items = [as_ansible_holds(item, memo) for item in value]
         same = all(new is old for new, old in zip(items, value, strict=True))

@@ -10,6 +10,10 @@ to run from), ``calls`` (more outputs: name -> arguments after the sources), ``l
 PLAYBOOK ... --list-tasks`` against ``playbook-ls list-tasks PLAYBOOK ...``) and
 ``needs_ansible_core`` (a plugin playbook-ls has ansible-core run: skipped without it). An ``ansible.cfg``
 in the directory run from is read by both tools.
+
+``--toml`` needs the tomli-w library, which the test extra installs. A case whose ``--toml`` outputs
+show both tools refusing without it says ``without_tomli_w``: both are run with the library hidden.
+Other ``--toml`` calls are skipped where it is not installed.
 """
 
 from __future__ import annotations
@@ -73,6 +77,7 @@ class Case:
     list_hosts: tuple[tuple[str, tuple[str, ...]], ...] = ()
     list_tasks: tuple[tuple[str, tuple[str, ...]], ...] = ()
     needs_ansible_core: bool = False
+    without_tomli_w: bool = False
 
     @property
     def run_dir(self) -> Path:
@@ -121,7 +126,7 @@ def load_cases() -> list[Case]:
                           tuple(data.get("args", ())), tuple(sorted(data.get("env", {}).items())),
                           data.get("cwd", ""), _named_calls(data.get("calls", {})),
                           _named_calls(data.get("list_hosts", {})), _named_calls(data.get("list_tasks", {})),
-                          data.get("needs_ansible_core", False)))
+                          data.get("needs_ansible_core", False), data.get("without_tomli_w", False)))
     return cases
 
 
@@ -172,8 +177,36 @@ def _clean_environment() -> dict[str, str]:
     return _clean_environment_of(dict(os.environ))
 
 
+def hides_tomli_w(case: Case, call: Call) -> bool:
+    """Whether ``call`` is run as if tomli-w were not installed (the case's ``without_tomli_w``)."""
+    return case.without_tomli_w and "--toml" in call.args
+
+
+def needs_tomli_w(case: Case, call: Call) -> bool:
+    """A ``--toml`` call recorded with tomli-w installed."""
+    return "--toml" in call.args and not case.without_tomli_w
+
+
+def tomli_w_installed() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("tomli_w") is not None
+
+
+def _without_tomli_w_path() -> str:
+    """A directory whose ``tomli_w`` fails to import, put first on ansible's PYTHONPATH."""
+    import tempfile
+
+    directory = Path(tempfile.gettempdir()) / f"no-tomli-w-{os.getuid()}"
+    directory.mkdir(exist_ok=True)
+    (directory / "tomli_w.py").write_text('raise ImportError("hidden: the recording was made without tomli-w")\n')
+    return str(directory)
+
+
 def run_ansible(case: Case, call: Call) -> Outcome:
     env = _clean_environment() | {"ANSIBLE_NOCOLOR": "1"} | dict(case.env)
+    if hides_tomli_w(case, call):
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (_without_tomli_w_path(), env.get("PYTHONPATH"))))
     done = subprocess.run(case.ansible_command(call), cwd=case.run_dir, capture_output=True, text=True,
                           env=env, timeout=120, check=False)
     return Outcome(normalise(done.stdout, case), done.returncode,
@@ -188,14 +221,33 @@ def run_ours(case: Case, call: Call) -> Outcome:
     os.chdir(case.run_dir)
     os.environ.clear()
     os.environ.update(_clean_environment_of(previous_env) | dict(case.env))
+    hidden = contextlib.ExitStack()
+    if hides_tomli_w(case, call):  # None in sys.modules: an import of it fails
+        hidden.enter_context(_module_hidden("tomli_w"))
     try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        with hidden, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = main(case.our_command(call))
     finally:
         os.chdir(previous)
         os.environ.clear()
         os.environ.update(previous_env)
     return Outcome(normalise(out.getvalue(), case), code, kept_warnings(normalise(err.getvalue(), case), call.tool))
+
+
+@contextlib.contextmanager
+def _module_hidden(name: str):
+    before = sys.modules.get(name, _ABSENT)
+    sys.modules[name] = None  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        if before is _ABSENT:
+            del sys.modules[name]
+        else:
+            sys.modules[name] = before  # type: ignore[assignment]
+
+
+_ABSENT = object()
 
 
 def read_expected(case: Case) -> dict[str, Outcome]:

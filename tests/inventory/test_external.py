@@ -99,6 +99,32 @@ def test_plugin_cache_timeout_is_honoured(workspace: tuple[Path, list[str]], mon
     assert external.plugin_cache_timeout({"cache": False, "cache_timeout": 5}) is None
 
 
+def test_a_failure_is_remembered_a_minute_in_memory_only(workspace: tuple[Path, list[str]],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    root, runs = workspace
+    failed = json.loads(_document(1))
+    failed["_meta"]["parsed"] = False
+
+    def child(request: external.Request) -> str:
+        runs.append(request.source)
+        return json.dumps(failed)
+
+    monkeypatch.setattr(external, "_run_child", child)
+    now = time.time()
+    monkeypatch.setattr(external.time, "time", lambda: now)
+    _load(root)
+    _load(root)
+    assert len(runs) == 1
+    monkeypatch.setattr(external.time, "time", lambda: now + external.FAILURE_SECONDS + 1)
+    _load(root)
+    assert len(runs) == 2
+    external._memory.clear()  # a new process: nothing on disk
+    _load(root)
+    assert len(runs) == 3
+
+
 def test_without_ansible_core_the_source_fails_with_the_reason(workspace: tuple[Path, list[str]],
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     root, _ = workspace

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from playbook_ls.cli.main import main
-from playbook_ls.config import load_settings
+from playbook_ls.config import ConfigError, load_settings
 
 LAYOUT = Path(__file__).resolve().parent / "fixtures" / "aap_configuration_template"
 NAMES = ["aap_config", "build_execution_environments", "build_custom_collections", "console_token_refresh",
@@ -219,3 +219,36 @@ def test_a_lookup_reads_only_files_under_its_search_path(tmp_path: Path) -> None
     (tmp_path / "files").mkdir()
     (tmp_path / "files" / "motd").write_text("hello\n\n")
     assert lookup("file", "motd") == "hello"
+
+
+FILETREE = Path(__file__).resolve().parent / "fixtures" / "controller_configuration_filetree"
+
+
+def test_the_filetree_layout_reads_a_directory_and_names_templates_as_the_run_templates_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(FILETREE / "orgs_vars", tmp_path / "orgs_vars")
+    for book in ("config-controller", "desired-state", "helloworld"):
+        (tmp_path / f"{book}.yml").write_text("- hosts: all\n  gather_facts: false\n  tasks:\n    - ping:\n")
+    (tmp_path / "local.ini").write_text("localhost ansible_connection=local\n")
+    monkeypatch.chdir(tmp_path)
+    settings = ("job_templates:\n  files:\n    - orgs_vars/ExampleOrg/env/common\n"
+                "  projects:\n    ExampleOrg CasC_Data: .\n    ExampleOrg Container_Group: .\n"
+                "  inventories:\n    ExampleOrg Localhost: local.ini\n")
+    (tmp_path / ".playbook-ls.yml").write_text(settings)
+    names = ["CasC_JobTemplates_AAP_CI_Webhook", "CasC_JobTemplates_AAP_CI_Config_Controller",
+             "CasC_JobTemplates_AAP_Desired_State", "JT_Container_Group",
+             "JT_Container_Group TEST DEMO First Push", "JT_Container_Group TEST DEMO - Second Push"]
+    refused = load_settings(None, ".").refused_templates
+    assert sorted(refused) == sorted(f"{{{{ orgs }}}} {name}" for name in names)  # no orgs: refused by name
+    (tmp_path / ".playbook-ls.yml").write_text(settings + "  variables:\n    orgs: ExampleOrg\n    env: dev\n")
+    loaded = load_settings(None, ".")
+    assert [profile.name for profile in loaded.profiles] == [f"ExampleOrg {name}" for name in names]
+    assert not loaded.refused_templates  # the projects directory's files list no templates: skipped
+    code, shown, err = launch(capsys, "ExampleOrg CasC_JobTemplates_AAP_Desired_State", "-t", "deploy")
+    assert (code, err) == (0, "")
+    assert shown["fields"]["playbook"] == "desired-state.yml" and shown["fields"]["job_tags"] == "deploy"
+    (tmp_path / ".playbook-ls.yml").write_text(settings.replace("orgs_vars/ExampleOrg/env/common",
+                                                                "orgs_vars/ExampleOrg/env/common/controller_projects.d/"
+                                                                "controller_projects.yml"))
+    with pytest.raises(ConfigError, match="holds no job templates"):  # a file listed itself must hold some
+        load_settings(None, ".")
