@@ -129,7 +129,7 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
     try:
         compiled = _compiled(value)
         if _recorders:
-            note_names(compiled.names)
+            note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(compiled.names) else compiled.names)
         key, held = compiled.key(value, variables)
         known = _recalled(key)
         if known is not None:

@@ -128,9 +128,12 @@ def test_a_name_a_template_reaches_by_a_computed_string_is_read_by_it() -> None:
     assert {"a", "b"} <= names
     from engine.templating.load_time import note_template
 
+    for text in ("{{ vars[which] }}", "{{ lookup('vars', which) }}", "{{ hostvars['h'][which] }}"):
+        with names_recorded() as names:
+            note_template(text)
+        assert READS_ALL in names, text
     with names_recorded() as names:
-        note_template("{{ vars[which] }}")
-        note_template("{{ lookup('vars', which) }}")
+        render("{{ vars[which] | default(1) }}", resolve_variables({"which": "a", "vars": {"a": 2}}))
     assert READS_ALL in names
 
 
