@@ -147,11 +147,15 @@ def _reuse_differs(old: str, new: str, playbooks: list[str]) -> list[str]:
         texts = []
         for reuse in (True, False):
             files_changed()
-            with inside(new):
-                texts.append(as_json(build_review(old, new, [path], RunOptions(playbook="", inventory=[]), None, new,
-                                                  reuse=reuse)))
-        if texts[0] != texts[1]:
-            differs.append(path)
+            try:
+                with inside(new):
+                    review = build_review(old, new, [path], RunOptions(playbook="", inventory=[]), None, new,
+                                          reuse=reuse)
+                texts.append(as_json(review))
+            except Exception as exc:  # noqa: BLE001 - said as this playbook's, the commit goes on
+                texts.append(f"error {exc!r}")
+        if texts[0] != texts[1] or texts[0].startswith("error"):
+            differs.append(path if texts[0] != texts[1] else f"{path}: {texts[0]}")
     return differs
 
 
