@@ -11,6 +11,10 @@ the change reaches (or those named) and every selection the review compares (the
 revisions gives what now runs and no longer runs. A difference the review claims that ansible's
 listings do not show is false; one they show that the review does not claim is missing. A task
 renamed and listed on both sides is one task (ansible lists the new name instead of the old).
+Tasks listed in another order count as the listings show them (compare.order_changes of ansible's
+two listings). Each compared playbook is also reviewed as diff reviews it, with the old side's
+readings taken from the new side's where they cannot differ and all read again: the two reviews
+must be the same (``reuse-differs`` counts those that are not).
 Prints one line per commit and the totals; the per-commit detail goes to --json. --listings names
 listings recorded beforehand (a held-out set recorded before any review ran):
 ``DIR/OWNER+NAME/COMMIT/{old,new}/PLAYBOOK@default.txt`` and ``...@tags=T.txt`` (``/`` in the
@@ -35,7 +39,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "review"))
 
-from review_cases import claimed_listing_changes, listing_names, selection_of  # noqa: E402
+from review_cases import (  # noqa: E402
+    claimed_listing_changes,
+    claimed_order_changes,
+    listing_names,
+    selection_of,
+    shown_order_changes,
+)
 
 from playbook_ls.review.compare import review_playbook  # noqa: E402
 from playbook_ls.review.revisions import git, write_revision  # noqa: E402
@@ -110,12 +120,43 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
                 before, after = (listing_names(texts[side], os.path.realpath(roots[side]))
                                  for side in ("old", "new"))
                 now, gone = claimed_listing_changes(old, new, selection_change, selection_of(args))
+                order = shown_order_changes(texts["old"], texts["new"], os.path.realpath(roots["old"]),
+                                            os.path.realpath(roots["new"]))
                 result["compared"] += 1
-                result["shown"] = result.get("shown", 0) + (after - before).total() + (before - after).total()
-                for claimed, shown, what in ((now, after - before, "now runs"), (gone, before - after, "no longer")):
+                result["shown"] = result.get("shown", 0) + (after - before).total() + (before - after).total() \
+                    + order.total()
+                for claimed, shown, what in ((now, after - before, "now runs"), (gone, before - after, "no longer"),
+                                             (claimed_order_changes(selection_change), order, "another order")):
                     result["false"] += [[path, selection_change.label, what, *key] for key in claimed - shown]
                     result["missing"] += [[path, selection_change.label, what, *key] for key in shown - claimed]
+        result["reuse_differs"] = _reuse_differs(roots["old"], roots["new"], reached[:max_playbooks])
     return result
+
+
+def _reuse_differs(old: str, new: str, playbooks: list[str]) -> list[str]:
+    """The playbooks whose review (as diff makes it, no inventory) differs when the old side's
+    readings are taken from the new side's where they cannot differ and when they are all read
+    again: a cache must never change a result."""
+    from engine.flow.plan import RunOptions
+    from engine.parsing.source import files_changed
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.report import as_json
+
+    differs = []
+    for path in playbooks:
+        texts = []
+        for reuse in (True, False):
+            files_changed()
+            try:
+                with inside(new):
+                    review = build_review(old, new, [path], RunOptions(playbook="", inventory=[]), None, new,
+                                          reuse=reuse)
+                texts.append(as_json(review))
+            except Exception as exc:  # noqa: BLE001 - said as this playbook's, the commit goes on
+                texts.append(f"error {exc!r}")
+        if texts[0] != texts[1] or texts[0].startswith("error"):
+            differs.append(path if texts[0] != texts[1] else f"{path}: {texts[0]}")
+    return differs
 
 
 def main() -> int:
@@ -146,12 +187,13 @@ def main() -> int:
         results.append(found)
         print(f"{repository[:30]:30} {commit[:10]} playbooks {len(found.get('playbooks', []))} "
               f"selections {found['compared']} shown {found.get('shown', 0)} false {len(found['false'])} "
-              f"missing {len(found['missing'])}"
+              f"missing {len(found['missing'])} reuse-differs {len(found.get('reuse_differs', []))}"
               f"{' ERROR ' + found['error'] if 'error' in found else ''} read {found.get('seconds', '-')} s",
               flush=True)
     print(f"total: {len(results)} commits, {sum(r['compared'] for r in results)} selections compared, "
           f"{sum(r.get('shown', 0) for r in results)} differences shown by ansible, "
           f"{sum(len(r['false']) for r in results)} false, {sum(len(r['missing']) for r in results)} missing, "
+          f"{sum(len(r.get('reuse_differs', [])) for r in results)} reviews changed by reuse, "
           f"{sum('error' in r for r in results)} errors")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))

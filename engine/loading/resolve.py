@@ -38,7 +38,10 @@ from engine.plugins.collection_search import CollectionFinder, collection_roots
 from engine.plugins.names import PluginNames, plugin_names_for
 from engine.span import Span, YMap, YSeq
 from engine.templating.load_time import (
+    READS_ALL,
     as_dict,
+    names_recorded,
+    note_names,
 )
 from engine.variables.magic import load_time_variables
 
@@ -187,6 +190,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         earlier = self.reuse(position) if self.reuse is not None else None
         if earlier is not None:
             self.problems += earlier.problems
+            note_names((READS_ALL,))  # what its templates read was not kept
             return earlier
         shared_plays = self.sources.shared_plays if self.reuse is None else None
         key = self._share_key(path, position[-1][1], outer, outer_vars) if shared_plays is not None else None
@@ -196,7 +200,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
                 return used_again(shared, position, frozenset(shared.reads).union(real for real, _ in position))
         first_problem = len(self.problems)
         entries, uses = self.entries, self.roles.uses
-        with self.sources.tracking() as read:
+        with self.sources.tracking() as read, names_recorded() as names:
             play = self._play(ds, path, basedir, outer, outer_vars)
         if play is not None:
             play.position = position
@@ -206,7 +210,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
                 shared_plays.put(key, SharedPlay(play, tuple(read), tuple(play.problems),
                                                  tuple(self.plugins.module_paths), tuple(self.plugins.action_paths),
                                                  self.entries - entries, self.roles.uses - uses,
-                                                 self.unchecked_modules))
+                                                 self.unchecked_modules, frozenset(names)))
         return play
 
     def _share_key(self, path: str, index: int, outer: tuple[Frame, ...],
@@ -241,6 +245,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         self.roles.uses += shared.role_uses
         self.problems += shared.problems
         self.sources.record(shared.reads)
+        note_names(shared.names)
         assert self.plugins is not None  # the key has it
         self.plugins.module_paths[:] = shared.module_paths
         self.plugins.action_paths[:] = shared.action_paths

@@ -17,7 +17,8 @@ from another's only in their label and span. Only imported plays are kept (a pla
 are resolved with it), the latest few hundred.
 
 What resolving the play did to the resolver is replayed on every later use: the problems met,
-the files read (recorded by every enclosing ``SourceCache.tracking``), the plugin directories
+the files read (recorded by every enclosing ``SourceCache.tracking``), the variable names its
+templates read (for every enclosing ``names_recorded``), the plugin directories
 its roles added, and the task entries and role uses counted against the playbook's limits.
 Kept by :func:`engine.parsing.source.files_state`: any change of the files starts it over.
 """
@@ -47,6 +48,8 @@ class SharedPlay(NamedTuple):  # no dataclasses: a listing imports nothing it do
     entries: int
     role_uses: int
     unchecked_modules: bool
+    names: frozenset[str]
+    """The variable names its templates read (:class:`engine.templating.load_time.names_recorded`)."""
 
 
 class SharedPlays:

@@ -23,6 +23,51 @@ if TYPE_CHECKING:
 
 _UNRESOLVED = object()
 
+READS_ALL = "*"
+"""Recorded for a rendering whose names cannot be told (a template refused before it is compiled,
+a run-time templar's, which can name variables by computed strings)."""
+_recorders: list[set[str]] = []
+
+
+class names_recorded:  # noqa: N801 - used as a context manager, named as one
+    """Every variable name the templates rendered meanwhile read (with :data:`READS_ALL` when that
+    cannot be told): a resolution that read none of the names two revisions set differently is
+    the same resolution on both. Recorders nest; each sees the names of what it encloses."""
+
+    def __enter__(self) -> set[str]:
+        self.names: set[str] = set()
+        _recorders.append(self.names)
+        return self.names
+
+    def __exit__(self, *_exc: object) -> None:
+        _recorders.pop()
+
+
+DYNAMIC_NAMES = frozenset({"vars", "hostvars", "lookup", "query", "q", "self", "context"})
+"""Names through which a template reaches variables by a computed string (``vars[name]``,
+``lookup('vars', name)``, ``hostvars[host][name]``)."""
+
+
+def note_template(text: str) -> None:
+    """The names ``text``, templated by a run-time templar, can read: every name it loads, or
+    :data:`READS_ALL` when it reaches variables by computed strings or does not parse here. The
+    values it reads are templated by that templar too, and noted as they are."""
+    try:
+        names = _compiled(text).names
+    except Exception:  # noqa: BLE001 - any failure to compile here: what it reads is not told
+        names = (READS_ALL,)
+    note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(names) else names)
+
+
+def recording() -> bool:
+    return bool(_recorders)
+
+
+def note_names(names: Any) -> None:
+    """``names`` read, for every :class:`names_recorded` open."""
+    for found in _recorders:
+        found.update(names)
+
 
 class Unresolved(Exception):
     """The value depends on something only known at run time, or is too large to evaluate statically."""
@@ -77,11 +122,14 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
     from jinja2.exceptions import SecurityError
 
     if value in _too_large:
+        note_names((READS_ALL,))
         raise Unresolved(_too_large[value], too_large=True)
     if depth > MAX_RENDER_DEPTH:
         raise Unresolved(f"variables refer to templated variables more than {MAX_RENDER_DEPTH} levels deep")
     try:
         compiled = _compiled(value)
+        if _recorders:
+            note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(compiled.names) else compiled.names)
         key, held = compiled.key(value, variables)
         known = _recalled(key)
         if known is not None:
@@ -273,21 +321,33 @@ class LazyVars(dict):  # type: ignore[type-arg]
     def __init__(self, variables: Mapping[str, Any]) -> None:
         super().__init__(variables)
         self._lazy = LazyVariables(_Stored(self), self._templated, Unresolved)
+        self._reads: dict[str, frozenset[str]] = {}
+        """The names templating each value read: read again from what was templated before, they
+        are recorded again (:class:`names_recorded`)."""
 
     def _templated(self, value: Any) -> Any:
         return render_or(value, self) if is_template(value) else value
 
     def __getitem__(self, name: str) -> Any:
-        return self._lazy[name]
+        reads = self._reads.get(name)
+        if reads is not None:
+            if _recorders:
+                note_names(reads)
+            return self._lazy[name]
+        with names_recorded() as found:  # what an enclosing recorder opened sees them all as they come
+            note_names((name,))
+            value = self._lazy[name]
+        self._reads[name] = frozenset(found)
+        return value
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self._lazy[name] if dict.__contains__(self, name) else default
+        return self[name] if dict.__contains__(self, name) else default
 
     def values(self) -> Any:
-        return [self._lazy[name] for name in self]
+        return [self[name] for name in self]
 
     def items(self) -> Any:
-        return [(name, self._lazy[name]) for name in self]
+        return [(name, self[name]) for name in self]
 
 
 def resolve_variables(variables: Mapping[str, Any]) -> LazyVars:

@@ -19,6 +19,7 @@ from itertools import chain, islice
 from typing import Any, Protocol
 
 from engine.booleans import FILTER_DEPRECATIONS
+from engine.templating import load_time
 from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
     MAX_RESULT_TEXT,
@@ -596,6 +597,9 @@ class Templar:
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
+
+        if load_time.recording():
+            load_time.note_template(text)
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
             deprecate = self.deprecate

@@ -18,10 +18,13 @@ if TYPE_CHECKING:
 
 
 def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: RunOptions,
-                 selections: list[tuple[str, Selection]] | None, directory: str | None = None) -> Review:
+                 selections: list[tuple[str, Selection]] | None, directory: str | None = None,
+                 reuse: bool = True, taken: list[str] | None = None) -> Review:
     """``options`` is the launch (inventory, selection, extra vars) both sides are planned
     with, its ``playbook`` unused; ``playbooks`` are relative to ``directory`` (default: the
-    working directory), which each side's root stands for."""
+    working directory), which each side's root stands for. With ``reuse``, the old side's
+    reading of a playbook is the new side's where it cannot differ (:mod:`playbook_ls.review.reuse`);
+    ``taken`` receives those playbooks."""
     directory = directory or os.getcwd()
     with side(old_spec, directory) as old, side(new_spec, directory, like=old) as new:
         changed = set(changed_files(old, new))
@@ -34,8 +37,13 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
-        old_views = _read(old, [path for path in wanted if playbooks or gone or new_views[path].reads & changed
-                                or new_views[path].problem], options, caches[old.root])
+        again = [path for path in wanted if playbooks or gone or new_views[path].reads & changed
+                 or new_views[path].problem]
+        same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again]) if reuse else set()
+        if taken is not None:
+            taken += [path for path in again if path in same]
+        old_views = {path: new_views[path] for path in again if path in same}
+        old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root]))
         chosen = [path for path in wanted if path in old_views and
                   (playbooks or _reaches(old_views[path], new_views[path], changed))]
         outcomes = {}
@@ -57,6 +65,15 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
                       [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
                       {name: list(hosts) for name, hosts in groups.items()})
+
+
+def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
+                   views: list[PlaybookView]) -> set[str]:
+    """The playbooks whose old reading is their new one (:mod:`playbook_ls.review.reuse`)."""
+    from playbook_ls.review.reuse import differing_names, reusable
+
+    names = differing_names(old, new, changed, list(options.inventory))
+    return set() if names is None else {view.path for view in views if reusable(view, names, changed)}
 
 
 def _add_value_changes(old: Side, new: Side, changed: set[str],

@@ -47,6 +47,12 @@ class SelectionChange:
     """As it is given on ansible-playbook's command line (``(no --tags)`` for the default)."""
     now_runs: list[Listed] = field(default_factory=list)
     no_longer_runs: list[Listed] = field(default_factory=list)
+    reordered: list[Listed] = field(default_factory=list)
+    """Tasks listed in both revisions whose place among the others listed in both changed
+    (:func:`order_changes`), in the new order, with where each now comes and where it came."""
+
+    def differs(self) -> bool:
+        return bool(self.now_runs or self.no_longer_runs or self.reordered)
 
 
 @dataclass
@@ -83,7 +89,7 @@ class PlaybookReview:
     (:class:`playbook_ls.review.values.ValueChange`)."""
 
     def empty(self) -> bool:
-        return not (self.tasks or any(s.now_runs or s.no_longer_runs for s in self.selections) or self.hosts
+        return not (self.tasks or any(s.differs() for s in self.selections) or self.hosts
                     or self.notifications or self.values or self.problems[0] != self.problems[1])
 
 
@@ -136,8 +142,11 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
         selections += [(f"--tags {tag}", _selection([tag], [])) for tag in touched[:MAX_SELECTIONS]]
         review.unchecked_tags = touched[MAX_SELECTIONS:]
     for label, selection in selections:
-        review.selections.append(_selection_change(label, listed(old, selection), listed(new, selection), pairs,
-                                                   old_tasks, new_tasks))
+        before, after = listed(old, selection), listed(new, selection)
+        change = _selection_change(label, before, after, pairs, old_tasks, new_tasks)
+        change.reordered = _reordered([old_tasks[key] for key in old_tasks if key in before],
+                                      [new_tasks[key] for key in new_tasks if key in after])
+        review.selections.append(change)
     if outcomes is not None:
         review.hosts = _host_changes(outcomes[0], outcomes[1], pairs, old_tasks, new_tasks)
     review.notifications = _notification_changes(old, new, pairs, old_tasks)
@@ -222,6 +231,87 @@ def _selection_change(label: str, before: set[TaskKey], after: set[TaskKey], pai
         change.no_longer_runs.append(Listed(new_tasks[new_key] if new_key else old_tasks[key], why, old_tasks[key]))
     _drop_exchanged_copies(change)
     return change
+
+
+def listing_tokens(names: list[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    """Each (play name, task name) of a listing, in its order, with how many alike came before it."""
+    seen: Counter[tuple[str, str]] = Counter()
+    tokens = []
+    for name in names:
+        tokens.append((*name, seen[name]))
+        seen[name] += 1
+    return tokens
+
+
+def order_changes(before: list[tuple[str, str]], after: list[tuple[str, str]]) -> list[int]:
+    """The places, in ``after``, of the tasks two listings (each (play name, task name) in the
+    order ansible lists them) both list whose order among those both list changed: all but a
+    longest sequence both keep in order (the first such, deterministically). A task listed under
+    a name only one listing has (added, removed, renamed) is no part of it. A function of the
+    two listings alone, so that ansible's own listings give the same answer."""
+    old_tokens, new_tokens = listing_tokens(before), listing_tokens(after)
+    common = set(old_tokens) & set(new_tokens)
+    old_seq = [token for token in old_tokens if token in common]
+    new_places = [place for place, token in enumerate(new_tokens) if token in common]
+    new_seq = [new_tokens[place] for place in new_places]
+    if old_seq == new_seq:
+        return []
+    kept = _longest_in_order(old_seq, new_seq)
+    return [place for place, token in zip(new_places, new_seq, strict=True) if token not in kept]
+
+
+def _longest_in_order(old_seq: list[Any], new_seq: list[Any]) -> set[Any]:
+    """The tokens of a longest subsequence of ``new_seq`` in ``old_seq``'s order (both hold the
+    same distinct tokens): a longest increasing subsequence of their old places, O(n log n)."""
+    from bisect import bisect_left
+
+    place = {token: index for index, token in enumerate(old_seq)}
+    ranks = [place[token] for token in new_seq]
+    tails: list[int] = []  # tails[k]: the index in ranks ending the best run of length k + 1
+    tail_ranks: list[int] = []
+    before: list[int] = [-1] * len(ranks)
+    for index, rank in enumerate(ranks):
+        at = bisect_left(tail_ranks, rank)
+        before[index] = tails[at - 1] if at else -1
+        if at == len(tails):
+            tails.append(index)
+            tail_ranks.append(rank)
+        else:
+            tails[at], tail_ranks[at] = index, rank
+    kept = set()
+    index = tails[-1] if tails else -1
+    while index >= 0:
+        kept.add(new_seq[index])
+        index = before[index]
+    return kept
+
+
+def _reordered(before: list[TaskView], after: list[TaskView]) -> list[Listed]:
+    """The tasks of ``after`` (a side's listing, in order) :func:`order_changes` finds moved among
+    those ``before`` lists too, each with the task it now follows and the one it followed."""
+    def names(tasks: list[TaskView]) -> list[tuple[str, str]]:
+        return [(task.key[0].split("\t")[0], task.name) for task in tasks]
+
+    old_names, new_names = names(before), names(after)
+    moved = order_changes(old_names, new_names)
+    if not moved:
+        return []
+    old_tokens, new_tokens = listing_tokens(old_names), listing_tokens(new_names)
+    common = set(old_tokens) & set(new_tokens)
+    old_place = {token: index for index, token in enumerate(old_tokens)}
+
+    def follows(tokens: list[tuple[str, str, int]], index: int) -> str:
+        """After which task both list it comes (in its play)."""
+        earlier = [token for token in tokens[:index] if token in common and token[0] == tokens[index][0]]
+        return f"after '{earlier[-1][1]}'" if earlier else "first"
+
+    found = []
+    for place in moved:
+        token = new_tokens[place]
+        was = old_place[token]
+        why = f"now {follows(new_tokens, place)} (was {follows(old_tokens, was)})"
+        found.append(Listed(after[place], why, before[was]))
+    return found
 
 
 def _drop_exchanged_copies(change: SelectionChange) -> None:

@@ -74,11 +74,13 @@ def as_text(review: Review) -> str:
             lines.append("  tasks:")
             lines += [f"    {_task_line(change)}" for change in playbook.tasks]
         for selection in playbook.selections:
-            if selection.now_runs or selection.no_longer_runs:
+            if selection.differs():
                 lines.append(f"  {selection.label}: now runs {len(selection.now_runs)}, "
-                             f"no longer runs {len(selection.no_longer_runs)}")
+                             f"no longer runs {len(selection.no_longer_runs)}"
+                             + (f", in another order {len(selection.reordered)}" if selection.reordered else ""))
                 lines += [f"    {_listed_line('+', entry)}" for entry in selection.now_runs]
                 lines += [f"    {_listed_line('-', entry)}" for entry in selection.no_longer_runs]
+                lines += [f"    {_listed_line('↕', entry)}" for entry in selection.reordered]
         if playbook.unchecked_tags:
             lines.append(f"  also touched, not compared: --tags {', '.join(playbook.unchecked_tags)}")
         if playbook.hosts:
@@ -130,12 +132,14 @@ def as_markdown(review: Review) -> str:
         lines.append(f"No change in the run of {len(review.playbooks)} playbook(s) "
                      f"({len(review.changed_files)} changed file(s)).")
         return "\n".join(lines) + "\n"
-    lines += ["| playbook | tasks | selections | hosts | values | notifications |", "|---|---|---|---|---|---|"]
+    lines += ["| playbook | tasks | selections | order | hosts | values | notifications |",
+              "|---|---|---|---|---|---|---|"]
     for playbook in changed:
         selections = sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
+        order = max((len(s.reordered) for s in playbook.selections), default=0)
         hosts = len({host for change in playbook.hosts for host in change.hosts})
-        lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {hosts} | {len(playbook.values)} | "
-                     f"{len(playbook.notifications)} |")
+        lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {order} | {hosts} | "
+                     f"{len(playbook.values)} | {len(playbook.notifications)} |")
     for playbook in changed:
         text = as_text(Review(review.old, review.new, [], [playbook], review.inventory)).splitlines()[3:]
         lines += ["", f"<details><summary><code>{playbook.path}</code></summary>", "", "```", *text, "```",
@@ -148,6 +152,7 @@ def as_markdown(review: Review) -> str:
 def _weight(playbook: PlaybookReview) -> int:
     return (10 * sum(len(change.hosts) for change in playbook.hosts)
             + 5 * sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
+            + max((len(s.reordered) for s in playbook.selections), default=0)
             + len(playbook.tasks) + 20 * len(playbook.notifications))
 
 
@@ -159,6 +164,8 @@ def as_github(review: Review) -> str:
             for sign, entries in (("now runs", selection.now_runs), ("no longer runs", selection.no_longer_runs)):
                 out += [_annotation("warning", entry.task, f"{selection.label}: {sign} — {entry.why}")
                         for entry in entries]
+            out += [_annotation("notice", entry.task, f"{selection.label}: runs in another order — {entry.why}")
+                    for entry in selection.reordered]
         for change in playbook.hosts:
             out.append(_annotation("warning", change.task, _host_line(change)))
         for notification in playbook.notifications:

@@ -73,6 +73,8 @@ class PlaybookView:
     plan: Any = None
     keys: dict[int, TaskKey] = field(default_factory=dict)
     """id(Task) -> its key, for the tasks of this reading."""
+    names: frozenset[str] | None = None
+    """The variable names the templates of its reading read (:mod:`playbook_ls.review.reuse`)."""
 
 
 @contextmanager
@@ -98,6 +100,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
     from engine.flow.plan import PlanError, make_plan
     from engine.inventory.data import InventoryError
     from engine.parsing.source import files_state
+    from engine.templating.load_time import names_recorded
 
     view = PlaybookView(path)
     if not os.path.isfile(path):
@@ -105,13 +108,14 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         return view
     real_root, given_root = os.path.realpath(root), os.path.abspath(root)
     seen = {} if seen is None else seen
-    with cache.tracking() as read:
+    with cache.tracking() as read, names_recorded() as names:
         try:
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
             # where it stops, relative to the revision: the same problem reads the same on both sides
             view.problem = _named_in(str(exc), real_root, given_root)
             plan = None
+    view.names = frozenset(names)
     state = files_state()
     for file in set(read):  # also when it cannot be planned: what it read until then is what it reaches
         relative = _within(file, real_root, state)

@@ -75,18 +75,21 @@ def relative_to(text: str, root: str) -> str:
     return text.replace(root + "/", "").replace(root, ".")
 
 
+def listing_sequence(text: str, root: str | None = None) -> list[tuple[str, str]]:
+    """(play name, task name) of each task an ansible-playbook ``--list-tasks`` output lists, in
+    its order (see listing_names)."""
+    if root is not None:
+        text = relative_to(text, root)
+    return [(play["name"], task["name"]) for play in _PLAY_BLOCK.finditer(text)
+            for task in _TASK_ENTRY.finditer(play["tasks"])]
+
+
 def listing_names(text: str, root: str | None = None) -> Counter[tuple[str, str]]:
     """(play name, task name) of each task an ansible-playbook ``--list-tasks`` output lists (a
     name may hold newlines: ansible prints it as it is); ``root``: the revision's directory, which
     a role named by its path (``role: "{{ playbook_dir }}"``) shows in its tasks' names, read as
     :func:`playbook_ls.review.sides.task_view` names it (relative to the revision)."""
-    if root is not None:
-        text = relative_to(text, root)
-    found: Counter[tuple[str, str]] = Counter()
-    for play in _PLAY_BLOCK.finditer(text):
-        for task in _TASK_ENTRY.finditer(play["tasks"]):
-            found[(play["name"], task["name"])] += 1
-    return found
+    return Counter(listing_sequence(text, root))
 
 
 _PLAY_BLOCK = re.compile(r"^  play #\d+ \((?P<hosts>.*?)\): (?P<name>.*?)\tTAGS: \[.*?\]\n    tasks:\n"
@@ -124,6 +127,20 @@ def claimed_listing_changes(old: Any, new: Any, change: Any, selection: Any) -> 
                if before[1] != after[1] and before in old_listed and after in new_listed]
     return (now + listed_names(new, [after for _, after in renamed]),
             gone + listed_names(old, [before for before, _ in renamed]))
+
+
+def shown_order_changes(before: str, after: str, root_before: str | None = None,
+                        root_after: str | None = None) -> Counter[tuple[str, str]]:
+    """The tasks two ansible listings show in another order (compare.order_changes of the two)."""
+    from playbook_ls.review.compare import order_changes
+
+    old, new = listing_sequence(before, root_before), listing_sequence(after, root_after)
+    return Counter(new[place] for place in order_changes(old, new))
+
+
+def claimed_order_changes(change: Any) -> Counter[tuple[str, str]]:
+    """The tasks the review's ``change`` of one selection says run in another order."""
+    return Counter((entry.task.key[0].split("\t")[0], entry.task.name) for entry in change.reordered)
 
 
 def outcome_class(statuses: list[str] | None) -> str:

@@ -15,6 +15,7 @@ from ansible_tools import find_tool, live_sample
 from review_cases import (
     SIDES,
     claimed_listing_changes,
+    claimed_order_changes,
     listed_names,
     listing_names,
     outcome_class,
@@ -22,6 +23,7 @@ from review_cases import (
     scenarios,
     selection_label,
     selection_of,
+    shown_order_changes,
 )
 from review_cases import read_case as case_of
 
@@ -77,6 +79,8 @@ def test_what_now_runs_and_no_longer_runs_is_what_ansible_lists(case: tuple[Path
     now, gone = claimed_listing_changes(views["old"], views["new"], selection, selection_of(args))
     assert now == after - before
     assert gone == before - after
+    listings = expected["old"]["listings"][label], expected["new"]["listings"][label]
+    assert claimed_order_changes(selection) == shown_order_changes(*listings)
 
 
 @pytest.mark.parametrize("scenario", [s for s in SCENARIOS if case_of(s).get("inventory")], ids=lambda s: s.name)

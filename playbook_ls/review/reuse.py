@@ -1,0 +1,103 @@
+"""The old side's reading of a playbook taken from the new side's, when it cannot differ.
+
+Two revisions of a change usually differ in a value or two of a variables file that every play
+reads (kubespray's ``checksums.yml`` is read by each of its ~95 plays through
+``kubespray_defaults``), while no play's resolution templates any of those values: the plays,
+their tasks, tags, conditions and names are the same on both sides, and resolving them again
+costs as much as the first time.
+
+The rule, exact rather than hopeful: the resolution of a playbook is a function of the files it
+reads, the directory listings it makes, the settings and the variables its templates read. A
+playbook's reading of the new side is taken for the old side when
+
+- no inventory is given (with one, the plan's per-host values come from each side's files);
+- every changed file exists on both sides as a regular file (so every directory listing and
+  existence test answers alike), and every changed file the playbook's reading read is a
+  variables file: a YAML mapping on both sides under a ``vars``, ``defaults``, ``group_vars`` or
+  ``host_vars`` directory (a play, a task list, a role's meta or an ansible.cfg is structure);
+- none of the variable names its templates read (:class:`engine.templating.load_time.names_recorded`,
+  which counts a value's own reads at every later read of it and a play shared between
+  playbooks) is one those files set differently (by type and value) or one whose value names the
+  revision's directory (``playbook_dir``, ``role_path``...), and every template's names could be
+  told (no run-time templar, which can name variables by computed strings);
+- the new side's reading stopped on no problem.
+
+Up to the first input that differs, the old side's resolution makes the same reads in the same
+order as the new side's did; the rule says no input it makes differs, so it never diverges.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playbook_ls.review.revisions import Side
+    from playbook_ls.review.sides import PlaybookView
+
+VARIABLES_DIRECTORIES = frozenset({"vars", "defaults", "group_vars", "host_vars"})
+ROOTED_NAMES = frozenset({"playbook_dir", "role_path", "inventory_dir", "inventory_file", "ansible_config_file",
+                          "ansible_search_path", "ansible_role_path"})
+"""Variables whose value names the directory a side is written to: different on the two sides."""
+
+
+def differing_names(old: Side, new: Side, changed: set[str], inventory: list[str]) -> set[str] | None:
+    """The variable names the change sets differently, when a reading can be taken from one side
+    for the other at all (else None): no inventory, every changed file on both sides, each one
+    a variables file or marked as more (see :func:`reusable`)."""
+    if inventory:
+        return None
+    names: set[str] = set()
+    cache: Any = None
+    for path in changed:
+        files = [os.path.join(one.root, path) for one in (old, new)]
+        if not all(os.path.isfile(file) and not os.path.islink(file) for file in files):
+            return None  # an added, removed or linked file changes what a listing or a test finds
+        if not _variables_path(path):
+            names.add(_STRUCTURE + path)  # a reading that reads it cannot be taken
+            continue
+        if cache is None:
+            from engine.parsing.source import SourceCache
+
+            cache = SourceCache()
+        sides = [cache.load(file) for file in files]
+        if any(loaded.error is not None or not isinstance(loaded.data, dict) for loaded in sides):
+            names.add(_STRUCTURE + path)
+            continue
+        before, after = sides[0].data, sides[1].data
+        names |= {str(key) for key in before.keys() | after.keys()
+                  if key not in before or key not in after or not same_value(before[key], after[key])}
+    return names
+
+
+_STRUCTURE = "\0file:"
+"""Marks, among the differing names, a changed file a reading reads as more than variables."""
+
+
+def reusable(view: PlaybookView, names: set[str], changed: set[str]) -> bool:
+    """Whether the old side's reading of ``view``'s playbook is ``view`` (the new side's)."""
+    from engine.templating.load_time import READS_ALL
+
+    if view.problem is not None or view.plan is None or view.names is None:
+        return False
+    if any(_STRUCTURE + path in names for path in view.reads & changed):
+        return False
+    return not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
+
+
+def same_value(before: Any, after: Any) -> bool:
+    """Equal and of the same types all the way down: ``1`` and ``1.0``, ``"yes"`` and ``yes``
+    template differently though Python finds them equal."""
+    if type(before) is not type(after):
+        return False
+    if isinstance(before, dict):
+        return before.keys() == after.keys() and all(same_value(before[key], after[key]) for key in before)
+    if isinstance(before, list | tuple):
+        return len(before) == len(after) and all(map(same_value, before, after))
+    return bool(before == after)
+
+
+def _variables_path(path: str) -> bool:
+    parts = path.split(os.sep)
+    return path.endswith((".yml", ".yaml", ".json")) and "meta" not in parts and \
+        any(part in VARIABLES_DIRECTORIES for part in parts[:-1])
