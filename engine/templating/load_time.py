@@ -15,6 +15,7 @@ from engine.templating.backslashes import escaping_backslashes
 from engine.templating.bounds import StaticRefusal, TooLarge, evaluation
 from engine.templating.errors import TemplateFailure
 from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.read_names import READS_ALL, names_recorded, note_loaded, note_names, recording
 from engine.values import OMIT, UnsafeText
 
 TYPE_CHECKING = False
@@ -22,52 +23,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 _UNRESOLVED = object()
-
-READS_ALL = "*"
-"""Recorded for a rendering whose names cannot be told (a template refused before it is compiled,
-a run-time templar's, which can name variables by computed strings)."""
-_recorders: list[set[str]] = []
-
-
-class names_recorded:  # noqa: N801 - used as a context manager, named as one
-    """Every variable name the templates rendered meanwhile read (with :data:`READS_ALL` when that
-    cannot be told): a resolution that read none of the names two revisions set differently is
-    the same resolution on both. Recorders nest; each sees the names of what it encloses."""
-
-    def __enter__(self) -> set[str]:
-        self.names: set[str] = set()
-        _recorders.append(self.names)
-        return self.names
-
-    def __exit__(self, *_exc: object) -> None:
-        _recorders.pop()
-
-
-DYNAMIC_NAMES = frozenset({"vars", "hostvars", "lookup", "query", "q", "self", "context"})
-"""Names through which a template reaches variables by a computed string (``vars[name]``,
-``lookup('vars', name)``, ``hostvars[host][name]``)."""
-
-
-def note_template(text: str) -> None:
-    """The names ``text``, templated by a run-time templar, can read: every name it loads, or
-    :data:`READS_ALL` when it reaches variables by computed strings or does not parse here. The
-    values it reads are templated by that templar too, and noted as they are."""
-    try:
-        names = _compiled(text).names
-    except Exception:  # noqa: BLE001 - any failure to compile here: what it reads is not told
-        names = (READS_ALL,)
-    note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(names) else names)
-
-
-def recording() -> bool:
-    return bool(_recorders)
-
-
-def note_names(names: Any) -> None:
-    """``names`` read, for every :class:`names_recorded` open."""
-    for found in _recorders:
-        found.update(names)
-
 
 class Unresolved(Exception):
     """The value depends on something only known at run time, or is too large to evaluate statically."""
@@ -128,8 +83,8 @@ def _render(value: Any, variables: Mapping[str, Any], depth: int, nesting: int =
         raise Unresolved(f"variables refer to templated variables more than {MAX_RENDER_DEPTH} levels deep")
     try:
         compiled = _compiled(value)
-        if _recorders:
-            note_names((READS_ALL,) if DYNAMIC_NAMES.intersection(compiled.names) else compiled.names)
+        if recording():
+            note_loaded(compiled.names)
         key, held = compiled.key(value, variables)
         known = _recalled(key)
         if known is not None:
@@ -331,7 +286,7 @@ class LazyVars(dict):  # type: ignore[type-arg]
     def __getitem__(self, name: str) -> Any:
         reads = self._reads.get(name)
         if reads is not None:
-            if _recorders:
+            if recording():
                 note_names(reads)
             return self._lazy[name]
         with names_recorded() as found:  # what an enclosing recorder opened sees them all as they come

@@ -19,7 +19,7 @@ from itertools import chain, islice
 from typing import Any, Protocol
 
 from engine.booleans import FILTER_DEPRECATIONS
-from engine.templating import load_time
+from engine.templating import read_names
 from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
     MAX_RESULT_TEXT,
@@ -598,8 +598,8 @@ class Templar:
         from jinja2 import TemplateError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
-        if load_time.recording():
-            load_time.note_template(text)
+        if read_names.recording():
+            read_names.note_template(text, environment().parse)
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
             deprecate = self.deprecate

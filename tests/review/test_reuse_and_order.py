@@ -126,12 +126,16 @@ def test_a_name_a_template_reaches_by_a_computed_string_is_read_by_it() -> None:
     with names_recorded() as names:  # read again from what was templated before: recorded again
         render("{{ a }}", variables)
     assert {"a", "b"} <= names
-    from engine.templating.load_time import note_template
+    from engine.templating.read_names import note_template
+    from engine.templating.templar import environment
 
-    for text in ("{{ vars[which] }}", "{{ lookup('vars', which) }}", "{{ hostvars['h'][which] }}"):
-        with names_recorded() as names:
-            note_template(text)
+    for text in ("{{ vars[which] }}", "{{ lookup('vars', which) }}", "{{ hostvars['h'][which] }}", "{{ broken"):
+        with names_recorded() as names:  # as the run-time templar notes what it renders
+            note_template(text, environment().parse)
         assert READS_ALL in names, text
+    with names_recorded() as names:
+        note_template("{{ a ~ b }}", environment().parse)
+    assert names == {"a", "b"}
     with names_recorded() as names:
         render("{{ vars[which] | default(1) }}", resolve_variables({"which": "a", "vars": {"a": 2}}))
     assert READS_ALL in names
