@@ -414,6 +414,12 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
     return {**result, "failed": False, "changed": False}
 
 
+def fails_evaluating(exc: Exception) -> bool:
+    """Whether an assertion that raised ``exc`` fails its task in the run too: a name defined
+    nowhere on the way (not one only the run knows) is undefined for ansible as well."""
+    return _plainly_undefined(exc)
+
+
 def _plainly_undefined(exc: Exception) -> bool:
     from engine.templating.errors import RunTimeOnly, undefined_cause
 
@@ -431,6 +437,8 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         try:
             holds = templar.evaluate(condition)
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if fails_evaluating(exc):  # TaskExecutor's result of the error: the task fails with its message
+                return _failed({"msg": f"Task failed: {exc}"}, label)
             raise _Unknown(f"the result of {label}: {exc}") from exc
         if not holds:
             try:

@@ -31,10 +31,6 @@ from var_values import values_at
 # makes it pass, and then its entry must go.
 FILE_LOOKUP = "a file lookup: ansible reads the file, playbook-ls leaves lookups that read files to the run"
 
-MODULE_IN_RESCUED_BLOCK = ("a module in a block with a rescue: ansible's command succeeds; vars says whether it fails "
-                           "is the run's (the plan assumes it succeeds)")
-ASSERT_ON_UNDEFINED = ("the failed result of an assert whose assertion reads a fact the host lacks (no cached "
-                       "facts), under ignore_errors: ansible gives it, playbook-ls says it is the run's")
 
 PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_vars beside the task's file and its "
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
@@ -50,8 +46,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
-    **_at("deploy4_bluegreen_release", "app-b1 app-b3", {"playbooks/verify.yml:26": MODULE_IN_RESCUED_BLOCK}),
-    "deploy4_k8s_cluster:roles/kubernetes/preinstall/tasks/main.yml:28:cp3": ASSERT_ON_UNDEFINED,
 }
 
 
