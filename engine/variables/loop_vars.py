@@ -48,3 +48,20 @@ def loop_names(task: Task) -> list[str]:
     if control.get("extended"):
         names.append("ansible_loop")
     return names
+
+
+def copy_items(task: Task, loops: list[Task]) -> list[int | None]:
+    """For each looped include around ``task``: the item whose copy of the included file ``task``
+    is in, when the loader loaded the file once per item of a loop written out (None: one copy
+    for every item)."""
+    found: list[int | None] = []
+    for include in loops:
+        frames: list[int] = []  # the include's per-item frames, in item order
+        for block in include.children:
+            for loaded in block.tasks():
+                frames += [id(frame) for frame in loaded.chain if frame.kind == "loop_item"
+                           and frame.span == include.span and id(frame) not in frames]
+        mine = next((id(frame) for frame in task.chain if frame.kind == "loop_item" and frame.span == include.span),
+                    None)
+        found.append(frames.index(mine) if mine in frames else None)
+    return found

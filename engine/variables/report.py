@@ -433,7 +433,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import includer_loops, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, loop_scopes
 
     loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
     if not loops:
@@ -441,7 +441,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
     if not order:
         return [(-1,)]
-    own = _copy_items(task, loops)
+    own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
@@ -454,23 +454,6 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
         runs = deeper
     return runs
-
-
-def _copy_items(task: Task, loops: list[Task]) -> list[int | None]:
-    """For each looped include around ``task``: the item whose copy of the included file ``task``
-    is in, when the loader loaded the file once per item of a loop written out (None: one copy
-    for every item)."""
-    found: list[int | None] = []
-    for include in loops:
-        frames: list[int] = []  # the include's per-item frames, in item order
-        for block in include.children:
-            for loaded in block.tasks():
-                frames += [id(frame) for frame in loaded.chain if frame.kind == "loop_item"
-                           and frame.span == include.span and id(frame) not in frames]
-        mine = next((id(frame) for frame in task.chain if frame.kind == "loop_item" and frame.span == include.span),
-                    None)
-        found.append(frames.index(mine) if mine in frames else None)
-    return found
 
 
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:

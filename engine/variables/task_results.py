@@ -202,8 +202,11 @@ class ModuleResult(Mapping[str, Any]):
     and those known to be absent (``results`` of a task without a loop, ``skipped`` of an item a
     command ran outside check mode); anything else, and so the whole, only the run gives."""
 
-    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset()) -> None:
+    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset(),
+                 uniform: bool = False) -> None:
         self._known, self._absent, self.unknown_whole = dict(known), absent, f"the result of {label}"
+        self.uniform = uniform
+        """The same on every host (what the plan may share between hosts)."""
 
     def __getitem__(self, key: str) -> Any:
         from engine.templating.errors import RunTimeOnly
@@ -258,16 +261,19 @@ def host_independent(task: Task) -> bool:
     return True
 
 
-def unknown_result(task: Task) -> Effects:
-    """The effects of a task that only registers a module's result, on any host."""
+def unknown_result(task: Task, outside_check_mode: bool = False) -> Effects:
+    """The effects of a task that only registers a module's result, on any host
+    (``outside_check_mode``: the task is known not to run in check mode, where a module may be
+    skipped instead)."""
     effects = Effects()
     data = task.data if isinstance(task.data, Mapping) else {}
     register = data.get("register")
     if isinstance(register, str) and register:
         label = f"task '{task.display_name()}'"
-        effects.facts.append(_layer("set_fact / register", f"register in {label}",
-                                    {register: RuntimeValue(f"the result of {label} (register: {register})",
-                                                            uniform=True)}, task))
+        value: Any = ModuleResult({"failed": False}, label, frozenset({"results"}), uniform=True) \
+            if outside_check_mode and module_succeeds(task) else \
+            RuntimeValue(f"the result of {label} (register: {register})", uniform=True)
+        effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: value}, task))
     return effects
 
 
@@ -303,12 +309,28 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         except Exception as exc:  # noqa: BLE001 - a message only the run knows
             raise _Unknown(f"the result of {label}: {exc}") from exc
         return _failed({"msg": message}, label)
+    known: dict[str, Any] = {}
+    outside_check_mode = _decide(["not (ansible_check_mode | default(false))"], templar, label) is True
     changed_when = changed_when_of(task)
-    if changed_when is not None and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
+    if changed_when is not None and outside_check_mode:
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
-            return ModuleResult({"changed": decided is True}, label, frozenset({"results"}))
+            known["changed"] = decided is True
+    if outside_check_mode and module_succeeds(task):
+        known["failed"] = False
+    if known:
+        return ModuleResult(known, label, frozenset({"results"}))
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def module_succeeds(task: Task) -> bool:
+    """Whether a registered module result says ``failed: false`` before the run: a module is
+    taken to succeed, as the plan takes it (engine.flow.host_outcome), unless a ``failed_when``
+    decides (left to the run here) or it runs in the background (``async``)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return "failed_when" not in data and not data.get("async") and loop_of(task) is None and \
+        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
+        kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
 
 
 def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
