@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
+from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered, settled, unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
@@ -416,6 +417,22 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
     return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
 
 
+def _skips(plan: Plan, play_plan: PlayPlan, host: Host, include: Task) -> bool:
+    """Whether the ``when`` of ``include`` (an include around a task, no loop around it) is
+    false on ``host`` before the run: the include loads nothing there, and the task does not run."""
+    conditions = [condition.value for condition in include.effective_when()]
+    if not conditions or include.action not in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+        return False
+    templar = templar_at(plan, play_plan, host, include)
+    for condition in conditions:
+        try:
+            if templar.evaluate(condition) is False:
+                return True
+        except Exception:  # noqa: BLE001 - a condition only the run decides: the task may run
+            return False
+    return False
+
+
 def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
                      outer: tuple[int, ...] = ()) -> Any:
     """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
@@ -435,9 +452,10 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     static include's children) runs only at its own item of that loop."""
     from engine.variables.loop_vars import copy_items, includer_loops, loop_scopes
 
-    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    includers = play_order(play_plan.play).includers.get(id(task), [])
+    loops = [include for include in includers if includer_loops(include)]
     if not loops:
-        return [()]
+        return [] if any(_skips(plan, play_plan, host, include) for include in includers) else [()]
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
     if not order:
         return [(-1,)]

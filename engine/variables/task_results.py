@@ -543,8 +543,12 @@ def _include_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir
         merged.update(data)
         merged.key_spans.update(getattr(data, "key_spans", {}))
     if args.get("name"):
+        try:  # templated as the action's other arguments (a loop item's name, most often)
+            name = templar.template(args["name"])
+        except Exception as exc:  # noqa: BLE001 - a name only the run knows
+            raise _Unknown(f"the variables of {label}, whose name only the run knows ({exc})") from exc
         wrapped = YMap()
-        wrapped[str(args["name"])] = dict(merged)
+        wrapped[str(name)] = dict(merged)
         return files, wrapped
     return files, merged
 
