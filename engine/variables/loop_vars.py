@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
+from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -33,6 +34,9 @@ def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | No
         control = LoopControl.of(task, templar)
     except Exception as exc:  # noqa: BLE001 - whatever stops the items from being known before the run
         return f"set per item by the loop of task '{task.display_name()}', whose items only the run knows ({exc})"
+    if isinstance(items, RunOrdered) and len(items) > 1:  # which item comes first is the run's
+        return f"set per item by the loop of task '{task.display_name()}', whose items come in an order only the " \
+               f"run knows ({RUN_ORDER_UNKNOWN})"
     return [control.item_vars(items, index) for index in range(len(items))]
 
 
