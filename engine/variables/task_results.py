@@ -134,12 +134,18 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
     one only in check mode); the module's own keys are the run's. Other actions: all the run's."""
     if task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL:
         return RuntimeValue(f"the result of item {index + 1} of {label}")
-    data = task.data if isinstance(task.data, Mapping) else {}
     absent: frozenset[str] = frozenset()
-    if task.action in kw.COMMANDS and data.get("check_mode", False) is False and \
-            _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
-        absent = frozenset({"skipped", "results"})
-    return ModuleResult(_item_keys(scope), f"item {index + 1} of {label}", absent)
+    known = _item_keys(scope)
+    if _outside_check_mode(task, templar, label):
+        if task.action in kw.COMMANDS:
+            absent = frozenset({"skipped", "results"})
+        conditions = changed_when_of(task, looped=True)
+        decided = _decide(conditions, templar, label) if conditions is not None else None
+        if decided is not None and not isinstance(decided, _Unknown):
+            known["changed"] = decided is True
+        if module_succeeds(task, looped=True):
+            known["failed"] = False
+    return ModuleResult(known, f"item {index + 1} of {label}", absent)
 
 
 def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
@@ -158,6 +164,8 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         known: dict[str, Any] = {"results": results}
         if any(result.decides("skipped") and "skipped" not in result for result in ran):
             known["skipped"] = False
+        if all(result.decides("changed") for result in ran):  # _run_loop: changed if an item changed
+            known["changed"] = any(result["changed"] for result in ran)
         return ModuleResult(known, label)
     skipped = all(result.get("skipped") for result in results)
     return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
@@ -172,11 +180,13 @@ def known_shape(task: Task) -> bool:
         changed_when_of(task) is not None
 
 
-def changed_when_of(task: Task) -> list[Any] | None:
+def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False) -> list[Any] | None:
     """The ``changed_when`` conditions of a module task that registers its result without a loop
     or ``async``, when they do not read that result (ansible evaluates them with it): its
     ``changed`` is then theirs, known where they are; ``[True]`` for command, shell and raw
-    without one (nor ``creates``/``removes``), which always report a change. None otherwise."""
+    without one (nor ``creates``/``removes``), which always report a change. None otherwise.
+    ``looped``: those of a looped task, for each item's result; ``unregistered``: also of a task
+    that registers nothing (its result as a rescue reads it)."""
     from engine.templating.variable_uses import names_read
 
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -184,14 +194,15 @@ def changed_when_of(task: Task) -> list[Any] | None:
     if raw is None and task.action in kw.COMMANDS and isinstance(task.args, Mapping) and \
             not {"creates", "removes"} & set(task.args):
         raw = True  # command, shell and raw always report a change (outside check mode)
-    if not isinstance(register, str) or raw is None or loop_of(task) is not None or data.get("async") or \
+    if not (isinstance(register, str) or looped or unregistered) or raw is None or \
+            (loop_of(task) is not None) != looped or data.get("async") or \
             task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
         return None
     conditions = raw if isinstance(raw, list) else [raw]
     for condition in conditions:
         if isinstance(condition, str):
             read = names_read(condition, True)
-            if read is None or read & {register, "vars", "hostvars", "lookup", "query", "q"}:
+            if read is None or read & {str(register), "vars", "hostvars", "lookup", "query", "q"}:
                 return None
     return conditions
 
@@ -310,7 +321,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             raise _Unknown(f"the result of {label}: {exc}") from exc
         return _failed({"msg": message}, label)
     known: dict[str, Any] = {}
-    outside_check_mode = _decide(["not (ansible_check_mode | default(false))"], templar, label) is True
+    outside_check_mode = _outside_check_mode(task, templar, label)
     changed_when = changed_when_of(task)
     if changed_when is not None and outside_check_mode:
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
@@ -323,12 +334,19 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     raise _Unknown(f"the result of {label} ({task.action})")
 
 
-def module_succeeds(task: Task) -> bool:
+def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
+    """Whether ``task`` is known not to run in check mode (where a module may be skipped instead
+    of run): no ``check_mode`` of its own or inherited but false, and the run's not in it."""
+    own = getattr(task.effective("check_mode"), "value", None)
+    return own in (None, False) and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True
+
+
+def module_succeeds(task: Task, looped: bool = False) -> bool:
     """Whether a registered module result says ``failed: false`` before the run: a module is
     taken to succeed, as the plan takes it (engine.flow.host_outcome), unless a ``failed_when``
     decides (left to the run here) or it runs in the background (``async``)."""
     data = task.data if isinstance(task.data, Mapping) else {}
-    return "failed_when" not in data and not data.get("async") and loop_of(task) is None and \
+    return "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
         task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
         kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
 
@@ -356,12 +374,15 @@ def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
             raise _Unknown(f"the result of {label}, whose no_log only the run decides")
         if task.action in FAIL:
             result: Any = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+        elif task.action not in ASSERT:  # a module its failed_when fails: what of its result is known
+            result = _failed_module(task, templar, label)
         else:
             result = _assert(args, templar, label)
             if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
                 result["_ansible_verbose_always"] = True
         # the result as the action returned it, before register's cleaning: with the task's no_log
-        result["_ansible_no_log"] = no_log
+        if isinstance(result, dict):
+            result["_ansible_no_log"] = no_log
     except _Unknown as exc:
         result = RuntimeValue(str(exc))
     except Exception as exc:  # noqa: BLE001 - a message only the run knows
@@ -369,6 +390,18 @@ def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
     name = task.data.get("name") if isinstance(task.data, Mapping) else None
     values = {"ansible_failed_task": FailedTask(name, label), "ansible_failed_result": result}
     return _layer("set_fact / register", f"the failure of {label}, rescued at {reader}", values, task)
+
+
+def _failed_module(task: Task, templar: Templar, label: str) -> ModuleResult:
+    """The result of a module whose ``failed_when`` holds (``TaskExecutor._execute``): failed,
+    with ``failed_when_result``, its ``changed`` where ``changed_when`` decides it before the run;
+    the module's own keys are the run's."""
+    known: dict[str, Any] = {"failed": True, "failed_when_result": True}
+    conditions = changed_when_of(task, unregistered=True)
+    decided = _decide(conditions, templar, label) if conditions is not None else None
+    if decided is not None and not isinstance(decided, _Unknown):
+        known["changed"] = decided is True
+    return ModuleResult(known, label, frozenset({"results"}))
 
 
 class FailedTask(Mapping[str, Any]):
