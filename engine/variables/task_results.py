@@ -94,6 +94,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
+            if isinstance(done, dict) and data.get("changed_when") is not None:
+                done = _changed_as_told(task, done, here, label)
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
@@ -168,8 +170,10 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
             known["changed"] = any(result["changed"] for result in ran)
         return ModuleResult(known, label)
     skipped = all(result.get("skipped") for result in results)
-    return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
-            "changed": False}
+    msg = "All items skipped" if skipped else "All items completed"
+    if any(result.get("changed") for result in results):  # an item's changed_when (_run_loop's order)
+        return {"results": results, "skipped": skipped, "changed": True, "msg": msg}
+    return {"results": results, "skipped": skipped, "msg": msg, "changed": False}
 
 
 def known_shape(task: Task) -> bool:
@@ -349,6 +353,26 @@ def module_succeeds(task: Task, looped: bool = False) -> bool:
     return "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
         task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
         kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
+
+
+def _changed_as_told(task: Task, result: dict[str, Any], templar: Templar, label: str) -> dict[str, Any]:
+    """The result of an action whose shape is known (``debug``, ``set_fact``...) with the
+    ``changed`` its ``changed_when`` gives it (``TaskExecutor._execute``): unknown when the
+    conditions read the task's own result or what only the run knows."""
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    raw = data["changed_when"]
+    conditions = raw if isinstance(raw, list) else [raw]
+    register = str(data.get("register") or "")
+    for condition in conditions:
+        read = names_read(condition, True) if isinstance(condition, str) else frozenset()
+        if read is None or register and register in read:
+            raise _Unknown(f"the result of {label}, whose changed_when reads it")
+    decided = _decide(conditions, templar, label)
+    if isinstance(decided, _Unknown):
+        raise decided
+    return {**result, "changed": decided is True}
 
 
 def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
