@@ -463,8 +463,10 @@ class _HostTask:
             that = args.get("that")
             for assertion in that if isinstance(that, list) else [that] if isinstance(that, str) else []:
                 value = self._condition(assertion, item)
-                if isinstance(value, Unknown) or isinstance(value, OperandFailure):
-                    break  # the run tells whether it holds (or fails evaluating it)
+                if isinstance(value, OperandFailure):  # ansible fails the task evaluating it (an undefined name)
+                    return HostOutcome(FAILS, f"its assertion `{assertion}`: {value}")
+                if isinstance(value, Unknown):
+                    break  # the run tells whether it holds
                 if not value:
                     return HostOutcome(FAILS, f"its assertion `{assertion}` is false{self._values_of(assertion, item)}")
         checking = check_mode(self.plan, self.task)

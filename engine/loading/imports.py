@@ -190,6 +190,8 @@ class ImportLoading(FrameLoading):
                 self._follow_include_tasks(task, item_ctx, span, str(target), append=True)
             return
         try:
+            if _fact_read(raw, ctx.variables) is not None:
+                raise Unresolved("a fact")  # each host's own, not a default rendered once here
             target = render(raw, ctx.variables)
         except Unresolved:  # known once the play is loaded (another role's defaults), or at run time
             self.defer_include(task, ctx, span, (raw,), self._follow_include_tasks)
@@ -252,6 +254,10 @@ class ImportLoading(FrameLoading):
                     variables = hostless_variables(play, task, includers.get(id(task), []), self.extra_vars,
                                                    self.sources, self.with_magic({}, play.basedir))
                     templar = Templar(variables, PureLookups(), bounded=True)
+                    fact = next((found for raw in include.raw if (found := _fact_read(raw, variables))), None)
+                    if fact is not None:  # a default() would give one name for every host
+                        raise TemplateFailure(f"'{fact}' is a fact: each host's (cached or gathered) may name "
+                                              "another file")
                     names = [templar.template(raw) for raw in include.raw]
                 except (TemplateFailure, RecursionError) as exc:
                     too_large = too_large_reason(exc)
@@ -284,3 +290,17 @@ class ImportLoading(FrameLoading):
                      "run (role defaults, play vars), which is not found here; the inventory or extra vars may "
                      "give another", span, "Its tasks are not analysed; use a static name to have them checked.",
                      fatal=False)
+
+
+def _fact_read(raw: Any, variables: Mapping[str, Any]) -> str | None:
+    """A fact an include's templated name reads that the values known while loading do not hold
+    (None: none): the name is each host's, from its cached or gathered facts, even behind a
+    ``default()`` that would render one name for all of them here."""
+    from engine.templating.templar import is_template
+    from engine.templating.variable_uses import names_read
+    from engine.variables.raw import looks_like_fact
+
+    if not is_template(raw):
+        return None
+    read = names_read(str(raw), False)
+    return next((name for name in sorted(read or ()) if looks_like_fact(name) and name not in variables), None)

@@ -5,9 +5,12 @@ A failure in a ``block`` section skips the rest of that section and runs the blo
 ``block`` tasks before the failure set and what the ``rescue`` set, a host with no failure what
 the whole ``block`` set and nothing of the ``rescue``. Which of the two it is, is known before
 the run only when every task that could fail is known to fail or not: an ``assert`` and its
-conditions, a ``fail``, a task its ``when`` skips, one whose errors are ignored, and the
-actions that do not fail on their own (``debug``, ``set_fact``, ``meta``, includes). Any other
-module may fail: what depends on it is said to be known only at run time.
+conditions (one reading a name defined nowhere fails, as in the run), a ``fail``, a task its
+``when`` skips, one whose errors are ignored, and the actions that do not fail on their own
+(``debug``, ``set_fact``, ``meta``, includes). Any other module is taken to succeed, as the plan
+takes it (engine.flow.host_outcome: a module task ``runs``): the one model of the run answers
+``vars`` and ``plan`` alike, and a module's own failure is the run's to show, in both. A
+``failed_when`` or templated ``ignore_errors`` left to the run leaves what depends on it unknown.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_results import ASSERT, DEBUG, FAIL
+from engine.variables.task_results import ASSERT, DEBUG, FAIL, fails_evaluating
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -91,7 +94,11 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
                 return False  # skipped
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
             return f"{label} runs only if {condition!r} holds, which only the run knows ({exc})"
-    if "failed_when" in data or data.get("ignore_errors") not in (None, False) or data.get("until") is not None:
+    if data.get("ignore_errors") not in (None, False):
+        return f"{label} fails or not as the run decides"
+    if "failed_when" in data and not _looped(data):
+        return failed_when(task, templar, label)
+    if "failed_when" in data:
         return f"{label} fails or not as the run decides"
     if task.action in NEVER_FAILS or task.action in INCLUDE_VARS and "loop" not in data:
         return False
@@ -105,9 +112,38 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
                 if not templar.evaluate(condition):
                     return True
             except Exception as exc:  # noqa: BLE001 - an assertion only the run decides
+                if fails_evaluating(exc):
+                    return True
                 return f"{label}'s assertion {condition!r} holds or not as the run decides ({exc})"
         return False
-    return f"{label} ({task.action}) may fail, which only the run knows"
+    if task.action in FAIL | ASSERT:
+        return f"{label} ({task.action}) is looped: whether an item fails, the run decides"
+    return False  # a module succeeds (under `until`, once retried), as the plan takes it
+
+
+def failed_when(task: Task, templar: Templar, label: str) -> Decided:
+    """Whether the task's ``failed_when`` holds (all its conditions, in order), as the plan
+    decides it (engine.flow.host_outcome): unknown when it reads the task's own result or what
+    only the run knows; one whose name is defined nowhere fails the task, as in the run."""
+    from engine.templating.templar import conditional_expression
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    raw = data["failed_when"]
+    register = str(data.get("register") or "")
+    for condition in raw if isinstance(raw, list) else [raw]:
+        if isinstance(condition, str):
+            read = names_read(conditional_expression(condition), expression=True)
+            if read is None or register and register in read:
+                return f"{label}'s failed_when reads its own result, which only the run gives"
+        try:
+            if not templar.evaluate(condition):
+                return False
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if fails_evaluating(exc):
+                return True
+            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
+    return True
 
 
 def _looped(data: Mapping[str, Any]) -> bool:

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
-from engine.flow.run_settings import runs_once
+from engine.flow.run_settings import check_mode, runs_once
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
-from engine.variables.loop_vars import includer_loops
+from engine.variables.loop_vars import copy_items, includer_loops
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.sources import (
@@ -266,7 +266,8 @@ class Follower:
             elif order is not None:
                 if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
                     order = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
-                runs = [(index,) for index in order]
+                own = copy_items(task, includers[:1])[0]  # a copy of the file the loader made for one item
+                runs = [(index,) for index in order if own is None or index == own]
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
         runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host
@@ -316,7 +317,7 @@ class Follower:
                 for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
-            return unknown_result(task)
+            return unknown_result(task, check_mode(self.plan, task) is False)
         if not gate and not own and host_independent(task):  # constant values: the same on every host
             from engine.templating.templar import Templar
 

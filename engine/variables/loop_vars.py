@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
+from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -33,6 +34,9 @@ def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | No
         control = LoopControl.of(task, templar)
     except Exception as exc:  # noqa: BLE001 - whatever stops the items from being known before the run
         return f"set per item by the loop of task '{task.display_name()}', whose items only the run knows ({exc})"
+    if isinstance(items, RunOrdered) and len(items) > 1:  # which item comes first is the run's
+        return f"set per item by the loop of task '{task.display_name()}', whose items come in an order only the " \
+               f"run knows ({RUN_ORDER_UNKNOWN})"
     return [control.item_vars(items, index) for index in range(len(items))]
 
 
@@ -48,3 +52,20 @@ def loop_names(task: Task) -> list[str]:
     if control.get("extended"):
         names.append("ansible_loop")
     return names
+
+
+def copy_items(task: Task, loops: list[Task]) -> list[int | None]:
+    """For each looped include around ``task``: the item whose copy of the included file ``task``
+    is in, when the loader loaded the file once per item of a loop written out (None: one copy
+    for every item)."""
+    found: list[int | None] = []
+    for include in loops:
+        frames: list[int] = []  # the include's per-item frames, in item order
+        for block in include.children:
+            for loaded in block.tasks():
+                frames += [id(frame) for frame in loaded.chain if frame.kind == "loop_item"
+                           and frame.span == include.span and id(frame) not in frames]
+        mine = next((id(frame) for frame in task.chain if frame.kind == "loop_item" and frame.span == include.span),
+                    None)
+        found.append(frames.index(mine) if mine in frames else None)
+    return found

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import known_batches as known_batches  # re-exported: the API of this module
 from engine.flow.batches import play_batches as play_batches
+from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered, settled, unknown_as_shown
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
@@ -416,6 +417,22 @@ def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, o
     return static_templar(_raw_over(plan, play_plan, host, [*layers, *items], magic) if items else raw, magic)
 
 
+def _skips(plan: Plan, play_plan: PlayPlan, host: Host, include: Task) -> bool:
+    """Whether the ``when`` of ``include`` (an include around a task, no loop around it) is
+    false on ``host`` before the run: the include loads nothing there, and the task does not run."""
+    conditions = [condition.value for condition in include.effective_when()]
+    if not conditions or include.action not in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+        return False
+    templar = templar_at(plan, play_plan, host, include)
+    for condition in conditions:
+        try:
+            if templar.evaluate(condition) is False:
+                return True
+        except Exception:  # noqa: BLE001 - a condition only the run decides: the task may run
+            return False
+    return False
+
+
 def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task, task: Task, occurrence: int,
                      outer: tuple[int, ...] = ()) -> Any:
     """The templar a looped ``include`` around ``task`` templates its items with on ``host`` (at the
@@ -433,15 +450,16 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import includer_loops, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, loop_scopes
 
-    loops = [include for include in play_order(play_plan.play).includers.get(id(task), []) if includer_loops(include)]
+    includers = play_order(play_plan.play).includers.get(id(task), [])
+    loops = [include for include in includers if includer_loops(include)]
     if not loops:
-        return [()]
+        return [] if any(_skips(plan, play_plan, host, include) for include in includers) else [()]
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
     if not order:
         return [(-1,)]
-    own = _copy_items(task, loops)
+    own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
@@ -454,23 +472,6 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
         runs = deeper
     return runs
-
-
-def _copy_items(task: Task, loops: list[Task]) -> list[int | None]:
-    """For each looped include around ``task``: the item whose copy of the included file ``task``
-    is in, when the loader loaded the file once per item of a loop written out (None: one copy
-    for every item)."""
-    found: list[int | None] = []
-    for include in loops:
-        frames: list[int] = []  # the include's per-item frames, in item order
-        for block in include.children:
-            for loaded in block.tasks():
-                frames += [id(frame) for frame in loaded.chain if frame.kind == "loop_item"
-                           and frame.span == include.span and id(frame) not in frames]
-        mine = next((id(frame) for frame in task.chain if frame.kind == "loop_item" and frame.span == include.span),
-                    None)
-        found.append(frames.index(mine) if mine in frames else None)
-    return found
 
 
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:

@@ -94,6 +94,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
+            if isinstance(done, dict) and data.get("changed_when") is not None:
+                done = _changed_as_told(task, done, here, label)
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
@@ -134,12 +136,18 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
     one only in check mode); the module's own keys are the run's. Other actions: all the run's."""
     if task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL:
         return RuntimeValue(f"the result of item {index + 1} of {label}")
-    data = task.data if isinstance(task.data, Mapping) else {}
     absent: frozenset[str] = frozenset()
-    if task.action in kw.COMMANDS and data.get("check_mode", False) is False and \
-            _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
-        absent = frozenset({"skipped", "results"})
-    return ModuleResult(_item_keys(scope), f"item {index + 1} of {label}", absent)
+    known = _item_keys(scope)
+    if _outside_check_mode(task, templar, label):
+        if task.action in kw.COMMANDS:
+            absent = frozenset({"skipped", "results"})
+        conditions = changed_when_of(task, looped=True)
+        decided = _decide(conditions, templar, label) if conditions is not None else None
+        if decided is not None and not isinstance(decided, _Unknown):
+            known["changed"] = decided is True
+        if module_succeeds(task, looped=True):
+            known["failed"] = False
+    return ModuleResult(known, f"item {index + 1} of {label}", absent)
 
 
 def _registered(results: list[Any], looped: bool, label: str, register: str) -> Any:
@@ -158,10 +166,14 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         known: dict[str, Any] = {"results": results}
         if any(result.decides("skipped") and "skipped" not in result for result in ran):
             known["skipped"] = False
+        if all(result.decides("changed") for result in ran):  # _run_loop: changed if an item changed
+            known["changed"] = any(result["changed"] for result in ran)
         return ModuleResult(known, label)
     skipped = all(result.get("skipped") for result in results)
-    return {"results": results, "skipped": skipped, "msg": "All items skipped" if skipped else "All items completed",
-            "changed": False}
+    msg = "All items skipped" if skipped else "All items completed"
+    if any(result.get("changed") for result in results):  # an item's changed_when (_run_loop's order)
+        return {"results": results, "skipped": skipped, "changed": True, "msg": msg}
+    return {"results": results, "skipped": skipped, "msg": msg, "changed": False}
 
 
 def known_shape(task: Task) -> bool:
@@ -172,11 +184,13 @@ def known_shape(task: Task) -> bool:
         changed_when_of(task) is not None
 
 
-def changed_when_of(task: Task) -> list[Any] | None:
+def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False) -> list[Any] | None:
     """The ``changed_when`` conditions of a module task that registers its result without a loop
     or ``async``, when they do not read that result (ansible evaluates them with it): its
     ``changed`` is then theirs, known where they are; ``[True]`` for command, shell and raw
-    without one (nor ``creates``/``removes``), which always report a change. None otherwise."""
+    without one (nor ``creates``/``removes``), which always report a change. None otherwise.
+    ``looped``: those of a looped task, for each item's result; ``unregistered``: also of a task
+    that registers nothing (its result as a rescue reads it)."""
     from engine.templating.variable_uses import names_read
 
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -184,14 +198,15 @@ def changed_when_of(task: Task) -> list[Any] | None:
     if raw is None and task.action in kw.COMMANDS and isinstance(task.args, Mapping) and \
             not {"creates", "removes"} & set(task.args):
         raw = True  # command, shell and raw always report a change (outside check mode)
-    if not isinstance(register, str) or raw is None or loop_of(task) is not None or data.get("async") or \
+    if not (isinstance(register, str) or looped or unregistered) or raw is None or \
+            (loop_of(task) is not None) != looped or data.get("async") or \
             task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
         return None
     conditions = raw if isinstance(raw, list) else [raw]
     for condition in conditions:
         if isinstance(condition, str):
             read = names_read(condition, True)
-            if read is None or read & {register, "vars", "hostvars", "lookup", "query", "q"}:
+            if read is None or read & {str(register), "vars", "hostvars", "lookup", "query", "q"}:
                 return None
     return conditions
 
@@ -202,8 +217,11 @@ class ModuleResult(Mapping[str, Any]):
     and those known to be absent (``results`` of a task without a loop, ``skipped`` of an item a
     command ran outside check mode); anything else, and so the whole, only the run gives."""
 
-    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset()) -> None:
+    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset(),
+                 uniform: bool = False) -> None:
         self._known, self._absent, self.unknown_whole = dict(known), absent, f"the result of {label}"
+        self.uniform = uniform
+        """The same on every host (what the plan may share between hosts)."""
 
     def __getitem__(self, key: str) -> Any:
         from engine.templating.errors import RunTimeOnly
@@ -258,16 +276,19 @@ def host_independent(task: Task) -> bool:
     return True
 
 
-def unknown_result(task: Task) -> Effects:
-    """The effects of a task that only registers a module's result, on any host."""
+def unknown_result(task: Task, outside_check_mode: bool = False) -> Effects:
+    """The effects of a task that only registers a module's result, on any host
+    (``outside_check_mode``: the task is known not to run in check mode, where a module may be
+    skipped instead)."""
     effects = Effects()
     data = task.data if isinstance(task.data, Mapping) else {}
     register = data.get("register")
     if isinstance(register, str) and register:
         label = f"task '{task.display_name()}'"
-        effects.facts.append(_layer("set_fact / register", f"register in {label}",
-                                    {register: RuntimeValue(f"the result of {label} (register: {register})",
-                                                            uniform=True)}, task))
+        value: Any = ModuleResult({"failed": False}, label, frozenset({"results"}), uniform=True) \
+            if outside_check_mode and module_succeeds(task) else \
+            RuntimeValue(f"the result of {label} (register: {register})", uniform=True)
+        effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: value}, task))
     return effects
 
 
@@ -303,12 +324,55 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         except Exception as exc:  # noqa: BLE001 - a message only the run knows
             raise _Unknown(f"the result of {label}: {exc}") from exc
         return _failed({"msg": message}, label)
+    known: dict[str, Any] = {}
+    outside_check_mode = _outside_check_mode(task, templar, label)
     changed_when = changed_when_of(task)
-    if changed_when is not None and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True:
+    if changed_when is not None and outside_check_mode:
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
-            return ModuleResult({"changed": decided is True}, label, frozenset({"results"}))
+            known["changed"] = decided is True
+    if outside_check_mode and module_succeeds(task):
+        known["failed"] = False
+    if known:
+        return ModuleResult(known, label, frozenset({"results"}))
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
+    """Whether ``task`` is known not to run in check mode (where a module may be skipped instead
+    of run): no ``check_mode`` of its own or inherited but false, and the run's not in it."""
+    own = getattr(task.effective("check_mode"), "value", None)
+    return own in (None, False) and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True
+
+
+def module_succeeds(task: Task, looped: bool = False) -> bool:
+    """Whether a registered module result says ``failed: false`` before the run: a module is
+    taken to succeed, as the plan takes it (engine.flow.host_outcome), unless a ``failed_when``
+    decides (left to the run here) or it runs in the background (``async``)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
+        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
+        kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
+
+
+def _changed_as_told(task: Task, result: dict[str, Any], templar: Templar, label: str) -> dict[str, Any]:
+    """The result of an action whose shape is known (``debug``, ``set_fact``...) with the
+    ``changed`` its ``changed_when`` gives it (``TaskExecutor._execute``): unknown when the
+    conditions read the task's own result or what only the run knows."""
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    raw = data["changed_when"]
+    conditions = raw if isinstance(raw, list) else [raw]
+    register = str(data.get("register") or "")
+    for condition in conditions:
+        read = names_read(condition, True) if isinstance(condition, str) else frozenset()
+        if read is None or register and register in read:
+            raise _Unknown(f"the result of {label}, whose changed_when reads it")
+    decided = _decide(conditions, templar, label)
+    if isinstance(decided, _Unknown):
+        raise decided
+    return {**result, "changed": decided is True}
 
 
 def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
@@ -334,12 +398,15 @@ def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
             raise _Unknown(f"the result of {label}, whose no_log only the run decides")
         if task.action in FAIL:
             result: Any = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+        elif task.action not in ASSERT:  # a module its failed_when fails: what of its result is known
+            result = _failed_module(task, templar, label)
         else:
             result = _assert(args, templar, label)
             if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
                 result["_ansible_verbose_always"] = True
         # the result as the action returned it, before register's cleaning: with the task's no_log
-        result["_ansible_no_log"] = no_log
+        if isinstance(result, dict):
+            result["_ansible_no_log"] = no_log
     except _Unknown as exc:
         result = RuntimeValue(str(exc))
     except Exception as exc:  # noqa: BLE001 - a message only the run knows
@@ -347,6 +414,18 @@ def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
     name = task.data.get("name") if isinstance(task.data, Mapping) else None
     values = {"ansible_failed_task": FailedTask(name, label), "ansible_failed_result": result}
     return _layer("set_fact / register", f"the failure of {label}, rescued at {reader}", values, task)
+
+
+def _failed_module(task: Task, templar: Templar, label: str) -> ModuleResult:
+    """The result of a module whose ``failed_when`` holds (``TaskExecutor._execute``): failed,
+    with ``failed_when_result``, its ``changed`` where ``changed_when`` decides it before the run;
+    the module's own keys are the run's."""
+    known: dict[str, Any] = {"failed": True, "failed_when_result": True}
+    conditions = changed_when_of(task, unregistered=True)
+    decided = _decide(conditions, templar, label) if conditions is not None else None
+    if decided is not None and not isinstance(decided, _Unknown):
+        known["changed"] = decided is True
+    return ModuleResult(known, label, frozenset({"results"}))
 
 
 class FailedTask(Mapping[str, Any]):
@@ -414,6 +493,12 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
     return {**result, "failed": False, "changed": False}
 
 
+def fails_evaluating(exc: Exception) -> bool:
+    """Whether an assertion that raised ``exc`` fails its task in the run too: a name defined
+    nowhere on the way (not one only the run knows) is undefined for ansible as well."""
+    return _plainly_undefined(exc)
+
+
 def _plainly_undefined(exc: Exception) -> bool:
     from engine.templating.errors import RunTimeOnly, undefined_cause
 
@@ -431,6 +516,8 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         try:
             holds = templar.evaluate(condition)
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if fails_evaluating(exc):  # TaskExecutor's result of the error: the task fails with its message
+                return _failed({"msg": f"Task failed: {exc}"}, label)
             raise _Unknown(f"the result of {label}: {exc}") from exc
         if not holds:
             try:
@@ -513,8 +600,12 @@ def _include_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir
         merged.update(data)
         merged.key_spans.update(getattr(data, "key_spans", {}))
     if args.get("name"):
+        try:  # templated as the action's other arguments (a loop item's name, most often)
+            name = templar.template(args["name"])
+        except Exception as exc:  # noqa: BLE001 - a name only the run knows
+            raise _Unknown(f"the variables of {label}, whose name only the run knows ({exc})") from exc
         wrapped = YMap()
-        wrapped[str(args["name"])] = dict(merged)
+        wrapped[str(name)] = dict(merged)
         return files, wrapped
     return files, merged
 

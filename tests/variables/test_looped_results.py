@@ -1,6 +1,7 @@
 """A looped module task's registered result before the run: each item's loop variables and
 whether its ``when`` skipped it are known (``TaskExecutor._run_loop``); what the module returns
-for an item it runs, and the loop's ``changed`` and ``msg``, are the run's."""
+for an item it runs, and the loop's ``msg``, are the run's; the loop's ``changed`` is known where
+each item's ``changed_when`` decides it (a command reports a change), outside check mode."""
 
 from __future__ import annotations
 
@@ -40,9 +41,10 @@ def test_looped_command_items(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c
     where = f"site.yml:{10 if check else 9}"
     values = values_at(tmp_path, where, "w1", 0, ["ran", "reason", "whole_skipped", "output", "changed"])
     assert values["reason"] == "item != 'b'"
-    unknown = ["output", "changed"] + (["ran", "whole_skipped"] if check else [])
+    unknown = ["output"] + (["ran", "whole_skipped", "changed"] if check else [])
     if not check:  # in check mode the command skips each item it would run: whether is the run's
         assert values["ran"] == ["a", "c"]
         assert values["whole_skipped"] is False
+        assert values["changed"] is True  # the items a command ran report a change
     for name in unknown:
         assert str(values[name]).startswith("unknown: "), (name, values[name])
