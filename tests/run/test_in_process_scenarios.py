@@ -28,12 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-_DECLINED_LOOKUPS = "declined before starting: the engine has no ini and csvfile lookups"
-_DECLINED_TEMPLATE = "declined before starting: template's variable_start_string"
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout4_{name}-{mode}": why for name, why in (
-        ("lookups_config", _DECLINED_LOOKUPS),
-        ("template_header_options", _DECLINED_TEMPLATE)) for mode in ("run", "check", "diff")},
 }
 
 
