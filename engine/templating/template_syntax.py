@@ -55,3 +55,8 @@ def possibly_template(text: str, overrides: dict[str, Any]) -> bool:
     if not (starts[0] != starts[1] != starts[2] != starts[0]):  # TemplateOverrides._post_validate
         raise TemplateFailure("Block, variable and comment start strings must be different.")
     return text.startswith(JINJA2_OVERRIDE) or any(start in text for start in starts)
+
+
+def newlines_at_end(text: str) -> int:
+    """How many newlines end ``text`` (ansible gives back those Jinja drops from a template's end)."""
+    return len(text) - len(text.rstrip("\n"))
