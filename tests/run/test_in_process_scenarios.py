@@ -32,8 +32,6 @@ _INCLUDED_ORIGIN = ("a broken conditional on a value include_vars loaded at run 
                     "line as its origin, the engine the conditional's")
 KNOWN_DIFFERENT: dict[str, str] = {
     **{f"heldout6_role_jenkins_main-{mode}": _INCLUDED_ORIGIN for mode in ("run", "check", "diff")},
-    "heldout6_role_jenkins_settings-diff": "file state=touch with a mode on a missing file: the engine's diff 'before' "
-                                           "holds the mode, ansible's does not",
 }
 
 
