@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Frame, Play, Task
-from engine.loading.paths import include_vars_path
+from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
@@ -157,10 +157,17 @@ class IncludeLoader:
         if not isinstance(target, str):
             return {"failed": True, "changed": False,
                     "msg": "playbook-ls's engine supports include_vars with a file only; run with --engine ansible"}
-        path = include_vars_path(task.role.path if task.role is not None else None,
-                                 task.span.file if task.span is not None else None, target, basedir)
-        if path is None:
-            return {"failed": True, "changed": False, "msg": f"Could not find or access '{target}'"}
+        where = (task.role.path if task.role is not None else None, task.span.file if task.span is not None else None)
+        path = include_vars_path(*where, target, basedir)
+        if path is None:  # the action keeps AnsibleFileNotFound's text as "message", ansible's msg says no more
+            searched = include_vars_candidates(*where, target, basedir)
+            message = f"Could not find or access '{target}'" + (
+                "\nSearched in:\n\t" + "\n\t".join(searched) if searched else "") + (
+                " on the Ansible Controller.\nIf you are using a module and expect the file to exist on the remote, "
+                "see the remote_src option")
+            return {"failed": True, "changed": False, "message": message, "ansible_included_var_files": [],
+                    "msg": "Task failed: Action failed: Unknown error.",
+                    "ansible_facts": {str(args["name"]): {}} if args.get("name") else {}}
         loaded = self.resolver.sources.load(path)
         if loaded.error is not None:
             return {"failed": True, "changed": False, "msg": str(loaded.error)}

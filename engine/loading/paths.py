@@ -247,17 +247,33 @@ def find_role(name: str, basedir: str, roles_path: list[str], role_basedir: str 
     return None, searched
 
 
+def include_vars_candidates(role_path: str | None, task_file: str | None, target: str, basedir: str) -> list[str]:
+    """Where ``include_vars: TARGET`` looks, in order (``DataLoader.path_dwim_relative_stack`` over
+    ``Task.get_search_path()``): for the role's path, then the task file's directory, its
+    ``vars/`` then itself, then the playbook directory's the same way. ansible compares TARGET's
+    first part (bytes) with "vars" (text), never equal, so "vars/x.yml" is looked for in
+    ``vars/vars/`` too. None for an absolute TARGET, which is only itself."""
+    if target.startswith(("~", os.path.sep)):
+        return []
+    stack = [role_path] if role_path else []
+    if task_file is not None and os.path.dirname(task_file) not in stack:
+        stack.append(os.path.dirname(task_file))
+    found = []
+    for path in stack:
+        upath = os.path.normpath(os.path.abspath(path))
+        parent = os.path.dirname(upath)
+        if role_path and parent.endswith("/tasks"):
+            found += [os.path.join(os.path.dirname(parent), "vars", target), os.path.join(parent, target)]
+        found += [os.path.join(upath, "vars", target), os.path.join(upath, target)]
+    return found + [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
+
+
 def include_vars_path(role_path: str | None, task_file: str | None, target: str, basedir: str) -> str | None:
-    """The file ``include_vars: TARGET`` reads: the role's ``vars/``, then beside the task's
-    file (its ``vars/``, then itself), then the playbook directory's (the same way)."""
-    candidates = [target] if os.path.isabs(target) else []
-    if role_path:
-        candidates.append(os.path.join(role_path, "vars", target))
-    if task_file is not None:
-        candidates.append(os.path.join(os.path.dirname(task_file), "vars", target))
-        candidates.append(os.path.join(os.path.dirname(task_file), target))
-    candidates += [os.path.join(basedir, "vars", target), os.path.join(basedir, target)]
-    return next((c for c in candidates if isfile(c)), None)
+    """The file ``include_vars: TARGET`` reads (see :func:`include_vars_candidates`)."""
+    if target.startswith(("~", os.path.sep)):
+        absolute = os.path.normpath(os.path.expanduser(target))
+        return absolute if isfile(absolute) else None
+    return next((c for c in include_vars_candidates(role_path, task_file, target, basedir) if isfile(c)), None)
 
 
 def keyword_span(frame: Frame, keyword: str) -> Span | None:

@@ -28,8 +28,6 @@ if TYPE_CHECKING:
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
 # at run time too, for an argument only a template names)
 DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
-    "template": frozenset({"block_start_string", "block_end_string", "variable_start_string",
-                           "variable_end_string", "comment_start_string", "comment_end_string"}),
     "include_vars": frozenset({"dir"}),
     "git": frozenset({"refspec", "reference", "depth", "verify_commit", "bare", "single_branch", "track_submodules",
                       "umask", "archive", "archive_prefix", "separate_git_dir", "key_file", "ssh_opts",

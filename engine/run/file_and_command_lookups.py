@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.run.data_file_lookups import lookup_csvfile, lookup_ini
 from engine.run.template_vars import template_vars
 from engine.templating.file_search import find_file, lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
@@ -115,17 +116,14 @@ def lookup_file(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[An
 
 
 def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
-    defaults = {"convert_data": True, "template_vars": {}, "jinja2_native": False, "variable_start_string": "{{",
-                "variable_end_string": "}}", "comment_start_string": "{#", "comment_end_string": "#}",
-                "trim_blocks": True}
-    opts = _options(kwargs, defaults, "template")
-    custom = [k for k in ("variable_start_string", "variable_end_string", "comment_start_string",
-                          "comment_end_string") if opts[k] != defaults[k]]
-    if custom:
-        raise LookupFailure(f"playbook-ls's engine does not support {', '.join(custom)} for the template lookup; "
-                            "run with --engine ansible")
+    delimiters = {"variable_start_string": "{{", "variable_end_string": "}}", "comment_start_string": "{#",
+                  "comment_end_string": "#}"}
+    opts = _options(kwargs, {"convert_data": True, "template_vars": {}, "jinja2_native": False, **delimiters,
+                             "trim_blocks": True}, "template")
     if not isinstance(opts["template_vars"], Mapping):
         raise LookupFailure("template_vars must be a dictionary")
+    # the lookup's include path: the template's directory, then each search path's templates/ and itself
+    searchpath = [p for base in call.context.search_paths for p in (os.path.join(base, "templates"), base)]
     ret = []
     for term in terms:
         path = find_file(call.context, "templates", term)
@@ -133,7 +131,9 @@ def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
             raise LookupFailure(f"the template file {term} could not be found for the lookup")
         text = _read_text(path)
         extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
-        ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"])))
+        ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"]),
+                                            searchpath=(os.path.dirname(path), *searchpath),
+                                            **{name: str(opts[name]) for name in delimiters}))
     return ret
 
 
@@ -317,11 +317,13 @@ LOOKUPS: dict[str, LookupFunction] = {
     "password": lookup_password,
     "random_choice": lookup_random_choice,
     "unvault": lookup_unvault,
+    "ini": lookup_ini,
+    "csvfile": lookup_csvfile,
 }
 
 # ansible-core lookups this engine does not implement (they reach other systems or files it does
 # not parse); a run that uses one fails with a hint rather than "not found".
-REFUSED = frozenset({"csvfile", "ini", "inventory_hostnames", "url"})
+REFUSED = frozenset({"inventory_hostnames", "url"})
 
 
 __all__ = ["LOOKUPS", "LookupContext", "task_context"]

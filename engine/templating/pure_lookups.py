@@ -104,7 +104,8 @@ _SHORTCUT = re.compile("^(" + _NUM + "-)?" + _NUM + "(/" + _NUM + ")?" + "(:(.+)
 _FIELDS = ("start", "end", "stride", "count", "format")
 
 
-def _integer(name: str, value: Any, plugin: str = "sequence") -> int:
+def _integer(name: str, value: Any, plugin: str = "sequence", type_name: str = "integer") -> int:
+    """An integer option; ``type_name`` is the option's type as its plugin's documentation spells it."""
     if isinstance(value, int):
         return int(value)
     try:
@@ -114,7 +115,7 @@ def _integer(name: str, value: Any, plugin: str = "sequence") -> int:
     except (DecimalException, ValueError):
         pass
     raise LookupFailure(f"Config {name!r} for {plugin!r} lookup plugin from 'Direct' has an invalid value: "
-                        f"Invalid value provided for 'integer': {value!r}")
+                        f"Invalid value provided for {type_name!r}: {value!r}")
 
 
 def lookup_sequence(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
@@ -358,9 +359,10 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
     except (TemplateFailure, TooLarge):  # a static evaluation's limit is not the plugin's error to ignore
         raise
     except Exception as exc:  # noqa: BLE001 - any error of the plugin is the lookup's failure
-        message = str(exc) if isinstance(exc, LookupFailure) else f"{type(exc).__name__}: {exc}"
+        # ansible chains the plugin's error to its own, each message as str() gives it, without the type
+        message = str(exc).strip()
         if errors not in ("warn", "ignore"):
-            raise TemplateFailure(f"The lookup plugin {name!r} failed: {message}") from exc
+            raise TemplateFailure(f"The lookup plugin {name!r} failed" + (f": {message}" if message else ".")) from exc
         if errors == "warn" and context.warn is not None:
             context.warn(f"An error occurred while running the lookup plugin {name!r}: {message}")
         return [] if wantlist else None

@@ -51,6 +51,7 @@ from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.templating.run_order import checked_item, checked_text, order_aware
+from engine.templating.template_syntax import TEMPLATE_OVERRIDES, newlines_at_end, possibly_template, template_header
 from engine.templating.type_names import native_type_name, tagged, type_name
 from engine.values import UnsafeText, YamlTimestamp
 
@@ -87,16 +88,6 @@ def _concat_text(value: Any) -> str:
         return ""
     return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
 
-
-def _count_newlines_from_end(text: str) -> int:
-    return len(text) - len(text.rstrip("\n"))
-
-
-# The block-syntax options ansible's template action passes as overrides; any other string is
-# templated with ansible's environment defaults (trim_blocks on, lstrip_blocks off). ``searchpath``
-# (a tuple of directories) is where {% include %}, {% import %} and {% extends %} find other
-# files, as the action's copy_with_new_env(searchpath=...) gives its environment a file loader.
-TEMPLATE_OVERRIDES = frozenset({"trim_blocks", "lstrip_blocks", "newline_sequence", "searchpath"})
 
 
 @cache
@@ -426,6 +417,7 @@ def _mark_conditional_constants(tree: Any) -> Any:
 
 
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+_DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\([^()]*\)\s*")
 # names Jinja's parser reads as something else than a variable: constants, operators, keywords
 _NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "False", "None"}
 
@@ -439,8 +431,10 @@ def _plain_name(text: str, expression: bool) -> str | None:
 
 
 def is_template(value: Any) -> bool:
-    """A string to render: it has Jinja2 markup and is not marked ``!unsafe``."""
-    return isinstance(value, str) and ("{{" in value or "{%" in value) and not isinstance(value, UnsafeText)
+    """A string to render (``is_possibly_template``): it holds a Jinja2 start string, "{#" too
+    (ansible renders "a {# b #}" to "a ", fails on a lone "{#"), and is not marked ``!unsafe``."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value or "{#" in value) \
+        and not isinstance(value, UnsafeText)
 
 
 class Templar:
@@ -591,8 +585,18 @@ class Templar:
         unknown = set(overrides) - TEMPLATE_OVERRIDES
         if unknown:
             raise TypeError(f"unsupported template overrides: {', '.join(sorted(unknown))}")
+        if not possibly_template(text, overrides):
+            return text  # ansible does not render it: the text as it is
+        body, header = template_header(text)
+        # the header's settings win over the action's for Jinja; the newlines given back after the
+        # rendering are counted on the whole text and use the action's newline_sequence
+        syntax = {**overrides, **header}
         templar = self.child(variables) if variables else self
-        return templar._within_bounds(templar._render, text, overrides=tuple(sorted(overrides.items())))
+        result = templar._within_bounds(templar._render, body, overrides=tuple(sorted(syntax.items())))
+        if header and isinstance(result, str):
+            missing = newlines_at_end(text) - newlines_at_end(result)
+            result += overrides.get("newline_sequence", "\n") * max(missing, 0)
+        return result
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
         from jinja2 import TemplateError, TemplateSyntaxError, Undefined
@@ -646,7 +650,7 @@ class Templar:
         if not expression and isinstance(result, str):
             # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
             # only to text; "{{ true }}\n" stays the boolean True, as ansible 2.19 renders it.
-            missing = _count_newlines_from_end(text) - _count_newlines_from_end(result)
+            missing = newlines_at_end(text) - newlines_at_end(result)
             if missing > 0:
                 result += dict(overrides).get("newline_sequence", "\n") * missing
         return result
@@ -681,9 +685,11 @@ class Templar:
             self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
-        # the value keeps where it is written when the conditional names it alone
-        origin = self.origin_of(text, True) if self.origin_of is not None and text.isidentifier() else None
-        raise BrokenConditional(bool(result), type_name(result), origin)
+        # the value keeps where it is written when the conditional names it alone, or through
+        # default(), which gives back the defined value itself (its Origin tag with it)
+        name = text if text.isidentifier() else (m.group(1) if (m := _DEFAULTED.fullmatch(text)) else None)
+        known = name is not None and self.origin_of is not None and (name == text or name in self.variables)
+        raise BrokenConditional(bool(result), type_name(result), self.origin_of(name, True) if known else None)
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with

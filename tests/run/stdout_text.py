@@ -33,6 +33,8 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"<TMP>/ltmp/ansible-local-[A-Za-z0-9_]+/\.?[A-Za-z0-9_]{8}\b"), "<TMPFILE>"),
     # pause and wait_for: elapsed seconds
     (re.compile(r'("elapsed": )\d+(?:\.\d+)?'), r"\1<ELAPSED>"),
+    # file state=touch's diff: the access and modification times of the moment it ran
+    (re.compile(r'("[am]time": )\d+\.\d+'), r"\1<STAMP>"),
 ]
 
 

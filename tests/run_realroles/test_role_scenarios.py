@@ -69,3 +69,49 @@ def test_a_task_file_running_nothing_covered_is_no_scenario(tmp_path: Path) -> N
     (item,) = role_scenarios.role_files("o/r", role)
     assert not role_scenarios.write_scenario(item, tmp_path / "s")
     assert not (tmp_path / "s").exists()
+
+
+def _harness():  # realroles imports engine_cases from tests/run
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "run"))
+    import realroles
+
+    return realroles
+
+
+def test_a_run_over_the_timeout_is_not_recorded_and_the_batch_goes_on(tmp_path: Path, monkeypatch) -> None:
+    import subprocess
+
+    realroles = _harness()
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run", "check"]}')
+
+    def slow(case, mode, tool):
+        raise subprocess.TimeoutExpired(["ansible-playbook"], 1)
+
+    monkeypatch.setattr(realroles.engine_cases, "run_case", slow)
+    assert realroles.compare_scenario(tmp_path) == [
+        ("run", "not recorded", ["ansible run timed out"]), ("check", "not recorded", ["ansible run timed out"])]
+    case = realroles.engine_cases.load_case(tmp_path)
+    assert realroles.record_scenario(case) == "run not recorded, check not recorded"
+    assert realroles.measure_scenario(case)[0] == ("run", "not recorded", ["ansible's run not recorded"])
+
+
+def test_a_measurement_keeps_each_result_and_resumes_after_them(tmp_path: Path, capsys, monkeypatch) -> None:
+    import json
+
+    realroles = _harness()
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+        (tmp_path / name / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
+    (tmp_path / "results.jsonl").write_text(json.dumps(
+        {"scenario": "a", "group": "o/r", "mode": "run", "kind": "identical", "problems": []}) + "\n")
+    measured = []
+    monkeypatch.setattr(realroles, "measure_scenario",
+                        lambda case: measured.append(case.name) or [("run", "declined", ["no"])])
+    assert realroles.measure_directory(tmp_path, quiet=True) == 1
+    assert measured == ["b"]  # a was measured before the stop
+    out = capsys.readouterr().out
+    assert "identical: 1" in out and "declined: 1" in out
+    assert "identical among the runs the engine accepts: 100.0%" in out
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 2

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, module_exception
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._files import check_ownership, default_file_mode, octal, path_facts, set_mode
+from engine.run.modules._files import check_ownership, path_facts, set_mode
 
 STATES = ("absent", "directory", "file", "hard", "link", "touch")
 SPEC = {
@@ -227,7 +227,6 @@ def _ensure_touched(
     if previous == "absent":
         if ctx.check_mode:
             return {"changed": True, "dest": path}
-        diff["before"]["mode"] = octal(default_file_mode())
         try:
             open(path, "ab").close()
         except OSError as exc:

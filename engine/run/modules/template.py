@@ -32,7 +32,7 @@ SPEC = {
     "output_encoding": Arg(default="utf-8"),
     **FILE_COMMON_ARGS,
 }
-_UNSUPPORTED_SYNTAX = (
+_DELIMITERS = (
     "block_start_string",
     "block_end_string",
     "variable_start_string",
@@ -70,23 +70,23 @@ def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("template", args, SPEC)
-    custom = [name for name in _UNSUPPORTED_SYNTAX if params[name] is not None]
-    if custom:  # the executor's templar has one syntax; refuse rather than render wrongly
-        raise ModuleError(f"the bundled engine does not support {', '.join(custom)} for template")
     try:
         source = find_source(params["src"], "templates", ctx.search_paths)
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
     try:
-        with open(source, encoding="utf-8") as handle:
+        # newline="": ansible reads the bytes, so a text that is no template keeps its "\r\n"
+        with open(source, encoding="utf-8", newline="") as handle:
             source_text = handle.read()
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
         return {"changed": False, "failed": True,
                 "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
     try:
+        delimiters = {name: params[name] for name in _DELIMITERS if params[name] is not None}
         rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),
                               trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
-                              newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx))
+                              newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx),
+                              **delimiters)
     except TemplateFailure as exc:  # the action's error, from the template file
         from engine.run.error_block import ERROR_KEY, Event
 

@@ -22,6 +22,8 @@ from engine.templating.filters.version import version_compare
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
     flat = [mapping for item in dicts for mapping in (item if isinstance(item, list) else [item])]
+    if not flat:
+        return {}
     if len(flat) == 1:
         return flat[0]
     # merge_hash merges from the last one down and refuses what is not a mapping, naming the
@@ -32,24 +34,18 @@ def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") 
     if bad := next((mapping for mapping in flat[:-2] if not isinstance(mapping, Mapping)), None):
         raise TemplateFailure(f"failed to combine variables, expected dicts but got a {_class_name(bad)!r} "
                               "and a 'dict'.")
-    result: dict[str, Any] = {}
-    for item in dicts:
-        for mapping in (item if isinstance(item, list) else [item]):
-            result = _merge_dicts(result, mapping, recursive, list_merge)
+    from engine.inventory.combine import CombineError, merge_hash
+
+    # ansible folds from the highest priority (the last) down, merge_hash(lower, result) each time:
+    # merge_hash is not associative, so the grouping decides key order and what list_merge sees
+    pending = reversed(flat)
+    result = next(pending)
+    try:
+        for mapping in pending:
+            result = merge_hash(mapping, result, recursive, list_merge)
+    except CombineError as exc:
+        raise TemplateFailure(str(exc)) from exc
     return result
-
-
-def _merge_dicts(base: dict[str, Any], more: Mapping[str, Any], recursive: bool, list_merge: str) -> dict[str, Any]:
-    merged = dict(base)
-    for key, value in more.items():
-        old = merged.get(key)
-        if recursive and isinstance(old, Mapping) and isinstance(value, Mapping):
-            merged[key] = _merge_dicts(dict(old), value, recursive, list_merge)
-        elif isinstance(old, list) and isinstance(value, list) and list_merge in ("append", "prepend"):
-            merged[key] = old + value if list_merge == "append" else value + old
-        else:
-            merged[key] = value
-    return merged
 
 
 def _class_name(value: Any) -> str:
