@@ -51,7 +51,14 @@ from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
 from engine.templating.run_order import checked_item, checked_text, order_aware
-from engine.templating.template_syntax import TEMPLATE_OVERRIDES, newlines_at_end, possibly_template, template_header
+from engine.templating.template_syntax import (
+    CONDITIONAL_AS_TEMPLATE,
+    TEMPLATE_OVERRIDES,
+    conditional_expression,
+    newlines_at_end,
+    possibly_template,
+    template_header,
+)
 from engine.templating.type_names import native_type_name, tagged, type_name
 from engine.values import UnsafeText, YamlTimestamp
 
@@ -743,19 +750,6 @@ def _names_in(expression: str) -> frozenset[str]:
 
 # names whose meaning in one rendering of a whole loop is not what it is in one item's
 _SEES_CONTEXT = re.compile(r"\b(?:vars|lookup|query|q|loop|self|caller|varargs|kwargs|namespace)\b")
-
-
-CONDITIONAL_AS_TEMPLATE = ("Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}. "
-                           "This feature will be removed from ansible-core version 2.23.")
-
-
-def conditional_expression(conditional: str) -> str:
-    """The bare expression ansible evaluates for a conditional: the text, stripped, without the
-    ``{{ }}`` that wholly wraps it (one pair only)."""
-    text = conditional.strip()
-    if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
-        text = text[2:-2].strip()
-    return text
 
 
 RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"

@@ -1,5 +1,6 @@
 """What a template file may change of Jinja's syntax, as ansible's ``TemplateOverrides``: the
-options the template action and lookup pass, and a file's own ``#jinja2:`` first line.
+options the template action and lookup pass, and a file's own ``#jinja2:`` first line; and the
+bare expression of a conditional, which ansible takes out of one wrapping ``{{ }}``.
 """
 
 from __future__ import annotations
@@ -60,3 +61,16 @@ def possibly_template(text: str, overrides: dict[str, Any]) -> bool:
 def newlines_at_end(text: str) -> int:
     """How many newlines end ``text`` (ansible gives back those Jinja drops from a template's end)."""
     return len(text) - len(text.rstrip("\n"))
+
+
+CONDITIONAL_AS_TEMPLATE = ("Conditionals should not be surrounded by templating delimiters such as {{ }} or {% %}. "
+                           "This feature will be removed from ansible-core version 2.23.")
+
+
+def conditional_expression(conditional: str) -> str:
+    """The bare expression ansible evaluates for a conditional: the text, stripped, without the
+    ``{{ }}`` that wholly wraps it (one pair only)."""
+    text = conditional.strip()
+    if text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1:
+        text = text[2:-2].strip()
+    return text

@@ -2,8 +2,9 @@
 
 Each case runs the bundled engine (in this process, or for a sample as a child process) in a fresh
 scratch copy of the scenario and compares the exit code, the recap, the task results per host and
-the resulting files with ``expected.json``; in check mode nothing on disk may change. A second test per case compares the text the engine shows with
-the default callback's text of ``stdout.MODE.txt`` (normalised; a unified diff on mismatch).
+the resulting files with ``expected.json``; in check mode nothing on disk may change. A second test
+per case compares the text the engine shows with the default callback's text of ``stdout.MODE.txt``
+(normalised; a unified diff on mismatch).
 Re-record with ``python tests/run/engine_cases.py``.
 """
 
