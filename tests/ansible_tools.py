@@ -33,9 +33,16 @@ def live_sample(names: list[str], share: int = 3) -> list[str]:
     themselves are always compared with playbook-ls; re-running ansible on all of them costs minutes
     of CI on two cores, and a sample is enough to notice an ansible-core release that changed
     behaviour (then run them all and re-record what differs)."""
+    return stable_sample(names, share, LIVE_ALL)
+
+
+def stable_sample(names: list[str], share: int, setting_name: str) -> list[str]:
+    """A fixed one in ``share`` of ``names``, chosen by a stable hash of each name (the same on every
+    machine and run); every one when the environment variable ``setting_name`` is ``all``, one in N
+    when it is a number N."""
     import hashlib
 
-    setting = os.environ.get(LIVE_ALL, "")
+    setting = os.environ.get(setting_name, "")
     if setting == "all":
         return list(names)
     if setting.isdigit() and int(setting) > 0:

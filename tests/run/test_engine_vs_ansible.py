@@ -76,12 +76,9 @@ def _through_a_subprocess(ids: list[str]) -> set[str]:
     run the same command line in this process (engine_cases.run_case's "in-process"), which gives
     the same results and text without an interpreter start and import per case: 317 cases took
     16 s of CPU in process, where as subprocesses they were most of the suite's time."""
-    import hashlib
-    import os
+    from ansible_tools import stable_sample
 
-    if os.environ.get("PLAYBOOK_LS_ENGINE_SUBPROCESS") == "all":
-        return set(ids)
-    return {i for i in ids if int(hashlib.sha1(i.encode()).hexdigest(), 16) % 10 == 0}
+    return set(stable_sample(ids, 10, "PLAYBOOK_LS_ENGINE_SUBPROCESS"))
 
 
 SUBPROCESS = _through_a_subprocess([case_id(*c) for c in CASES])
