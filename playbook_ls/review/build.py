@@ -39,7 +39,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
         again = [path for path in wanted if playbooks or gone or new_views[path].reads & changed
                  or new_views[path].problem]
-        same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again]) if reuse else set()
+        same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again], caches) if reuse \
+            else set()
         if taken is not None:
             taken += [path for path in again if path in same]
         old_views = {path: new_views[path] for path in again if path in same}
@@ -68,11 +69,11 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
 
 
 def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
-                   views: list[PlaybookView]) -> set[str]:
+                   views: list[PlaybookView], caches: dict[str, SourceCache]) -> set[str]:
     """The playbooks whose old reading is their new one (:mod:`playbook_ls.review.reuse`)."""
     from playbook_ls.review.reuse import differing_names, reusable
 
-    names = differing_names(old, new, changed, list(options.inventory))
+    names = differing_names(old, new, changed, list(options.inventory), caches)
     return set() if names is None else {view.path for view in views if reusable(view, names, changed)}
 
 

@@ -32,6 +32,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from engine.parsing.source import SourceCache
     from playbook_ls.review.revisions import Side
     from playbook_ls.review.sides import PlaybookView
 
@@ -41,14 +44,16 @@ ROOTED_NAMES = frozenset({"playbook_dir", "role_path", "inventory_dir", "invento
 """Variables whose value names the directory a side is written to: different on the two sides."""
 
 
-def differing_names(old: Side, new: Side, changed: set[str], inventory: list[str]) -> set[str] | None:
+def differing_names(old: Side, new: Side, changed: set[str], inventory: list[str],
+                    caches: Mapping[str, SourceCache]) -> set[str] | None:
     """The variable names the change sets differently, when a reading can be taken from one side
     for the other at all (else None): no inventory, every changed file on both sides, each one
-    a variables file or marked as more (see :func:`reusable`)."""
+    a variables file or marked as more (see :func:`reusable`). Each side's files are loaded with
+    its own cache (``caches`` by side root): the new side's reading parsed them already, and a
+    reading of the old side that is not taken finds them parsed."""
     if inventory:
         return None
     names: set[str] = set()
-    cache: Any = None
     for path in changed:
         files = [os.path.join(one.root, path) for one in (old, new)]
         if not all(os.path.isfile(file) and not os.path.islink(file) for file in files):
@@ -56,11 +61,7 @@ def differing_names(old: Side, new: Side, changed: set[str], inventory: list[str
         if not _variables_path(path):
             names.add(_STRUCTURE + path)  # a reading that reads it cannot be taken
             continue
-        if cache is None:
-            from engine.parsing.source import SourceCache
-
-            cache = SourceCache()
-        sides = [cache.load(file) for file in files]
+        sides = [caches[one.root].load(file) for one, file in zip((old, new), files, strict=True)]
         if any(loaded.error is not None or not isinstance(loaded.data, dict) for loaded in sides):
             names.add(_STRUCTURE + path)
             continue
