@@ -67,8 +67,9 @@ class PlayBlocks:
         ignored = ignores_errors(task, template)
         if ignored is True:
             return None  # reported failed, and the host goes on
-        data = play.data if isinstance(play.data, Mapping) else {}
-        if ignored is False and failure_spread(play, task) is False and data.get("max_fail_percentage") is None:
+        # a rescued failure is not counted by max_fail_percentage (the strategy counts the hosts
+        # whose failure left them nothing to run): the rescue is followed with it as without it
+        if ignored is False and failure_spread(play, task) is False:
             rescued = self.failures.fail(host, task)
             if rescued is not None:
                 self.followed.add(host)

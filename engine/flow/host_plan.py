@@ -227,8 +227,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         failed.pop(host, None)
     out_before = (frozenset(h for h in before if failed.get(h, ("", False))[1]),
                   frozenset(h for h in before if not failed.get(h, ("", True))[1]))
-    out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before) | frozenset(ended.certain),
-                   frozenset(h for h, why in failed.items() if not why[1] and h not in before) | frozenset(ended.maybe))
+    # an ended host is out of its own batch only: the next batch starts with the play's hosts less the failed ones
+    out_in_play = (frozenset(h for h, why in failed.items() if why[1] and h not in before),
+                   frozenset(h for h, why in failed.items() if not why[1] and h not in before))
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
         key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
     return result

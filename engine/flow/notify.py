@@ -114,9 +114,17 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
                     # a handler's own notifications reach the handlers after it in this flush
                     due |= {id(h) for name in notifications(handler) for h in search_handlers(handlers, name)}
     for handler in list(handlers):
-        if id(handler) not in ran:
+        if id(handler) not in ran and not (loaded is None and _shadowed(handler, handlers)):
             yield handler, brought.get(id(handler), [])
             yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
+
+
+def _shadowed(handler: Task, handlers: list[Task]) -> bool:
+    """Whether no notification can reach ``handler``: every name and topic it answers to reaches
+    a handler loaded after it with its name instead (a role include_role brought in again), so the
+    run never runs it."""
+    keys = [*handler_names(handler), *handler_topics(handler)]
+    return bool(keys) and all(handler not in search_handlers(handlers, key) for key in keys)
 
 
 def looping_notifications(includers: Iterable[Task]) -> set[str]:

@@ -18,9 +18,11 @@ class RemovedHosts:
     batches: tuple[tuple[str, ...], ...]
     settled: tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]] | None = None
     """Once the whole play is planned: the hosts out (certainly, maybe) before the play, and those
-    the play takes out (certainly, maybe). A ``serial`` batch runs every task before the next
-    batch starts: a host of an earlier batch is out by then if the play took it out anywhere, one
-    of a later batch only if it was out before the play."""
+    the play fails (certainly, maybe). A ``serial`` batch runs every task before the next batch
+    starts, with the play's hosts less the failed ones (ansible's task queue manager marks them
+    failed again in each batch): a host of an earlier batch is out by then if the play failed it
+    anywhere (one a meta action ended is back), one of a later batch only if it was out before the
+    play."""
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),

@@ -153,17 +153,18 @@ class Follower:
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
         ended = False
+        member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
         for at, done in _setters(order, len(order.tasks) if loop is not None else before):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if at >= before and not same_loop:
                 continue
-            ended = ended or (at < before and self._ends_host(play_plan, host, done))
+            ended = ended or (member and at < before and self._ends_host(play_plan, host, done))
             if ended is True and not _given_by_another(play_plan, host, done):
                 continue
-            ran = self._ran(play_plan, host, done, task)
+            ran = self._ran(play_plan, host, done, task) if member else True
             if ran is False:
                 continue
-            runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, True,
+            runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, member,
                                  upto_reader=at < before)
             if same_loop:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]

@@ -455,7 +455,11 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
     if not loops:
-        return [] if any(_skips(plan, play_plan, host, include) for include in includers) else [()]
+        # a handler an include_role brings is the play's once the include loads it on any host: it
+        # runs wherever it is notified, a host the include skipped too (with that include's vars)
+        hosts = play_plan.hosts if task.handler else [host]
+        skipped = any(all(_skips(plan, play_plan, other, include) for other in hosts) for include in includers)
+        return [] if skipped else [()]
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
     if not order:
         return [(-1,)]
