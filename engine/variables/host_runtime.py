@@ -125,12 +125,13 @@ class Follower:
         return result
 
     def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                       outer: tuple[int, ...]) -> list[Layer]:
+                       outer: tuple[int, ...], reader: Host | None = None) -> list[Layer]:
         """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
         one: the include_vars layers, then the set_fact and register ones. In a looped include,
         the file runs whole for each item before the next: the reader at an item sees what every
         task of the file set at the items before (those after the reader too), then what the
-        tasks before it set at its own item."""
+        tasks before it set at its own item. ``reader``: the host whose ``hostvars`` asks (the
+        ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``)."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
@@ -138,6 +139,8 @@ class Follower:
             order = self.order_of(earlier.play)
             ended: bool | str = False
             for _, done in _setters(order, len(order.tasks)):
+                if not self._selected(earlier, done):
+                    continue
                 ended = ended or (member and self._ends_host(earlier, host, done))
                 if ended is True and not _given_by_another(earlier, host, done):
                     continue
@@ -146,6 +149,7 @@ class Follower:
                     effects += [_maybe(found, ended or ran) for _, found in
                                 self._runs_on(earlier, host, done, (), [], member)]
             effects.append(Effects(facts=rescued))
+        played = len(effects)
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -154,9 +158,14 @@ class Follower:
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
         ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
-        for at, done in _setters(order, len(order.tasks) if loop is not None else before):
+        batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
+        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
+            if not self._selected(play_plan, done):
+                continue
             if at >= before and not same_loop:
+                if reader is not None and _delegates_facts(done):  # the earlier batches ran the whole play
+                    batches_before += self._delegated_to(play_plan, host, done, reader, earlier=True)
                 continue
             ended = ended or (member and at < before and self._ends_host(play_plan, host, done))
             if ended is True and not _given_by_another(play_plan, host, done):
@@ -165,15 +174,36 @@ class Follower:
             if ran is False:
                 continue
             runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, member,
-                                 upto_reader=at < before)
+                                 upto_reader=at < before, reader=reader or host)
             if same_loop:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        effects[played:played] = batches_before
         effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
+
+    def _selected(self, play_plan: PlayPlan, task: Task) -> bool:
+        """Whether the run's tag selection keeps ``task`` (``never`` too), and every include on the way
+        to it, each with its own tags (an include's do not reach what it loads); a handler runs
+        whatever the tags. Tags only the run templates keep it (ansible-playbook stops on them)."""
+        from engine.flow.tags import TagEvaluator, TagTemplateError, should_run
+
+        if task.handler:
+            return True
+        memo = _memo(play_plan)
+        selection = self.plan.options.selection()
+        key = ("selected", id(task), selection)
+        if key not in memo:
+            evaluator = TagEvaluator.for_play(play_plan.play)
+            try:
+                memo[key] = all(should_run(evaluator.evaluate(step), selection) for step in
+                                [*self.order_of(play_plan.play).includers.get(id(task), []), task])
+            except TagTemplateError:
+                memo[key] = True
+        return memo[key]  # type: ignore[no-any-return]
 
     def _ran(self, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None) -> bool | str:
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
@@ -248,7 +278,8 @@ class Follower:
         return True
 
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
-                 reader_loops: list[Task], member: bool, upto_reader: bool = True) -> list[tuple[int, Effects]]:
+                 reader_loops: list[Task], member: bool, upto_reader: bool = True,
+                 reader: Host | None = None) -> list[tuple[int, Effects]]:
         """The effects on ``host`` of every run of ``task`` the reader sees, each with the place of
         its item in the host's run: one per item of the looped include around it (when the reader
         is in the same include, up to the reader's own item, or only the items before it without
@@ -279,19 +310,24 @@ class Follower:
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
                 found.append((rank, Effects(facts=own.facts)))
         if data.get("delegate_facts"):
-            found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task)]
+            found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task, reader)]
         return found
 
-    def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task) -> list[Effects]:
-        """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``:
-        the one host's with ``run_once``; with several hosts the last to finish wins, which only
-        the run knows."""
-        senders = play_plan.hosts[:1] if runs_once(task) else play_plan.hosts
+    def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
+                      earlier: bool = False) -> list[Effects]:
+        """The set_fact values other hosts' runs of ``task`` give ``host`` with ``delegate_facts``
+        by the time ``reader`` reads (the ``serial`` batches up to its own; ``earlier``: only those
+        before it): with ``run_once``, the first host's of each batch, the last batch's staying (each
+        batch's run reads what the one before left); with several hosts the last to finish wins,
+        which only the run knows."""
+        once = runs_once(task)
+        batches = _batches_run(play_plan, reader, earlier)
+        senders = [batch[0] for batch in batches] if once else [sender for batch in batches for sender in batch]
         given = [effects if effects.delegated_each is None else Effects(facts=[effects.delegated_each[host.name]])
                  for sender in senders for effects in [self._effects(play_plan, sender, task, ())]
                  if effects.delegated_to == host.name or host.name in (effects.delegated_each or {})]
-        if len(given) <= 1:
-            return given
+        if len(given) <= 1 or once:
+            return given[-1:]
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
         return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
 
@@ -349,6 +385,24 @@ def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
     names = [h.name for h in play_plan.hosts]
     batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
     return next((h for h in play_plan.hosts if h.name == batch[0]), play_plan.hosts[0])
+
+
+def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
+    """The play's ``serial`` batches (their hosts) that have run by the time ``reader`` reads: its
+    own and those before (``earlier``: only those before); every batch for a host out of the play."""
+    by_name = {h.name: h for h in play_plan.hosts}
+    batches = [[by_name[name] for name in batch if name in by_name]
+               for batch in play_batches(play_plan.play, list(by_name))]
+    batches = [batch for batch in batches if batch]
+    upto = next((at for at, batch in enumerate(batches) if reader is not None and reader in batch), None)
+    if upto is None:
+        return [] if earlier else batches
+    return batches[: upto if earlier else upto + 1]
+
+
+def _delegates_facts(task: Task) -> bool:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return bool(data.get("delegate_facts"))
 
 
 def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
@@ -413,15 +467,16 @@ class FollowedHostVars(HostVars):
     before this one set on it (the linear strategy runs a task on every host before the next)."""
 
     def __init__(self, manager: Any, context: Any, follower: Follower, play_plan: PlayPlan, task: Task | None,
-                 occurrence: int) -> None:
+                 occurrence: int, reader: Host | None = None) -> None:
         super().__init__(manager, context)
         self._follower, self._play_plan, self._task, self._occurrence = follower, play_plan, task, occurrence
+        self._reader = reader
 
     def host_values(self, host: Host) -> Mapping[str, Any]:
         plan = self._follower.plan
         layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
                   facts_layer(plan, self._play_plan, host),
-                  *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, ())]
+                  *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, (), self._reader)]
         layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
         magic = {**self.run_wide(), **host.get_magic_vars()}
         facts = facts_unknown(plan, self._play_plan, host)

@@ -344,7 +344,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     follower = Follower(plan, play_order, templar_at, include_item_order)
     own = scope.magic_for(host, task)
     magic = {**own, **lists_in_run_order(play_plan, task, own, host.name),
-             "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence)}
+             "hostvars": FollowedHostVars(scope.manager, scope.context, follower, play_plan, task, occurrence, host)}
     magic.update(_less_removed(plan, play_plan, task, host, magic))
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})

@@ -138,6 +138,9 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
         return RuntimeValue(f"the result of item {index + 1} of {label}")
     absent: frozenset[str] = frozenset()
     known = _item_keys(scope)
+    skipped = _skipped_in_check_mode(task, task.args if isinstance(task.args, Mapping) else {}, templar, label)
+    if skipped is not None:
+        return ModuleResult({**known, **skipped}, f"item {index + 1} of {label}", frozenset({"results"}))
     if _outside_check_mode(task, templar, label):
         if task.action in kw.COMMANDS:
             absent = frozenset({"skipped", "results"})
@@ -324,6 +327,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         except Exception as exc:  # noqa: BLE001 - a message only the run knows
             raise _Unknown(f"the result of {label}: {exc}") from exc
         return _failed({"msg": message}, label)
+    skipped = _skipped_in_check_mode(task, args, templar, label)
+    if skipped is not None:
+        return ModuleResult(skipped, label, frozenset({"results"}))
     known: dict[str, Any] = {}
     outside_check_mode = _outside_check_mode(task, templar, label)
     changed_when = changed_when_of(task)
@@ -340,9 +346,33 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
 
 def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
     """Whether ``task`` is known not to run in check mode (where a module may be skipped instead
-    of run): no ``check_mode`` of its own or inherited but false, and the run's not in it."""
+    of run): a ``check_mode`` of its own or inherited that is false, or none and the run's not in
+    it (``ansible_check_mode`` is the run's ``--check`` whatever the task says)."""
+    return _check_mode(task, templar, label) is False
+
+
+def _check_mode(task: Task, templar: Templar, label: str) -> bool | None:
+    """Whether ``task`` runs in check mode (None: only the run knows)."""
     own = getattr(task.effective("check_mode"), "value", None)
-    return own in (None, False) and _decide(["not (ansible_check_mode | default(false))"], templar, label) is True
+    if own is None:
+        decided = _decide(["ansible_check_mode | default(false)"], templar, label)
+        return decided if isinstance(decided, bool) else False if isinstance(decided, str) else None
+    try:
+        return boolean(own, strict=True)
+    except (TypeError, ValueError):
+        return None  # templated: the run decides
+
+
+def _skipped_in_check_mode(task: Task, args: Mapping[str, Any], templar: Templar, label: str) -> dict[str, Any] | None:
+    """The result a ``command`` or ``shell`` without ``creates``/``removes`` gives in check mode: the
+    module skips itself (its ``changed_when`` and ``failed_when`` are not evaluated then); its
+    ``cmd`` is left to the run. None where it may run."""
+    if task.action not in kw.COMMANDS or "creates" in args or "removes" in args or \
+            _check_mode(task, templar, label) is not True:
+        return None
+    return {"changed": False, "failed": False, "msg": "Command would have run if not in check mode", "rc": 0,
+            "skipped": True, "start": None, "end": None, "delta": None, "stdout": "", "stderr": "",
+            "stdout_lines": [], "stderr_lines": []}
 
 
 def module_succeeds(task: Task, looped: bool = False) -> bool:

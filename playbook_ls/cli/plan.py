@@ -44,6 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-i", "--inventory", action="append", default=None, help="inventory source (repeatable)")
     add_selection_options(parser)
     parser.add_argument("-C", "--check", action="store_true", help="as in check mode (ansible_check_mode)")
+    parser.add_argument("-D", "--diff", action="store_true", help="as with --diff (ansible_diff_mode)")
     add_run_inventory_code(parser)
     parser.add_argument("--facts", metavar="DIR",
                         help="facts per host, as `ansible -m setup --tree DIR` writes them (added to those of "
@@ -54,7 +55,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "code and the plugins ansible.cfg enables (code from the repository), and contacts the "
                              "hosts with your connection settings")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.set_defaults(handler=run, diff=False, forks=None, verbose=0)
+    parser.set_defaults(handler=run, forks=None, verbose=0)
 
 
 def run(args: argparse.Namespace) -> int:
