@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_results import ASSERT, DEBUG, FAIL, fails_evaluating
+from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when, fails_evaluating
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -119,31 +119,6 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     if task.action in FAIL | ASSERT:
         return f"{label} ({task.action}) is looped: whether an item fails, the run decides"
     return False  # a module succeeds (under `until`, once retried), as the plan takes it
-
-
-def failed_when(task: Task, templar: Templar, label: str) -> Decided:
-    """Whether the task's ``failed_when`` holds (all its conditions, in order), as the plan
-    decides it (engine.flow.host_outcome): unknown when it reads the task's own result or what
-    only the run knows; one whose name is defined nowhere fails the task, as in the run."""
-    from engine.templating.templar import conditional_expression
-    from engine.templating.variable_uses import names_read
-
-    data = task.data if isinstance(task.data, Mapping) else {}
-    raw = data["failed_when"]
-    register = str(data.get("register") or "")
-    for condition in raw if isinstance(raw, list) else [raw]:
-        if isinstance(condition, str):
-            read = names_read(conditional_expression(condition), expression=True)
-            if read is None or register and register in read:
-                return f"{label}'s failed_when reads its own result, which only the run gives"
-        try:
-            if not templar.evaluate(condition):
-                return False
-        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-            if fails_evaluating(exc):
-                return True
-            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
-    return True
 
 
 def _looped(data: Mapping[str, Any]) -> bool:

@@ -172,11 +172,20 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         if all(result.decides("changed") for result in ran):  # _run_loop: changed if an item changed
             known["changed"] = any(result["changed"] for result in ran)
         return ModuleResult(known, label)
+    # TaskExecutor.run's order: changed once an item changed, failed (and its msg) once one failed,
+    # then the msg of a loop that did not fail (a skipped one's wins), changed false if none did
     skipped = all(result.get("skipped") for result in results)
-    msg = "All items skipped" if skipped else "All items completed"
-    if any(result.get("changed") for result in results):  # an item's changed_when (_run_loop's order)
-        return {"results": results, "skipped": skipped, "changed": True, "msg": msg}
-    return {"results": results, "skipped": skipped, "msg": msg, "changed": False}
+    found: dict[str, Any] = {"results": results, "skipped": skipped}
+    if any(result.get("changed") for result in results):
+        found["changed"] = True
+    if any(result.get("failed") for result in results):
+        found.update(failed=True, msg="One or more items failed")
+    else:
+        found["msg"] = "All items completed"
+    if skipped:
+        found["msg"] = "All items skipped"
+    found.setdefault("changed", False)
+    return found
 
 
 def known_shape(task: Task) -> bool:
@@ -339,9 +348,38 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             known["changed"] = decided is True
     if outside_check_mode and module_succeeds(task):
         known["failed"] = False
+    elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
+        decided = failed_when(task, templar, label)
+        if isinstance(decided, bool):
+            known["failed"] = decided
     if known:
         return ModuleResult(known, label, frozenset({"results"}))
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
+    """Whether the task's ``failed_when`` holds (all its conditions, in order), as the plan
+    decides it (engine.flow.host_outcome): unknown when it reads the task's own result or what
+    only the run knows; one whose name is defined nowhere fails the task, as in the run."""
+    from engine.templating.templar import conditional_expression
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    raw = data["failed_when"]
+    register = str(data.get("register") or "")
+    for condition in raw if isinstance(raw, list) else [raw]:
+        if isinstance(condition, str):
+            read = names_read(conditional_expression(condition), expression=True)
+            if read is None or register and register in read:
+                return f"{label}'s failed_when reads its own result, which only the run gives"
+        try:
+            if not templar.evaluate(condition):
+                return False
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if fails_evaluating(exc):
+                return True
+            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
+    return True
 
 
 def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
@@ -373,6 +411,14 @@ def _skipped_in_check_mode(task: Task, args: Mapping[str, Any], templar: Templar
     return {"changed": False, "failed": False, "msg": "Command would have run if not in check mode", "rc": 0,
             "skipped": True, "start": None, "end": None, "delta": None, "stdout": "", "stderr": "",
             "stdout_lines": [], "stderr_lines": []}
+
+
+def _failed_when_decides(task: Task) -> bool:
+    """Whether the ``failed_when`` of a module task that registers its result without a loop or
+    ``async`` gives its ``failed`` (where its conditions are known and do not read the result)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return "failed_when" in data and not data.get("async") and loop_of(task) is None and \
+        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
 
 
 def module_succeeds(task: Task, looped: bool = False) -> bool:
