@@ -64,7 +64,7 @@ def _plan_removals(plan: Plan) -> None:
     """Leave planning the run, for the hosts each task's play lists have lost by then (failed,
     ended), to the first template that reads such a list (engine.variables.report._less_removed):
     planning costs as much as ``plan`` (a fleet's seconds), and only where a list can lose a host."""
-    if any(_may_remove_hosts(play_plan) for play_plan in plan.plays):
+    if any(_may_remove_hosts(play_plan) or _handler_sets(play_plan) for play_plan in plan.plays):
         plan.removals_pending = partial(plan_removals, plan)  # type: ignore[attr-defined]
 
 
@@ -103,6 +103,15 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
 
 
 _ENDS = frozenset({"end_host", "end_batch", "end_play"})
+
+
+def _handler_sets(play_plan: PlayPlan) -> bool:
+    """Whether a handler of the play sets or registers something: where it runs is the plan's
+    (which hosts a notifying task changes on, flush point by flush point)."""
+    from engine.variables.sources import SET_FACT
+
+    return any(task.handler and (task.action in SET_FACT or isinstance(task.data, Mapping) and
+                                 bool(task.data.get("register"))) for task in play_order(play_plan.play).tasks)
 
 
 def _may_remove_hosts(play_plan: PlayPlan) -> bool:

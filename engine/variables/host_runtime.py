@@ -138,16 +138,19 @@ class Follower:
             rescued = self._rescued(earlier, host, None) if member else []
             order = self.order_of(earlier.play)
             ended: bool | str = False
-            for _, done in _setters(order, len(order.tasks)):
+            for at, done in _setters(order, len(order.tasks)):
                 if not self._selected(earlier, done):
                     continue
                 ended = ended or (member and self._ends_host(earlier, host, done))
                 if ended is True and not _given_by_another(earlier, host, done):
                     continue
                 ran = self._ran(earlier, host, done, None) if member else True
+                if ran is not False and done.handler and member:
+                    ran = self._handler_ran(earlier, host, done, _occurrence(order, done, at), ran)
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
-                                self._runs_on(earlier, host, done, (), [], member)]
+                                self._runs_on(earlier, host, done, (), [], member,
+                                              occurrence=_occurrence(order, done, at))]
             effects.append(Effects(facts=rescued))
         played = len(effects)
         order = self.order_of(play_plan.play)
@@ -171,10 +174,13 @@ class Follower:
             if ended is True and not _given_by_another(play_plan, host, done):
                 continue
             ran = self._ran(play_plan, host, done, task) if member else True
+            if ran is not False and done.handler and member:
+                ran = self._handler_ran(play_plan, host, done, _occurrence(order, done, at), ran)
             if ran is False:
                 continue
             runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, member,
-                                 upto_reader=at < before, reader=reader or host)
+                                 upto_reader=at < before, reader=reader or host,
+                                 occurrence=_occurrence(order, done, at))
             if same_loop:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
@@ -204,6 +210,24 @@ class Follower:
             except TagTemplateError:
                 memo[key] = True
         return memo[key]  # type: ignore[no-any-return]
+
+    def _handler_ran(self, play_plan: PlayPlan, host: Host, handler: Task, occurrence: int,
+                     ran: bool | str) -> bool | str:
+        """Whether the ``occurrence``-th flush of ``handler`` runs it on ``host``, as the plan says
+        (a task before it notified it and changed there): False, ``ran``, or why only the run knows."""
+        pending = getattr(self.plan, "removals_pending", None)
+        if pending is not None:
+            pending()
+        runs = getattr(play_plan, "handler_runs", None)
+        if runs is None:  # not planned (planning now): as written
+            return ran
+        outcomes = runs.get(id(handler), [])
+        if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(handler), [])):
+            return ran  # the plan lists its flush points otherwise (pending notifications): as written
+        runs_here = outcomes[occurrence].get(host.name, "where it is flushed is the run's")
+        if isinstance(runs_here, str):
+            return f"set by handler '{handler.display_name()}', which on this host {runs_here}"
+        return ran if runs_here else False
 
     def _ran(self, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None) -> bool | str:
         """Whether ``task`` ran on ``host`` by the time ``reader`` runs, as the blocks with a
@@ -279,7 +303,7 @@ class Follower:
 
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  reader_loops: list[Task], member: bool, upto_reader: bool = True,
-                 reader: Host | None = None) -> list[tuple[int, Effects]]:
+                 reader: Host | None = None, occurrence: int = 0) -> list[tuple[int, Effects]]:
         """The effects on ``host`` of every run of ``task`` the reader sees, each with the place of
         its item in the host's run: one per item of the looped include around it (when the reader
         is in the same include, up to the reader's own item, or only the items before it without
@@ -304,7 +328,7 @@ class Follower:
         # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
         runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host
         for rank, run in enumerate(runs if member else []):
-            own = self._effects(play_plan, runner, task, run)
+            own = self._effects(play_plan, runner, task, run, occurrence)
             if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
@@ -331,23 +355,26 @@ class Follower:
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
         return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
 
-    def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+    def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
+                 occurrence: int = 0) -> Effects:
+        """What the ``occurrence``-th run of ``task`` (a handler flushed twice, a file imported twice)
+        sets on ``host``, each run templated with what the runs before it set."""
         global _following
         uniform = outer == () and not task.effective_when() and not any(
             include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
             (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
-        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory))
+        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         memo = _memo(play_plan)
         found = memo.get(memo_key)
         if found is None:
             _following += 1
             try:
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer)
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence)
             finally:
                 _following -= 1
         return found  # type: ignore[no-any-return]
 
-    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...]) -> Effects:
+    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int) -> Effects:
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -360,7 +387,7 @@ class Follower:
 
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
-            templar = self.templar_at(self.plan, play_plan, host, task, outer=outer)
+            templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
         effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
                          self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
@@ -385,6 +412,12 @@ def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
     names = [h.name for h in play_plan.hosts]
     batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
     return next((h for h in play_plan.hosts if h.name == batch[0]), play_plan.hosts[0])
+
+
+def _occurrence(order: Any, task: Task, at: int) -> int:
+    """Which run of ``task`` the one at place ``at`` of the play's order is."""
+    positions = order.positions.get(id(task), [])
+    return positions.index(at) if at in positions else 0
 
 
 def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:

@@ -18,6 +18,7 @@ from engine.loading import keywords as kw
 from engine.loading.paths import include_vars_path
 from engine.span import YMap
 from engine.templating.file_search import repository_lookups
+from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
@@ -313,9 +314,11 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             if name == "cacheable":
                 continue
             try:
-                values[str(name)] = templar.template(raw)
+                value = templar.template(raw)
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
-                values[str(name)] = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
+                value = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
+            if not omitted(value):  # an argument templated to omit is dropped: the name is not set
+                values[str(name)] = value
         facts.update(values)
         if any(isinstance(value, RuntimeValue) for value in values.values()):
             raise _Unknown(f"the result of {label}, some of whose values only the run knows")
