@@ -165,4 +165,5 @@ def unknown_as_shown(value: object) -> str | None:
 
 
 RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's own (made from a set of names: " \
-    "ansible_role_names, the union filter and its kin; or the hosts group_by put in one group as their results came)"
+    "ansible_role_names, ansible_run_tags and ansible_skip_tags, the union filter and its kin; or the hosts group_by " \
+    "put in one group as their results came)"

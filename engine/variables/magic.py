@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from engine.config import DEFAULT_HOST_LIST, configured_forks
 from engine.launch.profiles import ANSIBLE_CORE_VERSION
 from engine.records import NamedTuple
-from engine.values import OMIT
+from engine.values import OMIT, RunOrdered
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +63,8 @@ class RunOptions(NamedTuple):
     def variables(self) -> dict[str, Any]:
         """``load_options_vars``, in its order. ``ansible_limit`` exists only with a limit and
         ``ansible_run_tags`` is ``['all']`` without tags. ansible de-duplicates tags through a
-        set, so its order is arbitrary; ours is sorted."""
+        set, so the order of two or more is the run's (string hashing is seeded anew in every
+        process): a :class:`RunOrdered` list, its items known."""
         result: dict[str, Any] = {
             "ansible_version": version_info(),
             "ansible_check_mode": self.check,
@@ -81,8 +82,10 @@ class RunOptions(NamedTuple):
 
 
 def _tag_set(values: Sequence[str]) -> list[str]:
-    """Tags as ansible's CLI keeps them: every comma-separated value, stripped, once."""
-    return sorted({tag.strip() for value in values for tag in str(value).split(",")})
+    """Tags as ansible's CLI keeps them: every comma-separated value, stripped, once (in an order
+    only the run knows, for two or more)."""
+    tags = sorted({tag.strip() for value in values for tag in str(value).split(",")})
+    return RunOrdered(tags) if len(tags) > 1 else tags
 
 
 def load_time_variables(options: RunOptions | None = None, groups: Mapping[str, list[str]] | None = None,
