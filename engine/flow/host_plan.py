@@ -232,14 +232,16 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
         key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
-    # where each handler runs, flush point by flush point: True, False, or why only the run knows
-    handler_runs: dict[int, list[dict[str, bool | str]]] = {}
+    # where each handler (flush point by flush point) and each task delegating its facts runs: True,
+    # False, or why only the run knows
+    planned_runs: dict[int, list[dict[str, bool | str]]] = {}
     for planned in result.tasks:
-        if planned.handler:
-            handler_runs.setdefault(id(planned.task), []).append(
+        data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
+        if planned.handler or data.get("delegate_facts"):
+            planned_runs.setdefault(id(planned.task), []).append(
                 {host: o.reason if o.outcome == DEPENDS else o.outcome in (RUNS, FAILS)
                  for host, o in planned.hosts.items()})
-    play_plan.handler_runs = handler_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
+    play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
 
 

@@ -106,12 +106,15 @@ _ENDS = frozenset({"end_host", "end_batch", "end_play"})
 
 
 def _handler_sets(play_plan: PlayPlan) -> bool:
-    """Whether a handler of the play sets or registers something: where it runs is the plan's
-    (which hosts a notifying task changes on, flush point by flush point)."""
+    """Whether a handler of the play sets or registers something, or a task delegates its facts:
+    where it runs is the plan's (which hosts a notifying task changes on, flush point by flush
+    point; which hosts a meta action ended)."""
     from engine.variables.sources import SET_FACT
 
     return any(task.handler and (task.action in SET_FACT or isinstance(task.data, Mapping) and
-                                 bool(task.data.get("register"))) for task in play_order(play_plan.play).tasks)
+                                 bool(task.data.get("register"))) or
+               isinstance(task.data, Mapping) and bool(task.data.get("delegate_facts"))
+               for task in play_order(play_plan.play).tasks)
 
 
 def _may_remove_hosts(play_plan: PlayPlan) -> bool:

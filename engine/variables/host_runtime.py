@@ -146,7 +146,7 @@ class Follower:
                     continue
                 ran = self._ran(earlier, host, done, None) if member else True
                 if ran is not False and done.handler and member:
-                    ran = self._handler_ran(earlier, host, done, _occurrence(order, done, at), ran)
+                    ran = self._planned_ran(earlier, host, done, _occurrence(order, done, at), ran)
                 if ran is not False:
                     effects += [_maybe(found, ended or ran) for _, found in
                                 self._runs_on(earlier, host, done, (), [], member,
@@ -175,7 +175,7 @@ class Follower:
                 continue
             ran = self._ran(play_plan, host, done, task) if member else True
             if ran is not False and done.handler and member:
-                ran = self._handler_ran(play_plan, host, done, _occurrence(order, done, at), ran)
+                ran = self._planned_ran(play_plan, host, done, _occurrence(order, done, at), ran)
             if ran is False:
                 continue
             runs = self._runs_on(play_plan, host, done, outer if own_loops else (), own_loops, member,
@@ -211,22 +211,23 @@ class Follower:
                 memo[key] = True
         return memo[key]  # type: ignore[no-any-return]
 
-    def _handler_ran(self, play_plan: PlayPlan, host: Host, handler: Task, occurrence: int,
+    def _planned_ran(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int,
                      ran: bool | str) -> bool | str:
-        """Whether the ``occurrence``-th flush of ``handler`` runs it on ``host``, as the plan says
-        (a task before it notified it and changed there): False, ``ran``, or why only the run knows."""
+        """Whether the ``occurrence``-th run of ``task`` (a handler's flush point: a task before it
+        notified it and changed there; a task delegating its facts: an end_play before it...) runs on
+        ``host``, as the plan says: False, ``ran``, or why only the run knows."""
         pending = getattr(self.plan, "removals_pending", None)
         if pending is not None:
             pending()
-        runs = getattr(play_plan, "handler_runs", None)
+        runs = getattr(play_plan, "planned_runs", None)
         if runs is None:  # not planned (planning now): as written
             return ran
-        outcomes = runs.get(id(handler), [])
-        if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(handler), [])):
-            return ran  # the plan lists its flush points otherwise (pending notifications): as written
-        runs_here = outcomes[occurrence].get(host.name, "where it is flushed is the run's")
+        outcomes = runs.get(id(task), [])
+        if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
+            return ran  # the plan lists its runs otherwise (pending notifications): as written
+        runs_here = outcomes[occurrence].get(host.name, "where it runs is the run's")
         if isinstance(runs_here, str):
-            return f"set by handler '{handler.display_name()}', which on this host {runs_here}"
+            return f"set by task '{task.display_name()}', which on this host {runs_here}"
         return ran if runs_here else False
 
     def _ran(self, play_plan: PlayPlan, host: Host, task: Task, reader: Task | None) -> bool | str:
@@ -347,9 +348,10 @@ class Follower:
         once = runs_once(task)
         batches = _batches_run(play_plan, reader, earlier)
         senders = [batch[0] for batch in batches] if once else [sender for batch in batches for sender in batch]
-        given = [effects if effects.delegated_each is None else Effects(facts=[effects.delegated_each[host.name]])
-                 for sender in senders for effects in [self._effects(play_plan, sender, task, ())]
-                 if effects.delegated_to == host.name or host.name in (effects.delegated_each or {})]
+        given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
+                 for sender in senders for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent
+                 for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
+                 if effects.delegated_to == host.name or host.name in (each or {})]
         if len(given) <= 1 or once:
             return given[-1:]
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
