@@ -76,8 +76,12 @@ def plan_removals(plan: Plan) -> None:
 
     if getattr(plan, "removals_pending", None) is None:
         return
+    from engine.variables.host_runtime import cached_facts
+
     plan.removals_pending = None  # type: ignore[attr-defined]
     unselected = [play_plan for play_plan in plan.plays if not play_plan.tasks]
+    given = plan.facts
+    plan.facts = dict(cached_facts(plan))  # the plan decides with the facts the values read
     try:
         for play_plan in unselected:
             play_plan.tasks = selected_run_tasks(play_plan.play, plan.options.selection())
@@ -85,6 +89,7 @@ def plan_removals(plan: Plan) -> None:
     except PlanError:
         pass  # tags only the run can template: ansible-playbook stops there too, no list loses a host
     finally:
+        plan.facts = given
         for play_plan in unselected:
             play_plan.tasks = []
 

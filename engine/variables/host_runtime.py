@@ -224,7 +224,9 @@ class Follower:
             return ran
         outcomes = runs.get(id(task), [])
         if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
-            return ran  # the plan lists its runs otherwise (pending notifications): as written
+            # the plan lists its runs otherwise (notifications pending after a flush point): only
+            # where it runs at none of them is known
+            return False if outcomes and all(found.get(host.name) is False for found in outcomes) else ran
         runs_here = outcomes[occurrence].get(host.name, "where it runs is the run's")
         if isinstance(runs_here, str):
             return f"set by task '{task.display_name()}', which on this host {runs_here}"
@@ -347,9 +349,12 @@ class Follower:
         which only the run knows."""
         once = runs_once(task)
         batches = _batches_run(play_plan, reader, earlier)
-        senders = [batch[0] for batch in batches] if once else [sender for batch in batches for sender in batch]
+        runs = [[(sender, sent) for sender in batch for sent in [self._planned_ran(play_plan, sender, task, 0, True)]
+                 if sent] for batch in batches]
+        # run_once: the first host of each batch the task runs on (one a meta action ended is not)
+        senders = [batch[0] for batch in runs if batch] if once else [run for batch in runs for run in batch]
         given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
-                 for sender in senders for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent
+                 for sender, sent in senders
                  for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
                  if effects.delegated_to == host.name or host.name in (each or {})]
         if len(given) <= 1 or once:

@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_default_ipv4\": {\"address\": \"10.0.1.13\"}, \"ansible_distribution\": \"Ubuntu\", \"ansible_memtotal_mb\": 6144}"}

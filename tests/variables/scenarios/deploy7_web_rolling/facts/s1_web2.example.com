@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_default_ipv4\": {\"address\": \"10.0.1.12\"}, \"ansible_distribution\": \"Ubuntu\", \"ansible_memtotal_mb\": 4096}"}

@@ -1,0 +1,1 @@
+{"__payload__": "{\"ansible_default_ipv4\": {\"address\": \"10.0.1.14\"}, \"ansible_distribution\": \"Debian\", \"ansible_memtotal_mb\": 8192}"}
