@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.loading import keywords as kw
 from engine.templating.read_names import READS_ALL
 
 if TYPE_CHECKING:
@@ -26,8 +25,6 @@ if TYPE_CHECKING:
 
 Asked = tuple[Any, ...]
 Outcome = Any  # engine.flow.host_outcome's HostOutcome, which asks here (no import back)
-_SET_FACT = kw._family("set_fact")
-_UNTOLD = kw._family("include_vars") | kw._family("add_host") | kw._family("group_by")
 
 
 def asked(hosts: list[str], batches: list[list[str]], conditions: list[tuple[Any, str]]) -> Asked:
@@ -69,27 +66,11 @@ class OutcomeReplay:
         return None
 
 
-def set_names(task: Task) -> frozenset[str] | None:
-    """The variable names ``task`` may set on a host for the tasks after it (``register``,
-    ``set_fact``'s keys), None when they are not told (``include_vars``, a templated key) or it
-    changes the inventory (``add_host``, ``group_by``: groups and other hosts' variables)."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    found = {str(data["register"])} if data.get("register") else set()
-    if task.action in _UNTOLD:  # names not told; the inventory itself
-        return None
-    if task.action in _SET_FACT:
-        if not isinstance(task.args, Mapping):
-            return None
-        keys = [str(key) for key in task.args if key != "cacheable"]
-        if any("{" in key or "%" in key for key in keys):
-            return None
-        found.update(keys)
-    return frozenset(found)
-
-
 def names_set_in(tasks: list[Task]) -> frozenset[str]:
-    """Every name ``tasks`` may set (:func:`set_names`), :data:`READS_ALL` among them when one's
-    are not told."""
+    """Every name ``tasks`` may set (engine.variables.host_runtime's ``set_names``), :data:`READS_ALL`
+    among them when one's are not told."""
+    from engine.variables.host_runtime import set_names
+
     found: set[str] = set()
     for task in tasks:
         names = set_names(task)

@@ -132,6 +132,11 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
             return None  # the inventory's own hosts and groups changed
     if len(old.plays) != len(new.plays):
         return None
+    from engine.flow.outcome_log import names_set_in
+
+    tasks = [task for view in (old, new) for play in view.plays for task in play.play.all_tasks()]
+    if READS_ALL in names_set_in(tasks):
+        return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
     pairs: dict[int, int] = {}
     for old_play, new_play in zip(old.plays, new.plays, strict=True):
         old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
