@@ -36,7 +36,7 @@ from engine.variables.sources import (
     RuntimeValue,
     fold,
     gathers_facts,
-    inventory_layers,
+    kept_inventory_layers,
 )
 from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
 
@@ -421,7 +421,7 @@ class FollowedHostVars(HostVars):
 
     def host_values(self, host: Host) -> Mapping[str, Any]:
         plan = self._follower.plan
-        layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
+        layers = [*kept_inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
                   facts_layer(plan, self._play_plan, host)]
         may_set = names_set_before(plan, self._play_plan, self._follower.order_of)
         merge = self._manager.inventory.data.merge_hashes
