@@ -110,6 +110,11 @@ def _variables_path(path: str) -> bool:
         any(part in VARIABLES_DIRECTORIES for part in parts[:-1])
 
 
+RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
+"""Files ansible reads before a run (as build.RUN_FILES): one changed other than as a variables
+file keeps every answer from being taken, though the new side's reading may not name it (a
+``vars_files`` entry each host names from its values is read host by host)."""
+
 FOLLOWS_THE_RUN = frozenset({"hostvars", "vars", "play_hosts", " per-host", "lookup", "query", "q"})
 """Names whose value is not the files' alone: other hosts' variables as the run leaves them, the
 play's host lists less the hosts failed by then, a name an earlier task set, what a lookup
@@ -130,6 +135,8 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
         inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
         if inside and not _variables_path(path):
             return None  # the inventory's own hosts and groups changed
+        if _STRUCTURE + path in names and (path.endswith(RUN_FILES) or "." not in os.path.basename(path)):
+            return None  # a file read as more than variables, or whose name a host's values give (vars_files)
     if len(old.plays) != len(new.plays):
         return None
     from engine.flow.outcome_log import names_set_in

@@ -32,6 +32,7 @@ PLAYBOOK = """\
 - name: second
   hosts: all
   gather_facts: false
+  vars_files: ["{{ settings_name }}.yml"]
   tasks:
     - name: heavy
       debug: msg=heavy
@@ -45,6 +46,9 @@ PLAYBOOK = """\
     - name: by another host
       debug: msg=other
       when: hostvars['w1']['level'] == 'high'
+    - name: by a setting
+      debug: msg=setting
+      when: setting == 'a'
     - name: by the play's hosts
       debug: msg=hosts
       when: ansible_play_hosts | length > 2
@@ -67,6 +71,8 @@ def _project(root: Path) -> None:
     (root / "hosts.ini").write_text(INVENTORY)
     (root / "group_vars/web.yml").write_text("level: high\n")
     (root / "group_vars/db.yml").write_text("level: low\nunread: 1\n")
+    (root / "group_vars/all.yml").write_text("settings_name: settings\n")
+    (root / "settings.yml").write_text("setting: a\n")
     (root / "roles/app/tasks/main.yml").write_text(ROLE_TASKS)
     (root / "roles/app/defaults/main.yml").write_text(DEFAULTS)
     (root / "site.yml").write_text(PLAYBOOK)
@@ -85,7 +91,7 @@ def _review(old: Path, new: Path, reuse: bool) -> str:
 
 
 CONDITIONED = ["app : role task", "app : by the port", "heavy", "by level", "by remembered", "by another host",
-               "by the play's hosts"]
+               "by a setting", "by the play's hosts"]
 
 
 @pytest.mark.parametrize(("change", "not_taken"), [
@@ -104,7 +110,9 @@ CONDITIONED = ["app : role task", "app : by the port", "heavy", "by level", "by 
     # a task file: nothing is taken
     (("roles/app/tasks/main.yml", "app_mode == 'on'", "app_mode != 'on'"), CONDITIONED),
     # a variables file added: nothing is taken
-    (("group_vars/all.yml", "", ""), CONDITIONED),
+    (("group_vars/web_extra.yml", "", ""), CONDITIONED),
+    # a file of variables outside a variables directory, named by each host's values: nothing is taken
+    (("settings.yml", "setting: a", "setting: b"), CONDITIONED),
 ])
 def test_an_answer_is_taken_only_when_nothing_it_read_differs(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, str, str], not_taken: list[str]) -> None:
