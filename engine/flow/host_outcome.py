@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -17,9 +18,11 @@ from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
 from engine.flow.loops import loop_of
+from engine.flow.outcome_log import asked
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
+from engine.templating.read_names import names_recorded
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -120,6 +123,22 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
+    log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
+    question = asked([host.name for host in chosen], batches, conditions) \
+        if (log or replay) and not include_loop_names(play_plan.play, task) else None
+    taken = replay.answer(plan, task, question) if replay is not None and question is not None else None
+    if taken is not None:
+        return taken
+    with names_recorded() if log is not None and question is not None else nullcontext() as rendered:
+        found, read = _outcomes_of(plan, play_plan, task, conditions, signatures, chosen, removed, once_on, once_known)
+    if log is not None and rendered is not None:  # what each reading read, and every name a template it rendered loads
+        log.record(task, question, frozenset(read | rendered), found)  # type: ignore[arg-type]
+    return found
+
+
+def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
+                 signatures: dict[tuple[Any, ...], tuple[Any, ...]], chosen: list[Host], removed: RemovedHosts | None,
+                 once_on: dict[str, str] | None, once_known: bool) -> tuple[dict[str, HostOutcome], set[str]]:
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     sharing.removed = removed
     found: dict[str, HostOutcome] = {}
@@ -136,7 +155,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
                                                     f"if it does not run once (else on {first})")
         else:
             found[host.name] = sharing.outcome(host, conditions)
-    return found
+    return found, sharing.read
 
 
 def _batch_inventories(play_plan: PlayPlan) -> bool:
@@ -193,13 +212,18 @@ class _SharedOutcomes:
         """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
         self.rebound: _HostTask | None = None
         self.removed: RemovedHosts | None = None
+        self.read: set[str] = set()
+        """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:
             try:
-                return self.rebound.for_host(host).outcome(conditions)
+                rebound = self.rebound.for_host(host)
+                found = rebound.outcome(conditions)
+                self.read |= rebound.touched
+                return found
             except _ReadsMore:
                 pass  # this host's conditions go further: read its own variables
         keys = None
@@ -211,6 +235,7 @@ class _SharedOutcomes:
         reading = _HostTask(self.plan, self.play_plan, host, self.task)
         reading.removed = self.removed
         outcome = reading.outcome(conditions)
+        self.read |= reading.touched
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             self.shared = not (reading.touched & (_PER_HOST - _SIGNED))

@@ -14,12 +14,14 @@ action plugins and TaskExecutor build it.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
+from engine.loading import keywords as kw
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
@@ -34,7 +36,7 @@ from engine.variables.sources import (
     RuntimeValue,
     fold,
     gathers_facts,
-    inventory_layers,
+    kept_inventory_layers,
 )
 from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
 
@@ -44,6 +46,7 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.templating.templar import Templar
 
+ADD_HOST, GROUP_BY = kw._family("add_host"), kw._family("group_by")
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
@@ -514,12 +517,93 @@ class FollowedHostVars(HostVars):
 
     def host_values(self, host: Host) -> Mapping[str, Any]:
         plan = self._follower.plan
-        layers = [*inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
-                  facts_layer(plan, self._play_plan, host),
-                  *self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, (), self._reader)]
+        layers = [*kept_inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
+                  facts_layer(plan, self._play_plan, host)]
+        may_set = names_set_before(plan, self._play_plan, self._follower.order_of)
+        merge = self._manager.inventory.data.merge_hashes
+        if may_set is None or merge:
+            layers += self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, (),
+                                                    self._reader)
+        else:  # another host's variables read by name: followed on it only for a name a task before may set
+            layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(partial(
+                self._follower.earlier_layers, self._play_plan, host, self._task, self._occurrence, (), self._reader),
+                may_set),
+                runtime=True))
         layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
         magic = {**self.run_wide(), **host.get_magic_vars()}
         facts = facts_unknown(plan, self._play_plan, host)
-        if self._manager.inventory.data.merge_hashes:  # hash_behaviour=merge: each level merged into those below
+        if merge:  # hash_behaviour=merge: each level merged into those below
             return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)
         return RawVariables(layers, magic, facts)
+
+
+class _EarlierValues(Mapping[str, Any]):
+    """What the tasks before set on a host (their layers, the last winning), followed when a name
+    they may set (``may_set``) is read, or all of them are: the other names are none of theirs."""
+
+    def __init__(self, layers: Callable[[], list[Layer]], may_set: frozenset[str]) -> None:
+        self._layers, self._may_set = layers, may_set
+        self._found: list[Layer] | None = None
+
+    def _followed(self) -> list[Layer]:
+        if self._found is None:
+            self._found = list(reversed(self._layers()))
+        return self._found
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._may_set or name.startswith("ansible_"):
+            for layer in self._followed():
+                if name in layer.values:
+                    return layer.values[name]
+        raise KeyError(name)
+
+    def __contains__(self, name: object) -> bool:
+        return (name in self._may_set or isinstance(name, str) and name.startswith("ansible_")) and \
+            any(name in layer.values for layer in self._followed())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({name: None for layer in reversed(self._followed()) for name in layer.values})
+
+    def __len__(self) -> int:
+        return len(set().union(*(layer.values for layer in self._followed())))
+
+
+def set_names(task: Task) -> frozenset[str] | None:
+    """The variable names ``task`` may set on a host for the tasks after it (``register``,
+    ``set_fact``'s keys), None when they are not told (``include_vars``, a templated key) or it
+    changes the inventory (``add_host``, ``group_by``: groups and other hosts' variables)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    found = {str(data["register"])} if data.get("register") else set()
+    if task.action in INCLUDE_VARS | ADD_HOST | GROUP_BY:
+        return None
+    if task.action in SET_FACT:
+        if not isinstance(task.args, Mapping):
+            return None
+        keys = [str(key) for key in task.args if key != "cacheable"]
+        if any("{" in key or "%" in key for key in keys):
+            return None
+        found.update(keys)
+    return frozenset(found)
+
+
+def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play], Any]) -> frozenset[str] | None:
+    """Every name the tasks of the plays up to ``play_plan`` (its own, all of them) may set on a
+    host (:func:`set_names`), None when one's are not told; kept until an include adds tasks."""
+    orders = [order_of(earlier.play) for earlier in plays_before(plan, play_plan, including=True)]
+    sizes = tuple(len(order.tasks) for order in orders)
+    kept = play_plan.play.derived.get("names set before")
+    if kept is not None and kept[0] == sizes and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
+    found: set[str] | None = set()
+    for order in orders:
+        for _, task in _setters(order, len(order.tasks)):
+            names = set_names(task)
+            if names is None:
+                found = None
+                break
+            found |= names
+        if found is None:
+            break
+    result = frozenset(found) if found is not None else None
+    play_plan.play.derived["names set before"] = (sizes, plan, result)
+    return result

@@ -38,8 +38,8 @@ from engine.variables.sources import (
     fold,
     gathers_facts,
     host_independent_layers,
-    inventory_layers,
     is_runtime,
+    kept_inventory_layers,
     with_vars_files,
 )
 
@@ -267,22 +267,6 @@ def _include_repeats(plan: Plan, play_plan: PlayPlan, looped: Mapping[int, Task]
     return found
 
 
-HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
-
-
-def _inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
-    """A host's inventory levels, once per inventory read and playbook directory (they do not
-    depend on the task). Kept with the inventory, which goes when its files change."""
-    kept: dict[tuple[str, str], list[Layer]] = manager.inventory.derived.setdefault("host layers", {})
-    key = (host.name, playbook_dir)
-    found = kept.get(key)
-    if found is None:
-        if len(kept) >= HOST_LAYERS_KEPT:
-            kept.clear()
-        found = kept[key] = inventory_layers(manager, host, playbook_dir)
-    return found
-
-
 InventoryKeys = tuple[tuple[Any, ...], "tuple[Any, ...] | None", list[tuple[str, "str | None"]]]
 
 
@@ -298,7 +282,7 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     - the label and path of each of those own levels that sets one of ``names``."""
     scope = _scope(plan, play_plan, task, host=host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    layers = _inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    layers = kept_inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
     shared = getattr(layers, "shared_count", None)
     # the groups' part is the same for every host in the same groups: worked out once for them
     kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
@@ -349,7 +333,7 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
-                     [*scope.below, *_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
+                     [*scope.below, *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
 

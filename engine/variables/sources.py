@@ -154,6 +154,22 @@ def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: 
     return layers
 
 
+HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
+
+
+def kept_inventory_layers(manager: Any, host: Host, playbook_dir: str) -> list[Layer]:
+    """A host's inventory levels, once per inventory read and playbook directory (they do not
+    depend on the task). Kept with the inventory, which goes when its files change."""
+    kept: dict[tuple[str, str], list[Layer]] = manager.inventory.derived.setdefault("host layers", {})
+    key = (host.name, playbook_dir)
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= HOST_LAYERS_KEPT:
+            kept.clear()
+        found = kept[key] = inventory_layers(manager, host, playbook_dir)
+    return found
+
+
 def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None = None) -> list[Layer]:
     """The inventory's levels for ``host`` in ``Inventory.host_variables``'s order, with the
     group_vars/host_vars of ``playbook_dir`` (the play's playbook's directory) as the playbook's."""

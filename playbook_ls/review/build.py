@@ -4,7 +4,7 @@ reads a changed file in either revision), compared by :mod:`playbook_ls.review.c
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
@@ -47,13 +47,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root]))
         chosen = [path for path in wanted if path in old_views and
                   (playbooks or _reaches(old_views[path], new_views[path], changed))]
-        outcomes = {}
-        if options.inventory:
-            for one, views in ((old, old_views), (new, new_views)):
-                with inside(one.root):
-                    for path in chosen:
-                        view = views[path]
-                        outcomes[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
+        outcomes = _outcomes(old, new, changed, options, chosen, old_views, new_views, caches, reuse) \
+            if options.inventory else {}
         reviews = []
         for path in chosen:
             pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
@@ -66,6 +61,36 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
                       [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
                       {name: list(hosts) for name, hosts in groups.items()})
+
+
+def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chosen: list[str],
+              old_views: dict[str, PlaybookView], new_views: dict[str, PlaybookView],
+              caches: dict[str, SourceCache], reuse: bool) -> dict[tuple[str, str], Any]:
+    """Each side's outcomes per task and host, by (side root, playbook). The new side is planned
+    first; with ``reuse``, the old side takes a task's answer from it where it cannot differ
+    (:func:`playbook_ls.review.reuse.paired_tasks`)."""
+    from engine.flow.outcome_log import OutcomeLog, OutcomeReplay
+    from playbook_ls.review.reuse import names_set_differently, outcomes_alike, paired_tasks
+
+    names = names_set_differently(old, new, changed, caches) if reuse else None
+    found: dict[tuple[str, str], Any] = {}
+    replays = {}
+    for path in chosen:
+        pairs = paired_tasks(old_views[path], new_views[path], names, changed, list(options.inventory)) \
+            if names is not None else None
+        if pairs is not None:
+            log = new_views[path].plan.outcome_log = OutcomeLog()  # type: ignore[union-attr]
+            replays[path] = OutcomeReplay(log, pairs, outcomes_alike(names or set(), new_views[path].plan))
+    for one, views in ((new, new_views), (old, old_views)):
+        with inside(one.root):
+            for path in chosen:
+                view = views[path]
+                if one is old and path in replays:
+                    view.plan.outcome_replay = replays[path]  # type: ignore[union-attr]
+                found[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
+    for path in replays:  # the plans are kept for the values compared next: nothing more to take
+        new_views[path].plan.outcome_log = old_views[path].plan.outcome_replay = None  # type: ignore[union-attr]
+    return found
 
 
 def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,

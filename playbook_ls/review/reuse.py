@@ -31,8 +31,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.read_names import READS_ALL
+
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from engine.parsing.source import SourceCache
     from playbook_ls.review.revisions import Side
@@ -53,6 +55,12 @@ def differing_names(old: Side, new: Side, changed: set[str], inventory: list[str
     reading of the old side that is not taken finds them parsed."""
     if inventory:
         return None
+    return names_set_differently(old, new, changed, caches)
+
+
+def names_set_differently(old: Side, new: Side, changed: set[str],
+                          caches: Mapping[str, SourceCache]) -> set[str] | None:
+    """:func:`differing_names` whether or not an inventory is given."""
     names: set[str] = set()
     for path in changed:
         files = [os.path.join(one.root, path) for one in (old, new)]
@@ -77,8 +85,6 @@ _STRUCTURE = "\0file:"
 
 def reusable(view: PlaybookView, names: set[str], changed: set[str]) -> bool:
     """Whether the old side's reading of ``view``'s playbook is ``view`` (the new side's)."""
-    from engine.templating.load_time import READS_ALL
-
     if view.problem is not None or view.plan is None or view.names is None:
         return False
     if any(_STRUCTURE + path in names for path in view.reads & changed):
@@ -102,3 +108,83 @@ def _variables_path(path: str) -> bool:
     parts = path.split(os.sep)
     return path.endswith((".yml", ".yaml", ".json")) and "meta" not in parts and \
         any(part in VARIABLES_DIRECTORIES for part in parts[:-1])
+
+
+RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
+"""Files ansible reads before a run (as build.RUN_FILES): one changed other than as a variables
+file keeps every answer from being taken, though the new side's reading may not name it (a
+``vars_files`` entry each host names from its values is read host by host)."""
+
+FOLLOWS_THE_RUN = frozenset({"hostvars", "vars", "play_hosts", " per-host", "lookup", "query", "q"})
+"""Names whose value is not the files' alone: other hosts' variables as the run leaves them, the
+play's host lists less the hosts failed by then, a name an earlier task set, what a lookup
+reads; every ``ansible_`` name too (facts, the play's lists, the run's settings)."""
+
+
+def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, changed: set[str],
+                 inventory: list[str]) -> dict[int, int] | None:
+    """With an inventory: each task of the old side's plan (by id) paired with the task at its
+    place in the new side's, when the two plans are one plan read with other values (the old
+    reading would be the new one without an inventory, :func:`reusable`, and no inventory source
+    changed but its variables files); None when they may differ otherwise. Both sides then ask
+    each task the same questions, host by host, and an answer that read none of the names the
+    change sets differently is the same (:func:`outcomes_alike`)."""
+    if names is None or old.plan is None or not reusable(new, names, changed) or old.problem is not None:
+        return None
+    for path in changed:
+        inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
+        if inside and not _variables_path(path):
+            return None  # the inventory's own hosts and groups changed
+        if _STRUCTURE + path in names and (path.endswith(RUN_FILES) or "." not in os.path.basename(path)):
+            return None  # a file read as more than variables, or whose name a host's values give (vars_files)
+    if len(old.plays) != len(new.plays):
+        return None
+    from engine.flow.outcome_log import names_set_in
+
+    tasks = [task for view in (old, new) for play in view.plays for task in play.play.all_tasks()]
+    if READS_ALL in names_set_in(tasks):
+        return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
+    pairs: dict[int, int] = {}
+    for old_play, new_play in zip(old.plays, new.plays, strict=True):
+        old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
+        if len(old_tasks) != len(new_tasks):
+            return None
+        for old_task, new_task in zip(old_tasks, new_tasks, strict=True):
+            if old.keys.get(id(old_task)) != new.keys.get(id(new_task)):
+                return None
+            pairs[id(old_task)] = id(new_task)
+    return pairs
+
+
+def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str]], bool]:
+    """Whether a task's answer on the new side (whose plan is ``logged``), which read ``read``, is
+    the old side's (in its plan ``plan``): none of
+    those names is one the change sets differently, names the revision's directory or follows
+    the run (:data:`FOLLOWS_THE_RUN`), and neither side has cached facts or a task that sets one
+    of them (or sets names not told): the new side's tasks, those its includes loaded too, are all
+    known once it is planned, the old side's up to the task."""
+    from engine.flow.outcome_log import names_set_in
+    from engine.variables.play_order import play_order
+
+    refused = names | ROOTED_NAMES | FOLLOWS_THE_RUN
+    kept: dict[int, tuple[int, frozenset[str]]] = {}
+
+    def set_in(plan: Any) -> frozenset[str]:
+        orders = [play_order(play_plan.play) for play_plan in plan.plays]
+        size = sum(len(order.tasks) for order in orders)
+        found = kept.get(id(plan))
+        if found is None or found[0] != size:  # an include planned meanwhile loaded tasks
+            tasks = [task for order in orders for task in order.tasks]
+            tasks += [task for play_plan in plan.plays for task in play_plan.play.all_tasks()]  # handlers too
+            found = kept[id(plan)] = (size, names_set_in(tasks))
+        return found[1]
+
+    def usable(plan: Any, read: frozenset[str]) -> bool:
+        if getattr(plan, "facts", None) or getattr(logged, "facts", None):
+            return False
+        if read & refused or any(name.startswith("ansible_") for name in read):
+            return False
+        setters = set_in(plan) | set_in(logged)
+        return READS_ALL not in setters and not read & setters
+
+    return usable

@@ -90,7 +90,7 @@ def side(spec: str, directory: str, like: Side | None = None) -> Iterator[Side]:
     if not commit:
         raise RevisionError(f"{spec}: neither a directory nor a revision of the repository at {top} (a branch, a "
                             "tag, a commit; fetch it first if it is a remote's)")
-    scratch = tempfile.mkdtemp(prefix="playbook-ls-review-")
+    scratch = tempfile.mkdtemp(prefix="playbook-ls-review-", dir=_scratch_parent(top, commit, prefix))
     try:
         blobs: dict[str, tuple[str, str]] = {}
         earlier = (like.blobs, like.top) if like is not None and like.top is not None else None
@@ -99,6 +99,31 @@ def side(spec: str, directory: str, like: Side | None = None) -> Iterator[Side]:
                    blobs, scratch)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+MEMORY_SCRATCH = "/dev/shm"
+MEMORY_SCRATCH_LIMIT = 128 << 20
+"""The largest revision written to memory: its files, with another revision's beside it, stay a
+small share of what the machine has there."""
+
+
+def _scratch_parent(top: str, commit: str, prefix: str) -> str | None:
+    """Where a revision is written: a file system in memory when there is one, no ``TMPDIR`` says
+    otherwise, and the revision's files (their sizes in git's listing) take at most
+    :data:`MEMORY_SCRATCH_LIMIT` and a quarter of its free room; else the temporary directory.
+    Creating and removing a thousand files on a disk's file system costs more than reading them
+    (kubespray's 1,225: 1.8 s of system time on ext4 mounted with ``discard``, 0.1 s in memory)."""
+    if os.environ.get("TMPDIR") or not os.path.isdir(MEMORY_SCRATCH) or \
+            not os.access(MEMORY_SCRATCH, os.W_OK | os.X_OK):
+        return None
+    try:
+        listing = git(top, "ls-tree", "-r", "-l", "-z", "--full-tree", commit, *([prefix] if prefix else []))
+        room = os.statvfs(MEMORY_SCRATCH)
+    except (RevisionError, OSError):
+        return None
+    size = sum(int(fields[3]) for record in listing.split("\0") if record
+               for fields in [record.split("\t", 1)[0].split()] if len(fields) == 4 and fields[3].isdigit())
+    return MEMORY_SCRATCH if size <= min(MEMORY_SCRATCH_LIMIT, room.f_bavail * room.f_frsize // 4) else None
 
 
 def write_revision(repository: str, commit: str, prefix: str, target: str,

@@ -1,0 +1,140 @@
+"""With an inventory, the old side's outcomes of a task taken from the new side's
+(engine.flow.outcome_log, playbook_ls.review.reuse.paired_tasks) never change a review: each kind
+of input that can make them differ keeps the task's answer from being taken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from review_cases import SIDES
+
+from engine.flow import outcome_log
+
+INVENTORY = """\
+[web]
+w1 weight=3
+w2 weight=9
+[db]
+d1
+d2
+"""
+PLAYBOOK = """\
+- name: first
+  hosts: all
+  gather_facts: false
+  roles: [app]
+  tasks:
+    - name: remember
+      set_fact:
+        remembered: "{{ app_mode }}"
+      when: flip | default(false) | bool
+- name: second
+  hosts: all
+  gather_facts: false
+  vars_files: ["{{ settings_name }}.yml"]
+  tasks:
+    - name: heavy
+      debug: msg=heavy
+      when: weight | default(0) | int > 5
+    - name: by level
+      debug: msg=level
+      when: level == 'high'
+    - name: by remembered
+      debug: msg=remembered
+      when: remembered | default('none') == 'on'
+    - name: by another host
+      debug: msg=other
+      when: hostvars['w1']['level'] == 'high'
+    - name: by a setting
+      debug: msg=setting
+      when: setting == 'a'
+    - name: by the play's hosts
+      debug: msg=hosts
+      when: ansible_play_hosts | length > 2
+"""
+ROLE_TASKS = """\
+- name: role task
+  debug: msg=role
+  when: app_mode == 'on'
+- name: by the port
+  debug: msg=port
+  when: app_port_note | int > 1000
+"""
+DEFAULTS = "app_mode: 'on'\napp_port: 8080\napp_port_note: \"{{ app_port }}\"\n"
+
+
+def _project(root: Path) -> None:
+    (root / "group_vars").mkdir(parents=True)
+    (root / "roles/app/tasks").mkdir(parents=True)
+    (root / "roles/app/defaults").mkdir(parents=True)
+    (root / "hosts.ini").write_text(INVENTORY)
+    (root / "group_vars/web.yml").write_text("level: high\n")
+    (root / "group_vars/db.yml").write_text("level: low\nunread: 1\n")
+    (root / "group_vars/all.yml").write_text("settings_name: settings\n")
+    (root / "settings.yml").write_text("setting: a\n")
+    (root / "roles/app/tasks/main.yml").write_text(ROLE_TASKS)
+    (root / "roles/app/defaults/main.yml").write_text(DEFAULTS)
+    (root / "site.yml").write_text(PLAYBOOK)
+
+
+def _review(old: Path, new: Path, reuse: bool) -> str:
+    from engine.flow.plan import RunOptions
+    from engine.parsing.source import files_changed
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.report import as_json
+
+    files_changed()
+    review = build_review(str(old), str(new), [], RunOptions(playbook="", inventory=["hosts.ini"]), None, str(new),
+                          reuse=reuse)
+    return as_json(review).replace(str(old), "OLD").replace(str(new), "NEW")
+
+
+CONDITIONED = ["app : role task", "app : by the port", "heavy", "by level", "by remembered", "by another host",
+               "by a setting", "by the play's hosts"]
+
+
+@pytest.mark.parametrize(("change", "not_taken"), [
+    # a variables file's value no task reads: every answer is taken
+    (("group_vars/db.yml", "unread: 1", "unread: 2"), []),
+    # read by conditions directly: those tasks, and the one reading it through another host's variables
+    (("group_vars/web.yml", "level: high", "level: medium"), ["by level", "by another host"]),
+    # read by a role's condition, and by a set_fact an earlier play runs on the hosts
+    (("roles/app/defaults/main.yml", "app_mode: 'on'", "app_mode: 'off'"), ["app : role task", "by remembered"]),
+    # read through the template of another variable
+    (("roles/app/defaults/main.yml", "app_port: 8080", "app_port: 80"), ["app : by the port"]),
+    # a value whose type alone changes
+    (("roles/app/defaults/main.yml", "app_port: 8080", "app_port: 8080.0"), ["app : by the port"]),
+    # a host's own line in the inventory: nothing is taken
+    (("hosts.ini", "w2 weight=9", "w2 weight=1"), CONDITIONED),
+    # a task file: nothing is taken
+    (("roles/app/tasks/main.yml", "app_mode == 'on'", "app_mode != 'on'"), CONDITIONED),
+    # a variables file added: nothing is taken
+    (("group_vars/web_extra.yml", "", ""), CONDITIONED),
+    # a file of variables outside a variables directory, named by each host's values: nothing is taken
+    (("settings.yml", "setting: a", "setting: b"), CONDITIONED),
+])
+def test_an_answer_is_taken_only_when_nothing_it_read_differs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, str, str], not_taken: list[str]) -> None:
+    path, old_text, new_text = change
+    for side in SIDES:
+        _project(tmp_path / side)
+    target = tmp_path / "new" / path
+    target.write_text(target.read_text().replace(old_text, new_text) if target.exists() else "extra: 1\n")
+    answers: list[tuple[str, bool]] = []
+    original = outcome_log.OutcomeReplay.answer
+
+    def spied(self: outcome_log.OutcomeReplay, plan: object, task: object, question: object) -> object:
+        found = original(self, plan, task, question)  # type: ignore[arg-type]
+        answers.append((task.display_name(), found is not None))  # type: ignore[attr-defined]
+        return found
+
+    monkeypatch.setattr(outcome_log.OutcomeReplay, "answer", spied)
+    monkeypatch.chdir(tmp_path / "new")
+    with_sharing = _review(tmp_path / "old", tmp_path / "new", True)
+    refused = {name for name, taken in answers if not taken}
+    # what a set_fact sets, other hosts' values, the play's lists: the run's
+    always = {"by remembered", "by another host", "by the play's hosts"}
+    assert refused == (set(not_taken) | always if answers else set())
+    assert bool(answers) == (set(not_taken) != set(CONDITIONED))
+    assert with_sharing == _review(tmp_path / "old", tmp_path / "new", False)
