@@ -60,6 +60,7 @@ from engine.templating.template_syntax import (
     template_header,
 )
 from engine.templating.type_names import native_type_name, tagged, type_name
+from engine.templating.value_origins import expression_origin
 from engine.values import UnsafeText, YamlTimestamp
 
 
@@ -424,7 +425,6 @@ def _mark_conditional_constants(tree: Any) -> Any:
 
 
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\([^()]*\)\s*")
 # names Jinja's parser reads as something else than a variable: constants, operators, keywords
 _NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "False", "None"}
 
@@ -692,11 +692,8 @@ class Templar:
             self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
-        # the value keeps where it is written when the conditional names it alone, or through
-        # default(), which gives back the defined value itself (its Origin tag with it)
-        name = text if text.isidentifier() else (m.group(1) if (m := _DEFAULTED.fullmatch(text)) else None)
-        known = name is not None and self.origin_of is not None and (name == text or name in self.variables)
-        raise BrokenConditional(bool(result), type_name(result), self.origin_of(name, True) if known else None)
+        raise BrokenConditional(bool(result), type_name(result), expression_origin(text, self.variables,
+                                                                                   self.origin_of))
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
