@@ -60,7 +60,7 @@ from engine.templating.template_syntax import (
     template_header,
 )
 from engine.templating.type_names import native_type_name, tagged, type_name
-from engine.templating.value_origins import expression_origin
+from engine.templating.value_origins import expression_origin, failed_at
 from engine.values import UnsafeText, YamlTimestamp
 
 
@@ -576,11 +576,15 @@ class Templar:
             if id(value) in containers:
                 raise TemplateFailure(RECURSIVE_VALUE)
             containers.add(id(value))
+        at: list[Any] = [None]  # the index or key being templated, for a failure's origin
         try:
             if isinstance(value, list):
-                return [t for v in value if not omitted(t := self._template(v, containers))]
-            return {self._template(k, containers): t for k, v in value.items()
+                return [t for at[0], v in enumerate(value) if not omitted(t := self._template(v, containers))]
+            return {self._template(at[0], containers): t for at[0], v in value.items()
                     if not omitted(t := self._template(v, containers))}
+        except Exception as exc:
+            failed_at(exc, value, at[0])
+            raise
         finally:
             if containers is not None:
                 containers.discard(id(value))

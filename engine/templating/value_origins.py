@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.templating.errors import value_origin
 from engine.templating.template_syntax import conditional_expression
 
 _DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*([^()]*?)\s*\)\s*")
@@ -56,3 +57,16 @@ def set_fact_origins(raw_args: Mapping[str, Any], task_data: Any, variables: Map
             origin = span._replace(file=absolute(span.file))
         origins[str(name)] = origin
     return origins
+
+
+def failed_at(exc: BaseException, container: Any, place: Any) -> None:
+    """Give ``exc``, raised templating ``container[place]``, that value's place as written for its
+    origin when nothing inside it had one: ansible's error names the innermost template it rendered."""
+    spans = getattr(container, "value_spans" if isinstance(container, dict) else "item_spans", None)
+    if spans and value_origin(exc) is None:
+        if isinstance(spans, dict):
+            span = spans.get(place)
+        else:
+            span = spans[place] if isinstance(place, int) and 0 <= place < len(spans) else None
+        if span is not None:
+            exc.value_origin = span  # type: ignore[attr-defined]
