@@ -267,15 +267,15 @@ def _build_environment(bounded: bool) -> Any:
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
-    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
-                        for name, f in {**common_filters.FILTERS, **path_and_set_filters.FILTERS,
-                                        **builtin_filters.FILTERS}.items()})
+    env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f) for name, f in env.filters.items()})
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
-    env.tests.update({name: _tripping(t) for name, t in {**common_filters.TESTS, **path_and_set_filters.TESTS}.items()})
+    env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
+    env.tests.update({name: t if name in TAKES_UNDEFINED else _tripping(t) for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env
@@ -318,25 +318,26 @@ def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-# the engine's filters that are given an undefined value on purpose
-TAKES_UNDEFINED = frozenset({"mandatory"})
+# the filters and tests given an undefined argument as it is (ansible's accept_args_markers)
+TAKES_UNDEFINED = frozenset({"mandatory", "default", "d", "ternary", "type_debug", "defined", "undefined",
+                             "vault_encrypted"})
 
 
 def _tripping(plugin: Callable[..., Any]) -> Callable[..., Any]:
-    """The plugin, failing first on an undefined value with its own message ("'x' is undefined"),
-    as ansible's plugins trip over a Marker before looking at it."""
+    """The plugin, not called when an argument is undefined (or a captured failure): that
+    argument is its result, failing with its own message ("'x' is undefined") where it is used,
+    and replaced by ``default`` or passed over by ``is defined`` on the way, as ansible's
+    ``_invoke_plugin`` hands on the first Marker among a plugin's arguments."""
     from functools import wraps
 
     from jinja2 import Undefined
 
-    if getattr(plugin, "jinja_pass_arg", None) is not None:  # it takes Jinja's context first: leave it
-        return plugin
-
     @wraps(plugin)
-    def call(value: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(value, Undefined):
-            value._fail_with_undefined_error()
-        return plugin(value, *args, **kwargs)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        for arg in (*args, *kwargs.values()):
+            if isinstance(arg, Undefined):
+                return arg
+        return plugin(*args, **kwargs)
 
     return call
 
