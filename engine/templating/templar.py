@@ -50,6 +50,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -148,6 +149,7 @@ def _classes() -> tuple[type, type, type]:
     from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
+    from jinja2.runtime import Macro
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     from jinja2.utils import missing
 
@@ -170,6 +172,8 @@ def _classes() -> tuple[type, type, type]:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
+                return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
             # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
             result = super().call(__context, __obj, *args, **kwargs)
@@ -269,13 +273,13 @@ def _build_environment(bounded: bool) -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
-    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f) for name, f in env.filters.items()})
+    env.filters.update({name: f if name in TAKES_UNDEFINED else handing_on(f) for name, f in env.filters.items()})
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
-    env.tests.update({name: t if name in TAKES_UNDEFINED else _tripping(t) for name, t in env.tests.items()})
+    env.tests.update({name: t if name in TAKES_UNDEFINED else handing_on(t) for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env
@@ -318,28 +322,6 @@ def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-# the filters and tests given an undefined argument as it is (ansible's accept_args_markers)
-TAKES_UNDEFINED = frozenset({"mandatory", "default", "d", "ternary", "type_debug", "defined", "undefined",
-                             "vault_encrypted"})
-
-
-def _tripping(plugin: Callable[..., Any]) -> Callable[..., Any]:
-    """The plugin, not called when an argument is undefined (or a captured failure): that
-    argument is its result, failing with its own message ("'x' is undefined") where it is used,
-    and replaced by ``default`` or passed over by ``is defined`` on the way, as ansible's
-    ``_invoke_plugin`` hands on the first Marker among a plugin's arguments."""
-    from functools import wraps
-
-    from jinja2 import Undefined
-
-    @wraps(plugin)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        for arg in (*args, *kwargs.values()):
-            if isinstance(arg, Undefined):
-                return arg
-        return plugin(*args, **kwargs)
-
-    return call
 
 
 # ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
