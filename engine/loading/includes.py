@@ -100,8 +100,9 @@ class IncludeLoader:
             raise TemplateFailure(f"No file specified for {task.action}")
         target = str(templar.template(raw))
         candidates = []
-        if task.role is not None and task.role.path:
-            candidates.append(os.path.join(task.role.path, "handlers" if task.handler else "tasks", target))
+        if task.role is not None and task.role.path:  # IncludedFile's path_dwim_relative(role, 'tasks', ...)
+            candidates.append(paths.path_dwim_relative(ctx.basedir, task.role.path,
+                                                       "handlers" if task.handler else "tasks", target, True))
         if task.span is not None:
             candidates.append(os.path.join(os.path.dirname(task.span.file), target))
         candidates.append(os.path.join(ctx.basedir, target))

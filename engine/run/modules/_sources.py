@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from engine.loading.model import Task
+from engine.loading.paths import _is_role as is_role
 from engine.run.modules import ModuleError
 from engine.run.workdir import absolute
 
@@ -19,15 +20,6 @@ def not_found_message(src: str, searched: list[str] | None = None) -> str:
     )
 
 
-def _is_role(path: str) -> bool:
-    """``DataLoader._is_role``: a directory that looks like a role's, or its tasks directory."""
-    parent = os.path.dirname(path)
-    untasked = path.rstrip(os.path.sep).endswith("tasks") and any(
-        os.path.exists(os.path.join(path, name)) for name in ("main.yml", "main.yaml", "main"))
-    return untasked or any(os.path.exists(os.path.join(base, sub, name)) for base in (path, parent)
-                           for sub in ("tasks", "meta") for name in ("main.yml", "main.yaml", "main"))
-
-
 def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[str]:
     """Where ``DataLoader.path_dwim_relative_stack`` looks for a relative ``src``, in order, the
     places listed twice as ansible lists them: for each path of the task's search path (the last
@@ -38,7 +30,7 @@ def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[st
     found = []
     for path in stack:
         parent = os.path.dirname(path)
-        if parent.endswith("/tasks") and _is_role(path):
+        if parent.endswith("/tasks") and is_role(path):
             found += [os.path.join(os.path.dirname(parent), subdir, src), os.path.join(parent, src)]
         found += [os.path.join(path, subdir, src), os.path.join(path, src)]
     basedir = search_paths[-1] if search_paths else os.getcwd()
