@@ -774,7 +774,9 @@ class Executor:
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
             hosts = [name for name in hosts if not self.runs[name].ended]
-            title = self._title(handler, hosts[0] if hosts and handler.action not in META else None)
+            if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
+                continue
+            title = self._title(handler, hosts[0] if handler.action not in META else None)
             self.callback.task_start(title, handler=True)
             once = bool(hosts) and self._run_once(handler, hosts[0])
             # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
