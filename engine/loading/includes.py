@@ -19,8 +19,10 @@ from engine.loading import keywords as kw
 from engine.loading.model import Block, Frame, Play, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks
+from engine.span import Span
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
+from engine.variables.manager import INCLUDED
 
 if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
@@ -98,8 +100,9 @@ class IncludeLoader:
             raise TemplateFailure(f"No file specified for {task.action}")
         target = str(templar.template(raw))
         candidates = []
-        if task.role is not None and task.role.path:
-            candidates.append(os.path.join(task.role.path, "handlers" if task.handler else "tasks", target))
+        if task.role is not None and task.role.path:  # IncludedFile's path_dwim_relative(role, 'tasks', ...)
+            candidates.append(paths.path_dwim_relative(ctx.basedir, task.role.path,
+                                                       "handlers" if task.handler else "tasks", target, True))
         if task.span is not None:
             candidates.append(os.path.join(os.path.dirname(task.span.file), target))
         candidates.append(os.path.join(ctx.basedir, target))
@@ -177,6 +180,9 @@ class IncludeLoader:
                     "msg": f"{path} must be stored as a dictionary/hash"}
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
         state.included.update(facts)
+        spans = getattr(data, "value_spans", {}) if not args.get("name") else {}
+        state.origins[INCLUDED].update({name: Span(os.path.abspath(path), *spans[name][1:]) if name in spans else None
+                                        for name in facts})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
 
 

@@ -137,7 +137,7 @@ class Callback:
         self._print(banner(f"PLAY [{name}]"))
 
     def task_start(self, title: str, handler: bool) -> None:
-        self._print(banner(f"{'RUNNING HANDLER' if handler else 'TASK'} [{title}]"))
+        self._print(banner(f"{'RUNNING HANDLER' if handler else 'TASK'} [{title.strip()}]"))
 
     def no_more_hosts(self) -> None:
         self._print(banner("NO MORE HOSTS LEFT"))
@@ -199,7 +199,7 @@ class Callback:
 
         self._retry_name = retry_name or title
         raw = result
-        self.records.append(TaskRecord(title, host, outcome.status))
+        self.records.append(TaskRecord(title.strip(), host, outcome.status))  # named as the banner shows it
         if counted:
             self._count(self.host(host), outcome)
         if no_log:

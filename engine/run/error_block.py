@@ -242,7 +242,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     """The failed result of a task whose arguments do not template (``Task.post_validate`` of
     the args): ``Finalization of task args for 'FQCN' failed`` at the action's key, caused by
     ``Error while resolving value for 'KEY'`` at the argument's value. ``template`` templates
-    one value (it raises as the whole did); the first argument that fails is the one named."""
+    one value (it raises as the whole did); the first argument that fails is the one named, in
+    the sorted order of their names (``ChainTemplar.keys``), not as written."""
     from engine.templating.errors import undefined_cause
 
     key_spans, _ = _spans(task.data)
@@ -252,7 +253,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     failing, cause, plugin = None, str(exc), None
     origin: Span | str | None = None
     separate: SeparateFailure | None = None
-    for key, value in task.args.items():
+    for key, value in sorted(task.args.items(), key=lambda item: str(item[0])):
         try:
             template(value)
         except PluginFailure as each:  # a port of an ansible-core filter failed

@@ -48,7 +48,8 @@ from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, include_item_vars, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
-from engine.variables.manager import VariableManager
+from engine.templating.value_origins import set_fact_origins
+from engine.variables.manager import SET, VariableManager
 from engine.variables.play_context import PlayContext
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
@@ -535,6 +536,7 @@ class Executor:
             for name in task_hosts(host.name, once, self.batch_order,
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
+                self.variables.state(name).origins[SET].pop(register, None)  # a result carries no origin
         if step.outcome.status == "changed":
             self.handlers.notify(task, host.name, templar, self.callback.warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
@@ -672,8 +674,11 @@ class Executor:
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: v for k, v in args.items() if k != "_raw_params"}
+            origins = set_fact_origins({k: v for k, v in task.args.items() if k in facts}, task.data,
+                                       templar.variables, templar.origin_of, absolute)
             for target in self.fact_hosts or [run.host.name]:
                 self.variables.state(target).nonpersistent.update(facts)
+                self.variables.state(target).origins[SET].update(origins)
                 if cacheable:
                     self.variables.state(target).facts.update(facts)
             return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
@@ -769,7 +774,9 @@ class Executor:
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
             hosts = [name for name in hosts if not self.runs[name].ended]
-            title = self._title(handler, hosts[0] if hosts and handler.action not in META else None)
+            if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
+                continue
+            title = self._title(handler, hosts[0] if handler.action not in META else None)
             self.callback.task_start(title, handler=True)
             once = bool(hosts) and self._run_once(handler, hosts[0])
             # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host

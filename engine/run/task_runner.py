@@ -7,6 +7,7 @@ for every loop item), a loop's results are gathered into ansible's aggregate res
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -59,7 +60,8 @@ def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
     comes from (the condition itself when nothing else is known), with ansible's help text;
     an undefined value met in a variable's template is chained to where that value is written."""
     if isinstance(exc, BrokenConditional):
-        return ConditionFailure(exc.message(span.human() if span is not None else None), span, BrokenConditional.HELP)
+        written_at = span._replace(file=os.path.abspath(span.file)).human() if span is not None else None
+        return ConditionFailure(exc.message(written_at), span, BrokenConditional.HELP)
     origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
     return ConditionFailure(str(exc), span, origin=origin)
 
@@ -280,8 +282,6 @@ def _item_spans(raw: Any, items: list[Any], templar: Templar) -> list[Any] | Non
     """Where each loop item is written, as ansible's Origin tag keeps it on the value: the items of
     a list written on the task (``loop: [a, b]``, ``with_items: [a, b]``) or of the one variable
     the loop names (``loop: "{{ flags }}"``), when the run took them as written."""
-    import os
-
     from engine.span import Span
 
     source = raw

@@ -50,6 +50,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -60,6 +61,7 @@ from engine.templating.template_syntax import (
     template_header,
 )
 from engine.templating.type_names import native_type_name, tagged, type_name
+from engine.templating.value_origins import expression_origin, failed_at
 from engine.values import UnsafeText, YamlTimestamp
 
 
@@ -147,6 +149,7 @@ def _classes() -> tuple[type, type, type]:
     from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
+    from jinja2.runtime import Macro
     from jinja2.sandbox import ImmutableSandboxedEnvironment
     from jinja2.utils import missing
 
@@ -169,6 +172,8 @@ def _classes() -> tuple[type, type, type]:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
+                return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
             # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
             result = super().call(__context, __obj, *args, **kwargs)
@@ -266,15 +271,15 @@ def _build_environment(bounded: bool) -> Any:
     env.finalize = pass_context(lambda _context, value: value)
     env.globals["range"] = _bounded_range
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
-    env.filters.update({name: f if name in TAKES_UNDEFINED else _tripping(f)
-                        for name, f in {**common_filters.FILTERS, **path_and_set_filters.FILTERS,
-                                        **builtin_filters.FILTERS}.items()})
+    env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update({name: f if name in TAKES_UNDEFINED else handing_on(f) for name, f in env.filters.items()})
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: _listing(f) for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
-    env.tests.update({name: _tripping(t) for name, t in {**common_filters.TESTS, **path_and_set_filters.TESTS}.items()})
+    env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
+    env.tests.update({name: t if name in TAKES_UNDEFINED else handing_on(t) for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env
@@ -317,27 +322,6 @@ def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
-# the engine's filters that are given an undefined value on purpose
-TAKES_UNDEFINED = frozenset({"mandatory"})
-
-
-def _tripping(plugin: Callable[..., Any]) -> Callable[..., Any]:
-    """The plugin, failing first on an undefined value with its own message ("'x' is undefined"),
-    as ansible's plugins trip over a Marker before looking at it."""
-    from functools import wraps
-
-    from jinja2 import Undefined
-
-    if getattr(plugin, "jinja_pass_arg", None) is not None:  # it takes Jinja's context first: leave it
-        return plugin
-
-    @wraps(plugin)
-    def call(value: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(value, Undefined):
-            value._fail_with_undefined_error()
-        return plugin(value, *args, **kwargs)
-
-    return call
 
 
 # ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
@@ -424,7 +408,6 @@ def _mark_conditional_constants(tree: Any) -> Any:
 
 
 _PLAIN_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-_DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\([^()]*\)\s*")
 # names Jinja's parser reads as something else than a variable: constants, operators, keywords
 _NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "False", "None"}
 
@@ -576,11 +559,15 @@ class Templar:
             if id(value) in containers:
                 raise TemplateFailure(RECURSIVE_VALUE)
             containers.add(id(value))
+        at: list[Any] = [None]  # the index or key being templated, for a failure's origin
         try:
             if isinstance(value, list):
-                return [t for v in value if not omitted(t := self._template(v, containers))]
-            return {self._template(k, containers): t for k, v in value.items()
+                return [t for at[0], v in enumerate(value) if not omitted(t := self._template(v, containers))]
+            return {self._template(at[0], containers): t for at[0], v in value.items()
                     if not omitted(t := self._template(v, containers))}
+        except Exception as exc:
+            failed_at(exc, value, at[0])
+            raise
         finally:
             if containers is not None:
                 containers.discard(id(value))
@@ -692,11 +679,8 @@ class Templar:
             self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
-        # the value keeps where it is written when the conditional names it alone, or through
-        # default(), which gives back the defined value itself (its Origin tag with it)
-        name = text if text.isidentifier() else (m.group(1) if (m := _DEFAULTED.fullmatch(text)) else None)
-        known = name is not None and self.origin_of is not None and (name == text or name in self.variables)
-        raise BrokenConditional(bool(result), type_name(result), self.origin_of(name, True) if known else None)
+        raise BrokenConditional(bool(result), type_name(result), expression_origin(text, self.variables,
+                                                                                   self.origin_of))
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with

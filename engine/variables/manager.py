@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
 OMIT = OMIT_TOKEN
 _ONE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+INCLUDED, SET = "include_vars", "set_fact / register"  # the run-time levels
 _HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
 
@@ -60,6 +61,9 @@ class HostState:
     facts: dict[str, Any] = field(default_factory=dict)
     nonpersistent: dict[str, Any] = field(default_factory=dict)
     included: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, dict[str, Any]] = field(default_factory=lambda: {INCLUDED: {}, SET: {}})
+    """Where the values of ``included`` and ``nonpersistent`` are written, as ansible's Origin tags
+    have it (a Span, ``PATH:LINE``, or None for an untagged value), per layer, by name."""
     gathered: bool = False
     """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
 
@@ -101,8 +105,8 @@ class VariableManager:
                      include_params: Mapping[str, Any] | None) -> tuple[list[Layer], dict[str, Any]]:
         play = context.play
         state = self.state(host.name)
-        runtime = [Layer("include_vars", "include_vars", state.included),
-                   Layer("set_fact / register", "set_fact and register", state.nonpersistent)]
+        runtime = [Layer(INCLUDED, "include_vars", state.included),
+                   Layer(SET, "set_fact and register", state.nonpersistent)]
         below, above = host_independent_layers(
             self, context, task, runtime, facts=self._facts(host),
             include_params=Layer("include params", "include params", include_params) if include_params else None)
@@ -116,16 +120,21 @@ class VariableManager:
         """Where the value ``task`` sees as ``name`` on ``host`` is written, as ansible's Origin
         tag has it (the value's span, else the file and line, else the file), following a value
         that is one other variable's template (``"{{ other }}"`` keeps the other's origin) unless
-        ``follow`` is false; None for a value no file holds (a fact, set_fact, a magic variable)."""
+        ``follow`` is false; None for a value no file holds (a fact, a registered result, a magic
+        variable). The values of include_vars and set_fact have the origins the run recorded."""
         layers, magic = self._task_layers(context, host, task, include_params)
         for _ in range(10):
             if name in magic:
                 return None
             found = definitions(layers, [name]).get(name)
-            if not found or found[0].runtime or found[0].path is None:
+            if found and found[0].level == SET:  # its origin was settled when set_fact templated it
+                return self.state(host.name).origins[SET].get(name)
+            if not found or found[0].runtime or (found[0].path is None and found[0].level != INCLUDED):
                 return None
             winner = found[0]
             referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) else None
+            if referred is None and winner.level == INCLUDED:
+                return self.state(host.name).origins[INCLUDED].get(name)
             if referred is None:
                 layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
                              and layer.level == winner.level)

@@ -1,6 +1,7 @@
 """The bundled engine against ansible-playbook on the task files of public roles.
 
-    python tests/run_realroles/realroles.py --checkouts DIR [--held-out] [--per-repo N] [--keep DIR] [NAME...]
+    python tests/run_realroles/realroles.py --checkouts DIR [--held-out] [--repos FILE] [--per-repo N]
+        [--keep DIR] [NAME...]
 
 ``DIR`` holds a checkout of each repository of ``repos.txt`` as ``OWNER+NAME`` (the commit listed
 there; the checkouts are not part of playbook-ls). Each task file of each role becomes a scenario
@@ -62,10 +63,10 @@ LATE = ("playbook-ls's engine", "--engine ansible")
 KINDS = ("identical", "same results", "different", "declined", "declined late", "traceback", "not recorded")
 
 
-def load_repos(held_out: bool) -> list[tuple[str, str]]:
-    """(OWNER/NAME, commit) of the repositories of one side of repos.txt."""
+def load_repos(held_out: bool, repos: Path = REPOS) -> list[tuple[str, str]]:
+    """(OWNER/NAME, commit) of the repositories of one side of a list written as repos.txt."""
     out = []
-    for line in REPOS.read_text().splitlines():
+    for line in repos.read_text().splitlines():
         fields = line.split("#", 1)[0].split()
         if fields and ("held-out" in fields[2:]) == held_out:
             out.append((fields[0], fields[1]))
@@ -109,10 +110,11 @@ def compare_scenario(directory: Path) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[str], dest: Path) -> list[Path]:
-    """The scenarios of one side of repos.txt, written into ``dest`` (at most ``per_repo`` a repository)."""
+def write_scenarios(checkouts: Path, held_out: bool, per_repo: int, names: list[str], dest: Path,
+                    repos: Path = REPOS) -> list[Path]:
+    """The scenarios of one side of ``repos``, written into ``dest`` (at most ``per_repo`` a repository)."""
     directories = []
-    for repo, _commit in load_repos(held_out):
+    for repo, _commit in load_repos(held_out, repos):
         checkout = checkouts / repo.replace("/", "+")
         if not checkout.is_dir():
             raise FileNotFoundError(f"missing checkout of {repo}: {checkout}")
@@ -242,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checkouts", help="directory of the repositories' checkouts")
     parser.add_argument("--held-out", action="store_true", help="measure the held-out repositories")
+    parser.add_argument("--repos", type=Path, default=REPOS,
+                        help="the list of repositories (repos.txt's form), for a new held-out set kept elsewhere")
     parser.add_argument("--per-repo", type=int, default=8, help="at most this many task files of a repository")
     parser.add_argument("--keep", help="copy the scenarios of runs that differ into this directory")
     parser.add_argument("--quiet", action="store_true", help="one line per run that differs, no details")
@@ -260,12 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     if not args.checkouts:
         parser.error("--checkouts is needed unless --record or --measure")
     if args.write:
-        made = write_scenarios(Path(args.checkouts), args.held_out, args.per_repo, args.names, args.write)
+        made = write_scenarios(Path(args.checkouts), args.held_out, args.per_repo, args.names, args.write, args.repos)
         print(f"{len(made)} scenarios written into {args.write}")
         return 0
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="pls-realroles-") as tmpdir:
-        directories = write_scenarios(Path(args.checkouts), args.held_out, args.per_repo, args.names, Path(tmpdir))
+        directories = write_scenarios(Path(args.checkouts), args.held_out, args.per_repo, args.names, Path(tmpdir),
+                                      args.repos)
         results = []
         for directory in directories:  # one scenario at a time: what is done is printed as it finishes
             runs = compare_scenario(directory)

@@ -11,9 +11,10 @@ machine and touches nothing outside the scenario:
   SELinux contexts, ``become``) or another host (``delegate_to``);
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
-* every absolute path under a system directory (``/etc/nginx/nginx.conf``) is made relative,
-  ``root/etc/nginx/nginx.conf``: modules on the local connection run in the playbook's directory,
-  so each tool writes into its own scratch copy. The parent directories of the literal paths are
+* every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
+  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``:
+  modules on the local connection run in the playbook's directory, so each tool writes into its
+  own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
 * the facts roles read (``ansible_os_family``...) are play variables of a fixed Ubuntu machine:
   both tools see the same values and gather nothing.
@@ -55,6 +56,9 @@ SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "
                "bin", "mnt", "media", "data")
 _SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
 _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
+# a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
+# moved into the scenario too, but for the kernel's and devices' directories
+_TOP_PATH = re.compile(r"^/(?!(?:dev|proc|sys)(?:/|$))([\w.+@-]+(?:/[\w.+@-]+)*)$")
 FACTS: dict[str, Any] = {
     "ansible_os_family": "Debian", "ansible_distribution": "Ubuntu", "ansible_distribution_release": "jammy",
     "ansible_distribution_major_version": "22", "ansible_distribution_version": "22.04",
@@ -99,7 +103,7 @@ def role_files(repo: str, role: Path) -> Iterator[RoleFile]:
 
 def rewrite_paths(value: Any) -> Any:
     if isinstance(value, str):
-        return _SYSTEM_PATH.sub(r"root/\1", value)
+        return _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
     if isinstance(value, list):
         return [rewrite_paths(v) for v in value]
     if isinstance(value, dict):

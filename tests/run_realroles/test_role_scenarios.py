@@ -19,6 +19,8 @@ def test_system_paths_move_into_the_scenario_everywhere_in_a_string() -> None:
     assert role_scenarios.rewrite_paths(value) == {
         "dest": "root/etc/nginx/nginx.conf", "cmd": "cat root/var/log/x > /dev/null", "url": "https://a/etc/b",
         "expr": "{{ 'root/opt/app' if x else 'root/srv/app' }}"}
+    assert role_scenarios.rewrite_paths(["/swap", "/srv2/x.img", "/dev/null", "/proc/sys", "/", "a /swap"]) == [
+        "root/swap", "root/srv2/x.img", "/dev/null", "/proc/sys", "/", "a /swap"]
 
 
 def test_covered_modules_are_kept_without_what_needs_root() -> None:

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shlex
 import subprocess
 import tempfile
 from typing import Any
 
-from engine.run.modules import ModuleContext
+from engine.run.modules import ModuleContext, module_exception
 from engine.run.modules import file as file_module
 from engine.run.modules._files import (
     backup,
@@ -52,15 +53,24 @@ def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, An
     return diff
 
 
-def validation_failure(command: str, data: bytes, dest_file: str) -> dict[str, Any] | None:
-    """Run ``validate`` (which names the candidate file as %s); a failure result, or None."""
+def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True) -> dict[str, Any] | None:
+    """Run ``validate`` (which names the candidate file as %s) as the module's ``run_command``
+    does, split into words, no shell; a failure result, or None. The candidate is written beside
+    ``dest_file``, else (``here`` false) as a temporary file, as the edit modules' is."""
     if "%s" not in command:
         return {"failed": True, "msg": f"validate must contain %s: {command}"}
-    handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate")
+    handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate") if here \
+        else tempfile.mkstemp()
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        done = subprocess.run(command % candidate, shell=True, capture_output=True, text=True, check=False)
+        argv = [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command % candidate)]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, check=False)
+        except OSError as exc:  # run_command's fail_json
+            return {"failed": True, "msg": "Error executing command.", "rc": exc.errno, "stdout": "", "stderr": "",
+                    "cmd": " ".join(shlex.quote(word) for word in argv),
+                    **module_exception("Error executing command.", exc, as_bytes=True)}
     finally:
         os.unlink(candidate)
     if done.returncode != 0:
@@ -78,10 +88,11 @@ def write_validated(path: str, data: bytes, validate: str | None) -> dict[str, A
     """The edit modules' ``write_changes``: run ``validate`` on the new content, then replace the
     real file behind ``path``; the failure result when validation fails, else None."""
     if validate:
-        failure = validation_failure(validate, data, path)
+        failure = validation_failure(validate, data, path, here=False)
         if failure:
             if "exit_status" not in failure:
-                return {"changed": False, "failed": True, "msg": failure["msg"]}
+                return {"changed": False, **failure, "stdout_lines": [], "stderr_lines": []} if "cmd" in failure \
+                    else {"changed": False, "failed": True, "msg": failure["msg"]}
             return {"changed": False, "failed": True,
                     "msg": f"failed to validate: rc:{failure['exit_status']} error:{failure['stderr']}"}
     write_atomically(os.path.realpath(path), data)

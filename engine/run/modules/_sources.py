@@ -6,15 +6,35 @@ from __future__ import annotations
 import os
 
 from engine.loading.model import Task
+from engine.loading.paths import _is_role as is_role
 from engine.run.modules import ModuleError
 from engine.run.workdir import absolute
 
 
-def not_found_message(src: str) -> str:
+def not_found_message(src: str, searched: list[str] | None = None) -> str:
+    """``AnsibleFileNotFound``'s text, with the places looked in for a relative ``src``."""
+    where = "\nSearched in:\n\t" + "\n\t".join(searched) if searched else ""
     return (
-        f"Could not find or access '{src}' on the Ansible Controller.\n"
+        f"Could not find or access '{src}'{where} on the Ansible Controller.\n"
         "If you are using a module and expect the file to exist on the remote, see the remote_src option"
     )
+
+
+def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[str]:
+    """Where ``DataLoader.path_dwim_relative_stack`` looks for a relative ``src``, in order, the
+    places listed twice as ansible lists them: for each path of the task's search path (the last
+    of ``search_paths`` is the play's basedir, which ansible adds again at the end), ``subdir``
+    then the path itself. ansible compares ``src``'s first part (bytes) with ``subdir`` (text),
+    never equal, so ``files/x`` is looked for in ``files/files/`` too."""
+    stack = search_paths[:-1] or search_paths[:1]
+    found = []
+    for path in stack:
+        parent = os.path.dirname(path)
+        if parent.endswith("/tasks") and is_role(path):
+            found += [os.path.join(os.path.dirname(parent), subdir, src), os.path.join(parent, src)]
+        found += [os.path.join(path, subdir, src), os.path.join(path, src)]
+    basedir = search_paths[-1] if search_paths else os.getcwd()
+    return found + [os.path.join(basedir, subdir, src), os.path.join(basedir, src)]
 
 
 def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
@@ -23,11 +43,11 @@ def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
         if os.path.exists(src):
             return src
         raise ModuleError(not_found_message(src))
-    for base in search_paths:
-        for candidate in (os.path.join(base, subdir, src), os.path.join(base, src)):
-            if os.path.exists(candidate):
-                return candidate
-    raise ModuleError(not_found_message(src))
+    candidates = source_candidates(src, subdir, search_paths)
+    found = next((candidate for candidate in candidates if os.path.exists(candidate)), None)
+    if found is None:
+        raise ModuleError(not_found_message(src, candidates))
+    return found
 
 
 def source_search_paths(task: Task, basedir: str) -> list[str]:

@@ -87,10 +87,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                               trim_blocks=params["trim_blocks"], lstrip_blocks=params["lstrip_blocks"],
                               newline_sequence=params["newline_sequence"], searchpath=template_searchpath(source, ctx),
                               **delimiters)
-    except TemplateFailure as exc:  # the action's error, from the template file
+    except TemplateFailure as exc:  # the action's error, from the template file or the value that failed in it
         from engine.run.error_block import ERROR_KEY, Event
+        from engine.templating.errors import value_origin
 
-        return {"changed": False, "failed": True, "msg": f"Task failed: {exc}", ERROR_KEY: [Event(str(exc), source)]}
+        return {"changed": False, "failed": True, "msg": f"Task failed: {exc}",
+                ERROR_KEY: [Event(str(exc), value_origin(exc) or source)]}
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     data = text.encode(params["output_encoding"])

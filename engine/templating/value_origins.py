@@ -1,0 +1,72 @@
+"""Where a value a template gives back is written, as ansible 2.19's Origin tags have it.
+
+A template's result keeps the tag of what it gives back unchanged (a variable's value, named
+alone or through ``default()``); anything else it builds gets the template's own origin
+(``TemplateEngine._post_render_mutation``). A broken conditional names that origin, and set_fact
+stores the value with it, so a later conditional on the fact names it too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.templating.errors import value_origin
+from engine.templating.template_syntax import conditional_expression
+
+_DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*([^()]*?)\s*\)\s*")
+
+OriginOf = Callable[[str, bool], Any]
+
+
+def expression_origin(text: str, variables: Mapping[str, Any], origin_of: OriginOf | None) -> Any:
+    """The origin of the value of the bare expression ``text``: that of the variable it gives
+    back (``NAME``; ``NAME | default(OTHER)``: NAME when defined, else OTHER when a variable);
+    None when the expression builds its value or the variable's origin is not known."""
+    if origin_of is None:
+        return None
+    if text.isidentifier():
+        return origin_of(text, True)
+    match = _DEFAULTED.fullmatch(text)
+    if match is None:
+        return None
+    name, fallback = match.group(1), match.group(2)
+    if name in variables:
+        return origin_of(name, True)
+    return origin_of(fallback, True) if fallback.isidentifier() and fallback in variables else None
+
+
+def set_fact_origins(raw_args: Mapping[str, Any], task_data: Any, variables: Mapping[str, Any],
+                     origin_of: OriginOf | None, absolute: Callable[[str], str]) -> dict[str, Any]:
+    """The origin of each value set_fact sets from ``raw_args`` (as written): the variable's
+    that a one-expression template gives back, else where the value is written in the task
+    (``task_data``, the task as loaded; ``absolute`` makes its file a full path), else None."""
+    spans: dict[str, Any] = {}
+    if isinstance(task_data, Mapping):  # the action's own mapping wins over args:
+        for key in sorted(task_data, key=lambda key: key != "args"):
+            if key == "args" or str(key).rpartition(".")[2] == "set_fact":
+                spans.update(getattr(task_data[key], "value_spans", {}) or {})
+    origins: dict[str, Any] = {}
+    for name, raw in raw_args.items():
+        origin = None
+        if isinstance(raw, str) and (text := conditional_expression(raw)) != raw.strip():
+            origin = expression_origin(text, variables, origin_of)
+        if origin is None and name in spans:
+            span = spans[name]
+            origin = span._replace(file=absolute(span.file))
+        origins[str(name)] = origin
+    return origins
+
+
+def failed_at(exc: BaseException, container: Any, place: Any) -> None:
+    """Give ``exc``, raised templating ``container[place]``, that value's place as written for its
+    origin when nothing inside it had one: ansible's error names the innermost template it rendered."""
+    spans = getattr(container, "value_spans" if isinstance(container, dict) else "item_spans", None)
+    if spans and value_origin(exc) is None:
+        if isinstance(spans, dict):
+            span = spans.get(place)
+        else:
+            span = spans[place] if isinstance(place, int) and 0 <= place < len(spans) else None
+        if span is not None:
+            exc.value_origin = span  # type: ignore[attr-defined]
