@@ -19,6 +19,7 @@ from engine.loading import keywords as kw
 from engine.loading.model import Block, Frame, Play, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks
+from engine.span import Span
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
 
@@ -176,7 +177,10 @@ class IncludeLoader:
             return {"failed": True, "changed": False,
                     "msg": f"{path} must be stored as a dictionary/hash"}
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
-        state.included.update(facts)
+        # each value keeps where the file writes it, as its Origin tag does in ansible
+        spans = {str(args["name"]): data.span} if args.get("name") else getattr(data, "value_spans", {})
+        state.learn_included(facts, {str(name): Span(os.path.abspath(span.file), *span[1:])
+                                     for name, span in spans.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
 
 

@@ -534,7 +534,7 @@ class Executor:
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,
                                    self.unreachable_hosts):
-                self.variables.state(name).nonpersistent[register] = registered(result)
+                self.variables.state(name).learn_facts({register: registered(result)}, {})
         if step.outcome.status == "changed":
             self.handlers.notify(task, host.name, templar, self.callback.warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
@@ -672,8 +672,10 @@ class Executor:
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: v for k, v in args.items() if k != "_raw_params"}
+            origins = self.variables.fact_origins(self.context, run.host, task, list(facts),
+                                                  self.includes.params.get(id(task)))
             for target in self.fact_hosts or [run.host.name]:
-                self.variables.state(target).nonpersistent.update(facts)
+                self.variables.state(target).learn_facts(facts, origins)
                 if cacheable:
                     self.variables.state(target).facts.update(facts)
             return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}

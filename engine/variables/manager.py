@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
 
 OMIT = OMIT_TOKEN
+INCLUDED, SET_FACTS = "include_vars", "set_fact / register"  # the levels of what the run learns
 _ONE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 _HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
@@ -60,8 +61,25 @@ class HostState:
     facts: dict[str, Any] = field(default_factory=dict)
     nonpersistent: dict[str, Any] = field(default_factory=dict)
     included: dict[str, Any] = field(default_factory=dict)
+    origins: dict[str, dict[str, Any]] = field(default_factory=lambda: {INCLUDED: {}, SET_FACTS: {}})
+    """Where the values of ``included`` and ``nonpersistent`` are written, per level (a value's
+    Origin tag in ansible): a vars file's value, a set_fact argument, or the origin it passed on."""
     gathered: bool = False
     """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
+
+    def learn_included(self, values: Mapping[str, Any], origins: Mapping[str, Any]) -> None:
+        self.included.update(values)
+        self.origins[INCLUDED].update(origins)
+
+    def learn_facts(self, values: Mapping[str, Any], origins: Mapping[str, Any]) -> None:
+        """set_fact and register: a name without an origin forgets the one it had."""
+        self.nonpersistent.update(values)
+        learnt = self.origins[SET_FACTS]
+        for name in values:
+            if origins.get(name) is None:
+                learnt.pop(name, None)
+            else:
+                learnt[name] = origins[name]
 
 
 class VariableManager:
@@ -101,8 +119,8 @@ class VariableManager:
                      include_params: Mapping[str, Any] | None) -> tuple[list[Layer], dict[str, Any]]:
         play = context.play
         state = self.state(host.name)
-        runtime = [Layer("include_vars", "include_vars", state.included),
-                   Layer("set_fact / register", "set_fact and register", state.nonpersistent)]
+        runtime = [Layer(INCLUDED, "include_vars", state.included),
+                   Layer(SET_FACTS, "set_fact and register", state.nonpersistent)]
         below, above = host_independent_layers(
             self, context, task, runtime, facts=self._facts(host),
             include_params=Layer("include params", "include params", include_params) if include_params else None)
@@ -122,10 +140,17 @@ class VariableManager:
             if name in magic:
                 return None
             found = definitions(layers, [name]).get(name)
-            if not found or found[0].runtime or found[0].path is None:
+            if not found or found[0].runtime:
                 return None
             winner = found[0]
-            referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) else None
+            learnt = self.state(host.name).origins.get(winner.level, {}).get(name) if winner.path is None else None
+            if winner.path is None and learnt is None:
+                return None
+            # a set_fact value is rendered already: its origin was followed when it was set
+            referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) \
+                and winner.level != SET_FACTS else None
+            if referred is None and learnt is not None:
+                return learnt
             if referred is None:
                 layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
                              and layer.level == winner.level)
@@ -138,6 +163,22 @@ class VariableManager:
                 return f"{path}:{winner.line + 1}" if winner.line is not None else path
             name = referred.group(1)
         return None
+
+    def fact_origins(self, context: PlayContext, host: Host, task: Task, names: Iterator[str] | list[str],
+                     include_params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Where each value ``task`` (a set_fact) sets is written, as ansible tags it: an argument
+        that is one other variable's template passes that variable's origin on, any other the
+        place of the argument's value (None where neither is known)."""
+        data = task.data if isinstance(task.data, Mapping) else {}
+        written = next((m for key in (task.action, "args") if isinstance(m := data.get(key), Mapping)), {})
+        spans = getattr(written, "value_spans", {})
+        found = {}
+        for name in names:
+            raw, span = written.get(name), spans.get(name)
+            referred = _ONE_NAME.fullmatch(raw.strip()) if isinstance(raw, str) else None
+            origin = self.origin(context, host, task, referred.group(1), include_params) if referred else None
+            found[name] = origin or (Span(os.path.abspath(span.file), *span[1:]) if span is not None else None)
+        return found
 
     def hostless_vars(self, context: PlayContext, host: Host, task: Task) -> dict[str, Any]:
         """``get_vars(play, task)`` without a host, as the strategy templates a handler's name

@@ -28,11 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-_INCLUDED_ORIGIN = ("a broken conditional on a value include_vars loaded at run time: ansible names the vars file's "
-                    "line as its origin, the engine the conditional's")
-KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout6_role_jenkins_main-{mode}": _INCLUDED_ORIGIN for mode in ("run", "check", "diff")},
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:
