@@ -529,7 +529,8 @@ class Executor:
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
-                ansible_failed_task=failed_task(task, title, templar), ansible_failed_result=registered(result))
+                ansible_failed_task=failed_task(task, title, templar),
+                ansible_failed_result=registered(result, keep_invocation=True))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,

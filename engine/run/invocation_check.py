@@ -6,7 +6,8 @@ temporary file the controller sent (a random name). The strategy drops the key f
 ``register`` stores, but only at the top: each item result of a looped task keeps its own. So a
 loop over such a task's ``results`` shows it in every item line (unless ``loop_control.label``
 replaces the item), and so does a ``debug`` of the whole registered value or of its ``results``.
-The engine's results have no ``invocation``; rather than differ in those lines, it declines the
+The engine's modules whose argument specs are ansible's (``EXACT_INVOCATION``) return it as
+AnsibleModule does; for the others, rather than differ in those lines, the engine declines the
 run before it starts (engine.run.declines), naming the registered variable.
 
 Found as written, by name: a register templated, or an item list built elsewhere from the
@@ -27,6 +28,8 @@ from engine.loading.model import Task
 NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars", "meta", "include_tasks",
                            "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
                            "set_stats", "validate_argument_spec", "async_status", "fetch")
+# modules whose results carry ansible's invocation (engine.run.modules._args.module_args)
+EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile")
 # filters and tests that take values out of the results: what they give shows no invocation
 _EXTRACTING = re.compile(r"\b(?:map|json_query|length|count|sum|join|items2dict|to_json|to_nice_json|is|in)\b")
 _LOOPS = ("loop",)
@@ -52,7 +55,7 @@ def looped_module_registers(tasks: Iterable[Task]) -> set[str]:
         data = task.data if isinstance(task.data, Mapping) else {}
         register = data.get("register")
         if isinstance(register, str) and register.isidentifier() and _has_loop(task) \
-                and task.action not in NO_INVOCATION:
+                and task.action not in NO_INVOCATION | EXACT_INVOCATION:
             found.add(register)
     return found
 

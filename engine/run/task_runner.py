@@ -304,8 +304,10 @@ def _loop_var_in_use(loop_var: str) -> str:
                                      "to something else to avoid variable collisions and unexpected behavior.")])
 
 
-def registered(result: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``register`` stores: the result without internal keys."""
+def registered(result: Mapping[str, Any], keep_invocation: bool = False) -> dict[str, Any]:
+    """What ``register`` stores: the result without internal keys, and without the module's
+    ``invocation`` at the top (a loop's item results keep theirs), as the strategy stores it;
+    ``ansible_failed_result`` keeps it."""
     def clean(value: Any) -> Any:
         if isinstance(value, Mapping):
             return {k: clean(v) for k, v in value.items() if not str(k).startswith("_ansible")}
@@ -313,7 +315,10 @@ def registered(result: Mapping[str, Any]) -> dict[str, Any]:
             return [clean(v) for v in value]
         return value
 
-    return clean(result)
+    cleaned = clean(result)
+    if not keep_invocation:
+        cleaned.pop("invocation", None)
+    return cleaned
 
 
 def truth(value: Any, templar: Templar, default: bool = False) -> bool:

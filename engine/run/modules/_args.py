@@ -108,6 +108,16 @@ def validate(
     return params
 
 
+def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, Any]) -> dict[str, Any]:
+    """The ``invocation`` AnsibleModule adds to its result: every option of ``spec`` with its
+    validated value (``params``), and each alias the task wrote with its value as written
+    (``_handle_aliases`` copies an alias to its option before the types are checked)."""
+    aliases = {alias for arg in spec.values() for alias in arg.aliases}
+    shown = {name: params.get(name) for name in spec}
+    shown.update({key: value for key, value in args.items() if key in aliases})
+    return {"module_args": shown}
+
+
 def check_mode_unsupported(module: str) -> dict[str, Any]:
     """What AnsibleModule answers in check mode for a module without ``supports_check_mode``."""
     return {"changed": False, "skipped": True, "msg": f"remote module ({module}) does not support check mode"}

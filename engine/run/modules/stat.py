@@ -11,7 +11,7 @@ import subprocess
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, module_args, validate
 from engine.run.modules._files import checksum
 
 ALGORITHMS = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
@@ -22,7 +22,6 @@ SPEC = {
     "get_mime": Arg(type="bool", default=True, aliases=("mime", "mime_type", "mime-type")),
     "get_attributes": Arg(type="bool", default=True, aliases=("attr", "attributes")),
     "checksum_algorithm": Arg(default="sha1", choices=ALGORITHMS, aliases=("checksum", "checksum_algo")),
-    "get_selinux_context": Arg(type="bool", default=False),
 }
 
 
@@ -121,6 +120,11 @@ def file_attributes(path: str) -> dict[str, Any]:
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("stat", args, SPEC)
+    invocation = module_args(args, SPEC, params)  # before the module works on its params
+    return {**_stat(params), "invocation": invocation}
+
+
+def _stat(params: dict[str, Any]) -> dict[str, Any]:
     path = params["path"]
     try:
         info = os.stat(path) if params["follow"] else os.lstat(path)
