@@ -52,6 +52,14 @@ def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, An
     return diff
 
 
+def validate_argv(command: str) -> list[str]:
+    """How ``run_command`` runs the modules' ``validate`` string: split as a shell would, but run
+    without one, each word's ``~`` and ``$VARS`` expanded."""
+    import shlex
+
+    return [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command)]
+
+
 def validation_failure(command: str, data: bytes, dest_file: str) -> dict[str, Any] | None:
     """Run ``validate`` (which names the candidate file as %s); a failure result, or None."""
     if "%s" not in command:
@@ -60,7 +68,9 @@ def validation_failure(command: str, data: bytes, dest_file: str) -> dict[str, A
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        done = subprocess.run(command % candidate, shell=True, capture_output=True, text=True, check=False)
+        done = subprocess.run(validate_argv(command % candidate), capture_output=True, text=True, check=False)
+    except OSError as exc:  # run_command's own failure: the program cannot be run
+        return {"failed": True, "msg": f"[Errno {exc.errno}] {exc.strerror}: {os.fsencode(exc.filename or '')!r}"}
     finally:
         os.unlink(candidate)
     if done.returncode != 0:

@@ -8,7 +8,6 @@ import codecs
 import hashlib
 import os
 import re
-import shlex
 import subprocess
 import tempfile
 import time
@@ -16,6 +15,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._content import validate_argv
 from engine.run.modules._files import backup, check_ownership, file_attributes, path_facts, write_atomically
 
 SPEC = {
@@ -61,7 +61,7 @@ def _validation(command: str, data: bytes, dest: str) -> dict[str, Any]:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        done = subprocess.run(shlex.split(command % candidate), capture_output=True, text=True, check=False)
+        done = subprocess.run(validate_argv(command % candidate), capture_output=True, text=True, check=False)
     finally:
         os.unlink(candidate)
     return {"rc": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
