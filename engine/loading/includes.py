@@ -178,8 +178,9 @@ class IncludeLoader:
             return {"failed": True, "changed": False,
                     "msg": f"{path} must be stored as a dictionary/hash"}
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
-        # each value keeps where the file writes it, as its Origin tag does in ansible
-        spans = {str(args["name"]): data.span} if args.get("name") else getattr(data, "value_spans", {})
+        # each value keeps where the file writes it, as its Origin tag does in ansible (the
+        # mapping the action builds under name: has none)
+        spans = {} if args.get("name") else getattr(data, "value_spans", {})
         state.learn_included(facts, {str(name): Span(os.path.abspath(span.file), *span[1:])
                                      for name, span in spans.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}

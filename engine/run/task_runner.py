@@ -7,6 +7,7 @@ for every loop item), a loop's results are gathered into ansible's aggregate res
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -58,8 +59,9 @@ def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
     """The failure of a condition written at ``span``: a broken one names where its value
     comes from (the condition itself when nothing else is known), with ansible's help text;
     an undefined value met in a variable's template is chained to where that value is written."""
-    if isinstance(exc, BrokenConditional):
-        return ConditionFailure(exc.message(span.human() if span is not None else None), span, BrokenConditional.HELP)
+    if isinstance(exc, BrokenConditional):  # ansible's origins are absolute paths
+        written_at = span._replace(file=os.path.abspath(span.file)).human() if span is not None else None
+        return ConditionFailure(exc.message(written_at), span, BrokenConditional.HELP)
     origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
     return ConditionFailure(str(exc), span, origin=origin)
 

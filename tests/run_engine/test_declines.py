@@ -84,6 +84,22 @@ def test_what_takes_the_looped_results_apart_is_not_declined(tmp_path: Path, tas
     assert _declined(tmp_path, LOOPED_COPY + task) == []
 
 
+LOOPED_STAT = "    - stat: {path: 'out/{{ item }}'}\n      loop: [a, b]\n      register: stats\n"
+
+
+@pytest.mark.parametrize(("task", "declined"), [
+    ("    - debug: {var: stats}\n", False),
+    ("    - debug: {msg: \"{{ stats.results }}\"}\n", False),
+    ("    - debug: {msg: \"all: {{ stats.results[0] }}\"}\n", True),
+    ("    - debug: {msg: \"{{ item.stat.exists }}\"}\n      loop: \"{{ stats.results }}\"\n", True),
+])
+def test_the_results_of_a_module_whose_invocation_the_engine_makes_run_when_shown_as_json(
+        tmp_path: Path, task: str, declined: bool) -> None:
+    # stat returns ansible's invocation (its values, not its key order): a debug shows it as sorted
+    # JSON, an item label or a text as a Python repr, in the order AnsibleModule filled it in
+    assert bool(_declined(tmp_path, LOOPED_STAT + task)) is declined
+
+
 def test_the_results_of_a_looped_set_fact_or_an_unlooped_module_have_no_invocation(tmp_path: Path) -> None:
     tasks = ("    - set_fact: {x: 1}\n      loop: [a]\n      register: facts\n"
              "    - command: echo\n      register: once\n"
