@@ -608,7 +608,7 @@ class Templar:
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = (),
                 restore_newlines: bool = True) -> Any:
-        from jinja2 import TemplateError, TemplateSyntaxError, Undefined
+        from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
         if read_names.recording():
@@ -647,7 +647,7 @@ class Templar:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression
             raise TemplateFailure(_syntax_message(exc, text, expression)) from exc
-        except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError, TemplateNotFound) as exc:
             # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal) as exc:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from engine.booleans import bool_filter
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import SeparateFailure, TemplateFailure
 from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
@@ -52,14 +52,29 @@ def _class_name(value: Any) -> str:
     return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type(value).__name__)
 
 
+def _type_repr(value: Any) -> str:
+    """``type(value)`` as ansible's filters print it: a list or dict is a lazy container there."""
+    name = _class_name(value)
+    module = "ansible._internal._templating._lazy_containers." if name != type(value).__name__ else ""
+    return f"<class '{module}{name}'>"
+
+
 def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
     if not isinstance(value, Mapping):
-        raise TemplateFailure(f"dict2items requires a dictionary, got {type(value).__name__} instead.")
+        raise TemplateFailure(f"dict2items requires a dictionary, got {_type_repr(value)} instead.")
     return [{key_name: k, value_name: v} for k, v in value.items()]
 
 
 def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_name: str = "value") -> dict[str, Any]:
-    return {item[key_name]: item[value_name] for item in value}
+    if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+        raise TemplateFailure(f"items2dict requires a list, got {_type_repr(value)} instead.")
+    try:
+        return {item[key_name]: item[value_name] for item in value}
+    except KeyError:  # raised while handling the KeyError: ansible shows it as a cause of its own
+        raise SeparateFailure(f"items2dict requires each dictionary in the list to contain the keys '{key_name}' "
+                              f"and '{value_name}', got {value} instead.") from None
+    except TypeError:
+        raise SeparateFailure(f"items2dict requires a list of dictionaries, got {value} instead.") from None
 
 
 def _mandatory(value: Any, msg: str | None = None) -> Any:
@@ -147,7 +162,8 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "type_debug": lambda v: type(v).__name__,
 }
 # ansible reports their failures as any filter plugin's: "The filter plugin '...' failed: ..."
-FILTERS.update({name: _plugin(name, FILTERS[name]) for name in ("from_json", "combine", "mandatory")})
+FILTERS.update({name: _plugin(name, FILTERS[name])
+                for name in ("from_json", "combine", "mandatory", "dict2items", "items2dict")})
 
 
 # -- tests -------------------------------------------------------------------------------
