@@ -139,6 +139,14 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     if result.pop(ACTION_SKIP, False):
         result.setdefault("changed", False)
         return
+    from engine.run.error_block import raised
+
+    if result.get("failed") and raised(result):  # an error the action raised: no condition applies
+        result.setdefault("changed", False)
+        return
+    # a command module's fail_json carries its exception, which a failed_when that clears the
+    # failure keeps apart (a failure ansible's normalization adds later has none yet)
+    module_exception = result.get("failed") is True and "rc" in result
     if "failed" not in result:
         result["failed"] = "rc" in result and result["rc"] not in (0, "0")
     result.setdefault("changed", False)
@@ -157,6 +165,9 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
             failed = all(scope.evaluate(c) for c in whens)
             result["failed_when_result"] = failed
             result["failed"] = failed
+            if not failed and module_exception:
+                result.pop("exception", None)
+                result["failed_when_suppressed_exception"] = NO_TRACEBACK
     except TemplateFailure as exc:  # ansible fails the task and keeps the error beside the result
         result["failed"] = True
         result[f"{condname}_when_result"] = str(exc)

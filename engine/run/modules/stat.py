@@ -118,6 +118,27 @@ def file_attributes(path: str) -> dict[str, Any]:
     return attributes
 
 
+def _mime(path: str) -> tuple[str, str]:
+    """What the module asks ``file --mime-type --mime-encoding`` (found as get_bin_path finds it);
+    "unknown" both without it or when it fails."""
+    import shutil
+    import subprocess
+
+    search = os.pathsep.join([os.environ.get("PATH", ""), "/sbin", "/usr/sbin", "/usr/local/sbin"])
+    program = shutil.which("file", path=search)
+    if program is None:
+        return "unknown", "unknown"
+    try:
+        done = subprocess.run([program, "--mime-type", "--mime-encoding", path], capture_output=True, text=True,
+                              errors="surrogateescape", check=False)
+        if done.returncode == 0:
+            mimetype, charset = done.stdout.rsplit(":", 1)[1].split(";")
+            return mimetype.strip(), charset.split("=")[1].strip()
+    except (OSError, ValueError, IndexError):
+        pass
+    return "unknown", "unknown"
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("stat", args, SPEC)
     invocation = module_args(args, SPEC, params)  # before the module works on its params
@@ -137,10 +158,7 @@ def _stat(params: dict[str, Any]) -> dict[str, Any]:
     if facts["isreg"] and params["get_checksum"] and os.access(path, os.R_OK):
         facts["checksum"] = checksum(path, params["checksum_algorithm"])
     if params["get_mime"]:
-        facts["mimetype"], facts["charset"] = (
-            "unknown",
-            "unknown",
-        )  # no libmagic here; ansible says the same without `file`
+        facts["mimetype"], facts["charset"] = _mime(path)
     if params["get_attributes"]:
         facts.update(file_attributes(path))
     return {"changed": False, "stat": facts}
