@@ -10,11 +10,21 @@ from engine.run.modules import ModuleError
 from engine.run.workdir import absolute
 
 
-def not_found_message(src: str) -> str:
+def not_found_message(src: str, searched: list[str] | None = None) -> str:
     return (
-        f"Could not find or access '{src}' on the Ansible Controller.\n"
+        f"Could not find or access '{src}'" + ("\nSearched in:\n\t" + "\n\t".join(searched) if searched else "")
+        + " on the Ansible Controller.\n"
         "If you are using a module and expect the file to exist on the remote, see the remote_src option"
     )
+
+
+def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[str]:
+    """Where ``path_dwim_relative_stack`` looks, in order and with its repeats: under each path of
+    ``ansible_search_path`` (``search_paths`` less the basedir that ends it, unless that is all),
+    then under the basedir, ``subdir`` first each time."""
+    stack = search_paths[:-1] or search_paths
+    bases = [*stack, search_paths[-1]] if search_paths else ["."]
+    return [candidate for base in bases for candidate in (os.path.join(base, subdir, src), os.path.join(base, src))]
 
 
 def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
@@ -23,11 +33,11 @@ def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
         if os.path.exists(src):
             return src
         raise ModuleError(not_found_message(src))
-    for base in search_paths:
-        for candidate in (os.path.join(base, subdir, src), os.path.join(base, src)):
-            if os.path.exists(candidate):
-                return candidate
-    raise ModuleError(not_found_message(src))
+    candidates = source_candidates(src, subdir, search_paths)
+    found = next((candidate for candidate in candidates if os.path.exists(candidate)), None)
+    if found is None:
+        raise ModuleError(not_found_message(src, candidates))
+    return found
 
 
 def source_search_paths(task: Task, basedir: str) -> list[str]:
