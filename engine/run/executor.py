@@ -48,6 +48,7 @@ from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, include_item_vars, keyword, registered, run_with_loop, truth
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
+from engine.values import untrusted
 from engine.variables.manager import VariableManager
 from engine.variables.play_context import PlayContext
 
@@ -672,7 +673,7 @@ class Executor:
             return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"))
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
-            facts = {k: v for k, v in args.items() if k != "_raw_params"}
+            facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
             origins = self.variables.fact_origins(self.context, run.host, task, list(facts),
                                                   self.includes.params.get(id(task)))
             for target in self.fact_hosts or [run.host.name]:

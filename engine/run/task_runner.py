@@ -19,6 +19,7 @@ from engine.loading.model import Task
 from engine.run.retries import run_attempts
 from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
+from engine.values import untrusted
 
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"
@@ -320,7 +321,7 @@ def _loop_var_in_use(loop_var: str) -> str:
 def registered(result: Mapping[str, Any], keep_invocation: bool = False) -> dict[str, Any]:
     """What ``register`` stores: the result without internal keys, and without the module's
     ``invocation`` at the top (a loop's item results keep theirs), as the strategy stores it;
-    ``ansible_failed_result`` keeps it."""
+    ``ansible_failed_result`` keeps it. Its strings are never templated again."""
     def clean(value: Any) -> Any:
         if isinstance(value, Mapping):
             return {k: clean(v) for k, v in value.items() if not str(k).startswith("_ansible")}
@@ -331,7 +332,7 @@ def registered(result: Mapping[str, Any], keep_invocation: bool = False) -> dict
     cleaned = clean(result)
     if not keep_invocation:
         cleaned.pop("invocation", None)
-    return cleaned
+    return untrusted(cleaned)  # type: ignore[return-value]
 
 
 def truth(value: Any, templar: Templar, default: bool = False) -> bool:

@@ -18,6 +18,7 @@ from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
+from engine.values import UnsafeText, type_name_of
 
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
@@ -49,13 +50,13 @@ def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") 
 
 
 def _class_name(value: Any) -> str:
-    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type(value).__name__)
+    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type_name_of(value))
 
 
 def _type_repr(value: Any) -> str:
     """``type(value)`` as ansible's filters print it: a list or dict is a lazy container there."""
     name = _class_name(value)
-    module = "ansible._internal._templating._lazy_containers." if name != type(value).__name__ else ""
+    module = "ansible._internal._templating._lazy_containers." if name != type_name_of(value) else ""
     return f"<class '{module}{name}'>"
 
 
@@ -94,6 +95,7 @@ def _yaml_dumper() -> type:
 
     base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_representer(UnsafeText, dumper.represent_str)
     dumper.add_multi_representer(Mapping, dumper.represent_dict)
     dumper.add_multi_representer(Collection, dumper.represent_list)
     return dumper
@@ -159,7 +161,7 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "flatten": _flatten,
     "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
     "quote": lambda v: __import__("shlex").quote(str(v)),
-    "type_debug": lambda v: type(v).__name__,
+    "type_debug": type_name_of,
 }
 # ansible reports their failures as any filter plugin's: "The filter plugin '...' failed: ..."
 FILTERS.update({name: _plugin(name, FILTERS[name])
