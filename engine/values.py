@@ -19,6 +19,23 @@ class UnsafeText(str):
     ansible-inventory's ``--list`` JSON writes it as ``{"__ansible_unsafe": ...}``."""
 
 
+def untrusted(value: object) -> object:
+    """``value`` with its plain strings made :class:`UnsafeText`, at any depth: what a module
+    returned or a template rendered, which ansible 2.19 never takes for a template again."""
+    if type(value) is str:
+        return UnsafeText(value)
+    if isinstance(value, dict):
+        return {key: untrusted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [untrusted(item) for item in value]
+    return value
+
+
+def type_name_of(value: object) -> str:
+    """``type(value).__name__`` as ansible names it: a string it does not trust is a ``str``."""
+    return "str" if isinstance(value, UnsafeText) else type(value).__name__
+
+
 class YamlTimestamp(str):
     """A YAML 1.1 timestamp (``2024-01-15``, ``2024-03-01 12:30:00``, an explicit ``!!timestamp``):
     ansible's loader makes it a ``date`` or a ``datetime``. The engine keeps its text, so that

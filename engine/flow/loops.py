@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.loading.model import Task
 from engine.templating.templar import Templar, TemplateFailure
+from engine.values import type_name_of
 
 LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 
@@ -62,4 +63,4 @@ def _defined(templar: Templar, term: Any) -> Any:
 def _native_type_name(value: Any) -> str:
     if value is None:
         return "NoneType"
-    return {dict: "dict", str: "str", int: "int", float: "float", bool: "bool"}.get(type(value), type(value).__name__)
+    return {dict: "dict", str: "str", int: "int", float: "float", bool: "bool"}.get(type(value), type_name_of(value))

@@ -21,11 +21,6 @@ _PREFIXES = ("", "ansible.builtin.", "ansible.legacy.")
 # :data:`_RAW_ARG_KEYS` stay the module's free-form text, ``k=v`` or not
 _CHECK_RAW = RAW_PARAMS_ACTIONS | {f"{prefix}{name}" for prefix in _PREFIXES for name in ("win_command", "win_shell")} \
     | {"ansible.windows.win_command", "ansible.windows.win_shell"}
-_FREEFORM = _CHECK_RAW | {
-    f"{prefix}{name}"
-    for prefix in _PREFIXES
-    for name in ("include_tasks", "import_tasks", "include_vars", "meta", "set_fact", "group_by", "add_host")
-}
 # ``parse_kv(check_raw=True)``: the only keys taken as options of a free-form module
 _RAW_ARG_KEYS = frozenset(
     {"creates", "removes", "chdir", "executable", "warn", "stdin", "stdin_add_newline", "strip_empty_ends"}
@@ -33,7 +28,15 @@ _RAW_ARG_KEYS = frozenset(
 
 
 class ActionError(ValueError):
-    """The task's action cannot be determined; the message is ansible's wording."""
+    """The task's action cannot be determined; the message is ansible's wording, ``hint`` what
+    to write instead when it is not the usual one (one module per task)."""
+
+    hint: str | None = None
+
+
+class SplitArgsError(ActionError):
+    hint = ("Balance the quotes and Jinja2 blocks; for text that only looks like one (a shell's '${#VAR}'), "
+            "give the command as 'cmd:' and write it as {{ '{#' }} or inside {% raw %}...{% endraw %}.")
 
 
 class ParsedAction:
@@ -51,7 +54,7 @@ def parse_kv(text: str, check_raw: bool) -> dict[str, Any]:
     try:
         return splitter.parse_kv(text, _RAW_ARG_KEYS if check_raw else None)
     except splitter.SplitError as exc:
-        raise ActionError(str(exc)) from None
+        raise SplitArgsError(str(exc)) from None
 
 
 def _normalize(action: str, thing: Any) -> dict[str, Any]:
@@ -60,9 +63,9 @@ def _normalize(action: str, thing: Any) -> dict[str, Any]:
     if thing is None:
         return {}
     if isinstance(thing, str):
-        if action in _FREEFORM:
-            return parse_kv(thing, check_raw=action in _CHECK_RAW) if "=" in thing else {"_raw_params": thing}
-        return parse_kv(thing, check_raw=False)
+        # split even without a `k=v`: an unbalanced quote or Jinja block (bash's `${#VAR}` opens
+        # a comment) fails the load in ansible's split_args
+        return parse_kv(thing, check_raw=action in _CHECK_RAW)
     return {"_raw_params": thing}
 
 

@@ -19,10 +19,10 @@ from engine.loading import keywords as kw
 from engine.loading.model import Block, Frame, Play, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks
+from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
 from engine.span import Span
 from engine.templating.load_time import as_dict
 from engine.templating.templar import Templar, TemplateFailure
-from engine.variables.manager import INCLUDED
 
 if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
@@ -156,6 +156,8 @@ class IncludeLoader:
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}
 
     def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str) -> dict[str, Any]:
+        if args.get("dir") is not None:
+            return self._include_vars_dir(task, args, state)
         target = args.get("_raw_params", args.get("file"))
         if not isinstance(target, str):
             return {"failed": True, "changed": False,
@@ -168,9 +170,7 @@ class IncludeLoader:
                 "\nSearched in:\n\t" + "\n\t".join(searched) if searched else "") + (
                 " on the Ansible Controller.\nIf you are using a module and expect the file to exist on the remote, "
                 "see the remote_src option")
-            return {"failed": True, "changed": False, "message": message, "ansible_included_var_files": [],
-                    "msg": "Task failed: Action failed: Unknown error.",
-                    "ansible_facts": {str(args["name"]): {}} if args.get("name") else {}}
+            return _failed_include(message, args, [])
         loaded = self.resolver.sources.load(path)
         if loaded.error is not None:
             return {"failed": True, "changed": False, "msg": str(loaded.error)}
@@ -179,11 +179,37 @@ class IncludeLoader:
             return {"failed": True, "changed": False,
                     "msg": f"{path} must be stored as a dictionary/hash"}
         facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
-        state.included.update(facts)
-        spans = getattr(data, "value_spans", {}) if not args.get("name") else {}
-        state.origins[INCLUDED].update({name: Span(os.path.abspath(path), *spans[name][1:]) if name in spans else None
-                                        for name in facts})
+        # each value keeps where the file writes it, as its Origin tag does in ansible (the
+        # mapping the action builds under name: has none)
+        spans = {} if args.get("name") else getattr(data, "value_spans", {})
+        state.learn_included(facts, {str(name): Span(os.path.abspath(span.file), *span[1:])
+                                     for name, span in spans.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+
+    def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState) -> dict[str, Any]:
+        role_path = task.role.path if task.role is not None else None
+        if any(arg in args for arg in ("file", "_raw_params")):
+            return {"failed": True, "changed": False, "msg": "Task failed: Action failed: You are mixing file only "
+                    "and dir only arguments, these are incompatible"}
+        root = root_dir(str(args["dir"]), role_path, task.span.file if task.span is not None else None)
+        try:
+            error, values, files, origins = read_vars_dir(args, root, role_path,
+                                                          lambda path: self.resolver.sources.load(path).data)
+        except VarsDirError as exc:
+            return {"failed": True, "changed": False, "msg": f"Task failed: Action failed: {exc}"}
+        if error is not None:
+            return _failed_include(error, args, files)
+        facts = {str(args["name"]): values} if args.get("name") else values
+        state.learn_included(facts, {} if args.get("name") else {
+            name: Span(os.path.abspath(span.file), *span[1:]) for name, span in origins.items() if span is not None})
+        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": files}
+
+
+def _failed_include(message: str, args: Mapping[str, Any], files: list[str]) -> dict[str, Any]:
+    """The action's failed result: its message as ``message`` and the files it read."""
+    return {"failed": True, "changed": False, "message": message, "ansible_included_var_files": files,
+            "msg": "Task failed: Action failed: Unknown error.",
+            "ansible_facts": {str(args["name"]): {}} if args.get("name") else {}}
 
 
 def _collections_of(task: Task, default_collection: str | None) -> tuple[str, ...]:

@@ -124,7 +124,7 @@ class TaskLoading(FrameLoading):
             except ActionError as exc:
                 if not self._misspelt_keywords(item, ctx):
                     self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
-                                 "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
+                                 exc.hint or "Give the task exactly one module, e.g. 'ansible.builtin.debug: msg=hi'.")
                 continue
             action = parsed.action
             # only a module key is looked up while loading, not action:; the removed include is

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
 # at run time too, for an argument only a template names)
 DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
-    "include_vars": frozenset({"dir"}),
+    "include_vars": frozenset({"hash_behaviour"}),
     "git": frozenset({"refspec", "reference", "depth", "verify_commit", "bare", "single_branch", "track_submodules",
                       "umask", "archive", "archive_prefix", "separate_git_dir", "key_file", "ssh_opts",
                       "accept_hostkey", "accept_newhostkey"}),
@@ -39,6 +39,8 @@ DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
 DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
     "uri": frozenset({("body_format", "form-multipart")}),
     "wait_for": frozenset({("state", "drained")}),
+    # the fragments on the controller: only the module's own way (remote_src) is the engine's
+    "assemble": frozenset({("remote_src", "no"), ("remote_src", "false")}),
 }
 # meta actions the engine does not carry out: the inventory read again
 DECLINED_META = frozenset({"refresh_inventory"})
@@ -98,7 +100,7 @@ def task_declines(task: Task) -> list[str]:
     args = task.args if isinstance(task.args, Mapping) else {}
     found = [f"{action}: {name}" for name in sorted(DECLINED_ARGUMENTS.get(action, ())) if args.get(name)]
     found += [f"{action}: {name}={value}" for name, value in sorted(DECLINED_VALUES.get(action, ()))
-              if args.get(name) == value]
+              if (str(args[name]).lower() if isinstance(args.get(name), bool) else args.get(name)) == value]
     if action == "unarchive" and isinstance(args.get("src"), str) and args["src"].startswith(URL_SCHEMES):
         found.append("unarchive: a URL src")
     if task.action in kw.META and args.get("_raw_params") in DECLINED_META:

@@ -53,6 +53,13 @@ RAISED = re.compile(
 # running its module: "Action failed: MSG"
 ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest)$")
 TASK_FAILED = "Task failed: "
+
+
+def raised(result: Mapping[str, Any]) -> bool:
+    """Whether ansible's action raised this failure rather than returning it: the task fails
+    with it whatever its failed_when, changed_when or until say."""
+    msg = result.get("msg")
+    return result.get(CONTEXT_KEY) == "task" or (isinstance(msg, str) and RAISED.match(msg) is not None)
 TEMPLATE_ERRORS = ("Syntax error in template", "Syntax error in expression", "Error rendering template: ")
 """How ansible words an error of the template itself rather than of a variable it reads."""
 

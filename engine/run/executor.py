@@ -49,6 +49,7 @@ from engine.run.task_runner import failed_result, include_item_vars, keyword, re
 from engine.run.workdir import absolute, module_directory
 from engine.templating.templar import Templar, TemplateFailure
 from engine.templating.value_origins import set_fact_origins
+from engine.values import untrusted
 from engine.variables.manager import SET, VariableManager
 from engine.variables.play_context import PlayContext
 
@@ -530,7 +531,8 @@ class Executor:
             step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
-                ansible_failed_task=failed_task(task, title, templar), ansible_failed_result=registered(result))
+                ansible_failed_task=failed_task(task, title, templar),
+                ansible_failed_result=registered(result, keep_invocation=True))
         register = task.data.get("register") if isinstance(task.data, Mapping) else None
         if isinstance(register, str):  # run_once registers the result on every host of the batch
             for name in task_hosts(host.name, once, self.batch_order,
@@ -673,7 +675,7 @@ class Executor:
             return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"))
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
-            facts = {k: v for k, v in args.items() if k != "_raw_params"}
+            facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
             origins = set_fact_origins({k: v for k, v in task.args.items() if k in facts}, task.data,
                                        templar.variables, templar.origin_of, absolute)
             for target in self.fact_hosts or [run.host.name]:

@@ -6,8 +6,11 @@ temporary file the controller sent (a random name). The strategy drops the key f
 ``register`` stores, but only at the top: each item result of a looped task keeps its own. So a
 loop over such a task's ``results`` shows it in every item line (unless ``loop_control.label``
 replaces the item), and so does a ``debug`` of the whole registered value or of its ``results``.
-The engine's results have no ``invocation``; rather than differ in those lines, it declines the
-run before it starts (engine.run.declines), naming the registered variable.
+The engine's modules whose argument specs are ansible's (``EXACT_INVOCATION``) return it as
+AnsibleModule does, its values but not its key order, so a debug that shows their results as JSON
+(sorted) runs; for the others, and for an item label or a text showing them (a Python repr,
+ordered), rather than differ in those lines, the engine declines the run before it starts
+(engine.run.declines), naming the registered variable.
 
 Found as written, by name: a register templated, or an item list built elsewhere from the
 results, is not followed.
@@ -27,6 +30,8 @@ from engine.loading.model import Task
 NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars", "meta", "include_tasks",
                            "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
                            "set_stats", "validate_argument_spec", "async_status", "fetch")
+# modules whose results carry ansible's invocation (engine.run.modules._args.module_args)
+EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile")
 # filters and tests that take values out of the results: what they give shows no invocation
 _EXTRACTING = re.compile(r"\b(?:map|json_query|length|count|sum|join|items2dict|to_json|to_nice_json|is|in)\b")
 _LOOPS = ("loop",)
@@ -45,14 +50,16 @@ def _has_loop(task: Task) -> bool:
     return any(key in _LOOPS or str(key).startswith("with_") for key in data)
 
 
-def looped_module_registers(tasks: Iterable[Task]) -> set[str]:
-    """The names registered by looped tasks of a module (whose item results keep ``invocation``)."""
+def looped_module_registers(tasks: Iterable[Task], exact: bool | None = None) -> set[str]:
+    """The names registered by looped tasks of a module (whose item results keep ``invocation``);
+    with ``exact``, only those of modules whose invocation the engine makes (True) or does not."""
     found = set()
     for task in tasks:
         data = task.data if isinstance(task.data, Mapping) else {}
         register = data.get("register")
         if isinstance(register, str) and register.isidentifier() and _has_loop(task) \
-                and task.action not in NO_INVOCATION:
+                and task.action not in NO_INVOCATION \
+                and (exact is None or (task.action in EXACT_INVOCATION) == exact):
             found.add(register)
     return found
 
@@ -90,6 +97,9 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
     names = looped_module_registers(tasks)
     if not names:
         return
+    # the engine's invocations hold ansible's values, not its key order: what shows them as JSON
+    # (sorted) runs, an item label or a text (a Python repr) is declined
+    inexact = looped_module_registers(tasks, exact=False)
     for task in tasks:
         data = task.data if isinstance(task.data, Mapping) else {}
         control = data.get("loop_control")
@@ -102,9 +112,17 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
         if task.action in kw._family("debug"):
             var, msg = args.get("var"), args.get("msg")
             for name in sorted(names):
-                if (isinstance(var, str) and shows_whole_results(var.strip(), name, bare="{{" not in var)) or \
-                        any(shows_whole_results(text, name) for text in _strings(msg)):
+                shown = [text for text in _strings(msg) if shows_whole_results(text, name)]
+                if name in inexact and ((isinstance(var, str) and shows_whole_results(
+                        var.strip(), name, bare="{{" not in var)) or shown) \
+                        or any(not _one_expression(text) for text in shown):
                     yield f"debug of {name} (a module's invocation)", task
+
+
+def _one_expression(text: str) -> bool:
+    """Whether ``text`` is one ``{{ }}`` expression, whose value the debug shows as JSON."""
+    text = text.strip()
+    return text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1
 
 
 def _strings(value: object) -> Iterator[str]:

@@ -19,6 +19,7 @@ from engine.loading.model import Task
 from engine.run.retries import run_attempts
 from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
+from engine.values import untrusted
 
 ModuleLookup = Callable[[str], Any]
 ACTION_SKIP = "_ansible_action_skip"
@@ -139,6 +140,14 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     if result.pop(ACTION_SKIP, False):
         result.setdefault("changed", False)
         return
+    from engine.run.error_block import raised
+
+    if result.get("failed") and raised(result):  # an error the action raised: no condition applies
+        result.setdefault("changed", False)
+        return
+    # a command module's fail_json carries its exception, which a failed_when that clears the
+    # failure keeps apart (a failure ansible's normalization adds later has none yet)
+    module_exception = result.get("failed") is True and "rc" in result
     if "failed" not in result:
         result["failed"] = "rc" in result and result["rc"] not in (0, "0")
     result.setdefault("changed", False)
@@ -157,6 +166,9 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
             failed = all(scope.evaluate(c) for c in whens)
             result["failed_when_result"] = failed
             result["failed"] = failed
+            if not failed and module_exception:
+                result.pop("exception", None)
+                result["failed_when_suppressed_exception"] = NO_TRACEBACK
     except TemplateFailure as exc:  # ansible fails the task and keeps the error beside the result
         result["failed"] = True
         result[f"{condname}_when_result"] = str(exc)
@@ -304,8 +316,10 @@ def _loop_var_in_use(loop_var: str) -> str:
                                      "to something else to avoid variable collisions and unexpected behavior.")])
 
 
-def registered(result: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``register`` stores: the result without internal keys."""
+def registered(result: Mapping[str, Any], keep_invocation: bool = False) -> dict[str, Any]:
+    """What ``register`` stores: the result without internal keys, and without the module's
+    ``invocation`` at the top (a loop's item results keep theirs), as the strategy stores it;
+    ``ansible_failed_result`` keeps it. Its strings are never templated again."""
     def clean(value: Any) -> Any:
         if isinstance(value, Mapping):
             return {k: clean(v) for k, v in value.items() if not str(k).startswith("_ansible")}
@@ -313,7 +327,10 @@ def registered(result: Mapping[str, Any]) -> dict[str, Any]:
             return [clean(v) for v in value]
         return value
 
-    return clean(result)
+    cleaned = clean(result)
+    if not keep_invocation:
+        cleaned.pop("invocation", None)
+    return untrusted(cleaned)  # type: ignore[return-value]
 
 
 def truth(value: Any, templar: Templar, default: bool = False) -> bool:

@@ -583,17 +583,19 @@ class Templar:
             return text  # ansible does not render it: the text as it is
         body, header = template_header(text)
         # the header's settings win over the action's for Jinja; the newlines given back after the
-        # rendering are counted on the whole text and use the action's newline_sequence
+        # rendering are counted on the whole text and use the action's newline_sequence, once
         syntax = {**overrides, **header}
         templar = self.child(variables) if variables else self
-        result = templar._within_bounds(templar._render, body, overrides=tuple(sorted(syntax.items())))
+        result = templar._within_bounds(templar._render, body, overrides=tuple(sorted(syntax.items())),
+                                        restore_newlines=not header)
         if header and isinstance(result, str):
             missing = newlines_at_end(text) - newlines_at_end(result)
             result += overrides.get("newline_sequence", "\n") * max(missing, 0)
         return result
 
-    def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = ()) -> Any:
-        from jinja2 import TemplateError, TemplateSyntaxError, Undefined
+    def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = (),
+                restore_newlines: bool = True) -> Any:
+        from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
         if read_names.recording():
@@ -603,7 +605,7 @@ class Templar:
             deprecate = self.deprecate
             token = FILTER_DEPRECATIONS.set(lambda message: deprecate(message, None))
             try:
-                return self._render(text, expression, overrides)
+                return self._render(text, expression, overrides, restore_newlines)
             finally:
                 FILTER_DEPRECATIONS.reset(token)
 
@@ -632,7 +634,7 @@ class Templar:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression
             raise TemplateFailure(_syntax_message(exc, text, expression)) from exc
-        except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError, TemplateNotFound) as exc:
             # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal) as exc:
@@ -641,7 +643,7 @@ class Templar:
             if not bounded:
                 raise
             raise TemplateFailure(_message(exc, text)) from exc
-        if not expression and isinstance(result, str):
+        if not expression and restore_newlines and isinstance(result, str):
             # ansible's _post_render_mutation: give back the trailing newlines Jinja dropped, but
             # only to text; "{{ true }}\n" stays the boolean True, as ansible 2.19 renders it.
             missing = newlines_at_end(text) - newlines_at_end(result)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from engine.values import type_name_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a cold listing 20 ms it needs nothing else for
     from typing import Any
@@ -15,7 +17,7 @@ def native_type_name(value: Any) -> str:
     for kind in (bool, int, float, str, bytes, Mapping, list, tuple, set):
         if isinstance(value, kind):
             return getattr(value, "type_name", "dict") if kind is Mapping else kind.__name__
-    return "NoneType" if value is None else type(value).__name__
+    return "NoneType" if value is None else type_name_of(value)
 
 
 TAGGED_TYPES: dict[type, type] = {}
@@ -35,4 +37,4 @@ def tagged(value: Any) -> Any:
 
 def type_name(value: Any) -> str:
     return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
-        type(value), type(value).__name__)
+        type(value), type_name_of(value))

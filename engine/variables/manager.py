@@ -67,6 +67,11 @@ class HostState:
     gathered: bool = False
     """The gather_facts action ran for the host (``gathering = smart`` gathers once a run)."""
 
+    def learn_included(self, values: Mapping[str, Any], origins: Mapping[str, Any]) -> None:
+        self.included.update(values)
+        self.origins[INCLUDED].update(origins)
+
+
 
 class VariableManager:
     def __init__(self, inventory: Inventory, options: LaunchValues, cache: SourceCache) -> None:

@@ -20,7 +20,7 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None) -> li
 
 
 @pytest.mark.parametrize(("task", "what"), [
-    ("    - include_vars: {dir: vars}\n", "include_vars: dir"),
+    ("    - include_vars: {dir: vars, hash_behaviour: merge}\n", "include_vars: hash_behaviour"),
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
@@ -38,7 +38,7 @@ def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(tmp
 
 
 def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
-    tasks = ("    - include_vars: {file: vars/a.yml}\n"
+    tasks = ("    - include_vars: {file: vars/a.yml}\n    - include_vars: {dir: vars, depth: 1}\n"
              "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
              "    - debug: {msg: x}\n      with_items: [1]\n"
              "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
@@ -82,6 +82,22 @@ def test_a_looped_modules_results_shown_whole_are_declined(tmp_path: Path, task:
 ])
 def test_what_takes_the_looped_results_apart_is_not_declined(tmp_path: Path, task: str) -> None:
     assert _declined(tmp_path, LOOPED_COPY + task) == []
+
+
+LOOPED_STAT = "    - stat: {path: 'out/{{ item }}'}\n      loop: [a, b]\n      register: stats\n"
+
+
+@pytest.mark.parametrize(("task", "declined"), [
+    ("    - debug: {var: stats}\n", False),
+    ("    - debug: {msg: \"{{ stats.results }}\"}\n", False),
+    ("    - debug: {msg: \"all: {{ stats.results[0] }}\"}\n", True),
+    ("    - debug: {msg: \"{{ item.stat.exists }}\"}\n      loop: \"{{ stats.results }}\"\n", True),
+])
+def test_the_results_of_a_module_whose_invocation_the_engine_makes_run_when_shown_as_json(
+        tmp_path: Path, task: str, declined: bool) -> None:
+    # stat returns ansible's invocation (its values, not its key order): a debug shows it as sorted
+    # JSON, an item label or a text as a Python repr, in the order AnsibleModule filled it in
+    assert bool(_declined(tmp_path, LOOPED_STAT + task)) is declined
 
 
 def test_the_results_of_a_looped_set_fact_or_an_unlooped_module_have_no_invocation(tmp_path: Path) -> None:

@@ -39,9 +39,9 @@ def run_case(case: Case, root: Path) -> dict[str, Any]:
     except ModuleError as exc:
         result = {"failed": True, "msg": str(exc)}
     # the recording callback sees results without the internal keys meant for the stdout callback
-    # (and, as _dump_results, without the warnings, which the stdout callback prints)
+    # (and, as _dump_results, without the warnings, which the stdout callback prints, and the invocation)
     shaped = {key: value for key, value in result.items()
-              if key not in ("failed", "skipped", "warnings") and not key.startswith("_ansible")}
+              if key not in ("failed", "skipped", "warnings", "invocation") and not key.startswith("_ansible")}
     shaped.setdefault("changed", False)
     shaped["_status"] = status(result)
     return {"result": normalise(shaped, str(directory)), "disk": snapshot(directory)}

@@ -81,6 +81,8 @@ _SUBMODULES: dict[str, str] = {
     "uri": "uri",
     "unarchive": "unarchive",
     "git": "git",
+    "assemble": "assemble",
+    "fetch": "fetch",
     "archive": "archive",  # ansible-core routes archive to community.general's module
     "community.general.archive": "archive",
     "ini_file": "ini_file",  # ansible-core routes ini_file to the collection's module

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.run.modules import ModuleError
+from engine.values import type_name_of
 
 _TRUE = {"yes", "on", "1", "true", "y", "t"}
 _FALSE = {"no", "off", "0", "false", "n", "f", ""}
@@ -45,7 +46,7 @@ def _convert(name: str, value: Any, kind: str) -> Any:
         if text in _FALSE:
             return False
         raise ModuleError(
-            f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to bool: "
+            f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to bool: "
             f"The value '{value}' is not a valid boolean.  Valid booleans include: "
             "'0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
         )
@@ -54,8 +55,8 @@ def _convert(name: str, value: Any, kind: str) -> Any:
             return int(value)
         except (TypeError, ValueError):
             raise ModuleError(
-                f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to int: "
-                f"<class '{type(value).__name__}'> cannot be converted to an int"
+                f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to int: "
+                f"<class '{type_name_of(value)}'> cannot be converted to an int"
             ) from None
     if kind == "list":
         if isinstance(value, list):
@@ -106,6 +107,16 @@ def validate(
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
         params[name] = value
     return params
+
+
+def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, Any]) -> dict[str, Any]:
+    """The ``invocation`` AnsibleModule adds to its result: every option of ``spec`` with its
+    validated value (``params``), and each alias the task wrote with its value as written
+    (``_handle_aliases`` copies an alias to its option before the types are checked)."""
+    aliases = {alias for arg in spec.values() for alias in arg.aliases}
+    shown = {name: params.get(name) for name in spec}
+    shown.update({key: value for key, value in args.items() if key in aliases})
+    return {"module_args": shown}
 
 
 def check_mode_unsupported(module: str) -> dict[str, Any]:

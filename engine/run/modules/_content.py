@@ -53,6 +53,12 @@ def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, An
     return diff
 
 
+def validate_argv(command: str) -> list[str]:
+    """How ``run_command`` runs the modules' ``validate`` string: split as a shell would, but run
+    without one, each word's ``~`` and ``$VARS`` expanded."""
+    return [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command)]
+
+
 def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True) -> dict[str, Any] | None:
     """Run ``validate`` (which names the candidate file as %s) as the module's ``run_command``
     does, split into words, no shell; a failure result, or None. The candidate is written beside
@@ -64,7 +70,7 @@ def validation_failure(command: str, data: bytes, dest_file: str, here: bool = T
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        argv = [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command % candidate)]
+        argv = validate_argv(command % candidate)
         try:
             done = subprocess.run(argv, capture_output=True, text=True, check=False)
         except OSError as exc:  # run_command's fail_json

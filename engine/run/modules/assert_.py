@@ -7,6 +7,7 @@ from typing import Any
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import Arg, validate
 from engine.templating.errors import TemplateFailure
+from engine.values import type_name_of
 
 SPEC = {
     "fail_msg": Arg(type="raw", default="Assertion failed", aliases=("msg",)),
@@ -20,7 +21,7 @@ def _str_or_list_of_str(name: str, value: Any) -> None:
     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(item, str) for item in value)):
         return
     raise ModuleError(
-        f"argument '{name}' is of type {type(value).__name__} and we were unable to convert to "
+        f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to "
         "str_or_list_of_str: a string or list of strings is required"
     )
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.run.environment import expand_user, expand_variables
 from engine.run.modules import ModuleContext, ModuleError, module_exception
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, module_args, validate
 
 SPEC = {
     "_raw_params": Arg(),
@@ -49,6 +49,12 @@ def _skip_reason(creates: str | None, removes: str | None, verb: str, chdir: str
 
 def execute(args: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[str, Any]:
     params = validate(_MODULE_NAME, args, SPEC)
+    # the shell action runs the command module with _uses_shell set
+    invocation = module_args(args, SPEC, {**params, "_uses_shell": uses_shell})
+    return {**_execute(params, ctx, uses_shell), "invocation": invocation}
+
+
+def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[str, Any]:
     given = [name for name in ("_raw_params", "cmd", "argv") if params[name]]
     if not given:
         raise ModuleError("one of the following is required: _raw_params, cmd, argv")

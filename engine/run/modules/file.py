@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError, module_exception
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, module_args, validate
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 
 STATES = ("absent", "directory", "file", "hard", "link", "touch")
@@ -309,9 +309,15 @@ def _ensure_link(
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("file", args, SPEC)
-    path = params["path"]
-    previous = current_state(path)
+    previous = current_state(params["path"])
+    # the module writes the state it takes for a missing one back into its params
     state = params["state"] or (previous if previous != "absent" else "directory" if params["recurse"] else "file")
+    invocation = module_args(args, SPEC, {**params, "state": state})
+    return {**_run(params, previous, state, ctx), "invocation": invocation}
+
+
+def _run(params: dict[str, Any], previous: str, state: str, ctx: ModuleContext) -> dict[str, Any]:
+    path = params["path"]
     if state in ("link", "hard") and params["src"] is None and previous == state:
         state = previous  # an existing link may be re-asserted without src
     if state in ("file", "directory") and params["follow"] and previous == "link":

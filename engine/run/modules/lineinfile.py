@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, module_args, validate
 from engine.run.modules._content import write_validated
 from engine.run.modules._files import backup, check_ownership, file_attributes
 
@@ -170,6 +170,11 @@ def _finish(
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("lineinfile", args, SPEC, mutually_exclusive=_EXCLUSIVE)
+    invocation = module_args(args, SPEC, params)  # before the module works on its params
+    return {**_lineinfile(params, ctx), "invocation": invocation}
+
+
+def _lineinfile(params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     path = params["path"]
     if os.path.isdir(path):
         return {"changed": False, "failed": True, "rc": 256, "msg": f"Path {path} is a directory !"}

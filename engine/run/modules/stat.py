@@ -11,7 +11,7 @@ import subprocess
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import Arg, validate
+from engine.run.modules._args import Arg, module_args, validate
 from engine.run.modules._files import checksum
 
 ALGORITHMS = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
@@ -22,7 +22,6 @@ SPEC = {
     "get_mime": Arg(type="bool", default=True, aliases=("mime", "mime_type", "mime-type")),
     "get_attributes": Arg(type="bool", default=True, aliases=("attr", "attributes")),
     "checksum_algorithm": Arg(default="sha1", choices=ALGORITHMS, aliases=("checksum", "checksum_algo")),
-    "get_selinux_context": Arg(type="bool", default=False),
 }
 
 
@@ -119,8 +118,34 @@ def file_attributes(path: str) -> dict[str, Any]:
     return attributes
 
 
+def _mime(path: str) -> tuple[str, str]:
+    """What the module asks ``file --mime-type --mime-encoding`` (found as get_bin_path finds it);
+    "unknown" both without it or when it fails."""
+    import shutil
+    import subprocess
+
+    search = os.pathsep.join([os.environ.get("PATH", ""), "/sbin", "/usr/sbin", "/usr/local/sbin"])
+    program = shutil.which("file", path=search)
+    if program is None:
+        return "unknown", "unknown"
+    try:
+        done = subprocess.run([program, "--mime-type", "--mime-encoding", path], capture_output=True, text=True,
+                              errors="surrogateescape", check=False)
+        if done.returncode == 0:
+            mimetype, charset = done.stdout.rsplit(":", 1)[1].split(";")
+            return mimetype.strip(), charset.split("=")[1].strip()
+    except (OSError, ValueError, IndexError):
+        pass
+    return "unknown", "unknown"
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("stat", args, SPEC)
+    invocation = module_args(args, SPEC, params)  # before the module works on its params
+    return {**_stat(params), "invocation": invocation}
+
+
+def _stat(params: dict[str, Any]) -> dict[str, Any]:
     path = params["path"]
     try:
         info = os.stat(path) if params["follow"] else os.lstat(path)
@@ -133,10 +158,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if facts["isreg"] and params["get_checksum"] and os.access(path, os.R_OK):
         facts["checksum"] = checksum(path, params["checksum_algorithm"])
     if params["get_mime"]:
-        facts["mimetype"], facts["charset"] = (
-            "unknown",
-            "unknown",
-        )  # no libmagic here; ansible says the same without `file`
+        facts["mimetype"], facts["charset"] = _mime(path)
     if params["get_attributes"]:
         facts.update(file_attributes(path))
     return {"changed": False, "stat": facts}

@@ -64,8 +64,11 @@ def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
     ``templates/`` first."""
     import os
 
-    paths = [*ctx.search_paths, os.path.dirname(source)]
-    return tuple(dict.fromkeys(p for base in paths for p in (os.path.join(base, "templates"), base)))
+    # ctx.search_paths is ansible_search_path then the basedir, which a play's own task file shares;
+    # the action appends the basedir and the template's directory again, and keeps the repeats
+    basedir = ctx.search_paths[-1] if ctx.search_paths else "."
+    paths = [*(ctx.search_paths[:-1] or ctx.search_paths), basedir, os.path.dirname(source)]
+    return tuple(p for base in paths for p in (os.path.join(base, "templates"), base))
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:

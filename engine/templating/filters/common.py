@@ -13,11 +13,12 @@ from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from engine.booleans import bool_filter
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import SeparateFailure, TemplateFailure
 from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
+from engine.values import UnsafeText, type_name_of
 
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
@@ -49,17 +50,32 @@ def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") 
 
 
 def _class_name(value: Any) -> str:
-    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type(value).__name__)
+    return {dict: "_AnsibleLazyTemplateDict", list: "_AnsibleLazyTemplateList"}.get(type(value), type_name_of(value))
+
+
+def _type_repr(value: Any) -> str:
+    """``type(value)`` as ansible's filters print it: a list or dict is a lazy container there."""
+    name = _class_name(value)
+    module = "ansible._internal._templating._lazy_containers." if name != type_name_of(value) else ""
+    return f"<class '{module}{name}'>"
 
 
 def _dict2items(value: Mapping[str, Any], key_name: str = "key", value_name: str = "value") -> list[dict[str, Any]]:
     if not isinstance(value, Mapping):
-        raise TemplateFailure(f"dict2items requires a dictionary, got {type(value).__name__} instead.")
+        raise TemplateFailure(f"dict2items requires a dictionary, got {_type_repr(value)} instead.")
     return [{key_name: k, value_name: v} for k, v in value.items()]
 
 
 def _items2dict(value: list[Mapping[str, Any]], key_name: str = "key", value_name: str = "value") -> dict[str, Any]:
-    return {item[key_name]: item[value_name] for item in value}
+    if isinstance(value, str | bytes) or not isinstance(value, list | tuple):
+        raise TemplateFailure(f"items2dict requires a list, got {_type_repr(value)} instead.")
+    try:
+        return {item[key_name]: item[value_name] for item in value}
+    except KeyError:  # raised while handling the KeyError: ansible shows it as a cause of its own
+        raise SeparateFailure(f"items2dict requires each dictionary in the list to contain the keys '{key_name}' "
+                              f"and '{value_name}', got {value} instead.") from None
+    except TypeError:
+        raise SeparateFailure(f"items2dict requires a list of dictionaries, got {value} instead.") from None
 
 
 def _mandatory(value: Any, msg: str | None = None) -> Any:
@@ -79,6 +95,7 @@ def _yaml_dumper() -> type:
 
     base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     dumper = type("AnsibleLikeDumper", (base,), {})
+    dumper.add_representer(UnsafeText, dumper.represent_str)
     dumper.add_multi_representer(Mapping, dumper.represent_dict)
     dumper.add_multi_representer(Collection, dumper.represent_list)
     return dumper
@@ -144,10 +161,11 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "flatten": _flatten,
     "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
     "quote": lambda v: __import__("shlex").quote(str(v)),
-    "type_debug": lambda v: type(v).__name__,
+    "type_debug": type_name_of,
 }
 # ansible reports their failures as any filter plugin's: "The filter plugin '...' failed: ..."
-FILTERS.update({name: _plugin(name, FILTERS[name]) for name in ("from_json", "combine", "mandatory")})
+FILTERS.update({name: _plugin(name, FILTERS[name])
+                for name in ("from_json", "combine", "mandatory", "dict2items", "items2dict")})
 
 
 # -- tests -------------------------------------------------------------------------------
