@@ -153,3 +153,15 @@ def test_debug_verbosity_uses_the_runs_verbosity(tmp_path: Path) -> None:
     ctx.task_vars["ansible_verbosity"] = 2
     assert function({"msg": "hi", "verbosity": 2}, ctx) == {"changed": False, "msg": "hi",
                                                                   "_ansible_verbose_always": True}
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_assemble_validate_whose_program_is_missing_fails_as_run_command_does(tmp_path: Path, check: bool) -> None:
+    (tmp_path / "frag").mkdir()
+    (tmp_path / "frag" / "a").write_text("a\n")
+    result = _run("assemble", {"src": f"{tmp_path}/frag", "dest": f"{tmp_path}/out",
+                               "validate": "no-such-validator-program %s"}, tmp_path, check=check)
+    assert result["failed"] and result["msg"] == "Error executing command." and result["rc"] == 2
+    assert result["cmd"].startswith("no-such-validator-program ")
+    assert (result["stdout"], result["stdout_lines"], result["stderr"], result["stderr_lines"]) == ("", [], "", [])
+    assert not (tmp_path / "out").exists()

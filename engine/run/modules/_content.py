@@ -59,6 +59,18 @@ def validate_argv(command: str) -> list[str]:
     return [os.path.expandvars(os.path.expanduser(word)) for word in shlex.split(command)]
 
 
+def run_validate(command: str) -> subprocess.CompletedProcess[str] | dict[str, Any]:
+    """``run_command`` of a ``validate`` string: the finished process, or, when its program cannot
+    be run, the module's failure (``fail_json`` with "Error executing command.")."""
+    argv = validate_argv(command)
+    try:
+        return subprocess.run(argv, capture_output=True, text=True, check=False)
+    except OSError as exc:
+        return {"failed": True, "msg": "Error executing command.", "rc": exc.errno, "stdout": "", "stderr": "",
+                "cmd": " ".join(shlex.quote(word) for word in argv),
+                **module_exception("Error executing command.", exc, as_bytes=True)}
+
+
 def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True) -> dict[str, Any] | None:
     """Run ``validate`` (which names the candidate file as %s) as the module's ``run_command``
     does, split into words, no shell; a failure result, or None. The candidate is written beside
@@ -70,13 +82,9 @@ def validation_failure(command: str, data: bytes, dest_file: str, here: bool = T
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        argv = validate_argv(command % candidate)
-        try:
-            done = subprocess.run(argv, capture_output=True, text=True, check=False)
-        except OSError as exc:  # run_command's fail_json
-            return {"failed": True, "msg": "Error executing command.", "rc": exc.errno, "stdout": "", "stderr": "",
-                    "cmd": " ".join(shlex.quote(word) for word in argv),
-                    **module_exception("Error executing command.", exc, as_bytes=True)}
+        done = run_validate(command % candidate)
+        if isinstance(done, dict):
+            return done
     finally:
         os.unlink(candidate)
     if done.returncode != 0:

@@ -8,14 +8,13 @@ import codecs
 import hashlib
 import os
 import re
-import subprocess
 import tempfile
 import time
 from typing import Any
 
 from engine.run.modules import ModuleContext
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import validate_argv
+from engine.run.modules._content import run_validate
 from engine.run.modules._files import backup, check_ownership, file_attributes, path_facts, write_atomically
 
 SPEC = {
@@ -61,9 +60,11 @@ def _validation(command: str, data: bytes, dest: str) -> dict[str, Any]:
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-        done = subprocess.run(validate_argv(command % candidate), capture_output=True, text=True, check=False)
+        done = run_validate(command % candidate)
     finally:
         os.unlink(candidate)
+    if isinstance(done, dict):  # its program could not be run: the module's own failure, with the
+        return {**done, "stdout_lines": [], "stderr_lines": []}  # lines the action adds to any result
     return {"rc": done.returncode, "stdout": done.stdout, "stderr": done.stderr}
 
 
@@ -102,6 +103,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if result["checksum"] != dest_hash:
         if validate_command:  # run as run_command runs a string: split, no shell; in check mode too
             result["validation"] = _validation(validate_command, data, dest)
+            if result["validation"].get("failed"):
+                return result["validation"]
             if result["validation"]["rc"] != 0:
                 return {"changed": False, "failed": True, "msg": f"failed to validate: "
                         f"rc:{result['validation']['rc']} error:{result['validation']['stderr']}"}
