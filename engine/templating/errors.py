@@ -45,12 +45,13 @@ class SeparateFailure(TemplateFailure):
 
 
 class PluginFailure(TemplateFailure):
-    """A filter plugin of ansible-core failed (``AnsibleTemplatePluginRuntimeError``): "The filter
-    plugin 'NAME' failed: ...". ``separate`` is the plugin's own error when ansible shows it as a
+    """A filter (or ``kind``) plugin of ansible-core failed (``AnsibleTemplatePluginRuntimeError``):
+    "The filter plugin 'NAME' failed: ...". ``separate`` is the plugin's own error when ansible shows it as a
     cause of its own, in the ``[ERROR]`` block (else None)."""
 
-    def __init__(self, plugin: str, message: str, separate: SeparateFailure | None = None) -> None:
-        super().__init__(f"The filter plugin {plugin!r} failed: {message}")
+    def __init__(self, plugin: str, message: str, separate: SeparateFailure | None = None,
+                 kind: str = "filter") -> None:
+        super().__init__(f"The {kind} plugin {plugin!r} failed: {message}")
         self.plugin, self.separate = plugin, separate
 
 

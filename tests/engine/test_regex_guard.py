@@ -15,6 +15,7 @@ from engine.templating import bounds as template_bounds
 from engine.templating import load_time as templating
 from engine.templating import templar
 from engine.templating.bounds import TooLarge, evaluation
+from engine.templating.errors import PluginFailure
 from engine.templating.filters import regex_guard
 from engine.templating.filters.paths_and_sets import regex_findall
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test
@@ -124,9 +125,11 @@ def test_random_patterns_give_what_re_gives(pattern: str, text: str) -> None:
 
 
 def test_bad_patterns_fail_as_re_fails() -> None:
-    with evaluation(), pytest.raises(re.error) as refused:
+    with evaluation(), pytest.raises(PluginFailure) as refused:  # as ansible's plugin fails, caused by re's error
         regex_search("a", "(")
-    assert str(refused.value) == "missing ), unterminated subpattern at position 0"
+    assert str(refused.value) == ("The filter plugin 'ansible.builtin.regex_search' failed: "
+                                  "missing ), unterminated subpattern at position 0")
+    assert isinstance(refused.value.__cause__, re.error)
     with evaluation(), pytest.raises(TypeError):
         regex_search("a", {"not": "a pattern"})
     failure = Templar({}, PureLookups(), bounded=True)

@@ -203,7 +203,7 @@ TESTS: dict[str, Callable[..., bool]] = {
     "skip": _result_skipped,
     "match": regex_test("match"),
     "search": regex_test("search"),
-    "regex": regex_test("search"),
+    "regex": regex_test("search", "regex"),
     "truthy": lambda v: bool(v),
     "falsy": lambda v: not bool(v),
     "subset": lambda a, b: set(a) <= set(b),

@@ -42,10 +42,10 @@ def b64decode(string: Any, encoding: str = "utf-8", urlsafe: bool = False) -> st
 
 
 def regex_findall(value: Any, regex: str, multiline: bool = False, ignorecase: bool = False) -> list[Any]:
-    from engine.templating.filters import regex_guard
+    from engine.templating.filters.regex_and_ternary import guarded
 
     flags = (re.I if ignorecase else 0) | (re.M if multiline else 0)
-    return regex_guard.call("regex_findall", _text(value), regex, flags)
+    return guarded(("filter", "regex_findall"), "regex_findall", _text(value), regex, flags)  # type: ignore[no-any-return]
 
 
 def get_hash(data: Any, hashtype: str = "sha1") -> str:

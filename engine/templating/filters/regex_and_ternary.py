@@ -11,18 +11,25 @@ import re
 from collections.abc import Callable
 
 from engine.templating.bounds import MAX_SIZE, static_evaluation_in_progress
+from engine.templating.errors import PluginFailure
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
 
-def _guarded(operation: str, *args: Any) -> Any:
+def guarded(plugin: tuple[str, str], operation: str, *args: Any) -> Any:
+    """``operation`` of the regex guard for the ansible-core ``plugin`` (its kind and name): a
+    pattern that does not compile fails as that plugin does (``AnsibleTemplatePluginRuntimeError``)."""
     # imported when a template first matches a regex: the guard's helper processes, threads and
     # queues are more than most commands ever need
     from engine.templating.filters import regex_guard
 
-    return regex_guard.call(operation, *args)
+    try:
+        return regex_guard.call(operation, *args)
+    except re.error as exc:
+        kind, name = plugin
+        raise PluginFailure(f"ansible.builtin.{name}", str(exc), kind=kind) from exc
 
 
 def _flags(ignorecase: bool, multiline: bool) -> int:
@@ -33,12 +40,14 @@ def regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ign
                   multiline: bool = False, count: int = 0) -> str:
     # refused beyond the size limit while evaluating statically: a run may rewrite a large file's content
     limit = MAX_SIZE if static_evaluation_in_progress() else None
-    return _guarded("regex_replace", str(value), pattern, replacement, _flags(ignorecase, multiline), count, limit)
+    return guarded(("filter", "regex_replace"), "regex_replace", str(value), pattern, replacement,
+                   _flags(ignorecase, multiline), count, limit)
 
 
 def regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
     """The match, or with groups (``'\\\\1'``, ``'\\\\g<name>'``) the list of those groups; None if no match."""
-    return _guarded("regex_search", str(value), pattern, groups, _flags(ignorecase, multiline))
+    return guarded(("filter", "regex_search"), "regex_search", str(value), pattern, groups,
+                   _flags(ignorecase, multiline))
 
 
 def ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> Any:
@@ -47,10 +56,12 @@ def ternary(value: Any, true_val: Any, false_val: Any, none_val: Any = None) -> 
     return true_val if value else false_val
 
 
-def regex_test(finder: str) -> Callable[..., bool]:
-    """The ``match`` (finder "match") and ``search`` / ``regex`` (finder "search") tests."""
+def regex_test(finder: str, name: str | None = None) -> Callable[..., bool]:
+    """The ``match`` (finder "match") and ``search`` / ``regex`` (finder "search") tests, ``name``
+    the test's when it is not the finder's."""
 
     def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False) -> bool:
-        return _guarded("regex_test", finder, str(value), pattern, _flags(ignorecase, multiline))
+        return guarded(("test", name or finder), "regex_test", finder, str(value), pattern,
+                       _flags(ignorecase, multiline))
 
     return test
