@@ -12,6 +12,11 @@ templated when a task uses them; and in the template file of each ``template`` t
 is written out, looked up as the module looks it up. A default or template the run never
 renders is looked into all the same: handing such a playbook to ansible-playbook costs time, a
 filter missing halfway through a run costs the run.
+
+A short name that neither tool has is not one of them: with no filter plugin directory ansible
+reads (``filter_plugins`` beside a playbook or in a role, the configured ``filter_plugins`` path),
+no such filter in ansible-core and no redirect of ansible-core's for it, ansible-playbook fails the
+task with "No filter named ..." as the engine does, and the run goes on alike.
 """
 
 from __future__ import annotations
@@ -28,6 +33,32 @@ if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
 
 CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
+# ansible-core 2.19's filters (its plugins and Jinja's own) and the short names its runtime.yml
+# redirects to a collection: one of these the engine lacks may run in ansible-playbook
+CORE_FILTERS = frozenset({
+    "abs", "attr", "b64decode", "b64encode", "basename", "batch", "bool", "capitalize", "center", "checksum",
+    "combinations", "combine", "comment", "commonpath", "count", "d", "default", "dict2items", "dictsort",
+    "difference", "dirname", "e", "escape", "expanduser", "expandvars", "extract", "fileglob", "filesizeformat",
+    "first", "flatten", "float", "forceescape", "format", "from_json", "from_yaml", "from_yaml_all", "groupby",
+    "hash", "human_readable", "human_to_bytes", "indent", "int", "intersect", "items", "items2dict", "join", "last",
+    "length", "list", "log", "lower", "mandatory", "map", "max", "md5", "min", "normpath", "password_hash",
+    "path_join", "permutations", "pow", "pprint", "product", "quote", "random", "realpath", "regex_escape",
+    "regex_findall", "regex_replace", "regex_search", "reject", "rejectattr", "rekey_on_member", "relpath",
+    "replace", "reverse", "root", "round", "safe", "select", "selectattr", "sha1", "shuffle", "slice", "sort",
+    "split", "splitext", "strftime", "string", "striptags", "subelements", "sum", "symmetric_difference",
+    "ternary", "title", "to_datetime", "to_json", "to_nice_json", "to_nice_yaml", "to_uuid", "to_yaml", "tojson",
+    "trim", "truncate", "type_debug", "union", "unique", "unvault", "upper", "urldecode", "urlencode", "urlize",
+    "urlsplit", "vault", "win_basename", "win_dirname", "win_splitdrive", "wordcount", "wordwrap", "xmlattr", "zip",
+    "zip_longest",
+})
+ROUTED_FILTERS = frozenset({
+    "formerly_core_filter", "formerly_core_masked_filter", "gcp_kms_encrypt", "gcp_kms_decrypt", "json_query",
+    "random_mac", "k8s_config_resource_name", "cidr_merge", "ipaddr", "ipmath", "ipwrap", "ip4_hex", "ipv4", "ipv6",
+    "ipsubnet", "next_nth_usable", "network_in_network", "network_in_usable", "reduce_on_network", "nthhost",
+    "previous_nth_usable", "slaac", "hwaddr", "parse_cli", "parse_cli_textfsm", "parse_xml", "type5_pw", "hash_salt",
+    "comp_type5", "vlan_parser",
+})
+DEFAULT_FILTER_PATHS = ("~/.ansible/plugins/filter", "/usr/share/ansible/plugins/filter")
 
 
 def _parser() -> Any:
@@ -158,11 +189,42 @@ def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[
 
 def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each filter the engine lacks with where it is first used: a task (its arguments and
-    keywords), a role's defaults or vars, or a template file a ``template`` task renders."""
+    keywords), a role's defaults or vars, or a template file a ``template`` task renders. A short
+    name ansible cannot find either (:func:`ansible_lacks_too`) is not one: both fail alike."""
     known = engine_filters()
     found: dict[str, Span | None] = {}
     for text, place in scanned_texts(book, cache):
         for name, line in template_filter_lines(text):
             if name not in known and name not in found:
                 found[name] = place(line)
+    if any(name not in CORE_FILTERS | ROUTED_FILTERS and "." not in name for name in found) \
+            and not _filter_plugin_dirs(book):
+        found = {name: span for name, span in found.items() if not ansible_lacks_too(name)}
     return list(found.items())
+
+
+def ansible_lacks_too(name: str) -> bool:
+    """Whether ansible-core has no filter ``name`` and redirects none, once no filter plugin
+    directory is read: a short name (a collection's ``NS.COLL.NAME`` may be installed)."""
+    return "." not in name and name not in CORE_FILTERS and name not in ROUTED_FILTERS
+
+
+def _filter_plugin_dirs(book: Playbook) -> list[str]:
+    """The filter plugin directories ansible reads for ``book`` that exist: ``filter_plugins``
+    beside each playbook and in each role (a collection's role brings its collection's), and the
+    configured ``filter_plugins`` path."""
+    from engine.config import config_value
+    from engine.flow.plan import every_task
+
+    configured = config_value("ANSIBLE_FILTER_PLUGINS", "defaults", "filter_plugins")
+    if configured:  # a path of its own (relative to ansible.cfg's directory or not): what it holds may count
+        return [configured]
+    places = [os.path.expanduser(path) for path in DEFAULT_FILTER_PATHS]
+    places += [os.path.join(play.basedir, "filter_plugins") for play in book.plays]
+    for task in every_task(book):
+        role_path = getattr(task.role, "path", None)
+        if role_path:
+            if "ansible_collections" in str(role_path).split(os.sep):
+                return [str(role_path)]
+            places.append(os.path.join(role_path, "filter_plugins"))
+    return [place for place in dict.fromkeys(places) if os.path.isdir(place)]

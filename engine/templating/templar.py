@@ -674,6 +674,8 @@ class Templar:
             syntax = syntax_error(parsing_environment(), text)
             if syntax is not None:
                 raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
+            if str(exc).startswith("Syntax error in expression"):  # compiling it failed (an unknown filter)
+                raise
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):

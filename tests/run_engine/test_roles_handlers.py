@@ -128,6 +128,29 @@ def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tm
     assert found["ansible.utils.hwaddr"].startswith(f"{base / 'main.yml'}:1:")
 
 
+@pytest.mark.parametrize("plugins", [None, "filter_plugins", "roles/web/filter_plugins", "configured"])
+def test_a_short_filter_name_ansible_lacks_too_fails_alike_unless_a_plugin_directory_may_hold_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: str | None) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no user plugin directory
+    monkeypatch.delenv("ANSIBLE_FILTER_PLUGINS", raising=False)
+    (tmp_path / "roles" / "web" / "tasks").mkdir(parents=True)
+    (tmp_path / "roles" / "web" / "tasks" / "main.yml").write_text("- debug: {msg: \"{{ [1] | to_csv }}\"}\n")
+    (tmp_path / "site.yml").write_text("""
+- hosts: localhost
+  gather_facts: false
+  roles: [web]
+  tasks:
+    - debug: {msg: "{{ 'a' | json_query('b') }} {{ 'x' | password_hash('sha512') }}"}
+""")
+    if plugins == "configured":
+        monkeypatch.setenv("ANSIBLE_FILTER_PLUGINS", str(tmp_path / "elsewhere"))
+    elif plugins is not None:
+        (tmp_path / plugins).mkdir(parents=True)
+    found = {message.split("no filter ")[1].split("'")[1] for message in _filter_problems(tmp_path / "site.yml")}
+    # ansible-core's own and the names it redirects to a collection are always the engine's to decline
+    assert found == ({"json_query", "password_hash"} if plugins is None else {"json_query", "password_hash", "to_csv"})
+
+
 def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "conf.j2").write_text("{{ '1d' | community.general.to_days }}\n")
