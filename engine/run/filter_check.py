@@ -197,8 +197,7 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
         for name, line in template_filter_lines(text):
             if name not in known and name not in found:
                 found[name] = place(line)
-    if any(name not in CORE_FILTERS | ROUTED_FILTERS and "." not in name for name in found) \
-            and not _filter_plugin_dirs(book):
+    if any(ansible_lacks_too(name) for name in found) and not _filter_plugin_dirs(book):
         found = {name: span for name, span in found.items() if not ansible_lacks_too(name)}
     return list(found.items())
 
