@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Generator, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.flow.plan import Plan, PlayPlan
@@ -19,8 +18,8 @@ from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import IncludeLoader
 from engine.loading.model import Block, Play, Task
-from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, Jobs, async_settings
-from engine.run.become import become_failure, become_user, needs_sudo
+from engine.run.actions import INCLUDE_VARS, META, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
+from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log
 from engine.run.delegation import (
@@ -32,68 +31,37 @@ from engine.run.delegation import (
     delegated_vars,
     delegation_of,
 )
-from engine.run.environment import task_environment
 from engine.run.error_block import condition_span
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
-from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
 from engine.run.play_warnings import play_start_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, include_item_vars, keyword, registered, run_with_loop, truth
-from engine.run.workdir import absolute, module_directory
+from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
-from engine.templating.value_origins import set_fact_origins
-from engine.values import untrusted
 from engine.variables.manager import SET, VariableManager
 from engine.variables.play_context import PlayContext
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
-SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
-VALIDATE_SPEC = kw._family("validate_argument_spec")
 # actions ansible carries out on the controller without opening the host's connection: they work
 # for a host the engine cannot reach, as they do for one ansible cannot
 CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
     kw._family("debug", "assert", "fail", "set_stats", "add_host", "group_by", "pause")
-NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 # the meta actions the linear strategy runs for every host; any other runs for the first host of
 # the task, once for the batch (its when evaluated for that host alone)
 PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
-@dataclass
-class HostRun:
-    """One host's progress through the current play."""
-
-    host: Host
-    ended: bool = False
-    failed: bool = False
-    rescue_depth: list[bool] = field(default_factory=list)
-    ending_role: Any = None
-    """The role a ``meta: end_role`` ended: its tasks are left out up to its role_complete."""
-
-
-@dataclass
-class Step:
-    """What a host's program asks the strategy to do next, and what it got back."""
-
-    task: Task
-    outcome: Outcome | None = None
-    blocks: list[Block] = field(default_factory=list)
-    meta_skipped: bool = False
-    marked: bool = False
-    """The task did not run: the strategy marked the host failed before it (any_errors_fatal)."""
-
-
 Program = Generator[Task, Step, bool]
 
 
-class Executor:
+class Executor(TaskActions):
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
         from engine.parsing.source import SourceCache
 
@@ -628,149 +596,6 @@ class Executor:
         except TemplateFailure:
             return False
         return connection in ("local", "ansible.builtin.local")
-
-    # -- actions ------------------------------------------------------------------------------
-    def _action(self, task: Task, run: HostRun, templar: Templar, step: Step) -> dict[str, Any]:
-        action = task.action
-        try:  # ansible's post_validate templates the keyword for every task it executes, includes too
-            environment = task_environment(task, templar, self.callback.warning)
-        except TemplateFailure as exc:
-            from engine.run.error_block import failure_result
-
-            return failure_result(exc)
-        if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
-            try:
-                blocks, result = self.includes.load(task, templar, self.context.play)
-            except TemplateFailure as exc:
-                return failed_result(str(exc))
-            step.blocks += blocks
-            self.handlers.add(self.includes.handlers)
-            # IncludeRole.get_block_list: the included role joins the play's roles (its public
-            # defaults and vars, the role names), after those it imports; once for an include
-            # loaded again as it was
-            tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
-            self.context.roles += self.role_tree.members(tops)
-            files = [os.path.abspath(path) for path in self.includes.announce]
-            if action in kw.INCLUDE_ROLE and not result.get("failed"):
-                files.append(str(result.get("include")))  # a role is named
-            self.included_items += [(path, include_item_vars(task, templar)) for path in files]
-            self.includes.announce.clear()
-            return result
-        try:
-            args = templar.template(dict(task.args))
-        except TemplateFailure as exc:
-            from engine.run.error_block import finalization_failure
-
-            return finalization_failure(task, templar.template, exc)
-        state = self.variables.state(run.host.name)
-        try:
-            data = task.data if isinstance(task.data, Mapping) else {}  # task-only keywords
-            seconds, interval = async_settings(templar.template(data.get("async")),
-                                               templar.template(data.get("poll")))
-        except (TemplateFailure, AsyncError) as exc:
-            return failed_result(str(exc))
-        if seconds > 0 and action in NO_ASYNC:  # ActionBase.run, before the action does anything
-            return {"failed": True, "msg": f"This action ({action}) does not support async."}
-        if action in ASYNC_STATUS:
-            return self.jobs.status_action(args, templar.variables.get("ansible_async_dir"))
-        if action in SET_FACT:
-            cacheable = bool(truth(args.pop("cacheable", False), templar))
-            facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
-            origins = set_fact_origins({k: v for k, v in task.args.items() if k in facts}, task.data,
-                                       templar.variables, templar.origin_of, absolute)
-            for target in self.fact_hosts or [run.host.name]:
-                self.variables.state(target).nonpersistent.update(facts)
-                self.variables.state(target).origins[SET].update(origins)
-                if cacheable:
-                    self.variables.state(target).facts.update(facts)
-            return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
-        if action in INCLUDE_VARS:
-            result = self.includes.include_vars(task, args, state, self.context.play.basedir)
-            for target in self.fact_hosts or []:
-                if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
-                    self.variables.state(target).included.update(result["ansible_facts"])
-            return result
-        if action in CHANGES_INVENTORY:
-            return change_inventory(self.plan.inventory.data, action, args, run.host.name)
-        if action in VALIDATE_SPEC:
-            return {"changed": False, "msg": "The arg spec validation passed"}
-        try:
-            user = become_user(task, templar)
-        except TemplateFailure as exc:
-            return failed_result(str(exc))
-        if needs_sudo(user, action):  # the plan refused the keywords when sudo is there (engine.run.become)
-            return become_failure(str(user))
-        if seconds > 0:
-            return self.jobs.run(lambda: self._module(task, args, templar, environment), run.host.name,
-                                 seconds, interval, templar.variables.get("ansible_async_dir"))
-        return self._module(task, args, templar, environment)
-
-    def _module(self, task: Task, args: dict[str, Any], templar: Templar,
-                environment: dict[str, str]) -> dict[str, Any]:
-        from engine.run.modules import ModuleContext, ModuleError
-        from engine.run.modules._sources import source_search_paths
-
-        module = self.modules(task.action)
-        if module is None:
-            from engine.run.modules import missing_module_message
-
-            return failed_result(f"{missing_module_message(task.action)}; run with --engine ansible to use "
-                                 "ansible-playbook")
-        check = keyword(task, "check_mode")
-        diff = keyword(task, "diff")
-        context = ModuleContext(
-            check_mode=truth(check, templar) if check is not None else self.options.check,
-            diff=truth(diff, templar) if diff is not None else self.options.diff,
-            task_vars=dict(templar.variables), search_paths=source_search_paths(task, self.context.play.basedir),
-            render=templar.render_text, evaluate=templar.evaluate, environment=environment,
-            written=task.data.get(task.action) if isinstance(task.data, Mapping) else None)
-        try:
-            with module_directory(self.context.play.basedir or os.getcwd()):
-                result = dict(module(args, context))
-        except ModuleError as exc:
-            return failed_result(str(exc))
-        except TemplateFailure as exc:
-            return failed_result(str(exc))
-        except Exception as exc:  # noqa: BLE001 - a module that raises fails its task, as in ansible
-            return failed_result(f"Task failed: Module failed: {exc}")
-        if isinstance(result.get("ansible_facts"), dict):
-            gathered = bool(result["ansible_facts"].pop("_ansible_facts_gathered", False))
-            for target in self.fact_hosts or [templar.variables["inventory_hostname"]]:
-                state = self.variables.state(target)
-                # the gather_facts action's marker, which ``gathering = smart`` looks for
-                state.gathered = gathered or state.gathered
-                state.facts.update(result["ansible_facts"])
-        return result
-
-    def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:
-        """Do what a meta task says for this host; False when its ``when`` skipped it."""
-        what = task.args.get("_raw_params")
-        if what not in NO_CONDITIONAL_META and not task.implicit:  # these ignore when (ansible warns)
-            try:
-                if task.effective_when() and not all(templar.evaluate(s.value) for s in task.effective_when()):
-                    return False
-            except TemplateFailure:
-                return False
-        if what == "end_host":
-            self._finish_host(run, False)
-        elif what in ("end_play", "end_batch"):
-            self.end_play = self.end_play or what == "end_play"
-            for other in self.runs.values():
-                if not other.ended and other.host.name not in self.unreachable_hosts:
-                    self._finish_host(other, False)
-        elif what == "end_role" and task.role is not None:
-            run.ending_role = task.role
-        elif what == "role_complete" and task.implicit:
-            self.role_runs.role_complete(task, run.host.name)
-        elif what == "clear_host_errors":  # failed and unreachable no more, for the plays after this one
-            for name in self.context.hosts_all:
-                self.failed_hosts.discard(name)
-                self.unreachable_hosts.discard(name)
-        elif what == "clear_facts":  # VariableManager.clear_facts: the fact cache of every host of
-            # the play; what set_fact set without cacheable stays
-            for name in self.context.hosts_all:
-                self.variables.state(name).facts.clear()
-        return True
 
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
