@@ -7,7 +7,8 @@ encrypted).
 This file is not imported by playbook-ls: :mod:`engine.inventory.external` runs it as a script,
 with a JSON request on standard input: ``source``, ``plugin`` (the name to enable: ``auto`` or a
 plugin's name), ``basedir`` (the playbook directory, whose ``inventory_plugins/`` ansible adds)
-and ``trust`` (whether plain strings plugins set are trusted, when earlier sources decided it).
+``trust`` (whether plain strings plugins set are trusted, when earlier sources decided it) and
+``cache`` (false for ``--flush-cache``: the plugin's own cache is refreshed, not read).
 
 The document's top level is laid out as ansible-inventory's ``--list`` (groups by name, host
 variables under ``_meta.hostvars``), where that encoder marks variables' values: each group has
@@ -74,7 +75,7 @@ def main() -> None:
 
         data.__dict__["_inspector"] = AnsibleVariableVisitor(
             trusted_as_template=request["trust"], encrypted_string_behavior=EncryptedStringBehavior.PRESERVE)
-    parsed = manager.parse_source(request["source"], cache=True)
+    parsed = manager.parse_source(request["source"], cache=request.get("cache", True))
     inspector = data.__dict__.get("_inspector")
     document = {"_meta": {
         "parsed": bool(parsed), "failures": failures, "hosts": list(data.hosts), "groups": list(data.groups),

@@ -7,14 +7,16 @@ the source is read by the installed ansible-core's own ``InventoryManager`` in a
 (:mod:`engine.inventory.ansible_child`), with a timeout and a bound on its output, and what it
 made (groups, hosts, variables, in ansible's order) is added to the inventory.
 
-The result is cached, in memory and in the user's cache directory, keyed by the contents of the
-source, the plugin's file, ansible.cfg and the ``ANSIBLE_*`` environment: the same files give the
-same answer without running anything. A source the plugin failed on is remembered only in memory,
-for a minute (:data:`FAILURE_SECONDS`). An entry is read back only when this user's playbook-ls
-sealed it (:mod:`engine.user_cache`), within the answer's size bound and with the answer's shape.
-When the source's configuration turns the plugin's own cache on (``cache: true``, a ``Cacheable``
-plugin), the entry also expires after its ``cache_timeout`` (ansible's default 3600 s), as the
-plugin's own cache would.
+An answer is never kept on disk by playbook-ls: files alone do not decide what a plugin answers (a
+cloud plugin asks the cloud, a user's plugin may read anything), so an answer keyed by files could
+outlive the fleet it describes. Across processes, answers are reused only where ansible reuses them:
+the child asks with ``cache=True`` (``--flush-cache``: ``False``), so a source that turns its
+plugin's own cache on (``cache: true``, with its ``cache_plugin``) is answered from ansible's cache,
+within its ``cache_timeout``, exactly as ``ansible-inventory`` would be. In one process an answer,
+or a failure, is kept in memory for :data:`REUSE_SECONDS`, keyed by the contents of the source, the
+plugin's file, ansible.cfg and the ``ANSIBLE_*`` environment: a command reads a source once, as
+ansible does, and the editor, reading the inventory again on each change, does not run the plugin
+(seconds of CPU, a cloud's API) on every keystroke, while a changed fleet is seen within a minute.
 """
 
 from __future__ import annotations
@@ -36,18 +38,14 @@ from engine.inventory.trust import decode_legacy_json
 TIMEOUT_SECONDS = 60.0
 MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 """An answer larger than this is refused: a runaway plugin must not exhaust the editor's memory."""
-DEFAULT_CACHE_TIMEOUT = 3600
-FAILURE_SECONDS = 60.0
-"""How long a failed reading is remembered in memory: an editor reading the inventory again on each
-change does not re-run a failing plugin (seconds of CPU) each time, and a failure of the network
-is retried soon after."""
-FORMAT = 2
-"""Bumped when the child's document changes, so that older cache entries are not read."""
+REUSE_SECONDS = 60.0
+"""How long one process keeps an answer (or a failure) in memory: the editor does not re-run a
+plugin on each change, and what changed in the fleet (or a failure of the network) is seen soon after."""
 CHILD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ansible_child.py")
 HOST_SOURCE_VARS = frozenset(("inventory_file", "inventory_dir"))
 """Set by the inventory for the source being read: this process sets its own."""
 
-_memory: dict[str, tuple[float | None, dict[str, Any]]] = {}
+_memory: dict[str, tuple[float, dict[str, Any]]] = {}
 
 
 class PluginRunError(InventoryError):
@@ -63,21 +61,9 @@ class Request:
     plugin_file: str
     basedir: str | None = None
     config_file: str | None = None
-    cache_timeout: int | None = None
-    """The plugin's own cache lifetime when its configuration turns the cache on, else None."""
     trust: bool | None = None
     """Whether plain strings plugins set are trusted, when the sources before decided it
     (:attr:`engine.inventory.data.InventoryData.trust_by_default`)."""
-
-
-def plugin_cache_timeout(config: Any) -> int | None:
-    """``cache_timeout`` of a configuration whose ``cache`` is on (a ``Cacheable`` plugin's options)."""
-    if not isinstance(config, dict) or str(config.get("cache", False)).lower() not in ("true", "yes", "on", "1"):
-        return None
-    try:
-        return int(config.get("cache_timeout", DEFAULT_CACHE_TIMEOUT))
-    except (TypeError, ValueError):
-        return DEFAULT_CACHE_TIMEOUT
 
 
 def ansible_python() -> list[str] | None:
@@ -107,7 +93,7 @@ def _digest_file(digest: Any, path: str | None) -> None:
 
 
 def cache_key(request: Request) -> str:
-    digest = hashlib.sha256(json.dumps([FORMAT, request.source, request.plugin, request.basedir, request.trust,
+    digest = hashlib.sha256(json.dumps([request.source, request.plugin, request.basedir, request.trust,
                                         os.getcwd(),
                                         sorted((k, v) for k, v in os.environ.items() if k.startswith("ANSIBLE_"))],
                                        ).encode())
@@ -116,85 +102,32 @@ def cache_key(request: Request) -> str:
     return digest.hexdigest()
 
 
-def _cache_file(key: str) -> str | None:
-    """Where an answer is cached; None when the cache directory is not the user's own."""
-    from engine.user_cache import cache_subdir
-
-    directory = cache_subdir("inventory-plugins", create=True)
-    return os.path.join(directory, f"{key}.json") if directory else None
-
-
-def _cached(key: str, now: float) -> dict[str, Any] | None:
-    found = _memory.get(key)
-    if found is None:
-        from engine.user_cache import read_entry
-
-        path = _cache_file(key)
-        data = read_entry(path, MAX_OUTPUT_BYTES + 64) if path else None  # sealed by this user's playbook-ls
-        if data is None:
-            return None
-        try:
-            stored = decode_legacy_json(data.decode("utf-8", "surrogateescape"))
-            found = stored["expires"], stored["document"]
-        except (ValueError, KeyError, TypeError, RecursionError, MemoryError):
-            return None
-        if not _is_entry(*found):
-            return None
-        _memory[key] = found
-    expires, document = found
-    return document if expires is None or now < expires else None
-
-
-def _is_entry(expires: Any, document: Any) -> bool:
-    """The shape :func:`add_to_inventory` reads: ``_meta`` with the groups, the hosts and their
-    variables, and each group's entry."""
-    if not isinstance(expires, int | float | None) or not isinstance(document, dict):
-        return False
-    meta = document.get("_meta")
-    if not isinstance(meta, dict) or not isinstance(meta.get("hostvars"), dict):
-        return False
-    groups, hosts = meta.get("groups"), meta.get("hosts")
-    if not isinstance(groups, list) or not isinstance(hosts, list):
-        return False
-    return all(isinstance(document.get(name), dict) for name in groups)
-
-
-def _store(key: str, request: Request, document: dict[str, Any], text: str, now: float) -> None:
-    from engine.user_cache import write_entry
-
-    expires = None if request.cache_timeout is None else now + request.cache_timeout
-    _memory[key] = expires, document
-    path = _cache_file(key)
-    if path:  # the child's document as it came, inside the entry: one JSON parse on a hit
-        entry = f'{{"expires": {json.dumps(expires)}, "document": {text}}}'
-        write_entry(path, entry.encode("utf-8", "surrogateescape"))
-
-
 def read_source(request: Request, flush: bool = False) -> dict[str, Any]:
-    """ansible's reading of ``request``'s source: from the cache, else from a child process.
-    ``flush`` ignores (and replaces) a cached answer, as ``--flush-cache`` does ansible's."""
+    """ansible's reading of ``request``'s source, by a child process, or as this process read it
+    less than :data:`REUSE_SECONDS` ago. ``flush`` asks again, and has ansible's own cache
+    refreshed, as ``--flush-cache`` does."""
     key, now = cache_key(request), time.time()
-    if not flush and (document := _cached(key, now)) is not None:
-        return document
-    text = _run_child(request)
+    found = None if flush else _memory.get(key)
+    if found is not None and now < found[0]:
+        return found[1]
+    text = _run_child(request, flush)
     try:
         document = decode_legacy_json(text)
     except ValueError as exc:
         raise PluginRunError(f"the answer of ansible-core for '{request.source}' is not JSON: {exc}") from None
-    if document.get("_meta", {}).get("parsed"):
-        _store(key, request, document, text, now)
-    else:  # a failure may be the network's: asked again a little later, and never kept on disk
-        _memory[key] = now + FAILURE_SECONDS, document
+    for stale in [old for old, (until, _) in _memory.items() if until <= now]:
+        del _memory[stale]
+    _memory[key] = now + REUSE_SECONDS, document
     return document
 
 
-def _run_child(request: Request) -> str:
+def _run_child(request: Request, flush: bool = False) -> str:
     python = ansible_python()
     if python is None:
         raise PluginRunError(f"inventory plugin for source '{request.source}' needs ansible-core, which is not "
                              "installed (ansible-inventory was not found beside playbook-ls nor on PATH)")
     payload = json.dumps({"source": request.source, "plugin": request.plugin, "basedir": request.basedir,
-                          "trust": request.trust})
+                          "trust": request.trust, "cache": not flush})
     try:
         child = subprocess.Popen([*python, CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.PIPE, start_new_session=True)

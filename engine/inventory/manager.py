@@ -352,7 +352,7 @@ class _SourceReader:
         if plugin.kind == "unknown":
             raise InventoryError(f"inventory config '{source}' specifies unknown plugin '{plugin_name}'")
         if plugin.kind == "installed":
-            return self._external(source, "auto", plugin, config)
+            return self._external(source, "auto", plugin)
         if plugin.name == "auto":  # ansible's auto plugin calls itself until Python's stack runs out
             raise InventoryError("YAML parsing failed: maximum recursion depth exceeded while calling a Python object")
         verified, parse = self._plugins(source)[plugin.name]
@@ -368,20 +368,17 @@ class _SourceReader:
         self.not_run.add(source)
         self.inventory.notes.append(note)
 
-    def _external(self, source: str, enabled: str, plugin: NamedPlugin, config: Any = None) -> Any:
+    def _external(self, source: str, enabled: str, plugin: NamedPlugin) -> Any:
         """A plugin playbook-ls does not implement: ansible-core reads the source with ``enabled``
         (``auto`` or the plugin's name) in a child process, where running code is allowed."""
-        from engine.inventory.external import Request, add_to_inventory, plugin_cache_timeout, read_source
+        from engine.inventory.external import Request, add_to_inventory, read_source
         from engine.inventory.plugins import not_run_note
 
         if not self.dynamic:
             self._not_run(source, not_run_note(plugin.name, source))
             return False
-        if config is None and _plugin_config_file(source, self.settings.vars_extensions):
-            loaded = self.inventory.cache.load(source)
-            config = None if loaded.error else loaded.data
         request = Request(source, enabled, plugin.path, self.basedir, self.settings.config_file,
-                          plugin_cache_timeout(config), self.data.trust_by_default)
+                          trust=self.data.trust_by_default)
         document = read_source(request, self.flush_cache)
         meta = document["_meta"]
         if self.data.trust_by_default is None:

@@ -69,7 +69,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     add_selection_options(parser, tags=False)
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--flush-cache", action="store_true",
-                        help="run inventory plugins again instead of answering from their cached results")
+                        help="refresh the inventory plugins' own caches (a source with cache: true) instead of "
+                             "answering from them, as ansible-inventory --flush-cache does")
     parser.add_argument("group", nargs="?", default="all", metavar="GROUP", help="the group --graph starts at")
     parser.set_defaults(handler=run_inventory)
 
