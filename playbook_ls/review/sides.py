@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -54,11 +54,22 @@ class PlayView:
     key: str
     label: str
     """As ansible lists it: ``play #N (hosts): name``."""
-    tasks: list[TaskView]
+    given_tasks: list[TaskView] | None
+    """Its tasks' views, or None until :attr:`tasks` is first read (``pending`` describes them)."""
     handlers: list[Any]
     """The play's handler Task objects (what a notification reaches), while the side is open."""
     play: Any
     plan_play: Any = None
+    pending: Callable[[], list[TaskView]] | None = None
+    """Describes the tasks when first asked: a reading the old side takes from the new side is
+    compared with itself, and its tasks are never described (:func:`read_playbook`)."""
+
+    @property
+    def tasks(self) -> list[TaskView]:
+        if self.given_tasks is None:
+            assert self.pending is not None
+            self.given_tasks, self.pending = self.pending(), None
+        return self.given_tasks
 
 
 @dataclass
@@ -90,11 +101,12 @@ def inside(root: str) -> Iterator[None]:
 
 
 def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
-                  seen: dict[int, tuple[Task, TaskView]] | None = None) -> PlaybookView:
+                  seen: dict[int, list[Any]] | None = None) -> PlaybookView:
     """``path`` (relative to ``root``) of the side at ``root``, planned with ``options``: its
     plays and tasks, and the files it reads. The working directory must be ``root``. ``seen``
     keeps the views of tasks read before on the same side: a play shared by several playbooks
-    (:mod:`engine.loading.shared_plays`) is described once."""
+    (:mod:`engine.loading.shared_plays`) is described once, and only when its views are first
+    asked for (:attr:`PlayView.tasks`)."""
     from dataclasses import replace
 
     from engine.flow.plan import PlanError, make_plan
@@ -134,20 +146,35 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         play_key = f"{play.name}\t{hosts}"
         place = counts[(play_key,)] = counts.get((play_key,), 0) + 1
         key = f"{play_key}\t{place}"
-        tasks = []
+        keyed = []
         for task in play.all_tasks():  # its tasks in execution order, then its handlers
             known = seen.get(id(task))
             if known is None or known[0] is not task:
-                known = seen[id(task)] = (task, task_view(("", "", "", 0), task, real_root, given_root))
-            alike = (key, known[1].name, task.action)
+                known = seen[id(task)] = [task, _named_in(task.display_name(), real_root, given_root), None]
+            alike = (key, known[1], task.action)
             counts[alike] = counts.get(alike, 0) + 1
-            task_key: TaskKey = (key, known[1].name, task.action, counts[alike])
+            task_key: TaskKey = (key, known[1], task.action, counts[alike])
             view.keys[id(task)] = task_key
-            tasks.append(replace(known[1], key=task_key))
+            keyed.append((known, task_key))
         handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
-        view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", tasks, handlers, play,
-                                   plan_play))
+        view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", None, handlers, play,
+                                   plan_play, partial(_task_views, keyed, real_root, given_root)))
     return view
+
+
+def _task_views(keyed: list[tuple[list[Any], TaskKey]], real_root: str, given_root: str) -> list[TaskView]:
+    """The views of a play's tasks (``keyed``: each task's entry in the side's ``seen``, and its
+    key), each task described once per side, in the side's directory (the tasks' file names may be
+    relative to it), which must still be there."""
+    from dataclasses import replace
+
+    views = []
+    with inside(given_root):
+        for known, task_key in keyed:
+            if known[2] is None:
+                known[2] = task_view(("", "", "", 0), known[0], real_root, given_root)
+            views.append(replace(known[2], key=task_key))
+    return views
 
 
 def _named_in(name: str, *roots: str) -> str:

@@ -185,3 +185,28 @@ def test_order_changes_keep_the_longest_run_in_order() -> None:
     assert order_changes(names("abcde"), names("abxcde")) == []  # an added task moves none
     assert order_changes(names("aab"), names("aba")) == [1]  # copies alike: by their count
     assert order_changes(names("abcdef"), names("fedcba")) == [0, 1, 2, 3, 4]  # one stays: the last
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
+def test_a_reading_compared_with_itself_is_a_fresh_reading_compared(scenario: Path) -> None:
+    """review_playbook answers a reading compared with itself (a reading taken across sides) without
+    describing its tasks: the same review as comparing it with another reading of the same files,
+    under the default selections and under given ones."""
+    from engine.flow.plan import RunOptions
+    from engine.flow.tags import Selection
+    from engine.parsing.source import SourceCache, files_changed
+    from playbook_ls.review.compare import review_playbook
+    from playbook_ls.review.sides import inside, read_playbook
+
+    case = case_of(scenario)
+    root = str(scenario / "new")
+    for playbook in case["playbooks"]:
+        files_changed()
+        with inside(root):
+            for selections in (None, [("--tags web", Selection.from_options(["web"], [])),
+                                      ("--skip-tags never", Selection.from_options([], ["never"]))]):
+                one, two = (read_playbook(root, playbook, RunOptions(playbook="", inventory=[]), SourceCache())
+                            for _ in range(2))
+                alone = review_playbook(one, one, selections, None, {playbook})
+                assert all(play.given_tasks is None for play in one.plays)  # never described
+                assert alone == review_playbook(one, two, selections, None, {playbook})
