@@ -57,7 +57,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str]) -> dict[T
     """For each task of ``keys``, on each host of its play: the value (with where it comes from)
     of each name of ``names`` it reads, down to :data:`DEPTH` levels of definitions. The working
     directory must be the side's root."""
-    from engine.variables.report import variables_at
+    from engine.variables.report import layers_at, variables_at
 
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
     for play in view.plays:
@@ -70,8 +70,11 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str]) -> dict[T
             for host in plan_play.hosts[:MAX_HOSTS]:
                 wanted = set(read)
                 seen: dict[str, str] = {}
+                levels = None  # the host's levels at the task, worked out once for every depth
                 for _ in range(DEPTH):
-                    resolved = variables_at(view.plan, plan_play, host, task, sorted(wanted - set(seen))).variables
+                    levels = levels or layers_at(view.plan, plan_play, host, task)
+                    resolved = variables_at(view.plan, plan_play, host, task, sorted(wanted - set(seen)),
+                                            levels=levels).variables
                     deeper: set[str] = set()
                     for name, value in resolved.items():
                         seen[name] = _shown(value)
