@@ -575,12 +575,14 @@ class _HostTask:
     def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
         from engine.flow.loops import loop_items
         from engine.templating.templar import TemplateFailure
+        from engine.variables.task_results import with_repository_lookups
 
         needs = self._needs_value(raw, {})
         if needs is not None:
             return HostOutcome(DEPENDS, f"its loop ({kind}) needs {needs}")
         try:
-            return loop_items(kind, raw, self._templar({}))
+            templar = with_repository_lookups(self.task, self._templar({}), self.play_plan.play.basedir)
+            return loop_items(kind, raw, templar)
         except TemplateFailure as exc:
             failure = self._failure(exc)
             if isinstance(failure, OperandFailure):

@@ -60,12 +60,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
     register = data.get("register") if isinstance(data.get("register"), str) else None
-    if task.action in INCLUDE_VARS and isinstance(templar.lookups, PureLookups):
-        # first_found (a lookup or the loop) names the file from which files the repository holds
-        lookups = repository_lookups(task.role.path if task.role is not None else None,
-                                     task.span.file if task.span is not None else None, basedir, task.action)
-        templar = type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
-                                templar.origin_of, templar.deprecate)
+    templar = with_repository_lookups(task, templar, basedir)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
     if isinstance(loaded, _Unknown):
@@ -120,6 +115,18 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         effects.facts.append(_layer("set_fact / register", f"register in {label}",
                                     {register: _registered(results, scopes is not None, label, register)}, task))
     return effects
+
+
+def with_repository_lookups(task: Task, templar: Templar, basedir: str) -> Templar:
+    """``templar`` for ``task``: an ``include_vars``'s ``first_found`` (a lookup or the
+    ``with_first_found`` loop) names the file from the files the repository holds, for its values
+    and for its outcome alike; any other task's as given."""
+    if task.action not in INCLUDE_VARS or not isinstance(templar.lookups, PureLookups):
+        return templar
+    lookups = repository_lookups(task.role.path if task.role is not None else None,
+                                 task.span.file if task.span is not None else None, basedir, task.action)
+    return type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
+                         templar.origin_of, templar.deprecate)
 
 
 def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
