@@ -365,6 +365,10 @@ class Follower:
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
         return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
 
+    def effects_of(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
+        """What the ``occurrence``-th run of ``task`` (not in a looped include) sets on ``host``."""
+        return self._effects(play_plan, host, task, (), occurrence)
+
     def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  occurrence: int = 0) -> Effects:
         """What the ``occurrence``-th run of ``task`` (a handler flushed twice, a file imported twice)

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Play, Task
+    from engine.variables.task_results import Effects
 
 MAGIC_SHOWN_BY_DEFAULT = False
 
@@ -336,6 +337,14 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                      [*scope.below, *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
+
+
+def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
+    """What the ``occurrence``-th run of ``task`` (outside a looped include) sets on ``host`` and
+    whether it reports a change, as the values at the tasks after it have it."""
+    from engine.variables.host_runtime import Follower
+
+    return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
 
 
 def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
