@@ -369,13 +369,18 @@ class _HostTask:
         if not isinstance(scopes, list) or not scopes:
             return None
         found: list[HostOutcome] = []
-        for scope in scopes:
+        # whether it reports a change (engine.flow.host_changes): at one item is enough
+        any_item = any(kind == "changed_when" for _, kind in conditions)
+        for number, scope in enumerate(scopes, 1):
             reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
             reading.removed, reading._include_item = self.removed, scope
             reading._overrides.update(scope)
             found.append(reading.outcome(conditions))
             self.touched |= reading.touched
-            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS:
+            if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
+                return replace(found[-1], reason=f"at item {number} of the include")
+            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS or \
+                    any_item and found[-1].outcome != SKIPPED:
                 return None
         return replace(found[0], reason=f"{found[0].reason}, at each of the {len(scopes)} items of the include")
 
