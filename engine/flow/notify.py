@@ -1,9 +1,10 @@
 """Which handlers a notification reaches, and where a play runs them.
 
 A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic it
-``listen``s to (``StrategyBase.search_handlers_by_notification``); a notified handler runs at the
-next flush point (the end of ``pre_tasks``, of ``roles`` and ``tasks``, of ``post_tasks``, and
-every ``meta: flush_handlers``), once per flush, in the order the handlers are written.
+``listen``s to (``role : topic`` too in a role; ``StrategyBase.search_handlers_by_notification``);
+a notified handler runs at the next flush point (the end of ``pre_tasks``, of ``roles`` and
+``tasks``, of ``post_tasks``, and every ``meta: flush_handlers``), once per flush, in the order
+the handlers are written.
 """
 
 from __future__ import annotations
@@ -28,9 +29,13 @@ def handler_names(handler: Task) -> set[str]:
 
 
 def handler_topics(handler: Task) -> list[str]:
-    """The topics ``handler`` listens to."""
+    """The topics ``handler`` listens to; in a role, each also as ``role : topic``
+    (``Handler._validate_listen``)."""
     listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
-    return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+    topics = [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+    if handler.role is None:
+        return topics
+    return [*topics, *(f"{handler.role.name} : {topic}" for topic in topics)]
 
 
 def search_handlers(handlers: list[Task], notification: str,
