@@ -93,7 +93,7 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     brought: dict[int, list[Task]] = {}
     for task, outer in tasks:
         yield task, outer
-        if task.child_handlers and (loaded is None or loaded(task)):
+        if task.child_handlers and (loaded(task) if loaded is not None else not _never_loads(task)):
             known = {id(handler) for handler in handlers}
             added = [h for block in task.child_handlers for h in block.tasks() if not h.implicit and id(h) not in known]
             handlers += added
@@ -122,6 +122,12 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
         if id(handler) not in ran and not (loaded is None and _shadowed(handler, handlers)):
             yield handler, brought.get(id(handler), [])
             yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
+
+
+def _never_loads(include: Task) -> bool:
+    """Whether ``include`` runs on no host whatever the values: a ``when`` on the way to it is a
+    constant false (``when: false``); its role's handlers never join the play's."""
+    return any(condition.value is False for condition in include.effective_when())
 
 
 def _shadowed(handler: Task, handlers: list[Task]) -> bool:
