@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.model import Task
 from engine.templating.load_time import is_template
@@ -88,8 +87,8 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     pending: list[str] = []
     ran: set[int] = set()
     # an include_role's handlers have the include as their parent (its vars): for the values of the
-    # play's order (``loaded`` None; the plan decides a handler by its own notifications), and
-    # not for a looping include (which adds them again at each item)
+    # play's order (``loaded`` None; the plan decides a handler by its own notifications); a looping
+    # include adds them again at each item, the last item's copy answering every notification
     brought: dict[int, list[Task]] = {}
     for task, outer in tasks:
         yield task, outer
@@ -97,7 +96,7 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
             known = {id(handler) for handler in handlers}
             added = [h for block in task.child_handlers for h in block.tasks() if not h.implicit and id(h) not in known]
             handlers += added
-            if loaded is None and loop_of(task) is None:
+            if loaded is None:
                 brought.update((id(h), [*outer, task]) for h in added)
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)

@@ -458,6 +458,8 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         return [(-1,)]
     own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
+    if task.handler and loops[-1].action in kw.INCLUDE_ROLE and not loops[-1].handler:
+        runs = runs[-1:]  # a looping include_role's handlers: its last item's copy is the one that runs
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
         for run in runs:
