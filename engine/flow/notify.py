@@ -103,7 +103,7 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
         if notified:
             pending += notified
             notified.clear()
-        looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
+        looping = looping_notifications(outer, task) if loaded is not None and is_flush(task) else set()
         if is_flush(task) and (pending or looping):
             due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
             if loaded is not None and any(is_template(name) for name in (*pending, *looping)):
@@ -137,19 +137,31 @@ def _shadowed(handler: Task, handlers: list[Task]) -> bool:
     return bool(keys) and all(handler not in search_handlers(handlers, key) for key in keys)
 
 
-def looping_notifications(includers: Iterable[Task]) -> set[str]:
+def looping_notifications(includers: Iterable[Task], flush: Task | None = None) -> set[str]:
     """What the tasks of the looping includes among ``includers`` notify: a flush point inside
-    them runs once per item, so what an item notifies after it is flushed by the next item."""
+    them runs once per item, so what an item notifies after it is flushed by the next item.
+    ``flush``: that flush point; only the tasks after it count (what an item notifies before it
+    is flushed there, in the same item), unless it is not found among them."""
     from engine.flow.loops import loop_of
 
-    names: set[str] = set()
-    stack = [block for include in includers if loop_of(include) is not None for block in include.children]
-    while stack:
-        block = stack.pop()
-        for task in block.tasks():
-            names.update(notifications(task))
-            stack.extend(task.children)
-    return names
+    every: set[str] = set()
+    after: set[str] = set()
+    found = False
+
+    def walk(blocks: Iterable[Any]) -> None:
+        nonlocal found
+        for block in blocks:
+            for task in block.tasks():
+                found = found or task is flush
+                every.update(notifications(task))
+                if found and task is not flush:
+                    after.update(notifications(task))
+                walk(task.children)
+
+    for include in includers:
+        if loop_of(include) is not None:
+            walk(include.children)
+    return after if found else every
 
 
 def with_includers(blocks: Iterable[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:
