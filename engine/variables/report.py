@@ -443,7 +443,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
 
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
@@ -458,8 +458,8 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         return [(-1,)]
     own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
-    if task.handler and loops[-1].action in kw.INCLUDE_ROLE and not loops[-1].handler:
-        runs = runs[-1:]  # a looping include_role's handlers: its last item's copy is the one that runs
+    if last_item_only(task, loops):
+        runs = runs[-1:]
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
         for run in runs:
