@@ -669,6 +669,14 @@ class _HostTask:
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 
+    def _set_by_a_task(self, name: str) -> bool:
+        """Whether a task of this play or an earlier one may set ``name`` on some host."""
+        from engine.variables.host_runtime import names_set_before
+        from engine.variables.play_order import play_order
+
+        names = names_set_before(self.plan, self.play_plan, play_order)
+        return names is None or name in names
+
     def _unknown_reason(self, name: str, depth: int) -> str | None:
         """Why the run alone knows ``name`` here (also through the templates its value holds)."""
         if name in self._unknown:
@@ -683,7 +691,8 @@ class _HostTask:
         self._task_variables([name])
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \
-                not getattr(resolved.definitions[0].value, "uniform", False):
+                not getattr(resolved.definitions[0].value, "uniform", False) or \
+                not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now

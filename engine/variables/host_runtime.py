@@ -317,6 +317,10 @@ class Follower:
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
         if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
             return []  # a task of a file this host's include does not load sets nothing on it
+        if member and any(_given_by_another(play_plan, host, include) for include in
+                          self.order_of(play_plan.play).includers.get(id(task), [])
+                          if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
+            return []  # a run_once include loads its tasks on its batch's first host only
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
