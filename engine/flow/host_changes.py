@@ -14,6 +14,7 @@ from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
     from engine.loading.model import Task
 
 
@@ -34,6 +35,9 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
         return {host.name: known if known is not True or outcomes[host.name].outcome == RUNS else None
                 for host in hosts}
     values = changed_when if isinstance(changed_when, list) else [changed_when]
+    if _reads_own(task, values):  # evaluated after the action: with what it set, as the values have it
+        return {host.name: _followed_change(plan, play_plan, host, task) if outcomes[host.name].outcome == RUNS
+                else None for host in hosts}
     checked = task_outcomes(plan, play_plan, task, [*conditions, *((value, "changed_when") for value in values)],
                             batches, signatures, hosts)
     return {name: False if outcome.outcome == SKIPPED else True if outcome.outcome == RUNS and
@@ -49,3 +53,34 @@ def _action_changes(plan: Plan, task: Task, data: Mapping[str, Any]) -> bool | N
             and check_mode(plan, task) is False:
         return True
     return None
+
+
+_SHAPED = kw._family("set_fact") | kw._family("include_vars") | kw._family("debug") | kw._family("assert")
+
+
+def _reads_own(task: Task, conditions: list[Any]) -> bool:
+    """Whether ``conditions`` (a ``changed_when``) may read what the task itself sets: its
+    registered result, its set_fact's names, anything of an include_vars's file."""
+    from engine.templating.variable_uses import names_read
+    from engine.variables.host_runtime import set_names
+
+    own = set_names(task)
+    if own is None:
+        return True
+    for condition in conditions:
+        read = names_read(condition, True) if isinstance(condition, str) else frozenset()
+        if read is None or read & own:
+            return True
+    return False
+
+
+def _followed_change(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> bool | None:
+    """Whether ``task`` reports a change on ``host`` as the values model follows it there (its
+    action's result has a known shape, outside a looped include), None when only the run knows."""
+    from engine.flow.host_reading import include_loop_names
+    from engine.variables.report import play_order, task_effects
+
+    if task.action not in _SHAPED or include_loop_names(play_plan.play, task) or \
+            sum(run is task for run in play_order(play_plan.play).tasks) != 1:  # which run of it: the plan's
+        return None
+    return task_effects(plan, play_plan, host, task).changed

@@ -91,7 +91,8 @@ class Notifications:
         self.flushes_unlisted = False
         # what the looping includes around the flush point notify: an item after the first
         # flushes what the items before notified after it
-        self.loop_notifies = notify.looping_notifications(includers_of(self.play, task)) if self.repeats else set()
+        self.loop_notifies = notify.looping_notifications(includers_of(self.play, task), task) \
+            if self.repeats else set()
         waiting = {host: o for host, o in planned.hosts.items() if o.outcome != RUNS} if planned is not None else {}
         self.flush = (planned, waiting) if planned is not None and waiting else None
         if waiting:  # those hosts' notifications wait for the next flush point

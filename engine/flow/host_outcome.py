@@ -369,13 +369,18 @@ class _HostTask:
         if not isinstance(scopes, list) or not scopes:
             return None
         found: list[HostOutcome] = []
-        for scope in scopes:
+        # whether it reports a change (engine.flow.host_changes): at one item is enough
+        any_item = any(kind == "changed_when" for _, kind in conditions)
+        for number, scope in enumerate(scopes, 1):
             reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
             reading.removed, reading._include_item = self.removed, scope
             reading._overrides.update(scope)
             found.append(reading.outcome(conditions))
             self.touched |= reading.touched
-            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS:
+            if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
+                return replace(found[-1], reason=f"at item {number} of the include")
+            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS or \
+                    any_item and found[-1].outcome != SKIPPED:
                 return None
         return replace(found[0], reason=f"{found[0].reason}, at each of the {len(scopes)} items of the include")
 
@@ -575,12 +580,14 @@ class _HostTask:
     def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
         from engine.flow.loops import loop_items
         from engine.templating.templar import TemplateFailure
+        from engine.variables.task_results import with_repository_lookups
 
         needs = self._needs_value(raw, {})
         if needs is not None:
             return HostOutcome(DEPENDS, f"its loop ({kind}) needs {needs}")
         try:
-            return loop_items(kind, raw, self._templar({}))
+            templar = with_repository_lookups(self.task, self._templar({}), self.play_plan.play.basedir)
+            return loop_items(kind, raw, templar)
         except TemplateFailure as exc:
             failure = self._failure(exc)
             if isinstance(failure, OperandFailure):
@@ -662,6 +669,14 @@ class _HostTask:
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 
+    def _set_by_a_task(self, name: str) -> bool:
+        """Whether a task of this play or an earlier one may set ``name`` on some host."""
+        from engine.variables.host_runtime import names_set_before
+        from engine.variables.play_order import play_order
+
+        names = names_set_before(self.plan, self.play_plan, play_order)
+        return names is None or name in names
+
     def _unknown_reason(self, name: str, depth: int) -> str | None:
         """Why the run alone knows ``name`` here (also through the templates its value holds)."""
         if name in self._unknown:
@@ -676,7 +691,8 @@ class _HostTask:
         self._task_variables([name])
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \
-                not getattr(resolved.definitions[0].value, "uniform", False):
+                not getattr(resolved.definitions[0].value, "uniform", False) or \
+                not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now

@@ -1,9 +1,10 @@
 """Which handlers a notification reaches, and where a play runs them.
 
 A handler is notified by its name, by ``role : name`` for a role's handler, or by any topic it
-``listen``s to (``StrategyBase.search_handlers_by_notification``); a notified handler runs at the
-next flush point (the end of ``pre_tasks``, of ``roles`` and ``tasks``, of ``post_tasks``, and
-every ``meta: flush_handlers``), once per flush, in the order the handlers are written.
+``listen``s to (``role : topic`` too in a role; ``StrategyBase.search_handlers_by_notification``);
+a notified handler runs at the next flush point (the end of ``pre_tasks``, of ``roles`` and
+``tasks``, of ``post_tasks``, and every ``meta: flush_handlers``), once per flush, in the order
+the handlers are written.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
 from engine.loading.model import Task
 from engine.templating.load_time import is_template
@@ -28,9 +28,13 @@ def handler_names(handler: Task) -> set[str]:
 
 
 def handler_topics(handler: Task) -> list[str]:
-    """The topics ``handler`` listens to."""
+    """The topics ``handler`` listens to; in a role, each also as ``role : topic``
+    (``Handler._validate_listen``)."""
     listen = handler.data.get("listen") if isinstance(handler.data, dict) else None
-    return [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+    topics = [str(t) for t in (listen if isinstance(listen, list) else [listen] if listen else [])]
+    if handler.role is None:
+        return topics
+    return [*topics, *(f"{handler.role.name} : {topic}" for topic in topics)]
 
 
 def search_handlers(handlers: list[Task], notification: str,
@@ -83,23 +87,23 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
     pending: list[str] = []
     ran: set[int] = set()
     # an include_role's handlers have the include as their parent (its vars): for the values of the
-    # play's order (``loaded`` None; the plan decides a handler by its own notifications), and
-    # not for a looping include (which adds them again at each item)
+    # play's order (``loaded`` None; the plan decides a handler by its own notifications); a looping
+    # include adds them again at each item, the last item's copy answering every notification
     brought: dict[int, list[Task]] = {}
     for task, outer in tasks:
         yield task, outer
-        if task.child_handlers and (loaded is None or loaded(task)):
+        if task.child_handlers and (loaded(task) if loaded is not None else not _never_loads(task)):
             known = {id(handler) for handler in handlers}
             added = [h for block in task.child_handlers for h in block.tasks() if not h.implicit and id(h) not in known]
             handlers += added
-            if loaded is None and loop_of(task) is None:
+            if loaded is None:
                 brought.update((id(h), [*outer, task]) for h in added)
         if not task.implicit or task.action not in kw.META:
             pending += notifications(task)
         if notified:
             pending += notified
             notified.clear()
-        looping = looping_notifications(outer) if loaded is not None and is_flush(task) else set()
+        looping = looping_notifications(outer, task) if loaded is not None and is_flush(task) else set()
         if is_flush(task) and (pending or looping):
             due = {id(h) for name in (*pending, *looping) for h in search_handlers(handlers, name)}
             if loaded is not None and any(is_template(name) for name in (*pending, *looping)):
@@ -119,6 +123,12 @@ def with_handler_runs(play: Any, tasks: Iterable[tuple[Task, list[Task]]],
             yield from with_includers(handler.children, [*brought.get(id(handler), []), handler])
 
 
+def _never_loads(include: Task) -> bool:
+    """Whether ``include`` runs on no host whatever the values: a ``when`` on the way to it is a
+    constant false (``when: false``); its role's handlers never join the play's."""
+    return any(condition.value is False for condition in include.effective_when())
+
+
 def _shadowed(handler: Task, handlers: list[Task]) -> bool:
     """Whether no notification can reach ``handler``: every name and topic it answers to reaches
     a handler loaded after it with its name instead (a role include_role brought in again), so the
@@ -127,19 +137,31 @@ def _shadowed(handler: Task, handlers: list[Task]) -> bool:
     return bool(keys) and all(handler not in search_handlers(handlers, key) for key in keys)
 
 
-def looping_notifications(includers: Iterable[Task]) -> set[str]:
+def looping_notifications(includers: Iterable[Task], flush: Task | None = None) -> set[str]:
     """What the tasks of the looping includes among ``includers`` notify: a flush point inside
-    them runs once per item, so what an item notifies after it is flushed by the next item."""
+    them runs once per item, so what an item notifies after it is flushed by the next item.
+    ``flush``: that flush point; only the tasks after it count (what an item notifies before it
+    is flushed there, in the same item), unless it is not found among them."""
     from engine.flow.loops import loop_of
 
-    names: set[str] = set()
-    stack = [block for include in includers if loop_of(include) is not None for block in include.children]
-    while stack:
-        block = stack.pop()
-        for task in block.tasks():
-            names.update(notifications(task))
-            stack.extend(task.children)
-    return names
+    every: set[str] = set()
+    after: set[str] = set()
+    found = False
+
+    def walk(blocks: Iterable[Any]) -> None:
+        nonlocal found
+        for block in blocks:
+            for task in block.tasks():
+                found = found or task is flush
+                every.update(notifications(task))
+                if found and task is not flush:
+                    after.update(notifications(task))
+                walk(task.children)
+
+    for include in includers:
+        if loop_of(include) is not None:
+            walk(include.children)
+    return after if found else every
 
 
 def with_includers(blocks: Iterable[Any], outer: list[Task]) -> Iterator[tuple[Task, list[Task]]]:

@@ -25,7 +25,7 @@ from engine.loading import keywords as kw
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
-from engine.variables.loop_vars import copy_items, includer_loops
+from engine.variables.loop_vars import copy_items, includer_loops, last_item_only
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.sources import (
@@ -317,6 +317,10 @@ class Follower:
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
         if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
             return []  # a task of a file this host's include does not load sets nothing on it
+        if member and any(_given_by_another(play_plan, host, include) for include in
+                          self.order_of(play_plan.play).includers.get(id(task), [])
+                          if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
+            return []  # a run_once include loads its tasks on its batch's first host only
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -326,10 +330,13 @@ class Follower:
             if order is not None and -1 in order:
                 runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
             elif order is not None:
+                kept = order
                 if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
-                    order = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
+                    kept = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
                 own = copy_items(task, includers[:1])[0]  # a copy of the file the loader made for one item
-                runs = [(index,) for index in order if own is None or index == own]
+                runs = [(index,) for index in kept if own is None or index == own]
+                if last_item_only(task, includers):
+                    runs = [(order[-1],)] if order and order[-1] in kept else []
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
         runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host
@@ -364,6 +371,10 @@ class Follower:
             return given[-1:]
         reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
         return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+
+    def effects_of(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
+        """What the ``occurrence``-th run of ``task`` (not in a looped include) sets on ``host``."""
+        return self._effects(play_plan, host, task, (), occurrence)
 
     def _effects(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  occurrence: int = 0) -> Effects:

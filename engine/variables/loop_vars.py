@@ -69,3 +69,12 @@ def copy_items(task: Task, loops: list[Task]) -> list[int | None]:
                     None)
         found.append(frames.index(mine) if mine in frames else None)
     return found
+
+
+def last_item_only(task: Task, loops: list[Task]) -> bool:
+    """Whether ``task`` runs at the last item only of the looping includes ``loops`` around it: a
+    handler a looping ``include_role`` brings (each item adds a copy of the role's handlers and a
+    notification reaches the last one added)."""
+    from engine.loading import keywords as kw
+
+    return task.handler and bool(loops) and loops[-1].action in kw.INCLUDE_ROLE and not loops[-1].handler

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Play, Task
+    from engine.variables.task_results import Effects
 
 MAGIC_SHOWN_BY_DEFAULT = False
 
@@ -338,6 +339,14 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     return [*layers, magic_layer], magic
 
 
+def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
+    """What the ``occurrence``-th run of ``task`` (outside a looped include) sets on ``host`` and
+    whether it reports a change, as the values at the tasks after it have it."""
+    from engine.variables.host_runtime import Follower
+
+    return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
+
+
 def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
               magic: Mapping[str, Any]) -> Mapping[str, Any]:
     from engine.variables.host_runtime import facts_unknown
@@ -434,7 +443,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
 
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
@@ -449,6 +458,8 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         return [(-1,)]
     own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
+    if last_item_only(task, loops):
+        runs = runs[-1:]
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
         for run in runs:

@@ -45,6 +45,9 @@ class Effects:
     """``delegate_facts``: the host its set_fact values go to instead."""
     delegated_each: dict[str, Layer] | None = None
     """``delegate_facts`` in a loop whose items name the host: each host's set_fact values."""
+    changed: bool | None = None
+    """Whether the run of a task whose result has a known shape (``set_fact``, ``include_vars``,
+    ``debug``, ``assert``) reports a change (any item of a loop); None when only the run knows."""
 
 
 class _Unknown(Exception):
@@ -60,12 +63,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
     register = data.get("register") if isinstance(data.get("register"), str) else None
-    if task.action in INCLUDE_VARS and isinstance(templar.lookups, PureLookups):
-        # first_found (a lookup or the loop) names the file from which files the repository holds
-        lookups = repository_lookups(task.role.path if task.role is not None else None,
-                                     task.span.file if task.span is not None else None, basedir, task.action)
-        templar = type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
-                                templar.origin_of, templar.deprecate)
+    templar = with_repository_lookups(task, templar, basedir)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
     if isinstance(loaded, _Unknown):
@@ -96,7 +94,10 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
             if isinstance(done, dict) and data.get("changed_when") is not None:
-                done = _changed_as_told(task, done, here, label)
+                # ansible evaluates it with what the action set (its facts, its result registered)
+                after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
+                done = _changed_as_told(task, done, templar.child({**after, **({register: done} if register else {})}),
+                                        label)
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
@@ -111,6 +112,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                 return effects
             each.setdefault(target, {}).update({str(name): facts[str(name)] for name in args
                                                 if name != "cacheable" and str(name) in facts})
+    effects.changed = _any_changed(results)
     if each is not None:
         effects.delegated_each = {target: _layer("set_fact / register", f"set_fact in {label} (delegate_facts)",
                                                  values, task) for target, values in each.items()}
@@ -120,6 +122,25 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         effects.facts.append(_layer("set_fact / register", f"register in {label}",
                                     {register: _registered(results, scopes is not None, label, register)}, task))
     return effects
+
+
+def with_repository_lookups(task: Task, templar: Templar, basedir: str) -> Templar:
+    """``templar`` for ``task``: an ``include_vars``'s ``first_found`` (a lookup or the
+    ``with_first_found`` loop) names the file from the files the repository holds, for its values
+    and for its outcome alike; any other task's as given."""
+    if task.action not in INCLUDE_VARS or not isinstance(templar.lookups, PureLookups):
+        return templar
+    lookups = repository_lookups(task.role.path if task.role is not None else None,
+                                 task.span.file if task.span is not None else None, basedir, task.action)
+    return type(templar)(templar.raw, lookups, templar.task_scope, templar.bounded, templar.data,
+                         templar.origin_of, templar.deprecate)
+
+
+def _any_changed(results: list[Any]) -> bool | None:
+    """Whether a run whose items gave ``results`` reports a change: any item's, None when an item's
+    is the run's to know and none is known to change."""
+    changes = [result.get("changed") if isinstance(result, dict) else None for result in results]
+    return True if True in changes else None if None in changes else False
 
 
 def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
@@ -267,13 +288,15 @@ class ModuleResult(Mapping[str, Any]):
 
 def host_independent(task: Task) -> bool:
     """A set_fact, include_vars or debug msg without a template, a loop, a name to look up, a
-    ``hash_behaviour`` of its own or facts given to another host: what it sets and registers is
-    the same on every host."""
+    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``:
+    what it sets and registers is the same on every host."""
     from engine.templating.templar import is_template
 
     data = task.data if isinstance(task.data, Mapping) else {}
     if isinstance(task.args, Mapping) and task.args.get("hash_behaviour") is not None:
         return False  # combined with the host's own values of the names it reads
+    if data.get("changed_when") not in (None, True, False):
+        return False  # its result's `changed` is templated with the host's values
     if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
                                          (task.action in DEBUG and "var" not in (task.args or {}))):
         return False
@@ -443,11 +466,9 @@ def _changed_as_told(task: Task, result: dict[str, Any], templar: Templar, label
     data = task.data if isinstance(task.data, Mapping) else {}
     raw = data["changed_when"]
     conditions = raw if isinstance(raw, list) else [raw]
-    register = str(data.get("register") or "")
     for condition in conditions:
-        read = names_read(condition, True) if isinstance(condition, str) else frozenset()
-        if read is None or register and register in read:
-            raise _Unknown(f"the result of {label}, whose changed_when reads it")
+        if isinstance(condition, str) and names_read(condition, True) is None:
+            raise _Unknown(f"the result of {label}, whose changed_when reads what playbook-ls cannot read")
     decided = _decide(conditions, templar, label)
     if isinstance(decided, _Unknown):
         raise decided

@@ -36,11 +36,6 @@ PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_v
                       "dependency chain's roles (roles/r/tasks/group_vars for a role task, not the playbook's); "
                       "playbook-ls ignores the setting (the playbook's group_vars)")
 
-HANDLER_OF_INCLUDE_LOADING_NOWHERE = (
-    "a handler of a role include_role brings in a third time under a when false on every host: ansible's flush "
-    "runs the second include's copy (the third never loads), playbook-ls's order of values takes the third's, "
-    "which runs nowhere: one run fewer")
-
 GROUP_BY_ORDER = ("ansible_play_hosts of a play on a group group_by made from hosts of one batch: ansible lists them "
                   "in the order their results came in; playbook-ls says that order is the run's (unknown)")
 
@@ -53,7 +48,6 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
-    "role_handler_included_twice:roles/r/handlers/main.yml:6:b#3": HANDLER_OF_INCLUDE_LOADING_NOWHERE,
     **_at("deploy7_web_rolling", "web1.example.com web2.example.com web3.example.com",
           {"site.yml:147": GROUP_BY_ORDER}),
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
