@@ -199,16 +199,21 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
     if msg.startswith(TASK_FAILED):  # the engine's message already is the whole chain
         return [task, Event(msg[len(TASK_FAILED):])]
     if context is None:
-        if RAISED.match(msg) or result.get("unreachable"):  # AnsibleConnectionFailure is raised too
-            context = "task"
-        elif action in ACTION_ONLY or ACTION_MESSAGES.match(msg) or _failed_by_task(result):
-            context = "action"
-        else:
-            context = "module"
+        context = own_context(result, action)
+        context = "action" if context == "module" and _failed_by_task(result) else context
     if context == "task":
         # the template action's AnsibleFileNotFound keeps a cause of its own: not folded
         return [task, Event(msg, alone=msg.startswith("Could not find or access "))]
     return [task, Event("Action failed." if context == "action" else "Module failed."), Event(msg)]
+
+
+def own_context(result: Mapping[str, Any], action: str) -> str:
+    """Who reported a failure the action's result carries, the task's keywords aside: ``task``
+    (an exception), ``action`` (the action plugin's own result) or ``module``."""
+    msg = str(result.get("msg"))
+    if RAISED.match(msg) or result.get("unreachable"):  # AnsibleConnectionFailure is raised too
+        return "task"
+    return "action" if action in ACTION_ONLY or ACTION_MESSAGES.match(msg) else "module"
 
 
 def _failed_by_task(result: Mapping[str, Any]) -> bool:

@@ -148,6 +148,12 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
     # a command module's fail_json carries its exception, which a failed_when that clears the
     # failure keeps apart (a failure ansible's normalization adds later has none yet)
     module_exception = result.get("failed") is True and "rc" in result
+    # a failure of the module's own stays its own when failed_when keeps it (ansible normalized
+    # its error before the keywords ran): "Module failed: MSG", not the keywords' "Action failed"
+    if result.get("failed") is True:
+        from engine.run.error_block import CONTEXT_KEY, own_context
+
+        result.setdefault(CONTEXT_KEY, own_context(result, task.action))
     if "failed" not in result:
         result["failed"] = "rc" in result and result["rc"] not in (0, "0")
     result.setdefault("changed", False)
@@ -182,8 +188,23 @@ def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templa
 
 def attempt(task: Task, templar: Templar, action: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
     """One run of the task (one loop item) with its until/retries attempts and result conditions."""
-    return _with_exception(run_attempts(task, templar, action, apply_result_conditions,
-                                        lambda result: result_scope(task, result, templar)))
+    result = run_attempts(task, templar, action, apply_result_conditions,
+                          lambda result: result_scope(task, result, templar))
+    return _with_message(task, _with_exception(result))
+
+
+def _with_message(task: Task, result: dict[str, Any]) -> dict[str, Any]:
+    """A failed result without ``msg`` given the brief message of its error, as
+    ``result_dict_from_exception`` gives it at the end of ``TaskExecutor._execute`` (a module
+    result that ``failed_when`` or a broken ``changed_when`` failed: "Task failed: Action failed:
+    Unknown error."); the registered value and the callback see it."""
+    if result.get("failed") and "msg" not in result:
+        from engine.run.error_block import ERROR_KEY, brief, result_events
+
+        events = result_events(result, task.action, task)
+        result[ERROR_KEY] = events[1:]
+        result["msg"] = brief([event.msg for event in events])
+    return result
 
 
 def aggregate(results: list[dict[str, Any]]) -> dict[str, Any]:
