@@ -189,6 +189,27 @@ def _result_skipped(result: Any) -> bool:
     return bool(result.get("skipped", False))
 
 
+def _result_unreachable(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'unreachable' test expects a dictionary")
+    return bool(result.get("unreachable"))
+
+
+def _result_timedout(result: Any) -> bool:
+    if not isinstance(result, Mapping):
+        raise TemplateFailure("The 'timedout' test expects a dictionary")
+    return bool(result.get("timedout") and bool(result["timedout"].get("period")))
+
+
+def _not_a_number(value: Any) -> bool:
+    import math
+
+    try:
+        return math.isnan(value)
+    except TypeError:
+        return False
+
+
 TESTS: dict[str, Callable[..., bool]] = {
     "version": version_compare,
     "version_compare": version_compare,
@@ -207,7 +228,16 @@ TESTS: dict[str, Callable[..., bool]] = {
     "truthy": lambda v: bool(v),
     "falsy": lambda v: not bool(v),
     "subset": lambda a, b: set(a) <= set(b),
+    "issubset": lambda a, b: set(a) <= set(b),
     "superset": lambda a, b: set(a) >= set(b),
+    "issuperset": lambda a, b: set(a) >= set(b),
+    "nan": _not_a_number,
+    "isnan": _not_a_number,
+    "any": any,
+    "all": all,
+    "unreachable": _result_unreachable,
+    "reachable": lambda r: not _result_unreachable(r),
+    "timedout": _result_timedout,
     "contains": lambda seq, item: item in seq,
     "abs": lambda p: os.path.isabs(str(p)),
 }

@@ -2,7 +2,8 @@
 engine lacked (bench/role_usage.py counts them), ported from ``plugins/filter/core.py`` and
 ``mathstuff.py``: ``to_uuid``, ``subelements``, ``product`` and the other ``itertools`` ones,
 ``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``to_datetime``, ``extract``,
-``comment``, and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
+``comment``, ``path_join``, ``commonpath``, ``normpath``, ``win_splitdrive``, ``urldecode``, ``urlsplit``
+(``urls.py``, ``urlsplit.py``) and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
 and every builtin filter the engine has under its ``ansible.builtin.`` name too.
 """
 
@@ -10,11 +11,14 @@ from __future__ import annotations
 
 import itertools
 import math
+import ntpath
+import os
 import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
 from typing import Any
+from urllib.parse import unquote_plus
 
 from jinja2 import Environment, Undefined, pass_environment
 
@@ -211,6 +215,48 @@ def _plugin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+def _is_sequence(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, str | bytes)
+
+
+def path_join(paths: Any) -> str:
+    if isinstance(paths, str):
+        return os.path.join(paths)
+    if _is_sequence(paths):
+        return os.path.join(*paths)
+    raise TypeError(f"|path_join expects string or sequence, got {type(paths)} instead.")
+
+
+def commonpath(paths: Any) -> str:
+    if not _is_sequence(paths):
+        raise TypeError(f"|commonpath expects sequence, got {type(paths)} instead.")
+    return os.path.commonpath(paths)
+
+
+def split_url(value: Any, query: str = "", alias: str = "urlsplit") -> Any:
+    """``urlsplit``: the parts ``helpers.object_to_dict`` takes of the split URL, or one of them."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value)
+    results = {key: getattr(parts, key) for key in dir(parts)
+               if not (key.startswith("_") or key in ("count", "index", "geturl", "encode"))}
+    if query:
+        if query not in results:
+            raise ValueError(alias + f": unknown URL component: {query}")
+        return results[query]
+    return results
+
+
+def _text_result(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``unicode_wrap``: a ``str`` subclass the function returns comes back as ``str``."""
+
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        result = function(*args, **kwargs)
+        return str(result) if isinstance(result, str) else result
+
+    return wrapped
+
+
 FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name, function in {
     "to_uuid": to_uuid,
     "regex_escape": regex_escape,
@@ -230,6 +276,12 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "comment": comment,
     "human_to_bytes": human_to_bytes,
     "human_readable": human_readable,
+    "path_join": path_join,
+    "commonpath": commonpath,
+    "normpath": _text_result(os.path.normpath),
+    "win_splitdrive": _text_result(ntpath.splitdrive),
+    "urldecode": unquote_plus,
+    "urlsplit": split_url,
 }.items()}
 
 
