@@ -143,3 +143,30 @@ def play_blocks(play: Play, force: bool) -> list[Block]:
         wrapper.always = [play.flush]
         blocks.append(wrapper)
     return blocks
+
+
+def template_notify(task: Task, templar: Templar) -> None:
+    """``notify`` templated as ``post_validate`` templates it for each run of the task (before
+    ``environment`` and the arguments, whether or not the task changes anything): raises
+    TemplateFailure worded as ansible's "Error processing keyword 'notify'" when it cannot be."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    value = data.get("notify")
+    items = value if isinstance(value, list) else [value]
+    if not any(is_template(item) for item in items):
+        return
+    item_spans = list(getattr(value, "item_spans", ()))
+    where = getattr(data, "value_spans", {}).get("notify")
+    for index, item in enumerate(items):
+        try:
+            templar.template(item)
+        except TemplateFailure as exc:
+            from engine.run.error_block import Event
+            from engine.templating.errors import undefined_cause, value_origin
+
+            span = item_spans[index] if isinstance(value, list) and index < len(item_spans) else where
+            origin = value_origin(exc) if undefined_cause(exc) else None
+            failure = TemplateFailure(f"Task failed: Error processing keyword 'notify': {exc}")
+            failure.events = [Event("Error processing keyword 'notify'.", where),  # type: ignore[attr-defined]
+                              Event(str(exc), origin or span)]
+            raise failure from exc
+
