@@ -13,6 +13,8 @@ arguments and keywords, its roles' defaults and vars, the template files it name
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Iterator, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -227,14 +229,79 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
     tests = _engine_tests()
-    for text, place in scanned_texts(book, cache):
+    texts = list(scanned_texts(book, cache))
+    unread = _unread_task_vars(book, tasks)
+    for text, place in texts:
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
-                found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by its "
-                                 "process's hash seed: sort it)", place(line))
+                if text not in unread:
+                    found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
+                                     "its process's hash seed: sort it)", place(line))
                 continue
             lacking = not _has_lookup(name) if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
             if lacking:
                 found.setdefault(f"{kind} {name}", place(line))
     return list(found.items())
+
+
+# actions that hand their task's variables on to files the plan may not have read, or render a file
+_HANDING_ON = kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE | frozenset(
+    {"template", "ansible.builtin.template", "ansible.legacy.template"})
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MAX_READ = 1 << 20
+
+
+def _unread_task_vars(book: Playbook, tasks: list[Task]) -> set[str]:
+    """The texts of task ``vars`` that nothing can read: a task variable is templated only where
+    it is used (lazily), so a set-like filter's order in one whose name is written nowhere else
+    (in no file of the playbook's directories and roles: no task, variable, template or inventory
+    file there) never shows. A task that hands its variables on (an include, a template) keeps
+    its variables' declines."""
+    definitions: dict[str, set[str]] = {}  # a task variable's text -> its names
+    written: dict[str, int] = {}  # a name -> how many task vars define it
+    for task in tasks:
+        data = task.data if isinstance(task.data, Mapping) else {}
+        own = data.get("vars")
+        if task.action in _HANDING_ON or not isinstance(own, Mapping):
+            continue
+        for name, value in own.items():
+            written[str(name)] = written.get(str(name), 0) + 1
+            for text in _strings(value):
+                definitions.setdefault(text, set()).add(str(name))
+    if not definitions:
+        return set()
+    seen = dict.fromkeys(written, 0)
+    for path in _playbook_files(book, tasks):
+        try:
+            if os.path.getsize(path) > _MAX_READ:
+                return set()
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                words = _WORD.findall(handle.read())
+        except OSError:
+            return set()
+        for word in words:
+            if word in seen:
+                seen[word] += 1
+    unread = {name for name, count in seen.items() if count <= written[name]}
+    return {text for text, names in definitions.items() if names <= unread}
+
+
+def _playbook_files(book: Playbook, tasks: list[Task]) -> set[str]:
+    """Every file under the plays' directories and the roles' (their templates, variables and
+    inventories too)."""
+    tops = {play.basedir for play in book.plays if play.basedir}
+    tops |= {str(task.role.path) for task in tasks if getattr(task.role, "path", None)}
+    tops |= {os.path.dirname(task.span.file) for task in tasks if task.span is not None and task.span.file}
+    found: set[str] = set()
+    for top in tops:
+        for root, dirs, files in os.walk(top):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            found.update(os.path.join(root, name) for name in files)
+    return found
+
+
+def _strings(value: Any) -> Iterator[str]:
+    from engine.run.filter_check import strings
+
+    return strings(value)

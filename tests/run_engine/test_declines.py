@@ -165,3 +165,24 @@ def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, show
 ])
 def test_a_set_like_filters_order_that_cannot_show_is_not_declined(tmp_path: Path, unordered: str) -> None:
     assert _declined(tmp_path, f"    - debug: {{msg: \"{unordered}\"}}\n") == []
+
+
+def test_a_set_like_filters_order_in_a_task_variable_nothing_reads_is_not_declined(tmp_path: Path) -> None:
+    # task vars are templated where they are used: one that nothing names is never rendered
+    task = ("    - debug: {msg: done}\n      vars:\n        packages: \"{{ names | union(more) }}\"\n")
+    assert _declined(tmp_path, task) == []
+
+
+@pytest.mark.parametrize(("task", "files"), [
+    ("    - debug: {msg: \"{{ packages }}\"}\n      vars:\n        packages: \"{{ names | union(more) }}\"\n", {}),
+    # read through another variable, in a file of the playbook's directory
+    ("    - debug: {msg: \"{{ listed }}\"}\n      vars:\n        packages: \"{{ names | union(more) }}\"\n",
+     {"group_vars/all.yml": "listed: \"{{ packages }}\"\n"}),
+    # handed on to what an include loads
+    ("    - include_tasks: more.yml\n      vars:\n        packages: \"{{ names | union(more) }}\"\n",
+     {"more.yml": "- debug: {msg: x}\n"}),
+])
+def test_a_set_like_filters_order_in_a_task_variable_something_may_read_is_declined(
+        tmp_path: Path, task: str, files: dict[str, str]) -> None:
+    (problem,) = _declined(tmp_path, task, files)
+    assert "hash seed" in problem
