@@ -229,11 +229,11 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
     tests = _engine_tests()
-    texts = list(scanned_texts(book, cache))
-    unread = _unread_task_vars(book, tasks)
-    for text, place in texts:
+    unread: set[str] | None = None  # walked for only when a set-like filter's order shows
+    for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
+                unread = _unread_task_vars(book, tasks) if unread is None else unread
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
