@@ -51,7 +51,8 @@ RAISED = re.compile(
 )
 # failures that the action plugin of a module-backed action returns itself, before or instead of
 # running its module: "Action failed: MSG"
-ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest)$")
+ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest|src \(or content\) is required|"
+                             r"dest is required|src and content are mutually exclusive)$")
 TASK_FAILED = "Task failed: "
 
 

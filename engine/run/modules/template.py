@@ -98,6 +98,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                 ERROR_KEY: [Event(str(exc), value_origin(exc) or source)]}
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
+    if not params["dest"]:  # the copy action the template action hands the text to refuses it
+        return {"changed": False, "failed": True, "msg": "dest is required"}
     data = text.encode(params["output_encoding"])
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
                  header=rendering_path(source))
