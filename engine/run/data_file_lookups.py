@@ -32,7 +32,7 @@ CSV_OPTIONS: dict[str, Any] = {"col": 1, "keycol": 0, "default": None, "delimite
 CSV_INTEGERS = frozenset({"col", "keycol"})
 
 
-def _missing(call: Call, needle: str) -> None:
+def missing_file(call: Call, needle: str) -> None:
     """LookupBase.find_file_in_search_path's warning for a file it does not find."""
     if call.context.warn is not None:
         call.context.warn(f"Unable to find '{needle}' in expected paths (use -vvvvv to see paths)")
@@ -41,7 +41,7 @@ def _missing(call: Call, needle: str) -> None:
 def _find(call: Call, needle: Any) -> str | None:
     path = find_file(call.context, "files", str(needle))
     if path is None:
-        _missing(call, needle)
+        missing_file(call, needle)
     return path
 
 

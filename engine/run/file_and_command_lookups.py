@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.run.data_file_lookups import lookup_csvfile, lookup_ini
+from engine.run.data_file_lookups import lookup_csvfile, lookup_ini, missing_file
 from engine.run.template_vars import template_vars
 from engine.templating.file_search import find_file, lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
@@ -128,6 +128,7 @@ def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
     for term in terms:
         path = find_file(call.context, "templates", term)
         if not path:
+            missing_file(call, term)
             raise LookupFailure(f"the template file {term} could not be found for the lookup")
         text = _read_text(path)
         extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
@@ -148,6 +149,8 @@ def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
         term_file = os.path.basename(term)
         if term_file != term:
             found = [find_file(call.context, "files", os.path.dirname(term))]
+            if found[0] is None:
+                missing_file(call, os.path.dirname(term))
         else:
             found = []
             for path in call.context.search_paths or [call.context.basedir]:
