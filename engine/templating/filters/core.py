@@ -23,6 +23,7 @@ from urllib.parse import unquote_plus
 from jinja2 import Environment, Undefined, pass_environment
 
 from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFailure
+from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters.sizes import human_readable, human_to_bytes
 
 UUID_NAMESPACE_ANSIBLE = "361E6D51-FAEC-444A-9079-341386DA8E2E"
@@ -247,16 +248,6 @@ def split_url(value: Any, query: str = "", alias: str = "urlsplit") -> Any:
     return results
 
 
-def _text_result(function: Callable[..., Any]) -> Callable[..., Any]:
-    """``unicode_wrap``: a ``str`` subclass the function returns comes back as ``str``."""
-
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        result = function(*args, **kwargs)
-        return str(result) if isinstance(result, str) else result
-
-    return wrapped
-
-
 FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name, function in {
     "to_uuid": to_uuid,
     "regex_escape": regex_escape,
@@ -278,8 +269,8 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "human_readable": human_readable,
     "path_join": path_join,
     "commonpath": commonpath,
-    "normpath": _text_result(os.path.normpath),
-    "win_splitdrive": _text_result(ntpath.splitdrive),
+    "normpath": _on_text(os.path.normpath),
+    "win_splitdrive": _on_text(ntpath.splitdrive),
     "urldecode": unquote_plus,
     "urlsplit": split_url,
 }.items()}
