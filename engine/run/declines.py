@@ -13,9 +13,10 @@ arguments and keywords, its roles' defaults and vars, the template files it name
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -213,9 +214,11 @@ def _numbers(node: Any) -> bool:
                                                 for item in node.items)
 
 
-def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
+                  extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
-    "test ansible.utils.ipv4") with where it is first written."""
+    "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
+    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
     from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import scanned_texts
     from engine.run.invocation_check import invocation_uses
@@ -233,7 +236,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
-                unread = _unread_task_vars(book, tasks) if unread is None else unread
+                unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) \
+                    if unread is None else unread
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
@@ -249,15 +253,21 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
 _HANDING_ON = kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE | frozenset(
     {"template", "ansible.builtin.template", "ansible.legacy.template"})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# a template that reads variables by a name it builds: any task variable may be the one
+_BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b|"
+                         r"(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?vars['\"]|\bvarnames\b|"
+                         r"\bvar\s*[:=]\s*['\"]?vars\b")
 _MAX_READ = 1 << 20
 
 
-def _unread_task_vars(book: Playbook, tasks: list[Task]) -> set[str]:
+def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                      extra_vars: Mapping[str, Any]) -> set[str]:
     """The texts of task ``vars`` that nothing can read: a task variable is templated only where
     it is used (lazily), so a set-like filter's order in one whose name is written nowhere else
-    (in no file of the playbook's directories and roles: no task, variable, template or inventory
-    file there) never shows. A task that hands its variables on (an include, a template) keeps
-    its variables' declines."""
+    (in no file of the playbook's directories and roles, of the inventory's sources wherever they
+    are, nor in the extra vars) never shows. A task that hands its variables on (an include, a
+    template) keeps its variables' declines, and none is relieved where a text reads variables by
+    a name it builds (``vars[...]``, ``lookup('vars', ...)``, ``varnames``): it may build any."""
     definitions: dict[str, set[str]] = {}  # a task variable's text -> its names
     written: dict[str, int] = {}  # a name -> how many task vars define it
     for task in tasks:
@@ -272,15 +282,19 @@ def _unread_task_vars(book: Playbook, tasks: list[Task]) -> set[str]:
     if not definitions:
         return set()
     seen = dict.fromkeys(written, 0)
-    for path in _playbook_files(book, tasks):
+    texts = [json.dumps(extra_vars, default=str)]
+    for path in sorted(_playbook_files(book, tasks) | _source_files(inventory_sources)):
         try:
             if os.path.getsize(path) > _MAX_READ:
                 return set()
             with open(path, encoding="utf-8", errors="replace") as handle:
-                words = _WORD.findall(handle.read())
+                texts.append(handle.read())
         except OSError:
             return set()
-        for word in words:
+    for text in texts:
+        if _BUILT_NAME.search(text):
+            return set()
+        for word in _WORD.findall(text):
             if word in seen:
                 seen[word] += 1
     unread = {name for name, count in seen.items() if count <= written[name]}
@@ -298,6 +312,25 @@ def _playbook_files(book: Playbook, tasks: list[Task]) -> set[str]:
         for root, dirs, files in os.walk(top):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             found.update(os.path.join(root, name) for name in files)
+    return found
+
+
+def _source_files(sources: Sequence[str]) -> set[str]:
+    """The files of the inventory's sources (a directory's, with its group_vars and host_vars),
+    and the group_vars and host_vars beside a source file."""
+    found: set[str] = set()
+    for source in sources:
+        if not os.path.exists(source):
+            continue
+        directory = source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source))
+        if not os.path.isdir(source):
+            found.add(source)
+        tops = [source] if os.path.isdir(source) else \
+            [os.path.join(directory, "group_vars"), os.path.join(directory, "host_vars")]
+        for top in tops:
+            for root, dirs, files in os.walk(top):
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                found.update(os.path.join(root, name) for name in files)
     return found
 
 

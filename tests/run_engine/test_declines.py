@@ -12,10 +12,11 @@ from engine.flow.plan import RunOptions
 from engine.run.preflight import make_run_plan, unknown_module_problems
 
 
-def _declined(root: Path, tasks: str, files: dict[str, str] | None = None) -> list[str]:
+def _declined(root: Path, tasks: str, files: dict[str, str] | None = None, inventory: str = "localhost,",
+              extra_vars: dict[str, str] | None = None) -> list[str]:
     write(root, {"site.yml": "- hosts: all\n  gather_facts: false\n  tasks:\n" + tasks, **(files or {})})
-    plan = make_run_plan(RunOptions(playbook=str(root / "site.yml"), inventory=["localhost,"]),
-                         has_module=lambda action: True)
+    plan = make_run_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[inventory],
+                                    extra_vars=extra_vars or {}), has_module=lambda action: True)
     return [str(problem) for problem in unknown_module_problems(plan)]
 
 
@@ -186,3 +187,28 @@ def test_a_set_like_filters_order_in_a_task_variable_something_may_read_is_decli
         tmp_path: Path, task: str, files: dict[str, str]) -> None:
     (problem,) = _declined(tmp_path, task, files)
     assert "hash seed" in problem
+
+
+UNION_IN_TASK_VARS = "      vars:\n        packages: \"{{ names | union(more) }}\"\n"
+
+
+@pytest.mark.parametrize("debug", [
+    "    - debug: {var: vars}\n",  # every variable, the task's own too
+    "    - debug: {msg: \"{{ vars['pack' ~ 'ages'] }}\"}\n",
+    "    - debug: {msg: \"{{ lookup('vars', 'pack' + 'ages') }}\"}\n",
+])
+def test_a_task_variable_read_by_a_built_name_keeps_its_decline(tmp_path: Path, debug: str) -> None:
+    (problem,) = _declined(tmp_path, debug + UNION_IN_TASK_VARS)
+    assert "hash seed" in problem
+
+
+def test_a_task_variable_named_by_an_inventory_elsewhere_or_the_extra_vars_keeps_its_decline(tmp_path: Path) -> None:
+    inventory = tmp_path / "elsewhere" / "hosts.ini"
+    write(tmp_path / "elsewhere", {"hosts.ini": "localhost ansible_connection=local\n",
+                                   "group_vars/all.yml": "listed: \"{{ packages }}\"\n"})
+    task = "    - debug: {msg: \"{{ listed }}\"}\n" + UNION_IN_TASK_VARS
+    (problem,) = _declined(tmp_path / "book", task, inventory=str(inventory))
+    assert "hash seed" in problem
+    (problem,) = _declined(tmp_path / "other", task, extra_vars={"listed": "{{ packages }}"})
+    assert "hash seed" in problem
+    assert _declined(tmp_path / "third", task) == []  # listed is undefined: packages is never read
