@@ -297,11 +297,11 @@ class Callback:
 
     def _item(self, host: str, action: str, item: dict[str, Any]) -> None:
         label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", item.get("item"))
-        if item.get("skipped"):
+        if item.get("failed"):  # a skipped result that failed its until, say: failed first, as _run_loop sends it
+            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
+        elif item.get("skipped"):
             shown = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"skipping: [{host}] => (item={label}) {shown}")
-        elif item.get("failed"):
-            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
         else:
             status = "changed" if item.get("changed") else "ok"
             tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""

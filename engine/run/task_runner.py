@@ -16,15 +16,12 @@ from engine.booleans import boolean
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
-from engine.run.retries import run_attempts
+from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
 
 ModuleLookup = Callable[[str], Any]
-ACTION_SKIP = "_ansible_action_skip"
-"""Marks a result an action plugin skipped by raising AnsibleActionSkip (script, uri in check mode,
-unarchive's ``creates``): ansible's result of it has no ``failed`` key."""
 NO_TRACEBACK = "(traceback unavailable)"
 """What ansible 2.19 puts under ``exception`` in every failed result of a task run (not in a loop's
 aggregate result): the error summary it raises from a failed result, without a traceback."""
