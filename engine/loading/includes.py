@@ -31,6 +31,20 @@ if TYPE_CHECKING:
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+class MissingInclude(TemplateFailure):
+    """The file an ``include_tasks`` names is not there: the task itself ran (ok), and the
+    strategy fails the host when it loads the file (``_load_included_file``), with ``reason``."""
+
+    def __init__(self, target: str, path: str) -> None:
+        super().__init__(f"Could not find or access '{target}' on the Ansible Controller.")
+        self.target = target
+        cant = f"Could not find or access '{path}' on the Ansible Controller"
+        # the loader's error about the file, with its causes, as str(AnsibleError) chains them
+        self.reason = (f"{cant}: Unable to retrieve file contents.\n{cant}.\nIf you are using a module and expect "
+                       f"the file to exist on the remote, see the remote_src option: [Errno 2] No such file or "
+                       f"directory: '{path}'")
+
+
 MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
 
 
@@ -108,7 +122,8 @@ class IncludeLoader:
         candidates.append(os.path.join(ctx.basedir, target))
         path = next((c for c in candidates if paths.isfile(c)), None)
         if path is None:
-            raise TemplateFailure(f"Could not find or access '{target}' on the Ansible Controller.")
+            # IncludedFile.process_include_results: every search ends in the loader's path_dwim
+            raise MissingInclude(target, os.path.normpath(os.path.join(ctx.basedir, os.path.expanduser(target))))
         path = os.path.normpath(path)
         key = (id(task), path, repr(sorted(params.items(), key=str)))
         if key not in self._loaded:

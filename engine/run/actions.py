@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.flow.loops import loop_of
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
+from engine.loading.includes import MissingInclude
 from engine.loading.model import Block, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
@@ -30,6 +32,8 @@ from engine.variables.manager import SET
 
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC = kw._family("validate_argument_spec")
+MISSING_INCLUDE = "_ansible_missing_include"
+"""The reason the file a (not looped) include_tasks names cannot be loaded, on its ok result."""
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
@@ -71,6 +75,11 @@ class TaskActions:
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
+            except MissingInclude as exc:
+                if loop_of(task) is not None:
+                    return failed_result(str(exc))
+                # the include itself ran: the strategy fails the host when it loads the file
+                return {"changed": False, "include": exc.target, MISSING_INCLUDE: exc.reason}
             except TemplateFailure as exc:
                 return failed_result(str(exc))
             step.blocks += blocks

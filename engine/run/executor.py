@@ -18,7 +18,7 @@ from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import IncludeLoader
 from engine.loading.model import Block, Play, Task
-from engine.run.actions import INCLUDE_VARS, META, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
+from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome
 from engine.run.censoring import no_log
@@ -510,10 +510,17 @@ class Executor(TaskActions):
         if step.outcome.status == "changed":
             self.handlers.notify(task, host.name, templar, self.callback.warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
+        missing = result.pop(MISSING_INCLUDE, None)
         self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
                              and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=plain_name(task, title), delegated=target, no_log=hidden,
-                             task=task)
+                             task=task, counted=missing is None)
+        if missing is not None and step.outcome.status != "failed":
+            # the linear strategy's load of the file fails: its error, then the include's own
+            # result failed with the reason (counted, whatever ignore_errors says; no rescued)
+            step.outcome = Outcome("failed")
+            self.callback.result(title, host.name, task.action, {**result, "failed": True, "reason": missing},
+                                 step.outcome, False, task=task)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step
