@@ -24,7 +24,9 @@ from engine.run.callback import Outcome
 from engine.run.environment import task_environment
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.task_runner import failed_result, include_item_vars, keyword, truth
+from engine.run.type_warnings import warn_for_arguments
 from engine.run.workdir import absolute, module_directory
+from engine.templating.finalize import converted_types
 from engine.templating.templar import Templar, TemplateFailure
 from engine.templating.value_origins import set_fact_origins
 from engine.values import untrusted
@@ -96,11 +98,14 @@ class TaskActions:
             self.includes.announce.clear()
             return result
         try:
-            args = templar.template(dict(task.args))
+            with converted_types() as converted:
+                args = templar.template(dict(task.args))
         except TemplateFailure as exc:
             from engine.run.error_block import finalization_failure
 
             return finalization_failure(task, templar.template, exc)
+        if converted:
+            warn_for_arguments(task, templar.template, self.callback.warning)
         state = self.variables.state(run.host.name)
         try:
             data = task.data if isinstance(task.data, Mapping) else {}  # task-only keywords

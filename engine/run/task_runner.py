@@ -17,6 +17,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
 from engine.run.retries import ACTION_SKIP, run_attempts
+from engine.run.type_warnings import warning_at
 from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
@@ -234,7 +235,10 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
     except TemplateFailure as exc:
         return _with_exception(_failure(exc))
     try:
-        items = loop_items(loop[0], loop[1], loop_templar)
+        spans = getattr(task.data, "value_spans", None) or {}
+        with warning_at(spans.get(next((k for k in task.data if k == "loop" or str(k).startswith("with_")), None)),
+                        warn):
+            items = loop_items(loop[0], loop[1], loop_templar)
     except TemplateFailure as exc:
         if undefined_cause(exc):  # TaskExecutor keeps an undefined loop's error until when is known
             try:

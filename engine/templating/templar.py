@@ -629,7 +629,7 @@ class Templar:
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, list | dict | tuple):
-                result = finalized(result)
+                result = finalized(result, top_level=True)
         except TemplateFailure:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression

@@ -2,7 +2,8 @@
 engine lacked (bench/role_usage.py counts them), ported from ``plugins/filter/core.py`` and
 ``mathstuff.py``: ``to_uuid``, ``subelements``, ``product`` and the other ``itertools`` ones,
 ``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``to_datetime``, ``extract``,
-``comment``, and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
+``comment``, ``groupby`` (its groups of a type of their own), and ``human_to_bytes`` / ``human_readable``
+(``sizes.py``);
 and every builtin filter the engine has under its ``ansible.builtin.`` name too.
 """
 
@@ -14,7 +15,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 
 from jinja2 import Environment, Undefined, pass_environment
 
@@ -231,6 +232,29 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "human_to_bytes": human_to_bytes,
     "human_readable": human_readable,
 }.items()}
+
+
+class GroupTuple(NamedTuple):
+    """What ansible's ``groupby`` makes of each of Jinja's groups (a type of its own, which a
+    template's result converts to a list with a warning)."""
+
+    grouper: Any
+    list: Any
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+@pass_environment
+def groupby(environment: Any, value: Any, attribute: str | int, default: Any = None,
+            case_sensitive: bool = False) -> list[GroupTuple]:
+    from jinja2.filters import sync_do_groupby
+
+    return [GroupTuple(group.grouper, group.list)
+            for group in sync_do_groupby(environment, value, attribute, default, case_sensitive)]
+
+
+FILTERS["groupby"] = groupby
 
 
 def with_builtin_names(filters: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
