@@ -216,7 +216,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
     "test ansible.utils.ipv4") with where it is first written."""
     from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import scanned_texts
-    from engine.run.invocation_check import invocation_uses
+    from engine.run.invocation_check import failed_result_uses, invocation_uses
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
@@ -226,6 +226,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None) -> list[tupl
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
+    for play in book.plays:
+        for what, task in failed_result_uses([*play.compile(), *play.handlers]):
+            found.setdefault(what, task.span)
     tests = _engine_tests()
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
