@@ -279,6 +279,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 item_result["_ansible_item_label"] = templar.child(scope).template(control.label)
             except TemplateFailure as exc:
                 item_result.update(failed=True, msg=f"Failed to template loop_control.label: {exc}")
+        else:  # the label's default is "{{ LOOP_VAR }}": the item, whatever the loop var's name
+            item_result["_ansible_item_label"] = scope[control.loop_var]
         results.append(item_result)
         # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
         # registered result, so the next item sees them
