@@ -63,7 +63,7 @@ def _number(templar: Templar, value: Any, name: str, kind: type[int] | type[floa
 def _until(task: Task, conditions: list[Any], scope: Templar) -> bool:
     """Whether every ``until`` condition holds; one that cannot be evaluated fails the task (it is
     raised out of ansible's attempt loop), caused by the error at the condition as written."""
-    from engine.run.task_runner import condition_failure
+    from engine.run.conditions import condition_failure
 
     written = _task_data(task).get("until")
     for index, condition in enumerate(conditions):

@@ -16,9 +16,10 @@ from engine.booleans import boolean
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
+from engine.run.conditions import ConditionFailure, condition_failure
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
-from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
+from engine.templating.errors import undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
 
@@ -41,28 +42,6 @@ def skipped_result(condition: Any) -> dict[str, Any]:
 
 def failed_result(message: str) -> dict[str, Any]:
     return {"failed": True, "msg": message, "changed": False}
-
-
-class ConditionFailure(TemplateFailure):
-    """A ``when`` condition that cannot be evaluated, with where it is written."""
-
-    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None) -> None:
-        super().__init__(message)
-        self.span, self.help, self.origin = span, help, origin
-
-
-UNDEFINED_IN_CONDITION = "Error while evaluating conditional: "
-
-
-def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
-    """The failure of a condition written at ``span``: a broken one names where its value
-    comes from (the condition itself when nothing else is known), with ansible's help text;
-    an undefined value met in a variable's template is chained to where that value is written."""
-    if isinstance(exc, BrokenConditional):
-        written_at = span._replace(file=os.path.abspath(span.file)).human() if span is not None else None
-        return ConditionFailure(exc.message(written_at), span, BrokenConditional.HELP)
-    origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
-    return ConditionFailure(str(exc), span, origin=origin)
 
 
 def false_condition(task: Task, templar: Templar) -> Any:
