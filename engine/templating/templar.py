@@ -49,7 +49,7 @@ from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import finalized, omitted, syntax_error
-from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
 from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
@@ -150,10 +150,10 @@ def _classes() -> tuple[type, type, type]:
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.runtime import Macro
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.sandbox import SandboxedEnvironment
     from jinja2.utils import missing
 
-    class RuntimeEnvironment(ImmutableSandboxedEnvironment):
+    class RuntimeEnvironment(SandboxedEnvironment):  # AnsibleEnvironment's: lists change in place
         code_generator_class = NativeCodeGenerator
         concat = staticmethod(_native_concat)  # type: ignore[assignment]
         intercepted_binops = frozenset({"*", "**"})
@@ -616,7 +616,7 @@ class Templar:
             env = bounded_environment() if bounded else environment()
         name = _plain_name(text, expression)
         try:
-            scope = self._scope(env)
+            scope = own_copies(text, self._scope(env))
             if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
                 value = scope[name]
                 if not isinstance(value, Undefined):
