@@ -7,9 +7,35 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
+from itertools import chain, islice
 from typing import Any
 
 from engine.values import OMIT_TOKEN
+
+INT_BITWISE = frozenset({"__and__", "__lshift__", "__or__", "__rshift__", "__xor__"})
+"""What AnsibleEnvironment allows of an int that the sandbox would refuse (its bitwise operators)."""
+
+
+def native_concat(values: Iterator[Any]) -> Any:
+    """ansible 2.19's ``AnsibleEnvironment.concat``: None nodes are dropped (no literal "None"),
+    a template with no node is None, one node keeps its value's type; anything else is text."""
+    present = (v for v in values if v is not None)
+    head = list(islice(present, 2))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    return "".join(concat_text(v) for v in chain(head, present))
+
+
+def concat_text(value: Any) -> str:
+    """A piece of a template's text output as 2.19's concat finalizes it before joining
+    (``FinalizeMode.CONCAT``): ``omit`` leaves no text, a list or dict drops its omits and shows
+    its tuples as lists."""
+    if omitted(value):
+        return ""
+    return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
+
 
 _CONVERTED: ContextVar[list[str] | None] = ContextVar("converted_types", default=None)
 
