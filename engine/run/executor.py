@@ -507,14 +507,18 @@ class Executor(TaskActions):
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
                 self.variables.state(name).origins[SET].pop(register, None)  # a result carries no origin
-        if step.outcome.status == "changed":
-            self.handlers.notify(task, host.name, templar, self.callback.warning)
+        # the strategy reads the notifications before it shows the result, after a loop's items
+        looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
+        if notifying and not looped:
+            self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
         missing = result.pop(MISSING_INCLUDE, None)
-        self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
-                             and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
+        self.callback.result(title, host.name, task.action, result, step.outcome, looped,
+                             is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=plain_name(task, title), delegated=target, no_log=hidden,
                              task=task, counted=missing is None)
+        if notifying and looped:
+            self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         if missing is not None and step.outcome.status != "failed":
             # the linear strategy's load of the file fails: its error, then the include's own
             # result failed with the reason (counted, whatever ignore_errors says; no rescued)
