@@ -190,7 +190,8 @@ class Callback:
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
                is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "",
-               delegated: str | None = None, no_log: bool = False, task: Task | None = None) -> None:
+               delegated: str | None = None, no_log: bool = False, task: Task | None = None,
+               diff: bool | None = None) -> None:
         """Print one task result for one host, count it (unless the strategy does not, as for a
         skipped meta task) and record it; ``retry_name`` names the task in retry lines,
         ``delegated`` the host the task was delegated to, ``no_log`` censors what is shown,
@@ -208,7 +209,7 @@ class Callback:
         items = is_loop and isinstance(result.get("results"), list)
         if not items:
             self._displayed(result)
-        show_diff = self._diff_mode(task)
+        show_diff = self._diff_mode(task) if diff is None else diff
         if show_diff and not items:
             self._print_diffs(result)
         if not items:

@@ -516,7 +516,7 @@ class Executor(TaskActions):
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
                              is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=plain_name(task, title), delegated=target, no_log=hidden,
-                             task=task, counted=missing is None)
+                             task=task, counted=missing is None, diff=_templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         if missing is not None and step.outcome.status != "failed":
@@ -624,6 +624,18 @@ class Executor(TaskActions):
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
             self._announce_includes()
+
+
+def _templated_diff(task: Task, templar: Templar) -> bool | None:
+    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
+    (the callback reads a written one itself), else None."""
+    value = keyword(task, "diff")
+    if not (isinstance(value, str) and "{" in value):
+        return None
+    try:
+        return truth(value, templar)
+    except TemplateFailure:
+        return None
 
 
 def _has_loop(task: Task) -> bool:
