@@ -33,7 +33,7 @@ from engine.values import untrusted
 from engine.variables.manager import SET
 
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
-VALIDATE_SPEC = kw._family("validate_argument_spec")
+VALIDATE_SPEC, ASSERT = kw._family("validate_argument_spec"), kw._family("assert")
 MISSING_INCLUDE = "_ansible_missing_include"
 """The reason the file a (not looped) include_tasks names cannot be loaded, on its ok result."""
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
@@ -99,7 +99,9 @@ class TaskActions:
             return result
         try:
             with converted_types() as converted:
-                args = templar.template(dict(task.args))
+                args = templar.template({k: v for k, v in task.args.items() if not (action in ASSERT and k == "that")})
+            if action in ASSERT and "that" in task.args:
+                args["that"] = _assert_conditions(task.args["that"], templar)
         except TemplateFailure as exc:
             from engine.run.error_block import finalization_failure
 
@@ -215,3 +217,20 @@ class TaskActions:
             for name in self.context.hosts_all:
                 self.variables.state(name).facts.clear()
         return True
+
+
+def _assert_conditions(that: Any, templar: Templar) -> Any:
+    """``that`` as the assert action finalizes it (``finalize_task_arg``): its conditions are
+    evaluated as written, not templated first; only a string that is wholly one template is
+    rendered, and kept rendered when it gives a list of conditions."""
+    if not isinstance(that, str):
+        return that
+    text = that.strip()
+    if text.startswith("{{") and text.endswith("}}"):
+        try:
+            rendered = templar.template(that)
+        except TemplateFailure:
+            return that
+        if isinstance(rendered, list):
+            return rendered
+    return that
