@@ -20,7 +20,7 @@ from engine.loading.includes import IncludeLoader
 from engine.loading.model import Block, Play, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
-from engine.run.callback import Callback, Outcome
+from engine.run.callback import Callback, Outcome, is_failed
 from engine.run.censoring import no_log
 from engine.run.delegation import (
     DELEGATED,
@@ -587,7 +587,7 @@ class Executor(TaskActions):
         return result
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
-        if result.get("failed"):
+        if is_failed(result):
             try:
                 ignored = truth(keyword(task, "ignore_errors"), templar)
             except TemplateFailure:
