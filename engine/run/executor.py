@@ -39,7 +39,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
-from engine.run.play_warnings import play_start_warnings
+from engine.run.play_warnings import play_start_warnings, stored_name_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -507,10 +507,15 @@ class Executor(TaskActions):
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
                 self.variables.state(name).origins[SET].pop(register, None)  # a result carries no origin
-        # the strategy reads the notifications before it shows the result, after a loop's items
+        # the strategy reads the notifications and stores facts before it shows the result (after
+        # a loop's items), and registers it after
         looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
-        if notifying and not looped:
-            self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)
+        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT)
+        if not looped:
+            if notifying:
+                self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)
+            for warning in fact_warnings:
+                self.callback.warning(warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
         missing = result.pop(MISSING_INCLUDE, None)
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
@@ -519,6 +524,8 @@ class Executor(TaskActions):
                              task=task, counted=missing is None, diff=_templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
+        for warning in [*(fact_warnings if looped else []), *register_warnings]:
+            self.callback.warning(warning)
         if missing is not None and step.outcome.status != "failed":
             # the linear strategy's load of the file fails: its error, then the include's own
             # result failed with the reason (counted, whatever ignore_errors says; no rescued)
