@@ -148,6 +148,9 @@ def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
         term_file = os.path.basename(term)
         if term_file != term:
             found = [find_file(call.context, "files", os.path.dirname(term))]
+            if found[0] is None and call.context.warn is not None:  # find_file_in_search_path's warning
+                call.context.warn(f"Unable to find '{os.path.dirname(term)}' in expected paths "
+                                  "(use -vvvvv to see paths)")
         else:
             found = []
             for path in call.context.search_paths or [call.context.basedir]:
