@@ -31,6 +31,20 @@ if TYPE_CHECKING:
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+class MissingInclude(TemplateFailure):
+    """The file an ``include_tasks`` names is not there: the task itself ran (ok), and the
+    strategy fails the host when it loads the file (``_load_included_file``), with ``reason``."""
+
+    def __init__(self, target: str, path: str) -> None:
+        super().__init__(f"Could not find or access '{target}' on the Ansible Controller.")
+        self.target = target
+        cant = f"Could not find or access '{path}' on the Ansible Controller"
+        # the loader's error about the file, with its causes, as str(AnsibleError) chains them
+        self.reason = (f"{cant}: Unable to retrieve file contents.\n{cant}.\nIf you are using a module and expect "
+                       f"the file to exist on the remote, see the remote_src option: [Errno 2] No such file or "
+                       f"directory: '{path}'")
+
+
 MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
 
 
@@ -64,6 +78,12 @@ class IncludeLoader:
         loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
         if isinstance(loop_var, str) and loop_var in readable:
             params[loop_var] = readable[loop_var]
+        # IncludedFile's special vars: the loop's index_var and, extended, ansible_loop too
+        index_var = readable.get("ansible_index_var")
+        if isinstance(index_var, str) and index_var in readable:
+            params[index_var] = readable[index_var]
+        if isinstance(loop_var, str) and "ansible_loop" in readable:
+            params["ansible_loop"] = readable["ansible_loop"]
         ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
                   handler=task.handler, dynamic=True)
         self.handlers = []
@@ -108,7 +128,8 @@ class IncludeLoader:
         candidates.append(os.path.join(ctx.basedir, target))
         path = next((c for c in candidates if paths.isfile(c)), None)
         if path is None:
-            raise TemplateFailure(f"Could not find or access '{target}' on the Ansible Controller.")
+            # IncludedFile.process_include_results: every search ends in the loader's path_dwim
+            raise MissingInclude(target, os.path.normpath(os.path.join(ctx.basedir, os.path.expanduser(target))))
         path = os.path.normpath(path)
         key = (id(task), path, repr(sorted(params.items(), key=str)))
         if key not in self._loaded:

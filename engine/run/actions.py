@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.flow.loops import loop_of
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
+from engine.loading.includes import MissingInclude
 from engine.loading.model import Block, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
@@ -23,14 +25,18 @@ from engine.run.environment import task_environment
 from engine.run.handlers import template_notify
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.task_runner import failed_result, include_item_vars, keyword, truth
+from engine.run.type_warnings import warn_for_arguments
 from engine.run.workdir import absolute, module_directory
+from engine.templating.finalize import converted_types
 from engine.templating.templar import Templar, TemplateFailure
 from engine.templating.value_origins import set_fact_origins
 from engine.values import untrusted
 from engine.variables.manager import SET
 
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
-VALIDATE_SPEC = kw._family("validate_argument_spec")
+VALIDATE_SPEC, ASSERT = kw._family("validate_argument_spec"), kw._family("assert")
+MISSING_INCLUDE = "_ansible_missing_include"
+"""The reason the file a (not looped) include_tasks names cannot be loaded, on its ok result."""
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
 
 
@@ -73,6 +79,11 @@ class TaskActions:
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
+            except MissingInclude as exc:
+                if loop_of(task) is not None:
+                    return failed_result(str(exc))
+                # the include itself ran: the strategy fails the host when it loads the file
+                return {"changed": False, "include": exc.target, MISSING_INCLUDE: exc.reason}
             except TemplateFailure as exc:
                 return failed_result(str(exc))
             step.blocks += blocks
@@ -89,11 +100,16 @@ class TaskActions:
             self.includes.announce.clear()
             return result
         try:
-            args = templar.template(dict(task.args))
+            with converted_types() as converted:
+                args = templar.template({k: v for k, v in task.args.items() if not (action in ASSERT and k == "that")})
+            if action in ASSERT and "that" in task.args:
+                args["that"] = _assert_conditions(task.args["that"], templar)
         except TemplateFailure as exc:
             from engine.run.error_block import finalization_failure
 
             return finalization_failure(task, templar.template, exc)
+        if converted:
+            warn_for_arguments(task, templar.template, self.callback.warning)
         state = self.variables.state(run.host.name)
         try:
             data = task.data if isinstance(task.data, Mapping) else {}  # task-only keywords
@@ -203,3 +219,20 @@ class TaskActions:
             for name in self.context.hosts_all:
                 self.variables.state(name).facts.clear()
         return True
+
+
+def _assert_conditions(that: Any, templar: Templar) -> Any:
+    """``that`` as the assert action finalizes it (``finalize_task_arg``): its conditions are
+    evaluated as written, not templated first; only a string that is wholly one template is
+    rendered, and kept rendered when it gives a list of conditions."""
+    if not isinstance(that, str):
+        return that
+    text = that.strip()
+    if text.startswith("{{") and text.endswith("}}"):
+        try:
+            rendered = templar.template(that)
+        except TemplateFailure:
+            return that
+        if isinstance(rendered, list):
+            return rendered
+    return that

@@ -90,6 +90,18 @@ def verbose_always(result: dict[str, Any], action: str) -> bool:
     return action in DEBUG_ACTIONS and not result.get("skipped") and not result.get("failed")
 
 
+def is_failed(result: Mapping[str, Any]) -> bool:
+    """``TaskResult.is_failed``: ``failed_when_result`` rules when the result (or an item of
+    it) has one (an until that ran out on a result failed_when cleared is not failed), else
+    ``failed``; each read at the top, else from any item."""
+    items = result.get("results") if isinstance(result.get("results"), list) else []
+    key = "failed_when_result" if "failed_when_result" in result or any(
+        isinstance(item, Mapping) and "failed_when_result" in item for item in items) else "failed"
+    if key in result:
+        return bool(result[key])
+    return any(isinstance(item, Mapping) and item.get(key) for item in items)
+
+
 def dump(result: dict[str, Any], action: str, verbosity: int, clean: bool = True) -> str:
     """``_dump_results`` after ``_clean_results``: internal keys gone (and ``failed``/``skipped``,
     which the callback's copy of a result, an item's too, leaves out), JSON sorted, indented when
@@ -190,7 +202,8 @@ class Callback:
 
     def result(self, title: str, host: str, action: str, result: dict[str, Any], outcome: Outcome,
                is_loop: bool, is_include: bool = False, counted: bool = True, retry_name: str = "",
-               delegated: str | None = None, no_log: bool = False, task: Task | None = None) -> None:
+               delegated: str | None = None, no_log: bool = False, task: Task | None = None,
+               diff: bool | None = None) -> None:
         """Print one task result for one host, count it (unless the strategy does not, as for a
         skipped meta task) and record it; ``retry_name`` names the task in retry lines,
         ``delegated`` the host the task was delegated to, ``no_log`` censors what is shown,
@@ -208,7 +221,7 @@ class Callback:
         items = is_loop and isinstance(result.get("results"), list)
         if not items:
             self._displayed(result)
-        show_diff = self._diff_mode(task)
+        show_diff = self._diff_mode(task) if diff is None else diff
         if show_diff and not items:
             self._print_diffs(result)
         if not items:
@@ -258,6 +271,8 @@ class Callback:
             self._print(f"fatal: [{host}]: FAILED! => {dump(result, action, self.verbosity)}")
         else:
             self._retries(host, result)
+            if raw.get("failed") and "exception" in raw:  # failed, yet not by its failed_when: the error shows
+                self._task_error(raw, action, task)
             shown = f" => {dump(result, action, self.verbosity)}" if self._is_verbose(result, action) else ""
             self._print(f"{outcome.status}: [{host}]{shown}")
         if outcome.status == "failed" and outcome.ignored:
@@ -297,11 +312,11 @@ class Callback:
 
     def _item(self, host: str, action: str, item: dict[str, Any]) -> None:
         label = CENSORED_ITEM if item.get(NO_LOG) else item.get("_ansible_item_label", item.get("item"))
-        if item.get("skipped"):
+        if is_failed(item):  # a skipped result that failed its until, say: failed first, as _run_loop sends it
+            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
+        elif item.get("skipped"):
             shown = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""
             self._print(f"skipping: [{host}] => (item={label}) {shown}")
-        elif item.get("failed"):
-            self._print(f"failed: [{host}] (item={label}) => {dump(item, action, self.verbosity)}")
         else:
             status = "changed" if item.get("changed") else "ok"
             tail = f" => {dump(item, action, self.verbosity)}" if self._is_verbose(item, action) else ""

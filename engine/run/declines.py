@@ -221,7 +221,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
     from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import scanned_texts
-    from engine.run.invocation_check import invocation_uses
+    from engine.run.invocation_check import failed_result_uses, invocation_uses
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
@@ -231,6 +231,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
+    for play in book.plays:
+        for what, task in failed_result_uses([*play.compile(), *play.handlers]):
+            found.setdefault(what, task.span)
     tests = _engine_tests()
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
     for text, place in scanned_texts(book, cache):

@@ -188,6 +188,8 @@ def _folds(event: Event, into: Event) -> bool:
 def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[Event]:
     """The chain ansible reports for a failed result of ``action`` in the task ``source`` (an
     engine Task, or None when there is none)."""
+    if "reason" in result and "include" in result and "msg" not in result:
+        return [Event(str(result["reason"]))]  # the strategy's error loading an included file
     task = Event("Task failed.", getattr(source, "span", None))
     chain = result.get(ERROR_KEY)
     if isinstance(chain, list) and chain:
@@ -224,7 +226,9 @@ def _failed_by_task(result: Mapping[str, Any]) -> bool:
     by_keywords = result.get("failed_when_result") is True or "attempts" in result
     # a condition that could not be evaluated keeps its error in place of its result
     errored = any(isinstance(result.get(f"{name}_when_result"), str) for name in ("changed", "failed"))
-    return (by_keywords or errored) and result.get("rc") in (0, "0", None)
+    # a module's failure its failed_when cleared, then until ran out: the keywords' failure
+    cleared = result.get("failed_when_result") is False
+    return (by_keywords or errored) and (result.get("rc") in (0, "0", None) or cleared)
 
 
 def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:

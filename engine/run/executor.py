@@ -18,9 +18,9 @@ from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import IncludeLoader
 from engine.loading.model import Block, Play, Task
-from engine.run.actions import INCLUDE_VARS, META, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
+from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
-from engine.run.callback import Callback, Outcome
+from engine.run.callback import Callback, Outcome, is_failed
 from engine.run.censoring import no_log
 from engine.run.delegation import (
     DELEGATED,
@@ -39,7 +39,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_roles
-from engine.run.play_warnings import play_start_warnings
+from engine.run.play_warnings import play_start_warnings, stored_name_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -507,13 +507,31 @@ class Executor(TaskActions):
                                    self.unreachable_hosts):
                 self.variables.state(name).nonpersistent[register] = registered(result)
                 self.variables.state(name).origins[SET].pop(register, None)  # a result carries no origin
-        if step.outcome.status == "changed":
-            self.handlers.notify(task, host.name, templar, self.callback.warning)
+        # the strategy reads the notifications and stores facts before it shows the result (after
+        # a loop's items), and registers it after
+        looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
+        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT)
+        if not looped:
+            if notifying:
+                self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)
+            for warning in fact_warnings:
+                self.callback.warning(warning)
         self.role_runs.task_done(task, host.name, step.outcome.status)
-        self.callback.result(title, host.name, task.action, result, step.outcome, "results" in result
-                             and _has_loop(task), is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
+        missing = result.pop(MISSING_INCLUDE, None)
+        self.callback.result(title, host.name, task.action, result, step.outcome, looped,
+                             is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=plain_name(task, title), delegated=target, no_log=hidden,
-                             task=task)
+                             task=task, counted=missing is None, diff=_templated_diff(task, templar))
+        if notifying and looped:
+            self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
+        for warning in [*(fact_warnings if looped else []), *register_warnings]:
+            self.callback.warning(warning)
+        if missing is not None and step.outcome.status != "failed":
+            # the linear strategy's load of the file fails: its error, then the include's own
+            # result failed with the reason (counted, whatever ignore_errors says; no rescued)
+            step.outcome = Outcome("failed")
+            self.callback.result(title, host.name, task.action, {**result, "failed": True, "reason": missing},
+                                 step.outcome, False, task=task)
         self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
         self.included_items.clear()
         return step
@@ -576,7 +594,7 @@ class Executor(TaskActions):
         return result
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
-        if result.get("failed"):
+        if is_failed(result):
             try:
                 ignored = truth(keyword(task, "ignore_errors"), templar)
             except TemplateFailure:
@@ -613,6 +631,18 @@ class Executor(TaskActions):
                 if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
                     self._finish_host(run, True)
             self._announce_includes()
+
+
+def _templated_diff(task: Task, templar: Templar) -> bool | None:
+    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
+    (the callback reads a written one itself), else None."""
+    value = keyword(task, "diff")
+    if not (isinstance(value, str) and "{" in value):
+        return None
+    try:
+        return truth(value, templar)
+    except TemplateFailure:
+        return None
 
 
 def _has_loop(task: Task) -> bool:

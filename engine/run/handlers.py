@@ -89,6 +89,24 @@ class Handlers:
             for handler in found:  # a handler's notification reaches the handlers after it now
                 self._notify_host(handler, host)
 
+    def notify_result(self, task: Task, host: str, result: Mapping[str, object], looped: bool,
+                      templar: Templar, warn: Callable[[str], None]) -> None:
+        """The notifications of ``task``'s changed result: a loop's are each item's (its
+        ``notify`` templated with the item, as each item's ``_ansible_notify`` holds it; an item
+        its ``when`` skipped has none), whichever items changed, as the strategy reads them."""
+        items = result.get("results")
+        if not looped or not isinstance(items, list):
+            self.notify(task, host, templar, warn)
+            return
+        for item in items:
+            if not isinstance(item, Mapping) or item.get("skip_reason") == "Conditional result was False":
+                continue
+            scope = {name: item[name] for name in ("ansible_loop",) if name in item}
+            for var in (item.get("ansible_loop_var"), item.get("ansible_index_var")):
+                if isinstance(var, str) and var in item:
+                    scope[var] = item[var]
+            self.notify(task, host, templar.child(scope), warn)
+
     def _notify_host(self, handler: Task, host: str) -> None:
         hosts = self.notified.setdefault(id(handler), [])
         if host not in hosts:

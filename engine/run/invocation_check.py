@@ -12,6 +12,10 @@ AnsibleModule does, its values but not its key order, so a debug that shows thei
 ordered), rather than differ in those lines, the engine declines the run before it starts
 (engine.run.declines), naming the registered variable.
 
+The same holds for ``ansible_failed_result`` in a rescue section: the failed result of a task
+of the block, which keeps its invocation; a debug that shows it whole after a block that holds
+a task of a module without the engine's exact invocation is declined too.
+
 Found as written, by name: a register templated, or an item list built elsewhere from the
 results, is not followed.
 """
@@ -23,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
 from engine.loading import keywords as kw
-from engine.loading.model import Task
+from engine.loading.model import Block, Task
 
 # Actions whose results carry no module's invocation: the executor's own and the action plugins
 # that run no module.
@@ -117,6 +121,54 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
                         var.strip(), name, bare="{{" not in var)) or shown) \
                         or any(not _one_expression(text) for text in shown):
                     yield f"debug of {name} (a module's invocation)", task
+
+
+FAILED_RESULT = "ansible_failed_result"
+
+
+def _section_tasks(items: list[Block | Task]) -> Iterator[Task]:
+    """The tasks of a block's section, those of nested blocks and static includes too."""
+    for item in items:
+        if isinstance(item, Block):
+            for section in (item.block, item.rescue, item.always):
+                yield from _section_tasks(section)
+        else:
+            yield item
+            for child in item.children:
+                yield from _section_tasks([child])
+
+
+def _blocks(items: list[Block | Task]) -> Iterator[Block]:
+    for item in items:
+        if isinstance(item, Block):
+            yield item
+            for section in (item.block, item.rescue, item.always):
+                yield from _blocks(section)
+        else:
+            yield from _blocks(list(item.children))
+
+
+def failed_result_uses(blocks: list[Block]) -> Iterator[tuple[str, Task]]:
+    """Each (what, task) of a rescue section that would show the invocation of a failed module
+    of its block in ``ansible_failed_result``: a debug of it whole, after a block with a module
+    whose invocation the engine does not make (or any module's, shown as text)."""
+    for block in _blocks(list(blocks)):
+        if not block.rescue:
+            continue
+        modules = [t.action for t in _section_tasks(block.block) if t.action not in NO_INVOCATION]
+        if not modules:
+            continue
+        inexact = any(action not in EXACT_INVOCATION for action in modules)
+        for task in _section_tasks(block.rescue):
+            if task.action not in kw._family("debug"):
+                continue
+            args = task.args if isinstance(task.args, Mapping) else {}
+            var, msg = args.get("var"), args.get("msg")
+            shown = [text for text in _strings(msg) if shows_whole_results(text, FAILED_RESULT)]
+            if inexact and ((isinstance(var, str) and shows_whole_results(
+                    var.strip(), FAILED_RESULT, bare="{{" not in var)) or shown) \
+                    or any(not _one_expression(text) for text in shown):
+                yield f"debug of {FAILED_RESULT} (a module's invocation)", task
 
 
 def _one_expression(text: str) -> bool:

@@ -55,3 +55,28 @@ def prompt_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
 def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callable[[str], None]) -> None:
     for warning in [*reserved_name_warnings(play, extra_vars), *prompt_warnings(play, extra_vars)]:
         warn(warning)
+
+
+def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -> tuple[list[str], list[str]]:
+    """``warn_if_reserved`` as the strategy stores a result: (the facts ``set_fact`` sets, each
+    at its name in the task's arguments; the ``register`` name, at its value), each a warning
+    when the name is reserved."""
+    from engine.run.error_block import Event, format_events
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    facts: list[str] = []
+    if set_fact:
+        written = data.get(task.action)
+        spans = getattr(written, "key_spans", {}) or {}
+        items = result.get("results") if isinstance(result.get("results"), list) else [result]
+        for item in items:
+            stored = item.get("ansible_facts") if isinstance(item, Mapping) else None
+            for name in sorted(stored, key=str) if isinstance(stored, Mapping) else ():  # args templated in name order
+                if name in RESERVED_NAMES:
+                    facts.append(format_events([Event(f"Found variable using reserved name {name!r}.",
+                                                      spans.get(name))]))
+    register = data.get("register")
+    registered = [format_events([Event(f"Found variable using reserved name {register!r}.",
+                                       (getattr(data, "value_spans", {}) or {}).get("register"))])] \
+        if isinstance(register, str) and register in RESERVED_NAMES else []
+    return facts, registered

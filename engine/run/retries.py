@@ -5,7 +5,9 @@ ansible runs the action ``1 + retries`` times at most (``retries`` defaults to 3
 gets ``attempts``; one that will be retried gets ``retries`` (the total number of runs) and is
 shown by the callback's "FAILED - RETRYING" line before ``delay`` seconds of sleep (default 5,
 negative means 1). When no attempt satisfies ``until``, the last result fails with ``attempts``
-set to one less than the runs made, as ansible 2.19 reports it.
+set to one less than the runs made, as ansible 2.19 reports it. An error the action raises
+(AnsibleActionFail and the like: a template's missing source) leaves the attempt loop at once:
+the task fails with it, unretried and without ``attempts``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ DEFAULT_RETRIES = 3
 DEFAULT_DELAY = 5
 Action = Callable[[Templar], dict[str, Any]]
 Conditions = Callable[[Task, dict[str, Any], Templar], None]
+ACTION_SKIP = "_ansible_action_skip"
+"""Marks a result an action plugin skipped by raising AnsibleActionSkip (script, uri in check mode,
+unarchive's ``creates``): ansible's result of it has no ``failed`` key."""
 RETRIED = "_ansible_retried"
 """Where the final result keeps copies of the results that were retried, for the callback to
 show before it (an item's before its item line, as ansible's streamed results come)."""
@@ -55,6 +60,31 @@ def _number(templar: Templar, value: Any, name: str, kind: type[int] | type[floa
                               f"or is not a number: {rendered!r}") from None
 
 
+def _until(task: Task, conditions: list[Any], scope: Templar) -> bool:
+    """Whether every ``until`` condition holds; one that cannot be evaluated fails the task (it is
+    raised out of ansible's attempt loop), caused by the error at the condition as written."""
+    from engine.run.conditions import condition_failure
+
+    written = _task_data(task).get("until")
+    for index, condition in enumerate(conditions):
+        try:
+            if not scope.evaluate(condition):
+                return False
+        except TemplateFailure as exc:
+            spans = getattr(written, "item_spans", None) or []
+            span = spans[index] if isinstance(written, list) and index < len(spans) else \
+                (getattr(task.data, "value_spans", None) or {}).get("until")
+            raise condition_failure(exc, span) from exc
+    return True
+
+
+def raised_out(result: Mapping[str, Any]) -> bool:
+    """Whether the action raised rather than returned ``result`` (a failure or a skip)."""
+    from engine.run.error_block import raised
+
+    return bool(result.get(ACTION_SKIP)) or bool(result.get("failed")) and raised(result)
+
+
 def run_attempts(task: Task, templar: Templar, action: Action, apply_conditions: Conditions,
                  scope_of: Callable[[dict[str, Any]], Templar]) -> dict[str, Any]:
     """The task's result after its attempts: ``action`` then ``apply_conditions`` (failed,
@@ -69,10 +99,13 @@ def run_attempts(task: Task, templar: Templar, action: Action, apply_conditions:
     retried: list[dict[str, Any]] = []
     for attempt in range(1, runs + 1):
         result = action(templar)
+        if raised_out(result):  # _execute's handler.run raised: out of the loop, unretried
+            apply_conditions(task, result, templar)
+            return result
         result["attempts"] = attempt  # before changed_when/failed_when, which may read it
         apply_conditions(task, result, templar)
         scope = scope_of(result)
-        done = all(scope.evaluate(c) for c in until) if until else not result.get("failed")
+        done = _until(task, until, scope) if until else not result.get("failed")
         if done:
             break
         if attempt < runs:

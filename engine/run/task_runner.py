@@ -16,15 +16,14 @@ from engine.booleans import boolean
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading.model import Task
-from engine.run.retries import run_attempts
-from engine.templating.errors import BrokenConditional, undefined_cause, value_origin
+from engine.run.conditions import ConditionFailure, condition_failure
+from engine.run.retries import ACTION_SKIP, run_attempts
+from engine.run.type_warnings import warning_at
+from engine.templating.errors import undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
 
 ModuleLookup = Callable[[str], Any]
-ACTION_SKIP = "_ansible_action_skip"
-"""Marks a result an action plugin skipped by raising AnsibleActionSkip (script, uri in check mode,
-unarchive's ``creates``): ansible's result of it has no ``failed`` key."""
 NO_TRACEBACK = "(traceback unavailable)"
 """What ansible 2.19 puts under ``exception`` in every failed result of a task run (not in a loop's
 aggregate result): the error summary it raises from a failed result, without a traceback."""
@@ -43,28 +42,6 @@ def skipped_result(condition: Any) -> dict[str, Any]:
 
 def failed_result(message: str) -> dict[str, Any]:
     return {"failed": True, "msg": message, "changed": False}
-
-
-class ConditionFailure(TemplateFailure):
-    """A ``when`` condition that cannot be evaluated, with where it is written."""
-
-    def __init__(self, message: str, span: Any, help: str | None = None, origin: Any = None) -> None:
-        super().__init__(message)
-        self.span, self.help, self.origin = span, help, origin
-
-
-UNDEFINED_IN_CONDITION = "Error while evaluating conditional: "
-
-
-def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
-    """The failure of a condition written at ``span``: a broken one names where its value
-    comes from (the condition itself when nothing else is known), with ansible's help text;
-    an undefined value met in a variable's template is chained to where that value is written."""
-    if isinstance(exc, BrokenConditional):
-        written_at = span._replace(file=os.path.abspath(span.file)).human() if span is not None else None
-        return ConditionFailure(exc.message(written_at), span, BrokenConditional.HELP)
-    origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
-    return ConditionFailure(str(exc), span, origin=origin)
 
 
 def false_condition(task: Task, templar: Templar) -> Any:
@@ -258,7 +235,10 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
     except TemplateFailure as exc:
         return _with_exception(_failure(exc))
     try:
-        items = loop_items(loop[0], loop[1], loop_templar)
+        spans = getattr(task.data, "value_spans", None) or {}
+        with warning_at(spans.get(next((k for k in task.data if k == "loop" or str(k).startswith("with_")), None)),
+                        warn):
+            items = loop_items(loop[0], loop[1], loop_templar)
     except TemplateFailure as exc:
         if undefined_cause(exc):  # TaskExecutor keeps an undefined loop's error until when is known
             try:
@@ -299,6 +279,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 item_result["_ansible_item_label"] = templar.child(scope).template(control.label)
             except TemplateFailure as exc:
                 item_result.update(failed=True, msg=f"Failed to template loop_control.label: {exc}")
+        else:  # the label's default is "{{ LOOP_VAR }}": the item, whatever the loop var's name
+            item_result["_ansible_item_label"] = scope[control.loop_var]
         results.append(item_result)
         # TaskExecutor updates the loop's task_vars with each item's facts (set_fact, say) and
         # registered result, so the next item sees them

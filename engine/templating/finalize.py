@@ -3,21 +3,74 @@ from the templar (which alone makes environments: the parser it needs is handed 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from itertools import chain, islice
 from typing import Any
 
 from engine.values import OMIT_TOKEN
 
+INT_BITWISE = frozenset({"__and__", "__lshift__", "__or__", "__rshift__", "__xor__"})
+"""What AnsibleEnvironment allows of an int that the sandbox would refuse (its bitwise operators)."""
 
-def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> list[Any] | dict[Any, Any]:
+
+def native_concat(values: Iterator[Any]) -> Any:
+    """ansible 2.19's ``AnsibleEnvironment.concat``: None nodes are dropped (no literal "None"),
+    a template with no node is None, one node keeps its value's type; anything else is text."""
+    present = (v for v in values if v is not None)
+    head = list(islice(present, 2))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    return "".join(concat_text(v) for v in chain(head, present))
+
+
+def concat_text(value: Any) -> str:
+    """A piece of a template's text output as 2.19's concat finalizes it before joining
+    (``FinalizeMode.CONCAT``): ``omit`` leaves no text, a list or dict drops its omits and shows
+    its tuples as lists."""
+    if omitted(value):
+        return ""
+    return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
+
+
+_CONVERTED: ContextVar[list[str] | None] = ContextVar("converted_types", default=None)
+
+
+@contextmanager
+def converted_types() -> Iterator[list[str]]:
+    """The names of the types the templating inside converts as unsupported in variable storage
+    (ansible warns of each: a ``groupby`` result's GroupTuple becomes a list), in order."""
+    found: list[str] = []
+    token = _CONVERTED.set(found)
+    try:
+        yield found
+    finally:
+        _CONVERTED.reset(token)
+
+
+def _note_converted(value: Any) -> None:
+    found = _CONVERTED.get()
+    if found is not None and type(value).__name__ not in found:
+        found.append(type(value).__name__)
+
+
+def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
+              top_level: bool = False) -> list[Any] | dict[Any, Any]:
     """ansible's finalization of a template's result (``_finalize_template_result``): an
     undefined value inside a list or dict (``map('extract', hostvars, key)`` over a host without
     the key) fails with its own message, as the whole would, rather than being kept; a tuple
     (``product``, ``zip``) becomes a list and an ``omit`` drops out of its list or dict. The
-    value is rebuilt only when it holds one of the last two."""
+    value is rebuilt only when it holds one of the last two. A template's whole result
+    (``top_level``) notes each tuple of another type than tuple (a named one) it converts."""
     from jinja2 import Undefined
 
     rebuild = isinstance(value, tuple)
+    if top_level and rebuild and type(value) is not tuple:
+        _note_converted(value)
     stack: list[Any] = [value]
     while stack:
         current = stack.pop()
@@ -26,15 +79,21 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> list[Any] 
                 item._fail_with_undefined_error()
             if isinstance(item, list | dict | tuple) and item:
                 stack.append(item)
+            if top_level and isinstance(item, tuple) and type(item) is not tuple:
+                _note_converted(item)
             rebuild = rebuild or isinstance(item, tuple) or omitted(item)
-    return _rebuilt(value) if rebuild else value  # type: ignore[return-value]
+    return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
 
 
-def _rebuilt(value: Any) -> Any:
+def _rebuilt(value: Any, top_level: bool) -> Any:
+    """Lists and dicts without omits, tuples as lists; a named tuple only in a whole result (text
+    shows it as it is: ``FinalizeMode.CONCAT`` leaves a type it does not know alone)."""
     if isinstance(value, dict):
-        return {key: _rebuilt(item) for key, item in value.items() if not omitted(item)}
+        return {key: _rebuilt(item, top_level) for key, item in value.items() if not omitted(item)}
+    if isinstance(value, tuple) and type(value) is not tuple and not top_level:
+        return value
     if isinstance(value, list | tuple):
-        return [_rebuilt(item) for item in value if not omitted(item)]
+        return [_rebuilt(item, top_level) for item in value if not omitted(item)]
     return value
 
 

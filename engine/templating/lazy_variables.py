@@ -15,6 +15,7 @@ one by one as they are read.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Container, Iterator, Mapping
 
 TYPE_CHECKING = False
@@ -99,4 +100,44 @@ class Layered(Mapping[str, "Any"]):
         return sum(1 for _ in self)
 
 
-__all__ = ["Layered", "LazyVariables", "TemplateLoop"]
+# a call of a method that changes a list, a dict or a set in place
+_MUTATING_CALL = re.compile(r"\.\s*(?:append|extend|insert|pop|popitem|remove|clear|update|setdefault|sort|reverse|add|"
+                            r"discard)\s*\(")
+
+
+def own_copies(text: str, scope: Mapping[str, Any]) -> Mapping[str, Any]:
+    """What a template reads: ``scope`` itself, or, when the template changes a list or dict in
+    place (``{% set _ = r.update(...) %}``, ``{{ out.append(x) }}``), each variable's lists and
+    dicts copied once for this rendering. ansible's sandbox allows these calls and its lazy
+    containers hand each template its own copies: what one rendering changes stays in it."""
+    return _CopiedOnRead(scope) if _MUTATING_CALL.search(text) else scope
+
+
+class _CopiedOnRead(Mapping[str, "Any"]):
+    def __init__(self, scope: Mapping[str, Any]) -> None:
+        self._scope, self._copies = scope, {}
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in self._copies:
+            self._copies[key] = _copied(self._scope[key])
+        return self._copies[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._scope
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._scope)
+
+    def __len__(self) -> int:
+        return len(self._scope)
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value
+
+
+__all__ = ["Layered", "LazyVariables", "TemplateLoop", "own_copies"]

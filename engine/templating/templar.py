@@ -48,8 +48,8 @@ from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
-from engine.templating.finalize import finalized, omitted, syntax_error
-from engine.templating.lazy_variables import Layered, LazyVariables
+from engine.templating.finalize import INT_BITWISE, concat_text, finalized, native_concat, omitted, syntax_error
+from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
 from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
@@ -75,27 +75,6 @@ class Lookups(Protocol):
 
     def invoke(self, templar: Templar, name: str, terms: list[Any], kwargs: dict[str, Any],
                invoked_as_with: bool = False) -> Any: ...
-
-
-def _native_concat(values: Iterator[Any]) -> Any:
-    """ansible 2.19's ``AnsibleEnvironment.concat``: None nodes are dropped (no literal "None"),
-    a template with no node is None, one node keeps its value's type; anything else is text."""
-    present = (v for v in values if v is not None)
-    head = list(islice(present, 2))
-    if not head:
-        return None
-    if len(head) == 1:
-        return head[0]
-    return "".join(_concat_text(v) for v in chain(head, present))
-
-
-def _concat_text(value: Any) -> str:
-    """A piece of a template's text output as 2.19's concat finalizes it before joining
-    (``FinalizeMode.CONCAT``): ``omit`` leaves no text, a list or dict drops its omits and shows
-    its tuples as lists."""
-    if omitted(value):
-        return ""
-    return str(finalized(value) if isinstance(value, list | dict | tuple) else value)
 
 
 
@@ -150,17 +129,20 @@ def _classes() -> tuple[type, type, type]:
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
     from jinja2.runtime import Macro
-    from jinja2.sandbox import ImmutableSandboxedEnvironment
+    from jinja2.sandbox import SandboxedEnvironment
     from jinja2.utils import missing
 
-    class RuntimeEnvironment(ImmutableSandboxedEnvironment):
+    class RuntimeEnvironment(SandboxedEnvironment):  # AnsibleEnvironment's: lists change in place
         code_generator_class = NativeCodeGenerator
-        concat = staticmethod(_native_concat)  # type: ignore[assignment]
+        concat = staticmethod(native_concat)  # type: ignore[assignment]
         intercepted_binops = frozenset({"*", "**"})
 
         @property
         def lexer(self) -> Any:
             return lexer_for(self)
+
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:  # ansible's exceptions: int's bit ops
+            return attr in INT_BITWISE and isinstance(obj, int) or super().is_safe_attribute(obj, attr, value)
 
         def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
             refused = binop_over_limit(operator, left, right)
@@ -286,7 +268,7 @@ def _build_environment(bounded: bool) -> Any:
 
 
 def _bounded_native_concat(values: Iterator[Any]) -> Any:
-    """:func:`_native_concat` that spends the budget on every piece and refuses to join text
+    """:func:`native_concat` that spends the budget on every piece and refuses to join text
     longer than the size limit (a value's text is measured before it is made)."""
     present = (value for value in values if value is not None)
     head = list(islice(present, 2))
@@ -302,7 +284,7 @@ def _bounded_native_concat(values: Iterator[Any]) -> Any:
         size += text_size(checked_text(value), MAX_SIZE - size)
         if size > MAX_SIZE:
             raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
-        parts.append(_concat_text(value))
+        parts.append(concat_text(value))
     return "".join(parts)
 
 
@@ -414,7 +396,7 @@ _NOT_PLAIN = frozenset(keyword.kwlist) | {"true", "false", "none", "True", "Fals
 
 def _plain_name(text: str, expression: bool) -> str | None:
     """The variable ``text`` is made of alone (``{{ name }}``, or ``name`` as an expression),
-    whose value is the template's: ``_native_concat`` of one node gives the value itself."""
+    whose value is the template's: ``native_concat`` of one node gives the value itself."""
     match = _PLAIN_NAME.fullmatch(text) if not expression else None
     name = match.group(1) if match else (text if expression and text.isidentifier() else None)
     return None if name is None or name in _NOT_PLAIN else name
@@ -616,7 +598,7 @@ class Templar:
             env = bounded_environment() if bounded else environment()
         name = _plain_name(text, expression)
         try:
-            scope = self._scope(env)
+            scope = own_copies(text, self._scope(env))
             if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
                 value = scope[name]
                 if not isinstance(value, Undefined):
@@ -629,7 +611,7 @@ class Templar:
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, list | dict | tuple):
-                result = finalized(result)
+                result = finalized(result, top_level=True)
         except TemplateFailure:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression

@@ -28,12 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-_GROUPBY_WARNING = ("ansible warns that the GroupTuple a loop over groupby gives is converted to a list; the engine "
-                    "does not")
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout7_users_sudo-{mode}": _GROUPBY_WARNING for mode in ("run", "check", "diff")},
-    "heldout7_missing_sources-check": "include_tasks of a missing file in check mode: ansible reports the include "
-                                      "ok and failed, the engine failed only",
 }
 
 

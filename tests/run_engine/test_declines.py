@@ -212,3 +212,26 @@ def test_a_task_variable_named_by_an_inventory_elsewhere_or_the_extra_vars_keeps
     (problem,) = _declined(tmp_path / "other", task, extra_vars={"listed": "{{ packages }}"})
     assert "hash seed" in problem
     assert _declined(tmp_path / "third", task) == []  # listed is undefined: packages is never read
+_RESCUE = ("    - block:\n        - {failing}\n      rescue:\n        - debug: {shown}\n")
+
+
+@pytest.mark.parametrize(("failing", "shown"), [
+    ("copy: {content: x, dest: /nonexistent/x}", "{var: ansible_failed_result}"),
+    ("template: {src: t.j2, dest: /nonexistent/x}", "{msg: '{{ ansible_failed_result }}'}"),
+    ("command: 'false'", "{msg: 'failed with {{ ansible_failed_result }}'}"),
+])
+def test_a_rescue_that_shows_a_failed_modules_result_whole_is_declined(tmp_path: Path, failing: str,
+                                                                       shown: str) -> None:
+    # ansible_failed_result keeps the module's invocation: for copy and template a temporary file
+    # of the controller; the engine's command invocation has ansible's values, not its key order
+    (problem,) = _declined(tmp_path, _RESCUE.format(failing=failing, shown=shown), {"t.j2": "x"})
+    assert problem.startswith(f"{tmp_path}/site.yml:7:11: ") and "ansible_failed_result" in problem
+
+
+@pytest.mark.parametrize(("failing", "shown"), [
+    ("copy: {content: x, dest: /nonexistent/x}", "{msg: '{{ ansible_failed_result.msg }}'}"),
+    ("command: 'false'", "{var: ansible_failed_result}"),
+    ("fail: {msg: no}", "{msg: 'failed: {{ ansible_failed_result }}'}"),
+])
+def test_a_rescue_that_shows_no_invocation_the_engine_lacks_runs(tmp_path: Path, failing: str, shown: str) -> None:
+    assert _declined(tmp_path, _RESCUE.format(failing=failing, shown=shown)) == []

@@ -34,7 +34,7 @@ class ModuleContext:
 
 def action_skip(msg: str) -> dict[str, Any]:
     """The result of an action plugin that raises AnsibleActionSkip: skipped, without ``failed``
-    (the marker is ``engine.run.task_runner.ACTION_SKIP``, removed when the result is judged)."""
+    (the marker is ``engine.run.retries.ACTION_SKIP``, removed when the result is judged)."""
     return {"changed": False, "skipped": True, "msg": msg, "_ansible_action_skip": True}
 
 

@@ -150,7 +150,7 @@ def put(
             if not dest.endswith("/"):  # the copy module creates a missing directory for 'dest/' only
                 return {"changed": False, "failed": True, "checksum": new_checksum,
                         "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
-            os.makedirs(directory)
+            _make_directories(directory, params.get("directory_mode"))
         if params.get("validate"):
             failure = validation_failure(params["validate"], data, dest_file)
             if failure:  # the module's fail_json, with what the copy action already had
@@ -172,3 +172,16 @@ def put(
     result.update(attributes)
     result.update(dest=dest, checksum=new_checksum)
     return result
+
+
+def _make_directories(directory: str, mode: Any) -> None:
+    """The copy module's ``os.makedirs`` for a ``dest/``, then ``directory_mode`` on each
+    directory it created (``adjust_recursive_directory_permissions``), outermost first."""
+    created = []
+    missing = directory
+    while missing and not os.path.isdir(missing):
+        created.append(missing)
+        missing = os.path.dirname(missing)
+    os.makedirs(directory)
+    for path in reversed(created):
+        set_mode(path, mode, False, None)

@@ -42,8 +42,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         try:
             holds = ctx.evaluate(condition)
         except TemplateFailure as exc:  # ansible raises it at the condition: 'Task failed: Error ...'
+            from engine.run.conditions import condition_failure
             from engine.run.error_block import conditional_failure
-            from engine.run.task_runner import condition_failure
 
             failure = condition_failure(exc, spans[index] if index < len(spans) else None)
             return conditional_failure(str(failure), failure.span, failure.help, failure.origin)

@@ -54,6 +54,15 @@ def _undefined_message(exc: Exception) -> str:
 
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    var = args.get("var")
+    if var is not None and not isinstance(var, str):  # "{{ x }}" templated to a value: no name
+        from engine.run.error_block import CONTEXT_KEY
+        from engine.templating.type_names import native_type_name
+
+        # the action's validate_argument_spec (var: _check_type_str_no_conversion) raises it
+        return {"failed": True, CONTEXT_KEY: "task",
+                "msg": f"argument 'var' is of type {native_type_name(var)} and we were unable to convert to "
+                       f"_check_type_str_no_conversion: '{var!r}' is not a string and conversion is not allowed"}
     params = validate("debug", args, SPEC, mutually_exclusive=(("msg", "var"),))
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}

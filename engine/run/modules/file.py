@@ -249,13 +249,15 @@ def _missing_link_source(path: str, src: str, state: str, force: bool) -> dict[s
     if state == "hard":
         if os.path.exists(src):
             return None
-        return {"changed": False, "failed": True, "msg": "src does not exist", "dest": path, "src": src}
+        return path_facts({"changed": False, "failed": True, "msg": "src does not exist", "dest": path, "src": src})
     link_directory = path if os.path.isdir(path) and not os.path.islink(path) else os.path.dirname(path)
     absolute_src = os.path.join(link_directory, src)
     if force or os.path.exists(absolute_src):
         return None
-    return {"changed": False, "failed": True, "path": path, "src": src,
-            "msg": f"src file does not exist, use 'force=yes' if you really want to create the link: {absolute_src}"}
+    # fail_json adds the path's facts as exit_json does, when it exists (a link to be replaced)
+    return path_facts({"changed": False, "failed": True, "path": path, "src": src,
+                       "msg": f"src file does not exist, use 'force=yes' if you really want to create the link: "
+                              f"{absolute_src}"})
 
 
 def _ensure_link(

@@ -95,7 +95,10 @@ def _yaml_dumper() -> type:
 
     base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     dumper = type("AnsibleLikeDumper", (base,), {})
-    dumper.add_representer(UnsafeText, dumper.represent_str)
+    # libyaml's emitter takes a plain str only: a value a module returned or a template rendered
+    # (UnsafeText) is written as its text
+    dumper.add_representer(UnsafeText, lambda self, text: self.represent_str(str(text)))
+    dumper.add_multi_representer(str, lambda self, text: self.represent_str(str(text)))
     dumper.add_multi_representer(Mapping, dumper.represent_dict)
     dumper.add_multi_representer(Collection, dumper.represent_list)
     return dumper

@@ -2,8 +2,9 @@
 engine lacked (bench/role_usage.py counts them), ported from ``plugins/filter/core.py`` and
 ``mathstuff.py``: ``to_uuid``, ``subelements``, ``product`` and the other ``itertools`` ones,
 ``regex_escape``, ``sha1``, ``md5``, ``log``, ``pow``, ``root``, ``strftime``, ``to_datetime``, ``extract``,
-``comment``, ``path_join``, ``commonpath``, ``normpath``, ``win_splitdrive``, ``urldecode``, ``urlsplit``
-(``urls.py``, ``urlsplit.py``) and ``human_to_bytes`` / ``human_readable`` (``sizes.py``);
+``comment``, ``groupby`` (its groups of a type of their own), ``path_join``, ``commonpath``, ``normpath``,
+``win_splitdrive``, ``urldecode``, ``urlsplit`` (``urls.py``, ``urlsplit.py``) and ``human_to_bytes`` /
+``human_readable`` (``sizes.py``);
 and every builtin filter the engine has under its ``ansible.builtin.`` name too.
 """
 
@@ -17,7 +18,7 @@ import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import unquote_plus
 
 from jinja2 import Environment, Undefined, pass_environment
@@ -274,6 +275,29 @@ FILTERS: dict[str, Callable[..., Any]] = {name: _plugin(name, function) for name
     "urldecode": unquote_plus,
     "urlsplit": split_url,
 }.items()}
+
+
+class GroupTuple(NamedTuple):
+    """What ansible's ``groupby`` makes of each of Jinja's groups (a type of its own, which a
+    template's result converts to a list with a warning)."""
+
+    grouper: Any
+    list: Any
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+@pass_environment
+def groupby(environment: Any, value: Any, attribute: str | int, default: Any = None,
+            case_sensitive: bool = False) -> list[GroupTuple]:
+    from jinja2.filters import sync_do_groupby
+
+    return [GroupTuple(group.grouper, group.list)
+            for group in sync_do_groupby(environment, value, attribute, default, case_sensitive)]
+
+
+FILTERS["groupby"] = groupby
 
 
 def with_builtin_names(filters: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
