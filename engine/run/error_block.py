@@ -204,6 +204,8 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
     if context is None:
         context = own_context(result, action)
         context = "action" if context == "module" and _failed_by_task(result) else context
+    elif context == "module" and result.get("failed_when_result") is False and "attempts" in result:
+        context = "action"  # until ran out on results failed_when cleared: the keywords' failure, not the module's
     if context == "task":
         # the template action's AnsibleFileNotFound keeps a cause of its own: not folded
         return [task, Event(msg, alone=msg.startswith("Could not find or access "))]
