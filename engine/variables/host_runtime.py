@@ -203,7 +203,9 @@ class Follower:
         if task.handler:
             return True
         memo = _memo(play_plan)
-        selection = self.plan.options.selection()
+        selection = memo.get(("selection", id(self.plan.options)))
+        if selection is None:  # the same options for every task and host: built once
+            selection = memo[("selection", id(self.plan.options))] = self.plan.options.selection()
         key = ("selected", id(task), selection)
         if key not in memo:
             evaluator = TagEvaluator.for_play(play_plan.play)
@@ -381,11 +383,13 @@ class Follower:
         """What the ``occurrence``-th run of ``task`` (a handler flushed twice, a file imported twice)
         sets on ``host``, each run templated with what the runs before it set."""
         global _following
-        uniform = outer == () and not task.effective_when() and not any(
-            include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) and \
-            (not known_shape(task) or host_independent(task))  # the same effects on every host: followed once
-        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         memo = _memo(play_plan)
+        uniform = memo.get(("uniform", id(task))) if outer == () else False
+        if uniform is None:  # the same effects on every host: followed once (asked for each host and reader)
+            uniform = memo[("uniform", id(task))] = not task.effective_when() and not any(
+                include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) \
+                and (not known_shape(task) or host_independent(task))
+        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         found = memo.get(memo_key)
         if found is None:
             _following += 1
