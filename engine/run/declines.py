@@ -256,6 +256,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
 _HANDING_ON = kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE | frozenset(
     {"template", "ansible.builtin.template", "ansible.legacy.template"})
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INCLUDE_VARS = kw._family("include_vars")
 # a template that reads variables by a name it builds: any task variable may be the one
 _BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b|"
                          r"(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?vars['\"]|\bvarnames\b|"
@@ -286,7 +287,10 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
         return set()
     seen = dict.fromkeys(written, 0)
     texts = [json.dumps(extra_vars, default=str)]
-    for path in sorted(_playbook_files(book, tasks) | _source_files(inventory_sources)):
+    variables_files = _variables_files(book, tasks)
+    if variables_files is None:
+        return set()
+    for path in sorted(_playbook_files(book, tasks) | _source_files(inventory_sources) | variables_files):
         try:
             if os.path.getsize(path) > _MAX_READ:
                 return set()
@@ -316,6 +320,41 @@ def _playbook_files(book: Playbook, tasks: list[Task]) -> set[str]:
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             found.update(os.path.join(root, name) for name in files)
     return found
+
+
+def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
+    """The files a play's ``vars_files`` or an ``include_vars`` task names, wherever they are
+    (``../common.yml`` too), and the files of an ``include_vars`` ``dir``; None when one is named by
+    a template, which only the run resolves."""
+    from engine.templating.templar import is_template
+
+    found: set[str] = set()
+    for play in book.plays:
+        data = play.data if isinstance(play.data, Mapping) else {}
+        entries = list(_strings(data.get("vars_files") or []))
+        if any(is_template(entry) for entry in entries):
+            return None
+        found.update(os.path.join(play.basedir or "", entry) for entry in entries)
+    for task in tasks:
+        if task.action not in _INCLUDE_VARS or not isinstance(task.args, Mapping):
+            continue
+        names = [task.args.get(key) for key in ("_raw_params", "file", "dir")]
+        entries = [name for name in names if isinstance(name, str)]
+        if any(is_template(entry) for entry in entries) or any(
+                name is not None and not isinstance(name, str) for name in names):
+            return None
+        places = [os.path.dirname(task.span.file)] if task.span is not None and task.span.file else []
+        places += [str(task.role.path), os.path.join(str(task.role.path), "vars")] \
+            if getattr(task.role, "path", None) else []
+        places += [play.basedir for play in book.plays if play.basedir]
+        for entry in entries:
+            for place in places:
+                candidate = os.path.join(place, entry)
+                if os.path.isdir(candidate):
+                    found |= _source_files([candidate])
+                elif os.path.isfile(candidate):
+                    found.add(candidate)
+    return {path for path in found if os.path.isfile(path)}
 
 
 def _source_files(sources: Sequence[str]) -> set[str]:

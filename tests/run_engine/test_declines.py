@@ -235,3 +235,23 @@ def test_a_rescue_that_shows_a_failed_modules_result_whole_is_declined(tmp_path:
 ])
 def test_a_rescue_that_shows_no_invocation_the_engine_lacks_runs(tmp_path: Path, failing: str, shown: str) -> None:
     assert _declined(tmp_path, _RESCUE.format(failing=failing, shown=shown)) == []
+
+
+@pytest.mark.parametrize(("play_vars_files", "include"), [
+    ("../shared/listed.yml", ""),  # a vars_files entry outside the playbook's directory
+    ("{{ env }}.yml", ""),  # one only the run resolves
+    ("", "    - include_vars: ../shared/listed.yml\n"),
+    ("", "    - include_vars: {dir: ../shared}\n"),
+])
+def test_a_task_variable_named_by_a_variables_file_elsewhere_keeps_its_decline(tmp_path: Path, play_vars_files: str,
+                                                                               include: str) -> None:
+    write(tmp_path / "shared", {"listed.yml": "listed: \"{{ packages }}\"\n"})
+    task = include + "    - debug: {msg: \"{{ listed }}\"}\n" + UNION_IN_TASK_VARS
+    play = "- hosts: all\n  gather_facts: false\n"
+    if play_vars_files:
+        play += f"  vars_files: ['{play_vars_files}']\n"
+    write(tmp_path / "book", {"site.yml": play + "  tasks:\n" + task})
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "book" / "site.yml"), inventory=["localhost,"]),
+                         has_module=lambda action: True)
+    (problem,) = [str(problem) for problem in unknown_module_problems(plan)]
+    assert "hash seed" in problem
