@@ -203,9 +203,8 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
         return [task, Event(msg[len(TASK_FAILED):])]
     if context is None:
         context = own_context(result, action)
-        context = "action" if context == "module" and _failed_by_task(result) else context
-    elif context == "module" and result.get("failed_when_result") is False and "attempts" in result:
-        context = "action"  # until ran out on results failed_when cleared: the keywords' failure, not the module's
+    if context == "module" and _failed_by_task(result):
+        context = "action"
     if context == "task":
         # the template action's AnsibleFileNotFound keeps a cause of its own: not folded
         return [task, Event(msg, alone=msg.startswith("Could not find or access "))]
@@ -223,14 +222,16 @@ def own_context(result: Mapping[str, Any], action: str) -> str:
 
 def _failed_by_task(result: Mapping[str, Any]) -> bool:
     """Whether the task's keywords failed a result its module did not: ``failed_when`` or
-    ``until`` retries running out on a result without a failing return code (the module's own
-    failure would carry its error; ansible then reports the action's result)."""
+    ``until`` retries running out on a result whose module did not fail (no failing return code,
+    no failure the result names as the module's), or whose failure ``failed_when`` cleared; the
+    module's own failure carries its error, and ansible then reports the module's result."""
     by_keywords = result.get("failed_when_result") is True or "attempts" in result
     # a condition that could not be evaluated keeps its error in place of its result
     errored = any(isinstance(result.get(f"{name}_when_result"), str) for name in ("changed", "failed"))
+    module_failed = result.get(CONTEXT_KEY) == "module" or result.get("rc") not in (0, "0", None)
     # a module's failure its failed_when cleared, then until ran out: the keywords' failure
     cleared = result.get("failed_when_result") is False
-    return (by_keywords or errored) and (result.get("rc") in (0, "0", None) or cleared)
+    return (by_keywords or errored) and (not module_failed or cleared)
 
 
 def error_text(result: Mapping[str, Any], action: str, source: Any) -> str:
