@@ -16,10 +16,11 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.files import read_bytes
 from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
@@ -285,27 +286,42 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
                 definitions.setdefault(text, set()).add(str(name))
     if not definitions:
         return set()
-    seen = dict.fromkeys(written, 0)
-    texts = [json.dumps(extra_vars, default=str)]
     variables_files = _variables_files(book, tasks)
     if variables_files is None:
         return set()
+    seen = dict.fromkeys(written, 0)
+    if not _count_names(json.dumps(extra_vars, default=str), seen):
+        return set()
     for path in sorted(_playbook_files(book, tasks) | _source_files(inventory_sources) | variables_files):
-        try:
-            if os.path.getsize(path) > _MAX_READ:
-                return set()
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                texts.append(handle.read())
-        except OSError:
+        try:  # a regular file within the bound: a FIFO is never waited on
+            text = read_bytes(path, _MAX_READ).decode("utf-8", "replace")
+        except OSError:  # not readable whole (UnreadableFile too): it may name anything
             return set()
-    for text in texts:
-        if _BUILT_NAME.search(text):
+        if not _count_names(text, seen):
             return set()
-        for word in _WORD.findall(text):
-            if word in seen:
-                seen[word] += 1
     unread = {name for name, count in seen.items() if count <= written[name]}
     return {text for text, names in definitions.items() if names <= unread}
+
+
+def _count_names(text: str, seen: dict[str, int]) -> bool:
+    """Count in ``seen`` each of its names ``text`` writes; False when ``text`` reads variables by
+    a name it builds, which may be any."""
+    if _BUILT_NAME.search(text):
+        return False
+    for word in _WORD.findall(text):
+        if word in seen:
+            seen[word] += 1
+    return True
+
+
+def _files_under(tops: Iterable[str]) -> set[str]:
+    """Every file below each of ``tops`` (a missing one has none), hidden directories left out."""
+    found: set[str] = set()
+    for top in tops:
+        for root, dirs, files in os.walk(top):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            found.update(os.path.join(root, name) for name in files)
+    return found
 
 
 def _playbook_files(book: Playbook, tasks: list[Task]) -> set[str]:
@@ -314,12 +330,7 @@ def _playbook_files(book: Playbook, tasks: list[Task]) -> set[str]:
     tops = {play.basedir for play in book.plays if play.basedir}
     tops |= {str(task.role.path) for task in tasks if getattr(task.role, "path", None)}
     tops |= {os.path.dirname(task.span.file) for task in tasks if task.span is not None and task.span.file}
-    found: set[str] = set()
-    for top in tops:
-        for root, dirs, files in os.walk(top):
-            dirs[:] = [d for d in dirs if not d.startswith(".")]
-            found.update(os.path.join(root, name) for name in files)
-    return found
+    return _files_under(tops)
 
 
 def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
@@ -351,29 +362,20 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
             for place in places:
                 candidate = os.path.join(place, entry)
                 if os.path.isdir(candidate):
-                    found |= _source_files([candidate])
-                elif os.path.isfile(candidate):
+                    found |= _files_under([candidate])
+                elif os.path.exists(candidate):
                     found.add(candidate)
-    return {path for path in found if os.path.isfile(path)}
+    return found
 
 
 def _source_files(sources: Sequence[str]) -> set[str]:
     """The files of the inventory's sources (a directory's, with its group_vars and host_vars),
     and the group_vars and host_vars beside a source file."""
-    found: set[str] = set()
-    for source in sources:
-        if not os.path.exists(source):
-            continue
-        directory = source if os.path.isdir(source) else os.path.dirname(os.path.abspath(source))
-        if not os.path.isdir(source):
-            found.add(source)
-        tops = [source] if os.path.isdir(source) else \
-            [os.path.join(directory, "group_vars"), os.path.join(directory, "host_vars")]
-        for top in tops:
-            for root, dirs, files in os.walk(top):
-                dirs[:] = [d for d in dirs if not d.startswith(".")]
-                found.update(os.path.join(root, name) for name in files)
-    return found
+    files = {source for source in sources if os.path.exists(source) and not os.path.isdir(source)}
+    tops = [source for source in sources if os.path.isdir(source)]
+    tops += [os.path.join(os.path.dirname(os.path.abspath(source)), name) for source in files
+             for name in ("group_vars", "host_vars")]
+    return files | _files_under(tops)
 
 
 def _strings(value: Any) -> Iterator[str]:

@@ -255,3 +255,11 @@ def test_a_task_variable_named_by_a_variables_file_elsewhere_keeps_its_decline(t
                          has_module=lambda action: True)
     (problem,) = [str(problem) for problem in unknown_module_problems(plan)]
     assert "hash seed" in problem
+
+
+def test_a_fifo_beside_the_playbook_is_not_waited_on_and_keeps_the_decline(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / "pipe")  # opening it for reading would wait for a writer that never comes
+    (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS)
+    assert "hash seed" in problem
