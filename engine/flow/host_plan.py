@@ -34,6 +34,7 @@ from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome,
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.loading.keywords import META
+from engine.variables.loop_vars import includer_loops
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -123,6 +124,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # plans, its own readings take them out: engine.flow.host_outcome)
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
+    looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -142,6 +144,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                               task.span.line + 1 if task.span else None, task.handler)
         if task.children or runtime.follows(task):
             includes[id(task)] = planned
+        loop_include = next((include for include in includers if includer_loops(include)), None)
+        if loop_include is not None:
+            looped.append((planned, id(loop_include)))
         if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
             unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
@@ -170,6 +175,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = item.apply(outcomes)
         outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
+        if loop_include is not None and _may_fail(task):
+            _may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -201,6 +208,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[host] = stopping[host] = (f"the condition of the meta action {planned.name!r} "
                                                  f"({where(planned)}) failing, which stops ansible-playbook", True)
                 continue
+            if outcome.outcome == FAILS and loop_include is not None:
+                _stops_at_first_item(looped, id(loop_include), host)
             if outcome.outcome == FAILS:
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
                                         outcome.reason.startswith(LOAD_FAILURE),
@@ -377,6 +386,47 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             continue
         for host in batch:
             failed.setdefault(host, stop)
+
+
+def _stops_at_first_item(looped: list[tuple[PlannedTask, int]], include: int, host: str) -> None:
+    """A task of a looping include fails ``host`` at the include's first item it loads: the tasks
+    of the include planned before it ran that item only, not the later ones their ``items`` list."""
+    for planned, around in looped:
+        outcome = planned.hosts.get(host)
+        if around != include or outcome is None or not outcome.items:
+            continue
+        first = next((index for index, each in enumerate(outcome.items) if not each.unreported), None)
+        if first is not None:
+            kept = outcome.items[first]
+            planned.hosts[host] = replace(kept, reason=f"{kept.reason}, at item {first + 1} of the include, where "
+                                                       "the host stops")
+
+
+def _may_fail(task: Task) -> bool:
+    """Whether the plan reads whether ``task`` fails (fail, assert, failed_when)."""
+    from engine.loading import keywords as kw
+
+    return task.action in kw.FAIL | kw.ASSERT or isinstance(task.data, Mapping) and "failed_when" in task.data
+
+
+def _may_stop_later_items(looped: list[tuple[PlannedTask, int]], include: int, planned: PlannedTask,
+                          outcomes: Mapping[str, HostOutcome]) -> None:
+    """A task of a looping include that may fail a host at one of its items (depends): the tasks of
+    the include planned before it run their later items only if it did not fail the host earlier."""
+    name = f"{planned.name!r} ({where(planned)})"
+    for host, outcome in outcomes.items():
+        if outcome.outcome != DEPENDS:
+            continue
+        for earlier, around in looped:
+            found = earlier.hosts.get(host)
+            if earlier is planned or around != include or found is None or not found.items:
+                continue
+            first = next((index for index, each in enumerate(found.items) if not each.unreported), len(found.items))
+            items = tuple(each if index <= first or each.outcome != RUNS else
+                          HostOutcome(DEPENDS, f"at item {index + 1}: runs only if {name} did not fail the host at "
+                                               "an earlier item")
+                          for index, each in enumerate(found.items))
+            earlier.hosts[host] = replace(found, items=items)
 
 
 def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:
