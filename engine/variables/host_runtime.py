@@ -257,19 +257,23 @@ class Follower:
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
             if key not in memo:
-                gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
-                        for c in include.effective_when()] + [c.value for c in earlier.effective_when()]
-                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier),
+                                  self._gate(play_plan, earlier))
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
+        """The conditions ``task`` checks, those of the includes that load it first."""
+        return [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                for c in include.effective_when()] + [c.value for c in task.effective_when()]
 
     def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
         """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
         the reader's own, when it is the first of its rescue; None: all of them) gave it:
         ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
         unknown when only the run knows which fails."""
-        from engine.variables.block_runs import failing_task, play_blocks
+        from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
         from engine.variables.task_results import failure_facts
 
         blocks = play_blocks(play_plan.play)
@@ -287,7 +291,9 @@ class Follower:
                                     {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
                                      for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
             else:
-                layers.append(failure_facts(failed, self.templar_at(self.plan, play_plan, host, failed), reader))
+                templar = self.templar_at(self.plan, play_plan, host, failed)
+                layers.append(failure_facts(failed, templar, reader,
+                                            fails_by_condition(templar, self._gate(play_plan, failed))))
         return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
