@@ -346,7 +346,7 @@ class _HostTask:
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
         """The loop variables of one item of the looping include that loads the task, when the
-        outcome is read item by item (:meth:`_per_include_item`)."""
+        outcome is read item by item (engine.flow.include_items)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
@@ -354,104 +354,10 @@ class _HostTask:
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         found = self._outcome(conditions)
         if found.outcome == DEPENDS and _INCLUDE_ITEM in found.reason and self._include_item is None:
-            return self._per_include_item(conditions) or found
+            from engine.flow.include_items import per_include_item
+
+            return per_include_item(self, conditions) or found
         return found
-
-    def _per_include_item(self, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
-        """The outcome at every run the looping includes around the task make of it (item by item,
-        an inner include's items at each of the outer one's), read with the items' loop variables,
-        at the items the includes' own conditions let them load the file: when all runs give one
-        outcome, that outcome (the plan lists the task once for all its runs); when they differ,
-        each run's (``items``) under ``runs`` (``skipped`` when it runs at none). None when a run's
-        outcome is the run's, or the items or their order are, or it fails the host at an item
-        after the first."""
-        runs = self._include_runs()
-        if not runs:
-            return None
-        found: list[HostOutcome] = []
-        # whether it reports a change (engine.flow.host_changes): at one item is enough
-        any_item = any(kind == "changed_when" for _, kind in conditions)
-        # a failure it ignores is reported, and the host goes on to the next item
-        ignored = isinstance(self.task.data, Mapping) and self.task.data.get("ignore_errors") is True
-        for number, (scope, gate) in enumerate(runs, 1):
-            if gate.outcome == SKIPPED:  # the include loads nothing at this item
-                found.append(HostOutcome(SKIPPED, f"its include skips item {number}: {gate.reason}", True))
-                continue
-            reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
-            reading.removed, reading._include_item = self.removed, scope
-            reading._overrides.update(scope)
-            found.append(reading.outcome(conditions))
-            self.touched |= reading.touched
-            if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
-                return replace(found[-1], reason=f"at item {number} of the include")
-            if found[-1].outcome == DEPENDS or gate.outcome != RUNS or any_item and found[-1].outcome != SKIPPED:
-                return None
-            if found[-1].outcome == FAILS and not ignored:
-                # the host stops at that item, after the tasks before it in the file ran it and
-                # before those after it did: a stop the plan follows at the first item only
-                # (engine.flow.host_plan cuts the items of the tasks before it)
-                if any(not outcome.unreported for outcome in found[:-1]):
-                    return None
-                return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
-        loaded = [outcome for outcome in found if not outcome.unreported]
-        if not loaded:
-            return None
-        if len(loaded) == len(runs) and all(outcome.outcome == loaded[0].outcome for outcome in loaded):
-            return replace(loaded[0], reason=f"{loaded[0].reason}, at each of the {len(runs)} items of the include")
-        at = [str(number) for number, outcome in enumerate(found, 1) if outcome.outcome in (RUNS, FAILS)]
-        if not at:
-            return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
-        return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
-                                 "include", items=tuple(found))
-
-    def _include_runs(self) -> list[tuple[dict[str, Any], HostOutcome]] | None:
-        """Each run of the task the looping includes around it make on the host, in run order: its
-        items' loop variables, and whether the includes load the file there (their own outcome at
-        the item, an outer include's skip standing for all its inner items). None when the items or
-        their order are the run's, for more than two looping includes, or a copy of the file the
-        loader made per item."""
-        from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
-        from engine.variables.play_order import play_order
-        from engine.variables.report import include_item_order, templar_at
-
-        loops = [include for include in play_order(self.play_plan.play).includers.get(id(self.task), [])
-                 if includer_loops(include)]
-        if not loops or len(loops) > 2 or any(own is not None for own in copy_items(self.task, loops)) or \
-                last_item_only(self.task, loops):
-            return None
-        scopes = loop_scopes(loops[0], templar_at(self.plan, self.play_plan, self.host, loops[0]))
-        if not isinstance(scopes, list) or not scopes or \
-                include_item_order(self.plan, self.play_plan, self.host, self.task, loops[0]) != list(range(len(scopes))):
-            return None
-        runs: list[tuple[dict[str, Any], HostOutcome]] = []
-        for index, (scope, gate) in enumerate(zip(scopes, self._include_gates(loops[0], scopes, {}), strict=True)):
-            if len(loops) == 1 or gate.outcome == SKIPPED:
-                runs.append((dict(scope), gate))
-                continue
-            if gate.outcome != RUNS:
-                return None
-            inner = loop_scopes(loops[1], templar_at(self.plan, self.play_plan, self.host, loops[1], 0, (index,)))
-            if not isinstance(inner, list):
-                return None
-            merged = [{**scope, **each} for each in inner]
-            runs += [(each, inner_gate) for each, inner_gate in zip(merged, self._include_gates(loops[1], merged, scope),
-                                                                     strict=True)]
-        return runs
-
-    def _include_gates(self, include: Task, scopes: list[Mapping[str, Any]],
-                       outer: Mapping[str, Any]) -> list[HostOutcome]:
-        """The looping include's own outcome at each of its items (its ``when`` is evaluated per
-        item: at an item it skips, it loads nothing), at the ``outer`` include's item."""
-        from engine.flow.host_meta import task_conditions
-
-        reading = _HostTask(self.plan, self.play_plan, self.host, include)
-        reading.removed = self.removed
-        if outer:
-            reading._include_item = outer
-            reading._overrides.update(outer)
-        outcomes = reading._item_outcomes(task_conditions(include), scopes) if scopes else []
-        self.touched |= reading.touched
-        return outcomes
 
     def _outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
@@ -757,7 +663,7 @@ class _HostTask:
             filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
             return f"`{name}` ({filled})"
         if self._include_item is not None and name in self._include_item:
-            return None  # read at one item of the include (_per_include_item)
+            return None  # read at one item of the include (engine.flow.include_items)
         if name in include_loop_names(self.play_plan.play, self.task):
             return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
         self._task_variables([name])

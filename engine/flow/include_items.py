@@ -1,0 +1,113 @@
+"""The outcome of a task a looping include loads, item by item of the include (and of a looping
+include inside it): read with each item's loop variables, at the items where the includes' own
+``when`` loads the file (engine.flow.host_outcome asks when the task's outcome needs an item)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, _HostTask
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+
+
+def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+    """The outcome at every run the looping includes around the task make of it (item by item,
+    an inner include's items at each of the outer one's), read with the items' loop variables,
+    at the items the includes' own conditions let them load the file: when all runs give one
+    outcome, that outcome (the plan lists the task once for all its runs); when they differ,
+    each run's (``items``) under ``runs`` (``skipped`` when it runs at none). None when a run's
+    outcome is the run's, or the items or their order are, or it fails the host at an item
+    after the first."""
+    runs = _include_runs(reading)
+    if not runs:
+        return None
+    found: list[HostOutcome] = []
+    # whether it reports a change (engine.flow.host_changes): at one item is enough
+    any_item = any(kind == "changed_when" for _, kind in conditions)
+    # a failure it ignores is reported, and the host goes on to the next item
+    ignored = isinstance(reading.task.data, Mapping) and reading.task.data.get("ignore_errors") is True
+    for number, (scope, gate) in enumerate(runs, 1):
+        if gate.outcome == SKIPPED:  # the include loads nothing at this item
+            found.append(HostOutcome(SKIPPED, f"its include skips item {number}: {gate.reason}", True))
+            continue
+        at_item = _HostTask(reading.plan, reading.play_plan, reading.host, reading.task)
+        at_item.removed, at_item._include_item = reading.removed, scope
+        at_item._overrides.update(scope)
+        found.append(at_item.outcome(conditions))
+        reading.touched |= at_item.touched
+        if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
+            return replace(found[-1], reason=f"at item {number} of the include")
+        if found[-1].outcome == DEPENDS or gate.outcome != RUNS or any_item and found[-1].outcome != SKIPPED:
+            return None
+        if found[-1].outcome == FAILS and not ignored:
+            # the host stops at that item, after the tasks before it in the file ran it and
+            # before those after it did: a stop the plan follows at the first item only
+            # (engine.flow.host_plan cuts the items of the tasks before it)
+            if any(not outcome.unreported for outcome in found[:-1]):
+                return None
+            return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
+    loaded = [outcome for outcome in found if not outcome.unreported]
+    if not loaded:
+        return None
+    if len(loaded) == len(runs) and all(outcome.outcome == loaded[0].outcome for outcome in loaded):
+        return replace(loaded[0], reason=f"{loaded[0].reason}, at each of the {len(runs)} items of the include")
+    at = [str(number) for number, outcome in enumerate(found, 1) if outcome.outcome in (RUNS, FAILS)]
+    if not at:
+        return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
+    return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
+                             "include", items=tuple(found))
+
+def _include_runs(reading: _HostTask) -> list[tuple[dict[str, Any], HostOutcome]] | None:
+    """Each run of the task the looping includes around it make on the host, in run order: its
+    items' loop variables, and whether the includes load the file there (their own outcome at
+    the item, an outer include's skip standing for all its inner items). None when the items or
+    their order are the run's, for more than two looping includes, or a copy of the file the
+    loader made per item."""
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    loops = [include for include in play_order(reading.play_plan.play).includers.get(id(reading.task), [])
+             if includer_loops(include)]
+    if not loops or len(loops) > 2 or any(own is not None for own in copy_items(reading.task, loops)) or \
+            last_item_only(reading.task, loops):
+        return None
+    scopes = loop_scopes(loops[0], templar_at(reading.plan, reading.play_plan, reading.host, loops[0]))
+    if not isinstance(scopes, list) or not scopes:
+        return None
+    order = include_item_order(reading.plan, reading.play_plan, reading.host, reading.task, loops[0])
+    if order != list(range(len(scopes))):
+        return None  # the host runs its items in an order another host's results decide
+    runs: list[tuple[dict[str, Any], HostOutcome]] = []
+    for index, (scope, gate) in enumerate(zip(scopes, _include_gates(reading, loops[0], scopes, {}), strict=True)):
+        if len(loops) == 1 or gate.outcome == SKIPPED:
+            runs.append((dict(scope), gate))
+            continue
+        if gate.outcome != RUNS:
+            return None
+        inner = loop_scopes(loops[1], templar_at(reading.plan, reading.play_plan, reading.host, loops[1], 0, (index,)))
+        if not isinstance(inner, list):
+            return None
+        merged = [{**scope, **each} for each in inner]
+        gates = _include_gates(reading, loops[1], merged, scope)
+        runs += list(zip(merged, gates, strict=True))
+    return runs
+
+def _include_gates(reading: _HostTask, include: Task, scopes: list[Mapping[str, Any]],
+                   outer: Mapping[str, Any]) -> list[HostOutcome]:
+    """The looping include's own outcome at each of its items (its ``when`` is evaluated per
+    item: at an item it skips, it loads nothing), at the ``outer`` include's item."""
+    from engine.flow.host_meta import task_conditions
+
+    gate = _HostTask(reading.plan, reading.play_plan, reading.host, include)
+    gate.removed = reading.removed
+    if outer:
+        gate._include_item = outer
+        gate._overrides.update(outer)
+    outcomes = gate._item_outcomes(task_conditions(include), scopes) if scopes else []
+    reading.touched |= gate.touched
+    return outcomes
