@@ -193,6 +193,8 @@ _ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch
 
 
 _INCLUDE_ITEM = "an item of the looping include"
+# a value templated with the item of a looping include (its vars: engine.variables.report)
+_INCLUDE_VALUE = "items: pick one)"
 
 
 class _ReadsMore(Exception):
@@ -345,6 +347,9 @@ class _HostTask:
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
+        self._outer: tuple[int, ...] = ()
+        """With ``_include_item``: the item's place in each looping include (the includes' vars
+        templated with it)."""
         """The loop variables of one item of the looping include that loads the task, when the
         outcome is read item by item (engine.flow.include_items)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
@@ -353,7 +358,8 @@ class _HostTask:
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         found = self._outcome(conditions)
-        if found.outcome == DEPENDS and _INCLUDE_ITEM in found.reason and self._include_item is None:
+        if found.outcome == DEPENDS and self._include_item is None and \
+                (_INCLUDE_ITEM in found.reason or _INCLUDE_VALUE in found.reason):
             from engine.flow.include_items import per_include_item
 
             return per_include_item(self, conditions) or found
@@ -614,7 +620,7 @@ class _HostTask:
 
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted)
+            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer)
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables

@@ -13,6 +13,9 @@ from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome,
 if TYPE_CHECKING:
     from engine.loading.model import Task
 
+Run = tuple[dict[str, Any], HostOutcome, tuple[int, ...]]
+"""One run of the task: its items' loop variables, whether the includes load it there, the items' places."""
+
 
 def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
     """The outcome at every run the looping includes around the task make of it (item by item,
@@ -30,12 +33,12 @@ def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> H
     any_item = any(kind == "changed_when" for _, kind in conditions)
     # a failure it ignores is reported, and the host goes on to the next item
     ignored = isinstance(reading.task.data, Mapping) and reading.task.data.get("ignore_errors") is True
-    for number, (scope, gate) in enumerate(runs, 1):
+    for number, (scope, gate, outer) in enumerate(runs, 1):
         if gate.outcome == SKIPPED:  # the include loads nothing at this item
             found.append(HostOutcome(SKIPPED, f"its include skips item {number}: {gate.reason}", True))
             continue
         at_item = _HostTask(reading.plan, reading.play_plan, reading.host, reading.task)
-        at_item.removed, at_item._include_item = reading.removed, scope
+        at_item.removed, at_item._include_item, at_item._outer = reading.removed, scope, outer
         at_item._overrides.update(scope)
         found.append(at_item.outcome(conditions))
         reading.touched |= at_item.touched
@@ -61,7 +64,7 @@ def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> H
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
                              "include", items=tuple(found))
 
-def _include_runs(reading: _HostTask) -> list[tuple[dict[str, Any], HostOutcome]] | None:
+def _include_runs(reading: _HostTask) -> list[Run] | None:
     """Each run of the task the looping includes around it make on the host, in run order: its
     items' loop variables, and whether the includes load the file there (their own outcome at
     the item, an outer include's skip standing for all its inner items). None when the items or
@@ -82,10 +85,10 @@ def _include_runs(reading: _HostTask) -> list[tuple[dict[str, Any], HostOutcome]
     order = include_item_order(reading.plan, reading.play_plan, reading.host, reading.task, loops[0])
     if order != list(range(len(scopes))):
         return None  # the host runs its items in an order another host's results decide
-    runs: list[tuple[dict[str, Any], HostOutcome]] = []
+    runs: list[Run] = []
     for index, (scope, gate) in enumerate(zip(scopes, _include_gates(reading, loops[0], scopes, {}), strict=True)):
         if len(loops) == 1 or gate.outcome == SKIPPED:
-            runs.append((dict(scope), gate))
+            runs.append((dict(scope), gate, (index,)))
             continue
         if gate.outcome != RUNS:
             return None
@@ -94,7 +97,8 @@ def _include_runs(reading: _HostTask) -> list[tuple[dict[str, Any], HostOutcome]
             return None
         merged = [{**scope, **each} for each in inner]
         gates = _include_gates(reading, loops[1], merged, scope)
-        runs += list(zip(merged, gates, strict=True))
+        runs += [(each, inner_gate, (index, at))
+                 for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))]
     return runs
 
 def _include_gates(reading: _HostTask, include: Task, scopes: list[Mapping[str, Any]],
