@@ -443,7 +443,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_length, loop_scopes
 
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
@@ -454,8 +454,10 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         skipped = any(all(_skips(plan, play_plan, other, include) for other in hosts) for include in includers)
         return [] if skipped else [()]
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
-    if not order:
-        return [(-1,)]
+    if not order:  # as many runs as items, where only their order is the run's
+        count = loop_length(loops[0], _include_templar(plan, play_plan, host, loops[0], task, occurrence)) \
+            if order is None else None
+        return [(-1,)] * (count or 1)
     own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     if last_item_only(task, loops):
@@ -466,7 +468,9 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
             scopes = loop_scopes(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
                 if -1 not in run else None
             if not isinstance(scopes, list):
-                deeper.append((*run, -1))
+                count = loop_length(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
+                    if -1 not in run else None
+                deeper += [(*run, -1)] * (count or 1)
                 continue
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
         runs = deeper
