@@ -348,6 +348,7 @@ class _HostTask:
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
         self._outer: tuple[int, ...] = ()
+        self._loops_touched = False
         """With ``_include_item``: the item's place in each looping include (the includes' vars
         templated with it)."""
         """The loop variables of one item of the looping include that loads the task, when the
@@ -653,6 +654,19 @@ class _HostTask:
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 
+    def _touch_include_loops(self) -> None:
+        """Read what the loops of the looping includes around the task read: their items are the
+        values of their loop variables, which tell hosts apart as those names do (_SharedOutcomes)."""
+        from engine.variables.play_order import play_order
+
+        if self._loops_touched:
+            return
+        self._loops_touched = True
+        for include in play_order(self.play_plan.play).includers.get(id(self.task), []):
+            loop = loop_of(include)
+            if loop is not None:
+                self._needs_value(loop[1], {})
+
     def _set_by_a_task(self, name: str) -> bool:
         """Whether a task of this play or an earlier one may set ``name`` on some host."""
         from engine.variables.host_runtime import names_set_before
@@ -671,6 +685,7 @@ class _HostTask:
         if self._include_item is not None and name in self._include_item:
             return None  # read at one item of the include (engine.flow.include_items)
         if name in include_loop_names(self.play_plan.play, self.task):
+            self._touch_include_loops()
             return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]

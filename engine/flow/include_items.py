@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, _HostTask
+from engine.flow.loops import loop_of
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -112,6 +113,9 @@ def _include_gates(reading: _HostTask, include: Task, scopes: list[Mapping[str, 
     if outer:
         gate._include_item = outer
         gate._overrides.update(outer)
+    loop = loop_of(include)
+    if loop is not None:  # the names its items are templated from tell hosts apart as its when's do
+        gate._needs_value(loop[1], dict(outer))
     outcomes = gate._item_outcomes(task_conditions(include), scopes) if scopes else []
     reading.touched |= gate.touched
     return outcomes
