@@ -10,15 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
+from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
@@ -30,7 +32,6 @@ if TYPE_CHECKING:
     from engine.loading.model import Task
     from engine.variables.report import Resolved, TaskVariables
 
-RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
                        "ansible_play_batch", "hostvars", "vars", " per-host"})
@@ -51,21 +52,6 @@ _SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_pl
 # what tells one host from another when nothing else is read
 _HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 _NOWHERE = "defined nowhere on the way to this task"
-
-
-@dataclass
-class HostOutcome:
-    outcome: str
-    """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
-    host there whatever happens before)."""
-    reason: str = ""
-    unreported: bool = False
-    """Skipped without a word from ansible (no ``skipping:`` line): not selected by the tags, not
-    notified, ``run_once`` on another host, a role that already ran, a host that failed."""
-    items: tuple[HostOutcome, ...] | None = None
-    """For a task a looping include loads, its outcome at each item of the include, in run order,
-    when the items give it different outcomes and each is known (an unreported skip: the include
-    itself skips that item, so loads nothing)."""
 
 
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
@@ -361,8 +347,6 @@ class _HostTask:
         found = self._outcome(conditions)
         if found.outcome == DEPENDS and self._include_item is None and \
                 (_INCLUDE_ITEM in found.reason or _INCLUDE_VALUE in found.reason):
-            from engine.flow.include_items import per_include_item
-
             return per_include_item(self, conditions) or found
         return found
 

@@ -1,6 +1,7 @@
 """The outcome of a task a looping include loads, item by item of the include (and of a looping
 include inside it): read with each item's loop variables, at the items where the includes' own
-``when`` loads the file (engine.flow.host_outcome asks when the task's outcome needs an item)."""
+``when`` loads the file (engine.flow.host_outcome asks when the task's outcome needs an item,
+with its reading of the task on the host, whose kind reads each item)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, _HostTask
 from engine.flow.loops import loop_of
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -18,7 +19,7 @@ Run = tuple[dict[str, Any], HostOutcome, tuple[int, ...]]
 """One run of the task: its items' loop variables, whether the includes load it there, the items' places."""
 
 
-def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
     """The outcome at every run the looping includes around the task make of it (item by item,
     an inner include's items at each of the outer one's), read with the items' loop variables,
     at the items the includes' own conditions let them load the file: when all runs give one
@@ -38,7 +39,7 @@ def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> H
         if gate.outcome == SKIPPED:  # the include loads nothing at this item
             found.append(HostOutcome(SKIPPED, f"its include skips item {number}: {gate.reason}", True))
             continue
-        at_item = _HostTask(reading.plan, reading.play_plan, reading.host, reading.task)
+        at_item = type(reading)(reading.plan, reading.play_plan, reading.host, reading.task)
         at_item.removed, at_item._include_item, at_item._outer = reading.removed, scope, outer
         at_item._overrides.update(scope)
         found.append(at_item.outcome(conditions))
@@ -65,7 +66,7 @@ def per_include_item(reading: _HostTask, conditions: list[tuple[Any, str]]) -> H
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
                              "include", items=tuple(found))
 
-def _include_runs(reading: _HostTask) -> list[Run] | None:
+def _include_runs(reading: Any) -> list[Run] | None:
     """Each run of the task the looping includes around it make on the host, in run order: its
     items' loop variables, and whether the includes load the file there (their own outcome at
     the item, an outer include's skip standing for all its inner items). None when the items or
@@ -102,13 +103,13 @@ def _include_runs(reading: _HostTask) -> list[Run] | None:
                  for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))]
     return runs
 
-def _include_gates(reading: _HostTask, include: Task, scopes: list[Mapping[str, Any]],
+def _include_gates(reading: Any, include: Task, scopes: list[Mapping[str, Any]],
                    outer: Mapping[str, Any]) -> list[HostOutcome]:
     """The looping include's own outcome at each of its items (its ``when`` is evaluated per
     item: at an item it skips, it loads nothing), at the ``outer`` include's item."""
-    from engine.flow.host_meta import task_conditions
+    from engine.flow.on_the_way import conditions_on_the_way
 
-    gate = _HostTask(reading.plan, reading.play_plan, reading.host, include)
+    gate = type(reading)(reading.plan, reading.play_plan, reading.host, include)
     gate.removed = reading.removed
     if outer:
         gate._include_item = outer
@@ -116,6 +117,6 @@ def _include_gates(reading: _HostTask, include: Task, scopes: list[Mapping[str, 
     loop = loop_of(include)
     if loop is not None:  # the names its items are templated from tell hosts apart as its when's do
         gate._needs_value(loop[1], dict(outer))
-    outcomes = gate._item_outcomes(task_conditions(include), scopes) if scopes else []
+    outcomes = gate._item_outcomes(conditions_on_the_way(include, []), scopes) if scopes else []
     reading.touched |= gate.touched
     return outcomes
