@@ -208,12 +208,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 failed[host] = stopping[host] = (f"the condition of the meta action {planned.name!r} "
                                                  f"({where(planned)}) failing, which stops ansible-playbook", True)
                 continue
-            if outcome.outcome == FAILS and loop_include is not None:
-                _stops_at_first_item(looped, id(loop_include), host)
             if outcome.outcome == FAILS:
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
                                         outcome.reason.startswith(LOAD_FAILURE),
                                         partial(_templated, plan, play_plan, host, task))
+                if effect is not None and effect[1] and loop_include is not None:  # no rescue takes over
+                    _stops_at_first_item(looped, id(loop_include), host)
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = failure_spread(play, task) if effect[1] else None

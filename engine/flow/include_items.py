@@ -59,7 +59,8 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
     if not loaded:
         return None
     if len(loaded) == len(runs) and all(outcome.outcome == loaded[0].outcome for outcome in loaded):
-        return replace(loaded[0], reason=f"{loaded[0].reason}, at each of the {len(runs)} items of the include")
+        where = "at its item of the include" if len(runs) == 1 else f"at each of the {len(runs)} items of the include"
+        return replace(loaded[0], reason=", ".join(filter(None, [loaded[0].reason, where])))
     at = [str(number) for number, outcome in enumerate(found, 1) if outcome.outcome in (RUNS, FAILS)]
     if not at:
         return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
@@ -70,15 +71,16 @@ def _include_runs(reading: Any) -> list[Run] | None:
     """Each run of the task the looping includes around it make on the host, in run order: its
     items' loop variables, and whether the includes load the file there (their own outcome at
     the item, an outer include's skip standing for all its inner items). None when the items or
-    their order are the run's, for more than two looping includes, or a copy of the file the
-    loader made per item."""
+    their order are the run's, or for more than two looping includes; in a copy of the file the
+    loader made for one item (a loop written out), that item's run only."""
     from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 
     loops = [include for include in play_order(reading.play_plan.play).includers.get(id(reading.task), [])
              if includer_loops(include)]
-    if not loops or len(loops) > 2 or any(own is not None for own in copy_items(reading.task, loops)) or \
+    copies = copy_items(reading.task, loops) if loops else []
+    if not loops or len(loops) > 2 or any(own is not None for own in copies[1:]) or \
             last_item_only(reading.task, loops):
         return None
     scopes = loop_scopes(loops[0], templar_at(reading.plan, reading.play_plan, reading.host, loops[0]))
@@ -89,6 +91,8 @@ def _include_runs(reading: Any) -> list[Run] | None:
         return None  # the host runs its items in an order another host's results decide
     runs: list[Run] = []
     for index, (scope, gate) in enumerate(zip(scopes, _include_gates(reading, loops[0], scopes, {}), strict=True)):
+        if copies[0] is not None and index != copies[0]:
+            continue  # the loader's copy of the file for another item (a loop written out)
         if len(loops) == 1 or gate.outcome == SKIPPED:
             runs.append((dict(scope), gate, (index,)))
             continue

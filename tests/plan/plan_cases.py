@@ -74,10 +74,21 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     # outcome per run, compared run by run
     return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, reported, each.reason,
              _shared(play_plan.play, task.task),
-             outcome.items is None and (task.repeats or bool(include_loop_names(play_plan.play, task.task))))
+             outcome.items is None and (task.repeats or bool(include_loop_names(play_plan.play, task.task))
+                                        and not _one_item_copy(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
             for host, outcome in task.hosts.items() for each in outcome.items or (outcome,)
             for reported in _reports(task.task, each)]
+
+
+def _one_item_copy(play: Any, task: Any) -> bool:
+    """Whether ``task`` is in the copy of a file the loader made for one item of the looping
+    include around it (a loop written out): the plan lists each copy, in run order."""
+    from engine.variables.loop_vars import copy_items, includer_loops
+    from engine.variables.play_order import play_order
+
+    loops = [include for include in play_order(play).includers.get(id(task), []) if includer_loops(include)]
+    return len(loops) == 1 and copy_items(task, loops)[0] is not None
 
 
 def _reports(task: Any, outcome: Any) -> list[str]:
