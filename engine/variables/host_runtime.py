@@ -257,11 +257,20 @@ class Follower:
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
             if key not in memo:
-                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier),
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0,
+                                                           self._own_item(play_plan, earlier)),
                                   self._gate(play_plan, earlier))
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
+        """The item of the looping include around ``task`` when it is in the copy of the file the
+        loader made for that item (a loop written out): its runs read that item; else ``()``."""
+        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                 if includer_loops(include)]
+        own = copy_items(task, loops)[0] if len(loops) == 1 else None
+        return (own,) if own is not None else ()
 
     def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
         """The conditions ``task`` checks, those of the includes that load it first."""
@@ -291,7 +300,7 @@ class Follower:
                                     {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
                                      for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
             else:
-                templar = self.templar_at(self.plan, play_plan, host, failed)
+                templar = self.templar_at(self.plan, play_plan, host, failed, 0, self._own_item(play_plan, failed))
                 layers.append(failure_facts(failed, templar, reader,
                                             fails_by_condition(templar, self._gate(play_plan, failed))))
         return layers
