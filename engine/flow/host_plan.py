@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.host_blocks import PlayBlocks, failure_spread
+from engine.flow.block_failures import failure_spread
+from engine.flow.host_blocks import PlayBlocks
 from engine.flow.host_handlers import Notifications, PlannedTask, where
 from engine.flow.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from engine.flow.host_meta import (
@@ -125,6 +126,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
     looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
+    # a host a task of a looping include failed at an item: (that include's id, how many of the
+    # include's runs the tasks after that one in the file made before it)
+    item_stops: dict[str, tuple[int, int]] = {}
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -194,6 +198,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         for host in hosts:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
+            stop = item_stops.get(host)
+            if stop is not None and loop_include is not None and stop[0] == id(loop_include) and not task.handler:
+                found = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
+                                      [h for h in play_plan.hosts if h.name == host], removed)[host]
+                planned.hosts[host] = _before_the_stop(
+                    _through_includes({host: found}, [includes[id(include)].hosts for include in includers
+                                                      if id(include) in includes])[host], stop[1],
+                    sum(map(includer_loops, includers)) > 1)
+                continue
             if host in failed and not blocks.resumes(host):
                 # a host failed in an earlier play is not in this one, force_handlers or not
                 planned.hosts[host] = _after_failure(task, failed[host],
@@ -213,7 +226,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                                         outcome.reason.startswith(LOAD_FAILURE),
                                         partial(_templated, plan, play_plan, host, task))
                 if effect is not None and effect[1] and loop_include is not None:  # no rescue takes over
-                    _stops_at_first_item(looped, id(loop_include), host)
+                    ran = len(outcome.items) if outcome.items else _first_loaded(looped, id(loop_include), host)
+                    _cut_items(looped, id(loop_include), host, ran, planned)
+                    item_stops[host] = (id(loop_include), ran - 1)
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = failure_spread(play, task) if effect[1] else None
@@ -388,18 +403,53 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             failed.setdefault(host, stop)
 
 
-def _stops_at_first_item(looped: list[tuple[PlannedTask, int]], include: int, host: str) -> None:
-    """A task of a looping include fails ``host`` at the include's first item it loads: the tasks
-    of the include planned before it ran that item only, not the later ones their ``items`` list."""
+def _first_loaded(looped: list[tuple[PlannedTask, int]], include: int, host: str) -> int:
+    """How many runs of the include's items a failure at the first item it loads on ``host``
+    leaves to the include's tasks before it: up to that item (as their items tell)."""
     for planned, around in looped:
         outcome = planned.hosts.get(host)
-        if around != include or outcome is None or not outcome.items:
+        if around == include and outcome is not None and outcome.items:
+            return next((index for index, each in enumerate(outcome.items) if not each.unreported), 0) + 1
+    return 1
+
+
+def _cut_items(looped: list[tuple[PlannedTask, int]], include: int, host: str, runs: int,
+               failing: PlannedTask) -> None:
+    """A task of a looping include fails ``host`` at the include's ``runs``-th run: the tasks of
+    the include planned before it ran up to that item only, not the later ones their ``items`` list."""
+    for planned, around in looped:
+        outcome = planned.hosts.get(host)
+        if planned is failing or around != include or outcome is None or not outcome.items:
             continue
-        first = next((index for index, each in enumerate(outcome.items) if not each.unreported), None)
-        if first is not None:
-            kept = outcome.items[first]
-            planned.hosts[host] = replace(kept, reason=f"{kept.reason}, at item {first + 1} of the include, where "
-                                                       "the host stops")
+        planned.hosts[host] = _kept(outcome.items[:runs], "up to the item where the host stops")
+
+
+def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
+    """A task's outcome at the first ``items`` of its looping include, the later ones not run."""
+    at = [str(number) for number, each in enumerate(items, 1) if each.outcome == RUNS]
+    if not any(not each.unreported for each in items):
+        return HostOutcome(SKIPPED, f"not run: {why}", True)
+    if not at:
+        return HostOutcome(SKIPPED, f"at each item {why}", items=items)
+    return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
+
+
+def _before_the_stop(outcome: HostOutcome, runs: int, nested: bool) -> HostOutcome:
+    """The outcome of a task of a looping include after (in its file) the one that failed the host
+    at an item: its runs before that item, where the host went on."""
+    why = "before the item where the host stops"
+    if nested:  # its runs are those of the items of an include inside: not cut here
+        return HostOutcome(DEPENDS, f"{why}: in a looping include inside, the run's to place")
+    if outcome.items is not None:
+        kept = outcome.items[:runs]
+        if any(each.outcome in (FAILS, DEPENDS) for each in kept):
+            return HostOutcome(DEPENDS, f"{why}: whether it stops the host at an earlier item is the run's")
+        return _kept(kept, why)
+    if outcome.outcome in (FAILS, DEPENDS):
+        return HostOutcome(DEPENDS, f"{why}: {outcome.reason}")
+    if runs == 0:
+        return HostOutcome(SKIPPED, "not run: the host stops at the include's first item", True)
+    return replace(outcome, reason=", ".join(filter(None, [outcome.reason, why])))
 
 
 def _may_fail(task: Task) -> bool:

@@ -24,9 +24,10 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
     an inner include's items at each of the outer one's), read with the items' loop variables,
     at the items the includes' own conditions let them load the file: when all runs give one
     outcome, that outcome (the plan lists the task once for all its runs); when they differ,
-    each run's (``items``) under ``runs`` (``skipped`` when it runs at none). None when a run's
-    outcome is the run's, or the items or their order are, or it fails the host at an item
-    after the first."""
+    each run's (``items``) under ``runs`` (``skipped`` when it runs at none), or under ``fails``
+    up to the item where it fails the host (the others do not run). None when a run's outcome is
+    the run's, or the items or their order are, or a failure after the first item may be taken
+    over (a rescue, ignore_errors) or spread to other hosts."""
     runs = _include_runs(reading)
     if not runs:
         return None
@@ -50,11 +51,13 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
             return None
         if found[-1].outcome == FAILS and not ignored:
             # the host stops at that item, after the tasks before it in the file ran it and
-            # before those after it did: a stop the plan follows at the first item only
-            # (engine.flow.host_plan cuts the items of the tasks before it)
-            if any(not outcome.unreported for outcome in found[:-1]):
+            # before those after it did (engine.flow.host_plan cuts the items of the others)
+            if not any(not outcome.unreported for outcome in found[:-1]):
+                return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
+            if len(outer) > 1 or not _stops_the_host(reading):
                 return None
-            return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
+            return HostOutcome(FAILS, f"at item {number} of the include, where the host stops: {found[-1].reason}",
+                               items=tuple(found))
     loaded = [outcome for outcome in found if not outcome.unreported]
     if not loaded:
         return None
@@ -66,6 +69,19 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
         return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
                              "include", items=tuple(found))
+
+def _stops_the_host(reading: Any) -> bool:
+    """Whether a failure of the task stops its host there and then, and it alone: no
+    ``ignore_errors``, no block with a ``rescue`` or an ``always`` around it, nothing that spreads
+    a failure to the other hosts (``any_errors_fatal``, ``run_once``, ``max_fail_percentage``)."""
+    from engine.flow.block_failures import failure_spread, section_tasks
+
+    play, task = reading.play_plan.play, reading.task
+    data = play.data if isinstance(play.data, Mapping) else {}
+    return not (isinstance(task.data, Mapping) and "ignore_errors" in task.data) and \
+        not any(id(task) in tasks for tasks in section_tasks(play)) and failure_spread(play, task) is False and \
+        "max_fail_percentage" not in data
+
 
 def _include_runs(reading: Any) -> list[Run] | None:
     """Each run of the task the looping includes around it make on the host, in run order: its

@@ -83,14 +83,17 @@ def test_a_meta_action_without_conditions_runs(monkeypatch: pytest.MonkeyPatch) 
 def test_a_looping_include_is_stated_item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
     """A task whose `when` reads the looping include's item has one outcome per item where the
     include loads it (none where the include's own `when` skips the item), compared run by run;
-    a task of the include before one failing the host at its first item ran that item only."""
+    a task failing the host at an item stops it there: the include's tasks before it ran up to
+    that item, those after it up to the item before."""
     ours = our_outcomes(SCENARIOS / "include_item_outcomes", monkeypatch)
-    per_host: dict[str, list[str]] = {}
+    per_host: dict[tuple[str, str], list[str]] = {}
     for where, host, outcome, *_ in ours:
-        if where == "tasks/zone.yml:1":
-            per_host.setdefault(host, []).append(outcome)
-    assert per_host == {"ns1": ["runs", "skipped", "unreported"], "ns2": ["runs"],
-                        "ns3": ["runs", "skipped", "depends"]}
+        per_host.setdefault((where, host), []).append(outcome)
+    assert per_host["tasks/zone.yml:1", "ns1"] == ["runs", "skipped", "unreported"]
+    assert per_host["tasks/zone.yml:1", "ns2"] == ["runs"]  # the assert fails ns2 at the first item
+    assert per_host["tasks/zone.yml:5", "ns3"] == ["runs", "fails"]  # and ns3 at the second
+    assert per_host["tasks/zone.yml:1", "ns3"] == ["runs", "skipped"]
+    assert per_host["tasks/zone.yml:8", "ns3"] == ["runs"]
 
 
 def test_the_comparison_reads_every_run_of_a_repeating_task() -> None:
