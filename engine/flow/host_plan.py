@@ -126,9 +126,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
     looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
-    # a host a task of a looping include failed at an item: (that include's id, how many of the
-    # include's runs the tasks after that one in the file made before it)
-    item_stops: dict[str, tuple[int, int]] = {}
+    # a host a task of a looping include failed at an item: that include's id, whether the include
+    # loaded the file at each of its items before that one (None: where it stops is the run's),
+    # and the failing task
+    item_stops: dict[str, tuple[int, tuple[bool, ...] | None, PlannedTask]] = {}
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -202,10 +203,13 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stop is not None and loop_include is not None and stop[0] == id(loop_include) and not task.handler:
                 found = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
                                       [h for h in play_plan.hosts if h.name == host], removed)[host]
-                planned.hosts[host] = _before_the_stop(
+                found = planned.hosts[host] = _before_the_stop(
                     _through_includes({host: found}, [includes[id(include)].hosts for include in includers
                                                       if id(include) in includes])[host], stop[1],
                     sum(map(includer_loops, includers)) > 1)
+                if found.outcome == DEPENDS and stop[1] is not None and _may_fail(task):  # at an earlier item
+                    _unsure_stop(looped, stop[2], host, planned)
+                    item_stops[host] = (stop[0], None, stop[2])
                 continue
             if host in failed and not blocks.resumes(host):
                 # a host failed in an earlier play is not in this one, force_handlers or not
@@ -228,7 +232,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 if effect is not None and effect[1] and loop_include is not None:  # no rescue takes over
                     ran = len(outcome.items) if outcome.items else _first_loaded(looped, id(loop_include), host)
                     _cut_items(looped, id(loop_include), host, ran, planned)
-                    item_stops[host] = (id(loop_include), ran - 1)
+                    loaded = tuple(not each.unreported for each in outcome.items[:-1]) if outcome.items else \
+                        (False,) * (ran - 1)
+                    item_stops[host] = (id(loop_include), loaded, planned)
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = failure_spread(play, task) if effect[1] else None
@@ -434,22 +440,36 @@ def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
 
 
-def _before_the_stop(outcome: HostOutcome, runs: int, nested: bool) -> HostOutcome:
+def _before_the_stop(outcome: HostOutcome, loaded: tuple[bool, ...] | None, nested: bool) -> HostOutcome:
     """The outcome of a task of a looping include after (in its file) the one that failed the host
-    at an item: its runs before that item, where the host went on."""
+    at an item: its runs before that item (``loaded``: where the include loaded the file; None:
+    where the host stops is the run's), where the host went on."""
     why = "before the item where the host stops"
+    if loaded is None:
+        return HostOutcome(DEPENDS, "after a task of its include that stops the host at an item only the run knows")
+    if not any(loaded):
+        return HostOutcome(SKIPPED, "not run: the host stops at the first item its include loads", True)
     if nested:  # its runs are those of the items of an include inside: not cut here
         return HostOutcome(DEPENDS, f"{why}: in a looping include inside, the run's to place")
     if outcome.items is not None:
-        kept = outcome.items[:runs]
+        kept = outcome.items[:len(loaded)]
         if any(each.outcome in (FAILS, DEPENDS) for each in kept):
             return HostOutcome(DEPENDS, f"{why}: whether it stops the host at an earlier item is the run's")
         return _kept(kept, why)
     if outcome.outcome in (FAILS, DEPENDS):
         return HostOutcome(DEPENDS, f"{why}: {outcome.reason}")
-    if runs == 0:
-        return HostOutcome(SKIPPED, "not run: the host stops at the include's first item", True)
     return replace(outcome, reason=", ".join(filter(None, [outcome.reason, why])))
+
+
+def _unsure_stop(looped: list[tuple[PlannedTask, int]], failing: PlannedTask, host: str, later: PlannedTask) -> None:
+    """A task after ``failing`` in their looping include's file may stop ``host`` at an earlier item
+    than the one ``failing`` fails at: ``failing`` then depends, and the include's tasks' runs
+    after the first item with it."""
+    around = next(include for planned, include in looped if planned is failing)
+    first = failing.hosts[host]
+    failing.hosts[host] = unsure = HostOutcome(DEPENDS, f"{first.reason}, unless {later.name!r} ({where(later)}) "
+                                                        "stops the host at an earlier item")
+    _may_stop_later_items(looped, around, later, {host: unsure})
 
 
 def _may_fail(task: Task) -> bool:
