@@ -461,7 +461,8 @@ class _HostTask:
                 value = self._condition(assertion, item)
                 if isinstance(value, OperandFailure):  # ansible fails the task evaluating it (an undefined name)
                     return HostOutcome(FAILS, f"its assertion `{assertion}`: {value}")
-                if isinstance(value, Unknown) and _INCLUDE_ITEM in value.reason and self._include_item is None:
+                if isinstance(value, Unknown) and self._include_item is None and \
+                        (_INCLUDE_ITEM in value.reason or _INCLUDE_VALUE in value.reason):
                     # read item by item of the looping include around it (_per_include_item)
                     return HostOutcome(DEPENDS, f"its assertion `{assertion}` needs {value.reason}")
                 if isinstance(value, Unknown):
