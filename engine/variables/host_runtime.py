@@ -117,31 +117,36 @@ class Follower:
     def fill_in(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
                 outer: tuple[int, ...], layers: list[Layer]) -> list[Layer]:
         """``layers`` with the host's facts and what earlier tasks set on the host in their places."""
+        from engine.variables.earlier_key import shared_earlier_layers
+
         result = []
         for layer in layers:
             if layer.level == "host facts":
                 result.append(facts_layer(self.plan, play_plan, host))
             elif layer.pending and layer.label == EARLIER_TASKS:
-                result += self.earlier_layers(play_plan, host, task, occurrence, outer)
+                result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer)
             else:
                 result.append(layer)
         return result
 
     def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                       outer: tuple[int, ...], reader: Host | None = None) -> list[Layer]:
+                       outer: tuple[int, ...], reader: Host | None = None,
+                       names: frozenset[str] | None = None) -> list[Layer]:
         """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
         one: the include_vars layers, then the set_fact and register ones. In a looped include,
         the file runs whole for each item before the next: the reader at an item sees what every
         task of the file set at the items before (those after the reader too), then what the
         tasks before it set at its own item. ``reader``: the host whose ``hostvars`` asks (the
-        ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``)."""
+        ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``).
+        ``names``: only the layers that may set these names (not ``ansible_failed_*``) are wanted,
+        each as the whole walk gives it: the tasks that set none of them are passed over."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
-            rescued = self._rescued(earlier, host, None) if member else []
+            rescued = self._rescued(earlier, host, None) if member and names is None else []
             order = self.order_of(earlier.play)
             ended: bool | str = False
-            for at, done in _setters(order, len(order.tasks)):
+            for at, done in _setters(order, len(order.tasks), names):
                 if not self._selected(earlier, done):
                     continue
                 ended = ended or (member and self._ends_host(earlier, host, done))
@@ -165,7 +170,7 @@ class Follower:
         ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
-        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before):
+        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -190,7 +195,8 @@ class Follower:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         effects[played:played] = batches_before
-        effects.append(Effects(facts=self._rescued(play_plan, host, before)))
+        if names is None:
+            effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
 
@@ -483,15 +489,23 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
     return plays[: index + 1] if including else plays[:index]
 
 
-def _setters(order: Any, before: int) -> list[tuple[int, Task]]:
+def _setters(order: Any, before: int, names: frozenset[str] | None = None) -> list[tuple[int, Task]]:
     """The tasks among the first ``before`` of the play's ``order`` that set something or may end
-    the play for a host, each with its place (kept with the order until an include adds tasks to it)."""
+    the play for a host, each with its place (kept with the order until an include adds tasks to it);
+    with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)])
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)],
+                {})
         order.setters = kept
-    return [(at, task) for at, task in kept[2] if at < before]
+    if names is None:
+        return [(at, task) for at, task in kept[2] if at < before]
+    by_names = kept[3].get(names)
+    if by_names is None:
+        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if _ends_host_task(task) or
+                                     (found := set_names(task)) is None or not found.isdisjoint(names)]
+    return [(at, task) for at, task in by_names if at < before]
 
 
 def _ends_host_task(task: Task) -> bool:
