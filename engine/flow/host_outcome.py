@@ -219,6 +219,8 @@ class _SharedOutcomes:
         """The names read that earlier tasks may set, whose definitions from them tell hosts apart."""
         self.removed: RemovedHosts | None = None
         self.hosts: list[Host] | None = None
+        self._table: dict[str, tuple[Any, ...]] | None = None
+        """The play's signatures of the names read, by host, when every host reads one inventory here."""
         self.read: set[str] = set()
         """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
         """The first host's reading, when all it read was the host's name and groups: another
@@ -284,8 +286,13 @@ class _SharedOutcomes:
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
-        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task, host.name)))
-        found = self.signatures.get(key)
+        table = self._table
+        if table is None:
+            inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
+            table = self.signatures.setdefault((self.names, inventory), {})
+            if not _batch_inventories(self.play_plan):  # the same inventory on every host at this task
+                self._table = table
+        found = table.get(host.name)
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
             # host's identity, told apart below, not a definition to compare
@@ -299,9 +306,9 @@ class _SharedOutcomes:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
             if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
-                extra += (("inventory", key[2]),)
+                extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
-            self.signatures[key] = found
+            table[host.name] = found
         if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
             before = (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
             found = (found[0] + before, (found[1][0], found[1][1] + before) if found[1] is not None else None, found[2])
