@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Task
-    from engine.variables.sources import Layer
 
 NOT_FOLLOWED = frozenset({"ansible_failed_task", "ansible_failed_result", "vars", "hostvars"})
 """Names the key does not speak for (a rescue's, or every variable at once)."""
@@ -42,7 +41,7 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
 def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str]) -> tuple[Any, ...]:
     """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
     include) give ``host``, as a hashable key; the host's other values are not part of it."""
-    from engine.variables.host_runtime import Follower, _memo, host_names, plays_before
+    from engine.variables.host_runtime import Follower, _memo, host_names, plays_before, uniform_walk
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 
@@ -50,7 +49,7 @@ def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     uniform = memo.get(("uniform walk", id(task), 0, names))
     if uniform is None or uniform[0] is not plan:
-        uniform = memo[("uniform walk", id(task), 0, names)] = (plan, _uniform_walk(follower, play_plan, task, names))
+        uniform = memo[("uniform walk", id(task), 0, names)] = (plan, uniform_walk(follower, play_plan, task, names))
     if uniform[1]:  # the same walk on every host in the same plays: once per such set of hosts
         membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
         kept = memo.get(("earlier key", id(task), names, membership))
@@ -59,30 +58,6 @@ def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: 
                 follower, plan, play_plan, host, task, names))
         return kept[1]  # type: ignore[no-any-return]
     return _walked(follower, plan, play_plan, host, task, names)
-
-
-def shared_earlier_layers(follower: Any, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                          outer: tuple[int, ...]) -> list[Layer]:
-    """``follower.earlier_layers`` of this run of ``task`` on ``host`` (not under a looped include's
-    items), once for all the hosts in the same plays when the tasks before set alike on every host."""
-    from engine.variables.host_runtime import _memo, host_names, plays_before
-
-    plan = follower.plan
-    if task is None or outer:
-        return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
-    memo = _memo(play_plan)
-    uniform = memo.get(("uniform walk", id(task), occurrence, None))
-    if uniform is None or uniform[0] is not plan:
-        uniform = memo[("uniform walk", id(task), occurrence, None)] = (
-            plan, _uniform_walk(follower, play_plan, task, None, occurrence))
-    if not uniform[1]:
-        return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
-    membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
-    key = ("earlier layers", id(task), occurrence, membership)
-    kept = memo.get(key)
-    if kept is None or kept[0] is not plan:
-        kept = memo[key] = (plan, follower.earlier_layers(play_plan, host, task, occurrence, outer))
-    return list(kept[1])
 
 
 def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,
@@ -98,43 +73,6 @@ def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Ta
         if values:
             key.append((layer.level, layer.label, layer.path, layer.runtime, layer.any_name, tuple(values)))
     return tuple(key)
-
-
-def _uniform_walk(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
-                  occurrence: int = 0) -> bool:
-    """Whether every task before ``task`` that may set ``names`` (in the plays so far) does so alike
-    on every host of its play: effects the same on every host, not in a block with a rescue, not a
-    handler, not loaded by a looping or ``run_once`` include, not for some hosts only, no facts
-    delegated, and no ``meta: end_host`` on the way; all of them (``names`` None): no rescue in the
-    plays either. The earlier tasks' walk is then the same on all hosts in the same plays
-    (engine.variables.host_runtime.Follower.earlier_layers)."""
-    from engine.flow.run_settings import runs_once
-    from engine.loading import keywords as kw
-    from engine.variables.block_runs import play_blocks
-    from engine.variables.host_runtime import _ends_host_task, _setters, plays_before
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.task_results import host_independent, known_shape
-
-    plan = follower.plan
-    for earlier in plays_before(plan, play_plan, including=True):
-        order = follower.order_of(earlier.play)
-        before = len(order._before(task, occurrence)) if earlier is play_plan else len(order.tasks)  # noqa: SLF001
-        blocks = play_blocks(earlier.play) if names is None else None
-        if blocks is not None and blocks.rescue_starts:
-            return False  # what a rescue gives a host depends on what failed there
-        for _, done in _setters(order, before, names):
-            includers = order.includers.get(id(done), [])
-            data = done.data if isinstance(done.data, Mapping) else {}
-            if _ends_host_task(done) or done.handler or data.get("delegate_facts") or \
-                    order.loaded_on.get(id(done)) is not None or done.effective_when() or \
-                    any(include.effective_when() or includer_loops(include) or
-                        include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
-                        for include in includers) or known_shape(done) and not host_independent(done):
-                return False
-            blocks = blocks or play_blocks(earlier.play)
-            if id(done) in blocks.paths and blocks.rescuing:
-                return False
-    return True
 
 
 def value_key(value: Any, depth: int = 0) -> Any:

@@ -113,7 +113,7 @@ def test_earlier_tasks_shared_changes_no_outcome(tmp_path: Path, monkeypatch: py
     """A task reading what earlier tasks set is planned once per set of hosts those tasks gave the
     same definitions (engine.variables.earlier_key), a condition on the host's name once for all hosts
     (engine.flow.rebound): the same outcomes and reasons as each host followed on its own."""
-    from engine.variables import earlier_key
+    from engine.variables import host_runtime
 
     generate(tmp_path, 80)
     (tmp_path / "site.yml").write_text(CHAINS)
@@ -129,7 +129,7 @@ def test_earlier_tasks_shared_changes_no_outcome(tmp_path: Path, monkeypatch: py
     shared = outcomes(tmp_path)
     read_shared = len(readings)
     monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    monkeypatch.setattr(earlier_key, "_uniform_walk", lambda *_args: False)  # earlier tasks followed per host
+    monkeypatch.setattr(host_runtime, "uniform_walk", lambda *_args: False)  # earlier tasks followed per host
     readings.clear()
     alone = outcomes(tmp_path)
     assert {kind for kind, _ in shared.values()} >= {"runs", "skipped", "depends"}
