@@ -281,12 +281,15 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       level, not by label (which names the host), or None when they set none of ``names``: two
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
-    scope = _scope(plan, play_plan, task, host=host.name)
-    host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    layers = kept_inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    inventory = inventory_of(plan, play_plan, task, host.name)  # the task's scope's (_scope)
+    host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
+    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
+    if layers is None:
+        layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     shared = getattr(layers, "shared_count", None)
     # the groups' part is the same for every host in the same groups: worked out once for them
-    kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
+    kept: dict[tuple[Any, ...], tuple[Any, ...]] = inventory.derived.setdefault("group definitions", {})
     groups_key = getattr(layers, "groups_key", None)
     key = (groups_key, tuple(names))
     groups_part = kept.get(key) if groups_key is not None else None
