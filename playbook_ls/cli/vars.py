@@ -230,4 +230,6 @@ def _short(value: Any, limit: int = 100) -> str:
 def _json_default(value: Any) -> Any:
     if isinstance(value, (set, frozenset, tuple)):
         return list(value)
+    if isinstance(getattr(value, "unknown_whole", None), str):
+        return None  # known whole only at run time (ansible_failed_task): its reason is the entry's unknown
     return str(value)

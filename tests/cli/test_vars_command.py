@@ -89,3 +89,41 @@ def test_inventory_code_runs_only_when_asked(project: Path, capsys: pytest.Captu
     assert "no host 'web1' in the inventory" in err and "Pass --run-inventory-code to run it." in err
     runs = vars_json(capsys, "-i", "inventory.py", "--run-inventory-code", "from_script")
     assert runs[0]["variables"]["from_script"]["value"] == "yes"
+
+
+RESCUE = """\
+- hosts: web
+  gather_facts: false
+  tasks:
+    - block:
+        - name: break
+          ansible.builtin.fail:
+            msg: broken
+      rescue:
+        - name: report
+          ansible.builtin.debug:
+            msg: "{{ ansible_failed_task.name }}"
+    - block:
+        - name: break again
+          ansible.builtin.fail:
+            msg: broken again
+      rescue:
+        - name: report again
+          ansible.builtin.debug:
+            msg: "{{ ansible_failed_task.name }}"
+"""
+
+
+def test_a_value_known_only_at_run_time_is_shown_as_null(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``ansible_failed_task`` is known by its name only: its whole is the run's, written as null
+    with the reason (not as a Python object's address, which differs from run to run)."""
+    (project / "site.yml").write_text(RESCUE)
+    runs = vars_json(capsys, "--task", "site.yml:10", "ansible_failed_task")
+    failed = runs[0]["variables"]["ansible_failed_task"]
+    assert failed["value"] is None
+    assert "known only at run time" in failed["unknown"] or "not known before the run" in failed["unknown"]
+    second = vars_json(capsys, "--task", "site.yml:18", "ansible_failed_task")[0]
+    overridden = second["variables"]["ansible_failed_task"]
+    assert [each["value"] for each in overridden["overrides"]] == [None]
+    assert main(["vars", "site.yml", "--host", "web1", "--task", "site.yml:18", "ansible_failed_task"]) == 0
+    assert " at 0x" not in capsys.readouterr().out
