@@ -24,8 +24,8 @@ from urllib.parse import unquote_plus
 from jinja2 import Environment, Undefined, pass_environment
 
 from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFailure
-from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters import yaml_text
+from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters.sizes import human_readable, human_to_bytes
 
 UUID_NAMESPACE_ANSIBLE = "361E6D51-FAEC-444A-9079-341386DA8E2E"
