@@ -221,7 +221,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
     extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
     from engine.run.callback import deprecation_warnings
-    from engine.run.filter_check import scanned_texts
+    from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
 
     found: dict[str, Span | None] = {}
@@ -236,6 +236,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):
             found.setdefault(what, task.span)
     tests = _engine_tests()
+    collections = getattr(book.plugins, "collections", None)
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
@@ -248,7 +249,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 continue
             lacking = not _has_lookup(name) if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
-            if lacking:
+            # a test of a collection installed nowhere fails alike ("No test named ..."); a lookup's
+            # failure also warns "Error loading plugin", which the engine does not print
+            if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
     return list(found.items())
 

@@ -231,6 +231,13 @@ def ansible_lacks_too(name: str, collections: CollectionFinder | None = None) ->
         if name not in ROUTED_FILTERS:
             return True
         return collections is not None and collections.collection_dir(ROUTED_FILTERS[name]) is None
+    return collection_missing(name, collections)
+
+
+def collection_missing(name: str, collections: CollectionFinder | None) -> bool:
+    """Whether ``name`` is a collection's ``NS.COLL.NAME`` (a filter, test or lookup) whose
+    collection is installed nowhere ansible-playbook looks (``collections``: the playbook's; None
+    assumes it installed): ansible fails each use of it as the engine does."""
     collection = name.rpartition(".")[0]
     if collection.count(".") != 1 or collection in ("ansible.builtin", "ansible.legacy"):
         return False

@@ -20,6 +20,23 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None, inven
     return [str(problem) for problem in unknown_module_problems(plan)]
 
 
+def _install(root: Path, monkeypatch: pytest.MonkeyPatch, *collections: str) -> None:
+    """Only ``collections`` installed where ansible looks (no Python path scanned)."""
+    for name in collections:
+        (root / "ansible_collections" / name).mkdir(parents=True)
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(root))
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH", "false")
+
+
+def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible fails "No test named 'ansible.utils.ipv4'" as the engine does; a lookup of a
+    collection not installed also warns "Error loading plugin", which the engine does not."""
+    _install(tmp_path / "installed", monkeypatch, "community/other")
+    tasks = ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n"
+             "    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n")
+    assert ["lookup community.general.dig" in problem for problem in _declined(tmp_path, tasks)] == [True]
+
+
 @pytest.mark.parametrize(("task", "what"), [
     ("    - include_vars: {dir: vars, hash_behaviour: merge}\n", "include_vars: hash_behaviour"),
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
@@ -32,8 +49,9 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None, inven
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
     ("    - debug: {msg: x}\n      when: \"'http://a' is url\"\n", "test url"),
 ])
-def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(tmp_path: Path, task: str,
-                                                                              what: str) -> None:
+def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
+    _install(tmp_path / "installed", monkeypatch, "ansible/utils", "community/general")
     (problem,) = _declined(tmp_path, task)
     assert problem.startswith(f"{tmp_path}/site.yml:4:7: ") and f"does not implement '{what}'" in problem
 
