@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -241,8 +242,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
-                unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) \
-                    if unread is None else unread
+                if unread is None:
+                    unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) | \
+                        _unread_role_vars(book, tasks, inventory_sources, extra_vars or {}, cache)
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
@@ -264,7 +266,10 @@ _INCLUDE_VARS = kw._family("include_vars")
 # a template that reads variables by a name it builds: any task variable may be the one
 _BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b|"
                          r"(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?vars['\"]|\bvarnames\b|"
-                         r"\bvar\s*[:=]\s*['\"]?vars\b")
+                         r"\bvar\s*[:=]\s*['\"]?vars\b|"
+                         # every variable shown whole: {{ vars }}, {{ hostvars[host] | to_json }}, var: hostvars[host]
+                         r"\{\{-?\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*(?:-?\}\}|\|)|"
+                         r"^\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*$")
 _MAX_READ = 1 << 20
 
 
@@ -304,6 +309,76 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
             return set()
     unread = {name for name, count in seen.items() if count <= written[name]}
     return {text for text, names in definitions.items() if names <= unread}
+
+
+_DYNAMIC = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_TASKS | kw.IMPORT_ROLE | _INCLUDE_VARS
+# what renders a file the plan does not look into: a template lookup, a template's own include
+_RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?template['\"]|"
+                                r"\{%-?\s*(?:include|import|from|extends)\b")
+
+
+def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+    """The texts of role defaults and vars that the run never reads: a role variable is templated
+    only where it is used (lazily), and a role's other task files and templates are not read unless
+    the plan reaches them. A variable whose name is written in no text the run may render (the
+    plan's tasks and handlers, the role variables and template files they use, the playbooks, the
+    roles' meta, the inventory's sources, vars files, the extra vars) never shows its set-like
+    filter's order. None is relieved when the run may render what the plan does not see: an
+    include or template named by a template, a template lookup, a template that includes another,
+    a name built from parts (``vars[...]``)."""
+    from engine.parsing.source import SourceCache
+    from engine.run.filter_check import TEMPLATE_ACTIONS, _role_var_files, scanned_texts, template_source
+
+    cache = cache or SourceCache()
+    definitions: dict[str, set[str]] = {}  # a role variable's text -> its names
+    defined: Counter[str] = Counter()  # how often each is written in the role variable files
+    files: set[str] = set()
+    roles: set[str] = set()
+    for task in tasks:
+        if getattr(task.role, "path", None):
+            roles.add(str(task.role.path))
+        args = task.args if isinstance(task.args, Mapping) else {}
+        if task.action in _DYNAMIC and any("{{" in text or "{%" in text for text in _strings(dict(args))):
+            return set()
+        if task.action in TEMPLATE_ACTIONS and not any(template_source(task, play.basedir) for play in book.plays):
+            return set()
+        for path in _role_var_files(task):
+            if path in files:
+                continue
+            files.add(path)
+            data = cache.load(path).data
+            if isinstance(data, Mapping):
+                for name, value in data.items():
+                    for text in _strings(value):
+                        definitions.setdefault(text, set()).add(str(name))
+                        defined[text] += 1
+    if not definitions:
+        return set()
+    seen = {name: 0 for names in definitions.values() for name in names}
+    rendered: Counter[str] = Counter()
+    for text, _place in scanned_texts(book, cache):
+        rendered[text] += 1
+        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen):
+            return set()
+    variables_files = _variables_files(book, tasks)
+    if variables_files is None or not _count_names(json.dumps(extra_vars, default=str), seen):
+        return set()
+    others = {play.playbook for play in book.plays} | _source_files(inventory_sources) | variables_files
+    others |= _files_under([os.path.join(role, "meta") for role in roles])
+    others |= _files_under([os.path.join(play.basedir, sub) for play in book.plays if play.basedir
+                            for sub in ("group_vars", "host_vars")])
+    for path in sorted(others):
+        try:  # a regular file within the bound: a FIFO is never waited on
+            text = read_bytes(path, _MAX_READ).decode("utf-8", "replace")
+        except OSError:
+            return set()
+        if not _count_names(text, seen):
+            return set()
+    # a variable ansible reads by its name alone (ansible_python_interpreter...) is always read
+    unread = {name for name, count in seen.items() if count == 0 and not name.startswith("ansible_")}
+    # a text written elsewhere too (a task's argument) is that place's as well
+    return {text for text, names in definitions.items() if names <= unread and rendered[text] == defined[text]}
 
 
 def _count_names(text: str, seen: dict[str, int]) -> bool:

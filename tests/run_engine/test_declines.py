@@ -281,3 +281,43 @@ def test_a_fifo_beside_the_playbook_is_not_waited_on_and_keeps_the_decline(tmp_p
     os.mkfifo(tmp_path / "pipe")  # opening it for reading would wait for a writer that never comes
     (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS)
     assert "hash seed" in problem
+
+
+ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\nbase: [a, b]\nextra: [c]\n",
+             "roles/r/tasks/main.yml": "- debug: {msg: run}\n",
+             "roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n",
+             "roles/r/templates/conf.j2": "{{ packages }}\n"}
+
+
+@pytest.mark.parametrize(("tasks", "files", "declined"), [
+    # only tasks/main.yml runs: install.yml and the template that read packages are never read
+    ("    - import_role: {name: r}\n", {}, False),
+    ("    - import_role: {name: r, tasks_from: install}\n", {}, True),
+    ("    - import_role: {name: r}\n    - template: {src: roles/r/templates/conf.j2, dest: /tmp/x}\n", {}, True),
+    # what the plan cannot follow may read it
+    ("    - import_role: {name: r}\n    - include_tasks: \"{{ which }}.yml\"\n", {}, True),
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ lookup('template', 'x.j2') }}\"}\n", {}, True),
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ vars['pack' + 'ages'] }}\"}\n", {}, True),
+    ("    - import_role: {name: r}\n", {"group_vars/all.yml": "shown: \"{{ packages }}\"\n"}, True),
+    ("    - import_role: {name: r}\n", {"roles/r/meta/main.yml": "dependencies: [{role: s, x: '{{ packages }}'}]\n"},
+     True),
+    # the same text written in a task too is the task's
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ base | union(extra) }}\"}\n", {}, True),
+])
+def test_a_set_like_filters_order_in_a_role_variable_the_run_never_reads_is_not_declined(
+        tmp_path: Path, tasks: str, files: dict[str, str], declined: bool) -> None:
+    """A role variable is templated where it is used: one whose name no text the run may render
+    writes (the plan's tasks, the role variables and templates they use, playbooks, meta,
+    inventory, vars files) never shows the order of its set-like filter."""
+    files = {**ROLE_VARS, **files}
+    if "roles/r/meta/main.yml" in files:
+        files["roles/s/tasks/main.yml"] = "- debug: {msg: s}\n"
+    problems = _declined(tmp_path, tasks, files)
+    assert any("hash seed" in problem for problem in problems) == declined
+
+
+@pytest.mark.parametrize("shown", ["{msg: \"{{ vars }}\"}", "{msg: \"{{ hostvars[inventory_hostname] | to_json }}\"}",
+                                   "{var: \"hostvars[inventory_hostname]\"}"])
+def test_a_debug_of_every_variable_keeps_the_declines_of_unread_variables(tmp_path: Path, shown: str) -> None:
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n    - debug: " + shown + "\n", ROLE_VARS)
+    assert any("hash seed" in problem for problem in problems)
