@@ -361,6 +361,11 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
         rendered[text] += 1
         if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen):
             return set()
+    # what blocks, imports and roles: entries set for their tasks (a block's when and vars)
+    frames = {id(frame): frame for task in tasks for frame in task.chain}
+    for frame in frames.values():
+        if not all(_count_names(text, seen) for text in _strings(dict(frame.keywords))):
+            return set()
     variables_files = _variables_files(book, tasks)
     if variables_files is None or not _count_names(json.dumps(extra_vars, default=str), seen):
         return set()
