@@ -371,6 +371,12 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
         return set()
     others = {play.playbook for play in book.plays} | _source_files(inventory_sources) | variables_files
     others |= _files_under([os.path.join(role, "meta") for role in roles])
+    # the variables of every other role beside the playbooks (one with no task still lends its own)
+    real_roles = {os.path.realpath(role) for role in roles}
+    beside = [os.path.join(play.basedir, "roles") for play in book.plays if play.basedir]
+    others |= _files_under([os.path.join(top, name, sub) for top in beside if os.path.isdir(top)
+                            for name in os.listdir(top) for sub in ("defaults", "vars")
+                            if os.path.realpath(os.path.join(top, name)) not in real_roles])
     others |= _files_under([os.path.join(play.basedir, sub) for play in book.plays if play.basedir
                             for sub in ("group_vars", "host_vars")])
     for path in sorted(others):

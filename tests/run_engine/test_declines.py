@@ -303,6 +303,7 @@ ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\n
      True),
     ("    - import_role: {name: r}\n", {"roles/r/tasks/main.yml": "- block:\n    - debug: {msg: run}\n"
                                                               "  when: packages | length > 1\n"}, True),
+    ("    - import_role: {name: r}\n", {"roles/other/defaults/main.yml": "shown: \"{{ packages }}\"\n"}, True),
     # the same text written in a task too is the task's
     ("    - import_role: {name: r}\n    - debug: {msg: \"{{ base | union(extra) }}\"}\n", {}, True),
 ])
