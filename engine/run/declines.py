@@ -174,7 +174,7 @@ ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "c
 def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
     only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter) nor can
-    its operands hold a string (literal lists of numbers, or a first one holding a dict or list)."""
+    its operands hold a string (literal lists of numbers, or one holding a dict or list)."""
     from jinja2 import nodes
 
     parents: dict[int, Any] = {}
@@ -187,7 +187,8 @@ def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     for node in tree.find_all(nodes.Filter):
         if node.name not in SET_FILTERS or node.node is None:
             continue
-        if _unhashable(node.node) or all(_numbers(operand) for operand in [node.node, *node.args]):
+        if any(_unhashable(operand) for operand in [node.node, *node.args]) or \
+                all(_numbers(operand) for operand in [node.node, *node.args]):
             continue
         parent = parents.get(id(node))
         if isinstance(parent, nodes.Filter) and (parent.name in SET_FILTERS or
@@ -201,8 +202,9 @@ def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
 
 
 def _unhashable(node: Any) -> bool:
-    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails first, and
-    ansible's filter falls back to an order-keeping de-duplication."""
+    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails (whichever
+    operand it is: the filter makes a set of each), and ansible's filter falls back to an
+    order-keeping de-duplication."""
     from jinja2 import nodes
 
     return isinstance(node, nodes.List) and any(isinstance(item, nodes.Dict | nodes.List) for item in node.items)

@@ -181,6 +181,8 @@ def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, show
     "{{ names | union(more | difference(names)) | sort }}",
     "{{ [3, 1, 2.5] | difference([1]) }}",
     "{{ [{'k': 1}, ['x']] | union(names) }}",
+    "{{ names | union([{'port': item}]) }}",
+    "{{ names | difference([['x'], 'a']) | join(',') }}",
 ])
 def test_a_set_like_filters_order_that_cannot_show_is_not_declined(tmp_path: Path, unordered: str) -> None:
     assert _declined(tmp_path, f"    - debug: {{msg: \"{unordered}\"}}\n") == []
