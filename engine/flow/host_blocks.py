@@ -9,10 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures
+from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures, failure_spread, section_tasks
 from engine.flow.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
-from engine.flow.run_settings import play_strategy
-from engine.loading.model import Block
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -100,51 +98,3 @@ def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> 
         return ignored is not None and boolean(ignored, strict=True)
     except (TypeError, ValueError):
         return None
-
-
-def failure_spread(play: Play, task: Task) -> bool | None:
-    """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
-    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
-    from engine.booleans import boolean
-
-    data = play.data if isinstance(play.data, Mapping) else {}
-    strategy = play_strategy(play)
-    if strategy != "linear":
-        return False if strategy == "free" else None
-    fatal = getattr(task.effective("any_errors_fatal"), "value", data.get("any_errors_fatal"))
-    once = getattr(task.effective("run_once"), "value", None)  # the strategy makes it fatal too
-    try:
-        if any(value is not None and boolean(value, strict=True) for value in (fatal, once)):
-            return True
-    except (TypeError, ValueError):
-        return None
-    return False
-
-
-
-
-def section_tasks(play: Play) -> tuple[frozenset[int], frozenset[int]]:
-    """(the tasks of ``rescue`` sections, the tasks of blocks that have a ``rescue`` or an
-    ``always`` section), once per play."""
-    found = play.derived.get("section_tasks")
-    if found is None:
-        rescuing: set[int] = set()
-        recovered: set[int] = set()
-
-        def walk(items: list[Any], protected: bool, rescue: bool) -> None:
-            for item in items:
-                if isinstance(item, Block):
-                    walk(item.block, protected or bool(item.rescue or item.always), rescue)
-                    walk(item.rescue, protected, True)
-                    walk(item.always, protected, rescue)
-                else:
-                    if protected:
-                        recovered.add(id(item))
-                    if rescue:
-                        rescuing.add(id(item))
-                    for child in item.children:
-                        walk([child], protected, rescue)
-
-        walk(play.compile(), False, False)
-        found = play.derived["section_tasks"] = (frozenset(rescuing), frozenset(recovered))
-    return found

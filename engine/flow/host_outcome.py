@@ -10,19 +10,23 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
+from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+from engine.flow.provenance import with_provenance
+from engine.flow.rebound import IDENTITY, Identities
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
-from engine.templating.read_names import names_recorded
+from engine.templating.read_names import names_recorded, recording
+from engine.variables.earlier_key import earlier_key, followed_names
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -30,7 +34,6 @@ if TYPE_CHECKING:
     from engine.loading.model import Task
     from engine.variables.report import Resolved, TaskVariables
 
-RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 # the magic variables whose values differ from host to host (the others are the play's)
 _PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
                        "ansible_play_batch", "hostvars", "vars", " per-host"})
@@ -51,17 +54,6 @@ _SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_pl
 # what tells one host from another when nothing else is read
 _HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 _NOWHERE = "defined nowhere on the way to this task"
-
-
-@dataclass
-class HostOutcome:
-    outcome: str
-    """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
-    host there whatever happens before)."""
-    reason: str = ""
-    unreported: bool = False
-    """Skipped without a word from ansible (no ``skipping:`` line): not selected by the tags, not
-    notified, ``run_once`` on another host, a role that already ran, a host that failed."""
 
 
 _RUNS = HostOutcome(RUNS)  # shared: most tasks run everywhere, and a plan may hold a million outcomes
@@ -140,7 +132,7 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
                  signatures: dict[tuple[Any, ...], tuple[Any, ...]], chosen: list[Host], removed: RemovedHosts | None,
                  once_on: dict[str, str] | None, once_known: bool) -> tuple[dict[str, HostOutcome], set[str]]:
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
-    sharing.removed = removed
+    sharing.removed, sharing.hosts = removed, chosen
     found: dict[str, HostOutcome] = {}
     for host in chosen:
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
@@ -189,6 +181,8 @@ _ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch
 
 
 _INCLUDE_ITEM = "an item of the looping include"
+# a value templated with the item of a looping include (its vars: engine.variables.report)
+_INCLUDE_VALUE = "items: pick one)"
 
 
 class _ReadsMore(Exception):
@@ -211,7 +205,14 @@ class _SharedOutcomes:
         self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
         """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
         self.rebound: _HostTask | None = None
+        self.identities: Identities | None = None
+        """The hosts of a reading rebound from host to host (engine.flow.rebound), once the play's are given."""
+        self.earlier: frozenset[str] | None = None
+        """The names read that earlier tasks may set, whose definitions from them tell hosts apart."""
         self.removed: RemovedHosts | None = None
+        self.hosts: list[Host] | None = None
+        self._table: dict[str, tuple[Any, ...]] | None = None
+        """The play's signatures of the names read, by host, when every host reads one inventory here."""
         self.read: set[str] = set()
         """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
         """The first host's reading, when all it read was the host's name and groups: another
@@ -220,7 +221,7 @@ class _SharedOutcomes:
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:
             try:
-                rebound = self.rebound.for_host(host)
+                rebound = self.rebound.for_host(host, self.identities)
                 found = rebound.outcome(conditions)
                 self.read |= rebound.touched
                 return found
@@ -238,10 +239,15 @@ class _SharedOutcomes:
         self.read |= reading.touched
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
-            self.shared = not (reading.touched & (_PER_HOST - _SIGNED))
+            per_host = reading.touched & (_PER_HOST - _SIGNED)
+            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host) \
+                if per_host == {_SET_PER_HOST} else None
+            self.shared = not per_host or self.earlier is not None
             if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
                     not _batch_inventories(self.play_plan):
                 self.rebound = reading
+                self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
+                    if self.hosts is not None else None
             keys = self._keys(host) if self.shared else None
         if keys is not None:
             self.known[keys[0]] = outcome
@@ -258,10 +264,10 @@ class _SharedOutcomes:
         earlier = self.by_value.get(value_key) if value_key is not None else None
         if earlier is None:
             return None
-        reason = _with_provenance(earlier[2].reason, earlier[0], earlier[1], own)
+        reason = with_provenance(earlier[2].reason, earlier[0], earlier[1], own)
         if reason is None:
             return None
-        outcome = self.known[signature] = HostOutcome(earlier[2].outcome, reason, earlier[2].unreported)
+        outcome = self.known[signature] = replace(earlier[2], reason=reason)
         return outcome
 
     def _keys(self, host: Host) -> tuple[Any, ...]:
@@ -272,8 +278,13 @@ class _SharedOutcomes:
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
-        key = (host.name, self.names, id(inventory_of(self.plan, self.play_plan, self.task, host.name)))
-        found = self.signatures.get(key)
+        table = self._table
+        if table is None:
+            inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
+            table = self.signatures.setdefault((self.names, inventory), {})
+            if not _batch_inventories(self.play_plan):  # the same inventory on every host at this task
+                self._table = table
+        found = table.get(host.name)
         if found is None:
             # the host's own level carries its name and groups (Host.get_vars): those are the
             # host's identity, told apart below, not a definition to compare
@@ -287,41 +298,14 @@ class _SharedOutcomes:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
             if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
-                extra += (("inventory", key[2]),)
+                extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
-            self.signatures[key] = found
+            table[host.name] = found
+        if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
+            before = (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
+            found = (found[0] + before, (found[1][0], found[1][1] + before) if found[1] is not None else None, found[2])
         return found
 
-
-def _with_provenance(reason: str, first: str, first_levels: list[tuple[str, str | None]],
-                     levels: list[tuple[str, str | None]]) -> str | None:
-    """``reason``, worded for host ``first`` with its own ``first_levels``, for a host whose own
-    ``levels`` (in the same order) give the same values; None when ``first`` shows in the reason
-    otherwise than in those levels (a value naming it), where only a reading of its own is exact."""
-    def shown(label: str, path: str | None) -> str:
-        return f"({label}, {_relative(path)})" if path else f"({label})"
-
-    if len(first_levels) != len(levels):
-        return None
-    pairs = [(shown(*old), shown(*new)) for old, new in zip(first_levels, levels, strict=True)]
-    rest = reason
-    for old, _ in pairs:
-        rest = rest.replace(old, "")
-    if first in rest:
-        return None
-    for old, new in pairs:
-        reason = reason.replace(old, new)
-    return reason
-
-
-@lru_cache(maxsize=256)
-def _relative_from(path: str, cwd: str) -> str:
-    return os.path.relpath(path, cwd)
-
-
-def _relative(path: str) -> str:
-    """``os.path.relpath(path)``, as :meth:`_HostTask._values_of` shows a path, once per path."""
-    return _relative_from(path, os.getcwd())
 
 
 class _HostTask:
@@ -338,51 +322,29 @@ class _HostTask:
         self._facts: dict[str, Any] | None = cached.variables(inject_facts_as_vars()) if cached else None
         self.touched: set[str] = set()
         """Every name the outcome read, also through the templates of values."""
+        self.set_per_host: set[str] = set()
+        """The names read whose values tasks may set on each host (:data:`_SET_PER_HOST`)."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
+        self._outer: tuple[int, ...] = ()
+        self._loops_touched = False
+        """With ``_include_item``: the item's place in each looping include (the includes' vars
+        templated with it)."""
         """The loop variables of one item of the looping include that loads the task, when the
-        outcome is read item by item (:meth:`_per_include_item`)."""
+        outcome is read item by item (engine.flow.include_items)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
+        self._identities: Identities | None = None
+        """A rebound reading's: the task's hosts, whose conditions it renders at once (engine.flow.rebound)."""
 
     def outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         found = self._outcome(conditions)
-        if found.outcome == DEPENDS and _INCLUDE_ITEM in found.reason and self._include_item is None:
-            return self._per_include_item(conditions) or found
+        if found.outcome == DEPENDS and self._include_item is None and \
+                (_INCLUDE_ITEM in found.reason or _INCLUDE_VALUE in found.reason):
+            return per_include_item(self, conditions) or found
         return found
-
-    def _per_include_item(self, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
-        """The outcome at every item of the looping include that loads the task, read item by item
-        with its loop variables: when all items give one outcome, that outcome (the plan lists
-        the task once for all its runs); None when they differ or the items are the run's."""
-        from engine.variables.loop_vars import includer_loops, loop_scopes
-        from engine.variables.play_order import play_order
-        from engine.variables.report import templar_at
-
-        loops = [include for include in play_order(self.play_plan.play).includers.get(id(self.task), [])
-                 if includer_loops(include)]
-        if len(loops) != 1:
-            return None  # nested looping includes: the inner items are read with the outer ones
-        scopes = loop_scopes(loops[0], templar_at(self.plan, self.play_plan, self.host, loops[0]))
-        if not isinstance(scopes, list) or not scopes:
-            return None
-        found: list[HostOutcome] = []
-        # whether it reports a change (engine.flow.host_changes): at one item is enough
-        any_item = any(kind == "changed_when" for _, kind in conditions)
-        for number, scope in enumerate(scopes, 1):
-            reading = _HostTask(self.plan, self.play_plan, self.host, self.task)
-            reading.removed, reading._include_item = self.removed, scope
-            reading._overrides.update(scope)
-            found.append(reading.outcome(conditions))
-            self.touched |= reading.touched
-            if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
-                return replace(found[-1], reason=f"at item {number} of the include")
-            if found[-1].outcome != found[0].outcome or found[-1].outcome == DEPENDS or \
-                    any_item and found[-1].outcome != SKIPPED:
-                return None
-        return replace(found[0], reason=f"{found[0].reason}, at each of the {len(scopes)} items of the include")
 
     def _outcome(self, conditions: list[tuple[Any, str]]) -> HostOutcome:
         loop = loop_of(self.task)
@@ -495,6 +457,10 @@ class _HostTask:
                 value = self._condition(assertion, item)
                 if isinstance(value, OperandFailure):  # ansible fails the task evaluating it (an undefined name)
                     return HostOutcome(FAILS, f"its assertion `{assertion}`: {value}")
+                if isinstance(value, Unknown) and self._include_item is None and \
+                        (_INCLUDE_ITEM in value.reason or _INCLUDE_VALUE in value.reason):
+                    # read item by item of the looping include around it (_per_include_item)
+                    return HostOutcome(DEPENDS, f"its assertion `{assertion}` needs {value.reason}")
                 if isinstance(value, Unknown):
                     break  # the run tells whether it holds
                 if not value:
@@ -543,6 +509,11 @@ class _HostTask:
             return condition
         text = conditional_expression(str(condition))
         if self._needs(text, item) is None:  # every name known: the exact evaluation ansible makes
+            if self._identities is not None and not item and self._include_item is None and \
+                    isinstance(condition, str) and self._overrides.keys() == set(IDENTITY) and not recording():
+                found = self._identities.value(self._task_variables([]).templar, condition, self.host.name)
+                if found is not None:
+                    return found
             try:
                 return self._templar(item).evaluate(condition)
             except TemplateFailure as exc:
@@ -610,7 +581,7 @@ class _HostTask:
         except (TemplateFailure, TypeError, ValueError):
             return None
 
-    def for_host(self, host: Host) -> _HostTask:
+    def for_host(self, host: Host, identities: Identities | None = None) -> _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
         from engine.variables.report import host_at
@@ -618,9 +589,12 @@ class _HostTask:
         other = _HostTask(self.plan, self.play_plan, host, self.task)
         other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
-        own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
-        other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
-                            "inventory_hostname_short": own["inventory_hostname_short"]}
+        if identities is None:
+            own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
+            other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
+                                "inventory_hostname_short": own["inventory_hostname_short"]}
+        else:
+            other._overrides, other._identities = dict(identities.of(host)), identities
         other._rebound = True
         if self._scopes_shared:
             other._loop_scopes, other._scopes_shared = self._loop_scopes, True
@@ -636,7 +610,7 @@ class _HostTask:
 
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:
-            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted)
+            found = variables_at(self.plan, self.play_plan, self.host, self.task, wanted, outer=self._outer)
             self._resolved.update(found.variables)
             self._variables = self._variables or found
         return self._variables
@@ -669,6 +643,19 @@ class _HostTask:
         reasons = [reason for name in sorted(names) if (reason := self._unknown_reason(name, 0))]
         return "; ".join(reasons) or None
 
+    def _touch_include_loops(self) -> None:
+        """Read what the loops of the looping includes around the task read: their items are the
+        values of their loop variables, which tell hosts apart as those names do (_SharedOutcomes)."""
+        from engine.variables.play_order import play_order
+
+        if self._loops_touched:
+            return
+        self._loops_touched = True
+        for include in play_order(self.play_plan.play).includers.get(id(self.task), []):
+            loop = loop_of(include)
+            if loop is not None:
+                self._needs_value(loop[1], {})
+
     def _set_by_a_task(self, name: str) -> bool:
         """Whether a task of this play or an earlier one may set ``name`` on some host."""
         from engine.variables.host_runtime import names_set_before
@@ -685,8 +672,9 @@ class _HostTask:
             filled = "set when a rescue section starts" if name.startswith("ansible_failed_") else "the run fills it"
             return f"`{name}` ({filled})"
         if self._include_item is not None and name in self._include_item:
-            return None  # read at one item of the include (_per_include_item)
+            return None  # read at one item of the include (engine.flow.include_items)
         if name in include_loop_names(self.play_plan.play, self.task):
+            self._touch_include_loops()
             return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
         self._task_variables([name])
         resolved = self._resolved[name]
@@ -694,6 +682,7 @@ class _HostTask:
                 not getattr(resolved.definitions[0].value, "uniform", False) or \
                 not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
+            self.set_per_host.add(name)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
             value, reason = self.removed.value(name, resolved.value, self.host.name)
@@ -748,7 +737,9 @@ class _HostTask:
                 shown.append(f"{name} = {item[name]!r} (the loop item)")
                 continue
             if name in self._overrides and name not in _HOST_IDENTITY:
-                origin = "less the hosts failed or ended by then" if name in PLAY_LISTS else "cached fact"
+                origin = "less the hosts failed or ended by then" if name in PLAY_LISTS else \
+                    "the item of the include" if self._include_item is not None and name in self._include_item \
+                    else "cached fact"
                 shown.append(f"{name} = {short(self._overrides[name])} ({origin})")
                 continue
             resolved = self._resolved.get(name)

@@ -19,7 +19,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.host_blocks import PlayBlocks, failure_spread
+from engine.flow.block_failures import failure_spread
+from engine.flow.host_blocks import PlayBlocks
 from engine.flow.host_handlers import Notifications, PlannedTask, where
 from engine.flow.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from engine.flow.host_meta import (
@@ -34,6 +35,7 @@ from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome,
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.loading.keywords import META
+from engine.variables.loop_vars import includer_loops
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -123,6 +125,11 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # plans, its own readings take them out: engine.flow.host_outcome)
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
+    looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
+    # a host a task of a looping include failed at an item: that include's id, whether the include
+    # loaded the file at each of its items before that one (None: where it stops is the run's),
+    # and the failing task
+    item_stops: dict[str, tuple[int, tuple[bool, ...] | None, PlannedTask]] = {}
 
     def in_order() -> Iterator[tuple[Task, list[Task], Loaded | None]]:
         for task, includers in tasks_with_includers(play, handlers=True, loaded=heard.loads,
@@ -142,6 +149,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                               task.span.line + 1 if task.span else None, task.handler)
         if task.children or runtime.follows(task):
             includes[id(task)] = planned
+        loop_include = next((include for include in includers if includer_loops(include)), None)
+        if loop_include is not None:
+            looped.append((planned, id(loop_include)))
         if not task.handler and not _selected(task, includers, selected, plan):
             tags = ", ".join(sorted(map(str, task.tag_set()))) or "none"
             unselected = HostOutcome(SKIPPED, f"not selected by the tags (its tags: {tags})", True)
@@ -170,6 +180,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = item.apply(outcomes)
         outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
+        if loop_include is not None and _may_fail(task):
+            _may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
             loaded, failing = runtime.expand(task, outcomes, includers, where(planned))
             outcomes.update(failing)
@@ -187,6 +199,18 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         for host in hosts:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
+            stop = item_stops.get(host)
+            if stop is not None and loop_include is not None and stop[0] == id(loop_include) and not task.handler:
+                found = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
+                                      [h for h in play_plan.hosts if h.name == host], removed)[host]
+                found = planned.hosts[host] = _before_the_stop(
+                    _through_includes({host: found}, [includes[id(include)].hosts for include in includers
+                                                      if id(include) in includes])[host], stop[1],
+                    sum(map(includer_loops, includers)) > 1)
+                if found.outcome == DEPENDS and stop[1] is not None and _may_fail(task):  # at an earlier item
+                    _unsure_stop(looped, stop[2], host, planned)
+                    item_stops[host] = (stop[0], None, stop[2])
+                continue
             if host in failed and not blocks.resumes(host):
                 # a host failed in an earlier play is not in this one, force_handlers or not
                 planned.hosts[host] = _after_failure(task, failed[host],
@@ -205,6 +229,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
                                         outcome.reason.startswith(LOAD_FAILURE),
                                         partial(_templated, plan, play_plan, host, task))
+                if effect is not None and effect[1] and loop_include is not None:  # no rescue takes over
+                    ran = len(outcome.items) if outcome.items else _first_loaded(looped, id(loop_include), host)
+                    _cut_items(looped, id(loop_include), host, ran, planned)
+                    loaded = tuple(not each.unreported for each in outcome.items[:-1]) if outcome.items else \
+                        (False,) * (ran - 1)
+                    item_stops[host] = (id(loop_include), loaded, planned)
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
                     spread = failure_spread(play, task) if effect[1] else None
@@ -377,6 +407,96 @@ def _max_fail(play: Play, batches: list[list[str]], failed: dict[str, tuple[str,
             continue
         for host in batch:
             failed.setdefault(host, stop)
+
+
+def _first_loaded(looped: list[tuple[PlannedTask, int]], include: int, host: str) -> int:
+    """How many runs of the include's items a failure at the first item it loads on ``host``
+    leaves to the include's tasks before it: up to that item (as their items tell)."""
+    for planned, around in looped:
+        outcome = planned.hosts.get(host)
+        if around == include and outcome is not None and outcome.items:
+            return next((index for index, each in enumerate(outcome.items) if not each.unreported), 0) + 1
+    return 1
+
+
+def _cut_items(looped: list[tuple[PlannedTask, int]], include: int, host: str, runs: int,
+               failing: PlannedTask) -> None:
+    """A task of a looping include fails ``host`` at the include's ``runs``-th run: the tasks of
+    the include planned before it ran up to that item only, not the later ones their ``items`` list."""
+    for planned, around in looped:
+        outcome = planned.hosts.get(host)
+        if planned is failing or around != include or outcome is None or not outcome.items:
+            continue
+        planned.hosts[host] = _kept(outcome.items[:runs], "up to the item where the host stops")
+
+
+def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
+    """A task's outcome at the first ``items`` of its looping include, the later ones not run."""
+    at = [str(number) for number, each in enumerate(items, 1) if each.outcome == RUNS]
+    if not any(not each.unreported for each in items):
+        return HostOutcome(SKIPPED, f"not run: {why}", True)
+    if not at:
+        return HostOutcome(SKIPPED, f"at each item {why}", items=items)
+    return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
+
+
+def _before_the_stop(outcome: HostOutcome, loaded: tuple[bool, ...] | None, nested: bool) -> HostOutcome:
+    """The outcome of a task of a looping include after (in its file) the one that failed the host
+    at an item: its runs before that item (``loaded``: where the include loaded the file; None:
+    where the host stops is the run's), where the host went on."""
+    why = "before the item where the host stops"
+    if loaded is None:
+        return HostOutcome(DEPENDS, "after a task of its include that stops the host at an item only the run knows")
+    if not any(loaded):
+        return HostOutcome(SKIPPED, "not run: the host stops at the first item its include loads", True)
+    if nested:  # its runs are those of the items of an include inside: not cut here
+        return HostOutcome(DEPENDS, f"{why}: in a looping include inside, the run's to place")
+    if outcome.items is not None:
+        kept = outcome.items[:len(loaded)]
+        if any(each.outcome in (FAILS, DEPENDS) for each in kept):
+            return HostOutcome(DEPENDS, f"{why}: whether it stops the host at an earlier item is the run's")
+        return _kept(kept, why)
+    if outcome.outcome in (FAILS, DEPENDS):
+        return HostOutcome(DEPENDS, f"{why}: {outcome.reason}")
+    return replace(outcome, reason=", ".join(filter(None, [outcome.reason, why])))
+
+
+def _unsure_stop(looped: list[tuple[PlannedTask, int]], failing: PlannedTask, host: str, later: PlannedTask) -> None:
+    """A task after ``failing`` in their looping include's file may stop ``host`` at an earlier item
+    than the one ``failing`` fails at: ``failing`` then depends, and the include's tasks' runs
+    after the first item with it."""
+    around = next(include for planned, include in looped if planned is failing)
+    first = failing.hosts[host]
+    failing.hosts[host] = unsure = HostOutcome(DEPENDS, f"{first.reason}, unless {later.name!r} ({where(later)}) "
+                                                        "stops the host at an earlier item")
+    _may_stop_later_items(looped, around, later, {host: unsure})
+
+
+def _may_fail(task: Task) -> bool:
+    """Whether the plan reads whether ``task`` fails (fail, assert, failed_when)."""
+    from engine.loading import keywords as kw
+
+    return task.action in kw.FAIL | kw.ASSERT or isinstance(task.data, Mapping) and "failed_when" in task.data
+
+
+def _may_stop_later_items(looped: list[tuple[PlannedTask, int]], include: int, planned: PlannedTask,
+                          outcomes: Mapping[str, HostOutcome]) -> None:
+    """A task of a looping include that may fail a host at one of its items (depends): the tasks of
+    the include planned before it run their later items only if it did not fail the host earlier."""
+    name = f"{planned.name!r} ({where(planned)})"
+    for host, outcome in outcomes.items():
+        if outcome.outcome != DEPENDS:
+            continue
+        for earlier, around in looped:
+            found = earlier.hosts.get(host)
+            if earlier is planned or around != include or found is None or not found.items:
+                continue
+            first = next((index for index, each in enumerate(found.items) if not each.unreported), len(found.items))
+            items = tuple(each if index <= first or each.outcome != RUNS else
+                          HostOutcome(DEPENDS, f"at item {index + 1}: runs only if {name} did not fail the host at "
+                                               "an earlier item")
+                          for index, each in enumerate(found.items))
+            earlier.hosts[host] = replace(found, items=items)
 
 
 def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:

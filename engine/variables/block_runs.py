@@ -42,6 +42,9 @@ class PlayBlocks:
         blocks = play.compile()
         self.paths, self.rescuing = block_paths(blocks)
         self.sections: dict[int, list[Task]] = {}
+        self.places: dict[int, dict[int, int]] = {}
+        """Each block with a ``rescue``: the place in run order of every task of its ``block``
+        section, those of the blocks inside it included (by id)."""
         self.rescue_starts: dict[int, Task] = {}
         """Each block with a ``rescue``: the first task of that section."""
         self._walk(blocks)
@@ -51,6 +54,7 @@ class PlayBlocks:
             if hasattr(item, "rescue"):
                 if id(item) in self.rescuing:
                     self.sections[id(item)] = list(_failing_tasks(item.block))
+                    self.places[id(item)] = {id(task): at for at, task in enumerate(_every_task(item.block))}
                     first = next(iter(_failing_tasks(item.rescue)), None)
                     if first is not None:
                         self.rescue_starts[id(item)] = first
@@ -73,6 +77,17 @@ def _failing_tasks(items: list[Any]) -> Any:
             yield from _failing_tasks([block for block in getattr(item, "children", ())])
 
 
+def _every_task(items: list[Any]) -> Any:
+    """Every task of a section, in run order, the blocks inside it included."""
+    for item in items:
+        if hasattr(item, "rescue"):
+            for section in (item.block, item.rescue, item.always):
+                yield from _every_task(section)
+        else:
+            yield item
+            yield from _every_task([block for block in getattr(item, "children", ())])
+
+
 def play_blocks(play: Play) -> PlayBlocks:
     """The play's blocks, kept with the play (an edit replaces the play and them with it)."""
     found = play.derived.get("rescue blocks")
@@ -93,6 +108,8 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
             if not templar.evaluate(condition):
                 return False  # skipped
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if condition_fails(exc):
+                return True
             return f"{label} runs only if {condition!r} holds, which only the run knows ({exc})"
     if data.get("ignore_errors") not in (None, False):
         return f"{label} fails or not as the run decides"
@@ -121,6 +138,33 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     return False  # a module succeeds (under `until`, once retried), as the plan takes it
 
 
+def condition_fails(exc: Exception) -> bool:
+    """Whether a ``when`` that raised ``exc`` fails its task in the run too, as the plan takes it
+    (engine.flow.host_outcome): a name defined nowhere, a non-boolean result (a ``flag=true`` of
+    an INI inventory is text), a filter failing, values that do not compare; not a value only the
+    run knows."""
+    from engine.templating.errors import BrokenConditional, RunTimeOnly, ansible_fails_too, cause_of
+
+    if fails_evaluating(exc):
+        return True
+    if cause_of(exc, RunTimeOnly) is not None:
+        return False
+    return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
+        "Conditionals must have a boolean result" in str(exc)
+
+
+def fails_by_condition(templar: Templar, gate: list[Any]) -> bool:
+    """Whether the first of the conditions ``gate`` that does not hold fails its task instead
+    (:func:`condition_fails`)."""
+    for condition in gate:
+        try:
+            if not templar.evaluate(condition):
+                return False
+        except Exception as exc:  # noqa: BLE001 - as fails() reads it
+            return condition_fails(exc)
+    return False
+
+
 def _looped(data: Mapping[str, Any]) -> bool:
     return "loop" in data or any(str(key).startswith("with_") for key in data)
 
@@ -138,7 +182,10 @@ def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
             continue  # the reader runs in this section too: the host got there with it
         tasks = blocks.sections.get(block, [])
         if section == BLOCK:  # ran only if nothing before it in the section failed
-            before = tasks[: next((at for at, found in enumerate(tasks) if found is task), len(tasks))]
+            # (a task of a block inside with its own rescue is not among those failing this one)
+            places = blocks.places.get(block, {})
+            mine = places.get(id(task), len(places))
+            before = [found for found in tasks if places.get(id(found), len(places)) < mine]
             decided = _first_failure(before, fails_on_host)
             if decided is not False:
                 return False if decided is True else decided

@@ -122,26 +122,29 @@ class Follower:
             if layer.level == "host facts":
                 result.append(facts_layer(self.plan, play_plan, host))
             elif layer.pending and layer.label == EARLIER_TASKS:
-                result += self.earlier_layers(play_plan, host, task, occurrence, outer)
+                result += shared_earlier_layers(self, play_plan, host, task, occurrence, outer)
             else:
                 result.append(layer)
         return result
 
     def earlier_layers(self, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
-                       outer: tuple[int, ...], reader: Host | None = None) -> list[Layer]:
+                       outer: tuple[int, ...], reader: Host | None = None,
+                       names: frozenset[str] | None = None) -> list[Layer]:
         """What the tasks before this run of ``task`` set on ``host``, in earlier plays then this
         one: the include_vars layers, then the set_fact and register ones. In a looped include,
         the file runs whole for each item before the next: the reader at an item sees what every
         task of the file set at the items before (those after the reader too), then what the
         tasks before it set at its own item. ``reader``: the host whose ``hostvars`` asks (the
-        ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``)."""
+        ``serial`` batches up to its own have run a ``run_once`` task delegating to ``host``).
+        ``names``: only the layers that may set these names (not ``ansible_failed_*``) are wanted,
+        each as the whole walk gives it: the tasks that set none of them are passed over."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
             member = host.name in host_names(earlier)
-            rescued = self._rescued(earlier, host, None) if member else []
+            rescued = self._rescued(earlier, host, None) if member and names is None else []
             order = self.order_of(earlier.play)
             ended: bool | str = False
-            for at, done in _setters(order, len(order.tasks)):
+            for at, done in _setters(order, len(order.tasks), names):
                 if not self._selected(earlier, done):
                     continue
                 ended = ended or (member and self._ends_host(earlier, host, done))
@@ -165,7 +168,7 @@ class Follower:
         ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
-        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before):
+        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -190,7 +193,8 @@ class Follower:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
         effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         effects[played:played] = batches_before
-        effects.append(Effects(facts=self._rescued(play_plan, host, before)))
+        if names is None:
+            effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
 
@@ -257,19 +261,32 @@ class Follower:
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
             if key not in memo:
-                gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
-                        for c in include.effective_when()] + [c.value for c in earlier.effective_when()]
-                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier), gate)
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0,
+                                                           self._own_item(play_plan, earlier)),
+                                  self._gate(play_plan, earlier))
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
+        """The item of the looping include around ``task`` when it is in the copy of the file the
+        loader made for that item (a loop written out): its runs read that item; else ``()``."""
+        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                 if includer_loops(include)]
+        own = copy_items(task, loops)[0] if len(loops) == 1 else None
+        return (own,) if own is not None else ()
+
+    def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
+        """The conditions ``task`` checks, those of the includes that load it first."""
+        return [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                for c in include.effective_when()] + [c.value for c in task.effective_when()]
 
     def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
         """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
         the reader's own, when it is the first of its rescue; None: all of them) gave it:
         ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
         unknown when only the run knows which fails."""
-        from engine.variables.block_runs import failing_task, play_blocks
+        from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
         from engine.variables.task_results import failure_facts
 
         blocks = play_blocks(play_plan.play)
@@ -287,7 +304,9 @@ class Follower:
                                     {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
                                      for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
             else:
-                layers.append(failure_facts(failed, self.templar_at(self.plan, play_plan, host, failed), reader))
+                templar = self.templar_at(self.plan, play_plan, host, failed, 0, self._own_item(play_plan, failed))
+                layers.append(failure_facts(failed, templar, reader,
+                                            fails_by_condition(templar, self._gate(play_plan, failed))))
         return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
@@ -426,6 +445,64 @@ class Follower:
         return effects
 
 
+def shared_earlier_layers(follower: Follower, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int,
+                          outer: tuple[int, ...]) -> list[Layer]:
+    """``follower.earlier_layers`` of this run of ``task`` on ``host`` (not under a looped include's
+    items), once for all the hosts in the same plays when the tasks before set alike on every host."""
+    plan = follower.plan
+    if task is None or outer:
+        return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
+    memo = _memo(play_plan)
+    uniform = memo.get(("uniform walk", id(task), occurrence, None))
+    if uniform is None or uniform[0] is not plan:
+        uniform = memo[("uniform walk", id(task), occurrence, None)] = (
+            plan, uniform_walk(follower, play_plan, task, None, occurrence))
+    if not uniform[1]:
+        return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
+    membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
+    key = ("earlier layers", id(task), occurrence, membership)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not plan:
+        kept = memo[key] = (plan, follower.earlier_layers(play_plan, host, task, occurrence, outer))
+    return list(kept[1])
+
+
+def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
+                  occurrence: int = 0) -> bool:
+    """Whether every task before ``task`` that may set ``names`` (in the plays so far) does so alike
+    on every host of its play: effects the same on every host, not in a block with a rescue, not a
+    handler, not loaded by a looping or ``run_once`` include, not for some hosts only, no facts
+    delegated, and no ``meta: end_host`` on the way; all of them (``names`` None): no rescue in the
+    plays either. The earlier tasks' walk is then the same on all hosts in the same plays
+    (engine.variables.host_runtime.Follower.earlier_layers)."""
+    from engine.flow.run_settings import runs_once
+    from engine.loading import keywords as kw
+    from engine.variables.block_runs import play_blocks
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.task_results import host_independent, known_shape
+
+    plan = follower.plan
+    for earlier in plays_before(plan, play_plan, including=True):
+        order = follower.order_of(earlier.play)
+        before = len(order._before(task, occurrence)) if earlier is play_plan else len(order.tasks)  # noqa: SLF001
+        blocks = play_blocks(earlier.play) if names is None else None
+        if blocks is not None and blocks.rescue_starts:
+            return False  # what a rescue gives a host depends on what failed there
+        for _, done in _setters(order, before, names):
+            includers = order.includers.get(id(done), [])
+            data = done.data if isinstance(done.data, Mapping) else {}
+            if _ends_host_task(done) or done.handler or data.get("delegate_facts") or \
+                    order.loaded_on.get(id(done)) is not None or done.effective_when() or \
+                    any(include.effective_when() or includer_loops(include) or
+                        include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
+                        for include in includers) or known_shape(done) and not host_independent(done):
+                return False
+            blocks = blocks or play_blocks(earlier.play)
+            if id(done) in blocks.paths and blocks.rescuing:
+                return False
+    return True
+
+
 def _given_by_another(play_plan: PlayPlan, host: Host, task: Task) -> bool:
     """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
     its result to every host of the batch, one the play ended for too."""
@@ -483,15 +560,23 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
     return plays[: index + 1] if including else plays[:index]
 
 
-def _setters(order: Any, before: int) -> list[tuple[int, Task]]:
+def _setters(order: Any, before: int, names: frozenset[str] | None = None) -> list[tuple[int, Task]]:
     """The tasks among the first ``before`` of the play's ``order`` that set something or may end
-    the play for a host, each with its place (kept with the order until an include adds tasks to it)."""
+    the play for a host, each with its place (kept with the order until an include adds tasks to it);
+    with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)])
+                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)],
+                {})
         order.setters = kept
-    return [(at, task) for at, task in kept[2] if at < before]
+    if names is None:
+        return [(at, task) for at, task in kept[2] if at < before]
+    by_names = kept[3].get(names)
+    if by_names is None:
+        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if _ends_host_task(task) or
+                                     (found := set_names(task)) is None or not found.isdisjoint(names)]
+    return [(at, task) for at, task in by_names if at < before]
 
 
 def _ends_host_task(task: Task) -> bool:

@@ -40,6 +40,19 @@ def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | No
     return [control.item_vars(items, index) for index in range(len(items))]
 
 
+def loop_length(task: Task, templar: Templar) -> int | None:
+    """How many items ``task``'s loop has, also where their order is the run's (a set's
+    ``difference``); None when only the run knows."""
+    found = loop_of(task)
+    if found is None:
+        return None
+    try:
+        items = loop_items(*found, templar)
+    except Exception:  # noqa: BLE001 - items only the run knows
+        return None
+    return len(items) if isinstance(items, list | tuple) else None
+
+
 def loop_names(task: Task) -> list[str]:
     """The names ``task``'s loop binds (its loop_var and index_var as written)."""
     if loop_of(task) is None:

@@ -281,12 +281,15 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       level, not by label (which names the host), or None when they set none of ``names``: two
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
-    scope = _scope(plan, play_plan, task, host=host.name)
-    host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    layers = kept_inventory_layers(scope.manager, host, os.path.abspath(play_plan.play.basedir))
+    inventory = inventory_of(plan, play_plan, task, host.name)  # the task's scope's (_scope)
+    host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
+    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
+    if layers is None:
+        layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     shared = getattr(layers, "shared_count", None)
     # the groups' part is the same for every host in the same groups: worked out once for them
-    kept: dict[tuple[Any, ...], tuple[Any, ...]] = scope.manager.inventory.derived.setdefault("group definitions", {})
+    kept: dict[tuple[Any, ...], tuple[Any, ...]] = inventory.derived.setdefault("group definitions", {})
     groups_key = getattr(layers, "groups_key", None)
     key = (groups_key, tuple(names))
     groups_part = kept.get(key) if groups_key is not None else None
@@ -443,7 +446,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_length, loop_scopes
 
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
@@ -454,8 +457,10 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
         skipped = any(all(_skips(plan, play_plan, other, include) for other in hosts) for include in includers)
         return [] if skipped else [()]
     order = include_item_order(plan, play_plan, host, task, loops[0], occurrence)
-    if not order:
-        return [(-1,)]
+    if not order:  # as many runs as items, where only their order is the run's
+        count = loop_length(loops[0], _include_templar(plan, play_plan, host, loops[0], task, occurrence)) \
+            if order is None else None
+        return [(-1,)] * (count or 1)
     own = copy_items(task, loops)
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     if last_item_only(task, loops):
@@ -466,7 +471,9 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
             scopes = loop_scopes(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
                 if -1 not in run else None
             if not isinstance(scopes, list):
-                deeper.append((*run, -1))
+                count = loop_length(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
+                    if -1 not in run else None
+                deeper += [(*run, -1)] * (count or 1)
                 continue
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
         runs = deeper

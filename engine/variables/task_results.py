@@ -484,20 +484,23 @@ def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
     return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
 
 
-def failure_facts(task: Task, templar: Templar, reader: str) -> Layer:
+def failure_facts(task: Task, templar: Templar, reader: str, by_condition: bool = False) -> Layer:
     """What ansible gives a host when ``task`` (a ``fail``, or an ``assert`` that does not hold,
     certain to fail there) sends it to a ``rescue`` (``StrategyBase._process_pending_results``: non-
     persistent facts, seen by the rescue and every task after it): ``ansible_failed_result``, the
     task's result, and ``ansible_failed_task``, the task serialized (of which only the name is known:
-    the rest holds the run's own ids). ``reader``: the first task of that rescue section."""
+    the rest holds the run's own ids). ``reader``: the first task of that rescue section;
+    ``by_condition``: its ``when`` fails it, with a message naming where the values were written."""
     label = f"task '{task.display_name()}'"
     args = task.args if isinstance(task.args, Mapping) else {}
     no_log = task.data.get("no_log", False) if isinstance(task.data, Mapping) else False
     try:
-        if not isinstance(no_log, bool):
+        if by_condition:  # failed, with a message naming where the values it read are written
+            result: Any = ModuleResult({"failed": True}, f"{label}, failed by its condition", frozenset({"results"}))
+        elif not isinstance(no_log, bool):
             raise _Unknown(f"the result of {label}, whose no_log only the run decides")
-        if task.action in FAIL:
-            result: Any = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+        elif task.action in FAIL:
+            result = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
         elif task.action not in ASSERT:  # a module its failed_when fails: what of its result is known
             result = _failed_module(task, templar, label)
         else:

@@ -162,13 +162,14 @@ def json_text(plays: list[Any]) -> str:
 
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
     for index, play in enumerate(plays):
-        names = {host: json.dumps(host) for host in play.hosts}
+        names = {host: json.dumps(host) + ": " for host in play.hosts}  # each host's key, written once
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
         tasks = []
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
-            hosts = ", ".join(f"{names.get(host) or json.dumps(host)}: {outcome(o)}" for host, o in task.hosts.items())
+            hosts = ", ".join([(names.get(host) or json.dumps(host) + ": ") +
+                               (made.get(id(o)) or outcome(o)) for host, o in task.hosts.items()])
             tasks.append(f'{head[:-1]}, "hosts": {{{hosts}}}}}')
         lines.append(",\n".join(tasks))
         lines.append("]}" + ("," if index < len(plays) - 1 else ""))

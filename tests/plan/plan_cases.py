@@ -70,10 +70,25 @@ def plan_outcomes(directory: Path, args: list[str], inventory: str = "inventory.
     plan.facts = known_facts()
     # ansible reports a meta task only when its condition skips it, an include whose file does
     # not load twice: ok (included), then failed
-    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, reported, outcome.reason,
-             _shared(play_plan.play, task.task), task.repeats or bool(include_loop_names(play_plan.play, task.task)))
+    # a task whose outcome the plan states item by item of the looping include around it: one
+    # outcome per run, compared run by run
+    return [(f"{os.path.relpath(str(task.path), directory)}:{task.line}", host, reported, each.reason,
+             _shared(play_plan.play, task.task),
+             outcome.items is None and (task.repeats or bool(include_loop_names(play_plan.play, task.task))
+                                        and not _one_item_copy(play_plan.play, task.task)))
             for play_plan, play in zip(plan.plays, plan_hosts(plan), strict=True) for task in play.tasks
-            for host, outcome in task.hosts.items() for reported in _reports(task.task, outcome)]
+            for host, outcome in task.hosts.items() for each in outcome.items or (outcome,)
+            for reported in _reports(task.task, each)]
+
+
+def _one_item_copy(play: Any, task: Any) -> bool:
+    """Whether ``task`` is in the copy of a file the loader made for one item of the looping
+    include around it (a loop written out): the plan lists each copy, in run order."""
+    from engine.variables.loop_vars import copy_items, includer_loops
+    from engine.variables.play_order import play_order
+
+    loops = [include for include in play_order(play).includers.get(id(task), []) if includer_loops(include)]
+    return len(loops) == 1 and copy_items(task, loops)[0] is not None
 
 
 def _reports(task: Any, outcome: Any) -> list[str]:
@@ -114,7 +129,8 @@ RUN_TIME_KINDS = {
     "a fact, gathered": "a gathered fact", "reports a change": "a handler's notifier changing",
     "rescue section": "a failure in a block", "whether the host goes on": "an earlier failure",
     "looping include": "an include's loop item", "ran no task": "an earlier use of the role",
-    "force_handlers": "an earlier failure",
+    "force_handlers": "an earlier failure", "did not fail the host": "an earlier failure",
+    "stops the host at an": "an earlier failure", "before the item where the host stops": "an earlier failure",
 }
 
 
@@ -166,13 +182,20 @@ def _compare(recorded: dict[str, Any], ours: Planned, failing_anywhere: set[str]
         if not agrees:
             did = status or "never ran it"
             result.wrong.append(f"{where} on {host}: plan says {outcome} ({reason}); ansible: {did}")
-        if status == "failed" and outcome != "fails":
-            failed_unforeseen.add(host)
+        if status == "failed" and outcome != "fails" or \
+                (where, host) in repeating and outcome != "fails" and "failed" in statuses[index + 1:]:
+            failed_unforeseen.add(host)  # also at a later item: what follows is not the plan's claim either
     # a run ansible reported that no reported outcome of the plan stands for
     result.wrong += [f"{where} on {host}: ansible reported {statuses}, the plan {seen.get((where, host), -1) + 1} "
                      "reported run(s)" for where, hosts in recorded.items() for host, statuses in hosts.items()
                      if len(statuses) > seen.get((where, host), -1) + 1 and host not in failed_unforeseen
                      and (where, host) not in repeating and (where, host) not in excused]
+    # a task the plan lists once for the items of a looping include, said not to run at all
+    # (unreported), which ansible ran
+    result.wrong += [f"{where} on {host}: ansible reported {statuses}, the plan no run"
+                     for where, hosts in recorded.items() for host, statuses in hosts.items()
+                     if (where, host) in repeating and (where, host) not in seen and set(statuses) & RAN
+                     and host not in failed_unforeseen and (where, host) not in excused]
     result.failed = failed_unforeseen
     return result
 

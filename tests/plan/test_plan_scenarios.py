@@ -78,3 +78,31 @@ def test_a_meta_action_without_conditions_runs(monkeypatch: pytest.MonkeyPatch) 
     noop = [task for play in plan_hosts(make_plan(options, dynamic_inventory=False)) for task in play.tasks
             if task.line == 13 and task.path and task.path.endswith("site.yml")]
     assert [outcome.outcome for task in noop for outcome in task.hosts.values()] == ["runs", "runs"]
+
+
+def test_a_looping_include_is_stated_item_by_item(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task whose `when` reads the looping include's item has one outcome per item where the
+    include loads it (none where the include's own `when` skips the item), compared run by run;
+    a task failing the host at an item stops it there: the include's tasks before it ran up to
+    that item, those after it up to the item before."""
+    ours = our_outcomes(SCENARIOS / "include_item_outcomes", monkeypatch)
+    per_host: dict[tuple[str, str], list[str]] = {}
+    for where, host, outcome, *_ in ours:
+        per_host.setdefault((where, host), []).append(outcome)
+    assert per_host["tasks/zone.yml:1", "ns1"] == ["runs", "skipped", "unreported"]
+    assert per_host["tasks/zone.yml:1", "ns2"] == ["runs"]  # the assert fails ns2 at the first item
+    assert per_host["tasks/zone.yml:5", "ns3"] == ["runs", "fails"]  # and ns3 at the second
+    assert per_host["tasks/zone.yml:1", "ns3"] == ["runs", "skipped"]
+    assert per_host["tasks/zone.yml:8", "ns3"] == ["runs"]
+
+
+def test_the_comparison_reads_every_run_of_a_repeating_task() -> None:
+    """A task listed once for a looping include's items: a later run that failed makes the host's
+    later outcomes no claim of the plan; said to run nowhere while ansible ran it is wrong."""
+    recorded = {"inc.yml:1": {"h1": ["skipped", "failed"]}, "site.yml:9": {"h1": ["ok"]},
+                "inc.yml:5": {"h2": ["ok", "ok"]}}
+    ours = [("inc.yml:1", "h1", "depends", "x", False, True), ("site.yml:9", "h1", "skipped", "x", False, False),
+            ("inc.yml:5", "h2", "unreported", "x", False, True)]
+    compared = compare(recorded, ours)
+    assert compared.wrong == ["inc.yml:5 on h2: ansible reported ['ok', 'ok'], the plan no run"]
+    assert compared.excluded == 1

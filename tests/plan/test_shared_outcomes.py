@@ -67,3 +67,71 @@ def test_sharing_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert len(shared) > 1000
     assert {kind for kind, _ in shared.values()} >= {"runs", "skipped"}
     assert shared == alone
+
+
+CHAINS = """
+- name: what earlier tasks set
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {name: base fact, ansible.builtin.set_fact: {base: "{{ tier }}-{{ dc }}"}}
+    - {name: constant fact, ansible.builtin.set_fact: {const: 5}}
+    - {name: register plain, ansible.builtin.debug: {msg: hello}, register: r_plain}
+    - {name: register under a condition, ansible.builtin.debug: {msg: "{{ base }}"}, register: r_cond,
+       when: "'canary' in group_names"}
+    - {name: read it, ansible.builtin.debug: {msg: x}, when: r_cond is skipped}
+    - {name: read the fact, ansible.builtin.debug: {msg: y}, when: base is search('web')}
+    - {name: a module's result, ansible.builtin.command: echo hi, register: r_cmd, when: tier == 'web'}
+    - {name: read the result, ansible.builtin.debug: {msg: z}, when: r_cmd is changed}
+    - {name: weight fact, ansible.builtin.set_fact: {w2: "{{ (weight | default(1)) | int * 2 }}"}}
+    - {name: read the weight, ansible.builtin.debug: {msg: w}, when: w2 | int > 2}
+    - {name: read two, ansible.builtin.debug: {msg: b}, when: const == 5 and r_plain is succeeded}
+    - {name: end some, ansible.builtin.meta: end_host, when: "'canary' in group_names and weight | int > 2"}
+    - {name: after the end, ansible.builtin.debug: {msg: a}, when: const == 5}
+    - {name: once, ansible.builtin.set_fact: {picked: "{{ inventory_hostname }}"}, run_once: true}
+    - {name: read once, ansible.builtin.debug: {msg: p}, when: picked == inventory_hostname}
+    - {name: delegated, ansible.builtin.set_fact: {given: "{{ dc }}"}, delegate_to: "{{ groups['lb'][0] }}",
+       delegate_facts: true, run_once: true}
+    - {name: read given, ansible.builtin.debug: {msg: g}, when: given is defined}
+    - name: a block
+      block:
+        - {name: may fail, ansible.builtin.fail: {msg: no}, when: tier == 'db'}
+        - {name: after the failure, ansible.builtin.set_fact: {fine: true}}
+      rescue:
+        - {name: rescued, ansible.builtin.set_fact: {fine: false}}
+    - {name: read fine, ansible.builtin.debug: {msg: f}, when: fine | bool}
+- name: carried to the next play
+  hosts: web
+  gather_facts: false
+  tasks:
+    - {name: carried, ansible.builtin.debug: {msg: c}, when: base is defined and r_cond is not skipped}
+    - {name: carried weight, ansible.builtin.debug: {msg: d}, when: w2 | int == 4}
+"""
+
+
+def test_earlier_tasks_shared_changes_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task reading what earlier tasks set is planned once per set of hosts those tasks gave the
+    same definitions (engine.variables.earlier_key), a condition on the host's name once for all hosts
+    (engine.flow.rebound): the same outcomes and reasons as each host followed on its own."""
+    from engine.variables import host_runtime
+
+    generate(tmp_path, 80)
+    (tmp_path / "site.yml").write_text(CHAINS)
+    monkeypatch.chdir(tmp_path)
+    readings = []
+    original = host_outcome._HostTask.outcome
+
+    def counted(self: host_outcome._HostTask, conditions: list) -> host_outcome.HostOutcome:  # type: ignore[type-arg]
+        readings.append(self.task.name)
+        return original(self, conditions)
+
+    monkeypatch.setattr(host_outcome._HostTask, "outcome", counted)
+    shared = outcomes(tmp_path)
+    read_shared = len(readings)
+    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
+    monkeypatch.setattr(host_runtime, "uniform_walk", lambda *_args: False)  # earlier tasks followed per host
+    readings.clear()
+    alone = outcomes(tmp_path)
+    assert {kind for kind, _ in shared.values()} >= {"runs", "skipped", "depends"}
+    assert shared == alone
+    assert read_shared * 3 < len(readings)

@@ -1,0 +1,142 @@
+"""The outcome of a task a looping include loads, item by item of the include (and of a looping
+include inside it): read with each item's loop variables, at the items where the includes' own
+``when`` loads the file (engine.flow.host_outcome asks when the task's outcome needs an item,
+with its reading of the task on the host, whose kind reads each item)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.loops import loop_of
+from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+
+Run = tuple[dict[str, Any], HostOutcome, tuple[int, ...]]
+"""One run of the task: its items' loop variables, whether the includes load it there, the items' places."""
+
+
+def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOutcome | None:
+    """The outcome at every run the looping includes around the task make of it (item by item,
+    an inner include's items at each of the outer one's), read with the items' loop variables,
+    at the items the includes' own conditions let them load the file: when all runs give one
+    outcome, that outcome (the plan lists the task once for all its runs); when they differ,
+    each run's (``items``) under ``runs`` (``skipped`` when it runs at none), or under ``fails``
+    up to the item where it fails the host (the others do not run). None when a run's outcome is
+    the run's, or the items or their order are, or a failure after the first item may be taken
+    over (a rescue, ignore_errors) or spread to other hosts."""
+    runs = _include_runs(reading)
+    if not runs:
+        return None
+    found: list[HostOutcome] = []
+    # whether it reports a change (engine.flow.host_changes): at one item is enough
+    any_item = any(kind == "changed_when" for _, kind in conditions)
+    # a failure it ignores is reported, and the host goes on to the next item
+    ignored = isinstance(reading.task.data, Mapping) and reading.task.data.get("ignore_errors") is True
+    for number, (scope, gate, outer) in enumerate(runs, 1):
+        if gate.outcome == SKIPPED:  # the include loads nothing at this item
+            found.append(HostOutcome(SKIPPED, f"its include skips item {number}: {gate.reason}", True))
+            continue
+        at_item = type(reading)(reading.plan, reading.play_plan, reading.host, reading.task)
+        at_item.removed, at_item._include_item, at_item._outer = reading.removed, scope, outer
+        at_item._overrides.update(scope)
+        found.append(at_item.outcome(conditions))
+        reading.touched |= at_item.touched
+        if any_item and found[-1].outcome == RUNS:  # every item before it skipped (or returned)
+            return replace(found[-1], reason=f"at item {number} of the include")
+        if found[-1].outcome == DEPENDS or gate.outcome != RUNS or any_item and found[-1].outcome != SKIPPED:
+            return None
+        if found[-1].outcome == FAILS and not ignored:
+            # the host stops at that item, after the tasks before it in the file ran it and
+            # before those after it did (engine.flow.host_plan cuts the items of the others)
+            if not any(not outcome.unreported for outcome in found[:-1]):
+                return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
+            if len(outer) > 1 or not _stops_the_host(reading):
+                return None
+            return HostOutcome(FAILS, f"at item {number} of the include, where the host stops: {found[-1].reason}",
+                               items=tuple(found))
+    loaded = [outcome for outcome in found if not outcome.unreported]
+    if not loaded:
+        return None
+    if len(loaded) == len(runs) and all(outcome.outcome == loaded[0].outcome for outcome in loaded):
+        where = "at its item of the include" if len(runs) == 1 else f"at each of the {len(runs)} items of the include"
+        return replace(loaded[0], reason=", ".join(filter(None, [loaded[0].reason, where])))
+    at = [str(number) for number, outcome in enumerate(found, 1) if outcome.outcome in (RUNS, FAILS)]
+    if not at:
+        return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
+    return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
+                             "include", items=tuple(found))
+
+def _stops_the_host(reading: Any) -> bool:
+    """Whether a failure of the task stops its host there and then, and it alone: no
+    ``ignore_errors``, no block with a ``rescue`` or an ``always`` around it, nothing that spreads
+    a failure to the other hosts (``any_errors_fatal``, ``run_once``, ``max_fail_percentage``)."""
+    from engine.flow.block_failures import failure_spread, section_tasks
+
+    play, task = reading.play_plan.play, reading.task
+    data = play.data if isinstance(play.data, Mapping) else {}
+    return not (isinstance(task.data, Mapping) and "ignore_errors" in task.data) and \
+        not any(id(task) in tasks for tasks in section_tasks(play)) and failure_spread(play, task) is False and \
+        "max_fail_percentage" not in data
+
+
+def _include_runs(reading: Any) -> list[Run] | None:
+    """Each run of the task the looping includes around it make on the host, in run order: its
+    items' loop variables, and whether the includes load the file there (their own outcome at
+    the item, an outer include's skip standing for all its inner items). None when the items or
+    their order are the run's, or for more than two looping includes; in a copy of the file the
+    loader made for one item (a loop written out), that item's run only."""
+    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    loops = [include for include in play_order(reading.play_plan.play).includers.get(id(reading.task), [])
+             if includer_loops(include)]
+    copies = copy_items(reading.task, loops) if loops else []
+    if not loops or len(loops) > 2 or any(own is not None for own in copies[1:]) or \
+            last_item_only(reading.task, loops):
+        return None
+    scopes = loop_scopes(loops[0], templar_at(reading.plan, reading.play_plan, reading.host, loops[0]))
+    if not isinstance(scopes, list) or not scopes:
+        return None
+    order = include_item_order(reading.plan, reading.play_plan, reading.host, reading.task, loops[0])
+    if order != list(range(len(scopes))):
+        return None  # the host runs its items in an order another host's results decide
+    runs: list[Run] = []
+    for index, (scope, gate) in enumerate(zip(scopes, _include_gates(reading, loops[0], scopes, {}), strict=True)):
+        if copies[0] is not None and index != copies[0]:
+            continue  # the loader's copy of the file for another item (a loop written out)
+        if len(loops) == 1 or gate.outcome == SKIPPED:
+            runs.append((dict(scope), gate, (index,)))
+            continue
+        if gate.outcome != RUNS:
+            return None
+        inner = loop_scopes(loops[1], templar_at(reading.plan, reading.play_plan, reading.host, loops[1], 0, (index,)))
+        if not isinstance(inner, list):
+            return None
+        merged = [{**scope, **each} for each in inner]
+        gates = _include_gates(reading, loops[1], merged, scope)
+        runs += [(each, inner_gate, (index, at))
+                 for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))]
+    return runs
+
+def _include_gates(reading: Any, include: Task, scopes: list[Mapping[str, Any]],
+                   outer: Mapping[str, Any]) -> list[HostOutcome]:
+    """The looping include's own outcome at each of its items (its ``when`` is evaluated per
+    item: at an item it skips, it loads nothing), at the ``outer`` include's item."""
+    from engine.flow.on_the_way import conditions_on_the_way
+
+    gate = type(reading)(reading.plan, reading.play_plan, reading.host, include)
+    gate.removed = reading.removed
+    if outer:
+        gate._include_item = outer
+        gate._overrides.update(outer)
+    loop = loop_of(include)
+    if loop is not None:  # the names its items are templated from tell hosts apart as its when's do
+        gate._needs_value(loop[1], dict(outer))
+    outcomes = gate._item_outcomes(conditions_on_the_way(include, []), scopes) if scopes else []
+    reading.touched |= gate.touched
+    return outcomes

@@ -1,0 +1,22 @@
+"""What the plan says of a task on a host (engine.flow.host_outcome computes it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
+
+
+@dataclass
+class HostOutcome:
+    outcome: str
+    """``runs``, ``skipped``, ``depends`` (on a run-time value) or ``fails`` (ansible stops the
+    host there whatever happens before)."""
+    reason: str = ""
+    unreported: bool = False
+    """Skipped without a word from ansible (no ``skipping:`` line): not selected by the tags, not
+    notified, ``run_once`` on another host, a role that already ran, a host that failed."""
+    items: tuple[HostOutcome, ...] | None = None
+    """For a task a looping include loads, its outcome at each item of the include, in run order,
+    when the items give it different outcomes and each is known (an unreported skip: the include
+    itself skips that item, so loads nothing)."""

@@ -1,0 +1,113 @@
+"""What the tasks before a task set on a host, for some names, as a key: two hosts with equal keys
+get equal definitions of those names from the earlier tasks (the same levels, labels, places and
+values), so a reading that depends on nothing else of theirs is the same on both. The plan shares
+a task's outcome between such hosts (engine.flow.host_outcome) instead of following the earlier
+tasks whole on each host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.variables.sources import RuntimeValue, _RuntimeResult
+from engine.variables.task_results import ModuleResult
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+
+NOT_FOLLOWED = frozenset({"ansible_failed_task", "ansible_failed_result", "vars", "hostvars"})
+"""Names the key does not speak for (a rescue's, or every variable at once)."""
+
+
+def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_host: set[str]) -> frozenset[str] | None:
+    """The names a reading read (``touched``) that earlier tasks may set, whose definitions by them
+    (:func:`earlier_key`) then tell hosts apart; None when the reading read per host what the key
+    cannot tell: a name (of ``set_per_host``, those read per host) none of the tasks of the plays so
+    far is known to set (include_vars, a templated set_fact key), a fact, a rescue's, or values merged
+    with ``hash_behaviour=merge``."""
+    from engine.variables.host_runtime import names_set_before
+    from engine.variables.play_order import play_order
+
+    may_set = names_set_before(plan, play_plan, play_order)
+    if may_set is None or plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED or \
+            any(name not in may_set or name.startswith("ansible_") for name in set_per_host):
+        return None
+    return frozenset(name for name in touched if name in may_set)
+
+
+def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str]) -> tuple[Any, ...]:
+    """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
+    include) give ``host``, as a hashable key; the host's other values are not part of it."""
+    from engine.variables.host_runtime import Follower, _memo, host_names, plays_before, uniform_walk
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    memo = _memo(play_plan)
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    uniform = memo.get(("uniform walk", id(task), 0, names))
+    if uniform is None or uniform[0] is not plan:
+        uniform = memo[("uniform walk", id(task), 0, names)] = (plan, uniform_walk(follower, play_plan, task, names))
+    if uniform[1]:  # the same walk on every host in the same plays: once per such set of hosts
+        membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
+        kept = memo.get(("earlier key", id(task), names, membership))
+        if kept is None or kept[0] is not plan:
+            kept = memo[("earlier key", id(task), names, membership)] = (plan, _walked(
+                follower, plan, play_plan, host, task, names))
+        return kept[1]  # type: ignore[no-any-return]
+    return _walked(follower, plan, play_plan, host, task, names)
+
+
+def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,
+            names: frozenset[str]) -> tuple[Any, ...]:
+    from engine.variables.report import _scope
+
+    scope = _scope(plan, play_plan, task, 0, host.name)
+    host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
+    key = []
+    for layer in follower.earlier_layers(play_plan, host, task, 0, (), names=names):
+        values = [(name, layer.line(name), value_key(layer.values[name])) for name in sorted(names)
+                  if name in layer.values]
+        if values:
+            key.append((layer.level, layer.label, layer.path, layer.runtime, layer.any_name, tuple(values)))
+    return tuple(key)
+
+
+def value_key(value: Any, depth: int = 0) -> Any:
+    """``value`` as a hashable key, equal only for values every reading sees alike: types and the
+    order of a mapping's keys kept, what only the run knows by its reason, any other object by
+    itself."""
+    kind = type(value)
+    if kind in (str, int, float, bool) or value is None:
+        return (kind.__name__, value)
+    if depth > 50:
+        return ("object", _Same(value))
+    if isinstance(value, ModuleResult):
+        return ("module result", value_key(value._known, depth + 1), tuple(sorted(value._absent)),  # noqa: SLF001
+                value.unknown_whole, value.uniform)
+    if isinstance(value, RuntimeValue):
+        return ("runtime", kind.__name__, value.reason, value.uniform)
+    if isinstance(value, Mapping) and kind.__module__ in ("builtins", "engine.span"):
+        return (kind.__name__, tuple((value_key(k, depth + 1), value_key(v, depth + 1)) for k, v in value.items()))
+    if isinstance(value, list | tuple) and kind.__module__ in ("builtins", "engine.span"):
+        return (kind.__name__, tuple(value_key(item, depth + 1) for item in value))
+    if isinstance(value, _RuntimeResult):
+        return ("runtime result", _Same(value))
+    return ("object", _Same(value))
+
+
+class _Same:
+    """Equal only to itself wrapping the same object (kept, so its id is not reused meanwhile)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.value is self.value
+
+    def __hash__(self) -> int:
+        return id(self.value)
