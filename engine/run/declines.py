@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -173,7 +174,7 @@ ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "c
 def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
     only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter) nor can
-    its operands hold a string (literal lists of numbers, or a first one holding a dict or list)."""
+    its operands hold a string (literal lists of numbers, or one holding a dict or list)."""
     from jinja2 import nodes
 
     parents: dict[int, Any] = {}
@@ -186,7 +187,8 @@ def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     for node in tree.find_all(nodes.Filter):
         if node.name not in SET_FILTERS or node.node is None:
             continue
-        if _unhashable(node.node) or all(_numbers(operand) for operand in [node.node, *node.args]):
+        if any(_unhashable(operand) for operand in [node.node, *node.args]) or \
+                all(_numbers(operand) for operand in [node.node, *node.args]):
             continue
         parent = parents.get(id(node))
         if isinstance(parent, nodes.Filter) and (parent.name in SET_FILTERS or
@@ -200,8 +202,9 @@ def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
 
 
 def _unhashable(node: Any) -> bool:
-    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails first, and
-    ansible's filter falls back to an order-keeping de-duplication."""
+    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails (whichever
+    operand it is: the filter makes a set of each), and ansible's filter falls back to an
+    order-keeping de-duplication."""
     from jinja2 import nodes
 
     return isinstance(node, nodes.List) and any(isinstance(item, nodes.Dict | nodes.List) for item in node.items)
@@ -221,7 +224,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
     extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
     from engine.run.callback import deprecation_warnings
-    from engine.run.filter_check import scanned_texts
+    from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
 
     found: dict[str, Span | None] = {}
@@ -236,19 +239,23 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):
             found.setdefault(what, task.span)
     tests = _engine_tests()
+    collections = getattr(book.plugins, "collections", None)
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
-                unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) \
-                    if unread is None else unread
+                if unread is None:
+                    unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) | \
+                        _unread_role_vars(book, tasks, inventory_sources, extra_vars or {}, cache)
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
                 continue
             lacking = not _has_lookup(name) if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
-            if lacking:
+            # a test of a collection installed nowhere fails alike ("No test named ..."); a lookup's
+            # failure also warns "Error loading plugin", which the engine does not print
+            if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
     return list(found.items())
 
@@ -261,7 +268,10 @@ _INCLUDE_VARS = kw._family("include_vars")
 # a template that reads variables by a name it builds: any task variable may be the one
 _BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b|"
                          r"(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?vars['\"]|\bvarnames\b|"
-                         r"\bvar\s*[:=]\s*['\"]?vars\b")
+                         r"\bvar\s*[:=]\s*['\"]?vars\b|"
+                         # every variable shown whole: {{ vars }}, {{ hostvars[host] | to_json }}, var: hostvars[host]
+                         r"\{\{-?\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*(?:-?\}\}|\|)|"
+                         r"^\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*$")
 _MAX_READ = 1 << 20
 
 
@@ -301,6 +311,87 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
             return set()
     unread = {name for name, count in seen.items() if count <= written[name]}
     return {text for text, names in definitions.items() if names <= unread}
+
+
+_DYNAMIC = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_TASKS | kw.IMPORT_ROLE | _INCLUDE_VARS
+# what renders a file the plan does not look into: a template lookup, a template's own include
+_RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?template['\"]|"
+                                r"\{%-?\s*(?:include|import|from|extends)\b")
+
+
+def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+    """The texts of role defaults and vars that the run never reads: a role variable is templated
+    only where it is used (lazily), and a role's other task files and templates are not read unless
+    the plan reaches them. A variable whose name is written in no text the run may render (the
+    plan's tasks and handlers, the role variables and template files they use, the playbooks, the
+    roles' meta, the inventory's sources, vars files, the extra vars) never shows its set-like
+    filter's order. None is relieved when the run may render what the plan does not see: an
+    include or template named by a template, a template lookup, a template that includes another,
+    a name built from parts (``vars[...]``)."""
+    from engine.parsing.source import SourceCache
+    from engine.run.filter_check import TEMPLATE_ACTIONS, _role_var_files, scanned_texts, template_source
+
+    cache = cache or SourceCache()
+    definitions: dict[str, set[str]] = {}  # a role variable's text -> its names
+    defined: Counter[str] = Counter()  # how often each is written in the role variable files
+    files: set[str] = set()
+    roles: set[str] = set()
+    for task in tasks:
+        if getattr(task.role, "path", None):
+            roles.add(str(task.role.path))
+        args = task.args if isinstance(task.args, Mapping) else {}
+        if task.action in _DYNAMIC and any("{{" in text or "{%" in text for text in _strings(dict(args))):
+            return set()
+        if task.action in TEMPLATE_ACTIONS and not any(template_source(task, play.basedir) for play in book.plays):
+            return set()
+        for path in _role_var_files(task):
+            if path in files:
+                continue
+            files.add(path)
+            data = cache.load(path).data
+            if isinstance(data, Mapping):
+                for name, value in data.items():
+                    for text in _strings(value):
+                        definitions.setdefault(text, set()).add(str(name))
+                        defined[text] += 1
+    if not definitions:
+        return set()
+    seen = {name: 0 for names in definitions.values() for name in names}
+    rendered: Counter[str] = Counter()
+    for text, _place in scanned_texts(book, cache):
+        rendered[text] += 1
+        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen):
+            return set()
+    # what blocks, imports and roles: entries set for their tasks (a block's when and vars)
+    frames = {id(frame): frame for task in tasks for frame in task.chain}
+    for frame in frames.values():
+        if not all(_count_names(text, seen) for text in _strings(dict(frame.keywords))):
+            return set()
+    variables_files = _variables_files(book, tasks)
+    if variables_files is None or not _count_names(json.dumps(extra_vars, default=str), seen):
+        return set()
+    others = {play.playbook for play in book.plays} | _source_files(inventory_sources) | variables_files
+    others |= _files_under([os.path.join(role, "meta") for role in roles])
+    # the variables of every other role beside the playbooks (one with no task still lends its own)
+    real_roles = {os.path.realpath(role) for role in roles}
+    beside = [os.path.join(play.basedir, "roles") for play in book.plays if play.basedir]
+    others |= _files_under([os.path.join(top, name, sub) for top in beside if os.path.isdir(top)
+                            for name in os.listdir(top) for sub in ("defaults", "vars")
+                            if os.path.realpath(os.path.join(top, name)) not in real_roles])
+    others |= _files_under([os.path.join(play.basedir, sub) for play in book.plays if play.basedir
+                            for sub in ("group_vars", "host_vars")])
+    for path in sorted(others):
+        try:  # a regular file within the bound: a FIFO is never waited on
+            text = read_bytes(path, _MAX_READ).decode("utf-8", "replace")
+        except OSError:
+            return set()
+        if not _count_names(text, seen):
+            return set()
+    # a variable ansible reads by its name alone (ansible_python_interpreter...) is always read
+    unread = {name for name, count in seen.items() if count == 0 and not name.startswith("ansible_")}
+    # a text written elsewhere too (a task's argument) is that place's as well
+    return {text for text, names in definitions.items() if names <= unread and rendered[text] == defined[text]}
 
 
 def _count_names(text: str, seen: dict[str, int]) -> bool:

@@ -6,17 +6,20 @@ hands the playbook to ansible-playbook, with the reason.
 
 Filters are found by Jinja's own parser (a ``|`` inside a string literal is no filter), in the
 task's arguments and keywords and in its bare conditions (``when``, ``changed_when``,
-``failed_when``, ``until``), which are templates too; in the defaults and vars of every role the
-play uses (its files as the role entry chose them: ``defaults_from``, ``vars_from``), which are
+``failed_when``, ``until``), which are templates too; in the play's ``vars``; in the defaults and
+vars of every role the play uses (its files as the role entry chose them: ``defaults_from``, ``vars_from``), which are
 templated when a task uses them; and in the template file of each ``template`` task whose ``src``
 is written out, looked up as the module looks it up. A default or template the run never
 renders is looked into all the same: handing such a playbook to ansible-playbook costs time, a
 filter missing halfway through a run costs the run.
 
-A short name that neither tool has is not one of them: with no filter plugin directory ansible
-reads (``filter_plugins`` beside a playbook or in a role, the configured ``filter_plugins`` path),
-no such filter in ansible-core and no redirect of ansible-core's for it, ansible-playbook fails the
-task with "No filter named ..." as the engine does, and the run goes on alike.
+A name that neither tool has is not one of them: ansible-playbook fails the template that names it
+with "No filter named ..." as the engine does, and the run goes on alike. That is a short name
+with no filter plugin directory ansible reads (``filter_plugins`` beside a playbook or in a role,
+the configured ``filter_plugins`` path) and no such filter in ansible-core, or one ansible-core
+redirects to a collection that is not installed where ansible-playbook looks (``ipaddr`` to
+ansible.netcommon, ``json_query`` to community.general); and a collection's ``NS.COLL.NAME``
+whose collection is not installed there.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from engine.span import Span, YMap, YSeq
 
 if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
+    from engine.plugins.collection_search import CollectionFinder
 
 CONDITION_KEYWORDS = ("when", "changed_when", "failed_when", "until")
 # ansible-core 2.19's filters (its plugins and Jinja's own) and the short names its runtime.yml
@@ -51,13 +55,18 @@ CORE_FILTERS = frozenset({
     "urlsplit", "vault", "win_basename", "win_dirname", "win_splitdrive", "wordcount", "wordwrap", "xmlattr", "zip",
     "zip_longest",
 })
-ROUTED_FILTERS = frozenset({
-    "formerly_core_filter", "formerly_core_masked_filter", "gcp_kms_encrypt", "gcp_kms_decrypt", "json_query",
-    "random_mac", "k8s_config_resource_name", "cidr_merge", "ipaddr", "ipmath", "ipwrap", "ip4_hex", "ipv4", "ipv6",
-    "ipsubnet", "next_nth_usable", "network_in_network", "network_in_usable", "reduce_on_network", "nthhost",
-    "previous_nth_usable", "slaac", "hwaddr", "parse_cli", "parse_cli_textfsm", "parse_xml", "type5_pw", "hash_salt",
-    "comp_type5", "vlan_parser",
-})
+# the short names ansible-core's runtime.yml redirects to a collection, with that collection: the
+# filter is there only when the collection is installed where ansible-playbook looks
+ROUTED_FILTERS = {
+    "formerly_core_filter": "ansible.builtin", "formerly_core_masked_filter": "ansible.builtin",
+    "gcp_kms_encrypt": "google.cloud", "gcp_kms_decrypt": "google.cloud", "json_query": "community.general",
+    "random_mac": "community.general", "k8s_config_resource_name": "kubernetes.core",
+    **dict.fromkeys((
+        "cidr_merge", "ipaddr", "ipmath", "ipwrap", "ip4_hex", "ipv4", "ipv6", "ipsubnet", "next_nth_usable",
+        "network_in_network", "network_in_usable", "reduce_on_network", "nthhost", "previous_nth_usable", "slaac",
+        "hwaddr", "parse_cli", "parse_cli_textfsm", "parse_xml", "type5_pw", "hash_salt", "comp_type5",
+        "vlan_parser"), "ansible.netcommon"),
+}
 DEFAULT_FILTER_PATHS = ("~/.ansible/plugins/filter", "/usr/share/ansible/plugins/filter")
 
 
@@ -155,8 +164,8 @@ Placed = Callable[[int], Span | None]  # a line of a text -> where it is
 
 
 def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[tuple[str, Placed]]:
-    """Every template text a run may render, once, with how to place one of its lines: each task's
-    arguments and keywords (bare conditions wrapped in ``{{ }}``), the defaults and vars of the
+    """Every template text a run may render, once, with how to place one of its lines: each play's
+    ``vars``, each task's arguments and keywords (bare conditions wrapped in ``{{ }}``), the defaults and vars of the
     roles its tasks belong to, and the template files ``template`` tasks name."""
     from engine.flow.plan import play_tasks
     from engine.parsing.source import SourceCache
@@ -164,6 +173,10 @@ def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[
     cache = cache or SourceCache()
     seen_files: set[str] = set()
     for play in book.plays:
+        play_data = play.data if isinstance(play.data, Mapping) else {}
+        spans = play_data.value_spans if isinstance(play_data, YMap) else {}
+        for text, span in spanned_strings(play_data.get("vars"), spans.get("vars", play.span)):
+            yield text, lambda _line, span=span: span
         for task in play_tasks(play):
             data = task.data if isinstance(task.data, Mapping) else {}
             for key, value in data.items():
@@ -189,23 +202,46 @@ def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[
 
 def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each filter the engine lacks with where it is first used: a task (its arguments and
-    keywords), a role's defaults or vars, or a template file a ``template`` task renders. A short
-    name ansible cannot find either (:func:`ansible_lacks_too`) is not one: both fail alike."""
+    keywords), a role's defaults or vars, or a template file a ``template`` task renders. A name
+    ansible cannot find either (:func:`ansible_lacks_too`) is not one: both fail alike."""
     known = engine_filters()
     found: dict[str, Span | None] = {}
     for text, place in scanned_texts(book, cache):
         for name, line in template_filter_lines(text):
             if name not in known and name not in found:
                 found[name] = place(line)
-    if any(ansible_lacks_too(name) for name in found) and not _filter_plugin_dirs(book):
-        found = {name: span for name, span in found.items() if not ansible_lacks_too(name)}
-    return list(found.items())
+    collections = getattr(book.plugins, "collections", None)
+    lacking = [name for name in found if ansible_lacks_too(name, collections)]
+    if lacking and any("." not in name for name in lacking) and _filter_plugin_dirs(book):
+        lacking = [name for name in lacking if "." in name]  # a plugin directory may hold a short name
+    return [(name, span) for name, span in found.items() if name not in lacking]
 
 
-def ansible_lacks_too(name: str) -> bool:
-    """Whether ansible-core has no filter ``name`` and redirects none, once no filter plugin
-    directory is read: a short name (a collection's ``NS.COLL.NAME`` may be installed)."""
-    return "." not in name and name not in CORE_FILTERS and name not in ROUTED_FILTERS
+def ansible_lacks_too(name: str, collections: CollectionFinder | None = None) -> bool:
+    """Whether ansible-playbook has no filter ``name`` either, once no filter plugin directory is
+    read: a short name that is neither ansible-core's nor redirected by it, a short name ansible-core
+    redirects to a collection that is not installed (``ipaddr``, ``json_query``), or a collection's
+    ``NS.COLL.NAME`` whose collection is not installed where ansible-playbook looks
+    (``collections``: the playbook's). Ansible then fails the template that names it, as it is
+    compiled, with "No filter named ...", as the engine does. Without ``collections`` an installed
+    collection is assumed."""
+    if "." not in name:
+        if name in CORE_FILTERS:
+            return False
+        if name not in ROUTED_FILTERS:
+            return True
+        return collections is not None and collections.collection_dir(ROUTED_FILTERS[name]) is None
+    return collection_missing(name, collections)
+
+
+def collection_missing(name: str, collections: CollectionFinder | None) -> bool:
+    """Whether ``name`` is a collection's ``NS.COLL.NAME`` (a filter, test or lookup) whose
+    collection is installed nowhere ansible-playbook looks (``collections``: the playbook's; None
+    assumes it installed): ansible fails each use of it as the engine does."""
+    collection = name.rpartition(".")[0]
+    if collection.count(".") != 1 or collection in ("ansible.builtin", "ansible.legacy"):
+        return False
+    return collections is not None and collections.collection_dir(collection) is None
 
 
 def _filter_plugin_dirs(book: Playbook) -> list[str]:

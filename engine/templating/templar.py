@@ -577,7 +577,7 @@ class Templar:
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = (),
                 restore_newlines: bool = True) -> Any:
-        from jinja2 import TemplateError, TemplateNotFound, TemplateSyntaxError, Undefined
+        from jinja2 import TemplateError, TemplateNotFound, TemplateRuntimeError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
         if read_names.recording():
@@ -620,6 +620,8 @@ class Templar:
             # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal) as exc:
+            if type(exc) is TemplateRuntimeError and not expression:  # Jinja's "No filter named 'x' found."
+                raise TemplateFailure(f"Error rendering template: {exc}") from exc
             raise TemplateFailure(_message(exc, text)) from exc
         except re.error as exc:  # a run fails the task with it as with any error a filter raises
             if not bounded:

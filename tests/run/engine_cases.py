@@ -202,6 +202,8 @@ def snapshot(root: Path) -> Files:
                 files[rel] = {"type": "link", "target": normalise(os.readlink(p), root)}
             elif stat.S_ISDIR(st.st_mode):
                 files[rel] = {"type": "dir", "mode": f"{stat.S_IMODE(st.st_mode):04o}"}
+            elif not stat.S_ISREG(st.st_mode):  # a device or FIFO a command made (mknod): never read
+                files[rel] = {"type": "special", "mode": f"{stat.S_IMODE(st.st_mode):04o}"}
             else:
                 entry: dict[str, str | int] = {"type": "file", "mode": f"{stat.S_IMODE(st.st_mode):04o}"}
                 data = p.read_bytes()

@@ -20,6 +20,23 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None, inven
     return [str(problem) for problem in unknown_module_problems(plan)]
 
 
+def _install(root: Path, monkeypatch: pytest.MonkeyPatch, *collections: str) -> None:
+    """Only ``collections`` installed where ansible looks (no Python path scanned)."""
+    for name in collections:
+        (root / "ansible_collections" / name).mkdir(parents=True)
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(root))
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH", "false")
+
+
+def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible fails "No test named 'ansible.utils.ipv4'" as the engine does; a lookup of a
+    collection not installed also warns "Error loading plugin", which the engine does not."""
+    _install(tmp_path / "installed", monkeypatch, "community/other")
+    tasks = ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n"
+             "    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n")
+    assert ["lookup community.general.dig" in problem for problem in _declined(tmp_path, tasks)] == [True]
+
+
 @pytest.mark.parametrize(("task", "what"), [
     ("    - include_vars: {dir: vars, hash_behaviour: merge}\n", "include_vars: hash_behaviour"),
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
@@ -32,8 +49,9 @@ def _declined(root: Path, tasks: str, files: dict[str, str] | None = None, inven
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
     ("    - debug: {msg: x}\n      when: \"'http://a' is url\"\n", "test url"),
 ])
-def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(tmp_path: Path, task: str,
-                                                                              what: str) -> None:
+def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
+    _install(tmp_path / "installed", monkeypatch, "ansible/utils", "community/general")
     (problem,) = _declined(tmp_path, task)
     assert problem.startswith(f"{tmp_path}/site.yml:4:7: ") and f"does not implement '{what}'" in problem
 
@@ -163,6 +181,8 @@ def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, show
     "{{ names | union(more | difference(names)) | sort }}",
     "{{ [3, 1, 2.5] | difference([1]) }}",
     "{{ [{'k': 1}, ['x']] | union(names) }}",
+    "{{ names | union([{'port': item}]) }}",
+    "{{ names | difference([['x'], 'a']) | join(',') }}",
 ])
 def test_a_set_like_filters_order_that_cannot_show_is_not_declined(tmp_path: Path, unordered: str) -> None:
     assert _declined(tmp_path, f"    - debug: {{msg: \"{unordered}\"}}\n") == []
@@ -263,3 +283,46 @@ def test_a_fifo_beside_the_playbook_is_not_waited_on_and_keeps_the_decline(tmp_p
     os.mkfifo(tmp_path / "pipe")  # opening it for reading would wait for a writer that never comes
     (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS)
     assert "hash seed" in problem
+
+
+ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\nbase: [a, b]\nextra: [c]\n",
+             "roles/r/tasks/main.yml": "- debug: {msg: run}\n",
+             "roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n",
+             "roles/r/templates/conf.j2": "{{ packages }}\n"}
+
+
+@pytest.mark.parametrize(("tasks", "files", "declined"), [
+    # only tasks/main.yml runs: install.yml and the template that read packages are never read
+    ("    - import_role: {name: r}\n", {}, False),
+    ("    - import_role: {name: r, tasks_from: install}\n", {}, True),
+    ("    - import_role: {name: r}\n    - template: {src: roles/r/templates/conf.j2, dest: /tmp/x}\n", {}, True),
+    # what the plan cannot follow may read it
+    ("    - import_role: {name: r}\n    - include_tasks: \"{{ which }}.yml\"\n", {}, True),
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ lookup('template', 'x.j2') }}\"}\n", {}, True),
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ vars['pack' + 'ages'] }}\"}\n", {}, True),
+    ("    - import_role: {name: r}\n", {"group_vars/all.yml": "shown: \"{{ packages }}\"\n"}, True),
+    ("    - import_role: {name: r}\n", {"roles/r/meta/main.yml": "dependencies: [{role: s, x: '{{ packages }}'}]\n"},
+     True),
+    ("    - import_role: {name: r}\n", {"roles/r/tasks/main.yml": "- block:\n    - debug: {msg: run}\n"
+                                                              "  when: packages | length > 1\n"}, True),
+    ("    - import_role: {name: r}\n", {"roles/other/defaults/main.yml": "shown: \"{{ packages }}\"\n"}, True),
+    # the same text written in a task too is the task's
+    ("    - import_role: {name: r}\n    - debug: {msg: \"{{ base | union(extra) }}\"}\n", {}, True),
+])
+def test_a_set_like_filters_order_in_a_role_variable_the_run_never_reads_is_not_declined(
+        tmp_path: Path, tasks: str, files: dict[str, str], declined: bool) -> None:
+    """A role variable is templated where it is used: one whose name no text the run may render
+    writes (the plan's tasks, the role variables and templates they use, playbooks, meta,
+    inventory, vars files) never shows the order of its set-like filter."""
+    files = {**ROLE_VARS, **files}
+    if "roles/r/meta/main.yml" in files:
+        files["roles/s/tasks/main.yml"] = "- debug: {msg: s}\n"
+    problems = _declined(tmp_path, tasks, files)
+    assert any("hash seed" in problem for problem in problems) == declined
+
+
+@pytest.mark.parametrize("shown", ["{msg: \"{{ vars }}\"}", "{msg: \"{{ hostvars[inventory_hostname] | to_json }}\"}",
+                                   "{var: \"hostvars[inventory_hostname]\"}"])
+def test_a_debug_of_every_variable_keeps_the_declines_of_unread_variables(tmp_path: Path, shown: str) -> None:
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n    - debug: " + shown + "\n", ROLE_VARS)
+    assert any("hash seed" in problem for problem in problems)

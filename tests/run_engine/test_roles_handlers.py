@@ -65,6 +65,19 @@ def test_force_handlers_option(tmp_path: Path, forced: bool) -> None:
     assert "not after a failure" not in out
 
 
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The collections the filters of these playbooks come from, installed where ansible looks
+    (and nothing else: no Python path is scanned)."""
+    root = tmp_path / "installed"
+    for name in ("community/general", "ansible/utils", "ansible/netcommon"):
+        (root / "ansible_collections" / name).mkdir(parents=True)
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(root))
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH", "false")
+    return root
+
+
+@pytest.mark.usefixtures("installed")
 def test_a_filter_the_engine_lacks_is_found_before_the_run(tmp_path: Path) -> None:
     from engine.flow.plan import RunOptions
     from engine.run.modules import get_module
@@ -95,6 +108,7 @@ def _filter_problems(playbook: Path) -> list[str]:
     return [str(problem) for problem in unknown_module_problems(plan)]
 
 
+@pytest.mark.usefixtures("installed")
 def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tmp_path: Path) -> None:
     role = tmp_path / "roles" / "web"
     for sub in ("tasks", "defaults", "vars", "templates", "meta"):
@@ -128,6 +142,7 @@ def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tm
     assert found["ansible.utils.hwaddr"].startswith(f"{base / 'main.yml'}:1:")
 
 
+@pytest.mark.usefixtures("installed")
 @pytest.mark.parametrize("plugins", [None, "filter_plugins", "roles/web/filter_plugins", "configured"])
 def test_a_short_filter_name_ansible_lacks_too_fails_alike_unless_a_plugin_directory_may_hold_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, plugins: str | None) -> None:
@@ -151,6 +166,32 @@ def test_a_short_filter_name_ansible_lacks_too_fails_alike_unless_a_plugin_direc
     assert found == ({"json_query", "password_hash"} if plugins is None else {"json_query", "password_hash", "to_csv"})
 
 
+@pytest.mark.parametrize("plugins", [False, True])
+def test_a_filter_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           plugins: bool) -> None:
+    """ansible-core redirects ``json_query`` and ``ipaddr`` to collections; where they are not
+    installed, ansible-playbook fails a template that names one (or its ``NS.COLL.NAME``) with "No
+    filter named ...", as the engine does: the run is the engine's. A filter plugin directory may
+    hold a short name, not a collection's."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ANSIBLE_FILTER_PLUGINS", raising=False)
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_PATH", str(tmp_path / "none"))
+    monkeypatch.setenv("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH", "false")
+    if plugins:
+        (tmp_path / "filter_plugins").mkdir()
+    (tmp_path / "site.yml").write_text("""
+- hosts: localhost
+  gather_facts: false
+  vars:
+    net: "{{ '10.0.0.1/24' | ipaddr('net') }} {{ [1] | community.general.json_query('[0]') }}"
+  tasks:
+    - debug: {msg: "{{ 'x' | ansible.utils.ipaddr }} {{ 'y' | json_query('a') }}"}
+""")
+    found = {message.split("no filter ")[1].split("'")[1] for message in _filter_problems(tmp_path / "site.yml")}
+    assert found == ({"ipaddr", "json_query"} if plugins else set())
+
+
+@pytest.mark.usefixtures("installed")
 def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()
     (tmp_path / "templates" / "conf.j2").write_text("{{ '1d' | community.general.to_days }}\n")

@@ -4,6 +4,7 @@ idempotent, and in check mode it only reports what it would do."""
 from __future__ import annotations
 
 import datetime
+import errno
 import glob
 import os
 import shlex
@@ -75,7 +76,9 @@ def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> di
     }
     chdir = params["chdir"]
     if chdir and not os.path.isdir(chdir):
-        return _with_lines({**result, "failed": True, "msg": "Unable to change directory before execution."})
+        message = "Unable to change directory before execution."
+        return _with_lines({**result, "failed": True, "msg": message,
+                            **module_exception(message, _chdir_error(chdir), as_bytes=True)})
     skip = _skip_reason(params["creates"], params["removes"], "Would" if ctx.check_mode else "Did", chdir)
     if skip:
         result["msg"], result["stdout"] = skip
@@ -121,3 +124,13 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if "_uses_shell" in args:
         raise ModuleError(f"Unsupported parameters for ({_MODULE_NAME}) module: _uses_shell")
     return execute(args, ctx, uses_shell=False)
+
+
+def _chdir_error(path: str) -> OSError:
+    """The error ``os.chdir(path)`` raises in the module (the path as bytes): opening the path as
+    a directory meets the same one (missing, not a directory, no permission)."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | os.O_DIRECTORY))
+    except OSError as exc:
+        return exc
+    return NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), path)

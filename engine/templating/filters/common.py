@@ -117,12 +117,6 @@ def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: 
     return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
 
 
-def _from_yaml(value: str) -> Any:
-    from ruamel.yaml import YAML
-
-    return YAML(typ="safe", pure=True).load(value)
-
-
 def _unique(value: Any) -> list[Any]:
     result: list[Any] = []
     for item in value:
@@ -150,7 +144,6 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
     "to_nice_yaml": _to_nice_yaml,
-    "from_yaml": _from_yaml,
     "regex_replace": regex_replace,
     "regex_search": regex_search,
     "combine": _combine,

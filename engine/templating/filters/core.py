@@ -24,6 +24,7 @@ from urllib.parse import unquote_plus
 from jinja2 import Environment, Undefined, pass_environment
 
 from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFailure
+from engine.templating.filters import yaml_text
 from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters.sizes import human_readable, human_to_bytes
 
@@ -298,6 +299,7 @@ def groupby(environment: Any, value: Any, attribute: str | int, default: Any = N
 
 
 FILTERS["groupby"] = groupby
+FILTERS.update({name: _plugin(name, function) for name, function in yaml_text.FILTERS.items()})
 
 
 def with_builtin_names(filters: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:
