@@ -17,7 +17,7 @@ from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import IncludeLoader
-from engine.loading.model import Block, Play, Task
+from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome, is_failed
@@ -38,8 +38,8 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
-from engine.run.play_roles import RoleTree, play_roles
-from engine.run.play_warnings import play_start_warnings, stored_name_warnings
+from engine.run.play_roles import RoleTree, play_role_groups, play_roles
+from engine.run.play_warnings import play_start_warnings, role_chain, role_reserved_warnings, stored_name_warnings
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -88,6 +88,7 @@ class Executor(TaskActions):
         self.jobs = Jobs()
         self.included_items: list[tuple[str, dict[str, Any]]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
+        self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -116,7 +117,11 @@ class Executor(TaskActions):
 
         play = play_plan.play
         self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
-        play_start_warnings(play, self.options.extra_vars, self.callback.warning)
+        groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
+                  for group in play_role_groups(play, RoleTree())]
+        play_start_warnings(play, self.options.extra_vars, self.callback.warning,
+                            [warning for group in groups for sub in ("defaults", "vars")
+                             for warning in role_reserved_warnings(group, sub, self._role_file)])
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)
@@ -138,6 +143,18 @@ class Executor(TaskActions):
             if self.end_play:  # AnsibleEndPlay: the play's later batches do not run
                 break
         return True
+
+    def _role_file(self, path: str) -> Any:
+        return self.variables.cache.load(path).data
+
+    def _warn_role_names(self, role: RoleInstance) -> None:
+        """The reserved names of the defaults and vars a task of ``role`` sees, as the strategy
+        gathers its variables (before the banner); once per role use."""
+        self.warned_roles.add(id(role))
+        chain = role_chain(role, self.role_tree)
+        for warning in [*role_reserved_warnings(chain, "defaults", self._role_file),
+                        *role_reserved_warnings(chain, "vars", self._role_file)]:
+            self.callback.warning(warning)
 
     def _warn_skipped_vars_files(self, play: Play) -> None:
         """PlaybookExecutor reads the play's variables without a host first: a ``vars_files``
@@ -372,6 +389,8 @@ class Executor(TaskActions):
         if not names:
             return steps
         is_meta = task.action in META
+        if task.role is not None and id(task.role) not in self.warned_roles:
+            self._warn_role_names(task.role)
         # the strategy templates the name for the first host, except a meta task's
         title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
