@@ -86,8 +86,9 @@ class Executor(TaskActions):
         self.order: list[str] = []  # the play's hosts in its order
         self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
-        self.included_items: list[tuple[str, dict[str, Any]]] = []
-        self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
+        # the files a task included on a host (with its item's vars, and why one is missing)
+        self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
+        self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
@@ -407,7 +408,9 @@ class Executor(TaskActions):
                 steps[name] = Step(task)
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
-        self._announce_includes()
+        for name in self._announce_includes():  # a looped include of a missing file fails its hosts
+            steps[name].outcome = Outcome("failed")
+            self.callback.include_failed(title, name)
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
@@ -515,7 +518,8 @@ class Executor(TaskActions):
                                self.callback.warning, connection)
         step.outcome = self._judge(task, run, result, templar.child(connection))
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
-            step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
+            step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
+                - sum(1 for entry in self.included_items if entry[2] is not None)
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
                 ansible_failed_task=failed_task(task, title, templar),
@@ -551,30 +555,37 @@ class Executor(TaskActions):
             step.outcome = Outcome("failed")
             self.callback.result(title, host.name, task.action, {**result, "failed": True, "reason": missing},
                                  step.outcome, False, task=task)
-        self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
+        self.pending_includes += [(host.name, *entry) for entry in self.included_items]
         self.included_items.clear()
         return step
 
-    def _announce_includes(self) -> None:
+    def _announce_includes(self) -> list[str]:
         """``v2_playbook_on_include`` once the task ran on every host: the included files as
         ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
-        line and its hosts; a host that includes the same again starts another)."""
-        files: list[tuple[str, dict[str, Any], list[str]]] = []
-        for host, path, special in self.pending_includes:
+        line and its hosts; a host that includes the same again starts another). A file that is
+        not there is an error instead, and its hosts fail: returns them."""
+        files: list[tuple[str, dict[str, Any], list[str], str | None]] = []
+        for host, path, special, missing in self.pending_includes:
             start = 0
             while True:
                 match = next((i for i in range(start, len(files)) if files[i][:2] == (path, special)), None)
                 if match is None:
-                    files.append((path, special, [host]))
+                    files.append((path, special, [host], missing))
                     break
                 if host not in files[match][2]:
                     files[match][2].append(host)
                     break
                 start = match + 1
         self.pending_includes.clear()
-        for path, special, hosts in files:
+        failed: list[str] = []
+        for path, special, hosts, missing in files:
+            if missing is not None:
+                self.callback.error(f"[ERROR]: {missing}\n\n")  # Display.error of the exception
+                failed += [host for host in hosts if host not in failed]
+                continue
             label = special.get("_ansible_item_label", special.get("item"))
             self.callback.included(path, hosts, label if label else None)
+        return failed
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
