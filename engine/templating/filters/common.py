@@ -141,12 +141,18 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
     return result
 
 
+def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
+    """ansible's to_nice_json: ``sort_keys`` may be turned off; its own separators."""
+    kwargs.pop("separators", None)
+    return json.dumps(value, indent=indent, sort_keys=sort_keys, separators=(",", ": "), **kwargs)
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "random": random_filter,
     "shuffle": shuffle_filter,
     "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
-    "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
+    "to_nice_json": _to_nice_json,
     "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
     "to_nice_yaml": _to_nice_yaml,
