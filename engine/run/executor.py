@@ -356,6 +356,10 @@ class Executor(TaskActions):
                     return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
+                if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
+                    # mark_host_failed: out of ansible_play_hosts at once, unless a rescue takes
+                    # the failure (an always section, force_handlers' flush, still runs)
+                    self.context.hosts_left.remove(run.host.name)
                 for included in step.blocks:
                     if failed or run.ended:
                         break
