@@ -39,7 +39,13 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
-from engine.run.play_warnings import play_start_warnings, role_chain, role_reserved_warnings, stored_name_warnings
+from engine.run.play_warnings import (
+    frame_var_warnings,
+    play_start_warnings,
+    role_chain,
+    role_reserved_warnings,
+    stored_name_warnings,
+)
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -120,9 +126,13 @@ class Executor(TaskActions):
         self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
         groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
                   for group in play_role_groups(play, RoleTree())]
+        # loading an include_tasks gathers its variables (its vars and its blocks') to template its file
+        includes = [task for block in play.compile() for task in block.tasks()
+                    if task.action in kw.INCLUDE_TASKS and not task.dynamic]
         play_start_warnings(play, self.options.extra_vars, self.callback.warning,
-                            [warning for group in groups for sub in ("defaults", "vars")
-                             for warning in role_reserved_warnings(group, sub, self._role_file)])
+                            [*(warning for group in groups for sub in ("defaults", "vars")
+                               for warning in role_reserved_warnings(group, sub, self._role_file)),
+                             *(warning for task in includes for warning in frame_var_warnings(task.chain))])
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)
@@ -396,6 +406,8 @@ class Executor(TaskActions):
         is_meta = task.action in META
         if task.role is not None and id(task.role) not in self.warned_roles:
             self._warn_role_names(task.role)
+        for warning in frame_var_warnings(task.chain):  # the task's and its blocks' vars, as get_vars
+            self.callback.warning(warning)
         # the strategy templates the name for the first host, except a meta task's
         title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])

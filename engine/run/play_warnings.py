@@ -59,6 +59,18 @@ def role_reserved_warnings(roles: Iterable[RoleInstance], subdir: str, load: Cal
     return out
 
 
+def frame_var_warnings(chain: Iterable[Any]) -> list[str]:
+    """``warn_if_reserved`` of the ``vars`` the levels of a task set (its blocks', its includes',
+    its own; the play's are warned of before its banner), outermost first."""
+    out = []
+    for frame in chain:
+        written = frame.keywords.get("vars") if frame.kind != "play" else None
+        if isinstance(written, Mapping) and any(name in RESERVED_NAMES for name in written):
+            spans = getattr(written, "key_spans", {}) or {}
+            out += [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
+    return out
+
+
 def role_chain(role: RoleInstance | None, tree: Any) -> list[RoleInstance]:
     """The role uses whose defaults and vars a task of ``role`` sees (``get_default_vars`` with
     its dep chain): every dependency first, then the roles that pulled it in, then ``role``."""
