@@ -333,8 +333,10 @@ class Executor(TaskActions):
         run.rescue_depth.append(has_rescue)
         failed = bool((yield from self._section(run, block.block)))
         run.rescue_depth.pop()
+        rescued = False
         while True:
-            if failed and has_rescue and not run.ended:
+            if failed and has_rescue and not run.ended and not rescued:
+                rescued = True
                 run.rescue_depth.append(False)
                 failed = bool((yield from self._section(run, block.rescue)))
                 run.rescue_depth.pop()
@@ -343,6 +345,12 @@ class Executor(TaskActions):
             run.rescue_depth.append(False)
             always_failed = yield from self._section(run, block.always, not_entered=not failed)
             run.rescue_depth.pop()
+            if always_failed is None and rescued:  # marked at the end of its rescue: the rescue
+                # failed, the always section runs from its start, then the host fails
+                run.rescue_depth.append(False)
+                yield from self._section(run, block.always)
+                run.rescue_depth.pop()
+                return True
             if always_failed is None:  # marked before the always section: the block's tasks failed
                 failed = True
                 continue

@@ -4,6 +4,7 @@ idempotent, and in check mode it only reports what it would do."""
 from __future__ import annotations
 
 import datetime
+import errno
 import glob
 import os
 import shlex
@@ -75,7 +76,14 @@ def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> di
     }
     chdir = params["chdir"]
     if chdir and not os.path.isdir(chdir):
-        return _with_lines({**result, "failed": True, "msg": "Unable to change directory before execution."})
+        from engine.run.error_block import ERROR_KEY, Event
+
+        # fail_json(exception=...): the error block names the OSError of os.chdir after the message
+        code = errno.ENOTDIR if os.path.exists(chdir) else errno.ENOENT
+        cause = f"[Errno {code}] {os.strerror(code)}: {os.fsencode(chdir)!r}"
+        return _with_lines({**result, "failed": True, "msg": "Unable to change directory before execution.",
+                            ERROR_KEY: [Event("Module failed."), Event("Unable to change directory before execution."),
+                                        Event(cause)]})
     skip = _skip_reason(params["creates"], params["removes"], "Would" if ctx.check_mode else "Did", chdir)
     if skip:
         result["msg"], result["stdout"] = skip

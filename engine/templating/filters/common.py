@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from engine.booleans import bool_filter
+from engine.booleans import bool_filter, boolean
 from engine.templating.errors import SeparateFailure, TemplateFailure
 from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
@@ -141,6 +141,16 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
     return result
 
 
+def _truthy(value: Any, convert_bool: bool = False) -> bool:
+    """ansible's truthy test: ``convert_bool`` reads boolean spellings ("no", "off") first."""
+    if convert_bool:
+        try:
+            value = boolean(value, strict=True)
+        except TypeError:
+            pass
+    return bool(value)
+
+
 def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
     """ansible's to_nice_json: ``sort_keys`` may be turned off; its own separators."""
     kwargs.pop("separators", None)
@@ -234,8 +244,8 @@ TESTS: dict[str, Callable[..., bool]] = {
     "match": regex_test("match"),
     "search": regex_test("search"),
     "regex": regex_test("search", "regex"),
-    "truthy": lambda v: bool(v),
-    "falsy": lambda v: not bool(v),
+    "truthy": _truthy,
+    "falsy": lambda v, convert_bool=False: not _truthy(v, convert_bool),
     "subset": lambda a, b: set(a) <= set(b),
     "issubset": lambda a, b: set(a) <= set(b),
     "superset": lambda a, b: set(a) >= set(b),
