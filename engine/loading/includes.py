@@ -37,7 +37,7 @@ class MissingInclude(TemplateFailure):
 
     def __init__(self, target: str, path: str) -> None:
         super().__init__(f"Could not find or access '{target}' on the Ansible Controller.")
-        self.target = target
+        self.target, self.path = target, path
         cant = f"Could not find or access '{path}' on the Ansible Controller"
         # the loader's error about the file, with its causes, as str(AnsibleError) chains them
         self.reason = (f"{cant}: Unable to retrieve file contents.\n{cant}.\nIf you are using a module and expect "

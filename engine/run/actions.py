@@ -80,8 +80,10 @@ class TaskActions:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
             except MissingInclude as exc:
-                if loop_of(task) is not None:
-                    return failed_result(str(exc))
+                if loop_of(task) is not None:  # the item is ok: the strategy fails the host once
+                    # every host ran the task, when it loads the files in order (_announce_includes)
+                    self.included_items.append((exc.path, include_item_vars(task, templar), exc.reason))
+                    return {"changed": False, "include": exc.target}
                 # the include itself ran: the strategy fails the host when it loads the file
                 return {"changed": False, "include": exc.target, MISSING_INCLUDE: exc.reason}
             except TemplateFailure as exc:
@@ -96,7 +98,7 @@ class TaskActions:
             files = [os.path.abspath(path) for path in self.includes.announce]
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
-            self.included_items += [(path, include_item_vars(task, templar)) for path in files]
+            self.included_items += [(path, include_item_vars(task, templar), None) for path in files]
             self.includes.announce.clear()
             return result
         try:

@@ -159,6 +159,12 @@ class Callback:
         self._print(f"included: {path} for {', '.join(hosts)}"
                     + (f" => (item={label})" if label is not None else ""))
 
+    def include_failed(self, title: str, host: str) -> None:
+        """The strategy's failure of a host whose looped include named a missing file: counted
+        and recorded, not shown (the loop's items were)."""
+        self.records.append(TaskRecord(title.strip(), host, "failed"))
+        self._count(self.host(host), Outcome("failed"))
+
     def warning(self, message: str, task: Task | None = None) -> None:
         """Print a warning once per run: ansible's Display drops a warning it already showed.
         ``task`` is the task being run, for the source context of the warnings that carry one."""

@@ -17,7 +17,7 @@ from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import IncludeLoader
-from engine.loading.model import Block, Play, Task
+from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome, is_failed
@@ -38,8 +38,14 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
-from engine.run.play_roles import RoleTree, play_roles
-from engine.run.play_warnings import play_start_warnings, stored_name_warnings
+from engine.run.play_roles import RoleTree, play_role_groups, play_roles
+from engine.run.play_warnings import (
+    frame_var_warnings,
+    play_start_warnings,
+    role_chain,
+    role_reserved_warnings,
+    stored_name_warnings,
+)
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
@@ -86,8 +92,10 @@ class Executor(TaskActions):
         self.order: list[str] = []  # the play's hosts in its order
         self.batch_order: list[str] = []  # the batch's, likewise
         self.jobs = Jobs()
-        self.included_items: list[tuple[str, dict[str, Any]]] = []
-        self.pending_includes: list[tuple[str, str, dict[str, Any]]] = []
+        # the files a task included on a host (with its item's vars, and why one is missing)
+        self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
+        self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
+        self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -116,7 +124,15 @@ class Executor(TaskActions):
 
         play = play_plan.play
         self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
-        play_start_warnings(play, self.options.extra_vars, self.callback.warning)
+        groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
+                  for group in play_role_groups(play, RoleTree())]
+        # loading an include_tasks gathers its variables (its vars and its blocks') to template its file
+        includes = [task for block in play.compile() for task in block.tasks()
+                    if task.action in kw.INCLUDE_TASKS and not task.dynamic]
+        play_start_warnings(play, self.options.extra_vars, self.callback.warning,
+                            [*(warning for group in groups for sub in ("defaults", "vars")
+                               for warning in role_reserved_warnings(group, sub, self._role_file)),
+                             *(warning for task in includes for warning in frame_var_warnings(task.chain))])
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)
@@ -138,6 +154,18 @@ class Executor(TaskActions):
             if self.end_play:  # AnsibleEndPlay: the play's later batches do not run
                 break
         return True
+
+    def _role_file(self, path: str) -> Any:
+        return self.variables.cache.load(path).data
+
+    def _warn_role_names(self, role: RoleInstance) -> None:
+        """The reserved names of the defaults and vars a task of ``role`` sees, as the strategy
+        gathers its variables (before the banner); once per role use."""
+        self.warned_roles.add(id(role))
+        chain = role_chain(role, self.role_tree)
+        for warning in [*role_reserved_warnings(chain, "defaults", self._role_file),
+                        *role_reserved_warnings(chain, "vars", self._role_file)]:
+            self.callback.warning(warning)
 
     def _warn_skipped_vars_files(self, play: Play) -> None:
         """PlaybookExecutor reads the play's variables without a host first: a ``vars_files``
@@ -305,8 +333,10 @@ class Executor(TaskActions):
         run.rescue_depth.append(has_rescue)
         failed = bool((yield from self._section(run, block.block)))
         run.rescue_depth.pop()
+        rescued = False
         while True:
-            if failed and has_rescue and not run.ended:
+            if failed and has_rescue and not run.ended and not rescued:
+                rescued = True
                 run.rescue_depth.append(False)
                 failed = bool((yield from self._section(run, block.rescue)))
                 run.rescue_depth.pop()
@@ -315,6 +345,12 @@ class Executor(TaskActions):
             run.rescue_depth.append(False)
             always_failed = yield from self._section(run, block.always, not_entered=not failed)
             run.rescue_depth.pop()
+            if always_failed is None and rescued:  # marked at the end of its rescue: the rescue
+                # failed, the always section runs from its start, then the host fails
+                run.rescue_depth.append(False)
+                yield from self._section(run, block.always)
+                run.rescue_depth.pop()
+                return True
             if always_failed is None:  # marked before the always section: the block's tasks failed
                 failed = True
                 continue
@@ -338,6 +374,10 @@ class Executor(TaskActions):
                     return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
+                if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
+                    # mark_host_failed: out of ansible_play_hosts at once, unless a rescue takes
+                    # the failure (an always section, force_handlers' flush, still runs)
+                    self.context.hosts_left.remove(run.host.name)
                 for included in step.blocks:
                     if failed or run.ended:
                         break
@@ -372,6 +412,10 @@ class Executor(TaskActions):
         if not names:
             return steps
         is_meta = task.action in META
+        if task.role is not None and id(task.role) not in self.warned_roles:
+            self._warn_role_names(task.role)
+        for warning in frame_var_warnings(task.chain):  # the task's and its blocks' vars, as get_vars
+            self.callback.warning(warning)
         # the strategy templates the name for the first host, except a meta task's
         title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
@@ -388,7 +432,9 @@ class Executor(TaskActions):
                 steps[name] = Step(task)
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
-        self._announce_includes()
+        for name in self._announce_includes():  # a looped include of a missing file fails its hosts
+            steps[name].outcome = Outcome("failed")
+            self.callback.include_failed(title, name)
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
         if is_meta and task.args.get("_raw_params") == "flush_handlers":
@@ -496,7 +542,8 @@ class Executor(TaskActions):
                                self.callback.warning, connection)
         step.outcome = self._judge(task, run, result, templar.child(connection))
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
-            step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed"))
+            step.outcome.oks = sum(1 for r in result["results"] if not r.get("skipped") and not r.get("failed")) \
+                - sum(1 for entry in self.included_items if entry[2] is not None)
         if step.outcome.rescued:  # the strategy hands the failure to the rescue section
             self.variables.state(host.name).nonpersistent.update(
                 ansible_failed_task=failed_task(task, title, templar),
@@ -532,30 +579,37 @@ class Executor(TaskActions):
             step.outcome = Outcome("failed")
             self.callback.result(title, host.name, task.action, {**result, "failed": True, "reason": missing},
                                  step.outcome, False, task=task)
-        self.pending_includes += [(host.name, path, special) for path, special in self.included_items]
+        self.pending_includes += [(host.name, *entry) for entry in self.included_items]
         self.included_items.clear()
         return step
 
-    def _announce_includes(self) -> None:
+    def _announce_includes(self) -> list[str]:
         """``v2_playbook_on_include`` once the task ran on every host: the included files as
         ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
-        line and its hosts; a host that includes the same again starts another)."""
-        files: list[tuple[str, dict[str, Any], list[str]]] = []
-        for host, path, special in self.pending_includes:
+        line and its hosts; a host that includes the same again starts another). A file that is
+        not there is an error instead, and its hosts fail: returns them."""
+        files: list[tuple[str, dict[str, Any], list[str], str | None]] = []
+        for host, path, special, missing in self.pending_includes:
             start = 0
             while True:
                 match = next((i for i in range(start, len(files)) if files[i][:2] == (path, special)), None)
                 if match is None:
-                    files.append((path, special, [host]))
+                    files.append((path, special, [host], missing))
                     break
                 if host not in files[match][2]:
                     files[match][2].append(host)
                     break
                 start = match + 1
         self.pending_includes.clear()
-        for path, special, hosts in files:
+        failed: list[str] = []
+        for path, special, hosts, missing in files:
+            if missing is not None:
+                self.callback.error(f"[ERROR]: {missing}\n\n")  # Display.error of the exception
+                failed += [host for host in hosts if host not in failed]
+                continue
             label = special.get("_ansible_item_label", special.get("item"))
             self.callback.included(path, hosts, label if label else None)
+        return failed
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))

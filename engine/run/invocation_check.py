@@ -16,8 +16,8 @@ The same holds for ``ansible_failed_result`` in a rescue section: the failed res
 of the block, which keeps its invocation; a debug that shows it whole after a block that holds
 a task of a module without the engine's exact invocation is declined too.
 
-Found as written, by name: a register templated, or an item list built elsewhere from the
-results, is not followed.
+Found as written, by name: a copy ``set_fact`` makes of the whole results is followed, a
+register templated, or an item list built elsewhere from the results, is not.
 """
 
 from __future__ import annotations
@@ -104,6 +104,7 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
     # the engine's invocations hold ansible's values, not its key order: what shows them as JSON
     # (sorted) runs, an item label or a text (a Python repr) is declined
     inexact = looped_module_registers(tasks, exact=False)
+    names, inexact = _with_copies(tasks, names, inexact)
     for task in tasks:
         data = task.data if isinstance(task.data, Mapping) else {}
         control = data.get("loop_control")
@@ -121,6 +122,28 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
                         var.strip(), name, bare="{{" not in var)) or shown) \
                         or any(not _one_expression(text) for text in shown):
                     yield f"debug of {name} (a module's invocation)", task
+
+
+def _with_copies(tasks: list[Task], names: set[str], inexact: set[str]) -> tuple[set[str], set[str]]:
+    """``names`` and ``inexact`` with the facts ``set_fact`` copies their results whole into
+    (``saved: "{{ REG }}"``), which show the invocations as the registered value does."""
+    setters = [task for task in tasks if task.action in kw._family("set_fact")
+               and isinstance(task.args, Mapping)]
+    names, inexact = set(names), set(inexact)
+    grown = True
+    while grown:
+        grown = False
+        for task in setters:
+            for fact, value in task.args.items():
+                if not isinstance(fact, str) or fact in names or not isinstance(value, str):
+                    continue
+                sources = [name for name in sorted(names) if shows_whole_results(value, name)]
+                if sources:
+                    names.add(fact)
+                    if any(name in inexact for name in sources):
+                        inexact.add(fact)
+                    grown = True
+    return names, inexact
 
 
 FAILED_RESULT = "ansible_failed_result"

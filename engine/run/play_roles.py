@@ -59,11 +59,18 @@ class RoleTree:
 
 def play_roles(play: Play, tree: RoleTree) -> list[RoleInstance]:
     """``play.roles`` once the play is loaded (``tree`` learns its role uses)."""
+    return [role for group in play_role_groups(play, tree) for role in group]
+
+
+def play_role_groups(play: Play, tree: RoleTree) -> list[list[RoleInstance]]:
+    """``play.roles`` as loading the play grows it: the ``roles:`` section's, then each top
+    ``import_role``'s of ``pre_tasks``, ``post_tasks`` and ``tasks`` (each time a role name is
+    templated in between, the variables of the roles so far are gathered)."""
     entries = [role for role in tree.add(play.roles) if role.via == "roles"]
     # Play._load_roles: self.roles[:0] = roles, in front of the roles their loading imported
     members = [*entries, *(member for entry in entries for member in tree.appended(entry))]
-    order = [role for member in members for role in tree.expanded(member)]
+    groups = [[role for member in members for role in tree.expanded(member)]]
     for section in (play.pre_tasks, play.post_tasks, play.tasks):
         tops = [role for role in tree.add(section) if role.via == "import_role" and role.parent is None]
-        order += tree.members(tops)
-    return order
+        groups += [tree.members([top]) for top in tops]
+    return groups

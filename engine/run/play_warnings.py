@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from engine.loading.model import Play
+from engine.loading.model import Play, RoleInstance
 
 # ansible.vars.reserved.get_reserved_names(): the attributes of plays, roles, blocks and tasks
 # and the templar's globals ('vars' is left out: ansible adds it itself)
@@ -25,20 +25,63 @@ RESERVED_NAMES = frozenset({
 })
 
 
-def reserved_name_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
-    """``warn_if_reserved`` of the play's variables (its ``vars``, then the extra vars), each at
-    the name as written."""
+def _warned(name: str, span: Any) -> str:
     from engine.run.error_block import Event, format_events
 
+    message = f"Found variable using reserved name {name!r}."
+    return format_events([Event(message, span)]) if span is not None else message
+
+
+def play_var_warnings(play: Play) -> list[str]:
     written = play.data.get("vars") if isinstance(play.data, Mapping) else None
-    names: list[tuple[str, Any]] = []
-    if isinstance(written, Mapping):
-        spans = getattr(written, "key_spans", {}) or {}
-        names += [(str(name), spans.get(name)) for name in written]
-    names += [(str(name), None) for name in extra_vars]
-    return [format_events([Event(f"Found variable using reserved name {name!r}.", span)]) if span is not None
-            else f"Found variable using reserved name {name!r}."
-            for name, span in names if name in RESERVED_NAMES]
+    if not isinstance(written, Mapping):
+        return []
+    spans = getattr(written, "key_spans", {}) or {}
+    return [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
+
+
+def role_reserved_warnings(roles: Iterable[RoleInstance], subdir: str, load: Callable[[str], Any]) -> list[str]:
+    """``warn_if_reserved`` of the names of the ``defaults`` or ``vars`` files (``subdir``) of
+    ``roles``, in their order, each at the name in its file: ansible warns of every variable
+    ``get_vars`` gathers, a role's among them once its defaults and vars reach a task."""
+    from engine.loading.paths import find_role_var_files
+
+    out = []
+    for role in roles:
+        for path in find_role_var_files(role.path or "", subdir, role.from_files.get(subdir)):
+            try:
+                data = load(path)
+            except Exception:  # noqa: BLE001 - a file that does not load is reported where it is used
+                continue
+            if isinstance(data, Mapping):
+                spans = getattr(data, "key_spans", {}) or {}
+                out += [_warned(str(name), spans.get(name)) for name in data if name in RESERVED_NAMES]
+    return out
+
+
+def frame_var_warnings(chain: Iterable[Any]) -> list[str]:
+    """``warn_if_reserved`` of the ``vars`` the levels of a task set (its blocks', its includes',
+    its own; the play's are warned of before its banner), outermost first."""
+    out = []
+    for frame in chain:
+        written = frame.keywords.get("vars") if frame.kind != "play" else None
+        if isinstance(written, Mapping) and any(name in RESERVED_NAMES for name in written):
+            spans = getattr(written, "key_spans", {}) or {}
+            out += [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
+    return out
+
+
+def role_chain(role: RoleInstance | None, tree: Any) -> list[RoleInstance]:
+    """The role uses whose defaults and vars a task of ``role`` sees (``get_default_vars`` with
+    its dep chain): every dependency first, then the roles that pulled it in, then ``role``."""
+    if role is None:
+        return []
+    parents: list[RoleInstance] = []
+    link = role
+    while link.via == "dependency" and link.parent is not None:
+        parents.insert(0, link.parent)
+        link = link.parent
+    return [*(r for r in tree.expanded(role) if r is not role), *parents, role]
 
 
 def prompt_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
@@ -52,8 +95,14 @@ def prompt_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
             if isinstance(prompt, Mapping) and prompt.get("name") not in answered]
 
 
-def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callable[[str], None]) -> None:
-    for warning in [*reserved_name_warnings(play, extra_vars), *prompt_warnings(play, extra_vars)]:
+def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callable[[str], None],
+                        role_names: Iterable[str] = ()) -> None:
+    """The warnings before the play's banner: the reserved names among the variables loading
+    the play gathers (its vars and the extra vars first, while a role name is templated before
+    any role is loaded, then the roles' defaults and vars as each joins the play), then the
+    prompts ansible cannot ask for."""
+    extra_names = [_warned(str(name), None) for name in extra_vars if name in RESERVED_NAMES]
+    for warning in [*play_var_warnings(play), *extra_names, *role_names, *prompt_warnings(play, extra_vars)]:
         warn(warning)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from engine.booleans import boolean
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
+from engine.loading import keywords as kw
 from engine.loading.model import Task
 from engine.run.conditions import ConditionFailure, condition_failure
 from engine.run.retries import ACTION_SKIP, run_attempts
@@ -157,9 +158,15 @@ def apply_result_conditions(task: Task, result: dict[str, Any], templar: Templar
         result[f"{condname}_when_result"] = str(exc)
 
 
+_CLEAN_FACTS = kw._family("set_fact", "include_vars")  # C._ACTION_WITH_CLEAN_FACTS
+
+
 def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templar:
     """What changed_when, failed_when and until see: the result under the registered name."""
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
+    facts = result.get("ansible_facts") if task.action in _CLEAN_FACTS else None
+    if isinstance(facts, Mapping) and facts:  # _execute puts set_fact's and include_vars' facts
+        templar = templar.child(facts)  # in the attempt's variables, before the registered result
     return templar.child({register: result} if isinstance(register, str) else {}).child(result)
 
 

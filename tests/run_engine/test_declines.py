@@ -103,6 +103,18 @@ def test_what_takes_the_looped_results_apart_is_not_declined(tmp_path: Path, tas
     assert _declined(tmp_path, LOOPED_COPY + task) == []
 
 
+@pytest.mark.parametrize(("task", "declined"), [
+    ("    - set_fact: {saved: \"{{ written }}\"}\n    - set_fact: {again: \"{{ saved.results }}\"}\n"
+     "    - debug: {var: again}\n", True),
+    ("    - set_fact: {saved: \"{{ written }}\"}\n    - debug: {msg: \"{{ item.dest }}\"}\n"
+     "      loop: \"{{ saved.results }}\"\n", True),
+    ("    - set_fact: {saved: \"{{ written.results | map(attribute='dest') | list }}\"}\n"
+     "    - debug: {var: saved}\n", False),
+])
+def test_a_copy_set_fact_makes_of_the_looped_results_is_followed(tmp_path: Path, task: str, declined: bool) -> None:
+    assert bool(_declined(tmp_path, LOOPED_COPY + task)) is declined
+
+
 LOOPED_STAT = "    - stat: {path: 'out/{{ item }}'}\n      loop: [a, b]\n      register: stats\n"
 
 

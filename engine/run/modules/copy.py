@@ -125,6 +125,10 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         if not os.access(src, os.R_OK):
             return {"changed": False, "failed": True, "msg": f"Source {src} not readable"}
         source = src
+        directory = os.path.dirname(dest)
+        if not os.path.isdir(src) and not dest.endswith("/") and not os.path.exists(dest) \
+                and not os.path.isdir(directory or "."):  # the module's own check, before check mode's
+            return {"changed": False, "failed": True, "msg": f"Destination directory {directory} does not exist"}
     else:
         try:
             source = find_source(src, "files", ctx.search_paths)

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
-from engine.booleans import bool_filter
+from engine.booleans import bool_filter, boolean
 from engine.templating.errors import SeparateFailure, TemplateFailure
 from engine.templating.filters.core import _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
@@ -135,12 +135,28 @@ def _flatten(value: Any, levels: int | None = None) -> list[Any]:
     return result
 
 
+def _truthy(value: Any, convert_bool: bool = False) -> bool:
+    """ansible's truthy test: ``convert_bool`` reads boolean spellings ("no", "off") first."""
+    if convert_bool:
+        try:
+            value = boolean(value, strict=True)
+        except TypeError:
+            pass
+    return bool(value)
+
+
+def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
+    """ansible's to_nice_json: ``sort_keys`` may be turned off; its own separators."""
+    kwargs.pop("separators", None)
+    return json.dumps(value, indent=indent, sort_keys=sort_keys, separators=(",", ": "), **kwargs)
+
+
 FILTERS: dict[str, Callable[..., Any]] = {
     "random": random_filter,
     "shuffle": shuffle_filter,
     "bool": bool_filter,
     "to_json": lambda v, **kw: json.dumps(v, **kw),
-    "to_nice_json": lambda v, indent=4, **kw: json.dumps(v, indent=indent, sort_keys=True, **kw),
+    "to_nice_json": _to_nice_json,
     "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
     "to_nice_yaml": _to_nice_yaml,
@@ -221,8 +237,8 @@ TESTS: dict[str, Callable[..., bool]] = {
     "match": regex_test("match"),
     "search": regex_test("search"),
     "regex": regex_test("search", "regex"),
-    "truthy": lambda v: bool(v),
-    "falsy": lambda v: not bool(v),
+    "truthy": _truthy,
+    "falsy": lambda v, convert_bool=False: not _truthy(v, convert_bool),
     "subset": lambda a, b: set(a) <= set(b),
     "issubset": lambda a, b: set(a) <= set(b),
     "superset": lambda a, b: set(a) >= set(b),

@@ -39,13 +39,17 @@ def _refuse_large_replacement(regex: re.Pattern[str], text: str, replacement: An
 
 def regex_search(text: str, pattern: Any, groups: Any, flags: int) -> Any:
     """The match, or with groups (``'\\\\1'``, ``'\\\\g<name>'``) the list of those groups; None if no match."""
+    wanted: list[Any] = []
+    for group in groups:  # ansible's: \\g<name> by name, \\N by number, read before the search
+        named = re.match(r"\\g<(\S+)>", group) if group.startswith("\\g") else None
+        numbered = re.match(r"\\(\d+)", group) if group.startswith("\\") and named is None else None
+        if named is None and numbered is None:
+            raise ValueError("Unknown argument")
+        wanted.append(named.group(1) if named is not None else int(numbered.group(1)))  # type: ignore[union-attr]
     match = re.compile(pattern, flags).search(text)
     if match is None:
         return None
-    if not groups:
-        return match.group()
-    return [match.group(int(g[1:])) if g.startswith("\\") else match.group(g[2:-1] if g.startswith("?P<") else g)
-            for g in groups]
+    return [match.group(group) for group in wanted] if wanted else match.group()
 
 
 def regex_findall(text: str, pattern: Any, flags: int) -> list[Any]:
