@@ -245,8 +245,11 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
                 if unread is None:
-                    unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) | \
-                        _unread_role_vars(book, tasks, inventory_sources, extra_vars or {}, cache)
+                    try:
+                        unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) | \
+                            _unread_role_vars(book, tasks, inventory_sources, extra_vars or {}, cache)
+                    except _TooManyFiles:
+                        unread = set()
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
@@ -273,6 +276,9 @@ _BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b
                          r"\{\{-?\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*(?:-?\}\}|\|)|"
                          r"^\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*$")
 _MAX_READ = 1 << 20
+# what the relief reads before a run at most: past it, every set-like order it would relieve stays declined
+_MAX_FILES = 20_000
+_MAX_TOTAL_READ = 64 << 20
 
 
 def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
@@ -302,13 +308,8 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
     seen = dict.fromkeys(written, 0)
     if not _count_names(json.dumps(extra_vars, default=str), seen):
         return set()
-    for path in sorted(_playbook_files(book, tasks) | _source_files(inventory_sources) | variables_files):
-        try:  # a regular file within the bound: a FIFO is never waited on
-            text = read_bytes(path, _MAX_READ).decode("utf-8", "replace")
-        except OSError:  # not readable whole (UnreadableFile too): it may name anything
-            return set()
-        if not _count_names(text, seen):
-            return set()
+    if not _counted_in_files(_playbook_files(book, tasks) | _source_files(inventory_sources) | variables_files, seen):
+        return set()
     unread = {name for name, count in seen.items() if count <= written[name]}
     return {text for text, names in definitions.items() if names <= unread}
 
@@ -381,13 +382,8 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
                             if os.path.realpath(os.path.join(top, name)) not in real_roles])
     others |= _files_under([os.path.join(play.basedir, sub) for play in book.plays if play.basedir
                             for sub in ("group_vars", "host_vars")])
-    for path in sorted(others):
-        try:  # a regular file within the bound: a FIFO is never waited on
-            text = read_bytes(path, _MAX_READ).decode("utf-8", "replace")
-        except OSError:
-            return set()
-        if not _count_names(text, seen):
-            return set()
+    if not _counted_in_files(others, seen):
+        return set()
     # a variable ansible reads by its name alone (ansible_python_interpreter...) is always read
     unread = {name for name, count in seen.items() if count == 0 and not name.startswith("ansible_")}
     # a text written elsewhere too (a task's argument) is that place's as well
@@ -405,13 +401,36 @@ def _count_names(text: str, seen: dict[str, int]) -> bool:
     return True
 
 
+def _counted_in_files(paths: Iterable[str], seen: dict[str, int]) -> bool:
+    """Count in ``seen`` the names each file of ``paths`` writes; False when one cannot be read
+    whole (it may name anything), reads variables by a name it builds, or the files together are
+    more than a run's preflight reads (:data:`_MAX_TOTAL_READ`)."""
+    total = 0
+    for path in sorted(paths):
+        try:  # a regular file within the bound: a FIFO is never waited on
+            data = read_bytes(path, _MAX_READ)
+        except OSError:  # not readable whole (UnreadableFile too)
+            return False
+        total += len(data)
+        if total > _MAX_TOTAL_READ or not _count_names(data.decode("utf-8", "replace"), seen):
+            return False
+    return True
+
+
+class _TooManyFiles(Exception):
+    """More files below the directories the relief reads than a run's preflight walks."""
+
+
 def _files_under(tops: Iterable[str]) -> set[str]:
-    """Every file below each of ``tops`` (a missing one has none), hidden directories left out."""
+    """Every file below each of ``tops`` (a missing one has none), hidden directories left out;
+    :class:`_TooManyFiles` past :data:`_MAX_FILES` (a playbook at the top of a large tree)."""
     found: set[str] = set()
     for top in tops:
         for root, dirs, files in os.walk(top):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
             found.update(os.path.join(root, name) for name in files)
+            if len(found) > _MAX_FILES:
+                raise _TooManyFiles(top)
     return found
 
 

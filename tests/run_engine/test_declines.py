@@ -338,3 +338,17 @@ def test_a_set_like_filters_order_in_a_role_variable_the_run_never_reads_is_not_
 def test_a_debug_of_every_variable_keeps_the_declines_of_unread_variables(tmp_path: Path, shown: str) -> None:
     problems = _declined(tmp_path, "    - import_role: {name: r}\n    - debug: " + shown + "\n", ROLE_VARS)
     assert any("hash seed" in problem for problem in problems)
+
+
+@pytest.mark.parametrize(("bound", "value"), [("_MAX_FILES", 2), ("_MAX_TOTAL_READ", 64)])
+def test_more_files_than_the_preflight_reads_keep_the_decline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             bound: str, value: int) -> None:
+    """A playbook at the top of a large tree: the relief would read every file below it before
+    the run; past the bound it reads none, and the order stays declined."""
+    from engine.run import declines
+
+    files = {f"notes/n{number}.txt": "nothing of interest here\n" for number in range(4)}
+    assert _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS, files) == []
+    monkeypatch.setattr(declines, bound, value)
+    (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS, files)
+    assert "hash seed" in problem
