@@ -26,18 +26,23 @@ RESERVED_NAMES = frozenset({
 
 
 def _warned(name: str, span: Any) -> str:
+    """``warn_if_reserved``'s warning for ``name``, with the source context of ``span`` (or None)."""
     from engine.run.error_block import Event, format_events
 
-    message = f"Found variable using reserved name {name!r}."
-    return format_events([Event(message, span)]) if span is not None else message
+    return format_events([Event(f"Found variable using reserved name {name!r}.", span)])
 
 
-def play_var_warnings(play: Play) -> list[str]:
-    written = play.data.get("vars") if isinstance(play.data, Mapping) else None
+def _reserved_in(written: Any) -> list[str]:
+    """The warning for each reserved name ``written`` (a mapping of variables) defines, at the
+    name as written."""
     if not isinstance(written, Mapping):
         return []
     spans = getattr(written, "key_spans", {}) or {}
     return [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
+
+
+def play_var_warnings(play: Play) -> list[str]:
+    return _reserved_in(play.data.get("vars") if isinstance(play.data, Mapping) else None)
 
 
 def role_reserved_warnings(roles: Iterable[RoleInstance], subdir: str, load: Callable[[str], Any]) -> list[str]:
@@ -53,22 +58,14 @@ def role_reserved_warnings(roles: Iterable[RoleInstance], subdir: str, load: Cal
                 data = load(path)
             except Exception:  # noqa: BLE001 - a file that does not load is reported where it is used
                 continue
-            if isinstance(data, Mapping):
-                spans = getattr(data, "key_spans", {}) or {}
-                out += [_warned(str(name), spans.get(name)) for name in data if name in RESERVED_NAMES]
+            out += _reserved_in(data)
     return out
 
 
 def frame_var_warnings(chain: Iterable[Any]) -> list[str]:
     """``warn_if_reserved`` of the ``vars`` the levels of a task set (its blocks', its includes',
     its own; the play's are warned of before its banner), outermost first."""
-    out = []
-    for frame in chain:
-        written = frame.keywords.get("vars") if frame.kind != "play" else None
-        if isinstance(written, Mapping) and any(name in RESERVED_NAMES for name in written):
-            spans = getattr(written, "key_spans", {}) or {}
-            out += [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
-    return out
+    return [warning for frame in chain if frame.kind != "play" for warning in _reserved_in(frame.keywords.get("vars"))]
 
 
 def role_chain(role: RoleInstance | None, tree: Any) -> list[RoleInstance]:
@@ -110,22 +107,17 @@ def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -
     """``warn_if_reserved`` as the strategy stores a result: (the facts ``set_fact`` sets, each
     at its name in the task's arguments; the ``register`` name, at its value), each a warning
     when the name is reserved."""
-    from engine.run.error_block import Event, format_events
-
     data = task.data if isinstance(task.data, Mapping) else {}
     facts: list[str] = []
     if set_fact:
-        written = data.get(task.action)
-        spans = getattr(written, "key_spans", {}) or {}
+        spans = getattr(data.get(task.action), "key_spans", {}) or {}
         items = result.get("results") if isinstance(result.get("results"), list) else [result]
         for item in items:
             stored = item.get("ansible_facts") if isinstance(item, Mapping) else None
             for name in sorted(stored, key=str) if isinstance(stored, Mapping) else ():  # args templated in name order
                 if name in RESERVED_NAMES:
-                    facts.append(format_events([Event(f"Found variable using reserved name {name!r}.",
-                                                      spans.get(name))]))
+                    facts.append(_warned(str(name), spans.get(name)))
     register = data.get("register")
-    registered = [format_events([Event(f"Found variable using reserved name {register!r}.",
-                                       (getattr(data, "value_spans", {}) or {}).get("register"))])] \
+    registered = [_warned(register, (getattr(data, "value_spans", {}) or {}).get("register"))] \
         if isinstance(register, str) and register in RESERVED_NAMES else []
     return facts, registered
