@@ -41,23 +41,13 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
 def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str]) -> tuple[Any, ...]:
     """The definitions of ``names`` that the tasks before ``task`` (its first run, outside a looped
     include) give ``host``, as a hashable key; the host's other values are not part of it."""
-    from engine.variables.host_runtime import Follower, _memo, host_names, plays_before, uniform_walk
+    from engine.variables.host_runtime import Follower, once_per_plays
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 
-    memo = _memo(play_plan)
     follower = Follower(plan, play_order, templar_at, include_item_order)
-    uniform = memo.get(("uniform walk", id(task), 0, names))
-    if uniform is None or uniform[0] is not plan:
-        uniform = memo[("uniform walk", id(task), 0, names)] = (plan, uniform_walk(follower, play_plan, task, names))
-    if uniform[1]:  # the same walk on every host in the same plays: once per such set of hosts
-        membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
-        kept = memo.get(("earlier key", id(task), names, membership))
-        if kept is None or kept[0] is not plan:
-            kept = memo[("earlier key", id(task), names, membership)] = (plan, _walked(
-                follower, plan, play_plan, host, task, names))
-        return kept[1]  # type: ignore[no-any-return]
-    return _walked(follower, plan, play_plan, host, task, names)
+    return once_per_plays(follower, play_plan, host, task, 0, names, "earlier key",  # type: ignore[no-any-return]
+                          lambda: _walked(follower, plan, play_plan, host, task, names))
 
 
 def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,

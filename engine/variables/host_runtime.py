@@ -449,22 +449,31 @@ def shared_earlier_layers(follower: Follower, play_plan: PlayPlan, host: Host, t
                           outer: tuple[int, ...]) -> list[Layer]:
     """``follower.earlier_layers`` of this run of ``task`` on ``host`` (not under a looped include's
     items), once for all the hosts in the same plays when the tasks before set alike on every host."""
-    plan = follower.plan
     if task is None or outer:
         return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
+    return list(once_per_plays(follower, play_plan, host, task, occurrence, None, "earlier layers",
+                               lambda: follower.earlier_layers(play_plan, host, task, occurrence, outer)))
+
+
+def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Task, occurrence: int,
+                   names: frozenset[str] | None, what: str, walk: Callable[[], Any]) -> Any:
+    """``walk()`` (``what`` the walk of the tasks before this run of ``task`` gives ``host``, for
+    ``names``), once for all the hosts in the same plays when that walk is the same on each of them
+    (:func:`uniform_walk`); else ``host``'s own."""
+    plan = follower.plan
     memo = _memo(play_plan)
-    uniform = memo.get(("uniform walk", id(task), occurrence, None))
+    uniform = memo.get(("uniform walk", id(task), occurrence, names))
     if uniform is None or uniform[0] is not plan:
-        uniform = memo[("uniform walk", id(task), occurrence, None)] = (
-            plan, uniform_walk(follower, play_plan, task, None, occurrence))
+        uniform = memo[("uniform walk", id(task), occurrence, names)] = (
+            plan, uniform_walk(follower, play_plan, task, names, occurrence))
     if not uniform[1]:
-        return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
+        return walk()
     membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
-    key = ("earlier layers", id(task), occurrence, membership)
+    key = (what, id(task), occurrence, names, membership)
     kept = memo.get(key)
     if kept is None or kept[0] is not plan:
-        kept = memo[key] = (plan, follower.earlier_layers(play_plan, host, task, occurrence, outer))
-    return list(kept[1])
+        kept = memo[key] = (plan, walk())
+    return kept[1]
 
 
 def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
