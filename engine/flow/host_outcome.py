@@ -21,7 +21,7 @@ from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
 from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.provenance import with_provenance
-from engine.flow.rebound import IDENTITY, Identities
+from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
@@ -205,6 +205,8 @@ class _SharedOutcomes:
         self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
         """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
         self.rebound: _HostTask | None = None
+        """The first host's reading, when all it read was the host's name and groups: another
+        host's is the same with those swapped, without reading its variables again."""
         self.identities: Identities | None = None
         """The hosts of a reading rebound from host to host (engine.flow.rebound), once the play's are given."""
         self.earlier: frozenset[str] | None = None
@@ -215,8 +217,6 @@ class _SharedOutcomes:
         """The play's signatures of the names read, by host, when every host reads one inventory here."""
         self.read: set[str] = set()
         """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
-        """The first host's reading, when all it read was the host's name and groups: another
-        host's is the same with those swapped, without reading its variables again."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:
@@ -278,7 +278,7 @@ class _SharedOutcomes:
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
-        table = self._table
+        table, inventory = self._table, None
         if table is None:
             inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
             table = self.signatures.setdefault((self.names, inventory), {})
@@ -298,7 +298,9 @@ class _SharedOutcomes:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
             if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
-                extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
+                if inventory is None:
+                    inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
+                extra += (("inventory", inventory),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
             table[host.name] = found
         if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
@@ -327,12 +329,13 @@ class _HostTask:
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
-        self._outer: tuple[int, ...] = ()
-        self._loops_touched = False
-        """With ``_include_item``: the item's place in each looping include (the includes' vars
-        templated with it)."""
         """The loop variables of one item of the looping include that loads the task, when the
         outcome is read item by item (engine.flow.include_items)."""
+        self._outer: tuple[int, ...] = ()
+        """With ``_include_item``: the item's place in each looping include (the includes' vars
+        templated with it)."""
+        self._loops_touched = False
+        """Whether the names the looping includes' loops read are read already (:meth:`_touch_include_loops`)."""
         self._loop_scopes: list[Mapping[str, Any]] | HostOutcome | None = None
         self._scopes_shared = False
         """Whether the loop's items read nothing of the host's identity: a rebound reading's are the same."""
@@ -459,7 +462,7 @@ class _HostTask:
                     return HostOutcome(FAILS, f"its assertion `{assertion}`: {value}")
                 if isinstance(value, Unknown) and self._include_item is None and \
                         (_INCLUDE_ITEM in value.reason or _INCLUDE_VALUE in value.reason):
-                    # read item by item of the looping include around it (_per_include_item)
+                    # read item by item of the looping include around it (engine.flow.include_items)
                     return HostOutcome(DEPENDS, f"its assertion `{assertion}` needs {value.reason}")
                 if isinstance(value, Unknown):
                     break  # the run tells whether it holds
@@ -584,15 +587,11 @@ class _HostTask:
     def for_host(self, host: Host, identities: Identities | None = None) -> _HostTask:
         """This reading for ``host``, which differs only by the host's name and groups (all the
         outcome read): the variables already read are kept, those three swapped."""
-        from engine.variables.report import host_at
-
         other = _HostTask(self.plan, self.play_plan, host, self.task)
         other.removed = self.removed
         other._variables, other._resolved, other._unknown = self._variables, self._resolved, self._unknown
         if identities is None:
-            own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
-            other._overrides = {"inventory_hostname": host.name, "group_names": own["group_names"],
-                                "inventory_hostname_short": own["inventory_hostname_short"]}
+            other._overrides = identity(self.plan, self.play_plan, host, self.task)
         else:
             other._overrides, other._identities = dict(identities.of(host)), identities
         other._rebound = True

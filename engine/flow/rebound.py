@@ -31,11 +31,7 @@ class Identities:
         """``host``'s name, groups and short name at the task, as its reading binds them."""
         found = self._own.get(host.name)
         if found is None:
-            from engine.variables.report import host_at
-
-            own = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()  # its groups at this task
-            found = self._own[host.name] = {"inventory_hostname": host.name, "group_names": own["group_names"],
-                                            "inventory_hostname_short": own["inventory_hostname_short"]}
+            found = self._own[host.name] = identity(self.plan, self.play_plan, host, self.task)
         return found
 
     def value(self, templar: Templar, condition: str, host: str) -> bool | None:
@@ -52,6 +48,15 @@ class Identities:
                 for scope, found in zip(chunk, templar.evaluate_each(condition, chunk), strict=True):
                     values[scope["inventory_hostname"]] = found
         return values.get(host)
+
+
+def identity(plan: Plan, play_plan: PlayPlan, host: Host, task: Task) -> dict[str, Any]:
+    """``host``'s name, groups and short name at ``task`` (its groups as the inventory is there)."""
+    from engine.variables.report import host_at
+
+    own = host_at(plan, play_plan, host, task).get_magic_vars()
+    return {"inventory_hostname": host.name, "group_names": own["group_names"],
+            "inventory_hostname_short": own["inventory_hostname_short"]}
 
 
 def _marked(value: Any) -> bool:
