@@ -468,11 +468,10 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     for position in range(1, len(loops)):
         deeper: list[tuple[int, ...]] = []
         for run in runs:
-            scopes = loop_scopes(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
-                if -1 not in run else None
+            templar = templar_at(plan, play_plan, host, loops[position], 0, run) if -1 not in run else None
+            scopes = loop_scopes(loops[position], templar) if templar is not None else None
             if not isinstance(scopes, list):
-                count = loop_length(loops[position], templar_at(plan, play_plan, host, loops[position], 0, run)) \
-                    if -1 not in run else None
+                count = loop_length(loops[position], templar) if templar is not None else None
                 deeper += [(*run, -1)] * (count or 1)
                 continue
             deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
