@@ -245,11 +245,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
                 if unread is None:
-                    try:
-                        unread = _unread_task_vars(book, tasks, inventory_sources, extra_vars or {}) | \
-                            _unread_role_vars(book, tasks, inventory_sources, extra_vars or {}, cache)
-                    except _TooManyFiles:
-                        unread = set()
+                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it)", place(line))
@@ -281,14 +277,32 @@ _MAX_FILES = 20_000
 _MAX_TOTAL_READ = 64 << 20
 
 
-def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+    """The texts of task variables (:func:`_unread_task_vars`) and role variables
+    (:func:`_unread_role_vars`) that the run never reads; none when a file that may name them is
+    named by a template, or the files to read are more than the bound."""
+    try:
+        variables_files = _variables_files(book, tasks)
+        if variables_files is None:
+            return set()
+        # the inventory's and the variables files, wherever they are: both read them
+        elsewhere = _source_files(inventory_sources) | variables_files
+        return _unread_task_vars(book, tasks, elsewhere, extra_vars) | \
+            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache)
+    except _TooManyFiles:
+        return set()
+
+
+def _unread_task_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
                       extra_vars: Mapping[str, Any]) -> set[str]:
     """The texts of task ``vars`` that nothing can read: a task variable is templated only where
     it is used (lazily), so a set-like filter's order in one whose name is written nowhere else
     (in no file of the playbook's directories and roles, of the inventory's sources wherever they
     are, nor in the extra vars) never shows. A task that hands its variables on (an include, a
     template) keeps its variables' declines, and none is relieved where a text reads variables by
-    a name it builds (``vars[...]``, ``lookup('vars', ...)``, ``varnames``): it may build any."""
+    a name it builds (``vars[...]``, ``lookup('vars', ...)``, ``varnames``): it may build any.
+    ``elsewhere``: the files of the inventory's sources and the variables files."""
     definitions: dict[str, set[str]] = {}  # a task variable's text -> its names
     written: dict[str, int] = {}  # a name -> how many task vars define it
     for task in tasks:
@@ -302,13 +316,10 @@ def _unread_task_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
                 definitions.setdefault(text, set()).add(str(name))
     if not definitions:
         return set()
-    variables_files = _variables_files(book, tasks)
-    if variables_files is None:
-        return set()
     seen = dict.fromkeys(written, 0)
     if not _count_names(json.dumps(extra_vars, default=str), seen):
         return set()
-    if not _counted_in_files(_playbook_files(book, tasks) | _source_files(inventory_sources) | variables_files, seen):
+    if not _counted_in_files(_playbook_files(book, tasks) | elsewhere, seen):
         return set()
     unread = {name for name, count in seen.items() if count <= written[name]}
     return {text for text, names in definitions.items() if names <= unread}
@@ -320,7 +331,7 @@ _RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.b
                                 r"\{%-?\s*(?:include|import|from|extends)\b")
 
 
-def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
                       extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
     """The texts of role defaults and vars that the run never reads: a role variable is templated
     only where it is used (lazily), and a role's other task files and templates are not read unless
@@ -369,10 +380,9 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], inventory_sources: Sequ
     for frame in frames.values():
         if not all(_count_names(text, seen) for text in _strings(dict(frame.keywords))):
             return set()
-    variables_files = _variables_files(book, tasks)
-    if variables_files is None or not _count_names(json.dumps(extra_vars, default=str), seen):
+    if not _count_names(json.dumps(extra_vars, default=str), seen):
         return set()
-    others = {play.playbook for play in book.plays} | _source_files(inventory_sources) | variables_files
+    others = {play.playbook for play in book.plays} | elsewhere
     others |= _files_under([os.path.join(role, "meta") for role in roles])
     # the variables of every other role beside the playbooks (one with no task still lends its own)
     real_roles = {os.path.realpath(role) for role in roles}
