@@ -10,7 +10,7 @@ it needs to run it (engine.run.preflight) and executes it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -221,10 +221,13 @@ def every_task(book: Playbook) -> Iterator[Task]:
 
 
 def play_tasks(play: Play) -> Iterator[Task]:
-    def walk(blocks: list[Block]) -> Iterator[Task]:
-        for block in blocks:
-            for task in block.tasks():
-                yield task
-                yield from walk(task.children)
+    yield from tasks_within([*play.compile(), *play.handlers])
 
-    yield from walk([*play.compile(), *play.handlers])
+
+def tasks_within(items: Iterable[Block | Task]) -> Iterator[Task]:
+    """Every task of ``items`` (blocks, with all their sections, or tasks), each followed by the
+    statically known children of an include."""
+    for item in items:
+        for task in item.tasks() if isinstance(item, Block) else (item,):
+            yield task
+            yield from tasks_within(task.children)

@@ -149,18 +149,6 @@ def _with_copies(tasks: list[Task], names: set[str], inexact: set[str]) -> tuple
 FAILED_RESULT = "ansible_failed_result"
 
 
-def _section_tasks(items: list[Block | Task]) -> Iterator[Task]:
-    """The tasks of a block's section, those of nested blocks and static includes too."""
-    for item in items:
-        if isinstance(item, Block):
-            for section in (item.block, item.rescue, item.always):
-                yield from _section_tasks(section)
-        else:
-            yield item
-            for child in item.children:
-                yield from _section_tasks([child])
-
-
 def _blocks(items: list[Block | Task]) -> Iterator[Block]:
     for item in items:
         if isinstance(item, Block):
@@ -175,14 +163,16 @@ def failed_result_uses(blocks: list[Block]) -> Iterator[tuple[str, Task]]:
     """Each (what, task) of a rescue section that would show the invocation of a failed module
     of its block in ``ansible_failed_result``: a debug of it whole, after a block with a module
     whose invocation the engine does not make (or any module's, shown as text)."""
+    from engine.flow.plan import tasks_within
+
     for block in _blocks(list(blocks)):
         if not block.rescue:
             continue
-        modules = [t.action for t in _section_tasks(block.block) if t.action not in NO_INVOCATION]
+        modules = [t.action for t in tasks_within(block.block) if t.action not in NO_INVOCATION]
         if not modules:
             continue
         inexact = any(action not in EXACT_INVOCATION for action in modules)
-        for task in _section_tasks(block.rescue):
+        for task in tasks_within(block.rescue):
             if task.action not in kw._family("debug"):
                 continue
             args = task.args if isinstance(task.args, Mapping) else {}
