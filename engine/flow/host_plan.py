@@ -433,7 +433,7 @@ def _cut_items(looped: list[tuple[PlannedTask, int]], include: int, host: str, r
 def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
     """A task's outcome at the first ``items`` of its looping include, the later ones not run."""
     at = [str(number) for number, each in enumerate(items, 1) if each.outcome == RUNS]
-    if not any(not each.unreported for each in items):
+    if all(each.unreported for each in items):
         return HostOutcome(SKIPPED, f"not run: {why}", True)
     if not at:
         return HostOutcome(SKIPPED, f"at each item {why}", items=items)

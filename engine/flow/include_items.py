@@ -52,7 +52,7 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
         if found[-1].outcome == FAILS and not ignored:
             # the host stops at that item, after the tasks before it in the file ran it and
             # before those after it did (engine.flow.host_plan cuts the items of the others)
-            if not any(not outcome.unreported for outcome in found[:-1]):
+            if all(outcome.unreported for outcome in found[:-1]):  # the first item the include loads
                 return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
             if len(outer) > 1 or not _stops_the_host(reading):
                 return None
@@ -69,6 +69,7 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
         return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
                              "include", items=tuple(found))
+
 
 def _stops_the_host(reading: Any) -> bool:
     """Whether a failure of the task stops its host there and then, and it alone: no
@@ -122,6 +123,7 @@ def _include_runs(reading: Any) -> list[Run] | None:
         runs += [(each, inner_gate, (index, at))
                  for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))]
     return runs
+
 
 def _include_gates(reading: Any, include: Task, scopes: list[Mapping[str, Any]],
                    outer: Mapping[str, Any]) -> list[HostOutcome]:
