@@ -25,6 +25,7 @@ from engine.files import read_bytes
 from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
+from engine.run.set_order import set_orders_shown
 from engine.span import Span
 
 if TYPE_CHECKING:
@@ -154,68 +155,12 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
     found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
-    found += [("order", name, line) for name, line in _set_orders_shown(tree)]
+    found += [("order", name, line) for name, line in set_orders_shown(tree)]
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
             found.append(("lookup", call.args[0].value, call.lineno))
     return tuple(found)
-
-
-# ansible-core 2.19's mathstuff filters that return list(set(...)): a set of strings is ordered by the
-# string hash, seeded anew in every ansible process, so the list's order is that process's own
-SET_FILTERS = frozenset({"union", "intersect", "difference", "symmetric_difference"})
-# filters and tests that read only which items a list holds
-ORDER_FREE_FILTERS = frozenset({"sort", "length", "count", "min", "max", "bool", "type_debug"})
-ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "contains", "defined", "undefined",
-                              "iterable", "sequence", "none", "truthy", "falsy"})
-
-
-def _set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
-    """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
-    only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter) nor can
-    its operands hold a string (literal lists of numbers, or one holding a dict or list)."""
-    from jinja2 import nodes
-
-    parents: dict[int, Any] = {}
-    pending = [tree]
-    while pending:
-        node = pending.pop()
-        for child in node.iter_child_nodes():
-            parents[id(child)] = node
-            pending.append(child)
-    for node in tree.find_all(nodes.Filter):
-        if node.name not in SET_FILTERS or node.node is None:
-            continue
-        if any(_unhashable(operand) for operand in [node.node, *node.args]) or \
-                all(_numbers(operand) for operand in [node.node, *node.args]):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, nodes.Filter) and (parent.name in SET_FILTERS or
-                                                 parent.node is node and parent.name in ORDER_FREE_FILTERS):
-            continue
-        if isinstance(parent, nodes.Test) and parent.node is node and parent.name in ORDER_FREE_TESTS:
-            continue
-        if isinstance(parent, nodes.Operand) and parent.op in ("in", "notin") or isinstance(parent, nodes.Not):
-            continue
-        yield node.name, node.lineno
-
-
-def _unhashable(node: Any) -> bool:
-    """Whether ``node`` is a literal list holding a dict or list: ``set()`` of it fails (whichever
-    operand it is: the filter makes a set of each), and ansible's filter falls back to an
-    order-keeping de-duplication."""
-    from jinja2 import nodes
-
-    return isinstance(node, nodes.List) and any(isinstance(item, nodes.Dict | nodes.List) for item in node.items)
-
-
-def _numbers(node: Any) -> bool:
-    """Whether ``node`` is a literal list of numbers, whose set order no hash seed moves."""
-    from jinja2 import nodes
-
-    return isinstance(node, nodes.List) and all(isinstance(item, nodes.Const) and isinstance(item.value, int | float)
-                                                for item in node.items)
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),

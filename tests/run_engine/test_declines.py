@@ -178,6 +178,12 @@ def test_a_verbose_run_is_declined(tmp_path: Path) -> None:
     "{{ (names | intersect(more))[0] }}",
     "{{ names | symmetric_difference(more) | default([]) }}",
     "{% for name in names | difference(more) %}{{ name }}{% endfor %}",
+    "{{ names | union(more) | unique | join(',') }}",
+    "{{ names | union(more) | list | first }}",
+    "{{ names | union(more) == more }}",
+    "{{ 'y' if x else names | union(more) }}",
+    "{{ [{'k': 1}] | union(names | union(more)) }}",
+    "{{ names | union([item | upper]) | join(',') }}",
 ])
 def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, shown: str) -> None:
     # ansible-core's filter returns list(set(...)): strings are ordered by each process's hash seed
@@ -195,6 +201,13 @@ def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, show
     "{{ [{'k': 1}, ['x']] | union(names) }}",
     "{{ names | union([{'port': item}]) }}",
     "{{ names | difference([['x'], 'a']) | join(',') }}",
+    "{{ names | difference(more) | list | length > 0 }}",
+    "{{ names | union(more) | unique | sort | join(',') }}",
+    "{{ names | intersect(more) | map('upper') | select('match', 'A') | sort }}",
+    "{% if names | difference(more) %}some{% endif %}{% if names | union(more) and x %}x{% endif %}",
+    "{{ names | difference(more) == [] }} {{ [] != names | difference(more) }}",
+    "{{ 'y' if names | union(more) else 'n' }}",
+    "{{ names | union([item | combine({'a': 1})]) }} {{ names | difference([more | list]) | join(',') }}",
 ])
 def test_a_set_like_filters_order_that_cannot_show_is_not_declined(tmp_path: Path, unordered: str) -> None:
     assert _declined(tmp_path, f"    - debug: {{msg: \"{unordered}\"}}\n") == []
