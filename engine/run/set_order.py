@@ -17,7 +17,9 @@ SET_FILTERS = frozenset({"union", "intersect", "difference", "symmetric_differen
 # filters and tests that read only which items a list holds
 ORDER_FREE_FILTERS = frozenset({"sort", "length", "count", "min", "max", "bool", "type_debug"})
 # filters that give the same items in the order they were given, or none
-ORDER_KEEPING_FILTERS = frozenset({"list", "unique", "map", "select", "reject", "selectattr", "rejectattr",
+# (not ``unique``: Jinja's drops items equal but for case, keeping the first, so which it keeps
+# is the order's)
+ORDER_KEEPING_FILTERS = frozenset({"list", "map", "select", "reject", "selectattr", "rejectattr",
                                    "flatten", "reverse", "default", "d"})
 ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "contains", "defined", "undefined",
                               "iterable", "sequence", "none", "truthy", "falsy"})
@@ -27,7 +29,7 @@ def set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
     only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter, an
     ``if``'s test, a comparison with ``[]``), maybe through filters that keep a list's order
-    (``list``, ``unique``, ``map``, ...), nor can its operands hold a string (literal lists of
+    (``list``, ``map``, ``select``, ...), nor can its operands hold a string (literal lists of
     numbers, or one holding a dict or list)."""
     from jinja2 import nodes
 
