@@ -217,6 +217,9 @@ _BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b
                          r"\{\{-?\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*(?:-?\}\}|\|)|"
                          r"^\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*$")
 _MAX_READ = 1 << 20
+# a variable read only for how many items it holds: ``NAME | length``, ``NAME | list | count``
+_ORDER_FREE_READ = re.compile(r"(?<![\w.'\"\[])[A-Za-z_]\w*(?:\s*\|\s*list\b(?!\s*\())*"
+                              r"\s*\|\s*(?:length|count)\b(?!\s*\()")
 # what the relief reads before a run at most: past it, every set-like order it would relieve stays declined
 _MAX_FILES = 20_000
 _MAX_TOTAL_READ = 64 << 20
@@ -346,11 +349,12 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
 
 
 def _count_names(text: str, seen: dict[str, int]) -> bool:
-    """Count in ``seen`` each of its names ``text`` writes; False when ``text`` reads variables by
-    a name it builds, which may be any."""
+    """Count in ``seen`` each of its names ``text`` writes, but for what only counts a list's items
+    (``NAME | length``: no order shows there); False when ``text`` reads variables by a name it
+    builds, which may be any."""
     if _BUILT_NAME.search(text):
         return False
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(_ORDER_FREE_READ.sub("", text)):
         if word in seen:
             seen[word] += 1
     return True

@@ -220,8 +220,19 @@ def test_a_set_like_filters_order_in_a_task_variable_nothing_reads_is_not_declin
     assert _declined(tmp_path, task) == []
 
 
+def test_a_set_like_filters_order_in_a_task_variable_only_counted_is_not_declined(tmp_path: Path) -> None:
+    # what only counts its items reads no order
+    task = ("    - debug: {msg: \"{{ packages | length }}\"}\n      when: packages | list | count > 0\n"
+            "      vars:\n        packages: \"{{ names | union(more) }}\"\n")
+    assert _declined(tmp_path, task) == []
+
+
 @pytest.mark.parametrize(("task", "files"), [
     ("    - debug: {msg: \"{{ packages }}\"}\n      vars:\n        packages: \"{{ names | union(more) }}\"\n", {}),
+    ("    - debug: {msg: \"{{ packages | first }}\"}\n      when: packages | length > 0\n"
+     "      vars:\n        packages: \"{{ names | union(more) }}\"\n", {}),
+    ("    - debug: {msg: \"{{ x.packages | length }} {{ packages[0] | length }}\"}\n"
+     "      vars:\n        packages: \"{{ names | union(more) }}\"\n", {}),
     # read through another variable, in a file of the playbook's directory
     ("    - debug: {msg: \"{{ listed }}\"}\n      vars:\n        packages: \"{{ names | union(more) }}\"\n",
      {"group_vars/all.yml": "listed: \"{{ packages }}\"\n"}),
@@ -330,7 +341,7 @@ ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\n
     ("    - import_role: {name: r}\n", {"roles/r/meta/main.yml": "dependencies: [{role: s, x: '{{ packages }}'}]\n"},
      True),
     ("    - import_role: {name: r}\n", {"roles/r/tasks/main.yml": "- block:\n    - debug: {msg: run}\n"
-                                                              "  when: packages | length > 1\n"}, True),
+                                                              "  when: packages | first == 'a'\n"}, True),
     ("    - import_role: {name: r}\n", {"roles/other/defaults/main.yml": "shown: \"{{ packages }}\"\n"}, True),
     # the same text written in a task too is the task's
     ("    - import_role: {name: r}\n    - debug: {msg: \"{{ base | union(extra) }}\"}\n", {}, True),
