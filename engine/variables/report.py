@@ -439,6 +439,13 @@ def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
     return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
+def loaded_here(play_plan: PlayPlan, task: Task, host: Host) -> bool:
+    """Whether ``task`` is one ``host`` loads: not a copy of a file a per-host include loads on
+    other hosts only (a handler is the play's once loaded)."""
+    loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
+    return loaded_on is None or host.name in loaded_on or task.handler
+
+
 def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
                       ) -> list[tuple[int, ...]]:
     """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
@@ -448,6 +455,8 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     static include's children) runs only at its own item of that loop."""
     from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_length, loop_scopes
 
+    if not loaded_here(play_plan, task, host):
+        return []
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
     if not loops:
