@@ -25,7 +25,7 @@ from engine.loading import keywords as kw
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
-from engine.variables.loop_vars import copy_items, includer_loops, last_item_only
+from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.sources import (
@@ -351,13 +351,8 @@ class Follower:
             if order is not None and -1 in order:
                 runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
             elif order is not None:
-                kept = order
-                if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
-                    kept = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
-                own = copy_items(task, includers[:1])[0]  # a copy of the file the loader made for one item
-                runs = [(index,) for index in kept if own is None or index == own]
-                if last_item_only(task, includers):
-                    runs = [(order[-1],)] if order and order[-1] in kept else []
+                runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
+                                 reader_loops, upto_reader)
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
         runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host

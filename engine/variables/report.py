@@ -453,7 +453,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_length, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, inner_item_runs, last_item_only, loop_length
 
     if not loaded_here(play_plan, task, host):
         return []
@@ -474,18 +474,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     if last_item_only(task, loops):
         runs = runs[-1:]
-    for position in range(1, len(loops)):
-        deeper: list[tuple[int, ...]] = []
-        for run in runs:
-            templar = templar_at(plan, play_plan, host, loops[position], 0, run) if -1 not in run else None
-            scopes = loop_scopes(loops[position], templar) if templar is not None else None
-            if not isinstance(scopes, list):
-                count = loop_length(loops[position], templar) if templar is not None else None
-                deeper += [(*run, -1)] * (count or 1)
-                continue
-            deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
-        runs = deeper
-    return runs
+    return inner_item_runs(partial(templar_at, plan, play_plan, host), loops, runs, own)
 
 
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
