@@ -163,6 +163,10 @@ class Follower:
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        if reader is not None and reader.name != host.name:  # another serial batch: none of the play, or all of it
+            place = _batch_place(play_plan, host, reader)
+            before = before if place == 0 else 0 if place > 0 else len(order.tasks)
+            reader = host if place < 0 else reader  # what its batch's run gave it, not the later ones'
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
         ended = False
@@ -537,6 +541,14 @@ def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> lis
     if upto is None:
         return [] if earlier else batches
     return batches[: upto if earlier else upto + 1]
+
+
+def _batch_place(play_plan: PlayPlan, host: Host, reader: Host) -> int:
+    """Where ``host``'s ``serial`` batch comes against ``reader``'s: -1 before, 0 the same (or
+    either in none), 1 after."""
+    batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+    mine, theirs = (next((at for at, batch in enumerate(batches) if h.name in batch), None) for h in (host, reader))
+    return 0 if mine is None or theirs is None else (mine > theirs) - (mine < theirs)
 
 
 def _delegates_facts(task: Task) -> bool:
