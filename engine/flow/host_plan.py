@@ -180,6 +180,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = item.apply(outcomes)
         outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
+        roles.note(task, outcomes)
         if loop_include is not None and _may_fail(task):
             _may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
@@ -327,7 +328,7 @@ class _RoleUses:
         self.maybe_completed: dict[tuple[Any, ...], set[str]] = {}
 
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
-        """``outcomes`` with the role's verdict where it has one, then noted as the role's runs."""
+        """``outcomes`` with the role's verdict where it has one."""
         role = task.role
         assert role is not None
         key = self.runs.key(role)
@@ -338,13 +339,19 @@ class _RoleUses:
             elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
                 outcome = _ROLE_MAYBE_RAN
             found[host] = outcome
-            if task.action in META:  # the strategy runs it itself: no result marks the role as run
-                continue
+        return found
+
+    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
+        """The task's outcomes, once the includes around it and the ended hosts decided them, as
+        the role's runs (a task its skipped include never loads runs nothing of the role)."""
+        if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
+            return
+        key = self.runs.key(task.role)
+        for host, outcome in outcomes.items():
             if outcome.outcome in (RUNS, FAILS):
                 self.runs.task_done(task, host, "ok")
             elif outcome.outcome == DEPENDS:
                 self.maybe_had.setdefault(key, set()).add(host)
-        return found
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
