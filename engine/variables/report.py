@@ -179,8 +179,9 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):
-        found["groups"] = {name: RunOrdered(hosts) if name in racy and isinstance(hosts, list) else hosts
-                           for name, hosts in groups.items()}
+        named = getattr(play_plan, "racy_tasks", {})
+        found["groups"] = {name: _ordered_by_task(hosts, name, named.get(name))
+                           if name in racy and isinstance(hosts, list) else hosts for name, hosts in groups.items()}
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     if getattr(play_plan, "racy_order", None):
@@ -218,6 +219,15 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     if reason is not None:
         return RuntimeValue(reason)
     return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
+
+
+def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
+    """The hosts of ``group``, in the order ``task`` (a group_by) put them there: the run's."""
+    found = RunOrdered(hosts)
+    if task is not None:
+        found.why = f"not known before the run: the hosts of group {group!r} in the order the results of " \
+                    f"task {task!r} (group_by) came in"
+    return found
 
 
 def _racy_reason(groups: list[str]) -> str:
