@@ -70,7 +70,7 @@ class RuntimeIncludes:
         """The tasks ``include`` loads, in run order, for the hosts it runs on (``outcomes``),
         and the include's outcome on hosts where loading fails (a file not found)."""
         from engine.flow.notify import with_includers
-        from engine.flow.role_from_files import merged_from_files, why_merged
+        from engine.flow.role_from_files import merged_from_files, tasks_differ, why_merged
         from engine.templating.templar import TemplateFailure
         from engine.variables.report import add_loaded_tasks, variables_at
 
@@ -102,7 +102,7 @@ class RuntimeIncludes:
             group[1].append(name)
             targets[name] = group[2]
             args[name] = result.get("include_args", {})
-        merged = merged_from_files(include, args)
+        merged = {name: files for name, files in merged_from_files(include, args).items() if tasks_differ(files)}
         loaded: list[Loaded] = []
         for blocks, members, target, handlers in groups.values():
             fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes

@@ -47,6 +47,12 @@ def merged_from_files(include: Task, args_by_host: Mapping[str, Mapping[str, Any
     return found
 
 
+def tasks_differ(files: Mapping[str, list[str]]) -> bool:
+    """Whether the hosts merged name other task or handler files (not only other vars or
+    defaults files): which tasks each of them runs is then the run's too."""
+    return len(files.get("tasks", [])) > 1 or len(files.get("handlers", [])) > 1
+
+
 def why_merged(include: Task, files: Mapping[str, list[str]]) -> str:
     import os
 

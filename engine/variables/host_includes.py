@@ -95,7 +95,7 @@ def plan_removals(plan: Plan) -> None:
 
 
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
-    from engine.flow.role_from_files import mark_run_from, merged_from_files, why_merged
+    from engine.flow.role_from_files import mark_run_from, merged_from_files, tasks_differ, why_merged
 
     groups: dict[int, tuple[list[Any], list[str]]] = {}
     args: dict[str, Any] = {}
@@ -113,7 +113,8 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
         if hosts[0] in merged:  # any of the hosts merged may run this copy, with files only the run picks
             mark_run_from([task for task, _ in loaded], include, why_merged(include, merged[hosts[0]]),
                           merged[hosts[0]])
-            hosts = [*hosts, *(name for name in merged if name not in hosts)]
+            if tasks_differ(merged[hosts[0]]):
+                hosts = [*hosts, *(name for name in merged if name not in hosts)]
         add_loaded_tasks(play_plan.play, include, loaded, hosts)
 
 
