@@ -50,7 +50,7 @@ from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import INT_BITWISE, concat_text, finalized, native_concat, omitted, syntax_error
 from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
-from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
+from engine.templating.markers import first_undefined, handing_on
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -255,13 +255,12 @@ def _build_environment(bounded: bool) -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
-    env.filters.update({name: f if name in TAKES_UNDEFINED else handing_on(f) for name, f in env.filters.items()})
     env.filters.update(with_builtin_names(env.filters))
-    env.filters.update({name: _listing(f) for name, f in env.filters.items()})
+    env.filters.update({name: handing_on(_listing(f), name, "filter") for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
-    env.tests.update({name: t if name in TAKES_UNDEFINED else handing_on(t) for name, t in env.tests.items()})
+    env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env
