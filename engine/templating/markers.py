@@ -6,7 +6,7 @@ and ``default`` replaces it or ``is defined`` passes it over on the way."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import wraps
 from typing import Any
 
@@ -64,3 +64,17 @@ def _lazy_names(message: str) -> str:
     """A plugin's error message as ansible's shows it: a list or dict named by the class of the
     lazy container ansible hands its plugins one in."""
     return _CONTAINER_TYPE.sub(lambda match: _LAZY[match.group(0)], message)
+
+
+def listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter, giving a list where it gives an iterator (Jinja's ``select``, ``map``,
+    ``unique``, ``reverse``...), as ansible 2.19 hands a filter's result on: ``(xs | select('>',
+    1))[0]`` is the first item, and ``xs | map('upper')`` renders as a list."""
+    @wraps(plugin)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = plugin(*args, **kwargs)
+        if isinstance(result, Iterator) and not isinstance(result, (str, bytes, Mapping)):
+            return list(result)
+        return result
+
+    return call
