@@ -29,11 +29,13 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     """The filter or test ``name`` (``kind`` "filter" or "test"), not called when one of its
     arguments is undefined (unless it takes them: that is then its result), failing as ansible's
     ``_invoke_plugin`` reports any plugin's error: "The filter plugin 'ansible.builtin.NAME'
-    failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, and a
-    failure the port already words as ansible does, go on as they are."""
+    failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, a
+    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are."""
     from jinja2 import UndefinedError
 
-    from engine.templating.errors import PluginFailure
+    from engine.templating.bounds import StaticRefusal
+    from engine.templating.errors import PluginFailure, undefined_cause
+    from engine.templating.lazy_variables import TemplateLoop
 
     name = name.removeprefix("ansible.builtin.")
     takes_undefined = name in TAKES_UNDEFINED
@@ -45,10 +47,10 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             return undefined
         try:
             return plugin(*args, **kwargs)
-        except (UndefinedError, RecursionError, MemoryError):
+        except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop):
             raise
         except Exception as exc:
-            if type(exc).__module__.startswith(("engine.", "playbook_ls.")):  # the engine's own, worded already
+            if undefined_cause(exc):  # an undefined value met inside: ansible's marker, not the plugin's error
                 raise
             raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(str(exc)), kind=kind) from exc
 

@@ -36,6 +36,7 @@ from engine.templating.bounds import (
 from engine.templating.bounds import bounded_range as _bounded_range
 from engine.templating.errors import (
     BrokenConditional,
+    PluginFailure,
     RunTimeOnly,
     TemplateFailure,
     cause_of,
@@ -647,8 +648,8 @@ class Templar:
             syntax = syntax_error(parsing_environment(), text)
             if syntax is not None:
                 raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
-            if str(exc).startswith("Syntax error in expression"):  # compiling it failed (an unknown filter)
-                raise
+            if str(exc).startswith("Syntax error in expression") or isinstance(exc, PluginFailure):
+                raise  # compiling it failed (an unknown filter), or a plugin did: ansible's own errors
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):
