@@ -34,7 +34,8 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     from jinja2 import UndefinedError
 
     from engine.templating.bounds import StaticRefusal
-    from engine.templating.errors import PluginFailure, undefined_cause
+    from engine.templating.errors import PluginFailure, SeparateFailure, undefined_cause
+    from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop
 
     name = name.removeprefix("ansible.builtin.")
@@ -52,7 +53,10 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         except Exception as exc:
             if undefined_cause(exc):  # an undefined value met inside: ansible's marker, not the plugin's error
                 raise
-            raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(str(exc)), kind=kind) from exc
+            # a port's own refusal is ansible's AnsibleFilterError: shown as a cause of its own
+            separate = exc if isinstance(exc, SeparateFailure) else \
+                SeparateFailure(str(exc)) if isinstance(exc, FilterFailure) else None
+            raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(str(exc)), separate, kind) from exc
 
     return call
 
