@@ -161,6 +161,9 @@ class RunOrdered(list):  # type: ignore[type-arg]
     reads only its items (``in``, ``length``, ``sort``) is known; a report that would show the list
     itself, in an order, says it is unknown instead."""
 
+    why: str | None = None
+    """What makes its order the run's, where known (the group_by task that filled a group)."""
+
 
 def unknown_as_shown(value: object) -> str | None:
     """Why ``value``, shown whole, is known only at run time, though what is read of it may be
@@ -171,7 +174,7 @@ def unknown_as_shown(value: object) -> str | None:
     while pending:
         value = pending.pop()
         if isinstance(value, RunOrdered) and len(value) > 1:
-            return RUN_ORDER_UNKNOWN
+            return getattr(value, "why", None) or RUN_ORDER_UNKNOWN
         whole = getattr(value, "unknown_whole", None)
         if isinstance(whole, str):
             return f"not known before the run: {whole}"

@@ -66,8 +66,9 @@ class PlayBlocks:
         if ignored is True:
             return None  # reported failed, and the host goes on
         # a rescued failure is not counted by max_fail_percentage (the strategy counts the hosts
-        # whose failure left them nothing to run): the rescue is followed with it as without it
-        if ignored is False and failure_spread(play, task) is False:
+        # whose failure left them nothing to run): the rescue is followed with it as without it;
+        # any_errors_fatal fails the other hosts of the batch, the failing one goes to its rescue
+        if ignored is False and failure_spread(play, task) is not None:
             rescued = self.failures.fail(host, task)
             if rescued is not None:
                 self.followed.add(host)

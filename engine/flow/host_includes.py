@@ -70,6 +70,7 @@ class RuntimeIncludes:
         """The tasks ``include`` loads, in run order, for the hosts it runs on (``outcomes``),
         and the include's outcome on hosts where loading fails (a file not found)."""
         from engine.flow.notify import with_includers
+        from engine.flow.role_from_files import merged_from_files, tasks_differ, why_merged
         from engine.templating.templar import TemplateFailure
         from engine.variables.report import add_loaded_tasks, variables_at
 
@@ -80,6 +81,7 @@ class RuntimeIncludes:
         failing: dict[str, HostOutcome] = {}
         unknown: dict[str, str] = {}
         targets: dict[str, str] = {}  # what each host includes
+        args: dict[str, Any] = {}  # the include's arguments on each host
         hosts = {host.name: host for host in self.play_plan.hosts}
         for name, outcome in outcomes.items():
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
@@ -99,13 +101,18 @@ class RuntimeIncludes:
             group = groups.setdefault(id(blocks), (blocks, [], str(result.get("include", "")), handlers))
             group[1].append(name)
             targets[name] = group[2]
+            args[name] = result.get("include_args", {})
+        merged = {name: files for name, files in merged_from_files(include, args).items() if tasks_differ(files)}
         loaded: list[Loaded] = []
         for blocks, members, target, handlers in groups.values():
             fixed = {name: _elsewhere(where, unknown.get(name), targets.get(name)) for name in outcomes
-                     if name not in members}
+                     if name not in members and name not in merged}
             maybe = {name: HostOutcome(DEPENDS, f"runs only if the include at {where} runs on this host "
                                                 f"(it loads {target} there)")
                      for name in members if outcomes[name].outcome == DEPENDS}
+            if members[0] in merged:  # which of the copies each of these hosts runs is the run's
+                files = HostOutcome(DEPENDS, why_merged(include, merged[members[0]]))
+                maybe.update((name, files) for name in merged if name not in fixed and name not in unknown)
             loaded += [Loaded(task, outer, fixed, maybe)
                        for task, outer in with_includers(blocks, [*includers, include])]
             self.handlers += handlers

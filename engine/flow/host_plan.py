@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.block_failures import failure_spread
-from engine.flow.host_blocks import PlayBlocks
+from engine.flow.block_failures import failure_spread, section_tasks
+from engine.flow.host_blocks import PlayBlocks, ignores_errors
 from engine.flow.host_handlers import Notifications, PlannedTask, where
 from engine.flow.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from engine.flow.host_meta import (
@@ -180,6 +180,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes = item.apply(outcomes)
         outcomes = ends_in_turn(task, once_per_batch(play, task, outcomes, batches), batches,
                                 _again(plan, play_plan, task, conditions, batches, signatures, removed))
+        roles.note(task, outcomes)
         if loop_include is not None and _may_fail(task):
             _may_stop_later_items(looped, id(loop_include), planned, outcomes)
         if runtime.follows(task):
@@ -187,7 +188,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             outcomes.update(failing)
             queue.extendleft(reversed(loaded))
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
-        if not task.handler and not failed and not any(o.outcome == FAILS for o in outcomes.values()):
+        # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
+        spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
+        if not task.handler and not failed and not spreading and not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             blocks.note(task, outcomes)
             _note_changes(plan, play_plan, planned, batches, signatures)
@@ -215,6 +218,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 # a host failed in an earlier play is not in this one, force_handlers or not
                 planned.hosts[host] = _after_failure(task, failed[host],
                                                      force_handlers(plan, play) if host not in before else False)
+                if spreading and not failed[host][1] and host not in before and task_outcomes(  # it may go on, and fail
+                        plan, play_plan, task, conditions, batches, signatures,
+                        [h for h in play_plan.hosts if h.name == host], removed)[host].outcome in (DEPENDS, FAILS):
+                    stopping.setdefault(host, _may_stop(planned, host))
                 continue
             outcome = outcomes[host]
             if task.handler and not includers and outcome is not ENDED_HANDLER:  # a loaded one: its include decides
@@ -237,13 +244,24 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     item_stops[host] = (id(loop_include), loaded, planned)
                 if effect is not None:
                     failed[host] = (f"{effect[0]} failing", effect[1])
-                    spread = failure_spread(play, task) if effect[1] else None
+                if effect is not None or host in blocks.followed:  # a rescued failure fails the others too
+                    spread = failure_spread(play, task) if effect is None or effect[1] else None
                     if spread is not False:  # the play's failure settings stop the others too
-                        stopping[host] = (f"{effect[0]} failing on {host} (any_errors_fatal or "
-                                          "max_fail_percentage)", bool(spread))
-        for other in hosts:
-            if stopping and other not in failed:
-                failed[other] = next(iter(stopping.values()))
+                        # which the rescue or always sections around the task take over
+                        stopping[host] = (f"{planned.name!r} ({where(planned)}) failing on {host} "
+                                          "(any_errors_fatal or max_fail_percentage)",
+                                          bool(spread) and id(task) not in section_tasks(play)[1])
+            elif outcome.outcome == DEPENDS and spreading:
+                stopping.setdefault(host, _may_stop(planned, host))
+        # any_errors_fatal fails the hosts of the failing host's batch (the earlier batches are done
+        # with the play); a failing meta condition stops the run
+        if stopping:
+            whole = task.action in META
+            for batch in [hosts] if whole else batches:
+                causes = [why for host, why in stopping.items() if whole or host in batch]
+                for other in batch if causes else ():
+                    if other not in failed and other not in stopping:
+                        failed[other] = max(causes, key=lambda why: why[1])  # a certain stop first
         stopping.clear()
         _max_fail(play, batches, failed, before, planned)
         blocks.note(task, planned.hosts)
@@ -310,7 +328,7 @@ class _RoleUses:
         self.maybe_completed: dict[tuple[Any, ...], set[str]] = {}
 
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
-        """``outcomes`` with the role's verdict where it has one, then noted as the role's runs."""
+        """``outcomes`` with the role's verdict where it has one."""
         role = task.role
         assert role is not None
         key = self.runs.key(role)
@@ -321,13 +339,19 @@ class _RoleUses:
             elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
                 outcome = _ROLE_MAYBE_RAN
             found[host] = outcome
-            if task.action in META:  # the strategy runs it itself: no result marks the role as run
-                continue
+        return found
+
+    def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
+        """The task's outcomes, once the includes around it and the ended hosts decided them, as
+        the role's runs (a task its skipped include never loads runs nothing of the role)."""
+        if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
+            return
+        key = self.runs.key(task.role)
+        for host, outcome in outcomes.items():
             if outcome.outcome in (RUNS, FAILS):
                 self.runs.task_done(task, host, "ok")
             elif outcome.outcome == DEPENDS:
                 self.maybe_had.setdefault(key, set()).add(host)
-        return found
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
@@ -470,6 +494,10 @@ def _unsure_stop(looped: list[tuple[PlannedTask, int]], failing: PlannedTask, ho
     failing.hosts[host] = unsure = HostOutcome(DEPENDS, f"{first.reason}, unless {later.name!r} ({where(later)}) "
                                                         "stops the host at an earlier item")
     _may_stop_later_items(looped, around, later, {host: unsure})
+
+
+def _may_stop(planned: PlannedTask, host: str) -> tuple[str, bool]:
+    return f"{planned.name!r} ({where(planned)}) if it fails on {host} (any_errors_fatal)", False
 
 
 def _may_fail(task: Task) -> bool:

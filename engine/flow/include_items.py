@@ -89,7 +89,7 @@ def _include_runs(reading: Any) -> list[Run] | None:
     items' loop variables, and whether the includes load the file there (their own outcome at
     the item, an outer include's skip standing for all its inner items). None when the items or
     their order are the run's, or for more than two looping includes; in a copy of the file the
-    loader made for one item (a loop written out), that item's run only."""
+    loader made for one item of either (a loop written out), that item's runs only."""
     from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_scopes
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
@@ -97,8 +97,7 @@ def _include_runs(reading: Any) -> list[Run] | None:
     loops = [include for include in play_order(reading.play_plan.play).includers.get(id(reading.task), [])
              if includer_loops(include)]
     copies = copy_items(reading.task, loops) if loops else []
-    if not loops or len(loops) > 2 or any(own is not None for own in copies[1:]) or \
-            last_item_only(reading.task, loops):
+    if not loops or len(loops) > 2 or last_item_only(reading.task, loops):
         return None
     scopes = loop_scopes(loops[0], templar_at(reading.plan, reading.play_plan, reading.host, loops[0]))
     if not isinstance(scopes, list) or not scopes:
@@ -121,7 +120,8 @@ def _include_runs(reading: Any) -> list[Run] | None:
         merged = [{**scope, **each} for each in inner]
         gates = _include_gates(reading, loops[1], merged, scope)
         runs += [(each, inner_gate, (index, at))
-                 for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))]
+                 for at, (each, inner_gate) in enumerate(zip(merged, gates, strict=True))
+                 if copies[1] is None or at == copies[1]]  # the loader's copy for one inner item
     return runs
 
 

@@ -117,7 +117,7 @@ class RoleInstance:
     """
 
     __slots__ = ("name", "path", "via", "span", "params", "from_files", "allow_duplicates", "parent",
-                 "external", "entry", "duplicate_of", "collection", "public")
+                 "external", "entry", "duplicate_of", "collection", "public", "run_from")
 
     def __init__(self, name: str, path: str | None, via: str, span: Span | None, external: bool = False,
                  collection: str | None = None) -> None:
@@ -131,6 +131,9 @@ class RoleInstance:
         self.duplicate_of: RoleInstance | None = None
         self.public: Any = None
         """``public:`` of the import_role / include_role that brought it in, as written (None: not given)."""
+        self.run_from: tuple[str, dict[str, list[str]]] | None = None
+        """For an ``include_role`` whose ``*_from`` files the run picks (engine.flow.role_from_files):
+        why, and each sub-directory's files the hosts name."""
 
     def __repr__(self) -> str:
         return f"RoleInstance({self.name!r}, via={self.via!r})"

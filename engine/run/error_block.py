@@ -96,13 +96,18 @@ def _shorten(value: str, width: int = MAX_WIDTH) -> str:
 def source_context(span: Span) -> str:
     """``SourceContext.from_origin``: ``Origin: FILE:LINE:COL`` and the lines up to the span's
     with a caret line under its column."""
+    return annotated_lines(span.file, span.line + 1, span.col + 1)
+
+
+def annotated_lines(path: str, line_num: int, col_num: int | None) -> str:
+    """``SourceContext.from_origin`` of a file's line and column, or of a whole line (an INI
+    inventory's variable: no column, the line underlined)."""
     import os
 
-    line_num, col_num = span.line + 1, span.col + 1
-    origin = f"Origin: {os.path.abspath(span.file)}:{line_num}:{col_num}"
+    origin = f"Origin: {os.path.abspath(path)}:{line_num}" + ("" if col_num is None else f":{col_num}")
     start = max(0, line_num - 1 - CONTEXT_LINES)
     try:
-        with open(span.file, encoding="utf-8") as src:
+        with open(path, encoding="utf-8") as src:
             lines = src.read().split("\n")
     except (OSError, UnicodeDecodeError) as exc:
         return f"{origin}\n\n(source not shown: {type(exc).__name__})"
@@ -117,7 +122,9 @@ def source_context(span: Span) -> str:
             line = line[:max_len - len(TRUNCATION)] + TRUNCATION
             usable = max_len - len(TRUNCATION)
         annotated.append(f"{str(number).rjust(width)}{' ' if line else ''}{line}")
-    if usable >= col_num >= 1:
+    if col_num is None:
+        annotated.append(f"{' ' * width} {'^' * (len(annotated[-1]) - width - 1)}")
+    elif usable >= col_num >= 1:
         marker = f"column {col_num}"
         index = col_num - 1
         if index + 2 + len(marker) > max_len:

@@ -41,6 +41,7 @@ from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
     frame_var_warnings,
+    inventory_reserved_warnings,
     play_start_warnings,
     role_chain,
     role_reserved_warnings,
@@ -53,6 +54,7 @@ from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import SET, VariableManager
 from engine.variables.play_context import PlayContext
+from engine.variables.sources import inventory_layers
 
 EXIT_OK, EXIT_ERROR, EXIT_FAILED_HOSTS, EXIT_UNREACHABLE = 0, 1, 2, 4
 # actions ansible carries out on the controller without opening the host's connection: they work
@@ -96,6 +98,7 @@ class Executor(TaskActions):
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
+        self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
@@ -414,6 +417,11 @@ class Executor(TaskActions):
         is_meta = task.action in META
         if task.role is not None and id(task.role) not in self.warned_roles:
             self._warn_role_names(task.role)
+        for name in (name for name in names if name not in self.warned_hosts):  # get_vars of each host
+            self.warned_hosts.add(name)
+            layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
+            for warning in inventory_reserved_warnings(layers):
+                self.callback.warning(warning)
         for warning in frame_var_warnings(task.chain):  # the task's and its blocks' vars, as get_vars
             self.callback.warning(warning)
         # the strategy templates the name for the first host, except a meta task's

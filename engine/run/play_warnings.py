@@ -4,6 +4,7 @@ each ``vars_prompt`` it cannot ask for on a standard input that is no terminal."
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -26,10 +27,17 @@ RESERVED_NAMES = frozenset({
 
 
 def _warned(name: str, span: Any) -> str:
-    """``warn_if_reserved``'s warning for ``name``, with the source context of ``span`` (or None)."""
-    from engine.run.error_block import Event, format_events
+    """``warn_if_reserved``'s warning for ``name``, with the source context of ``span`` (or None,
+    or an INI source's ``PATH:LINE``: the line underlined)."""
+    from engine.run.error_block import Event, annotated_lines, format_events
 
-    return format_events([Event(f"Found variable using reserved name {name!r}.", span)])
+    message = f"Found variable using reserved name {name!r}."
+    if isinstance(span, str) and (line := _INI_LINE.fullmatch(span)):
+        return f"{message}\n{annotated_lines(line.group(1), int(line.group(2)), None)}\n\n"
+    return format_events([Event(message, span)])
+
+
+_INI_LINE = re.compile(r"(.+):(\d+)")
 
 
 def _reserved_in(written: Any) -> list[str]:
@@ -59,6 +67,24 @@ def role_reserved_warnings(roles: Iterable[RoleInstance], subdir: str, load: Cal
             except Exception:  # noqa: BLE001 - a file that does not load is reported where it is used
                 continue
             out += _reserved_in(data)
+    return out
+
+
+def inventory_reserved_warnings(layers: Iterable[Any]) -> list[str]:
+    """``warn_if_reserved`` of a host's inventory variables (``layers``: its groups' and its own,
+    from the inventory's sources and group_vars/host_vars files, lowest first), as its first
+    ``get_vars`` gathers them: each name once, at its first definition (the key ``all_vars``
+    keeps), an INI source's at its line."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for layer in layers:
+        values = layer.values
+        keys = getattr(values, "key_spans", None) or {}
+        lines = getattr(values, "origins", None) or {}
+        for name in values:
+            if name in RESERVED_NAMES and name not in seen:
+                seen.add(name)
+                out.append(_warned(str(name), keys.get(name) or lines.get(name)))
     return out
 
 

@@ -18,7 +18,8 @@ def conversion_warning(type_name: str, origin: Any) -> str:
     """The warning's text, with the source context of ``origin`` (a span, or None)."""
     from engine.run.error_block import Event, format_events
 
-    return format_events([Event(f"Type {type_name!r} is unsupported in variable storage, converting to 'list'.",
+    target = "str" if type_name == "Markup" else "list"
+    return format_events([Event(f"Type {type_name!r} is unsupported in variable storage, converting to {target!r}.",
                                 origin)])
 
 

@@ -10,6 +10,8 @@ from functools import lru_cache
 from itertools import chain, islice
 from typing import Any
 
+from markupsafe import Markup
+
 from engine.values import OMIT_TOKEN
 
 INT_BITWISE = frozenset({"__and__", "__lshift__", "__or__", "__rshift__", "__xor__"})
@@ -58,6 +60,10 @@ def _note_converted(value: Any) -> None:
         found.append(type(value).__name__)
 
 
+# the results a template's whole result is finalized for: containers, and Jinja's Markup strings
+FINALIZED_TYPES = (list, dict, tuple, Markup)
+
+
 def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
               top_level: bool = False) -> list[Any] | dict[Any, Any]:
     """ansible's finalization of a template's result (``_finalize_template_result``): an
@@ -68,6 +74,10 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
     (``top_level``) notes each tuple of another type than tuple (a named one) it converts."""
     from jinja2 import Undefined
 
+    if isinstance(value, Markup):  # escape, safe, tojson: stored as a plain string
+        if top_level:
+            _note_converted(value)
+        return str(value)  # type: ignore[return-value]
     rebuild = isinstance(value, tuple)
     if top_level and rebuild and type(value) is not tuple:
         _note_converted(value)
@@ -79,9 +89,9 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
                 item._fail_with_undefined_error()
             if isinstance(item, list | dict | tuple) and item:
                 stack.append(item)
-            if top_level and isinstance(item, tuple) and type(item) is not tuple:
+            if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
                 _note_converted(item)
-            rebuild = rebuild or isinstance(item, tuple) or omitted(item)
+            rebuild = rebuild or isinstance(item, tuple | Markup) or omitted(item)
     return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
 
 
@@ -94,7 +104,7 @@ def _rebuilt(value: Any, top_level: bool) -> Any:
         return value
     if isinstance(value, list | tuple):
         return [_rebuilt(item, top_level) for item in value if not omitted(item)]
-    return value
+    return str(value) if isinstance(value, Markup) else value
 
 
 def omitted(value: Any) -> bool:

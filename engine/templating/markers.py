@@ -5,7 +5,8 @@ and ``default`` replaces it or ``is defined`` passes it over on the way."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import wraps
 from typing import Any
 
@@ -24,12 +25,62 @@ def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
     return None
 
 
-def handing_on(plugin: Callable[..., Any]) -> Callable[..., Any]:
-    """The filter or test, not called when one of its arguments is undefined: that is its result."""
+def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[..., Any]:
+    """The filter or test ``name`` (``kind`` "filter" or "test"), not called when one of its
+    arguments is undefined (unless it takes them: that is then its result), failing as ansible's
+    ``_invoke_plugin`` reports any plugin's error: "The filter plugin 'ansible.builtin.NAME'
+    failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, a
+    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are."""
+    from jinja2 import UndefinedError
+
+    from engine.templating.bounds import StaticRefusal
+    from engine.templating.errors import PluginFailure, SeparateFailure, undefined_cause
+    from engine.templating.filters.paths_and_sets import FilterFailure
+    from engine.templating.lazy_variables import TemplateLoop
+
+    name = name.removeprefix("ansible.builtin.")
+    takes_undefined = name in TAKES_UNDEFINED
 
     @wraps(plugin)
     def call(*args: Any, **kwargs: Any) -> Any:
-        undefined = first_undefined(args, kwargs)
-        return plugin(*args, **kwargs) if undefined is None else undefined
+        undefined = None if takes_undefined else first_undefined(args, kwargs)
+        if undefined is not None:
+            return undefined
+        try:
+            return plugin(*args, **kwargs)
+        except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop):
+            raise
+        except Exception as exc:
+            if undefined_cause(exc):  # an undefined value met inside: ansible's marker, not the plugin's error
+                raise
+            # a port's own refusal is ansible's AnsibleFilterError: shown as a cause of its own
+            separate = exc if isinstance(exc, SeparateFailure) else \
+                SeparateFailure(str(exc)) if isinstance(exc, FilterFailure) else None
+            raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(str(exc)), separate, kind) from exc
+
+    return call
+
+
+# Python's words for a list's or dict's type in its errors; ansible hands a plugin its lazy containers
+_CONTAINER_TYPE = re.compile(r"(?<=')(list|dict)(?=')|(?<=\btype )(list|dict)\b|(?<=\bnot )(list|dict)\b")
+_LAZY = {"list": "_AnsibleLazyTemplateList", "dict": "_AnsibleLazyTemplateDict"}
+
+
+def _lazy_names(message: str) -> str:
+    """A plugin's error message as ansible's shows it: a list or dict named by the class of the
+    lazy container ansible hands its plugins one in."""
+    return _CONTAINER_TYPE.sub(lambda match: _LAZY[match.group(0)], message)
+
+
+def listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter, giving a list where it gives an iterator (Jinja's ``select``, ``map``,
+    ``unique``, ``reverse``...), as ansible 2.19 hands a filter's result on: ``(xs | select('>',
+    1))[0]`` is the first item, and ``xs | map('upper')`` renders as a list."""
+    @wraps(plugin)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        result = plugin(*args, **kwargs)
+        if isinstance(result, Iterator) and not isinstance(result, (str, bytes, Mapping)):
+            return list(result)
+        return result
 
     return call

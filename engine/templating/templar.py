@@ -36,6 +36,7 @@ from engine.templating.bounds import (
 from engine.templating.bounds import bounded_range as _bounded_range
 from engine.templating.errors import (
     BrokenConditional,
+    PluginFailure,
     RunTimeOnly,
     TemplateFailure,
     cause_of,
@@ -48,9 +49,17 @@ from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
 from engine.templating.filters.core import with_builtin_names
-from engine.templating.finalize import INT_BITWISE, concat_text, finalized, native_concat, omitted, syntax_error
+from engine.templating.finalize import (
+    FINALIZED_TYPES,
+    INT_BITWISE,
+    concat_text,
+    finalized,
+    native_concat,
+    omitted,
+    syntax_error,
+)
 from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
-from engine.templating.markers import TAKES_UNDEFINED, first_undefined, handing_on
+from engine.templating.markers import first_undefined, handing_on, listing
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -255,13 +264,12 @@ def _build_environment(bounded: bool) -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
-    env.filters.update({name: f if name in TAKES_UNDEFINED else handing_on(f) for name, f in env.filters.items()})
     env.filters.update(with_builtin_names(env.filters))
-    env.filters.update({name: _listing(f) for name, f in env.filters.items()})
+    env.filters.update({name: handing_on(listing(f), name, "filter") for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
-    env.tests.update({name: t if name in TAKES_UNDEFINED else handing_on(t) for name, t in env.tests.items()})
+    env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env
@@ -286,24 +294,6 @@ def _bounded_native_concat(values: Iterator[Any]) -> Any:
             raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
         parts.append(concat_text(value))
     return "".join(parts)
-
-
-def _listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
-    """The filter, giving a list where it gives an iterator (Jinja's ``select``, ``map``,
-    ``unique``, ``reverse``...), as ansible 2.19 hands a filter's result on: ``(xs | select('>',
-    1))[0]`` is the first item, and ``xs | map('upper')`` renders as a list."""
-    from functools import wraps
-
-    @wraps(plugin)
-    def call(*args: Any, **kwargs: Any) -> Any:
-        result = plugin(*args, **kwargs)
-        if isinstance(result, Iterator) and not isinstance(result, (str, bytes, Mapping)):
-            return list(result)
-        return result
-
-    return call
-
-
 
 
 # ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
@@ -610,7 +600,7 @@ class Templar:
             result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
-            if isinstance(result, list | dict | tuple):
+            if isinstance(result, FINALIZED_TYPES):
                 result = finalized(result, top_level=True)
         except TemplateFailure:
             raise
@@ -658,8 +648,8 @@ class Templar:
             syntax = syntax_error(parsing_environment(), text)
             if syntax is not None:
                 raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
-            if str(exc).startswith("Syntax error in expression"):  # compiling it failed (an unknown filter)
-                raise
+            if str(exc).startswith("Syntax error in expression") or isinstance(exc, PluginFailure):
+                raise  # compiling it failed (an unknown filter), or a plugin did: ansible's own errors
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):

@@ -95,16 +95,27 @@ def plan_removals(plan: Plan) -> None:
 
 
 def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_at: Any) -> None:
+    from engine.flow.role_from_files import mark_run_from, merged_from_files, tasks_differ, why_merged
+
     groups: dict[int, tuple[list[Any], list[str]]] = {}
+    args: dict[str, Any] = {}
     for host in play_plan.hosts[:HOSTS_ASKED]:
         try:
-            blocks, _ = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
+            blocks, result = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
         except TemplateFailure:  # a file only the run names, or none: nothing to load for this host
             continue
         groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
+        args[host.name] = result.get("include_args", {})
+    merged = merged_from_files(include, args)
     outer = [*play_order(play_plan.play).includers.get(id(include), []), include]
     for blocks, hosts in groups.values():
-        add_loaded_tasks(play_plan.play, include, list(with_includers(blocks, outer)), hosts)
+        loaded = list(with_includers(blocks, outer))
+        if hosts[0] in merged:  # any of the hosts merged may run this copy, with files only the run picks
+            mark_run_from([task for task, _ in loaded], include, why_merged(include, merged[hosts[0]]),
+                          merged[hosts[0]])
+            if tasks_differ(merged[hosts[0]]):
+                hosts = [*hosts, *(name for name in merged if name not in hosts)]
+        add_loaded_tasks(play_plan.play, include, loaded, hosts)
 
 
 _ENDS = frozenset({"end_host", "end_batch", "end_play"})

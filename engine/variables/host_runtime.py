@@ -25,7 +25,7 @@ from engine.loading import keywords as kw
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
-from engine.variables.loop_vars import copy_items, includer_loops, last_item_only
+from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.sources import (
@@ -148,7 +148,7 @@ class Follower:
                 if not self._selected(earlier, done):
                     continue
                 ended = ended or (member and self._ends_host(earlier, host, done))
-                if ended is True and not _given_by_another(earlier, host, done):
+                if ended is True and not self._given_by_another(earlier, host, done):
                     continue
                 ran = self._ran(earlier, host, done, None) if member else True
                 if ran is not False and done.handler and member:
@@ -163,6 +163,10 @@ class Follower:
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
         before = len(order._before(task, occurrence))  # noqa: SLF001 - the play's order, shared with report
+        if reader is not None and reader.name != host.name:  # another serial batch: none of the play, or all of it
+            place = _batch_place(play_plan, host, reader)
+            before = before if place == 0 else 0 if place > 0 else len(order.tasks)
+            reader = host if place < 0 else reader  # what its batch's run gave it, not the later ones'
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
         ended = False
@@ -177,7 +181,7 @@ class Follower:
                     batches_before += self._delegated_to(play_plan, host, done, reader, earlier=True)
                 continue
             ended = ended or (member and at < before and self._ends_host(play_plan, host, done))
-            if ended is True and not _given_by_another(play_plan, host, done):
+            if ended is True and not self._given_by_another(play_plan, host, done):
                 continue
             ran = self._ran(play_plan, host, done, task) if member else True
             if ran is not False and done.handler and member:
@@ -328,6 +332,26 @@ class Follower:
                        f"{condition!r} holds, which only the run knows ({exc})"
         return True
 
+    def _given_by_another(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
+        """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
+        its result to every host of the batch, one the play ended for too."""
+        return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host
+
+    def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Host, str | None]:
+        """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
+        no ``meta: end_host`` before the task ended, with why only the run knows it, if so."""
+        names = [h.name for h in play_plan.hosts]
+        batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
+        by_name = {h.name: h for h in play_plan.hosts}
+        order = self.order_of(play_plan.play)
+        at = order.positions.get(id(task), [len(order.tasks)])[0]
+        enders = [done for done in order.tasks[:at] if _ends_host_task(done)]
+        for name in (name for name in batch if name in by_name):
+            ends = [self._ends_host(play_plan, by_name[name], done) for done in enders]
+            if True not in ends:
+                return by_name[name], next((why for why in ends if isinstance(why, str)), None)
+        return by_name.get(batch[0], play_plan.hosts[0]), None
+
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  reader_loops: list[Task], member: bool, upto_reader: bool = True,
                  reader: Host | None = None, occurrence: int = 0) -> list[tuple[int, Effects]]:
@@ -338,7 +362,7 @@ class Follower:
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
         if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
             return []  # a task of a file this host's include does not load sets nothing on it
-        if member and any(_given_by_another(play_plan, host, include) for include in
+        if member and any(self._given_by_another(play_plan, host, include) for include in
                           self.order_of(play_plan.play).includers.get(id(task), [])
                           if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
             return []  # a run_once include loads its tasks on its batch's first host only
@@ -351,18 +375,14 @@ class Follower:
             if order is not None and -1 in order:
                 runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
             elif order is not None:
-                kept = order
-                if includers[0] in reader_loops and outer and outer[0] in order:  # the reader's run and those before
-                    kept = order[: order.index(outer[0]) + (1 if upto_reader else 0)]
-                own = copy_items(task, includers[:1])[0]  # a copy of the file the loader made for one item
-                runs = [(index,) for index in kept if own is None or index == own]
-                if last_item_only(task, includers):
-                    runs = [(order[-1],)] if order and order[-1] in kept else []
+                runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
+                                 reader_loops, upto_reader)
         data = task.data if isinstance(task.data, Mapping) else {}
-        # run_once: the first host of the batch runs it and ansible gives every host of the batch its result
-        runner = _first_of_batch(play_plan, host) if runs_once(task) and play_plan.hosts else host
+        # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
+        runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
+            self._once_runner(play_plan, host, task)
         for rank, run in enumerate(runs if member else []):
-            own = self._effects(play_plan, runner, task, run, occurrence)
+            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
             if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
@@ -512,19 +532,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
     return True
 
 
-def _given_by_another(play_plan: PlayPlan, host: Host, task: Task) -> bool:
-    """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
-    its result to every host of the batch, one the play ended for too."""
-    return runs_once(task) and bool(play_plan.hosts) and _first_of_batch(play_plan, host).name != host.name
-
-
-def _first_of_batch(play_plan: PlayPlan, host: Host) -> Host:
-    """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch."""
-    names = [h.name for h in play_plan.hosts]
-    batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
-    return next((h for h in play_plan.hosts if h.name == batch[0]), play_plan.hosts[0])
-
-
 def _occurrence(order: Any, task: Task, at: int) -> int:
     """Which run of ``task`` the one at place ``at`` of the play's order is."""
     positions = order.positions.get(id(task), [])
@@ -542,6 +549,14 @@ def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> lis
     if upto is None:
         return [] if earlier else batches
     return batches[: upto if earlier else upto + 1]
+
+
+def _batch_place(play_plan: PlayPlan, host: Host, reader: Host) -> int:
+    """Where ``host``'s ``serial`` batch comes against ``reader``'s: -1 before, 0 the same (or
+    either in none), 1 after."""
+    batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+    mine, theirs = (next((at for at, batch in enumerate(batches) if h.name in batch), None) for h in (host, reader))
+    return 0 if mine is None or theirs is None else (mine > theirs) - (mine < theirs)
 
 
 def _delegates_facts(task: Task) -> bool:

@@ -70,6 +70,8 @@ class Changes:
         self.plan = plan
         self.inventory = plan.inventory
         self.racy: set[str] = set()
+        self.racy_tasks: dict[str, str] = {}
+        """Each group of :attr:`racy` with the group_by task that made its order the run's."""
         self.known = True
 
     def select(self, play_plan: PlayPlan) -> None:
@@ -90,6 +92,7 @@ class Changes:
         play_plan.inventory = self.inventory  # type: ignore[attr-defined] - read by engine.variables.report
         if self.racy:
             play_plan.racy_groups = sorted(self.racy)  # type: ignore[attr-defined]
+        play_plan.racy_tasks = self.racy_tasks  # type: ignore[attr-defined] - read by engine.variables.report
         racy = _ordered_by(play_plan.play.hosts, self.racy)
         if racy:
             play_plan.racy_order = racy  # type: ignore[attr-defined]
@@ -116,6 +119,7 @@ class Changes:
         # a play in serial batches runs every task on one batch before the next batch starts
         after: list[InPlay] = []
         play_plan.changed_in_play = after  # type: ignore[attr-defined] - read by engine.variables.report
+        play_plan.racy_tasks = self.racy_tasks  # type: ignore[attr-defined]
         runs = [(index, batch, task) for index, batch in enumerate(batches or [[]]) for task in tasks]
         for index, batch, task in runs:
             members = frozenset(batch) if batches is not None and len(batches) > 1 else None
@@ -166,6 +170,8 @@ class Changes:
                 else:
                     _add_host(task, here, data)
         racy.update(group for group, count in joined.items() if count > 1)
+        for group in racy:  # the task that first put hosts in it as their results came in
+            self.racy_tasks.setdefault(group, task.display_name())
 
 
 

@@ -91,3 +91,54 @@ def last_item_only(task: Task, loops: list[Task]) -> bool:
     from engine.loading import keywords as kw
 
     return task.handler and bool(loops) and loops[-1].action in kw.INCLUDE_ROLE and not loops[-1].handler
+
+
+def item_runs(templar_at: Any, task: Task, loops: list[Task], order: list[int], outer: tuple[int, ...],
+              reader_loops: list[Task], upto_reader: bool) -> list[tuple[int, ...]]:
+    """The runs of ``task`` under the looped includes ``loops`` (outermost first) that a reader
+    at the ``outer`` items of its own ``reader_loops`` sees: all of them, or where the reader is
+    in the same includes, those before its own run (and that run, with ``upto_reader``: the task
+    comes before the reader). ``order``: the outermost include's items in the host's run order;
+    ``templar_at(include, 0, run)``: the templar at an include under the ``run`` items."""
+    shared = 0
+    while shared < min(len(loops), len(reader_loops), len(outer)) and loops[shared] is reader_loops[shared] \
+            and outer[shared] >= 0:
+        shared += 1
+    kept = order
+    if shared and outer[0] in order:  # the reader's run of the outermost item and those before
+        kept = order[: order.index(outer[0]) + (1 if upto_reader or shared > 1 else 0)]
+    own = copy_items(task, loops)
+    runs = [(index,) for index in kept if own[0] is None or index == own[0]]
+    if last_item_only(task, loops):
+        runs = [(order[-1],)] if order and order[-1] in kept else []
+    if len(loops) == 1:
+        return runs
+    runs = inner_item_runs(templar_at, loops, runs, own)
+    if shared < 2:
+        return runs
+    rank = {item: place for place, item in enumerate(order)}
+
+    def key(run: tuple[int, ...]) -> tuple[int, ...]:
+        return (rank.get(run[0], -1), *run[1:shared])
+
+    mine = key(outer)
+    return [run for run in runs if key(run) < mine or key(run) == mine and upto_reader]
+
+
+def inner_item_runs(templar_at: Any, loops: list[Task], runs: list[tuple[int, ...]],
+                    own: list[int | None]) -> list[tuple[int, ...]]:
+    """``runs`` (items of the outermost of ``loops``, the looped includes around a task) with the
+    items of each inner one as templated at its outer items (``templar_at(include, 0, run)``), in
+    run order; -1 for an item whose value only the run knows. ``own``: :func:`copy_items` of the task."""
+    for position in range(1, len(loops)):
+        deeper: list[tuple[int, ...]] = []
+        for run in runs:
+            templar = templar_at(loops[position], 0, run) if -1 not in run else None
+            scopes = loop_scopes(loops[position], templar) if templar is not None else None
+            if not isinstance(scopes, list):
+                count = loop_length(loops[position], templar) if templar is not None else None
+                deeper += [(*run, -1)] * (count or 1)
+                continue
+            deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
+        runs = deeper
+    return runs

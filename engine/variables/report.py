@@ -179,8 +179,9 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):
-        found["groups"] = {name: RunOrdered(hosts) if name in racy and isinstance(hosts, list) else hosts
-                           for name, hosts in groups.items()}
+        named = getattr(play_plan, "racy_tasks", {})
+        found["groups"] = {name: _ordered_by_task(hosts, name, named.get(name))
+                           if name in racy and isinstance(hosts, list) else hosts for name, hosts in groups.items()}
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     if getattr(play_plan, "racy_order", None):
@@ -218,6 +219,15 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     if reason is not None:
         return RuntimeValue(reason)
     return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
+
+
+def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
+    """The hosts of ``group``, in the order ``task`` (a group_by) put them there: the run's."""
+    found = RunOrdered(hosts)
+    if task is not None:
+        found.why = f"not known before the run: the hosts of group {group!r} in the order the results of " \
+                    f"task {task!r} (group_by) came in"
+    return found
 
 
 def _racy_reason(groups: list[str]) -> str:
@@ -439,6 +449,13 @@ def _include_templar(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
     return templar_at(plan, play_plan, host, task, occurrence, None)
 
 
+def loaded_here(play_plan: PlayPlan, task: Task, host: Host) -> bool:
+    """Whether ``task`` is one ``host`` loads: not a copy of a file a per-host include loads on
+    other hosts only (a handler is the play's once loaded)."""
+    loaded_on = play_order(play_plan.play).loaded_on.get(id(task))
+    return loaded_on is None or host.name in loaded_on or task.handler
+
+
 def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0
                       ) -> list[tuple[int, ...]]:
     """The runs of ``task`` that looped includes around it make on ``host``, in run order: one per
@@ -446,8 +463,10 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     them, each inner one's items as templated at that outer item (``()``: a single run; -1: an
     item only the run places). A task the loader copied once per item of a loop written out (a
     static include's children) runs only at its own item of that loop."""
-    from engine.variables.loop_vars import copy_items, includer_loops, last_item_only, loop_length, loop_scopes
+    from engine.variables.loop_vars import copy_items, includer_loops, inner_item_runs, last_item_only, loop_length
 
+    if not loaded_here(play_plan, task, host):
+        return []
     includers = play_order(play_plan.play).includers.get(id(task), [])
     loops = [include for include in includers if includer_loops(include)]
     if not loops:
@@ -465,18 +484,7 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     runs = [(index,) for index in order if own[0] is None or index == own[0]]
     if last_item_only(task, loops):
         runs = runs[-1:]
-    for position in range(1, len(loops)):
-        deeper: list[tuple[int, ...]] = []
-        for run in runs:
-            templar = templar_at(plan, play_plan, host, loops[position], 0, run) if -1 not in run else None
-            scopes = loop_scopes(loops[position], templar) if templar is not None else None
-            if not isinstance(scopes, list):
-                count = loop_length(loops[position], templar) if templar is not None else None
-                deeper += [(*run, -1)] * (count or 1)
-                continue
-            deeper += [(*run, index) for index in range(len(scopes)) if own[position] in (None, index)]
-        runs = deeper
-    return runs
+    return inner_item_runs(partial(templar_at, plan, play_plan, host), loops, runs, own)
 
 
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:

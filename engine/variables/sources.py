@@ -135,11 +135,22 @@ def _layer(level: str, label: str, values: Any, path: str | None = None, runtime
 _role_files: dict[tuple[Any, ...], tuple[int, list[Layer]]] = {}
 
 
+def _mapping(data: Any) -> Mapping[str, Any]:
+    return data if isinstance(data, Mapping) else {}
+
+
 def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
     """A role's defaults or vars files as layers, one per file of a ``main/`` directory
     (reused until the files change: a play's every task reads the defaults of every role of the play)."""
     from engine.parsing.source import files_state
 
+    run_from = role.run_from[1].get(sub) if role.run_from is not None else None
+    if run_from is not None:  # which file the host gets is the run's: every name they set is unknown
+        names = {name: RuntimeValue(role.run_from[0])  # type: ignore[index]
+                 for main in run_from for path in find_role_var_files(role.path or "", sub, main)
+                 for name in _mapping(manager.cache.load(path).data)}
+        layer = _layer(level, f"role '{role.name}' {sub}", names, None, True)
+        return [layer] if layer is not None else []
     key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
     now = files_state()
     cached = _role_files.get(key)

@@ -57,7 +57,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-v", "--verbose", action="count", default=None, help="more output (-v to -vvvv)")
     parser.add_argument("--force-handlers", action="store_true",
                         help="run notified handlers on a host even when it failed")
+    parser.add_argument("--start-at-task", metavar="NAME",
+                        help="start the playbook at the task of this name, as ansible-playbook does; the bundled "
+                             "engine does not: --engine auto hands such a run to ansible-playbook")
     parser.set_defaults(handler=run)
+
+
+START_AT_TASK = ("playbook-ls's engine does not implement --start-at-task (ansible-playbook matches the name as "
+                 "a pattern and skips the tasks before it, includes and handlers too)")
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> int:
@@ -116,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail("give a PLAYBOOK or a --profile that names one", EXIT_USAGE)
     options = RunOptions.from_launch(launch, playbook, os.getcwd())
     options.force_handlers = args.force_handlers
+    options.start_at_task = args.start_at_task
     if args.engine == "ansible" and not args.dry:
         return _hand_to_ansible(options)
     from engine.run.modules import get_module
@@ -144,10 +152,10 @@ def run(args: argparse.Namespace) -> int:
         mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
         sys.stdout.write(f"playbook: {plan.playbook.path}\n" + (f"mode: {', '.join(mode)}\n" if mode else "") + "\n"
                          + as_text(plan_hosts(plan)))
-        for task_problem in unknown_module_problems(plan):
+        for task_problem in [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]:
             print(f"playbook-ls: warning: {task_problem}", file=sys.stderr)
         return 0
-    unknown = unknown_module_problems(plan)
+    unknown = [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]
     if args.engine == "auto":
         from playbook_ls.features.ansible_runs import choose_engine, remote_hosts
 

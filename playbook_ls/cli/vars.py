@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.inventory.data import InventoryError
     from engine.parsing.source import SourceCache
     from engine.variables.host_includes import load_host_includes
-    from engine.variables.report import task_runs, tasks_in_order, variables_at
+    from engine.variables.report import loaded_here, task_runs, tasks_in_order, variables_at
 
     cache = SourceCache.for_command()
     options, problem = launch_options(args, cache)
@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
             [(task, 0) for task in [next(tasks_in_order(play_plan.play), None)]]
         try:
             contexts += [variables_at(plan, play_plan, host, task, args.names or None, occurrence)
-                         for task, occurrence in runs]
+                         for task, occurrence in runs if task is None or loaded_here(play_plan, task, host)]
         except InventoryError as exc:  # a group_vars/host_vars file ansible would stop on, too
             return _fail(str(exc))
     if not contexts:

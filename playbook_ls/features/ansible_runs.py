@@ -59,6 +59,8 @@ def ansible_command(options: Any, executable: str) -> list[str]:
         command.append("-" + "v" * options.verbosity)
     if getattr(options, "force_handlers", False):
         command.append("--force-handlers")
+    if getattr(options, "start_at_task", None):
+        command += ["--start-at-task", options.start_at_task]
     return command
 
 

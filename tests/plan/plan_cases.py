@@ -131,6 +131,7 @@ RUN_TIME_KINDS = {
     "looping include": "an include's loop item", "ran no task": "an earlier use of the role",
     "force_handlers": "an earlier failure", "did not fail the host": "an earlier failure",
     "stops the host at an": "an earlier failure", "before the item where the host stops": "an earlier failure",
+    "the host whose result comes in first": "the order the hosts' results come in",
 }
 
 

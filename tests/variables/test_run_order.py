@@ -35,3 +35,28 @@ def test_batch_of_a_shuffled_play_is_unknown(tmp_path: Path, monkeypatch: pytest
             assert values[name] == ["c", "b", "a"]
         else:
             assert str(values[name]).startswith("unknown: "), values[name]
+
+
+GROUPED = """\
+- hosts: grp
+  gather_facts: false
+  tasks:
+    - name: By tier
+      ansible.builtin.group_by:
+        key: "tier_{{ tier }}"
+    - name: probe
+      ansible.builtin.debug:
+        msg: "{{ groups['tier_web'] }}"
+"""
+
+
+def test_a_group_group_by_fills_names_the_task(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hosts group_by puts in one group come in the order of their results: unknown, naming
+    the group and the task."""
+    (tmp_path / "site.yml").write_text(GROUPED)
+    (tmp_path / "hosts.ini").write_text("[grp]\na tier=web\nb tier=web\nc tier=db\n")
+    (tmp_path / "case.json").write_text(json.dumps({"inventory": ["hosts.ini"]}))
+    monkeypatch.chdir(tmp_path)
+    values = values_at(tmp_path, "site.yml:7", "a", 0, ["groups"])
+    assert values["groups"] == "unknown: not known before the run: the hosts of group 'tier_web' in the order " \
+                               "the results of task 'By tier' (group_by) came in"

@@ -12,9 +12,12 @@ import os
 from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
+from jinja2 import Undefined, pass_environment
+from jinja2.filters import do_unique
+
 from engine.booleans import bool_filter, boolean
 from engine.templating.errors import SeparateFailure, TemplateFailure
-from engine.templating.filters.core import _plugin
+from engine.templating.filters.core import _is_sequence, _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
@@ -22,7 +25,7 @@ from engine.values import UnsafeText, type_name_of
 
 
 def _combine(*dicts: Any, recursive: bool = False, list_merge: str = "replace") -> dict[str, Any]:
-    flat = [mapping for item in dicts for mapping in (item if isinstance(item, list) else [item])]
+    flat = _flatten(dicts, levels=1)  # as ansible's: `[d1, d2] | combine`, and nulls left out
     if not flat:
         return {}
     if len(flat) == 1:
@@ -117,7 +120,17 @@ def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: 
     return _to_yaml(value, indent=indent, default_flow_style=default_flow_style, **kwargs)
 
 
-def _unique(value: Any) -> list[Any]:
+@pass_environment
+def _unique(environment: Any, value: Any, case_sensitive: bool | None = None, attribute: Any = None) -> list[Any]:
+    """ansible's unique: Jinja's (case-insensitive unless ``case_sensitive`` is true, by
+    ``attribute`` when given), and where that fails (unhashable items) its own, in order, unless
+    the arguments ask for what only Jinja's does."""
+    try:
+        return list(do_unique(environment, value, case_sensitive=bool(case_sensitive), attribute=attribute))
+    except TypeError as exc:
+        if case_sensitive is False or attribute:
+            raise TemplateFailure("Jinja2's unique filter failed and we cannot fall back to Ansible's version as it "
+                                  "does not support the parameters supplied.") from exc
     result: list[Any] = []
     for item in value:
         if item not in result:
@@ -125,14 +138,33 @@ def _unique(value: Any) -> list[Any]:
     return result
 
 
-def _flatten(value: Any, levels: int | None = None) -> list[Any]:
+def _flatten(value: Any, levels: int | None = None, skip_nulls: bool = True) -> list[Any]:
+    """ansible's flatten: nulls (None and the strings 'None' and 'null') left out unless
+    ``skip_nulls`` is false; any sequence but a string flattened (not a mapping), ``levels`` deep."""
     result: list[Any] = []
     for item in value:
-        if isinstance(item, list) and (levels is None or levels > 0):
-            result.extend(_flatten(item, None if levels is None else levels - 1))
-        elif item is not None:
+        if skip_nulls and item in (None, "None", "null"):
+            continue
+        if _is_sequence(item) and (levels is None or levels >= 1):
+            result.extend(_flatten(item, None if levels is None else int(levels) - 1, skip_nulls))
+        else:
             result.append(item)
     return result
+
+
+def _os_path(function: Callable[[str], Any]) -> Callable[[Any], Any]:
+    """An ``os.path`` function as ansible's filters and tests call it: on a string only, failing
+    with Python's message (naming the lazy container a list or dict is in ansible's templar)."""
+    def call(path: Any) -> Any:
+        if not isinstance(path, str | bytes | os.PathLike):
+            raise TypeError(f"expected str, bytes or os.PathLike object, not {_class_name(path)}")
+        return function(path)
+
+    return call
+
+
+def _type_debug(value: Any) -> str:
+    return "UndefinedMarker" if isinstance(value, Undefined) else type_name_of(value)
 
 
 def _truthy(value: Any, convert_bool: bool = False) -> bool:
@@ -167,17 +199,18 @@ FILTERS: dict[str, Callable[..., Any]] = {
     "items2dict": _items2dict,
     "mandatory": _mandatory,
     "ternary": ternary,
-    "basename": lambda p: os.path.basename(str(p)),
-    "dirname": lambda p: os.path.dirname(str(p)),
+    "basename": _os_path(os.path.basename),
+    "dirname": _os_path(os.path.dirname),
     "unique": _unique,
     "flatten": _flatten,
     "zip": lambda *lists: [list(t) for t in zip(*lists, strict=False)],
-    "quote": lambda v: __import__("shlex").quote(str(v)),
-    "type_debug": type_name_of,
+    "quote": lambda v: __import__("shlex").quote("" if v is None else str(v)),
+    "type_debug": _type_debug,
 }
 # ansible reports their failures as any filter plugin's: "The filter plugin '...' failed: ..."
 FILTERS.update({name: _plugin(name, FILTERS[name])
-                for name in ("from_json", "combine", "mandatory", "dict2items", "items2dict")})
+                for name in ("from_json", "combine", "mandatory", "dict2items", "items2dict", "basename", "dirname",
+                             "unique")})
 
 
 # -- tests -------------------------------------------------------------------------------
@@ -251,5 +284,5 @@ TESTS: dict[str, Callable[..., bool]] = {
     "reachable": lambda r: not _result_unreachable(r),
     "timedout": _result_timedout,
     "contains": lambda seq, item: item in seq,
-    "abs": lambda p: os.path.isabs(str(p)),
+    "abs": _plugin("abs", _os_path(os.path.isabs), kind="test"),
 }

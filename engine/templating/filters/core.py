@@ -199,7 +199,7 @@ def extract(environment: Environment, item: Any, container: Any, morekeys: Any =
     return value
 
 
-def _plugin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
+def _plugin(name: str, function: Callable[..., Any], kind: str = "filter") -> Callable[..., Any]:
     """A failure as ansible reports any filter plugin's (``AnsibleTemplatePluginRuntimeError``): an
     error the port raises ``from`` another has that one's message after its own, as ansible's
     chain of direct causes gives it; a :class:`SeparateFailure` stays apart. A filter
@@ -213,7 +213,7 @@ def _plugin(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
             cause = None if separate else exc.__cause__
             if cause is not None and not message.endswith(str(cause)):
                 message = f"{message.rstrip('. ')}: {cause}"
-            raise PluginFailure(f"ansible.builtin.{name}", message, separate) from exc
+            raise PluginFailure(f"ansible.builtin.{name}", message, separate, kind) from exc
 
     return call
 

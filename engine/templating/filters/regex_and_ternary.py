@@ -60,8 +60,13 @@ def regex_test(finder: str, name: str | None = None) -> Callable[..., bool]:
     """The ``match`` (finder "match") and ``search`` / ``regex`` (finder "search") tests, ``name``
     the test's when it is not the finder's."""
 
-    def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False) -> bool:
-        return guarded(("test", name or finder), "regex_test", finder, str(value), pattern,
+    def test(value: Any, pattern: str = "", ignorecase: bool = False, multiline: bool = False,
+             match_type: str | None = None) -> bool:
+        # the regex test's match_type names the re method ansible calls
+        method = finder if match_type is None else match_type
+        if method not in ("match", "fullmatch", "search"):
+            raise PluginFailure(f"ansible.builtin.{name or finder}", "'str' object is not callable", kind="test")
+        return guarded(("test", name or finder), "regex_test", method, str(value), pattern,
                        _flags(ignorecase, multiline))
 
     return test
