@@ -15,6 +15,7 @@ and, where ansible-core is installed, that the table is still what ansible gives
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import sys
@@ -143,8 +144,11 @@ def type_name(value: Any) -> str:
 
 
 def outcome(render: Callable[[str], Any], expression: str) -> dict[str, Any]:
+    # from the file system's root: a relative path's ``relpath`` reads the working directory, which
+    # must be the same where the table is recorded and where it is checked
     try:
-        value = render(expression)
+        with contextlib.chdir(Path(HERE.anchor)):
+            value = render(expression)
     except Exception as exc:  # noqa: BLE001 - the error is the outcome
         return {"error": str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__}
     return {"type": type_name(value), "value": repr(plain(value))}
