@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
+from engine.flow.host_classes import by_class
 from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
 from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
@@ -26,7 +27,7 @@ from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import check_mode, play_strategy
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
-from engine.variables.earlier_key import earlier_key, followed_names
+from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -134,7 +135,10 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
     sharing = _SharedOutcomes(plan, play_plan, task, signatures)
     sharing.removed, sharing.hosts = removed, chosen
     found: dict[str, HostOutcome] = {}
-    for host in chosen:
+    for place, host in enumerate(chosen):
+        if place == 1 and once_on is None and (by_classes := by_class(sharing, chosen[1:], conditions)) is not None:
+            found.update(by_classes)  # the other hosts, class by class (engine.flow.host_classes)
+            break
         first = once_on.get(host.name, host.name) if once_on is not None else host.name
         if once_on is not None and not play_plan.order_known:
             found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
@@ -255,6 +259,18 @@ class _SharedOutcomes:
                 self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
         return outcome
 
+    def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any] | None:
+        """The play's signatures by host for the names read, and what else tells hosts apart (which
+        plays they are in, when the tasks before set the names read alike on every host: None for
+        nothing), when a host's outcome is the one these find (engine.flow.host_classes); None when
+        more tells hosts apart."""
+        if not self.shared or self.names is None or self.rebound is not None or self._table is None:
+            return None
+        if not self.earlier:
+            return self._table, None
+        plays = earlier_classes(self.plan, self.play_plan, self.task, self.earlier)
+        return (self._table, plays) if plays is not None else None
+
     def _alike(self, keys: tuple[Any, ...]) -> HostOutcome | None:
         """A host whose own inventory level sets a name the task reads (``weight=3`` on its
         line) has a signature of its own; a host with the same values there has the same outcome,
@@ -274,6 +290,15 @@ class _SharedOutcomes:
         """The host's signature and value key (:func:`~engine.variables.report.inventory_keys`),
         with what else tells hosts apart for the names read (cached facts, ``group_names``),
         and its own levels; once per host and names for the play."""
+        found = self.entry(host)
+        if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
+            before = (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
+            found = (found[0] + before, (found[1][0], found[1][1] + before) if found[1] is not None else None, found[2])
+        return found
+
+    def entry(self, host: Host) -> tuple[Any, ...]:
+        """The host's signature, value key and own levels for the names read, as the inventory
+        and cached facts give them (not the tasks before): kept in the play's table."""
         from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
@@ -303,9 +328,6 @@ class _SharedOutcomes:
                 extra += (("inventory", inventory),)
             found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
             table[host.name] = found
-        if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
-            before = (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
-            found = (found[0] + before, (found[1][0], found[1][1] + before) if found[1] is not None else None, found[2])
         return found
 
 

@@ -7,7 +7,7 @@ tasks whole on each host.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.sources import RuntimeValue, _RuntimeResult
@@ -48,6 +48,22 @@ def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     return once_per_plays(follower, play_plan, host, task, 0, names, "earlier key",  # type: ignore[no-any-return]
                           lambda: _walked(follower, plan, play_plan, host, task, names))
+
+
+def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
+                    names: frozenset[str]) -> Callable[[Host], tuple[bool, ...]] | None:
+    """When :func:`earlier_key` is one walk for all the hosts in the same plays (the tasks before
+    set ``names`` alike on every host), what it depends on for a host: which of the plays so far
+    the host is in (hosts with equal answers get the same key, the same object); else None."""
+    from engine.variables.host_runtime import Follower, host_names, kept_uniform_walk, plays_before
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    if not kept_uniform_walk(follower, play_plan, task, 0, names):
+        return None
+    plays = [host_names(earlier) for earlier in plays_before(plan, play_plan, True)]
+    return lambda host: tuple(host.name in names for names in plays)
 
 
 def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,

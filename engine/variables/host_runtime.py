@@ -482,11 +482,7 @@ def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Ta
     (:func:`uniform_walk`); else ``host``'s own."""
     plan = follower.plan
     memo = _memo(play_plan)
-    uniform = memo.get(("uniform walk", id(task), occurrence, names))
-    if uniform is None or uniform[0] is not plan:
-        uniform = memo[("uniform walk", id(task), occurrence, names)] = (
-            plan, uniform_walk(follower, play_plan, task, names, occurrence))
-    if not uniform[1]:
+    if not kept_uniform_walk(follower, play_plan, task, occurrence, names):
         return walk()
     membership = tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True))
     key = (what, id(task), occurrence, names, membership)
@@ -494,6 +490,17 @@ def once_per_plays(follower: Follower, play_plan: PlayPlan, host: Host, task: Ta
     if kept is None or kept[0] is not plan:
         kept = memo[key] = (plan, walk())
     return kept[1]
+
+
+def kept_uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, occurrence: int,
+                      names: frozenset[str] | None) -> bool:
+    """:func:`uniform_walk`, once per task, run and names while the files stay the same."""
+    memo = _memo(play_plan)
+    uniform = memo.get(("uniform walk", id(task), occurrence, names))
+    if uniform is None or uniform[0] is not follower.plan:
+        uniform = memo[("uniform walk", id(task), occurrence, names)] = (
+            follower.plan, uniform_walk(follower, play_plan, task, names, occurrence))
+    return uniform[1]  # type: ignore[no-any-return]
 
 
 def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,

@@ -1,0 +1,56 @@
+"""The hosts of a task taken class by class: once a task's first reading (engine.flow.host_outcome's
+``_SharedOutcomes``) has said which names it reads, and the play's table of signatures for those
+names holds every host, the hosts with equal signatures are one class. A class's first host is
+planned as before (a reading, or an outcome shared from an earlier class by the values its own
+levels give); every other host of the class is given that host's outcome at once, which is what
+the host-by-host walk gives it (its signature finds the same outcome), without asking each host
+again for each task. Hosts are kept in their order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.flow.outcomes import HostOutcome
+    from engine.inventory.data import Host
+
+
+def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]]) -> dict[str, HostOutcome] | None:
+    """The outcomes of ``hosts`` (in order), one planning per class of equal signatures; None
+    when the hosts cannot be taken by class: the reading reads something each host answers on its
+    own (what earlier tasks set on it, its name)."""
+    found = sharing.class_table()
+    if found is None:
+        return None
+    firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
+    outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
+    return {host.name: outcomes[index] for host, index in zip(hosts, member_of, strict=True)}
+
+
+def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], plays: Callable[[Host], Any] | None,
+             entry: Callable[[Host], tuple[Any, ...]], hosts: list[Host]) -> tuple[list[int], list[int]]:
+    """The place of the first host of each class of equal signatures in ``table`` (in host
+    order), and each host's class; kept with the play's signatures for the tasks reading the same
+    names (``entry`` puts a host not in the table yet there, as the host-by-host walk would).
+    ``plays``: which plays so far a host is in, when that tells hosts apart too
+    (engine.variables.earlier_key.earlier_classes)."""
+    names = (plays is not None, *(host.name for host in hosts))
+    kept = signatures.setdefault(("host classes", id(table)), (table, {}))[1]
+    found = kept.get(names)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    index: dict[Any, int] = {}
+    firsts: list[int] = []
+    member_of: list[int] = []
+    for place, host in enumerate(hosts):
+        signature = (table.get(host.name) or entry(host))[0]
+        key = signature if plays is None else (signature, plays(host))
+        at = index.get(key)
+        if at is None:
+            at = index[key] = len(firsts)
+            firsts.append(place)
+        member_of.append(at)
+    kept[names] = found = (firsts, member_of)
+    return found
