@@ -18,8 +18,8 @@ from engine.flow.host_plan import plan_hosts  # noqa: E402
 from engine.flow.plan import RunOptions, make_plan  # noqa: E402
 
 
-def outcomes(root: Path) -> dict[tuple[str, str, str], tuple[str, str]]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
+def outcomes(root: Path, playbook: str = "site.yml") -> dict[tuple[str, str, str], tuple[str, str]]:
+    plan = make_plan(RunOptions(playbook=str(root / playbook), inventory=[str(root / "inventory.ini")]))
     return {(play.name, f"{task.name}:{task.line}", host): (outcome.outcome, outcome.reason)
             for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
 
@@ -135,3 +135,43 @@ def test_earlier_tasks_shared_changes_no_outcome(tmp_path: Path, monkeypatch: py
     assert {kind for kind, _ in shared.values()} >= {"runs", "skipped", "depends"}
     assert shared == alone
     assert read_shared * 3 < len(readings)
+
+
+SOME_PLAYS = """
+- name: a fact set alike on the hosts of one group
+  hosts: canary
+  gather_facts: false
+  tasks:
+    - {name: flag them, ansible.builtin.set_fact: {flagged: true}}
+- name: read on every host
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {name: read the flag, ansible.builtin.debug: {msg: f}, when: flagged is defined}
+"""
+
+
+def test_hosts_by_class_change_no_outcome(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task's hosts taken class by class (engine.flow.host_classes: equal signatures, and equal
+    plays when the tasks before set the names read alike) get what the host-by-host walk gives
+    each of them, reasons included, in the same order."""
+    from engine.flow import host_classes
+
+    generate(tmp_path, 40)
+    (tmp_path / "site.yml").write_text(EXTRA_PLAY + CHAINS + CHAINS.replace("hosts: all", "hosts: canary:lb"))
+    (tmp_path / "some.yml").write_text(SOME_PLAYS)  # no end_host before: one walk for the hosts in the same plays
+    monkeypatch.chdir(tmp_path)
+    taken = []
+    original = host_classes.by_class
+
+    def counted(*args: object) -> object:
+        found = original(*args)  # type: ignore[arg-type]
+        taken.append(found is not None and len({id(outcome) for outcome in found.values()}) < len(found))
+        return found
+
+    monkeypatch.setattr(host_outcome, "by_class", counted)
+    by_class = outcomes(tmp_path) | outcomes(tmp_path, "some.yml")
+    monkeypatch.setattr(host_outcome, "by_class", lambda *_args: None)  # each host in turn
+    walked = outcomes(tmp_path) | outcomes(tmp_path, "some.yml")
+    assert sum(taken) >= 5
+    assert list(by_class.items()) == list(walked.items())
