@@ -1,7 +1,7 @@
 """``playbook-ls plan`` on a generated fleet, beside ``ansible-playbook --list-hosts --list-tasks``
 on the same input, at several inventory sizes.
 
-    python bench/fleet.py [--hosts 2000 10000 50000] [--runs 1] [--no-ansible] [--keep DIR]
+    python bench/fleet.py [--hosts 2000 10000 50000] [--runs 1] [--no-ansible] [--keep DIR] [--looping-include]
 
 The fleet is what a deployment looks like: hosts in three datacenters and four tiers (12 groups,
 their parents per tier and per datacenter, ``prod``, ``canary``, ``db_primaries`` and ``lb``), each host
@@ -12,7 +12,9 @@ conditions on host and group variables), the database tier with ``serial: 10%`` 
 sorted`` (a loop over the primaries, `item != inventory_hostname`), the load balancers looping
 over their datacenter's web group with a condition on each backend's ``hostvars``, and a last
 play on ``all:!canary`` with a loop over ``groups[...]`` and a condition on ``hostvars`` of
-another host. No loop runs over a group as large as the fleet on every host of the fleet: that
+another host. ``--looping-include`` adds a sixth play on the web and lb hosts whose
+``include_tasks`` loops over a list from group_vars (``loop_var``), its tasks' conditions reading
+the item (read item by item). No loop runs over a group as large as the fleet on every host of the fleet: that
 is hosts x hosts for ansible's run too, and no fleet's playbook does it.
 
 Prints, per size, each tool's wall and CPU time and peak RSS, the ratio, and the task-host
@@ -152,8 +154,33 @@ ROLE_HANDLERS = """\
 """
 
 
-def generate(root: Path, hosts: int) -> None:
-    """Write the fleet's inventory, group_vars, host_vars, role and playbook under ``root``."""
+LOOPING_INCLUDE = """\
+- name: each backend port
+  hosts: web:lb
+  gather_facts: false
+  tasks:
+    - name: per port
+      ansible.builtin.include_tasks: port.yml
+      loop: "{{ backend_ports }}"
+      loop_control:
+        loop_var: port
+"""
+
+PORT_TASKS = """\
+- name: a port other than the web port
+  ansible.builtin.debug:
+    msg: "{{ port }}"
+  when: port != web_port | default(80) | int
+- name: the tls port where tls is on
+  ansible.builtin.debug:
+    msg: tls
+  when: port == 443 and web_tls | default(false) | bool
+"""
+
+
+def generate(root: Path, hosts: int, looping_include: bool = False) -> None:
+    """Write the fleet's inventory, group_vars, host_vars, role and playbook under ``root``; with
+    ``looping_include``, a sixth play whose include_tasks loops over a list from group_vars."""
     for sub in ("group_vars", "host_vars", "roles/webserver/tasks", "roles/webserver/handlers",
                 "roles/webserver/defaults"):
         (root / sub).mkdir(parents=True, exist_ok=True)
@@ -192,7 +219,12 @@ def generate(root: Path, hosts: int) -> None:
     (root / "roles/webserver/defaults/main.yml").write_text("web_packages: [nginx, certbot]\nweb_tls: false\n")
     (root / "roles/webserver/tasks/main.yml").write_text(ROLE_TASKS)
     (root / "roles/webserver/handlers/main.yml").write_text(ROLE_HANDLERS)
-    (root / "site.yml").write_text(PLAYBOOK)
+    (root / "site.yml").write_text(PLAYBOOK + (LOOPING_INCLUDE if looping_include else ""))
+    if looping_include:
+        (root / "port.yml").write_text(PORT_TASKS)
+        (root / "group_vars" / "lb.yml").write_text("backend_ports: [80, 443, 8080, 8443]\n")
+        (root / "group_vars" / "web.yml").write_text((root / "group_vars" / "web.yml").read_text() +
+                                                     "backend_ports: [80, 443]\n")
 
 
 def outcome_counts(out: bytes) -> dict[str, int]:
@@ -255,13 +287,15 @@ def main() -> int:
     parser.add_argument("--no-ansible", action="store_true", help="time playbook-ls only")
     parser.add_argument("--keep", type=Path, help="generate into (and keep) this directory")
     parser.add_argument("--hover-up-to", type=int, default=2000, help="time the hover's host summary up to this size")
+    parser.add_argument("--looping-include", action="store_true",
+                        help="add a play whose include_tasks loops over a list from group_vars (read item by item)")
     args = parser.parse_args()
     ansible, playbook_ls, pls_env = both_commands()
     env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "False", **pls_env}
     print(f"{'hosts':>7} {'tool':28} {'wall s':>8} {'cpu s':>8} {'rss MB':>8}")
     for hosts in args.hosts:
         root = (args.keep / str(hosts)) if args.keep else Path(tempfile.mkdtemp(prefix="fleet-bench-"))
-        generate(root, hosts)
+        generate(root, hosts, args.looping_include)
         ours = [*playbook_ls, "plan", "site.yml", "-i", "inventory.ini", "--format", "json"]
         theirs = [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts", "--list-tasks"]
         best: dict[str, tuple[float, float, int]] = {}
