@@ -161,6 +161,7 @@ def json_text(plays: list[Any]) -> str:
         return found
 
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
+    alike: dict[tuple[tuple[str, ...], int], str] = {}  # the same hosts all with one outcome object: one text
     for index, play in enumerate(plays):
         names = {host: json.dumps(host) + ": " for host in play.hosts}  # each host's key, written once
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
@@ -168,8 +169,14 @@ def json_text(plays: list[Any]) -> str:
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
-            hosts = ", ".join([(names.get(host) or json.dumps(host) + ": ") +
-                               (made.get(id(o)) or outcome(o)) for host, o in task.hosts.items()])
+            key = (tuple(task.hosts), id(next(iter(task.hosts.values()))))  \
+                if len(set(map(id, task.hosts.values()))) == 1 else None
+            hosts = alike.get(key) if key is not None else None
+            if hosts is None:
+                hosts = ", ".join([(names.get(host) or json.dumps(host) + ": ") +
+                                   (made.get(id(o)) or outcome(o)) for host, o in task.hosts.items()])
+                if key is not None:
+                    alike[key] = hosts  # the plays hold its outcome object meanwhile: its id is not reused
             tasks.append(f'{head[:-1]}, "hosts": {{{hosts}}}}}')
         lines.append(",\n".join(tasks))
         lines.append("]}" + ("," if index < len(plays) - 1 else ""))
