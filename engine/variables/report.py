@@ -539,26 +539,28 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
 
 def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
                  names: list[str] | None = None, occurrence: int = 0, item: int | None = None,
-                 outer: tuple[int, ...] = (), levels: tuple[list[Layer], dict[str, Any]] | None = None
-                 ) -> TaskVariables:
+                 outer: tuple[int, ...] = (), levels: tuple[list[Layer], dict[str, Any]] | None = None,
+                 items: list[Mapping[str, Any]] | None = None) -> TaskVariables:
     """The variables ``task`` of ``play_plan`` sees on ``host`` (``task`` None: the play's), at
     its ``occurrence``-th run (:func:`task_runs`), under the ``outer`` items of the looped includes
     around it (:func:`include_loop_runs`), at ``item`` of its own loop (None: the names the loop
     binds are said to be set per item). ``levels``: :func:`layers_at` of the same run, when a
-    caller asking for several lists of names in turn has it already (neither is changed here)."""
+    caller asking for several lists of names in turn has it already (neither is changed here);
+    ``items``: the loop's item variables worked out from those levels (each item's reading here)."""
     from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
     from engine.variables.host_runtime import facts_unknown
     from engine.variables.loop_vars import loop_names, loop_scopes
 
-    layers, magic = levels or layers_at(plan, play_plan, host, task, occurrence, outer)
+    levels = levels or layers_at(plan, play_plan, host, task, occurrence, outer)  # each item's too
+    layers, magic = levels
     raw = _raw_over(plan, play_plan, host, layers, magic)
     layers = [*layers, *_loop_layers(plan, play_plan, host, task, outer)]
     bound = loop_names(task) if task is not None else []
     if bound:
-        scopes = loop_scopes(task, static_templar(raw, magic))  # type: ignore[arg-type]
+        scopes = items if items is not None else loop_scopes(task, static_templar(raw, magic))  # type: ignore[arg-type]
         if isinstance(scopes, list) and item is None and 0 < len(scopes) <= ITEMS_SHOWN:
-            return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer, levels)
-                              for index in range(len(scopes))])
+            return _per_item([variables_at(plan, play_plan, host, task, names, occurrence, index, outer, levels,
+                                           scopes) for index in range(len(scopes))])
         if isinstance(scopes, list) and item is not None and item < len(scopes):
             layers.append(_loop_layer(task, scopes[item], item))  # type: ignore[arg-type]
         else:
