@@ -345,7 +345,7 @@ class Follower:
         by_name = {h.name: h for h in play_plan.hosts}
         order = self.order_of(play_plan.play)
         at = order.positions.get(id(task), [len(order.tasks)])[0]
-        enders = [done for done in order.tasks[:at] if _ends_host_task(done)]
+        enders = [done for _, done in _setters(order, at) if _ends_host_task(done)]
         for name in (name for name in batch if name in by_name):
             ends = [self._ends_host(play_plan, by_name[name], done) for done in enders]
             if True not in ends:
