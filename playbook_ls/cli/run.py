@@ -67,6 +67,14 @@ START_AT_TASK = ("playbook-ls's engine does not implement --start-at-task (ansib
                  "a pattern and skips the tasks before it, includes and handlers too)")
 
 
+def _engine_cannot(plan: Any, args: argparse.Namespace) -> list[Any]:
+    """What the bundled engine cannot run exactly: the plan's unknown modules, and the options it
+    does not implement (after the plan, whose includes may add modules)."""
+    from engine.run.preflight import unknown_module_problems
+
+    return [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]
+
+
 def _fail(message: str, code: int = EXIT_ERROR) -> int:
     print(f"playbook-ls: error: {message}", file=sys.stderr)
     return code
@@ -109,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.config import AnsibleConfig
     from engine.flow.plan import PlanError, RunOptions
     from engine.parsing.source import SourceCache
-    from engine.run.preflight import make_run_plan, unknown_module_problems
+    from engine.run.preflight import make_run_plan
 
     config = AnsibleConfig.load()
     if config.errors:  # ansible-playbook refuses such a value before it reads anything
@@ -152,10 +160,10 @@ def run(args: argparse.Namespace) -> int:
         mode = [name for name, on in (("check", options.check), ("diff", options.diff)) if on]
         sys.stdout.write(f"playbook: {plan.playbook.path}\n" + (f"mode: {', '.join(mode)}\n" if mode else "") + "\n"
                          + as_text(plan_hosts(plan)))
-        for task_problem in [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]:
+        for task_problem in _engine_cannot(plan, args):
             print(f"playbook-ls: warning: {task_problem}", file=sys.stderr)
         return 0
-    unknown = [*unknown_module_problems(plan), *([START_AT_TASK] if args.start_at_task else [])]
+    unknown = _engine_cannot(plan, args)
     if args.engine == "auto":
         from playbook_ls.features.ansible_runs import choose_engine, remote_hosts
 
