@@ -98,7 +98,7 @@ class Executor(TaskActions):
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
-        self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were
+        self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were warned of
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
