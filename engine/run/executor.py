@@ -21,7 +21,7 @@ from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome, is_failed
-from engine.run.censoring import no_log
+from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegation import (
     DELEGATED,
     DelegationError,
@@ -575,7 +575,7 @@ class Executor(TaskActions):
         missing = result.pop(MISSING_INCLUDE, None)
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
                              is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=plain_name(task, title), delegated=target, no_log=hidden,
+                             retry_name=plain_name(task, title), delegated=target, no_log=shown_no_log(hidden, result),
                              task=task, counted=missing is None, diff=_templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
