@@ -341,12 +341,14 @@ class Executor(TaskActions):
             if failed and has_rescue and not run.ended and not rescued:
                 rescued = True
                 run.rescue_depth.append(False)
-                failed = bool((yield from self._section(run, block.rescue)))
+                failed = bool((yield from self._section(run, [*self._carried(run, block, True), *block.rescue])))
                 run.rescue_depth.pop()
             if run.ended and not failed:
                 return failed
             run.rescue_depth.append(False)
-            always_failed = yield from self._section(run, block.always, not_entered=not failed)
+            always = [*self._carried(run, block, False), *block.always]
+            always_failed = yield from self._section(run, always, not_entered=not failed)
+            run.carried = []  # what an include in the always section left: the host's state is complete
             run.rescue_depth.pop()
             if always_failed is None and rescued:  # marked at the end of its rescue: the rescue
                 # failed, the always section runs from its start, then the host fails
@@ -377,6 +379,8 @@ class Executor(TaskActions):
                     return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
+                if failed and step.include_failed:  # the files it did include go to the rescue or always
+                    run.carried = list(step.blocks)
                 if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
                     # mark_host_failed: out of ansible_play_hosts at once, unless a rescue takes
                     # the failure (an always section, force_handlers' flush, still runs)
@@ -389,6 +393,13 @@ class Executor(TaskActions):
             if failed or run.ended:
                 return failed
         return False
+
+    def _carried(self, run: HostRun, block: Block, rescue: bool) -> list[Block]:
+        """What a looped include that failed on a missing file did include, for the section the
+        host goes to (add_tasks after mark_host_failed): the block's rescue, else its always;
+        none when the block has neither (the host's state is complete there)."""
+        carried, run.carried = run.carried, []
+        return carried if rescue or any(self._selectable(t) for t in _section_tasks(block.always)) else []
 
     def _ended_role(self, run: HostRun, task: Task) -> bool:
         """Whether ``meta: end_role`` leaves ``task`` out (every task up to its role's role_complete)."""
@@ -441,7 +452,7 @@ class Executor(TaskActions):
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
         for name in self._announce_includes():  # a looped include of a missing file fails its hosts
-            steps[name].outcome = Outcome("failed")
+            steps[name].outcome, steps[name].include_failed = Outcome("failed"), True
             self.callback.include_failed(title, name)
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
@@ -592,32 +603,10 @@ class Executor(TaskActions):
         return step
 
     def _announce_includes(self) -> list[str]:
-        """``v2_playbook_on_include`` once the task ran on every host: the included files as
-        ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
-        line and its hosts; a host that includes the same again starts another). A file that is
-        not there is an error instead, and its hosts fail: returns them."""
-        files: list[tuple[str, dict[str, Any], list[str], str | None]] = []
-        for host, path, special, missing in self.pending_includes:
-            start = 0
-            while True:
-                match = next((i for i in range(start, len(files)) if files[i][:2] == (path, special)), None)
-                if match is None:
-                    files.append((path, special, [host], missing))
-                    break
-                if host not in files[match][2]:
-                    files[match][2].append(host)
-                    break
-                start = match + 1
-        self.pending_includes.clear()
-        failed: list[str] = []
-        for path, special, hosts, missing in files:
-            if missing is not None:
-                self.callback.error(f"[ERROR]: {missing}\n\n")  # Display.error of the exception
-                failed += [host for host in hosts if host not in failed]
-                continue
-            label = special.get("_ansible_item_label", special.get("item"))
-            self.callback.included(path, hosts, label if label else None)
-        return failed
+        """The included files announced once the task ran on every host (engine.run.includes_announced)."""
+        from engine.run.includes_announced import announce_includes
+
+        return announce_includes(self.pending_includes, self.callback)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
