@@ -428,19 +428,15 @@ class Executor(TaskActions):
         is_meta = task.action in META
         if task.role is not None and id(task.role) not in self.warned_roles:
             self._warn_role_names(task.role)
-        for name in (name for name in names if name not in self.warned_hosts):  # get_vars of each host
-            self.warned_hosts.add(name)
-            layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
-            for warning in inventory_reserved_warnings(layers):
-                self.callback.warning(warning)
-        for warning in frame_var_warnings(task.chain):  # the task's and its blocks' vars, as get_vars
-            self.callback.warning(warning)
+        self._reserved_name_warnings(task, names[:1])
         # the strategy templates the name for the first host, except a meta task's
         title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
+        if not bypass and (not is_meta or task.args.get("_raw_params") in PER_HOST_META):
+            self._reserved_name_warnings(task, names[1:])  # the other hosts' get_vars, after the banner
         for name in names:
             if is_meta and task.args.get("_raw_params") not in PER_HOST_META and name != names[0]:
                 steps[name] = Step(task)  # the linear strategy runs it for the first host only
@@ -470,6 +466,19 @@ class Executor(TaskActions):
                 self.runs[name].failed = True
                 self.failed_hosts.add(name)
         return steps
+
+    def _reserved_name_warnings(self, task: Task, names: list[str]) -> None:
+        """The linear strategy's ``get_vars`` of each host in turn: its inventory variables' reserved
+        names (each host's first time), then those of the task's and its blocks' vars."""
+        if task.implicit and task.action in META and task.args.get("_raw_params") == "flush_handlers":
+            names = [name for name in names if not self.handlers.nothing_notified(name)]  # the iterator skips it
+        for name in (name for name in names if name not in self.warned_hosts):
+            self.warned_hosts.add(name)
+            layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
+            for warning in inventory_reserved_warnings(layers):
+                self.callback.warning(warning)
+        for warning in frame_var_warnings(task.chain) if names else ():
+            self.callback.warning(warning)
 
     def _run_once(self, task: Task, first: str) -> bool:
         from engine.run.run_once import run_once
