@@ -59,7 +59,7 @@ from engine.templating.finalize import (
     omitted,
     syntax_error,
 )
-from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
+from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
 from engine.templating.markers import first_undefined, handing_on, listing
 from engine.templating.plugin_reports import reporting
 from engine.templating.run_order import checked_item, checked_text, order_aware
@@ -589,8 +589,8 @@ class Templar:
             scope = own_copies(text, self._scope(env))
             if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
                 value = scope[name]
-                if not isinstance(value, Undefined):
-                    return value
+                if not isinstance(value, Undefined):  # a container some items of which failed fails whole
+                    return finalized(value) if isinstance(value, PartlyRendered) else value
             # a template file (overrides) and an expression are compiled without the escaping
             template = _compiled(env, "{{ " + text + " }}" if expression else text, expression,
                                  not expression and not overrides)
