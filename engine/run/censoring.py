@@ -26,9 +26,8 @@ def no_log(task: Task, templar: Templar) -> bool:
     """The task's effective ``no_log``, templated; a value that cannot be read masks the output,
     as ``update_result_no_log`` falls back to."""
     from engine.booleans import boolean
-    from engine.run.task_runner import keyword
 
-    value = keyword(task, "no_log")
+    value = getattr(task.effective("no_log"), "value", None)  # engine.run.task_runner.keyword
     if value is None:
         return False
     try:
