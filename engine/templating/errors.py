@@ -52,7 +52,7 @@ class PluginFailure(TemplateFailure):
     def __init__(self, plugin: str, message: str, separate: SeparateFailure | None = None,
                  kind: str = "filter") -> None:
         super().__init__(f"The {kind} plugin {plugin!r} failed: {message}")
-        self.plugin, self.separate = plugin, separate
+        self.plugin, self.separate, self.kind = plugin, separate, kind
 
 
 class RunTimeOnly(TemplateFailure):
