@@ -49,7 +49,7 @@ from engine.run.play_warnings import (
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, templated_diff, truth
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import SET, VariableManager
@@ -596,7 +596,7 @@ class Executor(TaskActions):
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
                              is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
                              retry_name=plain_name(task, title), delegated=target, no_log=shown_no_log(hidden, result),
-                             task=task, counted=missing is None, diff=_templated_diff(task, templar))
+                             task=task, counted=missing is None, diff=templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         for warning in [*(fact_warnings if looped else []), *register_warnings]:
@@ -678,31 +678,29 @@ class Executor(TaskActions):
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
-            hosts = [name for name in hosts if not self.runs[name].ended]
-            if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
-                continue
-            title = self._title(handler, hosts[0] if handler.action not in META else None)
-            self.callback.task_start(title, handler=True)
-            once = bool(hosts) and self._run_once(handler, hosts[0])
-            # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
-            for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
-                run = self.runs[name]
-                step = self._run_on_host(handler, run, title, handler=True, once=once)
-                if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
-                    self._finish_host(run, True)
-            self._announce_includes()
+            self._run_handler(handler, hosts)
 
-
-def _templated_diff(task: Task, templar: Templar) -> bool | None:
-    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
-    (the callback reads a written one itself), else None."""
-    value = keyword(task, "diff")
-    if not (isinstance(value, str) and "{" in value):
-        return None
-    try:
-        return truth(value, templar)
-    except TemplateFailure:
-        return None
+    def _run_handler(self, handler: Task, hosts: list[str]) -> None:
+        """One handler on its hosts; the tasks a handler's include loaded run next, as handlers
+        of the hosts that loaded them (the iterator inserts each included block's tasks there)."""
+        hosts = [name for name in hosts if not self.runs[name].ended]
+        if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
+            return
+        title = self._title(handler, hosts[0] if handler.action not in META else None)
+        self.callback.task_start(title, handler=True)
+        once = bool(hosts) and self._run_once(handler, hosts[0])
+        included: dict[int, tuple[Task, list[str]]] = {}
+        # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
+        for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
+            run = self.runs[name]
+            step = self._run_on_host(handler, run, title, handler=True, once=once)
+            if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
+                self._finish_host(run, True)
+            for task in (t for block in step.blocks for t in block.block if isinstance(t, Task)):
+                included.setdefault(id(task), (task, []))[1].append(name)
+        self._announce_includes()
+        for task, loaded_on in included.values():
+            self._run_handler(task, loaded_on)
 
 
 def _has_loop(task: Task) -> bool:

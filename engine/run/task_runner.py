@@ -367,3 +367,15 @@ def include_item_vars(task: Task, templar: Templar) -> dict[str, Any]:
         except TemplateFailure:
             pass
     return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
+
+
+def templated_diff(task: Task, templar: Templar) -> bool | None:
+    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
+    (the callback reads a written one itself), else None."""
+    value = keyword(task, "diff")
+    if not (isinstance(value, str) and "{" in value):
+        return None
+    try:
+        return truth(value, templar)
+    except TemplateFailure:
+        return None
