@@ -9,7 +9,7 @@ import operator as py_operator
 import re
 from typing import Any
 
-from engine.templating.errors import SeparateFailure
+from engine.templating.errors import SeparateFailure, VersionError
 
 OPERATORS = {
     "==": "eq", "=": "eq", "eq": "eq", "<": "lt", "lt": "lt", "<=": "le", "le": "le",
@@ -19,10 +19,6 @@ VERSION_TYPES = ("loose", "strict", "semver", "semantic", "pep440")
 
 _LOOSE_COMPONENT = re.compile(r"(\d+ | [a-z]+ | \.)", re.VERBOSE)
 _STRICT = re.compile(r"^(\d+) \. (\d+) (\. (\d+))? ([ab](\d+))?$", re.VERBOSE | re.ASCII)
-
-
-class VersionError(ValueError):
-    """What ansible raises as AnsibleFilterError: its message."""
 
 
 class HandledVersionError(SeparateFailure, VersionError):
