@@ -53,13 +53,15 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         for path in chosen:
             pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
             reviews.append(review_playbook(old_views[path], new_views[path], selections, pair, changed))
+        value_notes: list[str] = []
         if options.inventory:
             _add_value_changes(old, new, changed, [(old_views[p], new_views[p], r) for p, r in zip(chosen, reviews,
-                                                                                                strict=True)])
+                                                                                                strict=True)],
+                               value_notes)
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
-                      [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
+                      [*old.notes, *new.notes, *_inventory_notes(new_views, chosen), *value_notes],
                       {name: list(hosts) for name, hosts in groups.items()})
 
 
@@ -103,8 +105,9 @@ def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
 
 
 def _add_value_changes(old: Side, new: Side, changed: set[str],
-                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]]) -> None:
-    """The values that change at the tasks that read what a changed variables file sets."""
+                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]], notes: list[str]) -> None:
+    """The values that change at the tasks that read what a changed variables file sets;
+    ``notes`` receives the hosts whose values were not compared."""
     from engine.parsing.source import files_changed
     from playbook_ls.review.compare import matched
     from playbook_ls.review.values import affected_names, changed_names, compare_values, read_names, values_at
@@ -124,7 +127,7 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
         for one, view, keys in ((old, old_view, set(pairs)), (new, new_view, set(pairs.values()))):
             files_changed()  # the other side's files stand at the same paths
             with inside(one.root):
-                found.append(values_at(view, keys, affected))
+                found.append(values_at(view, keys, affected, notes if one is new else None))
         new_tasks = {task.key: task for play in new_view.plays for task in play.tasks}
         review.values = compare_values(found[0], found[1], pairs, new_tasks)
 
