@@ -37,7 +37,10 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
-        again = [path for path in wanted if playbooks or gone or new_views[path].reads & changed
+        # a changed inventory source reaches every playbook planned with it
+        inventory_changed = any(path == source or path.startswith(source + os.sep)
+                                for path in changed for source in inventories)
+        again = [path for path in wanted if playbooks or gone or inventory_changed or new_views[path].reads & changed
                  or new_views[path].problem]
         same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again], caches) if reuse \
             else set()
@@ -46,7 +49,7 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         old_views = {path: new_views[path] for path in again if path in same}
         old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root]))
         chosen = [path for path in wanted if path in old_views and
-                  (playbooks or _reaches(old_views[path], new_views[path], changed))]
+                  (playbooks or inventory_changed or _reaches(old_views[path], new_views[path], changed))]
         outcomes = _outcomes(old, new, changed, options, chosen, old_views, new_views, caches, reuse) \
             if options.inventory else {}
         reviews = []
@@ -106,17 +109,25 @@ def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
 
 def _add_value_changes(old: Side, new: Side, changed: set[str],
                        playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]], notes: list[str]) -> None:
-    """The values that change at the tasks that read what a changed variables file sets;
-    ``notes`` receives the hosts whose values were not compared."""
+    """The values that change at the tasks that read what a changed variables file or a changed
+    inventory source sets; ``notes`` receives the hosts whose values were not compared."""
     from engine.parsing.source import files_changed
     from playbook_ls.review.compare import matched
-    from playbook_ls.review.values import affected_names, changed_names, compare_values, read_names, values_at
+    from playbook_ls.review.values import (
+        affected_names,
+        changed_names,
+        compare_values,
+        inventory_names,
+        read_names,
+        values_at,
+    )
 
-    names = changed_names(old.root, new.root, changed)
-    if not names:
-        return
+    files_names = changed_names(old.root, new.root, changed)
     for old_view, new_view, review in playbooks:
         if old_view.plan is None or new_view.plan is None:
+            continue
+        names = files_names | inventory_names(old_view.plan, new_view.plan)
+        if not names:
             continue
         affected = affected_names([old.root, new.root], old_view.reads | new_view.reads, names)
         pairs = matched(old_view, new_view)

@@ -51,6 +51,22 @@ def changed_names(old_root: str, new_root: str, changed: set[str]) -> set[str]:
     return names
 
 
+def inventory_names(old_plan: Any, new_plan: Any) -> set[str]:
+    """The names the two plans' inventories set differently on a host or a group (by type and
+    value) in their own lines (an ini host line, a YAML inventory's ``vars``); group_vars and
+    host_vars files are variables files, compared as such."""
+    from playbook_ls.review.reuse import ROOTED_NAMES, same_value
+
+    names: set[str] = set()
+    for kind in ("hosts", "groups"):
+        before, after = getattr(old_plan.inventory.data, kind), getattr(new_plan.inventory.data, kind)
+        for name in before.keys() & after.keys():  # a host or group added or removed shows in the outcomes
+            was, now = before[name].vars, after[name].vars
+            names |= {str(key) for key in was.keys() | now.keys()
+                      if key not in was or key not in now or not same_value(was[key], now[key])}
+    return names - ROOTED_NAMES  # the revision's directory: not a change
+
+
 def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
               notes: list[str] | None = None) -> dict[TaskKey, dict[str, dict[str, str]]]:
     """For each task of ``keys``, on each host of its play: the value (with where it comes from)
@@ -90,7 +106,9 @@ def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict
         if old_key not in before or new_key not in after:
             continue
         for host, now in after[new_key].items():
-            was = before[old_key].get(host, {})
+            was = before[old_key].get(host)
+            if was is None:  # not a host of the play before (the outcomes say so), or not compared
+                continue
             for name in sorted(set(now) | set(was)):
                 old_text, new_text = was.get(name, "undefined"), now.get(name, "undefined")
                 if old_text == new_text:
