@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from review_cases import SIDES
+from review_cases import SIDES, review_json
 
 from playbook_ls.review import value_classes
 
@@ -85,17 +85,6 @@ def _project(root: Path) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _review(old: Path, new: Path) -> str:
-    from engine.flow.plan import RunOptions
-    from engine.parsing.source import files_changed
-    from playbook_ls.review.build import build_review
-    from playbook_ls.review.report import as_json
-
-    files_changed()
-    review = build_review(str(old), str(new), [], RunOptions(playbook="", inventory=["hosts.ini"]), None, str(new))
-    return as_json(review).replace(str(old), "OLD").replace(str(new), "NEW")
-
-
 @pytest.mark.parametrize("change", [
     ("group_vars/web.yml", "tier: front", "tier: edge"),
     ("group_vars/all.yml", "ports: [1, 2]", "ports: [3]"),
@@ -123,10 +112,10 @@ def test_values_read_by_class_are_those_read_host_by_host(tmp_path: Path, monkey
         return original(self, host)  # type: ignore[arg-type]
 
     monkeypatch.setattr(value_classes.TaskValues, "_reading", counted)
-    by_class = _review(tmp_path / "old", tmp_path / "new")
+    by_class = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     shared_readings = len(readings)
     monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
-    host_by_host = _review(tmp_path / "old", tmp_path / "new")
+    host_by_host = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     assert by_class == host_by_host
     assert '"values"' in by_class and '"before"' in by_class  # the change shows as values that change
     assert shared_readings < len(readings)  # classes were shared: fewer readings than hosts × tasks
@@ -143,5 +132,5 @@ def test_hosts_past_the_ones_read_alone_are_named_in_a_note(tmp_path: Path, monk
     (tmp_path / "new/group_vars/all.yml").write_text(changed)
     monkeypatch.chdir(tmp_path / "new")
     monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
-    review = _review(tmp_path / "old", tmp_path / "new")
+    review = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     assert f"values at task 'through a chain' compared on 5 of {HOSTS} hosts" in review
