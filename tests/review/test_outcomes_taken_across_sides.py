@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from review_cases import SIDES, review_json
+from review_cases import SIDES, review_json, write_tree
 
 from engine.flow import outcome_log
 
@@ -65,17 +65,10 @@ DEFAULTS = "app_mode: 'on'\napp_port: 8080\napp_port_note: \"{{ app_port }}\"\n"
 
 
 def _project(root: Path) -> None:
-    (root / "group_vars").mkdir(parents=True)
-    (root / "roles/app/tasks").mkdir(parents=True)
-    (root / "roles/app/defaults").mkdir(parents=True)
-    (root / "hosts.ini").write_text(INVENTORY)
-    (root / "group_vars/web.yml").write_text("level: high\n")
-    (root / "group_vars/db.yml").write_text("level: low\nunread: 1\n")
-    (root / "group_vars/all.yml").write_text("settings_name: settings\n")
-    (root / "settings.yml").write_text("setting: a\n")
-    (root / "roles/app/tasks/main.yml").write_text(ROLE_TASKS)
-    (root / "roles/app/defaults/main.yml").write_text(DEFAULTS)
-    (root / "site.yml").write_text(PLAYBOOK)
+    write_tree(root, {"hosts.ini": INVENTORY, "group_vars/web.yml": "level: high\n",
+                      "group_vars/db.yml": "level: low\nunread: 1\n", "group_vars/all.yml": "settings_name: settings\n",
+                      "settings.yml": "setting: a\n", "roles/app/tasks/main.yml": ROLE_TASKS,
+                      "roles/app/defaults/main.yml": DEFAULTS, "site.yml": PLAYBOOK})
 
 
 CONDITIONED = ["app : role task", "app : by the port", "heavy", "by level", "by remembered", "by another host",

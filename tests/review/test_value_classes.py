@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from review_cases import SIDES, review_json
+from review_cases import SIDES, review_json, write_tree
 
 from playbook_ls.review import value_classes
 
@@ -68,21 +68,15 @@ GROUP_ALL = ("tier: base\nports: [1, 2]\nchain_a: \"{{ chain_b }}\"\nchain_b: \"
 
 
 def _project(root: Path) -> None:
-    for folder in ("group_vars", "host_vars", "roles/app/tasks", "roles/app/defaults"):
-        (root / folder).mkdir(parents=True)
     lines = ["[web]", *(f"h{n:02d}" + (f" weight={n % 3}" if n % 2 else "") for n in range(0, HOSTS, 2)),
              "[db]", *(f"h{n:02d}" + (f" weight={n % 3}" if n % 2 else "") for n in range(1, HOSTS, 2)),
              "[canary]", "h03", "h04"]
-    (root / "hosts.ini").write_text("\n".join(lines) + "\n")
-    (root / "group_vars/all.yml").write_text(GROUP_ALL)
-    (root / "group_vars/web.yml").write_text("tier: front\nports: [80, 443]\nremember: true\n")
-    (root / "group_vars/db.yml").write_text("tier: data\n")
-    (root / "group_vars/canary.yml").write_text("weight: 5\n")
-    (root / "host_vars/h07.yml").write_text("tier: special\nweight: 7\n")
-    (root / "host_vars/h20.yml").write_text("weight: 1\nports: [1]\nhost_note: twenty\n")
-    (root / "roles/app/tasks/main.yml").write_text(ROLE_TASKS)
-    (root / "roles/app/defaults/main.yml").write_text(DEFAULTS)
-    (root / "site.yml").write_text(PLAYBOOK)
+    write_tree(root, {
+        "hosts.ini": "\n".join(lines) + "\n", "group_vars/all.yml": GROUP_ALL,
+        "group_vars/web.yml": "tier: front\nports: [80, 443]\nremember: true\n", "group_vars/db.yml": "tier: data\n",
+        "group_vars/canary.yml": "weight: 5\n", "host_vars/h07.yml": "tier: special\nweight: 7\n",
+        "host_vars/h20.yml": "weight: 1\nports: [1]\nhost_note: twenty\n", "roles/app/tasks/main.yml": ROLE_TASKS,
+        "roles/app/defaults/main.yml": DEFAULTS, "site.yml": PLAYBOOK})
 
 
 @pytest.mark.parametrize("change", [
