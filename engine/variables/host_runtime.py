@@ -25,6 +25,7 @@ from engine.loading import keywords as kw
 from engine.loading.keywords import META
 from engine.parsing.source import files_state
 from engine.span import YMap
+from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
@@ -140,25 +141,8 @@ class Follower:
         each as the whole walk gives it: the tasks that set none of them are passed over."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
-            member = host.name in host_names(earlier)
-            rescued = self._rescued(earlier, host, None) if member and names is None else []
-            order = self.order_of(earlier.play)
-            ended: bool | str = False
-            for at, done in _setters(order, len(order.tasks), names):
-                if not self._selected(earlier, done):
-                    continue
-                ended = ended or (member and self._ends_host(earlier, host, done))
-                if ended is True and not self._given_by_another(earlier, host, done):
-                    continue
-                ran = self._ran(earlier, host, done, None) if member else True
-                if ran is not False and done.handler and member:
-                    ran = self._planned_ran(earlier, host, done, _occurrence(order, done, at), ran)
-                if ran is not False:
-                    effects += [_maybe(found, ended or ran) for _, found in
-                                self._runs_on(earlier, host, done, (), [], member,
-                                              occurrence=_occurrence(order, done, at))]
-            effects.append(Effects(facts=rescued))
-        played = len(effects)
+            effects += played(self, earlier, host, names)  # once per host and play (engine.variables.earlier_walk)
+        after_plays = len(effects)
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -172,7 +156,10 @@ class Follower:
         ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
-        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names):
+        # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
+        walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
+        setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
+        for at, done in setters if walked is None else []:
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -195,8 +182,8 @@ class Follower:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
-        effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
-        effects[played:played] = batches_before
+        effects += walked if walked is not None else [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        effects[after_plays:after_plays] = batches_before
         if names is None:
             effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
