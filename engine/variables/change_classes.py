@@ -7,7 +7,7 @@ joins what that host joined, without its variables at the task being worked out 
 every task before it on the host: a fleet's hosts x tasks).
 
 A host's class key holds, for the names read: what the inventory says of them on the host (the
-levels that set them, :func:`engine.variables.report.inventory_keys`), what the tasks before set of
+levels that set them and their values, :func:`engine.variables.report.inventory_keys`), what the tasks before set of
 them on it (:func:`engine.variables.earlier_key.earlier_key`), its name and groups when read, its
 cached facts and whether the run gathers them, and the inventory the task
 reads (that of the host's batch). Hosts are not classed (each is templated) when a template reads
@@ -87,21 +87,49 @@ class HostClasses:
         self.names, self.earlier = names, frozenset(names & may_set)
         return True
 
-    def key(self, host: Host) -> Any:
-        from engine.variables.earlier_key import earlier_key
-        from engine.variables.host_runtime import cached_facts, facts_unknown
-        from engine.variables.report import host_at, inventory_keys, inventory_of
+    def key(self, host: Host) -> tuple[Any, ...]:
+        return tuple(part(self, host) for part in KEY_PARTS)
 
-        names = sorted(self.names - _IDENTITY - {"group_names"})
-        key: tuple[Any, ...] = (id(inventory_of(self.plan, self.play_plan, self.task, host.name)),
-                                inventory_keys(self.plan, self.play_plan, host, self.task, names)[0])
-        if self.names & _IDENTITY:
-            key += (("name", host.name),)
-        if "group_names" in self.names:
-            groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
-            key += (("groups", tuple(groups)),)
-        cached = cached_facts(self.plan).get(host.name)  # a cache file may hold names of any kind
-        key += (("facts", facts_unknown(self.plan, self.play_plan, host), cached.digest if cached else None),)
-        if self.earlier:
-            key += (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
-        return key
+
+def _inventory(classes: HostClasses, host: Host) -> Any:
+    """The inventory the task reads on the host (its batch's), and what its levels say of the names."""
+    from engine.variables.report import inventory_keys, inventory_of
+
+    names = sorted(classes.names - _IDENTITY - {"group_names"})
+    signature, values, _ = inventory_keys(classes.plan, classes.play_plan, host, classes.task, names)
+    # the values, each by its level: two hosts setting a name alike on their own lines are alike
+    return (id(inventory_of(classes.plan, classes.play_plan, classes.task, host.name)),
+            ("levels", signature) if values is None else ("values", values))
+
+
+def _name(classes: HostClasses, host: Host) -> Any:
+    return host.name if classes.names & _IDENTITY else None
+
+
+def _groups(classes: HostClasses, host: Host) -> Any:
+    from engine.variables.report import host_at
+
+    if "group_names" not in classes.names:
+        return None
+    return tuple(host_at(classes.plan, classes.play_plan, host, classes.task).get_magic_vars()["group_names"])
+
+
+def _facts(classes: HostClasses, host: Host) -> Any:
+    """Whether the run gathers the host's facts, and its cached ones (a cache file may hold names of
+    any kind)."""
+    from engine.variables.host_runtime import cached_facts, facts_unknown
+
+    cached = cached_facts(classes.plan).get(host.name)
+    return facts_unknown(classes.plan, classes.play_plan, host), cached.digest if cached else None
+
+
+def _earlier(classes: HostClasses, host: Host) -> Any:
+    from engine.variables.earlier_key import earlier_key
+
+    if not classes.earlier:
+        return None
+    return earlier_key(classes.plan, classes.play_plan, host, classes.task, classes.earlier)
+
+
+KEY_PARTS = (_inventory, _name, _groups, _facts, _earlier)
+"""What a host's class key is made of (tests leave each out in turn)."""
