@@ -52,18 +52,31 @@ _following = 0  # effects being followed now (one inside another's templar): the
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
-    from engine.flow.host_reading import runs_setup
-
-    for earlier in plays_before(plan, play_plan, including=True):
-        if gathers_facts(earlier.play):
-            reason = f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
-        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
-            reason = f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or clear_facts)"
-        else:
-            continue
+    for reason, earlier in _gathering(plan, play_plan):
         if host.name in host_names(earlier):
             return reason
     return None
+
+
+def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
+    """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
+    plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
+    from engine.flow.host_reading import runs_setup
+
+    plays = plays_before(plan, play_plan, including=True)
+    key = (id(plan), tuple(map(id, plays)))
+    kept = play_plan.__dict__.get("gathering")
+    if kept is not None and kept[0] == key and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
+    found = []
+    for earlier in plays:
+        if gathers_facts(earlier.play):
+            found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
+        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
+            found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
+                          "clear_facts)", earlier))
+    play_plan.__dict__["gathering"] = (key, plan, found, plays)
+    return found
 
 
 def host_names(play_plan: PlayPlan) -> frozenset[str]:
