@@ -20,11 +20,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.setters import host_names, maybe, occurrence, setters
+
 if TYPE_CHECKING:
     from engine.flow.plan import PlayPlan
     from engine.inventory.data import Host
-    from engine.variables.host_runtime import Follower
     from engine.variables.task_results import Effects
+
+Follower = Any  # engine.variables.host_runtime's, which calls here
 
 
 def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
@@ -37,11 +40,10 @@ def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
 
 def _kept(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...]) -> Any:
     """What is kept under ``key``, when it was kept for the same planned runs, hosts and plan."""
-    from engine.variables.host_runtime import _memo
 
     if getattr(follower.plan, "removals_pending", None) is not None:
         return None  # asking may plan the run: the planned runs would change meanwhile
-    kept = _memo(play_plan).get(key)
+    kept = follower.memo(play_plan).get(key)
     if kept is not None and kept[0] is getattr(play_plan, "planned_runs", None) and kept[1] is play_plan.hosts \
             and kept[2] is follower.plan:
         return kept[3]
@@ -49,16 +51,14 @@ def _kept(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...]) -> Any:
 
 
 def _keep(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...], planned: Any, value: Any) -> None:
-    from engine.variables.host_runtime import _memo
 
     if getattr(follower.plan, "removals_pending", None) is None and getattr(play_plan, "planned_runs", None) is planned:
-        _memo(play_plan)[key] = (planned, play_plan.hosts, follower.plan, value)
+        follower.memo(play_plan)[key] = (planned, play_plan.hosts, follower.plan, value)
 
 
 def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset[str] | None) -> list[Effects]:
     """What the whole of ``play_plan`` (a play before the reader's) set on ``host`` (for ``names``),
     the rescues' last."""
-    from engine.variables.host_runtime import _maybe, _occurrence, _setters, host_names
     from engine.variables.task_results import Effects
 
     key = _key(follower, play_plan, "played", host, names)
@@ -71,7 +71,7 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
     member = host.name in host_names(play_plan)
     rescued = follower._rescued(play_plan, host, None) if member and names is None else []  # noqa: SLF001
     ended: bool | str = False
-    for at, done in _setters(order, len(order.tasks), names):
+    for at, done in setters(order, len(order.tasks), names):
         if not follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
             continue
         ended = ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
@@ -79,11 +79,11 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
             continue
         ran = follower._ran(play_plan, host, done, None) if member else True  # noqa: SLF001
         if ran is not False and done.handler and member:
-            ran = follower._planned_ran(play_plan, host, done, _occurrence(order, done, at), ran)  # noqa: SLF001
+            ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
         if ran is not False:
-            effects += [_maybe(found, ended or ran) for _, found in
+            effects += [maybe(found, ended or ran) for _, found in
                         follower._runs_on(play_plan, host, done, (), [], member,  # noqa: SLF001
-                                          occurrence=_occurrence(order, done, at))]
+                                          occurrence=occurrence(order, done, at))]
     effects.append(Effects(facts=rescued))
     _keep(follower, play_plan, key, planned, effects)
     return effects
@@ -109,7 +109,6 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     """What the setters among the play's first ``before`` tasks set on ``host`` (for ``names``),
     in order, from the host's kept prefix; None when it cannot be told so (the caller walks)."""
     from engine.variables.block_runs import play_blocks
-    from engine.variables.host_runtime import _setters, host_names
 
     if play_blocks(play_plan.play).rescuing:
         return None  # whether a task ran depends on the reader's place in the blocks
@@ -118,7 +117,7 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     order = follower.order_of(play_plan.play)
     if prefix is None:
         planned = getattr(play_plan, "planned_runs", None)
-        prefix = _Prefix(_setters(order, len(order.tasks), names))
+        prefix = _Prefix(setters(order, len(order.tasks), names))
         _keep(follower, play_plan, key, planned, prefix)
     walked = len(prefix.places)
     if walked == len(prefix.setters) or prefix.setters[walked][0] >= before:
@@ -144,17 +143,16 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
 def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, member: bool, order: Any,
           at: int, done: Any) -> list[Effects]:
     """What the setter ``done`` (at ``at``) set on ``host``, after the walk so far."""
-    from engine.variables.host_runtime import _maybe, _occurrence
 
     prefix.ended = prefix.ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
     if prefix.ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
         return []
     ran: bool | str = True
     if done.handler and member:
-        ran = follower._planned_ran(play_plan, host, done, _occurrence(order, done, at), ran)  # noqa: SLF001
+        ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
     if ran is False:
         return []
     ended = prefix.ended
-    return [_maybe(found, ended or ran) for _, found in
+    return [maybe(found, ended or ran) for _, found in
             follower._runs_on(play_plan, host, done, (), [], member, upto_reader=True, reader=host,  # noqa: SLF001
-                              occurrence=_occurrence(order, done, at))]
+                              occurrence=occurrence(order, done, at))]
