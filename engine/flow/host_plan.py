@@ -116,6 +116,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     stopping: dict[str, tuple[str, bool]] = {}
     includes: dict[int, PlannedTask] = {}  # each include where it was last planned
     cleared: set[str] = set()  # failed hosts a clear_host_errors puts back in the later plays
+    forced: list[bool | None] | None = None  # the play's force_handlers, once asked
     heard = Notifications(play, includes)
     ended = Ended()
     blocks = PlayBlocks(play)
@@ -216,8 +217,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 continue
             if host in failed and not blocks.resumes(host):
                 # a host failed in an earlier play is not in this one, force_handlers or not
-                planned.hosts[host] = _after_failure(task, failed[host],
-                                                     force_handlers(plan, play) if host not in before else False)
+                if forced is None:
+                    forced = [force_handlers(plan, play)]  # the play's, once: it reads ansible.cfg
+                planned.hosts[host] = _after_failure(task, failed[host], forced[0] if host not in before else False)
                 if spreading and not failed[host][1] and host not in before and task_outcomes(  # it may go on, and fail
                         plan, play_plan, task, conditions, batches, signatures,
                         [h for h in play_plan.hosts if h.name == host], removed)[host].outcome in (DEPENDS, FAILS):

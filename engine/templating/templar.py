@@ -572,8 +572,8 @@ class Templar:
         from jinja2 import TemplateError, TemplateNotFound, TemplateRuntimeError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
-        if read_names.recording():
-            read_names.note_template(text, environment().parse)
+        if read_names.recording():  # an expression's names are those of it in {{ }}
+            read_names.note_template("{{ " + text + " }}" if expression else text, environment().parse)
 
         if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: plugins may warn
             with reporting(self.deprecate, self.lookups.warn if self.lookups is not None else None):

@@ -22,15 +22,20 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
-from engine.loading.keywords import META
 from engine.parsing.source import files_state
-from engine.span import YMap
+from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
+from engine.variables.setters import ends_host_task as _ends_host_task
+from engine.variables.setters import host_names, set_names
+from engine.variables.setters import maybe as _maybe
+from engine.variables.setters import occurrence as _occurrence
+from engine.variables.setters import sets_something as _sets_something
+from engine.variables.setters import setters as _setters
+from engine.variables.setters import unknown_layer as _unknown_layer
 from engine.variables.sources import (
     EARLIER_TASKS,
-    INCLUDE_VARS,
     SET_FACT,
     Layer,
     RuntimeValue,
@@ -46,32 +51,35 @@ if TYPE_CHECKING:
     from engine.loading.model import Play, Task
     from engine.templating.templar import Templar
 
-ADD_HOST, GROUP_BY = kw._family("add_host"), kw._family("group_by")
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
-    from engine.flow.host_reading import runs_setup
-
-    for earlier in plays_before(plan, play_plan, including=True):
-        if gathers_facts(earlier.play):
-            reason = f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)"
-        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
-            reason = f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or clear_facts)"
-        else:
-            continue
+    for reason, earlier in _gathering(plan, play_plan):
         if host.name in host_names(earlier):
             return reason
     return None
 
 
-def host_names(play_plan: PlayPlan) -> frozenset[str]:
-    """The names of the play's hosts, once per list of them (asked for each host of a fleet)."""
-    kept = play_plan.__dict__.get("host_names")
-    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
-        kept = play_plan.__dict__["host_names"] = (play_plan.hosts, len(play_plan.hosts),
-                                                   frozenset(h.name for h in play_plan.hosts))
-    return kept[2]
+def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
+    """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
+    plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
+    from engine.flow.host_reading import runs_setup
+
+    plays = plays_before(plan, play_plan, including=True)
+    key = (id(plan), tuple(map(id, plays)))
+    kept = play_plan.__dict__.get("gathering")
+    if kept is not None and kept[0] == key and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
+    found = []
+    for earlier in plays:
+        if gathers_facts(earlier.play):
+            found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
+        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
+            found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
+                          "clear_facts)", earlier))
+    play_plan.__dict__["gathering"] = (key, plan, found, plays)
+    return found
 
 
 def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
@@ -140,25 +148,8 @@ class Follower:
         each as the whole walk gives it: the tasks that set none of them are passed over."""
         effects: list[Effects] = []
         for earlier in plays_before(self.plan, play_plan):
-            member = host.name in host_names(earlier)
-            rescued = self._rescued(earlier, host, None) if member and names is None else []
-            order = self.order_of(earlier.play)
-            ended: bool | str = False
-            for at, done in _setters(order, len(order.tasks), names):
-                if not self._selected(earlier, done):
-                    continue
-                ended = ended or (member and self._ends_host(earlier, host, done))
-                if ended is True and not self._given_by_another(earlier, host, done):
-                    continue
-                ran = self._ran(earlier, host, done, None) if member else True
-                if ran is not False and done.handler and member:
-                    ran = self._planned_ran(earlier, host, done, _occurrence(order, done, at), ran)
-                if ran is not False:
-                    effects += [_maybe(found, ended or ran) for _, found in
-                                self._runs_on(earlier, host, done, (), [], member,
-                                              occurrence=_occurrence(order, done, at))]
-            effects.append(Effects(facts=rescued))
-        played = len(effects)
+            effects += played(self, earlier, host, names)  # once per host and play (engine.variables.earlier_walk)
+        after_plays = len(effects)
         order = self.order_of(play_plan.play)
         own_loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)] \
             if task is not None else []
@@ -172,7 +163,10 @@ class Follower:
         ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
-        for at, done in _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names):
+        # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
+        walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
+        setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
+        for at, done in setters if walked is None else []:
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -195,12 +189,16 @@ class Follower:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
                 effects += [_maybe(found, ended or ran) for _, found in runs]
-        effects += [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
-        effects[played:played] = batches_before
+        effects += walked if walked is not None else [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
+        effects[after_plays:after_plays] = batches_before
         if names is None:
             effects.append(Effects(facts=self._rescued(play_plan, host, before)))
         return [layer for found in effects for layer in found.included] + \
             [layer for found in effects for layer in found.facts]
+
+    def memo(self, play_plan: PlayPlan) -> dict[Any, Any]:
+        """What was followed on the play's hosts (engine.variables.earlier_walk keeps its walks there)."""
+        return _memo(play_plan)
 
     def _selected(self, play_plan: PlayPlan, task: Task) -> bool:
         """Whether the run's tag selection keeps ``task`` (``never`` too), and every include on the way
@@ -539,12 +537,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
     return True
 
 
-def _occurrence(order: Any, task: Task, at: int) -> int:
-    """Which run of ``task`` the one at place ``at`` of the play's order is."""
-    positions = order.positions.get(id(task), [])
-    return positions.index(at) if at in positions else 0
-
-
 def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
     """The play's ``serial`` batches (their hosts) that have run by the time ``reader`` reads: its
     own and those before (``earlier``: only those before); every batch for a host out of the play."""
@@ -589,51 +581,6 @@ def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> li
     if index is None:
         return [play_plan] if including else []
     return plays[: index + 1] if including else plays[:index]
-
-
-def _setters(order: Any, before: int, names: frozenset[str] | None = None) -> list[tuple[int, Task]]:
-    """The tasks among the first ``before`` of the play's ``order`` that set something or may end
-    the play for a host, each with its place (kept with the order until an include adds tasks to it);
-    with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
-    kept = getattr(order, "setters", None)
-    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
-        kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if _sets_something(task) or _ends_host_task(task)],
-                {})
-        order.setters = kept
-    if names is None:
-        return [(at, task) for at, task in kept[2] if at < before]
-    by_names = kept[3].get(names)
-    if by_names is None:
-        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if _ends_host_task(task) or
-                                     (found := set_names(task)) is None or not found.isdisjoint(names)]
-    return [(at, task) for at, task in by_names if at < before]
-
-
-def _ends_host_task(task: Task) -> bool:
-    return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
-
-
-def _maybe(effects: Effects, reason: bool | str) -> Effects:
-    """``effects`` as they are, or each value unknown (``reason``: a task before may have ended the
-    play for the host)."""
-    if not isinstance(reason, str):
-        return effects
-    return Effects([_unknown_layer(layer, reason) for layer in effects.included],
-                   [_unknown_layer(layer, reason) for layer in effects.facts], effects.delegated_to)
-
-
-def _sets_something(task: Task) -> bool:
-    data = task.data if isinstance(task.data, Mapping) else {}
-    return task.action in SET_FACT or task.action in INCLUDE_VARS or bool(data.get("register"))
-
-
-def _unknown_layer(layer: Layer, reason: str) -> Layer:
-    values = YMap()
-    for name in layer.values:
-        values[name] = RuntimeValue(reason)
-    values.key_spans.update(getattr(layer.values, "key_spans", {}))
-    return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
 
 
 class FollowedHostVars(HostVars):
@@ -697,24 +644,6 @@ class _EarlierValues(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(set().union(*(layer.values for layer in self._followed())))
-
-
-def set_names(task: Task) -> frozenset[str] | None:
-    """The variable names ``task`` may set on a host for the tasks after it (``register``,
-    ``set_fact``'s keys), None when they are not told (``include_vars``, a templated key) or it
-    changes the inventory (``add_host``, ``group_by``: groups and other hosts' variables)."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    found = {str(data["register"])} if data.get("register") else set()
-    if task.action in INCLUDE_VARS | ADD_HOST | GROUP_BY:
-        return None
-    if task.action in SET_FACT:
-        if not isinstance(task.args, Mapping):
-            return None
-        keys = [str(key) for key in task.args if key != "cacheable"]
-        if any("{" in key or "%" in key for key in keys):
-            return None
-        found.update(keys)
-    return frozenset(found)
 
 
 def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play], Any]) -> frozenset[str] | None:

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.run_settings import runs_once
 from engine.loading import keywords as kw
+from engine.templating.read_names import names_recorded
+from engine.variables.change_classes import HostClasses
 from engine.variables.loop_vars import loop_scopes
 from engine.variables.play_order import play_order
 
@@ -160,15 +162,24 @@ class Changes:
         if task.action in ADD_HOST or runs_once(task):
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
         joined: dict[str, int] = {}
+        classes = HostClasses(self.plan, play_plan, task) if task.action in GROUP_BY and len(hosts) > 1 else None
         for host in hosts:
-            templar = templar_at(self.plan, play_plan, host, task)
-            for scope in _runs(task, play_plan, templar):
-                here = templar.child(scope) if scope else templar
-                if task.action in GROUP_BY:
-                    group = _group_by(task, here, host, data)
-                    joined[group] = joined.get(group, 0) + 1
-                else:
-                    _add_host(task, here, data)
+            groups = classes.joined(host) if classes is not None else None
+            if groups is None:
+                with names_recorded() as read:
+                    templar = templar_at(self.plan, play_plan, host, task)
+                    read.clear()  # the host's variables at the task are worked out: what the task's templates read
+                    if task.action in GROUP_BY:
+                        groups = [_group_key(task, templar.child(scope) if scope else templar)
+                                  for scope in _runs(task, play_plan, templar)]
+                    else:
+                        for scope in _runs(task, play_plan, templar):
+                            _add_host(task, templar.child(scope) if scope else templar, data)
+                if classes is not None:
+                    classes.add(host, read, groups)
+            for key, parents in groups or ():
+                group = _group_by(key, parents, host, data)
+                joined[group] = joined.get(group, 0) + 1
         racy.update(group for group, count in joined.items() if count > 1)
         for group in racy:  # the task that first put hosts in it as their results came in
             self.racy_tasks.setdefault(group, task.display_name())
@@ -201,7 +212,8 @@ def _template(templar: Templar, value: Any) -> Any:
         raise _Unknown from exc
 
 
-def _group_by(task: Task, templar: Templar, host: Host, data: InventoryData) -> str:
+def _group_key(task: Task, templar: Templar) -> tuple[str, list[Any]]:
+    """The group a run of ``task`` (a group_by) puts its host in, and that group's parents."""
     args = task.args if isinstance(task.args, Mapping) else {}
     key = _template(templar, args.get("key"))
     parents = _template(templar, args.get("parents", ["all"]))
@@ -210,6 +222,10 @@ def _group_by(task: Task, templar: Templar, host: Host, data: InventoryData) -> 
     parents = [parents] if isinstance(parents, str) else parents
     if not isinstance(parents, list):
         raise _Unknown
+    return key, parents
+
+
+def _group_by(key: str, parents: list[Any], host: Host, data: InventoryData) -> str:
     group = data.add_group(key.replace(" ", "-"))
     for parent in [str(name).replace(" ", "-") for name in parents]:
         data.add_group(parent)

@@ -1,0 +1,135 @@
+"""The hosts of a ``group_by`` task taken class by class (engine.variables.inventory_changes): the
+group a host joins is what the task's ``key``, ``parents``, loop and conditions give with the host's
+variables at the task, so two hosts whose variables agree on every name those templates read (and
+the templates of the values they read, in turn) join the same groups. The first host of a class
+is templated as before, with the names its templates read recorded; every other host of the class
+joins what that host joined, without its variables at the task being worked out again (that walks
+every task before it on the host: a fleet's hosts x tasks).
+
+A host's class key holds, for the names read: what the inventory says of them on the host (the
+levels that set them and their values, :func:`engine.variables.report.inventory_keys`), what the tasks before set of
+them on it (:func:`engine.variables.earlier_key.earlier_key`), its name and groups when read, its
+cached facts and whether the run gathers them, and the inventory the task
+reads (that of the host's batch). Hosts are not classed (each is templated) when a template reads
+variables by a computed name (``vars``, ``hostvars``, a lookup), the play's host lists, what a
+rescue sets, names the tasks before set in ways not told, or when vars_files, merged hashes or a
+looping include make values differ otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.templating.read_names import READS_ALL
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+
+SHARING = True
+"""Whether hosts are taken class by class (tests compare the plan with and without)."""
+
+_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short"})
+_UNCLASSED = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts", "ansible_play_hosts_all",
+                        "vars", "hostvars", "ansible_failed_task", "ansible_failed_result", READS_ALL})
+"""Read per host in ways the key does not tell: no classes for a task whose templates read one."""
+
+
+class HostClasses:
+    """The class keys of one ``group_by`` task's hosts, for the names its first readings read."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task) -> None:
+        from engine.flow.host_reading import per_host_vars_files
+        from engine.variables.loop_vars import includer_loops
+        from engine.variables.play_order import play_order
+
+        self.plan, self.play_plan, self.task = plan, play_plan, task
+        self.names: frozenset[str] = frozenset()
+        self.earlier: frozenset[str] = frozenset()
+        self.by_key: dict[Any, Any] = {}
+        self.firsts: list[tuple[Host, Any]] = []
+        """Each class's first host and what it joined, to key again when more names are read."""
+        self.usable = SHARING and not per_host_vars_files(play_plan) and not plan.inventory.data.merge_hashes \
+            and not any(includer_loops(include) for include in play_order(play_plan.play).includers.get(id(task), []))
+
+    def joined(self, host: Host) -> Any:
+        """What the class of ``host`` joined, None when no host of its class was templated yet."""
+        if not self.usable or not self.firsts:
+            return None
+        return self.by_key.get(self.key(host))
+
+    def add(self, host: Host, read: set[str], joined: Any) -> None:
+        """``host`` was templated, its templates reading ``read``, and joined ``joined``."""
+        if not self.usable:
+            return
+        if read & _UNCLASSED:
+            self.usable = False
+            return
+        names = self.names | read
+        if names != self.names:
+            if not self._names(names):
+                self.usable = False
+                return
+            # a key on more names tells at least as much: the classes so far, keyed again
+            self.by_key = {self.key(first): found for first, found in self.firsts}
+        self.firsts.append((host, joined))
+        self.by_key.setdefault(self.key(host), joined)
+
+    def _names(self, names: frozenset[str]) -> bool:
+        from engine.variables.earlier_key import NOT_FOLLOWED
+        from engine.variables.host_runtime import names_set_before
+        from engine.variables.play_order import play_order
+
+        may_set = names_set_before(self.plan, self.play_plan, play_order)
+        if may_set is None or names & NOT_FOLLOWED:
+            return False
+        self.names, self.earlier = names, frozenset(names & may_set)
+        return True
+
+    def key(self, host: Host) -> tuple[Any, ...]:
+        return tuple(part(self, host) for part in KEY_PARTS)
+
+
+def _inventory(classes: HostClasses, host: Host) -> Any:
+    """The inventory the task reads on the host (its batch's), and what its levels say of the names."""
+    from engine.variables.report import inventory_keys, inventory_of
+
+    names = sorted(classes.names - _IDENTITY - {"group_names"})
+    signature, values, _ = inventory_keys(classes.plan, classes.play_plan, host, classes.task, names)
+    # the values, each by its level: two hosts setting a name alike on their own lines are alike
+    return (id(inventory_of(classes.plan, classes.play_plan, classes.task, host.name)),
+            ("levels", signature) if values is None else ("values", values))
+
+
+def _name(classes: HostClasses, host: Host) -> Any:
+    return host.name if classes.names & _IDENTITY else None
+
+
+def _groups(classes: HostClasses, host: Host) -> Any:
+    from engine.variables.report import host_at
+
+    if "group_names" not in classes.names:
+        return None
+    return tuple(host_at(classes.plan, classes.play_plan, host, classes.task).get_magic_vars()["group_names"])
+
+
+def _facts(classes: HostClasses, host: Host) -> Any:
+    """Whether the run gathers the host's facts, and its cached ones (a cache file may hold names of
+    any kind)."""
+    from engine.variables.host_runtime import cached_facts, facts_unknown
+
+    cached = cached_facts(classes.plan).get(host.name)
+    return facts_unknown(classes.plan, classes.play_plan, host), cached.digest if cached else None
+
+
+def _earlier(classes: HostClasses, host: Host) -> Any:
+    from engine.variables.earlier_key import earlier_key
+
+    if not classes.earlier:
+        return None
+    return earlier_key(classes.plan, classes.play_plan, host, classes.task, classes.earlier)
+
+
+KEY_PARTS = (_inventory, _name, _groups, _facts, _earlier)
+"""What a host's class key is made of (tests leave each out in turn)."""

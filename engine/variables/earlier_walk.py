@@ -1,0 +1,158 @@
+"""The walk of the tasks before a task on one host (engine.variables.host_runtime's
+``Follower.earlier_layers``), kept per host: a fleet's hosts each read what the tasks before set at
+many tasks, and what a task sets is itself templated with what the tasks before it set, so walking
+from the play's start at each would cost tasks x tasks per host.
+
+- What a whole earlier play set on a host is the same for every task after it: walked once per
+  host (:func:`played`).
+- In the reader's own play, the walk up to a task is the walk up to the task before it, one more
+  setter on: kept as a prefix that grows (:func:`own_play`), when nothing in the walk depends on
+  which task reads (no ``rescue`` in the play, no looping include around the reader, not another
+  batch's reader). A reading asked for while the prefix is growing, past where it has got to, walks
+  from the start as before.
+
+Each is kept while the play's tasks, hosts and planned runs stay the same (and the files: the
+follower's memo).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING, Any
+
+from engine.variables.setters import host_names, maybe, occurrence, setters
+
+if TYPE_CHECKING:
+    from engine.flow.plan import PlayPlan
+    from engine.inventory.data import Host
+    from engine.variables.task_results import Effects
+
+Follower = Any  # engine.variables.host_runtime's, which calls here
+
+
+def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
+         names: frozenset[str] | None) -> tuple[Any, ...]:
+    order = follower.order_of(play_plan.play)
+    planned = getattr(play_plan, "planned_runs", None)
+    return (what, host.name, names, len(order.tasks), id(play_plan.hosts), len(play_plan.hosts), id(planned),
+            id(follower.plan.inventory), id(follower.plan))
+
+
+def _kept(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...]) -> Any:
+    """What is kept under ``key``, when it was kept for the same planned runs, hosts and plan."""
+
+    if getattr(follower.plan, "removals_pending", None) is not None:
+        return None  # asking may plan the run: the planned runs would change meanwhile
+    kept = follower.memo(play_plan).get(key)
+    if kept is not None and kept[0] is getattr(play_plan, "planned_runs", None) and kept[1] is play_plan.hosts \
+            and kept[2] is follower.plan:
+        return kept[3]
+    return None
+
+
+def _keep(follower: Follower, play_plan: PlayPlan, key: tuple[Any, ...], planned: Any, value: Any) -> None:
+
+    if getattr(follower.plan, "removals_pending", None) is None and getattr(play_plan, "planned_runs", None) is planned:
+        follower.memo(play_plan)[key] = (planned, play_plan.hosts, follower.plan, value)
+
+
+def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset[str] | None) -> list[Effects]:
+    """What the whole of ``play_plan`` (a play before the reader's) set on ``host`` (for ``names``),
+    the rescues' last."""
+    from engine.variables.task_results import Effects
+
+    key = _key(follower, play_plan, "played", host, names)
+    kept = _kept(follower, play_plan, key)
+    if kept is not None:
+        return kept  # type: ignore[no-any-return]
+    planned = getattr(play_plan, "planned_runs", None)
+    order = follower.order_of(play_plan.play)
+    effects: list[Effects] = []
+    member = host.name in host_names(play_plan)
+    rescued = follower._rescued(play_plan, host, None) if member and names is None else []  # noqa: SLF001
+    ended: bool | str = False
+    for at, done in setters(order, len(order.tasks), names):
+        if not follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
+            continue
+        ended = ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
+        if ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
+            continue
+        ran = follower._ran(play_plan, host, done, None) if member else True  # noqa: SLF001
+        if ran is not False and done.handler and member:
+            ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
+        if ran is not False:
+            effects += [maybe(found, ended or ran) for _, found in
+                        follower._runs_on(play_plan, host, done, (), [], member,  # noqa: SLF001
+                                          occurrence=occurrence(order, done, at))]
+    effects.append(Effects(facts=rescued))
+    _keep(follower, play_plan, key, planned, effects)
+    return effects
+
+
+class _Prefix:
+    """The walk of a play's setters on one host so far: how many were walked, what each had set
+    by then, and whether a task on the way ended the play for the host."""
+
+    __slots__ = ("busy", "effects", "ended", "lengths", "places", "setters")
+
+    def __init__(self, setters: list[tuple[int, Any]]) -> None:
+        self.setters = setters
+        self.places: list[int] = []
+        self.lengths: list[int] = []
+        self.effects: list[Effects] = []
+        self.ended: bool | str = False
+        self.busy = False
+
+
+def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
+             names: frozenset[str] | None) -> list[Effects] | None:
+    """What the setters among the play's first ``before`` tasks set on ``host`` (for ``names``),
+    in order, from the host's kept prefix; None when it cannot be told so (the caller walks)."""
+    from engine.variables.block_runs import play_blocks
+
+    if play_blocks(play_plan.play).rescuing:
+        return None  # whether a task ran depends on the reader's place in the blocks
+    key = _key(follower, play_plan, "own play", host, names)
+    prefix = _kept(follower, play_plan, key)
+    order = follower.order_of(play_plan.play)
+    if prefix is None:
+        planned = getattr(play_plan, "planned_runs", None)
+        prefix = _Prefix(setters(order, len(order.tasks), names))
+        _keep(follower, play_plan, key, planned, prefix)
+    walked = len(prefix.places)
+    if walked == len(prefix.setters) or prefix.setters[walked][0] >= before:
+        return prefix.effects[:prefix.lengths[bisect_left(prefix.places, before) - 1]] \
+            if prefix.places and prefix.places[0] < before else []
+    if prefix.busy:
+        return None  # asked past the prefix while it grows: the caller walks from the start
+    member = host.name in host_names(play_plan)
+    prefix.busy = True
+    try:
+        for at, done in prefix.setters[walked:]:
+            if at >= before:
+                break
+            if follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
+                prefix.effects += _step(follower, play_plan, host, prefix, member, order, at, done)
+            prefix.places.append(at)
+            prefix.lengths.append(len(prefix.effects))
+    finally:
+        prefix.busy = False
+    return prefix.effects[:prefix.lengths[-1]] if prefix.places else []
+
+
+def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, member: bool, order: Any,
+          at: int, done: Any) -> list[Effects]:
+    """What the setter ``done`` (at ``at``) set on ``host``, after the walk so far."""
+
+    prefix.ended = prefix.ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
+    if prefix.ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
+        return []
+    ran: bool | str = True
+    if done.handler and member:
+        ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
+    if ran is False:
+        return []
+    ended = prefix.ended
+    return [maybe(found, ended or ran) for _, found in
+            follower._runs_on(play_plan, host, done, (), [], member, upto_reader=True, reader=host,  # noqa: SLF001
+                              occurrence=occurrence(order, done, at))]

@@ -1,0 +1,99 @@
+"""The steps of the walk of the tasks before a task on a host (engine.variables.host_runtime and
+engine.variables.earlier_walk share them): which tasks set something or may end the play for a
+host, the names each may set, which run of a task a place in the play's order is, and what a task
+set made unknown when a task before may have ended the play for the host."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
+from engine.loading.keywords import META
+from engine.span import YMap
+from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
+from engine.variables.task_results import Effects
+
+if TYPE_CHECKING:
+    from engine.flow.plan import PlayPlan
+    from engine.loading.model import Task
+
+ADD_HOST, GROUP_BY = kw._family("add_host"), kw._family("group_by")
+
+
+def host_names(play_plan: PlayPlan) -> frozenset[str]:
+    """The names of the play's hosts, once per list of them (asked for each host of a fleet)."""
+    kept = play_plan.__dict__.get("host_names")
+    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
+        kept = play_plan.__dict__["host_names"] = (play_plan.hosts, len(play_plan.hosts),
+                                                   frozenset(h.name for h in play_plan.hosts))
+    return kept[2]
+
+
+def occurrence(order: Any, task: Task, at: int) -> int:
+    """Which run of ``task`` the one at place ``at`` of the play's order is."""
+    positions = order.positions.get(id(task), [])
+    return positions.index(at) if at in positions else 0
+
+
+def setters(order: Any, before: int, names: frozenset[str] | None = None) -> list[tuple[int, Task]]:
+    """The tasks among the first ``before`` of the play's ``order`` that set something or may end
+    the play for a host, each with its place (kept with the order until an include adds tasks to it);
+    with ``names``, only those that may set one of them (:func:`set_names`) or end the play."""
+    kept = getattr(order, "setters", None)
+    if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
+        kept = (order.tasks, len(order.tasks),
+                [(at, task) for at, task in enumerate(order.tasks) if sets_something(task) or ends_host_task(task)],
+                {})
+        order.setters = kept
+    if names is None:
+        return [(at, task) for at, task in kept[2] if at < before]
+    by_names = kept[3].get(names)
+    if by_names is None:
+        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if ends_host_task(task) or
+                                     (found := set_names(task)) is None or not found.isdisjoint(names)]
+    return [(at, task) for at, task in by_names if at < before]
+
+
+def ends_host_task(task: Task) -> bool:
+    return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
+
+
+def maybe(effects: Effects, reason: bool | str) -> Effects:
+    """``effects`` as they are, or each value unknown (``reason``: a task before may have ended the
+    play for the host)."""
+    if not isinstance(reason, str):
+        return effects
+    return Effects([unknown_layer(layer, reason) for layer in effects.included],
+                   [unknown_layer(layer, reason) for layer in effects.facts], effects.delegated_to)
+
+
+def sets_something(task: Task) -> bool:
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return task.action in SET_FACT or task.action in INCLUDE_VARS or bool(data.get("register"))
+
+
+def unknown_layer(layer: Layer, reason: str) -> Layer:
+    values = YMap()
+    for name in layer.values:
+        values[name] = RuntimeValue(reason)
+    values.key_spans.update(getattr(layer.values, "key_spans", {}))
+    return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
+
+
+def set_names(task: Task) -> frozenset[str] | None:
+    """The variable names ``task`` may set on a host for the tasks after it (``register``,
+    ``set_fact``'s keys), None when they are not told (``include_vars``, a templated key) or it
+    changes the inventory (``add_host``, ``group_by``: groups and other hosts' variables)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    found = {str(data["register"])} if data.get("register") else set()
+    if task.action in INCLUDE_VARS | ADD_HOST | GROUP_BY:
+        return None
+    if task.action in SET_FACT:
+        if not isinstance(task.args, Mapping):
+            return None
+        keys = [str(key) for key in task.args if key != "cacheable"]
+        if any("{" in key or "%" in key for key in keys):
+            return None
+        found.update(keys)
+    return frozenset(found)
