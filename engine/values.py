@@ -122,9 +122,31 @@ class _Omit:
 
 OMIT = _Omit()
 
-# ``omit`` while a play runs: a text no task writes. A task's arguments (and any list or dict
-# templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
-OMIT_TOKEN = "__omit_place_holder__playbook_ls"
+class _OmitType:
+    """ansible's ``omit`` while a play runs (2.19's ``_OmitType`` sentinel, not a string): a task's
+    arguments, and any list or dict templated, drop what templates to it; a template's text output
+    leaves no text for it (``"x{{ omit }}y"`` is ``xy``); ``string`` of it, or ``~``, is ``<<Omit>>``;
+    it is no string, mapping or iterable, and has no length. One object: copies are itself."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "<<Omit>>"
+
+    __repr__ = __str__
+
+    def __copy__(self) -> _OmitType:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _OmitType:
+        return self
+
+    def __reduce__(self) -> str:
+        return "OMIT_TOKEN"
+
+
+OMIT_TOKEN = _OmitType()
+"""``omit`` while a play runs (:class:`_OmitType`)."""
 
 __all__ = ["OMIT", "OMIT_TOKEN", "Pending", "RunOrdered", "UnsafeText", "VaultText", "YamlSet", "YamlTimestamp",
            "settled", "timestamp_moment",
