@@ -186,6 +186,14 @@ class RunOrdered(list):  # type: ignore[type-arg]
     why: str | None = None
     """What makes its order the run's, where known (the group_by task that filled a group)."""
 
+    @classmethod
+    def made_from(cls, source: object, items: list[object]) -> RunOrdered:
+        """``items`` as a run-ordered list made from ``source`` (a filter's result), keeping what
+        makes the order of ``source`` the run's (:attr:`why`)."""
+        made = cls(items)
+        made.why = getattr(source, "why", None)
+        return made
+
 
 def unknown_as_shown(value: object) -> str | None:
     """Why ``value``, shown whole, is known only at run time, though what is read of it may be

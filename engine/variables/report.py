@@ -218,7 +218,7 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     less, reason = removed.value(name, value, host.name)
     if reason is not None:
         return RuntimeValue(reason)
-    return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
+    return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
 
 
 def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
