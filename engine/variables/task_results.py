@@ -20,7 +20,8 @@ from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
-from engine.variables.loop_vars import loop_scopes
+from engine.variables.loop_vars import loop_scopes, run_ordered_items
+from engine.variables.order_free_loops import order_free_effects, three_orders
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
 if TYPE_CHECKING:
@@ -55,10 +56,12 @@ class _Unknown(Exception):
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
-           gate: list[Any] = (), merge_hashes: bool = False) -> Effects:  # type: ignore[assignment]
+           gate: list[Any] = (), merge_hashes: bool = False,  # type: ignore[assignment]
+           given: list[dict[str, Any]] | None = None) -> Effects:
     """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
     and those of the includes that load it (``gate``: when one is false, nothing is loaded);
-    ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``."""
+    ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``; ``given``: its loop's items'
+    variables in an order of them (a loop whose order is the run's, engine.variables.order_free_loops)."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -71,8 +74,17 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         return effects
     if loaded is not True:
         return effects
-    scopes = loop_scopes(task, templar)
+    scopes = given if given is not None else loop_scopes(task, templar)
     if isinstance(scopes, str):
+        ordered = run_ordered_items(task, templar)
+        if ordered is not None:  # what it sets in every order of its items is known
+            control, items, why = ordered
+            found = order_free_effects(lambda order: follow(
+                task, templar, basedir, cache, conditions, gate, merge_hashes,
+                [control.item_vars([items[i] for i in order], at) for at in range(len(items))]),
+                three_orders(items), why)
+            if found is not None:
+                return found
         _all_unknown(effects, task, args, register, scopes)
         return effects
     facts: dict[str, Any] = {}
