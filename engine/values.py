@@ -122,9 +122,31 @@ class _Omit:
 
 OMIT = _Omit()
 
-# ``omit`` while a play runs: a text no task writes. A task's arguments (and any list or dict
-# templated with them) drop what templates to it, as 2.19 drops its Omit from containers.
-OMIT_TOKEN = "__omit_place_holder__playbook_ls"
+class _OmitType:
+    """ansible's ``omit`` while a play runs (2.19's ``_OmitType`` sentinel, not a string): a task's
+    arguments, and any list or dict templated, drop what templates to it; a template's text output
+    leaves no text for it (``"x{{ omit }}y"`` is ``xy``); ``string`` of it, or ``~``, is ``<<Omit>>``;
+    it is no string, mapping or iterable, and has no length. One object: copies are itself."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return "<<Omit>>"
+
+    __repr__ = __str__
+
+    def __copy__(self) -> _OmitType:
+        return self
+
+    def __deepcopy__(self, memo: object) -> _OmitType:
+        return self
+
+    def __reduce__(self) -> str:
+        return "OMIT_TOKEN"
+
+
+OMIT_TOKEN = _OmitType()
+"""``omit`` while a play runs (:class:`_OmitType`)."""
 
 __all__ = ["OMIT", "OMIT_TOKEN", "Pending", "RunOrdered", "UnsafeText", "VaultText", "YamlSet", "YamlTimestamp",
            "settled", "timestamp_moment",
@@ -163,6 +185,14 @@ class RunOrdered(list):  # type: ignore[type-arg]
 
     why: str | None = None
     """What makes its order the run's, where known (the group_by task that filled a group)."""
+
+    @classmethod
+    def made_from(cls, source: object, items: list[object]) -> RunOrdered:
+        """``items`` as a run-ordered list made from ``source`` (a filter's result), keeping what
+        makes the order of ``source`` the run's (:attr:`why`)."""
+        made = cls(items)
+        made.why = getattr(source, "why", None)
+        return made
 
 
 def unknown_as_shown(value: object) -> str | None:

@@ -92,6 +92,73 @@ def run_with_callback(scenario: Path, tool: str, callback: Path, command: list[s
         return recorded
 
 
+HASH_SEEDS = ("0", "1", "2", "3", "4", "5")
+"""The ``PYTHONHASHSEED`` values a recording is made under. ansible returns a list made from a set of
+strings (``union``, ``difference``, ``ansible_role_names``...) in the order of the set, and string
+hashing is seeded anew in every process unless PYTHONHASHSEED fixes it: such a value changes from run
+to run. A recording runs ansible once per seed and marks what differs (:func:`run_dependent`); six
+seeds miss a two-item list that changes order once in 32 recordings."""
+
+RUN_DEPENDENT = "__run_dependent__"
+"""The key of a recorded value that differed between the recordings of a scenario (one per seed of
+:data:`HASH_SEEDS`): ``{RUN_DEPENDENT: [each value seen, in seed order]}``. Ansible's value there is
+the run's own: before the run it is unknown, and a value given for it is a guess, even an equal one."""
+
+
+def run_dependent(value: Any) -> list[Any] | None:
+    """The values a run-dependent recorded value took (:data:`RUN_DEPENDENT`), None for a steady one."""
+    if isinstance(value, dict) and set(value) == {RUN_DEPENDENT}:
+        return list(value[RUN_DEPENDENT])
+    return None
+
+
+def mark_differences(recordings: list[Any], depth: int) -> Any:
+    """One recording of ``recordings`` (the same scenario under each seed): what all agree on as it is;
+    a value ``depth`` levels down (mapping keys and list indexes) that differs between them as
+    ``{RUN_DEPENDENT: [distinct values]}``. Above that depth, differing shapes (a key one recording
+    lacks, lists of other lengths) mark the whole entry."""
+    first = recordings[0]
+    if all(r == first for r in recordings[1:]):
+        return first
+    if depth > 0 and all(isinstance(r, dict) for r in recordings) and all(set(r) == set(first) for r in recordings):
+        return {key: mark_differences([r[key] for r in recordings], depth - 1) for key in first}
+    if depth > 0 and all(isinstance(r, list) for r in recordings) and len({len(r) for r in recordings}) == 1:
+        return [mark_differences([r[i] for r in recordings], depth - 1) for i in range(len(first))]
+    seen: list[Any] = []
+    for recording in recordings:
+        if recording not in seen:
+            seen.append(recording)
+    return {RUN_DEPENDENT: seen}
+
+
+def seeded_runs(run: Callable[[], Any], seeds: tuple[str, ...] = HASH_SEEDS) -> list[Any]:
+    """``run()``'s result under each of ``seeds`` as PYTHONHASHSEED (the environment ansible runs in)."""
+    saved = os.environ.get("PYTHONHASHSEED")
+    found = []
+    try:
+        for seed in seeds:
+            os.environ["PYTHONHASHSEED"] = seed
+            found.append(run())
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONHASHSEED", None)
+        else:
+            os.environ["PYTHONHASHSEED"] = saved
+    return found
+
+
+def agrees_with_recording(recorded: Any, run: Any) -> bool:
+    """Whether one run of ansible (``run``) agrees with a recording made under several seeds: equal
+    everywhere but where the recording says the value is the run's own."""
+    if run_dependent(recorded) is not None:
+        return True
+    if isinstance(recorded, dict) and isinstance(run, dict):
+        return set(recorded) == set(run) and all(agrees_with_recording(recorded[k], run[k]) for k in recorded)
+    if isinstance(recorded, list) and isinstance(run, list):
+        return len(recorded) == len(run) and all(map(agrees_with_recording, recorded, run))
+    return type(recorded) is type(run) and bool(recorded == run)  # 1, 1.0 and true are three values
+
+
 def record_or_verify(argv: list[str], doc: str, scenarios: Callable[[list[str]], list[Path]],
                      record: Callable[[Path, str], Any], same: Callable[[Path, Any, Any], bool],
                      summary: Callable[[Any], str]) -> int:

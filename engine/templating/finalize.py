@@ -109,7 +109,7 @@ def _rebuilt(value: Any, top_level: bool) -> Any:
 
 def omitted(value: Any) -> bool:
     """Whether a templated value is ``omit`` as a run has it."""
-    return isinstance(value, str) and value == OMIT_TOKEN
+    return value is OMIT_TOKEN
 
 
 @lru_cache(maxsize=256)

@@ -73,7 +73,7 @@ from engine.templating.template_syntax import (
 )
 from engine.templating.type_names import native_type_name, tagged, type_name
 from engine.templating.value_origins import expression_origin, failed_at
-from engine.values import UnsafeText, YamlTimestamp
+from engine.values import RunOrdered, UnsafeText, YamlTimestamp
 
 
 class Lookups(Protocol):
@@ -535,8 +535,9 @@ class Templar:
             containers.add(id(value))
         at: list[Any] = [None]  # the index or key being templated, for a failure's origin
         try:
-            if isinstance(value, list):
-                return [t for at[0], v in enumerate(value) if not omitted(t := self._template(v, containers))]
+            if isinstance(value, list):  # a run-ordered list stays one (its order is still the run's)
+                found = [t for at[0], v in enumerate(value) if not omitted(t := self._template(v, containers))]
+                return RunOrdered.made_from(value, found) if isinstance(value, RunOrdered) else found
             return {self._template(at[0], containers): t for at[0], v in value.items()
                     if not omitted(t := self._template(v, containers))}
         except Exception as exc:

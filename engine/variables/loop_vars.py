@@ -40,6 +40,23 @@ def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | No
     return [control.item_vars(items, index) for index in range(len(items))]
 
 
+def run_ordered_items(task: Task, templar: Templar) -> tuple[LoopControl, list[Any], str] | None:
+    """``task``'s loop control, items and why their order is the run's, when the items are a
+    run-ordered list of two or more (None otherwise): followed in several orders
+    (engine.variables.order_free_loops), what does not depend on the order is known."""
+    found = loop_of(task)
+    if found is None:
+        return None
+    try:
+        items = loop_items(*found, templar)
+        control = LoopControl.of(task, templar)
+    except Exception:  # noqa: BLE001 - items only the run knows
+        return None
+    if not isinstance(items, RunOrdered) or len(items) < 2:
+        return None
+    return control, list(items), getattr(items, "why", None) or RUN_ORDER_UNKNOWN
+
+
 def loop_length(task: Task, templar: Templar) -> int | None:
     """How many items ``task``'s loop has, also where their order is the run's (a set's
     ``difference``); None when only the run knows."""

@@ -8,7 +8,6 @@ would learn said to be unknown: one computation for both.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from engine.config import find_config_file, inject_facts_as_vars
 from engine.span import Span
 from engine.values import OMIT_TOKEN
+from engine.variables.origins import INCLUDED, SET, written_origin
 from engine.variables.play_context import (
     PlayContext,
     namespace_facts,
@@ -26,7 +26,6 @@ from engine.variables.play_context import (
 )
 from engine.variables.sources import (
     Layer,
-    definitions,
     fold,
     host_independent_layers,
     inventory_layers,
@@ -41,8 +40,6 @@ if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
 
 OMIT = OMIT_TOKEN
-_ONE_NAME = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-INCLUDED, SET = "include_vars", "set_fact / register"  # the run-time levels
 _HOST_MAGIC = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
 
 
@@ -128,30 +125,7 @@ class VariableManager:
         ``follow`` is false; None for a value no file holds (a fact, a registered result, a magic
         variable). The values of include_vars and set_fact have the origins the run recorded."""
         layers, magic = self._task_layers(context, host, task, include_params)
-        for _ in range(10):
-            if name in magic:
-                return None
-            found = definitions(layers, [name]).get(name)
-            if found and found[0].level == SET:  # its origin was settled when set_fact templated it
-                return self.state(host.name).origins[SET].get(name)
-            if not found or found[0].runtime or (found[0].path is None and found[0].level != INCLUDED):
-                return None
-            winner = found[0]
-            referred = _ONE_NAME.fullmatch(winner.value) if follow and isinstance(winner.value, str) else None
-            if referred is None and winner.level == INCLUDED:
-                return self.state(host.name).origins[INCLUDED].get(name)
-            if referred is None:
-                layer = next(layer for layer in reversed(layers) if layer.path == winner.path and name in layer.values
-                             and layer.level == winner.level)
-                span = getattr(layer.values, "value_spans", {}).get(name)
-                path = os.path.abspath(winner.path)
-                if span is not None:
-                    return Span(path, *span[1:])
-                if (line := getattr(layer.values, "origins", {}).get(name)) is not None:
-                    return line  # an INI source's PATH:LINE
-                return f"{path}:{winner.line + 1}" if winner.line is not None else path
-            name = referred.group(1)
-        return None
+        return written_origin(layers, magic, name, follow, lambda level, n: self.state(host.name).origins[level].get(n))
 
     def hostless_vars(self, context: PlayContext, host: Host, task: Task) -> dict[str, Any]:
         """``get_vars(play, task)`` without a host, as the strategy templates a handler's name

@@ -218,7 +218,7 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     less, reason = removed.value(name, value, host.name)
     if reason is not None:
         return RuntimeValue(reason)
-    return RunOrdered(less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
+    return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
 
 
 def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:
@@ -403,14 +403,21 @@ def _loop_layer(task: Task, scope: Mapping[str, Any], index: int) -> Layer:
                  task.span.file if task.span else None, task.span.line if task.span else None)
 
 
-def static_templar(raw: Mapping[str, Any], magic: Mapping[str, Any]) -> Any:
+def static_templar(raw: Mapping[str, Any], magic: Mapping[str, Any], layers: list[Layer] | None = None) -> Any:
     """The bounded templar of a value shown before the run: ``raw`` variables, lookups without
     side effects, the magic variables read as they are (ansible builds them and never templates
-    them; ``groups`` alone holds every host name) but ``hostvars``, whose values are templated."""
+    them; ``groups`` alone holds every host name) but ``hostvars``, whose values are templated.
+    With the ``layers`` ``raw`` comes from, its failures name where a value is written, as the
+    run's do (a broken conditional's origin); what set_fact or include_vars set is not named."""
     from engine.templating.pure_lookups import PureLookups
     from engine.templating.templar import Templar
+    from engine.variables.origins import written_origin
 
-    return Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)))
+    def origin_of(name: str, follow: bool) -> Any:
+        return written_origin(layers or [], magic, name, follow, lambda _level, _name: None)
+
+    return Templar(raw, PureLookups(), bounded=True, data=frozenset(magic).difference(("hostvars",)),
+                   origin_of=origin_of if layers is not None else None)
 
 
 def templar_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, occurrence: int = 0,
@@ -573,7 +580,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         raw = _raw_over(plan, play_plan, host, layers, magic)
     found = definitions(layers, names)
     facts = facts_unknown(plan, play_plan, host)
-    templar = static_templar(raw, magic)
+    templar = static_templar(raw, magic, layers)
     result = TaskVariables(play_plan.play, task, host, templar=templar, occurrence=occurrence)
     wanted = names if names is not None else list(found)
     for name in wanted:

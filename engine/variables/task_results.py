@@ -20,7 +20,9 @@ from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
-from engine.variables.loop_vars import loop_scopes
+from engine.variables.failing import failed_when, fails_evaluating
+from engine.variables.loop_vars import loop_scopes, run_ordered_items
+from engine.variables.order_free_loops import order_free_effects, three_orders
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
 if TYPE_CHECKING:
@@ -55,10 +57,12 @@ class _Unknown(Exception):
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
-           gate: list[Any] = (), merge_hashes: bool = False) -> Effects:  # type: ignore[assignment]
+           gate: list[Any] = (), merge_hashes: bool = False,  # type: ignore[assignment]
+           given: list[dict[str, Any]] | None = None) -> Effects:
     """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
     and those of the includes that load it (``gate``: when one is false, nothing is loaded);
-    ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``."""
+    ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``; ``given``: its loop's items'
+    variables in an order of them (a loop whose order is the run's, engine.variables.order_free_loops)."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -71,8 +75,17 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         return effects
     if loaded is not True:
         return effects
-    scopes = loop_scopes(task, templar)
+    scopes = given if given is not None else loop_scopes(task, templar)
     if isinstance(scopes, str):
+        ordered = run_ordered_items(task, templar)
+        if ordered is not None:  # what it sets in every order of its items is known
+            control, items, why = ordered
+            found = order_free_effects(lambda order: follow(
+                task, templar, basedir, cache, conditions, gate, merge_hashes,
+                [control.item_vars([items[i] for i in order], at) for at in range(len(items))]),
+                three_orders(items), why)
+            if found is not None:
+                return found
         _all_unknown(effects, task, args, register, scopes)
         return effects
     facts: dict[str, Any] = {}
@@ -98,6 +111,12 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                 after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
                 done = _changed_as_told(task, done, templar.child({**after, **({register: done} if register else {})}),
                                         label)
+            if isinstance(done, dict) and task.action in DEBUG and data.get("failed_when") is not None:
+                decided = failed_when(task, here, label)  # debug's result is known: its failed_when decides it
+                if not isinstance(decided, bool):
+                    raise _Unknown(decided)
+                done = _failed({**done, "failed_when_result": True}, label) if decided else \
+                    {**done, "failed": False, "failed_when_result": False}
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
@@ -383,31 +402,6 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     raise _Unknown(f"the result of {label} ({task.action})")
 
 
-def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
-    """Whether the task's ``failed_when`` holds (all its conditions, in order), as the plan
-    decides it (engine.flow.host_outcome): unknown when it reads the task's own result or what
-    only the run knows; one whose name is defined nowhere fails the task, as in the run."""
-    from engine.templating.templar import conditional_expression
-    from engine.templating.variable_uses import names_read
-
-    data = task.data if isinstance(task.data, Mapping) else {}
-    raw = data["failed_when"]
-    register = str(data.get("register") or "")
-    for condition in raw if isinstance(raw, list) else [raw]:
-        if isinstance(condition, str):
-            read = names_read(conditional_expression(condition), expression=True)
-            if read is None or register and register in read:
-                return f"{label}'s failed_when reads its own result, which only the run gives"
-        try:
-            if not templar.evaluate(condition):
-                return False
-        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-            if fails_evaluating(exc):
-                return True
-            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
-    return True
-
-
 def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
     """Whether ``task`` is known not to run in check mode (where a module may be skipped instead
     of run): a ``check_mode`` of its own or inherited that is false, or none and the run's not in
@@ -588,29 +582,12 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         else:
             result["msg"] = templar.template(args.get("msg", "Hello world!"))
     except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
-        if args.get("var") is None or not _plainly_undefined(exc):
+        if args.get("var") is None or not fails_evaluating(exc):
             raise _Unknown(f"the result of {label}: {exc}") from exc
         # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
         result[str(args["var"])] = f"<< error 1 - {exc} >>"
         result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
     return {**result, "failed": False, "changed": False}
-
-
-def fails_evaluating(exc: Exception) -> bool:
-    """Whether an assertion that raised ``exc`` fails its task in the run too: a name defined
-    nowhere on the way (not one only the run knows) is undefined for ansible as well."""
-    return _plainly_undefined(exc)
-
-
-def _plainly_undefined(exc: Exception) -> bool:
-    from engine.templating.errors import RunTimeOnly, undefined_cause
-
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, RunTimeOnly):
-            return False
-        cause = cause.__cause__ or cause.__context__
-    return undefined_cause(exc)
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
@@ -727,7 +704,7 @@ def _with_hash_behaviour(args: Mapping[str, Any], data: Mapping[str, Any], templ
         try:
             existing[str(name)] = templar.template("{{ " + str(name) + " }}")
         except Exception as exc:  # noqa: BLE001 - undefined is no value to merge; only the run knows another
-            if not _plainly_undefined(exc):
+            if not fails_evaluating(exc):
                 raise _Unknown(f"the variables of {label}, merged with what only the run knows ({exc})") from exc
     combined = YMap()
     combined.update(combine_vars(existing, data, merge=wanted == "merge"))

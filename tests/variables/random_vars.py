@@ -177,12 +177,15 @@ def write(seed: int, root: Path) -> dict[str, Any]:
 
 
 def one_seed(seed: int, tool: str, scratch: Path) -> tuple[int, list[str]]:
+    from ansible_tools import HASH_SEEDS
     from var_cases import ansible_values
     from var_values import measure
 
     root = scratch / f"seed-{seed}"
     write(seed, root)
-    (root / "expected.json").write_text(json.dumps(ansible_values(root, tool), indent=2, sort_keys=True) + "\n")
+    # one hash seed: the generator writes nothing whose value is the order of a set of strings
+    recorded = ansible_values(root, tool, HASH_SEEDS[:1])
+    (root / "expected.json").write_text(json.dumps(recorded, indent=2, sort_keys=True) + "\n")
     return measure(root)
 
 

@@ -60,3 +60,39 @@ def test_a_group_group_by_fills_names_the_task(tmp_path: Path, monkeypatch: pyte
     values = values_at(tmp_path, "site.yml:7", "a", 0, ["groups"])
     assert values["groups"] == "unknown: not known before the run: the hosts of group 'tier_web' in the order " \
                                "the results of task 'By tier' (group_by) came in"
+
+
+READS = """\
+- hosts: grp
+  gather_facts: false
+  vars:
+    others: "{{ groups['grp'] | difference([inventory_hostname]) }}"
+    names: "{{ ['web', 'Web', 'db'] | union([]) }}"
+  tasks:
+    - name: probe
+      ansible.builtin.debug:
+        msg: "{{ others }}"
+"""
+
+
+def test_what_reads_no_order_of_a_set_made_list_is_known(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The count, membership, and sort of a list in the order of a set of strings are known; sort, min
+    and max of items equal ignoring case are not (Jinja keeps equal items in the order they came); a
+    list made from it by a filter names the same reason."""
+    (tmp_path / "site.yml").write_text(READS)
+    (tmp_path / "hosts.ini").write_text("[grp]\na\nb\nc\n")
+    (tmp_path / "case.json").write_text(json.dumps({"inventory": ["hosts.ini"]}))
+    monkeypatch.chdir(tmp_path)
+    exprs = {"n": "others | length", "in": "'b' in others", "sorted": "others | sort", "top": "others | max",
+             "shown": "others", "upper": "others | map('upper')", "names_sorted": "names | sort",
+             "names_cased": "names | sort(case_sensitive=true)", "names_min": "names | min",
+             "names_max": "names | max", "names_count": "names | count"}
+    (tmp_path / "site.yml").write_text(READS.replace('msg: "{{ others }}"', "msg: x\n      vars:\n" + "".join(
+        f'        {name}: "{{{{ {expr} }}}}"\n' for name, expr in exprs.items())))
+    values = values_at(tmp_path, "site.yml:7", "a", 0, list(exprs))
+    assert (values["n"], values["in"], values["sorted"], values["top"]) == (2, True, ["b", "c"], "c")
+    assert values["names_cased"] == ["Web", "db", "web"] and values["names_count"] == 3
+    for name in ("names_sorted", "names_min", "names_max"):
+        assert "compare equal" in str(values[name]), values[name]
+    for name in ("shown", "upper"):
+        assert str(values[name]).startswith("unknown: ") and "the difference filter" in str(values[name]), values[name]

@@ -22,8 +22,9 @@ import os
 from typing import Any
 
 import pytest
+from ansible_tools import run_dependent
 from var_cases import SCENARIOS, ansible_values, case, scenarios, steady, typed
-from var_values import values_at
+from var_values import judged, values_at
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
 # ("scenario:FILE:LINE:HOST", with "#N" for the Nth run of a task that ran more than once),
@@ -96,18 +97,18 @@ def test_values_match_ansible(scenario: str, where: str, host: str, index: int,
                               expected: dict[str, Any] | list[dict[str, Any] | None]) -> None:
     if isinstance(expected, list):  # a looped probe: each item's values (None: its `when` skipped it)
         for item, values in enumerate(expected):
-            if values is not None:
+            if values is not None and run_dependent(values) is None:
                 _compare(scenario, our_values(scenario, where, host, index, list(values), item), values)
         return
     _compare(scenario, our_values(scenario, where, host, index, list(expected)), expected)
 
 
 def _compare(scenario: str, ours: dict[str, Any], expected: dict[str, Any]) -> None:
-    for name in case(SCENARIOS / scenario).get("runtime", []):  # only the run knows: said, not guessed
-        if name in expected:
-            assert str(ours.pop(name)).startswith("unknown: "), name
-            expected = {k: v for k, v in expected.items() if k != name}
-    assert typed(ours) == typed(expected)
+    """Every value as ansible's; one only the run knows (a ``runtime`` name of the case, a value that
+    differed between the recordings under several hash seeds) said to be unknown, not guessed."""
+    runtime = set(case(SCENARIOS / scenario).get("runtime", []))
+    problems = {name: judged(name, value, ours.get(name), runtime) for name, value in expected.items()}
+    assert {name: problem for name, problem in problems.items() if problem} == {}
 
 
 def test_comparison_is_strict_about_type() -> None:
@@ -132,7 +133,7 @@ def test_every_scenario_has_a_recording() -> None:
 
 @pytest.mark.ansible
 def test_recordings_match_ansible() -> None:
-    from ansible_tools import find_tool, live_sample
+    from ansible_tools import HASH_SEEDS, agrees_with_recording, find_tool, live_sample
 
     tool = find_tool("ansible-playbook")
     if tool is None:
@@ -141,4 +142,6 @@ def test_recordings_match_ansible() -> None:
     for scenario in (s for s in scenarios() if s.name in sampled):
         recorded = json.loads((scenario / "expected.json").read_text())
         runtime = case(scenario).get("runtime", [])
-        assert steady(ansible_values(scenario, tool), runtime) == steady(recorded, runtime), scenario.name
+        # one run, under the first seed the recording used: what differed between seeds may differ
+        once = ansible_values(scenario, tool, HASH_SEEDS[:1])
+        assert agrees_with_recording(steady(recorded, runtime), steady(once, runtime)), scenario.name

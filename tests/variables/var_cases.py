@@ -18,6 +18,12 @@ values). Scenarios give every definition a value that names where it is written
 (``"inventory group_vars/web.yml"``), so an equal value is also an equal winning source.
 Values are compared strictly (:func:`typed`): 1, 1.0, "1" and true are four different values.
 
+Each scenario is recorded once per PYTHONHASHSEED of ``ansible_tools.HASH_SEEDS``: a value that
+differs between those runs (a list made from a set of strings) is written ``{"__run_dependent__":
+[each value seen]}``; only the run knows it, so playbook-ls must say it is unknown (a value there is
+a guess, counted wrong even when equal to one of them). A looped probe's item that one run skipped
+and another did not is marked whole the same way.
+
 Re-record (needs ansible-core 2.19 beside this Python or on PATH)::
 
     python tests/variables/var_cases.py [NAME...]           # rewrite expected.json
@@ -33,7 +39,16 @@ from typing import Any
 if __name__ == "__main__":
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ansible_tools import read_case, record_or_verify, run_with_callback, scenario_dirs  # noqa: E402
+from ansible_tools import (  # noqa: E402
+    HASH_SEEDS,
+    agrees_with_recording,
+    mark_differences,
+    read_case,
+    record_or_verify,
+    run_with_callback,
+    scenario_dirs,
+    seeded_runs,
+)
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "scenarios"
@@ -73,15 +88,38 @@ def steady(values: dict[str, Any], runtime: list[str]) -> Any:
                           for host, runs in hosts.items()} for where, hosts in values.items()})
 
 
-def ansible_values(scenario: Path, tool: str) -> dict[str, Any]:
-    """Run the scenario with ansible-playbook in a scratch copy; the probes' values."""
+def ansible_values(scenario: Path, tool: str, seeds: tuple[str, ...] = HASH_SEEDS) -> dict[str, Any]:
+    """Run the scenario with ansible-playbook in a scratch copy, once per PYTHONHASHSEED of ``seeds``;
+    the probes' values, each that differed between the runs marked run-dependent (:func:`merged`)."""
     spec = case(scenario)
     command = ["site.yml", *(arg for source in spec.get("inventory", []) for arg in ("-i", source)),
                *spec.get("args", [])]
-    values = run_with_callback(scenario, tool, CALLBACK, command, spec.get("env", {}))
-    if not values:
+    runs = seeded_runs(lambda: run_with_callback(scenario, tool, CALLBACK, command, spec.get("env", {})), seeds)
+    if not runs[0]:
         raise RuntimeError(f"{scenario.name}: ansible-playbook recorded no probe value")
-    return values
+    return merged(runs, scenario.name)
+
+
+def merged(runs: list[dict[str, Any]], name: str = "") -> dict[str, Any]:
+    """One recording of ``runs`` (the scenario's probes under each seed): a probed value that differs
+    between them marked run-dependent (``ansible_tools.mark_differences``), and a looped probe's item
+    that differs in whether it ran at all. A probe run on a host a different number of times is an
+    error: the recordings' shapes must agree."""
+    first = runs[0]
+    if any({w: {h: len(r) for h, r in hosts.items()} for w, hosts in run.items()}
+           != {w: {h: len(r) for h, r in hosts.items()} for w, hosts in first.items()} for run in runs[1:]):
+        raise RuntimeError(f"{name}: the runs under different hash seeds ran the probes a different number of times")
+
+    def msg(found: list[Any]) -> Any:
+        if all(isinstance(f, list) for f in found) and len({len(f) for f in found}) == 1:
+            return [msg_of([f[i] for f in found]) for i in range(len(found[0]))]
+        return msg_of(found)
+
+    def msg_of(found: list[Any]) -> Any:
+        return mark_differences(found, 1 if all(isinstance(f, dict) for f in found) else 0)
+
+    return {where: {host: [msg([run[where][host][index] for run in runs]) for index in range(len(first[where][host]))]
+                    for host in first[where]} for where in first}
 
 
 def _summary(values: dict[str, Any]) -> str:
@@ -90,5 +128,6 @@ def _summary(values: dict[str, Any]) -> str:
 
 if __name__ == "__main__":
     sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_values,
-                              lambda scenario, a, b: steady(a, runtime(scenario)) == steady(b, runtime(scenario)),
+                              lambda scenario, a, b: agrees_with_recording(steady(a, runtime(scenario)),
+                                                                           steady(b, runtime(scenario))),
                               _summary))  # --verify: every value but the run's own (the case's runtime names)

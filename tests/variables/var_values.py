@@ -84,13 +84,42 @@ def values_at(root: Path, where: str, host: str, index: int, names: list[str],
     return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
 
 
-def measure(root: Path) -> tuple[int, list[str]]:
-    """Every value the scenario in ``root`` recorded, compared with playbook-ls's (in the
-    scenario's directory and ``env``, no other ANSIBLE_ setting): how many, and each difference.
-    A name of the case's ``runtime`` must be said to be unknown."""
-    import os
-
+def judged(name: str, expected: Any, ours: Any, runtime: set[str], first_seed_only: bool = False) -> str | None:
+    """What is wrong with playbook-ls's value ``ours`` of ``name`` where ansible recorded ``expected``
+    (None when right). A value only the run knows (a name of the case's ``runtime``, or a value that
+    differed between the recordings under several hash seeds, ``ansible_tools.RUN_DEPENDENT``) must be
+    said to be unknown: a value given there is a guess (the message starts ``guessed``), even an equal
+    one. ``first_seed_only`` scores as when ansible was recorded once: against the first seed's value."""
+    from ansible_tools import run_dependent
     from var_cases import typed
+
+    seen = run_dependent(expected)
+    if seen is not None and first_seed_only:
+        expected, seen = seen[0], None
+    if name in runtime or seen is not None:
+        if str(ours).startswith("unknown: "):
+            return None
+        return f"guessed: ansible's value is the run's own ({'; '.join(map(repr, seen or [expected]))}); " \
+               f"playbook-ls {ours!r}"
+    return None if typed(ours) == typed(expected) else f"ansible {expected!r}; playbook-ls {ours!r}"
+
+
+def probed(expected: dict[str, Any]) -> list[tuple[str, str, int, int | None, dict[str, Any] | None]]:
+    """Every probe result of a recording: (FILE:LINE, host, run index, loop item or None, values), values
+    None for an item skipped, or one whose running at all was the run's own (``RUN_DEPENDENT``)."""
+    from ansible_tools import run_dependent
+
+    return [(where, host, index, item, None if values is None or run_dependent(values) is not None else values)
+            for where, hosts in sorted(expected.items()) for host, runs in sorted(hosts.items())
+            for index, run in enumerate(runs)
+            for item, values in (enumerate(run) if isinstance(run, list) else [(None, run)])]
+
+
+def measure(root: Path, first_seed_only: bool = False) -> tuple[int, list[str]]:
+    """Every value the scenario in ``root`` recorded, compared with playbook-ls's (in the
+    scenario's directory and ``env``, no other ANSIBLE_ setting): how many, and each difference
+    (``label: name: what is wrong``, :func:`judged`)."""
+    import os
 
     spec = read_case(root)
     runtime = set(spec.get("runtime", []))
@@ -102,24 +131,20 @@ def measure(root: Path) -> tuple[int, list[str]]:
     os.chdir(root)
     compared, wrong = 0, []
     try:
-        for where, hosts in sorted(expected.items()):
-            for host, runs in sorted(hosts.items()):
-                for index, run in enumerate(runs):
-                    for item, values in (enumerate(run) if isinstance(run, list) else [(None, run)]):
-                        if values is None:
-                            continue
-                        label = f"{where} on {host} run {index + 1}" + (f" item {item + 1}" if item is not None else "")
-                        compared += len(values)
-                        try:
-                            ours = values_at(root, where, host, index, list(values), item)
-                        except AssertionError as exc:
-                            wrong += [f"{label}: {name}: {exc}" for name in values]
-                            continue
-                        for name, value in values.items():
-                            mine = ours.get(name)
-                            same = str(mine).startswith("unknown: ") if name in runtime else typed(mine) == typed(value)
-                            if not same:
-                                wrong.append(f"{label}: {name}: ansible {value!r}; playbook-ls {mine!r}")
+        for where, host, index, item, values in probed(expected):
+            if values is None:
+                continue
+            label = f"{where} on {host} run {index + 1}" + (f" item {item + 1}" if item is not None else "")
+            compared += len(values)
+            try:
+                ours = values_at(root, where, host, index, list(values), item)
+            except AssertionError as exc:
+                wrong += [f"{label}: {name}: {exc}" for name in values]
+                continue
+            for name, value in values.items():
+                problem = judged(name, value, ours.get(name), runtime, first_seed_only)
+                if problem:
+                    wrong.append(f"{label}: {name}: {problem}")
     finally:
         os.chdir(saved_cwd)
         os.environ.clear()

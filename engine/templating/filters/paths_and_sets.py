@@ -71,37 +71,42 @@ def _hash_seeded(item: Any) -> bool:
     return isinstance(item, tuple | frozenset) and any(_hash_seeded(part) for part in item)
 
 
-def _set_list(items: set[Any]) -> list[Any]:
-    """``list(items)`` as ansible's filter returns it, a :class:`RunOrdered` list when its order is
-    the process's own (an item hashed with the per-process seed)."""
+def _set_list(items: set[Any], name: str) -> list[Any]:
+    """``list(items)`` as ansible's filter ``name`` returns it, a :class:`RunOrdered` list when its
+    order is the process's own (an item hashed with the per-process seed)."""
     found = list(items)
-    return RunOrdered(found) if any(_hash_seeded(item) for item in found) else found
+    if not any(_hash_seeded(item) for item in found):
+        return found
+    made = RunOrdered(found)
+    made.why = f"not known before the run: a list whose order is the run's own (the {name} filter gives the " \
+               "items of a set of strings, in the order string hashing, seeded anew in every process, puts them)"
+    return made
 
 
 def union(a: Any, b: Any) -> list[Any]:
     try:
-        return _set_list(set(a) | set(b))
+        return _set_list(set(a) | set(b), "union")
     except TypeError:
         return _unique(list(a) + list(b))
 
 
 def intersect(a: Any, b: Any) -> list[Any]:
     try:
-        return _set_list(set(a) & set(b))
+        return _set_list(set(a) & set(b), "intersect")
     except TypeError:
         return _unique([x for x in a if x in b])
 
 
 def difference(a: Any, b: Any) -> list[Any]:
     try:
-        return _set_list(set(a) - set(b))
+        return _set_list(set(a) - set(b), "difference")
     except TypeError:
         return _unique([x for x in a if x not in b])
 
 
 def symmetric_difference(a: Any, b: Any) -> list[Any]:
     try:
-        return _set_list(set(a) ^ set(b))
+        return _set_list(set(a) ^ set(b), "symmetric_difference")
     except TypeError:
         common = intersect(a, b)
         return [x for x in union(a, b) if x not in common]

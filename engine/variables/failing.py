@@ -1,0 +1,53 @@
+"""Whether a task fails before the run can say otherwise: its ``failed_when`` as the plan and the
+variable model decide it, and a template error ansible fails on too (a name defined nowhere)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+    from engine.templating.templar import Templar
+
+
+def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
+    """Whether the task's ``failed_when`` holds (all its conditions, in order), as the plan
+    decides it (engine.flow.host_outcome): unknown when it reads the task's own result or what
+    only the run knows; one whose name is defined nowhere fails the task, as in the run."""
+    from engine.templating.templar import conditional_expression
+    from engine.templating.variable_uses import names_read
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    raw = data["failed_when"]
+    register = str(data.get("register") or "")
+    for condition in raw if isinstance(raw, list) else [raw]:
+        if isinstance(condition, str):
+            read = names_read(conditional_expression(condition), expression=True)
+            if read is None or register and register in read:
+                return f"{label}'s failed_when reads its own result, which only the run gives"
+        try:
+            if not templar.evaluate(condition):
+                return False
+        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+            if fails_evaluating(exc):
+                return True
+            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
+    return True
+
+
+def fails_evaluating(exc: Exception) -> bool:
+    """Whether an assertion that raised ``exc`` fails its task in the run too: a name defined
+    nowhere on the way (not one only the run knows) is undefined for ansible as well."""
+    return _plainly_undefined(exc)
+
+
+def _plainly_undefined(exc: Exception) -> bool:
+    from engine.templating.errors import RunTimeOnly, undefined_cause
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, RunTimeOnly):
+            return False
+        cause = cause.__cause__ or cause.__context__
+    return undefined_cause(exc)
