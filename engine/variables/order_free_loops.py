@@ -1,30 +1,38 @@
 """What a task looping over a list whose order only the run knows (a list ansible makes from a set
 of strings, :class:`engine.values.RunOrdered`) sets, when that does not depend on the order: the
-task is followed with its items in three orders (as given, reversed, rotated by one); a value the
-three agree on is known, a list they give in different orders of the same items is a run-ordered
-list (its length and members known, shown whole unknown); anything else is the run's."""
+task is followed with its items in every order they can come in (up to :data:`MAX_ITEMS` items);
+a value all orders agree on is known, a list they give in different orders of the same items is a
+run-ordered list (its length and members known, shown whole unknown); anything else, and a loop
+of more items, is the run's. Every order, not a sample of them: a value some orders agree on may
+still read a position the others would show (``item == 'a'`` at the second place)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from itertools import permutations
 from typing import Any
 
 from engine.values import RunOrdered
 
-
-def three_orders(items: list[Any]) -> list[list[int]]:
-    """The orders the items are followed in: as given, reversed, rotated by one (a value that reads
-    a position, even the middle one, differs in one of them)."""
-    count = len(items)
-    return [list(range(count)), list(reversed(range(count))), [*range(1, count), 0]]
+MAX_ITEMS = 4
+"""Items of a run-ordered loop followed in all their orders (4! = 24 follows); more are the run's."""
 
 
-def order_free_effects(run: Callable[[list[int]], Any], orders: list[list[int]], why: str) -> Any:
+def every_order(items: list[Any]) -> list[list[int]] | None:
+    """Every order the items can come in (as given first), None when there are too many to follow."""
+    if len(items) > MAX_ITEMS:
+        return None
+    return [list(order) for order in permutations(range(len(items)))]
+
+
+def order_free_effects(run: Callable[[list[int]], Any], orders: list[list[int]] | None, why: str) -> Any:
     """``run``'s effects (engine.variables.task_results.Effects: the task followed with its items in an
-    order) when the ``orders`` agree
-    on them but for the order of lists (those become run-ordered lists saying ``why``); None when
-    what the task sets depends on the order."""
+    order) when every one of ``orders`` (:func:`every_order`) agrees on them but for the order of
+    lists (those become run-ordered lists saying ``why``); None when what the task sets depends on
+    the order, or the orders are too many to follow."""
+    if orders is None:
+        return None
     found = [run(order) for order in orders]
     first = found[0]
     for other in found[1:]:

@@ -22,7 +22,7 @@ from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.failing import failed_when, fails_evaluating
 from engine.variables.loop_vars import loop_scopes, run_ordered_items
-from engine.variables.order_free_loops import order_free_effects, three_orders
+from engine.variables.order_free_loops import every_order, order_free_effects
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
 if TYPE_CHECKING:
@@ -83,7 +83,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             found = order_free_effects(lambda order: follow(
                 task, templar, basedir, cache, conditions, gate, merge_hashes,
                 [control.item_vars([items[i] for i in order], at) for at in range(len(items))]),
-                three_orders(items), why)
+                every_order(items), why)
             if found is not None:
                 return found
         _all_unknown(effects, task, args, register, scopes)
