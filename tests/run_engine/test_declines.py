@@ -42,7 +42,7 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
-    ("    - debug: {msg: \"{{ lookup('url', 'http://x') }}\"}\n", "lookup url"),
+    ("    - debug: {msg: \"{{ lookup('inventory_hostnames', 'all') }}\"}\n", "lookup inventory_hostnames"),
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
@@ -63,6 +63,7 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
              "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
              "    - template: {src: a.j2, dest: b, variable_start_string: '[[', block_start_string: '[%'}\n"
              "    - debug: {msg: \"{{ lookup('ini', 'k', file='a.ini') }} {{ lookup('csvfile', 'k') }}\"}\n"
+             "    - debug: {msg: \"{{ lookup('url', 'https://x', split_lines=False) }}\"}\n"
              # a name ansible does not know either fails alike in both
              "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
     assert _declined(tmp_path, tasks) == []
@@ -70,9 +71,9 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
 
 def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> None:
     problems = _declined(tmp_path, "    - template: {src: t.j2, dest: out}\n",
-                         {"templates/t.j2": "a\n{{ lookup('url', 'x') }}\n"})
+                         {"templates/t.j2": "a\n{{ lookup('inventory_hostnames', 'x') }}\n"})
     assert [p.split(": playbook-ls")[0] for p in problems] == [f"{tmp_path}/templates/t.j2:2:1"]
-    assert "'lookup url'" in problems[0]
+    assert "'lookup inventory_hostnames'" in problems[0]
 
 
 LOOPED_COPY = "    - copy: {content: x, dest: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
