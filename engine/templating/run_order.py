@@ -2,7 +2,8 @@
 (:class:`engine.values.RunOrdered`: made from a set of strings, or the hosts ``group_by`` put in one
 group as their results came in). Its items are known, their order is not: what reads no order
 (``length``, ``sort``, ``min``, ``in``) is known; what keeps the order (``map``, ``select``,
-``unique``) gives such a list again; what reads it (``first``, ``join``, an index, the list
+``unique``) gives such a list again (engine.templating.list_order's table: ``sort`` and ``unique``
+read the order of items equal but for case); what reads it (``first``, ``join``, an index, the list
 written into text) is known only at run time. Only the bounded templar (values shown before the
 run) applies this; a run's own lists have the order they have."""
 
@@ -13,20 +14,13 @@ from functools import wraps
 from typing import Any
 
 from engine.templating.errors import RunTimeOnly
+from engine.templating.list_order import ORDER_FREE_FILTERS, ORDER_KEPT_FILTERS, SET_FILTERS, reads_order
 from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
-ORDER_FREE = frozenset({
-    "length", "count", "sort", "min", "max", "type_debug", "bool", "items2dict", "dict", "combine",
-    "default", "d", "mandatory", "unique_count",
-})
-"""Filters whose result does not depend on the order of the list they are given (``default``
-gives the list itself back, order and all, and is :data:`ORDER_KEPT` for that)."""
-
-ORDER_KEPT = frozenset({
-    "map", "select", "reject", "selectattr", "rejectattr", "unique", "list", "union", "intersect",
-    "difference", "symmetric_difference", "flatten", "reverse", "default", "d", "mandatory", "shuffle",
-})
-"""Filters that give a list in the order of the one they are given."""
+ORDER_FREE = ORDER_FREE_FILTERS
+ORDER_KEPT = ORDER_KEPT_FILTERS | SET_FILTERS
+"""The shared table (engine.templating.list_order): a set-like filter of a list of unknown order
+gives one of unknown order too."""
 
 
 def _read_order(reading: str) -> RunTimeOnly:
@@ -47,6 +41,8 @@ def order_aware(name: str, plugin: Callable[..., Any]) -> Callable[..., Any]:
         if not run_ordered(value):
             return plugin(*args, **kwargs)
         result = plugin(*args, **kwargs)
+        if reads_order(name, value, args[2 if takes_context else 1:], kwargs):
+            raise _read_order(f"the filter '{name}' (items equal but for case)")
         if name in ORDER_KEPT and isinstance(result, list):
             return RunOrdered(result)
         if name in ORDER_FREE or name == "sum" and isinstance(result, int | float):
