@@ -420,9 +420,10 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
             continue
         names = [task.args.get(key) for key in ("_raw_params", "file", "dir")]
         entries = [name for name in names if isinstance(name, str)]
-        if any(is_template(entry) for entry in entries) or any(
+        if any(is_template(entry) and not _found_within_role(task, entry) for entry in entries) or any(
                 name is not None and not isinstance(name, str) for name in names):
             return None
+        entries = [entry for entry in entries if not is_template(entry)]
         places = [os.path.dirname(task.span.file)] if task.span is not None and task.span.file else []
         places += [str(task.role.path), os.path.join(str(task.role.path), "vars")] \
             if getattr(task.role, "path", None) else []
@@ -435,6 +436,68 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
                 elif os.path.exists(candidate):
                     found.add(candidate)
     return found
+
+
+def _found_within_role(task: Task, entry: str) -> bool:
+    """Whether a templated ``include_vars`` name of a role's task loads one of the role's files,
+    which the plan reads already: a file name made of variables and text with no ``/``
+    (:func:`_file_name_of_variables`), or ``{{ lookup('first_found', PARAMS) }}`` (or ``query``)
+    whose ``files`` are relative and whose ``paths`` are the role's (``{{ role_path }}/...``) or
+    relative, none climbing with ``..``, ``PARAMS`` in the task's own ``vars``. (A variable's
+    value could still be an absolute path; such names are taken to be what they are written as.)"""
+    from jinja2 import nodes
+
+    from engine.templating.templar import environment, is_template
+
+    if not getattr(task.role, "path", None):
+        return False
+    try:
+        body = environment().parse(entry).body
+    except Exception:  # noqa: BLE001 - a text Jinja does not parse names no file the plan can know
+        return False
+    if len(body) != 1 or not isinstance(body[0], nodes.Output):
+        return False
+    if _file_name_of_variables(body[0].nodes):
+        return True
+    if len(body[0].nodes) != 1:
+        return False
+    call = body[0].nodes[0]
+    if not (isinstance(call, nodes.Call) and isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS
+            and len(call.args) == 2 and not call.kwargs and isinstance(call.args[0], nodes.Const)
+            and _short(str(call.args[0].value)) == "first_found" and isinstance(call.args[1], nodes.Name)):
+        return False
+    own = task.data.get("vars") if isinstance(task.data, Mapping) else None
+    params = own.get(call.args[1].name) if isinstance(own, Mapping) else None
+    if not isinstance(params, Mapping) or set(params) - {"files", "paths", "skip"}:
+        return False
+    files, paths = params.get("files"), params.get("paths", [])
+    files = [files] if isinstance(files, str) else files
+    paths = [paths] if isinstance(paths, str) else paths
+    if not isinstance(files, list) or not isinstance(paths, list) or not files:
+        return False
+    # a file's name may be templated (from facts); a path is the role's, or relative, and nothing else
+    in_role = re.compile(r"^(\{\{\s*role_path\s*\}\}(/|$))?")
+    return all(isinstance(file, str) and ".." not in file and not file.startswith("/") for file in files) and \
+        all(isinstance(path, str) and ".." not in path and not in_role.sub("", path).startswith("/")
+            and not is_template(in_role.sub("", path)) for path in paths)
+
+
+def _file_name_of_variables(parts: list[Any]) -> bool:
+    """Whether a template is a file name made of variables (maybe through filters: ``{{ method
+    }}_install.yml``, ``{{ ansible_os_family | lower }}.yml``) and text with no ``/``: a name
+    include_vars looks up in the role's ``vars/`` and the task's directory."""
+    from jinja2 import nodes
+
+    for part in parts:
+        if isinstance(part, nodes.TemplateData):
+            if "/" in part.data or ".." in part.data:
+                return False
+            continue
+        while isinstance(part, nodes.Filter) and part.node is not None:
+            part = part.node
+        if not isinstance(part, nodes.Name | nodes.Getitem | nodes.Getattr):
+            return False
+    return True
 
 
 def _source_files(sources: Sequence[str]) -> set[str]:

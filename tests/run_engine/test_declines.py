@@ -385,3 +385,27 @@ def test_more_files_than_the_preflight_reads_keep_the_decline(tmp_path: Path, mo
     monkeypatch.setattr(declines, bound, value)
     (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS, files)
     assert "hash seed" in problem
+
+
+FOUND_VARS = ("- include_vars: \"{{ lookup('first_found', params) }}\"\n  vars:\n    params:\n"
+              "      files: [\"{{ ansible_facts['os_family'] | lower }}.yml\", default.yml]\n      paths: [%s]\n"
+              "- include_vars: %s\n"
+              "- debug: {msg: done}\n  vars:\n    packages: \"{{ names | union(more) }}\"\n")
+
+
+@pytest.mark.parametrize(("paths", "name", "declined"), [
+    ("\"{{ role_path }}/vars\"", "\"{{ method }}_install.yml\"", False),
+    ("vars", "\"{{ ansible_os_family | lower }}.yml\"", False),
+    # a path or name that may lead out of the role: a file the plan does not read may name the variable
+    ("/etc/vars", "main.yml", True),
+    ("\"{{ role_path }}/vars\"", "\"/etc/{{ method }}.yml\"", True),
+    ("\"{{ role_path }}/../vars\"", "main.yml", True),
+    ("\"{{ other_path }}/vars\"", "main.yml", True),
+])
+def test_a_role_variables_file_named_by_a_template_within_the_role_keeps_the_relief(
+        tmp_path: Path, paths: str, name: str, declined: bool) -> None:
+    # a task variable nothing names is never rendered, unless a file loaded at run time may name it
+    files = {"roles/r/tasks/main.yml": FOUND_VARS % (paths, name), "roles/r/vars/default.yml": "x: 1\n",
+             "roles/r/vars/main.yml": "y: 1\n"}
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
+    assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
