@@ -47,7 +47,7 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
-    ("    - debug: {msg: x}\n      when: \"'http://a' is url\"\n", "test url"),
+    ("    - debug: {msg: x}\n      when: \"'a' is vault_encrypted\"\n", "test vault_encrypted"),
 ])
 def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
