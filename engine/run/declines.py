@@ -111,6 +111,9 @@ def task_declines(task: Task) -> list[str]:
         found.append("unarchive: a URL src")
     if task.action in kw.META and args.get("_raw_params") in DECLINED_META:
         found.append(f"meta: {args['_raw_params']}")
+    if task.handler and task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+        # ansible runs what it includes as handlers of the flush; the engine announces the file only
+        found.append(f"{action} as a handler (the tasks it includes)")
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
     if loop is not None and not _has_lookup(loop[len("with_"):]):
         found.append(f"lookup {loop[len('with_'):]}")

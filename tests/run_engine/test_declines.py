@@ -409,3 +409,12 @@ def test_a_role_variables_file_named_by_a_template_within_the_role_keeps_the_rel
              "roles/r/vars/main.yml": "y: 1\n"}
     problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
     assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
+
+
+@pytest.mark.parametrize("handler", ["include_tasks: more.yml", "include_role: {name: r}"])
+def test_an_include_as_a_handler_is_declined(tmp_path: Path, handler: str) -> None:
+    # ansible runs the included tasks as handlers of the flush (RUNNING HANDLER), the engine does not
+    files = {"more.yml": "- debug: {msg: x}\n", "roles/r/tasks/main.yml": "- debug: {msg: x}\n"}
+    task = f"    - command: 'true'\n      notify: h\n  handlers:\n    - name: h\n      {handler}\n"
+    (problem,) = _declined(tmp_path, task, files)
+    assert "as a handler (the tasks it includes)" in problem
