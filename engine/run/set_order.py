@@ -18,6 +18,7 @@ from engine.templating.list_order import (
     ORDER_KEPT_FILTERS,
     SET_FILTERS,
     case_sensitive_given,
+    folds_case,
 )
 
 
@@ -56,7 +57,7 @@ def _order_shows(node: Any, parents: dict[int, Any]) -> bool:
     """Whether the order of the list ``node`` gives can reach what the template shows."""
     from jinja2 import nodes
 
-    folded = False  # the items made all one case: none are equal but for case
+    folded = _literal_case_free(node)  # no two items equal but for case: made one case, or written out
     while True:
         parent = parents.get(id(node))
         if isinstance(parent, nodes.Filter):
@@ -84,6 +85,18 @@ def _order_shows(node: Any, parents: dict[int, Any]) -> bool:
             return not (parent.expr is node and len(parent.ops) == 1 and parent.ops[0].op in ("eq", "ne")
                         and _empty(parent.ops[0].expr))
         return not _truth_only(node, parents)
+
+
+def _literal_case_free(node: Any) -> bool:
+    """Whether a set-like filter's operands are literal lists of constants, no two of whose
+    strings are equal but for case."""
+    from jinja2 import nodes
+
+    operands = [node.node, *node.args]
+    if not all(isinstance(operand, nodes.List) and all(isinstance(item, nodes.Const) for item in operand.items)
+               for operand in operands):
+        return False
+    return not folds_case(item.value for operand in operands for item in operand.items)
 
 
 def _told_case(node: Any) -> bool:
