@@ -420,3 +420,25 @@ def test_an_include_as_a_handler_is_declined(tmp_path: Path, handler: str) -> No
     task = f"    - command: 'true'\n      notify: h\n  handlers:\n    - name: h\n      {handler}\n"
     (problem,) = _declined(tmp_path, task, files)
     assert "as a handler (the tasks it includes)" in problem
+
+
+LSR_SET_VARS = ("- include_vars: \"{{ __vars_file }}\"\n  loop:\n"
+                "    - \"{{ ansible_facts['os_family'] }}.yml\"\n"
+                "    - \"{{ ansible_facts['distribution'] ~ '_' ~ ansible_facts['distribution_version'] }}.yml\"\n"
+                "  vars:\n    __vars_file: \"%s\"\n  when: __vars_file is file\n"
+                "- debug: {msg: done}\n")
+
+
+@pytest.mark.parametrize(("path", "extra", "declined"), [
+    ("{{ role_path }}/vars/{{ item }}", {}, False),
+    # another file of the role's vars/ names the variable: it may read it
+    ("{{ role_path }}/vars/{{ item }}", {"roles/r/vars/RedHat.yml": "x: \"{{ subsets }}\"\n"}, True),
+    ("/etc/{{ item }}", {}, True),
+])
+def test_a_role_variable_nothing_reads_beside_a_looped_include_vars_of_the_role_is_not_declined(
+        tmp_path: Path, path: str, extra: dict[str, str], declined: bool) -> None:
+    # linux-system-roles' set_vars: the platform's vars files, a role variable made by difference
+    files = {"roles/r/tasks/main.yml": LSR_SET_VARS % path,
+             "roles/r/vars/main.yml": "subsets: \"{{ ['!all'] + facts | difference(skipped) }}\"\n", **extra}
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
+    assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
