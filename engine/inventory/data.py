@@ -340,7 +340,7 @@ class InventoryData:
         self._source_dir: tuple[str | None, str | None] = (None, None)
         self.variables_set = 0
         """How many variables plugins have set (not those the inventory sets on a new host)."""
-        self.value_origins: dict[str, dict[str, str]] = {}
+        self.value_origins: dict[str, dict[str, Any]] = {}  # an INI source's "PATH:LINE", a YAML one's span
         """Host or group -> variable -> ``PATH:LINE`` where an INI source sets it: ansible tags the
         value with that origin and names it when the value breaks a conditional."""
         self.trust_by_default: bool | None = None

@@ -54,6 +54,17 @@ def populate_host_vars(inventory: InventoryData, hosts: list[str], variables: An
         inventory.add_host(host, group=group, port=port)
         for var in variables:
             inventory.set_variable(host, var, variables[var])
+        _note_origins(inventory, host, variables)
+
+
+def _note_origins(inventory: InventoryData, entity: str, variables: Any) -> None:
+    """Where each variable of ``entity`` is written (its name's place), for the warnings that
+    show it (a reserved name's)."""
+    spans = getattr(variables, "key_spans", None) or {}
+    origins = inventory.value_origins.setdefault(entity, {})
+    for var in variables:
+        if spans.get(var) is not None:
+            origins[var] = spans[var]
 
 
 def _text(value: Any) -> str:
@@ -97,6 +108,7 @@ def _parse_group(inventory: InventoryData, group: Any, group_data: Any) -> Any:
         if key == "vars":
             for var in value:
                 inventory.set_variable(group, var, value[var])
+            _note_origins(inventory, group, value)
         elif key == "children":
             for subgroup in value:
                 subgroup = _parse_group(inventory, subgroup, value[subgroup])

@@ -73,7 +73,7 @@ class IncludeLoader:
             raise TemplateFailure(f"{task.action} nested {depth} levels deep: does a file include itself? "
                                   "playbook-ls's engine stops here")
         params = dict(self.params.get(id(task), {}))
-        params.update(templar.template(as_dict(task.frame.keywords.get("vars"))))
+        params.update(as_dict(task.frame.keywords.get("vars")))  # templated where a task reads them, as task vars
         readable = _readable(templar.raw)
         loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
         if isinstance(loop_var, str) and loop_var in readable:

@@ -50,6 +50,9 @@ class HostRun:
     rescue_depth: list[bool] = field(default_factory=list)
     ending_role: Any = None
     """The role a ``meta: end_role`` ended: its tasks are left out up to its role_complete."""
+    carried: list[Block] = field(default_factory=list)
+    """What a looped include that failed on a missing file did include: the strategy marks the host
+    failed, then adds them to the section it goes to."""
 
 
 @dataclass
@@ -62,6 +65,8 @@ class Step:
     meta_skipped: bool = False
     marked: bool = False
     """The task did not run: the strategy marked the host failed before it (any_errors_fatal)."""
+    include_failed: bool = False
+    """A looped include failed on a missing file after the task ran (its other files still count)."""
 
 
 class TaskActions:

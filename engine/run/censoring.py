@@ -26,9 +26,8 @@ def no_log(task: Task, templar: Templar) -> bool:
     """The task's effective ``no_log``, templated; a value that cannot be read masks the output,
     as ``update_result_no_log`` falls back to."""
     from engine.booleans import boolean
-    from engine.run.task_runner import keyword
 
-    value = keyword(task, "no_log")
+    value = getattr(task.effective("no_log"), "value", None)  # engine.run.task_runner.keyword
     if value is None:
         return False
     try:
@@ -50,12 +49,24 @@ def censor_result(result: Mapping[str, Any]) -> dict[str, Any]:
     return censored
 
 
+def shown_no_log(hidden: bool, result: Mapping[str, Any]) -> bool:
+    """Whether the callback gets ``result`` censored: a loop's when one of its items is (each
+    item's ``no_log`` templated with that item, as ``TaskExecutor._run_loop`` marks the whole),
+    another when the task's ``no_log`` (``hidden``) says so."""
+    items = result.get("results")
+    if isinstance(items, list) and items and all(isinstance(item, Mapping) and NO_LOG in item for item in items):
+        return any(item[NO_LOG] for item in items)
+    return hidden
+
+
 def censored_for_callback(result: Mapping[str, Any]) -> dict[str, Any]:
-    """What the callback is given of a ``no_log`` result: censored, a loop's items too."""
+    """What the callback is given of a ``no_log`` result: censored, and of a loop's items those
+    whose own ``no_log`` is on (all of them when the items carry none)."""
     censored = censor_result(result)
     if isinstance(result.get("results"), list):
         censored["results"] = [{**censor_result(item), **_status(item), NO_LOG: True}
-                               if isinstance(item, Mapping) else item for item in result["results"]]
+                               if isinstance(item, Mapping) and item.get(NO_LOG, True) else item
+                               for item in result["results"]]
     return censored | _status(result)
 
 

@@ -280,11 +280,12 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     failing, cause, plugin, foreign = None, str(exc), None, None
     origin: Span | str | None = None
     separate: SeparateFailure | None = None
+    kind = "filter"
     for key, value in sorted(task.args.items(), key=lambda item: str(item[0])):
         try:
             template(value)
         except PluginFailure as each:  # a port of an ansible-core filter failed
-            separate = each.separate
+            separate, kind = each.separate, each.kind
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
             break
         except Exception as each:  # noqa: BLE001 - the first argument that fails, as the whole did
@@ -306,7 +307,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             own = Event(cause, alone=True) if separate is None or not (separate.has_obj or separate.help) else \
                 Event(cause, UNKNOWN if separate.has_obj else None, str(separate.obj) if separate.has_obj else None,
                       separate.help, alone=True)
-            chain += [Event(f"Error while resolving value for {failing!r}: The filter plugin {plugin!r} failed.",
+            chain += [Event(f"Error while resolving value for {failing!r}: The {kind} plugin {plugin!r} failed.",
                             where), own]
         elif origin is not None:
             chain += [Event(f"Error while resolving value for {failing!r}.", where), Event(cause, origin)]

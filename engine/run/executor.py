@@ -21,7 +21,7 @@ from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome, is_failed
-from engine.run.censoring import no_log
+from engine.run.censoring import no_log, shown_no_log
 from engine.run.delegation import (
     DELEGATED,
     DelegationError,
@@ -49,7 +49,7 @@ from engine.run.play_warnings import (
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, truth
+from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, templated_diff, truth
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import SET, VariableManager
@@ -341,12 +341,14 @@ class Executor(TaskActions):
             if failed and has_rescue and not run.ended and not rescued:
                 rescued = True
                 run.rescue_depth.append(False)
-                failed = bool((yield from self._section(run, block.rescue)))
+                failed = bool((yield from self._section(run, [*self._carried(run, block, True), *block.rescue])))
                 run.rescue_depth.pop()
             if run.ended and not failed:
                 return failed
             run.rescue_depth.append(False)
-            always_failed = yield from self._section(run, block.always, not_entered=not failed)
+            always = [*self._carried(run, block, False), *block.always]
+            always_failed = yield from self._section(run, always, not_entered=not failed)
+            run.carried = []  # what an include in the always section left: the host's state is complete
             run.rescue_depth.pop()
             if always_failed is None and rescued:  # marked at the end of its rescue: the rescue
                 # failed, the always section runs from its start, then the host fails
@@ -377,6 +379,8 @@ class Executor(TaskActions):
                     return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
+                if failed and step.include_failed:  # the files it did include go to the rescue or always
+                    run.carried = list(step.blocks)
                 if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
                     # mark_host_failed: out of ansible_play_hosts at once, unless a rescue takes
                     # the failure (an always section, force_handlers' flush, still runs)
@@ -389,6 +393,13 @@ class Executor(TaskActions):
             if failed or run.ended:
                 return failed
         return False
+
+    def _carried(self, run: HostRun, block: Block, rescue: bool) -> list[Block]:
+        """What a looped include that failed on a missing file did include, for the section the
+        host goes to (add_tasks after mark_host_failed): the block's rescue, else its always;
+        none when the block has neither (the host's state is complete there)."""
+        carried, run.carried = run.carried, []
+        return carried if rescue or any(self._selectable(t) for t in _section_tasks(block.always)) else []
 
     def _ended_role(self, run: HostRun, task: Task) -> bool:
         """Whether ``meta: end_role`` leaves ``task`` out (every task up to its role's role_complete)."""
@@ -417,19 +428,15 @@ class Executor(TaskActions):
         is_meta = task.action in META
         if task.role is not None and id(task.role) not in self.warned_roles:
             self._warn_role_names(task.role)
-        for name in (name for name in names if name not in self.warned_hosts):  # get_vars of each host
-            self.warned_hosts.add(name)
-            layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
-            for warning in inventory_reserved_warnings(layers):
-                self.callback.warning(warning)
-        for warning in frame_var_warnings(task.chain):  # the task's and its blocks' vars, as get_vars
-            self.callback.warning(warning)
+        self._reserved_name_warnings(task, names[:1])
         # the strategy templates the name for the first host, except a meta task's
         title = self._title(task, None if is_meta else names[0])
         once = not is_meta and bool(names) and self._run_once(task, names[0])
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
+        if not bypass and (not is_meta or task.args.get("_raw_params") in PER_HOST_META):
+            self._reserved_name_warnings(task, names[1:])  # the other hosts' get_vars, after the banner
         for name in names:
             if is_meta and task.args.get("_raw_params") not in PER_HOST_META and name != names[0]:
                 steps[name] = Step(task)  # the linear strategy runs it for the first host only
@@ -441,7 +448,7 @@ class Executor(TaskActions):
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
         for name in self._announce_includes():  # a looped include of a missing file fails its hosts
-            steps[name].outcome = Outcome("failed")
+            steps[name].outcome, steps[name].include_failed = Outcome("failed"), True
             self.callback.include_failed(title, name)
         if bypass:
             self._fail_batch_after_once(names[0], steps[names[0]])
@@ -459,6 +466,19 @@ class Executor(TaskActions):
                 self.runs[name].failed = True
                 self.failed_hosts.add(name)
         return steps
+
+    def _reserved_name_warnings(self, task: Task, names: list[str]) -> None:
+        """The linear strategy's ``get_vars`` of each host in turn: its inventory variables' reserved
+        names (each host's first time), then those of the task's and its blocks' vars."""
+        if task.implicit and task.action in META and task.args.get("_raw_params") == "flush_handlers":
+            names = [name for name in names if not self.handlers.nothing_notified(name)]  # the iterator skips it
+        for name in (name for name in names if name not in self.warned_hosts):
+            self.warned_hosts.add(name)
+            layers = inventory_layers(self.variables, self.runs[name].host, os.path.abspath(self.context.play.basedir))
+            for warning in inventory_reserved_warnings(layers):
+                self.callback.warning(warning)
+        for warning in frame_var_warnings(task.chain) if names else ():
+            self.callback.warning(warning)
 
     def _run_once(self, task: Task, first: str) -> bool:
         from engine.run.run_once import run_once
@@ -575,8 +595,8 @@ class Executor(TaskActions):
         missing = result.pop(MISSING_INCLUDE, None)
         self.callback.result(title, host.name, task.action, result, step.outcome, looped,
                              is_include=task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE,
-                             retry_name=plain_name(task, title), delegated=target, no_log=hidden,
-                             task=task, counted=missing is None, diff=_templated_diff(task, templar))
+                             retry_name=plain_name(task, title), delegated=target, no_log=shown_no_log(hidden, result),
+                             task=task, counted=missing is None, diff=templated_diff(task, templar))
         if notifying and looped:
             self.handlers.notify_result(task, host.name, result, True, templar, self.callback.warning)
         for warning in [*(fact_warnings if looped else []), *register_warnings]:
@@ -592,32 +612,10 @@ class Executor(TaskActions):
         return step
 
     def _announce_includes(self) -> list[str]:
-        """``v2_playbook_on_include`` once the task ran on every host: the included files as
-        ``IncludedFile.process_include_results`` groups them (equal file and item vars share a
-        line and its hosts; a host that includes the same again starts another). A file that is
-        not there is an error instead, and its hosts fail: returns them."""
-        files: list[tuple[str, dict[str, Any], list[str], str | None]] = []
-        for host, path, special, missing in self.pending_includes:
-            start = 0
-            while True:
-                match = next((i for i in range(start, len(files)) if files[i][:2] == (path, special)), None)
-                if match is None:
-                    files.append((path, special, [host], missing))
-                    break
-                if host not in files[match][2]:
-                    files[match][2].append(host)
-                    break
-                start = match + 1
-        self.pending_includes.clear()
-        failed: list[str] = []
-        for path, special, hosts, missing in files:
-            if missing is not None:
-                self.callback.error(f"[ERROR]: {missing}\n\n")  # Display.error of the exception
-                failed += [host for host in hosts if host not in failed]
-                continue
-            label = special.get("_ansible_item_label", special.get("item"))
-            self.callback.included(path, hosts, label if label else None)
-        return failed
+        """The included files announced once the task ran on every host (engine.run.includes_announced)."""
+        from engine.run.includes_announced import announce_includes
+
+        return announce_includes(self.pending_includes, self.callback)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))
@@ -680,31 +678,29 @@ class Executor(TaskActions):
     # -- handlers -----------------------------------------------------------------------------
     def _flush_handlers(self, names: list[str]) -> None:
         for handler, hosts in self.handlers.due(names):
-            hosts = [name for name in hosts if not self.runs[name].ended]
-            if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
-                continue
-            title = self._title(handler, hosts[0] if handler.action not in META else None)
-            self.callback.task_start(title, handler=True)
-            once = bool(hosts) and self._run_once(handler, hosts[0])
-            # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
-            for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
-                run = self.runs[name]
-                step = self._run_on_host(handler, run, title, handler=True, once=once)
-                if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
-                    self._finish_host(run, True)
-            self._announce_includes()
+            self._run_handler(handler, hosts)
 
-
-def _templated_diff(task: Task, templar: Templar) -> bool | None:
-    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
-    (the callback reads a written one itself), else None."""
-    value = keyword(task, "diff")
-    if not (isinstance(value, str) and "{" in value):
-        return None
-    try:
-        return truth(value, templar)
-    except TemplateFailure:
-        return None
+    def _run_handler(self, handler: Task, hosts: list[str]) -> None:
+        """One handler on its hosts; the tasks a handler's include loaded run next, as handlers
+        of the hosts that loaded them (the iterator inserts each included block's tasks there)."""
+        hosts = [name for name in hosts if not self.runs[name].ended]
+        if not hosts:  # its hosts failed in a handler before it: the strategy gives it to none
+            return
+        title = self._title(handler, hosts[0] if handler.action not in META else None)
+        self.callback.task_start(title, handler=True)
+        once = bool(hosts) and self._run_once(handler, hosts[0])
+        included: dict[int, tuple[Task, list[str]]] = {}
+        # a run_once handler (or a BYPASS_HOST_LOOP action) runs for the first host
+        for name in hosts[:1] if once or handler.action in BYPASS_HOST_LOOP else hosts:
+            run = self.runs[name]
+            step = self._run_on_host(handler, run, title, handler=True, once=once)
+            if step.outcome and step.outcome.status == "failed" and not step.outcome.ignored:
+                self._finish_host(run, True)
+            for task in (t for block in step.blocks for t in block.block if isinstance(t, Task)):
+                included.setdefault(id(task), (task, []))[1].append(name)
+        self._announce_includes()
+        for task, loaded_on in included.values():
+            self._run_handler(task, loaded_on)
 
 
 def _has_loop(task: Task) -> bool:

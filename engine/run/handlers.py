@@ -112,6 +112,11 @@ class Handlers:
         if host not in hosts:
             hosts.append(host)
 
+    def nothing_notified(self, host: str) -> bool:
+        """The iterator skips an implicit flush_handlers for ``host`` (no get_vars, no result):
+        nothing notified for it, and no handler notified for any host."""
+        return not self.pending.get(host) and not any(self.notified.values())
+
     def due(self, hosts: list[str]) -> Iterator[tuple[Task, list[str]]]:
         """Each notified handler with the hosts (of ``hosts``) to run it on, in definition
         order; a notification made while flushing reaches the handlers after the current one."""

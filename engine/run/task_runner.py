@@ -17,6 +17,7 @@ from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading import keywords as kw
 from engine.loading.model import Task
+from engine.run.censoring import NO_LOG, no_log
 from engine.run.conditions import ConditionFailure, condition_failure
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
@@ -279,6 +280,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         except TemplateFailure as exc:
             item_result = _with_exception(_failure(exc))
         item_result.update(control.result_keys(scope))
+        if keyword(task, "no_log") is not None:  # TaskExecutor._execute templates it per item
+            item_result[NO_LOG] = no_log(task, item_templar)
         if isinstance(register, str):  # ansible registers each item's result before the label
             scope[register] = item_result
         if control.label is not None:
@@ -364,3 +367,15 @@ def include_item_vars(task: Task, templar: Templar) -> dict[str, Any]:
         except TemplateFailure:
             pass
     return {loop_var: variables[loop_var], "ansible_loop_var": loop_var, "_ansible_item_label": label}
+
+
+def templated_diff(task: Task, templar: Templar) -> bool | None:
+    """The task's ``diff`` keyword when it is a template, rendered as post_validate renders it
+    (the callback reads a written one itself), else None."""
+    value = keyword(task, "diff")
+    if not (isinstance(value, str) and "{" in value):
+        return None
+    try:
+        return truth(value, templar)
+    except TemplateFailure:
+        return None

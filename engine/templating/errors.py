@@ -44,6 +44,10 @@ class SeparateFailure(TemplateFailure):
         self.help, self.obj, self.has_obj = help, obj, has_obj
 
 
+class VersionError(ValueError):
+    """What ansible's ``version`` test raises as AnsibleFilterError (engine.templating.filters.version): its message."""
+
+
 class PluginFailure(TemplateFailure):
     """A filter (or ``kind``) plugin of ansible-core failed (``AnsibleTemplatePluginRuntimeError``):
     "The filter plugin 'NAME' failed: ...". ``separate`` is the plugin's own error when ansible shows it as a
@@ -52,7 +56,7 @@ class PluginFailure(TemplateFailure):
     def __init__(self, plugin: str, message: str, separate: SeparateFailure | None = None,
                  kind: str = "filter") -> None:
         super().__init__(f"The {kind} plugin {plugin!r} failed: {message}")
-        self.plugin, self.separate = plugin, separate
+        self.plugin, self.separate, self.kind = plugin, separate, kind
 
 
 class ForeignCause(Exception):
@@ -115,8 +119,6 @@ def ansible_fails_too(exc: BaseException) -> bool:
     undefined variable, a filter of ansible-core failing (its port raises what it raises), a
     ``version`` test refusing its operands, an ordering of values that do not compare (``'3' > 2``:
     an extra var is text). Anything else the templar refuses (a lookup, a bound) is the run's."""
-    from engine.templating.filters.version import VersionError
-
     if undefined_cause(exc) or cause_of(exc, PluginFailure) is not None:
         return True
     version = cause_of(exc, VersionError)

@@ -8,9 +8,12 @@ error, even behind ``default`` or ``is defined``; ansible finds it when Python's
 is hit, we find it at the second read. How deep distinct variables refer to each other is not
 limited. A variable whose rendering needs an undefined one reads as undefined and fails only
 where a template uses it: Jinja looks up every name a template mentions before it runs, even
-those of an ``{% if %}`` branch not taken, and ansible's markers fail only when used. Where we
-differ: a list or dict value is rendered whole when it is read, where ansible renders its items
-one by one as they are read.
+those of an ``{% if %}`` branch not taken, and ansible's markers fail only when used. A list or
+dict value one of whose items fails is rendered item by item, as ansible's lazy containers render
+what is read: the items that fail stand in for their failures, so that its length, its keys and
+its other items are read, and the whole fails where a template gives it whole. Where we differ:
+``debug: var=`` of such a container shows the error, where ansible shows the container with the
+failing part replaced.
 """
 
 from __future__ import annotations
@@ -63,11 +66,40 @@ class LazyVariables(Mapping[str, "Any"]):
             stand_in = self._deferred(key, exc) if self._deferred is not None else None
             if stand_in is None:
                 raise
-            return stand_in
+            if isinstance(value, dict | list):  # a lazy container: only the items that fail do
+                value = self._item_wise(key, value)
+                if value is None:
+                    return stand_in
+            else:
+                return stand_in
         finally:
             self._busy.discard(key)
         self._done[key] = value
         return value
+
+    def _item_wise(self, key: str, raw: dict[Any, Any] | list[Any]) -> Any:
+        """``raw`` rendered item by item, an item that fails standing in for its failure (and a
+        list or dict item rendered so in turn), as ansible's lazy containers render what is read;
+        None when a failure has no stand-in."""
+        assert self._deferred is not None
+        pairs = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw))
+        rendered: list[tuple[Any, Any]] = []
+        for name, item in pairs:
+            try:
+                if isinstance(raw, dict):
+                    name = self._render(name)
+                value = self._render(item)
+            except Exception as exc:  # noqa: BLE001 - the stand-in fails with it where it is used
+                if isinstance(item, dict | list):
+                    value = self._item_wise(key, item)
+                else:
+                    value = self._deferred(key, exc)
+                if value is None:
+                    return None
+            rendered.append((name, value))
+        if isinstance(raw, dict):
+            return PartlyRenderedDict(rendered)
+        return PartlyRenderedList(value for _name, value in rendered)
 
     def __contains__(self, key: object) -> bool:
         return key in self._raw
@@ -77,6 +109,21 @@ class LazyVariables(Mapping[str, "Any"]):
 
     def __len__(self) -> int:
         return len(self._raw)
+
+
+class PartlyRendered:
+    """A list or dict variable some of whose items failed to render: they stand in for their
+    failures, and the whole fails where a template gives it whole."""
+
+    __slots__ = ()
+
+
+class PartlyRenderedDict(PartlyRendered, dict):  # type: ignore[type-arg]
+    __slots__ = ()
+
+
+class PartlyRenderedList(PartlyRendered, list):  # type: ignore[type-arg]
+    __slots__ = ()
 
 
 class Layered(Mapping[str, "Any"]):
@@ -140,4 +187,4 @@ def _copied(value: Any) -> Any:
     return value
 
 
-__all__ = ["Layered", "LazyVariables", "TemplateLoop", "own_copies"]
+__all__ = ["Layered", "LazyVariables", "PartlyRendered", "TemplateLoop", "own_copies"]

@@ -48,6 +48,7 @@ from engine.templating.errors import (
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
+from engine.templating.filters import status_tests
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import (
     FINALIZED_TYPES,
@@ -58,8 +59,9 @@ from engine.templating.finalize import (
     omitted,
     syntax_error,
 )
-from engine.templating.lazy_variables import Layered, LazyVariables, own_copies
+from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
 from engine.templating.markers import first_undefined, handing_on, listing
+from engine.templating.plugin_reports import reporting
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -268,7 +270,7 @@ def _build_environment(bounded: bool) -> Any:
     env.filters.update({name: handing_on(listing(f), name, "filter") for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
-    env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS})
+    env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
     # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
     env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in _TEST_PREFIXES})
     env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
@@ -575,13 +577,9 @@ class Templar:
         if read_names.recording():
             read_names.note_template(text, environment().parse)
 
-        if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: filters may deprecate
-            deprecate = self.deprecate
-            token = FILTER_DEPRECATIONS.set(lambda message: deprecate(message, None))
-            try:
+        if self.deprecate is not None and FILTER_DEPRECATIONS.get() is None:  # a run's: plugins may warn
+            with reporting(self.deprecate, self.lookups.warn if self.lookups is not None else None):
                 return self._render(text, expression, overrides, restore_newlines)
-            finally:
-                FILTER_DEPRECATIONS.reset(token)
 
         bounded = static_evaluation_in_progress()
         if overrides:
@@ -593,8 +591,8 @@ class Templar:
             scope = own_copies(text, self._scope(env))
             if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
                 value = scope[name]
-                if not isinstance(value, Undefined):
-                    return value
+                if not isinstance(value, Undefined):  # a container some items of which failed fails whole
+                    return finalized(value) if isinstance(value, PartlyRendered) else value
             # a template file (overrides) and an expression are compiled without the escaping
             template = _compiled(env, "{{ " + text + " }}" if expression else text, expression,
                                  not expression and not overrides)

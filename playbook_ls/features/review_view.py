@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from functools import lru_cache
+from typing import Any
 
 REVIEW_SECONDS = 120
 
@@ -48,18 +49,36 @@ def _git(root: str, *args: str) -> str | None:
     return done.stdout.strip() or None if done.returncode == 0 else None
 
 
-def review_text(root: str, playbook: str, base: str | None, inventory: list[str]) -> str:
-    """``playbook-ls diff BASE PLAYBOOK`` as text (BASE: :func:`default_base` when None), or what
-    stopped it."""
+def review_text(root: str, playbooks: str | list[str], base: str | None, inventory: list[str]) -> str:
+    """``playbook-ls diff BASE PLAYBOOK...`` as text (BASE: :func:`default_base` when None), or
+    what stopped it."""
     base = base or default_base(root)
-    shown = os.path.relpath(playbook, root) if os.path.isabs(playbook) else playbook
-    command = [sys.executable, "-P", "-m", "playbook_ls", "diff", base, shown,
+    shown = [os.path.relpath(path, root) if os.path.isabs(path) else path
+             for path in ([playbooks] if isinstance(playbooks, str) else playbooks)]
+    named = " ".join(shown)
+    command = [sys.executable, "-P", "-m", "playbook_ls", "diff", base, *shown,
                *(arg for source in inventory for arg in ("-i", source))]
     try:
         done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=REVIEW_SECONDS,
                               stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return f"playbook-ls diff {base} {shown}: no answer in {REVIEW_SECONDS} s; run it in a terminal to see why\n"
+        return f"playbook-ls diff {base} {named}: no answer in {REVIEW_SECONDS} s; run it in a terminal to see why\n"
     if done.returncode not in (0, 1):
-        return f"playbook-ls diff {base} {shown}\n\n{done.stderr.strip() or f'exit code {done.returncode}'}\n"
+        return f"playbook-ls diff {base} {named}\n\n{done.stderr.strip() or f'exit code {done.returncode}'}\n"
     return done.stdout
+
+
+def playbooks_of(index: Any, path: str) -> list[str]:
+    """The playbooks to review for a file: the file itself when it is one, else every playbook
+    that reaches it (a task file, a role's file, a variables file)."""
+    books = sorted({reach.book.path for reach in index.reaches(path) if not reach.book.synthetic})
+    return [path] if path in books or not books else books
+
+
+def revision_problem(base: str) -> str | None:
+    """Why ``base`` cannot name a revision to compare with (None when it can)."""
+    if not base.strip():
+        return "give a git revision (a branch, a tag, a commit), or nothing for the branch's merge base"
+    if base.startswith("-"):
+        return f"'{base}' is not a revision: a revision does not start with '-'"
+    return None

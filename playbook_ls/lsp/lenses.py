@@ -93,18 +93,22 @@ def register(server: PlaybookServer) -> None:
         import asyncio
         import functools
 
-        from playbook_ls.features.review_view import review_text
+        from playbook_ls.features.review_view import playbooks_of, review_text, revision_problem
 
         request = command_args(list(args))
         playbook, inventory = request.get("path"), request.get("inventory") or ls.options.get("inventory")
         base = request.get("base")
         if not isinstance(playbook, str) or not playbook or ls.index is None:
-            raise invalid_params("give {path: the playbook to review, base?: a git revision, inventory?}")
+            raise invalid_params("give {path: the playbook (or a file it reads) to review, base?: a git revision, "
+                                 "inventory?}")
         for name, value in (("inventory", inventory), ("base", base)):
             if value is not None and not isinstance(value, str):
                 raise invalid_params(f"'{name}' must be a string, not {type(value).__name__}")
+        if base is not None and (problem := revision_problem(base)):
+            raise invalid_params(problem)
+        playbooks, sources = playbooks_of(ls.index, playbook), [inventory] if inventory else []
         text = await asyncio.get_running_loop().run_in_executor(
-            ls.queries, functools.partial(review_text, ls.index.root, playbook, base, [inventory] if inventory else []))
+            ls.queries, functools.partial(review_text, ls.index.root, playbooks, base, sources))
         present(ls, f"review-{os.path.basename(playbook)}", f"playbook-ls: review of {os.path.basename(playbook)}",
                 text)
         return {"text": text}

@@ -37,7 +37,10 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
-        again = [path for path in wanted if playbooks or gone or new_views[path].reads & changed
+        # a changed inventory source reaches every playbook planned with it
+        inventory_changed = any(path == source or path.startswith(source + os.sep)
+                                for path in changed for source in inventories)
+        again = [path for path in wanted if playbooks or gone or inventory_changed or new_views[path].reads & changed
                  or new_views[path].problem]
         same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again], caches) if reuse \
             else set()
@@ -46,20 +49,22 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         old_views = {path: new_views[path] for path in again if path in same}
         old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root]))
         chosen = [path for path in wanted if path in old_views and
-                  (playbooks or _reaches(old_views[path], new_views[path], changed))]
+                  (playbooks or inventory_changed or _reaches(old_views[path], new_views[path], changed))]
         outcomes = _outcomes(old, new, changed, options, chosen, old_views, new_views, caches, reuse) \
             if options.inventory else {}
         reviews = []
         for path in chosen:
             pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
             reviews.append(review_playbook(old_views[path], new_views[path], selections, pair, changed))
+        value_notes: list[str] = []
         if options.inventory:
             _add_value_changes(old, new, changed, [(old_views[p], new_views[p], r) for p, r in zip(chosen, reviews,
-                                                                                                strict=True)])
+                                                                                                strict=True)],
+                               value_notes)
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
-                      [*old.notes, *new.notes, *_inventory_notes(new_views, chosen)],
+                      [*old.notes, *new.notes, *_inventory_notes(new_views, chosen), *value_notes],
                       {name: list(hosts) for name, hosts in groups.items()})
 
 
@@ -103,17 +108,26 @@ def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
 
 
 def _add_value_changes(old: Side, new: Side, changed: set[str],
-                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]]) -> None:
-    """The values that change at the tasks that read what a changed variables file sets."""
+                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]], notes: list[str]) -> None:
+    """The values that change at the tasks that read what a changed variables file or a changed
+    inventory source sets; ``notes`` receives the hosts whose values were not compared."""
     from engine.parsing.source import files_changed
     from playbook_ls.review.compare import matched
-    from playbook_ls.review.values import affected_names, changed_names, compare_values, read_names, values_at
+    from playbook_ls.review.values import (
+        affected_names,
+        changed_names,
+        compare_values,
+        inventory_names,
+        read_names,
+        values_at,
+    )
 
-    names = changed_names(old.root, new.root, changed)
-    if not names:
-        return
+    files_names = changed_names(old.root, new.root, changed)
     for old_view, new_view, review in playbooks:
         if old_view.plan is None or new_view.plan is None:
+            continue
+        names = files_names | inventory_names(old_view.plan, new_view.plan)
+        if not names:
             continue
         affected = affected_names([old.root, new.root], old_view.reads | new_view.reads, names)
         pairs = matched(old_view, new_view)
@@ -124,7 +138,7 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
         for one, view, keys in ((old, old_view, set(pairs)), (new, new_view, set(pairs.values()))):
             files_changed()  # the other side's files stand at the same paths
             with inside(one.root):
-                found.append(values_at(view, keys, affected))
+                found.append(values_at(view, keys, affected, notes if one is new else None))
         new_tasks = {task.key: task for play in new_view.plays for task in play.tasks}
         review.values = compare_values(found[0], found[1], pairs, new_tasks)
 

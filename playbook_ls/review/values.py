@@ -12,13 +12,11 @@ import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from playbook_ls.review.value_classes import names_in
+
 if TYPE_CHECKING:
     from playbook_ls.review.sides import PlaybookView, TaskKey
 
-DEPTH = 3
-"""Levels of definitions followed from what a task reads to the names they read."""
-MAX_HOSTS = 200
-"""Hosts of a play whose values are compared (the first, in the play's order)."""
 
 
 @dataclass
@@ -53,37 +51,50 @@ def changed_names(old_root: str, new_root: str, changed: set[str]) -> set[str]:
     return names
 
 
-def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str]) -> dict[TaskKey, dict[str, dict[str, str]]]:
+def inventory_names(old_plan: Any, new_plan: Any) -> set[str]:
+    """The names the two plans' inventories set differently on a host or a group (by type and
+    value) in their own lines (an ini host line, a YAML inventory's ``vars``); group_vars and
+    host_vars files are variables files, compared as such."""
+    from playbook_ls.review.reuse import ROOTED_NAMES, same_value
+
+    names: set[str] = set()
+    for kind in ("hosts", "groups"):
+        before, after = getattr(old_plan.inventory.data, kind), getattr(new_plan.inventory.data, kind)
+        for name in before.keys() & after.keys():  # a host or group added or removed shows in the outcomes
+            was, now = before[name].vars, after[name].vars
+            names |= {str(key) for key in was.keys() | now.keys()
+                      if key not in was or key not in now or not same_value(was[key], now[key])}
+    return names - ROOTED_NAMES  # the revision's directory: not a change
+
+
+def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
+              notes: list[str] | None = None) -> dict[TaskKey, dict[str, dict[str, str]]]:
     """For each task of ``keys``, on each host of its play: the value (with where it comes from)
-    of each name of ``names`` it reads, down to :data:`DEPTH` levels of definitions. The working
-    directory must be the side's root."""
-    from engine.variables.report import layers_at, variables_at
+    of each name of ``names`` it reads, down to :data:`~playbook_ls.review.value_classes.DEPTH`
+    levels of definitions, read once per class of hosts that see them alike
+    (:mod:`playbook_ls.review.value_classes`). ``notes`` receives what was not compared. The
+    working directory must be the side's root."""
+    from playbook_ls.review.value_classes import MAX_HOSTS, TaskValues
 
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
     for play in view.plays:
         plan_play = play.plan_play
         tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
-            key = view.keys[id(task)]
-            read = read_names(task)
+            reading = TaskValues(view.plan, plan_play, task, read_names(task))
             per_host: dict[str, dict[str, str]] = {}
-            for host in plan_play.hosts[:MAX_HOSTS]:
-                wanted = set(read)
-                seen: dict[str, str] = {}
-                levels = None  # the host's levels at the task, worked out once for every depth
-                for _ in range(DEPTH):
-                    levels = levels or layers_at(view.plan, plan_play, host, task)
-                    resolved = variables_at(view.plan, plan_play, host, task, sorted(wanted - set(seen)),
-                                            levels=levels).variables
-                    deeper: set[str] = set()
-                    for name, value in resolved.items():
-                        seen[name] = _shown(value)
-                        deeper |= _names_in(value.template)
-                    wanted = deeper - set(seen)
-                    if not wanted:
-                        break
+            left = 0
+            for host in plan_play.hosts:
+                seen = reading.of(host)
+                if seen is None:
+                    left += 1
+                    continue
                 per_host[host.name] = {name: text for name, text in seen.items() if name in names}
-            found[key] = per_host
+            if left and notes is not None:
+                notes.append(f"values at task '{task.display_name()}' compared on {len(plan_play.hosts) - left} of "
+                             f"{len(plan_play.hosts)} hosts: what it reads is each host's own (its name, what earlier "
+                             f"tasks set); past {MAX_HOSTS} hosts read one by one, the rest are not compared")
+            found[view.keys[id(task)]] = per_host
     return found
 
 
@@ -95,7 +106,9 @@ def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict
         if old_key not in before or new_key not in after:
             continue
         for host, now in after[new_key].items():
-            was = before[old_key].get(host, {})
+            was = before[old_key].get(host)
+            if was is None:  # not a host of the play before (the outcomes say so), or not compared
+                continue
             for name in sorted(set(now) | set(was)):
                 old_text, new_text = was.get(name, "undefined"), now.get(name, "undefined")
                 if old_text == new_text:
@@ -133,32 +146,10 @@ def affected_names(roots: list[str], reads: set[str], changed: set[str]) -> set[
             loaded = cache.load(full)
             if loaded.error is None and isinstance(loaded.data, dict):
                 for key, value in loaded.data.items():
-                    for name in _names_in(value):
+                    for name in names_in(value):
                         readers.setdefault(name, set()).add(str(key))
     affected, frontier = set(changed), set(changed)
     while frontier:
         frontier = {reader for name in frontier for reader in readers.get(name, ())} - affected
         affected |= frontier
     return affected
-
-
-def _names_in(value: Any) -> set[str]:
-    from engine.flow.host_reading import strings
-    from engine.templating.variable_uses import names_read
-
-    found: set[str] = set()
-    for text in strings(value):
-        if "{{" in text or "{%" in text:
-            found |= names_read(text, expression=False) or set()
-    return found
-
-
-def _shown(resolved: Any) -> str:
-    where = resolved.definitions[0] if resolved.definitions else None
-    origin = f" ({where.label}{', ' + os.path.relpath(where.path) if where.path else ''})" if where else ""
-    if resolved.unknown and not resolved.definitions:  # nothing on the way to the task defines it
-        return "undefined"
-    if resolved.unknown:
-        return f"known at run time{origin}"
-    text = repr(resolved.value)
-    return (text if len(text) <= 80 else text[:79] + "…") + origin

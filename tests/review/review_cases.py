@@ -71,6 +71,27 @@ def record(scenario: Path, tool: str) -> dict[str, Any]:
     return recorded
 
 
+def write_tree(root: Path, files: dict[str, str]) -> None:
+    """Each file of ``files`` (path relative to ``root`` → text), its directories made."""
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+def review_json(old: Path, new: Path, inventory: str, reuse: bool = True) -> str:
+    """``playbook-ls diff OLD NEW -i INVENTORY`` as JSON, the two sides' paths as OLD and NEW
+    (the working directory must be the new side)."""
+    from engine.flow.plan import RunOptions
+    from engine.parsing.source import files_changed
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.report import as_json
+
+    files_changed()
+    review = build_review(str(old), str(new), [], RunOptions(playbook="", inventory=[inventory]), None, str(new),
+                          reuse=reuse)
+    return as_json(review).replace(str(old), "OLD").replace(str(new), "NEW")
+
+
 def relative_to(text: str, root: str) -> str:
     return text.replace(root + "/", "").replace(root, ".")
 

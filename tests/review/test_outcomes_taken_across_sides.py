@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from review_cases import SIDES
+from review_cases import SIDES, review_json, write_tree
 
 from engine.flow import outcome_log
 
@@ -65,29 +65,10 @@ DEFAULTS = "app_mode: 'on'\napp_port: 8080\napp_port_note: \"{{ app_port }}\"\n"
 
 
 def _project(root: Path) -> None:
-    (root / "group_vars").mkdir(parents=True)
-    (root / "roles/app/tasks").mkdir(parents=True)
-    (root / "roles/app/defaults").mkdir(parents=True)
-    (root / "hosts.ini").write_text(INVENTORY)
-    (root / "group_vars/web.yml").write_text("level: high\n")
-    (root / "group_vars/db.yml").write_text("level: low\nunread: 1\n")
-    (root / "group_vars/all.yml").write_text("settings_name: settings\n")
-    (root / "settings.yml").write_text("setting: a\n")
-    (root / "roles/app/tasks/main.yml").write_text(ROLE_TASKS)
-    (root / "roles/app/defaults/main.yml").write_text(DEFAULTS)
-    (root / "site.yml").write_text(PLAYBOOK)
-
-
-def _review(old: Path, new: Path, reuse: bool) -> str:
-    from engine.flow.plan import RunOptions
-    from engine.parsing.source import files_changed
-    from playbook_ls.review.build import build_review
-    from playbook_ls.review.report import as_json
-
-    files_changed()
-    review = build_review(str(old), str(new), [], RunOptions(playbook="", inventory=["hosts.ini"]), None, str(new),
-                          reuse=reuse)
-    return as_json(review).replace(str(old), "OLD").replace(str(new), "NEW")
+    write_tree(root, {"hosts.ini": INVENTORY, "group_vars/web.yml": "level: high\n",
+                      "group_vars/db.yml": "level: low\nunread: 1\n", "group_vars/all.yml": "settings_name: settings\n",
+                      "settings.yml": "setting: a\n", "roles/app/tasks/main.yml": ROLE_TASKS,
+                      "roles/app/defaults/main.yml": DEFAULTS, "site.yml": PLAYBOOK})
 
 
 CONDITIONED = ["app : role task", "app : by the port", "heavy", "by level", "by remembered", "by another host",
@@ -131,10 +112,10 @@ def test_an_answer_is_taken_only_when_nothing_it_read_differs(
 
     monkeypatch.setattr(outcome_log.OutcomeReplay, "answer", spied)
     monkeypatch.chdir(tmp_path / "new")
-    with_sharing = _review(tmp_path / "old", tmp_path / "new", True)
+    with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     refused = {name for name, taken in answers if not taken}
     # what a set_fact sets, other hosts' values, the play's lists: the run's
     always = {"by remembered", "by another host", "by the play's hosts"}
     assert refused == (set(not_taken) | always if answers else set())
     assert bool(answers) == (set(not_taken) != set(CONDITIONED))
-    assert with_sharing == _review(tmp_path / "old", tmp_path / "new", False)
+    assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)

@@ -104,8 +104,11 @@ def test_outcomes_that_change_per_host_are_those_of_the_runs(scenario: Path) -> 
 
 
 def _claimed(review: PlaybookReview) -> set[tuple[str, str, str, str]]:
-    return {(change.task.name, host, change.before[0] if change.before else "skipped",
-             change.after[0] if change.after else "skipped") for change in review.hosts for host in change.hosts}
+    """The claimed changes the recordings can tell: a host new to a play that skips the task
+    (absent → skipped) records nothing on either side, as a skip ansible does not report."""
+    found = {(change.task.name, host, change.before[0] if change.before else "skipped",
+              change.after[0] if change.after else "skipped") for change in review.hosts for host in change.hosts}
+    return {claim for claim in found if claim[2] != claim[3]}
 
 
 def _ran(views: dict[str, PlaybookView], expected: dict[str, Any], playbook: str) -> set[tuple[str, str, str, str]]:
@@ -209,6 +212,32 @@ def test_the_values_a_change_changes_at_a_task_are_given_per_host(monkeypatch: p
         ("backups", "backups", "False (group 'prod', group_vars/prod.yml)",
          "True (group 'prod', group_vars/prod.yml)", ("d1", "d2")),
     }
+
+
+def test_a_changed_inventory_reaches_every_playbook_planned_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No playbook reads the inventory file, yet every playbook planned with it runs otherwise:
+    found without naming them, with the values its own lines (a host's, a group's ``[vars]``) set
+    differently; a host added or moved to another play is told by its outcomes, not as a value
+    that was undefined."""
+    from engine.flow.plan import RunOptions
+    from playbook_ls.review.build import build_review
+
+    scenario = SCENARIOS[[s.name for s in SCENARIOS].index("inventory_lines_changed")]
+    monkeypatch.chdir(scenario / "new")
+    review = build_review(str(scenario / "old"), str(scenario / "new"), [],
+                          RunOptions(playbook="", inventory=["inventory.ini"]), [])
+    (playbook,) = review.playbooks
+    assert playbook.path == "site.yml"
+    found = {(v.task.name, v.name, v.before.split(" (")[0], v.after.split(" (")[0], tuple(v.hosts))
+             for v in playbook.values}
+    assert found == {
+        ("heavy hosts only", "weight", "3", "8", ("w1",)),
+        ("front tier", "tier", "'front'", "'back'", ("d1",)),
+        ("web port", "web_port", "80", "8080", ("w1", "w2")),
+    }
+    claimed = {(change.task.name, host) for change in playbook.hosts for host in change.hosts}
+    assert {("heavy hosts only", "w1"), ("front tier", "d1"), ("front tier", "d3"), ("web port", "w1"),
+            ("web port", "w2"), ("web port", "w3")} <= claimed
 
 
 def test_a_task_that_changes_module_is_the_same_task() -> None:

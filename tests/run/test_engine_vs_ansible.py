@@ -33,15 +33,14 @@ except ImportError as e:  # only a missing engine skips; any other error is a fa
 # Cases (SCENARIO-MODE) where playbook-ls does not behave like ansible-playbook yet, with what differs.
 # Strict xfail: a fix makes the case XPASS, which fails the run until its name is removed here.
 KNOWN_DIFFERENT: dict[str, str] = {
-    "lazy_container_item_fails-run": "a list or dict variable is rendered whole: one item that fails fails every "
-                                     "read of it, where ansible's lazy container fails only where that item is used",
 }
 
 # Cases whose default-callback text still differs from ansible-playbook's, with what differs
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
-    "lazy_container_item_fails-run": "see KNOWN_DIFFERENT",
+    "lazy_container_item_fails-run": "debug var of a container one item of which fails: ansible shows the container "
+                                     "with the failing part of the item replaced by its error, the engine the error",
 }
 
 CASES = case_ids(load_scenarios())

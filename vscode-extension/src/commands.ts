@@ -12,6 +12,7 @@ export const SERVER = {
   runTasks: "playbook-ls.runTasks",
   listProfiles: "playbook-ls.listProfiles",
   showPlan: "playbook-ls.showPlan",
+  showReview: "playbook-ls.showReview",
 } as const;
 
 /** The extension's commands (palette, editor context menu, status bar). */
@@ -25,6 +26,7 @@ export const COMMANDS = {
   restartServer: "playbookLs.restartServer",
   showOutput: "playbookLs.showOutput",
   showRunOutput: "playbookLs.showRunOutput",
+  reviewChange: "playbookLs.reviewChange",
 } as const;
 
 /** The notification carrying a run's output, one line at a time (with `runOutput: "notification"`). */
@@ -60,6 +62,15 @@ export function positionArgs(uri: string, line: number, profile?: string): [Posi
   const request: PositionRequest = { uri, line };
   if (profile) request.profile = profile;
   return [request];
+}
+
+/**
+ * `[{path, base?}]` for the review of the change against `base` (trimmed; empty: the server takes
+ * the branch's merge base). `path` is the file being edited: a playbook, or a file playbooks read.
+ */
+export function reviewArgs(path: string, base: string): [{ path: string; base?: string }] {
+  const revision = base.trim();
+  return [revision === "" ? { path } : { path, base: revision }];
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import {
-  COMMANDS, RUN_OUTPUT_NOTIFICATION, SERVER, isRunCommand, positionArgs, requestPosition, withProfile,
+  COMMANDS, RUN_OUTPUT_NOTIFICATION, SERVER, isRunCommand, positionArgs, requestPosition, reviewArgs, withProfile,
 } from "./commands";
 import { isAnsibleDocument, isForeignYaml, pathVerdict } from "./detection";
 import {
@@ -150,6 +150,7 @@ class Controller implements vscode.Disposable {
       command(COMMANDS.runTaskSet, () => this.runTaskSet(false)),
       command(COMMANDS.chooseProfile, () => this.chooseProfile()),
       command(COMMANDS.previewSelection, () => this.previewSelection()),
+      command(COMMANDS.reviewChange, () => this.reviewChange()),
       command(COMMANDS.restartServer, () => this.restart(true)),
       command(COMMANDS.showOutput, async () => this.output.show(true)),
       command(COMMANDS.showRunOutput, async () => this.runs.show(true)),
@@ -462,6 +463,22 @@ class Controller implements vscode.Disposable {
       positionArgs(at.document.uri.toString(), at.line));
     if (result === undefined) return;
     await this.showListing(result, this.where(at.document, at.line), `${basename(at.document.uri.fsPath)} line ${at.line + 1}`);
+  }
+
+  /**
+   * What the change does to the run of the playbooks the edited file reaches, against a revision
+   * asked for (empty: the branch's merge base); the server shows the review as a document.
+   */
+  private async reviewChange(): Promise<void> {
+    const at = this.position();
+    if (!at) return;
+    const base = await vscode.window.showInputBox({
+      title: "playbook-ls: review the change",
+      prompt: "Compare the run with which git revision? (a branch, a tag, a commit)",
+      placeHolder: "empty: the branch's merge base",
+    });
+    if (base === undefined) return; // dismissed
+    await this.execute(SERVER.showReview, reviewArgs(at.document.uri.fsPath, base));
   }
 
   private async showListing(result: ListTasksResult | null, origin: string, name: string): Promise<void> {

@@ -264,8 +264,13 @@ def _ensure_link(
     path: str, previous: str, params: dict[str, Any], state: str, diff: dict[str, Any], ctx: ModuleContext
 ) -> dict[str, Any]:
     src = params["src"]
+    if src is None and state == "hard" and previous == "hard":  # ensure_hardlink: an existing hard link
+        # (a file of several links, whatever state it was asked for) keeps its target; its attributes change
+        changed = set_mode(path, params["mode"], ctx.check_mode, diff)
+        changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
+        return _finish({"changed": changed, "dest": path, "src": None}, diff, ctx)
     if src is None:
-        raise ModuleError(f"src is required for creating new {'symlinks' if state == 'link' else 'hard links'}")
+        raise ModuleError(f"src is required for creating new {'symlinks' if state == 'link' else 'hardlinks'}")
     if failure := _missing_link_source(path, src, state, params["force"]):
         return failure
     if state == "link":

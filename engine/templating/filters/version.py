@@ -9,6 +9,8 @@ import operator as py_operator
 import re
 from typing import Any
 
+from engine.templating.errors import SeparateFailure, VersionError
+
 OPERATORS = {
     "==": "eq", "=": "eq", "eq": "eq", "<": "lt", "lt": "lt", "<=": "le", "le": "le",
     ">": "gt", "gt": "gt", ">=": "ge", "ge": "ge", "!=": "ne", "<>": "ne", "ne": "ne",
@@ -19,8 +21,8 @@ _LOOSE_COMPONENT = re.compile(r"(\d+ | [a-z]+ | \.)", re.VERBOSE)
 _STRICT = re.compile(r"^(\d+) \. (\d+) (\. (\d+))? ([ab](\d+))?$", re.VERBOSE | re.ASCII)
 
 
-class VersionError(ValueError):
-    """What ansible raises as AnsibleFilterError: its message."""
+class HandledVersionError(SeparateFailure, VersionError):
+    """One ansible raises while handling another exception: shown as a cause of its own."""
 
 
 def _loose(text: str) -> list[Any]:
@@ -142,7 +144,8 @@ def version_compare(value: Any, version: Any, operator: str = "eq", strict: Any 
         raise VersionError("Version parameter to compare against cannot be empty")
     kind = "strict" if strict else version_type or "loose"
     if kind not in VERSION_TYPES:
-        raise VersionError(f"Invalid version type ({kind}). Must be one of {', '.join(map(repr, VERSION_TYPES))}")
+        raise HandledVersionError(f"Invalid version type ({kind}). Must be one of "  # raised handling a KeyError
+                                  f"{', '.join(map(repr, VERSION_TYPES))}")
     if operator not in OPERATORS:
         raise VersionError(f"Invalid operator type ({operator}). Must be one of {', '.join(map(repr, OPERATORS))}")
     parse = {"loose": _loose, "strict": _strict, "pep440": _pep440}.get(kind)
@@ -155,4 +158,4 @@ def version_compare(value: Any, version: Any, operator: str = "eq", strict: Any 
             order = 0 if left == right else -1 if left < right else 1
         return bool(getattr(py_operator, OPERATORS[operator])(order, 0))
     except Exception as exc:  # noqa: BLE001 - ansible words any comparison failure alike
-        raise VersionError(f"Version comparison failed: {exc}") from exc
+        raise HandledVersionError(f"Version comparison failed: {exc}") from exc

@@ -1,6 +1,6 @@
 import { strict as assert } from "node:assert";
 import { describe, it } from "node:test";
-import { SERVER, fileUriToPath, isRunCommand, positionArgs, requestPosition, withProfile } from "../commands";
+import { SERVER, fileUriToPath, isRunCommand, positionArgs, requestPosition, reviewArgs, withProfile } from "../commands";
 
 describe("withProfile", () => {
   const lens = [{ playbook: "/src/site.yml", play: 0, tags: "web", play_at: ["/src/site.yml", 3] }];
@@ -56,5 +56,16 @@ describe("commands", () => {
   it("turns file URIs into paths", () => {
     assert.equal(fileUriToPath("file:///c%3A/infra/site.yml"), "c:/infra/site.yml");
     assert.equal(fileUriToPath("file:///home/ann/a%23b.yml"), "/home/ann/a#b.yml");
+  });
+});
+
+describe("reviewArgs", () => {
+  it("leaves the revision to the server (the merge base) when none is given", () => {
+    assert.deepEqual(reviewArgs("/src/site.yml", ""), [{ path: "/src/site.yml" }]);
+    assert.deepEqual(reviewArgs("/src/site.yml", "   "), [{ path: "/src/site.yml" }]);
+  });
+  it("passes the revision given, trimmed", () => {
+    assert.deepEqual(reviewArgs("/src/roles/web/tasks/main.yml", " origin/main "),
+      [{ path: "/src/roles/web/tasks/main.yml", base: "origin/main" }]);
   });
 });

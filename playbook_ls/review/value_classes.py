@@ -1,0 +1,198 @@
+"""The values a task reads, on every host of its play, read once per class of hosts that see them
+alike.
+
+A host's value of a name at a task comes from the levels the plan gives it: the play's, its
+roles', the extra vars (the same on every host of the play), the inventory's (its groups' and its
+own), its cached facts, what earlier tasks set on it, and the magic variables. Every name a
+reading reads is followed to its end (the names each template of a value reads, and theirs), so
+a reading knows the whole set of names its values come from. Another host is then given the
+first host's values without a reading of its own when
+
+- none of those names is one the run gives each host its own way (``inventory_hostname``,
+  ``group_names``, ``hostvars``, the batch, ``vars``), one an earlier task may set
+  (``set_fact``, ``register``, ``include_vars``: what they set is followed per host), and no
+  template of the reading names a variable by a computed string (``lookup('vars', ...)``);
+- the play's vars files are not named per host;
+- the inventory gives it those names at the same levels with the same values
+  (:func:`engine.variables.report.inventory_keys`), its cached facts are the same, and the
+  inventory is the same at the task.
+
+Equal inventory answers for every name read give equal templates, so the same further names and
+the same values: the reading of a host of another class is its own. When the names read make
+hosts differ in ways no key tells apart, every host is read on its own, up to :data:`MAX_HOSTS`
+per task, and the review says which hosts were left out.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+
+DEPTH = 3
+"""Levels of definitions shown from what a task reads to the names they read."""
+FOLLOWED = 12
+"""Levels of definitions followed to find every name a reading reads (beyond: read per host)."""
+MAX_HOSTS = 200
+"""Hosts read one by one at a task whose values no class can share."""
+
+PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
+                      "ansible_play_batch", "hostvars", "vars", "ansible_failed_task", "ansible_failed_result",
+                      "inventory_dir", "inventory_file"})
+"""Names whose values the run gives each host its own way (or fills in as it goes)."""
+_COMPUTED_NAMES = ("lookup(", "query(", "q(")
+
+
+class TaskValues:
+    """The shown values (name → text) of the names a task reads, host by host, for one side."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task, read: set[str]) -> None:
+        from engine.flow.host_reading import per_host_vars_files
+        from engine.variables.host_runtime import names_set_before
+        from engine.variables.play_order import play_order
+
+        self.plan, self.play_plan, self.task, self.read = plan, play_plan, task, read
+        self.may_set = names_set_before(plan, play_plan, play_order)
+        self.shared = not per_host_vars_files(play_plan)
+        self.classes: dict[tuple[str, ...], _Classes] = {}
+        """By the names a reading read: the values of each class of hosts."""
+        self.read_alone = 0
+        """Hosts read on their own (no class could share theirs)."""
+
+    def of(self, host: Host) -> dict[str, str] | None:
+        """``host``'s values; None when it is beyond :data:`MAX_HOSTS` hosts read on their own."""
+        for names, known in self.classes.items():
+            signature, value_key, own = self._key(host, names)
+            found = known.signatures.get(signature)
+            if found is None and value_key is not None and value_key in known.by_value:
+                found = _reworded(known.by_value[value_key], host.name, own)
+                if found is not None:
+                    known.signatures[signature] = found
+            if found is not None:
+                return found
+        if self.read_alone >= MAX_HOSTS:
+            return None
+        shown, names = self._reading(host)
+        if names is not None and self.shared:
+            signature, value_key, own = self._key(host, names)
+            known = self.classes.setdefault(names, _Classes())
+            known.signatures[signature] = shown
+            if value_key is not None:
+                known.by_value.setdefault(value_key, (host.name, own, shown))
+        else:
+            self.read_alone += 1
+        return shown
+
+    def _key(self, host: Host, names: tuple[str, ...]) -> tuple[Any, Any, list[tuple[str, str | None]]]:
+        """The host's signature for ``names`` (the inventory's answers, its cached facts and
+        whether the run gathers them, the inventory at the task), the same with its own levels
+        told by level rather than by label, and those own levels."""
+        from engine.variables.host_runtime import facts_unknown
+        from engine.variables.raw import looks_like_fact
+        from engine.variables.report import inventory_keys, inventory_of
+
+        signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task, list(names))
+        extra: tuple[Any, ...] = ()
+        if any(looks_like_fact(name) or name.startswith("ansible_") for name in names):
+            cached = getattr(self.plan, "facts", {}).get(host.name)
+            extra += (cached.digest if cached is not None else None, facts_unknown(self.plan, self.play_plan, host))
+        if getattr(self.play_plan, "changed_in_play", None):
+            extra += (id(inventory_of(self.plan, self.play_plan, self.task, host.name)),)
+        return (signature, extra), (value_key, extra) if value_key is not None else None, own
+
+    def _reading(self, host: Host) -> tuple[dict[str, str], tuple[str, ...] | None]:
+        """The host's values as shown (down to :data:`DEPTH` levels), and every name the reading
+        read (None when another host's values cannot be told from them)."""
+        from engine.variables.report import layers_at, variables_at
+
+        levels = layers_at(self.plan, self.play_plan, host, self.task)
+        shown: dict[str, str] = {}
+        everything: set[str] = set(self.read)  # the task's uses: its arguments, loop, conditions
+        wanted, depth, computed = set(everything), 0, False
+        while wanted and depth < FOLLOWED:
+            resolved = variables_at(self.plan, self.play_plan, host, self.task, sorted(wanted), levels=levels).variables
+            deeper: set[str] = set()
+            for name, value in resolved.items():
+                if depth < DEPTH:
+                    shown[name] = shown_value(value)
+                names = _template_names(value)
+                if names is None:
+                    computed = True
+                else:
+                    deeper |= names
+            wanted = deeper - everything
+            everything |= deeper
+            depth += 1
+        alike = not (wanted or computed or everything & PER_HOST or self.may_set is None or everything & self.may_set)
+        return shown, tuple(sorted(everything)) if alike else None
+
+
+class _Classes:
+    """The classes of hosts for one set of names read: by signature, the values shown; by value
+    key, the first host with those own values, its own levels and its values."""
+
+    def __init__(self) -> None:
+        self.signatures: dict[Any, dict[str, str]] = {}
+        self.by_value: dict[Any, tuple[str, list[tuple[str, str | None]], dict[str, str]]] = {}
+
+
+def _reworded(first: tuple[str, list[tuple[str, str | None]], dict[str, str]], host: str,
+              own: list[tuple[str, str | None]]) -> dict[str, str] | None:
+    """The first host's values, their places naming ``host``'s own levels (which give the same
+    values at the same levels); None when a value names the first host otherwise."""
+    from engine.flow.provenance import with_provenance
+
+    name, first_own, shown = first
+    found: dict[str, str] = {}
+    for key, text in shown.items():
+        worded = with_provenance(text, name, first_own, own)
+        if worded is None:
+            return None
+        found[key] = worded
+    return found
+
+
+def _template_names(resolved: Any) -> set[str] | None:
+    """The names the templates of a resolved value read (each item's too); None when one names
+    a variable by a computed string or does not parse."""
+    from engine.flow.host_reading import strings
+    from engine.templating.variable_uses import names_read
+
+    found: set[str] = set()
+    for one in [resolved, *(resolved.per_item or ())]:
+        for text in strings(one.template):
+            if "{{" not in text and "{%" not in text:
+                continue
+            names = names_read(text, expression=False)
+            if names is None or any(call in text for call in _COMPUTED_NAMES):
+                return None
+            found |= names
+    return found
+
+
+def names_in(value: Any) -> set[str]:
+    """The names the templates in ``value`` read."""
+    from engine.flow.host_reading import strings
+    from engine.templating.variable_uses import names_read
+
+    found: set[str] = set()
+    for text in strings(value):
+        if "{{" in text or "{%" in text:
+            found |= names_read(text, expression=False) or set()
+    return found
+
+
+def shown_value(resolved: Any) -> str:
+    """A value as the review shows it: its text and where it comes from."""
+    where = resolved.definitions[0] if resolved.definitions else None
+    origin = f" ({where.label}{', ' + os.path.relpath(where.path) if where.path else ''})" if where else ""
+    if resolved.unknown and not resolved.definitions:  # nothing on the way to the task defines it
+        return "undefined"
+    if resolved.unknown:
+        return f"known at run time{origin}"
+    text = repr(resolved.value)
+    return (text if len(text) <= 80 else text[:79] + "…") + origin

@@ -1,0 +1,130 @@
+"""The values a review compares are read once per class of hosts (playbook_ls.review.value_classes):
+on every kind of input that can tell hosts apart, the review is the one that reads each host on
+its own, and every host of a play is compared, not only the first ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from review_cases import SIDES, review_json, write_tree
+
+from playbook_ls.review import value_classes
+
+HOSTS = 24
+PLAYBOOK = """\
+- name: first
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: remember
+      set_fact:
+        remembered: special
+      when: inventory_hostname == 'h02'
+    - name: and on every host
+      set_fact:
+        every: "{{ tier }}-{{ inventory_hostname }}"
+- name: second
+  hosts: all
+  gather_facts: false
+  roles: [app]
+  tasks:
+    - name: by the tier
+      debug:
+        msg: "{{ tier }} {{ weight }}"
+    - name: through a chain
+      debug:
+        msg: "{{ chain_a }}"
+    - name: by the remembered value
+      debug:
+        msg: "{{ summary }} {{ every }}"
+    - name: by a name looked up
+      debug:
+        msg: "{{ looked }}"
+    - name: by another host
+      debug:
+        msg: "{{ hostvars['h00']['tier'] }} {{ tier }}"
+    - name: looped over the tier's ports
+      debug:
+        msg: "{{ port_note }}"
+      loop: "{{ ports }}"
+    - name: by a fact
+      debug:
+        msg: "{{ ansible_distribution | default('?') }} {{ tier }}"
+"""
+ROLE_TASKS = """\
+- name: role reads the tier
+  debug:
+    msg: "{{ app_note }}"
+"""
+DEFAULTS = "app_note: \"{{ tier }} at {{ app_port }}\"\napp_port: 8080\n"
+# four levels of templates: the last reads the host's name, past the levels a review shows
+GROUP_ALL = ("tier: base\nports: [1, 2]\nchain_a: \"{{ chain_b }}\"\nchain_b: \"{{ chain_c }}\"\n"
+             "chain_c: \"{{ chain_d }}\"\nchain_d: \"{{ tier }}/{{ inventory_hostname }}\"\n"
+             # what an earlier task set on one host; a name looked up by a computed string; a loop's items
+             "summary: \"{{ tier }} {{ remembered | default('x') }}\"\n"
+             "looked: \"{{ tier }} {{ lookup('vars', 'host_' ~ 'note', default='n') }}\"\n"
+             "port_note: \"{{ tier }}:{{ item }}\"\n")
+
+
+def _project(root: Path) -> None:
+    lines = ["[web]", *(f"h{n:02d}" + (f" weight={n % 3}" if n % 2 else "") for n in range(0, HOSTS, 2)),
+             "[db]", *(f"h{n:02d}" + (f" weight={n % 3}" if n % 2 else "") for n in range(1, HOSTS, 2)),
+             "[canary]", "h03", "h04"]
+    write_tree(root, {
+        "hosts.ini": "\n".join(lines) + "\n", "group_vars/all.yml": GROUP_ALL,
+        "group_vars/web.yml": "tier: front\nports: [80, 443]\nremember: true\n", "group_vars/db.yml": "tier: data\n",
+        "group_vars/canary.yml": "weight: 5\n", "host_vars/h07.yml": "tier: special\nweight: 7\n",
+        "host_vars/h20.yml": "weight: 1\nports: [1]\nhost_note: twenty\n", "roles/app/tasks/main.yml": ROLE_TASKS,
+        "roles/app/defaults/main.yml": DEFAULTS, "site.yml": PLAYBOOK})
+
+
+@pytest.mark.parametrize("change", [
+    ("group_vars/web.yml", "tier: front", "tier: edge"),
+    ("group_vars/all.yml", "ports: [1, 2]", "ports: [3]"),
+    ("group_vars/web.yml", "ports: [80, 443]", "ports: [8080]"),
+    ("host_vars/h07.yml", "weight: 7", "weight: 8"),
+    ("host_vars/h20.yml", "weight: 1", "weight: 2"),
+    ("group_vars/canary.yml", "weight: 5", "weight: 6"),
+    ("roles/app/defaults/main.yml", "app_port: 8080", "app_port: 9090"),
+    ("group_vars/all.yml", "chain_d: \"{{ tier }}/", "chain_d: \"{{ tier }}:"),
+])
+def test_values_read_by_class_are_those_read_host_by_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          change: tuple[str, str, str]) -> None:
+    path, old_text, new_text = change
+    for side in SIDES:
+        _project(tmp_path / side)
+    target = tmp_path / "new" / path
+    assert old_text in target.read_text()
+    target.write_text(target.read_text().replace(old_text, new_text))
+    monkeypatch.chdir(tmp_path / "new")
+    readings: list[str] = []
+    original = value_classes.TaskValues._reading
+
+    def counted(self: value_classes.TaskValues, host: object) -> object:
+        readings.append(host.name)  # type: ignore[attr-defined]
+        return original(self, host)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(value_classes.TaskValues, "_reading", counted)
+    by_class = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    shared_readings = len(readings)
+    monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
+    host_by_host = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert by_class == host_by_host
+    assert '"values"' in by_class and '"before"' in by_class  # the change shows as values that change
+    assert shared_readings < len(readings)  # classes were shared: fewer readings than hosts × tasks
+
+
+def _host_by_host(self: value_classes.TaskValues, host: object) -> dict[str, str]:
+    return self._reading(host)[0]  # type: ignore[arg-type]
+
+
+def test_hosts_past_the_ones_read_alone_are_named_in_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for side in SIDES:
+        _project(tmp_path / side)
+    changed = GROUP_ALL.replace("chain_d: \"{{ tier }}/", "chain_d: \"{{ tier }}:")
+    (tmp_path / "new/group_vars/all.yml").write_text(changed)
+    monkeypatch.chdir(tmp_path / "new")
+    monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
+    review = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert f"values at task 'through a chain' compared on 5 of {HOSTS} hosts" in review
