@@ -149,36 +149,7 @@ def _on_files(test: Callable[..., bool]) -> Callable[..., bool]:
     return wrapped
 
 
-def is_uri(value: Any, schemes: Any = None) -> bool:
-    """ansible-core's ``uri`` test (plugins/test/uri.py): anything urlparse takes, of one of
-    ``schemes`` when given."""
-    from urllib.parse import urlparse
-
-    try:
-        parsed = urlparse(value)
-        return all([parsed.scheme is not None, parsed.path is not None, not schemes or parsed.scheme in schemes])
-    except Exception:  # noqa: BLE001 - ansible's test answers False for whatever urlparse refuses
-        return False
-
-
-def is_url(value: Any, schemes: Any = None) -> bool:
-    """ansible-core's ``url`` test: a URI with a network location, or a file: URI."""
-    from urllib.parse import urlparse
-
-    if not is_uri(value, schemes):
-        return False
-    parsed = urlparse(value)
-    return bool(parsed.netloc or parsed.scheme == "file")
-
-
-def is_urn(value: Any) -> bool:
-    return is_uri(value, ["urn"])
-
-
 TESTS: dict[str, Callable[..., bool]] = {
-    "uri": is_uri,
-    "url": is_url,
-    "urn": is_urn,
     "directory": os.path.isdir,
     "is_dir": os.path.isdir,
     "file": os.path.isfile,
