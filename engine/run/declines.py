@@ -180,9 +180,6 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
-    for task in _notified_include_handlers(tasks):
-        # ansible runs what it includes as handlers of the flush; the engine announces the file only
-        found.setdefault(f"{_short(task.action)} as a handler (the tasks it includes)", task.span)
     for play in book.plays:
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):
             found.setdefault(what, task.span)
@@ -205,26 +202,6 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
     return list(found.items())
-
-
-def _notified_include_handlers(tasks: list[Task]) -> Iterator[Task]:
-    """The ``include_tasks`` / ``include_role`` handlers a task of the plan may notify: by its
-    name (or ``ROLE : name``) or a ``listen`` topic, or any when a ``notify`` is templated."""
-    handlers = [task for task in tasks if task.handler and task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE]
-    if not handlers:
-        return
-    notified: set[str] = set()
-    for task in tasks:
-        data = task.data if isinstance(task.data, Mapping) else {}
-        notified.update(str(name) for name in _strings(data.get("notify") or []))
-    templated = any("{{" in name or "{%" in name for name in notified)
-    for handler in handlers:
-        data = handler.data if isinstance(handler.data, Mapping) else {}
-        names = {str(handler.name), *(str(topic) for topic in _strings(data.get("listen") or []))}
-        if handler.role is not None:
-            names.add(f"{handler.role.name} : {handler.name}")
-        if templated or names & notified:
-            yield handler
 
 
 # actions that hand their task's variables on to files the plan may not have read, or render a file

@@ -28,10 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-_INCLUDE_HANDLER = ("declined before the run: its include_tasks handler may be notified, and the engine does not run "
-                    "the tasks a handler includes (ansible's run fails before the flush here)")
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout6_role_jenkins_main-{mode}": _INCLUDE_HANDLER for mode in ("run", "check", "diff")},
 }
 
 

@@ -413,15 +413,6 @@ def test_a_role_variables_file_named_by_a_template_within_the_role_keeps_the_rel
     assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
 
 
-@pytest.mark.parametrize("handler", ["include_tasks: more.yml", "include_role: {name: r}"])
-def test_an_include_as_a_handler_is_declined(tmp_path: Path, handler: str) -> None:
-    # ansible runs the included tasks as handlers of the flush (RUNNING HANDLER), the engine does not
-    files = {"more.yml": "- debug: {msg: x}\n", "roles/r/tasks/main.yml": "- debug: {msg: x}\n"}
-    task = f"    - command: 'true'\n      notify: h\n  handlers:\n    - name: h\n      {handler}\n"
-    (problem,) = _declined(tmp_path, task, files)
-    assert "as a handler (the tasks it includes)" in problem
-
-
 LSR_SET_VARS = ("- include_vars: \"{{ __vars_file }}\"\n  loop:\n"
                 "    - \"{{ ansible_facts['os_family'] }}.yml\"\n"
                 "    - \"{{ ansible_facts['distribution'] ~ '_' ~ ansible_facts['distribution_version'] }}.yml\"\n"
