@@ -165,10 +165,15 @@ class Callback:
         self.records.append(TaskRecord(title.strip(), host, "failed"))
         self._count(self.host(host), Outcome("failed"))
 
-    def warning(self, message: str, task: Task | None = None) -> None:
+    def warning(self, message: str, task: Task | None = None, cause: str | None = None) -> None:
         """Print a warning once per run: ansible's Display drops a warning it already showed.
-        ``task`` is the task being run, for the source context of the warnings that carry one."""
-        if task is not None:
+        ``task`` is the task being run, for the source context of the warnings that carry one;
+        ``cause`` the text of a Python error chained under the message, shown as its own link."""
+        if cause is not None:
+            from engine.run.error_block import Event, format_events
+
+            message = format_events([Event(message), Event(cause, alone=True)])
+        elif task is not None:
             from engine.run.error_block import warning_text
 
             message = warning_text(message, task)

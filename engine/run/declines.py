@@ -301,7 +301,8 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
         if getattr(task.role, "path", None):
             roles.add(str(task.role.path))
         args = task.args if isinstance(task.args, Mapping) else {}
-        if task.action in _DYNAMIC and any("{{" in text or "{%" in text for text in _strings(dict(args))):
+        if task.action in _DYNAMIC and any("{{" in text or "{%" in text for text in _strings(dict(args))) and not (
+                task.action in _INCLUDE_VARS and _templated_within_role(task)):
             return set()
         if task.action in TEMPLATE_ACTIONS and not any(template_source(task, play.basedir) for play in book.plays):
             return set()
@@ -420,9 +421,16 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
             continue
         names = [task.args.get(key) for key in ("_raw_params", "file", "dir")]
         entries = [name for name in names if isinstance(name, str)]
-        if any(is_template(entry) for entry in entries) or any(
+        if any(is_template(entry) and not _found_within_role(task, entry) for entry in entries) or any(
                 name is not None and not isinstance(name, str) for name in names):
             return None
+        if any(is_template(entry) for entry in entries):  # a file of the role: count its other vars/ files too
+            from engine.run.filter_check import _role_var_files
+
+            own = {os.path.realpath(path) for path in _role_var_files(task)}
+            found |= {path for path in _files_under([os.path.join(str(task.role.path), "vars")])
+                      if os.path.realpath(path) not in own}
+        entries = [entry for entry in entries if not is_template(entry)]
         places = [os.path.dirname(task.span.file)] if task.span is not None and task.span.file else []
         places += [str(task.role.path), os.path.join(str(task.role.path), "vars")] \
             if getattr(task.role, "path", None) else []
@@ -435,6 +443,121 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
                 elif os.path.exists(candidate):
                     found.add(candidate)
     return found
+
+
+def _found_within_role(task: Task, entry: str) -> bool:
+    """Whether a templated ``include_vars`` name of a role's task loads one of the role's files,
+    which the plan reads already: a file name made of variables and text with no ``/``
+    (:func:`_file_name_of_variables`), or ``{{ lookup('first_found', PARAMS) }}`` (or ``query``)
+    whose ``files`` are relative and whose ``paths`` are the role's (``{{ role_path }}/...``) or
+    relative, none climbing with ``..``, ``PARAMS`` in the task's own ``vars``. (A variable's
+    value could still be an absolute path; such names are taken to be what they are written as.)"""
+    from jinja2 import nodes
+
+    from engine.templating.templar import environment, is_template
+
+    if not getattr(task.role, "path", None):
+        return False
+    try:
+        body = environment().parse(entry).body
+    except Exception:  # noqa: BLE001 - a text Jinja does not parse names no file the plan can know
+        return False
+    if len(body) != 1 or not isinstance(body[0], nodes.Output):
+        return False
+    if _file_name_of_variables(body[0].nodes, task):
+        return True
+    if len(body[0].nodes) != 1:
+        return False
+    call = body[0].nodes[0]
+    if not (isinstance(call, nodes.Call) and isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS
+            and len(call.args) == 2 and not call.kwargs and isinstance(call.args[0], nodes.Const)
+            and _short(str(call.args[0].value)) == "first_found" and isinstance(call.args[1], nodes.Name)):
+        return False
+    own = task.data.get("vars") if isinstance(task.data, Mapping) else None
+    params = own.get(call.args[1].name) if isinstance(own, Mapping) else None
+    if not isinstance(params, Mapping) or set(params) - {"files", "paths", "skip"}:
+        return False
+    files, paths = params.get("files"), params.get("paths", [])
+    files = [files] if isinstance(files, str) else files
+    paths = [paths] if isinstance(paths, str) else paths
+    if not isinstance(files, list) or not isinstance(paths, list) or not files:
+        return False
+    # a file's name may be templated (from facts); a path is the role's, or relative, and nothing else
+    in_role = re.compile(r"^(\{\{\s*role_path\s*\}\}(/|$))?")
+    return all(isinstance(file, str) and ".." not in file and not file.startswith("/") for file in files) and \
+        all(isinstance(path, str) and ".." not in path and not in_role.sub("", path).startswith("/")
+            and not is_template(in_role.sub("", path)) for path in paths)
+
+
+def _templated_within_role(task: Task) -> bool:
+    """Whether every templated name of an ``include_vars`` names a file of the role."""
+    from engine.templating.templar import is_template
+
+    args = task.args if isinstance(task.args, Mapping) else {}
+    names = [args.get(key) for key in ("_raw_params", "file", "dir")]
+    return all(not isinstance(name, str) or not is_template(name) or _found_within_role(task, name)
+               for name in names if name is not None) and all(isinstance(name, str) for name in names
+                                                              if name is not None)
+
+
+def _file_name_of_variables(parts: list[Any], task: Task, depth: int = 0) -> bool:
+    """Whether a template is a file name of the role: text with no ``/`` and variables (maybe
+    through filters: ``{{ method }}_install.yml``, ``{{ ansible_os_family | lower }}.yml``), which
+    include_vars looks up in the role's ``vars/`` and the task's directory; a bare variable only
+    when it is one of the task's own ``vars`` written ``{{ role_path }}/vars/NAME`` with such a
+    name, or the loop's item, each item such a name."""
+    from jinja2 import nodes
+
+    from engine.templating.templar import environment
+
+    own = task.data.get("vars") if isinstance(task.data, Mapping) else None
+    literal = any(isinstance(part, nodes.TemplateData) and part.data for part in parts)
+    for part in parts:
+        if isinstance(part, nodes.TemplateData):
+            if "/" in part.data or ".." in part.data:
+                return False
+            continue
+        if not _name_part(part):
+            return False
+        while isinstance(part, nodes.Filter) and part.node is not None:
+            part = part.node
+        if literal or not isinstance(part, nodes.Name) or depth > 1:
+            continue
+        text = own.get(part.name) if isinstance(own, Mapping) else None
+        items = task.data.get("loop") if isinstance(task.data, Mapping) and part.name == "item" else None
+        try:
+            if isinstance(text, str) and depth == 0:
+                rest = re.match(r"^\{\{\s*role_path\s*\}\}/vars/(.*)$", text, re.S)
+                if rest is None or not _file_name_of_variables(environment().parse(rest.group(1)).body[0].nodes,
+                                                                task, depth + 1):
+                    return False
+            elif isinstance(items, list) and items:
+                if not all(isinstance(item, str) and (not is_template_text(item) and "/" not in item
+                           or _file_name_of_variables(environment().parse(item).body[0].nodes, task, 2))
+                           for item in items):
+                    return False
+            else:
+                return False
+        except Exception:  # noqa: BLE001 - a text Jinja does not parse (or no output) names no known file
+            return False
+    return True
+
+
+def _name_part(node: Any) -> bool:
+    """A variable (through filters), or ``~`` of such and of text with no ``/``."""
+    from jinja2 import nodes
+
+    while isinstance(node, nodes.Filter) and node.node is not None:
+        node = node.node
+    if isinstance(node, nodes.Concat):
+        return all(_name_part(each) for each in node.nodes)
+    if isinstance(node, nodes.Const):
+        return isinstance(node.value, str) and "/" not in node.value and ".." not in node.value
+    return isinstance(node, nodes.Name | nodes.Getitem | nodes.Getattr)
+
+
+def is_template_text(text: str) -> bool:
+    return "{{" in text or "{%" in text
 
 
 def _source_files(sources: Sequence[str]) -> set[str]:

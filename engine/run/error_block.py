@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.span import Span
-from engine.templating.errors import PluginFailure, SeparateFailure, value_origin
+from engine.templating.errors import ForeignCause, PluginFailure, SeparateFailure, cause_of, value_origin
 
 ERROR_KEY = "_ansible_error_chain"
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
@@ -277,7 +277,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     action_span = key_spans.get(task.action)
     args = task.data.get(task.action) if isinstance(task.data, Mapping) else None
     _, value_spans = _spans(args)
-    failing, cause, plugin = None, str(exc), None
+    failing, cause, plugin, foreign = None, str(exc), None, None
     origin: Span | str | None = None
     separate: SeparateFailure | None = None
     kind = "filter"
@@ -294,6 +294,7 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             if plugin is not None:
                 cause = plugin_error(cause)
             origin = value_origin(each) if plugin is None else None
+            foreign = cause_of(each, ForeignCause)
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
             break
@@ -312,6 +313,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             chain += [Event(f"Error while resolving value for {failing!r}.", where), Event(cause, origin)]
         else:
             chain.append(Event(f"Error while resolving value for {failing!r}: {cause}", where))
+            if foreign is not None:  # a plugin's Python error: a link of its own
+                chain.append(Event(str(foreign), alone=True))
     else:
         chain.append(Event(cause))
     return {"failed": True, "changed": False, "msg": brief(["Task failed.", *(e.msg for e in chain)]),

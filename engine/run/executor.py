@@ -530,7 +530,7 @@ class Executor(TaskActions):
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text: self.callback.warning(text, task)),
+                                                       lambda text, why=None: self.callback.warning(text, task, why)),
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
                        deprecate=lambda message, conditional: self.callback.deprecated(

@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.run.data_file_lookups import lookup_csvfile, lookup_ini, missing_file
 from engine.run.template_vars import template_vars
+from engine.run.url_lookup import lookup_url
 from engine.templating.file_search import find_file, lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
 from engine.templating.pure_lookups import (
@@ -54,8 +55,9 @@ class LookupContext:
     in_role: bool = False
     action: str = ""
     """The task's action, which ``with_first_found`` looks at to choose files/, templates/ or vars/."""
-    warn: Callable[[str], None] | None = None
-    """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines)."""
+    warn: Callable[..., None] | None = None
+    """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines): the message,
+    and the text of the Python error the plugin chained under it, when there is one."""
 
     def exists(self, path: str) -> bool:
         return os.path.exists(path)
@@ -80,7 +82,7 @@ class LookupContext:
 
 
 def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
-                 warn: Callable[[str], None] | None = None) -> LookupContext:
+                 warn: Callable[..., None] | None = None) -> LookupContext:
     """``Task.get_search_path`` (the role's path, then the task file's directory) and the basedir."""
     return LookupContext(basedir=basedir, search_paths=search_paths(role_path, task_file), in_role=bool(role_path),
                          action=action, warn=warn)
@@ -322,11 +324,12 @@ LOOKUPS: dict[str, LookupFunction] = {
     "unvault": lookup_unvault,
     "ini": lookup_ini,
     "csvfile": lookup_csvfile,
+    "url": lookup_url,
 }
 
 # ansible-core lookups this engine does not implement (they reach other systems or files it does
 # not parse); a run that uses one fails with a hint rather than "not found".
-REFUSED = frozenset({"inventory_hostnames", "url"})
+REFUSED = frozenset({"inventory_hostnames"})
 
 
 __all__ = ["LOOKUPS", "LookupContext", "task_context"]

@@ -7,10 +7,11 @@ temporary file the controller sent (a random name). The strategy drops the key f
 loop over such a task's ``results`` shows it in every item line (unless ``loop_control.label``
 replaces the item), and so does a ``debug`` of the whole registered value or of its ``results``.
 The engine's modules whose argument specs are ansible's (``EXACT_INVOCATION``) return it as
-AnsibleModule does, its values but not its key order, so a debug that shows their results as JSON
-(sorted) runs; for the others, and for an item label or a text showing them (a Python repr,
-ordered), rather than differ in those lines, the engine declines the run before it starts
-(engine.run.declines), naming the registered variable.
+AnsibleModule does, its values and its key order (engine.run.modules._args.module_args), and
+their results' keys in the module's order, so whatever shows their results runs: a debug (sorted
+JSON), an item label or a text (a Python repr, ordered). For the others, rather than differ in
+those lines, the engine declines the run before it starts (engine.run.declines), naming the
+registered variable.
 
 The same holds for ``ansible_failed_result`` in a rescue section: the failed result of a task
 of the block, which keeps its invocation; a debug that shows it whole after a block that holds
@@ -101,8 +102,7 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
     names = looped_module_registers(tasks)
     if not names:
         return
-    # the engine's invocations hold ansible's values, not its key order: what shows them as JSON
-    # (sorted) runs, an item label or a text (a Python repr) is declined
+    # the engine's invocations are ansible's, values and order: only the other modules' are declined
     inexact = looped_module_registers(tasks, exact=False)
     names, inexact = _with_copies(tasks, names, inexact)
     for task in tasks:
@@ -110,7 +110,7 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
         control = data.get("loop_control")
         loop = _loop_text(task)
         if loop is not None and not (isinstance(control, Mapping) and control.get("label") is not None):
-            for name in sorted(names):
+            for name in sorted(inexact):
                 if shows_whole_results(loop, name):
                     yield f"the items of a loop over {name}.results (a module's invocation)", task
         args = task.args if isinstance(task.args, Mapping) else {}
@@ -119,8 +119,7 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
             for name in sorted(names):
                 shown = [text for text in _strings(msg) if shows_whole_results(text, name)]
                 if name in inexact and ((isinstance(var, str) and shows_whole_results(
-                        var.strip(), name, bare="{{" not in var)) or shown) \
-                        or any(not _one_expression(text) for text in shown):
+                        var.strip(), name, bare="{{" not in var)) or shown):
                     yield f"debug of {name} (a module's invocation)", task
 
 
@@ -178,6 +177,7 @@ def failed_result_uses(blocks: list[Block]) -> Iterator[tuple[str, Task]]:
             args = task.args if isinstance(task.args, Mapping) else {}
             var, msg = args.get("var"), args.get("msg")
             shown = [text for text in _strings(msg) if shows_whole_results(text, FAILED_RESULT)]
+            # a failed result's own keys (fail_json's order) are not the engine's: its text is declined
             if inexact and ((isinstance(var, str) and shows_whole_results(
                     var.strip(), FAILED_RESULT, bare="{{" not in var)) or shown) \
                     or any(not _one_expression(text) for text in shown):

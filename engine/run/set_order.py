@@ -11,26 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-# ansible-core 2.19's mathstuff filters that return list(set(...)): a set of strings is ordered by the
-# string hash, seeded anew in every ansible process, so the list's order is that process's own
-SET_FILTERS = frozenset({"union", "intersect", "difference", "symmetric_difference"})
-# filters and tests that read only which items a list holds
-ORDER_FREE_FILTERS = frozenset({"sort", "length", "count", "min", "max", "bool", "type_debug"})
-# filters that give the same items in the order they were given, or none
-# (not ``unique``: Jinja's drops items equal but for case, keeping the first, so which it keeps
-# is the order's)
-ORDER_KEEPING_FILTERS = frozenset({"list", "map", "select", "reject", "selectattr", "rejectattr",
-                                   "flatten", "reverse", "default", "d"})
-ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "contains", "defined", "undefined",
-                              "iterable", "sequence", "none", "truthy", "falsy"})
+from engine.templating.list_order import (
+    CASE_FOLDING,
+    ORDER_FREE_FILTERS,
+    ORDER_FREE_TESTS,
+    ORDER_KEPT_FILTERS,
+    SET_FILTERS,
+    case_sensitive_given,
+    folds_case,
+)
 
 
 def set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
-    only read by what ignores order (``sort``, ``length``, ``in``, another set-like filter, an
-    ``if``'s test, a comparison with ``[]``), maybe through filters that keep a list's order
-    (``list``, ``map``, ``select``, ...), nor can its operands hold a string (literal lists of
-    numbers, or one holding a dict or list)."""
+    only read by what ignores order (``length``, ``in``, another set-like filter, an ``if``'s
+    test, a comparison with ``[]``, ``sort`` told ``case_sensitive``), maybe through filters that
+    keep a list's order (``list``, ``map``, ``select``, ...), nor can its operands hold a string
+    (literal lists of numbers, or one holding a dict or list). The table is
+    engine.templating.list_order's."""
     from jinja2 import nodes
 
     parents: dict[int, Any] = {}
@@ -59,14 +57,19 @@ def _order_shows(node: Any, parents: dict[int, Any]) -> bool:
     """Whether the order of the list ``node`` gives can reach what the template shows."""
     from jinja2 import nodes
 
+    folded = _literal_case_free(node)  # no two items equal but for case: made one case, or written out
     while True:
         parent = parents.get(id(node))
         if isinstance(parent, nodes.Filter):
             if parent.name in SET_FILTERS and not _unordered(parent):
                 return False
+            if parent.node is node and parent.name in CASE_FOLDING and not folded and not _told_case(parent):
+                return True  # strings equal but for case may meet: which comes first is the order's
+            folded = folded or parent.name == "map" and bool(parent.args) and isinstance(parent.args[0], nodes.Const) \
+                and parent.args[0].value in ("lower", "upper")
             if parent.node is node and parent.name in ORDER_FREE_FILTERS:
                 return False
-            if parent.node is node and parent.name in ORDER_KEEPING_FILTERS:
+            if parent.node is node and parent.name in ORDER_KEPT_FILTERS:
                 node = parent  # the same items in the same order: what reads it decides
                 continue
             return True
@@ -82,6 +85,27 @@ def _order_shows(node: Any, parents: dict[int, Any]) -> bool:
             return not (parent.expr is node and len(parent.ops) == 1 and parent.ops[0].op in ("eq", "ne")
                         and _empty(parent.ops[0].expr))
         return not _truth_only(node, parents)
+
+
+def _literal_case_free(node: Any) -> bool:
+    """Whether a set-like filter's operands are literal lists of constants, no two of whose
+    strings are equal but for case."""
+    from jinja2 import nodes
+
+    operands = [node.node, *node.args]
+    if not all(isinstance(operand, nodes.List) and all(isinstance(item, nodes.Const) for item in operand.items)
+               for operand in operands):
+        return False
+    return not folds_case(item.value for operand in operands for item in operand.items)
+
+
+def _told_case(node: Any) -> bool:
+    """Whether a ``sort``, ``min``, ``max`` or ``unique`` is told ``case_sensitive`` by a literal."""
+    from jinja2 import nodes
+
+    args = [arg.value if isinstance(arg, nodes.Const) else None for arg in node.args]
+    kwargs = {keyword.key: keyword.value.value for keyword in node.kwargs if isinstance(keyword.value, nodes.Const)}
+    return case_sensitive_given(node.name, args, kwargs)
 
 
 def _truth_only(node: Any, parents: dict[int, Any]) -> bool:

@@ -59,6 +59,14 @@ class PluginFailure(TemplateFailure):
         self.plugin, self.separate, self.kind = plugin, separate, kind
 
 
+class ForeignCause(Exception):
+    """A Python error (not ansible's) a plugin chains under its own message (``raise
+    AnsibleError(...) from exc``): ansible shows it as a cause of its own, its ``str()`` alone."""
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(str(exc))
+
+
 class RunTimeOnly(TemplateFailure):
     """A template reads a value only the run knows (a registered result, a gathered fact): its
     result is not known before the run, whatever ``default`` or ``is defined`` around it says."""

@@ -344,7 +344,7 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
     """``_invoke_lookup``: run the plugin, handle ``errors`` and shape the result for ``wantlist``."""
     from jinja2 import Undefined
 
-    from engine.templating.errors import TemplateFailure
+    from engine.templating.errors import ForeignCause, TemplateFailure, cause_of
 
     function = context.resolve(name)
     if not getattr(function, "accepts_undefined", False):  # first_found's with_ drops undefined terms
@@ -364,7 +364,9 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
         if errors not in ("warn", "ignore"):
             raise TemplateFailure(f"The lookup plugin {name!r} failed" + (f": {message}" if message else ".")) from exc
         if errors == "warn" and context.warn is not None:
-            context.warn(f"An error occurred while running the lookup plugin {name!r}: {message}")
+            text = f"An error occurred while running the lookup plugin {name!r}: {message}"
+            foreign = cause_of(exc, ForeignCause)
+            context.warn(text) if foreign is None else context.warn(text, str(foreign))
         return [] if wantlist else None
     if not wantlist and result:
         if len(result) == 1:

@@ -1,9 +1,10 @@
 """What a template before the run may read of a list whose order only the run knows
 (:class:`engine.values.RunOrdered`: made from a set of strings, or the hosts ``group_by`` put in one
 group as their results came in). Its items are known, their order is not: what reads no order
-(``length``, ``count``, ``sum``, ``in``; ``sort``, ``min`` and ``max`` where no two different
-items compare equal) is known; what keeps the order (``map``, ``select``,
-``unique``) gives such a list again, for the same reason; what reads it (``first``, ``join``, an index, the list
+(``length``, ``count``, ``sum``, ``in``; ``sort``, ``min``, ``max`` where no two different items
+compare equal) is known; what keeps the order (``map``, ``select``, ``unique``) gives such a list
+again, for the same reason (engine.templating.list_order's table: ``sort``, ``min``, ``max`` and
+``unique`` read the order of items that compare equal); what reads it (``first``, ``join``, an index, the list
 written into text) is known only at run time. Only the bounded templar (values shown before the
 run) applies this; a run's own lists have the order they have."""
 
@@ -14,50 +15,13 @@ from functools import wraps
 from typing import Any
 
 from engine.templating.errors import RunTimeOnly
+from engine.templating.list_order import ORDER_FREE_FILTERS, ORDER_KEPT_FILTERS, SET_FILTERS, reads_order
 from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
-ORDER_FREE = frozenset({
-    "length", "count", "sort", "min", "max", "type_debug", "bool", "items2dict", "dict", "combine",
-    "default", "d", "mandatory", "unique_count",
-})
-"""Filters whose result does not depend on the order of the list they are given (``default``
-gives the list itself back, order and all, and is :data:`ORDER_KEPT` for that)."""
-
-ORDER_KEPT = frozenset({
-    "map", "select", "reject", "selectattr", "rejectattr", "unique", "list", "union", "intersect",
-    "difference", "symmetric_difference", "flatten", "reverse", "default", "d", "mandatory", "shuffle",
-})
-"""Filters that give a list in the order of the one they are given."""
-
-
-TIE_BROKEN_BY_ORDER = {"sort": ("reverse", "case_sensitive", "attribute"), "min": ("case_sensitive", "attribute"),
-                       "max": ("case_sensitive", "attribute")}
-"""Filters (and their parameters after the list) whose result reads the order of items that compare
-equal: Jinja's sort is stable and min/max return the first of equal items, so ``["a", "A"] | sort``
-(case-insensitive by default) gives them in the order they came."""
-
-
-def _ties(name: str, items: list[Any], rest: tuple[Any, ...], options: Mapping[str, Any]) -> bool:
-    """Whether two different items of ``items`` compare equal for the filter ``name`` with these
-    arguments: then its result follows the run's order. Unsure (an attribute it cannot read, items
-    it cannot compare) is a tie."""
-    bound = {**dict(zip(TIE_BROKEN_BY_ORDER[name], rest, strict=False)), **options}
-    attribute, case_sensitive = bound.get("attribute"), bound.get("case_sensitive", False)
-    seen: dict[Any, Any] = {}
-    for item in items:
-        key = item
-        for part in str(attribute).split(".") if attribute is not None else ():
-            if not isinstance(key, Mapping) or part not in key:
-                return True
-            key = key[part]
-        key = key.lower() if isinstance(key, str) and not case_sensitive else key
-        try:
-            if key in seen and seen[key] != item:
-                return True
-            seen.setdefault(key, item)
-        except TypeError:  # a key that cannot be hashed (a list, a mapping)
-            return True
-    return False
+ORDER_FREE = ORDER_FREE_FILTERS
+ORDER_KEPT = ORDER_KEPT_FILTERS | SET_FILTERS
+"""The shared table (engine.templating.list_order): a set-like filter of a list of unknown order
+gives one of unknown order too."""
 
 
 def _read_order(reading: str) -> RunTimeOnly:
@@ -78,7 +42,7 @@ def order_aware(name: str, plugin: Callable[..., Any]) -> Callable[..., Any]:
         value = args[at] if len(args) > at else None
         if not run_ordered(value):
             return plugin(*args, **kwargs)
-        if name in TIE_BROKEN_BY_ORDER and _ties(name, value, args[at + 1:], kwargs):
+        if reads_order(name, value, args[at + 1:], kwargs):
             raise _read_order(f"the filter '{name}' (of items that compare equal)")
         result = plugin(*args, **kwargs)
         if name in ORDER_KEPT and isinstance(result, list):

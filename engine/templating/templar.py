@@ -271,6 +271,8 @@ def _build_environment(bounded: bool) -> Any:
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
+    # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
+    env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in _TEST_PREFIXES})
     env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
@@ -741,6 +743,7 @@ def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
 
 
 _REFUSED_MEMORY = 1024
+_TEST_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
 _refused_texts: dict[str, str] = {}  # template text -> why a bounded templar refused it
 
 

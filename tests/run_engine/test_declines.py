@@ -42,12 +42,12 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
-    ("    - debug: {msg: \"{{ lookup('url', 'http://x') }}\"}\n", "lookup url"),
+    ("    - debug: {msg: \"{{ lookup('inventory_hostnames', 'all') }}\"}\n", "lookup inventory_hostnames"),
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
-    ("    - debug: {msg: x}\n      when: \"'x' is vaulted_file\"\n", "test vaulted_file"),
+    ("    - debug: {msg: x}\n      when: \"'a' is vault_encrypted\"\n", "test vault_encrypted"),
 ])
 def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, task: str, what: str) -> None:
@@ -63,6 +63,7 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
              "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
              "    - template: {src: a.j2, dest: b, variable_start_string: '[[', block_start_string: '[%'}\n"
              "    - debug: {msg: \"{{ lookup('ini', 'k', file='a.ini') }} {{ lookup('csvfile', 'k') }}\"}\n"
+             "    - debug: {msg: \"{{ lookup('url', 'https://x', split_lines=False) }}\"}\n"
              # a name ansible does not know either fails alike in both
              "    - debug: {msg: \"{{ lookup('no_such_lookup', 'x') }} {{ 1 is no_such_test }}\"}\n")
     assert _declined(tmp_path, tasks) == []
@@ -70,9 +71,9 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
 
 def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> None:
     problems = _declined(tmp_path, "    - template: {src: t.j2, dest: out}\n",
-                         {"templates/t.j2": "a\n{{ lookup('url', 'x') }}\n"})
+                         {"templates/t.j2": "a\n{{ lookup('inventory_hostnames', 'x') }}\n"})
     assert [p.split(": playbook-ls")[0] for p in problems] == [f"{tmp_path}/templates/t.j2:2:1"]
-    assert "'lookup url'" in problems[0]
+    assert "'lookup inventory_hostnames'" in problems[0]
 
 
 LOOPED_COPY = "    - copy: {content: x, dest: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
@@ -121,12 +122,12 @@ LOOPED_STAT = "    - stat: {path: 'out/{{ item }}'}\n      loop: [a, b]\n      r
 @pytest.mark.parametrize(("task", "declined"), [
     ("    - debug: {var: stats}\n", False),
     ("    - debug: {msg: \"{{ stats.results }}\"}\n", False),
-    ("    - debug: {msg: \"all: {{ stats.results[0] }}\"}\n", True),
-    ("    - debug: {msg: \"{{ item.stat.exists }}\"}\n      loop: \"{{ stats.results }}\"\n", True),
+    ("    - debug: {msg: \"all: {{ stats.results[0] }}\"}\n", False),
+    ("    - debug: {msg: \"{{ item.stat.exists }}\"}\n      loop: \"{{ stats.results }}\"\n", False),
 ])
-def test_the_results_of_a_module_whose_invocation_the_engine_makes_run_when_shown_as_json(
+def test_the_results_of_a_module_whose_invocation_the_engine_makes_run_however_shown(
         tmp_path: Path, task: str, declined: bool) -> None:
-    # stat returns ansible's invocation (its values, not its key order): a debug shows it as sorted
+    # stat returns ansible's invocation, its values and its key order: a debug shows it as sorted
     # JSON, an item label or a text as a Python repr, in the order AnsibleModule filled it in
     assert bool(_declined(tmp_path, LOOPED_STAT + task)) is declined
 
@@ -180,6 +181,12 @@ def test_a_verbose_run_is_declined(tmp_path: Path) -> None:
     "{% for name in names | difference(more) %}{{ name }}{% endfor %}",
     "{{ names | union(more) | unique | join(',') }}",
     "{{ names | union(more) | unique | sort | join(',') }}",
+    # sort, min, max and unique compare without case: of items equal but for case, the order's come first
+    "{{ names | difference(['b']) | sort }}",
+    "{{ names | union(more) | list | sort(true) | join(',') }}",
+    "{{ names | union(more) | min }}",
+    "{{ names | union(more) | unique(case_sensitive=false) | length }}",
+    "{{ ['a', 'b'] | union(['A', 'c']) | sort }}",
     "{{ names | union(more) | list | first }}",
     "{{ names | union(more) == more }}",
     "{{ 'y' if x else names | union(more) }}",
@@ -193,17 +200,20 @@ def test_a_set_like_filters_order_that_can_show_is_declined(tmp_path: Path, show
 
 
 @pytest.mark.parametrize("unordered", [
-    "{{ names | difference(['b']) | sort }}",
+    "{{ names | difference(['b']) | sort(case_sensitive=true) }}",
     "{{ names | union(more) | length }}",
     "{{ 'a' in names | intersect(more) }}",
     "{{ names | difference(more) is subset(names) }}",
-    "{{ names | union(more | difference(names)) | sort }}",
+    "{{ names | union(more | difference(names)) | sort(false, true) }}",
     "{{ [3, 1, 2.5] | difference([1]) }}",
     "{{ [{'k': 1}, ['x']] | union(names) }}",
     "{{ names | union([{'port': item}]) }}",
     "{{ names | difference([['x'], 'a']) | join(',') }}",
     "{{ names | difference(more) | list | length > 0 }}",
-    "{{ names | union(more) | list | sort | join(',') }}",
+    "{{ names | union(more) | list | sort(case_sensitive=True) | join(',') }}",
+    "{{ names | union(more) | unique(case_sensitive=True) | max(case_sensitive=True) }}",
+    "{{ names | union(more) | map('lower') | sort | join(',') }}",
+    "{{ ['a', 'b'] | union(['C', 'd']) | sort }}",
     "{{ names | intersect(more) | map('upper') | select('match', 'A') | sort }}",
     "{% if names | difference(more) %}some{% endif %}{% if names | union(more) and x %}x{% endif %}",
     "{{ names | difference(more) == [] }} {{ [] != names | difference(more) }}",
@@ -377,3 +387,49 @@ def test_more_files_than_the_preflight_reads_keep_the_decline(tmp_path: Path, mo
     monkeypatch.setattr(declines, bound, value)
     (problem,) = _declined(tmp_path, "    - debug: {msg: done}\n" + UNION_IN_TASK_VARS, files)
     assert "hash seed" in problem
+
+
+FOUND_VARS = ("- include_vars: \"{{ lookup('first_found', params) }}\"\n  vars:\n    params:\n"
+              "      files: [\"{{ ansible_facts['os_family'] | lower }}.yml\", default.yml]\n      paths: [%s]\n"
+              "- include_vars: %s\n"
+              "- debug: {msg: done}\n  vars:\n    packages: \"{{ names | union(more) }}\"\n")
+
+
+@pytest.mark.parametrize(("paths", "name", "declined"), [
+    ("\"{{ role_path }}/vars\"", "\"{{ method }}_install.yml\"", False),
+    ("vars", "\"{{ ansible_os_family | lower }}.yml\"", False),
+    # a path or name that may lead out of the role: a file the plan does not read may name the variable
+    ("/etc/vars", "main.yml", True),
+    ("\"{{ role_path }}/vars\"", "\"/etc/{{ method }}.yml\"", True),
+    ("\"{{ role_path }}/../vars\"", "main.yml", True),
+    ("\"{{ other_path }}/vars\"", "main.yml", True),
+])
+def test_a_role_variables_file_named_by_a_template_within_the_role_keeps_the_relief(
+        tmp_path: Path, paths: str, name: str, declined: bool) -> None:
+    # a task variable nothing names is never rendered, unless a file loaded at run time may name it
+    files = {"roles/r/tasks/main.yml": FOUND_VARS % (paths, name), "roles/r/vars/default.yml": "x: 1\n",
+             "roles/r/vars/main.yml": "y: 1\n"}
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
+    assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
+
+
+LSR_SET_VARS = ("- include_vars: \"{{ __vars_file }}\"\n  loop:\n"
+                "    - \"{{ ansible_facts['os_family'] }}.yml\"\n"
+                "    - \"{{ ansible_facts['distribution'] ~ '_' ~ ansible_facts['distribution_version'] }}.yml\"\n"
+                "  vars:\n    __vars_file: \"%s\"\n  when: __vars_file is file\n"
+                "- debug: {msg: done}\n")
+
+
+@pytest.mark.parametrize(("path", "extra", "declined"), [
+    ("{{ role_path }}/vars/{{ item }}", {}, False),
+    # another file of the role's vars/ names the variable: it may read it
+    ("{{ role_path }}/vars/{{ item }}", {"roles/r/vars/RedHat.yml": "x: \"{{ subsets }}\"\n"}, True),
+    ("/etc/{{ item }}", {}, True),
+])
+def test_a_role_variable_nothing_reads_beside_a_looped_include_vars_of_the_role_is_not_declined(
+        tmp_path: Path, path: str, extra: dict[str, str], declined: bool) -> None:
+    # linux-system-roles' set_vars: the platform's vars files, a role variable made by difference
+    files = {"roles/r/tasks/main.yml": LSR_SET_VARS % path,
+             "roles/r/vars/main.yml": "subsets: \"{{ ['!all'] + facts | difference(skipped) }}\"\n", **extra}
+    problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
+    assert bool(problems) is declined and all("hash seed" in problem for problem in problems)

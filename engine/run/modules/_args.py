@@ -23,6 +23,7 @@ class Arg:
 
 # The arguments every module that writes a file takes (ansible's FILE_COMMON_ARGUMENTS).
 FILE_COMMON_ARGS: dict[str, Arg] = {
+    "mode": Arg(type="raw"),
     "owner": Arg(),
     "group": Arg(),
     "seuser": Arg(),
@@ -109,13 +110,27 @@ def validate(
     return params
 
 
-def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, Any]) -> dict[str, Any]:
+def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, Any],
+                added: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ``invocation`` AnsibleModule adds to its result: every option of ``spec`` with its
     validated value (``params``), and each alias the task wrote with its value as written
-    (``_handle_aliases`` copies an alias to its option before the types are checked)."""
+    (``_handle_aliases`` copies an alias to its option before the types are checked). Its keys
+    come in the order AnsibleModule's ``params.update(validated)`` leaves them: the arguments
+    as the task gives them (sorted by name: ansible templates the task's args into a dict of
+    sorted keys), those the action plugin adds (``added``: shell's ``_uses_shell``), the
+    options of the aliases written (in the spec's order), then the options left out, first
+    those with a default (``_set_defaults``), then the others, each group in the spec's order."""
     aliases = {alias for arg in spec.values() for alias in arg.aliases}
-    shown = {name: params.get(name) for name in spec}
-    shown.update({key: value for key, value in args.items() if key in aliases})
+    shown = {key: args[key] if key in aliases else params.get(key) for key in sorted(args)}
+    shown.update((key, params.get(key)) for key in added)
+    for name, arg in spec.items():
+        if any(alias in args for alias in arg.aliases):
+            shown.setdefault(name, params.get(name))
+    for name, arg in spec.items():
+        if arg.default is not None:
+            shown.setdefault(name, params.get(name))
+    for name in spec:
+        shown.setdefault(name, params.get(name))
     return {"module_args": shown}
 
 

@@ -58,12 +58,11 @@ class _Redirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def fetch(url: str, params: dict[str, Any], method: str = "GET", data: bytes | None = None,
-          headers: dict[str, str] | None = None, timeout: float = 10, last_mod_time: datetime | None = None,
-          follow_redirects: str = "urllib2", decompress: bool = True) -> tuple[Any, dict[str, Any]]:
-    """(the response or None, info) as ``fetch_url`` returns them."""
-    info: dict[str, Any] = {"url": url, "status": -1}
-    cookies = http.cookiejar.CookieJar()
+def open_url(url: str, params: dict[str, Any], method: str = "GET", data: bytes | None = None,
+             headers: dict[str, str] | None = None, timeout: float = 10, last_mod_time: datetime | None = None,
+             follow_redirects: str = "urllib2",
+             cookies: http.cookiejar.CookieJar | None = None) -> Any:
+    """The response of ``Request.open`` (ansible's ``open_url``), which raises urllib's errors as they come."""
     handlers: list[Any] = [_Redirects(follow_redirects), urllib.request.HTTPCookieProcessor(cookies)]
     if not params.get("use_proxy", True):
         handlers.append(urllib.request.ProxyHandler({}))
@@ -74,27 +73,69 @@ def fetch(url: str, params: dict[str, Any], method: str = "GET", data: bytes | N
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE
         handlers.append(urllib.request.HTTPSHandler(context=context))
+    url, authorization = _configure_auth(url, params, handlers)
     opener = urllib.request.build_opener(*handlers)
     request = urllib.request.Request(url, data=data, method=method.upper())
+    if authorization:
+        request.add_header("Authorization", authorization)
     if params.get("http_agent"):
         request.add_header("User-agent", params["http_agent"])
     if params.get("force"):
         request.add_header("cache-control", "no-cache")
     elif last_mod_time:
         request.add_header("If-Modified-Since", email.utils.format_datetime(last_mod_time, usegmt=True))
-    user, password = params.get("url_username"), params.get("url_password")
-    if user is not None and params.get("force_basic_auth"):
-        token = base64.b64encode(f"{user}:{password or ''}".encode()).decode()
-        request.add_header("Authorization", f"Basic {token}")
-    elif user is not None:
-        manager = urllib.request.HTTPPasswordMgrWithDefaultRealm()
-        manager.add_password(None, url, user, password or "")
-        opener.add_handler(urllib.request.HTTPBasicAuthHandler(manager))
     for name, value in (headers or {}).items():
         request.add_header(name, str(value))
+    return opener.open(request, None, timeout)
+
+
+def _configure_auth(url: str, params: dict[str, Any], handlers: list[Any]) -> tuple[str, str | None]:
+    """ansible's ``_configure_auth``: the URL without the credentials written in it, and the
+    basic ``Authorization`` header to send (forced, or from ``~/.netrc``), or the handlers that
+    answer the server's challenge."""
+    import netrc
+    import os
+    import urllib.parse
+
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme == "ftp":
+        return url, None
+    username, password = params.get("url_username"), params.get("url_password")
+    netloc = parsed.netloc
+    if not username and "@" in parsed.netloc:
+        credentials, netloc = parsed.netloc.split("@", 1)
+        username, password = credentials.split(":", 1) if ":" in credentials else (credentials, "")
+        username, password = urllib.parse.unquote(username), urllib.parse.unquote(password)
+        url = urllib.parse.urlunparse(parsed._replace(netloc=netloc))
+    if username and not params.get("force_basic_auth"):
+        manager = urllib.request.HTTPPasswordMgrWithDefaultRealm()
+        manager.add_password(None, netloc, username, password)
+        handlers += [urllib.request.HTTPBasicAuthHandler(manager), urllib.request.HTTPDigestAuthHandler(manager)]
+    elif username:
+        return url, _basic(username, password)
+    elif params.get("use_netrc", True):
+        try:
+            login = netrc.netrc(os.environ.get("NETRC")).authenticators(parsed.hostname or "")
+        except OSError:
+            login = None
+        if login and login[0] and login[2]:
+            return url, _basic(login[0], login[2])
+    return url, None
+
+
+def _basic(username: str, password: str | None) -> str:
+    return "Basic " + base64.b64encode(f"{username}:{password or ''}".encode()).decode()
+
+
+def fetch(url: str, params: dict[str, Any], method: str = "GET", data: bytes | None = None,
+          headers: dict[str, str] | None = None, timeout: float = 10, last_mod_time: datetime | None = None,
+          follow_redirects: str = "urllib2", decompress: bool = True) -> tuple[Any, dict[str, Any]]:
+    """(the response or None, info) as ``fetch_url`` returns them."""
+    info: dict[str, Any] = {"url": url, "status": -1}
+    cookies = http.cookiejar.CookieJar()
     response: Any = None
     try:
-        response = opener.open(request, None, timeout)
+        response = open_url(url, params, method, data, headers, timeout, last_mod_time, follow_redirects, cookies)
         info.update({k.lower(): v for k, v in response.info().items()})
         merged: dict[str, str] = {}
         for name, value in response.headers.items():

@@ -51,8 +51,11 @@ def _skip_reason(creates: str | None, removes: str | None, verb: str, chdir: str
 def execute(args: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[str, Any]:
     params = validate(_MODULE_NAME, args, SPEC)
     # the shell action runs the command module with _uses_shell set
-    invocation = module_args(args, SPEC, {**params, "_uses_shell": uses_shell})
-    return {**_execute(params, ctx, uses_shell), "invocation": invocation}
+    invocation = module_args(args, SPEC, {**params, "_uses_shell": uses_shell}, ("_uses_shell",) if uses_shell else ())
+    result = _execute(params, ctx, uses_shell)
+    # the module returns its invocation; the action plugin adds the lines after it
+    lines = {key: result.pop(key) for key in ("stdout_lines", "stderr_lines") if key in result}
+    return {**result, "invocation": invocation, **lines}
 
 
 def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> dict[str, Any]:

@@ -13,21 +13,20 @@ from engine.run.modules._args import FILE_COMMON_ARGS, Arg, module_args, validat
 from engine.run.modules._files import check_ownership, path_facts, set_mode
 
 STATES = ("absent", "directory", "file", "hard", "link", "touch")
-SPEC = {
-    "path": Arg(type="path", required=True, aliases=("dest", "name")),
+SPEC = {  # ansible's argument spec, in its order (the invocation's keys follow it)
     "state": Arg(choices=STATES),
-    "src": Arg(type="path"),
+    "path": Arg(type="path", required=True, aliases=("dest", "name")),
+    "_original_basename": Arg(),
+    "recurse": Arg(type="bool", default=False),
     "force": Arg(type="bool", default=False),
     "follow": Arg(type="bool", default=True),
-    "recurse": Arg(type="bool", default=False),
+    "_diff_peek": Arg(),
+    "src": Arg(type="path"),
     "modification_time": Arg(),
     "modification_time_format": Arg(default="%Y%m%d%H%M.%S"),
     "access_time": Arg(),
     "access_time_format": Arg(default="%Y%m%d%H%M.%S"),
-    "mode": Arg(type="raw"),
     **FILE_COMMON_ARGS,
-    "_original_basename": Arg(),
-    "_diff_peek": Arg(),
 }
 
 
@@ -129,15 +128,16 @@ def _finish(result: dict[str, Any], diff: dict[str, Any], ctx: ModuleContext) ->
 
 def _ensure_absent(path: str, previous: str, diff: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if previous == "absent":
-        return {"changed": False, "path": path, "state": "absent"}
+        return {"path": path, "changed": False, "state": "absent"}
     if not ctx.check_mode:
         if previous == "directory":
             shutil.rmtree(path)
         else:
             os.unlink(path)
-    result = {"changed": True, "path": path, "state": "absent"}
+    result: dict[str, Any] = {"path": path, "changed": True}
     if ctx.diff:
         result["diff"] = diff
+    result["state"] = "absent"
     return path_facts(result)  # in check mode the path is still there, and ansible says so
 
 
@@ -158,7 +158,7 @@ def _ensure_file(
         )
     changed = set_mode(path, params["mode"], ctx.check_mode, diff)
     changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
-    return _finish({"changed": changed, "path": path}, diff, ctx)
+    return _finish({"path": path, "changed": changed}, diff, ctx)
 
 
 def _ensure_directory(
@@ -166,7 +166,7 @@ def _ensure_directory(
 ) -> dict[str, Any]:
     if previous == "absent":
         if ctx.check_mode:
-            return {"changed": True, "diff": diff, "path": path} if ctx.diff else {"changed": True, "path": path}
+            return {"path": path, "changed": True, "diff": diff} if ctx.diff else {"path": path, "changed": True}
         # mkdir -p as ansible walks it: one component after the other from the root (or the
         # relative base), so a trailing or doubled slash names no directory of its own
         current = ""
@@ -186,7 +186,7 @@ def _ensure_directory(
         except Exception as exc:  # noqa: BLE001 - ansible fails the task with any error met here
             return path_facts({"changed": False, "failed": True, "path": path,
                                "msg": f"There was an issue creating {current} as requested: {exc}"})
-        return _finish({"changed": True, "path": path}, diff, ctx)
+        return _finish({"path": path, "changed": True}, diff, ctx)
     if previous != "directory":
         return path_facts(
             {"changed": False, "failed": True, "path": path, "msg": f"{path} already exists as a {previous}"}
@@ -195,7 +195,7 @@ def _ensure_directory(
     changed = _update_times(path, *params["_times"], ctx.check_mode, diff) or changed
     if params["recurse"]:
         changed = _set_attributes_below(path, params, ctx.check_mode) or changed
-    return _finish({"changed": changed, "path": path}, diff, ctx)
+    return _finish({"path": path, "changed": changed}, diff, ctx)
 
 
 def _set_attributes_below(top: str, params: dict[str, Any], check_mode: bool) -> bool:
@@ -226,7 +226,7 @@ def _ensure_touched(
     changed = False
     if previous == "absent":
         if ctx.check_mode:
-            return {"changed": True, "dest": path}
+            return {"dest": path, "changed": True}
         try:
             open(path, "ab").close()
         except OSError as exc:
@@ -240,7 +240,7 @@ def _ensure_touched(
         if previous == "absent":  # a file it just made goes again
             os.remove(path)
         raise
-    return _finish({"changed": changed, "dest": path}, diff, ctx)
+    return _finish({"dest": path, "changed": changed}, diff, ctx)
 
 
 def _missing_link_source(path: str, src: str, state: str, force: bool) -> dict[str, Any] | None:
@@ -303,7 +303,7 @@ def _ensure_link(
             os.symlink(src, path)
         else:
             os.link(src, path)
-    result: dict[str, Any] = {"changed": not unchanged, "dest": path, "src": src}
+    result: dict[str, Any] = {"dest": path, "src": src, "changed": not unchanged}
     if not unchanged and ctx.check_mode:
         return _finish(result, diff, ctx) if not os.path.lexists(path) else result
     if state == "link" and params["follow"] and os.path.islink(path) and not os.path.exists(path):

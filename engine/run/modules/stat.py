@@ -103,7 +103,7 @@ _ATTRIBUTE_NAMES = {
 
 def file_attributes(path: str) -> dict[str, Any]:
     """lsattr's flags, as ansible reads them (empty when lsattr is missing or fails, e.g. on a symlink)."""
-    attributes: dict[str, Any] = {"attributes": [], "attr_flags": "", "version": None}
+    attributes: dict[str, Any] = {"version": None, "attributes": [], "attr_flags": ""}
     lsattr = shutil.which("lsattr")
     if lsattr:
         done = subprocess.run([lsattr, "-vd", path], capture_output=True, text=True, check=False)
