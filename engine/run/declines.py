@@ -193,7 +193,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                     unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
                 if text not in unread:
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
-                                     "its process's hash seed: sort it)", place(line))
+                                     "its process's hash seed: sort it with case_sensitive=true)", place(line))
                 continue
             lacking = not _has_lookup(name) if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
