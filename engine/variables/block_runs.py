@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
+from engine.variables.failing import holds
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
 from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when, fails_evaluating
 
@@ -125,13 +126,9 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
         args = task.args if isinstance(task.args, Mapping) else {}
         that = args.get("that")
         for condition in that if isinstance(that, list) else [that]:
-            try:
-                if not templar.evaluate(condition):
-                    return True
-            except Exception as exc:  # noqa: BLE001 - an assertion only the run decides
-                if fails_evaluating(exc):
-                    return True
-                return f"{label}'s assertion {condition!r} holds or not as the run decides ({exc})"
+            holding = holds(templar, condition, f"{label}'s assertion")
+            if holding is not True:
+                return True if holding in (False, None) else holding
         return False
     if task.action in FAIL | ASSERT:
         return f"{label} ({task.action}) is looped: whether an item fails, the run decides"

@@ -26,14 +26,21 @@ def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
             read = names_read(conditional_expression(condition), expression=True)
             if read is None or register and register in read:
                 return f"{label}'s failed_when reads its own result, which only the run gives"
-        try:
-            if not templar.evaluate(condition):
-                return False
-        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-            if fails_evaluating(exc):
-                return True
-            return f"{label}'s failed_when {condition!r} holds or not as the run decides ({exc})"
+        holding = holds(templar, condition, f"{label}'s failed_when")
+        if holding is not True:
+            return True if holding is None else holding
     return True
+
+
+def holds(templar: Templar, condition: object, what: str) -> bool | str | None:
+    """Whether ``condition`` holds; None when evaluating it fails the task in the run too (a name
+    defined nowhere); else why only the run decides (``what`` names the condition's place)."""
+    try:
+        return bool(templar.evaluate(condition))
+    except Exception as exc:  # noqa: BLE001 - a condition only the run decides
+        if fails_evaluating(exc):
+            return None
+        return f"{what} {condition!r} holds or not as the run decides ({exc})"
 
 
 def fails_evaluating(exc: Exception) -> bool:
