@@ -26,6 +26,7 @@ per task, and the review says which hosts were left out.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -44,7 +45,6 @@ PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_n
                       "ansible_play_batch", "hostvars", "vars", "ansible_failed_task", "ansible_failed_result",
                       "inventory_dir", "inventory_file"})
 """Names whose values the run gives each host its own way (or fills in as it goes)."""
-_COMPUTED_NAMES = ("lookup(", "query(", "q(")
 
 
 class TaskValues:
@@ -168,10 +168,24 @@ def _template_names(resolved: Any) -> set[str] | None:
             if "{{" not in text and "{%" not in text:
                 continue
             names = names_read(text, expression=False)
-            if names is None or any(call in text for call in _COMPUTED_NAMES):
+            if names is None or _computed(text):
                 return None
             found |= names
     return found
+
+
+@lru_cache(maxsize=4096)
+def _computed(text: str) -> bool:
+    """Whether the template loads a name through which variables are reached by a computed string
+    (``lookup('vars', ...)``, ``query``, ``vars[...]``: the review's record of names read treats
+    them alike, engine.templating.read_names.DYNAMIC_NAMES)."""
+    from jinja2 import nodes
+
+    from engine.templating.read_names import DYNAMIC_NAMES
+    from engine.templating.templar import parsing_environment
+
+    tree = parsing_environment().parse(text)
+    return any(node.name in DYNAMIC_NAMES for node in tree.find_all(nodes.Name) if node.ctx == "load")
 
 
 def names_in(value: Any) -> set[str]:

@@ -41,6 +41,9 @@ PLAYBOOK = """\
     - name: by a name looked up
       debug:
         msg: "{{ looked }}"
+    - name: by a name looked up, written with a space
+      debug:
+        msg: "{{ spaced }}"
     - name: by another host
       debug:
         msg: "{{ hostvars['h00']['tier'] }} {{ tier }}"
@@ -64,6 +67,7 @@ GROUP_ALL = ("tier: base\nports: [1, 2]\nchain_a: \"{{ chain_b }}\"\nchain_b: \"
              # what an earlier task set on one host; a name looked up by a computed string; a loop's items
              "summary: \"{{ tier }} {{ remembered | default('x') }}\"\n"
              "looked: \"{{ tier }} {{ lookup('vars', 'host_' ~ 'note', default='n') }}\"\n"
+             "spaced: \"{{ tier }} {{ lookup ('vars', 'host_' ~ 'note', default='n') }}\"\n"
              "port_note: \"{{ tier }}:{{ item }}\"\n")
 
 
