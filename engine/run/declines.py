@@ -26,9 +26,11 @@ from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
 from engine.run.set_order import set_orders_shown
+from engine.run.set_order_items import SetOrderItems
 from engine.span import Span
 
 if TYPE_CHECKING:
+    from engine.flow.plan import Plan
     from engine.parsing.source import SourceCache
 
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
@@ -164,10 +166,13 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
-                  extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
+                  extra_vars: Mapping[str, Any] | None = None,
+                  plan: Plan | None = None) -> list[tuple[str, Span | None]]:
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
-    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
+    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`); with
+    the ``plan``, a set-like filter's order its items make known is not declined
+    (engine.run.set_order_items)."""
     from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
@@ -186,12 +191,13 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     tests = _engine_tests()
     collections = getattr(book.plugins, "collections", None)
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
+    items: SetOrderItems | None = SetOrderItems(plan, cache) if plan is not None else None
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
             if kind == "order":
                 if unread is None:
                     unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
-                if text not in unread:
+                if text not in unread and (items is None or line in items.unknown_lines(text)):
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it with case_sensitive=true)", place(line))
                 continue
