@@ -162,6 +162,10 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
             found.append(("lookup", call.args[0].value, call.lineno))
+            if _short(call.args[0].value) == "url":
+                from engine.run.url_lookup import declined_options
+
+                found += [("url option", option, call.lineno) for option in declined_options(call)]
     return tuple(found)
 
 
@@ -192,8 +196,14 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     collections = getattr(book.plugins, "collections", None)
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
     items: SetOrderItems | None = SetOrderItems(plan, cache) if plan is not None else None
+    url_lookup: Span | None | bool = False  # where a url lookup is first written
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
+            if kind == "url option":
+                found.setdefault(f"the url lookup's {name}", place(line))
+                continue
+            if kind == "lookup" and _short(name) == "url" and url_lookup is False:
+                url_lookup = place(line)
             if kind == "order":
                 if unread is None:
                     unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
@@ -207,7 +217,31 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             # failure also warns "Error loading plugin", which the engine does not print
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
+    if url_lookup is not False:
+        for setting in _url_settings(book, tasks, inventory_sources, extra_vars or {}):
+            found.setdefault(f"the url lookup's {setting}", url_lookup)
     return list(found.items())
+
+
+def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                  extra_vars: Mapping[str, Any]) -> list[str]:
+    """The url lookup's settings the engine declines (engine.run.url_lookup.declined_settings),
+    named in the playbook's and roles' files, the inventory's sources, the variables files or the
+    extra vars (a file that cannot be read names any)."""
+    from engine.run.url_lookup import declined_settings
+
+    try:
+        paths = _playbook_files(book, tasks) | _source_files(inventory_sources)
+        paths |= _variables_files(book, tasks) or set()
+    except _TooManyFiles:
+        return ["settings (more files than are read before the run may name them)"]
+    texts = [json.dumps(extra_vars, default=str)]
+    for path in sorted(paths):
+        try:
+            texts.append(read_bytes(path, _MAX_READ).decode("utf-8", "replace"))
+        except OSError:
+            return [f"settings ({path}, not read whole, may name them)"]
+    return declined_settings(texts)
 
 
 # actions that hand their task's variables on to files the plan may not have read, or render a file

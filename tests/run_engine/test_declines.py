@@ -501,3 +501,28 @@ def test_a_set_like_filter_of_a_play_variable_is_known_at_every_task(tmp_path: P
         plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "hosts.ini")]),
                              has_module=lambda action: True)
         assert any("hash seed" in str(problem) for problem in unknown_module_problems(plan)) is declined
+
+
+@pytest.mark.parametrize(("tasks", "files", "what"), [
+    ("    - debug: {msg: \"{{ lookup('url', 'https://x', ca_path='/etc/ca.pem') }}\"}\n", {}, "ca_path"),
+    ("    - debug: {msg: \"{{ lookup('ansible.builtin.url', 'https://x', ciphers=my_ciphers) }}\"}\n", {}, "ciphers"),
+    ("    - debug: {msg: \"{{ query('url', 'https://x', follow_redirects='no') }}\"}\n", {},
+     "follow_redirects yes/no"),
+    # a setting the plugin reads from a variable
+    ("    - debug: {msg: \"{{ lookup('url', 'https://x') }}\"}\n",
+     {"group_vars/all.yml": "ansible_lookup_url_unredir_headers: [Authorization]\n"},
+     "ansible_lookup_url_unredir_headers"),
+])
+def test_a_url_lookup_option_the_engine_does_not_do_is_declined(
+        tmp_path: Path, tasks: str, files: dict[str, str], what: str) -> None:
+    (problem,) = _declined(tmp_path, tasks, files)
+    assert f"the url lookup's {what}" in problem
+
+
+def test_a_url_lookup_setting_from_the_environment_is_declined(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    task = "    - debug: {msg: \"{{ lookup('url', 'https://x', ca_path=none, timeout=3) }}\"}\n"
+    assert _declined(tmp_path, task) == []
+    monkeypatch.setenv("ANSIBLE_LOOKUP_URL_CIPHERS", "ECDHE")
+    (problem,) = _declined(tmp_path, task)
+    assert "the url lookup's ANSIBLE_LOOKUP_URL_CIPHERS" in problem
