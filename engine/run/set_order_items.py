@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 MAX_EVALUATIONS = 2000
 """Task and host pairs a playbook's set-like filters are evaluated at, at most, before the run."""
 
-Place = tuple["PlayPlan", "Task"]
+Place = tuple["PlayPlan", "Task", bool]
+"""A play, a task of it, and whether the text is the task's action's arguments (not rendered on a
+host where the task's conditions are false)."""
 
 
 class SetOrderItems:
@@ -67,9 +69,11 @@ class SetOrderItems:
         if text in self._read_anywhere:
             places = self._every
         try:
-            for pp, task in places:
+            for pp, task, arguments in places:
                 for host in pp.hosts:
                     templar = self._templar(pp, task, host)
+                    if arguments and _skipped(templar, task):
+                        continue
                     unknown |= {order.line for order in orders if order.line not in unknown
                                 and not _known_at(templar, order)}
         except _OverBudget:
@@ -90,9 +94,9 @@ class SetOrderItems:
                 play_data = pp.play.data if isinstance(pp.play.data, Mapping) else {}
                 self._read_anywhere.update(strings(play_data.get("vars")))
                 for task in _play_tasks(pp):
-                    self._every.append((pp, task))
-                    for text in _task_texts(task, pp, cache):
-                        self._places.setdefault(text, []).append((pp, task))
+                    self._every.append((pp, task, False))
+                    for text, arguments in _task_texts(task, pp, cache):
+                        self._places.setdefault(text, []).append((pp, task, arguments))
                     for path in _role_var_files(task):
                         self._read_anywhere.update(strings(cache.load(path).data))
         return self._places
@@ -203,17 +207,35 @@ def _play_tasks(pp: PlayPlan) -> Iterator[Task]:
     return play_tasks(pp.play)
 
 
-def _task_texts(task: Task, pp: PlayPlan, cache: SourceCache) -> Iterator[str]:
-    """The texts of ``task`` as engine.run.filter_check.scanned_texts finds them."""
+def _task_texts(task: Task, pp: PlayPlan, cache: SourceCache) -> Iterator[tuple[str, bool]]:
+    """The texts of ``task`` as engine.run.filter_check.scanned_texts finds them, each with whether
+    it is of the action's arguments (a template file the action renders too): ansible renders them
+    only where the task's conditions hold (its loop and name before them)."""
     from engine.run.filter_check import CONDITION_KEYWORDS, strings, template_source
 
     data = task.data if isinstance(task.data, Mapping) else {}
     for key, value in data.items():
+        arguments = key in (task.action, "args") and key not in CONDITION_KEYWORDS
         for text in strings(value):
-            yield "{{ " + text + " }}" if key in CONDITION_KEYWORDS and "{{" not in text else text
+            yield ("{{ " + text + " }}" if key in CONDITION_KEYWORDS and "{{" not in text else text), arguments
     source = template_source(task, pp.play.basedir)
     if source is not None:
         try:
-            yield cache.read_text(source)
+            yield cache.read_text(source), True
         except (OSError, UnicodeDecodeError, ValueError):
             return
+
+
+def _skipped(templar: Any, task: Task) -> bool:
+    """Whether a condition of ``task`` (its own or inherited) is false on the host of ``templar``
+    before the run (a looped task's are the items', which only its loop knows)."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    if "loop" in data or any(str(key).startswith("with_") for key in data):
+        return False
+    for condition in task.effective_when():
+        try:
+            if templar.evaluate(condition.value) is False:
+                return True
+        except Exception:  # noqa: BLE001 - a condition only the run decides: the task may run
+            return False
+    return False

@@ -479,6 +479,15 @@ def test_a_set_like_filters_order_its_items_do_not_decide_is_declined(
     assert "hash seed" in problem
 
 
+def test_a_set_like_filter_in_the_arguments_of_a_task_skipped_on_every_host_is_not_declined(tmp_path: Path) -> None:
+    # the action's arguments are rendered only where the task's conditions hold; its loop is not
+    task = ("    - set_fact: {found: \"{{ users.file.keys() | list | intersect(reserved) }}\"}\n"
+            "      when: users is defined\n")
+    assert _declined_on_inventory(tmp_path, task) == []
+    (problem,) = _declined_on_inventory(tmp_path, task.replace("users is defined", "admins is defined"))
+    assert "hash seed" in problem
+
+
 def test_a_set_like_filter_of_a_templates_loop_variable_is_known_at_every_item(tmp_path: Path) -> None:
     template = "{% for h in groups['web'] %}{{ hostvars[h].admins | union(['root']) | sort }}{% endfor %}\n"
     tasks = "    - template: {src: t.j2, dest: /tmp/x}\n"
