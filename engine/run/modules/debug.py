@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.run.modules import ModuleContext
@@ -36,7 +37,8 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
     var_span = spans.get("var") or ctx.written_span
     markers: list[tuple[str, Any]] = []  # (message, origin) of each error, numbered in order
     try:
-        value = _value_at("(" + expression + ")", ctx, markers, var_span, var_span, 0)
+        root = [expression.strip()] if expression.strip().isidentifier() else None
+        value = _value_at("(" + expression + ")", ctx, markers, var_span, var_span, 0, root)
     except VarFailure:
         raise
     groups: list[tuple[Any, list[str]]] = []
@@ -55,9 +57,10 @@ _MAX_DEPTH = 20
 
 
 def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var_span: Any, origin: Any,
-              depth: int) -> Any:
-    """The value of the expression ``path``; where it is undefined, its items one by one (a list
-    or mapping read lazily), an undefined one as its marker."""
+              depth: int, keys: list[Any] | None) -> Any:
+    """The value of the expression ``path`` (the variable and ``keys`` below it, when known);
+    where it is undefined, its items one by one (a list or mapping read lazily), an undefined one
+    as its marker: in a text of several expressions, each undefined expression."""
     from engine.run.error_block import Event
     from engine.templating.errors import undefined_cause, value_origin
 
@@ -70,11 +73,62 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
         failure = exc
     items = _items(path, ctx) if depth < _MAX_DEPTH else None
     if items is None:
-        markers.append((_undefined_message(failure), value_origin(failure) if depth else origin))
+        where = value_origin(failure) if depth else origin
+        parts = _parts(_raw_at(ctx, keys)) if depth else None
+        if parts is not None:
+            return _marked_text(parts, ctx, markers, where, var_span)
+        markers.append((_undefined_message(failure), where))
         return f"<< error {len(markers)} - {markers[-1][0]} >>"
     if isinstance(items, list):
-        return [_value_at(f"({path})[{index}]", ctx, markers, var_span, origin, depth + 1) for index in items]
-    return {key: _value_at(f"({path})[{key!r}]", ctx, markers, var_span, origin, depth + 1) for key in items}
+        return [_value_at(f"({path})[{index}]", ctx, markers, var_span, origin, depth + 1,
+                          None if keys is None else [*keys, index]) for index in items]
+    return {key: _value_at(f"({path})[{key!r}]", ctx, markers, var_span, origin, depth + 1,
+                           None if keys is None else [*keys, key]) for key in items}
+
+
+_MISSING = object()
+
+
+def _raw_at(ctx: ModuleContext, keys: list[Any] | None) -> Any:
+    """The value as written at ``keys`` (a variable's name, then keys and indexes), if known."""
+    value = ctx.raw_vars
+    for key in keys or [_MISSING]:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return value
+
+
+def _parts(raw: Any) -> list[str] | None:
+    """A text of expressions and plain text (no statement, no comment) split into them; None for
+    anything else."""
+    if not isinstance(raw, str) or "{%" in raw or "{#" in raw or "{{" not in raw:
+        return None
+    parts = re.split(r"(\{\{.*?\}\})", raw, flags=re.DOTALL)
+    return parts if all(not part.startswith("{{") or part.endswith("}}") for part in parts) else None
+
+
+def _marked_text(parts: list[str], ctx: ModuleContext, markers: list[tuple[str, Any]], origin: Any,
+                 var_span: Any) -> str:
+    """The text of ``parts`` with each expression rendered, an undefined one as its marker."""
+    from engine.run.error_block import Event
+    from engine.templating.errors import undefined_cause, value_origin
+
+    shown = []
+    for part in parts:
+        if not part.startswith("{{"):
+            shown.append(part)
+            continue
+        try:
+            shown.append(str(ctx.render(part)))
+        except Exception as exc:  # noqa: BLE001 - an undefined part is its marker, anything else fails
+            if not undefined_cause(exc):
+                raise VarFailure([Event("Error while resolving `var` expression.", var_span),
+                                  Event(str(exc), value_origin(exc))]) from exc
+            markers.append((_undefined_message(exc), origin))
+            shown.append(f"<< error {len(markers)} - {markers[-1][0]} >>")
+    return "".join(shown)
 
 
 def _items(path: str, ctx: ModuleContext) -> list[int] | dict[Any, None] | None:
