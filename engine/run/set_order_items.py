@@ -28,9 +28,9 @@ if TYPE_CHECKING:
 MAX_EVALUATIONS = 2000
 """Task and host pairs a playbook's set-like filters are evaluated at, at most, before the run."""
 
-Place = tuple["PlayPlan", "Task", bool]
+Place = tuple["PlayPlan", "Task", "bool | None"]
 """A play, a task of it, and whether the text is the task's action's arguments (not rendered on a
-host where the task's conditions are false)."""
+host where the task's conditions are false; :data:`INCLUDED`: a template its template includes)."""
 
 
 class SetOrderItems:
@@ -68,6 +68,8 @@ class SetOrderItems:
         places = self.places().get(text, self._every)
         if text in self._read_anywhere:
             places = self._every
+        if any(arguments is INCLUDED for _pp, _task, arguments in places):
+            return unknown | {order.line for order in orders}
         try:
             for pp, task, arguments in places:
                 for host in pp.hosts:
@@ -207,23 +209,28 @@ def _play_tasks(pp: PlayPlan) -> Iterator[Task]:
     return play_tasks(pp.play)
 
 
-def _task_texts(task: Task, pp: PlayPlan, cache: SourceCache) -> Iterator[tuple[str, bool]]:
+INCLUDED = None
+"""The place of a template another template includes, imports or extends (never relieved)."""
+
+
+def _task_texts(task: Task, pp: PlayPlan, cache: SourceCache) -> Iterator[tuple[str, bool | None]]:
     """The texts of ``task`` as engine.run.filter_check.scanned_texts finds them, each with whether
     it is of the action's arguments (a template file the action renders too): ansible renders them
     only where the task's conditions hold (its loop and name before them)."""
-    from engine.run.filter_check import CONDITION_KEYWORDS, strings, template_source
+    from engine.run.filter_check import CONDITION_KEYWORDS, strings, template_files
 
     data = task.data if isinstance(task.data, Mapping) else {}
     for key, value in data.items():
         arguments = key in (task.action, "args") and key not in CONDITION_KEYWORDS
         for text in strings(value):
             yield ("{{ " + text + " }}" if key in CONDITION_KEYWORDS and "{{" not in text else text), arguments
-    source = template_source(task, pp.play.basedir)
-    if source is not None:
+    for index, source in enumerate(template_files(task, pp.play.basedir, cache.read_text)):
         try:
-            yield cache.read_text(source), True
+            text = cache.read_text(source)
         except (OSError, UnicodeDecodeError, ValueError):
-            return
+            continue
+        # an included template reads the names its includer binds: only the rendering knows them
+        yield text, True if index == 0 else INCLUDED
 
 
 def _skipped(templar: Any, task: Task) -> bool:

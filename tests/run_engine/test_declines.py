@@ -535,3 +535,23 @@ def test_a_url_lookup_setting_from_the_environment_is_declined(tmp_path: Path,
     monkeypatch.setenv("ANSIBLE_LOOKUP_URL_CIPHERS", "ECDHE")
     (problem,) = _declined(tmp_path, task)
     assert "the url lookup's ANSIBLE_LOOKUP_URL_CIPHERS" in problem
+
+
+@pytest.mark.parametrize(("include", "what"), [
+    ("{% include 'part.j2' %}", "hash seed"),
+    ("{% import 'part.j2' as p %}{{ p.x }}", "hash seed"),
+    ("{% from 'part.j2' import x %}", "hash seed"),
+    ("{% include ['missing.j2', 'part.j2'] %}", "hash seed"),
+])
+def test_a_set_like_filter_in_a_template_another_includes_is_declined(tmp_path: Path, include: str,
+                                                                      what: str) -> None:
+    # found where the template action's loader looks: templates/ beside the playbook
+    files = {"templates/t.j2": include + "\n", "templates/part.j2": "{{ admins | union(['root']) | join(',') }}\n"}
+    (problem,) = _declined_on_inventory(tmp_path, "    - template: {src: t.j2, dest: /tmp/x}\n", files=files)
+    assert what in problem and "templates/part.j2:1" in problem
+
+
+def test_a_filter_the_engine_lacks_in_an_included_template_is_declined(tmp_path: Path) -> None:
+    files = {"templates/t.j2": "{% include 'part.j2' %}\n", "templates/part.j2": "{{ 'x' | password_hash }}\n"}
+    (problem,) = _declined(tmp_path, "    - template: {src: t.j2, dest: /tmp/x}\n", files)
+    assert "has no filter 'password_hash'" in problem and "part.j2" in problem
