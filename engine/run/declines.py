@@ -206,7 +206,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 url_lookup = place(line)
             if kind == "order":
                 if unread is None:
-                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
+                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache,
+                                               items.never_rendered() if items is not None else set())
                 if text not in unread and (items is None or line in items.unknown_lines(text)):
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it with case_sensitive=true)", place(line))
@@ -266,10 +267,12 @@ _MAX_TOTAL_READ = 64 << 20
 
 
 def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None,
+                      never: set[str] | None = None) -> set[str]:
     """The texts of task variables (:func:`_unread_task_vars`) and role variables
     (:func:`_unread_role_vars`) that the run never reads; none when a file that may name them is
-    named by a template, or the files to read are more than the bound."""
+    named by a template, or the files to read are more than the bound. ``never``: texts the run
+    never renders (the arguments of tasks skipped on every host), which read no role variable."""
     try:
         variables_files = _variables_files(book, tasks)
         if variables_files is None:
@@ -277,7 +280,7 @@ def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequ
         # the inventory's and the variables files, wherever they are: both read them
         elsewhere = _source_files(inventory_sources) | variables_files
         return _unread_task_vars(book, tasks, elsewhere, extra_vars) | \
-            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache)
+            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache, never or set())
     except _TooManyFiles:
         return set()
 
@@ -320,7 +323,7 @@ _RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.b
 
 
 def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None, never: set[str]) -> set[str]:
     """The texts of role defaults and vars that the run never reads: a role variable is templated
     only where it is used (lazily), and a role's other task files and templates are not read unless
     the plan reaches them. A variable whose name is written in no text the run may render (the
@@ -362,7 +365,7 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
     rendered: Counter[str] = Counter()
     for text, _place in scanned_texts(book, cache):
         rendered[text] += 1
-        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen):
+        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen if text not in never else {}):
             return set()
     # what blocks, imports and roles: entries set for their tasks (a block's when and vars)
     frames = {id(frame): frame for task in tasks for frame in task.chain}

@@ -82,6 +82,22 @@ class SetOrderItems:
             return unknown | {order.line for order in orders}
         return unknown
 
+    def never_rendered(self) -> set[str]:
+        """The texts only of the arguments of tasks whose conditions are false before the run on
+        every host of their play (engine.run.declines counts no variable read there)."""
+        never: set[str] = set()
+        if any(pp.dynamic for pp in self.plan.plays):
+            return never
+        try:
+            for text, places in self.places().items():
+                if text not in self._read_anywhere and ("{{" in text or "{%" in text) and all(
+                        arguments is True and all(_skipped(self._templar(pp, task, host), task) for host in pp.hosts)
+                        for pp, task, arguments in places):
+                    never.add(text)
+        except _OverBudget:
+            pass
+        return never
+
     def places(self) -> dict[str, list[Place]]:
         """Each text of a task's arguments, keywords and template file, with the (play, task) it is
         rendered at; other texts (a play's or role's variables, read wherever a task reads them)

@@ -342,6 +342,11 @@ ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\n
     # only tasks/main.yml runs: install.yml and the template that read packages are never read
     ("    - import_role: {name: r}\n", {}, False),
     ("    - import_role: {name: r, tasks_from: install}\n", {}, True),
+    # read only in the arguments of a task whose condition is false on every host before the run
+    ("    - import_role: {name: r, tasks_from: install}\n",
+     {"roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n  when: base | length > 5\n"}, False),
+    ("    - import_role: {name: r, tasks_from: install}\n",
+     {"roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n  when: base | length > 1\n"}, True),
     ("    - import_role: {name: r}\n    - template: {src: roles/r/templates/conf.j2, dest: /tmp/x}\n", {}, True),
     # what the plan cannot follow may read it
     ("    - import_role: {name: r}\n    - include_tasks: \"{{ which }}.yml\"\n", {}, True),
