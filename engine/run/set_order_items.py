@@ -50,7 +50,10 @@ class SetOrderItems:
     def unknown_lines(self, text: str) -> set[int]:
         """The lines of ``text``'s set-like filters whose order could show and is not known."""
         if text not in self._unknown:
-            self._unknown[text] = self._unknown_lines(text)
+            try:
+                self._unknown[text] = self._unknown_lines(text)
+            except Exception:  # noqa: BLE001 - what the model cannot say keeps every decline
+                self._unknown[text] = set(range(text.count("\n") + 2))
         return self._unknown[text]
 
     def _unknown_lines(self, text: str) -> set[int]:
@@ -88,14 +91,14 @@ class SetOrderItems:
         never: set[str] = set()
         if any(pp.dynamic for pp in self.plan.plays):
             return never
-        try:
+        try:  # what the model cannot say is not known never to render
             for text, places in self.places().items():
                 if text not in self._read_anywhere and ("{{" in text or "{%" in text) and all(
                         arguments is True and all(_skipped(self._templar(pp, task, host), task) for host in pp.hosts)
                         for pp, task, arguments in places):
                     never.add(text)
-        except _OverBudget:
-            pass
+        except Exception:  # noqa: BLE001 - over the bound, or a place the model cannot give
+            return set()
         return never
 
     def places(self) -> dict[str, list[Place]]:
@@ -127,12 +130,15 @@ class SetOrderItems:
                 raise _OverBudget
             from engine.variables.report import templar_at
 
-            self._templars[key] = templar_at(self.plan, pp, host, task)
+            try:
+                self._templars[key] = templar_at(self.plan, pp, host, task)
+            except Exception as exc:  # noqa: BLE001 - a place the model cannot say: nothing is known there
+                raise _OverBudget from exc
         return self._templars[key]
 
 
 class _OverBudget(Exception):
-    pass
+    """More places than :data:`MAX_EVALUATIONS`, or one whose variables the model cannot give."""
 
 
 @lru_cache(maxsize=1024)
