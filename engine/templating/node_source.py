@@ -1,8 +1,7 @@
 """A Jinja expression node written back as the text of an expression, so that a part of a template
 (the list a filter is given) can be evaluated on its own, before the run. Only the nodes an
-expression of variables is made of are written; any other (a lambda-like ``caller``, a slice with
-a step the parser keeps apart, an ``{% set %}`` block's name) is :class:`NotWritable`, and the
-part is then not evaluated at all."""
+expression of variables is made of are written; any other (``*args``, a constant of another
+type) is :class:`NotWritable`, and the part is then not evaluated at all."""
 
 from __future__ import annotations
 
@@ -36,7 +35,10 @@ def expression_source(node: Any) -> str:
         return "{" + ", ".join(f"{write(pair.key)}: {write(pair.value)}" for pair in node.items) + "}"
     if isinstance(node, nodes.Getattr):
         return f"({write(node.node)}).{node.attr}"
-    if isinstance(node, nodes.Getitem) and not isinstance(node.arg, nodes.Slice):
+    if isinstance(node, nodes.Getitem) and isinstance(node.arg, nodes.Slice):
+        bounds = (node.arg.start, node.arg.stop, node.arg.step)
+        return f"({write(node.node)})[" + ":".join("" if part is None else write(part) for part in bounds) + "]"
+    if isinstance(node, nodes.Getitem):
         return f"({write(node.node)})[{write(node.arg)}]"
     if isinstance(node, nodes.Filter | nodes.Test) and node.node is not None:
         head = f"({write(node.node)}) {'|' if isinstance(node, nodes.Filter) else 'is'} {node.name}"
