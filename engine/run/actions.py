@@ -178,7 +178,8 @@ class TaskActions:
             diff=truth(diff, templar) if diff is not None else self.options.diff,
             task_vars=dict(templar.variables), search_paths=source_search_paths(task, self.context.play.basedir),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment,
-            written=task.data.get(task.action) if isinstance(task.data, Mapping) else None)
+            written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
+            written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw)
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))

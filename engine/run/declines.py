@@ -26,9 +26,11 @@ from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
 from engine.run.set_order import set_orders_shown
+from engine.run.set_order_items import SetOrderItems
 from engine.span import Span
 
 if TYPE_CHECKING:
+    from engine.flow.plan import Plan
     from engine.parsing.source import SourceCache
 
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
@@ -160,14 +162,21 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
             found.append(("lookup", call.args[0].value, call.lineno))
+            if _short(call.args[0].value) == "url":
+                from engine.run.url_lookup import declined_options
+
+                found += [("url option", option, call.lineno) for option in declined_options(call)]
     return tuple(found)
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
-                  extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
+                  extra_vars: Mapping[str, Any] | None = None,
+                  plan: Plan | None = None) -> list[tuple[str, Span | None]]:
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
-    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`)."""
+    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`); with
+    the ``plan``, a set-like filter's order its items make known is not declined
+    (engine.run.set_order_items)."""
     from engine.run.callback import deprecation_warnings
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
@@ -186,12 +195,20 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     tests = _engine_tests()
     collections = getattr(book.plugins, "collections", None)
     unread: set[str] | None = None  # walked for only when a set-like filter's order shows
+    items: SetOrderItems | None = SetOrderItems(plan, cache) if plan is not None else None
+    url_lookup: Span | None | bool = False  # where a url lookup is first written
     for text, place in scanned_texts(book, cache):
         for kind, name, line in template_plugin_lines(text):
+            if kind == "url option":
+                found.setdefault(f"the url lookup's {name}", place(line))
+                continue
+            if kind == "lookup" and _short(name) == "url" and url_lookup is False:
+                url_lookup = place(line)
             if kind == "order":
                 if unread is None:
-                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache)
-                if text not in unread:
+                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache,
+                                               items.never_rendered() if items is not None else set())
+                if text not in unread and (items is None or line in items.unknown_lines(text)):
                     found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
                                      "its process's hash seed: sort it with case_sensitive=true)", place(line))
                 continue
@@ -201,7 +218,31 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             # failure also warns "Error loading plugin", which the engine does not print
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
+    if url_lookup is not False:
+        for setting in _url_settings(book, tasks, inventory_sources, extra_vars or {}):
+            found.setdefault(f"the url lookup's {setting}", url_lookup)
     return list(found.items())
+
+
+def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                  extra_vars: Mapping[str, Any]) -> list[str]:
+    """The url lookup's settings the engine declines (engine.run.url_lookup.declined_settings),
+    named in the playbook's and roles' files, the inventory's sources, the variables files or the
+    extra vars (a file that cannot be read names any)."""
+    from engine.run.url_lookup import declined_settings
+
+    try:
+        paths = _playbook_files(book, tasks) | _source_files(inventory_sources)
+        paths |= _variables_files(book, tasks) or set()
+    except _TooManyFiles:
+        return ["settings (more files than are read before the run may name them)"]
+    texts = [json.dumps(extra_vars, default=str)]
+    for path in sorted(paths):
+        try:
+            texts.append(read_bytes(path, _MAX_READ).decode("utf-8", "replace"))
+        except OSError:
+            return [f"settings ({path}, not read whole, may name them)"]
+    return declined_settings(texts)
 
 
 # actions that hand their task's variables on to files the plan may not have read, or render a file
@@ -226,10 +267,12 @@ _MAX_TOTAL_READ = 64 << 20
 
 
 def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None,
+                      never: set[str] | None = None) -> set[str]:
     """The texts of task variables (:func:`_unread_task_vars`) and role variables
     (:func:`_unread_role_vars`) that the run never reads; none when a file that may name them is
-    named by a template, or the files to read are more than the bound."""
+    named by a template, or the files to read are more than the bound. ``never``: texts the run
+    never renders (the arguments of tasks skipped on every host), which read no role variable."""
     try:
         variables_files = _variables_files(book, tasks)
         if variables_files is None:
@@ -237,7 +280,7 @@ def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequ
         # the inventory's and the variables files, wherever they are: both read them
         elsewhere = _source_files(inventory_sources) | variables_files
         return _unread_task_vars(book, tasks, elsewhere, extra_vars) | \
-            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache)
+            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache, never or set())
     except _TooManyFiles:
         return set()
 
@@ -280,7 +323,7 @@ _RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.b
 
 
 def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None) -> set[str]:
+                      extra_vars: Mapping[str, Any], cache: SourceCache | None, never: set[str]) -> set[str]:
     """The texts of role defaults and vars that the run never reads: a role variable is templated
     only where it is used (lazily), and a role's other task files and templates are not read unless
     the plan reaches them. A variable whose name is written in no text the run may render (the
@@ -322,7 +365,7 @@ def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
     rendered: Counter[str] = Counter()
     for text, _place in scanned_texts(book, cache):
         rendered[text] += 1
-        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen):
+        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen if text not in never else {}):
             return set()
     # what blocks, imports and roles: entries set for their tasks (a block's when and vars)
     frames = {id(frame): frame for task in tasks for frame in task.chain}

@@ -148,6 +148,55 @@ def template_source(task: Task, basedir: str) -> str | None:
     return found if os.path.isfile(found) else None
 
 
+_MAX_INCLUDED = 50
+
+
+def template_files(task: Task, basedir: str, read: Callable[[str], str]) -> list[str]:
+    """The file a ``template`` task renders (:func:`template_source`) and those it includes,
+    imports or extends by a name written out, found where the template action's loader looks
+    (engine.run.modules.template.template_searchpath), in turn, up to :data:`_MAX_INCLUDED`."""
+    from engine.run.modules._sources import source_search_paths
+
+    source = template_source(task, basedir)
+    if source is None:
+        return []
+    search = source_search_paths(task, basedir)
+    base = search[-1] if search else "."
+    paths = [*(search[:-1] or search), base, os.path.dirname(source)]
+    directories = [path for each in paths for path in (os.path.join(each, "templates"), each)]
+    found = [source]
+    for path in found:
+        try:
+            names = _included_names(read(path))
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        for name in names:
+            where = next((os.path.join(d, name) for d in directories if os.path.isfile(os.path.join(d, name))), None)
+            if where is not None and where not in found and len(found) < _MAX_INCLUDED:
+                found.append(where)
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _included_names(text: str) -> tuple[str, ...]:
+    """The template names ``text`` includes, imports or extends, as written out."""
+    if "{%" not in text:
+        return ()
+    from jinja2 import TemplateSyntaxError, nodes
+
+    try:
+        tree = _parser().parse(text)
+    except (TemplateSyntaxError, ValueError, RecursionError):
+        return ()
+    names: list[str] = []
+    for node in tree.find_all((nodes.Include, nodes.Import, nodes.FromImport, nodes.Extends)):
+        template = node.template
+        choices = template.items if isinstance(template, nodes.List | nodes.Tuple) else [template]
+        names += [choice.value for choice in choices
+                  if isinstance(choice, nodes.Const) and isinstance(choice.value, str)]
+    return tuple(names)
+
+
 def _role_var_files(task: Task) -> Iterator[str]:
     """The defaults and vars files of the role of ``task`` and of the roles above it."""
     from engine.loading.paths import find_role_var_files
@@ -190,8 +239,9 @@ def scanned_texts(book: Playbook, cache: SourceCache | None = None) -> Iterator[
                     loaded = cache.load(path)
                     for text, span in spanned_strings(loaded.data, getattr(loaded.data, "span", None)):
                         yield text, lambda _line, span=span: span
-            source = template_source(task, play.basedir)
-            if source is not None and source not in seen_files:
+            for source in template_files(task, play.basedir, cache.read_text):
+                if source in seen_files:
+                    continue
                 seen_files.add(source)
                 try:
                     text = cache.read_text(source)

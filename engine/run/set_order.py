@@ -9,6 +9,7 @@ values)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from engine.templating.list_order import (
@@ -22,8 +23,30 @@ from engine.templating.list_order import (
 )
 
 
+@dataclass(frozen=True)
+class SetOrder:
+    """A set-like filter whose list's order can show: ``node``, its name and line; ``readers``, the
+    ``sort``, ``min``, ``max`` or ``unique`` (compared without case) that read it, where only items
+    equal but for case would show the order (empty: the order shows whatever the items are, unless
+    the list has no string to order by its hash, or fewer than two items)."""
+
+    name: str
+    line: int
+    node: Any
+    readers: tuple[Any, ...]
+    loops: tuple[Any, ...] = ()
+    """The ``{% for %}`` statements whose body holds it, the outermost first."""
+
+
 def set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
-    """Each set-like filter (name, line) of ``tree`` whose result's order can show: neither is it
+    """Each set-like filter (name, line) of ``tree`` whose result's order can show
+    (:func:`set_orders`)."""
+    for found in set_orders(tree):
+        yield found.name, found.line
+
+
+def set_orders(tree: Any) -> Iterator[SetOrder]:
+    """Each set-like filter of ``tree`` whose result's order can show: neither is it
     only read by what ignores order (``length``, ``in``, another set-like filter, an ``if``'s
     test, a comparison with ``[]``, ``sort`` told ``case_sensitive``), maybe through filters that
     keep a list's order (``list``, ``map``, ``select``, ...), nor can its operands hold a string
@@ -41,9 +64,21 @@ def set_orders_shown(tree: Any) -> Iterator[tuple[str, int]]:
     for node in tree.find_all(nodes.Filter):
         if node.name not in SET_FILTERS or node.node is None or _unordered(node):
             continue
-        if not _order_shows(node, parents):
-            continue
-        yield node.name, node.lineno
+        shows = _order_shows(node, parents)
+        if shows is not False:
+            yield SetOrder(node.name, node.lineno, node, () if shows is True else tuple(shows),
+                           _loops_around(node, parents))
+
+
+def _loops_around(node: Any, parents: dict[int, Any]) -> tuple[Any, ...]:
+    from jinja2 import nodes
+
+    loops = []
+    while (parent := parents.get(id(node))) is not None:
+        if isinstance(parent, nodes.For) and any(node is each for each in parent.body):
+            loops.append(parent)
+        node = parent
+    return tuple(reversed(loops))
 
 
 def _unordered(node: Any) -> bool:
@@ -53,38 +88,44 @@ def _unordered(node: Any) -> bool:
     return any(_unhashable(operand) for operand in operands) or all(_numbers(operand) for operand in operands)
 
 
-def _order_shows(node: Any, parents: dict[int, Any]) -> bool:
-    """Whether the order of the list ``node`` gives can reach what the template shows."""
+def _order_shows(node: Any, parents: dict[int, Any]) -> bool | list[Any]:
+    """Whether the order of the list ``node`` gives can reach what the template shows: True, False,
+    or the filters comparing without case (``sort``, ``min``, ``max``, ``unique``) through which
+    alone it would, where two items equal but for case meet."""
     from jinja2 import nodes
 
     folded = _literal_case_free(node)  # no two items equal but for case: made one case, or written out
+    readers: list[Any] = []
     while True:
         parent = parents.get(id(node))
         if isinstance(parent, nodes.Filter):
             if parent.name in SET_FILTERS and not _unordered(parent):
-                return False
+                return readers or False
             if parent.node is node and parent.name in CASE_FOLDING and not folded and not _told_case(parent):
-                return True  # strings equal but for case may meet: which comes first is the order's
+                readers.append(parent)  # strings equal but for case may meet: which comes first is the order's
+                folded = True  # past it, as if they did not
             folded = folded or parent.name == "map" and bool(parent.args) and isinstance(parent.args[0], nodes.Const) \
                 and parent.args[0].value in ("lower", "upper")
             if parent.node is node and parent.name in ORDER_FREE_FILTERS:
-                return False
+                return readers or False
             if parent.node is node and parent.name in ORDER_KEPT_FILTERS:
                 node = parent  # the same items in the same order: what reads it decides
                 continue
             return True
         if isinstance(parent, nodes.Test):
-            return not (parent.node is node and parent.name in ORDER_FREE_TESTS)
+            return (readers or False) if parent.node is node and parent.name in ORDER_FREE_TESTS else True
         if isinstance(parent, nodes.Operand):
             if parent.op in ("in", "notin"):
-                return False
+                return readers or False
             compare = parents.get(id(parent))
-            return not (parent.op in ("eq", "ne") and isinstance(compare, nodes.Compare) and len(compare.ops) == 1
-                        and _empty(compare.expr))
+            shows = not (parent.op in ("eq", "ne") and isinstance(compare, nodes.Compare) and len(compare.ops) == 1
+                         and _empty(compare.expr))
+            return True if shows else readers or False
         if isinstance(parent, nodes.Compare):
-            return not (parent.expr is node and len(parent.ops) == 1 and parent.ops[0].op in ("eq", "ne")
-                        and _empty(parent.ops[0].expr))
-        return not _truth_only(node, parents)
+            shows = not (parent.expr is node and len(parent.ops) == 1 and parent.ops[0].op in ("eq", "ne")
+                         and _empty(parent.ops[0].expr))
+            return True if shows else readers or False
+        return (readers or False) if _truth_only(node, parents) else True
 
 
 def _literal_case_free(node: Any) -> bool:

@@ -110,3 +110,37 @@ def lookup_url(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any
             ret.append(content.decode("utf-8", errors="surrogateescape"))
     return ret
 
+
+
+def declined_options(call: Any) -> list[str]:
+    """What a ``lookup('url', ..., OPTION=...)`` call (a Jinja Call node) gives that the engine
+    does not do (:data:`UNSUPPORTED`, ``follow_redirects`` yes or no), found before the run: an
+    option written with a value that is not a literal false or none, or (the call's ``**kwargs``)
+    any. The same options from ``ansible_lookup_url_*`` variables and the environment: see
+    :func:`declined_settings`."""
+    from jinja2 import nodes
+
+    if call.dyn_kwargs is not None:
+        return ["options given as **kwargs"]
+    found = []
+    for keyword in call.kwargs:
+        value = keyword.value.value if isinstance(keyword.value, nodes.Const) else keyword
+        if keyword.key in UNSUPPORTED and value not in (None, False, "", [], {}):
+            found.append(keyword.key)
+        elif keyword.key == "follow_redirects" and (value is keyword or str(value) in ("yes", "no")):
+            found.append("follow_redirects yes/no")
+    return found
+
+
+def declined_settings(texts: list[str]) -> list[str]:
+    """The ``ansible_lookup_url_*`` variables of :data:`UNSUPPORTED` options (and
+    ``follow_redirects``) that ``texts`` name, and such ``ANSIBLE_LOOKUP_URL_*`` environment
+    variables set for the run."""
+    settings = [_SETTING_NAMES.get(name, name) for name in (*UNSUPPORTED, "follow_redirects")]
+    environment = {setting: os.environ.get(f"ANSIBLE_LOOKUP_URL_{setting.upper()}") for setting in settings}
+    found = [f"ANSIBLE_LOOKUP_URL_{setting.upper()}" for setting, value in environment.items()
+             if value and (setting != "follow_redirects" or value in ("yes", "no"))]
+    names = [f"ansible_lookup_url_{setting}" for setting in settings]
+    for text in texts:
+        found += [name for name in names if name in text and name not in found]
+    return found

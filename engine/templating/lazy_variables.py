@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterator, Mapping
 
+from engine.templating.value_origins import failed_at
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -61,16 +63,20 @@ class LazyVariables(Mapping[str, "Any"]):
             raise self._loop_error(f"Recursive loop detected in template for variable {key!r}")
         self._busy.add(key)
         try:
-            value = self._render(value)
-        except Exception as exc:
-            stand_in = self._deferred(key, exc) if self._deferred is not None else None
-            if stand_in is None:
-                raise
-            if isinstance(value, dict | list):  # a lazy container: only the items that fail do
-                value = self._item_wise(key, value)
-                if value is None:
+            try:
+                value = self._render(value)
+            except Exception as exc:
+                stand_in = self._deferred(key, exc) if self._deferred is not None else None
+                if stand_in is None or not isinstance(value, dict | list):
+                    if stand_in is None:
+                        raise
                     return stand_in
             else:
+                self._done[key] = value
+                return value
+            # a lazy container: only the items that fail do (each failure its own, not this one's context)
+            value = self._item_wise(key, value)
+            if value is None:
                 return stand_in
         finally:
             self._busy.discard(key)
@@ -84,12 +90,14 @@ class LazyVariables(Mapping[str, "Any"]):
         assert self._deferred is not None
         pairs = list(raw.items()) if isinstance(raw, dict) else list(enumerate(raw))
         rendered: list[tuple[Any, Any]] = []
-        for name, item in pairs:
+        for place, item in pairs:
+            name = place
             try:
                 if isinstance(raw, dict):
-                    name = self._render(name)
+                    name = self._render(place)
                 value = self._render(item)
             except Exception as exc:  # noqa: BLE001 - the stand-in fails with it where it is used
+                failed_at(exc, raw, place)  # the item's own place as written, where nothing inside said
                 if isinstance(item, dict | list):
                     value = self._item_wise(key, item)
                 else:

@@ -39,8 +39,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
     "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
-    "lazy_container_item_fails-run": "debug var of a container one item of which fails: ansible shows the container "
-                                     "with the failing part of the item replaced by its error, the engine the error",
 }
 
 CASES = case_ids(load_scenarios())

@@ -342,6 +342,11 @@ ROLE_VARS = {"roles/r/vars/main.yml": "packages: \"{{ base | union(extra) }}\"\n
     # only tasks/main.yml runs: install.yml and the template that read packages are never read
     ("    - import_role: {name: r}\n", {}, False),
     ("    - import_role: {name: r, tasks_from: install}\n", {}, True),
+    # read only in the arguments of a task whose condition is false on every host before the run
+    ("    - import_role: {name: r, tasks_from: install}\n",
+     {"roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n  when: base | length > 5\n"}, False),
+    ("    - import_role: {name: r, tasks_from: install}\n",
+     {"roles/r/tasks/install.yml": "- debug: {msg: \"{{ packages }}\"}\n  when: base | length > 1\n"}, True),
     ("    - import_role: {name: r}\n    - template: {src: roles/r/templates/conf.j2, dest: /tmp/x}\n", {}, True),
     # what the plan cannot follow may read it
     ("    - import_role: {name: r}\n    - include_tasks: \"{{ which }}.yml\"\n", {}, True),
@@ -433,3 +438,125 @@ def test_a_role_variable_nothing_reads_beside_a_looped_include_vars_of_the_role_
              "roles/r/vars/main.yml": "subsets: \"{{ ['!all'] + facts | difference(skipped) }}\"\n", **extra}
     problems = _declined(tmp_path, "    - import_role: {name: r}\n", files)
     assert bool(problems) is declined and all("hash seed" in problem for problem in problems)
+
+
+KNOWN_ITEMS_INVENTORY = ("[web]\nweb1 admins='[\"alice\", \"Bob\"]' ports='[8080, 443]'\n"
+                         "web2 admins='[\"carol\", \"alice\"]' ports='[80]'\n[db]\ndb1 admins='[\"ALICE\"]'\n")
+
+
+def _declined_on_inventory(root: Path, tasks: str, inventory: str = KNOWN_ITEMS_INVENTORY,
+                           files: dict[str, str] | None = None) -> list[str]:
+    write(root, {"hosts.ini": inventory})
+    return _declined(root, tasks, files, inventory=str(root / "hosts.ini"))
+
+
+@pytest.mark.parametrize("known", [
+    "{{ groups['web'] | union(groups['db']) | sort }}",
+    "{{ admins | union(['root']) | sort | join(',') }} {{ admins | union(['root']) | max }}",
+    "{{ hostvars['web1'].admins | intersect(hostvars['web2'].admins) | join(',') }}",  # one item
+    "{{ ports | default([]) | union([22, 443]) | join(',') }}",  # numbers: no hash seed orders them
+    "{{ admins | difference(['x']) | unique | sort }}",
+])
+def test_a_set_like_filters_order_its_known_items_decide_is_not_declined(tmp_path: Path, known: str) -> None:
+    # the items are known before the run on every host, and none two are equal but for case
+    assert _declined_on_inventory(tmp_path, f"    - debug: {{msg: \"{known}\"}}\n") == []
+
+
+@pytest.mark.parametrize(("tasks", "files"), [
+    # db1's ALICE and the play's alice: which comes first is the hash seed's
+    ("    - debug: {msg: \"{{ admins | union(['alice']) | sort }}\"}\n", {}),
+    # shown in the set's order
+    ("    - debug: {msg: \"{{ admins | union(['root']) | join(',') }}\"}\n", {}),
+    # known only at run time
+    ("    - command: echo a\n      register: r\n    - debug: {msg: \"{{ r.stdout_lines | union(admins) | sort }}\"}\n",
+     {}),
+    ("    - debug: {msg: \"{{ admins | union([item]) | sort }}\"}\n      loop: [x, y]\n", {}),
+    # a set_fact before the task makes web2's list tie
+    ("    - set_fact: {admins: [Carol, carol]}\n      when: inventory_hostname == 'web2'\n"
+     "    - debug: {msg: \"{{ admins | union([]) | sort }}\"}\n", {}),
+    # a name the template binds itself is not the variable of the same name
+    ("    - template: {src: t.j2, dest: /tmp/x}\n",
+     {"t.j2": "{% for admins in [['a', 'A']] %}{{ admins | union(['b']) | sort }}{% endfor %}\n"}),
+])
+def test_a_set_like_filters_order_its_items_do_not_decide_is_declined(
+        tmp_path: Path, tasks: str, files: dict[str, str]) -> None:
+    (problem,) = _declined_on_inventory(tmp_path, tasks, files=files)
+    assert "hash seed" in problem
+
+
+def test_a_set_like_filter_in_the_arguments_of_a_task_skipped_on_every_host_is_not_declined(tmp_path: Path) -> None:
+    # the action's arguments are rendered only where the task's conditions hold; its loop is not
+    task = ("    - set_fact: {found: \"{{ users.file.keys() | list | intersect(reserved) }}\"}\n"
+            "      when: users is defined\n")
+    assert _declined_on_inventory(tmp_path, task) == []
+    (problem,) = _declined_on_inventory(tmp_path, task.replace("users is defined", "admins is defined"))
+    assert "hash seed" in problem
+
+
+def test_a_set_like_filter_of_a_templates_loop_variable_is_known_at_every_item(tmp_path: Path) -> None:
+    template = "{% for h in groups['web'] %}{{ hostvars[h].admins | union(['root']) | sort }}{% endfor %}\n"
+    tasks = "    - template: {src: t.j2, dest: /tmp/x}\n"
+    assert _declined_on_inventory(tmp_path, tasks, files={"t.j2": template}) == []
+    # db1's ALICE meets web1's alice
+    template = template.replace("groups['web']", "groups['all']").replace("['root']", "hostvars['web1'].admins")
+    (problem,) = _declined_on_inventory(tmp_path, tasks, files={"t.j2": template})
+    assert "hash seed" in problem
+
+
+def test_a_set_like_filter_of_a_play_variable_is_known_at_every_task(tmp_path: Path) -> None:
+    """A play's variable is rendered where a task reads it: a set_fact that makes its items tie on
+    one host, before any task that reads it, keeps the decline."""
+    write(tmp_path, {"hosts.ini": KNOWN_ITEMS_INVENTORY})
+    play = ("- hosts: all\n  gather_facts: false\n  vars:\n    everyone: \"{{ admins | union(['root']) | sort }}\"\n"
+            "  tasks:\n    - debug: {msg: \"{{ everyone }}\"}\n")
+    tie = "    - set_fact: {admins: [Root]}\n    - debug: {msg: \"{{ everyone }}\"}\n"
+    for tasks, declined in (("", False), (tie, True)):
+        (tmp_path / "site.yml").write_text(play + tasks)
+        plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "hosts.ini")]),
+                             has_module=lambda action: True)
+        assert any("hash seed" in str(problem) for problem in unknown_module_problems(plan)) is declined
+
+
+@pytest.mark.parametrize(("tasks", "files", "what"), [
+    ("    - debug: {msg: \"{{ lookup('url', 'https://x', ca_path='/etc/ca.pem') }}\"}\n", {}, "ca_path"),
+    ("    - debug: {msg: \"{{ lookup('ansible.builtin.url', 'https://x', ciphers=my_ciphers) }}\"}\n", {}, "ciphers"),
+    ("    - debug: {msg: \"{{ query('url', 'https://x', follow_redirects='no') }}\"}\n", {},
+     "follow_redirects yes/no"),
+    # a setting the plugin reads from a variable
+    ("    - debug: {msg: \"{{ lookup('url', 'https://x') }}\"}\n",
+     {"group_vars/all.yml": "ansible_lookup_url_unredir_headers: [Authorization]\n"},
+     "ansible_lookup_url_unredir_headers"),
+])
+def test_a_url_lookup_option_the_engine_does_not_do_is_declined(
+        tmp_path: Path, tasks: str, files: dict[str, str], what: str) -> None:
+    (problem,) = _declined(tmp_path, tasks, files)
+    assert f"the url lookup's {what}" in problem
+
+
+def test_a_url_lookup_setting_from_the_environment_is_declined(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    task = "    - debug: {msg: \"{{ lookup('url', 'https://x', ca_path=none, timeout=3) }}\"}\n"
+    assert _declined(tmp_path, task) == []
+    monkeypatch.setenv("ANSIBLE_LOOKUP_URL_CIPHERS", "ECDHE")
+    (problem,) = _declined(tmp_path, task)
+    assert "the url lookup's ANSIBLE_LOOKUP_URL_CIPHERS" in problem
+
+
+@pytest.mark.parametrize(("include", "what"), [
+    ("{% include 'part.j2' %}", "hash seed"),
+    ("{% import 'part.j2' as p %}{{ p.x }}", "hash seed"),
+    ("{% from 'part.j2' import x %}", "hash seed"),
+    ("{% include ['missing.j2', 'part.j2'] %}", "hash seed"),
+])
+def test_a_set_like_filter_in_a_template_another_includes_is_declined(tmp_path: Path, include: str,
+                                                                      what: str) -> None:
+    # found where the template action's loader looks: templates/ beside the playbook
+    files = {"templates/t.j2": include + "\n", "templates/part.j2": "{{ admins | union(['root']) | join(',') }}\n"}
+    (problem,) = _declined_on_inventory(tmp_path, "    - template: {src: t.j2, dest: /tmp/x}\n", files=files)
+    assert what in problem and "templates/part.j2:1" in problem
+
+
+def test_a_filter_the_engine_lacks_in_an_included_template_is_declined(tmp_path: Path) -> None:
+    files = {"templates/t.j2": "{% include 'part.j2' %}\n", "templates/part.j2": "{{ 'x' | password_hash }}\n"}
+    (problem,) = _declined(tmp_path, "    - template: {src: t.j2, dest: /tmp/x}\n", files)
+    assert "has no filter 'password_hash'" in problem and "part.j2" in problem

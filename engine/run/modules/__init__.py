@@ -30,6 +30,11 @@ class ModuleContext:
     """What the task's ``environment`` keyword adds to the environment of the programs it runs."""
     written: Any = None
     """The module's arguments as the task writes them (with their source positions), if a mapping."""
+    written_span: Any = None
+    """Where the module's arguments are written (a free-form ``k=v`` string: where it starts)."""
+    raw_vars: Any = None
+    """The task's variables as written, before templating (``debug: var=`` shows which part of a
+    value fails)."""
 
 
 def action_skip(msg: str) -> dict[str, Any]:

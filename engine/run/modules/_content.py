@@ -151,13 +151,15 @@ def put(
                 return {"changed": False, "failed": True, "checksum": new_checksum,
                         "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
             _make_directories(directory, params.get("directory_mode"))
+        # the copy module backs the file up first: a validation that fails leaves the backup behind
+        backup_file = backup(dest_file) if params["backup"] and os.path.exists(dest_file) else None
         if params.get("validate"):
             failure = validation_failure(params["validate"], data, dest_file)
-            if failure:  # the module's fail_json, with what the copy action already had
+            if failure:  # the module's fail_json (no backup_file), with what the copy action already had
                 lines = {f"{key}_lines": failure[key].splitlines() for key in ("stdout", "stderr") if key in failure}
                 return {"changed": False, **failure, **lines, "checksum": new_checksum, "diff": result["diff"]}
-        if params["backup"] and os.path.exists(dest_file):
-            result["backup_file"] = backup(dest_file)
+        if backup_file is not None:
+            result["backup_file"] = backup_file
         write_atomically(dest_file, data)
         set_mode(dest_file, params["mode"], False, None)
         result.update(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from engine.run.modules import ModuleContext
@@ -24,24 +25,126 @@ class VarFailure(Exception):
 
 
 def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
-    """The expression's value; an undefined name gives ansible 2.19's marker text instead of
-    failing (ReplacingMarkerBehavior), with its warning at the ``var`` as written. Only undefined
-    markers are replaced: any other error (a value that does not parse, a Python error) is raised
-    as ``Error while resolving `var` expression.``, chained to the error at its variable's value."""
+    """The expression's value; an undefined value gives ansible 2.19's marker text instead of
+    failing (ReplacingMarkerBehavior): in a list or mapping each item that is undefined, the rest
+    as they are, with one warning per template that failed (at the item's value as written, or
+    at the ``var`` as written when the expression itself is undefined). Only undefined markers are
+    replaced: any other error (a value that does not parse, a Python error) is raised as ``Error
+    while resolving `var` expression.``, chained to the error at its variable's value."""
     from engine.run.error_block import Event, format_events
-    from engine.templating.errors import undefined_cause, value_origin
 
     spans = getattr(ctx.written, "value_spans", None) or {}
+    var_span = spans.get("var") or ctx.written_span
+    markers: list[tuple[str, Any]] = []  # (message, origin) of each error, numbered in order
     try:
-        return ctx.render("{{ " + expression + " }}")
+        root = [expression.strip()] if expression.strip().isidentifier() else None
+        value = _value_at("(" + expression + ")", ctx, markers, var_span, var_span, 0, root)
+    except VarFailure:
+        raise
+    groups: list[tuple[Any, list[str]]] = []
+    for number, (message, origin) in enumerate(markers, 1):
+        if groups and groups[-1][0] == origin:
+            groups[-1][1].append(f"error {number} - {message}")
+        else:
+            groups.append((origin, [f"error {number} - {message}"]))
+    for origin, errors in groups:
+        count = f"{len(errors)} template error{'s' if len(errors) > 1 else ''}"
+        warnings.append(format_events([Event(f"Encountered {count}.\n" + "\n".join(errors), origin)]))
+    return value
+
+
+_MAX_DEPTH = 20
+
+
+def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var_span: Any, origin: Any,
+              depth: int, keys: list[Any] | None) -> Any:
+    """The value of the expression ``path`` (the variable and ``keys`` below it, when known);
+    where it is undefined, its items one by one (a list or mapping read lazily), an undefined one
+    as its marker: in a text of several expressions, each undefined expression."""
+    from engine.run.error_block import Event
+    from engine.templating.errors import undefined_cause, value_origin
+
+    try:
+        return ctx.render("{{ " + path + " }}")
     except Exception as exc:  # the executor's templar decides what undefined raises
         if not undefined_cause(exc):
-            raise VarFailure([Event("Error while resolving `var` expression.", spans.get("var")),
+            raise VarFailure([Event("Error while resolving `var` expression.", var_span),
                               Event(str(exc), value_origin(exc))]) from exc
-        message = _undefined_message(exc)
-        warnings.append(format_events([Event(f"Encountered 1 template error.\nerror 1 - {message}",
-                                             spans.get("var"))]))
-        return f"<< error 1 - {message} >>"
+        failure = exc
+    items = _items(path, ctx) if depth < _MAX_DEPTH else None
+    if items is None:
+        where = value_origin(failure) if depth else origin
+        parts = _parts(_raw_at(ctx, keys)) if depth else None
+        if parts is not None:
+            return _marked_text(parts, ctx, markers, where, var_span)
+        markers.append((_undefined_message(failure), where))
+        return f"<< error {len(markers)} - {markers[-1][0]} >>"
+    if isinstance(items, list):
+        return [_value_at(f"({path})[{index}]", ctx, markers, var_span, origin, depth + 1,
+                          None if keys is None else [*keys, index]) for index in items]
+    return {key: _value_at(f"({path})[{key!r}]", ctx, markers, var_span, origin, depth + 1,
+                           None if keys is None else [*keys, key]) for key in items}
+
+
+_MISSING = object()
+
+
+def _raw_at(ctx: ModuleContext, keys: list[Any] | None) -> Any:
+    """The value as written at ``keys`` (a variable's name, then keys and indexes), if known."""
+    value = ctx.raw_vars
+    for key in keys or [_MISSING]:
+        try:
+            value = value[key]
+        except (KeyError, IndexError, TypeError):
+            return _MISSING
+    return value
+
+
+def _parts(raw: Any) -> list[str] | None:
+    """A text of expressions and plain text (no statement, no comment) split into them; None for
+    anything else."""
+    if not isinstance(raw, str) or "{%" in raw or "{#" in raw or "{{" not in raw:
+        return None
+    parts = re.split(r"(\{\{.*?\}\})", raw, flags=re.DOTALL)
+    return parts if all(not part.startswith("{{") or part.endswith("}}") for part in parts) else None
+
+
+def _marked_text(parts: list[str], ctx: ModuleContext, markers: list[tuple[str, Any]], origin: Any,
+                 var_span: Any) -> str:
+    """The text of ``parts`` with each expression rendered, an undefined one as its marker."""
+    from engine.run.error_block import Event
+    from engine.templating.errors import undefined_cause, value_origin
+
+    shown = []
+    for part in parts:
+        if not part.startswith("{{"):
+            shown.append(part)
+            continue
+        try:
+            shown.append(str(ctx.render(part)))
+        except Exception as exc:  # noqa: BLE001 - an undefined part is its marker, anything else fails
+            if not undefined_cause(exc):
+                raise VarFailure([Event("Error while resolving `var` expression.", var_span),
+                                  Event(str(exc), value_origin(exc))]) from exc
+            markers.append((_undefined_message(exc), origin))
+            shown.append(f"<< error {len(markers)} - {markers[-1][0]} >>")
+    return "".join(shown)
+
+
+def _items(path: str, ctx: ModuleContext) -> list[int] | dict[Any, None] | None:
+    """The indexes of a list or the keys of a mapping ``path`` names, read without its values;
+    None for anything else (or what cannot be read so)."""
+    try:
+        if ctx.render("{{ (" + path + ") is mapping }}") is True:
+            keys = ctx.render("{{ (" + path + ").keys() | list }}")
+            if isinstance(keys, list) and all(type(key) in (str, int) for key in keys):
+                return dict.fromkeys(str(key) if isinstance(key, str) else key for key in keys)
+        elif ctx.render("{{ (" + path + ") is sequence and (" + path + ") is not string }}") is True:
+            length = ctx.render("{{ (" + path + ") | length }}")
+            return list(range(length)) if isinstance(length, int) else None
+    except Exception:  # noqa: BLE001 - not a container read item by item
+        return None
+    return None
 
 
 def _undefined_message(exc: Exception) -> str:
