@@ -36,7 +36,7 @@ NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars"
                            "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
                            "set_stats", "validate_argument_spec", "async_status", "fetch")
 # modules whose results carry ansible's invocation (engine.run.modules._args.module_args)
-EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile")
+EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile", "replace", "blockinfile")
 # filters and tests that take values out of the results: what they give shows no invocation
 _EXTRACTING = re.compile(r"\b(?:map|json_query|length|count|sum|join|items2dict|to_json|to_nice_json|is|in)\b")
 _LOOPS = ("loop",)
