@@ -132,7 +132,8 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         header = None if content else _content_file()
         result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True, header=header,
                      action_args=action_args, original_basename=_content_basename())
-        return {"changed": False, "dest": dest, "src": None} if result is None else result
+        # a file left as it is (force off): the action's dest, src (content's temporary file), changed
+        return {"dest": dest, "src": _content_file(), "changed": False} if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
         if not os.path.exists(src):
@@ -167,4 +168,4 @@ def _copy_source(source: str, dest: str, params: dict[str, Any], ctx: ModuleCont
         params = {**params, "mode": f"0{os.stat(source).st_mode & 0o7777:03o}"}
     result = put(_read(source), dest, os.path.basename(source), source, params, ctx, is_content=False,
                  action_args=action_args)
-    return {"changed": False, "dest": dest, "src": source} if result is None else result
+    return {"dest": dest, "src": source, "changed": False} if result is None else result
