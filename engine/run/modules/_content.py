@@ -73,14 +73,20 @@ def run_validate(command: str) -> subprocess.CompletedProcess[str] | dict[str, A
                 **module_exception("Error executing command.", exc, as_bytes=True)}
 
 
-def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True) -> dict[str, Any] | None:
+def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True,
+                       sent: str | None = None) -> dict[str, Any] | None:
     """Run ``validate`` (which names the candidate file as %s) as the module's ``run_command``
     does, split into words, no shell; a failure result, or None. The candidate is written beside
-    ``dest_file``, else (``here`` false) as a temporary file, as the edit modules' is."""
+    ``dest_file``, else (``here`` false) as a temporary file, as the edit modules' is; copy's is
+    the file its action sent (``sent``, in a directory of its own, removed after)."""
     if "%s" not in command:
         return {"failed": True, "msg": f"validate must contain %s: {command}"}
-    handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate") if here \
-        else tempfile.mkstemp()
+    if sent is not None:
+        os.makedirs(os.path.dirname(sent), mode=0o700, exist_ok=True)
+        handle, candidate = os.open(sent, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), sent
+    else:
+        handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate") if here \
+            else tempfile.mkstemp()
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -89,6 +95,8 @@ def validation_failure(command: str, data: bytes, dest_file: str, here: bool = T
             return done
     finally:
         os.unlink(candidate)
+        if sent is not None:
+            os.rmdir(os.path.dirname(sent))
     if done.returncode != 0:
         return {
             "failed": True,
@@ -212,13 +220,14 @@ def put(
                 return {"changed": False, "failed": True, "checksum": new_checksum,
                         "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
             _make_directories(directory, params.get("directory_mode"))
+        sent = remote_source(dest_file)
         if params.get("validate"):
-            failure = validation_failure(params["validate"], data, dest_file)
+            failure = validation_failure(params["validate"], data, dest_file, sent=sent)
             if failure:  # the module's fail_json, with what the copy action already had
                 lines = {f"{key}_lines": failure[key].splitlines() for key in ("stdout", "stderr") if key in failure}
                 return {"changed": False, **failure, **lines, "checksum": new_checksum, "diff": result["diff"]}
         module_params = ActionArgs((k, v) for k, v in action_args.items() if k not in ("content", "decrypt"))
-        module_params.update(src=remote_source(dest_file), dest=action_args.get("dest", dest),
+        module_params.update(src=sent, dest=action_args.get("dest", dest),
                              _original_basename=original_basename or basename,
                              follow=boolean(action_args.get("follow", False)))
         if not action_args.get("checksum"):
