@@ -6,7 +6,8 @@ temporary file the controller sent (a random name). The strategy drops the key f
 ``register`` stores, but only at the top: each item result of a looped task keeps its own. So a
 loop over such a task's ``results`` shows it in every item line (unless ``loop_control.label``
 replaces the item), and so does a ``debug`` of the whole registered value or of its ``results``.
-The engine's modules whose argument specs are ansible's (``EXACT_INVOCATION``) return it as
+The engine's modules whose argument specs are ansible's (``EXACT_INVOCATION``, and copy and
+template through the copy action's ``_ensure_invocation``: ``_exact``) return it as
 AnsibleModule does, its values and its key order (engine.run.modules._args.module_args), and
 their results' keys in the module's order, so whatever shows their results runs: a debug (sorted
 JSON), an item label or a text (a Python repr, ordered). For the others, rather than differ in
@@ -36,7 +37,19 @@ NO_INVOCATION = kw._family("debug", "assert", "fail", "set_fact", "include_vars"
                            "include_role", "import_tasks", "import_role", "add_host", "group_by", "pause",
                            "set_stats", "validate_argument_spec", "async_status", "fetch")
 # modules whose results carry ansible's invocation (engine.run.modules._args.module_args)
-EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile")
+EXACT_INVOCATION = kw._family("command", "shell", "stat", "file", "lineinfile", "replace", "blockinfile")
+# copy and template (through the copy action) give ansible's invocation and keys for a file they
+# write, one already right, or one check mode would write; not for a remote source the module
+# looks at itself nor for a failed validate's result
+_COPIES = kw._family("copy", "template")
+
+
+def _exact(task: Task) -> bool:
+    """Whether the engine's result of ``task`` carries ansible's invocation, in its key order."""
+    if task.action in EXACT_INVOCATION:
+        return True
+    args = task.args if isinstance(task.args, Mapping) else None
+    return task.action in _COPIES and args is not None and not {"remote_src", "validate"} & set(args)
 # filters and tests that take values out of the results: what they give shows no invocation
 _EXTRACTING = re.compile(r"\b(?:map|json_query|length|count|sum|join|items2dict|to_json|to_nice_json|is|in)\b")
 _LOOPS = ("loop",)
@@ -64,7 +77,7 @@ def looped_module_registers(tasks: Iterable[Task], exact: bool | None = None) ->
         register = data.get("register")
         if isinstance(register, str) and register.isidentifier() and _has_loop(task) \
                 and task.action not in NO_INVOCATION \
-                and (exact is None or (task.action in EXACT_INVOCATION) == exact):
+                and (exact is None or _exact(task) == exact):
             found.add(register)
     return found
 

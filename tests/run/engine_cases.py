@@ -356,9 +356,10 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         else:
             command, extra = engine_command()
             argv = engine_argv(scenario, mode, command)
-            # the same local_tmp as ansible's run: template's diff names a rendering there
+            # the same local_tmp and remote_tmp as ansible's run: template's diff names a rendering
+            # there, a copy's invocation the file the action sent
             env = {**_clean_env(tmp / "home", scenario.deprecation_warnings), **extra,
-                   "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp")}
+                   "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp"), "ANSIBLE_REMOTE_TEMP": str(tmp / "rtmp")}
         (tmp / "home").mkdir(exist_ok=True)
         proc = _in_process(argv[argv.index("run"):], work, env) if tool == "in-process" else \
             _execute(argv, work, env, merge=tool == "ansible")

@@ -30,6 +30,11 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
     # remote/local temporary directories, playbook-ls's in the system's
     (re.compile(r"(?:<TMP>/rtmp/ansible-tmp-[\d.]+-\d+-\d+/|/tmp/)tmp[A-Za-z0-9_]{8}\b"), "<TMPFILE>"),
     (re.compile(r"<TMP>/ltmp/ansible-local-[A-Za-z0-9_]+/tmp[A-Za-z0-9_]{8}/"), "<TMPDIR>/"),
+    # the shell's temporary directory a copy sends its file to (its invocation's src: .source.EXT)
+    (re.compile(r"<TMP>/rtmp/ansible-tmp-\d+\.\d+-\d+-\d+/"), "<RTMPDIR>/"),
+    # the basename of the file copy's action writes content to (mkstemp, prefix '.'), which the
+    # module's invocation names
+    (re.compile(r"""(['"]_original_basename['"]: ['"])\.[a-z0-9_]{8}(?=['"])"""), r"\1<TMPNAME>"),
     (re.compile(r"<TMP>/ltmp/ansible-local-[A-Za-z0-9_]+/\.?[A-Za-z0-9_]{8}\b"), "<TMPFILE>"),
     # pause and wait_for: elapsed seconds
     (re.compile(r'("elapsed": )\d+(?:\.\d+)?'), r"\1<ELAPSED>"),
@@ -38,15 +43,19 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
 ]
 
 
+def _volatile_replaced(text: str) -> str:
+    for pattern, replacement in _VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def normalise_text(text: str, scratch: Path, tmp: Path) -> str:
     """``text`` with the scratch directory, its temporary parent and this Python as placeholders,
     and the values that change from run to run replaced (see the module's docstring)."""
     for path, name in ((scratch, SCRATCH), (tmp, TMP), (Path(sys.executable), PYTHON)):
         for form in sorted({str(path.resolve()), str(path)}, key=len, reverse=True):
             text = text.replace(form, name)
-    for pattern, replacement in _VOLATILE:
-        text = pattern.sub(replacement, text)
-    return text
+    return _volatile_replaced(text)
 
 
 _RESULT_LINE = re.compile(r"^(?:ok|changed|skipping|failed|fatal): \[([^\]\s]+)")
@@ -83,6 +92,8 @@ def hosts_grouped(text: str) -> str:
 def text_diff(expected: str, actual: str, context: int = 3) -> str:
     """A unified diff of two texts, ansible-playbook's against playbook-ls's ("" when equal, or
     when they differ only in how results of several hosts interleave, see :func:`hosts_grouped`)."""
+    # a recording made before a volatile value had its placeholder reads as one made after
+    expected, actual = _volatile_replaced(expected), _volatile_replaced(actual)
     if expected == actual or hosts_grouped(expected) == hosts_grouped(actual):
         return ""
     lines = difflib.unified_diff(expected.splitlines(), actual.splitlines(), "ansible-playbook", "playbook-ls",

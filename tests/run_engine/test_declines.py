@@ -76,7 +76,8 @@ def test_a_lookup_in_a_template_file_is_found_at_its_line(tmp_path: Path) -> Non
     assert "'lookup inventory_hostnames'" in problems[0]
 
 
-LOOPED_COPY = "    - copy: {content: x, dest: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
+# find's results keep an invocation the engine does not make
+LOOPED_COPY = "    - find: {paths: 'out/{{ item }}'}\n      loop: [a, b]\n      register: written\n"
 
 
 @pytest.mark.parametrize("task", [
@@ -87,8 +88,8 @@ LOOPED_COPY = "    - copy: {content: x, dest: 'out/{{ item }}'}\n      loop: [a,
     "    - debug: {msg: \"all: {{ written.results[0] }}\"}\n",
 ])
 def test_a_looped_modules_results_shown_whole_are_declined(tmp_path: Path, task: str) -> None:
-    # each item result of a looped module keeps its invocation (the module's arguments, for copy a
-    # random temporary source), which the engine does not make
+    # each item result of a looped module keeps its invocation (the module's arguments), which the
+    # engine does not make for find
     (problem,) = _declined(tmp_path, LOOPED_COPY + task)
     assert problem.startswith(f"{tmp_path}/site.yml:7:7: ") and "written" in problem and "invocation" in problem
 
@@ -114,6 +115,22 @@ def test_what_takes_the_looped_results_apart_is_not_declined(tmp_path: Path, tas
 ])
 def test_a_copy_set_fact_makes_of_the_looped_results_is_followed(tmp_path: Path, task: str, declined: bool) -> None:
     assert bool(_declined(tmp_path, LOOPED_COPY + task)) is declined
+
+
+@pytest.mark.parametrize(("task", "declined"), [
+    ("    - copy: {content: x, dest: 'out/{{ item }}'}\n", False),
+    ("    - copy: {src: a, dest: 'out/{{ item }}', mode: '0644'}\n", False),
+    ("    - template: {src: a.j2, dest: 'out/{{ item }}'}\n", False),
+    ("    - replace: {path: 'out/{{ item }}', regexp: x}\n", False),
+    ("    - blockinfile: {path: 'out/{{ item }}', block: x}\n", False),
+    # the module itself looks at a remote source; a failed validate names the file the action sent
+    ("    - copy: {src: a, dest: 'out/{{ item }}', remote_src: true}\n", True),
+    ("    - template: {src: a.j2, dest: 'out/{{ item }}', validate: 'true %s'}\n", True),
+])
+def test_copy_template_and_edits_shown_whole_run(tmp_path: Path, task: str, declined: bool) -> None:
+    # their results carry the invocation of the module their action runs, in ansible's key order
+    shown = "      loop: [a, b]\n      register: written\n    - debug: {var: written}\n"
+    assert bool(_declined(tmp_path, task + shown)) is declined
 
 
 LOOPED_STAT = "    - stat: {path: 'out/{{ item }}'}\n      loop: [a, b]\n      register: stats\n"

@@ -35,6 +35,11 @@ FILE_COMMON_ARGS: dict[str, Arg] = {
 }
 
 
+def boolean(value: Any) -> bool:
+    """ansible's ``boolean(value, strict=False)``: what is not a true word is false."""
+    return value if isinstance(value, bool) else str(value).strip().lower() in _TRUE
+
+
 def _convert(name: str, value: Any, kind: str) -> Any:
     if value is None or kind == "raw":
         return value
@@ -110,6 +115,12 @@ def validate(
     return params
 
 
+class ActionArgs(dict):  # type: ignore[type-arg]
+    """Module arguments an action plugin built (copy's for the copy or file module it runs), in
+    the order it built them: the invocation keeps that order, where a task's own arguments come
+    sorted by name."""
+
+
 def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, Any],
                 added: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ``invocation`` AnsibleModule adds to its result: every option of ``spec`` with its
@@ -117,11 +128,13 @@ def module_args(args: dict[str, Any], spec: dict[str, Arg], params: dict[str, An
     (``_handle_aliases`` copies an alias to its option before the types are checked). Its keys
     come in the order AnsibleModule's ``params.update(validated)`` leaves them: the arguments
     as the task gives them (sorted by name: ansible templates the task's args into a dict of
-    sorted keys), those the action plugin adds (``added``: shell's ``_uses_shell``), the
+    sorted keys; as built for :class:`ActionArgs`), those the action plugin adds (``added``:
+    shell's ``_uses_shell``), the
     options of the aliases written (in the spec's order), then the options left out, first
     those with a default (``_set_defaults``), then the others, each group in the spec's order."""
     aliases = {alias for arg in spec.values() for alias in arg.aliases}
-    shown = {key: args[key] if key in aliases else params.get(key) for key in sorted(args)}
+    keys = list(args) if isinstance(args, ActionArgs) else sorted(args)
+    shown = {key: args[key] if key in aliases else params.get(key) for key in keys}
     shown.update((key, params.get(key)) for key in added)
     for name, arg in spec.items():
         if any(alias in args for alias in arg.aliases):

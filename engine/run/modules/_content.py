@@ -9,10 +9,12 @@ import os
 import shlex
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from typing import Any
 
 from engine.run.modules import ModuleContext, module_exception
 from engine.run.modules import file as file_module
+from engine.run.modules._args import FILE_COMMON_ARGS, ActionArgs, Arg, boolean, module_args, validate
 from engine.run.modules._files import (
     backup,
     check_ownership,
@@ -71,14 +73,20 @@ def run_validate(command: str) -> subprocess.CompletedProcess[str] | dict[str, A
                 **module_exception("Error executing command.", exc, as_bytes=True)}
 
 
-def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True) -> dict[str, Any] | None:
+def validation_failure(command: str, data: bytes, dest_file: str, here: bool = True,
+                       sent: str | None = None) -> dict[str, Any] | None:
     """Run ``validate`` (which names the candidate file as %s) as the module's ``run_command``
     does, split into words, no shell; a failure result, or None. The candidate is written beside
-    ``dest_file``, else (``here`` false) as a temporary file, as the edit modules' is."""
+    ``dest_file``, else (``here`` false) as a temporary file, as the edit modules' is; copy's is
+    the file its action sent (``sent``, in a directory of its own, removed after)."""
     if "%s" not in command:
         return {"failed": True, "msg": f"validate must contain %s: {command}"}
-    handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate") if here \
-        else tempfile.mkstemp()
+    if sent is not None:
+        os.makedirs(os.path.dirname(sent), mode=0o700, exist_ok=True)
+        handle, candidate = os.open(sent, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), sent
+    else:
+        handle, candidate = tempfile.mkstemp(dir=os.path.dirname(dest_file) or ".", prefix=".validate") if here \
+            else tempfile.mkstemp()
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -87,6 +95,8 @@ def validation_failure(command: str, data: bytes, dest_file: str, here: bool = T
             return done
     finally:
         os.unlink(candidate)
+        if sent is not None:
+            os.rmdir(os.path.dirname(sent))
     if done.returncode != 0:
         return {
             "failed": True,
@@ -113,6 +123,57 @@ def write_validated(path: str, data: bytes, validate: str | None) -> dict[str, A
     return None
 
 
+REAL_FILE_ARGS = frozenset(("mode", "owner", "group", "seuser", "serole", "selevel", "setype", "attributes",
+                            "unsafe_writes", "state", "path", "_original_basename", "recurse", "force",
+                            "_diff_peek", "src"))
+"""The copy action's arguments it hands the file module for a file already right (REAL_FILE_ARGS)."""
+
+# the copy module's argument spec, in its order (the action's own options are not the module's)
+COPY_MODULE_SPEC = {
+    "src": Arg(type="path"),
+    "_original_basename": Arg(),
+    "content": Arg(),
+    "dest": Arg(type="path", required=True),
+    "backup": Arg(type="bool", default=False),
+    "force": Arg(type="bool", default=True),
+    "validate": Arg(),
+    "directory_mode": Arg(type="raw"),
+    "remote_src": Arg(type="bool", default=False),
+    "local_follow": Arg(type="bool"),
+    "checksum": Arg(),
+    "follow": Arg(type="bool", default=False),
+    **FILE_COMMON_ARGS,
+}
+
+
+def remote_source(dest_file: str) -> str:
+    """Where the copy action puts the file it sends (the shell's temporary directory under
+    remote_tmp, ``.source`` with the destination's suffix), which the copy module's ``src`` names."""
+    import secrets
+    import time
+
+    from engine.config import config_value
+
+    remote_tmp = config_value("ANSIBLE_REMOTE_TEMP", "defaults", "remote_tmp") or "~/.ansible/tmp"
+    directory = f"ansible-tmp-{time.time()}-{os.getpid()}-{secrets.randbelow(2**48)}"
+    return os.path.join(os.path.expanduser(remote_tmp), directory, ".source" + os.path.splitext(dest_file)[1])
+
+
+def ensure_invocation(result: dict[str, Any], action_args: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The copy action's ``_ensure_invocation``: a result no module's invocation came with gets
+    the action's arguments (also under ``module_args``), ``content`` censored in both."""
+    if action_args is None or "invocation" in result:
+        return result
+    invocation: dict[str, Any] = dict(action_args)
+    invocation["module_args"] = dict(action_args)
+    if "content" in invocation:
+        invocation["content"] = "CENSORED: content is a no_log parameter"
+    if invocation["module_args"].get("content") is not None:
+        invocation["module_args"]["content"] = "VALUE_SPECIFIED_IN_NO_LOG_PARAMETER"
+    result["invocation"] = invocation
+    return result
+
+
 def put(
     data: bytes,
     dest: str,
@@ -122,9 +183,14 @@ def put(
     ctx: ModuleContext,
     is_content: bool,
     header: str | None = None,
+    action_args: Mapping[str, Any] | None = None,
+    original_basename: str | None = None,
 ) -> dict[str, Any] | None:
     """Put ``data`` at ``dest`` (a directory when it ends with '/' or is one, then ``basename`` in
-    it). None when the file exists and ``force`` is off, as ansible's action plugin does."""
+    it). None when the file exists and ``force`` is off, as ansible's action plugin does.
+    ``action_args`` are the copy action's arguments (the task's, sorted, or those the template
+    action makes): the result then has the invocation and key order of the module the action
+    runs, the copy module's for a file it writes, the file module's for one already right."""
     dest_file = os.path.join(dest, basename) if dest.endswith("/") else dest
     if failure := remote_stat_failure(dest_file):
         return failure
@@ -139,6 +205,9 @@ def put(
     check_ownership(dest_file, params.get("owner"), params.get("group"))
     result: dict[str, Any] = {"diff": []}
     new_checksum = _sha1(data)
+    exact = action_args is not None
+    action_args = action_args if action_args is not None else {"dest": dest, "mode": params.get("mode")}
+    preserved = params.get("mode") if action_args.get("mode") == "preserve" else None
     if not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum:
         if ctx.diff:
             result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header)))
@@ -153,26 +222,42 @@ def put(
             _make_directories(directory, params.get("directory_mode"))
         # the copy module backs the file up first: a validation that fails leaves the backup behind
         backup_file = backup(dest_file) if params["backup"] and os.path.exists(dest_file) else None
+        sent = remote_source(dest_file)
         if params.get("validate"):
-            failure = validation_failure(params["validate"], data, dest_file)
+            failure = validation_failure(params["validate"], data, dest_file, sent=sent)
             if failure:  # the module's fail_json (no backup_file), with what the copy action already had
                 lines = {f"{key}_lines": failure[key].splitlines() for key in ("stdout", "stderr") if key in failure}
                 return {"changed": False, **failure, **lines, "checksum": new_checksum, "diff": result["diff"]}
-        if backup_file is not None:
-            result["backup_file"] = backup_file
+        module_params = ActionArgs((k, v) for k, v in action_args.items() if k not in ("content", "decrypt"))
+        module_params.update(src=sent, dest=action_args.get("dest", dest),
+                             _original_basename=original_basename or basename,
+                             follow=boolean(action_args.get("follow", False)))
+        if not action_args.get("checksum"):
+            module_params["checksum"] = new_checksum
+        if preserved:
+            module_params["mode"] = preserved
+        invocation = module_args(module_params, COPY_MODULE_SPEC, validate("ansible.legacy.copy", module_params,
+                                                                            COPY_MODULE_SPEC))
         write_atomically(dest_file, data)
         set_mode(dest_file, params["mode"], False, None)
-        result.update(
-            changed=True, dest=dest_file, src=after_header, checksum=new_checksum, md5sum=hashlib.md5(data).hexdigest()
-        )
-        return path_facts(result)
+        result.update(dest=dest_file, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
+                      checksum=new_checksum, changed=True)
+        if backup_file is not None:
+            result["backup_file"] = backup_file
+        return {**path_facts(result), "invocation": invocation} if exact else path_facts(result)
     # same content: only attributes may change, through the file module
-    file_args = {"path": dest_file, "state": "file", "mode": params["mode"]}
+    file_args = ActionArgs((k, v) for k, v in action_args.items() if k in REAL_FILE_ARGS)
+    file_args.update(dest=dest, _original_basename=original_basename or basename, recurse=False, state="file")
+    file_args.pop("src", None)
+    if preserved:
+        file_args["mode"] = preserved
     attributes = file_module.run(file_args, ctx)
     if not ctx.diff:
         attributes.pop("diff", None)
     result.update(attributes)
-    result.update(dest=dest, checksum=new_checksum)
+    result.setdefault("checksum", new_checksum)
+    if "path" in result:
+        result.setdefault("dest", result["path"])
     return result
 
 

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, module_args, validate
 from engine.run.modules._content import write_validated
 from engine.run.modules._files import backup, check_ownership, file_attributes
 
@@ -55,16 +55,22 @@ def _insert_index(lines: list[bytes], original: bytes | None, after: str | None,
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("blockinfile", args, SPEC, mutually_exclusive=(("insertbefore", "insertafter"),))
+    invocation = module_args(args, SPEC, params)
+    return {**_blockinfile(params, ctx), "invocation": invocation}
+
+
+def _blockinfile(params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    """The module's result, its keys in the order ansible's module gives them."""
     path = params["path"]
     if os.path.isdir(path):
-        return {"changed": False, "failed": True, "rc": 256, "msg": f"Path {path} is a directory !"}
+        return {"rc": 256, "failed": True, "msg": f"Path {path} is a directory !"}
     check_ownership(path, params["owner"], params["group"])
     exists = os.path.exists(path)
     original: bytes | None = None
     lines: list[bytes] = []
     if not exists:
         if not params["create"]:
-            return {"changed": False, "failed": True, "rc": 257, "msg": f"Path {path} does not exist !"}
+            return {"rc": 257, "failed": True, "msg": f"Path {path} does not exist !"}
         directory = os.path.dirname(path)
         if directory and not os.path.exists(directory) and not ctx.check_mode:
             os.makedirs(directory)

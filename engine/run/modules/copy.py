@@ -12,7 +12,7 @@ from typing import Any
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import put
+from engine.run.modules._content import ensure_invocation, put
 from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import find_source
 
@@ -93,7 +93,7 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
         if result.get("failed"):
             return result
         changed = changed or result["changed"]
-    return {"changed": changed, "dest": dest, "src": source}
+    return {"dest": dest, "src": source, "changed": changed}
 
 
 def _content_file() -> str:
@@ -104,11 +104,25 @@ def _content_file() -> str:
     return name
 
 
+def _content_basename() -> str:
+    """The basename of the file the copy action writes ``content`` to (``mkstemp(prefix='.')``),
+    which the module's ``_original_basename`` names."""
+    import secrets
+
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789_"
+    return "." + "".join(secrets.choice(letters) for _ in range(8))
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    action_args = dict(sorted(args.items()))  # the task's arguments, as the action holds them
+    return ensure_invocation(_run(args, action_args, ctx), action_args)
+
+
+def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("copy", args, SPEC)
     error = _argument_error(params)
     if error:
-        return {"changed": False, "failed": True, "msg": error}
+        return {"failed": True, "msg": error}
     dest, content = params["dest"], params["content"]
     if content is not None:
         text = json.dumps(content) if isinstance(content, dict | list) else str(content)
@@ -116,8 +130,10 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             params = {**params, "mode": "0600"}
         # the action writes content to a temporary file; its diff names dest unless content is falsy
         header = None if content else _content_file()
-        result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True, header=header)
-        return {"changed": False, "dest": dest, "src": None} if result is None else result
+        result = put(text.encode(), dest, os.path.basename(dest), dest, params, ctx, is_content=True, header=header,
+                     action_args=action_args, original_basename=_content_basename())
+        # a file left as it is (force off): the action's dest, src (content's temporary file), changed
+        return {"dest": dest, "src": _content_file(), "changed": False} if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
         if not os.path.exists(src):
@@ -136,7 +152,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
             return {"changed": False, "failed": True, "msg": f"Unexpected AnsibleActionFail error: {exc}"}
     if src.endswith("/") and not source.endswith("/"):
         source += "/"
-    result = _copy_source(source, dest, params, ctx)
+    result = _copy_source(source, dest, params, ctx, None if params["remote_src"] else action_args)
     if params["remote_src"]:
         # ansible's action hands a remote source to the copy module, which returns no diff (its
         # diff is made by the action, from the controller's file, for a local source only)
@@ -144,10 +160,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     return result
 
 
-def _copy_source(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+def _copy_source(source: str, dest: str, params: dict[str, Any], ctx: ModuleContext,
+                 action_args: dict[str, Any] | None) -> dict[str, Any]:
     if os.path.isdir(source):
         return _copy_tree(source, dest, params, ctx)
     if params["mode"] == "preserve":
         params = {**params, "mode": f"0{os.stat(source).st_mode & 0o7777:03o}"}
-    result = put(_read(source), dest, os.path.basename(source), source, params, ctx, is_content=False)
-    return {"changed": False, "dest": dest, "src": source} if result is None else result
+    result = put(_read(source), dest, os.path.basename(source), source, params, ctx, is_content=False,
+                 action_args=action_args)
+    return {"dest": dest, "src": source, "changed": False} if result is None else result

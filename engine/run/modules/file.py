@@ -316,6 +316,11 @@ def _ensure_link(
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("file", args, SPEC)
+    if params["state"] not in ("link", "absent") and os.path.isdir(params["path"]):
+        # a file put into a directory: the module's path names it there (copy's _original_basename)
+        basename = params["_original_basename"] or (os.path.basename(params["src"]) if params["src"] else None)
+        if basename:
+            params["path"] = os.path.join(params["path"], basename)
     previous = current_state(params["path"])
     # the module writes the state it takes for a missing one back into its params
     state = params["state"] or (previous if previous != "absent" else "directory" if params["recurse"] else "file")

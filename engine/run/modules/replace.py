@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from engine.run.modules import ModuleContext
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, module_args, validate
 from engine.run.modules._content import write_validated
 from engine.run.modules._files import backup, check_ownership, file_attributes
 
@@ -28,12 +28,18 @@ SPEC = {
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("replace", args, SPEC)
+    invocation = module_args(args, SPEC, params)
+    return {**_replace(params, ctx), "invocation": invocation}
+
+
+def _replace(params: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    """The module's result, its keys in the order ansible's module gives them."""
     path, encoding = params["path"], params["encoding"]
     result: dict[str, Any] = {"rc": 0}
     if os.path.isdir(path):
-        return {"changed": False, "failed": True, "rc": 256, "msg": f"Path {path} is a directory !"}
+        return {"rc": 256, "failed": True, "msg": f"Path {path} is a directory !"}
     if not os.path.exists(path):
-        return {"changed": False, "failed": True, "rc": 257, "msg": f"Path {path} does not exist !"}
+        return {"rc": 257, "failed": True, "msg": f"Path {path} does not exist !"}
     check_ownership(path, params["owner"], params["group"])
     with open(path, "rb") as handle:
         contents = handle.read().decode(encoding, "surrogateescape")
@@ -48,8 +54,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     if pattern:
         match = re.search(re.compile(pattern, re.DOTALL), contents)
         if not match:
-            return {**result, "changed": False,
-                    "msg": f"Pattern for before/after params did not match the given file: {pattern}"}
+            return {**result, "msg": f"Pattern for before/after params did not match the given file: {pattern}",
+                    "changed": False}
         section, span = match.group("subsection"), (match.start("subsection"), match.end("subsection"))
     else:
         section, span = contents, (0, len(contents))
@@ -57,7 +63,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     try:
         replaced, count = re.subn(regexp, params["replace"], section)
     except re.error as exc:
-        return {"changed": False, "failed": True, "msg": f"Unable to process replace due to error: {exc}"}
+        return {"failed": True, "msg": f"Unable to process replace due to error: {exc}"}
     changed, msg = False, ""
     if count > 0 and replaced != section:
         new = contents[: span[0]] + replaced + contents[span[1] :]

@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
-from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import put
+from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
+from engine.run.modules._content import ensure_invocation, put
 from engine.run.modules._sources import find_source
 from engine.run.template_vars import template_vars
 from engine.templating.errors import TemplateFailure
@@ -32,6 +33,10 @@ SPEC = {
     "output_encoding": Arg(default="utf-8"),
     **FILE_COMMON_ARGS,
 }
+# the template action's own options, which it does not hand to the copy action
+_TEMPLATE_ONLY = ("newline_sequence", "block_start_string", "block_end_string", "variable_start_string",
+                  "variable_end_string", "comment_start_string", "comment_end_string", "trim_blocks",
+                  "lstrip_blocks", "output_encoding")
 _DELIMITERS = (
     "block_start_string",
     "block_end_string",
@@ -99,9 +104,19 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # a file that is one expression may render to a non-string, an empty one to None (ansible writes '')
     text = "" if rendered is None else str(rendered)
     if not params["dest"]:  # the copy action the template action hands the text to refuses it
-        return {"changed": False, "failed": True, "msg": "dest is required"}
+        return {"failed": True, "msg": "dest is required"}
     data = text.encode(params["output_encoding"])
+    rendering = rendering_path(source)
+    if params["mode"] == "preserve":  # the template file's mode
+        params = {**params, "mode": f"0{os.stat(source).st_mode & 0o7777:03o}"}
+    # what the template action hands the copy action: the task's arguments without the template's
+    # own, the mode, the rendering as src, dest and follow
+    action_args = {key: value for key, value in sorted(args.items()) if key not in _TEMPLATE_ONLY}
+    action_args["mode"] = params["mode"]
+    action_args.update(src=rendering, dest=args.get("dest"), follow=boolean(args.get("follow", False)))
     result = put(data, params["dest"], params["src"].rsplit("/", 1)[-1], source, params, ctx, is_content=False,
-                 header=rendering_path(source))
-    return {"changed": False, "dest": params["dest"], "src": source} if result is None else result
+                 header=rendering, action_args=action_args, original_basename=os.path.basename(source))
+    if result is None:
+        result = {"dest": params["dest"], "src": rendering, "changed": False}
+    return ensure_invocation(result, action_args)
 
