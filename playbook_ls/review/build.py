@@ -81,7 +81,8 @@ def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chos
     found: dict[tuple[str, str], Any] = {}
     replays = {}
     for path in chosen:
-        pairs = paired_tasks(old_views[path], new_views[path], names, changed, list(options.inventory)) \
+        pairs = paired_tasks(old_views[path], new_views[path], names, changed, list(options.inventory),
+                             (old.root, new.root)) \
             if names is not None else None
         if pairs is not None:
             log = new_views[path].plan.outcome_log = OutcomeLog()  # type: ignore[union-attr]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.host_reading import per_host_vars_files
 from engine.templating.read_names import READS_ALL
 
 if TYPE_CHECKING:
@@ -122,21 +123,35 @@ reads; every ``ansible_`` name too (facts, the play's lists, the run's settings)
 
 
 def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, changed: set[str],
-                 inventory: list[str]) -> dict[int, int] | None:
+                 inventory: list[str], roots: tuple[str, str]) -> dict[int, int] | None:
     """With an inventory: each task of the old side's plan (by id) paired with the task at its
-    place in the new side's, when the two plans are one plan read with other values (the old
-    reading would be the new one without an inventory, :func:`reusable`, and no inventory source
-    changed but its variables files); None when they may differ otherwise. Both sides then ask
-    each task the same questions, host by host, and an answer that read none of the names the
-    change sets differently is the same (:func:`outcomes_alike`)."""
-    if names is None or old.plan is None or not reusable(new, names, changed) or old.problem is not None:
+    place in the new side's, in each play whose reading is the same on both sides; None when no
+    task can be paired. ``roots``: the old and the new side's directories.
+
+    A play's reading is the same when it read none of the changed files but as variables (its
+    tasks, roles and the conditions and keywords on their way are then written alike), its tasks
+    are keyed alike, and no template the reading of either side made read a name the change sets
+    differently. Both sides then ask a paired task the same questions, host by host, and an answer
+    that read none of the names the change sets differently nor any the run sets is the same
+    (:func:`outcomes_alike`): what a changed play does before it (the facts its tasks set, the
+    hosts it fails) reaches a later play's task only through those names and the hosts asked.
+    No task is paired when a changed file may be more than a play reads: inside the inventory
+    (its hosts and groups), a setting, a file named by each host's values (``vars_files``
+    templated), or when an include_vars, add_host or group_by sets names not told."""
+    if names is None or old.plan is None or new.plan is None or old.problem is not None:
         return None
+    if not all(_loads_alike(view, names) for view in (old, new)):
+        return None
+    structure = {path for path in changed if _STRUCTURE + path in names}
     for path in changed:
         inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
         if inside and not _variables_path(path):
             return None  # the inventory's own hosts and groups changed
-        if _STRUCTURE + path in names and (path.endswith(RUN_FILES) or "." not in os.path.basename(path)):
-            return None  # a file read as more than variables, or whose name a host's values give (vars_files)
+    if any(path.endswith(_SETTINGS) or "." not in os.path.basename(path) for path in structure):
+        return None  # a setting changes how every play is read and run
+    if any(path.endswith(RUN_FILES) for path in structure) and \
+            any(per_host_vars_files(play) for view in (old, new) for play in view.plan.plays):
+        return None  # a file each host names may be the changed one, read by no play as it loads
     if len(old.plays) != len(new.plays):
         return None
     from engine.flow.outcome_log import names_set_in
@@ -146,14 +161,36 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
         return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
     pairs: dict[int, int] = {}
     for old_play, new_play in zip(old.plays, new.plays, strict=True):
+        if old_play.key != new_play.key or any(_reads(play.play, root) & structure for play, root in
+                                               ((old_play, roots[0]), (new_play, roots[1]))):
+            continue
         old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
-        if len(old_tasks) != len(new_tasks):
-            return None
-        for old_task, new_task in zip(old_tasks, new_tasks, strict=True):
-            if old.keys.get(id(old_task)) != new.keys.get(id(new_task)):
-                return None
-            pairs[id(old_task)] = id(new_task)
-    return pairs
+        if len(old_tasks) != len(new_tasks) or any(old.keys.get(id(before)) != new.keys.get(id(after))
+                                                   for before, after in zip(old_tasks, new_tasks, strict=True)):
+            continue
+        pairs.update(zip(map(id, old_tasks), map(id, new_tasks), strict=True))
+    return pairs or None
+
+
+_SETTINGS = (".cfg", ".toml")
+"""Files of settings (ansible.cfg and the like) rather than of plays or variables."""
+
+
+def _loads_alike(view: PlaybookView, names: set[str]) -> bool:
+    """Whether no template ``view``'s reading made read a name set differently by the change or
+    naming the revision's directory, and all its names could be told."""
+    return view.names is not None and not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
+
+
+def _reads(play: Any, root: str) -> set[str]:
+    """The files resolving ``play`` read, relative to the side's ``root``."""
+    real = os.path.realpath(root)
+    found = set()
+    for file in play.reads:
+        path = os.path.realpath(file)
+        if path.startswith(real + os.sep):
+            found.add(os.path.relpath(path, real))
+    return found
 
 
 def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str]], bool]:
