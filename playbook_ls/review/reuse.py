@@ -93,6 +93,56 @@ def reusable(view: PlaybookView, names: set[str], changed: set[str]) -> bool:
     return not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
 
 
+def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, SourceCache]) -> Any:
+    """The new side's plays for the old side's resolvers to take (an
+    :class:`engine.loading.shared_plays.PartnerPlays`), or None when the change removes a file a
+    play's resolution may have looked for, or adds or removes a plugin.
+
+    A play resolves alike on both sides when the files that lead to it (the playbooks of its
+    place) are unchanged, every changed file it read is a variables file none of whose differing
+    names its templates read, and it read no name that names the revision's directory: up to the
+    first input that differs, the old side's resolution would read the same files in the same
+    order, and none differs. Its key (engine.loading.shared_plays) holds the rest of its context:
+    the import levels above it, the variables they pass, the settings, the plugin directories."""
+    from engine.loading.shared_plays import PartnerPlays
+
+    kept = {path for path in changed if all(os.path.lexists(os.path.join(one.root, path)) for one in (old, new))}
+    # a file only the new side has was read by every resolution there that looked for it (the
+    # loader reads what it finds); one only the old side has may have been looked for in vain,
+    # which is not recorded; a plugin is found without being read
+    removed = {path for path in changed - kept if os.path.lexists(os.path.join(old.root, path))}
+    if any(may_change_the_run(path) for path in removed) or any(path.endswith(".py") for path in changed - kept):
+        return None
+    if any(path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
+           for path in changed):
+        return None  # the settings, or a host's variables, which the resolvers read as no play's file
+    names = names_set_differently(old, new, kept, caches)
+    store = caches[new.root].shared_plays
+    if names is None or store is None:
+        return None
+    here, there = ((os.path.realpath(one.root), os.path.abspath(one.root)) for one in (old, new))
+
+    def usable(shared: Any, position: tuple[tuple[str, int], ...]) -> bool:
+        if READS_ALL in shared.names or shared.names & ROOTED_NAMES or shared.names & names:
+            return False
+        if any(_in(real, here[0]) in changed for real, _index in position):
+            return False  # a playbook on its way changed (the play itself, or an import's keywords)
+        for file in shared.reads:
+            relative = _in(file, there[0])
+            if relative in changed and (relative not in kept or not _variables_path(relative)
+                                        or _STRUCTURE + relative in names):
+                return False
+        return True
+
+    return PartnerPlays(store, here, there, usable)
+
+
+def _in(file: str, root: str) -> str | None:
+    """``file`` relative to ``root`` through its symlinks, None outside it."""
+    real = os.path.realpath(file)
+    return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
+
+
 def same_value(before: Any, after: Any) -> bool:
     """Equal and of the same types all the way down: ``1`` and ``1.0``, ``"yes"`` and ``yes``
     template differently though Python finds them equal."""
@@ -112,9 +162,21 @@ def _variables_path(path: str) -> bool:
 
 
 RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
-"""Files ansible reads before a run (as build.RUN_FILES): one changed other than as a variables
-file keeps every answer from being taken, though the new side's reading may not name it (a
-``vars_files`` entry each host names from its values is read host by host)."""
+"""What a change to may change the run before anything runs: playbooks, task files, variables,
+inventories, ansible.cfg (a template, a script, a Python plugin runs only in the run). One
+changed other than as a variables file keeps every answer of the plays reading it from being
+taken, though the new side's reading may not name it (a ``vars_files`` entry each host names
+from its values is read host by host)."""
+
+
+def may_change_the_run(path: str) -> bool:
+    """Whether a changed file can change what the plan says: one ansible reads as YAML, JSON or
+    an inventory (a file without a suffix in an inventory's group_vars/host_vars, or an ini one)."""
+    name = os.path.basename(path)
+    return name.endswith(RUN_FILES) or ("." not in name and any(part in ("group_vars", "host_vars", "inventory",
+                                                                          "inventories") for part in
+                                                                 path.split(os.sep)))
+
 
 FOLLOWS_THE_RUN = frozenset({"hostvars", "vars", "play_hosts", " per-host", "lookup", "query", "q"})
 """Names whose value is not the files' alone: other hosts' variables as the run leaves them, the
@@ -185,12 +247,7 @@ def _loads_alike(view: PlaybookView, names: set[str]) -> bool:
 def _reads(play: Any, root: str) -> set[str]:
     """The files resolving ``play`` read, relative to the side's ``root``."""
     real = os.path.realpath(root)
-    found = set()
-    for file in play.reads:
-        path = os.path.realpath(file)
-        if path.startswith(real + os.sep):
-            found.add(os.path.relpath(path, real))
-    return found
+    return {relative for file in play.reads if (relative := _in(file, real)) is not None}
 
 
 def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str]], bool]:
