@@ -94,7 +94,8 @@ def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chos
             if names is not None else None
         if pairs is not None:
             log = new_views[path].plan.outcome_log = OutcomeLog()  # type: ignore[union-attr]
-            replays[path] = OutcomeReplay(log, pairs, outcomes_alike(names or set(), new_views[path].plan))
+            replays[path] = OutcomeReplay(log, pairs.pairs, outcomes_alike(names or set(), new_views[path].plan,
+                                                                           pairs.before_any_change))
     for one, views in ((new, new_views), (old, old_views)):
         with inside(one.root):
             for path in chosen:

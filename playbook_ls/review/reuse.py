@@ -29,7 +29,7 @@ order as the new side's did; the rule says no input it makes differs, so it neve
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.host_reading import per_host_vars_files
 from engine.templating.read_names import READS_ALL
@@ -178,17 +178,33 @@ def may_change_the_run(path: str) -> bool:
                                                                  path.split(os.sep)))
 
 
+_READ_THROUGH_FILES = frozenset({"lookup", "query", "q"})
+"""A lookup reads files (the revision's, which may differ) whoever calls it."""
+
 FOLLOWS_THE_RUN = frozenset({"hostvars", "vars", "play_hosts", " per-host", "lookup", "query", "q"})
 """Names whose value is not the files' alone: other hosts' variables as the run leaves them, the
 play's host lists less the hosts failed by then, a name an earlier task set, what a lookup
 reads; every ``ansible_`` name too (facts, the play's lists, the run's settings)."""
 
 
+class Paired(NamedTuple):
+    pairs: dict[int, int]
+    """Each task of the old side's plan (by id) paired with the task at its place in the new side's."""
+    before_any_change: frozenset[int]
+    """The old side's paired tasks that run before anything differs (see :func:`paired_tasks`)."""
+
+
 def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, changed: set[str],
-                 inventory: list[str], roots: tuple[str, str]) -> dict[int, int] | None:
+                 inventory: list[str], roots: tuple[str, str]) -> Paired | None:
     """With an inventory: each task of the old side's plan (by id) paired with the task at its
     place in the new side's, in each play whose reading is the same on both sides; None when no
     task can be paired. ``roots``: the old and the new side's directories.
+
+    When the change sets no variable differently (it changes plays, tasks or roles), the plays
+    before the first one whose reading differs run alike on both sides, host by host: the same
+    plays with the same values after the same earlier plays. Their tasks' answers then differ
+    only where they read the revision's directory or a file through a lookup, whatever else they
+    read (facts, other hosts' variables, what earlier tasks set): ``before_any_change``.
 
     A play's reading is the same when it read none of the changed files but as variables (its
     tasks, roles and the conditions and keywords on their way are then written alike), its tasks
@@ -222,16 +238,20 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
     if READS_ALL in names_set_in(tasks):
         return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
     pairs: dict[int, int] = {}
+    before: set[int] = set()
+    alike_so_far = all(name.startswith(_STRUCTURE) for name in names)
     for old_play, new_play in zip(old.plays, new.plays, strict=True):
-        if old_play.key != new_play.key or any(_reads(play.play, root) & structure for play, root in
-                                               ((old_play, roots[0]), (new_play, roots[1]))):
-            continue
         old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
-        if len(old_tasks) != len(new_tasks) or any(old.keys.get(id(before)) != new.keys.get(id(after))
-                                                   for before, after in zip(old_tasks, new_tasks, strict=True)):
+        if old_play.key != new_play.key or any(_reads(play.play, root) & structure for play, root in
+                                               ((old_play, roots[0]), (new_play, roots[1]))) or \
+                len(old_tasks) != len(new_tasks) or any(old.keys.get(id(one)) != new.keys.get(id(other))
+                                                        for one, other in zip(old_tasks, new_tasks, strict=True)):
+            alike_so_far = False  # this play may run otherwise: so may every later one
             continue
         pairs.update(zip(map(id, old_tasks), map(id, new_tasks), strict=True))
-    return pairs or None
+        if alike_so_far:
+            before.update(map(id, old_tasks))
+    return Paired(pairs, frozenset(before)) if pairs else None
 
 
 _SETTINGS = (".cfg", ".toml")
@@ -250,13 +270,15 @@ def _reads(play: Any, root: str) -> set[str]:
     return {relative for file in play.reads if (relative := _in(file, real)) is not None}
 
 
-def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str]], bool]:
+def outcomes_alike(names: set[str], logged: Any,
+                   before_any_change: frozenset[int] = frozenset()) -> Callable[[Any, frozenset[str], int], bool]:
     """Whether a task's answer on the new side (whose plan is ``logged``), which read ``read``, is
-    the old side's (in its plan ``plan``): none of
+    the old side's task's (by id, in its plan ``plan``): none of
     those names is one the change sets differently, names the revision's directory or follows
     the run (:data:`FOLLOWS_THE_RUN`), and neither side has cached facts or a task that sets one
     of them (or sets names not told): the new side's tasks, those its includes loaded too, are all
-    known once it is planned, the old side's up to the task."""
+    known once it is planned, the old side's up to the task. For a task ``before_any_change``
+    (:func:`paired_tasks`), none of them names the revision's directory or reads through a lookup."""
     from engine.flow.outcome_log import names_set_in
     from engine.variables.play_order import play_order
 
@@ -273,8 +295,12 @@ def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str
             found = kept[id(plan)] = (size, names_set_in(tasks))
         return found[1]
 
-    def usable(plan: Any, read: frozenset[str]) -> bool:
+    def usable(plan: Any, read: frozenset[str], task: int) -> bool:
         if getattr(plan, "facts", None) or getattr(logged, "facts", None):
+            return False
+        if task in before_any_change:  # a computed name (hostvars[...][...]) reads what is alike too
+            return not read & (ROOTED_NAMES | _READ_THROUGH_FILES)
+        if READS_ALL in read:
             return False
         if read & refused or any(name.startswith("ansible_") for name in read):
             return False

@@ -175,3 +175,52 @@ def _spy_answers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
 
     monkeypatch.setattr(outcome_log.OutcomeReplay, "answer", spied)
     return answers
+
+
+PREFIX_PLAYBOOK = """\
+- name: early
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: early by another host
+      debug: msg=early
+      when: hostvars['w1']['level'] == 'high'
+    - name: early by weight
+      debug: msg=early
+      when: weight | default(0) | int > 5
+- name: changing
+  hosts: all
+  gather_facts: false
+  roles: [late]
+- name: after
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: after by another host
+      debug: msg=after
+      when: hostvars['w1']['marked'] | default('no') == 'yes'
+    - name: after by weight
+      debug: msg=after
+      when: weight | default(0) | int > 5
+"""
+
+
+def test_the_plays_before_the_first_changed_one_are_taken_whatever_they_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change of structure alone: the plays before the first play it reaches run alike on
+    both sides, other hosts' variables included; after it, only what no run can have changed."""
+    for side in SIDES:
+        write_tree(tmp_path / side, {"hosts.ini": INVENTORY, "group_vars/web.yml": "level: high\n",
+                                     "group_vars/db.yml": "level: low\n", "site.yml": PREFIX_PLAYBOOK,
+                                     "roles/late/tasks/main.yml": "- name: mark\n  set_fact:\n"
+                                                                  "    marked: 'no'\n  when: level == 'high'\n"})
+    target = tmp_path / "new" / "roles/late/tasks/main.yml"
+    target.write_text(target.read_text().replace("'no'", "'yes'"))
+    answers = _spy_answers(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert {name for name, taken in answers if taken} == {"early by another host", "early by weight",
+                                                          "after by weight"}
+    assert {name for name, taken in answers if not taken} == {"late : mark", "after by another host"}
+    assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)
+    assert '"after by another host"' in with_sharing  # the change shows where the run shows it
