@@ -90,7 +90,7 @@ def reusable(view: PlaybookView, names: set[str], changed: set[str]) -> bool:
         return False
     if any(_STRUCTURE + path in names for path in view.reads & changed):
         return False
-    return not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
+    return _loads_alike(view, names)
 
 
 def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, SourceCache]) -> Any:
