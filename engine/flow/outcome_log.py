@@ -46,12 +46,12 @@ class OutcomeLog:
 
 class OutcomeReplay:
     """The answers of ``log`` (another plan's) for this plan's tasks: ``pairs`` maps a task of
-    this plan (by id) to the task of the logged plan at its place; ``usable(plan, read)`` says
-    whether none of the names ``read`` may have other values in this plan than in the logged one
-    (a reading of :data:`READS_ALL` is never taken)."""
+    this plan (by id) to the task of the logged plan at its place; ``usable(plan, read, task)``
+    says whether none of the names ``read`` (:data:`READS_ALL` among them when a name read was
+    computed) may have other values at this plan's task (by id) than at the logged one."""
 
     def __init__(self, log: OutcomeLog, pairs: Mapping[int, int],
-                 usable: Callable[[Plan, frozenset[str]], bool]) -> None:
+                 usable: Callable[[Plan, frozenset[str], int], bool]) -> None:
         self.log, self.pairs, self.usable = log, pairs, usable
         self.taken = 0
 
@@ -60,7 +60,7 @@ class OutcomeReplay:
         if other is None:
             return None
         for logged, read, outcomes in self.log.answers.get(other, ()):
-            if logged == question and READS_ALL not in read and self.usable(plan, read):
+            if logged == question and self.usable(plan, read, id(task)):
                 self.taken += 1
                 return dict(outcomes)
         return None

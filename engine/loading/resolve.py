@@ -196,6 +196,8 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         key = self._share_key(path, position[-1][1], outer, outer_vars) if shared_plays is not None else None
         if key is not None:
             shared = shared_plays.get(key)
+            if shared is None and self.sources.partner_plays is not None:
+                shared = self.sources.partner_plays.get(key, position)
             if shared is not None and self._take_over(shared):
                 return used_again(shared, position, frozenset(shared.reads).union(real for real, _ in position))
         first_problem = len(self.problems)
@@ -206,7 +208,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
             play.position = position
             play.reads = frozenset(read).union(real for real, _index in position)
             play.problems = self.problems[first_problem:]
-            if key is not None and self.plugins is not None and len(position) > 1:  # a playbook's own: not shared
+            if key is not None and self.plugins is not None and (len(position) > 1 or shared_plays.every_play):
                 shared_plays.put(key, SharedPlay(play, tuple(read), tuple(play.problems),
                                                  tuple(self.plugins.module_paths), tuple(self.plugins.action_paths),
                                                  self.entries - entries, self.roles.uses - uses,

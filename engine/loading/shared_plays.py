@@ -14,7 +14,9 @@ collections and plugin directories seen at that point and the requirements files
 role's hint would name. Import levels that set nothing are inert: the tasks of a shared play
 keep the chain of the first playbook that resolved it, whose keyword-less import frames differ
 from another's only in their label and span. Only imported plays are kept (a playbook's own
-are resolved with it), the latest few hundred.
+are resolved with it), the latest few hundred; ``playbook-ls diff`` keeps every play of the new
+revision, which the old revision's resolvers take where nothing they read differs
+(:class:`PartnerPlays`).
 
 What resolving the play did to the resolver is replayed on every later use: the problems met,
 the files read (recorded by every enclosing ``SourceCache.tracking``), the variable names its
@@ -26,6 +28,8 @@ Kept by :func:`engine.parsing.source.files_state`: any change of the files start
 from __future__ import annotations
 
 import copy
+import re
+from collections.abc import Callable
 
 from engine.parsing.source import files_state
 from engine.records import NamedTuple
@@ -55,9 +59,12 @@ class SharedPlay(NamedTuple):  # no dataclasses: a listing imports nothing it do
 class SharedPlays:
     """One command's shared resolutions, for the resolvers reading one :class:`SourceCache`."""
 
-    def __init__(self, limit: int = 512) -> None:
+    def __init__(self, limit: int = 512, every_play: bool = False) -> None:
         self._plays: dict[tuple[Any, ...], SharedPlay] = {}
         self.limit = limit
+        self.every_play = every_play
+        """Keep a playbook's own plays too: another revision's resolver may take them
+        (:class:`PartnerPlays`)."""
         """The plays kept (the latest): each keeps its tasks alive while a command moves on."""
         self._state = files_state()
         self.hits = 0
@@ -76,6 +83,45 @@ class SharedPlays:
             self._plays[key] = shared
             if len(self._plays) > self.limit:
                 del self._plays[next(iter(self._plays))]
+
+
+class PartnerPlays:
+    """The plays another tree's resolvers resolved (``playbook-ls diff``: the new revision's),
+    for a resolver reading this tree (the old revision) to take instead of resolving them again.
+
+    The keys of ``plays`` name the other tree's directory where this tree's name this one; a play
+    is taken when its key, with the directories swapped, is there, and ``usable`` says that none
+    of the files it read and none of the variables its templates read differ between the trees.
+    Its tasks keep the other tree's file names (a reader tells them by ``there``); the files it
+    read and the plugin directories its roles added are given in this tree."""
+
+    def __init__(self, plays: SharedPlays, here: tuple[str, ...], there: tuple[str, ...],
+                 usable: Callable[[SharedPlay, tuple[tuple[str, int], ...]], bool]) -> None:
+        self._plays = dict(plays._plays)  # as they are now: the other tree's files stay as read
+        self.here, self.there, self.usable = here, there, usable
+        self.taken = 0
+
+    def get(self, key: tuple[Any, ...], position: tuple[tuple[str, int], ...]) -> SharedPlay | None:
+        found = self._plays.get(_swapped(key, self.here, self.there))
+        if found is None or not self.usable(found, position):
+            return None
+        self.taken += 1
+        return found._replace(reads=_swapped(found.reads, self.there, self.here),
+                              module_paths=_swapped(found.module_paths, self.there, self.here),
+                              action_paths=_swapped(found.action_paths, self.there, self.here))
+
+
+def _swapped(value: Any, roots: tuple[str, ...], others: tuple[str, ...]) -> Any:
+    """``value`` (strings in nested tuples) with each directory of ``roots`` written as the one
+    at its place in ``others``, where it stands as a whole path component."""
+    if isinstance(value, str):
+        for root, other in zip(roots, others, strict=True):
+            if root in value:
+                value = re.sub(re.escape(root) + r"(?![\w.-])", lambda _match, other=other: other, value)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_swapped(item, roots, others) for item in value)
+    return value
 
 
 def frames_key(outer: tuple[Frame, ...]) -> tuple[Any, ...]:

@@ -126,6 +126,9 @@ class SourceCache:
         self.shared_plays: Any = None
         """An :class:`engine.loading.shared_plays.SharedPlays` when a command resolves many
         playbooks of one tree with this cache: a play imported by several is resolved once."""
+        self.partner_plays: Any = None
+        """An :class:`engine.loading.shared_plays.PartnerPlays`: plays another revision of the
+        tree resolved, taken where they cannot differ (``playbook-ls diff``)."""
 
     @contextmanager
     def tracking(self) -> Iterator[list[str]]:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
+from playbook_ls.review.reuse import may_change_the_run, partner_plays
 from playbook_ls.review.revisions import Side, changed_files, side
 from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, read_playbook
 
@@ -28,12 +29,16 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
     directory = directory or os.getcwd()
     with side(old_spec, directory) as old, side(new_spec, directory, like=old) as new:
         changed = set(changed_files(old, new))
-        caches = {one.root: _side_cache() for one in (old, new)}  # finding the playbooks parses what is read
+        # finding the playbooks parses what is read; without an inventory, the new side's plays are kept for the
+        # old side to take where they cannot differ (with one, their plan reads each side's values)
+        caches = {one.root: _side_cache(every_play=one is new and reuse and not options.inventory)
+                  for one in (old, new)}
         wanted = [os.path.relpath(os.path.join(directory, path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
             wanted = _entry_points(new, _playbooks_of_both(old, new, changed, caches), caches[new.root])
-        new_views = _read(new, wanted, options, caches[new.root])
+        described: dict = {}  # the tasks' views, kept across the sides: the old side takes plays from the new
+        new_views = _read(new, wanted, options, caches[new.root], described)
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
         gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
@@ -47,7 +52,10 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         if taken is not None:
             taken += [path for path in again if path in same]
         old_views = {path: new_views[path] for path in again if path in same}
-        old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root]))
+        if caches[new.root].shared_plays.every_play:
+            caches[old.root].partner_plays = partner_plays(old, new, changed, caches)
+        old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root],
+                               described, new.root))
         chosen = [path for path in wanted if path in old_views and
                   (playbooks or inventory_changed or _reaches(old_views[path], new_views[path], changed))]
         outcomes = _outcomes(old, new, changed, options, chosen, old_views, new_views, caches, reuse) \
@@ -81,11 +89,13 @@ def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chos
     found: dict[tuple[str, str], Any] = {}
     replays = {}
     for path in chosen:
-        pairs = paired_tasks(old_views[path], new_views[path], names, changed, list(options.inventory)) \
+        pairs = paired_tasks(old_views[path], new_views[path], names, changed, list(options.inventory),
+                             (old.root, new.root)) \
             if names is not None else None
         if pairs is not None:
             log = new_views[path].plan.outcome_log = OutcomeLog()  # type: ignore[union-attr]
-            replays[path] = OutcomeReplay(log, pairs, outcomes_alike(names or set(), new_views[path].plan))
+            replays[path] = OutcomeReplay(log, pairs.pairs, outcomes_alike(names or set(), new_views[path].plan,
+                                                                           pairs.before_any_change))
     for one, views in ((new, new_views), (old, old_views)):
         with inside(one.root):
             for path in chosen:
@@ -143,36 +153,25 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
         review.values = compare_values(found[0], found[1], pairs, new_tasks)
 
 
-def _side_cache() -> SourceCache:
+def _side_cache(every_play: bool = False) -> SourceCache:
     from engine.loading.shared_plays import SharedPlays
     from engine.parsing.source import SourceCache
 
     cache = SourceCache()
-    cache.shared_plays = SharedPlays()  # entry playbooks import the same plays: each is resolved once
+    cache.shared_plays = SharedPlays(every_play=every_play)  # entry playbooks import the same plays: each resolved once
     return cache
 
 
-def _read(one: Side, paths: list[str], options: RunOptions, cache: SourceCache) -> dict[str, PlaybookView]:
+def _read(one: Side, paths: list[str], options: RunOptions, cache: SourceCache, seen: dict,
+          partner: str | None = None) -> dict[str, PlaybookView]:
+    """The views of ``paths`` on side ``one``; ``seen``: the views of tasks described before
+    (:func:`playbook_ls.review.sides.read_playbook`); ``partner``: the root of the side whose plays
+    its resolutions take (their tasks are named relative to it)."""
     from engine.parsing.source import files_changed
 
     files_changed()  # the other side's files stand at the same paths: nothing read from them is kept
-    seen: dict = {}
     with inside(one.root):
-        return {path: read_playbook(one.root, path, options, cache, seen) for path in paths}
-
-
-RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
-"""What a change to may change the run before anything runs: playbooks, task files, variables,
-inventories, ansible.cfg (a template, a script, a Python plugin runs only in the run)."""
-
-
-def may_change_the_run(path: str) -> bool:
-    """Whether a changed file can change what the plan says: one ansible reads as YAML, JSON or
-    an inventory (a file without a suffix in an inventory's group_vars/host_vars, or an ini one)."""
-    name = os.path.basename(path)
-    return name.endswith(RUN_FILES) or ("." not in name and any(part in ("group_vars", "host_vars", "inventory",
-                                                                          "inventories") for part in
-                                                                 path.split(os.sep)))
+        return {path: read_playbook(one.root, path, options, cache, seen, partner) for path in paths}
 
 
 def _reaches(old: PlaybookView, new: PlaybookView, changed: set[str]) -> bool:

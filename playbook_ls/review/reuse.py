@@ -29,8 +29,9 @@ order as the new side's did; the rule says no input it makes differs, so it neve
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.flow.host_reading import per_host_vars_files
 from engine.templating.read_names import READS_ALL
 
 if TYPE_CHECKING:
@@ -89,7 +90,57 @@ def reusable(view: PlaybookView, names: set[str], changed: set[str]) -> bool:
         return False
     if any(_STRUCTURE + path in names for path in view.reads & changed):
         return False
-    return not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
+    return _loads_alike(view, names)
+
+
+def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, SourceCache]) -> Any:
+    """The new side's plays for the old side's resolvers to take (an
+    :class:`engine.loading.shared_plays.PartnerPlays`), or None when the change removes a file a
+    play's resolution may have looked for, or adds or removes a plugin.
+
+    A play resolves alike on both sides when the files that lead to it (the playbooks of its
+    place) are unchanged, every changed file it read is a variables file none of whose differing
+    names its templates read, and it read no name that names the revision's directory: up to the
+    first input that differs, the old side's resolution would read the same files in the same
+    order, and none differs. Its key (engine.loading.shared_plays) holds the rest of its context:
+    the import levels above it, the variables they pass, the settings, the plugin directories."""
+    from engine.loading.shared_plays import PartnerPlays
+
+    kept = {path for path in changed if all(os.path.lexists(os.path.join(one.root, path)) for one in (old, new))}
+    # a file only the new side has was read by every resolution there that looked for it (the
+    # loader reads what it finds); one only the old side has may have been looked for in vain,
+    # which is not recorded; a plugin is found without being read
+    removed = {path for path in changed - kept if os.path.lexists(os.path.join(old.root, path))}
+    if any(may_change_the_run(path) for path in removed) or any(path.endswith(".py") for path in changed - kept):
+        return None
+    if any(path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
+           for path in changed):
+        return None  # the settings, or a host's variables, which the resolvers read as no play's file
+    names = names_set_differently(old, new, kept, caches)
+    store = caches[new.root].shared_plays
+    if names is None or store is None:
+        return None
+    here, there = ((os.path.realpath(one.root), os.path.abspath(one.root)) for one in (old, new))
+
+    def usable(shared: Any, position: tuple[tuple[str, int], ...]) -> bool:
+        if READS_ALL in shared.names or shared.names & ROOTED_NAMES or shared.names & names:
+            return False
+        if any(_in(real, here[0]) in changed for real, _index in position):
+            return False  # a playbook on its way changed (the play itself, or an import's keywords)
+        for file in shared.reads:
+            relative = _in(file, there[0])
+            if relative in changed and (relative not in kept or not _variables_path(relative)
+                                        or _STRUCTURE + relative in names):
+                return False
+        return True
+
+    return PartnerPlays(store, here, there, usable)
+
+
+def _in(file: str, root: str) -> str | None:
+    """``file`` relative to ``root`` through its symlinks, None outside it."""
+    real = os.path.realpath(file)
+    return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
 def same_value(before: Any, after: Any) -> bool:
@@ -111,9 +162,24 @@ def _variables_path(path: str) -> bool:
 
 
 RUN_FILES = (".yml", ".yaml", ".json", ".ini", ".cfg", ".toml")
-"""Files ansible reads before a run (as build.RUN_FILES): one changed other than as a variables
-file keeps every answer from being taken, though the new side's reading may not name it (a
-``vars_files`` entry each host names from its values is read host by host)."""
+"""What a change to may change the run before anything runs: playbooks, task files, variables,
+inventories, ansible.cfg (a template, a script, a Python plugin runs only in the run). One
+changed other than as a variables file keeps every answer of the plays reading it from being
+taken, though the new side's reading may not name it (a ``vars_files`` entry each host names
+from its values is read host by host)."""
+
+
+def may_change_the_run(path: str) -> bool:
+    """Whether a changed file can change what the plan says: one ansible reads as YAML, JSON or
+    an inventory (a file without a suffix in an inventory's group_vars/host_vars, or an ini one)."""
+    name = os.path.basename(path)
+    return name.endswith(RUN_FILES) or ("." not in name and any(part in ("group_vars", "host_vars", "inventory",
+                                                                          "inventories") for part in
+                                                                 path.split(os.sep)))
+
+
+_READ_THROUGH_FILES = frozenset({"lookup", "query", "q"})
+"""A lookup reads files (the revision's, which may differ) whoever calls it."""
 
 FOLLOWS_THE_RUN = frozenset({"hostvars", "vars", "play_hosts", " per-host", "lookup", "query", "q"})
 """Names whose value is not the files' alone: other hosts' variables as the run leaves them, the
@@ -121,22 +187,49 @@ play's host lists less the hosts failed by then, a name an earlier task set, wha
 reads; every ``ansible_`` name too (facts, the play's lists, the run's settings)."""
 
 
+class Paired(NamedTuple):
+    pairs: dict[int, int]
+    """Each task of the old side's plan (by id) paired with the task at its place in the new side's."""
+    before_any_change: frozenset[int]
+    """The old side's paired tasks that run before anything differs (see :func:`paired_tasks`)."""
+
+
 def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, changed: set[str],
-                 inventory: list[str]) -> dict[int, int] | None:
+                 inventory: list[str], roots: tuple[str, str]) -> Paired | None:
     """With an inventory: each task of the old side's plan (by id) paired with the task at its
-    place in the new side's, when the two plans are one plan read with other values (the old
-    reading would be the new one without an inventory, :func:`reusable`, and no inventory source
-    changed but its variables files); None when they may differ otherwise. Both sides then ask
-    each task the same questions, host by host, and an answer that read none of the names the
-    change sets differently is the same (:func:`outcomes_alike`)."""
-    if names is None or old.plan is None or not reusable(new, names, changed) or old.problem is not None:
+    place in the new side's, in each play whose reading is the same on both sides; None when no
+    task can be paired. ``roots``: the old and the new side's directories.
+
+    When the change sets no variable differently (it changes plays, tasks or roles), the plays
+    before the first one whose reading differs run alike on both sides, host by host: the same
+    plays with the same values after the same earlier plays. Their tasks' answers then differ
+    only where they read the revision's directory or a file through a lookup, whatever else they
+    read (facts, other hosts' variables, what earlier tasks set): ``before_any_change``.
+
+    A play's reading is the same when it read none of the changed files but as variables (its
+    tasks, roles and the conditions and keywords on their way are then written alike), its tasks
+    are keyed alike, and no template the reading of either side made read a name the change sets
+    differently. Both sides then ask a paired task the same questions, host by host, and an answer
+    that read none of the names the change sets differently nor any the run sets is the same
+    (:func:`outcomes_alike`): what a changed play does before it (the facts its tasks set, the
+    hosts it fails) reaches a later play's task only through those names and the hosts asked.
+    No task is paired when a changed file may be more than a play reads: inside the inventory
+    (its hosts and groups), a setting, a file named by each host's values (``vars_files``
+    templated), or when an include_vars, add_host or group_by sets names not told."""
+    if names is None or old.plan is None or new.plan is None or old.problem is not None:
         return None
+    if not all(_loads_alike(view, names) for view in (old, new)):
+        return None
+    structure = {path for path in changed if _STRUCTURE + path in names}
     for path in changed:
         inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
         if inside and not _variables_path(path):
             return None  # the inventory's own hosts and groups changed
-        if _STRUCTURE + path in names and (path.endswith(RUN_FILES) or "." not in os.path.basename(path)):
-            return None  # a file read as more than variables, or whose name a host's values give (vars_files)
+    if any(path.endswith(_SETTINGS) or "." not in os.path.basename(path) for path in structure):
+        return None  # a setting changes how every play is read and run
+    if any(path.endswith(RUN_FILES) for path in structure) and \
+            any(per_host_vars_files(play) for view in (old, new) for play in view.plan.plays):
+        return None  # a file each host names may be the changed one, read by no play as it loads
     if len(old.plays) != len(new.plays):
         return None
     from engine.flow.outcome_log import names_set_in
@@ -145,24 +238,47 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
     if READS_ALL in names_set_in(tasks):
         return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
     pairs: dict[int, int] = {}
+    before: set[int] = set()
+    alike_so_far = all(name.startswith(_STRUCTURE) for name in names)
     for old_play, new_play in zip(old.plays, new.plays, strict=True):
         old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
-        if len(old_tasks) != len(new_tasks):
-            return None
-        for old_task, new_task in zip(old_tasks, new_tasks, strict=True):
-            if old.keys.get(id(old_task)) != new.keys.get(id(new_task)):
-                return None
-            pairs[id(old_task)] = id(new_task)
-    return pairs
+        if old_play.key != new_play.key or any(_reads(play.play, root) & structure for play, root in
+                                               ((old_play, roots[0]), (new_play, roots[1]))) or \
+                len(old_tasks) != len(new_tasks) or any(old.keys.get(id(one)) != new.keys.get(id(other))
+                                                        for one, other in zip(old_tasks, new_tasks, strict=True)):
+            alike_so_far = False  # this play may run otherwise: so may every later one
+            continue
+        pairs.update(zip(map(id, old_tasks), map(id, new_tasks), strict=True))
+        if alike_so_far:
+            before.update(map(id, old_tasks))
+    return Paired(pairs, frozenset(before)) if pairs else None
 
 
-def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str]], bool]:
+_SETTINGS = (".cfg", ".toml")
+"""Files of settings (ansible.cfg and the like) rather than of plays or variables."""
+
+
+def _loads_alike(view: PlaybookView, names: set[str]) -> bool:
+    """Whether no template ``view``'s reading made read a name set differently by the change or
+    naming the revision's directory, and all its names could be told."""
+    return view.names is not None and not (view.names & names or view.names & ROOTED_NAMES or READS_ALL in view.names)
+
+
+def _reads(play: Any, root: str) -> set[str]:
+    """The files resolving ``play`` read, relative to the side's ``root``."""
+    real = os.path.realpath(root)
+    return {relative for file in play.reads if (relative := _in(file, real)) is not None}
+
+
+def outcomes_alike(names: set[str], logged: Any,
+                   before_any_change: frozenset[int] = frozenset()) -> Callable[[Any, frozenset[str], int], bool]:
     """Whether a task's answer on the new side (whose plan is ``logged``), which read ``read``, is
-    the old side's (in its plan ``plan``): none of
+    the old side's task's (by id, in its plan ``plan``): none of
     those names is one the change sets differently, names the revision's directory or follows
     the run (:data:`FOLLOWS_THE_RUN`), and neither side has cached facts or a task that sets one
     of them (or sets names not told): the new side's tasks, those its includes loaded too, are all
-    known once it is planned, the old side's up to the task."""
+    known once it is planned, the old side's up to the task. For a task ``before_any_change``
+    (:func:`paired_tasks`), none of them names the revision's directory or reads through a lookup."""
     from engine.flow.outcome_log import names_set_in
     from engine.variables.play_order import play_order
 
@@ -179,8 +295,12 @@ def outcomes_alike(names: set[str], logged: Any) -> Callable[[Any, frozenset[str
             found = kept[id(plan)] = (size, names_set_in(tasks))
         return found[1]
 
-    def usable(plan: Any, read: frozenset[str]) -> bool:
+    def usable(plan: Any, read: frozenset[str], task: int) -> bool:
         if getattr(plan, "facts", None) or getattr(logged, "facts", None):
+            return False
+        if task in before_any_change:  # a computed name (hostvars[...][...]) reads what is alike too
+            return not read & (ROOTED_NAMES | _READ_THROUGH_FILES)
+        if READS_ALL in read:
             return False
         if read & refused or any(name.startswith("ansible_") for name in read):
             return False

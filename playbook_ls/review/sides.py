@@ -101,12 +101,13 @@ def inside(root: str) -> Iterator[None]:
 
 
 def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
-                  seen: dict[int, list[Any]] | None = None) -> PlaybookView:
+                  seen: dict[int, list[Any]] | None = None, partner: str | None = None) -> PlaybookView:
     """``path`` (relative to ``root``) of the side at ``root``, planned with ``options``: its
     plays and tasks, and the files it reads. The working directory must be ``root``. ``seen``
     keeps the views of tasks read before on the same side: a play shared by several playbooks
     (:mod:`engine.loading.shared_plays`) is described once, and only when its views are first
-    asked for (:attr:`PlayView.tasks`)."""
+    asked for (:attr:`PlayView.tasks`). ``partner``: the root of the other side, whose plays the
+    resolution may take (their tasks' files and names are told relative to it)."""
     from dataclasses import replace
 
     from engine.flow.plan import PlanError, make_plan
@@ -119,13 +120,15 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         view.problem = "the playbook is not in this revision"
         return view
     real_root, given_root = os.path.realpath(root), os.path.abspath(root)
+    roots = (real_root, given_root) if partner is None else \
+        (real_root, given_root, os.path.realpath(partner), os.path.abspath(partner))
     seen = {} if seen is None else seen
     with cache.tracking() as read, names_recorded() as names:
         try:
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
             # where it stops, relative to the revision: the same problem reads the same on both sides
-            view.problem = _named_in(str(exc), real_root, given_root)
+            view.problem = _named_in(str(exc), *roots)
             plan = None
     view.names = frozenset(names)
     state = files_state()
@@ -150,7 +153,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         for task in play.all_tasks():  # its tasks in execution order, then its handlers
             known = seen.get(id(task))
             if known is None or known[0] is not task:
-                known = seen[id(task)] = [task, _named_in(task.display_name(), real_root, given_root), None]
+                known = seen[id(task)] = [task, _named_in(task.display_name(), *roots), None]
             alike = (key, known[1], task.action)
             counts[alike] = counts.get(alike, 0) + 1
             task_key: TaskKey = (key, known[1], task.action, counts[alike])
@@ -158,21 +161,22 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             keyed.append((known, task_key))
         handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
         view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", None, handlers, play,
-                                   plan_play, partial(_task_views, keyed, real_root, given_root)))
+                                   plan_play, partial(_task_views, keyed, roots)))
     return view
 
 
-def _task_views(keyed: list[tuple[list[Any], TaskKey]], real_root: str, given_root: str) -> list[TaskView]:
+def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) -> list[TaskView]:
     """The views of a play's tasks (``keyed``: each task's entry in the side's ``seen``, and its
-    key), each task described once per side, in the side's directory (the tasks' file names may be
-    relative to it), which must still be there."""
+    key), each task described once per side, in the side's directory (``roots``: its real and
+    given path, then the other side's whose plays it took; the tasks' file names may be relative
+    to it), which must still be there."""
     from dataclasses import replace
 
     views = []
-    with inside(given_root):
+    with inside(roots[1]):
         for known, task_key in keyed:
             if known[2] is None:
-                known[2] = task_view(("", "", "", 0), known[0], real_root, given_root)
+                known[2] = task_view(("", "", "", 0), known[0], *roots)
             views.append(replace(known[2], key=task_key))
     return views
 
@@ -185,13 +189,15 @@ def _named_in(name: str, *roots: str) -> str:
     return name
 
 
-def task_view(key: TaskKey, task: Task, root: str, given_root: str | None = None) -> TaskView:
+def task_view(key: TaskKey, task: Task, root: str, *other_roots: str) -> TaskView:
+    """``task``'s view on the side at ``root``; ``other_roots``: the side's given path, then the
+    real and given paths of the side whose plays it took."""
     from engine.flow.notify import notifications
     from engine.parsing.source import files_state
 
     span = task.span
-    file = _relative(span.file, root, files_state()) if span is not None and span.file else None
-    return TaskView(key=key, name=_named_in(task.display_name(), root, given_root or root), action=task.action,
+    file = _relative(span.file, (root, *other_roots[1::2]), files_state()) if span is not None and span.file else None
+    return TaskView(key=key, name=_named_in(task.display_name(), root, *other_roots), action=task.action,
                     file=file,
                     line=span.line + 1 if span is not None else None,
                     tags=tuple(sorted({str(tag) for tag in task.tag_set()})),
@@ -201,10 +207,12 @@ def task_view(key: TaskKey, task: Task, root: str, given_root: str | None = None
 
 
 @lru_cache(maxsize=4096)
-def _relative(file: str, root: str, state: int) -> str:
-    """``file`` relative to ``root``, through its symlinks (asked for each task of the file),
-    while the files are in ``state`` (:func:`engine.parsing.source.files_state`)."""
-    return os.path.relpath(os.path.realpath(file), root)
+def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
+    """``file`` relative to the first of ``roots`` (real paths) that holds it, else to the first,
+    through its symlinks (asked for each task of the file), while the files are in ``state``
+    (:func:`engine.parsing.source.files_state`)."""
+    real = os.path.realpath(file)
+    return os.path.relpath(real, next((root for root in roots if real.startswith(root + os.sep)), roots[0]))
 
 
 @lru_cache(maxsize=8192)

@@ -102,6 +102,69 @@ def test_an_answer_is_taken_only_when_nothing_it_read_differs(
         _project(tmp_path / side)
     target = tmp_path / "new" / path
     target.write_text(target.read_text().replace(old_text, new_text) if target.exists() else "extra: 1\n")
+    answers = _spy_answers(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    refused = {name for name, taken in answers if not taken}
+    # what a set_fact sets, other hosts' values, the play's lists: the run's
+    always = {"by remembered", "by another host", "by the play's hosts"}
+    assert refused == (set(not_taken) | always if answers else set())
+    assert bool(answers) == (set(not_taken) != set(CONDITIONED))
+    assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)
+
+
+# The same playbook with its settings in group_vars (no file named per host): a change to the
+# structure of one play leaves the other plays' answers to be taken.
+STATIC_PLAYBOOK = PLAYBOOK.replace('  vars_files: ["{{ settings_name }}.yml"]\n', "")
+SECOND_PLAY = ["heavy", "by level", "by remembered", "by another host", "by a setting", "by the play's hosts"]
+FIRST_PLAY = ["app : role task", "app : by the port", "remember"]
+
+
+def _static_project(root: Path) -> None:
+    _project(root)
+    write_tree(root, {"site.yml": STATIC_PLAYBOOK, "group_vars/all.yml": "setting: a\n"})
+
+
+@pytest.mark.parametrize(("change", "not_taken"), [
+    # a role's task file, read by the first play only: the second play's answers are taken
+    (("roles/app/tasks/main.yml", "app_mode == 'on'", "app_mode != 'on'"), FIRST_PLAY),
+    # a task's own vars in it change its outcome though its condition is written alike
+    (("roles/app/tasks/main.yml", "  when: app_port_note", "  vars:\n    app_port_note: 1\n  when: app_port_note"),
+     FIRST_PLAY),
+    # the first play now fails a host: the second play asks about other hosts, nothing of it is taken
+    (("roles/app/tasks/main.yml", "- name: by the port\n",
+      "- name: fail one\n  fail: msg=no\n  when: inventory_hostname == 'w2'\n- name: by the port\n"),
+     FIRST_PLAY + SECOND_PLAY),
+    # the first play now sets a fact a task of the second reads: that task's answer is not taken
+    (("roles/app/tasks/main.yml", "- name: by the port\n",
+      "- name: set weight\n  set_fact:\n    weight: 1\n- name: by the port\n"),
+     [*FIRST_PLAY, "heavy"]),
+    # the playbook itself, which every play reads: no task is paired
+    (("site.yml", "debug: msg=heavy", "debug: msg=heavier"), None),
+    # a setting: no task is paired
+    (("ansible.cfg", "", ""), None),
+])
+def test_a_play_reading_no_changed_structure_is_taken(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: tuple[str, str, str],
+        not_taken: list[str] | None) -> None:
+    path, old_text, new_text = change
+    for side in SIDES:
+        _static_project(tmp_path / side)
+        (tmp_path / side / "ansible.cfg").write_text("[defaults]\n")
+    target = tmp_path / "new" / path
+    target.write_text(target.read_text().replace(old_text, new_text) if old_text else "[defaults]\nforks = 3\n")
+    answers = _spy_answers(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    refused = {name for name, taken in answers if not taken}
+    always = {"by remembered", "by another host", "by the play's hosts"}
+    assert refused == (set() if not_taken is None else set(not_taken) | always)
+    assert bool(answers) == (not_taken is not None)
+    assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)
+
+
+def _spy_answers(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
+    """(task, whether its answer was taken) for each task the old side asks the replay about."""
     answers: list[tuple[str, bool]] = []
     original = outcome_log.OutcomeReplay.answer
 
@@ -111,11 +174,53 @@ def test_an_answer_is_taken_only_when_nothing_it_read_differs(
         return found
 
     monkeypatch.setattr(outcome_log.OutcomeReplay, "answer", spied)
+    return answers
+
+
+PREFIX_PLAYBOOK = """\
+- name: early
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: early by another host
+      debug: msg=early
+      when: hostvars['w1']['level'] == 'high'
+    - name: early by weight
+      debug: msg=early
+      when: weight | default(0) | int > 5
+- name: changing
+  hosts: all
+  gather_facts: false
+  roles: [late]
+- name: after
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: after by another host
+      debug: msg=after
+      when: hostvars['w1']['marked'] | default('no') == 'yes'
+    - name: after by weight
+      debug: msg=after
+      when: weight | default(0) | int > 5
+"""
+
+
+def test_the_plays_before_the_first_changed_one_are_taken_whatever_they_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A change of structure alone: the plays before the first play it reaches run alike on
+    both sides, other hosts' variables included; after it, only what no run can have changed."""
+    for side in SIDES:
+        write_tree(tmp_path / side, {"hosts.ini": INVENTORY, "group_vars/web.yml": "level: high\n",
+                                     "group_vars/db.yml": "level: low\n", "site.yml": PREFIX_PLAYBOOK,
+                                     "roles/late/tasks/main.yml": "- name: mark\n  set_fact:\n"
+                                                                  "    marked: 'no'\n  when: level == 'high'\n"})
+    target = tmp_path / "new" / "roles/late/tasks/main.yml"
+    target.write_text(target.read_text().replace("'no'", "'yes'"))
+    answers = _spy_answers(monkeypatch)
     monkeypatch.chdir(tmp_path / "new")
     with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
-    refused = {name for name, taken in answers if not taken}
-    # what a set_fact sets, other hosts' values, the play's lists: the run's
-    always = {"by remembered", "by another host", "by the play's hosts"}
-    assert refused == (set(not_taken) | always if answers else set())
-    assert bool(answers) == (set(not_taken) != set(CONDITIONED))
+    assert {name for name, taken in answers if taken} == {"early by another host", "early by weight",
+                                                          "after by weight"}
+    assert {name for name, taken in answers if not taken} == {"late : mark", "after by another host"}
     assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)
+    assert '"after by another host"' in with_sharing  # the change shows where the run shows it

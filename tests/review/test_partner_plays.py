@@ -1,0 +1,109 @@
+"""Without an inventory, the old side's resolvers take the new side's plays where nothing their
+resolution reads differs (engine.loading.shared_plays.PartnerPlays, playbook_ls.review.reuse.
+partner_plays): the review is the same as with every play of both sides resolved, and each kind
+of change keeps the plays it can reach from being taken."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from review_cases import SIDES, write_tree
+
+from engine.loading import shared_plays
+
+PROJECT = {
+    "ansible.cfg": "[defaults]\nroles_path = roles\n",
+    "site.yml": "- import_playbook: playbooks/app.yml\n- import_playbook: playbooks/db.yml\n  tags: [db]\n",
+    "other.yml": "- import_playbook: playbooks/db.yml\n- name: own\n  hosts: all\n  gather_facts: false\n  tasks:\n"
+                 "    - name: own\n      debug: msg=own\n",
+    "playbooks/app.yml": "- name: app\n  hosts: web\n  gather_facts: false\n  roles: [app]\n",
+    "playbooks/db.yml": "- name: db\n  hosts: db\n  gather_facts: false\n  roles: [db]\n"
+                        "- name: db again\n  hosts: db\n  gather_facts: false\n  tasks:\n"
+                        "    - import_tasks: ../roles/db/tasks/extra.yml\n",
+    "roles/app/tasks/main.yml": "- name: install app\n  debug: msg=app\n  tags: ['{{ app_tag }}']\n"
+                                "- import_tasks: more.yml\n",
+    "roles/app/tasks/more.yml": "- name: more app\n  debug: msg=more\n",
+    "roles/app/defaults/main.yml": "app_tag: deploy\napp_port: 80\n",
+    "roles/db/tasks/main.yml": "- name: install db\n  debug: msg=db\n  tags: ['{{ db_tag }}']\n",
+    "roles/db/tasks/extra.yml": "- name: extra db\n  debug: msg=extra\n",
+    "roles/db/defaults/main.yml": "db_tag: data\ndb_port: 5432\n",
+    "docs/notes.yml": "notes: []\n",
+}
+EVERY_PLAY = {"app", "db", "db again", "own"}
+"""The plays the old side resolves: app (site.yml), db and db again (site.yml, other.yml), own."""
+PLAY_AT = {("app.yml", 0): "app", ("db.yml", 0): "db", ("db.yml", 1): "db again", ("other.yml", 1): "own"}
+
+
+@pytest.mark.parametrize(("changes", "taken", "resolved"), [
+    # a role's task file: the plays of that role only (other.yml, which reads none, is taken whole)
+    ({"roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"}, {"db", "db again"}, {"app"}),
+    # a variables file, by a name a tag is templated from: the plays that read it
+    ({"roles/db/defaults/main.yml": "db_tag: storage\ndb_port: 5432\n"}, {"app", "db again", "own"}, {"db"}),
+    # ... and by a name no resolution reads (a task's argument): both playbooks taken whole
+    ({"roles/db/defaults/main.yml": "db_tag: data\ndb_port: 5433\n"}, set(), set()),
+    # the imported playbook itself: its plays, wherever imported
+    ({"playbooks/db.yml": PROJECT["playbooks/db.yml"].replace("roles: [db]", "roles: [db]\n  tags: [dbplay]")},
+     {"app", "own"}, {"db", "db again"}),
+    # the importing playbook's import keywords: the plays it leads to
+    ({"site.yml": PROJECT["site.yml"].replace("tags: [db]", "tags: [database]")}, set(), {"app", "db", "db again"}),
+    # a file added where a play looks for it (the role's included file), and a task file naming it
+    ({"roles/app/tasks/added.yml": "- name: added\n  debug: msg=added\n",
+      "roles/app/tasks/more.yml": "- import_tasks: added.yml\n"}, {"db", "db again", "own"}, {"app"}),
+    # a file added that nothing reads
+    ({"docs/more.yml": "more: []\n"}, EVERY_PLAY, set()),
+    # the settings: no play is offered
+    ({"ansible.cfg": "[defaults]\nroles_path = roles\nprivate_role_vars = true\n",
+      "roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"}, set(), set()),
+])
+def test_the_old_side_takes_the_plays_no_change_reaches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        changes: dict[str, str], taken: set[str],
+                                                        resolved: set[str]) -> None:
+    for side in SIDES:
+        write_tree(tmp_path / side, PROJECT)
+    write_tree(tmp_path / "new", changes)
+    asked = _spy_taken(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    with_partner = _review(tmp_path, reuse=True)
+    assert with_partner == _review(tmp_path, reuse=False)
+    assert {name for name, was_taken in asked if was_taken} == taken
+    assert {name for name, was_taken in asked if not was_taken} == resolved
+
+
+def test_a_file_removed_keeps_every_play_from_being_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The new side may have looked for the old side's file in vain, which nothing records."""
+    for side in SIDES:
+        write_tree(tmp_path / side, PROJECT)
+    (tmp_path / "new" / "docs/notes.yml").unlink()
+    write_tree(tmp_path / "new", {"roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"})
+    asked = _spy_taken(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    assert _review(tmp_path, reuse=True) == _review(tmp_path, reuse=False)
+    assert asked == []
+
+
+def _spy_taken(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
+    """(play, whether the old side took it) for each play the old side offers to take."""
+    asked: list[tuple[str, bool]] = []
+    original = shared_plays.PartnerPlays.get
+
+    def spied(self: shared_plays.PartnerPlays, key: tuple, position: tuple) -> object:
+        found = original(self, key, position)
+        path, index = position[-1]
+        asked.append((PLAY_AT[(Path(path).name, index)], found is not None))
+        return found
+
+    monkeypatch.setattr(shared_plays.PartnerPlays, "get", spied)
+    return asked
+
+
+def _review(root: Path, reuse: bool) -> str:
+    from engine.flow.plan import RunOptions
+    from engine.parsing.source import files_changed
+    from playbook_ls.review.build import build_review
+    from playbook_ls.review.report import as_json
+
+    files_changed()
+    review = build_review(str(root / "old"), str(root / "new"), ["site.yml", "other.yml"],
+                          RunOptions(playbook="", inventory=[]), None, str(root / "new"), reuse=reuse)
+    return as_json(review).replace(str(root / "old"), "OLD").replace(str(root / "new"), "NEW")
