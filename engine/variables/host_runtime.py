@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
+_as_written: list[Any] = []  # plays asked where their tasks run before they were planned (engine.flow.host_plan)
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
@@ -231,7 +232,8 @@ class Follower:
         if pending is not None:
             pending()
         runs = getattr(play_plan, "planned_runs", None)
-        if runs is None:  # not planned (planning now): as written
+        if runs is None:  # not planned (planning now): as written, what follows from it kept only until it is
+            _as_written.append(play_plan)
             return ran
         outcomes = runs.get(id(task), [])
         if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
@@ -397,19 +399,21 @@ class Follower:
         batch's run reads what the one before left); with several hosts the last to finish wins,
         which only the run knows."""
         once = runs_once(task)
-        batches = _batches_run(play_plan, reader, earlier)
-        runs = [[(sender, sent) for sender in batch for sent in [self._planned_ran(play_plan, sender, task, 0, True)]
-                 if sent] for batch in batches]
-        # run_once: the first host of each batch the task runs on (one a meta action ended is not)
-        senders = [batch[0] for batch in runs if batch] if once else [run for batch in runs for run in batch]
-        given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
-                 for sender, sent in senders
-                 for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
-                 if effects.delegated_to == host.name or host.name in (each or {})]
-        if len(given) <= 1 or once:
-            return given[-1:]
-        reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
-        return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+        found: list[Effects] = []
+        for batch in _batches_run(play_plan, reader, earlier):
+            senders = [(sender, sent) for sender in batch
+                       for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent]
+            # run_once: the first host of the batch the task runs on (one a meta action ended is not)
+            given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
+                     for sender, sent in (senders[:1] if once else senders)
+                     for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
+                     if effects.delegated_to == host.name or host.name in (each or {})]
+            if len(given) > 1:  # the hosts of one batch run it side by side, each reading what the batches before left
+                reason = f"set by each of {len(given)} hosts of one batch in task '{task.display_name()}' " \
+                         "(delegate_facts): the last to finish wins"
+                given = [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+            found += given  # the batches run one after the other: each reads what the one before left
+        return found
 
     def effects_of(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
         """What the ``occurrence``-th run of ``task`` (not in a looped include) sets on ``host``."""
@@ -428,12 +432,21 @@ class Follower:
                 and (not known_shape(task) or host_independent(task))
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         found = memo.get(memo_key)
+        if found is not None and any(getattr(asked, "planned_runs", None) is not None
+                                     for asked in memo.get(("as written", memo_key), ())):
+            found = None  # followed while a play it read was being planned: what its plan says now
         if found is None:
             _following += 1
+            mark = len(_as_written)
             try:
                 found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence)
+                asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
+                if asked_early or ("as written", memo_key) in memo:
+                    memo[("as written", memo_key)] = asked_early
             finally:
                 _following -= 1
+                if not _following:
+                    _as_written.clear()
         return found  # type: ignore[no-any-return]
 
     def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int) -> Effects:
