@@ -210,7 +210,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 found = planned.hosts[host] = _before_the_stop(
                     _through_includes({host: found}, [includes[id(include)].hosts for include in includers
                                                       if id(include) in includes])[host], stop[1],
-                    sum(map(includer_loops, includers)) > 1)
+                    sum(map(includer_loops, includers)) > _looping_includes(play, stop[2].task))
                 if found.outcome == DEPENDS and stop[1] is not None and _may_fail(task):  # at an earlier item
                     _unsure_stop(looped, stop[2], host, planned)
                     item_stops[host] = (stop[0], None, stop[2])
@@ -464,6 +464,13 @@ def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
     if not at:
         return HostOutcome(SKIPPED, f"at each item {why}", items=items)
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
+
+
+def _looping_includes(play: Play, task: Task) -> int:
+    """How many looping includes load ``task`` (a task under two runs once per item of both)."""
+    from engine.variables.play_order import play_order
+
+    return sum(map(includer_loops, play_order(play).includers.get(id(task), [])))
 
 
 def _before_the_stop(outcome: HostOutcome, loaded: tuple[bool, ...] | None, nested: bool) -> HostOutcome:
