@@ -370,11 +370,13 @@ class Follower:
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
                      if includer_loops(include)]
+        unordered: Callable[[str], bool] | None = None  # the names its runs set from what the ones before set
         if includers and member:
             order = self.item_order(self.plan, play_plan, host, task, includers[0])
-            if order is not None and -1 in order:
-                runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
-            elif order is not None:
+            if order is None or -1 in order:
+                runs = [(-1,)] if order is not None else runs  # items whose order only the run knows
+                unordered = _accumulates(self.order_of(play_plan.play), task, includers[0])
+            else:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
         data = task.data if isinstance(task.data, Mapping) else {}
@@ -383,6 +385,10 @@ class Follower:
             self._once_runner(play_plan, host, task)
         for rank, run in enumerate(runs if member else []):
             own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
+            if unordered:  # each run reads what the one before set, in an order (or a number) the run's
+                own = _unknown_names(own, unordered, f"set by task '{task.display_name()}' from what its earlier runs "
+                                     f"set, one per item of the looping include '{includers[0].display_name()}', "
+                                     "whose items or their order only the run knows")
             if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
@@ -548,6 +554,48 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
             if id(done) in blocks.paths and blocks.rescuing:
                 return False
     return True
+
+
+def _accumulates(order: Any, task: Task, include: Task) -> Callable[[str], bool] | None:
+    """Which names ``task``, in the file the looping ``include`` loads, sets from a name a task of
+    that file sets (its set_fact value, its vars, for what else it sets the whole task read): run
+    once per item, it then builds on what the run of an earlier item left. None: none."""
+    import re
+
+    names: set[str] | None = set()
+    for other in order.tasks:
+        if include in order.includers.get(id(other), []):
+            found = set_names(other)
+            names = None if found is None or names is None else names | found
+    if names is not None and not names:
+        return None
+    pattern = None if names is None else re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(names)))
+
+    def reads(value: Any) -> bool:
+        return pattern is None or pattern.search(repr(value)) is not None
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    args = task.args if isinstance(task.args, Mapping) else {}
+    around = reads({key: value for key, value in data.items() if key not in ("name", "register", task.action)})
+    whole = around or reads(args)
+    if not whole:
+        return None
+    return lambda name: around or reads(args[name]) if task.action in SET_FACT and name in args else whole
+
+
+def _unknown_names(effects: Effects, which: Callable[[str], bool], reason: str) -> Effects:
+    """``effects`` with the values of the names ``which`` tells unknown (``reason``)."""
+    def layer_of(layer: Layer) -> Layer:
+        if not any(which(name) for name in layer.values):
+            return layer
+        values = layer.values.copy() if hasattr(layer.values, "copy") else dict(layer.values)
+        for name in layer.values:
+            if which(name):
+                values[name] = RuntimeValue(reason)
+        return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
+
+    return Effects([layer_of(layer) for layer in effects.included], [layer_of(layer) for layer in effects.facts],
+                   effects.delegated_to, effects.delegated_each, effects.changed)
 
 
 def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
