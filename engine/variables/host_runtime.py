@@ -265,12 +265,37 @@ class Follower:
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
             if key not in memo:
-                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0,
-                                                           self._own_item(play_plan, earlier)),
-                                  self._gate(play_plan, earlier))
+                own = self._own_item(play_plan, earlier)
+                loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
+                         if includer_loops(include)]
+                memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
+                    else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
+                               self._gate(play_plan, earlier))
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _fails_per_item(self, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> bool | str:
+        """Whether ``task``, which the looping ``include`` loads once per item, fails ``host``: read
+        at each item (the include's ``when`` too). At none: False; at the first: True; at a later
+        one only, which task of the file fails first is the run's to order (another's run at an
+        earlier item may fail first), as is any item whose run only the run decides."""
+        from engine.variables.block_runs import fails
+
+        label = f"task '{task.display_name()}'"
+        order = self.item_order(self.plan, play_plan, host, task, include)
+        if order is None or -1 in order:
+            return f"{label} runs once per item of the include '{include.display_name()}', whose items only the " \
+                   "run knows"
+        gate = self._gate(play_plan, task)
+        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate) for index in order]
+        if not found or all(each is False for each in found):
+            return False
+        if found[0] is True:
+            return True
+        first = next(each for each in found if each is not False)
+        return first if isinstance(first, str) else \
+            f"{label} fails at item {found.index(True) + 1} of its include, where a task of the file may fail first"
 
     def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
         """The item of the looping include around ``task`` when it is in the copy of the file the
