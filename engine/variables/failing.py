@@ -58,3 +58,18 @@ def _plainly_undefined(exc: Exception) -> bool:
             return False
         cause = cause.__cause__ or cause.__context__
     return undefined_cause(exc)
+
+
+def condition_fails(exc: Exception) -> bool:
+    """Whether a ``when`` that raised ``exc`` fails its task in the run too, as the plan takes it
+    (engine.flow.host_outcome): a name defined nowhere, a non-boolean result (a ``flag=true`` of
+    an INI inventory is text), a filter failing, values that do not compare; not a value only the
+    run knows."""
+    from engine.templating.errors import BrokenConditional, RunTimeOnly, ansible_fails_too, cause_of
+
+    if fails_evaluating(exc):
+        return True
+    if cause_of(exc, RunTimeOnly) is not None:
+        return False
+    return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
+        "Conditionals must have a boolean result" in str(exc)

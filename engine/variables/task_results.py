@@ -56,7 +56,7 @@ class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
     fails = False
-    """A ``when`` whose evaluation fails its task in the run too (engine.variables.block_runs.condition_fails)."""
+    """A ``when`` whose evaluation fails its task in the run too (engine.variables.failing.condition_fails)."""
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
@@ -623,7 +623,7 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
         try:
             holds = templar.evaluate(condition)
         except Exception as exc:  # noqa: BLE001 - an operand only the run knows
-            from engine.variables.block_runs import condition_fails
+            from engine.variables.failing import condition_fails
 
             unknown = _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
                                f"({exc})")
