@@ -36,6 +36,7 @@ from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.loading.keywords import META
 from engine.variables.loop_vars import includer_loops
+from engine.variables.setters import ends_in_batch
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -282,12 +283,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
         key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
-    # where each handler (flush point by flush point) and each task delegating its facts runs: True,
-    # False, or why only the run knows
+    # where each handler (flush point by flush point), each task delegating its facts and each
+    # end_batch or end_play runs: True, False, or why only the run knows
     planned_runs: dict[int, list[dict[str, bool | str]]] = {}
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
-        if planned.handler or data.get("delegate_facts"):
+        if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task):
             planned_runs.setdefault(id(planned.task), []).append(
                 {host: o.reason if o.outcome == DEPENDS else o.outcome in (RUNS, FAILS)
                  for host, o in planned.hosts.items()})

@@ -23,12 +23,14 @@ from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
+from engine.variables.accumulating import accumulates as _accumulates
+from engine.variables.accumulating import unknown_names as _unknown_names
 from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
-from engine.variables.setters import host_names, set_names
+from engine.variables.setters import ends_in_batch, host_names, set_names
 from engine.variables.setters import maybe as _maybe
 from engine.variables.setters import occurrence as _occurrence
 from engine.variables.setters import sets_something as _sets_something
@@ -161,8 +163,8 @@ class Follower:
             reader = host if place < 0 else reader  # what its batch's run gave it, not the later ones'
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
-        ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
+        ended = self.stopped_before(play_plan, host) if member else False
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
@@ -341,6 +343,14 @@ class Follower:
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
         the play runs there): True, False, or why only the run knows."""
+        if ends_in_batch(task):  # run once for the batch: where it ran is what the play's plan says
+            pending = getattr(self.plan, "removals_pending", None)
+            if pending is not None:
+                pending()
+            if getattr(play_plan, "planned_runs", None) is None:  # planning now: not ended, until planned
+                _as_written.append(play_plan)
+                return False
+            return self._planned_ran(play_plan, host, task, 0, True)
         if not _ends_host_task(task):
             return False
         conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -357,10 +367,34 @@ class Follower:
                        f"{condition!r} holds, which only the run knows ({exc})"
         return True
 
+    def stopped_before(self, play_plan: PlayPlan, host: Host) -> bool | str:
+        """Whether an ``end_play`` that ran in a ``serial`` batch before ``host``'s ended the play
+        before its batch started: then no task of the play runs on it (True, False, or why only the
+        run knows)."""
+        order = self.order_of(play_plan.play)
+        enders = [done for _, done in _setters(order, len(order.tasks)) if ends_in_batch(done)
+                  and isinstance(done.args, Mapping) and done.args.get("_raw_params") == "end_play"]
+        if not enders:
+            return False
+        memo = _memo(play_plan)
+        key = ("stopped before", host.name, id(getattr(play_plan, "planned_runs", None)))
+        if key not in memo:
+            unsure: bool | str = False
+            for batch in _batches_run(play_plan, host, True):
+                for done in enders:
+                    ran = self._ends_host(play_plan, batch[0], done) if batch else False
+                    if ran is True:
+                        memo[key] = True
+                        return True
+                    unsure = unsure or ran
+            memo[key] = unsure
+        return memo[key]  # type: ignore[no-any-return]
+
     def _given_by_another(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
         """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
         its result to every host of the batch, one the play ended for too."""
-        return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host
+        return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host \
+            and self.stopped_before(play_plan, host) is not True  # a batch that never ran gets nothing
 
     def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Host, str | None]:
         """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
@@ -569,7 +603,7 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
         for _, done in _setters(order, before, names):
             includers = order.includers.get(id(done), [])
             data = done.data if isinstance(done.data, Mapping) else {}
-            if _ends_host_task(done) or done.handler or data.get("delegate_facts") or \
+            if _ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
                     order.loaded_on.get(id(done)) is not None or done.effective_when() or \
                     any(include.effective_when() or includer_loops(include) or
                         include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)
@@ -579,48 +613,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
             if id(done) in blocks.paths and blocks.rescuing:
                 return False
     return True
-
-
-def _accumulates(order: Any, task: Task, include: Task) -> Callable[[str], bool] | None:
-    """Which names ``task``, in the file the looping ``include`` loads, sets from a name a task of
-    that file sets (its set_fact value, its vars, for what else it sets the whole task read): run
-    once per item, it then builds on what the run of an earlier item left. None: none."""
-    import re
-
-    names: set[str] | None = set()
-    for other in order.tasks:
-        if include in order.includers.get(id(other), []):
-            found = set_names(other)
-            names = None if found is None or names is None else names | found
-    if names is not None and not names:
-        return None
-    pattern = None if names is None else re.compile("|".join(rf"\b{re.escape(name)}\b" for name in sorted(names)))
-
-    def reads(value: Any) -> bool:
-        return pattern is None or pattern.search(repr(value)) is not None
-
-    data = task.data if isinstance(task.data, Mapping) else {}
-    args = task.args if isinstance(task.args, Mapping) else {}
-    around = reads({key: value for key, value in data.items() if key not in ("name", "register", task.action)})
-    whole = around or reads(args)
-    if not whole:
-        return None
-    return lambda name: around or reads(args[name]) if task.action in SET_FACT and name in args else whole
-
-
-def _unknown_names(effects: Effects, which: Callable[[str], bool], reason: str) -> Effects:
-    """``effects`` with the values of the names ``which`` tells unknown (``reason``)."""
-    def layer_of(layer: Layer) -> Layer:
-        if not any(which(name) for name in layer.values):
-            return layer
-        values = layer.values.copy() if hasattr(layer.values, "copy") else dict(layer.values)
-        for name in layer.values:
-            if which(name):
-                values[name] = RuntimeValue(reason)
-        return Layer(layer.level, layer.label, values, layer.path, layer.default_line, True)
-
-    return Effects([layer_of(layer) for layer in effects.included], [layer_of(layer) for layer in effects.facts],
-                   effects.delegated_to, effects.delegated_each, effects.changed)
 
 
 def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
