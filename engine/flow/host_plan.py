@@ -289,8 +289,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task):
+            # a handler its when skips was reached (its register keeps the skipped result); a meta
+            # action its when skips ended nothing
+            reached = not ends_in_batch(planned.task)
             planned_runs.setdefault(id(planned.task), []).append(
-                {host: o.reason if o.outcome == DEPENDS else o.outcome in (RUNS, FAILS)
+                {host: o.reason if o.outcome == DEPENDS else
+                 o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
                  for host, o in planned.hosts.items()})
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
