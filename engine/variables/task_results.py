@@ -314,15 +314,15 @@ class ModuleResult(Mapping[str, Any]):
 
 def host_independent(task: Task) -> bool:
     """A set_fact, include_vars or debug msg without a template, a loop, a name to look up, a
-    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``:
-    what it sets and registers is the same on every host."""
+    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``
+    or ``failed_when``: what it sets and registers is the same on every host."""
     from engine.templating.templar import is_template
 
     data = task.data if isinstance(task.data, Mapping) else {}
     if isinstance(task.args, Mapping) and task.args.get("hash_behaviour") is not None:
         return False  # combined with the host's own values of the names it reads
-    if data.get("changed_when") not in (None, True, False):
-        return False  # its result's `changed` is templated with the host's values
+    if data.get("changed_when") not in (None, True, False) or data.get("failed_when") not in (None, True, False):
+        return False  # its result's `changed` (a debug's `failed`) is templated with the host's values
     if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
                                          (task.action in DEBUG and "var" not in (task.args or {}))):
         return False
