@@ -34,11 +34,12 @@ def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
 
 def holds(templar: Templar, condition: object, what: str) -> bool | str | None:
     """Whether ``condition`` holds; None when evaluating it fails the task in the run too (a name
-    defined nowhere); else why only the run decides (``what`` names the condition's place)."""
+    defined nowhere, a comparison of values that do not compare, :func:`condition_fails`); else why
+    only the run decides (``what`` names the condition's place)."""
     try:
         return bool(templar.evaluate(condition))
     except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-        if fails_evaluating(exc):
+        if condition_fails(exc):  # a name defined nowhere, values that do not compare...: the run fails too
             return None
         return f"{what} {condition!r} holds or not as the run decides ({exc})"
 
