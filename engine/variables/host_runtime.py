@@ -45,7 +45,7 @@ from engine.variables.sources import (
     gathers_facts,
     kept_inventory_layers,
 )
-from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
+from engine.variables.task_results import ASSERT, FAIL, Effects, follow, host_independent, known_shape, unknown_result
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -438,6 +438,7 @@ class Follower:
             else:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
+                runs = self._before_stop(play_plan, host, task, includers, order, runs)
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
@@ -455,6 +456,51 @@ class Follower:
         if data.get("delegate_facts"):
             found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task, reader)]
         return found
+
+    def _before_stop(self, play_plan: PlayPlan, host: Host, task: Task, includers: list[Task], order: list[int],
+                     runs: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """``runs`` of ``task`` (in a file the looping ``includers`` load) up to where a task of that
+        file stops the host: an ``assert``, ``fail`` or ``failed_when`` certain to fail it at a run
+        (no ``ignore_errors``, no ``rescue`` around it): the file's tasks before it ran at that run,
+        those after it did not, and no later run happened."""
+        from engine.variables.block_runs import fails, play_blocks
+
+        play_order = self.order_of(play_plan.play)
+        chain = play_order.includers.get(id(task), [])
+        memo = _memo(play_plan)
+        key = ("include stop", id(chain[-1]) if chain else 0, host.name, id(self.plan.inventory))
+        if key not in memo:
+            memo[key] = None
+            same = [each for each in play_order.tasks if play_order.includers.get(id(each), []) == chain]
+            blocks = play_blocks(play_plan.play)
+            failing = [(at, each) for at, each in enumerate(same)
+                       if not any(block in blocks.rescuing for block, _ in blocks.paths.get(id(each), ())) and
+                       (each.action in ASSERT | FAIL or isinstance(each.data, Mapping) and "failed_when" in each.data)
+                       and not (isinstance(each.data, Mapping) and each.data.get("ignore_errors"))]
+            every = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, (), [],
+                              True) if failing else []
+            for place, run in enumerate(every):
+                found = [(at, fails(each, self.templar_at(self.plan, play_plan, host, each, 0, run),
+                                    self._gate(play_plan, each))) for at, each in failing]
+                if any(isinstance(why, str) for _, why in found):
+                    break  # whether it stops here is the run's: left as before
+                stop = next((at for at, why in found if why is True), None)
+                if stop is not None:
+                    memo[key] = (place, run, [id(each) for each in same], stop)
+                    break
+        found = memo[key]
+        if found is None or id(task) not in found[2]:
+            return runs
+        place, run, same_ids, stop = found
+        every_order = [r for r in runs]
+        keep = []
+        for each in every_order:
+            if each == run:
+                if same_ids.index(id(task)) < stop:
+                    keep.append(each)
+                break
+            keep.append(each)
+        return keep
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
                       earlier: bool = False) -> list[Effects]:
