@@ -107,6 +107,8 @@ class Notifications:
         for name in notify.notifications(task):
             if task.handler:
                 self.flushing.setdefault(name, []).append(planned)
+                if self._runs_later_in_flush(task, name):
+                    continue  # it runs in this flush, after the notifying handler: nothing waits for the next
             self.notified.setdefault(name, []).append(planned)
             if loaded:
                 self.elsewhere.append(name)
@@ -143,6 +145,16 @@ class Notifications:
         if id(handler) in self.uncertain and outcome.outcome != DEPENDS:
             return HostOutcome(DEPENDS, self.uncertain[id(handler)])
         return outcome
+
+
+    def _runs_later_in_flush(self, handler: Task, name: str) -> bool:
+        """Whether every handler ``name`` reaches comes after ``handler`` in the play's handlers: a
+        flush runs them in that order, so one a handler notifies runs in the same flush and its
+        notification is spent there (one before it, or itself, runs at the next flush point)."""
+        places = {id(each): at for at, each in enumerate(self.handlers)}
+        reached = notify.search_handlers(self.handlers, name)
+        return id(handler) in places and bool(reached) and \
+            all(places.get(id(each), -1) > places[id(handler)] for each in reached)
 
 
 def _on_hosts(planned: PlannedTask, hosts: Mapping[str, Any]) -> PlannedTask:

@@ -36,6 +36,7 @@ from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.loading.keywords import META
 from engine.variables.loop_vars import includer_loops
+from engine.variables.setters import ends_in_batch
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -210,7 +211,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 found = planned.hosts[host] = _before_the_stop(
                     _through_includes({host: found}, [includes[id(include)].hosts for include in includers
                                                       if id(include) in includes])[host], stop[1],
-                    sum(map(includer_loops, includers)) > 1)
+                    sum(map(includer_loops, includers)) > _looping_includes(play, stop[2].task))
                 if found.outcome == DEPENDS and stop[1] is not None and _may_fail(task):  # at an earlier item
                     _unsure_stop(looped, stop[2], host, planned)
                     item_stops[host] = (stop[0], None, stop[2])
@@ -282,14 +283,18 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
         key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
-    # where each handler (flush point by flush point) and each task delegating its facts runs: True,
-    # False, or why only the run knows
+    # where each handler (flush point by flush point), each task delegating its facts and each
+    # end_batch or end_play runs: True, False, or why only the run knows
     planned_runs: dict[int, list[dict[str, bool | str]]] = {}
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
-        if planned.handler or data.get("delegate_facts"):
+        if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task):
+            # a handler its when skips was reached (its register keeps the skipped result); a meta
+            # action its when skips ended nothing
+            reached = not ends_in_batch(planned.task)
             planned_runs.setdefault(id(planned.task), []).append(
-                {host: o.reason if o.outcome == DEPENDS else o.outcome in (RUNS, FAILS)
+                {host: o.reason if o.outcome == DEPENDS else
+                 o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
                  for host, o in planned.hosts.items()})
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
     return result
@@ -464,6 +469,13 @@ def _kept(items: tuple[HostOutcome, ...], why: str) -> HostOutcome:
     if not at:
         return HostOutcome(SKIPPED, f"at each item {why}", items=items)
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)}, {why}", items=items)
+
+
+def _looping_includes(play: Play, task: Task) -> int:
+    """How many looping includes load ``task`` (a task under two runs once per item of both)."""
+    from engine.variables.play_order import play_order
+
+    return sum(map(includer_loops, play_order(play).includers.get(id(task), [])))
 
 
 def _before_the_stop(outcome: HostOutcome, loaded: tuple[bool, ...] | None, nested: bool) -> HostOutcome:

@@ -54,7 +54,7 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
             # before those after it did (engine.flow.host_plan cuts the items of the others)
             if all(outcome.unreported for outcome in found[:-1]):  # the first item the include loads
                 return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
-            if len(outer) > 1 or not _stops_the_host(reading):
+            if len(outer) > 1 and not _only_the_inner_include(reading) or not _stops_the_host(reading):
                 return None
             return HostOutcome(FAILS, f"at item {number} of the include, where the host stops: {found[-1].reason}",
                                items=tuple(found))
@@ -69,6 +69,23 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
         return HostOutcome(SKIPPED, f"at each item of the include: {loaded[0].reason}", items=tuple(found))
     return HostOutcome(RUNS, f"at item{'s' if len(at) > 1 else ''} {', '.join(at)} of the {len(runs)} of the "
                              "include", items=tuple(found))
+
+
+def _only_the_inner_include(reading: Any) -> bool:
+    """Whether the file the outer of two looping includes around the task loads holds nothing but
+    the inner include: every task of either runs once per item of both (the inner one's items at
+    each of the outer one's, in one run order), so a host stopping at one of those runs stops there
+    for all of them (engine.flow.host_plan cuts their runs alike)."""
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.play_order import play_order
+
+    order = play_order(reading.play_plan.play)
+    loops = [include for include in order.includers.get(id(reading.task), []) if includer_loops(include)]
+    if len(loops) != 2:
+        return False
+    outer, inner = loops
+    return all(task is inner or inner in order.includers.get(id(task), []) or task.implicit
+               for task in order.tasks if outer in order.includers.get(id(task), []))
 
 
 def _stops_the_host(reading: Any) -> bool:

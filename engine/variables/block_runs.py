@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
-from engine.variables.failing import holds
+from engine.variables.failing import condition_fails, holds
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when, fails_evaluating
+from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -133,21 +133,6 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     if task.action in FAIL | ASSERT:
         return f"{label} ({task.action}) is looped: whether an item fails, the run decides"
     return False  # a module succeeds (under `until`, once retried), as the plan takes it
-
-
-def condition_fails(exc: Exception) -> bool:
-    """Whether a ``when`` that raised ``exc`` fails its task in the run too, as the plan takes it
-    (engine.flow.host_outcome): a name defined nowhere, a non-boolean result (a ``flag=true`` of
-    an INI inventory is text), a filter failing, values that do not compare; not a value only the
-    run knows."""
-    from engine.templating.errors import BrokenConditional, RunTimeOnly, ansible_fails_too, cause_of
-
-    if fails_evaluating(exc):
-        return True
-    if cause_of(exc, RunTimeOnly) is not None:
-        return False
-    return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
-        "Conditionals must have a boolean result" in str(exc)
 
 
 def fails_by_condition(templar: Templar, gate: list[Any]) -> bool:

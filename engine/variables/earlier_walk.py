@@ -70,7 +70,7 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
     effects: list[Effects] = []
     member = host.name in host_names(play_plan)
     rescued = follower._rescued(play_plan, host, None) if member and names is None else []  # noqa: SLF001
-    ended: bool | str = False
+    ended: bool | str = follower.stopped_before(play_plan, host) if member else False
     for at, done in setters(order, len(order.tasks), names):
         if not follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
             continue
@@ -118,6 +118,8 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     if prefix is None:
         planned = getattr(play_plan, "planned_runs", None)
         prefix = _Prefix(setters(order, len(order.tasks), names))
+        if host.name in host_names(play_plan):  # a batch an end_play before it stopped runs nothing
+            prefix.ended = follower.stopped_before(play_plan, host)
         _keep(follower, play_plan, key, planned, prefix)
     walked = len(prefix.places)
     if walked == len(prefix.setters) or prefix.setters[walked][0] >= before:

@@ -34,11 +34,12 @@ def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
 
 def holds(templar: Templar, condition: object, what: str) -> bool | str | None:
     """Whether ``condition`` holds; None when evaluating it fails the task in the run too (a name
-    defined nowhere); else why only the run decides (``what`` names the condition's place)."""
+    defined nowhere, a comparison of values that do not compare, :func:`condition_fails`); else why
+    only the run decides (``what`` names the condition's place)."""
     try:
         return bool(templar.evaluate(condition))
     except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-        if fails_evaluating(exc):
+        if condition_fails(exc):  # a name defined nowhere, values that do not compare...: the run fails too
             return None
         return f"{what} {condition!r} holds or not as the run decides ({exc})"
 
@@ -58,3 +59,18 @@ def _plainly_undefined(exc: Exception) -> bool:
             return False
         cause = cause.__cause__ or cause.__context__
     return undefined_cause(exc)
+
+
+def condition_fails(exc: Exception) -> bool:
+    """Whether a ``when`` that raised ``exc`` fails its task in the run too, as the plan takes it
+    (engine.flow.host_outcome): a name defined nowhere, a non-boolean result (a ``flag=true`` of
+    an INI inventory is text), a filter failing, values that do not compare; not a value only the
+    run knows."""
+    from engine.templating.errors import BrokenConditional, RunTimeOnly, ansible_fails_too, cause_of
+
+    if fails_evaluating(exc):
+        return True
+    if cause_of(exc, RunTimeOnly) is not None:
+        return False
+    return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
+        "Conditionals must have a boolean result" in str(exc)

@@ -23,12 +23,14 @@ from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
+from engine.variables.accumulating import accumulates as _accumulates
+from engine.variables.accumulating import unknown_names as _unknown_names
 from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
-from engine.variables.setters import host_names, set_names
+from engine.variables.setters import ends_in_batch, host_names, set_names
 from engine.variables.setters import maybe as _maybe
 from engine.variables.setters import occurrence as _occurrence
 from engine.variables.setters import sets_something as _sets_something
@@ -43,7 +45,7 @@ from engine.variables.sources import (
     gathers_facts,
     kept_inventory_layers,
 )
-from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
+from engine.variables.task_results import ASSERT, FAIL, Effects, follow, host_independent, known_shape, unknown_result
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -52,6 +54,7 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
+_as_written: list[Any] = []  # plays asked where their tasks run before they were planned (engine.flow.host_plan)
 def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     """Why the host's facts are only known at run time (this play or an earlier one with the host
     gathers them), None when they are what the fact cache holds."""
@@ -160,8 +163,8 @@ class Follower:
             reader = host if place < 0 else reader  # what its batch's run gave it, not the later ones'
         loop = own_loops[0] if own_loops and outer and outer[0] >= 0 else None
         in_loop: list[tuple[int, int, Effects]] = []  # (the item's place in the run, the task's, what it set)
-        ended = False
         member = host.name in host_names(play_plan)  # a host out of the play (a delegate) ends nothing in it
+        ended = self.stopped_before(play_plan, host) if member else False
         batches_before: list[Effects] = []  # what the serial batches before the reader's delegated to the host
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
@@ -231,7 +234,8 @@ class Follower:
         if pending is not None:
             pending()
         runs = getattr(play_plan, "planned_runs", None)
-        if runs is None:  # not planned (planning now): as written
+        if runs is None:  # not planned (planning now): as written, what follows from it kept only until it is
+            _as_written.append(play_plan)
             return ran
         outcomes = runs.get(id(task), [])
         if len(outcomes) != len(self.order_of(play_plan.play).positions.get(id(task), [])):
@@ -263,12 +267,37 @@ class Follower:
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
             if key not in memo:
-                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0,
-                                                           self._own_item(play_plan, earlier)),
-                                  self._gate(play_plan, earlier))
+                own = self._own_item(play_plan, earlier)
+                loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
+                         if includer_loops(include)]
+                memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
+                    else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
+                               self._gate(play_plan, earlier))
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
+
+    def _fails_per_item(self, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> bool | str:
+        """Whether ``task``, which the looping ``include`` loads once per item, fails ``host``: read
+        at each item (the include's ``when`` too). At none: False; at the first: True; at a later
+        one only, which task of the file fails first is the run's to order (another's run at an
+        earlier item may fail first), as is any item whose run only the run decides."""
+        from engine.variables.block_runs import fails
+
+        label = f"task '{task.display_name()}'"
+        order = self.item_order(self.plan, play_plan, host, task, include)
+        if order is None or -1 in order:
+            return f"{label} runs once per item of the include '{include.display_name()}', whose items only the " \
+                   "run knows"
+        gate = self._gate(play_plan, task)
+        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate) for index in order]
+        if not found or all(each is False for each in found):
+            return False
+        if found[0] is True:
+            return True
+        first = next(each for each in found if each is not False)
+        return first if isinstance(first, str) else \
+            f"{label} fails at item {found.index(True) + 1} of its include, where a task of the file may fail first"
 
     def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
         """The item of the looping include around ``task`` when it is in the copy of the file the
@@ -314,6 +343,14 @@ class Follower:
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
         the play runs there): True, False, or why only the run knows."""
+        if ends_in_batch(task):  # run once for the batch: where it ran is what the play's plan says
+            pending = getattr(self.plan, "removals_pending", None)
+            if pending is not None:
+                pending()
+            if getattr(play_plan, "planned_runs", None) is None:  # planning now: not ended, until planned
+                _as_written.append(play_plan)
+                return False
+            return self._planned_ran(play_plan, host, task, 0, True)
         if not _ends_host_task(task):
             return False
         conditions = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -330,10 +367,34 @@ class Follower:
                        f"{condition!r} holds, which only the run knows ({exc})"
         return True
 
+    def stopped_before(self, play_plan: PlayPlan, host: Host) -> bool | str:
+        """Whether an ``end_play`` that ran in a ``serial`` batch before ``host``'s ended the play
+        before its batch started: then no task of the play runs on it (True, False, or why only the
+        run knows)."""
+        order = self.order_of(play_plan.play)
+        enders = [done for _, done in _setters(order, len(order.tasks)) if ends_in_batch(done)
+                  and isinstance(done.args, Mapping) and done.args.get("_raw_params") == "end_play"]
+        if not enders:
+            return False
+        memo = _memo(play_plan)
+        key = ("stopped before", host.name, id(getattr(play_plan, "planned_runs", None)))
+        if key not in memo:
+            unsure: bool | str = False
+            for batch in _batches_run(play_plan, host, True):
+                for done in enders:
+                    ran = self._ends_host(play_plan, batch[0], done) if batch else False
+                    if ran is True:
+                        memo[key] = True
+                        return True
+                    unsure = unsure or ran
+            memo[key] = unsure
+        return memo[key]  # type: ignore[no-any-return]
+
     def _given_by_another(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
         """Whether ``task`` is a ``run_once`` one another host of ``host``'s batch runs: ansible gives
         its result to every host of the batch, one the play ended for too."""
-        return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host
+        return runs_once(task) and bool(play_plan.hosts) and self._once_runner(play_plan, host, task)[0] is not host \
+            and self.stopped_before(play_plan, host) is not True  # a batch that never ran gets nothing
 
     def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Host, str | None]:
         """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
@@ -368,19 +429,26 @@ class Follower:
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
                      if includer_loops(include)]
+        unordered: Callable[[str], bool] | None = None  # the names its runs set from what the ones before set
         if includers and member:
             order = self.item_order(self.plan, play_plan, host, task, includers[0])
-            if order is not None and -1 in order:
-                runs = [(-1,)]  # items whose order only the run knows: what they set is unknown
-            elif order is not None:
+            if order is None or -1 in order:
+                runs = [(-1,)] if order is not None else runs  # items whose order only the run knows
+                unordered = _accumulates(self.order_of(play_plan.play), task, includers[0])
+            else:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
+                runs = self._before_stop(play_plan, host, task, includers, order, runs)
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task)
         for rank, run in enumerate(runs if member else []):
             own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
+            if unordered:  # each run reads what the one before set, in an order (or a number) the run's
+                own = _unknown_names(own, unordered, f"set by task '{task.display_name()}' from what its earlier runs "
+                                     f"set, one per item of the looping include '{includers[0].display_name()}', "
+                                     "whose items or their order only the run knows")
             if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
@@ -388,6 +456,51 @@ class Follower:
         if data.get("delegate_facts"):
             found += [(max(len(runs) - 1, 0), given) for given in self._delegated_to(play_plan, host, task, reader)]
         return found
+
+    def _before_stop(self, play_plan: PlayPlan, host: Host, task: Task, includers: list[Task], order: list[int],
+                     runs: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """``runs`` of ``task`` (in a file the looping ``includers`` load) up to where a task of that
+        file stops the host: an ``assert``, ``fail`` or ``failed_when`` certain to fail it at a run
+        (no ``ignore_errors``, no ``rescue`` around it): the file's tasks before it ran at that run,
+        those after it did not, and no later run happened."""
+        from engine.variables.block_runs import fails, play_blocks
+
+        play_order = self.order_of(play_plan.play)
+        chain = play_order.includers.get(id(task), [])
+        memo = _memo(play_plan)
+        key = ("include stop", id(chain[-1]) if chain else 0, host.name, id(self.plan.inventory))
+        if key not in memo:
+            memo[key] = None
+            same = [each for each in play_order.tasks if play_order.includers.get(id(each), []) == chain]
+            blocks = play_blocks(play_plan.play)
+            failing = [(at, each) for at, each in enumerate(same)
+                       if not any(block in blocks.rescuing for block, _ in blocks.paths.get(id(each), ())) and
+                       (each.action in ASSERT | FAIL or isinstance(each.data, Mapping) and "failed_when" in each.data)
+                       and not (isinstance(each.data, Mapping) and each.data.get("ignore_errors"))]
+            every = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, (), [],
+                              True) if failing else []
+            for place, run in enumerate(every):
+                found = [(at, fails(each, self.templar_at(self.plan, play_plan, host, each, 0, run),
+                                    self._gate(play_plan, each))) for at, each in failing]
+                if any(isinstance(why, str) for _, why in found):
+                    break  # whether it stops here is the run's: left as before
+                stop = next((at for at, why in found if why is True), None)
+                if stop is not None:
+                    memo[key] = (place, run, [id(each) for each in same], stop)
+                    break
+        found = memo[key]
+        if found is None or id(task) not in found[2]:
+            return runs
+        place, run, same_ids, stop = found
+        every_order = [r for r in runs]
+        keep = []
+        for each in every_order:
+            if each == run:
+                if same_ids.index(id(task)) < stop:
+                    keep.append(each)
+                break
+            keep.append(each)
+        return keep
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
                       earlier: bool = False) -> list[Effects]:
@@ -397,19 +510,21 @@ class Follower:
         batch's run reads what the one before left); with several hosts the last to finish wins,
         which only the run knows."""
         once = runs_once(task)
-        batches = _batches_run(play_plan, reader, earlier)
-        runs = [[(sender, sent) for sender in batch for sent in [self._planned_ran(play_plan, sender, task, 0, True)]
-                 if sent] for batch in batches]
-        # run_once: the first host of each batch the task runs on (one a meta action ended is not)
-        senders = [batch[0] for batch in runs if batch] if once else [run for batch in runs for run in batch]
-        given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
-                 for sender, sent in senders
-                 for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
-                 if effects.delegated_to == host.name or host.name in (each or {})]
-        if len(given) <= 1 or once:
-            return given[-1:]
-        reason = f"set by each of {len(given)} hosts in task '{task.display_name()}' (delegate_facts): the last wins"
-        return [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+        found: list[Effects] = []
+        for batch in _batches_run(play_plan, reader, earlier):
+            senders = [(sender, sent) for sender in batch
+                       for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent]
+            # run_once: the first host of the batch the task runs on (one a meta action ended is not)
+            given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
+                     for sender, sent in (senders[:1] if once else senders)
+                     for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
+                     if effects.delegated_to == host.name or host.name in (each or {})]
+            if len(given) > 1:  # the hosts of one batch run it side by side, each reading what the batches before left
+                reason = f"set by each of {len(given)} hosts of one batch in task '{task.display_name()}' " \
+                         "(delegate_facts): the last to finish wins"
+                given = [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+            found += given  # the batches run one after the other: each reads what the one before left
+        return found
 
     def effects_of(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
         """What the ``occurrence``-th run of ``task`` (not in a looped include) sets on ``host``."""
@@ -428,12 +543,21 @@ class Follower:
                 and (not known_shape(task) or host_independent(task))
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         found = memo.get(memo_key)
+        if found is not None and any(getattr(asked, "planned_runs", None) is not None
+                                     for asked in memo.get(("as written", memo_key), ())):
+            found = None  # followed while a play it read was being planned: what its plan says now
         if found is None:
             _following += 1
+            mark = len(_as_written)
             try:
                 found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence)
+                asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
+                if asked_early or ("as written", memo_key) in memo:
+                    memo[("as written", memo_key)] = asked_early
             finally:
                 _following -= 1
+                if not _following:
+                    _as_written.clear()
         return found  # type: ignore[no-any-return]
 
     def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int) -> Effects:
@@ -525,7 +649,7 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
         for _, done in _setters(order, before, names):
             includers = order.includers.get(id(done), [])
             data = done.data if isinstance(done.data, Mapping) else {}
-            if _ends_host_task(done) or done.handler or data.get("delegate_facts") or \
+            if _ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
                     order.loaded_on.get(id(done)) is not None or done.effective_when() or \
                     any(include.effective_when() or includer_loops(include) or
                         include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)

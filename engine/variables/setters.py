@@ -43,20 +43,28 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
     kept = getattr(order, "setters", None)
     if kept is None or kept[0] is not order.tasks or kept[1] != len(order.tasks):
         kept = (order.tasks, len(order.tasks),
-                [(at, task) for at, task in enumerate(order.tasks) if sets_something(task) or ends_host_task(task)],
+                [(at, task) for at, task in enumerate(order.tasks)
+                 if sets_something(task) or ends_host_task(task) or ends_in_batch(task)],
                 {})
         order.setters = kept
     if names is None:
         return [(at, task) for at, task in kept[2] if at < before]
     by_names = kept[3].get(names)
     if by_names is None:
-        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if ends_host_task(task) or
-                                     (found := set_names(task)) is None or not found.isdisjoint(names)]
+        by_names = kept[3][names] = [(at, task) for at, task in kept[2] if ends_host_task(task) or ends_in_batch(task)
+                                     or (found := set_names(task)) is None or not found.isdisjoint(names)]
     return [(at, task) for at, task in by_names if at < before]
 
 
 def ends_host_task(task: Task) -> bool:
     return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
+
+
+def ends_in_batch(task: Task) -> bool:
+    """A ``meta: end_batch`` or ``end_play``: the linear strategy runs it once for its batch, and
+    where it runs, no task after it in the play runs on the batch's hosts."""
+    return task.action in META and isinstance(task.args, Mapping) and \
+        task.args.get("_raw_params") in ("end_batch", "end_play")
 
 
 def maybe(effects: Effects, reason: bool | str) -> Effects:

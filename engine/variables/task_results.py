@@ -55,6 +55,9 @@ class Effects:
 class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
+    fails = False
+    """A ``when`` whose evaluation fails its task in the run too (engine.variables.failing.condition_fails)."""
+
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
            gate: list[Any] = (), merge_hashes: bool = False,  # type: ignore[assignment]
@@ -70,6 +73,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     templar = with_repository_lookups(task, templar, basedir)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
+    if isinstance(loaded, _Unknown) and loaded.fails:
+        return effects  # the include fails there: it loads nothing
     if isinstance(loaded, _Unknown):
         _all_unknown(effects, task, args, register, str(loaded))
         return effects
@@ -97,6 +102,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     for scope in scopes if scopes is not None else [{}]:
         here = templar.child({**scope, **facts}) if scope or facts else templar
         decided = _decide(conditions, here, label)
+        if isinstance(decided, _Unknown) and decided.fails:
+            return _fails_by_condition(effects, task, register, scopes is not None, label)
         if isinstance(decided, _Unknown):
             _all_unknown(effects, task, args, register, str(decided))
             return effects
@@ -307,15 +314,15 @@ class ModuleResult(Mapping[str, Any]):
 
 def host_independent(task: Task) -> bool:
     """A set_fact, include_vars or debug msg without a template, a loop, a name to look up, a
-    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``:
-    what it sets and registers is the same on every host."""
+    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``
+    or ``failed_when``: what it sets and registers is the same on every host."""
     from engine.templating.templar import is_template
 
     data = task.data if isinstance(task.data, Mapping) else {}
     if isinstance(task.args, Mapping) and task.args.get("hash_behaviour") is not None:
         return False  # combined with the host's own values of the names it reads
-    if data.get("changed_when") not in (None, True, False):
-        return False  # its result's `changed` is templated with the host's values
+    if data.get("changed_when") not in (None, True, False) or data.get("failed_when") not in (None, True, False):
+        return False  # its result's `changed` (a debug's `failed`) is templated with the host's values
     if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
                                          (task.action in DEBUG and "var" not in (task.args or {}))):
         return False
@@ -616,11 +623,27 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
         try:
             holds = templar.evaluate(condition)
         except Exception as exc:  # noqa: BLE001 - an operand only the run knows
-            return _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
-                            f"({exc})")
+            from engine.variables.failing import condition_fails
+
+            unknown = _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
+                               f"({exc})")
+            unknown.fails = condition_fails(exc)
+            return unknown
         if not holds:
             return condition
     return True
+
+
+def _fails_by_condition(effects: Effects, task: Task, register: str | None, looped: bool, label: str) -> Effects:
+    """What a task whose ``when`` fails it (an item's, in a loop) sets: no fact (ansible applies the
+    facts of a result that did not fail only, a loop's as a whole), its failed result registered."""
+    effects.facts = []
+    if register:
+        absent = frozenset() if looped else frozenset({"results"})
+        result = ModuleResult({"changed": False, "failed": True}, label, absent)
+        effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: result}, task))
+    effects.changed = False
+    return effects
 
 
 def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register: str | None, reason: str) -> None:
