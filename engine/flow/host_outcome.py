@@ -244,7 +244,8 @@ class _SharedOutcomes:
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             per_host = reading.touched & (_PER_HOST - _SIGNED)
-            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host) \
+            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host,
+                                          reading.facts_read) \
                 if per_host == {_SET_PER_HOST} else None
             self.shared = not per_host or self.earlier is not None
             if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
@@ -299,6 +300,7 @@ class _SharedOutcomes:
     def entry(self, host: Host) -> tuple[Any, ...]:
         """The host's signature, value key and own levels for the names read, as the inventory
         and cached facts give them (not the tasks before): kept in the play's table."""
+        from engine.variables.host_runtime import facts_unknown
         from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
@@ -317,8 +319,9 @@ class _SharedOutcomes:
                                                        [name for name in self.names if name not in _HOST_IDENTITY])
             extra: tuple[Any, ...] = ()
             cached = getattr(self.plan, "facts", {}).get(host.name)
-            if cached is not None and any(name.startswith("ansible_") for name in self.names):
-                extra += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
+            if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
+                extra += (("facts", cached.digest if cached is not None else None,
+                           facts_unknown(self.plan, self.play_plan, host)),)
             if "group_names" in self.names:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
@@ -348,6 +351,8 @@ class _HostTask:
         """Every name the outcome read, also through the templates of values."""
         self.set_per_host: set[str] = set()
         """The names read whose values tasks may set on each host (:data:`_SET_PER_HOST`)."""
+        self.facts_read: set[str] = set()
+        """Those of them that are facts the run gathers (keyed by where it gathers them: host_runtime.facts_unknown)."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
@@ -704,6 +709,8 @@ class _HostTask:
                 not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
+            if resolved.definitions and resolved.definitions[0].level == "host facts":
+                self.facts_read.add(name)  # the run's facts: keyed by whether and where it gathers them
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
             value, reason = self.removed.value(name, resolved.value, self.host.name)

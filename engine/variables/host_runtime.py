@@ -27,6 +27,7 @@ from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
+from engine.variables.setter_classes import recorded, shared_effects
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import host_names, set_names
 from engine.variables.setters import maybe as _maybe
@@ -431,13 +432,17 @@ class Follower:
         if found is None:
             _following += 1
             try:
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence)
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if uniform else \
+                    shared_effects(self.plan, play_plan, memo, host, task, outer, occurrence,
+                                   partial(self._follow, play_plan, host, task, outer, occurrence))
             finally:
                 _following -= 1
         return found  # type: ignore[no-any-return]
 
-    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int) -> Effects:
-        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
+    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int,
+                read: set[str] | None = None) -> Effects:
+        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results);
+        ``read``: where to put the names its templates read (engine.variables.setter_classes)."""
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 for c in include.effective_when()]
@@ -450,8 +455,9 @@ class Follower:
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
-        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
-                         self.plan.inventory.data.merge_hashes)
+        with recorded(read):
+            effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
+                             self.plan.inventory.data.merge_hashes)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT and \
                 effects.delegated_each is None:
