@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from engine.variables.task_results import Effects
 
 
+SHARING = True
+"""Whether hosts share a setter's effects by class (tests compare the plan with and without)."""
+
+
 def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: Host, task: Task,
                    outer: tuple[int, ...], occurrence: int, follow: Callable[[set[str] | None], Effects]) -> Effects:
     """``follow(read)`` on ``host`` (``read``: a set the names its templates read are put in), or
@@ -36,7 +40,7 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     from engine.variables.change_classes import HostClasses
 
     data = task.data if isinstance(task.data, Mapping) else {}
-    if outer or occurrence or task.handler or data.get("delegate_facts") or \
+    if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts") or \
             getattr(plan, "outcome_log", None) is not None or getattr(plan, "outcome_replay", None) is not None:
         return follow(None)
     key = ("setter classes", id(task), id(plan.inventory))
