@@ -29,6 +29,8 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.host_answers import OWN_ANSWERS
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
@@ -41,9 +43,7 @@ FOLLOWED = 12
 MAX_HOSTS = 200
 """Hosts read one by one at a task whose values no class can share."""
 
-PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
-                      "ansible_play_batch", "hostvars", "vars", "ansible_failed_task", "ansible_failed_result",
-                      "inventory_dir", "inventory_file"})
+PER_HOST = OWN_ANSWERS
 """Names whose values the run gives each host its own way (or fills in as it goes)."""
 
 
