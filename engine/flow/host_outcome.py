@@ -29,6 +29,7 @@ from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
 from engine.variables import host_answers as answers
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
+from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -111,6 +112,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
     :class:`_SharedOutcomes`); ``removed``: the hosts out of ``ansible_play_hosts`` by then."""
+    share_setters(plan)  # what the tasks before set, followed class by class (engine.variables.setter_classes)
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out

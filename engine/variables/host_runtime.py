@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -23,11 +24,11 @@ from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
+from engine.templating.read_names import names_recorded
 from engine.variables.earlier_walk import own_play, played
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
-from engine.variables.setter_classes import recorded, shared_effects
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import host_names, set_names
 from engine.variables.setters import maybe as _maybe
@@ -432,9 +433,11 @@ class Follower:
         if found is None:
             _following += 1
             try:
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if uniform else \
-                    shared_effects(self.plan, play_plan, memo, host, task, outer, occurrence,
-                                   partial(self._follow, play_plan, host, task, outer, occurrence))
+                # hosts sharing a setter's effects by class (engine.variables.setter_classes)
+                share = None if uniform else getattr(self.plan, "share_setters", None)
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
+                    share(self.plan, play_plan, memo, host, task, outer, occurrence,
+                          partial(self._follow, play_plan, host, task, outer, occurrence))
             finally:
                 _following -= 1
         return found  # type: ignore[no-any-return]
@@ -455,9 +458,11 @@ class Follower:
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
-        with recorded(read):
+        with names_recorded() if read is not None else nullcontext() as names:
             effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
                              self.plan.inventory.data.merge_hashes)
+        if read is not None:
+            read.update(names)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT and \
                 effects.delegated_each is None:

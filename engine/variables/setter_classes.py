@@ -13,14 +13,15 @@ Not shared (each host followed as before): a setter a looping include loads, a l
 handler flushed again), one delegating its facts, one whose templates read variables by a computed
 name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets, and a plan
 that records what each reading read (a review's, which compares them name by name).
+
+The plan and the hovers ask for it (:func:`share_setters`): what follows setters
+(engine.variables.host_runtime) is below the class keys it reads (inventory, earlier tasks).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
-
-from engine.templating.read_names import names_recorded
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -57,21 +58,6 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     return found
 
 
-def recorded(read: set[str] | None) -> Any:
-    """A recorder of the names templated meanwhile, put in ``read`` (nothing without it)."""
-    return _Into(read)
-
-
-class _Into:
-    def __init__(self, read: set[str] | None) -> None:
-        self.read, self.inner = read, names_recorded() if read is not None else None
-
-    def __enter__(self) -> None:
-        if self.inner is not None:
-            self.inner.__enter__()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.inner is not None:
-            assert self.read is not None
-            self.read.update(self.inner.names)
-            self.inner.__exit__(*exc)
+def share_setters(plan: Plan) -> None:
+    """Have the hosts of ``plan`` share setters' effects by class (its follower asks for it)."""
+    plan.share_setters = shared_effects  # type: ignore[attr-defined]
