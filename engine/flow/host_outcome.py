@@ -24,10 +24,12 @@ from engine.flow.outcomes import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.provenance import with_provenance
 from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
-from engine.flow.run_settings import check_mode, play_strategy
+from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
+from engine.variables import host_answers as answers
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
+from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -36,16 +38,17 @@ if TYPE_CHECKING:
     from engine.variables.report import Resolved, TaskVariables
 
 # the magic variables whose values differ from host to host (the others are the play's)
-_PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
-                       "ansible_play_batch", "hostvars", "vars", " per-host"})
+# (engine.variables.host_answers: less what a rescue sets, _RUN_FILLED's, and the inventory source,
+# which the inventory key tells)
+_PER_HOST = answers.OWN_ANSWERS - answers.RESCUE - answers.SOURCE | {" per-host"}
 # read by a name an earlier task set (set_fact, register, include_vars): followed on each host
 _SET_PER_HOST = " per-host"
 # names whose values the run may change behind any static reading of them (a failure a rescue
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
-_RUN_FILLED = frozenset({"vars", "ansible_failed_task", "ansible_failed_result"})
+_RUN_FILLED = answers.RESCUE | {"vars"}
 # per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes._signature`):
 # the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
-_SIGNED = frozenset({"group_names", "hostvars"})
+_SIGNED = answers.GROUPS | {"hostvars"}
 # magic variables with one value for every host of a play at a task (a host's own inventory
 # cannot change them: the magic level is above it)
 _SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_play_hosts", "playbook_dir",
@@ -53,7 +56,7 @@ _SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_pl
                                  "ansible_check_mode", "ansible_diff_mode", "ansible_verbosity", "ansible_forks",
                                  "ansible_version", "omit", "ansible_inventory_sources", "ansible_config_file"})
 # what tells one host from another when nothing else is read
-_HOST_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names"})
+_HOST_IDENTITY = answers.NAME | answers.GROUPS
 _NOWHERE = "defined nowhere on the way to this task"
 
 
@@ -109,10 +112,11 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     """The task's outcome on ``hosts`` (default: the play's), from ``run_once`` in its batch, its
     conditions and its loop; ``signatures`` is shared by the play's tasks (see
     :class:`_SharedOutcomes`); ``removed``: the hosts out of ``ansible_play_hosts`` by then."""
+    share_setters(plan)  # what the tasks before set, followed class by class (engine.variables.setter_classes)
     chosen = play_plan.hosts if hosts is None else hosts
     running = {host.name for host in chosen}
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
-    once_on, once_known = _run_once_hosts(play_plan, task, batches)
+    once_on, once_known = run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
@@ -144,7 +148,7 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
             found[host.name] = HostOutcome(DEPENDS, "run_once: the play's order is the run's (shuffle), so is "
                                                     "the host it runs on")
         elif first != host.name and once_known:
-            found[host.name] = HostOutcome(SKIPPED, f"{'add_host' if task.action in _ONCE_PER_BATCH else 'run_once'}: "
+            found[host.name] = HostOutcome(SKIPPED, f"{'add_host' if task.action in ONCE_PER_BATCH else 'run_once'}: "
                                                     f"runs once for its batch, on {first}", True)
         elif first != host.name:
             found[host.name] = HostOutcome(DEPENDS, f"run_once or the play's strategy is templated: runs here only "
@@ -161,27 +165,7 @@ def _batch_inventories(play_plan: PlayPlan) -> bool:
     return bool(changes) and changes[0].hosts is not None
 
 
-def _run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -> tuple[dict[str, str] | None, bool]:
-    """For a ``run_once`` task, each host's batch's first host (the one it runs on), and whether
-    ``run_once`` is known to hold (not a template); None without it, and with the ``free``
-    strategies, which run it on every host."""
-    from engine.booleans import boolean
-
-    value = getattr(task.effective("run_once"), "value", None)
-    strategy = play_strategy(play_plan.play)
-    if task.action in _ONCE_PER_BATCH and strategy == "linear":  # it bypasses the host loop: the batch's first host
-        return {name: batch[0] for batch in batches for name in batch}, True
-    if value is None or strategy == "free":
-        return None, True
-    try:
-        once = boolean(value, strict=True) if strategy == "linear" else None
-    except (TypeError, ValueError):
-        once = None  # templated (or a strategy the plan does not know): the run decides
-    return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True
-
-
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
-_ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch, as with run_once
 
 
 _INCLUDE_ITEM = "an item of the looping include"
@@ -244,7 +228,8 @@ class _SharedOutcomes:
         if self.shared and self.names is None:
             self.names = tuple(sorted(reading.touched))
             per_host = reading.touched & (_PER_HOST - _SIGNED)
-            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host) \
+            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host,
+                                          reading.facts_read) \
                 if per_host == {_SET_PER_HOST} else None
             self.shared = not per_host or self.earlier is not None
             if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
@@ -299,6 +284,7 @@ class _SharedOutcomes:
     def entry(self, host: Host) -> tuple[Any, ...]:
         """The host's signature, value key and own levels for the names read, as the inventory
         and cached facts give them (not the tasks before): kept in the play's table."""
+        from engine.variables.host_facts import facts_unknown
         from engine.variables.report import host_at, inventory_keys, inventory_of
 
         assert self.names is not None
@@ -317,8 +303,9 @@ class _SharedOutcomes:
                                                        [name for name in self.names if name not in _HOST_IDENTITY])
             extra: tuple[Any, ...] = ()
             cached = getattr(self.plan, "facts", {}).get(host.name)
-            if cached is not None and any(name.startswith("ansible_") for name in self.names):
-                extra += (("cached facts", cached.digest),)  # two hosts' facts are told apart by digest
+            if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
+                extra += (("facts", cached.digest if cached is not None else None,
+                           facts_unknown(self.plan, self.play_plan, host)),)
             if "group_names" in self.names:
                 groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
                 extra += (("group_names", tuple(groups)),)
@@ -348,6 +335,8 @@ class _HostTask:
         """Every name the outcome read, also through the templates of values."""
         self.set_per_host: set[str] = set()
         """The names read whose values tasks may set on each host (:data:`_SET_PER_HOST`)."""
+        self.facts_read: set[str] = set()
+        """Those of them that are facts the run gathers (keyed by where it gathers them: host_facts.facts_unknown)."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
@@ -704,6 +693,8 @@ class _HostTask:
                 not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
+            if resolved.definitions and resolved.definitions[0].level == "host facts":
+                self.facts_read.add(name)  # the run's facts: keyed by whether and where it gathers them
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
             value, reason = self.removed.value(name, resolved.value, self.host.name)

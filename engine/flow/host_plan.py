@@ -53,7 +53,9 @@ class PlannedPlay:
 def plan_hosts(plan: Plan) -> list[PlannedPlay]:
     """The outcome of every task of every play on each of the play's hosts, in run order."""
     from engine.variables.inventory_changes import Changes
+    from engine.variables.setter_classes import share_setters
 
+    share_setters(plan)  # what the tasks before set, followed class by class
     failed: dict[str, tuple[str, bool]] = {}  # a host that failed is out of the later plays too
     stopped: list[tuple[str, bool]] = []  # the playbook stopped (certainly or maybe), and why
     plays = []

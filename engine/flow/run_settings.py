@@ -6,9 +6,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.loading import keywords as kw
+
 if TYPE_CHECKING:
-    from engine.flow.plan import Plan
+    from engine.flow.plan import Plan, PlayPlan
     from engine.loading.model import Task
+
+ONCE_PER_BATCH = kw._family("add_host")  # BYPASS_HOST_LOOP: run once per batch, as with run_once
 
 
 def check_mode(plan: Plan, task: Task) -> bool | None:
@@ -64,3 +68,22 @@ def runs_once(task: Task) -> bool:
         return value is not None and boolean(value, strict=True)
     except (TypeError, ValueError):
         return False
+
+
+def run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) -> tuple[dict[str, str] | None, bool]:
+    """For a ``run_once`` task, each host's batch's first host (the one it runs on), and whether
+    ``run_once`` is known to hold (not a template); None without it, and with the ``free``
+    strategies, which run it on every host."""
+    from engine.booleans import boolean
+
+    value = getattr(task.effective("run_once"), "value", None)
+    strategy = play_strategy(play_plan.play)
+    if task.action in ONCE_PER_BATCH and strategy == "linear":  # it bypasses the host loop: the batch's first host
+        return {name: batch[0] for batch in batches for name in batch}, True
+    if value is None or strategy == "free":
+        return None, True
+    try:
+        once = boolean(value, strict=True) if strategy == "linear" else None
+    except (TypeError, ValueError):
+        once = None  # templated (or a strategy the plan does not know): the run decides
+    return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True

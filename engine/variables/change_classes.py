@@ -21,6 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.templating.read_names import READS_ALL
+from engine.variables import host_answers as answers
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -30,9 +31,10 @@ if TYPE_CHECKING:
 SHARING = True
 """Whether hosts are taken class by class (tests compare the plan with and without)."""
 
-_IDENTITY = frozenset({"inventory_hostname", "inventory_hostname_short"})
-_UNCLASSED = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts", "ansible_play_hosts_all",
-                        "vars", "hostvars", "ansible_failed_task", "ansible_failed_result", READS_ALL})
+_IDENTITY = answers.NAME
+# (engine.variables.host_answers: less the name and groups, which the key tells, and the inventory
+# source, which its inventory part does)
+_UNCLASSED = answers.OWN_ANSWERS - answers.NAME - answers.GROUPS - answers.SOURCE | answers.PLAY_LISTS | {READS_ALL}
 """Read per host in ways the key does not tell: no classes for a task whose templates read one."""
 
 
@@ -117,7 +119,7 @@ def _groups(classes: HostClasses, host: Host) -> Any:
 def _facts(classes: HostClasses, host: Host) -> Any:
     """Whether the run gathers the host's facts, and its cached ones (a cache file may hold names of
     any kind)."""
-    from engine.variables.host_runtime import cached_facts, facts_unknown
+    from engine.variables.host_facts import cached_facts, facts_unknown
 
     cached = cached_facts(classes.plan).get(host.name)
     return facts_unknown(classes.plan, classes.play_plan, host), cached.digest if cached else None

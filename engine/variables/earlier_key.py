@@ -22,18 +22,21 @@ NOT_FOLLOWED = frozenset({"ansible_failed_task", "ansible_failed_result", "vars"
 """Names the key does not speak for (a rescue's, or every variable at once)."""
 
 
-def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_host: set[str]) -> frozenset[str] | None:
+def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_host: set[str],
+                   facts: set[str] = frozenset()) -> frozenset[str] | None:  # type: ignore[assignment]
     """The names a reading read (``touched``) that earlier tasks may set, whose definitions by them
     (:func:`earlier_key`) then tell hosts apart; None when the reading read per host what the key
     cannot tell: a name (of ``set_per_host``, those read per host) none of the tasks of the plays so
-    far is known to set (include_vars, a templated set_fact key), a fact, a rescue's, or values merged
+    far is known to set (include_vars, a templated set_fact key), a fact no task sets that is not
+    one of ``facts`` (gathered facts, which the caller keys by where the run gathers them and the
+    cached ones: :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged
     with ``hash_behaviour=merge``."""
     from engine.variables.host_runtime import names_set_before
     from engine.variables.play_order import play_order
 
     may_set = names_set_before(plan, play_plan, play_order)
     if may_set is None or plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED or \
-            any(name not in may_set or name.startswith("ansible_") for name in set_per_host):
+            any(name not in facts and (name not in may_set or name.startswith("ansible_")) for name in set_per_host):
         return None
     return frozenset(name for name in touched if name in may_set)
 
@@ -47,7 +50,34 @@ def earlier_key(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, names: 
 
     follower = Follower(plan, play_order, templar_at, include_item_order)
     return once_per_plays(follower, play_plan, host, task, 0, names, "earlier key",  # type: ignore[no-any-return]
-                          lambda: _walked(follower, plan, play_plan, host, task, names))
+                          lambda: _kept_walk(follower, plan, play_plan, host, task, names))
+
+
+def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Task,
+               names: frozenset[str]) -> tuple[Any, ...]:
+    """:func:`_walked`, kept for the host until a task that may set one of ``names`` (a fleet's
+    hosts are keyed at every task reading them, the walk only changes at such a task); walked each
+    time where which task reads decides it too (a rescue in the play, a looping include around it)."""
+    from engine.variables.block_runs import play_blocks
+    from engine.variables.earlier_walk import _keep, _kept, _key
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.report import _scope
+    from engine.variables.setters import setters
+
+    order = follower.order_of(play_plan.play)
+    positions = order.positions.get(id(task))
+    if not positions or play_blocks(play_plan.play).rescuing or \
+            any(includer_loops(include) for include in order.includers.get(id(task), [])):
+        return _walked(follower, plan, play_plan, host, task, names)
+    inventory = _scope(plan, play_plan, task, 0, host.name).manager.inventory.data
+    key = _key(follower, play_plan, f"earlier key {len(setters(order, positions[0], names))} {id(inventory)}",
+               host, names)
+    found = _kept(follower, play_plan, key)
+    if found is None:
+        planned = getattr(play_plan, "planned_runs", None)
+        found = _walked(follower, plan, play_plan, host, task, names)
+        _keep(follower, play_plan, key, planned, found)
+    return found  # type: ignore[no-any-return]
 
 
 def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
@@ -55,7 +85,8 @@ def earlier_classes(plan: Plan, play_plan: PlayPlan, task: Task,
     """When :func:`earlier_key` is one walk for all the hosts in the same plays (the tasks before
     set ``names`` alike on every host), what it depends on for a host: which of the plays so far
     the host is in (hosts with equal answers get the same key, the same object); else None."""
-    from engine.variables.host_runtime import Follower, host_names, kept_uniform_walk, plays_before
+    from engine.variables.host_facts import plays_before
+    from engine.variables.host_runtime import Follower, host_names, kept_uniform_walk
     from engine.variables.play_order import play_order
     from engine.variables.report import include_item_order, templar_at
 

@@ -76,7 +76,7 @@ def plan_removals(plan: Plan) -> None:
 
     if getattr(plan, "removals_pending", None) is None:
         return
-    from engine.variables.host_runtime import cached_facts
+    from engine.variables.host_facts import cached_facts
 
     plan.removals_pending = None  # type: ignore[attr-defined]
     unselected = [play_plan for play_plan in plan.plays if not play_plan.tasks]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -23,9 +24,11 @@ from engine.flow.batches import play_batches
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
+from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
 from engine.variables.accumulating import unknown_names as _unknown_names
 from engine.variables.earlier_walk import own_play, played
+from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
@@ -42,7 +45,6 @@ from engine.variables.sources import (
     Layer,
     RuntimeValue,
     fold,
-    gathers_facts,
     kept_inventory_layers,
 )
 from engine.variables.task_results import ASSERT, FAIL, Effects, follow, host_independent, known_shape, unknown_result
@@ -55,63 +57,6 @@ if TYPE_CHECKING:
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 _as_written: list[Any] = []  # plays asked where their tasks run before they were planned (engine.flow.host_plan)
-def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
-    """Why the host's facts are only known at run time (this play or an earlier one with the host
-    gathers them), None when they are what the fact cache holds."""
-    for reason, earlier in _gathering(plan, play_plan):
-        if host.name in host_names(earlier):
-            return reason
-    return None
-
-
-def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
-    """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
-    plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
-    from engine.flow.host_reading import runs_setup
-
-    plays = plays_before(plan, play_plan, including=True)
-    key = (id(plan), tuple(map(id, plays)))
-    kept = play_plan.__dict__.get("gathering")
-    if kept is not None and kept[0] == key and kept[1] is plan:
-        return kept[2]  # type: ignore[no-any-return]
-    found = []
-    for earlier in plays:
-        if gathers_facts(earlier.play):
-            found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
-        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
-            found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
-                          "clear_facts)", earlier))
-    play_plan.__dict__["gathering"] = (key, plan, found, plays)
-    return found
-
-
-def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
-    reason = facts_unknown(plan, play_plan, host)
-    if reason is not None:
-        return Layer("host facts", "gathered facts (set at run time by gather_facts)",
-                     {"ansible_facts": RuntimeValue(reason)}, runtime=True)
-    cached = cached_facts(plan).get(host.name)
-    if cached is not None:
-        return Layer("host facts", "cached fact", cached.variables())
-    return Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}})
-
-
-def cached_facts(plan: Plan) -> Mapping[str, Any]:
-    """The plan's facts, else those of ansible.cfg's fact cache (read once per plan)."""
-    facts = getattr(plan, "facts", None)
-    if facts:
-        return facts  # type: ignore[no-any-return]
-    derived = getattr(plan.inventory, "derived", None)
-    found = derived.get("cached facts") if derived is not None else None
-    if found is None:
-        from engine.variables.fact_cache import known_facts
-
-        found = known_facts()
-        if derived is not None:
-            derived["cached facts"] = found
-    return found  # type: ignore[no-any-return]
-
-
 @dataclass(frozen=True)
 class Follower:
     """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
@@ -543,25 +488,35 @@ class Follower:
                 and (not known_shape(task) or host_independent(task))
         memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
         found = memo.get(memo_key)
-        if found is not None and any(getattr(asked, "planned_runs", None) is not None
-                                     for asked in memo.get(("as written", memo_key), ())):
+        stale = found is not None and any(getattr(asked, "planned_runs", None) is not None
+                                          for asked in memo.get(("as written", memo_key), ()))
+        if stale:
             found = None  # followed while a play it read was being planned: what its plan says now
         if found is None:
             _following += 1
             mark = len(_as_written)
             try:
-                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence)
+                # hosts sharing a setter's effects by class (engine.variables.setter_classes), but for
+                # effects followed again because a play they read has been planned since
+                share = None if uniform or stale else getattr(self.plan, "share_setters", None)
+                found = memo[memo_key] = self._follow(play_plan, host, task, outer, occurrence) if share is None else \
+                    share(self.plan, play_plan, memo, host, task, outer, occurrence,
+                          partial(self._follow, play_plan, host, task, outer, occurrence))
                 asked_early = tuple({id(asked): asked for asked in _as_written[mark:]}.values())
                 if asked_early or ("as written", memo_key) in memo:
                     memo[("as written", memo_key)] = asked_early
+                if asked_early and share is not None:  # what the class was given may change: no host takes it
+                    self.plan.forget_setter_classes(memo, task)
             finally:
                 _following -= 1
                 if not _following:
                     _as_written.clear()
         return found  # type: ignore[no-any-return]
 
-    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int) -> Effects:
-        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results)."""
+    def _follow(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...], occurrence: int,
+                read: set[str] | None = None) -> Effects:
+        """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results);
+        ``read``: where to put the names its templates read (engine.variables.setter_classes)."""
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 for c in include.effective_when()]
@@ -574,8 +529,11 @@ class Follower:
             templar: Templar = Templar({})  # nothing to template: no bounds to watch
         else:
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
-        effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
-                         self.plan.inventory.data.merge_hashes)
+        with names_recorded() if read is not None else nullcontext() as names:
+            effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
+                             self.plan.inventory.data.merge_hashes)
+        if read is not None:
+            read.update(names)
         data = task.data if isinstance(task.data, Mapping) else {}
         if data.get("delegate_facts") and data.get("delegate_to") and task.action in SET_FACT and \
                 effects.delegated_each is None:
@@ -696,15 +654,6 @@ def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
         memo = {}
         derived["host effects"] = (now, memo)
     return memo  # type: ignore[no-any-return]
-
-
-def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
-    """The plan's plays before ``play_plan`` (and it, with ``including``)."""
-    plays = list(getattr(plan, "plays", ()))
-    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
-    if index is None:
-        return [play_plan] if including else []
-    return plays[: index + 1] if including else plays[:index]
 
 
 class FollowedHostVars(HostVars):

@@ -362,7 +362,7 @@ def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurr
 
 def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
               magic: Mapping[str, Any]) -> Mapping[str, Any]:
-    from engine.variables.host_runtime import facts_unknown
+    from engine.variables.host_facts import facts_unknown
 
     facts = facts_unknown(plan, play_plan, host)
     if plan.inventory.data.merge_hashes:
@@ -555,7 +555,7 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     caller asking for several lists of names in turn has it already (neither is changed here);
     ``items``: the loop's item variables worked out from those levels (each item's reading here)."""
     from engine.templating.templar import RECURSIVE_VALUE, TemplateFailure, is_template, too_large_reason
-    from engine.variables.host_runtime import facts_unknown
+    from engine.variables.host_facts import facts_unknown
     from engine.variables.loop_vars import loop_names, loop_scopes
 
     levels = levels or layers_at(plan, play_plan, host, task, occurrence, outer)  # each item's too

@@ -29,6 +29,8 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.host_answers import OWN_ANSWERS
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
@@ -41,9 +43,7 @@ FOLLOWED = 12
 MAX_HOSTS = 200
 """Hosts read one by one at a task whose values no class can share."""
 
-PER_HOST = frozenset({"inventory_hostname", "inventory_hostname_short", "group_names", "play_hosts",
-                      "ansible_play_batch", "hostvars", "vars", "ansible_failed_task", "ansible_failed_result",
-                      "inventory_dir", "inventory_file"})
+PER_HOST = OWN_ANSWERS
 """Names whose values the run gives each host its own way (or fills in as it goes)."""
 
 
@@ -91,7 +91,7 @@ class TaskValues:
         """The host's signature for ``names`` (the inventory's answers, its cached facts and
         whether the run gathers them, the inventory at the task), the same with its own levels
         told by level rather than by label, and those own levels."""
-        from engine.variables.host_runtime import facts_unknown
+        from engine.variables.host_facts import facts_unknown
         from engine.variables.raw import looks_like_fact
         from engine.variables.report import inventory_keys, inventory_of
 

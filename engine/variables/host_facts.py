@@ -1,0 +1,81 @@
+"""A host's facts at a task, before the run: unknown where the run gathers them (a play up to
+the task with the host gathers facts, runs ``setup`` or ``meta: clear_facts``), else what the
+fact cache holds (engine.variables.fact_cache), else none."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.variables.setters import host_names
+from engine.variables.sources import Layer, RuntimeValue, gathers_facts
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+
+
+def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
+    """Why the host's facts are only known at run time (this play or an earlier one with the host
+    gathers them), None when they are what the fact cache holds."""
+    for reason, earlier in _gathering(plan, play_plan):
+        if host.name in host_names(earlier):
+            return reason
+    return None
+
+
+def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
+    """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
+    plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""
+    from engine.flow.host_reading import runs_setup
+
+    plays = plays_before(plan, play_plan, including=True)
+    key = (id(plan), tuple(map(id, plays)))
+    kept = play_plan.__dict__.get("gathering")
+    if kept is not None and kept[0] == key and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
+    found = []
+    for earlier in plays:
+        if gathers_facts(earlier.play):
+            found.append((f"a fact gathered at run time (play '{earlier.play.name}' gathers facts)", earlier))
+        elif runs_setup(earlier.play):  # a setup task, or meta: clear_facts, which empties the cache too
+            found.append((f"a fact the run gathers or clears (play '{earlier.play.name}' runs setup or "
+                          "clear_facts)", earlier))
+    play_plan.__dict__["gathering"] = (key, plan, found, plays)
+    return found
+
+
+def facts_layer(plan: Plan, play_plan: PlayPlan, host: Host) -> Layer:
+    reason = facts_unknown(plan, play_plan, host)
+    if reason is not None:
+        return Layer("host facts", "gathered facts (set at run time by gather_facts)",
+                     {"ansible_facts": RuntimeValue(reason)}, runtime=True)
+    cached = cached_facts(plan).get(host.name)
+    if cached is not None:
+        return Layer("host facts", "cached fact", cached.variables())
+    return Layer("host facts", "no facts gathered (gather_facts: false)", {"ansible_facts": {}})
+
+
+def cached_facts(plan: Plan) -> Mapping[str, Any]:
+    """The plan's facts, else those of ansible.cfg's fact cache (read once per plan)."""
+    facts = getattr(plan, "facts", None)
+    if facts:
+        return facts  # type: ignore[no-any-return]
+    derived = getattr(plan.inventory, "derived", None)
+    found = derived.get("cached facts") if derived is not None else None
+    if found is None:
+        from engine.variables.fact_cache import known_facts
+
+        found = known_facts()
+        if derived is not None:
+            derived["cached facts"] = found
+    return found  # type: ignore[no-any-return]
+
+
+def plays_before(plan: Plan, play_plan: PlayPlan, including: bool = False) -> list[PlayPlan]:
+    """The plan's plays before ``play_plan`` (and it, with ``including``)."""
+    plays = list(getattr(plan, "plays", ()))
+    index = next((at for at, found in enumerate(plays) if found is play_plan), None)
+    if index is None:
+        return [play_plan] if including else []
+    return plays[: index + 1] if including else plays[:index]

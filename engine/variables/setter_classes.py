@@ -1,0 +1,76 @@
+"""What a setter (``set_fact``, ``register``, ``include_vars``) sets on a host, shared between the
+hosts that give it the same answers. Following a setter on a host templates its conditions and
+values with the host's variables at the task, and those are what the setters before it set there:
+walked for every host, a fleet costs hosts x setters templatings. The hosts of a setter are taken
+class by class as a ``group_by``'s are (:class:`~engine.variables.change_classes.HostClasses`):
+the first host of a class is followed with the names its templates read recorded (and those the
+values they read read in turn); a host whose inventory gives those names the same values from the
+same levels, to which the setters before gave the same definitions of them, with the same name and
+groups when those are read, the same facts and the same inventory at the task, is given what that
+host was given (the same effects: a setter reads nothing else of a host).
+
+Not shared (each host followed as before): a setter a looping include loads, a later run of it (a
+handler flushed again), one delegating its facts, one whose templates read variables by a computed
+name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets, and a plan
+that records what each reading read (a review's, which compares them name by name).
+
+The plan and the hovers ask for it (:func:`share_setters`): what follows setters
+(engine.variables.host_runtime) is below the class keys it reads (inventory, earlier tasks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+    from engine.variables.task_results import Effects
+
+
+SHARING = True
+"""Whether hosts share a setter's effects by class (tests compare the plan with and without)."""
+
+
+def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: Host, task: Task,
+                   outer: tuple[int, ...], occurrence: int, follow: Callable[[set[str] | None], Effects]) -> Effects:
+    """``follow(read)`` on ``host`` (``read``: a set the names its templates read are put in), or
+    what it gave the first host of ``host``'s class."""
+    from engine.variables.change_classes import HostClasses
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts") or \
+            getattr(plan, "outcome_log", None) is not None or getattr(plan, "outcome_replay", None) is not None:
+        return follow(None)
+    key = _classes_key(plan, task)
+    kept = memo.get(key)
+    if kept is None or kept[0] is not plan:
+        kept = memo[key] = (plan, HostClasses(plan, play_plan, task))
+    classes = kept[1]
+    found = classes.joined(host)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    read: set[str] = set()
+    found = follow(read)
+    classes.add(host, read, found)
+    return found
+
+
+def forget_classes(plan: Plan, memo: dict[Any, Any], task: Task) -> None:
+    """Forget the classes of ``task``'s hosts and what each was given: effects followed while a
+    play they read was still being planned (engine.variables.host_runtime) are followed again
+    once it is, and no host may take them meanwhile."""
+    memo.pop(_classes_key(plan, task), None)
+
+
+def _classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
+    return ("setter classes", id(task), id(plan.inventory))
+
+
+def share_setters(plan: Plan) -> None:
+    """Have the hosts of ``plan`` share setters' effects by class (its follower asks for it)."""
+    plan.share_setters = shared_effects  # type: ignore[attr-defined]
+    plan.forget_setter_classes = partial(forget_classes, plan)  # type: ignore[attr-defined]
