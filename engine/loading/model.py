@@ -70,7 +70,7 @@ class Frame:
     templated tags.
     """
 
-    __slots__ = ("kind", "label", "span", "keywords", "keyword_spans", "tag_values", "tag_error")
+    __slots__ = ("kind", "label", "span", "keywords", "keyword_spans", "tag_values", "tag_error", "templated_name")
 
     def __init__(self, kind: str, label: str, span: Span | None) -> None:
         self.kind, self.label, self.span = kind, label, span
@@ -78,6 +78,9 @@ class Frame:
         self.keyword_spans: dict[str, Span] = {}
         self.tag_values: list[Any] | None = None
         self.tag_error: Problem | None = None
+        self.templated_name: tuple[str, Span | None] | None = None
+        """A block's ``name`` holding a template, and where: ansible templates it before each task
+        directly in the block runs (``Task.post_validate`` validates the task's parent block)."""
 
     def __repr__(self) -> str:
         return f"Frame({self.kind!r}, {self.label!r})"

@@ -21,7 +21,7 @@ from engine.loading.model import Block, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Outcome
-from engine.run.environment import task_environment
+from engine.run.environment import task_environment, template_block_name
 from engine.run.handlers import template_notify
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.task_runner import failed_result, include_item_vars, keyword, truth
@@ -75,6 +75,7 @@ class TaskActions:
     def _action(self, task: Task, run: HostRun, templar: Templar, step: Step) -> dict[str, Any]:
         action = task.action
         try:  # ansible's post_validate templates the keywords for every task it executes, includes too
+            template_block_name(task, templar)
             template_notify(task, templar)
             environment = task_environment(task, templar, self.callback.warning)
         except TemplateFailure as exc:
