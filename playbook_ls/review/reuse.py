@@ -29,9 +29,11 @@ order as the new side's did; the rule says no input it makes differs, so it neve
 from __future__ import annotations
 
 import os
+import re
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.host_reading import per_host_vars_files
+from engine.loading import keywords as kw
 from engine.templating.read_names import READS_ALL
 
 if TYPE_CHECKING:
@@ -200,8 +202,9 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
     place in the new side's, in each play whose reading is the same on both sides; None when no
     task can be paired. ``roots``: the old and the new side's directories.
 
-    When the change sets no variable differently (it changes plays, tasks or roles), the plays
-    before the first one whose reading differs run alike on both sides, host by host: the same
+    When the change sets no variable differently (it changes plays, tasks or roles) or only in a
+    role's defaults or vars, the plays before the first one whose reading differs or that uses
+    such a role (or includes a role at run time) run alike on both sides, host by host: the same
     plays with the same values after the same earlier plays. Their tasks' answers then differ
     only where they read the revision's directory or a file through a lookup, whatever else they
     read (facts, other hosts' variables, what earlier tasks set): ``before_any_change``.
@@ -239,19 +242,29 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
         return None  # an include_vars, add_host or group_by: no answer would be taken (outcomes_alike)
     pairs: dict[int, int] = {}
     before: set[int] = set()
-    alike_so_far = all(name.startswith(_STRUCTURE) for name in names)
+    # the variables files the change sets names in differently
+    variables = set(changed) - structure if any(not name.startswith(_STRUCTURE) for name in names) else set()
+    # a role's defaults and vars reach only the plays using the role, which read them as they load
+    alike_so_far = all(_ROLE_SCOPED.search(path) for path in variables)
     for old_play, new_play in zip(old.plays, new.plays, strict=True):
         old_tasks, new_tasks = list(old_play.play.all_tasks()), list(new_play.play.all_tasks())
-        if old_play.key != new_play.key or any(_reads(play.play, root) & structure for play, root in
-                                               ((old_play, roots[0]), (new_play, roots[1]))) or \
+        reads = [_reads(play.play, root) for play, root in ((old_play, roots[0]), (new_play, roots[1]))]
+        if old_play.key != new_play.key or any(read & structure for read in reads) or \
                 len(old_tasks) != len(new_tasks) or any(old.keys.get(id(one)) != new.keys.get(id(other))
                                                         for one, other in zip(old_tasks, new_tasks, strict=True)):
             alike_so_far = False  # this play may run otherwise: so may every later one
             continue
         pairs.update(zip(map(id, old_tasks), map(id, new_tasks), strict=True))
+        if variables and (any(read & variables for read in reads) or
+                          any(task.action in kw.INCLUDE_ROLE for task in [*old_tasks, *new_tasks])):
+            alike_so_far = False  # it sees the names set differently (a role included at run time may)
         if alike_so_far:
             before.update(map(id, old_tasks))
     return Paired(pairs, frozenset(before)) if pairs else None
+
+
+_ROLE_SCOPED = re.compile(r"(?:^|/)roles/[^/]+/(?:defaults|vars)/")
+"""A role's variables files: only a play using the role sees what they set."""
 
 
 _SETTINGS = (".cfg", ".toml")

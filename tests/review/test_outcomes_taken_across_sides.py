@@ -188,6 +188,9 @@ PREFIX_PLAYBOOK = """\
     - name: early by weight
       debug: msg=early
       when: weight | default(0) | int > 5
+    - name: early by another host's default
+      debug: msg=early
+      when: hostvars['w1']['mark_default'] | default('no') == 'no'
 - name: changing
   hosts: all
   gather_facts: false
@@ -205,22 +208,37 @@ PREFIX_PLAYBOOK = """\
 """
 
 
+@pytest.mark.parametrize(("changed", "taken"), [
+    # a change of structure alone (the role's task): its play is planned again
+    ({"roles/late/tasks/main.yml": "'no'"}, {"early by another host", "early by another host's default",
+                                            "early by weight", "after by weight"}),
+    # a role's default, seen only by the play using the role; what reads the set_fact reading it is
+    # planned again (the plan's reading of 'weight' follows the setters before it)
+    ({"roles/late/defaults/main.yml": "'no'"}, {"early by another host", "early by another host's default",
+                                                "early by weight", "late : mark"}),
+    # a group's value, seen by every play: another host's variables are read again everywhere
+    ({"group_vars/all.yml": "'no'"}, {"early by weight", "late : mark"}),
+])
 def test_the_plays_before_the_first_changed_one_are_taken_whatever_they_read(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A change of structure alone: the plays before the first play it reaches run alike on
-    both sides, other hosts' variables included; after it, only what no run can have changed."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: dict[str, str], taken: set[str]) -> None:
+    """A change of structure, or of a role's variables only: the plays before the first play it
+    reaches run alike on both sides, other hosts' variables included; after it, only what no run
+    can have changed."""
     for side in SIDES:
         write_tree(tmp_path / side, {"hosts.ini": INVENTORY, "group_vars/web.yml": "level: high\n",
                                      "group_vars/db.yml": "level: low\n", "site.yml": PREFIX_PLAYBOOK,
+                                     "group_vars/all.yml": "mark_default: 'no'\n",
+                                     "roles/late/defaults/main.yml": "mark_value: 'no'\n",
                                      "roles/late/tasks/main.yml": "- name: mark\n  set_fact:\n"
-                                                                  "    marked: 'no'\n  when: level == 'high'\n"})
-    target = tmp_path / "new" / "roles/late/tasks/main.yml"
-    target.write_text(target.read_text().replace("'no'", "'yes'"))
+                                                                  "    marked: \"{{ mark_value if mark_default == 'no' "
+                                                                  "else 'yes' }}\"\n  when: level == 'high'\n"})
+    for path, old_text in changed.items():
+        target = tmp_path / "new" / path
+        target.write_text(target.read_text().replace(old_text, "'yes'") if "tasks" not in path else
+                          target.read_text().replace("mark_value if", "'yes' if"))
     answers = _spy_answers(monkeypatch)
     monkeypatch.chdir(tmp_path / "new")
     with_sharing = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
-    assert {name for name, taken in answers if taken} == {"early by another host", "early by weight",
-                                                          "after by weight"}
-    assert {name for name, taken in answers if not taken} == {"late : mark", "after by another host"}
+    assert {name for name, was_taken in answers if was_taken} == taken
     assert with_sharing == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini", reuse=False)
     assert '"after by another host"' in with_sharing  # the change shows where the run shows it
