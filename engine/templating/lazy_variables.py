@@ -21,8 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterator, Mapping
 
-from engine.templating.value_origins import failed_at
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -97,6 +95,8 @@ class LazyVariables(Mapping[str, "Any"]):
                     name = self._render(place)
                 value = self._render(item)
             except Exception as exc:  # noqa: BLE001 - the stand-in fails with it where it is used
+                from engine.templating.value_origins import failed_at  # a failure's, not every listing's import
+
                 failed_at(exc, raw, place)  # the item's own place as written, where nothing inside said
                 if isinstance(item, dict | list):
                     value = self._item_wise(key, item)
