@@ -11,8 +11,11 @@ host was given (the same effects: a setter reads nothing else of a host).
 
 Not shared (each host followed as before): a setter a looping include loads, a later run of it (a
 handler flushed again), one delegating its facts, one whose templates read variables by a computed
-name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets, and a plan
-that records what each reading read (a review's, which compares them name by name).
+name (``vars``, ``hostvars``, a lookup), the play's host lists or what a rescue sets. A review's
+plans share them too: a host given its class's effects renders none of the setter's templates, so
+a task's reading may not record the names they read, but what a setter gives a task reaches it
+only through the names the setter sets, which the review never takes an answer across
+(playbook_ls.review.reuse.outcomes_alike).
 
 The plan and the hovers ask for it (:func:`share_setters`): what follows setters
 (engine.variables.host_runtime) is below the class keys it reads (inventory, earlier tasks).
@@ -42,8 +45,7 @@ def shared_effects(plan: Plan, play_plan: PlayPlan, memo: dict[Any, Any], host: 
     from engine.variables.change_classes import HostClasses
 
     data = task.data if isinstance(task.data, Mapping) else {}
-    if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts") or \
-            getattr(plan, "outcome_log", None) is not None or getattr(plan, "outcome_replay", None) is not None:
+    if not SHARING or outer or occurrence or task.handler or data.get("delegate_facts"):
         return follow(None)
     key = _classes_key(plan, task)
     kept = memo.get(key)

@@ -212,12 +212,11 @@ PREFIX_PLAYBOOK = """\
     # a change of structure alone (the role's task): its play is planned again
     ({"roles/late/tasks/main.yml": "'no'"}, {"early by another host", "early by another host's default",
                                             "early by weight", "after by weight"}),
-    # a role's default, seen only by the play using the role; what reads the set_fact reading it is
-    # planned again (the plan's reading of 'weight' follows the setters before it)
+    # a role's default, seen only by the play using the role
     ({"roles/late/defaults/main.yml": "'no'"}, {"early by another host", "early by another host's default",
-                                                "early by weight", "late : mark"}),
+                                                "early by weight", "late : mark", "after by weight"}),
     # a group's value, seen by every play: another host's variables are read again everywhere
-    ({"group_vars/all.yml": "'no'"}, {"early by weight", "late : mark"}),
+    ({"group_vars/all.yml": "'no'"}, {"early by weight", "late : mark", "after by weight"}),
 ])
 def test_the_plays_before_the_first_changed_one_are_taken_whatever_they_read(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: dict[str, str], taken: set[str]) -> None:
