@@ -99,13 +99,11 @@ class PartnerPlays:
                  usable: Callable[[SharedPlay, tuple[tuple[str, int], ...]], bool]) -> None:
         self._plays = dict(plays._plays)  # as they are now: the other tree's files stay as read
         self.here, self.there, self.usable = here, there, usable
-        self.taken = 0
 
     def get(self, key: tuple[Any, ...], position: tuple[tuple[str, int], ...]) -> SharedPlay | None:
         found = self._plays.get(_swapped(key, self.here, self.there))
         if found is None or not self.usable(found, position):
             return None
-        self.taken += 1
         return found._replace(reads=_swapped(found.reads, self.there, self.here),
                               module_paths=_swapped(found.module_paths, self.there, self.here),
                               action_paths=_swapped(found.action_paths, self.there, self.here))

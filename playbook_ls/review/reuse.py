@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.host_reading import per_host_vars_files
 from engine.loading import keywords as kw
+from engine.parsing.source import files_state
 from engine.templating.read_names import READS_ALL
+from playbook_ls.review.sides import within
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -123,26 +125,21 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
     if names is None or store is None:
         return None
     here, there = ((os.path.realpath(one.root), os.path.abspath(one.root)) for one in (old, new))
+    state = files_state()
 
     def usable(shared: Any, position: tuple[tuple[str, int], ...]) -> bool:
         if READS_ALL in shared.names or shared.names & ROOTED_NAMES or shared.names & names:
             return False
-        if any(_in(real, here[0]) in changed for real, _index in position):
+        if any(within(real, here[0], state) in changed for real, _index in position):
             return False  # a playbook on its way changed (the play itself, or an import's keywords)
         for file in shared.reads:
-            relative = _in(file, there[0])
+            relative = within(file, there[0], state)
             if relative in changed and (relative not in kept or not _variables_path(relative)
                                         or _STRUCTURE + relative in names):
                 return False
         return True
 
     return PartnerPlays(store, here, there, usable)
-
-
-def _in(file: str, root: str) -> str | None:
-    """``file`` relative to ``root`` through its symlinks, None outside it."""
-    real = os.path.realpath(file)
-    return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
 def same_value(before: Any, after: Any) -> bool:
@@ -279,8 +276,8 @@ def _loads_alike(view: PlaybookView, names: set[str]) -> bool:
 
 def _reads(play: Any, root: str) -> set[str]:
     """The files resolving ``play`` read, relative to the side's ``root``."""
-    real = os.path.realpath(root)
-    return {relative for file in play.reads if (relative := _in(file, real)) is not None}
+    real, state = os.path.realpath(root), files_state()
+    return {relative for file in play.reads if (relative := within(file, real, state)) is not None}
 
 
 def outcomes_alike(names: set[str], logged: Any,

@@ -133,7 +133,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
     view.names = frozenset(names)
     state = files_state()
     for file in set(read):  # also when it cannot be planned: what it read until then is what it reaches
-        relative = _within(file, real_root, state)
+        relative = within(file, real_root, state)
         if relative is not None:
             view.reads.add(relative)
     if options.inventory:  # read host by host as the plan asks for values, after the tracking above
@@ -216,7 +216,7 @@ def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def _within(file: str, root: str, state: int) -> str | None:
+def within(file: str, root: str, state: int) -> str | None:
     """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
     every file each playbook reads (the same few hundred over and over in a repository whose
     playbooks share their roles), while the files are in ``state``."""
@@ -236,7 +236,7 @@ def _inventory_vars_files(sources: tuple[str, ...], playbook_dir: str, root: str
         for kind in ("group_vars", "host_vars"):
             for folder, _dirs, names in os.walk(os.path.join(directory, kind)):
                 for name in names:
-                    relative = _within(os.path.join(folder, name), root, state)
+                    relative = within(os.path.join(folder, name), root, state)
                     if relative is not None:
                         found.add(relative)
     return frozenset(found)
