@@ -16,6 +16,7 @@ from engine.loading.model import (
 )
 from engine.plugins.collection_search import ensure_default
 from engine.span import Span, YMap, YSeq
+from engine.templating.load_time import is_template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -90,9 +91,8 @@ class TaskLoading(FrameLoading):
         self._check_keys(ds, kw.BLOCK_KEYWORDS, "Block")
         label = f'block "{ds["name"]}"' if ds.get("name") else "block"
         frame = self.frame("block", label, ds, ctx.variables)
-        name = ds.get("name")
-        if isinstance(name, str) and ("{{" in name or "{%" in name):
-            frame.templated_name = (name, ds.value_spans.get("name"))
+        if is_template(ds.get("name")):
+            frame.templated_name = (ds["name"], ds.value_spans.get("name"))
         inner = ctx.push(frame)
         if "collections" in ds:
             inner = inner._replace(collections=ensure_default(collection_list(ds["collections"])))

@@ -21,9 +21,10 @@ from engine.loading.model import Block, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Outcome
-from engine.run.environment import task_environment, template_block_name
+from engine.run.environment import task_environment
 from engine.run.handlers import template_notify
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
+from engine.run.parent_block import template_block_name
 from engine.run.task_runner import failed_result, include_item_vars, keyword, truth
 from engine.run.type_warnings import warn_for_arguments
 from engine.run.workdir import absolute, module_directory

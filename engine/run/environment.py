@@ -80,23 +80,3 @@ def expand_user(text: str, environment: Mapping[str, str]) -> str:
     if home is None:
         return os.path.expanduser(text)
     return (home.rstrip("/") + text[1:]) or "/"
-
-
-def template_block_name(task: Task, templar: Templar) -> None:
-    """The name of the block ``task`` is directly in, templated as ``Task.post_validate`` templates
-    its parent block's fields for each run of the task (only ``name`` is validated on a block;
-    a task in a nested block or an imported file has its own block as parent). Raises
-    TemplateFailure worded as ansible's "Error processing keyword 'name'" when it cannot be."""
-    parent = task.chain[-2] if len(task.chain) > 1 else None
-    if parent is None or parent.kind != "block" or parent.templated_name is None:
-        return
-    name, where = parent.templated_name
-    try:
-        templar.template(name)
-    except TemplateFailure as exc:
-        from engine.run.error_block import Event
-
-        failure = TemplateFailure(f"Task failed: Error processing keyword 'name': {exc}")
-        failure.events = [Event(f"Error processing keyword 'name': {exc}", where)]  # type: ignore[attr-defined]
-        raise failure from exc
-
