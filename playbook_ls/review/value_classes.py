@@ -29,6 +29,7 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.load_time import is_template
 from engine.variables.host_answers import OWN_ANSWERS
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ def _template_names(resolved: Any) -> set[str] | None:
     found: set[str] = set()
     for one in [resolved, *(resolved.per_item or ())]:
         for text in strings(one.template):
-            if "{{" not in text and "{%" not in text:
+            if not is_template(text):
                 continue
             names = names_read(text, expression=False)
             if names is None or _computed(text):
@@ -195,7 +196,7 @@ def names_in(value: Any) -> set[str]:
 
     found: set[str] = set()
     for text in strings(value):
-        if "{{" in text or "{%" in text:
+        if is_template(text):
             found |= names_read(text, expression=False) or set()
     return found
 
