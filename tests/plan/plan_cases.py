@@ -216,3 +216,19 @@ def ansible_outcomes(scenario: Path, tool: str) -> dict[str, Any]:
 if __name__ == "__main__":
     sys.exit(record_or_verify(sys.argv[1:], __doc__ or "", scenarios, ansible_outcomes, lambda _, a, b: a == b,
                               lambda found: f"{sum(map(len, found.values()))} task-host outcomes recorded"))
+
+
+def classes_followed(monkeypatch: Any) -> list[tuple[str, str]]:
+    """(task, host) of each host a class of hosts (engine.variables.change_classes.HostClasses)
+    followed on its own from now on: what sharing by class saved is the rest."""
+    from engine.variables import change_classes
+
+    followed: list[tuple[str, str]] = []
+    original = change_classes.HostClasses.add
+
+    def counted(self: Any, host: Any, read: Any, joined: Any) -> None:
+        followed.append((self.task.name, host.name))
+        original(self, host, read, joined)
+
+    monkeypatch.setattr(change_classes.HostClasses, "add", counted)
+    return followed

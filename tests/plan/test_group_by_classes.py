@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plan_cases import classes_followed
 
 from engine.flow.host_plan import plan_hosts
 from engine.flow.plan import RunOptions, make_plan
@@ -88,14 +89,7 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
 
 def test_classes_change_no_group(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
-    templated = []
-    original = change_classes.HostClasses.add
-
-    def counted(self: change_classes.HostClasses, host, read, joined) -> None:  # type: ignore[no-untyped-def]
-        templated.append((self.task.name, host.name))
-        original(self, host, read, joined)
-
-    monkeypatch.setattr(change_classes.HostClasses, "add", counted)
+    templated = classes_followed(monkeypatch)
     shared = _plan(root)
     assert shared == alone
     plays = {name: hosts for name, hosts, _ in shared}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plan_cases import classes_followed
 
 from engine.flow import host_outcome
 from engine.flow.host_plan import plan_hosts
@@ -77,14 +78,7 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
 
 def test_shared_setters_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
-    followed = []
-    original = change_classes.HostClasses.add
-
-    def counted(self: change_classes.HostClasses, host, read, joined) -> None:  # type: ignore[no-untyped-def]
-        followed.append((self.task.name, host.name))
-        original(self, host, read, joined)
-
-    monkeypatch.setattr(change_classes.HostClasses, "add", counted)
+    followed = classes_followed(monkeypatch)
     shared = _plan(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped", "depends"}
