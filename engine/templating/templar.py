@@ -22,13 +22,14 @@ from engine.booleans import FILTER_DEPRECATIONS
 from engine.templating import read_names
 from engine.templating.backslashes import escaping_backslashes, lexer_for
 from engine.templating.bounds import (
-    MAX_RESULT_TEXT,
     MAX_SIZE,
     StaticRefusal,
     TooLarge,
     binop_over_limit,
     bounded_environment_class,
+    evaluated_within_bounds,
     evaluation,
+    refused_static,
     spend,
     static_evaluation_in_progress,
     text_size,
@@ -63,6 +64,7 @@ from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRende
 from engine.templating.markers import first_undefined, handing_on, listing
 from engine.templating.plugin_reports import reporting
 from engine.templating.run_order import checked_item, checked_text, order_aware
+from engine.templating.tagged_retry import TaggedScope, tagged_failure
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
     TEMPLATE_OVERRIDES,
@@ -440,6 +442,7 @@ class Templar:
         self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred,
                                        data=data)
         self._globals: Mapping[str, Any] | None = None
+        self._tagging = False  # variables handed to templates tagged as ansible's are (tagged_retry)
 
     def _deferred(self, name: str, exc: Exception) -> Any:
         """A variable whose template fails: undefined itself when it needs an undefined
@@ -481,10 +484,10 @@ class Templar:
             return function(value, **kwargs)
         remembered = _refused_texts.get(value) if isinstance(value, str) else None
         if remembered is not None:
-            raise _refused(remembered)
+            raise refused_static(remembered)
         try:
             with evaluation():
-                return _evaluated(function, value, **kwargs)
+                return evaluated_within_bounds(function, value, **kwargs)
         except TemplateFailure as exc:
             cause = too_large_cause(exc)
             if cause is not None and isinstance(value, str):
@@ -499,9 +502,15 @@ class Templar:
             if self.lookups is not None:
                 own.update(self.lookups.template_globals(self))
             self._globals = Layered(own, env.globals)
+        scope = Layered(self.variables, self._globals)
+        if self._tagging:
+            scope = TaggedScope(scope, self._written)
         if self.task_scope:  # get_vars sets 'vars' last: every variable, templated when read
-            return Layered({"vars": self.variables}, Layered(self.variables, self._globals))
-        return Layered(self.variables, self._globals)
+            return Layered({"vars": self.variables}, scope)
+        return scope
+
+    def _written(self, name: str) -> bool:
+        return name not in self.data and self.origin_of is not None and self.origin_of(name, False) is not None
 
     def _conditional_constant(self, text: str) -> Any:
         if self.lookups is not None and self.lookups.warn is not None:
@@ -572,6 +581,21 @@ class Templar:
 
     def _render(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = (),
                 restore_newlines: bool = True) -> Any:
+        try:
+            return self._render_once(text, expression, overrides, restore_newlines)
+        except TemplateFailure as exc:
+            if self._tagging or self.bounded or self.origin_of is None:
+                raise
+            retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of)
+            retry._tagging = True
+            failure = tagged_failure(exc, text,
+                                     lambda: retry._render_once(text, expression, overrides, restore_newlines))
+            if failure is exc:
+                raise
+            raise failure from failure.__cause__
+
+    def _render_once(self, text: str, expression: bool = False, overrides: tuple[tuple[str, Any], ...] = (),
+                     restore_newlines: bool = True) -> Any:
         from jinja2 import TemplateError, TemplateNotFound, TemplateRuntimeError, TemplateSyntaxError, Undefined
         from jinja2.exceptions import SecurityError
 
@@ -716,30 +740,6 @@ _SEES_CONTEXT = re.compile(r"\b(?:vars|lookup|query|q|loop|self|caller|varargs|k
 
 
 RECURSIVE_VALUE = "Recursive loop detected in template: the value contains itself (a YAML alias inside itself?)"
-
-
-def _refused(what: str) -> TemplateFailure:
-    """The failure of a static evaluation refused for ``what``, caused by a :class:`TooLarge`."""
-    cause = TooLarge(what)
-    failure = TemplateFailure(str(cause))
-    failure.__cause__ = cause
-    return failure
-
-
-def _evaluated(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
-    """``function(value, **kwargs)`` inside a static evaluation, its result and the errors that
-    are not the template's own checked."""
-    try:
-        result = function(value, **kwargs)
-    except RecursionError:
-        raise _refused("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
-    except MemoryError:
-        raise _refused("out of memory")  # noqa: B904
-    except TooLarge as exc:  # a limit met outside Jinja (a with_ lookup), which would have wrapped it
-        raise _refused(exc.what)  # noqa: B904
-    if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
-        raise _refused(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
-    return result
 
 
 _REFUSED_MEMORY = 1024

@@ -58,6 +58,9 @@ def _class_name(value: Any) -> str:
 
 def _type_repr(value: Any) -> str:
     """``type(value)`` as ansible's filters print it: a list or dict is a lazy container there."""
+    kind = type(value)
+    if kind.__module__.startswith("ansible."):  # a value tagged as ansible's templar hands it (tagged_retry)
+        return f"<class '{kind.__module__}.{kind.__name__}'>"
     name = _class_name(value)
     module = "ansible._internal._templating._lazy_containers." if name != type_name_of(value) else ""
     return f"<class '{module}{name}'>"

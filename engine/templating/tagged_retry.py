@@ -1,0 +1,139 @@
+"""The type names of a failing template's message as ansible 2.19 words them.
+
+ansible's templar hands a template a variable's value tagged with where it is written: a string,
+number or float read from a file (or set by a template: ``set_fact``, a templated variable) is an
+``_AnsibleTaggedStr``, ``_AnsibleTaggedInt`` or ``_AnsibleTaggedFloat``, and a list or dict is one
+of its lazy containers, whose items are tagged alike. Python's own errors name those classes
+(``unsupported operand type(s) for +: 'int' and '_AnsibleTaggedStr'``, ``type _AnsibleTaggedStr
+doesn't define __round__ method``), and so do the filters that print ``type(value)``. A value no
+file holds (a registered result, a fact, a magic variable) is not tagged, nor is what the
+expression builds itself (a literal, a concatenation, a filter's result).
+
+The engine renders with plain values. When a rendering fails with a message that names a type,
+it is rendered again once with the variables so tagged (:func:`tagged_failure`); that second
+failure's message is taken when it is the first one's but for the type names, so that a run never
+takes anything else from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+TAGGED_MODULE = "ansible.module_utils._internal._datatag"
+LAZY_MODULE = "ansible._internal._templating._lazy_containers"
+
+_TYPE_WORD = re.compile(r"\b(?:str|int|float|list|dict|UnsafeText)\b")
+_TAGGED_NAME = re.compile(rf"(?:{re.escape(TAGGED_MODULE)}\.|{re.escape(LAZY_MODULE)}\.)?"
+                          r"_Ansible(?:Tagged(Str|Int|Float)|LazyTemplate(Dict|List))\b")
+# a rendering that calls a lookup is not rendered twice (a lookup may run a command or warn)
+_CALLS_LOOKUP = re.compile(r"\b(?:lookup|query|q)\s*\(")
+
+
+def _plain_names(message: str) -> str:
+    plain = _TAGGED_NAME.sub(lambda match: (match.group(1) or match.group(2)).lower(), message)
+    return re.sub(r"\bUnsafeText\b", "str", plain)  # the engine's text no template may render
+
+
+def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], Any]) -> Exception:
+    """The failure to raise for ``failure`` (of rendering ``text``): when its message names a type
+    a tag could change, the one ``render_tagged`` (the same rendering with tagged variables) raises
+    if its message is ``failure``'s but for the type names; else ``failure`` itself."""
+    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)) or _CALLS_LOOKUP.search(text):
+        return failure
+    failure.tags_named = True  # type: ignore[attr-defined]
+    try:
+        render_tagged()
+    except type(failure) as again:
+        if str(again) != str(failure) and _plain_names(str(again)) == _plain_names(str(failure)):
+            again.tags_named = True  # type: ignore[attr-defined]
+            return again
+    except Exception:  # noqa: BLE001 - anything else: the first failure stands
+        pass
+    return failure
+
+
+_SCALARS: dict[type, type] = {}
+
+
+def _scalar_class(kind: type) -> type:
+    if kind not in _SCALARS:
+        _SCALARS[kind] = type(f"_AnsibleTagged{kind.__name__.capitalize()}", (kind,),
+                              {"__slots__": (), "__module__": TAGGED_MODULE})
+    return _SCALARS[kind]
+
+
+class _LazyDict(dict):  # type: ignore[type-arg]
+    __module__ = LAZY_MODULE
+
+    def __init__(self, value: Mapping[Any, Any], tags: bool) -> None:
+        super().__init__(value)
+        self._tags = tags
+
+    def __getitem__(self, key: Any) -> Any:
+        return tag(super().__getitem__(key), self._tags)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return self[key] if key in self else default
+
+    def values(self) -> list[Any]:  # type: ignore[override]
+        return [self[key] for key in self]
+
+    def items(self) -> list[tuple[Any, Any]]:  # type: ignore[override]
+        return [(key, self[key]) for key in self]
+
+
+class _LazyList(list):  # type: ignore[type-arg]
+    __module__ = LAZY_MODULE
+
+    def __init__(self, value: list[Any], tags: bool) -> None:
+        super().__init__(value)
+        self._tags = tags
+
+    def __getitem__(self, index: Any) -> Any:
+        found = super().__getitem__(index)
+        return [tag(item, self._tags) for item in found] if isinstance(index, slice) else tag(found, self._tags)
+
+    def __iter__(self) -> Iterator[Any]:
+        return (tag(item, self._tags) for item in super().__iter__())
+
+
+_LazyDict.__name__ = _LazyDict.__qualname__ = "_AnsibleLazyTemplateDict"
+_LazyList.__name__ = _LazyList.__qualname__ = "_AnsibleLazyTemplateList"
+
+
+def tag(value: Any, scalars: bool) -> Any:
+    """``value`` as ansible's templar hands it to a template: a list or dict as a lazy container,
+    a string or number tagged when ``scalars`` (a value some file holds)."""
+    kind = type(value)
+    if kind is dict:
+        return _LazyDict(value, scalars)
+    if kind is list:
+        return _LazyList(value, scalars)
+    if isinstance(value, str) and kind is not str:  # UnsafeText: ansible's is a str
+        return _scalar_class(str)(value) if scalars else str.__str__(value)
+    if scalars and kind in (str, int, float):
+        return _scalar_class(kind)(value)
+    return value
+
+
+class TaggedScope(Mapping[str, Any]):
+    """A template's variables, each tagged as ansible's are (:func:`tag`): its scalars when
+    ``written(name)`` says a file holds the variable's value."""
+
+    def __init__(self, scope: Mapping[str, Any], written: Callable[[str], bool]) -> None:
+        self._scope, self._written = scope, written
+
+    def __getitem__(self, name: str) -> Any:
+        value = self._scope[name]
+        return value if name == "vars" else tag(value, self._written(name))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._scope
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._scope)
+
+    def __len__(self) -> int:
+        return len(self._scope)
