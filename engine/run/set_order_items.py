@@ -11,7 +11,8 @@ run decides), or more places than :data:`MAX_EVALUATIONS`, keep the decline."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import os
+from collections.abc import Callable, Iterator, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +47,7 @@ class SetOrderItems:
         self._templars: dict[tuple[int, int, str], Any] = {}
         self._spent = 0
         self._unknown: dict[str, set[int]] = {}
+        self._unwritten: Callable[[str], bool] | None = None
 
     def unknown_lines(self, text: str) -> set[int]:
         """The lines of ``text``'s set-like filters whose order could show and is not known."""
@@ -131,10 +133,26 @@ class SetOrderItems:
             from engine.variables.report import templar_at
 
             try:
-                self._templars[key] = templar_at(self.plan, pp, host, task)
+                templar = templar_at(self.plan, pp, host, task)
             except Exception as exc:  # noqa: BLE001 - a place the model cannot say: nothing is known there
                 raise _OverBudget from exc
+            self._templars[key] = self._with_file_lookups(templar, pp, task)
         return self._templars[key]
+
+    def _with_file_lookups(self, templar: Any, pp: PlayPlan, task: Task) -> Any:
+        """``templar`` with the lookups of engine.run.plan_lookups: a file no task writes is read."""
+        from engine.run.file_and_command_lookups import task_context
+        from engine.run.filter_check import strings
+        from engine.run.plan_lookups import PlanLookups, unwritten_names
+        from engine.templating.templar import Templar
+
+        if self._unwritten is None:
+            self._unwritten = unwritten_names((each for play in self.plan.plays for each in _play_tasks(play)),
+                                              strings)
+        context = task_context(task.role.path if task.role is not None else None,
+                               os.path.abspath(task.span.file) if task.span is not None else None, pp.play.basedir)
+        return Templar(templar.raw, PlanLookups(context, self._unwritten), templar.task_scope, templar.bounded,
+                       templar.data, templar.origin_of)
 
 
 class _OverBudget(Exception):

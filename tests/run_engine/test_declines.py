@@ -534,6 +534,21 @@ def test_a_set_like_filter_of_a_play_variable_is_known_at_every_task(tmp_path: P
         assert any("hash seed" in str(problem) for problem in unknown_module_problems(plan)) is declined
 
 
+@pytest.mark.parametrize(("lines", "writer", "declined"), [
+    ("nginx\nredis\n", "", False),
+    ("nginx\nNginx\n", "", True),  # two items that tie in the sort: the hash seed orders them
+    # a task that may write the file before the lookup reads it: only the run knows its lines
+    ("nginx\nredis\n", "    - copy: {content: \"x\\n\", dest: \"{{ playbook_dir }}/current.txt\"}\n", True),
+    ("nginx\nredis\n", "    - shell: echo Redis >> current.txt\n", True),
+])
+def test_a_set_like_filter_of_a_file_no_task_writes_is_known_before_the_run(
+        tmp_path: Path, lines: str, writer: str, declined: bool) -> None:
+    task = ("    - debug: {msg: \"{{ ['redis', 'curl'] | symmetric_difference(current) | sort }}\"}\n"
+            "      vars:\n        current: \"{{ lookup('file', 'current.txt').splitlines() }}\"\n")
+    problems = _declined(tmp_path, writer + task, {"current.txt": lines})
+    assert any("hash seed" in problem for problem in problems) is declined
+
+
 @pytest.mark.parametrize(("tasks", "files", "what"), [
     ("    - debug: {msg: \"{{ lookup('url', 'https://x', ca_path='/etc/ca.pem') }}\"}\n", {}, "ca_path"),
     ("    - debug: {msg: \"{{ lookup('ansible.builtin.url', 'https://x', ciphers=my_ciphers) }}\"}\n", {}, "ciphers"),
