@@ -26,6 +26,7 @@ from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.loading import keywords as kw
+from engine.run.parent_block import block_name_templated
 from engine.templating.read_names import names_recorded, recording
 from engine.variables import host_answers as answers
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
@@ -118,7 +119,8 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     batches = [[name for name in batch if name in running] for batch in batches]  # a failed host is out
     once_on, once_known = run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
-            check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data):
+            check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data) \
+            and not block_name_templated(task):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
     question = asked([host.name for host in chosen], batches, conditions) \
@@ -455,6 +457,11 @@ class _HostTask:
         return found
 
     def _ran_with(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
+        from engine.run.parent_block import block_name_failure
+
+        if (failure := block_name_failure(self.task, lambda text: self._needs_value(text, item),
+                                          lambda: self._templar(item))) is not None:
+            return HostOutcome(FAILS, failure)
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
         failed_when = self._failed_when(item)
         if failed_when is True:

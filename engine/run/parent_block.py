@@ -10,8 +10,26 @@ those of its rescue and always sections too, while a task in a nested block or a
 
 from __future__ import annotations
 
-from engine.loading.model import Task
-from engine.templating.templar import Templar, TemplateFailure
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from engine.templating.errors import TemplateFailure
+
+if TYPE_CHECKING:
+    from engine.loading.model import Task
+    from engine.templating.templar import Templar
+
+
+def block_name_templated(task: Task) -> bool:
+    """Whether the name of the block ``task`` is directly in is templated before each run of it."""
+    return _templated_name(task) is not None
+
+
+def _templated_name(task: Task) -> tuple[str, Any] | None:
+    parent = task.chain[-2] if len(task.chain) > 1 else None
+    if parent is None or parent.kind != "block" or parent.templated_name is None:
+        return None
+    return parent.templated_name
 
 
 def template_block_name(task: Task, templar: Templar) -> None:
@@ -19,10 +37,10 @@ def template_block_name(task: Task, templar: Templar) -> None:
     its parent block's fields for each run of the task (only ``name`` is validated on a block;
     a task in a nested block or an imported file has its own block as parent). Raises
     TemplateFailure worded as ansible's "Error processing keyword 'name'" when it cannot be."""
-    parent = task.chain[-2] if len(task.chain) > 1 else None
-    if parent is None or parent.kind != "block" or parent.templated_name is None:
+    templated = _templated_name(task)
+    if templated is None:
         return
-    name, where = parent.templated_name
+    name, where = templated
     try:
         templar.template(name)
     except TemplateFailure as exc:
@@ -31,3 +49,19 @@ def template_block_name(task: Task, templar: Templar) -> None:
         failure = TemplateFailure(f"Task failed: Error processing keyword 'name': {exc}")
         failure.events = [Event(f"Error processing keyword 'name': {exc}", where)]  # type: ignore[attr-defined]
         raise failure from exc
+
+
+def block_name_failure(task: Task, needs: Callable[[str], str | None], templar: Callable[[], Templar]) -> str | None:
+    """Why ``task`` fails on a host before the run because the name of the block it is directly
+    in needs an undefined variable there (:func:`template_block_name`), for the plan; None when
+    the name templates, or when it reads what only the run knows (``needs`` says what)."""
+    from engine.templating.errors import undefined_cause
+
+    templated = _templated_name(task)
+    if templated is None or needs(templated[0]) is not None:
+        return None
+    try:
+        templar().template(templated[0])
+    except TemplateFailure as exc:
+        return f"the name of its block does not template: {exc}" if undefined_cause(exc) else None
+    return None
