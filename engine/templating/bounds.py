@@ -471,28 +471,3 @@ def bounded_environment_class(base: type) -> type:
 
     return BoundedEnvironment
 
-
-def refused_static(what: str) -> Exception:
-    """The failure of a static evaluation refused for ``what``, caused by a :class:`TooLarge`."""
-    from engine.templating.errors import TemplateFailure
-
-    cause = TooLarge(what)
-    failure = TemplateFailure(str(cause))
-    failure.__cause__ = cause
-    return failure
-
-
-def evaluated_within_bounds(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
-    """``function(value, **kwargs)`` inside a static evaluation, its result and the errors that
-    are not the template's own checked."""
-    try:
-        result = function(value, **kwargs)
-    except RecursionError:
-        raise refused_static("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
-    except MemoryError:
-        raise refused_static("out of memory")  # noqa: B904
-    except TooLarge as exc:  # a limit met outside Jinja (a with_ lookup), which would have wrapped it
-        raise refused_static(exc.what)  # noqa: B904
-    if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
-        raise refused_static(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
-    return result

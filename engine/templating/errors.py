@@ -3,10 +3,11 @@ can raise it without importing the templar back."""
 
 from __future__ import annotations
 
-from engine.templating.bounds import TooLarge
+from engine.templating.bounds import MAX_RESULT_TEXT, TooLarge, text_size
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a cold listing 20 ms it needs nothing else for
+    from collections.abc import Callable
     from typing import Any
 
 
@@ -126,3 +127,27 @@ def ansible_fails_too(exc: BaseException) -> bool:
         return "requires the Python 'packaging' library" not in str(version)
     ordering = cause_of(exc, TypeError)
     return ordering is not None and "not supported between instances of" in str(ordering)
+
+
+def refused_static(what: str) -> TemplateFailure:
+    """The failure of a static evaluation refused for ``what``, caused by a :class:`TooLarge`."""
+    cause = TooLarge(what)
+    failure = TemplateFailure(str(cause))
+    failure.__cause__ = cause
+    return failure
+
+
+def evaluated_within_bounds(function: Callable[..., Any], value: Any, **kwargs: Any) -> Any:
+    """``function(value, **kwargs)`` inside a static evaluation, its result and the errors that
+    are not the template's own checked."""
+    try:
+        result = function(value, **kwargs)
+    except RecursionError:
+        raise refused_static("nested too deeply")  # noqa: B904 - the cause is the limit; the error stays the context
+    except MemoryError:
+        raise refused_static("out of memory")  # noqa: B904
+    except TooLarge as exc:  # a limit met outside Jinja (a with_ lookup), which would have wrapped it
+        raise refused_static(exc.what)  # noqa: B904
+    if text_size(result, MAX_RESULT_TEXT) > MAX_RESULT_TEXT:
+        raise refused_static(f"a value whose text would pass {MAX_RESULT_TEXT:,} characters")
+    return result
