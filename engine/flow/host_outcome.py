@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
+from engine.flow.block_names import block_name_templated
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.host_classes import by_class
 from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
@@ -26,7 +27,6 @@ from engine.flow.rebound import IDENTITY, Identities, identity
 from engine.flow.removed_hosts import PLAY_LISTS, RemovedHosts
 from engine.flow.run_settings import ONCE_PER_BATCH, check_mode, run_once_hosts
 from engine.loading import keywords as kw
-from engine.run.parent_block import block_name_templated
 from engine.templating.read_names import names_recorded, recording
 from engine.variables import host_answers as answers
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
@@ -457,7 +457,7 @@ class _HostTask:
         return found
 
     def _ran_with(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
-        from engine.run.parent_block import block_name_failure
+        from engine.flow.block_names import block_name_failure
 
         if (failure := block_name_failure(self.task, lambda text: self._needs_value(text, item),
                                           lambda: self._templar(item))) is not None:

@@ -10,9 +10,9 @@ those of its rescue and always sections too, while a task in a nested block or a
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from engine.flow.block_names import templated_block_name
 from engine.templating.errors import TemplateFailure
 
 if TYPE_CHECKING:
@@ -20,24 +20,12 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 
-def block_name_templated(task: Task) -> bool:
-    """Whether the name of the block ``task`` is directly in is templated before each run of it."""
-    return _templated_name(task) is not None
-
-
-def _templated_name(task: Task) -> tuple[str, Any] | None:
-    parent = task.chain[-2] if len(task.chain) > 1 else None
-    if parent is None or parent.kind != "block" or parent.templated_name is None:
-        return None
-    return parent.templated_name
-
-
 def template_block_name(task: Task, templar: Templar) -> None:
     """The name of the block ``task`` is directly in, templated as ``Task.post_validate`` templates
     its parent block's fields for each run of the task (only ``name`` is validated on a block;
     a task in a nested block or an imported file has its own block as parent). Raises
     TemplateFailure worded as ansible's "Error processing keyword 'name'" when it cannot be."""
-    templated = _templated_name(task)
+    templated = templated_block_name(task)
     if templated is None:
         return
     name, where = templated
@@ -49,19 +37,3 @@ def template_block_name(task: Task, templar: Templar) -> None:
         failure = TemplateFailure(f"Task failed: Error processing keyword 'name': {exc}")
         failure.events = [Event(f"Error processing keyword 'name': {exc}", where)]  # type: ignore[attr-defined]
         raise failure from exc
-
-
-def block_name_failure(task: Task, needs: Callable[[str], str | None], templar: Callable[[], Templar]) -> str | None:
-    """Why ``task`` fails on a host before the run because the name of the block it is directly
-    in needs an undefined variable there (:func:`template_block_name`), for the plan; None when
-    the name templates, or when it reads what only the run knows (``needs`` says what)."""
-    from engine.templating.errors import undefined_cause
-
-    templated = _templated_name(task)
-    if templated is None or needs(templated[0]) is not None:
-        return None
-    try:
-        templar().template(templated[0])
-    except TemplateFailure as exc:
-        return f"the name of its block does not template: {exc}" if undefined_cause(exc) else None
-    return None
