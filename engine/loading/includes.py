@@ -12,7 +12,7 @@ include's parents (not from the include itself) and from its ``apply:`` block.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
@@ -176,9 +176,20 @@ class IncludeLoader:
         self.handlers = self._role_handlers[key]
         return self._loaded[key], {"changed": False, "include": str(name), "include_args": args}
 
-    def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str) -> dict[str, Any]:
+    def include_vars(self, task: Task, args: dict[str, Any], state: HostState, basedir: str,
+                     existing: Mapping[str, Any] | None = None, merge_hashes: bool = False) -> dict[str, Any]:
+        """The include_vars action; ``existing``: the task's variables, over which a ``hash_behaviour``
+        other than the run's (``merge_hashes``) combines what the files give, as the action does."""
+        def combined(facts: dict[str, Any]) -> dict[str, Any]:
+            wanted = args.get("hash_behaviour")
+            if wanted is None or existing is None or wanted == ("merge" if merge_hashes else "replace"):
+                return facts
+            from engine.inventory.combine import combine_vars
+
+            return combine_vars({name: existing[name] for name in facts if name in existing}, facts, wanted == "merge")
+
         if args.get("dir") is not None:
-            return self._include_vars_dir(task, args, state)
+            return self._include_vars_dir(task, args, state, combined)
         target = args.get("_raw_params", args.get("file"))
         if not isinstance(target, str):
             return {"failed": True, "changed": False,
@@ -199,7 +210,7 @@ class IncludeLoader:
         if not isinstance(data, dict):
             return {"failed": True, "changed": False,
                     "msg": f"{path} must be stored as a dictionary/hash"}
-        facts = {str(args["name"]): dict(data)} if args.get("name") else dict(data)
+        facts = combined({str(args["name"]): dict(data)} if args.get("name") else dict(data))
         # each value keeps where the file writes it, as its Origin tag does in ansible (the
         # mapping the action builds under name: has none)
         spans = {} if args.get("name") else getattr(data, "value_spans", {})
@@ -207,7 +218,8 @@ class IncludeLoader:
                                      for name, span in spans.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
 
-    def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState) -> dict[str, Any]:
+    def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState,
+                          combined: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
         role_path = task.role.path if task.role is not None else None
         if any(arg in args for arg in ("file", "_raw_params")):
             return {"failed": True, "changed": False, "msg": "Task failed: Action failed: You are mixing file only "
@@ -220,7 +232,7 @@ class IncludeLoader:
             return {"failed": True, "changed": False, "msg": f"Task failed: Action failed: {exc}"}
         if error is not None:
             return _failed_include(error, args, files)
-        facts = {str(args["name"]): values} if args.get("name") else values
+        facts = combined({str(args["name"]): values} if args.get("name") else values)
         state.learn_included(facts, {} if args.get("name") else {
             name: Span(os.path.abspath(span.file), *span[1:]) for name, span in origins.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": files}

@@ -142,7 +142,8 @@ class TaskActions:
                     self.variables.state(target).facts.update(facts)
             return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
         if action in INCLUDE_VARS:
-            result = self.includes.include_vars(task, args, state, self.context.play.basedir)
+            result = self.includes.include_vars(task, args, state, self.context.play.basedir, templar.raw,
+                                                self.plan.inventory.data.merge_hashes)
             for target in self.fact_hosts or []:
                 if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
                     self.variables.state(target).included.update(result["ansible_facts"])

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
 # at run time too, for an argument only a template names)
 DECLINED_ARGUMENTS: dict[str, frozenset[str]] = {
-    "include_vars": frozenset({"hash_behaviour"}),
     "git": frozenset({"refspec", "reference", "depth", "verify_commit", "bare", "single_branch", "track_submodules",
                       "umask", "archive", "archive_prefix", "separate_git_dir", "key_file", "ssh_opts",
                       "accept_hostkey", "accept_newhostkey"}),

@@ -38,7 +38,6 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
 
 
 @pytest.mark.parametrize(("task", "what"), [
-    ("    - include_vars: {dir: vars, hash_behaviour: merge}\n", "include_vars: hash_behaviour"),
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
@@ -58,6 +57,7 @@ def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
 
 def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
     tasks = ("    - include_vars: {file: vars/a.yml}\n    - include_vars: {dir: vars, depth: 1}\n"
+             "    - include_vars: {dir: vars, hash_behaviour: merge}\n"
              "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
              "    - debug: {msg: x}\n      with_items: [1]\n"
              "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
