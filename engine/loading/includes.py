@@ -31,6 +31,15 @@ if TYPE_CHECKING:
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+class MissingRole(TemplateFailure):
+    """The role an ``include_role`` names is not found: the strategy fails the host when it loads
+    the role (``IncludeRole.get_block_list``), with ``reason``, written at ``span`` (the name)."""
+
+    def __init__(self, reason: str, span: Span | None) -> None:
+        super().__init__(reason)
+        self.reason, self.span = reason, span
+
+
 class MissingInclude(TemplateFailure):
     """The file an ``include_tasks`` names is not there: the task itself ran (ok), and the
     strategy fails the host when it loads the file (``_load_included_file``), with ``reason``."""
@@ -157,6 +166,12 @@ class IncludeLoader:
             before = len(self.resolver.problems)
             instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,
                                                   _collections_of(task, self.resolver.default_collection))
+            unresolved = [p for p in self.resolver.problems[before:] if p.code == "unresolved-role"]
+            if instance is None and unresolved:
+                written = task.data.get(task.action) if isinstance(task.data, Mapping) else None
+                spans = getattr(written, "value_spans", None) or getattr(task.data, "value_spans", {})
+                del self.resolver.problems[before:]
+                raise MissingRole(unresolved[0].message, spans.get("name", spans.get("role")))
             self._problems(before)
             if instance is None:
                 raise TemplateFailure(f"the role '{name}' was not found")

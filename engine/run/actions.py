@@ -16,7 +16,7 @@ from typing import Any
 from engine.flow.loops import loop_of
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
-from engine.loading.includes import MissingInclude
+from engine.loading.includes import MissingInclude, MissingRole
 from engine.loading.model import Block, Task
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
@@ -86,6 +86,10 @@ class TaskActions:
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
+            except MissingRole as exc:  # the strategy fails the host when it loads the role
+                from engine.run.error_block import ERROR_KEY, Event
+
+                return {"changed": False, MISSING_INCLUDE: exc.reason, ERROR_KEY: [Event(exc.reason, exc.span)]}
             except MissingInclude as exc:
                 if loop_of(task) is not None:  # the item is ok: the strategy fails the host once
                     # every host ran the task, when it loads the files in order (_announce_includes)

@@ -195,8 +195,9 @@ def _folds(event: Event, into: Event) -> bool:
 def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[Event]:
     """The chain ansible reports for a failed result of ``action`` in the task ``source`` (an
     engine Task, or None when there is none)."""
-    if "reason" in result and "include" in result and "msg" not in result:
-        return [Event(str(result["reason"]))]  # the strategy's error loading an included file
+    if "reason" in result and ("include" in result or ERROR_KEY in result) and "msg" not in result:
+        # the strategy's error loading an included file (an included role's at its name)
+        return list(result.get(ERROR_KEY) or [Event(str(result["reason"]))])
     task = Event("Task failed.", getattr(source, "span", None))
     chain = result.get(ERROR_KEY)
     if isinstance(chain, list) and chain:
