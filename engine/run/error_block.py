@@ -26,6 +26,9 @@ from engine.span import Span
 from engine.templating.errors import ForeignCause, PluginFailure, SeparateFailure, cause_of, value_origin
 
 ERROR_KEY = "_ansible_error_chain"
+SEPARATE_KEY = "_ansible_separate_cause"
+"""A loop value's plugin failure whose error ansible shows as a cause of its own: (the plugin's
+failure, its error)."""
 """A failed result's own chain below ``Task failed.``: a list of :class:`Event`."""
 CONTEXT_KEY = "_ansible_error_context"
 """Who reported a failure the result carries no chain for: ``action`` (failed_when, the action
@@ -53,6 +56,8 @@ RAISED = re.compile(
 # running its module: "Action failed: MSG"
 ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest|src \(or content\) is required|"
                              r"dest is required|src and content are mutually exclusive)$")
+# an action plugin's own arguments refused by ActionBase.validate_argument_spec (debug's msg and var)
+ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: )")
 TASK_FAILED = "Task failed: "
 
 
@@ -204,7 +209,7 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
         return [task, *chain]
     msg = result.get("msg")
     msg = "Unknown error." if msg is None else str(msg)
-    if source is not None and (loop := loop_failure(source, msg)):
+    if source is not None and (loop := loop_failure(source, msg, result.get(SEPARATE_KEY))):
         return loop
     context = result.get(CONTEXT_KEY)
     if msg.startswith(TASK_FAILED):  # the engine's message already is the whole chain
@@ -224,6 +229,8 @@ def own_context(result: Mapping[str, Any], action: str) -> str:
     (an exception), ``action`` (the action plugin's own result) or ``module``."""
     msg = str(result.get("msg"))
     if RAISED.match(msg) or result.get("unreachable"):  # AnsibleConnectionFailure is raised too
+        return "task"
+    if action in ACTION_ONLY and ARGUMENT_SPEC.match(msg):  # validate_argument_spec raises AnsibleActionFail
         return "task"
     return "action" if action in ACTION_ONLY or ACTION_MESSAGES.match(msg) else "module"
 
@@ -365,9 +372,10 @@ def failed_filter(exc: BaseException, text: Any) -> str | None:
     return f"ansible.builtin.{(used or names)[0]}" if names else None
 
 
-def loop_failure(task: Any, message: str) -> list[Event] | None:
+def loop_failure(task: Any, message: str, separate: tuple[str, str] | None = None) -> list[Event] | None:
     """The chain of an error of the ``loop`` value (``TaskExecutor._get_loop_items``), which
-    ansible raises before the task runs: no ``Task failed``, the value's origin, help text."""
+    ansible raises before the task runs: no ``Task failed``, the value's origin, help text;
+    ``separate``: a plugin's failure and the error of its own it chains (:data:`SEPARATE_KEY`)."""
     if message.startswith("The lookup plugin ") and any(str(k).startswith("with_") for k in
                                                         (task.data if isinstance(task.data, Mapping) else {})):
         return [Event(message, UNKNOWN, value="invoke_lookup()")]  # a with_ loop's lookup: ansible knows no origin
@@ -378,6 +386,8 @@ def loop_failure(task: Any, message: str) -> list[Event] | None:
     _, value_spans = _spans(task.data)
     key = next((k for k in (task.data if isinstance(task.data, Mapping) else {})
                 if k == "loop" or str(k).startswith("with_")), "loop")
+    if plugin and separate is not None:
+        return [Event(separate[0], value_spans.get(key)), Event(separate[1], alone=True)]
     if plugin:
         return [Event(message, value_spans.get(key))]
     return [Event(message, value_spans.get(key),

@@ -93,7 +93,15 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
     if plugin is not None:
         message = f"The filter plugin {plugin!r} failed: {plugin_error(message)}"
     if message.startswith(("The filter plugin ", "The lookup plugin ")):
-        return {"failed": True, "msg": message}
+        from engine.run.error_block import SEPARATE_KEY
+        from engine.templating.errors import PluginFailure, cause_of
+
+        failure = cause_of(exc, PluginFailure)
+        if not isinstance(failure, PluginFailure) or failure.separate is None:
+            return {"failed": True, "msg": message}
+        # an ansible filter's own error (AnsibleFilterError): a cause of its own below the plugin's failure
+        return {"failed": True, "msg": message,
+                SEPARATE_KEY: (f"The {failure.kind} plugin {failure.plugin!r} failed.", str(failure.separate))}
     span = (getattr(data, "value_spans", None) or {}).get(key)
     value = data.get(key)
     terms = value if isinstance(value, list) else []

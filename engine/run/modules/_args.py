@@ -51,11 +51,13 @@ def _convert(name: str, value: Any, kind: str) -> Any:
             return True
         if text in _FALSE:
             return False
-        raise ModuleError(
-            f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to bool: "
-            f"The value '{value}' is not a valid boolean.  Valid booleans include: "
-            "'0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'"
-        )
+        from engine.booleans import NotABoolean, boolean
+
+        try:  # convert_bool's message: its set of spellings in this process's order, as in the module's
+            return boolean(value, strict=True)
+        except NotABoolean as exc:
+            raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
+                              f"to bool: {exc}") from None
     if kind == "int":
         try:
             return int(value)

@@ -41,7 +41,7 @@ def _argument_error(params: dict[str, Any]) -> str | None:
         return "dest is required"
     if params["src"] and params["content"] is not None:
         return "src and content are mutually exclusive"
-    if params["content"] is not None and params["dest"].endswith("/"):
+    if params["content"] is not None and str(params["dest"]).endswith("/"):
         return "can not use content with a dir as dest"
     return None
 
@@ -119,6 +119,10 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
 
 
 def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    # the copy action checks its own arguments before its module validates them all
+    error = _argument_error({name: args.get(name) for name in ("src", "content", "dest")})
+    if error:
+        return {"failed": True, "msg": error}
     params = validate("copy", args, SPEC)
     error = _argument_error(params)
     if error:
