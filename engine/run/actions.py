@@ -137,6 +137,9 @@ class TaskActions:
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
+            invalid = invalid_fact_name(task, facts)
+            if invalid is not None:
+                return invalid
             origins = set_fact_origins({k: v for k, v in task.args.items() if k in facts}, task.data,
                                        templar.variables, templar.origin_of, absolute)
             for target in self.fact_hosts or [run.host.name]:
@@ -191,7 +194,7 @@ class TaskActions:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))
         except ModuleError as exc:
-            return failed_result(str(exc))
+            return {**failed_result(str(exc)), **(exc.result or {})}
         except TemplateFailure as exc:
             return failed_result(str(exc))
         except Exception as exc:  # noqa: BLE001 - a module that raises fails its task, as in ansible
@@ -251,3 +254,21 @@ def _assert_conditions(that: Any, templar: Templar) -> Any:
         if isinstance(rendered, list):
             return rendered
     return that
+
+
+def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The failure of a set_fact whose name is no variable name (``validate_variable_name``):
+    the error at the name as written, with ansible's help text; None when every name is valid."""
+    from engine.loading.frames import JINJA_KEYWORDS
+    from engine.run.error_block import ERROR_KEY, Event
+
+    for name in names:
+        if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+            continue
+        message = f"Invalid variable name {str(name)!r}."
+        written = task.data.get(task.action) if isinstance(task.data, Mapping) else None
+        span = (getattr(written, "key_spans", None) or {}).get(name)
+        return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
+                ERROR_KEY: [Event(message, span, help="Variable names must be strings starting with a letter or "
+                                  "underscore character, and contain only letters, numbers and underscores.")]}
+    return None

@@ -55,7 +55,12 @@ def module_exception(message: str, exc: OSError, as_bytes: bool = False) -> dict
 
 
 class ModuleError(Exception):
-    """The module's arguments are wrong; the message is worded like ansible's."""
+    """The module's arguments are wrong; the message is worded like ansible's. ``result``: the
+    other keys of the module's failed result (``fail_json``'s keyword arguments), if any."""
+
+    def __init__(self, message: str, result: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 ModuleFunction = Callable[[dict[str, Any], ModuleContext], dict[str, Any]]

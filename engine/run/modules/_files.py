@@ -55,7 +55,7 @@ def _apply_symbolic(mode: str, current: int, is_dir: bool) -> int:
     for clause in mode.split(","):
         match = _SYMBOLIC.match(clause)
         if not match:
-            raise ModuleError(f"mode must be in octal or symbolic form: bad symbolic permission for mode: {mode}")
+            raise ModuleError(f"bad symbolic permission for mode: {mode}")
         who, operator, perms = match.groups()
         if who in ("", "a"):
             who = "ugo"
@@ -81,7 +81,11 @@ def wanted_mode(mode: Any, path: str) -> int | None:
     if re.fullmatch(r"[0-7]+", text):
         return int(text, 8)
     info = os.lstat(path)
-    return _apply_symbolic(text, stat.S_IMODE(info.st_mode), stat.S_ISDIR(info.st_mode))
+    try:
+        return _apply_symbolic(text, stat.S_IMODE(info.st_mode), stat.S_ISDIR(info.st_mode))
+    except ModuleError as exc:  # set_mode_if_different's fail_json: the path's facts, the error as details
+        raise ModuleError("mode must be in octal or symbolic form",
+                          path_facts({"path": path, "details": str(exc)})) from None
 
 
 def octal(bits: int) -> str:

@@ -76,7 +76,22 @@ def template_searchpath(source: str, ctx: ModuleContext) -> tuple[str, ...]:
     return tuple(p for base in paths for p in (os.path.join(base, "templates"), base))
 
 
+def _action_error(args: dict[str, Any]) -> str | None:
+    """The template action's own check of its arguments, before its module sees any (raised)."""
+    if args.get("state") is not None:
+        return "'state' cannot be specified on a template"
+    if args.get("src") is None or args.get("dest") is None:
+        return "src and dest are required"
+    sequence = args.get("newline_sequence", "\n")
+    if {"\\n": "\n", "\\r": "\r", "\\r\\n": "\r\n"}.get(sequence, sequence) not in ("\n", "\r", "\r\n"):
+        return "newline_sequence needs to be one of: \n, \r or \r\n"
+    return None
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
+    error = _action_error(args)
+    if error is not None:
+        return {"changed": False, "failed": True, "msg": error}
     params = validate("template", args, SPEC)
     try:
         source = find_source(params["src"], "templates", ctx.search_paths)
