@@ -84,6 +84,13 @@ class TaskActions:
 
             return failure_result(exc)
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
+            if action in kw.INCLUDE_TASKS:  # its arguments are post-validated as any task's are
+                try:
+                    templar.template({k: v for k, v in task.args.items() if k != "apply"})
+                except TemplateFailure as exc:
+                    from engine.run.error_block import finalization_failure
+
+                    return finalization_failure(task, templar.template, exc)
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
             except MissingRole as exc:  # the strategy fails the host when it loads the role

@@ -309,9 +309,13 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             break
     chain = [Event(f"Finalization of task args for {_fqcn(task.action)!r} failed.", action_span)]
     if failing is not None:
+        from engine.loading import keywords as kw
+
         # free-form arguments ("include_vars: '{{ f }}.yml'"): the failing one is where the text is
         where = value_spans.get(failing) or (None if isinstance(args, Mapping) else _spans(task.data)[1].get(
             task.action)) or action_span
+        # include_tasks holds its file as _raw_params, whichever way it is written
+        failing = "_raw_params" if failing == "file" and task.action in kw.INCLUDE_TASKS else failing
         if plugin is not None:  # AnsibleTemplatePluginError: the plugin's failure, then its error
             own = Event(cause, alone=True) if separate is None or not (separate.has_obj or separate.help) else \
                 Event(cause, UNKNOWN if separate.has_obj else None, str(separate.obj) if separate.has_obj else None,
