@@ -76,6 +76,7 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
         if failure := remote_stat_failure(os.path.join(dest, relative)):
             return failure
     changed = False
+    single = None  # a tree of one file: the action's result is that file's (its diff too)
     for relative in directories:
         result = file_module.run(
             {"path": os.path.join(dest, relative), "state": "directory", "mode": params["directory_mode"]}, ctx
@@ -86,6 +87,8 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     for full, relative in files:
         if ctx.check_mode and not os.path.isdir(os.path.join(dest, os.path.dirname(relative))):
             changed = True  # its directory would have been created first
+            # the action's check-mode result for the file: changed, its (empty) list of diffs
+            single = None if ctx.diff else {"diff": [], "changed": True}
             continue
         result = put(_read(full), dest, relative, full, params, ctx, is_content=False)
         if result is None:
@@ -93,6 +96,12 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
         if result.get("failed"):
             return result
         changed = changed or result["changed"]
+        single = result
+    # (a directory below the tree's own would be created after it, its result the action's instead)
+    if single is not None and len(files) == 1 and len(directories) == (0 if source.endswith("/") else 1):
+        if "path" in single and "dest" not in single:
+            single["dest"] = single["path"]
+        return single
     return {"dest": dest, "src": source, "changed": changed}
 
 
