@@ -276,7 +276,9 @@ def _ensure_link(
     if state == "link":
         unchanged = previous == "link" and os.readlink(path) == src
     else:  # a hard link's src is a path as given (from the working directory), not from path's directory
-        unchanged = previous in ("hard", "file") and os.path.samefile(path, src)
+        # (ensure_hardlink: a symlink already naming src is left as it is)
+        unchanged = previous == "link" and os.readlink(path) == src or \
+            previous in ("hard", "file") and os.path.samefile(path, src)
     if not unchanged and previous not in ("absent", "link", "hard") and not params["force"]:
         kind = "symlink" if state == "link" else "hard link"
         return path_facts(

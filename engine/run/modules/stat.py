@@ -151,6 +151,11 @@ def _stat(params: dict[str, Any]) -> dict[str, Any]:
         info = os.stat(path) if params["follow"] else os.lstat(path)
     except FileNotFoundError:
         return {"changed": False, "stat": {"exists": False}}
+    except OSError as exc:  # fail_json(msg=e.strerror) inside the handler: the error is its exception
+        from engine.run.modules import module_exception
+
+        return {"changed": False, "failed": True, "msg": exc.strerror,
+                **module_exception(exc.strerror, exc, as_bytes=True)}
     facts = _facts(path, info)
     if facts["islnk"]:
         facts["lnk_source"] = os.path.realpath(path)
