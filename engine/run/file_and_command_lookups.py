@@ -27,6 +27,7 @@ from typing import Any
 from engine.run.data_file_lookups import lookup_csvfile, lookup_ini, missing_file
 from engine.run.template_vars import template_vars
 from engine.run.url_lookup import lookup_url
+from engine.templating.errors import TemplateFailure, value_origin
 from engine.templating.file_search import find_file, lookup_first_found, search_paths
 from engine.templating.file_search import unfrack as _unfrack
 from engine.templating.pure_lookups import (
@@ -134,9 +135,14 @@ def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
             raise LookupFailure(f"the template file {term} could not be found for the lookup")
         text = _read_text(path)
         extra = {**template_vars(term, os.path.abspath(path), None, call.templar.variables), **opts["template_vars"]}
-        ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"]),
-                                            searchpath=(os.path.dirname(path), *searchpath),
-                                            **{name: str(opts[name]) for name in delimiters}))
+        try:
+            ret.append(call.templar.render_text(text, extra, trim_blocks=_bool_option(opts["trim_blocks"]),
+                                                searchpath=(os.path.dirname(path), *searchpath),
+                                                **{name: str(opts[name]) for name in delimiters}))
+        except TemplateFailure as exc:  # ansible chains the error to the template file (its origin)
+            if value_origin(exc) is None:
+                exc.value_origin = os.path.abspath(path)  # type: ignore[attr-defined]
+            raise
     return ret
 
 
