@@ -219,8 +219,10 @@ class IncludeLoader:
                 "see the remote_src option")
             return _failed_include(message, args, [])
         loaded = self.resolver.sources.load(path)
-        if loaded.error is not None:
-            return {"failed": True, "changed": False, "msg": str(loaded.error)}
+        if loaded.error is not None:  # AnsibleYAMLParserError's message, as the action keeps it
+            text = " ".join(loaded.error.message.split())
+            text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+            return _failed_include(f"YAML parsing failed: {text}", args, [])
         data = loaded.data if loaded.data is not None else {}
         if not isinstance(data, dict):
             return {"failed": True, "changed": False,

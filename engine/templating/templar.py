@@ -73,7 +73,7 @@ from engine.templating.template_syntax import (
     possibly_template,
     template_header,
 )
-from engine.templating.type_names import native_type_name, tagged, type_name
+from engine.templating.type_names import missing_hint, tagged, type_name
 from engine.templating.value_origins import expression_origin, failed_at
 from engine.values import RunOrdered, UnsafeText, YamlTimestamp
 
@@ -190,7 +190,7 @@ def _classes() -> tuple[type, type, type]:
                      *args: Any, **kwargs: Any) -> None:
             # ansible's Marker words a missing attribute or key of a value by the value's type
             if not hint and name and obj is not missing:
-                hint = f"object of type {native_type_name(obj)!r} has no attribute {name!r}"
+                hint = missing_hint(obj, name)
             super().__init__(hint, obj, name, *args, **kwargs)
             self.value_origin: Any = None
 

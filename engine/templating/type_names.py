@@ -38,3 +38,12 @@ def tagged(value: Any) -> Any:
 def type_name(value: Any) -> str:
     return {str: "str", int: "int", float: "float", list: "list", dict: "dict", type(None): "NoneType"}.get(
         type(value), type_name_of(value))
+
+
+def missing_hint(obj: Any, name: str) -> str:
+    """What ansible's Marker says of a missing attribute or key ``name`` of ``obj``: by the value's
+    type, unless the mapping words it itself (``hostvars['nohost']``)."""
+    own = getattr(obj, "missing_hint", None)
+    if callable(own):
+        return str(own(name))
+    return f"object of type {native_type_name(obj)!r} has no attribute {name!r}"

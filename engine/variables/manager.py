@@ -189,6 +189,11 @@ class HostVars(Mapping[str, Any]):
         variables.type_name = "HostVarsVars"  # as ansible's messages name it ("object of type 'HostVarsVars'...")
         return variables
 
+    @staticmethod
+    def missing_hint(name: str) -> str:
+        """ansible's HostVars gives a host it does not know as an undefined named so."""
+        return f"hostvars[{name!r}]"
+
     def host_values(self, host: Host) -> Mapping[str, Any]:
         """The host's raw variables as ``hostvars`` shows them (the run's state of the host)."""
         state = self._manager.state(host.name)
