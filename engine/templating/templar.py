@@ -60,6 +60,7 @@ from engine.templating.finalize import (
     omitted,
     syntax_error,
 )
+from engine.templating.jinja_globals import DEFAULT_UNDEF, now, undef, unknown_now
 from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
 from engine.templating.markers import first_undefined, handing_on, listing
 from engine.templating.plugin_reports import reporting
@@ -264,7 +265,7 @@ def _build_environment(bounded: bool) -> Any:
     # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
     # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
     env.finalize = pass_context(lambda _context, value: value)
-    env.globals["range"] = _bounded_range
+    env.globals.update(range=_bounded_range, now=unknown_now if bounded else now, undef=undef(env.undefined))
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
@@ -457,7 +458,8 @@ class Templar:
         env = bounded_environment() if self.bounded else environment()
         marker = env.undefined(hint=message, name=name) if undefined_cause(exc) else \
             env.captured_failure(hint=message, name=name)
-        if self.origin_of is not None:  # ansible chains the error to the value that failed, innermost first
+        # ansible chains the error to the value that failed, innermost first (undef()'s shared marker has no origin)
+        if self.origin_of is not None and message != DEFAULT_UNDEF:
             marker.value_origin = value_origin(exc) or self.origin_of(name, False)
         return marker
 
