@@ -298,6 +298,9 @@ def _ensure_link(
                 "msg": f"the directory {path} is not empty, refusing to convert it",
             }
         )
+    if not unchanged and previous == "link":  # ensure_symlink / ensure_hardlink: the link's old and new source
+        diff.setdefault("before", {})["src"] = os.readlink(path)
+        diff.setdefault("after", {})["src"] = src
     if not unchanged and not ctx.check_mode:
         if previous != "absent":
             os.unlink(path)
