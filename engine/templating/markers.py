@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from functools import wraps
 from typing import Any
 
@@ -84,3 +85,35 @@ def listing(plugin: Callable[..., Any]) -> Callable[..., Any]:
         return result
 
     return call
+
+
+_STRICT_ITEMS: ContextVar[bool] = ContextVar("strict_items", default=False)
+
+
+class _MarkerRaised(Exception):
+    def __init__(self, undefined: Any) -> None:
+        super().__init__()
+        self.undefined = undefined
+
+
+def strict_item(obj: Any, found: Any) -> Any:
+    """An item or attribute ``found`` of ``obj``: a missing one of a list or dict, inside a call
+    that does not accept markers (:func:`markers_raised`), ends the call, as ansible's lazy
+    containers raise a MarkerError in a ``JinjaCallContext(accept_lazy_markers=False)``."""
+    from jinja2 import Undefined
+
+    if _STRICT_ITEMS.get() and isinstance(found, Undefined) and isinstance(obj, Mapping | list):
+        raise _MarkerRaised(found)
+    return found
+
+
+def markers_raised(call: Callable[[], Any]) -> Any:
+    """``call()`` (a recursive loop's ``loop(...)``, which ansible calls as any non-macro callable),
+    giving back the undefined a missing item met inside it is, as AnsibleEnvironment.call does."""
+    token = _STRICT_ITEMS.set(True)
+    try:
+        return call()
+    except _MarkerRaised as exc:
+        return exc.undefined
+    finally:
+        _STRICT_ITEMS.reset(token)

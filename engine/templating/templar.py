@@ -62,7 +62,7 @@ from engine.templating.finalize import (
 )
 from engine.templating.jinja_globals import DEFAULT_UNDEF, now, undef, unknown_now
 from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
-from engine.templating.markers import first_undefined, handing_on, listing
+from engine.templating.markers import first_undefined, handing_on, listing, markers_raised, strict_item
 from engine.templating.plugin_reports import reporting
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.tagged_retry import TaggedScope, tagged_failure
@@ -142,7 +142,7 @@ def _classes() -> tuple[type, type, type]:
     from jinja2 import StrictUndefined, Undefined
     from jinja2.exceptions import SecurityError
     from jinja2.nativetypes import NativeCodeGenerator
-    from jinja2.runtime import Macro
+    from jinja2.runtime import LoopContext, Macro
     from jinja2.sandbox import SandboxedEnvironment
     from jinja2.utils import missing
 
@@ -167,9 +167,17 @@ def _classes() -> tuple[type, type, type]:
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            return strict_item(obj, super().getattr(obj, attribute))
+
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            return strict_item(obj, super().getitem(obj, argument))
+
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
             if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
                 return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
+            if isinstance(__obj, LoopContext):  # a recursive loop's body, run inside the call
+                return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
             # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
             result = super().call(__context, __obj, *args, **kwargs)
