@@ -7,7 +7,7 @@ tasks are followed with the items in every order they can come in (up to
 :data:`~engine.variables.order_free_loops.MAX_ITEMS` items): a value every order agrees on is
 known after the include, a list of the same items in other orders is a run-ordered list, anything
 else stays the run's. Only files whose tasks that set something are plain ``set_fact`` tasks (no
-``when``, loop, register, delegation or vars of their own) are followed so; inside the include, at
+``when``, loop, register or delegation of their own) are followed so; inside the include, at
 one of its items, the values stay the run's (which items came before is)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.loading.model import Task
 
-_PLAIN_KEYS = frozenset({"name", "action", "args", "tags"})
+_PLAIN_KEYS = frozenset({"name", "action", "args", "tags", "vars"})
 _DIFFER = object()  # the orders do not agree on the name's value
 
 
@@ -65,9 +65,10 @@ def after_every_order(follower: Any, play_plan: PlayPlan, host: Host, include: T
     return memo[key]  # type: ignore[no-any-return]
 
 
-def _setters_of(follower: Any, play_plan: PlayPlan, include: Task) -> list[Mapping[str, Any]] | None:
-    """The args of the ``set_fact`` tasks the include loads, in order; None when a task of the file
-    sets something otherwise, or is loaded by a deeper include."""
+def _setters_of(follower: Any, play_plan: PlayPlan,
+                include: Task) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]] | None:
+    """The args and task vars of the ``set_fact`` tasks the include loads, in order; None when a
+    task of the file sets something otherwise, or is loaded by a deeper include."""
     order = follower.order_of(play_plan.play)
     found = []
     for task in order.tasks:
@@ -79,10 +80,12 @@ def _setters_of(follower: Any, play_plan: PlayPlan, include: Task) -> list[Mappi
         if not sets_something(task):
             continue
         data = task.data if isinstance(task.data, Mapping) else {}
+        own_vars = data.get("vars") or {}
         if task.action not in SET_FACT or not isinstance(task.args, Mapping) or task.effective_when() or \
-                any(key not in _PLAIN_KEYS and key != task.action for key in data):
+                any(key not in _PLAIN_KEYS and key != task.action for key in data) or \
+                not isinstance(own_vars, Mapping) or set(own_vars) & set(task.args):
             return None
-        found.append({key: value for key, value in task.args.items() if key != "cacheable"})
+        found.append(({key: value for key, value in task.args.items() if key != "cacheable"}, own_vars))
     return found
 
 
@@ -94,10 +97,10 @@ def _followed(follower: Any, play_plan: PlayPlan, host: Host, include: Task) -> 
     if include.effective_when() or data.get("vars"):
         return None
     setters = _setters_of(follower, play_plan, include)
-    if not setters or any(not isinstance(name, str) or is_template(name) for args in setters for name in args):
+    if not setters or any(not isinstance(name, str) or is_template(name) for args, _ in setters for name in args):
         return None
     extra = follower.plan.options.extra_vars or {}
-    if any(name in extra for args in setters for name in args):
+    if any(name in extra for args, _ in setters for name in args):
         return None  # an extra var wins over what set_fact sets
     try:
         templar = follower.templar_at(follower.plan, play_plan, host, include, 0, None)
@@ -116,8 +119,11 @@ def _followed(follower: Any, play_plan: PlayPlan, host: Host, include: Task) -> 
         try:
             for place, index in enumerate(order):
                 scope = {control.loop_var: items[index], **({control.index_var: place} if control.index_var else {})}
-                for args in setters:
+                for args, own_vars in setters:
                     child = templar.child({**scope, **state})
+                    if own_vars:  # the task's vars, below what set_fact set and the item
+                        child = templar.child({**{name: child.template(value) for name, value in own_vars.items()},
+                                               **scope, **state})
                     state.update({name: child.template(value) for name, value in args.items()})
         except Exception:  # noqa: BLE001 - a value only the run knows, or one ansible fails on
             return None
