@@ -129,8 +129,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # plans, its own readings take them out: engine.flow.host_outcome)
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
-    play_plan.out_at = None  # type: ignore[attr-defined] - being planned (engine.variables.failed_hosts)
+    # the hosts out at each task planned so far: read by the plan's own readings of hostvars as it goes
     out_at: dict[int, list[Mapping[str, bool | str]]] = {}
+    play_plan.out_at = out_at  # type: ignore[attr-defined] - read by engine.variables.failed_hosts
     looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
     # a host a task of a looping include failed at an item: that include's id, whether the include
     # loaded the file at each of its items before that one (None: where it stops is the run's),
@@ -308,7 +309,6 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                  o.outcome in (RUNS, FAILS) or reached and o.outcome == SKIPPED and not o.unreported
                  for host, o in planned.hosts.items()})
     play_plan.planned_runs = planned_runs  # type: ignore[attr-defined] - read by engine.variables.host_runtime
-    play_plan.out_at = out_at  # type: ignore[attr-defined] - read by engine.variables.failed_hosts
     return result
 
 

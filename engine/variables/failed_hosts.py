@@ -18,15 +18,15 @@ if TYPE_CHECKING:
 
 as_written: list[Any] = []
 """The plays asked where their tasks run before they were planned (engine.flow.host_plan): what was
-followed from them is followed again once they are (engine.variables.host_runtime)."""
+followed from them is followed again once they are (engine.variables.host_runtime, which keeps it
+here, beside the stops it follows)."""
 
 
 def out_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> bool | str:
     """Whether a failure before the ``occurrence``-th run of ``task`` stopped ``host``, as another
     host reads it (:func:`others_read`; its own readings are at tasks it runs): False, True, or why
-    only the run knows. A play not planned yet is planned first where hosts may fail in it;
-    one being planned now is read as written (what follows from it is followed again once it is:
-    :data:`as_written`)."""
+    only the run knows. A play not planned yet is planned first where hosts may fail in it; one
+    being planned now is read as far as it is (its tasks before the reading are)."""
     if not _others_reading:
         return False  # the host's own reading: at a task it runs, after no failure
     pending = getattr(plan, "removals_pending", None)
@@ -34,8 +34,6 @@ def out_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurrence: 
         pending()
     found = getattr(play_plan, "out_at", None)
     if found is None:
-        if getattr(play_plan, "removed_at", None) is not None:  # being planned now
-            as_written.append(play_plan)
         return False
     runs = found.get(id(task))
     if not runs:
