@@ -245,6 +245,8 @@ class _SharedOutcomes:
                 self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
                     if self.hosts is not None else None
             keys = self._keys(host) if self.shared else None
+        elif self.shared and not reading.touched <= set(self.names):  # its values read more (a template): not alike
+            self.shared, keys = False, None
         if keys is not None:
             self.known[keys[0]] = outcome
             if keys[1] is not None:
