@@ -126,12 +126,15 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
         return None
     here, there = ((os.path.realpath(one.root), os.path.abspath(one.root)) for one in (old, new))
     state = files_state()
+    entries = _SameEntries(old.root, new.root, caches)
 
     def usable(shared: Any, position: tuple[tuple[str, int], ...]) -> bool:
         if READS_ALL in shared.names or shared.names & ROOTED_NAMES or shared.names & names:
             return False
-        if any(within(real, here[0], state) in changed for real, _index in position):
-            return False  # a playbook on its way changed (the play itself, or an import's keywords)
+        for real, index in position:  # the playbooks on its way: a changed one must hold the same entry there
+            relative = within(real, here[0], state)
+            if relative in changed and not entries.same(relative, index):
+                return False
         for file in shared.reads:
             relative = within(file, there[0], state)
             if relative in changed and (relative not in kept or not _variables_path(relative)
@@ -140,6 +143,33 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
         return True
 
     return PartnerPlays(store, here, there, usable)
+
+
+class _SameEntries:
+    """Whether a changed playbook holds the same entry (a play, an ``import_playbook``) at the
+    same place on both sides, by its data (:func:`same_value`, whatever YAML aliases it through):
+    a change elsewhere in the file, a line added above it, leaves the entry's resolution alike.
+    Only its lines differ, and a task taken with the play is told at the new side's line, as the
+    review tells a task both sides have."""
+
+    def __init__(self, old_root: str, new_root: str, caches: Mapping[str, SourceCache]) -> None:
+        self.roots, self.caches = (old_root, new_root), caches
+        self._known: dict[tuple[str, int], bool] = {}
+
+    def same(self, path: str, index: int) -> bool:
+        known = self._known.get((path, index))
+        if known is None:
+            data = []
+            for root in self.roots:  # parsed, not loaded: the reading going on does not read the other side
+                cache = self.caches[root]
+                try:
+                    loaded = cache.parse(os.path.join(root, path), cache.read_text(os.path.join(root, path)))
+                except (OSError, UnicodeDecodeError, ValueError):
+                    loaded = None
+                data.append(loaded.data if loaded is not None and loaded.error is None else None)
+            known = self._known[(path, index)] = all(isinstance(one, list) and index < len(one) for one in data) \
+                and same_value(data[0][index], data[1][index])
+        return known
 
 
 def same_value(before: Any, after: Any) -> bool:

@@ -48,6 +48,14 @@ class TaskView:
     def where(self) -> str:
         return f"{self.file}:{self.line}" if self.file else "(implicit)"
 
+    def keyed(self, key: TaskKey) -> TaskView:
+        """The same view under ``key`` (``dataclasses.replace`` checks every field again: a
+        playbook's view asks this of each of its thousands of tasks)."""
+        view = object.__new__(TaskView)
+        view.__dict__.update(self.__dict__)
+        view.__dict__["key"] = key
+        return view
+
 
 @dataclass
 class PlayView:
@@ -170,14 +178,12 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     key), each task described once per side, in the side's directory (``roots``: its real and
     given path, then the other side's whose plays it took; the tasks' file names may be relative
     to it), which must still be there."""
-    from dataclasses import replace
-
     views = []
     with inside(roots[1]):
         for known, task_key in keyed:
             if known[2] is None:
                 known[2] = task_view(("", "", "", 0), known[0], *roots)
-            views.append(replace(known[2], key=task_key))
+            views.append(known[2].keyed(task_key))
     return views
 
 
@@ -242,11 +248,23 @@ def _inventory_vars_files(sources: tuple[str, ...], playbook_dir: str, root: str
     return frozenset(found)
 
 
+_BODIES: dict[int, tuple[Any, str]] = {}
+"""id(task data) -> (the data, its digest): a role's task file is one parse however many plays
+use the role, and its tasks' data the same objects (kept here, so that their ids stay theirs)."""
+
+
 def _body(task: Task) -> str:
     data = task.data if isinstance(task.data, dict) else {}
+    known = _BODIES.get(id(data))
+    if known is not None and known[0] is data:
+        return known[1]
     kept = {str(k): v for k, v in data.items() if k != "name"}
     text = json.dumps(kept, sort_keys=True, default=str)
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+    digest = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+    if len(_BODIES) > 65536:
+        _BODIES.clear()
+    _BODIES[id(data)] = (data, digest)
+    return digest
 
 
 def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
