@@ -117,8 +117,7 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
     removed = {path for path in changed - kept if os.path.lexists(os.path.join(old.root, path))}
     if any(may_change_the_run(path) for path in removed) or any(path.endswith(".py") for path in changed - kept):
         return None
-    if any(path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
-           for path in changed):
+    if any(_read_as_no_play(path) for path in changed):
         return None  # the settings, or a host's variables, which the resolvers read as no play's file
     names = names_set_differently(old, new, kept, caches)
     store = caches[new.root].shared_plays
@@ -255,7 +254,7 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
         inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
         if inside and not _variables_path(path):
             return None  # the inventory's own hosts and groups changed
-    if any(path.endswith(_SETTINGS) or "." not in os.path.basename(path) for path in structure):
+    if any(_read_as_no_play(path) for path in structure):
         return None  # a setting changes how every play is read and run
     if any(path.endswith(RUN_FILES) for path in structure) and \
             any(per_host_vars_files(play) for view in (old, new) for play in view.plan.plays):
@@ -296,6 +295,12 @@ _ROLE_SCOPED = re.compile(r"(?:^|/)roles/[^/]+/(?:defaults|vars)/")
 
 _SETTINGS = (".cfg", ".toml")
 """Files of settings (ansible.cfg and the like) rather than of plays or variables."""
+
+
+def _read_as_no_play(path: str) -> bool:
+    """Whether a changed file is read by no play as it loads, but by every one through what it
+    sets: the settings, or a host's or group's variables file without a suffix."""
+    return path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
 
 
 def _loads_alike(view: PlaybookView, names: set[str]) -> bool:
