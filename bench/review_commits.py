@@ -15,8 +15,8 @@ Tasks listed in another order count as the listings show them (compare.order_cha
 two listings). Each compared playbook is also reviewed as diff reviews it, with the old side's
 readings taken from the new side's where they cannot differ and all read again: the two reviews
 must be the same (``reuse-differs`` counts those that are not). With ``--unreached N``, up to N
-playbooks the change reaches in neither revision (the review claims they run as before) are listed
-too: a difference in their listings is missing.
+playbooks the change reaches in neither revision and both can plan (the review claims they run as
+before) are listed too: a difference in their listings is missing.
 Prints one line per commit and the totals; the per-commit detail goes to --json. --listings names
 listings recorded beforehand (a held-out set recorded before any review ran):
 ``DIR/OWNER+NAME/COMMIT/{old,new}/PLAYBOOK@default.txt`` and ``...@tags=T.txt`` (``/`` in the
@@ -135,7 +135,9 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
         # a playbook the change reaches in neither revision (by what their readings read) is claimed
         # unchanged: its listings must be the same
         result["unreached_checked"] = 0
-        for path in [path for path in candidates if path not in reached][:unreached]:
+        plannable = [path for path in candidates if path not in reached
+                     and not views["old"][path].problem and not views["new"][path].problem]
+        for path in plannable[:unreached]:
             texts = {side: recorded_listing(listings, repository, commit, side, path, [], roots[side])
                      or ansible_listing(tool, roots[side], path, []) for side in ("old", "new")}
             if any(text.startswith("ERROR") for text in texts.values()):
