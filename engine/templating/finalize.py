@@ -101,21 +101,41 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
     rebuild = isinstance(value, tuple)
     if top_level and rebuild and type(value) is not tuple:
         _note_converted(value)
-    # depth first, in order, as ansible's finalization recurses: the first failure met is the one raised
+    for item in items_within(value):  # the first undefined one met fails, as the whole would
+        if isinstance(item, Undefined):
+            item._fail_with_undefined_error()
+        if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
+            _note_converted(item)
+        rebuild = rebuild or isinstance(item, tuple | Markup) or omitted(item)
+    return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
+
+
+def items_within(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> Iterator[Any]:
+    """Every item of a list, dict (its values) or tuple and of those inside it, depth first and
+    in order, as ansible's finalization and its lazy containers' conversions recurse."""
     stack: list[Iterator[Any]] = [iter(value.values() if isinstance(value, dict) else value)]
     while stack:
         item = next(stack[-1], _END)
         if item is _END:
             stack.pop()
             continue
-        if isinstance(item, Undefined):
-            item._fail_with_undefined_error()
+        yield item
         if isinstance(item, list | dict | tuple) and item:
             stack.append(iter(item.values() if isinstance(item, dict) else item))
-        if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
-            _note_converted(item)
-        rebuild = rebuild or isinstance(item, tuple | Markup) or omitted(item)
-    return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
+
+
+def fail_undefined_within(value: Any) -> Any:
+    """``value``, once no item within it is undefined: the first one met fails with its own error,
+    as a lazy container fails when a filter converts it whole (``to_json``, ``to_yaml``)."""
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    if isinstance(value, list | dict | tuple):
+        for item in items_within(value):
+            if isinstance(item, Undefined):
+                item._fail_with_undefined_error()
+    return value
 
 
 def _rebuilt(value: Any, top_level: bool) -> Any:
