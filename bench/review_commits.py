@@ -1,7 +1,7 @@
 """`playbook-ls diff` on real commits, against ansible-playbook's listings of both revisions.
 
 Usage: python bench/review_commits.py LIST --git-dirs PATTERN [--ansible-playbook PATH] [--max-playbooks 3]
-                                           [--max-selections 4] [--json FILE] [--listings DIR]
+                                           [--max-selections 4] [--json FILE] [--listings DIR] [--unreached N]
 
 LIST has one commit per line: ``OWNER/NAME COMMIT [PLAYBOOK...]`` (``#`` starts a comment); PATTERN
 says where each repository's git directory (a clone with its history) is, e.g. ``clones/{owner}/{name}/.git``. For each,
@@ -14,7 +14,9 @@ renamed and listed on both sides is one task (ansible lists the new name instead
 Tasks listed in another order count as the listings show them (compare.order_changes of ansible's
 two listings). Each compared playbook is also reviewed as diff reviews it, with the old side's
 readings taken from the new side's where they cannot differ and all read again: the two reviews
-must be the same (``reuse-differs`` counts those that are not).
+must be the same (``reuse-differs`` counts those that are not). With ``--unreached N``, up to N
+playbooks the change reaches in neither revision and both can plan (the review claims they run as
+before) are listed too: a difference in their listings is missing.
 Prints one line per commit and the totals; the per-commit detail goes to --json. --listings names
 listings recorded beforehand (a held-out set recorded before any review ran):
 ``DIR/OWNER+NAME/COMMIT/{old,new}/PLAYBOOK@default.txt`` and ``...@tags=T.txt`` (``/`` in the
@@ -75,7 +77,8 @@ def recorded_listing(listings: Path | None, repository: str, commit: str, side: 
 
 
 def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playbooks: int,
-               max_selections: int, listings: Path | None = None, repository: str = "") -> dict[str, Any]:
+               max_selections: int, listings: Path | None = None, repository: str = "",
+               unreached: int = 0) -> dict[str, Any]:
     from engine.flow.plan import RunOptions
     from engine.loading.shared_plays import SharedPlays
     from engine.parsing.source import SourceCache, files_changed
@@ -129,6 +132,22 @@ def one_commit(tool: str, git_dir: str, commit: str, named: list[str], max_playb
                                              (claimed_order_changes(selection_change), order, "another order")):
                     result["false"] += [[path, selection_change.label, what, *key] for key in claimed - shown]
                     result["missing"] += [[path, selection_change.label, what, *key] for key in shown - claimed]
+        # a playbook the change reaches in neither revision (by what their readings read) is claimed
+        # unchanged: its listings must be the same
+        result["unreached_checked"] = 0
+        plannable = [path for path in candidates if path not in reached
+                     and not views["old"][path].problem and not views["new"][path].problem]
+        for path in plannable[:unreached]:
+            texts = {side: recorded_listing(listings, repository, commit, side, path, [], roots[side])
+                     or ansible_listing(tool, roots[side], path, []) for side in ("old", "new")}
+            if any(text.startswith("ERROR") for text in texts.values()):
+                continue
+            result["unreached_checked"] += 1
+            before, after = (listing_names(texts[side], os.path.realpath(roots[side])) for side in ("old", "new"))
+            order = shown_order_changes(texts["old"], texts["new"], os.path.realpath(roots["old"]),
+                                        os.path.realpath(roots["new"]))
+            for shown, what in ((after - before, "now runs"), (before - after, "no longer"), (order, "another order")):
+                result["missing"] += [[path, "(unreached)", what, *key] for key in shown]
         result["reuse_differs"] = _reuse_differs(roots["old"], roots["new"], reached[:max_playbooks])
     return result
 
@@ -169,6 +188,9 @@ def main() -> int:
     parser.add_argument("--max-selections", type=int, default=4)
     parser.add_argument("--json", type=Path)
     parser.add_argument("--listings", type=Path, help="listings recorded beforehand (see above)")
+    parser.add_argument("--unreached", type=int, default=0,
+                        help="also list up to N playbooks the change reaches in neither revision, whose "
+                             "listings must not differ (a difference is counted missing)")
     args = parser.parse_args()
     results = []
     for line in args.list.read_text().splitlines():
@@ -180,7 +202,7 @@ def main() -> int:
         git_dir = args.git_dirs.format(owner=owner, name=name)
         try:
             found = one_commit(args.ansible_playbook, git_dir, commit, named, args.max_playbooks,
-                               args.max_selections, args.listings, repository)
+                               args.max_selections, args.listings, repository, args.unreached)
         except Exception as exc:  # noqa: BLE001 - one commit's failure is reported, the rest go on
             found = {"commit": commit, "repository": git_dir, "error": repr(exc), "false": [], "missing": [],
                      "compared": 0}
@@ -188,6 +210,7 @@ def main() -> int:
         print(f"{repository[:30]:30} {commit[:10]} playbooks {len(found.get('playbooks', []))} "
               f"selections {found['compared']} shown {found.get('shown', 0)} false {len(found['false'])} "
               f"missing {len(found['missing'])} reuse-differs {len(found.get('reuse_differs', []))}"
+              f"{' unreached ' + str(found['unreached_checked']) if found.get('unreached_checked') else ''}"
               f"{' ERROR ' + found['error'] if 'error' in found else ''} read {found.get('seconds', '-')} s",
               flush=True)
     print(f"total: {len(results)} commits, {sum(r['compared'] for r in results)} selections compared, "

@@ -26,6 +26,8 @@ def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]])
         return None
     firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
     outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
+    if not sharing.shared:  # a class's first host read more than the signature holds (through a template)
+        return None
     return {host.name: outcomes[index] for host, index in zip(hosts, member_of, strict=True)}
 
 

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 from engine.config import inject_facts_as_vars
 from engine.flow.conditions import OperandFailure, Unknown, decide, parse
 from engine.flow.host_classes import by_class
-from engine.flow.host_reading import include_loop_names, per_host_vars_files, runs_setup, short, strings
+from engine.flow.host_reading import (
+    include_loop_names,
+    include_set_names,
+    per_host_vars_files,
+    runs_setup,
+    short,
+    strings,
+)
 from engine.flow.include_items import per_include_item
 from engine.flow.loops import loop_of
 from engine.flow.outcome_log import asked
@@ -238,6 +245,8 @@ class _SharedOutcomes:
                 self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
                     if self.hosts is not None else None
             keys = self._keys(host) if self.shared else None
+        elif self.shared and not reading.touched <= set(self.names):  # its values read more (a template): not alike
+            self.shared, keys = False, None
         if keys is not None:
             self.known[keys[0]] = outcome
             if keys[1] is not None:
@@ -686,6 +695,9 @@ class _HostTask:
         if name in include_loop_names(self.play_plan.play, self.task):
             self._touch_include_loops()
             return f"`{name}`, {_INCLUDE_ITEM} that loads the task (it runs once per item)"
+        if self._include_item is None and name in include_set_names(self.play_plan.play, self.task):
+            self._touch_include_loops()  # set at each item by the include's file: read item by item
+            return f"`{name}`, set at each item by the tasks of {_INCLUDE_ITEM} that loads the task"
         self._task_variables([name])
         resolved = self._resolved[name]
         if resolved.definitions and resolved.definitions[0].runtime and \

@@ -35,7 +35,7 @@ from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome,
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.loading.keywords import META
-from engine.variables.loop_vars import includer_loops
+from engine.variables.loop_vars import copy_items, includer_loops
 from engine.variables.setters import ends_in_batch
 
 if TYPE_CHECKING:
@@ -129,6 +129,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     # plans, its own readings take them out: engine.flow.host_outcome)
     removed_at: dict[int, RemovedHosts] = {}
     play_plan.removed_at = {}  # type: ignore[attr-defined]
+    # the hosts out at each task planned so far: read by the plan's own readings of hostvars as it goes
+    out_at: dict[int, list[Mapping[str, bool | str]]] = {}
+    play_plan.out_at = out_at  # type: ignore[attr-defined] - read by engine.variables.failed_hosts
     looped: list[tuple[PlannedTask, int]] = []  # each task a looping include loads, and that include's id
     # a host a task of a looping include failed at an item: that include's id, whether the include
     # loaded the file at each of its items before that one (None: where it stops is the run's),
@@ -166,6 +169,13 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         blocks.reach(task)
         running = [host for host in play_plan.hosts if (host.name not in failed or blocks.resumes(host.name))
                    and host.name not in ended.certain] if failed or ended.certain else play_plan.hosts
+        # the hosts a failure before this task stopped (certainly: True, else why it may have); one
+        # at an item of the looping include around it, planned once for all its items, stops it at
+        # the later items only, which the values follow themselves (host_runtime's _before_stop)
+        one_for_all = loop_include is not None and copy_items(task, [loop_include])[0] is None
+        out_at.setdefault(id(task), []).append(
+            {h: why[1] or why[0] for h, why in failed.items() if not blocks.resumes(h) and
+             not (one_for_all and item_stops.get(h, (None,))[0] == id(loop_include))} if failed else _NONE_OUT)
         removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
                                frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
                                tuple(map(tuple, batches)))
@@ -374,6 +384,7 @@ class _RoleUses:
                 self.maybe_completed.setdefault(key, set()).add(host)
 
 
+_NONE_OUT: Mapping[str, bool | str] = {}
 _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal use earlier in the play; "
                                  "allow_duplicates is false)", True)
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "

@@ -76,3 +76,33 @@ def include_loop_names(play: Any, task: Task) -> frozenset[str]:
         if control.get("index_var"):
             names.add(str(control["index_var"]))
     return frozenset(names)
+
+
+def include_set_names(play: Any, task: Task) -> frozenset[str]:
+    """What the tasks a looping include around ``task`` loads set (set_fact, include_vars, register),
+    when that include loads one file for all its items: ``task`` reads each item's, once per item,
+    which no reading of the whole loop has (a copy of the file per item reads its own item)."""
+    from engine.variables.loop_vars import copy_items
+    from engine.variables.play_order import play_order
+    from engine.variables.setters import set_names
+
+    order = play_order(play)
+    names: set[str] = set()
+    for include in order.includers.get(id(task), []):
+        if loop_of(include) is None or copy_items(task, [include])[0] is not None:
+            continue
+        for other in order.tasks:
+            if include in order.includers.get(id(other), []):
+                names |= set_names(other) or _named_vars(other)
+    return frozenset(names)
+
+
+def _named_vars(task: Task) -> set[str]:
+    """The name an ``include_vars`` with ``name`` puts what it loads under (its register too)."""
+    from engine.variables.sources import INCLUDE_VARS
+
+    data = task.data if isinstance(task.data, Mapping) else {}
+    args = task.args if isinstance(task.args, Mapping) else {}
+    found = {str(data["register"])} if data.get("register") else set()
+    named = args.get("name") if task.action in INCLUDE_VARS else None
+    return found | {named} if isinstance(named, str) and "{" not in named else found

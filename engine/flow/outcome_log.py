@@ -53,7 +53,6 @@ class OutcomeReplay:
     def __init__(self, log: OutcomeLog, pairs: Mapping[int, int],
                  usable: Callable[[Plan, frozenset[str], int], bool]) -> None:
         self.log, self.pairs, self.usable = log, pairs, usable
-        self.taken = 0
 
     def answer(self, plan: Plan, task: Task, question: Asked) -> dict[str, Outcome] | None:
         other = self.pairs.get(id(task))
@@ -61,7 +60,6 @@ class OutcomeReplay:
             return None
         for logged, read, outcomes in self.log.answers.get(other, ()):
             if logged == question and self.usable(plan, read, id(task)):
-                self.taken += 1
                 return dict(outcomes)
         return None
 

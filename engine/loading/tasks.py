@@ -6,7 +6,7 @@ brings in, through the import and role loaders).
 from __future__ import annotations
 
 from engine.loading import keywords as kw
-from engine.loading.actions import ActionError, parse_action
+from engine.loading.actions import ActionError, ParsedAction, parse_action
 from engine.loading.context import Ctx, task_collections
 from engine.loading.frames import EXIT_ERROR, FrameLoading, collection_list
 from engine.loading.model import (
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 # all is a large one); an editor buffer can multiply two huge files into millions, which would
 # keep the resolution busy for minutes.
 MAX_ENTRIES = 250_000
+_KEPT_ACTIONS = 50_000
+"""Task mappings whose parsed action a source cache keeps (a large repository has ~10,000)."""
 
 
 def _task_class(action: str, handler: bool) -> str:
@@ -123,7 +125,7 @@ class TaskLoading(FrameLoading):
                 result.append(self.load_block(item, ctx))
                 continue
             try:
-                parsed = parse_action(item)
+                parsed = self._parsed_action(item)
             except ActionError as exc:
                 if not self._misspelt_keywords(item, ctx):
                     self.problem("invalid-task", str(exc), getattr(item, "span", item_span),
@@ -145,6 +147,17 @@ class TaskLoading(FrameLoading):
                     task.frame.keywords["delegate_to"] = parsed.delegate_to
                 result.append(task)
         return result
+
+    def _parsed_action(self, item: dict[str, Any]) -> ParsedAction:
+        """``parse_action(item)``, parsed once per mapping of the source cache (a role used by
+        a hundred plays loads its task file's mappings a hundred times); its arguments a copy."""
+        known = self.sources.parsed_actions.get(id(item))
+        if known is None or known[0] is not item:
+            if len(self.sources.parsed_actions) >= _KEPT_ACTIONS:
+                self.sources.parsed_actions.clear()
+            known = self.sources.parsed_actions[id(item)] = (item, parse_action(item))
+        parsed = known[1]
+        return ParsedAction(parsed.action, dict(parsed.args), parsed.key, parsed.delegate_to)
 
     def _misspelt_keywords(self, ds: Any, ctx: Ctx) -> bool:
         """Report keys that ansible took for a second module but that look like a misspelt

@@ -129,6 +129,9 @@ class SourceCache:
         self.partner_plays: Any = None
         """An :class:`engine.loading.shared_plays.PartnerPlays`: plays another revision of the
         tree resolved, taken where they cannot differ (``playbook-ls diff``)."""
+        self.parsed_actions: dict[int, tuple[Any, Any]] = {}
+        """id(a task's mapping) -> (the mapping, its :class:`engine.loading.actions.ParsedAction`):
+        a role's tasks are loaded again at each use of the role, from the same parse."""
 
     @contextmanager
     def tracking(self) -> Iterator[list[str]]:

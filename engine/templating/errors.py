@@ -117,12 +117,18 @@ def undefined_cause(exc: BaseException) -> bool:
 def ansible_fails_too(exc: BaseException) -> bool:
     """Whether ansible fails on what made ``exc`` as the templar did, with the same values: an
     undefined variable, a filter of ansible-core failing (its port raises what it raises), a
-    ``version`` test refusing its operands, an ordering of values that do not compare (``'3' > 2``:
-    an extra var is text). Anything else the templar refuses (a lookup, a bound) is the run's."""
+    ``version`` test refusing its operands, an operator given operands it does not take (``'3' > 2``:
+    an extra var is text; a list plus a string). Anything else the templar refuses (a lookup, a bound) is the run's."""
     if undefined_cause(exc) or cause_of(exc, PluginFailure) is not None:
         return True
     version = cause_of(exc, VersionError)
     if version is not None:
         return "requires the Python 'packaging' library" not in str(version)
-    ordering = cause_of(exc, TypeError)
-    return ordering is not None and "not supported between instances of" in str(ordering)
+    operands = cause_of(exc, TypeError)
+    return operands is not None and any(words in str(operands) for words in OPERAND_ERRORS)
+
+
+# Python's own words when an operator of a template gets operands it does not take: ansible's
+# templar evaluates the same expression on the same values, so it fails the same way
+OPERAND_ERRORS = ("not supported between instances of", "can only concatenate", "unsupported operand type",
+                  "can't multiply sequence", "bad operand type for unary")

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.failed_hosts import ran_unless_out
 from engine.variables.setters import host_names, maybe, occurrence, setters
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
         if ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
             continue
         ran = follower._ran(play_plan, host, done, None) if member else True  # noqa: SLF001
+        ran = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), ran) if member else ran
         if ran is not False and done.handler and member:
             ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
         if ran is not False:
@@ -149,7 +151,8 @@ def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, 
     prefix.ended = prefix.ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
     if prefix.ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
         return []
-    ran: bool | str = True
+    ran: bool | str = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), True) \
+        if member else True
     if done.handler and member:
         ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
     if ran is False:

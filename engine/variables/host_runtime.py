@@ -26,9 +26,11 @@ from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
-from engine.variables.accumulating import unknown_names as _unknown_names
 from engine.variables.earlier_walk import own_play, played
+from engine.variables.failed_hosts import as_written as _as_written
+from engine.variables.failed_hosts import others_read, ran_unless_out
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
+from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
@@ -56,7 +58,6 @@ if TYPE_CHECKING:
     from engine.templating.templar import Templar
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
-_as_written: list[Any] = []  # plays asked where their tasks run before they were planned (engine.flow.host_plan)
 @dataclass(frozen=True)
 class Follower:
     """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
@@ -126,6 +127,7 @@ class Follower:
             if ended is True and not self._given_by_another(play_plan, host, done):
                 continue
             ran = self._ran(play_plan, host, done, task) if member else True
+            ran = ran_unless_out(self, play_plan, host, done, _occurrence(order, done, at), ran) if member else ran
             if ran is not False and done.handler and member:
                 ran = self._planned_ran(play_plan, host, done, _occurrence(order, done, at), ran)
             if ran is False:
@@ -391,9 +393,12 @@ class Follower:
         for rank, run in enumerate(runs if member else []):
             own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
             if unordered:  # each run reads what the one before set, in an order (or a number) the run's
-                own = _unknown_names(own, unordered, f"set by task '{task.display_name()}' from what its earlier runs "
-                                     f"set, one per item of the looping include '{includers[0].display_name()}', "
-                                     "whose items or their order only the run knows")
+                # read after the include: what every order of its items agrees on (engine.variables.include_orders)
+                known = after_every_order(self, play_plan, host, includers[0]) \
+                    if includers[0] not in reader_loops else None
+                own = settled_names(own, unordered, known, f"set by task '{task.display_name()}' from what its "
+                                    f"earlier runs set, one per item of the looping include "
+                                    f"'{includers[0].display_name()}', whose items or their order only the run knows")
             if own.delegated_to is None and own.delegated_each is None:
                 found.append((rank, own))
             elif own.delegated_each is not None and own.facts:  # its register stays with the host
@@ -672,14 +677,13 @@ class FollowedHostVars(HostVars):
                   facts_layer(plan, self._play_plan, host)]
         may_set = names_set_before(plan, self._play_plan, self._follower.order_of)
         merge = self._manager.inventory.data.merge_hashes
+        # read by others: what a failure before stopped the host from setting is not set (engine.variables.failed_hosts)
+        walk = partial(others_read, self._follower.earlier_layers, self._play_plan, host, self._task,
+                       self._occurrence, (), self._reader)
         if may_set is None or merge:
-            layers += self._follower.earlier_layers(self._play_plan, host, self._task, self._occurrence, (),
-                                                    self._reader)
+            layers += walk()
         else:  # another host's variables read by name: followed on it only for a name a task before may set
-            layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(partial(
-                self._follower.earlier_layers, self._play_plan, host, self._task, self._occurrence, (), self._reader),
-                may_set),
-                runtime=True))
+            layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(walk, may_set), runtime=True))
         layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
         magic = {**self.run_wide(), **host.get_magic_vars()}
         facts = facts_unknown(plan, self._play_plan, host)

@@ -149,8 +149,7 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
             files_changed()  # the other side's files stand at the same paths
             with inside(one.root):
                 found.append(values_at(view, keys, affected, notes if one is new else None))
-        new_tasks = {task.key: task for play in new_view.plays for task in play.tasks}
-        review.values = compare_values(found[0], found[1], pairs, new_tasks)
+        review.values = compare_values(found[0], found[1], pairs, new_view.views())
 
 
 def _side_cache(every_play: bool = False) -> SourceCache:

@@ -7,10 +7,11 @@ notifications that no longer reach a handler; the changed files each playbook re
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from playbook_ls.review.sides import PlaybookView, TaskKey, TaskView, listed
+from playbook_ls.review.sides import PlaybookView, TaskKey, TaskView, TaskViews, listed
 
 if TYPE_CHECKING:
     from engine.flow.tags import Selection
@@ -97,18 +98,17 @@ def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:
     """Old key -> new key of each task both sides have: the same key, else (a rename) the same
     play, action and body under another name, else (another module, other arguments) the same
     play and name, in order; each new task taken once."""
-    old_tasks = {task.key: task for play in old.plays for task in play.tasks}
-    new_tasks = {task.key: task for play in new.plays for task in play.tasks}
+    old_tasks, new_tasks = old.views(), new.views()
     pairs = {key: key for key in old_tasks if key in new_tasks}
     taken = set(pairs.values())
     by_body: dict[tuple[str, str, str], list[TaskKey]] = {}
-    for key, task in new_tasks.items():
+    for key in new_tasks:
         if key not in taken:
-            by_body.setdefault((key[0], task.action, task.body), []).append(key)
-    for key, task in old_tasks.items():
+            by_body.setdefault((key[0], key[2], new_tasks[key].body), []).append(key)
+    for key in old_tasks:
         if key in pairs:
             continue
-        candidates = by_body.get((key[0], task.action, task.body))
+        candidates = by_body.get((key[0], key[2], old_tasks[key].body))
         if candidates:
             pairs[key] = candidates.pop(0)
     taken = set(pairs.values())
@@ -140,8 +140,7 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
         review.selections = [SelectionChange(label) for label in labels]
         return review
     pairs = matched(old, new)
-    old_tasks = {task.key: task for play in old.plays for task in play.tasks}
-    new_tasks = {task.key: task for play in new.plays for task in play.tasks}
+    old_tasks, new_tasks = old.views(), new.views()
     review.tasks = _task_changes(old_tasks, new_tasks, pairs)
     if selections is None:
         touched = sorted(_touched_tags(review.tasks))
@@ -151,12 +150,12 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
     for label, selection in selections:
         before, after = listed(old, selection), listed(new, selection)
         change = _selection_change(label, before, after, pairs, old_tasks, new_tasks)
-        change.reordered = _reordered([old_tasks[key] for key in old_tasks if key in before],
-                                      [new_tasks[key] for key in new_tasks if key in after])
+        change.reordered = _reordered([key for key in old_tasks if key in before],
+                                      [key for key in new_tasks if key in after], old_tasks, new_tasks)
         review.selections.append(change)
     if outcomes is not None:
         review.hosts = _host_changes(outcomes[0], outcomes[1], pairs, old_tasks, new_tasks)
-    review.notifications = _notification_changes(old, new, pairs, old_tasks)
+    review.notifications = _notification_changes(old, new, pairs)
     return review
 
 
@@ -166,14 +165,16 @@ def _selection(tags: list[str], skip: list[str]) -> Selection:
     return Selection.from_options(tags, skip)
 
 
-def _task_changes(old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, TaskView],
-                  pairs: dict[TaskKey, TaskKey]) -> list[TaskChange]:
+def _task_changes(old_tasks: TaskViews, new_tasks: TaskViews, pairs: dict[TaskKey, TaskKey]) -> list[TaskChange]:
     changes = []
     paired_new = set(pairs.values())
-    for key, task in old_tasks.items():
+    for key in old_tasks:
         if key not in pairs:
-            changes.append(TaskChange("removed", task, None))
+            changes.append(TaskChange("removed", old_tasks[key], None))
     for old_key, new_key in pairs.items():
+        if old_key == new_key and old_tasks.task(old_key) is not None and \
+                old_tasks.task(old_key) is new_tasks.task(new_key):
+            continue  # one task both sides read (a play the old side took): described alike on both
         before, after = old_tasks[old_key], new_tasks[new_key]
         details = _differences(before, after)
         if before.name != after.name:
@@ -182,9 +183,9 @@ def _task_changes(old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, T
             changes.append(TaskChange("moved", before, after, [f"was in {before.where}", *details]))
         elif details:
             changes.append(TaskChange("changed", before, after, details))
-    for key, task in new_tasks.items():
+    for key in new_tasks:
         if key not in paired_new:
-            changes.append(TaskChange("added", None, task))
+            changes.append(TaskChange("added", None, new_tasks[key]))
     return changes
 
 
@@ -222,7 +223,7 @@ def _touched_tags(changes: list[TaskChange]) -> set[str]:
 
 
 def _selection_change(label: str, before: set[TaskKey], after: set[TaskKey], pairs: dict[TaskKey, TaskKey],
-                      old_tasks: dict[TaskKey, TaskView], new_tasks: dict[TaskKey, TaskView]) -> SelectionChange:
+                      old_tasks: Mapping[TaskKey, TaskView], new_tasks: Mapping[TaskKey, TaskView]) -> SelectionChange:
     change = SelectionChange(label)
     back = {new: old for old, new in pairs.items()}
     moved_before = {pairs[key] for key in before if key in pairs}
@@ -293,11 +294,13 @@ def _longest_in_order(old_seq: list[Any], new_seq: list[Any]) -> set[Any]:
     return kept
 
 
-def _reordered(before: list[TaskView], after: list[TaskView]) -> list[Listed]:
-    """The tasks of ``after`` (a side's listing, in order) :func:`order_changes` finds moved among
-    those ``before`` lists too, each with the task it now follows and the one it followed."""
-    def names(tasks: list[TaskView]) -> list[tuple[str, str]]:
-        return [(task.key[0].split("\t")[0], task.name) for task in tasks]
+def _reordered(before: list[TaskKey], after: list[TaskKey], old_tasks: Mapping[TaskKey, TaskView],
+               new_tasks: Mapping[TaskKey, TaskView]) -> list[Listed]:
+    """The tasks of ``after`` (a side's listing, in order, by key) :func:`order_changes` finds
+    moved among those ``before`` lists too, each with the task it now follows and the one it
+    followed."""
+    def names(keys: list[TaskKey]) -> list[tuple[str, str]]:
+        return [(key[0].split("\t")[0], key[1]) for key in keys]  # a key holds the printed name
 
     old_names, new_names = names(before), names(after)
     moved = order_changes(old_names, new_names)
@@ -317,7 +320,7 @@ def _reordered(before: list[TaskView], after: list[TaskView]) -> list[Listed]:
         token = new_tokens[place]
         was = old_place[token]
         why = f"now {follows(new_tokens, place)} (was {follows(old_tokens, was)})"
-        found.append(Listed(after[place], why, before[was]))
+        found.append(Listed(new_tasks[after[place]], why, old_tasks[before[was]]))
     return found
 
 
@@ -348,7 +351,7 @@ def _drop_exchanged_copies(change: SelectionChange) -> None:
     change.now_runs = now_runs
 
 
-def _order(tasks: dict[TaskKey, TaskView]):  # noqa: ANN202 - a sort key over the side's task order
+def _order(tasks: Mapping[TaskKey, TaskView]):  # noqa: ANN202 - a sort key over the side's task order
     place = {key: index for index, key in enumerate(tasks)}
     return lambda key: place.get(key, len(place))
 
@@ -360,8 +363,8 @@ def _why(before: TaskView, after: TaskView, selected: bool) -> str:
 
 
 def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict[TaskKey, dict[str, tuple[str, str]]],
-                  pairs: dict[TaskKey, TaskKey], old_tasks: dict[TaskKey, TaskView],
-                  new_tasks: dict[TaskKey, TaskView]) -> list[HostChange]:
+                  pairs: dict[TaskKey, TaskKey], old_tasks: Mapping[TaskKey, TaskView],
+                  new_tasks: Mapping[TaskKey, TaskView]) -> list[HostChange]:
     grouped: dict[tuple[TaskKey, object, object], HostChange] = {}
     back = {new: old for old, new in pairs.items()}
     keys = list(after) + [key for key in before if key not in pairs]
@@ -395,25 +398,26 @@ def _alike(outcome: tuple[str, str] | None, host: str) -> tuple[str, str] | None
     return None if outcome is None else (outcome[0], without_own_name(host, outcome[1]))
 
 
-def _notification_changes(old: PlaybookView, new: PlaybookView, pairs: dict[TaskKey, TaskKey],
-                          old_tasks: dict[TaskKey, TaskView]) -> list[NotificationChange]:
+def _notification_changes(old: PlaybookView, new: PlaybookView,
+                          pairs: dict[TaskKey, TaskKey]) -> list[NotificationChange]:
     from engine.flow.notify import search_handlers
     from engine.templating.load_time import is_template
 
     back = {new_key: old_key for old_key, new_key in pairs.items()}
     old_handlers = {play.key: play.handlers for play in old.plays}
+    new_tasks, old_views = new.views(), old.views()
     found = []
     for play in new.plays:
-        for task in play.tasks:
-            for notification in task.notify:
+        for key in play.keys():
+            for notification in new_tasks.notify(key):
                 if is_template(notification) or search_handlers(play.handlers, notification):
                     continue
-                old_key = back.get(task.key)
+                old_key = back.get(key)
                 before = None
-                if old_key is not None and notification in old_tasks[old_key].notify:
+                if old_key is not None and notification in old_views.notify(old_key):
                     reached = search_handlers(old_handlers.get(old_key[0], []), notification)
                     before = ", ".join(f"'{h.display_name()}'" for h in reached) or None
                     if before is None:
                         continue  # it reached no handler before either: not this change's doing
-                found.append(NotificationChange(task, notification, before))
+                found.append(NotificationChange(new_tasks[key], notification, before))
     return found

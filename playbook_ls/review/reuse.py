@@ -117,8 +117,7 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
     removed = {path for path in changed - kept if os.path.lexists(os.path.join(old.root, path))}
     if any(may_change_the_run(path) for path in removed) or any(path.endswith(".py") for path in changed - kept):
         return None
-    if any(path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
-           for path in changed):
+    if any(_read_as_no_play(path) for path in changed):
         return None  # the settings, or a host's variables, which the resolvers read as no play's file
     names = names_set_differently(old, new, kept, caches)
     store = caches[new.root].shared_plays
@@ -126,12 +125,15 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
         return None
     here, there = ((os.path.realpath(one.root), os.path.abspath(one.root)) for one in (old, new))
     state = files_state()
+    entries = _SameEntries(old.root, new.root, caches)
 
     def usable(shared: Any, position: tuple[tuple[str, int], ...]) -> bool:
         if READS_ALL in shared.names or shared.names & ROOTED_NAMES or shared.names & names:
             return False
-        if any(within(real, here[0], state) in changed for real, _index in position):
-            return False  # a playbook on its way changed (the play itself, or an import's keywords)
+        for real, index in position:  # the playbooks on its way: a changed one must hold the same entry there
+            relative = within(real, here[0], state)
+            if relative in changed and not entries.same(relative, index):
+                return False
         for file in shared.reads:
             relative = within(file, there[0], state)
             if relative in changed and (relative not in kept or not _variables_path(relative)
@@ -140,6 +142,33 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
         return True
 
     return PartnerPlays(store, here, there, usable)
+
+
+class _SameEntries:
+    """Whether a changed playbook holds the same entry (a play, an ``import_playbook``) at the
+    same place on both sides, by its data (:func:`same_value`, whatever YAML aliases it through):
+    a change elsewhere in the file, a line added above it, leaves the entry's resolution alike.
+    Only its lines differ, and a task taken with the play is told at the new side's line, as the
+    review tells a task both sides have."""
+
+    def __init__(self, old_root: str, new_root: str, caches: Mapping[str, SourceCache]) -> None:
+        self.roots, self.caches = (old_root, new_root), caches
+        self._known: dict[tuple[str, int], bool] = {}
+
+    def same(self, path: str, index: int) -> bool:
+        known = self._known.get((path, index))
+        if known is None:
+            data = []
+            for root in self.roots:  # parsed, not loaded: the reading going on does not read the other side
+                cache = self.caches[root]
+                try:
+                    loaded = cache.parse(os.path.join(root, path), cache.read_text(os.path.join(root, path)))
+                except (OSError, UnicodeDecodeError, ValueError):
+                    loaded = None
+                data.append(loaded.data if loaded is not None and loaded.error is None else None)
+            known = self._known[(path, index)] = all(isinstance(one, list) and index < len(one) for one in data) \
+                and same_value(data[0][index], data[1][index])
+        return known
 
 
 def same_value(before: Any, after: Any) -> bool:
@@ -225,7 +254,7 @@ def paired_tasks(old: PlaybookView, new: PlaybookView, names: set[str] | None, c
         inside = any(path == source or path.startswith(source.rstrip(os.sep) + os.sep) for source in inventory)
         if inside and not _variables_path(path):
             return None  # the inventory's own hosts and groups changed
-    if any(path.endswith(_SETTINGS) or "." not in os.path.basename(path) for path in structure):
+    if any(_read_as_no_play(path) for path in structure):
         return None  # a setting changes how every play is read and run
     if any(path.endswith(RUN_FILES) for path in structure) and \
             any(per_host_vars_files(play) for view in (old, new) for play in view.plan.plays):
@@ -266,6 +295,12 @@ _ROLE_SCOPED = re.compile(r"(?:^|/)roles/[^/]+/(?:defaults|vars)/")
 
 _SETTINGS = (".cfg", ".toml")
 """Files of settings (ansible.cfg and the like) rather than of plays or variables."""
+
+
+def _read_as_no_play(path: str) -> bool:
+    """Whether a changed file is read by no play as it loads, but by every one through what it
+    sets: the settings, or a host's or group's variables file without a suffix."""
+    return path.endswith(_SETTINGS) or ("." not in os.path.basename(path) and may_change_the_run(path))
 
 
 def _loads_alike(view: PlaybookView, names: set[str]) -> bool:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -48,6 +48,14 @@ class TaskView:
     def where(self) -> str:
         return f"{self.file}:{self.line}" if self.file else "(implicit)"
 
+    def keyed(self, key: TaskKey) -> TaskView:
+        """The same view under ``key`` (``dataclasses.replace`` checks every field again: a
+        playbook's view asks this of each of its thousands of tasks)."""
+        view = object.__new__(TaskView)
+        view.__dict__.update(self.__dict__)
+        view.__dict__["key"] = key
+        return view
+
 
 @dataclass
 class PlayView:
@@ -55,21 +63,72 @@ class PlayView:
     label: str
     """As ansible lists it: ``play #N (hosts): name``."""
     given_tasks: list[TaskView] | None
-    """Its tasks' views, or None until :attr:`tasks` is first read (``pending`` describes them)."""
+    """Its tasks' views, or None until :attr:`tasks` is first read (``entries`` describe them)."""
     handlers: list[Any]
     """The play's handler Task objects (what a notification reaches), while the side is open."""
     play: Any
     plan_play: Any = None
-    pending: Callable[[], list[TaskView]] | None = None
-    """Describes the tasks when first asked: a reading the old side takes from the new side is
-    compared with itself, and its tasks are never described (:func:`read_playbook`)."""
+    entries: list[tuple[list[Any], TaskKey]] | None = None
+    """Its tasks in order: each one's entry in the side's ``seen`` ([task, printed name, view or
+    None]) and its key; a task is described only when a comparison asks for its view (a reading
+    the old side takes from the new side, or a play it takes, is not described again)."""
+    roots: tuple[str, ...] = ()
+    """The side's real and given directory, then those of the side whose plays it took."""
+
+    def keys(self) -> list[TaskKey]:
+        """Its tasks' keys, in order."""
+        return [key for _known, key in self.entries] if self.given_tasks is None and self.entries is not None \
+            else [view.key for view in self.tasks]
 
     @property
     def tasks(self) -> list[TaskView]:
         if self.given_tasks is None:
-            assert self.pending is not None
-            self.given_tasks, self.pending = self.pending(), None
+            assert self.entries is not None
+            self.given_tasks = _task_views(self.entries, self.roots)
         return self.given_tasks
+
+
+class TaskViews(Mapping[TaskKey, TaskView]):
+    """A reading's task views by key, in the order of its plays' tasks, each described when
+    first asked (:meth:`task` gives the Task itself, where the reading has it)."""
+
+    def __init__(self, plays: list[PlayView]) -> None:
+        self._known: dict[TaskKey, tuple[PlayView, list[Any]] | TaskView] = {}
+        self._views: dict[TaskKey, TaskView] = {}
+        for play in plays:
+            if play.given_tasks is None and play.entries is not None:
+                self._known.update((key, (play, known)) for known, key in play.entries)
+            else:
+                self._known.update((view.key, view) for view in play.tasks)
+
+    def __getitem__(self, key: TaskKey) -> TaskView:
+        view = self._views.get(key)
+        if view is None:
+            found = self._known[key]
+            view = self._views[key] = found if isinstance(found, TaskView) else _task_views([(found[1], key)],
+                                                                                            found[0].roots)[0]
+        return view
+
+    def __iter__(self) -> Iterator[TaskKey]:
+        return iter(self._known)
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._known
+
+    def task(self, key: TaskKey) -> Any:
+        """The Task of ``key`` (None for a view given whole)."""
+        found = self._known[key]
+        return None if isinstance(found, TaskView) else found[1][0]
+
+    def notify(self, key: TaskKey) -> tuple[str, ...]:
+        """``self[key].notify``, without describing the rest of the task."""
+        from engine.flow.notify import notifications
+
+        task = self.task(key)
+        return self[key].notify if task is None else tuple(notifications(task))
 
 
 @dataclass
@@ -86,6 +145,13 @@ class PlaybookView:
     """id(Task) -> its key, for the tasks of this reading."""
     names: frozenset[str] | None = None
     """The variable names the templates of its reading read (:mod:`playbook_ls.review.reuse`)."""
+    _views: TaskViews | None = field(default=None, repr=False, compare=False)
+
+    def views(self) -> TaskViews:
+        """Its tasks' views by key (:class:`TaskViews`)."""
+        if self._views is None:
+            self._views = TaskViews(self.plays)
+        return self._views
 
 
 @contextmanager
@@ -161,7 +227,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             keyed.append((known, task_key))
         handlers = [task for block in play.handlers for task in block.tasks() if not task.implicit]
         view.plays.append(PlayView(key, f"play #{number + 1} ({hosts}): {play.name}", None, handlers, play,
-                                   plan_play, partial(_task_views, keyed, roots)))
+                                   plan_play, keyed, roots))
     return view
 
 
@@ -170,14 +236,12 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     key), each task described once per side, in the side's directory (``roots``: its real and
     given path, then the other side's whose plays it took; the tasks' file names may be relative
     to it), which must still be there."""
-    from dataclasses import replace
-
     views = []
     with inside(roots[1]):
         for known, task_key in keyed:
             if known[2] is None:
                 known[2] = task_view(("", "", "", 0), known[0], *roots)
-            views.append(replace(known[2], key=task_key))
+            views.append(known[2].keyed(task_key))
     return views
 
 
@@ -242,11 +306,23 @@ def _inventory_vars_files(sources: tuple[str, ...], playbook_dir: str, root: str
     return frozenset(found)
 
 
+_BODIES: dict[int, tuple[Any, str]] = {}
+"""id(task data) -> (the data, its digest): a role's task file is one parse however many plays
+use the role, and its tasks' data the same objects (kept here, so that their ids stay theirs)."""
+
+
 def _body(task: Task) -> str:
     data = task.data if isinstance(task.data, dict) else {}
+    known = _BODIES.get(id(data))
+    if known is not None and known[0] is data:
+        return known[1]
     kept = {str(k): v for k, v in data.items() if k != "name"}
     text = json.dumps(kept, sort_keys=True, default=str)
-    return hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+    digest = hashlib.sha1(text.encode(), usedforsecurity=False).hexdigest()[:16]
+    if len(_BODIES) > 65536:
+        _BODIES.clear()
+    _BODIES[id(data)] = (data, digest)
+    return digest
 
 
 def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from playbook_ls.review.value_classes import names_in
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from playbook_ls.review.sides import PlaybookView, TaskKey
 
 
@@ -99,7 +101,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
 
 
 def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict[TaskKey, dict[str, dict[str, str]]],
-                   pairs: dict[TaskKey, TaskKey], new_tasks: dict[TaskKey, Any]) -> list[ValueChange]:
+                   pairs: dict[TaskKey, TaskKey], new_tasks: Mapping[TaskKey, Any]) -> list[ValueChange]:
     """The values that differ, hosts alike together."""
     grouped: dict[tuple[TaskKey, str, str, str], ValueChange] = {}
     for old_key, new_key in pairs.items():

@@ -42,11 +42,18 @@ PLAY_AT = {("app.yml", 0): "app", ("db.yml", 0): "db", ("db.yml", 1): "db again"
     ({"roles/db/defaults/main.yml": "db_tag: storage\ndb_port: 5432\n"}, {"app", "db again", "own"}, {"db"}),
     # ... and by a name no resolution reads (a task's argument): both playbooks taken whole
     ({"roles/db/defaults/main.yml": "db_tag: data\ndb_port: 5433\n"}, set(), set()),
-    # the imported playbook itself: its plays, wherever imported
+    # the imported playbook itself: the play that changed, wherever imported; the same entry at the
+    # same place, though at another line, is taken
     ({"playbooks/db.yml": PROJECT["playbooks/db.yml"].replace("roles: [db]", "roles: [db]\n  tags: [dbplay]")},
+     {"app", "own", "db again"}, {"db"}),
+    # a play added at its end: the file's other plays are the same entries at the same places
+    ({"playbooks/db.yml": PROJECT["playbooks/db.yml"] + "- name: db last\n  hosts: db\n  tasks: []\n"},
+     {"app", "own", "db", "db again"}, set()),
+    # a play added before them: each other entry is at another place
+    ({"playbooks/db.yml": "- name: db first\n  hosts: db\n  tasks: []\n" + PROJECT["playbooks/db.yml"]},
      {"app", "own"}, {"db", "db again"}),
-    # the importing playbook's import keywords: the plays it leads to
-    ({"site.yml": PROJECT["site.yml"].replace("tags: [db]", "tags: [database]")}, set(), {"app", "db", "db again"}),
+    # the importing playbook's import keywords: the plays it leads to there; its unchanged import is taken
+    ({"site.yml": PROJECT["site.yml"].replace("tags: [db]", "tags: [database]")}, {"app"}, {"db", "db again"}),
     # a file added where a play looks for it (the role's included file), and a task file naming it
     ({"roles/app/tasks/added.yml": "- name: added\n  debug: msg=added\n",
       "roles/app/tasks/more.yml": "- import_tasks: added.yml\n"}, {"db", "db again", "own"}, {"app"}),
@@ -68,6 +75,22 @@ def test_the_old_side_takes_the_plays_no_change_reaches(tmp_path: Path, monkeypa
     assert with_partner == _review(tmp_path, reuse=False)
     assert {name for name, was_taken in asked if was_taken} == taken
     assert {name for name, was_taken in asked if not was_taken} == resolved
+
+
+def test_an_entry_whose_alias_names_a_changed_anchor_is_not_the_same(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same text, other data: the second play's tags come from the first play's anchor."""
+    anchored = ("- name: db\n  hosts: db\n  gather_facts: false\n  roles: [db]\n  tags: &shared [one]\n"
+                "- name: db again\n  hosts: db\n  gather_facts: false\n  tags: *shared\n  tasks:\n"
+                "    - import_tasks: ../roles/db/tasks/extra.yml\n")
+    for side in SIDES:
+        write_tree(tmp_path / side, {**PROJECT, "playbooks/db.yml": anchored})
+    write_tree(tmp_path / "new", {"playbooks/db.yml": anchored.replace("[one]", "[two]")})
+    asked = _spy_taken(monkeypatch)
+    monkeypatch.chdir(tmp_path / "new")
+    assert _review(tmp_path, reuse=True) == _review(tmp_path, reuse=False)
+    assert {name for name, was_taken in asked if was_taken} == {"app", "own"}
+    assert {name for name, was_taken in asked if not was_taken} == {"db", "db again"}
 
 
 def test_a_file_removed_keeps_every_play_from_being_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
