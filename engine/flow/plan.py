@@ -162,7 +162,8 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         raise PlanError(str(fatal[0]), fatal[0].exit_code)
     selection = options.selection()
     plays: list[PlayPlan] = []
-    warnings = list(inventory.warnings)
+    # the inventory is loaded before the playbook, which is loaded whole before its first play
+    warnings = [*inventory.warnings, *(warning for play in book.plays for warning in play.load_warnings)]
     dynamic = False
     for play in book.plays:
         try:  # a play after one that changes the inventory is warned about when it starts

@@ -116,6 +116,7 @@ class FrameLoading:
     extra_vars: dict[str, Any]
     magic: dict[str, Any]
     problems: list[Problem]
+    load_warnings: list[tuple[bool, str]]
     collections: CollectionFinder
     _loaded_dirs: list[str]
 

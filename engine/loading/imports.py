@@ -151,7 +151,8 @@ class ImportLoading(FrameLoading):
             return []
         frame = self.frame("import_tasks", f"import_tasks {target}", ds, ctx.variables)
         data = self.load_yaml(path, span)
-        if not data:
+        if not data:  # load_list_of_tasks warns and goes on (a run's display shows it once)
+            self.load_warnings.append((ctx.dynamic, f"file {path} is empty and had no tasks to include"))
             return []
         if not isinstance(data, list):
             self.problem("invalid-structure", "included task files must contain a list of tasks",

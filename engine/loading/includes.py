@@ -71,6 +71,9 @@ class IncludeLoader:
         self._role_handlers: dict[tuple[Any, ...], list[Block]] = {}
         self.handlers: list[Block] = []
         """The handlers of the role the last ``load`` included (with its dependencies')."""
+        self.warnings: dict[str, list[str]] = {}
+        """The warnings loading an included file (its path) or role (its name) met: the strategy
+        shows them as it loads it, before announcing it."""
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
@@ -115,6 +118,11 @@ class IncludeLoader:
             return None
         return self.resolver.frame("apply", f"apply of {task.action}", apply, variables)
 
+    def _warnings(self, announced: str, before: int) -> None:
+        if found := [message for _dynamic, message in self.resolver.load_warnings[before:]]:
+            self.warnings[announced] = found
+        del self.resolver.load_warnings[before:]
+
     def _problems(self, before: int) -> None:
         fatal = [p for p in self.resolver.problems[before:] if p.fatal]
         if fatal:
@@ -149,9 +157,10 @@ class IncludeLoader:
                 raise TemplateFailure(f"included task files must contain a list of tasks: {path}")
             apply = self._apply_frame(task, ctx.variables)
             inner = ctx.push(apply, includes=(target,), files=(os.path.realpath(path),))
-            before = len(self.resolver.problems)
+            before, warned = len(self.resolver.problems), len(self.resolver.load_warnings)
             self._loaded[key] = self.resolver.load_blocks(data, inner, getattr(data, "span", None))
             self._problems(before)
+            self._warnings(os.path.abspath(path), warned)
         self.announce.append(path)
         return self._loaded[key], {"changed": False, "include": target, "include_args": dict(task.args)}
 
@@ -182,10 +191,12 @@ class IncludeLoader:
             frame = self._apply_frame(task, ctx.variables) or Frame("include_role", f"include_role {name}", task.span)
             roles = self.resolver.roles
             roles.included_handlers = []
+            warned = len(self.resolver.load_warnings)
             try:
                 self._loaded[key] = roles.compile(instance, frame, ctx)
             finally:
                 loaded, roles.included_handlers = roles.included_handlers, None
+            self._warnings(str(name), warned)
             self._role_handlers[key] = included_handler_blocks(loaded)
             self._problems(before)
         self.handlers = self._role_handlers[key]

@@ -282,7 +282,7 @@ class Play:
 
     __slots__ = ("name", "hosts", "span", "frame", "playbook", "basedir", "tags", "vars", "pre_tasks", "roles",
                  "tasks", "post_tasks", "handlers", "data", "flush", "position", "reads", "problems", "derived",
-                 "templated_tags")
+                 "templated_tags", "load_warnings")
 
     def __init__(self, name: str, hosts: list[str], span: Span | None, frame: Frame, playbook: str, basedir: str,
                  tags: list[Any], vars: dict[str, Any], data: Any = None) -> None:
@@ -301,6 +301,9 @@ class Play:
         # where a cache keyed by the play's id kept every play an editor's edits replaced
         self.derived: dict[str, Any] = {}
         self.templated_tags = True
+        self.load_warnings: list[str] = []
+        """ansible's warnings while loading the play (an imported task file that is empty), in
+        its loading order: shown before the first play runs, as the playbook is loaded whole."""
         """Whether a level of its tasks may have templated tags; the resolver clears it when none
         has, and tag filtering then needs none of ansible's templating order."""
 

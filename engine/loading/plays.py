@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import cache
+from itertools import pairwise
 
 from engine.loading import keywords as kw
 from engine.loading.context import Ctx
@@ -63,6 +64,15 @@ def mark_duplicate_roles(play: Play) -> None:
         first.setdefault(key, role)
 
 
+def _in_ansible_order(warnings: list[tuple[bool, str]], marks: list[int]) -> list[str]:
+    """The load warnings of a play's sections (``marks``: where those of pre_tasks, roles, tasks,
+    post_tasks and handlers start, as loaded here, and where they end) in the order Play.load_data
+    loads them (by the fields' priority: roles, then handlers, pre_tasks, post_tasks, tasks), less
+    those under a dynamic include (the run warns when it loads one)."""
+    pre_tasks, roles, tasks, post_tasks, handlers = (warnings[a:b] for a, b in pairwise(marks))
+    return [message for dynamic, message in (*roles, *handlers, *pre_tasks, *post_tasks, *tasks) if not dynamic]
+
+
 class PlayLoading(FrameLoading):
     """One play at a time. Its task lists are :class:`~engine.loading.tasks.TaskLoading`'s, its pending
     includes :class:`~engine.loading.imports.ImportLoading`'s."""
@@ -99,20 +109,27 @@ class PlayLoading(FrameLoading):
                   collections=ensure_default(collection_list(ds.get("collections")), self.default_collection))
         play.flush = implicit_meta_block(ctx.chain, "flush_handlers")
         self._listed_roles_handlers = []
+        marks = [len(self.load_warnings)]  # where each section's warnings start, in this order
         play.pre_tasks = self.load_blocks(ds.get("pre_tasks"), ctx, ds.value_spans.get("pre_tasks"))
         imported = {"pre_tasks": self._imported_handlers()}
+        marks.append(len(self.load_warnings))
         play.roles = self._play_roles(ds, ctx)
         imported["roles"] = self._imported_handlers()
+        marks.append(len(self.load_warnings))
         play.tasks = self.load_blocks(ds.get("tasks"), ctx, ds.value_spans.get("tasks"))
         imported["tasks"] = self._imported_handlers()
+        marks.append(len(self.load_warnings))
         play.post_tasks = self.load_blocks(ds.get("post_tasks"), ctx, ds.value_spans.get("post_tasks"))
         imported["post_tasks"] = self._imported_handlers()
+        marks.append(len(self.load_warnings))
         handler_ctx = ctx._replace(handler=True)
         # the handlers of roles: entries come first, in the order the roles were loaded, then the
         # play's own, then those import_role added while loading (TaskQueueManager:
         # play.compile_roles_handlers() + play.handlers, where Play loads its roles first, then
         # its handlers, pre_tasks, post_tasks and tasks): they run in this order
         own = self.load_blocks(ds.get("handlers"), handler_ctx, ds.value_spans.get("handlers"))
+        marks.append(len(self.load_warnings))
+        play.load_warnings = _in_ansible_order(self.load_warnings, marks)
         play.handlers = [*self._listed_roles_handlers, *own,
                          *(block for section in ("roles", "pre_tasks", "post_tasks", "tasks")
                            for block in imported[section])]

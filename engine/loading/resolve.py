@@ -80,6 +80,9 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         # the magic variables defined while loading (engine.variables.magic), over every other variable
         self.magic = magic if magic is not None else load_time_variables(config_file=self.config.path)
         self.problems: list[Problem] = []
+        # ansible's warnings while loading (an imported file that is empty), each with whether it
+        # was met under a dynamic include (then the run shows it when it loads the include)
+        self.load_warnings: list[tuple[bool, str]] = []
         self.follow_dynamic = follow_dynamic
         self.reuse: Reuse | None = None
         self._settings_key: str | None = None  # what a shared play's resolution depends on of this resolver
@@ -106,6 +109,7 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         ``reuse`` maps a play's position to an earlier resolution of it that is still valid
         (none of its reads changed), which is then taken as it is."""
         self.problems = []
+        self.load_warnings = []
         self._pending_includes = []
         self.reuse = reuse
         self.entries = 0

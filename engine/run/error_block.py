@@ -34,6 +34,8 @@ CONTEXT_KEY = "_ansible_error_context"
 """Who reported a failure the result carries no chain for: ``action`` (failed_when, the action
 plugin's own result), ``module``, or ``task`` (an exception: the message follows
 ``Task failed:`` directly)."""
+CAUSE_KEY = "_ansible_error_cause"
+"""A failed result's Python error a plugin chained under its message (which ends with it)."""
 
 UNKNOWN = "<unknown>"
 CONTEXT_LINES, MAX_WIDTH, TRUNCATION = 2, 120, "..."
@@ -210,8 +212,10 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
         return [task, *chain]
     msg = result.get("msg")
     msg = "Unknown error." if msg is None else str(msg)
-    if source is not None and (loop := loop_failure(source, msg, result.get(SEPARATE_KEY))):
-        return loop
+    cause = result.get(CAUSE_KEY)
+    if source is not None and (loop := loop_failure(source, msg.removesuffix(f": {cause}") if cause else msg,
+                                                    result.get(SEPARATE_KEY))):
+        return [*loop, Event(str(cause), alone=True)] if cause else loop
     context = result.get(CONTEXT_KEY)
     if msg.startswith(TASK_FAILED):  # the engine's message already is the whole chain
         return [task, Event(msg[len(TASK_FAILED):])]

@@ -615,7 +615,7 @@ class Executor(TaskActions):
         """The included files announced once the task ran on every host (engine.run.includes_announced)."""
         from engine.run.includes_announced import announce_includes
 
-        return announce_includes(self.pending_includes, self.callback)
+        return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
         return delegation_of(task, templar, _has_loop(task))

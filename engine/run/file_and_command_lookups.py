@@ -91,11 +91,12 @@ def task_context(role_path: str | None, task_file: str | None, basedir: str, act
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------
 def _read_text(path: str) -> str:
+    path = os.path.normpath(path)  # DataLoader reads the path_dwim of what it is given
     try:
         with open(path, "rb") as handle:
             return handle.read().decode("utf-8", errors="surrogateescape")
     except OSError as exc:
-        raise LookupFailure(f"An error occurred while trying to read the file '{path}': {exc}") from exc
+        raise LookupFailure(f"An error occurred while trying to read the file {path!r}: {exc}") from exc
 
 
 # -- the lookups ------------------------------------------------------------------------------

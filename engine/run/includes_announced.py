@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 TYPE_CHECKING = False
@@ -10,11 +11,13 @@ if TYPE_CHECKING:
     from engine.run.callback import Callback
 
 
-def announce_includes(pending: list[tuple[str, str, dict[str, Any], str | None]], callback: Callback) -> list[str]:
+def announce_includes(pending: list[tuple[str, str, dict[str, Any], str | None]], callback: Callback,
+                      warnings: Mapping[str, list[str]]) -> list[str]:
     """``v2_playbook_on_include`` for ``pending`` (host, file, item vars, why it is missing):
     equal file and item vars share a line and its hosts; a host that includes the same again
     starts another. A file that is not there is an error instead, and its hosts fail: returns
-    them. ``pending`` is emptied."""
+    them. Loading a file shows the ``warnings`` it met (by file) before its line. ``pending``
+    is emptied."""
     files: list[tuple[str, dict[str, Any], list[str], str | None]] = []
     for host, path, special, missing in pending:
         start = 0
@@ -34,6 +37,8 @@ def announce_includes(pending: list[tuple[str, str, dict[str, Any], str | None]]
             callback.error(f"[ERROR]: {missing}\n\n")  # Display.error of the exception
             failed += [host for host in hosts if host not in failed]
             continue
+        for warning in warnings.get(path, ()):
+            callback.warning(warning)
         label = special.get("_ansible_item_label", special.get("item"))
         callback.included(path, hosts, label if label else None)
     return failed

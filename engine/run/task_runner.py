@@ -21,7 +21,7 @@ from engine.run.censoring import NO_LOG, no_log
 from engine.run.conditions import ConditionFailure, condition_failure
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
-from engine.templating.errors import undefined_cause, value_origin
+from engine.templating.errors import ForeignCause, cause_of, undefined_cause, value_origin
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import untrusted
 
@@ -82,7 +82,7 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
 def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[str, Any]:
     """The failed result of a loop value that does not template (``_get_loop_items``): the
     task fails, caused by the error at the loop's value as written."""
-    from engine.run.error_block import ERROR_KEY, Event, failed_filter, loop_failure, plugin_error
+    from engine.run.error_block import CAUSE_KEY, ERROR_KEY, Event, failed_filter, loop_failure, plugin_error
 
     message = str(exc)
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -94,14 +94,17 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
         message = f"The filter plugin {plugin!r} failed: {plugin_error(message)}"
     if message.startswith(("The filter plugin ", "The lookup plugin ")):
         from engine.run.error_block import SEPARATE_KEY
-        from engine.templating.errors import PluginFailure, cause_of
+        from engine.templating.errors import PluginFailure
 
         failure = cause_of(exc, PluginFailure)
-        if not isinstance(failure, PluginFailure) or failure.separate is None:
-            return {"failed": True, "msg": message}
-        # an ansible filter's own error (AnsibleFilterError): a cause of its own below the plugin's failure
-        return {"failed": True, "msg": message,
-                SEPARATE_KEY: (f"The {failure.kind} plugin {failure.plugin!r} failed.", str(failure.separate))}
+        if isinstance(failure, PluginFailure) and failure.separate is not None:
+            # an ansible filter's own error (AnsibleFilterError): a cause of its own below the plugin's failure
+            return {"failed": True, "msg": message,
+                    SEPARATE_KEY: (f"The {failure.kind} plugin {failure.plugin!r} failed.", str(failure.separate))}
+        foreign = cause_of(exc, ForeignCause)  # a plugin's Python error: in its message, and a link of its own
+        if foreign is not None:
+            return {"failed": True, "msg": f"{message}: {foreign}", CAUSE_KEY: str(foreign)}
+        return {"failed": True, "msg": message}
     span = (getattr(data, "value_spans", None) or {}).get(key)
     value = data.get(key)
     terms = value if isinstance(value, list) else []

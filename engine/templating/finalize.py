@@ -60,8 +60,28 @@ def _note_converted(value: Any) -> None:
         found.append(type(value).__name__)
 
 
+_END = object()
+
 # the results a template's whole result is finalized for: containers, and Jinja's Markup strings
 FINALIZED_TYPES = (list, dict, tuple, Markup)
+
+_VARIABLE_VALUE: ContextVar[bool] = ContextVar("variable_value", default=False)
+
+
+@contextmanager
+def variable_value() -> Iterator[None]:
+    """Rendering a variable's value for a template that reads it: a value that only names another
+    variable (``comps: "{{ _comps }}"``) is that variable's lazy container as ansible's lazy
+    templating hands it on, the items that fail still failing only where they are read."""
+    token = _VARIABLE_VALUE.set(True)
+    try:
+        yield
+    finally:
+        _VARIABLE_VALUE.reset(token)
+
+
+def in_variable_value() -> bool:
+    return _VARIABLE_VALUE.get()
 
 
 def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
@@ -81,18 +101,41 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
     rebuild = isinstance(value, tuple)
     if top_level and rebuild and type(value) is not tuple:
         _note_converted(value)
-    stack: list[Any] = [value]
+    for item in items_within(value):  # the first undefined one met fails, as the whole would
+        if isinstance(item, Undefined):
+            item._fail_with_undefined_error()
+        if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
+            _note_converted(item)
+        rebuild = rebuild or isinstance(item, tuple | Markup) or omitted(item)
+    return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
+
+
+def items_within(value: list[Any] | dict[Any, Any] | tuple[Any, ...]) -> Iterator[Any]:
+    """Every item of a list, dict (its values) or tuple and of those inside it, depth first and
+    in order, as ansible's finalization and its lazy containers' conversions recurse."""
+    stack: list[Iterator[Any]] = [iter(value.values() if isinstance(value, dict) else value)]
     while stack:
-        current = stack.pop()
-        for item in current.values() if isinstance(current, dict) else current:
+        item = next(stack[-1], _END)
+        if item is _END:
+            stack.pop()
+            continue
+        yield item
+        if isinstance(item, list | dict | tuple) and item:
+            stack.append(iter(item.values() if isinstance(item, dict) else item))
+
+
+def fail_undefined_within(value: Any) -> Any:
+    """``value``, once no item within it is undefined: the first one met fails with its own error,
+    as a lazy container fails when a filter converts it whole (``to_json``, ``to_yaml``)."""
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    if isinstance(value, list | dict | tuple):
+        for item in items_within(value):
             if isinstance(item, Undefined):
                 item._fail_with_undefined_error()
-            if isinstance(item, list | dict | tuple) and item:
-                stack.append(item)
-            if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
-                _note_converted(item)
-            rebuild = rebuild or isinstance(item, tuple | Markup) or omitted(item)
-    return _rebuilt(value, top_level) if rebuild else value  # type: ignore[return-value]
+    return value
 
 
 def _rebuilt(value: Any, top_level: bool) -> Any:

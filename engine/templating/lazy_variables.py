@@ -11,7 +11,8 @@ where a template uses it: Jinja looks up every name a template mentions before i
 those of an ``{% if %}`` branch not taken, and ansible's markers fail only when used. A list or
 dict value one of whose items fails is rendered item by item, as ansible's lazy containers render
 what is read: the items that fail stand in for their failures, so that its length, its keys and
-its other items are read, and the whole fails where a template gives it whole. Where we differ:
+its other items are read, and the whole fails where a template gives it whole; a variable that
+only names such a variable (``comps: "{{ _comps }}"``) is that container too. Where we differ:
 ``debug: var=`` of such a container shows the error, where ansible shows the container with the
 failing part replaced.
 """

@@ -56,9 +56,11 @@ from engine.templating.finalize import (
     INT_BITWISE,
     concat_text,
     finalized,
+    in_variable_value,
     native_concat,
     omitted,
     syntax_error,
+    variable_value,
 )
 from engine.templating.jinja_globals import DEFAULT_UNDEF, now, undef, unknown_now
 from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
@@ -448,10 +450,15 @@ class Templar:
         self.lookups = lookups
         self.task_scope = task_scope
         self.bounded = bounded
-        self.variables = LazyVariables(variables, self.template, loop_error=TemplateFailure, deferred=self._deferred,
-                                       data=data)
+        self.variables = LazyVariables(variables, self._variable, loop_error=TemplateFailure,
+                                       deferred=self._deferred, data=data)
         self._globals: Mapping[str, Any] | None = None
         self._tagging = False  # variables handed to templates tagged as ansible's are (tagged_retry)
+
+    def _variable(self, value: Any) -> Any:
+        """A variable's value rendered for a template that reads it (its undefined items kept)."""
+        with variable_value():
+            return self.template(value)
 
     def _deferred(self, name: str, exc: Exception) -> Any:
         """A variable whose template fails: undefined itself when it needs an undefined
@@ -627,7 +634,9 @@ class Templar:
             if name is not None and name in scope:  # what Jinja's Context.resolve_or_missing asks, uncompiled
                 value = scope[name]
                 if not isinstance(value, Undefined):  # a container some items of which failed fails whole
-                    return finalized(value) if isinstance(value, PartlyRendered) else value
+                    if isinstance(value, PartlyRendered) and not in_variable_value():  # (as it is given)
+                        return finalized(value)
+                    return value
             # a template file (overrides) and an expression are compiled without the escaping
             template = _compiled(env, "{{ " + text + " }}" if expression else text, expression,
                                  not expression and not overrides)

@@ -17,7 +17,27 @@ from engine.templating.template_syntax import conditional_expression
 
 _DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*([^()]*?)\s*\)\s*")
 
+# names joined by one of "and", "or" (``a and b and c``): Jinja gives back one of the operands
+_CHAIN = re.compile(r"\s*[A-Za-z_]\w*(?:\s+(?:and|or)\s+[A-Za-z_]\w*)+\s*")
+
 OriginOf = Callable[[str, bool], Any]
+
+
+def _chain_origin(words: list[str], variables: Mapping[str, Any], origin_of: OriginOf) -> Any:
+    """The origin of the operand ``a and b ...`` (the first false one, else the last) or
+    ``a or b ...`` (the first true one, else the last) gives back; None when the operators are
+    mixed (their precedence builds another value) or an operand cannot be read."""
+    names, operators = words[::2], set(words[1::2])
+    if len(operators) != 1 or any(name in ("and", "or", "not") for name in names):
+        return None
+    wanted = operators == {"or"}  # the truth that stops the chain
+    try:
+        for name in names[:-1]:
+            if bool(variables[name]) is wanted:
+                return origin_of(name, True)
+    except Exception:  # noqa: BLE001 - an operand that fails to read: the rendering said so already
+        return None
+    return origin_of(names[-1], True)
 
 
 def expression_origin(text: str, variables: Mapping[str, Any], origin_of: OriginOf | None) -> Any:
@@ -28,6 +48,8 @@ def expression_origin(text: str, variables: Mapping[str, Any], origin_of: Origin
         return None
     if text.isidentifier():
         return origin_of(text, True)
+    if _CHAIN.fullmatch(text):
+        return _chain_origin(text.split(), variables, origin_of)
     match = _DEFAULTED.fullmatch(text)
     if match is None:
         return None

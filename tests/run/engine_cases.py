@@ -302,6 +302,10 @@ def _execute(argv: list[str], cwd: Path, env: dict[str, str], merge: bool = Fals
     )
 
 
+# the default callback's recap header: written by v2_playbook_on_stats, where pls_json writes its object
+RECAP = "PLAY RECAP *"
+
+
 def _parse_ansible_json(file: Path) -> dict[str, Any] | None:
     return json.loads(file.read_text()) if file.exists() else None
 
@@ -365,15 +369,20 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             _execute(argv, work, env, merge=tool == "ansible")
         error = None
         data: dict[str, Any] | None
+        text = proc.stdout if tool == "ansible" else proc.stderr
         if tool == "ansible":
             data = _parse_ansible_json(tmp / "pls_json.json")
-            if data is None:
+            if data is None and RECAP not in text:
+                data = {}  # a playbook that stopped before its recap: pls_json writes there, so no results
+            elif data is None:
                 error = "no JSON object from the pls_json callback"
         else:
             try:
                 data = json.loads(proc.stdout)
             except json.JSONDecodeError as e:
                 data, error = None, f"stdout is not one JSON object: {e}"
+            if data is not None and RECAP not in text:
+                data = {}  # stopped before its recap too: as ansible's side, its results are in the text alone
         data = data or {}
         outcome: Outcome = {
             "argv": scenario.argv(mode),
@@ -382,7 +391,6 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
             "tasks": data.get("tasks"),
             "files": changes(before, snapshot(work)),
         }
-        text = proc.stdout if tool == "ansible" else proc.stderr
         stderr = normalise(proc.stderr or "", work)
         return Run(outcome, normalise(proc.stdout, work), stderr or normalise(proc.stdout, work), error,
                    normalise_text(text, work, tmp))

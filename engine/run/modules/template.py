@@ -97,13 +97,14 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         source = find_source(params["src"], "templates", ctx.search_paths)
     except ModuleError as exc:
         return {"changed": False, "failed": True, "msg": str(exc)}
+    read = os.path.normpath(source)  # DataLoader reads path_dwim's of it: an empty src's "templates/" is "templates"
     try:
         # newline="": ansible reads the bytes, so a text that is no template keeps its "\r\n"
-        with open(source, encoding="utf-8", newline="") as handle:
+        with open(read, encoding="utf-8", newline="") as handle:
             source_text = handle.read()
     except OSError as exc:  # ansible's DataLoader words it so, and the action fails
         return {"changed": False, "failed": True,
-                "msg": f"Task failed: An error occurred while trying to read the file '{source}': {exc}"}
+                "msg": f"Task failed: An error occurred while trying to read the file {read!r}: {exc}"}
     try:
         delimiters = {name: params[name] for name in _DELIMITERS if params[name] is not None}
         rendered = ctx.render(source_text, template_vars(params["src"], source, params["dest"], ctx.task_vars),

@@ -21,6 +21,7 @@ from engine.templating.filters.core import _is_sequence, _plugin
 from engine.templating.filters.randomness import random_filter, shuffle_filter
 from engine.templating.filters.regex_and_ternary import regex_replace, regex_search, regex_test, ternary
 from engine.templating.filters.version import version_compare
+from engine.templating.finalize import fail_undefined_within
 from engine.values import UnsafeText, type_name_of
 
 
@@ -114,8 +115,8 @@ def _to_yaml(value: Any, *_args: Any, default_flow_style: bool | None = None, **
     """``to_yaml``: flow style for the innermost collections (PyYAML's default), as ansible dumps."""
     import yaml
 
-    return str(yaml.dump(value, Dumper=_yaml_dumper(), allow_unicode=True, default_flow_style=default_flow_style,
-                         **kwargs))
+    return str(yaml.dump(fail_undefined_within(value), Dumper=_yaml_dumper(), allow_unicode=True,
+                         default_flow_style=default_flow_style, **kwargs))
 
 
 def _to_nice_yaml(value: Any, indent: int = 4, *_args: Any, default_flow_style: bool = False, **kwargs: Any) -> str:
@@ -183,14 +184,15 @@ def _truthy(value: Any, convert_bool: bool = False) -> bool:
 def _to_nice_json(value: Any, indent: int = 4, sort_keys: bool = True, **kwargs: Any) -> str:
     """ansible's to_nice_json: ``sort_keys`` may be turned off; its own separators."""
     kwargs.pop("separators", None)
-    return json.dumps(value, indent=indent, sort_keys=sort_keys, separators=(",", ": "), **kwargs)
+    return json.dumps(fail_undefined_within(value), indent=indent, sort_keys=sort_keys, separators=(",", ": "),
+                      **kwargs)
 
 
 FILTERS: dict[str, Callable[..., Any]] = {
     "random": random_filter,
     "shuffle": shuffle_filter,
     "bool": bool_filter,
-    "to_json": lambda v, **kw: json.dumps(v, **kw),
+    "to_json": lambda v, **kw: json.dumps(fail_undefined_within(v), **kw),
     "to_nice_json": _to_nice_json,
     "from_json": lambda v: json.loads(v),  # these three fail as plugins (below)
     "to_yaml": _to_yaml,
