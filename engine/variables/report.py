@@ -179,7 +179,7 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):
-        found["groups"] = dict(_racy_groups(play_plan, groups, frozenset(racy)))
+        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy))
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     if getattr(play_plan, "racy_order", None):
@@ -222,7 +222,8 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
 def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str]) -> dict[str, Any]:
     """``groups`` with the lists of the ``racy`` groups in the run's order: the same for every host
     that reads that inventory at that point of the play, so made once for them all (each list a copy
-    of its group's hosts: made per host, thousands of hosts made thousands of copies each)."""
+    of its group's hosts: made per host, thousands of hosts made thousands of copies each), and one
+    object, so that what is shown of it is worked out once too (:func:`_magic_shown`)."""
     made = play_plan.__dict__.setdefault("_racy_groups_made", {})
     key = (id(groups), racy)
     found = made.get(key)
