@@ -2,6 +2,7 @@
 on the same input, at several inventory sizes.
 
     python bench/fleet.py [--hosts 2000 10000 50000] [--runs 1] [--no-ansible] [--keep DIR] [--looping-include]
+                          [--group-by]
 
 The fleet is what a deployment looks like: hosts in three datacenters and four tiers (12 groups,
 their parents per tier and per datacenter, ``prod``, ``canary``, ``db_primaries`` and ``lb``), each host
@@ -14,7 +15,13 @@ over their datacenter's web group with a condition on each backend's ``hostvars`
 play on ``all:!canary`` with a loop over ``groups[...]`` and a condition on ``hostvars`` of
 another host. ``--looping-include`` adds a sixth play on the web and lb hosts whose
 ``include_tasks`` loops over a list from group_vars (``loop_var``), its tasks' conditions reading
-the item (read item by item). No loop runs over a group as large as the fleet on every host of the fleet: that
+the item (read item by item). ``--group-by`` adds, first, a play on every host whose
+``group_by`` tasks put thousands of hosts in one group each (the order of such a group is the
+run's: the ``groups`` every later task reads), one reading a filter no plugin defines (a
+template that does not compile, on every host), and a play on a group they made: what made
+``plan`` grow faster than the fleet (a deep copy of the inventory at each ``group_by``, a
+compilation per host, the run-ordered groups made and walked per host). No loop runs over a
+group as large as the fleet on every host of the fleet: that
 is hosts x hosts for ansible's run too, and no fleet's playbook does it.
 
 Prints, per size, each tool's wall and CPU time and peak RSS, the ratio, and the task-host
@@ -166,6 +173,35 @@ LOOPING_INCLUDE = """\
         loop_var: port
 """
 
+GROUP_BY = """\
+- name: classify
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: by tier
+      ansible.builtin.group_by:
+        key: "tier_{{ tier }}"
+    - name: by datacenter
+      ansible.builtin.group_by:
+        key: "dc_{{ datacenter }}"
+    - name: by rack, where enabled
+      ansible.builtin.group_by:
+        key: "rack_{{ rack }}"
+      when: weight | int > 2
+    - name: a filter of a plugin that is not installed
+      ansible.builtin.debug:
+        msg: "{{ app_version | site_specific_filter }}"
+      when: env == 'production'
+- name: on a group made
+  hosts: tier_web
+  gather_facts: false
+  tasks:
+    - name: reads the groups made
+      ansible.builtin.debug:
+        msg: "{{ groups['dc_fra'] | length }}"
+      when: "'rack_r1' in group_names"
+"""
+
 PORT_TASKS = """\
 - name: a port other than the web port
   ansible.builtin.debug:
@@ -178,9 +214,10 @@ PORT_TASKS = """\
 """
 
 
-def generate(root: Path, hosts: int, looping_include: bool = False) -> None:
+def generate(root: Path, hosts: int, looping_include: bool = False, group_by: bool = False) -> None:
     """Write the fleet's inventory, group_vars, host_vars, role and playbook under ``root``; with
-    ``looping_include``, a sixth play whose include_tasks loops over a list from group_vars."""
+    ``looping_include``, a sixth play whose include_tasks loops over a list from group_vars; with
+    ``group_by``, two plays first that put the hosts in groups of thousands and read them."""
     for sub in ("group_vars", "host_vars", "roles/webserver/tasks", "roles/webserver/handlers",
                 "roles/webserver/defaults"):
         (root / sub).mkdir(parents=True, exist_ok=True)
@@ -219,7 +256,8 @@ def generate(root: Path, hosts: int, looping_include: bool = False) -> None:
     (root / "roles/webserver/defaults/main.yml").write_text("web_packages: [nginx, certbot]\nweb_tls: false\n")
     (root / "roles/webserver/tasks/main.yml").write_text(ROLE_TASKS)
     (root / "roles/webserver/handlers/main.yml").write_text(ROLE_HANDLERS)
-    (root / "site.yml").write_text(PLAYBOOK + (LOOPING_INCLUDE if looping_include else ""))
+    (root / "site.yml").write_text((GROUP_BY if group_by else "") + PLAYBOOK +
+                                   (LOOPING_INCLUDE if looping_include else ""))
     if looping_include:
         (root / "port.yml").write_text(PORT_TASKS)
         (root / "group_vars" / "lb.yml").write_text("backend_ports: [80, 443, 8080, 8443]\n")
@@ -289,13 +327,16 @@ def main() -> int:
     parser.add_argument("--hover-up-to", type=int, default=2000, help="time the hover's host summary up to this size")
     parser.add_argument("--looping-include", action="store_true",
                         help="add a play whose include_tasks loops over a list from group_vars (read item by item)")
+    parser.add_argument("--group-by", action="store_true",
+                        help="add two plays first: group_by tasks making groups of thousands of hosts, "
+                             "then one reading them")
     args = parser.parse_args()
     ansible, playbook_ls, pls_env = both_commands()
     env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "False", **pls_env}
     print(f"{'hosts':>7} {'tool':28} {'wall s':>8} {'cpu s':>8} {'rss MB':>8}")
     for hosts in args.hosts:
         root = (args.keep / str(hosts)) if args.keep else Path(tempfile.mkdtemp(prefix="fleet-bench-"))
-        generate(root, hosts, args.looping_include)
+        generate(root, hosts, args.looping_include, args.group_by)
         ours = [*playbook_ls, "plan", "site.yml", "-i", "inventory.ini", "--format", "json"]
         theirs = [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts", "--list-tasks"]
         best: dict[str, tuple[float, float, int]] = {}

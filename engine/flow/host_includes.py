@@ -2,7 +2,12 @@
 model could not follow, its target a template over each host's variables (``tasks/{{ kind
 }}.yml``). The plan templates the target per host with what the host sees at the include, loads
 each distinct file once, as a run loads it (engine.loading.includes), and plans its tasks right
-after the include for the hosts that load it; the other hosts never load them.
+after the include for the hosts that load it; the other hosts never load them. The hosts are
+taken class by class as a ``group_by``'s are (engine.variables.change_classes): a host whose
+variables answer the names the first host's arguments read alike loads what that host loaded,
+without its variables at the include being worked out again (a fleet's hosts x includes). A host
+whose arguments only the run knows, or whose file does not load, is worked out on its own (the
+reason names its own values).
 """
 
 from __future__ import annotations
@@ -71,7 +76,9 @@ class RuntimeIncludes:
         and the include's outcome on hosts where loading fails (a file not found)."""
         from engine.flow.notify import with_includers
         from engine.flow.role_from_files import merged_from_files, tasks_differ, why_merged
+        from engine.templating.read_names import names_recorded
         from engine.templating.templar import TemplateFailure
+        from engine.variables.change_classes import HostClasses
         from engine.variables.report import add_loaded_tasks, variables_at
 
         self.handlers = []
@@ -83,21 +90,30 @@ class RuntimeIncludes:
         targets: dict[str, str] = {}  # what each host includes
         args: dict[str, Any] = {}  # the include's arguments on each host
         hosts = {host.name: host for host in self.play_plan.hosts}
+        classes = HostClasses(self.plan, self.play_plan, include) if len(outcomes) > 1 else None
         for name, outcome in outcomes.items():
             if outcome.outcome not in (RUNS, DEPENDS) or name not in hosts:
                 continue
-            needs = include_args_need(self.plan, self.play_plan, hosts[name], include)
-            if needs is not None:
-                unknown[name] = needs
-                continue
-            templar = variables_at(self.plan, self.play_plan, hosts[name], include).templar
-            try:
-                blocks, result = self.loader.load(include, templar, self.play_plan.play)
-            except TemplateFailure as exc:
-                if outcome.outcome == RUNS:
-                    failing[name] = HostOutcome(FAILS, f"{LOAD_FAILURE}: {exc}")
-                continue
-            handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
+            loads = classes.joined(hosts[name]) if classes is not None else None
+            if loads is None:
+                with names_recorded() as read:
+                    templar = variables_at(self.plan, self.play_plan, hosts[name], include).templar
+                    read.clear()  # the host's variables at the include are worked out: what its arguments read
+                    needs = include_args_need(self.plan, self.play_plan, hosts[name], include)
+                    if needs is not None:
+                        unknown[name] = needs  # in words of this host's own: not shared
+                        continue
+                    try:
+                        blocks, result = self.loader.load(include, templar, self.play_plan.play)
+                    except TemplateFailure as exc:
+                        if outcome.outcome == RUNS:
+                            failing[name] = HostOutcome(FAILS, f"{LOAD_FAILURE}: {exc}")
+                        continue
+                handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]
+                loads = (blocks, result, handlers)
+                if classes is not None:  # the hosts whose variables answer what it read alike load the same
+                    classes.add(hosts[name], read, loads)
+            blocks, result, handlers = loads
             group = groups.setdefault(id(blocks), (blocks, [], str(result.get("include", "")), handlers))
             group[1].append(name)
             targets[name] = group[2]

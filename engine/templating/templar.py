@@ -359,19 +359,35 @@ def _overlay(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> A
     return (bounded_environment() if bounded else environment()).overlay(**options)
 
 
-@lru_cache(maxsize=1024)
 def _compiled(env: Any, source: str, conditional: bool = False, escape: bool = False) -> Any:
     """``env.from_string(source)``, compiled once: Jinja only caches templates it loads by name,
     and compiling costs far more than rendering (a loop renders the same text per item). A
     ``conditional`` renders the template-looking string constants it holds first. ``escape``:
-    compiled with ansible's backslash escaping (see :mod:`engine.templating.backslashes`)."""
-    if escape:
-        with escaping_backslashes():
+    compiled with ansible's backslash escaping (see :mod:`engine.templating.backslashes`).
+    A source that does not compile (a filter nobody defines) fails the same way each time it is
+    asked for, on each host, without being compiled again."""
+    from jinja2 import TemplateSyntaxError
+
+    compiled = _compile(env, source, conditional, escape)
+    if isinstance(compiled, TemplateSyntaxError):
+        raise compiled.with_traceback(None)
+    return compiled
+
+
+@lru_cache(maxsize=1024)
+def _compile(env: Any, source: str, conditional: bool, escape: bool) -> Any:
+    from jinja2 import TemplateSyntaxError
+
+    try:
+        if escape:
+            with escaping_backslashes():
+                return env.from_string(source)
+        if not conditional:
             return env.from_string(source)
-    if not conditional:
-        return env.from_string(source)
-    tree = _mark_conditional_constants(env.parse(source))
-    return env.template_class.from_code(env, env.compile(tree), env.make_globals(None), None)
+        tree = _mark_conditional_constants(env.parse(source))
+        return env.template_class.from_code(env, env.compile(tree), env.make_globals(None), None)
+    except TemplateSyntaxError as exc:
+        return exc
 
 
 # ansible 2.19 (ALLOW_EMBEDDED_TEMPLATES) renders a conditional's template-looking string

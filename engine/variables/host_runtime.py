@@ -35,7 +35,7 @@ from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
-from engine.variables.setters import ends_in_batch, host_names, set_names
+from engine.variables.setters import ends_in_batch, host_names, play_enders, set_names
 from engine.variables.setters import maybe as _maybe
 from engine.variables.setters import occurrence as _occurrence
 from engine.variables.setters import sets_something as _sets_something
@@ -318,9 +318,7 @@ class Follower:
         """Whether an ``end_play`` that ran in a ``serial`` batch before ``host``'s ended the play
         before its batch started: then no task of the play runs on it (True, False, or why only the
         run knows)."""
-        order = self.order_of(play_plan.play)
-        enders = [done for _, done in _setters(order, len(order.tasks)) if ends_in_batch(done)
-                  and isinstance(done.args, Mapping) and done.args.get("_raw_params") == "end_play"]
+        enders = play_enders(self.order_of(play_plan.play))
         if not enders:
             return False
         memo = _memo(play_plan)

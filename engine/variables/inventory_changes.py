@@ -22,11 +22,11 @@ and follows a play's changes before planning its tasks.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.flow.run_settings import runs_once
+from engine.inventory.graph_copy import copy_graph
 from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded
 from engine.variables.change_classes import HostClasses
@@ -114,7 +114,7 @@ class Changes:
         from engine.variables.report import known_batches
 
         batches = known_batches(play_plan.play, [h.name for h in play_plan.hosts])
-        data = copy.deepcopy(self.inventory.data)
+        data = copy_graph(self.inventory.data)
         racy = set(self.racy)
         # the play's own later tasks read the inventory as the tasks before them left it; each
         # task is templated with what the ones before it did, so the list grows as they are applied;
@@ -136,7 +136,7 @@ class Changes:
                 return
             _reconcile(data)
             last = (index, task) == runs[-1][::2]
-            after.append(InPlay(order.positions[id(task)][0], self._inventory(data if last else copy.deepcopy(data)),
+            after.append(InPlay(order.positions[id(task)][0], self._inventory(data if last else copy_graph(data)),
                                 frozenset(racy), task.display_name(), index, members))
         self.inventory = after[-1].inventory
         self.racy = racy

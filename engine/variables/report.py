@@ -179,9 +179,7 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):
-        named = getattr(play_plan, "racy_tasks", {})
-        found["groups"] = {name: _ordered_by_task(hosts, name, named.get(name))
-                           if name in racy and isinstance(hosts, list) else hosts for name, hosts in groups.items()}
+        found["groups"] = _racy_groups(play_plan, groups, frozenset(racy))
     elif racy:
         found["groups"] = RuntimeValue(_racy_reason(sorted(racy)))
     if getattr(play_plan, "racy_order", None):
@@ -219,6 +217,22 @@ def _less_removed_one(plan: Plan, play_plan: PlayPlan, task: Task, host: Host, n
     if reason is not None:
         return RuntimeValue(reason)
     return RunOrdered.made_from(value, less) if isinstance(value, RunOrdered) and isinstance(less, list) else less
+
+
+def _racy_groups(play_plan: Any, groups: Mapping[str, Any], racy: frozenset[str]) -> dict[str, Any]:
+    """``groups`` with the lists of the ``racy`` groups in the run's order: the same for every host
+    that reads that inventory at that point of the play, so made once for them all (each list a copy
+    of its group's hosts: made per host, thousands of hosts made thousands of copies each), and one
+    object, so that what is shown of it is worked out once too (:func:`_magic_shown`)."""
+    made = play_plan.__dict__.setdefault("_racy_groups_made", {})
+    key = (id(groups), racy)
+    found = made.get(key)
+    if found is None or found[0] is not groups:
+        named = getattr(play_plan, "racy_tasks", {})
+        found = made[key] = (groups, {name: _ordered_by_task(hosts, name, named.get(name))
+                                      if name in racy and isinstance(hosts, list) else hosts
+                                      for name, hosts in groups.items()})
+    return found[1]
 
 
 def _ordered_by_task(hosts: list[str], group: str, task: str | None) -> RunOrdered:

@@ -5,7 +5,9 @@ set made unknown when a task before may have ended the play for the host."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
@@ -48,12 +50,29 @@ def setters(order: Any, before: int, names: frozenset[str] | None = None) -> lis
                 {})
         order.setters = kept
     if names is None:
-        return [(at, task) for at, task in kept[2] if at < before]
+        return _first(kept[2], before)
     by_names = kept[3].get(names)
     if by_names is None:
         by_names = kept[3][names] = [(at, task) for at, task in kept[2] if ends_host_task(task) or ends_in_batch(task)
                                      or (found := set_names(task)) is None or not found.isdisjoint(names)]
-    return [(at, task) for at, task in by_names if at < before]
+    return _first(by_names, before)
+
+
+def _first(setters: list[tuple[int, Task]], before: int) -> list[tuple[int, Task]]:
+    """The setters (in the order's order) placed before ``before``: a slice, not a scan (asked per
+    host at every task that reads what the tasks before set)."""
+    return setters[:bisect_left(setters, before, key=itemgetter(0))]
+
+
+def play_enders(order: Any) -> list[Task]:
+    """The ``meta: end_play`` tasks of the play's ``order``, kept with its setters."""
+    every = setters(order, len(order.tasks))
+    kept = getattr(order, "enders", None)
+    if kept is None or kept[0] is not order.setters:
+        kept = order.enders = (order.setters, [done for _, done in every if ends_in_batch(done)
+                                               and isinstance(done.args, Mapping)
+                                               and done.args.get("_raw_params") == "end_play"])
+    return kept[1]
 
 
 def ends_host_task(task: Task) -> bool:

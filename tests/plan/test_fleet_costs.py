@@ -1,0 +1,90 @@
+"""Costs that grew faster than the fleet, each made to grow with the distinct work, and the answers
+unchanged: the inventory a group_by leaves is a copy of its graph (not a deep copy of every value,
+which also outran Python's stack on a large fleet), a template that does not compile fails each
+time it is asked for without being compiled again, and the run-ordered ``groups`` after a group_by
+are made once for every host reading that inventory."""
+
+from __future__ import annotations
+
+import copy
+import sys
+
+from engine.inventory.data import InventoryData
+from engine.inventory.graph_copy import copy_graph
+from engine.templating import templar as templar_module
+from engine.templating.templar import Templar, TemplateFailure
+from engine.variables import report
+
+
+def _fleet(groups: int = 60) -> InventoryData:
+    data = InventoryData()
+    data.add_group("racks")
+    for index in range(groups):
+        name = data.add_group(f"rack{index}")
+        data.add_child("racks", name)
+        data.add_host(f"h{index}", name)
+        data.set_variable(f"h{index}", "nested", {"rack": index, "ports": [index, index + 1]})
+        if index:
+            data.add_child(name, f"h{index - 1}")  # each host also in the next rack: one long chain of links
+    data.set_variable("rack0", "dc", "east")
+    data.reconcile_inventory()
+    return data
+
+
+def _shape(data: InventoryData) -> tuple[object, ...]:
+    return (sorted((name, [h.name for h in g.get_hosts()], [c.name for c in g.child_groups],
+                    [p.name for p in g.parent_groups], [a.name for a in g.get_ancestors()], g.vars, g.depth)
+                   for name, g in data.groups.items()),
+            sorted((name, [g.name for g in h.get_groups()], h.vars) for name, h in data.hosts.items()),
+            data.get_groups_dict())
+
+
+def test_graph_copy_is_the_deep_copy() -> None:
+    data = _fleet()
+    assert _shape(copy_graph(data)) == _shape(copy.deepcopy(data))
+
+
+def test_graph_copy_changes_leave_the_original() -> None:
+    data = _fleet()
+    before = _shape(data)
+    copied = copy_graph(data)
+    copied.add_group("joined")
+    copied.add_child("joined", "h3")
+    copied.add_host("new", "rack2")
+    copied.hosts["h4"].set_variable("nested", "replaced")
+    assert _shape(data) == before
+    assert "joined" in [g.name for g in copied.hosts["h3"].get_groups()]
+    assert copied.hosts["h5"].vars["nested"] is data.hosts["h5"].vars["nested"]  # the values are shared
+
+
+def test_graph_copy_of_a_long_chain_of_links() -> None:
+    data = _fleet(groups=sys.getrecursionlimit())  # a deep copy follows the links into the stack's limit
+    assert len(copy_graph(data).get_groups_dict()["racks"]) == len(data.hosts)
+
+
+def test_a_template_that_does_not_compile_fails_alike_compiled_once() -> None:
+    text = "{{ services | a_filter_nobody_defines }}"
+    before = templar_module._compile.cache_info().misses
+    failures = []
+    for _ in range(3):
+        try:
+            Templar({"services": [1]}).template(text)
+        except TemplateFailure as exc:
+            failures.append(str(exc))
+    assert len(failures) == 3 and len(set(failures)) == 1 and "a_filter_nobody_defines" in failures[0]
+    assert templar_module._compile.cache_info().misses - before == 1
+
+
+class _PlayPlan:
+    racy_tasks = {"front": "by tier"}
+
+
+def test_run_ordered_groups_made_once_per_inventory() -> None:
+    play_plan = _PlayPlan()
+    groups = {"front": ["a", "b"], "all": ["a", "b", "c"]}
+    first = report._racy_groups(play_plan, groups, frozenset({"front"}))
+    assert report._racy_groups(play_plan, groups, frozenset({"front"})) is first
+    assert first == {"front": report._ordered_by_task(groups["front"], "front", "by tier"), "all": groups["all"]}
+    assert first["front"].why == report._ordered_by_task(["a"], "front", "by tier").why
+    other = {"front": ["b", "a"], "all": ["a", "b", "c"]}  # another inventory: made again
+    assert report._racy_groups(play_plan, other, frozenset({"front"}))["front"] == ["b", "a"]

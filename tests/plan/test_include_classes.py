@@ -1,0 +1,91 @@
+"""The hosts of an include whose file only the run names (engine.flow.host_includes) are taken
+class by class: a host whose variables answer what the first host's arguments read alike loads
+what that host loaded. The plan is what loading each host's file on its own gives; each part of
+the key that tells hosts apart here is needed (leaving it out gives another plan)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import classes_followed
+
+from engine.flow.host_plan import plan_hosts
+from engine.flow.plan import RunOptions, make_plan
+from engine.variables import change_classes
+
+PLAYBOOK = """
+- name: base
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {name: a kind per host, ansible.builtin.set_fact: {kind: "{{ 'heavy' if weight | int > 5 else 'light' }}"}}
+    - {name: by os family, ansible.builtin.include_tasks: "os_{{ os_family }}.yml"}
+    - {name: by what an earlier task set, ansible.builtin.include_tasks: "kind_{{ kind }}.yml"}
+    - {name: by the host's name, ansible.builtin.include_tasks: "name_{{ inventory_hostname[-1] }}.yml"}
+    - {name: a file some hosts lack, ansible.builtin.include_tasks: "rack_{{ rack }}.yml"}
+    - name: a fact only the run knows
+      ansible.builtin.include_tasks: "f_{{ ansible_facts.system | default('x') }}.yml"
+"""
+
+
+def _fleet(root: Path) -> None:
+    lines, n = [], 0
+    for dc in ("east", "west"):
+        lines.append(f"[{dc}]")
+        for _ in range(10):
+            extra = " os_family=suse" if n % 7 == 0 else ""
+            lines.append(f"h{n:02d} rack={n % 3} weight={n % 9}{extra}")
+            n += 1
+        lines.append("")
+    (root / "inventory.ini").write_text("\n".join(lines))
+    (root / "group_vars").mkdir()
+    (root / "group_vars" / "east.yml").write_text("os_family: debian\n")
+    (root / "group_vars" / "west.yml").write_text("os_family: redhat\n")
+    for name in ("os_debian", "os_redhat", "os_suse", "kind_heavy", "kind_light", "rack_0", "rack_1", "f_x",
+                 *(f"name_{i}" for i in range(10))):
+        (root / f"{name}.yml").write_text(f"- {{name: in {name}, ansible.builtin.debug: {{msg: {name}}}}}\n"
+                                          f"- {{name: tier of {name}, ansible.builtin.debug: {{msg: t}}, "
+                                          f"when: weight | int > 2}}\n")
+    (root / "site.yml").write_text(PLAYBOOK)
+
+
+def _plan(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
+    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
+    return [(play.name, sorted(play.hosts), [(task.name, host, outcome.outcome, outcome.reason)
+                                             for task in play.tasks for host, outcome in task.hosts.items()])
+            for play in plan_hosts(plan)]
+
+
+_ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host's include loaded on its own
+
+
+@pytest.fixture()
+def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
+    _fleet(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    if "plan" not in _ALONE:
+        monkeypatch.setattr(change_classes, "SHARING", False)
+        _ALONE["plan"] = _plan(tmp_path)
+        monkeypatch.setattr(change_classes, "SHARING", True)
+    return tmp_path, _ALONE["plan"]
+
+
+def test_classes_load_what_each_host_loads(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
+    root, alone = fleet
+    followed = classes_followed(monkeypatch)
+    shared = _plan(root)
+    assert shared == alone
+    tasks = {task for _, _, outcomes in shared for task, _, _, _ in outcomes}
+    assert {"in os_suse", "in kind_heavy", "in name_7", "in rack_1"} <= tasks
+    loaded = [host for task, host in followed if task == "by os family"]
+    assert 0 < len(loaded) < 20  # one per class, not one per host
+
+
+@pytest.mark.parametrize("left_out", ["_inventory", "_earlier", "_name"])
+def test_every_part_of_the_key_counts(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch,  # type: ignore[type-arg]
+                                      left_out: str) -> None:
+    root, alone = fleet
+    monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(part for part in change_classes.KEY_PARTS
+                                                           if part.__name__ != left_out))
+    assert _plan(root) != alone
