@@ -36,6 +36,9 @@ def test_recording_is_complete(scenario: Scenario) -> None:
     for mode, case in data["cases"].items():
         assert case["argv"] == scenario.argv(mode), "arguments changed: re-record"
         assert isinstance(case["rc"], int)
+        assert "/" + "tmp" not in json.dumps(case), "an absolute scratch path was not normalised"
+        if case["recap"] is None and case["tasks"] is None and case["rc"] != 0:
+            continue  # the playbook stopped before its recap: its results are in the text alone (engine_cases)
         assert case["recap"], "no recap: was the pls_json callback used?"
         tasks = case["tasks"]
         assert {t["status"] for t in tasks} <= {"ok", "changed", "skipped", "failed", "unreachable"}
@@ -50,7 +53,6 @@ def test_recording_is_complete(scenario: Scenario) -> None:
             assert counts["skipped"] <= mine.count("skipped")  # a skipped meta task is not counted
         if mode.startswith("check") and not scenario.check_writes:
             assert case["files"] == {}, "ansible changed files in check mode"
-        assert "/" + "tmp" not in json.dumps(case), "an absolute scratch path was not normalised"
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda s: s.name)
