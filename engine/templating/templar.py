@@ -369,8 +369,10 @@ def _compiled(env: Any, source: str, conditional: bool = False, escape: bool = F
     from jinja2 import TemplateSyntaxError
 
     compiled = _compile(env, source, conditional, escape)
-    if isinstance(compiled, TemplateSyntaxError):
-        raise compiled.with_traceback(None)
+    if isinstance(compiled, TemplateSyntaxError):  # a new one each time: a caller adds where it was met
+        failure = TemplateSyntaxError(compiled.message or "", compiled.lineno, compiled.name, compiled.filename)
+        failure.source, failure.translated = compiled.source, compiled.translated
+        raise failure
     return compiled
 
 

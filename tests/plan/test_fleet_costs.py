@@ -75,6 +75,23 @@ def test_a_template_that_does_not_compile_fails_alike_compiled_once() -> None:
     assert templar_module._compile.cache_info().misses - before == 1
 
 
+def test_a_kept_compile_failure_is_raised_anew_each_time() -> None:
+    """What a caller adds to the failure it meets (where the template was written) is not the next
+    caller's: a scenario run in another directory showed the first directory's file."""
+    from jinja2 import TemplateSyntaxError
+
+    met = []
+    for _ in range(2):
+        try:
+            templar_module._compiled(templar_module.environment(), "{{ x | a_filter_nobody_defines }}")
+        except TemplateSyntaxError as exc:
+            if not met:
+                exc.filename = "/first/site.yml"  # as an error block names where it was written
+            met.append(exc)
+    assert len(met) == 2 and met[0] is not met[1] and met[1].filename != "/first/site.yml"
+    assert met[0].message == met[1].message
+
+
 class _PlayPlan:
     racy_tasks = {"front": "by tier"}
 
