@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -232,3 +233,16 @@ def classes_followed(monkeypatch: Any) -> list[tuple[str, str]]:
 
     monkeypatch.setattr(change_classes.HostClasses, "add", counted)
     return followed
+
+
+def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
+               *settings: tuple[Any, str, Any]) -> Any:
+    """``make()`` with each of ``settings`` (object, attribute, value) in place for it, made once
+    per test module (``kept``): the plan with sharing turned off, which each test's shared plan
+    must equal."""
+    if "plan" not in kept:
+        with monkeypatch.context() as alone:
+            for owner, name, value in settings:
+                alone.setattr(owner, name, value)
+            kept["plan"] = make()
+    return kept["plan"]

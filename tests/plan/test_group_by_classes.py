@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed
+from plan_cases import classes_followed, once_alone
 
 from engine.flow.host_plan import plan_hosts
 from engine.flow.plan import RunOptions, make_plan
@@ -80,11 +80,7 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    if "plan" not in _ALONE:
-        monkeypatch.setattr(change_classes, "SHARING", False)
-        _ALONE["plan"] = _plan(tmp_path)
-        monkeypatch.setattr(change_classes, "SHARING", True)
-    return tmp_path, _ALONE["plan"]
+    return tmp_path, once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (change_classes, "SHARING", False))
 
 
 def test_classes_change_no_group(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed
+from plan_cases import classes_followed, once_alone
 
 from engine.flow import host_outcome
 from engine.flow.host_plan import plan_hosts
@@ -68,12 +68,9 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    if "plan" not in _ALONE:
-        with monkeypatch.context() as alone:
-            alone.setattr(setter_classes, "SHARING", False)
-            alone.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host's outcome its own
-            _ALONE["plan"] = _plan(tmp_path)
-    return tmp_path, _ALONE["plan"]
+    every_host_its_own = (host_outcome, "per_host_vars_files", lambda _play: True)
+    return tmp_path, once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (setter_classes, "SHARING", False),
+                                every_host_its_own)
 
 
 def test_shared_setters_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
