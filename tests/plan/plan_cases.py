@@ -246,3 +246,23 @@ def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
                 alone.setattr(owner, name, value)
             kept["plan"] = make()
     return kept["plan"]
+
+
+def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
+    """``ROOT/site.yml`` planned with ``ROOT/inventory.ini``: each play's name, hosts and (task, host,
+    outcome, reason) of its tasks, what a plan shared between hosts must give as host by host."""
+    from engine.flow.host_plan import plan_hosts
+    from engine.flow.plan import RunOptions, make_plan
+
+    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
+    return [(play.name, sorted(play.hosts), [(task.name, host, outcome.outcome, outcome.reason)
+                                             for task in play.tasks for host, outcome in task.hosts.items()])
+            for play in plan_hosts(plan)]
+
+
+def without_key_part(monkeypatch: Any, left_out: str) -> None:
+    """The class key of engine.variables.change_classes without its part named ``left_out``."""
+    from engine.variables import change_classes
+
+    monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(part for part in change_classes.KEY_PARTS
+                                                           if part.__name__ != left_out))

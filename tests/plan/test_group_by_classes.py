@@ -8,10 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, once_alone
+from plan_cases import classes_followed, once_alone, planned_by_play, without_key_part
 
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
 from engine.variables import change_classes
 
 PLAYBOOK = """
@@ -66,13 +64,6 @@ def _fleet(root: Path) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _plan(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
-    return [(play.name, sorted(play.hosts), [(task.name, host, outcome.outcome, outcome.reason)
-                                             for task in play.tasks for host, outcome in task.hosts.items()])
-            for play in plan_hosts(plan)]
-
-
 _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host templated, once for the tests
 
 
@@ -80,13 +71,14 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    return tmp_path, once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (change_classes, "SHARING", False))
+    return tmp_path, once_alone(_ALONE, lambda: planned_by_play(tmp_path), monkeypatch,
+                                (change_classes, "SHARING", False))
 
 
 def test_classes_change_no_group(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
     templated = classes_followed(monkeypatch)
-    shared = _plan(root)
+    shared = planned_by_play(root)
     assert shared == alone
     plays = {name: hosts for name, hosts, _ in shared}
     assert 0 < len(plays["on the groups made"]) < 24 and 0 < len(plays["on a group by an earlier task"]) < 24
@@ -97,9 +89,8 @@ def test_classes_change_no_group(fleet: tuple[Path, list], monkeypatch: pytest.M
 def test_every_part_of_the_key_counts(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch,  # type: ignore[type-arg]
                                       left_out: str) -> None:
     root, alone = fleet
-    monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(part for part in change_classes.KEY_PARTS
-                                                           if part.__name__ != left_out))
-    assert _plan(root) != alone
+    without_key_part(monkeypatch, left_out)
+    assert planned_by_play(root) != alone
 
 
 def test_a_condition_records_what_it_reads() -> None:

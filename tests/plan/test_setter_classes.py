@@ -8,12 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, once_alone
+from plan_cases import classes_followed, once_alone, planned_by_play, without_key_part
 
 from engine.flow import host_outcome
-from engine.flow.host_plan import plan_hosts
-from engine.flow.plan import RunOptions, make_plan
-from engine.variables import change_classes, setter_classes
+from engine.variables import setter_classes
 
 PLAYBOOK = """
 - name: gathers on the web hosts only
@@ -56,9 +54,7 @@ def _fleet(root: Path) -> None:
 
 
 def _plan(root: Path) -> list[tuple[str, str, str, str]]:
-    plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
-    return [(task.name, host, outcome.outcome, outcome.reason)
-            for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()]
+    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
 
 
 _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host followed on its own
@@ -86,8 +82,7 @@ def test_shared_setters_change_no_outcome(fleet: tuple[Path, list], monkeypatch:
 def test_every_part_of_the_setter_key_counts(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch,  # type: ignore[type-arg]
                                              left_out: str) -> None:
     root, alone = fleet
-    monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(part for part in change_classes.KEY_PARTS
-                                                           if part.__name__ != left_out))
+    without_key_part(monkeypatch, left_out)
     assert _plan(root) != alone
 
 
