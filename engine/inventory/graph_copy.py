@@ -12,10 +12,12 @@ nothing here changes a value inside a variable, only which value a variable hold
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from engine.inventory.data import Group, Host, InventoryData
+
+_Node = TypeVar("_Node")
 
 
 def copy_graph(data: InventoryData) -> InventoryData:
@@ -24,20 +26,10 @@ def copy_graph(data: InventoryData) -> InventoryData:
     groups: dict[int, Group] = {}
 
     def host_copy(host: Host) -> Host:
-        new = hosts.get(id(host))
-        if new is None:
-            new = hosts[id(host)] = object.__new__(type(host))
-            new.__dict__.update(host.__dict__)
-            new.vars = dict(host.vars)
-        return new
+        return _copied(host, hosts)
 
     def group_copy(group: Group) -> Group:
-        new = groups.get(id(group))
-        if new is None:
-            new = groups[id(group)] = object.__new__(type(group))
-            new.__dict__.update(group.__dict__)
-            new.vars = dict(group.vars)
-        return new
+        return _copied(group, groups)
 
     new = object.__new__(type(data))
     new.__dict__.update(data.__dict__)
@@ -58,4 +50,15 @@ def copy_graph(data: InventoryData) -> InventoryData:
     new.value_origins = {name: dict(origins) for name, origins in data.value_origins.items()}
     new.processed_sources = list(data.processed_sources)
     new.warnings = list(data.warnings)
+    return new
+
+
+def _copied(node: _Node, copies: dict[int, _Node]) -> _Node:
+    """The copy of a host or group (made once per copy of the graph): its attributes, its own
+    dictionary of variables, their values shared."""
+    new = copies.get(id(node))
+    if new is None:
+        new = copies[id(node)] = object.__new__(type(node))  # type: ignore[assignment]
+        new.__dict__.update(node.__dict__)
+        new.vars = dict(node.vars)  # type: ignore[attr-defined]
     return new
