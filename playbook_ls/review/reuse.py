@@ -102,8 +102,9 @@ def partner_plays(old: Side, new: Side, changed: set[str], caches: Mapping[str, 
     :class:`engine.loading.shared_plays.PartnerPlays`), or None when the change removes a file a
     play's resolution may have looked for, or adds or removes a plugin.
 
-    A play resolves alike on both sides when the files that lead to it (the playbooks of its
-    place) are unchanged, every changed file it read is a variables file none of whose differing
+    A play resolves alike on both sides when each changed playbook that leads to it (its own
+    file, an import above it) holds the same entry at its place (:class:`_SameEntries`), every
+    changed file it read is a variables file none of whose differing
     names its templates read, and it read no name that names the revision's directory: up to the
     first input that differs, the old side's resolution would read the same files in the same
     order, and none differs. Its key (engine.loading.shared_plays) holds the rest of its context:
@@ -153,22 +154,28 @@ class _SameEntries:
 
     def __init__(self, old_root: str, new_root: str, caches: Mapping[str, SourceCache]) -> None:
         self.roots, self.caches = (old_root, new_root), caches
+        self._data: dict[str, list[Any]] = {}
         self._known: dict[tuple[str, int], bool] = {}
 
     def same(self, path: str, index: int) -> bool:
         known = self._known.get((path, index))
         if known is None:
-            data = []
-            for root in self.roots:  # parsed, not loaded: the reading going on does not read the other side
-                cache = self.caches[root]
-                try:
-                    loaded = cache.parse(os.path.join(root, path), cache.read_text(os.path.join(root, path)))
-                except (OSError, UnicodeDecodeError, ValueError):
-                    loaded = None
-                data.append(loaded.data if loaded is not None and loaded.error is None else None)
+            data = self._data.get(path)
+            if data is None:
+                data = self._data[path] = [self._parsed(root, path) for root in self.roots]
             known = self._known[(path, index)] = all(isinstance(one, list) and index < len(one) for one in data) \
                 and same_value(data[0][index], data[1][index])
         return known
+
+    def _parsed(self, root: str, path: str) -> Any:
+        """The file's data on the side at ``root``, parsed, not loaded: the reading going on does
+        not read the other side."""
+        cache = self.caches[root]
+        try:
+            loaded = cache.parse(os.path.join(root, path), cache.read_text(os.path.join(root, path)))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return None
+        return loaded.data if loaded.error is None else None
 
 
 def same_value(before: Any, after: Any) -> bool:
