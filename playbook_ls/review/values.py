@@ -76,6 +76,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
     levels of definitions, read once per class of hosts that see them alike
     (:mod:`playbook_ls.review.value_classes`). ``notes`` receives what was not compared. The
     working directory must be the side's root."""
+    from playbook_ls.review.sides import named_in
     from playbook_ls.review.value_classes import MAX_HOSTS, TaskValues
 
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
@@ -91,9 +92,11 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
                 if seen is None:
                     left += 1
                     continue
-                per_host[host.name] = {name: text for name, text in seen.items() if name in names}
+                per_host[host.name] = {name: named_in(text, *play.roots) for name, text in seen.items()
+                                       if name in names}
             if left and notes is not None:
-                notes.append(f"values at task '{task.display_name()}' compared on {len(plan_play.hosts) - left} of "
+                shown = named_in(task.display_name(), *play.roots)
+                notes.append(f"values at task '{shown}' compared on {len(plan_play.hosts) - left} of "
                              f"{len(plan_play.hosts)} hosts: what it reads is each host's own (its name, what earlier "
                              f"tasks set); past {MAX_HOSTS} hosts read one by one, the rest are not compared")
             found[view.keys[id(task)]] = per_host
