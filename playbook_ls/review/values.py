@@ -84,7 +84,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
         plan_play = play.plan_play
         tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
-            reading = TaskValues(view.plan, plan_play, task, read_names(task))
+            reading = TaskValues(view.plan, plan_play, task, read_names(task) & names)  # only these are shown
             per_host: dict[str, dict[str, str]] = {}
             left = 0
             for host in plan_play.hosts:
