@@ -84,7 +84,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
         plan_play = play.plan_play
         tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
-            reading = TaskValues(view.plan, plan_play, task, read_names(task) & names)  # only these are shown
+            reading = TaskValues(view.plan, plan_play, task, shown_roots(task, names))
             per_host: dict[str, dict[str, str]] = {}
             left = 0
             for host in plan_play.hosts:
@@ -122,6 +122,15 @@ def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict
                                             ValueChange(new_tasks[new_key], name, old_text, new_text))
                 change.hosts.append(host)
     return list(grouped.values())
+
+
+def shown_roots(task: Any, names: set[str]) -> set[str]:
+    """What a reading of ``task`` starts from: the names it reads that the change reaches (no other
+    is shown), or every name it reads when it loops (an item's value is what its loop read)."""
+    from engine.flow.loops import loop_of
+
+    read = read_names(task)
+    return read if loop_of(task) is not None else read & names
 
 
 def read_names(task: Any) -> set[str]:
