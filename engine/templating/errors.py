@@ -73,6 +73,23 @@ class RunTimeOnly(TemplateFailure):
     result is not known before the run, whatever ``default`` or ``is defined`` around it says."""
 
 
+class OrderOnly(RunTimeOnly):
+    """A template reads the order of a list whose items are known and whose order only the run
+    knows (engine.templating.run_order): the run gives it a value, which one is the run's."""
+
+
+def order_only(exc: BaseException | None) -> bool:
+    """Whether what makes ``exc`` (a template's failure before the run) unknown is only the order
+    of a list the run orders: the deepest :class:`RunTimeOnly` among its causes is an
+    :class:`OrderOnly` (a value made from it is known to exist, not what it is)."""
+    deepest, seen = None, 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, RunTimeOnly):
+            deepest = exc
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return isinstance(deepest, OrderOnly)
+
+
 def value_origin(exc: BaseException | None) -> Any:
     """Where the variable whose template raised ``exc`` (or a cause of it) is written, when a
     run knows: ansible chains such an error to the variable's value."""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any
 
-from engine.templating.errors import RunTimeOnly
+from engine.templating.errors import OrderOnly
 from engine.templating.list_order import ORDER_FREE_FILTERS, ORDER_KEPT_FILTERS, SET_FILTERS, reads_order
 from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
@@ -24,8 +24,8 @@ ORDER_KEPT = ORDER_KEPT_FILTERS | SET_FILTERS
 gives one of unknown order too."""
 
 
-def _read_order(reading: str) -> RunTimeOnly:
-    return RunTimeOnly(f"{reading} reads the order of {RUN_ORDER_UNKNOWN.removeprefix('not known before the run: ')}")
+def _read_order(reading: str) -> OrderOnly:
+    return OrderOnly(f"{reading} reads the order of {RUN_ORDER_UNKNOWN.removeprefix('not known before the run: ')}")
 
 
 def run_ordered(value: Any) -> bool:

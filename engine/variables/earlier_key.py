@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.module_result import ModuleResult
 from engine.variables.sources import RuntimeValue, _RuntimeResult
-from engine.variables.task_results import ModuleResult
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan

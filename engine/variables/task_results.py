@@ -22,6 +22,7 @@ from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.failing import failed_when, fails_evaluating
 from engine.variables.loop_vars import loop_scopes, run_ordered_items
+from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
 
@@ -113,7 +114,10 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
-            if isinstance(done, dict) and data.get("changed_when") is not None:
+            if isinstance(done, ModuleResult) and task.action in DEBUG and data.get("failed_when") is not None:
+                raise _Unknown(f"the result of {label}, whose failed_when the run decides")
+            if (isinstance(done, dict) or isinstance(done, ModuleResult) and task.action in DEBUG) and \
+                    data.get("changed_when") is not None:
                 # ansible evaluates it with what the action set (its facts, its result registered)
                 after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
                 done = _changed_as_told(task, done, templar.child({**after, **({register: done} if register else {})}),
@@ -128,7 +132,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
                 _all_unknown(effects, task, args, None, str(exc))
-        results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else done)
+        results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else
+                       done.with_known(**_item_keys(scope)) if isinstance(done, ModuleResult) and scope else done)
         if each is not None:
             try:
                 target = str(here.template(data["delegate_to"]))
@@ -165,7 +170,8 @@ def with_repository_lookups(task: Task, templar: Templar, basedir: str) -> Templ
 def _any_changed(results: list[Any]) -> bool | None:
     """Whether a run whose items gave ``results`` reports a change: any item's, None when an item's
     is the run's to know and none is known to change."""
-    changes = [result.get("changed") if isinstance(result, dict) else None for result in results]
+    changes = [result.get("changed") if isinstance(result, dict) else result["changed"]
+               if isinstance(result, ModuleResult) and result.decides("changed") else None for result in results]
     return True if True in changes else None if None in changes else False
 
 
@@ -269,47 +275,6 @@ def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False
             if read is None or read & {str(register), "vars", "hostvars", "lookup", "query", "q"}:
                 return None
     return conditions
-
-
-class ModuleResult(Mapping[str, Any]):
-    """A module's registered result before the run: the keys whose values are known (a
-    ``changed`` that ``changed_when`` decided, a loop item's own variables, a loop's ``results``)
-    and those known to be absent (``results`` of a task without a loop, ``skipped`` of an item a
-    command ran outside check mode); anything else, and so the whole, only the run gives."""
-
-    def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset(),
-                 uniform: bool = False) -> None:
-        self._known, self._absent, self.unknown_whole = dict(known), absent, f"the result of {label}"
-        self.uniform = uniform
-        """The same on every host (what the plan may share between hosts)."""
-
-    def __getitem__(self, key: str) -> Any:
-        from engine.templating.errors import RunTimeOnly
-
-        if key in self._known:
-            return self._known[key]
-        if key in self._absent:
-            raise KeyError(key)
-        raise RunTimeOnly(f"{key!r} of {self.unknown_whole} is known only at run time")
-
-    def decides(self, key: str) -> bool:
-        """Whether the run's value of ``key`` is known: known, or known to be absent."""
-        return key in self._known or key in self._absent
-
-    def __contains__(self, key: object) -> bool:
-        if key in self._known or key in self._absent:
-            return key in self._known
-        return bool(self[str(key)])  # raises: whether the module gives it is the run's
-
-    def __iter__(self) -> Iterator[str]:
-        from engine.templating.errors import RunTimeOnly
-
-        raise RunTimeOnly(f"{self.unknown_whole} is known only at run time")
-
-    def __len__(self) -> int:
-        from engine.templating.errors import RunTimeOnly
-
-        raise RunTimeOnly(f"{self.unknown_whole} is known only at run time")
 
 
 def host_independent(task: Task) -> bool:
@@ -458,7 +423,7 @@ def module_succeeds(task: Task, looped: bool = False) -> bool:
         kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
 
 
-def _changed_as_told(task: Task, result: dict[str, Any], templar: Templar, label: str) -> dict[str, Any]:
+def _changed_as_told(task: Task, result: Any, templar: Templar, label: str) -> Any:
     """The result of an action whose shape is known (``debug``, ``set_fact``...) with the
     ``changed`` its ``changed_when`` gives it (``TaskExecutor._execute``): unknown when the
     conditions read the task's own result or what only the run knows."""
@@ -473,6 +438,8 @@ def _changed_as_told(task: Task, result: dict[str, Any], templar: Templar, label
     decided = _decide(conditions, templar, label)
     if isinstance(decided, _Unknown):
         raise decided
+    if isinstance(result, ModuleResult):
+        return result.with_known(changed=decided is True)
     return {**result, "changed": decided is True}
 
 
@@ -590,11 +557,24 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
             result["msg"] = templar.template(args.get("msg", "Hello world!"))
     except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
         if args.get("var") is None or not fails_evaluating(exc):
-            raise _Unknown(f"the result of {label}: {exc}") from exc
+            return _shown_by_the_run(exc, label)
         # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
         result[str(args["var"])] = f"<< error 1 - {exc} >>"
         result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
     return {**result, "failed": False, "changed": False}
+
+
+def _shown_by_the_run(exc: Exception, label: str) -> ModuleResult:
+    """The result of a ``debug`` whose message (or var) only the run knows (``exc`` says why): its
+    ``changed`` is false (``TaskExecutor._execute`` then applies ``changed_when``, whatever the
+    result); it does not fail when only the order of a list the run orders is unknown (the message
+    is then made all the same); otherwise whether it fails is the run's too."""
+    from engine.templating.errors import RunTimeOnly, order_only
+
+    if fails_evaluating(exc) or not isinstance(exc, RunTimeOnly) and not order_only(exc):
+        raise _Unknown(f"the result of {label}: {exc}") from exc
+    known = {"changed": False, **({"failed": False} if order_only(exc) else {})}
+    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=str(exc))
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
