@@ -295,12 +295,14 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                    frozenset(h for h, why in failed.items() if not why[1] and h not in before))
     play_plan.removed_at = {  # type: ignore[attr-defined] - read by engine.variables.report
         key: replace(removed, settled=(*out_before, *out_in_play)) for key, removed in removed_at.items()}
-    # where each handler (flush point by flush point), each task delegating its facts and each
-    # end_batch or end_play runs: True, False, or why only the run knows
+    # where each handler (flush point by flush point), each task delegating its facts, each
+    # end_batch or end_play and each task of a role an equal use of which ran before runs: True,
+    # False, or why only the run knows
     planned_runs: dict[int, list[dict[str, bool | str]]] = {}
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
-        if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task):
+        if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
+                any(o.reason in _ROLE_REASONS for o in planned.hosts.values()):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -389,6 +391,7 @@ _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal us
                                  "allow_duplicates is false)", True)
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
                                        "on this host")
+_ROLE_REASONS = frozenset({_ROLE_RAN.reason, _ROLE_MAYBE_RAN.reason})
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],

@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any
 
-from engine.variables.failed_hosts import ran_unless_out
+from engine.variables.failed_hosts import planned_alone, ran_unless_out
 from engine.variables.setters import host_names, maybe, occurrence, setters
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
             continue
         ran = follower._ran(play_plan, host, done, None) if member else True  # noqa: SLF001
         ran = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), ran) if member else ran
-        if ran is not False and done.handler and member:
+        if ran is not False and planned_alone(play_plan, done) and member:
             ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
         if ran is not False:
             effects += [maybe(found, ended or ran) for _, found in
@@ -153,7 +153,7 @@ def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, 
         return []
     ran: bool | str = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), True) \
         if member else True
-    if done.handler and member:
+    if planned_alone(play_plan, done) and member:
         ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
     if ran is False:
         return []

@@ -60,6 +60,16 @@ def others_read(walk: Callable[..., Any], *args: Any) -> Any:
         _others_reading -= 1
 
 
+def planned_alone(play_plan: PlayPlan, task: Task) -> bool:
+    """Whether where ``task`` runs is the plan's to say, beyond what the walk follows: a handler
+    (run at the flush points where a task notified it and changed), or a task of a role the play
+    may reach twice with an equal use (``Role.has_run``: left out where one ran, as the dependency
+    of a role included again that the play's ``roles`` ran already)."""
+    from engine.variables.play_order import play_order
+
+    return task.handler or task.role is not None and play_order(play_plan.play).repeats_role(task)
+
+
 def ran_unless_out(follower: Any, play_plan: PlayPlan, host: Host, task: Task, occurrence: int,
                    ran: bool | str) -> bool | str:
     """``ran`` (whether ``task`` ran on ``host`` as the walk found it), False when a failure before

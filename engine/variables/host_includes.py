@@ -64,7 +64,8 @@ def _plan_removals(plan: Plan) -> None:
     """Leave planning the run, for the hosts each task's play lists have lost by then (failed,
     ended), to the first template that reads such a list (engine.variables.report._less_removed):
     planning costs as much as ``plan`` (a fleet's seconds), and only where a list can lose a host."""
-    if any(_may_remove_hosts(play_plan) or _handler_sets(play_plan) for play_plan in plan.plays):
+    if any(_may_remove_hosts(play_plan) or _handler_sets(play_plan) or _repeats_roles(play_plan)
+           for play_plan in plan.plays):
         plan.removals_pending = partial(plan_removals, plan)  # type: ignore[attr-defined]
 
 
@@ -131,6 +132,15 @@ def _handler_sets(play_plan: PlayPlan) -> bool:
                                  bool(task.data.get("register"))) or
                isinstance(task.data, Mapping) and bool(task.data.get("delegate_facts"))
                for task in play_order(play_plan.play).tasks)
+
+
+def _repeats_roles(play_plan: PlayPlan) -> bool:
+    """Whether a task of the play that sets something is of a role the play may reach twice with
+    an equal use: where it runs is the plan's (``Role.has_run``)."""
+    from engine.variables.setters import sets_something
+
+    order = play_order(play_plan.play)
+    return any(task.role is not None and sets_something(task) and order.repeats_role(task) for task in order.tasks)
 
 
 def _may_remove_hosts(play_plan: PlayPlan) -> bool:

@@ -28,7 +28,7 @@ from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
 from engine.variables.earlier_walk import own_play, played
 from engine.variables.failed_hosts import as_written as _as_written
-from engine.variables.failed_hosts import others_read, ran_unless_out
+from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
@@ -128,7 +128,7 @@ class Follower:
                 continue
             ran = self._ran(play_plan, host, done, task) if member else True
             ran = ran_unless_out(self, play_plan, host, done, _occurrence(order, done, at), ran) if member else ran
-            if ran is not False and done.handler and member:
+            if ran is not False and planned_alone(play_plan, done) and member:
                 ran = self._planned_ran(play_plan, host, done, _occurrence(order, done, at), ran)
             if ran is False:
                 continue

@@ -83,6 +83,23 @@ class PlayOrder:
                 self.tasks.append(task)
             self.includers[id(task)] = outer
         self.roles = play_roles(play)
+        self._repeats: tuple[int, set[tuple[object, ...]]] | None = None
+
+    def repeats_role(self, task: Task) -> bool:
+        """Whether ``task`` is of a role (not allowing duplicates) that the play may reach twice
+        with an equal use (``Role._get_hash_dict``): two uses of it with one identity (a dependency
+        of a role included again, with other ``*_from`` files), or a task of it met twice. Where
+        such a task runs is then the plan's (``Role.has_run``, engine.flow.role_runs)."""
+        role = task.role
+        if role is None or role.allow_duplicates:
+            return False
+        if self._repeats is None or self._repeats[0] != len(self.tasks):
+            uses: dict[tuple[object, ...], set[int]] = {}
+            for one in self.tasks:
+                if one.role is not None and not one.handler:
+                    uses.setdefault(one.role.identity(), set()).add(id(one.role))
+            self._repeats = (len(self.tasks), {key for key, found in uses.items() if len(found) > 1})
+        return role.identity() in self._repeats[1] or len(self.positions.get(id(task), ())) > 1
 
     def _before(self, task: Task | None, occurrence: int) -> list[Task]:
         positions = self.positions.get(id(task)) if task is not None else None
