@@ -462,11 +462,12 @@ class Follower:
         for batch in _batches_run(play_plan, reader, earlier):
             senders = [(sender, sent) for sender in batch
                        for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent]
-            # run_once: the first host of the batch the task runs on (one a meta action ended is not)
+            # run_once: the first host of the batch the task runs on (one a meta action ended is not);
+            # a host whose `when` skips it gives nothing
             given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
                      for sender, sent in (senders[:1] if once else senders)
                      for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
-                     if effects.delegated_to == host.name or host.name in (each or {})]
+                     if effects.delegated_to == host.name and effects.facts or host.name in (each or {})]
             if len(given) > 1:  # the hosts of one batch run it side by side, each reading what the batches before left
                 reason = f"set by each of {len(given)} hosts of one batch in task '{task.display_name()}' " \
                          "(delegate_facts): the last to finish wins"
