@@ -114,10 +114,10 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
-            if isinstance(done, ModuleResult) and task.action in DEBUG and data.get("failed_when") is not None:
+            shown = isinstance(done, ModuleResult) and task.action in DEBUG | SET_FACT  # its value the run's
+            if shown and data.get("failed_when") is not None:
                 raise _Unknown(f"the result of {label}, whose failed_when the run decides")
-            if (isinstance(done, dict) or isinstance(done, ModuleResult) and task.action in DEBUG) and \
-                    data.get("changed_when") is not None:
+            if (isinstance(done, dict) or shown) and data.get("changed_when") is not None:
                 # ansible evaluates it with what the action set (its facts, its result registered)
                 after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
                 done = _changed_as_told(task, done, templar.child({**after, **({register: done} if register else {})}),
@@ -323,7 +323,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
          facts: dict[str, Any], effects: Effects, label: str, merge_hashes: bool = False) -> Any:
     """The task's own effect on ``facts`` / ``effects``; its result where its shape is known."""
     if task.action in SET_FACT:
-        values = {}
+        values, unknown = {}, []
         for name, raw in args.items():
             if name == "cacheable":
                 continue
@@ -331,11 +331,12 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
                 value = templar.template(raw)
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
                 value = RuntimeValue(f"set by {label} from what only the run knows: {exc}")
+                unknown.append(exc)
             if not omitted(value):  # an argument templated to omit is dropped: the name is not set
                 values[str(name)] = value
         facts.update(values)
-        if any(isinstance(value, RuntimeValue) for value in values.values()):
-            raise _Unknown(f"the result of {label}, some of whose values only the run knows")
+        if unknown:
+            return _shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
         files, data = _include_vars(task, args, templar, basedir, cache, label)
@@ -557,24 +558,26 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
             result["msg"] = templar.template(args.get("msg", "Hello world!"))
     except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
         if args.get("var") is None or not fails_evaluating(exc):
-            return _shown_by_the_run(exc, label)
+            return _shown_by_the_run([exc], label)
         # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
         result[str(args["var"])] = f"<< error 1 - {exc} >>"
         result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
     return {**result, "failed": False, "changed": False}
 
 
-def _shown_by_the_run(exc: Exception, label: str) -> ModuleResult:
-    """The result of a ``debug`` whose message (or var) only the run knows (``exc`` says why): its
-    ``changed`` is false (``TaskExecutor._execute`` then applies ``changed_when``, whatever the
-    result); it does not fail when only the order of a list the run orders is unknown (the message
-    is then made all the same); otherwise whether it fails is the run's too."""
+def _shown_by_the_run(errors: list[Exception], label: str, why: str | None = None) -> ModuleResult:
+    """The result of a ``debug`` or ``set_fact`` whose message or values only the run knows
+    (``errors`` say why): its ``changed`` is false (``TaskExecutor._execute`` then applies
+    ``changed_when``, whatever the result); it does not fail when only the order of a list the run
+    orders is unknown (the value is then made all the same); otherwise whether it fails is the
+    run's too, and a value undefined for ansible as well leaves the whole result to the run."""
     from engine.templating.errors import RunTimeOnly, order_only
 
-    if fails_evaluating(exc) or not isinstance(exc, RunTimeOnly) and not order_only(exc):
-        raise _Unknown(f"the result of {label}: {exc}") from exc
-    known = {"changed": False, **({"failed": False} if order_only(exc) else {})}
-    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=str(exc))
+    for exc in errors:
+        if fails_evaluating(exc) or not isinstance(exc, RunTimeOnly) and not order_only(exc):
+            raise _Unknown(why or f"the result of {label}: {exc}") from exc
+    known = {"changed": False, **({"failed": False} if all(order_only(exc) for exc in errors) else {})}
+    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=why or str(errors[0]))
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
