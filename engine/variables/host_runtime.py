@@ -384,6 +384,8 @@ class Follower:
                 runs = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, outer,
                                  reader_loops, upto_reader)
                 runs = self._before_stop(play_plan, host, task, includers, order, runs)
+                if len(includers) == 1 and self.order_of(play_plan.play).first_item_only(task, includers[0]):
+                    runs = runs[:1]  # a dependency of the included role: it has run after the first item
         data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \

@@ -101,6 +101,19 @@ class PlayOrder:
             self._repeats = (len(self.tasks), {key for key, found in uses.items() if len(found) > 1})
         return role.identity() in self._repeats[1] or len(self.positions.get(id(task), ())) > 1
 
+    def first_item_only(self, task: Task, include: Task) -> bool:
+        """Whether ``task``, of a dependency of the role the looping ``include`` (an
+        ``include_role``) brings in, runs at the include's first item only: the dependency has run
+        on the host after it (``Role.has_run``, its allow_duplicates false), as a task of it without
+        a ``when`` anywhere on its way certainly ran there. (The included role itself allows
+        duplicates, as include_role has it by default.)"""
+        role = task.role
+        if role is None or role.via != "dependency" or role.allow_duplicates or include.action not in kw.INCLUDE_ROLE:
+            return False
+        return any(other.role is role and not other.handler and not other.effective_when() and
+                   not any(outer.effective_when() for outer in self.includers.get(id(other), []))
+                   for other in self.tasks)
+
     def _before(self, task: Task | None, occurrence: int) -> list[Task]:
         positions = self.positions.get(id(task)) if task is not None else None
         return self.tasks[: positions[min(occurrence, len(positions) - 1)]] if positions else []
