@@ -114,7 +114,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
-            shown = isinstance(done, ModuleResult) and task.action in DEBUG | SET_FACT  # its value the run's
+            shown = isinstance(done, ModuleResult) and task.action in DEBUG | SET_FACT | ASSERT  # its value the run's
             if shown and data.get("failed_when") is not None:
                 raise _Unknown(f"the result of {label}, whose failed_when the run decides")
             if (isinstance(done, dict) or shown) and data.get("changed_when") is not None:
@@ -566,7 +566,7 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
 
 
 def _shown_by_the_run(errors: list[Exception], label: str, why: str | None = None) -> ModuleResult:
-    """The result of a ``debug`` or ``set_fact`` whose message or values only the run knows
+    """The result of a ``debug``, ``set_fact`` or holding ``assert`` whose message or values only the run knows
     (``errors`` say why): its ``changed`` is false (``TaskExecutor._execute`` then applies
     ``changed_when``, whatever the result); it does not fail when only the order of a list the run
     orders is unknown (the value is then made all the same); otherwise whether it fails is the
@@ -595,8 +595,11 @@ def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
             except Exception as exc:  # noqa: BLE001 - a message only the run knows
                 raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails: {exc}") from exc
             return _failed({"assertion": condition, "evaluated_to": False, "msg": message}, label)
-    success = args.get("success_msg", "All assertions passed")
-    return {"changed": False, "msg": templar.template(success), "failed": False}
+    try:
+        message = templar.template(args.get("success_msg", "All assertions passed"))
+    except Exception as exc:  # noqa: BLE001 - a message only the run knows (or one that fails the task)
+        return _shown_by_the_run([exc], label)
+    return {"changed": False, "msg": message, "failed": False}
 
 
 def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
