@@ -14,8 +14,11 @@ class ModuleResult(Mapping[str, Any]):
     command ran outside check mode); anything else, and so the whole, only the run gives."""
 
     def __init__(self, known: Mapping[str, Any], label: str, absent: frozenset[str] = frozenset(),
-                 uniform: bool = False, why: str | None = None) -> None:
+                 uniform: bool = False, why: str | None = None, shaped: bool = False) -> None:
         self._known, self._absent, self._label, self._why = dict(known), absent, label, why
+        self.shaped = shaped
+        """The result of an action whose shape is known (``debug``, ``set_fact``, ``assert``), some of
+        whose values only the run knows: its ``changed`` and ``failed`` decided as a loop reads them."""
         self.unknown_whole = f"the result of {label}"
         self.uniform = uniform
         """The same on every host (what the plan may share between hosts)."""
@@ -33,7 +36,8 @@ class ModuleResult(Mapping[str, Any]):
     def with_known(self, **more: Any) -> ModuleResult:
         """This result with ``more`` known as well (a ``changed`` its ``changed_when`` gives, a loop
         item's variables)."""
-        return ModuleResult({**self._known, **more}, self._label, self._absent - set(more), self.uniform, self._why)
+        return ModuleResult({**self._known, **more}, self._label, self._absent - set(more), self.uniform, self._why,
+                            self.shaped)
 
     def decides(self, key: str) -> bool:
         """Whether the run's value of ``key`` is known: known, or known to be absent."""

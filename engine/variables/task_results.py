@@ -218,7 +218,7 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         return results[0] if results else RuntimeValue(f"the result of {label} (register: {register})")
     if not results:
         return RuntimeValue(f"the result of {label}'s empty loop (register: {register})")
-    ran = [result for result in results if isinstance(result, ModuleResult)]
+    ran = [result for result in results if isinstance(result, ModuleResult) and not result.shaped]
     if ran:  # _run_loop: skipped unless an item has no (or a false) skipped
         known: dict[str, Any] = {"results": results}
         if any(result.decides("skipped") and "skipped" not in result for result in ran):
@@ -228,6 +228,7 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         return ModuleResult(known, label)
     # TaskExecutor.run's order: changed once an item changed, failed (and its msg) once one failed,
     # then the msg of a loop that did not fail (a skipped one's wins), changed false if none did
+    # (a shaped result whose values only the run knows decides its changed, failed and skipped)
     skipped = all(result.get("skipped") for result in results)
     found: dict[str, Any] = {"results": results, "skipped": skipped}
     if any(result.get("changed") for result in results):
@@ -577,7 +578,8 @@ def _shown_by_the_run(errors: list[Exception], label: str, why: str | None = Non
         if fails_evaluating(exc) or not isinstance(exc, RunTimeOnly) and not order_only(exc):
             raise _Unknown(why or f"the result of {label}: {exc}") from exc
     known = {"changed": False, **({"failed": False} if all(order_only(exc) for exc in errors) else {})}
-    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=why or str(errors[0]))
+    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=why or str(errors[0]),
+                        shaped="failed" in known)
 
 
 def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
