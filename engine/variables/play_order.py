@@ -83,7 +83,7 @@ class PlayOrder:
                 self.tasks.append(task)
             self.includers[id(task)] = outer
         self.roles = play_roles(play)
-        self._repeats: tuple[int, set[tuple[object, ...]]] | None = None
+        self._repeats: tuple[int, set[int]] | None = None
 
     def repeats_role(self, task: Task) -> bool:
         """Whether ``task`` is of a role (not allowing duplicates) that the play may reach twice
@@ -93,13 +93,12 @@ class PlayOrder:
         role = task.role
         if role is None or role.allow_duplicates:
             return False
-        if self._repeats is None or self._repeats[0] != len(self.tasks):
+        if self._repeats is None or self._repeats[0] != len(self.tasks):  # the roles' ids, once per order
             uses: dict[tuple[object, ...], set[int]] = {}
-            for one in self.tasks:
-                if one.role is not None and not one.handler:
-                    uses.setdefault(one.role.identity(), set()).add(id(one.role))
-            self._repeats = (len(self.tasks), {key for key, found in uses.items() if len(found) > 1})
-        return role.identity() in self._repeats[1] or len(self.positions.get(id(task), ())) > 1
+            for one in {id(one.role): one.role for one in self.tasks if one.role is not None}.values():
+                uses.setdefault(one.identity(), set()).add(id(one))
+            self._repeats = (len(self.tasks), {found for ids in uses.values() if len(ids) > 1 for found in ids})
+        return id(role) in self._repeats[1] or len(self.positions.get(id(task), ())) > 1
 
     def first_item_only(self, task: Task, include: Task) -> bool:
         """Whether ``task``, of a dependency of the role the looping ``include`` (an
