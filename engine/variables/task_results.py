@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 DEBUG = kw._family("debug")
 ASSERT = kw._family("assert")
 FAIL = kw._family("fail")
+SHAPED = DEBUG | SET_FACT | ASSERT | FAIL
+"""Actions whose result's shape is known: one of whose values only the run knows keeps the others."""
 SKIP_REASON = "Conditional result was False"
 VARS_EXTENSIONS = ("yaml", "yml", "json")
 
@@ -114,7 +116,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             continue
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
-            shown = isinstance(done, ModuleResult) and task.action in DEBUG | SET_FACT | ASSERT  # its value the run's
+            shown = isinstance(done, ModuleResult) and task.action in SHAPED  # some of its values the run's
             if shown and data.get("failed_when") is not None:
                 raise _Unknown(f"the result of {label}, whose failed_when the run decides")
             if (isinstance(done, dict) or shown) and data.get("changed_when") is not None:
@@ -352,8 +354,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     if task.action in FAIL:
         try:
             message = templar.template(args.get("msg", "Failed as requested from task"))
-        except Exception as exc:  # noqa: BLE001 - a message only the run knows
-            raise _Unknown(f"the result of {label}: {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - a message only the run knows: the task fails all the same
+            return ModuleResult({"changed": False, "failed": True}, label, frozenset({"results", "skipped"}),
+                                why=str(exc), shaped=True)
         return _failed({"msg": message}, label)
     skipped = _skipped_in_check_mode(task, args, templar, label)
     if skipped is not None:
