@@ -124,12 +124,11 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                 after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
                 done = _changed_as_told(task, done, templar.child({**after, **({register: done} if register else {})}),
                                         label)
-            if isinstance(done, dict) and task.action in DEBUG and data.get("failed_when") is not None:
-                decided = failed_when(task, here, label)  # debug's result is known: its failed_when decides it
+            if isinstance(done, dict) and task.action in DEBUG | ASSERT | FAIL and data.get("failed_when") is not None:
+                decided = failed_when(task, here, label)  # the result is known: its failed_when decides it
                 if not isinstance(decided, bool):
                     raise _Unknown(decided)
-                done = _failed({**done, "failed_when_result": True}, label) if decided else \
-                    {**done, "failed": False, "failed_when_result": False}
+                done = _failed_when_applied(done, decided, label)
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
@@ -446,6 +445,20 @@ def _changed_as_told(task: Task, result: Any, templar: Templar, label: str) -> A
     if isinstance(result, ModuleResult):
         return result.with_known(changed=decided is True)
     return {**result, "changed": decided is True}
+
+
+def _failed_when_applied(result: dict[str, Any], failed: bool, label: str) -> dict[str, Any]:
+    """A known result with what its ``failed_when`` decided (``TaskExecutor._execute``): ``failed``
+    and ``failed_when_result`` as it says; a failure it turns off keeps its exception as
+    ``failed_when_suppressed_exception``."""
+    if failed:
+        found = {**result, "failed_when_result": True}
+        return found if result.get("failed") else _failed(found, label)
+    found = {key: value for key, value in result.items() if key != "exception"}
+    found.update(failed=False, failed_when_result=False)
+    if result.get("exception"):
+        found["failed_when_suppressed_exception"] = result["exception"]
+    return found
 
 
 def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
