@@ -329,6 +329,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         for name, raw in args.items():
             if name == "cacheable":
                 continue
+            name = _set_fact_key(name, templar, label)
             try:
                 value = templar.template(raw)
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
@@ -580,6 +581,19 @@ def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
         result[str(args["var"])] = f"<< error 1 - {exc} >>"
         result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
     return {**result, "failed": False, "changed": False}
+
+
+def _set_fact_key(name: Any, templar: Templar, label: str) -> Any:
+    """A ``set_fact`` key as the action makes it: templated (ansible-core 2.19's set_fact templates
+    its keys, for names made at run time)."""
+    from engine.templating.templar import is_template
+
+    if not isinstance(name, str) or not is_template(name):
+        return name
+    try:
+        return str(templar.template(name))
+    except Exception as exc:  # noqa: BLE001 - a name only the run knows
+        raise _Unknown(f"the result of {label}, which sets a name only the run knows ({exc})") from exc
 
 
 def _shown_by_the_run(errors: list[Exception], label: str, why: str | None = None) -> ModuleResult:
