@@ -52,6 +52,10 @@ class LazyVariables(Mapping[str, "Any"]):
         self._done: dict[str, Any] = {}
         self._busy: set[str] = set()
 
+    def written(self, key: str) -> Any:
+        """The value as written, before it is rendered."""
+        return self._raw[key]
+
     def __getitem__(self, key: str) -> Any:
         if key in self._done:
             return self._done[key]
