@@ -139,6 +139,46 @@ class PartlyRenderedList(PartlyRendered, list):  # type: ignore[type-arg]
     __slots__ = ()
 
 
+def _rendered(value: Any) -> Any:
+    """A lazy container's value as ansible renders it when it is read: a failed one fails."""
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return value
+
+
+class ReadDict(PartlyRenderedDict):
+    """A partly rendered dict as a plugin or a method reads it: ansible's lazy dict renders each
+    value its ``items()``, ``values()`` and ``get()`` give (a generator, as ansible's), so a failed
+    one fails there, even when the reader keeps only the keys (``dict2items``, ``combine``)."""
+
+    __slots__ = ()
+
+    def items(self) -> Any:  # type: ignore[override]
+        return ((key, _rendered(value)) for key, value in dict.items(self))
+
+    def values(self) -> Any:  # type: ignore[override]
+        return (_rendered(value) for value in dict.values(self))
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return _rendered(dict.get(self, key, default))
+
+    def __getitem__(self, key: Any) -> Any:
+        return _rendered(dict.__getitem__(self, key))
+
+    def __iter__(self) -> Iterator[Any]:  # no fast copy (dict(d), {**d}, update) past the values' rendering
+        return dict.__iter__(self)
+
+    def copy(self) -> dict[Any, Any]:
+        return {key: self[key] for key in self}
+
+
+def as_read(value: Any) -> Any:
+    """A partly rendered dict given to a plugin, as the plugin reads it (:class:`ReadDict`)."""
+    return ReadDict(dict.items(value)) if type(value) is PartlyRenderedDict else value
+
+
 class Layered(Mapping[str, "Any"]):
     """``front`` over ``back`` without copying either (a loop item over the task's variables,
     variables over the environment's globals in a shared Jinja context)."""
