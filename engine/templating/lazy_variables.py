@@ -75,6 +75,8 @@ class LazyVariables(Mapping[str, "Any"]):
                         raise
                     return stand_in
             else:
+                if isinstance(value, PartlyRendered) and self._deferred is not None:
+                    value = self._standing_in(key, value)  # its own template built it around failures
                 self._done[key] = value
                 return value
             # a lazy container: only the items that fail do (each failure its own, not this one's context)
@@ -84,6 +86,23 @@ class LazyVariables(Mapping[str, "Any"]):
         finally:
             self._busy.discard(key)
         self._done[key] = value
+        return value
+
+    def _standing_in(self, key: str, value: Any) -> Any:
+        """A partly rendered value with each undefined item made the variable's own failure (its
+        message, and the variable's template as where it came from)."""
+        from jinja2 import Undefined
+
+        if isinstance(value, Undefined):
+            try:
+                value._fail_with_undefined_error()
+            except Exception as exc:  # noqa: BLE001 - the item's failure, standing in for it
+                stand_in = self._deferred(key, exc) if self._deferred is not None else None
+                return value if stand_in is None else stand_in
+        if isinstance(value, PartlyRenderedDict):
+            return PartlyRenderedDict((name, self._standing_in(key, item)) for name, item in value.items())
+        if isinstance(value, PartlyRenderedList):
+            return PartlyRenderedList(self._standing_in(key, item) for item in value)
         return value
 
     def _item_wise(self, key: str, raw: dict[Any, Any] | list[Any]) -> Any:
