@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Frame, Play, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
-from engine.loading.roles import included_handler_blocks
+from engine.loading.roles import included_handler_blocks, rolespec_validate
 from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
 from engine.span import Span
 from engine.templating.load_time import as_dict
@@ -193,7 +193,7 @@ class IncludeLoader:
             roles.included_handlers = []
             warned = len(self.resolver.load_warnings)
             try:
-                self._loaded[key] = roles.compile(instance, frame, ctx)
+                self._loaded[key] = roles.compile(instance, frame, ctx, rolespec_validate(args))
             finally:
                 loaded, roles.included_handlers = roles.included_handlers, None
             self._warnings(str(name), warned)

@@ -74,6 +74,21 @@ MAX_ROLE_USES = 10_000
 _FROM_ARGS = {"tasks_from": "tasks", "vars_from": "vars", "defaults_from": "defaults", "handlers_from": "handlers"}
 
 
+def rolespec_validate(args: object) -> bool:
+    """An import's or include's ``rolespec_validate`` (a boolean, true by default)."""
+    from engine.booleans import boolean
+
+    return boolean(args.get("rolespec_validate", True)) if isinstance(args, Mapping) else True
+
+
+class RoleValidation(YMap):
+    """The task ansible prepends to a role's tasks when its argument spec has the entry point's
+    (``Role._create_validation_task``): written nowhere, so an error in it shows no source but
+    the task's data."""
+
+    __slots__ = ()
+
+
 class RoleLoader:
     def __init__(self, resolver: TaskLoader) -> None:
         self.resolver = resolver
@@ -178,8 +193,7 @@ class RoleLoader:
             return []
         instance.from_files, instance.parent, instance.public = from_files, ctx.role, args.get("public")
         instance.allow_duplicates = bool(args.get("allow_duplicates", True))
-        validate = args.get("rolespec_validate", True)
-        return list(self.compile(instance, frame, ctx, validate=bool(validate)))
+        return list(self.compile(instance, frame, ctx, validate=rolespec_validate(args)))
 
     # -- lookup and compile -----------------------------------------------------------------
     def locate(self, name: str, span: Span | None, ctx: Ctx, via: str, role_basedir: str | None,
@@ -350,8 +364,13 @@ class RoleLoader:
                 name = f"Validating arguments against arg spec '{entrypoint}'"
                 if isinstance(spec, dict) and "short_description" in spec:
                     name += f" - {spec['short_description']}"
-                validation = YMap(instance.span)
-                validation.update(action="ansible.builtin.validate_argument_spec", name=name, tags=["always"])
+                validation = RoleValidation(instance.span)
+                context = {"type": "role", "name": instance.name, "argument_spec_name": entrypoint,
+                           "path": instance.path}
+                args = {"argument_spec": spec.get("options", {}) if isinstance(spec, dict) else {},
+                        "provided_arguments": dict(instance.params), "validate_args_context": context}
+                validation.update(action="ansible.builtin.validate_argument_spec", args=args, name=name,
+                                  tags=["always"])
                 prepended = YSeq(getattr(data, "span", None))
                 prepended.append(validation)
                 prepended.item_spans.append(instance.span)  # type: ignore[arg-type]
@@ -389,7 +408,7 @@ class RoleLoader:
             dynamic_ctx = ctx.push(None, dynamic=True)
             collecting, self.included_handlers = self.included_handlers, []  # not the run's include
             try:
-                task.children = self.compile(instance, apply, dynamic_ctx)
+                task.children = self.compile(instance, apply, dynamic_ctx, rolespec_validate(task.args))
             finally:
                 loaded, self.included_handlers = self.included_handlers, collecting
             task.child_handlers = included_handler_blocks(loaded)

@@ -165,7 +165,12 @@ class TaskActions:
         if action in CHANGES_INVENTORY:
             return change_inventory(self.plan.inventory.data, action, args, run.host.name)
         if action in VALIDATE_SPEC:
-            return {"changed": False, "msg": "The arg spec validation passed"}
+            from engine.run.role_arguments import run_validation
+
+            try:
+                return run_validation(task, args, templar)
+            except TemplateFailure as exc:
+                return failed_result(str(exc))
         try:
             user = become_user(task, templar)
         except TemplateFailure as exc:

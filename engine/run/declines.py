@@ -112,10 +112,22 @@ def task_declines(task: Task) -> list[str]:
         found.append("unarchive: a URL src")
     if task.action in kw.META and args.get("_raw_params") in DECLINED_META:
         found.append(f"meta: {args['_raw_params']}")
+    if task.action in kw._family("validate_argument_spec"):
+        found += _spec_declines(args.get("argument_spec"))
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
     if loop is not None and not _has_lookup(loop[len("with_"):]):
         found.append(f"lookup {loop[len('with_'):]}")
     return found
+
+
+def _spec_declines(spec: Any) -> list[str]:
+    """What in an argument spec the engine's validator cannot check exactly (one that only a
+    template makes is not known before the run)."""
+    from engine.run.role_arguments import spec_declines
+
+    if isinstance(spec, str) and ("{{" in spec or "{%" in spec):
+        return ["validate_argument_spec: an argument_spec a template makes"]
+    return spec_declines(spec)
 
 
 @cache

@@ -208,8 +208,8 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
         return list(result.get(ERROR_KEY) or [Event(str(result["reason"]))])
     task = Event("Task failed.", getattr(source, "span", None))
     chain = result.get(ERROR_KEY)
-    if isinstance(chain, list) and chain:
-        return [task, *chain]
+    if isinstance(chain, list) and chain:  # a chain from the task's own link on, when it has no source
+        return chain if chain[0].msg == task.msg else [task, *chain]
     msg = result.get("msg")
     msg = "Unknown error." if msg is None else str(msg)
     cause = result.get(CAUSE_KEY)

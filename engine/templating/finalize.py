@@ -103,6 +103,8 @@ def finalized(value: list[Any] | dict[Any, Any] | tuple[Any, ...],
         _note_converted(value)
     for item in items_within(value):  # the first undefined one met fails, as the whole would
         if isinstance(item, Undefined):
+            if in_variable_value():  # a variable's value is a lazy container: its items fail where read
+                return _partly_rendered(value)  # type: ignore[no-any-return]
             item._fail_with_undefined_error()
         if top_level and (isinstance(item, Markup) or isinstance(item, tuple) and type(item) is not tuple):
             _note_converted(item)
@@ -136,6 +138,23 @@ def fail_undefined_within(value: Any) -> Any:
             if isinstance(item, Undefined):
                 item._fail_with_undefined_error()
     return value
+
+
+def _partly_rendered(value: Any) -> Any:
+    """A variable's value its own template built around undefined items (``a: "{{ [1, x] }}"``):
+    as ansible keeps the markers in the lazy container it hands on, each container holding one
+    fails only where that item is read (engine.templating.lazy_variables)."""
+    from jinja2 import Undefined
+
+    from engine.templating.lazy_variables import PartlyRenderedDict, PartlyRenderedList
+
+    if not isinstance(value, list | dict | tuple) or isinstance(value, Markup):
+        return value
+    if not any(isinstance(item, Undefined) for item in items_within(value)):
+        return _rebuilt(value, True) if isinstance(value, tuple) or any(map(omitted, items_within(value))) else value
+    if isinstance(value, dict):
+        return PartlyRenderedDict((key, _partly_rendered(item)) for key, item in value.items() if not omitted(item))
+    return PartlyRenderedList(_partly_rendered(item) for item in value if not omitted(item))
 
 
 def _rebuilt(value: Any, top_level: bool) -> Any:

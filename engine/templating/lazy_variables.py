@@ -52,6 +52,10 @@ class LazyVariables(Mapping[str, "Any"]):
         self._done: dict[str, Any] = {}
         self._busy: set[str] = set()
 
+    def written(self, key: str) -> Any:
+        """The value as written, before it is rendered."""
+        return self._raw[key]
+
     def __getitem__(self, key: str) -> Any:
         if key in self._done:
             return self._done[key]
@@ -71,6 +75,8 @@ class LazyVariables(Mapping[str, "Any"]):
                         raise
                     return stand_in
             else:
+                if isinstance(value, PartlyRendered) and self._deferred is not None:
+                    value = self._standing_in(key, value)  # its own template built it around failures
                 self._done[key] = value
                 return value
             # a lazy container: only the items that fail do (each failure its own, not this one's context)
@@ -80,6 +86,23 @@ class LazyVariables(Mapping[str, "Any"]):
         finally:
             self._busy.discard(key)
         self._done[key] = value
+        return value
+
+    def _standing_in(self, key: str, value: Any) -> Any:
+        """A partly rendered value with each undefined item made the variable's own failure (its
+        message, and the variable's template as where it came from)."""
+        from jinja2 import Undefined
+
+        if isinstance(value, Undefined):
+            try:
+                value._fail_with_undefined_error()
+            except Exception as exc:  # noqa: BLE001 - the item's failure, standing in for it
+                stand_in = self._deferred(key, exc) if self._deferred is not None else None
+                return value if stand_in is None else stand_in
+        if isinstance(value, PartlyRenderedDict):
+            return PartlyRenderedDict((name, self._standing_in(key, item)) for name, item in value.items())
+        if isinstance(value, PartlyRenderedList):
+            return PartlyRenderedList(self._standing_in(key, item) for item in value)
         return value
 
     def _item_wise(self, key: str, raw: dict[Any, Any] | list[Any]) -> Any:
@@ -133,6 +156,46 @@ class PartlyRenderedDict(PartlyRendered, dict):  # type: ignore[type-arg]
 
 class PartlyRenderedList(PartlyRendered, list):  # type: ignore[type-arg]
     __slots__ = ()
+
+
+def _rendered(value: Any) -> Any:
+    """A lazy container's value as ansible renders it when it is read: a failed one fails."""
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return value
+
+
+class ReadDict(PartlyRenderedDict):
+    """A partly rendered dict as a plugin or a method reads it: ansible's lazy dict renders each
+    value its ``items()``, ``values()`` and ``get()`` give (a generator, as ansible's), so a failed
+    one fails there, even when the reader keeps only the keys (``dict2items``, ``combine``)."""
+
+    __slots__ = ()
+
+    def items(self) -> Any:  # type: ignore[override]
+        return ((key, _rendered(value)) for key, value in dict.items(self))
+
+    def values(self) -> Any:  # type: ignore[override]
+        return (_rendered(value) for value in dict.values(self))
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return _rendered(dict.get(self, key, default))
+
+    def __getitem__(self, key: Any) -> Any:
+        return _rendered(dict.__getitem__(self, key))
+
+    def __iter__(self) -> Iterator[Any]:  # no fast copy (dict(d), {**d}, update) past the values' rendering
+        return dict.__iter__(self)
+
+    def copy(self) -> dict[Any, Any]:
+        return {key: self[key] for key in self}
+
+
+def as_read(value: Any) -> Any:
+    """A partly rendered dict given to a plugin, as the plugin reads it (:class:`ReadDict`)."""
+    return ReadDict(dict.items(value)) if type(value) is PartlyRenderedDict else value
 
 
 class Layered(Mapping[str, "Any"]):

@@ -37,7 +37,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     from engine.templating.bounds import StaticRefusal
     from engine.templating.errors import PluginFailure, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
-    from engine.templating.lazy_variables import TemplateLoop
+    from engine.templating.lazy_variables import TemplateLoop, as_read
 
     name = name.removeprefix("ansible.builtin.")
     takes_undefined = name in TAKES_UNDEFINED
@@ -48,7 +48,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         if undefined is not None:
             return undefined
         try:
-            return plugin(*args, **kwargs)
+            return plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()})
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop):
             raise
         except Exception as exc:
@@ -104,6 +104,10 @@ def strict_item(obj: Any, found: Any) -> Any:
 
     if _STRICT_ITEMS.get() and isinstance(found, Undefined) and isinstance(obj, Mapping | list):
         raise _MarkerRaised(found)
+    if getattr(found, "__self__", None) is obj and getattr(found, "__name__", None) in ("items", "values", "get"):
+        from engine.templating.lazy_variables import as_read  # a partly rendered dict's method, as ansible's
+
+        return getattr(as_read(obj), found.__name__)
     return found
 
 

@@ -54,6 +54,10 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
 
 
 _MAX_DEPTH = 20
+# a template that only names a variable (or a part of one): its result is that variable's value
+_REFERENCE = re.compile(r"^\{\{\s*[A-Za-z_]\w*(\.[A-Za-z_]\w*|\[[^\]{}]+\])*\s*\}\}$")
+UNTRUSTED_HELP = ("Templates and expressions must be defined by trusted sources such as playbooks or roles, not "
+                  "untrusted sources such as module results.")
 
 
 def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var_span: Any, origin: Any,
@@ -171,10 +175,18 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
     # ansible's debug action asks the callback to show every result it returns
     if params["var"]:
-        from engine.run.error_block import ERROR_KEY, brief
+        from engine.run.error_block import ERROR_KEY, Event, brief
+        from engine.templating.templar import is_template
+        from engine.values import UnsafeText
 
         warnings: list[str] = []
         try:
+            written = ctx.written.get("var") if isinstance(ctx.written, dict) else None
+            # a template's result is untrusted unless it hands on a variable's value as written
+            if isinstance(params["var"], UnsafeText) or (is_template(written) and not _REFERENCE.match(written)):
+                span = (getattr(ctx.written, "value_spans", None) or {}).get("var") or ctx.written_span
+                raise VarFailure([Event("Error while resolving `var` expression.", span),
+                                  Event("Encountered untrusted template or expression.", span, help=UNTRUSTED_HELP)])
             value = _evaluate(params["var"], ctx, warnings)
         except VarFailure as failure:
             return {"failed": True, "msg": brief(["Task failed.", *(e.msg for e in failure.chain)]),

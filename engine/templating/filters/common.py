@@ -129,12 +129,19 @@ def _unique(environment: Any, value: Any, case_sensitive: bool | None = None, at
     """ansible's unique: Jinja's (case-insensitive unless ``case_sensitive`` is true, by
     ``attribute`` when given), and where that fails (unhashable items) its own, in order, unless
     the arguments ask for what only Jinja's does."""
+    from jinja2 import UndefinedError
+
     try:
         return list(do_unique(environment, value, case_sensitive=bool(case_sensitive), attribute=attribute))
-    except TypeError as exc:
+    except (TypeError, UndefinedError) as exc:
         if case_sensitive is False or attribute:
             raise TemplateFailure("Jinja2's unique filter failed and we cannot fall back to Ansible's version as it "
                                   "does not support the parameters supplied.") from exc
+        if isinstance(exc, UndefinedError):  # ansible warns, then its own loop meets the same value
+            from engine.templating.plugin_reports import warn
+
+            warn(f"Falling back to Ansible unique filter as Jinja2 one failed: {exc}")
+            raise
     result: list[Any] = []
     for item in value:
         if item not in result:
