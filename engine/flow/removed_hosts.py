@@ -5,7 +5,7 @@ certain, and some only maybe: a list a maybe-removed host may be missing from is
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 PLAY_LISTS = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts"})
@@ -23,12 +23,27 @@ class RemovedHosts:
     failed again in each batch): a host of an earlier batch is out by then if the play failed it
     anywhere (one a meta action ended is back), one of a later batch only if it was out before the
     play."""
+    _made: dict[tuple[str, int, int], tuple[Any, tuple[Any, str | None]]] = field(
+        default_factory=dict, init=False, compare=False, repr=False)
+    """What :meth:`value` gave, per list, list object and batch: every host of a batch reads the same
+    list, so each is made once per batch, not once per host (thousands of hosts, each list as long)."""
+    _batch_of: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),
         or why only the run knows it."""
         if name not in PLAY_LISTS or not isinstance(value, list):
             return value, None
+        if not self._batch_of:
+            self._batch_of.update((member, index) for index, batch in reversed(list(enumerate(self.batches)))
+                                  for member in batch)
+        key = (name, id(value), self._batch_of.get(host, -1))
+        made = self._made.get(key)
+        if made is None or made[0] is not value:
+            made = self._made[key] = (value, self._value(name, value, host))
+        return made[1]
+
+    def _value(self, name: str, value: list[Any], host: str) -> tuple[Any, str | None]:
         if name == "ansible_play_hosts" and len(self.batches) > 1 and self.settled is not None:
             return self._across_batches(value, host)
         if not (self.certain or self.maybe):
@@ -38,7 +53,8 @@ class RemovedHosts:
                 return None, "the hosts other batches of the play failed or ended (the run's to know)"
             relevant = set(value)
         else:
-            relevant = next((set(batch) for batch in self.batches if host in batch), set(value))
+            at = self._batch_of.get(host)
+            relevant = set(self.batches[at]) if at is not None else set(value)
         uncertain = sorted(self.maybe & relevant)
         if uncertain:
             return None, f"whether {', '.join(uncertain)} failed or ended earlier in the play (the run's to know)"
@@ -48,7 +64,7 @@ class RemovedHosts:
         """``ansible_play_hosts`` on ``host`` of a play in several batches (:attr:`settled`)."""
         assert self.settled is not None
         before_certain, before_maybe, play_certain, play_maybe = self.settled
-        at = next((index for index, batch in enumerate(self.batches) if host in batch), 0)
+        at = self._batch_of.get(host, 0)
         earlier = {name for batch in self.batches[:at] for name in batch}
         own = set(self.batches[at])
         out: set[str] = set()

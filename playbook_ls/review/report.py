@@ -29,6 +29,12 @@ class Review:
         return any(not playbook.empty() for playbook in self.playbooks)
 
 
+NOTHING_REACHED = ("no playbook that either revision can plan loads a changed file: their tasks, tags, "
+                   "conditions and values are the same (what a task copies or templates from a file is not "
+                   "compared)")
+"""Said when no playbook reads a changed file: a review that says nothing could be one that failed."""
+
+
 def _hosts(names: list[str]) -> str:
     shown = ", ".join(names[:SHOWN_HOSTS])
     return shown + (f", … ({len(names) - SHOWN_HOSTS} more)" if len(names) > SHOWN_HOSTS else "")
@@ -100,6 +106,8 @@ def as_text(review: Review) -> str:
             lines.append(f"  {notification.task.name}  {notification.task.where}: notifies "
                          f"'{notification.notification}', which no handler answers"
                          + (f" any more (it reached {notification.before})" if notification.before else ""))
+    if not review.playbooks:
+        lines += ["", NOTHING_REACHED]
     if quiet:
         lines += ["", f"no difference in the run of {len(quiet)} playbook{'s' if len(quiet) != 1 else ''}: "
                       + ", ".join(quiet[:10]) + (", …" if len(quiet) > 10 else "")]
@@ -128,6 +136,9 @@ def as_markdown(review: Review) -> str:
     changes, biggest first; each playbook's details folded."""
     changed = sorted((p for p in review.playbooks if not p.empty()), key=_weight, reverse=True)
     lines = [f"### playbook-ls diff: `{review.old}` → `{review.new}`", ""]
+    if not review.playbooks:
+        lines.append(NOTHING_REACHED[0].upper() + NOTHING_REACHED[1:] + ".")
+        return "\n".join(lines) + "\n"
     if not changed:
         lines.append(f"No change in the run of {len(review.playbooks)} playbook(s) "
                      f"({len(review.changed_files)} changed file(s)).")

@@ -194,7 +194,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             plan = make_plan(replace(options, playbook=path), cache, dynamic_inventory=False)
         except (PlanError, InventoryError) as exc:
             # where it stops, relative to the revision: the same problem reads the same on both sides
-            view.problem = _named_in(str(exc), *roots)
+            view.problem = named_in(str(exc), *roots)
             plan = None
     view.names = frozenset(names)
     state = files_state()
@@ -219,7 +219,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
         for task in play.all_tasks():  # its tasks in execution order, then its handlers
             known = seen.get(id(task))
             if known is None or known[0] is not task:
-                known = seen[id(task)] = [task, _named_in(task.display_name(), *roots), None]
+                known = seen[id(task)] = [task, named_in(task.display_name(), *roots), None]
             alike = (key, known[1], task.action)
             counts[alike] = counts.get(alike, 0) + 1
             task_key: TaskKey = (key, known[1], task.action, counts[alike])
@@ -245,7 +245,7 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     return views
 
 
-def _named_in(name: str, *roots: str) -> str:
+def named_in(name: str, *roots: str) -> str:
     """``name`` with the revision's directory (a role named by its path, ``role: "{{
     playbook_dir }}"``, prints it) relative to the revision: the same task on both sides."""
     for root in roots:
@@ -261,7 +261,7 @@ def task_view(key: TaskKey, task: Task, root: str, *other_roots: str) -> TaskVie
 
     span = task.span
     file = _relative(span.file, (root, *other_roots[1::2]), files_state()) if span is not None and span.file else None
-    return TaskView(key=key, name=_named_in(task.display_name(), root, *other_roots), action=task.action,
+    return TaskView(key=key, name=named_in(task.display_name(), root, *other_roots), action=task.action,
                     file=file,
                     line=span.line + 1 if span is not None else None,
                     tags=tuple(sorted({str(tag) for tag in task.tag_set()})),
@@ -342,13 +342,18 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tup
     found: dict[TaskKey, dict[str, tuple[str, str]]] = {}
     extra: dict[tuple[str, ...], int] = {}
     for play_view, planned in zip(view.plays, plan_hosts(plan), strict=True):
+        named: dict[str, str] = {}  # a reason or name as printed, the revision's directory relative (once each)
         for task in planned.tasks:
             key = view.keys.get(id(task.task))
             if key is None:  # loaded by an include at run time: keyed by its include's play and name
-                alike = (play_view.key, task.name, task.task.action)
+                name = named_in(task.name, *play_view.roots)
+                alike = (play_view.key, name, task.task.action)
                 extra[alike] = extra.get(alike, 0) + 1
-                key = (play_view.key, task.name, task.task.action, 1000 + extra[alike])
+                key = (play_view.key, name, task.task.action, 1000 + extra[alike])
             outcomes = found.setdefault(key, {})
             for host, outcome in task.hosts.items():
-                outcomes.setdefault(host, (outcome.outcome, outcome.reason))
+                reason = outcome.reason
+                if reason:
+                    reason = named.get(reason) or named.setdefault(reason, named_in(reason, *play_view.roots))
+                outcomes.setdefault(host, (outcome.outcome, reason))
     return found

@@ -76,6 +76,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
     levels of definitions, read once per class of hosts that see them alike
     (:mod:`playbook_ls.review.value_classes`). ``notes`` receives what was not compared. The
     working directory must be the side's root."""
+    from playbook_ls.review.sides import named_in
     from playbook_ls.review.value_classes import MAX_HOSTS, TaskValues
 
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
@@ -83,7 +84,7 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
         plan_play = play.plan_play
         tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
-            reading = TaskValues(view.plan, plan_play, task, read_names(task))
+            reading = TaskValues(view.plan, plan_play, task, shown_roots(task, names))
             per_host: dict[str, dict[str, str]] = {}
             left = 0
             for host in plan_play.hosts:
@@ -91,9 +92,11 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
                 if seen is None:
                     left += 1
                     continue
-                per_host[host.name] = {name: text for name, text in seen.items() if name in names}
+                per_host[host.name] = {name: named_in(text, *play.roots) for name, text in seen.items()
+                                       if name in names}
             if left and notes is not None:
-                notes.append(f"values at task '{task.display_name()}' compared on {len(plan_play.hosts) - left} of "
+                shown = named_in(task.display_name(), *play.roots)
+                notes.append(f"values at task '{shown}' compared on {len(plan_play.hosts) - left} of "
                              f"{len(plan_play.hosts)} hosts: what it reads is each host's own (its name, what earlier "
                              f"tasks set); past {MAX_HOSTS} hosts read one by one, the rest are not compared")
             found[view.keys[id(task)]] = per_host
@@ -119,6 +122,15 @@ def compare_values(before: dict[TaskKey, dict[str, dict[str, str]]], after: dict
                                             ValueChange(new_tasks[new_key], name, old_text, new_text))
                 change.hosts.append(host)
     return list(grouped.values())
+
+
+def shown_roots(task: Any, names: set[str]) -> set[str]:
+    """What a reading of ``task`` starts from: the names it reads that the change reaches (no other
+    is shown), or every name it reads when it loops (an item's value is what its loop read)."""
+    from engine.flow.loops import loop_of
+
+    read = read_names(task)
+    return read if loop_of(task) is not None else read & names
 
 
 def read_names(task: Any) -> set[str]:
