@@ -17,6 +17,8 @@ LOOP_KEYS = ("loop", "with_items", "with_list", "with_dict")
 def loop_of(task: Task) -> tuple[str, Any] | None:
     data = task.data if isinstance(task.data, Mapping) else {}
     for key in data:
+        if key == "loop" and data[key] is None:  # Task.loop None: the task has no loop
+            continue
         if key in LOOP_KEYS or (isinstance(key, str) and key.startswith("with_")):
             return key, data[key]
     return None

@@ -231,13 +231,12 @@ class IncludeLoader:
             return _failed_include(message, args, [])
         loaded = self.resolver.sources.load(path)
         if loaded.error is not None:  # AnsibleYAMLParserError's message, as the action keeps it
-            text = " ".join(loaded.error.message.split())
-            text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
-            return _failed_include(f"YAML parsing failed: {text}", args, [])
+            from engine.parsing.yaml_hints import ansible_yaml_failure
+
+            return _failed_include(str(ansible_yaml_failure(loaded.error, _text(path))), args, [])
         data = loaded.data if loaded.data is not None else {}
         if not isinstance(data, dict):
-            return {"failed": True, "changed": False,
-                    "msg": f"{path} must be stored as a dictionary/hash"}
+            return _failed_include(f"{path} must be stored as a dictionary/hash", args, [])
         facts = combined({str(args["name"]): dict(data)} if args.get("name") else dict(data))
         # each value keeps where the file writes it, as its Origin tag does in ansible (the
         # mapping the action builds under name: has none)
@@ -254,8 +253,7 @@ class IncludeLoader:
                     "and dir only arguments, these are incompatible"}
         root = root_dir(str(args["dir"]), role_path, task.span.file if task.span is not None else None)
         try:
-            error, values, files, origins = read_vars_dir(args, root, role_path,
-                                                          lambda path: self.resolver.sources.load(path).data)
+            error, values, files, origins = read_vars_dir(args, root, role_path, self._vars_file)
         except VarsDirError as exc:
             return {"failed": True, "changed": False, "msg": f"Task failed: Action failed: {exc}"}
         if error is not None:
@@ -264,6 +262,26 @@ class IncludeLoader:
         state.learn_included(facts, {} if args.get("name") else {
             name: Span(os.path.abspath(span.file), *span[1:]) for name, span in origins.items() if span is not None})
         return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": files}
+
+
+    def _vars_file(self, path: str) -> Any:
+        """The data of a file of an include_vars directory; raises :class:`VarsFileUnparsable`
+        when it does not parse (the action lets AnsibleYAMLParserError through)."""
+        loaded = self.resolver.sources.load(path)
+        if loaded.error is not None:
+            from engine.parsing.yaml_hints import VarsFileUnparsable, ansible_yaml_failure
+
+            raise VarsFileUnparsable(ansible_yaml_failure(loaded.error, _text(path)))
+        return loaded.data
+
+
+def _text(path: str) -> str | None:
+    """A file's text, None when it cannot be read as text."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _failed_include(message: str, args: Mapping[str, Any], files: list[str]) -> dict[str, Any]:

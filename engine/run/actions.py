@@ -18,10 +18,12 @@ from engine.inventory.data import Host
 from engine.loading import keywords as kw
 from engine.loading.includes import MissingInclude, MissingRole
 from engine.loading.model import Block, Task
+from engine.parsing.yaml_hints import VarsFileUnparsable
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
 from engine.run.become import become_failure, become_user, needs_sudo
 from engine.run.callback import Outcome
 from engine.run.environment import task_environment
+from engine.run.error_block import unparsable_vars_file
 from engine.run.handlers import template_notify
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
 from engine.run.parent_block import template_block_name
@@ -156,8 +158,11 @@ class TaskActions:
                     self.variables.state(target).facts.update(facts)
             return {"changed": False, "ansible_facts": facts, "_ansible_facts_cacheable": cacheable}
         if action in INCLUDE_VARS:
-            result = self.includes.include_vars(task, args, state, self.context.play.basedir, templar.raw,
-                                                self.plan.inventory.data.merge_hashes)
+            try:
+                result = self.includes.include_vars(task, args, state, self.context.play.basedir, templar.raw,
+                                                    self.plan.inventory.data.merge_hashes)
+            except VarsFileUnparsable as exc:
+                return unparsable_vars_file(exc.failure)
             for target in self.fact_hosts or []:
                 if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
                     self.variables.state(target).included.update(result["ansible_facts"])

@@ -115,7 +115,9 @@ def task_declines(task: Task) -> list[str]:
     if task.action in kw._family("validate_argument_spec"):
         found += _spec_declines(args.get("argument_spec"))
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
-    if loop is not None and not _has_lookup(loop[len("with_"):]):
+    # a with_ loop whose lookup ansible-core lacks stops ansible's load ("'with_NAME' is not a valid
+    # attribute for a Task") unless a collection or a lookup_plugins directory offers it
+    if loop is not None and _short(loop[len("with_"):]) not in _engine_lookups():
         found.append(f"lookup {loop[len('with_'):]}")
     return found
 
@@ -138,7 +140,18 @@ def _engine_lookups() -> frozenset[str]:
 
 
 def _has_lookup(name: str) -> bool:
-    return _short(name) in _engine_lookups() or not _ansible_has(name, CORE_LOOKUPS)
+    return _short(name) in _engine_lookups() or not (_ansible_has(name, CORE_LOOKUPS) or _routed_lookup(name))
+
+
+@cache
+def _routed_lookup(name: str) -> bool:
+    """Whether ansible-core routes the short name of a lookup to a collection (``filetree`` to
+    ``community.general.filetree``): ansible-playbook runs it where that collection is installed."""
+    from engine.plugins.names import find_ansible_core
+    from engine.plugins.routing import routing_entry
+
+    core = find_ansible_core()
+    return core is not None and "." not in name and routing_entry(core.runtime, "lookup", name) is not None
 
 
 def _ansible_has(name: str, core: frozenset[str]) -> bool:

@@ -494,3 +494,12 @@ def warning_text(message: str, task: Any) -> str:
     if origin is None:
         return message
     return format_events([Event(message, origin, help=EMBEDDED_HELP)])
+
+
+def unparsable_vars_file(failure: Any) -> dict[str, Any]:
+    """The failed result of an ``include_vars`` directory holding a file that does not parse:
+    the action lets the file's ``AnsibleYAMLParserError`` through (a ``YamlFailure``), shown as
+    the cause of ``Task failed.`` at the file's line, with its help text."""
+    message = str(failure)
+    return {"failed": True, "changed": False, "msg": brief(["Task failed.", message]), CONTEXT_KEY: "task",
+            ERROR_KEY: [Event(message, failure.span, help=failure.help)]}

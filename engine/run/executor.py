@@ -42,6 +42,7 @@ from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
     frame_var_warnings,
     inventory_reserved_warnings,
+    load_time_warnings,
     play_start_warnings,
     role_chain,
     role_reserved_warnings,
@@ -129,13 +130,11 @@ class Executor(TaskActions):
         self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
         groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
                   for group in play_role_groups(play, RoleTree())]
-        # loading an include_tasks gathers its variables (its vars and its blocks') to template its file
-        includes = [task for block in play.compile() for task in block.tasks()
-                    if task.action in kw.INCLUDE_TASKS and not task.dynamic]
+        # loading an include or import gathers its variables (its vars and its blocks') to template its name
+        loaded = load_time_warnings((task for block in play.compile() for task in block.tasks()), kw.INCLUDE_TASKS)
         play_start_warnings(play, self.options.extra_vars, self.callback.warning,
                             [*(warning for group in groups for sub in ("defaults", "vars")
-                               for warning in role_reserved_warnings(group, sub, self._role_file)),
-                             *(warning for task in includes for warning in frame_var_warnings(task.chain))])
+                               for warning in role_reserved_warnings(group, sub, self._role_file)), *loaded])
         if play_plan.dynamic and not self._select_hosts(play_plan):
             return False
         templar = Templar(self.options.extra_vars | play.vars)

@@ -149,7 +149,12 @@ def lookup_template(terms: list[Any], kwargs: dict[str, Any], call: Call) -> lis
 
 def lookup_env(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:
     opts = _options(kwargs, {"default": ""}, "env")
-    return [os.environ.get(str(term).split()[0], opts["default"]) for term in terms]
+    found = [os.environ.get(str(term).split()[0], opts["default"]) for term in terms]
+    if getattr(call.templar, "_tagging", False):  # the plugin tags a value with its origin
+        from engine.templating.tagged_retry import tagged_text
+
+        return [tagged_text(value) for value in found]
+    return found
 
 
 def lookup_fileglob(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any]:

@@ -40,12 +40,12 @@ def _warned(name: str, span: Any) -> str:
 _INI_LINE = re.compile(r"(.+):(\d+)")
 
 
-def _reserved_in(written: Any) -> list[str]:
+def _reserved_in(written: Any, where: Any = None) -> list[str]:
     """The warning for each reserved name ``written`` (a mapping of variables) defines, at the
-    name as written."""
+    name as written (in ``where``, when given: the mapping ``written`` was taken from)."""
     if not isinstance(written, Mapping):
         return []
-    spans = getattr(written, "key_spans", {}) or {}
+    spans = getattr(written if where is None else where, "key_spans", {}) or {}
     return [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
 
 
@@ -91,7 +91,33 @@ def inventory_reserved_warnings(layers: Iterable[Any]) -> list[str]:
 def frame_var_warnings(chain: Iterable[Any]) -> list[str]:
     """``warn_if_reserved`` of the ``vars`` the levels of a task set (its blocks', its includes',
     its own; the play's are warned of before its banner), outermost first."""
-    return [warning for frame in chain if frame.kind != "play" for warning in _reserved_in(frame.keywords.get("vars"))]
+    from engine.variables.sources import without_task_keywords
+
+    return [warning for frame in chain if frame.kind != "play"
+            for warning in _reserved_in(without_task_keywords(frame.keywords.get("vars")))]
+
+
+def load_time_warnings(tasks: Iterable[Any], include_actions: Iterable[str]) -> list[str]:
+    """``warn_if_reserved`` of the ``get_vars`` loading a play makes for each include and import
+    it meets (``load_list_of_tasks`` templates their names with the variables they see): the
+    ``vars`` of the levels around each ``include_tasks`` of ``tasks`` (a compiled play's, in
+    order) and around each ``import_tasks`` or ``import_role`` they came through, each level once."""
+    out: list[str] = []
+    seen: set[int] = set()
+    for task in tasks:
+        chain = list(task.chain)
+        ends = [i for i, frame in enumerate(chain) if frame.kind in ("import_tasks", "import_role")]
+        if task.action in include_actions and not task.dynamic:
+            ends.append(len(chain) - 1)
+        for end in ends:
+            if id(chain[end]) not in seen:
+                seen.add(id(chain[end]))
+                out += frame_var_warnings(chain[:end + 1])
+                if end == len(chain) - 1:  # an include's own vars are its params too, tags and when kept
+                    own = chain[end].keywords.get("vars")
+                    out += _reserved_in({name: None for name in own if name in ("tags", "when")}
+                                        if isinstance(own, Mapping) else None, own)
+    return out
 
 
 def role_chain(role: RoleInstance | None, tree: Any) -> list[RoleInstance]:

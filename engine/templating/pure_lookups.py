@@ -74,7 +74,12 @@ def lookup_vars(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[An
         if not isinstance(term, str):
             raise LookupFailure(f"Variable name must be 'str' not {type(term).__name__!r}.")
         if term in variables:
-            ret.append(variables[term])
+            value = variables[term]
+            if getattr(call.templar, "_tagging", False):  # the value as the templar hands it (tagged_retry)
+                from engine.templating.tagged_retry import tag
+
+                value = tag(value, call.templar._written(term))
+            ret.append(value)
         elif opts["default"] is None:
             raise TemplateFailure(f"No variable named {term!r} was found.")  # an undefined value, not a failure
         else:
@@ -370,9 +375,13 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
         return [] if wantlist else None
     if not wantlist and result:
         if len(result) == 1:
-            return result[0]
-        if all(isinstance(item, str) for item in result):
-            return ",".join(result)
+            result = result[0]
+        elif all(isinstance(item, str) for item in result):
+            result = ",".join(result)
+    if getattr(templar, "_tagging", False):  # a rendering again with values tagged as ansible's (tagged_retry)
+        from engine.templating.tagged_retry import plugin_output
+
+        return plugin_output(result)
     return result
 
 

@@ -24,11 +24,22 @@ from typing import Any
 TAGGED_MODULE = "ansible.module_utils._internal._datatag"
 LAZY_MODULE = "ansible._internal._templating._lazy_containers"
 
+ERROR_RENDERING = "Error rendering template: "
 _TYPE_WORD = re.compile(r"\b(?:str|int|float|list|dict|UnsafeText)\b")
 _TAGGED_NAME = re.compile(rf"(?:{re.escape(TAGGED_MODULE)}\.|{re.escape(LAZY_MODULE)}\.)?"
                           r"_Ansible(?:Tagged(Str|Int|Float)|LazyTemplate(Dict|List))\b")
-# a rendering that calls a lookup is not rendered twice (a lookup may run a command or warn)
+# a rendering that calls a lookup is not rendered twice (a lookup may run a command or warn),
+# unless each lookup it calls is named and only reads (the environment, variables, its terms)
 _CALLS_LOOKUP = re.compile(r"\b(?:lookup|query|q)\s*\(")
+_NAMED_LOOKUP = re.compile(r"\b(?:lookup|query|q)\s*\(\s*(['\"])(?:ansible\.(?:builtin|legacy)\.)?(\w+)\1")
+_READING_LOOKUPS = frozenset({"env", "vars", "items", "list", "dict", "sequence", "together", "nested", "subelements",
+                              "indexed_items", "varnames"})
+
+
+def _calls_other_lookups(text: str) -> bool:
+    """Whether ``text`` calls a lookup that may do more than read (or one it does not name)."""
+    named = [match.group(2) for match in _NAMED_LOOKUP.finditer(text)]
+    return len(named) != len(_CALLS_LOOKUP.findall(text)) or not _READING_LOOKUPS.issuperset(named)
 
 
 def _plain_names(message: str) -> str:
@@ -40,18 +51,27 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
     """The failure to raise for ``failure`` (of rendering ``text``): when its message names a type
     a tag could change, the one ``render_tagged`` (the same rendering with tagged variables) raises
     if its message is ``failure``'s but for the type names; else ``failure`` itself."""
-    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)) or _CALLS_LOOKUP.search(text):
+    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)) or _calls_other_lookups(text):
         return failure
     failure.tags_named = True  # type: ignore[attr-defined]
     try:
         render_tagged()
     except type(failure) as again:
-        if str(again) != str(failure) and _plain_names(str(again)) == _plain_names(str(failure)):
+        if str(again) != str(failure) and (_plain_names(str(again)) == _plain_names(str(failure))
+                                           or _lazy_list_added(failure, again)):
             again.tags_named = True  # type: ignore[attr-defined]
             return again
     except Exception:  # noqa: BLE001 - anything else: the first failure stands
         pass
     return failure
+
+
+def _lazy_list_added(failure: Exception, again: Exception) -> bool:
+    """Whether ``again`` is what ansible's lazy list gives for ``failure``'s operation: a list
+    on the right of ``+`` with a left operand that cannot add it (``_LazyList.__radd__``)."""
+    plain, tagged = str(failure).removeprefix(ERROR_RENDERING), str(again).removeprefix(ERROR_RENDERING)
+    return tagged == "'NotImplementedType' object is not iterable" and re.fullmatch(
+        r"unsupported operand type\(s\) for \+: '\w+' and 'list'", plain) is not None
 
 
 _SCALARS: dict[type, type] = {}
@@ -98,6 +118,14 @@ class _LazyList(list):  # type: ignore[type-arg]
     def __iter__(self) -> Iterator[Any]:
         return (tag(item, self._tags) for item in super().__iter__())
 
+    def __radd__(self, other: Any) -> Any:
+        """ansible's lazy list makes a list of what ``other.__add__`` gives back: a value that
+        cannot add a list (``1 + a_list``) fails as "'NotImplementedType' object is not iterable"."""
+        other_add = getattr(other, "__add__", None)
+        if other_add is None:
+            raise TypeError(f"unsupported operand type(s) for +: {type(other).__name__!r} and {type(self).__name__!r}")
+        return _LazyList(other_add(self), self._tags)
+
 
 _LazyDict.__name__ = _LazyDict.__qualname__ = "_AnsibleLazyTemplateDict"
 _LazyList.__name__ = _LazyList.__qualname__ = "_AnsibleLazyTemplateList"
@@ -137,3 +165,15 @@ class TaggedScope(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._scope)
+
+
+def plugin_output(value: Any) -> Any:
+    """A lookup's result as ansible's templar hands it on (``_wrap_plugin_output``): a list or
+    dict as a lazy container of the items as the plugin gave them, anything else as it is."""
+    return tag(value, False) if type(value) in (list, dict) else value
+
+
+def tagged_text(value: Any) -> Any:
+    """A string a plugin tags with its origin (the env lookup's value): an ``_AnsibleTaggedStr``."""
+    return _scalar_class(str)(value) if type(value) is str else value
+

@@ -372,8 +372,41 @@ def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type
     frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)
               if frame.kind not in ROLE_ENTRY_KINDS]
     layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
-                     frame.keywords.get("vars"), _frame_path(frame)) for frame in frames]
+                     without_task_keywords(frame.keywords.get("vars")), _frame_path(frame)) for frame in frames]
     return [layer for layer in layers if layer is not None]
+
+
+TASK_VARS_DROPPED = ("tags", "when")
+"""``Task.get_vars`` drops these from the vars of a task and the levels around it (an include's
+own ``vars`` keep them as its params)."""
+
+
+class _Without(Mapping[str, Any]):
+    """A mapping of variables less some names, keeping what the parser recorded of the rest."""
+
+    def __init__(self, values: Mapping[str, Any], names: tuple[str, ...]) -> None:
+        self._values, self._names = values, names
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._names:
+            raise KeyError(name)
+        return self._values[name]
+
+    def __iter__(self) -> Any:
+        return (name for name in self._values if name not in self._names)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __getattr__(self, attribute: str) -> Any:  # key_spans, value_spans: those of the names kept
+        return getattr(self._values, attribute)
+
+
+def without_task_keywords(values: Any) -> Any:
+    """A task's or level's ``vars`` as ``Task.get_vars`` hands them on: no ``tags``, no ``when``."""
+    if isinstance(values, Mapping) and any(name in values for name in TASK_VARS_DROPPED):
+        return _Without(values, TASK_VARS_DROPPED)
+    return values
 
 
 def _below_play(chain: list[Any]) -> list[Any]:

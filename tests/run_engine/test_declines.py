@@ -45,6 +45,11 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
     ("    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n", "lookup community.general.dig"),
     ("    - debug: {msg: x}\n      with_community.general.cartesian: [[1], [2]]\n",
      "lookup community.general.cartesian"),
+    # a short name ansible-core routes to a collection, and a with_ loop of a lookup ansible-core
+    # lacks (its load fails unless a collection or lookup_plugins/ offers it)
+    ("    - debug: {msg: \"{{ lookup('filetree', '/x') }}\"}\n", "lookup filetree"),
+    ("    - debug: {msg: x}\n      with_filetree: /x\n", "lookup filetree"),
+    ("    - debug: {msg: x}\n      with_my_own_lookup: [1]\n", "lookup my_own_lookup"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
     ("    - debug: {msg: x}\n      when: \"'a' is vault_encrypted\"\n", "test vault_encrypted"),
 ])
