@@ -62,7 +62,7 @@ def _reads_own(task: Task, conditions: list[Any]) -> bool:
     """Whether ``conditions`` (a ``changed_when``) may read what the task itself sets: its
     registered result, its set_fact's names, anything of an include_vars's file."""
     from engine.templating.variable_uses import names_read
-    from engine.variables.host_runtime import set_names
+    from engine.variables.setters import set_names
 
     own = set_names(task)
     if own is None:

@@ -67,7 +67,7 @@ class OutcomeReplay:
 def names_set_in(tasks: list[Task]) -> frozenset[str]:
     """Every name ``tasks`` may set (engine.variables.host_runtime's ``set_names``), :data:`READS_ALL`
     among them when one's are not told."""
-    from engine.variables.host_runtime import set_names
+    from engine.variables.setters import set_names
 
     found: set[str] = set()
     for task in tasks:

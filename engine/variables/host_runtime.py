@@ -33,9 +33,10 @@ from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
+from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
-from engine.variables.setters import ends_in_batch, host_names, play_enders, set_names
+from engine.variables.setters import ends_in_batch, host_names, play_enders
 from engine.variables.setters import maybe as _maybe
 from engine.variables.setters import occurrence as _occurrence
 from engine.variables.setters import sets_something as _sets_something
@@ -722,26 +723,3 @@ class _EarlierValues(Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(set().union(*(layer.values for layer in self._followed())))
-
-
-def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play], Any]) -> frozenset[str] | None:
-    """Every name the tasks of the plays up to ``play_plan`` (its own, all of them) may set on a
-    host (:func:`set_names`), None when one's are not told; kept until an include adds tasks."""
-    orders = [order_of(earlier.play) for earlier in plays_before(plan, play_plan, including=True)]
-    sizes = tuple(len(order.tasks) for order in orders)
-    kept = play_plan.play.derived.get("names set before")
-    if kept is not None and kept[0] == sizes and kept[1] is plan:
-        return kept[2]  # type: ignore[no-any-return]
-    found: set[str] | None = set()
-    for order in orders:
-        for _, task in _setters(order, len(order.tasks)):
-            names = set_names(task)
-            if names is None:
-                found = None
-                break
-            found |= names
-        if found is None:
-            break
-    result = frozenset(found) if found is not None else None
-    play_plan.play.derived["names set before"] = (sizes, plan, result)
-    return result

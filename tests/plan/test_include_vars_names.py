@@ -1,0 +1,63 @@
+"""The names an ``include_vars`` sets, told before the run (engine.variables.names_before): a file
+named without a template is read for its keys, a ``name`` is the one name set; the tasks after it
+are then planned class by class, not host by host, and the plan is what following each host on its
+own gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import once_alone, planned_by_play
+
+from engine.flow import host_outcome
+from engine.variables import names_before
+
+PLAYBOOK = """
+- name: vars from files
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {name: static file, ansible.builtin.include_vars: {file: common.yml}}
+    - {name: under a name, ansible.builtin.include_vars: {file: "{{ tier }}.yml", name: tier_vars}}
+    - {name: on the inventory, ansible.builtin.debug: {msg: a}, when: rack | int > 1}
+    - {name: on the file, ansible.builtin.debug: {msg: b}, when: common_level == 'high'}
+    - {name: on the named, ansible.builtin.debug: {msg: c}, when: tier_vars.size | int > 3}
+    - {name: on the zone, ansible.builtin.debug: {msg: d}, when: zone == 'a'}
+"""
+
+
+def _fleet(root: Path) -> None:
+    (root / "site.yml").write_text(PLAYBOOK)
+    (root / "common.yml").write_text("common_level: high\nrack: 1\n")
+    (root / "web.yml").write_text("size: 5\n")
+    (root / "db.yml").write_text("size: 2\n")
+    (root / "inventory.ini").write_text("[web]\nw[1:6] rack=2 tier=web zone=a\n[db]\nd[1:6] rack=3 tier=db zone=b\n")
+
+
+def _plan(root: Path) -> list[tuple[str, str, str, str]]:
+    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
+
+
+_ALONE: dict[str, list] = {}  # type: ignore[type-arg]
+
+
+def test_include_vars_names_share_the_tasks_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fleet(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    alone = once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (names_before, "_file_names", lambda *_: None),
+                       (names_before, "NAMED", False))
+    readings: list[str] = []
+    original = host_outcome._HostTask.outcome
+
+    def counted(self: host_outcome._HostTask, conditions: list) -> host_outcome.HostOutcome:  # type: ignore[type-arg]
+        readings.append(self.host.name)
+        return original(self, conditions)
+
+    monkeypatch.setattr(host_outcome._HostTask, "outcome", counted)
+    shared = _plan(tmp_path)
+    assert shared == alone
+    reasons = {(task, host): reason for task, host, _, reason in shared}
+    assert "rack = 1 (include_vars in task 'static file'" in reasons["on the inventory", "w1"]
+    assert {outcome for task, _, outcome, _ in shared if task == "on the named"} == {"runs", "skipped"}
+    assert len(readings) < 12  # 4 readings x 12 hosts, host by host
