@@ -56,6 +56,8 @@ class BlockFailures:
         self.paths, self.rescuing = block_paths(blocks)
         self.state: dict[str, tuple[Path, int]] = {}
         """host -> (the failed task's path, the depth of the block rescuing it, -1 for none)."""
+        self.alike: dict[tuple[int, int], tuple[tuple[Path, int], set[str]]] = {}
+        """The hosts of :attr:`state` by their state (one object for the hosts that failed alike)."""
         self.maybe: set[tuple[int, str]] = set()
         """(block, host): a task of the block's ``block`` section may fail on the host."""
 
@@ -71,8 +73,21 @@ class BlockFailures:
             return None
         catcher = next((depth for depth in range(len(path) - 1, -1, -1)
                         if path[depth][1] == BLOCK and path[depth][0] in self.rescuing), -1)
-        self.state[host] = (path, catcher)
+        self.forget(host)
+        key = (id(path), catcher)
+        found = self.alike.setdefault(key, ((path, catcher), set()))
+        found[1].add(host)
+        self.state[host] = found[0]
         return catcher >= 0
+
+    def forget(self, host: str) -> None:
+        """``host`` goes on: no failure followed any more."""
+        found = self.state.pop(host, None)
+        if found is not None:
+            key = (id(found[0]), found[1])
+            self.alike[key][1].discard(host)
+            if not self.alike[key][1]:
+                del self.alike[key]
 
     def after_failure(self, host: str, task: Any) -> str | None:
         """Whether ``task`` runs normally on a host that failed earlier in a block (``normal``: in
@@ -81,22 +96,29 @@ class BlockFailures:
         found = self.state.get(host)
         if found is None:
             return None
+        placed, past = self.placement(found, task)
+        if past:
+            self.forget(host)  # past the block that rescued it: the host goes on
+        return placed
+
+    def placement(self, found: tuple[Any, int], task: Any) -> tuple[str | None, bool]:
+        """:meth:`after_failure` for a host whose failure is ``found`` (its state), and whether the
+        task is past the block that rescued it: alike for the hosts that failed alike."""
         failed, catcher = found
         path = self.paths.get(id(task))
         if path is None:
-            return None
+            return None, False
         depth = 0
         while depth < min(len(path), len(failed)) and path[depth] == failed[depth]:
             depth += 1
         same_block = depth < min(len(path), len(failed)) and path[depth][0] == failed[depth][0]
         if catcher >= 0 and (depth < catcher or depth == catcher and not same_block):
-            del self.state[host]  # past the block that rescued it: the host goes on
-            return None
+            return None, True
         if same_block and path[depth][1] == ALWAYS and failed[depth][1] in (BLOCK, RESCUE):
-            return NORMAL
+            return NORMAL, False
         if same_block and depth == catcher and path[depth][1] == RESCUE:
-            return NORMAL
-        return NOT_REACHED
+            return NORMAL, False
+        return NOT_REACHED, False
 
     def rescue_runs(self, host: str, task: Any) -> bool | None:
         """For a task in a ``rescue`` section (the innermost on its path): True when the host's
@@ -112,6 +134,10 @@ class BlockFailures:
         if found is not None and found[1] >= 0 and found[0][:found[1] + 1] == (*path[:inner], (path[inner][0], BLOCK)):
             return True
         return None if (path[inner][0], host) in self.maybe else False
+
+    def in_blocks(self, task: Any) -> bool:
+        """Whether ``task`` is in the ``block`` section of a block (:meth:`may_fail` notes it)."""
+        return any(section == BLOCK for _block, section in self.paths.get(id(task)) or ())
 
     def may_fail(self, host: str, task: Any) -> None:
         """``task`` may fail on ``host`` (only the run knows): every block it is in the ``block``

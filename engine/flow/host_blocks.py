@@ -30,15 +30,28 @@ class PlayBlocks:
         self.placement: dict[str, str | None] = {}
         self.followed: set[str] = set()
         """The hosts whose failure at the task reached the blocks follow."""
+        self.resuming: frozenset[str] = frozenset()
+        """The failed hosts that run the task reached (:meth:`resumes`)."""
 
     def reach(self, task: Task) -> None:
         """``task`` is next: where each host with a failure followed is for it."""
-        self.placement = {host: self.failures.after_failure(host, task) for host in list(self.failures.state)}
+        placement: dict[str, str | None] = {}
+        resuming: set[str] = set()
+        for found, hosts in list(self.failures.alike.values()):  # the hosts that failed alike: one answer
+            placed, past = self.failures.placement(found, task)
+            if past:
+                for host in list(hosts):
+                    self.failures.forget(host)  # past the block that rescued it: the host goes on
+                continue
+            placement.update(dict.fromkeys(hosts, placed))
+            if placed == NORMAL:
+                resuming |= hosts
+        self.placement, self.resuming = placement, frozenset(resuming)
         self.followed = set()
 
     def resumes(self, host: str) -> bool:
         """Whether a failed host runs the task reached (an ``always`` section after its failure)."""
-        return self.placement.get(host) == NORMAL
+        return host in self.resuming
 
     def outcomes(self, task: Task, outcomes: dict[str, HostOutcome]) -> dict[str, HostOutcome]:
         """``outcomes`` where the blocks around ``task`` let it run."""
@@ -78,6 +91,8 @@ class PlayBlocks:
     def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
         """A task that may fail on a host (one the plan cannot tell, or a failure not followed)
         may run the rescues around it there."""
+        if not self.failures.in_blocks(task):
+            return  # in no block's ``block`` section: no rescue to run
         for host, outcome in outcomes.items():
             if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
                 self.failures.may_fail(host, task)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
@@ -34,6 +34,7 @@ from engine.flow.host_meta import (
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
+from engine.flow.stopped_hosts import StoppedHosts
 from engine.loading.keywords import META
 from engine.variables.loop_vars import copy_items, includer_loops
 from engine.variables.setters import ends_in_batch
@@ -123,6 +124,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     heard = Notifications(play, includes)
     ended = Ended()
     blocks = PlayBlocks(play)
+    stopped = StoppedHosts()
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
     # the hosts out of the play's lists at each task, for the values read after the plan (while it
@@ -167,18 +169,15 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.flushed(task, planned)
             continue
         blocks.reach(task)
-        running = [host for host in play_plan.hosts if (host.name not in failed or blocks.resumes(host.name))
-                   and host.name not in ended.certain] if failed or ended.certain else play_plan.hosts
+        running, out, removed = stopped.views(play_plan.hosts, failed, blocks.resuming, ended.certain, ended.maybe,
+                                              batches)
         # the hosts a failure before this task stopped (certainly: True, else why it may have); one
         # at an item of the looping include around it, planned once for all its items, stops it at
         # the later items only, which the values follow themselves (host_runtime's _before_stop)
         one_for_all = loop_include is not None and copy_items(task, [loop_include])[0] is None
-        out_at.setdefault(id(task), []).append(
-            {h: why[1] or why[0] for h, why in failed.items() if not blocks.resumes(h) and
-             not (one_for_all and item_stops.get(h, (None,))[0] == id(loop_include))} if failed else _NONE_OUT)
-        removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(ended.certain),
-                               frozenset(h for h, why in failed.items() if not why[1]) | frozenset(ended.maybe),
-                               tuple(map(tuple, batches)))
+        if one_for_all and item_stops:
+            out = {h: why for h, why in out.items() if item_stops.get(h, (None,))[0] != id(loop_include)}
+        out_at.setdefault(id(task), []).append(out if failed else _NONE_OUT)
         if removed.certain or removed.maybe or len(batches) > 1:  # batches: what the later ones remove
             removed_at[id(task)] = removed
         conditions = task_conditions(task)
@@ -213,7 +212,16 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             clear_host_errors(task, planned, failed, cleared)
             result.tasks.append(planned)
             continue
-        for host in hosts:
+        planning = hosts
+        if failed and not spreading and not item_stops and not stopping:  # the stopped hosts alike, group by group
+            if forced is None:
+                forced = [force_handlers(plan, play)]
+            groups, planning = stopped.groups(hosts, failed, blocks.resuming, before)
+            planned.hosts = dict.fromkeys(hosts)  # in the play's order
+            for (why, earlier), members in groups.items():
+                planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
+                                                                           False if earlier else forced[0])))
+        for host in planning:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
             stop = item_stops.get(host)
@@ -228,11 +236,12 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     _unsure_stop(looped, stop[2], host, planned)
                     item_stops[host] = (stop[0], None, stop[2])
                 continue
-            if host in failed and not blocks.resumes(host):
+            if host in failed and host not in blocks.resuming:
                 # a host failed in an earlier play is not in this one, force_handlers or not
                 if forced is None:
                     forced = [force_handlers(plan, play)]  # the play's, once: it reads ansible.cfg
-                planned.hosts[host] = _after_failure(task, failed[host], forced[0] if host not in before else False)
+                planned.hosts[host] = _after_failure(task.handler, failed[host],
+                                                     forced[0] if host not in before else False)
                 if spreading and not failed[host][1] and host not in before and task_outcomes(  # it may go on, and fail
                         plan, play_plan, task, conditions, batches, signatures,
                         [h for h in play_plan.hosts if h.name == host], removed)[host].outcome in (DEPENDS, FAILS):
@@ -557,13 +566,16 @@ def _may_stop_later_items(looped: list[tuple[PlannedTask, int]], include: int, p
             earlier.hosts[host] = replace(found, items=items)
 
 
-def _after_failure(task: Task, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:
+@lru_cache(maxsize=4096)
+def _after_failure(handler: bool, failure: tuple[str, bool], forced: bool | None) -> HostOutcome:
+    """What a task (a handler or not) is on a host stopped by ``failure``: one object for the hosts
+    a failure stopped alike (a fleet's hosts failing at one task are stopped at every task after)."""
     name, certain = failure
-    if certain and not task.handler:
+    if certain and not handler:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}", True)
-    if task.handler and certain and forced is False:
+    if handler and certain and forced is False:
         return HostOutcome(SKIPPED, f"the host is stopped by {name}, and force_handlers is off", True)
-    if task.handler:
+    if handler:
         return HostOutcome(DEPENDS, f"the host is stopped by {name}: handlers run then only with force_handlers")
     return HostOutcome(DEPENDS, f"after {name}: whether the host goes on is the run's to know (rescue, "
                                 "failure settings, clear_host_errors)")

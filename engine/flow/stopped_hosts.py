@@ -1,0 +1,57 @@
+"""The hosts a failure or an ``end_host``/``end_play`` stopped before a task, as the plan asks at
+every task of a play (engine.flow.host_plan): the hosts still running it, those out of the play's
+lists and why. A fleet's hosts failing at one task stay failed for the hundreds of tasks after:
+these are worked out again only when the stopped hosts changed, not per task and host."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.removed_hosts import RemovedHosts
+
+if TYPE_CHECKING:
+    from engine.inventory.data import Host
+
+
+class StoppedHosts:
+    """The views of one play's stopped hosts, kept while they stay the same."""
+
+    def __init__(self) -> None:
+        self._state: tuple[Any, ...] | None = None
+        self._views: tuple[list[Host], dict[str, bool | str], RemovedHosts] | None = None
+        self._groups: tuple[Any, ...] | None = None
+
+    def views(self, hosts: list[Host], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
+              certain: Mapping[str, Any], maybe: Mapping[str, Any],
+              batches: list[list[str]]) -> tuple[list[Host], dict[str, bool | str], RemovedHosts]:
+        """(the hosts that run the task, the failed ones out of the play's lists at it (certainly:
+        True, else why they may be), the hosts removed from the lists): ``failed`` less the
+        ``resuming`` ones (an always or rescue section), ``certain``/``maybe``: the ended ones."""
+        state = (dict(failed), resuming, frozenset(certain), frozenset(maybe), id(batches))
+        if self._views is not None and self._state == state:
+            return self._views
+        running = [host for host in hosts if (host.name not in failed or host.name in resuming)
+                   and host.name not in certain] if failed or certain else hosts
+        out = {h: why[1] or why[0] for h, why in failed.items() if h not in resuming}
+        removed = RemovedHosts(frozenset(h for h, why in failed.items() if why[1]) | frozenset(certain),
+                               frozenset(h for h, why in failed.items() if not why[1]) | frozenset(maybe),
+                               tuple(map(tuple, batches)))
+        self._state, self._views = state, (running, out, removed)
+        return self._views
+
+    def groups(self, names: list[str], failed: Mapping[str, tuple[str, bool]], resuming: frozenset[str],
+               before: set[str]) -> tuple[dict[tuple[tuple[str, bool], bool], list[str]], list[str]]:
+        """The failed hosts not ``resuming`` grouped by their failure and whether they failed before
+        the play (``before``): each group's hosts are stopped alike at every task; and the others
+        of ``names``, in their order."""
+        state = (dict(failed), resuming)
+        if self._groups is not None and self._groups[0] == state:
+            return self._groups[1]  # type: ignore[no-any-return]
+        found: dict[tuple[tuple[str, bool], bool], list[str]] = {}
+        for host, why in failed.items():
+            if host not in resuming:
+                found.setdefault((why, host in before), []).append(host)
+        others = [host for host in names if host not in failed or host in resuming]
+        self._groups = (state, (found, others))
+        return found, others
