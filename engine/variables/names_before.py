@@ -16,6 +16,8 @@ from engine.variables.host_facts import plays_before
 from engine.variables.setters import set_names, setters
 from engine.variables.sources import INCLUDE_VARS
 
+FOLLOWED = True
+"""Whether an ``include_vars`` whose file a template names is followed on the hosts (tests turn it off)."""
 NAMED = True
 """Whether an ``include_vars`` with a literal ``name`` is told by it (tests turn it off)."""
 
@@ -26,25 +28,60 @@ if TYPE_CHECKING:
 
 def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play], Any]) -> frozenset[str] | None:
     """Every name the tasks of the plays up to ``play_plan`` (its own, all of them) may set on a
-    host (:func:`task_names`), None when one's are not told; kept until an include adds tasks."""
-    orders = [(order_of(earlier.play), earlier.play) for earlier in plays_before(plan, play_plan, including=True)]
-    sizes = tuple(len(order.tasks) for order, _ in orders)
-    kept = play_plan.play.derived.get("names set before")
+    host (:func:`task_names`, :func:`_followed_names`), None when one's are not told; kept until an
+    include adds tasks. While a templated ``include_vars`` of the play is followed on its hosts,
+    what the tasks before it may set (all that the walks to it ask)."""
+    derived = play_plan.play.derived
+    so_far = derived.get("names set so far")
+    if so_far is not None and so_far[0] is plan:
+        return so_far[1]  # type: ignore[no-any-return]
+    plays = plays_before(plan, play_plan, including=True)
+    sizes = tuple(len(order_of(earlier.play).tasks) for earlier in plays)
+    kept = derived.get("names set before")
     if kept is not None and kept[0] == sizes and kept[1] is plan:
         return kept[2]  # type: ignore[no-any-return]
-    found: set[str] | None = set()
-    for order, play in orders:
-        for _, task in setters(order, len(order.tasks)):
-            names = task_names(plan, play, task)
+    earlier = names_set_before(plan, plays[-2], order_of) if len(plays) > 1 else frozenset()
+    found: set[str] | None = None if earlier is None else set(earlier)
+    order = order_of(play_plan.play)
+    try:
+        for _, task in setters(order, len(order.tasks)) if found is not None else ():
+            names = task_names(plan, play_plan.play, task)
+            if names is None and FOLLOWED:
+                derived["names set so far"] = (plan, frozenset(found))  # type: ignore[arg-type]
+                names = _followed_names(plan, play_plan, order, task)
             if names is None:
                 found = None
                 break
-            found |= names
-        if found is None:
-            break
+            found |= names  # type: ignore[operator]
+    finally:
+        derived.pop("names set so far", None)
     result = frozenset(found) if found is not None else None
-    play_plan.play.derived["names set before"] = (sizes, plan, result)
+    derived["names set before"] = (tuple(len(order_of(earlier.play).tasks) for earlier in plays), plan, result)
     return result
+
+
+def _followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> frozenset[str] | None:
+    """The names an ``include_vars`` whose file a template names sets on the play's hosts, as the
+    values followed to it give its file on each (class by class: engine.variables.setter_classes);
+    None when one's file is the run's to know, or it runs more than once (a loop, a handler)."""
+    from engine.flow.loops import loop_of
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.report import task_effects
+    from engine.variables.setter_classes import share_setters
+
+    if task.action not in INCLUDE_VARS or task.handler or loop_of(task) is not None or \
+            len(order.positions.get(id(task), ())) != 1 or \
+            any(includer_loops(include) for include in order.includers.get(id(task), [])):
+        return None
+    share_setters(plan)
+    names: set[str] = set()
+    for host in play_plan.hosts:
+        effects = task_effects(plan, play_plan, host, task)
+        for layer in [*effects.included, *effects.facts]:
+            if layer.any_name is not None:
+                return None
+            names.update(map(str, layer.values))
+    return frozenset(names)
 
 
 def task_names(plan: Plan, play: Play, task: Task) -> frozenset[str] | None:

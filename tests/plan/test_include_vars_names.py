@@ -24,6 +24,9 @@ PLAYBOOK = """
     - {name: on the file, ansible.builtin.debug: {msg: b}, when: common_level == 'high'}
     - {name: on the named, ansible.builtin.debug: {msg: c}, when: tier_vars.size | int > 3}
     - {name: on the zone, ansible.builtin.debug: {msg: d}, when: zone == 'a'}
+    - {name: templated file, ansible.builtin.include_vars: "{{ tier_file }}"}
+    - {name: on the templated, ansible.builtin.debug: {msg: e}, when: disks | int > 2}
+    - {name: on the zone again, ansible.builtin.debug: {msg: f}, when: zone == 'b'}
 """
 
 
@@ -32,6 +35,11 @@ def _fleet(root: Path) -> None:
     (root / "common.yml").write_text("common_level: high\nrack: 1\n")
     (root / "web.yml").write_text("size: 5\n")
     (root / "db.yml").write_text("size: 2\n")
+    (root / "vars").mkdir()
+    (root / "vars" / "web-disks.yml").write_text("disks: 4\n")
+    (root / "vars" / "db-disks.yml").write_text("disks: 1\nzone: c\n")
+    (root / "group_vars").mkdir()
+    (root / "group_vars" / "all.yml").write_text("tier_file: \"{{ tier }}-disks.yml\"\n")
     (root / "inventory.ini").write_text("[web]\nw[1:6] rack=2 tier=web zone=a\n[db]\nd[1:6] rack=3 tier=db zone=b\n")
 
 
@@ -46,7 +54,8 @@ def test_include_vars_names_share_the_tasks_after(tmp_path: Path, monkeypatch: p
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
     alone = once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (names_before, "_file_names", lambda *_: None),
-                       (names_before, "NAMED", False))
+                       (names_before, "NAMED", False),
+                       (names_before, "FOLLOWED", False))
     readings: list[str] = []
     original = host_outcome._HostTask.outcome
 
@@ -60,4 +69,7 @@ def test_include_vars_names_share_the_tasks_after(tmp_path: Path, monkeypatch: p
     reasons = {(task, host): reason for task, host, _, reason in shared}
     assert "rack = 1 (include_vars in task 'static file'" in reasons["on the inventory", "w1"]
     assert {outcome for task, _, outcome, _ in shared if task == "on the named"} == {"runs", "skipped"}
-    assert len(readings) < 12  # 4 readings x 12 hosts, host by host
+    assert {outcome for task, _, outcome, _ in shared if task == "on the templated"} == {"runs", "skipped"}
+    assert {(host[0], outcome) for task, host, outcome, _ in shared if task == "on the zone again"} == \
+        {("w", "skipped"), ("d", "skipped")}  # zone c from the db hosts' file
+    assert len(readings) < 7 * 12 / 2  # 7 readings x 12 hosts, host by host
