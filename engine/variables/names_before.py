@@ -61,27 +61,38 @@ def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play],
 
 
 def _followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> frozenset[str] | None:
-    """The names an ``include_vars`` whose file a template names sets on the play's hosts, as the
-    values followed to it give its file on each (class by class: engine.variables.setter_classes);
-    None when one's file is the run's to know, or it runs more than once (a loop, a handler)."""
+    """The names an ``include_vars`` whose file a template names may set on the play's hosts: the
+    keys of the files its arguments name with each host's values at the task (class by class, as a
+    ``group_by``'s hosts: engine.variables.change_classes), whether or not it runs there; None when
+    one's file is the run's to know, or it runs more than once (a loop, a handler)."""
     from engine.flow.loops import loop_of
+    from engine.templating.read_names import names_recorded
+    from engine.variables.change_classes import HostClasses
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.report import task_effects
+    from engine.variables.report import templar_at
     from engine.variables.setter_classes import share_setters
+    from engine.variables.task_results import include_vars_names
 
     if task.action not in INCLUDE_VARS or task.handler or loop_of(task) is not None or \
             len(order.positions.get(id(task), ())) != 1 or \
             any(includer_loops(include) for include in order.includers.get(id(task), [])):
         return None
     share_setters(plan)
+    classes = HostClasses(plan, play_plan, task)
     names: set[str] = set()
     for host in play_plan.hosts:
-        effects = task_effects(plan, play_plan, host, task)
-        for layer in [*effects.included, *effects.facts]:
-            if layer.any_name is not None:
-                return None
-            names.update(map(str, layer.values))
-    return frozenset(names)
+        found = classes.joined(host)
+        if found is None:
+            with names_recorded() as read:
+                templar = templar_at(plan, play_plan, host, task)
+                read.clear()  # the host's variables at the task are worked out: what the file's template reads
+                found = (include_vars_names(task, play_plan.play.basedir, plan.inventory.cache, templar),)
+            classes.add(host, read, found)
+        if found[0] is None:
+            return None
+        names.update(found[0])
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return frozenset({*names, *([str(data["register"])] if data.get("register") else [])})
 
 
 def task_names(plan: Plan, play: Play, task: Task) -> frozenset[str] | None:

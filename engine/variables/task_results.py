@@ -779,14 +779,17 @@ def _files_in(root: str, matching: Any, ignored: list[Any]) -> list[str]:
     return found
 
 
-def include_vars_names(task: Task, basedir: str, cache: SourceCache) -> list[str] | None:
+def include_vars_names(task: Task, basedir: str, cache: SourceCache,
+                       templar: Templar | None = None) -> list[str] | None:
     """The names an ``include_vars`` task sets whatever the host: those of the files it names
-    without a template; None when only a host's values or the run tell which files they are."""
+    without a template (with ``templar``: as it templates them); None when only a host's values
+    or the run tell which files they are."""
     from engine.templating.templar import Templar
 
     args = task.args if isinstance(task.args, Mapping) else {}
     try:
-        _files, values = _include_vars(task, args, Templar({}), basedir, cache, f"task '{task.display_name()}'")
+        _files, values = _include_vars(task, args, templar or Templar({}), basedir, cache,
+                                       f"task '{task.display_name()}'")
     except _Unknown:
         return None
     return [str(name) for name in values]
