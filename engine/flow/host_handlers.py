@@ -62,6 +62,9 @@ class Notifications:
         self.flushes_unlisted = False
         self.uncertain: dict[int, str] = {}
         """Handlers whose being the one a notification reaches only the run knows, and why."""
+        self._reached: dict[tuple[Any, ...], tuple[Task, Any, list[PlannedTask], bool]] = {}
+        """By handler and what the notifications are: its notifiers and whether a looping include's
+        notification reaches it, the same for each host (asked per host)."""
 
     def loads(self, include: Task) -> bool:
         """Whether a run may include ``include`` (planned just before) on some host, so adding
@@ -126,10 +129,9 @@ class Notifications:
                                             "(its notifications wait for the next flush point)", True)
             return HostOutcome(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
                                         "is known only at run time")
-        notifiers = [notifier for name, found in self.flushing.items()
-                     if handler in notify.search_handlers(self.handlers, name) for notifier in found]
+        notifiers, looped = self._notifiers(handler)
         heard = _heard_on(host, notifiers)
-        if not heard and any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies):
+        if not heard and looped:
             outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
                                            "what an earlier item notifies runs then")
         elif not heard and (templated := _heard_on(host, [notifier for name, found in self.flushing.items()
@@ -146,6 +148,19 @@ class Notifications:
             return HostOutcome(DEPENDS, self.uncertain[id(handler)])
         return outcome
 
+
+    def _notifiers(self, handler: Task) -> tuple[list[PlannedTask], bool]:
+        """The tasks whose notifications of the last flush point reach ``handler``, and whether
+        one of a looping include does: kept while the handlers and notifications stay the same."""
+        key = (id(handler), id(self.flushing), len(self.handlers), tuple(sorted(self.loop_notifies)),
+               tuple((name, len(found)) for name, found in self.flushing.items()))
+        kept = self._reached.get(key)
+        if kept is None or kept[0] is not handler or kept[1] is not self.flushing:
+            notifiers = [notifier for name, found in self.flushing.items()
+                         if handler in notify.search_handlers(self.handlers, name) for notifier in found]
+            looped = any(handler in notify.search_handlers(self.handlers, name) for name in self.loop_notifies)
+            kept = self._reached[key] = (handler, self.flushing, notifiers, looped)
+        return kept[2], kept[3]
 
     def _runs_later_in_flush(self, handler: Task, name: str) -> bool:
         """Whether every handler ``name`` reaches comes after ``handler`` in the play's handlers: a
