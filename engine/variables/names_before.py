@@ -64,7 +64,8 @@ def _followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> 
     """The names an ``include_vars`` whose file a template names may set on the play's hosts: the
     keys of the files its arguments name with each host's values at the task (class by class, as a
     ``group_by``'s hosts: engine.variables.change_classes), whether or not it runs there; None when
-    one's file is the run's to know, or it runs more than once (a loop, a handler)."""
+    one's file is the run's to know, it runs more than once (a loop, a handler), or its hosts cannot
+    be taken class by class (its template reads ``hostvars``, ``vars``, a lookup)."""
     from engine.flow.loops import loop_of
     from engine.templating.read_names import names_recorded
     from engine.variables.change_classes import HostClasses
@@ -88,6 +89,8 @@ def _followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> 
                 read.clear()  # the host's variables at the task are worked out: what the file's template reads
                 found = (include_vars_names(task, play_plan.play.basedir, plan.inventory.cache, templar),)
             classes.add(host, read, found)
+            if not classes.usable:
+                return None  # each host on its own: what following every later task host by host costs
         if found[0] is None:
             return None
         names.update(found[0])
