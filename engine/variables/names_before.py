@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play], Any]) -> frozenset[str] | None:
     """Every name the tasks of the plays up to ``play_plan`` (its own, all of them) may set on a
-    host (:func:`task_names`, :func:`_followed_names`), None when one's are not told; kept until an
+    host (:func:`task_names`, engine.variables.included_names), None when one's are not told; kept until an
     include adds tasks. While a templated ``include_vars`` of the play is followed on its hosts,
     what the tasks before it may set (all that the walks to it ask)."""
     derived = play_plan.play.derived
@@ -46,9 +46,10 @@ def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play],
     try:
         for _, task in setters(order, len(order.tasks)) if found is not None else ():
             names = task_names(plan, play_plan.play, task)
-            if names is None and FOLLOWED:
+            follow = getattr(plan, "include_vars_names", None) if FOLLOWED else None
+            if names is None and follow is not None:  # engine.variables.included_names, given by the plan
                 derived["names set so far"] = (plan, frozenset(found))  # type: ignore[arg-type]
-                names = _followed_names(plan, play_plan, order, task)
+                names = follow(plan, play_plan, order, task)
             if names is None:
                 found = None
                 break
@@ -58,44 +59,6 @@ def names_set_before(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Play],
     result = frozenset(found) if found is not None else None
     derived["names set before"] = (tuple(len(order_of(earlier.play).tasks) for earlier in plays), plan, result)
     return result
-
-
-def _followed_names(plan: Plan, play_plan: PlayPlan, order: Any, task: Task) -> frozenset[str] | None:
-    """The names an ``include_vars`` whose file a template names may set on the play's hosts: the
-    keys of the files its arguments name with each host's values at the task (class by class, as a
-    ``group_by``'s hosts: engine.variables.change_classes), whether or not it runs there; None when
-    one's file is the run's to know, it runs more than once (a loop, a handler), or its hosts cannot
-    be taken class by class (its template reads ``hostvars``, ``vars``, a lookup)."""
-    from engine.flow.loops import loop_of
-    from engine.templating.read_names import names_recorded
-    from engine.variables.change_classes import HostClasses
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.report import templar_at
-    from engine.variables.setter_classes import share_setters
-    from engine.variables.task_results import include_vars_names
-
-    if task.action not in INCLUDE_VARS or task.handler or loop_of(task) is not None or \
-            len(order.positions.get(id(task), ())) != 1 or \
-            any(includer_loops(include) for include in order.includers.get(id(task), [])):
-        return None
-    share_setters(plan)
-    classes = HostClasses(plan, play_plan, task)
-    names: set[str] = set()
-    for host in play_plan.hosts:
-        found = classes.joined(host)
-        if found is None:
-            with names_recorded() as read:
-                templar = templar_at(plan, play_plan, host, task)
-                read.clear()  # the host's variables at the task are worked out: what the file's template reads
-                found = (include_vars_names(task, play_plan.play.basedir, plan.inventory.cache, templar),)
-            classes.add(host, read, found)
-            if not classes.usable:
-                return None  # each host on its own: what following every later task host by host costs
-        if found[0] is None:
-            return None
-        names.update(found[0])
-    data = task.data if isinstance(task.data, Mapping) else {}
-    return frozenset({*names, *([str(data["register"])] if data.get("register") else [])})
 
 
 def task_names(plan: Plan, play: Play, task: Task) -> frozenset[str] | None:

@@ -74,5 +74,8 @@ def _classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
 
 def share_setters(plan: Plan) -> None:
     """Have the hosts of ``plan`` share setters' effects by class (its follower asks for it)."""
+    from engine.variables.included_names import followed_names
+
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
+    plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before
     plan.forget_setter_classes = partial(forget_classes, plan)  # type: ignore[attr-defined]
