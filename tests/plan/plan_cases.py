@@ -235,6 +235,22 @@ def classes_followed(monkeypatch: Any) -> list[tuple[str, str]]:
     return followed
 
 
+def readings_counted(monkeypatch: Any) -> list[tuple[str, str]]:
+    """(task, host) of each reading of a task's conditions on a host (engine.flow.host_outcome's
+    ``_HostTask.outcome``) from now on: what sharing between hosts saved is the rest."""
+    from engine.flow import host_outcome
+
+    readings: list[tuple[str, str]] = []
+    original = host_outcome._HostTask.outcome
+
+    def counted(self: Any, conditions: Any) -> Any:
+        readings.append((self.task.name, self.host.name))
+        return original(self, conditions)
+
+    monkeypatch.setattr(host_outcome._HostTask, "outcome", counted)
+    return readings
+
+
 def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
                *settings: tuple[Any, str, Any]) -> Any:
     """``make()`` with each of ``settings`` (object, attribute, value) in place for it, made once

@@ -8,9 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import once_alone, planned_by_play
+from plan_cases import once_alone, planned_by_play, readings_counted
 
-from engine.flow import host_outcome
 from engine.variables import names_before
 
 PLAYBOOK = """
@@ -62,14 +61,7 @@ def test_include_vars_names_share_the_tasks_after(tmp_path: Path, monkeypatch: p
     alone = once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (names_before, "_file_names", lambda *_: None),
                        (names_before, "NAMED", False),
                        (names_before, "FOLLOWED", False))
-    readings: list[str] = []
-    original = host_outcome._HostTask.outcome
-
-    def counted(self: host_outcome._HostTask, conditions: list) -> host_outcome.HostOutcome:  # type: ignore[type-arg]
-        readings.append(self.host.name)
-        return original(self, conditions)
-
-    monkeypatch.setattr(host_outcome._HostTask, "outcome", counted)
+    readings = readings_counted(monkeypatch)
     shared = _plan(tmp_path)
     assert shared == alone
     reasons = {(task, host): reason for task, host, _, reason in shared}

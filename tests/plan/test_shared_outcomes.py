@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from fleet import generate  # noqa: E402
+from plan_cases import readings_counted  # noqa: E402
 
 from engine.flow import host_outcome  # noqa: E402
 from engine.flow.host_plan import plan_hosts  # noqa: E402
@@ -118,14 +119,7 @@ def test_earlier_tasks_shared_changes_no_outcome(tmp_path: Path, monkeypatch: py
     generate(tmp_path, 80)
     (tmp_path / "site.yml").write_text(CHAINS)
     monkeypatch.chdir(tmp_path)
-    readings = []
-    original = host_outcome._HostTask.outcome
-
-    def counted(self: host_outcome._HostTask, conditions: list) -> host_outcome.HostOutcome:  # type: ignore[type-arg]
-        readings.append(self.task.name)
-        return original(self, conditions)
-
-    monkeypatch.setattr(host_outcome._HostTask, "outcome", counted)
+    readings = readings_counted(monkeypatch)
     shared = outcomes(tmp_path)
     read_shared = len(readings)
     monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
