@@ -6,6 +6,7 @@ certain, and some only maybe: a list a maybe-removed host may be missing from is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 PLAY_LISTS = frozenset({"ansible_play_hosts", "ansible_play_batch", "play_hosts"})
@@ -27,21 +28,22 @@ class RemovedHosts:
         default_factory=dict, init=False, compare=False, repr=False)
     """What :meth:`value` gave, per list, list object and batch: every host of a batch reads the same
     list, so each is made once per batch, not once per host (thousands of hosts, each list as long)."""
-    _batch_of: dict[str, int] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def value(self, name: str, value: Any, host: str) -> tuple[Any, str | None]:
         """The list ``name`` holds on ``host`` now (its static ``value`` less the removed hosts),
         or why only the run knows it."""
         if name not in PLAY_LISTS or not isinstance(value, list):
             return value, None
-        if not self._batch_of:
-            self._batch_of.update((member, index) for index, batch in reversed(list(enumerate(self.batches)))
-                                  for member in batch)
         key = (name, id(value), self._batch_of.get(host, -1))
         made = self._made.get(key)
         if made is None or made[0] is not value:
             made = self._made[key] = (value, self._value(name, value, host))
         return made[1]
+
+    @cached_property
+    def _batch_of(self) -> dict[str, int]:
+        """Each host's batch (the first that holds it)."""
+        return {member: index for index, batch in reversed(list(enumerate(self.batches))) for member in batch}
 
     def _value(self, name: str, value: list[Any], host: str) -> tuple[Any, str | None]:
         if name == "ansible_play_hosts" and len(self.batches) > 1 and self.settled is not None:

@@ -245,9 +245,11 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     return views
 
 
+@lru_cache(maxsize=4096)
 def named_in(name: str, *roots: str) -> str:
     """``name`` with the revision's directory (a role named by its path, ``role: "{{
-    playbook_dir }}"``, prints it) relative to the revision: the same task on both sides."""
+    playbook_dir }}"``, prints it) relative to the revision: the same task on both sides. Kept per
+    text: a fleet's outcomes repeat a few reasons thousands of times."""
     for root in roots:
         name = name.replace(root + os.sep, "").replace(root, ".")
     return name
@@ -342,7 +344,6 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tup
     found: dict[TaskKey, dict[str, tuple[str, str]]] = {}
     extra: dict[tuple[str, ...], int] = {}
     for play_view, planned in zip(view.plays, plan_hosts(plan), strict=True):
-        named: dict[str, str] = {}  # a reason or name as printed, the revision's directory relative (once each)
         for task in planned.tasks:
             key = view.keys.get(id(task.task))
             if key is None:  # loaded by an include at run time: keyed by its include's play and name
@@ -352,8 +353,7 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tup
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
             outcomes = found.setdefault(key, {})
             for host, outcome in task.hosts.items():
-                reason = outcome.reason
-                if reason:
-                    reason = named.get(reason) or named.setdefault(reason, named_in(reason, *play_view.roots))
-                outcomes.setdefault(host, (outcome.outcome, reason))
+                outcomes.setdefault(host, (outcome.outcome,
+                                           named_in(outcome.reason, *play_view.roots) if outcome.reason else
+                                           outcome.reason))
     return found
