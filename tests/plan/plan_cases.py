@@ -264,6 +264,17 @@ def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
     return kept["plan"]
 
 
+def fleet_planned_alone(root: Path, write: Callable[[Path], None], kept: dict[str, Any],
+                        monkeypatch: Any) -> tuple[Path, Any]:
+    """A class test's fleet: ``write(root)``, the working directory there, and the fleet planned
+    with no class sharing (made once per test module, ``kept``), which each shared plan must equal."""
+    from engine.variables import change_classes
+
+    write(root)
+    monkeypatch.chdir(root)
+    return root, once_alone(kept, lambda: planned_by_play(root), monkeypatch, (change_classes, "SHARING", False))
+
+
 def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:
     """``ROOT/site.yml`` planned with ``ROOT/inventory.ini``: each play's name, hosts and (task, host,
     outcome, reason) of its tasks, what a plan shared between hosts must give as host by host."""

@@ -8,9 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, once_alone, planned_by_play, without_key_part
-
-from engine.variables import change_classes
+from plan_cases import classes_followed, fleet_planned_alone, planned_by_play, without_key_part
 
 PLAYBOOK = """
 - name: base
@@ -53,10 +51,7 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    _fleet(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path, once_alone(_ALONE, lambda: planned_by_play(tmp_path), monkeypatch,
-                                (change_classes, "SHARING", False))
+    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch)
 
 
 def test_classes_load_what_each_host_loads(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
