@@ -7,7 +7,6 @@ the run is a :class:`~engine.variables.sources.RuntimeValue` naming the task."""
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -15,12 +14,12 @@ from typing import TYPE_CHECKING, Any
 from engine.booleans import boolean
 from engine.flow.loops import loop_of
 from engine.loading import keywords as kw
-from engine.loading.paths import include_vars_path
 from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.failing import failed_when, fails_evaluating
+from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, with_hash_behaviour
 from engine.variables.loop_vars import loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
@@ -37,7 +36,6 @@ FAIL = kw._family("fail")
 SHAPED = DEBUG | SET_FACT | ASSERT | FAIL
 """Actions whose result's shape is known: one of whose values only the run knows keeps the others."""
 SKIP_REASON = "Conditional result was False"
-VARS_EXTENSIONS = ("yaml", "yml", "json")
 
 
 @dataclass
@@ -342,8 +340,11 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             return _shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
-        files, data = _include_vars(task, args, templar, basedir, cache, label)
-        data = _with_hash_behaviour(args, data, templar, merge_hashes, label)
+        try:
+            files, data = included_vars(task, args, templar, basedir, cache, label)
+            data = with_hash_behaviour(args, data, templar, merge_hashes, label)
+        except VarsFilesUnknown as exc:
+            raise _Unknown(str(exc)) from exc
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
@@ -685,111 +686,3 @@ def _layer(level: str, label: str, values: Mapping[str, Any], task: Task, path: 
     if key_spans:
         found.key_spans.update(key_spans)
     return Layer(level, label, found, path or (task.span.file if task.span else None), runtime=True)
-
-
-def _include_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
-                  label: str) -> tuple[list[str], Mapping[str, Any]]:
-    """The files ``include_vars`` reads on the host and what they give (under ``name`` when set)."""
-    role_path = task.role.path if task.role is not None else None
-    task_file = task.span.file if task.span is not None else None
-    try:
-        target = templar.template(args.get("_raw_params", args.get("file")))
-        folder = templar.template(args.get("dir"))
-        matching = templar.template(args.get("files_matching"))
-        ignored = templar.template(args.get("ignore_files")) or []
-    except Exception as exc:  # noqa: BLE001 - a file named from what only the run knows
-        raise _Unknown(f"the variables of {label}, whose file only the run knows ({exc})") from exc
-    if isinstance(folder, str) and folder:
-        root = _vars_dir(role_path, task_file, folder, basedir)
-        if root is None:
-            raise _Unknown(f"{label} fails: no directory {folder!r}")
-        files = _files_in(root, matching, ignored if isinstance(ignored, list) else [ignored])
-    elif isinstance(target, str) and target:
-        found = include_vars_path(role_path, task_file, target, basedir)
-        if found is None:
-            raise _Unknown(f"{label} fails: no file {target!r}")
-        files = [found]
-    else:
-        raise _Unknown(f"the variables of {label}")
-    merged = YMap()
-    for path in files:
-        data = cache.load(path).data
-        if data is None:
-            continue
-        if not isinstance(data, Mapping):
-            raise _Unknown(f"{label} fails: {path} is not a mapping")
-        merged.update(data)
-        merged.key_spans.update(getattr(data, "key_spans", {}))
-    if args.get("name"):
-        try:  # templated as the action's other arguments (a loop item's name, most often)
-            name = templar.template(args["name"])
-        except Exception as exc:  # noqa: BLE001 - a name only the run knows
-            raise _Unknown(f"the variables of {label}, whose name only the run knows ({exc})") from exc
-        wrapped = YMap()
-        wrapped[str(name)] = dict(merged)
-        return files, wrapped
-    return files, merged
-
-
-def _with_hash_behaviour(args: Mapping[str, Any], data: Mapping[str, Any], templar: Templar, merge_hashes: bool,
-                         label: str) -> Mapping[str, Any]:
-    """``include_vars``' ``hash_behaviour`` other than the run's: what the files give combined over
-    the values the host has of the same names (merged, or replacing them), as the action does."""
-    wanted = args.get("hash_behaviour")
-    if wanted is None or wanted == ("merge" if merge_hashes else "replace"):
-        return data
-    from engine.inventory.combine import combine_vars
-
-    existing: dict[str, Any] = {}
-    for name in data:
-        try:
-            existing[str(name)] = templar.template("{{ " + str(name) + " }}")
-        except Exception as exc:  # noqa: BLE001 - undefined is no value to merge; only the run knows another
-            if not fails_evaluating(exc):
-                raise _Unknown(f"the variables of {label}, merged with what only the run knows ({exc})") from exc
-    combined = YMap()
-    combined.update(combine_vars(existing, data, merge=wanted == "merge"))
-    combined.key_spans.update(getattr(data, "key_spans", {}))
-    return combined
-
-
-def _vars_dir(role_path: str | None, task_file: str | None, folder: str, basedir: str) -> str | None:
-    candidates = [folder] if os.path.isabs(folder) else []
-    if role_path:
-        candidates.append(os.path.join(role_path, "vars", folder))
-    if task_file is not None:
-        candidates += [os.path.join(os.path.dirname(task_file), "vars", folder),
-                       os.path.join(os.path.dirname(task_file), folder)]
-    candidates += [os.path.join(basedir, "vars", folder), os.path.join(basedir, folder)]
-    return next((c for c in candidates if os.path.isdir(c)), None)
-
-
-def _files_in(root: str, matching: Any, ignored: list[Any]) -> list[str]:
-    """``include_vars``' ``_load_files_in_dir`` walk: each directory's files sorted, its
-    subdirectories after, the extensions it reads, ``files_matching`` searched in the name."""
-    found = []
-    for current, folders, names in sorted(os.walk(root), key=lambda entry: entry[0]):
-        folders.sort()
-        for name in sorted(names):
-            if name.rpartition(".")[2] not in VARS_EXTENSIONS or name in ignored:
-                continue
-            if matching and not re.search(str(matching), name):
-                continue
-            found.append(os.path.join(current, name))
-    return found
-
-
-def include_vars_names(task: Task, basedir: str, cache: SourceCache,
-                       templar: Templar | None = None) -> list[str] | None:
-    """The names an ``include_vars`` task sets whatever the host: those of the files it names
-    without a template (with ``templar``: as it templates them); None when only a host's values
-    or the run tell which files they are."""
-    from engine.templating.templar import Templar
-
-    args = task.args if isinstance(task.args, Mapping) else {}
-    try:
-        _files, values = _include_vars(task, args, templar or Templar({}), basedir, cache,
-                                       f"task '{task.display_name()}'")
-    except _Unknown:
-        return None
-    return [str(name) for name in values]
