@@ -186,7 +186,7 @@ def json_text(plays: list[Any]) -> str:
 
 def as_text(plays: list[Any]) -> str:
     """Per play, each task with where it runs; skipped and depending hosts grouped by reason."""
-    from engine.flow.host_outcome import by_outcome
+    from engine.flow.outcome_groups import by_outcome
 
     lines: list[str] = []
     for play in plays:

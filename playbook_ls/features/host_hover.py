@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, by_outcome
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
+from engine.flow.outcome_groups import by_outcome
 
 if TYPE_CHECKING:
     from typing import Any
@@ -76,7 +77,7 @@ def outcomes_of(index: WorkspaceIndex, reach: Reach, inventory: list[str],
 
 def summary_lines(outcomes: dict[str, HostOutcome]) -> list[str]:
     """One line per outcome and reason (the reasons of hosts alike in all but their own names
-    as one, see :func:`~engine.flow.host_outcome.by_outcome`): how many hosts, the first few
+    as one, see :func:`~engine.flow.outcome_groups.by_outcome`): how many hosts, the first few
     names, why; past ``SHOWN_REASONS`` lines, how many more hosts for how many more reasons."""
     lines = []
     order = list(_WORDS)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import TYPE_CHECKING
 
-from engine.flow.host_outcome import SKIPPED, by_outcome
+from engine.flow.host_outcome import SKIPPED
+from engine.flow.outcome_groups import by_outcome
 
 if TYPE_CHECKING:
     from engine.flow.tags import Selection

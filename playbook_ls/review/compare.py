@@ -393,7 +393,7 @@ def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict
 
 def _alike(outcome: tuple[str, str] | None, host: str) -> tuple[str, str] | None:
     """``outcome`` with the host's own name read as another host's would be (by_outcome's rule)."""
-    from engine.flow.host_outcome import without_own_name
+    from engine.flow.outcome_groups import without_own_name
 
     return None if outcome is None else (outcome[0], without_own_name(host, outcome[1]))
 
