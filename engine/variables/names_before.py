@@ -81,7 +81,7 @@ def task_names(plan: Plan, play: Play, task: Task) -> frozenset[str] | None:
 def _file_names(plan: Plan, play: Play, task: Task) -> frozenset[str] | None:
     """The keys of the files an ``include_vars`` names without a template, once per task and files' state."""
     from engine.parsing.source import files_state
-    from engine.variables.task_results import include_vars_names
+    from engine.variables.include_vars_files import include_vars_names
 
     key = ("include_vars names", id(task))
     kept = play.derived.get(key)

@@ -126,8 +126,8 @@ def _setters(plan: Plan) -> _Setters | None:
     last for the whole run); None when a task sets names nobody can read from the playbook."""
     from engine.loading.keywords import CHANGES_INVENTORY
     from engine.templating.load_time import is_template
+    from engine.variables.include_vars_files import include_vars_names
     from engine.variables.sources import INCLUDE_VARS, SET_FACT
-    from engine.variables.task_results import include_vars_names
     from playbook_ls.rules.base import play_tasks
 
     names: set[str] = set()
