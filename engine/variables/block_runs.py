@@ -15,7 +15,7 @@ takes it (engine.flow.host_outcome: a module task ``runs``): the one model of th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
@@ -99,30 +99,61 @@ def play_blocks(play: Play) -> PlayBlocks:
 
 def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     """Whether ``task`` fails on the host whose ``templar`` it is (``gate``: the conditions it
-    checks, those of the includes that load it included)."""
+    checks, those of the includes that load it first, its own last). A looped task runs every item
+    its own ``when`` lets run and fails when one of them fails (``TaskExecutor._run_loop``)."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     if data.get("ignore_errors") is True or data.get("failed_when") is False:
         return False
-    for condition in gate:
+    own = len(task.effective_when()) if _looped(data) else 0
+    loaded = _holding(gate[:len(gate) - own], templar, label)
+    if loaded is not True:
+        return True if loaded is None else loaded
+    if data.get("ignore_errors") not in (None, False):
+        return f"{label} fails or not as the run decides"
+    if not _looped(data):
+        return _fails_once(task, templar, data, label)
+    if task.action in NEVER_FAILS and "failed_when" not in data:
+        return False
+    from engine.variables.loop_vars import loop_scopes
+
+    scopes = loop_scopes(task, templar)
+    if not isinstance(scopes, list):
+        return f"{label} is looped over items only the run knows"
+    unsure: Decided = False
+    for scope in scopes:
+        here = templar.child(dict(scope))
+        holding = _holding(gate[len(gate) - own:], here, label)
+        decided = _fails_once(task, here, data, label) if holding is True else True if holding is None else holding
+        if decided is True:
+            return True  # the other items run too, and the task fails
+        unsure = unsure or decided
+    return unsure
+
+
+def _holding(conditions: list[Any], templar: Templar, label: str) -> bool | str | None:
+    """True when every condition holds, False when one does not (skipped), None when evaluating
+    one fails the task (:func:`condition_fails`), else why only the run knows."""
+    for condition in conditions:
         try:
             if not templar.evaluate(condition):
                 return False  # skipped
         except Exception as exc:  # noqa: BLE001 - a condition only the run decides
             if condition_fails(exc):
-                return True
+                return None
             return f"{label} runs only if {condition!r} holds, which only the run knows ({exc})"
-    if data.get("ignore_errors") not in (None, False):
-        return f"{label} fails or not as the run decides"
-    if "failed_when" in data and not _looped(data):
-        return failed_when(task, templar, label)
+    return True
+
+
+def _fails_once(task: Task, templar: Templar, data: Mapping[str, Any], label: str) -> Decided:
+    """Whether one run of ``task`` (one item of a loop) that its conditions let run fails."""
     if "failed_when" in data:
-        return f"{label} fails or not as the run decides"
+        return failed_when(task, templar, label)
     if task.action in NEVER_FAILS or task.action in INCLUDE_VARS and "loop" not in data:
         return False
-    if task.action in FAIL and not _looped(data):
+    if task.action in FAIL:
         return True
-    if task.action in ASSERT and not _looped(data):
+    if task.action in ASSERT:
         args = task.args if isinstance(task.args, Mapping) else {}
         that = args.get("that")
         for condition in that if isinstance(that, list) else [that]:
@@ -130,8 +161,6 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
             if holding is not True:
                 return True if holding in (False, None) else holding
         return False
-    if task.action in FAIL | ASSERT:
-        return f"{label} ({task.action}) is looped: whether an item fails, the run decides"
     return False  # a module succeeds (under `until`, once retried), as the plan takes it
 
 
@@ -152,9 +181,11 @@ def _looped(data: Mapping[str, Any]) -> bool:
 
 
 def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
-               fails_on_host: Callable[[Task], Decided]) -> Decided:
+               fails_on_host: Callable[[Task], Decided], item_by_item: Callable[[Task], bool] | None = None) -> Decided:
     """Whether ``task`` ran on the host by the time ``reader`` runs there (None: a reader past
-    the play's blocks), as far as the blocks with a ``rescue`` around it decide."""
+    the play's blocks), as far as the blocks with a ``rescue`` around it decide. ``item_by_item``:
+    whether an earlier task is of the same file a looping include loads: its failure stops
+    ``task``'s runs item by item (engine.variables.include_stops), not all of them."""
     path = blocks.paths.get(id(task))
     if not path:
         return True
@@ -168,7 +199,8 @@ def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
             places = blocks.places.get(block, {})
             mine = places.get(id(task), len(places))
             before = [found for found in tasks if places.get(id(found), len(places)) < mine]
-            decided = _first_failure(before, fails_on_host)
+            decided = _first_failure([found for found in before if item_by_item is None or not item_by_item(found)],
+                                     fails_on_host, [found for found in before if item_by_item and item_by_item(found)])
             if decided is not False:
                 return False if decided is True else decided
         elif section == RESCUE:  # ran only if something in the block section failed
@@ -178,10 +210,13 @@ def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
     return True
 
 
-def _first_failure(tasks: list[Task], fails_on_host: Callable[[Task], Decided]) -> Decided:
+def _first_failure(tasks: list[Task], fails_on_host: Callable[[Task], Decided],
+                   unsure_only: Sequence[Task] = ()) -> Decided:
     """True when one of ``tasks`` fails (the ones before it do not or may), False when none
-    does, else why only the run knows."""
-    unsure: str | None = None
+    does, else why only the run knows (also when one of ``unsure_only`` may fail, whose certain
+    failure decides elsewhere)."""
+    unsure: str | None = next((why for task in unsure_only for why in [fails_on_host(task)] if isinstance(why, str)),
+                              None)
     for task in tasks:
         decided = fails_on_host(task)
         if decided is True:

@@ -21,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
+from engine.flow.loops import loop_of
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
@@ -31,12 +32,13 @@ from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
 from engine.variables.include_orders import after_every_order, settled_names
+from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
 from engine.variables.loop_vars import copy_items, includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
-from engine.variables.setters import ends_in_batch, host_names, play_enders
+from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
 from engine.variables.setters import maybe as _maybe
 from engine.variables.setters import occurrence as _occurrence
 from engine.variables.setters import sets_something as _sets_something
@@ -50,7 +52,7 @@ from engine.variables.sources import (
     fold,
     kept_inventory_layers,
 )
-from engine.variables.task_results import ASSERT, FAIL, Effects, follow, host_independent, known_shape, unknown_result
+from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -204,7 +206,11 @@ class Follower:
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
-        return runs_there(blocks, task, reader, self._fails_on(play_plan, host))
+        chain = self.order_of(play_plan.play).includers.get(id(task), [])
+        looping = [include for include in chain if includer_loops(include)]
+        return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
+                          (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
+                          if len(looping) == 1 and not self._own_item(play_plan, task) else None)
 
     def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
         """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
@@ -237,6 +243,9 @@ class Follower:
         if order is None or -1 in order:
             return f"{label} runs once per item of the include '{include.display_name()}', whose items only the " \
                    "run knows"
+        stop = self._include_stop(play_plan, host, task, [include], order)
+        if isinstance(stop, Stop) and id(task) in stop.tasks and may_stop(task, caught_within(play_plan.play, include)):
+            return stop.task is task  # the first failure of the file, item by item: the others do not get to fail
         gate = self._gate(play_plan, task)
         found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate) for index in order]
         if not found or all(each is False for each in found):
@@ -246,6 +255,19 @@ class Follower:
         first = next(each for each in found if each is not False)
         return first if isinstance(first, str) else \
             f"{label} fails at item {found.index(True) + 1} of its include, where a task of the file may fail first"
+
+    def _failing_run(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[int, ...]:
+        """The items of the looping include around ``task`` at which it fails ``host``, when it is
+        where the host stops running the file (engine.variables.include_stops); else its own item."""
+        own = self._own_item(play_plan, task)
+        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                 if includer_loops(include)]
+        if own or len(loops) != 1:
+            return own
+        order = self.item_order(self.plan, play_plan, host, task, loops[0])
+        stop = self._include_stop(play_plan, host, task, loops, order) if order is not None and -1 not in order \
+            else None
+        return stop.run if isinstance(stop, Stop) and stop.task is task else own
 
     def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
         """The item of the looping include around ``task`` when it is in the copy of the file the
@@ -283,9 +305,12 @@ class Follower:
                                     {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
                                      for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
             else:
-                templar = self.templar_at(self.plan, play_plan, host, failed, 0, self._own_item(play_plan, failed))
-                layers.append(failure_facts(failed, templar, reader,
-                                            fails_by_condition(templar, self._gate(play_plan, failed))))
+                run = self._failing_run(play_plan, host, failed)
+                templar = self.templar_at(self.plan, play_plan, host, failed, 0, run)
+                gate = self._gate(play_plan, failed)  # a looped task's own conditions are its items'
+                gate = gate[:len(gate) - len(failed.effective_when())] if loop_of(failed) is not None else gate
+                layers.append(failure_facts(failed, templar, reader, fails_by_condition(templar, gate),
+                                            (play_plan.play.basedir, self.plan.inventory.cache)))
         return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
@@ -411,11 +436,17 @@ class Follower:
     def _before_stop(self, play_plan: PlayPlan, host: Host, task: Task, includers: list[Task], order: list[int],
                      runs: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
         """``runs`` of ``task`` (in a file the looping ``includers`` load) up to where a task of that
-        file stops the host: an ``assert``, ``fail`` or ``failed_when`` certain to fail it at a run
-        (no ``ignore_errors``, no ``rescue`` around it): the file's tasks before it ran at that run,
-        those after it did not, and no later run happened."""
-        from engine.variables.block_runs import fails, play_blocks
+        file stops the host (engine.variables.include_stops), a rescue around the include or not."""
+        found = self._include_stop(play_plan, host, task, includers, order)
+        if not isinstance(found, Stop):
+            return runs
+        kept = [run for run in runs if found.keeps(task, run, runs) is not False]
+        return kept
 
+    def _include_stop(self, play_plan: PlayPlan, host: Host, task: Task, includers: list[Task],
+                      order: list[int]) -> Stop | str | None:
+        """Where ``host`` stops running the file of ``task`` the looping ``includers`` load, once
+        per file and host (engine.variables.include_stops.first_stop)."""
         play_order = self.order_of(play_plan.play)
         chain = play_order.includers.get(id(task), [])
         memo = _memo(play_plan)
@@ -423,35 +454,13 @@ class Follower:
         if key not in memo:
             memo[key] = None
             same = [each for each in play_order.tasks if play_order.includers.get(id(each), []) == chain]
-            blocks = play_blocks(play_plan.play)
-            failing = [(at, each) for at, each in enumerate(same)
-                       if not any(block in blocks.rescuing for block, _ in blocks.paths.get(id(each), ())) and
-                       (each.action in ASSERT | FAIL or isinstance(each.data, Mapping) and "failed_when" in each.data)
-                       and not (isinstance(each.data, Mapping) and each.data.get("ignore_errors"))]
+            caught = caught_within(play_plan.play, includers[-1])
             every = item_runs(partial(self.templar_at, self.plan, play_plan, host), task, includers, order, (), [],
-                              True) if failing else []
-            for place, run in enumerate(every):
-                found = [(at, fails(each, self.templar_at(self.plan, play_plan, host, each, 0, run),
-                                    self._gate(play_plan, each))) for at, each in failing]
-                if any(isinstance(why, str) for _, why in found):
-                    break  # whether it stops here is the run's: left as before
-                stop = next((at for at, why in found if why is True), None)
-                if stop is not None:
-                    memo[key] = (place, run, [id(each) for each in same], stop)
-                    break
-        found = memo[key]
-        if found is None or id(task) not in found[2]:
-            return runs
-        place, run, same_ids, stop = found
-        every_order = [r for r in runs]
-        keep = []
-        for each in every_order:
-            if each == run:
-                if same_ids.index(id(task)) < stop:
-                    keep.append(each)
-                break
-            keep.append(each)
-        return keep
+                              True) if any(may_stop(each, caught) for each in same) else []
+            memo[key] = first_stop(same, every, lambda each, run: self.templar_at(self.plan, play_plan, host, each,
+                                                                                 0, run),
+                                   partial(self._gate, play_plan), caught)
+        return memo[key]  # type: ignore[no-any-return]
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,
                       earlier: bool = False) -> list[Effects]:
@@ -472,9 +481,9 @@ class Follower:
                      for effects in [self._effects(play_plan, sender, task, ())] for each in [effects.delegated_each]
                      if effects.delegated_to == host.name and effects.facts or host.name in (each or {})]
             if len(given) > 1:  # the hosts of one batch run it side by side, each reading what the batches before left
-                reason = f"set by each of {len(given)} hosts of one batch in task '{task.display_name()}' " \
+                reason = f"set by several of the {len(given)} hosts of one batch in task '{task.display_name()}' " \
                          "(delegate_facts): the last to finish wins"
-                given = [Effects(facts=[_unknown_layer(layer, reason) for layer in given[-1].facts])]
+                given = side_by_side(given, reason)
             found += given  # the batches run one after the other: each reads what the one before left
         return found
 

@@ -124,3 +124,35 @@ def set_names(task: Task) -> frozenset[str] | None:
             return None
         found.update(keys)
     return frozenset(found)
+
+
+def side_by_side(given: list[Effects], reason: str) -> list[Effects]:
+    """What the hosts of one batch each delegated to one host (``delegate_facts``), run side by
+    side: a name one of them sets (a key templated from the sender's name, most often) is that
+    one's; a name several set to different values is the last to finish's (``reason``), which only
+    the run knows."""
+    seen: dict[str, list[Any]] = {}
+    for effects in given:
+        for layer in effects.facts:
+            for name, value in layer.values.items():
+                seen.setdefault(name, []).append(value)
+    contested = {name for name, values in seen.items() if len(values) > 1 and not _alike(values)}
+    return [Effects(facts=[_unknown_names(layer, contested, reason) for layer in effects.facts]) for effects in given]
+
+
+def _alike(values: list[Any]) -> bool:
+    first = values[0]
+    try:
+        return not isinstance(first, RuntimeValue) and all(type(v) is type(first) and v == first for v in values[1:])
+    except Exception:  # noqa: BLE001 - values that do not compare are not taken as one
+        return False
+
+
+def _unknown_names(layer: Layer, names: set[str], reason: str) -> Layer:
+    if not names & set(layer.values):
+        return layer
+    values = YMap()
+    for name, value in layer.values.items():
+        values[name] = RuntimeValue(reason) if name in names else value
+    values.key_spans.update(getattr(layer.values, "key_spans", {}))
+    return Layer(layer.level, layer.label, values, layer.path, layer.default_line, layer.runtime)
