@@ -536,7 +536,7 @@ class _HostTask:
         return Unknown(message)
 
     def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
-        from engine.flow.loops import loop_items
+        from engine.flow.loops import LoopNotAList, loop_items
         from engine.templating.templar import TemplateFailure
         from engine.variables.task_results import with_repository_lookups
 
@@ -548,8 +548,8 @@ class _HostTask:
             return loop_items(kind, raw, templar)
         except TemplateFailure as exc:
             failure = self._failure(exc)
-            if isinstance(failure, OperandFailure):
-                return HostOutcome(FAILS, f"its loop ({kind}): {failure}")
+            if isinstance(failure, OperandFailure) or isinstance(exc, LoopNotAList):  # ansible fails there too
+                return HostOutcome(FAILS, f"its loop ({kind}): {exc if isinstance(exc, LoopNotAList) else failure}")
             return HostOutcome(DEPENDS, f"its loop ({kind}) is known only at run time: {failure.reason}")
 
     def _loop_control(self) -> Any:

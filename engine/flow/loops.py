@@ -24,13 +24,18 @@ def loop_of(task: Task) -> tuple[str, Any] | None:
     return None
 
 
+class LoopNotAList(TemplateFailure):
+    """A ``loop`` whose value is known and not a list: ansible fails the task with this message
+    before any item (and before its ``when``, read per item)."""
+
+
 def loop_items(kind: str, raw: Any, templar: Templar) -> list[Any]:
     """``TaskExecutor._get_loop_items``: ``loop`` must template to a list; ``with_<name>`` runs the
     lookup ``name`` on its (templated) terms with wantlist."""
     if kind == "loop":
         value = templar.template(raw)
         if not isinstance(value, list):
-            raise TemplateFailure(f"The `loop` value must resolve to a 'list', not {_native_type_name(value)!r}.")
+            raise LoopNotAList(f"The `loop` value must resolve to a 'list', not {_native_type_name(value)!r}.")
         return value
     if kind == "with_first_found" and isinstance(raw, list):  # undefined terms are left out
         terms: Any = [term for term in (_defined(templar, term) for term in raw) if term is not _UNDEFINED]

@@ -113,11 +113,11 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
         return f"{label} fails or not as the run decides"
     if not _looped(data):
         return _fails_once(task, templar, data, label)
-    if task.action in NEVER_FAILS and "failed_when" not in data:
-        return False
-    from engine.variables.loop_vars import loop_scopes
+    from engine.variables.loop_vars import LoopFails, loop_scopes
 
     scopes = loop_scopes(task, templar)
+    if isinstance(scopes, LoopFails):
+        return True
     if not isinstance(scopes, list):
         return f"{label} is looped over items only the run knows"
     unsure: Decided = False

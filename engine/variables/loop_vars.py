@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.loop_control import LoopControl
-from engine.flow.loops import loop_items, loop_of
+from engine.flow.loops import LoopNotAList, loop_items, loop_of
 from engine.values import RUN_ORDER_UNKNOWN, RunOrdered
 
 if TYPE_CHECKING:
@@ -22,9 +22,13 @@ def includer_loops(task: Task) -> bool:
     return loop_of(task) is not None
 
 
+class LoopFails(str):
+    """The message ansible fails a task with whose ``loop`` is known not to be a list."""
+
+
 def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | None:
     """Each item's variables of ``task``'s loop (None: it does not loop), or why only the run
-    knows its items."""
+    knows its items (:class:`LoopFails`: the task fails on it)."""
     found = loop_of(task)
     if found is None:
         return None
@@ -32,6 +36,8 @@ def loop_scopes(task: Task, templar: Templar) -> list[dict[str, Any]] | str | No
     try:
         items = loop_items(kind, raw, templar)
         control = LoopControl.of(task, templar)
+    except LoopNotAList as exc:
+        return LoopFails(str(exc))
     except Exception as exc:  # noqa: BLE001 - whatever stops the items from being known before the run
         return f"set per item by the loop of task '{task.display_name()}', whose items only the run knows ({exc})"
     if isinstance(items, RunOrdered) and len(items) > 1:  # which item comes first is the run's

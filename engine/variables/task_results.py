@@ -20,7 +20,7 @@ from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.failing import failed_when, fails_evaluating
 from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, with_hash_behaviour
-from engine.variables.loop_vars import loop_scopes, run_ordered_items
+from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
@@ -82,6 +82,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     if loaded is not True:
         return effects
     scopes = given if given is not None else loop_scopes(task, templar)
+    if isinstance(scopes, LoopFails):  # the task fails before any item: nothing set, its failure registered
+        return _fails_by_loop(effects, task, register, str(scopes), label)
     if isinstance(scopes, str):
         ordered = run_ordered_items(task, templar)
         if ordered is not None:  # what it sets in every order of its items is known
@@ -700,6 +702,17 @@ def _fails_by_condition(effects: Effects, task: Task, register: str | None, loop
         result = ModuleResult({"changed": False, "failed": True}, label, absent)
         effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: result}, task))
     effects.changed = False
+    return effects
+
+
+def _fails_by_loop(effects: Effects, task: Task, register: str | None, message: str, label: str) -> Effects:
+    """What a task whose ``loop`` is not a list sets: nothing, and the failure ``TaskExecutor.run``
+    makes of the error registered (``failed``, ``msg``, ``exception``: no ``changed``)."""
+    effects.changed = False
+    if register:
+        result: Any = {"exception": "(traceback unavailable)", "failed": True, "msg": message} if _tracebacks_off() \
+            else RuntimeValue(f"the result of {label}, which fails with the traceback the run's settings show")
+        effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: result}, task))
     return effects
 
 
