@@ -203,7 +203,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             heard.handlers += [handler for handler in runtime.handlers if handler not in heard.handlers]
         # a task that may fail (the plan cannot tell) under any_errors_fatal may stop the others too
         spreading = _may_fail(task) and failure_spread(play, task) is True and ignores_errors(task) is not True
-        if not task.handler and not failed and not spreading and not any(o.outcome == FAILS for o in outcomes.values()):
+        if not task.handler and not failed and not spreading and not item_stops and \
+                not any(o.outcome == FAILS for o in outcomes.values()):
             planned.hosts = outcomes  # the common case, without host-by-host work
             blocks.note(task, outcomes)
             _note_changes(plan, play_plan, planned, batches, signatures)
@@ -260,7 +261,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
                                         outcome.reason.startswith(LOAD_FAILURE),
                                         partial(_templated, plan, play_plan, host, task))
-                if effect is not None and effect[1] and loop_include is not None:  # no rescue takes over
+                # no rescue takes over, or one around the include does: the file stops at that item
+                if loop_include is not None and (effect is not None and effect[1] or
+                                                 effect is None and host in blocks.followed and outcome.items):
                     ran = len(outcome.items) if outcome.items else _first_loaded(looped, id(loop_include), host)
                     _cut_items(looped, id(loop_include), host, ran, planned)
                     loaded = tuple(not each.unreported for each in outcome.items[:-1]) if outcome.items else \

@@ -54,7 +54,8 @@ def per_include_item(reading: Any, conditions: list[tuple[Any, str]]) -> HostOut
             # before those after it did (engine.flow.host_plan cuts the items of the others)
             if all(outcome.unreported for outcome in found[:-1]):  # the first item the include loads
                 return replace(found[-1], reason=f"{found[-1].reason}, at item {number} of the include")
-            if len(outer) > 1 and not _only_the_inner_include(reading) or not _stops_the_host(reading):
+            if len(outer) > 1 and not _only_the_inner_include(reading) or \
+                    not (_stops_the_host(reading) or _rescued_around_the_include(reading)):
                 return None
             return HostOutcome(FAILS, f"at item {number} of the include, where the host stops: {found[-1].reason}",
                                items=tuple(found))
@@ -99,6 +100,32 @@ def _stops_the_host(reading: Any) -> bool:
     return not (isinstance(task.data, Mapping) and "ignore_errors" in task.data) and \
         not any(id(task) in tasks for tasks in section_tasks(play)) and failure_spread(play, task) is False and \
         "max_fail_percentage" not in data
+
+
+def _rescued_around_the_include(reading: Any) -> bool:
+    """Whether a failure of the task stops the file its looping include loads there and then, a
+    ``rescue`` around the include taking it over on this host alone: no ``ignore_errors``, no
+    block with a ``rescue`` or ``always`` inside the file around it, nothing that spreads a
+    failure (engine.variables.include_stops reads the values the same way)."""
+    from engine.flow.block_failures import BLOCK, failure_spread, section_tasks
+    from engine.variables.block_runs import play_blocks
+    from engine.variables.include_stops import caught_within
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.play_order import play_order
+
+    play, task = reading.play_plan.play, reading.task
+    data = play.data if isinstance(play.data, Mapping) else {}
+    loops = [include for include in play_order(play).includers.get(id(task), []) if includer_loops(include)]
+    if len(loops) != 1 or isinstance(task.data, Mapping) and "ignore_errors" in task.data or \
+            failure_spread(play, task) is not False or "max_fail_percentage" in data:
+        return False
+    blocks = play_blocks(play)
+    around = blocks.paths.get(id(loops[0]), ())
+    rescuing, recovered = section_tasks(play)  # a block with an always only, inside the file, runs it first
+    inside_always = id(task) in recovered and not any(section == BLOCK and block in blocks.rescuing
+                                                      for block, section in around) or id(task) in rescuing
+    return not caught_within(play, loops[0])(task) and not inside_always and \
+        any(block in blocks.rescuing and section == BLOCK for block, section in around)
 
 
 def _include_runs(reading: Any) -> list[Run] | None:
