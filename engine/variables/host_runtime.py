@@ -447,6 +447,8 @@ class Follower:
                       order: list[int]) -> Stop | str | None:
         """Where ``host`` stops running the file of ``task`` the looping ``includers`` load, once
         per file and host (engine.variables.include_stops.first_stop)."""
+        from engine.variables.block_runs import play_blocks
+
         play_order = self.order_of(play_plan.play)
         chain = play_order.includers.get(id(task), [])
         memo = _memo(play_plan)
@@ -459,7 +461,7 @@ class Follower:
                               True) if any(may_stop(each, caught) for each in same) else []
             memo[key] = first_stop(same, every, lambda each, run: self.templar_at(self.plan, play_plan, host, each,
                                                                                  0, run),
-                                   partial(self._gate, play_plan), caught)
+                                   partial(self._gate, play_plan), caught, play_blocks(play_plan.play).paths)
         return memo[key]  # type: ignore[no-any-return]
 
     def _delegated_to(self, play_plan: PlayPlan, host: Host, task: Task, reader: Host | None = None,

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.flow.block_failures import ALWAYS
 from engine.variables.block_runs import fails, play_blocks
 from engine.variables.task_results import ASSERT, FAIL
 
@@ -31,6 +32,9 @@ class Stop:
     """The ids of the file's tasks, in file order."""
     at: int
     """The place of the failing task among them."""
+    always: frozenset[int] = frozenset()
+    """The file's tasks that run at that run all the same: the ``always`` sections of the blocks
+    of the file around the failing task."""
 
     def keeps(self, task: Task, run: tuple[int, ...], runs: list[tuple[int, ...]]) -> bool | None:
         """Whether ``task``'s ``run`` happened (None: the task is not in the file)."""
@@ -38,7 +42,7 @@ class Stop:
             return None
         for each in runs:
             if each == run:
-                return each != self.run or self.tasks.index(id(task)) < self.at
+                return each != self.run or self.tasks.index(id(task)) < self.at or id(task) in self.always
             if each == self.run:
                 return False
         return True
@@ -53,9 +57,11 @@ def may_stop(task: Task, caught_inside: Callable[[Task], bool]) -> bool:
 
 
 def first_stop(same: list[Task], runs: list[tuple[int, ...]], templar_at: Callable[[Task, tuple[int, ...]], Templar],
-               gate: Callable[[Task], list[Any]], caught_inside: Callable[[Task], bool]) -> Stop | str | None:
+               gate: Callable[[Task], list[Any]], caught_inside: Callable[[Task], bool],
+               paths: Mapping[int, tuple[tuple[int, str], ...]] | None = None) -> Stop | str | None:
     """The first run where one of ``same`` (the file's tasks, in order) fails the host, over its
-    ``runs`` in run order; None when none does; why only the run knows when one may first."""
+    ``runs`` in run order; None when none does; why only the run knows when one may first.
+    ``paths``: each task's blocks and sections (engine.flow.block_failures.block_paths)."""
     failing = [(at, each) for at, each in enumerate(same) if may_stop(each, caught_inside)]
     ids = tuple(id(each) for each in same)
     for run in runs if failing else []:
@@ -64,7 +70,10 @@ def first_stop(same: list[Task], runs: list[tuple[int, ...]], templar_at: Callab
             if isinstance(decided, str):
                 return decided
             if decided is True:
-                return Stop(run, each, ids, at)
+                around = {block for block, section in (paths or {}).get(id(each), ()) if section != ALWAYS}
+                always = frozenset(id(other) for other in same[at + 1:] if any(
+                    block in around and section == ALWAYS for block, section in (paths or {}).get(id(other), ())))
+                return Stop(run, each, ids, at, always)
     return None
 
 
