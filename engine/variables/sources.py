@@ -634,7 +634,7 @@ def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
     """The layers merged as ansible's ``combine_vars`` merges levels: later wins, dictionaries
     merged recursively with ``hash_behaviour = merge``. The vars of the blocks and the task are
     one level (``Task.get_vars`` updates its parents' with its own, a task's dictionary replacing
-    a block's whole), merged as one into the others."""
+    a block's whole), merged as one into the others; so are the facts earlier tasks set."""
     from engine.inventory.combine import combine_vars
 
     if not merge_hashes:
@@ -643,13 +643,13 @@ def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
             result |= dict(layer.values)
         return result
     levels: list[dict[str, Any]] = []
-    chained = False
+    chained: frozenset[str] | None = None
     for layer in layers:
-        if layer.level in _TASK_CHAIN and chained:
+        if chained is not None and layer.level in chained:
             levels[-1] |= dict(layer.values)
         else:
             levels.append(dict(layer.values))
-        chained = layer.level in _TASK_CHAIN
+        chained = next((chain for chain in _ONE_LEVEL if layer.level in chain), None)
     result = {}
     for values in levels:
         result = combine_vars(result, values, True)
@@ -657,6 +657,10 @@ def fold(layers: Iterable[Layer], merge_hashes: bool = False) -> dict[str, Any]:
 
 
 _TASK_CHAIN = frozenset({"block vars", "task vars"})
+_FACTS = frozenset({"set_fact / register", "set_fact"})
+"""What ``set_fact`` and ``register`` set is one level too: each replaces a name's value whole in
+the host's facts (``VariableManager.set_nonpersistent_facts``: ``|=``), merged as one into the others."""
+_ONE_LEVEL = (_TASK_CHAIN, _FACTS)
 
 
 def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> dict[str, list[Definition]]:
