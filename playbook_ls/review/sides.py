@@ -306,7 +306,9 @@ def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
     """``file`` relative to the first of ``roots`` (real paths) that holds it, else to the first,
     through its symlinks (asked for each task of the file), while the files are in ``state``
     (:func:`engine.parsing.source.files_state`)."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath
+
+    real = realpath(file)
     return os.path.relpath(real, next((root for root in roots if real.startswith(root + os.sep)), roots[0]))
 
 
@@ -315,7 +317,9 @@ def within(file: str, root: str, state: int) -> str | None:
     """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
     every file each playbook reads (the same few hundred over and over in a repository whose
     playbooks share their roles), while the files are in ``state``."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath  # memoised: the loader asked for the same files
+
+    real = realpath(file)
     return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
