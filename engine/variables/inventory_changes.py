@@ -148,6 +148,21 @@ class Changes:
         return Inventory(data, base.sources, base.cache, shared_from=base, playbook_dir=base.playbook_dir,
                          working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
 
+    def _reached(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
+        """Whether the blocks with a ``rescue`` around ``task`` let it run on ``host`` (one in a
+        rescue runs only where a task of its block failed: engine.variables.block_runs)."""
+        from engine.variables.block_runs import play_blocks
+        from engine.variables.host_runtime import Follower
+        from engine.variables.report import include_item_order, templar_at
+
+        blocks = play_blocks(play_plan.play)
+        if id(task) not in blocks.paths or not blocks.rescuing:
+            return True
+        ran = Follower(self.plan, play_order, templar_at, include_item_order)._ran(play_plan, host, task, None)  # noqa: SLF001
+        if isinstance(ran, str):
+            raise _Unknown
+        return ran
+
     def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str],
                batch: frozenset[str] | None) -> None:
         """Apply ``task`` as it runs on ``batch`` (None: every host of the play)."""
@@ -161,6 +176,7 @@ class Changes:
                  and (batch is None or host.name in batch)]
         if task.action in ADD_HOST or runs_once(task):
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
+        hosts = [host for host in hosts if self._reached(play_plan, host, task)]
         joined: dict[str, int] = {}
         classes = HostClasses(self.plan, play_plan, task) if task.action in GROUP_BY and len(hosts) > 1 else None
         for host in hosts:

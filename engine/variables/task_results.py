@@ -217,8 +217,8 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
         return unknown
     if not looped:
         return results[0] if results else RuntimeValue(f"the result of {label} (register: {register})")
-    if not results:
-        return RuntimeValue(f"the result of {label}'s empty loop (register: {register})")
+    if not results:  # TaskExecutor.run: a loop with no items runs nothing
+        return {"changed": False, "skipped": True, "skipped_reason": "No items in the list", "results": []}
     ran = [result for result in results if isinstance(result, ModuleResult) and not result.shaped]
     if ran:  # _run_loop: skipped unless an item has no (or a false) skipped
         known: dict[str, Any] = {"results": results}
