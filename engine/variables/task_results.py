@@ -142,8 +142,12 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                 _all_unknown(effects, task, args, register, f"delegated by {label} to a host only the run knows "
                                                             f"({exc})")
                 return effects
-            each.setdefault(target, {}).update({str(name): facts[str(name)] for name in args
-                                                if name != "cacheable" and str(name) in facts})
+            try:  # the names as the action templates them (a key templated from the host's name)
+                names = [str(_set_fact_key(name, here, label)) for name in args if name != "cacheable"]
+            except _Unknown as exc:
+                _all_unknown(effects, task, args, register, str(exc))
+                return effects
+            each.setdefault(target, {}).update({name: facts[name] for name in names if name in facts})
     effects.changed = _any_changed(results)
     if each is not None:
         effects.delegated_each = {target: _layer("set_fact / register", f"set_fact in {label} (delegate_facts)",
