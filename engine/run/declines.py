@@ -161,9 +161,9 @@ def _ansible_has(name: str, core: frozenset[str]) -> bool:
 
 @cache
 def _engine_tests() -> frozenset[str]:
-    from engine.templating.templar import _build_environment
+    from engine.templating.jinja_environment import build_environment
 
-    return frozenset(_build_environment(False).tests)
+    return frozenset(build_environment(False).tests)
 
 
 @lru_cache(maxsize=4096)
