@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
-from engine.loading.model import Block, Frame, Play, Task
+from engine.loading.frames import EXIT_PARSER_ERROR
+from engine.loading.model import Block, Frame, Play, Problem, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks, rolespec_validate
 from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
@@ -52,6 +53,15 @@ class MissingInclude(TemplateFailure):
         self.reason = (f"{cant}: Unable to retrieve file contents.\n{cant}.\nIf you are using a module and expect "
                        f"the file to exist on the remote, see the remote_src option: [Errno 2] No such file or "
                        f"directory: '{path}'")
+
+
+class IncludeParseError(Exception):
+    """An included file ansible's parser refuses (``AnsibleParserError`` out of
+    ``_load_included_file``): not a failed host, the end of the run, exiting with 4."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
 
 
 MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
@@ -125,6 +135,8 @@ class IncludeLoader:
 
     def _problems(self, before: int) -> None:
         fatal = [p for p in self.resolver.problems[before:] if p.fatal]
+        if fatal and fatal[0].exit_code == EXIT_PARSER_ERROR:
+            raise IncludeParseError(fatal[0])
         if fatal:
             raise TemplateFailure(str(fatal[0]))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.loading import keywords as kw
 from engine.loading.actions import ActionError, ParsedAction, parse_action
 from engine.loading.context import Ctx, task_collections
-from engine.loading.frames import EXIT_ERROR, FrameLoading, collection_list
+from engine.loading.frames import EXIT_ERROR, VARIABLE_NAME_HELP, FrameLoading, collection_list, invalid_variable_name
 from engine.loading.model import (
     Block,
     Frame,
@@ -189,6 +189,7 @@ class TaskLoading(FrameLoading):
                          exit_code=EXIT_ERROR)
         elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
             self._check_include_keywords(ds, action, ctx)
+        self._check_register(ds)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
         frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
@@ -198,6 +199,17 @@ class TaskLoading(FrameLoading):
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task
+
+    def _check_register(self, ds: YMap) -> None:
+        """``Task._validate_register``: a ``register`` that is no variable name stops the load."""
+        register = ds.get("register")
+        invalid = None if register is None else invalid_variable_name(register)
+        if invalid:
+            span = getattr(ds, "value_spans", {}).get("register", getattr(ds, "span", None))
+            self.problem("invalid-task", f"Invalid 'register' specified: {invalid}", span,
+                         "Register the result under a variable name: a letter or underscore, then letters, "
+                         "numbers and underscores.",
+                         chain=(("Invalid 'register' specified.", span, None), (invalid, span, VARIABLE_NAME_HELP)))
 
     def _check_include_keywords(self, ds: YMap, action: str, ctx: Ctx) -> None:
         """``TaskInclude.preprocess_data``: a dynamic include takes only a few keywords."""

@@ -276,16 +276,15 @@ def _assert_conditions(that: Any, templar: Templar) -> Any:
 def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | None:
     """The failure of a set_fact whose name is no variable name (``validate_variable_name``):
     the error at the name as written, with ansible's help text; None when every name is valid."""
-    from engine.loading.frames import JINJA_KEYWORDS
+    from engine.loading.frames import VARIABLE_NAME_HELP, invalid_variable_name
     from engine.run.error_block import ERROR_KEY, Event
 
     for name in names:
-        if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+        message = invalid_variable_name(name)
+        if message is None:
             continue
-        message = f"Invalid variable name {str(name)!r}."
         written = task.data.get(task.action) if isinstance(task.data, Mapping) else None
         span = (getattr(written, "key_spans", None) or {}).get(name)
         return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
-                ERROR_KEY: [Event(message, span, help="Variable names must be strings starting with a letter or "
-                                  "underscore character, and contain only letters, numbers and underscores.")]}
+                ERROR_KEY: [Event(message, span, help=VARIABLE_NAME_HELP)]}
     return None

@@ -16,7 +16,8 @@ from engine.flow.plan import Plan, PlayPlan
 from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
-from engine.loading.includes import IncludeLoader
+from engine.loading.frames import EXIT_PARSER_ERROR
+from engine.loading.includes import IncludeLoader, IncludeParseError
 from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
@@ -31,7 +32,7 @@ from engine.run.delegation import (
     delegated_vars,
     delegation_of,
 )
-from engine.run.error_block import condition_span
+from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
@@ -112,6 +113,9 @@ class Executor(TaskActions):
         except MissingHandler as exc:
             self.callback._print(f"[ERROR]: {exc}")
             self.error = self.aborted = True
+        except IncludeParseError as exc:  # the strategy re-raises it: the run ends there, without a recap
+            self.callback.error("[ERROR]: " + problem_text(exc.problem))
+            return EXIT_PARSER_ERROR
         if not self.aborted:
             self.callback.recap()
         if self.error:
