@@ -84,6 +84,13 @@ class IncludeLoader:
         self.warnings: dict[str, list[str]] = {}
         """The warnings loading an included file (its path) or role (its name) met: the strategy
         shows them as it loads it, before announcing it."""
+        self._round: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """The *_from arguments of the first host that included a role this round (see :meth:`next_round`)."""
+
+    def next_round(self) -> None:
+        """The task ran on every host and its includes are processed: the next hosts to include a
+        role (a later batch, a later run of the task) start a new include, as ansible's do."""
+        self._round.clear()
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
@@ -182,7 +189,14 @@ class IncludeLoader:
         name = args.get("name", args.get("role"))
         if not name:
             raise TemplateFailure(f"'name' is a required field for {task.action}.")
-        key = (id(task), str(name), repr(sorted(args.items(), key=str)), repr(sorted(params.items(), key=str)))
+        # IncludedFile.process_include_results compares a role's include without its *_from
+        # arguments (it pops them before comparing): the hosts of one task that name the role with
+        # the same other arguments share one include, with the first host's files
+        same = (id(task), str(name), repr(sorted(((k, v) for k, v in args.items() if k not in _FROM_ARGS), key=str)),
+                repr(sorted(params.items(), key=str)))
+        first = self._round.setdefault(same, {k: v for k, v in args.items() if k in _FROM_ARGS})
+        args = {**{k: v for k, v in args.items() if k not in _FROM_ARGS}, **first}
+        key = (*same, repr(sorted(first.items(), key=str)))
         if key not in self._loaded:
             before = len(self.resolver.problems)
             instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,

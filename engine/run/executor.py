@@ -618,6 +618,7 @@ class Executor(TaskActions):
         """The included files announced once the task ran on every host (engine.run.includes_announced)."""
         from engine.run.includes_announced import announce_includes
 
+        self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
