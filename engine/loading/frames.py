@@ -219,10 +219,13 @@ class FrameLoading:
                          "Write 'vars:' as a mapping, 'name: value' on each line (not a list).")
             return False
         for name in value:
-            if invalid_variable_name(name):
-                self.problem("invalid-structure", f"Invalid variable name {str(name)!r}.", span,
+            invalid = invalid_variable_name(name)
+            if invalid:  # at the name as written, as validate_variable_name's error shows it
+                where = getattr(value, "key_spans", {}).get(name, span)
+                self.problem("invalid-structure", invalid, where,
                              "Variable names must start with a letter or underscore and contain only letters, "
-                             "numbers and underscores.", exit_code=EXIT_ERROR)
+                             "numbers and underscores.", exit_code=EXIT_ERROR,
+                             chain=((invalid, where, VARIABLE_NAME_HELP),))
                 return False
         return True
 

@@ -190,6 +190,7 @@ class TaskLoading(FrameLoading):
         elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
             self._check_include_keywords(ds, action, ctx)
         self._check_register(ds)
+        self._check_loops(ds)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
         frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
@@ -199,6 +200,23 @@ class TaskLoading(FrameLoading):
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task
+
+    def _check_loops(self, ds: YMap) -> None:
+        """``Task._preprocess_with_loop``: a ``with_*`` after another loop, or without a value, stops
+        the load (an AnsibleError: exit 1), at the task."""
+        looped = False
+        for key, value in ds.items():
+            if key == "loop":
+                looped = looped or value is not None
+            elif isinstance(key, str) and key.startswith("with_"):
+                message = f"duplicate loop in task: {key.removeprefix('with_')}" if looped else \
+                    f"you must specify a value when using {key}" if value is None else None
+                if message:
+                    span = getattr(ds, "span", None)
+                    self.problem("invalid-task", message, span, "Give the task one loop, with its items.",
+                                 exit_code=EXIT_ERROR, chain=((message, span, None),))
+                    return
+                looped = True
 
     def _check_register(self, ds: YMap) -> None:
         """``Task._validate_register``: a ``register`` that is no variable name stops the load."""
