@@ -196,8 +196,10 @@ class FrameLoading:
                 try:
                     value = flatten(load_tags(value))
                 except TypeError:
-                    self.problem("invalid-structure", "tags must be specified as a list", spans.get(key, frame.span),
-                                 "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR)
+                    where = spans.get(key, frame.span)
+                    self.problem("invalid-structure", "tags must be specified as a list", where,
+                                 "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR,
+                                 chain=(("tags must be specified as a list", where, None),))
                     value = []
                 if not all(map(_hashable, value)):  # a mapping or a nested list: ansible crashes on it
                     self.problem("invalid-structure", "a tag must be a word, not a mapping or a list",

@@ -39,6 +39,11 @@ def _task_class(action: str, handler: bool) -> str:
     return "Handler" if handler else "Task"
 
 
+# the string fields of a Task without a validator of their own, in the order Base.validate checks them
+_STRING_FIELDS = ("delegate_to", "name", "connection", "remote_user", "debugger", "become_method", "become_user",
+                  "become_flags", "become_exe")
+
+
 class TooLarge(Exception):
     """The playbook expands to more than ``limit`` (MAX_ENTRIES) task-list entries."""
 
@@ -191,6 +196,7 @@ class TaskLoading(FrameLoading):
             self._check_include_keywords(ds, action, ctx)
         self._check_register(ds)
         self._check_loops(ds)
+        self._check_field_types(ds)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
         frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
@@ -200,6 +206,29 @@ class TaskLoading(FrameLoading):
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task
+
+    def _check_field_types(self, ds: YMap) -> None:
+        """``Task._load_loop_control`` and ``Base.validate``: a ``loop_control`` that is no mapping,
+        or a list or mapping where the task takes a string, stops the load (exit 4)."""
+        spans = getattr(ds, "value_spans", {})
+        control = ds.get("loop_control")
+        if control is not None and not isinstance(control, dict):
+            message = ("the `loop_control` value must be specified as a dictionary and cannot be a variable "
+                       "itself (though it can contain variables)")
+            span = spans.get("loop_control", getattr(ds, "span", None))
+            self.problem("invalid-task", message, span, "Write 'loop_control:' as a mapping.",
+                         chain=((message, span, None),))
+            return
+        for key in _STRING_FIELDS:
+            value = ds.get(key)
+            if isinstance(value, (list, dict)):
+                tagged = "_AnsibleTaggedList" if isinstance(value, list) else "_AnsibleTaggedDict"
+                message = (f"The field '{key}' is supposed to be a string type, however the incoming data structure "
+                           f"is a <class 'ansible.module_utils._internal._datatag.{tagged}'>")
+                span = getattr(ds, "span", None)
+                self.problem("invalid-task", message, span, f"Write '{key}:' as a string.",
+                             chain=((message, span, None),))
+                return
 
     def _check_loops(self, ds: YMap) -> None:
         """``Task._preprocess_with_loop``: a ``with_*`` after another loop, or without a value, stops
