@@ -163,8 +163,18 @@ class FrameLoading:
         if loaded.error is not None:
             code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
             unreadable = loaded.error.message.startswith("cannot read file")
+            chain: tuple[tuple[str, Span | None, str | None], ...] = ()
+            if code == "yaml-syntax" and not unreadable:  # AnsibleYAMLParserError, as ansible words it
+                from engine.parsing.yaml_hints import ansible_yaml_failure
+
+                try:
+                    text: str | None = self.sources.read_text(path)
+                except (OSError, UnicodeDecodeError):
+                    text = None
+                failure = ansible_yaml_failure(loaded.error, text)
+                chain = ((str(failure), failure.span, failure.help),)
             self.problem(code, loaded.error.message, loaded.error.span,
-                         YAML_SYNTAX_HINT if code == "yaml-syntax" and not unreadable else "")
+                         YAML_SYNTAX_HINT if code == "yaml-syntax" and not unreadable else "", chain=chain)
             return None
         return loaded.data
 
