@@ -68,7 +68,10 @@ MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, 
 
 
 class IncludeLoader:
-    def __init__(self, cache: SourceCache) -> None:
+    def __init__(self, cache: SourceCache, rounds: bool = False) -> None:
+        """``rounds``: the hosts of one run of an ``include_role`` task share the first host's
+        ``*_from`` files (a run's loader, told each :meth:`next_round`); the per-host models load
+        each host's own, which one the run takes being the order its results arrive in."""
         from engine.config import AnsibleConfig
         from engine.loading.resolve import Resolver
 
@@ -84,13 +87,14 @@ class IncludeLoader:
         self.warnings: dict[str, list[str]] = {}
         """The warnings loading an included file (its path) or role (its name) met: the strategy
         shows them as it loads it, before announcing it."""
-        self._round: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._round: dict[tuple[Any, ...], dict[str, Any]] | None = {} if rounds else None
         """The *_from arguments of the first host that included a role this round (see :meth:`next_round`)."""
 
     def next_round(self) -> None:
         """The task ran on every host and its includes are processed: the next hosts to include a
         role (a later batch, a later run of the task) start a new include, as ansible's do."""
-        self._round.clear()
+        if self._round is not None:
+            self._round.clear()
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
@@ -194,7 +198,8 @@ class IncludeLoader:
         # the same other arguments share one include, with the first host's files
         same = (id(task), str(name), repr(sorted(((k, v) for k, v in args.items() if k not in _FROM_ARGS), key=str)),
                 repr(sorted(params.items(), key=str)))
-        first = self._round.setdefault(same, {k: v for k, v in args.items() if k in _FROM_ARGS})
+        own = {k: v for k, v in args.items() if k in _FROM_ARGS}
+        first = own if self._round is None else self._round.setdefault(same, own)
         args = {**{k: v for k, v in args.items() if k not in _FROM_ARGS}, **first}
         key = (*same, repr(sorted(first.items(), key=str)))
         if key not in self._loaded:

@@ -81,7 +81,7 @@ class Executor(TaskActions):
         self.plan, self.callback, self.modules = plan, callback, modules
         self.options = plan.options
         self.variables = VariableManager(plan.inventory, plan.options, SourceCache())
-        self.includes = IncludeLoader(self.variables.cache)
+        self.includes = IncludeLoader(self.variables.cache, rounds=True)
         self.failed_hosts: set[str] = set()
         self.unreachable_hosts: set[str] = set()
         self.marked_hosts: list[str] = []
