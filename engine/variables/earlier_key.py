@@ -29,9 +29,10 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     """The names a reading read (``touched``) that earlier tasks may set, whose definitions by them
     (:func:`earlier_key`) then tell hosts apart; None when the reading read per host what the key
     cannot tell: a name (of ``set_per_host``, those read per host) none of the tasks of the plays so
-    far is known to set, a fact no task sets that is not one of ``facts`` (gathered facts, which the caller keys by where the run gathers them and the
-    cached ones: :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged
-    with ``hash_behaviour=merge``. When a task before sets names not told before the run (an
+    far is known to set, a fact no task sets that is not one of ``facts`` (gathered facts, which the
+    caller keys by where the run gathers them and the cached ones:
+    :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged with
+    ``hash_behaviour=merge``. When a task before sets names not told before the run (an
     ``include_vars`` whose file only the run names, a templated ``set_fact`` key, ``group_by``),
     every name read is followed: the key is what the walk of the tasks before gives them, the layer
     that may set any name (and why) included."""
@@ -113,12 +114,34 @@ def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Ta
     scope = _scope(plan, play_plan, task, 0, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     key = []
-    for layer in follower.earlier_layers(play_plan, host, task, 0, (), names=names):
+    # the setters that may set one of ``names`` are those setting one a setter tells, and those that
+    # tell none: walked for those alone, tasks reading names no setter tells share the host's walk
+    walk = names & told_names(plan, play_plan, follower.order_of)
+    for layer in follower.earlier_layers(play_plan, host, task, 0, (), names=walk):
         values = [(name, layer.line(name), value_key(layer.values[name])) for name in sorted(names)
                   if name in layer.values]
         if values or layer.any_name is not None:  # any name not set elsewhere: the run's, for this reason
             key.append((layer.level, layer.label, layer.path, layer.runtime, layer.any_name, tuple(values)))
     return tuple(key)
+
+
+def told_names(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Any], Any]) -> frozenset[str]:
+    """Every name a setter of the plays up to ``play_plan`` tells it may set (``register``, an
+    untemplated ``set_fact`` key), kept until an include adds tasks."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.setters import set_names, setters
+
+    plays = plays_before(plan, play_plan, including=True)
+    sizes = tuple(len(order_of(earlier.play).tasks) for earlier in plays)
+    kept = play_plan.play.derived.get("told names")
+    if kept is None or kept[0] != sizes or kept[1] is not plan:
+        found: set[str] = set()
+        for earlier in plays:
+            order = order_of(earlier.play)
+            for _, task in setters(order, len(order.tasks)):
+                found |= set_names(task) or frozenset()
+        kept = play_plan.play.derived["told names"] = (sizes, plan, frozenset(found))
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def value_key(value: Any, depth: int = 0) -> Any:
