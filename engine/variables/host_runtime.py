@@ -305,6 +305,14 @@ class Follower:
                       for c in include.effective_when()] + [c.value for c in task.effective_when()]
         if not conditions:
             return True
+        # once per host, task and planned runs: each walk of the setters on the host passes it
+        key = ("ends host", host.name, id(task), id(getattr(play_plan, "planned_runs", None)))
+        memo = _memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
+        if key not in memo:
+            memo[key] = self._end_host_holds(play_plan, host, task, conditions)
+        return memo[key]  # type: ignore[no-any-return]
+
+    def _end_host_holds(self, play_plan: PlayPlan, host: Host, task: Task, conditions: list[Any]) -> bool | str:
         templar = self.templar_at(self.plan, play_plan, host, task)
         for condition in conditions:
             try:
