@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.loading import keywords as kw
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, RunOptions
     from engine.flow.tags import Selection
@@ -145,6 +147,9 @@ class PlaybookView:
     """id(Task) -> its key, for the tasks of this reading."""
     names: frozenset[str] | None = None
     """The variable names the templates of its reading read (:mod:`playbook_ls.review.reuse`)."""
+    loads_at_run: bool = False
+    """Its run loads files the reading does not (an ``include_vars``, an include or a
+    ``vars_files`` entry named per host): with an inventory, what its plan reads joins ``reads``."""
     _views: TaskViews | None = field(default=None, repr=False, compare=False)
 
     def views(self) -> TaskViews:
@@ -208,6 +213,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
     if plan is None:
         return view
     view.plan = plan
+    view.loads_at_run = loads_at_run(plan)
     counts: dict[tuple[str, ...], int] = {}
     for number, plan_play in enumerate(plan.plays):
         play = plan_play.play
@@ -245,6 +251,35 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     return views
 
 
+class HandlerViews(Mapping[TaskKey, TaskView]):
+    """The views of the handlers of a reading's plays by key (play, printed name, action, count
+    among those alike), in the order each play defines them; each described when first asked."""
+
+    def __init__(self, view: PlaybookView) -> None:
+        self._known: dict[TaskKey, tuple[Any, PlayView]] = {}
+        self._views: dict[TaskKey, TaskView] = {}
+        for play in view.plays:
+            counts: dict[tuple[str, str], int] = {}
+            for handler in play.handlers:
+                name = named_in(handler.display_name(), *play.roots)
+                counts[(name, handler.action)] = counts.get((name, handler.action), 0) + 1
+                self._known[(play.key, name, handler.action, counts[(name, handler.action)])] = (handler, play)
+
+    def __getitem__(self, key: TaskKey) -> TaskView:
+        view = self._views.get(key)
+        if view is None:
+            handler, play = self._known[key]
+            with inside(play.roots[1]):
+                view = self._views[key] = task_view(key, handler, *play.roots)
+        return view
+
+    def __iter__(self) -> Iterator[TaskKey]:
+        return iter(self._known)
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+
 @lru_cache(maxsize=4096)
 def named_in(name: str, *roots: str) -> str:
     """``name`` with the revision's directory (a role named by its path, ``role: "{{
@@ -277,7 +312,9 @@ def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
     """``file`` relative to the first of ``roots`` (real paths) that holds it, else to the first,
     through its symlinks (asked for each task of the file), while the files are in ``state``
     (:func:`engine.parsing.source.files_state`)."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath
+
+    real = realpath(os.path.abspath(file))  # the memo is kept by path: a relative one names each side's file
     return os.path.relpath(real, next((root for root in roots if real.startswith(root + os.sep)), roots[0]))
 
 
@@ -286,7 +323,9 @@ def within(file: str, root: str, state: int) -> str | None:
     """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
     every file each playbook reads (the same few hundred over and over in a repository whose
     playbooks share their roles), while the files are in ``state``."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath  # memoised: the loader asked for the same files
+
+    real = realpath(os.path.abspath(file))  # the memo is kept by path: a relative one names each side's file
     return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
@@ -336,12 +375,37 @@ def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
             if id(task) in view.keys}
 
 
-def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tuple[str, str]]]:
+_LOADERS_AT_RUN = frozenset(kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | {
+    name for name in ("include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars")})
+
+
+def loads_at_run(plan: Plan) -> bool:
+    """Whether the run of ``plan``'s playbook loads files its reading does not: an
+    ``include_vars`` (read when the task runs), an ``include_tasks``/``include_role`` (one whose name
+    the reading could not follow, or whose file a host's values name), a ``vars_files`` entry each
+    host names from its values."""
+    from engine.flow.host_reading import per_host_vars_files
+
+    return any(per_host_vars_files(play) or any(task.action in _LOADERS_AT_RUN for task in play.play.all_tasks())
+               for play in plan.plays)
+
+
+class HostOutcomes(dict[TaskKey, dict[str, tuple[str, str]]]):
+    """Each task's (outcome, reason) on each host, by task key; ``loaded_at_run`` holds the views
+    of the tasks an include loads at run time, which no listing has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded_at_run: dict[TaskKey, TaskView] = {}
+
+
+def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
     """Each task's outcome and reason on each host, as ``playbook-ls plan`` gives them (the
-    tasks an include loads at run time keyed as the play's own are)."""
+    tasks an include loads at run time keyed by their include's play, their name and action, and
+    their count among those alike, in the order the run meets them)."""
     from engine.flow.host_plan import plan_hosts
 
-    found: dict[TaskKey, dict[str, tuple[str, str]]] = {}
+    found = HostOutcomes()
     extra: dict[tuple[str, ...], int] = {}
     for play_view, planned in zip(view.plays, plan_hosts(plan), strict=True):
         for task in planned.tasks:
@@ -351,9 +415,15 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tup
                 alike = (play_view.key, name, task.task.action)
                 extra[alike] = extra.get(alike, 0) + 1
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
+                found.loaded_at_run[key] = task_view(key, task.task, *play_view.roots)
             outcomes = found.setdefault(key, {})
+            told: dict[int, tuple[str, str]] = {}  # hosts of one class share their outcome
             for host, outcome in task.hosts.items():
-                outcomes.setdefault(host, (outcome.outcome,
-                                           named_in(outcome.reason, *play_view.roots) if outcome.reason else
-                                           outcome.reason))
+                if host in outcomes:
+                    continue
+                pair = told.get(id(outcome))
+                if pair is None:
+                    pair = told[id(outcome)] = (outcome.outcome, named_in(outcome.reason, *play_view.roots)
+                                                if outcome.reason else outcome.reason)
+                outcomes[host] = pair
     return found
