@@ -2,7 +2,7 @@
 on the same input, at several inventory sizes.
 
     python bench/fleet.py [--hosts 2000 10000 50000] [--runs 1] [--no-ansible] [--keep DIR] [--looping-include]
-                          [--group-by]
+                          [--group-by] [--os-vars]
 
 The fleet is what a deployment looks like: hosts in three datacenters and four tiers (12 groups,
 their parents per tier and per datacenter, ``prod``, ``canary``, ``db_primaries`` and ``lb``), each host
@@ -20,7 +20,12 @@ the item (read item by item). ``--group-by`` adds, first, a play on every host w
 run's: the ``groups`` every later task reads), one reading a filter no plugin defines (a
 template that does not compile, on every host), and a play on a group they made: what made
 ``plan`` grow faster than the fleet (a deep copy of the inventory at each ``group_by``, a
-compilation per host, the run-ordered groups made and walked per host). No loop runs over a
+compilation per host, the run-ordered groups made and walked per host). ``--os-vars`` adds a
+play on every host, as hardening roles start: an ``include_vars`` of a file a fact names
+(``vars/{{ ansible_facts['os_family'] }}.yml``, facts not gathered: which names it sets is the
+run's), then ``set_fact``s, conditions on what they set and on the file's names, a ``meta:
+end_host`` under a condition and a ``run_once`` ``delegate_facts``: what made every task after
+such a file host by host (and each host ask every other for the delegated facts). No loop runs over a
 group as large as the fleet on every host of the fleet: that
 is hosts x hosts for ansible's run too, and no fleet's playbook does it.
 
@@ -202,6 +207,39 @@ GROUP_BY = """\
       when: "'rack_r1' in group_names"
 """
 
+OS_VARS = """\
+- name: platform
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: platform variables
+      ansible.builtin.include_vars: "vars/{{ ansible_facts['os_family'] }}.yml"
+    - name: the tier's profile
+      ansible.builtin.set_fact:
+        profile: "{{ tier }}-{{ rack }}"
+    - name: audit only
+      ansible.builtin.meta: end_host
+      when: audit_only | default(false) | bool
+    - name: on the profile
+      ansible.builtin.debug:
+        msg: "{{ profile }}"
+      when: profile is search('r1')
+    - name: on the file's names
+      ansible.builtin.debug:
+        msg: "{{ platform_packages }}"
+      when: platform_packages is defined
+    - name: the datacenter's leader knows
+      ansible.builtin.set_fact:
+        leads: true
+      delegate_to: "{{ groups[datacenter] | first }}"
+      delegate_facts: true
+      run_once: true
+    - name: on the tier and weight
+      ansible.builtin.debug:
+        msg: heavy
+      when: tier == 'db' and weight | int > 5
+"""
+
 PORT_TASKS = """\
 - name: a port other than the web port
   ansible.builtin.debug:
@@ -214,12 +252,14 @@ PORT_TASKS = """\
 """
 
 
-def generate(root: Path, hosts: int, looping_include: bool = False, group_by: bool = False) -> None:
+def generate(root: Path, hosts: int, looping_include: bool = False, group_by: bool = False,
+             os_vars: bool = False) -> None:
     """Write the fleet's inventory, group_vars, host_vars, role and playbook under ``root``; with
     ``looping_include``, a sixth play whose include_tasks loops over a list from group_vars; with
-    ``group_by``, two plays first that put the hosts in groups of thousands and read them."""
+    ``group_by``, two plays first that put the hosts in groups of thousands and read them; with
+    ``os_vars``, a play first whose include_vars reads a file a fact names."""
     for sub in ("group_vars", "host_vars", "roles/webserver/tasks", "roles/webserver/handlers",
-                "roles/webserver/defaults"):
+                "roles/webserver/defaults", "vars"):
         (root / sub).mkdir(parents=True, exist_ok=True)
     members: dict[str, list[str]] = {f"{tier}_{dc}": [] for tier in TIERS for dc in DATACENTERS}
     lines: dict[str, str] = {}
@@ -256,7 +296,9 @@ def generate(root: Path, hosts: int, looping_include: bool = False, group_by: bo
     (root / "roles/webserver/defaults/main.yml").write_text("web_packages: [nginx, certbot]\nweb_tls: false\n")
     (root / "roles/webserver/tasks/main.yml").write_text(ROLE_TASKS)
     (root / "roles/webserver/handlers/main.yml").write_text(ROLE_HANDLERS)
-    (root / "site.yml").write_text((GROUP_BY if group_by else "") + PLAYBOOK +
+    (root / "vars" / "RedHat.yml").write_text("platform_packages: [dnf-automatic]\n")
+    (root / "vars" / "Debian.yml").write_text("platform_packages: [unattended-upgrades]\n")
+    (root / "site.yml").write_text((OS_VARS if os_vars else "") + (GROUP_BY if group_by else "") + PLAYBOOK +
                                    (LOOPING_INCLUDE if looping_include else ""))
     if looping_include:
         (root / "port.yml").write_text(PORT_TASKS)
@@ -330,13 +372,16 @@ def main() -> int:
     parser.add_argument("--group-by", action="store_true",
                         help="add two plays first: group_by tasks making groups of thousands of hosts, "
                              "then one reading them")
+    parser.add_argument("--os-vars", action="store_true",
+                        help="add a play first whose include_vars reads a file a fact names, then tasks reading "
+                             "what it and set_fact set")
     args = parser.parse_args()
     ansible, playbook_ls, pls_env = both_commands()
     env = {**os.environ, "ANSIBLE_NOCOLOR": "1", "ANSIBLE_LOCALHOST_WARNING": "False", **pls_env}
     print(f"{'hosts':>7} {'tool':28} {'wall s':>8} {'cpu s':>8} {'rss MB':>8}")
     for hosts in args.hosts:
         root = (args.keep / str(hosts)) if args.keep else Path(tempfile.mkdtemp(prefix="fleet-bench-"))
-        generate(root, hosts, args.looping_include, args.group_by)
+        generate(root, hosts, args.looping_include, args.group_by, args.os_vars)
         ours = [*playbook_ls, "plan", "site.yml", "-i", "inventory.ini", "--format", "json"]
         theirs = [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts", "--list-tasks"]
         best: dict[str, tuple[float, float, int]] = {}

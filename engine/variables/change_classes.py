@@ -12,7 +12,7 @@ them on it (:func:`engine.variables.earlier_key.earlier_key`), its name and grou
 cached facts and whether the run gathers them, and the inventory the task
 reads (that of the host's batch). Hosts are not classed (each is templated) when a template reads
 variables by a computed name (``vars``, ``hostvars``, a lookup), the play's host lists, what a
-rescue sets, names the tasks before set in ways not told, or when vars_files, merged hashes or a
+rescue sets, or when vars_files, merged hashes or a
 looping include make values differ otherwise.
 """
 
@@ -79,14 +79,15 @@ class HostClasses:
         self.by_key.setdefault(self.key(host), joined)
 
     def _names(self, names: frozenset[str]) -> bool:
-        from engine.variables.earlier_key import NOT_FOLLOWED
+        from engine.variables import earlier_key
         from engine.variables.host_runtime import names_set_before
         from engine.variables.play_order import play_order
 
         may_set = names_set_before(self.plan, self.play_plan, play_order)
-        if may_set is None or names & NOT_FOLLOWED:
+        if may_set is None and not earlier_key.OPEN or names & earlier_key.NOT_FOLLOWED:
             return False
-        self.names, self.earlier = names, frozenset(names & may_set)
+        # names a task before sets without telling them (a file only the run names): each read one is keyed
+        self.names, self.earlier = names, frozenset(names if may_set is None else names & may_set)
         return True
 
     def key(self, host: Host) -> tuple[Any, ...]:

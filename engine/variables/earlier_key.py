@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.loading.model import Task
 
+OPEN = True
+"""Whether names are keyed when a task before sets names not told before the run (tests turn it off)."""
 NOT_FOLLOWED = frozenset({"ansible_failed_task", "ansible_failed_result", "vars", "hostvars"})
 """Names the key does not speak for (a rescue's, or every variable at once)."""
 
@@ -27,16 +29,24 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     """The names a reading read (``touched``) that earlier tasks may set, whose definitions by them
     (:func:`earlier_key`) then tell hosts apart; None when the reading read per host what the key
     cannot tell: a name (of ``set_per_host``, those read per host) none of the tasks of the plays so
-    far is known to set (include_vars, a templated set_fact key), a fact no task sets that is not
-    one of ``facts`` (gathered facts, which the caller keys by where the run gathers them and the
-    cached ones: :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged
-    with ``hash_behaviour=merge``."""
+    far is known to set, a fact no task sets that is not one of ``facts`` (gathered facts, which the
+    caller keys by where the run gathers them and the cached ones:
+    :func:`~engine.variables.host_facts.facts_unknown`), a rescue's, or values merged with
+    ``hash_behaviour=merge``. When a task before sets names not told before the run (an
+    ``include_vars`` whose file only the run names, a templated ``set_fact`` key, ``group_by``),
+    every name read is followed: the key is what the walk of the tasks before gives them, the layer
+    that may set any name (and why) included."""
     from engine.variables.host_runtime import names_set_before
     from engine.variables.play_order import play_order
 
+    if plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED:
+        return None
     may_set = names_set_before(plan, play_plan, play_order)
-    if may_set is None or plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED or \
-            any(name not in facts and (name not in may_set or name.startswith("ansible_")) for name in set_per_host):
+    if may_set is None:  # a task before whose names are not told (include_vars, group_by...): any name may be set
+        if not OPEN or any(name not in facts and name.startswith("ansible_") for name in set_per_host):
+            return None
+        return frozenset(touched)  # the key is the walk's layers for them, whichever task set them
+    if any(name not in facts and (name not in may_set or name.startswith("ansible_")) for name in set_per_host):
         return None
     return frozenset(name for name in touched if name in may_set)
 
@@ -104,12 +114,34 @@ def _walked(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task: Ta
     scope = _scope(plan, play_plan, task, 0, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
     key = []
-    for layer in follower.earlier_layers(play_plan, host, task, 0, (), names=names):
+    # the setters that may set one of ``names`` are those setting one a setter tells, and those that
+    # tell none: walked for those alone, tasks reading names no setter tells share the host's walk
+    walk = names & told_names(plan, play_plan, follower.order_of)
+    for layer in follower.earlier_layers(play_plan, host, task, 0, (), names=walk):
         values = [(name, layer.line(name), value_key(layer.values[name])) for name in sorted(names)
                   if name in layer.values]
-        if values:
+        if values or layer.any_name is not None:  # any name not set elsewhere: the run's, for this reason
             key.append((layer.level, layer.label, layer.path, layer.runtime, layer.any_name, tuple(values)))
     return tuple(key)
+
+
+def told_names(plan: Plan, play_plan: PlayPlan, order_of: Callable[[Any], Any]) -> frozenset[str]:
+    """Every name a setter of the plays up to ``play_plan`` tells it may set (``register``, an
+    untemplated ``set_fact`` key), kept until an include adds tasks."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.setters import set_names, setters
+
+    plays = plays_before(plan, play_plan, including=True)
+    sizes = tuple(len(order_of(earlier.play).tasks) for earlier in plays)
+    kept = play_plan.play.derived.get("told names")
+    if kept is None or kept[0] != sizes or kept[1] is not plan:
+        found: set[str] = set()
+        for earlier in plays:
+            order = order_of(earlier.play)
+            for _, task in setters(order, len(order.tasks)):
+                found |= set_names(task) or frozenset()
+        kept = play_plan.play.derived["told names"] = (sizes, plan, frozenset(found))
+    return kept[2]  # type: ignore[no-any-return]
 
 
 def value_key(value: Any, depth: int = 0) -> Any:

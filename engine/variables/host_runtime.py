@@ -330,6 +330,14 @@ class Follower:
                       for c in include.effective_when()] + [c.value for c in task.effective_when()]
         if not conditions:
             return True
+        # once per host, task and planned runs: each walk of the setters on the host passes it
+        key = ("ends host", host.name, id(task), id(getattr(play_plan, "planned_runs", None)))
+        memo = _memo(play_plan) if getattr(self.plan, "removals_pending", None) is None else {}
+        if key not in memo:
+            memo[key] = self._end_host_holds(play_plan, host, task, conditions)
+        return memo[key]  # type: ignore[no-any-return]
+
+    def _end_host_holds(self, play_plan: PlayPlan, host: Host, task: Task, conditions: list[Any]) -> bool | str:
         templar = self.templar_at(self.plan, play_plan, host, task)
         for condition in conditions:
             try:
@@ -474,8 +482,9 @@ class Follower:
         once = runs_once(task)
         found: list[Effects] = []
         for batch in _batches_run(play_plan, reader, earlier):
-            senders = [(sender, sent) for sender in batch
-                       for sent in [self._planned_ran(play_plan, sender, task, 0, True)] if sent]
+            # run_once: its first sender only (not every host of the batch asked, for every receiver)
+            senders = [first] if once and (first := next(self._senders(play_plan, task, batch), None)) is not None \
+                else [] if once else list(self._senders(play_plan, task, batch))
             # run_once: the first host of the batch the task runs on (one a meta action ended is not);
             # a host whose `when` skips it gives nothing
             given = [_maybe(effects if each is None else Effects(facts=[each[host.name]]), sent)
@@ -488,6 +497,13 @@ class Follower:
                 given = side_by_side(given, reason)
             found += given  # the batches run one after the other: each reads what the one before left
         return found
+
+    def _senders(self, play_plan: PlayPlan, task: Task, batch: list[Host]) -> Iterator[tuple[Host, bool | str]]:
+        """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how."""
+        for sender in batch:
+            sent = self._planned_ran(play_plan, sender, task, 0, True)
+            if sent:
+                yield sender, sent
 
     def effects_of(self, play_plan: PlayPlan, host: Host, task: Task, occurrence: int = 0) -> Effects:
         """What the ``occurrence``-th run of ``task`` (not in a looped include) sets on ``host``."""
@@ -640,11 +656,16 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
 def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
     """The play's ``serial`` batches (their hosts) that have run by the time ``reader`` reads: its
     own and those before (``earlier``: only those before); every batch for a host out of the play."""
-    by_name = {h.name: h for h in play_plan.hosts}
-    batches = [[by_name[name] for name in batch if name in by_name]
-               for batch in play_batches(play_plan.play, list(by_name))]
-    batches = [batch for batch in batches if batch]
-    upto = next((at for at, batch in enumerate(batches) if reader is not None and reader in batch), None)
+    kept = play_plan.__dict__.get("batches run")  # once per list of the play's hosts, not per reader
+    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
+        by_name = {h.name: h for h in play_plan.hosts}
+        batches = [[by_name[name] for name in batch if name in by_name]
+                   for batch in play_batches(play_plan.play, list(by_name))]
+        batches = [batch for batch in batches if batch]
+        places = {id(h): at for at, batch in enumerate(batches) for h in batch}
+        kept = play_plan.__dict__["batches run"] = (play_plan.hosts, len(play_plan.hosts), batches, places)
+    batches, places = kept[2], kept[3]
+    upto = places.get(id(reader)) if reader is not None else None
     if upto is None:
         return [] if earlier else batches
     return batches[: upto if earlier else upto + 1]
