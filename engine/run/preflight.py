@@ -38,7 +38,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
-            plan.playbook, cache, plan.inventory.sources, options.extra_vars, plan)
+            plan.playbook, cache, plan.inventory.sources, options.extra_vars)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -12,7 +12,10 @@ an optional ``case.json``::
 forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
 ``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
 ``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
-otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``).
+otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``). Both tools run under ``PYTHONHASHSEED=0``, so
+that a list made from a set of strings has the one order that seed gives; ``"hash_seeded": true``
+says a scenario shows such an order, so that the engine runs as a child process, never in the
+test's own process (whose seed is its own).
 
 Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
 the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
@@ -109,6 +112,7 @@ class Scenario:
     stdout: bool = True  # whether the default callback's text is recorded and compared
     stdout_reason: str = ""
     deprecation_warnings: bool = False
+    hash_seeded: bool = False  # shows a set of strings in its order: the engine must run as a child process
 
     @property
     def expected_file(self) -> Path:
@@ -133,7 +137,7 @@ def load_case(path: Path) -> Scenario:
     """The scenario of one directory (its ``site.yml`` and optional ``case.json``)."""
     case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
     unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason",
-                           "deprecation_warnings"}
+                           "deprecation_warnings", "hash_seeded"}
     if unknown:
         raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
     if case.get("stdout", True) is False and not case.get("stdout_reason"):
@@ -152,6 +156,7 @@ def load_case(path: Path) -> Scenario:
         stdout=case.get("stdout", True) is not False,
         stdout_reason=case.get("stdout_reason", ""),
         deprecation_warnings=bool(case.get("deprecation_warnings", False)),
+        hash_seeded=bool(case.get("hash_seeded", False)),
     )
 
 
@@ -232,10 +237,16 @@ def changes(before: Files, after: Files) -> Changes:
 # --------------------------------------------------------------------------- running the tools
 
 
+HASH_SEED = "0"
+"""The ``PYTHONHASHSEED`` both tools run under."""
+
+
 def _clean_env(home: Path, deprecations: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PLAYBOOK_LS"))}
+    # one string hash seed for both tools: a set of strings (union, difference...) then has one
+    # order, ansible's, which the engine makes the same way (in-process runs keep this process's)
     env.update(HOME=str(home), LANG="C.UTF-8", LC_ALL="C.UTF-8", ANSIBLE_NOCOLOR="1", PYTHONDONTWRITEBYTECODE="1",
-               ANSIBLE_DEPRECATION_WARNINGS=str(deprecations))
+               ANSIBLE_DEPRECATION_WARNINGS=str(deprecations), PYTHONHASHSEED=HASH_SEED)
     env.pop("PYTHONPATH", None)
     return env
 
