@@ -203,7 +203,7 @@ class TaskActions:
         context = ModuleContext(
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
-            task_vars=dict(templar.variables), search_paths=source_search_paths(task, self.context.play.basedir),
+            task_vars=templar.variables, search_paths=source_search_paths(task, self.context.play.basedir),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment,
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
             written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw)

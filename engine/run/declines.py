@@ -194,6 +194,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
     extra vars are read too where a name written in them matters (the url lookup's settings)."""
     from engine.run.callback import deprecation_warnings
+    from engine.run.collection_lookups import load_failure
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
 
@@ -218,10 +219,10 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 continue
             if kind == "lookup" and _short(name) == "url" and url_lookup is False:
                 url_lookup = place(line)
-            lacking = not _has_lookup(name) if kind == "lookup" else \
+            # a lookup or test of a collection installed nowhere fails alike ("was not found", after
+            # ansible's "Error loading plugin" warning; "No test named ...")
+            lacking = not _has_lookup(name) and load_failure(name, collections) is None if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
-            # a test of a collection installed nowhere fails alike ("No test named ..."); a lookup's
-            # failure also warns "Error loading plugin", which the engine does not print
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
     if url_lookup is not False:

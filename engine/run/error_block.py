@@ -306,7 +306,9 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
             if plugin is not None:
                 cause = plugin_error(cause)
-            origin = value_origin(each) if plugin is None else None
+            # a plugin's error (AnsibleTemplatePluginError) is an AnsibleTemplateError already: met
+            # through a variable, ansible gives it the outer template, not the variable's value
+            origin = value_origin(each) if plugin is None and not _PLUGIN_ERROR.match(cause) else None
             foreign = cause_of(each, ForeignCause)
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
@@ -417,6 +419,7 @@ def failure_result(exc: Exception) -> dict[str, Any]:
 EMBEDDED = "Jinja constant strings should not contain embedded templates."
 EMBEDDED_HELP = ("Use inline expressions, for example: `msg: \"{{ lookup('env', '{{ a_var }}') }}\"` becomes "
                  "`msg: \"{{ lookup('env', a_var) }}\"`")
+_PLUGIN_ERROR = re.compile(r"The (?:filter|test|lookup) plugin '[^']*' (?:failed|was not found)")
 _EMBEDDED_CONSTANT = re.compile(r"""(['"])[^'"]*\{\{.*?\}\}[^'"]*\1""")
 
 
