@@ -116,6 +116,12 @@ class TaskActions:
             tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
             self.context.roles += self.role_tree.members(tops)
             files = [os.path.abspath(path) for path in self.includes.announce]
+            if action in kw.INCLUDE_TASKS and files:  # loading the file warns as loading the play does
+                from engine.run.play_warnings import load_time_warnings
+
+                found = load_time_warnings((each for block in blocks for each in block.tasks()), kw.INCLUDE_TASKS, True)
+                known = self.includes.warnings.get(files[0], [])
+                self.includes.warnings[files[0]] = list(dict.fromkeys([*known, *found]))
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
             self.included_items += [(path, include_item_vars(task, templar), None) for path in files]
