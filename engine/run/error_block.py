@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.span import Span
 from engine.templating.errors import ForeignCause, PluginFailure, SeparateFailure, cause_of, value_origin
+from engine.templating.tagged_retry import REPLAYED
 
 ERROR_KEY = "_ansible_error_chain"
 SEPARATE_KEY = "_ansible_separate_cause"
@@ -296,7 +297,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     kind = "filter"
     for key, value in sorted(task.args.items(), key=lambda item: str(item[0])):
         try:
-            template(value)
+            with REPLAYED.replaying():  # a lookup that ran for the whole does not run again
+                template(value)
         except PluginFailure as each:  # a port of an ansible-core filter failed
             separate, kind = each.separate, each.kind
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
