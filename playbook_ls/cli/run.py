@@ -142,6 +142,9 @@ def run(args: argparse.Namespace) -> int:
         plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None,
                              dynamic_inventory=dynamic)
     except PlanError as exc:
+        if exc.ansible_text is not None and not args.dry:  # ansible's own failure, which a run shows as it does
+            sys.stderr.write(exc.ansible_text)
+            return exc.exit_code
         return _fail(str(exc), exc.exit_code)
     not_run = [] if dynamic else [*plan.inventory.notes, RUN_INVENTORY_CODE_HINT] if plan.inventory.notes else []
     no_targets = _no_hosts_to_target(plan.inventory.data, options.limit, config.inventory)

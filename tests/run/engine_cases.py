@@ -392,6 +392,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
                 data = json.loads(proc.stdout)
             except json.JSONDecodeError as e:
                 data, error = None, f"stdout is not one JSON object: {e}"
+                if not proc.stdout.strip() and RECAP not in text and "playbook-ls: error: " not in text:
+                    data, error = {}, None  # stopped as ansible does, in its words, before any play: no object
             if data is not None and RECAP not in text:
                 data = {}  # stopped before its recap too: as ansible's side, its results are in the text alone
         data = data or {}
