@@ -28,13 +28,43 @@ def _install(root: Path, monkeypatch: pytest.MonkeyPatch, *collections: str) -> 
     monkeypatch.setenv("ANSIBLE_COLLECTIONS_SCAN_SYS_PATH", "false")
 
 
-def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """ansible fails "No test named 'ansible.utils.ipv4'" as the engine does; a lookup of a
-    collection not installed also warns "Error loading plugin", which the engine does not."""
+def test_a_test_or_lookup_of_a_collection_not_installed_fails_alike(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible fails "No test named 'ansible.utils.ipv4'" as the engine does, and a lookup of a
+    collection not installed "was not found", after the plugin loader's warning."""
+    from engine.run.collection_lookups import load_failure
+    from engine.run.preflight import make_run_plan
+
     _install(tmp_path / "installed", monkeypatch, "community/other")
     tasks = ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n"
-             "    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n")
-    assert ["lookup community.general.dig" in problem for problem in _declined(tmp_path, tasks)] == [True]
+             "    - debug: {msg: \"{{ query('community.general.dig', 'x') }}\"}\n"
+             "    - debug: {msg: \"{{ lookup('filetree', '/x') }}\"}\n")
+    assert _declined(tmp_path, tasks) == []
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=["localhost,"]))
+    collections = plan.playbook.plugins.collections
+    assert load_failure("community.general.dig", collections) == (
+        "Error loading plugin 'community.general.dig': No module named 'ansible_collections.community.general'")
+    assert load_failure("foo.bar.baz", collections) == (
+        "Error loading plugin 'foo.bar.baz': No module named 'ansible_collections.foo'")
+    assert load_failure("community.other.x", collections) is None  # installed: ansible runs it
+
+
+def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """In ansible's words, unless a lookup_plugins directory may hold it (then it is declined)."""
+    from engine.flow.plan import PlanError
+
+    _install(tmp_path / "installed", monkeypatch, "community/other")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.ansible/plugins/lookup
+    with pytest.raises(PlanError) as stopped:
+        _declined(tmp_path, "    - debug: {msg: x}\n      with_my_own_lookup: [1]\n")
+    assert stopped.value.exit_code == 4 and str(stopped.value).endswith(
+        "site.yml:5:7: 'with_my_own_lookup' is not a valid attribute for a Task")
+    assert stopped.value.ansible_text is not None and stopped.value.ansible_text.startswith(
+        "[ERROR]: 'with_my_own_lookup' is not a valid attribute for a Task\nThis error can be suppressed")
+    (tmp_path / "lookup_plugins").mkdir()
+    (problem,) = _declined(tmp_path, "    - debug: {msg: x}\n      with_my_own_lookup: [1]\n")
+    assert "does not implement 'lookup my_own_lookup'" in problem
 
 
 @pytest.mark.parametrize(("task", "what"), [
@@ -49,7 +79,6 @@ def test_a_test_of_a_collection_not_installed_fails_alike(tmp_path: Path, monkey
     # lacks (its load fails unless a collection or lookup_plugins/ offers it)
     ("    - debug: {msg: \"{{ lookup('filetree', '/x') }}\"}\n", "lookup filetree"),
     ("    - debug: {msg: x}\n      with_filetree: /x\n", "lookup filetree"),
-    ("    - debug: {msg: x}\n      with_my_own_lookup: [1]\n", "lookup my_own_lookup"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
     ("    - debug: {msg: x}\n      when: \"'a' is vault_encrypted\"\n", "test vault_encrypted"),
 ])
