@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from engine.lazy_regex import LazyRegex
 from engine.loading.paths import display_path
+from engine.parsing.probes import listdir_for
 from engine.records import NamedTuple
 from engine.span import Span, YMap, YSeq
 
@@ -122,13 +123,17 @@ def _items(entries: list[Any]) -> Iterator[tuple[Any, Span | None]]:
         yield entry, span
 
 
+def _wanted(name: str) -> bool:
+    return bool(_FILE_NAME.match(name)) or name in _TOP_MARKERS
+
+
 def requirement_files(start: str) -> Iterator[str]:
     """The requirements files of ``start`` and each directory above it, nearest first, up to the
     top of the repository (or of the current directory, when ``start`` is inside it)."""
     directory, cwd = os.path.abspath(start), os.getcwd()
     while True:
         try:
-            names = sorted(os.listdir(directory))
+            names = sorted(listdir_for(directory, _wanted))
         except OSError:
             names = []
         for name in names:

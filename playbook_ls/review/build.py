@@ -4,8 +4,10 @@ reads a changed file in either revision), compared by :mod:`playbook_ls.review.c
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
+from engine.parsing.probes import recording
 from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
 from playbook_ls.review.reuse import may_change_the_run, partner_plays
@@ -38,22 +40,29 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
             wanted = _entry_points(new, _playbooks_of_both(old, new, changed, caches), caches[new.root])
         described: dict = {}  # the tasks' views, kept across the sides: the old side takes plays from the new
-        new_views = _read(new, wanted, options, caches[new.root], described)
+        appearing = _appearing(old, new, changed) if reuse else {}
+        with recording(new.root) if appearing else nullcontext() as probes:
+            new_views = _read(new, wanted, options, caches[new.root], described)
+        # a file only one side has, which no resolution of the new side asked about, is no input of
+        # any: the old side's resolutions ask what the new side's asked until an input differs
+        unasked = {path for path, existing in appearing.items()
+                   if probes is not None and not any(probes.asked_about(one) for one in existing)}
+        reading_changed = changed - unasked
         # a playbook none of whose reads changed reads the same files, alike, in the old revision
         # (each file read names the next): only a file the new revision no longer has can hide one
-        gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in changed)
+        gone = any(not os.path.lexists(os.path.join(new.root, path)) for path in reading_changed)
         # a changed inventory source reaches every playbook planned with it
         inventory_changed = any(path == source or path.startswith(source + os.sep)
                                 for path in changed for source in inventories)
         again = [path for path in wanted if playbooks or gone or inventory_changed or new_views[path].reads & changed
                  or new_views[path].problem]
-        same = _alike_on_both(old, new, changed, options, [new_views[path] for path in again], caches) if reuse \
-            else set()
+        same = _alike_on_both(old, new, reading_changed, options, [new_views[path] for path in again], caches) \
+            if reuse else set()
         if taken is not None:
             taken += [path for path in again if path in same]
         old_views = {path: new_views[path] for path in again if path in same}
         if caches[new.root].shared_plays.every_play:
-            caches[old.root].partner_plays = partner_plays(old, new, changed, caches)
+            caches[old.root].partner_plays = partner_plays(old, new, reading_changed, caches)
         old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root],
                                described, new.root))
         chosen = [path for path in wanted if path in old_views and
@@ -150,6 +159,24 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
             with inside(one.root):
                 found.append(values_at(view, keys, affected, notes if one is new else None))
         review.values = compare_values(found[0], found[1], pairs, new_view.views())
+
+
+def _appearing(old: Side, new: Side, changed: set[str]) -> dict[str, list[str]]:
+    """The changed paths only one side has, each with the paths whose existence differs with it
+    (itself and the directories on its way only one side has). A changed path that is a link on
+    either side is left out: what a link leads to differs beyond its own path."""
+    found = {}
+    for path in changed:
+        here = [os.path.join(one.root, path) for one in (old, new)]
+        if os.path.lexists(here[0]) == os.path.lexists(here[1]) or any(os.path.islink(one) for one in here):
+            continue
+        existing, directory = [path], os.path.dirname(path)
+        while directory and os.path.isdir(os.path.join(old.root, directory)) != \
+                os.path.isdir(os.path.join(new.root, directory)):
+            existing.append(directory)
+            directory = os.path.dirname(directory)
+        found[path] = existing
+    return found
 
 
 def _side_cache(every_play: bool = False) -> SourceCache:

@@ -6,7 +6,7 @@ notifications that no longer reach a handler; the changed files each playbook re
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import ChainMap, Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -83,6 +83,9 @@ class PlaybookReview:
     """Tags the change touches beyond ``MAX_SELECTIONS``: named, not compared."""
     hosts: list[HostChange] = field(default_factory=list)
     notifications: list[NotificationChange] = field(default_factory=list)
+    handler_order: list[Listed] = field(default_factory=list)
+    """Handlers both revisions' plays define whose place among the others changed: the handlers
+    notified before one flush run in the order their play defines them."""
     reaches: list[str] = field(default_factory=list)
     """The changed files it reads (in either revision)."""
     values: list[Any] = field(default_factory=list)
@@ -90,7 +93,7 @@ class PlaybookReview:
     (:class:`playbook_ls.review.values.ValueChange`)."""
 
     def empty(self) -> bool:
-        return not (self.tasks or any(s.differs() for s in self.selections) or self.hosts
+        return not (self.tasks or any(s.differs() for s in self.selections) or self.hosts or self.handler_order
                     or self.notifications or self.values or self.problems[0] != self.problems[1])
 
 
@@ -154,8 +157,13 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
                                       [key for key in new_tasks if key in after], old_tasks, new_tasks)
         review.selections.append(change)
     if outcomes is not None:
-        review.hosts = _host_changes(outcomes[0], outcomes[1], pairs, old_tasks, new_tasks)
+        # a task an include loads at run time is the same task on both sides under the same key
+        before, after = (getattr(side, "loaded_at_run", {}) for side in outcomes)
+        alike = {key: key for key in before if key in after}
+        review.hosts = _host_changes(outcomes[0], outcomes[1], {**pairs, **alike}, ChainMap(old_tasks, before),
+                                     ChainMap(new_tasks, after))
     review.notifications = _notification_changes(old, new, pairs)
+    review.handler_order = _handler_order(old, new)
     return review
 
 
@@ -294,6 +302,15 @@ def _longest_in_order(old_seq: list[Any], new_seq: list[Any]) -> set[Any]:
     return kept
 
 
+def _handler_order(old: PlaybookView, new: PlaybookView) -> list[Listed]:
+    """The handlers :func:`_reordered` finds moved among those both revisions' plays define, in
+    the order each play defines them (its roles' handlers first, as ansible flushes them)."""
+    from playbook_ls.review.sides import HandlerViews
+
+    before, after = HandlerViews(old), HandlerViews(new)
+    return [] if list(before) == list(after) else _reordered(list(before), list(after), before, after)
+
+
 def _reordered(before: list[TaskKey], after: list[TaskKey], old_tasks: Mapping[TaskKey, TaskView],
                new_tasks: Mapping[TaskKey, TaskView]) -> list[Listed]:
     """The tasks of ``after`` (a side's listing, in order, by key) :func:`order_changes` finds
@@ -376,7 +393,7 @@ def _host_changes(before: dict[TaskKey, dict[str, tuple[str, str]]], after: dict
         task = new_tasks.get(new_key) if new_key is not None else None
         if task is None and old_key is not None:
             task = old_tasks.get(old_key)
-        if task is None:
+        if task is None or old_hosts == new_hosts:  # most tasks: compared whole, not host by host
             continue
         for host in [*new_hosts, *(h for h in old_hosts if h not in new_hosts)]:
             was, now = old_hosts.get(host), new_hosts.get(host)

@@ -102,6 +102,10 @@ def as_text(review: Review) -> str:
                              f"host{'s' if count != 1 else ''} ({_hosts(value.hosts)})")
                 lines.append(f"      was {value.before}")
                 lines.append(f"      now {value.after}")
+        if playbook.handler_order:
+            lines.append(f"  handlers in another order {len(playbook.handler_order)} (notified together, they run "
+                         "in the play's order):")
+            lines += [f"    {_listed_line('↕', entry)}" for entry in playbook.handler_order]
         for notification in playbook.notifications:
             lines.append(f"  {notification.task.name}  {notification.task.where}: notifies "
                          f"'{notification.notification}', which no handler answers"
@@ -147,7 +151,7 @@ def as_markdown(review: Review) -> str:
               "|---|---|---|---|---|---|---|"]
     for playbook in changed:
         selections = sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
-        order = max((len(s.reordered) for s in playbook.selections), default=0)
+        order = max((len(s.reordered) for s in playbook.selections), default=0) + len(playbook.handler_order)
         hosts = len({host for change in playbook.hosts for host in change.hosts})
         lines.append(f"| `{playbook.path}` | {len(playbook.tasks)} | {selections} | {order} | {hosts} | "
                      f"{len(playbook.values)} | {len(playbook.notifications)} |")
@@ -163,7 +167,7 @@ def as_markdown(review: Review) -> str:
 def _weight(playbook: PlaybookReview) -> int:
     return (10 * sum(len(change.hosts) for change in playbook.hosts)
             + 5 * sum(len(s.now_runs) + len(s.no_longer_runs) for s in playbook.selections)
-            + max((len(s.reordered) for s in playbook.selections), default=0)
+            + max((len(s.reordered) for s in playbook.selections), default=0) + len(playbook.handler_order)
             + len(playbook.tasks) + 20 * len(playbook.notifications))
 
 
@@ -177,6 +181,8 @@ def as_github(review: Review) -> str:
                         for entry in entries]
             out += [_annotation("notice", entry.task, f"{selection.label}: runs in another order — {entry.why}")
                     for entry in selection.reordered]
+        out += [_annotation("notice", entry.task, f"handler runs in another order — {entry.why}")
+                for entry in playbook.handler_order]
         for change in playbook.hosts:
             out.append(_annotation("warning", change.task, _host_line(change)))
         for notification in playbook.notifications:

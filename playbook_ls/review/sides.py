@@ -245,6 +245,35 @@ def _task_views(keyed: list[tuple[list[Any], TaskKey]], roots: tuple[str, ...]) 
     return views
 
 
+class HandlerViews(Mapping[TaskKey, TaskView]):
+    """The views of the handlers of a reading's plays by key (play, printed name, action, count
+    among those alike), in the order each play defines them; each described when first asked."""
+
+    def __init__(self, view: PlaybookView) -> None:
+        self._known: dict[TaskKey, tuple[Any, PlayView]] = {}
+        self._views: dict[TaskKey, TaskView] = {}
+        for play in view.plays:
+            counts: dict[tuple[str, str], int] = {}
+            for handler in play.handlers:
+                name = named_in(handler.display_name(), *play.roots)
+                counts[(name, handler.action)] = counts.get((name, handler.action), 0) + 1
+                self._known[(play.key, name, handler.action, counts[(name, handler.action)])] = (handler, play)
+
+    def __getitem__(self, key: TaskKey) -> TaskView:
+        view = self._views.get(key)
+        if view is None:
+            handler, play = self._known[key]
+            with inside(play.roots[1]):
+                view = self._views[key] = task_view(key, handler, *play.roots)
+        return view
+
+    def __iter__(self) -> Iterator[TaskKey]:
+        return iter(self._known)
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+
 @lru_cache(maxsize=4096)
 def named_in(name: str, *roots: str) -> str:
     """``name`` with the revision's directory (a role named by its path, ``role: "{{
@@ -336,12 +365,22 @@ def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
             if id(task) in view.keys}
 
 
-def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tuple[str, str]]]:
+class HostOutcomes(dict[TaskKey, dict[str, tuple[str, str]]]):
+    """Each task's (outcome, reason) on each host, by task key; ``loaded_at_run`` holds the views
+    of the tasks an include loads at run time, which no listing has."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.loaded_at_run: dict[TaskKey, TaskView] = {}
+
+
+def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
     """Each task's outcome and reason on each host, as ``playbook-ls plan`` gives them (the
-    tasks an include loads at run time keyed as the play's own are)."""
+    tasks an include loads at run time keyed by their include's play, their name and action, and
+    their count among those alike, in the order the run meets them)."""
     from engine.flow.host_plan import plan_hosts
 
-    found: dict[TaskKey, dict[str, tuple[str, str]]] = {}
+    found = HostOutcomes()
     extra: dict[tuple[str, ...], int] = {}
     for play_view, planned in zip(view.plays, plan_hosts(plan), strict=True):
         for task in planned.tasks:
@@ -351,9 +390,15 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> dict[TaskKey, dict[str, tup
                 alike = (play_view.key, name, task.task.action)
                 extra[alike] = extra.get(alike, 0) + 1
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
+                found.loaded_at_run[key] = task_view(key, task.task, *play_view.roots)
             outcomes = found.setdefault(key, {})
+            told: dict[int, tuple[str, str]] = {}  # hosts of one class share their outcome
             for host, outcome in task.hosts.items():
-                outcomes.setdefault(host, (outcome.outcome,
-                                           named_in(outcome.reason, *play_view.roots) if outcome.reason else
-                                           outcome.reason))
+                if host in outcomes:
+                    continue
+                pair = told.get(id(outcome))
+                if pair is None:
+                    pair = told[id(outcome)] = (outcome.outcome, named_in(outcome.reason, *play_view.roots)
+                                                if outcome.reason else outcome.reason)
+                outcomes[host] = pair
     return found

@@ -57,8 +57,11 @@ PLAY_AT = {("app.yml", 0): "app", ("db.yml", 0): "db", ("db.yml", 1): "db again"
     # a file added where a play looks for it (the role's included file), and a task file naming it
     ({"roles/app/tasks/added.yml": "- name: added\n  debug: msg=added\n",
       "roles/app/tasks/more.yml": "- import_tasks: added.yml\n"}, {"db", "db again", "own"}, {"app"}),
-    # a file added that nothing reads
-    ({"docs/more.yml": "more: []\n"}, EVERY_PLAY, set()),
+    # a file added that no resolution asks about: both playbooks are taken whole, no play offered
+    ({"docs/more.yml": "more: []\n"}, set(), set()),
+    # ... and with a change a play reads: the other plays are taken
+    ({"docs/more.yml": "more: []\n", "roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"},
+     {"db", "db again"}, {"app"}),
     # the settings: no play is offered
     ({"ansible.cfg": "[defaults]\nroles_path = roles\nprivate_role_vars = true\n",
       "roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"}, set(), set()),
@@ -93,16 +96,26 @@ def test_an_entry_whose_alias_names_a_changed_anchor_is_not_the_same(tmp_path: P
     assert {name for name, was_taken in asked if not was_taken} == {"db", "db again"}
 
 
-def test_a_file_removed_keeps_every_play_from_being_taken(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The new side may have looked for the old side's file in vain, which nothing records."""
+@pytest.mark.parametrize(("removed", "taken", "resolved"), [
+    # no resolution asked about it: it is no input of any play
+    ("docs/notes.yml", {"db", "db again"}, {"app"}),
+    # a role's defaults, which the db role's plays read on the old side and look for on the new:
+    # every play that may have looked for it is resolved again (here: none is offered)
+    ("roles/db/defaults/main.yml", set(), set()),
+])
+def test_a_file_removed_keeps_the_plays_that_asked_about_it_from_being_taken(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, removed: str, taken: set[str], resolved: set[str]) -> None:
+    """A file only the old side has changes a play's resolution only if the new side's asked about it
+    (tested it, opened it, listed its directory for its name): engine.parsing.probes records that."""
     for side in SIDES:
         write_tree(tmp_path / side, PROJECT)
-    (tmp_path / "new" / "docs/notes.yml").unlink()
+    (tmp_path / "new" / removed).unlink()
     write_tree(tmp_path / "new", {"roles/app/tasks/more.yml": "- name: more app\n  debug: msg=changed\n"})
     asked = _spy_taken(monkeypatch)
     monkeypatch.chdir(tmp_path / "new")
     assert _review(tmp_path, reuse=True) == _review(tmp_path, reuse=False)
-    assert asked == []
+    assert {name for name, was_taken in asked if was_taken} == taken
+    assert {name for name, was_taken in asked if not was_taken} == resolved
 
 
 def _spy_taken(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:

@@ -98,7 +98,8 @@ def test_no_reading_is_taken_across_a_change_of_structure(tmp_path: Path, monkey
         (new / "roles/app/tasks/extra.yml").write_text("- name: extra\n  debug: msg=changed\n")
     elif change == "added file":
         (new / "roles/app/defaults/main.yml").write_text(DEFAULTS.replace("8080", "80"))
-        (new / "roles/app/tasks/unused.yml").write_text("- debug: msg=x\n")
+        (new / "roles/app/vars").mkdir()  # where the role's resolution looks for its variables
+        (new / "roles/app/vars/main.yml").write_text("unused: 1\n")
     elif change == "a mapping that is not variables":
         for side in SIDES:
             (tmp_path / side / "roles/app/meta").mkdir()

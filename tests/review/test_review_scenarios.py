@@ -97,7 +97,7 @@ def test_outcomes_that_change_per_host_are_those_of_the_runs(scenario: Path) -> 
                 outcomes[side] = host_outcomes(views[side], views[side].plan)
         review = review_playbook(views["old"], views["new"], [], (outcomes["old"], outcomes["new"]), set())
         claimed = _claimed(review)
-        ran = _ran(views, expected, playbook)
+        ran = _ran(views, expected, playbook, outcomes)
         undecided = {(name, host) for name, host, *_ in claimed | ran
                      if _depends(outcomes, views, name, host)}
         assert {c for c in claimed if c[:2] not in undecided} == {r for r in ran if r[:2] not in undecided}, playbook
@@ -111,17 +111,19 @@ def _claimed(review: PlaybookReview) -> set[tuple[str, str, str, str]]:
     return {claim for claim in found if claim[2] != claim[3]}
 
 
-def _ran(views: dict[str, PlaybookView], expected: dict[str, Any], playbook: str) -> set[tuple[str, str, str, str]]:
+def _ran(views: dict[str, PlaybookView], expected: dict[str, Any], playbook: str,
+         outcomes: dict[str, Any]) -> set[tuple[str, str, str, str]]:
     """(task, host, old outcome, new outcome) where the recorded runs differ, the tasks paired as
-    the review pairs them."""
-    def by_place(view: PlaybookView) -> dict[str, Any]:
-        return {f"{task.file}:{task.line}": task for play in view.plays for task in play.tasks}
+    the review pairs them (those an include loads at run time, which no listing has, by key)."""
+    def tasks_of(side: str) -> list[Any]:
+        return [*(task for play in views[side].plays for task in play.tasks), *outcomes[side].loaded_at_run.values()]
 
-    places = {side: by_place(views[side]) for side in SIDES}
+    places = {side: {f"{task.file}:{task.line}": task for task in tasks_of(side)} for side in SIDES}
     runs = {side: {places[side][where].key: hosts for where, hosts in expected[side]["runs"][playbook].items()
                    if where in places[side]} for side in SIDES}
-    tasks = {side: {task.key: task for play in views[side].plays for task in play.tasks} for side in SIDES}
-    pairs = matched(views["old"], views["new"])
+    tasks = {side: {task.key: task for task in tasks_of(side)} for side in SIDES}
+    pairs = {**matched(views["old"], views["new"]),
+             **{key: key for key in outcomes["old"].loaded_at_run if key in outcomes["new"].loaded_at_run}}
     found = set()
     for old_key, new_key in [*pairs.items(), *((None, k) for k in tasks["new"] if k not in pairs.values()),
                              *((k, None) for k in tasks["old"] if k not in pairs)]:
