@@ -365,6 +365,8 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
     given, kwargs = kwargs, dict(kwargs)
     wantlist = kwargs.pop("wantlist", False)
     errors = kwargs.pop("errors", "strict")
+    if replayed is not None and not tagging:  # what an earlier call gave is not this one's
+        replayed.drop(name, terms, given)
     try:
         result = function(list(terms), kwargs, Call(templar, context, name, invoked_as_with))
     except (TemplateFailure, TooLarge):  # a static evaluation's limit is not the plugin's error to ignore

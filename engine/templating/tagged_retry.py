@@ -75,6 +75,9 @@ class Replayed:
         else:
             self._kept[key] = result
 
+    def drop(self, name: str, terms: Any, kwargs: Any) -> None:
+        self._kept.pop(self._key(name, terms, kwargs), None)
+
     def result(self, name: str, terms: Any, kwargs: Any, tagging: bool) -> Any:
         """The kept result (as ansible hands it on when ``tagging``); :data:`MISSING` when there is
         none, but for ``tagging``, whose rendering then fails (:class:`NotReplayed`)."""
