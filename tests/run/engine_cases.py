@@ -34,8 +34,9 @@ temporary directory around it ``<TMP>``, this Python ``<PYTHON>``; what differs 
 becomes a placeholder: command times (``"start"``, ``"end"``, ``"delta"`` -> ``<TIME>``,
 ``<DELTA>``), backup file names (``.BACKUP~``), async job ids (``<JOB>``), temporary names made
 by tempfile (``<TMPNAME>``), temporary files and directories of downloads and diffs
-(``<TMPFILE>``, ``<TMPDIR>``), elapsed seconds of pause/wait_for (``<ELAPSED>``) and the times
-the diff of a file touch shows (``<STAMP>``). Python's own
+(``<TMPFILE>``, ``<TMPDIR>``), elapsed seconds of pause/wait_for (``<ELAPSED>``), the times
+the diff of a file touch shows (``<STAMP>``) and a stat result's inode, generation, access and
+change times (``<STAT>``). Python's own
 SyntaxWarnings (ansible compiles template results) are turned off for the recording. The texts are
 compared with the result lines of a task grouped by host when the task prints only one-line
 results: ansible shows a loop's item lines as its worker sends them and the host's own line
