@@ -140,11 +140,11 @@ class RuntimeIncludes:
 
     @property
     def loader(self) -> Any:
+        """Loads with the plan's own files (an editor's unsaved buffers, what a reading records)."""
         if self._loader is None:
             from engine.loading.includes import IncludeLoader
-            from engine.parsing.source import SourceCache
 
-            self._loader = IncludeLoader(SourceCache())
+            self._loader = IncludeLoader(self.plan.inventory.cache)
         return self._loader
 
 

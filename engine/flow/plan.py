@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.config import DEFAULT_HOST_LIST
 from engine.flow.tags import Selection, TagEvaluator, TagTemplateError, should_run
 from engine.loading import keywords as kw
-from engine.loading.model import Block, Play, Playbook, Task
+from engine.loading.model import Block, Play, Playbook, Problem, Task
 from engine.span import Span
 from engine.variables import magic
 
@@ -121,11 +121,13 @@ class Plan:
 class PlanError(Exception):
     """The launch cannot be planned; ``exit_code`` is what ansible-playbook would exit with."""
 
-    def __init__(self, message: str, exit_code: int = EXIT_ERROR, ansible_text: str | None = None) -> None:
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR, problem: Problem | None = None,
+                 ansible_text: str | None = None) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+        self.problem = problem  # the playbook's problem that stopped it, if that is what did
         self.ansible_text = ansible_text
-        """What ansible-playbook prints as it stops, when the run prints it instead of the message."""
+        """What ansible-playbook prints as it stops (warnings too), printed instead of the message."""
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,
@@ -161,7 +163,7 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
     book = resolver.load_playbook(options.playbook)
     fatal = book.fatal_problems()
     if fatal:
-        raise PlanError(str(fatal[0]), fatal[0].exit_code)
+        raise PlanError(str(fatal[0]), fatal[0].exit_code, fatal[0])
     selection = options.selection()
     plays: list[PlayPlan] = []
     # the inventory is loaded before the playbook, which is loaded whole before its first play

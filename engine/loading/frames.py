@@ -41,6 +41,20 @@ _VARS_OWNERS = {"play": "Play", "block": "Block", "apply": "Block", "import_play
                 "dependency": "RoleInclude"}
 # Names a variable cannot have beside non-identifiers (ansible's ``_jinja_bits.JINJA_KEYWORDS``).
 JINJA_KEYWORDS = frozenset({"False", "None", "True", "false", "none", "not", "true"})
+VARIABLE_NAME_HELP = ("Variable names must be strings starting with a letter or underscore character, and contain "
+                      "only letters, numbers and underscores.")
+
+
+def invalid_variable_name(name: Any) -> str | None:
+    """``validate_variable_name``'s message for a name no variable can have (not a string, not an
+    ASCII identifier, or a name Jinja reads as something else); None for a valid name."""
+    if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+        return None
+    described = f"name {str(name)!r}" if isinstance(name, (str, int, float, bool, type(None))) else "name"
+    if not isinstance(name, str):
+        native = "dict" if isinstance(name, dict) else "list" if isinstance(name, list) else type(name).__name__
+        described += f" of type {native!r}"
+    return f"Invalid variable {described}."
 
 
 def collection_list(value: Any) -> list[str]:
@@ -122,8 +136,8 @@ class FrameLoading:
 
     def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                 exit_code: int = EXIT_PARSER_ERROR, requirement: Requirement | None = None,
-                after_load: bool = False) -> None:
-        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load))
+                after_load: bool = False, chain: tuple[tuple[str, Span | None, str | None], ...] = ()) -> None:
+        self.problems.append(Problem(code, message, span, hint, fatal, exit_code, requirement, after_load, chain))
 
     def _collection_hint(self, name: str, otherwise: str) -> tuple[Requirement | None, str]:
         """For a missing ``name``: the requirements-file entry of its collection, when ``name`` is
@@ -149,8 +163,18 @@ class FrameLoading:
         if loaded.error is not None:
             code = "yaml-syntax" if paths.exists(path) else "unresolved-import"
             unreadable = loaded.error.message.startswith("cannot read file")
+            chain: tuple[tuple[str, Span | None, str | None], ...] = ()
+            if code == "yaml-syntax" and not unreadable:  # AnsibleYAMLParserError, as ansible words it
+                from engine.parsing.yaml_hints import ansible_yaml_failure
+
+                try:
+                    text: str | None = self.sources.read_text(path)
+                except (OSError, UnicodeDecodeError):
+                    text = None
+                failure = ansible_yaml_failure(loaded.error, text)
+                chain = ((str(failure), failure.span, failure.help),)
             self.problem(code, loaded.error.message, loaded.error.span,
-                         YAML_SYNTAX_HINT if code == "yaml-syntax" and not unreadable else "")
+                         YAML_SYNTAX_HINT if code == "yaml-syntax" and not unreadable else "", chain=chain)
             return None
         return loaded.data
 
@@ -182,8 +206,10 @@ class FrameLoading:
                 try:
                     value = flatten(load_tags(value))
                 except TypeError:
-                    self.problem("invalid-structure", "tags must be specified as a list", spans.get(key, frame.span),
-                                 "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR)
+                    where = spans.get(key, frame.span)
+                    self.problem("invalid-structure", "tags must be specified as a list", where,
+                                 "Write 'tags: [a, b]' or 'tags: a,b'.", exit_code=EXIT_ERROR,
+                                 chain=(("tags must be specified as a list", where, None),))
                     value = []
                 if not all(map(_hashable, value)):  # a mapping or a nested list: ansible crashes on it
                     self.problem("invalid-structure", "a tag must be a word, not a mapping or a list",
@@ -205,11 +231,13 @@ class FrameLoading:
                          "Write 'vars:' as a mapping, 'name: value' on each line (not a list).")
             return False
         for name in value:
-            if not (isinstance(name, str) and name.isidentifier() and name.isascii()
-                    and name not in JINJA_KEYWORDS):
-                self.problem("invalid-structure", f"Invalid variable name {str(name)!r}.", span,
+            invalid = invalid_variable_name(name)
+            if invalid:  # at the name as written, as validate_variable_name's error shows it
+                where = getattr(value, "key_spans", {}).get(name, span)
+                self.problem("invalid-structure", invalid, where,
                              "Variable names must start with a letter or underscore and contain only letters, "
-                             "numbers and underscores.", exit_code=EXIT_ERROR)
+                             "numbers and underscores.", exit_code=EXIT_ERROR,
+                             chain=((invalid, where, VARIABLE_NAME_HELP),))
                 return False
         return True
 

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
-from engine.loading.model import Block, Frame, Play, Task
+from engine.loading.frames import EXIT_PARSER_ERROR
+from engine.loading.model import Block, Frame, Play, Problem, Task
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.loading.roles import included_handler_blocks, rolespec_validate
 from engine.loading.vars_dir import VarsDirError, read_vars_dir, root_dir
@@ -54,6 +55,15 @@ class MissingInclude(TemplateFailure):
                        f"directory: '{path}'")
 
 
+class IncludeParseError(Exception):
+    """An included file ansible's parser refuses (``AnsibleParserError`` out of
+    ``_load_included_file``): not a failed host, the end of the run, exiting with 4."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem
+
+
 MAX_INCLUDE_DEPTH = 100  # includes within includes; far beyond real playbooks, well within Python's stack
 
 
@@ -74,6 +84,13 @@ class IncludeLoader:
         self.warnings: dict[str, list[str]] = {}
         """The warnings loading an included file (its path) or role (its name) met: the strategy
         shows them as it loads it, before announcing it."""
+        self._round: dict[tuple[Any, ...], dict[str, Any]] = {}
+        """The *_from arguments of the first host that included a role this round (see :meth:`next_round`)."""
+
+    def next_round(self) -> None:
+        """The task ran on every host and its includes are processed: the next hosts to include a
+        role (a later batch, a later run of the task) start a new include, as ansible's do."""
+        self._round.clear()
 
     def load(self, task: Task, templar: Templar, play: Play) -> tuple[list[Block], dict[str, Any]]:
         """The blocks ``task`` includes for this host, and the include's own result."""
@@ -125,6 +142,8 @@ class IncludeLoader:
 
     def _problems(self, before: int) -> None:
         fatal = [p for p in self.resolver.problems[before:] if p.fatal]
+        if fatal and fatal[0].exit_code == EXIT_PARSER_ERROR:
+            raise IncludeParseError(fatal[0])
         if fatal:
             raise TemplateFailure(str(fatal[0]))
 
@@ -170,7 +189,14 @@ class IncludeLoader:
         name = args.get("name", args.get("role"))
         if not name:
             raise TemplateFailure(f"'name' is a required field for {task.action}.")
-        key = (id(task), str(name), repr(sorted(args.items(), key=str)), repr(sorted(params.items(), key=str)))
+        # IncludedFile.process_include_results compares a role's include without its *_from
+        # arguments (it pops them before comparing): the hosts of one task that name the role with
+        # the same other arguments share one include, with the first host's files
+        same = (id(task), str(name), repr(sorted(((k, v) for k, v in args.items() if k not in _FROM_ARGS), key=str)),
+                repr(sorted(params.items(), key=str)))
+        first = self._round.setdefault(same, {k: v for k, v in args.items() if k in _FROM_ARGS})
+        args = {**{k: v for k, v in args.items() if k not in _FROM_ARGS}, **first}
+        key = (*same, repr(sorted(first.items(), key=str)))
         if key not in self._loaded:
             before = len(self.resolver.problems)
             instance = self.resolver.roles.locate(str(name), task.span, ctx, "include_role", None,

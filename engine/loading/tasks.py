@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.loading import keywords as kw
 from engine.loading.actions import ActionError, ParsedAction, parse_action
 from engine.loading.context import Ctx, task_collections
-from engine.loading.frames import EXIT_ERROR, FrameLoading, collection_list
+from engine.loading.frames import EXIT_ERROR, VARIABLE_NAME_HELP, FrameLoading, collection_list, invalid_variable_name
 from engine.loading.model import (
     Block,
     Frame,
@@ -37,6 +37,11 @@ def _task_class(action: str, handler: bool) -> str:
     if action in kw.INCLUDE_TASKS:
         return "HandlerTaskInclude" if handler else "TaskInclude"
     return "Handler" if handler else "Task"
+
+
+# the string fields of a Task without a validator of their own, in the order Base.validate checks them
+_STRING_FIELDS = ("delegate_to", "name", "connection", "remote_user", "debugger", "become_method", "become_user",
+                  "become_flags", "become_exe")
 
 
 class TooLarge(Exception):
@@ -189,6 +194,9 @@ class TaskLoading(FrameLoading):
                          exit_code=EXIT_ERROR)
         elif action in kw.INCLUDE_TASKS or action in kw.INCLUDE_ROLE:
             self._check_include_keywords(ds, action, ctx)
+        self._check_register(ds)
+        self._check_loops(ds)
+        self._check_field_types(ds)
         name = ds.get("name")
         label = f'task "{name}"' if name else f"task {action}"
         frame = self.frame("task", label, ds, ctx.variables, owner=_task_class(action, ctx.handler))
@@ -198,6 +206,57 @@ class TaskLoading(FrameLoading):
         if action in kw.INCLUDE_TASKS:
             self._include_tasks(task, ds, ctx)
         return task
+
+    def _check_field_types(self, ds: YMap) -> None:
+        """``Task._load_loop_control`` and ``Base.validate``: a ``loop_control`` that is no mapping,
+        or a list or mapping where the task takes a string, stops the load (exit 4)."""
+        spans = getattr(ds, "value_spans", {})
+        control = ds.get("loop_control")
+        if control is not None and not isinstance(control, dict):
+            message = ("the `loop_control` value must be specified as a dictionary and cannot be a variable "
+                       "itself (though it can contain variables)")
+            span = spans.get("loop_control", getattr(ds, "span", None))
+            self.problem("invalid-task", message, span, "Write 'loop_control:' as a mapping.",
+                         chain=((message, span, None),))
+            return
+        for key in _STRING_FIELDS:
+            value = ds.get(key)
+            if isinstance(value, (list, dict)):
+                tagged = "_AnsibleTaggedList" if isinstance(value, list) else "_AnsibleTaggedDict"
+                message = (f"The field '{key}' is supposed to be a string type, however the incoming data structure "
+                           f"is a <class 'ansible.module_utils._internal._datatag.{tagged}'>")
+                span = getattr(ds, "span", None)
+                self.problem("invalid-task", message, span, f"Write '{key}:' as a string.",
+                             chain=((message, span, None),))
+                return
+
+    def _check_loops(self, ds: YMap) -> None:
+        """``Task._preprocess_with_loop``: a ``with_*`` after another loop, or without a value, stops
+        the load (an AnsibleError: exit 1), at the task."""
+        looped = False
+        for key, value in ds.items():
+            if key == "loop":
+                looped = looped or value is not None
+            elif isinstance(key, str) and key.startswith("with_"):
+                message = f"duplicate loop in task: {key.removeprefix('with_')}" if looped else \
+                    f"you must specify a value when using {key}" if value is None else None
+                if message:
+                    span = getattr(ds, "span", None)
+                    self.problem("invalid-task", message, span, "Give the task one loop, with its items.",
+                                 exit_code=EXIT_ERROR, chain=((message, span, None),))
+                    return
+                looped = True
+
+    def _check_register(self, ds: YMap) -> None:
+        """``Task._validate_register``: a ``register`` that is no variable name stops the load."""
+        register = ds.get("register")
+        invalid = None if register is None else invalid_variable_name(register)
+        if invalid:
+            span = getattr(ds, "value_spans", {}).get("register", getattr(ds, "span", None))
+            self.problem("invalid-task", f"Invalid 'register' specified: {invalid}", span,
+                         "Register the result under a variable name: a letter or underscore, then letters, "
+                         "numbers and underscores.",
+                         chain=(("Invalid 'register' specified.", span, None), (invalid, span, VARIABLE_NAME_HELP)))
 
     def _check_include_keywords(self, ds: YMap, action: str, ctx: Ctx) -> None:
         """``TaskInclude.preprocess_data``: a dynamic include takes only a few keywords."""

@@ -38,6 +38,9 @@ from engine.variables.manager import SET
 
 SET_FACT, INCLUDE_VARS, META = kw._family("set_fact"), kw._family("include_vars"), kw.META
 VALIDATE_SPEC, ASSERT = kw._family("validate_argument_spec"), kw._family("assert")
+# the arguments of an include that name what it includes (IncludedFile keeps them apart)
+_NAMING_ARGS = frozenset({"_raw_params", "file", "name", "role", "tasks_from", "vars_from", "defaults_from",
+                          "handlers_from"})
 MISSING_INCLUDE = "_ansible_missing_include"
 """The reason the file a (not looped) include_tasks names cannot be loaded, on its ok result."""
 NO_CONDITIONAL_META = frozenset({"noop", "refresh_inventory", "reset_connection", "role_complete"})
@@ -68,8 +71,13 @@ class Step:
     meta_skipped: bool = False
     marked: bool = False
     """The task did not run: the strategy marked the host failed before it (any_errors_fatal)."""
+    marked_after: bool = False
+    """The task ran, then the strategy marked the host failed (any_errors_fatal): the section it is
+    in fails, as the iterator's state still holds the host there."""
     include_failed: bool = False
     """A looped include failed on a missing file after the task ran (its other files still count)."""
+    included: list[tuple[tuple[str, dict[str, Any]], list[Block]]] = field(default_factory=list)
+    """Per include the task made: (file or role, item vars) and the blocks it loaded."""
 
 
 class TaskActions:
@@ -124,7 +132,13 @@ class TaskActions:
                 self.includes.warnings[files[0]] = list(dict.fromkeys([*known, *found]))
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
-            self.included_items += [(path, include_item_vars(task, templar), None) for path in files]
+            special = include_item_vars(task, templar)
+            # IncludedFile compares the include's other arguments too (a role's public, apply...)
+            others = {k: v for k, v in (result.get("include_args") or {}).items() if k not in _NAMING_ARGS}
+            if others:
+                special = {**special, "_include_args": repr(sorted(others.items(), key=str))}
+            self.included_items += [(path, special, None) for path in files]
+            step.included += [((path, special), blocks) for path in files[-1:]]
             self.includes.announce.clear()
             return result
         try:
@@ -282,16 +296,15 @@ def _assert_conditions(that: Any, templar: Templar) -> Any:
 def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | None:
     """The failure of a set_fact whose name is no variable name (``validate_variable_name``):
     the error at the name as written, with ansible's help text; None when every name is valid."""
-    from engine.loading.frames import JINJA_KEYWORDS
+    from engine.loading.frames import VARIABLE_NAME_HELP, invalid_variable_name
     from engine.run.error_block import ERROR_KEY, Event
 
     for name in names:
-        if isinstance(name, str) and name.isidentifier() and name.isascii() and name not in JINJA_KEYWORDS:
+        message = invalid_variable_name(name)
+        if message is None:
             continue
-        message = f"Invalid variable name {str(name)!r}."
         written = task.data.get(task.action) if isinstance(task.data, Mapping) else None
         span = (getattr(written, "key_spans", None) or {}).get(name)
         return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
-                ERROR_KEY: [Event(message, span, help="Variable names must be strings starting with a letter or "
-                                  "underscore character, and contain only letters, numbers and underscores.")]}
+                ERROR_KEY: [Event(message, span, help=VARIABLE_NAME_HELP)]}
     return None

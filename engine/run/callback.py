@@ -139,8 +139,12 @@ class Callback:
     errors: set[str] = field(default_factory=set)
     _retry_name: str = ""
 
+    def _write(self, text: str) -> None:
+        """``Display.display``: Windows newlines become Unix ones in whatever it shows."""
+        self.out.write(text.replace("\r\n", "\n"))
+
     def _print(self, text: str) -> None:
-        self.out.write(text + "\n")
+        self._write(text + "\n")
 
     def host(self, name: str) -> HostStats:
         return self.stats.setdefault(name, HostStats())
@@ -180,7 +184,7 @@ class Callback:
         if message in self.warned:
             return
         self.warned.add(message)
-        self.out.write(f"[WARNING]: {message}" + ("" if message.endswith("\n") else "\n"))
+        self._write(f"[WARNING]: {message}" + ("" if message.endswith("\n") else "\n"))
 
     def deprecated(self, message: str, origin: Any = None) -> None:
         """A ``[DEPRECATION WARNING]`` (at ``origin``) unless ansible's configuration turns them
@@ -194,7 +198,7 @@ class Callback:
         if text in self.warned:
             return
         self.warned.add(text)
-        self.out.write(text if text.endswith("\n") else text + "\n")
+        self._write(text if text.endswith("\n") else text + "\n")
 
     def error(self, text: str) -> None:
         """Print an ``[ERROR]`` block once per run: ansible's Display drops an error it already
@@ -202,7 +206,7 @@ class Callback:
         if text in self.errors:
             return
         self.errors.add(text)
-        self.out.write(text if text.endswith("\n") else text + "\n")
+        self._write(text if text.endswith("\n") else text + "\n")
 
     def _task_error(self, result: dict[str, Any], action: str, task: Task | None) -> None:
         """The ``[ERROR]: Task failed: ...`` block of a failed or unreachable result
@@ -356,7 +360,7 @@ class Callback:
             if diff and each.get("changed"):
                 text = render_diff(diff)
                 if text:  # Display.display adds no newline to text that ends with one
-                    self.out.write(text if text.endswith("\n") else text + "\n")
+                    self._write(text if text.endswith("\n") else text + "\n")
 
     @staticmethod
     def _count(stats: HostStats, outcome: Outcome) -> None:

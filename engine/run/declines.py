@@ -157,9 +157,9 @@ def _ansible_has(name: str, core: frozenset[str]) -> bool:
 
 @cache
 def _engine_tests() -> frozenset[str]:
-    from engine.templating.templar import _build_environment
+    from engine.templating.jinja_environment import build_environment
 
-    return frozenset(_build_environment(False).tests)
+    return frozenset(build_environment(False).tests)
 
 
 @lru_cache(maxsize=4096)
@@ -195,6 +195,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     extra vars are read too where a name written in them matters (the url lookup's settings)."""
     from engine.run.callback import deprecation_warnings
     from engine.run.collection_lookups import load_failure
+    from engine.run.fact_declines import gathers_facts, ungathered_facts
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
 
@@ -212,7 +213,10 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     tests = _engine_tests()
     collections = getattr(book.plugins, "collections", None)
     url_lookup: Span | None | bool = False  # where a url lookup is first written
+    facts_gathered = gathers_facts(book, tasks)
     for text, place in scanned_texts(book, cache):
+        for fact, line in ungathered_facts(text) if facts_gathered else ():
+            found.setdefault(f"the fact ansible_{fact}, which it does not gather", place(line))
         for kind, name, line in template_plugin_lines(text):
             if kind == "url option":
                 found.setdefault(f"the url lookup's {name}", place(line))

@@ -158,6 +158,14 @@ def brief(messages: list[str]) -> str:
     return message
 
 
+def problem_text(problem: Any) -> str:
+    """What ``Display.error`` shows of an ``AnsibleParserError`` the engine met loading a file
+    (an :class:`engine.loading.model.Problem`): its chain when the engine words it as ansible
+    does, else its message where it is written."""
+    chain = problem.chain or ((problem.message, problem.span, None),)
+    return format_events([Event(message, span, help=help_text) for message, span, help_text in chain])
+
+
 def format_events(events: list[Event]) -> str:
     """``format_event_verbose_message`` + ``format_event`` (without traceback) for a chain: links
     without a source context of their own fold into the link before them."""

@@ -16,7 +16,8 @@ from engine.flow.plan import Plan, PlayPlan
 from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
-from engine.loading.includes import IncludeLoader
+from engine.loading.frames import EXIT_PARSER_ERROR
+from engine.loading.includes import IncludeLoader, IncludeParseError
 from engine.loading.model import Block, Play, RoleInstance, Task
 from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VALIDATE_SPEC, HostRun, Step, TaskActions
 from engine.run.async_jobs import Jobs
@@ -31,11 +32,12 @@ from engine.run.delegation import (
     delegated_vars,
     delegation_of,
 )
-from engine.run.error_block import condition_span
+from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
+from engine.run.includes_announced import blocks_in_include_order
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
@@ -103,6 +105,8 @@ class Executor(TaskActions):
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""
         self.gathering = gathering_policy()
+        self.include_sequence: list[Block] | None = None
+        """The blocks the last task included, in the order the strategy adds them to the play."""
 
     def run(self) -> int:
         try:
@@ -112,6 +116,9 @@ class Executor(TaskActions):
         except MissingHandler as exc:
             self.callback._print(f"[ERROR]: {exc}")
             self.error = self.aborted = True
+        except IncludeParseError as exc:  # the strategy re-raises it: the run ends there, without a recap
+            self.callback.error("[ERROR]: " + problem_text(exc.problem))
+            return EXIT_PARSER_ERROR
         if not self.aborted:
             self.callback.recap()
         if self.error:
@@ -247,10 +254,14 @@ class Executor(TaskActions):
                 break
             task, group = chosen
             steps = self._run_task_for(task, group)
-            lockstep.insert(block for name in group for block in steps[name].blocks)
-            for name in group:
+            if self.include_sequence is not None:  # each include once, in the order the strategy loads them
+                lockstep.insert(self.include_sequence, once=False)
+            else:
+                lockstep.insert(block for name in group for block in steps[name].blocks)
+            for name in group:  # one of them marked failed is still where the task left it (in its block)
+                steps[name].marked_after = name in self.marked_hosts
                 pending[name] = self._advance(programs[name], steps[name])
-            for name in self.marked_hosts:
+            for name in (name for name in self.marked_hosts if name not in group):
                 waiting = pending.get(name)
                 if waiting is not None:
                     pending[name] = self._advance(programs[name], Step(waiting, marked=True))
@@ -378,6 +389,8 @@ class Executor(TaskActions):
                     return None if not_entered and first else True
                 failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
                     and not step.outcome.ignored
+                if step.marked_after and not failed:  # marked once it ran this task: its section fails
+                    return True
                 if failed and step.include_failed:  # the files it did include go to the rescue or always
                     run.carried = list(step.blocks)
                 if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
@@ -446,6 +459,14 @@ class Executor(TaskActions):
                 steps[name] = Step(task)
                 continue
             steps[name] = self._run_on_host(task, self.runs[name], title, once=once)
+        self.include_sequence = None
+        if len(names) > 1 and any(len(step.included) > 1 for step in steps.values()):
+            ordered = blocks_in_include_order(self.pending_includes, {
+                name: step.included for name, step in steps.items() if step.included})
+            if ordered is not None:
+                for name, blocks in ordered[0].items():
+                    steps[name].blocks = blocks
+                self.include_sequence = ordered[1]
         for name in self._announce_includes():  # a looped include of a missing file fails its hosts
             steps[name].outcome, steps[name].include_failed = Outcome("failed"), True
             self.callback.include_failed(title, name)
@@ -615,6 +636,7 @@ class Executor(TaskActions):
         """The included files announced once the task ran on every host (engine.run.includes_announced)."""
         from engine.run.includes_announced import announce_includes
 
+        self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
 
     def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:

@@ -300,4 +300,12 @@ def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
             facts |= collect()
     if "local" in names:
         facts |= local_facts(fact_path)
+    if names & {"pkg_mgr", "service_mgr"}:  # after the platform and distribution facts they read
+        from engine.run.facts_managers import pkg_mgr_facts, service_mgr_facts
+
+        collected = {**platform_facts(), **distribution_facts(), **facts}
+        if "pkg_mgr" in names:
+            facts |= pkg_mgr_facts(collected)
+        if "service_mgr" in names:
+            facts |= service_mgr_facts(collected)
     return facts

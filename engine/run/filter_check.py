@@ -110,9 +110,9 @@ def strings(value: Any) -> Iterator[str]:
 @cache
 def engine_filters() -> frozenset[str]:
     """Every filter name the engine's templates know (Jinja's own included)."""
-    from engine.templating.templar import _build_environment
+    from engine.templating.jinja_environment import build_environment
 
-    return frozenset(_build_environment(False).filters)
+    return frozenset(build_environment(False).filters)
 
 
 def spanned_strings(value: Any, span: Span | None) -> Iterator[tuple[str, Span | None]]:

@@ -38,8 +38,11 @@ class Lockstep:
         assert task is not None
         return task, [name for name in order if pending.get(name) is task]
 
-    def insert(self, included: Iterable[Block]) -> None:
-        """Tasks an include just loaded, where the cursor is: they run next."""
+    def insert(self, included: Iterable[Block], once: bool = True) -> None:
+        """Tasks an include just loaded, where the cursor is: they run next. ``once``: the blocks
+        are the hosts' (the same include's tasks once); else the play's includes, in order (a
+        file a host included twice is there twice)."""
         seen: set[int] = set()
-        tasks = [task for block in included for task in block.tasks() if not (id(task) in seen or seen.add(id(task)))]
+        tasks = [task for block in included for task in block.tasks()
+                 if not (once and (id(task) in seen or seen.add(id(task))))]
         self.tasks[self.cursor:self.cursor] = tasks

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.booleans import NotABoolean, boolean
+from engine.type_checks import check_type_list
 from engine.values import type_name_of
 
 
@@ -97,16 +98,6 @@ def _str(value: Any) -> str:
     if isinstance(value, str):
         return value
     return "" if value is None else str(value)
-
-
-def _list(value: Any) -> list[Any]:
-    if isinstance(value, list):
-        return value
-    if isinstance(value, str):
-        return value.split(",")
-    if isinstance(value, (int, float)):
-        return [str(value)]
-    raise TypeError(f"{type(value)} cannot be converted to a list")
 
 
 def as_dict(value: Any) -> dict[Any, Any]:
@@ -199,5 +190,5 @@ def _jsonarg(value: Any) -> Any:
     raise TypeError(f"{type(value)} cannot be converted to a json string")
 
 
-CHECKERS = {"str": _str, "list": _list, "dict": as_dict, "bool": _bool, "int": _int, "float": _float,
+CHECKERS = {"str": _str, "list": check_type_list, "dict": as_dict, "bool": _bool, "int": _int, "float": _float,
             "path": _path, "raw": lambda value: value, "json": _jsonarg, "jsonarg": _jsonarg}

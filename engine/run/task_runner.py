@@ -16,6 +16,7 @@ from engine.booleans import boolean
 from engine.flow.loop_control import LoopControl
 from engine.flow.loops import loop_items, loop_of
 from engine.loading import keywords as kw
+from engine.loading.includes import IncludeParseError
 from engine.loading.model import Task
 from engine.run.censoring import NO_LOG, no_log
 from engine.run.conditions import ConditionFailure, condition_failure
@@ -228,7 +229,7 @@ def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], di
     module's own bug) fails the task with a message, as ansible fails it; the run goes on."""
     try:
         return _run_with_loop(task, templar, run_once, warn, connection)
-    except (TemplateFailure, KeyboardInterrupt, SystemExit):
+    except (TemplateFailure, IncludeParseError, KeyboardInterrupt, SystemExit):  # the last: the run ends
         raise
     except Exception as exc:  # noqa: BLE001
         return _with_exception(failed_result(f"Task failed: {exc}"))

@@ -26,7 +26,7 @@ from engine.templating.bounds import TooLarge, refuse_over, static_evaluation_in
 # the task's templar (engine.templating.templar.Templar, which is given a lookup set): named, not imported
 Templar = Any
 
-CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.templating.templar's name for it
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"  # engine.templating.jinja_environment's name for it
 
 
 class LookupFailure(Exception):

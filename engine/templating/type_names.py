@@ -46,4 +46,20 @@ def missing_hint(obj: Any, name: str) -> str:
     own = getattr(obj, "missing_hint", None)
     if callable(own):
         return str(own(name))
-    return f"object of type {native_type_name(obj)!r} has no attribute {name!r}"
+    return f"object of type {_method_type(obj) or native_type_name(obj)!r} has no attribute {name!r}"
+
+
+# the methods ansible's lazy containers (_AnsibleLazyTemplateDict, _AnsibleLazyTemplateList), which
+# a variable's mapping or list is in a template, define in Python: bound, they are a 'method'
+_LAZY_METHODS = {dict: frozenset({"copy", "get", "items", "pop", "popitem", "setdefault", "values"}),
+                 list: frozenset({"copy", "index", "pop", "remove", "sort"})}
+
+
+def _method_type(obj: Any) -> str | None:
+    """'method' for a method of a mapping or list that ansible's lazy container overrides
+    (``vars_map.items.split``), where Python names the built-in one 'builtin_function_or_method'."""
+    owner = getattr(obj, "__self__", None)
+    if type(obj).__name__ != "builtin_function_or_method" or owner is None:
+        return None
+    kind = dict if isinstance(owner, Mapping) else list if isinstance(owner, list) else None
+    return "method" if kind is not None and getattr(obj, "__name__", "") in _LAZY_METHODS[kind] else None

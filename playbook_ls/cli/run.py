@@ -142,8 +142,15 @@ def run(args: argparse.Namespace) -> int:
         plan = make_run_plan(options, cache, has_module=lambda action: get_module(action) is not None,
                              dynamic_inventory=dynamic)
     except PlanError as exc:
-        if exc.ansible_text is not None and not args.dry:  # ansible's own failure, which a run shows as it does
+        if args.json:  # still one JSON object: nothing ran, no recap
+            print(json.dumps({"recap": None, "tasks": []}))
+        if exc.ansible_text is not None:  # ansible's own failure, with the warnings before it
             sys.stderr.write(exc.ansible_text)
+            return exc.exit_code
+        if exc.problem is not None and exc.problem.chain:  # worded as ansible-playbook words it
+            from engine.run.error_block import problem_text
+
+            sys.stderr.write("[ERROR]: " + problem_text(exc.problem))
             return exc.exit_code
         return _fail(str(exc), exc.exit_code)
     not_run = [] if dynamic else [*plan.inventory.notes, RUN_INVENTORY_CODE_HINT] if plan.inventory.notes else []

@@ -40,7 +40,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
             wanted = _entry_points(new, _playbooks_of_both(old, new, changed, caches), caches[new.root])
         described: dict = {}  # the tasks' views, kept across the sides: the old side takes plays from the new
-        appearing = _appearing(old, new, changed) if reuse else {}
+        # with an inventory, the plan asks more of each host (a vars file per host) after the reading
+        appearing = _appearing(old, new, changed) if reuse and not options.inventory else {}
         with recording(new.root) if appearing else nullcontext() as probes:
             new_views = _read(new, wanted, options, caches[new.root], described)
         # a file only one side has, which no resolution of the new side asked about, is no input of
@@ -54,8 +55,10 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         # a changed inventory source reaches every playbook planned with it
         inventory_changed = any(path == source or path.startswith(source + os.sep)
                                 for path in changed for source in inventories)
+        # with an inventory, a playbook whose run loads files the reading did not may read a changed one
+        at_run = bool(options.inventory) and any(may_change_the_run(path) for path in changed)
         again = [path for path in wanted if playbooks or gone or inventory_changed or new_views[path].reads & changed
-                 or new_views[path].problem]
+                 or new_views[path].problem or (at_run and new_views[path].loads_at_run)]
         same = _alike_on_both(old, new, reading_changed, options, [new_views[path] for path in again], caches) \
             if reuse else set()
         if taken is not None:
@@ -66,9 +69,13 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         old_views.update(_read(old, [path for path in again if path not in same], options, caches[old.root],
                                described, new.root))
         chosen = [path for path in wanted if path in old_views and
-                  (playbooks or inventory_changed or _reaches(old_views[path], new_views[path], changed))]
+                  (playbooks or inventory_changed or _reaches(old_views[path], new_views[path], changed)
+                   or (at_run and (old_views[path].loads_at_run or new_views[path].loads_at_run)))]
         outcomes = _outcomes(old, new, changed, options, chosen, old_views, new_views, caches, reuse) \
             if options.inventory else {}
+        # what the plans loaded host by host is read too: a playbook none of whose reads changed is not shown
+        chosen = [path for path in chosen if playbooks or inventory_changed
+                  or _reaches(old_views[path], new_views[path], changed)]
         reviews = []
         for path in chosen:
             pair = (outcomes[(old.root, path)], outcomes[(new.root, path)]) if options.inventory else None
@@ -80,9 +87,11 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
                                value_notes)
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
+        loads_at_run = [path for path in wanted if not options.inventory and path not in chosen and
+                        new_views[path].loads_at_run and any(may_change_the_run(one) for one in changed)]
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
                       [*old.notes, *new.notes, *_inventory_notes(new_views, chosen), *value_notes],
-                      {name: list(hosts) for name, hosts in groups.items()})
+                      {name: list(hosts) for name, hosts in groups.items()}, loads_at_run)
 
 
 def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chosen: list[str],
@@ -111,10 +120,22 @@ def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chos
                 view = views[path]
                 if one is old and path in replays:
                     view.plan.outcome_replay = replays[path]  # type: ignore[union-attr]
-                found[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
+                with caches[one.root].tracking() as read:
+                    found[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
+                if view.loads_at_run:
+                    view.reads |= _within_root(read, one.root)
     for path in replays:  # the plans are kept for the values compared next: nothing more to take
         new_views[path].plan.outcome_log = old_views[path].plan.outcome_replay = None  # type: ignore[union-attr]
     return found
+
+
+def _within_root(files: list[str], root: str) -> set[str]:
+    """``files`` (as loaded) relative to ``root``, those inside it."""
+    from engine.parsing.source import files_state
+    from playbook_ls.review.sides import within
+
+    real, state = os.path.realpath(root), files_state()
+    return {relative for file in set(files) if (relative := within(file, real, state)) is not None}
 
 
 def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,

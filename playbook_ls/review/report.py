@@ -24,6 +24,9 @@ class Review:
     notes: list[str] = field(default_factory=list)
     groups: dict[str, list[str]] = field(default_factory=dict)
     """The new revision's inventory groups and their hosts (``--fail-on group=NAME``)."""
+    loads_at_run: list[str] = field(default_factory=list)
+    """Without an inventory, the playbooks not compared whose run loads files their reading does
+    not (``include_vars``, includes named per host), which a changed file may be."""
 
     def differs(self) -> bool:
         return any(not playbook.empty() for playbook in self.playbooks)
@@ -33,6 +36,17 @@ NOTHING_REACHED = ("no playbook that either revision can plan loads a changed fi
                    "conditions and values are the same (what a task copies or templates from a file is not "
                    "compared)")
 """Said when no playbook reads a changed file: a review that says nothing could be one that failed."""
+
+
+def _nothing_reached(review: Review) -> str:
+    if not review.loads_at_run:
+        return NOTHING_REACHED
+    count = len(review.loads_at_run)
+    return (f"no playbook that either revision can plan reads a changed file before it runs, but {count} "
+            f"load{'s' if count == 1 else ''} files when {'it runs' if count == 1 else 'they run'} "
+            f"({', '.join(review.loads_at_run[:10])}{', …' if count > 10 else ''}: include_vars, includes named "
+            "per host), which a changed file may be; no listing changes: give an inventory (-i) to compare their "
+            "outcomes and values host by host")
 
 
 def _hosts(names: list[str]) -> str:
@@ -111,7 +125,7 @@ def as_text(review: Review) -> str:
                          f"'{notification.notification}', which no handler answers"
                          + (f" any more (it reached {notification.before})" if notification.before else ""))
     if not review.playbooks:
-        lines += ["", NOTHING_REACHED]
+        lines += ["", _nothing_reached(review)]
     if quiet:
         lines += ["", f"no difference in the run of {len(quiet)} playbook{'s' if len(quiet) != 1 else ''}: "
                       + ", ".join(quiet[:10]) + (", …" if len(quiet) > 10 else "")]
@@ -141,7 +155,8 @@ def as_markdown(review: Review) -> str:
     changed = sorted((p for p in review.playbooks if not p.empty()), key=_weight, reverse=True)
     lines = [f"### playbook-ls diff: `{review.old}` → `{review.new}`", ""]
     if not review.playbooks:
-        lines.append(NOTHING_REACHED[0].upper() + NOTHING_REACHED[1:] + ".")
+        said = _nothing_reached(review)
+        lines.append(said[0].upper() + said[1:] + ".")
         return "\n".join(lines) + "\n"
     if not changed:
         lines.append(f"No change in the run of {len(review.playbooks)} playbook(s) "

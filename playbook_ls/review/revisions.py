@@ -158,8 +158,7 @@ def write_revision(repository: str, commit: str, prefix: str, target: str,
             destination = os.path.join(target, path)
             folder = os.path.dirname(destination)
             if folder not in folders:  # a directory never turns into a symlink once made
-                folders[folder] = os.path.realpath(folder).startswith(root)
-                if folders[folder]:
+                if _within_scratch(folder, target, root, folders):
                     os.makedirs(folder, exist_ok=True)
             if not folders[folder]:
                 continue  # a path through a symlink the revision holds: never written outside the scratch
@@ -190,6 +189,19 @@ def write_revision(repository: str, commit: str, prefix: str, target: str,
             if mode == "100755":
                 os.chmod(destination, 0o755)
     return [f"submodule {path} is left out (its files are not in this repository)" for path in submodules]
+
+
+def _within_scratch(folder: str, target: str, root: str, folders: dict[str, bool]) -> bool:
+    """Whether ``folder`` (below ``target``, whose real path is ``root``) leads into the scratch
+    directory: its parent does and it is no symlink (one ``lstat``, where its real path costs one
+    per component), the answers kept in ``folders`` (a parent is made with its first child)."""
+    known = folders.get(folder)
+    if known is None:
+        parent = os.path.dirname(folder)
+        known = _within_scratch(parent, target, root, folders) and not os.path.islink(folder) \
+            if parent.startswith(target + os.sep) else os.path.realpath(folder).startswith(root)
+        folders[folder] = known
+    return known
 
 
 def _linked(source: str, destination: str) -> bool:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from engine.loading import keywords as kw
+
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, RunOptions
     from engine.flow.tags import Selection
@@ -145,6 +147,9 @@ class PlaybookView:
     """id(Task) -> its key, for the tasks of this reading."""
     names: frozenset[str] | None = None
     """The variable names the templates of its reading read (:mod:`playbook_ls.review.reuse`)."""
+    loads_at_run: bool = False
+    """Its run loads files the reading does not (an ``include_vars``, an include or a
+    ``vars_files`` entry named per host): with an inventory, what its plan reads joins ``reads``."""
     _views: TaskViews | None = field(default=None, repr=False, compare=False)
 
     def views(self) -> TaskViews:
@@ -208,6 +213,7 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
     if plan is None:
         return view
     view.plan = plan
+    view.loads_at_run = loads_at_run(plan)
     counts: dict[tuple[str, ...], int] = {}
     for number, plan_play in enumerate(plan.plays):
         play = plan_play.play
@@ -306,7 +312,9 @@ def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
     """``file`` relative to the first of ``roots`` (real paths) that holds it, else to the first,
     through its symlinks (asked for each task of the file), while the files are in ``state``
     (:func:`engine.parsing.source.files_state`)."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath
+
+    real = realpath(os.path.abspath(file))  # the memo is kept by path: a relative one names each side's file
     return os.path.relpath(real, next((root for root in roots if real.startswith(root + os.sep)), roots[0]))
 
 
@@ -315,7 +323,9 @@ def within(file: str, root: str, state: int) -> str | None:
     """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
     every file each playbook reads (the same few hundred over and over in a repository whose
     playbooks share their roles), while the files are in ``state``."""
-    real = os.path.realpath(file)
+    from engine.loading.paths import realpath  # memoised: the loader asked for the same files
+
+    real = realpath(os.path.abspath(file))  # the memo is kept by path: a relative one names each side's file
     return os.path.relpath(real, root) if real.startswith(root + os.sep) else None
 
 
@@ -363,6 +373,21 @@ def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
 
     return {view.keys[id(task)] for play in view.plays for task in selected_tasks(play.play, selection)
             if id(task) in view.keys}
+
+
+_LOADERS_AT_RUN = frozenset(kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | {
+    name for name in ("include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars")})
+
+
+def loads_at_run(plan: Plan) -> bool:
+    """Whether the run of ``plan``'s playbook loads files its reading does not: an
+    ``include_vars`` (read when the task runs), an ``include_tasks``/``include_role`` (one whose name
+    the reading could not follow, or whose file a host's values name), a ``vars_files`` entry each
+    host names from its values."""
+    from engine.flow.host_reading import per_host_vars_files
+
+    return any(per_host_vars_files(play) or any(task.action in _LOADERS_AT_RUN for task in play.play.all_tasks())
+               for play in plan.plays)
 
 
 class HostOutcomes(dict[TaskKey, dict[str, tuple[str, str]]]):

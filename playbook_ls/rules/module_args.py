@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from engine.loading.model import Task
 from engine.span import Span
 from engine.templating.load_time import is_template
+from engine.type_checks import NotAList, check_type_list
 from playbook_ls.rules.base import PlaybookContext, is_generated
 from playbook_ls.rules.open_options import is_open
 
@@ -373,13 +374,10 @@ def _str(value: Any) -> Any:
 
 
 def _list(value: Any) -> Any:
-    if isinstance(value, list):
-        return value
-    if isinstance(value, str):
-        return value.split(",")
-    if isinstance(value, (int, float)):
-        return [str(value)]
-    raise NotConvertible(f"a {_type_name(value)} cannot be converted to a list")
+    try:
+        return check_type_list(value)
+    except NotAList:
+        raise NotConvertible(f"a {_type_name(value)} cannot be converted to a list") from None
 
 
 def _dict(value: Any) -> Any:

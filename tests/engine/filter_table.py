@@ -179,9 +179,9 @@ def engine_renderer() -> Callable[[str], Any]:
 
 
 def engine_names() -> tuple[set[str], set[str]]:
-    from engine.templating.templar import _build_environment
+    from engine.templating.jinja_environment import build_environment
 
-    env = _build_environment(False)
+    env = build_environment(False)
     return ({n for n in env.filters if not n.startswith("ansible.")},
             {n for n in env.tests if not n.startswith("ansible.")})
 

@@ -23,8 +23,8 @@ def _makes_an_environment(path: pathlib.Path) -> list[int]:
     return lines
 
 
-def test_only_the_templar_makes_a_jinja_environment() -> None:
+def test_only_one_module_makes_a_jinja_environment() -> None:
     makers = {str(path.relative_to(ROOT)): lines for package in ("engine", "playbook_ls")
               for path in sorted((ROOT / package).rglob("*.py")) if (lines := _makes_an_environment(path))}
-    assert [path for path in makers if pathlib.Path(path).name != "templar.py"] == []
+    assert [path for path in makers if pathlib.Path(path).name != "jinja_environment.py"] == []
     assert len(makers) == 1

@@ -16,7 +16,8 @@ HANDLERS = {"restart app": "app", "reload proxy": "proxy", "clear cache": "cache
 def _site(order: list[str]) -> str:
     handlers = "".join(f"    - name: {name}\n      debug: msg={HANDLERS[name]}\n" for name in order)
     return ("- name: web\n  hosts: all\n  gather_facts: false\n  tasks:\n    - name: deploy\n      debug: msg=x\n"
-            "      changed_when: true\n      notify: [restart app, reload proxy, clear cache]\n  handlers:\n" + handlers)
+            "      changed_when: true\n      notify: [restart app, reload proxy, clear cache]\n"
+            "  handlers:\n" + handlers)
 
 
 def _review(tmp_path: Path, old: list[str], new: list[str], fmt: str = "text") -> tuple[object, str]:

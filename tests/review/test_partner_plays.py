@@ -5,6 +5,7 @@ of change keeps the plays it can reach from being taken."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,24 @@ def _review(root: Path, reuse: bool) -> str:
     review = build_review(str(root / "old"), str(root / "new"), ["site.yml", "other.yml"],
                           RunOptions(playbook="", inventory=[]), None, str(root / "new"), reuse=reuse)
     return as_json(review).replace(str(root / "old"), "OLD").replace(str(root / "new"), "NEW")
+
+
+def test_with_an_inventory_a_removed_file_a_host_looks_for_is_reviewed(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan asks each host for its first found vars file after the reading: the reading never
+    asked about ``vars/alpha.yml``, yet the host that found it there now takes the default."""
+    from review_cases import review_json
+
+    files = {"inventory.ini": "h1 flavour=alpha\nh2 flavour=beta\n",
+             "vars/alpha.yml": "port: 80\n", "vars/default.yml": "port: 8080\n",
+             "site.yml": "- name: web\n  hosts: all\n  gather_facts: false\n"
+                         "  vars_files:\n    - ['vars/{{ flavour }}.yml', 'vars/default.yml']\n"
+                         "  tasks:\n    - name: open port 80\n      debug: msg=80\n      when: port == 80\n"}
+    for side in SIDES:
+        write_tree(tmp_path / side, files)
+    (tmp_path / "new" / "vars/alpha.yml").unlink()
+    monkeypatch.chdir(tmp_path / "new")
+    playbook = json.loads(review_json(tmp_path / "old", tmp_path / "new", "inventory.ini"))["playbooks"][0]
+    assert playbook["reaches"] == ["vars/alpha.yml"]
+    assert [(change["task"]["name"], change["before"][0], change["after"][0], change["hosts"])
+            for change in playbook["hosts"]] == [("open port 80", "runs", "skipped", ["h1"])]

@@ -278,3 +278,18 @@ def test_a_filter_the_engine_lacks_in_an_included_template_is_declined(tmp_path:
     files = {"templates/t.j2": "{% include 'part.j2' %}\n", "templates/part.j2": "{{ 'x' | password_hash }}\n"}
     (problem,) = _declined(tmp_path, "    - template: {src: t.j2, dest: /tmp/x}\n", files)
     assert "has no filter 'password_hash'" in problem and "part.j2" in problem
+
+
+def test_a_fact_the_engine_does_not_gather_is_declined_when_facts_are_gathered(tmp_path: Path) -> None:
+    """ansible's setup gathers network, virtualization and mount facts the engine's does not: read
+    after gathering, they would be undefined in the engine only."""
+    tasks = ("    - setup:\n    - debug: {msg: \"{{ ansible_default_ipv4.address }}\"}\n"
+             "    - debug: {msg: \"{{ ansible_facts['mounts'] | length }} {{ ansible_distribution }}\"}\n")
+    declined = _declined(tmp_path, tasks)
+    assert [("ansible_default_ipv4" in p, "ansible_mounts" in p) for p in declined] == [(True, False), (False, True)]
+    assert "ansible_distribution" not in " ".join(declined)
+
+
+def test_an_ungathered_fact_is_not_declined_when_no_facts_are_gathered(tmp_path: Path) -> None:
+    """Without gathering, the fact is undefined in ansible too: the run is the same."""
+    assert _declined(tmp_path, "    - debug: {msg: \"{{ ansible_default_ipv4 | default('none') }}\"}\n") == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -27,7 +28,7 @@ PLAY = """\
 STABLE = ("hostname", "nodename", "fqdn", "domain", "system", "kernel", "machine", "architecture", "os_family",
           "distribution", "distribution_version", "distribution_major_version", "distribution_release", "python",
           "python_version", "user_id", "user_uid", "user_gid", "user_dir", "user_shell", "processor_vcpus",
-          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local")
+          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local", "pkg_mgr", "service_mgr")
 
 
 def _tasks(data: dict) -> list[tuple[str, str]]:
@@ -106,3 +107,30 @@ def test_facts_equal_real_ansible(tmp_path: Path) -> None:
         assert ours.get(f"ansible_{key}") == theirs.get(f"ansible_{key}"), key
     assert set(ours["ansible_date_time"]) == set(theirs["ansible_date_time"])
     assert ours["gather_subset"] == theirs["gather_subset"] and ours["module_setup"] is True
+
+
+@pytest.mark.parametrize(("present", "family", "expected"), [
+    ({"/usr/bin/apt-get"}, "Debian", "apt"),
+    ({"/usr/bin/apt-get", "/usr/bin/zypper"}, "Debian", "apt"),  # a distribution's own manager, not the last found
+    ({"/usr/bin/yum", "/usr/bin/dnf"}, "RedHat", "dnf"),
+    ({"/usr/bin/zypper"}, "Suse", "zypper"),
+    ({"/sbin/apk"}, "Alpine", "apk"),
+    (set(), "Archlinux", "unknown"),
+])
+def test_pkg_mgr_as_ansible_picks_it(monkeypatch: pytest.MonkeyPatch, present: set[str], family: str,
+                                     expected: str) -> None:
+    from engine.run import facts_managers
+
+    monkeypatch.setattr(facts_managers.os.path, "exists", lambda path: path in present)
+    monkeypatch.setattr(facts_managers.os.path, "realpath", lambda path: path)
+    assert facts_managers.pkg_mgr_facts({"os_family": family, "system": "Linux"}) == {"pkg_mgr": expected}
+
+
+@pytest.mark.parametrize(("comm", "expected"), [("systemd\n", "systemd"), ("runit-init\n", "runit"),
+                                                ("bash\n", "service"), ("init\n", "service")])
+def test_service_mgr_from_pid_1(monkeypatch: pytest.MonkeyPatch, comm: str, expected: str) -> None:
+    from engine.run import facts_managers
+
+    monkeypatch.setattr(facts_managers, "open", lambda *_args, **_kwargs: io.StringIO(comm), raising=False)
+    monkeypatch.setattr(facts_managers, "_linux_service_mgr", lambda: None)
+    assert facts_managers.service_mgr_facts({"system": "Linux"}) == {"service_mgr": expected}

@@ -37,17 +37,21 @@ def source_candidates(src: str, subdir: str, search_paths: list[str]) -> list[st
     return found + [os.path.join(basedir, subdir, src), os.path.join(basedir, src)]
 
 
-def find_source(src: str, subdir: str, search_paths: list[str]) -> str:
-    """The file or directory ``src`` names; :class:`ModuleError` when there is none."""
+def find_source(src: str, subdir: str, search_paths: list[str], uncaught: bool = False) -> str:
+    """The file or directory ``src`` names; :class:`ModuleError` when there is none. ``uncaught``:
+    the action lets ``_find_needle``'s AnsibleFileNotFound out (unarchive, uri), so the task
+    fails with it ("Task failed: ..."), where others re-raise it as their own failure."""
     if os.path.isabs(src):
         if os.path.exists(src):
             return src
-        raise ModuleError(not_found_message(src))
-    candidates = source_candidates(src, subdir, search_paths)
-    found = next((candidate for candidate in candidates if os.path.exists(candidate)), None)
-    if found is None:
-        raise ModuleError(not_found_message(src, candidates))
-    return found
+        missing = not_found_message(src)
+    else:
+        candidates = source_candidates(src, subdir, search_paths)
+        found = next((candidate for candidate in candidates if os.path.exists(candidate)), None)
+        if found is not None:
+            return found
+        missing = not_found_message(src, candidates)
+    raise ModuleError(f"Task failed: {missing}" if uncaught else missing)
 
 
 def source_search_paths(task: Task, basedir: str) -> list[str]:

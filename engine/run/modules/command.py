@@ -105,11 +105,13 @@ def _execute(params: dict[str, Any], ctx: ModuleContext, uses_shell: bool) -> di
         argv = [expand_user(expand_variables(a, environment), environment) if params["expand_argument_vars"] else a
                 for a in command]
     try:
+        # bytes, decoded as run_command decodes them: text mode would turn a "\r\n" into "\n"
         completed = subprocess.run(
-            argv, cwd=chdir or None, input=stdin, capture_output=True, text=True, errors="surrogateescape",
-            check=False, env=environment if ctx.environment else None,
+            argv, cwd=chdir or None, input=None if stdin is None else stdin.encode("utf-8", "surrogateescape"),
+            capture_output=True, check=False, env=environment if ctx.environment else None,
         )
-        rc, stdout, stderr = completed.returncode, completed.stdout, completed.stderr
+        rc = completed.returncode
+        stdout, stderr = (out.decode("utf-8", "surrogateescape") for out in (completed.stdout, completed.stderr))
     except OSError as exc:  # run_command's fail_json: the arguments as one quoted line, no times
         return _with_lines({"changed": False, "failed": True, "rc": exc.errno, "stdout": "", "stderr": "",
                             "msg": "Error executing command.", "cmd": " ".join(shlex.quote(a) for a in argv),

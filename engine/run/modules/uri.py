@@ -121,7 +121,8 @@ def run(args: dict[str, Any], ctx: ModuleContext, action: str = "uri") -> dict[s
             return {"stdout": reason, "stdout_lines": [reason], "changed": False}
     data: bytes | None = None
     if params["src"]:
-        source = params["src"] if params["remote_src"] else find_source(params["src"], "files", ctx.search_paths)
+        source = params["src"] if params["remote_src"] else \
+            find_source(params["src"], "files", ctx.search_paths, uncaught=True)
         try:
             with open(source, "rb") as handle:
                 data = handle.read()

@@ -291,11 +291,15 @@ class GroupTuple(NamedTuple):
 
 @pass_environment
 def groupby(environment: Any, value: Any, attribute: str | int, default: Any = None,
-            case_sensitive: bool = False) -> list[GroupTuple]:
+            case_sensitive: bool = False) -> Any:
+    """ansible's groupby does not accept lazy markers: an item without the attribute ends it
+    (its result is that undefined value) before Jinja's ``default`` could stand in for it."""
     from jinja2.filters import sync_do_groupby
 
-    return [GroupTuple(group.grouper, group.list)
-            for group in sync_do_groupby(environment, value, attribute, default, case_sensitive)]
+    from engine.templating.markers import markers_raised
+
+    return markers_raised(lambda: [GroupTuple(group.grouper, group.list) for group in
+                                   sync_do_groupby(environment, value, attribute, default, case_sensitive)])
 
 
 FILTERS["groupby"] = groupby

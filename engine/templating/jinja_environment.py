@@ -1,0 +1,305 @@
+"""The run's Jinja2 environments, built once per process: the run-time one (sandboxed, native
+types, ansible's undefined and filters), the same under static evaluation's limits
+(:mod:`engine.templating.bounds`), and one that only parses. :class:`engine.templating.templar.Templar`
+renders with them; what compiles a lookup's template-looking constant terms is here too, as the
+run-time environment's parser applies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from functools import cache
+from itertools import chain, islice
+from typing import Any
+
+from engine.templating.backslashes import lexer_for
+from engine.templating.bounds import MAX_SIZE, TooLarge, binop_over_limit, bounded_environment_class, spend, text_size
+from engine.templating.bounds import bounded_range as _bounded_range
+from engine.templating.errors import TemplateFailure
+from engine.templating.filters import common as common_filters
+from engine.templating.filters import core as builtin_filters
+from engine.templating.filters import paths_and_sets as path_and_set_filters
+from engine.templating.filters import status_tests
+from engine.templating.filters.core import with_builtin_names
+from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
+from engine.templating.jinja_globals import now, undef, unknown_now
+from engine.templating.markers import first_undefined, handing_on, listing, markers_raised, strict_item
+from engine.templating.run_order import checked_item, checked_text, order_aware
+from engine.templating.type_names import missing_hint
+from engine.values import UnsafeText
+
+
+@cache
+def environment() -> Any:
+    """The run-time environment: sandboxed, native types, computing what ansible computes. Built once."""
+    return build_environment(bounded=False)
+
+
+@cache
+def bounded_environment() -> Any:
+    """The run-time environment's filters, tests and types under static evaluation's limits
+    (:mod:`engine.templating.bounds`): what shows a variable's value before the run. Built once."""
+    return build_environment(bounded=True)
+
+
+class _AnyName(dict):  # type: ignore[type-arg]
+    """Every filter and test name exists: Jinja's analysis refuses unknown ones, and a
+    collection's filters are only names to a reader (nothing is rendered)."""
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+    def __missing__(self, name: str) -> Any:
+        return _identity
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name]
+
+
+def _identity(value: Any, *args: Any, **kwargs: Any) -> Any:
+    return value
+
+
+@cache
+def parsing_environment() -> Any:
+    """An environment that parses and never renders, for reading what a template uses (its
+    names, filters and the structure of a condition): any filter or test name parses, and it
+    has the run's globals (``range``...). No sandbox: nothing is ever evaluated with it."""
+    from jinja2 import Environment
+
+    env = Environment(autoescape=False)
+    env.filters, env.tests = _AnyName(env.filters), _AnyName(env.tests)
+    env.globals.update(environment().globals)
+    return env
+
+
+@cache
+def _classes() -> tuple[type, type, type]:
+    """(the run-time environment class, ansible's undefined, a captured failure)."""
+    from jinja2 import StrictUndefined, Undefined
+    from jinja2.exceptions import SecurityError
+    from jinja2.nativetypes import NativeCodeGenerator
+    from jinja2.runtime import LoopContext, Macro
+    from jinja2.sandbox import SandboxedEnvironment
+    from jinja2.utils import missing
+
+    class RuntimeEnvironment(SandboxedEnvironment):  # AnsibleEnvironment's: lists change in place
+        code_generator_class = NativeCodeGenerator
+        concat = staticmethod(native_concat)  # type: ignore[assignment]
+        intercepted_binops = frozenset({"*", "**"})
+
+        @property
+        def lexer(self) -> Any:
+            return lexer_for(self)
+
+        def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:  # ansible's exceptions: int's bit ops
+            return attr in INT_BITWISE and isinstance(obj, int) or super().is_safe_attribute(obj, attr, value)
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            refused = binop_over_limit(operator, left, right)
+            if refused:
+                raise SecurityError(refused)
+            return super().call_binop(context, operator, left, right)
+
+        def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
+            return _mark_constant_lookup_terms(super()._parse(source, name, filename))
+
+        def getattr(self, obj: Any, attribute: str) -> Any:
+            return strict_item(obj, super().getattr(obj, attribute))
+
+        def getitem(self, obj: Any, argument: Any) -> Any:
+            return strict_item(obj, super().getitem(obj, argument))
+
+        def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
+                return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
+            if isinstance(__obj, LoopContext):  # a recursive loop's body, run inside the call
+                return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
+            # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
+            # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
+            result = super().call(__context, __obj, *args, **kwargs)
+            if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
+                    not isinstance(result, str | bytes | Mapping):
+                return list(result)
+            return result
+
+    # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
+    # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.
+    class ChainedUndefined(StrictUndefined):
+        """ansible's undefined: an attribute or item of it is itself (so ``x.a.b | default('d')``
+        and ``x['a'] is defined`` work and ``x.a ~ 'z'`` fails with "'x' is undefined"), anything
+        else fails as StrictUndefined does."""
+
+        __slots__ = ("value_origin",)
+
+        def __init__(self, hint: str | None = None, obj: Any = missing, name: str | None = None,
+                     *args: Any, **kwargs: Any) -> None:
+            # ansible's Marker words a missing attribute or key of a value by the value's type
+            if not hint and name and obj is not missing:
+                hint = missing_hint(obj, name)
+            super().__init__(hint, obj, name, *args, **kwargs)
+            self.value_origin: Any = None
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return Undefined._fail_with_undefined_error(self, *args, **kwargs)
+            except Exception as exc:
+                exc.value_origin = self.value_origin  # type: ignore[attr-defined]
+                raise
+
+        def __getattr__(self, name: str) -> Any:
+            if name[:2] == "__":
+                raise AttributeError(name)
+            return self
+
+        def __getitem__(self, name: Any) -> Any:
+            return self
+
+    # Jinja binds the failing operators (len, str, iteration, arithmetic...) to Undefined's own
+    # method, not to an override: they fail through ours, which says where the value is written
+    own = set(vars(ChainedUndefined))  # its item and attribute access give itself
+    for owner in (Undefined, StrictUndefined):
+        for attr, value in list(vars(owner).items()):
+            if value is Undefined._fail_with_undefined_error and attr.startswith("__") and attr not in own:
+                setattr(ChainedUndefined, attr, ChainedUndefined._fail_with_undefined_error)
+
+    class CapturedFailure(ChainedUndefined):
+        """A variable whose rendering failed for another reason than an undefined name (a filter
+        the engine lacks, a type error): it fails with that error where a template uses it, and
+        ``default`` does not replace it (ansible's CapturedExceptionMarker)."""
+
+        __slots__ = ()
+
+        def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            failure = TemplateFailure(str(self._undefined_hint))
+            failure.value_origin = self.value_origin  # type: ignore[attr-defined]
+            raise failure
+
+    return RuntimeEnvironment, ChainedUndefined, CapturedFailure
+
+
+def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    """ansible's ``default``: only an undefined value is replaced, not a failed one."""
+    from jinja2 import Undefined
+
+    if isinstance(value, _classes()[2]):
+        return value
+    if isinstance(value, Undefined) or (boolean and not value):
+        return default_value
+    return value
+
+
+def build_environment(bounded: bool) -> Any:
+    from jinja2 import pass_context
+
+    environment_class, undefined, captured_failure = _classes()
+    if bounded:
+        class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
+            concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
+
+            def getitem(self, obj: Any, argument: Any) -> Any:
+                checked_item(obj, argument)  # an index into a list whose order only the run knows
+                return super().getitem(obj, argument)
+
+        environment_class = BoundedRuntimeEnvironment
+    # optimized=False: as AnsibleEnvironment, no constant folding at compile time (a filter on constants,
+    # "{{ 'x' | bool }}", runs when the template renders, its warnings in their place)
+    env = environment_class(undefined=undefined, autoescape=False, trim_blocks=True, keep_trailing_newline=False,
+                            optimized=False)
+    env.captured_failure = captured_failure
+    # as ansible's _ansible_finalize: a context-taking finalize stops Jinja folding constant
+    # output at compile time into its text repr, so "{{ 1 < 2 }}" is True and "{{ 3 }}" is 3
+    env.finalize = pass_context(lambda _context, value: value)
+    env.globals.update(range=_bounded_range, now=unknown_now if bounded else now, undef=undef(env.undefined))
+    env.globals[CONSTANT_TEMPLATE] = lambda text: text
+    env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
+    env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update(with_builtin_names(env.filters))
+    env.filters.update({name: handing_on(listing(f), name, "filter") for name, f in env.filters.items()})
+    if bounded:  # before the run: what reads the order of a list only the run orders is unknown
+        env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
+    env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
+    # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
+    env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in TEST_PREFIXES})
+    env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
+    if bounded:
+        env.bound_filters()
+    return env
+
+
+def _bounded_native_concat(values: Iterator[Any]) -> Any:
+    """:func:`native_concat` that spends the budget on every piece and refuses to join text
+    longer than the size limit (a value's text is measured before it is made)."""
+    present = (value for value in values if value is not None)
+    head = list(islice(present, 2))
+    spend(len(head))
+    if not head:
+        return None
+    if len(head) == 1:
+        return head[0]
+    parts: list[str] = []
+    size = 0
+    for value in chain(head, present):
+        spend()
+        size += text_size(checked_text(value), MAX_SIZE - size)
+        if size > MAX_SIZE:
+            raise TooLarge(f"an output of more than {MAX_SIZE:,} characters")
+        parts.append(concat_text(value))
+    return "".join(parts)
+
+
+# ansible 2.19 still templates the constant strings of a lookup's terms (``lookup('file',
+# '{{ role_path }}/x')``), with a deprecation warning: such constants are wrapped at compile time in
+# a call to this global, which the run's lookup globals define (elsewhere it gives the text back).
+CONSTANT_TEMPLATE = "__pls_lookup_constant_template"
+LOOKUP_NAMES = frozenset({"lookup", "query", "q"})
+
+
+def template_constant(node: Any, renderer: str) -> Any:
+    """A template-looking string constant handed to the global ``renderer`` (which templates it
+    when the template runs); any other node as it is."""
+    from jinja2 import nodes
+
+    if isinstance(node, nodes.Const) and isinstance(node.value, str) and is_template(node.value):
+        return nodes.Call(nodes.Name(renderer, "load"), [node], [], None, None, lineno=node.lineno)
+    return node
+
+
+def _mark_constant_lookup_terms(tree: Any) -> Any:
+    from jinja2 import nodes
+
+    def wrap(node: Any) -> Any:
+        node = template_constant(node, CONSTANT_TEMPLATE)
+        if isinstance(node, (nodes.List, nodes.Tuple)):
+            node.items = [wrap(item) for item in node.items]
+        elif isinstance(node, nodes.Dict):
+            for pair in node.items:
+                pair.value = wrap(pair.value)
+        return node
+
+    for call in tree.find_all(nodes.Call):
+        if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_NAMES and call.args:
+            call.args = [call.args[0], *(wrap(arg) for arg in call.args[1:])]
+    return tree
+
+
+@cache
+def options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
+    """The run-time environment with the template action's block options; one per combination."""
+    from jinja2 import FileSystemLoader
+
+    options = dict(overrides)
+    if "searchpath" in options:
+        options["loader"] = FileSystemLoader(list(options.pop("searchpath")))
+    return (bounded_environment() if bounded else environment()).overlay(**options)
+
+
+
+def is_template(value: Any) -> bool:
+    """A string to render (``is_possibly_template``): it holds a Jinja2 start string, "{#" too
+    (ansible renders "a {# b #}" to "a ", fails on a lone "{#"), and is not marked ``!unsafe``."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value or "{#" in value) \
+        and not isinstance(value, UnsafeText)
+
+
+TEST_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
