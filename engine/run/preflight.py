@@ -39,7 +39,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
 
         stopped = load_failure(plan.playbook)
         if stopped is not None:  # ansible stops loading the playbook there, in these words
-            raise PlanError(stopped[0], EXIT_PARSER_ERROR, stopped[1])
+            raise PlanError(stopped[0], EXIT_PARSER_ERROR, ansible_text=stopped[1])
         tasks = list(every_task(plan.playbook))
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
