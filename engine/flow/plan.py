@@ -121,10 +121,13 @@ class Plan:
 class PlanError(Exception):
     """The launch cannot be planned; ``exit_code`` is what ansible-playbook would exit with."""
 
-    def __init__(self, message: str, exit_code: int = EXIT_ERROR, problem: Problem | None = None) -> None:
+    def __init__(self, message: str, exit_code: int = EXIT_ERROR, problem: Problem | None = None,
+                 ansible_text: str | None = None) -> None:
         super().__init__(message)
         self.exit_code = exit_code
         self.problem = problem  # the playbook's problem that stopped it, if that is what did
+        self.ansible_text = ansible_text
+        """What ansible-playbook prints as it stops (warnings too), printed instead of the message."""
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,

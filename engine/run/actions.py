@@ -124,6 +124,12 @@ class TaskActions:
             tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
             self.context.roles += self.role_tree.members(tops)
             files = [os.path.abspath(path) for path in self.includes.announce]
+            if action in kw.INCLUDE_TASKS and files:  # loading the file warns as loading the play does
+                from engine.run.play_warnings import load_time_warnings
+
+                found = load_time_warnings((each for block in blocks for each in block.tasks()), kw.INCLUDE_TASKS, True)
+                known = self.includes.warnings.get(files[0], [])
+                self.includes.warnings[files[0]] = list(dict.fromkeys([*known, *found]))
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
             special = include_item_vars(task, templar)
@@ -217,7 +223,7 @@ class TaskActions:
         context = ModuleContext(
             check_mode=truth(check, templar) if check is not None else self.options.check,
             diff=truth(diff, templar) if diff is not None else self.options.diff,
-            task_vars=dict(templar.variables), search_paths=source_search_paths(task, self.context.play.basedir),
+            task_vars=templar.variables, search_paths=source_search_paths(task, self.context.play.basedir),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment,
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
             written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw)

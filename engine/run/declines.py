@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -25,12 +24,9 @@ from engine.files import read_bytes
 from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
-from engine.run.set_order import set_orders_shown
-from engine.run.set_order_items import SetOrderItems
 from engine.span import Span
 
 if TYPE_CHECKING:
-    from engine.flow.plan import Plan
     from engine.parsing.source import SourceCache
 
 # action -> arguments the engine's module or action refuses (engine/run/modules/*: each refuses it
@@ -181,7 +177,6 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
     found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
-    found += [("order", name, line) for name, line in set_orders_shown(tree)]
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
@@ -194,14 +189,12 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
-                  extra_vars: Mapping[str, Any] | None = None,
-                  plan: Plan | None = None) -> list[tuple[str, Span | None]]:
+                  extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
     """Each thing the engine declines (as :func:`task_declines` words it, or "lookup url",
     "test ansible.utils.ipv4") with where it is first written. The inventory's sources and the
-    extra vars are read too where a name written in them matters (:func:`_unread_task_vars`); with
-    the ``plan``, a set-like filter's order its items make known is not declined
-    (engine.run.set_order_items)."""
+    extra vars are read too where a name written in them matters (the url lookup's settings)."""
     from engine.run.callback import deprecation_warnings
+    from engine.run.collection_lookups import load_failure
     from engine.run.fact_declines import gathers_facts, ungathered_facts
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
@@ -219,8 +212,6 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             found.setdefault(what, task.span)
     tests = _engine_tests()
     collections = getattr(book.plugins, "collections", None)
-    unread: set[str] | None = None  # walked for only when a set-like filter's order shows
-    items: SetOrderItems | None = SetOrderItems(plan, cache) if plan is not None else None
     url_lookup: Span | None | bool = False  # where a url lookup is first written
     facts_gathered = gathers_facts(book, tasks)
     for text, place in scanned_texts(book, cache):
@@ -232,18 +223,10 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 continue
             if kind == "lookup" and _short(name) == "url" and url_lookup is False:
                 url_lookup = place(line)
-            if kind == "order":
-                if unread is None:
-                    unread = _unread_variables(book, tasks, inventory_sources, extra_vars or {}, cache,
-                                               items.never_rendered() if items is not None else set())
-                if text not in unread and (items is None or line in items.unknown_lines(text)):
-                    found.setdefault(f"the order of a {name} filter's list (ansible orders a set of strings by "
-                                     "its process's hash seed: sort it with case_sensitive=true)", place(line))
-                continue
-            lacking = not _has_lookup(name) if kind == "lookup" else \
+            # a lookup or test of a collection installed nowhere fails alike ("was not found", after
+            # ansible's "Error loading plugin" warning; "No test named ...")
+            lacking = not _has_lookup(name) and load_failure(name, collections) is None if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
-            # a test of a collection installed nowhere fails alike ("No test named ..."); a lookup's
-            # failure also warns "Error loading plugin", which the engine does not print
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))
     if url_lookup is not False:
@@ -273,183 +256,14 @@ def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence
     return declined_settings(texts)
 
 
-# actions that hand their task's variables on to files the plan may not have read, or render a file
-_HANDING_ON = kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE | frozenset(
-    {"template", "ansible.builtin.template", "ansible.legacy.template"})
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INCLUDE_VARS = kw._family("include_vars")
-# a template that reads variables by a name it builds: any task variable may be the one
-_BUILT_NAME = re.compile(r"\bvars\s*\[|\bvars\s*\.\s*(?:get|items|values|keys)\b|"
-                         r"(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?vars['\"]|\bvarnames\b|"
-                         r"\bvar\s*[:=]\s*['\"]?vars\b|"
-                         # every variable shown whole: {{ vars }}, {{ hostvars[host] | to_json }}, var: hostvars[host]
-                         r"\{\{-?\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*(?:-?\}\}|\|)|"
-                         r"^\s*(?:vars|hostvars(?:\s*\[[^\]]*\])?)\s*$")
 _MAX_READ = 1 << 20
-# a variable read only for how many items it holds: ``NAME | length``, ``NAME | list | count``
-_ORDER_FREE_READ = re.compile(r"(?<![\w.'\"\[])[A-Za-z_]\w*(?:\s*\|\s*list\b(?!\s*\())*"
-                              r"\s*\|\s*(?:length|count)\b(?!\s*\()")
-# what the relief reads before a run at most: past it, every set-like order it would relieve stays declined
+# what the url lookup's check reads before a run at most: past it, its settings are declined
 _MAX_FILES = 20_000
-_MAX_TOTAL_READ = 64 << 20
-
-
-def _unread_variables(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None,
-                      never: set[str] | None = None) -> set[str]:
-    """The texts of task variables (:func:`_unread_task_vars`) and role variables
-    (:func:`_unread_role_vars`) that the run never reads; none when a file that may name them is
-    named by a template, or the files to read are more than the bound. ``never``: texts the run
-    never renders (the arguments of tasks skipped on every host), which read no role variable."""
-    try:
-        variables_files = _variables_files(book, tasks)
-        if variables_files is None:
-            return set()
-        # the inventory's and the variables files, wherever they are: both read them
-        elsewhere = _source_files(inventory_sources) | variables_files
-        return _unread_task_vars(book, tasks, elsewhere, extra_vars) | \
-            _unread_role_vars(book, tasks, elsewhere, extra_vars, cache, never or set())
-    except _TooManyFiles:
-        return set()
-
-
-def _unread_task_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
-                      extra_vars: Mapping[str, Any]) -> set[str]:
-    """The texts of task ``vars`` that nothing can read: a task variable is templated only where
-    it is used (lazily), so a set-like filter's order in one whose name is written nowhere else
-    (in no file of the playbook's directories and roles, of the inventory's sources wherever they
-    are, nor in the extra vars) never shows. A task that hands its variables on (an include, a
-    template) keeps its variables' declines, and none is relieved where a text reads variables by
-    a name it builds (``vars[...]``, ``lookup('vars', ...)``, ``varnames``): it may build any.
-    ``elsewhere``: the files of the inventory's sources and the variables files."""
-    definitions: dict[str, set[str]] = {}  # a task variable's text -> its names
-    written: dict[str, int] = {}  # a name -> how many task vars define it
-    for task in tasks:
-        data = task.data if isinstance(task.data, Mapping) else {}
-        own = data.get("vars")
-        if task.action in _HANDING_ON or not isinstance(own, Mapping):
-            continue
-        for name, value in own.items():
-            written[str(name)] = written.get(str(name), 0) + 1
-            for text in _strings(value):
-                definitions.setdefault(text, set()).add(str(name))
-    if not definitions:
-        return set()
-    seen = dict.fromkeys(written, 0)
-    if not _count_names(json.dumps(extra_vars, default=str), seen):
-        return set()
-    if not _counted_in_files(_playbook_files(book, tasks) | elsewhere, seen):
-        return set()
-    unread = {name for name, count in seen.items() if count <= written[name]}
-    return {text for text, names in definitions.items() if names <= unread}
-
-
-_DYNAMIC = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_TASKS | kw.IMPORT_ROLE | _INCLUDE_VARS
-# what renders a file the plan does not look into: a template lookup, a template's own include
-_RENDERS_ELSEWHERE = re.compile(r"\b(?:lookup|query|q)\s*\(\s*['\"](?:ansible\.builtin\.)?template['\"]|"
-                                r"\{%-?\s*(?:include|import|from|extends)\b")
-
-
-def _unread_role_vars(book: Playbook, tasks: list[Task], elsewhere: set[str],
-                      extra_vars: Mapping[str, Any], cache: SourceCache | None, never: set[str]) -> set[str]:
-    """The texts of role defaults and vars that the run never reads: a role variable is templated
-    only where it is used (lazily), and a role's other task files and templates are not read unless
-    the plan reaches them. A variable whose name is written in no text the run may render (the
-    plan's tasks and handlers, the role variables and template files they use, the playbooks, the
-    roles' meta, the inventory's sources, vars files, the extra vars) never shows its set-like
-    filter's order. None is relieved when the run may render what the plan does not see: an
-    include or template named by a template, a template lookup, a template that includes another,
-    a name built from parts (``vars[...]``)."""
-    from engine.parsing.source import SourceCache
-    from engine.run.filter_check import TEMPLATE_ACTIONS, _role_var_files, scanned_texts, template_source
-
-    cache = cache or SourceCache()
-    definitions: dict[str, set[str]] = {}  # a role variable's text -> its names
-    defined: Counter[str] = Counter()  # how often each is written in the role variable files
-    files: set[str] = set()
-    roles: set[str] = set()
-    for task in tasks:
-        if getattr(task.role, "path", None):
-            roles.add(str(task.role.path))
-        args = task.args if isinstance(task.args, Mapping) else {}
-        if task.action in _DYNAMIC and any("{{" in text or "{%" in text for text in _strings(dict(args))) and not (
-                task.action in _INCLUDE_VARS and _templated_within_role(task)):
-            return set()
-        if task.action in TEMPLATE_ACTIONS and not any(template_source(task, play.basedir) for play in book.plays):
-            return set()
-        for path in _role_var_files(task):
-            if path in files:
-                continue
-            files.add(path)
-            data = cache.load(path).data
-            if isinstance(data, Mapping):
-                for name, value in data.items():
-                    for text in _strings(value):
-                        definitions.setdefault(text, set()).add(str(name))
-                        defined[text] += 1
-    if not definitions:
-        return set()
-    seen = {name: 0 for names in definitions.values() for name in names}
-    rendered: Counter[str] = Counter()
-    for text, _place in scanned_texts(book, cache):
-        rendered[text] += 1
-        if _RENDERS_ELSEWHERE.search(text) or not _count_names(text, seen if text not in never else {}):
-            return set()
-    # what blocks, imports and roles: entries set for their tasks (a block's when and vars)
-    frames = {id(frame): frame for task in tasks for frame in task.chain}
-    for frame in frames.values():
-        if not all(_count_names(text, seen) for text in _strings(dict(frame.keywords))):
-            return set()
-    if not _count_names(json.dumps(extra_vars, default=str), seen):
-        return set()
-    others = {play.playbook for play in book.plays} | elsewhere
-    others |= _files_under([os.path.join(role, "meta") for role in roles])
-    # the variables of every other role beside the playbooks (one with no task still lends its own)
-    real_roles = {os.path.realpath(role) for role in roles}
-    beside = [os.path.join(play.basedir, "roles") for play in book.plays if play.basedir]
-    others |= _files_under([os.path.join(top, name, sub) for top in beside if os.path.isdir(top)
-                            for name in os.listdir(top) for sub in ("defaults", "vars")
-                            if os.path.realpath(os.path.join(top, name)) not in real_roles])
-    others |= _files_under([os.path.join(play.basedir, sub) for play in book.plays if play.basedir
-                            for sub in ("group_vars", "host_vars")])
-    if not _counted_in_files(others, seen):
-        return set()
-    # a variable ansible reads by its name alone (ansible_python_interpreter...) is always read
-    unread = {name for name, count in seen.items() if count == 0 and not name.startswith("ansible_")}
-    # a text written elsewhere too (a task's argument) is that place's as well
-    return {text for text, names in definitions.items() if names <= unread and rendered[text] == defined[text]}
-
-
-def _count_names(text: str, seen: dict[str, int]) -> bool:
-    """Count in ``seen`` each of its names ``text`` writes, but for what only counts a list's items
-    (``NAME | length``: no order shows there); False when ``text`` reads variables by a name it
-    builds, which may be any."""
-    if _BUILT_NAME.search(text):
-        return False
-    for word in _WORD.findall(_ORDER_FREE_READ.sub("", text)):
-        if word in seen:
-            seen[word] += 1
-    return True
-
-
-def _counted_in_files(paths: Iterable[str], seen: dict[str, int]) -> bool:
-    """Count in ``seen`` the names each file of ``paths`` writes; False when one cannot be read
-    whole (it may name anything), reads variables by a name it builds, or the files together are
-    more than a run's preflight reads (:data:`_MAX_TOTAL_READ`)."""
-    total = 0
-    for path in sorted(paths):
-        try:  # a regular file within the bound: a FIFO is never waited on
-            data = read_bytes(path, _MAX_READ)
-        except OSError:  # not readable whole (UnreadableFile too)
-            return False
-        total += len(data)
-        if total > _MAX_TOTAL_READ or not _count_names(data.decode("utf-8", "replace"), seen):
-            return False
-    return True
 
 
 class _TooManyFiles(Exception):
-    """More files below the directories the relief reads than a run's preflight walks."""
+    """More files below the directories the url lookup's check reads than a run's preflight walks."""
 
 
 def _files_under(tops: Iterable[str]) -> set[str]:
@@ -558,17 +372,6 @@ def _found_within_role(task: Task, entry: str) -> bool:
     return all(isinstance(file, str) and ".." not in file and not file.startswith("/") for file in files) and \
         all(isinstance(path, str) and ".." not in path and not in_role.sub("", path).startswith("/")
             and not is_template(in_role.sub("", path)) for path in paths)
-
-
-def _templated_within_role(task: Task) -> bool:
-    """Whether every templated name of an ``include_vars`` names a file of the role."""
-    from engine.templating.templar import is_template
-
-    args = task.args if isinstance(task.args, Mapping) else {}
-    names = [args.get(key) for key in ("_raw_params", "file", "dir")]
-    return all(not isinstance(name, str) or not is_template(name) or _found_within_role(task, name)
-               for name in names if name is not None) and all(isinstance(name, str) for name in names
-                                                              if name is not None)
 
 
 def _file_name_of_variables(parts: list[Any], task: Task, depth: int = 0) -> bool:

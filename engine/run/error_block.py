@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.span import Span
 from engine.templating.errors import ForeignCause, PluginFailure, SeparateFailure, cause_of, value_origin
+from engine.templating.tagged_retry import REPLAYED
 
 ERROR_KEY = "_ansible_error_chain"
 SEPARATE_KEY = "_ansible_separate_cause"
@@ -304,7 +305,8 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
     kind = "filter"
     for key, value in sorted(task.args.items(), key=lambda item: str(item[0])):
         try:
-            template(value)
+            with REPLAYED.replaying():  # a lookup that ran for the whole does not run again
+                template(value)
         except PluginFailure as each:  # a port of an ansible-core filter failed
             separate, kind = each.separate, each.kind
             failing, cause, plugin = key, str(separate or each), each.plugin if separate else None
@@ -314,7 +316,9 @@ def finalization_failure(task: Any, template: Any, exc: Exception) -> dict[str, 
             failing, cause, plugin = key, str(each), None if undefined_cause(each) else failed_filter(each, value)
             if plugin is not None:
                 cause = plugin_error(cause)
-            origin = value_origin(each) if plugin is None else None
+            # a plugin's error (AnsibleTemplatePluginError) is an AnsibleTemplateError already: met
+            # through a variable, ansible gives it the outer template, not the variable's value
+            origin = value_origin(each) if plugin is None and not _PLUGIN_ERROR.match(cause) else None
             foreign = cause_of(each, ForeignCause)
             if plugin is not None and _is_jinja_filter(plugin):  # a Python error of Jinja's filter: one line
                 cause, plugin = f"The filter plugin {plugin!r} failed: {cause}", None
@@ -425,6 +429,7 @@ def failure_result(exc: Exception) -> dict[str, Any]:
 EMBEDDED = "Jinja constant strings should not contain embedded templates."
 EMBEDDED_HELP = ("Use inline expressions, for example: `msg: \"{{ lookup('env', '{{ a_var }}') }}\"` becomes "
                  "`msg: \"{{ lookup('env', a_var) }}\"`")
+_PLUGIN_ERROR = re.compile(r"The (?:filter|test|lookup) plugin '[^']*' (?:failed|was not found)")
 _EMBEDDED_CONSTANT = re.compile(r"""(['"])[^'"]*\{\{.*?\}\}[^'"]*\1""")
 
 

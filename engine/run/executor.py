@@ -550,7 +550,8 @@ class Executor(TaskActions):
         return Templar(variables, lookups=task_context(task.role.path if task.role is not None else None,
                                                        absolute(task.span.file) if task.span is not None else None,
                                                        self.context.play.basedir, task.action,
-                                                       lambda text, why=None: self.callback.warning(text, task, why)),
+                                                       lambda text, why=None: self.callback.warning(text, task, why),
+                                                       getattr(self.plan.playbook.plugins, "collections", None)),
                        origin_of=lambda name, follow: self.variables.origin(self.context, host, task, name,
                                                                             params, follow),
                        deprecate=lambda message, conditional: self.callback.deprecated(

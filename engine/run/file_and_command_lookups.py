@@ -59,6 +59,9 @@ class LookupContext:
     warn: Callable[..., None] | None = None
     """Where ``errors='warn'`` reports a failure (the run's ``[WARNING]:`` lines): the message,
     and the text of the Python error the plugin chained under it, when there is one."""
+    collections: Any = None
+    """The run's CollectionFinder: a lookup of a collection installed nowhere warns as ansible's
+    plugin loader does before it fails (engine.run.collection_lookups)."""
 
     def exists(self, path: str) -> bool:
         return os.path.exists(path)
@@ -71,6 +74,11 @@ class LookupContext:
             return LOOKUPS[short]
         if short in REFUSED:
             raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
+        from engine.run.collection_lookups import load_failure
+
+        warning = load_failure(name, self.collections)
+        if warning is not None and self.warn is not None:
+            self.warn(warning)
         raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
 
     def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
@@ -83,10 +91,10 @@ class LookupContext:
 
 
 def task_context(role_path: str | None, task_file: str | None, basedir: str, action: str = "",
-                 warn: Callable[..., None] | None = None) -> LookupContext:
+                 warn: Callable[..., None] | None = None, collections: Any = None) -> LookupContext:
     """``Task.get_search_path`` (the role's path, then the task file's directory) and the basedir."""
     return LookupContext(basedir=basedir, search_paths=search_paths(role_path, task_file), in_role=bool(role_path),
-                         action=action, warn=warn)
+                         action=action, warn=warn, collections=collections)
 
 
 # -- helpers (LookupBase) ---------------------------------------------------------------------

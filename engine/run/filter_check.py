@@ -262,7 +262,7 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
                 found[name] = place(line)
     collections = getattr(book.plugins, "collections", None)
     lacking = [name for name in found if ansible_lacks_too(name, collections)]
-    if lacking and any("." not in name for name in lacking) and _filter_plugin_dirs(book):
+    if lacking and any("." not in name for name in lacking) and plugin_dirs(book):
         lacking = [name for name in lacking if "." in name]  # a plugin directory may hold a short name
     return [(name, span) for name, span in found.items() if name not in lacking]
 
@@ -294,22 +294,23 @@ def collection_missing(name: str, collections: CollectionFinder | None) -> bool:
     return collections is not None and collections.collection_dir(collection) is None
 
 
-def _filter_plugin_dirs(book: Playbook) -> list[str]:
-    """The filter plugin directories ansible reads for ``book`` that exist: ``filter_plugins``
-    beside each playbook and in each role (a collection's role brings its collection's), and the
-    configured ``filter_plugins`` path."""
+def plugin_dirs(book: Playbook, kind: str = "filter") -> list[str]:
+    """The ``kind`` (filter, lookup) plugin directories ansible reads for ``book`` that exist:
+    ``KIND_plugins`` beside each playbook and in each role (a collection's role brings its
+    collection's), ``~/.ansible/plugins/KIND``, ``/usr/share/ansible/plugins/KIND`` and the
+    configured ``KIND_plugins`` path."""
     from engine.config import config_value
     from engine.flow.plan import every_task
 
-    configured = config_value("ANSIBLE_FILTER_PLUGINS", "defaults", "filter_plugins")
+    configured = config_value(f"ANSIBLE_{kind.upper()}_PLUGINS", "defaults", f"{kind}_plugins")
     if configured:  # a path of its own (relative to ansible.cfg's directory or not): what it holds may count
         return [configured]
-    places = [os.path.expanduser(path) for path in DEFAULT_FILTER_PATHS]
-    places += [os.path.join(play.basedir, "filter_plugins") for play in book.plays]
+    places = [os.path.expanduser(path.replace("/filter", f"/{kind}")) for path in DEFAULT_FILTER_PATHS]
+    places += [os.path.join(play.basedir, f"{kind}_plugins") for play in book.plays]
     for task in every_task(book):
         role_path = getattr(task.role, "path", None)
         if role_path:
             if "ansible_collections" in str(role_path).split(os.sep):
                 return [str(role_path)]
-            places.append(os.path.join(role_path, "filter_plugins"))
+            places.append(os.path.join(role_path, f"{kind}_plugins"))
     return [place for place in dict.fromkeys(places) if os.path.isdir(place)]

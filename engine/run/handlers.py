@@ -70,11 +70,7 @@ class Handlers:
     def notify(self, task: Task, host: str, templar: Templar, warn: Callable[[str], None]) -> None:
         """Record the notifications of ``task``'s changed result on ``host``; raises
         :class:`MissingHandler` for one no handler answers (a warning when ansible.cfg says so)."""
-        for raw in notifications(task):
-            try:
-                name = str(templar.template(raw))
-            except TemplateFailure:
-                name = str(raw)
+        for name in self._templated(notifications(task), templar):
             found = self.search(name)
             if not found:
                 message = (f"The requested handler '{name}' was not found in either the main handlers list nor in the "
@@ -88,6 +84,18 @@ class Handlers:
                 continue
             for handler in found:  # a handler's notification reaches the handlers after it now
                 self._notify_host(handler, host)
+
+    @staticmethod
+    def _templated(written: list[str], templar: Templar) -> Iterator[str]:
+        """The handler names ``written`` notifies: ``notify`` is a list attribute, so a template
+        that renders a list (``"{{ ['restart'] | product(services) | map('join', ' ') | list }}"``)
+        names each of its items."""
+        for raw in written:
+            try:
+                value = templar.template(raw)
+            except TemplateFailure:
+                value = raw
+            yield from (str(item) for item in value) if isinstance(value, list) else (str(value),)
 
     def notify_result(self, task: Task, host: str, result: Mapping[str, object], looped: bool,
                       templar: Templar, warn: Callable[[str], None]) -> None:

@@ -97,17 +97,19 @@ def frame_var_warnings(chain: Iterable[Any]) -> list[str]:
             for warning in _reserved_in(without_task_keywords(frame.keywords.get("vars")))]
 
 
-def load_time_warnings(tasks: Iterable[Any], include_actions: Iterable[str]) -> list[str]:
+def load_time_warnings(tasks: Iterable[Any], include_actions: Iterable[str], included: bool = False) -> list[str]:
     """``warn_if_reserved`` of the ``get_vars`` loading a play makes for each include and import
     it meets (``load_list_of_tasks`` templates their names with the variables they see): the
     ``vars`` of the levels around each ``include_tasks`` of ``tasks`` (a compiled play's, in
-    order) and around each ``import_tasks`` or ``import_role`` they came through, each level once."""
+    order) and around each ``import_tasks`` or ``import_role`` they came through, each level once.
+    ``included``: ``tasks`` are those of a file an ``include_tasks`` loads, which the strategy
+    loads the same way before it announces the file (their includes are loaded later, in turn)."""
     out: list[str] = []
     seen: set[int] = set()
     for task in tasks:
         chain = list(task.chain)
         ends = [i for i, frame in enumerate(chain) if frame.kind in ("import_tasks", "import_role")]
-        if task.action in include_actions and not task.dynamic:
+        if task.action in include_actions and (included or not task.dynamic):
             ends.append(len(chain) - 1)
         for end in ends:
             if id(chain[end]) not in seen:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from engine.flow.plan import Plan, RunOptions, every_task, make_plan
+from engine.flow.plan import Plan, PlanError, RunOptions, every_task, make_plan
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Problem, Sourced
 from engine.parsing.source import SourceCache
@@ -34,11 +34,17 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
 
     plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
     if has_module is not None:
+        from engine.loading.frames import EXIT_PARSER_ERROR
+        from engine.run.lookup_loops import load_failure
+
+        stopped = load_failure(plan.playbook)
+        if stopped is not None:  # ansible stops loading the playbook there, in these words
+            raise PlanError(stopped[0], EXIT_PARSER_ERROR, ansible_text=stopped[1])
         tasks = list(every_task(plan.playbook))
         plan.unknown_modules = [task for task in tasks if not _known(task.action, has_module)]
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
-            plan.playbook, cache, plan.inventory.sources, options.extra_vars, plan)
+            plan.playbook, cache, plan.inventory.sources, options.extra_vars)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -1,7 +1,6 @@
-"""Which filters and tests read the order of a list, one table for the two places that ask: what
-the engine declines before a run (engine.run.set_order: a set-like filter's list, ordered by a
-string hash seeded anew in every ansible process) and what the per-host model knows of a list whose
-order only the run knows (engine.templating.run_order).
+"""Which filters read the order of a list: what the per-host model knows of a list whose order
+only the run knows (engine.templating.run_order: a set-like filter's list, ordered by the string
+hash each process seeds anew).
 
 Jinja's ``sort``, ``min``, ``max`` and ansible's ``unique`` compare strings without case unless
 told ``case_sensitive``, or items by an ``attribute``: of two different items that compare equal
@@ -37,10 +36,6 @@ among their positional arguments (after the value)."""
 ATTRIBUTE_AT: dict[str, int] = {"sort": 2, "min": 1, "max": 1, "unique": 1}
 """Where the same filters take ``attribute`` among their positional arguments (after the value)."""
 
-ORDER_FREE_TESTS = frozenset({"subset", "issubset", "superset", "issuperset", "contains", "defined", "undefined",
-                              "iterable", "sequence", "none", "truthy", "falsy"})
-"""Tests that read only which items a list holds."""
-
 
 def case_sensitive_given(name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:
     """Whether the filter ``name`` is told to compare with case (its arguments after the value)."""
@@ -50,15 +45,6 @@ def case_sensitive_given(name: str, args: Sequence[Any], kwargs: Mapping[str, An
         return boolean(kwargs["case_sensitive"])
     position = CASE_FOLDING.get(name)
     return position is not None and len(args) > position and boolean(args[position])
-
-
-def folds_case(items: Iterable[Any]) -> bool:
-    """Whether two of ``items`` are strings equal but for case."""
-    seen: dict[str, str] = {}
-    for item in items:
-        if isinstance(item, str) and seen.setdefault(item.lower(), item) != item:
-            return True
-    return False
 
 
 def reads_order(name: str, items: Iterable[Any], args: Sequence[Any], kwargs: Mapping[str, Any]) -> bool:

@@ -351,14 +351,22 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
 
     from engine.templating.errors import ForeignCause, TemplateFailure, cause_of
 
+    tagging = getattr(templar, "_tagging", False)  # a rendering again with values tagged as ansible's
+    replayed = _replayed(name)  # (tagged_retry), or to find the failing argument: what the call gave before
+    if replayed is not None and (tagging or replayed.active):
+        kept = replayed.result(name, terms, kwargs, tagging)
+        if kept is not replayed.MISSING:
+            return kept
     function = context.resolve(name)
     if not getattr(function, "accepts_undefined", False):  # first_found's with_ drops undefined terms
         for value in [*terms, *kwargs.values()]:
             if isinstance(value, Undefined):
                 value._fail_with_undefined_error()
-    kwargs = dict(kwargs)
+    given, kwargs = kwargs, dict(kwargs)
     wantlist = kwargs.pop("wantlist", False)
     errors = kwargs.pop("errors", "strict")
+    if replayed is not None and not tagging:  # what an earlier call gave is not this one's
+        replayed.drop(name, terms, given)
     try:
         result = function(list(terms), kwargs, Call(templar, context, name, invoked_as_with))
     except (TemplateFailure, TooLarge):  # a static evaluation's limit is not the plugin's error to ignore
@@ -378,11 +386,22 @@ def invoke(templar: Templar, context: Any, name: str, terms: list[Any], kwargs: 
             result = result[0]
         elif all(isinstance(item, str) for item in result):
             result = ",".join(result)
-    if getattr(templar, "_tagging", False):  # a rendering again with values tagged as ansible's (tagged_retry)
+    if tagging:
         from engine.templating.tagged_retry import plugin_output
 
         return plugin_output(result)
+    if replayed is not None:
+        replayed.keep(name, terms, given, result)
     return result
+
+
+def _replayed(name: str) -> Any:
+    """The results kept of the lookup ``name`` when rendering again must not run it again (it may
+    run a command, write a file or warn: engine.templating.tagged_retry); None for one that only reads."""
+    from engine.templating.tagged_retry import READING_LOOKUPS, REPLAYED
+
+    return None if name.removeprefix("ansible.builtin.").removeprefix("ansible.legacy.") in READING_LOOKUPS \
+        else REPLAYED
 
 
 def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., Any]]:

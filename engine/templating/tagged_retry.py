@@ -12,13 +12,15 @@ expression builds itself (a literal, a concatenation, a filter's result).
 The engine renders with plain values. When a rendering fails with a message that names a type,
 it is rendered again once with the variables so tagged (:func:`tagged_failure`); that second
 failure's message is taken when it is the first one's but for the type names, so that a run never
-takes anything else from it.
+takes anything else from it. A lookup that may do more than read (``pipe``, ``file``, ``password``)
+is not run again then: the second rendering gets what the first one's call gave (:data:`REPLAYED`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 TAGGED_MODULE = "ansible.module_utils._internal._datatag"
@@ -28,18 +30,81 @@ ERROR_RENDERING = "Error rendering template: "
 _TYPE_WORD = re.compile(r"\b(?:str|int|float|list|dict|UnsafeText)\b")
 _TAGGED_NAME = re.compile(rf"(?:{re.escape(TAGGED_MODULE)}\.|{re.escape(LAZY_MODULE)}\.)?"
                           r"_Ansible(?:Tagged(Str|Int|Float)|LazyTemplate(Dict|List))\b")
-# a rendering that calls a lookup is not rendered twice (a lookup may run a command or warn),
-# unless each lookup it calls is named and only reads (the environment, variables, its terms)
-_CALLS_LOOKUP = re.compile(r"\b(?:lookup|query|q)\s*\(")
-_NAMED_LOOKUP = re.compile(r"\b(?:lookup|query|q)\s*\(\s*(['\"])(?:ansible\.(?:builtin|legacy)\.)?(\w+)\1")
-_READING_LOOKUPS = frozenset({"env", "vars", "items", "list", "dict", "sequence", "together", "nested", "subelements",
-                              "indexed_items", "varnames"})
+# the lookups a rendering again runs again: they only read (the environment, variables, their
+# terms); any other (one that may run a command, write a file or warn) gives again what it gave the
+# first rendering (:data:`REPLAYED`), and a call it did not make then fails the rendering again
+READING_LOOKUPS = frozenset({"env", "vars", "items", "list", "dict", "sequence", "together", "nested", "subelements",
+                             "indexed_items", "varnames"})
 
 
-def _calls_other_lookups(text: str) -> bool:
-    """Whether ``text`` calls a lookup that may do more than read (or one it does not name)."""
-    named = [match.group(2) for match in _NAMED_LOOKUP.finditer(text)]
-    return len(named) != len(_CALLS_LOOKUP.findall(text)) or not _READING_LOOKUPS.issuperset(named)
+class NotReplayed(Exception):
+    """A rendering again called a lookup the first rendering did not: its failure stands."""
+
+
+class Replayed:
+    """The latest results of the lookups that are not run again (by name, terms and options), a
+    bounded number, given again while rendering with tagged values or while :meth:`replaying`."""
+
+    LIMIT = 64
+    LARGEST = 1 << 20  # characters of text a kept result holds at most
+    MISSING = object()
+
+    def __init__(self) -> None:
+        self._kept: dict[str, Any] = {}
+        self.active = False
+
+    @contextmanager
+    def replaying(self) -> Iterator[None]:
+        """Templates rendered again (to find which argument failed) get the kept results."""
+        saved, self.active = self.active, True
+        try:
+            yield
+        finally:
+            self.active = saved
+
+    @staticmethod
+    def _key(name: str, terms: Any, kwargs: Any) -> str:
+        return repr((name, list(terms), sorted(kwargs.items(), key=str)))
+
+    def keep(self, name: str, terms: Any, kwargs: Any, result: Any) -> None:
+        if len(self._kept) >= self.LIMIT:
+            self._kept.clear()
+        key = self._key(name, terms, kwargs)
+        if _size(result) > self.LARGEST:  # not kept: a rendering again runs it again
+            self._kept.pop(key, None)
+        else:
+            self._kept[key] = result
+
+    def drop(self, name: str, terms: Any, kwargs: Any) -> None:
+        self._kept.pop(self._key(name, terms, kwargs), None)
+
+    def result(self, name: str, terms: Any, kwargs: Any, tagging: bool) -> Any:
+        """The kept result (as ansible hands it on when ``tagging``); :data:`MISSING` when there is
+        none, but for ``tagging``, whose rendering then fails (:class:`NotReplayed`)."""
+        key = self._key(name, terms, kwargs)
+        if key not in self._kept:
+            if tagging:
+                raise NotReplayed(name)
+            return self.MISSING
+        return plugin_output(self._kept[key]) if tagging else self._kept[key]
+
+
+def _size(value: Any, depth: int = 0) -> int:
+    """About how many characters ``value`` holds (a large or deep one counts as too large)."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if depth > 8:
+        return Replayed.LARGEST + 1
+    if isinstance(value, dict):
+        value = [*value.keys(), *value.values()]
+    if isinstance(value, list | tuple):
+        if len(value) > 10_000:
+            return Replayed.LARGEST + 1
+        return sum(_size(item, depth + 1) for item in value) + len(value)
+    return 8
+
+
+REPLAYED = Replayed()
 
 
 def _plain_names(message: str) -> str:
@@ -51,7 +116,7 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
     """The failure to raise for ``failure`` (of rendering ``text``): when its message names a type
     a tag could change, the one ``render_tagged`` (the same rendering with tagged variables) raises
     if its message is ``failure``'s but for the type names; else ``failure`` itself."""
-    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)) or _calls_other_lookups(text):
+    if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)):
         return failure
     failure.tags_named = True  # type: ignore[attr-defined]
     try:

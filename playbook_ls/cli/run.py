@@ -144,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
     except PlanError as exc:
         if args.json:  # still one JSON object: nothing ran, no recap
             print(json.dumps({"recap": None, "tasks": []}))
+        if exc.ansible_text is not None:  # ansible's own failure, with the warnings before it
+            sys.stderr.write(exc.ansible_text)
+            return exc.exit_code
         if exc.problem is not None and exc.problem.chain:  # worded as ansible-playbook words it
             from engine.run.error_block import problem_text
 

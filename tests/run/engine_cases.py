@@ -12,7 +12,10 @@ an optional ``case.json``::
 forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
 ``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
 ``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
-otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``).
+otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``). Both tools run under ``PYTHONHASHSEED=0``, so
+that a list made from a set of strings has the one order that seed gives; ``"hash_seeded": true``
+says a scenario shows such an order, so that the engine runs as a child process, never in the
+test's own process (whose seed is its own).
 
 Each scenario/mode runs in a fresh scratch copy of the scenario. What is recorded and compared:
 the exit code, the ``--json`` object of DESIGN.md (recap and task results) and the files of the
@@ -31,8 +34,9 @@ temporary directory around it ``<TMP>``, this Python ``<PYTHON>``; what differs 
 becomes a placeholder: command times (``"start"``, ``"end"``, ``"delta"`` -> ``<TIME>``,
 ``<DELTA>``), backup file names (``.BACKUP~``), async job ids (``<JOB>``), temporary names made
 by tempfile (``<TMPNAME>``), temporary files and directories of downloads and diffs
-(``<TMPFILE>``, ``<TMPDIR>``), elapsed seconds of pause/wait_for (``<ELAPSED>``) and the times
-the diff of a file touch shows (``<STAMP>``). Python's own
+(``<TMPFILE>``, ``<TMPDIR>``), elapsed seconds of pause/wait_for (``<ELAPSED>``), the times
+the diff of a file touch shows (``<STAMP>``) and a stat result's inode, generation, access and
+change times (``<STAT>``). Python's own
 SyntaxWarnings (ansible compiles template results) are turned off for the recording. The texts are
 compared with the result lines of a task grouped by host when the task prints only one-line
 results: ansible shows a loop's item lines as its worker sends them and the host's own line
@@ -109,6 +113,7 @@ class Scenario:
     stdout: bool = True  # whether the default callback's text is recorded and compared
     stdout_reason: str = ""
     deprecation_warnings: bool = False
+    hash_seeded: bool = False  # shows a set of strings in its order: the engine must run as a child process
 
     @property
     def expected_file(self) -> Path:
@@ -133,7 +138,7 @@ def load_case(path: Path) -> Scenario:
     """The scenario of one directory (its ``site.yml`` and optional ``case.json``)."""
     case = json.loads((path / "case.json").read_text()) if (path / "case.json").exists() else {}
     unknown = set(case) - {"description", "args", "inventory", "modes", "check_writes", "stdout", "stdout_reason",
-                           "deprecation_warnings"}
+                           "deprecation_warnings", "hash_seeded"}
     if unknown:
         raise ValueError(f"{path / 'case.json'}: unknown keys {sorted(unknown)}")
     if case.get("stdout", True) is False and not case.get("stdout_reason"):
@@ -152,6 +157,7 @@ def load_case(path: Path) -> Scenario:
         stdout=case.get("stdout", True) is not False,
         stdout_reason=case.get("stdout_reason", ""),
         deprecation_warnings=bool(case.get("deprecation_warnings", False)),
+        hash_seeded=bool(case.get("hash_seeded", False)),
     )
 
 
@@ -232,10 +238,16 @@ def changes(before: Files, after: Files) -> Changes:
 # --------------------------------------------------------------------------- running the tools
 
 
+HASH_SEED = "0"
+"""The ``PYTHONHASHSEED`` both tools run under."""
+
+
 def _clean_env(home: Path, deprecations: bool = False) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ANSIBLE_", "PLAYBOOK_LS"))}
+    # one string hash seed for both tools: a set of strings (union, difference...) then has one
+    # order, ansible's, which the engine makes the same way (in-process runs keep this process's)
     env.update(HOME=str(home), LANG="C.UTF-8", LC_ALL="C.UTF-8", ANSIBLE_NOCOLOR="1", PYTHONDONTWRITEBYTECODE="1",
-               ANSIBLE_DEPRECATION_WARNINGS=str(deprecations))
+               ANSIBLE_DEPRECATION_WARNINGS=str(deprecations), PYTHONHASHSEED=HASH_SEED)
     env.pop("PYTHONPATH", None)
     return env
 
@@ -381,6 +393,8 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
                 data = json.loads(proc.stdout)
             except json.JSONDecodeError as e:
                 data, error = None, f"stdout is not one JSON object: {e}"
+                if not proc.stdout.strip() and RECAP not in text and "playbook-ls: error: " not in text:
+                    data, error = {}, None  # stopped as ansible does, in its words, before any play: no object
             if data is not None and RECAP not in text:
                 data = {}  # stopped before its recap too: as ansible's side, its results are in the text alone
         data = data or {}

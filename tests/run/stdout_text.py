@@ -40,6 +40,10 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r'("elapsed": )\d+(?:\.\d+)?'), r"\1<ELAPSED>"),
     # file state=touch's diff: the access and modification times of the moment it ran
     (re.compile(r'("[am]time": )\d+\.\d+'), r"\1<STAMP>"),
+    # a stat result shown whole (a loop's item label): the inode, its generation and the access
+    # and change times of the fresh scratch copy each run makes
+    (re.compile(r"""(['"](?:inode|[ac]time)['"]: )\d+(?:\.\d+)?"""), r"\1<STAT>"),
+    (re.compile(r"""(['"]charset['"]: ['"][^'"]*['"],\s*['"]version['"]: ['"])\d+"""), r"\1<STAT>"),
 ]
 
 

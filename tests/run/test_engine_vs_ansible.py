@@ -105,11 +105,12 @@ def engine_runs(request: pytest.FixtureRequest,
     def selected() -> list[str]:
         return [key for item in request.session.items
                 if hasattr(item, "callspec") and item.callspec.params.get("case") in CASES
-                and (key := case_id(*item.callspec.params["case"])) in SUBPROCESS]
+                and ((key := case_id(*item.callspec.params["case"])) in SUBPROCESS
+                     or item.callspec.params["case"][0].hash_seeded)]
 
     def get(scenario: Scenario, mode: str) -> Run:
         key = case_id(scenario, mode)
-        if key in SUBPROCESS:
+        if key in SUBPROCESS or scenario.hash_seeded:
             return shared.get(key, selected)
         if key not in in_process:
             in_process[key] = run_case(scenario, mode, "in-process")

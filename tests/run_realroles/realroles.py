@@ -8,8 +8,10 @@ there; the checkouts are not part of playbook-ls). Each task file of each role b
 (role_scenarios.py: the role's own files, its paths moved into the scenario, what needs root or
 another host left out), run in modes run, check and diff by both tools in fresh scratch copies and
 compared as the recorded scenarios are (tests/run/engine_cases.py: exit code, recap, every task's
-status per host, the files changed, and the default callback's text). Without ``--held-out`` the
-repositories not marked held-out are measured; with it, only the held-out ones.
+status per host, the files changed, and the default callback's text), both tools under
+``PYTHONHASHSEED=0`` (a set of strings, ``union`` or ``difference``'s list, then has one order).
+Without ``--held-out`` the repositories not marked held-out are measured; with it, only the
+held-out ones.
 
 Each run is one of: identical (results and text), same results (text differs), different,
 declined (the engine refused before running anything, as ``--engine auto`` hands such a run to

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +18,9 @@ class ModuleContext:
 
     check_mode: bool
     diff: bool
-    task_vars: dict[str, Any]
+    task_vars: Mapping[str, Any]
+    """The task's variables as its templates see them: each rendered when read (ansible's are lazy:
+    a variable no module reads never runs its lookups)."""
     search_paths: list[str]
     """Directories to look a copy/template ``src`` up in, in ansible's order (role dir, then
     playbook dir); the module appends ``files/`` or ``templates/`` itself."""
