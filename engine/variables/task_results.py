@@ -384,7 +384,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     # outside check mode, command and shell never say skipped (their module sets it in check mode only)
     absent = frozenset({"results", "skipped"}) if outside_check_mode and task.action in kw.COMMANDS \
         else frozenset({"results"})
-    if known or len(absent) > 1:
+    if known:
         return ModuleResult(known, label, absent)
     raise _Unknown(f"the result of {label} ({task.action})")
 
