@@ -256,7 +256,6 @@ def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence
     return declined_settings(texts)
 
 
-_INCLUDE_VARS = kw._family("include_vars")
 _MAX_READ = 1 << 20
 # what the url lookup's check reads before a run at most: past it, its settings are declined
 _MAX_FILES = 20_000
@@ -302,7 +301,7 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
             return None
         found.update(os.path.join(play.basedir or "", entry) for entry in entries)
     for task in tasks:
-        if task.action not in _INCLUDE_VARS or not isinstance(task.args, Mapping):
+        if task.action not in kw.INCLUDE_VARS or not isinstance(task.args, Mapping):
             continue
         names = [task.args.get(key) for key in ("_raw_params", "file", "dir")]
         entries = [name for name in names if isinstance(name, str)]

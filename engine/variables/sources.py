@@ -72,7 +72,7 @@ LEVELS = (
 )
 LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
 SET_FACT = kw._family("set_fact")
-INCLUDE_VARS = kw._family("include_vars")
+INCLUDE_VARS = kw.INCLUDE_VARS
 
 
 @dataclass(frozen=True)

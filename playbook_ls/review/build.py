@@ -12,7 +12,7 @@ from playbook_ls.review.compare import PlaybookReview, review_playbook
 from playbook_ls.review.report import Review
 from playbook_ls.review.reuse import may_change_the_run, partner_plays
 from playbook_ls.review.revisions import Side, changed_files, side
-from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, read_playbook
+from playbook_ls.review.sides import PlaybookView, files_within, host_outcomes, inside, read_playbook
 
 if TYPE_CHECKING:
     from engine.flow.plan import RunOptions
@@ -56,7 +56,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         inventory_changed = any(path == source or path.startswith(source + os.sep)
                                 for path in changed for source in inventories)
         # with an inventory, a playbook whose run loads files the reading did not may read a changed one
-        at_run = bool(options.inventory) and any(may_change_the_run(path) for path in changed)
+        run_file_changed = any(may_change_the_run(path) for path in changed)
+        at_run = bool(options.inventory) and run_file_changed
         again = [path for path in wanted if playbooks or gone or inventory_changed or new_views[path].reads & changed
                  or new_views[path].problem or (at_run and new_views[path].loads_at_run)]
         same = _alike_on_both(old, new, reading_changed, options, [new_views[path] for path in again], caches) \
@@ -87,8 +88,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
                                value_notes)
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
-        loads_at_run = [path for path in wanted if not options.inventory and path not in chosen and
-                        new_views[path].loads_at_run and any(may_change_the_run(one) for one in changed)]
+        loads_at_run = [path for path in wanted if not options.inventory and run_file_changed and path not in chosen
+                        and new_views[path].loads_at_run]
         return Review(old.label, new.label, sorted(changed), reviews, list(options.inventory),
                       [*old.notes, *new.notes, *_inventory_notes(new_views, chosen), *value_notes],
                       {name: list(hosts) for name, hosts in groups.items()}, loads_at_run)
@@ -123,19 +124,10 @@ def _outcomes(old: Side, new: Side, changed: set[str], options: RunOptions, chos
                 with caches[one.root].tracking() as read:
                     found[(one.root, path)] = host_outcomes(view, view.plan) if view.plan else {}
                 if view.loads_at_run:
-                    view.reads |= _within_root(read, one.root)
+                    view.reads |= files_within(read, os.path.realpath(one.root))
     for path in replays:  # the plans are kept for the values compared next: nothing more to take
         new_views[path].plan.outcome_log = old_views[path].plan.outcome_replay = None  # type: ignore[union-attr]
     return found
-
-
-def _within_root(files: list[str], root: str) -> set[str]:
-    """``files`` (as loaded) relative to ``root``, those inside it."""
-    from engine.parsing.source import files_state
-    from playbook_ls.review.sides import within
-
-    real, state = os.path.realpath(root), files_state()
-    return {relative for file in set(files) if (relative := within(file, real, state)) is not None}
 
 
 def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,

@@ -202,14 +202,10 @@ def read_playbook(root: str, path: str, options: RunOptions, cache: Any,
             view.problem = named_in(str(exc), *roots)
             plan = None
     view.names = frozenset(names)
-    state = files_state()
-    for file in set(read):  # also when it cannot be planned: what it read until then is what it reaches
-        relative = within(file, real_root, state)
-        if relative is not None:
-            view.reads.add(relative)
+    view.reads = files_within(read, real_root)  # also when it cannot be planned: what it read until then
     if options.inventory:  # read host by host as the plan asks for values, after the tracking above
         view.reads |= _inventory_vars_files(tuple(options.inventory), os.path.dirname(os.path.abspath(path)),
-                                            real_root, state)
+                                            real_root, files_state())
     if plan is None:
         return view
     view.plan = plan
@@ -318,6 +314,14 @@ def _relative(file: str, roots: tuple[str, ...], state: int) -> str:
     return os.path.relpath(real, next((root for root in roots if real.startswith(root + os.sep)), roots[0]))
 
 
+def files_within(files: list[str], real_root: str) -> set[str]:
+    """``files`` (as loaded) relative to ``real_root`` (a real path), those inside it."""
+    from engine.parsing.source import files_state
+
+    state = files_state()
+    return {relative for file in set(files) if (relative := within(file, real_root, state)) is not None}
+
+
 @lru_cache(maxsize=8192)
 def within(file: str, root: str, state: int) -> str | None:
     """``file`` relative to ``root`` through its symlinks, None when it is outside: asked for
@@ -375,8 +379,7 @@ def listed(view: PlaybookView, selection: Selection) -> set[TaskKey]:
             if id(task) in view.keys}
 
 
-_LOADERS_AT_RUN = frozenset(kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | {
-    name for name in ("include_vars", "ansible.builtin.include_vars", "ansible.legacy.include_vars")})
+_LOADERS_AT_RUN = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | kw.INCLUDE_VARS
 
 
 def loads_at_run(plan: Plan) -> bool:

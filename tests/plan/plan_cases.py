@@ -287,6 +287,11 @@ def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, st
             for play in plan_hosts(plan)]
 
 
+def planned_rows(root: Path) -> list[tuple[str, str, str, str]]:
+    """:func:`planned_by_play`'s (task, host, outcome, reason) rows, the plays' in order."""
+    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
+
+
 def without_key_part(monkeypatch: Any, left_out: str) -> None:
     """The class key of engine.variables.change_classes without its part named ``left_out``."""
     from engine.variables import change_classes

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import once_alone, planned_by_play, readings_counted
+from plan_cases import once_alone, planned_rows, readings_counted
 
 from engine.variables import names_before
 
@@ -48,21 +48,17 @@ def _fleet(root: Path) -> None:
     (root / "inventory.ini").write_text("[web]\nw[1:6] rack=2 tier=web zone=a\n[db]\nd[1:6] rack=3 tier=db zone=b\n")
 
 
-def _plan(root: Path) -> list[tuple[str, str, str, str]]:
-    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
-
-
 _ALONE: dict[str, list] = {}  # type: ignore[type-arg]
 
 
 def test_include_vars_names_share_the_tasks_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    alone = once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (names_before, "_file_names", lambda *_: None),
-                       (names_before, "NAMED", False),
+    alone = once_alone(_ALONE, lambda: planned_rows(tmp_path), monkeypatch,
+                       (names_before, "_file_names", lambda *_: None), (names_before, "NAMED", False),
                        (names_before, "FOLLOWED", False))
     readings = readings_counted(monkeypatch)
-    shared = _plan(tmp_path)
+    shared = planned_rows(tmp_path)
     assert shared == alone
     reasons = {(task, host): reason for task, host, _, reason in shared}
     assert "rack = 1 (include_vars in task 'static file'" in reasons["on the inventory", "w1"]

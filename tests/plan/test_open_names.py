@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import once_alone, planned_by_play, readings_counted
+from plan_cases import once_alone, planned_rows, readings_counted
 
 from engine.variables import earlier_key
 
@@ -52,19 +52,15 @@ def _fleet(root: Path) -> None:
     (root / "inventory.ini").write_text("[web]\n" + "\n".join(hosts[:12]) + "\n[db]\n" + "\n".join(hosts[12:]) + "\n")
 
 
-def _plan(root: Path) -> list[tuple[str, str, str, str]]:
-    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
-
-
 _ALONE: dict[str, list] = {}  # type: ignore[type-arg]
 
 
 def test_names_not_told_share_the_tasks_after(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
-    alone = once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (earlier_key, "OPEN", False))
+    alone = once_alone(_ALONE, lambda: planned_rows(tmp_path), monkeypatch, (earlier_key, "OPEN", False))
     readings = readings_counted(monkeypatch)
-    shared = _plan(tmp_path)
+    shared = planned_rows(tmp_path)
     assert shared == alone
     outcomes = {(task, host): (outcome, reason) for task, host, outcome, reason in shared}
     assert outcomes["on a name of the file", "w1"][0] == "depends"  # the file's names are the run's

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, once_alone, planned_by_play, without_key_part
+from plan_cases import classes_followed, once_alone, planned_rows, without_key_part
 
 from engine.flow import host_outcome
 from engine.variables import setter_classes
@@ -53,10 +53,6 @@ def _fleet(root: Path) -> None:
     (root / "site.yml").write_text(PLAYBOOK)
 
 
-def _plan(root: Path) -> list[tuple[str, str, str, str]]:
-    return [row for _play, _hosts, rows in planned_by_play(root) for row in rows]
-
-
 _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host followed on its own
 
 
@@ -65,14 +61,14 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
     _fleet(tmp_path)
     monkeypatch.chdir(tmp_path)
     every_host_its_own = (host_outcome, "per_host_vars_files", lambda _play: True)
-    return tmp_path, once_alone(_ALONE, lambda: _plan(tmp_path), monkeypatch, (setter_classes, "SHARING", False),
+    return tmp_path, once_alone(_ALONE, lambda: planned_rows(tmp_path), monkeypatch, (setter_classes, "SHARING", False),
                                 every_host_its_own)
 
 
 def test_shared_setters_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
     followed = classes_followed(monkeypatch)
-    shared = _plan(root)
+    shared = planned_rows(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped", "depends"}
     assert 0 < len(set(followed)) < 16 * 6 / 2  # hosts x setters, had each host been followed
@@ -83,7 +79,7 @@ def test_every_part_of_the_setter_key_counts(fleet: tuple[Path, list], monkeypat
                                              left_out: str) -> None:
     root, alone = fleet
     without_key_part(monkeypatch, left_out)
-    assert _plan(root) != alone
+    assert planned_rows(root) != alone
 
 
 def test_gathered_facts_keyed_by_where_they_are_gathered(fleet: tuple[Path, list],  # type: ignore[type-arg]
@@ -92,6 +88,6 @@ def test_gathered_facts_keyed_by_where_they_are_gathered(fleet: tuple[Path, list
     alike (the web hosts' in the first play, the others' nowhere)."""
     root, alone = fleet
     monkeypatch.setattr(setter_classes, "SHARING", False)
-    facts = [row for row in _plan(root) if row[0] == "on a fact itself"]
+    facts = [row for row in planned_rows(root) if row[0] == "on a fact itself"]
     assert facts == [row for row in alone if row[0] == "on a fact itself"]
     assert len({reason for _, _, _, reason in facts}) == 2
