@@ -265,8 +265,7 @@ class HandlerViews(Mapping[TaskKey, TaskView]):
         view = self._views.get(key)
         if view is None:
             handler, play = self._known[key]
-            with inside(play.roots[1]):
-                view = self._views[key] = task_view(key, handler, *play.roots)
+            view = self._views[key] = _task_views([([handler, key[1], None], key)], play.roots)[0]
         return view
 
     def __iter__(self) -> Iterator[TaskKey]:
