@@ -225,13 +225,19 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         None when it cannot be shared."""
         if self.plugins is None:
             return None
+        return (path, index, frames_key(outer), repr(outer_vars) if outer_vars else "", *self.share_settings())
+
+    def share_settings(self) -> tuple[Any, ...]:
+        """What any shared resolution (a play's, a role's) depends on in the resolver: its variables
+        and settings, the collections and plugin directories seen so far, the requirements files."""
         if self._settings_key is None:
             self._settings_key = repr((sorted((k, repr(v)) for k, v in self.extra_vars.items()),
                                        sorted((k, repr(v)) for k, v in self.magic.items()),
                                        self.config.path, self.follow_dynamic))
-        return (path, index, self._settings_key, frames_key(outer), repr(outer_vars) if outer_vars else "",
-                tuple(self.collections.roots), self.default_collection, tuple(self.plugins.module_paths),
-                tuple(self.plugins.action_paths), self._requirements_key(), self.unchecked_modules)
+        assert self.plugins is not None  # callers share nothing without it
+        return (self._settings_key, tuple(self.collections.roots), self.default_collection,
+                tuple(self.plugins.module_paths), tuple(self.plugins.action_paths), self._requirements_key(),
+                self.unchecked_modules)
 
     def _requirements_key(self) -> tuple[str, ...]:
         """The requirements files the playbook's directories see (what a missing role's hint names),
@@ -245,10 +251,8 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
     def _take_over(self, shared: SharedPlay) -> bool:
         """Replay on this resolver what resolving the shared play did to the one that did; False
         when that would cross a limit of the playbook (resolved here instead, to say where)."""
-        if self.entries + shared.entries > MAX_ENTRIES or self.roles.uses + shared.role_uses > MAX_ROLE_USES:
+        if not self.take_over_counts(shared.entries, shared.role_uses):
             return False
-        self.entries += shared.entries
-        self.roles.uses += shared.role_uses
         self.problems += shared.problems
         self.sources.record(shared.reads)
         note_names(shared.names)
@@ -257,6 +261,24 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         self.plugins.action_paths[:] = shared.action_paths
         self.unchecked_modules = shared.unchecked_modules
         return True
+
+    def take_over_counts(self, entries: int, role_uses: int) -> bool:
+        """Count a shared resolution's task entries and role uses against the playbook's limits;
+        False (nothing counted) when that would cross one: it is resolved here, to say where."""
+        if self.entries + entries > MAX_ENTRIES or self.roles.uses + role_uses > MAX_ROLE_USES:
+            return False
+        self.entries += entries
+        self.roles.uses += role_uses
+        return True
+
+    def pending_count(self) -> int:
+        return len(self._pending_includes)
+
+    def module_keys_pending(self) -> list[tuple[str, tuple[str, ...], Span | None, bool]]:
+        return self._module_keys
+
+    def add_module_keys(self, keys: tuple[tuple[str, tuple[str, ...], Span | None, bool], ...]) -> None:
+        self._module_keys += keys
 
     def _import_playbook(self, entry: YMap, key: str, basedir: str, outer: tuple[Frame, ...],
                          stack: tuple[str, ...], outer_vars: dict[str, Any],

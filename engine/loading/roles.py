@@ -41,6 +41,20 @@ if TYPE_CHECKING:
         collections: CollectionFinder
         default_collection: str | None
         plugins: PluginNames | None
+        reuse: Any
+        problems: list[Any]
+        load_warnings: list[tuple[bool, str]]
+        entries: int
+
+        def share_settings(self) -> tuple[Any, ...]: ...
+
+        def take_over_counts(self, entries: int, role_uses: int) -> bool: ...
+
+        def pending_count(self) -> int: ...
+
+        def module_keys_pending(self) -> list[tuple[str, tuple[str, ...], Span | None, bool]]: ...
+
+        def add_module_keys(self, keys: tuple[tuple[str, tuple[str, ...], Span | None, bool], ...]) -> None: ...
 
         def problem(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                     exit_code: int = ..., requirement: Requirement | None = None) -> None: ...
@@ -79,6 +93,13 @@ def rolespec_validate(args: object) -> bool:
     from engine.booleans import boolean
 
     return boolean(args.get("rolespec_validate", True)) if isinstance(args, Mapping) else True
+
+
+def _validates_at(blocks: list[Block], instance: RoleInstance) -> bool:
+    """Whether the role's argument-spec validation task is among ``blocks``: it is written where
+    the role is listed (another entry's copy would keep this one's place)."""
+    return any(isinstance(task.data, RoleValidation) and task.role is instance
+               for block in blocks for task in block.tasks())
 
 
 class RoleValidation(YMap):
@@ -152,7 +173,45 @@ class RoleLoader:
         if instance is None:
             return []
         instance.params, instance.parent = params, parent
+        if via == "roles" and parent is None:
+            return self._compile_listed(instance, frame, ctx)
         return self.compile(instance, frame, ctx)
+
+    def _compile_listed(self, instance: RoleInstance, entry: Frame, ctx: Ctx) -> list[Block]:
+        """A play's ``roles:`` entry: compiled once per context for a command that resolves many
+        playbooks (:mod:`engine.loading.shared_roles`), each play given its own copy."""
+        r = self.resolver
+        shared_plays = r.sources.shared_plays if r.reuse is None else None
+        if shared_plays is None or r.plugins is None or self.included_handlers is not None:
+            return self.compile(instance, entry, ctx)
+        from engine.loading import shared_roles
+        from engine.templating.read_names import names_recorded, note_names
+
+        key = shared_roles.role_key(instance, entry, ctx, r.share_settings())
+        found = shared_plays.roles.get(key)
+        if found is not None and r.take_over_counts(found.entries, found.role_uses):
+            r.sources.record(found.reads)
+            note_names(found.names)
+            r.load_warnings += found.warnings
+            r.add_module_keys(found.module_keys)
+            r.plugins.module_paths[:] = found.module_paths
+            r.plugins.action_paths[:] = found.action_paths
+            blocks, handlers = shared_roles.used_again(found, ctx, entry, instance)
+            self.handler_blocks += handlers
+            return blocks
+        before = (len(r.problems), len(r.load_warnings), r.pending_count(), len(self.handler_blocks), r.entries,
+                  self.uses, len(r.module_keys_pending()))
+        with r.sources.tracking() as read, names_recorded() as names:
+            blocks = self.compile(instance, entry, ctx)
+        problems, warnings, pending, handlers, entries, uses, keys = before
+        if len(r.problems) == problems and r.pending_count() == pending and self.included_handlers is None \
+                and not _validates_at(blocks, instance):
+            shared_plays.roles.put(key, shared_roles.keep(
+                blocks, self.handler_blocks[handlers:], ctx, entry, instance, reads=tuple(read),
+                names=frozenset(names), warnings=tuple(r.load_warnings[warnings:]),
+                module_keys=tuple(r.module_keys_pending()[keys:]), module_paths=tuple(r.plugins.module_paths),
+                action_paths=tuple(r.plugins.action_paths), entries=r.entries - entries, role_uses=self.uses - uses))
+        return blocks
 
     def from_task(self, ds: YMap, args: dict[str, Any], action: str, ctx: Ctx) -> list[Block | Task]:
         """``import_role`` expands in place; ``include_role`` stays one (dynamic) task."""

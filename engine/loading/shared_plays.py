@@ -68,6 +68,10 @@ class SharedPlays:
         """The plays kept (the latest): each keeps its tasks alive while a command moves on."""
         self._state = files_state()
         self.hits = 0
+        from engine.loading.shared_roles import SharedRoles
+
+        self.roles = SharedRoles()
+        """The ``roles:`` entries its resolvers compiled (:mod:`engine.loading.shared_roles`)."""
 
     def get(self, key: tuple[Any, ...]) -> SharedPlay | None:
         if self._state != files_state():

@@ -1,5 +1,6 @@
-"""A play several playbooks import is resolved once (engine.loading.shared_plays): sharing
-never changes what a playbook resolves to."""
+"""A play several playbooks import is resolved once (engine.loading.shared_plays), a role
+several plays list is compiled once per context (engine.loading.shared_roles): sharing never
+changes what a playbook resolves to."""
 
 from __future__ import annotations
 
@@ -54,6 +55,11 @@ def describe(book: Playbook, reads: list[str], resolver: Resolver) -> dict[str, 
 
 
 def resolve_all(root: Path, playbooks: list[str], shared: bool) -> tuple[list[dict[str, Any]], int]:
+    found, share = _resolve_all(root, playbooks, shared)
+    return found, share.hits if share is not None else 0
+
+
+def _resolve_all(root: Path, playbooks: list[str], shared: bool) -> tuple[list[dict[str, Any]], SharedPlays | None]:
     files_changed()
     sources = SourceCache()
     share = SharedPlays() if shared else None
@@ -71,7 +77,7 @@ def resolve_all(root: Path, playbooks: list[str], shared: bool) -> tuple[list[di
             found.append(describe(book, reads, resolver))
     finally:
         os.chdir(before)
-    return found, share.hits if share is not None else 0
+    return found, share
 
 
 def wrapped(scenario: Path, tmp_path: Path) -> Path:
@@ -79,6 +85,8 @@ def wrapped(scenario: Path, tmp_path: Path) -> Path:
     shutil.copytree(scenario, root, symlinks=True)
     for name, text in WRAPPERS.items():
         (root / name).write_text(text)
+    # the same plays in another file: resolved again, their roles: entries taken from site.yml's
+    (root / "site_copy.yml").write_text((root / "site.yml").read_text())
     return root
 
 
@@ -86,12 +94,15 @@ def wrapped(scenario: Path, tmp_path: Path) -> Path:
                          ids=lambda p: p.name)
 def test_shared_resolution_is_the_unshared_one(scenario: Path, tmp_path: Path) -> None:
     root = wrapped(scenario, tmp_path)
-    playbooks = ["site.yml", *WRAPPERS]
+    playbooks = ["site.yml", *WRAPPERS, "site_copy.yml"]
     alone, _ = resolve_all(root, playbooks, shared=False)
-    together, hits = resolve_all(root, playbooks, shared=True)
+    together, share = _resolve_all(root, playbooks, shared=True)
     assert together == alone
+    assert share is not None
     if alone[2]["plays"]:  # wrap_b.yml and wrap_c.yml take wrap_a.yml's plays
-        assert hits >= 2 * len(alone[2]["plays"])
+        assert share.hits >= 2 * len(alone[2]["plays"])
+    if "roles:" in (root / "site.yml").read_text() and not alone[0]["problems"]:
+        assert share.roles.hits > 0  # site_copy.yml's roles: entries
     assert list(reversed(resolve_all(root, playbooks[::-1], shared=True)[0])) == alone
 
 
@@ -162,3 +173,66 @@ def test_a_change_of_the_files_starts_over(tmp_path: Path) -> None:
         os.chdir(before)
     assert share.hits == 0
     assert "base : renamed task" in [t.display_name() for p in book.plays for t in p.all_tasks()]
+
+
+ROLES = {
+    "one.yml": """
+- hosts: web
+  vars: {tier: front}
+  roles:
+    - {role: app, tags: [app]}
+    - {role: app, tags: [again]}
+    - role: app
+      vars: {port: 81}
+  handlers:
+    - name: own handler
+      debug: {}
+""",
+    "two.yml": """
+- hosts: db
+  vars: {tier: front}
+  roles: [{role: app, when: db_ok | bool}, dep_only]
+- hosts: db
+  vars: {tier: back}
+  roles: [app]
+""",
+    "three.yml": """
+- hosts: all
+  vars: {tier: front}
+  roles: [app, {role: pending, tags: [p]}, broken]
+""",
+    "roles/app/tasks/main.yml": """
+- name: app task
+  debug: {msg: "{{ port | default(80) }}"}
+  tags: ["{{ tier }}"]
+  notify: restart app
+- include_tasks: more.yml
+- import_role: {name: dep_only}
+""",
+    "roles/app/tasks/more.yml": "- name: more\n  debug: {}\n  tags: [more]\n",
+    "roles/app/handlers/main.yml": "- name: restart app\n  debug: {}\n",
+    "roles/app/meta/main.yml": "dependencies: [{role: base, tags: [from_dep]}]\n",
+    "roles/base/tasks/main.yml": "- name: base task\n  debug: {}\n",
+    "roles/dep_only/tasks/main.yml": "- name: dep only task\n  debug: {}\n",
+    "roles/dep_only/handlers/main.yml": "- name: dep handler\n  debug: {}\n",
+    "roles/pending/tasks/main.yml": "- include_tasks: '{{ tier }}.yml'\n",
+    "roles/pending/tasks/front.yml": "- name: front task\n  debug: {}\n",
+    "roles/broken/tasks/main.yml": "- include_tasks: missing.yml\n- name: after\n  debug: {}\n",
+}
+
+
+def test_plays_listing_a_role_share_its_compile(tmp_path: Path) -> None:
+    """Each play gets its own copy: its frames in the chains, its tags templated with its vars,
+    its duplicates marked, its handlers; a role whose compile depends on its play is compiled again."""
+    for name, text in ROLES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    playbooks = ["one.yml", "two.yml", "three.yml", "one.yml"]
+    alone, _ = resolve_all(tmp_path, playbooks, shared=False)
+    together, share = _resolve_all(tmp_path, playbooks, shared=True)
+    assert together == alone
+    assert share is not None and share.roles.hits >= 3
+    def app_tags(play: tuple[Any, ...]) -> list[list[str]]:
+        return [task[6] for task in play[5] if task[0] == "app : app task"]
+
+    assert [app_tags(play) for play in together[1]["plays"]] == [[["'front'"]], [["'back'"]]]

@@ -1,0 +1,183 @@
+"""A ``roles:`` entry compiled once for every play that lists it in the same context.
+
+Kubespray's playbooks list ``kubespray-defaults``, ``kubernetes/preinstall``, ``etcd`` and a dozen
+more roles in play after play, in playbook after playbook: a command that resolves many playbooks
+of one tree (``check``, ``diff``) compiled each use again, most of its time. ansible compiles
+every use separately, and so must the tasks: each play's copies carry its own frames (a tag's
+origin names the play that lists the role) and are marked and templated per play. So the first
+compile is kept as a pristine copy, and a later use in the same context gets a fresh copy of it
+whose outer frames, entry frame and role instance are the later play's.
+
+The context is everything the compile reads besides the role's files: the role (path, name, how
+it was found), the entry's parameters and keywords, the play's variables as written and the
+frames above the entry (by what they set), the play's directory, collections and the resolver's
+settings and plugin directories. Only compiles that are self-contained are kept: none that met a
+problem (its message may name the entry's place), left an include to template once the play is
+loaded (it is the play's), or touched the handlers of a run's include.
+
+What the compile did to the resolver is replayed on every later use, as for a shared play
+(:mod:`engine.loading.shared_plays`): the files read, the variable names its templates read, the
+handlers it added (copied too), the load warnings, the module names to check at the play's end,
+the plugin directories its roles added, and the task entries and role uses it counted.
+"""
+
+from __future__ import annotations
+
+from engine.loading.model import Block, Frame, RoleInstance, Task
+from engine.parsing.source import files_state
+from engine.records import NamedTuple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from engine.loading.context import Ctx
+    from engine.span import Span
+
+
+class SharedRole(NamedTuple):
+    """A compile of one ``roles:`` entry: the blocks and handlers its first use got."""
+
+    blocks: list[Block]
+    handlers: list[tuple[bool, list[Block]]]
+    outer: tuple[Frame, ...]
+    """The chain the compile was given and its entry frame: what a later use replaces."""
+    entry: Frame
+    instance: RoleInstance
+    allow_duplicates: bool
+    reads: tuple[str, ...]
+    names: frozenset[str]
+    warnings: tuple[tuple[bool, str], ...]
+    module_keys: tuple[tuple[str, tuple[str, ...], Span | None, bool], ...]
+    module_paths: tuple[str, ...]
+    action_paths: tuple[str, ...]
+    entries: int
+    role_uses: int
+
+
+def role_key(instance: RoleInstance, entry: Frame, ctx: Ctx, settings: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What a top-level ``roles:`` entry's compile depends on besides the files it reads."""
+    return (instance.path, instance.name, instance.via, instance.external, instance.collection,
+            repr(instance.params), entry.kind, repr(entry.keywords.get("vars")), dict.__repr__(ctx.variables),
+            tuple(frame.kind for frame in ctx.chain), ctx.basedir, ctx.collections, ctx.handler,
+            ctx.dynamic, ctx.includes, ctx.files, ctx.roles, settings)
+
+
+def keep(blocks: list[Block], handlers: list[tuple[bool, list[Block]]], ctx: Ctx, entry: Frame,
+         instance: RoleInstance, **replayed: Any) -> SharedRole:
+    """The first use's compile, to copy for later uses: what its play marks and templates on it
+    afterwards (:data:`_SET_BY_PLAY`) is left out of each copy."""
+    return SharedRole(blocks=blocks, handlers=handlers, outer=ctx.chain, entry=entry, instance=instance,
+                      allow_duplicates=instance.allow_duplicates, **replayed)
+
+
+def used_again(shared: SharedRole, ctx: Ctx, entry: Frame,
+               instance: RoleInstance) -> tuple[list[Block], list[tuple[bool, list[Block]]]]:
+    """The kept compile for another use: a copy whose tasks inherit from ``ctx``'s frames and
+    ``entry``, and belong to ``instance``."""
+    frames = {id(old): new for old, new in zip(shared.outer, ctx.chain, strict=True)}
+    frames[id(shared.entry)] = entry
+    instance.entry, instance.allow_duplicates = entry, shared.allow_duplicates
+    copier = _Copier(frames, {id(shared.instance): instance})
+    return ([copier.block(block) for block in shared.blocks],
+            [(imported, [copier.block(b) for b in group]) for imported, group in shared.handlers])
+
+
+class _Copier:
+    """Copies blocks with their tasks, frames and role instances, each object once (a frame is
+    shared by every task below it), keeping the spans, arguments and data they point to."""
+
+    def __init__(self, frames: dict[int, Frame], roles: dict[int, RoleInstance]) -> None:
+        self.frames, self.roles = frames, roles
+
+    def block(self, block: Block) -> Block:
+        copied = Block(self.frame(block.frame), block.implicit)
+        copied.block = [self.item(item) for item in block.block]
+        if block.rescue:
+            copied.rescue = [self.item(item) for item in block.rescue]
+        if block.always:
+            copied.always = [self.item(item) for item in block.always]
+        return copied
+
+    def item(self, item: Block | Task) -> Block | Task:
+        return self.block(item) if type(item) is Block else self.task(item)
+
+    def task(self, task: Task) -> Task:
+        copied = _copy_task(task)
+        frames = self.frames
+        copied.chain = [frames.get(id(frame)) or self.frame(frame) for frame in task.chain]
+        if task.role is not None:
+            copied.role = self.role(task.role)
+        if task.children:
+            copied.children = [self.block(block) for block in task.children]
+        if task.child_handlers:
+            copied.child_handlers = [self.block(block) for block in task.child_handlers]
+        return copied
+
+    def frame(self, frame: Frame) -> Frame:
+        found = self.frames.get(id(frame))
+        if found is None:
+            found = self.frames[id(frame)] = _copy_frame(frame)
+        return found
+
+    def role(self, role: RoleInstance | None) -> RoleInstance | None:
+        if role is None:
+            return None
+        found = self.roles.get(id(role))
+        if found is None:
+            found = self.roles[id(role)] = _copy_role(role)
+            found.parent = self.role(role.parent)
+            found.entry = self.frame(role.entry) if role.entry is not None else None
+        return found
+
+
+_SET_BY_PLAY = {
+    "Frame": ("tag_values", "tag_error"),  # templated with the play's variables (PlayLoading._template_tags)
+    "Task": ("_tag_cache",),  # of those templated tags
+    "RoleInstance": ("duplicate_of", "run_from"),  # by the play's other roles, by its hosts
+}
+"""What a play sets on its tasks, frames and role instances once they are loaded: a copy starts
+without it."""
+
+
+def _copier(kind: type) -> Any:
+    """A function copying a ``kind`` object slot by slot (generated: a loop of getattr and setattr
+    costs several times more, on every task of every role used again)."""
+    reset = _SET_BY_PLAY[kind.__name__]
+    names = [name for klass in kind.__mro__ for name in getattr(klass, "__slots__", ())]
+    lines = [f"    copied.{name} = {'None' if name in reset else f'obj.{name}'}" for name in names]
+    source = "def copy(obj):\n    copied = new(kind)\n" + "\n".join(lines) + "\n    return copied\n"
+    namespace: dict[str, Any] = {"new": object.__new__, "kind": kind}
+    exec(compile(source, f"<copy {kind.__name__}>", "exec"), namespace)  # noqa: S102 - our own slot names
+    return namespace["copy"]
+
+
+_copy_task = _copier(Task)
+_copy_frame = _copier(Frame)
+_copy_role = _copier(RoleInstance)
+
+
+class SharedRoles:
+    """The kept compiles of one command (its :class:`~engine.loading.shared_plays.SharedPlays`
+    holds them), forgotten when any file changes."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self._roles: dict[tuple[Any, ...], SharedRole] = {}
+        self.limit = limit
+        self.hits = 0
+        self._state = files_state()
+
+    def get(self, key: tuple[Any, ...]) -> SharedRole | None:
+        if self._state != files_state():
+            self._roles.clear()
+            self._state = files_state()
+        found = self._roles.get(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def put(self, key: tuple[Any, ...], shared: SharedRole) -> None:
+        if self._state == files_state():
+            self._roles[key] = shared
+            if len(self._roles) > self.limit:
+                del self._roles[next(iter(self._roles))]
