@@ -5,15 +5,18 @@ more roles in play after play, in playbook after playbook: a command that resolv
 of one tree (``check``, ``diff``) compiled each use again, most of its time. ansible compiles
 every use separately, and so must the tasks: each play's copies carry its own frames (a tag's
 origin names the play that lists the role) and are marked and templated per play. So the first
-compile is kept as a pristine copy, and a later use in the same context gets a fresh copy of it
-whose outer frames, entry frame and role instance are the later play's.
+use's compile is kept, and a later use in the same context gets a copy of it whose chains start
+with the later play's frames and whose entry frame and role instance are its own; what the
+first play set on its tasks since (templated tags, duplicate marks) is left out of the copy.
 
 The context is everything the compile reads besides the role's files: the role (path, name, how
-it was found), the entry's parameters and keywords, the play's variables as written and the
-frames above the entry (by what they set), the play's directory, collections and the resolver's
-settings and plugin directories. Only compiles that are self-contained are kept: none that met a
-problem (its message may name the entry's place), left an include to template once the play is
-loaded (it is the play's), or touched the handlers of a run's include.
+it was found), the entry's parameters and ``vars``, the play's variables as written, the play's
+directory and collections, and the resolver's settings and plugin directories. The frames above
+the entry (the play's, the imports') only start the tasks' chains: the compile reads nothing of
+them, nor of the entry's other keywords. Only compiles that are self-contained are kept: none
+that met a problem (its message may name the entry's place), left an include to template once
+the play is loaded (it is the play's), prepended an argument-spec validation (written where the
+role is listed) or touched the handlers of a run's include.
 
 What the compile did to the resolver is replayed on every later use, as for a shared play
 (:mod:`engine.loading.shared_plays`): the files read, the variable names its templates read, the
@@ -41,7 +44,8 @@ class SharedRole(NamedTuple):
     blocks: list[Block]
     handlers: list[tuple[bool, list[Block]]]
     outer: tuple[Frame, ...]
-    """The chain the compile was given and its entry frame: what a later use replaces."""
+    """The chain the compile was given and its entry frame: what a later use replaces (the
+    compile reads neither: the frames above a role only start its tasks' chains)."""
     entry: Frame
     instance: RoleInstance
     allow_duplicates: bool
@@ -59,7 +63,7 @@ def role_key(instance: RoleInstance, entry: Frame, ctx: Ctx, settings: tuple[Any
     """What a top-level ``roles:`` entry's compile depends on besides the files it reads."""
     return (instance.path, instance.name, instance.via, instance.external, instance.collection,
             repr(instance.params), entry.kind, repr(entry.keywords.get("vars")), dict.__repr__(ctx.variables),
-            tuple(frame.kind for frame in ctx.chain), ctx.basedir, ctx.collections, ctx.handler,
+            ctx.basedir, ctx.collections, ctx.handler,
             ctx.dynamic, ctx.includes, ctx.files, ctx.roles, settings)
 
 
@@ -75,10 +79,8 @@ def used_again(shared: SharedRole, ctx: Ctx, entry: Frame,
                instance: RoleInstance) -> tuple[list[Block], list[tuple[bool, list[Block]]]]:
     """The kept compile for another use: a copy whose tasks inherit from ``ctx``'s frames and
     ``entry``, and belong to ``instance``."""
-    frames = {id(old): new for old, new in zip(shared.outer, ctx.chain, strict=True)}
-    frames[id(shared.entry)] = entry
     instance.entry, instance.allow_duplicates = entry, shared.allow_duplicates
-    copier = _Copier(frames, {id(shared.instance): instance})
+    copier = _Copier({id(shared.entry): entry}, {id(shared.instance): instance}, shared.outer, ctx.chain)
     return ([copier.block(block) for block in shared.blocks],
             [(imported, [copier.block(b) for b in group]) for imported, group in shared.handlers])
 
@@ -87,8 +89,12 @@ class _Copier:
     """Copies blocks with their tasks, frames and role instances, each object once (a frame is
     shared by every task below it), keeping the spans, arguments and data they point to."""
 
-    def __init__(self, frames: dict[int, Frame], roles: dict[int, RoleInstance]) -> None:
+    def __init__(self, frames: dict[int, Frame], roles: dict[int, RoleInstance], outer: tuple[Frame, ...],
+                 new_outer: tuple[Frame, ...]) -> None:
         self.frames, self.roles = frames, roles
+        self.outer, self.new_outer = len(outer), list(new_outer)
+        """Every chain starts with the compile's outer frames (the play's, the imports' above it):
+        a copy's start with the later use's, however many levels it has."""
 
     def block(self, block: Block) -> Block:
         copied = Block(self.frame(block.frame), block.implicit)
@@ -105,7 +111,8 @@ class _Copier:
     def task(self, task: Task) -> Task:
         copied = _copy_task(task)
         frames = self.frames
-        copied.chain = [frames.get(id(frame)) or self.frame(frame) for frame in task.chain]
+        copied.chain = self.new_outer + [frames.get(id(frame)) or self.frame(frame)
+                                         for frame in task.chain[self.outer:]]
         if task.role is not None:
             copied.role = self.role(task.role)
         if task.children:
