@@ -271,8 +271,8 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
         self.roles.uses += role_uses
         return True
 
-    def pending_count(self) -> int:
-        return len(self._pending_includes)
+    def pending_includes(self) -> list[PendingInclude]:
+        return self._pending_includes
 
     def module_keys_pending(self) -> list[tuple[str, tuple[str, ...], Span | None, bool]]:
         return self._module_keys

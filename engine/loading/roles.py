@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
         def take_over_counts(self, entries: int, role_uses: int) -> bool: ...
 
-        def pending_count(self) -> int: ...
+        def pending_includes(self) -> list[Any]: ...
 
         def module_keys_pending(self) -> list[tuple[str, tuple[str, ...], Span | None, bool]]: ...
 
@@ -196,18 +196,19 @@ class RoleLoader:
             r.add_module_keys(found.module_keys)
             r.plugins.module_paths[:] = found.module_paths
             r.plugins.action_paths[:] = found.action_paths
-            blocks, handlers = shared_roles.used_again(found, ctx, entry, instance)
+            blocks, handlers, pending = shared_roles.used_again(found, ctx, entry, instance)
             self.handler_blocks += handlers
+            r.pending_includes().extend(pending)
             return blocks
-        before = (len(r.problems), len(r.load_warnings), r.pending_count(), len(self.handler_blocks), r.entries,
-                  self.uses, len(r.module_keys_pending()))
+        before = (len(r.problems), len(r.load_warnings), len(r.pending_includes()), len(self.handler_blocks),
+                  r.entries, self.uses, len(r.module_keys_pending()))
         with r.sources.tracking() as read, names_recorded() as names:
             blocks = self.compile(instance, entry, ctx)
         problems, warnings, pending, handlers, entries, uses, keys = before
-        if len(r.problems) == problems and r.pending_count() == pending and self.included_handlers is None \
-                and not _validates_at(blocks, instance):
+        if len(r.problems) == problems and self.included_handlers is None and not _validates_at(blocks, instance):
             shared_plays.roles.put(key, shared_roles.keep(
-                blocks, self.handler_blocks[handlers:], ctx, entry, instance, reads=tuple(read),
+                blocks, self.handler_blocks[handlers:], ctx, entry, instance, r.pending_includes()[pending:],
+                reads=tuple(read),
                 names=frozenset(names), warnings=tuple(r.load_warnings[warnings:]),
                 module_keys=tuple(r.module_keys_pending()[keys:]), module_paths=tuple(r.plugins.module_paths),
                 action_paths=tuple(r.plugins.action_paths), entries=r.entries - entries, role_uses=self.uses - uses))

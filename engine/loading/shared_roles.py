@@ -14,9 +14,9 @@ it was found), the entry's parameters and ``vars``, the play's variables as writ
 directory and collections, and the resolver's settings and plugin directories. The frames above
 the entry (the play's, the imports') only start the tasks' chains: the compile reads nothing of
 them, nor of the entry's other keywords. Only compiles that are self-contained are kept: none
-that met a problem (its message may name the entry's place), left an include to template once
-the play is loaded (it is the play's), prepended an argument-spec validation (written where the
-role is listed) or touched the handlers of a run's include.
+that met a problem (its message may name the entry's place), prepended an argument-spec validation (written where the
+role is listed) or touched the handlers of a run's include. Includes left for the play to template
+once it is loaded are copied with the tasks: each play follows its own.
 
 What the compile did to the resolver is replayed on every later use, as for a shared play
 (:mod:`engine.loading.shared_plays`): the files read, the variable names its templates read, the
@@ -57,6 +57,9 @@ class SharedRole(NamedTuple):
     action_paths: tuple[str, ...]
     entries: int
     role_uses: int
+    pending: tuple[Any, ...] = ()
+    """The includes the compile left for its play to template (``PendingInclude``), on the
+    tasks of the kept copy: each use's play templates and follows its own."""
 
 
 def role_key(instance: RoleInstance, entry: Frame, ctx: Ctx, settings: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -68,21 +71,30 @@ def role_key(instance: RoleInstance, entry: Frame, ctx: Ctx, settings: tuple[Any
 
 
 def keep(blocks: list[Block], handlers: list[tuple[bool, list[Block]]], ctx: Ctx, entry: Frame,
-         instance: RoleInstance, **replayed: Any) -> SharedRole:
+         instance: RoleInstance, pending: list[Any], **replayed: Any) -> SharedRole:
     """The first use's compile, to copy for later uses: what its play marks and templates on it
-    afterwards (:data:`_SET_BY_PLAY`) is left out of each copy."""
-    return SharedRole(blocks=blocks, handlers=handlers, outer=ctx.chain, entry=entry, instance=instance,
+    afterwards (:data:`_SET_BY_PLAY`) is left out of each copy. A compile with includes left for
+    the play is kept as a copy made now: following them fills the first use's tasks."""
+    if not pending:
+        return SharedRole(blocks=blocks, handlers=handlers, outer=ctx.chain, entry=entry, instance=instance,
+                          allow_duplicates=instance.allow_duplicates, **replayed)
+    copier = _Copier({}, {}, ctx.chain, ctx.chain)
+    kept = SharedRole(blocks=[copier.block(block) for block in blocks],
+                      handlers=[(imported, [copier.block(b) for b in group]) for imported, group in handlers],
+                      outer=ctx.chain, entry=copier.frame(entry), instance=copier.role(instance),
                       allow_duplicates=instance.allow_duplicates, **replayed)
+    return kept._replace(pending=tuple(copier.pending(include) for include in pending))
 
 
 def used_again(shared: SharedRole, ctx: Ctx, entry: Frame,
-               instance: RoleInstance) -> tuple[list[Block], list[tuple[bool, list[Block]]]]:
+               instance: RoleInstance) -> tuple[list[Block], list[tuple[bool, list[Block]]], list[Any]]:
     """The kept compile for another use: a copy whose tasks inherit from ``ctx``'s frames and
-    ``entry``, and belong to ``instance``."""
+    ``entry``, and belong to ``instance``; with the includes it leaves to its play."""
     instance.entry, instance.allow_duplicates = entry, shared.allow_duplicates
     copier = _Copier({id(shared.entry): entry}, {id(shared.instance): instance}, shared.outer, ctx.chain)
-    return ([copier.block(block) for block in shared.blocks],
-            [(imported, [copier.block(b) for b in group]) for imported, group in shared.handlers])
+    blocks = [copier.block(block) for block in shared.blocks]
+    handlers = [(imported, [copier.block(b) for b in group]) for imported, group in shared.handlers]
+    return blocks, handlers, [copier.pending(include) for include in shared.pending]
 
 
 class _Copier:
@@ -92,6 +104,7 @@ class _Copier:
     def __init__(self, frames: dict[int, Frame], roles: dict[int, RoleInstance], outer: tuple[Frame, ...],
                  new_outer: tuple[Frame, ...]) -> None:
         self.frames, self.roles = frames, roles
+        self.tasks: dict[int, Task] = {}
         self.outer, self.new_outer = len(outer), list(new_outer)
         """Every chain starts with the compile's outer frames (the play's, the imports' above it):
         a copy's start with the later use's, however many levels it has."""
@@ -119,7 +132,15 @@ class _Copier:
             copied.children = [self.block(block) for block in task.children]
         if task.child_handlers:
             copied.child_handlers = [self.block(block) for block in task.child_handlers]
+        self.tasks[id(task)] = copied
         return copied
+
+    def pending(self, include: Any) -> Any:
+        """A ``PendingInclude`` of the copied tasks: its task's copy, in a context of the copy's frames."""
+        ctx = include.ctx
+        chain = (*self.new_outer, *(self.frame(frame) for frame in ctx.chain[self.outer:]))
+        return include._replace(task=self.tasks[id(include.task)],
+                                ctx=ctx._replace(chain=chain, role=self.role(ctx.role)))
 
     def frame(self, frame: Frame) -> Frame:
         found = self.frames.get(id(frame))

@@ -187,6 +187,9 @@ ROLES = {
   handlers:
     - name: own handler
       debug: {}
+- hosts: web
+  vars: {tier: front}
+  roles: [pending]
 """,
     "two.yml": """
 - hosts: db
@@ -231,7 +234,11 @@ def test_plays_listing_a_role_share_its_compile(tmp_path: Path) -> None:
     alone, _ = resolve_all(tmp_path, playbooks, shared=False)
     together, share = _resolve_all(tmp_path, playbooks, shared=True)
     assert together == alone
-    assert share is not None and share.roles.hits >= 3
+    assert share is not None and share.roles.hits >= 4
+    # each play followed its own copy of the pending role's include
+    followed = [[child[0] for child in task[-1]] for book in (together[0], together[2]) for play in book["plays"]
+                for task in play[5] if task[1] == "include_tasks" and str(task[-2]).endswith("front.yml")]
+    assert followed == [["pending : front task"]] * 2
     def app_tags(play: tuple[Any, ...]) -> list[list[str]]:
         return [task[6] for task in play[5] if task[0] == "app : app task"]
 
