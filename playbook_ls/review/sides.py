@@ -418,14 +418,15 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
                 extra[alike] = extra.get(alike, 0) + 1
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
                 found.loaded_at_run[key] = task_view(key, task.task, *play_view.roots)
-            outcomes = found.setdefault(key, {})
-            told: dict[int, tuple[str, str]] = {}  # hosts of one class share their outcome
-            for host, outcome in task.hosts.items():
-                if host in outcomes:
-                    continue
-                pair = told.get(id(outcome))
-                if pair is None:
-                    pair = told[id(outcome)] = (outcome.outcome, named_in(outcome.reason, *play_view.roots)
-                                                if outcome.reason else outcome.reason)
-                outcomes[host] = pair
+            # hosts of one class share their outcome: each told once, then given to its hosts
+            distinct = {id(outcome): outcome for outcome in task.hosts.values()}
+            told = {known: (outcome.outcome, named_in(outcome.reason, *play_view.roots) if outcome.reason
+                            else outcome.reason) for known, outcome in distinct.items()}
+            planned = {host: told[id(outcome)] for host, outcome in task.hosts.items()}
+            outcomes = found.get(key)
+            if outcomes is None:
+                found[key] = planned
+            else:  # planned again (a task a loop includes twice): its first outcome stands
+                for host, pair in planned.items():
+                    outcomes.setdefault(host, pair)
     return found
