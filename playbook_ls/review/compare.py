@@ -101,7 +101,11 @@ def matched(old: PlaybookView, new: PlaybookView) -> dict[TaskKey, TaskKey]:
     """Old key -> new key of each task both sides have: the same key, else (a rename) the same
     play, action and body under another name, else (another module, other arguments) the same
     play and name, in order; each new task taken once."""
-    old_tasks, new_tasks = old.views(), new.views()
+    return paired(old.views(), new.views())
+
+
+def paired(old_tasks: Mapping[TaskKey, TaskView], new_tasks: Mapping[TaskKey, TaskView]) -> dict[TaskKey, TaskKey]:
+    """:func:`matched` of two sets of task views: a reading's, or those its includes load at run time."""
     pairs = {key: key for key in old_tasks if key in new_tasks}
     taken = set(pairs.values())
     by_body: dict[tuple[str, str, str], list[TaskKey]] = {}
@@ -157,10 +161,14 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
                                       [key for key in new_tasks if key in after], old_tasks, new_tasks)
         review.selections.append(change)
     if outcomes is not None:
-        # a task an include loads at run time is the same task on both sides under the same key
+        # the tasks an include loads at run time are paired as the listed ones are; no listing
+        # has them, so of their changes only a rename is a task's (the rest shows on the hosts)
         before, after = (getattr(side, "loaded_at_run", {}) for side in outcomes)
-        alike = {key: key for key in before if key in after}
-        review.hosts = _host_changes(outcomes[0], outcomes[1], {**pairs, **alike}, ChainMap(old_tasks, before),
+        at_run = paired(before, after)
+        review.tasks += [TaskChange("renamed", before[old_key], after[new_key],
+                                    [f"was '{before[old_key].name}'", *_differences(before[old_key], after[new_key])])
+                         for old_key, new_key in at_run.items() if before[old_key].name != after[new_key].name]
+        review.hosts = _host_changes(outcomes[0], outcomes[1], {**pairs, **at_run}, ChainMap(old_tasks, before),
                                      ChainMap(new_tasks, after))
     review.notifications = _notification_changes(old, new, pairs)
     review.handler_order = _handler_order(old, new)

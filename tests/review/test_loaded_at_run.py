@@ -60,3 +60,16 @@ def test_without_an_inventory_the_playbooks_that_may_load_it_are_named(tmp_path:
     assert review.loads_at_run == ["site.yml"]
     text = as_text(review)
     assert NOTHING_REACHED not in text and "but 1 loads files when it runs (site.yml" in text
+
+
+def test_a_task_loaded_at_run_renamed_is_one_task_renamed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paired as a listed task is (same play, action and body): renamed, with no host change,
+    not one task gone from every host and another new on them."""
+    _copy(tmp_path, "loaded_at_run")
+    beta = tmp_path / "new" / "tasks" / "beta.yml"
+    beta.write_text(beta.read_text().replace("name: beta setup", "name: beta prepared"))
+    monkeypatch.chdir(tmp_path / "new")
+    playbook = json.loads(review_json(tmp_path / "old", tmp_path / "new", "inventory.ini"))["playbooks"][0]
+    assert [(change["kind"], change["old"]["name"], change["new"]["name"]) for change in playbook["tasks"]] == [
+        ("renamed", "beta setup", "beta prepared")]
+    assert not [change for change in playbook["hosts"] if "beta" in change["task"]["name"]]

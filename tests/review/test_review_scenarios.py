@@ -27,7 +27,7 @@ from review_cases import (
 )
 from review_cases import read_case as case_of
 
-from playbook_ls.review.compare import PlaybookReview, matched, review_playbook
+from playbook_ls.review.compare import PlaybookReview, matched, paired, review_playbook
 from playbook_ls.review.sides import PlaybookView, host_outcomes, inside, listed, read_playbook
 
 SCENARIOS = scenarios()
@@ -123,7 +123,7 @@ def _ran(views: dict[str, PlaybookView], expected: dict[str, Any], playbook: str
                    if where in places[side]} for side in SIDES}
     tasks = {side: {task.key: task for task in tasks_of(side)} for side in SIDES}
     pairs = {**matched(views["old"], views["new"]),
-             **{key: key for key in outcomes["old"].loaded_at_run if key in outcomes["new"].loaded_at_run}}
+             **paired(outcomes["old"].loaded_at_run, outcomes["new"].loaded_at_run)}
     found = set()
     for old_key, new_key in [*pairs.items(), *((None, k) for k in tasks["new"] if k not in pairs.values()),
                              *((k, None) for k in tasks["old"] if k not in pairs)]:
