@@ -56,37 +56,48 @@ class SharedPlay(NamedTuple):  # no dataclasses: a listing imports nothing it do
     """The variable names its templates read (:class:`engine.templating.load_time.names_recorded`)."""
 
 
-class SharedPlays:
+class KeptWhileFilesStay:
+    """Resolutions kept by key (the latest ``limit``), forgotten when any file changes
+    (:func:`engine.parsing.source.files_state`)."""
+
+    def __init__(self, limit: int) -> None:
+        self._kept: dict[tuple[Any, ...], Any] = {}
+        """Each keeps its tasks alive while a command moves on."""
+        self.limit = limit
+        self._state = files_state()
+        self.hits = 0
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        if self._state != files_state():
+            self._kept.clear()
+            self._state = files_state()
+        found = self._kept.get(key)
+        if found is not None:
+            self.hits += 1
+        return found
+
+    def put(self, key: tuple[Any, ...], kept: Any) -> None:
+        if self._state == files_state():
+            self._kept[key] = kept
+            if len(self._kept) > self.limit:
+                del self._kept[next(iter(self._kept))]
+
+
+class SharedPlays(KeptWhileFilesStay):
     """One command's shared resolutions, for the resolvers reading one :class:`SourceCache`."""
 
     def __init__(self, limit: int = 512, every_play: bool = False) -> None:
-        self._plays: dict[tuple[Any, ...], SharedPlay] = {}
-        self.limit = limit
+        super().__init__(limit)
         self.every_play = every_play
         """Keep a playbook's own plays too: another revision's resolver may take them
         (:class:`PartnerPlays`)."""
-        """The plays kept (the latest): each keeps its tasks alive while a command moves on."""
-        self._state = files_state()
-        self.hits = 0
         from engine.loading.shared_roles import SharedRoles
 
         self.roles = SharedRoles()
         """The ``roles:`` entries its resolvers compiled (:mod:`engine.loading.shared_roles`)."""
 
     def get(self, key: tuple[Any, ...]) -> SharedPlay | None:
-        if self._state != files_state():
-            self._plays.clear()
-            self._state = files_state()
-        found = self._plays.get(key)
-        if found is not None:
-            self.hits += 1
-        return found
-
-    def put(self, key: tuple[Any, ...], shared: SharedPlay) -> None:
-        if self._state == files_state():
-            self._plays[key] = shared
-            if len(self._plays) > self.limit:
-                del self._plays[next(iter(self._plays))]
+        return super().get(key)
 
 
 class PartnerPlays:
@@ -101,7 +112,7 @@ class PartnerPlays:
 
     def __init__(self, plays: SharedPlays, here: tuple[str, ...], there: tuple[str, ...],
                  usable: Callable[[SharedPlay, tuple[tuple[str, int], ...]], bool]) -> None:
-        self._plays = dict(plays._plays)  # as they are now: the other tree's files stay as read
+        self._plays = dict(plays._kept)  # as they are now: the other tree's files stay as read
         self.here, self.there, self.usable = here, there, usable
 
     def get(self, key: tuple[Any, ...], position: tuple[tuple[str, int], ...]) -> SharedPlay | None:

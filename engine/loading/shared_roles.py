@@ -27,7 +27,7 @@ the plugin directories its roles added, and the task entries and role uses it co
 from __future__ import annotations
 
 from engine.loading.model import Block, Frame, RoleInstance, Task
-from engine.parsing.source import files_state
+from engine.loading.shared_plays import KeptWhileFilesStay
 from engine.records import NamedTuple
 
 TYPE_CHECKING = False
@@ -185,27 +185,12 @@ _copy_frame = _copier(Frame)
 _copy_role = _copier(RoleInstance)
 
 
-class SharedRoles:
+class SharedRoles(KeptWhileFilesStay):
     """The kept compiles of one command (its :class:`~engine.loading.shared_plays.SharedPlays`
-    holds them), forgotten when any file changes."""
+    holds them)."""
 
     def __init__(self, limit: int = 256) -> None:
-        self._roles: dict[tuple[Any, ...], SharedRole] = {}
-        self.limit = limit
-        self.hits = 0
-        self._state = files_state()
+        super().__init__(limit)
 
     def get(self, key: tuple[Any, ...]) -> SharedRole | None:
-        if self._state != files_state():
-            self._roles.clear()
-            self._state = files_state()
-        found = self._roles.get(key)
-        if found is not None:
-            self.hits += 1
-        return found
-
-    def put(self, key: tuple[Any, ...], shared: SharedRole) -> None:
-        if self._state == files_state():
-            self._roles[key] = shared
-            if len(self._roles) > self.limit:
-                del self._roles[next(iter(self._roles))]
+        return super().get(key)

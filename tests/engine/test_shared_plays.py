@@ -143,10 +143,14 @@ FLEET = {
 }
 
 
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
 def test_entry_playbooks_share_the_plays_they_import(tmp_path: Path) -> None:
-    for name, text in FLEET.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    _write(tmp_path, FLEET)
     playbooks = ["cluster.yml", "scale.yml", "recover.yml", "playbooks/cluster.yml"]
     alone, _ = resolve_all(tmp_path, playbooks, shared=False)
     together, hits = resolve_all(tmp_path, playbooks, shared=True)
@@ -156,9 +160,7 @@ def test_entry_playbooks_share_the_plays_they_import(tmp_path: Path) -> None:
 
 
 def test_a_change_of_the_files_starts_over(tmp_path: Path) -> None:
-    for name, text in FLEET.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    _write(tmp_path, FLEET)
     share = SharedPlays()
     sources = SourceCache()
     sources.shared_plays = share
@@ -227,9 +229,7 @@ ROLES = {
 def test_plays_listing_a_role_share_its_compile(tmp_path: Path) -> None:
     """Each play gets its own copy: its frames in the chains, its tags templated with its vars,
     its duplicates marked, its handlers; a role whose compile depends on its play is compiled again."""
-    for name, text in ROLES.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text)
+    _write(tmp_path, ROLES)
     playbooks = ["one.yml", "two.yml", "three.yml", "one.yml"]
     alone, _ = resolve_all(tmp_path, playbooks, shared=False)
     together, share = _resolve_all(tmp_path, playbooks, shared=True)
