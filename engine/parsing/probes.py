@@ -53,7 +53,9 @@ class Probes:
         absolute = os.path.normpath(text if text.startswith(os.sep) else os.path.join(os.getcwd(), text))
         for root in self.roots:
             if absolute == root or absolute.startswith(root + os.sep):
-                relative = os.path.relpath(absolute, root)
+                # both normalised and absolute: what follows the root is the relative path
+                # (os.path.relpath, which makes both absolute again and splits them, costs ten times more)
+                relative = absolute[len(root) + 1:] or "."
                 if isinstance(into, set):
                     into.add(relative)
                 else:

@@ -297,8 +297,9 @@ def task_view(key: TaskKey, task: Task, root: str, *other_roots: str) -> TaskVie
                     file=file,
                     line=span.line + 1 if span is not None else None,
                     tags=tuple(sorted({str(tag) for tag in task.tag_set()})),
-                    tag_origins=tuple((str(s.value), s.frame.label) for s in task.effective_tags()),
-                    when=tuple((str(s.value), s.frame.label) for s in task.effective_when()),
+                    # Task.effective_tags and effective_when's pairs, without a Sourced for each
+                    tag_origins=tuple((str(tag), frame.label) for frame in task.chain for tag in frame.tags),
+                    when=tuple((str(cond), frame.label) for frame in task.chain for cond in frame.when),
                     notify=tuple(notifications(task)), handler=task.handler, body=_body(task))
 
 
