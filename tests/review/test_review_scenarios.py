@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,14 @@ def test_the_command_compares_two_git_revisions(tmp_path: Path, monkeypatch: pyt
     assert main(["diff", "HEAD", "site.yml", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["playbooks"][0]["path"] == "site.yml"
+    # a process of its own ends without the interpreter's teardown: its exit code and its whole
+    # output (a pipe's buffer flushed) are the same
+    package = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-m", "playbook_ls", "diff", "HEAD", "-i", "inventory.ini", "--fail-on",
+                           "never", "--format", "json"], cwd=tmp_path, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(package)}, timeout=300)
+    assert done.returncode == 1, done.stderr
+    assert json.loads(done.stdout)["playbooks"][0]["path"] == "site.yml"
 
 
 def test_a_side_that_cannot_be_read_is_said_with_what_to_do(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
