@@ -31,7 +31,8 @@ import copy
 import re
 from collections.abc import Callable
 
-from engine.parsing.source import files_state
+from engine.loading.kept import KeptWhileFilesStay
+from engine.loading.shared_roles import SharedRoles
 from engine.records import NamedTuple
 
 TYPE_CHECKING = False
@@ -56,33 +57,6 @@ class SharedPlay(NamedTuple):  # no dataclasses: a listing imports nothing it do
     """The variable names its templates read (:class:`engine.templating.load_time.names_recorded`)."""
 
 
-class KeptWhileFilesStay:
-    """Resolutions kept by key (the latest ``limit``), forgotten when any file changes
-    (:func:`engine.parsing.source.files_state`)."""
-
-    def __init__(self, limit: int) -> None:
-        self._kept: dict[tuple[Any, ...], Any] = {}
-        """Each keeps its tasks alive while a command moves on."""
-        self.limit = limit
-        self._state = files_state()
-        self.hits = 0
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        if self._state != files_state():
-            self._kept.clear()
-            self._state = files_state()
-        found = self._kept.get(key)
-        if found is not None:
-            self.hits += 1
-        return found
-
-    def put(self, key: tuple[Any, ...], kept: Any) -> None:
-        if self._state == files_state():
-            self._kept[key] = kept
-            if len(self._kept) > self.limit:
-                del self._kept[next(iter(self._kept))]
-
-
 class SharedPlays(KeptWhileFilesStay):
     """One command's shared resolutions, for the resolvers reading one :class:`SourceCache`."""
 
@@ -91,8 +65,6 @@ class SharedPlays(KeptWhileFilesStay):
         self.every_play = every_play
         """Keep a playbook's own plays too: another revision's resolver may take them
         (:class:`PartnerPlays`)."""
-        from engine.loading.shared_roles import SharedRoles
-
         self.roles = SharedRoles()
         """The ``roles:`` entries its resolvers compiled (:mod:`engine.loading.shared_roles`)."""
 

@@ -26,8 +26,8 @@ the plugin directories its roles added, and the task entries and role uses it co
 
 from __future__ import annotations
 
+from engine.loading.kept import KeptWhileFilesStay
 from engine.loading.model import Block, Frame, RoleInstance, Task
-from engine.loading.shared_plays import KeptWhileFilesStay
 from engine.records import NamedTuple
 
 TYPE_CHECKING = False
