@@ -28,7 +28,7 @@ from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
 from engine.variables.play_order import task_runs as task_runs
 from engine.variables.play_order import tasks_in_order as tasks_in_order
-from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason
+from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason, wild_layer
 from engine.variables.sources import (
     Definition,
     Layer,
@@ -601,9 +601,10 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
-        wild = next((layer for layer in layers if layer.any_name is not None), None) if not defs else None
+        wild = wild_layer(layers, name)
         if wild is not None:
-            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True)]
+            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True),
+                    *defs]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue
