@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.loading.paths import include_vars_path
+from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.span import YMap
 from engine.variables.failing import fails_evaluating
 
@@ -132,3 +132,62 @@ def include_vars_names(task: Task, basedir: str, cache: SourceCache,
     except VarsFilesUnknown:
         return None
     return [str(name) for name in values]
+
+
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def possible_names(task: Task, args: Mapping[str, Any], basedir: str, cache: SourceCache) -> list[str] | None:
+    """The names an ``include_vars`` whose file only the run names may set: those of every file of
+    the repository its templated file names could be (each template part any name: the files the
+    globs of ``vars/{{ os_family }}-*.yml`` and of its ``with_first_found`` candidates find, where
+    ``include_vars`` and ``first_found`` look). None when any name may be: a name wholly templated
+    (a loop item but the candidates of ``with_first_found``), a directory, a ``name``, a path
+    outside the repository, or no file found."""
+    import glob
+
+    if args.get("dir") or args.get("name") or not isinstance(task.data, Mapping):
+        return None
+    target = args.get("_raw_params", args.get("file"))
+    patterns: list[str] = []
+    candidates = task.data.get("with_first_found")
+    if isinstance(target, str) and _TEMPLATE.fullmatch(target.strip()) and candidates is not None:
+        patterns = _first_found_terms(candidates)
+    elif isinstance(target, str) and "lookup(" not in target and "query(" not in target:
+        patterns = [target]
+    if not patterns or any(not isinstance(p, str) or p.startswith(("~", os.path.sep)) or ".." in p
+                           or not _TEMPLATE.sub("", p).strip("/.*") for p in patterns):
+        return None
+    role_path = task.role.path if task.role is not None else None
+    task_file = task.span.file if task.span is not None else None
+    names: dict[str, None] = {}
+    found = False
+    for pattern in patterns:
+        wild = glob.escape(_TEMPLATE.sub("\0", pattern)).replace("\0", "*")
+        roots = include_vars_candidates(role_path, task_file, wild, basedir)
+        if role_path:
+            roots += [os.path.join(role_path, folder, wild) for folder in ("vars", "files", "tasks", "")]
+        for path in sorted({match for root in roots for match in glob.glob(root)}):
+            data = cache.load(path).data if os.path.isfile(path) else None
+            if not isinstance(data, Mapping):
+                continue
+            found = True
+            names.update(dict.fromkeys(map(str, data)))
+    return list(names) if found else None
+
+
+def _first_found_terms(terms: Any) -> list[str]:
+    """The file names a ``with_first_found`` looks at (its ``paths``, when given, make any name
+    possible: none are given back then)."""
+    found: list[str] = []
+    for term in terms if isinstance(terms, list) else [terms]:
+        if isinstance(term, Mapping):
+            if term.get("paths"):
+                return []
+            files = term.get("files", [])
+            found += [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)]
+        elif isinstance(term, str):
+            found.append(term)
+        else:
+            return []
+    return found
