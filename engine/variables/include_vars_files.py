@@ -135,45 +135,97 @@ def include_vars_names(task: Task, basedir: str, cache: SourceCache,
 
 
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_WALKED = 5000
+"""Files looked at per directory a pattern is matched in: beyond, any name stays possible."""
 
 
-def possible_names(task: Task, args: Mapping[str, Any], basedir: str, cache: SourceCache) -> list[str] | None:
+def possible_names(task: Task, args: Mapping[str, Any], basedir: str, cache: SourceCache,
+                   templar: Templar | None = None) -> list[str] | None:
     """The names an ``include_vars`` whose file only the run names may set: those of every file of
-    the repository its templated file names could be (each template part any name: the files the
-    globs of ``vars/{{ os_family }}-*.yml`` and of its ``with_first_found`` candidates find, where
-    ``include_vars`` and ``first_found`` look). None when any name may be: a name wholly templated
-    (a loop item but the candidates of ``with_first_found``), a directory, a ``name``, a path
-    outside the repository, or no file found."""
-    import glob
-
+    the repository its templated file name could be (each template part the host's value where it
+    has one, else any text, ``/`` included: the files ``vars/{{ os_family }}-*.yml`` and the
+    ``with_first_found`` candidates match, where ``include_vars`` and ``first_found`` look). None
+    when any name may be: a name wholly templated (a loop item but the candidates of
+    ``with_first_found``), a directory, a ``name``, a lookup, or no file matching."""
     if args.get("dir") or args.get("name") or not isinstance(task.data, Mapping):
         return None
     target = args.get("_raw_params", args.get("file"))
-    patterns: list[str] = []
+    patterns: list[Any] = []
     candidates = task.data.get("with_first_found")
     if isinstance(target, str) and _TEMPLATE.fullmatch(target.strip()) and candidates is not None:
         patterns = _first_found_terms(candidates)
     elif isinstance(target, str) and "lookup(" not in target and "query(" not in target:
         patterns = [target]
-    if not patterns or any(not isinstance(p, str) or p.startswith(("~", os.path.sep)) or ".." in p
-                           or not _TEMPLATE.sub("", p).strip("/.*") for p in patterns):
-        return None
     role_path = task.role.path if task.role is not None else None
     task_file = task.span.file if task.span is not None else None
     names: dict[str, None] = {}
     found = False
     for pattern in patterns:
-        wild = glob.escape(_TEMPLATE.sub("\0", pattern)).replace("\0", "*")
-        roots = include_vars_candidates(role_path, task_file, wild, basedir)
-        if role_path:
-            roots += [os.path.join(role_path, folder, wild) for folder in ("vars", "files", "tasks", "")]
-        for path in sorted({match for root in roots for match in glob.glob(root)}):
-            data = cache.load(path).data if os.path.isfile(path) else None
-            if not isinstance(data, Mapping):
-                continue
-            found = True
-            names.update(dict.fromkeys(map(str, data)))
+        matcher = _matcher(pattern, templar) if isinstance(pattern, str) else None
+        if matcher is None:
+            return None
+        text, regex = matcher
+        if text.startswith("/"):
+            roots = [text]
+        else:
+            roots = include_vars_candidates(role_path, task_file, text, basedir)
+            roots += [os.path.join(role_path, folder, text) for folder in ("vars", "files", "tasks", "")] \
+                if role_path else []
+        paths = _matching(roots, regex, len(text))
+        if paths is None:
+            return None
+        for path in paths:
+            data = cache.load(path).data
+            if isinstance(data, Mapping):
+                found = True
+                names.update(dict.fromkeys(map(str, data)))
     return list(names) if found else None
+
+
+def _matcher(pattern: str, templar: Templar | None) -> tuple[str, re.Pattern[str]] | None:
+    """(``pattern`` with its template parts the host's values where known, a wildcard ``\\0``
+    else; the regex a file's path matches it by). None for a pattern with no text of its own."""
+    parts: list[str] = []
+    at = 0
+    for match in _TEMPLATE.finditer(pattern):
+        parts.append(pattern[at:match.start()])
+        try:
+            value = templar.template(match.group(0)) if templar is not None else None
+        except Exception:  # noqa: BLE001 - a part only the run knows: any text
+            value = None
+        parts.append(value if isinstance(value, str | int) and not isinstance(value, bool) else "\0")
+        at = match.end()
+    text = os.path.expanduser("".join(map(str, parts)) + pattern[at:])
+    if not text.replace("\0", "").strip("/.") or ".." in text:
+        return None
+    return text, re.compile(".*".join(map(re.escape, text.split("\0"))), re.S)
+
+
+def _matching(roots: list[str], regex: re.Pattern[str], size: int) -> list[str] | None:
+    """The files under the static directory of each of ``roots`` (a path whose last ``size``
+    characters are the pattern) whose path matches ``regex`` (the pattern's, at the root's end);
+    None past :data:`_WALKED` files in one directory."""
+    found: list[str] = []
+    for root in roots:
+        if "\0" not in root:  # a name without a template part: that file
+            found += [root] if os.path.isfile(root) and root not in found else []
+            continue
+        base = root[:len(root) - size]
+        static = root[:root.index("\0")]
+        folder = static[:static.rfind("/") + 1] if "/" in static else base
+        if not os.path.isdir(folder):
+            continue
+        seen = 0
+        for current, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                seen += 1
+                if seen > _WALKED:
+                    return None
+                path = os.path.join(current, name)
+                if path.startswith(base) and regex.fullmatch(path[len(base):]) and path not in found:
+                    found.append(path)
+    return found
 
 
 def _first_found_terms(terms: Any) -> list[str]:
