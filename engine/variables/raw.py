@@ -78,8 +78,6 @@ class RawVariables(Mapping[str, Any]):
         return len(set().union(*self._maps))
 
 
-
-
 def wild_layer(layers: list[Layer], name: str | None = None) -> Layer | None:
     """The highest layer (``layers``: lowest precedence first) at which any name may be set by what
     only the run knows (an ``include_vars`` whose file only the run names: Layer.any_name); with
