@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.loops import loop_of
 from engine.flow.notify import with_includers
 from engine.loading import keywords as kw
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import RunTimeOnly, TemplateFailure, cause_of
 from engine.variables.inventory_changes import Changes
 from engine.variables.play_order import add_loaded_tasks, play_order
 
@@ -103,8 +103,9 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
     for host in play_plan.hosts[:HOSTS_ASKED]:
         try:
             blocks, result = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
-        except TemplateFailure:  # a file only the run names, or none: nothing to load for this host
-            play_plan.loads_fail = True  # type: ignore[attr-defined] - the host may fail there (_may_remove_hosts)
+        except TemplateFailure as exc:  # a file only the run names, or none: nothing to load for this host
+            if cause_of(exc, RunTimeOnly) is None:  # none: the host fails there (_may_remove_hosts)
+                play_plan.loads_fail = True  # type: ignore[attr-defined]
             continue
         groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
         args[host.name] = result.get("include_args", {})
