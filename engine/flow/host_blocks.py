@@ -32,6 +32,9 @@ class PlayBlocks:
         """The hosts whose failure at the task reached the blocks follow."""
         self.resuming: frozenset[str] = frozenset()
         """The failed hosts that run the task reached (:meth:`resumes`)."""
+        self.going_on: set[str] = set()
+        """The failed hosts a rescue took over whose failure is an include's file not loading: they
+        run the rest of the play, out of its host lists and failed for the later plays."""
 
     def reach(self, task: Task) -> None:
         """``task`` is next: where each host with a failure followed is for it."""
@@ -46,7 +49,7 @@ class PlayBlocks:
             placement.update(dict.fromkeys(hosts, placed))
             if placed == NORMAL:
                 resuming |= hosts
-        self.placement, self.resuming = placement, frozenset(resuming)
+        self.placement, self.resuming = placement, frozenset(resuming | self.going_on)
         self.followed = set()
 
     def resumes(self, host: str) -> bool:
@@ -73,8 +76,15 @@ class PlayBlocks:
         """What a failure of ``task`` on ``host`` means for the host's later tasks: None when it
         goes on (errors ignored, a rescue taking over), else (the failed task, certain that it is
         out of the run). ``template``: a templated ``ignore_errors`` as the host's values give it."""
-        if load_failure:  # ignore_errors does not hold
-            return name, id(task) not in section_tasks(play)[1]
+        if load_failure:  # ignore_errors does not hold; the strategy marks the host failed (its
+            # rescue runs, and the host stays failed: out of the play's lists, not in the later plays)
+            rescued = self.failures.fail(host, task)
+            if rescued is None:
+                return name, id(task) not in section_tasks(play)[1]
+            self.followed.add(host)
+            if rescued:
+                self.going_on.add(host)
+            return name, True
         ignored = ignores_errors(task, template)
         if ignored is True:
             return None  # reported failed, and the host goes on

@@ -76,6 +76,7 @@ class RuntimeIncludes:
         and the include's outcome on hosts where loading fails (a file not found)."""
         from engine.flow.notify import with_includers
         from engine.flow.role_from_files import merged_from_files, tasks_differ, why_merged
+        from engine.templating.errors import RunTimeOnly, cause_of
         from engine.templating.read_names import names_recorded
         from engine.templating.templar import TemplateFailure
         from engine.variables.change_classes import HostClasses
@@ -106,7 +107,9 @@ class RuntimeIncludes:
                     try:
                         blocks, result = self.loader.load(include, templar, self.play_plan.play)
                     except TemplateFailure as exc:
-                        if outcome.outcome == RUNS:
+                        if cause_of(exc, RunTimeOnly) is not None:  # a file named from a result's key, say
+                            unknown[name] = f"what only the run knows ({exc})"
+                        elif outcome.outcome == RUNS:
                             failing[name] = HostOutcome(FAILS, f"{LOAD_FAILURE}: {exc}")
                         continue
                 handlers = [task for block in self.loader.handlers for task in block.tasks() if not task.implicit]

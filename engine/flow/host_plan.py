@@ -226,7 +226,8 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
             stop = item_stops.get(host)
-            if stop is not None and loop_include is not None and stop[0] == id(loop_include) and not task.handler:
+            if stop is not None and loop_include is not None and stop[0] == id(loop_include) and not task.handler \
+                    and not blocks.resumes(host):  # an always section after the failure, at its item, runs
                 found = task_outcomes(plan, play_plan, task, conditions, batches, signatures,
                                       [h for h in play_plan.hosts if h.name == host], removed)[host]
                 found = planned.hosts[host] = _before_the_stop(

@@ -35,7 +35,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     from jinja2 import UndefinedError
 
     from engine.templating.bounds import StaticRefusal
-    from engine.templating.errors import PluginFailure, SeparateFailure, undefined_cause
+    from engine.templating.errors import PluginFailure, RunTimeOnly, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop, as_read
 
@@ -49,8 +49,8 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             return undefined
         try:
             return plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()})
-        except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop):
-            raise
+        except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop, RunTimeOnly):
+            raise  # a value only the run knows, met inside, leaves the plugin's result the run's too
         except Exception as exc:
             if undefined_cause(exc):  # an undefined value met inside: ansible's marker, not the plugin's error
                 raise

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.loops import loop_of
 from engine.flow.notify import with_includers
 from engine.loading import keywords as kw
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import RunTimeOnly, TemplateFailure, cause_of
 from engine.variables.inventory_changes import Changes
 from engine.variables.play_order import add_loaded_tasks, play_order
 
@@ -103,7 +103,9 @@ def _load(plan: Plan, play_plan: PlayPlan, include: Task, loader: Any, templar_a
     for host in play_plan.hosts[:HOSTS_ASKED]:
         try:
             blocks, result = loader.load(include, templar_at(plan, play_plan, host, include), play_plan.play)
-        except TemplateFailure:  # a file only the run names, or none: nothing to load for this host
+        except TemplateFailure as exc:  # a file only the run names, or none: nothing to load for this host
+            if cause_of(exc, RunTimeOnly) is None:  # none: the host fails there (_may_remove_hosts)
+                play_plan.loads_fail = True  # type: ignore[attr-defined]
             continue
         groups.setdefault(id(blocks), (blocks, []))[1].append(host.name)
         args[host.name] = result.get("include_args", {})
@@ -145,8 +147,11 @@ def _repeats_roles(play_plan: PlayPlan) -> bool:
 
 def _may_remove_hosts(play_plan: PlayPlan) -> bool:
     """Whether a task of the play is one the plan may find taking a host out of the play lists:
-    a ``fail``, an ``assert``, a ``failed_when``, a ``meta`` that ends hosts. (A template that
-    fails a task is found only by planning; without such a task the lists are read whole.)"""
+    a ``fail``, an ``assert``, a ``failed_when``, a ``meta`` that ends hosts, an include whose
+    file did not load for a host. (A template that fails a task is found only by planning; without
+    such a task the lists are read whole.)"""
+    if getattr(play_plan, "loads_fail", False):
+        return True
     for task in play_order(play_plan.play).tasks:
         data = task.data if isinstance(task.data, Mapping) else {}
         if task.action in kw.FAIL | kw.ASSERT or "failed_when" in data or task.action in kw.META and \

@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from engine.loading.paths import include_vars_path
+from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.span import YMap
 from engine.variables.failing import fails_evaluating
 
@@ -132,3 +132,114 @@ def include_vars_names(task: Task, basedir: str, cache: SourceCache,
     except VarsFilesUnknown:
         return None
     return [str(name) for name in values]
+
+
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+_WALKED = 5000
+"""Files looked at per directory a pattern is matched in: beyond, any name stays possible."""
+
+
+def possible_names(task: Task, args: Mapping[str, Any], basedir: str, cache: SourceCache,
+                   templar: Templar | None = None) -> list[str] | None:
+    """The names an ``include_vars`` whose file only the run names may set: those of every file of
+    the repository its templated file name could be (each template part the host's value where it
+    has one, else any text, ``/`` included: the files ``vars/{{ os_family }}-*.yml`` and the
+    ``with_first_found`` candidates match, where ``include_vars`` and ``first_found`` look). None
+    when any name may be: a name wholly templated (a loop item but the candidates of
+    ``with_first_found``), a directory, a ``name``, a lookup, or no file matching."""
+    if args.get("dir") or args.get("name") or not isinstance(task.data, Mapping):
+        return None
+    target = args.get("_raw_params", args.get("file"))
+    patterns: list[Any] = []
+    candidates = task.data.get("with_first_found")
+    if isinstance(target, str) and _TEMPLATE.fullmatch(target.strip()) and candidates is not None:
+        patterns = _first_found_terms(candidates)
+    elif isinstance(target, str) and "lookup(" not in target and "query(" not in target:
+        patterns = [target]
+    role_path = task.role.path if task.role is not None else None
+    task_file = task.span.file if task.span is not None else None
+    names: dict[str, None] = {}
+    found = False
+    for pattern in patterns:
+        matcher = _matcher(pattern, templar) if isinstance(pattern, str) else None
+        if matcher is None:
+            return None
+        text, regex = matcher
+        if text.startswith("/"):
+            roots = [text]
+        else:
+            roots = include_vars_candidates(role_path, task_file, text, basedir)
+            roots += [os.path.join(role_path, folder, text) for folder in ("vars", "files", "tasks", "")] \
+                if role_path else []
+        paths = _matching(roots, regex, len(text))
+        if paths is None:
+            return None
+        for path in paths:
+            data = cache.load(path).data
+            if isinstance(data, Mapping):
+                found = True
+                names.update(dict.fromkeys(map(str, data)))
+    return list(names) if found else None
+
+
+def _matcher(pattern: str, templar: Templar | None) -> tuple[str, re.Pattern[str]] | None:
+    """(``pattern`` with its template parts the host's values where known, a wildcard ``\\0``
+    else; the regex a file's path matches it by). None for a pattern with no text of its own."""
+    parts: list[str] = []
+    at = 0
+    for match in _TEMPLATE.finditer(pattern):
+        parts.append(pattern[at:match.start()])
+        try:
+            value = templar.template(match.group(0)) if templar is not None else None
+        except Exception:  # noqa: BLE001 - a part only the run knows: any text
+            value = None
+        parts.append(value if isinstance(value, str | int) and not isinstance(value, bool) else "\0")
+        at = match.end()
+    text = os.path.expanduser("".join(map(str, parts)) + pattern[at:])
+    if not text.replace("\0", "").strip("/.") or ".." in text:
+        return None
+    return text, re.compile(".*".join(map(re.escape, text.split("\0"))), re.S)
+
+
+def _matching(roots: list[str], regex: re.Pattern[str], size: int) -> list[str] | None:
+    """The files under the static directory of each of ``roots`` (a path whose last ``size``
+    characters are the pattern) whose path matches ``regex`` (the pattern's, at the root's end);
+    None past :data:`_WALKED` files in one directory."""
+    found: list[str] = []
+    for root in roots:
+        if "\0" not in root:  # a name without a template part: that file
+            found += [root] if os.path.isfile(root) and root not in found else []
+            continue
+        base = root[:len(root) - size]
+        static = root[:root.index("\0")]
+        folder = static[:static.rfind("/") + 1] if "/" in static else base
+        if not os.path.isdir(folder):
+            continue
+        seen = 0
+        for current, dirs, files in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(files):
+                seen += 1
+                if seen > _WALKED:
+                    return None
+                path = os.path.join(current, name)
+                if path.startswith(base) and regex.fullmatch(path[len(base):]) and path not in found:
+                    found.append(path)
+    return found
+
+
+def _first_found_terms(terms: Any) -> list[str]:
+    """The file names a ``with_first_found`` looks at (its ``paths``, when given, make any name
+    possible: none are given back then)."""
+    found: list[str] = []
+    for term in terms if isinstance(terms, list) else [terms]:
+        if isinstance(term, Mapping):
+            if term.get("paths"):
+                return []
+            files = term.get("files", [])
+            found += [files] if isinstance(files, str) else [f for f in files if isinstance(f, str)]
+        elif isinstance(term, str):
+            found.append(term)
+        else:
+            return []
+    return found

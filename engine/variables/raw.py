@@ -42,13 +42,18 @@ class RawVariables(Mapping[str, Any]):
         (Layer.any_name): such a name is unknown, not undefined."""
         self._maps = [extra, *(layer.values for layer in reversed(layers))]
         self._facts = facts
-        self._any = any_name if any_name is not None else next(
-            (layer.any_name for layer in layers if layer.any_name is not None), None)
+        self._any = any_name
+        # the highest of the levels any name may be set at: the levels below it do not decide
+        wild = wild_layer(layers)
+        at = next((len(layers) - index for index, layer in enumerate(layers) if layer is wild), None)
+        self._wild = (at, wild.any_name) if any_name is None and wild is not None and at is not None else None
 
     def __getitem__(self, name: str) -> Any:
         from engine.templating.errors import RunTimeOnly
 
-        for values in self._maps:
+        for index, values in enumerate(self._maps):
+            if self._wild is not None and index == self._wild[0] and name not in values:
+                raise RunTimeOnly(f"{name!r} may be set by what only the run knows: {self._wild[1]}")
             if name in values:
                 value = settled(values[name])
                 if is_runtime(value):
@@ -61,7 +66,7 @@ class RawVariables(Mapping[str, Any]):
         raise KeyError(name)
 
     def __contains__(self, name: object) -> bool:
-        return any(name in values for values in self._maps) or self._any is not None or (
+        return any(name in values for values in self._maps) or self._any is not None or self._wild is not None or (
             self._facts is not None and isinstance(name, str) and looks_like_fact(name))
 
     def __iter__(self) -> Iterator[str]:
@@ -73,3 +78,14 @@ class RawVariables(Mapping[str, Any]):
         return len(set().union(*self._maps))
 
 
+def wild_layer(layers: list[Layer], name: str | None = None) -> Layer | None:
+    """The highest layer (``layers``: lowest precedence first) at which any name may be set by what
+    only the run knows (an ``include_vars`` whose file only the run names: Layer.any_name); with
+    ``name``, only one above every layer that defines it (which then decides nothing: ansible's
+    ``include_vars`` overrides role defaults, the inventory, play, role, block and task vars)."""
+    for layer in reversed(layers):
+        if layer.any_name is not None:
+            return layer
+        if name is not None and name in layer.values:
+            return None
+    return None

@@ -28,7 +28,7 @@ from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
 from engine.variables.play_order import task_runs as task_runs
 from engine.variables.play_order import tasks_in_order as tasks_in_order
-from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason
+from engine.variables.raw import RawVariables, looks_like_fact, runtime_reason, wild_layer
 from engine.variables.sources import (
     Definition,
     Layer,
@@ -361,7 +361,8 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     playbook_dir = os.path.abspath(play_plan.play.basedir)
     magic_layer = Layer("magic variables", "set by ansible", {k: v for k, v in magic.items() if k != "hostvars"})
     levels = follower.fill_in(play_plan, host, task, occurrence, outer,
-                     [*scope.below, *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
+                     [*_connection_layer(host, task), *scope.below,
+                      *kept_inventory_layers(scope.manager, host, playbook_dir), *scope.above])
     layers = with_vars_files(scope.manager, play_plan.play, levels, {**plan.options.extra_vars, **magic})
     return [*layers, magic_layer], magic
 
@@ -372,6 +373,18 @@ def task_effects(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, occurr
     from engine.variables.host_runtime import Follower
 
     return Follower(plan, play_order, templar_at, include_item_order).effects_of(play_plan, host, task, occurrence)
+
+
+def _connection_layer(host: Host, task: Task | None) -> list[Layer]:
+    """What a task's templates see of its connection where nothing defines it: the task executor
+    adds the play context's address (``PlayContext.update_vars``: ``remote_addr``, ``ansible_host``
+    or else the host's name) under ``ansible_host`` and ``ansible_ssh_host``, below every level;
+    ``hostvars`` has none of it. A delegated task's is the delegate's (not followed here)."""
+    data = task.data if task is not None and isinstance(task.data, Mapping) else None
+    if data is None or data.get("delegate_to") is not None:
+        return []
+    return [Layer("play context", "the task's connection (the host's name as its address)",
+                  {"ansible_host": host.name, "ansible_ssh_host": "{{ ansible_host }}"})]
 
 
 def _raw_over(plan: Plan, play_plan: PlayPlan, host: Host, layers: list[Layer],
@@ -601,9 +614,10 @@ def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
         defs = found.get(name, [])
         if not defs and facts is not None and looks_like_fact(name):
             defs = [Definition(name, RuntimeValue(facts), "host facts", "gathered facts", None, None, True)]
-        wild = next((layer for layer in layers if layer.any_name is not None), None) if not defs else None
+        wild = wild_layer(layers, name)
         if wild is not None:
-            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True)]
+            defs = [Definition(name, RuntimeValue(wild.any_name or ""), wild.level, wild.label, wild.path, None, True),
+                    *defs]
         if not defs:
             result.variables[name] = Resolved(name, None, [], unknown="defined nowhere on the way to this task")
             continue

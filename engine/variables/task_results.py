@@ -19,7 +19,7 @@ from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.failing import failed_when, fails_evaluating
-from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, with_hash_behaviour
+from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, possible_names, with_hash_behaviour
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
@@ -77,7 +77,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     if isinstance(loaded, _Unknown) and loaded.fails:
         return effects  # the include fails there: it loads nothing
     if isinstance(loaded, _Unknown):
-        _all_unknown(effects, task, args, register, str(loaded))
+        _all_unknown(effects, task, args, register, str(loaded), (basedir, cache, templar))
         return effects
     if loaded is not True:
         return effects
@@ -94,7 +94,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                 every_order(items), why)
             if found is not None:
                 return found
-        _all_unknown(effects, task, args, register, scopes)
+        _all_unknown(effects, task, args, register, scopes, (basedir, cache, templar))
         return effects
     facts: dict[str, Any] = {}
     results: list[Any] = []
@@ -108,7 +108,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         if isinstance(decided, _Unknown) and decided.fails:
             return _fails_by_condition(effects, task, register, scopes is not None, label)
         if isinstance(decided, _Unknown):
-            _all_unknown(effects, task, args, register, str(decided))
+            _all_unknown(effects, task, args, register, str(decided), (basedir, cache, templar))
             return effects
         if decided is not True:
             results.append({"changed": False, "skipped": True, "skip_reason": SKIP_REASON,
@@ -132,7 +132,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         except _Unknown as exc:
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
-                _all_unknown(effects, task, args, None, str(exc))
+                _all_unknown(effects, task, args, None, str(exc), (basedir, cache, here))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else
                        done.with_known(**_item_keys(scope)) if isinstance(done, ModuleResult) and scope else done)
         if each is not None:
@@ -723,13 +723,16 @@ def _fails_by_loop(effects: Effects, task: Task, register: str | None, message: 
     return effects
 
 
-def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register: str | None, reason: str) -> None:
+def _all_unknown(effects: Effects, task: Task, args: Mapping[str, Any], register: str | None, reason: str,
+                 files: tuple[str, SourceCache, Templar] | None = None) -> None:
     if task.action in SET_FACT:
         names = {str(name): RuntimeValue(reason) for name in args if name != "cacheable"}
         effects.facts.append(_layer("set_fact / register", f"set_fact in task '{task.display_name()}'", names, task))
-    if task.action in INCLUDE_VARS:  # which names it sets is the run's too: any may be
-        layer = _layer("include_vars", f"include_vars in task '{task.display_name()}'", {}, task)
-        effects.included.append(replace(layer, any_name=reason))
+    if task.action in INCLUDE_VARS:  # which names it sets is the run's too: those of the files it may read, or any
+        possible = possible_names(task, args, *files) if files is not None else None
+        layer = _layer("include_vars", f"include_vars in task '{task.display_name()}'",
+                       {name: RuntimeValue(reason) for name in possible or ()}, task)
+        effects.included.append(layer if possible is not None else replace(layer, any_name=reason))
     if register:
         effects.facts.append(_layer("set_fact / register", f"register in task '{task.display_name()}'",
                                     {register: RuntimeValue(reason)}, task))
