@@ -74,8 +74,11 @@ class LookupContext:
             return LOOKUPS[short]
         if short in REFUSED:
             raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
-        from engine.run.collection_lookups import load_failure
+        from engine.run.collection_lookups import engine_lookup, load_failure
 
+        function = engine_lookup(name, self.collections)
+        if function is not None:
+            return function
         warning = load_failure(name, self.collections)
         if warning is not None and self.warn is not None:
             self.warn(warning)
