@@ -17,7 +17,8 @@ machine and touches nothing outside the scenario:
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
 * a path that starts with a variable the role defines empty (``vault_path: ""``, then
-  ``{{ vault_path }}/etc/vault.d``) is moved too, ``root{{ vault_path }}/etc/vault.d``;
+  ``{{ vault_path }}/etc/vault.d``) is moved too, ``root{{ vault_path }}/etc/vault.d``, and so is
+  one under ``/`` a template names (``/{{ item }}``);
 * the facts roles read (``ansible_os_family``...) are play variables of a fixed Ubuntu machine:
   both tools see the same values and gather nothing (the home directory of ``ansible_env`` is
   ``root/root``, inside the scenario).
@@ -109,6 +110,8 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     defined empty, a path that starts with one of them (``{{ prefix }}/etc``) moving too."""
     if isinstance(value, str):
         value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
+        if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
+            return "root" + value
         match = _EMPTY_PREFIX.match(value)
         return "root" + value if match and match.group(1) in empty else value
     if isinstance(value, list):

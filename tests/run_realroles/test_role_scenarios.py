@@ -125,7 +125,7 @@ def test_a_path_after_a_variable_the_role_defines_empty_moves_into_the_scenario(
     empty = role_scenarios.empty_variables(tmp_path)
     assert empty == {"vault_path", "nothing"}
     value = ["{{ vault_path }}/etc/vault.d", "{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
-             "{{ vault_path }}"]
+             "{{ vault_path }}", "/{{ item }}"]
     assert role_scenarios.rewrite_paths(value, empty) == [
         "root{{ vault_path }}/etc/vault.d", "root{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
-        "{{ vault_path }}"]
+        "{{ vault_path }}", "root/{{ item }}"]
