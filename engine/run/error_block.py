@@ -497,7 +497,7 @@ def warning_text(message: str, task: Any) -> str:
     """A warning as ``Display._warning`` formats it: those ansible gives a source context (a
     template embedded in a string constant, at the condition or the value that holds it) with
     their Origin, excerpt and help text, the others as they are."""
-    if not message.startswith(EMBEDDED):
+    if not message.startswith(EMBEDDED) or "\n" in message:  # or placed already (at a variable)
         return message
     data = getattr(task, "data", None)
     origin = _embedded_conditional_origin(data)
