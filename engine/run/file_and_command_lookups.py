@@ -84,6 +84,12 @@ class LookupContext:
             self.warn(warning)
         raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
 
+    def embedded_warning(self, templar: Templar) -> str:
+        """The warning for a lookup term that embeds a template, placed at the variable holding it."""
+        from engine.run.error_block import embedded_warning
+
+        return embedded_warning(templar)
+
     def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
         """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""
         return template_globals(templar, self)

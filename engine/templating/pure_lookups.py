@@ -408,22 +408,6 @@ EMBEDDED_WARNING = ("Jinja constant strings should not contain embedded template
                     "default in ansible-core 2.23.")
 
 
-def embedded_warning(templar: Templar) -> str:
-    """ansible's warning for a string constant holding a template that a lookup's call renders: at
-    the variable whose value holds it when a variable is being rendered (where it is written, with
-    the excerpt and help text), else without a place (the task's own values give it one)."""
-    from engine.templating.lazy_variables import rendering_variable
-
-    name = rendering_variable()
-    origin_of = getattr(templar, "origin_of", None)
-    origin = origin_of(name, False) if name is not None and origin_of is not None else None
-    if origin is None or not hasattr(origin, "human"):
-        return EMBEDDED_WARNING
-    from engine.run.error_block import EMBEDDED_HELP, Event, format_events
-
-    return format_events([Event(EMBEDDED_WARNING, origin, help=EMBEDDED_HELP)])
-
-
 def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., Any]]:
     """``lookup``, ``query`` and ``q`` for a templar's Jinja context."""
     def lookup(name: str, *terms: Any, **kwargs: Any) -> Any:
@@ -433,8 +417,9 @@ def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., 
         return invoke(templar, context, name, list(terms), {**kwargs, "wantlist": True})
 
     def constant_template(text: str) -> Any:
-        if context.warn is not None:
-            context.warn(embedded_warning(templar))
+        if context.warn is not None:  # a run's lookups place it (engine.run.error_block.embedded_warning)
+            placed = getattr(context, "embedded_warning", None)
+            context.warn(placed(templar) if placed is not None else EMBEDDED_WARNING)
         return templar.template(text)
 
     return {"lookup": lookup, "query": query, "q": query, CONSTANT_TEMPLATE: constant_template}
