@@ -52,3 +52,19 @@ def load_failure(name: str, collections: Any) -> str | None:
                                           for root in collections.roots)
     module = f"ansible_collections.{namespace}.{collection}" if known else f"ansible_collections.{namespace}"
     return f"Error loading plugin {fqcn!r}: No module named {module!r}"
+
+
+def engine_lookup(name: str, collections: Any) -> Any:
+    """The engine's own function for the lookup ``name`` of a collection (``community.general.filetree``,
+    or ``filetree`` which ansible-core redirects to it) where that collection is installed where
+    ansible-playbook looks, as ansible then runs the collection's plugin; None otherwise."""
+    if target(name) != "community.general.filetree" or not installed("community.general", collections):
+        return None
+    from engine.run.filetree_lookup import lookup_filetree
+
+    return lookup_filetree
+
+
+def installed(collection: str, collections: Any) -> bool:
+    """Whether ``collection`` is installed where the run's CollectionFinder looks (False when unknown)."""
+    return collections is not None and collections.collection_dir(collection) is not None

@@ -97,8 +97,9 @@ def _short(action: str) -> str:
     return action
 
 
-def task_declines(task: Task) -> list[str]:
-    """What ``task`` asks, as written, that the engine declines ("include_vars: dir")."""
+def task_declines(task: Task, collections: Any = None) -> list[str]:
+    """What ``task`` asks, as written, that the engine declines ("include_vars: dir"); ``collections``
+    is the run's CollectionFinder (a collection's lookup the engine has runs where it is installed)."""
     action = _short(task.action)
     args = task.args if isinstance(task.args, Mapping) else {}
     found = [f"{action}: {name}" for name in sorted(DECLINED_ARGUMENTS.get(action, ())) if args.get(name)]
@@ -113,7 +114,8 @@ def task_declines(task: Task) -> list[str]:
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
     # a with_ loop whose lookup ansible-core lacks stops ansible's load ("'with_NAME' is not a valid
     # attribute for a Task") unless a collection or a lookup_plugins directory offers it
-    if loop is not None and _short(loop[len("with_"):]) not in _engine_lookups():
+    if loop is not None and not (_short(loop[len("with_"):]) in _engine_lookups()
+                                 or _collection_lookup(loop[len("with_"):], collections)):
         found.append(f"lookup {loop[len('with_'):]}")
     return found
 
@@ -148,6 +150,14 @@ def _routed_lookup(name: str) -> bool:
 
     core = find_ansible_core()
     return core is not None and "." not in name and routing_entry(core.runtime, "lookup", name) is not None
+
+
+def _collection_lookup(name: str, collections: Any) -> bool:
+    """Whether ``name`` is a collection's lookup the engine runs as ansible-playbook would, its
+    collection installed where ``collections`` (the run's CollectionFinder) looks."""
+    from engine.run.collection_lookups import engine_lookup
+
+    return engine_lookup(name, collections) is not None
 
 
 def _ansible_has(name: str, core: frozenset[str]) -> bool:
@@ -201,9 +211,10 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
+    collections = getattr(book.plugins, "collections", None)
     deprecations = deprecation_warnings()
     for task in tasks:
-        for what in [*task_declines(task), *(load_deprecations(task) if deprecations else ())]:
+        for what in [*task_declines(task, collections), *(load_deprecations(task) if deprecations else ())]:
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
@@ -211,7 +222,6 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):
             found.setdefault(what, task.span)
     tests = _engine_tests()
-    collections = getattr(book.plugins, "collections", None)
     url_lookup: Span | None | bool = False  # where a url lookup is first written
     facts_gathered = gathers_facts(book, tasks)
     for text, place in scanned_texts(book, cache):
@@ -225,7 +235,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
                 url_lookup = place(line)
             # a lookup or test of a collection installed nowhere fails alike ("was not found", after
             # ansible's "Error loading plugin" warning; "No test named ...")
-            lacking = not _has_lookup(name) and load_failure(name, collections) is None if kind == "lookup" else \
+            has = _has_lookup(name) or _collection_lookup(name, collections)
+            lacking = not has and load_failure(name, collections) is None if kind == "lookup" else \
                 name not in tests and _short(name) not in tests and _ansible_has(name, CORE_TESTS)
             if lacking and not (kind == "test" and collection_missing(name, collections)):
                 found.setdefault(f"{kind} {name}", place(line))

@@ -493,11 +493,26 @@ def condition_span(task: Any, conditional: str) -> Span | None:
     return None
 
 
+def embedded_warning(templar: Any) -> str:
+    """ansible's warning for a string constant holding a template that a lookup's call renders: at
+    the variable whose value holds it when a variable is being rendered (where it is written, with
+    the excerpt and help text), else without a place (:func:`warning_text` finds it in the task)."""
+    from engine.templating.lazy_variables import rendering_variable
+    from engine.templating.pure_lookups import EMBEDDED_WARNING
+
+    name = rendering_variable()
+    origin_of = getattr(templar, "origin_of", None)
+    origin = origin_of(name, False) if name is not None and origin_of is not None else None
+    if not isinstance(origin, Span):
+        return EMBEDDED_WARNING
+    return format_events([Event(EMBEDDED_WARNING, origin, help=EMBEDDED_HELP)])
+
+
 def warning_text(message: str, task: Any) -> str:
     """A warning as ``Display._warning`` formats it: those ansible gives a source context (a
     template embedded in a string constant, at the condition or the value that holds it) with
     their Origin, excerpt and help text, the others as they are."""
-    if not message.startswith(EMBEDDED):
+    if not message.startswith(EMBEDDED) or "\n" in message:  # or placed already (at a variable)
         return message
     data = getattr(task, "data", None)
     origin = _embedded_conditional_origin(data)

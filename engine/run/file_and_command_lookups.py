@@ -74,12 +74,21 @@ class LookupContext:
             return LOOKUPS[short]
         if short in REFUSED:
             raise TemplateFailure(f"playbook-ls's engine has no lookup {name!r}; run with --engine ansible")
-        from engine.run.collection_lookups import load_failure
+        from engine.run.collection_lookups import engine_lookup, load_failure
 
+        function = engine_lookup(name, self.collections)
+        if function is not None:
+            return function
         warning = load_failure(name, self.collections)
         if warning is not None and self.warn is not None:
             self.warn(warning)
         raise TemplateFailure(f"The lookup plugin {name!r} was not found.")
+
+    def embedded_warning(self, templar: Templar) -> str:
+        """The warning for a lookup term that embeds a template, placed at the variable holding it."""
+        from engine.run.error_block import embedded_warning
+
+        return embedded_warning(templar)
 
     def template_globals(self, templar: Templar) -> dict[str, Callable[..., Any]]:
         """``lookup``, ``query`` and ``q`` for ``templar``'s Jinja context."""

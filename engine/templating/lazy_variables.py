@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Container, Iterator, Mapping
+from contextvars import ContextVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,6 +30,16 @@ if TYPE_CHECKING:
 
 class TemplateLoop(Exception):
     """A variable's value needs itself to be rendered."""
+
+
+_RENDERING: ContextVar[tuple[str, ...]] = ContextVar("_RENDERING", default=())
+"""The variables being rendered, innermost last (what a template's text came from)."""
+
+
+def rendering_variable() -> str | None:
+    """The variable whose value is being rendered now (the innermost), None outside any."""
+    names = _RENDERING.get()
+    return names[-1] if names else None
 
 
 class LazyVariables(Mapping[str, "Any"]):
@@ -65,6 +76,7 @@ class LazyVariables(Mapping[str, "Any"]):
         if key in self._busy:
             raise self._loop_error(f"Recursive loop detected in template for variable {key!r}")
         self._busy.add(key)
+        token = _RENDERING.set((*_RENDERING.get(), key))
         try:
             try:
                 value = self._render(value)
@@ -85,6 +97,7 @@ class LazyVariables(Mapping[str, "Any"]):
                 return stand_in
         finally:
             self._busy.discard(key)
+            _RENDERING.reset(token)
         self._done[key] = value
         return value
 

@@ -404,6 +404,10 @@ def _replayed(name: str) -> Any:
         else REPLAYED
 
 
+EMBEDDED_WARNING = ("Jinja constant strings should not contain embedded templates. This feature will be disabled by "
+                    "default in ansible-core 2.23.")
+
+
 def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., Any]]:
     """``lookup``, ``query`` and ``q`` for a templar's Jinja context."""
     def lookup(name: str, *terms: Any, **kwargs: Any) -> Any:
@@ -413,9 +417,9 @@ def template_globals(templar: Templar, context: Any) -> dict[str, Callable[..., 
         return invoke(templar, context, name, list(terms), {**kwargs, "wantlist": True})
 
     def constant_template(text: str) -> Any:
-        if context.warn is not None:
-            context.warn("Jinja constant strings should not contain embedded templates. This feature will be "
-                         "disabled by default in ansible-core 2.23.")
+        if context.warn is not None:  # a run's lookups place it (engine.run.error_block.embedded_warning)
+            placed = getattr(context, "embedded_warning", None)
+            context.warn(placed(templar) if placed is not None else EMBEDDED_WARNING)
         return templar.template(text)
 
     return {"lookup": lookup, "query": query, "q": query, CONSTANT_TEMPLATE: constant_template}

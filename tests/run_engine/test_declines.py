@@ -77,8 +77,8 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
      "lookup community.general.cartesian"),
     # a short name ansible-core routes to a collection, and a with_ loop of a lookup ansible-core
     # lacks (its load fails unless a collection or lookup_plugins/ offers it)
-    ("    - debug: {msg: \"{{ lookup('filetree', '/x') }}\"}\n", "lookup filetree"),
-    ("    - debug: {msg: x}\n      with_filetree: /x\n", "lookup filetree"),
+    ("    - debug: {msg: \"{{ lookup('cartesian', [1], [2]) }}\"}\n", "lookup cartesian"),
+    ("    - debug: {msg: x}\n      with_cartesian: [[1], [2]]\n", "lookup cartesian"),
     ("    - debug: {msg: x}\n      when: \"'a' is ansible.utils.ipv4\"\n", "test ansible.utils.ipv4"),
     ("    - debug: {msg: x}\n      when: \"'a' is vault_encrypted\"\n", "test vault_encrypted"),
 ])
@@ -87,6 +87,15 @@ def test_what_the_engine_does_not_do_exactly_is_declined_where_it_is_written(
     _install(tmp_path / "installed", monkeypatch, "ansible/utils", "community/general")
     (problem,) = _declined(tmp_path, task)
     assert problem.startswith(f"{tmp_path}/site.yml:4:7: ") and f"does not implement '{what}'" in problem
+
+
+def test_a_collection_lookup_the_engine_has_runs_where_the_collection_is_installed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _install(tmp_path / "installed", monkeypatch, "community/general")
+    tasks = ("    - debug: {msg: \"{{ lookup('filetree', '/x') }}\"}\n"
+             "    - debug: {msg: x}\n      with_filetree: /x\n"
+             "    - debug: {msg: x}\n      with_community.general.filetree: /x\n")
+    assert _declined(tmp_path, tasks) == []
 
 
 def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:

@@ -16,8 +16,12 @@ machine and touches nothing outside the scenario:
   modules on the local connection run in the playbook's directory, so each tool writes into its
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
+* a path that starts with a variable the role defines empty (``vault_path: ""``, then
+  ``{{ vault_path }}/etc/vault.d``) is moved too, ``root{{ vault_path }}/etc/vault.d``, and so is
+  one under ``/`` a template names (``/{{ item }}``);
 * the facts roles read (``ansible_os_family``...) are play variables of a fixed Ubuntu machine:
-  both tools see the same values and gather nothing.
+  both tools see the same values and gather nothing (the home directory of ``ansible_env`` is
+  ``root/root``, inside the scenario).
 """
 
 from __future__ import annotations
@@ -70,7 +74,7 @@ FACTS: dict[str, Any] = {
     "ansible_default_ipv4": {"address": "10.0.0.2", "interface": "eth0", "gateway": "10.0.0.1"},
     "ansible_all_ipv4_addresses": ["10.0.0.2"], "ansible_interfaces": ["lo", "eth0"],
     "ansible_virtualization_type": "kvm", "ansible_virtualization_role": "guest",
-    "ansible_selinux": {"status": "disabled"}, "ansible_env": {"HOME": "/root", "PATH": "/usr/bin:/bin"},
+    "ansible_selinux": {"status": "disabled"}, "ansible_env": {"HOME": "root/root", "PATH": "/usr/bin:/bin"},
     "ansible_user_id": "root", "ansible_mounts": [], "ansible_lsb": {"codename": "jammy", "id": "Ubuntu"},
 }
 MODES = ("run", "check", "diff")
@@ -101,14 +105,34 @@ def role_files(repo: str, role: Path) -> Iterator[RoleFile]:
         yield RoleFile(repo, role, file.stem)
 
 
-def rewrite_paths(value: Any) -> Any:
+def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
+    """``value`` with its system paths moved under ``root/``; ``empty`` names the role's variables
+    defined empty, a path that starts with one of them (``{{ prefix }}/etc``) moving too."""
     if isinstance(value, str):
-        return _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
+        value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
+        if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
+            return "root" + value
+        match = _EMPTY_PREFIX.match(value)
+        return "root" + value if match and match.group(1) in empty else value
     if isinstance(value, list):
-        return [rewrite_paths(v) for v in value]
+        return [rewrite_paths(v, empty) for v in value]
     if isinstance(value, dict):
-        return {k: rewrite_paths(v) for k, v in value.items()}
+        return {k: rewrite_paths(v, empty) for k, v in value.items()}
     return value
+
+
+_EMPTY_PREFIX = re.compile(r"^\{\{\s*(\w+)\s*\}\}/(?:" + "|".join(SYSTEM_DIRS) + r")(?=/|$)")
+
+
+def empty_variables(role: Path) -> frozenset[str]:
+    """The names the role's defaults and vars define as an empty string or null."""
+    names = set()
+    for sub in ("defaults", "vars"):
+        for file in sorted((role / sub).rglob("*.y*ml")) if (role / sub).is_dir() else []:
+            data = yaml.safe_load(file.read_text())
+            if isinstance(data, dict):
+                names.update(k for k, v in data.items() if isinstance(k, str) and v in ("", None))
+    return frozenset(names)
 
 
 def _module(task: dict[str, Any]) -> str | None:
@@ -170,11 +194,11 @@ def _placeholder(task: dict[str, Any], module: str) -> dict[str, Any]:
     return kept
 
 
-def _rewrite_tasks_file(source: Path, dest: Path) -> int:
+def _rewrite_tasks_file(source: Path, dest: Path, empty: frozenset[str]) -> int:
     data = yaml.safe_load(source.read_text())
     if not isinstance(data, list):
         data = []
-    pairs = [rewrite_task(t) for t in rewrite_paths(data)]
+    pairs = [rewrite_task(t) for t in rewrite_paths(data, empty)]
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(yaml.safe_dump([t for t, _ in pairs], sort_keys=False, width=1000))
     return sum(n for _, n in pairs)
@@ -197,14 +221,15 @@ def write_scenario(item: RoleFile, dest: Path) -> bool:
     role_dir = dest / "roles" / item.role.name
     try:
         covered = 0
+        empty = empty_variables(item.role)
         for sub in ("tasks", "handlers"):
             for file in sorted((item.role / sub).rglob("*.y*ml")) if (item.role / sub).is_dir() else []:
-                n = _rewrite_tasks_file(file, role_dir / sub / file.relative_to(item.role / sub))
+                n = _rewrite_tasks_file(file, role_dir / sub / file.relative_to(item.role / sub), empty)
                 covered += n if sub == "tasks" and file.stem == item.tasks_from else 0
         literals: set[str] = set()
         for sub in ("defaults", "vars"):
             for file in sorted((item.role / sub).rglob("*.y*ml")) if (item.role / sub).is_dir() else []:
-                data = rewrite_paths(yaml.safe_load(file.read_text()) or {})
+                data = rewrite_paths(yaml.safe_load(file.read_text()) or {}, empty)
                 literals.update(_literal_paths(data))
                 target = role_dir / sub / file.relative_to(item.role / sub)
                 target.parent.mkdir(parents=True, exist_ok=True)

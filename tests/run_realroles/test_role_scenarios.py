@@ -117,3 +117,15 @@ def test_a_measurement_keeps_each_result_and_resumes_after_them(tmp_path: Path, 
     assert "identical: 1" in out and "declined: 1" in out
     assert "identical among the runs the engine accepts: 100.0%" in out
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 2
+
+
+def test_a_path_after_a_variable_the_role_defines_empty_moves_into_the_scenario(tmp_path: Path) -> None:
+    (tmp_path / "defaults").mkdir()
+    (tmp_path / "defaults" / "main.yml").write_text("vault_path: ''\nprefix: /opt\nnothing:\n")
+    empty = role_scenarios.empty_variables(tmp_path)
+    assert empty == {"vault_path", "nothing"}
+    value = ["{{ vault_path }}/etc/vault.d", "{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
+             "{{ vault_path }}", "/{{ item }}"]
+    assert role_scenarios.rewrite_paths(value, empty) == [
+        "root{{ vault_path }}/etc/vault.d", "root{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
+        "{{ vault_path }}", "root/{{ item }}"]
