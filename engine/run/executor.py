@@ -38,6 +38,7 @@ from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.includes_announced import blocks_in_include_order
+from engine.run.keyword_types import strategy_ignores
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
@@ -677,15 +678,19 @@ class Executor(TaskActions):
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
         if is_failed(result):
-            try:
-                ignored = truth(keyword(task, "ignore_errors"), templar)
-            except TemplateFailure:
-                ignored = False
+            ignored = strategy_ignores(result, lambda: self._ignores_errors(task, templar))
             return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth),
                            changed=bool(result.get("changed")))
         if result.get("skipped"):
             return Outcome("skipped")
         return Outcome("changed" if result.get("changed") else "ok")
+
+    @staticmethod
+    def _ignores_errors(task: Task, templar: Templar) -> bool:
+        try:
+            return truth(keyword(task, "ignore_errors"), templar)
+        except TemplateFailure:
+            return False
 
     def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
         if host.name in LOCAL_NAMES:
