@@ -38,6 +38,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     from engine.templating.errors import PluginFailure, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop, as_read
+    from engine.templating.tagged_retry import lazy_output
 
     name = name.removeprefix("ansible.builtin.")
     takes_undefined = name in TAKES_UNDEFINED
@@ -48,7 +49,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         if undefined is not None:
             return undefined
         try:
-            return plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()})
+            return lazy_output(plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()}))
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop):
             raise
         except Exception as exc:
