@@ -217,6 +217,7 @@ class Executor(TaskActions):
         play = play_plan.play
         self.callback.play_start(play.name)
         gone = self.failed_hosts | self.unreachable_hosts
+        previously = len(self.failed_hosts) + len(self.unreachable_hosts)
         self.marked_ok -= {h.name for h in play_plan.hosts}
         hosts = [h for h in batch if h.name not in gone]
         if not hosts:
@@ -270,9 +271,9 @@ class Executor(TaskActions):
             if self._too_many_failed(group):
                 return False
         # PlaybookExecutor ends the playbook when as many hosts failed in this batch as it has
-        # (hosts failed earlier are in the batch too)
-        newly_failed = sum(run.failed or name in self.unreachable_hosts for name, run in self.runs.items())
-        return newly_failed != len(batch)
+        # (hosts failed earlier are in the batch too), counted in the failed and unreachable
+        # hosts, which a meta clear_host_errors empties
+        return len(self.failed_hosts) + len(self.unreachable_hosts) - previously != len(batch)
 
     def _too_many_failed(self, left: list[str]) -> bool:
         """The linear strategy's ``max_fail_percentage`` check after a task: when more of the

@@ -155,3 +155,29 @@ def strategy_ignores(result: Mapping[str, Any], written: Callable[[], bool]) -> 
     if not any(IGNORE_KEY in item for item in failed):
         return written()
     return all(bool(item[IGNORE_KEY]) if IGNORE_KEY in item else written() for item in failed)
+
+
+# actions that take free-form text (``RAW_PARAM_MODULES``); any other refuses it
+_TAKE_RAW = kw.RAW_PARAMS_ACTIONS | kw._family(
+    "win_command", "win_shell", "include_vars", "include_tasks", "include_role", "import_tasks", "import_role",
+    "add_host", "group_by", "set_fact", "meta") | {"ansible.windows.win_command", "ansible.windows.win_shell"}
+
+
+def raw_params_failure(task: Task) -> dict[str, Any] | None:
+    """The failure of an action that takes no free-form text given some (``debug: msg=a b``
+    leaves ``b``), as ``Task._post_validate_args`` raises it before the action runs; None
+    when there is none, or it is wholly a template (the action's arguments check that)."""
+    from engine.run.error_block import ERROR_KEY, Event, _fqcn, _spans
+
+    raw = task.args.get("_raw_params") if isinstance(task.args, Mapping) else None
+    if not raw or task.action in _TAKE_RAW or isinstance(raw, str) and _whole_template(raw):
+        return None
+    message = f"Action {_fqcn(task.action)!r} does not support raw params."
+    return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
+            ERROR_KEY: [Event(message, _spans(task.data)[0].get(task.action))]}
+
+
+def _whole_template(text: str) -> bool:
+    """``is_possibly_all_template``: the text is one ``{{ }}`` expression."""
+    text = text.strip()
+    return text.startswith("{{") and text.endswith("}}") and "{{" not in text[2:-2] and "}}" not in text[2:-2]

@@ -186,12 +186,13 @@ _CLEAN_FACTS = kw._family("set_fact", "include_vars")  # C._ACTION_WITH_CLEAN_FA
 
 
 def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templar:
-    """What changed_when, failed_when and until see: the result under the registered name."""
+    """What changed_when, failed_when and until see: the result under the registered name (its
+    keys are not variables of their own: ``failed_when: rc != 0`` without a register fails)."""
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     facts = result.get("ansible_facts") if task.action in _CLEAN_FACTS else None
     if isinstance(facts, Mapping) and facts:  # _execute puts set_fact's and include_vars' facts
         templar = templar.child(facts)  # in the attempt's variables, before the registered result
-    return templar.child({register: result} if isinstance(register, str) else {}).child(result)
+    return templar.child({register: result} if isinstance(register, str) else {})
 
 
 def attempt(task: Task, templar: Templar, action: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
