@@ -39,7 +39,7 @@ from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.keyword_types import strategy_ignores
-from engine.run.local import LOCAL_NAMES, connection_vars, is_local
+from engine.run.local import LOCAL_NAMES, connection_vars, is_local, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -576,9 +576,11 @@ class Executor(TaskActions):
         target = delegation[0] if delegation and not delegation[2] else None
         reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
         if not reachable and task.action not in CONTROLLER_ACTIONS:
+            refused = None if target else ssh_refusal(host.name, keyword(task, "connection"), templar)
             result = {"unreachable": True, "changed": False,
-                      "msg": f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
-                             "local. Run with --engine ansible to reach it."}
+                      "msg": f"Task failed: {refused}" if refused else
+                      f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
+                      "local. Run with --engine ansible to reach it."}
             ignored = truth(keyword(task, "ignore_unreachable"), templar)
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
