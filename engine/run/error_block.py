@@ -64,7 +64,8 @@ RAISED = re.compile(
 ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest|src \(or content\) is required|"
                              r"dest is required|src and content are mutually exclusive)$")
 # an action plugin's own arguments refused by ActionBase.validate_argument_spec (debug's msg and var)
-ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: )")
+ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: |"
+                           r"argument '[^']+' is of type \S+ and we were unable to convert to )")
 TASK_FAILED = "Task failed: "
 
 
