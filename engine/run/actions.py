@@ -26,6 +26,7 @@ from engine.run.environment import task_environment
 from engine.run.error_block import unparsable_vars_file
 from engine.run.handlers import template_notify
 from engine.run.inventory_changes import CHANGES_INVENTORY, change_inventory
+from engine.run.keyword_types import KeywordFailure, keyword_failure, raw_params_failure, validate_keywords
 from engine.run.parent_block import template_block_name
 from engine.run.task_runner import failed_result, include_item_vars, keyword, truth
 from engine.run.type_warnings import warn_for_arguments
@@ -89,10 +90,14 @@ class TaskActions:
             template_block_name(task, templar)
             template_notify(task, templar)
             environment = task_environment(task, templar, self.callback.warning)
+            validate_keywords(task, templar)
         except TemplateFailure as exc:
             from engine.run.error_block import failure_result
 
-            return failure_result(exc)
+            return keyword_failure(exc, self.callback.warning) if isinstance(exc, KeywordFailure) \
+                else failure_result(exc)
+        if (refused := raw_params_failure(task)) is not None:
+            return refused
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             if action in kw.INCLUDE_TASKS:  # its arguments are post-validated as any task's are
                 try:

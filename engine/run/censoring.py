@@ -31,7 +31,7 @@ def no_log(task: Task, templar: Templar) -> bool:
     if value is None:
         return False
     try:
-        return boolean(templar.template(value))
+        return boolean(templar.template(value), strict=True)  # ansible's post-validated field
     except (TemplateFailure, TypeError, ValueError):
         return True
 

@@ -35,6 +35,9 @@ CONTEXT_KEY = "_ansible_error_context"
 """Who reported a failure the result carries no chain for: ``action`` (failed_when, the action
 plugin's own result), ``module``, or ``task`` (an exception: the message follows
 ``Task failed:`` directly)."""
+BEFORE_TASK_KEY = "_ansible_error_before_task"
+"""Marks a failed result whose chain (:data:`ERROR_KEY`) ansible raises out of the task's loop
+before any item runs (an invalid ``loop_var``): no ``Task failed.`` above it."""
 CAUSE_KEY = "_ansible_error_cause"
 """A failed result's Python error a plugin chained under its message (which ends with it)."""
 
@@ -61,7 +64,8 @@ RAISED = re.compile(
 ACTION_MESSAGES = re.compile(r"^(can not use content with a dir as dest|src \(or content\) is required|"
                              r"dest is required|src and content are mutually exclusive)$")
 # an action plugin's own arguments refused by ActionBase.validate_argument_spec (debug's msg and var)
-ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: )")
+ARGUMENT_SPEC = re.compile(r"^(parameters are mutually exclusive: |missing required arguments: |"
+                           r"argument '[^']+' is of type \S+ and we were unable to convert to )")
 TASK_FAILED = "Task failed: "
 
 
@@ -218,7 +222,7 @@ def result_events(result: Mapping[str, Any], action: str, source: Any) -> list[E
     task = Event("Task failed.", getattr(source, "span", None))
     chain = result.get(ERROR_KEY)
     if isinstance(chain, list) and chain:  # a chain from the task's own link on, when it has no source
-        return chain if chain[0].msg == task.msg else [task, *chain]
+        return chain if chain[0].msg == task.msg or result.get(BEFORE_TASK_KEY) else [task, *chain]
     msg = result.get("msg")
     msg = "Unknown error." if msg is None else str(msg)
     cause = result.get(CAUSE_KEY)

@@ -38,7 +38,8 @@ from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
 from engine.run.includes_announced import blocks_in_include_order
-from engine.run.local import LOCAL_NAMES, connection_vars, is_local
+from engine.run.keyword_types import strategy_ignores
+from engine.run.local import LOCAL_NAMES, connection_vars, is_local, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -216,6 +217,7 @@ class Executor(TaskActions):
         play = play_plan.play
         self.callback.play_start(play.name)
         gone = self.failed_hosts | self.unreachable_hosts
+        previously = len(self.failed_hosts) + len(self.unreachable_hosts)
         self.marked_ok -= {h.name for h in play_plan.hosts}
         hosts = [h for h in batch if h.name not in gone]
         if not hosts:
@@ -269,9 +271,9 @@ class Executor(TaskActions):
             if self._too_many_failed(group):
                 return False
         # PlaybookExecutor ends the playbook when as many hosts failed in this batch as it has
-        # (hosts failed earlier are in the batch too)
-        newly_failed = sum(run.failed or name in self.unreachable_hosts for name, run in self.runs.items())
-        return newly_failed != len(batch)
+        # (hosts failed earlier are in the batch too), counted in the failed and unreachable
+        # hosts, which a meta clear_host_errors empties
+        return len(self.failed_hosts) + len(self.unreachable_hosts) - previously != len(batch)
 
     def _too_many_failed(self, left: list[str]) -> bool:
         """The linear strategy's ``max_fail_percentage`` check after a task: when more of the
@@ -574,9 +576,11 @@ class Executor(TaskActions):
         target = delegation[0] if delegation and not delegation[2] else None
         reachable = self._delegate_is_local(target) if target else self._is_local(host, task, templar)
         if not reachable and task.action not in CONTROLLER_ACTIONS:
+            refused = None if target else ssh_refusal(host.name, keyword(task, "connection"), templar)
             result = {"unreachable": True, "changed": False,
-                      "msg": f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
-                             "local. Run with --engine ansible to reach it."}
+                      "msg": f"Task failed: {refused}" if refused else
+                      f"playbook-ls's engine only runs on the local machine; '{target or host.name}' is not "
+                      "local. Run with --engine ansible to reach it."}
             ignored = truth(keyword(task, "ignore_unreachable"), templar)
             step.outcome = Outcome("unreachable", ignored=ignored)
             self.callback.result(title, host.name, task.action, result, step.outcome, False, delegated=target,
@@ -677,15 +681,19 @@ class Executor(TaskActions):
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
         if is_failed(result):
-            try:
-                ignored = truth(keyword(task, "ignore_errors"), templar)
-            except TemplateFailure:
-                ignored = False
+            ignored = strategy_ignores(result, lambda: self._ignores_errors(task, templar))
             return Outcome("failed", ignored=ignored, rescued=not ignored and any(run.rescue_depth),
                            changed=bool(result.get("changed")))
         if result.get("skipped"):
             return Outcome("skipped")
         return Outcome("changed" if result.get("changed") else "ok")
+
+    @staticmethod
+    def _ignores_errors(task: Task, templar: Templar) -> bool:
+        try:
+            return truth(keyword(task, "ignore_errors"), templar)
+        except TemplateFailure:
+            return False
 
     def _is_local(self, host: Host, task: Task, templar: Templar) -> bool:
         if host.name in LOCAL_NAMES:

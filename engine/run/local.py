@@ -30,3 +30,49 @@ def connection_vars(address: str, variables: Mapping[str, Any]) -> dict[str, Any
              "ansible_shell_executable": "/bin/sh", "ansible_ssh_host": address, "ansible_host": address,
              "ansible_pipelining": False, "ansible_timeout": 10}
     return {name: value for name, value in added.items() if name not in variables}
+
+
+SSH_CONNECTIONS = frozenset({"ssh", "smart", "ansible.builtin.ssh", "ansible.legacy.ssh"})
+_VIA_SSH = "Failed to connect to the host via ssh: ssh: "
+
+
+def ssh_failure(address: str, port: Any) -> str | None:
+    """ssh's own words for a host it cannot even connect to, as ansible's ssh connection reports
+    them ("Failed to connect to the host via ssh: ssh: connect to host H port P: Connection
+    refused", or a name that does not resolve): the connection refused at once or the name
+    unknown, tried here the same way; None when the connection might be made (or times out)."""
+    import socket
+
+    try:
+        number = int(port)
+        infos = socket.getaddrinfo(address, number, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return f"{_VIA_SSH}Could not resolve hostname {address.lower()}: {exc.strerror}"
+    except (TypeError, ValueError, OSError):
+        return None
+    family, kind, proto, _, where = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.settimeout(2)
+        try:
+            probe.connect(where)
+        except ConnectionRefusedError:
+            return f"{_VIA_SSH}connect to host {where[0]} port {number}: Connection refused"
+        except OSError:
+            return None
+    return None
+
+
+def ssh_refusal(name: str, connection: Any, templar: Any) -> str | None:
+    """ssh's words (:func:`ssh_failure`) for host ``name`` of the ssh connection (the task's
+    ``connection`` keyword, else its ``ansible_connection``) at its ``ansible_host`` and
+    ``ansible_port``, as ``templar`` (the task's) renders them; None for another connection."""
+    from engine.templating.errors import TemplateFailure
+
+    variables = templar.variables
+    try:
+        connection = templar.template(connection or variables.get("ansible_connection") or "ssh")
+        address = templar.template(variables.get("ansible_host", variables.get("ansible_ssh_host", name)))
+        port = templar.template(variables.get("ansible_port", variables.get("ansible_ssh_port", 22)))
+    except TemplateFailure:
+        return None
+    return ssh_failure(str(address), port) if connection in SSH_CONNECTIONS else None

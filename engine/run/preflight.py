@@ -55,12 +55,13 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
 # (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "become_method", "become_flags", "become_exe", "debugger", "strategy",
+    "become_method", "become_flags", "become_exe", "debugger", "strategy", "module_defaults",
 })
 # values of those keywords that change nothing the engine does: it never starts a debugger, its
 # strategy is the linear one, and become goes through sudo (engine.run.become)
 HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
     "debugger": ("never",),
+    "module_defaults": ({}, [], None),  # no default for any module
     "become_method": ("sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"),
     "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear",
                  "free", "ansible.builtin.free", "ansible.legacy.free"),  # engine.run.free

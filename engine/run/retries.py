@@ -37,27 +37,33 @@ def _task_data(task: Task) -> Mapping[str, Any]:
 
 def attempt_plan(task: Task, templar: Templar) -> tuple[int, float, list[Any]]:
     """(runs at most, seconds between runs, until conditions) for ``task``; one run without
-    either keyword. Raises TemplateFailure for a value that is not a number."""
+    either keyword. A value that does not template or convert counts as not given: the task's
+    validation fails the first attempt with it (engine.run.keyword_types)."""
     data = _task_data(task)
     until = data.get("until")
     conditions = [] if until in (None, "", []) else until if isinstance(until, list) else [until]
-    retries = data.get("retries")
+    retries = _number(templar, data.get("retries"), "int")
     runs = 1
     if retries is not None:
-        runs += max(0, _number(templar, retries, "retries", int))
+        runs += max(0, retries)
     elif conditions:
         runs += DEFAULT_RETRIES
-    delay = _number(templar, data.get("delay", DEFAULT_DELAY), "delay", float)
+    delay = _number(templar, data.get("delay", DEFAULT_DELAY), "float")
+    delay = DEFAULT_DELAY if delay is None else delay
     return runs, (1.0 if delay < 0 else delay), conditions
 
 
-def _number(templar: Templar, value: Any, name: str, kind: type[int] | type[float]) -> Any:
-    rendered = templar.template(value)
+def _number(templar: Templar, value: Any, isa: str) -> Any:
+    """``value`` templated and converted as ansible converts the keyword, or None."""
+    from engine.run.keyword_types import convert
+
+    if value is None:
+        return None
     try:
-        return kind(rendered)
-    except (TypeError, ValueError):
-        raise TemplateFailure(f"The field '{name}' has an invalid value, which includes an undefined variable "
-                              f"or is not a number: {rendered!r}") from None
+        rendered = templar.template(value)
+        return None if rendered is None else convert(rendered, isa)
+    except (TemplateFailure, ValueError):
+        return None
 
 
 def _until(task: Task, conditions: list[Any], scope: Templar) -> bool:

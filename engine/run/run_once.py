@@ -9,7 +9,6 @@ of the batch (the strategy treats the task as ``any_errors_fatal``).
 
 from __future__ import annotations
 
-from engine.booleans import boolean
 from engine.loading.model import Task
 from engine.templating.templar import Templar, TemplateFailure
 
@@ -21,9 +20,9 @@ def run_once(task: Task, templar: Templar) -> bool:
     value = keyword(task, "run_once")
     if value is None:
         return False
-    try:
-        return boolean(templar.template(value))
-    except (TemplateFailure, TypeError, ValueError):
+    try:  # the strategy takes the templated value's truth, unconverted (`run_once: maybe` holds)
+        return bool(templar.template(value))
+    except TemplateFailure:
         return False
 
 

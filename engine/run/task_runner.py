@@ -83,7 +83,16 @@ def _failure(exc: TemplateFailure) -> dict[str, Any]:
 def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[str, Any]:
     """The failed result of a loop value that does not template (``_get_loop_items``): the
     task fails, caused by the error at the loop's value as written."""
-    from engine.run.error_block import CAUSE_KEY, ERROR_KEY, Event, failed_filter, loop_failure, plugin_error
+    from engine.run.error_block import (
+        BEFORE_TASK_KEY,
+        CAUSE_KEY,
+        ERROR_KEY,
+        TEMPLATE_ERRORS,
+        Event,
+        failed_filter,
+        loop_failure,
+        plugin_error,
+    )
 
     message = str(exc)
     data = task.data if isinstance(task.data, Mapping) else {}
@@ -115,6 +124,8 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
         except TemplateFailure:
             span = item_span
             break
+    if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed
+        return {"failed": True, "msg": message, ERROR_KEY: [Event(message, span)], BEFORE_TASK_KEY: True}
     if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
         return failed_result(message)
     # an undefined value met in a variable's template is at that value, as ansible chains it
@@ -175,12 +186,13 @@ _CLEAN_FACTS = kw._family("set_fact", "include_vars")  # C._ACTION_WITH_CLEAN_FA
 
 
 def result_scope(task: Task, result: dict[str, Any], templar: Templar) -> Templar:
-    """What changed_when, failed_when and until see: the result under the registered name."""
+    """What changed_when, failed_when and until see: the result under the registered name (its
+    keys are not variables of their own: ``failed_when: rc != 0`` without a register fails)."""
     register = task.data.get("register") if isinstance(task.data, Mapping) else None
     facts = result.get("ansible_facts") if task.action in _CLEAN_FACTS else None
     if isinstance(facts, Mapping) and facts:  # _execute puts set_fact's and include_vars' facts
         templar = templar.child(facts)  # in the attempt's variables, before the registered result
-    return templar.child({register: result} if isinstance(register, str) else {}).child(result)
+    return templar.child({register: result} if isinstance(register, str) else {})
 
 
 def attempt(task: Task, templar: Templar, action: Callable[[Templar], dict[str, Any]]) -> dict[str, Any]:
@@ -235,6 +247,27 @@ def run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], di
         return _with_exception(failed_result(f"Task failed: {exc}"))
 
 
+def _invalid_loop_var(task: Task, loop_var: str) -> dict[str, Any] | None:
+    """The failure of a loop whose ``loop_var`` is no variable name: ``_run_loop`` makes the
+    default label a template of it (``variable_name_as_template``), which validates the name
+    before the first item runs; None for a valid name (or a loop with its own label)."""
+    from engine.loading.frames import VARIABLE_NAME_HELP, invalid_variable_name
+
+    message = invalid_variable_name(loop_var)
+    if message is None:
+        return None
+    from engine.run.error_block import BEFORE_TASK_KEY, ERROR_KEY, UNKNOWN, Event
+
+    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None
+    span = (getattr(control, "value_spans", None) or {}).get("loop_var")
+    written = control.get("loop_var") if isinstance(control, Mapping) else None
+    # a value other than a string is converted to text (the text has no origin)
+    event = Event(message, span, help=VARIABLE_NAME_HELP) if isinstance(written, str) else \
+        Event(message, UNKNOWN, value=loop_var, help=VARIABLE_NAME_HELP)
+    return {"failed": True, "msg": message, ERROR_KEY: [event],
+            BEFORE_TASK_KEY: True}
+
+
 def _with_exception(result: dict[str, Any]) -> dict[str, Any]:
     """A failed result with ansible's ``exception`` key (a loop's aggregate result has none)."""
     if result.get("failed"):
@@ -272,6 +305,8 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:
         return _with_exception(failed_result(f"Invalid loop_control: {exc}"))
+    if items and control.label is None and (failure := _invalid_loop_var(task, control.loop_var)) is not None:
+        return _with_exception(failure)
     if items and control.loop_var in templar.variables:  # an include's loop item, a variable of that name
         warn(_loop_var_in_use(control.loop_var))
     register = task.data.get("register") if isinstance(task.data, Mapping) else None

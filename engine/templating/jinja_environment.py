@@ -25,6 +25,7 @@ from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
 from engine.templating.markers import first_undefined, handing_on, listing, markers_raised, strict_item
 from engine.templating.run_order import checked_item, checked_text, order_aware
+from engine.templating.tagged_retry import lazy_output
 from engine.templating.type_names import missing_hint
 from engine.values import UnsafeText
 
@@ -121,7 +122,7 @@ def _classes() -> tuple[type, type, type]:
             if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
                     not isinstance(result, str | bytes | Mapping):
                 return list(result)
-            return result
+            return result if __obj is range else lazy_output(result)
 
     # AnsibleEnvironment turns trim_blocks on for every template, not only template files, and
     # leaves keep_trailing_newline off: trailing newlines are restored after rendering instead.

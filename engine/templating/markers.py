@@ -38,6 +38,8 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     from engine.templating.errors import PluginFailure, RunTimeOnly, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop, as_read
+    from engine.templating.plugin_names import ansible_worded
+    from engine.templating.tagged_retry import lazy_output
 
     name = name.removeprefix("ansible.builtin.")
     takes_undefined = name in TAKES_UNDEFINED
@@ -48,7 +50,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         if undefined is not None:
             return undefined
         try:
-            return plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()})
+            return lazy_output(plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()}))
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop, RunTimeOnly):
             raise  # a value only the run knows, met inside, leaves the plugin's result the run's too
         except Exception as exc:
@@ -57,7 +59,8 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             # a port's own refusal is ansible's AnsibleFilterError: shown as a cause of its own
             separate = exc if isinstance(exc, SeparateFailure) else \
                 SeparateFailure(str(exc)) if isinstance(exc, FilterFailure) else None
-            raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(str(exc)), separate, kind) from exc
+            message = ansible_worded(str(exc), plugin, name, kind)
+            raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(message), separate, kind) from exc
 
     return call
 

@@ -21,13 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 TAGGED_MODULE = "ansible.module_utils._internal._datatag"
 LAZY_MODULE = "ansible._internal._templating._lazy_containers"
 
 ERROR_RENDERING = "Error rendering template: "
-_TYPE_WORD = re.compile(r"\b(?:str|int|float|list|dict|UnsafeText)\b")
+_TYPE_WORD = re.compile(r"\b(?:str|int|float|list|dict|UnsafeText|builtin_function_or_method)\b")
 _TAGGED_NAME = re.compile(rf"(?:{re.escape(TAGGED_MODULE)}\.|{re.escape(LAZY_MODULE)}\.)?"
                           r"_Ansible(?:Tagged(Str|Int|Float)|LazyTemplate(Dict|List))\b")
 # the lookups a rendering again runs again: they only read (the environment, variables, their
@@ -109,7 +110,17 @@ REPLAYED = Replayed()
 
 def _plain_names(message: str) -> str:
     plain = _TAGGED_NAME.sub(lambda match: (match.group(1) or match.group(2)).lower(), message)
-    return re.sub(r"\bUnsafeText\b", "str", plain)  # the engine's text no template may render
+    plain = re.sub(r"\bUnsafeText\b", "str", plain)  # the engine's text no template may render
+    return plain.replace("'method'", "'builtin_function_or_method'")  # a lazy container's own method
+
+
+_LAZY_OUTPUTS: ContextVar[bool] = ContextVar("lazy_outputs", default=False)
+
+
+def lazy_output(value: Any) -> Any:
+    """A filter's or a call's result as ansible hands it on (``_wrap_plugin_output``) while a
+    rendering again tags its values, else as it is."""
+    return plugin_output(value) if _LAZY_OUTPUTS.get() else value
 
 
 def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], Any]) -> Exception:
@@ -119,6 +130,7 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
     if getattr(failure, "tags_named", False) or not _TYPE_WORD.search(str(failure)):
         return failure
     failure.tags_named = True  # type: ignore[attr-defined]
+    token = _LAZY_OUTPUTS.set(True)
     try:
         render_tagged()
     except type(failure) as again:
@@ -128,6 +140,8 @@ def tagged_failure(failure: Exception, text: str, render_tagged: Callable[[], An
             return again
     except Exception:  # noqa: BLE001 - anything else: the first failure stands
         pass
+    finally:
+        _LAZY_OUTPUTS.reset(token)
     return failure
 
 
@@ -168,6 +182,20 @@ class _LazyDict(dict):  # type: ignore[type-arg]
     def items(self) -> list[tuple[Any, Any]]:  # type: ignore[override]
         return [(key, self[key]) for key in self]
 
+    # the other methods ansible's lazy dict defines in Python (their type is 'method')
+    def copy(self) -> dict[Any, Any]:  # type: ignore[override]
+        return dict(self.items())
+
+    def pop(self, *args: Any) -> Any:
+        return tag(super().pop(*args), self._tags)
+
+    def popitem(self) -> tuple[Any, Any]:
+        key, value = super().popitem()
+        return key, tag(value, self._tags)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        return tag(super().setdefault(key, default), self._tags)
+
 
 class _LazyList(list):  # type: ignore[type-arg]
     __module__ = LAZY_MODULE
@@ -178,10 +206,29 @@ class _LazyList(list):  # type: ignore[type-arg]
 
     def __getitem__(self, index: Any) -> Any:
         found = super().__getitem__(index)
-        return [tag(item, self._tags) for item in found] if isinstance(index, slice) else tag(found, self._tags)
+        return _LazyList(found, self._tags) if isinstance(index, slice) else tag(found, self._tags)
 
     def __iter__(self) -> Iterator[Any]:
         return (tag(item, self._tags) for item in super().__iter__())
+
+    # the methods ansible's lazy list defines in Python (their type is 'method')
+    def copy(self) -> list[Any]:
+        return list(self)
+
+    def index(self, *args: Any) -> int:
+        return super().index(*args)
+
+    def pop(self, *args: Any) -> Any:
+        return tag(super().pop(*args), self._tags)
+
+    def remove(self, value: Any) -> None:
+        super().remove(value)
+
+    def sort(self, *args: Any, **kwargs: Any) -> None:
+        super().sort(*args, **kwargs)
+
+    def __add__(self, other: Any) -> Any:
+        return _LazyList(list.__add__(self, other), self._tags)
 
     def __radd__(self, other: Any) -> Any:
         """ansible's lazy list makes a list of what ``other.__add__`` gives back: a value that

@@ -38,7 +38,6 @@ KNOWN_DIFFERENT: dict[str, str] = {
 # Cases whose default-callback text still differs from ansible-playbook's, with what differs
 # (strict xfails as above).
 KNOWN_TEXT_DIFFERENT: dict[str, str] = {
-    "ignore_unreachable-run": "the engine reaches no remote host: its unreachable message is its own, not ssh's",
 }
 
 CASES = case_ids(load_scenarios())

@@ -69,6 +69,7 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
 
 @pytest.mark.parametrize(("task", "what"), [
     ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
+    ("    - meta: end_everything\n", "meta: end_everything (not a meta action)"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
     ("    - debug: {msg: \"{{ lookup('inventory_hostnames', 'all') }}\"}\n", "lookup inventory_hostnames"),
@@ -103,7 +104,8 @@ def test_what_the_engine_does_is_not_declined(tmp_path: Path) -> None:
              "    - include_vars: {dir: vars, hash_behaviour: merge}\n"
              "    - debug: {msg: \"{{ lookup('file', 'a') }} {{ 'x' is match('x') }}\"}\n"
              "    - debug: {msg: x}\n      with_items: [1]\n"
-             "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n"
+             "    - meta: end_batch\n    - meta: clear_facts\n    - meta: clear_host_errors\n    - meta: noop\n"
+             "    - set_stats: {data: {a: 1}}\n"
              "    - template: {src: a.j2, dest: b, variable_start_string: '[[', block_start_string: '[%'}\n"
              "    - debug: {msg: \"{{ lookup('ini', 'k', file='a.ini') }} {{ lookup('csvfile', 'k') }}\"}\n"
              "    - debug: {msg: \"{{ lookup('url', 'https://x', split_lines=False) }}\"}\n"

@@ -135,12 +135,28 @@ def test_remote_host_is_unreachable(tmp_path: Path) -> None:
         - debug: {msg: hi}
         - ping:
     """
-    code, out, data = run_playbook(tmp_path, playbook, modules=fake_modules, inventory=["db.example.com,"])
+    # a connection the engine does not make: unreachable, in the engine's words
+    (tmp_path / "hosts").write_text("db.example.com ansible_connection=community.docker.docker\n")
+    code, out, data = run_playbook(tmp_path, playbook, modules=fake_modules, inventory=[str(tmp_path / "hosts")])
     assert code == 4
     # debug needs no connection (ansible runs it on the controller); ping does
     assert data["recap"]["db.example.com"]["ok"] == 1
     assert data["recap"]["db.example.com"]["unreachable"] == 1
     assert "--engine ansible" in out
+
+
+def test_ssh_host_whose_name_does_not_resolve_is_unreachable_in_ssh_words(tmp_path: Path) -> None:
+    playbook = """
+    - hosts: all
+      gather_facts: false
+      tasks:
+        - ping:
+    """
+    # .invalid never resolves (RFC 2606): ssh fails before connecting, and ansible says so in its words
+    code, out, data = run_playbook(tmp_path, playbook, modules=fake_modules, inventory=["Db.Invalid,"])
+    assert code == 4 and data["recap"]["Db.Invalid"]["unreachable"] == 1
+    assert ('"msg": "Task failed: Failed to connect to the host via ssh: ssh: Could not resolve hostname db.invalid: '
+            in out) and "--engine ansible" not in out
 
 
 def test_precedence_and_extra_vars(tmp_path: Path) -> None:

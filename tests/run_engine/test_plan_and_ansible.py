@@ -44,6 +44,11 @@ UNSUPPORTED = """
       become_user: pls-someone-else
     - {name: local is fine, debug: {msg: y}, connection: local}
     - {name: ssh is not, debug: {msg: y}, connection: ssh}
+    - {name: no defaults are fine, debug: {msg: z}, module_defaults: {}}
+    - name: defaults are not
+      copy: {content: x, dest: out}
+      module_defaults:
+        copy: {mode: "0600"}
 """
 
 
@@ -57,8 +62,9 @@ def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path,
                          has_module=lambda action: True)
     problems = unknown_module_problems(plan)
     refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
-    assert {keyword for keyword, _ in refused} == {"debugger", "become_method", "become", "connection"}
-    assert len(problems) == len(refused) == 4
+    assert {keyword for keyword, _ in refused} == {"debugger", "become_method", "become", "connection",
+                                                   "module_defaults"}
+    assert len(problems) == len(refused) == 5
     assert all("--engine ansible" in str(p) and p.span is not None for p in problems)
     lines = (tmp_path / "site.yml").read_text().splitlines()
     # the block's keyword, reported once, on its own (0-based) line

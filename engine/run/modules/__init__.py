@@ -72,6 +72,7 @@ _SUBMODULES: dict[str, str] = {
     "debug": "debug",
     "assert": "assert_",
     "fail": "fail",
+    "set_stats": "set_stats",
     "ping": "ping",
     "command": "command",
     "shell": "shell",

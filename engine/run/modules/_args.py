@@ -58,13 +58,20 @@ def _convert(name: str, value: Any, kind: str) -> Any:
         except NotABoolean as exc:
             raise ModuleError(f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert "
                               f"to bool: {exc}") from None
-    if kind == "int":
+    if kind == "int":  # check_type_int: through a decimal, a decimal part refused
+        if isinstance(value, int):
+            return value
+        import decimal
+
         try:
-            return int(value)
-        except (TypeError, ValueError):
+            if (number := decimal.Decimal(value)) != (whole := int(number)):
+                raise ValueError("Significant decimal part found")
+            return whole
+        except (decimal.DecimalException, TypeError, ValueError):
+            shown = str.__str__(value) if isinstance(value, str) else value
             raise ModuleError(
                 f"argument '{name}' is of type {type_name_of(value)} and we were unable to convert to int: "
-                f"<class '{type_name_of(value)}'> cannot be converted to an int"
+                f'"{shown!r}" cannot be converted to an int'
             ) from None
     if kind == "list":
         if isinstance(value, list):

@@ -27,6 +27,7 @@ from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFai
 from engine.templating.filters import yaml_text
 from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters.sizes import human_readable, human_to_bytes
+from engine.templating.plugin_names import ansible_worded
 
 UUID_NAMESPACE_ANSIBLE = "361E6D51-FAEC-444A-9079-341386DA8E2E"
 
@@ -209,7 +210,8 @@ def _plugin(name: str, function: Callable[..., Any], kind: str = "filter") -> Ca
         try:
             return function(*args, **kwargs)
         except (TemplateFailure, TypeError, ValueError) as exc:
-            message, separate = str(exc), exc if isinstance(exc, SeparateFailure) else None
+            message, separate = ansible_worded(str(exc), function, name, kind), \
+                exc if isinstance(exc, SeparateFailure) else None
             cause = None if separate else exc.__cause__
             if cause is not None and not message.endswith(str(cause)):
                 message = f"{message.rstrip('. ')}: {cause}"

@@ -44,9 +44,9 @@ def regex_replace(value: Any = "", pattern: str = "", replacement: str = "", ign
                    _flags(ignorecase, multiline), count, limit)
 
 
-def regex_search(value: Any, pattern: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
+def regex_search(value: Any, regex: str, *groups: str, ignorecase: bool = False, multiline: bool = False) -> Any:
     """The match, or with groups (``'\\\\1'``, ``'\\\\g<name>'``) the list of those groups; None if no match."""
-    return guarded(("filter", "regex_search"), "regex_search", str(value), pattern, groups,
+    return guarded(("filter", "regex_search"), "regex_search", str(value), regex, groups,
                    _flags(ignorecase, multiline))
 
 
