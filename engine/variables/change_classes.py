@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 SHARING = True
 """Whether hosts are taken class by class (tests compare the plan with and without)."""
+CHANGES = [0]
+"""Bumped whenever a task's classes are made, read more names or stop being usable: what is worked
+out from every setter's classes (engine.variables.walk_classes) is kept until then."""
 
 _IDENTITY = answers.NAME
 # (engine.variables.host_answers: less the name and groups, which the key tells, and the inventory
@@ -47,6 +50,7 @@ class HostClasses:
         from engine.variables.play_order import play_order
 
         self.plan, self.play_plan, self.task = plan, play_plan, task
+        CHANGES[0] += 1
         self.names: frozenset[str] = frozenset()
         self.earlier: frozenset[str] = frozenset()
         self.by_key: dict[Any, Any] = {}
@@ -65,6 +69,7 @@ class HostClasses:
         """``host`` was templated, its templates reading ``read``, and joined ``joined``."""
         if not self.usable:
             return
+        CHANGES[0] += 1
         if read & _UNCLASSED:
             self.usable = False
             return

@@ -73,6 +73,7 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     from engine.variables.loop_vars import includer_loops
     from engine.variables.report import _scope
     from engine.variables.setters import setters
+    from engine.variables.walk_classes import class_walk
 
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
@@ -85,7 +86,9 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     found = _kept(follower, play_plan, key)
     if found is None:
         planned = getattr(play_plan, "planned_runs", None)
-        found = _walked(follower, plan, play_plan, host, task, names)
+        # hosts whose walks read the same share one (engine.variables.walk_classes)
+        found = class_walk(follower, play_plan, host, task, names, "earlier key",
+                           lambda: _walked(follower, plan, play_plan, host, task, names))
         _keep(follower, play_plan, key, planned, found)
     return found  # type: ignore[no-any-return]
 

@@ -65,6 +65,9 @@ def forget_classes(plan: Plan, memo: dict[Any, Any], task: Task) -> None:
     """Forget the classes of ``task``'s hosts and what each was given: effects followed while a
     play they read was still being planned (engine.variables.host_runtime) are followed again
     once it is, and no host may take them meanwhile."""
+    from engine.variables.change_classes import CHANGES
+
+    CHANGES[0] += 1
     memo.pop(_classes_key(plan, task), None)
 
 

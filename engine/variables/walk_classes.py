@@ -1,0 +1,186 @@
+"""The walk of the tasks before a task (engine.variables.earlier_key), shared between the hosts
+whose walks read the same: a fleet's hosts each walk every setter before each task that reads what
+the setters set, hosts x setters steps even when a few classes of hosts give every setter the same
+answers.
+
+What a setter sets on a host is shared by class already (engine.variables.setter_classes): the
+first host of a class is followed with the names its templates read recorded, and every host whose
+inventory gives those names the same values (with the same definitions of them from the setters
+before, the same name and groups when read, the same facts) is given the same effects. So a walk
+is a function of the values the host's inventory gives the names any setter on the way read, of
+which plays the host is in, and of its facts: two hosts agreeing on all of them are given the same
+effects at every setter, one by one, so the same walk. The first host of such a class is walked as
+before; the others are given its walk.
+
+Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
+adds (loaded by a per-host include, a handler, a role's repeated run, a later run of a task,
+``run_once`` or delegating its facts, ``meta: end_host`` / ``end_play`` on the way), no ``rescue``
+in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
+no merged hashes, every setter shared by class (none reading variables by a computed name), and not
+inside another host's ``hostvars`` reading (where failures before decide too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from engine.variables import host_answers as answers
+
+if TYPE_CHECKING:
+    from engine.flow.plan import PlayPlan
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+
+SHARING = True
+"""Whether hosts share walks by class (tests compare the plan with and without)."""
+
+
+def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names: frozenset[str] | None,
+               what: str, walk: Callable[[], Any]) -> Any:
+    """``walk()`` (``what`` the walk of the setters before ``task`` gives ``host`` for ``names``),
+    or what it gave the first host of ``host``'s class."""
+    from engine.variables import failed_hosts
+    from engine.variables.earlier_walk import _keep, _kept
+
+    if not SHARING or failed_hosts._others_reading or getattr(follower.plan, "removals_pending", None) is not None \
+            or getattr(follower.plan, "share_setters", None) is None:  # noqa: SLF001
+        return walk()
+    key = _table_key(follower, play_plan, task, names, what)
+    table = _kept(follower, play_plan, key)
+    read = _read(follower, play_plan, task, names) if table is not None else None
+    if read is not None:
+        found = table.get((read, _host_key(follower, play_plan, host, task, read)))  # type: ignore[union-attr]
+        if found is not None:
+            return found[0]
+    planned = getattr(play_plan, "planned_runs", None)
+    found = walk()
+    read = _read(follower, play_plan, task, names)
+    if read is not None and getattr(play_plan, "planned_runs", None) is planned:
+        if table is None:
+            table = {}
+            _keep(follower, play_plan, key, planned, table)
+        table.setdefault((read, _host_key(follower, play_plan, host, task, read)), (found,))
+    return found
+
+
+def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
+               what: str) -> tuple[Any, ...]:
+    order = follower.order_of(play_plan.play)
+    return ("walk classes", what, id(task), names, len(order.tasks), id(play_plan.hosts), len(play_plan.hosts),
+            id(getattr(play_plan, "planned_runs", None)), id(follower.plan.inventory), id(follower.plan))
+
+
+def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
+    """Every name read by the classes (engine.variables.change_classes) of the setters that may set
+    ``names`` before ``task``, and of those that may set a name these read, and so on; None when one
+    of them is not shared by class (its effects read more of a host) or a host-by-host step may
+    leave it out (:func:`_steps`). Kept until classes change."""
+    from engine.variables.change_classes import CHANGES
+    from engine.variables.host_runtime import _memo
+
+    memo = _memo(play_plan)
+    key = ("walk classes read", id(task), names, len(follower.order_of(play_plan.play).tasks))
+    kept = memo.get(key)
+    if kept is None or kept[0] != CHANGES[0] or kept[1] is not follower.plan:
+        kept = memo[key] = (CHANGES[0], follower.plan, _read_now(follower, play_plan, task, names))
+    return kept[2]  # type: ignore[no-any-return]
+
+
+def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
+    from engine.variables.host_runtime import _memo
+    from engine.variables.setter_classes import _classes_key
+    from engine.variables.setters import sets_something
+
+    plan = follower.plan
+    wanted = names
+    while True:
+        steps = _steps(follower, play_plan, task, wanted)
+        if steps is None:
+            return None
+        read: set[str] = set()
+        for earlier, done in steps:
+            if not sets_something(done) or not follower._selected(earlier, done):  # noqa: SLF001 - no step
+                continue
+            memo = _memo(earlier)
+            if memo.get(("uniform", id(done))) is True:
+                continue  # the same effects on every host: it reads nothing of one
+            kept = memo.get(_classes_key(plan, done))
+            if kept is None or kept[0] is not plan or not kept[1].usable:
+                return None
+            read |= kept[1].names
+        if wanted is None or read <= wanted:
+            return frozenset(read)
+        wanted = frozenset(wanted | read)  # what the setters of these names set reads these too
+
+
+def _steps(follower: Any, play_plan: PlayPlan, task: Task,
+           names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
+    """The setters before ``task`` that may set ``names`` (each with its play), when nothing but
+    the classes of their effects tells one host's walk from another's; else None. Once per task and
+    names."""
+    from engine.variables.host_runtime import _memo
+
+    order = follower.order_of(play_plan.play)
+    memo = _memo(play_plan)
+    key = ("walk class steps", id(task), names, len(order.tasks), id(follower.plan))
+    if key not in memo:
+        memo[key] = _shareable_steps(follower, play_plan, task, names)
+    return memo[key]  # type: ignore[no-any-return]
+
+
+def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
+                     names: frozenset[str] | None) -> list[tuple[PlayPlan, Task]] | None:
+    from engine.flow.host_reading import per_host_vars_files
+    from engine.flow.run_settings import runs_once
+    from engine.loading import keywords as kw
+    from engine.variables.block_runs import play_blocks
+    from engine.variables.failed_hosts import planned_alone
+    from engine.variables.host_facts import plays_before
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.setters import ends_host_task, ends_in_batch, occurrence, play_enders, setters
+
+    plan = follower.plan
+    if plan.inventory.data.merge_hashes:
+        return None
+    steps: list[tuple[PlayPlan, Task]] = []
+    for earlier in plays_before(plan, play_plan, including=True):
+        order = follower.order_of(earlier.play)
+        inventory = getattr(earlier, "inventory", None)
+        if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
+                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing or play_enders(order):
+            return None
+        positions = order.positions.get(id(task)) if earlier is play_plan else None
+        if earlier is play_plan and not positions:
+            return None
+        before = positions[0] if positions else len(order.tasks)
+        for at, done in setters(order, before, names):
+            data = done.data if isinstance(done.data, Mapping) else {}
+            includers = order.includers.get(id(done), [])
+            if ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
+                    runs_once(done) or order.loaded_on.get(id(done)) is not None or \
+                    occurrence(order, done, at) or planned_alone(earlier, done) or \
+                    any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
+                        runs_once(include) for include in includers):
+                return None
+            steps.append((earlier, done))
+    return steps
+
+
+def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
+    """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
+    its name and groups when read, its facts, and which plays so far it is in."""
+    from engine.variables.host_facts import cached_facts, facts_unknown, plays_before
+    from engine.variables.report import host_at, inventory_keys
+    from engine.variables.setters import host_names
+
+    plan = follower.plan
+    signature, values, _ = inventory_keys(plan, play_plan, host, task,
+                                          sorted(read - answers.NAME - answers.GROUPS))
+    cached = cached_facts(plan).get(host.name)
+    return (("levels", signature) if values is None else ("values", values),
+            host.name if read & answers.NAME else None,
+            tuple(host_at(plan, play_plan, host, task).get_magic_vars()["group_names"])
+            if read & answers.GROUPS else None,
+            facts_unknown(plan, play_plan, host), cached.digest if cached else None,
+            tuple(host.name in host_names(earlier) for earlier in plays_before(plan, play_plan, True)))
