@@ -18,7 +18,7 @@ PLAYBOOK = """
   hosts: all
   gather_facts: false
   tasks:
-    - {name: state, ansible.builtin.set_fact: {state: "{{ 'strict' if tier | default('none') == 'gold' else 'normal' }}"}}
+    - {name: state, ansible.builtin.set_fact: {state: "{{ 'strict' if tier | default('') == 'gold' else 'low' }}"}}
     - {name: probe, ansible.builtin.command: /bin/true, register: probe, when: state == 'strict'}
     - {name: after probe, ansible.builtin.debug: {msg: a}, when: probe is not skipped}
     - {name: rack size, ansible.builtin.set_fact: {size: "{{ rack | int * 2 }}"}, when: weight | int > 2}
