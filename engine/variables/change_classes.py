@@ -141,3 +141,8 @@ def _earlier(classes: HostClasses, host: Host) -> Any:
 
 KEY_PARTS = (_inventory, _name, _groups, _facts, _earlier)
 """What a host's class key is made of (tests leave each out in turn)."""
+
+
+def setter_classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
+    """Where the classes of a setter's hosts are kept in its play's memo (engine.variables.setter_classes)."""
+    return ("setter classes", id(task), id(plan.inventory))

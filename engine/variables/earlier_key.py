@@ -8,6 +8,7 @@ tasks whole on each host.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.module_result import ModuleResult
@@ -73,7 +74,6 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     from engine.variables.loop_vars import includer_loops
     from engine.variables.report import _scope
     from engine.variables.setters import setters
-    from engine.variables.walk_classes import class_walk
 
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
@@ -86,9 +86,9 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     found = _kept(follower, play_plan, key)
     if found is None:
         planned = getattr(play_plan, "planned_runs", None)
-        # hosts whose walks read the same share one (engine.variables.walk_classes)
-        found = class_walk(follower, play_plan, host, task, names, "earlier key",
-                           lambda: _walked(follower, plan, play_plan, host, task, names))
+        walk = partial(_walked, follower, plan, play_plan, host, task, names)
+        share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
+        found = share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
         _keep(follower, play_plan, key, planned, found)
     return found  # type: ignore[no-any-return]
 

@@ -585,11 +585,11 @@ def shared_earlier_layers(follower: Follower, play_plan: PlayPlan, host: Host, t
     items), once for all the hosts in the same plays when the tasks before set alike on every host."""
     if task is None or outer:
         return follower.earlier_layers(play_plan, host, task, occurrence, outer)  # type: ignore[no-any-return]
-    from engine.variables.walk_classes import class_walk
-
     def walk() -> list[Layer]:  # the first run's walk shared by the hosts whose walks read the same
         layers = partial(follower.earlier_layers, play_plan, host, task, occurrence, outer)
-        return layers() if occurrence else class_walk(follower, play_plan, host, task, None, "earlier layers", layers)
+        share = getattr(follower.plan, "class_walk", None)  # engine.variables.walk_classes
+        return share(follower, play_plan, host, task, None, "earlier layers", layers) if share and not occurrence \
+            else layers()
 
     return list(once_per_plays(follower, play_plan, host, task, occurrence, None, "earlier layers", walk))
 

@@ -72,13 +72,17 @@ def forget_classes(plan: Plan, memo: dict[Any, Any], task: Task) -> None:
 
 
 def _classes_key(plan: Plan, task: Task) -> tuple[Any, ...]:
-    return ("setter classes", id(task), id(plan.inventory))
+    from engine.variables.change_classes import setter_classes_key
+
+    return setter_classes_key(plan, task)
 
 
 def share_setters(plan: Plan) -> None:
     """Have the hosts of ``plan`` share setters' effects by class (its follower asks for it)."""
     from engine.variables.included_names import followed_names
+    from engine.variables.walk_classes import class_walk
 
     plan.share_setters = shared_effects  # type: ignore[attr-defined]
+    plan.class_walk = class_walk  # type: ignore[attr-defined] - hosts share walks too (engine.variables.walk_classes)
     plan.include_vars_names = followed_names  # type: ignore[attr-defined] - read by engine.variables.names_before
     plan.forget_setter_classes = partial(forget_classes, plan)  # type: ignore[attr-defined]

@@ -88,8 +88,8 @@ def _read(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] 
 
 
 def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None) -> frozenset[str] | None:
+    from engine.variables.change_classes import setter_classes_key
     from engine.variables.host_runtime import _memo
-    from engine.variables.setter_classes import _classes_key
     from engine.variables.setters import sets_something
 
     plan = follower.plan
@@ -105,7 +105,7 @@ def _read_now(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[s
             memo = _memo(earlier)
             if memo.get(("uniform", id(done))) is True:
                 continue  # the same effects on every host: it reads nothing of one
-            kept = memo.get(_classes_key(plan, done))
+            kept = memo.get(setter_classes_key(plan, done))
             if kept is None or kept[0] is not plan or not kept[1].usable:
                 return None
             read |= kept[1].names
