@@ -61,6 +61,9 @@ class TaskValues:
         self.shared = not per_host_vars_files(play_plan)
         self.classes: dict[tuple[str, ...], _Classes] = {}
         """By the names a reading read: the values of each class of hosts."""
+        self.earlier: dict[tuple[str, ...], frozenset[str]] = {}
+        """By the names a reading read: those the tasks before may set, whose definitions by them
+        (:func:`~engine.variables.earlier_key.earlier_key`) tell hosts apart too."""
         self.read_alone = 0
         """Hosts read on their own (no class could share theirs)."""
 
@@ -77,8 +80,10 @@ class TaskValues:
                 return found
         if self.read_alone >= MAX_HOSTS:
             return None
-        shown, names = self._reading(host)
+        shown, names, earlier = self._reading(host)
         if names is not None and self.shared:
+            if earlier:
+                self.earlier[names] = earlier
             signature, value_key, own = self._key(host, names)
             known = self.classes.setdefault(names, _Classes())
             known.signatures[signature] = shown
@@ -103,11 +108,18 @@ class TaskValues:
             extra += (cached.digest if cached is not None else None, facts_unknown(self.plan, self.play_plan, host))
         if getattr(self.play_plan, "changed_in_play", None):
             extra += (id(inventory_of(self.plan, self.play_plan, self.task, host.name)),)
+        earlier = self.earlier.get(names)
+        if earlier:  # what the tasks before set on the host for the names read, as the plan keys its outcomes
+            from engine.variables.earlier_key import earlier_key
+
+            extra += (earlier_key(self.plan, self.play_plan, host, self.task, earlier),)
         return (signature, extra), (value_key, extra) if value_key is not None else None, own
 
-    def _reading(self, host: Host) -> tuple[dict[str, str], tuple[str, ...] | None]:
-        """The host's values as shown (down to :data:`DEPTH` levels), and every name the reading
-        read (None when another host's values cannot be told from them)."""
+    def _reading(self, host: Host) -> tuple[dict[str, str], tuple[str, ...] | None, frozenset[str] | None]:
+        """The host's values as shown (down to :data:`DEPTH` levels), every name the reading read
+        (None when another host's values cannot be told from them), and those of them the tasks
+        before may set (:func:`~engine.variables.earlier_key.followed_names`)."""
+        from engine.variables.earlier_key import followed_names
         from engine.variables.report import layers_at, variables_at
 
         levels = layers_at(self.plan, self.play_plan, host, self.task)
@@ -128,8 +140,11 @@ class TaskValues:
             wanted = deeper - everything
             everything |= deeper
             depth += 1
-        alike = not (wanted or computed or everything & PER_HOST or self.may_set is None or everything & self.may_set)
-        return shown, tuple(sorted(everything)) if alike else None
+        set_before = everything & self.may_set if self.may_set is not None else set()
+        earlier = followed_names(self.plan, self.play_plan, everything, set_before) if set_before else None
+        alike = not (wanted or computed or everything & PER_HOST or self.may_set is None
+                     or (set_before and not earlier))
+        return shown, tuple(sorted(everything)) if alike else None, earlier
 
 
 class _Classes:

@@ -132,3 +132,20 @@ def test_hosts_past_the_ones_read_alone_are_named_in_a_note(tmp_path: Path, monk
     monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
     review = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     assert f"values at task 'through a chain' compared on 5 of {HOSTS} hosts" in review
+
+
+def test_values_set_by_earlier_tasks_are_read_by_class(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A task reading what tasks before set (``remembered`` on one host, ``every`` on each) is
+    read once per class of hosts the walk of those tasks tells apart, as the plan keys its outcomes:
+    every host is compared, and the values are those read host by host."""
+    for side in SIDES:
+        _project(tmp_path / side)
+    changed = GROUP_ALL.replace("summary: \"{{ tier }} {{", "summary: \"{{ tier }}! {{")
+    (tmp_path / "new/group_vars/all.yml").write_text(changed)
+    monkeypatch.chdir(tmp_path / "new")
+    monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
+    by_class = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert "values at task 'by the remembered value'" not in by_class
+    assert '"before"' in by_class
+    monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
+    assert by_class == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
