@@ -123,14 +123,18 @@ def _host_by_host(self: value_classes.TaskValues, host: object) -> dict[str, str
     return self._reading(host)[0]  # type: ignore[arg-type]
 
 
-def test_hosts_past_the_ones_read_alone_are_named_in_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _review_of_all_yml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> str:
+    """The review of ``old`` written ``new`` in group_vars/all.yml, 5 hosts read on their own at most."""
     for side in SIDES:
         _project(tmp_path / side)
-    changed = GROUP_ALL.replace("chain_d: \"{{ tier }}/", "chain_d: \"{{ tier }}:")
-    (tmp_path / "new/group_vars/all.yml").write_text(changed)
+    (tmp_path / "new/group_vars/all.yml").write_text(GROUP_ALL.replace(old, new))
     monkeypatch.chdir(tmp_path / "new")
     monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
-    review = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    return review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+
+
+def test_hosts_past_the_ones_read_alone_are_named_in_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    review = _review_of_all_yml(tmp_path, monkeypatch, "chain_d: \"{{ tier }}/", "chain_d: \"{{ tier }}:")
     assert f"values at task 'through a chain' compared on 5 of {HOSTS} hosts" in review
 
 
@@ -138,13 +142,7 @@ def test_values_set_by_earlier_tasks_are_read_by_class(tmp_path: Path, monkeypat
     """A task reading what tasks before set (``remembered`` on one host, ``every`` on each) is
     read once per class of hosts the walk of those tasks tells apart, as the plan keys its outcomes:
     every host is compared, and the values are those read host by host."""
-    for side in SIDES:
-        _project(tmp_path / side)
-    changed = GROUP_ALL.replace("summary: \"{{ tier }} {{", "summary: \"{{ tier }}! {{")
-    (tmp_path / "new/group_vars/all.yml").write_text(changed)
-    monkeypatch.chdir(tmp_path / "new")
-    monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
-    by_class = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    by_class = _review_of_all_yml(tmp_path, monkeypatch, "summary: \"{{ tier }} {{", "summary: \"{{ tier }}! {{")
     assert "values at task 'by the remembered value'" not in by_class
     assert '"before"' in by_class
     monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
