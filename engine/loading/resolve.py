@@ -49,6 +49,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from engine.loading.shared_roles import SharedRole
     from engine.parsing.source import SourceCache
 
 # import_playbook within import_playbook: ansible-core 2.19 (Python's default recursion limit)
@@ -251,24 +252,27 @@ class Resolver(PlayLoading, TaskLoading, ImportLoading):
     def _take_over(self, shared: SharedPlay) -> bool:
         """Replay on this resolver what resolving the shared play did to the one that did; False
         when that would cross a limit of the playbook (resolved here instead, to say where)."""
-        if not self.take_over_counts(shared.entries, shared.role_uses):
+        if not self.take_over(shared):
             return False
         self.problems += shared.problems
-        self.sources.record(shared.reads)
-        note_names(shared.names)
-        assert self.plugins is not None  # the key has it
-        self.plugins.module_paths[:] = shared.module_paths
-        self.plugins.action_paths[:] = shared.action_paths
         self.unchecked_modules = shared.unchecked_modules
         return True
 
-    def take_over_counts(self, entries: int, role_uses: int) -> bool:
-        """Count a shared resolution's task entries and role uses against the playbook's limits;
-        False (nothing counted) when that would cross one: it is resolved here, to say where."""
-        if self.entries + entries > MAX_ENTRIES or self.roles.uses + role_uses > MAX_ROLE_USES:
+    def take_over(self, shared: SharedPlay | SharedRole) -> bool:
+        """Replay what any shared resolution (a play's, a role's) did to the resolver that made it:
+        its task entries and role uses counted against the playbook's limits, the files it read
+        (for every enclosing tracking), the names its templates read, the plugin directories once
+        it was done. False, with nothing replayed, when a limit would be crossed: it is resolved
+        here instead, to say where."""
+        if self.entries + shared.entries > MAX_ENTRIES or self.roles.uses + shared.role_uses > MAX_ROLE_USES:
             return False
-        self.entries += entries
-        self.roles.uses += role_uses
+        self.entries += shared.entries
+        self.roles.uses += shared.role_uses
+        self.sources.record(shared.reads)
+        note_names(shared.names)
+        assert self.plugins is not None  # the keys have it
+        self.plugins.module_paths[:] = shared.module_paths
+        self.plugins.action_paths[:] = shared.action_paths
         return True
 
     def pending_includes(self) -> list[PendingInclude]:

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
         def share_settings(self) -> tuple[Any, ...]: ...
 
-        def take_over_counts(self, entries: int, role_uses: int) -> bool: ...
+        def take_over(self, shared: Any) -> bool: ...
 
         def pending_includes(self) -> list[Any]: ...
 
@@ -185,17 +185,13 @@ class RoleLoader:
         if shared_plays is None or r.plugins is None or self.included_handlers is not None:
             return self.compile(instance, entry, ctx)
         from engine.loading import shared_roles
-        from engine.templating.read_names import names_recorded, note_names
+        from engine.templating.read_names import names_recorded
 
         key = shared_roles.role_key(instance, entry, ctx, r.share_settings())
         found = shared_plays.roles.get(key)
-        if found is not None and r.take_over_counts(found.entries, found.role_uses):
-            r.sources.record(found.reads)
-            note_names(found.names)
+        if found is not None and r.take_over(found):
             r.load_warnings += found.warnings
             r.add_module_keys(found.module_keys)
-            r.plugins.module_paths[:] = found.module_paths
-            r.plugins.action_paths[:] = found.action_paths
             blocks, handlers, pending = shared_roles.used_again(found, ctx, entry, instance)
             self.handler_blocks += handlers
             r.pending_includes().extend(pending)

@@ -65,7 +65,7 @@ class SharedPlays(KeptWhileFilesStay):
         self.every_play = every_play
         """Keep a playbook's own plays too: another revision's resolver may take them
         (:class:`PartnerPlays`)."""
-        self.roles = SharedRoles()
+        self.roles = SharedRoles(limit=256)
         """The ``roles:`` entries its resolvers compiled (:mod:`engine.loading.shared_roles`)."""
 
     def get(self, key: tuple[Any, ...]) -> SharedPlay | None:

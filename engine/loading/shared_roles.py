@@ -14,9 +14,10 @@ it was found), the entry's parameters and ``vars``, the play's variables as writ
 directory and collections, and the resolver's settings and plugin directories. The frames above
 the entry (the play's, the imports') only start the tasks' chains: the compile reads nothing of
 them, nor of the entry's other keywords. Only compiles that are self-contained are kept: none
-that met a problem (its message may name the entry's place), prepended an argument-spec validation (written where the
-role is listed) or touched the handlers of a run's include. Includes left for the play to template
-once it is loaded are copied with the tasks: each play follows its own.
+that met a problem (its message may name the entry's place), prepended an argument-spec
+validation (written where the role is listed) or touched the handlers of a run's include.
+Includes left for the play to template once it is loaded are copied with the tasks: each play
+follows its own.
 
 What the compile did to the resolver is replayed on every later use, as for a shared play
 (:mod:`engine.loading.shared_plays`): the files read, the variable names its templates read, the
@@ -188,9 +189,6 @@ _copy_role = _copier(RoleInstance)
 class SharedRoles(KeptWhileFilesStay):
     """The kept compiles of one command (its :class:`~engine.loading.shared_plays.SharedPlays`
     holds them)."""
-
-    def __init__(self, limit: int = 256) -> None:
-        super().__init__(limit)
 
     def get(self, key: tuple[Any, ...]) -> SharedRole | None:
         return super().get(key)

@@ -165,9 +165,8 @@ def review_playbook(old: PlaybookView, new: PlaybookView, selections: list[tuple
         # has them, so of their changes only a rename is a task's (the rest shows on the hosts)
         before, after = (getattr(side, "loaded_at_run", {}) for side in outcomes)
         at_run = paired(before, after)
-        review.tasks += [TaskChange("renamed", before[old_key], after[new_key],
-                                    [f"was '{before[old_key].name}'", *_differences(before[old_key], after[new_key])])
-                         for old_key, new_key in at_run.items() if before[old_key].name != after[new_key].name]
+        review.tasks += [change for old_key, new_key in at_run.items()
+                         if (change := _paired_change(before[old_key], after[new_key])) and change.kind == "renamed"]
         review.hosts = _host_changes(outcomes[0], outcomes[1], {**pairs, **at_run}, ChainMap(old_tasks, before),
                                      ChainMap(new_tasks, after))
     review.notifications = _notification_changes(old, new, pairs)
@@ -191,18 +190,24 @@ def _task_changes(old_tasks: TaskViews, new_tasks: TaskViews, pairs: dict[TaskKe
         if old_key == new_key and old_tasks.task(old_key) is not None and \
                 old_tasks.task(old_key) is new_tasks.task(new_key):
             continue  # one task both sides read (a play the old side took): described alike on both
-        before, after = old_tasks[old_key], new_tasks[new_key]
-        details = _differences(before, after)
-        if before.name != after.name:
-            changes.append(TaskChange("renamed", before, after, [f"was '{before.name}'", *details]))
-        elif before.file != after.file:
-            changes.append(TaskChange("moved", before, after, [f"was in {before.where}", *details]))
-        elif details:
-            changes.append(TaskChange("changed", before, after, details))
+        change = _paired_change(old_tasks[old_key], new_tasks[new_key])
+        if change is not None:
+            changes.append(change)
     for key in new_tasks:
         if key not in paired_new:
             changes.append(TaskChange("added", None, new_tasks[key]))
     return changes
+
+
+def _paired_change(before: TaskView, after: TaskView) -> TaskChange | None:
+    """How a task both sides have changed: renamed, moved or changed (its tags, conditions or
+    notifications); None when alike."""
+    details = _differences(before, after)
+    if before.name != after.name:
+        return TaskChange("renamed", before, after, [f"was '{before.name}'", *details])
+    if before.file != after.file:
+        return TaskChange("moved", before, after, [f"was in {before.where}", *details])
+    return TaskChange("changed", before, after, details) if details else None
 
 
 def _differences(before: TaskView, after: TaskView) -> list[str]:

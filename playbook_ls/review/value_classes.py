@@ -61,16 +61,13 @@ class TaskValues:
         self.shared = not per_host_vars_files(play_plan)
         self.classes: dict[tuple[str, ...], _Classes] = {}
         """By the names a reading read: the values of each class of hosts."""
-        self.earlier: dict[tuple[str, ...], frozenset[str]] = {}
-        """By the names a reading read: those the tasks before may set, whose definitions by them
-        (:func:`~engine.variables.earlier_key.earlier_key`) tell hosts apart too."""
         self.read_alone = 0
         """Hosts read on their own (no class could share theirs)."""
 
     def of(self, host: Host) -> dict[str, str] | None:
         """``host``'s values; None when it is beyond :data:`MAX_HOSTS` hosts read on their own."""
         for names, known in self.classes.items():
-            signature, value_key, own = self._key(host, names)
+            signature, value_key, own = self._key(host, names, known.earlier)
             found = known.signatures.get(signature)
             if found is None and value_key is not None and value_key in known.by_value:
                 found = _reworded(known.by_value[value_key], host.name, own)
@@ -82,10 +79,8 @@ class TaskValues:
             return None
         shown, names, earlier = self._reading(host)
         if names is not None and self.shared:
-            if earlier:
-                self.earlier[names] = earlier
-            signature, value_key, own = self._key(host, names)
-            known = self.classes.setdefault(names, _Classes())
+            known = self.classes.setdefault(names, _Classes(earlier))
+            signature, value_key, own = self._key(host, names, known.earlier)
             known.signatures[signature] = shown
             if value_key is not None:
                 known.by_value.setdefault(value_key, (host.name, own, shown))
@@ -93,10 +88,12 @@ class TaskValues:
             self.read_alone += 1
         return shown
 
-    def _key(self, host: Host, names: tuple[str, ...]) -> tuple[Any, Any, list[tuple[str, str | None]]]:
+    def _key(self, host: Host, names: tuple[str, ...],
+             earlier: frozenset[str] | None) -> tuple[Any, Any, list[tuple[str, str | None]]]:
         """The host's signature for ``names`` (the inventory's answers, its cached facts and
-        whether the run gathers them, the inventory at the task), the same with its own levels
-        told by level rather than by label, and those own levels."""
+        whether the run gathers them, the inventory at the task, what the tasks before set on it
+        for ``earlier``), the same with its own levels told by level rather than by label, and
+        those own levels."""
         from engine.variables.host_facts import facts_unknown
         from engine.variables.raw import looks_like_fact
         from engine.variables.report import inventory_keys, inventory_of
@@ -108,7 +105,6 @@ class TaskValues:
             extra += (cached.digest if cached is not None else None, facts_unknown(self.plan, self.play_plan, host))
         if getattr(self.play_plan, "changed_in_play", None):
             extra += (id(inventory_of(self.plan, self.play_plan, self.task, host.name)),)
-        earlier = self.earlier.get(names)
         if earlier:  # what the tasks before set on the host for the names read, as the plan keys its outcomes
             from engine.variables.earlier_key import earlier_key
 
@@ -151,7 +147,10 @@ class _Classes:
     """The classes of hosts for one set of names read: by signature, the values shown; by value
     key, the first host with those own values, its own levels and its values."""
 
-    def __init__(self) -> None:
+    def __init__(self, earlier: frozenset[str] | None) -> None:
+        self.earlier = earlier
+        """The names read that the tasks before may set, whose definitions by them
+        (:func:`~engine.variables.earlier_key.earlier_key`) tell hosts apart too."""
         self.signatures: dict[Any, dict[str, str]] = {}
         self.by_value: dict[Any, tuple[str, list[tuple[str, str | None]], dict[str, str]]] = {}
 
