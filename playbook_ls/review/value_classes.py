@@ -12,6 +12,8 @@ first host's values without a reading of its own when
   ``group_names``, ``hostvars``, the batch, ``vars``), one an earlier task may set
   (``set_fact``, ``register``, ``include_vars``: what they set is followed per host), and no
   template of the reading names a variable by a computed string (``lookup('vars', ...)``);
+  ``hostvars`` is no host's own where every host reads the others alike (:func:`others_alike`):
+  what it gives is each other host's, whoever reads it;
 - the play's vars files are not named per host;
 - the inventory gives it those names at the same levels with the same values
   (:func:`engine.variables.report.inventory_keys`), its cached facts are the same, and the
@@ -59,6 +61,8 @@ class TaskValues:
         self.plan, self.play_plan, self.task, self.read = plan, play_plan, task, read
         self.may_set = names_set_before(plan, play_plan, play_order)
         self.shared = not per_host_vars_files(play_plan)
+        self.own = PER_HOST - {"hostvars"} if others_alike(play_plan, task) else PER_HOST
+        """The names read that make a reading the host's own."""
         self.classes: dict[tuple[str, ...], _Classes] = {}
         """By the names a reading read: the values of each class of hosts."""
         self.read_alone = 0
@@ -128,7 +132,7 @@ class TaskValues:
             for name, value in resolved.items():
                 if depth < DEPTH:
                     shown[name] = shown_value(value)
-                names = _template_names(value)
+                names = _template_names(value, "hostvars" not in self.own)
                 if names is None:
                     computed = True
                 else:
@@ -138,7 +142,7 @@ class TaskValues:
             depth += 1
         set_before = everything & self.may_set if self.may_set is not None else set()
         earlier = followed_names(self.plan, self.play_plan, everything, set_before) if set_before else None
-        alike = not (wanted or computed or everything & PER_HOST or self.may_set is None
+        alike = not (wanted or computed or everything & self.own or self.may_set is None
                      or (set_before and not earlier))
         return shown, tuple(sorted(everything)) if alike else None, earlier
 
@@ -171,9 +175,28 @@ def _reworded(first: tuple[str, list[tuple[str, str | None]], dict[str, str]], h
     return found
 
 
-def _template_names(resolved: Any) -> set[str] | None:
+def others_alike(play_plan: PlayPlan, task: Task) -> bool:
+    """Whether every host of the play reads the other hosts' variables (``hostvars``) alike at
+    ``task``: the linear strategy in one batch (each host has run the tasks before, and no later
+    one: engine.variables.host_runtime.FollowedHostVars), outside any looping include (whose
+    items tell how far each host is)."""
+    from engine.flow.batches import known_batches
+    from engine.flow.run_settings import play_strategy
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.play_order import play_order
+
+    play = play_plan.play
+    serial = play.data.get("serial") if isinstance(play.data, dict) else None
+    if play_strategy(play) != "linear" or serial is not None and \
+            len(known_batches(play, [host.name for host in play_plan.hosts]) or [[], []]) != 1:
+        return False
+    return not any(includer_loops(include) for include in play_order(play).includers.get(id(task), []))
+
+
+def _template_names(resolved: Any, hostvars_alike: bool = False) -> set[str] | None:
     """The names the templates of a resolved value read (each item's too); None when one names
-    a variable by a computed string or does not parse."""
+    a variable by a computed string (``hostvars`` not, with ``hostvars_alike``: another host's
+    variables, whoever reads them) or does not parse."""
     from engine.flow.host_reading import strings
     from engine.templating.variable_uses import names_read
 
@@ -183,14 +206,14 @@ def _template_names(resolved: Any) -> set[str] | None:
             if not is_template(text):
                 continue
             names = names_read(text, expression=False)
-            if names is None or _computed(text):
+            if names is None or _computed(text, hostvars_alike):
                 return None
             found |= names
     return found
 
 
 @lru_cache(maxsize=4096)
-def _computed(text: str) -> bool:
+def _computed(text: str, hostvars_alike: bool = False) -> bool:
     """Whether the template loads a name through which variables are reached by a computed string
     (``lookup('vars', ...)``, ``query``, ``vars[...]``: the review's record of names read treats
     them alike, engine.templating.read_names.DYNAMIC_NAMES)."""
@@ -199,8 +222,9 @@ def _computed(text: str) -> bool:
     from engine.templating.read_names import DYNAMIC_NAMES
     from engine.templating.templar import parsing_environment
 
+    dynamic = DYNAMIC_NAMES - {"hostvars"} if hostvars_alike else DYNAMIC_NAMES
     tree = parsing_environment().parse(text)
-    return any(node.name in DYNAMIC_NAMES for node in tree.find_all(nodes.Name) if node.ctx == "load")
+    return any(node.name in dynamic for node in tree.find_all(nodes.Name) if node.ctx == "load")
 
 
 def names_in(value: Any) -> set[str]:

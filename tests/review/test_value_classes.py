@@ -147,3 +147,52 @@ def test_values_set_by_earlier_tasks_are_read_by_class(tmp_path: Path, monkeypat
     assert '"before"' in by_class
     monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
     assert by_class == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+
+
+OTHERS_PLAYBOOK = """\
+- name: first
+  hosts: all
+  gather_facts: false
+  tasks:
+    - name: note
+      set_fact:
+        role_note: "{{ tier }}-{{ inventory_hostname }}"
+    - name: over the others
+      debug:
+        msg: "{{ item }} {{ tier }}"
+      loop: "{{ groups['all'] | map('extract', hostvars, 'role_note') | list }}"
+    - name: one other
+      debug:
+        msg: "{{ hostvars['h03']['role_note'] }} {{ tier }}"
+- name: second
+  hosts: all
+  serial: 4
+  gather_facts: false
+  tasks:
+    - name: over the others in batches
+      debug:
+        msg: "{{ item }} {{ tier }}"
+      loop: "{{ groups['all'] | map('extract', hostvars, 'role_note') | list }}"
+"""
+
+
+def test_other_hosts_variables_are_read_by_class_where_every_host_reads_them_alike(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hostvars`` gives each other host's variables, whoever reads them, in one batch of the
+    linear strategy: a task reading them is read once per class; in a play of several ``serial``
+    batches (what the batches before ran shows) each host is read on its own."""
+    for side in SIDES:
+        _project(tmp_path / side)
+        (tmp_path / side / "site.yml").write_text(OTHERS_PLAYBOOK)
+    (tmp_path / "new/group_vars/web.yml").write_text("tier: edge\nports: [80, 443]\nremember: true\n")
+    monkeypatch.chdir(tmp_path / "new")
+    monkeypatch.setattr(value_classes, "MAX_HOSTS", 5)
+    few = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert "values at task 'over the others'" not in few
+    assert "values at task 'one other'" not in few
+    assert f"values at task 'over the others in batches' compared on 5 of {HOSTS} hosts" in few
+    monkeypatch.setattr(value_classes, "MAX_HOSTS", HOSTS)
+    by_class = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
+    assert by_class == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    assert "\"over the others\"" in by_class  # its values are compared
