@@ -7,6 +7,13 @@ hosts one by one for the rest."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from engine.flow.plan import PlayPlan
+    from engine.loading.model import Task
+
 NAME = frozenset({"inventory_hostname", "inventory_hostname_short"})
 """The host's name."""
 GROUPS = frozenset({"group_names"})
@@ -24,3 +31,21 @@ SOURCE = frozenset({"inventory_dir", "inventory_file"})
 
 OWN_ANSWERS = NAME | GROUPS | BATCH | BY_COMPUTED_NAME | RESCUE | SOURCE
 """Every name a host answers in its own way (or the run fills in as it goes)."""
+
+
+def others_alike(play_plan: PlayPlan, task: Task) -> bool:
+    """Whether every host of the play reads the other hosts' variables (``hostvars``) alike at
+    ``task``: the linear strategy in one batch (each host has run the tasks before, and no later
+    one: engine.variables.host_runtime.FollowedHostVars), outside any looping include (whose
+    items tell how far each host is)."""
+    from engine.flow.batches import known_batches
+    from engine.flow.run_settings import play_strategy
+    from engine.variables.loop_vars import includer_loops
+    from engine.variables.play_order import play_order
+
+    play = play_plan.play
+    serial = play.data.get("serial") if isinstance(play.data, Mapping) else None
+    if play_strategy(play) != "linear" or serial is not None and \
+            len(known_batches(play, [host.name for host in play_plan.hosts]) or [[], []]) != 1:
+        return False
+    return not any(includer_loops(include) for include in play_order(play).includers.get(id(task), []))

@@ -30,6 +30,7 @@ from engine.variables.accumulating import accumulates as _accumulates
 from engine.variables.earlier_walk import own_play, played
 from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
+from engine.variables.host_answers import others_alike
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
@@ -709,8 +710,22 @@ class FollowedHostVars(HostVars):
         super().__init__(manager, context)
         self._follower, self._play_plan, self._task, self._occurrence = follower, play_plan, task, occurrence
         self._reader = reader
+        self._alike: bool | None = None  # whether every host reads the others alike here (others_alike)
 
     def host_values(self, host: Host) -> Mapping[str, Any]:
+        if self._alike is None:
+            self._alike = self._task is not None and others_alike(self._play_plan, self._task)
+        if not self._alike:
+            return self._followed_values(host)
+        # every host reads another's alike here: followed once for all readers (a loop over the fleet's hostvars)
+        memo = _memo(self._play_plan)
+        key = ("read by others", id(self._task), self._occurrence, host.name, id(self._manager))
+        kept = memo.get(key)
+        if kept is None or kept[0] is not self._follower.plan or kept[1] is not self._manager:
+            kept = memo[key] = (self._follower.plan, self._manager, self._followed_values(host))
+        return kept[2]  # type: ignore[no-any-return]
+
+    def _followed_values(self, host: Host) -> Mapping[str, Any]:
         plan = self._follower.plan
         layers = [*kept_inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
                   facts_layer(plan, self._play_plan, host)]

@@ -306,11 +306,7 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
       hosts with equal keys see equal values, each from its own line or file;
     - the label and path of each of those own levels that sets one of ``names``."""
     inventory = inventory_of(plan, play_plan, task, host.name)  # the task's scope's (_scope)
-    host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
-    playbook_dir = os.path.abspath(play_plan.play.basedir)
-    layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
-    if layers is None:
-        layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
+    layers = host_layers(plan, play_plan, host, task, inventory)
     shared = getattr(layers, "shared_count", None)
     # the groups' part is the same for every host in the same groups: worked out once for them
     kept: dict[tuple[Any, ...], tuple[Any, ...]] = inventory.derived.setdefault("group definitions", {})
@@ -330,6 +326,17 @@ def inventory_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
             (groups_part, tuple((name, layer.level, value) for name, layer, value in values)) if shared is not None
             else None,
             [(layer.label, layer.path) for layer in own])
+
+
+def host_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, inventory: Any) -> list[Layer]:
+    """``host``'s inventory levels (its groups', then its own) as ``inventory``, the one ``task``
+    reads, gives them (:func:`~engine.variables.sources.kept_inventory_layers`)."""
+    host = inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task
+    playbook_dir = os.path.abspath(play_plan.play.basedir)
+    layers = inventory.derived.get("host layers", {}).get((host.name, playbook_dir))  # kept_inventory_layers'
+    if layers is None:
+        layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
+    return layers  # type: ignore[no-any-return]
 
 
 def _frozen(value: Any, depth: int = 0) -> Any:

@@ -28,11 +28,12 @@ per task, and the review says which hosts were left out.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.templating.load_time import is_template
-from engine.variables.host_answers import OWN_ANSWERS
+from engine.variables.host_answers import OWN_ANSWERS, others_alike
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -53,7 +54,8 @@ PER_HOST = OWN_ANSWERS
 class TaskValues:
     """The shown values (name → text) of the names a task reads, host by host, for one side."""
 
-    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task, read: set[str]) -> None:
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task, read: set[str],
+                 answers: dict[Any, Any] | None = None) -> None:
         from engine.flow.host_reading import per_host_vars_files
         from engine.variables.host_runtime import names_set_before
         from engine.variables.play_order import play_order
@@ -67,9 +69,18 @@ class TaskValues:
         """By the names a reading read: the values of each class of hosts."""
         self.read_alone = 0
         """Hosts read on their own (no class could share theirs)."""
+        self.earlier_keys: dict[frozenset[str], Callable[[Host], Any]] = {}
+        self.by_twin: dict[Any, dict[str, str]] = {}
+        """The values of a class no earlier task tells apart, by :meth:`_twin` token."""
+        self.answers = {} if answers is None else answers
+        """The inventory's answers and the facts' part of a host's key, by inventory, host and names
+        read: the same at every task of the play that reads them (one side's, :func:`values_at`)."""
 
     def of(self, host: Host) -> dict[str, str] | None:
         """``host``'s values; None when it is beyond :data:`MAX_HOSTS` hosts read on their own."""
+        twin = self._twin(host)
+        if twin is not None and twin in self.by_twin:
+            return self.by_twin[twin]
         for names, known in self.classes.items():
             signature, value_key, own = self._key(host, names, known.earlier)
             found = known.signatures.get(signature)
@@ -78,6 +89,8 @@ class TaskValues:
                 if found is not None:
                     known.signatures[signature] = found
             if found is not None:
+                if twin is not None and not known.earlier:
+                    self.by_twin[twin] = found
                 return found
         if self.read_alone >= MAX_HOSTS:
             return None
@@ -88,9 +101,36 @@ class TaskValues:
             known.signatures[signature] = shown
             if value_key is not None:
                 known.by_value.setdefault(value_key, (host.name, own, shown))
+            if twin is not None and not known.earlier:
+                self.by_twin[twin] = shown
         else:
             self.read_alone += 1
         return shown
+
+    def _twin(self, host: Host) -> Any:
+        """A token equal for the hosts the inventory answers alike for every name (the same groups,
+        no variables of their own but their names, groups and source, which make a reading the
+        host's own, the same cached facts, gathered by the same plays), None for a
+        host with variables of its own or where the play's tasks change the inventory: a class's
+        values that no earlier task's walk tells apart are every twin's."""
+        from engine.variables.host_facts import facts_unknown
+        from engine.variables.report import host_layers, inventory_of
+
+        asked = (id(self.play_plan), host.name, "twin")
+        if asked in self.answers:
+            return self.answers[asked]
+        token = None
+        if not getattr(self.play_plan, "changed_in_play", None):
+            layers = host_layers(self.plan, self.play_plan, host, self.task,
+                                 inventory_of(self.plan, self.play_plan, self.task, host.name))
+            groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+            if groups_key is not None and shared is not None and \
+                    not any(layer.values.keys() - PER_HOST for layer in layers[shared:]):
+                cached = getattr(self.plan, "facts", {}).get(host.name)
+                token = (groups_key, cached.digest if cached is not None else None,
+                         facts_unknown(self.plan, self.play_plan, host))
+        self.answers[asked] = token
+        return token
 
     def _key(self, host: Host, names: tuple[str, ...],
              earlier: frozenset[str] | None) -> tuple[Any, Any, list[tuple[str, str | None]]]:
@@ -98,9 +138,37 @@ class TaskValues:
         whether the run gathers them, the inventory at the task, what the tasks before set on it
         for ``earlier``), the same with its own levels told by level rather than by label, and
         those own levels."""
+        from engine.variables.report import inventory_of
+
+        inventory = inventory_of(self.plan, self.play_plan, self.task, host.name)
+        asked = (id(self.play_plan), id(inventory), host.name, names)
+        answered = self.answers.get(asked)
+        if answered is None:
+            answered = self.answers[asked] = (*self._inventory_key(host, names, inventory), inventory)
+        signature, value_key, own, extra, _ = answered
+        if earlier:  # what the tasks before set on the host for the names read, as the plan keys its outcomes
+            extra += (self._earlier_key(earlier)(host),)
+        return (signature, extra), (value_key, extra) if value_key is not None else None, own
+
+    def _earlier_key(self, names: frozenset[str]) -> Callable[[Host], Any]:
+        """What tells hosts apart by what the tasks before set on them for ``names``: the plays
+        so far each host is in, where the tasks before set them alike on every host
+        (:func:`~engine.variables.earlier_key.earlier_classes`), else each host's walk of them."""
+        from engine.variables.earlier_key import earlier_classes, earlier_key
+
+        found = self.earlier_keys.get(names)
+        if found is None:
+            found = self.earlier_keys[names] = earlier_classes(self.plan, self.play_plan, self.task, names) or \
+                partial(earlier_key, self.plan, self.play_plan, task=self.task, names=names)
+        return found
+
+    def _inventory_key(self, host: Host, names: tuple[str, ...],
+                       inventory: Any) -> tuple[Any, Any, list[tuple[str, str | None]], tuple[Any, ...]]:
+        """:func:`~engine.variables.report.inventory_keys` of ``names`` on ``host``, and what
+        its cached facts and the inventory at the task add to its key."""
         from engine.variables.host_facts import facts_unknown
         from engine.variables.raw import looks_like_fact
-        from engine.variables.report import inventory_keys, inventory_of
+        from engine.variables.report import inventory_keys
 
         signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task, list(names))
         extra: tuple[Any, ...] = ()
@@ -108,12 +176,8 @@ class TaskValues:
             cached = getattr(self.plan, "facts", {}).get(host.name)
             extra += (cached.digest if cached is not None else None, facts_unknown(self.plan, self.play_plan, host))
         if getattr(self.play_plan, "changed_in_play", None):
-            extra += (id(inventory_of(self.plan, self.play_plan, self.task, host.name)),)
-        if earlier:  # what the tasks before set on the host for the names read, as the plan keys its outcomes
-            from engine.variables.earlier_key import earlier_key
-
-            extra += (earlier_key(self.plan, self.play_plan, host, self.task, earlier),)
-        return (signature, extra), (value_key, extra) if value_key is not None else None, own
+            extra += (id(inventory),)
+        return signature, value_key, own, extra
 
     def _reading(self, host: Host) -> tuple[dict[str, str], tuple[str, ...] | None, frozenset[str] | None]:
         """The host's values as shown (down to :data:`DEPTH` levels), every name the reading read
@@ -173,24 +237,6 @@ def _reworded(first: tuple[str, list[tuple[str, str | None]], dict[str, str]], h
             return None
         found[key] = worded
     return found
-
-
-def others_alike(play_plan: PlayPlan, task: Task) -> bool:
-    """Whether every host of the play reads the other hosts' variables (``hostvars``) alike at
-    ``task``: the linear strategy in one batch (each host has run the tasks before, and no later
-    one: engine.variables.host_runtime.FollowedHostVars), outside any looping include (whose
-    items tell how far each host is)."""
-    from engine.flow.batches import known_batches
-    from engine.flow.run_settings import play_strategy
-    from engine.variables.loop_vars import includer_loops
-    from engine.variables.play_order import play_order
-
-    play = play_plan.play
-    serial = play.data.get("serial") if isinstance(play.data, dict) else None
-    if play_strategy(play) != "linear" or serial is not None and \
-            len(known_batches(play, [host.name for host in play_plan.hosts]) or [[], []]) != 1:
-        return False
-    return not any(includer_loops(include) for include in play_order(play).includers.get(id(task), []))
 
 
 def _template_names(resolved: Any, hostvars_alike: bool = False) -> set[str] | None:

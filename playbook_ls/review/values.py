@@ -80,11 +80,12 @@ def values_at(view: PlaybookView, keys: set[TaskKey], names: set[str],
     from playbook_ls.review.value_classes import MAX_HOSTS, TaskValues
 
     found: dict[TaskKey, dict[str, dict[str, str]]] = {}
+    answers: dict[Any, Any] = {}  # each host's inventory answers for the names read, asked once per play
     for play in view.plays:
         plan_play = play.plan_play
         tasks = [task for task in play.play.all_tasks() if view.keys.get(id(task)) in keys]
         for task in tasks:
-            reading = TaskValues(view.plan, plan_play, task, shown_roots(task, names))
+            reading = TaskValues(view.plan, plan_play, task, shown_roots(task, names), answers)
             per_host: dict[str, dict[str, str]] = {}
             left = 0
             for host in plan_play.hosts:

@@ -196,3 +196,34 @@ def test_other_hosts_variables_are_read_by_class_where_every_host_reads_them_ali
     monkeypatch.setattr(value_classes.TaskValues, "of", _host_by_host)
     assert by_class == review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
     assert "\"over the others\"" in by_class  # its values are compared
+
+
+def test_hosts_the_inventory_answers_alike_share_a_class_without_a_key_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hosts in the same groups with no variables of their own (the even hosts but the canaries)
+    are given their class's values without their key being worked out at each task."""
+    for side in SIDES:
+        _project(tmp_path / side)
+    (tmp_path / "new/group_vars/web.yml").write_text("tier: edge\nports: [80, 443]\nremember: true\n")
+    monkeypatch.chdir(tmp_path / "new")
+    asked: list[str] = []
+    keyed: list[str] = []
+    original_of, original_key = value_classes.TaskValues.of, value_classes.TaskValues._key
+
+    def of(self: value_classes.TaskValues, host: object) -> object:
+        asked.append(host.name)  # type: ignore[attr-defined]
+        return original_of(self, host)  # type: ignore[arg-type]
+
+    def key(self: value_classes.TaskValues, host: object, *args: object) -> object:
+        keyed.append(host.name)  # type: ignore[attr-defined]
+        return original_key(self, host, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(value_classes.TaskValues, "of", of)
+    monkeypatch.setattr(value_classes.TaskValues, "_key", key)
+    with_twins = review_json(tmp_path / "old", tmp_path / "new", "hosts.ini")
+    keyed_with_twins, asked_with_twins = len(keyed), len(asked)
+    keyed.clear()
+    asked.clear()
+    monkeypatch.setattr(value_classes.TaskValues, "_twin", lambda self, host: None)
+    assert review_json(tmp_path / "old", tmp_path / "new", "hosts.ini") == with_twins
+    assert asked_with_twins == len(asked) and keyed_with_twins < len(keyed) - 100
