@@ -232,20 +232,31 @@ def _entry_points(one: Side, playbooks: list[str], cache: SourceCache) -> list[s
 
 
 def _playbooks_in(root: str, cache: SourceCache | None = None, among: list[str] | None = None) -> list[str]:
-    """The playbooks of the side (by content, outside roles), relative to its root: of its YAML
-    files, or of those ``among`` them (absolute paths)."""
+    """The playbooks of the side (by content, outside roles, but the test playbooks of a
+    repository that is a role), relative to its root: of its YAML files, or of those ``among``
+    them (absolute paths)."""
     from engine.parsing.source import SourceCache
     from playbook_ls.check.discover import looks_like_playbook, role_of, yaml_files
 
     cache = cache or SourceCache()
     found = []
     for path in yaml_files([root], [], root) if among is None else among:
-        if role_of(path) is not None or not _may_hold_a_play(path, cache):
+        role = role_of(path)
+        if role is not None and not _tests_of_the_role(path, role, root) or not _may_hold_a_play(path, cache):
             continue
         loaded = cache.load(path)
         if loaded.error is None and looks_like_playbook(loaded.data):
             found.append(os.path.relpath(path, root))
     return found
+
+
+def _tests_of_the_role(path: str, role: str, root: str) -> bool:
+    """Whether ``path`` is in the ``tests`` or ``molecule`` directory of the role that the
+    repository is (a role's own repository, whose test playbooks are what runs it): the playbooks
+    a change to the role reaches."""
+    if os.path.realpath(role) != os.path.realpath(root):
+        return False
+    return os.path.relpath(path, role).split(os.sep, 1)[0] in ("tests", "molecule")
 
 
 def _may_hold_a_play(path: str, cache: SourceCache) -> bool:
