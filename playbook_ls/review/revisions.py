@@ -153,6 +153,7 @@ def write_revision(repository: str, commit: str, prefix: str, target: str,
     folders: dict[str, bool] = {}  # a directory made (True) or found outside the scratch (False)
     lent = {path for mode, sha, path in entries if mode != "120000" and earlier is not None
             and earlier[0].get(path) == (mode, sha)}
+    missing: dict[str, list[str]] = {}  # a blob the repository lacks: the paths listing it
     with _BlobStream(repository, list(dict.fromkeys(sha for _, sha, path in entries if path not in lent))) as stream:
         for mode, sha, path in entries:
             destination = os.path.join(target, path)
@@ -166,12 +167,19 @@ def write_revision(repository: str, commit: str, prefix: str, target: str,
                 blobs[path] = (mode, sha)
             if path in lent and earlier is not None and _linked(os.path.join(earlier[1], path), destination):
                 continue
+            if sha in missing:
+                missing[sha].append(path)
+                continue
             if mode == "120000":
                 if sha in written:
                     with open(written[sha], "rb") as first:
                         links[sha] = first.read(LINK_LIMIT + 1)
                 elif sha not in links:
-                    links[sha] = stream.small(sha)
+                    try:
+                        links[sha] = stream.small(sha)
+                    except MissingBlob:
+                        missing[sha] = [path]
+                        continue
                 link = links[sha]
                 if link is not None and len(link) <= LINK_LIMIT:
                     os.symlink(link.decode(errors="surrogateescape"), destination)
@@ -179,16 +187,27 @@ def write_revision(repository: str, commit: str, prefix: str, target: str,
             if sha in written:
                 shutil.copyfile(written[sha], destination)
             else:
-                with open(destination, "wb") as out:
-                    if sha in links:
-                        out.write(links[sha] or b"")
-                    else:
-                        for piece in _pieces(stream, sha, path in lent, repository):
-                            out.write(piece)
+                try:
+                    with open(destination, "wb") as out:
+                        if sha in links:
+                            out.write(links[sha] or b"")
+                        else:
+                            for piece in _pieces(stream, sha, path in lent, repository):
+                                out.write(piece)
+                except MissingBlob:
+                    os.unlink(destination)
+                    missing[sha] = [path]
+                    continue
                 written[sha] = destination
             if mode == "100755":
                 os.chmod(destination, 0o755)
-    return [f"submodule {path} is left out (its files are not in this repository)" for path in submodules]
+    notes = [f"submodule {path} is left out (its files are not in this repository)" for path in submodules]
+    if missing:
+        paths = sorted(path for paths in missing.values() for path in paths)
+        notes.append(f"{len(paths)} file{'s' if len(paths) > 1 else ''} of {commit[:10]} left out, their content "
+                     f"not in this repository (a clone without all its objects: fetch them to compare what reads "
+                     f"them): {', '.join(paths[:5])}{', …' if len(paths) > 5 else ''}")
+    return notes
 
 
 def _within_scratch(folder: str, target: str, root: str, folders: dict[str, bool]) -> bool:
@@ -226,6 +245,10 @@ def _pieces(stream: _BlobStream, sha: str, lent: bool, repository: str) -> Itera
 LINK_LIMIT = 4096
 """The longest symlink target read (a path; a longer one is no link a checkout would make)."""
 CHUNK = 1 << 16
+
+
+class MissingBlob(RevisionError):
+    """A blob the repository lists but does not hold (a clone made without its largest files)."""
 
 
 class _BlobStream:
@@ -277,13 +300,15 @@ class _BlobStream:
             raise RevisionError(f"git cat-file: blob {sha} asked out of order")
         self.next += 1
         header = self.process.stdout.readline().split()
+        if header == [sha.encode(), b"missing"]:  # git goes on with the next blobs
+            raise MissingBlob(f"the repository lacks blob {sha} (a clone without all its objects?)")
         if len(header) != 3 or header[0].decode(errors="replace") != sha:
-            # git says "<sha> missing" on its output and goes on with the next blobs: stopped first,
-            # else it waits for the output to be read while its error output is waited for
+            # anything else: stopped first, else git waits for its output to be read while its
+            # error output is waited for
             self.process.kill()
             self.process.wait()
             if header[1:] == [b"missing"]:
-                raise RevisionError(f"the repository lacks blob {sha} (a clone without all its objects?)")
+                raise MissingBlob(f"the repository lacks blob {sha} (a clone without all its objects?)")
             error = self.process.stderr.read().decode(errors="replace").strip() if self.process.stderr else ""
             raise RevisionError(error or f"git cat-file gave no blob {sha}")
         return int(header[2])
