@@ -252,8 +252,7 @@ class _SharedOutcomes:
     def entry(self, host: Host) -> tuple[Any, ...]:
         """The host's signature, value key and own levels for the names read, as the inventory
         and cached facts give them (not the tasks before): kept in the play's table."""
-        from engine.variables.host_facts import facts_unknown
-        from engine.variables.report import host_at, inventory_keys, inventory_of
+        from engine.variables.report import inventory_of, inventory_twin
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
@@ -264,27 +263,39 @@ class _SharedOutcomes:
             if not _batch_inventories(self.play_plan):  # the same inventory on every host at this task
                 self._table = table
         found = table.get(host.name)
+        if found is not None:
+            return found
+        # a host the inventory answers as another one for every name it may read: that one's entry
+        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        found = self.signatures.get((self.names, "twin", twin)) if twin is not None else None
         if found is None:
-            # the host's own level carries its name and groups (Host.get_vars): those are the
-            # host's identity, told apart below, not a definition to compare
-            signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task,
-                                                       [name for name in self.names if name not in _HOST_IDENTITY])
-            extra: tuple[Any, ...] = ()
-            cached = getattr(self.plan, "facts", {}).get(host.name)
-            if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
-                extra += (("facts", cached.digest if cached is not None else None,
-                           facts_unknown(self.plan, self.play_plan, host)),)
-            if "group_names" in self.names:
-                groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
-                extra += (("group_names", tuple(groups)),)
-            if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
-                if inventory is None:
-                    inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
-                extra += (("inventory", inventory),)
-            found = (signature + extra, (value_key, extra) if value_key is not None else None, own)
-            table[host.name] = found
+            found = self._entry_of(host)
+            if twin is not None:
+                self.signatures[(self.names, "twin", twin)] = found
+        table[host.name] = found
         return found
 
+    def _entry_of(self, host: Host) -> tuple[Any, ...]:
+        """:meth:`entry`, worked out for ``host``."""
+        from engine.variables.host_facts import facts_unknown
+        from engine.variables.report import host_at, inventory_keys, inventory_of
+
+        assert self.names is not None
+        # the host's own level carries its name and groups (Host.get_vars): those are the
+        # host's identity, told apart below, not a definition to compare
+        signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task,
+                                                   [name for name in self.names if name not in _HOST_IDENTITY])
+        extra: tuple[Any, ...] = ()
+        cached = getattr(self.plan, "facts", {}).get(host.name)
+        if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
+            extra += (("facts", cached.digest if cached is not None else None,
+                       facts_unknown(self.plan, self.play_plan, host)),)
+        if "group_names" in self.names:
+            groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
+            extra += (("group_names", tuple(groups)),)
+        if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
+            extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
+        return signature + extra, (value_key, extra) if value_key is not None else None, own
 
 
 class _HostTask:

@@ -13,7 +13,7 @@ slow to compute, or inside itself, is unknown with the reason rather than a hang
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -337,6 +337,37 @@ def host_layers(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None, 
     if layers is None:
         layers = kept_inventory_layers(_scope(plan, play_plan, task, host=host.name).manager, host, playbook_dir)
     return layers  # type: ignore[no-any-return]
+
+
+def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
+                   names: Iterable[str]) -> Any:
+    """A token equal for the hosts of the play the inventory answers alike for ``names``, told
+    without reading their values: the same groups, variables of their own by the same names, none
+    of them among ``names`` (nor one each host answers its own way:
+    engine.variables.host_answers.OWN_ANSWERS), the same cached facts, gathered by the same plays.
+    None otherwise, or where the play's tasks change the inventory. The host's part is worked out
+    once per plan, play and host."""
+    from engine.variables.host_answers import OWN_ANSWERS
+    from engine.variables.host_facts import facts_unknown
+
+    if getattr(play_plan, "changed_in_play", None):
+        return None
+    twins: dict[str, tuple[Any, Any]] = play_plan.__dict__.setdefault("inventory twins", {})
+    kept = twins.get(host.name)
+    if kept is None or kept[0] is not plan:
+        layers = host_layers(plan, play_plan, host, task, inventory_of(plan, play_plan, task, host.name))
+        groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
+        token = None
+        if groups_key is not None and shared is not None:
+            own = frozenset(name for layer in layers[shared:] for name in layer.values)
+            cached = getattr(plan, "facts", {}).get(host.name)
+            token = (groups_key, own - OWN_ANSWERS, cached.digest if cached is not None else None,
+                     facts_unknown(plan, play_plan, host))
+        kept = twins[host.name] = (plan, token)
+    token = kept[1]
+    if token is None or any(name in token[1] or name in OWN_ANSWERS for name in names):
+        return None
+    return token
 
 
 def _frozen(value: Any, depth: int = 0) -> Any:

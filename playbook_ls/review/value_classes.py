@@ -70,18 +70,16 @@ class TaskValues:
         self.read_alone = 0
         """Hosts read on their own (no class could share theirs)."""
         self.earlier_keys: dict[frozenset[str], Callable[[Host], Any]] = {}
-        self.by_twin: dict[Any, dict[str, str]] = {}
-        """The values of a class no earlier task tells apart, by :meth:`_twin` token."""
         self.answers = {} if answers is None else answers
         """The inventory's answers and the facts' part of a host's key, by inventory, host and names
         read: the same at every task of the play that reads them (one side's, :func:`values_at`)."""
 
     def of(self, host: Host) -> dict[str, str] | None:
         """``host``'s values; None when it is beyond :data:`MAX_HOSTS` hosts read on their own."""
-        twin = self._twin(host)
-        if twin is not None and twin in self.by_twin:
-            return self.by_twin[twin]
         for names, known in self.classes.items():
+            twin = self._twin(host, names) if not known.earlier else None
+            if twin is not None and twin in known.by_twin:
+                return known.by_twin[twin]
             signature, value_key, own = self._key(host, names, known.earlier)
             found = known.signatures.get(signature)
             if found is None and value_key is not None and value_key in known.by_value:
@@ -89,8 +87,8 @@ class TaskValues:
                 if found is not None:
                     known.signatures[signature] = found
             if found is not None:
-                if twin is not None and not known.earlier:
-                    self.by_twin[twin] = found
+                if twin is not None:
+                    known.by_twin[twin] = found
                 return found
         if self.read_alone >= MAX_HOSTS:
             return None
@@ -101,36 +99,19 @@ class TaskValues:
             known.signatures[signature] = shown
             if value_key is not None:
                 known.by_value.setdefault(value_key, (host.name, own, shown))
-            if twin is not None and not known.earlier:
-                self.by_twin[twin] = shown
+            twin = self._twin(host, names) if not known.earlier else None
+            if twin is not None:
+                known.by_twin[twin] = shown
         else:
             self.read_alone += 1
         return shown
 
-    def _twin(self, host: Host) -> Any:
-        """A token equal for the hosts the inventory answers alike for every name (the same groups,
-        no variables of their own but their names, groups and source, which make a reading the
-        host's own, the same cached facts, gathered by the same plays), None for a
-        host with variables of its own or where the play's tasks change the inventory: a class's
-        values that no earlier task's walk tells apart are every twin's."""
-        from engine.variables.host_facts import facts_unknown
-        from engine.variables.report import host_layers, inventory_of
+    def _twin(self, host: Host, names: tuple[str, ...]) -> Any:
+        """:func:`~engine.variables.report.inventory_twin` for ``names``: a class's values that
+        no earlier task's walk tells apart are every twin's."""
+        from engine.variables.report import inventory_twin
 
-        asked = (id(self.play_plan), host.name, "twin")
-        if asked in self.answers:
-            return self.answers[asked]
-        token = None
-        if not getattr(self.play_plan, "changed_in_play", None):
-            layers = host_layers(self.plan, self.play_plan, host, self.task,
-                                 inventory_of(self.plan, self.play_plan, self.task, host.name))
-            groups_key, shared = getattr(layers, "groups_key", None), getattr(layers, "shared_count", None)
-            if groups_key is not None and shared is not None and \
-                    not any(layer.values.keys() - PER_HOST for layer in layers[shared:]):
-                cached = getattr(self.plan, "facts", {}).get(host.name)
-                token = (groups_key, cached.digest if cached is not None else None,
-                         facts_unknown(self.plan, self.play_plan, host))
-        self.answers[asked] = token
-        return token
+        return inventory_twin(self.plan, self.play_plan, host, self.task, names)
 
     def _key(self, host: Host, names: tuple[str, ...],
              earlier: frozenset[str] | None) -> tuple[Any, Any, list[tuple[str, str | None]]]:
@@ -221,6 +202,8 @@ class _Classes:
         (:func:`~engine.variables.earlier_key.earlier_key`) tell hosts apart too."""
         self.signatures: dict[Any, dict[str, str]] = {}
         self.by_value: dict[Any, tuple[str, list[tuple[str, str | None]], dict[str, str]]] = {}
+        self.by_twin: dict[Any, dict[str, str]] = {}
+        """The values by :func:`~engine.variables.report.inventory_twin` token (no earlier names)."""
 
 
 def _reworded(first: tuple[str, list[tuple[str, str | None]], dict[str, str]], host: str,

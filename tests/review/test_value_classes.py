@@ -224,6 +224,6 @@ def test_hosts_the_inventory_answers_alike_share_a_class_without_a_key_each(
     keyed_with_twins, asked_with_twins = len(keyed), len(asked)
     keyed.clear()
     asked.clear()
-    monkeypatch.setattr(value_classes.TaskValues, "_twin", lambda self, host: None)
+    monkeypatch.setattr(value_classes.TaskValues, "_twin", lambda self, host, names: None)
     assert review_json(tmp_path / "old", tmp_path / "new", "hosts.ini") == with_twins
     assert asked_with_twins == len(asked) and keyed_with_twins < len(keyed) - 100

@@ -1,0 +1,49 @@
+"""Hosts the inventory answers alike for every name (the same groups, no variables of their own,
+the same cached facts: engine.variables.report.inventory_twin) share their inventory key at each
+task instead of each working it out: the plan is the one that keys every host on its own, on
+bench/fleet.py's fleet and each of its extra shapes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+from fleet import generate  # noqa: E402
+
+from engine.flow import host_outcome  # noqa: E402
+from engine.flow.host_plan import plan_hosts  # noqa: E402
+from engine.flow.plan import RunOptions, make_plan  # noqa: E402
+from engine.parsing.source import files_changed  # noqa: E402
+from engine.variables import report  # noqa: E402
+
+
+def _outcomes(root: Path) -> tuple[dict[tuple[str, str, str], tuple[str, str]], int]:
+    keyed = 0
+    original = host_outcome._SharedOutcomes._entry_of
+
+    def counted(self: host_outcome._SharedOutcomes, host: object) -> object:
+        nonlocal keyed
+        keyed += 1
+        return original(self, host)  # type: ignore[arg-type]
+
+    files_changed()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(host_outcome._SharedOutcomes, "_entry_of", counted)
+        plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
+        found = {(play.name, f"{task.name}:{task.line}", host): (outcome.outcome, outcome.reason)
+                 for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
+    return found, keyed
+
+
+@pytest.mark.parametrize("shape", [{}, {"looping_include": True}, {"group_by": True}, {"os_vars": True}])
+def test_twins_share_their_key_and_the_plan_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        shape: dict[str, bool]) -> None:
+    generate(tmp_path, 120, **shape)
+    shared, keyed = _outcomes(tmp_path)
+    monkeypatch.setattr(report, "inventory_twin", lambda *args: None)
+    alone, keyed_alone = _outcomes(tmp_path)
+    assert shared == alone
+    assert keyed < keyed_alone
