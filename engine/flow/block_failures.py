@@ -150,7 +150,22 @@ class BlockFailures:
 
 def failure_spread(play: Play, task: Task) -> bool | None:
     """Whether a host's failure at ``task`` stops the other hosts too: True with a literal
-    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``)."""
+    ``any_errors_fatal: true``, None when it may (a templated one, ``max_fail_percentage``).
+    Once per task while the files and the strategy's settings stay the same (asked host by host)."""
+    import os
+
+    from engine.parsing.source import files_state
+
+    stamp = (files_state(), os.environ.get("ANSIBLE_STRATEGY"), os.environ.get("ANSIBLE_CONFIG"))
+    kept = play.derived.get("failure spread")
+    if kept is None or kept[0] != stamp:
+        kept = play.derived["failure spread"] = (stamp, {})
+    if id(task) not in kept[1]:
+        kept[1][id(task)] = (task, _failure_spread(play, task))  # the task kept: its id stays its own
+    return kept[1][id(task)][1]  # type: ignore[no-any-return]
+
+
+def _failure_spread(play: Play, task: Task) -> bool | None:
     from engine.booleans import boolean
 
     data = play.data if isinstance(play.data, Mapping) else {}

@@ -352,7 +352,9 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
 
     if getattr(play_plan, "changed_in_play", None):
         return None
-    twins: dict[str, tuple[Any, Any]] = play_plan.__dict__.setdefault("inventory twins", {})
+    twins: dict[str, tuple[Any, Any]] | None = play_plan.__dict__.get("inventory twins")
+    if twins is None:
+        twins = play_plan.__dict__["inventory twins"] = {}
     kept = twins.get(host.name)
     if kept is None or kept[0] is not plan:
         layers = host_layers(plan, play_plan, host, task, inventory_of(plan, play_plan, task, host.name))
@@ -365,9 +367,7 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
                      facts_unknown(plan, play_plan, host))
         kept = twins[host.name] = (plan, token)
     token = kept[1]
-    if token is None or any(name in token[1] or name in OWN_ANSWERS for name in names):
-        return None
-    return token
+    return token if token is not None and token[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
 
 
 def _frozen(value: Any, depth: int = 0) -> Any:
