@@ -85,19 +85,30 @@ def fleet(hosts: int, runs: int, ansible: str, pls: list[str], env: dict[str, st
         defaults = root / "roles/webserver/defaults/main.yml"
         defaults.write_text(defaults.read_text().replace("web_tls: false", "web_tls: true"))
         _git(root, "commit", "-qam", "new")
-        commands = {"playbook-ls diff HEAD~1 HEAD": [*pls, "diff", "HEAD~1", "HEAD", "-i", "inventory.ini"],
-                    "ansible-playbook --list-*": [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts",
-                                                  "--list-tasks"]}
-        cpu: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(runs):
-            for name, command in commands.items():
-                with tempfile.TemporaryDirectory() as cache:
-                    cpu[name].append(timed(command, root, {**env, "PLAYBOOK_LS_CACHE_DIR": cache})[1])
-    print(f"fleet of {hosts} hosts, a group_vars value and a role default changed:")
+        cpu = _beside_listing([*pls, "diff", "HEAD~1", "HEAD", "-i", "inventory.ini"],
+                              [ansible, "site.yml", "-i", "inventory.ini", "--list-hosts", "--list-tasks"],
+                              root, runs, env)
+    _report(f"fleet of {hosts} hosts, a group_vars value and a role default changed:", cpu)
+
+
+def _beside_listing(diff: list[str], listing: list[str], cwd: Path, runs: int,
+                    env: dict[str, str]) -> dict[str, list[float]]:
+    """The CPU of ``diff`` and of ansible's ``listing``, interleaved ``runs`` times, each with a cold cache."""
+    commands = {"playbook-ls diff": diff, "ansible-playbook --list-*": listing}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            with tempfile.TemporaryDirectory() as cache:
+                cpu[name].append(timed(command, cwd, {**env, "PLAYBOOK_LS_CACHE_DIR": cache})[1])
+    return cpu
+
+
+def _report(title: str, cpu: dict[str, list[float]]) -> None:
+    print(title)
     for name, times in cpu.items():
         print(f"  {name:32} CPU median {statistics.median(times):.2f} s  (runs: "
               f"{', '.join(f'{t:.2f}' for t in times)})")
-    ratio = statistics.median(cpu["ansible-playbook --list-*"]) / statistics.median(cpu["playbook-ls diff HEAD~1 HEAD"])
+    ratio = statistics.median(cpu["ansible-playbook --list-*"]) / statistics.median(cpu["playbook-ls diff"])
     print(f"  ansible / diff CPU: {ratio:.2f}x; target >= 1: {'met' if ratio >= 1 else 'NOT met'}")
 
 
@@ -138,23 +149,12 @@ def k3s_fleet(clone: Path, commit: str, playbook: str, hosts: int, runs: int, an
         subprocess.run(["git", "-C", str(clone), "worktree", "add", "-q", "--detach", str(tree), commit],
                        check=True, capture_output=True)
         try:
-            commands = {"playbook-ls diff REV^ REV": [*pls, "diff", f"{commit}^", commit, playbook, "-i",
-                                                      str(inventory)],
-                        "ansible-playbook --list-*": [ansible, playbook, "-i", str(inventory), "--list-hosts",
-                                                      "--list-tasks"]}
-            cpu: dict[str, list[float]] = {name: [] for name in commands}
-            for _ in range(runs):
-                for name, command in commands.items():
-                    with tempfile.TemporaryDirectory() as cache:
-                        cpu[name].append(timed(command, tree, {**env, "PLAYBOOK_LS_CACHE_DIR": cache})[1])
+            cpu = _beside_listing([*pls, "diff", f"{commit}^", commit, playbook, "-i", str(inventory)],
+                                  [ansible, playbook, "-i", str(inventory), "--list-hosts", "--list-tasks"],
+                                  tree, runs, env)
         finally:
             subprocess.run(["git", "-C", str(clone), "worktree", "remove", "--force", str(tree)], capture_output=True)
-    print(f"k3s {commit[:10]}^..{commit[:10]} {playbook} on {hosts} hosts:")
-    for name, times in cpu.items():
-        print(f"  {name:32} CPU median {statistics.median(times):.2f} s  (runs: "
-              f"{', '.join(f'{t:.2f}' for t in times)})")
-    ratio = statistics.median(cpu["ansible-playbook --list-*"]) / statistics.median(cpu["playbook-ls diff REV^ REV"])
-    print(f"  ansible / diff CPU: {ratio:.2f}x; target >= 1: {'met' if ratio >= 1 else 'NOT met'}")
+    _report(f"k3s {commit[:10]}^..{commit[:10]} {playbook} on {hosts} hosts:", cpu)
 
 
 def main() -> int:

@@ -251,6 +251,20 @@ def readings_counted(monkeypatch: Any) -> list[tuple[str, str]]:
     return readings
 
 
+def calls_counted(monkeypatch: Any, owner: Any, name: str) -> list[Any]:
+    """The first argument after ``self`` of each call of the method ``owner.name`` from now on
+    (the host a walk or a key was worked out for)."""
+    calls: list[Any] = []
+    original = getattr(owner, name)
+
+    def counted(self: Any, first: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(first)
+        return original(self, first, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
 def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
                *settings: tuple[Any, str, Any]) -> Any:
     """``make()`` with each of ``settings`` (object, attribute, value) in place for it, made once

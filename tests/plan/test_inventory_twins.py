@@ -12,6 +12,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from fleet import generate  # noqa: E402
+from plan_cases import calls_counted  # noqa: E402
 
 from engine.flow import host_outcome  # noqa: E402
 from engine.flow.host_plan import plan_hosts  # noqa: E402
@@ -21,21 +22,13 @@ from engine.variables import report  # noqa: E402
 
 
 def _outcomes(root: Path) -> tuple[dict[tuple[str, str, str], tuple[str, str]], int]:
-    keyed = 0
-    original = host_outcome._SharedOutcomes._entry_of
-
-    def counted(self: host_outcome._SharedOutcomes, host: object) -> object:
-        nonlocal keyed
-        keyed += 1
-        return original(self, host)  # type: ignore[arg-type]
-
     files_changed()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(host_outcome._SharedOutcomes, "_entry_of", counted)
+        keyed = calls_counted(patch, host_outcome._SharedOutcomes, "_entry_of")
         plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "inventory.ini")]))
         found = {(play.name, f"{task.name}:{task.line}", host): (outcome.outcome, outcome.reason)
                  for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-    return found, keyed
+    return found, len(keyed)
 
 
 @pytest.mark.parametrize("shape", [{}, {"looping_include": True}, {"group_by": True}, {"os_vars": True}])

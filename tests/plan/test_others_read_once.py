@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plan_cases import calls_counted
 
 from engine.flow.host_plan import plan_hosts
 from engine.flow.plan import RunOptions, make_plan
@@ -36,20 +37,12 @@ def _plan(root: Path, serial: str) -> tuple[dict[tuple[str, str], tuple[str, str
     lines = ["[fleet]", *(f"h{n:02d} weight={n}" for n in range(HOSTS))]
     (root / "hosts.ini").write_text("\n".join(lines) + "\n")
     (root / "site.yml").write_text(PLAYBOOK.format(serial=serial))
-    calls = 0
-    original = host_runtime.FollowedHostVars._followed_values
-
-    def counted(self: host_runtime.FollowedHostVars, host: object) -> object:
-        nonlocal calls
-        calls += 1
-        return original(self, host)  # type: ignore[arg-type]
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(host_runtime.FollowedHostVars, "_followed_values", counted)
+        calls = calls_counted(patch, host_runtime.FollowedHostVars, "_followed_values")
         plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "hosts.ini")]))
         found = {(task.name, host): (outcome.outcome, outcome.reason)
                  for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
-    return found, calls
+    return found, len(calls)
 
 
 @pytest.mark.parametrize("serial", ["", "serial: 4"])
