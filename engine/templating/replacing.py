@@ -1,0 +1,104 @@
+"""ansible 2.19's ``ReplacingMarkerBehavior``, as a task's name is templated with it
+(``Task._post_validate_name``): every undefined value a template gives as a piece of its output
+becomes ``<< error N - MESSAGE >>``, numbered in the order they are replaced, and reported in
+warnings grouped by the template each came from. A piece whose expression raises on an undefined
+value (an operation on it, an index by it) ends that template's output there, as ansible's
+``_flatten_nodes`` does: the failure's marker, then a ``TruncationMarker`` ("template potentially
+truncated"), and the rest of that template is lost. A variable's own template read meanwhile is
+rendered the same way, its markers becoming text (or, when it is one undefined piece, the
+undefined value the reader then meets).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+TRUNCATED = "template potentially truncated"
+
+
+class _Failure:
+    """The marker of a piece whose expression raised: its message and where it was made."""
+
+    __slots__ = ("message", "origin")
+
+    def __init__(self, message: str, origin: Any) -> None:
+        self.message, self.origin = message, origin
+
+
+class Replacing:
+    """The markers replaced so far, in order: (message, origin); ``origin``: where the template
+    rendered first (the task's name) is written."""
+
+    def __init__(self, origin: Any) -> None:
+        self.origin = origin
+        self.markers: list[tuple[str, Any]] = []
+        self._depth = 0
+
+    def concat(self, concat: Callable[[Iterator[Any]], Any], nodes: Iterator[Any], origin: Callable[[], Any]) -> Any:
+        """A template's output pieces ``nodes`` joined by ``concat`` (the environment's), its
+        undefined pieces replaced; ``origin()``: where the template being rendered is written.
+        A lone undefined piece of a template read by another stays undefined (its reader meets it)."""
+        from jinja2 import Undefined
+
+        from engine.templating.errors import undefined_cause, value_origin
+
+        top = self._depth == 0
+        self._depth += 1
+        pieces: list[Any] = []
+        try:
+            for node in nodes:
+                if node is not None:
+                    pieces.append(node)
+        except Exception as exc:
+            if not undefined_cause(exc):
+                raise
+            where = origin()
+            pieces += [_Failure(str(exc), value_origin(exc) or where), _Failure(TRUNCATED, where)]
+        finally:
+            self._depth -= 1
+        if len(pieces) == 1 and isinstance(pieces[0], Undefined) and not top:
+            return pieces[0]
+        shown = [self._replaced(piece, origin) if isinstance(piece, Undefined | _Failure) else piece
+                 for piece in pieces]
+        return concat(iter(shown))
+
+    def _replaced(self, piece: Any, origin: Callable[[], Any]) -> str:
+        if isinstance(piece, _Failure):
+            message, where = piece.message, piece.origin
+        else:
+            message, where = piece._undefined_message, getattr(piece, "value_origin", None) or origin()
+        self.markers.append((message, where))
+        return f"<< error {len(self.markers)} - {message} >>"
+
+    def warnings(self) -> list[tuple[str, Any]]:
+        """ansible's warnings for the markers: "Encountered N template error(s)." with each one's
+        number and message, one warning per run of markers made in the same template."""
+        groups: list[tuple[Any, list[str]]] = []
+        for number, (message, where) in enumerate(self.markers, 1):
+            if groups and groups[-1][0] == where:
+                groups[-1][1].append(f"error {number} - {message}")
+            else:
+                groups.append((where, [f"error {number} - {message}"]))
+        return [(f"Encountered {len(errors)} template error{'s' if len(errors) > 1 else ''}.\n" + "\n".join(errors),
+                 where) for where, errors in groups]
+
+
+_ACTIVE: ContextVar[Replacing | None] = ContextVar("_ACTIVE", default=None)
+
+
+def replacing() -> Replacing | None:
+    """The markers being replaced, while a template is rendered so; None otherwise."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def replacing_markers(origin: Any) -> Iterator[Replacing]:
+    """Templates rendered within replace their undefined pieces (the first one at ``origin``)."""
+    token = _ACTIVE.set(Replacing(origin))
+    try:
+        yield _ACTIVE.get()  # type: ignore[misc]
+    finally:
+        _ACTIVE.reset(token)
