@@ -109,6 +109,7 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     """``value`` with its system paths moved under ``root/``; ``empty`` names the role's variables
     defined empty, a path that starts with one of them (``{{ prefix }}/etc``) moving too."""
     if isinstance(value, str):
+        value = _HOME.sub(_home, value)
         value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
         if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
             return "root" + value
@@ -119,6 +120,16 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, dict):
         return {k: rewrite_paths(v, empty) for k, v in value.items()}
     return value
+
+
+# a value that starts with a home directory, ``~``, ``~user`` or ``~{{ user }}`` (modules expand it on
+# the host, the local connection's being this machine's): the facts' home, or the user's under home/
+_HOME = re.compile(r"^~(\w[\w.-]*|\{\{[^{}]*\}\})?(?=/|$)")
+
+
+def _home(match: re.Match[str]) -> str:
+    user = match.group(1)
+    return "root/root" if user in (None, "root") else f"root/home/{user}"
 
 
 _EMPTY_PREFIX = re.compile(r"^\{\{\s*(\w+)\s*\}\}/(?:" + "|".join(SYSTEM_DIRS) + r")(?=/|$)")
