@@ -12,7 +12,9 @@ machine and touches nothing outside the scenario:
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
 * every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
-  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``:
+  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``, and so
+  is a value that starts with a home directory (``~/.ssh``, ``~{{ item }}/.netrc``:
+  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine:
   modules on the local connection run in the playbook's directory, so each tool writes into its
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
