@@ -179,6 +179,12 @@ def _classes() -> tuple[type, type, type]:
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
 
+def captured_failure(message: str) -> Any:
+    """A failure standing in as a value (ansible's ``CapturedExceptionMarker``), failing with
+    ``message`` where it is used."""
+    return _classes()[2](hint=message)
+
+
 def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
     """ansible's ``default``: only an undefined value is replaced, not a failed one."""
     from jinja2 import Undefined

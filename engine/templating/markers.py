@@ -32,13 +32,14 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     ``_invoke_plugin`` reports any plugin's error: "The filter plugin 'ansible.builtin.NAME'
     failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, a
     failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are."""
-    from jinja2 import UndefinedError
+    from jinja2 import Undefined, UndefinedError
 
     from engine.templating.bounds import StaticRefusal
     from engine.templating.errors import PluginFailure, RunTimeOnly, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop, as_read
     from engine.templating.plugin_names import ansible_worded
+    from engine.templating.replacing import replacing
     from engine.templating.tagged_retry import lazy_output
 
     name = name.removeprefix("ansible.builtin.")
@@ -49,6 +50,20 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         undefined = None if takes_undefined else first_undefined(args, kwargs)
         if undefined is not None:
             return undefined
+        if replacing() is None:
+            return invoke(*args, **kwargs)
+        try:  # ansible's _invoke_plugin gives a marker met inside, or its failure, as a value
+            result = invoke(*args, **kwargs)
+            # a list the plugin made of markers (map over a failing filter) trips the first one
+            return next((item for item in result if isinstance(item, Undefined)), result) \
+                if isinstance(result, list | tuple) else result
+        except Exception as exc:
+            marker = failure_marker(exc)
+            if marker is None:
+                raise
+            return marker
+
+    def invoke(*args: Any, **kwargs: Any) -> Any:
         try:
             return lazy_output(plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()}))
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop, RunTimeOnly):
@@ -63,6 +78,22 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(message), separate, kind) from exc
 
     return call
+
+
+def failure_marker(exc: Exception) -> Any:
+    """The marker ansible's plugin gives for ``exc`` raised inside it: the undefined value met, or
+    its failure (a ``CapturedExceptionMarker``); None for the engine's own refusals."""
+    from engine.templating.errors import PluginFailure, undefined_cause, value_origin
+    from engine.templating.jinja_environment import captured_failure, environment
+
+    if undefined_cause(exc):
+        marker = environment().undefined(hint=str(exc))
+    elif isinstance(exc, PluginFailure):
+        marker = captured_failure(str(exc))
+    else:
+        return None
+    marker.value_origin = value_origin(exc)
+    return marker
 
 
 # Python's words for a list's or dict's type in its errors; ansible hands a plugin its lazy containers

@@ -2,9 +2,12 @@
 (``Task._post_validate_name``): every undefined value a template gives as a piece of its output
 becomes ``<< error N - MESSAGE >>``, numbered in the order they are replaced, and reported in
 warnings grouped by the template each came from. A piece whose expression raises on an undefined
-value (an operation on it, an index by it) ends that template's output there, as ansible's
-``_flatten_nodes`` does: the failure's marker, then a ``TruncationMarker`` ("template potentially
-truncated"), and the rest of that template is lost. A variable's own template read meanwhile is
+value or fails otherwise (an operation on it, an index by it, a Python error) ends that template's
+output there, as ansible's ``_flatten_nodes`` does: the failure's marker, then a
+``TruncationMarker`` ("template potentially truncated"), and the rest of that template is lost. A
+filter or test that fails gives its failure as a value instead (ansible's plugins return a
+``CapturedExceptionMarker``), replaced where it is shown, ending the template only where an
+operation uses it. A variable's own template read meanwhile is
 rendered the same way, its markers becoming text (or, when it is one undefined piece, the
 undefined value the reader then meets).
 """
@@ -43,7 +46,7 @@ class Replacing:
         A lone undefined piece of a template read by another stays undefined (its reader meets it)."""
         from jinja2 import Undefined
 
-        from engine.templating.errors import undefined_cause, value_origin
+        from engine.templating.errors import value_origin
 
         top = self._depth == 0
         self._depth += 1
@@ -53,10 +56,11 @@ class Replacing:
                 if node is not None:
                     pieces.append(node)
         except Exception as exc:
-            if not undefined_cause(exc):
+            message = _message(exc)
+            if message is None:
                 raise
             where = origin()
-            pieces += [_Failure(str(exc), value_origin(exc) or where), _Failure(TRUNCATED, where)]
+            pieces += [_Failure(message, value_origin(exc) or where), _Failure(TRUNCATED, where)]
         finally:
             self._depth -= 1
         if len(pieces) == 1 and isinstance(pieces[0], Undefined) and not top:
@@ -84,6 +88,27 @@ class Replacing:
                 groups.append((where, [f"error {number} - {message}"]))
         return [(f"Encountered {len(errors)} template error{'s' if len(errors) > 1 else ''}.\n" + "\n".join(errors),
                  where) for where, errors in groups]
+
+
+def _message(exc: Exception) -> str | None:
+    """The message of the marker ansible makes of ``exc`` raised while a template's piece was
+    computed (``defer_template_error``): an undefined value's own, an error ansible words already
+    (a plugin's, a variable's failure met) as it is, a Python error as "Error rendering template:
+    ..."; None for what the engine refuses (a loop, a bound), which ends the templating."""
+    from jinja2 import TemplateError
+
+    from engine.templating.bounds import StaticRefusal
+    from engine.templating.errors import RunTimeOnly, TemplateFailure, cause_of, undefined_cause
+    from engine.templating.lazy_variables import TemplateLoop
+
+    if isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)) or \
+            cause_of(exc, RunTimeOnly) is not None or str(exc).startswith("Recursive loop detected"):
+        return None
+    if undefined_cause(exc) or isinstance(exc, TemplateFailure):
+        return str(exc)
+    if isinstance(exc, TemplateError) and not isinstance(exc, ArithmeticError | TypeError | ValueError):
+        return None  # Jinja's own refusals (a filter nobody has, the sandbox): worded otherwise by ansible
+    return f"Error rendering template: {exc}"
 
 
 _ACTIVE: ContextVar[Replacing | None] = ContextVar("_ACTIVE", default=None)
