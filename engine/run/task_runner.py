@@ -126,7 +126,9 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
             break
     if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed
         return {"failed": True, "msg": message, ERROR_KEY: [Event(message, span)], BEFORE_TASK_KEY: True}
-    if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
+    if loop_failure(task, message) is not None:  # its own chain (a loop that is no list), raised out of
+        return {"failed": True, "msg": message}  # TaskExecutor.run before any result: no changed
+    if key is None:
         return failed_result(message)
     # an undefined value met in a variable's template is at that value, as ansible chains it
     origin = value_origin(exc) if undefined_cause(exc) else None
