@@ -23,7 +23,15 @@ from engine.templating.filters import status_tests
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
-from engine.templating.markers import first_undefined, handing_on, listing, markers_raised, strict_item
+from engine.templating.markers import (
+    NOT_READING,
+    first_undefined,
+    handing_on,
+    listing,
+    markers_raised,
+    reading_call,
+    strict_item,
+)
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.tagged_retry import lazy_output
 from engine.templating.type_names import missing_hint
@@ -114,6 +122,8 @@ def _classes() -> tuple[type, type, type]:
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
             if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
                 return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
+            if (read := reading_call(__obj, args, kwargs)) is not NOT_READING:
+                return read  # d.update(x) / l.extend(x) reading x's values up to a marker
             if isinstance(__obj, LoopContext):  # a recursive loop's body, run inside the call
                 return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a

@@ -6,7 +6,7 @@ and ``default`` replaces it or ``is defined`` passes it over on the way."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, MutableSequence, Sequence
 from contextvars import ContextVar
 from functools import wraps
 from typing import Any
@@ -155,3 +155,36 @@ def markers_raised(call: Callable[[], Any]) -> Any:
         return exc.undefined
     finally:
         _STRICT_ITEMS.reset(token)
+
+
+NOT_READING = object()
+"""What :func:`reading_call` gives for a call it leaves to Python."""
+
+
+def reading_call(method: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """``d.update(other)`` or ``l.extend(other)`` as ansible runs them: ``other`` is one of its lazy
+    containers, whose values the method reads one by one, and reading a marker (an undefined value,
+    a captured failure) ends the call with that marker as its result, what was read before it
+    being done (``JinjaCallContext(accept_lazy_markers=False)``). A nested container is not read,
+    nor is a value ``append`` or ``setdefault`` stores. :data:`NOT_READING` for any other call."""
+    from jinja2 import Undefined
+
+    owner, name = getattr(method, "__self__", None), getattr(method, "__name__", "")
+    if set(kwargs) - {"_loop_vars", "_block_vars"} or len(args) != 1:  # Jinja's own, inside a loop or block
+        return NOT_READING
+    source = args[0]
+    if isinstance(owner, MutableMapping) and name == "update" and isinstance(source, Mapping):
+        for key in list(source.keys()):
+            value = source[key]
+            if isinstance(value, Undefined):
+                return value
+            owner[key] = value
+        return None
+    if isinstance(owner, MutableSequence) and name == "extend" and isinstance(source, list | tuple):
+        for value in list(source):
+            if isinstance(value, Undefined):
+                return value
+            owner.append(value)
+        return None
+    return NOT_READING
+
