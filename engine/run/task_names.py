@@ -18,15 +18,22 @@ def templated_name(name: str, templar: Templar, warn: Callable[[str], None], spa
     (engine.templating.replacing): each undefined value it shows becomes ``<< error N - MESSAGE >>``
     (with "template potentially truncated" after one an expression raised on) and ``warn`` gets
     ansible's "Encountered N template error(s)." for each template they came from (``span``: the
-    name as written); any other failure leaves the name as written."""
+    name as written); any other failure leaves the name as written, and so does a rendering that
+    made a marker it does not show (in a value ansible would not have rendered)."""
     if "{{" not in name and "{%" not in name:
         return name
     from engine.run.error_block import Event, format_events
 
+    try:  # a name that renders is what ansible shows (the markers change only what fails)
+        return str(templar.template(name))
+    except TemplateFailure:
+        pass
     try:
         with replacing_markers(span) as markers:
             shown = templar.template(name)
     except TemplateFailure:
+        return name
+    if not markers.all_shown(shown):
         return name
     for message, origin in markers.warnings():
         warn(format_events([Event(message, origin)]))

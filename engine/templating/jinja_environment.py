@@ -195,6 +195,11 @@ def captured_failure(message: str) -> Any:
     return _classes()[2](hint=message)
 
 
+def is_captured_failure(value: Any) -> bool:
+    """Whether ``value`` is a failure standing in as a value (not an undefined value)."""
+    return isinstance(value, _classes()[2])
+
+
 def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
     """ansible's ``default``: only an undefined value is replaced, not a failed one."""
     from jinja2 import Undefined

@@ -23,20 +23,22 @@ TRUNCATED = "template potentially truncated"
 
 
 class _Failure:
-    """The marker of a piece whose expression raised: its message and where it was made."""
+    """The marker of a piece whose expression raised: its message, where it was made, and whether
+    an undefined value's (or the truncation's) rather than a captured failure's."""
 
-    __slots__ = ("message", "origin")
+    __slots__ = ("message", "origin", "undefined")
 
-    def __init__(self, message: str, origin: Any) -> None:
-        self.message, self.origin = message, origin
+    def __init__(self, message: str, origin: Any, undefined: bool = True) -> None:
+        self.message, self.origin, self.undefined = message, origin, undefined
 
 
 class Replacing:
     """The markers replaced so far, in order: (message, origin); ``origin``: where the template
     rendered first (the task's name) is written."""
 
-    def __init__(self, origin: Any) -> None:
+    def __init__(self, origin: Any, routing: bool = False) -> None:
         self.origin = origin
+        self.routing = routing  # debug's RoutingMarkerBehavior: a captured failure is not replaced but fails
         self.markers: list[tuple[str, Any]] = []
         self._depth = 0
 
@@ -46,7 +48,7 @@ class Replacing:
         A lone undefined piece of a template read by another stays undefined (its reader meets it)."""
         from jinja2 import Undefined
 
-        from engine.templating.errors import value_origin
+        from engine.templating.errors import undefined_cause, value_origin
 
         top = self._depth == 0
         self._depth += 1
@@ -60,7 +62,7 @@ class Replacing:
             if message is None:
                 raise
             where = origin()
-            pieces += [_Failure(message, value_origin(exc) or where), _Failure(TRUNCATED, where)]
+            pieces += [_Failure(message, value_origin(exc) or where, undefined_cause(exc)), _Failure(TRUNCATED, where)]
         finally:
             self._depth -= 1
         if len(pieces) == 1 and isinstance(pieces[0], Undefined) and not top:
@@ -70,12 +72,38 @@ class Replacing:
         return concat(iter(shown))
 
     def _replaced(self, piece: Any, origin: Callable[[], Any]) -> str:
+        from engine.templating.errors import TemplateFailure
+        from engine.templating.jinja_environment import is_captured_failure
+
         if isinstance(piece, _Failure):
             message, where = piece.message, piece.origin
         else:
             message, where = piece._undefined_message, getattr(piece, "value_origin", None) or origin()
+        if self.routing and (not piece.undefined if isinstance(piece, _Failure) else is_captured_failure(piece)):
+            raise TemplateFailure(message)
         self.markers.append((message, where))
         return f"<< error {len(self.markers)} - {message} >>"
+
+    def all_shown(self, value: Any) -> bool:
+        """Whether every marker replaced so far is in ``value``'s text: one made in a value the
+        result does not show (an item of a list the engine renders whole, which ansible renders
+        only when read) would not have been made by ansible."""
+        texts: list[str] = []
+
+        def collect(item: Any) -> None:
+            if isinstance(item, str):
+                texts.append(item)
+            elif isinstance(item, dict):
+                for key, each in item.items():
+                    collect(key)
+                    collect(each)
+            elif isinstance(item, list | tuple):
+                for each in item:
+                    collect(each)
+
+        collect(value)
+        return all(any(f"<< error {number} - {message} >>" in text for text in texts)
+                   for number, (message, _origin) in enumerate(self.markers, 1))
 
     def warnings(self) -> list[tuple[str, Any]]:
         """ansible's warnings for the markers: "Encountered N template error(s)." with each one's
@@ -120,9 +148,10 @@ def replacing() -> Replacing | None:
 
 
 @contextmanager
-def replacing_markers(origin: Any) -> Iterator[Replacing]:
-    """Templates rendered within replace their undefined pieces (the first one at ``origin``)."""
-    token = _ACTIVE.set(Replacing(origin))
+def replacing_markers(origin: Any, routing: bool = False) -> Iterator[Replacing]:
+    """Templates rendered within replace their undefined pieces (the first one at ``origin``);
+    ``routing``: only undefined values and truncations, a captured failure failing the rendering."""
+    token = _ACTIVE.set(Replacing(origin, routing))
     try:
         yield _ACTIVE.get()  # type: ignore[misc]
     finally:
