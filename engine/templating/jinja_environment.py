@@ -189,12 +189,6 @@ def _classes() -> tuple[type, type, type]:
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
 
-def captured_failure(message: str) -> Any:
-    """A failure standing in as a value (ansible's ``CapturedExceptionMarker``), failing with
-    ``message`` where it is used."""
-    return _classes()[2](hint=message)
-
-
 def is_captured_failure(value: Any) -> bool:
     """Whether ``value`` is a failure standing in as a value (not an undefined value)."""
     return isinstance(value, _classes()[2])
@@ -237,13 +231,15 @@ def build_environment(bounded: bool) -> Any:
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
     env.filters.update(with_builtin_names(env.filters))
-    env.filters.update({name: handing_on(listing(f), name, "filter") for name, f in env.filters.items()})
+    env.filters.update({name: handing_on(listing(f), name, "filter", (undefined, captured_failure))
+                        for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
     # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
     env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in TEST_PREFIXES})
-    env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
+    env.tests.update({name: handing_on(t, name, "test", (undefined, captured_failure))
+                      for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env

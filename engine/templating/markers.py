@@ -26,12 +26,15 @@ def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
     return None
 
 
-def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[..., Any]:
+def handing_on(plugin: Callable[..., Any], name: str, kind: str,
+               classes: tuple[type, type] | None = None) -> Callable[..., Any]:
     """The filter or test ``name`` (``kind`` "filter" or "test"), not called when one of its
     arguments is undefined (unless it takes them: that is then its result), failing as ansible's
     ``_invoke_plugin`` reports any plugin's error: "The filter plugin 'ansible.builtin.NAME'
     failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, a
-    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are."""
+    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are;
+    while markers are replaced, what it meets or raises is given as a marker of ``classes`` (the
+    environment's undefined and captured failure)."""
     from jinja2 import Undefined, UndefinedError
 
     from engine.templating.bounds import StaticRefusal
@@ -50,7 +53,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         undefined = None if takes_undefined else first_undefined(args, kwargs)
         if undefined is not None:
             return undefined
-        if replacing() is None:
+        if replacing() is None or classes is None:
             return invoke(*args, **kwargs)
         try:  # ansible's _invoke_plugin gives a marker met inside, or its failure, as a value
             result = invoke(*args, **kwargs)
@@ -58,7 +61,7 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             return next((item for item in result if isinstance(item, Undefined)), result) \
                 if isinstance(result, list | tuple) else result
         except Exception as exc:
-            marker = failure_marker(exc)
+            marker = failure_marker(exc, classes) if classes is not None else None
             if marker is None:
                 raise
             return marker
@@ -80,16 +83,16 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
     return call
 
 
-def failure_marker(exc: Exception) -> Any:
+def failure_marker(exc: Exception, classes: tuple[type, type]) -> Any:
     """The marker ansible's plugin gives for ``exc`` raised inside it: the undefined value met, or
-    its failure (a ``CapturedExceptionMarker``); None for the engine's own refusals."""
+    its failure (a ``CapturedExceptionMarker``); None for the engine's own refusals. ``classes``:
+    the environment's undefined and captured failure."""
     from engine.templating.errors import PluginFailure, undefined_cause, value_origin
-    from engine.templating.jinja_environment import captured_failure, environment
 
     if undefined_cause(exc):
-        marker = environment().undefined(hint=str(exc))
+        marker = classes[0](hint=str(exc))
     elif isinstance(exc, PluginFailure):
-        marker = captured_failure(str(exc))
+        marker = classes[1](hint=str(exc))
     else:
         return None
     marker.value_origin = value_origin(exc)

@@ -17,7 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+
+TYPE_CHECKING = False  # typing stays unimported on a cold start (engine.templating.lazy_variables imports this)
+if TYPE_CHECKING:
+    from typing import Any
 
 TRUNCATED = "template potentially truncated"
 
@@ -42,9 +45,12 @@ class Replacing:
         self.markers: list[tuple[str, Any]] = []
         self._depth = 0
 
-    def concat(self, concat: Callable[[Iterator[Any]], Any], nodes: Iterator[Any], origin: Callable[[], Any]) -> Any:
+    def concat(self, concat: Callable[[Iterator[Any]], Any], nodes: Iterator[Any], origin: Callable[[], Any],
+               message_of: Callable[[Exception], str | None], captured: Callable[[Any], bool]) -> Any:
         """A template's output pieces ``nodes`` joined by ``concat`` (the environment's), its
-        undefined pieces replaced; ``origin()``: where the template being rendered is written.
+        undefined pieces replaced; ``origin()``: where the template being rendered is written;
+        ``message_of(exc)``: the marker message of an exception a piece raised (None: it ends the
+        templating); ``captured(piece)``: whether an undefined piece is a captured failure.
         A lone undefined piece of a template read by another stays undefined (its reader meets it)."""
         from jinja2 import Undefined
 
@@ -58,7 +64,7 @@ class Replacing:
                 if node is not None:
                     pieces.append(node)
         except Exception as exc:
-            message = _message(exc)
+            message = message_of(exc)
             if message is None:
                 raise
             where = origin()
@@ -67,19 +73,18 @@ class Replacing:
             self._depth -= 1
         if len(pieces) == 1 and isinstance(pieces[0], Undefined) and not top:
             return pieces[0]
-        shown = [self._replaced(piece, origin) if isinstance(piece, Undefined | _Failure) else piece
+        shown = [self._replaced(piece, origin, captured) if isinstance(piece, Undefined | _Failure) else piece
                  for piece in pieces]
         return concat(iter(shown))
 
-    def _replaced(self, piece: Any, origin: Callable[[], Any]) -> str:
+    def _replaced(self, piece: Any, origin: Callable[[], Any], captured: Callable[[Any], bool]) -> str:
         from engine.templating.errors import TemplateFailure
-        from engine.templating.jinja_environment import is_captured_failure
 
         if isinstance(piece, _Failure):
             message, where = piece.message, piece.origin
         else:
             message, where = piece._undefined_message, getattr(piece, "value_origin", None) or origin()
-        if self.routing and (not piece.undefined if isinstance(piece, _Failure) else is_captured_failure(piece)):
+        if self.routing and (not piece.undefined if isinstance(piece, _Failure) else captured(piece)):
             raise TemplateFailure(message)
         self.markers.append((message, where))
         return f"<< error {len(self.markers)} - {message} >>"
@@ -116,27 +121,6 @@ class Replacing:
                 groups.append((where, [f"error {number} - {message}"]))
         return [(f"Encountered {len(errors)} template error{'s' if len(errors) > 1 else ''}.\n" + "\n".join(errors),
                  where) for where, errors in groups]
-
-
-def _message(exc: Exception) -> str | None:
-    """The message of the marker ansible makes of ``exc`` raised while a template's piece was
-    computed (``defer_template_error``): an undefined value's own, an error ansible words already
-    (a plugin's, a variable's failure met) as it is, a Python error as "Error rendering template:
-    ..."; None for what the engine refuses (a loop, a bound), which ends the templating."""
-    from jinja2 import TemplateError
-
-    from engine.templating.bounds import StaticRefusal
-    from engine.templating.errors import RunTimeOnly, TemplateFailure, cause_of, undefined_cause
-    from engine.templating.lazy_variables import TemplateLoop
-
-    if isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)) or \
-            cause_of(exc, RunTimeOnly) is not None or str(exc).startswith("Recursive loop detected"):
-        return None
-    if undefined_cause(exc) or isinstance(exc, TemplateFailure):
-        return str(exc)
-    if isinstance(exc, TemplateError) and not isinstance(exc, ArithmeticError | TypeError | ValueError):
-        return None  # Jinja's own refusals (a filter nobody has, the sandbox): worded otherwise by ansible
-    return f"Error rendering template: {exc}"
 
 
 _ACTIVE: ContextVar[Replacing | None] = ContextVar("_ACTIVE", default=None)

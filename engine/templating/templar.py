@@ -50,6 +50,7 @@ from engine.templating.jinja_environment import (
     CONSTANT_TEMPLATE,
     bounded_environment,
     environment,
+    is_captured_failure,
     is_template,
     options_environment,
     parsing_environment,
@@ -382,7 +383,8 @@ class Templar:
             nodes = template.root_render_func(context)  # type: ignore[attr-defined]
             markers = replacing()
             result = template.environment.concat(nodes) if markers is None else \
-                markers.concat(template.environment.concat, nodes, lambda: self._template_origin(markers.origin))
+                markers.concat(template.environment.concat, nodes, lambda: self._template_origin(markers.origin),
+                               _marker_message, is_captured_failure)
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, FINALIZED_TYPES):
@@ -518,6 +520,25 @@ def _syntax_message(exc: Exception | str, text: str, expression: bool) -> str:
         return f"Syntax error in template: {exc}"
     delimiters = " Template delimiters are not supported in expressions" if is_template(text) else ""
     return f"Syntax error in expression.{delimiters}: {exc}" if delimiters else f"Syntax error in expression: {exc}"
+
+
+def _marker_message(exc: Exception) -> str | None:
+    """The message of the marker ansible makes of ``exc`` raised while a template's piece was
+    computed (``defer_template_error``): an undefined value's own, an error ansible words already
+    (a plugin's, a variable's failure met) as it is, a Python error as "Error rendering template:
+    ..."; None for what the engine refuses (a loop, a bound), which ends the templating."""
+    from jinja2 import TemplateError
+
+    from engine.templating.lazy_variables import TemplateLoop
+
+    if isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)) or \
+            cause_of(exc, RunTimeOnly) is not None or str(exc).startswith("Recursive loop detected"):
+        return None
+    if undefined_cause(exc) or isinstance(exc, TemplateFailure):
+        return str(exc)
+    if isinstance(exc, TemplateError) and not isinstance(exc, ArithmeticError | TypeError | ValueError):
+        return None  # Jinja's own refusals (a filter nobody has, the sandbox): worded otherwise by ansible
+    return f"Error rendering template: {exc}"
 
 
 def _message(exc: Exception, text: str) -> str:
