@@ -192,8 +192,9 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                 "msg": f"argument 'var' is of type {native_type_name(var)} and we were unable to convert to "
                        f"_check_type_str_no_conversion: '{var!r}' is not a string and conversion is not allowed"}
     params = validate("debug", args, SPEC, mutually_exclusive=(("msg", "var"),))
+    # the action's keys in its order: its own, then failed; the executor adds changed last
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
-        return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
+        return {"skipped_reason": "Verbosity threshold not met.", "skipped": True, "failed": False}
     # ansible's debug action asks the callback to show every result it returns
     if params["var"]:
         from engine.run.error_block import ERROR_KEY, Event, brief
@@ -212,7 +213,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         except VarFailure as failure:
             return {"failed": True, "msg": brief(["Task failed.", *(e.msg for e in failure.chain)]),
                     ERROR_KEY: failure.chain}
-        return {"changed": False, params["var"]: value, "_ansible_verbose_always": True,
-                **({TEMPLATE_WARNINGS: warnings} if warnings else {})}
+        return {params["var"]: value, "_ansible_verbose_always": True,
+                **({TEMPLATE_WARNINGS: warnings} if warnings else {}), "failed": False}
     # the action shows msg as given, None too; only a task without msg says "Hello world!"
-    return {"changed": False, "msg": args["msg"] if "msg" in args else params["msg"], "_ansible_verbose_always": True}
+    return {"msg": args["msg"] if "msg" in args else params["msg"], "_ansible_verbose_always": True, "failed": False}
