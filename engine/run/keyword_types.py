@@ -64,6 +64,18 @@ def keyword_failure(exc: KeywordFailure, warn: Callable[[str], None]) -> dict[st
     return {**failure_result(exc), CONTEXT_KEY: "task", IGNORE_KEY: exc.ignore_errors}
 
 
+def unvalidated_no_log(task: Task, templar: Templar, warn: Callable[[str], None]) -> None:
+    """What ``update_result_no_log`` does for a result made before the task's keywords were
+    validated (a false or failing ``when``, a loop's error): it validates ``no_log`` alone, and one
+    that does not validate masks the output with ansible's warning."""
+    if task.effective("no_log") is None:
+        return
+    try:
+        validate_keywords(task, templar, ("no_log",))
+    except KeywordFailure as exc:
+        keyword_failure(exc, warn)
+
+
 def convert(value: Any, isa: str) -> Any:
     """``_get_validated_value`` for a bool, int or float keyword; ValueError when it cannot."""
     try:
@@ -100,13 +112,13 @@ def _origin(raw: Any, span: Span | None, templar: Templar) -> Any:
     return span
 
 
-def validate_keywords(task: Task, templar: Templar) -> None:
-    """Template and convert the task's typed keywords in ansible's order; raises
-    :class:`KeywordFailure` worded as ansible's for the first that fails."""
+def validate_keywords(task: Task, templar: Templar, only: tuple[str, ...] | None = None) -> None:
+    """Template and convert the task's typed keywords in ansible's order (``only`` those named);
+    raises :class:`KeywordFailure` worded as ansible's for the first that fails."""
     from engine.run.error_block import Event
 
     ignore_errors: bool | None = None
-    for name, isa in TYPED:
+    for name, isa in TYPED if only is None else [(n, isa) for n, isa in TYPED if n in only]:
         raw, span = _written(task, name)
         if raw is None:
             continue

@@ -1,55 +1,43 @@
 """A task's name as the strategy shows it in its banner: templated with the variables of the
-first host it runs for (``Task._post_validate_name``, best effort), an undefined expression
-replaced by ansible's marker text and reported in one warning (``ReplacingMarkerBehavior``)."""
+first host it runs for (``Task._post_validate_name``, best effort), an undefined value replaced
+by ansible's marker text and reported in warnings (``ReplacingMarkerBehavior``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.loading.model import Task
-from engine.templating.errors import undefined_cause
+from engine.templating.replacing import replacing_markers
 from engine.templating.templar import Templar, TemplateFailure
 from engine.values import UnsafeText
 
-# one ``{{ ... }}`` of a name; a name with block tags is templated whole, without markers
-_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
-
 
 def templated_name(name: str, templar: Templar, warn: Callable[[str], None], span: Any = None) -> str:
-    """``name`` templated by ``templar``; each expression whose variable is undefined becomes
-    ``<< error N - MESSAGE >>`` and ``warn`` gets ansible's "Encountered N template error(s)."
-    (at ``span``, the name as written); any other failure leaves the name as written."""
+    """``name`` templated by ``templar`` as ansible's ``ReplacingMarkerBehavior`` does it
+    (engine.templating.replacing): each undefined value it shows becomes ``<< error N - MESSAGE >>``
+    (with "template potentially truncated" after one an expression raised on) and ``warn`` gets
+    ansible's "Encountered N template error(s)." for each template they came from (``span``: the
+    name as written); any other failure leaves the name as written, and so does a rendering that
+    made a marker it does not show (in a value ansible would not have rendered)."""
     if "{{" not in name and "{%" not in name:
         return name
-    try:
+    from engine.run.error_block import Event, format_events
+
+    try:  # a name that renders is what ansible shows (the markers change only what fails)
         return str(templar.template(name))
-    except TemplateFailure as exc:
-        if "{%" in name or not undefined_cause(exc):
-            return name
-    errors: list[str] = []
-
-    def expression(match: re.Match[str]) -> str:
-        try:
-            return str(templar.template(match.group(0)))
-        except TemplateFailure as each:
-            if not undefined_cause(each):
-                raise
-            errors.append(str(each))
-            return f"<< error {len(errors)} - {each} >>"
-
+    except TemplateFailure:
+        pass
     try:
-        shown = _EXPRESSION.sub(expression, name)
+        with replacing_markers(span) as markers:
+            shown = templar.template(name)
     except TemplateFailure:
         return name
-    if errors:
-        from engine.run.error_block import Event, format_events
-
-        count = f"{len(errors)} template error{'s' if len(errors) > 1 else ''}"
-        listed = "\n".join(f"error {index} - {message}" for index, message in enumerate(errors, 1))
-        warn(format_events([Event(f"Encountered {count}.\n{listed}", span)]))
-    return shown
+    if not markers.all_shown(shown):
+        return name
+    for message, origin in markers.warnings():
+        warn(format_events([Event(message, origin)]))
+    return str(shown)
 
 
 def plain_name(task: Task, title: str) -> str:

@@ -20,6 +20,7 @@ from engine.loading.includes import IncludeParseError
 from engine.loading.model import Task
 from engine.run.censoring import NO_LOG, no_log
 from engine.run.conditions import ConditionFailure, condition_failure
+from engine.run.keyword_types import unvalidated_no_log
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
 from engine.templating.errors import ForeignCause, cause_of, undefined_cause, value_origin
@@ -126,7 +127,9 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
             break
     if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed
         return {"failed": True, "msg": message, ERROR_KEY: [Event(message, span)], BEFORE_TASK_KEY: True}
-    if loop_failure(task, message) is not None or key is None:  # its own chain (a loop that is no list)
+    if loop_failure(task, message) is not None:  # its own chain (a loop that is no list), raised out of
+        return {"failed": True, "msg": message}  # TaskExecutor.run before any result: no changed
+    if key is None:
         return failed_result(message)
     # an undefined value met in a variable's template is at that value, as ansible chains it
     origin = value_origin(exc) if undefined_cause(exc) else None
@@ -279,14 +282,19 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                    warn: Callable[[str], None], connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
     loop = loop_of(task)
     loop_templar, templar = templar, templar.child(connection) if connection else templar
-    try:
-        if loop is None:
+    if loop is None:
+        try:
             condition = false_condition(task, templar)
-            if condition is not None:
-                return skipped_result(condition)
+        except TemplateFailure as exc:
+            unvalidated_no_log(task, templar, warn)
+            return _with_exception(_failure(exc))
+        if condition is not None:
+            unvalidated_no_log(task, templar, warn)
+            return skipped_result(condition)
+        try:
             return attempt(task, templar, run_once)
-    except TemplateFailure as exc:
-        return _with_exception(_failure(exc))
+        except TemplateFailure as exc:
+            return _with_exception(_failure(exc))
     try:
         spans = getattr(task.data, "value_spans", None) or {}
         with warning_at(spans.get(next((k for k in task.data if k == "loop" or str(k).startswith("with_")), None)),
@@ -299,7 +307,9 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             except TemplateFailure:
                 condition = None  # "loop error takes precedence"
             if condition is not None:
+                unvalidated_no_log(task, templar, warn)
                 return skipped_result(condition)
+        unvalidated_no_log(task, templar, warn)
         return _with_exception(_loop_failure(task, exc, templar))
     try:
         control = LoopControl.of(task, templar)
@@ -320,12 +330,18 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
         item_templar = templar.child(scope, {control.loop_var: spans[index]} if spans else None)
         try:
             condition = false_condition(task, item_templar)
+        except TemplateFailure as exc:
+            condition, item_result = None, _with_exception(_failure(exc))
+            unvalidated_no_log(task, item_templar, warn)
+        else:
             if condition is not None:
                 item_result = skipped_result(condition)
+                unvalidated_no_log(task, item_templar, warn)
             else:
-                item_result = attempt(task, item_templar, run_once)
-        except TemplateFailure as exc:
-            item_result = _with_exception(_failure(exc))
+                try:
+                    item_result = attempt(task, item_templar, run_once)
+                except TemplateFailure as exc:
+                    item_result = _with_exception(_failure(exc))
         item_result.update(control.result_keys(scope))
         if keyword(task, "no_log") is not None:  # TaskExecutor._execute templates it per item
             item_result[NO_LOG] = no_log(task, item_templar)

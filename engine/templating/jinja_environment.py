@@ -23,7 +23,15 @@ from engine.templating.filters import status_tests
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
-from engine.templating.markers import first_undefined, handing_on, listing, markers_raised, strict_item
+from engine.templating.markers import (
+    NOT_READING,
+    first_undefined,
+    handing_on,
+    listing,
+    markers_raised,
+    reading_call,
+    strict_item,
+)
 from engine.templating.run_order import checked_item, checked_text, order_aware
 from engine.templating.tagged_retry import lazy_output
 from engine.templating.type_names import missing_hint
@@ -114,6 +122,8 @@ def _classes() -> tuple[type, type, type]:
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
             if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
                 return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
+            if (read := reading_call(__obj, args, kwargs)) is not NOT_READING:
+                return read  # d.update(x) / l.extend(x) reading x's values up to a marker
             if isinstance(__obj, LoopContext):  # a recursive loop's body, run inside the call
                 return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
@@ -179,6 +189,11 @@ def _classes() -> tuple[type, type, type]:
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
 
+def is_captured_failure(value: Any) -> bool:
+    """Whether ``value`` is a failure standing in as a value (not an undefined value)."""
+    return isinstance(value, _classes()[2])
+
+
 def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
     """ansible's ``default``: only an undefined value is replaced, not a failed one."""
     from jinja2 import Undefined
@@ -216,13 +231,15 @@ def build_environment(bounded: bool) -> Any:
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
     env.filters.update(with_builtin_names(env.filters))
-    env.filters.update({name: handing_on(listing(f), name, "filter") for name, f in env.filters.items()})
+    env.filters.update({name: handing_on(listing(f), name, "filter", (undefined, captured_failure))
+                        for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
     # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
     env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in TEST_PREFIXES})
-    env.tests.update({name: handing_on(t, name, "test") for name, t in env.tests.items()})
+    env.tests.update({name: handing_on(t, name, "test", (undefined, captured_failure))
+                      for name, t in env.tests.items()})
     if bounded:
         env.bound_filters()
     return env

@@ -23,6 +23,8 @@ import re
 from collections.abc import Callable, Container, Iterator, Mapping
 from contextvars import ContextVar
 
+from engine.templating.replacing import replacing
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -68,8 +70,11 @@ class LazyVariables(Mapping[str, "Any"]):
         return self._raw[key]
 
     def __getitem__(self, key: str) -> Any:
-        if key in self._done:
-            return self._done[key]
+        # a rendering that replaces markers (a task's name, debug's var) renders a variable anew at
+        # each read and keeps nothing, as ansible numbers the markers of every read
+        done = self._done if replacing() is None else {}
+        if key in done:
+            return done[key]
         value = self._raw[key]
         if key in self._data:
             return value
@@ -89,7 +94,7 @@ class LazyVariables(Mapping[str, "Any"]):
             else:
                 if isinstance(value, PartlyRendered) and self._deferred is not None:
                     value = self._standing_in(key, value)  # its own template built it around failures
-                self._done[key] = value
+                done[key] = value
                 return value
             # a lazy container: only the items that fail do (each failure its own, not this one's context)
             value = self._item_wise(key, value)
@@ -98,7 +103,7 @@ class LazyVariables(Mapping[str, "Any"]):
         finally:
             self._busy.discard(key)
             _RENDERING.reset(token)
-        self._done[key] = value
+        done[key] = value
         return value
 
     def _standing_in(self, key: str, value: Any) -> Any:

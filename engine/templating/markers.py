@@ -6,7 +6,7 @@ and ``default`` replaces it or ``is defined`` passes it over on the way."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, MutableSequence, Sequence
 from contextvars import ContextVar
 from functools import wraps
 from typing import Any
@@ -26,19 +26,23 @@ def first_undefined(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
     return None
 
 
-def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[..., Any]:
+def handing_on(plugin: Callable[..., Any], name: str, kind: str,
+               classes: tuple[type, type] | None = None) -> Callable[..., Any]:
     """The filter or test ``name`` (``kind`` "filter" or "test"), not called when one of its
     arguments is undefined (unless it takes them: that is then its result), failing as ansible's
     ``_invoke_plugin`` reports any plugin's error: "The filter plugin 'ansible.builtin.NAME'
     failed: ..." (``AnsibleTemplatePluginRuntimeError``). An undefined value met inside it, a
-    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are."""
-    from jinja2 import UndefinedError
+    failure already so worded, and the engine's own refusals (a bound, a loop) go on as they are;
+    while markers are replaced, what it meets or raises is given as a marker of ``classes`` (the
+    environment's undefined and captured failure)."""
+    from jinja2 import Undefined, UndefinedError
 
     from engine.templating.bounds import StaticRefusal
     from engine.templating.errors import PluginFailure, RunTimeOnly, SeparateFailure, undefined_cause
     from engine.templating.filters.paths_and_sets import FilterFailure
     from engine.templating.lazy_variables import TemplateLoop, as_read
     from engine.templating.plugin_names import ansible_worded
+    from engine.templating.replacing import replacing
     from engine.templating.tagged_retry import lazy_output
 
     name = name.removeprefix("ansible.builtin.")
@@ -49,6 +53,20 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
         undefined = None if takes_undefined else first_undefined(args, kwargs)
         if undefined is not None:
             return undefined
+        if replacing() is None or classes is None:
+            return invoke(*args, **kwargs)
+        try:  # ansible's _invoke_plugin gives a marker met inside, or its failure, as a value
+            result = invoke(*args, **kwargs)
+            # a list the plugin made of markers (map over a failing filter) trips the first one
+            return next((item for item in result if isinstance(item, Undefined)), result) \
+                if isinstance(result, list | tuple) else result
+        except Exception as exc:
+            marker = failure_marker(exc, classes) if classes is not None else None
+            if marker is None:
+                raise
+            return marker
+
+    def invoke(*args: Any, **kwargs: Any) -> Any:
         try:
             return lazy_output(plugin(*map(as_read, args), **{key: as_read(value) for key, value in kwargs.items()}))
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop, RunTimeOnly):
@@ -63,6 +81,22 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str) -> Callable[...
             raise PluginFailure(f"ansible.builtin.{name}", _lazy_names(message), separate, kind) from exc
 
     return call
+
+
+def failure_marker(exc: Exception, classes: tuple[type, type]) -> Any:
+    """The marker ansible's plugin gives for ``exc`` raised inside it: the undefined value met, or
+    its failure (a ``CapturedExceptionMarker``); None for the engine's own refusals. ``classes``:
+    the environment's undefined and captured failure."""
+    from engine.templating.errors import PluginFailure, undefined_cause, value_origin
+
+    if undefined_cause(exc):
+        marker = classes[0](hint=str(exc))
+    elif isinstance(exc, PluginFailure):
+        marker = classes[1](hint=str(exc))
+    else:
+        return None
+    marker.value_origin = value_origin(exc)
+    return marker
 
 
 # Python's words for a list's or dict's type in its errors; ansible hands a plugin its lazy containers
@@ -124,3 +158,36 @@ def markers_raised(call: Callable[[], Any]) -> Any:
         return exc.undefined
     finally:
         _STRICT_ITEMS.reset(token)
+
+
+NOT_READING = object()
+"""What :func:`reading_call` gives for a call it leaves to Python."""
+
+
+def reading_call(method: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Any:
+    """``d.update(other)`` or ``l.extend(other)`` as ansible runs them: ``other`` is one of its lazy
+    containers, whose values the method reads one by one, and reading a marker (an undefined value,
+    a captured failure) ends the call with that marker as its result, what was read before it
+    being done (``JinjaCallContext(accept_lazy_markers=False)``). A nested container is not read,
+    nor is a value ``append`` or ``setdefault`` stores. :data:`NOT_READING` for any other call."""
+    from jinja2 import Undefined
+
+    owner, name = getattr(method, "__self__", None), getattr(method, "__name__", "")
+    if set(kwargs) - {"_loop_vars", "_block_vars"} or len(args) != 1:  # Jinja's own, inside a loop or block
+        return NOT_READING
+    source = args[0]
+    if isinstance(owner, MutableMapping) and name == "update" and isinstance(source, Mapping):
+        for key in list(source.keys()):
+            value = source[key]
+            if isinstance(value, Undefined):
+                return value
+            owner[key] = value
+        return None
+    if isinstance(owner, MutableSequence) and name == "extend" and isinstance(source, list | tuple):
+        for value in list(source):
+            if isinstance(value, Undefined):
+                return value
+            owner.append(value)
+        return None
+    return NOT_READING
+

@@ -50,14 +50,16 @@ from engine.templating.jinja_environment import (
     CONSTANT_TEMPLATE,
     bounded_environment,
     environment,
+    is_captured_failure,
     is_template,
     options_environment,
     parsing_environment,
     template_constant,
 )
 from engine.templating.jinja_globals import DEFAULT_UNDEF
-from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies
+from engine.templating.lazy_variables import Layered, LazyVariables, PartlyRendered, own_copies, rendering_variable
 from engine.templating.plugin_reports import reporting
+from engine.templating.replacing import replacing
 from engine.templating.tagged_retry import TaggedScope, tagged_failure
 from engine.templating.template_syntax import (
     CONDITIONAL_AS_TEMPLATE,
@@ -338,7 +340,7 @@ class Templar:
         try:
             return self._render_once(text, expression, overrides, restore_newlines)
         except TemplateFailure as exc:
-            if self._tagging or self.bounded or self.origin_of is None:
+            if self._tagging or self.bounded or self.origin_of is None or replacing() is not None:
                 raise
             retry = Templar(self.raw, self.lookups, self.task_scope, data=self.data, origin_of=self.origin_of)
             retry._tagging = True
@@ -378,7 +380,11 @@ class Templar:
             template = _compiled(env, "{{ " + text + " }}" if expression else text, expression,
                                  not expression and not overrides)
             context = template.new_context(scope, shared=True)
-            result = template.environment.concat(template.root_render_func(context))  # type: ignore[attr-defined]
+            nodes = template.root_render_func(context)  # type: ignore[attr-defined]
+            markers = replacing()
+            result = template.environment.concat(nodes) if markers is None else \
+                markers.concat(template.environment.concat, nodes, lambda: self._template_origin(markers.origin),
+                               _marker_message, is_captured_failure)
             if isinstance(result, Undefined):
                 result._fail_with_undefined_error()
             if isinstance(result, FINALIZED_TYPES):
@@ -405,6 +411,13 @@ class Templar:
             if missing > 0:
                 result += dict(overrides).get("newline_sequence", "\n") * missing
         return result
+
+    def _template_origin(self, top: Any) -> Any:
+        """Where the template being rendered is written: the value of the variable being
+        rendered, else ``top``."""
+        name = rendering_variable()
+        origin = self.origin_of(name, False) if name is not None and self.origin_of is not None else None
+        return origin if origin is not None else top
 
     def value_of(self, expression: str) -> Any:
         """The native value of a bare Jinja expression (an operand of a condition)."""
@@ -507,6 +520,25 @@ def _syntax_message(exc: Exception | str, text: str, expression: bool) -> str:
         return f"Syntax error in template: {exc}"
     delimiters = " Template delimiters are not supported in expressions" if is_template(text) else ""
     return f"Syntax error in expression.{delimiters}: {exc}" if delimiters else f"Syntax error in expression: {exc}"
+
+
+def _marker_message(exc: Exception) -> str | None:
+    """The message of the marker ansible makes of ``exc`` raised while a template's piece was
+    computed (``defer_template_error``): an undefined value's own, an error ansible words already
+    (a plugin's, a variable's failure met) as it is, a Python error as "Error rendering template:
+    ..."; None for what the engine refuses (a loop, a bound), which ends the templating."""
+    from jinja2 import TemplateError
+
+    from engine.templating.lazy_variables import TemplateLoop
+
+    if isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)) or \
+            cause_of(exc, RunTimeOnly) is not None or str(exc).startswith("Recursive loop detected"):
+        return None
+    if undefined_cause(exc) or isinstance(exc, TemplateFailure):
+        return str(exc)
+    if isinstance(exc, TemplateError) and not isinstance(exc, ArithmeticError | TypeError | ValueError):
+        return None  # Jinja's own refusals (a filter nobody has, the sandbox): worded otherwise by ansible
+    return f"Error rendering template: {exc}"
 
 
 def _message(exc: Exception, text: str) -> str:

@@ -20,6 +20,9 @@ _DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\
 # names joined by one of "and", "or" (``a and b and c``): Jinja gives back one of the operands
 _CHAIN = re.compile(r"\s*[A-Za-z_]\w*(?:\s+(?:and|or)\s+[A-Za-z_]\w*)+\s*")
 
+# a name in parentheses of its own (``(a) or (b)``), not a call's argument (``f(a)``)
+_BRACKETED_NAME = re.compile(r"(?<![\w)\]])\(\s*([A-Za-z_]\w*)\s*\)")
+
 OriginOf = Callable[[str, bool], Any]
 
 
@@ -46,6 +49,7 @@ def expression_origin(text: str, variables: Mapping[str, Any], origin_of: Origin
     None when the expression builds its value or the variable's origin is not known."""
     if origin_of is None:
         return None
+    text = _unwrapped(_BRACKETED_NAME.sub(r"\1", text).strip())
     if text.isidentifier():
         return origin_of(text, True)
     if _CHAIN.fullmatch(text):
@@ -57,6 +61,18 @@ def expression_origin(text: str, variables: Mapping[str, Any], origin_of: Origin
     if name in variables:
         return origin_of(name, True)
     return origin_of(fallback, True) if fallback.isidentifier() and fallback in variables else None
+
+
+def _unwrapped(text: str) -> str:
+    """``text`` without the parentheses around it all (``(a or b)`` is ``a or b``)."""
+    while text.startswith("(") and text.endswith(")"):
+        depth = 0
+        for index, char in enumerate(text):
+            depth += {"(": 1, ")": -1}.get(char, 0)
+            if depth == 0 and index < len(text) - 1:
+                return text  # the first parenthesis closes before the end: (a) or (b)
+        text = text[1:-1].strip()
+    return text
 
 
 def set_fact_origins(raw_args: Mapping[str, Any], task_data: Any, variables: Mapping[str, Any],

@@ -28,12 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {
-    "task_name_marker_truncated-run": (
-        "the engine shows one marker for every undefined value in a task name; ansible adds 'template potentially "
-        "truncated' where the expression raised on it, and drops the rest of the name when that was in the name "
-        "itself"),
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:

@@ -151,8 +151,8 @@ def test_debug_verbosity_uses_the_runs_verbosity(tmp_path: Path) -> None:
     function = get_module("debug")
     ctx = context(tmp_path)
     ctx.task_vars["ansible_verbosity"] = 2
-    assert function({"msg": "hi", "verbosity": 2}, ctx) == {"changed": False, "msg": "hi",
-                                                                  "_ansible_verbose_always": True}
+    assert function({"msg": "hi", "verbosity": 2}, ctx) == {"msg": "hi", "_ansible_verbose_always": True,
+                                                                  "failed": False}
 
 
 @pytest.mark.parametrize("check", [False, True])

@@ -12,7 +12,9 @@ machine and touches nothing outside the scenario:
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
 * every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
-  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``:
+  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``, and so
+  is a value that starts with a home directory (``~/.ssh``, ``~{{ item }}/.netrc``:
+  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine:
   modules on the local connection run in the playbook's directory, so each tool writes into its
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
@@ -109,6 +111,7 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     """``value`` with its system paths moved under ``root/``; ``empty`` names the role's variables
     defined empty, a path that starts with one of them (``{{ prefix }}/etc``) moving too."""
     if isinstance(value, str):
+        value = _HOME.sub(_home, value)
         value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
         if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
             return "root" + value
@@ -119,6 +122,16 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, dict):
         return {k: rewrite_paths(v, empty) for k, v in value.items()}
     return value
+
+
+# a value that starts with a home directory, ``~``, ``~user`` or ``~{{ user }}`` (modules expand it on
+# the host, the local connection's being this machine's): the facts' home, or the user's under home/
+_HOME = re.compile(r"^~(\w[\w.-]*|\{\{[^{}]*\}\})?(?=/|$)")
+
+
+def _home(match: re.Match[str]) -> str:
+    user = match.group(1)
+    return "root/root" if user in (None, "root") else f"root/home/{user}"
 
 
 _EMPTY_PREFIX = re.compile(r"^\{\{\s*(\w+)\s*\}\}/(?:" + "|".join(SYSTEM_DIRS) + r")(?=/|$)")

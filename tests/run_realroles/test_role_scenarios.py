@@ -23,6 +23,15 @@ def test_system_paths_move_into_the_scenario_everywhere_in_a_string() -> None:
         "root/swap", "root/srv2/x.img", "/dev/null", "/proc/sys", "/", "a /swap"]
 
 
+def test_home_directories_move_into_the_scenario() -> None:
+    """A module expands ``~`` on the host, this machine: a role's ``~`` paths would reach the home
+    of whoever runs the comparison."""
+    assert role_scenarios.rewrite_paths(["~", "~/Documents/dotfiles", "~root/.ssh", "~deploy/.netrc",
+                                         "~{{ item }}/.forward", "{{ home ~ '/' ~ item }}", "a ~/x", "~x y"]) == [
+        "root/root", "root/root/Documents/dotfiles", "root/root/.ssh", "root/home/deploy/.netrc",
+        "root/home/{{ item }}/.forward", "{{ home ~ '/' ~ item }}", "a ~/x", "~x y"]
+
+
 def test_covered_modules_are_kept_without_what_needs_root() -> None:
     task = {"name": "conf", "ansible.builtin.template": {"src": "a.j2", "dest": "b", "owner": "root", "mode": "0644"},
             "become": True, "notify": "restart"}

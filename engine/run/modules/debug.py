@@ -53,6 +53,22 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
     return value
 
 
+def _replaced_value(expression: str, ctx: ModuleContext, var_span: Any) -> tuple[Any, list[tuple[str, Any]]] | None:
+    """The value of ``expression`` (which failed on an undefined value) rendered as the action's
+    ``RoutingMarkerBehavior`` renders it (an undefined value, or a template an expression truncated,
+    replaced by its marker text, numbered as replaced: engine.templating.replacing), with each
+    marker's message and origin; None when nothing was replaced, a marker is not shown, or the
+    rendering failed (a captured failure, an undefined item of a container: read item by item below)."""
+    from engine.templating.replacing import replacing_markers
+
+    try:
+        with replacing_markers(var_span, routing=True) as markers:
+            value = ctx.render("{{ " + expression + " }}")
+    except Exception:  # noqa: BLE001 - what failed is read again the other way, which says why
+        return None
+    return (value, list(markers.markers)) if markers.markers and markers.all_shown(value) else None
+
+
 _MAX_DEPTH = 20
 # a template that only names a variable (or a part of one): its result is that variable's value
 _REFERENCE = re.compile(r"^\{\{\s*[A-Za-z_]\w*(\.[A-Za-z_]\w*|\[[^\]{}]+\])*\s*\}\}$")
@@ -75,6 +91,11 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
             raise VarFailure([Event("Error while resolving `var` expression.", var_span),
                               Event(str(exc), value_origin(exc))]) from exc
         failure = exc
+    replaced = _replaced_value(path, ctx, var_span) if depth == 0 else None
+    if replaced is not None:
+        value, found = replaced
+        markers += found
+        return value
     items = _items(path, ctx) if depth < _MAX_DEPTH else None
     if items is None:
         where = value_origin(failure) if depth else origin
@@ -171,8 +192,9 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                 "msg": f"argument 'var' is of type {native_type_name(var)} and we were unable to convert to "
                        f"_check_type_str_no_conversion: '{var!r}' is not a string and conversion is not allowed"}
     params = validate("debug", args, SPEC, mutually_exclusive=(("msg", "var"),))
+    # the action's keys in its order: its own, then failed; the executor adds changed last
     if params["verbosity"] > int(ctx.task_vars.get("ansible_verbosity", 0) or 0):
-        return {"changed": False, "skipped": True, "skipped_reason": "Verbosity threshold not met."}
+        return {"skipped_reason": "Verbosity threshold not met.", "skipped": True, "failed": False}
     # ansible's debug action asks the callback to show every result it returns
     if params["var"]:
         from engine.run.error_block import ERROR_KEY, Event, brief
@@ -191,7 +213,7 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         except VarFailure as failure:
             return {"failed": True, "msg": brief(["Task failed.", *(e.msg for e in failure.chain)]),
                     ERROR_KEY: failure.chain}
-        return {"changed": False, params["var"]: value, "_ansible_verbose_always": True,
-                **({TEMPLATE_WARNINGS: warnings} if warnings else {})}
+        return {params["var"]: value, "_ansible_verbose_always": True,
+                **({TEMPLATE_WARNINGS: warnings} if warnings else {}), "failed": False}
     # the action shows msg as given, None too; only a task without msg says "Hello world!"
-    return {"changed": False, "msg": args["msg"] if "msg" in args else params["msg"], "_ansible_verbose_always": True}
+    return {"msg": args["msg"] if "msg" in args else params["msg"], "_ansible_verbose_always": True, "failed": False}
