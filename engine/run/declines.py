@@ -215,6 +215,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     from engine.run.fact_declines import gathers_facts, ungathered_facts
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
+    from engine.run.module_defaults import module_defaults_declines
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
@@ -224,6 +225,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for what in [*task_declines(task, collections), *(load_deprecations(task) if deprecations else ())]:
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
+        found.setdefault(what, task.span)
+    for what, task in module_defaults_declines(tasks):
         found.setdefault(what, task.span)
     for play in book.plays:
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):

@@ -304,3 +304,29 @@ def test_a_fact_the_engine_does_not_gather_is_declined_when_facts_are_gathered(t
 def test_an_ungathered_fact_is_not_declined_when_no_facts_are_gathered(tmp_path: Path) -> None:
     """Without gathering, the fact is undefined in ansible too: the run is the same."""
     assert _declined(tmp_path, "    - debug: {msg: \"{{ ansible_default_ipv4 | default('none') }}\"}\n") == []
+
+
+def test_module_defaults_the_engine_cannot_resolve_are_declined(tmp_path: Path) -> None:
+    """An action group, a module the engine does not run, an action it carries out itself and
+    defaults given as a template; a module it runs, by any of its names, is not declined."""
+    tasks = ("    - copy: {content: x, dest: out}\n"
+             "      module_defaults:\n"
+             "        copy: {mode: '0600'}\n"
+             "        ansible.legacy.file: {mode: '0700'}\n"
+             "        ansible.builtin.lineinfile: {create: true}\n"
+             "        ini_file: {create: true}\n"
+             "    - debug: {msg: x}\n"
+             "      module_defaults:\n"
+             "        group/aws: {region: x}\n"
+             "        apt: {update_cache: true}\n"
+             "        set_fact: {x: 1}\n"
+             "        command: '{{ command_defaults }}'\n"
+             "    - debug: {msg: y}\n"
+             "      module_defaults: '{{ all_defaults }}'\n")
+    declined = "\n".join(_declined(tmp_path, tasks))
+    for what in ("module_defaults for the action group aws", "module_defaults for apt, a module the engine does not run",
+                 "module_defaults for set_fact, a module the engine does not run",
+                 "module_defaults for command given as a template",
+                 "module_defaults that are not a mapping of module names"):
+        assert what in declined
+    assert len(_declined(tmp_path, tasks)) == 5
