@@ -194,6 +194,7 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
     found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
+    found += [("identity", node.name, node.lineno) for node in tree.find_all(nodes.Test) if _tagged_identity(node)]
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
@@ -203,6 +204,19 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
 
                 found += [("url option", option, call.lineno) for option in declined_options(call)]
     return tuple(found)
+
+
+def _tagged_identity(node: Any) -> bool:
+    """Whether a ``sameas`` test compares something other than a literal with other than true,
+    false or none: ansible's values from YAML, files and variables are tagged copies (an int, a
+    string), never the object a literal is, where the engine's may be the same object."""
+    from jinja2 import nodes
+
+    if node.name != "sameas" or not node.args:
+        return False
+    other = node.args[0]
+    singleton = isinstance(other, nodes.Const) and (other.value is None or isinstance(other.value, bool))
+    return not singleton and not isinstance(node.node, nodes.Const)
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
@@ -238,6 +252,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for fact, line in ungathered_facts(text) if facts_gathered else ():
             found.setdefault(f"the fact ansible_{fact}, which it does not gather", place(line))
         for kind, name, line in template_plugin_lines(text):
+            if kind == "identity":
+                found.setdefault("the test sameas on a value the playbook or a file holds", place(line))
+                continue
             if kind == "url option":
                 found.setdefault(f"the url lookup's {name}", place(line))
                 continue

@@ -330,3 +330,13 @@ def test_module_defaults_the_engine_cannot_resolve_are_declined(tmp_path: Path) 
                  "module_defaults that are not a mapping of module names"):
         assert what in declined
     assert len(_declined(tmp_path, tasks)) == 5
+
+
+def test_sameas_on_values_ansible_tags_is_declined(tmp_path: Path) -> None:
+    """ansible's values from the playbook and files are tagged copies: ``x is sameas 5`` is false
+    there; against true, false or none, or between literals, the engine's answer is ansible's."""
+    exact = ("    - debug: {msg: \"{{ x is sameas true }} {{ y is sameas none }} {{ 5 is sameas 5 }}\"}\n"
+             "      vars: {x: true, y: null}\n")
+    assert _declined(tmp_path, exact) == []
+    declined = _declined(tmp_path, exact + "    - debug: {msg: \"{{ x is sameas 5 }}\"}\n      vars: {x: 5}\n")
+    assert len(declined) == 1 and "the test sameas on a value the playbook or a file holds" in declined[0]
