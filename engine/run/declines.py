@@ -45,8 +45,6 @@ DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
     # the fragments on the controller: only the module's own way (remote_src) is the engine's
     "assemble": frozenset({("remote_src", "no"), ("remote_src", "false")}),
 }
-# meta actions the engine does not carry out: the inventory read again
-DECLINED_META = frozenset({"refresh_inventory"})
 # the meta actions ansible-core 2.19 knows: any other ends ansible's run ("invalid meta action
 # requested"), which the engine does not reproduce
 KNOWN_META = frozenset({"noop", "flush_handlers", "refresh_inventory", "clear_facts", "clear_host_errors",
@@ -111,9 +109,7 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
               if (str(args[name]).lower() if isinstance(args.get(name), bool) else args.get(name)) == value]
     if action == "unarchive" and isinstance(args.get("src"), str) and args["src"].startswith(URL_SCHEMES):
         found.append("unarchive: a URL src")
-    if task.action in kw.META and args.get("_raw_params") in DECLINED_META:
-        found.append(f"meta: {args['_raw_params']}")
-    elif task.action in kw.META and isinstance(args.get("_raw_params"), str) and \
+    if task.action in kw.META and isinstance(args.get("_raw_params"), str) and \
             args["_raw_params"] not in KNOWN_META and "{" not in args["_raw_params"]:
         found.append(f"meta: {args['_raw_params']} (not a meta action)")
     if task.action in kw._family("validate_argument_spec"):
@@ -230,6 +226,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
     from engine.run.module_defaults import module_defaults_declines
+    from engine.run.refresh_inventory import refresh_declines
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
@@ -240,7 +237,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
         found.setdefault(what, task.span)
-    for what, task in module_defaults_declines(tasks):
+    for what, task in [*module_defaults_declines(tasks), *refresh_declines(tasks, inventory_sources)]:
         found.setdefault(what, task.span)
     for play in book.plays:
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):

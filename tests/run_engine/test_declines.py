@@ -68,7 +68,6 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("task", "what"), [
-    ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - meta: end_everything\n", "meta: end_everything (not a meta action)"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
@@ -340,3 +339,24 @@ def test_sameas_on_values_ansible_tags_is_declined(tmp_path: Path) -> None:
     assert _declined(tmp_path, exact) == []
     declined = _declined(tmp_path, exact + "    - debug: {msg: \"{{ x is sameas 5 }}\"}\n      vars: {x: 5}\n")
     assert len(declined) == 1 and "the test sameas on a value the playbook or a file holds" in declined[0]
+
+
+def test_refresh_inventory_is_declined_where_the_inventory_may_give_other_hosts(tmp_path: Path) -> None:
+    """A no-op for the engine: exact with a host list or a file no task names; declined after
+    add_host or group_by, with a script, or where a task may write the inventory file."""
+    refresh = "    - meta: refresh_inventory\n"
+    assert _declined(tmp_path, "    - debug: {msg: x}\n" + refresh, inventory="a,b") == []
+    write(tmp_path, {"hosts.ini": "localhost ansible_connection=local\n"})
+    inventory = str(tmp_path / "hosts.ini")
+    assert _declined(tmp_path, "    - copy: {content: x, dest: out}\n" + refresh, inventory=inventory) == []
+    for tasks, why in [
+        ("    - copy: {content: x, dest: hosts.ini}\n", "an inventory file a task may write"),
+        ("    - lineinfile: {path: '{{ inventory_file }}', line: x}\n", "an inventory file a task may write"),
+        ("    - add_host: {name: new}\n", "a playbook that runs add_host or group_by"),
+    ]:
+        (problem,) = _declined(tmp_path, tasks + refresh, inventory=inventory)
+        assert f"meta: refresh_inventory in {why}" in problem or f"meta: refresh_inventory with {why}" in problem
+    (tmp_path / "script.sh").write_text("#!/bin/sh\necho '{}'\n")
+    (tmp_path / "script.sh").chmod(0o755)
+    (problem,) = _declined(tmp_path, refresh, inventory=str(tmp_path / "script.sh"))
+    assert "a script, a plugin or a directory" in problem
