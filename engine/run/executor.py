@@ -53,8 +53,8 @@ from engine.run.play_warnings import (
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, templated_diff, truth
+from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import SET, VariableManager

@@ -16,17 +16,17 @@ from engine.loading.model import Playbook
 
 # ansible 2.19's fact names (without "ansible_") the engine does not gather
 UNGATHERED = frozenset({
-    "all_ipv4_addresses", "all_ipv6_addresses", "apparmor", "bios_date", "bios_vendor", "bios_version",
+    "all_ipv4_addresses", "all_ipv6_addresses", "bios_date", "bios_vendor", "bios_version",
     "board_asset_tag", "board_name", "board_serial", "board_vendor", "board_version", "chassis_asset_tag",
-    "chassis_serial", "chassis_vendor", "chassis_version", "cmdline", "default_ipv4", "default_ipv6",
-    "device_links", "devices", "distribution_file_parsed", "dns", "fibre_channel_wwn", "fips", "form_factor",
-    "hostnqn", "interfaces", "is_chroot", "iscsi_iqn", "loadavg", "locally_reachable_ips", "lsb", "lvm",
-    "memory_mb", "mounts", "proc_cmdline", "product_name", "product_serial", "product_uuid", "product_version",
-    "selinux", "selinux_python_present", "system_capabilities", "system_capabilities_enforced", "system_vendor",
+    "chassis_serial", "chassis_vendor", "chassis_version", "default_ipv4", "default_ipv6",
+    "device_links", "devices", "distribution_file_parsed", "fibre_channel_wwn", "form_factor",
+    "hostnqn", "interfaces", "iscsi_iqn", "loadavg", "locally_reachable_ips", "lsb", "lvm",
+    "memory_mb", "mounts", "product_name", "product_serial", "product_uuid", "product_version",
+    "system_capabilities", "system_capabilities_enforced", "system_vendor",
     "uptime_seconds", "virtualization_role", "virtualization_tech_guest", "virtualization_tech_host",
     "virtualization_type", "ssh_host_key_rsa_public", "ssh_host_key_ecdsa_public", "ssh_host_key_ed25519_public",
     "ssh_host_key_dsa_public", "ssh_host_key_rsa_public_keytype", "ssh_host_key_ecdsa_public_keytype",
-    "ssh_host_key_ed25519_public_keytype", "dns_nameservers", "facter", "ohai",
+    "ssh_host_key_ed25519_public_keytype", "facter", "ohai",
 })
 GATHERING_ACTIONS = kw._family("setup") | kw._family("gather_facts")
 

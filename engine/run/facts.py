@@ -2,9 +2,9 @@
 
 A documented subset of what ansible's ``setup`` module collects, with ansible's names and
 shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
-the same name that needs no external command. Not gathered: network (interfaces, default_ipv4),
-virtualization, dmi, devices, mounts, selinux/apparmor, service_mgr, pkg_mgr, lsb, dns, caps,
-ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
+the same name that needs no external command (engine.run.facts_system and facts_managers the
+others). Not gathered: network (interfaces, default_ipv4), virtualization, dmi, devices, mounts,
+lsb, caps, ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
 """
 
 from __future__ import annotations
@@ -293,9 +293,14 @@ def subset_names(gather_subset: list[str]) -> set[str]:
 
 def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
     """The facts of ``gather_subset``, unprefixed, collector by collector."""
+    from engine.run import facts_system
+
     names = subset_names(gather_subset)
     facts: dict[str, Any] = {}
-    for name, collect in COLLECTORS.items():
+    collectors = {**COLLECTORS, "dns": facts_system.dns_facts, "fips": facts_system.fips_facts,
+                  "apparmor": facts_system.apparmor_facts, "cmdline": facts_system.cmdline_facts,
+                  "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts}
+    for name, collect in collectors.items():
         if name in names:
             facts |= collect()
     if "local" in names:

@@ -323,7 +323,8 @@ def test_module_defaults_the_engine_cannot_resolve_are_declined(tmp_path: Path) 
              "    - debug: {msg: y}\n"
              "      module_defaults: '{{ all_defaults }}'\n")
     declined = "\n".join(_declined(tmp_path, tasks))
-    for what in ("module_defaults for the action group aws", "module_defaults for apt, a module the engine does not run",
+    for what in ("module_defaults for the action group aws",
+                 "module_defaults for apt, a module the engine does not run",
                  "module_defaults for set_fact, a module the engine does not run",
                  "module_defaults for command given as a template",
                  "module_defaults that are not a mapping of module names"):

@@ -54,6 +54,6 @@ def test_names_resolve_as_ansible_resolves_them() -> None:
     ansible-core routes to a collection is keyed by the collection's name."""
     assert {resolved_action(name) for name in ("copy", "ansible.legacy.copy", "ansible.builtin.copy")} == \
         {"ansible.builtin.copy"}
-    assert {resolved_action(name) for name in ("ini_file", "ansible.builtin.ini_file", "community.general.ini_file")} == \
-        {"community.general.ini_file"}
+    names = ("ini_file", "ansible.builtin.ini_file", "community.general.ini_file")
+    assert {resolved_action(name) for name in names} == {"community.general.ini_file"}
     assert resolved_action("community.general.ufw") is None and resolved_action(3) is None
