@@ -3,8 +3,8 @@
 A documented subset of what ansible's ``setup`` module collects, with ansible's names and
 shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
 the same name that needs no external command (engine.run.facts_system and facts_managers the
-others). Not gathered: network (interfaces, default_ipv4), virtualization, dmi, devices, mounts,
-lsb, caps, ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
+others, facts_network the network's). Not gathered: virtualization, dmi, devices, mounts, lsb,
+caps, ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
 """
 
 from __future__ import annotations
@@ -303,6 +303,10 @@ def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
     for name, collect in collectors.items():
         if name in names:
             facts |= collect()
+    if names & {"network", "interfaces"}:
+        from engine.run.facts_network import network_facts
+
+        facts |= network_facts()
     if "local" in names:
         facts |= local_facts(fact_path)
     if names & {"pkg_mgr", "service_mgr"}:  # after the platform and distribution facts they read

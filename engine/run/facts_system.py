@@ -13,13 +13,13 @@ SELINUX_MODE_DICT = {1: "enforcing", 0: "permissive", -1: "disabled"}
 
 
 def _content(path: str, default: str | None = None) -> str | None:
-    """``get_file_content``: the file's text, stripped, or ``default``."""
+    """``get_file_content``: the file's text, stripped, or ``default`` (unreadable, or empty)."""
     if not (os.path.exists(path) and os.access(path, os.R_OK)):
         return default
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read().strip()
-    except OSError:
+            return handle.read().strip() or default
+    except Exception:  # noqa: BLE001 - as ansible: a file a container lets nobody read
         return default
 
 

@@ -29,3 +29,28 @@ def test_selinux_without_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(facts_system, "_libselinux", lambda: None)
     assert facts_system.selinux_facts() == {"selinux": {"status": "Missing selinux Python library"},
                                             "selinux_python_present": False}
+
+
+def test_network_addresses_parsed_as_ansible_parses_ip_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.run import facts_network
+
+    outputs = {
+        ("-4", "route", "get", "8.8.8.8"): "8.8.8.8 via 10.1.0.1 dev eth0 src 10.1.0.5 uid 0\n    cache\n",
+        ("-6", "route", "get", "2404:6800:400a:800::1012"): "",
+    }
+    monkeypatch.setattr(facts_network, "_run", lambda args: (0, outputs.get(tuple(args[1:]), "")))
+    default_ipv4, default_ipv6 = facts_network._default_interfaces("ip")
+    assert default_ipv4 == {"gateway": "10.1.0.1", "interface": "eth0", "address": "10.1.0.5"} and default_ipv6 == {}
+    interfaces = {"eth0": {"device": "eth0", "mtu": 1500, "type": "ether"}}
+    ips: dict[str, list[str]] = {"all_ipv4_addresses": [], "all_ipv6_addresses": []}
+    addresses = facts_network._Addresses(interfaces, "eth0", (default_ipv4, default_ipv6), ips, "02:00:00:00:00:01")
+    addresses.parse("2: eth0: <UP> mtu 1500\n    inet 10.1.0.5/24 brd 10.1.0.255 scope global eth0\n"
+                    "    inet6 fe80::1/64 scope link\n")
+    addresses.parse("    inet 10.1.0.9/24 brd 10.1.0.255 scope global secondary eth0:1\n", secondary=True)
+    assert interfaces["eth0"]["ipv4"] == {"address": "10.1.0.5", "broadcast": "10.1.0.255", "netmask": "255.255.255.0",
+                                          "network": "10.1.0.0", "prefix": "24"}
+    assert interfaces["eth0"]["ipv6"] == [{"address": "fe80::1", "prefix": "64", "scope": "link"}]
+    assert interfaces["eth0:1"]["ipv4_secondaries"][0]["address"] == "10.1.0.9"
+    assert interfaces["eth0"]["ipv4_secondaries"][0]["address"] == "10.1.0.9"
+    assert default_ipv4["alias"] == "eth0" and default_ipv4["macaddress"] == "02:00:00:00:00:01"
+    assert ips == {"all_ipv4_addresses": ["10.1.0.5", "10.1.0.9"], "all_ipv6_addresses": ["fe80::1"]}
