@@ -22,17 +22,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.loading.model import Block, Task
+from engine.templating.pure_lookups import short_name
 
 # actions ansible-core routes to a collection: their defaults are keyed by the collection's name
 ROUTED = {"archive": "community.general.archive", "ini_file": "community.general.ini_file"}
-_PREFIXES = ("ansible.builtin.", "ansible.legacy.")
-
-
-def short_name(name: str) -> str:
-    for prefix in _PREFIXES:
-        if name.startswith(prefix):
-            return name[len(prefix):]
-    return name
 
 
 def resolved_action(name: Any) -> str | None:

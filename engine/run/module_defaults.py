@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engine.loading.model import Task
-from engine.loading.module_defaults import resolved_action, short_name
+from engine.loading.module_defaults import resolved_action
+from engine.templating.pure_lookups import short_name
 
 NOT_APPLIED = frozenset({"set_fact", "include_vars", "meta", "include_tasks", "include_role", "import_tasks",
                          "import_role", "validate_argument_spec", "add_host", "group_by", "async_status", "setup",
