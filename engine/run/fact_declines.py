@@ -1,5 +1,5 @@
 """The facts ansible's ``setup`` gathers that the engine's does not (virtualization, mounts,
-devices, dmi, lsb...; engine.run.facts): a playbook that gathers facts and reads
+devices, dmi...; engine.run.facts): a playbook that gathers facts and reads
 one would differ from ansible-playbook (undefined where ansible has a value), so the plan
 declines it, naming the fact, before the run."""
 
@@ -19,7 +19,7 @@ UNGATHERED = frozenset({
     "board_asset_tag", "board_name", "board_serial", "board_vendor", "board_version", "chassis_asset_tag",
     "chassis_serial", "chassis_vendor", "chassis_version", "device_links", "devices", "distribution_file_parsed",
     "fibre_channel_wwn", "form_factor",
-    "hostnqn", "iscsi_iqn", "loadavg", "lsb", "lvm",
+    "hostnqn", "iscsi_iqn", "loadavg", "lvm",
     "memory_mb", "mounts", "product_name", "product_serial", "product_uuid", "product_version",
     "system_capabilities", "system_capabilities_enforced", "system_vendor",
     "uptime_seconds", "virtualization_role", "virtualization_tech_guest", "virtualization_tech_host",

@@ -3,8 +3,8 @@
 A documented subset of what ansible's ``setup`` module collects, with ansible's names and
 shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
 the same name that needs no external command (engine.run.facts_system and facts_managers the
-others, facts_network the network's). Not gathered: virtualization, dmi, devices, mounts, lsb,
-caps, ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
+others, facts_network the network's). Not gathered: virtualization, dmi, devices, mounts, caps,
+ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
 """
 
 from __future__ import annotations
@@ -299,7 +299,8 @@ def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
     facts: dict[str, Any] = {}
     collectors = {**COLLECTORS, "dns": facts_system.dns_facts, "fips": facts_system.fips_facts,
                   "apparmor": facts_system.apparmor_facts, "cmdline": facts_system.cmdline_facts,
-                  "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts}
+                  "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts,
+                  "lsb": facts_system.lsb_facts}
     for name, collect in collectors.items():
         if name in names:
             facts |= collect()

@@ -9,34 +9,18 @@ from __future__ import annotations
 import glob
 import os
 import re
-import shutil
 import socket
 import struct
-import subprocess
 from typing import Any
 
-from engine.run.facts_system import _content
+from engine.run.facts_system import _content, _run, bin_path
 
 INTERFACE_TYPE = {"1": "ether", "32": "infiniband", "512": "ppp", "772": "loopback", "65534": "tunnel"}
 ROUTE_TARGETS = {"v4": "8.8.8.8", "v6": "2404:6800:400a:800::1012"}
 
 
-def _bin_path(name: str) -> str | None:
-    """``get_bin_path``: PATH, then the sbin directories."""
-    path = os.environ.get("PATH", os.defpath)
-    return shutil.which(name, path=os.pathsep.join([path, "/sbin", "/usr/sbin", "/usr/local/sbin"]))
-
-
-def _run(args: list[str]) -> tuple[int, str]:
-    try:
-        proc = subprocess.run(args, capture_output=True, check=False, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
-    except OSError:
-        return 1, ""
-    return proc.returncode, proc.stdout.decode("utf-8", errors="replace")
-
-
 def network_facts() -> dict[str, Any]:
-    ip = _bin_path("ip")
+    ip = bin_path("ip")
     if ip is None:
         return {}
     default_ipv4, default_ipv6 = _default_interfaces(ip)
@@ -225,7 +209,7 @@ def _interfaces_info(ip: str, default_ipv4: dict[str, Any], default_ipv6: dict[s
 
 
 def _ethtool(device: str) -> dict[str, Any]:
-    ethtool = _bin_path("ethtool")
+    ethtool = bin_path("ethtool")
     if ethtool is None:
         return {}
     data: dict[str, Any] = {}

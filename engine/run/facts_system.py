@@ -1,12 +1,15 @@
-"""The system facts ansible's collectors read from a few files (``module_utils/facts/system``):
-``dns`` (``/etc/resolv.conf``), ``fips``, ``apparmor``, ``cmdline`` and ``proc_cmdline``
-(``/proc/cmdline``), ``selinux`` (libselinux through ctypes, as ansible's ``compat.selinux``)
-and ``is_chroot``. Each function ports its collector's ``collect``."""
+"""The system facts ansible's collectors read from a few files or one program
+(``module_utils/facts/system``): ``dns`` (``/etc/resolv.conf``), ``fips``, ``apparmor``,
+``cmdline`` and ``proc_cmdline`` (``/proc/cmdline``), ``selinux`` (libselinux through ctypes, as
+ansible's ``compat.selinux``), ``is_chroot`` and ``lsb`` (``lsb_release -a`` or
+``/etc/lsb-release``). Each function ports its collector's ``collect``."""
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
+import subprocess
 from typing import Any
 
 SELINUX_MODE_DICT = {1: "enforcing", 0: "permissive", -1: "disabled"}
@@ -21,6 +24,20 @@ def _content(path: str, default: str | None = None) -> str | None:
             return handle.read().strip() or default
     except Exception:  # noqa: BLE001 - as ansible: a file a container lets nobody read
         return default
+
+
+def bin_path(name: str) -> str | None:
+    """``get_bin_path``: PATH, then the sbin directories."""
+    path = os.environ.get("PATH", os.defpath)
+    return shutil.which(name, path=os.pathsep.join([path, "/sbin", "/usr/sbin", "/usr/local/sbin"]))
+
+
+def _run(args: list[str]) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(args, capture_output=True, check=False, env={**os.environ, "LANG": "C", "LC_ALL": "C"})
+    except OSError:
+        return 1, ""
+    return proc.returncode, proc.stdout.decode("utf-8", errors="replace")
 
 
 def dns_facts() -> dict[str, Any]:
@@ -137,3 +154,31 @@ def _fs_root_inode() -> int:
         return 2
     out = subprocess.run([stat, "-f", "--format=%T", "/"], capture_output=True, text=True, check=False).stdout
     return 256 if "btrfs" in out else 128 if "xfs" in out else 2
+
+
+def lsb_facts() -> dict[str, Any]:
+    """``LSBFactCollector``: ``lsb_release -a``, else ``/etc/lsb-release``."""
+    lsb: dict[str, str] = {}
+    program = bin_path("lsb_release")
+    if program:
+        rc, out = _run([program, "-a"])
+        for line in out.splitlines() if rc == 0 else ():
+            if ":" not in line:
+                continue
+            value = line.split(":", 1)[1].strip()
+            for label, key in (("LSB Version:", "release"), ("Distributor ID:", "id"), ("Description:", "description"),
+                               ("Release:", "release"), ("Codename:", "codename")):
+                if label in line:
+                    lsb[key] = value
+                    break
+    if not lsb and os.path.exists("/etc/lsb-release"):
+        for line in (_content("/etc/lsb-release") or "").splitlines():
+            value = line.split("=", 1)[1].strip() if "=" in line else ""
+            for label, key in (("DISTRIB_ID", "id"), ("DISTRIB_RELEASE", "release"),
+                               ("DISTRIB_DESCRIPTION", "description"), ("DISTRIB_CODENAME", "codename")):
+                if label in line:
+                    lsb[key] = value
+                    break
+    if "release" in lsb:
+        lsb["major_release"] = lsb["release"].split(".")[0]
+    return {"lsb": {key: value.strip("'\"\\") if value else value for key, value in lsb.items()}}

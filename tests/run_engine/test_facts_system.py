@@ -54,3 +54,18 @@ def test_network_addresses_parsed_as_ansible_parses_ip_output(monkeypatch: pytes
     assert interfaces["eth0"]["ipv4_secondaries"][0]["address"] == "10.1.0.9"
     assert default_ipv4["alias"] == "eth0" and default_ipv4["macaddress"] == "02:00:00:00:00:01"
     assert ips == {"all_ipv4_addresses": ["10.1.0.5", "10.1.0.9"], "all_ipv6_addresses": ["fe80::1"]}
+
+
+def test_lsb_from_the_program_else_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(facts_system, "bin_path", lambda name: "/usr/bin/lsb_release")
+    monkeypatch.setattr(facts_system, "_run", lambda args: (0, "LSB Version:\tcore-11\nDistributor ID:\tUbuntu\n"
+                                                               "Description:\t'Ubuntu 24.04 LTS'\nRelease:\t24.04\n"
+                                                               "Codename:\tnoble\n"))
+    assert facts_system.lsb_facts() == {"lsb": {"release": "24.04", "id": "Ubuntu", "description": "Ubuntu 24.04 LTS",
+                                                "codename": "noble", "major_release": "24"}}
+    monkeypatch.setattr(facts_system, "bin_path", lambda name: None)
+    monkeypatch.setattr(facts_system.os.path, "exists", lambda path: path == "/etc/lsb-release")
+    text = 'DISTRIB_ID=Ubuntu\nDISTRIB_RELEASE=22.04\nDISTRIB_DESCRIPTION="Ubuntu 22.04"'
+    monkeypatch.setattr(facts_system, "_content", lambda path, default=None: text)
+    assert facts_system.lsb_facts() == {"lsb": {"id": "Ubuntu", "release": "22.04", "description": "Ubuntu 22.04",
+                                                "major_release": "22"}}
