@@ -20,7 +20,7 @@ UNGATHERED = frozenset({
     "chassis_serial", "chassis_vendor", "chassis_version", "device_links", "devices", "distribution_file_parsed",
     "fibre_channel_wwn", "form_factor",
     "hostnqn", "iscsi_iqn", "loadavg", "lvm",
-    "memory_mb", "mounts", "product_name", "product_serial", "product_uuid", "product_version",
+    "mounts", "product_name", "product_serial", "product_uuid", "product_version",
     "system_capabilities", "system_capabilities_enforced", "system_vendor",
     "uptime_seconds", "virtualization_role", "virtualization_tech_guest", "virtualization_tech_host",
     "virtualization_type", "ssh_host_key_rsa_public", "ssh_host_key_ecdsa_public", "ssh_host_key_ed25519_public",

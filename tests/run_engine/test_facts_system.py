@@ -69,3 +69,15 @@ def test_lsb_from_the_program_else_the_file(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(facts_system, "_content", lambda path, default=None: text)
     assert facts_system.lsb_facts() == {"lsb": {"id": "Ubuntu", "release": "22.04", "description": "Ubuntu 22.04",
                                                 "major_release": "22"}}
+
+
+def test_memory_mb_from_meminfo(monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.run import facts
+
+    meminfo = ("MemTotal: 8192000 kB\nMemFree: 1024000 kB\nBuffers: 102400 kB\nCached: 2048000 kB\n"
+               "SwapCached: 0 kB\nSwapTotal: 2048000 kB\nSwapFree: 2048000 kB\n")
+    monkeypatch.setattr(facts, "_read", lambda path: meminfo if path == "/proc/meminfo" else None)
+    gathered = facts.hardware_facts()
+    assert gathered["memtotal_mb"] == 8000 and gathered["memory_mb"] == {
+        "real": {"total": 8000, "used": 7000, "free": 1000}, "nocache": {"free": 3100, "used": 4900},
+        "swap": {"total": 2000, "free": 2000, "used": 0, "cached": 0}}
