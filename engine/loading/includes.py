@@ -131,6 +131,9 @@ class IncludeLoader:
         for block in self.handlers:  # a role's handlers see the vars of the include that loaded them
             for child in block.tasks():
                 self.params.setdefault(id(child), params)
+        from engine.loading.module_defaults import apply_module_defaults, tasks_under
+
+        apply_module_defaults(tasks_under([*blocks, *self.handlers]))
         return blocks, result
 
     def _apply_frame(self, task: Task, variables: Mapping[str, Any]) -> Frame | None:

@@ -164,7 +164,7 @@ class Task:
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
                  "include_target", "include_resolved", "apply", "children", "child_handlers", "data", "collections",
-                 "include_vars", "_tag_cache")
+                 "include_vars", "written_args", "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -182,6 +182,9 @@ class Task:
         # the collections a short module name is looked up in (``collections:`` of the task or above)
         self.collections: tuple[str, ...] = ()
         self.include_vars: Mapping[str, Any] | None = None
+        self.written_args: dict[str, Any] | None = None
+        """The arguments as written when a run gave the task its ``module_defaults`` too
+        (engine.run.module_defaults); None otherwise."""
         """An include's variables where it runs (its context's, its own, its include params): what
         ansible templates the tags of the tasks it loads with (``get_vars(task=include)``)."""
         self._tag_cache: frozenset[Any] | None = None

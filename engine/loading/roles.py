@@ -240,9 +240,13 @@ class RoleLoader:
             if r.follow_dynamic:
                 self._include_role_children(task, str(name), from_files, ctx)
             return [task]
-        name = r.render_static(name, with_vars(ctx.variables, ds.get("vars")), span, exit_code=EXIT_ERROR)
+        variables = with_vars(ctx.variables, ds.get("vars"))
+        name = r.render_static(name, variables, span, exit_code=EXIT_ERROR)
         if not isinstance(name, str):
             return []
+        # IncludeRole.get_block_list templates the *_from files too, with the same variables
+        from_files = {sub: str(r.render_static(value, variables, span, exit_code=EXIT_ERROR))
+                      for sub, value in from_files.items()}
         frame = r.frame("import_role", f"import_role {name}", ds, ctx.variables)
         instance = self.locate(name, span, ctx, "import_role", None, task_collections(ds, ctx))
         if instance is None:

@@ -253,6 +253,8 @@ class TaskActions:
     def _meta(self, task: Task, run: HostRun, templar: Templar) -> bool:
         """Do what a meta task says for this host; False when its ``when`` skipped it."""
         what = task.args.get("_raw_params")
+        if what in NO_CONDITIONAL_META and what != "role_complete" and task.effective_when():
+            self.callback.warning(f"{what} task does not support when conditional")
         if what not in NO_CONDITIONAL_META and not task.implicit:  # these ignore when (ansible warns)
             try:
                 if task.effective_when() and not all(templar.evaluate(s.value) for s in task.effective_when()):

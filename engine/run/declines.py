@@ -45,8 +45,6 @@ DECLINED_VALUES: dict[str, frozenset[tuple[str, str]]] = {
     # the fragments on the controller: only the module's own way (remote_src) is the engine's
     "assemble": frozenset({("remote_src", "no"), ("remote_src", "false")}),
 }
-# meta actions the engine does not carry out: the inventory read again
-DECLINED_META = frozenset({"refresh_inventory"})
 # the meta actions ansible-core 2.19 knows: any other ends ansible's run ("invalid meta action
 # requested"), which the engine does not reproduce
 KNOWN_META = frozenset({"noop", "flush_handlers", "refresh_inventory", "clear_facts", "clear_host_errors",
@@ -111,9 +109,7 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
               if (str(args[name]).lower() if isinstance(args.get(name), bool) else args.get(name)) == value]
     if action == "unarchive" and isinstance(args.get("src"), str) and args["src"].startswith(URL_SCHEMES):
         found.append("unarchive: a URL src")
-    if task.action in kw.META and args.get("_raw_params") in DECLINED_META:
-        found.append(f"meta: {args['_raw_params']}")
-    elif task.action in kw.META and isinstance(args.get("_raw_params"), str) and \
+    if task.action in kw.META and isinstance(args.get("_raw_params"), str) and \
             args["_raw_params"] not in KNOWN_META and "{" not in args["_raw_params"]:
         found.append(f"meta: {args['_raw_params']} (not a meta action)")
     if task.action in kw._family("validate_argument_spec"):
@@ -194,6 +190,7 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
     except (TemplateSyntaxError, ValueError, RecursionError):
         return ()
     found = [("test", node.name, node.lineno) for node in tree.find_all(nodes.Test)]
+    found += [("identity", node.name, node.lineno) for node in tree.find_all(nodes.Test) if _tagged_identity(node)]
     for call in tree.find_all(nodes.Call):
         if isinstance(call.node, nodes.Name) and call.node.name in LOOKUP_CALLS and call.args \
                 and isinstance(call.args[0], nodes.Const) and isinstance(call.args[0].value, str):
@@ -203,6 +200,19 @@ def template_plugin_lines(text: str) -> tuple[tuple[str, str, int], ...]:
 
                 found += [("url option", option, call.lineno) for option in declined_options(call)]
     return tuple(found)
+
+
+def _tagged_identity(node: Any) -> bool:
+    """Whether a ``sameas`` test compares something other than a literal with other than true,
+    false or none: ansible's values from YAML, files and variables are tagged copies (an int, a
+    string), never the object a literal is, where the engine's may be the same object."""
+    from jinja2 import nodes
+
+    if node.name != "sameas" or not node.args:
+        return False
+    other = node.args[0]
+    singleton = isinstance(other, nodes.Const) and (other.value is None or isinstance(other.value, bool))
+    return not singleton and not isinstance(node.node, nodes.Const)
 
 
 def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
@@ -215,6 +225,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     from engine.run.fact_declines import gathers_facts, ungathered_facts
     from engine.run.filter_check import collection_missing, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
+    from engine.run.module_defaults import module_defaults_declines
+    from engine.run.refresh_inventory import refresh_declines
 
     found: dict[str, Span | None] = {}
     tasks = list(every_task(book))
@@ -224,6 +236,8 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for what in [*task_declines(task, collections), *(load_deprecations(task) if deprecations else ())]:
             found.setdefault(what, task.span)
     for what, task in invocation_uses(tasks):
+        found.setdefault(what, task.span)
+    for what, task in [*module_defaults_declines(tasks), *refresh_declines(tasks, inventory_sources)]:
         found.setdefault(what, task.span)
     for play in book.plays:
         for what, task in failed_result_uses([*play.compile(), *play.handlers]):
@@ -235,6 +249,9 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
         for fact, line in ungathered_facts(text) if facts_gathered else ():
             found.setdefault(f"the fact ansible_{fact}, which it does not gather", place(line))
         for kind, name, line in template_plugin_lines(text):
+            if kind == "identity":
+                found.setdefault("the test sameas on a value the playbook or a file holds", place(line))
+                continue
             if kind == "url option":
                 found.setdefault(f"the url lookup's {name}", place(line))
                 continue

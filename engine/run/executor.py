@@ -54,6 +54,7 @@ from engine.run.play_warnings import (
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
 from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, templated_diff, truth
+from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
 from engine.variables.manager import SET, VariableManager
@@ -120,6 +121,9 @@ class Executor(TaskActions):
         except IncludeParseError as exc:  # the strategy re-raises it: the run ends there, without a recap
             self.callback.error("[ERROR]: " + problem_text(exc.problem))
             return EXIT_PARSER_ERROR
+        except ThrottleError as exc:  # raised out of the strategy too
+            self.callback.error(f"[ERROR]: {exc}")
+            return EXIT_ERROR
         if not self.aborted:
             self.callback.recap()
         if self.error:
@@ -449,6 +453,9 @@ class Executor(TaskActions):
         bypass = once or task.action in BYPASS_HOST_LOOP  # the first host runs it
         if not is_meta:
             self.callback.task_start(title, handler=False)
+            if keyword(task, "throttle") is not None:  # queued for the first host: converted there
+                check_throttle(task, Templar(self.variables.task_vars(
+                    self.context, self.runs[names[0]].host, task, self.includes.params.get(id(task)))))
         if not bypass and (not is_meta or task.args.get("_raw_params") in PER_HOST_META):
             self._reserved_name_warnings(task, names[1:])  # the other hosts' get_vars, after the banner
         for name in names:

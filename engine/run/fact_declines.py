@@ -1,11 +1,10 @@
-"""The facts ansible's ``setup`` gathers that the engine's does not (network, virtualization,
-mounts, devices, dmi, selinux...; engine.run.facts): a playbook that gathers facts and reads
+"""The facts ansible's ``setup`` gathers that the engine's does not (virtualization, mounts,
+devices, dmi...; engine.run.facts): a playbook that gathers facts and reads
 one would differ from ansible-playbook (undefined where ansible has a value), so the plan
 declines it, naming the fact, before the run."""
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -16,33 +15,24 @@ from engine.loading.model import Playbook
 
 # ansible 2.19's fact names (without "ansible_") the engine does not gather
 UNGATHERED = frozenset({
-    "all_ipv4_addresses", "all_ipv6_addresses", "apparmor", "bios_date", "bios_vendor", "bios_version",
+    "bios_date", "bios_vendor", "bios_version",
     "board_asset_tag", "board_name", "board_serial", "board_vendor", "board_version", "chassis_asset_tag",
-    "chassis_serial", "chassis_vendor", "chassis_version", "cmdline", "default_ipv4", "default_ipv6",
-    "device_links", "devices", "distribution_file_parsed", "dns", "fibre_channel_wwn", "fips", "form_factor",
-    "hostnqn", "interfaces", "is_chroot", "iscsi_iqn", "loadavg", "locally_reachable_ips", "lsb", "lvm",
-    "memory_mb", "mounts", "proc_cmdline", "product_name", "product_serial", "product_uuid", "product_version",
-    "selinux", "selinux_python_present", "system_capabilities", "system_capabilities_enforced", "system_vendor",
+    "chassis_serial", "chassis_vendor", "chassis_version", "device_links", "devices", "distribution_file_parsed",
+    "fibre_channel_wwn", "form_factor",
+    "hostnqn", "iscsi_iqn", "loadavg", "lvm",
+    "mounts", "product_name", "product_serial", "product_uuid", "product_version",
+    "system_capabilities", "system_capabilities_enforced", "system_vendor",
     "uptime_seconds", "virtualization_role", "virtualization_tech_guest", "virtualization_tech_host",
     "virtualization_type", "ssh_host_key_rsa_public", "ssh_host_key_ecdsa_public", "ssh_host_key_ed25519_public",
     "ssh_host_key_dsa_public", "ssh_host_key_rsa_public_keytype", "ssh_host_key_ecdsa_public_keytype",
-    "ssh_host_key_ed25519_public_keytype", "dns_nameservers", "facter", "ohai",
+    "ssh_host_key_ed25519_public_keytype", "facter", "ohai",
 })
 GATHERING_ACTIONS = kw._family("setup") | kw._family("gather_facts")
 
 
 @cache
-def _interfaces() -> frozenset[str]:
-    """This machine's network interfaces, whose facts (``ansible_eth0``) ansible gathers."""
-    try:
-        return frozenset(name.replace("-", "_").replace(".", "_") for name in os.listdir("/sys/class/net"))
-    except OSError:
-        return frozenset()
-
-
-@cache
 def _pattern() -> re.Pattern[str]:
-    names = "|".join(sorted(UNGATHERED | _interfaces(), key=len, reverse=True))
+    names = "|".join(sorted(UNGATHERED, key=len, reverse=True))
     return re.compile(rf"\bansible_(?:facts\s*(?:\.\s*|\[\s*['\"]))?({names})\b")
 
 

@@ -2,8 +2,8 @@
 
 A documented subset of what ansible's ``setup`` module collects, with ansible's names and
 shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
-the same name that needs no external command. Not gathered: network (interfaces, default_ipv4),
-virtualization, dmi, devices, mounts, selinux/apparmor, service_mgr, pkg_mgr, lsb, dns, caps,
+the same name that needs no external command (engine.run.facts_system and facts_managers the
+others, facts_network the network's). Not gathered: virtualization, dmi, devices, mounts, caps,
 ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
 """
 
@@ -202,16 +202,34 @@ def local_facts(fact_path: str) -> dict[str, Any]:
 
 def hardware_facts() -> dict[str, Any]:
     """Processor counts from /proc/cpuinfo (ansible's Linux algorithm, without its Xen and s390x
-    branches) and the *_mb memory facts from /proc/meminfo."""
+    branches) and the *_mb and memory_mb memory facts from /proc/meminfo."""
     facts: dict[str, Any] = {}
     cpuinfo = _read("/proc/cpuinfo")
     if cpuinfo is not None:
         facts |= _cpu_facts(cpuinfo)
+    stats: dict[str, int] = {}
     for line in (_read("/proc/meminfo") or "").splitlines():
         key, _, value = line.partition(":")
-        if key in ("MemTotal", "SwapTotal", "MemFree", "SwapFree"):
-            facts[f"{key.lower()}_mb"] = int(value.strip().split(" ")[0]) // 1024
-    return facts
+        if key in ("MemTotal", "SwapTotal", "MemFree", "SwapFree", "Buffers", "Cached", "SwapCached"):
+            stats[key.lower()] = int(value.strip().split(" ")[0]) // 1024
+            if key in ("MemTotal", "SwapTotal", "MemFree", "SwapFree"):
+                facts[f"{key.lower()}_mb"] = stats[key.lower()]
+    return facts | ({"memory_mb": _memory_mb(stats)} if _read("/proc/meminfo") is not None else {})
+
+
+def _memory_mb(stats: dict[str, int]) -> dict[str, Any]:
+    """``get_memory_facts``' ``memory_mb``: what is used, free without the caches, and swapped."""
+    def minus(a: int | None, b: int | None) -> int | None:
+        return None if a is None or b is None else a - b
+
+    total, free, cached, buffers = (stats.get(k) for k in ("memtotal", "memfree", "cached", "buffers"))
+    nocache_free = None if None in (cached, free, buffers) else cached + free + buffers  # type: ignore[operator]
+    return {
+        "real": {"total": total, "used": minus(total, free), "free": free},
+        "nocache": {"free": nocache_free, "used": minus(total, nocache_free)},
+        "swap": {"total": stats.get("swaptotal"), "free": stats.get("swapfree"),
+                 "used": minus(stats.get("swaptotal"), stats.get("swapfree")), "cached": stats.get("swapcached")},
+    }
 
 
 def _cpu_facts(cpuinfo: str) -> dict[str, Any]:
@@ -293,11 +311,21 @@ def subset_names(gather_subset: list[str]) -> set[str]:
 
 def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
     """The facts of ``gather_subset``, unprefixed, collector by collector."""
+    from engine.run import facts_system
+
     names = subset_names(gather_subset)
     facts: dict[str, Any] = {}
-    for name, collect in COLLECTORS.items():
+    collectors = {**COLLECTORS, "dns": facts_system.dns_facts, "fips": facts_system.fips_facts,
+                  "apparmor": facts_system.apparmor_facts, "cmdline": facts_system.cmdline_facts,
+                  "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts,
+                  "lsb": facts_system.lsb_facts}
+    for name, collect in collectors.items():
         if name in names:
             facts |= collect()
+    if names & {"network", "interfaces"}:
+        from engine.run.facts_network import network_facts
+
+        facts |= network_facts()
     if "local" in names:
         facts |= local_facts(fact_path)
     if names & {"pkg_mgr", "service_mgr"}:  # after the platform and distribution facts they read

@@ -33,6 +33,9 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
     from engine.run.filter_check import lacking_filters
 
     plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
+    from engine.loading.module_defaults import apply_module_defaults
+
+    apply_module_defaults(every_task(plan.playbook))  # what is declined below reads the arguments with them
     if has_module is not None:
         from engine.loading.frames import EXIT_PARSER_ERROR
         from engine.run.lookup_loops import load_failure
@@ -55,13 +58,12 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
 # Keywords the bundled engine does not implement: running as if they were absent would be wrong
 # (another host, another user, a batch size...), so a run refuses them up front.
 UNSUPPORTED_KEYWORDS = frozenset({
-    "become_method", "become_flags", "become_exe", "debugger", "strategy", "module_defaults",
+    "become_method", "become_flags", "become_exe", "debugger", "strategy",
 })
 # values of those keywords that change nothing the engine does: it never starts a debugger, its
 # strategy is the linear one, and become goes through sudo (engine.run.become)
 HARMLESS_VALUES: dict[str, tuple[object, ...]] = {
     "debugger": ("never",),
-    "module_defaults": ({}, [], None),  # no default for any module
     "become_method": ("sudo", "ansible.builtin.sudo", "ansible.legacy.sudo"),
     "strategy": ("linear", "ansible.builtin.linear", "ansible.legacy.linear",
                  "free", "ansible.builtin.free", "ansible.legacy.free"),  # engine.run.free

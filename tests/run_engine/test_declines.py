@@ -68,7 +68,6 @@ def test_a_with_loop_of_a_lookup_ansible_cannot_find_stops_the_load(tmp_path: Pa
 
 
 @pytest.mark.parametrize(("task", "what"), [
-    ("    - meta: refresh_inventory\n", "meta: refresh_inventory"),
     ("    - meta: end_everything\n", "meta: end_everything (not a meta action)"),
     ("    - uri: {url: 'http://x', body_format: form-multipart}\n", "uri: body_format=form-multipart"),
     ("    - unarchive: {src: 'https://x/a.tgz', dest: d}\n", "unarchive: a URL src"),
@@ -292,15 +291,76 @@ def test_a_filter_the_engine_lacks_in_an_included_template_is_declined(tmp_path:
 
 
 def test_a_fact_the_engine_does_not_gather_is_declined_when_facts_are_gathered(tmp_path: Path) -> None:
-    """ansible's setup gathers network, virtualization and mount facts the engine's does not: read
-    after gathering, they would be undefined in the engine only."""
-    tasks = ("    - setup:\n    - debug: {msg: \"{{ ansible_default_ipv4.address }}\"}\n"
-             "    - debug: {msg: \"{{ ansible_facts['mounts'] | length }} {{ ansible_distribution }}\"}\n")
+    """ansible's setup gathers virtualization and mount facts the engine's does not: read after
+    gathering, they would be undefined in the engine only. The network and system-file facts it
+    gathers are not declined."""
+    tasks = ("    - setup:\n"
+             "    - debug: {msg: \"{{ ansible_virtualization_type }} {{ ansible_default_ipv4.address }}\"}\n"
+             "    - debug: {msg: \"{{ ansible_facts['mounts'] | length }} {{ ansible_distribution }}\"}\n"
+             "    - debug: {msg: \"{{ ansible_dns }} {{ ansible_eth0 | default(1) }}\"}\n")
     declined = _declined(tmp_path, tasks)
-    assert [("ansible_default_ipv4" in p, "ansible_mounts" in p) for p in declined] == [(True, False), (False, True)]
-    assert "ansible_distribution" not in " ".join(declined)
+    assert [("ansible_virtualization_type" in p, "ansible_mounts" in p) for p in declined] == \
+        [(True, False), (False, True)]
 
 
 def test_an_ungathered_fact_is_not_declined_when_no_facts_are_gathered(tmp_path: Path) -> None:
     """Without gathering, the fact is undefined in ansible too: the run is the same."""
     assert _declined(tmp_path, "    - debug: {msg: \"{{ ansible_default_ipv4 | default('none') }}\"}\n") == []
+
+
+def test_module_defaults_the_engine_cannot_resolve_are_declined(tmp_path: Path) -> None:
+    """An action group, a module the engine does not run, an action it carries out itself and
+    defaults given as a template; a module it runs, by any of its names, is not declined."""
+    tasks = ("    - copy: {content: x, dest: out}\n"
+             "      module_defaults:\n"
+             "        copy: {mode: '0600'}\n"
+             "        ansible.legacy.file: {mode: '0700'}\n"
+             "        ansible.builtin.lineinfile: {create: true}\n"
+             "        ini_file: {create: true}\n"
+             "    - debug: {msg: x}\n"
+             "      module_defaults:\n"
+             "        group/aws: {region: x}\n"
+             "        apt: {update_cache: true}\n"
+             "        set_fact: {x: 1}\n"
+             "        command: '{{ command_defaults }}'\n"
+             "    - debug: {msg: y}\n"
+             "      module_defaults: '{{ all_defaults }}'\n")
+    declined = "\n".join(_declined(tmp_path, tasks))
+    for what in ("module_defaults for the action group aws",
+                 "module_defaults for apt, a module the engine does not run",
+                 "module_defaults for set_fact, a module the engine does not run",
+                 "module_defaults for command given as a template",
+                 "module_defaults that are not a mapping of module names"):
+        assert what in declined
+    assert len(_declined(tmp_path, tasks)) == 5
+
+
+def test_sameas_on_values_ansible_tags_is_declined(tmp_path: Path) -> None:
+    """ansible's values from the playbook and files are tagged copies: ``x is sameas 5`` is false
+    there; against true, false or none, or between literals, the engine's answer is ansible's."""
+    exact = ("    - debug: {msg: \"{{ x is sameas true }} {{ y is sameas none }} {{ 5 is sameas 5 }}\"}\n"
+             "      vars: {x: true, y: null}\n")
+    assert _declined(tmp_path, exact) == []
+    declined = _declined(tmp_path, exact + "    - debug: {msg: \"{{ x is sameas 5 }}\"}\n      vars: {x: 5}\n")
+    assert len(declined) == 1 and "the test sameas on a value the playbook or a file holds" in declined[0]
+
+
+def test_refresh_inventory_is_declined_where_the_inventory_may_give_other_hosts(tmp_path: Path) -> None:
+    """A no-op for the engine: exact with a host list or a file no task names; declined after
+    add_host or group_by, with a script, or where a task may write the inventory file."""
+    refresh = "    - meta: refresh_inventory\n"
+    assert _declined(tmp_path, "    - debug: {msg: x}\n" + refresh, inventory="a,b") == []
+    write(tmp_path, {"hosts.ini": "localhost ansible_connection=local\n"})
+    inventory = str(tmp_path / "hosts.ini")
+    assert _declined(tmp_path, "    - copy: {content: x, dest: out}\n" + refresh, inventory=inventory) == []
+    for tasks, why in [
+        ("    - copy: {content: x, dest: hosts.ini}\n", "an inventory file a task may write"),
+        ("    - lineinfile: {path: '{{ inventory_file }}', line: x}\n", "an inventory file a task may write"),
+        ("    - add_host: {name: new}\n", "a playbook that runs add_host or group_by"),
+    ]:
+        (problem,) = _declined(tmp_path, tasks + refresh, inventory=inventory)
+        assert f"meta: refresh_inventory in {why}" in problem or f"meta: refresh_inventory with {why}" in problem
+    (tmp_path / "script.sh").write_text("#!/bin/sh\necho '{}'\n")
+    (tmp_path / "script.sh").chmod(0o755)
+    (problem,) = _declined(tmp_path, refresh, inventory=str(tmp_path / "script.sh"))
+    assert "a script, a plugin or a directory" in problem

@@ -45,10 +45,10 @@ UNSUPPORTED = """
     - {name: local is fine, debug: {msg: y}, connection: local}
     - {name: ssh is not, debug: {msg: y}, connection: ssh}
     - {name: no defaults are fine, debug: {msg: z}, module_defaults: {}}
-    - name: defaults are not
+    - name: an action group's defaults are not
       copy: {content: x, dest: out}
       module_defaults:
-        copy: {mode: "0600"}
+        group/aws: {region: eu-west-1}
 """
 
 
@@ -63,7 +63,7 @@ def test_unimplemented_keywords_are_refused_with_where_and_hint(tmp_path: Path,
     problems = unknown_module_problems(plan)
     refused = {(keyword, span.line if span else None) for keyword, span in plan.unsupported}
     assert {keyword for keyword, _ in refused} == {"debugger", "become_method", "become", "connection",
-                                                   "module_defaults"}
+                                                   "module_defaults for the action group aws"}
     assert len(problems) == len(refused) == 5
     assert all("--engine ansible" in str(p) and p.span is not None for p in problems)
     lines = (tmp_path / "site.yml").read_text().splitlines()

@@ -41,7 +41,8 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
         gathered = facts.gather(subset, params["fact_path"])
     except ValueError as exc:
         raise ModuleError(str(exc)) from None
-    found = {f"ansible_{key}": value for key, value in gathered.items()}
+    # PrefixFactNamespace.transform: a dash becomes an underscore (an interface's "br-lan")
+    found = {f"ansible_{key.replace('-', '_')}": value for key, value in gathered.items()}
     found |= {"gather_subset": subset, "module_setup": True}  # ansible's metadata collector, unprefixed
     return {"changed": False, "ansible_facts": {k: v for k, v in found.items() if _keep(k, params["filter"])}}
 
