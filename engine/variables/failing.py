@@ -4,7 +4,9 @@ variable model decide it, and a template error ansible fails on too (a name defi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -74,3 +76,44 @@ def condition_fails(exc: Exception) -> bool:
         return False
     return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
         "Conditionals must have a boolean result" in str(exc)
+
+
+NOT_FINALIZED = kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE
+"""Actions whose arguments the strategy reads, not ``Task.post_validate``: meta tasks and includes
+(an include's file name is its own question: engine.flow.host_outcome.include_args_need)."""
+
+
+def finalized_arguments(task: Task) -> Mapping[str, Any]:
+    """The arguments ansible 2.19 templates before the action runs (``Task.post_validate`` of
+    ``args``, each through the action's ``finalize_task_arg``): all of them, but ``assert``'s
+    ``that`` (evaluated by the action as conditions); none of a meta task or an include."""
+    if task.action in NOT_FINALIZED or not isinstance(task.args, Mapping):
+        return {}
+    return {key: value for key, value in task.args.items() if not (key == "that" and task.action in kw.ASSERT)}
+
+
+def templated_arguments(task: Task) -> bool:
+    """Whether templating the task's arguments may fail on a host: one of them is a template."""
+    from engine.flow.host_reading import strings
+    from engine.templating.templar import is_template
+
+    return any(is_template(text) for text in strings(finalized_arguments(task)))
+
+
+def argument_failure(task: Task, templar: Templar) -> str | None:
+    """Why templating ``task``'s arguments on the host whose ``templar`` it is fails the task as it
+    fails it in the run (a name defined nowhere on the way, a filter failing, operands an operator
+    does not take): ansible then fails the task before the action runs, whatever its
+    ``failed_when`` says. None when they template, or when what they read is only the run's (the
+    run's values are taken to template, as a module is taken to succeed)."""
+    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
+
+    arguments = finalized_arguments(task)
+    if not arguments:
+        return None
+    try:
+        templar.template(dict(arguments))
+    except Exception as exc:  # noqa: BLE001 - a value only the run knows, unless ansible fails too
+        if fails_evaluating(exc) or cause_of(exc, RunTimeOnly) is None and ansible_fails_too(exc):
+            return f"Finalization of task args for {task.action!r} failed: {exc}"
+    return None
