@@ -10,7 +10,9 @@ Each project is a directory of DIR with a ``case.json`` as the recorded scenario
 tests/variables (var_cases.py) and tests/plan (plan_cases.py) take it: ``site.yml``, ``"inventory":
 ["inventory.ini"]``, ``args``, ``env``, ``runtime`` (names whose value only the run knows) and
 ``earlier`` (the probed names that tasks of the run set: set_fact, register, include_vars). One
-project serves both measures: its ``probe...`` tasks print values, every task has an outcome.
+project serves both measures: its ``probe...`` tasks print values, every task has an outcome. A
+probe's ``msg`` maps a label to a template: ``{{ NAME }}`` is the variable NAME, any other
+template is rendered with the task's variables (``p_name: "{{ vhost.name }}"``).
 
 ``record`` writes ``expected.json`` (the probes' values, recorded once per PYTHONHASHSEED of
 ``ansible_tools.HASH_SEEDS``, what differs marked run-dependent) and ``outcomes.json`` (each task's
@@ -86,7 +88,7 @@ def measure_values(project: Path) -> dict[str, Any]:
     spec = read_case(project)
     runtime, earlier = set(spec.get("runtime", [])), set(spec.get("earlier", []))
     expected = json.loads((project / "expected.json").read_text())
-    compared, wrong = measure(project)
+    compared, wrong = measure(project, as_written=True)
     # each difference is "LABEL: NAME: PROBLEM" (the label holds no ": ")
     problems = [(line.split(": ", 2)[1], line) for line in wrong]
     own = sum(1 for *_, values in probed(expected) if values
