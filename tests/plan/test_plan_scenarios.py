@@ -110,3 +110,16 @@ def test_the_comparison_reads_every_run_of_a_repeating_task() -> None:
     compared = compare(recorded, ours)
     assert compared.wrong == ["inc.yml:5 on h2: ansible reported ['ok', 'ok'], the plan no run"]
     assert compared.excluded == 1
+
+
+def test_depends_kinds_tell_run_time_values_from_static_ones() -> None:
+    """What a ``depends`` waits for is counted as the run's only where the reason names a value
+    only the run has (a module's result, a fact the run gathers or clears, check mode support, a
+    batch failing); a lookup the plan leaves undecided counts against it."""
+    from plan_cases import depends_kind
+
+    assert depends_kind("`said.stdout == 'on'` (this task) needs Error rendering expression: 'stdout' of the result "
+                        "of task 'register a result' is known only at run time") == "a registered result or set_fact"
+    assert depends_kind("`x` needs `ansible_os_family`: a fact the run gathers or clears") == "a gathered fact"
+    assert depends_kind("check mode: whether ansible.builtin.command runs then") == "a module's check mode support"
+    assert depends_kind("`lookup('file', 'x')` needs a lookup").startswith("static")
