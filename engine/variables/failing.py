@@ -100,6 +100,21 @@ def templated_arguments(task: Task) -> bool:
     return any(is_template(text) for text in strings(finalized_arguments(task)))
 
 
+RUN_CONTEXT_NAMES = frozenset({
+    "ansible_connection", "ansible_module_compression", "ansible_shell_type", "ansible_shell_executable",
+    "ansible_ssh_host", "ansible_host", "ansible_ssh_user", "ansible_user", "ansible_ssh_pass", "ansible_password",
+    "ansible_ssh_port", "ansible_port", "ansible_ssh_pipelining", "ansible_pipelining", "ansible_ssh_timeout",
+    "ansible_timeout", "ansible_ssh_private_key_file", "ansible_private_key_file", "ansible_network_os",
+    "ansible_connection_user", "ansible_ssh_executable", "ansible_ssh_common_args", "ansible_sftp_extra_args",
+    "ansible_scp_extra_args", "ansible_ssh_extra_args", "ansible_ssh_transfer_method", "ansible_docker_extra_args",
+    "ansible_search_path"})
+"""What ``TaskExecutor._execute`` adds to a task's variables before its arguments are templated: the
+play context's connection settings the host's variables do not set (``PlayContext.update_vars``,
+``C.MAGIC_VARIABLE_MAPPING`` less its become settings), where set by the configuration, the
+command line or the connection plugin, and ``ansible_search_path``: undefined before the run is
+not undefined for the task."""
+
+
 def argument_failure(task: Task, templar: Templar) -> str | None:
     """Why templating ``task``'s arguments on the host whose ``templar`` it is fails the task as it
     fails it in the run (a name defined nowhere on the way, a filter failing, operands an operator
@@ -108,9 +123,16 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     run's values are taken to template, as a module is taken to succeed)."""
     from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
 
+    from engine.flow.host_reading import strings
+    from engine.templating.variable_uses import names_read
+
     arguments = finalized_arguments(task)
     if not arguments:
         return None
+    for text in strings(arguments):
+        read = names_read(text, expression=False)
+        if read is None or any(name in RUN_CONTEXT_NAMES and name not in templar.raw for name in read):
+            return None  # what the run's play context may define, or a template not read
     try:
         templar.template(dict(arguments))
     except Exception as exc:  # noqa: BLE001 - a value only the run knows, unless ansible fails too
