@@ -121,9 +121,8 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     does not take): ansible then fails the task before the action runs, whatever its
     ``failed_when`` says. None when they template, or when what they read is only the run's (the
     run's values are taken to template, as a module is taken to succeed)."""
-    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
-
     from engine.flow.host_reading import strings
+    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
     from engine.templating.variable_uses import names_read
 
     arguments = finalized_arguments(task)
