@@ -128,9 +128,12 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     arguments = finalized_arguments(task)
     if not arguments:
         return None
+    data = task.data if isinstance(task.data, Mapping) else {}
+    # a delegated task's variables hold the delegated host's (VariableManager._get_delegated_vars)
+    given = RUN_CONTEXT_NAMES | {"ansible_delegated_vars"} if data.get("delegate_to") else RUN_CONTEXT_NAMES
     for text in strings(arguments):
         read = names_read(text, expression=False)
-        if read is None or any(name in RUN_CONTEXT_NAMES and name not in templar.raw for name in read):
+        if read is None or any(name in given and name not in templar.raw for name in read):
             return None  # what the run's play context may define, or a template not read
     try:
         templar.template(dict(arguments))
