@@ -114,7 +114,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             results.append({"changed": False, "skipped": True, "skip_reason": SKIP_REASON,
                             "false_condition": decided, **_item_keys(scope)})
             continue
-        if argument_failure(task, here) is not None:  # the task fails before its action: sets nothing
+        if (register or task.action in SET_FACT | INCLUDE_VARS) and argument_failure(task, here) is not None:
+            # the task fails before its action: it sets nothing
             return _fails_by_condition(effects, task, register, scopes is not None, label)
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
