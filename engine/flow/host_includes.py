@@ -155,6 +155,8 @@ class RuntimeIncludes:
         from engine.variables.report import add_loaded_tasks
 
         found: list[Loaded] = []
+        if any(outer.args == include.args for outer in includers):
+            return found  # a file it could load names its file alike again: listed once, at the first
         for target, copy in candidate_files(include, self.play_plan.play.basedir):
             if target in loaded:
                 continue

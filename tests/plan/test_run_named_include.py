@@ -47,3 +47,18 @@ def test_a_target_that_names_nothing_lists_nothing() -> None:
     assert target_pattern("tasks/{{ ansible_os_family | lower }}.yml") == "tasks/*.yml"
     assert target_pattern("{{ name }}.yml") is None  # every file of the playbook's directory
     assert target_pattern("tasks/main.yml") is None  # no template: named before the run
+
+
+def test_a_file_it_could_load_that_includes_alike_is_listed_once(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A candidate file whose own include names its file the same way is listed at the first
+    include only: following it again would list the files again, include after include."""
+    (tmp_path / "site.yml").write_text(
+        "- hosts: h\n  gather_facts: false\n  tasks:\n"
+        "    - {name: which, ansible.builtin.command: echo a, register: which}\n"
+        "    - {name: include it, ansible.builtin.include_tasks: 'step_{{ which.stdout }}.yml'}\n")
+    (tmp_path / "step_a.yml").write_text("- {name: again, ansible.builtin.include_tasks: 'step_{{ which.stdout }}.yml'}\n")
+    (tmp_path / "inventory.ini").write_text("[h]\nh1\n")
+    monkeypatch.chdir(tmp_path)
+    rows = [(task, outcome) for task, host, outcome, _reason in planned_rows(tmp_path)]
+    assert rows == [("which", "runs"), ("include it", "runs"), ("again", "depends")]
