@@ -57,7 +57,8 @@ def test_a_file_it_could_load_that_includes_alike_is_listed_once(tmp_path: Path,
         "- hosts: h\n  gather_facts: false\n  tasks:\n"
         "    - {name: which, ansible.builtin.command: echo a, register: which}\n"
         "    - {name: include it, ansible.builtin.include_tasks: 'step_{{ which.stdout }}.yml'}\n")
-    (tmp_path / "step_a.yml").write_text("- {name: again, ansible.builtin.include_tasks: 'step_{{ which.stdout }}.yml'}\n")
+    (tmp_path / "step_a.yml").write_text(
+        "- {name: again, ansible.builtin.include_tasks: 'step_{{ which.stdout }}.yml'}\n")
     (tmp_path / "inventory.ini").write_text("[h]\nh1\n")
     monkeypatch.chdir(tmp_path)
     rows = [(task, outcome) for task, host, outcome, _reason in planned_rows(tmp_path)]
