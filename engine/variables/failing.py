@@ -94,10 +94,21 @@ def finalized_arguments(task: Task) -> Mapping[str, Any]:
 
 def templated_arguments(task: Task) -> bool:
     """Whether templating the task's arguments may fail on a host: one of them is a template."""
-    from engine.flow.host_reading import strings
     from engine.templating.templar import is_template
 
-    return any(is_template(text) for text in strings(finalized_arguments(task)))
+    return any(is_template(text) for text in _texts(finalized_arguments(task)))
+
+
+def _texts(value: Any) -> Any:
+    """The strings of the arguments ``value`` (values of mappings, items of lists)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for inner in value.values():
+            yield from _texts(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _texts(inner)
 
 
 RUN_CONTEXT_NAMES = frozenset({
@@ -121,7 +132,6 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     does not take): ansible then fails the task before the action runs, whatever its
     ``failed_when`` says. None when they template, or when what they read is only the run's (the
     run's values are taken to template, as a module is taken to succeed)."""
-    from engine.flow.host_reading import strings
     from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
     from engine.templating.variable_uses import names_read
 
@@ -131,7 +141,7 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     data = task.data if isinstance(task.data, Mapping) else {}
     # a delegated task's variables hold the delegated host's (VariableManager._get_delegated_vars)
     given = RUN_CONTEXT_NAMES | {"ansible_delegated_vars"} if data.get("delegate_to") else RUN_CONTEXT_NAMES
-    for text in strings(arguments):
+    for text in _texts(arguments):
         read = names_read(text, expression=False)
         if read is None or any(name in given and name not in templar.raw for name in read):
             return None  # what the run's play context may define, or a template not read
