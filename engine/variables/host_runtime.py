@@ -222,7 +222,8 @@ class Follower:
 
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
-            if key not in memo:
+            if key not in memo:  # asked again while worked out (its templar reads the block): the run's
+                memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
                 own = self._own_item(play_plan, earlier)
                 loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
                          if includer_loops(include)]
