@@ -138,8 +138,40 @@ class RuntimeIncludes:
         for blocks, members, _target, _handlers in groups.values():  # which hosts load which file's tasks
             add_loaded_tasks(self.play_plan.play, include, list(with_includers(blocks, [*includers, include])),
                              members)
+        if unknown:
+            loaded += self._could_load(include, includers, outcomes, unknown, set(targets.values()), where)
         _known_includers(self.play_plan.play, loaded)
         return loaded, failing
+
+    def _could_load(self, include: Task, includers: list[Task], outcomes: Mapping[str, HostOutcome],
+                    unknown: Mapping[str, str], loaded: set[str], where: str) -> list[Loaded]:
+        """The tasks of each file an ``include_tasks`` whose file the run names on the hosts of
+        ``unknown`` could load there (engine.flow.run_named_files): each depends on those hosts, and
+        is not loaded on the others (none of them loads it; those that do load it are planned with
+        the file they name). Where it loads them is the run's: no host's variables take them."""
+        from engine.flow.notify import with_includers
+        from engine.flow.run_named_files import candidate_files
+        from engine.templating.templar import Templar
+        from engine.variables.report import add_loaded_tasks
+
+        found: list[Loaded] = []
+        if any(outer.args == include.args for outer in includers):
+            return found  # a file it could load names its file alike again: listed once, at the first
+        for target, copy in candidate_files(include, self.play_plan.play.basedir):
+            if target in loaded:
+                continue
+            try:
+                blocks, _result = self.loader.load(copy, Templar({}), self.play_plan.play)
+            except Exception:  # noqa: BLE001 - a file that does not load as tasks is no candidate
+                continue
+            tasks = list(with_includers(blocks, [*includers, include]))
+            fixed = {name: HostOutcome(SKIPPED, f"not loaded on this host: the include at {where} does not load "
+                                                f"{target} here", True) for name in outcomes if name not in unknown}
+            maybe = {name: HostOutcome(DEPENDS, f"loaded only if the include at {where} names {target} on this host, "
+                                                f"which it names from {why}") for name, why in unknown.items()}
+            found += [Loaded(task, outer, fixed, maybe) for task, outer in tasks]
+            add_loaded_tasks(self.play_plan.play, include, tasks, ())
+        return found
 
     @property
     def loader(self) -> Any:

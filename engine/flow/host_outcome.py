@@ -21,6 +21,7 @@ from engine.flow.host_reading import (
     include_loop_names,
     include_set_names,
     per_host_vars_files,
+    reads_any,
     runs_setup,
     short,
     strings,
@@ -37,6 +38,7 @@ from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
 from engine.variables import host_answers as answers
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
+from engine.variables.failing import templated_arguments
 from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
@@ -84,7 +86,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     once_on, once_known = run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data) \
-            and not block_name_templated(task):
+            and not block_name_templated(task) and not templated_arguments(task):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
     question = asked([host.name for host in chosen], batches, conditions) \
@@ -423,10 +425,14 @@ class _HostTask:
     def _ran(self, item: Mapping[str, Any], reason: str) -> HostOutcome:
         """The outcome of a task that runs: it runs, unless it is certain to fail the host (the
         ``fail`` action, an ``assert`` whose assertion is false, a ``failed_when`` that holds;
-        ``failed_when`` decides for the action when it is known). Only an assertion or a
-        ``failed_when`` reads the loop item: any other task's is worked out once for all items."""
+        ``failed_when`` decides for the action when it is known, the arguments' templating before
+        both). Only an assertion, a ``failed_when`` or arguments that read the loop item are read
+        item by item: any other task's is worked out once for all items."""
+        from engine.variables.failing import finalized_arguments
+
         data = self.task.data if isinstance(self.task.data, Mapping) else {}
-        if self.task.action in kw.ASSERT or data.get("failed_when") is not None:
+        if self.task.action in kw.ASSERT or data.get("failed_when") is not None or \
+                item and reads_any(finalized_arguments(self.task), item):
             return self._ran_with(item, reason)
         found = self._ran_once.get(reason)
         if found is None:
@@ -438,6 +444,8 @@ class _HostTask:
 
         if (failure := block_name_failure(self.task, lambda text: self._needs_value(text, item),
                                           lambda: self._templar(item))) is not None:
+            return HostOutcome(FAILS, failure)
+        if (failure := self._argument_failure(item)) is not None:  # before the action, whatever failed_when says
             return HostOutcome(FAILS, failure)
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
         failed_when = self._failed_when(item)
@@ -472,6 +480,16 @@ class _HostTask:
             return HostOutcome(DEPENDS, f"{mode}: whether {self.task.action} runs then (its module's check mode "
                                         "support, creates/removes) is the run's to know")
         return HostOutcome(RUNS, reason)
+
+    def _argument_failure(self, item: Mapping[str, Any]) -> str | None:
+        """Why templating the task's arguments fails it on the host (engine.variables.failing), when
+        all they read is known before the run."""
+        from engine.variables.failing import argument_failure, finalized_arguments
+
+        arguments = finalized_arguments(self.task)
+        if not arguments or self._needs_value(arguments, item) is not None:
+            return None
+        return argument_failure(self.task, self._templar(item))
 
     def _failed_when(self, item: Mapping[str, Any]) -> bool | None | str:
         """The task's ``failed_when`` (its conditions in order, all holding), ``absent`` without

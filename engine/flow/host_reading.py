@@ -43,6 +43,18 @@ def strings(value: Any) -> Iterator[str]:
             stack.extend([*item.keys(), *item.values()] if isinstance(item, Mapping) else item)
 
 
+def reads_any(value: Any, names: Mapping[str, Any]) -> bool:
+    """Whether a template among the strings ``value`` holds reads one of ``names`` (or what
+    playbook-ls cannot read)."""
+    from engine.templating.variable_uses import names_read
+
+    for text in strings(value):
+        found = names_read(text, expression=False)
+        if found is None or not found.isdisjoint(names):
+            return True
+    return False
+
+
 def short(value: Any, limit: int = 120) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "…"

@@ -91,15 +91,21 @@ def _only_the_inner_include(reading: Any) -> bool:
 
 def _stops_the_host(reading: Any) -> bool:
     """Whether a failure of the task stops its host there and then, and it alone: no
-    ``ignore_errors``, no block with a ``rescue`` or an ``always`` around it, nothing that spreads
-    a failure to the other hosts (``any_errors_fatal``, ``run_once``, ``max_fail_percentage``)."""
+    ``ignore_errors``, no block with a ``rescue`` around it (one with only an ``always`` runs that
+    section at the item, then the host stops: engine.flow.host_plan runs it there), not in a
+    ``rescue`` section, nothing that spreads a failure to the other hosts (``any_errors_fatal``,
+    ``run_once``, ``max_fail_percentage``)."""
     from engine.flow.block_failures import failure_spread, section_tasks
+    from engine.variables.block_runs import play_blocks
 
     play, task = reading.play_plan.play, reading.task
     data = play.data if isinstance(play.data, Mapping) else {}
-    return not (isinstance(task.data, Mapping) and "ignore_errors" in task.data) and \
-        not any(id(task) in tasks for tasks in section_tasks(play)) and failure_spread(play, task) is False and \
-        "max_fail_percentage" not in data
+    rescuing, recovered = section_tasks(play)
+    blocks = play_blocks(play)
+    around = blocks.paths.get(id(task))  # None: placed twice, or not at all
+    rescued = id(task) in recovered and (around is None or any(block in blocks.rescuing for block, _ in around))
+    return not (isinstance(task.data, Mapping) and "ignore_errors" in task.data) and id(task) not in rescuing and \
+        not rescued and failure_spread(play, task) is False and "max_fail_percentage" not in data
 
 
 def _rescued_around_the_include(reading: Any) -> bool:

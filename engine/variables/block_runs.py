@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
-from engine.variables.failing import condition_fails, holds
+from engine.variables.failing import argument_failure, condition_fails, holds
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
 from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when
 
@@ -97,13 +97,15 @@ def play_blocks(play: Play) -> PlayBlocks:
     return found  # type: ignore[no-any-return]
 
 
-def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
+def fails(task: Task, templar: Templar, gate: list[Any], arguments: bool = True) -> Decided:
     """Whether ``task`` fails on the host whose ``templar`` it is (``gate``: the conditions it
     checks, those of the includes that load it first, its own last). A looped task runs every item
-    its own ``when`` lets run and fails when one of them fails (``TaskExecutor._run_loop``)."""
+    its own ``when`` lets run and fails when one of them fails (``TaskExecutor._run_loop``).
+    ``arguments``: whether its arguments are read too (not for a task of a ``rescue`` section,
+    read here on hosts where that rescue may not run: its ``ansible_failed_*`` are then undefined)."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
-    if data.get("ignore_errors") is True or data.get("failed_when") is False:
+    if data.get("ignore_errors") is True:
         return False
     own = len(task.effective_when()) if _looped(data) else 0
     loaded = _holding(gate[:len(gate) - own], templar, label)
@@ -112,7 +114,7 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     if data.get("ignore_errors") not in (None, False):
         return f"{label} fails or not as the run decides"
     if not _looped(data):
-        return _fails_once(task, templar, data, label)
+        return _fails_once(task, templar, data, label, arguments)
     from engine.variables.loop_vars import LoopFails, loop_scopes
 
     scopes = loop_scopes(task, templar)
@@ -124,7 +126,8 @@ def fails(task: Task, templar: Templar, gate: list[Any]) -> Decided:
     for scope in scopes:
         here = templar.child(dict(scope))
         holding = _holding(gate[len(gate) - own:], here, label)
-        decided = _fails_once(task, here, data, label) if holding is True else True if holding is None else holding
+        decided = _fails_once(task, here, data, label, arguments) if holding is True else \
+            True if holding is None else holding
         if decided is True:
             return True  # the other items run too, and the task fails
         unsure = unsure or decided
@@ -145,8 +148,11 @@ def _holding(conditions: list[Any], templar: Templar, label: str) -> bool | str 
     return True
 
 
-def _fails_once(task: Task, templar: Templar, data: Mapping[str, Any], label: str) -> Decided:
-    """Whether one run of ``task`` (one item of a loop) that its conditions let run fails."""
+def _fails_once(task: Task, templar: Templar, data: Mapping[str, Any], label: str, arguments: bool = True) -> Decided:
+    """Whether one run of ``task`` (one item of a loop) that its conditions let run fails: its
+    arguments are templated first (a failure there is the task's, whatever its failed_when says)."""
+    if arguments and argument_failure(task, templar) is not None:
+        return True
     if "failed_when" in data:
         return failed_when(task, templar, label)
     if task.action in NEVER_FAILS or task.action in INCLUDE_VARS and "loop" not in data:

@@ -4,7 +4,9 @@ variable model decide it, and a template error ansible fails on too (a name defi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from engine.loading import keywords as kw
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -74,3 +76,78 @@ def condition_fails(exc: Exception) -> bool:
         return False
     return ansible_fails_too(exc) or cause_of(exc, BrokenConditional) is not None or \
         "Conditionals must have a boolean result" in str(exc)
+
+
+NOT_FINALIZED = kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_ROLE
+"""Actions whose arguments the strategy reads, not ``Task.post_validate``: meta tasks and includes
+(an include's file name is its own question: engine.flow.host_outcome.include_args_need)."""
+
+
+def finalized_arguments(task: Task) -> Mapping[str, Any]:
+    """The arguments ansible 2.19 templates before the action runs (``Task.post_validate`` of
+    ``args``, each through the action's ``finalize_task_arg``): all of them, but ``assert``'s
+    ``that`` (evaluated by the action as conditions); none of a meta task or an include."""
+    if task.action in NOT_FINALIZED or not isinstance(task.args, Mapping):
+        return {}
+    return {key: value for key, value in task.args.items() if not (key == "that" and task.action in kw.ASSERT)}
+
+
+def templated_arguments(task: Task) -> bool:
+    """Whether templating the task's arguments may fail on a host: one of them is a template."""
+    from engine.templating.templar import is_template
+
+    return any(is_template(text) for text in _texts(finalized_arguments(task)))
+
+
+def _texts(value: Any) -> Any:
+    """The strings of the arguments ``value`` (values of mappings, items of lists)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for inner in value.values():
+            yield from _texts(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _texts(inner)
+
+
+RUN_CONTEXT_NAMES = frozenset({
+    "ansible_connection", "ansible_module_compression", "ansible_shell_type", "ansible_shell_executable",
+    "ansible_ssh_host", "ansible_host", "ansible_ssh_user", "ansible_user", "ansible_ssh_pass", "ansible_password",
+    "ansible_ssh_port", "ansible_port", "ansible_ssh_pipelining", "ansible_pipelining", "ansible_ssh_timeout",
+    "ansible_timeout", "ansible_ssh_private_key_file", "ansible_private_key_file", "ansible_network_os",
+    "ansible_connection_user", "ansible_ssh_executable", "ansible_ssh_common_args", "ansible_sftp_extra_args",
+    "ansible_scp_extra_args", "ansible_ssh_extra_args", "ansible_ssh_transfer_method", "ansible_docker_extra_args",
+    "ansible_search_path"})
+"""What ``TaskExecutor._execute`` adds to a task's variables before its arguments are templated: the
+play context's connection settings the host's variables do not set (``PlayContext.update_vars``,
+``C.MAGIC_VARIABLE_MAPPING`` less its become settings), where set by the configuration, the
+command line or the connection plugin, and ``ansible_search_path``: undefined before the run is
+not undefined for the task."""
+
+
+def argument_failure(task: Task, templar: Templar) -> str | None:
+    """Why templating ``task``'s arguments on the host whose ``templar`` it is fails the task as it
+    fails it in the run (a name defined nowhere on the way, a filter failing, operands an operator
+    does not take): ansible then fails the task before the action runs, whatever its
+    ``failed_when`` says. None when they template, or when what they read is only the run's (the
+    run's values are taken to template, as a module is taken to succeed)."""
+    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
+    from engine.templating.variable_uses import names_read
+
+    arguments = finalized_arguments(task)
+    if not arguments:
+        return None
+    data = task.data if isinstance(task.data, Mapping) else {}
+    # a delegated task's variables hold the delegated host's (VariableManager._get_delegated_vars)
+    given = RUN_CONTEXT_NAMES | {"ansible_delegated_vars"} if data.get("delegate_to") else RUN_CONTEXT_NAMES
+    for text in _texts(arguments):
+        read = names_read(text, expression=False)
+        if read is None or any(name in given and name not in templar.raw for name in read):
+            return None  # what the run's play context may define, or a template not read
+    try:
+        templar.template(dict(arguments))
+    except Exception as exc:  # noqa: BLE001 - a value only the run knows, unless ansible fails too
+        if fails_evaluating(exc) or cause_of(exc, RunTimeOnly) is None and ansible_fails_too(exc):
+            return f"Finalization of task args for {task.action!r} failed: {exc}"
+    return None

@@ -21,6 +21,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.batches import play_batches
+from engine.flow.block_failures import section_tasks
 from engine.flow.loops import loop_of
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
@@ -221,13 +222,14 @@ class Follower:
 
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
-            if key not in memo:
+            if key not in memo:  # asked again while worked out (its templar reads the block): the run's
+                memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
                 own = self._own_item(play_plan, earlier)
                 loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
                          if includer_loops(include)]
                 memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
                     else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
-                               self._gate(play_plan, earlier))
+                               self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
             return memo[key]  # type: ignore[no-any-return]
 
         return fails_on_host
@@ -248,7 +250,8 @@ class Follower:
         if isinstance(stop, Stop) and id(task) in stop.tasks and may_stop(task, caught_within(play_plan.play, include)):
             return stop.task is task  # the first failure of the file, item by item: the others do not get to fail
         gate = self._gate(play_plan, task)
-        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate) for index in order]
+        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate,
+                       id(task) not in section_tasks(play_plan.play)[0]) for index in order]
         if not found or all(each is False for each in found):
             return False
         if found[0] is True:
@@ -521,7 +524,9 @@ class Follower:
             uniform = memo[("uniform", id(task))] = not task.effective_when() and not any(
                 include.effective_when() for include in self.order_of(play_plan.play).includers.get(id(task), [])) \
                 and (not known_shape(task) or host_independent(task))
-        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence)
+        # followed while its play is planned, a run reads the tasks before it as written: kept apart
+        memo_key = (id(task), "" if uniform else host.name, outer, id(self.plan.inventory), occurrence,
+                    id(getattr(play_plan, "planned_runs", None)))
         found = memo.get(memo_key)
         stale = found is not None and any(getattr(asked, "planned_runs", None) is not None
                                           for asked in memo.get(("as written", memo_key), ()))

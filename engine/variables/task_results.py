@@ -18,7 +18,7 @@ from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
-from engine.variables.failing import failed_when, fails_evaluating
+from engine.variables.failing import argument_failure, failed_when, fails_evaluating
 from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, possible_names, with_hash_behaviour
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
@@ -114,6 +114,9 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             results.append({"changed": False, "skipped": True, "skip_reason": SKIP_REASON,
                             "false_condition": decided, **_item_keys(scope)})
             continue
+        if (register or task.action in SET_FACT | INCLUDE_VARS) and argument_failure(task, here) is not None:
+            # the task fails before its action: it sets nothing
+            return _fails_by_condition(effects, task, register, scopes is not None, label)
         try:
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
             shown = isinstance(done, ModuleResult) and task.action in SHAPED  # some of its values the run's

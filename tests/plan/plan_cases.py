@@ -133,6 +133,11 @@ RUN_TIME_KINDS = {
     "force_handlers": "an earlier failure", "did not fail the host": "an earlier failure",
     "stops the host at an": "an earlier failure", "before the item where the host stops": "an earlier failure",
     "the host whose result comes in first": "the order the hosts' results come in",
+    "which it names from what only the run knows": "the file a run-named include loads",
+    "of the result of": "a registered result or set_fact",
+    "a fact the run gathers or clears": "a gathered fact",
+    "check mode: whether": "a module's check mode support",
+    "not run if every host of the batch": "an earlier failure",
 }
 
 

@@ -1,5 +1,5 @@
 """A task before that sets names not told before the run (an ``include_vars`` whose file a fact
-names, facts not gathered) no longer makes the tasks after it that read a set name host by host:
+names, facts the run gathers) no longer makes the tasks after it that read a set name host by host:
 the names read are keyed by the walk of the tasks before on each host, the layer that may set
 any name (and why) part of the key (engine.variables.earlier_key). The plan is what following
 each host on its own gives, with far fewer readings."""
@@ -16,7 +16,7 @@ from engine.variables import earlier_key
 PLAYBOOK = """
 - name: a file a fact names
   hosts: all
-  gather_facts: false
+  gather_facts: true
   tasks:
     - {name: base, ansible.builtin.set_fact: {base: "{{ tier }}"}}
     - {name: audit only, ansible.builtin.meta: end_host, when: audit_only | default(false) | bool}

@@ -2,7 +2,9 @@
 ansible-playbook did there. ``runs`` must be a task ansible ran (ok, changed or failed),
 ``skipped`` one it skipped or never reached on the host, ``fails`` one that failed; ``depends``
 claims nothing, and is counted: a scenario whose ``case.json`` says ``"decided": true`` has only
-values known before the run, so every outcome must be decided.
+values known before the run, so every outcome must be decided; one that says ``"foreseen": true``
+fails hosts only where the failure is certain before the run, so the plan must say ``fails`` at
+every task ansible failed (the comparison otherwise takes an unforeseen failure for a module's own).
 
 With ansible-core present, ``test_recordings_match_ansible`` re-runs ansible on a fixed third of
 the scenarios (all of them with PLAYBOOK_LS_LIVE=all)."""
@@ -27,6 +29,8 @@ def test_plan_matches_what_ansible_did(scenario: Path, monkeypatch: pytest.Monke
     ours = our_outcomes(scenario, monkeypatch)
     compared = compare(json.loads((scenario / "expected.json").read_text()), ours)
     assert compared.wrong == []
+    if case(scenario).get("foreseen"):  # every failure of the run is certain before it: the plan states it
+        assert compared.failed == set()
     if case(scenario).get("decided"):
         undecided = [f"{where} on {host}: {reason}" for where, host, outcome, reason, *_ in ours
                      if outcome == "depends"]
@@ -106,3 +110,16 @@ def test_the_comparison_reads_every_run_of_a_repeating_task() -> None:
     compared = compare(recorded, ours)
     assert compared.wrong == ["inc.yml:5 on h2: ansible reported ['ok', 'ok'], the plan no run"]
     assert compared.excluded == 1
+
+
+def test_depends_kinds_tell_run_time_values_from_static_ones() -> None:
+    """What a ``depends`` waits for is counted as the run's only where the reason names a value
+    only the run has (a module's result, a fact the run gathers or clears, check mode support, a
+    batch failing); a lookup the plan leaves undecided counts against it."""
+    from plan_cases import depends_kind
+
+    assert depends_kind("`said.stdout == 'on'` (this task) needs Error rendering expression: 'stdout' of the result "
+                        "of task 'register a result' is known only at run time") == "a registered result or set_fact"
+    assert depends_kind("`x` needs `ansible_os_family`: a fact the run gathers or clears") == "a gathered fact"
+    assert depends_kind("check mode: whether ansible.builtin.command runs then") == "a module's check mode support"
+    assert depends_kind("`lookup('file', 'x')` needs a lookup").startswith("static")

@@ -75,7 +75,7 @@ CHAINS = """
   hosts: all
   gather_facts: false
   tasks:
-    - {name: base fact, ansible.builtin.set_fact: {base: "{{ tier }}-{{ dc }}"}}
+    - {name: base fact, ansible.builtin.set_fact: {base: "{{ tier }}-{{ datacenter }}"}}
     - {name: constant fact, ansible.builtin.set_fact: {const: 5}}
     - {name: register plain, ansible.builtin.debug: {msg: hello}, register: r_plain}
     - {name: register under a condition, ansible.builtin.debug: {msg: "{{ base }}"}, register: r_cond,
@@ -84,6 +84,7 @@ CHAINS = """
     - {name: read the fact, ansible.builtin.debug: {msg: y}, when: base is search('web')}
     - {name: a module's result, ansible.builtin.command: echo hi, register: r_cmd, when: tier == 'web'}
     - {name: read the result, ansible.builtin.debug: {msg: z}, when: r_cmd is changed}
+    - {name: read the output, ansible.builtin.debug: {msg: o}, when: "r_cmd.stdout | default('') == 'hi'"}
     - {name: weight fact, ansible.builtin.set_fact: {w2: "{{ (weight | default(1)) | int * 2 }}"}}
     - {name: read the weight, ansible.builtin.debug: {msg: w}, when: w2 | int > 2}
     - {name: read two, ansible.builtin.debug: {msg: b}, when: const == 5 and r_plain is succeeded}
@@ -91,7 +92,7 @@ CHAINS = """
     - {name: after the end, ansible.builtin.debug: {msg: a}, when: const == 5}
     - {name: once, ansible.builtin.set_fact: {picked: "{{ inventory_hostname }}"}, run_once: true}
     - {name: read once, ansible.builtin.debug: {msg: p}, when: picked == inventory_hostname}
-    - {name: delegated, ansible.builtin.set_fact: {given: "{{ dc }}"}, delegate_to: "{{ groups['lb'][0] }}",
+    - {name: delegated, ansible.builtin.set_fact: {given: "{{ datacenter }}"}, delegate_to: "{{ groups['lb'][0] }}",
        delegate_facts: true, run_once: true}
     - {name: read given, ansible.builtin.debug: {msg: g}, when: given is defined}
     - name: a block

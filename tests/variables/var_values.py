@@ -65,9 +65,11 @@ def tasks_at(plan: Plan, path: str, line: int, host: str) -> list[tuple[PlayPlan
 
 
 def values_at(root: Path, where: str, host: str, index: int, names: list[str],
-              item: int | None = None) -> dict[str, Any]:
+              item: int | None = None, as_written: bool = False) -> dict[str, Any]:
     """What playbook-ls says ``names`` are at the ``index``-th run of the task at ``where`` of the
-    scenario in ``root`` (at ``item`` of its loop), asked in that directory."""
+    scenario in ``root`` (at ``item`` of its loop), asked in that directory. ``as_written``: a name
+    the probe's ``msg`` maps to another template than ``{{ NAME }}`` is that template, rendered with
+    the task's variables (a probe written as ``label: "{{ item.name }}"``)."""
     plan = scenario_plan(root)
     path, _, line = where.rpartition(":")
     runs = tasks_at(plan, str(root / path), int(line) - 1, host)
@@ -76,12 +78,40 @@ def values_at(root: Path, where: str, host: str, index: int, names: list[str],
                              f"at least {index + 1} times")
     play_plan, task, occurrence, outer = runs[index]
     chosen = next(h for h in play_plan.hosts if h.name == host)
-    report = variables_at(plan, play_plan, chosen, task, names, occurrence, item=item, outer=outer)
+    templates = _probe_templates(task, names) if as_written else {}
+    report = variables_at(plan, play_plan, chosen, task, [name for name in names if name not in templates],
+                          occurrence, item=item, outer=outer)
     values = {name: ("undefined" if not resolved.definitions else
                      resolved.value if resolved.unknown is None else f"unknown: {resolved.unknown}")
               for name, resolved in report.variables.items()}
+    values.update((name, _rendered(report.templar, text)) for name, text in templates.items())
     # as the recording callback writes the scenario's directory
     return json.loads(json.dumps(values, default=str).replace(json.dumps(str(root))[1:-1], "<ROOT>"))
+
+
+def _probe_templates(task: Task, names: list[str]) -> dict[str, str]:
+    """The probe's ``msg`` templates of ``names`` that are not ``{{ NAME }}`` itself."""
+    import re
+
+    msg = task.args.get("msg") if isinstance(task.args, dict) else None
+    if not isinstance(msg, dict):
+        return {}
+    return {name: text for name in names if isinstance(text := msg.get(name), str)
+            and not re.fullmatch(r"\{\{-?\s*" + re.escape(name) + r"\s*-?\}\}", text)}
+
+
+def _rendered(templar: Any, text: str) -> Any:
+    """``text`` rendered as the probe renders it: a value only the run has is unknown, a name
+    defined nowhere undefined."""
+    from engine.templating.errors import RunTimeOnly, cause_of, undefined_cause
+    from engine.templating.templar import TemplateFailure
+
+    try:
+        return templar.template(text)
+    except TemplateFailure as exc:
+        if cause_of(exc, RunTimeOnly) is None and undefined_cause(exc):
+            return "undefined"
+        return f"unknown: {exc}"
 
 
 def judged(name: str, expected: Any, ours: Any, runtime: set[str], first_seed_only: bool = False) -> str | None:
@@ -115,10 +145,10 @@ def probed(expected: dict[str, Any]) -> list[tuple[str, str, int, int | None, di
             for item, values in (enumerate(run) if isinstance(run, list) else [(None, run)])]
 
 
-def measure(root: Path, first_seed_only: bool = False) -> tuple[int, list[str]]:
+def measure(root: Path, first_seed_only: bool = False, as_written: bool = False) -> tuple[int, list[str]]:
     """Every value the scenario in ``root`` recorded, compared with playbook-ls's (in the
     scenario's directory and ``env``, no other ANSIBLE_ setting): how many, and each difference
-    (``label: name: what is wrong``, :func:`judged`)."""
+    (``label: name: what is wrong``, :func:`judged`); ``as_written``: see :func:`values_at`."""
     import os
 
     spec = read_case(root)
@@ -137,7 +167,7 @@ def measure(root: Path, first_seed_only: bool = False) -> tuple[int, list[str]]:
             label = f"{where} on {host} run {index + 1}" + (f" item {item + 1}" if item is not None else "")
             compared += len(values)
             try:
-                ours = values_at(root, where, host, index, list(values), item)
+                ours = values_at(root, where, host, index, list(values), item, as_written)
             except AssertionError as exc:
                 wrong += [f"{label}: {name}: {exc}" for name in values]
                 continue

@@ -1,0 +1,172 @@
+"""A directory of hand-written projects recorded from ansible-playbook, and how `vars` and `plan` measure on it.
+
+Usage::
+
+    python bench/values_heldout.py record DIR [NAME...]   # ansible-playbook 2.19 (-c local) on each project
+    python bench/values_heldout.py measure DIR [NAME...]  # playbook-ls against the recordings
+    python bench/values_heldout.py measure DIR --list     # ... and every difference
+
+Each project is a directory of DIR with a ``case.json`` as the recorded scenarios of
+tests/variables (var_cases.py) and tests/plan (plan_cases.py) take it: ``site.yml``, ``"inventory":
+["inventory.ini"]``, ``args``, ``env``, ``runtime`` (names whose value only the run knows) and
+``earlier`` (the probed names that tasks of the run set: set_fact, register, include_vars). One
+project serves both measures: its ``probe...`` tasks print values, every task has an outcome. A
+probe's ``msg`` maps a label to a template: ``{{ NAME }}`` is the variable NAME, any other
+template is rendered with the task's variables (``p_name: "{{ vhost.name }}"``).
+
+``record`` writes ``expected.json`` (the probes' values, recorded once per PYTHONHASHSEED of
+``ansible_tools.HASH_SEEDS``, what differs marked run-dependent) and ``outcomes.json`` (each task's
+status per host; recorded under the first three seeds, which must agree).
+
+``measure`` prints, over all projects:
+
+- values identical: probed values where `vars` gives ansible's value, strictly typed
+  (tests/variables/var_values.py ``judged``), of all probed values ansible's run did not make its own;
+- earlier: the same for the probed values of ``earlier`` names;
+- guessed: values ansible's run made its own (a name of ``runtime``, or one that differed between
+  seeds) where `vars` gave a value instead of saying it is unknown;
+- plan wrong: outcomes `plan` decided that ansible contradicts (tests/plan/plan_cases.py ``compare``);
+- plan decided: decided outcomes of those knowable before the run (every compared outcome but a
+  ``depends`` that waits for a value only the run has, plan_cases.RUN_TIME_KINDS).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for where in (ROOT, ROOT / "tests", ROOT / "tests" / "variables", ROOT / "tests" / "plan"):
+    sys.path.insert(0, str(where))
+
+from ansible_tools import find_tool, read_case, scenario_dirs, seeded_runs  # noqa: E402
+
+OUTCOME_SEEDS = ("0", "1", "2")
+
+
+def record(project: Path, tool: str) -> str:
+    from plan_cases import ansible_outcomes
+    from var_cases import ansible_values
+
+    values = ansible_values(project, tool)
+    (project / "expected.json").write_text(json.dumps(values, indent=2, sort_keys=True) + "\n")
+    runs = seeded_runs(lambda: ansible_outcomes(project, tool), OUTCOME_SEEDS)
+    if any(run != runs[0] for run in runs[1:]):
+        raise RuntimeError(f"{project.name}: task outcomes differ between hash seeds")
+    (project / "outcomes.json").write_text(json.dumps(runs[0], indent=2, sort_keys=True) + "\n")
+    probes = sum(len(r) for hosts in values.values() for r in hosts.values())
+    return f"{probes} probe runs, {sum(map(len, runs[0].values()))} task-host outcomes"
+
+
+class _Scenario:
+    """The project's directory as working directory and its ``env`` as the only ANSIBLE_ settings."""
+
+    def __init__(self, project: Path) -> None:
+        self.project = project
+
+    def __enter__(self) -> None:
+        self.saved_env, self.saved_cwd = dict(os.environ), os.getcwd()
+        for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+            del os.environ[name]
+        os.environ.update(read_case(self.project).get("env", {}))
+        os.chdir(self.project)
+
+    def __exit__(self, *_: object) -> None:
+        os.chdir(self.saved_cwd)
+        os.environ.clear()
+        os.environ.update(self.saved_env)
+
+
+def measure_values(project: Path) -> dict[str, Any]:
+    from ansible_tools import run_dependent
+    from var_values import measure, probed
+
+    spec = read_case(project)
+    runtime, earlier = set(spec.get("runtime", [])), set(spec.get("earlier", []))
+    expected = json.loads((project / "expected.json").read_text())
+    compared, wrong = measure(project, as_written=True)
+    # each difference is "LABEL: NAME: PROBLEM" (the label holds no ": ")
+    problems = [(line.split(": ", 2)[1], line) for line in wrong]
+    own = sum(1 for *_, values in probed(expected) if values
+              for name, value in values.items() if name in runtime or run_dependent(value) is not None)
+    early = sum(1 for *_, values in probed(expected) if values for name in values if name in earlier)
+    early_own = sum(1 for *_, values in probed(expected) if values for name, value in values.items()
+                    if name in earlier and (name in runtime or run_dependent(value) is not None))
+    guessed = [line for _name, line in problems if ": guessed: " in line]
+    return {"values": compared - own, "identical": compared - own - (len(problems) - len(guessed)),
+            "earlier": early - early_own,
+            "earlier_identical": early - early_own - sum(1 for name, line in problems
+                                                         if name in earlier and ": guessed: " not in line),
+            "guessed": len(guessed), "run_own": own, "differences": [line for _, line in problems]}
+
+
+def measure_plan(project: Path) -> dict[str, Any]:
+    from plan_cases import RUN_TIME_KINDS, compare, inventory_of, plan_outcomes
+
+    recorded = json.loads((project / "outcomes.json").read_text())
+    with _Scenario(project):
+        ours = plan_outcomes(project, read_case(project).get("args", []), inventory_of(project))
+    result = compare(recorded, ours)
+    waiting = sum(count for kind, count in result.depends.items() if kind in set(RUN_TIME_KINDS.values()))
+    static = [f"{kind}: {count}" for kind, count in result.depends.items() if kind.startswith("static")]
+    return {"compared": result.compared, "decided": result.decided, "knowable": result.compared - waiting,
+            "wrong": result.wrong, "undecided_static": static, "excluded": result.excluded,
+            "depends": result.depends}
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "n/a"
+
+
+def measure_all(projects: list[Path], listing: bool) -> None:
+    totals = dict.fromkeys(("values", "identical", "earlier", "earlier_identical", "guessed", "run_own",
+                            "compared", "decided", "knowable", "wrong"), 0)
+    for project in projects:
+        values, plan = measure_values(project), measure_plan(project)
+        for key in ("values", "identical", "earlier", "earlier_identical", "guessed", "run_own"):
+            totals[key] += values[key]
+        for key in ("compared", "decided", "knowable"):
+            totals[key] += plan[key]
+        totals["wrong"] += len(plan["wrong"])
+        print(f"{project.name}: values {values['identical']}/{values['values']}, earlier "
+              f"{values['earlier_identical']}/{values['earlier']}, guessed {values['guessed']}; plan wrong "
+              f"{len(plan['wrong'])}, decided {plan['decided']}/{plan['knowable']} knowable "
+              f"({plan['compared']} compared, {plan['excluded']} not compared)")
+        if listing:
+            for line in values["differences"] + plan["wrong"] + plan["undecided_static"]:
+                print(f"    {line}")
+    print(f"TOTAL values identical {totals['identical']}/{totals['values']} "
+          f"({_percent(totals['identical'], totals['values'])}); earlier {totals['earlier_identical']}/"
+          f"{totals['earlier']} ({_percent(totals['earlier_identical'], totals['earlier'])}); guessed "
+          f"{totals['guessed']} (of {totals['run_own']} values the run makes its own)")
+    print(f"TOTAL plan wrong {totals['wrong']}; decided {totals['decided']}/{totals['knowable']} "
+          f"({_percent(totals['decided'], totals['knowable'])}) of outcomes knowable before the run "
+          f"({totals['compared']} compared)")
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("action", choices=("record", "measure"))
+    parser.add_argument("directory", type=Path)
+    parser.add_argument("names", nargs="*")
+    parser.add_argument("--list", action="store_true", help="print every difference (measure)")
+    args = parser.parse_args(argv)
+    projects = scenario_dirs(args.directory.resolve(), args.names)
+    if args.action == "measure":
+        measure_all(projects, args.list)
+        return 0
+    tool = find_tool("ansible-playbook")
+    if tool is None:
+        print("ansible-playbook is not installed", file=sys.stderr)
+        return 2
+    for project in projects:
+        print(f"{project.name}: {record(project, tool)}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
