@@ -77,17 +77,19 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
 
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
+    walk = partial(_walked, follower, plan, play_plan, host, task, names)
+    share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
     if not positions or play_blocks(play_plan.play).rescuing or \
             any(includer_loops(include) for include in order.includers.get(id(task), [])):
-        return _walked(follower, plan, play_plan, host, task, names)
+        # kept for no other task; shared between hosts where the setters on the way allow it (the
+        # reader's own looping include changes nothing of the walk of the setters before it)
+        return share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
     inventory = _scope(plan, play_plan, task, 0, host.name).manager.inventory.data
     key = _key(follower, play_plan, f"earlier key {len(setters(order, positions[0], names))} {id(inventory)}",
                host, names)
     found = _kept(follower, play_plan, key)
     if found is None:
         planned = getattr(play_plan, "planned_runs", None)
-        walk = partial(_walked, follower, plan, play_plan, host, task, names)
-        share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
         found = share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
         _keep(follower, play_plan, key, planned, found)
     return found  # type: ignore[no-any-return]
