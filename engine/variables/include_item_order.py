@@ -1,11 +1,12 @@
-"""The order a host runs a looped include's items in (:func:`include_item_order`), and the item
-keys it is worked out from, each host's once: the order of a host's items is compared with the
-items of the play's first hosts, and it is asked for at every task the include loads, so templating
-every host's items again at each of them cost tasks x hosts (a fleet's hosts each compared with
-fifty others)."""
+"""The item keys a host's order of a looped include's items is worked out from
+(engine.variables.report.include_item_order), each host's once: the order of a host's items is
+compared with the items of the play's first hosts, and it is asked for at every task the include
+loads, so templating every host's items again at each of them cost tasks x hosts (a fleet's hosts
+each compared with fifty others)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.variables.play_order import play_order
@@ -15,56 +16,21 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
     from engine.loading.model import Task
 
-ORDERED_HOSTS = 50
-"""Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
-
 KEEP = True
 """Whether a host's item keys are kept while nothing they are worked out from changes (tests compare)."""
 
 
-def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
-                       occurrence: int = 0) -> list[int] | None:
-    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
-    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
-    (file, item variables), in the order the hosts' results come in, which is the run's
-    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
-    host's items equal to another host's, other than the first ones in the same order, may run
-    in another order."""
-    mine = item_keys(plan, play_plan, host, task, include, occurrence)
-    if mine is None:
-        return None
-    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
-    if len(set(mine)) < len(mine):
-        return ambiguous
-    own = set(mine)
-    for other in play_plan.hosts[:ORDERED_HOSTS]:
-        theirs = item_keys(plan, play_plan, other, task, include, occurrence) if other.name != host.name else None
-        if not theirs:
-            continue
-        common = [key for key in theirs if key in own]
-        if common != mine[: len(common)]:  # an earlier host's result would move this host's items
-            return ambiguous
-    return list(range(len(mine)))
-
-
-def item_keys(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
-              occurrence: int) -> list[Any] | None:
-    """The items of ``include`` on ``host`` as keys (None: only the run knows them). ansible
-    templates the items once, at the include, with what the host has there: not with what the
-    included tasks set from item to item. An include in the play's order is templated with its own
-    values, whichever task asks: kept per host while the play's hosts, planned runs, removed hosts,
-    inventory and plan stay the same (what the include's templar reads from)."""
+def kept_item_keys(plan: Plan, play_plan: PlayPlan, host: Host, include: Task,
+                   keys: Callable[[], list[Any] | None]) -> list[Any] | None:
+    """``keys()``: the items of the looped ``include`` on ``host`` as keys (None: only the run knows
+    them), templated at the include with what the host has there, whichever task asks. Kept per host
+    while the play's hosts, planned runs, removed hosts, inventory and plan stay the same (what the
+    include's templar reads from); an include the play's order does not hold is templated with the
+    asking task's values, each time."""
     from engine.variables.host_runtime import _memo
 
-    def keys() -> list[Any] | None:
-        from engine.variables.loop_vars import loop_scopes
-        from engine.variables.report import _frozen, _include_templar
-
-        scopes = loop_scopes(include, _include_templar(plan, play_plan, host, include, task, occurrence))
-        return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
-
     if not KEEP or id(include) not in play_order(play_plan.play).positions:
-        return keys()  # templated with the asking task's values
+        return keys()
     key = _state(plan, play_plan, include, host)
     if key is None:
         return keys()

@@ -23,7 +23,7 @@ from engine.flow.batches import play_batches as play_batches
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered, settled, unknown_as_shown
-from engine.variables.include_item_order import include_item_order as include_item_order  # re-exported: the API
+from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -533,6 +533,46 @@ def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple
     loops = [include for include in order.includers.get(id(task), []) if includer_loops(include)]
     start = order.positions.get(id(loops[0]), [own])[0] if loops else own
     return (start, outer, own)
+
+
+ORDERED_HOSTS = 50
+"""Hosts whose looped include items are compared to order a host's runs (more: in item order)."""
+
+
+def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, include: Task,
+                       occurrence: int = 0) -> list[int] | None:
+    """The order ``host`` runs the items of the looped ``include`` in (None: its items only the
+    run knows; -1 for each when their order is the run's). ansible loads one file per distinct
+    (file, item variables), in the order the hosts' results come in, which is the run's
+    (``IncludedFile.process_include_results``), a host joining an earlier host's equal one: a
+    host's items equal to another host's, other than the first ones in the same order, may run
+    in another order."""
+    from engine.variables.loop_vars import loop_scopes
+
+    def keys(of: Host) -> list[Any] | None:
+        # ansible templates the items once, at the include, with what the host has there: not with
+        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order)
+        def made() -> list[Any] | None:
+            scopes = loop_scopes(include, _include_templar(plan, play_plan, of, include, task, occurrence))
+            return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+
+        return kept_item_keys(plan, play_plan, of, include, made)
+
+    mine = keys(host)
+    if mine is None:
+        return None
+    ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
+    if len(set(mine)) < len(mine):
+        return ambiguous
+    own = set(mine)
+    for other in play_plan.hosts[:ORDERED_HOSTS]:
+        theirs = keys(other) if other.name != host.name else None
+        if not theirs:
+            continue
+        common = [key for key in theirs if key in own]
+        if common != mine[: len(common)]:  # an earlier host's result would move this host's items
+            return ambiguous
+    return list(range(len(mine)))
 
 
 def variables_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
