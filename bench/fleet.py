@@ -311,8 +311,8 @@ def outcome_counts(out: bytes) -> dict[str, int]:
     counts: dict[str, int] = {}
     for play in json.loads(out)["plays"]:
         for task in play["tasks"]:
-            for outcome in task["hosts"].values():
-                counts[outcome["outcome"]] = counts.get(outcome["outcome"], 0) + 1
+            for group in task["outcomes"]:  # each outcome told once for its hosts
+                counts[group["outcome"]] = counts.get(group["outcome"], 0) + len(group["hosts"])
     return dict(sorted(counts.items()))
 
 

@@ -122,8 +122,8 @@ def main() -> int:
     # peak RSS before it execs
     for play in json.loads(out)["plays"]:
         for task in play["tasks"]:
-            for outcome in task["hosts"].values():
-                outcomes[outcome["outcome"]] = outcomes.get(outcome["outcome"], 0) + 1
+            for group in task["outcomes"]:  # each outcome told once for its hosts
+                outcomes[group["outcome"]] = outcomes.get(group["outcome"], 0) + len(group["hosts"])
     print(f"{args.hosts} hosts x {args.tasks} tasks, {args.groups} groups; outcomes: "
           + ", ".join(f"{kind} {count}" for kind, count in sorted(outcomes.items())))
     print(f"{'':28} {'wall s':>8} {'cpu s':>8} {'rss MB':>8}")

@@ -10,10 +10,14 @@ or when a task leaves more than ``max_fail_percentage`` of the batch failed.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.loading.model import Play
 from engine.templating.templar import Templar, TemplateFailure
+
+if TYPE_CHECKING:
+    from engine.flow.plan import PlayPlan
+    from engine.inventory.data import Host
 
 T = TypeVar("T")
 
@@ -103,3 +107,46 @@ def known_batches(play: Play, hosts: list[str]) -> list[list[str]] | None:
         return serialized_batches(hosts, serial_of(play, Templar(play.vars, bounded=True)))
     except BatchError:
         return None
+
+
+def _places(play_plan: PlayPlan) -> tuple[list[list[Host]], dict[int, int], dict[str, int]]:
+    """The play's ``serial`` batches (their hosts), and each host's batch by the host and by its
+    name: once per list of the play's hosts, not per reading (each made them again: hosts x hosts)."""
+    kept = play_plan.__dict__.get("batches run")
+    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
+        by_name = {h.name: h for h in play_plan.hosts}
+        batches = [[by_name[name] for name in batch if name in by_name]
+                   for batch in play_batches(play_plan.play, list(by_name))]
+        batches = [batch for batch in batches if batch]
+        places = {id(h): at for at, batch in enumerate(batches) for h in batch}
+        named: dict[str, int] = {}
+        for at, batch in enumerate(batches):
+            named.update((h.name, at) for h in batch if h.name not in named)
+        kept = play_plan.__dict__["batches run"] = (play_plan.hosts, len(play_plan.hosts), batches, places, named)
+    return kept[2], kept[3], kept[4]
+
+
+def batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
+    """The play's ``serial`` batches (their hosts) that have run by the time ``reader`` reads: its
+    own and those before (``earlier``: only those before); every batch for a host out of the play."""
+    batches, places, _ = _places(play_plan)
+    upto = places.get(id(reader)) if reader is not None else None
+    if upto is None:
+        return [] if earlier else batches
+    return batches[: upto if earlier else upto + 1]
+
+
+def batch_place(play_plan: PlayPlan, host: Host, reader: Host) -> int:
+    """Where ``host``'s ``serial`` batch comes against ``reader``'s: -1 before, 0 the same (or
+    either in none), 1 after."""
+    _, _, named = _places(play_plan)
+    mine, theirs = named.get(host.name), named.get(reader.name)
+    return 0 if mine is None or theirs is None else (mine > theirs) - (mine < theirs)
+
+
+def host_batch(play_plan: PlayPlan, name: str) -> list[Host]:
+    """The hosts of the ``serial`` batch of the host named ``name`` (the play's hosts when it is in
+    none)."""
+    batches, _, named = _places(play_plan)
+    at = named.get(name)
+    return play_plan.hosts if at is None else batches[at]

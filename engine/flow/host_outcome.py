@@ -698,8 +698,10 @@ class _HostTask:
                 not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
-            if resolved.definitions and resolved.definitions[0].level == "host facts":
-                self.facts_read.add(name)  # the run's facts: keyed by whether and where it gathers them
+            if any(definition.level == "host facts" for definition in resolved.definitions):
+                # the run's facts, under what tasks before may set (keyed by those tasks' walk):
+                # keyed by whether and where the run gathers them
+                self.facts_read.add(name)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now
             value, reason = self.removed.value(name, resolved.value, self.host.name)

@@ -72,22 +72,24 @@ def _kept_walk(follower: Any, plan: Plan, play_plan: PlayPlan, host: Host, task:
     from engine.variables.block_runs import play_blocks
     from engine.variables.earlier_walk import _keep, _kept, _key
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.report import _scope
+    from engine.variables.report import inventory_of
     from engine.variables.setters import setters
 
     order = follower.order_of(play_plan.play)
     positions = order.positions.get(id(task))
+    walk = partial(_walked, follower, plan, play_plan, host, task, names)
+    share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
     if not positions or play_blocks(play_plan.play).rescuing or \
             any(includer_loops(include) for include in order.includers.get(id(task), [])):
-        return _walked(follower, plan, play_plan, host, task, names)
-    inventory = _scope(plan, play_plan, task, 0, host.name).manager.inventory.data
+        # kept for no other task; shared between hosts where the setters on the way allow it (the
+        # reader's own looping include changes nothing of the walk of the setters before it)
+        return share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
+    inventory = inventory_of(plan, play_plan, task, host.name).data  # the task's scope's (report._scope)
     key = _key(follower, play_plan, f"earlier key {len(setters(order, positions[0], names))} {id(inventory)}",
                host, names)
     found = _kept(follower, play_plan, key)
     if found is None:
         planned = getattr(play_plan, "planned_runs", None)
-        walk = partial(_walked, follower, plan, play_plan, host, task, names)
-        share = getattr(plan, "class_walk", None)  # hosts whose walks read the same share one (walk_classes)
         found = share(follower, play_plan, host, task, names, "earlier key", walk) if share is not None else walk()
         _keep(follower, play_plan, key, planned, found)
     return found  # type: ignore[no-any-return]

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from engine.flow.batches import play_batches
+from engine.flow.batches import batch_place as _batch_place
+from engine.flow.batches import batches_run as _batches_run
+from engine.flow.batches import host_batch
 from engine.flow.block_failures import section_tasks
 from engine.flow.loops import loop_of
 from engine.flow.run_settings import check_mode, runs_once
@@ -382,17 +384,15 @@ class Follower:
     def _once_runner(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Host, str | None]:
         """The host a ``run_once`` task runs on for ``host``: the first of its ``serial`` batch that
         no ``meta: end_host`` before the task ended, with why only the run knows it, if so."""
-        names = [h.name for h in play_plan.hosts]
-        batch = next((batch for batch in play_batches(play_plan.play, names) if host.name in batch), names)
-        by_name = {h.name: h for h in play_plan.hosts}
+        batch = host_batch(play_plan, host.name)  # its hosts, in the play's order
         order = self.order_of(play_plan.play)
         at = order.positions.get(id(task), [len(order.tasks)])[0]
         enders = [done for _, done in _setters(order, at) if _ends_host_task(done)]
-        for name in (name for name in batch if name in by_name):
-            ends = [self._ends_host(play_plan, by_name[name], done) for done in enders]
+        for runner in batch:
+            ends = [self._ends_host(play_plan, runner, done) for done in enders]
             if True not in ends:
-                return by_name[name], next((why for why in ends if isinstance(why, str)), None)
-        return by_name.get(batch[0], play_plan.hosts[0]), None
+                return runner, next((why for why in ends if isinstance(why, str)), None)
+        return (batch or play_plan.hosts)[0], None
 
     def _runs_on(self, play_plan: PlayPlan, host: Host, task: Task, outer: tuple[int, ...],
                  reader_loops: list[Task], member: bool, upto_reader: bool = True,
@@ -662,32 +662,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
             if id(done) in blocks.paths and blocks.rescuing:
                 return False
     return True
-
-
-def _batches_run(play_plan: PlayPlan, reader: Host | None, earlier: bool) -> list[list[Host]]:
-    """The play's ``serial`` batches (their hosts) that have run by the time ``reader`` reads: its
-    own and those before (``earlier``: only those before); every batch for a host out of the play."""
-    kept = play_plan.__dict__.get("batches run")  # once per list of the play's hosts, not per reader
-    if kept is None or kept[0] is not play_plan.hosts or kept[1] != len(play_plan.hosts):
-        by_name = {h.name: h for h in play_plan.hosts}
-        batches = [[by_name[name] for name in batch if name in by_name]
-                   for batch in play_batches(play_plan.play, list(by_name))]
-        batches = [batch for batch in batches if batch]
-        places = {id(h): at for at, batch in enumerate(batches) for h in batch}
-        kept = play_plan.__dict__["batches run"] = (play_plan.hosts, len(play_plan.hosts), batches, places)
-    batches, places = kept[2], kept[3]
-    upto = places.get(id(reader)) if reader is not None else None
-    if upto is None:
-        return [] if earlier else batches
-    return batches[: upto if earlier else upto + 1]
-
-
-def _batch_place(play_plan: PlayPlan, host: Host, reader: Host) -> int:
-    """Where ``host``'s ``serial`` batch comes against ``reader``'s: -1 before, 0 the same (or
-    either in none), 1 after."""
-    batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
-    mine, theirs = (next((at for at, batch in enumerate(batches) if h.name in batch), None) for h in (host, reader))
-    return 0 if mine is None or theirs is None else (mine > theirs) - (mine < theirs)
 
 
 def _delegates_facts(task: Task) -> bool:

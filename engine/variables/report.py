@@ -23,6 +23,7 @@ from engine.flow.batches import play_batches as play_batches
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.values import Pending, RunOrdered, settled, unknown_as_shown
+from engine.variables.include_item_order import kept_item_keys
 from engine.variables.play_order import add_loaded_tasks as add_loaded_tasks  # re-exported: the API of this module
 from engine.variables.play_order import find_task as find_task
 from engine.variables.play_order import play_order
@@ -588,9 +589,12 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
 
     def keys(of: Host) -> list[Any] | None:
         # ansible templates the items once, at the include, with what the host has there: not with
-        # what the included tasks set from item to item
-        scopes = loop_scopes(include, _include_templar(plan, play_plan, of, include, task, occurrence))
-        return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order)
+        def made() -> list[Any] | None:
+            scopes = loop_scopes(include, _include_templar(plan, play_plan, of, include, task, occurrence))
+            return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+
+        return kept_item_keys(plan, play_plan, of, include, made)
 
     mine = keys(host)
     if mine is None:

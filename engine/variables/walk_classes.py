@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from engine.variables import host_answers as answers
 
 if TYPE_CHECKING:
-    from engine.flow.plan import PlayPlan
+    from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Task
 
@@ -169,14 +169,29 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
 
 def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
     """What the walk reads of ``host``: the values its inventory gives ``read`` (each by its level),
-    its name and groups when read, its facts, and which plays so far it is in."""
+    its name and groups when read, its facts, and which plays so far it is in. The same at every
+    task of the play that reads that inventory: kept per host and names read."""
+    from engine.variables.host_runtime import _memo
+    from engine.variables.report import inventory_of
+
+    plan = follower.plan
+    inventory = inventory_of(plan, play_plan, task, host.name)
+    memo = _memo(play_plan)
+    key = ("walk host key", host.name, read, id(inventory), id(plan))
+    kept = memo.get(key)
+    if kept is not None and kept[0] is inventory and kept[1] is plan:
+        return kept[2]  # type: ignore[no-any-return]
+    found = _host_key_now(plan, play_plan, host, task, read)
+    memo[key] = (inventory, plan, found)
+    return found
+
+
+def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
     from engine.variables.host_facts import cached_facts, facts_unknown, plays_before
     from engine.variables.report import host_at, inventory_keys
     from engine.variables.setters import host_names
 
-    plan = follower.plan
-    signature, values, _ = inventory_keys(plan, play_plan, host, task,
-                                          sorted(read - answers.NAME - answers.GROUPS))
+    signature, values, _ = inventory_keys(plan, play_plan, host, task, sorted(read - answers.NAME - answers.GROUPS))
     cached = cached_facts(plan).get(host.name)
     return (("levels", signature) if values is None else ("values", values),
             host.name if read & answers.NAME else None,

@@ -18,7 +18,7 @@ from playbook_ls.cli.options import (
 
 EXIT_ERROR = 1
 EXIT_USAGE = 2
-JSON_VERSION = 1
+JSON_VERSION = 2
 
 EXAMPLES = """\
 examples:
@@ -138,46 +138,44 @@ def gather_facts(plan: Any, directory: str | None) -> str | None:
     return None
 
 
+def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
+    """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
+    group in the order its first host comes, its hosts in the play's order: the plan tells each
+    outcome once, not once per host (a fleet's hosts mostly share a few)."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
+    for host, outcome in task.hosts.items():
+        hosts = by_object.get(id(outcome))
+        if hosts is None:
+            hosts = by_object[id(outcome)] = groups.setdefault((outcome.outcome, outcome.reason), [])
+        hosts.append(host)
+    return [(kind, reason, hosts) for (kind, reason), hosts in groups.items()]
+
+
 def as_json(plays: list[Any]) -> dict[str, Any]:
     """The documented JSON shape (docs/plan.md)."""
     return {"version": JSON_VERSION, "plays": [
         {"play": play.name, "hosts": play.hosts, "tasks": [
             {"task": task.name, "path": _relative(task.path), "line": task.line, "handler": task.handler,
-             "hosts": {host: {"outcome": o.outcome, "reason": o.reason} for host, o in task.hosts.items()}}
+             "outcomes": [{"outcome": kind, "reason": reason, "hosts": hosts}
+                          for kind, reason, hosts in outcome_groups(task)]}
             for task in play.tasks]}
         for play in plays]}
 
 
 def json_text(plays: list[Any]) -> str:
-    """:func:`as_json` as text, each task on a line of its own. Written piece by piece: a plan
-    of a thousand hosts holds a million outcomes, most of them one shared object each, whose
-    JSON is made once."""
-    made: dict[int, str] = {}
-
-    def outcome(value: Any) -> str:
-        found = made.get(id(value))
-        if found is None:
-            found = made[id(value)] = json.dumps({"outcome": value.outcome, "reason": value.reason})
-        return found
-
+    """:func:`as_json` as text, each task on a line of its own, written piece by piece: a plan of
+    a thousand hosts holds a million outcomes, told once per group of hosts."""
     lines = [f'{{"version": {JSON_VERSION}, "plays": [']
-    alike: dict[tuple[tuple[str, ...], int], str] = {}  # the same hosts all with one outcome object: one text
     for index, play in enumerate(plays):
-        names = {host: json.dumps(host) + ": " for host in play.hosts}  # each host's key, written once
         lines.append(json.dumps({"play": play.name, "hosts": play.hosts})[:-1] + ', "tasks": [')
         tasks = []
         for task in play.tasks:
             head = json.dumps({"task": task.name, "path": _relative(task.path), "line": task.line,
                                "handler": task.handler})
-            key = (tuple(task.hosts), id(next(iter(task.hosts.values()))))  \
-                if len(set(map(id, task.hosts.values()))) == 1 else None
-            hosts = alike.get(key) if key is not None else None
-            if hosts is None:
-                hosts = ", ".join([(names.get(host) or json.dumps(host) + ": ") +
-                                   (made.get(id(o)) or outcome(o)) for host, o in task.hosts.items()])
-                if key is not None:
-                    alike[key] = hosts  # the plays hold its outcome object meanwhile: its id is not reused
-            tasks.append(f'{head[:-1]}, "hosts": {{{hosts}}}}}')
+            groups = ", ".join(f'{json.dumps({"outcome": kind, "reason": reason})[:-1]}, "hosts": {json.dumps(hosts)}}}'
+                               for kind, reason, hosts in outcome_groups(task))
+            tasks.append(f'{head[:-1]}, "outcomes": [{groups}]}}')
         lines.append(",\n".join(tasks))
         lines.append("]}" + ("," if index < len(plays) - 1 else ""))
     lines.append("]}")

@@ -50,9 +50,15 @@ def table(data: dict[str, Any], root: str, heading: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _per_host(task: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """A task's outcomes, told once per group of hosts in the JSON (version 2), by host."""
+    return {host: {"outcome": group["outcome"], "reason": group["reason"]}
+            for group in task["outcomes"] for host in group["hosts"]}
+
+
 def _play_table(play: dict[str, Any], root: str) -> list[str]:
-    rows = [(os.path.join(root, task["path"]) + f":{task['line']}" if task["path"] else "?", task["task"], task)
-            for task in play["tasks"]]
+    rows = [(os.path.join(root, task["path"]) + f":{task['line']}" if task["path"] else "?", task["task"],
+             {**task, "hosts": _per_host(task)}) for task in play["tasks"]]
     hosts = play["hosts"]
     lines = [f"PLAY [{play['play']}]  {len(hosts)} hosts"]
     columns = hosts if len(hosts) <= MAX_HOST_COLUMNS else None

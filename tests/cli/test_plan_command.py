@@ -20,21 +20,28 @@ def plan(*args: str, cwd: Path = SCENARIO) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
+def per_host(task: dict) -> dict:  # type: ignore[type-arg]
+    """A task's outcomes in the JSON (told once per group of hosts), by host."""
+    return {host: {"outcome": group["outcome"], "reason": group["reason"]}
+            for group in task["outcomes"] for host in group["hosts"]}
+
+
 def test_json_has_every_task_and_host_with_an_outcome_and_a_reason() -> None:
     done = plan("site.yml", "-i", "inventory.ini", "--tags", "deploy", "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["version"] == 1
+    assert data["version"] == 2
     [play] = data["plays"]
     assert play["hosts"] == ["t1", "t2"]
-    outcomes = {task["task"]: {h: o["outcome"] for h, o in task["hosts"].items()} for task in play["tasks"]}
+    outcomes = {task["task"]: {h: o["outcome"] for h, o in per_host(task).items()} for task in play["tasks"]}
     assert outcomes["deploy"] == {"t1": "runs", "t2": "runs"}
     assert outcomes["other"] == {"t1": "skipped", "t2": "skipped"}
     assert outcomes["always"] == {"t1": "runs", "t2": "skipped"}
     assert outcomes["never but deploy"] == {"t1": "runs", "t2": "runs"}
     first = play["tasks"][0]
     assert (first["path"], first["line"], first["handler"]) == ("site.yml", 5, False)
-    assert "not selected by the tags" in play["tasks"][1]["hosts"]["t1"]["reason"]
+    assert "not selected by the tags" in per_host(play["tasks"][1])["t1"]["reason"]
+    assert [group["hosts"] for group in play["tasks"][1]["outcomes"]] == [["t1", "t2"]]  # one reason, told once
 
 
 def test_text_groups_hosts_by_outcome() -> None:
@@ -66,6 +73,14 @@ def test_the_json_written_piece_by_piece_is_the_documented_document(monkeypatch)
     plays = plan_hosts(make_plan(RunOptions(playbook="site.yml", inventory=["inventory.ini"]), dynamic_inventory=False))
     assert json.loads(json_text(plays)) == as_json(plays)
     assert len(json_text(plays).splitlines()) == 2 + sum(len(p.tasks) + 2 for p in plays)
+    # each outcome told once for its hosts: every host of the task once, with its own outcome
+    for play, shown in zip(plays, as_json(plays)["plays"], strict=True):
+        for task, told in zip(play.tasks, shown["tasks"], strict=True):
+            assert per_host(told) == {host: {"outcome": o.outcome, "reason": o.reason}
+                                      for host, o in task.hosts.items()}
+            told_hosts = [host for group in told["outcomes"] for host in group["hosts"]]
+            assert sorted(told_hosts) == sorted(task.hosts) and len(told_hosts) == len(task.hosts)
+            assert len({(group["outcome"], group["reason"]) for group in told["outcomes"]}) == len(told["outcomes"])
 
 
 def test_facts_from_a_setup_tree_decide_conditions(tmp_path: Path) -> None:
@@ -75,7 +90,7 @@ def test_facts_from_a_setup_tree_decide_conditions(tmp_path: Path) -> None:
     (tree / "nofacts").write_text(json.dumps({"ansible_facts": {"ansible_os_family": "Debian"}, "changed": False}))
     done = plan("site.yml", "-i", "inventory.ini", "--facts", str(tree), "--format", "json", cwd=scenario)
     assert done.returncode == 0, done.stderr
-    first = json.loads(done.stdout)["plays"][0]["tasks"][0]["hosts"]
+    first = per_host(json.loads(done.stdout)["plays"][0]["tasks"][0])
     assert {host: o["outcome"] for host, o in first.items()} == {"deb1": "runs", "rh1": "skipped", "nofacts": "runs"}
     assert "(cached fact)" in first["rh1"]["reason"]
 
@@ -100,7 +115,7 @@ def test_gather_fills_the_facts_of_the_plans_hosts_only(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in (tmp_path / "facts").iterdir()) == ["target"]
     [task] = json.loads(done.stdout)["plays"][0]["tasks"]
-    assert task["hosts"]["target"]["outcome"] == ("runs" if sys.platform.startswith("linux") else "skipped")
+    assert per_host(task)["target"]["outcome"] == ("runs" if sys.platform.startswith("linux") else "skipped")
 
 
 def test_gather_needs_somewhere_to_keep_the_facts(tmp_path: Path) -> None:

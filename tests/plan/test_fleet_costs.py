@@ -105,3 +105,32 @@ def test_run_ordered_groups_made_once_per_inventory() -> None:
     assert first["front"].why == report._ordered_by_task(["a"], "front", "by tier").why
     other = {"front": ["b", "a"], "all": ["a", "b", "c"]}  # another inventory: made again
     assert report._racy_groups(play_plan, other, frozenset({"front"}))["front"] == ["b", "a"]
+
+
+def test_serial_batches_found_once_per_list_of_hosts(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Where a host's ``serial`` batch comes against a reader's, and the batch a ``run_once`` task
+    runs in, are looked up in the play's batches made once: each made them again (hosts x hosts)."""
+    from types import SimpleNamespace
+
+    from engine.flow import batches
+
+    play = SimpleNamespace(data={"serial": [3, "40%"]}, vars={})
+    hosts = [SimpleNamespace(name=f"h{n}") for n in range(10)]
+    play_plan = SimpleNamespace(play=play, hosts=hosts)
+    made = []
+    original = batches.play_batches
+    monkeypatch.setattr(batches, "play_batches", lambda *args: made.append(1) or original(*args))
+    expected = original(play, [h.name for h in hosts])
+    assert expected == [["h0", "h1", "h2"], ["h3", "h4", "h5", "h6"], ["h7", "h8", "h9"]]
+    where = {name: at for at, batch in enumerate(expected) for name in batch}
+    for host in hosts:
+        assert [h.name for h in batches.host_batch(play_plan, host.name)] == expected[where[host.name]]
+        for reader in hosts:
+            assert batches.batch_place(play_plan, host, reader) == \
+                (where[host.name] > where[reader.name]) - (where[host.name] < where[reader.name])
+        assert [[h.name for h in b] for b in batches.batches_run(play_plan, host, True)] == expected[:where[host.name]]
+    assert batches.host_batch(play_plan, "elsewhere") is hosts
+    assert len(made) == 1
+    play_plan.hosts = hosts[:4]  # another list of hosts: made again
+    assert [h.name for h in batches.host_batch(play_plan, "h3")] == ["h3"]
+    assert len(made) == 2
