@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 
 class VaultText(str):
@@ -217,3 +218,16 @@ def unknown_as_shown(value: object) -> str | None:
 RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's own (made from a set of names: " \
     "ansible_role_names, ansible_run_tags and ansible_skip_tags, the union filter and its kin; or the hosts group_by " \
     "put in one group as their results came)"
+
+
+def strings(value: Any) -> Iterator[str]:
+    """The strings ``value`` holds, in order: itself, a mapping's values, a list's items, at any
+    depth (a task's arguments, a message: where templates may be)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from strings(item)

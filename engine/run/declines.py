@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +25,7 @@ from engine.flow.plan import every_task
 from engine.loading import keywords as kw
 from engine.loading.model import Playbook, Task
 from engine.span import Span
+from engine.values import strings
 
 if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
@@ -331,7 +332,7 @@ def _variables_files(book: Playbook, tasks: list[Task]) -> set[str] | None:
     found: set[str] = set()
     for play in book.plays:
         data = play.data if isinstance(play.data, Mapping) else {}
-        entries = list(_strings(data.get("vars_files") or []))
+        entries = list(strings(data.get("vars_files") or []))
         if any(is_template(entry) for entry in entries):
             return None
         found.update(os.path.join(play.basedir or "", entry) for entry in entries)
@@ -478,7 +479,3 @@ def _source_files(sources: Sequence[str]) -> set[str]:
     return files | _files_under(tops)
 
 
-def _strings(value: Any) -> Iterator[str]:
-    from engine.run.filter_check import strings
-
-    return strings(value)

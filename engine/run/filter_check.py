@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.loading.model import Playbook, RoleInstance, Task
 from engine.span import Span, YMap, YSeq
+from engine.values import strings
 
 if TYPE_CHECKING:
     from engine.parsing.source import SourceCache
@@ -94,17 +95,6 @@ def template_filter_lines(text: str) -> tuple[tuple[str, int], ...]:
 def template_filters(text: str) -> tuple[str, ...]:
     """The filter names ``text``'s templates use, in order; none when it is no valid template."""
     return tuple(name for name, _line in template_filter_lines(text))
-
-
-def strings(value: Any) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from strings(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from strings(item)
 
 
 @cache

@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from engine.loading import keywords as kw
 from engine.loading.model import Block, Task
+from engine.values import strings
 
 # Actions whose results carry no module's invocation: the executor's own and the action plugins
 # that run no module.
@@ -130,7 +131,7 @@ def invocation_uses(tasks: list[Task]) -> Iterator[tuple[str, Task]]:
         if task.action in kw._family("debug"):
             var, msg = args.get("var"), args.get("msg")
             for name in sorted(names):
-                shown = [text for text in _strings(msg) if shows_whole_results(text, name)]
+                shown = [text for text in strings(msg) if shows_whole_results(text, name)]
                 if name in inexact and ((isinstance(var, str) and shows_whole_results(
                         var.strip(), name, bare="{{" not in var)) or shown):
                     yield f"debug of {name} (a module's invocation)", task
@@ -189,7 +190,7 @@ def failed_result_uses(blocks: list[Block]) -> Iterator[tuple[str, Task]]:
                 continue
             args = task.args if isinstance(task.args, Mapping) else {}
             var, msg = args.get("var"), args.get("msg")
-            shown = [text for text in _strings(msg) if shows_whole_results(text, FAILED_RESULT)]
+            shown = [text for text in strings(msg) if shows_whole_results(text, FAILED_RESULT)]
             # a failed result's own keys (fail_json's order) are not the engine's: its text is declined
             if inexact and ((isinstance(var, str) and shows_whole_results(
                     var.strip(), FAILED_RESULT, bare="{{" not in var)) or shown) \
@@ -203,12 +204,3 @@ def _one_expression(text: str) -> bool:
     return text.startswith("{{") and text.endswith("}}") and text.count("{{") == 1
 
 
-def _strings(value: object) -> Iterator[str]:
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, list):
-        for item in value:
-            yield from _strings(item)
-    elif isinstance(value, Mapping):
-        for item in value.values():
-            yield from _strings(item)

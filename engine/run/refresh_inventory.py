@@ -43,7 +43,7 @@ def _changing_source(path: str) -> bool:
 
 def refresh_declines(tasks: Sequence[Task], sources: Iterable[str]) -> Iterator[tuple[str, Task]]:
     """The reason to decline the first ``meta: refresh_inventory`` of ``tasks``, if any."""
-    from engine.run.filter_check import strings
+    from engine.values import strings
 
     refresh = next((task for task in tasks if is_refresh(task)), None)
     if refresh is None:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
+from engine.values import strings
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -96,19 +97,7 @@ def templated_arguments(task: Task) -> bool:
     """Whether templating the task's arguments may fail on a host: one of them is a template."""
     from engine.templating.templar import is_template
 
-    return any(is_template(text) for text in _texts(finalized_arguments(task)))
-
-
-def _texts(value: Any) -> Any:
-    """The strings of the arguments ``value`` (values of mappings, items of lists)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, Mapping):
-        for inner in value.values():
-            yield from _texts(inner)
-    elif isinstance(value, list):
-        for inner in value:
-            yield from _texts(inner)
+    return any(is_template(text) for text in strings(finalized_arguments(task)))
 
 
 RUN_CONTEXT_NAMES = frozenset({
@@ -141,7 +130,7 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
     data = task.data if isinstance(task.data, Mapping) else {}
     # a delegated task's variables hold the delegated host's (VariableManager._get_delegated_vars)
     given = RUN_CONTEXT_NAMES | {"ansible_delegated_vars"} if data.get("delegate_to") else RUN_CONTEXT_NAMES
-    for text in _texts(arguments):
+    for text in strings(arguments):
         read = names_read(text, expression=False)
         if read is None or any(name in given and name not in templar.raw for name in read):
             return None  # what the run's play context may define, or a template not read
