@@ -283,15 +283,19 @@ def once_alone(kept: dict[str, Any], make: Callable[[], Any], monkeypatch: Any,
     return kept["plan"]
 
 
-def fleet_planned_alone(root: Path, write: Callable[[Path], None], kept: dict[str, Any],
-                        monkeypatch: Any) -> tuple[Path, Any]:
+def fleet_planned_alone(root: Path, write: Callable[[Path], None], kept: dict[str, Any], monkeypatch: Any,
+                        *settings: tuple[Any, str, Any],
+                        planned: Callable[[Path], Any] | None = None) -> tuple[Path, Any]:
     """A class test's fleet: ``write(root)``, the working directory there, and the fleet planned
-    with no class sharing (made once per test module, ``kept``), which each shared plan must equal."""
+    (``planned``, default :func:`planned_by_play`) with ``settings`` in place (default: no
+    ``group_by`` class sharing), made once per test module (``kept``), which each shared plan must
+    equal."""
     from engine.variables import change_classes
 
     write(root)
     monkeypatch.chdir(root)
-    return root, once_alone(kept, lambda: planned_by_play(root), monkeypatch, (change_classes, "SHARING", False))
+    plan = planned or planned_by_play
+    return root, once_alone(kept, lambda: plan(root), monkeypatch, *(settings or [(change_classes, "SHARING", False)]))
 
 
 def planned_by_play(root: Path) -> list[tuple[str, list[str], list[tuple[str, str, str, str]]]]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import once_alone, planned_by_play
+from plan_cases import fleet_planned_alone, planned_by_play
 
 from engine.variables import include_item_order, loop_vars
 
@@ -48,10 +48,7 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan templating the
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    _fleet(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path, once_alone(_ALONE, lambda: planned_by_play(tmp_path), monkeypatch,
-                                (include_item_order, "KEEP", False))
+    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (include_item_order, "KEEP", False))
 
 
 def _templated(monkeypatch: pytest.MonkeyPatch) -> list[str]:

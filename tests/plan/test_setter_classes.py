@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import classes_followed, once_alone, planned_rows, without_key_part
+from plan_cases import classes_followed, fleet_planned_alone, planned_rows, without_key_part
 
 from engine.flow import host_outcome
 from engine.variables import setter_classes
@@ -58,11 +58,9 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    _fleet(tmp_path)
-    monkeypatch.chdir(tmp_path)
     every_host_its_own = (host_outcome, "per_host_vars_files", lambda _play: True)
-    return tmp_path, once_alone(_ALONE, lambda: planned_rows(tmp_path), monkeypatch, (setter_classes, "SHARING", False),
-                                every_host_its_own)
+    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (setter_classes, "SHARING", False),
+                               every_host_its_own, planned=planned_rows)
 
 
 def test_shared_setters_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import once_alone, planned_rows
+from plan_cases import fleet_planned_alone, planned_rows
 
 from engine.variables import earlier_key, walk_classes
 
@@ -46,9 +46,8 @@ _ALONE: dict[str, list] = {}  # type: ignore[type-arg] - the plan with each host
 
 @pytest.fixture()
 def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:  # type: ignore[type-arg]
-    _fleet(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    return tmp_path, once_alone(_ALONE, lambda: planned_rows(tmp_path), monkeypatch, (walk_classes, "SHARING", False))
+    return fleet_planned_alone(tmp_path, _fleet, _ALONE, monkeypatch, (walk_classes, "SHARING", False),
+                               planned=planned_rows)
 
 
 def test_looping_include_readers_share_walks(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
