@@ -44,8 +44,10 @@ def others_alike(play_plan: PlayPlan, task: Task) -> bool:
     from engine.variables.play_order import play_order
 
     play = play_plan.play
-    serial = play.data.get("serial") if isinstance(play.data, Mapping) else None
-    if play_strategy(play) != "linear" or serial is not None and \
-            len(known_batches(play, [host.name for host in play_plan.hosts]) or [[], []]) != 1:
+    if play_strategy(play) != "linear":
         return False
+    if isinstance(play.data, Mapping) and play.data.get("serial") is not None:
+        batches = known_batches(play, [host.name for host in play_plan.hosts])
+        if batches is None or len(batches) != 1:  # several batches, or as many as only the run knows
+            return False
     return not any(includer_loops(include) for include in play_order(play).includers.get(id(task), []))

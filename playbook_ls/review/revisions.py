@@ -307,8 +307,6 @@ class _BlobStream:
             # error output is waited for
             self.process.kill()
             self.process.wait()
-            if header[1:] == [b"missing"]:
-                raise MissingBlob(f"the repository lacks blob {sha} (a clone without all its objects?)")
             error = self.process.stderr.read().decode(errors="replace").strip() if self.process.stderr else ""
             raise RevisionError(error or f"git cat-file gave no blob {sha}")
         return int(header[2])

@@ -124,7 +124,7 @@ class TaskValues:
         inventory = inventory_of(self.plan, self.play_plan, self.task, host.name)
         asked = (id(self.play_plan), id(inventory), host.name, names)
         answered = self.answers.get(asked)
-        if answered is None:
+        if answered is None:  # the inventory kept with its answers: its id stays its own
             answered = self.answers[asked] = (*self._inventory_key(host, names, inventory), inventory)
         signature, value_key, own, extra, _ = answered
         if earlier:  # what the tasks before set on the host for the names read, as the plan keys its outcomes
