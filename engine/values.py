@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 
 class VaultText(str):
@@ -220,7 +219,7 @@ RUN_ORDER_UNKNOWN = "not known before the run: a list whose order is the run's o
     "put in one group as their results came)"
 
 
-def strings(value: Any) -> Iterator[str]:
+def strings(value: object) -> Iterator[str]:
     """The strings ``value`` holds, in order: itself, a mapping's values, a list's items, at any
     depth (a task's arguments, a message: where templates may be)."""
     if isinstance(value, str):
