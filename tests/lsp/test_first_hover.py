@@ -99,6 +99,11 @@ async def test_an_open_file_is_hovered_before_the_whole_index(client: LanguageCl
 async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageClient, workspace: Path) -> None:
     from engine.user_cache import cache_dir  # the tests' own (tests/conftest.py), which the server inherits
 
+    if TOKEN not in client.progress_reports:  # alone on its worker (pytest -n): no earlier test opened a session
+        await start_session(client, workspace)
+        target = make_plan(workspace, 5, 1).deep
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=target.path.as_uri(), language_id="ansible", version=1, text=target.path.read_text())))
     files = sum(1 for _ in workspace.rglob("*.yml")) - 1  # the open file's parse is its buffer's: never stored
     database = Path(cache_dir()) / "parsed" / DATABASE
 
