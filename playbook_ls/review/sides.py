@@ -420,10 +420,11 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
                 found.loaded_at_run[key] = task_view(key, task.task, *play_view.roots)
             # hosts of one class share their outcome: each told once, then given to its hosts
-            distinct = {id(outcome): outcome for outcome in task.hosts.values()}
+            ids = list(map(id, task.hosts.values()))
+            distinct = dict(zip(ids, task.hosts.values(), strict=True))
             told = {known: (outcome.outcome, named_in(outcome.reason, *play_view.roots) if outcome.reason
                             else outcome.reason) for known, outcome in distinct.items()}
-            planned = {host: told[id(outcome)] for host, outcome in task.hosts.items()}
+            planned = dict(zip(task.hosts, map(told.__getitem__, ids), strict=True))
             outcomes = found.get(key)
             if outcomes is None:
                 found[key] = planned
