@@ -123,6 +123,8 @@ class SourceCache:
         self.overlay = Overlay()
         self._tracking = ThreadLocal()
         self.parsed = 0  # how many times a text was actually parsed
+        self._outside: tuple[dict[str, tuple[str, Loaded]], tuple[str, ...]] | None = None
+        """Parses kept with another cache, of the absolute paths under none of the roots (:meth:`share_parses`)."""
         self.shared_plays: Any = None
         """An :class:`engine.loading.shared_plays.SharedPlays` when a command resolves many
         playbooks of one tree with this cache: a play imported by several is resolved once."""
@@ -132,6 +134,14 @@ class SourceCache:
         self.parsed_actions: dict[int, tuple[Any, Any]] = {}
         """id(a task's mapping) -> (the mapping, its :class:`engine.loading.actions.ParsedAction`):
         a role's tasks are loaded again at each use of the role, from the same parse."""
+
+    def share_parses(self, other: SourceCache, roots: tuple[str, ...]) -> None:
+        """Parse once with ``other`` the files outside every one of ``roots``: two trees planned
+        side by side (``playbook-ls diff``) read the same inventory and collections. A file of
+        either tree stays with its own cache, whatever path names it (a relative one names a file
+        of either)."""
+        shared = other._outside if other._outside is not None else ({}, ())
+        self._outside = other._outside = (shared[0], tuple({*shared[1], *(os.path.join(root, "") for root in roots)}))
 
     @contextmanager
     def tracking(self) -> Iterator[list[str]]:
@@ -200,7 +210,10 @@ class SourceCache:
 
     def parse(self, path: str, text: str) -> Loaded:
         """``text`` parsed as the content of ``path``; the last parse of each path is reused."""
-        known = self._by_content.get(path)
+        table = self._by_content
+        if self._outside is not None and os.path.isabs(path) and not path.startswith(self._outside[1]):
+            table = self._outside[0]
+        known = table.get(path)
         if known is not None and known[0] == text:
             return known[1]
         loaded = self.store.get(path, text) if self.store is not None and path not in self.overlay else None
@@ -209,7 +222,7 @@ class SourceCache:
             self.parsed += 1
             if self.store is not None and path not in self.overlay:
                 self.store.put(path, text, loaded)
-        self._by_content[path] = (text, loaded)
+        table[path] = (text, loaded)
         return loaded
 
 

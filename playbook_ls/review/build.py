@@ -35,6 +35,8 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         # old side to take where they cannot differ (with one, their plan reads each side's values)
         caches = {one.root: _side_cache(every_play=one is new and reuse and not options.inventory)
                   for one in (old, new)}
+        roots = tuple({path for one in (old, new) for path in (one.root, os.path.realpath(one.root))})
+        caches[old.root].share_parses(caches[new.root], roots)  # the files outside both trees: parsed once
         wanted = [os.path.relpath(os.path.join(directory, path), directory) for path in playbooks]
         inventories = {os.path.normpath(source) for source in options.inventory}
         if not wanted and any(may_change_the_run(path) or path in inventories for path in changed):
@@ -85,7 +87,7 @@ def build_review(old_spec: str, new_spec: str, playbooks: list[str], options: Ru
         if options.inventory:
             _add_value_changes(old, new, changed, [(old_views[p], new_views[p], r) for p, r in zip(chosen, reviews,
                                                                                                 strict=True)],
-                               value_notes)
+                               value_notes, caches)
         plans = [new_views[path].plan for path in chosen if new_views[path].plan is not None]
         groups = plans[0].inventory.data.get_groups_dict() if plans and options.inventory else {}
         loads_at_run = [path for path in wanted if not options.inventory and run_file_changed and path not in chosen
@@ -140,7 +142,8 @@ def _alike_on_both(old: Side, new: Side, changed: set[str], options: RunOptions,
 
 
 def _add_value_changes(old: Side, new: Side, changed: set[str],
-                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]], notes: list[str]) -> None:
+                       playbooks: list[tuple[PlaybookView, PlaybookView, PlaybookReview]], notes: list[str],
+                       caches: dict[str, SourceCache]) -> None:
     """The values that change at the tasks that read what a changed variables file or a changed
     inventory source sets; ``notes`` receives the hosts whose values were not compared."""
     from engine.parsing.source import files_changed
@@ -154,7 +157,7 @@ def _add_value_changes(old: Side, new: Side, changed: set[str],
         values_at,
     )
 
-    files_names = changed_names(old.root, new.root, changed)
+    files_names = changed_names(old.root, new.root, changed, caches)
     for old_view, new_view, review in playbooks:
         if old_view.plan is None or new_view.plan is None:
             continue

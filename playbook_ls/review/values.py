@@ -31,12 +31,10 @@ class ValueChange:
     hosts: list[str] = field(default_factory=list)
 
 
-def changed_names(old_root: str, new_root: str, changed: set[str]) -> set[str]:
+def changed_names(old_root: str, new_root: str, changed: set[str], caches: Mapping[str, Any]) -> set[str]:
     """The top-level names whose value differs between the two revisions of each changed
-    variables file (a YAML or JSON mapping); every name of one that only one side has."""
-    from engine.parsing.source import SourceCache
-
-    cache = SourceCache()
+    variables file (a YAML or JSON mapping); every name of one that only one side has.
+    ``caches``: each side's parses, by its root."""
     names: set[str] = set()
     for path in changed:
         if not path.endswith((".yml", ".yaml", ".json")):
@@ -44,7 +42,7 @@ def changed_names(old_root: str, new_root: str, changed: set[str]) -> set[str]:
         sides = []
         for root in (old_root, new_root):
             full = os.path.join(root, path)
-            loaded = cache.load(full) if os.path.isfile(full) else None
+            loaded = caches[root].load(full) if os.path.isfile(full) else None
             sides.append(loaded.data if loaded is not None and loaded.error is None else None)
         if not any(isinstance(side, dict) for side in sides):
             continue  # a task list, a playbook: no variables of its own

@@ -75,6 +75,26 @@ def test_cache_reuses_parse_and_sees_changes(tmp_path) -> None:
     assert cache.load(str(path)).data == ["b"]
 
 
+def test_two_trees_side_by_side_parse_the_files_outside_both_once(tmp_path, monkeypatch) -> None:
+    """``playbook-ls diff``'s two revisions read one inventory: parsed once; their own files,
+    under whatever path, each by its own cache."""
+    old, new, outside = tmp_path / "old", tmp_path / "new", tmp_path / "inventory.yml"
+    for root in (old, new):
+        root.mkdir()
+        (root / "site.yml").write_text("- hosts: all\n")
+    outside.write_text("all:\n  hosts:\n    h1:\n")
+    first, second = SourceCache(), SourceCache()
+    first.share_parses(second, (str(old), str(new)))
+    assert first.load(str(outside)) is second.load(str(outside))
+    assert (first.parsed, second.parsed) == (1, 0)
+    assert first.load(str(old / "site.yml")) is not second.load(str(new / "site.yml"))
+    monkeypatch.chdir(old)
+    in_old = first.load("site.yml")
+    monkeypatch.chdir(new)
+    assert second.load("site.yml") is not in_old  # a relative path names a file of either tree
+    assert (first.parsed, second.parsed) == (3, 2)
+
+
 def test_missing_file_is_an_error_value(tmp_path) -> None:
     loaded = SourceCache().load(str(tmp_path / "nope.yml"))
     assert loaded.error is not None and "cannot read file" in loaded.error.message
