@@ -103,9 +103,8 @@ class PlayBlocks:
         may run the rescues around it there."""
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
-        for host, outcome in outcomes.items():
-            if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
-                self.failures.may_fail(host, task)
+        self.failures.may_fail_on([host for host, outcome in outcomes.items() if outcome.outcome == DEPENDS
+                                   or outcome.outcome == FAILS and host not in self.followed], task)
 
 
 def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:
