@@ -223,6 +223,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             for (why, earlier), members in groups.items():
                 planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
                                                                            False if earlier else forced[0])))
+        place = where(planned)  # told in every failure's reason: worked out once, not per host
         for host in planning:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
@@ -257,10 +258,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS and task.action in META:  # raised by the strategy: the run stops
                 failed[host] = stopping[host] = (f"the condition of the meta action {planned.name!r} "
-                                                 f"({where(planned)}) failing, which stops ansible-playbook", True)
+                                                 f"({place}) failing, which stops ansible-playbook", True)
                 continue
             if outcome.outcome == FAILS:
-                effect = blocks.failure(play, task, host, f"{planned.name!r} ({where(planned)})",
+                effect = blocks.failure(play, task, host, f"{planned.name!r} ({place})",
                                         outcome.reason.startswith(LOAD_FAILURE),
                                         partial(_templated, plan, play_plan, host, task))
                 # no rescue takes over, or one around the include does: the file stops at that item
@@ -277,7 +278,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                     spread = failure_spread(play, task) if effect is None or effect[1] else None
                     if spread is not False:  # the play's failure settings stop the others too
                         # which the rescue or always sections around the task take over
-                        stopping[host] = (f"{planned.name!r} ({where(planned)}) failing on {host} "
+                        stopping[host] = (f"{planned.name!r} ({place}) failing on {host} "
                                           "(any_errors_fatal or max_fail_percentage)",
                                           bool(spread) and id(task) not in section_tasks(play)[1])
             elif outcome.outcome == DEPENDS and spreading:
