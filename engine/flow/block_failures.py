@@ -12,7 +12,6 @@ the caller does not follow failures there.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -143,15 +142,10 @@ class BlockFailures:
     def may_fail(self, host: str, task: Any) -> None:
         """``task`` may fail on ``host`` (only the run knows): every block it is in the ``block``
         section of may run its rescue."""
-        self.may_fail_on([host], task)
-
-    def may_fail_on(self, hosts: Iterable[str], task: Any) -> None:
-        """:meth:`may_fail` on each of ``hosts``."""
-        blocks = [block for block, section in self.paths.get(id(task)) or () if section == BLOCK]
-        if blocks:
-            hosts = list(hosts)
-            for block in blocks:
-                self.maybe.update(zip(itertools.repeat(block), hosts))
+        path = self.paths.get(id(task))
+        for block, section in path or ():
+            if section == BLOCK:
+                self.maybe.add((block, host))
 
 
 def failure_spread(play: Play, task: Task) -> bool | None:

@@ -6,7 +6,6 @@ rescue section runs on a host only where a task of its block fails: not at all w
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 _RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
 _NO_RESCUE = HostOutcome(SKIPPED, "in a rescue section: no task of its block fails on this host", True)
 _NOT_REACHED = HostOutcome(SKIPPED, "not reached: a task before it in its block failed on this host", True)
-_kind = operator.attrgetter("outcome")
 
 
 class PlayBlocks:
@@ -105,10 +103,9 @@ class PlayBlocks:
         may run the rescues around it there."""
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
-        kinds = set(map(_kind, outcomes.values()))
-        if DEPENDS in kinds or FAILS in kinds:
-            self.failures.may_fail_on([host for host, outcome in outcomes.items() if outcome.outcome == DEPENDS
-                                       or outcome.outcome == FAILS and host not in self.followed], task)
+        for host, outcome in outcomes.items():
+            if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
+                self.failures.may_fail(host, task)
 
 
 def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:

@@ -13,7 +13,6 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 
 from __future__ import annotations
 
-import operator
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -317,7 +316,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                not _ROLE_REASONS.isdisjoint(map(_reason, planned.hosts.values())):
+                any(o.reason in _ROLE_REASONS for o in planned.hosts.values()):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -367,17 +366,14 @@ class _RoleUses:
         """``outcomes`` with the role's verdict where it has one."""
         role = task.role
         assert role is not None
-        found = dict(outcomes)
-        if task.handler or role.allow_duplicates:  # never left out (RoleRuns.skips)
-            return found
         key = self.runs.key(role)
-        completed = self.runs.completed.get(key, ())
-        for host in self.maybe_completed.get(key, ()):
-            if host in found and host not in completed:
-                found[host] = _ROLE_MAYBE_RAN
-        for host in completed:
-            if host in found:
-                found[host] = _ROLE_RAN
+        found = {}
+        for host, outcome in outcomes.items():
+            if self.runs.skips(task, host):
+                outcome = _ROLE_RAN
+            elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
+                outcome = _ROLE_MAYBE_RAN
+            found[host] = outcome
         return found
 
     def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
@@ -386,12 +382,11 @@ class _RoleUses:
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        ran = [host for host, outcome in outcomes.items() if outcome.outcome in (RUNS, FAILS)]
-        if ran:
-            self.runs.had_task_run.setdefault(key, set()).update(ran)  # RoleRuns.task_done, host by host
-        maybe = [host for host, outcome in outcomes.items() if outcome.outcome == DEPENDS]
-        if maybe:
-            self.maybe_had.setdefault(key, set()).update(maybe)
+        for host, outcome in outcomes.items():
+            if outcome.outcome in (RUNS, FAILS):
+                self.runs.task_done(task, host, "ok")
+            elif outcome.outcome == DEPENDS:
+                self.maybe_had.setdefault(key, set()).add(host)
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
@@ -411,7 +406,6 @@ _ROLE_RAN = HostOutcome(SKIPPED, "its role already ran on this host (an equal us
 _ROLE_MAYBE_RAN = HostOutcome(DEPENDS, "runs only if the equal use of its role earlier in the play ran no task "
                                        "on this host")
 _ROLE_REASONS = frozenset({_ROLE_RAN.reason, _ROLE_MAYBE_RAN.reason})
-_reason = operator.attrgetter("reason")
 
 
 def _through_includes(outcomes: dict[str, HostOutcome],
