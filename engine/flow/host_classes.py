@@ -1,4 +1,4 @@
-"""The hosts of a task taken class by class: once a task's first reading (engine.flow.host_outcome's
+"""The hosts of a task taken class by class: once a task's first reading (engine.flow.shared_outcomes'
 ``_SharedOutcomes``) has said which names it reads, and the play's table of signatures for those
 names holds every host, the hosts with equal signatures are one class. A class's first host is
 planned as before (a reading, or an outcome shared from an earlier class by the values its own
