@@ -141,7 +141,9 @@ class _HostTask:
         self.set_per_host: set[str] = set()
         """The names read whose values tasks may set on each host (:data:`_SET_PER_HOST`)."""
         self.facts_read: set[str] = set()
-        """Those of them that are facts the run gathers (keyed by where it gathers them: host_facts.facts_unknown)."""
+        """Those of them that are facts the run gathers, or ``ansible_*`` names nothing on the way defines (a
+        fact it may gather, or none): keyed by the host's facts, cached or where the run gathers them
+        (host_facts.facts_unknown)."""
         self.removed: RemovedHosts | None = None
         self._ran_once: dict[str, HostOutcome] = {}
         self._include_item: Mapping[str, Any] | None = None
@@ -522,7 +524,8 @@ class _HostTask:
                 not resolved.definitions and self._set_by_a_task(name):  # here undefined, elsewhere set
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
-            if any(definition.level == "host facts" for definition in resolved.definitions):
+            if any(definition.level == "host facts" for definition in resolved.definitions) or \
+                    not resolved.definitions and name.startswith("ansible_"):  # (a fact the run may gather, or none)
                 # the run's facts, under what tasks before may set (keyed by those tasks' walk):
                 # keyed by whether and where the run gathers them
                 self.facts_read.add(name)

@@ -1,0 +1,56 @@
+"""An ``ansible_*`` name nothing on the way defines (``ansible_connection`` in a condition, as
+hardening roles test for containers), read where a task before may set any name (an
+``include_vars`` whose file only the run names), is keyed as a gathered fact is: by the walk of the
+tasks before and by the host's facts (cached, or where the run gathers them). Hosts with equal keys
+share the reading (each host was read on its own); the plan is the one reading every host alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import readings_counted
+from test_facts_under_open_names import _fleet, outcomes
+
+from engine.flow import host_outcome
+from engine.variables import host_runtime
+
+PLAYBOOK = """
+- name: containers
+  hosts: all
+  gather_facts: false
+  tasks:
+    - {name: on the connection, ansible.builtin.debug: {msg: local},
+       when: "hardening and ansible_connection | default('local') == 'local'"}
+    - name: os variables
+      ansible.builtin.include_vars: {file: "{{ item }}", name: os_vars}
+      with_first_found:
+        - files: ["{{ ansible_facts.distribution | default('x') }}.yml"]
+          skip: true
+    - name: each os variable
+      ansible.builtin.set_fact: {"{{ item.key }}": "{{ item.value }}"}
+      with_dict: "{{ os_vars | default({}) }}"
+    - name: if a container
+      when: ansible_connection == 'docker' or ansible_facts.virtualization_type | default('') in ['docker', 'lxc']
+      block:
+        - {name: is a container, ansible.builtin.set_fact: {system_is_container: true}}
+        - {name: says so, ansible.builtin.debug: {msg: container}, when: system_is_container}
+"""
+
+
+def test_undefined_ansible_names_shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _fleet(tmp_path)
+    (tmp_path / "site.yml").write_text(PLAYBOOK)
+    monkeypatch.chdir(tmp_path)
+    readings = readings_counted(monkeypatch)
+    shared = outcomes(tmp_path)
+    read_shared = [task for task, _ in readings]
+    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
+    monkeypatch.setattr(host_runtime, "uniform_walk", lambda *_args: False)
+    readings.clear()
+    alone = outcomes(tmp_path)
+    assert shared == alone
+    kinds = {(task, kind) for (_, task, _), (kind, _) in shared.items()}
+    assert {("on the connection", "runs"), ("on the connection", "skipped"), ("is a container", "fails")} <= kinds
+    for task in ("on the connection", "is a container"):
+        assert 0 < read_shared.count(task) * 4 <= [name for name, _ in readings].count(task), task
