@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.provenance import with_provenance
 from engine.flow.rebound import Identities
 from engine.variables import host_answers as answers
+from engine.variables import walk_classes
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
 
 if TYPE_CHECKING:
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from engine.flow.removed_hosts import RemovedHosts
     from engine.inventory.data import Host
     from engine.loading.model import Task
+
+WALK_CLASSES = True
+"""Whether a task's hosts are taken class by class of the walk of the tasks before (tests compare
+the plan with each host keyed on its own)."""
 
 # the magic variables whose values differ from host to host (the others are the play's)
 # (engine.variables.host_answers: less what a rescue sets, _RUN_FILLED's, and the inventory source,
@@ -124,17 +129,22 @@ class _SharedOutcomes:
                 self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
         return outcome
 
-    def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any] | None:
-        """The play's signatures by host for the names read, and what else tells hosts apart (which
-        plays they are in, when the tasks before set the names read alike on every host: None for
-        nothing), when a host's outcome is the one these find (engine.flow.host_classes); None when
-        more tells hosts apart."""
+    def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any, Any] | None:
+        """The play's signatures by host for the names read, what else tells hosts apart and what
+        that is (for nothing: None, None; which plays they are in, when the tasks before set the
+        names read alike on every host; else the host's class of the walk of those tasks, as
+        engine.variables.walk_classes shares it), when a host's outcome is the one these find
+        (engine.flow.host_classes); None when more tells hosts apart."""
         if not self.shared or self.names is None or self.rebound is not None or self._table is None:
             return None
         if not self.earlier:
-            return self._table, None
+            return self._table, None, None
         plays = earlier_classes(self.plan, self.play_plan, self.task, self.earlier)
-        return (self._table, plays) if plays is not None else None
+        if plays is not None:
+            return self._table, plays, "plays"
+        walks = walk_classes.host_classes(self.plan, self.play_plan, self.task, self.earlier) \
+            if WALK_CLASSES else None
+        return (self._table, walks[1], walks[0]) if walks is not None else None
 
     def _alike(self, keys: tuple[Any, ...]) -> HostOutcome | None:
         """A host whose own inventory level sets a name the task reads (``weight=3`` on its
