@@ -14,7 +14,7 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -315,7 +315,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                any(o.reason in _ROLE_REASONS for o in planned.hosts.values()):
+                any(o.reason in _ROLE_REASONS for o in _distinct(planned.hosts)):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -365,14 +365,15 @@ class _RoleUses:
         """``outcomes`` with the role's verdict where it has one."""
         role = task.role
         assert role is not None
+        found = dict(outcomes)
+        if task.handler or role.allow_duplicates:  # never left out (RoleRuns.skips)
+            return found
         key = self.runs.key(role)
-        found = {}
-        for host, outcome in outcomes.items():
-            if self.runs.skips(task, host):
-                outcome = _ROLE_RAN
-            elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
-                outcome = _ROLE_MAYBE_RAN
-            found[host] = outcome
+        ran, maybe = self.runs.completed.get(key, set()), self.maybe_completed.get(key, set())
+        for host in ran.intersection(found) if ran else ():  # (the hosts' places kept: values replaced)
+            found[host] = _ROLE_RAN
+        for host in maybe.difference(ran).intersection(found) if maybe else ():
+            found[host] = _ROLE_MAYBE_RAN
         return found
 
     def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
@@ -381,11 +382,13 @@ class _RoleUses:
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        for host, outcome in outcomes.items():
-            if outcome.outcome in (RUNS, FAILS):
-                self.runs.task_done(task, host, "ok")
-            elif outcome.outcome == DEPENDS:
-                self.maybe_had.setdefault(key, set()).add(host)
+        kinds = {id(outcome): outcome.outcome for outcome in _distinct(outcomes)}
+        ran = [host for host, outcome in outcomes.items() if kinds[id(outcome)] in (RUNS, FAILS)]
+        if ran:
+            self.runs.had_task_run.setdefault(key, set()).update(ran)  # (RoleRuns.task_done, host by host)
+        maybe = [host for host, outcome in outcomes.items() if kinds[id(outcome)] == DEPENDS]
+        if maybe:
+            self.maybe_had.setdefault(key, set()).update(maybe)
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""
@@ -397,6 +400,11 @@ class _RoleUses:
             self.runs.role_complete(task, host)
             if host in self.maybe_had.get(key, ()) and host not in self.runs.completed.get(key, ()):
                 self.maybe_completed.setdefault(key, set()).add(host)
+
+
+def _distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
+    """The outcome objects of ``outcomes``, each once (a fleet's hosts mostly share a few)."""
+    return dict(zip(map(id, outcomes.values()), outcomes.values(), strict=True)).values()
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}
