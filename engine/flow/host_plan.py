@@ -222,6 +222,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
             for (why, earlier), members in groups.items():
                 planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
                                                                            False if earlier else forced[0])))
+        handler_outcome = None
         for host in planning:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
@@ -251,7 +252,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 continue
             outcome = outcomes[host]
             if task.handler and not includers and outcome is not ENDED_HANDLER:  # a loaded one: its include decides
-                outcome = heard.handler_outcome(task, host, outcome)
+                if handler_outcome is None:
+                    handler_outcome = heard.handler_outcomes(task)
+                outcome = handler_outcome(host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS and task.action in META:  # raised by the strategy: the run stops
