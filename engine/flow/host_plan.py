@@ -14,7 +14,7 @@ failure, only the failures certain before the run (a condition ansible cannot ev
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
@@ -32,6 +32,7 @@ from engine.flow.host_meta import (
     task_conditions,
 )
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from engine.flow.outcomes import distinct
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.flow.stopped_hosts import StoppedHosts
@@ -318,7 +319,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     for planned in result.tasks:
         data = planned.task.data if isinstance(planned.task.data, Mapping) else {}
         if planned.handler or data.get("delegate_facts") or ends_in_batch(planned.task) or \
-                any(o.reason in _ROLE_REASONS for o in _distinct(planned.hosts)):
+                any(o.reason in _ROLE_REASONS for o in distinct(planned.hosts)):
             # a handler its when skips was reached (its register keeps the skipped result); a meta
             # action its when skips ended nothing
             reached = not ends_in_batch(planned.task)
@@ -385,7 +386,7 @@ class _RoleUses:
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        kinds = {id(outcome): outcome.outcome for outcome in _distinct(outcomes)}
+        kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}
         ran = [host for host, outcome in outcomes.items() if kinds[id(outcome)] in (RUNS, FAILS)]
         if ran:
             self.runs.had_task_run.setdefault(key, set()).update(ran)  # (RoleRuns.task_done, host by host)
@@ -403,11 +404,6 @@ class _RoleUses:
             self.runs.role_complete(task, host)
             if host in self.maybe_had.get(key, ()) and host not in self.runs.completed.get(key, ()):
                 self.maybe_completed.setdefault(key, set()).add(host)
-
-
-def _distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
-    """The outcome objects of ``outcomes``, each once (a fleet's hosts mostly share a few)."""
-    return dict(zip(map(id, outcomes.values()), outcomes.values(), strict=True)).values()
 
 
 _NONE_OUT: Mapping[str, bool | str] = {}

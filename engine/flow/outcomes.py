@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
@@ -20,3 +21,9 @@ class HostOutcome:
     """For a task a looping include loads, its outcome at each item of the include, in run order,
     when the items give it different outcomes and each is known (an unreported skip: the include
     itself skips that item, so loads nothing)."""
+
+
+def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
+    """The outcome objects of ``outcomes`` (by host), each once, in the order of their first host: a
+    fleet's hosts mostly share a few, and asking each object once is not asking each host."""
+    return dict(zip(map(id, outcomes.values()), outcomes.values(), strict=True)).values()
