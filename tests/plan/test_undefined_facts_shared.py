@@ -9,11 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import readings_counted
-from test_facts_under_open_names import _fleet, outcomes
-
-from engine.flow import host_outcome
-from engine.variables import host_runtime
+from test_facts_under_open_names import _fleet, planned_both_ways
 
 PLAYBOOK = """
 - name: containers
@@ -41,16 +37,9 @@ PLAYBOOK = """
 def test_undefined_ansible_names_shared(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fleet(tmp_path)
     (tmp_path / "site.yml").write_text(PLAYBOOK)
-    monkeypatch.chdir(tmp_path)
-    readings = readings_counted(monkeypatch)
-    shared = outcomes(tmp_path)
-    read_shared = [task for task, _ in readings]
-    monkeypatch.setattr(host_outcome, "per_host_vars_files", lambda _play: True)  # every host on its own
-    monkeypatch.setattr(host_runtime, "uniform_walk", lambda *_args: False)
-    readings.clear()
-    alone = outcomes(tmp_path)
+    shared, alone, read_shared, read_alone = planned_both_ways(tmp_path, monkeypatch)
     assert shared == alone
     kinds = {(task, kind) for (_, task, _), (kind, _) in shared.items()}
     assert {("on the connection", "runs"), ("on the connection", "skipped"), ("is a container", "fails")} <= kinds
     for task in ("on the connection", "is a container"):
-        assert 0 < read_shared.count(task) * 4 <= [name for name, _ in readings].count(task), task
+        assert 0 < read_shared.count(task) * 4 <= read_alone.count(task), task
