@@ -566,10 +566,14 @@ class _HostTask:
         before it gathers them, or runs ``setup`` / ``gather_facts`` (facts stay for the run)."""
         from engine.variables.sources import gathers_facts
 
-        plays = [pp.play for pp in getattr(self.plan, "plays", ())]
-        current = self.play_plan.play
-        before = plays[:plays.index(current)] if current in plays else []
-        return any(gathers_facts(play) or runs_setup(play) for play in [*before, current])
+        kept = self.play_plan.__dict__.get("gathers facts by now")  # once per plan and play: it reads ansible.cfg
+        if kept is None or kept[0] is not self.plan:
+            plays = [pp.play for pp in getattr(self.plan, "plays", ())]
+            current = self.play_plan.play
+            before = plays[:plays.index(current)] if current in plays else []
+            kept = self.play_plan.__dict__["gathers facts by now"] = (
+                self.plan, any(gathers_facts(play) or runs_setup(play) for play in [*before, current]))
+        return kept[1]  # type: ignore[no-any-return]
 
     def _values_of(self, condition: Any, item: Mapping[str, Any]) -> str:
         """`: name = value (where it is set), ...` for the names the condition reads."""

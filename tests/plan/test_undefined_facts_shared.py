@@ -43,3 +43,18 @@ def test_undefined_ansible_names_shared(tmp_path: Path, monkeypatch: pytest.Monk
     assert {("on the connection", "runs"), ("on the connection", "skipped"), ("is a container", "fails")} <= kinds
     for task in ("on the connection", "is a container"):
         assert 0 < read_shared.count(task) * 4 <= read_alone.count(task), task
+
+
+def test_whether_facts_are_gathered_asked_once_per_play(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether the run gathers facts by a play (ansible.cfg's ``gathering`` read for a play that
+    does not say) is worked out once per plan and play, not at each reading of a host."""
+    from engine.variables import sources
+
+    _fleet(tmp_path)
+    (tmp_path / "site.yml").write_text(PLAYBOOK)
+    asked: list[str] = []
+    original = sources.gathers_facts
+    monkeypatch.setattr(sources, "gathers_facts", lambda play: asked.append(play.name) or original(play))
+    shared, alone, read_shared, read_alone = planned_both_ways(tmp_path, monkeypatch)
+    assert shared == alone and len(read_alone) > 20
+    assert 0 < asked.count("containers") <= 20
