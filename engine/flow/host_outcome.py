@@ -91,7 +91,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
 def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[tuple[Any, str]],
                  signatures: dict[tuple[Any, ...], tuple[Any, ...]], chosen: list[Host], removed: RemovedHosts | None,
                  once_on: dict[str, str] | None, once_known: bool) -> tuple[dict[str, HostOutcome], set[str]]:
-    sharing = _SharedOutcomes(plan, play_plan, task, signatures, not per_host_vars_files(play_plan))
+    sharing = _SharedOutcomes(plan, play_plan, task, signatures, not per_host_vars_files(play_plan), _HostTask)
     sharing.removed, sharing.hosts = removed, chosen
     found: dict[str, HostOutcome] = {}
     for place, host in enumerate(chosen):

@@ -6,6 +6,7 @@ works out on one host.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,6 @@ from engine.variables import walk_classes
 from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
 
 if TYPE_CHECKING:
-    from engine.flow.host_outcome import _HostTask
     from engine.flow.outcomes import HostOutcome
     from engine.flow.plan import Plan, PlayPlan
     from engine.flow.removed_hosts import RemovedHosts
@@ -65,15 +65,17 @@ class _SharedOutcomes:
     (a thousand hosts in a few groups are planned a few times, not a thousand)."""
 
     def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
-                 signatures: dict[tuple[Any, ...], tuple[Any, ...]], shared: bool) -> None:
+                 signatures: dict[tuple[Any, ...], tuple[Any, ...]], shared: bool,
+                 reading: Callable[[Plan, PlayPlan, Host, Task], Any]) -> None:
         self.plan, self.play_plan, self.task = plan, play_plan, task
+        self.reading = reading  # a reading of one host (engine.flow.host_outcome's _HostTask)
         self.names: tuple[str, ...] | None = None  # what the first host's outcome read
         self.known: dict[tuple[Any, ...], HostOutcome] = {}
         self.shared = shared  # False: each host read on its own (per-host vars_files)
         self.signatures = signatures  # the play's: tasks reading the same names ask the same
         self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
         """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
-        self.rebound: _HostTask | None = None
+        self.rebound: Any = None
         """The first host's reading, when all it read was the host's name and groups: another
         host's is the same with those swapped, without reading its variables again."""
         self.identities: Identities | None = None
@@ -102,9 +104,7 @@ class _SharedOutcomes:
             found = self.known.get(keys[0]) or self._alike(keys)
             if found is not None:
                 return found
-        from engine.flow import host_outcome
-
-        reading = host_outcome._HostTask(self.plan, self.play_plan, host, self.task)
+        reading = self.reading(self.plan, self.play_plan, host, self.task)
         reading.removed = self.removed
         outcome = reading.outcome(conditions)
         self.read |= reading.touched
