@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures, failure_spread, section_tasks
 from engine.flow.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
-from engine.flow.outcomes import distinct
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -104,8 +103,6 @@ class PlayBlocks:
         may run the rescues around it there."""
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
-        if not any(outcome.outcome in (DEPENDS, FAILS) for outcome in distinct(outcomes)):
-            return  # (most tasks: asked once per outcome, not per host)
         for host, outcome in outcomes.items():
             if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
                 self.failures.may_fail(host, task)

@@ -142,19 +142,6 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
     """The task's hosts grouped by outcome and reason (both exactly as each host has them), each
     group in the order its first host comes, its hosts in the play's order: the plan tells each
     outcome once, not once per host (a fleet's hosts mostly share a few)."""
-    from engine.flow.outcomes import distinct
-
-    objects: dict[tuple[str, str], list[Any]] = {}  # each group's outcome objects, the groups in order
-    for outcome in distinct(task.hosts):
-        objects.setdefault((outcome.outcome, outcome.reason), []).append(outcome)
-    if len(objects) == 1:
-        return [(kind, reason, list(task.hosts)) for kind, reason in objects]
-    if len(objects) <= _FEW:  # most tasks: a few outcome objects, a pass over the hosts for each group
-        items, found = list(task.hosts.items()), []
-        for (kind, reason), alike in objects.items():
-            ids = {id(each) for each in alike}
-            found.append((kind, reason, [host for host, outcome in items if id(outcome) in ids]))
-        return found
     groups: dict[tuple[str, str], list[str]] = {}
     by_object: dict[int, list[str]] = {}  # most hosts share one outcome object: one lookup of its group
     for host, outcome in task.hosts.items():
@@ -163,10 +150,6 @@ def outcome_groups(task: Any) -> list[tuple[str, str, list[str]]]:
             hosts = by_object[id(outcome)] = groups.setdefault((outcome.outcome, outcome.reason), [])
         hosts.append(host)
     return [(kind, reason, hosts) for (kind, reason), hosts in groups.items()]
-
-
-_FEW = 4
-"""Up to how many groups a task's hosts are grouped by a pass over them for each."""
 
 
 def as_json(plays: list[Any]) -> dict[str, Any]:

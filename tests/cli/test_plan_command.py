@@ -151,22 +151,3 @@ def test_listings_say_the_hosts_are_not_checked_when_a_plugin_is_not_run(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "not run; the plays' hosts and --limit are not checked" in done.stderr
 
-
-def test_outcome_groups_by_passes_are_the_host_by_host_groups() -> None:
-    """A task's hosts grouped by outcome and reason: with a few outcome objects, one pass over the
-    hosts per group (objects equal in outcome and reason in one group, its hosts in play order, the
-    groups in the order of their first host), as grouping host by host gives them."""
-    from types import SimpleNamespace
-
-    from engine.flow.outcomes import DEPENDS, RUNS, SKIPPED, HostOutcome
-    from playbook_ls.cli import plan as plan_cli
-
-    runs, skip, skip_too, maybe = (HostOutcome(RUNS), HostOutcome(SKIPPED, "no"), HostOutcome(SKIPPED, "no"),
-                                   HostOutcome(DEPENDS, "x"))
-    for outcomes in ([skip, runs, skip_too, maybe, runs, skip_too, skip], [runs] * 5, [maybe, runs, maybe],
-                     [HostOutcome(SKIPPED, f"r{n % 6}") for n in range(20)]):
-        task = SimpleNamespace(hosts={f"h{n}": outcome for n, outcome in enumerate(outcomes)})
-        by_host: dict[tuple[str, str], list[str]] = {}
-        for host, outcome in task.hosts.items():
-            by_host.setdefault((outcome.outcome, outcome.reason), []).append(host)
-        assert plan_cli.outcome_groups(task) == [(kind, reason, hosts) for (kind, reason), hosts in by_host.items()]
