@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.host_outcome import DEPENDS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from engine.flow.outcomes import distinct
 from engine.flow.run_settings import check_mode
 from engine.loading import keywords as kw
 
@@ -23,8 +24,8 @@ def change_reports(plan: Plan, play_plan: PlayPlan, task: Task, outcomes: Mappin
                    signatures: dict[tuple[Any, ...], tuple[Any, ...]]) -> dict[str, bool | None]:
     """On each host where ``task`` runs or may: True when it is certain to report a change, False
     when certain not to (or not to run), None when only the run knows."""
-    hosts = [host for host in play_plan.hosts if outcomes.get(host.name, HostOutcome(SKIPPED)).outcome in (RUNS,
-                                                                                                           DEPENDS)]
+    kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}  # (a host without one: skipped)
+    hosts = [host for host in play_plan.hosts if kinds.get(id(outcomes.get(host.name))) in (RUNS, DEPENDS)]
     if not hosts:
         return {}
     data = task.data if isinstance(task.data, Mapping) else {}

@@ -1,4 +1,4 @@
-"""The hosts of a task taken class by class: once a task's first reading (engine.flow.host_outcome's
+"""The hosts of a task taken class by class: once a task's first reading (engine.flow.shared_outcomes'
 ``_SharedOutcomes``) has said which names it reads, and the play's table of signatures for those
 names holds every host, the hosts with equal signatures are one class. A class's first host is
 planned as before (a reading, or an outcome shared from an earlier class by the values its own
@@ -17,28 +17,45 @@ if TYPE_CHECKING:
     from engine.inventory.data import Host
 
 
+_TRIES = 8
+"""How many times the classes of the walk before are told apart again by what their first hosts'
+walks read, before the hosts are taken one by one."""
+
+
 def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]]) -> dict[str, HostOutcome] | None:
     """The outcomes of ``hosts`` (in order), one planning per class of equal signatures; None
     when the hosts cannot be taken by class: the reading reads something each host answers on its
     own (what earlier tasks set on it, its name)."""
     found = sharing.class_table()
-    if found is None:
-        return None
-    firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
-    outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
-    if not sharing.shared:  # a class's first host read more than the signature holds (through a template)
+    for _ in range(_TRIES):
+        if found is None:
+            return None
+        firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
+        outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
+        if not sharing.shared:  # a class's first host read more than the signature holds (through a template)
+            return None
+        if found[2] in (None, "plays"):
+            break
+        # classes of the walk before: a class's first host's walk may have read more than told them
+        # apart (the setters' classes grow); then again, told apart by all of it (outcomes are kept)
+        again = sharing.class_table()
+        if again is not None and again[2] == found[2]:
+            break
+        found = again
+    else:
         return None
     return {host.name: outcomes[index] for host, index in zip(hosts, member_of, strict=True)}
 
 
 def _classes(signatures: dict[Any, Any], table: dict[str, tuple[Any, ...]], plays: Callable[[Host], Any] | None,
-             entry: Callable[[Host], tuple[Any, ...]], hosts: list[Host]) -> tuple[list[int], list[int]]:
+             kind: Any, entry: Callable[[Host], tuple[Any, ...]], hosts: list[Host]) -> tuple[list[int], list[int]]:
     """The place of the first host of each class of equal signatures in ``table`` (in host
     order), and each host's class; kept with the play's signatures for the tasks reading the same
     names (``entry`` puts a host not in the table yet there, as the host-by-host walk would).
-    ``plays``: which plays so far a host is in, when that tells hosts apart too
-    (engine.variables.earlier_key.earlier_classes)."""
-    names = (plays is not None, *(host.name for host in hosts))
+    ``plays``: what else tells hosts apart, ``kind`` what that is: which plays so far a host is in
+    (engine.variables.earlier_key.earlier_classes) or its class of the walk of the tasks before
+    (engine.variables.walk_classes.host_classes)."""
+    names = (kind, *(host.name for host in hosts))
     kept = signatures.setdefault(("host classes", id(table)), (table, {}))[1]
     found = kept.get(names)
     if found is not None:

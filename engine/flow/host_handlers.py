@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -120,22 +120,44 @@ class Notifications:
         elif not loaded:
             self.flushed(task, planned)
 
-    def handler_outcome(self, handler: Task, host: str, outcome: HostOutcome) -> HostOutcome:
-        """``outcome`` (its conditions') of ``handler`` at the last flush point on ``host``."""
-        if self.flush is not None and host in self.flush[1]:
-            flush, waiting = self.flush[0], self.flush[1][host]
-            if waiting.outcome == SKIPPED:
-                return HostOutcome(SKIPPED, f"the flush_handlers at {where(flush)} does not run on this host "
-                                            "(its notifications wait for the next flush point)", True)
-            return HostOutcome(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
-                                        "is known only at run time")
+    def handler_outcomes(self, handler: Task) -> Callable[[str, HostOutcome], HostOutcome]:
+        """For each host of ``handler`` in turn, ``outcome`` (its conditions') of the handler at
+        the last flush point on that host. What notified it is found once for all its hosts, and
+        hosts whose notifiers have the same outcomes and changes there share one answer."""
         notifiers, looped = self._notifiers(handler)
+        templated = [notifier for name, found in self.flushing.items() if is_template(name) for notifier in found]
+        answers: dict[tuple[Any, ...], tuple[HostOutcome, HostOutcome]] = {}
+
+        def answer(host: str, outcome: HostOutcome) -> HostOutcome:
+            if self.flush is not None and host in self.flush[1]:
+                return self._waiting(host)
+            # what the answer reads: the notifiers' outcomes and changes on the host, and the outcome
+            # given, which it is when heard and not "runs" (kept with the answer: its id stays its own)
+            key = (RUNS if outcome.outcome == RUNS else id(outcome),
+                   *((_kind(p.hosts.get(host)), p.changes.get(host)) for p in (*notifiers, *templated)))
+            found = answers.get(key)
+            if found is None:
+                found = answers[key] = (outcome, self._answer(handler, host, outcome, notifiers, looped, templated))
+            return found[1]
+
+        return answer
+
+    def _waiting(self, host: str) -> HostOutcome:
+        assert self.flush is not None
+        flush, waiting = self.flush[0], self.flush[1][host]
+        if waiting.outcome == SKIPPED:
+            return HostOutcome(SKIPPED, f"the flush_handlers at {where(flush)} does not run on this host "
+                                        "(its notifications wait for the next flush point)", True)
+        return HostOutcome(DEPENDS, f"whether the flush_handlers at {where(flush)} runs on this host "
+                                    "is known only at run time")
+
+    def _answer(self, handler: Task, host: str, outcome: HostOutcome, notifiers: list[PlannedTask], looped: bool,
+                templated_notifiers: list[PlannedTask]) -> HostOutcome:
         heard = _heard_on(host, notifiers)
         if not heard and looped:
             outcome = HostOutcome(DEPENDS, "its flush point is in a looping include, which flushes once per item: "
                                            "what an earlier item notifies runs then")
-        elif not heard and (templated := _heard_on(host, [notifier for name, found in self.flushing.items()
-                                                          if is_template(name) for notifier in found])):
+        elif not heard and (templated := _heard_on(host, templated_notifiers)):
             outcome = HostOutcome(DEPENDS, f"runs if the templated notify of {templated} names it and it reports "
                                            "a change on this host")
         elif not heard:
@@ -179,6 +201,10 @@ def _on_hosts(planned: PlannedTask, hosts: Mapping[str, Any]) -> PlannedTask:
 
 def where(planned: PlannedTask) -> str:
     return f"{os.path.relpath(planned.path)}:{planned.line}" if planned.path else "?"
+
+
+def _kind(outcome: HostOutcome | None) -> str:
+    return outcome.outcome if outcome is not None else SKIPPED  # (as _heard_on reads a host without one)
 
 
 def _heard_on(host: str, notifiers: list[PlannedTask], certain: bool = False) -> str:

@@ -32,6 +32,7 @@ from engine.flow.host_meta import (
     task_conditions,
 )
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
+from engine.flow.outcomes import distinct
 from engine.flow.removed_hosts import RemovedHosts
 from engine.flow.run_settings import force_handlers, play_strategy
 from engine.flow.stopped_hosts import StoppedHosts
@@ -223,6 +224,7 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 planned.hosts.update(dict.fromkeys(members, _after_failure(task.handler, why,
                                                                            False if earlier else forced[0])))
         place = where(planned)  # told in every failure's reason: worked out once, not per host
+        handler_outcome = None
         for host in planning:
             if stopping and task.action in META:  # the run stopped at an earlier host's meta action
                 failed.setdefault(host, next(iter(stopping.values())))
@@ -252,7 +254,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
                 continue
             outcome = outcomes[host]
             if task.handler and not includers and outcome is not ENDED_HANDLER:  # a loaded one: its include decides
-                outcome = heard.handler_outcome(task, host, outcome)
+                if handler_outcome is None:
+                    handler_outcome = heard.handler_outcomes(task)
+                outcome = handler_outcome(host, outcome)
                 planned.repeats = heard.repeats
             planned.hosts[host] = outcome
             if outcome.outcome == FAILS and task.action in META:  # raised by the strategy: the run stops
@@ -366,14 +370,15 @@ class _RoleUses:
         """``outcomes`` with the role's verdict where it has one."""
         role = task.role
         assert role is not None
+        found = dict(outcomes)
+        if task.handler or role.allow_duplicates:  # never left out (RoleRuns.skips)
+            return found
         key = self.runs.key(role)
-        found = {}
-        for host, outcome in outcomes.items():
-            if self.runs.skips(task, host):
-                outcome = _ROLE_RAN
-            elif not task.handler and not role.allow_duplicates and host in self.maybe_completed.get(key, ()):
-                outcome = _ROLE_MAYBE_RAN
-            found[host] = outcome
+        ran, maybe = self.runs.completed.get(key, set()), self.maybe_completed.get(key, set())
+        for host in ran.intersection(found) if ran else ():  # (the hosts' places kept: values replaced)
+            found[host] = _ROLE_RAN
+        for host in maybe.difference(ran).intersection(found) if maybe else ():
+            found[host] = _ROLE_MAYBE_RAN
         return found
 
     def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
@@ -382,11 +387,13 @@ class _RoleUses:
         if task.role is None or task.action in META:  # the strategy runs a meta task itself: no result
             return
         key = self.runs.key(task.role)
-        for host, outcome in outcomes.items():
-            if outcome.outcome in (RUNS, FAILS):
-                self.runs.task_done(task, host, "ok")
-            elif outcome.outcome == DEPENDS:
-                self.maybe_had.setdefault(key, set()).add(host)
+        kinds = {id(outcome): outcome.outcome for outcome in distinct(outcomes)}
+        ran = [host for host, outcome in outcomes.items() if kinds[id(outcome)] in (RUNS, FAILS)]
+        if ran:
+            self.runs.had_task_run.setdefault(key, set()).update(ran)  # (RoleRuns.task_done, host by host)
+        maybe = [host for host, outcome in outcomes.items() if kinds[id(outcome)] == DEPENDS]
+        if maybe:
+            self.maybe_had.setdefault(key, set()).update(maybe)
 
     def passed(self, task: Task, hosts: list[str]) -> None:
         """An implicit task reached: a role's ``role_complete`` marks it run where a task of it ran."""

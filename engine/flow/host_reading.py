@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def play_signatures(plan: Plan, play_plan: PlayPlan) -> dict[tuple[str, tuple[str, ...]], tuple[Any, ...]]:
-    """The inventory signatures of the play's hosts (host_outcome's ``_SharedOutcomes``), kept with
+    """The inventory signatures of the play's hosts (engine.flow.shared_outcomes' ``_SharedOutcomes``), kept with
     the play for as long as the inventory is the same: hovers on its tasks ask them again."""
     kept = play_plan.play.derived.get("host_signatures")
     if kept is None or kept[0] is not plan.inventory:

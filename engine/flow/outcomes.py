@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
+from operator import is_
 
 RUNS, SKIPPED, DEPENDS, FAILS = "runs", "skipped", "depends", "fails"
 
@@ -20,3 +23,13 @@ class HostOutcome:
     """For a task a looping include loads, its outcome at each item of the include, in run order,
     when the items give it different outcomes and each is known (an unreported skip: the include
     itself skips that item, so loads nothing)."""
+
+
+def distinct(outcomes: Mapping[str, HostOutcome]) -> Iterable[HostOutcome]:
+    """The outcome objects of ``outcomes`` (by host), each once, in the order of their first host: a
+    fleet's hosts mostly share a few, and asking each object once is not asking each host."""
+    values = outcomes.values()
+    first = next(iter(values), None)
+    if first is None or all(map(is_, values, repeat(first))):  # most tasks: one object for every host
+        return () if first is None else (first,)
+    return dict(zip(map(id, values), values, strict=True)).values()

@@ -64,6 +64,30 @@ def class_walk(follower: Any, play_plan: PlayPlan, host: Host, task: Task, names
     return found
 
 
+def host_classes(plan: Plan, play_plan: PlayPlan, task: Task,
+                 names: frozenset[str]) -> tuple[Any, Callable[[Host], tuple[Any, ...]]] | None:
+    """Where hosts share the walk of the setters before ``task`` for ``names`` by class
+    (:func:`class_walk`, as engine.variables.earlier_key walks them): what the classes are told
+    apart by (the names the setters' classes read so far) and, for a host, its class. Two hosts
+    of one class are given one walk, so one key of what the tasks before set. The names read may
+    grow while the classes' first hosts are walked (a host whose template reads more): the caller
+    asks again after walking them, and takes the classes only when they are told apart by the same
+    names. None where a host's walk is its own."""
+    from engine.variables import failed_hosts
+    from engine.variables.host_runtime import Follower
+    from engine.variables.play_order import play_order
+    from engine.variables.report import include_item_order, templar_at
+
+    if not SHARING or failed_hosts._others_reading or getattr(plan, "removals_pending", None) is not None \
+            or getattr(plan, "share_setters", None) is None or getattr(plan, "class_walk", None) is not class_walk:  # noqa: SLF001
+        return None
+    follower = Follower(plan, play_order, templar_at, include_item_order)
+    read = _read(follower, play_plan, task, names)
+    if read is None:
+        return None
+    return ("walk", read), lambda host: _host_key(follower, play_plan, host, task, read)
+
+
 def _table_key(follower: Any, play_plan: PlayPlan, task: Task, names: frozenset[str] | None,
                what: str) -> tuple[Any, ...]:
     order = follower.order_of(play_plan.play)

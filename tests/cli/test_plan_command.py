@@ -150,3 +150,4 @@ def test_listings_say_the_hosts_are_not_checked_when_a_plugin_is_not_run(tmp_pat
                           cwd=where, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr
     assert "not run; the plays' hosts and --limit are not checked" in done.stderr
+

@@ -1,0 +1,221 @@
+"""A task's outcomes on the play's hosts, each worked out once per distinct set of values
+(:class:`_SharedOutcomes`): hosts whose inventory, cached facts and earlier tasks answer the names
+the task's first reading read alike share that reading's outcome, which engine.flow.host_outcome
+works out on one host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from engine.flow.provenance import with_provenance
+from engine.flow.rebound import Identities
+from engine.variables import host_answers as answers
+from engine.variables import walk_classes
+from engine.variables.earlier_key import earlier_classes, earlier_key, followed_names
+
+if TYPE_CHECKING:
+    from engine.flow.outcomes import HostOutcome
+    from engine.flow.plan import Plan, PlayPlan
+    from engine.flow.removed_hosts import RemovedHosts
+    from engine.inventory.data import Host
+    from engine.loading.model import Task
+
+WALK_CLASSES = True
+"""Whether a task's hosts are taken class by class of the walk of the tasks before (tests compare
+the plan with each host keyed on its own)."""
+
+# the magic variables whose values differ from host to host (the others are the play's)
+# (engine.variables.host_answers: less what a rescue sets, _RUN_FILLED's, and the inventory source,
+# which the inventory key tells)
+_PER_HOST = answers.OWN_ANSWERS - answers.RESCUE - answers.SOURCE | {" per-host"}
+# read by a name an earlier task set (set_fact, register, include_vars): followed on each host
+_SET_PER_HOST = " per-host"
+# per host, yet two hosts alike in them are told apart by the signature (:meth:`_SharedOutcomes.entry`):
+# the groups a host is in, and ``hostvars`` read without the host's name (another host's variables)
+_SIGNED = answers.GROUPS | {"hostvars"}
+# magic variables with one value for every host of a play at a task (a host's own inventory
+# cannot change them: the magic level is above it)
+_SAME_ON_EVERY_HOST = frozenset({"groups", "ansible_play_hosts_all", "ansible_play_hosts", "playbook_dir",
+                                 "ansible_play_name", "ansible_run_tags", "ansible_skip_tags", "ansible_limit",
+                                 "ansible_check_mode", "ansible_diff_mode", "ansible_verbosity", "ansible_forks",
+                                 "ansible_version", "omit", "ansible_inventory_sources", "ansible_config_file"})
+# what tells one host from another when nothing else is read
+_HOST_IDENTITY = answers.NAME | answers.GROUPS
+
+
+def _batch_inventories(play_plan: PlayPlan) -> bool:
+    """Whether the play's batches read inventories of their own (add_host or group_by in a play of
+    several batches: ``groups`` is then not the same on every host at a task)."""
+    changes = getattr(play_plan, "changed_in_play", None)
+    return bool(changes) and changes[0].hosts is not None
+
+
+class _ReadsMore(Exception):
+    """A rebound reading (:meth:`_HostTask.for_host`) needs more than the host's name and groups."""
+
+
+
+class _SharedOutcomes:
+    """A task's outcomes on the play's hosts, each computed once per distinct set of values:
+    two hosts whose inventory sets the names the task's conditions and loop read (also through
+    templates) in the same places to the same values see the same values, so the same outcome
+    (a thousand hosts in a few groups are planned a few times, not a thousand)."""
+
+    def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task,
+                 signatures: dict[tuple[Any, ...], tuple[Any, ...]], shared: bool,
+                 reading: Callable[[Plan, PlayPlan, Host, Task], Any]) -> None:
+        self.plan, self.play_plan, self.task = plan, play_plan, task
+        self.reading = reading  # a reading of one host (engine.flow.host_outcome's _HostTask)
+        self.names: tuple[str, ...] | None = None  # what the first host's outcome read
+        self.known: dict[tuple[Any, ...], HostOutcome] = {}
+        self.shared = shared  # False: each host read on its own (per-host vars_files)
+        self.signatures = signatures  # the play's: tasks reading the same names ask the same
+        self.by_value: dict[tuple[Any, ...], tuple[str, list[tuple[str, str | None]], HostOutcome]] = {}
+        """By the values a host's own levels give the names read: the first such host, its levels, its outcome."""
+        self.rebound: Any = None
+        """The first host's reading, when all it read was the host's name and groups: another
+        host's is the same with those swapped, without reading its variables again."""
+        self.identities: Identities | None = None
+        """The hosts of a reading rebound from host to host (engine.flow.rebound), once the play's are given."""
+        self.earlier: frozenset[str] | None = None
+        """The names read that earlier tasks may set, whose definitions from them tell hosts apart."""
+        self.removed: RemovedHosts | None = None
+        self.hosts: list[Host] | None = None
+        self._table: dict[str, tuple[Any, ...]] | None = None
+        """The play's signatures of the names read, by host, when every host reads one inventory here."""
+        self.read: set[str] = set()
+        """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
+
+    def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
+        if self.rebound is not None:
+            try:
+                rebound = self.rebound.for_host(host, self.identities)
+                found = rebound.outcome(conditions)
+                self.read |= rebound.touched
+                return found
+            except _ReadsMore:
+                pass  # this host's conditions go further: read its own variables
+        keys = None
+        if self.shared and self.names is not None:
+            keys = self._keys(host)
+            found = self.known.get(keys[0]) or self._alike(keys)
+            if found is not None:
+                return found
+        reading = self.reading(self.plan, self.play_plan, host, self.task)
+        reading.removed = self.removed
+        outcome = reading.outcome(conditions)
+        self.read |= reading.touched
+        if self.shared and self.names is None:
+            self.names = tuple(sorted(reading.touched))
+            per_host = reading.touched & (_PER_HOST - _SIGNED)
+            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host,
+                                          reading.facts_read) \
+                if per_host == {_SET_PER_HOST} else None
+            self.shared = not per_host or self.earlier is not None
+            if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
+                    not _batch_inventories(self.play_plan):
+                self.rebound = reading
+                self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
+                    if self.hosts is not None else None
+            keys = self._keys(host) if self.shared else None
+        elif self.shared and not reading.touched <= set(self.names):  # its values read more (a template): not alike
+            self.shared, keys = False, None
+        if keys is not None:
+            self.known[keys[0]] = outcome
+            if keys[1] is not None:
+                self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
+        return outcome
+
+    def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any, Any] | None:
+        """The play's signatures by host for the names read, what else tells hosts apart and what
+        that is (for nothing: None, None; which plays they are in, when the tasks before set the
+        names read alike on every host; else the host's class of the walk of those tasks, as
+        engine.variables.walk_classes shares it), when a host's outcome is the one these find
+        (engine.flow.host_classes); None when more tells hosts apart."""
+        if not self.shared or self.names is None or self.rebound is not None or self._table is None:
+            return None
+        if not self.earlier:
+            return self._table, None, None
+        plays = earlier_classes(self.plan, self.play_plan, self.task, self.earlier)
+        if plays is not None:
+            return self._table, plays, "plays"
+        walks = walk_classes.host_classes(self.plan, self.play_plan, self.task, self.earlier) \
+            if WALK_CLASSES else None
+        return (self._table, walks[1], walks[0]) if walks is not None else None
+
+    def _alike(self, keys: tuple[Any, ...]) -> HostOutcome | None:
+        """A host whose own inventory level sets a name the task reads (``weight=3`` on its
+        line) has a signature of its own; a host with the same values there has the same outcome,
+        its reason naming this host's levels instead (also kept under its signature). None when
+        no host had those values yet, or the reason cannot be reworded."""
+        signature, value_key, own = keys
+        earlier = self.by_value.get(value_key) if value_key is not None else None
+        if earlier is None:
+            return None
+        reason = with_provenance(earlier[2].reason, earlier[0], earlier[1], own)
+        if reason is None:
+            return None
+        outcome = self.known[signature] = replace(earlier[2], reason=reason)
+        return outcome
+
+    def _keys(self, host: Host) -> tuple[Any, ...]:
+        """The host's signature and value key (:func:`~engine.variables.report.inventory_keys`),
+        with what else tells hosts apart for the names read (cached facts, ``group_names``),
+        and its own levels; once per host and names for the play."""
+        found = self.entry(host)
+        if self.earlier:  # what the tasks before this one set on the host, for the names read: this task's own
+            before = (("set by earlier tasks", earlier_key(self.plan, self.play_plan, host, self.task, self.earlier)),)
+            found = (found[0] + before, (found[1][0], found[1][1] + before) if found[1] is not None else None, found[2])
+        return found
+
+    def entry(self, host: Host) -> tuple[Any, ...]:
+        """The host's signature, value key and own levels for the names read, as the inventory
+        and cached facts give them (not the tasks before): kept in the play's table."""
+        from engine.variables.report import inventory_of, inventory_twin
+
+        assert self.names is not None
+        # a host's groups change with the add_host and group_by tasks before: one signature per inventory
+        table, inventory = self._table, None
+        if table is None:
+            inventory = id(inventory_of(self.plan, self.play_plan, self.task, host.name))
+            table = self.signatures.setdefault((self.names, inventory), {})
+            if not _batch_inventories(self.play_plan):  # the same inventory on every host at this task
+                self._table = table
+        found = table.get(host.name)
+        if found is not None:
+            return found
+        # a host the inventory answers as another one for every name it may read: that one's entry
+        twin = inventory_twin(self.plan, self.play_plan, host, self.task, self.names)
+        found = self.signatures.get((self.names, "twin", twin)) if twin is not None else None
+        if found is None:
+            found = self._entry_of(host)
+            if twin is not None:
+                self.signatures[(self.names, "twin", twin)] = found
+        table[host.name] = found
+        return found
+
+    def _entry_of(self, host: Host) -> tuple[Any, ...]:
+        """:meth:`entry`, worked out for ``host``."""
+        from engine.variables.host_facts import facts_unknown
+        from engine.variables.report import host_at, inventory_keys, inventory_of
+
+        assert self.names is not None
+        # the host's own level carries its name and groups (Host.get_vars): those are the
+        # host's identity, told apart below, not a definition to compare
+        signature, value_key, own = inventory_keys(self.plan, self.play_plan, host, self.task,
+                                                   [name for name in self.names if name not in _HOST_IDENTITY])
+        extra: tuple[Any, ...] = ()
+        cached = getattr(self.plan, "facts", {}).get(host.name)
+        if any(name.startswith("ansible_") for name in self.names):  # cached (by digest) or the run's
+            extra += (("facts", cached.digest if cached is not None else None,
+                       facts_unknown(self.plan, self.play_plan, host)),)
+        if "group_names" in self.names:
+            groups = host_at(self.plan, self.play_plan, host, self.task).get_magic_vars()["group_names"]
+            extra += (("group_names", tuple(groups)),)
+        if getattr(self.play_plan, "changed_in_play", None):  # the groups a batch's task reads are its own
+            extra += (("inventory", id(inventory_of(self.plan, self.play_plan, self.task, host.name))),)
+        return signature + extra, (value_key, extra) if value_key is not None else None, own
+
