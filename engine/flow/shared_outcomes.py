@@ -174,7 +174,7 @@ class _SharedOutcomes:
     def entry(self, host: Host) -> tuple[Any, ...]:
         """The host's signature, value key and own levels for the names read, as the inventory
         and cached facts give them (not the tasks before): kept in the play's table."""
-        from engine.variables.report import inventory_of, inventory_twin
+        from engine.variables.report import inventory_of, inventory_twin, inventory_twins
 
         assert self.names is not None
         # a host's groups change with the add_host and group_by tasks before: one signature per inventory
@@ -195,6 +195,9 @@ class _SharedOutcomes:
             if twin is not None:
                 self.signatures[(self.names, "twin", twin)] = found
         table[host.name] = found
+        if twin is not None and self._table is table:  # its twins' too, without asking each
+            for name in inventory_twins(self.plan, self.play_plan, self.task, twin):
+                table.setdefault(name, found)
         return found
 
     def _entry_of(self, host: Host) -> tuple[Any, ...]:

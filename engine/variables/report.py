@@ -371,6 +371,21 @@ def inventory_twin(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | Non
     return token if token is not None and token[1].isdisjoint(names) and OWN_ANSWERS.isdisjoint(names) else None
 
 
+def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: Any) -> list[str]:
+    """The hosts of the play whose :func:`inventory_twin` is ``twin`` (each host's worked out
+    once for the play, as :func:`inventory_twin` keeps it)."""
+    members = play_plan.__dict__.get("inventory twin members")
+    if members is None or members[0] is not plan:
+        index: dict[Any, list[str]] = {}
+        for host in play_plan.hosts:
+            inventory_twin(plan, play_plan, host, task, ())
+            token = play_plan.__dict__["inventory twins"][host.name][1]
+            if token is not None:
+                index.setdefault(token, []).append(host.name)
+        members = play_plan.__dict__["inventory twin members"] = (plan, index)
+    return members[1].get(twin, [])  # type: ignore[no-any-return]
+
+
 def _frozen(value: Any, depth: int = 0) -> Any:
     """``value`` as a hashable key that tells 1, 1.0, True and "1" apart."""
     if isinstance(value, Mapping) and depth < 50:
