@@ -14,7 +14,8 @@ machine and touches nothing outside the scenario:
 * every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
   is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``, and so
   is a value that starts with a home directory (``~/.ssh``, ``~{{ item }}/.netrc``:
-  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine:
+  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine, and
+  one inside a kept command line (``cp a ~/b``, ``creates=~/b``: the shell expands it too):
   modules on the local connection run in the playbook's directory, so each tool writes into its
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
@@ -134,6 +135,25 @@ def _home(match: re.Match[str]) -> str:
     return "root/root" if user in (None, "root") else f"root/home/{user}"
 
 
+# a home directory inside a command line (``cp x ~/y``, ``creates=~/y``, ``'~deploy/.ssh'``): the
+# shell, or the command module's expansion of each argument, makes it a home on this machine
+_COMMAND_HOME = re.compile(r"(?<=[\s='\"])~(\w[\w.-]*)?(?=[/\s'\"]|$)")
+_JINJA = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.DOTALL)
+
+
+def _command_homes(value: Any) -> Any:
+    """A kept command's arguments with the homes inside its lines moved as a value's first ones
+    are; a ``~`` inside a template (Jinja's concatenation) is left alone."""
+    if isinstance(value, str):
+        parts = _JINJA.split(value)
+        return "".join(part if i % 2 else _COMMAND_HOME.sub(_home, part) for i, part in enumerate(parts))
+    if isinstance(value, list):
+        return [_command_homes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _command_homes(v) for k, v in value.items()}
+    return value
+
+
 _EMPTY_PREFIX = re.compile(r"^\{\{\s*(\w+)\s*\}\}/(?:" + "|".join(SYSTEM_DIRS) + r")(?=/|$)")
 
 
@@ -190,6 +210,10 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
     short = _short(module)
     args = task[module]
     if short in COVERED or (short in COMMANDS and _has_guard(args, task)):
+        if short in COMMANDS:
+            task[module] = args = _command_homes(args)
+            if "args" in task:
+                task["args"] = _command_homes(task["args"])
         if isinstance(args, dict):
             task[module] = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
         if isinstance(task.get("args"), dict):
