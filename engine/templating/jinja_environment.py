@@ -120,6 +120,8 @@ def _classes() -> tuple[type, type, type]:
             return strict_item(obj, super().getitem(obj, argument))
 
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            if isinstance(__obj, Undefined):  # ``x.split(',')``: the Marker trips, AnsibleEnvironment.call
+                return __obj  # gives it back, so ``x.split(',') | default([])`` is the default
             if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
                 return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
             if (read := reading_call(__obj, args, kwargs)) is not NOT_READING:
