@@ -25,6 +25,7 @@ from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
 from engine.templating.markers import (
     NOT_READING,
+    call_failure_marker,
     first_undefined,
     handing_on,
     listing,
@@ -130,7 +131,12 @@ def _classes() -> tuple[type, type, type]:
                 return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
             # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
-            result = super().call(__context, __obj, *args, **kwargs)
+            try:
+                result = super().call(__context, __obj, *args, **kwargs)
+            except Exception as exc:
+                if (marker := call_failure_marker(exc, (__self.undefined, __self.captured_failure))) is None:
+                    raise
+                return marker
             if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
                     not isinstance(result, str | bytes | Mapping):
                 return list(result)
