@@ -11,8 +11,9 @@ machine and touches nothing outside the scenario:
   SELinux contexts, ``become``) or another host (``delegate_to``);
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
-* every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
-  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``, and so
+* every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value (or
+  free-form argument, ``path=/encrypted``) that is a whole path at the top (``/swap``), is made
+  relative, ``root/etc/nginx/nginx.conf``, and so
   is a value that starts with a home directory (``~/.ssh``, ``~{{ item }}/.netrc``:
   ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine, and
   one inside a kept command line (``cp a ~/b``, ``creates=~/b``: the shell expands it too):
@@ -66,6 +67,8 @@ _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
 # a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
 # moved into the scenario too, but for the kernel's and devices' directories
 _TOP_PATH = re.compile(r"^/(?!(?:dev|proc|sys)(?:/|$))([\w.+@-]+(?:/[\w.+@-]+)*)$")
+# the same path as a free-form argument's value (``file: state=directory path=/encrypted``)
+_TOP_ARGUMENT = re.compile(r"((?:^|\s)\w+=)/(?!(?:dev|proc|sys)(?:/|\s|$))([\w.+@-]+(?:/[\w.+@-]+)*)(?=\s|$)")
 FACTS: dict[str, Any] = {
     "ansible_os_family": "Debian", "ansible_distribution": "Ubuntu", "ansible_distribution_release": "jammy",
     "ansible_distribution_major_version": "22", "ansible_distribution_version": "22.04",
@@ -114,6 +117,7 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, str):
         value = _HOME.sub(_home, value)
         value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
+        value = _TOP_ARGUMENT.sub(r"\1root/\2", value)
         if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
             return "root" + value
         match = _EMPTY_PREFIX.match(value)

@@ -174,3 +174,11 @@ def test_a_home_inside_a_kept_command_line_moves_into_the_scenario() -> None:
         {"command": {"cmd": "install {{ home ~ '/x' }} ~root/z a~b", "removes": "{{ a ~ b }}"}})
     assert kept == {"command": {"cmd": "install {{ home ~ '/x' }} root/root/z a~b", "removes": "{{ a ~ b }}"}}
     assert role_scenarios.rewrite_task({"debug": {"msg": "cp a ~/b"}})[0] == {"debug": {"msg": "cp a ~/b"}}
+
+
+def test_a_top_path_given_as_a_free_form_argument_moves_into_the_scenario() -> None:
+    """``file: state=directory path=/encrypted`` (sovereign) made /encrypted on the machine
+    running the comparison: a free-form ``key=/path`` moves as a whole value at the top does."""
+    assert role_scenarios.rewrite_paths(["state=directory path=/encrypted", "src=/x/y.conf dest=/dev/null mode=0644",
+                                         "msg=http://a/b", "a=/ b"]) == [
+        "state=directory path=root/encrypted", "src=root/x/y.conf dest=/dev/null mode=0644", "msg=http://a/b", "a=/ b"]
