@@ -127,9 +127,9 @@ def check_ownership(path: str, owner: Any, group: Any) -> None:
         try:
             wanted_id = int(wanted) if str(wanted).isdigit() else lookup(str(wanted))[2]
         except KeyError:
-            raise ModuleError(
-                f"chown failed: failed to look up {'user' if kind == 'owner' else 'group'} {wanted}"
-            ) from None
+            # set_owner_if_different / set_group_if_different's words
+            raise ModuleError(f"chown failed: failed to look up user {wanted}" if kind == "owner" else
+                              f"chgrp failed: failed to look up group {wanted}") from None
         if wanted_id != current_id:
             raise ModuleError(
                 f"cannot set {kind} of {path} to {wanted}: the bundled engine runs unprivileged "
