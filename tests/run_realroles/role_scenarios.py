@@ -62,6 +62,8 @@ DROPPED_KEYWORDS = frozenset({
 ROOT_ONLY_ARGS = frozenset({"owner", "group", "seuser", "serole", "setype", "selevel", "attributes", "unsafe_writes"})
 SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "lib64", "boot", "root", "sbin",
                "bin", "mnt", "media", "data")
+_ROOT_ONLY_FREE_FORM = re.compile(r"(?:^|\s+)(?:" + "|".join(sorted(ROOT_ONLY_ARGS)) +
+                                  r")=(?:\"[^\"]*\"|'[^']*'|\S*\{\{.*?\}\}\S*|\S+)(?=\s|$)")
 _SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
 _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
 # a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
@@ -220,6 +222,8 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
                 task["args"] = _command_homes(task["args"])
         if isinstance(args, dict):
             task[module] = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
+        elif isinstance(args, str):  # free-form ``src=a dest=b owner=git group=git``
+            task[module] = _ROOT_ONLY_FREE_FORM.sub("", args).strip()
         if isinstance(task.get("args"), dict):
             task["args"] = {k: v for k, v in task["args"].items() if k not in ROOT_ONLY_ARGS}
         return task, int(short not in ("debug", "include_tasks", "import_tasks"))

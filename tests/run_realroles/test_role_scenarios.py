@@ -182,3 +182,12 @@ def test_a_top_path_given_as_a_free_form_argument_moves_into_the_scenario() -> N
     assert role_scenarios.rewrite_paths(["state=directory path=/encrypted", "src=/x/y.conf dest=/dev/null mode=0644",
                                          "msg=http://a/b", "a=/ b"]) == [
         "state=directory path=root/encrypted", "src=root/x/y.conf dest=/dev/null mode=0644", "msg=http://a/b", "a=/ b"]
+
+
+def test_what_needs_root_is_left_out_of_free_form_arguments_too() -> None:
+    """``copy: src=a dest=b group=git owner=git`` (sovereign): an owner this machine lacks."""
+    kept, covered = role_scenarios.rewrite_task(
+        {"copy": "src=a dest=b group=git owner={{ user }} mode=0644 seuser='system_u'"})
+    assert (kept, covered) == ({"copy": "src=a dest=b mode=0644"}, 1)
+    assert role_scenarios.rewrite_task({"file": "owner=x path=p state=directory"})[0] == {
+        "file": "path=p state=directory"}
