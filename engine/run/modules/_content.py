@@ -22,6 +22,7 @@ from engine.run.modules._files import (
     path_facts,
     remote_stat_failure,
     set_mode,
+    unknown_owner,
     write_atomically,
 )
 
@@ -210,8 +211,10 @@ def put(
     if writes and not ctx.check_mode and not os.path.isdir(directory) and not dest.endswith("/"):
         return {"changed": False, "failed": True, "checksum": new_checksum,
                 "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
-    if not (writes and ctx.check_mode):  # in check mode the action says changed without the module
-        check_ownership(dest_file, params.get("owner"), params.get("group"))
+    # the copy module writes the file before it looks the owner and group up (set_fs_attributes_if_different)
+    missing = unknown_owner(params.get("owner"), params.get("group")) if writes and not ctx.check_mode else None
+    if not (writes and ctx.check_mode) and missing is None:  # in check mode the action says changed
+        check_ownership(dest_file, params.get("owner"), params.get("group"))  # without the module
     result: dict[str, Any] = {"diff": []}
     exact = action_args is not None
     action_args = action_args if action_args is not None else {"dest": dest, "mode": params.get("mode")}
@@ -243,6 +246,10 @@ def put(
         invocation = module_args(module_params, COPY_MODULE_SPEC, validate("ansible.legacy.copy", module_params,
                                                                             COPY_MODULE_SPEC))
         write_atomically(dest_file, data)
+        if missing:  # fail_json(path=...) with the written file's facts; the action adds its checksum
+            module_dest = dest_file if os.sep in dest_file else f".{os.sep}{dest_file}"
+            return {**path_facts({"changed": False, "failed": True, "msg": missing, "path": module_dest}),
+                    "checksum": new_checksum}
         set_mode(dest_file, params["mode"], False, None)
         result.update(dest=dest_file, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
                       checksum=new_checksum, changed=True)
