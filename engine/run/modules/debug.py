@@ -37,7 +37,7 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
     var_span = spans.get("var") or ctx.written_span
     markers: list[tuple[str, Any]] = []  # (message, origin) of each error, numbered in order
     try:
-        root = [expression.strip()] if expression.strip().isidentifier() else None
+        root = _written_path(expression)
         value = _value_at("(" + expression + ")", ctx, markers, var_span, var_span, 0, root)
     except VarFailure:
         raise
@@ -94,14 +94,16 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
     items = _items(path, ctx) if depth < _MAX_DEPTH else None
     # a variable's list or mapping is read item by item below, each item's markers made where it
     # is written (ansible's lazy container templates each item read on its own); anything else whole
-    replaced = _replaced_value(path, ctx, var_span) if depth == 0 and (items is None or keys is None) else None
+    whole = keys is None or (items is None and len(keys) == 1)  # no item of a variable's read on its own
+    replaced = _replaced_value(path, ctx, var_span) if depth == 0 and whole else None
     if replaced is not None:
         value, found = replaced
         markers += found
         return value
     if items is None:
-        where = (_written_at(ctx, keys) or value_origin(failure)) if depth else origin
-        shown = _marked_text(_raw_at(ctx, keys), ctx, markers, where, var_span) if depth else None
+        item = depth or not whole
+        where = (_written_at(ctx, keys) or value_origin(failure) or origin) if item else origin
+        shown = _marked_text(_raw_at(ctx, keys), ctx, markers, where, var_span) if item else None
         if shown is not None:
             return shown
         markers.append((_undefined_message(failure), where))
@@ -114,6 +116,27 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
 
 
 _MISSING = object()
+# ``name``, ``name.key``, ``name[0]``, ``name['key']``: a variable and the keys and indexes below it
+_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]|\[(['\"])([^'\"\[\]]*)\3\]")
+
+
+def _written_path(expression: str) -> list[Any] | None:
+    """The variable and keys ``expression`` names (``l2[0]``: ["l2", 0]), else None. A ``.name``
+    that is a method of a dict (``d.items``) is no key: Jinja gives the method."""
+    text = expression.strip()
+    head = re.match(r"[A-Za-z_]\w*", text)
+    if head is None:
+        return None
+    keys: list[Any] = [head.group(0)]
+    at = head.end()
+    while at < len(text):
+        part = _PATH_PART.match(text, at)
+        if part is None or (part.group(1) is not None and hasattr(dict, part.group(1))):
+            return None
+        keys.append(part.group(1) if part.group(1) is not None else
+                    int(part.group(2)) if part.group(2) is not None else part.group(4))
+        at = part.end()
+    return keys
 _NAMED = re.compile(r"^\{\{\s*([A-Za-z_]\w*)\s*\}\}$")
 
 
