@@ -137,6 +137,8 @@ def _written_path(expression: str) -> list[Any] | None:
                     int(part.group(2)) if part.group(2) is not None else part.group(4))
         at = part.end()
     return keys
+
+
 _NAMED = re.compile(r"^\{\{\s*([A-Za-z_]\w*)\s*\}\}$")
 
 
