@@ -486,9 +486,10 @@ class InventoryData:
         return self._groups_dict_cache
 
 
-def _basedir(source: str) -> str | None:
+def _basedir(source: str) -> str:
     """ansible's ``utils.path.basedir``: a directory source itself, a file's directory (absolute,
-    symlinks kept), the working directory for an empty source, ``None`` for a host list."""
+    symlinks kept), the working directory for an empty source, and for a host list the text
+    ``"None"`` (``to_text(None)``: ``inventory_dir | realpath`` is the working directory's ``None``)."""
     if os.path.isdir(source):
         name: str | None = source
     elif source in ("", "."):
@@ -497,4 +498,4 @@ def _basedir(source: str) -> str | None:
         name = os.path.dirname(source)
     else:
         name = None
-    return os.path.abspath(name) if name else None
+    return os.path.abspath(name) if name else "None"

@@ -171,6 +171,8 @@ class TaskActions:
         if action in SET_FACT:
             cacheable = bool(truth(args.pop("cacheable", False), templar))
             facts = {k: untrusted(v) for k, v in args.items() if k != "_raw_params"}  # rendered, not templates
+            if not facts:  # every value omitted (``x | default(omit)``): the action has nothing to set
+                return failed_result("No key/value pairs provided, at least one is required for this action to succeed")
             invalid = invalid_fact_name(task, facts)
             if invalid is not None:
                 return invalid

@@ -13,6 +13,7 @@ from __future__ import annotations
 import configparser
 import csv
 import io
+import os
 import re
 from collections import defaultdict
 from collections.abc import MutableSequence
@@ -135,12 +136,17 @@ def lookup_ini(terms: list[Any], kwargs: dict[str, Any], call: Call) -> list[Any
 
 
 def _read(path: str, encoding: str) -> str:
-    """DataLoader.get_text_file_contents: the file's text in ``encoding``, newlines as written."""
+    """DataLoader.get_text_file_contents: the file's text in ``encoding``, newlines as written; a
+    file that cannot be read (a directory) fails as ``_get_file_contents`` words it, the path as
+    ``path_dwim`` normalised it, its OSError chained."""
+    path = os.path.normpath(path)
     try:
         with open(path, "rb") as handle:
             return handle.read().decode(encoding, errors="surrogateescape")
-    except OSError as exc:
+    except FileNotFoundError as exc:
         raise LookupFailure(f"Could not read file {path!r}: {exc}") from exc
+    except OSError as exc:
+        raise LookupFailure(f"An error occurred while trying to read the file {path!r}: {exc}") from exc
 
 
 def _csv_option(name: str, value: Any) -> Any:

@@ -57,7 +57,8 @@ RAISED = re.compile(
     r"^(Unexpected AnsibleActionFail error: |Failed to get information on remote file |An error occurred while "
     r"trying to read the file |dest '.*' must be an existing dir$|chdir workdir must be an absolute path|This action "
     r"\(.*\) does not support async\.$|Could not find or access |'state' cannot be specified on a template$|"
-    r"src and dest are required$|newline_sequence needs to be one of: )"
+    r"src and dest are required$|newline_sequence needs to be one of: |No key/value pairs provided, at least one is "
+    r"required for this action to succeed$)"
 )
 # failures that the action plugin of a module-backed action returns itself, before or instead of
 # running its module: "Action failed: MSG"

@@ -154,6 +154,12 @@ def _ignored(validated: bool | None, written: bool | None, task: Task) -> bool:
     return bool(raw)
 
 
+def unvalidated_ignore_errors(task: Task) -> bool:
+    """``ignore_errors`` as the strategy reads it after a failure before ``post_validate`` (a loop
+    or ``when`` that does not template): the field as written, so any template counts as true."""
+    return _ignored(None, None, task)
+
+
 def strategy_ignores(result: Mapping[str, Any], written: Callable[[], bool]) -> bool:
     """Whether the strategy ignores the failed ``result``: the ``ignore_errors`` a keyword's
     failure left in the task's fields, a loop's taken from its failed items as ``_run_loop``

@@ -20,7 +20,7 @@ from engine.loading.includes import IncludeParseError
 from engine.loading.model import Task
 from engine.run.censoring import NO_LOG, no_log
 from engine.run.conditions import ConditionFailure, condition_failure
-from engine.run.keyword_types import unvalidated_no_log
+from engine.run.keyword_types import IGNORE_KEY, unvalidated_ignore_errors, unvalidated_no_log
 from engine.run.retries import ACTION_SKIP, run_attempts
 from engine.run.type_warnings import warning_at
 from engine.templating.errors import ForeignCause, cause_of, undefined_cause, value_origin
@@ -287,7 +287,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
             condition = false_condition(task, templar)
         except TemplateFailure as exc:
             unvalidated_no_log(task, templar, warn)
-            return _with_exception(_failure(exc))
+            return {**_with_exception(_failure(exc)), IGNORE_KEY: unvalidated_ignore_errors(task)}
         if condition is not None:
             unvalidated_no_log(task, templar, warn)
             return skipped_result(condition)
@@ -310,7 +310,7 @@ def _run_with_loop(task: Task, templar: Templar, run_once: Callable[[Templar], d
                 unvalidated_no_log(task, templar, warn)
                 return skipped_result(condition)
         unvalidated_no_log(task, templar, warn)
-        return _with_exception(_loop_failure(task, exc, templar))
+        return {**_with_exception(_loop_failure(task, exc, templar)), IGNORE_KEY: unvalidated_ignore_errors(task)}
     try:
         control = LoopControl.of(task, templar)
     except (TemplateFailure, ValueError) as exc:

@@ -25,6 +25,7 @@ from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
 from engine.templating.markers import (
     NOT_READING,
+    call_failure_marker,
     first_undefined,
     handing_on,
     listing,
@@ -120,6 +121,8 @@ def _classes() -> tuple[type, type, type]:
             return strict_item(obj, super().getitem(obj, argument))
 
         def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+            if isinstance(__obj, Undefined):  # ``x.split(',')``: the Marker trips, AnsibleEnvironment.call
+                return __obj  # gives it back, so ``x.split(',') | default([])`` is the default
             if not isinstance(__obj, Macro) and (undefined := first_undefined(args, kwargs)) is not None:
                 return undefined  # as a plugin does, AnsibleEnvironment.call hands on the first Marker
             if (read := reading_call(__obj, args, kwargs)) is not NOT_READING:
@@ -128,7 +131,12 @@ def _classes() -> tuple[type, type, type]:
                 return markers_raised(lambda: super(RuntimeEnvironment, __self).call(__context, __obj, *args, **kwargs))
             # AnsibleEnvironment.call's _wrap_plugin_output: what a call gives as an iterator or a
             # dict view (d.items(), d.keys()) is a list, as a filter's is (range stays a range)
-            result = super().call(__context, __obj, *args, **kwargs)
+            try:
+                result = super().call(__context, __obj, *args, **kwargs)
+            except Exception as exc:
+                if (marker := call_failure_marker(exc, (__self.undefined, __self.captured_failure))) is None:
+                    raise
+                return marker
             if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
                     not isinstance(result, str | bytes | Mapping):
                 return list(result)

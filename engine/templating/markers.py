@@ -99,6 +99,23 @@ def failure_marker(exc: Exception, classes: tuple[type, type]) -> Any:
     return marker
 
 
+def call_failure_marker(exc: Exception, classes: tuple[type, type]) -> Any:
+    """While markers are replaced (a task's name, debug's ``var``), the marker ansible's
+    ``AnsibleEnvironment.call`` gives for ``exc`` raised by a call (``'abc'.index('z')``): the
+    undefined value met, or the error as a ``CapturedExceptionMarker`` whose message is the
+    error's own; None otherwise (the error ends the templating as it does without markers)."""
+    from engine.templating.bounds import StaticRefusal
+    from engine.templating.errors import RunTimeOnly, value_origin
+    from engine.templating.lazy_variables import TemplateLoop
+    from engine.templating.replacing import replacing
+
+    if replacing() is None or isinstance(exc, (RecursionError, MemoryError, StaticRefusal, RunTimeOnly, TemplateLoop)):
+        return None
+    marker = failure_marker(exc, classes) or classes[1](hint=str(exc))
+    marker.value_origin = value_origin(exc)
+    return marker
+
+
 # Python's words for a list's or dict's type in its errors; ansible hands a plugin its lazy containers
 _CONTAINER_TYPE = re.compile(r"(?<=')(list|dict)(?=')|(?<=\btype )(list|dict)\b|(?<=\bnot )(list|dict)\b")
 _LAZY = {"list": "_AnsibleLazyTemplateList", "dict": "_AnsibleLazyTemplateDict"}

@@ -100,11 +100,15 @@ def set_fact_origins(raw_args: Mapping[str, Any], task_data: Any, variables: Map
 def failed_at(exc: BaseException, container: Any, place: Any) -> None:
     """Give ``exc``, raised templating ``container[place]``, that value's place as written for its
     origin when nothing inside it had one: ansible's error names the innermost template it rendered."""
+    if value_origin(exc) is None and (span := item_span(container, place)) is not None:
+        exc.value_origin = span  # type: ignore[attr-defined]
+
+
+def item_span(container: Any, place: Any) -> Any:
+    """Where ``container[place]`` is written (a loaded list's or mapping's item), if known."""
     spans = getattr(container, "value_spans" if isinstance(container, dict) else "item_spans", None)
-    if spans and value_origin(exc) is None:
-        if isinstance(spans, dict):
-            span = spans.get(place)
-        else:
-            span = spans[place] if isinstance(place, int) and 0 <= place < len(spans) else None
-        if span is not None:
-            exc.value_origin = span  # type: ignore[attr-defined]
+    if not spans:
+        return None
+    if isinstance(spans, dict):
+        return spans.get(place)
+    return spans[place] if isinstance(place, int) and 0 <= place < len(spans) else None

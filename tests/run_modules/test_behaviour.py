@@ -165,3 +165,14 @@ def test_assemble_validate_whose_program_is_missing_fails_as_run_command_does(tm
     assert result["cmd"].startswith("no-such-validator-program ")
     assert (result["stdout"], result["stdout_lines"], result["stderr"], result["stderr_lines"]) == ("", [], "", [])
     assert not (tmp_path / "out").exists()
+
+
+def test_an_owner_or_group_this_machine_lacks_is_worded_as_the_module_utils_word_it(tmp_path: Path) -> None:
+    """set_owner_if_different says "chown failed", set_group_if_different "chgrp failed"."""
+    from engine.run.modules._files import check_ownership
+
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(ModuleError, match="^chown failed: failed to look up user no_such_user_x$"):
+        check_ownership(str(tmp_path / "f"), "no_such_user_x", None)
+    with pytest.raises(ModuleError, match="^chgrp failed: failed to look up group no_such_group_x$"):
+        check_ownership(str(tmp_path / "f"), None, "no_such_group_x")

@@ -11,10 +11,12 @@ machine and touches nothing outside the scenario:
   SELinux contexts, ``become``) or another host (``delegate_to``);
 * any other task keeps its name and keywords (``when``, loops, ``register``, ``notify``...) with a
   ``debug`` in place of its module, so the conditions and loops around it still run;
-* every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value that
-  is a whole path at the top (``/swap``), is made relative, ``root/etc/nginx/nginx.conf``, and so
+* every absolute path under a system directory (``/etc/nginx/nginx.conf``), and any value (or
+  free-form argument, ``path=/encrypted``) that is a whole path at the top (``/swap``), is made
+  relative, ``root/etc/nginx/nginx.conf``, and so
   is a value that starts with a home directory (``~/.ssh``, ``~{{ item }}/.netrc``:
-  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine:
+  ``root/root/.ssh``, ``root/home/{{ item }}/.netrc``), which modules expand on this machine, and
+  one inside a kept command line (``cp a ~/b``, ``creates=~/b``: the shell expands it too):
   modules on the local connection run in the playbook's directory, so each tool writes into its
   own scratch copy. The parent directories of the literal paths are
   created in the scenario, as they exist on a real system;
@@ -60,11 +62,15 @@ DROPPED_KEYWORDS = frozenset({
 ROOT_ONLY_ARGS = frozenset({"owner", "group", "seuser", "serole", "setype", "selevel", "attributes", "unsafe_writes"})
 SYSTEM_DIRS = ("etc", "var", "usr", "opt", "srv", "home", "run", "tmp", "lib", "lib64", "boot", "root", "sbin",
                "bin", "mnt", "media", "data")
+_ROOT_ONLY_FREE_FORM = re.compile(r"(?:^|\s+)(?:" + "|".join(sorted(ROOT_ONLY_ARGS)) +
+                                  r")=(?:\"[^\"]*\"|'[^']*'|\S*\{\{.*?\}\}\S*|\S+)(?=\s|$)")
 _SYSTEM_PATH = re.compile(r"(?<![\w./}~-])/(" + "|".join(SYSTEM_DIRS) + r")(?=/|\b)")
 _LITERAL_PATH = re.compile(r"^root/[\w./+@-]+$")
 # a whole value that is a path at the top of the file system (a role's ``swapfile_file: /swap``):
 # moved into the scenario too, but for the kernel's and devices' directories
 _TOP_PATH = re.compile(r"^/(?!(?:dev|proc|sys)(?:/|$))([\w.+@-]+(?:/[\w.+@-]+)*)$")
+# the same path as a free-form argument's value (``file: state=directory path=/encrypted``)
+_TOP_ARGUMENT = re.compile(r"((?:^|\s)\w+=)/(?!(?:dev|proc|sys)(?:/|\s|$))([\w.+@-]+(?:/[\w.+@-]+)*)(?=\s|$)")
 FACTS: dict[str, Any] = {
     "ansible_os_family": "Debian", "ansible_distribution": "Ubuntu", "ansible_distribution_release": "jammy",
     "ansible_distribution_major_version": "22", "ansible_distribution_version": "22.04",
@@ -113,6 +119,7 @@ def rewrite_paths(value: Any, empty: frozenset[str] = frozenset()) -> Any:
     if isinstance(value, str):
         value = _HOME.sub(_home, value)
         value = _TOP_PATH.sub(r"root/\1", _SYSTEM_PATH.sub(r"root/\1", value))
+        value = _TOP_ARGUMENT.sub(r"\1root/\2", value)
         if value.startswith("/{{"):  # a path under / that a template names (``/{{ item }}``)
             return "root" + value
         match = _EMPTY_PREFIX.match(value)
@@ -132,6 +139,25 @@ _HOME = re.compile(r"^~(\w[\w.-]*|\{\{[^{}]*\}\})?(?=/|$)")
 def _home(match: re.Match[str]) -> str:
     user = match.group(1)
     return "root/root" if user in (None, "root") else f"root/home/{user}"
+
+
+# a home directory inside a command line (``cp x ~/y``, ``creates=~/y``, ``'~deploy/.ssh'``): the
+# shell, or the command module's expansion of each argument, makes it a home on this machine
+_COMMAND_HOME = re.compile(r"(?<=[\s='\"])~(\w[\w.-]*)?(?=[/\s'\"]|$)")
+_JINJA = re.compile(r"(\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\})", re.DOTALL)
+
+
+def _command_homes(value: Any) -> Any:
+    """A kept command's arguments with the homes inside its lines moved as a value's first ones
+    are; a ``~`` inside a template (Jinja's concatenation) is left alone."""
+    if isinstance(value, str):
+        parts = _JINJA.split(value)
+        return "".join(part if i % 2 else _COMMAND_HOME.sub(_home, part) for i, part in enumerate(parts))
+    if isinstance(value, list):
+        return [_command_homes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _command_homes(v) for k, v in value.items()}
+    return value
 
 
 _EMPTY_PREFIX = re.compile(r"^\{\{\s*(\w+)\s*\}\}/(?:" + "|".join(SYSTEM_DIRS) + r")(?=/|$)")
@@ -190,8 +216,14 @@ def rewrite_task(task: Any) -> tuple[Any, int]:
     short = _short(module)
     args = task[module]
     if short in COVERED or (short in COMMANDS and _has_guard(args, task)):
+        if short in COMMANDS:
+            task[module] = args = _command_homes(args)
+            if "args" in task:
+                task["args"] = _command_homes(task["args"])
         if isinstance(args, dict):
             task[module] = {k: v for k, v in args.items() if k not in ROOT_ONLY_ARGS}
+        elif isinstance(args, str):  # free-form ``src=a dest=b owner=git group=git``
+            task[module] = _ROOT_ONLY_FREE_FORM.sub("", args).strip()
         if isinstance(task.get("args"), dict):
             task["args"] = {k: v for k, v in task["args"].items() if k not in ROOT_ONLY_ARGS}
         return task, int(short not in ("debug", "include_tasks", "import_tasks"))

@@ -138,3 +138,56 @@ def test_a_path_after_a_variable_the_role_defines_empty_moves_into_the_scenario(
     assert role_scenarios.rewrite_paths(value, empty) == [
         "root{{ vault_path }}/etc/vault.d", "root{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
         "{{ vault_path }}", "root/{{ item }}"]
+
+
+def test_a_scenario_whose_text_is_not_compared_is_measured_on_its_results_only(tmp_path: Path, monkeypatch) -> None:
+    """``"stdout": false`` (a free strategy's interleaving, a timing-dependent retry count): the
+    recording keeps no text and the measurement compares the results alone."""
+    realroles = _harness()
+    engine_cases = realroles.engine_cases
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run"], "stdout": false,'
+                                        ' "stdout_reason": "order of the workers"}')
+    outcome = {"rc": 0, "recap": {}, "tasks": [], "files": {}}
+    runs = {"ansible": engine_cases.Run(outcome, "", "", None, "TASK [a]\nTASK [b]\n"),
+            "engine": engine_cases.Run(outcome, "", "", None, "TASK [b]\nTASK [a]\n")}
+    monkeypatch.setattr(engine_cases, "run_case", lambda case, mode, tool: runs[tool])
+    monkeypatch.setattr(engine_cases, "compare", lambda expected, actual: [])
+    case = engine_cases.load_case(tmp_path)
+    realroles.record_scenario(case)
+    assert not list(tmp_path.glob("stdout.*.txt"))
+    assert realroles.measure_scenario(case) == [("run", "identical", [])]
+    assert realroles.compare_scenario(tmp_path) == [("run", "identical", [])]
+    (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
+    assert realroles.compare_scenario(tmp_path)[0][1] == "same results"
+
+
+def test_a_home_inside_a_kept_command_line_moves_into_the_scenario() -> None:
+    """The shell (and the command module, argument by argument) expands ``~`` wherever a word
+    starts with it: a kept command would read or write the home of whoever runs the comparison."""
+    kept, covered = role_scenarios.rewrite_task(
+        {"shell": "cp a ~/b && chmod 600 '~deploy/.netrc' creates=~/b", "args": {"chdir": "x ~/y"}})
+    assert covered == 1
+    assert kept == {"shell": "cp a root/root/b && chmod 600 'root/home/deploy/.netrc' creates=root/root/b",
+                    "args": {"chdir": "x root/root/y"}}
+    kept, _ = role_scenarios.rewrite_task(
+        {"command": {"cmd": "install {{ home ~ '/x' }} ~root/z a~b", "removes": "{{ a ~ b }}"}})
+    assert kept == {"command": {"cmd": "install {{ home ~ '/x' }} root/root/z a~b", "removes": "{{ a ~ b }}"}}
+    assert role_scenarios.rewrite_task({"debug": {"msg": "cp a ~/b"}})[0] == {"debug": {"msg": "cp a ~/b"}}
+
+
+def test_a_top_path_given_as_a_free_form_argument_moves_into_the_scenario() -> None:
+    """``file: state=directory path=/encrypted`` (sovereign) made /encrypted on the machine
+    running the comparison: a free-form ``key=/path`` moves as a whole value at the top does."""
+    assert role_scenarios.rewrite_paths(["state=directory path=/encrypted", "src=/x/y.conf dest=/dev/null mode=0644",
+                                         "msg=http://a/b", "a=/ b"]) == [
+        "state=directory path=root/encrypted", "src=root/x/y.conf dest=/dev/null mode=0644", "msg=http://a/b", "a=/ b"]
+
+
+def test_what_needs_root_is_left_out_of_free_form_arguments_too() -> None:
+    """``copy: src=a dest=b group=git owner=git`` (sovereign): an owner this machine lacks."""
+    kept, covered = role_scenarios.rewrite_task(
+        {"copy": "src=a dest=b group=git owner={{ user }} mode=0644 seuser='system_u'"})
+    assert (kept, covered) == ({"copy": "src=a dest=b mode=0644"}, 1)
+    assert role_scenarios.rewrite_task({"file": "owner=x path=p state=directory"})[0] == {
+        "file": "path=p state=directory"}

@@ -22,6 +22,7 @@ from engine.run.modules._files import (
     path_facts,
     remote_stat_failure,
     set_mode,
+    unknown_owner,
     write_atomically,
 )
 
@@ -202,23 +203,29 @@ def put(
             return failure
     if os.path.exists(dest_file) and not params["force"]:
         return None
-    check_ownership(dest_file, params.get("owner"), params.get("group"))
-    result: dict[str, Any] = {"diff": []}
     new_checksum = _sha1(data)
+    writes = not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum
+    directory = os.path.dirname(dest_file) or "."
+    # the copy module fails on a missing directory (it creates one for 'dest/' only) before it
+    # sets any owner or group
+    if writes and not ctx.check_mode and not os.path.isdir(directory) and not dest.endswith("/"):
+        return {"changed": False, "failed": True, "checksum": new_checksum,
+                "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
+    # the copy module writes the file before it looks the owner and group up (set_fs_attributes_if_different)
+    missing = unknown_owner(params.get("owner"), params.get("group")) if writes and not ctx.check_mode else None
+    if not (writes and ctx.check_mode) and missing is None:  # in check mode the action says changed
+        check_ownership(dest_file, params.get("owner"), params.get("group"))  # without the module
+    result: dict[str, Any] = {"diff": []}
     exact = action_args is not None
     action_args = action_args if action_args is not None else {"dest": dest, "mode": params.get("mode")}
     preserved = params.get("mode") if action_args.get("mode") == "preserve" else None
-    if not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum:
+    if writes:
         if ctx.diff:
             result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header)))
         if ctx.check_mode:
             result["changed"] = True
             return result
-        directory = os.path.dirname(dest_file) or "."
         if not os.path.isdir(directory):
-            if not dest.endswith("/"):  # the copy module creates a missing directory for 'dest/' only
-                return {"changed": False, "failed": True, "checksum": new_checksum,
-                        "msg": f"Destination directory {os.path.dirname(dest_file)} does not exist"}
             _make_directories(directory, params.get("directory_mode"))
         # the copy module backs the file up first: a validation that fails leaves the backup behind
         backup_file = backup(dest_file) if params["backup"] and os.path.exists(dest_file) else None
@@ -239,6 +246,10 @@ def put(
         invocation = module_args(module_params, COPY_MODULE_SPEC, validate("ansible.legacy.copy", module_params,
                                                                             COPY_MODULE_SPEC))
         write_atomically(dest_file, data)
+        if missing:  # fail_json(path=...) with the written file's facts; the action adds its checksum
+            module_dest = dest_file if os.sep in dest_file else f".{os.sep}{dest_file}"
+            return {**path_facts({"changed": False, "failed": True, "msg": missing, "path": module_dest}),
+                    "checksum": new_checksum}
         set_mode(dest_file, params["mode"], False, None)
         result.update(dest=dest_file, src=module_params["src"], md5sum=hashlib.md5(data).hexdigest(),
                       checksum=new_checksum, changed=True)

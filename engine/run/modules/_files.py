@@ -111,9 +111,25 @@ def set_mode(path: str, mode: Any, check_mode: bool, diff: dict[str, Any] | None
     return True
 
 
+def unknown_owner(owner: Any, group: Any) -> str | None:
+    """The failure of ``set_owner_if_different`` / ``set_group_if_different`` for an owner or
+    group this machine lacks (looked up in that order), or None."""
+    for wanted, kind in ((owner, "owner"), (group, "group")):
+        if wanted is None or str(wanted).isdigit():
+            continue
+        try:
+            (pwd.getpwnam if kind == "owner" else grp.getgrnam)(str(wanted))
+        except KeyError:
+            return f"chown failed: failed to look up user {wanted}" if kind == "owner" else \
+                f"chgrp failed: failed to look up group {wanted}"
+    return None
+
+
 def check_ownership(path: str, owner: Any, group: Any) -> None:
     """The bundled engine runs unprivileged: it applies owner/group only when they already
     hold (or name the current user), and refuses any other change rather than pretend."""
+    if missing := unknown_owner(owner, group):
+        raise ModuleError(missing)
     for wanted, kind in ((owner, "owner"), (group, "group")):
         if wanted is None:
             continue
@@ -124,12 +140,7 @@ def check_ownership(path: str, owner: Any, group: Any) -> None:
             else (os.getuid() if kind == "owner" else os.getgid())
         )
         lookup = pwd.getpwnam if kind == "owner" else grp.getgrnam
-        try:
-            wanted_id = int(wanted) if str(wanted).isdigit() else lookup(str(wanted))[2]
-        except KeyError:
-            raise ModuleError(
-                f"chown failed: failed to look up {'user' if kind == 'owner' else 'group'} {wanted}"
-            ) from None
+        wanted_id = int(wanted) if str(wanted).isdigit() else lookup(str(wanted))[2]
         if wanted_id != current_id:
             raise ModuleError(
                 f"cannot set {kind} of {path} to {wanted}: the bundled engine runs unprivileged "

@@ -37,7 +37,7 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
     var_span = spans.get("var") or ctx.written_span
     markers: list[tuple[str, Any]] = []  # (message, origin) of each error, numbered in order
     try:
-        root = [expression.strip()] if expression.strip().isidentifier() else None
+        root = _written_path(expression)
         value = _value_at("(" + expression + ")", ctx, markers, var_span, var_span, 0, root)
     except VarFailure:
         raise
@@ -91,17 +91,21 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
             raise VarFailure([Event("Error while resolving `var` expression.", var_span),
                               Event(str(exc), value_origin(exc))]) from exc
         failure = exc
-    replaced = _replaced_value(path, ctx, var_span) if depth == 0 else None
+    items = _items(path, ctx) if depth < _MAX_DEPTH else None
+    # a variable's list or mapping is read item by item below, each item's markers made where it
+    # is written (ansible's lazy container templates each item read on its own); anything else whole
+    whole = keys is None or (items is None and len(keys) == 1)  # no item of a variable's read on its own
+    replaced = _replaced_value(path, ctx, var_span) if depth == 0 and whole else None
     if replaced is not None:
         value, found = replaced
         markers += found
         return value
-    items = _items(path, ctx) if depth < _MAX_DEPTH else None
     if items is None:
-        where = value_origin(failure) if depth else origin
-        parts = _parts(_raw_at(ctx, keys)) if depth else None
-        if parts is not None:
-            return _marked_text(parts, ctx, markers, where, var_span)
+        item = depth or not whole
+        where = (_written_at(ctx, keys) or value_origin(failure) or origin) if item else origin
+        shown = _marked_text(_raw_at(ctx, keys), ctx, markers, where, var_span) if item else None
+        if shown is not None:
+            return shown
         markers.append((_undefined_message(failure), where))
         return f"<< error {len(markers)} - {markers[-1][0]} >>"
     if isinstance(items, list):
@@ -112,12 +116,51 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
 
 
 _MISSING = object()
+# ``name``, ``name.key``, ``name[0]``, ``name['key']``: a variable and the keys and indexes below it
+_PATH_PART = re.compile(r"\.([A-Za-z_]\w*)|\[(\d+)\]|\[(['\"])([^'\"\[\]]*)\3\]")
+
+
+def _written_path(expression: str) -> list[Any] | None:
+    """The variable and keys ``expression`` names (``l2[0]``: ["l2", 0]), else None. A ``.name``
+    that is a method of a dict (``d.items``) is no key: Jinja gives the method."""
+    text = expression.strip()
+    head = re.match(r"[A-Za-z_]\w*", text)
+    if head is None:
+        return None
+    keys: list[Any] = [head.group(0)]
+    at = head.end()
+    while at < len(text):
+        part = _PATH_PART.match(text, at)
+        if part is None or (part.group(1) is not None and hasattr(dict, part.group(1))):
+            return None
+        keys.append(part.group(1) if part.group(1) is not None else
+                    int(part.group(2)) if part.group(2) is not None else part.group(4))
+        at = part.end()
+    return keys
+
+
+_NAMED = re.compile(r"^\{\{\s*([A-Za-z_]\w*)\s*\}\}$")
+
+
+def _written_at(ctx: ModuleContext, keys: list[Any] | None) -> Any:
+    """Where the item at ``keys`` (a variable's name, then keys and indexes) is written, if known."""
+    from engine.templating.value_origins import item_span
+
+    if not keys or len(keys) < 2:
+        return None
+    container = _raw_at(ctx, keys[:-1])
+    return None if container is _MISSING else item_span(container, keys[-1])
 
 
 def _raw_at(ctx: ModuleContext, keys: list[Any] | None) -> Any:
     """The value as written at ``keys`` (a variable's name, then keys and indexes), if known."""
     value = ctx.raw_vars
     for key in keys or [_MISSING]:
+        if isinstance(value, str):  # only a template naming a variable has its value's items as written
+            named = _NAMED.match(value)
+            if named is None or named.group(1) not in ctx.raw_vars:
+                return _MISSING
+            value = ctx.raw_vars[named.group(1)]
         try:
             value = value[key]
         except (KeyError, IndexError, TypeError):
@@ -125,35 +168,26 @@ def _raw_at(ctx: ModuleContext, keys: list[Any] | None) -> Any:
     return value
 
 
-def _parts(raw: Any) -> list[str] | None:
-    """A text of expressions and plain text (no statement, no comment) split into them; None for
-    anything else."""
-    if not isinstance(raw, str) or "{%" in raw or "{#" in raw or "{{" not in raw:
-        return None
-    parts = re.split(r"(\{\{.*?\}\})", raw, flags=re.DOTALL)
-    return parts if all(not part.startswith("{{") or part.endswith("}}") for part in parts) else None
-
-
-def _marked_text(parts: list[str], ctx: ModuleContext, markers: list[tuple[str, Any]], origin: Any,
-                 var_span: Any) -> str:
-    """The text of ``parts`` with each expression rendered, an undefined one as its marker."""
+def _marked_text(raw: Any, ctx: ModuleContext, markers: list[tuple[str, Any]], origin: Any,
+                 var_span: Any) -> str | None:
+    """An item's template ``raw`` rendered as the action's ``RoutingMarkerBehavior`` renders it when
+    the item is read: each undefined piece its marker (and "template potentially truncated" after
+    an expression that raised), numbered on from ``markers``, made at ``origin`` (the item as
+    written) or in the template of a variable it reads; None for what is not a template."""
     from engine.run.error_block import Event
-    from engine.templating.errors import undefined_cause, value_origin
+    from engine.templating.errors import value_origin
+    from engine.templating.replacing import replacing_markers
+    from engine.templating.templar import is_template
 
-    shown = []
-    for part in parts:
-        if not part.startswith("{{"):
-            shown.append(part)
-            continue
-        try:
-            shown.append(str(ctx.render(part)))
-        except Exception as exc:  # noqa: BLE001 - an undefined part is its marker, anything else fails
-            if not undefined_cause(exc):
-                raise VarFailure([Event("Error while resolving `var` expression.", var_span),
-                                  Event(str(exc), value_origin(exc))]) from exc
-            markers.append((_undefined_message(exc), origin))
-            shown.append(f"<< error {len(markers)} - {markers[-1][0]} >>")
-    return "".join(shown)
+    if not isinstance(raw, str) or not is_template(raw):
+        return None
+    try:
+        with replacing_markers(origin, routing=True) as replaced:
+            replaced.markers = markers
+            return ctx.render(raw)
+    except Exception as exc:  # a captured failure (a Python error) fails the task as ansible's does
+        raise VarFailure([Event("Error while resolving `var` expression.", var_span),
+                          Event(str(exc), value_origin(exc))]) from exc
 
 
 def _items(path: str, ctx: ModuleContext) -> list[int] | dict[Any, None] | None:

@@ -330,6 +330,12 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     # the module writes the state it takes for a missing one back into its params
     state = params["state"] or (previous if previous != "absent" else "directory" if params["recurse"] else "file")
     invocation = module_args(args, SPEC, {**params, "state": state})
+    # additional_parameter_handling's checks of the state it took, before anything is done
+    refused = "recurse option requires state to be 'directory'" if params["recurse"] and state != "directory" else \
+        "src option requires state to be 'link' or 'hard'" if params["src"] and state not in ("link", "hard") else None
+    if refused:
+        return {**path_facts({"changed": False, "failed": True, "msg": refused, "path": params["path"]}),
+                "invocation": invocation}
     return {**_run(params, previous, state, ctx), "invocation": invocation}
 
 
