@@ -138,3 +138,22 @@ def test_a_path_after_a_variable_the_role_defines_empty_moves_into_the_scenario(
     assert role_scenarios.rewrite_paths(value, empty) == [
         "root{{ vault_path }}/etc/vault.d", "root{{ nothing }}/usr/bin", "{{ prefix }}/etc/x", "{{ vault_path }}/data2",
         "{{ vault_path }}", "root/{{ item }}"]
+
+
+def test_a_scenario_whose_text_is_not_recorded_is_measured_without_it(tmp_path: Path, monkeypatch) -> None:
+    import json
+
+    realroles = _harness()
+    (tmp_path / "site.yml").write_text("- hosts: all\n  tasks: []\n")
+    (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run"], "stdout": false, '
+                                        '"stdout_reason": "hosts interleave"}')
+    outcome = {"rc": 0, "recap": {}, "tasks": [], "files": {}}
+    (tmp_path / "expected.json").write_text(json.dumps({"cases": {"run": outcome}}))
+    engine = realroles.engine_cases.Run(dict(outcome), "", "", None, "PLAY [all] ****\nok: [h1]\n")
+    monkeypatch.setattr(realroles.engine_cases, "run_case", lambda case, mode, tool: engine)
+    case = realroles.engine_cases.load_case(tmp_path)
+    assert realroles.measure_scenario(case) == [("run", "identical", [])]
+    (tmp_path / "case.json").write_text('{"description": "o/r: x", "modes": ["run"]}')
+    (tmp_path / "stdout.run.txt").write_text("PLAY [all] ****\nok: [h2]\n")
+    case = realroles.engine_cases.load_case(tmp_path)
+    assert realroles.measure_scenario(case)[0][1] == "same results"
