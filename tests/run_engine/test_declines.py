@@ -297,7 +297,8 @@ def test_a_fact_the_engine_does_not_gather_is_declined_when_facts_are_gathered(t
     tasks = ("    - setup:\n"
              "    - debug: {msg: \"{{ ansible_virtualization_type }} {{ ansible_default_ipv4.address }}\"}\n"
              "    - debug: {msg: \"{{ ansible_facts['mounts'] | length }} {{ ansible_distribution }}\"}\n"
-             "    - debug: {msg: \"{{ ansible_dns }} {{ ansible_eth0 | default(1) }}\"}\n")
+             "    - debug: {msg: \"{{ ansible_dns }} {{ ansible_eth0 | default(1) }}\"}\n"
+             "    - debug: {msg: \"{{ ansible_bios_date }} {{ ansible_uptime_seconds }} {{ ansible_loadavg }}\"}\n")
     declined = _declined(tmp_path, tasks)
     assert [("ansible_virtualization_type" in p, "ansible_mounts" in p) for p in declined] == \
         [(True, False), (False, True)]

@@ -28,7 +28,9 @@ PLAY = """\
 STABLE = ("hostname", "nodename", "fqdn", "domain", "system", "kernel", "machine", "architecture", "os_family",
           "distribution", "distribution_version", "distribution_major_version", "distribution_release", "python",
           "python_version", "user_id", "user_uid", "user_gid", "user_dir", "user_shell", "processor_vcpus",
-          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local", "pkg_mgr", "service_mgr")
+          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local", "pkg_mgr", "service_mgr",
+          "bios_date", "bios_vendor", "board_name", "form_factor", "product_name", "product_uuid", "system_vendor",
+          "ssh_host_key_rsa_public", "ssh_host_key_ed25519_public_keytype")
 
 
 def _tasks(data: dict) -> list[tuple[str, str]]:
