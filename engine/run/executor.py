@@ -554,6 +554,18 @@ class Executor(HostPrograms, TaskActions):
     def _delegate_vars(self, name: str) -> dict[str, Any]:
         return delegate_host_vars(self.variables.inventory, name)
 
+    def _delegated_host_vars(self, task: Task, run: HostRun, name: str) -> dict[str, Any]:
+        """What the delegated host ``name`` sees of ``task`` (an inventory host, or one made up
+        for a name the inventory lacks), with the delegating host's ``inventory_hostname``."""
+        from engine.inventory.data import Host as InventoryHost
+        from engine.run.delegation import find_host
+
+        data = self.variables.inventory.data
+        host = find_host(data, name) or InventoryHost(name, merge_hashes=data.merge_hashes)
+        found = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        found["inventory_hostname"] = run.host.name
+        return found
+
     def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
                           delegation: tuple[str, str | None, bool] | None, once: bool) -> dict[str, Any]:
         """The action, run for ``run``'s host on the delegated one: facts go to the delegated
@@ -571,6 +583,8 @@ class Executor(HostPrograms, TaskActions):
                                          "local. Run with --engine ansible to reach it.")
             elif error is not None:
                 return failed_result(error)
+        if name:  # the task's variables name the delegated host's (get_delegated_vars_and_hostname)
+            templar = templar.child({"ansible_delegated_vars": {name: self._delegated_host_vars(task, run, name)}})
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
         else:
