@@ -491,6 +491,8 @@ class Executor(HostPrograms, TaskActions):
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
             return step
+        if target:  # known before the loop: its condition sees the delegated host's variables too
+            templar = templar.child({"ansible_delegated_vars": {target: self._delegated_host_vars(task, run, target)}})
         connection = connection_vars(host.address, templar.raw)
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once),
@@ -583,7 +585,8 @@ class Executor(HostPrograms, TaskActions):
                                          "local. Run with --engine ansible to reach it.")
             elif error is not None:
                 return failed_result(error)
-        if name:  # the task's variables name the delegated host's (get_delegated_vars_and_hostname)
+        if name and "ansible_delegated_vars" not in templar.raw:  # the task's variables name the
+            # delegated host's (get_delegated_vars_and_hostname), a loop item's when it names it
             templar = templar.child({"ansible_delegated_vars": {name: self._delegated_host_vars(task, run, name)}})
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
