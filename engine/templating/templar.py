@@ -72,7 +72,7 @@ from engine.templating.template_syntax import (
     template_header,
 )
 from engine.templating.type_names import tagged, type_name
-from engine.templating.value_origins import expression_origin, failed_at
+from engine.templating.value_origins import expression_origin, failed_at, given_back
 from engine.values import RunOrdered, YamlTimestamp
 
 
@@ -469,19 +469,32 @@ class Templar:
                                                                                    self.origin_of))
 
     def _written_as_is(self, text: str) -> bool:
-        """Whether the expression ``text`` (a variable, or a chain of its keys) gives back a
-        string a file wrote, without a template in it, rather than one a module, a fact or a
-        rendering made."""
-        if self.origin_of is None or expression_origin(text, self.variables, self.origin_of) is None:
+        """Whether the expression ``text`` gives back a string a file wrote, without a template
+        in it (a variable, a key of one, through ``default()``, or through a variable that is one
+        other's template, which gives the other's value itself), rather than one a module, a
+        fact or a rendering made."""
+        if self.origin_of is None or not isinstance(self.variables, LazyVariables):
             return False
-        name, *keys = text.strip().split(".")
-        try:
-            value = self.variables.written(name) if isinstance(self.variables, LazyVariables) else None
-        except KeyError:
-            return False
-        for key in keys:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        return isinstance(value, str) and not is_template(value) and "{%" not in value
+        path = given_back(text.strip(), self.variables)
+        for _ in range(8):
+            if path is None:
+                return False
+            name, *keys = path.split(".")
+            if self.origin_of(name, False) is None:  # a result, a fact: no file wrote it
+                return False
+            try:
+                value = self.variables.written(name)
+            except KeyError:
+                return False
+            for key in keys:
+                value = value.get(key) if isinstance(value, Mapping) else None
+            if not isinstance(value, str):
+                return False
+            inner = _ONE_VARIABLE.fullmatch(value)
+            if inner is None:
+                return not is_template(value) and "{%" not in value
+            path = inner.group(1)
+        return False
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
@@ -520,6 +533,10 @@ class Templar:
         if not isinstance(letters, str) or len(letters) != len(scopes):
             return [None] * len(scopes)
         return [True if letter == "T" else False if letter == "F" else None for letter in letters]
+
+
+# a template that is one variable, or a key of one: it gives back that value itself
+_ONE_VARIABLE = re.compile(r"\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}")
 
 
 @lru_cache(maxsize=1024)
