@@ -49,6 +49,17 @@ def _reserved_in(written: Any, where: Any = None) -> list[str]:
     return [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
 
 
+def _extra_warned(name: Any) -> str:
+    """The warning of an extra var's reserved name, where it was given (a file's place, else
+    the command line, shown with the name: ``Origin: <CLI option '-e'>``)."""
+    from engine.run.error_block import Event, format_events
+
+    origin = getattr(name, "origin", None)
+    if isinstance(origin, str):
+        return format_events([Event(f"Found variable using reserved name {str(name)!r}.", origin, str(name))])
+    return _warned(str(name), origin)
+
+
 def play_var_warnings(play: Play) -> list[str]:
     return _reserved_in(play.data.get("vars") if isinstance(play.data, Mapping) else None)
 
@@ -152,7 +163,10 @@ def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callabl
     the play gathers (its vars and the extra vars first, while a role name is templated before
     any role is loaded, then the roles' defaults and vars as each joins the play), then the
     prompts ansible cannot ask for."""
-    extra_names = [_warned(str(name), None) for name in extra_vars if name in RESERVED_NAMES]
+    play_vars = play.data.get("vars") if isinstance(play.data, Mapping) else None
+    # one warning a name, at its first definition (the key ansible's variables keep)
+    extra_names = [_extra_warned(name) for name in extra_vars
+                   if name in RESERVED_NAMES and not (isinstance(play_vars, Mapping) and name in play_vars)]
     for warning in [*play_var_warnings(play), *extra_names, *role_names, *prompt_warnings(play, extra_vars)]:
         warn(warning)
 
