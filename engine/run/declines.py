@@ -134,6 +134,10 @@ def _unknown_to_copy(action: str, args: Mapping[str, Any]) -> list[str]:
     from engine.run.modules.copy import SPEC as COPY
     from engine.run.modules.template import SPEC as TEMPLATE
 
+    sources = [name for name in ("src", "content") if args.get(name) is not None]
+    if "_raw_params" in args or not args.get("dest") or len(sources) != 1 or \
+            (action == "template" and sources != ["src"]):
+        return []  # the action refuses them itself first, as the engine does
     spec = COPY if action == "copy" else TEMPLATE
     known = {alias for name, arg in spec.items() for alias in (name, *arg.aliases) if alias != "thirsty"}
     return sorted(str(name) for name in args if isinstance(name, str) and name not in known)
