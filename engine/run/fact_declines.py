@@ -15,7 +15,7 @@ from engine.loading.model import Playbook
 
 # ansible 2.19's fact names (without "ansible_") the engine does not gather
 UNGATHERED = frozenset({
-    "device_links", "devices", "distribution_file_parsed", "fibre_channel_wwn", "hostnqn", "iscsi_iqn", "lvm",
+    "device_links", "devices", "fibre_channel_wwn", "hostnqn", "iscsi_iqn", "lvm",
     "mounts", "system_capabilities", "system_capabilities_enforced", "virtualization_role",
     "virtualization_tech_guest", "virtualization_tech_host", "virtualization_type", "facter", "ohai",
 })

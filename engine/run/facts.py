@@ -117,8 +117,9 @@ def distribution_facts() -> dict[str, Any]:
     }
     facts["distribution_major_version"] = facts["distribution_version"].split(".")[0] or "NA"
     if ident == "debian":
-        facts["distribution_file_variety"] = "Debian"
         facts["distribution_file_path"] = "/etc/os-release"
+        facts["distribution_file_variety"] = "Debian"
+        facts["distribution_file_parsed"] = True
         minor = re.search(r"(\d+)\.(\d+)", _read("/etc/debian_version") or "")
         if minor:
             facts["distribution_minor_version"] = minor.group(2)
