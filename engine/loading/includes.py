@@ -277,7 +277,8 @@ class IncludeLoader:
         spans = {} if args.get("name") else getattr(data, "value_spans", {})
         state.learn_included(facts, {str(name): Span(os.path.abspath(span.file), *span[1:])
                                      for name, span in spans.items() if span is not None})
-        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)],
+                NAME_SPANS: _named_span(task, str(args["name"])) if args.get("name") else _key_spans(data, path)}
 
     def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState,
                           combined: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
@@ -316,6 +317,33 @@ def _text(path: str) -> str | None:
             return handle.read()
     except (OSError, UnicodeDecodeError):
         return None
+
+
+NAME_SPANS = "_pls_name_spans"
+"""The result's key (popped before it is shown) for where the file writes each variable's name."""
+
+
+def _named_span(task: Task, name: str) -> dict[str, Span | None]:
+    """Where the task writes the ``name`` its variables go under."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    written = data.get(task.action) if isinstance(data.get(task.action), Mapping) else data.get("args")
+    span = (getattr(written, "value_spans", {}) or {}).get("name")
+    return {name: Span(os.path.abspath(span.file), *span[1:]) if span is not None else None}
+
+
+def _key_spans(data: Any, path: str) -> dict[str, Span | None]:
+    """Where ``path`` writes each name ``data`` holds: its span in a YAML file, none in a JSON
+    one (ansible's JSON decoder tags no origin on the keys)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            json.load(handle)
+        return {}
+    except (OSError, ValueError):
+        pass
+    return {str(name): Span(os.path.abspath(span.file), *span[1:])
+            for name, span in (getattr(data, "key_spans", {}) or {}).items() if span is not None}
 
 
 def _failed_include(message: str, args: Mapping[str, Any], files: list[str]) -> dict[str, Any]:

@@ -100,6 +100,7 @@ class Executor(HostPrograms, TaskActions):
         # the files a task included on a host (with its item's vars, and why one is missing)
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
+        self.included_name_spans: dict[str, Any] | None = None  # where include_vars' file names its variables
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were warned of
         self.fact_hosts: list[str] | None = None
@@ -514,7 +515,9 @@ class Executor(HostPrograms, TaskActions):
         # the strategy reads the notifications and stores facts before it shows the result (after
         # a loop's items), and registers it after
         looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
-        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT)
+        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT,
+                                                                self.included_name_spans)
+        self.included_name_spans = None
         if not looped:
             if notifying:
                 self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)

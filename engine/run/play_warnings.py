@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.loading.model import Play, RoleInstance
+from engine.run.error_block import UNKNOWN
+from engine.values import SourcedName
 
 # ansible.vars.reserved.get_reserved_names(): the attributes of plays, roles, blocks and tasks
 # and the templar's globals ('vars' is left out: ansible adds it itself)
@@ -171,7 +173,8 @@ def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callabl
         warn(warning)
 
 
-def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -> tuple[list[str], list[str]]:
+def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool,
+                         name_spans: Mapping[str, Any] | None = None) -> tuple[list[str], list[str]]:
     """``warn_if_reserved`` as the strategy stores a result: (the facts ``set_fact`` sets, each
     at its name in the task's arguments; the ``register`` name, at its value), each a warning
     when the name is reserved."""
@@ -185,6 +188,13 @@ def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -
             for name in sorted(stored, key=str) if isinstance(stored, Mapping) else ():  # args templated in name order
                 if name in RESERVED_NAMES:
                     facts.append(_warned(str(name), spans.get(name)))
+    if name_spans is not None:  # include_vars: each variable's name where its file writes it
+        spans = name_spans
+        stored = result.get("ansible_facts")
+        for name in stored if isinstance(stored, Mapping) else ():
+            if name in RESERVED_NAMES:
+                facts.append(_warned(str(name), spans.get(name)) if spans.get(name) is not None
+                             else _extra_warned(SourcedName(str(name), UNKNOWN)))
     register = data.get("register")
     registered = [_warned(register, (getattr(data, "value_spans", {}) or {}).get("register"))] \
         if isinstance(register, str) and register in RESERVED_NAMES else []
