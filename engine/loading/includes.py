@@ -111,10 +111,12 @@ class IncludeLoader:
         loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
         if isinstance(loop_var, str) and loop_var in readable:
             params[loop_var] = readable[loop_var]
+            params["ansible_loop_var"] = loop_var
         # IncludedFile's special vars: the loop's index_var and, extended, ansible_loop too
         index_var = readable.get("ansible_index_var")
         if isinstance(index_var, str) and index_var in readable:
             params[index_var] = readable[index_var]
+            params["ansible_index_var"] = index_var
         if isinstance(loop_var, str) and "ansible_loop" in readable:
             params["ansible_loop"] = readable["ansible_loop"]
         ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
