@@ -36,6 +36,18 @@ def type_name_of(value: object) -> str:
     return "str" if isinstance(value, UnsafeText) else type(value).__name__
 
 
+class SourcedName(str):
+    """A variable name with where it was given (ansible's Origin tag on a key): an extra var's
+    ``-e k=v`` (``<CLI option '-e'>``) or its file's span; equal to the plain name."""
+
+    origin: object = None
+
+    def __new__(cls, name: str, origin: object) -> SourcedName:
+        made = super().__new__(cls, name)
+        made.origin = origin
+        return made
+
+
 class YamlTimestamp(str):
     """A YAML 1.1 timestamp (``2024-01-15``, ``2024-03-01 12:30:00``, an explicit ``!!timestamp``):
     ansible's loader makes it a ``date`` or a ``datetime``. The engine keeps its text, so that

@@ -234,10 +234,12 @@ class FrameLoading:
             invalid = invalid_variable_name(name)
             if invalid:  # at the name as written, as validate_variable_name's error shows it
                 where = getattr(value, "key_spans", {}).get(name, span)
+                # a boolean or null key carries no origin in ansible (its tags cannot hold on them)
+                link = (invalid, None, VARIABLE_NAME_HELP, str(name)) if name is None or isinstance(name, bool) \
+                    else (invalid, where, VARIABLE_NAME_HELP)
                 self.problem("invalid-structure", invalid, where,
                              "Variable names must start with a letter or underscore and contain only letters, "
-                             "numbers and underscores.", exit_code=EXIT_ERROR,
-                             chain=((invalid, where, VARIABLE_NAME_HELP),))
+                             "numbers and underscores.", exit_code=EXIT_ERROR, chain=(link,))
                 return False
         return True
 

@@ -111,10 +111,12 @@ class IncludeLoader:
         loop_var = readable.get("ansible_loop_var")  # an item only the run knows is no param here
         if isinstance(loop_var, str) and loop_var in readable:
             params[loop_var] = readable[loop_var]
+            params["ansible_loop_var"] = loop_var
         # IncludedFile's special vars: the loop's index_var and, extended, ansible_loop too
         index_var = readable.get("ansible_index_var")
         if isinstance(index_var, str) and index_var in readable:
             params[index_var] = readable[index_var]
+            params["ansible_index_var"] = index_var
         if isinstance(loop_var, str) and "ansible_loop" in readable:
             params["ansible_loop"] = readable["ansible_loop"]
         ctx = Ctx(chain=tuple(task.chain[:-1]), basedir=play.basedir, variables=readable, role=task.role,
@@ -277,7 +279,8 @@ class IncludeLoader:
         spans = {} if args.get("name") else getattr(data, "value_spans", {})
         state.learn_included(facts, {str(name): Span(os.path.abspath(span.file), *span[1:])
                                      for name, span in spans.items() if span is not None})
-        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)]}
+        return {"changed": False, "ansible_facts": facts, "ansible_included_var_files": [os.path.abspath(path)],
+                NAME_SPANS: _named_span(task, str(args["name"])) if args.get("name") else _key_spans(data, path)}
 
     def _include_vars_dir(self, task: Task, args: dict[str, Any], state: HostState,
                           combined: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any]:
@@ -316,6 +319,33 @@ def _text(path: str) -> str | None:
             return handle.read()
     except (OSError, UnicodeDecodeError):
         return None
+
+
+NAME_SPANS = "_pls_name_spans"
+"""The result's key (popped before it is shown) for where the file writes each variable's name."""
+
+
+def _named_span(task: Task, name: str) -> dict[str, Span | None]:
+    """Where the task writes the ``name`` its variables go under."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    written = data.get(task.action) if isinstance(data.get(task.action), Mapping) else data.get("args")
+    span = (getattr(written, "value_spans", {}) or {}).get("name")
+    return {name: Span(os.path.abspath(span.file), *span[1:]) if span is not None else None}
+
+
+def _key_spans(data: Any, path: str) -> dict[str, Span | None]:
+    """Where ``path`` writes each name ``data`` holds: its span in a YAML file, none in a JSON
+    one (ansible's JSON decoder tags no origin on the keys)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            json.load(handle)
+        return {}
+    except (OSError, ValueError):
+        pass
+    return {str(name): Span(os.path.abspath(span.file), *span[1:])
+            for name, span in (getattr(data, "key_spans", {}) or {}).items() if span is not None}
 
 
 def _failed_include(message: str, args: Mapping[str, Any], files: list[str]) -> dict[str, Any]:

@@ -36,14 +36,16 @@ class Problem:
     marks a problem ansible meets templating a play's own fields (``post_validate``), which it
     does only once it has loaded every play of the playbook. ``chain``, when set, is the error
     ansible-playbook prints for it, link by link: (message, where, help text) from the outermost
-    error to its cause, as ``engine.run.error_block`` formats such a chain.
+    error to its cause, as ``engine.run.error_block`` formats such a chain; a link without a place
+    may end with the value ansible shows below ``Origin: <unknown>`` (what carries no origin).
     """
 
     __slots__ = ("code", "message", "span", "hint", "fatal", "exit_code", "requirement", "after_load", "chain")
 
     def __init__(self, code: str, message: str, span: Span | None, hint: str = "", fatal: bool = True,
                  exit_code: int = 4, requirement: Any = None, after_load: bool = False,
-                 chain: tuple[tuple[str, Span | None, str | None], ...] = ()) -> None:
+                 chain: tuple[tuple[str, Span | None, str | None] | tuple[str, None, str | None, str], ...] = ()
+                 ) -> None:
         self.code, self.message, self.span, self.hint = code, message, span, hint
         self.fatal, self.exit_code, self.requirement = fatal, exit_code, requirement
         self.after_load, self.chain = after_load, chain

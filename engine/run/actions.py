@@ -16,7 +16,7 @@ from typing import Any
 from engine.flow.loops import loop_of
 from engine.inventory.data import Host
 from engine.loading import keywords as kw
-from engine.loading.includes import MissingInclude, MissingRole
+from engine.loading.includes import NAME_SPANS, MissingInclude, MissingRole
 from engine.loading.model import Block, Task
 from engine.parsing.yaml_hints import VarsFileUnparsable
 from engine.run.async_jobs import ASYNC_STATUS, NO_ASYNC, AsyncError, async_settings
@@ -190,6 +190,7 @@ class TaskActions:
                                                     self.plan.inventory.data.merge_hashes)
             except VarsFileUnparsable as exc:
                 return unparsable_vars_file(exc.failure)
+            self.included_name_spans = result.pop(NAME_SPANS, None)
             for target in self.fact_hosts or []:
                 if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):
                     self.variables.state(target).included.update(result["ansible_facts"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from engine.templating.errors import BrokenConditional, value_origin
+from engine.templating.errors import BrokenConditional, ConditionalRefused, UntrustedExpression, value_origin
 from engine.templating.templar import TemplateFailure
 
 
@@ -28,5 +28,9 @@ def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
     if isinstance(exc, BrokenConditional):
         written_at = span._replace(file=os.path.abspath(span.file)).human() if span is not None else None
         return ConditionFailure(exc.message(written_at), span, BrokenConditional.HELP)
+    if isinstance(exc, ConditionalRefused):
+        return ConditionFailure(str(exc), span, BrokenConditional.HELP)
+    if isinstance(exc, UntrustedExpression):
+        return ConditionFailure(str(exc), exc.origin if exc.origin is not None else span, UntrustedExpression.HELP)
     origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
     return ConditionFailure(str(exc), span, origin=origin)

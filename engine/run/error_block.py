@@ -168,7 +168,8 @@ def problem_text(problem: Any) -> str:
     (an :class:`engine.loading.model.Problem`): its chain when the engine words it as ansible
     does, else its message where it is written."""
     chain = problem.chain or ((problem.message, problem.span, None),)
-    return format_events([Event(message, span, help=help_text) for message, span, help_text in chain])
+    return format_events([Event(message, UNKNOWN, value[0], help_text) if span is None and value
+                          else Event(message, span, help=help_text) for message, span, help_text, *value in chain])
 
 
 def format_events(events: list[Event]) -> str:

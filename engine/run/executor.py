@@ -9,7 +9,7 @@ connections are made; any other host is unreachable, never pretended to.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.flow.plan import Plan, PlayPlan
@@ -37,6 +37,7 @@ from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
 from engine.run.gathering import gather_block, gathering_policy, gathers
 from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_blocks
+from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.keyword_types import strategy_ignores
 from engine.run.local import LOCAL_NAMES, connection_vars, is_local, ssh_refusal
@@ -71,10 +72,7 @@ CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE
 PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
-Program = Generator[Task, Step, bool]
-
-
-class Executor(TaskActions):
+class Executor(HostPrograms, TaskActions):
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
         from engine.parsing.source import SourceCache
 
@@ -102,6 +100,7 @@ class Executor(TaskActions):
         # the files a task included on a host (with its item's vars, and why one is missing)
         self.included_items: list[tuple[str, dict[str, Any], str | None]] = []
         self.pending_includes: list[tuple[str, str, dict[str, Any], str | None]] = []
+        self.included_name_spans: dict[str, Any] | None = None  # where include_vars' file names its variables
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were warned of
         self.fact_hosts: list[str] | None = None
@@ -326,109 +325,6 @@ class Executor(TaskActions):
         except StopIteration:
             return None
 
-    def _finish_host(self, run: HostRun, failed: bool) -> None:
-        run.ended = True
-        if run.host.name in self.context.hosts_left:
-            self.context.hosts_left.remove(run.host.name)
-        if failed:
-            run.failed = True
-            self.failed_hosts.add(run.host.name)
-
-    # -- the per-host program: blocks with rescue and always ----------------------------------
-    def _program(self, run: HostRun, blocks: list[Block]) -> Program:
-        for block in blocks:
-            failed = yield from self._block(run, block)
-            if failed or run.ended:
-                if failed and not run.ended:
-                    self._finish_host(run, True)
-                return failed
-        if run.failed:  # marked failed, and its rescue went well
-            self.marked_ok.add(run.host.name)
-        self._finish_host(run, False)
-        return False
-
-    def _block(self, run: HostRun, block: Block) -> Program:
-        has_rescue = any(self._selectable(t) for t in _section_tasks(block.rescue))
-        run.rescue_depth.append(has_rescue)
-        failed = bool((yield from self._section(run, block.block)))
-        run.rescue_depth.pop()
-        rescued = False
-        while True:
-            if failed and has_rescue and not run.ended and not rescued:
-                rescued = True
-                run.rescue_depth.append(False)
-                failed = bool((yield from self._section(run, [*self._carried(run, block, True), *block.rescue])))
-                run.rescue_depth.pop()
-            if run.ended and not failed:
-                return failed
-            run.rescue_depth.append(False)
-            always = [*self._carried(run, block, False), *block.always]
-            always_failed = yield from self._section(run, always, not_entered=not failed)
-            run.carried = []  # what an include in the always section left: the host's state is complete
-            run.rescue_depth.pop()
-            if always_failed is None and rescued:  # marked at the end of its rescue: the rescue
-                # failed, the always section runs from its start, then the host fails
-                run.rescue_depth.append(False)
-                yield from self._section(run, block.always)
-                run.rescue_depth.pop()
-                return True
-            if always_failed is None:  # marked before the always section: the block's tasks failed
-                failed = True
-                continue
-            return failed or bool(always_failed)
-
-    def _section(self, run: HostRun, items: list[Block | Task],
-                 not_entered: bool = False) -> Generator[Task, Step, bool | None]:
-        """A host marked failed before a task fails the section it is in (ansible's
-        ``mark_host_failed``). ``not_entered``: an always section reached without a failure,
-        which ansible's iterator enters only when asked for its first task: a mark before it
-        fails the block's own tasks (None, so the rescue section runs first, if any)."""
-        first = True
-        for item in items:
-            if isinstance(item, Block):
-                failed = yield from self._block(run, item)
-            elif not self._selectable(item) or self._ended_role(run, item):
-                continue
-            else:
-                step = yield item
-                if step.marked:
-                    return None if not_entered and first else True
-                failed = step.outcome is not None and step.outcome.status in ("failed", "unreachable") \
-                    and not step.outcome.ignored
-                if step.marked_after and not failed:  # marked once it ran this task: its section fails
-                    return True
-                if failed and step.include_failed:  # the files it did include go to the rescue or always
-                    run.carried = list(step.blocks)
-                if failed and not any(run.rescue_depth) and run.host.name in self.context.hosts_left:
-                    # mark_host_failed: out of ansible_play_hosts at once, unless a rescue takes
-                    # the failure (an always section, force_handlers' flush, still runs)
-                    self.context.hosts_left.remove(run.host.name)
-                for included in step.blocks:
-                    if failed or run.ended:
-                        break
-                    failed = yield from self._block(run, included)
-            first = False
-            if failed or run.ended:
-                return failed
-        return False
-
-    def _carried(self, run: HostRun, block: Block, rescue: bool) -> list[Block]:
-        """What a looped include that failed on a missing file did include, for the section the
-        host goes to (add_tasks after mark_host_failed): the block's rescue, else its always;
-        none when the block has neither (the host's state is complete there)."""
-        carried, run.carried = run.carried, []
-        return carried if rescue or any(self._selectable(t) for t in _section_tasks(block.always)) else []
-
-    def _ended_role(self, run: HostRun, task: Task) -> bool:
-        """Whether ``meta: end_role`` leaves ``task`` out (every task up to its role's role_complete)."""
-        if run.ending_role is None:
-            return False
-        if task.implicit and task.action in META and task.args.get("_raw_params") == "role_complete" \
-                and task.role is run.ending_role:
-            run.ending_role = None
-            return False
-        return True
-
     def _selectable(self, task: Task) -> bool:
         if not task.dynamic:
             return id(task) in self.selected
@@ -596,6 +492,8 @@ class Executor(TaskActions):
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
             return step
+        if target:  # known before the loop: its condition sees the delegated host's variables too
+            templar = templar.child({"ansible_delegated_vars": {target: self._delegated_host_vars(task, run, target)}})
         connection = connection_vars(host.address, templar.raw)
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
                                                                                     delegation, once),
@@ -617,7 +515,9 @@ class Executor(TaskActions):
         # the strategy reads the notifications and stores facts before it shows the result (after
         # a loop's items), and registers it after
         looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
-        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT)
+        fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT,
+                                                                self.included_name_spans)
+        self.included_name_spans = None
         if not looped:
             if notifying:
                 self.handlers.notify_result(task, host.name, result, False, templar, self.callback.warning)
@@ -659,6 +559,18 @@ class Executor(TaskActions):
     def _delegate_vars(self, name: str) -> dict[str, Any]:
         return delegate_host_vars(self.variables.inventory, name)
 
+    def _delegated_host_vars(self, task: Task, run: HostRun, name: str) -> dict[str, Any]:
+        """What the delegated host ``name`` sees of ``task`` (an inventory host, or one made up
+        for a name the inventory lacks), with the delegating host's ``inventory_hostname``."""
+        from engine.inventory.data import Host as InventoryHost
+        from engine.run.delegation import find_host
+
+        data = self.variables.inventory.data
+        host = find_host(data, name) or InventoryHost(name, merge_hashes=data.merge_hashes)
+        found = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
+        found["inventory_hostname"] = run.host.name
+        return found
+
     def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
                           delegation: tuple[str, str | None, bool] | None, once: bool) -> dict[str, Any]:
         """The action, run for ``run``'s host on the delegated one: facts go to the delegated
@@ -676,6 +588,9 @@ class Executor(TaskActions):
                                          "local. Run with --engine ansible to reach it.")
             elif error is not None:
                 return failed_result(error)
+        if name and "ansible_delegated_vars" not in templar.raw:  # the task's variables name the
+            # delegated host's (get_delegated_vars_and_hostname), a loop item's when it names it
+            templar = templar.child({"ansible_delegated_vars": {name: self._delegated_host_vars(task, run, name)}})
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
         else:
@@ -744,7 +659,3 @@ def _has_loop(task: Task) -> bool:
     from engine.flow.loops import loop_of
 
     return loop_of(task) is not None
-
-
-def _section_tasks(items: list[Block | Task]) -> list[Task]:
-    return [t for item in items for t in (item.tasks() if isinstance(item, Block) else [item])]

@@ -1,5 +1,5 @@
 """The facts ansible's ``setup`` gathers that the engine's does not (virtualization, mounts,
-devices, dmi...; engine.run.facts): a playbook that gathers facts and reads
+devices, lvm...; engine.run.facts): a playbook that gathers facts and reads
 one would differ from ansible-playbook (undefined where ansible has a value), so the plan
 declines it, naming the fact, before the run."""
 
@@ -15,17 +15,9 @@ from engine.loading.model import Playbook
 
 # ansible 2.19's fact names (without "ansible_") the engine does not gather
 UNGATHERED = frozenset({
-    "bios_date", "bios_vendor", "bios_version",
-    "board_asset_tag", "board_name", "board_serial", "board_vendor", "board_version", "chassis_asset_tag",
-    "chassis_serial", "chassis_vendor", "chassis_version", "device_links", "devices", "distribution_file_parsed",
-    "fibre_channel_wwn", "form_factor",
-    "hostnqn", "iscsi_iqn", "loadavg", "lvm",
-    "mounts", "product_name", "product_serial", "product_uuid", "product_version",
-    "system_capabilities", "system_capabilities_enforced", "system_vendor",
-    "uptime_seconds", "virtualization_role", "virtualization_tech_guest", "virtualization_tech_host",
-    "virtualization_type", "ssh_host_key_rsa_public", "ssh_host_key_ecdsa_public", "ssh_host_key_ed25519_public",
-    "ssh_host_key_dsa_public", "ssh_host_key_rsa_public_keytype", "ssh_host_key_ecdsa_public_keytype",
-    "ssh_host_key_ed25519_public_keytype", "facter", "ohai",
+    "device_links", "devices", "fibre_channel_wwn", "hostnqn", "iscsi_iqn", "lvm",
+    "mounts", "system_capabilities", "system_capabilities_enforced", "virtualization_role",
+    "virtualization_tech_guest", "virtualization_tech_host", "virtualization_type", "facter", "ohai",
 })
 GATHERING_ACTIONS = kw._family("setup") | kw._family("gather_facts")
 

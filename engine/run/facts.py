@@ -2,9 +2,9 @@
 
 A documented subset of what ansible's ``setup`` module collects, with ansible's names and
 shapes (``module_utils/facts``): each collector below ports the part of ansible's collector of
-the same name that needs no external command (engine.run.facts_system and facts_managers the
-others, facts_network the network's). Not gathered: virtualization, dmi, devices, mounts, caps,
-ssh host keys. Keys are returned without the ``ansible_`` prefix; setup adds it.
+the same name that needs no external command (engine.run.facts_system, facts_machine and
+facts_managers the others, facts_network the network's). Not gathered: virtualization, devices,
+mounts, lvm, caps. Keys are returned without the ``ansible_`` prefix; setup adds it.
 """
 
 from __future__ import annotations
@@ -117,8 +117,9 @@ def distribution_facts() -> dict[str, Any]:
     }
     facts["distribution_major_version"] = facts["distribution_version"].split(".")[0] or "NA"
     if ident == "debian":
-        facts["distribution_file_variety"] = "Debian"
         facts["distribution_file_path"] = "/etc/os-release"
+        facts["distribution_file_variety"] = "Debian"
+        facts["distribution_file_parsed"] = True
         minor = re.search(r"(\d+)\.(\d+)", _read("/etc/debian_version") or "")
         if minor:
             facts["distribution_minor_version"] = minor.group(2)
@@ -202,7 +203,10 @@ def local_facts(fact_path: str) -> dict[str, Any]:
 
 def hardware_facts() -> dict[str, Any]:
     """Processor counts from /proc/cpuinfo (ansible's Linux algorithm, without its Xen and s390x
-    branches) and the *_mb and memory_mb memory facts from /proc/meminfo."""
+    branches), the *_mb and memory_mb memory facts from /proc/meminfo, then the DMI facts and
+    uptime_seconds (engine.run.facts_machine), in the order ansible's collector merges them."""
+    from engine.run.facts_machine import dmi_facts, uptime_facts
+
     facts: dict[str, Any] = {}
     cpuinfo = _read("/proc/cpuinfo")
     if cpuinfo is not None:
@@ -214,7 +218,8 @@ def hardware_facts() -> dict[str, Any]:
             stats[key.lower()] = int(value.strip().split(" ")[0]) // 1024
             if key in ("MemTotal", "SwapTotal", "MemFree", "SwapFree"):
                 facts[f"{key.lower()}_mb"] = stats[key.lower()]
-    return facts | ({"memory_mb": _memory_mb(stats)} if _read("/proc/meminfo") is not None else {})
+    facts |= {"memory_mb": _memory_mb(stats)} if _read("/proc/meminfo") is not None else {}
+    return facts | dmi_facts() | uptime_facts()
 
 
 def _memory_mb(stats: dict[str, int]) -> dict[str, Any]:
@@ -311,14 +316,15 @@ def subset_names(gather_subset: list[str]) -> set[str]:
 
 def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
     """The facts of ``gather_subset``, unprefixed, collector by collector."""
-    from engine.run import facts_system
+    from engine.run import facts_machine, facts_system
 
     names = subset_names(gather_subset)
     facts: dict[str, Any] = {}
     collectors = {**COLLECTORS, "dns": facts_system.dns_facts, "fips": facts_system.fips_facts,
                   "apparmor": facts_system.apparmor_facts, "cmdline": facts_system.cmdline_facts,
                   "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts,
-                  "lsb": facts_system.lsb_facts}
+                  "lsb": facts_system.lsb_facts, "ssh_pub_keys": facts_machine.ssh_pub_key_facts,
+                  "loadavg": facts_machine.loadavg_facts}
     for name, collect in collectors.items():
         if name in names:
             facts |= collect()

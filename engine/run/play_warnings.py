@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from engine.loading.model import Play, RoleInstance
+from engine.run.error_block import UNKNOWN
+from engine.values import SourcedName
 
 # ansible.vars.reserved.get_reserved_names(): the attributes of plays, roles, blocks and tasks
 # and the templar's globals ('vars' is left out: ansible adds it itself)
@@ -47,6 +49,17 @@ def _reserved_in(written: Any, where: Any = None) -> list[str]:
         return []
     spans = getattr(written if where is None else where, "key_spans", {}) or {}
     return [_warned(str(name), spans.get(name)) for name in written if name in RESERVED_NAMES]
+
+
+def _extra_warned(name: Any) -> str:
+    """The warning of an extra var's reserved name, where it was given (a file's place, else
+    the command line, shown with the name: ``Origin: <CLI option '-e'>``)."""
+    from engine.run.error_block import Event, format_events
+
+    origin = getattr(name, "origin", None)
+    if isinstance(origin, str):
+        return format_events([Event(f"Found variable using reserved name {str(name)!r}.", origin, str(name))])
+    return _warned(str(name), origin)
 
 
 def play_var_warnings(play: Play) -> list[str]:
@@ -152,12 +165,16 @@ def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callabl
     the play gathers (its vars and the extra vars first, while a role name is templated before
     any role is loaded, then the roles' defaults and vars as each joins the play), then the
     prompts ansible cannot ask for."""
-    extra_names = [_warned(str(name), None) for name in extra_vars if name in RESERVED_NAMES]
+    play_vars = play.data.get("vars") if isinstance(play.data, Mapping) else None
+    # one warning a name, at its first definition (the key ansible's variables keep)
+    extra_names = [_extra_warned(name) for name in extra_vars
+                   if name in RESERVED_NAMES and not (isinstance(play_vars, Mapping) and name in play_vars)]
     for warning in [*play_var_warnings(play), *extra_names, *role_names, *prompt_warnings(play, extra_vars)]:
         warn(warning)
 
 
-def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -> tuple[list[str], list[str]]:
+def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool,
+                         name_spans: Mapping[str, Any] | None = None) -> tuple[list[str], list[str]]:
     """``warn_if_reserved`` as the strategy stores a result: (the facts ``set_fact`` sets, each
     at its name in the task's arguments; the ``register`` name, at its value), each a warning
     when the name is reserved."""
@@ -171,6 +188,13 @@ def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool) -
             for name in sorted(stored, key=str) if isinstance(stored, Mapping) else ():  # args templated in name order
                 if name in RESERVED_NAMES:
                     facts.append(_warned(str(name), spans.get(name)))
+    if name_spans is not None:  # include_vars: each variable's name where its file writes it
+        spans = name_spans
+        stored = result.get("ansible_facts")
+        for name in stored if isinstance(stored, Mapping) else ():
+            if name in RESERVED_NAMES:
+                facts.append(_warned(str(name), spans.get(name)) if spans.get(name) is not None
+                             else _extra_warned(SourcedName(str(name), UNKNOWN)))
     register = data.get("register")
     registered = [_warned(register, (getattr(data, "value_spans", {}) or {}).get("register"))] \
         if isinstance(register, str) and register in RESERVED_NAMES else []

@@ -418,10 +418,12 @@ def truth(value: Any, templar: Templar, default: bool = False) -> bool:
 def include_item_vars(task: Task, templar: Templar) -> dict[str, Any]:
     """What IncludedFile keeps of a loop item (its special vars) to tell includes apart and
     label them: the loop var and the item's label (``loop_control.label``, else the item)."""
+    from engine.flow.loops import loop_of
+
     variables = templar.variables
     loop_var = variables.get("ansible_loop_var")
-    if not loop_var or loop_var not in variables:
-        return {}
+    if not loop_var or loop_var not in variables or loop_of(task) is None:
+        return {}  # (an include in a looped include's file sees its loop vars, but loops over nothing)
     label: Any = variables[loop_var]
     control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None  # not inherited
     if isinstance(control, Mapping) and control.get("label") is not None:

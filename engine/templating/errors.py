@@ -34,6 +34,24 @@ class BrokenConditional(TemplateFailure):
                 f"{origin!r}. Conditionals must have a boolean result.")
 
 
+class ConditionalRefused(TemplateFailure):
+    """An ``AnsibleBrokenConditionalError`` of a fixed message, at the conditional (an empty
+    expression, one that is no string), with a broken conditional's help text."""
+
+
+class UntrustedExpression(TemplateFailure):
+    """A conditional wholly in ``{{ }}`` giving a string ansible does not trust as an expression
+    (a module's result, a rendering's text): ``TemplateTrustCheckFailedError``, at the value's
+    ``origin`` when it has one (the template it was rendered from), else at the conditional."""
+
+    HELP = ("Templates and expressions must be defined by trusted sources such as playbooks or roles, not untrusted "
+            "sources such as module results.")
+
+    def __init__(self, origin: Any) -> None:
+        super().__init__("Encountered untrusted template or expression.")
+        self.origin = origin
+
+
 class SeparateFailure(TemplateFailure):
     """A port of an ansible-core filter failing with an error ansible shows as a cause of its own
     below "The filter plugin 'NAME' failed.", rather than after it on one line: one ansible's

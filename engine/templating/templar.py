@@ -27,9 +27,11 @@ from engine.templating.bounds import (
 )
 from engine.templating.errors import (
     BrokenConditional,
+    ConditionalRefused,
     PluginFailure,
     RunTimeOnly,
     TemplateFailure,
+    UntrustedExpression,
     cause_of,
     evaluated_within_bounds,
     refused_static,
@@ -70,7 +72,7 @@ from engine.templating.template_syntax import (
     template_header,
 )
 from engine.templating.type_names import tagged, type_name
-from engine.templating.value_origins import expression_origin, failed_at
+from engine.templating.value_origins import expression_origin, failed_at, given_back
 from engine.values import RunOrdered, YamlTimestamp
 
 
@@ -429,12 +431,24 @@ class Templar:
         if isinstance(conditional, bool):
             return conditional
         if not isinstance(conditional, str):
-            raise TemplateFailure("Conditional expressions must be strings.")
+            raise ConditionalRefused("Conditional expressions must be strings.")
         text = conditional_expression(conditional)
         if not text:
-            raise TemplateFailure("Empty conditional expressions are not allowed.")
+            raise ConditionalRefused("Empty conditional expressions are not allowed.")
+        indirect = False
         try:
             result = self._within_bounds(self._render, text, expression=True)
+            if text != conditional.strip() and isinstance(result, str):
+                # an expression a variable holds, named wholly in {{ }}: ansible evaluates it in
+                # turn when it trusts it, a string a file wrote (not a module's, not a rendering's)
+                if not result.strip():
+                    raise ConditionalRefused("Empty conditional expressions are not allowed.")
+                if not self._written_as_is(text):
+                    raise UntrustedExpression(expression_origin(text, self.variables, self.origin_of))
+                indirect, text = True, result.strip()
+                result = self._within_bounds(self._render, text, expression=True)
+        except (UntrustedExpression, ConditionalRefused):
+            raise
         except TemplateFailure as exc:
             # ansible 2.19 words an undefined variable as the conditional's, any other error as
             # the expression's (_normalize_and_evaluate_conditional); the expression is compiled
@@ -446,13 +460,41 @@ class Templar:
                 raise  # compiling it failed (an unknown filter), or a plugin did: ansible's own errors
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
-        if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str):
+        if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str) and not indirect:
             # a conditional wholly in {{ }} is rendered as a template first (2.19 deprecates it)
             self.deprecate(CONDITIONAL_AS_TEMPLATE, conditional)
         if isinstance(result, bool):
             return result
         raise BrokenConditional(bool(result), type_name(result), expression_origin(text, self.variables,
                                                                                    self.origin_of))
+
+    def _written_as_is(self, text: str) -> bool:
+        """Whether the expression ``text`` gives back a string a file wrote, without a template
+        in it (a variable, a key of one, through ``default()``, or through a variable that is one
+        other's template, which gives the other's value itself), rather than one a module, a
+        fact or a rendering made."""
+        if self.origin_of is None or not isinstance(self.variables, LazyVariables):
+            return False
+        path = given_back(text.strip(), self.variables)
+        for _ in range(8):
+            if path is None:
+                return False
+            name, *keys = path.split(".")
+            if self.origin_of(name, False) is None:  # a result, a fact: no file wrote it
+                return False
+            try:
+                value = self.variables.written(name)
+            except KeyError:
+                return False
+            for key in keys:
+                value = value.get(key) if isinstance(value, Mapping) else None
+            if not isinstance(value, str):
+                return False
+            inner = _ONE_VARIABLE.fullmatch(value)
+            if inner is None:
+                return not is_template(value) and "{%" not in value
+            path = inner.group(1)
+        return False
 
     def evaluate_each(self, conditional: str, scopes: list[Mapping[str, Any]]) -> list[bool | None]:
         """:meth:`evaluate` of ``conditional`` with each of ``scopes`` (a loop's items, all with
@@ -491,6 +533,10 @@ class Templar:
         if not isinstance(letters, str) or len(letters) != len(scopes):
             return [None] * len(scopes)
         return [True if letter == "T" else False if letter == "F" else None for letter in letters]
+
+
+# a template that is one variable, or a key of one: it gives back that value itself
+_ONE_VARIABLE = re.compile(r"\{\{\s*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\s*\}\}")
 
 
 @lru_cache(maxsize=1024)

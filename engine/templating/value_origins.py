@@ -63,6 +63,22 @@ def expression_origin(text: str, variables: Mapping[str, Any], origin_of: Origin
     return origin_of(fallback, True) if fallback.isidentifier() and fallback in variables else None
 
 
+_KEYS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+def given_back(text: str, variables: Mapping[str, Any]) -> str | None:
+    """The variable (``NAME`` or ``NAME.KEY...``) whose value the bare expression ``text`` gives
+    back as it is, through ``default(OTHER)`` too; None when it builds another value."""
+    text = _unwrapped(text.strip())
+    if _KEYS.fullmatch(text):
+        return text
+    match = _DEFAULTED.fullmatch(text)
+    if match is None:
+        return None
+    name, fallback = match.group(1), match.group(2)
+    return name if name in variables else fallback if fallback.isidentifier() and fallback in variables else None
+
+
 def _unwrapped(text: str) -> str:
     """``text`` without the parentheses around it all (``(a or b)`` is ``a or b``)."""
     while text.startswith("(") and text.endswith(")"):

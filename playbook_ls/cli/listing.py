@@ -50,8 +50,25 @@ def parse_extra_vars(values: list[str], cache: SourceCache) -> tuple[dict[str, A
                 return result, f"invalid extra vars {value!r}: {exc}"
             data.pop("_raw_params", None)
         if isinstance(data, dict):
-            result.update(data)
+            result.update(_sourced_names(data, value))
     return result, None
+
+
+CLI_EXTRA_VARS = "<CLI option '-e'>"
+"""The origin ansible gives a variable of ``-e key=value``."""
+
+
+def _sourced_names(data: dict[str, Any], value: str) -> dict[str, Any]:
+    """``data`` with each name carrying where it was given, as ansible's tagged keys do (its
+    warnings of a reserved name show it): a ``key=value`` word's the command line, a file's its
+    place in the file (a YAML text's none)."""
+    from engine.values import SourcedName
+
+    if value.lstrip().startswith(("{", "[")):
+        return data
+    spans = getattr(data, "key_spans", {}) or {}
+    return {SourcedName(key, spans.get(key) if value.startswith("@") else CLI_EXTRA_VARS)
+            if isinstance(key, str) else key: item for key, item in data.items()}
 
 
 def _error(message: str, code: int) -> int:

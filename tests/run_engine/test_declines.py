@@ -297,7 +297,8 @@ def test_a_fact_the_engine_does_not_gather_is_declined_when_facts_are_gathered(t
     tasks = ("    - setup:\n"
              "    - debug: {msg: \"{{ ansible_virtualization_type }} {{ ansible_default_ipv4.address }}\"}\n"
              "    - debug: {msg: \"{{ ansible_facts['mounts'] | length }} {{ ansible_distribution }}\"}\n"
-             "    - debug: {msg: \"{{ ansible_dns }} {{ ansible_eth0 | default(1) }}\"}\n")
+             "    - debug: {msg: \"{{ ansible_dns }} {{ ansible_eth0 | default(1) }}\"}\n"
+             "    - debug: {msg: \"{{ ansible_bios_date }} {{ ansible_uptime_seconds }} {{ ansible_loadavg }}\"}\n")
     declined = _declined(tmp_path, tasks)
     assert [("ansible_virtualization_type" in p, "ansible_mounts" in p) for p in declined] == \
         [(True, False), (False, True)]
@@ -364,3 +365,16 @@ def test_refresh_inventory_is_declined_where_the_inventory_may_give_other_hosts(
     (tmp_path / "script.sh").chmod(0o755)
     (problem,) = _declined(tmp_path, refresh, inventory=str(tmp_path / "script.sh"))
     assert "a script, a plugin or a directory" in problem
+
+
+def test_an_argument_the_copy_module_does_not_know_is_declined(tmp_path: Path) -> None:
+    """ansible's copy and template actions go their own way before the copy module refuses an
+    unknown argument (a check-mode run reports changed, a file already right goes to the file
+    module); ``thirsty`` is no alias of ansible-core 2.19's copy module."""
+    tasks = ("    - copy: {content: x, dest: out, bogus_opt: 1, attr: '+i', force: true}\n"
+             "    - template: {src: t.j2, dest: out2, lstrip_blocks: true, thirsty: false}\n"
+             "    - copy: {content: x, dest: out3, mode: '0600', decrypt: false}\n")
+    declined = _declined(tmp_path, tasks, {"t.j2": "x\n"})
+    assert len(declined) == 2
+    assert "'copy: bogus_opt, an argument the copy module does not know'" in declined[0]
+    assert "'template: thirsty, an argument the copy module does not know'" in declined[1]

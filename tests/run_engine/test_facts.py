@@ -27,8 +27,11 @@ PLAY = """\
 """
 STABLE = ("hostname", "nodename", "fqdn", "domain", "system", "kernel", "machine", "architecture", "os_family",
           "distribution", "distribution_version", "distribution_major_version", "distribution_release", "python",
+          "distribution_file_parsed", "distribution_file_path", "distribution_file_variety",
           "python_version", "user_id", "user_uid", "user_gid", "user_dir", "user_shell", "processor_vcpus",
-          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local", "pkg_mgr", "service_mgr")
+          "processor_count", "processor_cores", "processor_nproc", "memtotal_mb", "local", "pkg_mgr", "service_mgr",
+          "bios_date", "bios_vendor", "board_name", "form_factor", "product_name", "product_uuid", "system_vendor",
+          "ssh_host_key_rsa_public", "ssh_host_key_ed25519_public_keytype")
 
 
 def _tasks(data: dict) -> list[tuple[str, str]]:
@@ -134,3 +137,18 @@ def test_service_mgr_from_pid_1(monkeypatch: pytest.MonkeyPatch, comm: str, expe
     monkeypatch.setattr(facts_managers, "open", lambda *_args, **_kwargs: io.StringIO(comm), raising=False)
     monkeypatch.setattr(facts_managers, "_linux_service_mgr", lambda: None)
     assert facts_managers.service_mgr_facts({"system": "Linux"}) == {"service_mgr": expected}
+
+
+def test_debian_distribution_file_facts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible's Debian file parser says which file it parsed, its variety and that it parsed it."""
+    from engine.run import facts
+
+    monkeypatch.setattr(facts.platform, "system", lambda: "Linux")
+    release = {"ID": "debian", "VERSION_ID": "12", "VERSION_CODENAME": "bookworm"}
+    monkeypatch.setattr(facts, "os_release", lambda: release)
+    monkeypatch.setattr(facts, "_read", lambda path: "12.11\n" if path == "/etc/debian_version" else None)
+    found = facts.distribution_facts()
+    assert {k: v for k, v in found.items() if k.startswith("distribution_file")} == {
+        "distribution_file_path": "/etc/os-release", "distribution_file_variety": "Debian",
+        "distribution_file_parsed": True}
+    assert found["distribution_version"] == "12.11"

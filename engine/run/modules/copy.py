@@ -64,6 +64,10 @@ def _walk(source: str) -> tuple[list[tuple[str, str]], list[str]]:
         base = os.path.normpath(os.path.join(prefix, relative)) if relative != "." else prefix
         directories.extend(os.path.join(base, name) for name in dirnames)
         files.extend((os.path.join(dirpath, name), os.path.join(base, name)) for name in sorted(filenames))
+    if directories == [prefix] and not files:
+        # ansible's walk lists the directories below the source, never the source itself: it
+        # comes with what it holds, and an empty one is not copied at all
+        return files, []
     return files, directories
 
 

@@ -310,7 +310,11 @@ def _ensure_link(
             os.link(src, path)
     result: dict[str, Any] = {"dest": path, "src": src, "changed": not unchanged}
     if not unchanged and ctx.check_mode:
-        return _finish(result, diff, ctx) if not os.path.lexists(path) else result
+        if state == "hard":
+            return _finish(result, diff, ctx) if not os.path.lexists(path) else result
+        if not os.path.exists(path):  # ensure_symlink: nothing there to read attributes of
+            return _finish(result, diff, ctx)
+        # an existing path goes on to its attributes, and the result keeps the diff
     if state == "link" and params["follow"] and os.path.islink(path) and not os.path.exists(path):
         result["warnings"] = ["Cannot set fs attributes on a non-existent symlink target. follow should be set to "
                               "False to avoid this."]
