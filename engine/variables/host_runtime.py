@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import batch_place as _batch_place
 from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
-from engine.flow.block_failures import section_tasks
-from engine.flow.loops import loop_of
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
@@ -35,9 +33,10 @@ from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
 from engine.variables.host_answers import others_alike
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
+from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.loop_vars import copy_items, includer_loops, item_runs
+from engine.variables.loop_vars import includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
@@ -52,7 +51,6 @@ from engine.variables.sources import (
     EARLIER_TASKS,
     SET_FACT,
     Layer,
-    RuntimeValue,
     fold,
     kept_inventory_layers,
 )
@@ -66,7 +64,7 @@ if TYPE_CHECKING:
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 @dataclass(frozen=True)
-class Follower:
+class Follower(BlockFailures):
     """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
     (engine.variables.report's order: ``tasks``, ``includers``, ``_before``) and ``templar_at`` a
     task's templar on a host (report.templar_at), which itself asks this follower for what the
@@ -215,109 +213,6 @@ class Follower:
         return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
                           (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
                           if len(looping) == 1 and not self._own_item(play_plan, task) else None)
-
-    def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
-        """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
-        from engine.variables.block_runs import fails
-
-        memo = _memo(play_plan)
-
-        def fails_on_host(earlier: Task) -> bool | str:
-            key = ("fails", id(earlier), host.name, id(self.plan.inventory))
-            if key not in memo:  # asked again while worked out (its templar reads the block): the run's
-                memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
-                own = self._own_item(play_plan, earlier)
-                loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
-                         if includer_loops(include)]
-                memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
-                    else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
-                               self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
-            return memo[key]  # type: ignore[no-any-return]
-
-        return fails_on_host
-
-    def _fails_per_item(self, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> bool | str:
-        """Whether ``task``, which the looping ``include`` loads once per item, fails ``host``: read
-        at each item (the include's ``when`` too). At none: False; at the first: True; at a later
-        one only, which task of the file fails first is the run's to order (another's run at an
-        earlier item may fail first), as is any item whose run only the run decides."""
-        from engine.variables.block_runs import fails
-
-        label = f"task '{task.display_name()}'"
-        order = self.item_order(self.plan, play_plan, host, task, include)
-        if order is None or -1 in order:
-            return f"{label} runs once per item of the include '{include.display_name()}', whose items only the " \
-                   "run knows"
-        stop = self._include_stop(play_plan, host, task, [include], order)
-        if isinstance(stop, Stop) and id(task) in stop.tasks and may_stop(task, caught_within(play_plan.play, include)):
-            return stop.task is task  # the first failure of the file, item by item: the others do not get to fail
-        gate = self._gate(play_plan, task)
-        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate,
-                       id(task) not in section_tasks(play_plan.play)[0]) for index in order]
-        if not found or all(each is False for each in found):
-            return False
-        if found[0] is True:
-            return True
-        first = next(each for each in found if each is not False)
-        return first if isinstance(first, str) else \
-            f"{label} fails at item {found.index(True) + 1} of its include, where a task of the file may fail first"
-
-    def _failing_run(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[int, ...]:
-        """The items of the looping include around ``task`` at which it fails ``host``, when it is
-        where the host stops running the file (engine.variables.include_stops); else its own item."""
-        own = self._own_item(play_plan, task)
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        if own or len(loops) != 1:
-            return own
-        order = self.item_order(self.plan, play_plan, host, task, loops[0])
-        stop = self._include_stop(play_plan, host, task, loops, order) if order is not None and -1 not in order \
-            else None
-        return stop.run if isinstance(stop, Stop) and stop.task is task else own
-
-    def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
-        """The item of the looping include around ``task`` when it is in the copy of the file the
-        loader made for that item (a loop written out): its runs read that item; else ``()``."""
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        own = copy_items(task, loops)[0] if len(loops) == 1 else None
-        return (own,) if own is not None else ()
-
-    def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
-        """The conditions ``task`` checks, those of the includes that load it first."""
-        return [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                for c in include.effective_when()] + [c.value for c in task.effective_when()]
-
-    def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
-        """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
-        the reader's own, when it is the first of its rescue; None: all of them) gave it:
-        ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
-        unknown when only the run knows which fails."""
-        from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
-        from engine.variables.task_results import failure_facts
-
-        blocks = play_blocks(play_plan.play)
-        positions = self.order_of(play_plan.play).positions
-        started = sorted((positions[id(first)][0], block, first) for block, first in blocks.rescue_starts.items()
-                         if positions.get(id(first)) and (before is None or positions[id(first)][0] <= before))
-        layers = []
-        for _, block, first in started:
-            failed = failing_task(blocks, block, self._fails_on(play_plan, host))
-            if failed is None:
-                continue
-            reader = f"task '{first.display_name()}'"
-            if isinstance(failed, str):
-                layers.append(Layer("set_fact / register", f"a rescue starting at {reader}",
-                                    {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
-                                     for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
-            else:
-                run = self._failing_run(play_plan, host, failed)
-                templar = self.templar_at(self.plan, play_plan, host, failed, 0, run)
-                gate = self._gate(play_plan, failed)  # a looped task's own conditions are its items'
-                gate = gate[:len(gate) - len(failed.effective_when())] if loop_of(failed) is not None else gate
-                layers.append(failure_facts(failed, templar, reader, fails_by_condition(templar, gate),
-                                            (play_plan.play.basedir, self.plan.inventory.cache)))
-        return layers
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
