@@ -297,8 +297,14 @@ class Follower(BlockFailures):
         is in the same include, up to the reader's own item, or only the items before it without
         ``upto_reader``), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
-        if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
-            return []  # a task of a file this host's include does not load sets nothing on it
+        if not _sets_something(task):
+            return []
+        data = task.data if isinstance(task.data, Mapping) else {}
+        if loaded_on is not None and host.name not in loaded_on:
+            # a task of a file this host's include does not load sets nothing of its own on it;
+            # the hosts that load it may still delegate their facts to it
+            return [(0, given) for given in self._delegated_to(play_plan, host, task, reader)] \
+                if data.get("delegate_facts") else []
         if member and any(self._given_by_another(play_plan, host, include) for include in
                           self.order_of(play_plan.play).includers.get(id(task), [])
                           if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
@@ -319,7 +325,6 @@ class Follower(BlockFailures):
                 runs = self._before_stop(play_plan, host, task, includers, order, runs)
                 if len(includers) == 1 and self.order_of(play_plan.play).first_item_only(task, includers[0]):
                     runs = runs[:1]  # a dependency of the included role: it has run after the first item
-        data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task)
@@ -398,8 +403,12 @@ class Follower(BlockFailures):
         return found
 
     def _senders(self, play_plan: PlayPlan, task: Task, batch: list[Host]) -> Iterator[tuple[Host, bool | str]]:
-        """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how."""
+        """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how: not one
+        whose include names another file."""
+        loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
         for sender in batch:
+            if loaded_on is not None and sender.name not in loaded_on:
+                continue
             sent = self._planned_ran(play_plan, sender, task, 0, True)
             if sent:
                 yield sender, sent
