@@ -132,3 +132,41 @@ class BlockFailures:
                 layers.append(failure_facts(failed, templar, reader, fails_by_condition(templar, gate),
                                             (play_plan.play.basedir, self.plan.inventory.cache)))
         return layers
+
+    def _blocks_per_item(self, play_plan: PlayPlan, task: Task) -> frozenset[int]:
+        """The blocks with a ``rescue`` around ``task`` inside the file the one looping include
+        around it loads once per item (not a copy of the file for one item): each item's run of the
+        file fails into them, or not, on its own, and the file goes on at the next item."""
+        from engine.variables.block_runs import play_blocks
+
+        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                 if includer_loops(include)]
+        if len(loops) != 1 or self._own_item(play_plan, task):
+            return frozenset()
+        blocks = play_blocks(play_plan.play)
+        around = {block for block, _ in blocks.paths.get(id(loops[0]), ())}
+        return frozenset(block for block, _ in blocks.paths.get(id(task), ())
+                         if block in blocks.rescuing and block not in around)
+
+    def _ran_at_item(self, play_plan: PlayPlan, host: Host, task: Task, run: tuple[int, ...]) -> bool | str:
+        """Whether ``task``'s ``run`` (its item of the looping include around it) happened on ``host``,
+        as the blocks with a ``rescue`` inside the included file decide at that item: a task of the
+        block section after one failing at the item does not run there, the rescue runs there only."""
+        from engine.variables.block_runs import fails, play_blocks, runs_there
+        from engine.variables.host_runtime import _memo
+
+        inner = self._blocks_per_item(play_plan, task)
+        if not inner or not run or run[0] < 0:
+            return True
+        memo = _memo(play_plan)
+
+        def fails_at_item(earlier: Task) -> bool | str:
+            key = ("fails at item", id(earlier), host.name, run, id(self.plan.inventory))
+            if key not in memo:  # asked again while worked out: the run's
+                memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
+                memo[key] = fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, run),
+                                  self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
+            return memo[key]  # type: ignore[no-any-return]
+
+        return runs_there(play_blocks(play_plan.play), task, None, fails_at_item, deciding=inner.__contains__)
+

@@ -210,9 +210,11 @@ class Follower(BlockFailures):
             return True
         chain = self.order_of(play_plan.play).includers.get(id(task), [])
         looping = [include for include in chain if includer_loops(include)]
+        per_item = self._blocks_per_item(play_plan, task)  # decided item by item (_ran_at_item)
         return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
                           (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
-                          if len(looping) == 1 and not self._own_item(play_plan, task) else None)
+                          if len(looping) == 1 and not self._own_item(play_plan, task) else None,
+                          (lambda block: block not in per_item) if per_item else None)
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
@@ -329,7 +331,10 @@ class Follower(BlockFailures):
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task)
         for rank, run in enumerate(runs if member else []):
-            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
+            ran = self._ran_at_item(play_plan, host, task, run) if includers else True
+            if ran is False:
+                continue  # at this item a task before it in its block failed, or none did before its rescue
+            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or ran)
             if unordered:  # each run reads what the one before set, in an order (or a number) the run's
                 # read after the include: what every order of its items agrees on (engine.variables.include_orders)
                 known = after_every_order(self, play_plan, host, includers[0]) \
