@@ -108,7 +108,7 @@ class BlockFailures:
         ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
         unknown when only the run knows which fails."""
         from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
-        from engine.variables.task_results import failure_facts
+        from engine.variables.failure_facts import failure_facts
 
         blocks = play_blocks(play_plan.play)
         positions = self.order_of(play_plan.play).positions
