@@ -18,6 +18,7 @@ from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
+from engine.variables.command_line import command_line
 from engine.variables.failing import argument_failure, failed_when, fails_evaluating
 from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, possible_names, with_hash_behaviour
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
@@ -206,6 +207,8 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
     if _outside_check_mode(task, templar, label):
         if task.action in kw.COMMANDS:
             absent = frozenset({"skipped", "results"})
+            if (line := command_line(task, task.args if isinstance(task.args, Mapping) else {}, templar)) is not None:
+                known["cmd"] = line
         conditions = changed_when_of(task, looped=True)
         decided = _decide(conditions, templar, label) if conditions is not None else None
         if decided is not None and not isinstance(decided, _Unknown):
@@ -378,6 +381,8 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
             known["changed"] = decided is True
+    if outside_check_mode and task.action in kw.COMMANDS and (line := command_line(task, args, templar)) is not None:
+        known["cmd"] = line  # set before the command runs (engine.variables.command_line)
     if outside_check_mode and module_succeeds(task):
         known["failed"] = False
     elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
