@@ -348,6 +348,10 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             if not omitted(value):  # an argument templated to omit is dropped: the name is not set
                 values[str(name)] = value
         facts.update(values)
+        if values and "cacheable" in args:
+            cached = _cached_facts(args["cacheable"], values, templar, label)
+            if cached is not None:
+                facts["ansible_facts"] = cached
         if unknown:
             return _shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
@@ -395,6 +399,23 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     if known:
         return ModuleResult(known, label, absent)
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _cached_facts(cacheable: Any, values: Mapping[str, Any], templar: Templar, label: str) -> Any:
+    """``ansible_facts`` after a ``set_fact`` with ``cacheable`` (None when it is false): the
+    strategy puts its values among the host's facts too (``set_host_facts``), which ``ansible_facts``
+    shows without their ``ansible_`` prefix (``namespace_facts``)."""
+    from engine.variables.play_context import namespace_facts
+
+    try:
+        if not boolean(templar.template(cacheable)):
+            return None
+        current = templar.template("{{ ansible_facts }}")
+    except Exception as exc:  # noqa: BLE001 - a setting or facts only the run knows
+        return RuntimeValue(f"'ansible_facts' after {label} (cacheable): {exc}")
+    if not isinstance(current, Mapping):
+        return RuntimeValue(f"'ansible_facts' after {label} (cacheable), from facts only the run knows")
+    return {**current, **namespace_facts(values)}
 
 
 def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
