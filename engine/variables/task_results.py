@@ -385,8 +385,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
             known["changed"] = decided is True
-    if outside_check_mode and task.action in kw.COMMANDS and (line := command_line(task, args, templar)) is not None:
-        known["cmd"] = line  # set before the command runs (engine.variables.command_line)
+    if outside_check_mode and task.action in kw.COMMANDS and loop_of(task) is None and \
+            (line := command_line(task, args, templar)) is not None:
+        known["cmd"] = line  # set before the command runs (engine.variables.command_line); an item's: _item_result
     if outside_check_mode and module_succeeds(task):
         known["failed"] = False
     elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
