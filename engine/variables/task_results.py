@@ -20,7 +20,13 @@ from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
 from engine.variables.failing import argument_failure, failed_when, fails_evaluating
-from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, possible_names, with_hash_behaviour
+from engine.variables.include_vars_files import (
+    VarsFilesFail,
+    VarsFilesUnknown,
+    included_vars,
+    possible_names,
+    with_hash_behaviour,
+)
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
@@ -58,7 +64,8 @@ class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
     fails = False
-    """A ``when`` whose evaluation fails its task in the run too (engine.variables.failing.condition_fails)."""
+    """The task fails in the run too: a ``when`` whose evaluation fails it
+    (engine.variables.failing.condition_fails), an ``include_vars`` whose action fails on its files."""
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
@@ -134,6 +141,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                     raise _Unknown(decided)
                 done = _failed_when_applied(done, decided, label)
         except _Unknown as exc:
+            if exc.fails and task.action in INCLUDE_VARS:  # the action fails: it sets nothing
+                return _fails_by_condition(effects, task, register, scopes is not None, label)
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
                 _all_unknown(effects, task, args, None, str(exc), (basedir, cache, here))
@@ -360,7 +369,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             files, data = included_vars(task, args, templar, basedir, cache, label)
             data = with_hash_behaviour(args, data, templar, merge_hashes, label)
         except VarsFilesUnknown as exc:
-            raise _Unknown(str(exc)) from exc
+            unknown = _Unknown(str(exc))
+            unknown.fails = isinstance(exc, VarsFilesFail)
+            raise unknown from exc
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
