@@ -28,13 +28,12 @@ class BlockFailures:
     item_order: Any
     templar_at: Any
     _include_stop: Any
+    memo: Any
 
     def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
         """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
         from engine.variables.block_runs import fails
-        from engine.variables.host_runtime import _memo
-
-        memo = _memo(play_plan)
+        memo = self.memo(play_plan)
 
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
@@ -153,12 +152,11 @@ class BlockFailures:
         as the blocks with a ``rescue`` inside the included file decide at that item: a task of the
         block section after one failing at the item does not run there, the rescue runs there only."""
         from engine.variables.block_runs import fails, play_blocks, runs_there
-        from engine.variables.host_runtime import _memo
 
         inner = self._blocks_per_item(play_plan, task)
         if not inner or not run or run[0] < 0:
             return True
-        memo = _memo(play_plan)
+        memo = self.memo(play_plan)
 
         def fails_at_item(earlier: Task) -> bool | str:
             key = ("fails at item", id(earlier), host.name, run, id(self.plan.inventory))
