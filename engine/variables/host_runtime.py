@@ -302,15 +302,15 @@ class Follower(BlockFailures):
         if not _sets_something(task):
             return []
         data = task.data if isinstance(task.data, Mapping) else {}
-        if loaded_on is not None and host.name not in loaded_on:
-            # a task of a file this host's include does not load sets nothing of its own on it;
-            # the hosts that load it may still delegate their facts to it
+        # a task of a file this host's include does not load (another file; a run_once include loads
+        # its tasks on its batch's first host only) sets nothing of its own on it; the hosts that
+        # load it may still delegate their facts to it
+        if loaded_on is not None and host.name not in loaded_on or \
+                member and any(self._given_by_another(play_plan, host, include) for include in
+                               self.order_of(play_plan.play).includers.get(id(task), [])
+                               if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
             return [(0, given) for given in self._delegated_to(play_plan, host, task, reader)] \
                 if data.get("delegate_facts") else []
-        if member and any(self._given_by_another(play_plan, host, include) for include in
-                          self.order_of(play_plan.play).includers.get(id(task), [])
-                          if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
-            return []  # a run_once include loads its tasks on its batch's first host only
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -409,11 +409,14 @@ class Follower(BlockFailures):
 
     def _senders(self, play_plan: PlayPlan, task: Task, batch: list[Host]) -> Iterator[tuple[Host, bool | str]]:
         """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how: not one
-        whose include names another file."""
+        whose include names another file, nor one a ``run_once`` include does not load it on."""
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
+        once = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)]
         for sender in batch:
-            if loaded_on is not None and sender.name not in loaded_on:
-                continue
+            if loaded_on is not None and sender.name not in loaded_on or \
+                    any(self._given_by_another(play_plan, sender, include) for include in once):
+                continue  # it loads another file, or a run_once include loads it on another host
             sent = self._planned_ran(play_plan, sender, task, 0, True)
             if sent:
                 yield sender, sent
