@@ -28,7 +28,7 @@ from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
-from engine.variables.earlier_walk import own_play, played
+from engine.variables.earlier_walk import ItemMajor, file_loop, own_play, played
 from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
 from engine.variables.host_answers import others_alike
@@ -120,7 +120,9 @@ class Follower(BlockFailures):
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
         setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
-        for at, done in setters if walked is None else []:
+        loops = [file_loop(self, play_plan, done) for _, done in setters] if walked is None else []
+        mine = ItemMajor()  # what the setters past which it reads set, a looping include's file item by item
+        for index, (at, done) in enumerate(setters if walked is None else []):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -143,7 +145,9 @@ class Follower(BlockFailures):
             if same_loop:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
-                effects += [_maybe(found, ended or ran) for _, found in runs]
+                mine.add(loops[index], at, [(rank, _maybe(found, ended or ran)) for rank, found in runs])
+        mine.close()
+        effects += mine.effects
         effects += walked if walked is not None else [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         effects[after_plays:after_plays] = batches_before
         if names is None:
