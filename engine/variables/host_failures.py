@@ -28,15 +28,19 @@ class BlockFailures:
     item_order: Any
     templar_at: Any
     _include_stop: Any
+    _given_by_another: Any
     memo: Any
 
     def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
         """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
         from engine.variables.block_runs import fails
+
         memo = self.memo(play_plan)
 
         def fails_on_host(earlier: Task) -> bool | str:
             key = ("fails", id(earlier), host.name, id(self.plan.inventory))
+            if key not in memo and not self._loaded_on(play_plan, host, earlier):
+                memo[key] = False  # a file this host does not load (another file, a run_once include's)
             if key not in memo:  # asked again while worked out (its templar reads the block): the run's
                 memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
                 own = self._own_item(play_plan, earlier)
@@ -131,6 +135,20 @@ class BlockFailures:
                 layers.append(failure_facts(failed, templar, reader, fails_by_condition(templar, gate),
                                             (play_plan.play.basedir, self.plan.inventory.cache)))
         return layers
+
+    def _loaded_on(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
+        """Whether ``host`` loads ``task`` at all: not a task of a file its include names otherwise,
+        nor of one a ``run_once`` include loads on its batch's first host only."""
+        from engine.flow.run_settings import runs_once
+        from engine.loading import keywords as kw
+
+        order = self.order_of(play_plan.play)
+        loaded_on = order.loaded_on.get(id(task))
+        if loaded_on is not None and host.name not in loaded_on:
+            return False
+        return not any(include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include) and
+                       self._given_by_another(play_plan, host, include)
+                       for include in order.includers.get(id(task), []))
 
     def _blocks_per_item(self, play_plan: PlayPlan, task: Task) -> frozenset[int]:
         """The blocks with a ``rescue`` around ``task`` inside the file the one looping include
