@@ -206,6 +206,18 @@ class RunOrdered(list):  # type: ignore[type-arg]
         made.why = getattr(source, "why", None)
         return made
 
+    # a list joined to it (``near | map(...) | list + ['x']``, ``['x'] + near``) holds its items in
+    # the run's order too: a list of one item has none to lose
+    def __add__(self, other: object) -> list:  # type: ignore[override]
+        joined = list.__add__(self, other)  # type: ignore[operator]
+        return RunOrdered.made_from(self, joined) if len(self) > 1 else joined
+
+    def __radd__(self, other: object) -> list:  # type: ignore[type-arg]
+        if not isinstance(other, list):
+            return NotImplemented
+        joined = [*other, *self]
+        return RunOrdered.made_from(self, joined) if len(self) > 1 else joined
+
 
 def unknown_as_shown(value: object) -> str | None:
     """Why ``value``, shown whole, is known only at run time, though what is read of it may be

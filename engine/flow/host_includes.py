@@ -36,6 +36,18 @@ LOAD_FAILURE = "its file does not load on this host"
 fails the host whatever ``ignore_errors`` says (a rescue section may still take over)."""
 
 
+def shared_loader(plan: Plan) -> Any:
+    """The plan's loader of run-time includes, one for the plan and the variables it follows
+    (engine.variables.host_includes): a file a host includes loads as the same tasks for both, so
+    the play's order holds them once (two copies of them would each set their facts on the host)."""
+    loader = plan.__dict__.get("include loader")
+    if loader is None:
+        from engine.loading.includes import IncludeLoader
+
+        loader = plan.__dict__["include loader"] = IncludeLoader(plan.inventory.cache)
+    return loader
+
+
 @dataclass
 class Loaded:
     """A task a run-time include loads, with the outcomes the include decides for it: left out
@@ -177,9 +189,7 @@ class RuntimeIncludes:
     def loader(self) -> Any:
         """Loads with the plan's own files (an editor's unsaved buffers, what a reading records)."""
         if self._loader is None:
-            from engine.loading.includes import IncludeLoader
-
-            self._loader = IncludeLoader(self.plan.inventory.cache)
+            self._loader = shared_loader(self.plan)
         return self._loader
 
 

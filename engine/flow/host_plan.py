@@ -129,9 +129,10 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
     runtime = RuntimeIncludes(plan, play_plan)
     queue: deque[Loaded] = deque()  # what a run-time include just planned loads, planned next
     # the hosts out of the play's lists at each task, for the values read after the plan (while it
-    # plans, its own readings take them out: engine.flow.host_outcome)
+    # plans, its own readings take them out: engine.flow.host_outcome), and, as it goes, for what
+    # the tasks it has planned set (a loop over ansible_play_hosts after an end_host)
     removed_at: dict[int, RemovedHosts] = {}
-    play_plan.removed_at = {}  # type: ignore[attr-defined]
+    play_plan.removed_at = removed_at  # type: ignore[attr-defined]
     # the hosts out at each task planned so far: read by the plan's own readings of hostvars as it goes
     out_at: dict[int, list[Mapping[str, bool | str]]] = {}
     play_plan.out_at = out_at  # type: ignore[attr-defined] - read by engine.variables.failed_hosts

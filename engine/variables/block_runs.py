@@ -187,17 +187,20 @@ def _looped(data: Mapping[str, Any]) -> bool:
 
 
 def runs_there(blocks: PlayBlocks, task: Task, reader: Task | None,
-               fails_on_host: Callable[[Task], Decided], item_by_item: Callable[[Task], bool] | None = None) -> Decided:
+               fails_on_host: Callable[[Task], Decided], item_by_item: Callable[[Task], bool] | None = None,
+               deciding: Callable[[int], bool] | None = None) -> Decided:
     """Whether ``task`` ran on the host by the time ``reader`` runs there (None: a reader past
     the play's blocks), as far as the blocks with a ``rescue`` around it decide. ``item_by_item``:
     whether an earlier task is of the same file a looping include loads: its failure stops
-    ``task``'s runs item by item (engine.variables.include_stops), not all of them."""
+    ``task``'s runs item by item (engine.variables.include_stops), not all of them. ``deciding``:
+    which of the blocks around it decide here (None: all; those inside a file a looping include
+    loads decide each item's run on its own)."""
     path = blocks.paths.get(id(task))
     if not path:
         return True
     reader_path = blocks.paths.get(id(reader)) or () if reader is not None else ()
     for block, section in path:
-        if block not in blocks.rescuing or (block, section) in reader_path:
+        if block not in blocks.rescuing or (block, section) in reader_path or deciding and not deciding(block):
             continue  # the reader runs in this section too: the host got there with it
         tasks = blocks.sections.get(block, [])
         if section == BLOCK:  # ran only if nothing before it in the section failed

@@ -31,6 +31,49 @@ if TYPE_CHECKING:
 Follower = Any  # engine.variables.host_runtime's, which calls here
 
 
+def file_loop(follower: Follower, play_plan: PlayPlan, task: Any) -> int | None:
+    """The id of the looping include whose file holds ``task`` (the outermost), None when none."""
+    from engine.variables.loop_vars import includer_loops
+
+    return next((id(include) for include in follower.order_of(play_plan.play).includers.get(id(task), [])
+                 if includer_loops(include)), None)
+
+
+class ItemMajor:
+    """What setters set, in run order, for a reader past them: those of the file a looping include
+    loads item by item, each item's tasks in file order (the strategy runs the whole file at one item
+    before the next), not task by task (a task setting nothing at the last item would end up last)."""
+
+    def __init__(self) -> None:
+        self.effects: list[Effects] = []
+        self._loop: int | None = None
+        self._start = 0
+        self._keys: list[tuple[int, int]] = []
+
+    def add(self, loop: int | None, at: int, runs: list[tuple[int, Effects]], closes: bool = False) -> None:
+        """The ``runs`` (rank, what it set) of the setter at ``at``, of the file of ``loop`` (or
+        none); ``closes``: the next setter is not of that file (else :meth:`close` when it is known)."""
+        if loop != self._loop:
+            self.close()
+        if loop is None:
+            self.effects += [found for _, found in runs]
+            return
+        if self._loop is None:
+            self._loop, self._start = loop, len(self.effects)
+        self.effects += [found for _, found in runs]
+        self._keys += [(rank, at) for rank, _ in runs]
+        if closes:
+            self.close()
+
+    def close(self) -> None:
+        """The file's setters are all in: their runs put item by item."""
+        if len({at for _, at in self._keys}) > 1:
+            order = sorted(range(len(self._keys)), key=self._keys.__getitem__)
+            group = self.effects[self._start:]
+            self.effects[self._start:] = [group[i] for i in order]
+        self._loop, self._keys = None, []
+
+
 def _key(follower: Follower, play_plan: PlayPlan, what: str, host: Host,
          names: frozenset[str] | None) -> tuple[Any, ...]:
     order = follower.order_of(play_plan.play)
@@ -72,20 +115,27 @@ def played(follower: Follower, play_plan: PlayPlan, host: Host, names: frozenset
     member = host.name in host_names(play_plan)
     rescued = follower._rescued(play_plan, host, None) if member and names is None else []  # noqa: SLF001
     ended: bool | str = follower.stopped_before(play_plan, host) if member else False
-    for at, done in setters(order, len(order.tasks), names):
+    walk = setters(order, len(order.tasks), names)
+    loops = [file_loop(follower, play_plan, done) for _, done in walk]
+    ordered = ItemMajor()
+    for index, (at, done) in enumerate(walk):
+        closes = index + 1 == len(walk) or loops[index + 1] != loops[index]
         if not follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
+            ordered.add(loops[index], at, [], closes)
             continue
         ended = ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
         if ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
+            ordered.add(loops[index], at, [], closes)
             continue
         ran = follower._ran(play_plan, host, done, None) if member else True  # noqa: SLF001
         ran = ran_unless_out(follower, play_plan, host, done, occurrence(order, done, at), ran) if member else ran
         if ran is not False and planned_alone(play_plan, done) and member:
             ran = follower._planned_ran(play_plan, host, done, occurrence(order, done, at), ran)  # noqa: SLF001
-        if ran is not False:
-            effects += [maybe(found, ended or ran) for _, found in
-                        follower._runs_on(play_plan, host, done, (), [], member,  # noqa: SLF001
-                                          occurrence=occurrence(order, done, at))]
+        runs = follower._runs_on(play_plan, host, done, (), [], member,  # noqa: SLF001
+                                 occurrence=occurrence(order, done, at)) if ran is not False else []
+        ordered.add(loops[index], at, [(rank, maybe(found, ended or ran)) for rank, found in runs], closes)
+    ordered.close()
+    effects += ordered.effects
     effects.append(Effects(facts=rescued))
     _keep(follower, play_plan, key, planned, effects)
     return effects
@@ -95,15 +145,19 @@ class _Prefix:
     """The walk of a play's setters on one host so far: how many were walked, what each had set
     by then, and whether a task on the way ended the play for the host."""
 
-    __slots__ = ("busy", "effects", "ended", "lengths", "places", "setters")
+    __slots__ = ("busy", "ended", "lengths", "loops", "ordered", "places", "setters")
 
-    def __init__(self, setters: list[tuple[int, Any]]) -> None:
-        self.setters = setters
+    def __init__(self, setters: list[tuple[int, Any]], loops: list[int | None]) -> None:
+        self.setters, self.loops = setters, loops
         self.places: list[int] = []
         self.lengths: list[int] = []
-        self.effects: list[Effects] = []
+        self.ordered = ItemMajor()
         self.ended: bool | str = False
         self.busy = False
+
+    @property
+    def effects(self) -> list[Effects]:
+        return self.ordered.effects
 
 
 def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
@@ -119,7 +173,8 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     order = follower.order_of(play_plan.play)
     if prefix is None:
         planned = getattr(play_plan, "planned_runs", None)
-        prefix = _Prefix(setters(order, len(order.tasks), names))
+        walk = setters(order, len(order.tasks), names)
+        prefix = _Prefix(walk, [file_loop(follower, play_plan, done) for _, done in walk])
         if host.name in host_names(play_plan):  # a batch an end_play before it stopped runs nothing
             prefix.ended = follower.stopped_before(play_plan, host)
         _keep(follower, play_plan, key, planned, prefix)
@@ -132,11 +187,14 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
     member = host.name in host_names(play_plan)
     prefix.busy = True
     try:
-        for at, done in prefix.setters[walked:]:
+        for index in range(walked, len(prefix.setters)):
+            at, done = prefix.setters[index]
             if at >= before:
                 break
-            if follower._selected(play_plan, done):  # noqa: SLF001 - the follower's own steps
-                prefix.effects += _step(follower, play_plan, host, prefix, member, order, at, done)
+            runs = _step(follower, play_plan, host, prefix, member, order, at, done) \
+                if follower._selected(play_plan, done) else []  # noqa: SLF001 - the follower's own steps
+            prefix.ordered.add(prefix.loops[index], at, runs, index + 1 == len(prefix.setters) or
+                               prefix.loops[index + 1] != prefix.loops[index])
             prefix.places.append(at)
             prefix.lengths.append(len(prefix.effects))
     finally:
@@ -145,8 +203,9 @@ def own_play(follower: Follower, play_plan: PlayPlan, host: Host, before: int,
 
 
 def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, member: bool, order: Any,
-          at: int, done: Any) -> list[Effects]:
-    """What the setter ``done`` (at ``at``) set on ``host``, after the walk so far."""
+          at: int, done: Any) -> list[tuple[int, Effects]]:
+    """What the setter ``done`` (at ``at``) set on ``host``, after the walk so far (each run with its
+    place among the items of the looping include around it)."""
 
     prefix.ended = prefix.ended or (member and follower._ends_host(play_plan, host, done))  # noqa: SLF001
     if prefix.ended is True and not follower._given_by_another(play_plan, host, done):  # noqa: SLF001
@@ -158,6 +217,6 @@ def _step(follower: Follower, play_plan: PlayPlan, host: Host, prefix: _Prefix, 
     if ran is False:
         return []
     ended = prefix.ended
-    return [maybe(found, ended or ran) for _, found in
+    return [(rank, maybe(found, ended or ran)) for rank, found in
             follower._runs_on(play_plan, host, done, (), [], member, upto_reader=True, reader=host,  # noqa: SLF001
                               occurrence=occurrence(order, done, at))]

@@ -39,11 +39,10 @@ def load_host_includes(plan: Plan) -> None:
     play, each play's hosts selected again where earlier plays' add_host/group_by changed the
     inventory (engine.variables.inventory_changes); then plan the run, whose failed and ended
     hosts the play lists of later tasks lose."""
-    from engine.flow.host_includes import MAX_DEPTH
-    from engine.loading.includes import IncludeLoader
+    from engine.flow.host_includes import MAX_DEPTH, shared_loader
     from engine.variables.report import templar_at
 
-    loader = IncludeLoader(plan.inventory.cache)
+    loader = shared_loader(plan)
     changes = Changes(plan)
     for play_plan in plan.plays:
         changes.select(play_plan)  # its hosts in the inventory earlier plays' add_host/group_by left

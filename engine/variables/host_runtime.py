@@ -23,21 +23,20 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import batch_place as _batch_place
 from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
-from engine.flow.block_failures import section_tasks
-from engine.flow.loops import loop_of
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
 from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
-from engine.variables.earlier_walk import own_play, played
+from engine.variables.earlier_walk import ItemMajor, file_loop, own_play, played
 from engine.variables.failed_hosts import as_written as _as_written
 from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
 from engine.variables.host_answers import others_alike
 from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
+from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
-from engine.variables.loop_vars import copy_items, includer_loops, item_runs
+from engine.variables.loop_vars import includer_loops, item_runs
 from engine.variables.manager import HostVars
 from engine.variables.names_before import names_set_before
 from engine.variables.raw import RawVariables
@@ -52,7 +51,6 @@ from engine.variables.sources import (
     EARLIER_TASKS,
     SET_FACT,
     Layer,
-    RuntimeValue,
     fold,
     kept_inventory_layers,
 )
@@ -66,7 +64,7 @@ if TYPE_CHECKING:
 
 _following = 0  # effects being followed now (one inside another's templar): the memo is kept meanwhile
 @dataclass(frozen=True)
-class Follower:
+class Follower(BlockFailures):
     """Follows earlier tasks on hosts of ``plan``; ``order_of`` gives a play's tasks in run order
     (engine.variables.report's order: ``tasks``, ``includers``, ``_before``) and ``templar_at`` a
     task's templar on a host (report.templar_at), which itself asks this follower for what the
@@ -122,7 +120,9 @@ class Follower:
         # the host's walk so far, when it does not depend on this reader (engine.variables.earlier_walk)
         walked = own_play(self, play_plan, host, before, names) if not own_loops and reader is None else None
         setters = _setters(order, len(order.tasks) if loop is not None or reader is not None else before, names)
-        for at, done in setters if walked is None else []:
+        loops = [file_loop(self, play_plan, done) for _, done in setters] if walked is None else []
+        mine = ItemMajor()  # what the setters past which it reads set, a looping include's file item by item
+        for index, (at, done) in enumerate(setters if walked is None else []):
             same_loop = loop is not None and any(include is loop for include in order.includers.get(id(done), []))
             if not self._selected(play_plan, done):
                 continue
@@ -145,7 +145,9 @@ class Follower:
             if same_loop:
                 in_loop += [(rank, at, _maybe(found, ended or ran)) for rank, found in runs]
             else:
-                effects += [_maybe(found, ended or ran) for _, found in runs]
+                mine.add(loops[index], at, [(rank, _maybe(found, ended or ran)) for rank, found in runs])
+        mine.close()
+        effects += mine.effects
         effects += walked if walked is not None else [found for _, _, found in sorted(in_loop, key=lambda run: run[:2])]
         effects[after_plays:after_plays] = batches_before
         if names is None:
@@ -212,112 +214,11 @@ class Follower:
             return True
         chain = self.order_of(play_plan.play).includers.get(id(task), [])
         looping = [include for include in chain if includer_loops(include)]
+        per_item = self._blocks_per_item(play_plan, task)  # decided item by item (_ran_at_item)
         return runs_there(blocks, task, reader, self._fails_on(play_plan, host),
                           (lambda earlier: self.order_of(play_plan.play).includers.get(id(earlier), []) == chain)
-                          if len(looping) == 1 and not self._own_item(play_plan, task) else None)
-
-    def _fails_on(self, play_plan: PlayPlan, host: Host) -> Callable[[Task], bool | str]:
-        """Whether a task fails on ``host`` (engine.variables.block_runs.fails), each task once."""
-        from engine.variables.block_runs import fails
-
-        memo = _memo(play_plan)
-
-        def fails_on_host(earlier: Task) -> bool | str:
-            key = ("fails", id(earlier), host.name, id(self.plan.inventory))
-            if key not in memo:  # asked again while worked out (its templar reads the block): the run's
-                memo[key] = f"task '{earlier.display_name()}' fails or not as the run decides"
-                own = self._own_item(play_plan, earlier)
-                loops = [include for include in self.order_of(play_plan.play).includers.get(id(earlier), [])
-                         if includer_loops(include)]
-                memo[key] = self._fails_per_item(play_plan, host, earlier, loops[0]) if len(loops) == 1 and not own \
-                    else fails(earlier, self.templar_at(self.plan, play_plan, host, earlier, 0, own),
-                               self._gate(play_plan, earlier), id(earlier) not in section_tasks(play_plan.play)[0])
-            return memo[key]  # type: ignore[no-any-return]
-
-        return fails_on_host
-
-    def _fails_per_item(self, play_plan: PlayPlan, host: Host, task: Task, include: Task) -> bool | str:
-        """Whether ``task``, which the looping ``include`` loads once per item, fails ``host``: read
-        at each item (the include's ``when`` too). At none: False; at the first: True; at a later
-        one only, which task of the file fails first is the run's to order (another's run at an
-        earlier item may fail first), as is any item whose run only the run decides."""
-        from engine.variables.block_runs import fails
-
-        label = f"task '{task.display_name()}'"
-        order = self.item_order(self.plan, play_plan, host, task, include)
-        if order is None or -1 in order:
-            return f"{label} runs once per item of the include '{include.display_name()}', whose items only the " \
-                   "run knows"
-        stop = self._include_stop(play_plan, host, task, [include], order)
-        if isinstance(stop, Stop) and id(task) in stop.tasks and may_stop(task, caught_within(play_plan.play, include)):
-            return stop.task is task  # the first failure of the file, item by item: the others do not get to fail
-        gate = self._gate(play_plan, task)
-        found = [fails(task, self.templar_at(self.plan, play_plan, host, task, 0, (index,)), gate,
-                       id(task) not in section_tasks(play_plan.play)[0]) for index in order]
-        if not found or all(each is False for each in found):
-            return False
-        if found[0] is True:
-            return True
-        first = next(each for each in found if each is not False)
-        return first if isinstance(first, str) else \
-            f"{label} fails at item {found.index(True) + 1} of its include, where a task of the file may fail first"
-
-    def _failing_run(self, play_plan: PlayPlan, host: Host, task: Task) -> tuple[int, ...]:
-        """The items of the looping include around ``task`` at which it fails ``host``, when it is
-        where the host stops running the file (engine.variables.include_stops); else its own item."""
-        own = self._own_item(play_plan, task)
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        if own or len(loops) != 1:
-            return own
-        order = self.item_order(self.plan, play_plan, host, task, loops[0])
-        stop = self._include_stop(play_plan, host, task, loops, order) if order is not None and -1 not in order \
-            else None
-        return stop.run if isinstance(stop, Stop) and stop.task is task else own
-
-    def _own_item(self, play_plan: PlayPlan, task: Task) -> tuple[int, ...]:
-        """The item of the looping include around ``task`` when it is in the copy of the file the
-        loader made for that item (a loop written out): its runs read that item; else ``()``."""
-        loops = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                 if includer_loops(include)]
-        own = copy_items(task, loops)[0] if len(loops) == 1 else None
-        return (own,) if own is not None else ()
-
-    def _gate(self, play_plan: PlayPlan, task: Task) -> list[Any]:
-        """The conditions ``task`` checks, those of the includes that load it first."""
-        return [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                for c in include.effective_when()] + [c.value for c in task.effective_when()]
-
-    def _rescued(self, play_plan: PlayPlan, host: Host, before: int | None) -> list[Layer]:
-        """What the rescues that started on ``host`` among the play's first ``before`` tasks (and
-        the reader's own, when it is the first of its rescue; None: all of them) gave it:
-        ``ansible_failed_task`` and ``ansible_failed_result`` of the task that failed there,
-        unknown when only the run knows which fails."""
-        from engine.variables.block_runs import failing_task, fails_by_condition, play_blocks
-        from engine.variables.task_results import failure_facts
-
-        blocks = play_blocks(play_plan.play)
-        positions = self.order_of(play_plan.play).positions
-        started = sorted((positions[id(first)][0], block, first) for block, first in blocks.rescue_starts.items()
-                         if positions.get(id(first)) and (before is None or positions[id(first)][0] <= before))
-        layers = []
-        for _, block, first in started:
-            failed = failing_task(blocks, block, self._fails_on(play_plan, host))
-            if failed is None:
-                continue
-            reader = f"task '{first.display_name()}'"
-            if isinstance(failed, str):
-                layers.append(Layer("set_fact / register", f"a rescue starting at {reader}",
-                                    {name: RuntimeValue(f"whether and where the block fails before {reader}: {failed}")
-                                     for name in ("ansible_failed_task", "ansible_failed_result")}, runtime=True))
-            else:
-                run = self._failing_run(play_plan, host, failed)
-                templar = self.templar_at(self.plan, play_plan, host, failed, 0, run)
-                gate = self._gate(play_plan, failed)  # a looped task's own conditions are its items'
-                gate = gate[:len(gate) - len(failed.effective_when())] if loop_of(failed) is not None else gate
-                layers.append(failure_facts(failed, templar, reader, fails_by_condition(templar, gate),
-                                            (play_plan.play.basedir, self.plan.inventory.cache)))
-        return layers
+                          if len(looping) == 1 and not self._own_item(play_plan, task) else None,
+                          (lambda block: block not in per_item) if per_item else None)
 
     def _ends_host(self, play_plan: PlayPlan, host: Host, task: Task) -> bool | str:
         """Whether ``task``, a ``meta: end_host``, ends the play for ``host`` (nothing after it in
@@ -402,12 +303,18 @@ class Follower:
         is in the same include, up to the reader's own item, or only the items before it without
         ``upto_reader``), and what other hosts' runs delegated to ``host`` (``delegate_facts``)."""
         loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
-        if not _sets_something(task) or (loaded_on is not None and host.name not in loaded_on):
-            return []  # a task of a file this host's include does not load sets nothing on it
-        if member and any(self._given_by_another(play_plan, host, include) for include in
-                          self.order_of(play_plan.play).includers.get(id(task), [])
-                          if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
-            return []  # a run_once include loads its tasks on its batch's first host only
+        if not _sets_something(task):
+            return []
+        data = task.data if isinstance(task.data, Mapping) else {}
+        # a task of a file this host's include does not load (another file; a run_once include loads
+        # its tasks on its batch's first host only) sets nothing of its own on it; the hosts that
+        # load it may still delegate their facts to it
+        if loaded_on is not None and host.name not in loaded_on or \
+                member and any(self._given_by_another(play_plan, host, include) for include in
+                               self.order_of(play_plan.play).includers.get(id(task), [])
+                               if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS):
+            return [(0, given) for given in self._delegated_to(play_plan, host, task, reader)] \
+                if data.get("delegate_facts") else []
         found: list[tuple[int, Effects]] = []
         runs: list[tuple[int, ...]] = [()]
         includers = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
@@ -424,12 +331,14 @@ class Follower:
                 runs = self._before_stop(play_plan, host, task, includers, order, runs)
                 if len(includers) == 1 and self.order_of(play_plan.play).first_item_only(task, includers[0]):
                     runs = runs[:1]  # a dependency of the included role: it has run after the first item
-        data = task.data if isinstance(task.data, Mapping) else {}
         # run_once: the first host of the batch still in the play runs it, ansible gives the batch its result
         runner, unsure = (host, None) if not runs_once(task) or not play_plan.hosts else \
             self._once_runner(play_plan, host, task)
         for rank, run in enumerate(runs if member else []):
-            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or True)
+            ran = self._ran_at_item(play_plan, host, task, run) if includers else True
+            if ran is False:
+                continue  # at this item a task before it in its block failed, or none did before its rescue
+            own = _maybe(self._effects(play_plan, runner, task, run, occurrence), unsure or ran)
             if unordered:  # each run reads what the one before set, in an order (or a number) the run's
                 # read after the include: what every order of its items agrees on (engine.variables.include_orders)
                 known = after_every_order(self, play_plan, host, includers[0]) \
@@ -503,8 +412,15 @@ class Follower:
         return found
 
     def _senders(self, play_plan: PlayPlan, task: Task, batch: list[Host]) -> Iterator[tuple[Host, bool | str]]:
-        """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how."""
+        """The hosts of ``batch`` on which ``task`` runs (or may), in order, each with how: not one
+        whose include names another file, nor one a ``run_once`` include does not load it on."""
+        loaded_on = self.order_of(play_plan.play).loaded_on.get(id(task))
+        once = [include for include in self.order_of(play_plan.play).includers.get(id(task), [])
+                if include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and runs_once(include)]
         for sender in batch:
+            if loaded_on is not None and sender.name not in loaded_on or \
+                    any(self._given_by_another(play_plan, sender, include) for include in once):
+                continue  # it loads another file, or a run_once include loads it on another host
             sent = self._planned_ran(play_plan, sender, task, 0, True)
             if sent:
                 yield sender, sent

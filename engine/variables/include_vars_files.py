@@ -7,8 +7,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from engine.booleans import boolean
 from engine.loading.paths import include_vars_candidates, include_vars_path
 from engine.span import YMap
 from engine.variables.failing import fails_evaluating
@@ -25,6 +26,11 @@ class VarsFilesUnknown(Exception):
     """Which files, or what they give, only the run knows (the message says why)."""
 
 
+class VarsFilesFail(VarsFilesUnknown):
+    """The action fails on the files it finds (a file without a valid extension in its directory):
+    it sets nothing, its message is the run's."""
+
+
 def included_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
                   label: str) -> tuple[list[str], Mapping[str, Any]]:
     """The files ``include_vars`` reads on the host and what they give (under ``name`` when set)."""
@@ -35,13 +41,17 @@ def included_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir
         folder = templar.template(args.get("dir"))
         matching = templar.template(args.get("files_matching"))
         ignored = templar.template(args.get("ignore_files")) or []
+        walk = _Walk(templar.template(args.get("depth")) or 0,
+                     templar.template(args.get("extensions", VARS_EXTENSIONS)),
+                     boolean(templar.template(args.get("ignore_unknown_extensions", False))))
     except Exception as exc:  # noqa: BLE001 - a file named from what only the run knows
         raise VarsFilesUnknown(f"the variables of {label}, whose file only the run knows ({exc})") from exc
     if isinstance(folder, str) and folder:
         root = _vars_dir(role_path, task_file, folder, basedir)
         if root is None:
             raise VarsFilesUnknown(f"{label} fails: no directory {folder!r}")
-        files = _files_in(root, matching, ignored if isinstance(ignored, list) else [ignored])
+        files = _files_in(root, matching, ignored.split() if isinstance(ignored, str) else ignored, walk, role_path,
+                          label)
     elif isinstance(target, str) and target:
         found = include_vars_path(role_path, task_file, target, basedir)
         if found is None:
@@ -103,19 +113,43 @@ def _vars_dir(role_path: str | None, task_file: str | None, folder: str, basedir
     return next((c for c in candidates if os.path.isdir(c)), None)
 
 
-def _files_in(root: str, matching: Any, ignored: list[Any]) -> list[str]:
-    """``include_vars``' ``_load_files_in_dir`` walk: each directory's files sorted, its
-    subdirectories after, the extensions it reads, ``files_matching`` searched in the name."""
+class _Walk(NamedTuple):
+    depth: Any
+    extensions: Any
+    ignore_unknown: bool
+
+
+def _files_in(root: str, matching: Any, ignored: list[Any], walk: _Walk, role_path: str | None, label: str
+              ) -> list[str]:
+    """``include_vars``' ``_traverse_dir_depth`` and ``_load_files_in_dir``: the directories in order
+    of their paths, down to ``depth`` (0: all), each one's files sorted; a file ``files_matching``
+    does not find in its name, or an ``ignore_files`` pattern ends, is passed over, as is a role's
+    ``vars/main.yml``; one without an extension of ``extensions`` fails the task, unless
+    ``ignore_unknown_extensions``."""
+    extensions = list(walk.extensions) if isinstance(walk.extensions, list | tuple | str) else None
+    if extensions is None or not isinstance(walk.depth, int):
+        raise VarsFilesUnknown(f"{label} fails: its extensions or depth are not what the action takes")
     found = []
-    for current, folders, names in sorted(os.walk(root), key=lambda entry: entry[0]):
-        folders.sort()
+    for current, _folders, names in sorted(os.walk(root, followlinks=True), key=lambda entry: entry[0]):
+        relative = os.path.relpath(current, root)
+        if walk.depth and (0 if relative == "." else len(relative.split(os.sep))) + 1 > walk.depth:
+            continue  # the root is at depth 1
         for name in sorted(names):
-            if name.rpartition(".")[2] not in VARS_EXTENSIONS or name in ignored:
+            if role_path and os.path.join(role_path, name) == os.path.join(current, "vars", "main.yml"):
                 continue
             if matching and not re.search(str(matching), name):
                 continue
+            if any(re.search(f"{pattern}$", name) for pattern in ignored):
+                continue
+            valid = "." in name and os.path.splitext(name)[1][1:] in extensions
+            if not valid and walk.ignore_unknown:
+                continue
+            if not valid:
+                raise VarsFilesFail(f"{label} fails: {os.path.join(current, name)} does not have a valid extension: "
+                                       f"{', '.join(map(str, extensions))}")
             found.append(os.path.join(current, name))
     return found
+
 
 
 def include_vars_names(task: Task, basedir: str, cache: SourceCache,

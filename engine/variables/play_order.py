@@ -152,6 +152,9 @@ def add_loaded_tasks(play: Play, include: Task, loaded: list[tuple[Task, list[Ta
     fresh = [(task, outer) for task, outer in loaded if id(task) not in known]
     positions = order.positions.get(id(include))
     if not fresh or not positions:
+        if loaded and positions:  # loaded again (by the plan, as the variables did): what was followed
+            play.derived.pop("scopes", None)  # before reads what the plan has found since
+            play.derived.pop("host effects", None)
         return
     at = positions[0] + 1
     order.tasks[at:at] = [task for task, _ in fresh if not task.implicit]

@@ -7,7 +7,7 @@ the run is a :class:`~engine.variables.sources.RuntimeValue` naming the task."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +18,15 @@ from engine.span import YMap
 from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
+from engine.variables.command_line import command_line
 from engine.variables.failing import argument_failure, failed_when, fails_evaluating
-from engine.variables.include_vars_files import VarsFilesUnknown, included_vars, possible_names, with_hash_behaviour
+from engine.variables.include_vars_files import (
+    VarsFilesFail,
+    VarsFilesUnknown,
+    included_vars,
+    possible_names,
+    with_hash_behaviour,
+)
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
@@ -57,7 +64,8 @@ class _Unknown(Exception):
     """Only the run knows (the message says why)."""
 
     fails = False
-    """A ``when`` whose evaluation fails its task in the run too (engine.variables.failing.condition_fails)."""
+    """The task fails in the run too: a ``when`` whose evaluation fails it
+    (engine.variables.failing.condition_fails), an ``include_vars`` whose action fails on its files."""
 
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
@@ -133,6 +141,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                     raise _Unknown(decided)
                 done = _failed_when_applied(done, decided, label)
         except _Unknown as exc:
+            if exc.fails and task.action in INCLUDE_VARS:  # the action fails: it sets nothing
+                return _fails_by_condition(effects, task, register, scopes is not None, label)
             done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
                 _all_unknown(effects, task, args, None, str(exc), (basedir, cache, here))
@@ -206,6 +216,8 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
     if _outside_check_mode(task, templar, label):
         if task.action in kw.COMMANDS:
             absent = frozenset({"skipped", "results"})
+            if (line := command_line(task, task.args if isinstance(task.args, Mapping) else {}, templar)) is not None:
+                known["cmd"] = line
         conditions = changed_when_of(task, looped=True)
         decided = _decide(conditions, templar, label) if conditions is not None else None
         if decided is not None and not isinstance(decided, _Unknown):
@@ -345,6 +357,10 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             if not omitted(value):  # an argument templated to omit is dropped: the name is not set
                 values[str(name)] = value
         facts.update(values)
+        if values and "cacheable" in args:
+            cached = _cached_facts(args["cacheable"], values, templar, label)
+            if cached is not None:
+                facts["ansible_facts"] = cached
         if unknown:
             return _shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
@@ -353,7 +369,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             files, data = included_vars(task, args, templar, basedir, cache, label)
             data = with_hash_behaviour(args, data, templar, merge_hashes, label)
         except VarsFilesUnknown as exc:
-            raise _Unknown(str(exc)) from exc
+            unknown = _Unknown(str(exc))
+            unknown.fails = isinstance(exc, VarsFilesFail)
+            raise unknown from exc
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
@@ -378,6 +396,9 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
         if not isinstance(decided, _Unknown):
             known["changed"] = decided is True
+    if outside_check_mode and task.action in kw.COMMANDS and loop_of(task) is None and \
+            (line := command_line(task, args, templar)) is not None:
+        known["cmd"] = line  # set before the command runs (engine.variables.command_line); an item's: _item_result
     if outside_check_mode and module_succeeds(task):
         known["failed"] = False
     elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
@@ -390,6 +411,23 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     if known:
         return ModuleResult(known, label, absent)
     raise _Unknown(f"the result of {label} ({task.action})")
+
+
+def _cached_facts(cacheable: Any, values: Mapping[str, Any], templar: Templar, label: str) -> Any:
+    """``ansible_facts`` after a ``set_fact`` with ``cacheable`` (None when it is false): the
+    strategy puts its values among the host's facts too (``set_host_facts``), which ``ansible_facts``
+    shows without their ``ansible_`` prefix (``namespace_facts``)."""
+    from engine.variables.play_context import namespace_facts
+
+    try:
+        if not boolean(templar.template(cacheable)):
+            return None
+        current = templar.template("{{ ansible_facts }}")
+    except Exception as exc:  # noqa: BLE001 - a setting or facts only the run knows
+        return RuntimeValue(f"'ansible_facts' after {label} (cacheable): {exc}")
+    if not isinstance(current, Mapping):
+        return RuntimeValue(f"'ansible_facts' after {label} (cacheable), from facts only the run knows")
+    return {**current, **namespace_facts(values)}
 
 
 def _outside_check_mode(task: Task, templar: Templar, label: str) -> bool:
@@ -482,116 +520,6 @@ def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
     if not _tracebacks_off():
         raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
     return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
-
-
-def failure_facts(task: Task, templar: Templar, reader: str, by_condition: bool = False,
-                  files: tuple[str, SourceCache] | None = None) -> Layer:
-    """What ansible gives a host when ``task`` (a ``fail``, or an ``assert`` that does not hold,
-    certain to fail there) sends it to a ``rescue`` (``StrategyBase._process_pending_results``: non-
-    persistent facts, seen by the rescue and every task after it): ``ansible_failed_result``, the
-    task's result, and ``ansible_failed_task``, the task serialized (of which only the name is known:
-    the rest holds the run's own ids). ``reader``: the first task of that rescue section;
-    ``by_condition``: its ``when`` fails it, with a message naming where the values were written.
-    A looped task's result is the loop's (each item's result under ``results``, as ``register``
-    keeps it: ``TaskExecutor._run_loop``), followed with ``files`` (the play's directory and the
-    source cache)."""
-    label = f"task '{task.display_name()}'"
-    args = task.args if isinstance(task.args, Mapping) else {}
-    no_log = task.data.get("no_log", False) if isinstance(task.data, Mapping) else False
-    try:
-        if by_condition:  # failed, with a message naming where the values it read are written
-            result: Any = ModuleResult({"failed": True}, f"{label}, failed by its condition", frozenset({"results"}))
-        elif not isinstance(no_log, bool):
-            raise _Unknown(f"the result of {label}, whose no_log only the run decides")
-        elif loop_of(task) is not None:
-            if files is None:
-                raise _Unknown(f"the result of {label}, a loop: its items' results as the run gives them")
-            own = [c.value for c in task.effective_when()]
-            found = follow(task, templar, files[0], files[1], own, register_as="ansible_failed_result").facts
-            looped = next((layer.values["ansible_failed_result"] for layer in found
-                           if "ansible_failed_result" in layer.values), RuntimeValue(f"the result of {label}"))
-            result = _raw_items(looped, task, templar, no_log)
-        elif task.action in FAIL:
-            result = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
-        elif task.action not in ASSERT:  # a module its failed_when fails: what of its result is known
-            result = _failed_module(task, templar, label)
-        else:
-            result = _assert(args, templar, label)
-            if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
-                result["_ansible_verbose_always"] = True
-        # the result as the action returned it, before register's cleaning: with the task's no_log
-        if isinstance(result, dict) and loop_of(task) is None:
-            result["_ansible_no_log"] = no_log
-    except _Unknown as exc:
-        result = RuntimeValue(str(exc))
-    except Exception as exc:  # noqa: BLE001 - a message only the run knows
-        result = RuntimeValue(f"the result of {label}: {exc}")
-    name = task.data.get("name") if isinstance(task.data, Mapping) else None
-    values = {"ansible_failed_task": FailedTask(name, label), "ansible_failed_result": result}
-    return _layer("set_fact / register", f"the failure of {label}, rescued at {reader}", values, task)
-
-
-def _raw_items(result: Any, task: Task, templar: Templar, no_log: bool) -> Any:
-    """A loop's result as the strategy holds it before ``register`` cleans it: each item's with
-    ``_ansible_no_log`` and ``_ansible_item_label`` (``loop_control.label`` templated at the item,
-    else the item), an ``assert`` that is not quiet's with ``_ansible_verbose_always``."""
-    if not isinstance(result, dict) or not isinstance(result.get("results"), list):
-        return result
-    control = task.data.get("loop_control") if isinstance(task.data, Mapping) else None
-    label = control.get("label") if isinstance(control, Mapping) else None
-    verbose = task.action in ASSERT and not boolean((task.args if isinstance(task.args, Mapping) else {})
-                                                    .get("quiet", False))
-    items = []
-    for each in result["results"]:
-        if not isinstance(each, dict):
-            return RuntimeValue(f"the result of task '{task.display_name()}', an item of which only the run knows")
-        name = each.get(each.get("ansible_loop_var", "item"))
-        try:
-            shown = name if label is None else templar.child({k: v for k, v in each.items() if not k.startswith("_")}
-                                                             ).template(label)
-        except Exception as exc:  # noqa: BLE001 - a label only the run knows
-            return RuntimeValue(f"the result of task '{task.display_name()}', whose item labels only the run knows "
-                                f"({exc})")
-        extra = {"_ansible_verbose_always": True} if verbose and not each.get("skipped") else {}
-        items.append({**each, "_ansible_no_log": no_log, "_ansible_item_label": shown, **extra})
-    return {**result, "results": items}
-
-
-def _failed_module(task: Task, templar: Templar, label: str) -> ModuleResult:
-    """The result of a module whose ``failed_when`` holds (``TaskExecutor._execute``): failed,
-    with ``failed_when_result``, its ``changed`` where ``changed_when`` decides it before the run;
-    the module's own keys are the run's."""
-    known: dict[str, Any] = {"failed": True, "failed_when_result": True}
-    conditions = changed_when_of(task, unregistered=True)
-    decided = _decide(conditions, templar, label) if conditions is not None else None
-    if decided is not None and not isinstance(decided, _Unknown):
-        known["changed"] = decided is True
-    return ModuleResult(known, label, frozenset({"results"}))
-
-
-class FailedTask(Mapping[str, Any]):
-    """``ansible_failed_task`` before the run: its ``name`` as written; any other key (the task's
-    serialized fields, its run's uuid among them) only the run gives, and so the whole."""
-
-    def __init__(self, name: Any, label: str) -> None:
-        self._name, self.unknown_whole = name, f"{label} as the run serializes it (ansible_failed_task)"
-
-    def __getitem__(self, key: str) -> Any:
-        from engine.templating.errors import RunTimeOnly
-
-        if key == "name" and self._name is not None:
-            return self._name
-        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: the {key!r} of {self.unknown_whole}")
-
-    def __iter__(self) -> Iterator[str]:
-        from engine.templating.errors import RunTimeOnly
-
-        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
-
-    def __len__(self) -> int:
-        from engine.templating.errors import RunTimeOnly
-
-        raise RunTimeOnly(f"'ansible_failed_task' is known only at run time: {self.unknown_whole}")
 
 
 def _tracebacks_off() -> bool:
