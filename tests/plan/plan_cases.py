@@ -321,3 +321,17 @@ def without_key_part(monkeypatch: Any, left_out: str) -> None:
 
     monkeypatch.setattr(change_classes, "KEY_PARTS", tuple(part for part in change_classes.KEY_PARTS
                                                            if part.__name__ != left_out))
+
+
+def hosts_asked(monkeypatch: Any, owner: Any, name: str, host_at: int) -> list[str]:
+    """The name of the host each call of ``owner.name`` is given (its positional argument at
+    ``host_at``), in call order, while the test lasts."""
+    asked: list[str] = []
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(args[host_at].name)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return asked

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, planned_rows
+from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
 from engine.variables import report
 
@@ -50,14 +50,7 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
 def test_twins_given_their_entry_change_no_outcome(fleet: tuple[Path, list],  # type: ignore[type-arg]
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     root, alone = fleet
-    asked: list[str] = []
-    original = report.inventory_twin
-
-    def counted(plan, play_plan, host, task, names):  # type: ignore[no-untyped-def]
-        asked.append(host.name)
-        return original(plan, play_plan, host, task, names)
-
-    monkeypatch.setattr(report, "inventory_twin", counted)
+    asked = hosts_asked(monkeypatch, report, "inventory_twin", 2)
     shared = planned_rows(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, planned_rows
+from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
 from engine.variables import earlier_key, walk_classes
 
@@ -52,21 +52,9 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
                                planned=planned_rows)
 
 
-def _walks_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    walked: list[str] = []
-    original = earlier_key._walked
-
-    def counted(follower, plan, play_plan, host, task, names):  # type: ignore[no-untyped-def]
-        walked.append(host.name)
-        return original(follower, plan, play_plan, host, task, names)
-
-    monkeypatch.setattr(earlier_key, "_walked", counted)
-    return walked
-
-
 def test_shared_walks_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
-    walked = _walks_counted(monkeypatch)
+    walked = hosts_asked(monkeypatch, earlier_key, "_walked", 3)
     shared = planned_rows(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped"}

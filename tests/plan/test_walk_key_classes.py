@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, planned_rows
+from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
 from engine.flow import shared_outcomes
 
@@ -54,21 +54,9 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
                                planned=planned_rows)
 
 
-def _keys_counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    asked: list[str] = []
-    original = shared_outcomes.earlier_key
-
-    def counted(plan, play_plan, host, task, names):  # type: ignore[no-untyped-def]
-        asked.append(host.name)
-        return original(plan, play_plan, host, task, names)
-
-    monkeypatch.setattr(shared_outcomes, "earlier_key", counted)
-    return asked
-
-
 def test_walk_classes_change_no_outcome(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
-    asked = _keys_counted(monkeypatch)
+    asked = hosts_asked(monkeypatch, shared_outcomes, "earlier_key", 2)
     shared = planned_rows(root)
     assert shared == alone
     assert {outcome for _, _, outcome, _ in shared} >= {"runs", "skipped"}
