@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient
 from session import SERVE, start_session
 from waiting import INDEXING
 
@@ -36,7 +38,14 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(scope="module", config=SERVE)
+# the server's parse store of its own: the other tests' commands, which pytest -n runs beside this
+# module, share the session's cache directory (and some plant broken stores in it on purpose)
+PARSES = tempfile.mkdtemp(prefix="playbook-ls-first-hover-")
+OWN_STORE = ClientServerConfig(server_command=SERVE.server_command,
+                               server_env={**os.environ, "PLAYBOOK_LS_CACHE_DIR": PARSES})
+
+
+@pytest_lsp.fixture(scope="module", config=OWN_STORE)
 async def client(lsp_client: LanguageClient):
     yield
     await lsp_client.shutdown_session()
@@ -97,15 +106,13 @@ async def test_an_open_file_is_hovered_before_the_whole_index(client: LanguageCl
 
 @pytest.mark.asyncio(loop_scope="module")
 async def test_the_parses_are_stored_once_the_server_is_idle(client: LanguageClient, workspace: Path) -> None:
-    from engine.user_cache import cache_dir  # the tests' own (tests/conftest.py), which the server inherits
-
     if TOKEN not in client.progress_reports:  # alone on its worker (pytest -n): no earlier test opened a session
         await start_session(client, workspace)
         target = make_plan(workspace, 5, 1).deep
         client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
             uri=target.path.as_uri(), language_id="ansible", version=1, text=target.path.read_text())))
     files = sum(1 for _ in workspace.rglob("*.yml")) - 1  # the open file's parse is its buffer's: never stored
-    database = Path(cache_dir()) / "parsed" / DATABASE
+    database = Path(PARSES) / "parsed" / DATABASE
 
     def stored() -> int:
         if not database.is_file():
