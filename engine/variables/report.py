@@ -378,8 +378,7 @@ def inventory_twins(plan: Plan, play_plan: PlayPlan, task: Task | None, twin: An
     if members is None or members[0] is not plan:
         index: dict[Any, list[str]] = {}
         for host in play_plan.hosts:
-            inventory_twin(plan, play_plan, host, task, ())
-            token = play_plan.__dict__["inventory twins"][host.name][1]
+            token = inventory_twin(plan, play_plan, host, task, ())  # no names read: the host's whole token
             if token is not None:
                 index.setdefault(token, []).append(host.name)
         members = play_plan.__dict__["inventory twin members"] = (plan, index)

@@ -407,6 +407,7 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
     tasks an include loads at run time keyed by their include's play, their name and action, and
     their count among those alike, in the order the run meets them)."""
     from engine.flow.host_plan import plan_hosts
+    from engine.flow.outcomes import distinct
 
     found = HostOutcomes()
     extra: dict[tuple[str, ...], int] = {}
@@ -420,11 +421,9 @@ def host_outcomes(view: PlaybookView, plan: Plan) -> HostOutcomes:
                 key = (play_view.key, name, task.task.action, 1000 + extra[alike])
                 found.loaded_at_run[key] = task_view(key, task.task, *play_view.roots)
             # hosts of one class share their outcome: each told once, then given to its hosts
-            ids = list(map(id, task.hosts.values()))
-            distinct = dict(zip(ids, task.hosts.values(), strict=True))
-            told = {known: (outcome.outcome, named_in(outcome.reason, *play_view.roots) if outcome.reason
-                            else outcome.reason) for known, outcome in distinct.items()}
-            planned = dict(zip(task.hosts, map(told.__getitem__, ids), strict=True))
+            told = {id(outcome): (outcome.outcome, named_in(outcome.reason, *play_view.roots) if outcome.reason
+                                  else outcome.reason) for outcome in distinct(task.hosts)}
+            planned = dict(zip(task.hosts, map(told.__getitem__, map(id, task.hosts.values())), strict=True))
             outcomes = found.get(key)
             if outcomes is None:
                 found[key] = planned

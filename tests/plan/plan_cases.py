@@ -323,14 +323,17 @@ def without_key_part(monkeypatch: Any, left_out: str) -> None:
                                                            if part.__name__ != left_out))
 
 
-def hosts_asked(monkeypatch: Any, owner: Any, name: str, host_at: int) -> list[str]:
+def hosts_asked(monkeypatch: Any, owner: Any, name: str, host_at: int,
+                counts: Callable[[tuple[Any, ...]], bool] | None = None) -> list[str]:
     """The name of the host each call of ``owner.name`` is given (its positional argument at
-    ``host_at``), in call order, while the test lasts."""
+    ``host_at``), in call order, while the test lasts; ``counts``: which calls, by their
+    positional arguments (default: all)."""
     asked: list[str] = []
     original = getattr(owner, name)
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        asked.append(args[host_at].name)
+        if counts is None or counts(args):
+            asked.append(args[host_at].name)
         return original(*args, **kwargs)
 
     monkeypatch.setattr(owner, name, counted)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from plan_cases import fleet_planned_alone, planned_rows
+from plan_cases import fleet_planned_alone, hosts_asked, planned_rows
 
 from engine.variables import earlier_key, walk_classes
 
@@ -52,15 +52,8 @@ def fleet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list]:
 
 def test_looping_include_readers_share_walks(fleet: tuple[Path, list], monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[type-arg]
     root, alone = fleet
-    walked: list[str] = []
-    original = earlier_key._walked
-
-    def counted(follower, plan, play_plan, host, task, names):  # type: ignore[no-untyped-def]
-        if task.name in ("strict mount", "probed mount"):
-            walked.append(host.name)
-        return original(follower, plan, play_plan, host, task, names)
-
-    monkeypatch.setattr(earlier_key, "_walked", counted)
+    walked = hosts_asked(monkeypatch, earlier_key, "_walked", 3,
+                         lambda args: args[4].name in ("strict mount", "probed mount"))
     shared = planned_rows(root)
     assert shared == alone
     outcomes = {(task, outcome) for task, _, outcome, _ in shared}
