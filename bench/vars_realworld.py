@@ -284,8 +284,9 @@ def ours(spec: dict[str, Any]) -> dict[str, Any]:
     and line; the names the oracle sampled, plus those only playbook-ls defines that the same rule samples."""
     from engine.flow.plan import PlanError, RunOptions, make_plan
     from engine.parsing.source import SourceCache
-    from engine.variables.report import find_task, layers_at, variables_at
+    from engine.variables.report import find_task, layers_at
     from engine.variables.sources import definitions
+    from engine.variables.task_variables import variables_at
 
     inventory = spec["inventory_args"][1:] if spec["inventory_args"] else []
     options = RunOptions(playbook=spec["playbook"], inventory=inventory, extra_vars={})

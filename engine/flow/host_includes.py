@@ -92,7 +92,8 @@ class RuntimeIncludes:
         from engine.templating.read_names import names_recorded
         from engine.templating.templar import TemplateFailure
         from engine.variables.change_classes import HostClasses
-        from engine.variables.report import add_loaded_tasks, variables_at
+        from engine.variables.report import add_loaded_tasks
+        from engine.variables.task_variables import variables_at
 
         self.handlers = []
         if len(includers) >= MAX_DEPTH:

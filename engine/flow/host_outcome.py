@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
     from engine.inventory.data import Host
     from engine.loading.model import Task
-    from engine.variables.report import Resolved, TaskVariables
+    from engine.variables.task_variables import Resolved, TaskVariables
 
 # names whose values the run may change behind any static reading of them (a failure a rescue
 # section takes over sets the ansible_failed_* ones, for the rest of the run)
@@ -444,7 +444,7 @@ class _HostTask:
         return templar.child(extra) if extra else templar
 
     def _task_variables(self, names: list[str]) -> TaskVariables:
-        from engine.variables.report import variables_at
+        from engine.variables.task_variables import variables_at
 
         wanted = list(dict.fromkeys(name for name in names if name not in self._resolved))
         if self._variables is None or wanted:

@@ -22,7 +22,7 @@ from playbook_ls.rules.base import display_path
 
 if TYPE_CHECKING:
     from engine.span import Span
-    from engine.variables.report import Resolved
+    from engine.variables.task_variables import Resolved
     from playbook_ls.features.workspace import Reach, WorkspaceIndex
 
 MAX_HOSTS = 30
@@ -200,7 +200,7 @@ def play_context(index: WorkspaceIndex, reach: Reach, inventory: list[str] | Non
 def values_in_contexts(index: WorkspaceIndex, path: str, line: int, name: str,
                        inventory: list[str] | None = None) -> list[ContextValues]:
     """The variable's value on the hosts of each context reaching the task at ``line``."""
-    from engine.variables.report import variables_at
+    from engine.variables.task_variables import variables_at
 
     found = []
     for reach in index.at(path, line):
@@ -344,7 +344,7 @@ def values_for_completion(index: WorkspaceIndex, path: str, line: int,
     """Every variable visible at the task at ``line`` on the first host of its first context;
     None when there is no such task, or the inventory's variables cannot be read."""
     from engine.inventory.data import InventoryError
-    from engine.variables.report import variables_at
+    from engine.variables.task_variables import variables_at
 
     reaches = index.at(path, line)
     if not reaches:
@@ -376,7 +376,7 @@ def value_hints(index: WorkspaceIndex, path: str, first_line: int, last_line: in
 
     from engine.inventory.data import InventoryError
     from engine.templating.templar import TemplateFailure, is_template
-    from engine.variables.report import variables_at
+    from engine.variables.task_variables import variables_at
 
     lines = split_lines(index.text(path))
     hints: list[ValueHint] = []

@@ -165,7 +165,8 @@ class TaskValues:
         (None when another host's values cannot be told from them), and those of them the tasks
         before may set (:func:`~engine.variables.earlier_key.followed_names`)."""
         from engine.variables.earlier_key import followed_names
-        from engine.variables.report import layers_at, variables_at
+        from engine.variables.report import layers_at
+        from engine.variables.task_variables import variables_at
 
         levels = layers_at(self.plan, self.play_plan, host, self.task)
         shown: dict[str, str] = {}

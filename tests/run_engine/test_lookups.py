@@ -60,7 +60,7 @@ def test_templar_without_lookups_never_runs_one(tmp_path: Path) -> None:
 def test_var_report_does_not_run_lookups(tmp_path: Path) -> None:
     """The editor's "which value has this variable" never runs a lookup (pipe, password...)."""
     from engine.flow.plan import RunOptions, make_plan
-    from engine.variables.report import variables_at
+    from engine.variables.task_variables import variables_at
 
     marker, secret = tmp_path / "X", tmp_path / "pw"
     write(tmp_path, {"site.yml": f"""

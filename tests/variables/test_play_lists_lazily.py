@@ -14,7 +14,8 @@ from var_values import run_options  # noqa: E402
 
 from engine.flow.plan import make_plan  # noqa: E402
 from engine.variables.host_includes import load_host_includes  # noqa: E402
-from engine.variables.report import find_task, variables_at  # noqa: E402
+from engine.variables.report import find_task  # noqa: E402
+from engine.variables.task_variables import variables_at
 
 SCENARIO = Path(__file__).resolve().parent / "scenarios" / "failed_hosts_play_lists"
 
