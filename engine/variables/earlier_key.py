@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from engine.variables.layer import RuntimeResult, RuntimeValue
 from engine.variables.module_result import ModuleResult
-from engine.variables.sources import RuntimeValue, _RuntimeResult
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -167,7 +167,7 @@ def value_key(value: Any, depth: int = 0) -> Any:
         return (kind.__name__, tuple((value_key(k, depth + 1), value_key(v, depth + 1)) for k, v in value.items()))
     if isinstance(value, list | tuple) and kind.__module__ in ("builtins", "engine.span"):
         return (kind.__name__, tuple(value_key(item, depth + 1) for item in value))
-    if isinstance(value, _RuntimeResult):
+    if isinstance(value, RuntimeResult):
         return ("runtime result", _Same(value))
     return ("object", _Same(value))
 

@@ -7,6 +7,8 @@ engine uses are one computation). Each level is a :class:`Layer` with the file a
 name it sets, lowest first. Levels that only exist when the run gets there (facts, ``include_vars``,
 ``set_fact``, ``register``) are layers marked ``runtime``, built from the tasks the run reaches
 before this one, so they are "at run time, if reached", never invented values.
+
+What a layer is: :mod:`engine.variables.layer`; the roles' levels: :mod:`engine.variables.role_layers`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from engine.booleans import boolean
 from engine.config import config_value
@@ -23,146 +25,27 @@ from engine.inventory.data import Group, Host, sort_groups
 from engine.loading import keywords as kw
 from engine.loading import paths
 from engine.loading.model import ROLE_ENTRY_KINDS
-from engine.loading.paths import find_role_var_files
 from engine.span import YMap
 from engine.templating.load_time import render
-from engine.variables.play_context import PlayContext, parent_role_params, role_variables
-from engine.variables.play_context import role_lineage as _role_lineage
+from engine.variables.layer import EARLIER_TASKS as EARLIER_TASKS  # re-exported: the API of this module
+from engine.variables.layer import RUNTIME_RESULT as RUNTIME_RESULT
+from engine.variables.layer import Definition as Definition
+from engine.variables.layer import Layer as Layer
+from engine.variables.layer import RuntimeValue as RuntimeValue
+from engine.variables.layer import VarsReader, make_layer, traced, vars_path
+from engine.variables.layer import earlier_tasks_place as earlier_tasks_place
+from engine.variables.layer import is_runtime as is_runtime
+from engine.variables.play_context import PlayContext, role_variables
+from engine.variables.role_layers import dep_chain, parent_role_layer, private_role_vars, role_layers
 
 if TYPE_CHECKING:
     from engine.inventory.manager import Inventory
     from engine.loading.model import Play, RoleInstance, Task
     from engine.parsing.source import SourceCache
 
-class VarsReader(Protocol):
-    """What the levels are read with: the files (``cache``), the launch (``options``: extra vars,
-    option variables) and the inventory (None where no host is asked about).
-    engine.variables.manager.VariableManager is one."""
 
-    cache: SourceCache
-    options: Any
-    inventory: Inventory | None
-
-
-# ansible's documented precedence, lowest first (the names playbook-ls shows)
-LEVELS = (
-    "role defaults",
-    "inventory group vars",
-    "inventory group_vars/all",
-    "playbook group_vars/all",
-    "inventory group_vars/*",
-    "playbook group_vars/*",
-    "inventory host vars",
-    "inventory host_vars/*",
-    "playbook host_vars/*",
-    "host facts",
-    "play vars",
-    "play vars_prompt",
-    "play vars_files",
-    "role vars",
-    "block vars",
-    "task vars",
-    "include_vars",
-    "set_fact / register",
-    "role params",
-    "include params",
-    "extra vars",
-    "magic variables",
-    "loop item",
-)
-LEVEL_RANK = {name: rank for rank, name in enumerate(LEVELS, 1)}
 SET_FACT = kw._family("set_fact")
 INCLUDE_VARS = kw.INCLUDE_VARS
-
-
-@dataclass(frozen=True)
-class Layer:
-    """One precedence level's contribution: ``values`` set by ``label`` (in ``path``), lines per name."""
-
-    level: str
-    label: str
-    values: Mapping[str, Any]
-    path: str | None = None
-    default_line: int | None = None
-    """The line of names whose own line is not known (a role entry's parameters)."""
-    runtime: bool = False
-    """Set only when the run reaches the task that sets it (facts, include_vars, set_fact, register)."""
-    pending: bool = False
-    """A place for what is known per host only (the play's vars_files): see vars_files_layers."""
-    any_name: str | None = None
-    """Why any name not set elsewhere may be set here, which only the run knows (an include_vars
-    whose file only the run names): such a name is unknown, not undefined."""
-
-    def line(self, name: str) -> int | None:
-        """Where ``name`` is written in ``path`` (0-based), when known."""
-        span = getattr(self.values, "key_spans", {}).get(name)
-        return span.line if span is not None else self.default_line
-
-
-@dataclass(frozen=True)
-class Definition:
-    name: str
-    value: Any
-    level: str
-    label: str
-    path: str | None
-    line: int | None
-    runtime: bool
-
-
-class TracedVars(dict):  # type: ignore[type-arg]
-    """An inventory entity's variables with ``origins``: name -> ``PATH:LINE`` (an INI source's)."""
-
-    origins: Mapping[str, str] = {}
-
-
-def _traced(values: dict[str, Any], origins: Mapping[str, str] | None) -> dict[str, Any]:
-    if not origins:
-        return values
-    traced = TracedVars(values)
-    traced.origins = origins
-    return traced
-
-
-def _layer(level: str, label: str, values: Any, path: str | None = None, runtime: bool = False,
-           line: int | None = None) -> Layer | None:
-    """The layer of ``values`` (None when empty); ``line``: where names without their own are."""
-    if not isinstance(values, Mapping) or not values:
-        return None
-    return Layer(level, label, values, path, line, runtime)
-
-
-_role_files: dict[tuple[Any, ...], tuple[int, list[Layer]]] = {}
-
-
-def _mapping(data: Any) -> Mapping[str, Any]:
-    return data if isinstance(data, Mapping) else {}
-
-
-def _role_file_layers(manager: VarsReader, role: RoleInstance, sub: str, level: str) -> list[Layer]:
-    """A role's defaults or vars files as layers, one per file of a ``main/`` directory
-    (reused until the files change: a play's every task reads the defaults of every role of the play)."""
-    from engine.parsing.source import files_state
-
-    run_from = role.run_from[1].get(sub) if role.run_from is not None else None
-    if run_from is not None:  # which file the host gets is the run's: every name they set is unknown
-        names = {name: RuntimeValue(role.run_from[0])  # type: ignore[index]
-                 for main in run_from for path in find_role_var_files(role.path or "", sub, main)
-                 for name in _mapping(manager.cache.load(path).data)}
-        layer = _layer(level, f"role '{role.name}' {sub}", names, None, True)
-        return [layer] if layer is not None else []
-    key = (role.path, role.name, sub, role.from_files.get(sub), id(manager.cache))
-    now = files_state()
-    cached = _role_files.get(key)
-    if cached is not None and cached[0] == now:
-        return cached[1]
-    found = [_layer(level, f"role '{role.name}' {sub}", manager.cache.load(path).data, path)
-             for path in find_role_var_files(role.path or "", sub, role.from_files.get(sub))]
-    layers = [layer for layer in found if layer is not None]
-    if len(_role_files) > 4096:
-        _role_files.clear()
-    _role_files[key] = (now, layers)
-    return layers
 
 
 HOST_LAYERS_KEPT = 1 << 17  # (host, playbook directory) pairs whose levels one inventory keeps: a fleet's
@@ -190,16 +73,16 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     groups: list[Group] = list(sort_groups([g for g in host.get_groups() if g.name != "all"]))
 
     def files(vars_files: Any, entities: Iterable[Host | Group], level: str) -> list[Layer | None]:
-        return [_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
+        return [make_layer(level, f"{'host' if isinstance(entity, Host) else 'group'} '{entity.name}'", data, path)
                 for entity in entities for path, data in vars_files.files_of(entity)]
 
     play_files = inventory.play_vars_files
     origins = inventory.data.value_origins
     group_levels: dict[str, Callable[[], list[Layer | None]]] = {
-        "all_inventory": lambda: [_layer("inventory group vars", "group 'all' in the inventory",
-                                         _traced(all_group.get_vars(), origins.get("all")), sources)],
-        "groups_inventory": lambda: [_layer("inventory group vars", f"group '{g.name}' in the inventory",
-                                            _traced(g.get_vars(), origins.get(g.name)), sources) for g in groups],
+        "all_inventory": lambda: [make_layer("inventory group vars", "group 'all' in the inventory",
+                                         traced(all_group.get_vars(), origins.get("all")), sources)],
+        "groups_inventory": lambda: [make_layer("inventory group vars", f"group '{g.name}' in the inventory",
+                                            traced(g.get_vars(), origins.get(g.name)), sources) for g in groups],
         "all_plugins_inventory": lambda: files(inventory.vars_files, [all_group], "inventory group_vars/all"),
         "all_plugins_play": lambda: files(play_files, [all_group], "playbook group_vars/all"),
         "groups_plugins_inventory": lambda: files(inventory.vars_files, groups, "inventory group_vars/*"),
@@ -213,8 +96,8 @@ def inventory_layers(manager: VarsReader, host: Host, playbook_dir: str | None =
     if layers is None:
         layers = shared[key] = [layer for entry in precedence if entry in group_levels
                                 for layer in group_levels[entry]()]
-    own = [_layer("inventory host vars", f"host '{host.name}' in the inventory",
-                  _traced(host.get_vars(), origins.get(host.name)), sources),
+    own = [make_layer("inventory host vars", f"host '{host.name}' in the inventory",
+                  traced(host.get_vars(), origins.get(host.name)), sources),
            *files(inventory.vars_files, [host], "inventory host_vars/*"),
            *files(play_files, [host], "playbook host_vars/*")]
     return HostLayers(key, [layer for layer in layers if layer is not None],
@@ -251,7 +134,7 @@ def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[s
     play = context.play
     data = play.data if isinstance(play.data, Mapping) else {}
     path = play.span.file if play.span else None
-    layers = [_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path), *imports]
+    layers = [make_layer("play vars", f"play '{play.name}' vars", data.get("vars"), path), *imports]
     prompts = YMap()
     for prompt in data.get("vars_prompt") or []:
         if isinstance(prompt, Mapping) and isinstance(prompt.get("name"), str):
@@ -259,7 +142,7 @@ def play_layers(manager: VarsReader, context: PlayContext, extra_vars: Mapping[s
             span = getattr(prompt, "span", None)
             if span is not None:
                 prompts.key_spans[prompt["name"]] = span
-    layers.append(_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
+    layers.append(make_layer("play vars_prompt", f"play '{play.name}' vars_prompt (as prompted)", prompts, path,
                          runtime=True))
     if data.get("vars_files"):  # templated per host: variables_at fills it in (vars_files_layers)
         layers.append(Layer("play vars_files", f"play '{play.name}' vars_files", {}, path, pending=True))
@@ -271,7 +154,7 @@ def vars_files_layers(manager: VarsReader, play: Play, template: Callable[[Any],
     ``template`` with what the host has so far (``get_vars``: inventory, facts, play vars, the
     files before; a name from the inventory picks a file per host) (:func:`vars_files_chosen`)."""
     data = play.data if isinstance(play.data, Mapping) else {}
-    layers = [_layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
+    layers = [make_layer("play vars_files", f"play '{play.name}' vars_files", manager.cache.load(found).data, found)
               for found in vars_files_chosen(data.get("vars_files"), play.basedir, template)]
     return [layer for layer in layers if layer is not None]
 
@@ -359,11 +242,6 @@ def tasks_with_includers(play: Play, handlers: bool = False, loaded: Callable[[T
         yield from with_includers(play.compile(), [])
 
 
-def _frame_path(frame: Any) -> str | None:
-    span = frame.keyword_spans.get("vars") or frame.span
-    return span.file if span else None
-
-
 def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type: ignore[assignment]
     """``vars`` of the levels between the play and the task (role entries, blocks, imports,
     and for a task an include loaded, the include task and the levels around it), outermost
@@ -371,8 +249,8 @@ def chain_layers(task: Task, includers: list[Task] = ()) -> list[Layer]:  # type
     # the vars of roles: entries and dependencies are the role's own (role_layers)
     frames = [frame for owner in (*includers, task) for frame in _below_play(owner.chain)
               if frame.kind not in ROLE_ENTRY_KINDS]
-    layers = [_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
-                     without_task_keywords(frame.keywords.get("vars")), _frame_path(frame)) for frame in frames]
+    layers = [make_layer("task vars" if frame is task.chain[-1] else "block vars", f"{frame.label} vars",
+                     without_task_keywords(frame.keywords.get("vars")), vars_path(frame)) for frame in frames]
     return [layer for layer in layers if layer is not None]
 
 
@@ -426,7 +304,7 @@ def import_playbook_layers(task: Task | None) -> list[Layer]:
         if frame.kind == "play":
             break
         outer.append(frame)
-    layers = [_layer("play vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
+    layers = [make_layer("play vars", f"{frame.label} vars", frame.keywords.get("vars"), vars_path(frame))
               for frame in reversed(outer)]  # the nearest import is merged first, the outermost last
     return [layer for layer in layers if layer is not None]
 
@@ -440,149 +318,9 @@ def _play_anchor(play: Play) -> Task | None:
 
 def include_params_layers(includers: list[Task]) -> list[Layer]:
     """An include's ``vars`` are also its params to the tasks it loads, above set_fact."""
-    layers = [_layer("include params", f"{include.chain[-1].label} params", include.chain[-1].keywords.get("vars"),
-                     _frame_path(include.chain[-1])) for include in includers]
+    layers = [make_layer("include params", f"{include.chain[-1].label} params", include.chain[-1].keywords.get("vars"),
+                     vars_path(include.chain[-1])) for include in includers]
     return [layer for layer in layers if layer is not None]
-
-
-class _RuntimeResult:
-    """The value of a registered variable: the task's result, known only when it runs."""
-
-    reason: str | None = None
-
-    def __repr__(self) -> str:
-        return "<the task's result at run time>"
-
-
-RUNTIME_RESULT = _RuntimeResult()
-
-
-class RuntimeValue(_RuntimeResult):
-    """A value only the run knows, with why (the task or fact it comes from)."""
-
-    def __init__(self, reason: str, uniform: bool = False) -> None:
-        self.reason = reason
-        self.uniform = uniform
-        """The same on every host (a module's result registered without a condition)."""
-
-    def __repr__(self) -> str:
-        return f"<known at run time: {self.reason}>"
-
-
-def is_runtime(value: Any) -> bool:
-    """Whether ``value`` stands for what only the run knows (:data:`RUNTIME_RESULT`, a :class:`RuntimeValue`)."""
-    return isinstance(value, _RuntimeResult)
-
-
-EARLIER_TASKS = "what earlier tasks set"
-"""The label of the place kept in a task's levels for what earlier tasks set on the host
-(engine.variables.host_runtime fills it in per host)."""
-
-
-def earlier_tasks_place() -> Layer:
-    return Layer("include_vars", EARLIER_TASKS, {}, runtime=True, pending=True)
-
-
-def private_role_vars() -> bool | None:
-    """``DEFAULT_PRIVATE_ROLE_VARS`` where ansible.cfg or the environment sets it (None: not set,
-    which ansible tells apart from false)."""
-    value = config_value("ANSIBLE_PRIVATE_ROLE_VARS", "defaults", "private_role_vars")
-    if value is None:
-        return None
-    try:
-        return bool(boolean(value))
-    except (TypeError, ValueError):
-        return None
-
-
-def role_is_public(role: RoleInstance, private: bool | None) -> bool:
-    """Whether the play's other tasks see ``role``'s defaults and vars (``Role.public``): as its
-    import or include says (``public:``), else by ``private_role_vars`` where it is set, else
-    roles of ``roles:`` and ``import_role`` are public and included roles private. A dependency
-    is seen through the role that pulls it in."""
-    root = _role_lineage(role)[0]
-    if root.public is not None:
-        try:
-            return bool(boolean(root.public))
-        except (TypeError, ValueError):
-            return False
-    if private is not None:
-        return not private
-    return root.via != "include_role"
-
-
-def role_layers(manager: VarsReader, context: PlayContext, role: RoleInstance | None, sub: str,
-                level: str, private: bool | None = None) -> list[Layer]:
-    """The ``sub`` file (defaults or vars) of every public role of the play, then of the task's
-    role's lineage. With the defaults (``Role.get_default_vars(dep_chain)``): the defaults of
-    the task's role's own dependencies, the deepest first, then those of the roles that pulled
-    it in, outermost first, then its own (a private role, one an ``include_role`` brought in,
-    still gives its tasks its dependencies' defaults). With the vars (``Role.get_vars``): each
-    role that pulled it in gives the ``vars`` of its entry then its vars files
-    (``get_inherited_vars``: not what that role's dependencies export), then come the vars its
-    own dependencies export, its vars files and its entry's ``vars``."""
-    public = [layer for owner in context.roles if role_is_public(owner, private)
-              for layer in _role_file_layers(manager, owner, sub, level)]
-    chain = _dep_chain(role)
-    if not chain:
-        return public
-    *parents, own = chain
-    lineage = []
-    if sub == "defaults":  # get_default_vars(dep_chain)
-        lineage += [layer for dep in _all_dependencies(own, context.roles)
-                    for layer in _role_file_layers(manager, dep, sub, level)]
-        for owner in chain:
-            lineage += _role_file_layers(manager, owner, sub, level)
-        return public + lineage
-    for parent in parents:  # get_inherited_vars(dep_chain): each parent's entry vars, then its vars files
-        if (entry := _role_entry_vars(parent)) is not None:
-            lineage.append(entry)
-        lineage += _role_file_layers(manager, parent, sub, level)
-    lineage += [layer for dep in _all_dependencies(own, context.roles)  # what the role's dependencies export
-                for layer in _role_file_layers(manager, dep, sub, level)]
-    lineage += _role_file_layers(manager, own, sub, level)
-    if (entry := _role_entry_vars(own)) is not None:
-        lineage.append(entry)
-    return public + lineage
-
-
-def _all_dependencies(role: RoleInstance, roles: list[RoleInstance]) -> list[RoleInstance]:
-    """``Role.get_all_dependencies``: the role's dependencies among ``roles``, each after its own."""
-    direct = list({id(r): r for r in roles if r.parent is role and r.via == "dependency"}.values())
-    return [inner for dep in direct for inner in [*_all_dependencies(dep, roles), dep]]
-
-
-def _dep_chain(role: RoleInstance | None) -> list[RoleInstance]:
-    """``task.get_dep_chain()`` and the task's role, outermost first: the roles that pulled the
-    role in as a dependency, and those whose tasks imported or included it (``IncludeRole``
-    compiles the role with its parent roles as its dependency chain, so they lend it their
-    defaults and vars, below its own)."""
-    chain: list[RoleInstance] = []
-    while role is not None:
-        chain.insert(0, role)
-        role = role.parent
-    return chain
-
-
-def _role_entry_vars(role: RoleInstance) -> Layer | None:
-    frame = role.entry
-    if frame is None or frame.kind not in ROLE_ENTRY_KINDS:
-        return None
-    return _layer("role vars", f"{frame.label} vars", frame.keywords.get("vars"), _frame_path(frame))
-
-
-def parent_role_layer(role: RoleInstance | None) -> Layer | None:
-    """:func:`engine.variables.play_context.parent_role_params` as a level of its own."""
-    found = parent_role_params(role)
-    if found is None:
-        return None
-    top, params = found
-    values = YMap()
-    values.update(params)
-    span = top.span
-    assert top.parent is not None
-    return Layer("include params", f"role '{top.parent.name}', which brings in role '{top.name}'", values,
-                 span.file if span else None, span.line if span else None)
 
 
 def host_independent_layers(manager: VarsReader, context: PlayContext, task: Task | None,
@@ -612,9 +350,9 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
     if task is not None:
         above += chain_layers(task, includers)
     above += runtime
-    for ancestor in _dep_chain(role):  # get_role_params(dep_chain): every parent role's params
+    for ancestor in dep_chain(role):  # get_role_params(dep_chain): every parent role's params
         span = ancestor.span or (ancestor.entry.span if ancestor.entry is not None else None)
-        layer = _layer("role params", f"role '{ancestor.name}' params", ancestor.params,
+        layer = make_layer("role params", f"role '{ancestor.name}' params", ancestor.params,
                        span.file if span else None, line=span.line if span else None)
         if layer is not None:
             above.append(layer)
@@ -624,7 +362,7 @@ def host_independent_layers(manager: VarsReader, context: PlayContext, task: Tas
     above += include_params_layers(list(includers))
     if include_params is not None:
         above.append(include_params)
-    extra_layer = _layer("extra vars", "extra vars (-e)", extra)
+    extra_layer = make_layer("extra vars", "extra vars (-e)", extra)
     if extra_layer is not None:
         above.append(extra_layer)
     return below, above
@@ -680,7 +418,6 @@ def definitions(layers: Iterable[Layer], names: Iterable[str] | None = None) -> 
                                                                           definition.line) or d.path is None]
             same.insert(0, definition)
     return found
-
 
 
 def hostless_variables(play: Play, task: Task | None, includers: list[Task], extra_vars: Mapping[str, Any],
