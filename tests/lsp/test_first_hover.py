@@ -6,9 +6,11 @@ next start once the server is idle."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import os
 import re
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -41,6 +43,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # the server's parse store of its own: the other tests' commands, which pytest -n runs beside this
 # module, share the session's cache directory (and some plant broken stores in it on purpose)
 PARSES = tempfile.mkdtemp(prefix="playbook-ls-first-hover-")
+atexit.register(shutil.rmtree, PARSES, True)  # made when the module is collected, by every worker
 OWN_STORE = ClientServerConfig(server_command=SERVE.server_command,
                                server_env={**os.environ, "PLAYBOOK_LS_CACHE_DIR": PARSES})
 
