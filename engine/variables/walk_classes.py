@@ -14,7 +14,8 @@ before; the others are given its walk.
 
 Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
 adds (loaded by a per-host include, a handler, a role's repeated run, a later run of a task,
-``run_once`` or delegating its facts, ``meta: end_host`` / ``end_play`` on the way), no ``rescue``
+``run_once`` or delegating its facts, ``meta: end_host`` on the way; whether an ``end_play`` or
+``end_batch`` ended the play for the host is asked of each host and kept in its key), no ``rescue``
 in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
 no merged hashes, every setter shared by class (none reading variables by a computed name), and not
 inside another host's ``hostvars`` reading (where failures before decide too).
