@@ -30,10 +30,14 @@ def by_class(sharing: Any, hosts: list[Host], conditions: list[tuple[Any, str]])
     for _ in range(_TRIES):
         if found is None:
             return None
+        names = sharing.names
         firsts, member_of = _classes(sharing.signatures, *found, sharing.entry, hosts)
         outcomes = [sharing.outcome(hosts[at], conditions) for at in firsts]
-        if not sharing.shared:  # a class's first host read more than the signature holds (through a template)
+        if not sharing.shared:  # a class's first host read what the signature cannot hold (its own name)
             return None
+        if sharing.names != names:  # a class's first host read more names: classes by all of them
+            found = sharing.class_table()
+            continue
         if found[2] in (None, "plays"):
             break
         # classes of the walk before: a class's first host's walk may have read more than told them

@@ -43,6 +43,7 @@ from engine.loading import keywords as kw
 from engine.templating.read_names import names_recorded, recording
 from engine.variables import host_answers as answers
 from engine.variables.failing import templated_arguments
+from engine.variables.raw import looks_like_fact
 from engine.variables.setter_classes import share_setters
 
 if TYPE_CHECKING:
@@ -525,9 +526,11 @@ class _HostTask:
             self.touched.add(_SET_PER_HOST)
             self.set_per_host.add(name)
             if any(definition.level == "host facts" for definition in resolved.definitions) or \
-                    not resolved.definitions and name.startswith("ansible_"):  # (a fact the run may gather, or none)
+                    not resolved.definitions and name.startswith("ansible_") or \
+                    looks_like_fact(name):  # (a fact the run may gather, or none; or one under a task's value)
                 # the run's facts, under what tasks before may set (keyed by those tasks' walk):
-                # keyed by whether and where the run gathers them
+                # keyed by whether and where the run gathers them (a fact named by an include_vars
+                # the run alone reads, ``{{ ansible_os_family }}.yml``, is the fact beneath it)
                 self.facts_read.add(name)
         reason: str | None = None
         if self.removed is not None and name in PLAY_LISTS:  # less the hosts failed or ended by now

@@ -53,6 +53,11 @@ def _batch_inventories(play_plan: PlayPlan) -> bool:
     return bool(changes) and changes[0].hosts is not None
 
 
+_WIDENINGS = 8
+"""How many times a task's hosts are keyed again by more names (a reading that read more than those
+before it) before they are read one by one."""
+
+
 class _ReadsMore(Exception):
     """A rebound reading (:meth:`_HostTask.for_host`) needs more than the host's name and groups."""
 
@@ -88,6 +93,11 @@ class _SharedOutcomes:
         """The play's signatures of the names read, by host, when every host reads one inventory here."""
         self.read: set[str] = set()
         """Every name a reading of a host read (:mod:`engine.flow.outcome_log`)."""
+        self.set_per_host: set[str] = set()
+        self.facts_read: set[str] = set()
+        """What the readings keyed so far read per host, and the facts among it (_HostTask's)."""
+        self.widened = 0
+        """How many times a reading read more names than those before it (:data:`_WIDENINGS`)."""
 
     def outcome(self, host: Host, conditions: list[tuple[Any, str]]) -> HostOutcome:
         if self.rebound is not None:
@@ -109,25 +119,40 @@ class _SharedOutcomes:
         outcome = reading.outcome(conditions)
         self.read |= reading.touched
         if self.shared and self.names is None:
-            self.names = tuple(sorted(reading.touched))
-            per_host = reading.touched & (_PER_HOST - _SIGNED)
-            self.earlier = followed_names(self.plan, self.play_plan, reading.touched, reading.set_per_host,
-                                          reading.facts_read) \
-                if per_host == {_SET_PER_HOST} else None
-            self.shared = not per_host or self.earlier is not None
+            self._read_names(reading)
             if not self.shared and reading.touched <= _HOST_IDENTITY | _SAME_ON_EVERY_HOST and \
                     not _batch_inventories(self.play_plan):
                 self.rebound = reading
                 self.identities = Identities(self.plan, self.play_plan, self.task, self.hosts) \
                     if self.hosts is not None else None
             keys = self._keys(host) if self.shared else None
-        elif self.shared and not reading.touched <= set(self.names):  # its values read more (a template): not alike
-            self.shared, keys = False, None
+        elif self.shared and not reading.touched <= set(self.names):
+            # its values read more (a branch the hosts before did not take, a template): hosts are told
+            # apart by every name read so far from now on (those alike in all of them take one path)
+            self.widened += 1
+            self.shared = self.widened <= _WIDENINGS
+            if self.shared:
+                self._read_names(reading)
+            keys = self._keys(host) if self.shared else None
         if keys is not None:
             self.known[keys[0]] = outcome
             if keys[1] is not None:
                 self.by_value.setdefault(keys[1], (host.name, keys[2], outcome))
         return outcome
+
+    def _read_names(self, reading: Any) -> None:
+        """Key hosts by the names ``reading`` read, with those the readings before read: what tells
+        hosts apart for them (the tasks before, when they set some on each host), or that nothing
+        does (:attr:`shared` False). Outcomes kept under fewer names are not looked up again."""
+        self.set_per_host |= reading.set_per_host
+        self.facts_read |= reading.facts_read
+        touched = set(self.names or ()) | reading.touched
+        self.names = tuple(sorted(touched))
+        self.known, self.by_value, self._table = {}, {}, None
+        per_host = touched & (_PER_HOST - _SIGNED)
+        self.earlier = followed_names(self.plan, self.play_plan, touched, self.set_per_host, self.facts_read) \
+            if per_host == {_SET_PER_HOST} else None
+        self.shared = not per_host or self.earlier is not None
 
     def class_table(self) -> tuple[dict[str, tuple[Any, ...]], Any, Any] | None:
         """The play's signatures by host for the names read, what else tells hosts apart and what

@@ -75,6 +75,16 @@ def play_enders(order: Any) -> list[Task]:
     return kept[1]
 
 
+def batch_enders(order: Any) -> list[tuple[int, Task]]:
+    """The ``meta: end_batch`` and ``end_play`` tasks of the play's ``order``, each with its place,
+    kept with its setters."""
+    every = setters(order, len(order.tasks))
+    kept = getattr(order, "batch_enders", None)
+    if kept is None or kept[0] is not order.setters:
+        kept = order.batch_enders = (order.setters, [(at, done) for at, done in every if ends_in_batch(done)])
+    return kept[1]  # type: ignore[no-any-return]
+
+
 def ends_host_task(task: Task) -> bool:
     return task.action in META and isinstance(task.args, Mapping) and task.args.get("_raw_params") == "end_host"
 

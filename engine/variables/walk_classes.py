@@ -14,7 +14,8 @@ before; the others are given its walk.
 
 Only where nothing else of a host decides the walk: no setter a host-by-host step leaves out or
 adds (loaded by a per-host include, a handler, a role's repeated run, a later run of a task,
-``run_once`` or delegating its facts, ``meta: end_host`` / ``end_play`` on the way), no ``rescue``
+``run_once`` or delegating its facts, ``meta: end_host`` on the way; whether an ``end_play`` or
+``end_batch`` ended the play for the host is asked of each host and kept in its key), no ``rescue``
 in the plays, no inventory changed on the way (``add_host``, ``group_by``), no per-host vars_files,
 no merged hashes, every setter shared by class (none reading variables by a computed name), and not
 inside another host's ``hostvars`` reading (where failures before decide too).
@@ -162,7 +163,7 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
     from engine.variables.failed_hosts import planned_alone
     from engine.variables.host_facts import plays_before
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.setters import ends_host_task, ends_in_batch, occurrence, play_enders, setters
+    from engine.variables.setters import ends_host_task, occurrence, setters
 
     plan = follower.plan
     if plan.inventory.data.merge_hashes:
@@ -172,7 +173,7 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
         order = follower.order_of(earlier.play)
         inventory = getattr(earlier, "inventory", None)
         if getattr(earlier, "changed_in_play", None) or (inventory is not None and inventory is not plan.inventory) \
-                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing or play_enders(order):
+                or per_host_vars_files(earlier) or play_blocks(earlier.play).rescuing:
             return None
         positions = order.positions.get(id(task)) if earlier is play_plan else None
         if earlier is play_plan and not positions:
@@ -181,7 +182,7 @@ def _shareable_steps(follower: Any, play_plan: PlayPlan, task: Task,
         for at, done in setters(order, before, names):
             data = done.data if isinstance(done.data, Mapping) else {}
             includers = order.includers.get(id(done), [])
-            if ends_host_task(done) or ends_in_batch(done) or done.handler or data.get("delegate_facts") or \
+            if ends_host_task(done) or done.handler or data.get("delegate_facts") or \
                     runs_once(done) or order.loaded_on.get(id(done)) is not None or \
                     occurrence(order, done, at) or planned_alone(earlier, done) or \
                     any(includer_loops(include) or include.action in kw.INCLUDE_ROLE | kw.INCLUDE_TASKS and
@@ -203,11 +204,29 @@ def _host_key(follower: Any, play_plan: PlayPlan, host: Host, task: Task, read: 
     memo = _memo(play_plan)
     key = ("walk host key", host.name, read, id(inventory), id(plan))
     kept = memo.get(key)
-    if kept is not None and kept[0] is inventory and kept[1] is plan:
-        return kept[2]  # type: ignore[no-any-return]
-    found = _host_key_now(plan, play_plan, host, task, read)
-    memo[key] = (inventory, plan, found)
-    return found
+    if kept is None or kept[0] is not inventory or kept[1] is not plan:
+        kept = memo[key] = (inventory, plan, _host_key_now(plan, play_plan, host, task, read))
+    ended = _ended(follower, play_plan, host, task)
+    return kept[2] if ended is None else (*kept[2], ended)  # type: ignore[no-any-return]
+
+
+def _ended(follower: Any, play_plan: PlayPlan, host: Host, task: Task) -> tuple[Any, ...] | None:
+    """Whether an ``end_play`` or ``end_batch`` of the plays so far (before ``task`` in its own) ended
+    the play for ``host``, and whether one in a batch before the host's did, as the walk asks them
+    (engine.variables.earlier_walk): what the plan says of the ender, so asked again at each task;
+    None where no play so far has one."""
+    from engine.variables.host_facts import plays_before
+    from engine.variables.setters import batch_enders, host_names
+
+    found: list[Any] = []
+    for earlier in plays_before(follower.plan, play_plan, including=True):
+        order = follower.order_of(earlier.play)
+        before = order.positions.get(id(task), [len(order.tasks)])[0] if earlier is play_plan else len(order.tasks)
+        enders = [done for at, done in batch_enders(order) if at < before]
+        if enders and host.name in host_names(earlier):
+            found.append((id(earlier), follower.stopped_before(earlier, host),
+                          *(follower._ends_host(earlier, host, done) for done in enders)))  # noqa: SLF001
+    return tuple(found) if found else None
 
 
 def _host_key_now(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, read: frozenset[str]) -> tuple[Any, ...]:
