@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import batch_place as _batch_place
 from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
+from engine.flow.block_failures import section_tasks
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
@@ -477,8 +478,9 @@ class Follower(BlockFailures):
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
                 for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
+        recovered = id(task) in section_tasks(play_plan.play)[1]
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
-            return unknown_result(task, check_mode(self.plan, task) is False)
+            return unknown_result(task, check_mode(self.plan, task) is False, recovered)
         if not gate and not own and host_independent(task):  # constant values: the same on every host
             from engine.templating.templar import Templar
 
@@ -487,7 +489,7 @@ class Follower(BlockFailures):
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
         with names_recorded() if read is not None else nullcontext() as names:
             effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
-                             self.plan.inventory.data.merge_hashes)
+                             self.plan.inventory.data.merge_hashes, recovered=recovered)
         if read is not None:
             read.update(names)
         data = task.data if isinstance(task.data, Mapping) else {}
