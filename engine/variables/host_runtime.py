@@ -475,8 +475,10 @@ class Follower(BlockFailures):
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results);
         ``read``: where to put the names its templates read (engine.variables.setter_classes)."""
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
+        # a handler an include_role brings runs where it is notified, with that include's variables
+        # but not its conditions (a host whose run of the include skipped that item runs it too)
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                for c in include.effective_when()]
+                if not (task.handler and include.action in kw.INCLUDE_ROLE) for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
         recovered = id(task) in section_tasks(play_plan.play)[1]
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
