@@ -19,7 +19,7 @@ from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
-from engine.variables.failing import argument_failure, failed_when, fails_evaluating
+from engine.variables.failing import argument_failure, failed_when, fails_evaluating, three_valued
 from engine.variables.include_vars_files import (
     VarsFilesFail,
     VarsFilesUnknown,
@@ -648,7 +648,9 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
             unknown = _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
                                f"({exc})")
             unknown.fails = condition_fails(exc)
-            return unknown
+            holds = unknown if unknown.fails else three_valued(condition, templar, unknown)
+            if isinstance(holds, _Unknown):
+                return holds
         if not holds:
             return condition
     return True
