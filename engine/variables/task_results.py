@@ -497,7 +497,7 @@ def errors_stop(task: Task, templar: Templar | None, recovered: bool) -> bool:
     is one it did not fail: not in the ``block`` section of a block with a ``rescue`` or ``always``
     (``recovered``), and an ``ignore_errors`` (the task's, or one it inherits) known to be false on
     the host (a templated one templated with ``templar``; None: on any host)."""
-    from engine.flow.host_blocks import ignores_errors
+    from engine.flow.run_settings import ignores_errors
 
     return not recovered and ignores_errors(task, templar.template if templar is not None else None) is False
 
