@@ -147,9 +147,10 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
         found.update({name: RunOrdered(value) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
                                                            "ansible_play_batch", "play_hosts")
                       if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
-        names = [h.name for h in play_plan.hosts]
-        if any(len(batch) < len(names) for batch in play_batches(play_plan.play, names)):
+        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+        if len(batches) > 1 and any(len(batch) > 1 for batch in batches):
             # its serial batches are cut from that order: which hosts share one is the run's too
+            # (a batch of one host is that host's, whatever the order)
             batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from "
                                  f"{_racy_reason(sorted(play_plan.racy_order))}")
             found.update({"ansible_play_batch": batch, "play_hosts": batch})
