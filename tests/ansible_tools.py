@@ -21,6 +21,21 @@ def find_tool(name: str) -> str | None:
     return str(beside) if beside.is_file() else shutil.which(name)
 
 
+def collection_installed(name: str) -> bool:
+    """Whether ansible finds the collection ``name`` (``community.general``) here: in a directory of
+    ``ANSIBLE_COLLECTIONS_PATH`` or importable from this Python (installed with the ``ansible`` package)."""
+    import importlib.util
+
+    namespace, _, collection = name.partition(".")
+    paths = [Path(p) for p in os.environ.get("ANSIBLE_COLLECTIONS_PATH", "").split(os.pathsep) if p]
+    if any((p / "ansible_collections" / namespace / collection).is_dir() for p in paths):
+        return True
+    try:
+        return importlib.util.find_spec(f"ansible_collections.{namespace}.{collection}") is not None
+    except ModuleNotFoundError:
+        return False
+
+
 LIVE_ALL = "PLAYBOOK_LS_LIVE"
 """``all`` re-runs ansible on every recording; a number N on one in N (a subset of the default one
 in three when N is a multiple of 3); unset, a fixed third."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures, failure_spread, section_tasks
 from engine.flow.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
+from engine.flow.run_settings import ignores_errors
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -106,21 +107,3 @@ class PlayBlocks:
         for host, outcome in outcomes.items():
             if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
                 self.failures.may_fail(host, task)
-
-
-def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:
-    """The task's ``ignore_errors`` (a template given to ``template``): None when only the run
-    decides."""
-    from engine.booleans import boolean
-    from engine.templating.templar import TemplateFailure, is_template
-
-    ignored = getattr(task.effective("ignore_errors"), "value", None)
-    if template is not None and is_template(ignored):
-        try:
-            ignored = template(ignored)
-        except TemplateFailure:
-            return None
-    try:
-        return ignored is not None and boolean(ignored, strict=True)
-    except (TypeError, ValueError):
-        return None

@@ -20,7 +20,7 @@ from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import failure_spread, section_tasks
-from engine.flow.host_blocks import PlayBlocks, ignores_errors
+from engine.flow.host_blocks import PlayBlocks
 from engine.flow.host_handlers import Notifications, PlannedTask, where
 from engine.flow.host_includes import LOAD_FAILURE, Loaded, RuntimeIncludes
 from engine.flow.host_meta import (
@@ -34,7 +34,7 @@ from engine.flow.host_meta import (
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from engine.flow.outcomes import distinct
 from engine.flow.removed_hosts import RemovedHosts
-from engine.flow.run_settings import force_handlers, play_strategy
+from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy
 from engine.flow.stopped_hosts import StoppedHosts
 from engine.loading.keywords import META
 from engine.variables.loop_vars import copy_items, includer_loops

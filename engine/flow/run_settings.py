@@ -3,7 +3,7 @@ strategy runs the play (ansible.cfg's ``strategy`` as ansible reads it)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.loading import keywords as kw
@@ -87,3 +87,21 @@ def run_once_hosts(play_plan: PlayPlan, task: Task, batches: list[list[str]]) ->
     except (TypeError, ValueError):
         once = None  # templated (or a strategy the plan does not know): the run decides
     return ({name: batch[0] for batch in batches for name in batch} if once is not False else None), once is True
+
+
+def ignores_errors(task: Task, template: Callable[[Any], Any] | None = None) -> bool | None:
+    """The task's ``ignore_errors`` (a template given to ``template``): None when only the run
+    decides."""
+    from engine.booleans import boolean
+    from engine.templating.templar import TemplateFailure, is_template
+
+    ignored = getattr(task.effective("ignore_errors"), "value", None)
+    if template is not None and is_template(ignored):
+        try:
+            ignored = template(ignored)
+        except TemplateFailure:
+            return None
+    try:
+        return ignored is not None and boolean(ignored, strict=True)
+    except (TypeError, ValueError):
+        return None

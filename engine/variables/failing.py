@@ -4,7 +4,7 @@ variable model decide it, and a template error ansible fails on too (a name defi
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.loading import keywords as kw
 from engine.values import strings
@@ -12,6 +12,8 @@ from engine.values import strings
 if TYPE_CHECKING:
     from engine.loading.model import Task
     from engine.templating.templar import Templar
+
+U = TypeVar("U")
 
 
 def failed_when(task: Task, templar: Templar, label: str) -> bool | str:
@@ -140,3 +142,30 @@ def argument_failure(task: Task, templar: Templar) -> str | None:
         if fails_evaluating(exc) or cause_of(exc, RunTimeOnly) is None and ansible_fails_too(exc):
             return f"Finalization of task args for {task.action!r} failed: {exc}"
     return None
+
+
+def three_valued(condition: Any, templar: Templar, unknown: U) -> bool | U:
+    """A condition reading what only the run knows, decided as the plan decides it
+    (engine.flow.conditions): ``x or flag`` holds where ``flag`` is true, the unknown operand
+    taken to be a boolean; ``unknown`` where that does not decide it."""
+    from engine.flow.conditions import OperandFailure, Unknown, decide, parse
+    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
+    from engine.templating.templar import TemplateFailure, conditional_expression
+
+    def operand(text: str) -> Any:
+        try:
+            return templar.value_of(text)
+        except TemplateFailure as exc:
+            if cause_of(exc, RunTimeOnly) is None or ansible_fails_too(exc):
+                raise OperandFailure(str(exc)) from None
+            return Unknown(str(exc))
+
+    if not isinstance(condition, str):
+        return unknown
+    try:
+        value = decide(parse(conditional_expression(condition)), operand)
+    except OperandFailure:
+        return unknown
+    if isinstance(value, Unknown):
+        return unknown if value.truthy is None else value.truthy
+    return value if isinstance(value, bool) else unknown

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from engine.flow.batches import batch_place as _batch_place
 from engine.flow.batches import batches_run as _batches_run
 from engine.flow.batches import host_batch
+from engine.flow.block_failures import section_tasks
 from engine.flow.run_settings import check_mode, runs_once
 from engine.loading import keywords as kw
 from engine.parsing.source import files_state
@@ -474,11 +475,14 @@ class Follower(BlockFailures):
         """Run ``task`` on ``host`` as far as it can be before the run (engine.variables.task_results);
         ``read``: where to put the names its templates read (engine.variables.setter_classes)."""
         # an include whose `when` is false loads nothing: no task of it runs or registers a result
+        # a handler an include_role brings runs where it is notified, with that include's variables
+        # but not its conditions (a host whose run of the include skipped that item runs it too)
         gate = [c.value for include in self.order_of(play_plan.play).includers.get(id(task), [])
-                for c in include.effective_when()]
+                if not (task.handler and include.action in kw.INCLUDE_ROLE) for c in include.effective_when()]
         own = [c.value for c in task.effective_when() if all(c.value is not g for g in gate)]
+        recovered = id(task) in section_tasks(play_plan.play)[1]
         if not gate and not own and not known_shape(task):  # a module's result on every host: nothing to template
-            return unknown_result(task, check_mode(self.plan, task) is False)
+            return unknown_result(task, check_mode(self.plan, task) is False, recovered)
         if not gate and not own and host_independent(task):  # constant values: the same on every host
             from engine.templating.templar import Templar
 
@@ -487,7 +491,7 @@ class Follower(BlockFailures):
             templar = self.templar_at(self.plan, play_plan, host, task, occurrence, outer=outer)
         with names_recorded() if read is not None else nullcontext() as names:
             effects = follow(task, templar, play_plan.play.basedir, self.plan.inventory.cache, own, gate,
-                             self.plan.inventory.data.merge_hashes)
+                             self.plan.inventory.data.merge_hashes, recovered=recovered)
         if read is not None:
             read.update(names)
         data = task.data if isinstance(task.data, Mapping) else {}

@@ -147,6 +147,13 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
         found.update({name: RunOrdered(value) for name in ("ansible_play_hosts", "ansible_play_hosts_all",
                                                            "ansible_play_batch", "play_hosts")
                       if isinstance(value := found.get(name, (magic or {}).get(name)), list)})
+        batches = play_batches(play_plan.play, [h.name for h in play_plan.hosts])
+        if len(batches) > 1 and any(len(batch) > 1 for batch in batches):
+            # its serial batches are cut from that order: which hosts share one is the run's too
+            # (a batch of one host is that host's, whatever the order)
+            batch = RuntimeValue(f"the hosts of each serial batch of the play, cut from "
+                                 f"{_racy_reason(sorted(play_plan.racy_order))}")
+            found.update({"ansible_play_batch": batch, "play_hosts": batch})
     return found
 
 
@@ -534,6 +541,18 @@ def include_loop_runs(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, o
     return inner_item_runs(partial(templar_at, plan, play_plan, host), loops, runs, own)
 
 
+def _item_loads(templar: Any, include: Task) -> bool:
+    """Whether an item of a looped include loads its file on the host (``templar``: the host's at
+    the include, with the item): not where its ``when`` is false; unknown conditions may load it."""
+    for condition in include.effective_when():
+        try:
+            if templar.evaluate(condition.value) is False:
+                return False
+        except Exception:  # noqa: BLE001 - a condition only the run decides
+            continue
+    return True
+
+
 def run_order_key(play_plan: PlayPlan, task: Task, occurrence: int, outer: tuple[int, ...]) -> tuple[Any, ...]:
     """Where a run of ``task`` (at the ``outer`` items) comes in the host's run of the play: the
     runs under one looped include go item by item, whichever copy of the file holds the task."""
@@ -563,25 +582,31 @@ def include_item_order(plan: Plan, play_plan: PlayPlan, host: Host, task: Task, 
 
     def keys(of: Host) -> list[Any] | None:
         # ansible templates the items once, at the include, with what the host has there: not with
-        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order)
+        # what the included tasks set from item to item (each host's once: engine.variables.include_item_order);
+        # each with whether it loads there: an item its `when` skips gives no included file
         def made() -> list[Any] | None:
-            scopes = loop_scopes(include, _include_templar(plan, play_plan, of, include, task, occurrence))
-            return [_frozen(scope) for scope in scopes] if isinstance(scopes, list) else None
+            templar = _include_templar(plan, play_plan, of, include, task, occurrence)
+            scopes = loop_scopes(include, templar)
+            if not isinstance(scopes, list):
+                return None
+            return [(_frozen(scope), _item_loads(templar.child(dict(scope)), include)) for scope in scopes]
 
         return kept_item_keys(plan, play_plan, of, include, made)
 
-    mine = keys(host)
-    if mine is None:
+    found = keys(host)
+    if found is None:
         return None
+    mine = [key for key, _loads in found]
     ambiguous = [-1] * len(mine)  # the results' order (which host's comes first) decides: the run's
     if len(set(mine)) < len(mine):
         return ambiguous
-    own = set(mine)
+    loaded = [key for key, loads in found if loads]
+    own = set(loaded)
     for other in play_plan.hosts[:ORDERED_HOSTS]:
         theirs = keys(other) if other.name != host.name else None
         if not theirs:
             continue
-        common = [key for key in theirs if key in own]
-        if common != mine[: len(common)]:  # an earlier host's result would move this host's items
+        common = [key for key, loads in theirs if loads and key in own]
+        if common != loaded[: len(common)]:  # an earlier host's result would move this host's items
             return ambiguous
     return list(range(len(mine)))

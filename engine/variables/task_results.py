@@ -19,7 +19,7 @@ from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
-from engine.variables.failing import argument_failure, failed_when, fails_evaluating
+from engine.variables.failing import argument_failure, failed_when, fails_evaluating, three_valued
 from engine.variables.include_vars_files import (
     VarsFilesFail,
     VarsFilesUnknown,
@@ -70,11 +70,13 @@ class _Unknown(Exception):
 
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
            gate: list[Any] = (), merge_hashes: bool = False,  # type: ignore[assignment]
-           given: list[dict[str, Any]] | None = None, register_as: str | None = None) -> Effects:
+           given: list[dict[str, Any]] | None = None, register_as: str | None = None,
+           recovered: bool = False) -> Effects:
     """What ``task`` sets on the host whose ``templar`` it is given, under its own ``conditions``
     and those of the includes that load it (``gate``: when one is false, nothing is loaded);
     ``merge_hashes``: the run's ``hash_behaviour`` is ``merge``; ``given``: its loop's items'
-    variables in an order of them (a loop whose order is the run's, engine.variables.order_free_loops)."""
+    variables in an order of them (a loop whose order is the run's, engine.variables.order_free_loops);
+    ``recovered``: it is in the ``block`` section of a block with a ``rescue`` or ``always``."""
     label = f"task '{task.display_name()}'"
     data = task.data if isinstance(task.data, Mapping) else {}
     args = task.args if isinstance(task.args, Mapping) else {}
@@ -98,7 +100,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             control, items, why = ordered
             found = order_free_effects(lambda order: follow(
                 task, templar, basedir, cache, conditions, gate, merge_hashes,
-                [control.item_vars([items[i] for i in order], at) for at in range(len(items))], register_as),
+                [control.item_vars([items[i] for i in order], at) for at in range(len(items))], register_as,
+                recovered),
                 every_order(items), why)
             if found is not None:
                 return found
@@ -107,6 +110,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     facts: dict[str, Any] = {}
     results: list[Any] = []
     data = task.data if isinstance(task.data, Mapping) else {}
+    stops = errors_stop(task, templar, recovered)
     # a looped set_fact with delegate_facts gives each item's values to the host that item names
     each: dict[str, dict[str, Any]] | None = {} if scopes is not None and task.action in SET_FACT and \
         data.get("delegate_facts") and data.get("delegate_to") else None
@@ -126,7 +130,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             # the task fails before its action: it sets nothing
             return _fails_by_condition(effects, task, register, scopes is not None, label)
         try:
-            done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes)
+            done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes, stops)
             shown = isinstance(done, ModuleResult) and task.action in SHAPED  # some of its values the run's
             if shown and data.get("failed_when") is not None:
                 raise _Unknown(f"the result of {label}, whose failed_when the run decides")
@@ -143,7 +147,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
         except _Unknown as exc:
             if exc.fails and task.action in INCLUDE_VARS:  # the action fails: it sets nothing
                 return _fails_by_condition(effects, task, register, scopes is not None, label)
-            done = _item_result(task, scope, here, len(results), label) if scope else RuntimeValue(str(exc))
+            done = _item_result(task, scope, here, len(results), label, stops) if scope else RuntimeValue(str(exc))
             if task.action in INCLUDE_VARS:
                 _all_unknown(effects, task, args, None, str(exc), (basedir, cache, here))
         results.append({**done, **_item_keys(scope)} if isinstance(done, dict) else
@@ -202,10 +206,12 @@ def _item_keys(scope: Mapping[str, Any]) -> dict[str, Any]:
     return {name: scope[name] for name in order if name in scope}
 
 
-def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: int, label: str) -> Any:
+def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: int, label: str,
+                 stops: bool) -> Any:
     """The result of a loop item that a module runs: its loop variables (``_run_loop`` adds them)
     and, for a command or shell outside check mode, that it has no ``skipped`` (the module sets
-    one only in check mode); the module's own keys are the run's. Other actions: all the run's."""
+    one only in check mode); the module's own keys are the run's. Other actions: all the run's.
+    ``stops``: a failure of it stops the host (:func:`errors_stop`)."""
     if task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL:
         return RuntimeValue(f"the result of item {index + 1} of {label}")
     absent: frozenset[str] = frozenset()
@@ -222,7 +228,7 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
         decided = _decide(conditions, templar, label) if conditions is not None else None
         if decided is not None and not isinstance(decided, _Unknown):
             known["changed"] = decided is True
-        if module_succeeds(task, looped=True):
+        if module_succeeds(task, looped=True, stops=stops):
             known["failed"] = False
     return ModuleResult(known, f"item {index + 1} of {label}", absent)
 
@@ -266,9 +272,12 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
 def known_shape(task: Task) -> bool:
     """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
     variables, or its result's shape is fixed before the run, or it loops, or it registers a
-    module's result whose ``changed`` its ``changed_when`` decides (:func:`changed_when_of`)."""
+    module's result whose ``changed`` its ``changed_when`` decides (:func:`changed_when_of`), or
+    whose ``failed`` a templated ``ignore_errors`` decides (:func:`errors_stop`)."""
+    from engine.templating.templar import is_template
+
     return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None or \
-        changed_when_of(task) is not None
+        changed_when_of(task) is not None or is_template(getattr(task.effective("ignore_errors"), "value", None))
 
 
 def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False) -> list[Any] | None:
@@ -324,25 +333,26 @@ def host_independent(task: Task) -> bool:
     return True
 
 
-def unknown_result(task: Task, outside_check_mode: bool = False) -> Effects:
+def unknown_result(task: Task, outside_check_mode: bool = False, recovered: bool = False) -> Effects:
     """The effects of a task that only registers a module's result, on any host
     (``outside_check_mode``: the task is known not to run in check mode, where a module may be
-    skipped instead)."""
+    skipped instead; ``recovered``: as :func:`follow` takes it)."""
     effects = Effects()
     data = task.data if isinstance(task.data, Mapping) else {}
     register = data.get("register")
     if isinstance(register, str) and register:
         label = f"task '{task.display_name()}'"
         value: Any = ModuleResult({"failed": False}, label, frozenset({"results"}), uniform=True) \
-            if outside_check_mode and module_succeeds(task) else \
+            if outside_check_mode and module_succeeds(task, stops=errors_stop(task, None, recovered)) else \
             RuntimeValue(f"the result of {label} (register: {register})", uniform=True)
         effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: value}, task))
     return effects
 
 
 def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
-         facts: dict[str, Any], effects: Effects, label: str, merge_hashes: bool = False) -> Any:
-    """The task's own effect on ``facts`` / ``effects``; its result where its shape is known."""
+         facts: dict[str, Any], effects: Effects, label: str, merge_hashes: bool = False, stops: bool = True) -> Any:
+    """The task's own effect on ``facts`` / ``effects``; its result where its shape is known
+    (``stops``: a failure of it stops the host, :func:`errors_stop`)."""
     if task.action in SET_FACT:
         values, unknown = {}, []
         for name, raw in args.items():
@@ -399,7 +409,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     if outside_check_mode and task.action in kw.COMMANDS and loop_of(task) is None and \
             (line := command_line(task, args, templar)) is not None:
         known["cmd"] = line  # set before the command runs (engine.variables.command_line); an item's: _item_result
-    if outside_check_mode and module_succeeds(task):
+    if outside_check_mode and module_succeeds(task, stops=stops):
         known["failed"] = False
     elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
         decided = failed_when(task, templar, label)
@@ -469,14 +479,27 @@ def _failed_when_decides(task: Task) -> bool:
         task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
 
 
-def module_succeeds(task: Task, looped: bool = False) -> bool:
+def module_succeeds(task: Task, looped: bool = False, stops: bool = True) -> bool:
     """Whether a registered module result says ``failed: false`` before the run: a module is
     taken to succeed, as the plan takes it (engine.flow.host_outcome), unless a ``failed_when``
-    decides (left to the run here) or it runs in the background (``async``)."""
+    decides (left to the run here) or it runs in the background (``async``). That holds where the
+    host goes on only when the module did not fail (``stops``, :func:`errors_stop`): where its
+    errors are ignored, or a ``rescue`` or ``always`` around it reads its result, whether it failed
+    is the run's."""
     data = task.data if isinstance(task.data, Mapping) else {}
-    return "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
+    return stops and "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
         task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
         kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
+
+
+def errors_stop(task: Task, templar: Templar | None, recovered: bool) -> bool:
+    """Whether a failure of ``task`` stops the host there, so that a host reading its result later
+    is one it did not fail: not in the ``block`` section of a block with a ``rescue`` or ``always``
+    (``recovered``), and an ``ignore_errors`` (the task's, or one it inherits) known to be false on
+    the host (a templated one templated with ``templar``; None: on any host)."""
+    from engine.flow.run_settings import ignores_errors
+
+    return not recovered and ignores_errors(task, templar.template if templar is not None else None) is False
 
 
 def _changed_as_told(task: Task, result: Any, templar: Templar, label: str) -> Any:
@@ -625,7 +648,9 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
             unknown = _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
                                f"({exc})")
             unknown.fails = condition_fails(exc)
-            return unknown
+            holds = unknown if unknown.fails else three_valued(condition, templar, unknown)
+            if isinstance(holds, _Unknown):
+                return holds
         if not holds:
             return condition
     return True

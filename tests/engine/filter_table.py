@@ -181,8 +181,8 @@ def engine_renderer() -> Callable[[str], Any]:
 def engine_names() -> tuple[set[str], set[str]]:
     from engine.templating.jinja_environment import build_environment
 
-    env = build_environment(False)
-    return ({n for n in env.filters if not n.startswith("ansible.")},
+    env = build_environment(False)  # (a collection's filters have a table of their own: community_filter_table.py)
+    return ({n for n in env.filters if not n.startswith(("ansible.", "community."))},
             {n for n in env.tests if not n.startswith("ansible.")})
 
 

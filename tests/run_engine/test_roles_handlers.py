@@ -118,14 +118,14 @@ def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tm
         "hashed: \"{{ 'x' | password_hash('sha512') }}\"\nfine: \"{{ 1 | int }}\"\n")
     (role / "vars" / "main.yml").write_text("other: 1\n")
     (role / "vars" / "extra.yml").write_text("keys:\n  - \"{{ 'x' | community.general.json_query('a') }}\"\n")
-    (role / "templates" / "conf.j2").write_text("a\n{{ '1d' | community.general.to_days }}\n{{ 'b' | upper }}\n")
+    (role / "templates" / "conf.j2").write_text("a\n{{ '52:54' | community.general.random_mac }}\n{{ 'b' | upper }}\n")
     (role / "meta" / "main.yml").write_text("dependencies: [{role: base}]\n")
     base = tmp_path / "roles" / "base" / "defaults"
     base.mkdir(parents=True)
     (base / "main.yml").write_text("mac: \"{{ 'x' | ansible.utils.hwaddr }}\"\n")
     unused = tmp_path / "roles" / "unused" / "defaults"
     unused.mkdir(parents=True)
-    (unused / "main.yml").write_text("never: \"{{ 'x' | community.general.to_days }}\"\n")
+    (unused / "main.yml").write_text("never: \"{{ '52:54' | community.general.random_mac }}\"\n")
     (tmp_path / "site.yml").write_text("""
 - hosts: localhost
   gather_facts: false
@@ -134,11 +134,11 @@ def test_a_filter_in_role_defaults_vars_or_a_template_is_found_before_the_run(tm
 """)
     messages = _filter_problems(tmp_path / "site.yml")
     found = {message.split("no filter ")[1].split("'")[1]: message for message in messages}
-    assert set(found) == {"password_hash", "community.general.json_query", "community.general.to_days",
+    assert set(found) == {"password_hash", "community.general.json_query", "community.general.random_mac",
                           "ansible.utils.hwaddr"}
     assert found["password_hash"].startswith(f"{role / 'defaults' / 'main.yml'}:1:")
     assert found["community.general.json_query"].startswith(f"{role / 'vars' / 'extra.yml'}:2:")
-    assert found["community.general.to_days"].startswith(f"{role / 'templates' / 'conf.j2'}:2:")
+    assert found["community.general.random_mac"].startswith(f"{role / 'templates' / 'conf.j2'}:2:")
     assert found["ansible.utils.hwaddr"].startswith(f"{base / 'main.yml'}:1:")
 
 
@@ -194,7 +194,7 @@ def test_a_filter_of_a_collection_not_installed_fails_alike(tmp_path: Path, monk
 @pytest.mark.usefixtures("installed")
 def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> None:
     (tmp_path / "templates").mkdir()
-    (tmp_path / "templates" / "conf.j2").write_text("{{ '1d' | community.general.to_days }}\n")
+    (tmp_path / "templates" / "conf.j2").write_text("{{ '52:54' | community.general.random_mac }}\n")
     (tmp_path / "site.yml").write_text("""
 - hosts: localhost
   gather_facts: false
@@ -206,7 +206,7 @@ def test_a_template_named_by_a_variable_is_not_looked_into(tmp_path: Path) -> No
     assert _filter_problems(tmp_path / "site.yml") == []
     (tmp_path / "site.yml").write_text(
         "- hosts: localhost\n  gather_facts: false\n  tasks:\n    - template: {src: conf.j2, dest: /tmp/never}\n")
-    assert ["community.general.to_days" in message for message in _filter_problems(tmp_path / "site.yml")] == [True]
+    assert ["community.general.random_mac" in message for message in _filter_problems(tmp_path / "site.yml")] == [True]
 
 
 def test_engine_auto_hands_a_role_default_filter_to_ansible(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

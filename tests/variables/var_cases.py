@@ -7,7 +7,8 @@ vars files, roles and ``ansible.cfg`` it needs, and a ``case.json``::
      "env": {"ANSIBLE_PRIVATE_ROLE_VARS": "true"}}
 
 ``args`` are ansible-playbook options, ``env`` environment variables set for the run (the test
-gives playbook-ls the same ones).
+gives playbook-ls the same ones), ``collections`` the collections the playbook needs installed
+(the live check leaves the scenario out where ansible would not find one).
 
 Tasks (and handlers) whose name starts with ``probe`` print a mapping ``{NAME: "{{ NAME }}",
 ...}``; ansible's side is what each probe printed on each host, recorded by the test-only

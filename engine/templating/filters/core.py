@@ -24,7 +24,7 @@ from urllib.parse import unquote_plus
 from jinja2 import Environment, Undefined, pass_environment
 
 from engine.templating.errors import PluginFailure, SeparateFailure, TemplateFailure
-from engine.templating.filters import yaml_text
+from engine.templating.filters import community_general, yaml_text
 from engine.templating.filters.paths_and_sets import _on_text
 from engine.templating.filters.sizes import human_readable, human_to_bytes
 from engine.templating.plugin_names import ansible_worded
@@ -200,11 +200,13 @@ def extract(environment: Environment, item: Any, container: Any, morekeys: Any =
     return value
 
 
-def _plugin(name: str, function: Callable[..., Any], kind: str = "filter") -> Callable[..., Any]:
+def _plugin(name: str, function: Callable[..., Any], kind: str = "filter",
+            plugin: str | None = None) -> Callable[..., Any]:
     """A failure as ansible reports any filter plugin's (``AnsibleTemplatePluginRuntimeError``): an
     error the port raises ``from`` another has that one's message after its own, as ansible's
     chain of direct causes gives it; a :class:`SeparateFailure` stays apart. A filter
-    taking Jinja's environment first still gets it."""
+    taking Jinja's environment first still gets it. ``plugin``: its full name, when not
+    ``ansible.builtin.NAME``."""
     @wraps(function)
     def call(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -215,7 +217,7 @@ def _plugin(name: str, function: Callable[..., Any], kind: str = "filter") -> Ca
             cause = None if separate else exc.__cause__
             if cause is not None and not message.endswith(str(cause)):
                 message = f"{message.rstrip('. ')}: {cause}"
-            raise PluginFailure(f"ansible.builtin.{name}", message, separate, kind) from exc
+            raise PluginFailure(plugin or f"ansible.builtin.{name}", message, separate, kind) from exc
 
     return call
 
@@ -306,6 +308,8 @@ def groupby(environment: Any, value: Any, attribute: str | int, default: Any = N
 
 FILTERS["groupby"] = groupby
 FILTERS.update({name: _plugin(name, function) for name, function in yaml_text.FILTERS.items()})
+FILTERS.update({f"{community_general.PREFIX}{name}": _plugin(name, function, plugin=f"{community_general.PREFIX}{name}")
+                for name, function in community_general.FILTERS.items()})
 
 
 def with_builtin_names(filters: Mapping[str, Callable[..., Any]]) -> dict[str, Callable[..., Any]]:

@@ -1,0 +1,45 @@
+"""Whether a module task failed, as a later condition reads it from its registered result: known
+(it did not) where a failure would have stopped the host, the run's where the host goes on
+either way (its errors ignored, literally or as the host templates ``ignore_errors``). The recorded
+scenario tests/variables/scenarios/module_failed_where_errors_go_on runs the same playbook under
+ansible: its ignored command fails, which a plan saying "skipped" would contradict."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from plan_cases import RUN_TIME_KINDS, depends_kind, planned_rows
+
+SCENARIO = Path(__file__).resolve().parent.parent / "variables" / "scenarios" / "module_failed_where_errors_go_on"
+
+
+def test_is_failed_decided_where_a_failure_stops_the_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(SCENARIO)
+    rows = {(task, host): (outcome, reason) for task, host, outcome, reason in planned_rows(SCENARIO)}
+    for host in ("h1", "h2"):
+        outcome, reason = rows[("after an ignored failure", host)]
+        assert outcome == "depends"
+        assert depends_kind(reason) in RUN_TIME_KINDS.values()  # a value only the run has: not a static miss
+        assert rows[("after a plain command", host)][0] == "skipped"
+        assert rows[("after the failed_when false", host)][0] == "skipped"
+
+
+def test_a_templated_ignore_errors_is_read_per_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "inventory.ini").write_text("[nodes]\nh1 lenient=true\nh2 lenient=false\n")
+    (tmp_path / "site.yml").write_text("""
+- hosts: nodes
+  gather_facts: false
+  tasks:
+    - name: check
+      ansible.builtin.command: /usr/bin/true
+      register: checked
+      ignore_errors: "{{ lenient | bool }}"
+    - name: report
+      ansible.builtin.debug: {msg: failed}
+      when: checked is failed
+""")
+    monkeypatch.chdir(tmp_path)
+    rows = {(task, host): outcome for task, host, outcome, _ in planned_rows(tmp_path)}
+    assert rows[("report", "h1")] == "depends"
+    assert rows[("report", "h2")] == "skipped"
