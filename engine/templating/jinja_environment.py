@@ -15,7 +15,7 @@ from typing import Any
 from engine.templating.backslashes import lexer_for
 from engine.templating.bounds import MAX_SIZE, TooLarge, binop_over_limit, bounded_environment_class, spend, text_size
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import CallFailure, TemplateFailure, called_error
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
 from engine.templating.filters import paths_and_sets as path_and_set_filters
@@ -114,6 +114,14 @@ def _classes() -> tuple[type, type, type]:
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
+        # a run's str.format and format_map are Python's own, as AnsibleEnvironment.getattr gives
+        # them ("Replacement index 1 out of range ..."); what shows a value before the run keeps
+        # the sandbox's
+        native_format = True
+
+        def wrap_str_format(self, value: Any) -> Any:
+            return None if self.native_format else super().wrap_str_format(value)
+
         def getattr(self, obj: Any, attribute: str) -> Any:
             return strict_item(obj, super().getattr(obj, attribute))
 
@@ -135,6 +143,8 @@ def _classes() -> tuple[type, type, type]:
                 result = super().call(__context, __obj, *args, **kwargs)
             except Exception as exc:
                 if (marker := call_failure_marker(exc, (__self.undefined, __self.captured_failure))) is None:
+                    if called_error(exc):  # a variable's template hands it on bare (errors.CallFailure)
+                        exc.raised_by_call = True  # type: ignore[attr-defined]
                     raise
                 return marker
             if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
@@ -187,12 +197,28 @@ def _classes() -> tuple[type, type, type]:
         the engine lacks, a type error): it fails with that error where a template uses it, and
         ``default`` does not replace it (ansible's CapturedExceptionMarker)."""
 
-        __slots__ = ()
+        __slots__ = ("raised",)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.raised: BaseException | None = None  # a call's error a variable handed on
 
         def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            if self.raised is not None:
+                raise CallFailure(str(self._undefined_hint)) from self.raised
             failure = TemplateFailure(str(self._undefined_hint))
             failure.value_origin = self.value_origin  # type: ignore[attr-defined]
             raise failure
+
+        def _operand_failure(self, *args: Any, **kwargs: Any) -> Any:
+            """An operator on it: a call's error as itself (errors.CallFailure), else as before."""
+            if self.raised is not None:
+                raise CallFailure(str(self._undefined_hint)) from self.raised
+            return ChainedUndefined._fail_with_undefined_error(self, *args, **kwargs)
+
+    for attr, value in list(vars(ChainedUndefined).items()):
+        if value is ChainedUndefined._fail_with_undefined_error and attr.startswith("__"):
+            setattr(CapturedFailure, attr, CapturedFailure._operand_failure)
 
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
@@ -220,6 +246,7 @@ def build_environment(bounded: bool) -> Any:
     if bounded:
         class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
             concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
+            native_format = False
 
             def getitem(self, obj: Any, argument: Any) -> Any:
                 checked_item(obj, argument)  # an index into a list whose order only the run knows
