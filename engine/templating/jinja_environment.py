@@ -8,6 +8,8 @@ run-time environment's parser applies it.
 from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from itertools import chain, islice
 from typing import Any
@@ -18,8 +20,8 @@ from engine.templating.bounds import bounded_range as _bounded_range
 from engine.templating.errors import CallFailure, TemplateFailure, called_error
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
+from engine.templating.filters import json_query, status_tests
 from engine.templating.filters import paths_and_sets as path_and_set_filters
-from engine.templating.filters import status_tests
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
@@ -39,10 +41,30 @@ from engine.templating.type_names import missing_hint
 from engine.values import UnsafeText
 
 
-@cache
 def environment() -> Any:
-    """The run-time environment: sandboxed, native types, computing what ansible computes. Built once."""
-    return build_environment(bounded=False)
+    """The run-time environment: sandboxed, native types, computing what ansible computes. Built
+    once (once more for a run with collection filters: :func:`collection_filters`)."""
+    return _environment(_COLLECTION_FILTERS.get())
+
+
+@cache
+def _environment(collection_filters: frozenset[str]) -> Any:
+    return build_environment(bounded=False, collection_filters=collection_filters)
+
+
+# the filters of collections the engine runs itself during a run whose collections ansible-playbook
+# finds installed (engine.templating.filters.json_query.available): none outside such a run
+_COLLECTION_FILTERS: ContextVar[frozenset[str]] = ContextVar("collection_filters", default=frozenset())
+
+
+@contextmanager
+def collection_filters(names: frozenset[str]) -> Iterator[None]:
+    """The run-time environment has the collection filters ``names`` while this lasts."""
+    token = _COLLECTION_FILTERS.set(names)
+    try:
+        yield
+    finally:
+        _COLLECTION_FILTERS.reset(token)
 
 
 @cache
@@ -239,7 +261,7 @@ def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False)
     return value
 
 
-def build_environment(bounded: bool) -> Any:
+def build_environment(bounded: bool, collection_filters: frozenset[str] = frozenset()) -> Any:
     from jinja2 import pass_context
 
     environment_class, undefined, captured_failure = _classes()
@@ -265,6 +287,7 @@ def build_environment(bounded: bool) -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update({name: json_query.FILTERS[name] for name in collection_filters})
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: handing_on(listing(f), name, "filter", (undefined, captured_failure))
                         for name, f in env.filters.items()})
@@ -336,9 +359,13 @@ def _mark_constant_lookup_terms(tree: Any) -> Any:
     return tree
 
 
-@cache
 def options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
     """The run-time environment with the template action's block options; one per combination."""
+    return _options_environment(overrides, bounded, frozenset() if bounded else _COLLECTION_FILTERS.get())
+
+
+@cache
+def _options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool, _filters: frozenset[str]) -> Any:
     from jinja2 import FileSystemLoader
 
     options = dict(overrides)
