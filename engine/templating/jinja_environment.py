@@ -230,13 +230,13 @@ def _classes() -> tuple[type, type, type]:
                 raise CallFailure(str(self._undefined_hint)) from self.raised
             failure = TemplateFailure(str(self._undefined_hint))
             failure.value_origin = self.value_origin  # type: ignore[attr-defined]
+            failure.captured = True  # type: ignore[attr-defined] - a variable's failure, raised as it was
             raise failure
 
         def _operand_failure(self, *args: Any, **kwargs: Any) -> Any:
-            """An operator on it: a call's error as itself (errors.CallFailure), else as before."""
-            if self.raised is not None:
-                raise CallFailure(str(self._undefined_hint)) from self.raised
-            return ChainedUndefined._fail_with_undefined_error(self, *args, **kwargs)
+            """An operator on it (``x == 1``, ``x ~ 'a'``, ``{% if x %}``): its failure, raised as
+            it was made, as ansible's marker trips."""
+            return self._fail_with_undefined_error(*args, **kwargs)
 
     for attr, value in list(vars(ChainedUndefined).items()):
         if value is ChainedUndefined._fail_with_undefined_error and attr.startswith("__"):
@@ -294,6 +294,8 @@ def build_environment(bounded: bool, collection_filters: frozenset[str] = frozen
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
+    for name in ("defined", "undefined"):  # a failed value is no undefined one: it is given back
+        env.tests[name] = _giving_back(env.tests[name], captured_failure)
     # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
     env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in TEST_PREFIXES})
     env.tests.update({name: handing_on(t, name, "test", (undefined, captured_failure))
@@ -301,6 +303,16 @@ def build_environment(bounded: bool, collection_filters: frozenset[str] = frozen
     if bounded:
         env.bound_filters()
     return env
+
+
+def _giving_back(test: Any, captured_failure: type) -> Any:
+    """ansible's ``defined`` / ``undefined`` test: a value whose template failed (a
+    ``CapturedExceptionMarker``, not an undefined one) is its result, which fails where the
+    result is used (``{% if x is defined %}``), instead of an answer."""
+    def call(value: Any) -> Any:
+        return value if isinstance(value, captured_failure) else test(value)
+
+    return call
 
 
 def _bounded_native_concat(values: Iterator[Any]) -> Any:

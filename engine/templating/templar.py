@@ -470,6 +470,8 @@ class Templar:
                 raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
             if str(exc).startswith("Syntax error in expression") or isinstance(exc, PluginFailure):
                 raise  # compiling it failed (an unknown filter), or a plugin did: ansible's own errors
+            if getattr(exc, "captured", False) and value_origin(exc) is not None:
+                raise  # the expression gave a variable's failure (`x is defined`): raised as it was made
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str) and not indirect:
