@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
     from engine.loading.model import Task
 
 COLUMNS = 79  # ansible's width when stdout is not a terminal
+# a run of surrogate escapes: one encoding error of ansible's stdout, which its handler makes one "?"
+_SURROGATES = re.compile("[\ud800-\udfff]+")
 DEBUG_ACTIONS = frozenset({"debug", "ansible.builtin.debug", "ansible.legacy.debug"})
 HIDE_IN_DEBUG = ("changed", "failed", "skipped", "invocation", "skip_reason", "ansible_loop_var",
                  "ansible_index_var", "ansible_loop")
@@ -140,7 +143,12 @@ class Callback:
     _retry_name: str = ""
 
     def _write(self, text: str) -> None:
-        """``Display.display``: Windows newlines become Unix ones in whatever it shows."""
+        """``Display.display``: Windows newlines become Unix ones in whatever it shows, and what
+        came from files that are not UTF-8 (kept as surrogate escapes, a ``file`` lookup's) is one
+        ``?`` a run of it, after ansible's warning, as its stdout's error handler writes it."""
+        if _SURROGATES.search(text):
+            self.warning('Non UTF-8 encoded data replaced with "?" while displaying text to stdout/stderr.')
+            text = _SURROGATES.sub("?", text)
         self.out.write(text.replace("\r\n", "\n"))
 
     def _print(self, text: str) -> None:

@@ -32,5 +32,7 @@ def condition_failure(exc: TemplateFailure, span: Any) -> ConditionFailure:
         return ConditionFailure(str(exc), span, BrokenConditional.HELP)
     if isinstance(exc, UntrustedExpression):
         return ConditionFailure(str(exc), exc.origin if exc.origin is not None else span, UntrustedExpression.HELP)
+    if getattr(exc, "captured", False) and value_origin(exc) is not None:
+        return ConditionFailure(str(exc), value_origin(exc))  # a variable's failure, raised as it was made
     origin = value_origin(exc) if str(exc).startswith(UNDEFINED_IN_CONDITION) else None
     return ConditionFailure(str(exc), span, origin=origin)

@@ -110,6 +110,14 @@ class Executor(HostPrograms, TaskActions):
         """The blocks the last task included, in the order the strategy adds them to the play."""
 
     def run(self) -> int:
+        from engine.templating.filters.json_query import available
+        from engine.templating.jinja_environment import collection_filters
+
+        # the collection filters the engine runs where ansible-playbook finds their collection
+        with collection_filters(available(getattr(self.plan.playbook.plugins, "collections", None))):
+            return self._run_plays()
+
+    def _run_plays(self) -> int:
         try:
             for play_plan in self.plan.plays:
                 if not self._run_play(play_plan):

@@ -244,17 +244,43 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
     """Each filter the engine lacks with where it is first used: a task (its arguments and
     keywords), a role's defaults or vars, or a template file a ``template`` task renders. A name
     ansible cannot find either (:func:`ansible_lacks_too`) is not one: both fail alike."""
-    known = engine_filters()
+    from engine.templating.filters.json_query import available
+
+    collections = getattr(book.plugins, "collections", None)
+    known = engine_filters() | available(collections)  # a collection's the engine runs where it is installed
     found: dict[str, Span | None] = {}
     for text, place in scanned_texts(book, cache):
         for name, line in template_filter_lines(text):
             if name not in known and name not in found:
                 found[name] = place(line)
-    collections = getattr(book.plugins, "collections", None)
     lacking = [name for name in found if ansible_lacks_too(name, collections)]
     if lacking and any("." not in name for name in lacking) and plugin_dirs(book):
         lacking = [name for name in lacking if "." in name]  # a plugin directory may hold a short name
     return [(name, span) for name, span in found.items() if name not in lacking]
+
+
+def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+    """Each ``json_query`` call the engine would run (engine.templating.filters.json_query) whose
+    expression, written in the call, uses a function it declines, with where it is first used."""
+    from jinja2 import TemplateSyntaxError, nodes
+
+    from engine.templating.filters.json_query import NAMES, available, declined_functions
+
+    if not available(getattr(book.plugins, "collections", None)):
+        return []
+    found: dict[str, Span | None] = {}
+    for text, place in scanned_texts(book, cache):
+        if "json_query" not in text:
+            continue
+        try:
+            tree = _parser().parse(text)
+        except (TemplateSyntaxError, ValueError, RecursionError):
+            continue
+        for node in tree.find_all(nodes.Filter):
+            if node.name in NAMES and node.args and isinstance(node.args[0], nodes.Const):
+                for function in declined_functions(node.args[0].value):
+                    found.setdefault(f"json_query's {function}()", place(node.lineno))
+    return list(found.items())
 
 
 def ansible_lacks_too(name: str, collections: CollectionFinder | None = None) -> bool:

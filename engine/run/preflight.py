@@ -30,7 +30,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
     ``has_module``), the keywords it does not implement and the arguments, meta actions, lookups
     and tests it declines (engine.run.declines)."""
     from engine.run.declines import declined_uses
-    from engine.run.filter_check import lacking_filters
+    from engine.run.filter_check import json_query_declines, lacking_filters
 
     plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
     from engine.loading.module_defaults import apply_module_defaults
@@ -48,6 +48,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
             plan.playbook, cache, plan.inventory.sources, options.extra_vars)
+        plan.unsupported += json_query_declines(plan.playbook, cache)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's

@@ -125,8 +125,10 @@ def _loop_failure(task: Task, exc: TemplateFailure, templar: Templar) -> dict[st
         except TemplateFailure:
             span = item_span
             break
-    if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed
-        return {"failed": True, "msg": message, ERROR_KEY: [Event(message, span)], BEFORE_TASK_KEY: True}
+    if message.startswith(TEMPLATE_ERRORS) and terms and key == "loop":  # at the term that failed, or
+        # at the variable whose template failed, as ansible's captured error keeps its own origin
+        return {"failed": True, "msg": message, ERROR_KEY: [Event(message, value_origin(exc) or span)],
+                BEFORE_TASK_KEY: True}
     if loop_failure(task, message) is not None:  # its own chain (a loop that is no list), raised out of
         return {"failed": True, "msg": message}  # TaskExecutor.run before any result: no changed
     if key is None:

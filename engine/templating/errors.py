@@ -15,6 +15,23 @@ class TemplateFailure(Exception):
     """A template could not be rendered; the message is what ansible would report."""
 
 
+class CallFailure(TemplateFailure):
+    """What a call raised (``'abc'.index('z')``) while a variable's template rendered for another
+    template: ansible's ``AnsibleEnvironment.call`` gives it as a ``CapturedExceptionMarker`` of
+    the bare error, which the variable's template hands on as its value, so the error is worded
+    ("Error rendering template: ...") and placed by the template that finalizes it, not the
+    variable's. The message is the error's own; ``__cause__`` is the error."""
+
+
+def called_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is an error a call raised inside a template (see :class:`CallFailure`):
+    a Python error, not the engine's own failures nor an undefined value's."""
+    from jinja2.exceptions import UndefinedError
+
+    return not isinstance(exc, TemplateFailure | UndefinedError) and isinstance(
+        exc, ArithmeticError | TypeError | ValueError | AttributeError | KeyError | IndexError | LookupError)
+
+
 class BrokenConditional(TemplateFailure):
     """A conditional whose result is not a boolean (``AnsibleBrokenConditionalError``). Its
     message names where the value came from: ``origin`` (a variable's value as written), else

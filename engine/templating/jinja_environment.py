@@ -8,6 +8,8 @@ run-time environment's parser applies it.
 from __future__ import annotations
 
 from collections.abc import ItemsView, Iterator, KeysView, Mapping, ValuesView
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from itertools import chain, islice
 from typing import Any
@@ -15,11 +17,11 @@ from typing import Any
 from engine.templating.backslashes import lexer_for
 from engine.templating.bounds import MAX_SIZE, TooLarge, binop_over_limit, bounded_environment_class, spend, text_size
 from engine.templating.bounds import bounded_range as _bounded_range
-from engine.templating.errors import TemplateFailure
+from engine.templating.errors import CallFailure, TemplateFailure, called_error
 from engine.templating.filters import common as common_filters
 from engine.templating.filters import core as builtin_filters
+from engine.templating.filters import json_query, status_tests
 from engine.templating.filters import paths_and_sets as path_and_set_filters
-from engine.templating.filters import status_tests
 from engine.templating.filters.core import with_builtin_names
 from engine.templating.finalize import INT_BITWISE, concat_text, native_concat
 from engine.templating.jinja_globals import now, undef, unknown_now
@@ -39,10 +41,30 @@ from engine.templating.type_names import missing_hint
 from engine.values import UnsafeText
 
 
-@cache
 def environment() -> Any:
-    """The run-time environment: sandboxed, native types, computing what ansible computes. Built once."""
-    return build_environment(bounded=False)
+    """The run-time environment: sandboxed, native types, computing what ansible computes. Built
+    once (once more for a run with collection filters: :func:`collection_filters`)."""
+    return _environment(_COLLECTION_FILTERS.get())
+
+
+@cache
+def _environment(collection_filters: frozenset[str]) -> Any:
+    return build_environment(bounded=False, collection_filters=collection_filters)
+
+
+# the filters of collections the engine runs itself during a run whose collections ansible-playbook
+# finds installed (engine.templating.filters.json_query.available): none outside such a run
+_COLLECTION_FILTERS: ContextVar[frozenset[str]] = ContextVar("collection_filters", default=frozenset())
+
+
+@contextmanager
+def collection_filters(names: frozenset[str]) -> Iterator[None]:
+    """The run-time environment has the collection filters ``names`` while this lasts."""
+    token = _COLLECTION_FILTERS.set(names)
+    try:
+        yield
+    finally:
+        _COLLECTION_FILTERS.reset(token)
 
 
 @cache
@@ -114,6 +136,14 @@ def _classes() -> tuple[type, type, type]:
         def _parse(self, source: str, name: str | None, filename: str | None) -> Any:
             return _mark_constant_lookup_terms(super()._parse(source, name, filename))
 
+        # a run's str.format and format_map are Python's own, as AnsibleEnvironment.getattr gives
+        # them ("Replacement index 1 out of range ..."); what shows a value before the run keeps
+        # the sandbox's
+        native_format = True
+
+        def wrap_str_format(self, value: Any) -> Any:
+            return None if self.native_format else super().wrap_str_format(value)
+
         def getattr(self, obj: Any, attribute: str) -> Any:
             return strict_item(obj, super().getattr(obj, attribute))
 
@@ -135,6 +165,8 @@ def _classes() -> tuple[type, type, type]:
                 result = super().call(__context, __obj, *args, **kwargs)
             except Exception as exc:
                 if (marker := call_failure_marker(exc, (__self.undefined, __self.captured_failure))) is None:
+                    if called_error(exc):  # a variable's template hands it on bare (errors.CallFailure)
+                        exc.raised_by_call = True  # type: ignore[attr-defined]
                     raise
                 return marker
             if isinstance(result, Iterator | ItemsView | KeysView | ValuesView) and \
@@ -187,12 +219,28 @@ def _classes() -> tuple[type, type, type]:
         the engine lacks, a type error): it fails with that error where a template uses it, and
         ``default`` does not replace it (ansible's CapturedExceptionMarker)."""
 
-        __slots__ = ()
+        __slots__ = ("raised",)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.raised: BaseException | None = None  # a call's error a variable handed on
 
         def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+            if self.raised is not None:
+                raise CallFailure(str(self._undefined_hint)) from self.raised
             failure = TemplateFailure(str(self._undefined_hint))
             failure.value_origin = self.value_origin  # type: ignore[attr-defined]
+            failure.captured = True  # type: ignore[attr-defined] - a variable's failure, raised as it was
             raise failure
+
+        def _operand_failure(self, *args: Any, **kwargs: Any) -> Any:
+            """An operator on it (``x == 1``, ``x ~ 'a'``, ``{% if x %}``): its failure, raised as
+            it was made, as ansible's marker trips."""
+            return self._fail_with_undefined_error(*args, **kwargs)
+
+    for attr, value in list(vars(ChainedUndefined).items()):
+        if value is ChainedUndefined._fail_with_undefined_error and attr.startswith("__"):
+            setattr(CapturedFailure, attr, CapturedFailure._operand_failure)
 
     return RuntimeEnvironment, ChainedUndefined, CapturedFailure
 
@@ -213,13 +261,14 @@ def _ansible_default(value: Any, default_value: Any = "", boolean: bool = False)
     return value
 
 
-def build_environment(bounded: bool) -> Any:
+def build_environment(bounded: bool, collection_filters: frozenset[str] = frozenset()) -> Any:
     from jinja2 import pass_context
 
     environment_class, undefined, captured_failure = _classes()
     if bounded:
         class BoundedRuntimeEnvironment(bounded_environment_class(environment_class)):  # type: ignore[misc]
             concat = staticmethod(_bounded_native_concat)  # type: ignore[assignment]
+            native_format = False
 
             def getitem(self, obj: Any, argument: Any) -> Any:
                 checked_item(obj, argument)  # an index into a list whose order only the run knows
@@ -238,12 +287,15 @@ def build_environment(bounded: bool) -> Any:
     env.globals[CONSTANT_TEMPLATE] = lambda text: text
     env.filters.update({**common_filters.FILTERS, **path_and_set_filters.FILTERS, **builtin_filters.FILTERS})
     env.filters["default"] = env.filters["d"] = _ansible_default
+    env.filters.update({name: json_query.FILTERS[name] for name in collection_filters})
     env.filters.update(with_builtin_names(env.filters))
     env.filters.update({name: handing_on(listing(f), name, "filter", (undefined, captured_failure))
                         for name, f in env.filters.items()})
     if bounded:  # before the run: what reads the order of a list only the run orders is unknown
         env.filters.update({name: order_aware(name, f) for name, f in env.filters.items()})
     env.tests.update({**common_filters.TESTS, **path_and_set_filters.TESTS, **status_tests.TESTS})
+    for name in ("defined", "undefined"):  # a failed value is no undefined one: it is given back
+        env.tests[name] = _giving_back(env.tests[name], captured_failure)
     # ansible answers every test of Jinja's and its own under ansible.builtin. and ansible.legacy. too
     env.tests.update({f"{prefix}{name}": t for name, t in env.tests.items() for prefix in TEST_PREFIXES})
     env.tests.update({name: handing_on(t, name, "test", (undefined, captured_failure))
@@ -251,6 +303,16 @@ def build_environment(bounded: bool) -> Any:
     if bounded:
         env.bound_filters()
     return env
+
+
+def _giving_back(test: Any, captured_failure: type) -> Any:
+    """ansible's ``defined`` / ``undefined`` test: a value whose template failed (a
+    ``CapturedExceptionMarker``, not an undefined one) is its result, which fails where the
+    result is used (``{% if x is defined %}``), instead of an answer."""
+    def call(value: Any) -> Any:
+        return value if isinstance(value, captured_failure) else test(value)
+
+    return call
 
 
 def _bounded_native_concat(values: Iterator[Any]) -> Any:
@@ -309,9 +371,13 @@ def _mark_constant_lookup_terms(tree: Any) -> Any:
     return tree
 
 
-@cache
 def options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool = False) -> Any:
     """The run-time environment with the template action's block options; one per combination."""
+    return _options_environment(overrides, bounded, frozenset() if bounded else _COLLECTION_FILTERS.get())
+
+
+@cache
+def _options_environment(overrides: tuple[tuple[str, Any], ...], bounded: bool, _filters: frozenset[str]) -> Any:
     from jinja2 import FileSystemLoader
 
     options = dict(overrides)

@@ -72,8 +72,8 @@ def handing_on(plugin: Callable[..., Any], name: str, kind: str,
         except (UndefinedError, RecursionError, MemoryError, PluginFailure, StaticRefusal, TemplateLoop, RunTimeOnly):
             raise  # a value only the run knows, met inside, leaves the plugin's result the run's too
         except Exception as exc:
-            if undefined_cause(exc):  # an undefined value met inside: ansible's marker, not the plugin's error
-                raise
+            if undefined_cause(exc) or getattr(exc, "captured", False):
+                raise  # a marker met inside (undefined, or a variable's failure): not the plugin's error
             # a port's own refusal is ansible's AnsibleFilterError: shown as a cause of its own
             separate = exc if isinstance(exc, SeparateFailure) else \
                 SeparateFailure(str(exc)) if isinstance(exc, FilterFailure) else None

@@ -27,6 +27,7 @@ from engine.templating.bounds import (
 )
 from engine.templating.errors import (
     BrokenConditional,
+    CallFailure,
     ConditionalRefused,
     PluginFailure,
     RunTimeOnly,
@@ -212,6 +213,10 @@ class Templar:
                 or too_large_cause(exc) is not None):
             return None  # a loop, or a value too large to evaluate statically: refused where it is met
         env = bounded_environment() if self.bounded else environment()
+        if isinstance(exc, CallFailure):  # the call's error, with no place of its own
+            marker = env.captured_failure(hint=message, name=name)
+            marker.raised = exc.__cause__ or exc
+            return marker
         marker = env.undefined(hint=message, name=name) if undefined_cause(exc) else \
             env.captured_failure(hint=message, name=name)
         # ansible chains the error to the value that failed, innermost first (undef()'s shared marker has no origin)
@@ -391,11 +396,18 @@ class Templar:
                 result._fail_with_undefined_error()
             if isinstance(result, FINALIZED_TYPES):
                 result = finalized(result, top_level=True)
+        except CallFailure as exc:
+            if in_variable_value():  # a variable's template hands the call's error on bare
+                raise
+            raw = exc.__cause__ or exc  # the template finalizing it words it, as it does its own
+            raise TemplateFailure(_message(raw, text) if expression else f"Error rendering template: {raw}") from raw
         except TemplateFailure:
             raise
         except TemplateSyntaxError as exc:  # create_template_error words it, and says why for an expression
             raise TemplateFailure(_syntax_message(exc, text, expression)) from exc
         except (ArithmeticError, TypeError, ValueError, AttributeError, KeyError, IndexError, TemplateNotFound) as exc:
+            if getattr(exc, "raised_by_call", False) and in_variable_value():
+                raise CallFailure(str(exc)) from exc
             # create_template_error: a Python error while rendering (an expression's caller words it)
             raise TemplateFailure(_message(exc, text) if expression else f"Error rendering template: {exc}") from exc
         except (TemplateError, SecurityError, StaticRefusal) as exc:
@@ -458,6 +470,8 @@ class Templar:
                 raise TemplateFailure(_syntax_message(syntax, text, True)) from exc
             if str(exc).startswith("Syntax error in expression") or isinstance(exc, PluginFailure):
                 raise  # compiling it failed (an unknown filter), or a plugin did: ansible's own errors
+            if getattr(exc, "captured", False) and value_origin(exc) is not None:
+                raise  # the expression gave a variable's failure (`x is defined`): raised as it was made
             prefix = "Error while evaluating conditional" if undefined_cause(exc) else "Error rendering expression"
             raise TemplateFailure(f"{prefix}: {exc}") from exc
         if text != conditional.strip() and self.deprecate is not None and not isinstance(result, str) and not indirect:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.templating.errors import value_origin
+from engine.templating.errors import CallFailure, value_origin
 from engine.templating.template_syntax import conditional_expression
 
 _DEFAULTED = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*\|\s*(?:default|d)\s*\(\s*([^()]*?)\s*\)\s*")
@@ -115,7 +115,10 @@ def set_fact_origins(raw_args: Mapping[str, Any], task_data: Any, variables: Map
 
 def failed_at(exc: BaseException, container: Any, place: Any) -> None:
     """Give ``exc``, raised templating ``container[place]``, that value's place as written for its
-    origin when nothing inside it had one: ansible's error names the innermost template it rendered."""
+    origin when nothing inside it had one: ansible's error names the innermost template it rendered
+    (a call's error, which no template wraps, has none: errors.CallFailure)."""
+    if isinstance(exc, CallFailure):
+        return
     if value_origin(exc) is None and (span := item_span(container, place)) is not None:
         exc.value_origin = span  # type: ignore[attr-defined]
 

@@ -53,6 +53,23 @@ def _evaluate(expression: str, ctx: ModuleContext, warnings: list[str]) -> Any:
     return value
 
 
+def _cause_event(exc: Exception) -> Any:
+    """The error under "Error while resolving `var` expression.": where a variable's template
+    failed, that error at the variable; one the expression itself raised (a call's error handed on
+    by a variable's template, errors.CallFailure, is one) is the expression's, as ansible evaluates
+    ``var`` as one ("Error rendering expression: ...", merged into the line above)."""
+    from engine.run.error_block import Event
+    from engine.templating.errors import value_origin
+
+    origin, message = value_origin(exc), str(exc)
+    if origin is None and message.startswith(TEMPLATE_ERROR):
+        message = "Error rendering expression: " + message.removeprefix(TEMPLATE_ERROR)
+    return Event(message, origin)
+
+
+TEMPLATE_ERROR = "Error rendering template: "
+
+
 def _replaced_value(expression: str, ctx: ModuleContext, var_span: Any) -> tuple[Any, list[tuple[str, Any]]] | None:
     """The value of ``expression`` (which failed on an undefined value) rendered as the action's
     ``RoutingMarkerBehavior`` renders it (an undefined value, or a template an expression truncated,
@@ -88,8 +105,7 @@ def _value_at(path: str, ctx: ModuleContext, markers: list[tuple[str, Any]], var
         return ctx.render("{{ " + path + " }}")
     except Exception as exc:  # the executor's templar decides what undefined raises
         if not undefined_cause(exc):
-            raise VarFailure([Event("Error while resolving `var` expression.", var_span),
-                              Event(str(exc), value_origin(exc))]) from exc
+            raise VarFailure([Event("Error while resolving `var` expression.", var_span), _cause_event(exc)]) from exc
         failure = exc
     items = _items(path, ctx) if depth < _MAX_DEPTH else None
     # a variable's list or mapping is read item by item below, each item's markers made where it
@@ -175,7 +191,6 @@ def _marked_text(raw: Any, ctx: ModuleContext, markers: list[tuple[str, Any]], o
     an expression that raised), numbered on from ``markers``, made at ``origin`` (the item as
     written) or in the template of a variable it reads; None for what is not a template."""
     from engine.run.error_block import Event
-    from engine.templating.errors import value_origin
     from engine.templating.replacing import replacing_markers
     from engine.templating.templar import is_template
 
@@ -186,8 +201,7 @@ def _marked_text(raw: Any, ctx: ModuleContext, markers: list[tuple[str, Any]], o
             replaced.markers = markers
             return ctx.render(raw)
     except Exception as exc:  # a captured failure (a Python error) fails the task as ansible's does
-        raise VarFailure([Event("Error while resolving `var` expression.", var_span),
-                          Event(str(exc), value_origin(exc))]) from exc
+        raise VarFailure([Event("Error while resolving `var` expression.", var_span), _cause_event(exc)]) from exc
 
 
 def _items(path: str, ctx: ModuleContext) -> list[int] | dict[Any, None] | None:
