@@ -178,8 +178,11 @@ class Pending:
 
     def get(self) -> object:
         if self._make is not None:
+            from engine.templating.bounds import apart
+
             make, self._make = self._make, None
-            self._value = make()
+            with apart():  # the first template to read it does not pay for working it out
+                self._value = make()
         return self._value
 
 

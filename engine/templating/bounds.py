@@ -84,6 +84,11 @@ class Budget:
         if self.operations & 0xFF == 0 and time.thread_time() > self.deadline:
             raise TooLarge(f"more than {MAX_SECONDS:g} s")
 
+    def refund(self, seconds: float) -> None:
+        """Take back ``seconds`` of computing that was not this evaluation's own (:func:`apart`)."""
+        if self._deadline is not None:
+            self._deadline += seconds
+
     def charge(self, seconds: float) -> None:
         """Count ``seconds`` of computing done elsewhere for this evaluation (a regex helper's)."""
         if self._deadline is None:
@@ -108,6 +113,27 @@ def evaluation() -> Iterator[Budget]:
         yield budget
     finally:
         _current.reset(token)
+
+
+@contextmanager
+def apart() -> Iterator[None]:
+    """Computing that is not the template's own, done while it is evaluated: the model working
+    out a value when a template first reads it (the play's host lists less the hosts the run
+    takes out plans the whole run). Its templates get budgets of their own, and its time is not
+    counted against the evaluation in progress, whose limits are for what the template itself
+    computes: a busy machine must not turn an ordinary value "too large" because it was the first
+    to read such a value."""
+    budget = _current.get()
+    if budget is None:
+        yield
+        return
+    token = _current.set(None)
+    start = time.thread_time()
+    try:
+        yield
+    finally:
+        _current.reset(token)
+        budget.refund(time.thread_time() - start)
 
 
 def static_evaluation_in_progress() -> bool:
