@@ -217,6 +217,7 @@ class TaskActions:
 
     def _module(self, task: Task, args: dict[str, Any], templar: Templar,
                 environment: dict[str, str]) -> dict[str, Any]:
+        from engine.run.censoring import no_log
         from engine.run.modules import ModuleContext, ModuleError
         from engine.run.modules._sources import source_search_paths
 
@@ -234,7 +235,8 @@ class TaskActions:
             task_vars=templar.variables, search_paths=source_search_paths(task, self.context.play.basedir),
             render=templar.render_text, evaluate=templar.evaluate, environment=environment,
             written=task.data.get(task.action) if isinstance(task.data, Mapping) else None,
-            written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw)
+            written_span=getattr(task.data, "value_spans", {}).get(task.action), raw_vars=templar.raw,
+            no_log=no_log(task, templar))
         try:
             with module_directory(self.context.play.basedir or os.getcwd()):
                 result = dict(module(args, context))

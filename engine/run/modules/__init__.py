@@ -37,6 +37,8 @@ class ModuleContext:
     raw_vars: Any = None
     """The task's variables as written, before templating (``debug: var=`` shows which part of a
     value fails)."""
+    no_log: bool = False
+    """The task's ``no_log`` (for this item): an action's own diff and invocation hide what it had."""
 
 
 def action_skip(msg: str) -> dict[str, Any]:

@@ -33,8 +33,12 @@ def _sha1(data: bytes) -> str:
     return hashlib.sha1(data).hexdigest()
 
 
-def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, Any]:
-    """ansible's _get_diff_data for a file about to be replaced by ``data``."""
+NO_LOG_DIFF = " [[ Diff output has been hidden because 'no_log: true' was specified for this result ]]\n"
+
+
+def content_diff(dest_file: str, data: bytes, after_header: str, no_log: bool = False) -> dict[str, Any]:
+    """ansible's _get_diff_data for a file about to be replaced by ``data`` (with ``no_log``, the
+    texts hidden: ``before`` empty, ``after`` a note)."""
     diff: dict[str, Any] = {}
     if not os.path.exists(dest_file):
         diff["before"] = ""
@@ -53,6 +57,8 @@ def content_diff(dest_file: str, data: bytes, after_header: str) -> dict[str, An
         diff["src_binary"] = 1
     else:
         diff["after_header"], diff["after"] = after_header, data.decode("utf-8", "replace")
+    if no_log:
+        diff.update({key: "" if key == "before" else NO_LOG_DIFF for key in ("before", "after") if key in diff})
     return diff
 
 
@@ -160,10 +166,15 @@ def remote_source(dest_file: str) -> str:
     return os.path.join(os.path.expanduser(remote_tmp), directory, ".source" + os.path.splitext(dest_file)[1])
 
 
-def ensure_invocation(result: dict[str, Any], action_args: Mapping[str, Any] | None) -> dict[str, Any]:
+def ensure_invocation(result: dict[str, Any], action_args: Mapping[str, Any] | None,
+                      no_log: bool = False) -> dict[str, Any]:
     """The copy action's ``_ensure_invocation``: a result no module's invocation came with gets
-    the action's arguments (also under ``module_args``), ``content`` censored in both."""
+    the action's arguments (also under ``module_args``), ``content`` censored in both; a task's
+    ``no_log`` gets the whole invocation censored."""
     if action_args is None or "invocation" in result:
+        return result
+    if no_log:
+        result["invocation"] = "CENSORED: no_log is set"
         return result
     invocation: dict[str, Any] = dict(action_args)
     invocation["module_args"] = dict(action_args)
@@ -221,7 +232,8 @@ def put(
     preserved = params.get("mode") if action_args.get("mode") == "preserve" else None
     if writes:
         if ctx.diff:
-            result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header)))
+            result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header),
+                                               ctx.no_log))
         if ctx.check_mode:
             result["changed"] = True
             return result

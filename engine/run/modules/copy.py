@@ -128,7 +128,7 @@ def _content_basename() -> str:
 
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     action_args = dict(sorted(args.items()))  # the task's arguments, as the action holds them
-    return ensure_invocation(_run(args, action_args, ctx), action_args)
+    return ensure_invocation(_run(args, action_args, ctx), action_args, ctx.no_log)
 
 
 def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:

@@ -134,5 +134,5 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
                  header=rendering, action_args=action_args, original_basename=os.path.basename(source))
     if result is None:
         result = {"dest": params["dest"], "src": rendering, "changed": False}
-    return ensure_invocation(result, action_args)
+    return ensure_invocation(result, action_args, ctx.no_log)
 
