@@ -10,7 +10,7 @@ it needs to run it (engine.run.preflight) and executes it.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,9 @@ class PlayPlan:
     hosts_all: list[str] = field(default_factory=list)
     """The hosts' names in inventory order, whatever the play's ``order``: ``ansible_play_hosts_all``
     and ``ansible_play_hosts`` keep it, only the batches follow ``order`` (empty: as ``hosts``)."""
+    pattern_warnings: list[str] = field(default_factory=list)
+    """ansible's warnings for the parts of the play's ``hosts`` (and ``--limit``) that match
+    nothing, shown when the play starts: the play's magic variables select its hosts first."""
 
     def selected_ids(self) -> frozenset[int]:
         return frozenset(id(task) for task in self.tasks)
@@ -131,11 +134,13 @@ class PlanError(Exception):
 
 
 def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inventory: bool = True,
-              select_tasks: bool = True) -> Plan:
+              select_tasks: bool = True, load_warnings: Callable[[Play], list[str]] | None = None) -> Plan:
     """Resolve the launch into a :class:`Plan`. Reads files only, except inventory scripts and
     ``constructed`` sources when ``dynamic_inventory`` (a run needs its real hosts; showing
     variables runs nothing); raises :class:`PlanError`. Without ``select_tasks`` each play's
-    ``tasks`` stay empty (what the tag selection runs is not needed to show variables)."""
+    ``tasks`` stay empty (what the tag selection runs is not needed to show variables).
+    ``load_warnings`` gives the warnings loading a play prints besides the loader's own (a run's
+    reserved variable names), before them."""
     from engine.config import AnsibleConfig
     from engine.inventory.manager import InventoryAborted, load_inventory
     from engine.inventory.patterns import HostPatternError, select_hosts
@@ -166,21 +171,42 @@ def make_plan(options: RunOptions, cache: SourceCache | None = None, dynamic_inv
         raise PlanError(str(fatal[0]), fatal[0].exit_code, fatal[0])
     selection = options.selection()
     plays: list[PlayPlan] = []
-    # the inventory is loaded before the playbook, which is loaded whole before its first play
-    warnings = [*inventory.warnings, *(warning for play in book.plays for warning in play.load_warnings)]
+    # the inventory is loaded before the limit is checked (CLI.get_host_list), then the playbook,
+    # whole, before its first play; a play's own pattern is warned about when the play starts
+    warnings = [*inventory.warnings, *_limit_warnings(inventory.data, options.limit,
+                                                      config.inventory.host_pattern_mismatch),
+                *(warning for play in book.plays
+                  for warning in [*(load_warnings(play) if load_warnings else []), *play.load_warnings])]
     dynamic = False
     for play in book.plays:
-        try:  # a play after one that changes the inventory is warned about when it starts
-            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=[] if dynamic else warnings,
+        pattern_warnings: list[str] = []
+        try:  # a play after one that changes the inventory selects its hosts when it starts
+            hosts = select_hosts(inventory.data, play.hosts, options.limit, warnings=pattern_warnings,
                                  mismatch="ignore" if dynamic else config.inventory.host_pattern_mismatch)
         except HostPatternError as exc:
             raise PlanError(str(exc)) from None
         ordered, order_known = play_order(play, hosts)
         plays.append(PlayPlan(play, ordered, selected_run_tasks(play, selection) if select_tasks else [],
-                              dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts]))
+                              dynamic=dynamic, order_known=order_known, hosts_all=[host.name for host in hosts],
+                              pattern_warnings=pattern_warnings))
         dynamic = dynamic or _changes_inventory(play)
     return Plan(options, book, inventory, plays, warnings=warnings,
                 host_pattern_mismatch=config.inventory.host_pattern_mismatch)
+
+
+def _limit_warnings(inventory: Any, limit: str | None, mismatch: str) -> list[str]:
+    """ansible-playbook's warnings for the ``--limit`` patterns that match nothing, given as it
+    checks the limit (``CLI.get_host_list``), before it loads the playbook; an error there is the
+    plays' to raise."""
+    from engine.inventory.patterns import HostPatternError, select_hosts
+
+    warnings: list[str] = []
+    if limit:
+        try:
+            select_hosts(inventory, "all", limit, warnings=warnings, mismatch=mismatch)
+        except HostPatternError:
+            pass
+    return warnings
 
 
 def play_order(play: Play, hosts: list[Host]) -> tuple[list[Host], bool]:

@@ -22,8 +22,10 @@ class YamlProblem(NamedTuple):
 
 
 class Loaded(NamedTuple):
-    """A parsed file: its data, or the error that stopped parsing."""
+    """A parsed file: its data, or the error that stopped parsing; ``duplicates`` are the keys
+    its mappings give twice (the later one wins), in the order ansible's constructor meets them."""
 
     path: str
     data: Any = None
     error: YamlProblem | None = None
+    duplicates: tuple[YamlProblem, ...] = ()

@@ -166,7 +166,10 @@ def encode_loaded(loaded: Loaded) -> str | None:
     import json  # only where parses are stored or read: a cold run needs neither
 
     try:
-        return json.dumps({"data": data, "error": error}, separators=(",", ":"), allow_nan=True)
+        stored = {"data": data, "error": error}
+        if loaded.duplicates:
+            stored["duplicates"] = [[problem.message, _span(problem.span)] for problem in loaded.duplicates]
+        return json.dumps(stored, separators=(",", ":"), allow_nan=True)
     except RecursionError:  # nested deeper than json's encoder goes, though not than the parser's limit
         return None
 
@@ -180,7 +183,9 @@ def decode_loaded(path: str, text: str) -> Loaded:
     decoder = _Decoder(path)
     error = stored["error"]
     problem = None if error is None else YamlProblem(str(error[0]), decoder.span(error[1]) or Span(path, 0, 0, 0, 0))
-    return Loaded(path, data=decoder.value(stored["data"]), error=problem)
+    duplicates = tuple(YamlProblem(str(message), decoder.span(span) or Span(path, 0, 0, 0, 0))
+                       for message, span in stored.get("duplicates", ()))
+    return Loaded(path, data=decoder.value(stored["data"]), error=problem, duplicates=duplicates)
 
 
 class ParseStore:

@@ -313,6 +313,7 @@ class _Constructor:
         self.flattened: dict[int, list[tuple[Node, Node]]] = {}  # mapping node -> its pairs, merges expanded
         self.sizes: dict[int, int] = {}  # node -> how many nodes it stands for, aliases expanded
         self.expanded = 0
+        self.repeated = False  # a mapping gave a key twice: duplicates() has something to find
 
     def span(self, node: Node) -> Span:
         start, end = node.start_mark, node.end_mark
@@ -423,7 +424,8 @@ class _Constructor:
         result = YMap(self.span(node))
         self.memo[id(node)] = result
         build, span, key_spans, value_spans = self.build, self.span, result.key_spans, result.value_spans
-        for key_node, value_node in self._flattened(node):
+        pairs = self._flattened(node)
+        for key_node, value_node in pairs:
             plain = key_node.ctag is _PLAIN  # a PyYAML-composed node's tag is no str: _tag reads it
             key = build(key_node)
             if not plain and isinstance(key, list | dict):  # PyYAML refuses it too (its str() could grow exponentially)
@@ -432,7 +434,35 @@ class _Constructor:
             key_spans[key] = span(key_node)
             # a collection's span is its node's (an alias's node is the anchored one): made once
             value_spans[key] = value.span if type(value) is YMap or type(value) is YSeq else span(value_node)
+        self.repeated = self.repeated or len(result) < len(pairs)
         return result
+
+    def duplicates(self, root: Node) -> tuple[YamlProblem, ...]:
+        """Each key a mapping gives again, at the later one, as ansible's constructor warns of them
+        ("Found duplicate mapping key"): merged pairs count (its check follows ``flatten_mapping``),
+        mappings in the order PyYAML finishes them, level by level (its deferred generators)."""
+        found: list[YamlProblem] = []
+        queue, seen = [root], {id(root)}
+        for node in queue:
+            if isinstance(node, MappingNode):
+                keys: set[Any] = set()
+                for key_node, value_node in self._flattened(node):
+                    key = self.build(key_node)
+                    try:
+                        if key in keys:
+                            found.append(YamlProblem(f"Found duplicate mapping key {key!r}.", self.span(key_node)))
+                        keys.add(key)
+                    except TypeError:  # an unhashable key was refused while building
+                        pass
+                    if id(value_node) not in seen and not isinstance(value_node, ScalarNode):
+                        seen.add(id(value_node))
+                        queue.append(value_node)
+            elif isinstance(node, SequenceNode):
+                for item in node.value:
+                    if id(item) not in seen and not isinstance(item, ScalarNode):
+                        seen.add(id(item))
+                        queue.append(item)
+        return tuple(found)
 
     def _flattened(self, node: MappingNode) -> list[tuple[Node, Node]]:
         """The mapping's pairs with its merge keys (``<<``) replaced by the merged pairs, as PyYAML's
@@ -568,7 +598,9 @@ def parse_yaml(text: str, file: str) -> Loaded:
     if node is None:
         return Loaded(file, data=None)
     try:
-        return Loaded(file, data=_Constructor(file).build(node))
+        constructor = _Constructor(file)
+        data = constructor.build(node)
+        return Loaded(file, data=data, duplicates=constructor.duplicates(node) if constructor.repeated else ())
     except RecursionError:
         return Loaded(file, error=YamlProblem("YAML nested too deeply", Span(file, 0, 0, 0, 0)))
     except _BadScalar as bad:

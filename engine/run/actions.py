@@ -129,12 +129,17 @@ class TaskActions:
             tops = [role for role in self.role_tree.add(blocks) if role.via == "include_role"]
             self.context.roles += self.role_tree.members(tops)
             files = [os.path.abspath(path) for path in self.includes.announce]
-            if action in kw.INCLUDE_TASKS and files:  # loading the file warns as loading the play does
-                from engine.run.play_warnings import load_time_warnings
+            if files:  # loading the file (or role) warns as loading the play does
+                from engine.run.play_warnings import duplicate_key_warnings, files_of, load_time_warnings
 
-                found = load_time_warnings((each for block in blocks for each in block.tasks()), kw.INCLUDE_TASKS, True)
+                found = load_time_warnings((each for block in blocks for each in block.tasks()), kw.INCLUDE_TASKS,
+                                           True) if action in kw.INCLUDE_TASKS else []
                 known = self.includes.warnings.get(files[0], [])
-                self.includes.warnings[files[0]] = list(dict.fromkeys([*known, *found]))
+                # an included file is read whole before the files it imports, a role's files in turn
+                first = files[:1] if action in kw.INCLUDE_TASKS else files_of(blocks)
+                duplicated = duplicate_key_warnings(first, self.variables.cache.load, set())
+                later = duplicate_key_warnings(files_of(blocks), self.variables.cache.load, set(first))
+                self.includes.warnings[files[0]] = list(dict.fromkeys([*duplicated, *known, *found, *later]))
             if action in kw.INCLUDE_ROLE and not result.get("failed"):
                 files.append(str(result.get("include")))  # a role is named
             special = include_item_vars(task, templar)

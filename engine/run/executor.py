@@ -146,7 +146,13 @@ class Executor(HostPrograms, TaskActions):
         from engine.flow.batches import BatchError, max_fail_percentage, serial_of, serialized_batches
 
         play = play_plan.play
-        self._warn_skipped_vars_files(play)  # get_vars(play=play) reads vars_files, then warns of reserved names
+        # get_vars(play=play) selects the play's hosts for its magic variables first (warning of a
+        # pattern that matches nothing), reads vars_files, then warns of reserved names
+        if play_plan.dynamic and not self._select_hosts(play_plan):
+            return False
+        for warning in play_plan.pattern_warnings:
+            self.callback.warning(warning)
+        self._warn_skipped_vars_files(play)
         groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
                   for group in play_role_groups(play, RoleTree())]
         # loading an include or import gathers its variables (its vars and its blocks') to template its name
@@ -154,8 +160,6 @@ class Executor(HostPrograms, TaskActions):
         play_start_warnings(play, self.options.extra_vars, self.callback.warning,
                             [*(warning for group in groups for sub in ("defaults", "vars")
                                for warning in role_reserved_warnings(group, sub, self._role_file)), *loaded])
-        if play_plan.dynamic and not self._select_hosts(play_plan):
-            return False
         templar = Templar(self.options.extra_vars | play.vars)
         try:
             batches = serialized_batches(play_plan.hosts, serial_of(play, templar))

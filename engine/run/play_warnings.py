@@ -159,18 +159,43 @@ def prompt_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
             if isinstance(prompt, Mapping) and prompt.get("name") not in answered]
 
 
+def _extra_var_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
+    """The extra vars' reserved names the play's vars do not define too: one warning a name, at
+    its first definition (the key ansible's variables keep)."""
+    play_vars = play.data.get("vars") if isinstance(play.data, Mapping) else None
+    return [_extra_warned(name) for name in extra_vars
+            if name in RESERVED_NAMES and not (isinstance(play_vars, Mapping) and name in play_vars)]
+
+
 def play_start_warnings(play: Play, extra_vars: Mapping[str, Any], warn: Callable[[str], None],
                         role_names: Iterable[str] = ()) -> None:
     """The warnings before the play's banner: the reserved names among the variables loading
     the play gathers (its vars and the extra vars first, while a role name is templated before
     any role is loaded, then the roles' defaults and vars as each joins the play), then the
-    prompts ansible cannot ask for."""
-    play_vars = play.data.get("vars") if isinstance(play.data, Mapping) else None
-    # one warning a name, at its first definition (the key ansible's variables keep)
-    extra_names = [_extra_warned(name) for name in extra_vars
-                   if name in RESERVED_NAMES and not (isinstance(play_vars, Mapping) and name in play_vars)]
-    for warning in [*play_var_warnings(play), *extra_names, *role_names, *prompt_warnings(play, extra_vars)]:
+    prompts ansible cannot ask for. Those :func:`load_reserved_warnings` gave while the playbook
+    loaded are not shown again (ansible's Display shows a warning once)."""
+    for warning in [*play_var_warnings(play), *_extra_var_warnings(play, extra_vars), *role_names,
+                    *prompt_warnings(play, extra_vars)]:
         warn(warning)
+
+
+def load_reserved_warnings(play: Play, extra_vars: Iterable[str]) -> list[str]:
+    """The reserved names ansible warns of while it loads the playbook, before any play starts:
+    loading a play's ``roles:`` entries (their names are templated with the play's variables) or
+    an include or import among its tasks and handlers (``load_list_of_tasks`` templates its name)
+    gathers the play's vars, the extra vars and the vars around each include; a play without
+    them warns when it starts. The roles' own defaults and vars are not yet the play's then."""
+    from engine.loading import keywords as kw
+
+    tasks = [task for block in play.compile() for task in block.tasks()]
+    includes = kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | kw.IMPORT_TASKS | kw.IMPORT_ROLE
+    roles = play.data.get("roles") if isinstance(play.data, Mapping) else None
+    handlers = (task for block in play.handlers for task in block.tasks())
+    if not roles and not any(task.action in includes or any(frame.kind in ("import_tasks", "import_role")
+                                                            for frame in task.chain) for task in [*tasks, *handlers]):
+        return []
+    return [*play_var_warnings(play), *_extra_var_warnings(play, extra_vars),
+            *load_time_warnings(tasks, kw.INCLUDE_TASKS)]
 
 
 def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool,
@@ -199,3 +224,44 @@ def stored_name_warnings(task: Any, result: Mapping[str, Any], set_fact: bool,
     registered = [_warned(register, (getattr(data, "value_spans", {}) or {}).get("register"))] \
         if isinstance(register, str) and register in RESERVED_NAMES else []
     return facts, registered
+
+
+def duplicate_key_warnings(paths: Iterable[str], load: Callable[[str], Any], seen: set[str]) -> list[str]:
+    """ansible's YAML constructor's "Found duplicate mapping key" warning (the default
+    ``duplicate_dict_key`` is ``warn``) for each key a file of ``paths`` gives twice, at the later
+    one, as each file is loaded; ``seen`` are the files loaded already (ansible's loader keeps them)."""
+    from engine.run.error_block import Event, format_events
+
+    out: list[str] = []
+    for path in paths:
+        if path in seen:
+            continue
+        seen.add(path)
+        out += [format_events([Event(problem.message, problem.span, help="Using last defined value only.")])
+                for problem in load(path).duplicates]
+    return out
+
+
+def load_time_files(play: Play) -> list[str]:
+    """The files loading ``play`` reads, in the order ansible's ``Play.load`` reads them: its
+    ``roles:`` entries, handlers, pre_tasks, post_tasks and tasks (see :func:`files_of`)."""
+    return files_of([*play.roles, *play.handlers, *play.pre_tasks, *play.post_tasks, *play.tasks])
+
+
+def files_of(blocks: Iterable[Any]) -> list[str]:
+    """The files loading ``blocks`` read: each role's vars, defaults, then task files, and each
+    task's file (an import's where it is met); not what an include among them loads at run time."""
+    from engine.loading.paths import find_role_var_files
+
+    files: list[str] = []
+    roles: set[int] = set()
+    for block in blocks:
+        for task in block.tasks():
+            role = task.role
+            if role is not None and id(role) not in roles:
+                roles.add(id(role))
+                files += [path for subdir in ("vars", "defaults")
+                          for path in find_role_var_files(role.path or "", subdir, role.from_files.get(subdir))]
+            if task.span is not None:
+                files.append(task.span.file)
+    return list(dict.fromkeys(files))

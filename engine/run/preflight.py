@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 
 from engine.flow.plan import Plan, PlanError, RunOptions, every_task, make_plan
 from engine.loading import keywords as kw
-from engine.loading.model import Playbook, Problem, Sourced
+from engine.loading.model import Play, Playbook, Problem, Sourced
 from engine.parsing.source import SourceCache
 from engine.run.become import become_refusal
 from engine.run.local import LOCAL_CONNECTIONS
@@ -31,8 +31,19 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
     and tests it declines (engine.run.declines)."""
     from engine.run.declines import declined_uses
     from engine.run.filter_check import json_query_declines, lacking_filters
+    from engine.run.play_warnings import duplicate_key_warnings, load_reserved_warnings, load_time_files
 
-    plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory)
+    cache = cache or SourceCache()
+    loaded: set[str] = set()
+
+    def load_warnings(play: Play) -> list[str]:
+        """A play's playbook file is loaded whole before its plays, the files of its roles and
+        imports after the variables that template their names."""
+        return [*duplicate_key_warnings([play.span.file] if play.span else [], cache.load, loaded),
+                *load_reserved_warnings(play, options.extra_vars),
+                *duplicate_key_warnings(load_time_files(play), cache.load, loaded)]
+
+    plan = make_plan(options, cache, dynamic_inventory=dynamic_inventory, load_warnings=load_warnings)
     from engine.loading.module_defaults import apply_module_defaults
 
     apply_module_defaults(every_task(plan.playbook))  # what is declined below reads the arguments with them

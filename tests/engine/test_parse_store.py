@@ -33,6 +33,8 @@ TEXTS = {
     "scalar.yml": "just text\n",
     "broken.yml": "- a: [1, 2\n- b\n",
     "merge.yml": "base: &b {x: 1}\nuse:\n  <<: *b\n  y: 2\n",
+    "duplicates.yml": "- deep:\n    inner: {k: 1, k: 2}\n  when: a\n  when: b\n"
+                      "- base: &b {x: 1}\n  use: {<<: *b, x: 2}\n",
 }
 
 
@@ -54,6 +56,20 @@ def test_a_stored_parse_comes_back_equal_with_every_span_and_type(name: str) -> 
     back = decode_loaded(name, encoded)
     assert back.path == loaded.path and back.error == loaded.error and back.data == loaded.data
     assert _spans(back.data) == _spans(loaded.data)
+    assert back.duplicates == loaded.duplicates
+
+
+def test_duplicate_keys_are_found_as_ansibles_constructor_warns_of_them() -> None:
+    """Each mapping's keys after its merge keys are flattened (a merged key given again counts),
+    mappings level by level, as PyYAML's deferred construction finishes them."""
+    loaded = parse_text(TEXTS["duplicates.yml"], "d.yml")
+    assert [(problem.message, problem.span.line, problem.span.col) for problem in loaded.duplicates] == [
+        ("Found duplicate mapping key 'when'.", 3, 2),
+        ("Found duplicate mapping key 'x'.", 5, 16),
+        ("Found duplicate mapping key 'k'.", 1, 18),
+    ]
+    assert loaded.data[0]["when"] == "b" and loaded.data[1]["use"] == {"x": 2}
+    assert parse_text(TEXTS["merge.yml"], "m.yml").duplicates == ()
 
 
 def test_tagged_strings_keep_their_type() -> None:
