@@ -17,6 +17,7 @@ import os
 import platform
 import pwd
 import re
+import shutil
 import socket
 import stat
 import subprocess
@@ -127,12 +128,28 @@ def distribution_facts() -> dict[str, Any]:
     return facts
 
 
-def python_facts() -> dict[str, Any]:
-    info = sys.version_info
+_ASK_PYTHON = "import json, sys; print(json.dumps([sys.executable, list(sys.version_info), sys.implementation.name]))"
+
+
+def python_facts(interpreter: str | None = None) -> dict[str, Any]:
+    """The ``python`` facts of the interpreter ansible would run the module with: the host's
+    ``ansible_python_interpreter`` (``interpreter``; its ``sys.executable`` is the name it is run
+    by), asked when it is not this one, else this Python."""
+    executable, info, kind = sys.executable, list(sys.version_info), sys.implementation.name
+    if interpreter:
+        found = interpreter if os.path.isabs(interpreter) else shutil.which(interpreter)
+        if found and os.path.realpath(found) == os.path.realpath(sys.executable):
+            executable = found
+        elif found:
+            try:
+                asked = subprocess.run([found, "-c", _ASK_PYTHON], capture_output=True, text=True, timeout=30,
+                                       check=True)
+                executable, info, kind = json.loads(asked.stdout)
+            except (OSError, subprocess.SubprocessError, ValueError):
+                pass  # ansible's module would not run at all there; the engine's own Python answers
     return {"python": {
         "version": {"major": info[0], "minor": info[1], "micro": info[2], "releaselevel": info[3], "serial": info[4]},
-        "version_info": list(info), "executable": sys.executable, "has_sslcontext": True,
-        "type": sys.implementation.name,
+        "version_info": info, "executable": executable, "has_sslcontext": True, "type": kind,
     }}
 
 
@@ -314,8 +331,9 @@ def subset_names(gather_subset: list[str]) -> set[str]:
     return added - (excluded - explicit)
 
 
-def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
-    """The facts of ``gather_subset``, unprefixed, collector by collector."""
+def gather(gather_subset: list[str], fact_path: str, interpreter: str | None = None) -> dict[str, Any]:
+    """The facts of ``gather_subset``, unprefixed, collector by collector (``interpreter``: the
+    host's python, see :func:`python_facts`)."""
     from engine.run import facts_machine, facts_system
 
     names = subset_names(gather_subset)
@@ -325,6 +343,7 @@ def gather(gather_subset: list[str], fact_path: str) -> dict[str, Any]:
                   "selinux": facts_system.selinux_facts, "chroot": facts_system.chroot_facts,
                   "lsb": facts_system.lsb_facts, "ssh_pub_keys": facts_machine.ssh_pub_key_facts,
                   "loadavg": facts_machine.loadavg_facts}
+    collectors["python"] = lambda: python_facts(interpreter)
     for name, collect in collectors.items():
         if name in names:
             facts |= collect()

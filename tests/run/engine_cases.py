@@ -277,6 +277,15 @@ def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
     return env
 
 
+def engine_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
+    """The engine's environment: the same local_tmp and remote_tmp as ansible's run (template's
+    diff names a rendering there, a copy's invocation the file the action sent) and the same
+    python interpreter for the hosts (``ansible_facts.python`` names it)."""
+    return {**_clean_env(tmp / "home", deprecations), "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp"),
+            "ANSIBLE_REMOTE_TEMP": str(tmp / "rtmp"),
+            "ANSIBLE_PYTHON_INTERPRETER": ansible_env(tmp, deprecations)["ANSIBLE_PYTHON_INTERPRETER"]}
+
+
 def engine_command() -> tuple[list[str], dict[str, str]]:
     """How to start playbook-ls: $PLAYBOOK_LS, else this checkout's package with this Python."""
     if cmd := os.environ.get("PLAYBOOK_LS"):
@@ -285,10 +294,13 @@ def engine_command() -> tuple[list[str], dict[str, str]]:
 
 
 def ansible_argv(scenario: Scenario, mode: str) -> list[str]:
+    """ansible-playbook started by this Python, as the engine is (engine_command): its script's
+    own ``#!`` line may name the same interpreter otherwise (``python3`` for ``python``), and
+    ``ansible_playbook_python`` is the name the tool was started by."""
     tool = find_tool("ansible-playbook")
     if tool is None:
         raise RuntimeError("ansible-playbook not found beside this Python nor on PATH")
-    return [tool, "-c", "local", *scenario.argv(mode)]
+    return [sys.executable, tool, "-c", "local", *scenario.argv(mode)]
 
 
 def engine_argv(scenario: Scenario, mode: str, command: list[str] | None = None) -> list[str]:
@@ -372,10 +384,7 @@ def run_case(scenario: Scenario, mode: str, tool: str) -> Run:
         else:
             command, extra = engine_command()
             argv = engine_argv(scenario, mode, command)
-            # the same local_tmp and remote_tmp as ansible's run: template's diff names a rendering
-            # there, a copy's invocation the file the action sent
-            env = {**_clean_env(tmp / "home", scenario.deprecation_warnings), **extra,
-                   "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp"), "ANSIBLE_REMOTE_TEMP": str(tmp / "rtmp")}
+            env = {**engine_env(tmp, scenario.deprecation_warnings), **extra}
         (tmp / "home").mkdir(exist_ok=True)
         proc = _in_process(argv[argv.index("run"):], work, env) if tool == "in-process" else \
             _execute(argv, work, env, merge=tool == "ansible")

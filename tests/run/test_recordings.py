@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from ansible_tools import find_tool, live_sample
@@ -119,3 +121,13 @@ def test_text_diff_ignores_only_how_hosts_interleave() -> None:
     assert text_diff(first, first.replace(h1, "ok: [h1]\n"))  # a real difference
     swapped = "TASK [loop] ***\n" + h1 + i1 + i2 + h2
     assert text_diff(first, swapped)  # the order of one host's lines counts
+
+
+def test_both_tools_start_alike(tmp_path: Path) -> None:
+    """One Python starts both tools and both give the hosts the same interpreter: what a playbook
+    reads of them (``ansible_playbook_python``, ``ansible_facts.python``) is then the same."""
+    from engine_cases import ansible_argv, ansible_env, engine_command, engine_env, load_scenarios
+
+    scenario = load_scenarios()[0]
+    assert ansible_argv(scenario, "run")[0] == engine_command()[0][0] == sys.executable
+    assert engine_env(tmp_path)["ANSIBLE_PYTHON_INTERPRETER"] == ansible_env(tmp_path)["ANSIBLE_PYTHON_INTERPRETER"]

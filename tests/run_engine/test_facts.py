@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from ansible_tools import find_tool
@@ -83,10 +84,11 @@ def test_subsets_and_filter() -> None:
     with pytest.raises(ValueError, match="Bad subset 'nope'"):
         subset_names(["nope"])
     setup = get_module("ansible.builtin.setup")
-    facts = setup({"filter": "system,ansible_kernel"}, None)["ansible_facts"]  # type: ignore[arg-type]
+    host = SimpleNamespace(task_vars={})  # the module reads the host's python interpreter there
+    facts = setup({"filter": "system,ansible_kernel"}, host)["ansible_facts"]  # type: ignore[arg-type]
     assert sorted(facts) == ["ansible_kernel", "ansible_system"]
     with pytest.raises(ModuleError):
-        setup({"gather_subset": "nope"}, None)  # type: ignore[arg-type]
+        setup({"gather_subset": "nope"}, host)  # type: ignore[arg-type]
 
 
 def test_namespace_facts_strips_the_prefix_but_of_ansible_local() -> None:
@@ -105,7 +107,7 @@ def test_facts_equal_real_ansible(tmp_path: Path) -> None:
     proc = subprocess.run([tool, "localhost", "-i", "localhost,", "-c", "local", "-m", "setup"], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     theirs = json.loads(proc.stdout[proc.stdout.index("{"):])["ansible_facts"]
-    ours = get_module("setup")({}, None)["ansible_facts"]  # type: ignore[arg-type]
+    ours = get_module("setup")({}, SimpleNamespace(task_vars={}))["ansible_facts"]  # type: ignore[arg-type]
     for key in STABLE:
         assert ours.get(f"ansible_{key}") == theirs.get(f"ansible_{key}"), key
     assert set(ours["ansible_date_time"]) == set(theirs["ansible_date_time"])
@@ -152,3 +154,26 @@ def test_debian_distribution_file_facts(monkeypatch: pytest.MonkeyPatch) -> None
         "distribution_file_path": "/etc/os-release", "distribution_file_variety": "Debian",
         "distribution_file_parsed": True}
     assert found["distribution_version"] == "12.11"
+
+
+def test_python_facts_name_the_hosts_interpreter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible runs the setup module with the host's python: its facts name that interpreter as
+    it was started (another name of this Python), or what another interpreter says of itself."""
+    from engine.run.facts import python_facts
+    from engine.run.modules.setup import host_interpreter
+
+    alias = tmp_path / "python-alias"
+    alias.symlink_to(sys.executable)
+    assert python_facts(str(alias))["python"]["executable"] == str(alias)
+    assert python_facts(str(alias))["python"]["version_info"] == list(sys.version_info)
+    other = tmp_path / "other-python"
+    other.write_text('#!/bin/sh\necho \'["/opt/py/bin/python3.9", [3, 9, 1, "final", 0], "cpython"]\'\n')
+    other.chmod(0o755)
+    facts = python_facts(str(other))["python"]
+    assert facts["executable"] == "/opt/py/bin/python3.9" and facts["version"]["minor"] == 9
+    assert python_facts()["python"]["executable"] == sys.executable
+    monkeypatch.setenv("ANSIBLE_PYTHON_INTERPRETER", "auto_silent")
+    assert host_interpreter({}) is None
+    monkeypatch.setenv("ANSIBLE_PYTHON_INTERPRETER", str(alias))
+    assert host_interpreter({}) == str(alias)
+    assert host_interpreter({"ansible_python_interpreter": "/usr/bin/python9"}) == "/usr/bin/python9"

@@ -34,11 +34,24 @@ def _keep(key: str, patterns: list[str]) -> bool:
     return False
 
 
+def host_interpreter(task_vars: Any) -> str | None:
+    """The python the host's modules run with: its ``ansible_python_interpreter``, else the
+    ``interpreter_python`` setting unless it asks for discovery (``auto``...: None, the engine's)."""
+    from engine.config import config_value
+
+    value = task_vars.get("ansible_python_interpreter")
+    if value is None:
+        value = config_value("ANSIBLE_PYTHON_INTERPRETER", "defaults", "interpreter_python")
+    if not isinstance(value, str) or not value or value.startswith("auto"):
+        return None
+    return value
+
+
 def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     params = validate("setup", args, SPEC)
     subset = params["gather_subset"] or ["all"]
     try:
-        gathered = facts.gather(subset, params["fact_path"])
+        gathered = facts.gather(subset, params["fact_path"], host_interpreter(ctx.task_vars))
     except ValueError as exc:
         raise ModuleError(str(exc)) from None
     # PrefixFactNamespace.transform: a dash becomes an underscore (an interface's "br-lan")
