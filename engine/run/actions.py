@@ -195,6 +195,12 @@ class TaskActions:
                                                     self.plan.inventory.data.merge_hashes)
             except VarsFileUnparsable as exc:
                 return unparsable_vars_file(exc.failure)
+            from engine.run.play_warnings import duplicate_key_warnings
+
+            # the action loads each file as it runs, before the strategy reads its result
+            for warning in duplicate_key_warnings(result.get("ansible_included_var_files") or [],
+                                                  self.variables.cache.load, set()):
+                self.callback.warning(warning)
             self.included_name_spans = result.pop(NAME_SPANS, None)
             for target in self.fact_hosts or []:
                 if target != run.host.name and isinstance(result.get("ansible_facts"), Mapping):

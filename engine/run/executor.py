@@ -51,6 +51,7 @@ from engine.run.play_warnings import (
     role_chain,
     role_reserved_warnings,
     stored_name_warnings,
+    vars_files_warnings,
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
@@ -152,7 +153,10 @@ class Executor(HostPrograms, TaskActions):
             return False
         for warning in play_plan.pattern_warnings:
             self.callback.warning(warning)
-        self._warn_skipped_vars_files(play)
+        for warning in vars_files_warnings(play, self.options.extra_vars | play.vars | {
+                "playbook_dir": os.path.abspath(play.basedir), "groups": self.plan.inventory.data.get_groups_dict()},
+                self.variables.cache.load):
+            self.callback.warning(warning)
         groups = [[role for role in group if role.via != "import_role" or role.public in (None, True)]
                   for group in play_role_groups(play, RoleTree())]
         # loading an include or import gathers its variables (its vars and its blocks') to template its name
@@ -191,24 +195,6 @@ class Executor(HostPrograms, TaskActions):
         for warning in [*role_reserved_warnings(chain, "defaults", self._role_file),
                         *role_reserved_warnings(chain, "vars", self._role_file)]:
             self.callback.warning(warning)
-
-    def _warn_skipped_vars_files(self, play: Play) -> None:
-        """PlaybookExecutor reads the play's variables without a host first: a ``vars_files``
-        entry named after what only a host has (``inventory_hostname``, a host variable) is
-        skipped then, with a warning; each host picks its file later."""
-        from engine.run.error_block import Event, format_events
-        from engine.variables.sources import vars_files_skipped
-
-        entries = play.data.get("vars_files") if isinstance(play.data, Mapping) else None
-        if not entries:
-            return
-        templar = Templar(self.options.extra_vars | play.vars | {
-            "playbook_dir": os.path.abspath(play.basedir), "groups": self.plan.inventory.data.get_groups_dict()})
-        spans = getattr(entries, "item_spans", [])
-        for index in vars_files_skipped(entries, play.basedir, templar.template):
-            span = spans[index] if index < len(spans) else None
-            self.callback.warning(format_events([Event("skipping vars_files item due to an undefined variable",
-                                                       span)]))
 
     def _select_hosts(self, play_plan: PlayPlan) -> bool:
         """The play's hosts from the inventory as earlier plays left it (add_host, group_by),

@@ -265,3 +265,28 @@ def files_of(blocks: Iterable[Any]) -> list[str]:
             if task.span is not None:
                 files.append(task.span.file)
     return list(dict.fromkeys(files))
+
+
+def vars_files_warnings(play: Play, variables: Mapping[str, Any], load: Callable[[str], Any]) -> list[str]:
+    """PlaybookExecutor reads the play's variables without a host first (``variables``: the extra
+    vars, the play's, ``playbook_dir`` and ``groups``): a ``vars_files`` entry named after what only
+    a host has (``inventory_hostname``, a host variable) is skipped then, with a warning (each host
+    picks its file later); a file read warns of its duplicate keys as it is loaded."""
+    from engine.run.error_block import Event, format_events
+    from engine.templating.templar import Templar
+    from engine.variables.sources import vars_files_chosen, vars_files_skipped
+
+    entries = play.data.get("vars_files") if isinstance(play.data, Mapping) else None
+    if not entries:
+        return []
+    template = Templar(dict(variables)).template
+    spans = getattr(entries, "item_spans", [])
+    skipped = vars_files_skipped(entries, play.basedir, template)
+    out: list[str] = []
+    for index, entry in enumerate(entries if isinstance(entries, list) else [entries]):
+        if index in skipped:
+            span = spans[index] if index < len(spans) else None
+            out.append(format_events([Event("skipping vars_files item due to an undefined variable", span)]))
+        else:
+            out += duplicate_key_warnings(vars_files_chosen([entry], play.basedir, template), load, set())
+    return out
