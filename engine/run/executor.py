@@ -40,7 +40,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.keyword_types import strategy_ignores
-from engine.run.local import LOCAL_NAMES, connection_vars, is_local, ssh_refusal
+from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, is_local, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -490,11 +490,14 @@ class Executor(HostPrograms, TaskActions):
                 self.unreachable_hosts.add(host.name)
                 self._finish_host(run, False)
             return step
+        address = host.address
         if target:  # known before the loop: its condition sees the delegated host's variables too
-            templar = templar.child({"ansible_delegated_vars": {target: self._delegated_host_vars(task, run, target)}})
-        connection = connection_vars(host.address, templar.raw)
+            delegated = self._delegated_host_vars(task, run, target)
+            templar = templar.child({"ansible_delegated_vars": {target: delegated}})
+            address = delegated_address(target, delegated, templar)
+        connection = connection_vars(address, templar.raw, delegated=bool(target))
         result = run_with_loop(task, templar, lambda scope: self._delegated_action(task, run, scope, step,
-                                                                                    delegation, once),
+                                                                                    delegation, once, connection),
                                self.callback.warning, connection)
         step.outcome = self._judge(task, run, result, templar.child(connection))
         if task.action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE and isinstance(result.get("results"), list):
@@ -570,9 +573,11 @@ class Executor(HostPrograms, TaskActions):
         return found
 
     def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
-                          delegation: tuple[str, str | None, bool] | None, once: bool) -> dict[str, Any]:
+                          delegation: tuple[str, str | None, bool] | None, once: bool,
+                          connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The action, run for ``run``'s host on the delegated one: facts go to the delegated
-        host with ``delegate_facts``, to the whole batch with ``run_once``."""
+        host with ``delegate_facts``, to the whole batch with ``run_once``. A host delegated to
+        per item gives the item its address (the ``connection`` variables that name it)."""
         name = None
         if delegation is not None:
             name, error, per_item = delegation
@@ -588,7 +593,11 @@ class Executor(HostPrograms, TaskActions):
                 return failed_result(error)
         if name and "ansible_delegated_vars" not in templar.raw:  # the task's variables name the
             # delegated host's (get_delegated_vars_and_hostname), a loop item's when it names it
-            templar = templar.child({"ansible_delegated_vars": {name: self._delegated_host_vars(task, run, name)}})
+            delegated = self._delegated_host_vars(task, run, name)
+            address = delegated_address(name, delegated, templar)
+            templar = templar.child({"ansible_delegated_vars": {name: delegated},
+                                     **{key: address for key in ("ansible_host", "ansible_ssh_host")
+                                        if key in (connection or {})}})
         if name and delegate_facts(task, templar):
             self.fact_hosts = [name]
         else:

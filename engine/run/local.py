@@ -21,15 +21,27 @@ def is_local(name: str, host_vars: Mapping[str, Any], connection: Any = None) ->
     return str(host_vars.get("ansible_connection")) in LOCAL_CONNECTIONS
 
 
-def connection_vars(address: str, variables: Mapping[str, Any]) -> dict[str, Any]:
+def connection_vars(address: str, variables: Mapping[str, Any], delegated: bool = False) -> dict[str, Any]:
     """What ansible's TaskExecutor adds to a task's variables from its play context
     (``PlayContext.update_vars``) for the local connection, each only when no variable of that
-    name is set: a task's arguments and conditions see them, its loop terms and ``hostvars`` not."""
-    address = variables.get("ansible_host", address)  # the play context's remote_addr
+    name is set: a task's arguments and conditions see them, its loop terms and ``hostvars`` not.
+    ``address`` is the play context's remote address: for a ``delegated`` task the delegated
+    host's (:func:`delegated_address`), else the host's own ``ansible_host`` or ``address``."""
+    if not delegated:
+        address = variables.get("ansible_host", address)
     added = {"ansible_connection": "local", "ansible_module_compression": "ZIP_DEFLATED",
              "ansible_shell_executable": "/bin/sh", "ansible_ssh_host": address, "ansible_host": address,
              "ansible_pipelining": False, "ansible_timeout": 10}
     return {name: value for name, value in added.items() if name not in variables}
+
+
+def delegated_address(name: str, delegated_vars: Mapping[str, Any], templar: Any) -> Any:
+    """The remote address of a task delegated to ``name`` (``set_task_and_variable_override``):
+    the delegated host's ``ansible_host`` (or ``ansible_ssh_host``), else its name."""
+    for variable in ("ansible_ssh_host", "ansible_host"):
+        if variable in delegated_vars:
+            return templar.template(delegated_vars[variable])
+    return name
 
 
 SSH_CONNECTIONS = frozenset({"ssh", "smart", "ansible.builtin.ssh", "ansible.legacy.ssh"})
