@@ -497,7 +497,7 @@ class _HostTask:
 
     def _set_by_a_task(self, name: str) -> bool:
         """Whether a task of this play or an earlier one may set ``name`` on some host."""
-        from engine.variables.host_runtime import names_set_before
+        from engine.variables.names_before import names_set_before
         from engine.variables.play_order import play_order
 
         names = names_set_before(self.plan, self.play_plan, play_order)

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from engine.flow.loops import loop_of
 from engine.flow.plan import Plan, PlayPlan
 from engine.flow.role_runs import RoleRuns
 from engine.inventory.data import Host
@@ -23,15 +24,7 @@ from engine.run.actions import INCLUDE_VARS, META, MISSING_INCLUDE, SET_FACT, VA
 from engine.run.async_jobs import Jobs
 from engine.run.callback import Callback, Outcome, is_failed
 from engine.run.censoring import no_log, shown_no_log
-from engine.run.delegation import (
-    DELEGATED,
-    DelegationError,
-    delegate_facts,
-    delegate_host_vars,
-    delegate_to,
-    delegated_vars,
-    delegation_of,
-)
+from engine.run.delegated_runs import DelegatedRuns
 from engine.run.error_block import condition_span, problem_text
 from engine.run.file_and_command_lookups import task_context
 from engine.run.free import BYPASS_HOST_LOOP, is_free, run_free
@@ -40,7 +33,7 @@ from engine.run.handlers import Handlers, MissingHandler, forces_handlers, play_
 from engine.run.host_program import HostPrograms, Program
 from engine.run.includes_announced import blocks_in_include_order
 from engine.run.keyword_types import strategy_ignores
-from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, is_local, ssh_refusal
+from engine.run.local import LOCAL_NAMES, connection_vars, delegated_address, ssh_refusal
 from engine.run.lockstep import Lockstep
 from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
@@ -55,7 +48,7 @@ from engine.run.play_warnings import (
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
-from engine.run.task_runner import failed_result, keyword, registered, run_with_loop, templated_diff, truth
+from engine.run.task_runner import keyword, registered, run_with_loop, templated_diff, truth
 from engine.run.throttle import ThrottleError, check_throttle
 from engine.run.workdir import absolute
 from engine.templating.templar import Templar, TemplateFailure
@@ -73,7 +66,7 @@ CONTROLLER_ACTIONS = SET_FACT | INCLUDE_VARS | META | VALIDATE_SPEC | kw.INCLUDE
 PER_HOST_META = frozenset({"noop", "reset_connection", "end_host", "role_complete", "flush_handlers", "end_role"})
 
 
-class Executor(HostPrograms, TaskActions):
+class Executor(HostPrograms, TaskActions, DelegatedRuns):
     def __init__(self, plan: Plan, callback: Callback, modules: Callable[[str], Any] | None = None) -> None:
         from engine.parsing.source import SourceCache
 
@@ -515,7 +508,7 @@ class Executor(HostPrograms, TaskActions):
                 self.variables.state(name).origins[SET].pop(register, None)  # a result carries no origin
         # the strategy reads the notifications and stores facts before it shows the result (after
         # a loop's items), and registers it after
-        looped, notifying = "results" in result and _has_loop(task), step.outcome.status == "changed"
+        looped, notifying = "results" in result and loop_of(task) is not None, step.outcome.status == "changed"
         fact_warnings, register_warnings = stored_name_warnings(task, result, task.action in SET_FACT,
                                                                 self.included_name_spans)
         self.included_name_spans = None
@@ -550,63 +543,6 @@ class Executor(HostPrograms, TaskActions):
 
         self.includes.next_round()
         return announce_includes(self.pending_includes, self.callback, self.includes.warnings)
-
-    def _delegation(self, task: Task, templar: Templar) -> tuple[str, str | None, bool] | None:
-        return delegation_of(task, templar, _has_loop(task))
-
-    def _delegate_is_local(self, name: str) -> bool:
-        return is_local(name, self._delegate_vars(name), None)
-
-    def _delegate_vars(self, name: str) -> dict[str, Any]:
-        return delegate_host_vars(self.variables.inventory, name)
-
-    def _delegated_host_vars(self, task: Task, run: HostRun, name: str) -> dict[str, Any]:
-        """What the delegated host ``name`` sees of ``task`` (an inventory host, or one made up
-        for a name the inventory lacks), with the delegating host's ``inventory_hostname``."""
-        from engine.inventory.data import Host as InventoryHost
-        from engine.run.delegation import find_host
-
-        data = self.variables.inventory.data
-        host = find_host(data, name) or InventoryHost(name, merge_hashes=data.merge_hashes)
-        found = self.variables.task_vars(self.context, host, task, self.includes.params.get(id(task)))
-        found["inventory_hostname"] = run.host.name
-        return found
-
-    def _delegated_action(self, task: Task, run: HostRun, templar: Templar, step: Step,
-                          delegation: tuple[str, str | None, bool] | None, once: bool,
-                          connection: Mapping[str, Any] | None = None) -> dict[str, Any]:
-        """The action, run for ``run``'s host on the delegated one: facts go to the delegated
-        host with ``delegate_facts``, to the whole batch with ``run_once``. A host delegated to
-        per item gives the item its address (the ``connection`` variables that name it)."""
-        name = None
-        if delegation is not None:
-            name, error, per_item = delegation
-            if per_item:
-                try:
-                    name = delegate_to(task, templar)
-                except (TemplateFailure, DelegationError) as exc:
-                    return failed_result(str(exc))
-                if name and not self._delegate_is_local(name):
-                    return failed_result(f"playbook-ls's engine only runs on the local machine; '{name}' is not "
-                                         "local. Run with --engine ansible to reach it.")
-            elif error is not None:
-                return failed_result(error)
-        if name and "ansible_delegated_vars" not in templar.raw:  # the task's variables name the
-            # delegated host's (get_delegated_vars_and_hostname), a loop item's when it names it
-            delegated = self._delegated_host_vars(task, run, name)
-            address = delegated_address(name, delegated, templar)
-            templar = templar.child({"ansible_delegated_vars": {name: delegated},
-                                     **{key: address for key in ("ansible_host", "ansible_ssh_host")
-                                        if key in (connection or {})}})
-        if name and delegate_facts(task, templar):
-            self.fact_hosts = [name]
-        else:
-            self.fact_hosts = task_hosts(run.host.name, once, self.batch_order,
-                                         self.unreachable_hosts)
-        result = self._action(task, run, templar, step)
-        if name:
-            result[DELEGATED] = delegated_vars(name, self._delegate_vars(name))
-        return result
 
     def _judge(self, task: Task, run: HostRun, result: dict[str, Any], templar: Templar) -> Outcome:
         if is_failed(result):
@@ -661,8 +597,3 @@ class Executor(HostPrograms, TaskActions):
         for task, loaded_on in included.values():
             self._run_handler(task, loaded_on)
 
-
-def _has_loop(task: Task) -> bool:
-    from engine.flow.loops import loop_of
-
-    return loop_of(task) is not None

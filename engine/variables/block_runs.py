@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
-from engine.variables.failing import argument_failure, condition_fails, holds
+from engine.variables.failing import argument_failure, condition_fails, failed_when, holds
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_results import ASSERT, DEBUG, FAIL, failed_when
+from engine.variables.task_kinds import ASSERT, DEBUG, FAIL
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task

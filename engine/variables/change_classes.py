@@ -85,7 +85,7 @@ class HostClasses:
 
     def _names(self, names: frozenset[str]) -> bool:
         from engine.variables import earlier_key
-        from engine.variables.host_runtime import names_set_before
+        from engine.variables.names_before import names_set_before
         from engine.variables.play_order import play_order
 
         may_set = names_set_before(self.plan, self.play_plan, play_order)

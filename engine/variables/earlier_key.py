@@ -37,7 +37,7 @@ def followed_names(plan: Plan, play_plan: PlayPlan, touched: set[str], set_per_h
     ``include_vars`` whose file only the run names, a templated ``set_fact`` key, ``group_by``),
     every name read is followed: the key is what the walk of the tasks before gives them, the layer
     that may set any name (and why) included."""
-    from engine.variables.host_runtime import names_set_before
+    from engine.variables.names_before import names_set_before
     from engine.variables.play_order import play_order
 
     if plan.inventory.data.merge_hashes or touched & NOT_FOLLOWED:

@@ -10,18 +10,10 @@ from typing import TYPE_CHECKING, Any
 from engine.booleans import boolean
 from engine.flow.loops import loop_of
 from engine.variables.module_result import ModuleResult
+from engine.variables.shaped_results import RunDecides, assert_result, failed_result
 from engine.variables.sources import Layer, RuntimeValue
-from engine.variables.task_results import (
-    ASSERT,
-    FAIL,
-    _assert,
-    _decide,
-    _failed,
-    _layer,
-    _Unknown,
-    changed_when_of,
-    follow,
-)
+from engine.variables.task_kinds import ASSERT, FAIL, changed_when_of
+from engine.variables.task_results import _decide, _layer, follow
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
@@ -47,27 +39,27 @@ def failure_facts(task: Task, templar: Templar, reader: str, by_condition: bool 
         if by_condition:  # failed, with a message naming where the values it read are written
             result: Any = ModuleResult({"failed": True}, f"{label}, failed by its condition", frozenset({"results"}))
         elif not isinstance(no_log, bool):
-            raise _Unknown(f"the result of {label}, whose no_log only the run decides")
+            raise RunDecides(f"the result of {label}, whose no_log only the run decides")
         elif loop_of(task) is not None:
             if files is None:
-                raise _Unknown(f"the result of {label}, a loop: its items' results as the run gives them")
+                raise RunDecides(f"the result of {label}, a loop: its items' results as the run gives them")
             own = [c.value for c in task.effective_when()]
             found = follow(task, templar, files[0], files[1], own, register_as="ansible_failed_result").facts
             looped = next((layer.values["ansible_failed_result"] for layer in found
                            if "ansible_failed_result" in layer.values), RuntimeValue(f"the result of {label}"))
             result = _raw_items(looped, task, templar, no_log)
         elif task.action in FAIL:
-            result = _failed({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
+            result = failed_result({"msg": templar.template(args.get("msg", "Failed as requested from task"))}, label)
         elif task.action not in ASSERT:  # a module its failed_when fails: what of its result is known
             result = _failed_module(task, templar, label)
         else:
-            result = _assert(args, templar, label)
+            result = assert_result(args, templar, label)
             if not boolean(args.get("quiet", False)):  # the assert action asks every callback to show it
                 result["_ansible_verbose_always"] = True
         # the result as the action returned it, before register's cleaning: with the task's no_log
         if isinstance(result, dict) and loop_of(task) is None:
             result["_ansible_no_log"] = no_log
-    except _Unknown as exc:
+    except RunDecides as exc:
         result = RuntimeValue(str(exc))
     except Exception as exc:  # noqa: BLE001 - a message only the run knows
         result = RuntimeValue(f"the result of {label}: {exc}")
@@ -109,7 +101,7 @@ def _failed_module(task: Task, templar: Templar, label: str) -> ModuleResult:
     known: dict[str, Any] = {"failed": True, "failed_when_result": True}
     conditions = changed_when_of(task, unregistered=True)
     decided = _decide(conditions, templar, label) if conditions is not None else None
-    if decided is not None and not isinstance(decided, _Unknown):
+    if decided is not None and not isinstance(decided, RunDecides):
         known["changed"] = decided is True
     return ModuleResult(known, label, frozenset({"results"}))
 

@@ -36,7 +36,7 @@ OWN_ANSWERS = NAME | GROUPS | BATCH | BY_COMPUTED_NAME | RESCUE | SOURCE
 def others_alike(play_plan: PlayPlan, task: Task) -> bool:
     """Whether every host of the play reads the other hosts' variables (``hostvars``) alike at
     ``task``: the linear strategy in one batch (each host has run the tasks before, and no later
-    one: engine.variables.host_runtime.FollowedHostVars), outside any looping include (whose
+    one: engine.variables.followed_hostvars.FollowedHostVars), outside any looping include (whose
     items tell how far each host is)."""
     from engine.flow.batches import known_batches
     from engine.flow.run_settings import play_strategy

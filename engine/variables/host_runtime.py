@@ -13,7 +13,6 @@ action plugins and TaskExecutor build it.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -31,16 +30,12 @@ from engine.templating.read_names import names_recorded
 from engine.variables.accumulating import accumulates as _accumulates
 from engine.variables.earlier_walk import ItemMajor, file_loop, own_play, played
 from engine.variables.failed_hosts import as_written as _as_written
-from engine.variables.failed_hosts import others_read, planned_alone, ran_unless_out
-from engine.variables.host_answers import others_alike
-from engine.variables.host_facts import facts_layer, facts_unknown, plays_before
+from engine.variables.failed_hosts import planned_alone, ran_unless_out
+from engine.variables.host_facts import facts_layer, plays_before
 from engine.variables.host_failures import BlockFailures
 from engine.variables.include_orders import after_every_order, settled_names
 from engine.variables.include_stops import Stop, caught_within, first_stop, may_stop
 from engine.variables.loop_vars import includer_loops, item_runs
-from engine.variables.manager import HostVars
-from engine.variables.names_before import names_set_before
-from engine.variables.raw import RawVariables
 from engine.variables.setters import ends_host_task as _ends_host_task
 from engine.variables.setters import ends_in_batch, host_names, play_enders, side_by_side
 from engine.variables.setters import maybe as _maybe
@@ -52,10 +47,9 @@ from engine.variables.sources import (
     EARLIER_TASKS,
     SET_FACT,
     Layer,
-    fold,
-    kept_inventory_layers,
 )
-from engine.variables.task_results import Effects, follow, host_independent, known_shape, unknown_result
+from engine.variables.task_kinds import host_independent, known_shape
+from engine.variables.task_results import Effects, follow, unknown_result
 
 if TYPE_CHECKING:
     from engine.flow.plan import Plan, PlayPlan
@@ -560,7 +554,6 @@ def uniform_walk(follower: Follower, play_plan: PlayPlan, task: Task, names: fro
     from engine.loading import keywords as kw
     from engine.variables.block_runs import play_blocks
     from engine.variables.loop_vars import includer_loops
-    from engine.variables.task_results import host_independent, known_shape
 
     plan = follower.plan
     for earlier in plays_before(plan, play_plan, including=True):
@@ -598,79 +591,3 @@ def _memo(play_plan: PlayPlan) -> dict[Any, Any]:
         memo = {}
         derived["host effects"] = (now, memo)
     return memo  # type: ignore[no-any-return]
-
-
-class FollowedHostVars(HostVars):
-    """``hostvars`` before the run, at a task: each host's inventory, facts and what the tasks
-    before this one set on it (the linear strategy runs a task on every host before the next)."""
-
-    def __init__(self, manager: Any, context: Any, follower: Follower, play_plan: PlayPlan, task: Task | None,
-                 occurrence: int, reader: Host | None = None) -> None:
-        super().__init__(manager, context)
-        self._follower, self._play_plan, self._task, self._occurrence = follower, play_plan, task, occurrence
-        self._reader = reader
-        self._alike: bool | None = None  # whether every host reads the others alike here (others_alike)
-
-    def host_values(self, host: Host) -> Mapping[str, Any]:
-        if self._alike is None:
-            self._alike = self._task is not None and others_alike(self._play_plan, self._task)
-        if not self._alike:
-            return self._followed_values(host)
-        # every host reads another's alike here: followed once for all readers (a loop over the fleet's hostvars)
-        memo = _memo(self._play_plan)
-        key = ("read by others", id(self._task), self._occurrence, host.name, id(self._manager))
-        kept = memo.get(key)
-        if kept is None or kept[0] is not self._follower.plan or kept[1] is not self._manager:
-            kept = memo[key] = (self._follower.plan, self._manager, self._followed_values(host))
-        return kept[2]  # type: ignore[no-any-return]
-
-    def _followed_values(self, host: Host) -> Mapping[str, Any]:
-        plan = self._follower.plan
-        layers = [*kept_inventory_layers(self._manager, host, os.path.abspath(self._play_plan.play.basedir)),
-                  facts_layer(plan, self._play_plan, host)]
-        may_set = names_set_before(plan, self._play_plan, self._follower.order_of)
-        merge = self._manager.inventory.data.merge_hashes
-        # read by others: what a failure before stopped the host from setting is not set (engine.variables.failed_hosts)
-        walk = partial(others_read, self._follower.earlier_layers, self._play_plan, host, self._task,
-                       self._occurrence, (), self._reader)
-        if may_set is None or merge:
-            layers += walk()
-        else:  # another host's variables read by name: followed on it only for a name a task before may set
-            layers.append(Layer("set_fact", EARLIER_TASKS, _EarlierValues(walk, may_set), runtime=True))
-        layers.append(Layer("extra vars", "extra vars", self._manager.options.extra_vars))
-        magic = {**self.run_wide(), **host.get_magic_vars()}
-        facts = facts_unknown(plan, self._play_plan, host)
-        if merge:  # hash_behaviour=merge: each level merged into those below
-            return RawVariables([Layer("merged", "merged", fold(layers, True))], magic, facts)
-        return RawVariables(layers, magic, facts)
-
-
-class _EarlierValues(Mapping[str, Any]):
-    """What the tasks before set on a host (their layers, the last winning), followed when a name
-    they may set (``may_set``) is read, or all of them are: the other names are none of theirs."""
-
-    def __init__(self, layers: Callable[[], list[Layer]], may_set: frozenset[str]) -> None:
-        self._layers, self._may_set = layers, may_set
-        self._found: list[Layer] | None = None
-
-    def _followed(self) -> list[Layer]:
-        if self._found is None:
-            self._found = list(reversed(self._layers()))
-        return self._found
-
-    def __getitem__(self, name: str) -> Any:
-        if name in self._may_set or name.startswith("ansible_"):
-            for layer in self._followed():
-                if name in layer.values:
-                    return layer.values[name]
-        raise KeyError(name)
-
-    def __contains__(self, name: object) -> bool:
-        return (name in self._may_set or isinstance(name, str) and name.startswith("ansible_")) and \
-            any(name in layer.values for layer in self._followed())
-
-    def __iter__(self) -> Iterator[str]:
-        return iter({name: None for layer in reversed(self._followed()) for name in layer.values})
-
-    def __len__(self) -> int:
-        return len(set().union(*(layer.values for layer in self._followed())))

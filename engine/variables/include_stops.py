@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import ALWAYS
 from engine.variables.block_runs import fails, play_blocks
-from engine.variables.task_results import ASSERT, FAIL
+from engine.variables.task_kinds import ASSERT, FAIL
 
 if TYPE_CHECKING:
     from engine.loading.model import Task

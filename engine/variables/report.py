@@ -369,7 +369,8 @@ def layers_at(plan: Plan, play_plan: PlayPlan, host: Host, task: Task | None,
     variables last), and the magic variables (``hostvars`` among them, which no layer shows).
     ``outer``: the item of each looped include around the task this run is under
     (:func:`include_loop_runs`)."""
-    from engine.variables.host_runtime import FollowedHostVars, Follower
+    from engine.variables.followed_hostvars import FollowedHostVars
+    from engine.variables.host_runtime import Follower
 
     scope = _scope(plan, play_plan, task, occurrence, host.name)
     host = scope.manager.inventory.data.hosts.get(host.name, host)  # its groups as the inventory is at the task

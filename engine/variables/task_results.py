@@ -6,7 +6,6 @@ the run is a :class:`~engine.variables.sources.RuntimeValue` naming the task."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -19,7 +18,7 @@ from engine.templating.file_search import repository_lookups
 from engine.templating.finalize import omitted
 from engine.templating.pure_lookups import PureLookups
 from engine.variables.command_line import command_line
-from engine.variables.failing import argument_failure, failed_when, fails_evaluating, three_valued
+from engine.variables.failing import argument_failure, failed_when, three_valued
 from engine.variables.include_vars_files import (
     VarsFilesFail,
     VarsFilesUnknown,
@@ -30,18 +29,33 @@ from engine.variables.include_vars_files import (
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
+from engine.variables.shaped_results import (
+    RunDecides,
+    assert_result,
+    debug_result,
+    failed_result,
+    failed_when_applied,
+    set_fact_key,
+    shown_by_the_run,
+    tracebacks_off,
+)
 from engine.variables.sources import INCLUDE_VARS, SET_FACT, Layer, RuntimeValue
+from engine.variables.task_kinds import (
+    ASSERT,
+    DEBUG,
+    FAIL,
+    SHAPED,
+    changed_when_of,
+    errors_stop,
+    failed_when_decides,
+    module_succeeds,
+)
 
 if TYPE_CHECKING:
     from engine.loading.model import Task
     from engine.parsing.source import SourceCache
     from engine.templating.templar import Templar
 
-DEBUG = kw._family("debug")
-ASSERT = kw._family("assert")
-FAIL = kw._family("fail")
-SHAPED = DEBUG | SET_FACT | ASSERT | FAIL
-"""Actions whose result's shape is known: one of whose values only the run knows keeps the others."""
 SKIP_REASON = "Conditional result was False"
 
 
@@ -60,14 +74,6 @@ class Effects:
     ``debug``, ``assert``) reports a change (any item of a loop); None when only the run knows."""
 
 
-class _Unknown(Exception):
-    """Only the run knows (the message says why)."""
-
-    fails = False
-    """The task fails in the run too: a ``when`` whose evaluation fails it
-    (engine.variables.failing.condition_fails), an ``include_vars`` whose action fails on its files."""
-
-
 def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, conditions: list[Any],
            gate: list[Any] = (), merge_hashes: bool = False,  # type: ignore[assignment]
            given: list[dict[str, Any]] | None = None, register_as: str | None = None,
@@ -84,9 +90,9 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     templar = with_repository_lookups(task, templar, basedir)
     effects = Effects()
     loaded = _decide(list(gate), templar, label)
-    if isinstance(loaded, _Unknown) and loaded.fails:
+    if isinstance(loaded, RunDecides) and loaded.fails:
         return effects  # the include fails there: it loads nothing
-    if isinstance(loaded, _Unknown):
+    if isinstance(loaded, RunDecides):
         _all_unknown(effects, task, args, register, str(loaded), (basedir, cache, templar))
         return effects
     if loaded is not True:
@@ -117,9 +123,9 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     for scope in scopes if scopes is not None else [{}]:
         here = templar.child({**scope, **facts}) if scope or facts else templar
         decided = _decide(conditions, here, label)
-        if isinstance(decided, _Unknown) and decided.fails:
+        if isinstance(decided, RunDecides) and decided.fails:
             return _fails_by_condition(effects, task, register, scopes is not None, label)
-        if isinstance(decided, _Unknown):
+        if isinstance(decided, RunDecides):
             _all_unknown(effects, task, args, register, str(decided), (basedir, cache, templar))
             return effects
         if decided is not True:
@@ -133,7 +139,7 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             done = _run(task, args, here, basedir, cache, facts, effects, label, merge_hashes, stops)
             shown = isinstance(done, ModuleResult) and task.action in SHAPED  # some of its values the run's
             if shown and data.get("failed_when") is not None:
-                raise _Unknown(f"the result of {label}, whose failed_when the run decides")
+                raise RunDecides(f"the result of {label}, whose failed_when the run decides")
             if (isinstance(done, dict) or shown) and data.get("changed_when") is not None:
                 # ansible evaluates it with what the action set (its facts, its result registered)
                 after = {**scope, **facts, **(done.get("ansible_facts") or {} if task.action in INCLUDE_VARS else {})}
@@ -142,9 +148,9 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
             if isinstance(done, dict) and task.action in DEBUG | ASSERT | FAIL and data.get("failed_when") is not None:
                 decided = failed_when(task, here, label)  # the result is known: its failed_when decides it
                 if not isinstance(decided, bool):
-                    raise _Unknown(decided)
-                done = _failed_when_applied(done, decided, label)
-        except _Unknown as exc:
+                    raise RunDecides(decided)
+                done = failed_when_applied(done, decided, label)
+        except RunDecides as exc:
             if exc.fails and task.action in INCLUDE_VARS:  # the action fails: it sets nothing
                 return _fails_by_condition(effects, task, register, scopes is not None, label)
             done = _item_result(task, scope, here, len(results), label, stops) if scope else RuntimeValue(str(exc))
@@ -160,8 +166,8 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
                                                             f"({exc})")
                 return effects
             try:  # the names as the action templates them (a key templated from the host's name)
-                names = [str(_set_fact_key(name, here, label)) for name in args if name != "cacheable"]
-            except _Unknown as exc:
+                names = [str(set_fact_key(name, here, label)) for name in args if name != "cacheable"]
+            except RunDecides as exc:
                 _all_unknown(effects, task, args, register, str(exc))
                 return effects
             each.setdefault(target, {}).update({name: facts[name] for name in names if name in facts})
@@ -226,7 +232,7 @@ def _item_result(task: Task, scope: Mapping[str, Any], templar: Templar, index: 
                 known["cmd"] = line
         conditions = changed_when_of(task, looped=True)
         decided = _decide(conditions, templar, label) if conditions is not None else None
-        if decided is not None and not isinstance(decided, _Unknown):
+        if decided is not None and not isinstance(decided, RunDecides):
             known["changed"] = decided is True
         if module_succeeds(task, looped=True, stops=stops):
             known["failed"] = False
@@ -269,70 +275,6 @@ def _registered(results: list[Any], looped: bool, label: str, register: str) -> 
     return found
 
 
-def known_shape(task: Task) -> bool:
-    """Whether following ``task`` can tell more than "its result is the run's": it sets facts or
-    variables, or its result's shape is fixed before the run, or it loops, or it registers a
-    module's result whose ``changed`` its ``changed_when`` decides (:func:`changed_when_of`), or
-    whose ``failed`` a templated ``ignore_errors`` decides (:func:`errors_stop`)."""
-    from engine.templating.templar import is_template
-
-    return task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL or loop_of(task) is not None or \
-        changed_when_of(task) is not None or is_template(getattr(task.effective("ignore_errors"), "value", None))
-
-
-def changed_when_of(task: Task, looped: bool = False, unregistered: bool = False) -> list[Any] | None:
-    """The ``changed_when`` conditions of a module task that registers its result without a loop
-    or ``async``, when they do not read that result (ansible evaluates them with it): its
-    ``changed`` is then theirs, known where they are; ``[True]`` for command, shell and raw
-    without one (nor ``creates``/``removes``), which always report a change. None otherwise.
-    ``looped``: those of a looped task, for each item's result; ``unregistered``: also of a task
-    that registers nothing (its result as a rescue reads it)."""
-    from engine.templating.variable_uses import names_read
-
-    data = task.data if isinstance(task.data, Mapping) else {}
-    register, raw = data.get("register"), data.get("changed_when")
-    if raw is None and task.action in kw.COMMANDS and isinstance(task.args, Mapping) and \
-            not {"creates", "removes"} & set(task.args):
-        raw = True  # command, shell and raw always report a change (outside check mode)
-    if not (isinstance(register, str) or looped or unregistered) or raw is None or \
-            (loop_of(task) is not None) != looped or data.get("async") or \
-            task.action in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
-        return None
-    conditions = raw if isinstance(raw, list) else [raw]
-    for condition in conditions:
-        if isinstance(condition, str):
-            read = names_read(condition, True)
-            if read is None or read & {str(register), "vars", "hostvars", "lookup", "query", "q"}:
-                return None
-    return conditions
-
-
-def host_independent(task: Task) -> bool:
-    """A set_fact, include_vars or debug msg without a template, a loop, a name to look up, a
-    ``hash_behaviour`` of its own, facts given to another host or a templated ``changed_when``
-    or ``failed_when``: what it sets and registers is the same on every host."""
-    from engine.templating.templar import is_template
-
-    data = task.data if isinstance(task.data, Mapping) else {}
-    if isinstance(task.args, Mapping) and task.args.get("hash_behaviour") is not None:
-        return False  # combined with the host's own values of the names it reads
-    if data.get("changed_when") not in (None, True, False) or data.get("failed_when") not in (None, True, False):
-        return False  # its result's `changed` (a debug's `failed`) is templated with the host's values
-    if loop_of(task) is not None or data.get("delegate_facts") or not (task.action in SET_FACT | INCLUDE_VARS or
-                                         (task.action in DEBUG and "var" not in (task.args or {}))):
-        return False
-    stack: list[Any] = [task.args]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            stack.extend([*item.keys(), *item.values()])
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif is_template(item):
-            return False
-    return True
-
-
 def unknown_result(task: Task, outside_check_mode: bool = False, recovered: bool = False) -> Effects:
     """The effects of a task that only registers a module's result, on any host
     (``outside_check_mode``: the task is known not to run in check mode, where a module may be
@@ -358,7 +300,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         for name, raw in args.items():
             if name == "cacheable":
                 continue
-            name = _set_fact_key(name, templar, label)
+            name = set_fact_key(name, templar, label)
             try:
                 value = templar.template(raw)
             except Exception as exc:  # noqa: BLE001 - a value only the run knows (or a failing one)
@@ -372,30 +314,30 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
             if cached is not None:
                 facts["ansible_facts"] = cached
         if unknown:
-            return _shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
+            return shown_by_the_run(unknown, label, f"the result of {label}, some of whose values only the run knows")
         return {"ansible_facts": dict(values), "failed": False, "changed": False}
     if task.action in INCLUDE_VARS:
         try:
             files, data = included_vars(task, args, templar, basedir, cache, label)
             data = with_hash_behaviour(args, data, templar, merge_hashes, label)
         except VarsFilesUnknown as exc:
-            unknown = _Unknown(str(exc))
+            unknown = RunDecides(str(exc))
             unknown.fails = isinstance(exc, VarsFilesFail)
             raise unknown from exc
         layer = _layer("include_vars", f"include_vars in {label}", data, task, files[0] if files else None)
         effects.included.append(layer)
         return {"ansible_included_var_files": files, "ansible_facts": dict(data), "failed": False, "changed": False}
     if task.action in DEBUG:
-        return _debug(args, templar, label)
+        return debug_result(args, templar, label)
     if task.action in ASSERT:
-        return _assert(args, templar, label)
+        return assert_result(args, templar, label)
     if task.action in FAIL:
         try:
             message = templar.template(args.get("msg", "Failed as requested from task"))
         except Exception as exc:  # noqa: BLE001 - a message only the run knows: the task fails all the same
             return ModuleResult({"changed": False, "failed": True}, label, frozenset({"results", "skipped"}),
                                 why=str(exc), shaped=True)
-        return _failed({"msg": message}, label)
+        return failed_result({"msg": message}, label)
     skipped = _skipped_in_check_mode(task, args, templar, label)
     if skipped is not None:
         return ModuleResult(skipped, label, frozenset({"results"}))
@@ -404,14 +346,14 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
     changed_when = changed_when_of(task)
     if changed_when is not None and outside_check_mode:
         decided = _decide(changed_when, templar, label)  # (in check mode a module may be skipped instead)
-        if not isinstance(decided, _Unknown):
+        if not isinstance(decided, RunDecides):
             known["changed"] = decided is True
     if outside_check_mode and task.action in kw.COMMANDS and loop_of(task) is None and \
             (line := command_line(task, args, templar)) is not None:
         known["cmd"] = line  # set before the command runs (engine.variables.command_line); an item's: _item_result
     if outside_check_mode and module_succeeds(task, stops=stops):
         known["failed"] = False
-    elif outside_check_mode and _failed_when_decides(task):  # as the plan decides it: ignore_errors read it
+    elif outside_check_mode and failed_when_decides(task):  # as the plan decides it: ignore_errors read it
         decided = failed_when(task, templar, label)
         if isinstance(decided, bool):
             known["failed"] = decided
@@ -420,7 +362,7 @@ def _run(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, ca
         else frozenset({"results"})
     if known:
         return ModuleResult(known, label, absent)
-    raise _Unknown(f"the result of {label} ({task.action})")
+    raise RunDecides(f"the result of {label} ({task.action})")
 
 
 def _cached_facts(cacheable: Any, values: Mapping[str, Any], templar: Templar, label: str) -> Any:
@@ -471,37 +413,6 @@ def _skipped_in_check_mode(task: Task, args: Mapping[str, Any], templar: Templar
             "stdout_lines": [], "stderr_lines": []}
 
 
-def _failed_when_decides(task: Task) -> bool:
-    """Whether the ``failed_when`` of a module task that registers its result without a loop or
-    ``async`` gives its ``failed`` (where its conditions are known and do not read the result)."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    return "failed_when" in data and not data.get("async") and loop_of(task) is None and \
-        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE
-
-
-def module_succeeds(task: Task, looped: bool = False, stops: bool = True) -> bool:
-    """Whether a registered module result says ``failed: false`` before the run: a module is
-    taken to succeed, as the plan takes it (engine.flow.host_outcome), unless a ``failed_when``
-    decides (left to the run here) or it runs in the background (``async``). That holds where the
-    host goes on only when the module did not fail (``stops``, :func:`errors_stop`): where its
-    errors are ignored, or a ``rescue`` or ``always`` around it reads its result, whether it failed
-    is the run's."""
-    data = task.data if isinstance(task.data, Mapping) else {}
-    return stops and "failed_when" not in data and not data.get("async") and (loop_of(task) is not None) == looped and \
-        task.action not in SET_FACT | INCLUDE_VARS | DEBUG | ASSERT | FAIL | kw.INCLUDE_TASKS | kw.INCLUDE_ROLE | \
-        kw.IMPORT_TASKS | kw.IMPORT_ROLE | kw.META
-
-
-def errors_stop(task: Task, templar: Templar | None, recovered: bool) -> bool:
-    """Whether a failure of ``task`` stops the host there, so that a host reading its result later
-    is one it did not fail: not in the ``block`` section of a block with a ``rescue`` or ``always``
-    (``recovered``), and an ``ignore_errors`` (the task's, or one it inherits) known to be false on
-    the host (a templated one templated with ``templar``; None: on any host)."""
-    from engine.flow.run_settings import ignores_errors
-
-    return not recovered and ignores_errors(task, templar.template if templar is not None else None) is False
-
-
 def _changed_as_told(task: Task, result: Any, templar: Templar, label: str) -> Any:
     """The result of an action whose shape is known (``debug``, ``set_fact``...) with the
     ``changed`` its ``changed_when`` gives it (``TaskExecutor._execute``): unknown when the
@@ -513,127 +424,13 @@ def _changed_as_told(task: Task, result: Any, templar: Templar, label: str) -> A
     conditions = raw if isinstance(raw, list) else [raw]
     for condition in conditions:
         if isinstance(condition, str) and names_read(condition, True) is None:
-            raise _Unknown(f"the result of {label}, whose changed_when reads what playbook-ls cannot read")
+            raise RunDecides(f"the result of {label}, whose changed_when reads what playbook-ls cannot read")
     decided = _decide(conditions, templar, label)
-    if isinstance(decided, _Unknown):
+    if isinstance(decided, RunDecides):
         raise decided
     if isinstance(result, ModuleResult):
         return result.with_known(changed=decided is True)
     return {**result, "changed": decided is True}
-
-
-def _failed_when_applied(result: dict[str, Any], failed: bool, label: str) -> dict[str, Any]:
-    """A known result with what its ``failed_when`` decided (``TaskExecutor._execute``): ``failed``
-    and ``failed_when_result`` as it says; a failure it turns off keeps its exception as
-    ``failed_when_suppressed_exception``."""
-    if failed:
-        found = {**result, "failed_when_result": True}
-        return found if result.get("failed") else _failed(found, label)
-    found = {key: value for key, value in result.items() if key != "exception"}
-    found.update(failed=False, failed_when_result=False)
-    if result.get("exception"):
-        found["failed_when_suppressed_exception"] = result["exception"]
-    return found
-
-
-def _failed(result: dict[str, Any], label: str) -> dict[str, Any]:
-    """A failed result as the run registers it (a host that stops there reads it no more; one
-    whose errors are ignored, or a rescue, does): with 2.19's ``exception``, which without a
-    traceback setting says none is available."""
-    if not _tracebacks_off():
-        raise _Unknown(f"the result of {label}, which fails with the traceback the run's settings show")
-    return {"changed": False, **result, "exception": "(traceback unavailable)", "failed": True}
-
-
-def _tracebacks_off() -> bool:
-    """Whether ansible's ``DISPLAY_TRACEBACK`` is its default (``never``), as the configuration
-    file and environment a run reads say."""
-    import configparser
-
-    from engine.config import find_config_file
-
-    if "ANSIBLE_DISPLAY_TRACEBACK" in os.environ:
-        return os.environ["ANSIBLE_DISPLAY_TRACEBACK"].strip().lower() in ("", "never")
-    path = find_config_file()
-    if path is None:
-        return True
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(path)
-    except (configparser.Error, OSError, UnicodeDecodeError):
-        return False
-    value = parser.get("defaults", "display_traceback", fallback=None)
-    return value is None or value.strip().strip("'\"").lower() in ("", "never")
-
-
-def _debug(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
-    if args.get("verbosity") not in (None, 0, "0"):
-        raise _Unknown(f"the result of {label} (shown only at a verbosity the run has)")
-    result: dict[str, Any] = {}
-    try:
-        if args.get("var") is not None:
-            name = str(args["var"])
-            result[name] = templar.template("{{ " + name + " }}")
-        else:
-            result["msg"] = templar.template(args.get("msg", "Hello world!"))
-    except Exception as exc:  # noqa: BLE001 - only the run knows, or (undefined) ansible shows a marker
-        if args.get("var") is None or not fails_evaluating(exc):
-            return _shown_by_the_run([exc], label)
-        # ansible 2.19's ReplacingMarkerBehavior: the undefined value replaced, with a warning
-        result[str(args["var"])] = f"<< error 1 - {exc} >>"
-        result["warnings"] = [f"Encountered 1 template error.\nerror 1 - {exc}"]
-    return {**result, "failed": False, "changed": False}
-
-
-def _set_fact_key(name: Any, templar: Templar, label: str) -> Any:
-    """A ``set_fact`` key as the action makes it: templated (ansible-core 2.19's set_fact templates
-    its keys, for names made at run time)."""
-    from engine.templating.templar import is_template
-
-    if not isinstance(name, str) or not is_template(name):
-        return name
-    try:
-        return str(templar.template(name))
-    except Exception as exc:  # noqa: BLE001 - a name only the run knows
-        raise _Unknown(f"the result of {label}, which sets a name only the run knows ({exc})") from exc
-
-
-def _shown_by_the_run(errors: list[Exception], label: str, why: str | None = None) -> ModuleResult:
-    """The result of a ``debug``, ``set_fact`` or holding ``assert`` whose message or values only the run knows
-    (``errors`` say why): its ``changed`` is false (``TaskExecutor._execute`` then applies
-    ``changed_when``, whatever the result); it does not fail when only the order of a list the run
-    orders is unknown (the value is then made all the same); otherwise whether it fails is the
-    run's too, and a value undefined for ansible as well leaves the whole result to the run."""
-    from engine.templating.errors import RunTimeOnly, order_only
-
-    for exc in errors:
-        if fails_evaluating(exc) or not isinstance(exc, RunTimeOnly) and not order_only(exc):
-            raise _Unknown(why or f"the result of {label}: {exc}") from exc
-    known = {"changed": False, **({"failed": False} if all(order_only(exc) for exc in errors) else {})}
-    return ModuleResult(known, label, frozenset({"results", "skipped"}), why=why or str(errors[0]),
-                        shaped="failed" in known)
-
-
-def _assert(args: Mapping[str, Any], templar: Templar, label: str) -> Any:
-    that = args.get("that")
-    for condition in that if isinstance(that, list) else [that]:
-        try:
-            holds = templar.evaluate(condition)
-        except Exception as exc:  # noqa: BLE001 - a condition only the run decides
-            if fails_evaluating(exc):  # TaskExecutor's result of the error: the task fails with its message
-                return _failed({"msg": f"Task failed: {exc}"}, label)
-            raise _Unknown(f"the result of {label}: {exc}") from exc
-        if not holds:
-            try:
-                message = templar.template(args.get("fail_msg", args.get("msg", "Assertion failed")))
-            except Exception as exc:  # noqa: BLE001 - a message only the run knows
-                raise _Unknown(f"the result of {label}, whose assertion {condition!r} fails: {exc}") from exc
-            return _failed({"assertion": condition, "evaluated_to": False, "msg": message}, label)
-    try:
-        message = templar.template(args.get("success_msg", "All assertions passed"))
-    except Exception as exc:  # noqa: BLE001 - a message only the run knows (or one that fails the task)
-        return _shown_by_the_run([exc], label)
-    return {"changed": False, "msg": message, "failed": False}
 
 
 def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
@@ -645,11 +442,11 @@ def _decide(conditions: list[Any], templar: Templar, label: str) -> Any:
         except Exception as exc:  # noqa: BLE001 - an operand only the run knows
             from engine.variables.failing import condition_fails
 
-            unknown = _Unknown(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
+            unknown = RunDecides(f"set by {label} only if its condition {condition!r} holds, which only the run knows "
                                f"({exc})")
             unknown.fails = condition_fails(exc)
             holds = unknown if unknown.fails else three_valued(condition, templar, unknown)
-            if isinstance(holds, _Unknown):
+            if isinstance(holds, RunDecides):
                 return holds
         if not holds:
             return condition
@@ -673,7 +470,7 @@ def _fails_by_loop(effects: Effects, task: Task, register: str | None, message: 
     makes of the error registered (``failed``, ``msg``, ``exception``: no ``changed``)."""
     effects.changed = False
     if register:
-        result: Any = {"exception": "(traceback unavailable)", "failed": True, "msg": message} if _tracebacks_off() \
+        result: Any = {"exception": "(traceback unavailable)", "failed": True, "msg": message} if tracebacks_off() \
             else RuntimeValue(f"the result of {label}, which fails with the traceback the run's settings show")
         effects.facts.append(_layer("set_fact / register", f"register in {label}", {register: result}, task))
     return effects

@@ -57,7 +57,7 @@ class TaskValues:
     def __init__(self, plan: Plan, play_plan: PlayPlan, task: Task, read: set[str],
                  answers: dict[Any, Any] | None = None) -> None:
         from engine.flow.host_reading import per_host_vars_files
-        from engine.variables.host_runtime import names_set_before
+        from engine.variables.names_before import names_set_before
         from engine.variables.play_order import play_order
 
         self.plan, self.play_plan, self.task, self.read = plan, play_plan, task, read

@@ -13,7 +13,7 @@ from plan_cases import calls_counted
 
 from engine.flow.host_plan import plan_hosts
 from engine.flow.plan import RunOptions, make_plan
-from engine.variables import host_runtime
+from engine.variables import followed_hostvars
 
 HOSTS = 12
 PLAYBOOK = """\
@@ -38,7 +38,7 @@ def _plan(root: Path, serial: str) -> tuple[dict[tuple[str, str], tuple[str, str
     (root / "hosts.ini").write_text("\n".join(lines) + "\n")
     (root / "site.yml").write_text(PLAYBOOK.format(serial=serial))
     with pytest.MonkeyPatch.context() as patch:
-        calls = calls_counted(patch, host_runtime.FollowedHostVars, "_followed_values")
+        calls = calls_counted(patch, followed_hostvars.FollowedHostVars, "_followed_values")
         plan = make_plan(RunOptions(playbook=str(root / "site.yml"), inventory=[str(root / "hosts.ini")]))
         found = {(task.name, host): (outcome.outcome, outcome.reason)
                  for play in plan_hosts(plan) for task in play.tasks for host, outcome in task.hosts.items()}
@@ -50,7 +50,7 @@ def test_hostvars_followed_once_where_read_alike(tmp_path: Path, monkeypatch: py
     for side in ("shared", "alone"):
         (tmp_path / side).mkdir()
     shared, calls = _plan(tmp_path / "shared", serial)
-    monkeypatch.setattr(host_runtime, "others_alike", lambda play_plan, task: False)
+    monkeypatch.setattr(followed_hostvars, "others_alike", lambda play_plan, task: False)
     alone, calls_alone = _plan(tmp_path / "alone", serial)
     assert shared == alone
     looped = {outcome for (task, _), (outcome, _) in shared.items() if task == "over the fleet's notes"}
