@@ -40,6 +40,20 @@ class OperandFailure(Exception):
     if the run gets to evaluate it."""
 
 
+def operand_failure(exc: Exception) -> OperandFailure | Unknown:
+    """What an operand's failure to evaluate before the run is: what stops ansible too (an
+    undefined variable, a non-boolean result, a filter failing, values that do not compare) fails
+    the host; anything else a static templar refuses (a value only the run knows, a lookup, a value
+    too large to evaluate) is an operand the run knows, which the others may still decide. The plan
+    (engine.flow.host_outcome) and ``vars`` (engine.variables.failing.three_valued) both ask here."""
+    from engine.templating.errors import ansible_fails_too
+
+    message = str(exc)
+    if ansible_fails_too(exc) or "Conditionals must have a boolean result" in message:
+        return OperandFailure(message)
+    return Unknown(message)
+
+
 _OPENING = {"(": ")", "[": "]", "{": "}"}
 
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.config import inject_facts_as_vars
 from engine.flow.block_names import block_name_templated
-from engine.flow.conditions import OperandFailure, Unknown, decide, parse
+from engine.flow.conditions import OperandFailure, Unknown, decide, operand_failure, parse
 from engine.flow.host_classes import by_class
 from engine.flow.host_reading import (
     include_loop_names,
@@ -360,7 +360,9 @@ class _HostTask:
             try:
                 return self._templar(item).evaluate(condition)
             except TemplateFailure as exc:
-                return self._failure(exc)
+                failure = operand_failure(exc)
+                if isinstance(failure, OperandFailure):
+                    return failure  # else an operand refused before the run: the others may decide
         try:
             return decide(parse(text), lambda operand: self._operand(operand, item))
         except OperandFailure as failure:
@@ -375,21 +377,10 @@ class _HostTask:
         try:
             return self._templar(item).value_of(text)
         except TemplateFailure as exc:
-            failure = self._failure(exc)
+            failure = operand_failure(exc)
             if isinstance(failure, Unknown):
                 return failure
             raise failure from None
-
-    def _failure(self, exc: Exception) -> OperandFailure | Unknown:
-        """What stops ansible too (an undefined variable, a non-boolean result, a filter failing,
-        values that do not compare) fails the host; anything else a static templar refuses (a
-        lookup, a value too large) is the run's to know."""
-        from engine.templating.errors import ansible_fails_too
-
-        message = str(exc)
-        if ansible_fails_too(exc) or "Conditionals must have a boolean result" in message:
-            return OperandFailure(message)
-        return Unknown(message)
 
     def _loop_items(self, kind: str, raw: Any) -> list[Any] | HostOutcome:
         from engine.flow.loops import LoopNotAList, loop_items
@@ -403,7 +394,7 @@ class _HostTask:
             templar = with_repository_lookups(self.task, self._templar({}), self.play_plan.play.basedir)
             return loop_items(kind, raw, templar)
         except TemplateFailure as exc:
-            failure = self._failure(exc)
+            failure = operand_failure(exc)
             if isinstance(failure, OperandFailure) or isinstance(exc, LoopNotAList):  # ansible fails there too
                 return HostOutcome(FAILS, f"its loop ({kind}): {exc if isinstance(exc, LoopNotAList) else failure}")
             return HostOutcome(DEPENDS, f"its loop ({kind}) is known only at run time: {failure.reason}")

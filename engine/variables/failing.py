@@ -148,17 +148,17 @@ def three_valued(condition: Any, templar: Templar, unknown: U) -> bool | U:
     """A condition reading what only the run knows, decided as the plan decides it
     (engine.flow.conditions): ``x or flag`` holds where ``flag`` is true, the unknown operand
     taken to be a boolean; ``unknown`` where that does not decide it."""
-    from engine.flow.conditions import OperandFailure, Unknown, decide, parse
-    from engine.templating.errors import RunTimeOnly, ansible_fails_too, cause_of
+    from engine.flow.conditions import OperandFailure, Unknown, decide, operand_failure, parse
     from engine.templating.templar import TemplateFailure, conditional_expression
 
     def operand(text: str) -> Any:
         try:
             return templar.value_of(text)
         except TemplateFailure as exc:
-            if cause_of(exc, RunTimeOnly) is None or ansible_fails_too(exc):
-                raise OperandFailure(str(exc)) from None
-            return Unknown(str(exc))
+            failure = operand_failure(exc)
+            if isinstance(failure, OperandFailure):
+                raise failure from None
+            return failure
 
     if not isinstance(condition, str):
         return unknown
