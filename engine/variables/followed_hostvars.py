@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from engine.templating.bounds import apart
 from engine.variables.failed_hosts import others_read
 from engine.variables.host_answers import others_alike
 from engine.variables.host_facts import facts_layer, facts_unknown
@@ -79,7 +80,8 @@ class _EarlierValues(Mapping[str, Any]):
 
     def _followed(self) -> list[Layer]:
         if self._found is None:
-            self._found = list(reversed(self._layers()))
+            with apart():  # the walk of another host's earlier tasks is not the reading template's work
+                self._found = list(reversed(self._layers()))
         return self._found
 
     def __getitem__(self, name: str) -> Any:

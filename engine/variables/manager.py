@@ -180,12 +180,15 @@ class HostVars(Mapping[str, Any]):
         """``get_vars(host=host)``: what the host has without a play or task (inventory, facts,
         include_vars, set_fact, extra vars, the play-independent magic variables), each value
         templated with these variables when it is read (ansible's ``HostVarsVars``)."""
+        from engine.templating.bounds import apart
         from engine.templating.templar import Templar
 
         host = self._manager.inventory.data.get_host(name)
         if host is None:
             raise KeyError(name)
-        variables = Templar(self.host_values(host), task_scope=False).variables
+        with apart():  # another host's state is the model's work, not the reading template's
+            values = self.host_values(host)
+        variables = Templar(values, task_scope=False).variables
         variables.type_name = "HostVarsVars"  # as ansible's messages name it ("object of type 'HostVarsVars'...")
         return variables
 

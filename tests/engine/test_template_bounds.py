@@ -131,3 +131,45 @@ def test_a_value_worked_out_when_first_read_is_not_charged_to_the_template(monke
         left = bounds.seconds_left()
         assert left is not None and left > 0
     assert nested == [False]  # the model's own templates are bounded each on their own
+
+
+def _burn(seconds: float) -> None:
+    import time
+
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def test_another_hosts_variables_are_not_charged_to_the_template_reading_them(monkeypatch) -> None:
+    """``hostvars[other]`` makes the model work out the other host's variables (and, before the run,
+    walk its earlier tasks) when a template first reads them: that is not the template's own
+    computing, so whether a value is "too large" cannot depend on which template read them first."""
+    from types import SimpleNamespace
+
+    from engine.templating import bounds
+    from engine.variables.followed_hostvars import _EarlierValues
+    from engine.variables.layer import Layer
+    from engine.variables.manager import HostVars
+
+    monkeypatch.setattr(bounds, "MAX_SECONDS", 0.05)
+
+    class SlowHostVars(HostVars):
+        def host_values(self, host):
+            _burn(0.2)
+            return {"port": 80}
+
+    inventory = SimpleNamespace(data=SimpleNamespace(get_host=lambda name: SimpleNamespace(name=name)))
+    hostvars = SlowHostVars(SimpleNamespace(inventory=inventory), SimpleNamespace())
+
+    def walk() -> list[Layer]:
+        _burn(0.2)
+        return [Layer("set_fact", "earlier tasks", {"port": 8080}, runtime=True)]
+
+    earlier = _EarlierValues(walk, frozenset({"port"}))
+    with bounds.evaluation() as budget:
+        assert budget.deadline  # the template's clock has started
+        assert hostvars["web1"]["port"] == 80
+        assert earlier["port"] == 8080
+        left = bounds.seconds_left()
+        assert left is not None and left > 0
