@@ -157,16 +157,28 @@ class Changes:
                          working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
 
     def _reached(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
-        """Whether the blocks with a ``rescue`` around ``task`` let it run on ``host`` (one in a
-        rescue runs only where a task of its block failed: engine.variables.block_runs)."""
+        """Whether ``task`` runs on ``host``: no ``meta: end_host`` before it in the play ended the
+        play there, and the blocks with a ``rescue`` around it let it run (one in a rescue runs only
+        where a task of its block failed: engine.variables.block_runs)."""
         from engine.variables.block_runs import play_blocks
         from engine.variables.host_runtime import Follower
         from engine.variables.report import include_item_order, templar_at
+        from engine.variables.setters import ends_host_task
 
+        follower = Follower(self.plan, play_order, templar_at, include_item_order)
+        order = play_order(play_plan.play)
+        at = order.positions.get(id(task), [0])[0]
+        for earlier in order.tasks[:at]:
+            if ends_host_task(earlier):
+                ended = follower._ends_host(play_plan, host, earlier)  # noqa: SLF001
+                if isinstance(ended, str):
+                    raise _Unknown
+                if ended:
+                    return False
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
-        ran = Follower(self.plan, play_order, templar_at, include_item_order)._ran(play_plan, host, task, None)  # noqa: SLF001
+        ran = follower._ran(play_plan, host, task, None)  # noqa: SLF001
         if isinstance(ran, str):
             raise _Unknown
         return ran
