@@ -9,7 +9,8 @@ Usage::
 Each project is a directory of DIR with a ``case.json`` as the recorded scenarios of
 tests/variables (var_cases.py) and tests/plan (plan_cases.py) take it: ``site.yml``, ``"inventory":
 ["inventory.ini"]``, ``args``, ``env``, ``runtime`` (names whose value only the run knows) and
-``earlier`` (the probed names that tasks of the run set: set_fact, register, include_vars). One
+``earlier`` (the probed names that tasks of the run set: set_fact, register, include_vars), and
+``runtime_on`` (``{HOST: [NAME...]}``: names only the run knows on that host). One
 project serves both measures: its ``probe...`` tasks print values, every task has an outcome. A
 probe's ``msg`` maps a label to a template: ``{{ NAME }}`` is the variable NAME, any other
 template is rendered with the task's variables (``p_name: "{{ vhost.name }}"``).
@@ -83,19 +84,20 @@ class _Scenario:
 
 def measure_values(project: Path) -> dict[str, Any]:
     from ansible_tools import run_dependent
+    from var_cases import runtime_names
     from var_values import measure, probed
 
     spec = read_case(project)
-    runtime, earlier = set(spec.get("runtime", [])), set(spec.get("earlier", []))
+    earlier = set(spec.get("earlier", []))
     expected = json.loads((project / "expected.json").read_text())
     compared, wrong = measure(project, as_written=True)
     # each difference is "LABEL: NAME: PROBLEM" (the label holds no ": ")
     problems = [(line.split(": ", 2)[1], line) for line in wrong]
-    own = sum(1 for *_, values in probed(expected) if values
-              for name, value in values.items() if name in runtime or run_dependent(value) is not None)
+    own = sum(1 for _, host, *_, values in probed(expected) if values for name, value in values.items()
+              if name in runtime_names(spec, host) or run_dependent(value) is not None)
     early = sum(1 for *_, values in probed(expected) if values for name in values if name in earlier)
-    early_own = sum(1 for *_, values in probed(expected) if values for name, value in values.items()
-                    if name in earlier and (name in runtime or run_dependent(value) is not None))
+    early_own = sum(1 for _, host, *_, values in probed(expected) if values for name, value in values.items()
+                    if name in earlier and (name in runtime_names(spec, host) or run_dependent(value) is not None))
     guessed = [line for _name, line in problems if ": guessed: " in line]
     return {"values": compared - own, "identical": compared - own - (len(problems) - len(guessed)),
             "earlier": early - early_own,

@@ -2,7 +2,8 @@
 certain failure in a block with a ``rescue`` runs the rescue and the host goes on; without one,
 the ``always`` sections around it run and the host is failed (engine.flow.block_failures). A
 rescue section runs on a host only where a task of its block fails: not at all where none can,
-``depends`` where one may."""
+``depends`` where one may: a task whose failure is not certain either way, and a module that
+runs there, which may fail for a reason of its own (engine.variables.task_kinds.fails_on_its_own)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,15 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from engine.flow.block_failures import NORMAL, NOT_REACHED, BlockFailures, failure_spread, section_tasks
-from engine.flow.host_outcome import DEPENDS, FAILS, SKIPPED, HostOutcome
+from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome
 from engine.flow.run_settings import ignores_errors
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
 
 # a rescue section runs only when a task of its block fails, which the plan cannot tell
-_RESCUE = HostOutcome(DEPENDS, "in a rescue section: runs only if a task of its block fails")
+MODULE_RESCUE = "in a rescue section: runs only if a task of its block fails"
+_RESCUE = HostOutcome(DEPENDS, MODULE_RESCUE)
 _NO_RESCUE = HostOutcome(SKIPPED, "in a rescue section: no task of its block fails on this host", True)
 _NOT_REACHED = HostOutcome(SKIPPED, "not reached: a task before it in its block failed on this host", True)
 
@@ -100,10 +102,16 @@ class PlayBlocks:
         return name, not (ignored is None or id(task) in section_tasks(play)[1])
 
     def note(self, task: Task, outcomes: Mapping[str, HostOutcome]) -> None:
-        """A task that may fail on a host (one the plan cannot tell, or a failure not followed)
-        may run the rescues around it there."""
+        """A task that may fail on a host (one the plan cannot tell, a failure not followed, or a
+        module that runs there: its own failure is the run's) may run the rescues around it there."""
+        from engine.variables.task_kinds import fails_on_its_own
+
         if not self.failures.in_blocks(task):
             return  # in no block's ``block`` section: no rescue to run
+        own = None  # whether a run of it may fail on its own: asked once, where it runs
         for host, outcome in outcomes.items():
-            if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed:
+            if outcome.outcome == RUNS and own is None:
+                own = fails_on_its_own(task) and ignores_errors(task) is not True
+            if outcome.outcome == DEPENDS or outcome.outcome == FAILS and host not in self.followed or \
+                    outcome.outcome == RUNS and own:
                 self.failures.may_fail(host, task)

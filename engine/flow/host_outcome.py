@@ -74,7 +74,7 @@ def task_outcomes(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[
     once_on, once_known = run_once_hosts(play_plan, task, batches)
     if once_on is None and not conditions and loop_of(task) is None and task.action not in _FAILING and \
             check_mode(plan, task) is False and not (isinstance(task.data, Mapping) and "failed_when" in task.data) \
-            and not block_name_templated(task) and not templated_arguments(task):
+            and not block_name_templated(task) and not templated_arguments(task) and not _walks_a_dir(task):
         return dict.fromkeys((host.name for host in chosen), _RUNS)  # most tasks: no host-by-host work
     log, replay = getattr(plan, "outcome_log", None), getattr(plan, "outcome_replay", None)
     question = asked([host.name for host in chosen], batches, conditions) \
@@ -117,6 +117,14 @@ def _outcomes_of(plan: Plan, play_plan: PlayPlan, task: Task, conditions: list[t
 
 
 _FAILING = kw.FAIL | kw.ASSERT  # actions whose outcome is more than "runs" (_HostTask._ran)
+
+
+def _walks_a_dir(task: Task) -> bool:
+    """An ``include_vars`` of a directory, which fails on a file of it without a valid extension
+    (:meth:`_HostTask._files_failure`)."""
+    from engine.variables.sources import INCLUDE_VARS
+
+    return task.action in INCLUDE_VARS and isinstance(task.args, Mapping) and "dir" in task.args
 
 
 _INCLUDE_ITEM = "an item of the looping include"
@@ -276,6 +284,8 @@ class _HostTask:
             return HostOutcome(FAILS, failure)
         args = self.task.args if isinstance(self.task.args, Mapping) else {}
         failed_when = self._failed_when(item)
+        if failed_when == "absent" and (failure := self._files_failure(item)) is not None:
+            return HostOutcome(FAILS, failure)
         if failed_when is True:
             return HostOutcome(FAILS, "its failed_when holds")
         if failed_when is None and self.task.action in _FAILING:
@@ -317,6 +327,17 @@ class _HostTask:
         if not arguments or self._needs_value(arguments, item) is not None:
             return None
         return argument_failure(self.task, self._templar(item))
+
+    def _files_failure(self, item: Mapping[str, Any]) -> str | None:
+        """Why an ``include_vars`` fails on the files it finds, as ``vars`` reads them
+        (engine.variables.include_vars_files), when all its arguments read is known before the run."""
+        from engine.variables.failing import finalized_arguments
+        from engine.variables.include_vars_files import files_failure
+        from engine.variables.sources import INCLUDE_VARS
+
+        if self.task.action not in INCLUDE_VARS or self._needs_value(finalized_arguments(self.task), item) is not None:
+            return None
+        return files_failure(self.task, self._templar(item), self.play_plan.play.basedir, self.plan.inventory.cache)
 
     def _failed_when(self, item: Mapping[str, Any]) -> bool | None | str:
         """The task's ``failed_when`` (its conditions in order, all holding), ``absent`` without

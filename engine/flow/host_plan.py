@@ -34,7 +34,7 @@ from engine.flow.host_meta import (
 from engine.flow.host_outcome import DEPENDS, FAILS, RUNS, SKIPPED, HostOutcome, task_outcomes
 from engine.flow.outcomes import distinct
 from engine.flow.removed_hosts import RemovedHosts
-from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy
+from engine.flow.run_settings import force_handlers, ignores_errors, play_strategy, runs_once
 from engine.flow.stopped_hosts import StoppedHosts
 from engine.loading.keywords import META
 from engine.variables.loop_vars import copy_items, includer_loops
@@ -183,8 +183,9 @@ def _plan_play(plan: Plan, play_plan: PlayPlan, failed: dict[str, tuple[str, boo
         if removed.certain or removed.maybe or len(batches) > 1:  # batches: what the later ones remove
             removed_at[id(task)] = removed
         conditions = task_conditions(task)
-        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, batches, signatures, running,
-                                                       removed))
+        once_batches = _notified_batches(task, batches, heard, running) if task.handler and not includers else batches
+        outcomes = blocks.outcomes(task, task_outcomes(plan, play_plan, task, conditions, once_batches, signatures,
+                                                       running, removed))
         if task.role is not None:
             outcomes = roles.outcomes(task, outcomes)
         if includers:
@@ -546,6 +547,20 @@ def _unsure_stop(looped: list[tuple[PlannedTask, int]], failing: PlannedTask, ho
     failing.hosts[host] = unsure = HostOutcome(DEPENDS, f"{first.reason}, unless {later.name!r} ({where(later)}) "
                                                         "stops the host at an earlier item")
     _may_stop_later_items(looped, around, later, {host: unsure})
+
+
+def _notified_batches(task: Task, batches: list[list[str]], heard: Notifications,
+                      running: list[Any]) -> list[list[str]]:
+    """The batches a ``run_once`` handler picks its host from: the strategy runs a handler on the
+    hosts notified at that flush point, so the first of those (not of the batch) runs it."""
+    if not runs_once(task):
+        return batches
+    answer = heard.handler_outcomes(task)
+    notified = {host.name for host in running if answer(host.name, _NOTIFIED_PROBE).outcome != SKIPPED}
+    return [[host for host in batch if host in notified] or batch for batch in batches]
+
+
+_NOTIFIED_PROBE = HostOutcome(RUNS, "whether it is notified here")
 
 
 def _may_stop(planned: PlannedTask, host: str) -> tuple[str, bool]:

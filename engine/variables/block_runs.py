@@ -6,11 +6,12 @@ A failure in a ``block`` section skips the rest of that section and runs the blo
 the whole ``block`` set and nothing of the ``rescue``. Which of the two it is, is known before
 the run only when every task that could fail is known to fail or not: an ``assert`` and its
 conditions (one reading a name defined nowhere fails, as in the run), a ``fail``, a task its
-``when`` skips, one whose errors are ignored, and the actions that do not fail on their own
-(``debug``, ``set_fact``, ``meta``, includes). Any other module is taken to succeed, as the plan
-takes it (engine.flow.host_outcome: a module task ``runs``): the one model of the run answers
-``vars`` and ``plan`` alike, and a module's own failure is the run's to show, in both. A
-``failed_when`` or templated ``ignore_errors`` left to the run leaves what depends on it unknown.
+``when`` skips, one whose errors are ignored, one whose ``failed_when`` is known, and the actions
+that do not fail on their own (``debug``, ``set_fact``, ``meta``, includes). A module may fail for
+a reason of its own (engine.variables.task_kinds.fails_on_its_own): whether the rescue runs, and
+whether the ``block`` tasks after it ran, is then the run's to say, for ``vars`` and ``plan`` alike
+(the plan's rescue tasks depend). A ``failed_when`` or templated ``ignore_errors`` left to the run
+leaves what depends on it unknown.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from engine.flow.block_failures import BLOCK, RESCUE, block_paths
 from engine.loading import keywords as kw
 from engine.variables.failing import argument_failure, condition_fails, failed_when, holds
 from engine.variables.sources import INCLUDE_VARS, SET_FACT
-from engine.variables.task_kinds import ASSERT, DEBUG, FAIL
+from engine.variables.task_kinds import ASSERT, DEBUG, FAIL, fails_on_its_own
 
 if TYPE_CHECKING:
     from engine.loading.model import Play, Task
@@ -167,7 +168,9 @@ def _fails_once(task: Task, templar: Templar, data: Mapping[str, Any], label: st
             if holding is not True:
                 return True if holding in (False, None) else holding
         return False
-    return False  # a module succeeds (under `until`, once retried), as the plan takes it
+    if fails_on_its_own(task):
+        return f"{label} fails or not as the run decides (a module's own failure)"
+    return False
 
 
 def fails_by_condition(templar: Templar, gate: list[Any]) -> bool:

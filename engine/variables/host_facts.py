@@ -24,6 +24,18 @@ def facts_unknown(plan: Plan, play_plan: PlayPlan, host: Host) -> str | None:
     return None
 
 
+def gathered_since(plan: Plan, since: PlayPlan, play_plan: PlayPlan, host: Host) -> str | None:
+    """Why the host's facts are the run's again at ``play_plan``, after the play ``since``: a play
+    after it (up to ``play_plan``) gathers them, runs ``setup`` or ``meta: clear_facts`` on the host.
+    What a ``cacheable`` set_fact of ``since`` left in ``ansible_facts`` is then the fact cache's
+    as that run filled it."""
+    found = _gathering(plan, play_plan)
+    plays = plays_before(plan, play_plan, including=True)
+    after = plays[next((at for at, earlier in enumerate(plays) if earlier is since), len(plays)) + 1:]
+    return next((reason for reason, earlier in found
+                 if any(earlier is later for later in after) and host.name in host_names(earlier)), None)
+
+
 def _gathering(plan: Plan, play_plan: PlayPlan) -> list[tuple[str, PlayPlan]]:
     """The plays up to ``play_plan`` whose hosts' facts are the run's, with why; once per plan and
     plays (asked for each host at each task: each play's gathering reads ansible.cfg)."""

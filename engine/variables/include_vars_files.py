@@ -31,6 +31,20 @@ class VarsFilesFail(VarsFilesUnknown):
     it sets nothing, its message is the run's."""
 
 
+def files_failure(task: Task, templar: Templar, basedir: str, cache: SourceCache) -> str | None:
+    """Why ``include_vars`` fails on the host whose ``templar`` it is for the files it finds (a file
+    of its directory without a valid extension, :class:`VarsFilesFail`), as its action fails the
+    task; None where it loads them or where only the run knows."""
+    args = task.args if isinstance(task.args, Mapping) else {}
+    try:
+        included_vars(task, args, templar, basedir, cache, f"task '{task.display_name()}'")
+    except VarsFilesFail as exc:
+        return str(exc)
+    except VarsFilesUnknown:
+        return None
+    return None
+
+
 def included_vars(task: Task, args: Mapping[str, Any], templar: Templar, basedir: str, cache: SourceCache,
                   label: str) -> tuple[list[str], Mapping[str, Any]]:
     """The files ``include_vars`` reads on the host and what they give (under ``name`` when set)."""

@@ -58,6 +58,10 @@ class InPlay(NamedTuple):
     """The ``serial`` batch whose run of the task left it (batches run every task in turn)."""
     hosts: frozenset[str] | None = None
     """The hosts of that batch (None: the play runs in one batch)."""
+    joined: tuple[str, ...] = ()
+    """The hosts the add_host tasks of the batch so far added or changed, in turn: the strategy adds
+    each to the play's hosts (``_hosts_cache_all``) for the rest of the batch, so they are in
+    ``ansible_play_hosts_all`` and ``ansible_play_hosts`` there, whatever the play's pattern."""
 
 
 class _Unknown(Exception):
@@ -123,12 +127,15 @@ class Changes:
         play_plan.changed_in_play = after  # type: ignore[attr-defined] - read by engine.variables.report
         play_plan.racy_tasks = self.racy_tasks  # type: ignore[attr-defined]
         runs = [(index, batch, task) for index, batch in enumerate(batches or [[]]) for task in tasks]
+        joined: list[str] = []
         for index, batch, task in runs:
             members = frozenset(batch) if batches is not None and len(batches) > 1 else None
+            if after and after[-1].batch != index:
+                joined = []  # each batch's run of the play selects its hosts anew
             try:
                 if batches is None:
                     raise _Unknown  # serial only the run knows
-                self._apply(play_plan, task, data, racy, members)
+                joined += self._apply(play_plan, task, data, racy, members)
             except _Unknown:
                 self.known = False
                 play_plan.changes_unknown_at = InPlay(order.positions[id(task)][0], None,  # type: ignore[attr-defined]
@@ -137,7 +144,8 @@ class Changes:
             _reconcile(data)
             last = (index, task) == runs[-1][::2]
             after.append(InPlay(order.positions[id(task)][0], self._inventory(data if last else copy_graph(data)),
-                                frozenset(racy), task.display_name(), index, members))
+                                frozenset(racy), task.display_name(), index, members,
+                                tuple(dict.fromkeys(joined))))
         self.inventory = after[-1].inventory
         self.racy = racy
 
@@ -149,23 +157,36 @@ class Changes:
                          working_dir=base.working_dir, facts_as_vars=base.facts_as_vars)
 
     def _reached(self, play_plan: PlayPlan, host: Host, task: Task) -> bool:
-        """Whether the blocks with a ``rescue`` around ``task`` let it run on ``host`` (one in a
-        rescue runs only where a task of its block failed: engine.variables.block_runs)."""
+        """Whether ``task`` runs on ``host``: no ``meta: end_host`` before it in the play ended the
+        play there, and the blocks with a ``rescue`` around it let it run (one in a rescue runs only
+        where a task of its block failed: engine.variables.block_runs)."""
         from engine.variables.block_runs import play_blocks
         from engine.variables.host_runtime import Follower
         from engine.variables.report import include_item_order, templar_at
+        from engine.variables.setters import ends_host_task
 
+        follower = Follower(self.plan, play_order, templar_at, include_item_order)
+        order = play_order(play_plan.play)
+        at = order.positions.get(id(task), [0])[0]
+        for earlier in order.tasks[:at]:
+            if ends_host_task(earlier):
+                ended = follower._ends_host(play_plan, host, earlier)  # noqa: SLF001
+                if isinstance(ended, str):
+                    raise _Unknown
+                if ended:
+                    return False
         blocks = play_blocks(play_plan.play)
         if id(task) not in blocks.paths or not blocks.rescuing:
             return True
-        ran = Follower(self.plan, play_order, templar_at, include_item_order)._ran(play_plan, host, task, None)  # noqa: SLF001
+        ran = follower._ran(play_plan, host, task, None)  # noqa: SLF001
         if isinstance(ran, str):
             raise _Unknown
         return ran
 
     def _apply(self, play_plan: PlayPlan, task: Task, data: InventoryData, racy: set[str],
-               batch: frozenset[str] | None) -> None:
-        """Apply ``task`` as it runs on ``batch`` (None: every host of the play)."""
+               batch: frozenset[str] | None) -> list[str]:
+        """Apply ``task`` as it runs on ``batch`` (None: every host of the play): the hosts an
+        add_host added or changed (its result ``changed``), in turn."""
         from engine.variables.report import templar_at
 
         own = task.data if isinstance(task.data, Mapping) else {}
@@ -178,6 +199,7 @@ class Changes:
             hosts = hosts[:1]  # add_host bypasses the host loop: the batch's first host runs it
         hosts = [host for host in hosts if self._reached(play_plan, host, task)]
         joined: dict[str, int] = {}
+        added: list[str] = []
         classes = HostClasses(self.plan, play_plan, task) if task.action in GROUP_BY and len(hosts) > 1 else None
         for host in hosts:
             groups = classes.joined(host) if classes is not None else None
@@ -190,7 +212,8 @@ class Changes:
                                   for scope in _runs(task, play_plan, templar)]
                     else:
                         for scope in _runs(task, play_plan, templar):
-                            _add_host(task, templar.child(scope) if scope else templar, data)
+                            name, changed = _add_host(task, templar.child(scope) if scope else templar, data)
+                            added += [name] if changed else []
                 if classes is not None:
                     classes.add(host, read, groups)
             for key, parents in groups or ():
@@ -199,6 +222,7 @@ class Changes:
         racy.update(group for group, count in joined.items() if count > 1)
         for group in racy:  # the task that first put hosts in it as their results came in
             self.racy_tasks.setdefault(group, task.display_name())
+        return added
 
 
 
@@ -250,7 +274,9 @@ def _group_by(key: str, parents: list[Any], host: Host, data: InventoryData) -> 
     return group
 
 
-def _add_host(task: Task, templar: Templar, data: InventoryData) -> None:
+def _add_host(task: Task, templar: Templar, data: InventoryData) -> tuple[str, bool]:
+    """Add the host a run of ``task`` names; its name and whether the action reports a change
+    (``InventoryManager.add_dynamic_host``: a new host, new variables, a new group or membership)."""
     args = task.args if isinstance(task.args, Mapping) else {}
     name = _template(templar, next((args[key] for key in NAME_KEYS if key in args), None))
     groups = _template(templar, next((args[key] for key in GROUP_KEYS if key in args), ""))
@@ -261,13 +287,18 @@ def _add_host(task: Task, templar: Templar, data: InventoryData) -> None:
         raise _Unknown
     host_vars = {str(key): _template(templar, value) for key, value in args.items()
                  if key not in (*NAME_KEYS, *GROUP_KEYS)}
+    changed = name not in data.hosts
     data.add_host(name, "all")
+    before = dict(data.hosts[name].vars)
     for key, value in host_vars.items():
         data.hosts[name].set_variable(key, value)
+    changed = changed or dict(data.hosts[name].vars) != before
     for group in [str(g) for g in groups if g]:
-        data.add_child(data.add_group(group), name)
+        changed = group not in data.groups or changed
+        changed = data.add_child(data.add_group(group), name) or changed
     if len(data.hosts[name].get_groups()) <= 1:  # reconcile_inventory: a host in no group is ungrouped
         data.add_child("ungrouped", name)
+    return name, changed
 
 
 def _reconcile(data: InventoryData) -> None:

@@ -137,6 +137,10 @@ def lists_in_run_order(play_plan: Any, task: Task | None = None,
         found.update({"groups": changed, "group_names": changed})
         return found
     change = _change_before(play_plan, task, host)
+    if change is not None and change.joined and (change.hosts is None or host in change.hosts):
+        for name in ("ansible_play_hosts_all", "ansible_play_hosts"):  # the hosts add_host put in the play
+            if isinstance(value := (magic or {}).get(name), list):
+                found[name] = value + [added for added in change.joined if added not in value]
     racy = set(change.racy) if change is not None else set(getattr(play_plan, "racy_groups", None) or ())
     groups = (magic or {}).get("groups")
     if racy and isinstance(groups, Mapping):

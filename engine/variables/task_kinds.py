@@ -21,6 +21,21 @@ ASSERT = kw._family("assert")
 FAIL = kw._family("fail")
 SHAPED = DEBUG | SET_FACT | ASSERT | FAIL
 """Actions whose result's shape is known: one of whose values only the run knows keeps the others."""
+DECIDED_FAILURE = SHAPED | INCLUDE_VARS | kw.META | kw.INCLUDE_TASKS | kw.IMPORT_TASKS | kw.INCLUDE_ROLE | \
+    kw.IMPORT_ROLE | kw.CHANGES_INVENTORY | kw._family("set_stats")
+"""Actions that fail only as their arguments and conditions say (the controller's own, read by the
+model): a ``fail``, an ``assert``'s assertion, a file to include that does not load."""
+
+
+def fails_on_its_own(task: Task) -> bool:
+    """Whether ``task`` may fail in the run for a reason of its own, which only the run tells: a
+    module doing its work (a command's exit code, a package missing, a host refusing), unless a
+    ``failed_when`` says instead whether it failed (``TaskExecutor._execute`` replaces the
+    module's ``failed`` with it). The plan and ``vars`` take such a task to succeed where a failure
+    would stop the host (a host still running did not fail there); a ``rescue`` around it runs
+    only if it fails, which they leave to the run."""
+    data = task.data if isinstance(task.data, Mapping) else {}
+    return task.action not in DECIDED_FAILURE and "failed_when" not in data
 
 
 def known_shape(task: Task) -> bool:

@@ -29,6 +29,7 @@ from engine.variables.include_vars_files import (
 from engine.variables.loop_vars import LoopFails, loop_scopes, run_ordered_items
 from engine.variables.module_result import ModuleResult
 from engine.variables.order_free_loops import every_order, order_free_effects
+from engine.variables.raw import RawVariables
 from engine.variables.shaped_results import (
     RunDecides,
     assert_result,
@@ -121,7 +122,9 @@ def follow(task: Task, templar: Templar, basedir: str, cache: SourceCache, condi
     each: dict[str, dict[str, Any]] | None = {} if scopes is not None and task.action in SET_FACT and \
         data.get("delegate_facts") and data.get("delegate_to") else None
     for scope in scopes if scopes is not None else [{}]:
-        here = templar.child({**scope, **facts}) if scope or facts else templar
+        # what an earlier item set that only the run knows fails what reads it (default too), as a
+        # level's value does (RawVariables)
+        here = templar.child(RawVariables([], {**scope, **facts})) if scope or facts else templar
         decided = _decide(conditions, here, label)
         if isinstance(decided, RunDecides) and decided.fails:
             return _fails_by_condition(effects, task, register, scopes is not None, label)

@@ -43,3 +43,26 @@ def test_a_templated_ignore_errors_is_read_per_host(tmp_path: Path, monkeypatch:
     rows = {(task, host): outcome for task, host, outcome, _ in planned_rows(tmp_path)}
     assert rows[("report", "h1")] == "depends"
     assert rows[("report", "h2")] == "skipped"
+
+
+RESCUE_SCENARIO = SCENARIO.parent / "rescue_after_a_module"
+
+
+def test_a_rescue_after_a_module_depends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module may fail for a reason of its own (a command's exit code): the rescue of its block
+    runs only if it does, which only the run knows; where nothing in the block can fail (an
+    assertion that holds, failed_when false, errors ignored) the rescue is skipped, and where the
+    assertion fails it runs (the recorded scenario: ansible ran the module's rescue nowhere)."""
+    monkeypatch.chdir(RESCUE_SCENARIO)
+    rows = {(task, host): (outcome, reason) for task, host, outcome, reason in planned_rows(RESCUE_SCENARIO)}
+    for host in ("n1", "n2"):
+        outcome, reason = rows[("rescue of the module", host)]
+        assert outcome == "depends"
+        assert depends_kind(reason) == RUN_TIME_KINDS["rescue section"]
+        assert rows[("rescue of the assertion", host)][0] == "skipped"
+    assert rows[("rescue of the module", "n3")][0] == "skipped"  # the block's when skips it there
+    assert rows[("rescue of the assertion", "n3")][0] == "runs"
+    for host in ("n1", "n2", "n3"):
+        assert rows[("rescue of failed_when false", host)][0] == "skipped"
+        assert rows[("rescue of ignore_errors", host)][0] == "skipped"
+        assert rows[("probe past the blocks", host)][0] == ("skipped" if host == "n3" else "runs")

@@ -2,7 +2,8 @@
 at each probe task equals what ansible-playbook printed there (and, since every definition's
 value names where it is written, the winning source is the same too). A probe value
 ``"undefined"`` (from ``| default('undefined')``) means the variable must be defined nowhere;
-a name listed in the case's ``runtime`` (a value built from facts) must be said to be unknown.
+a name listed in the case's ``runtime`` (a value built from facts), or in its ``runtime_on`` for the
+host, must be said to be unknown.
 Values are compared strictly about type (``var_cases.typed``): 1, 1.0, "1" and true differ.
 
 A task written once can run several times (a role or task file reached twice): ansible's Nth
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 from ansible_tools import run_dependent
-from var_cases import SCENARIOS, ansible_values, case, scenarios, steady, typed
+from var_cases import SCENARIOS, ansible_values, case, runtime_names, scenarios, steady, typed
 from var_values import judged, values_at
 
 # Where playbook-ls gives another value than ansible today, one entry per probe result
@@ -40,6 +41,10 @@ PLAYBOOK_VARS_ROOT = ("ANSIBLE_PLAYBOOK_VARS_ROOT=all: ansible looks for group_v
 GROUP_BY_ORDER = ("ansible_play_hosts of a play on a group group_by made from hosts of one batch: ansible lists them "
                   "in the order their results came in; playbook-ls says that order is the run's (unknown)")
 
+BOTH_PATHS = ("a value the same whichever way a block goes: ansible's always section sets it from what the block set "
+              "after a module or what its rescue set (both give it the same value); playbook-ls follows one way, and "
+              "whether the module fails is the run's (unknown)")
+
 
 def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
     """``reasons`` per FILE:LINE[#N] of ``scenario``, for each of the space-separated ``hosts``."""
@@ -49,6 +54,7 @@ def _at(scenario: str, hosts: str, reasons: dict[str, str]) -> dict[str, str]:
 
 KNOWN_DIFFERENT: dict[str, str] = {
     "playbook_vars_root_all:roles/r/tasks/main.yml:1:h1": PLAYBOOK_VARS_ROOT,
+    "deploy7_db_replication:site.yml:93:pg-a2": BOTH_PATHS,
     **_at("deploy7_web_rolling", "web1.example.com web2.example.com web3.example.com",
           {"site.yml:147": GROUP_BY_ORDER}),
     **_at("provisioning_inventory_changes", "cmp1 cmp2 cmp3", {"roles/base/tasks/main.yml:1": FILE_LOOKUP}),
@@ -98,15 +104,16 @@ def test_values_match_ansible(scenario: str, where: str, host: str, index: int,
     if isinstance(expected, list):  # a looped probe: each item's values (None: its `when` skipped it)
         for item, values in enumerate(expected):
             if values is not None and run_dependent(values) is None:
-                _compare(scenario, our_values(scenario, where, host, index, list(values), item), values)
+                _compare(scenario, host, our_values(scenario, where, host, index, list(values), item), values)
         return
-    _compare(scenario, our_values(scenario, where, host, index, list(expected)), expected)
+    _compare(scenario, host, our_values(scenario, where, host, index, list(expected)), expected)
 
 
-def _compare(scenario: str, ours: dict[str, Any], expected: dict[str, Any]) -> None:
-    """Every value as ansible's; one only the run knows (a ``runtime`` name of the case, a value that
-    differed between the recordings under several hash seeds) said to be unknown, not guessed."""
-    runtime = set(case(SCENARIOS / scenario).get("runtime", []))
+def _compare(scenario: str, host: str, ours: dict[str, Any], expected: dict[str, Any]) -> None:
+    """Every value as ansible's; one only the run knows (a name of the case's ``runtime`` or of its
+    ``runtime_on`` for ``host``, a value that differed between the recordings under several hash
+    seeds) said to be unknown, not guessed."""
+    runtime = runtime_names(case(SCENARIOS / scenario), host)
     problems = {name: judged(name, value, ours.get(name), runtime) for name, value in expected.items()}
     assert {name: problem for name, problem in problems.items() if problem} == {}
 
@@ -143,7 +150,7 @@ def test_recordings_match_ansible() -> None:
     for scenario in (s for s in scenarios() if s.name in sampled and all(
             collection_installed(name) for name in case(s).get("collections", []))):
         recorded = json.loads((scenario / "expected.json").read_text())
-        runtime = case(scenario).get("runtime", [])
+        spec = case(scenario)
         # one run, under the first seed the recording used: what differed between seeds may differ
         once = ansible_values(scenario, tool, HASH_SEEDS[:1])
-        assert agrees_with_recording(steady(recorded, runtime), steady(once, runtime)), scenario.name
+        assert agrees_with_recording(steady(recorded, spec), steady(once, spec)), scenario.name

@@ -73,19 +73,30 @@ def typed(value: Any) -> Any:
     return (type(value).__name__, value)
 
 
-def runtime(scenario: Path) -> list[str]:
-    """The case's ``runtime`` names: values only the run knows, which two runs need not agree on."""
-    return list(case(scenario).get("runtime", []))
+def runtime(scenario: Path) -> dict[str, Any]:
+    """The case's ``runtime`` names and its ``runtime_on`` (:func:`runtime_names`): values only the
+    run knows, which two runs need not agree on."""
+    spec = case(scenario)
+    return {"runtime": spec.get("runtime", []), "runtime_on": spec.get("runtime_on", {})}
 
 
-def steady(values: dict[str, Any], runtime: list[str]) -> Any:
-    """``values`` (a recording) :func:`typed`, less the case's ``runtime`` names: their values are
-    the run's own (a list in the order of a set of strings changes from run to run), so two runs
-    of ansible need not agree on them."""
-    def kept(msg: Any) -> Any:
-        return {k: v for k, v in msg.items() if k not in runtime} if isinstance(msg, dict) else msg
+def runtime_names(spec: dict[str, Any], host: str) -> set[str]:
+    """The names a case's probes print on ``host`` whose values only the run knows: its ``runtime``
+    (on every host) and ``runtime_on[host]`` (a name the run decides on some hosts only: set after a
+    module that may fail, in a block with a ``rescue``, where the block runs)."""
+    return set(spec.get("runtime", [])) | set(spec.get("runtime_on", {}).get(host, []))
 
-    return typed({where: {host: [[kept(item) for item in run] if isinstance(run, list) else kept(run) for run in runs]
+
+def steady(values: dict[str, Any], spec: dict[str, Any]) -> Any:
+    """``values`` (a recording) :func:`typed`, less the case's names only the run knows on each host
+    (:func:`runtime_names` of ``spec``): their values are the run's own (a list in the order of a set
+    of strings changes from run to run), so two runs of ansible need not agree on them."""
+    def kept(msg: Any, host: str) -> Any:
+        own = runtime_names(spec, host)
+        return {k: v for k, v in msg.items() if k not in own} if isinstance(msg, dict) else msg
+
+    return typed({where: {host: [[kept(item, host) for item in run] if isinstance(run, list) else kept(run, host)
+                                 for run in runs]
                           for host, runs in hosts.items()} for where, hosts in values.items()})
 
 

@@ -117,7 +117,8 @@ def _rendered(templar: Any, text: str) -> Any:
 
 def judged(name: str, expected: Any, ours: Any, runtime: set[str], first_seed_only: bool = False) -> str | None:
     """What is wrong with playbook-ls's value ``ours`` of ``name`` where ansible recorded ``expected``
-    (None when right). A value only the run knows (a name of the case's ``runtime``, or a value that
+    (None when right). A value only the run knows (a name of ``runtime``: the case's on the host,
+    var_cases.runtime_names; or a value that
     differed between the recordings under several hash seeds, ``ansible_tools.RUN_DEPENDENT``) must be
     said to be unknown: a value given there is a guess (the message starts ``guessed``), even an equal
     one. ``first_seed_only`` scores as when ansible was recorded once: against the first seed's value."""
@@ -152,8 +153,9 @@ def measure(root: Path, first_seed_only: bool = False, as_written: bool = False)
     (``label: name: what is wrong``, :func:`judged`); ``as_written``: see :func:`values_at`."""
     import os
 
+    from var_cases import runtime_names
+
     spec = read_case(root)
-    runtime = set(spec.get("runtime", []))
     expected = json.loads((root / "expected.json").read_text())
     saved_env, saved_cwd = dict(os.environ), os.getcwd()
     for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
@@ -173,7 +175,7 @@ def measure(root: Path, first_seed_only: bool = False, as_written: bool = False)
                 wrong += [f"{label}: {name}: {exc}" for name in values]
                 continue
             for name, value in values.items():
-                problem = judged(name, value, ours.get(name), runtime, first_seed_only)
+                problem = judged(name, value, ours.get(name), runtime_names(spec, host), first_seed_only)
                 if problem:
                     wrong.append(f"{label}: {name}: {problem}")
     finally:

@@ -1,0 +1,35 @@
+"""A project of the held-out set measured at the end of issue 44's values20 stop
+(``bench/values_heldout.py``), kept as a fixture: a join play whose ``meta: end_host`` ends a
+worker before a ``group_by``; the worker joins no group, so the later play on the managers'
+group reads the workers' group without it (ansible's run, recorded)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from var_values import measure
+
+ROOT = Path(__file__).resolve().parent / "heldout20"
+
+
+def test_a_host_ended_before_a_group_by_joins_no_group() -> None:
+    compared, wrong = measure(ROOT / "docker_swarm", as_written=True)
+    assert compared == 50
+    assert wrong == []
+
+
+def test_the_plan_agrees_with_the_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "plan"))
+    from plan_cases import compare, plan_outcomes
+
+    project = ROOT / "docker_swarm"
+    monkeypatch.chdir(project)
+    for name in [n for n in os.environ if n.startswith("ANSIBLE_")]:
+        monkeypatch.delenv(name)
+    result = compare(json.loads((project / "outcomes.json").read_text()), plan_outcomes(project, [], "inventory.ini"))
+    assert result.wrong == []
+    assert result.decided == result.compared
