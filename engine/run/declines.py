@@ -297,18 +297,27 @@ def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence
     extra vars (a file that cannot be read names any)."""
     from engine.run.url_lookup import declined_settings
 
+    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
+    return [f"settings ({unread} may name them)"] if unread else declined_settings(texts)
+
+
+def value_texts(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                extra_vars: Mapping[str, Any]) -> tuple[list[str], str | None]:
+    """The texts a variable's value may come from before the run: the playbook's and roles' files,
+    the inventory's sources, the variables files, the extra vars; and, when not all could be read,
+    why (None when they were)."""
     try:
         paths = _playbook_files(book, tasks) | _source_files(inventory_sources)
         paths |= _variables_files(book, tasks) or set()
     except _TooManyFiles:
-        return ["settings (more files than are read before the run may name them)"]
+        return [], "more files than are read before the run"
     texts = [json.dumps(extra_vars, default=str)]
     for path in sorted(paths):
         try:
             texts.append(read_bytes(path, _MAX_READ).decode("utf-8", "replace"))
         except OSError:
-            return [f"settings ({path}, not read whole, may name them)"]
-    return declined_settings(texts)
+            return texts, f"{path}, not read whole,"
+    return texts, None
 
 
 _MAX_READ = 1 << 20

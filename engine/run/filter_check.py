@@ -25,7 +25,7 @@ whose collection is not installed there.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -259,16 +259,22 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
     return [(name, span) for name, span in found.items() if name not in lacking]
 
 
-def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
+def json_query_declines(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
+                        extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
     """Each ``json_query`` call the engine would run (engine.templating.filters.json_query) whose
-    expression, written in the call, uses a function it declines, with where it is first used."""
+    expression uses a function it declines, with where it is first used: written in the call, or,
+    for an expression a variable gives, named in what the run's values may come from (the
+    inventory's sources and the extra vars too)."""
     from jinja2 import TemplateSyntaxError, nodes
 
-    from engine.templating.filters.json_query import NAMES, available, declined_functions
+    from engine.flow.plan import every_task
+    from engine.run.declines import value_texts
+    from engine.templating.filters.json_query import NAMES, available, declined_calls, declined_functions
 
     if not available(getattr(book.plugins, "collections", None)):
         return []
     found: dict[str, Span | None] = {}
+    given: list[Span | None] = []  # where a call whose expression is not written in it is first
     for text, place in scanned_texts(book, cache):
         if "json_query" not in text:
             continue
@@ -280,6 +286,16 @@ def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> lis
             if node.name in NAMES and node.args and isinstance(node.args[0], nodes.Const):
                 for function in declined_functions(node.args[0].value):
                     found.setdefault(f"json_query's {function}()", place(node.lineno))
+            elif node.name in NAMES and node.args and not given:
+                given.append(place(node.lineno))
+    if given:
+        texts, unread = value_texts(book, list(every_task(book)), inventory_sources, extra_vars or {})
+        if unread:
+            found.setdefault(f"json_query of an expression a variable gives ({unread} may call a function "
+                             "the engine declines)", given[0])
+        for text in texts:
+            for function in declined_calls(text):
+                found.setdefault(f"json_query's {function}() in an expression a variable gives", given[0])
     return list(found.items())
 
 
