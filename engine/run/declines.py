@@ -115,9 +115,6 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
         found.append(f"meta: {args['_raw_params']} (not a meta action)")
     if task.action in kw._family("validate_argument_spec"):
         found += _spec_declines(args.get("argument_spec"))
-    if action in ("copy", "template"):
-        found += [f"{action}: {name}, an argument the copy module does not know"
-                  for name in _unknown_to_copy(action, args)]
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
     # a with_ loop whose lookup ansible-core lacks stops ansible's load ("'with_NAME' is not a valid
     # attribute for a Task") unless a collection or a lookup_plugins directory offers it
@@ -125,22 +122,6 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
                                  or _collection_lookup(loop[len("with_"):], collections)):
         found.append(f"lookup {loop[len('with_'):]}")
     return found
-
-
-def _unknown_to_copy(action: str, args: Mapping[str, Any]) -> list[str]:
-    """The arguments of a ``copy`` or ``template`` task that neither the action nor the copy
-    module knows: ansible's action goes its own way first (a check-mode run, a file already
-    right) and the module it ends in refuses them, which the engine does not follow."""
-    from engine.run.modules.copy import SPEC as COPY
-    from engine.run.modules.template import SPEC as TEMPLATE
-
-    sources = [name for name in ("src", "content") if args.get(name) is not None]
-    if "_raw_params" in args or not args.get("dest") or len(sources) != 1 or \
-            (action == "template" and sources != ["src"]):
-        return []  # the action refuses them itself first, as the engine does
-    spec = COPY if action == "copy" else TEMPLATE
-    known = {alias for name, arg in spec.items() for alias in (name, *arg.aliases) if alias != "thirsty"}
-    return sorted(str(name) for name in args if isinstance(name, str) and name not in known)
 
 
 def _spec_declines(spec: Any) -> list[str]:
