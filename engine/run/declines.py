@@ -224,7 +224,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     from engine.run.callback import deprecation_warnings
     from engine.run.collection_lookups import load_failure
     from engine.run.fact_declines import gathers_facts, ungathered_facts
-    from engine.run.filter_check import collection_missing, scanned_texts
+    from engine.run.filter_check import collection_missing, json_query_given, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
     from engine.run.module_defaults import module_defaults_declines
     from engine.run.refresh_inventory import refresh_declines
@@ -268,7 +268,25 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     if url_lookup is not False:
         for setting in _url_settings(book, tasks, inventory_sources, extra_vars or {}):
             found.setdefault(f"the url lookup's {setting}", url_lookup)
+    if (given := json_query_given(book, cache)) is not None:
+        for what in _json_query_given_declines(book, tasks, inventory_sources, extra_vars or {}):
+            found.setdefault(what, given[0])
     return list(found.items())
+
+
+def _json_query_given_declines(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                               extra_vars: Mapping[str, Any]) -> list[str]:
+    """For a ``json_query`` whose expression a variable or an expression gives: the functions the
+    engine declines (engine.templating.filters.json_query) that what the run's values may come
+    from calls (the playbook's and roles' files, the inventory's sources, the variables files, the
+    extra vars)."""
+    from engine.templating.filters.json_query import declined_calls
+
+    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
+    found = [f"json_query of an expression a variable gives ({unread} may call a function the engine declines)"] \
+        if unread else []
+    return found + list(dict.fromkeys(f"json_query's {function}() in an expression a variable gives"
+                                      for text in texts for function in declined_calls(text)))
 
 
 def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],

@@ -25,7 +25,7 @@ whose collection is not installed there.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -259,22 +259,40 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
     return [(name, span) for name, span in found.items() if name not in lacking]
 
 
-def json_query_declines(book: Playbook, cache: SourceCache | None = None, inventory_sources: Sequence[str] = (),
-                        extra_vars: Mapping[str, Any] | None = None) -> list[tuple[str, Span | None]]:
+def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each ``json_query`` call the engine would run (engine.templating.filters.json_query) whose
-    expression uses a function it declines, with where it is first used: written in the call, or,
-    for an expression a variable gives, named in what the run's values may come from (the
-    inventory's sources and the extra vars too)."""
+    expression, written in the call, uses a function it declines, with where it is first used
+    (one a variable gives: engine.run.declines, which reads where the values may come from)."""
+    from jinja2 import nodes
+
+    from engine.templating.filters.json_query import declined_functions
+
+    found: dict[str, Span | None] = {}
+    for node, place in _json_query_calls(book, cache):
+        if isinstance(node.args[0], nodes.Const):
+            for function in declined_functions(node.args[0].value):
+                found.setdefault(f"json_query's {function}()", place)
+    return list(found.items())
+
+
+def json_query_given(book: Playbook, cache: SourceCache | None = None) -> tuple[Span | None] | None:
+    """Where the first ``json_query`` call the engine would run whose expression is not written
+    in it (a variable or an expression gives it) is, as a 1-tuple; None without one."""
+    from jinja2 import nodes
+
+    return next(((place,) for node, place in _json_query_calls(book, cache)
+                 if not isinstance(node.args[0], nodes.Const)), None)
+
+
+def _json_query_calls(book: Playbook, cache: SourceCache | None) -> Iterator[tuple[Any, Span | None]]:
+    """Each ``json_query`` filter call with an expression in the texts a run may render, with where
+    it is; none where the engine does not run the filter (ansible-playbook does not either)."""
     from jinja2 import TemplateSyntaxError, nodes
 
-    from engine.flow.plan import every_task
-    from engine.run.declines import value_texts
-    from engine.templating.filters.json_query import NAMES, available, declined_calls, declined_functions
+    from engine.templating.filters.json_query import NAMES, available
 
     if not available(getattr(book.plugins, "collections", None)):
-        return []
-    found: dict[str, Span | None] = {}
-    given: list[Span | None] = []  # where a call whose expression is not written in it is first
+        return
     for text, place in scanned_texts(book, cache):
         if "json_query" not in text:
             continue
@@ -283,20 +301,8 @@ def json_query_declines(book: Playbook, cache: SourceCache | None = None, invent
         except (TemplateSyntaxError, ValueError, RecursionError):
             continue
         for node in tree.find_all(nodes.Filter):
-            if node.name in NAMES and node.args and isinstance(node.args[0], nodes.Const):
-                for function in declined_functions(node.args[0].value):
-                    found.setdefault(f"json_query's {function}()", place(node.lineno))
-            elif node.name in NAMES and node.args and not given:
-                given.append(place(node.lineno))
-    if given:
-        texts, unread = value_texts(book, list(every_task(book)), inventory_sources, extra_vars or {})
-        if unread:
-            found.setdefault(f"json_query of an expression a variable gives ({unread} may call a function "
-                             "the engine declines)", given[0])
-        for text in texts:
-            for function in declined_calls(text):
-                found.setdefault(f"json_query's {function}() in an expression a variable gives", given[0])
-    return list(found.items())
+            if node.name in NAMES and node.args:
+                yield node, place(node.lineno)
 
 
 def ansible_lacks_too(name: str, collections: CollectionFinder | None = None) -> bool:

@@ -59,7 +59,7 @@ def make_run_plan(options: RunOptions, cache: SourceCache | None = None,
         plan.unknown_filters = lacking_filters(plan.playbook, cache)
         plan.unsupported = unsupported_keywords(plan.playbook) + declined_uses(
             plan.playbook, cache, plan.inventory.sources, options.extra_vars)
-        plan.unsupported += json_query_declines(plan.playbook, cache, plan.inventory.sources, options.extra_vars)
+        plan.unsupported += json_query_declines(plan.playbook, cache)
         if options.verbosity:
             # ansible's verbose text (the config file, task paths, temporary sources, module
             # invocations, connection details) is not the engine's
