@@ -37,13 +37,27 @@ def handler_topics(handler: Task) -> list[str]:
     return [*topics, *(f"{handler.role.name} : {topic}" for topic in topics)]
 
 
+def search_order(handlers: list[Task]) -> list[Task]:
+    """``handlers`` (in the order they were loaded) as ``search_handlers_by_notification`` reads
+    them: the handler blocks last first, but each block's handlers in their order (consecutive
+    bare handlers of a file are one implicit block)."""
+    groups: list[list[Task]] = []
+    for handler in handlers:
+        if groups and handler.handler_block is not None and groups[-1][-1].handler_block is handler.handler_block:
+            groups[-1].append(handler)
+        else:
+            groups.append([handler])
+    return [handler for group in reversed(groups) for handler in group]
+
+
 def search_handlers(handlers: list[Task], notification: str,
                     names: Callable[[Task], set[str]] = handler_names) -> list[Task]:
-    """``search_handlers_by_notification``: by name only the last handler loaded with that name
-    (a role in ``roles:`` and imported again has its handlers twice), then every handler
-    listening to the topic, one per handler name. ``names``: the names that notify a handler
-    (a run gives them templated)."""
-    newest_first = list(reversed(handlers))
+    """``search_handlers_by_notification`` over ``handlers`` in the order they were loaded: by
+    name only the first handler :func:`search_order` meets with that name (the last block's: a
+    role in ``roles:`` and imported again has its handlers twice; the first of one file's), then
+    every handler listening to the topic, one per handler name. ``names``: the names that notify
+    a handler (a run gives them templated)."""
+    newest_first = search_order(handlers)
     found = [next((h for h in newest_first if notification in names(h)), None)]
     seen: set[str] = set()
     for handler in newest_first:

@@ -166,7 +166,7 @@ class Task:
 
     __slots__ = ("name", "action", "args", "span", "chain", "role", "handler", "implicit", "dynamic",
                  "include_target", "include_resolved", "apply", "children", "child_handlers", "data", "collections",
-                 "include_vars", "written_args", "_tag_cache")
+                 "include_vars", "written_args", "handler_block", "_tag_cache")
 
     def __init__(self, name: str | None, action: str, args: dict[str, Any], span: Span | None, chain: list[Frame],
                  role: RoleInstance | None = None, handler: bool = False, dynamic: bool = False,
@@ -189,6 +189,9 @@ class Task:
         (engine.run.module_defaults); None otherwise."""
         """An include's variables where it runs (its context's, its own, its include params): what
         ansible templates the tags of the tasks it loads with (``get_vars(task=include)``)."""
+        self.handler_block: Block | None = None
+        """A handler's top-level handler block: consecutive bare handlers share an implicit one
+        (engine.flow.notify searches the blocks last first, each one's handlers in order)."""
         self._tag_cache: frozenset[Any] | None = None
 
     def __repr__(self) -> str:

@@ -92,6 +92,10 @@ class TaskLoading(FrameLoading):
                 pending.append(item)
                 pending_spans.append(item_span)
         flush()
+        if ctx.handler:
+            for block in blocks:
+                for task in block.tasks():
+                    task.handler_block = block
         return blocks
 
     def load_block(self, ds: YMap, ctx: Ctx) -> Block:

@@ -100,12 +100,11 @@ class TaskActions:
             return refused
         if action in kw.INCLUDE_TASKS | kw.INCLUDE_ROLE:
             if action in kw.INCLUDE_TASKS:  # its arguments are post-validated as any task's are
-                try:
-                    templar.template({k: v for k, v in task.args.items() if k != "apply"})
-                except TemplateFailure as exc:
+                failure = _templating_failure(templar, {k: v for k, v in task.args.items() if k != "apply"})
+                if failure is not None:
                     from engine.run.error_block import finalization_failure
 
-                    return finalization_failure(task, templar.template, exc)
+                    return finalization_failure(task, templar.template, failure)
             try:
                 blocks, result = self.includes.load(task, templar, self.context.play)
             except MissingRole as exc:  # the strategy fails the host when it loads the role
@@ -151,15 +150,18 @@ class TaskActions:
             step.included += [((path, special), blocks) for path in files[-1:]]
             self.includes.announce.clear()
             return result
+        failed: TemplateFailure | None = None
         try:
             with converted_types() as converted:
                 args = templar.template({k: v for k, v in task.args.items() if not (action in ASSERT and k == "that")})
             if action in ASSERT and "that" in task.args:
                 args["that"] = _assert_conditions(task.args["that"], templar)
         except TemplateFailure as exc:
+            failed = exc
+        if failed is not None:  # out of the except: the arguments templated again are no context of it
             from engine.run.error_block import finalization_failure
 
-            return finalization_failure(task, templar.template, exc)
+            return finalization_failure(task, templar.template, failed)
         if converted:
             warn_for_arguments(task, templar.template, self.callback.warning)
         state = self.variables.state(run.host.name)
@@ -330,4 +332,15 @@ def invalid_fact_name(task: Task, names: Mapping[str, Any]) -> dict[str, Any] | 
         span = (getattr(written, "key_spans", None) or {}).get(name)
         return {"failed": True, "changed": False, "msg": f"Task failed: {message}",
                 ERROR_KEY: [Event(message, span, help=VARIABLE_NAME_HELP)]}
+    return None
+
+
+def _templating_failure(templar: Any, value: Any) -> TemplateFailure | None:
+    """The failure of templating ``value``, returned rather than raised: what templates again to
+    say which argument failed then runs outside its handling, so that a variable first met then
+    does not take the failure's place (its origin) as the context of its own."""
+    try:
+        templar.template(value)
+    except TemplateFailure as exc:
+        return exc
     return None

@@ -115,9 +115,6 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
         found.append(f"meta: {args['_raw_params']} (not a meta action)")
     if task.action in kw._family("validate_argument_spec"):
         found += _spec_declines(args.get("argument_spec"))
-    if action in ("copy", "template"):
-        found += [f"{action}: {name}, an argument the copy module does not know"
-                  for name in _unknown_to_copy(action, args)]
     loop = next((key for key in (task.data if isinstance(task.data, Mapping) else {}) if key.startswith("with_")), None)
     # a with_ loop whose lookup ansible-core lacks stops ansible's load ("'with_NAME' is not a valid
     # attribute for a Task") unless a collection or a lookup_plugins directory offers it
@@ -125,22 +122,6 @@ def task_declines(task: Task, collections: Any = None) -> list[str]:
                                  or _collection_lookup(loop[len("with_"):], collections)):
         found.append(f"lookup {loop[len('with_'):]}")
     return found
-
-
-def _unknown_to_copy(action: str, args: Mapping[str, Any]) -> list[str]:
-    """The arguments of a ``copy`` or ``template`` task that neither the action nor the copy
-    module knows: ansible's action goes its own way first (a check-mode run, a file already
-    right) and the module it ends in refuses them, which the engine does not follow."""
-    from engine.run.modules.copy import SPEC as COPY
-    from engine.run.modules.template import SPEC as TEMPLATE
-
-    sources = [name for name in ("src", "content") if args.get(name) is not None]
-    if "_raw_params" in args or not args.get("dest") or len(sources) != 1 or \
-            (action == "template" and sources != ["src"]):
-        return []  # the action refuses them itself first, as the engine does
-    spec = COPY if action == "copy" else TEMPLATE
-    known = {alias for name, arg in spec.items() for alias in (name, *arg.aliases) if alias != "thirsty"}
-    return sorted(str(name) for name in args if isinstance(name, str) and name not in known)
 
 
 def _spec_declines(spec: Any) -> list[str]:
@@ -243,7 +224,7 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     from engine.run.callback import deprecation_warnings
     from engine.run.collection_lookups import load_failure
     from engine.run.fact_declines import gathers_facts, ungathered_facts
-    from engine.run.filter_check import collection_missing, scanned_texts
+    from engine.run.filter_check import collection_missing, json_query_given, scanned_texts
     from engine.run.invocation_check import failed_result_uses, invocation_uses
     from engine.run.module_defaults import module_defaults_declines
     from engine.run.refresh_inventory import refresh_declines
@@ -287,7 +268,25 @@ def declined_uses(book: Playbook, cache: SourceCache | None = None, inventory_so
     if url_lookup is not False:
         for setting in _url_settings(book, tasks, inventory_sources, extra_vars or {}):
             found.setdefault(f"the url lookup's {setting}", url_lookup)
+    if (given := json_query_given(book, cache)) is not None:
+        for what in _json_query_given_declines(book, tasks, inventory_sources, extra_vars or {}):
+            found.setdefault(what, given[0])
     return list(found.items())
+
+
+def _json_query_given_declines(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                               extra_vars: Mapping[str, Any]) -> list[str]:
+    """For a ``json_query`` whose expression a variable or an expression gives: the functions the
+    engine declines (engine.templating.filters.json_query) that what the run's values may come
+    from calls (the playbook's and roles' files, the inventory's sources, the variables files, the
+    extra vars)."""
+    from engine.templating.filters.json_query import declined_calls
+
+    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
+    found = [f"json_query of an expression a variable gives ({unread} may call a function the engine declines)"] \
+        if unread else []
+    return found + list(dict.fromkeys(f"json_query's {function}() in an expression a variable gives"
+                                      for text in texts for function in declined_calls(text)))
 
 
 def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
@@ -297,18 +296,27 @@ def _url_settings(book: Playbook, tasks: list[Task], inventory_sources: Sequence
     extra vars (a file that cannot be read names any)."""
     from engine.run.url_lookup import declined_settings
 
+    texts, unread = value_texts(book, tasks, inventory_sources, extra_vars)
+    return [f"settings ({unread} may name them)"] if unread else declined_settings(texts)
+
+
+def value_texts(book: Playbook, tasks: list[Task], inventory_sources: Sequence[str],
+                extra_vars: Mapping[str, Any]) -> tuple[list[str], str | None]:
+    """The texts a variable's value may come from before the run: the playbook's and roles' files,
+    the inventory's sources, the variables files, the extra vars; and, when not all could be read,
+    why (None when they were)."""
     try:
         paths = _playbook_files(book, tasks) | _source_files(inventory_sources)
         paths |= _variables_files(book, tasks) or set()
     except _TooManyFiles:
-        return ["settings (more files than are read before the run may name them)"]
+        return [], "more files than are read before the run"
     texts = [json.dumps(extra_vars, default=str)]
     for path in sorted(paths):
         try:
             texts.append(read_bytes(path, _MAX_READ).decode("utf-8", "replace"))
         except OSError:
-            return [f"settings ({path}, not read whole, may name them)"]
-    return declined_settings(texts)
+            return texts, f"{path}, not read whole,"
+    return texts, None
 
 
 _MAX_READ = 1 << 20

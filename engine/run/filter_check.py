@@ -261,14 +261,38 @@ def lacking_filters(book: Playbook, cache: SourceCache | None = None) -> list[tu
 
 def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> list[tuple[str, Span | None]]:
     """Each ``json_query`` call the engine would run (engine.templating.filters.json_query) whose
-    expression, written in the call, uses a function it declines, with where it is first used."""
+    expression, written in the call, uses a function it declines, with where it is first used
+    (one a variable gives: engine.run.declines, which reads where the values may come from)."""
+    from jinja2 import nodes
+
+    from engine.templating.filters.json_query import declined_functions
+
+    found: dict[str, Span | None] = {}
+    for node, place in _json_query_calls(book, cache):
+        if isinstance(node.args[0], nodes.Const):
+            for function in declined_functions(node.args[0].value):
+                found.setdefault(f"json_query's {function}()", place)
+    return list(found.items())
+
+
+def json_query_given(book: Playbook, cache: SourceCache | None = None) -> tuple[Span | None] | None:
+    """Where the first ``json_query`` call the engine would run whose expression is not written
+    in it (a variable or an expression gives it) is, as a 1-tuple; None without one."""
+    from jinja2 import nodes
+
+    return next(((place,) for node, place in _json_query_calls(book, cache)
+                 if not isinstance(node.args[0], nodes.Const)), None)
+
+
+def _json_query_calls(book: Playbook, cache: SourceCache | None) -> Iterator[tuple[Any, Span | None]]:
+    """Each ``json_query`` filter call with an expression in the texts a run may render, with where
+    it is; none where the engine does not run the filter (ansible-playbook does not either)."""
     from jinja2 import TemplateSyntaxError, nodes
 
-    from engine.templating.filters.json_query import NAMES, available, declined_functions
+    from engine.templating.filters.json_query import NAMES, available
 
     if not available(getattr(book.plugins, "collections", None)):
-        return []
-    found: dict[str, Span | None] = {}
+        return
     for text, place in scanned_texts(book, cache):
         if "json_query" not in text:
             continue
@@ -277,10 +301,8 @@ def json_query_declines(book: Playbook, cache: SourceCache | None = None) -> lis
         except (TemplateSyntaxError, ValueError, RecursionError):
             continue
         for node in tree.find_all(nodes.Filter):
-            if node.name in NAMES and node.args and isinstance(node.args[0], nodes.Const):
-                for function in declined_functions(node.args[0].value):
-                    found.setdefault(f"json_query's {function}()", place(node.lineno))
-    return list(found.items())
+            if node.name in NAMES and node.args:
+                yield node, place(node.lineno)
 
 
 def ansible_lacks_too(name: str, collections: CollectionFinder | None = None) -> bool:

@@ -23,21 +23,12 @@ def error_on_missing_handler() -> bool:
     return config_flag("ANSIBLE_ERROR_ON_MISSING_HANDLER", "defaults", "error_on_missing_handler")
 
 
-def _reversed_handlers(block: Block) -> list[Task]:
-    """A handler block's handlers last first (search_handlers reverses the list it is given)."""
-    return [task for task in reversed(list(block.tasks())) if not task.implicit]
-
-
 class Handlers:
     def __init__(self, blocks: list[Block], name_templar: Callable[[Task], Templar] | None = None,
                  warn: Callable[[str], None] | None = None) -> None:
         """``name_templar``: a templar of a handler's variables without a host, which its
         templated name is rendered with when a notification first looks for it."""
         self.tasks: list[Task] = [task for block in blocks for task in block.tasks() if not task.implicit]
-        # search_handlers_by_notification looks through the handler blocks newest first, but
-        # through each block's handlers in their order: of two with one name in one file the
-        # first answers, of one role's handlers loaded twice the later copy
-        self._searched: list[Task] = [task for block in blocks for task in _reversed_handlers(block)]
         self.notified: dict[int, list[str]] = {}
         self.pending: dict[str, list[str]] = {}
         """Each host's notifications by name, resolved when it flushes: the handler a name
@@ -67,7 +58,7 @@ class Handlers:
         return {name} if handler.role is None else {name, f"{handler.role.name} : {name}"}
 
     def search(self, name: str) -> list[Task]:
-        return search_handlers(self._searched, name, self._names)
+        return search_handlers(self.tasks, name, self._names)
 
     def add(self, blocks: list[Block]) -> None:
         """An included role's handlers, after the play's (each handler once, however often the
@@ -75,7 +66,6 @@ class Handlers:
         known = {id(task) for task in self.tasks}
         self.tasks += [task for block in blocks for task in block.tasks()
                        if not task.implicit and id(task) not in known]
-        self._searched += [task for block in blocks for task in _reversed_handlers(block) if id(task) not in known]
 
     def notify(self, task: Task, host: str, templar: Templar, warn: Callable[[str], None]) -> None:
         """Record the notifications of ``task``'s changed result on ``host``; raises

@@ -20,6 +20,8 @@ _VOLATILE: list[tuple[re.Pattern[str], str]] = [
     # command/shell/raw/script results: "start": "2026-01-01 10:00:00.123456", "delta": "0:00:00.0012"
     (re.compile(r'("(?:start|end|stop)": )"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d+"'), r'\1"<TIME>"'),
     (re.compile(r'("delta": )"\d+:\d{2}:\d{2}\.\d+"'), r'\1"<DELTA>"'),
+    # wget's own clock in a command's stderr: "--2026-12-01 06:40:59--  https://..."
+    (re.compile(r"--\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}--"), "--<TIME>--"),
     # copy/lineinfile/... backups: FILE.PID.YYYY-MM-DD@HH:MM:SS~
     (re.compile(r"\.\d+\.\d{4}-\d{2}-\d{2}@\d{2}:\d{2}:\d{2}~"), ".BACKUP~"),
     # async job ids (jNNNN.PID) and their results files

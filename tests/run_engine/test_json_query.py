@@ -109,3 +109,41 @@ def test_functions_that_check_a_tagged_value_s_type_are_declined_where_written(
     problems = _problems(tmp_path, f"    - debug: {{msg: \"{{{{ data | json_query('{expression}') }}}}\"}}\n")
     assert [problem.split("does not implement ")[1].split(". ")[0] for problem in problems] == [
         f"'json_query's {name}()'" for name in declined]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ("query: \"sort_by(servers, &size)[].name\"", ["sort_by"]),
+    ("q = 'servers[].size | sum(@)'", ["sum"]),
+    ("expr: max(servers[].size)", ["max"]),
+    ("{{ items | sort(attribute='name') | map(attribute='size') | max }}", []),  # Jinja's filters
+    ("{{ names.sort() }} {{ sizes | sum(start=0) }}", []),
+    ("servers[?size > `4`].name", []),
+])
+def test_what_may_call_a_declined_function_in_any_file(text: str, found: list[str]) -> None:
+    assert json_query.declined_calls(text) == found
+
+
+VARIABLE_QUERY = "    - debug: {msg: \"{{ data | json_query(query) }}\"}\n      vars: {data: {servers: []}}\n"
+
+
+@pytest.mark.parametrize("where", ["play", "vars_files", "group_vars", "extra vars", "nowhere"])
+def test_an_expression_a_variable_gives_is_declined_before_the_run_where_a_value_may_call_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """ansible hands the query its tagged values wherever the expression comes from: a variable's
+    expression that may call a declined function is declined before the run (not when the filter
+    meets it), one that cannot is run."""
+    pytest.importorskip("jmespath")
+    _collections(tmp_path, monkeypatch)
+    query = "sort_by(servers, &size)[].name" if where != "nowhere" else "servers[].name"
+    play = {"play": f"  vars: {{query: '{query}'}}\n", "vars_files": "  vars_files: [q.yml]\n"}.get(where, "")
+    write(tmp_path, {"site.yml": f"- hosts: all\n  gather_facts: false\n{play}  tasks:\n{VARIABLE_QUERY}",
+                     "q.yml": f"query: '{query}'\n" if where == "vars_files" else "",
+                     "inv/hosts": "localhost\n",
+                     "inv/group_vars/all.yml": f"query: '{query}'\n" if where in ("group_vars", "nowhere") else ""})
+    extra = {"query": query} if where == "extra vars" else {}
+    plan = make_run_plan(RunOptions(playbook=str(tmp_path / "site.yml"), inventory=[str(tmp_path / "inv")],
+                                    extra_vars=extra), has_module=lambda action: True)
+    problems = [str(problem) for problem in unknown_module_problems(plan)]
+    assert problems == ([] if where == "nowhere" else [
+        f"{tmp_path}/site.yml:{5 if play else 4}:7: playbook-ls's engine does not implement 'json_query's sort_by() "
+        "in an expression a variable gives'. Run with --engine ansible to use ansible-playbook."])

@@ -191,3 +191,11 @@ def test_what_needs_root_is_left_out_of_free_form_arguments_too() -> None:
     assert (kept, covered) == ({"copy": "src=a dest=b mode=0644"}, 1)
     assert role_scenarios.rewrite_task({"file": "owner=x path=p state=directory"})[0] == {
         "file": "path=p state=directory"}
+
+
+def test_each_repository_is_listed_once() -> None:
+    """A repository listed twice would be cut and measured twice, counting its runs twice."""
+    import realroles
+
+    listed = [repo for held_out in (False, True) for repo, _ in realroles.load_repos(held_out)]
+    assert sorted({repo for repo in listed if listed.count(repo) > 1}) == []

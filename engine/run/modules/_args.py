@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,17 +92,9 @@ def validate(
     """``args`` checked against ``spec`` and converted, with defaults filled in and aliases resolved
     to the canonical name; raise :class:`ModuleError` with ansible's message otherwise."""
     names = {alias: name for name, arg in spec.items() for alias in (name, *arg.aliases)}
-    unknown = sorted(key for key in args if key not in names)
-    if unknown:
-        # ansible's arg_spec: the names, then every alias in one parenthesis
-        supported = ", ".join(sorted(spec))
-        aliases = sorted(alias for arg in spec.values() for alias in arg.aliases)
-        if aliases:
-            supported += f" ({', '.join(aliases)})"
-        raise ModuleError(
-            f"Unsupported parameters for ({module}) module: {', '.join(unknown)}. "
-            f"Supported parameters include: {supported}."
-        )
+    refused = unsupported_parameters(module, args, spec)
+    if refused:
+        raise ModuleError(refused)
     for group in mutually_exclusive:
         given = [name for name in group if args.get(name) is not None]
         if len(given) > 1:
@@ -122,6 +115,21 @@ def validate(
             raise ModuleError(f"value of {name} must be one of: {', '.join(str(c) for c in arg.choices)}, got: {value}")
         params[name] = value
     return params
+
+
+def unsupported_parameters(module: str, names: Iterable[str], spec: dict[str, Arg]) -> str | None:
+    """AnsibleModule's refusal of the argument ``names`` ``spec`` does not know, or None."""
+    known = {alias for name, arg in spec.items() for alias in (name, *arg.aliases)}
+    unknown = sorted(name for name in names if name not in known)
+    if not unknown:
+        return None
+    # ansible's arg_spec: the names, then every alias in one parenthesis
+    supported = ", ".join(sorted(spec))
+    aliases = sorted(alias for arg in spec.values() for alias in arg.aliases)
+    if aliases:
+        supported += f" ({', '.join(aliases)})"
+    return (f"Unsupported parameters for ({module}) module: {', '.join(unknown)}. "
+            f"Supported parameters include: {supported}.")
 
 
 class ActionArgs(dict):  # type: ignore[type-arg]

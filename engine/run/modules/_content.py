@@ -9,12 +9,20 @@ import os
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.run.modules import ModuleContext, module_exception
 from engine.run.modules import file as file_module
-from engine.run.modules._args import FILE_COMMON_ARGS, ActionArgs, Arg, boolean, module_args, validate
+from engine.run.modules._args import (
+    FILE_COMMON_ARGS,
+    ActionArgs,
+    Arg,
+    boolean,
+    module_args,
+    unsupported_parameters,
+    validate,
+)
 from engine.run.modules._files import (
     backup,
     check_ownership,
@@ -186,6 +194,23 @@ def ensure_invocation(result: dict[str, Any], action_args: Mapping[str, Any] | N
     return result
 
 
+def known_arguments(args: Mapping[str, Any], spec: dict[str, Arg]) -> dict[str, Any]:
+    """The arguments of ``args`` an action's ``spec`` knows (by name or alias)."""
+    known = {alias for name, arg in spec.items() for alias in (name, *arg.aliases)}
+    return {name: value for name, value in args.items() if name in known}
+
+
+def refused_arguments(args: Mapping[str, Any], action_only: Iterable[str] = ()) -> str | None:
+    """The copy module's refusal of the task's arguments it does not know, or None: the copy
+    action (and the template action, its own options ``action_only`` left out) hands them on
+    with the file it copies, and the module refuses them when it runs, for a file to write, not
+    for one already right (the file module gets only its own) nor in check mode (the action
+    answers); :func:`put` returns it then as the module's failure."""
+    left_out = {"content", "decrypt", *action_only}
+    return unsupported_parameters("ansible.legacy.copy", [name for name in args if name not in left_out],
+                                  COPY_MODULE_SPEC)
+
+
 def put(
     data: bytes,
     dest: str,
@@ -217,6 +242,11 @@ def put(
     new_checksum = _sha1(data)
     writes = not os.path.isfile(dest_file) or checksum(dest_file) != new_checksum
     directory = os.path.dirname(dest_file) or "."
+    shown = header or (dest_file if is_content else after_header)  # the diff's "after"
+    if writes and not ctx.check_mode and params.get("refused"):
+        # the copy module the action hands a file to refuses what it does not know before anything
+        diff = [content_diff(dest_file, data, shown, ctx.no_log)] if ctx.diff else []
+        return {"changed": False, "checksum": new_checksum, "diff": diff, "failed": True, "msg": params["refused"]}
     # the copy module fails on a missing directory (it creates one for 'dest/' only) before it
     # sets any owner or group
     if writes and not ctx.check_mode and not os.path.isdir(directory) and not dest.endswith("/"):
@@ -232,8 +262,7 @@ def put(
     preserved = params.get("mode") if action_args.get("mode") == "preserve" else None
     if writes:
         if ctx.diff:
-            result["diff"].append(content_diff(dest_file, data, header or (dest_file if is_content else after_header),
-                                               ctx.no_log))
+            result["diff"].append(content_diff(dest_file, data, shown, ctx.no_log))
         if ctx.check_mode:
             result["changed"] = True
             return result

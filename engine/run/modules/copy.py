@@ -12,7 +12,7 @@ from typing import Any
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules import file as file_module
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, validate
-from engine.run.modules._content import ensure_invocation, put
+from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
 from engine.run.modules._files import remote_stat_failure
 from engine.run.modules._sources import find_source
 
@@ -21,7 +21,7 @@ SPEC = {
     "content": Arg(type="raw"),
     "dest": Arg(type="path"),
     "backup": Arg(type="bool", default=False),
-    "force": Arg(type="bool", default=True, aliases=("thirsty",)),
+    "force": Arg(type="bool", default=True),
     "mode": Arg(type="raw"),
     "directory_mode": Arg(type="raw"),
     "remote_src": Arg(type="bool", default=False),
@@ -79,6 +79,14 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     for _full, relative in files:
         if failure := remote_stat_failure(os.path.join(dest, relative)):
             return failure
+    if params["refused"] and not ctx.check_mode and any(_writes(full, os.path.join(dest, relative), params)
+                                                         for full, relative in files):
+        # the action copies the files first: those before the first it writes go to the file
+        # module, the copy module refuses that one, and nothing else is made
+        for full, relative in files:
+            result = put(_read(full), dest, relative, full, params, ctx, is_content=False)
+            if result is not None and result.get("failed"):
+                return result
     changed = False
     single = None  # a tree of one file: the action's result is that file's (its diff too)
     for relative in directories:
@@ -109,6 +117,13 @@ def _copy_tree(source: str, dest: str, params: dict[str, Any], ctx: ModuleContex
     return {"dest": dest, "src": source, "changed": changed}
 
 
+def _writes(source: str, dest_file: str, params: dict[str, Any]) -> bool:
+    """Whether copying ``source`` to ``dest_file`` writes it (not there, or other content)."""
+    if os.path.exists(dest_file) and not params["force"]:
+        return False
+    return not os.path.isfile(dest_file) or _read(dest_file) != _read(source)
+
+
 def _content_file() -> str:
     """A name as the copy action's ``mkstemp`` makes for the content it writes on the controller."""
     handle, name = tempfile.mkstemp()
@@ -136,7 +151,8 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
     error = _argument_error({name: args.get(name) for name in ("src", "content", "dest")})
     if error:
         return {"failed": True, "msg": error}
-    params = validate("copy", args, SPEC)
+    refused = refused_arguments(args)
+    params = validate("copy", known_arguments(args, SPEC), SPEC) | {"refused": refused}
     error = _argument_error(params)
     if error:
         return {"failed": True, "msg": error}
@@ -153,6 +169,8 @@ def _run(args: dict[str, Any], action_args: dict[str, Any], ctx: ModuleContext) 
         return {"dest": dest, "src": _content_file(), "changed": False} if result is None else result
     src = params["src"]
     if params["remote_src"]:  # the copy module itself looks at the source, and says so
+        if refused:
+            return {"changed": False, "failed": True, "msg": refused}
         if not os.path.exists(src):
             return {"changed": False, "failed": True, "msg": f"Source {src} not found"}
         if not os.access(src, os.R_OK):

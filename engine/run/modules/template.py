@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.run.modules import ModuleContext, ModuleError
 from engine.run.modules._args import FILE_COMMON_ARGS, Arg, boolean, validate
-from engine.run.modules._content import ensure_invocation, put
+from engine.run.modules._content import ensure_invocation, known_arguments, put, refused_arguments
 from engine.run.modules._sources import find_source
 from engine.run.template_vars import template_vars
 from engine.templating.errors import TemplateFailure
@@ -92,7 +92,9 @@ def run(args: dict[str, Any], ctx: ModuleContext) -> dict[str, Any]:
     error = _action_error(args)
     if error is not None:
         return {"changed": False, "failed": True, "msg": error}
-    params = validate("template", args, SPEC)
+    refused = refused_arguments(args, _TEMPLATE_ONLY)
+    params = validate("template", known_arguments(args, SPEC), SPEC)
+    params["refused"] = refused
     try:
         source = find_source(params["src"], "templates", ctx.search_paths)
     except ModuleError as exc:

@@ -10,14 +10,18 @@ ansible hands the filter its values tagged (a string, number or float some file 
 ``_AnsibleTaggedStr``, ``_AnsibleTaggedInt`` or ``_AnsibleTaggedFloat``); jmespath's functions that
 check a number (``abs``, ``avg``, ``ceil``, ``floor``, ``max``, ``min``, ``sum``, ``sort``) or a key's
 type (``sort_by``, ``min_by``, ``max_by``) refuse a tagged number, and the ``_by`` ones a tagged
-string too, where the engine's plain values pass. An expression calling one of them is declined:
-before the run when it is written in the call (:func:`declined_functions`), else when the filter
-meets it. A comparison that fails on a type (``'>' not supported between instances of 'str' and
-'int'``) is worded with ansible's class names by the templar's tagged rendering again.
+string too, where the engine's plain values pass. An expression calling one of them is declined
+before the run: when it is written in the call (:func:`declined_functions`), and when a variable
+or an expression gives it, if any value the run may read before it starts (a file of the playbook,
+its roles or inventory, a variables file, the extra vars) may call one (:func:`declined_calls`);
+one that only the run makes (a command's output) is declined when the filter meets it. A
+comparison that fails on a type (``'>' not supported between instances of 'str' and 'int'``) is
+worded with ansible's class names by the templar's tagged rendering again.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -64,6 +68,25 @@ def declined_functions(expression: Any) -> list[str]:
                 and node["value"] not in found:
             found.append(node["value"])
         stack.extend(reversed([child for child in node.get("children", ()) if isinstance(child, Mapping)]))
+    return found
+
+
+_CALL = re.compile(r"\b(" + "|".join(sorted(DECLINED_FUNCTIONS, key=len, reverse=True)) + r")\s*\(([^()]*)")
+_JMESPATH_ARGUMENT = re.compile(r"[@&\[`]")
+
+
+def declined_calls(text: str) -> list[str]:
+    """The declined functions ``text`` (a file of any format, a value) may call in a JMESPath
+    expression, in order: a ``_by`` function, or another whose arguments read as JMESPath (``@``,
+    ``&``, ``[``, a literal) or that no ``|`` or ``.`` comes before (Jinja's ``| sort(attribute='a')``
+    and ``| max`` are filters, a ``.sort()`` a method)."""
+    found: list[str] = []
+    for match in _CALL.finditer(text):
+        name, arguments = match.group(1), match.group(2)
+        before = text[:match.start()].rstrip()[-1:]
+        if name.endswith("_by") or _JMESPATH_ARGUMENT.search(arguments) or before not in ("|", "."):
+            if name not in found:
+                found.append(name)
     return found
 
 
