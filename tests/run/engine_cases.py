@@ -12,7 +12,8 @@ an optional ``case.json``::
 forces ``check_mode: false``, so that ``--check`` may change files; ``"stdout": false`` (with a
 ``stdout_reason``, required) leaves the scenario's text out of the recording and the comparison;
 ``deprecation_warnings`` turns ansible's deprecation warnings on for both tools (they are off
-otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``). Both tools run under ``PYTHONHASHSEED=0``, so
+otherwise: ``ANSIBLE_DEPRECATION_WARNINGS=False``); every other warning is on for both, as by
+default (an empty inventory's, an unparsed source's). Both tools run under ``PYTHONHASHSEED=0``, so
 that a list made from a set of strings has the one order that seed gives; ``"hash_seeded": true``
 says a scenario shows such an order, so that the engine runs as a child process, never in the
 test's own process (whose seed is its own).
@@ -269,8 +270,6 @@ def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
         PYTHONWARNINGS="ignore::SyntaxWarning",
         ANSIBLE_PYTHON_INTERPRETER=sys.executable,
         ANSIBLE_FORKS="1",
-        ANSIBLE_LOCALHOST_WARNING="False",
-        ANSIBLE_INVENTORY_UNPARSED_WARNING="False",
         ANSIBLE_RETRY_FILES_ENABLED="False",
         ANSIBLE_HOST_KEY_CHECKING="False",
     )
