@@ -39,13 +39,13 @@ from engine.run.play_roles import RoleTree, play_role_groups, play_roles
 from engine.run.play_warnings import (
     frame_var_warnings,
     inventory_reserved_warnings,
-    vars_plugin_warnings,
     load_time_warnings,
     play_start_warnings,
     role_chain,
     role_reserved_warnings,
     stored_name_warnings,
     vars_files_warnings,
+    vars_plugin_warnings,
 )
 from engine.run.run_once import task_hosts
 from engine.run.task_names import failed_task, plain_name
@@ -98,6 +98,7 @@ class Executor(HostPrograms, TaskActions, DelegatedRuns):
         self.included_name_spans: dict[str, Any] | None = None  # where include_vars' file names its variables
         self.warned_roles: set[int] = set()  # role uses whose reserved variable names were warned of
         self.warned_hosts: set[str] = set()  # hosts whose inventory variables' reserved names were warned of
+        self.interpreters_found: dict[tuple[Any, ...], str] = {}  # per task and host: engine.run.interpreter_discovery
         self.vars_plugin_files: set[str] = set()  # group_vars/host_vars files loaded (their duplicate keys warned of)
         self.fact_hosts: list[str] | None = None
         """Where the facts of the action being run go (the host, the delegated one, the batch)."""

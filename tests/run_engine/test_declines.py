@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -378,3 +379,26 @@ def test_an_argument_the_copy_module_does_not_know_is_declined(tmp_path: Path) -
     assert len(declined) == 2
     assert "'copy: bogus_opt, an argument the copy module does not know'" in declined[0]
     assert "'template: thirsty, an argument the copy module does not know'" in declined[1]
+
+
+def test_a_host_whose_python_does_not_start_is_declined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ansible fails every Python module of a host whose interpreter (set, or discovered the way
+    ansible discovers it) does not start; the engine runs its modules itself, so the plan
+    declines the run. Tasks that run no Python module (debug) need none."""
+    monkeypatch.delenv("ANSIBLE_PYTHON_INTERPRETER", raising=False)
+    broken = tmp_path / "bin" / "brokenpy"
+    broken.parent.mkdir()
+    broken.write_text("#!/bin/sh\necho 'pyenv: brokenpy: command not found' >&2\nexit 127\n")
+    broken.chmod(0o755)
+    inventory = tmp_path / "hosts.ini"
+    inventory.write_text(f"set ansible_connection=local ansible_python_interpreter={broken}\n"
+                         "found ansible_connection=local "
+                         f"ansible_interpreter_python_fallback=\"['nope-py', '{broken}']\"\n"
+                         f"fine ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+    problems = _declined(tmp_path, "    - command: echo hi\n", inventory=str(inventory))
+    assert [p for p in problems if "does not start" in p] == [
+        f"<unknown>: playbook-ls's engine does not implement 'modules run with {broken}, which does not start "
+        f"(the Python of host '{host}')'. Run with --engine ansible to use ansible-playbook."
+        for host in ("set", "found")]
+    assert not [p for p in _declined(tmp_path, "    - debug: {msg: hi}\n", inventory=str(inventory))
+                if "does not start" in p]
