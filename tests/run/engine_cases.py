@@ -278,11 +278,13 @@ def ansible_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
 
 def engine_env(tmp: Path, deprecations: bool = False) -> dict[str, str]:
     """The engine's environment: the same local_tmp and remote_tmp as ansible's run (template's
-    diff names a rendering there, a copy's invocation the file the action sent) and the same
-    python interpreter for the hosts (``ansible_facts.python`` names it)."""
+    diff names a rendering there, a copy's invocation the file the action sent), the same
+    python interpreter for the hosts (``ansible_facts.python`` names it) and the same forks
+    (``ansible_forks`` shows them)."""
+    ansible = ansible_env(tmp, deprecations)
     return {**_clean_env(tmp / "home", deprecations), "ANSIBLE_LOCAL_TEMP": str(tmp / "ltmp"),
             "ANSIBLE_REMOTE_TEMP": str(tmp / "rtmp"),
-            "ANSIBLE_PYTHON_INTERPRETER": ansible_env(tmp, deprecations)["ANSIBLE_PYTHON_INTERPRETER"]}
+            **{key: ansible[key] for key in ("ANSIBLE_PYTHON_INTERPRETER", "ANSIBLE_FORKS")}}
 
 
 def engine_command() -> tuple[list[str], dict[str, str]]:

@@ -29,8 +29,6 @@ SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
 KNOWN_DIFFERENT: dict[str, str] = {
-    **{f"heldout20_magic_role_vars_paths-{mode}": "ansible_forks: the harness runs ansible with ANSIBLE_FORKS=1, "
-       "the engine with the default" for mode in ("run", "check", "check_diff")},
     "heldout20_copy_content_and_dir_trees-check_diff": "a directory src of one file shows no diff in check mode",
 }
 
