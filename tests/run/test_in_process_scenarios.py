@@ -28,9 +28,7 @@ DIRECTORY = Path(__file__).resolve().parent / "scenarios_in_process"
 SCENARIOS = load_scenarios(None, DIRECTORY)
 
 # SCENARIO-MODE -> why the engine still differs there (strict xfail: a fix fails the run until removed)
-KNOWN_DIFFERENT: dict[str, str] = {
-    "heldout20_copy_content_and_dir_trees-check_diff": "a directory src of one file shows no diff in check mode",
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _params() -> list[object]:
